@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { OPERATOR_USAGE, runOperatorCommand, UsageError } from '../lib/cli/operator.ts';
+import { systemClock } from '../lib/platform/clock.ts';
+import { loadConfig } from '../lib/platform/config.ts';
+import { AppError } from '../lib/platform/errors.ts';
+import { createDynamoTable } from '../lib/store/dynamodb-table.ts';
+import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
+import type { Table } from '../lib/store/table.ts';
+
+const config = loadConfig('local');
+
+function openTable(): Table {
+  if (config.store === 'dynamodb') {
+    const client = new DynamoDBClient({
+      region: config.region,
+      ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
+    });
+    return createDynamoTable({ client, tableName: config.tableName });
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  return createSqliteTable({ db: openSqliteDatabase(join(config.dataDir, 'vigil.db')) });
+}
+
+const args = process.argv.slice(2);
+if (args.length === 0 || args.includes('--help')) {
+  process.stdout.write(`${OPERATOR_USAGE}\n`);
+  process.exit(args.length === 0 ? 2 : 0);
+}
+const table = openTable();
+try {
+  process.stdout.write(`${await runOperatorCommand(args, { table, clock: systemClock })}\n`);
+} catch (err) {
+  const message = err instanceof UsageError || err instanceof AppError ? err.message : String(err);
+  process.stderr.write(`error: ${message}\n`);
+  process.exitCode = err instanceof UsageError ? 2 : 1;
+} finally {
+  await table.close();
+}

@@ -1,0 +1,11 @@
+import { App } from 'aws-cdk-lib';
+import { VigilStack } from './vigil-stack.ts';
+
+// The CDK CLI entry point (cdk.json "app"). No lookups: synth works offline and without credentials.
+const app = new App();
+
+new VigilStack(app, 'Vigil', {
+  description: 'Vigil: service catalog, health checks and alerting (cloud runtime)',
+  // Set by the CLI when it finds credentials; unset, the stack stays environment-agnostic.
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});

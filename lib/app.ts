@@ -1,0 +1,77 @@
+import { createAuthenticator } from './auth/authenticate.ts';
+import { createKeyService } from './auth/key-service.ts';
+import { createKeyStore } from './auth/key-store.ts';
+import { authRoutes } from './auth/routes.ts';
+import { teamRoutes } from './auth/team-routes.ts';
+import { createTeamService } from './auth/team-service.ts';
+import { createTeamStore } from './auth/team-store.ts';
+import { createTenantStore } from './auth/tenant-store.ts';
+import { createBlueprintService } from './catalog/blueprint-service.ts';
+import { createBlueprintStore } from './catalog/blueprint-store.ts';
+import { createEntityService } from './catalog/entity-service.ts';
+import { createEntityStore } from './catalog/entity-store.ts';
+import { createPurgeConsumer } from './catalog/purge.ts';
+import { createRelationStore } from './catalog/relation-items.ts';
+import { createRelationService } from './catalog/relation-service.ts';
+import { catalogRoutes } from './catalog/routes.ts';
+import { createRouter } from './http/router.ts';
+import { ok, type Route } from './http/types.ts';
+import type { Clock } from './platform/clock.ts';
+import type { Config } from './platform/config.ts';
+import type { Logger } from './platform/logger.ts';
+import type { ChangeConsumer } from './store/change-feed.ts';
+import type { Table } from './store/table.ts';
+
+/** What every runtime provides to the core. */
+export interface CoreDeps {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  config: Config;
+}
+
+/** The composition of services and routes shared by both runtimes. */
+export function createApp(deps: CoreDeps) {
+  const tenants = createTenantStore(deps.table, deps.clock);
+  const keys = createKeyStore(deps.table);
+  const keyService = createKeyService({ table: deps.table, keys, clock: deps.clock });
+  const authenticate = createAuthenticator({ keys, tenants, clock: deps.clock, logger: deps.logger });
+  const blueprints = createBlueprintStore(deps.table);
+  const entities = createEntityStore(deps.table);
+  const catalog = { table: deps.table, clock: deps.clock, blueprints, entities };
+
+  const routes: Route[] = [
+    {
+      method: 'GET',
+      path: '/healthz',
+      auth: 'none',
+      summary: 'Liveness',
+      handler: async () => ok({ status: 'ok' }),
+    },
+    ...authRoutes({ keyService, tenants }),
+    ...catalogRoutes({
+      blueprintService: createBlueprintService(catalog),
+      entityService: createEntityService(catalog),
+      relationService: createRelationService({ ...catalog, relations: createRelationStore(deps.table) }),
+    }),
+    ...teamRoutes({
+      teamService: createTeamService({
+        table: deps.table,
+        team: createTeamStore(deps.table),
+        keys,
+        tenants,
+        clock: deps.clock,
+      }),
+    }),
+  ];
+
+  /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */
+  const consumers: ChangeConsumer[] = [
+    createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
+  ];
+
+  const router = createRouter({ routes, authenticate, logger: deps.logger });
+  return { routes, router, consumers, tenants, keys, keyService, entities };
+}
+
+export type App = ReturnType<typeof createApp>;

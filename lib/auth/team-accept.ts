@@ -1,0 +1,123 @@
+import { type Clock, isoTime } from '../platform/clock.ts';
+import { AccountDisabledError, ConflictError, ValidationError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import { hashApiKey } from './api-key.ts';
+import { newKeyOps } from './key-store.ts';
+import type { User } from './records.ts';
+import type { TeamStore } from './team-store.ts';
+import { activeMember } from './team-views.ts';
+import { tenancyKeys } from './tenancy-keys.ts';
+import type { TenantStore } from './tenant-store.ts';
+
+export interface AcceptDeps {
+  table: Table;
+  team: TeamStore;
+  tenants: TenantStore;
+  clock: Clock;
+}
+
+/** The label of the API key a new member gets on accepting. */
+const FIRST_KEY_LABEL = 'default';
+const TOKEN_PATTERN = /^vgi_[0-9A-Za-z]{40}$/;
+
+// Unknown, expired and used tokens get the same answer, so the endpoint reveals nothing about a token.
+const invalidToken = () =>
+  ValidationError.field('token', 'the invitation token is invalid, expired or already used');
+
+// Op order matters: failed condition indexes are mapped back to answers below.
+const INVITATION_OPS = [0, 1, 2];
+const TENANT_OP = 3;
+const EMAIL_OP = 5;
+
+/**
+ * Accepts an invitation by its token: one transaction creates the member, their e-mail uniqueness
+ * item and first API key, and consumes the invitation (so a token works exactly once).
+ */
+export async function acceptInvitation(input: { token: string; name: string }, deps: AcceptDeps) {
+  const now = deps.clock.now();
+  const at = isoTime(now);
+  if (!TOKEN_PATTERN.test(input.token)) throw invalidToken();
+  const hash = hashApiKey(input.token);
+  const lookup = await deps.team.findToken(hash);
+  // TTL deletion is lazy, so expiry is always checked here as well.
+  if (!lookup || lookup.expires_at <= at) throw invalidToken();
+  const tenantId = lookup.tenant_id;
+  const [invitation, tenant] = await Promise.all([
+    deps.team.getInvitation(tenantId, lookup.invitation_id),
+    deps.tenants.getTenant(tenantId),
+  ]);
+  if (!invitation || invitation.token_hash !== hash || invitation.expires_at <= at || !tenant)
+    throw invalidToken();
+  if (tenant.disabled) throw new AccountDisabledError();
+
+  const user: User = {
+    id: newId('usr', now),
+    tenant_id: tenantId,
+    email: invitation.email,
+    name: input.name,
+    role: invitation.role,
+    created_at: at,
+    updated_at: at,
+  };
+  const key = newKeyOps({ tenantId, userId: user.id, label: FIRST_KEY_LABEL, readOnly: false }, now);
+  const tenantEnabled: Condition = {
+    kind: 'and',
+    conditions: [{ kind: 'itemExists' }, { kind: 'compare', attr: 'disabled', op: '=', value: false }],
+  };
+  const tenantOp: WriteOp =
+    user.role === 'admin'
+      ? {
+          type: 'update',
+          key: tenancyKeys.tenant(tenantId),
+          add: { admin_count: 1 },
+          condition: tenantEnabled,
+        }
+      : { type: 'conditionCheck', key: tenancyKeys.tenant(tenantId), condition: tenantEnabled };
+
+  const ops: WriteOp[] = [
+    {
+      type: 'delete',
+      key: tenancyKeys.invitationToken(hash),
+      condition: {
+        kind: 'and',
+        conditions: [{ kind: 'itemExists' }, { kind: 'compare', attr: 'expires_at', op: '>', value: at }],
+      },
+    },
+    {
+      type: 'delete',
+      key: tenancyKeys.invitation(tenantId, invitation.id),
+      condition: { kind: 'itemExists' },
+    },
+    {
+      type: 'delete',
+      key: tenancyKeys.invitationEmail(tenantId, invitation.email),
+      condition: { kind: 'compare', attr: 'invitation_id', op: '=', value: invitation.id },
+    },
+    tenantOp,
+    {
+      type: 'put',
+      item: { ...tenancyKeys.user(tenantId, user.id), entity: 'user', ...user },
+      condition: { kind: 'itemNotExists' },
+    },
+    {
+      type: 'put',
+      item: { ...tenancyKeys.userEmail(tenantId, user.email), entity: 'user_email', user_id: user.id },
+      condition: { kind: 'itemNotExists' },
+    },
+    ...key.ops,
+  ];
+
+  try {
+    await deps.table.transact(ops);
+  } catch (err) {
+    if (err instanceof ConditionFailedError) {
+      if (err.failed.some((i) => INVITATION_OPS.includes(i))) throw invalidToken();
+      if (err.failed.includes(TENANT_OP)) throw new AccountDisabledError();
+      if (err.failed.includes(EMAIL_OP))
+        throw new ConflictError('a team member with this e-mail already exists');
+    }
+    throw err;
+  }
+  return { user: activeMember(user), key: key.raw, key_id: key.record.id, tenant_id: tenantId };
+}

@@ -1,0 +1,172 @@
+import { tenancyKeys } from '../auth/tenancy-keys.ts';
+import {
+  checkFieldDefinition,
+  checkFieldDefinitions,
+  type FieldDefinition,
+  MAX_FIELDS_PER_BLUEPRINT,
+} from '../domain/blueprint-fields.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import { ConflictError, LimitExceededError, ValidationError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { parseItem } from '../store/items.ts';
+import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import type { BlueprintStore } from './blueprint-store.ts';
+import { catalogKeys } from './catalog-keys.ts';
+import { belowLimit, unchanged } from './conditions.ts';
+import { type BlueprintRecord, blueprintSchema, plainField, publicBlueprint } from './records.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from './retry.ts';
+import { readTenantCatalog } from './tenant-catalog.ts';
+
+export interface BlueprintServiceDeps {
+  table: Table;
+  blueprints: BlueprintStore;
+  clock: Clock;
+}
+
+export interface NewBlueprint {
+  slug: string;
+  name: string;
+  description: string;
+  fields: FieldDefinition[];
+  is_default: boolean;
+}
+
+function rejectIssues(what: string, issues: { path: string; message: string }[]): void {
+  if (issues.length === 0) return;
+  throw new ValidationError(
+    `invalid ${what}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+    issues,
+  );
+}
+
+/** Blueprints: create (plan limit and default flag in one transaction), read, and add fields. */
+export function createBlueprintService(deps: BlueprintServiceDeps) {
+  const { table, blueprints, clock } = deps;
+
+  const createOnce = async (
+    tenantId: string,
+    input: NewBlueprint,
+  ): Promise<BlueprintRecord | typeof RETRY> => {
+    const tenant = await readTenantCatalog(table, tenantId);
+    const limit = tenant.blueprint_limit;
+    if (limit <= 0) throw new LimitExceededError(`the plan allows ${limit} blueprints`);
+    const now = clock.now();
+    const at = isoTime(now);
+    const record: BlueprintRecord = {
+      id: newId('bp', now),
+      slug: input.slug,
+      name: input.name,
+      description: input.description,
+      fields: input.fields.map(plainField),
+      is_default: input.is_default,
+      created_at: at,
+      updated_at: at,
+      entity_count: 0,
+      version: 1,
+    };
+    const previous = input.is_default ? tenant.default_blueprint : undefined;
+    const tenantConditions: Condition[] = [{ kind: 'itemExists' }, belowLimit('blueprint_count', limit)];
+    if (input.is_default) tenantConditions.push(unchanged('default_blueprint', tenant.default_blueprint));
+    const ops: WriteOp[] = [
+      {
+        type: 'put',
+        item: { ...catalogKeys.blueprint(tenantId, input.slug), entity: 'blueprint', ...record },
+        condition: { kind: 'itemNotExists' },
+      },
+      {
+        type: 'update',
+        key: tenancyKeys.tenant(tenantId),
+        add: { blueprint_count: 1 },
+        ...(input.is_default ? { set: { default_blueprint: input.slug } } : {}),
+        condition: { kind: 'and', conditions: tenantConditions },
+      },
+    ];
+    if (previous !== undefined) {
+      ops.push({
+        type: 'update',
+        key: catalogKeys.blueprint(tenantId, previous),
+        set: { is_default: false },
+        condition: { kind: 'itemExists' },
+      });
+    }
+    try {
+      await table.transact(ops);
+      return record;
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      if (err.failed.includes(0))
+        throw new ConflictError(`a blueprint with slug '${input.slug}' already exists`);
+      const after = await readTenantCatalog(table, tenantId);
+      if ((after.blueprint_count ?? 0) >= after.blueprint_limit) {
+        throw new LimitExceededError(`the plan allows ${after.blueprint_limit} blueprints`);
+      }
+      // The default blueprint moved (or the limit was raised) meanwhile: read again.
+      return RETRY;
+    }
+  };
+
+  const addFieldOnce = async (
+    tenantId: string,
+    slug: string,
+    def: FieldDefinition,
+  ): Promise<BlueprintRecord | typeof RETRY> => {
+    const bp = await blueprints.require(tenantId, slug);
+    if (bp.fields.some((f) => f.name === def.name)) {
+      throw new ConflictError(`blueprint '${slug}' already has a field named '${def.name}'`);
+    }
+    if (bp.fields.length >= MAX_FIELDS_PER_BLUEPRINT) {
+      throw new LimitExceededError(`a blueprint holds at most ${MAX_FIELDS_PER_BLUEPRINT} fields`);
+    }
+    const needsEmptyBlueprint = def.required && def.default_value === undefined;
+    if (needsEmptyBlueprint && bp.entity_count > 0) {
+      throw ValidationError.field(
+        'default_value',
+        'is needed to add a required field to a blueprint that already has entities',
+      );
+    }
+    const conditions: Condition[] = [unchanged('version', bp.version)];
+    if (needsEmptyBlueprint) conditions.push({ kind: 'compare', attr: 'entity_count', op: '=', value: 0 });
+    try {
+      const item = await table.update({
+        type: 'update',
+        key: catalogKeys.blueprint(tenantId, slug),
+        set: { fields: [...bp.fields, plainField(def)], updated_at: isoTime(clock.now()) },
+        add: { version: 1 },
+        condition: { kind: 'and', conditions },
+      });
+      return parseItem(blueprintSchema, item);
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return RETRY;
+      throw err;
+    }
+  };
+
+  return {
+    async list(tenantId: string) {
+      return (await blueprints.list(tenantId)).map(publicBlueprint);
+    },
+
+    async get(tenantId: string, slug: string) {
+      return publicBlueprint(await blueprints.require(tenantId, slug));
+    },
+
+    async create(tenantId: string, input: NewBlueprint) {
+      rejectIssues('blueprint fields', checkFieldDefinitions(input.fields));
+      const record = await withRetries(OPTIMISTIC_ATTEMPTS, 'the default blueprint', () =>
+        createOnce(tenantId, input),
+      );
+      return publicBlueprint(record);
+    },
+
+    /** Adds one field; a required one without default only while the blueprint has no entities. */
+    async addField(tenantId: string, slug: string, def: FieldDefinition) {
+      rejectIssues('field', checkFieldDefinition(def));
+      const record = await withRetries(OPTIMISTIC_ATTEMPTS, 'the blueprint', () =>
+        addFieldOnce(tenantId, slug, def),
+      );
+      return publicBlueprint(record);
+    },
+  };
+}
+
+export type BlueprintService = ReturnType<typeof createBlueprintService>;

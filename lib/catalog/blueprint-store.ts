@@ -1,0 +1,40 @@
+import { tenantPk } from '../auth/tenancy-keys.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import { parseItem, queryAll } from '../store/items.ts';
+import type { Table } from '../store/table.ts';
+import { BLUEPRINT_PREFIX, catalogKeys, SLUG } from './catalog-keys.ts';
+import { type BlueprintRecord, blueprintSchema } from './records.ts';
+
+/** Reads of blueprints (consistent). */
+export function createBlueprintStore(table: Table) {
+  const get = async (tenantId: string, slug: string): Promise<BlueprintRecord | undefined> => {
+    if (!SLUG.test(slug)) return undefined;
+    const item = await table.get(catalogKeys.blueprint(tenantId, slug), { consistent: true });
+    return item ? parseItem(blueprintSchema, item) : undefined;
+  };
+
+  return {
+    get,
+
+    /** The blueprint, or 404 NOT_FOUND. */
+    async require(tenantId: string, slug: string): Promise<BlueprintRecord> {
+      const bp = await get(tenantId, slug);
+      if (!bp) throw new NotFoundError('blueprint');
+      return bp;
+    },
+
+    async list(tenantId: string): Promise<BlueprintRecord[]> {
+      const items = await queryAll((cursor) =>
+        table.query({
+          pk: tenantPk(tenantId),
+          sk: { op: 'beginsWith', prefix: BLUEPRINT_PREFIX },
+          cursor,
+          consistent: true,
+        }),
+      );
+      return items.map((item) => parseItem(blueprintSchema, item));
+    },
+  };
+}
+
+export type BlueprintStore = ReturnType<typeof createBlueprintStore>;

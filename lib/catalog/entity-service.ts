@@ -1,0 +1,224 @@
+import { applyFieldPatch, type FieldValues, withDefaults } from '../domain/entity-fields.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { ConditionFailedError, type Table } from '../store/table.ts';
+import type { BlueprintStore } from './blueprint-store.ts';
+import { catalogKeys } from './catalog-keys.ts';
+import { belowLimit, unchanged } from './conditions.ts';
+import type { EntityStore } from './entity-store.ts';
+import { type BlueprintRecord, type EntityRecord, publicEntity } from './records.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from './retry.ts';
+import { readTenantCatalog } from './tenant-catalog.ts';
+
+export interface EntityServiceDeps {
+  table: Table;
+  blueprints: BlueprintStore;
+  entities: EntityStore;
+  clock: Clock;
+}
+
+export interface NewEntity {
+  slug: string;
+  name: string;
+  fields: Record<string, unknown>;
+}
+
+/** An entity PUT body: a JSON merge patch of name and fields. */
+export interface EntityPatch {
+  name?: string | undefined;
+  fields?: Record<string, unknown> | undefined;
+}
+
+function resolveFields(
+  bp: BlueprintRecord,
+  current: FieldValues | undefined,
+  patch: Record<string, unknown>,
+) {
+  const result = applyFieldPatch(bp.fields, current, patch);
+  if (result.ok) return result.fields;
+  const summary = result.issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  throw new ValidationError(`invalid entity fields: ${summary}`, result.issues);
+}
+
+/** The entity as returned: fields in blueprint order, defaults filled for fields added after it was written. */
+function view(bp: BlueprintRecord, entity: EntityRecord) {
+  return publicEntity(entity, withDefaults(bp.fields, entity.fields));
+}
+
+/** Entities: create (plan limit in the same transaction), read, merge-patch update, delete with an async purge. */
+export function createEntityService(deps: EntityServiceDeps) {
+  const { table, blueprints, entities, clock } = deps;
+
+  const load = async (tenantId: string, blueprintSlug: string, slug: string) => {
+    const [bp, entity] = await Promise.all([
+      blueprints.require(tenantId, blueprintSlug),
+      entities.get(tenantId, blueprintSlug, slug),
+    ]);
+    if (!entity) throw new NotFoundError('entity');
+    return { bp, entity };
+  };
+
+  const createOnce = async (tenantId: string, blueprintSlug: string, input: NewEntity) => {
+    const [tenant, bp] = await Promise.all([
+      readTenantCatalog(table, tenantId),
+      blueprints.require(tenantId, blueprintSlug),
+    ]);
+    const fields = resolveFields(bp, undefined, input.fields);
+    const limit = tenant.entity_limit_per_bp;
+    if (limit <= 0) throw new LimitExceededError(`the plan allows ${limit} entities per blueprint`);
+    const now = clock.now();
+    const at = isoTime(now);
+    const entity: EntityRecord = {
+      id: newId('ent', now),
+      blueprint_slug: bp.slug,
+      slug: input.slug,
+      name: input.name,
+      fields,
+      state: 'unknown',
+      created_at: at,
+      updated_at: at,
+      version: 1,
+    };
+    try {
+      await table.transact([
+        {
+          type: 'put',
+          item: { ...catalogKeys.entity(tenantId, bp.slug, entity.slug), entity: 'entity', ...entity },
+          condition: { kind: 'itemNotExists' },
+        },
+        {
+          type: 'put',
+          item: {
+            ...catalogKeys.entityId(tenantId, entity.id),
+            entity: 'entity_pointer',
+            id: entity.id,
+            blueprint_slug: bp.slug,
+            slug: entity.slug,
+          },
+          condition: { kind: 'itemNotExists' },
+        },
+        {
+          // The limit counter and the field-definition version are checked on the blueprint in the same transaction.
+          type: 'update',
+          key: catalogKeys.blueprint(tenantId, bp.slug),
+          add: { entity_count: 1 },
+          condition: {
+            kind: 'and',
+            conditions: [unchanged('version', bp.version), belowLimit('entity_count', limit)],
+          },
+        },
+      ]);
+      return view(bp, entity);
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      if (err.failed.includes(0)) {
+        throw new ConflictError(
+          `an entity with slug '${input.slug}' already exists in blueprint '${bp.slug}'`,
+        );
+      }
+      const after = await blueprints.require(tenantId, blueprintSlug);
+      if (after.entity_count >= limit)
+        throw new LimitExceededError(`the plan allows ${limit} entities per blueprint`);
+      // The blueprint's fields changed meanwhile: validate again against the new definitions.
+      return RETRY;
+    }
+  };
+
+  const updateOnce = async (tenantId: string, blueprintSlug: string, slug: string, patch: EntityPatch) => {
+    const { bp, entity } = await load(tenantId, blueprintSlug, slug);
+    const fields = resolveFields(bp, entity.fields, patch.fields ?? {});
+    const next: EntityRecord = {
+      ...entity,
+      name: patch.name ?? entity.name,
+      fields,
+      updated_at: isoTime(clock.now()),
+      version: entity.version + 1,
+    };
+    try {
+      await table.transact([
+        {
+          type: 'update',
+          key: catalogKeys.entity(tenantId, bp.slug, entity.slug),
+          set: { name: next.name, fields: next.fields, updated_at: next.updated_at },
+          add: { version: 1 },
+          condition: unchanged('version', entity.version),
+        },
+        {
+          type: 'conditionCheck',
+          key: catalogKeys.blueprint(tenantId, bp.slug),
+          condition: unchanged('version', bp.version),
+        },
+      ]);
+      return view(bp, next);
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return RETRY;
+      throw err;
+    }
+  };
+
+  return {
+    async list(tenantId: string, blueprintSlug: string) {
+      const bp = await blueprints.require(tenantId, blueprintSlug);
+      return (await entities.list(tenantId, bp.slug)).map((entity) => view(bp, entity));
+    },
+
+    async get(tenantId: string, blueprintSlug: string, slug: string) {
+      const { bp, entity } = await load(tenantId, blueprintSlug, slug);
+      return view(bp, entity);
+    },
+
+    async create(tenantId: string, blueprintSlug: string, input: NewEntity) {
+      return withRetries(OPTIMISTIC_ATTEMPTS, 'the blueprint', () =>
+        createOnce(tenantId, blueprintSlug, input),
+      );
+    },
+
+    /** Applies a merge patch: given keys change, a field set to null is removed (unless required). */
+    async update(tenantId: string, blueprintSlug: string, slug: string, patch: EntityPatch) {
+      return withRetries(OPTIMISTIC_ATTEMPTS, 'the entity', () =>
+        updateOnce(tenantId, blueprintSlug, slug, patch),
+      );
+    },
+
+    /**
+     * Deletes the entity, its id pointer and its count in one transaction that also writes a purge job;
+     * the purge consumer then removes its relations and checks (with their partitions) in bounded rounds.
+     */
+    async remove(tenantId: string, blueprintSlug: string, slug: string): Promise<void> {
+      const { bp, entity } = await load(tenantId, blueprintSlug, slug);
+      try {
+        await table.transact([
+          {
+            type: 'delete',
+            key: catalogKeys.entity(tenantId, bp.slug, entity.slug),
+            condition: { kind: 'itemExists' },
+          },
+          { type: 'delete', key: catalogKeys.entityId(tenantId, entity.id) },
+          {
+            type: 'update',
+            key: catalogKeys.blueprint(tenantId, bp.slug),
+            add: { entity_count: -1 },
+            condition: { kind: 'itemExists' },
+          },
+          {
+            type: 'put',
+            item: {
+              ...catalogKeys.entityPurgeJob(tenantId, entity.id),
+              entity: 'purge_job',
+              tenant_id: tenantId,
+              kind: 'entity',
+              entity_id: entity.id,
+              round: 0,
+            },
+          },
+        ]);
+      } catch (err) {
+        if (err instanceof ConditionFailedError) throw new NotFoundError('entity');
+        throw err;
+      }
+    },
+  };
+}
+
+export type EntityService = ReturnType<typeof createEntityService>;

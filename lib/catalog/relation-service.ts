@@ -1,0 +1,155 @@
+import { tenancyKeys } from '../auth/tenancy-keys.ts';
+import { wouldCreateCycle } from '../domain/dependency-cycle.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { isId, newId } from '../platform/ids.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import { catalogKeys } from './catalog-keys.ts';
+import { unchanged } from './conditions.ts';
+import type { EntityStore } from './entity-store.ts';
+import { publicRelation, type RelationRecord, type RelationType } from './records.ts';
+import { deleteRelationOps, newRelationOps, type RelationStore } from './relation-items.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from './retry.ts';
+import { readTenantCatalog } from './tenant-catalog.ts';
+
+/** The cycle search visits at most this many entities; beyond it a depends_on is refused. */
+export const MAX_DEPENDENCY_SEARCH = 1000;
+
+export interface RelationServiceDeps {
+  table: Table;
+  relations: RelationStore;
+  entities: EntityStore;
+  clock: Clock;
+}
+
+export interface NewRelation {
+  from_entity_id: string;
+  to_entity_id: string;
+  relation_type: RelationType;
+}
+
+/** Relations between entities of one tenant; depends_on stays acyclic. */
+export function createRelationService(deps: RelationServiceDeps) {
+  const { table, relations, entities, clock } = deps;
+
+  /** Relations whose two ends still exist (an entity's relations linger until its purge job has run). */
+  const withoutDangling = async (tenantId: string, rels: RelationRecord[]) => {
+    const alive = await entities.existing(
+      tenantId,
+      rels.flatMap((rel) => [rel.from_entity_id, rel.to_entity_id]),
+    );
+    return rels.filter((rel) => alive.has(rel.from_entity_id) && alive.has(rel.to_entity_id));
+  };
+
+  const checkAcyclic = async (tenantId: string, input: NewRelation) => {
+    const verdict = await wouldCreateCycle(
+      input.from_entity_id,
+      input.to_entity_id,
+      (node) => relations.dependenciesOf(tenantId, node),
+      MAX_DEPENDENCY_SEARCH,
+    );
+    if (verdict === 'cycle') {
+      throw ValidationError.field(
+        'to_entity_id',
+        'depends_on would create a cycle (it already depends on the from entity)',
+      );
+    }
+    if (verdict === 'too_large') {
+      throw ValidationError.field(
+        'to_entity_id',
+        `dependency graph too large to check (over ${MAX_DEPENDENCY_SEARCH} entities)`,
+      );
+    }
+  };
+
+  const createOnce = async (tenantId: string, input: NewRelation) => {
+    const graphVersion =
+      input.relation_type === 'depends_on'
+        ? (await readTenantCatalog(table, tenantId)).relation_graph_version
+        : undefined;
+    if (input.relation_type === 'depends_on') await checkAcyclic(tenantId, input);
+    const now = clock.now();
+    const rel: RelationRecord = { id: newId('rel', now), ...input, created_at: isoTime(now) };
+    const ops: WriteOp[] = newRelationOps(tenantId, rel);
+    const fromAt = ops.length;
+    ops.push(
+      {
+        type: 'conditionCheck',
+        key: catalogKeys.entityId(tenantId, rel.from_entity_id),
+        condition: { kind: 'itemExists' },
+      },
+      {
+        type: 'conditionCheck',
+        key: catalogKeys.entityId(tenantId, rel.to_entity_id),
+        condition: { kind: 'itemExists' },
+      },
+    );
+    if (input.relation_type === 'depends_on') {
+      // Serializes depends_on creations per tenant, so two concurrent edges cannot close a cycle unseen.
+      ops.push({
+        type: 'update',
+        key: tenancyKeys.tenant(tenantId),
+        add: { relation_graph_version: 1 },
+        condition: {
+          kind: 'and',
+          conditions: [{ kind: 'itemExists' }, unchanged('relation_graph_version', graphVersion)],
+        },
+      });
+    }
+    try {
+      await table.transact(ops);
+      return publicRelation(rel);
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      if (err.failed.includes(fromAt))
+        throw new NotFoundError(`entity ${rel.from_entity_id} (from_entity_id)`);
+      if (err.failed.includes(fromAt + 1))
+        throw new NotFoundError(`entity ${rel.to_entity_id} (to_entity_id)`);
+      if (err.failed.includes(1))
+        throw new ConflictError(`this ${rel.relation_type} relation already exists`);
+      return RETRY;
+    }
+  };
+
+  return {
+    async create(tenantId: string, input: NewRelation) {
+      if (input.from_entity_id === input.to_entity_id) {
+        throw ValidationError.field('to_entity_id', 'must differ from from_entity_id (no self-relations)');
+      }
+      const [from, to] = await Promise.all([
+        entities.getById(tenantId, input.from_entity_id),
+        entities.getById(tenantId, input.to_entity_id),
+      ]);
+      if (!from) throw new NotFoundError(`entity ${input.from_entity_id} (from_entity_id)`);
+      if (!to) throw new NotFoundError(`entity ${input.to_entity_id} (to_entity_id)`);
+      return withRetries(OPTIMISTIC_ATTEMPTS, 'the dependency graph', () => createOnce(tenantId, input));
+    },
+
+    /** Every relation of the tenant, or those from or to one entity; oldest first. */
+    async list(tenantId: string, filter: { entityId?: string | undefined } = {}) {
+      let rels: RelationRecord[];
+      if (filter.entityId === undefined) rels = await relations.list(tenantId);
+      else {
+        if (!(await entities.getById(tenantId, filter.entityId))) throw new NotFoundError('entity');
+        rels = await relations.ofEntity(tenantId, filter.entityId);
+      }
+      const alive = await withoutDangling(tenantId, rels);
+      return alive.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(publicRelation);
+    },
+
+    async remove(tenantId: string, relationId: string): Promise<void> {
+      const rel = isId('rel', relationId) ? await relations.get(tenantId, relationId) : undefined;
+      if (!rel) throw new NotFoundError('relation');
+      const [first, ...rest] = deleteRelationOps(tenantId, rel);
+      if (!first) return;
+      try {
+        await table.transact([{ ...first, condition: { kind: 'itemExists' } }, ...rest]);
+      } catch (err) {
+        if (err instanceof ConditionFailedError) throw new NotFoundError('relation');
+        throw err;
+      }
+    },
+  };
+}
+
+export type RelationService = ReturnType<typeof createRelationService>;

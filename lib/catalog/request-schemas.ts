@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { fieldDefinitionSchema, MAX_FIELDS_PER_BLUEPRINT } from '../domain/blueprint-fields.ts';
+import { SLUG } from './catalog-keys.ts';
+import { RELATION_TYPES } from './records.ts';
+
+/** Request bodies and queries of the catalog routes; unknown body fields are rejected (400). */
+
+const slug = z.string().regex(SLUG, 'must match ^[a-z0-9][a-z0-9-]{0,62}$');
+const name = z.string().trim().min(1).max(200);
+const fieldValues = z.record(z.string(), z.unknown());
+
+export const createBlueprintBody = z.strictObject({
+  slug,
+  name,
+  description: z.string().max(2000).default(''),
+  fields: z.array(fieldDefinitionSchema).max(MAX_FIELDS_PER_BLUEPRINT).default([]),
+  is_default: z.boolean().default(false),
+});
+
+/** POST /v1/blueprints/{slug}/fields: one field definition. */
+export const addFieldBody = fieldDefinitionSchema;
+
+export const createEntityBody = z.strictObject({ slug, name, fields: fieldValues.default({}) });
+
+/** PUT is a JSON merge patch; the slug never changes, and name and fields cannot be removed as a whole. */
+export const updateEntityBody = z.strictObject({ name: name.optional(), fields: fieldValues.optional() });
+
+export const createRelationBody = z.strictObject({
+  from_entity_id: z.string().min(1),
+  to_entity_id: z.string().min(1),
+  relation_type: z.enum(RELATION_TYPES),
+});
+
+export const listRelationsQuery = z.object({ entity_id: z.string().min(1).optional() });

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { ValidationError } from '../platform/errors.ts';
+import { CHECK_TYPES, type CheckRecord, DNS_RECORD_TYPES, HTTP_METHODS, REDACTED } from './records.ts';
+
+/** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http(s) URL');
+
+const host = z.string().trim().min(1).max(253);
+const port = z.number().int().min(1).max(65535);
+
+const configSchemas = {
+  http: z.strictObject({}),
+  tcp: z.strictObject({ host, port }),
+  tls: z.strictObject({
+    host,
+    port: port.optional(),
+    servername: host.optional(),
+    expiry_threshold_days: z.number().int().min(0).max(3650).optional(),
+  }),
+  dns: z.strictObject({
+    hostname: host,
+    record_type: z.enum(DNS_RECORD_TYPES),
+    expected_value: z.string().min(1).max(1024).optional(),
+    nameserver: z.string().min(1).max(300).optional(),
+  }),
+  push: z.strictObject({
+    grace_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 86400)
+      .optional(),
+  }),
+} as const;
+
+const settable = z
+  .object({
+    target_url: httpUrl.nullable(),
+    method: z.enum(HTTP_METHODS),
+    headers: z
+      .record(z.string().min(1).max(256), z.string().max(8192))
+      .refine((h) => Object.keys(h).length <= 20, { message: 'at most 20 headers' }),
+    body: z
+      .string()
+      .max(64 * 1024)
+      .nullable(),
+    expected_status: z.number().int().min(100).max(599),
+    body_contains: z.string().max(1024),
+    interval_seconds: z.number().int().min(1).max(86_400),
+    timeout_ms: z.number().int().min(100).max(60_000),
+    failure_threshold: z.number().int().min(1).max(100),
+    enabled: z.boolean(),
+    config: z.record(z.string(), z.unknown()),
+    execution_mode: z.enum(['pull', 'push']),
+  })
+  .partial().shape;
+
+export const createCheckBody = z.strictObject({
+  entity_id: z.string().min(1),
+  check_type: z.enum(CHECK_TYPES),
+  ...settable,
+});
+export type CreateCheckBody = z.infer<typeof createCheckBody>;
+
+export const updateCheckBody = z.strictObject(settable);
+export type UpdateCheckBody = z.infer<typeof updateCheckBody>;
+
+/** The user-settable definition of a check, after defaults. */
+export type CheckDefinition = Pick<
+  CheckRecord,
+  | 'check_type'
+  | 'execution_mode'
+  | 'target_url'
+  | 'method'
+  | 'headers'
+  | 'body'
+  | 'expected_status'
+  | 'body_contains'
+  | 'interval_seconds'
+  | 'timeout_ms'
+  | 'failure_threshold'
+  | 'enabled'
+  | 'config'
+>;
+
+export const DEFAULTS = {
+  method: 'GET',
+  headers: {},
+  body: null,
+  expected_status: 200,
+  body_contains: '',
+  interval_seconds: 60,
+  timeout_ms: 5000,
+  failure_threshold: 3,
+  enabled: true,
+  config: {},
+} as const;
+
+const fail = (path: string, message: string): never => {
+  throw ValidationError.field(path, message);
+};
+
+/** Applies the per-type rules to a complete definition; returns it with `config` parsed. */
+export function validateDefinition(def: CheckDefinition): CheckDefinition {
+  const mode = def.check_type === 'push' ? 'push' : 'pull';
+  if (def.execution_mode !== mode) {
+    fail('execution_mode', `${def.check_type} checks use execution_mode "${mode}"`);
+  }
+  if (def.check_type === 'http') {
+    if (!def.target_url) fail('target_url', 'required for http checks');
+  } else {
+    if (def.target_url) fail('target_url', `not used by ${def.check_type} checks`);
+    if (def.body !== null) fail('body', 'only http checks send a body');
+    if (Object.keys(def.headers).length > 0) fail('headers', 'only http checks send headers');
+    if (def.method !== 'GET') fail('method', 'only http checks have a method');
+    if (def.body_contains !== '') fail('body_contains', 'only http checks read a body');
+  }
+  const parsed = configSchemas[def.check_type].safeParse(def.config);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const keys = issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : (issue?.path.join('.') ?? '');
+    const message =
+      issue?.code === 'unrecognized_keys' ? `unknown key(s) for ${def.check_type}` : issue?.message;
+    fail(['config', keys].filter(Boolean).join('.'), message ?? 'invalid');
+  }
+  return { ...def, config: parsed.data as Record<string, unknown> };
+}
+
+/** A definition from a create body: defaults filled, execution_mode derived, rules applied. */
+export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
+  const execution_mode = body.execution_mode ?? (body.check_type === 'push' ? 'push' : 'pull');
+  return validateDefinition({
+    check_type: body.check_type,
+    execution_mode,
+    target_url: body.target_url ?? null,
+    method: body.method ?? DEFAULTS.method,
+    headers: body.headers ?? DEFAULTS.headers,
+    body: body.body ?? DEFAULTS.body,
+    expected_status: body.expected_status ?? DEFAULTS.expected_status,
+    body_contains: body.body_contains ?? DEFAULTS.body_contains,
+    interval_seconds: body.interval_seconds ?? DEFAULTS.interval_seconds,
+    timeout_ms: body.timeout_ms ?? DEFAULTS.timeout_ms,
+    failure_threshold: body.failure_threshold ?? DEFAULTS.failure_threshold,
+    enabled: body.enabled ?? DEFAULTS.enabled,
+    config: body.config ?? DEFAULTS.config,
+  });
+}
+
+/** A definition from a partial update: only supplied fields change; "********" header values keep the stored ones. */
+export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBody): CheckDefinition {
+  const headers = patch.headers
+    ? Object.fromEntries(
+        Object.entries(patch.headers).map(([name, value]) => [
+          name,
+          value === REDACTED
+            ? (current.headers[name] ?? fail(`headers.${name}`, 'no stored value to keep'))
+            : value,
+        ]),
+      )
+    : current.headers;
+  return validateDefinition({
+    check_type: current.check_type,
+    execution_mode: patch.execution_mode ?? current.execution_mode,
+    target_url: patch.target_url !== undefined ? patch.target_url : current.target_url,
+    method: patch.method ?? current.method,
+    headers,
+    body: patch.body !== undefined ? patch.body : current.body,
+    expected_status: patch.expected_status ?? current.expected_status,
+    body_contains: patch.body_contains ?? current.body_contains,
+    interval_seconds: patch.interval_seconds ?? current.interval_seconds,
+    timeout_ms: patch.timeout_ms ?? current.timeout_ms,
+    failure_threshold: patch.failure_threshold ?? current.failure_threshold,
+    enabled: patch.enabled ?? current.enabled,
+    config: patch.config ?? current.config,
+  });
+}

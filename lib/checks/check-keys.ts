@@ -1,0 +1,40 @@
+import { tenantPk } from '../auth/tenancy-keys.ts';
+import { checkPartition, entityChecksPk } from '../catalog/catalog-keys.ts';
+
+/** Keys of the checks engine's items; see docs/data-model.md. */
+
+export const checkKeys = {
+  /** The check record, in its tenant's partition; gsi1 lists an entity's checks, gsi2 is the due index. */
+  check: (tenantId: string, checkId: string) => ({ pk: tenantPk(tenantId), sk: `CHECK#${checkId}` }),
+  result: (checkId: string, checkedAt: string, resultId: string) => ({
+    pk: checkPartition(checkId),
+    sk: `RES#${checkedAt}#${resultId}`,
+  }),
+  transition: (checkId: string, transitionId: string) => ({
+    pk: checkPartition(checkId),
+    sk: `TRN#${transitionId}`,
+  }),
+  /** Per-check rollup of results per 5-minute bucket (sparklines without reading raw results). */
+  rollup: (checkId: string, bucketStart: string) => ({
+    pk: checkPartition(checkId),
+    sk: `ROLLUP#${bucketStart}`,
+  }),
+};
+
+export const CHECK_PREFIX = 'CHECK#';
+export const RESULT_PREFIX = 'RES#';
+export const TRANSITION_PREFIX = 'TRN#';
+export const ROLLUP_PREFIX = 'ROLLUP#';
+
+/** gsi1 of check records: the entity's checks. */
+export const checkGsi1 = (entityId: string, checkId: string) => ({
+  gsi1pk: entityChecksPk(entityId),
+  gsi1sk: checkId,
+});
+
+/** gsi1 of transition records: the tenant's transition feed, newest last. */
+export const tenantTransitionsPk = (tenantId: string) => `TRN#${tenantId}`;
+
+/** gsi2 of scheduled checks: the due index, sharded; sort key is the due time then the id. */
+export const duePk = (shard: number) => `DUE#${shard}`;
+export const dueSk = (nextRunAt: string, checkId: string) => `${nextRunAt}#${checkId}`;

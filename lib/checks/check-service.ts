@@ -1,0 +1,264 @@
+import type { TenantStore } from '../auth/tenant-store.ts';
+import { catalogKeys, checkPartition } from '../catalog/catalog-keys.ts';
+import { belowLimit, unchanged } from '../catalog/conditions.ts';
+import type { EntityStore } from '../catalog/entity-store.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
+import type { CheckState } from '../domain/check-state.ts';
+import { firstSlot, shardOf } from '../domain/schedule.ts';
+import type { Clock } from '../platform/clock.ts';
+import { isoTime } from '../platform/clock.ts';
+import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import {
+  type CheckDefinition,
+  type CreateCheckBody,
+  definitionFromCreate,
+  definitionFromUpdate,
+  type UpdateCheckBody,
+} from './check-input.ts';
+import { checkKeys } from './check-keys.ts';
+import { type CheckStore, checkItem, dueIndexUpdate } from './check-store.ts';
+import { type EntityState, entityStateOps, readEntityState } from './entity-state-ops.ts';
+import type { CheckRecord } from './records.ts';
+
+export interface CheckServiceDeps {
+  table: Table;
+  checks: CheckStore;
+  entities: EntityStore;
+  tenants: TenantStore;
+  clock: Clock;
+  dueShards: number;
+}
+
+/** When a check should next be found by the scheduler: pull checks on their phase, push checks at the grace deadline. */
+export function scheduledRunAt(
+  check: Pick<
+    CheckRecord,
+    'id' | 'enabled' | 'execution_mode' | 'interval_seconds' | 'config' | 'last_result_at' | 'next_run_at'
+  >,
+  nowMs: number,
+  keepExisting: boolean,
+): string | null {
+  if (!check.enabled) return null;
+  if (check.execution_mode === 'push') {
+    if (!check.last_result_at) return null;
+    return isoTime(Date.parse(check.last_result_at) + graceMs(check));
+  }
+  if (keepExisting && check.next_run_at) return check.next_run_at;
+  return isoTime(firstSlot(check.id, check.interval_seconds, nowMs));
+}
+
+/** The push grace window: config.grace_seconds, default interval_seconds x 2. */
+export function graceMs(check: Pick<CheckRecord, 'interval_seconds' | 'config'>): number {
+  const grace = check.config.grace_seconds;
+  return (typeof grace === 'number' ? grace : check.interval_seconds * 2) * 1000;
+}
+
+function enabledStates(entity: EntityState): Record<string, CheckState> {
+  return { ...(entity.check_states ?? {}) };
+}
+
+/** Check CRUD: the plan limit, the entity's check states and the due index move in one transaction. */
+export function createCheckService(deps: CheckServiceDeps) {
+  const { table, clock } = deps;
+
+  const requireEntity = async (tenantId: string, entityId: string) => {
+    const entity = await deps.entities.getById(tenantId, entityId);
+    if (!entity) throw new NotFoundError('entity');
+    const state = await readEntityState(table, tenantId, entity.blueprint_slug, entity.slug);
+    if (!state) throw new NotFoundError('entity');
+    return state;
+  };
+
+  const requireCheck = async (tenantId: string, checkId: string): Promise<CheckRecord> => {
+    const check = await deps.checks.get(tenantId, checkId);
+    // A check whose entity was deleted is gone at once, even while the purge is still running.
+    if (!check || !(await deps.entities.getById(tenantId, check.entity_id))) throw new NotFoundError('check');
+    return check;
+  };
+
+  const createOnce = async (tenantId: string, body: CreateCheckBody, def: CheckDefinition, limit: number) => {
+    const entity = await requireEntity(tenantId, body.entity_id);
+    const now = clock.now();
+    const at = isoTime(now);
+    const id = newId('chk', now);
+    const draft = { id, ...def, last_result_at: null, next_run_at: null };
+    const check: CheckRecord = {
+      ...draft,
+      tenant_id: tenantId,
+      entity_id: entity.id,
+      blueprint_slug: entity.blueprint_slug,
+      entity_slug: entity.slug,
+      state: 'unknown',
+      consecutive_failures: 0,
+      next_run_at: scheduledRunAt(draft, now, false),
+      created_at: at,
+      updated_at: at,
+      version: 1,
+    };
+    const states = enabledStates(entity);
+    if (check.enabled) states[id] = 'unknown';
+    const tenant = await deps.tenants.requireTenant(tenantId);
+    const entityOps = entityStateOps({
+      tenantId,
+      entity,
+      checkStates: states,
+      checkId: id,
+      reason: 'check created',
+      nowMs: now,
+      retentionDays: tenant.retention_days,
+      countDelta: 1,
+      condition: belowLimit('check_count', limit),
+    });
+    try {
+      await table.transact([
+        {
+          type: 'put',
+          item: checkItem(check, shardOf(id, deps.dueShards)),
+          condition: { kind: 'itemNotExists' },
+        },
+        ...entityOps.ops,
+      ]);
+      return check;
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      const fresh = await requireEntity(tenantId, body.entity_id);
+      if ((fresh.check_count ?? 0) >= limit) {
+        throw new LimitExceededError(`this entity already has ${limit} checks (check_limit_per_entity)`);
+      }
+      return RETRY;
+    }
+  };
+
+  const updateOnce = async (tenantId: string, checkId: string, patch: UpdateCheckBody) => {
+    const current = await requireCheck(tenantId, checkId);
+    const def = definitionFromUpdate(current, patch);
+    const now = clock.now();
+    const schedulingChanged =
+      def.enabled !== current.enabled || def.execution_mode !== current.execution_mode;
+    const merged = { ...current, ...def };
+    const nextRunAt = scheduledRunAt(merged, now, !schedulingChanged);
+    const updatedAt = isoTime(now);
+    const due = dueIndexUpdate(checkId, nextRunAt, shardOf(checkId, deps.dueShards));
+    const ops: WriteOp[] = [
+      {
+        type: 'update',
+        key: checkKeys.check(tenantId, checkId),
+        set: { ...def, ...due.set, updated_at: updatedAt },
+        remove: due.remove,
+        add: { version: 1 },
+        condition: unchanged('version', current.version),
+      },
+    ];
+    if (def.enabled !== current.enabled) {
+      const entity = await readEntityState(table, tenantId, current.blueprint_slug, current.entity_slug);
+      if (!entity) throw new NotFoundError('check');
+      const states = enabledStates(entity);
+      if (def.enabled) states[checkId] = current.state;
+      else delete states[checkId];
+      const tenant = await deps.tenants.requireTenant(tenantId);
+      ops.push(
+        ...entityStateOps({
+          tenantId,
+          entity,
+          checkStates: states,
+          checkId,
+          reason: def.enabled ? 'check enabled' : 'check disabled',
+          nowMs: now,
+          retentionDays: tenant.retention_days,
+        }).ops,
+      );
+    }
+    try {
+      await table.transact(ops);
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return RETRY;
+      throw err;
+    }
+    return { ...merged, next_run_at: nextRunAt, updated_at: updatedAt, version: current.version + 1 };
+  };
+
+  const removeOnce = async (tenantId: string, checkId: string) => {
+    const check = await requireCheck(tenantId, checkId);
+    const now = clock.now();
+    const ops: WriteOp[] = [
+      {
+        type: 'delete',
+        key: checkKeys.check(tenantId, checkId),
+        condition: unchanged('version', check.version),
+      },
+      {
+        type: 'put',
+        item: {
+          ...catalogKeys.partitionPurgeJob(tenantId, checkPartition(checkId)),
+          entity: 'purge_job',
+          tenant_id: tenantId,
+          kind: 'partition',
+          partition: checkPartition(checkId),
+          round: 0,
+        },
+      },
+    ];
+    const entity = await readEntityState(table, tenantId, check.blueprint_slug, check.entity_slug);
+    if (entity) {
+      const states = enabledStates(entity);
+      delete states[checkId];
+      const tenant = await deps.tenants.requireTenant(tenantId);
+      ops.push(
+        ...entityStateOps({
+          tenantId,
+          entity,
+          checkStates: states,
+          checkId,
+          reason: 'check deleted',
+          nowMs: now,
+          retentionDays: tenant.retention_days,
+          countDelta: -1,
+        }).ops,
+      );
+    }
+    try {
+      await table.transact(ops);
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return RETRY;
+      throw err;
+    }
+  };
+
+  return {
+    requireCheck,
+
+    async create(tenantId: string, body: CreateCheckBody): Promise<CheckRecord> {
+      const def = definitionFromCreate(body);
+      const tenant = await deps.tenants.requireTenant(tenantId);
+      const limit = tenant.check_limit_per_entity;
+      if (limit <= 0)
+        throw new LimitExceededError('your plan allows no checks (check_limit_per_entity is 0)');
+      return withRetries(OPTIMISTIC_ATTEMPTS, 'the entity', () => createOnce(tenantId, body, def, limit));
+    },
+
+    async list(tenantId: string, filter: { entity_id?: string | undefined }): Promise<CheckRecord[]> {
+      const all = await deps.checks.list(tenantId);
+      const wanted = filter.entity_id ? all.filter((c) => c.entity_id === filter.entity_id) : all;
+      const alive = await deps.entities.existing(
+        tenantId,
+        wanted.map((c) => c.entity_id),
+      );
+      return wanted.filter((c) => alive.has(c.entity_id));
+    },
+
+    async update(tenantId: string, checkId: string, patch: UpdateCheckBody): Promise<CheckRecord> {
+      if (Object.keys(patch).length === 0)
+        throw new ValidationError('nothing to update', [{ path: 'body', message: 'empty' }]);
+      return withRetries(OPTIMISTIC_ATTEMPTS, 'the check', () => updateOnce(tenantId, checkId, patch));
+    },
+
+    async remove(tenantId: string, checkId: string): Promise<void> {
+      await withRetries(OPTIMISTIC_ATTEMPTS, 'the check', () => removeOnce(tenantId, checkId));
+    },
+  };
+}
+
+export type CheckService = ReturnType<typeof createCheckService>;

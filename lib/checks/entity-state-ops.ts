@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { catalogKeys } from '../catalog/catalog-keys.ts';
+import { unchanged } from '../catalog/conditions.ts';
+import type { CheckState, State } from '../domain/check-state.ts';
+import { aggregateEntityState } from '../domain/entity-state.ts';
+import { isoTime } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { parseItem } from '../store/items.ts';
+import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
+import { checkKeys, tenantTransitionsPk } from './check-keys.ts';
+import type { TransitionRecord } from './records.ts';
+
+/**
+ * The entity item keeps the state of each of its enabled checks (`check_states`), so its aggregate
+ * state is computed from one item inside the same transaction as the change that moved it.
+ */
+
+const checkStateValue = z.enum(['unknown', 'up', 'down']);
+
+export const entityStateSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  blueprint_slug: z.string(),
+  slug: z.string(),
+  state: z.enum(['unknown', 'up', 'down', 'degraded']),
+  version: z.number().int(),
+  check_count: z.number().int().optional(),
+  check_states: z.record(z.string(), checkStateValue).optional(),
+});
+export type EntityState = z.infer<typeof entityStateSchema>;
+
+/** Reads the state part of an entity item (consistent). */
+export async function readEntityState(
+  table: Table,
+  tenantId: string,
+  blueprintSlug: string,
+  slug: string,
+): Promise<EntityState | undefined> {
+  const item = await table.get(catalogKeys.entity(tenantId, blueprintSlug, slug), { consistent: true });
+  return item ? parseItem(entityStateSchema, item) : undefined;
+}
+
+export interface EntityChange {
+  tenantId: string;
+  entity: EntityState;
+  /** The enabled checks' states after the change. */
+  checkStates: Record<string, CheckState>;
+  /** The check that caused the change (carried by the transition and the state-change event). */
+  checkId: string;
+  reason: string;
+  nowMs: number;
+  retentionDays: number;
+  /** Counter change for check create (+1) and delete (-1). */
+  countDelta?: number;
+  /** Extra condition on the entity op (e.g. a plan limit). */
+  condition?: Condition;
+}
+
+/** The entity update (version-checked) and, when the aggregate moved, the entity transition record. */
+export function entityStateOps(change: EntityChange): {
+  ops: WriteOp[];
+  transition: TransitionRecord | undefined;
+} {
+  const { entity } = change;
+  const next: State = aggregateEntityState(
+    Object.values(change.checkStates).map((state) => ({ enabled: true, state })),
+  );
+  const versionHeld = unchanged('version', entity.version);
+  const ops: WriteOp[] = [
+    {
+      type: 'update',
+      key: catalogKeys.entity(change.tenantId, entity.blueprint_slug, entity.slug),
+      set: { state: next, check_states: change.checkStates },
+      add: { version: 1, ...(change.countDelta ? { check_count: change.countDelta } : {}) },
+      condition: change.condition
+        ? { kind: 'and', conditions: [versionHeld, change.condition] }
+        : { kind: 'and', conditions: [versionHeld, { kind: 'itemExists' }] },
+    },
+  ];
+  if (next === entity.state) return { ops, transition: undefined };
+  const transition: TransitionRecord = {
+    id: newId('trn', change.nowMs),
+    tenant_id: change.tenantId,
+    kind: 'entity',
+    entity_id: entity.id,
+    entity_name: entity.name,
+    check_id: change.checkId,
+    from_state: entity.state,
+    to_state: next,
+    reason: change.reason,
+    created_at: isoTime(change.nowMs),
+  };
+  ops.push({ type: 'put', item: transitionItem(transition, change.retentionDays) });
+  return { ops, transition };
+}
+
+/** The stored item of a transition: in its check's partition, on the tenant feed (gsi1), expiring with results. */
+export function transitionItem(transition: TransitionRecord, retentionDays: number): Item {
+  return {
+    ...checkKeys.transition(transition.check_id, transition.id),
+    entity: 'transition',
+    gsi1pk: tenantTransitionsPk(transition.tenant_id),
+    gsi1sk: transition.id,
+    ttl: Math.floor(Date.parse(transition.created_at) / 1000) + retentionDays * 86_400,
+    ...transition,
+  };
+}

@@ -1,0 +1,191 @@
+import type { TenantStore } from '../auth/tenant-store.ts';
+import { unchanged } from '../catalog/conditions.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
+import { applyResult } from '../domain/check-state.ts';
+import { shardOf } from '../domain/schedule.ts';
+import { histogramIndex } from '../domain/sparkline.ts';
+import type { Clock } from '../platform/clock.ts';
+import { isoTime } from '../platform/clock.ts';
+import { deterministicId, newId } from '../platform/ids.ts';
+import { ConditionFailedError, type Key, type Table, type WriteOp } from '../store/table.ts';
+import { checkKeys } from './check-keys.ts';
+import { graceMs } from './check-service.ts';
+import { type CheckStore, dueIndexUpdate } from './check-store.ts';
+import { entityStateOps, readEntityState, transitionItem } from './entity-state-ops.ts';
+import { type CheckRecord, checkSchema, type ResultRecord, type TransitionRecord } from './records.ts';
+
+export const ROLLUP_BUCKET_MS = 5 * 60_000;
+
+export interface ResultInput {
+  tenantId: string;
+  checkId: string;
+  success: boolean;
+  status_code: number;
+  latency_ms: number;
+  error_message: string;
+  checkedAtMs: number;
+  /** A scheduled slot (pull) or synthetic deadline (push): makes the write idempotent per slot. */
+  slotMs?: number;
+  synthetic?: boolean;
+  details?: Record<string, unknown>;
+  /** The push dead man's switch: the next deadline after a synthetic failure. */
+  nextRunAtMs?: number;
+  /** Extra op committed with the result (e.g. deleting the local queue's job). */
+  alsoDelete?: Key;
+}
+
+export type RecordOutcome =
+  | { status: 'recorded'; result: ResultRecord; check: CheckRecord; transitions: TransitionRecord[] }
+  | { status: 'duplicate' }
+  | { status: 'gone' };
+
+export interface ResultRecorderDeps {
+  table: Table;
+  checks: CheckStore;
+  tenants: TenantStore;
+  clock: Clock;
+  dueShards: number;
+}
+
+function rollupOp(checkId: string, result: ResultRecord, retentionDays: number): WriteOp {
+  const checkedMs = Date.parse(result.checked_at);
+  const bucket = Math.floor(checkedMs / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
+  return {
+    type: 'update',
+    key: checkKeys.rollup(checkId, isoTime(bucket)),
+    set: {
+      entity: 'rollup',
+      check_id: checkId,
+      bucket_start: isoTime(bucket),
+      ttl: Math.floor(bucket / 1000) + retentionDays * 86_400,
+    },
+    add: {
+      total: 1,
+      failures: result.success ? 0 : 1,
+      latency_sum: result.latency_ms,
+      [`h${histogramIndex(result.latency_ms)}`]: 1,
+    },
+  };
+}
+
+/**
+ * Records one result: the result, the check's state and counters, the entity's aggregate and the
+ * transition records, in ONE transaction (optimistic on the check's and the entity's versions).
+ * A slot recorded before answers `duplicate`; a deleted or disabled check answers `gone`.
+ */
+export function createResultRecorder(deps: ResultRecorderDeps) {
+  const attempt = async (input: ResultInput): Promise<RecordOutcome | typeof RETRY> => {
+    const check = await deps.checks.get(input.tenantId, input.checkId);
+    if (!check?.enabled) return { status: 'gone' };
+    const entity = await readEntityState(deps.table, input.tenantId, check.blueprint_slug, check.entity_slug);
+    if (!entity) return { status: 'gone' };
+    const tenant = await deps.tenants.requireTenant(input.tenantId);
+    const now = deps.clock.now();
+    const checkedAt = isoTime(input.checkedAtMs);
+    const result: ResultRecord = {
+      id:
+        input.slotMs !== undefined
+          ? deterministicId('res', input.slotMs, `${check.id}:${input.slotMs}:${input.synthetic ? 's' : 'p'}`)
+          : newId('res', input.checkedAtMs),
+      check_id: check.id,
+      status_code: input.status_code,
+      latency_ms: Math.max(0, Math.round(input.latency_ms)),
+      success: input.success,
+      error_message: input.error_message,
+      checked_at: checkedAt,
+      ...(input.synthetic ? { synthetic: true } : {}),
+      ...(input.details ? { details: input.details } : {}),
+    };
+    const applied = applyResult(
+      { state: check.state, consecutive_failures: check.consecutive_failures },
+      { success: input.success },
+      check.failure_threshold,
+    );
+    const lastResultAt =
+      check.last_result_at && check.last_result_at > checkedAt ? check.last_result_at : checkedAt;
+    const set: Record<string, unknown> = {
+      state: applied.next.state,
+      consecutive_failures: applied.next.consecutive_failures,
+      last_result_at: lastResultAt,
+    };
+    const remove: string[] = [];
+    if (check.execution_mode === 'push') {
+      const nextMs = input.nextRunAtMs ?? Date.parse(lastResultAt) + graceMs(check);
+      const due = dueIndexUpdate(check.id, isoTime(nextMs), shardOf(check.id, deps.dueShards));
+      Object.assign(set, due.set);
+      remove.push(...due.remove);
+    }
+    const retention = tenant.retention_days;
+    const ops: WriteOp[] = [
+      {
+        type: 'put',
+        item: {
+          ...checkKeys.result(check.id, checkedAt, result.id),
+          entity: 'result',
+          ttl: Math.floor(input.checkedAtMs / 1000) + retention * 86_400,
+          ...result,
+        },
+        condition: { kind: 'itemNotExists' },
+      },
+      {
+        type: 'update',
+        key: checkKeys.check(input.tenantId, check.id),
+        set,
+        remove,
+        add: { version: 1 },
+        condition: unchanged('version', check.version),
+      },
+      rollupOp(check.id, result, retention),
+    ];
+    if (input.alsoDelete) ops.push({ type: 'delete', key: input.alsoDelete });
+    const transitions: TransitionRecord[] = [];
+    if (applied.changed) {
+      const checkTransition: TransitionRecord = {
+        id: newId('trn', now),
+        tenant_id: input.tenantId,
+        kind: 'check',
+        entity_id: entity.id,
+        entity_name: entity.name,
+        check_id: check.id,
+        from_state: check.state,
+        to_state: applied.next.state,
+        reason: applied.reason,
+        created_at: isoTime(now),
+      };
+      transitions.push(checkTransition);
+      ops.push({ type: 'put', item: transitionItem(checkTransition, retention) });
+      const states = { ...(entity.check_states ?? {}), [check.id]: applied.next.state };
+      const entityOps = entityStateOps({
+        tenantId: input.tenantId,
+        entity,
+        checkStates: states,
+        checkId: check.id,
+        reason: applied.reason,
+        nowMs: now,
+        retentionDays: retention,
+      });
+      ops.push(...entityOps.ops);
+      if (entityOps.transition) transitions.push(entityOps.transition);
+    }
+    try {
+      await deps.table.transact(ops);
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      if (err.failed.includes(0)) return { status: 'duplicate' };
+      return RETRY;
+    }
+    return {
+      status: 'recorded',
+      result,
+      check: checkSchema.parse({ ...check, ...set, version: check.version + 1 }),
+      transitions,
+    };
+  };
+
+  return {
+    record: (input: ResultInput): Promise<RecordOutcome> =>
+      withRetries(OPTIMISTIC_ATTEMPTS * 2, 'the check', () => attempt(input)),
+  };
+}
+
+export type ResultRecorder = ReturnType<typeof createResultRecorder>;

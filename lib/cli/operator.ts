@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+import type { PlanLimits } from '../auth/records.ts';
+import { createTenantStore } from '../auth/tenant-store.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Table } from '../store/table.ts';
+
+export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
+
+  tenant create --name <name> --email <email> [--key <vgl_ key>]
+      Create a tenant with its admin user and first API key (printed once).
+  tenant list
+      List tenants with their plan limits and status.
+  tenant limits <tenant_id> [--blueprint-limit N] [--entity-limit-per-bp N]
+                            [--check-limit-per-entity N] [--retention-days N]
+      Set plan limits.
+  tenant disable <tenant_id>    Disable a tenant (its keys get 403 ACCOUNT_DISABLED).
+  tenant enable <tenant_id>     Enable it again.
+
+The store comes from configuration (VIGIL_STORE, VIGIL_DATA_DIR, VIGIL_TABLE_NAME, ...).`;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const limitFlags = {
+  'blueprint-limit': 'blueprint_limit',
+  'entity-limit-per-bp': 'entity_limit_per_bp',
+  'check-limit-per-entity': 'check_limit_per_entity',
+  'retention-days': 'retention_days',
+} as const;
+
+function parseCount(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${flag} must be a whole number >= 0`);
+  if (flag === 'retention-days' && n < 1) throw new UsageError('--retention-days must be at least 1');
+  return n;
+}
+
+/** Runs one operator command against `table`; returns what to print. Throws UsageError on bad input. */
+export async function runOperatorCommand(
+  argv: string[],
+  deps: { table: Table; clock: Clock },
+): Promise<string> {
+  const tenants = createTenantStore(deps.table, deps.clock);
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      email: { type: 'string' },
+      key: { type: 'string' },
+      'blueprint-limit': { type: 'string' },
+      'entity-limit-per-bp': { type: 'string' },
+      'check-limit-per-entity': { type: 'string' },
+      'retention-days': { type: 'string' },
+    },
+  });
+  const [group, command, id] = positionals;
+  if (group !== 'tenant') throw new UsageError(OPERATOR_USAGE);
+  const requireId = () => {
+    if (!id) throw new UsageError(`tenant ${command} needs a tenant id`);
+    return id;
+  };
+
+  switch (command) {
+    case 'create': {
+      if (!values.name || !values.email) throw new UsageError('tenant create needs --name and --email');
+      if (!/^[^@\s]+@[^@\s]+$/.test(values.email)) throw new UsageError('--email is not an e-mail address');
+      const created = await tenants.createTenant({
+        name: values.name,
+        email: values.email,
+        rawKey: values.key,
+      });
+      return JSON.stringify(
+        { tenant_id: created.tenant.id, user_id: created.user.id, api_key: created.rawKey },
+        null,
+        2,
+      );
+    }
+    case 'list':
+      return JSON.stringify(await tenants.listTenants(), null, 2);
+    case 'limits': {
+      const limits: Partial<PlanLimits> = {};
+      for (const [flag, field] of Object.entries(limitFlags)) {
+        const value = values[flag as keyof typeof limitFlags];
+        if (value !== undefined) limits[field] = parseCount(flag, value);
+      }
+      if (Object.keys(limits).length === 0)
+        throw new UsageError('tenant limits needs at least one limit flag');
+      return JSON.stringify(await tenants.setLimits(requireId(), limits), null, 2);
+    }
+    case 'disable':
+    case 'enable':
+      return JSON.stringify(await tenants.setDisabled(requireId(), command === 'disable'), null, 2);
+    default:
+      throw new UsageError(OPERATOR_USAGE);
+  }
+}

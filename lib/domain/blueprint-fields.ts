@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { FIELD_TYPES, type FieldValue, parseDefaultValue } from './field-values.ts';
+
+/** Blueprint field definitions: their shape, their rules and their order. Pure: no I/O. */
+
+export const MAX_FIELDS_PER_BLUEPRINT = 100;
+
+/** Field names are JSON keys and appear in error paths (`fields.<name>`), so no dots or spaces. */
+export const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/** One field definition as accepted in a request (unknown keys rejected) and as stored. */
+export const fieldDefinitionSchema = z.strictObject({
+  name: z.string().regex(FIELD_NAME, 'must start with a letter or _ and hold only letters, digits, _ and -'),
+  field_type: z.enum(FIELD_TYPES),
+  required: z.boolean().default(false),
+  default_value: z.string().max(4096).optional(),
+  sort_order: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+});
+export type FieldDefinition = z.output<typeof fieldDefinitionSchema>;
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+/** Issues of one definition on its own: a default_value that does not parse as its type. */
+export function checkFieldDefinition(def: FieldDefinition, path = ''): FieldIssue[] {
+  if (def.default_value === undefined) return [];
+  const parsed = parseDefaultValue(def.field_type, def.default_value);
+  const at = path ? `${path}.default_value` : 'default_value';
+  return parsed.ok ? [] : [{ path: at, message: parsed.message }];
+}
+
+/** Issues of a list of definitions: each one's default, and names unique within the list. */
+export function checkFieldDefinitions(defs: readonly FieldDefinition[], path = 'fields'): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const seen = new Set<string>();
+  defs.forEach((def, i) => {
+    if (seen.has(def.name))
+      issues.push({ path: `${path}.${i}.name`, message: `duplicate field name '${def.name}'` });
+    seen.add(def.name);
+    issues.push(...checkFieldDefinition(def, `${path}.${i}`));
+  });
+  return issues;
+}
+
+/** Definitions in display order: sort_order, then name. */
+export function sortFields<T extends Pick<FieldDefinition, 'name' | 'sort_order'>>(defs: readonly T[]): T[] {
+  return [...defs].sort(
+    (a, b) => a.sort_order - b.sort_order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+}
+
+/** The parsed default of a definition, or undefined when it has none (or it no longer parses). */
+export function defaultOf(def: FieldDefinition): FieldValue | undefined {
+  if (def.default_value === undefined) return undefined;
+  const parsed = parseDefaultValue(def.field_type, def.default_value);
+  return parsed.ok ? parsed.value : undefined;
+}

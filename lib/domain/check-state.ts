@@ -1,0 +1,67 @@
+/**
+ * The per-check state machine (SPEC.md "States and transitions", DECISIONS.md "Checks and state").
+ * Pure: the caller loads the snapshot, applies one result and stores `next`.
+ */
+
+/** Every state an entity can be in; a single check is only ever unknown, up or down. */
+export type State = 'up' | 'down' | 'degraded' | 'unknown';
+
+/** The states a single check can be in. */
+export type CheckState = Extract<State, 'unknown' | 'up' | 'down'>;
+
+export interface CheckStateSnapshot {
+  state: CheckState;
+  consecutive_failures: number;
+}
+
+export interface AppliedResult {
+  next: CheckStateSnapshot;
+  /** True exactly when `next.state` differs from the previous state: a transition to record. */
+  changed: boolean;
+  /** Human-readable cause, stored as the transition's `reason`. */
+  reason: string;
+}
+
+/**
+ * Applies one check result to a snapshot and returns the next snapshot.
+ *
+ * Rules (where SPEC.md is silent, the choice is marked):
+ * - Any success → up, counter 0 (down → up is a recovery).
+ * - A failure increments the counter; when the counter reaches `failureThreshold` the check is down.
+ * - Below the threshold a failure keeps the state: up stays up, and (choice) unknown stays unknown,
+ *   because a check that has never succeeded has shown no evidence of being up. So "unknown until
+ *   its first result" means until its first *decisive* result: a success, or failures reaching the
+ *   threshold.
+ * - (Choice) down + failure stays down and the counter keeps counting, so repeat alerts can say how
+ *   long the outage has lasted; a raised threshold never moves a down check back up without a success.
+ *
+ * Throws RangeError when `failureThreshold` is not an integer >= 1: thresholds are validated when a
+ * check is written, so a bad one here is a bug, not a client error.
+ */
+export function applyResult(
+  snapshot: CheckStateSnapshot,
+  result: { success: boolean },
+  failureThreshold: number,
+): AppliedResult {
+  if (!Number.isInteger(failureThreshold) || failureThreshold < 1) {
+    throw new RangeError(`failure threshold must be an integer >= 1, got ${failureThreshold}`);
+  }
+  if (result.success) {
+    const next: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };
+    const reason = snapshot.state === 'unknown' ? 'first result: check succeeded' : 'check succeeded';
+    return { next, changed: snapshot.state !== 'up', reason };
+  }
+  const failures = snapshot.consecutive_failures + 1;
+  const state: CheckState = failures >= failureThreshold ? 'down' : snapshot.state;
+  const noun = failures === 1 ? 'failure' : 'failures';
+  return {
+    next: { state, consecutive_failures: failures },
+    changed: state !== snapshot.state,
+    reason: `${failures} consecutive ${noun} (threshold ${failureThreshold})`,
+  };
+}
+
+/** The snapshot of a check that has no results yet. */
+export function initialCheckState(): CheckStateSnapshot {
+  return { state: 'unknown', consecutive_failures: 0 };
+}

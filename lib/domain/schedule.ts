@@ -1,0 +1,43 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Slot arithmetic of the scheduler (pure). A check runs on a fixed phase inside its interval,
+ * derived from its id, so checks with equal intervals are spread across the interval instead of
+ * firing together, and a check keeps its phase across restarts and interval changes.
+ */
+
+function hash32(text: string): number {
+  return createHash('sha1').update(text).digest().readUInt32BE(0);
+}
+
+/** Offset of the check inside its interval, in ms: stable per check id, uniform over [0, interval). */
+export function phaseOffsetMs(checkId: string, intervalSeconds: number): number {
+  return hash32(checkId) % (intervalSeconds * 1000);
+}
+
+/** The first slot at or after `nowMs` on the check's phase. */
+export function firstSlot(checkId: string, intervalSeconds: number, nowMs: number): number {
+  const interval = intervalSeconds * 1000;
+  const phase = phaseOffsetMs(checkId, intervalSeconds);
+  const base = Math.floor(nowMs / interval) * interval + phase;
+  return base >= nowMs ? base : base + interval;
+}
+
+/**
+ * The slot after `slotMs` has run: one interval later, or, if that is already in the past (the
+ * scheduler was down), the next slot after now on the same phase, so a restart never replays a
+ * burst of missed runs.
+ */
+export function nextSlot(slotMs: number, intervalSeconds: number, nowMs: number): number {
+  const interval = intervalSeconds * 1000;
+  const next = slotMs + interval;
+  if (next > nowMs) return next;
+  const behind = Math.ceil((nowMs - next) / interval);
+  const caughtUp = next + behind * interval;
+  return caughtUp > nowMs ? caughtUp : caughtUp + interval;
+}
+
+/** The due-index shard of a check. */
+export function shardOf(checkId: string, shards: number): number {
+  return hash32(`shard:${checkId}`) % shards;
+}

@@ -1,0 +1,135 @@
+import {
+  ForbiddenError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ReadOnlyError,
+  ValidationError,
+} from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
+import { errorResponse, jsonResponse } from './error-response.ts';
+import type { HttpRequest, HttpResponse, Principal, Route, RouteContext } from './types.ts';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface RouterDeps {
+  routes: Route[];
+  /** Resolves the Authorization header to a principal, or throws UnauthorizedError / AccountDisabledError. */
+  authenticate(authorization: string | undefined): Promise<Principal>;
+  logger: Logger;
+}
+
+interface CompiledRoute {
+  route: Route;
+  regex: RegExp;
+  names: string[];
+}
+
+function compile(route: Route): CompiledRoute {
+  const names: string[] = [];
+  const pattern = route.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  return { route, regex: new RegExp(`^${pattern}/?$`), names };
+}
+
+function decodeParam(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new NotFoundError('path');
+  }
+}
+
+function parseJsonBody(body: Buffer): unknown {
+  if (body.length === 0) return undefined;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (cause) {
+    throw new ValidationError(
+      'request body is not valid JSON',
+      [{ path: 'body', message: 'invalid JSON' }],
+      cause,
+    );
+  }
+}
+
+/** The one router used by the Lambda entry and the local server: match, authenticate, authorize, dispatch. */
+export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Promise<HttpResponse> } {
+  const compiled = deps.routes.map(compile);
+
+  const match = (req: HttpRequest) => {
+    const allowed: string[] = [];
+    for (const c of compiled) {
+      const m = c.regex.exec(req.path);
+      if (!m) continue;
+      if (c.route.method !== req.method) {
+        allowed.push(c.route.method);
+        continue;
+      }
+      const params: Record<string, string> = {};
+      c.names.forEach((name, i) => {
+        params[name] = decodeParam(m[i + 1] ?? '');
+      });
+      return { route: c.route, params };
+    }
+    if (allowed.length > 0) throw new MethodNotAllowedError(allowed);
+    throw new NotFoundError('route');
+  };
+
+  const dispatch = async (req: HttpRequest, logger: Logger): Promise<HttpResponse> => {
+    const { route, params } = match(req);
+    if (req.body.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+    const ctxBase = {
+      params,
+      query: req.query,
+      rawBody: req.body,
+      headers: req.headers,
+      requestId: req.requestId,
+      logger,
+    };
+    if (route.auth === 'none') {
+      const ctx: RouteContext = {
+        ...ctxBase,
+        body: route.body === 'raw' ? undefined : parseJsonBody(req.body),
+      };
+      const reply = await route.handler(ctx);
+      return jsonResponse(reply.status, reply.body, reply.headers);
+    }
+    const principal = await deps.authenticate(req.headers.authorization);
+    // Read-only enforcement lives here and only here: every write method and the routes marked denyReadOnly.
+    if (principal.readOnly && (route.method !== 'GET' || route.denyReadOnly)) throw new ReadOnlyError();
+    if (route.role === 'admin' && principal.role !== 'admin')
+      throw new ForbiddenError('this requires the admin role');
+    const body = route.body === 'raw' ? undefined : parseJsonBody(req.body);
+    const reply = await route.handler({
+      ...ctxBase,
+      body,
+      principal,
+      logger: logger.child({ tenant_id: principal.tenantId, key_id: principal.keyId }),
+    });
+    return jsonResponse(reply.status, reply.body, reply.headers);
+  };
+
+  return {
+    async handle(req) {
+      const logger = deps.logger.child({ request_id: req.requestId });
+      const started = Date.now();
+      let response: HttpResponse;
+      try {
+        response = await dispatch(req, logger);
+      } catch (err) {
+        response = errorResponse(err, logger);
+      }
+      response.headers['x-request-id'] = req.requestId;
+      logger.info('request', {
+        method: req.method,
+        path: req.path,
+        status: response.status,
+        duration_ms: Date.now() - started,
+      });
+      return response;
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import type { Logger } from '../platform/logger.ts';
+
+/** A runtime-neutral HTTP request, built by the Lambda adapter or the local server. */
+export interface HttpRequest {
+  method: string;
+  /** Path without the query string, e.g. `/v1/blueprints/web`. */
+  path: string;
+  query: Record<string, string>;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  body: Buffer;
+  requestId: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type Role = 'admin' | 'member';
+
+/** Who is calling: resolved from the API key on every request. */
+export interface Principal {
+  tenantId: string;
+  userId: string;
+  keyId: string;
+  role: Role;
+  readOnly: boolean;
+}
+
+/** What a route handler returns; the router serialises it. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RouteContext {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** Parsed JSON body (routes with body 'json'), `undefined` when the body was empty. */
+  body: unknown;
+  rawBody: Buffer;
+  headers: Record<string, string>;
+  requestId: string;
+  logger: Logger;
+}
+
+export interface AuthedContext extends RouteContext {
+  principal: Principal;
+}
+
+interface RouteBase {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path template with `{param}` segments, e.g. `/v1/blueprints/{slug}`. */
+  path: string;
+  /** How the body is read: parsed as JSON (default), passed raw (heartbeats), or ignored. */
+  body?: 'json' | 'raw';
+  summary?: string;
+}
+
+/** A route needing an API key. Read-only keys may use GET routes unless `denyReadOnly` is set. */
+export interface AuthedRoute extends RouteBase {
+  auth: 'key';
+  /** Deny read-only keys even on GET (key listing). */
+  denyReadOnly?: boolean;
+  /** Minimum role; default member. */
+  role?: Role;
+  handler(ctx: AuthedContext): Promise<Reply>;
+}
+
+export interface PublicRoute extends RouteBase {
+  auth: 'none';
+  handler(ctx: RouteContext): Promise<Reply>;
+}
+
+export type Route = AuthedRoute | PublicRoute;
+
+export const ok = (body: unknown): Reply => ({ status: 200, body });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+export const noContent = (): Reply => ({ status: 204 });

@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { type App, createApp } from '../app.ts';
+import { type Clock, systemClock } from '../platform/clock.ts';
+import type { Config } from '../platform/config.ts';
+import { createLogger, type Logger } from '../platform/logger.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
+import { createChangePump } from './change-pump.ts';
+import { createHttpServer } from './http-server.ts';
+
+export interface LocalRuntime {
+  url: string;
+  app: App;
+  table: SqliteTable;
+  /** Drains the change-feed outbox into the consumers (tests call it to wait for async work). */
+  drainChanges(): Promise<void>;
+  /** The raw bootstrap key when this start created the first tenant, else undefined. */
+  bootstrapKey: string | undefined;
+  /** Stops accepting connections, lets in-flight requests finish, closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface LocalRuntimeOptions {
+  config: Config;
+  logger?: Logger;
+  clock?: Clock;
+  /** Host to bind; default all interfaces (tests pass 127.0.0.1). */
+  host?: string;
+}
+
+/** Starts Vigil in one process on SQLite: HTTP API and the background loops. */
+export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const clock = options.clock ?? systemClock;
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = openSqliteDatabase(join(config.dataDir, 'vigil.db'));
+  const table = createSqliteTable({ db, clock });
+  const app = createApp({ table, clock, logger, config });
+  const pump = createChangePump({ table, consumers: app.consumers, logger });
+
+  let bootstrapKey: string | undefined;
+  if ((await app.tenants.listTenants()).length === 0) {
+    const created = await app.tenants.createTenant({
+      name: 'Local',
+      email: config.bootstrapEmail,
+      rawKey: config.bootstrapKey,
+    });
+    bootstrapKey = created.rawKey;
+    logger.info('bootstrap tenant created', { tenant_id: created.tenant.id, user_id: created.user.id });
+  }
+
+  const server = createHttpServer((req) => app.router.handle(req), logger);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = options.host ?? 'localhost';
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  logger.info('listening', { url });
+  pump.start();
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections become idle once their in-flight request is answered; close them then.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.once('close', () => clearInterval(sweep));
+        server.closeIdleConnections();
+      });
+      await pump.stop();
+      await table.close();
+      logger.info('stopped');
+    })();
+    return stopping;
+  };
+
+  return { url, app, table, bootstrapKey, drainChanges: () => pump.drain(), stop };
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { isWellFormedApiKey } from '../auth/api-key.ts';
+
+/**
+ * The only module that reads process.env. Every variable is documented in README.md's
+ * configuration table; keep the two in step.
+ */
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  VIGIL_DATA_DIR: z.string().min(1).default('./data'),
+  VIGIL_BOOTSTRAP_KEY: z
+    .string()
+    .refine(
+      isWellFormedApiKey,
+      'must be a valid Vigil key (vgl_ + 32 base62 characters + 6-character checksum)',
+    )
+    .optional(),
+  VIGIL_BOOTSTRAP_EMAIL: z.string().email().default('admin@localhost'),
+  VIGIL_STORE: z.enum(['sqlite', 'dynamodb']).optional(),
+  VIGIL_TABLE_NAME: z.string().min(1).default('vigil'),
+  VIGIL_DYNAMODB_ENDPOINT: z.string().url().optional(),
+  AWS_REGION: z.string().default('us-east-1'),
+  VIGIL_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  VIGIL_ALLOW_PRIVATE_TARGETS: bool.optional(),
+  VIGIL_DUE_SHARDS: z.coerce.number().int().min(1).max(256).default(4),
+  VIGIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10000).default(256),
+  VIGIL_PROBE_QUEUE_URL: z.string().optional(),
+});
+
+export type Runtime = 'local' | 'cloud';
+
+export interface Config {
+  runtime: Runtime;
+  port: number;
+  dataDir: string;
+  bootstrapKey: string | undefined;
+  bootstrapEmail: string;
+  store: 'sqlite' | 'dynamodb';
+  tableName: string;
+  dynamodbEndpoint: string | undefined;
+  region: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** Probe targets on private/reserved addresses: allowed locally by default, denied in the cloud. */
+  allowPrivateTargets: boolean;
+  dueShards: number;
+  workerConcurrency: number;
+  probeQueueUrl: string | undefined;
+}
+
+/** Reads and validates configuration; throws a readable error naming every bad variable. */
+export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    runtime,
+    port: e.PORT,
+    dataDir: e.VIGIL_DATA_DIR,
+    bootstrapKey: e.VIGIL_BOOTSTRAP_KEY,
+    bootstrapEmail: e.VIGIL_BOOTSTRAP_EMAIL,
+    store: e.VIGIL_STORE ?? (runtime === 'cloud' ? 'dynamodb' : 'sqlite'),
+    tableName: e.VIGIL_TABLE_NAME,
+    dynamodbEndpoint: e.VIGIL_DYNAMODB_ENDPOINT,
+    region: e.AWS_REGION,
+    logLevel: e.VIGIL_LOG_LEVEL,
+    allowPrivateTargets: e.VIGIL_ALLOW_PRIVATE_TARGETS ?? runtime === 'local',
+    dueShards: e.VIGIL_DUE_SHARDS,
+    workerConcurrency: e.VIGIL_WORKER_CONCURRENCY,
+    probeQueueUrl: e.VIGIL_PROBE_QUEUE_URL,
+  };
+}

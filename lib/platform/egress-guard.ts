@@ -1,0 +1,113 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
+import { ConnectionError, EgressDeniedError, InvalidUrlError, toEgressError } from './egress-errors.ts';
+import { classifyAddress, describeClass, isAllowedClass, parseAddress } from './ip-rules.ts';
+
+/** One address a host name resolved to. */
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+
+/** Resolves a host name to all its addresses (the system resolver by default; tests inject their own). */
+export type Resolve = (host: string) => Promise<ResolvedAddress[]>;
+
+/** What the SSRF guard needs: whether private targets are allowed, and optionally a resolver. */
+export interface GuardOptions {
+  allowPrivate: boolean;
+  resolve?: Resolve;
+}
+
+/** The system resolver (getaddrinfo, so /etc/hosts applies), every address in resolver order. */
+export const systemResolve: Resolve = async (host) => {
+  const found = await dnsLookup(host, { all: true, verbatim: true });
+  return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+};
+
+/** `[::1]` (URL form) to `::1`; other hosts unchanged. */
+export function bareHost(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+function assertAllowed(address: string, host: string, allowPrivate: boolean): void {
+  const cls = parseAddress(address) ? classifyAddress(address) : 'reserved';
+  if (!isAllowedClass(cls, allowPrivate)) {
+    throw new EgressDeniedError(`destination ${address} is ${describeClass(cls)}`, host, address);
+  }
+}
+
+/**
+ * Resolves `host` (a name or an IP literal) and checks every address against the guard.
+ * Denies the whole host when any address is denied, so a mixed answer cannot be used to
+ * slip a private address in; callers connect only to the addresses returned.
+ */
+export async function resolveAllowed(host: string, options: GuardOptions): Promise<ResolvedAddress[]> {
+  const name = bareHost(host);
+  const literal = parseAddress(name);
+  if (literal) {
+    assertAllowed(name, name, options.allowPrivate);
+    return [{ address: name, family: literal.length === 4 ? 4 : 6 }];
+  }
+  let found: ResolvedAddress[];
+  try {
+    found = await (options.resolve ?? systemResolve)(name);
+  } catch (err) {
+    throw toEgressError(err, name);
+  }
+  if (found.length === 0) throw new ConnectionError(`could not resolve host ${name}`, 'ENOTFOUND');
+  for (const { address } of found) assertAllowed(address, name, options.allowPrivate);
+  return found;
+}
+
+/**
+ * A `lookup` for node:net, node:tls and node:http that resolves through the guard, so the
+ * socket connects to exactly the address that was checked (no second lookup, no DNS
+ * rebinding). Node skips `lookup` for IP literals: check those with `resolveAllowed` first.
+ */
+export function createGuardedLookup(options: GuardOptions): LookupFunction {
+  return (hostname, lookupOptions, callback) => {
+    const family =
+      lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 'IPv6' ? 6 : lookupOptions.family;
+    resolveAllowed(hostname, options).then(
+      (found) => {
+        const usable = family === 4 || family === 6 ? found.filter((a) => a.family === family) : found;
+        const first = usable[0];
+        if (!first) {
+          callback(new ConnectionError(`could not resolve host ${hostname}`, 'ENOTFOUND'), []);
+        } else if (lookupOptions.all) {
+          callback(null, usable);
+        } else {
+          callback(null, first.address, first.family);
+        }
+      },
+      (err: unknown) => callback(toEgressError(err, hostname), []),
+    );
+  };
+}
+
+/** Parses a URL egress may call: http or https only, with a host. */
+export function parseHttpUrl(url: string | URL): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (err) {
+    throw new InvalidUrlError(`invalid URL: ${String(url)}`, { cause: err });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new InvalidUrlError(
+      `unsupported URL scheme ${parsed.protocol.replace(/:$/, '')}: use http or https`,
+    );
+  }
+  if (parsed.hostname === '') throw new InvalidUrlError(`URL has no host: ${String(url)}`);
+  return parsed;
+}
+
+/**
+ * Validates a URL at create time: http/https, and its host resolves only to allowed addresses.
+ * Throws InvalidUrlError, EgressDeniedError or ConnectionError (host does not resolve).
+ */
+export async function checkUrl(url: string, options: GuardOptions): Promise<URL> {
+  const parsed = parseHttpUrl(url);
+  await resolveAllowed(parsed.hostname, options);
+  return parsed;
+}

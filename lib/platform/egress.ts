@@ -1,0 +1,203 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { request as httpRequestRaw } from 'node:http';
+import { request as httpsRequestRaw } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { rootCertificates } from 'node:tls';
+import { withDeadline } from './egress-deadline.ts';
+import { TooManyRedirectsError, toEgressError } from './egress-errors.ts';
+import {
+  bareHost,
+  createGuardedLookup,
+  type GuardOptions,
+  parseHttpUrl,
+  resolveAllowed,
+} from './egress-guard.ts';
+
+/** One outbound HTTP call, as probes, channels and actions make it. */
+export interface HttpRequestOptions {
+  url: string;
+  /** GET by default. */
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  /** Budget for the whole call: resolution, connects, every redirect hop and the body read. */
+  timeoutMs: number;
+  /** Redirects followed before TooManyRedirectsError; 5 by default (0: any redirect fails). */
+  maxRedirects?: number;
+  /** Body bytes kept (reading stops there); 64 KiB by default, 0 to stop after the headers. */
+  maxBodyBytes?: number;
+  /** Whether private, loopback, link-local and reserved destinations are allowed. */
+  allowPrivate: boolean;
+  signal?: AbortSignal;
+  /** Resolver for host names; the system resolver by default. */
+  resolve?: GuardOptions['resolve'];
+  /** Extra trusted CA certificates (PEM), added to the system ones. */
+  ca?: string[];
+}
+
+/** What came back: the final response after redirects. */
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** At most `maxBodyBytes` of the body. */
+  bodyPrefix: Buffer;
+  latencyMs: number;
+  redirects: number;
+  finalUrl: string;
+}
+
+interface Hop {
+  url: URL;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+}
+
+interface HopResult {
+  status: number;
+  headers: IncomingHttpHeaders;
+  bodyPrefix: Buffer;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding']);
+
+/**
+ * Makes an HTTP(S) request through the SSRF guard on a fresh connection, following redirects
+ * (each hop re-checked) and keeping a bounded body prefix. Throws EgressDeniedError,
+ * TimeoutError, ConnectionError, TooManyRedirectsError or InvalidUrlError.
+ */
+export async function httpRequest(options: HttpRequestOptions): Promise<HttpResponse> {
+  const started = performance.now();
+  const maxRedirects = options.maxRedirects ?? 5;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const guard: GuardOptions = { allowPrivate: options.allowPrivate, resolve: options.resolve };
+  const lookup = createGuardedLookup(guard);
+  const ca = options.ca?.length ? [...rootCertificates, ...options.ca] : undefined;
+  let hop: Hop = {
+    url: parseHttpUrl(options.url),
+    method: (options.method ?? 'GET').toUpperCase(),
+    headers: withDefaults(options.headers ?? {}),
+    body: options.body,
+  };
+  return withDeadline(
+    options.timeoutMs,
+    async (signal) => {
+      for (let redirects = 0; redirects <= maxRedirects; redirects++) {
+        // Names are checked inside `lookup` on connect; Node skips `lookup` for IP literals.
+        if (isIP(bareHost(hop.url.hostname))) await resolveAllowed(hop.url.hostname, guard);
+        const result = await send(hop, { lookup, ca, signal, maxBodyBytes });
+        const location = REDIRECT_STATUSES.has(result.status) ? result.headers.location : undefined;
+        if (location === undefined) {
+          const latencyMs = Math.round(performance.now() - started);
+          return { ...result, latencyMs, redirects, finalUrl: hop.url.toString() };
+        }
+        hop = nextHop(hop, result.status, location);
+      }
+      throw new TooManyRedirectsError(maxRedirects);
+    },
+    options.signal,
+  );
+}
+
+function withDefaults(headers: Record<string, string>): Record<string, string> {
+  const names = Object.keys(headers).map((h) => h.toLowerCase());
+  return names.includes('user-agent') ? { ...headers } : { 'user-agent': 'vigil', ...headers };
+}
+
+/** The request a redirect asks for: 303 (and 301/302 after POST) become GET without a body. */
+function nextHop(hop: Hop, status: number, location: string): Hop {
+  const url = parseHttpUrl(new URL(location, hop.url));
+  const toGet =
+    (status === 303 && hop.method !== 'HEAD') ||
+    ((status === 301 || status === 302) && hop.method === 'POST');
+  const crossOrigin = url.origin !== hop.url.origin;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(hop.headers)) {
+    const lower = name.toLowerCase();
+    if (crossOrigin && CREDENTIAL_HEADERS.has(lower)) continue;
+    if (toGet && BODY_HEADERS.has(lower)) continue;
+    headers[name] = value;
+  }
+  return { url, method: toGet ? 'GET' : hop.method, headers, body: toGet ? undefined : hop.body };
+}
+
+interface SendContext {
+  lookup: LookupFunction;
+  ca: string[] | undefined;
+  signal: AbortSignal;
+  maxBodyBytes: number;
+}
+
+function send(hop: Hop, ctx: SendContext): Promise<HopResult> {
+  const { url, method, body } = hop;
+  const headers = { ...hop.headers };
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  const request = url.protocol === 'https:' ? httpsRequestRaw : httpRequestRaw;
+  return new Promise<HopResult>((resolve, reject) => {
+    const req = request({
+      protocol: url.protocol,
+      hostname: bareHost(url.hostname),
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method,
+      headers,
+      auth: url.username
+        ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+        : undefined,
+      agent: false,
+      lookup: ctx.lookup,
+      ca: ctx.ca,
+    });
+    const onAbort = () => req.destroy(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    const settle = () => ctx.signal.removeEventListener('abort', onAbort);
+    req.on('error', (err) => {
+      settle();
+      reject(toEgressError(err, url.hostname));
+    });
+    req.on('response', (res) => {
+      const keepBody = method !== 'HEAD' && !REDIRECT_STATUSES.has(res.statusCode ?? 0);
+      readPrefix(res, keepBody ? ctx.maxBodyBytes : 0).then(
+        (bodyPrefix) => {
+          settle();
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, bodyPrefix });
+        },
+        (err: unknown) => {
+          settle();
+          reject(toEgressError(err, url.hostname));
+        },
+      );
+    });
+    req.end(body);
+  });
+}
+
+/** Reads up to `limit` bytes, then closes the response so a huge or endless body costs nothing more. */
+function readPrefix(res: IncomingMessage, limit: number): Promise<Buffer> {
+  if (limit <= 0) {
+    res.destroy();
+    return Promise.resolve(Buffer.alloc(0));
+  }
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = () => {
+      res.removeAllListeners('data');
+      resolve(Buffer.concat(chunks, size).subarray(0, limit));
+    };
+    res.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= limit) {
+        finish();
+        res.destroy();
+      }
+    });
+    res.on('end', finish);
+    res.on('error', reject);
+  });
+}

@@ -1,0 +1,124 @@
+/** One closed set of application errors; exactly one place per transport maps them to a response. */
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+interface AppErrorOptions {
+  details?: ErrorDetail[];
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** Base class: a machine `code`, an HTTP `status`, and whether the message may be shown to the caller. */
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    options: AppErrorOptions = {},
+    readonly expose = true,
+  ) {
+    super(message, { cause: options.cause });
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  override name = 'UnauthorizedError';
+  constructor(message = 'missing or invalid API key') {
+    super('UNAUTHORIZED', 401, message, { headers: { 'WWW-Authenticate': 'Bearer' } });
+  }
+}
+
+export class AccountDisabledError extends AppError {
+  override name = 'AccountDisabledError';
+  constructor() {
+    super('ACCOUNT_DISABLED', 403, 'this account has been disabled');
+  }
+}
+
+export class ReadOnlyError extends AppError {
+  override name = 'ReadOnlyError';
+  constructor(message = 'this API key is read-only') {
+    super('READ_ONLY', 403, message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  override name = 'ForbiddenError';
+  constructor(message = 'your role does not allow this') {
+    super('FORBIDDEN', 403, message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  override name = 'NotFoundError';
+  constructor(what = 'resource') {
+    super('NOT_FOUND', 404, `${what} not found`);
+  }
+}
+
+export class ValidationError extends AppError {
+  override name = 'ValidationError';
+  constructor(message: string, details: ErrorDetail[] = [], cause?: unknown) {
+    super('VALIDATION_ERROR', 400, message, { details, cause });
+  }
+
+  /** A validation error about one named field. */
+  static field(path: string, message: string): ValidationError {
+    return new ValidationError(`${path}: ${message}`, [{ path, message }]);
+  }
+}
+
+export class ConflictError extends AppError {
+  override name = 'ConflictError';
+  constructor(message: string) {
+    super('CONFLICT', 409, message);
+  }
+}
+
+export class LimitExceededError extends AppError {
+  override name = 'LimitExceededError';
+  constructor(message: string) {
+    super('LIMIT_EXCEEDED', 403, message);
+  }
+}
+
+export class LogLimitError extends AppError {
+  override name = 'LogLimitError';
+  constructor(message = 'the execution already holds 1,000 log lines') {
+    super('LOG_LIMIT', 409, message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  override name = 'PayloadTooLargeError';
+  constructor(limitBytes: number) {
+    super('PAYLOAD_TOO_LARGE', 413, `request body is larger than ${limitBytes} bytes`);
+  }
+}
+
+export class RateLimitedError extends AppError {
+  override name = 'RateLimitedError';
+  constructor(retryAfterSeconds: number) {
+    super('RATE_LIMITED', 429, 'too many requests', {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
+  }
+}
+
+export class MethodNotAllowedError extends AppError {
+  override name = 'MethodNotAllowedError';
+  constructor(allowed: string[]) {
+    super('METHOD_NOT_ALLOWED', 405, 'method not allowed on this path', {
+      headers: { Allow: allowed.join(', ') },
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+
+export type IdPrefix =
+  | 'tnt'
+  | 'usr'
+  | 'inv'
+  | 'key'
+  | 'bp'
+  | 'ent'
+  | 'rel'
+  | 'chk'
+  | 'res'
+  | 'trn'
+  | 'pol'
+  | 'chn'
+  | 'dlv'
+  | 'act'
+  | 'exe'
+  | 'skl'
+  | 'req';
+
+const nextUlid = monotonicFactory();
+
+/** A new prefixed, time-sortable id such as `ent_01J9Z3...`. */
+export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
+  return `${prefix}_${nextUlid(nowMs)}`;
+}
+
+/** True when `value` looks like an id with the given prefix (cheap shape check before a lookup). */
+export function isId(prefix: IdPrefix, value: string): boolean {
+  return new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`).test(value);
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A prefixed ULID-shaped id that is the same every time for the same time and seed, so a retried
+ * write of the same logical record (a probe slot, a redelivered message) collides instead of duplicating.
+ */
+export function deterministicId(prefix: IdPrefix, timeMs: number, seed: string): string {
+  let time = '';
+  let rest = Math.max(0, Math.floor(timeMs));
+  for (let i = 0; i < 10; i += 1) {
+    time = CROCKFORD[rest % 32] + time;
+    rest = Math.floor(rest / 32);
+  }
+  const digest = createHash('sha256').update(seed).digest();
+  let random = '';
+  for (let i = 0; i < 16; i += 1) random += CROCKFORD[(digest[i] ?? 0) % 32];
+  return `${prefix}_${time}${random}`;
+}

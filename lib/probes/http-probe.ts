@@ -1,0 +1,35 @@
+import { httpRequest } from '../platform/egress.ts';
+import { describeError, failed, passed, startTimer } from './outcome.ts';
+import type { HttpProbeDefinition, ProbeDeps, ProbeOutcome } from './types.ts';
+
+/** How much of the body `body_contains` searches; the rest is never read. */
+export const BODY_CONTAINS_WINDOW_BYTES = 64 * 1024;
+
+/** Requests the target on a fresh connection and checks the status and, if asked, a body substring. */
+export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
+  const elapsed = startTimer();
+  const expected = def.expected_status ?? 200;
+  const needle = def.body_contains ?? '';
+  try {
+    const res = await httpRequest({
+      url: def.target_url,
+      method: def.method ?? 'GET',
+      headers: def.headers,
+      body: def.body,
+      timeoutMs: def.timeout_ms,
+      maxBodyBytes: needle === '' ? 0 : BODY_CONTAINS_WINDOW_BYTES,
+      allowPrivate: deps.allowPrivate,
+      resolve: deps.resolve,
+      ca: deps.tlsCa,
+    });
+    const latency = elapsed();
+    if (res.status !== expected)
+      return failed(`expected status ${expected}, got ${res.status}`, latency, res.status);
+    if (needle !== '' && !res.bodyPrefix.toString('utf8').includes(needle)) {
+      return failed(`body does not contain ${JSON.stringify(needle)}`, latency, res.status);
+    }
+    return passed(latency, res.status);
+  } catch (err) {
+    return failed(describeError(err), elapsed());
+  }
+}

@@ -1,0 +1,44 @@
+import { performance } from 'node:perf_hooks';
+import { toEgressError } from '../platform/egress-errors.ts';
+import type { ProbeDetails, ProbeOutcome } from './types.ts';
+
+/** Starts a monotonic timer; the returned function gives whole milliseconds elapsed. */
+export function startTimer(): () => number {
+  const started = performance.now();
+  return () => Math.max(0, Math.round(performance.now() - started));
+}
+
+/** A passing outcome. */
+export function passed(latencyMs: number, statusCode = 0, details?: ProbeDetails): ProbeOutcome {
+  return withDetails(
+    { success: true, status_code: statusCode, latency_ms: latencyMs, error_message: '' },
+    details,
+  );
+}
+
+/** A failing outcome with the message a user reads in the check results. */
+export function failed(
+  message: string,
+  latencyMs: number,
+  statusCode = 0,
+  details?: ProbeDetails,
+): ProbeOutcome {
+  return withDetails(
+    { success: false, status_code: statusCode, latency_ms: latencyMs, error_message: message },
+    details,
+  );
+}
+
+function withDetails(outcome: ProbeOutcome, details: ProbeDetails | undefined): ProbeOutcome {
+  return details ? { ...outcome, details } : outcome;
+}
+
+/** The message for a thrown error: egress errors carry their own ("connection refused", "timed out after 5000 ms"). */
+export function describeError(err: unknown): string {
+  return toEgressError(err).message;
+}
+
+/** "1 day", "3 days". */
+export function days(n: number): string {
+  return n === 1 ? '1 day' : `${n} days`;
+}

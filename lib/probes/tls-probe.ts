@@ -1,0 +1,110 @@
+import { isIP } from 'node:net';
+import { checkServerIdentity, connect, type PeerCertificate, rootCertificates } from 'node:tls';
+import { withDeadline } from '../platform/egress-deadline.ts';
+import { tlsFailureMessage } from '../platform/egress-errors.ts';
+import { bareHost, resolveAllowed } from '../platform/egress-guard.ts';
+import { days, describeError, failed, passed, startTimer } from './outcome.ts';
+import type { ProbeDeps, ProbeOutcome, TlsProbeDefinition } from './types.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface Handshake {
+  cert: PeerCertificate;
+  /** The OpenSSL verify code (e.g. DEPTH_ZERO_SELF_SIGNED_CERT) when the chain did not verify. */
+  chainError: string | undefined;
+}
+
+/**
+ * Completes a TLS handshake and judges the certificate: chain trusted (system CAs plus
+ * `deps.tlsCa`), not expired, matching `servername`, and not expiring within the threshold.
+ */
+export async function runTlsProbe(def: TlsProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
+  const elapsed = startTimer();
+  const servername = bareHost(def.servername ?? def.host);
+  const ca = deps.tlsCa?.length ? [...rootCertificates, ...deps.tlsCa] : undefined;
+  let handshake: Handshake;
+  try {
+    handshake = await withDeadline(def.timeout_ms, async (signal) => {
+      const [target] = await resolveAllowed(def.host, {
+        allowPrivate: deps.allowPrivate,
+        resolve: deps.resolve,
+      });
+      if (!target) throw new Error(`could not resolve host ${def.host}`);
+      signal.throwIfAborted(); // the deadline may have passed during resolution
+      return shakeHands({ address: target.address, port: def.port ?? 443, servername, ca }, signal);
+    });
+  } catch (err) {
+    return failed(describeError(err), elapsed());
+  }
+  return judge(handshake, servername, def.expiry_threshold_days ?? 14, deps.clock.now(), elapsed());
+}
+
+function judge(
+  { cert, chainError }: Handshake,
+  servername: string,
+  thresholdDays: number,
+  nowMs: number,
+  latency: number,
+): ProbeOutcome {
+  const validTo = Date.parse(cert.valid_to);
+  if (Number.isNaN(validTo)) return failed('server sent no usable certificate', latency);
+  const daysLeft = Math.floor((validTo - nowMs) / DAY_MS);
+  const details = { days_left: daysLeft };
+  if (chainError === 'CERT_HAS_EXPIRED' || validTo <= nowMs) {
+    const daysAgo = Math.max(1, Math.floor((nowMs - validTo) / DAY_MS));
+    return failed(`certificate expired ${days(daysAgo)} ago`, latency, 0, details);
+  }
+  if (chainError !== undefined) {
+    const message = tlsFailureMessage(chainError) ?? `certificate chain is not trusted: ${chainError}`;
+    return failed(message, latency, 0, details);
+  }
+  if (checkServerIdentity(servername, cert) !== undefined)
+    return failed('hostname mismatch', latency, 0, details);
+  if (daysLeft < thresholdDays) {
+    return failed(
+      `certificate expires in ${days(daysLeft)} (threshold ${thresholdDays})`,
+      latency,
+      0,
+      details,
+    );
+  }
+  return passed(latency, 0, details);
+}
+
+interface Target {
+  address: string;
+  port: number;
+  servername: string;
+  ca: string[] | undefined;
+}
+
+function shakeHands(target: Target, signal: AbortSignal): Promise<Handshake> {
+  return new Promise<Handshake>((resolve, reject) => {
+    const socket = connect({
+      host: target.address,
+      port: target.port,
+      // SNI carries names only (RFC 6066); an IP servername is still checked against the IP SANs.
+      servername: isIP(target.servername) ? undefined : target.servername,
+      ca: target.ca,
+      // Judged after the handshake, so each failure gets its own message.
+      rejectUnauthorized: false,
+      checkServerIdentity: () => undefined,
+    });
+    const onAbort = () => socket.destroy(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    socket.once('secureConnect', () => {
+      signal.removeEventListener('abort', onAbort);
+      const cert = socket.getPeerCertificate();
+      // Typed as Error, but Node stores the verify code (or message) string here.
+      const raw: unknown = socket.authorizationError;
+      const chainError =
+        raw === undefined || raw === null ? undefined : String(raw instanceof Error ? raw.message : raw);
+      socket.destroy();
+      resolve({ cert, chainError: socket.authorized ? undefined : chainError });
+    });
+    socket.once('error', (err) => {
+      signal.removeEventListener('abort', onAbort);
+      reject(err);
+    });
+  });
+}

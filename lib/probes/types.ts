@@ -1,0 +1,92 @@
+import type { Clock } from '../platform/clock.ts';
+import type { Resolve } from '../platform/egress-guard.ts';
+
+/**
+ * What a probe runs: one definition per pull check type, flattened from the check record
+ * (top-level fields for http, `config` keys for the others). Validation (zod) happens before;
+ * optional fields fall back to the documented defaults here.
+ */
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface HttpProbeDefinition {
+  check_type: 'http';
+  target_url: string;
+  /** GET when absent. */
+  method?: HttpMethod;
+  headers?: Record<string, string>;
+  body?: string;
+  /** 200 when absent. */
+  expected_status?: number;
+  /** Empty or absent: the body is not read. */
+  body_contains?: string;
+  timeout_ms: number;
+}
+
+export interface TcpProbeDefinition {
+  check_type: 'tcp';
+  host: string;
+  port: number;
+  timeout_ms: number;
+}
+
+export interface TlsProbeDefinition {
+  check_type: 'tls';
+  host: string;
+  /** 443 when absent. */
+  port?: number;
+  /** The name the certificate must match; `host` when absent. */
+  servername?: string;
+  /** 14 when absent. */
+  expiry_threshold_days?: number;
+  timeout_ms: number;
+}
+
+export type DnsRecordType = 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | 'SRV' | 'CAA';
+
+export interface DnsProbeDefinition {
+  check_type: 'dns';
+  hostname: string;
+  record_type: DnsRecordType;
+  /** Passes when any answer matches; absent: any answer passes. */
+  expected_value?: string;
+  /** "host" or "host:port" ("[v6]:port" for IPv6); the system resolvers when absent. */
+  nameserver?: string;
+  timeout_ms: number;
+}
+
+export type ProbeDefinition =
+  | HttpProbeDefinition
+  | TcpProbeDefinition
+  | TlsProbeDefinition
+  | DnsProbeDefinition;
+
+/** What every probe needs from its runtime. */
+export interface ProbeDeps {
+  /** Used for certificate expiry arithmetic. */
+  clock: Clock;
+  /** Whether private, loopback, link-local and reserved targets may be probed. */
+  allowPrivate: boolean;
+  /** Extra trusted CA certificates (PEM) for tls and https probes, on top of the system ones. */
+  tlsCa?: string[];
+  /** Host name resolver for the SSRF guard; the system resolver when absent. */
+  resolve?: Resolve;
+}
+
+/** The result of one probe run, ready to become a check result record. */
+export interface ProbeOutcome {
+  success: boolean;
+  /** The HTTP status; 0 when there was no HTTP response (and for non-http probes). */
+  status_code: number;
+  /** Whole milliseconds the probe took, successful or not. */
+  latency_ms: number;
+  /** Empty when the probe passed. */
+  error_message: string;
+  details?: ProbeDetails;
+}
+
+export interface ProbeDetails {
+  /** tls: whole days until the certificate expires (negative once expired). */
+  days_left?: number;
+  /** dns: the answers, normalised to strings. */
+  answers?: string[];
+}

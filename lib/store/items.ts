@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import type { Item } from './table.ts';
+
+/** Parses a stored item with its schema (parse, don't assert), stripping the key attributes. */
+export function parseItem<S extends z.ZodType>(schema: S, item: Item): z.output<S> {
+  return schema.parse(item);
+}
+
+/** Strips storage attributes (keys, entity, version, ttl) from an item. */
+export function withoutKeys(item: Item): Record<string, unknown> {
+  const {
+    pk: _pk,
+    sk: _sk,
+    entity: _e,
+    gsi1pk: _a,
+    gsi1sk: _b,
+    gsi2pk: _c,
+    gsi2sk: _d,
+    ttl: _t,
+    ...rest
+  } = item;
+  return rest;
+}
+
+/** Reads every page of a query (bounded by `maxItems`, to keep loops finite). */
+export async function queryAll(
+  query: (cursor: string | undefined) => Promise<{ items: Item[]; cursor?: string }>,
+  maxItems = 100_000,
+): Promise<Item[]> {
+  const out: Item[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await query(cursor);
+    out.push(...page.items);
+    cursor = page.cursor;
+  } while (cursor && out.length < maxItems);
+  return out;
+}

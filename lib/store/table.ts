@@ -1,0 +1,119 @@
+/**
+ * The single-table port. Repositories speak only this interface; SQL and DynamoDB expression
+ * strings live inside the engines (`sqlite-table.ts`, `dynamodb-table.ts`).
+ *
+ * Semantics follow DynamoDB so code that works locally works in the cloud: at most 100 operations
+ * per transaction, one operation per item per transaction, `update` upserts, conditions are
+ * evaluated against the item as it was before the transaction.
+ */
+
+export type Scalar = string | number | boolean | null;
+
+/** Every stored item: generic key names (electrodb style) and the item type in `entity`. */
+export interface Item {
+  pk: string;
+  sk: string;
+  entity: string;
+  gsi1pk?: string;
+  gsi1sk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
+  /** Expiry time in epoch seconds (DynamoDB TTL attribute). */
+  ttl?: number;
+  [attr: string]: unknown;
+}
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+export type IndexName = 'gsi1' | 'gsi2';
+
+export type Comparator = '=' | '<>' | '<' | '<=' | '>' | '>=';
+
+/** Typed conditions; evaluated against the current item (absent item = no attributes). */
+export type Condition =
+  | { kind: 'itemExists' }
+  | { kind: 'itemNotExists' }
+  | { kind: 'attrExists'; attr: string }
+  | { kind: 'attrNotExists'; attr: string }
+  | { kind: 'compare'; attr: string; op: Comparator; value: string | number | boolean }
+  | { kind: 'and'; conditions: Condition[] }
+  | { kind: 'or'; conditions: Condition[] };
+
+export type WriteOp =
+  | { type: 'put'; item: Item; condition?: Condition }
+  | {
+      type: 'update';
+      key: Key;
+      /** Attributes to set (top-level names). */
+      set?: Record<string, unknown>;
+      /** Attributes to remove. */
+      remove?: string[];
+      /** Numeric attributes to add to (missing counts as 0). */
+      add?: Record<string, number>;
+      condition?: Condition;
+    }
+  | { type: 'delete'; key: Key; condition?: Condition }
+  | { type: 'conditionCheck'; key: Key; condition: Condition };
+
+export type UpdateOp = Extract<WriteOp, { type: 'update' }>;
+
+export type SortKeyCondition =
+  | { op: '=' | '<' | '<=' | '>' | '>='; value: string }
+  | { op: 'between'; low: string; high: string }
+  | { op: 'beginsWith'; prefix: string };
+
+export interface QueryInput {
+  /** Table (default) or a GSI. */
+  index?: IndexName;
+  /** Partition key value (pk, gsi1pk or gsi2pk). */
+  pk: string;
+  sk?: SortKeyCondition;
+  /** Page size; at most 1000. */
+  limit?: number;
+  /** Opaque cursor from a previous page. */
+  cursor?: string;
+  /** Sort-key order; default ascending. */
+  direction?: 'asc' | 'desc';
+  /** Strongly consistent read (table only). */
+  consistent?: boolean;
+}
+
+export interface QueryPage {
+  items: Item[];
+  /** Present when more items may follow. */
+  cursor?: string;
+}
+
+export const MAX_TRANSACTION_OPS = 100;
+export const MAX_QUERY_LIMIT = 1000;
+
+/** A transaction or conditional write whose condition did not hold; `failed` lists op indexes. */
+export class ConditionFailedError extends Error {
+  override name = 'ConditionFailedError';
+  constructor(
+    readonly failed: number[],
+    options?: { cause?: unknown },
+  ) {
+    super(`condition failed for operation(s) ${failed.join(', ')}`, options);
+  }
+}
+
+/** A write the engine refuses by shape (too many ops, the same item twice, a bad cursor). */
+export class InvalidWriteError extends Error {
+  override name = 'InvalidWriteError';
+}
+
+export interface Table {
+  get(key: Key, options?: { consistent?: boolean }): Promise<Item | undefined>;
+  /** Gets up to 100 items; missing ones are absent from the result (order not guaranteed). */
+  batchGet(keys: Key[]): Promise<Item[]>;
+  query(input: QueryInput): Promise<QueryPage>;
+  /** All ops or none. Throws ConditionFailedError or InvalidWriteError. */
+  transact(ops: WriteOp[]): Promise<void>;
+  /** One update, returning the item after it (for counters). */
+  update(op: UpdateOp): Promise<Item>;
+  close(): Promise<void>;
+}

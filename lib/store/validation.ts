@@ -1,0 +1,144 @@
+import {
+  type Condition,
+  InvalidWriteError,
+  type Key,
+  MAX_QUERY_LIMIT,
+  MAX_TRANSACTION_OPS,
+  type QueryInput,
+  type UpdateOp,
+  type WriteOp,
+} from './table.ts';
+
+/**
+ * Shape rules both engines enforce before touching storage, so a write DynamoDB would refuse with
+ * a ValidationException is refused the same way by the sqlite engine.
+ */
+
+const KEY_ATTRS = new Set(['pk', 'sk']);
+const INDEX_KEY_ATTRS = new Set(['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk']);
+
+/** The key an operation writes. */
+export function opKey(op: WriteOp): Key {
+  return op.type === 'put' ? { pk: op.item.pk, sk: op.item.sk } : op.key;
+}
+
+function checkKey(key: Key): void {
+  if (typeof key.pk !== 'string' || key.pk === '' || typeof key.sk !== 'string' || key.sk === '') {
+    throw new InvalidWriteError('pk and sk must be non-empty strings');
+  }
+}
+
+function checkIndexKey(attr: string, value: unknown): void {
+  if (INDEX_KEY_ATTRS.has(attr) && value !== undefined && (typeof value !== 'string' || value === '')) {
+    throw new InvalidWriteError(`${attr} must be a non-empty string`);
+  }
+}
+
+function checkCondition(condition: Condition): void {
+  switch (condition.kind) {
+    case 'and':
+    case 'or':
+      if (condition.conditions.length === 0)
+        throw new InvalidWriteError(`empty '${condition.kind}' condition`);
+      condition.conditions.forEach(checkCondition);
+      return;
+    case 'compare':
+      if (typeof condition.value === 'boolean' && condition.op !== '=' && condition.op !== '<>') {
+        throw new InvalidWriteError(`booleans only support = and <> (got ${condition.op})`);
+      }
+      if (condition.attr === '') throw new InvalidWriteError('empty attribute name in condition');
+      return;
+    case 'attrExists':
+    case 'attrNotExists':
+      if (condition.attr === '') throw new InvalidWriteError('empty attribute name in condition');
+      return;
+    default:
+      return;
+  }
+}
+
+/** `set` without undefined values (undefined means "leave out", as in JSON). */
+export function definedSet(op: UpdateOp): [string, unknown][] {
+  return Object.entries(op.set ?? {}).filter(([, value]) => value !== undefined);
+}
+
+function checkUpdate(op: UpdateOp): void {
+  const set = definedSet(op);
+  const remove = op.remove ?? [];
+  const add = Object.entries(op.add ?? {});
+  const names = [...set.map(([name]) => name), ...remove, ...add.map(([name]) => name)];
+  if (names.length === 0) throw new InvalidWriteError('update sets, removes or adds nothing');
+  if (new Set(names).size !== names.length) {
+    throw new InvalidWriteError('update names the same attribute more than once');
+  }
+  for (const name of names) {
+    if (KEY_ATTRS.has(name)) throw new InvalidWriteError(`cannot update key attribute ${name}`);
+    if (name === '') throw new InvalidWriteError('empty attribute name in update');
+  }
+  for (const [name, value] of set) checkIndexKey(name, value);
+  for (const [name, value] of add) {
+    if (INDEX_KEY_ATTRS.has(name)) throw new InvalidWriteError(`cannot add to index key ${name}`);
+    if (!Number.isFinite(value)) throw new InvalidWriteError(`add.${name} must be a finite number`);
+  }
+}
+
+/** Validates one write; throws InvalidWriteError. */
+export function validateOp(op: WriteOp): void {
+  checkKey(opKey(op));
+  if (op.type === 'put') {
+    for (const [name, value] of Object.entries(op.item)) checkIndexKey(name, value);
+  }
+  if (op.type === 'update') checkUpdate(op);
+  if (op.condition) checkCondition(op.condition);
+}
+
+/** Validates a transaction: at most 100 ops, each item at most once, each op well formed. */
+export function validateTransaction(ops: WriteOp[]): void {
+  if (ops.length > MAX_TRANSACTION_OPS) {
+    throw new InvalidWriteError(
+      `a transaction holds at most ${MAX_TRANSACTION_OPS} operations (got ${ops.length})`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const op of ops) {
+    validateOp(op);
+    const { pk, sk } = opKey(op);
+    const id = JSON.stringify([pk, sk]);
+    if (seen.has(id)) throw new InvalidWriteError(`a transaction touches ${pk} / ${sk} more than once`);
+    seen.add(id);
+  }
+}
+
+/** Compares strings by UTF-8 bytes, the order DynamoDB (and SQLite's BINARY collation) uses. */
+export function compareUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** Validates a query and returns its page size. */
+export function validateQuery(input: QueryInput): number {
+  const limit = input.limit ?? MAX_QUERY_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_QUERY_LIMIT) {
+    throw new InvalidWriteError(`limit must be an integer from 1 to ${MAX_QUERY_LIMIT}`);
+  }
+  if (input.pk === '') throw new InvalidWriteError('query pk must be non-empty');
+  const sk = input.sk;
+  if (!sk) return limit;
+  const values = sk.op === 'between' ? [sk.low, sk.high] : sk.op === 'beginsWith' ? [sk.prefix] : [sk.value];
+  if (values.some((value) => value === ''))
+    throw new InvalidWriteError('sort-key condition values must be non-empty');
+  if (sk.op === 'between' && compareUtf8(sk.low, sk.high) > 0) {
+    throw new InvalidWriteError('between needs low <= high');
+  }
+  return limit;
+}
+
+/** Validates keys for batchGet and drops duplicates. */
+export function uniqueKeys(keys: Key[]): Key[] {
+  if (keys.length > 100) throw new InvalidWriteError(`batchGet takes at most 100 keys (got ${keys.length})`);
+  const byId = new Map<string, Key>();
+  for (const key of keys) {
+    checkKey(key);
+    byId.set(JSON.stringify([key.pk, key.sk]), { pk: key.pk, sk: key.sk });
+  }
+  return [...byId.values()];
+}

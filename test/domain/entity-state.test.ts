@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { CheckState, State } from '../../lib/domain/check-state.ts';
+import { aggregateEntityState, type CheckStateInput, transitionsFor } from '../../lib/domain/entity-state.ts';
+
+const on = (state: CheckState): CheckStateInput => ({ enabled: true, state });
+const off = (state: CheckState): CheckStateInput => ({ enabled: false, state });
+
+describe('aggregateEntityState', () => {
+  it.each<[string, CheckStateInput[], State]>([
+    ['no checks', [], 'unknown'],
+    ['only unknown checks', [on('unknown'), on('unknown')], 'unknown'],
+    ['only disabled checks, even up and down ones', [off('up'), off('down')], 'unknown'],
+    ['all enabled checks up', [on('up'), on('up')], 'up'],
+    ['all enabled checks down', [on('down'), on('down')], 'down'],
+    ['enabled checks up and down', [on('up'), on('down')], 'degraded'],
+    ['up checks beside an unknown one', [on('up'), on('unknown')], 'up'],
+    ['down checks beside an unknown one', [on('down'), on('unknown')], 'down'],
+    ['up, down and unknown checks', [on('up'), on('down'), on('unknown')], 'degraded'],
+    ['up checks beside a disabled down one', [on('up'), off('down')], 'up'],
+    ['down checks beside a disabled up one', [on('down'), off('up')], 'down'],
+    ['an unknown check beside a disabled up one', [on('unknown'), off('up')], 'unknown'],
+  ])('is %s → %s', (_label, checks, expected) => {
+    expect(aggregateEntityState(checks)).toBe(expected);
+  });
+
+  describe('every combination of up to 4 checks, enabled or disabled, unknown, up or down', () => {
+    const options: CheckStateInput[] = (['unknown', 'up', 'down'] as const).flatMap((state) => [
+      on(state),
+      off(state),
+    ]);
+
+    function combinations(length: number): CheckStateInput[][] {
+      if (length === 0) return [[]];
+      return combinations(length - 1).flatMap((rest) => options.map((check) => [check, ...rest]));
+    }
+
+    /** An independent oracle: the set of distinct known states among enabled checks. */
+    function oracle(checks: readonly CheckStateInput[]): State {
+      const known = new Set(checks.filter((c) => c.enabled && c.state !== 'unknown').map((c) => c.state));
+      if (known.size === 0) return 'unknown';
+      if (known.size === 2) return 'degraded';
+      return [...known][0] ?? 'unknown';
+    }
+
+    const all = [0, 1, 2, 3, 4].flatMap((length) => combinations(length));
+
+    it('covers 1,555 combinations (6^0 + 6^1 + 6^2 + 6^3 + 6^4)', () => {
+      expect(all).toHaveLength(1555);
+    });
+
+    it('matches the oracle for every combination', () => {
+      for (const checks of all) {
+        expect(aggregateEntityState(checks), JSON.stringify(checks)).toBe(oracle(checks));
+      }
+    });
+
+    it('does not depend on the order of the checks', () => {
+      for (const checks of all) {
+        expect(aggregateEntityState([...checks].reverse())).toBe(aggregateEntityState(checks));
+      }
+    });
+
+    it('does not change when a disabled check is added', () => {
+      for (const checks of all) {
+        for (const extra of options.filter((c) => !c.enabled)) {
+          expect(aggregateEntityState([...checks, extra])).toBe(aggregateEntityState(checks));
+        }
+      }
+    });
+
+    it('is degraded only when at least one enabled check is up and one is down', () => {
+      for (const checks of all) {
+        const enabled = checks.filter((c) => c.enabled);
+        const mixed = enabled.some((c) => c.state === 'up') && enabled.some((c) => c.state === 'down');
+
+        expect(aggregateEntityState(checks) === 'degraded').toBe(mixed);
+      }
+    });
+  });
+});
+
+describe('transitionsFor', () => {
+  it('reports a change from up to down when the only check goes down', () => {
+    expect(transitionsFor('up', [on('down')])).toEqual({ changed: true, from: 'up', to: 'down' });
+  });
+
+  it('reports a change from up to degraded when one of two checks goes down', () => {
+    expect(transitionsFor('up', [on('up'), on('down')])).toEqual({
+      changed: true,
+      from: 'up',
+      to: 'degraded',
+    });
+  });
+
+  it('reports a change from unknown to up on the first success', () => {
+    expect(transitionsFor('unknown', [on('up'), on('unknown')])).toEqual({
+      changed: true,
+      from: 'unknown',
+      to: 'up',
+    });
+  });
+
+  it('reports a recovery from down to up', () => {
+    expect(transitionsFor('down', [on('up')])).toEqual({ changed: true, from: 'down', to: 'up' });
+  });
+
+  it('reports no change when the aggregate stays the same', () => {
+    expect(transitionsFor('degraded', [on('up'), on('down'), on('unknown')])).toEqual({
+      changed: false,
+      from: 'degraded',
+      to: 'degraded',
+    });
+  });
+
+  it('reports changed exactly when the new aggregate differs from the previous one, for every pair', () => {
+    const previousStates: State[] = ['unknown', 'up', 'down', 'degraded'];
+    const afters: CheckStateInput[][] = [
+      [],
+      [on('up')],
+      [on('down')],
+      [on('up'), on('down')],
+      [on('unknown')],
+    ];
+
+    for (const previous of previousStates) {
+      for (const checks of afters) {
+        const to = aggregateEntityState(checks);
+
+        expect(transitionsFor(previous, checks)).toEqual({ changed: previous !== to, from: previous, to });
+      }
+    }
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { firstSlot, nextSlot, phaseOffsetMs, shardOf } from '../../lib/domain/schedule.ts';
+
+const ids = Array.from({ length: 2000 }, (_, i) => `chk_${String(i).padStart(26, '0')}`);
+
+describe('scheduler slots', () => {
+  it('spreads checks with the same interval across the interval', () => {
+    const perSecond = new Array<number>(10).fill(0);
+    for (const id of ids) {
+      const offset = phaseOffsetMs(id, 10);
+      expect(offset).toBeGreaterThanOrEqual(0);
+      expect(offset).toBeLessThan(10_000);
+      perSecond[Math.floor(offset / 1000)] = (perSecond[Math.floor(offset / 1000)] ?? 0) + 1;
+    }
+    // 2,000 checks over 10 one-second buckets: each gets roughly 200, none is empty or doubled.
+    for (const count of perSecond) {
+      expect(count).toBeGreaterThan(140);
+      expect(count).toBeLessThan(260);
+    }
+  });
+
+  it('places the first slot at or after now, on the check phase', () => {
+    const now = 1_700_000_000_123;
+    for (const id of ids.slice(0, 100)) {
+      const slot = firstSlot(id, 60, now);
+      expect(slot).toBeGreaterThanOrEqual(now);
+      expect(slot - now).toBeLessThan(60_000);
+      expect(slot % 60_000).toBe(phaseOffsetMs(id, 60));
+    }
+  });
+
+  it('moves one interval forward when on time', () => {
+    expect(nextSlot(100_000, 10, 100_050)).toBe(110_000);
+  });
+
+  it('skips missed slots after downtime instead of replaying them, keeping the phase', () => {
+    const slot = 100_000;
+    const now = slot + 3_600_000 + 4_321;
+    const next = nextSlot(slot, 10, now);
+    expect(next).toBeGreaterThan(now);
+    expect(next - now).toBeLessThanOrEqual(10_000);
+    expect((next - slot) % 10_000).toBe(0);
+  });
+
+  it('never returns a slot at or before now', () => {
+    for (let now = 100_000; now < 140_000; now += 999) {
+      expect(nextSlot(100_000, 10, now)).toBeGreaterThan(now);
+    }
+  });
+
+  it('assigns shards evenly and stably', () => {
+    const counts = new Array<number>(4).fill(0);
+    for (const id of ids) {
+      const shard = shardOf(id, 4);
+      expect(shardOf(id, 4)).toBe(shard);
+      counts[shard] = (counts[shard] ?? 0) + 1;
+    }
+    for (const count of counts) expect(count).toBeGreaterThan(400);
+  });
+});

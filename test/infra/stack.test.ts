@@ -1,0 +1,185 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VigilStack } from '../../infra/vigil-stack.ts';
+import { createTableDefinition } from '../../lib/store/dynamodb-table.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const outdir = mkdtempSync(join(tmpdir(), 'vigil-cdk-'));
+
+let template: Template;
+let tableId: string;
+
+/** The only resource of a type in the template, with its logical id. */
+function single(type: string): [string, { Properties: Record<string, unknown> }] {
+  const entries = Object.entries(template.findResources(type));
+  expect(entries).toHaveLength(1);
+  const [entry] = entries;
+  if (!entry) throw new Error(`no ${type}`);
+  return entry as [string, { Properties: Record<string, unknown> }];
+}
+
+beforeAll(() => {
+  // Same feature flags as `cdk synth`, so this is the template the CLI deploys. Bundling is
+  // skipped here (no stack selected for it); synth-cli.test.ts checks the real bundle.
+  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
+  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  template = Template.fromStack(new VigilStack(app, 'Vigil'));
+  [tableId] = single('AWS::DynamoDB::Table');
+}, 120_000);
+
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+describe('table', () => {
+  it('keys items by pk and sk, on demand, with streams, TTL and point-in-time recovery', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
+      BillingMode: 'PAY_PER_REQUEST',
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+
+  it('declares every key attribute as a string', () => {
+    const [, table] = single('AWS::DynamoDB::Table');
+    const names = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'];
+    expect(table.Properties.AttributeDefinitions).toEqual(
+      expect.arrayContaining(names.map((AttributeName) => ({ AttributeName, AttributeType: 'S' }))),
+    );
+    expect(table.Properties.AttributeDefinitions).toHaveLength(names.length);
+  });
+
+  it('has gsi1 and gsi2, each keyed by its own pk/sk pair and projecting all attributes', () => {
+    const [, table] = single('AWS::DynamoDB::Table');
+    expect(table.Properties.GlobalSecondaryIndexes).toEqual(
+      ['gsi1', 'gsi2'].map((name) => ({
+        IndexName: name,
+        KeySchema: [
+          { AttributeName: `${name}pk`, KeyType: 'HASH' },
+          { AttributeName: `${name}sk`, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    );
+  });
+
+  it('matches the definition the DynamoDB engine creates its tables from', () => {
+    const [, table] = single('AWS::DynamoDB::Table');
+    const definition = createTableDefinition('vigil');
+    const byName = (a: { AttributeName?: string }, b: { AttributeName?: string }) =>
+      String(a.AttributeName).localeCompare(String(b.AttributeName));
+    const attributes = table.Properties.AttributeDefinitions as { AttributeName?: string }[];
+    expect([...attributes].sort(byName)).toEqual([...(definition.AttributeDefinitions ?? [])].sort(byName));
+    expect(table.Properties).toMatchObject({
+      KeySchema: definition.KeySchema,
+      GlobalSecondaryIndexes: definition.GlobalSecondaryIndexes,
+      BillingMode: definition.BillingMode,
+      StreamSpecification: { StreamViewType: definition.StreamSpecification?.StreamViewType },
+    });
+  });
+
+  it('survives stack deletion and replacement', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('api function', () => {
+  it('runs functions/api.ts as an ESM bundle on arm64 with a current Node runtime', () => {
+    const [, fn] = single('AWS::Lambda::Function');
+    expect(fn.Properties).toMatchObject({
+      Handler: 'index.handler',
+      Architectures: ['arm64'],
+      MemorySize: 512,
+      Timeout: 29,
+    });
+    expect(fn.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
+  });
+
+  it('gets the table name, log level and source maps from its environment', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: {
+          VIGIL_TABLE_NAME: { Ref: tableId },
+          VIGIL_LOG_LEVEL: 'info',
+          NODE_OPTIONS: '--enable-source-maps',
+        },
+      },
+    });
+  });
+
+  it('logs to its own log group with a retention period', () => {
+    const [logGroupId, logGroup] = single('AWS::Logs::LogGroup');
+    expect(logGroup.Properties.RetentionInDays).toEqual(expect.any(Number));
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      LoggingConfig: { LogGroup: { Ref: logGroupId } },
+    });
+  });
+
+  it('may read and write the table and both of its indexes', () => {
+    const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
+    const [, policy] = single('AWS::IAM::Policy');
+    const { Statement } = policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] };
+    const onTable = Statement.filter(
+      (st) =>
+        JSON.stringify(st.Resource) ===
+        JSON.stringify([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]),
+    );
+    const actions = onTable.filter((st) => st.Effect === 'Allow').flatMap((st) => st.Action);
+    expect(actions).toEqual(
+      expect.arrayContaining(
+        [
+          'GetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          'ConditionCheckItem',
+          'BatchWriteItem',
+        ].map((action) => `dynamodb:${action}`),
+      ),
+    );
+  });
+});
+
+describe('http api', () => {
+  it('is an HTTP API with an auto-deployed default stage', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
+  });
+
+  it('proxies to the api function with payload format 2.0', () => {
+    const [fnId] = single('AWS::Lambda::Function');
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+      IntegrationUri: { 'Fn::GetAtt': [fnId, 'Arn'] },
+    });
+  });
+
+  it('sends every method and path to that integration through the $default route', () => {
+    const [integrationId] = single('AWS::ApiGatewayV2::Integration');
+    const [, route] = single('AWS::ApiGatewayV2::Route');
+    expect(route.Properties).toMatchObject({
+      RouteKey: '$default',
+      Target: { 'Fn::Join': ['', ['integrations/', { Ref: integrationId }]] },
+    });
+  });
+
+  it('lets API Gateway invoke the function', () => {
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'apigateway.amazonaws.com',
+    });
+  });
+
+  it('outputs the API URL', () => {
+    template.hasOutput('ApiUrl', { Value: Match.anyValue() });
+  });
+});

@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const workdir = mkdtempSync(join(tmpdir(), 'vigil-cdk-cli-'));
+const outdir = join(workdir, 'cdk.out');
+
+afterAll(() => rmSync(workdir, { recursive: true, force: true }));
+
+interface Resource {
+  Type: string;
+  Properties: Record<string, unknown>;
+  Metadata?: Record<string, unknown>;
+}
+
+/**
+ * Environment for a credential-free, offline CLI run: no AWS variables or profiles (so no STS
+ * call), no instance metadata lookup, no telemetry and no version check.
+ */
+function offlineEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('AWS_') && !name.startsWith('CDK_')) env[name] = value;
+  }
+  return {
+    ...env,
+    AWS_EC2_METADATA_DISABLED: 'true',
+    AWS_SHARED_CREDENTIALS_FILE: join(workdir, 'no-credentials'),
+    AWS_CONFIG_FILE: join(workdir, 'no-config'),
+    CDK_DISABLE_VERSION_CHECK: 'true',
+    CDK_DISABLE_CLI_TELEMETRY: 'true',
+  };
+}
+
+describe('cdk synth (the real CLI, offline)', () => {
+  it('writes a template with the table, the HTTP API and a locally bundled ESM api function', () => {
+    // Prepare
+    const cdk = join(root, 'node_modules', '.bin', 'cdk');
+    const args = ['synth', '--quiet', '--no-version-reporting', '--no-notices', '-o', outdir];
+
+    // Act
+    const run = spawnSync(cdk, args, { cwd: root, env: offlineEnv(), encoding: 'utf8', timeout: 170_000 });
+
+    // Assess
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const templatePath = join(outdir, 'Vigil.template.json');
+    expect(existsSync(templatePath)).toBe(true);
+    const resources = Object.values(
+      (JSON.parse(readFileSync(templatePath, 'utf8')) as { Resources: Record<string, Resource> }).Resources,
+    );
+    const types = resources.map((r) => r.Type);
+    expect(types).toContain('AWS::DynamoDB::Table');
+    expect(types).toContain('AWS::ApiGatewayV2::Api');
+
+    const fn = resources.find((r) => r.Type === 'AWS::Lambda::Function');
+    expect(fn?.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
+
+    const assetPath = fn?.Metadata?.['aws:asset:path'];
+    expect(assetPath).toEqual(expect.any(String));
+    const asset = join(outdir, String(assetPath));
+    const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
+    expect(bundle).toContain('createRequire(import.meta.url)');
+    const { sources } = JSON.parse(readFileSync(join(asset, 'index.mjs.map'), 'utf8')) as {
+      sources: string[];
+    };
+    expect(sources.some((s) => s.includes('functions/api.ts'))).toBe(true);
+    // The Lambda runtime provides the SDK; the native SQLite module belongs to the local runtime only.
+    expect(sources.filter((s) => /node_modules\/(@aws-sdk|better-sqlite3)\//.test(s))).toEqual([]);
+  }, 180_000);
+});

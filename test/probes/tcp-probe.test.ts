@@ -1,0 +1,82 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../lib/platform/clock.ts';
+import { runTcpProbe } from '../../lib/probes/tcp-probe.ts';
+import type { ProbeDeps, TcpProbeDefinition } from '../../lib/probes/types.ts';
+import { closedPort, portOf } from './support/http-server.ts';
+
+let server: Server;
+let port: number;
+let accepted = 0;
+
+beforeAll(async () => {
+  server = createServer((socket) => {
+    accepted += 1;
+    socket.on('error', () => {});
+    socket.end();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  port = portOf(server);
+});
+
+afterAll(async () => {
+  server.close();
+  await once(server, 'close');
+});
+
+const deps: ProbeDeps = { clock: systemClock, allowPrivate: true };
+const check = (extra: Partial<TcpProbeDefinition> = {}): TcpProbeDefinition => ({
+  check_type: 'tcp',
+  host: '127.0.0.1',
+  port,
+  timeout_ms: 2000,
+  ...extra,
+});
+
+describe('tcp probe', () => {
+  it('passes when the port accepts a connection', async () => {
+    const outcome = await runTcpProbe(check(), deps);
+    expect(outcome).toEqual({
+      success: true,
+      status_code: 0,
+      latency_ms: outcome.latency_ms,
+      error_message: '',
+    });
+    expect(Number.isInteger(outcome.latency_ms)).toBe(true);
+  });
+
+  it('resolves a host name through the guard and connects to its address', async () => {
+    const resolve = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    const outcome = await runTcpProbe(check({ host: 'svc.test' }), { ...deps, resolve });
+    expect(outcome.success).toBe(true);
+  });
+
+  it('fails with "connection refused" on a closed port', async () => {
+    const outcome = await runTcpProbe(check({ port: await closedPort() }), deps);
+    expect(outcome).toMatchObject({ success: false, status_code: 0, error_message: 'connection refused' });
+  });
+
+  it('times out within the check timeout, resolution included', async () => {
+    const resolve = () => new Promise<never>(() => {}); // a resolver that never answers
+    const outcome = await runTcpProbe(check({ host: 'hang.test', timeout_ms: 200 }), { ...deps, resolve });
+    expect(outcome).toMatchObject({ success: false, error_message: 'timed out after 200 ms' });
+  });
+
+  it('refuses a loopback target when private targets are off, without connecting', async () => {
+    const before = accepted;
+    const outcome = await runTcpProbe(check(), { ...deps, allowPrivate: false });
+    expect(outcome).toMatchObject({
+      success: false,
+      error_message: 'destination 127.0.0.1 is a loopback address',
+    });
+    expect(accepted).toBe(before);
+  });
+
+  it('reports a host that does not resolve', async () => {
+    const resolve = async () => [];
+    const outcome = await runTcpProbe(check({ host: 'gone.test' }), { ...deps, resolve });
+    expect(outcome.error_message).toBe('could not resolve host gone.test');
+  });
+});

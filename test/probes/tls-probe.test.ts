@@ -1,0 +1,151 @@
+import { once } from 'node:events';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { createServer, type Server } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../lib/platform/clock.ts';
+import { runTlsProbe } from '../../lib/probes/tls-probe.ts';
+import type { ProbeDeps, TlsProbeDefinition } from '../../lib/probes/types.ts';
+import { createTlsFixtures, type KeyPair, type TlsFixtures } from '../support/tls-fixtures.ts';
+import { closedPort, portOf } from './support/http-server.ts';
+
+let fixtures: TlsFixtures;
+const servers: (Server | TcpServer)[] = [];
+const ports: Record<string, number> = {};
+
+async function listen(server: Server | TcpServer): Promise<number> {
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return portOf(server);
+}
+
+function tlsServer(pair: KeyPair): Server {
+  // resume() reads to EOF, so the socket closes when the probe hangs up.
+  const server = createServer(pair, (socket) => socket.resume().end());
+  server.on('tlsClientError', () => {}); // the probe hangs up right after the handshake
+  return server;
+}
+
+beforeAll(async () => {
+  fixtures = createTlsFixtures();
+  ports.valid = await listen(tlsServer(fixtures.valid));
+  ports.soon = await listen(tlsServer(fixtures.expiringIn3Days));
+  ports.expired = await listen(tlsServer(fixtures.expired10DaysAgo));
+  ports.wrong = await listen(tlsServer(fixtures.wrongHost));
+  ports.self = await listen(tlsServer(fixtures.selfSigned));
+  // Accepts TCP, never speaks TLS: the handshake can only time out.
+  ports.silent = await listen(createTcpServer((socket) => socket.on('error', () => {}).resume()));
+});
+
+afterAll(async () => {
+  await Promise.all(
+    servers.map((server) => {
+      server.close();
+      return once(server, 'close');
+    }),
+  );
+});
+
+const port = (name: string) => ports[name] ?? 0;
+const check = (name: string, extra: Partial<TlsProbeDefinition> = {}): TlsProbeDefinition => ({
+  check_type: 'tls',
+  host: '127.0.0.1',
+  port: port(name),
+  servername: 'localhost',
+  timeout_ms: 2000,
+  ...extra,
+});
+const trusting = (): ProbeDeps => ({ clock: systemClock, allowPrivate: true, tlsCa: [fixtures.caCert] });
+
+describe('tls probe', () => {
+  it('passes a trusted, matching certificate far from expiry and records days left', async () => {
+    const outcome = await runTlsProbe(check('valid'), trusting());
+    expect(outcome).toMatchObject({
+      success: true,
+      status_code: 0,
+      error_message: '',
+      details: { days_left: 30 },
+    });
+  });
+
+  it('matches an IP address servername against the IP SANs', async () => {
+    const outcome = await runTlsProbe(check('valid', { servername: '127.0.0.1' }), trusting());
+    expect(outcome.success).toBe(true);
+  });
+
+  it('fails a certificate expiring within the threshold', async () => {
+    const outcome = await runTlsProbe(check('soon'), trusting());
+    expect(outcome).toMatchObject({
+      success: false,
+      error_message: 'certificate expires in 3 days (threshold 14)',
+      details: { days_left: 3 },
+    });
+  });
+
+  it('passes the same certificate under a smaller threshold', async () => {
+    const outcome = await runTlsProbe(check('soon', { expiry_threshold_days: 2 }), trusting());
+    expect(outcome).toMatchObject({ success: true, details: { days_left: 3 } });
+  });
+
+  it('fails an expired certificate', async () => {
+    const outcome = await runTlsProbe(check('expired'), trusting());
+    expect(outcome).toMatchObject({ success: false, error_message: 'certificate expired 10 days ago' });
+    expect(outcome.details?.days_left).toBeLessThan(0);
+  });
+
+  it('fails a certificate for another host name', async () => {
+    const outcome = await runTlsProbe(check('wrong'), trusting());
+    expect(outcome).toMatchObject({
+      success: false,
+      error_message: 'hostname mismatch',
+      details: { days_left: 30 },
+    });
+  });
+
+  it('fails a self-signed certificate', async () => {
+    const outcome = await runTlsProbe(check('self'), trusting());
+    expect(outcome).toMatchObject({
+      success: false,
+      error_message: 'certificate chain is not trusted: self-signed certificate',
+    });
+  });
+
+  it('fails a chain whose CA is not trusted', async () => {
+    const outcome = await runTlsProbe(check('valid'), { clock: systemClock, allowPrivate: true });
+    expect(outcome.error_message).toBe(
+      'certificate chain is not trusted: unable to verify the first certificate',
+    );
+  });
+
+  it('uses the check clock for the days left', async () => {
+    const tenDaysOn = { now: () => Date.now() + 10 * 24 * 60 * 60 * 1000 };
+    const outcome = await runTlsProbe(check('valid'), { ...trusting(), clock: tenDaysOn });
+    expect(outcome.details?.days_left).toBe(20);
+  });
+
+  it('fails with "connection refused" on a closed port', async () => {
+    const outcome = await runTlsProbe({ ...check('valid'), port: await closedPort() }, trusting());
+    expect(outcome).toMatchObject({ success: false, error_message: 'connection refused' });
+  });
+
+  it('times out when the server never completes the handshake', async () => {
+    const outcome = await runTlsProbe(check('silent', { timeout_ms: 200 }), trusting());
+    expect(outcome).toMatchObject({ success: false, error_message: 'timed out after 200 ms' });
+  });
+
+  it('refuses a loopback target when private targets are off', async () => {
+    const outcome = await runTlsProbe(check('valid'), { ...trusting(), allowPrivate: false });
+    expect(outcome.error_message).toBe('destination 127.0.0.1 is a loopback address');
+  });
+
+  it('defaults the servername to the host', async () => {
+    const resolve = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    const def: TlsProbeDefinition = {
+      check_type: 'tls',
+      host: 'localhost',
+      port: port('valid'),
+      timeout_ms: 2000,
+    };
+    expect(await runTlsProbe(def, { ...trusting(), resolve })).toMatchObject({ success: true });
+  });
+});

@@ -1,0 +1,200 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import { type Change, parseStreamRecord } from '../../lib/store/change-feed.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { ConditionFailedError, InvalidWriteError, type Item } from '../../lib/store/table.ts';
+import { describeTableContract } from './table-contract.ts';
+
+describeTableContract('sqlite', async () => {
+  const table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
+  return { table, cleanup: () => table.close() };
+});
+
+const thing = (sk: string, attrs: Record<string, unknown> = {}): Item => ({
+  pk: 'p',
+  sk,
+  entity: 'thing',
+  ...attrs,
+});
+
+/** Outbox records as parsed Changes (what a consumer sees), without the random event ids. */
+function changes(table: SqliteTable, afterSeq = 0): Omit<Change, 'eventId'>[] {
+  return table.readChanges(afterSeq, 100).map(({ record }) => {
+    const { eventId: _eventId, ...change } = parseStreamRecord(record);
+    return change;
+  });
+}
+
+describe('sqlite change feed', () => {
+  const clock = createFakeClock(Date.parse('2026-03-01T12:00:00.000Z'));
+  let table: SqliteTable;
+  let commits: number;
+  beforeEach(() => {
+    table = createSqliteTable({ db: openSqliteDatabase(':memory:'), clock });
+    commits = 0;
+    table.onCommit(() => {
+      commits += 1;
+    });
+  });
+  afterEach(() => table.close());
+
+  it('records INSERT, MODIFY and REMOVE with old and new images', async () => {
+    await table.transact([{ type: 'put', item: thing('a', { n: 1 }) }]);
+    await table.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { n: 1 } });
+    await table.transact([{ type: 'delete', key: { pk: 'p', sk: 'a' } }]);
+    const keys = { pk: 'p', sk: 'a' };
+    expect(changes(table)).toEqual([
+      { eventName: 'INSERT', keys, newImage: thing('a', { n: 1 }), oldImage: undefined, expired: false },
+      {
+        eventName: 'MODIFY',
+        keys,
+        newImage: thing('a', { n: 2 }),
+        oldImage: thing('a', { n: 1 }),
+        expired: false,
+      },
+      { eventName: 'REMOVE', keys, newImage: undefined, oldImage: thing('a', { n: 2 }), expired: false },
+    ]);
+    expect(commits).toBe(3);
+  });
+
+  it('writes DynamoDB Streams shaped records with increasing sequence numbers', async () => {
+    await table.transact([
+      { type: 'put', item: thing('a') },
+      { type: 'put', item: thing('b') },
+    ]);
+    const rows = table.readChanges(0, 10);
+    expect(rows).toHaveLength(2);
+    const [first, second] = rows.map((row) => row.record);
+    expect(first).toMatchObject({
+      eventName: 'INSERT',
+      eventSource: 'aws:dynamodb',
+      eventVersion: '1.1',
+      dynamodb: {
+        ApproximateCreationDateTime: clock.now() / 1000,
+        Keys: { pk: { S: 'p' }, sk: { S: 'a' } },
+        NewImage: { pk: { S: 'p' }, sk: { S: 'a' }, entity: { S: 'thing' } },
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      },
+    });
+    expect(first?.eventID).not.toEqual(second?.eventID);
+    const sequence = rows.map((row) => row.record.dynamodb?.SequenceNumber ?? '');
+    expect(sequence).toEqual([...sequence].sort());
+    expect(commits).toBe(1);
+  });
+
+  it('records nothing for failed or refused transactions', async () => {
+    await table.transact([{ type: 'put', item: thing('a') }]);
+    const before = table.readChanges(0, 10).length;
+    const failing = table.transact([
+      { type: 'put', item: thing('b') },
+      { type: 'put', item: thing('a'), condition: { kind: 'itemNotExists' } },
+    ]);
+    await expect(failing).rejects.toBeInstanceOf(ConditionFailedError);
+    const twice = table.transact([
+      { type: 'put', item: thing('c') },
+      { type: 'delete', key: { pk: 'p', sk: 'c' } },
+    ]);
+    await expect(twice).rejects.toBeInstanceOf(InvalidWriteError);
+    await expect(
+      table.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { entity: 1 } }),
+    ).rejects.toBeInstanceOf(InvalidWriteError);
+    expect(table.readChanges(0, 10)).toHaveLength(before);
+    expect(commits).toBe(1);
+  });
+
+  it('records nothing when a write changes nothing', async () => {
+    await table.transact([{ type: 'put', item: thing('a', { list: [1, { x: 1, y: 2 }] }) }]);
+    await table.transact([{ type: 'put', item: thing('a', { list: [1, { y: 2, x: 1 }] }) }]);
+    await table.transact([{ type: 'delete', key: { pk: 'p', sk: 'absent' } }]);
+    await table.transact([
+      { type: 'conditionCheck', key: { pk: 'p', sk: 'a' }, condition: { kind: 'itemExists' } },
+    ]);
+    expect(changes(table).map((c) => c.eventName)).toEqual(['INSERT']);
+    expect(commits).toBe(1);
+  });
+
+  it('calls onCommit listeners after the commit, until they unsubscribe', async () => {
+    const seen: number[] = [];
+    const unsubscribe = table.onCommit(() => {
+      expect(table.db.inTransaction).toBe(false);
+      seen.push(table.readChanges(0, 10).length);
+    });
+    await table.transact([{ type: 'put', item: thing('a') }]);
+    unsubscribe();
+    await table.transact([{ type: 'put', item: thing('b') }]);
+    expect(seen).toEqual([1]);
+  });
+
+  it('reads changes after a sequence number and deletes handled ones', async () => {
+    for (const sk of ['a', 'b', 'c']) await table.transact([{ type: 'put', item: thing(sk) }]);
+    const [first, ...rest] = table.readChanges(0, 10);
+    expect(table.readChanges(first?.seq ?? 0, 1).map((row) => row.seq)).toEqual([rest[0]?.seq]);
+    table.deleteChangesThrough(rest[0]?.seq ?? 0);
+    expect(table.readChanges(0, 10).map((row) => row.seq)).toEqual([rest[1]?.seq]);
+  });
+
+  it('records only items passing the stream filter (either image)', async () => {
+    const filtered = createSqliteTable({
+      db: openSqliteDatabase(':memory:'),
+      streamFilter: (item) => item.entity === 'wanted',
+    });
+    await filtered.transact([
+      { type: 'put', item: thing('a') },
+      { type: 'put', item: { pk: 'p', sk: 'b', entity: 'wanted' } },
+    ]);
+    await filtered.update({ type: 'update', key: { pk: 'p', sk: 'b' }, set: { entity: 'retired' } });
+    await filtered.update({ type: 'update', key: { pk: 'p', sk: 'b' }, set: { n: 1 } });
+    expect(changes(filtered).map((c) => [c.keys.sk, c.eventName, c.newImage?.entity])).toEqual([
+      ['b', 'INSERT', 'wanted'],
+      ['b', 'MODIFY', 'retired'],
+    ]);
+    await filtered.close();
+  });
+
+  it('sweeps expired items like DynamoDB TTL, with service-principal REMOVE records', async () => {
+    await table.transact([
+      { type: 'put', item: thing('old', { ttl: 100 }) },
+      { type: 'put', item: thing('due', { ttl: 200 }) },
+      { type: 'put', item: thing('later', { ttl: 300 }) },
+      { type: 'put', item: thing('forever') },
+    ]);
+    const afterSeq = table.readChanges(0, 10).at(-1)?.seq ?? 0;
+    expect(table.sweepExpired(200, 1)).toBe(1);
+    expect(table.sweepExpired(200, 10)).toBe(1);
+    expect(table.sweepExpired(200, 10)).toBe(0);
+    const remaining = await table.query({ pk: 'p' });
+    expect(remaining.items.map((it) => it.sk)).toEqual(['forever', 'later']);
+    const removed = changes(table, afterSeq);
+    expect(removed.map((c) => [c.eventName, c.keys.sk, c.expired])).toEqual([
+      ['REMOVE', 'old', true],
+      ['REMOVE', 'due', true],
+    ]);
+    const raw = table.readChanges(afterSeq, 1)[0]?.record;
+    expect(raw?.userIdentity).toEqual({ type: 'Service', principalId: 'dynamodb.amazonaws.com' });
+    expect(commits).toBe(3);
+  });
+});
+
+describe('openSqliteDatabase', () => {
+  it('opens a file in WAL mode with synchronous=NORMAL, and the data survives a reopen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-sqlite-'));
+    try {
+      const path = join(dir, 'nested', 'vigil.db');
+      const table = createSqliteTable({ db: openSqliteDatabase(path) });
+      expect(table.db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(table.db.pragma('synchronous', { simple: true })).toBe(1);
+      expect(Number(table.db.pragma('busy_timeout', { simple: true }))).toBeGreaterThan(0);
+      await table.transact([{ type: 'put', item: thing('a') }]);
+      await table.close();
+      const reopened = createSqliteTable({ db: openSqliteDatabase(path) });
+      expect(await reopened.get({ pk: 'p', sk: 'a' })).toEqual(thing('a'));
+      expect(reopened.readChanges(0, 10)).toHaveLength(1);
+      await reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,211 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { inject } from 'vitest';
+import { createApp } from '../../lib/app.ts';
+import { runOperatorCommand } from '../../lib/cli/operator.ts';
+import { createStreamHandler } from '../../lib/events/stream-handler.ts';
+import { createApiHandler } from '../../lib/http/lambda-adapter.ts';
+import { startLocalRuntime } from '../../lib/local/runtime.ts';
+import { type Clock, systemClock } from '../../lib/platform/clock.ts';
+import { type Config, loadConfig } from '../../lib/platform/config.ts';
+import { createLogger } from '../../lib/platform/logger.ts';
+import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
+import type { Table } from '../../lib/store/table.ts';
+import { createTestTable } from './dynamodb-local.ts';
+import { createStreamReader } from './dynamodb-stream.ts';
+
+/** One API surface, driven either over real HTTP (local runtime) or through the Lambda handler. */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected freely
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as-is instead of JSON. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface ApiHarness {
+  runtime: 'local' | 'lambda';
+  adminKey: string;
+  tenantId: string;
+  table: Table;
+  /** Every log line written so far. */
+  logs: string[];
+  request(method: string, path: string, options?: RequestOptions): Promise<ApiResponse>;
+  /** Creates another tenant through the operator path; returns its admin key. */
+  createTenant(name?: string): Promise<{ tenantId: string; key: string }>;
+  /** Feeds every pending change-feed record to the app's consumers until none are left. */
+  drainChanges(): Promise<void>;
+  /** Runs an operator CLI command against this harness's store. */
+  operator(argv: string[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  clock?: Clock;
+  env?: Record<string, string>;
+}
+
+function testConfig(runtime: 'local' | 'cloud', dataDir: string, env: Record<string, string> = {}): Config {
+  return { ...loadConfig(runtime, { VIGIL_LOG_LEVEL: 'info', ...env }), dataDir, port: 0 };
+}
+
+function encodeBody(options: RequestOptions): { body: Buffer | undefined; contentType?: string } {
+  if (options.rawBody !== undefined) return { body: Buffer.from(options.rawBody) };
+  if (options.body === undefined) return { body: undefined };
+  return { body: Buffer.from(JSON.stringify(options.body)), contentType: 'application/json' };
+}
+
+function headersFor(options: RequestOptions, contentType?: string): Record<string, string> {
+  return {
+    ...(contentType ? { 'content-type': contentType } : {}),
+    ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+    ...options.headers,
+  };
+}
+
+function parse(status: number, headers: Record<string, string>, text: string): ApiResponse {
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status, headers, body, text };
+}
+
+/** The local runtime on an ephemeral loopback port, data in a temp dir, driven with fetch. */
+export async function startLocalHarness(options: HarnessOptions = {}): Promise<ApiHarness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
+  const logs: string[] = [];
+  const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+  const config = testConfig('local', dataDir, options.env);
+  const runtime = await startLocalRuntime({
+    config,
+    logger,
+    clock: options.clock ?? systemClock,
+    host: '127.0.0.1',
+  });
+  const adminKey = runtime.bootstrapKey ?? '';
+  const tenantId = (await runtime.app.tenants.listTenants())[0]?.id ?? '';
+  return {
+    runtime: 'local',
+    adminKey,
+    tenantId,
+    table: runtime.table,
+    logs,
+    dataDir,
+    async request(method, path, opts = {}) {
+      const { body, contentType } = encodeBody(opts);
+      const res = await fetch(`${runtime.url}${path}`, {
+        method,
+        headers: headersFor(opts, contentType),
+        body,
+      });
+      return parse(res.status, Object.fromEntries(res.headers), await res.text());
+    },
+    async createTenant(name = 'Other') {
+      const created = await runtime.app.tenants.createTenant({
+        name,
+        email: `${name.toLowerCase()}@example.com`,
+      });
+      return { tenantId: created.tenant.id, key: created.rawKey };
+    },
+    drainChanges: () => runtime.drainChanges(),
+    operator: (argv) => runOperatorCommand(argv, { table: runtime.table, clock: systemClock }),
+    async close() {
+      await runtime.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  } as ApiHarness & { dataDir: string };
+}
+
+let requestCounter = 0;
+
+/** The api Lambda handler over a fresh DynamoDB Local table, driven with API Gateway v2 events. */
+export async function startLambdaHarness(options: HarnessOptions = {}): Promise<ApiHarness> {
+  const testTable = await createTestTable(inject('dynamodbEndpoint'));
+  const logs: string[] = [];
+  const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+  const config = testConfig('cloud', '/nonexistent', {
+    VIGIL_TABLE_NAME: testTable.tableName,
+    ...options.env,
+  });
+  const table = createDynamoTable({ client: testTable.client, tableName: testTable.tableName });
+  const app = createApp({ table, clock: options.clock ?? systemClock, logger, config });
+  const handler = createApiHandler(app.router);
+  const streamHandler = createStreamHandler(app.consumers);
+  const stream = createStreamReader(testTable.client, inject('dynamodbEndpoint'), testTable.tableName);
+  const first = await app.tenants.createTenant({ name: 'Local', email: 'admin@localhost' });
+  const context = { awsRequestId: 'test', functionName: 'api' } as unknown as Context;
+
+  return {
+    runtime: 'lambda',
+    adminKey: first.rawKey,
+    tenantId: first.tenant.id,
+    table,
+    logs,
+    async request(method, path, opts = {}) {
+      const { body, contentType } = encodeBody(opts);
+      const [rawPath = path, rawQueryString = ''] = path.split('?');
+      requestCounter += 1;
+      const event: APIGatewayProxyEventV2 = {
+        version: '2.0',
+        routeKey: '$default',
+        rawPath,
+        rawQueryString,
+        headers: headersFor(opts, contentType),
+        requestContext: {
+          accountId: '123456789012',
+          apiId: 'api',
+          domainName: 'api.example.com',
+          domainPrefix: 'api',
+          http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
+          requestId: `req-${requestCounter}`,
+          routeKey: '$default',
+          stage: '$default',
+          time: new Date().toISOString(),
+          timeEpoch: Date.now(),
+        },
+        body: body?.toString('base64'),
+        isBase64Encoded: body !== undefined,
+      };
+      const result = await handler(event, context);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
+      return parse(result.statusCode ?? 200, headers, result.body ?? '');
+    },
+    async createTenant(name = 'Other') {
+      const created = await app.tenants.createTenant({ name, email: `${name.toLowerCase()}@example.com` });
+      return { tenantId: created.tenant.id, key: created.rawKey };
+    },
+    async drainChanges() {
+      for (let round = 0; round < 100; round += 1) {
+        const records = await stream.readNew();
+        if (records.length === 0) return;
+        await streamHandler({ Records: records }, context);
+      }
+      throw new Error('change feed did not settle after 100 rounds');
+    },
+    operator: (argv) => runOperatorCommand(argv, { table, clock: systemClock }),
+    async close() {
+      stream.close();
+      await testTable.drop();
+    },
+  };
+}
+
+/** Both runtimes, for `describe.each`. */
+export const runtimes = [
+  { runtime: 'local', start: startLocalHarness },
+  { runtime: 'lambda', start: startLambdaHarness },
+] as const;

@@ -1,0 +1,196 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+} from '@aws-sdk/client-dynamodb';
+import { createTableDefinition } from '../../lib/store/dynamodb-table.ts';
+
+/** DynamoDB Local from the jar shipped in `amplify-dynamodb-simulator`, run by `java` on PATH. */
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const emulatorDir = join(root, 'node_modules', 'amplify-dynamodb-simulator', 'emulator');
+const START_TIMEOUT_MS = 45_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+/** A port that was free on loopback a moment ago (DynamoDB Local cannot take port 0 itself). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no port assigned'))));
+    });
+  });
+}
+
+/** A client for DynamoDB Local: loopback endpoint, dummy credentials and region. */
+export function localClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 3,
+  });
+}
+
+/** Polls ListTables until DynamoDB Local answers; `failure` reports a process that already died. */
+export async function waitForDynamoDbLocal(
+  endpoint: string,
+  failure: () => string | undefined = () => undefined,
+) {
+  const client = localClient(endpoint);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  try {
+    while (Date.now() < deadline) {
+      const dead = failure();
+      if (dead) throw new Error(dead);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await delay(100);
+      }
+    }
+    throw new Error(
+      `DynamoDB Local at ${endpoint} did not answer within ${START_TIMEOUT_MS} ms (is java on PATH?)`,
+    );
+  } finally {
+    client.destroy();
+  }
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  const exited = child.exitCode !== null || child.signalCode !== null;
+  const done = exited
+    ? Promise.resolve()
+    : new Promise<void>((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+  // Closing stdin is the stop signal for the watchdog shell (see startDynamoDbLocal).
+  child.stdin?.end();
+  return done;
+}
+
+/**
+ * Starts DynamoDB Local in memory on an ephemeral port; by default waits until it answers.
+ * DynamoDB Local 1.x has no bind-address flag, so it listens on every interface; clients only
+ * use 127.0.0.1, and telemetry is off.
+ */
+export async function startDynamoDbLocal(options: { waitUntilReady?: boolean } = {}): Promise<DynamoDbLocal> {
+  const jar = join(emulatorDir, 'DynamoDBLocal.jar');
+  if (!existsSync(jar)) throw new Error(`DynamoDB Local jar not found at ${jar}`);
+  const port = await freePort();
+  const libraryPath = `-Djava.library.path=${join(emulatorDir, 'DynamoDBLocal_lib')}`;
+  const args = [
+    libraryPath,
+    '-jar',
+    jar,
+    '-inMemory',
+    '-sharedDb',
+    '-disableTelemetry',
+    '-port',
+    String(port),
+  ];
+  // A shell between us and java: when our end of its stdin closes (stop(), or this process dying
+  // without a chance to clean up), it kills java, so no JVM outlives the test run.
+  const watchdog = 'exec 3<&0; java "$@" & pid=$!; (read -r _ <&3; kill "$pid" 2>/dev/null) & wait "$pid"';
+  const child = spawn('sh', ['-c', watchdog, 'dynamodb-local', ...args], {
+    cwd: emulatorDir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  let stopping = false;
+  child.once('exit', (code) => {
+    if (!stopping) process.stderr.write(`DynamoDB Local exited early (${code}):\n${output}\n`);
+  });
+  const stop = () => {
+    stopping = true;
+    return stopProcess(child);
+  };
+  const endpoint = `http://127.0.0.1:${port}`;
+  if (options.waitUntilReady ?? true) {
+    const failure = () =>
+      child.exitCode === null ? undefined : `DynamoDB Local exited with ${child.exitCode}:\n${output}`;
+    try {
+      await waitForDynamoDbLocal(endpoint, failure);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  }
+  return { endpoint, stop };
+}
+
+export interface TestTable {
+  client: DynamoDBClient;
+  tableName: string;
+  /** Deletes the table and destroys the client. */
+  drop(): Promise<void>;
+}
+
+async function waitUntilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (described.Table?.TableStatus === 'ACTIVE') return;
+    await delay(50);
+  }
+  throw new Error(`table ${tableName} did not become ACTIVE`);
+}
+
+// One readiness check per endpoint per test worker (the global setup does not wait for the JVM).
+const ready = new Map<string, Promise<void>>();
+
+/** Creates a fresh, uniquely named table (the production definition) on DynamoDB Local. */
+export async function createTestTable(endpoint: string, prefix = 'vigil-test'): Promise<TestTable> {
+  let waiting = ready.get(endpoint);
+  if (!waiting) {
+    waiting = waitForDynamoDbLocal(endpoint);
+    ready.set(endpoint, waiting);
+    waiting.catch(() => ready.delete(endpoint));
+  }
+  await waiting;
+  const client = localClient(endpoint);
+  const tableName = `${prefix}-${randomUUID()}`;
+  await client.send(new CreateTableCommand(createTableDefinition(tableName)));
+  await waitUntilActive(client, tableName);
+  return {
+    client,
+    tableName,
+    drop: async () => {
+      try {
+        await client.send(new DeleteTableCommand({ TableName: tableName }));
+      } finally {
+        client.destroy();
+      }
+    },
+  };
+}
