@@ -140,7 +140,10 @@ export function createCheckService(deps: CheckServiceDeps) {
     const merged = { ...current, ...def };
     const nextRunAt = scheduledRunAt(merged, now, !schedulingChanged);
     const updatedAt = isoTime(now);
-    const due = dueIndexUpdate(checkId, nextRunAt, shardOf(checkId, deps.dueShards));
+    // Unless scheduling changed, next_run_at is left to the generator's claims (no stale overwrite).
+    const due = schedulingChanged
+      ? dueIndexUpdate(checkId, nextRunAt, shardOf(checkId, deps.dueShards))
+      : { set: {}, remove: [] };
     const ops: WriteOp[] = [
       {
         type: 'update',

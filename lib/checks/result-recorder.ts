@@ -120,7 +120,12 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       {
         type: 'put',
         item: {
-          ...checkKeys.result(check.id, checkedAt, result.id),
+          // Keyed by the slot when there is one: a redelivered job, probed again later, collides.
+          ...checkKeys.result(
+            check.id,
+            input.slotMs !== undefined ? isoTime(input.slotMs) : checkedAt,
+            result.id,
+          ),
           entity: 'result',
           ttl: Math.floor(input.checkedAtMs / 1000) + retention * 86_400,
           ...result,

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { inject } from 'vitest';
-import { createApp } from '../../lib/app.ts';
+import { type App, createApp } from '../../lib/app.ts';
 import { runOperatorCommand } from '../../lib/cli/operator.ts';
 import { createStreamHandler } from '../../lib/events/stream-handler.ts';
 import { createApiHandler } from '../../lib/http/lambda-adapter.ts';
-import { startLocalRuntime } from '../../lib/local/runtime.ts';
+import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
+import type { SchedulerOptions } from '../../lib/local/scheduler.ts';
 import { type Clock, systemClock } from '../../lib/platform/clock.ts';
 import { type Config, loadConfig } from '../../lib/platform/config.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
@@ -35,6 +36,8 @@ export interface RequestOptions {
 
 export interface ApiHarness {
   runtime: 'local' | 'lambda';
+  /** The composed core (services, route table) behind this harness. */
+  app: App;
   adminKey: string;
   tenantId: string;
   table: Table;
@@ -53,6 +56,14 @@ export interface ApiHarness {
 export interface HarnessOptions {
   clock?: Clock;
   env?: Record<string, string>;
+  /** Local runtime only: scheduler tuning and hooks (e.g. onJobStart). */
+  scheduler?: SchedulerOptions;
+}
+
+/** The local harness also exposes the running runtime (scheduler, table) and its data dir. */
+export interface LocalHarness extends ApiHarness {
+  local: LocalRuntime;
+  dataDir: string;
 }
 
 function testConfig(runtime: 'local' | 'cloud', dataDir: string, env: Record<string, string> = {}): Config {
@@ -84,7 +95,7 @@ function parse(status: number, headers: Record<string, string>, text: string): A
 }
 
 /** The local runtime on an ephemeral loopback port, data in a temp dir, driven with fetch. */
-export async function startLocalHarness(options: HarnessOptions = {}): Promise<ApiHarness> {
+export async function startLocalHarness(options: HarnessOptions = {}): Promise<LocalHarness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-test-'));
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
@@ -94,16 +105,19 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<A
     logger,
     clock: options.clock ?? systemClock,
     host: '127.0.0.1',
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
   });
   const adminKey = runtime.bootstrapKey ?? '';
   const tenantId = (await runtime.app.tenants.listTenants())[0]?.id ?? '';
   return {
     runtime: 'local',
+    app: runtime.app,
     adminKey,
     tenantId,
     table: runtime.table,
     logs,
     dataDir,
+    local: runtime,
     async request(method, path, opts = {}) {
       const { body, contentType } = encodeBody(opts);
       const res = await fetch(`${runtime.url}${path}`, {
@@ -126,7 +140,7 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<A
       await runtime.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
-  } as ApiHarness & { dataDir: string };
+  } satisfies LocalHarness;
 }
 
 let requestCounter = 0;
@@ -150,6 +164,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
 
   return {
     runtime: 'lambda',
+    app,
     adminKey: first.rawKey,
     tenantId: first.tenant.id,
     table,

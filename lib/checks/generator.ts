@@ -1,0 +1,118 @@
+import { unchanged } from '../catalog/conditions.ts';
+import { nextSlot, shardOf } from '../domain/schedule.ts';
+import { isoTime } from '../platform/clock.ts';
+import type { Logger } from '../platform/logger.ts';
+import { parseItem } from '../store/items.ts';
+import type { Table, UpdateOp } from '../store/table.ts';
+import { checkKeys, duePk } from './check-keys.ts';
+import { dueIndexUpdate } from './check-store.ts';
+import type { ProbeJob } from './probe-job.ts';
+import { type CheckRecord, checkSchema } from './records.ts';
+
+/** A due check and the conditional update that claims its slot (moves next_run_at past it). */
+export interface DueClaim {
+  job: ProbeJob;
+  /** Due time in ms (the slot); runtimes delay the job until then. */
+  dueMs: number;
+  claim: UpdateOp;
+  /**
+   * Further slots of the same pull check before the window's end (intervals shorter than the
+   * window), when `generateShard` is asked for every slot; the claim moves next_run_at past them.
+   */
+  later?: { job: ProbeJob; dueMs: number }[];
+}
+
+const PAGE = 500;
+
+/**
+ * The claim of one due check: the job for its slot and the update moving it to the next slot.
+ * With `untilMs`, a pull check's further slots before it become jobs of the same claim.
+ */
+export function claimFor(
+  check: CheckRecord,
+  nowMs: number,
+  dueShards: number,
+  untilMs?: number,
+): DueClaim | undefined {
+  if (!check.next_run_at || !check.enabled) return undefined;
+  const slot = Date.parse(check.next_run_at);
+  let next = nextSlot(slot, check.interval_seconds, nowMs);
+  const later: { job: ProbeJob; dueMs: number }[] = [];
+  if (untilMs !== undefined && check.execution_mode === 'pull') {
+    for (; next < untilMs; next += check.interval_seconds * 1000) {
+      later.push({
+        job: { tenant_id: check.tenant_id, check_id: check.id, kind: 'probe', slot_ms: next },
+        dueMs: next,
+      });
+    }
+  }
+  const due = dueIndexUpdate(check.id, isoTime(next), shardOf(check.id, dueShards));
+  const job: ProbeJob =
+    check.execution_mode === 'push'
+      ? {
+          tenant_id: check.tenant_id,
+          check_id: check.id,
+          kind: 'deadman',
+          slot_ms: slot,
+          next_run_at_ms: next,
+          last_result_at: check.last_result_at,
+        }
+      : { tenant_id: check.tenant_id, check_id: check.id, kind: 'probe', slot_ms: slot };
+  return {
+    job,
+    dueMs: slot,
+    claim: {
+      type: 'update',
+      key: checkKeys.check(check.tenant_id, check.id),
+      set: due.set,
+      // Holds only while nobody else claimed this slot: overlapping generators cannot both win.
+      // (Disabling a check clears next_run_at, so a disabled check cannot be claimed either.)
+      condition: unchanged('next_run_at', check.next_run_at),
+    },
+    ...(later.length > 0 ? { later } : {}),
+  };
+}
+
+/**
+ * Reads one shard of the due index for every check due before `windowEndMs` (no scans: a key
+ * range on gsi2) and hands each page of claims to `dispatch`, which enqueues and claims them.
+ */
+export async function generateShard(
+  shard: number,
+  windowEndMs: number,
+  deps: {
+    table: Table;
+    nowMs: number;
+    dueShards: number;
+    logger: Logger;
+    dispatch(claims: DueClaim[]): Promise<void>;
+    maxPages?: number;
+    /** Every slot before `windowEndMs` becomes a job (the cloud's minute window); else one per claim. */
+    allSlotsInWindow?: boolean;
+  },
+): Promise<number> {
+  let cursor: string | undefined;
+  let count = 0;
+  const maxPages = deps.maxPages ?? 200;
+  for (let page = 0; page < maxPages; page += 1) {
+    const result = await deps.table.query({
+      index: 'gsi2',
+      pk: duePk(shard),
+      sk: { op: '<', value: isoTime(windowEndMs) },
+      limit: PAGE,
+      cursor,
+    });
+    const claims: DueClaim[] = [];
+    for (const item of result.items) {
+      const until = deps.allSlotsInWindow ? windowEndMs : undefined;
+      const claim = claimFor(parseItem(checkSchema, item), deps.nowMs, deps.dueShards, until);
+      if (claim) claims.push(claim);
+    }
+    if (claims.length > 0) await deps.dispatch(claims);
+    count += claims.length;
+    cursor = result.cursor;
+    if (!cursor) return count;
+  }
+  deps.logger.warn('due index shard not exhausted within the page budget', { shard, count });
+  return count;
+}

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { Logger } from '../platform/logger.ts';
+import { runProbe } from '../probes/run-probe.ts';
+import type { ProbeDefinition, ProbeDeps } from '../probes/types.ts';
+import type { Key } from '../store/table.ts';
+import type { CheckStore } from './check-store.ts';
+import type { CheckRecord } from './records.ts';
+import type { RecordOutcome, ResultRecorder } from './result-recorder.ts';
+
+/** One scheduled run of a check: a probe (pull) or the dead man's switch (push). Queue messages carry it. */
+export const probeJobSchema = z.strictObject({
+  tenant_id: z.string(),
+  check_id: z.string(),
+  kind: z.enum(['probe', 'deadman']),
+  /** The slot (ms) this job was claimed for: the idempotency key of its result. */
+  slot_ms: z.number().int(),
+  /** deadman: the next deadline the claim set, carried to the synthetic result's write. */
+  next_run_at_ms: z.number().int().optional(),
+  /** deadman: last_result_at when claimed; a result since then cancels the synthetic failure. */
+  last_result_at: z.string().nullable().optional(),
+});
+export type ProbeJob = z.infer<typeof probeJobSchema>;
+
+/** The probe definition of a pull check (http fields at the top level, config keys spread in). */
+export function probeDefinition(check: CheckRecord): ProbeDefinition | undefined {
+  const c = check.config;
+  switch (check.check_type) {
+    case 'http':
+      return {
+        check_type: 'http',
+        target_url: check.target_url ?? '',
+        method: check.method,
+        headers: check.headers,
+        ...(check.body !== null ? { body: check.body } : {}),
+        expected_status: check.expected_status,
+        body_contains: check.body_contains,
+        timeout_ms: check.timeout_ms,
+      };
+    case 'tcp':
+      return { check_type: 'tcp', host: String(c.host), port: Number(c.port), timeout_ms: check.timeout_ms };
+    case 'tls':
+      return {
+        check_type: 'tls',
+        host: String(c.host),
+        ...(typeof c.port === 'number' ? { port: c.port } : {}),
+        ...(typeof c.servername === 'string' ? { servername: c.servername } : {}),
+        ...(typeof c.expiry_threshold_days === 'number'
+          ? { expiry_threshold_days: c.expiry_threshold_days }
+          : {}),
+        timeout_ms: check.timeout_ms,
+      };
+    case 'dns':
+      return {
+        check_type: 'dns',
+        hostname: String(c.hostname),
+        record_type: z.enum(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA']).parse(c.record_type),
+        ...(typeof c.expected_value === 'string' ? { expected_value: c.expected_value } : {}),
+        ...(typeof c.nameserver === 'string' ? { nameserver: c.nameserver } : {}),
+        timeout_ms: check.timeout_ms,
+      };
+    default:
+      return undefined;
+  }
+}
+
+export interface JobRunnerDeps {
+  checks: CheckStore;
+  recorder: ResultRecorder;
+  probe: Omit<ProbeDeps, 'clock'> & { clock: ProbeDeps['clock'] };
+  logger: Logger;
+}
+
+/**
+ * Runs one job: re-reads the check (a disabled or deleted check stops), probes or records the
+ * synthetic failure, and records the result idempotently for its slot.
+ */
+export async function runProbeJob(
+  job: ProbeJob,
+  deps: JobRunnerDeps,
+  options: { alsoDelete?: Key } = {},
+): Promise<RecordOutcome | { status: 'skipped'; reason: string }> {
+  const check = await deps.checks.get(job.tenant_id, job.check_id);
+  if (!check || !check.enabled) return { status: 'gone' };
+  const common = { tenantId: job.tenant_id, checkId: job.check_id, slotMs: job.slot_ms, ...options };
+  if (job.kind === 'deadman') {
+    if (check.execution_mode !== 'push') return { status: 'skipped', reason: 'not a push check' };
+    if ((check.last_result_at ?? null) !== (job.last_result_at ?? null)) {
+      return { status: 'skipped', reason: 'a result arrived after the deadline was claimed' };
+    }
+    const silentFor = check.last_result_at
+      ? Math.round((job.slot_ms - Date.parse(check.last_result_at)) / 1000)
+      : 0;
+    return deps.recorder.record({
+      ...common,
+      success: false,
+      status_code: 0,
+      latency_ms: 0,
+      error_message: `no result received for ${silentFor} s (grace period exceeded)`,
+      checkedAtMs: job.slot_ms,
+      synthetic: true,
+      ...(job.next_run_at_ms !== undefined ? { nextRunAtMs: job.next_run_at_ms } : {}),
+    });
+  }
+  const def = probeDefinition(check);
+  if (!def) return { status: 'skipped', reason: `${check.check_type} checks are not probed` };
+  const started = deps.probe.clock.now();
+  const outcome = await runProbe(def, deps.probe);
+  return deps.recorder.record({
+    ...common,
+    success: outcome.success,
+    status_code: outcome.status_code,
+    latency_ms: outcome.latency_ms,
+    error_message: outcome.error_message,
+    checkedAtMs: started,
+    ...(outcome.details ? { details: { ...outcome.details } } : {}),
+  });
+}

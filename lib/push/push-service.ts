@@ -1,0 +1,80 @@
+import type { TenantStore } from '../auth/tenant-store.ts';
+import type { CheckService } from '../checks/check-service.ts';
+import { publicResult } from '../checks/records.ts';
+import type { ResultRecorder } from '../checks/result-recorder.ts';
+import type { Clock } from '../platform/clock.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import type { PushResultBody } from './push-input.ts';
+
+/** How far in the future a pushed checked_at may be (clock skew allowance). */
+const MAX_FUTURE_MS = 60_000;
+
+export interface PushServiceDeps {
+  checkService: CheckService;
+  recorder: ResultRecorder;
+  tenants: TenantStore;
+  clock: Clock;
+}
+
+/** Results and heartbeats pushed by customers' agents: the same state machine and transaction as probes. */
+export function createPushService(deps: PushServiceDeps) {
+  const pushCheck = async (tenantId: string, checkId: string) => {
+    const check = await deps.checkService.requireCheck(tenantId, checkId);
+    if (check.execution_mode !== 'push') {
+      throw new ConflictError('this is a pull-mode check: the service runs it; results cannot be pushed');
+    }
+    if (!check.enabled) throw new ConflictError('this check is disabled: enable it to accept results');
+    return check;
+  };
+
+  const record = async (
+    tenantId: string,
+    checkId: string,
+    input: Omit<Parameters<ResultRecorder['record']>[0], 'tenantId' | 'checkId'>,
+  ) => {
+    const outcome = await deps.recorder.record({ tenantId, checkId, ...input });
+    if (outcome.status === 'gone') throw new NotFoundError('check');
+    if (outcome.status !== 'recorded') throw new ConflictError('this result was already recorded');
+    return publicResult(outcome.result);
+  };
+
+  return {
+    /** Records a pushed result after checking checked_at against the allowed window. */
+    async pushResult(tenantId: string, checkId: string, body: PushResultBody) {
+      await pushCheck(tenantId, checkId);
+      const now = deps.clock.now();
+      const checkedAtMs = body.checked_at ? Date.parse(body.checked_at) : now;
+      if (checkedAtMs > now + MAX_FUTURE_MS) {
+        throw ValidationError.field('checked_at', 'must not be more than 1 minute in the future');
+      }
+      const tenant = await deps.tenants.requireTenant(tenantId);
+      if (checkedAtMs < now - tenant.retention_days * 86_400_000) {
+        throw ValidationError.field(
+          'checked_at',
+          `must not be older than the retention window (${tenant.retention_days} days)`,
+        );
+      }
+      return record(tenantId, checkId, {
+        success: body.success,
+        latency_ms: body.latency_ms,
+        error_message: body.error_message ?? '',
+        status_code: body.status_code ?? 0,
+        checkedAtMs,
+      });
+    },
+
+    /** Records an unconditional success, whatever the request carried. */
+    async heartbeat(tenantId: string, checkId: string) {
+      await pushCheck(tenantId, checkId);
+      return record(tenantId, checkId, {
+        success: true,
+        latency_ms: 0,
+        error_message: '',
+        status_code: 0,
+        checkedAtMs: deps.clock.now(),
+      });
+    },
+  };
+}
+
+export type PushService = ReturnType<typeof createPushService>;

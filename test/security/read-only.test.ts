@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Route } from '../../lib/http/types.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import {
+  createFixture,
+  diffLines,
+  fillPath,
+  sampleBody,
+  type TenantFixture,
+  tenantSnapshot,
+} from './route-fixtures.ts';
+
+function deniedToReadOnly(routes: Route[]): Route[] {
+  return routes.filter((r) => r.auth === 'key' && (r.method !== 'GET' || r.denyReadOnly === true));
+}
+
+describe.each(runtimes)('read-only keys over the whole route table ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let fx: TenantFixture;
+
+  beforeAll(async () => {
+    api = await start();
+    fx = await createFixture(api, api.adminKey);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('covers every write route', () => {
+    expect(deniedToReadOnly(api.app.routes).length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('answers 403 READ_ONLY on every POST, PUT and DELETE (and key listing) and changes nothing', async () => {
+    const failures: string[] = [];
+    for (const route of deniedToReadOnly(api.app.routes)) {
+      const before = await tenantSnapshot(api, api.tenantId);
+      const res = await api.request(route.method, fillPath(route, fx), {
+        key: fx.readOnlyKey,
+        body: route.method === 'GET' ? undefined : sampleBody(route, fx),
+      });
+      const after = await tenantSnapshot(api, api.tenantId);
+      if (res.status !== 403 || res.body?.code !== 'READ_ONLY') {
+        failures.push(`${route.method} ${route.path} -> ${res.status} ${res.text}`);
+      }
+      if (before !== after)
+        failures.push(`${diffLines(before, after)} ${route.method} ${route.path} changed data`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets a read-only key use every other GET route', async () => {
+    const failures: string[] = [];
+    for (const route of api.app.routes.filter(
+      (r) => r.auth === 'key' && r.method === 'GET' && !r.denyReadOnly,
+    )) {
+      const res = await api.request('GET', fillPath(route, fx), { key: fx.readOnlyKey });
+      if (res.status !== 200) failures.push(`${route.path} -> ${res.status} ${res.text}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});

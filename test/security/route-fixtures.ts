@@ -1,0 +1,169 @@
+import { expect } from 'vitest';
+import { tenantPk } from '../../lib/auth/tenancy-keys.ts';
+import type { Route } from '../../lib/http/types.ts';
+import { queryAll } from '../../lib/store/items.ts';
+import type { ApiHarness } from '../support/api-harness.ts';
+
+/**
+ * One of everything in a tenant, so generated tests can fill every route's path parameters with
+ * real ids of that tenant. A route whose parameter has no fixture here fails the tests loudly: add
+ * the fixture together with the route.
+ */
+export interface TenantFixture {
+  key: string;
+  readOnlyKey: string;
+  ids: Record<string, string>;
+}
+
+/** Creates the fixture objects with the caller's key; `prefix` keeps two tenants' slugs apart. */
+export async function createFixture(
+  api: ApiHarness,
+  key: string,
+  prefix = 'fixture',
+): Promise<TenantFixture> {
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await api.request(method, path, { key, body });
+    expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+    return res.body;
+  };
+  const bp = await call('POST', '/v1/blueprints', {
+    slug: `${prefix}-service`,
+    name: 'Service',
+    fields: [{ name: 'team', field_type: 'string', required: false, sort_order: 1 }],
+  });
+  const a = await call('POST', `/v1/blueprints/${bp.slug}/entities`, {
+    slug: 'fixture-a',
+    name: 'A',
+    fields: {},
+  });
+  const b = await call('POST', `/v1/blueprints/${bp.slug}/entities`, {
+    slug: 'fixture-b',
+    name: 'B',
+    fields: {},
+  });
+  const relation = await call('POST', '/v1/relations', {
+    from_entity_id: a.id,
+    to_entity_id: b.id,
+    relation_type: 'depends_on',
+  });
+  const apiKey = await call('POST', '/v1/auth/keys', { label: 'fixture' });
+  const readOnly = await call('POST', '/v1/auth/keys', { label: 'fixture read-only', is_read_only: true });
+  const invitation = await call('POST', '/v1/settings/users/invite', {
+    email: `member-${Date.now()}@example.com`,
+  });
+  const accepted = await api.request('POST', '/v1/settings/users/accept', {
+    body: { token: invitation.token, name: 'Member' },
+  });
+  const pending = await call('POST', '/v1/settings/users/invite', {
+    email: `pending-${Date.now()}@example.com`,
+  });
+  const check = await call('POST', '/v1/checks', {
+    entity_id: a.id,
+    check_type: 'push',
+    interval_seconds: 60,
+  });
+  return {
+    key,
+    readOnlyKey: readOnly.key,
+    ids: {
+      blueprint: bp.slug,
+      entity: a.slug,
+      entityId: a.id,
+      otherEntityId: b.id,
+      relation: relation.id,
+      apiKey: apiKey.id,
+      user: accepted.body.user.id,
+      invitation: pending.id,
+      check: check.id,
+    },
+  };
+}
+
+/** The value for `param` of `route`, chosen by the path segment naming the collection before it. */
+export function paramValue(route: Route, param: string, fx: TenantFixture): string {
+  const segments = route.path.split('/');
+  const index = segments.indexOf(`{${param}}`);
+  const collection = segments[index - 1];
+  const byCollection: Record<string, string | undefined> = {
+    blueprints: fx.ids.blueprint,
+    entities: fx.ids.entity,
+    relations: fx.ids.relation,
+    keys: fx.ids.apiKey,
+    users: fx.ids.user,
+    checks: fx.ids.check,
+  };
+  const value = byCollection[collection ?? ''];
+  if (!value)
+    throw new Error(
+      `no fixture for {${param}} in ${route.method} ${route.path}: add one to route-fixtures.ts`,
+    );
+  return value;
+}
+
+/** The route's path with every parameter filled from the fixture. */
+export function fillPath(route: Route, fx: TenantFixture): string {
+  return route.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) =>
+    encodeURIComponent(paramValue(route, name, fx)),
+  );
+}
+
+/** A valid body for each write route (so a test sees the 404/403 rather than a 400). */
+export function sampleBody(route: Route, fx: TenantFixture): unknown {
+  const bodies: Record<string, unknown> = {
+    'POST /v1/blueprints': { slug: 'another', name: 'Another' },
+    'POST /v1/blueprints/{slug}/fields': {
+      name: 'tier',
+      field_type: 'string',
+      required: false,
+      sort_order: 2,
+    },
+    'POST /v1/blueprints/{blueprint_slug}/entities': { slug: 'fixture-c', name: 'C', fields: {} },
+    'PUT /v1/blueprints/{blueprint_slug}/entities/{slug}': { name: 'Renamed' },
+    'DELETE /v1/blueprints/{blueprint_slug}/entities/{slug}': undefined,
+    'POST /v1/relations': {
+      from_entity_id: fx.ids.otherEntityId,
+      to_entity_id: fx.ids.entityId,
+      relation_type: 'connects_to',
+    },
+    'DELETE /v1/relations/{id}': undefined,
+    'POST /v1/auth/keys': { label: 'another' },
+    'DELETE /v1/auth/keys/{id}': undefined,
+    'POST /v1/settings/users/invite': { email: 'someone@example.com', role: 'member' },
+    'POST /v1/settings/users/accept': { token: 'vgi_x', name: 'x' },
+    'DELETE /v1/settings/users/{id}': undefined,
+    'POST /v1/checks': { entity_id: fx.ids.entityId, check_type: 'push' },
+    'PUT /v1/checks/{id}': { interval_seconds: 120 },
+    'DELETE /v1/checks/{id}': undefined,
+    'POST /v1/checks/{id}/results': { success: true, latency_ms: 5 },
+    'POST /v1/checks/{id}/heartbeat': undefined,
+  };
+  const name = `${route.method} ${route.path}`;
+  if (!(name in bodies)) throw new Error(`no sample body for ${name}: add one to route-fixtures.ts`);
+  return bodies[name];
+}
+
+/** Every stored item of a tenant (its partition and its checks' partitions), for "nothing changed" checks. */
+export async function tenantSnapshot(api: ApiHarness, tenantId: string): Promise<string> {
+  const items = await queryAll((cursor) =>
+    api.table.query({ pk: tenantPk(tenantId), cursor, consistent: true }),
+  );
+  const checkIds = items.filter((i) => i.entity === 'check').map((i) => String(i.id));
+  for (const id of checkIds) {
+    items.push(
+      ...(await queryAll((cursor) => api.table.query({ pk: `CHECK#${id}`, cursor, consistent: true }))),
+    );
+  }
+  // last_used_at moves with every authenticated request by design; it is not tenant data.
+  const canonical = (item: Record<string, unknown>) =>
+    JSON.stringify(Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1))));
+  return items.map(({ last_used_at: _l, ...rest }) => canonical(rest)).join('\n');
+}
+
+/** The lines of `after` that were not in `before` and vice versa (for readable failures). */
+export function diffLines(before: string, after: string): string {
+  const a = new Set(before.split('\n'));
+  const b = new Set(after.split('\n'));
+  const removed = [...a].filter((l) => !b.has(l)).map((l) => `- ${l}`);
+  const added = [...b].filter((l) => !a.has(l)).map((l) => `+ ${l}`);
+  return [...removed, ...added].join('\n');
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Route } from '../../lib/http/types.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import {
+  createFixture,
+  diffLines,
+  fillPath,
+  sampleBody,
+  type TenantFixture,
+  tenantSnapshot,
+} from './route-fixtures.ts';
+
+/** Routes that reference another object only through the body: sent with tenant A's ids. */
+const BODY_REFERENCES = new Set(['POST /v1/relations', 'POST /v1/checks']);
+
+function isolationCases(routes: Route[]): Route[] {
+  return routes.filter(
+    (r) => r.auth === 'key' && (r.path.includes('{') || BODY_REFERENCES.has(`${r.method} ${r.path}`)),
+  );
+}
+
+describe.each(runtimes)('tenant isolation over the whole route table ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let owner: TenantFixture;
+  let intruderKey: string;
+
+  beforeAll(async () => {
+    api = await start();
+    owner = await createFixture(api, api.adminKey);
+    intruderKey = (await api.createTenant('Intruder')).key;
+    // The intruder has objects of its own, so a 404 is not just "this tenant has nothing".
+    await createFixture(api, intruderKey, 'intruder');
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('covers every route that takes an id, slug or reference', () => {
+    expect(isolationCases(api.app.routes).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("answers 404 to another tenant's ids on every route and changes nothing", async () => {
+    const failures: string[] = [];
+    for (const route of isolationCases(api.app.routes)) {
+      const before = await tenantSnapshot(api, api.tenantId);
+      const res = await api.request(route.method, fillPath(route, owner), {
+        key: intruderKey,
+        body: route.method === 'GET' ? undefined : sampleBody(route, owner),
+      });
+      const after = await tenantSnapshot(api, api.tenantId);
+      if (res.status !== 404 || res.body?.code !== 'NOT_FOUND') {
+        failures.push(`${route.method} ${route.path} -> ${res.status} ${res.text}`);
+      }
+      if (before !== after)
+        failures.push(`${diffLines(before, after)} ${route.method} ${route.path} changed the owner's data`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
