@@ -9,6 +9,8 @@ import { VigilFunction } from './node-function.ts';
 /** What the API needs from the rest of the stack. */
 export interface VigilApiProps {
   readonly table: ITable;
+  /** Runtime settings every function shares (table name, due index shards). */
+  readonly environment: Record<string, string>;
 }
 
 /**
@@ -23,7 +25,7 @@ export class VigilApi extends Construct {
     super(scope, id);
     this.handler = new VigilFunction(this, 'Handler', {
       entry: 'functions/api.ts',
-      environment: { VIGIL_TABLE_NAME: props.table.tableName },
+      environment: props.environment,
     }).function;
     props.table.grantReadWriteData(this.handler);
 

@@ -14,13 +14,29 @@ import { createPurgeConsumer } from './catalog/purge.ts';
 import { createRelationStore } from './catalog/relation-items.ts';
 import { createRelationService } from './catalog/relation-service.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { createCheckService } from './checks/check-service.ts';
+import { createCheckStore } from './checks/check-store.ts';
+import type { JobRunnerDeps } from './checks/probe-job.ts';
+import { createCheckReadService } from './checks/read-service.ts';
+import { createResultRecorder } from './checks/result-recorder.ts';
+import { checkRoutes } from './checks/routes.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
+import { createPushService } from './push/push-service.ts';
+import { pushRoutes } from './push/routes.ts';
+import { statusRoutes } from './status/routes.ts';
+import { createStatusService } from './status/status-service.ts';
 import type { ChangeConsumer } from './store/change-feed.ts';
 import type { Table } from './store/table.ts';
+
+/**
+ * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
+ * stream event source filters on the same list, so high-volume items (results) never reach it.
+ */
+export const STREAM_ENTITIES: readonly string[] = ['purge_job', 'transition'];
 
 /** What every runtime provides to the core. */
 export interface CoreDeps {
@@ -28,6 +44,8 @@ export interface CoreDeps {
   clock: Clock;
   logger: Logger;
   config: Config;
+  /** Probe settings tests override (extra trusted CAs, a resolver). */
+  probe?: { tlsCa?: string[] };
 }
 
 /** The composition of services and routes shared by both runtimes. */
@@ -39,6 +57,22 @@ export function createApp(deps: CoreDeps) {
   const blueprints = createBlueprintStore(deps.table);
   const entities = createEntityStore(deps.table);
   const catalog = { table: deps.table, clock: deps.clock, blueprints, entities };
+  const checks = createCheckStore(deps.table);
+  const checkDeps = {
+    table: deps.table,
+    checks,
+    tenants,
+    clock: deps.clock,
+    dueShards: deps.config.dueShards,
+  };
+  const checkService = createCheckService({ ...checkDeps, entities });
+  const recorder = createResultRecorder(checkDeps);
+  const jobRunner: JobRunnerDeps = {
+    checks,
+    recorder,
+    probe: { clock: deps.clock, allowPrivate: deps.config.allowPrivateTargets, ...deps.probe },
+    logger: deps.logger,
+  };
 
   const routes: Route[] = [
     {
@@ -54,6 +88,12 @@ export function createApp(deps: CoreDeps) {
       entityService: createEntityService(catalog),
       relationService: createRelationService({ ...catalog, relations: createRelationStore(deps.table) }),
     }),
+    ...checkRoutes({
+      checkService,
+      reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock }),
+    }),
+    ...statusRoutes({ statusService: createStatusService({ table: deps.table, clock: deps.clock }) }),
+    ...pushRoutes({ pushService: createPushService({ checkService, recorder, tenants, clock: deps.clock }) }),
     ...teamRoutes({
       teamService: createTeamService({
         table: deps.table,
@@ -71,7 +111,20 @@ export function createApp(deps: CoreDeps) {
   ];
 
   const router = createRouter({ routes, authenticate, logger: deps.logger });
-  return { routes, router, consumers, tenants, keys, keyService, entities };
+  return {
+    config: deps.config,
+    routes,
+    router,
+    consumers,
+    tenants,
+    keys,
+    keyService,
+    entities,
+    checks,
+    checkService,
+    recorder,
+    jobRunner,
+  };
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -32,7 +32,7 @@ export const checkGsi1 = (entityId: string, checkId: string) => ({
   gsi1sk: checkId,
 });
 
-/** gsi1 of transition records: the tenant's transition feed, newest last. */
+/** The partition of a tenant's entity transitions (its incident feed); sort key is the transition id. */
 export const tenantTransitionsPk = (tenantId: string) => `TRN#${tenantId}`;
 
 /** gsi2 of scheduled checks: the due index, sharded; sort key is the due time then the id. */

@@ -94,13 +94,19 @@ export function entityStateOps(change: EntityChange): {
   return { ops, transition };
 }
 
-/** The stored item of a transition: in its check's partition, on the tenant feed (gsi1), expiring with results. */
+/**
+ * The stored item of a transition, expiring with results. A check's transitions live in its
+ * partition (purged with it); entity transitions, the tenant's incident feed, live in the tenant's
+ * transition partition so they outlive a deleted check (and its "check deleted" change).
+ */
 export function transitionItem(transition: TransitionRecord, retentionDays: number): Item {
+  const key =
+    transition.kind === 'entity'
+      ? { pk: tenantTransitionsPk(transition.tenant_id), sk: transition.id }
+      : checkKeys.transition(transition.check_id, transition.id);
   return {
-    ...checkKeys.transition(transition.check_id, transition.id),
+    ...key,
     entity: 'transition',
-    gsi1pk: tenantTransitionsPk(transition.tenant_id),
-    gsi1sk: transition.id,
     ttl: Math.floor(Date.parse(transition.created_at) / 1000) + retentionDays * 86_400,
     ...transition,
   };

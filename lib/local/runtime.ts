@@ -1,18 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type App, createApp } from '../app.ts';
+import { type App, createApp, STREAM_ENTITIES } from '../app.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
 import { createChangePump } from './change-pump.ts';
 import { createHttpServer } from './http-server.ts';
+import { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler.ts';
 
 export interface LocalRuntime {
   url: string;
   app: App;
   table: SqliteTable;
+  /** The tick loop, timer heap and worker pool that run the checks. */
+  scheduler: Scheduler;
   /** Drains the change-feed outbox into the consumers (tests call it to wait for async work). */
   drainChanges(): Promise<void>;
   /** The raw bootstrap key when this start created the first tenant, else undefined. */
@@ -27,6 +30,8 @@ export interface LocalRuntimeOptions {
   clock?: Clock;
   /** Host to bind; default all interfaces (tests pass 127.0.0.1). */
   host?: string;
+  /** Scheduler tuning and hooks (tests, the benchmark); false: built but not started (tests that tick by hand). */
+  scheduler?: SchedulerOptions | false;
 }
 
 /** Starts Vigil in one process on SQLite: HTTP API and the background loops. */
@@ -36,9 +41,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const clock = options.clock ?? systemClock;
   mkdirSync(config.dataDir, { recursive: true });
   const db = openSqliteDatabase(join(config.dataDir, 'vigil.db'));
-  const table = createSqliteTable({ db, clock });
+  const table = createSqliteTable({
+    db,
+    clock,
+    streamFilter: (item) => STREAM_ENTITIES.includes(item.entity),
+  });
   const app = createApp({ table, clock, logger, config });
   const pump = createChangePump({ table, consumers: app.consumers, logger });
+  const scheduler = createScheduler({
+    ...(options.scheduler || {}),
+    table,
+    jobRunner: app.jobRunner,
+    clock,
+    logger: logger.child({ component: 'scheduler' }),
+    dueShards: config.dueShards,
+    concurrency: config.workerConcurrency,
+  });
 
   let bootstrapKey: string | undefined;
   if ((await app.tenants.listTenants()).length === 0) {
@@ -61,10 +79,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   logger.info('listening', { url });
   pump.start();
+  if (options.scheduler !== false) await scheduler.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // First, so no probe starts while the rest shuts down; unfinished jobs stay queued for the restart.
+      await scheduler.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive connections become idle once their in-flight request is answered; close them then.
@@ -79,5 +100,5 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     return stopping;
   };
 
-  return { url, app, table, bootstrapKey, drainChanges: () => pump.drain(), stop };
+  return { url, app, table, scheduler, bootstrapKey, drainChanges: () => pump.drain(), stop };
 }

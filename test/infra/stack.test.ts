@@ -1,37 +1,25 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VigilStack } from '../../infra/vigil-stack.ts';
 import { createTableDefinition } from '../../lib/store/dynamodb-table.ts';
-
-const root = join(import.meta.dirname, '..', '..');
-const outdir = mkdtempSync(join(tmpdir(), 'vigil-cdk-'));
+import { allowStatements, only, synthTemplate } from './synth.ts';
 
 let template: Template;
+let cleanup: () => void;
 let tableId: string;
 
-/** The only resource of a type in the template, with its logical id. */
-function single(type: string): [string, { Properties: Record<string, unknown> }] {
-  const entries = Object.entries(template.findResources(type));
-  expect(entries).toHaveLength(1);
-  const [entry] = entries;
-  if (!entry) throw new Error(`no ${type}`);
-  return entry as [string, { Properties: Record<string, unknown> }];
+/** The only resource of a type in the template (optionally: whose logical id starts with `prefix`). */
+function single(type: string, prefix = '') {
+  return only(template, type, prefix);
 }
 
+const API = 'ApiHandler';
+
 beforeAll(() => {
-  // Same feature flags as `cdk synth`, so this is the template the CLI deploys. Bundling is
-  // skipped here (no stack selected for it); synth-cli.test.ts checks the real bundle.
-  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
-  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
-  template = Template.fromStack(new VigilStack(app, 'Vigil'));
+  ({ template, cleanup } = synthTemplate());
   [tableId] = single('AWS::DynamoDB::Table');
 }, 120_000);
 
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+afterAll(() => cleanup());
 
 describe('table', () => {
   it('keys items by pk and sk, on demand, with streams, TTL and point-in-time recovery', () => {
@@ -92,7 +80,7 @@ describe('table', () => {
 
 describe('api function', () => {
   it('runs functions/api.ts as an ESM bundle on arm64 with a current Node runtime', () => {
-    const [, fn] = single('AWS::Lambda::Function');
+    const [, fn] = single('AWS::Lambda::Function', `${API}Function`);
     expect(fn.Properties).toMatchObject({
       Handler: 'index.handler',
       Architectures: ['arm64'],
@@ -102,36 +90,33 @@ describe('api function', () => {
     expect(fn.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
   });
 
-  it('gets the table name, log level and source maps from its environment', () => {
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: {
-        Variables: {
-          VIGIL_TABLE_NAME: { Ref: tableId },
-          VIGIL_LOG_LEVEL: 'info',
-          NODE_OPTIONS: '--enable-source-maps',
-        },
+  it('gets the table name, due shards, log level and source maps from its environment', () => {
+    const [, fn] = single('AWS::Lambda::Function', `${API}Function`);
+    expect(fn.Properties.Environment).toEqual({
+      Variables: {
+        VIGIL_TABLE_NAME: { Ref: tableId },
+        VIGIL_DUE_SHARDS: '4',
+        VIGIL_LOG_LEVEL: 'info',
+        NODE_OPTIONS: '--enable-source-maps',
       },
     });
   });
 
   it('logs to its own log group with a retention period', () => {
-    const [logGroupId, logGroup] = single('AWS::Logs::LogGroup');
+    const [logGroupId, logGroup] = single('AWS::Logs::LogGroup', `${API}Logs`);
     expect(logGroup.Properties.RetentionInDays).toEqual(expect.any(Number));
-    template.hasResourceProperties('AWS::Lambda::Function', {
-      LoggingConfig: { LogGroup: { Ref: logGroupId } },
-    });
+    const [, fn] = single('AWS::Lambda::Function', `${API}Function`);
+    expect(fn.Properties.LoggingConfig).toMatchObject({ LogGroup: { Ref: logGroupId } });
   });
 
   it('may read and write the table and both of its indexes', () => {
     const tableArn = { 'Fn::GetAtt': [tableId, 'Arn'] };
-    const [, policy] = single('AWS::IAM::Policy');
-    const { Statement } = policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] };
-    const onTable = Statement.filter(
+    const onTable = allowStatements(template, API).filter(
       (st) =>
         JSON.stringify(st.Resource) ===
         JSON.stringify([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]),
     );
-    const actions = onTable.filter((st) => st.Effect === 'Allow').flatMap((st) => st.Action);
+    const actions = onTable.flatMap((st) => st.Action);
     expect(actions).toEqual(
       expect.arrayContaining(
         [
@@ -155,7 +140,7 @@ describe('http api', () => {
   });
 
   it('proxies to the api function with payload format 2.0', () => {
-    const [fnId] = single('AWS::Lambda::Function');
+    const [fnId] = single('AWS::Lambda::Function', `${API}Function`);
     template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',

@@ -36,7 +36,7 @@ function offlineEnv(): NodeJS.ProcessEnv {
 }
 
 describe('cdk synth (the real CLI, offline)', () => {
-  it('writes a template with the table, the HTTP API and a locally bundled ESM api function', () => {
+  it('writes a template with the table, the HTTP API and every function bundled locally as ESM', () => {
     // Prepare
     const cdk = join(root, 'node_modules', '.bin', 'cdk');
     const args = ['synth', '--quiet', '--no-version-reporting', '--no-notices', '-o', outdir];
@@ -55,19 +55,22 @@ describe('cdk synth (the real CLI, offline)', () => {
     expect(types).toContain('AWS::DynamoDB::Table');
     expect(types).toContain('AWS::ApiGatewayV2::Api');
 
-    const fn = resources.find((r) => r.Type === 'AWS::Lambda::Function');
-    expect(fn?.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
-
-    const assetPath = fn?.Metadata?.['aws:asset:path'];
-    expect(assetPath).toEqual(expect.any(String));
-    const asset = join(outdir, String(assetPath));
-    const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
-    expect(bundle).toContain('createRequire(import.meta.url)');
-    const { sources } = JSON.parse(readFileSync(join(asset, 'index.mjs.map'), 'utf8')) as {
-      sources: string[];
-    };
-    expect(sources.some((s) => s.includes('functions/api.ts'))).toBe(true);
-    // The Lambda runtime provides the SDK; the native SQLite module belongs to the local runtime only.
-    expect(sources.filter((s) => /node_modules\/(@aws-sdk|better-sqlite3)\//.test(s))).toEqual([]);
+    const functions = resources.filter((r) => r.Type === 'AWS::Lambda::Function');
+    const entries: string[] = [];
+    for (const fn of functions) {
+      expect(fn.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
+      const assetPath = fn.Metadata?.['aws:asset:path'];
+      expect(assetPath).toEqual(expect.any(String));
+      const asset = join(outdir, String(assetPath));
+      const bundle = readFileSync(join(asset, 'index.mjs'), 'utf8');
+      expect(bundle).toContain('createRequire(import.meta.url)');
+      const { sources } = JSON.parse(readFileSync(join(asset, 'index.mjs.map'), 'utf8')) as {
+        sources: string[];
+      };
+      entries.push(...sources.flatMap((s) => /functions\/([a-z-]+)\.ts$/.exec(s)?.[1] ?? []));
+      // The Lambda runtime provides the SDK; the native SQLite module belongs to the local runtime only.
+      expect(sources.filter((s) => /node_modules\/(@aws-sdk|better-sqlite3)\//.test(s))).toEqual([]);
+    }
+    expect(entries.sort()).toEqual(['api', 'generator', 'stream', 'worker']);
   }, 180_000);
 });

@@ -56,8 +56,11 @@ export interface ApiHarness {
 export interface HarnessOptions {
   clock?: Clock;
   env?: Record<string, string>;
-  /** Local runtime only: scheduler tuning and hooks (e.g. onJobStart). */
-  scheduler?: SchedulerOptions;
+  /**
+   * Local runtime only: scheduler tuning and hooks (e.g. onJobStart), or false for no background
+   * scheduler. Default: running, except on a caller's clock (fake time is driven by hand).
+   */
+  scheduler?: SchedulerOptions | false;
 }
 
 /** The local harness also exposes the running runtime (scheduler, table) and its data dir. */
@@ -105,7 +108,7 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
     logger,
     clock: options.clock ?? systemClock,
     host: '127.0.0.1',
-    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+    scheduler: options.scheduler ?? (options.clock ? false : {}),
   });
   const adminKey = runtime.bootstrapKey ?? '';
   const tenantId = (await runtime.app.tenants.listTenants())[0]?.id ?? '';

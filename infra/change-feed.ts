@@ -1,0 +1,60 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { STREAM_ENTITIES } from '../lib/app.ts';
+import { VigilFunction } from './node-function.ts';
+import { deadLetterQueue } from './queues.ts';
+
+export interface VigilChangeFeedProps {
+  readonly table: ITable;
+  readonly environment: Record<string, string>;
+}
+
+/**
+ * Stream filters: a record passes when its new or its old image is one of the item types the
+ * consumers read (STREAM_ENTITIES, the same list the local outbox keeps), so results never
+ * invoke the function. Filters in one list are OR-ed.
+ */
+export function streamFilters(entities: readonly string[]) {
+  const rule = { entity: { S: FilterRule.or(...entities) } };
+  return [
+    FilterCriteria.filter({ dynamodb: { NewImage: rule } }),
+    FilterCriteria.filter({ dynamodb: { OldImage: rule } }),
+  ];
+}
+
+/** DynamoDB Streams -> the stream Lambda (functions/stream.ts) -> the change-feed consumers. */
+export class VigilChangeFeed extends Construct {
+  readonly handler: NodejsFunction;
+  /** Receives the metadata (shard, sequence range) of batches that failed every retry. */
+  readonly dlq: Queue;
+
+  constructor(scope: Construct, id: string, props: VigilChangeFeedProps) {
+    super(scope, id);
+    this.dlq = deadLetterQueue(this, 'Dlq');
+    this.handler = new VigilFunction(this, 'Handler', {
+      entry: 'functions/stream.ts',
+      timeout: Duration.seconds(60),
+      environment: props.environment,
+    }).function;
+    props.table.grantReadWriteData(this.handler);
+    this.handler.addEventSource(
+      new DynamoEventSource(props.table, {
+        // Consumers are idempotent; starting at the oldest record loses nothing when the mapping
+        // is (re)created, where LATEST would drop whatever was written in between.
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(1),
+        bisectBatchOnError: true,
+        retryAttempts: 5,
+        maxRecordAge: Duration.hours(6),
+        onFailure: new SqsDlq(this.dlq),
+        filters: streamFilters(STREAM_ENTITIES),
+      }),
+    );
+  }
+}

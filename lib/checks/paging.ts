@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { ValidationError } from '../platform/errors.ts';
+import { encodeCursor, indexKeyNames, positionAttrs, positionOf } from '../store/cursor.ts';
+import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
+
+/**
+ * Paged, newest-first reads of one partition (results, transitions). The cursor handed to clients
+ * is the position of the last item of the page, so `next_cursor` is null exactly at the end, and a
+ * cursor is checked against the list it belongs to before it reaches the store (400, never 500).
+ */
+
+export const DEFAULT_PAGE_SIZE = 50;
+
+/** The `limit` and `cursor` query parameters of a paged list whose limit is at most `max`. */
+export function pageQuery(max: number) {
+  const message = `must be an integer from 1 to ${max}`;
+  return z.object({
+    limit: z
+      .string()
+      .regex(/^[0-9]{1,6}$/, message)
+      .transform(Number)
+      .pipe(z.number().int().min(1, message).max(max, message))
+      .default(DEFAULT_PAGE_SIZE),
+    cursor: z.string().min(1).max(2048).optional(),
+  });
+}
+
+export interface PageRequest {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** The partition (of the table or gsi1) a paged list reads, and the sort-key prefix of its items. */
+export interface PageSource {
+  index?: 'gsi1';
+  pk: string;
+  prefix: string;
+}
+
+export interface Page {
+  items: Item[];
+  nextCursor: string | null;
+}
+
+const positionSchema = z.record(z.string(), z.string().min(1));
+
+function invalidCursor(): never {
+  throw ValidationError.field('cursor', 'is not a cursor of this list');
+}
+
+/** The store cursor for a client cursor, after checking it points into `source`. */
+function storeCursor(cursor: string, source: PageSource): string {
+  let position: Record<string, string>;
+  try {
+    position = positionSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+  } catch {
+    return invalidCursor();
+  }
+  const attrs = positionAttrs(source.index);
+  const names = indexKeyNames(source.index);
+  const fits =
+    Object.keys(position).length === attrs.length &&
+    attrs.every((attr) => position[attr] !== undefined) &&
+    position[names.pk] === source.pk &&
+    (position[names.sk] ?? '').startsWith(source.prefix);
+  return fits ? encodeCursor(position) : invalidCursor();
+}
+
+/**
+ * Reads one page, newest first: up to `limit` items that `keep` accepts (reading on past rejected
+ * ones), and the cursor of the last when more follow.
+ */
+export async function readPage(
+  table: Table,
+  source: PageSource,
+  page: PageRequest,
+  keep: (item: Item) => boolean = () => true,
+): Promise<Page> {
+  const want = page.limit + 1;
+  const kept: Item[] = [];
+  let cursor = page.cursor === undefined ? undefined : storeCursor(page.cursor, source);
+  do {
+    const result = await table.query({
+      ...(source.index ? { index: source.index } : { consistent: true }),
+      pk: source.pk,
+      sk: { op: 'beginsWith', prefix: source.prefix },
+      direction: 'desc',
+      limit: Math.min(MAX_QUERY_LIMIT, want - kept.length),
+      cursor,
+    });
+    for (const item of result.items) {
+      if (kept.length < want && keep(item)) kept.push(item);
+    }
+    cursor = result.cursor;
+  } while (kept.length < want && cursor);
+  const items = kept.slice(0, page.limit);
+  const last = items.at(-1);
+  return {
+    items,
+    nextCursor: kept.length > page.limit && last ? encodeCursor(positionOf(last, source.index)) : null,
+  };
+}
+
+/** Keeps items whose `ttl` has not passed (TTL deletion is lazy). */
+export function unexpired(nowMs: number): (item: Item) => boolean {
+  const nowSeconds = Math.floor(nowMs / 1000);
+  return (item) => item.ttl === undefined || item.ttl > nowSeconds;
+}

@@ -1,0 +1,67 @@
+import { checkPartition } from '../catalog/catalog-keys.ts';
+import type { Clock } from '../platform/clock.ts';
+import { parseItem } from '../store/items.ts';
+import type { Table } from '../store/table.ts';
+import { RESULT_PREFIX, TRANSITION_PREFIX } from './check-keys.ts';
+import type { CheckService } from './check-service.ts';
+import { type PageRequest, readPage, unexpired } from './paging.ts';
+import { publicResult, publicTransition, resultSchema, transitionSchema } from './records.ts';
+import { readSparkline } from './sparkline-reads.ts';
+
+export interface CheckReadDeps {
+  table: Table;
+  checkService: CheckService;
+  clock: Clock;
+}
+
+/**
+ * Reads under one check: its results and its transitions (paged, newest first) and its sparkline.
+ * Each first resolves the check in the caller's tenant (404 otherwise, and once its entity is gone).
+ */
+export function createCheckReadService(deps: CheckReadDeps) {
+  const { table, clock } = deps;
+
+  return {
+    /** A page of the check's results, newest first by checked_at. */
+    async results(tenantId: string, checkId: string, page: PageRequest) {
+      const check = await deps.checkService.requireCheck(tenantId, checkId);
+      const read = await readPage(
+        table,
+        { pk: checkPartition(check.id), prefix: RESULT_PREFIX },
+        page,
+        unexpired(clock.now()),
+      );
+      return {
+        results: read.items.map((item) => publicResult(parseItem(resultSchema, item))),
+        next_cursor: read.nextCursor,
+      };
+    },
+
+    /** A page of the check's own state changes (kind `check`), newest first. */
+    async transitions(tenantId: string, checkId: string, page: PageRequest) {
+      const check = await deps.checkService.requireCheck(tenantId, checkId);
+      const live = unexpired(clock.now());
+      const read = await readPage(
+        table,
+        { pk: checkPartition(check.id), prefix: TRANSITION_PREFIX },
+        page,
+        (item) => item.kind === 'check' && live(item),
+      );
+      return {
+        transitions: read.items.map((item) => publicTransition(parseItem(transitionSchema, item))),
+        next_cursor: read.nextCursor,
+      };
+    },
+
+    /** The check's sparkline buckets over the last `hours`, oldest first. */
+    async sparkline(tenantId: string, checkId: string, options: { hours: number; buckets: number }) {
+      const check = await deps.checkService.requireCheck(tenantId, checkId);
+      return {
+        check_id: check.id,
+        ...(await readSparkline(table, check.id, { ...options, nowMs: clock.now() })),
+      };
+    },
+  };
+}
+
+export type CheckReadService = ReturnType<typeof createCheckReadService>;

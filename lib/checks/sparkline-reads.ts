@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { checkPartition } from '../catalog/catalog-keys.ts';
+import {
+  bucketize,
+  mergeRollups,
+  p50FromRollup,
+  ROLLUP_HISTOGRAM_SIZE,
+  type Rollup,
+  SPARKLINE_MAX_BUCKETS,
+  SPARKLINE_MAX_HOURS,
+  type SparklineBucket,
+} from '../domain/sparkline.ts';
+import { isoTime } from '../platform/clock.ts';
+import { ValidationError } from '../platform/errors.ts';
+import { parseItem, queryAll } from '../store/items.ts';
+import type { Item, Table } from '../store/table.ts';
+import { RESULT_PREFIX, ROLLUP_PREFIX } from './check-keys.ts';
+import { resultSchema } from './records.ts';
+import { ROLLUP_BUCKET_MS } from './result-recorder.ts';
+
+/**
+ * Sparklines of one check. The window ends at the end of the current 5-minute rollup bucket, so
+ * it starts on a bucket boundary too. When each sparkline bucket spans whole rollup buckets the
+ * answer comes from the rollup items (at most 12 per hour of window, however often the check
+ * runs); only other bucket widths read the raw results of the window, and at most
+ * RAW_SPARKLINE_MAX_RESULTS of them.
+ */
+
+const HOUR_MS = 3_600_000;
+/** Raw results one sparkline may read (unaligned bucket widths only); more is a 400. */
+export const RAW_SPARKLINE_MAX_RESULTS = 20_000;
+
+const intParam = (max: number) => {
+  const message = `must be an integer from 1 to ${max}`;
+  return z
+    .string()
+    .regex(/^[0-9]{1,6}$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(1, message).max(max, message));
+};
+
+/** Query of GET /v1/checks/{id}/sparkline: hours (default 24, at most 720), buckets (default 48, at most 500). */
+export const sparklineQuery = z.object({
+  hours: intParam(SPARKLINE_MAX_HOURS).default(24),
+  buckets: intParam(SPARKLINE_MAX_BUCKETS).default(48),
+});
+
+const rollupItemSchema = z.object({
+  bucket_start: z.string(),
+  total: z.number().int().min(0),
+  failures: z.number().int().min(0),
+  latency_sum: z.number().min(0),
+});
+/** A histogram count attribute (`h<i>`), absent when no result fell in that bucket. */
+const countSchema = z.number().int().min(0).optional();
+
+/**
+ * An estimate of the largest latency in a histogram (layout of lib/domain/sparkline.ts: index 0 is
+ * [0, 1) ms, index i is [2^((i-1)/4), 2^(i/4)) ms, the last is 2^17 ms and up): the geometric
+ * midpoint of the highest non-empty bucket, never below the mean. Stored rollups keep no maximum
+ * (they are built with atomic adds), so this is within ~9% like the p50 estimate.
+ */
+export function estimateMaxLatency(histogram: readonly number[], total: number, latencySum: number): number {
+  const mean = total > 0 ? latencySum / total : 0;
+  let top = -1;
+  histogram.forEach((count, i) => {
+    if (count > 0) top = i;
+  });
+  if (top <= 0) return mean;
+  const estimate = top === ROLLUP_HISTOGRAM_SIZE - 1 ? 2 ** 17 : 2 ** ((top - 0.5) / 4);
+  return Math.max(estimate, mean);
+}
+
+function rollupFrom(item: Item): { bucketStartMs: number; rollup: Rollup } {
+  const stored = parseItem(rollupItemSchema, item);
+  const histogram = Array.from(
+    { length: ROLLUP_HISTOGRAM_SIZE },
+    (_, i) => countSchema.parse(item[`h${i}`]) ?? 0,
+  );
+  return {
+    bucketStartMs: Date.parse(stored.bucket_start),
+    rollup: {
+      total: stored.total,
+      failures: stored.failures,
+      latency_sum: stored.latency_sum,
+      latency_max: estimateMaxLatency(histogram, stored.total, stored.latency_sum),
+      histogram,
+    },
+  };
+}
+
+interface Window {
+  startMs: number;
+  endMs: number;
+  hours: number;
+  buckets: number;
+}
+
+async function fromRollups(table: Table, checkId: string, w: Window): Promise<SparklineBucket[]> {
+  const width = (w.endMs - w.startMs) / w.buckets;
+  const items = await queryAll((cursor) =>
+    table.query({
+      pk: checkPartition(checkId),
+      sk: {
+        op: 'between',
+        low: `${ROLLUP_PREFIX}${isoTime(w.startMs)}`,
+        high: `${ROLLUP_PREFIX}${isoTime(w.endMs - ROLLUP_BUCKET_MS)}`,
+      },
+      cursor,
+      consistent: true,
+    }),
+  );
+  const perBucket: Rollup[][] = Array.from({ length: w.buckets }, () => []);
+  for (const item of items) {
+    const { bucketStartMs, rollup } = rollupFrom(item);
+    perBucket[Math.floor((bucketStartMs - w.startMs) / width)]?.push(rollup);
+  }
+  return perBucket.map((rollups, i) => {
+    const merged = mergeRollups(rollups);
+    return {
+      start: isoTime(w.startMs + i * width),
+      total: merged.total,
+      failures: merged.failures,
+      p50_latency_ms: p50FromRollup(merged),
+      max_latency_ms: merged.total > 0 ? Math.round(merged.latency_max) : null,
+    };
+  });
+}
+
+async function fromResults(table: Table, checkId: string, w: Window): Promise<SparklineBucket[]> {
+  const items = await queryAll(
+    (cursor) =>
+      table.query({
+        pk: checkPartition(checkId),
+        sk: {
+          op: 'between',
+          low: `${RESULT_PREFIX}${isoTime(w.startMs)}`,
+          high: `${RESULT_PREFIX}${isoTime(w.endMs)}`,
+        },
+        cursor,
+        consistent: true,
+      }),
+    RAW_SPARKLINE_MAX_RESULTS + 1,
+  );
+  if (items.length > RAW_SPARKLINE_MAX_RESULTS) {
+    throw ValidationError.field(
+      'buckets',
+      'too many results for this bucket width; choose buckets so that each spans a multiple of 5 minutes',
+    );
+  }
+  const samples = items.map((item) => {
+    const result = parseItem(resultSchema, item);
+    return {
+      checked_at_ms: Date.parse(result.checked_at),
+      success: result.success,
+      latency_ms: result.latency_ms,
+    };
+  });
+  return bucketize(samples, { endMs: w.endMs, hours: w.hours, buckets: w.buckets });
+}
+
+/** The sparkline of a check over the `hours` before now: the window and `buckets` equal buckets, oldest first. */
+export async function readSparkline(
+  table: Table,
+  checkId: string,
+  options: { hours: number; buckets: number; nowMs: number },
+): Promise<{ start: string; end: string; buckets: SparklineBucket[] }> {
+  const endMs = Math.floor(options.nowMs / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS + ROLLUP_BUCKET_MS;
+  const span = options.hours * HOUR_MS;
+  const window = { startMs: endMs - span, endMs, hours: options.hours, buckets: options.buckets };
+  const aligned = span % options.buckets === 0 && (span / options.buckets) % ROLLUP_BUCKET_MS === 0;
+  const buckets = aligned
+    ? await fromRollups(table, checkId, window)
+    : await fromResults(table, checkId, window);
+  return { start: isoTime(window.startMs), end: isoTime(endMs), buckets };
+}

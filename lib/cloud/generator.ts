@@ -1,0 +1,141 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { type DueClaim, generateShard } from '../checks/generator.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import type { Logger } from '../platform/logger.ts';
+import { ConditionFailedError, type Table } from '../store/table.ts';
+import { mapBounded } from './bounded.ts';
+import { delaySecondsFor, type OutgoingMessage, sendInBatches } from './probe-queue.ts';
+
+/** One window per minute, plus a lookahead so slots just past it are not late when a run starts late. */
+export const WINDOW_MS = 60_000;
+export const LOOKAHEAD_MS = 10_000;
+const SHARD_CONCURRENCY = 8;
+const CLAIM_CONCURRENCY = 25;
+
+export interface GeneratorDeps {
+  table: Table;
+  sqs: SQSClient;
+  queueUrl: string;
+  clock: Clock;
+  dueShards: number;
+  logger: Logger;
+}
+
+/** What one run did; every due check is either claimed, already claimed, unsent or a claim error. */
+export interface GeneratorCounts {
+  window_start: string;
+  window_end: string;
+  /** Due checks found (one claim each). */
+  due: number;
+  /** Messages SQS accepted (a claim has one per slot in the window). */
+  enqueued: number;
+  claimed: number;
+  /** Claims that lost their condition: another run claimed first (its message is a harmless duplicate). */
+  already_claimed: number;
+  /** Checks left unclaimed because SQS did not take their jobs; the next run finds them again. */
+  unsent: number;
+  /** Claims that failed otherwise; the next run finds those checks again and re-sends the same slots. */
+  claim_errors: number;
+  failed_shards: number;
+}
+
+/** A run in which some shards failed; the others ran, and `counts` says what they did. */
+export class GeneratorRunError extends Error {
+  override name = 'GeneratorRunError';
+  constructor(
+    readonly counts: GeneratorCounts,
+    options?: { cause?: unknown },
+  ) {
+    super(`${counts.failed_shards} of the due index shards failed`, options);
+  }
+}
+
+function jobsOf(claim: DueClaim): { body: string; dueMs: number }[] {
+  return [{ job: claim.job, dueMs: claim.dueMs }, ...(claim.later ?? [])].map((j) => ({
+    body: JSON.stringify(j.job),
+    dueMs: j.dueMs,
+  }));
+}
+
+/**
+ * The cloud generator. Each run reads every shard of the due index for one minute window, sends
+ * the jobs to SQS FIRST (delayed to their slot) and only then claims the checks whose jobs SQS
+ * accepted: a crash or an SQS failure leaves a check due, never claimed-but-not-enqueued.
+ */
+export function createGenerator(deps: GeneratorDeps) {
+  return {
+    async run(windowStartMs: number): Promise<GeneratorCounts> {
+      const windowEndMs = windowStartMs + WINDOW_MS + LOOKAHEAD_MS;
+      const nowMs = deps.clock.now();
+      const counts: GeneratorCounts = {
+        window_start: isoTime(windowStartMs),
+        window_end: isoTime(windowEndMs),
+        due: 0,
+        enqueued: 0,
+        claimed: 0,
+        already_claimed: 0,
+        unsent: 0,
+        claim_errors: 0,
+        failed_shards: 0,
+      };
+
+      const dispatch = async (claims: DueClaim[]): Promise<void> => {
+        const sentAt = deps.clock.now();
+        const plans = claims.map((claim, i) => ({
+          claim,
+          messages: jobsOf(claim).map(
+            (job, k): OutgoingMessage => ({
+              id: `c${i}-${k}`,
+              body: job.body,
+              delaySeconds: delaySecondsFor(job.dueMs, sentAt),
+            }),
+          ),
+        }));
+        const unsent = await sendInBatches(
+          plans.flatMap((p) => p.messages),
+          { sqs: deps.sqs, queueUrl: deps.queueUrl, logger: deps.logger },
+        );
+        const sent = plans.filter((p) => p.messages.every((m) => !unsent.has(m.id)));
+        counts.due += claims.length;
+        counts.enqueued += plans.flatMap((p) => p.messages).length - unsent.size;
+        counts.unsent += claims.length - sent.length;
+        await mapBounded(sent, CLAIM_CONCURRENCY, async ({ claim }) => {
+          try {
+            await deps.table.transact([claim.claim]);
+            counts.claimed += 1;
+          } catch (error) {
+            if (error instanceof ConditionFailedError) counts.already_claimed += 1;
+            else {
+              counts.claim_errors += 1;
+              deps.logger.warn('claim failed', { check_id: claim.job.check_id, error });
+            }
+          }
+        });
+      };
+
+      const errors: unknown[] = [];
+      const shards = Array.from({ length: deps.dueShards }, (_, shard) => shard);
+      await mapBounded(shards, SHARD_CONCURRENCY, async (shard) => {
+        try {
+          await generateShard(shard, windowEndMs, {
+            table: deps.table,
+            nowMs,
+            dueShards: deps.dueShards,
+            logger: deps.logger,
+            dispatch,
+            allSlotsInWindow: true,
+          });
+        } catch (error) {
+          counts.failed_shards += 1;
+          errors.push(error);
+          deps.logger.error('due index shard failed', { shard, error });
+        }
+      });
+      deps.logger.info('generator run', { ...counts });
+      if (errors.length > 0) throw new GeneratorRunError(counts, { cause: new AggregateError(errors) });
+      return counts;
+    },
+  };
+}
+
+export type Generator = ReturnType<typeof createGenerator>;

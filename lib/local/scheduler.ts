@@ -1,0 +1,241 @@
+import { generateShard } from '../checks/generator.ts';
+import { type JobRunnerDeps, type ProbeJob, runProbeJob } from '../checks/probe-job.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { SqliteTable } from '../store/sqlite-table.ts';
+import type { Table } from '../store/table.ts';
+import { commitClaims, deleteQueued, loadQueued, type QueuedProbe } from './probe-queue.ts';
+import { sweepRetention } from './retention-sweep.ts';
+import { createTimerHeap, systemTimers, type Timers } from './timer-heap.ts';
+import { createWorkerPool } from './worker-pool.ts';
+
+/** Reported when a worker starts a job (the benchmark measures lateness as startedMs - dueMs). */
+export interface JobStart {
+  dueMs: number;
+  startedMs: number;
+  job: ProbeJob;
+}
+
+export interface SchedulerOptions {
+  /** Generator tick period; default 1 s. */
+  tickMs?: number;
+  /** How far past the next tick a tick claims, so slow ticks never make a job late; default 500 ms. */
+  lookaheadMs?: number;
+  /** Retention sweep period; default 60 s. */
+  sweepEveryMs?: number;
+  /** How long stop() waits for running jobs before abandoning them (their queue items stay); default 3 s. */
+  stopGraceMs?: number;
+  /** Runs of a job that throws before it is dropped; default 4 (retried after 1 s, 2 s, 4 s). */
+  maxAttempts?: number;
+  retryBaseMs?: number;
+  onJobStart?: (start: JobStart) => void;
+  timers?: Timers;
+}
+
+export interface SchedulerDeps extends SchedulerOptions {
+  table: Table & Pick<SqliteTable, 'sweepExpired'>;
+  jobRunner: JobRunnerDeps;
+  clock: Clock;
+  logger: Logger;
+  dueShards: number;
+  /** Jobs running at once (config.workerConcurrency). */
+  concurrency: number;
+}
+
+/** What became of one run of a queued job. */
+export type JobStatus = 'recorded' | 'duplicate' | 'gone' | 'skipped' | 'retry' | 'dropped' | 'abandoned';
+
+interface Scheduled {
+  queued: QueuedProbe;
+  attempts: number;
+}
+
+/**
+ * The local scheduler: a 1 s tick claims due checks into the durable queue (see probe-queue.ts),
+ * a timer heap fires each job at its due time, and a bounded worker pool runs it, committing its
+ * result and its dequeue together. A tick also sweeps expired items every `sweepEveryMs`.
+ */
+export function createScheduler(deps: SchedulerDeps) {
+  const { table, clock, logger } = deps;
+  const timers = deps.timers ?? systemTimers;
+  const tickMs = deps.tickMs ?? 1000;
+  const lookaheadMs = deps.lookaheadMs ?? 500;
+  const sweepEveryMs = deps.sweepEveryMs ?? 60_000;
+  const maxAttempts = deps.maxAttempts ?? 4;
+  const retryBaseMs = deps.retryBaseMs ?? 1000;
+  const maxWaiting = deps.concurrency * 2;
+  /** Queue keys (sk) held in memory, so a reload or a repeated claim never runs a job twice at once. */
+  const tracked = new Set<string>();
+  let started = false;
+  let stopped = false;
+  let ticking: Promise<number> | undefined;
+  let loopTimer: NodeJS.Timeout | undefined;
+  let lastSweepMs = Number.NEGATIVE_INFINITY;
+
+  const execute = async (queued: QueuedProbe, attempts = 0): Promise<JobStatus> => {
+    const { job } = queued;
+    try {
+      deps.onJobStart?.({ dueMs: queued.dueMs, startedMs: clock.now(), job });
+    } catch (err) {
+      logger.warn('onJobStart hook failed', { err });
+    }
+    try {
+      const outcome = await runProbeJob(job, deps.jobRunner, { alsoDelete: queued.key });
+      // A recorded result deleted the queue item in its own transaction; anything else deletes it here.
+      if (outcome.status !== 'recorded') await deleteQueued(table, [queued.key]);
+      return outcome.status;
+    } catch (err) {
+      const fields = { check_id: job.check_id, slot_ms: job.slot_ms, attempt: attempts + 1, err };
+      if (stopped) {
+        logger.debug('probe job abandoned at stop; left queued', fields);
+        return 'abandoned';
+      }
+      if (attempts + 1 < maxAttempts) {
+        logger.warn('probe job failed; will retry', fields);
+        return 'retry';
+      }
+      logger.error('probe job failed too often; dropped', fields);
+      await deleteQueued(table, [queued.key]).catch((e: unknown) =>
+        logger.error('could not delete a dropped probe job', { check_id: job.check_id, err: e }),
+      );
+      return 'dropped';
+    }
+  };
+
+  const pool = createWorkerPool<Scheduled>({
+    concurrency: deps.concurrency,
+    logger,
+    async run(entry) {
+      const status = await execute(entry.queued, entry.attempts);
+      if (status === 'retry') {
+        const attempts = entry.attempts + 1;
+        if (!stopped) heap.add(clock.now() + retryBaseMs * 2 ** (attempts - 1), { ...entry, attempts });
+        return;
+      }
+      tracked.delete(entry.queued.key.sk);
+    },
+  });
+
+  const heap = createTimerHeap<Scheduled>({
+    clock,
+    timers,
+    onDue: (entries) => {
+      for (const entry of entries) pool.push(entry);
+    },
+  });
+
+  /** Hands a queued job to the timer heap (once: a job already held is not added again). */
+  const enqueue = (queued: QueuedProbe): boolean => {
+    if (stopped || tracked.has(queued.key.sk)) return false;
+    tracked.add(queued.key.sk);
+    heap.add(queued.dueMs, { queued, attempts: 0 });
+    return true;
+  };
+
+  const sweep = async (): Promise<number> => {
+    const deleted = await sweepRetention(table, clock.now());
+    if (deleted > 0) logger.info('retention sweep deleted expired items', { deleted });
+    return deleted;
+  };
+
+  const runTick = async (): Promise<number> => {
+    const nowMs = clock.now();
+    const windowEnd = nowMs + tickMs + lookaheadMs;
+    let claimed = 0;
+    // Overloaded (due jobs wait for a worker): claim nothing this tick. The checks stay due and
+    // are claimed later once each, nextSlot skipping the missed slots, so the backlog stays bounded.
+    const saturated = pool.queued > maxWaiting;
+    if (saturated) logger.warn('workers saturated; claims deferred', { waiting: pool.queued });
+    for (let shard = 0; shard < (saturated ? 0 : deps.dueShards); shard += 1) {
+      await generateShard(shard, windowEnd, {
+        table,
+        nowMs,
+        dueShards: deps.dueShards,
+        logger,
+        dispatch: async (claims) => {
+          claimed += await commitClaims(table, claims, (winners) => {
+            for (const queued of winners) enqueue(queued);
+          });
+        },
+      });
+    }
+    if (nowMs - lastSweepMs >= sweepEveryMs) {
+      lastSweepMs = nowMs;
+      await sweep().catch((err: unknown) => logger.error('retention sweep failed', { err }));
+    }
+    return claimed;
+  };
+
+  /** One generator pass; while one runs, a second call joins it instead of overlapping it. */
+  const tick = (): Promise<number> => {
+    if (stopped) return Promise.resolve(0);
+    ticking ??= runTick().finally(() => {
+      ticking = undefined;
+    });
+    return ticking;
+  };
+
+  const loop = async () => {
+    loopTimer = undefined;
+    if (stopped) return;
+    const startedMs = clock.now();
+    await tick().catch((err: unknown) => logger.error('scheduler tick failed', { err }));
+    if (stopped) return;
+    loopTimer = timers.setTimeout(loop, Math.max(0, startedMs + tickMs - clock.now()));
+  };
+
+  /** Jobs queued before a restart: run those whose next slot is not due yet, delete the rest. */
+  const reload = async () => {
+    const nowMs = clock.now();
+    const { queued, invalid } = await loadQueued(table);
+    const stale = queued.filter((q) => q.nextMs <= nowMs);
+    let resumed = 0;
+    for (const q of queued) if (q.nextMs > nowMs && enqueue(q)) resumed += 1;
+    await deleteQueued(table, [...invalid, ...stale.map((q) => q.key)]);
+    if (queued.length + invalid.length > 0) {
+      logger.info('probe queue reloaded', { resumed, dropped: stale.length + invalid.length });
+    }
+  };
+
+  return {
+    tick,
+    enqueue,
+    /** Runs one queued job now (the worker's step; tests feed redeliveries through it). */
+    execute: (queued: QueuedProbe): Promise<JobStatus> => execute(queued),
+    sweep,
+
+    /** Reloads the queue left from before and starts ticking (the first tick runs at once). */
+    async start(): Promise<void> {
+      if (started || stopped) return;
+      started = true;
+      await reload();
+      void loop();
+    },
+
+    /** Stops ticking and timers; running jobs get `stopGraceMs` to finish, queued ones stay for the restart. */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (loopTimer) timers.clearTimeout(loopTimer);
+      heap.clear();
+      pool.clear();
+      await ticking?.catch(() => undefined);
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([
+        pool.idle(),
+        new Promise<void>((resolve) => {
+          grace = timers.setTimeout(resolve, deps.stopGraceMs ?? 3000);
+        }),
+      ]);
+      if (grace) timers.clearTimeout(grace);
+      if (pool.active > 0)
+        logger.warn('stopped with probe jobs running; left queued', { running: pool.active });
+    },
+
+    /** Jobs waiting for their time, waiting for a worker, and running. */
+    stats() {
+      return { timed: heap.size, waiting: pool.queued, running: pool.active };
+    },
+  };
+}
+
+export type Scheduler = ReturnType<typeof createScheduler>;

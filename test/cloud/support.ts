@@ -1,0 +1,223 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import {
+  SendMessageBatchCommand,
+  type SendMessageBatchCommandInput,
+  type SendMessageBatchCommandOutput,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { inject } from 'vitest';
+import { createApp } from '../../lib/app.ts';
+import { createGenerator } from '../../lib/cloud/generator.ts';
+import { createGeneratorHandler } from '../../lib/cloud/generator-handler.ts';
+import { createWorkerHandler } from '../../lib/cloud/worker.ts';
+import { createApiHandler } from '../../lib/http/lambda-adapter.ts';
+import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { createLogger } from '../../lib/platform/logger.ts';
+import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
+import { createTestTable } from '../support/dynamodb-local.ts';
+
+export const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/vigil-probes';
+export const START_MS = Date.parse('2026-01-01T00:00:00.000Z');
+
+/** A message the mocked SQS accepted, as the generator sent it. */
+export interface SentMessage {
+  messageId: string;
+  body: string;
+  delaySeconds: number;
+  /** Fake-clock time of the SendMessageBatch call. */
+  sentAtMs: number;
+}
+
+/** A Lambda context with every field the type declares. */
+export function lambdaContext(functionName: string): Context {
+  const fail = () => {
+    throw new Error('callback-style completion is not used');
+  };
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: '2026/01/01/[$LATEST]0123456789abcdef',
+    getRemainingTimeInMillis: () => 60_000,
+    done: fail,
+    fail,
+    succeed: fail,
+  };
+}
+
+/** What EventBridge Scheduler sends (the Input of infra/checks.ts, context attributes filled in). */
+export function schedulerEvent(scheduledMs: number, attempt = 1) {
+  return {
+    scheduled_time: isoTime(scheduledMs).replace('.000Z', 'Z'),
+    execution_id: randomUUID().replaceAll('-', '').slice(0, 16),
+    attempt: String(attempt),
+  };
+}
+
+/** An SQS event as the Lambda event source mapping delivers it. */
+export function sqsEvent(
+  messages: { messageId: string; body: string; sentAtMs?: number; receives?: number }[],
+) {
+  const event: SQSEvent = {
+    Records: messages.map((m) => ({
+      messageId: m.messageId,
+      receiptHandle: `AQEB${randomUUID().replaceAll('-', '')}`,
+      body: m.body,
+      attributes: {
+        ApproximateReceiveCount: String(m.receives ?? 1),
+        SentTimestamp: String(m.sentAtMs ?? START_MS),
+        SenderId: 'AROAEXAMPLE123:vigil-generator',
+        ApproximateFirstReceiveTimestamp: String(m.sentAtMs ?? START_MS),
+      },
+      messageAttributes: {},
+      md5OfBody: createHash('md5').update(m.body).digest('hex'),
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:123456789012:vigil-probes',
+      awsRegion: 'us-east-1',
+    })),
+  };
+  return event;
+}
+
+/**
+ * The cloud Lambda handlers (generator, worker, api) over a fresh DynamoDB Local table, a fake
+ * clock, and an SQS client mocked with aws-sdk-client-mock that accepts and records every entry.
+ */
+export async function startCloudHarness(options: { env?: Record<string, string> } = {}) {
+  const testTable = await createTestTable(inject('dynamodbEndpoint'));
+  const clock = createFakeClock(START_MS);
+  const logs: string[] = [];
+  const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
+  const config = loadConfig('cloud', {
+    VIGIL_TABLE_NAME: testTable.tableName,
+    VIGIL_PROBE_QUEUE_URL: QUEUE_URL,
+    ...options.env,
+  });
+  const table = createDynamoTable({ client: testTable.client, tableName: testTable.tableName });
+  const app = createApp({ table, clock, logger, config });
+  const sqs = new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+  const sqsMock = mockClient(sqs);
+  const sent: SentMessage[] = [];
+  const accept = (input: SendMessageBatchCommandInput): SendMessageBatchCommandOutput => {
+    const entries = input.Entries ?? [];
+    const successful = entries.map((entry) => {
+      const messageId = randomUUID();
+      sent.push({
+        messageId,
+        body: entry.MessageBody ?? '',
+        delaySeconds: entry.DelaySeconds ?? 0,
+        sentAtMs: clock.now(),
+      });
+      return { Id: entry.Id, MessageId: messageId, MD5OfMessageBody: 'x' };
+    });
+    return { Successful: successful, Failed: [], $metadata: {} };
+  };
+  sqsMock.on(SendMessageBatchCommand).callsFake(accept);
+  const generator = createGenerator({
+    table,
+    sqs,
+    queueUrl: QUEUE_URL,
+    clock,
+    dueShards: config.dueShards,
+    logger,
+  });
+  const generatorHandler = createGeneratorHandler({ generator, clock, logger });
+  const workerHandler = createWorkerHandler({ jobRunner: app.jobRunner, logger });
+  const apiHandler = createApiHandler(app.router);
+  const first = await app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
+
+  return {
+    app,
+    table,
+    tableName: testTable.tableName,
+    dynamodb: testTable.client,
+    clock,
+    logs,
+    sqs,
+    sqsMock,
+    /** Accepts and records a batch; tests that replace the mock's behaviour call it to succeed. */
+    accept,
+    sent,
+    generator,
+    tenantId: first.tenant.id,
+    adminKey: first.rawKey,
+    /** Runs the generator Lambda for the minute the fake clock is in. */
+    runGenerator: (event: unknown = schedulerEvent(Math.floor(clock.now() / 60_000) * 60_000)) =>
+      generatorHandler(event, lambdaContext('generator')),
+    runWorker: (event: unknown) => workerHandler(event, lambdaContext('worker')),
+    /** One API request through the api Lambda handler (JSON in, parsed JSON out). */
+    async api(method: string, path: string, body?: unknown) {
+      const raw = body === undefined ? undefined : Buffer.from(JSON.stringify(body)).toString('base64');
+      const result = await apiHandler(
+        {
+          version: '2.0',
+          routeKey: '$default',
+          rawPath: path,
+          rawQueryString: '',
+          headers: { authorization: `Bearer ${first.rawKey}`, 'content-type': 'application/json' },
+          requestContext: {
+            accountId: '123456789012',
+            apiId: 'api',
+            domainName: 'api.example.com',
+            domainPrefix: 'api',
+            http: { method, path, protocol: 'HTTP/1.1', sourceIp: '203.0.113.9', userAgent: 'vitest' },
+            requestId: randomUUID(),
+            routeKey: '$default',
+            stage: '$default',
+            time: new Date(clock.now()).toISOString(),
+            timeEpoch: clock.now(),
+          },
+          body: raw,
+          isBase64Encoded: raw !== undefined,
+        },
+        lambdaContext('api'),
+      );
+      return { status: result.statusCode ?? 200, body: result.body ? JSON.parse(result.body) : undefined };
+    },
+    async close() {
+      sqsMock.restore();
+      sqs.destroy();
+      await testTable.drop();
+    },
+  };
+}
+
+export type CloudHarness = Awaited<ReturnType<typeof startCloudHarness>>;
+
+/** Creates blueprint `web` and an entity in it through the api handler; returns the entity id. */
+export async function createEntity(h: CloudHarness, slug = 'site'): Promise<string> {
+  const bp = await h.api('POST', '/v1/blueprints', { slug: 'web', name: 'Web' });
+  if (bp.status !== 201 && bp.status !== 409) throw new Error(`blueprint: ${bp.status}`);
+  const entity = await h.api('POST', '/v1/blueprints/web/entities', { slug, name: slug });
+  if (entity.status !== 201) throw new Error(`entity: ${entity.status} ${JSON.stringify(entity.body)}`);
+  return String(entity.body.id);
+}
+
+/** A loopback HTTP server answering every request with the status it is currently set to. */
+export async function startStatusServer(initial = 200) {
+  let status = initial;
+  let hits = 0;
+  const server = createServer((_req, res) => {
+    hits += 1;
+    res.writeHead(status).end(`status ${status}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/health`,
+    set: (next: number) => {
+      status = next;
+    },
+    hits: () => hits,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,219 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROBE_MAX_RECEIVE_COUNT } from '../../infra/checks.ts';
+import { STREAM_ENTITIES } from '../../lib/app.ts';
+import { schedulerPayloadSchema } from '../../lib/cloud/generator-handler.ts';
+import { allowStatements, only, type Resource, synthTemplate } from './synth.ts';
+
+let template: Template;
+let cleanup: () => void;
+let tableId: string;
+
+const GENERATOR = 'ChecksGenerator';
+const WORKER = 'ChecksWorker';
+const STREAM = 'ChangeFeedHandler';
+
+const fn = (prefix: string) => only(template, 'AWS::Lambda::Function', `${prefix}Function`);
+const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
+
+/** Actions a function's role may take on a resource (compared structurally). */
+function actionsOn(prefix: string, resource: unknown): string[] {
+  return allowStatements(template, prefix)
+    .filter((st) => JSON.stringify(st.Resource) === JSON.stringify(resource))
+    .flatMap((st) => st.Action as string | string[]);
+}
+
+const tableResources = () => [getAtt(tableId), { 'Fn::Join': ['', [getAtt(tableId), '/index/*']] }];
+const tableWrites = ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
+  (a) => `dynamodb:${a}`,
+);
+
+beforeAll(() => {
+  ({ template, cleanup } = synthTemplate());
+  [tableId] = only(template, 'AWS::DynamoDB::Table');
+}, 120_000);
+
+afterAll(() => cleanup());
+
+describe('probe queue', () => {
+  it('redrives to an encrypted DLQ after 5 receives, and the DLQ keeps messages 14 days', () => {
+    const [dlqId, dlq] = only(template, 'AWS::SQS::Queue', 'ChecksProbeDlq');
+    const [, queue] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    expect(PROBE_MAX_RECEIVE_COUNT).toBe(5);
+    expect(queue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(dlqId),
+      maxReceiveCount: 5,
+    });
+    expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    // A message keeps its first enqueue time in the DLQ, so the DLQ must outlive the queue's retention.
+    expect(Number(queue.Properties.MessageRetentionPeriod)).toBeLessThan(14 * 86_400);
+  });
+
+  it('hides a received message for more than six worker timeouts', () => {
+    const [, queue] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const [, worker] = fn(WORKER);
+    expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
+      6 * Number(worker.Properties.Timeout),
+    );
+  });
+
+  it('refuses requests without TLS', () => {
+    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId }],
+      PolicyDocument: {
+        Statement: [
+          { Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
+        ],
+      },
+    });
+  });
+});
+
+describe('generator', () => {
+  it('gets the table, the due shards and the probe queue URL from its environment', () => {
+    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const [, generator] = fn(GENERATOR);
+    expect(generator.Properties.Environment).toEqual({
+      Variables: expect.objectContaining({
+        VIGIL_TABLE_NAME: { Ref: tableId },
+        VIGIL_DUE_SHARDS: '4',
+        VIGIL_PROBE_QUEUE_URL: { Ref: queueId },
+      }),
+    });
+    expect(generator.Properties.Handler).toBe('index.handler');
+  });
+
+  it('may read and write the table and its indexes, and send to the probe queue', () => {
+    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    expect(actionsOn(GENERATOR, tableResources())).toEqual(expect.arrayContaining(tableWrites));
+    expect(actionsOn(GENERATOR, getAtt(queueId))).toContain('sqs:SendMessage');
+    expect(actionsOn(GENERATOR, getAtt(queueId))).not.toContain('sqs:ReceiveMessage');
+  });
+
+  it('is not retried by Lambda: the next minute finds what a failed run left due', () => {
+    const [generatorId] = fn(GENERATOR);
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: generatorId },
+      MaximumRetryAttempts: 0,
+    });
+  });
+});
+
+describe('schedule', () => {
+  it('invokes the generator at rate(1 minute) with a retry policy and a role allowed to invoke it', () => {
+    const [generatorId] = fn(GENERATOR);
+    const [, schedule] = only(template, 'AWS::Scheduler::Schedule');
+    expect(schedule.Properties).toMatchObject({
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: {
+        Arn: getAtt(generatorId),
+        RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 60 },
+      },
+    });
+    const roleArn = (schedule.Properties.Target as { RoleArn: { 'Fn::GetAtt': [string, string] } }).RoleArn;
+    const roleId = roleArn['Fn::GetAtt'][0];
+    const [, role] = only(template, 'AWS::IAM::Role', roleId);
+    expect(JSON.stringify(role.Properties.AssumeRolePolicyDocument)).toContain('scheduler.amazonaws.com');
+    const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Resource[];
+    const invoke = policies
+      .filter((p) => JSON.stringify(p.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+      .flatMap((p) => (p.Properties.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement);
+    expect(invoke).toContainEqual(
+      expect.objectContaining({ Action: 'lambda:InvokeFunction', Effect: 'Allow' }),
+    );
+  });
+
+  it('sends the payload the generator handler parses, filled in by Scheduler', () => {
+    const [, schedule] = only(template, 'AWS::Scheduler::Schedule');
+    const input = String((schedule.Properties.Target as { Input: string }).Input);
+    const filled = input
+      .replace('<aws.scheduler.scheduled-time>', '2026-01-01T00:05:00Z')
+      .replace('<aws.scheduler.execution-id>', 'd32c5kddcf5bb8c3')
+      .replace('<aws.scheduler.attempt-number>', '1');
+    expect(schedulerPayloadSchema.parse(JSON.parse(filled))).toEqual({
+      scheduled_time: '2026-01-01T00:05:00Z',
+      execution_id: 'd32c5kddcf5bb8c3',
+      attempt: 1,
+    });
+  });
+});
+
+describe('worker', () => {
+  it('consumes the probe queue in batches of 10 and reports partial batch failures', () => {
+    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const [workerId] = fn(WORKER);
+    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${WORKER}Function`);
+    expect(mapping.Properties).toMatchObject({
+      EventSourceArn: getAtt(queueId),
+      FunctionName: { Ref: workerId },
+      BatchSize: 10,
+      MaximumBatchingWindowInSeconds: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: expect.any(Number) },
+    });
+  });
+
+  it('may read and write the table and receive from the queue, with the shared environment', () => {
+    const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    expect(actionsOn(WORKER, tableResources())).toEqual(expect.arrayContaining(tableWrites));
+    expect(actionsOn(WORKER, getAtt(queueId))).toEqual(
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']),
+    );
+    const [, worker] = fn(WORKER);
+    expect(worker.Properties.Environment).toEqual({
+      Variables: expect.objectContaining({ VIGIL_TABLE_NAME: { Ref: tableId }, VIGIL_DUE_SHARDS: '4' }),
+    });
+    // Probe targets stay public-only in the cloud (the config's default there).
+    expect(JSON.stringify(worker.Properties.Environment)).not.toContain('VIGIL_ALLOW_PRIVATE_TARGETS');
+  });
+});
+
+describe('change feed', () => {
+  it('reads the table stream in batches of 100, bisecting and retrying failed batches', () => {
+    const [streamFnId] = fn(STREAM);
+    const [dlqId] = only(template, 'AWS::SQS::Queue', 'ChangeFeedDlq');
+    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${STREAM}Function`);
+    expect(mapping.Properties).toMatchObject({
+      EventSourceArn: getAtt(tableId, 'StreamArn'),
+      FunctionName: { Ref: streamFnId },
+      StartingPosition: 'TRIM_HORIZON',
+      BatchSize: 100,
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: expect.any(Number),
+      DestinationConfig: { OnFailure: { Destination: getAtt(dlqId) } },
+    });
+  });
+
+  it('keeps only records whose new or old image is an item type the consumers read', () => {
+    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${STREAM}Function`);
+    const { Filters } = mapping.Properties.FilterCriteria as { Filters: { Pattern: string }[] };
+    expect(Filters.map((f) => JSON.parse(f.Pattern))).toEqual([
+      { dynamodb: { NewImage: { entity: { S: [...STREAM_ENTITIES] } } } },
+      { dynamodb: { OldImage: { entity: { S: [...STREAM_ENTITIES] } } } },
+    ]);
+    expect(STREAM_ENTITIES).toContain('transition');
+    expect(STREAM_ENTITIES).not.toContain('result');
+  });
+
+  it('runs functions/stream.ts with the stream read grants and the table', () => {
+    const [, streamFn] = fn(STREAM);
+    expect(streamFn.Properties.Environment).toEqual({
+      Variables: expect.objectContaining({ VIGIL_TABLE_NAME: { Ref: tableId } }),
+    });
+    expect(actionsOn(STREAM, getAtt(tableId, 'StreamArn'))).toEqual(
+      expect.arrayContaining(['dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:DescribeStream']),
+    );
+    expect(actionsOn(STREAM, tableResources())).toEqual(expect.arrayContaining(tableWrites));
+  });
+});
+
+describe('functions', () => {
+  it('are four, each with its own log group', () => {
+    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(4);
+    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(4);
+  });
+});

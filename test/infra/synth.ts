@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { expect } from 'vitest';
+import { VigilStack } from '../../infra/vigil-stack.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+
+export interface Resource {
+  Type: string;
+  Properties: Record<string, unknown>;
+}
+
+/**
+ * The stack's template with the same feature flags as `cdk synth`, so it is the template the CLI
+ * deploys. Bundling is skipped (no stack selected for it); synth-cli.test.ts checks the bundles.
+ */
+export function synthTemplate(): { template: Template; cleanup(): void } {
+  const outdir = mkdtempSync(join(tmpdir(), 'vigil-cdk-'));
+  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
+  const app = new App({ outdir, context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  const template = Template.fromStack(new VigilStack(app, 'Vigil'));
+  return { template, cleanup: () => rmSync(outdir, { recursive: true, force: true }) };
+}
+
+/** The only resource of `type` whose logical id starts with `prefix` ("" = any), with its id. */
+export function only(template: Template, type: string, prefix = ''): [string, Resource] {
+  const entries = Object.entries(template.findResources(type)).filter(([id]) => id.startsWith(prefix));
+  expect(entries, `${type} ${prefix}*`).toHaveLength(1);
+  const [entry] = entries;
+  if (!entry) throw new Error(`no ${type} ${prefix}*`);
+  return entry as [string, Resource];
+}
+
+/** The Allow statements of a function's default policy (by the function construct's id prefix). */
+export function allowStatements(template: Template, prefix: string): Record<string, unknown>[] {
+  const [, policy] = only(template, 'AWS::IAM::Policy', `${prefix}FunctionServiceRoleDefaultPolicy`);
+  const { Statement } = policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] };
+  return Statement.filter((st) => st.Effect === 'Allow');
+}

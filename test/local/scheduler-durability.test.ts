@@ -1,0 +1,197 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProbeJob } from '../../lib/checks/probe-job.ts';
+import { phaseOffsetMs } from '../../lib/domain/schedule.ts';
+import { queueItem, queueKey } from '../../lib/local/probe-queue.ts';
+import { startLocalRuntime } from '../../lib/local/runtime.ts';
+import { createScheduler } from '../../lib/local/scheduler.ts';
+import { systemClock } from '../../lib/platform/clock.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { deterministicId } from '../../lib/platform/ids.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import {
+  call,
+  createEntity,
+  createHttpCheck,
+  eventually,
+  jobLog,
+  queuedFor,
+  resultsOf,
+  startTarget,
+} from './scheduler-helpers.ts';
+
+describe('local scheduler: durability and exactly-once per slot', () => {
+  let api: LocalHarness;
+  const jobs = jobLog();
+
+  beforeAll(async () => {
+    api = await startLocalHarness({ scheduler: { onJobStart: jobs.onJobStart } });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('runs each slot once when ticks overlap, in one scheduler and across two', async () => {
+    const target = await startTarget();
+    const entity = await createEntity(api);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) ids.push((await createHttpCheck(api, entity.id, target.url)).id);
+    const otherJobs = jobLog();
+    // A second scheduler on the same store, as a second process would be.
+    const other = createScheduler({
+      table: api.local.table,
+      jobRunner: api.app.jobRunner,
+      clock: systemClock,
+      logger: silentLogger,
+      dueShards: loadConfig('local', {}).dueShards,
+      concurrency: 8,
+      onJobStart: otherJobs.onJobStart,
+    });
+    try {
+      const own = api.local.scheduler;
+      expect(own.tick()).toBe(own.tick());
+      const deadline = Date.now() + 3500;
+      for (let round = 0; Date.now() < deadline; round += 1) {
+        // Both read the same due items before either commits; alternate who commits first.
+        const pair = round % 2 === 0 ? [own, other] : [other, own];
+        await Promise.all(pair.flatMap((s) => [s.tick(), s.tick()]));
+        await sleep(100);
+      }
+      await other.stop();
+      await sleep(1200);
+
+      const starts = [...jobs.starts, ...otherJobs.starts].filter((s) => ids.includes(s.job.check_id));
+      const slots = starts.map((s) => `${s.job.check_id}:${s.job.slot_ms}`);
+      expect(slots.length).toBeGreaterThanOrEqual(6);
+      expect(new Set(slots).size).toBe(slots.length);
+      for (const id of ids) {
+        const results = await resultsOf(api.table, id);
+        expect(new Set(results.map((r) => r.id)).size).toBe(results.length);
+        expect(results.length).toBeLessThanOrEqual(starts.filter((s) => s.job.check_id === id).length);
+      }
+    } finally {
+      await other.stop();
+      for (const id of ids) await call(api, 'DELETE', `/v1/checks/${id}`, 204);
+      await target.close();
+    }
+  });
+
+  it('records a redelivered queue item once and dequeues it', async () => {
+    const target = await startTarget();
+    const entity = await createEntity(api);
+    const created = await createHttpCheck(api, entity.id, target.url, { interval_seconds: 3600 });
+    try {
+      const slot = Date.now() - 5000;
+      const job: ProbeJob = { tenant_id: api.tenantId, check_id: created.id, kind: 'probe', slot_ms: slot };
+      const queued = { key: queueKey(job, slot), job, dueMs: slot, nextMs: slot + 3_600_000 };
+      await api.table.transact([{ type: 'put', item: queueItem(queued) }]);
+
+      const scheduler = api.local.scheduler;
+      const concurrent = await Promise.all([scheduler.execute(queued), scheduler.execute(queued)]);
+      expect(concurrent.sort()).toEqual(['duplicate', 'recorded']);
+      expect(await scheduler.execute(queued)).toBe('duplicate');
+
+      const resultId = deterministicId('res', slot, `${created.id}:${slot}:p`);
+      const results = await resultsOf(api.table, created.id);
+      expect(results.filter((r) => r.id === resultId)).toHaveLength(1);
+      expect(await api.table.get(queued.key)).toBeUndefined();
+      // The timer side holds a job once, whatever delivers it again.
+      const future = { ...queued, dueMs: Date.now() + 3_000_000 };
+      expect(scheduler.enqueue(future)).toBe(true);
+      expect(scheduler.enqueue(future)).toBe(false);
+    } finally {
+      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      await target.close();
+    }
+  });
+
+  it('spreads equal-interval checks across the interval on stable phases', async () => {
+    const target = await startTarget();
+    const entity = await createEntity(api);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      ids.push((await createHttpCheck(api, entity.id, target.url, { interval_seconds: 2 })).id);
+    }
+    try {
+      await eventually(() => ids.every((id) => jobs.of(id).length >= 2), 'two runs of each check', 9000);
+      for (const id of ids) {
+        const due = jobs.of(id).map((s) => s.dueMs);
+        expect(due.every((ms) => ms % 2000 === phaseOffsetMs(id, 2))).toBe(true);
+        expect(due.slice(1).map((ms, i) => ms - (due[i] ?? 0))).toEqual(due.slice(1).map(() => 2000));
+      }
+      const phases = new Set(ids.map((id) => (jobs.of(id)[0]?.dueMs ?? 0) % 2000));
+      expect(phases.size).toBeGreaterThan(1);
+    } finally {
+      for (const id of ids) await call(api, 'DELETE', `/v1/checks/${id}`, 204);
+      await target.close();
+    }
+  });
+
+  it('deletes expired results and rollups in the retention sweep, keeping fresh ones', async () => {
+    const entity = await createEntity(api);
+    const created = await createHttpCheck(api, entity.id, 'http://127.0.0.1:9/', { interval_seconds: 3600 });
+    const base = {
+      tenantId: api.tenantId,
+      checkId: created.id,
+      status_code: 200,
+      latency_ms: 1,
+      error_message: '',
+    };
+    const oldMs = Date.now() - 40 * 86_400_000; // past the default 30-day retention
+    const freshMs = Date.now();
+    await api.app.recorder.record({ ...base, success: true, checkedAtMs: oldMs });
+    await api.app.recorder.record({ ...base, success: true, checkedAtMs: freshMs });
+    const at = async (ms: number) =>
+      (await resultsOf(api.table, created.id)).filter((r) => Date.parse(r.checked_at) === ms).length;
+    expect([await at(oldMs), await at(freshMs)]).toEqual([1, 1]);
+
+    const deleted = await api.local.scheduler.sweep();
+
+    expect(deleted).toBeGreaterThanOrEqual(2); // the old result and its rollup bucket
+    expect([await at(oldMs), await at(freshMs)]).toEqual([0, 1]);
+    await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+  });
+});
+
+describe('local scheduler: restart', () => {
+  it('resumes the schedule after a restart on the same data dir without a burst of missed runs', async () => {
+    const before = jobLog();
+    const api = await startLocalHarness({ scheduler: { onJobStart: before.onJobStart } });
+    const target = await startTarget();
+    const after = jobLog();
+    let second: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;
+    try {
+      const entity = await createEntity(api);
+      const created = await createHttpCheck(api, entity.id, target.url);
+      await eventually(() => target.hits >= 2, 'two probes');
+      // Stop while a claimed-ahead job waits in the durable queue: it must not run late after the restart.
+      await eventually(async () => (await queuedFor(api.table, created.id)) > 0, 'a queued job');
+      await api.local.stop();
+      await sleep(3000); // down for three intervals
+
+      const restartedAt = Date.now();
+      const hitsAtRestart = target.hits;
+      second = await startLocalRuntime({
+        config: { ...loadConfig('local', { VIGIL_LOG_LEVEL: 'silent' }), dataDir: api.dataDir, port: 0 },
+        logger: silentLogger,
+        host: '127.0.0.1',
+        scheduler: { onJobStart: after.onJobStart },
+      });
+      await sleep(2500);
+
+      const runs = after.of(created.id);
+      // At most one run for the time it was down (the realigning catch-up), then the normal cadence.
+      expect(runs.filter((r) => r.dueMs < restartedAt).length).toBeLessThanOrEqual(1);
+      const hits = target.hits - hitsAtRestart;
+      expect(hits).toBeGreaterThanOrEqual(2);
+      expect(hits).toBeLessThanOrEqual(4);
+      const slots = [...before.of(created.id), ...runs].map((r) => r.job.slot_ms);
+      expect(new Set(slots).size).toBe(slots.length);
+    } finally {
+      await second?.stop();
+      await target.close();
+      await api.close();
+    }
+  });
+});

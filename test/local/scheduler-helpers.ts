@@ -1,0 +1,162 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'vitest';
+import type { CreateCheckBody } from '../../lib/checks/check-input.ts';
+import { RESULT_PREFIX } from '../../lib/checks/check-keys.ts';
+import { type ResultRecord, resultSchema } from '../../lib/checks/records.ts';
+import { PROBE_QUEUE_PK } from '../../lib/local/probe-queue.ts';
+import type { JobStart } from '../../lib/local/scheduler.ts';
+import { queryAll } from '../../lib/store/items.ts';
+import type { Table } from '../../lib/store/table.ts';
+import type { ApiHarness } from '../support/api-harness.ts';
+
+/** A loopback HTTP target: answers request n (1-based) with `statusFor(n)`; can hold requests from n on. */
+export interface Target {
+  url: string;
+  /** Requests received so far (held ones included). */
+  readonly hits: number;
+  statusFor: (n: number) => number;
+  /** Requests numbered >= n wait (until released) before they are answered. */
+  holdFrom(n: number): void;
+  /** Answers held requests numbered <= n. */
+  releaseThrough(n: number): void;
+  close(): Promise<void>;
+}
+
+export async function startTarget(statusFor: (n: number) => number = () => 200): Promise<Target> {
+  let hits = 0;
+  let holdFrom = Number.POSITIVE_INFINITY;
+  const held: { n: number; answer: () => void }[] = [];
+  const target = {
+    url: '',
+    get hits() {
+      return hits;
+    },
+    statusFor,
+    holdFrom(n: number) {
+      holdFrom = n;
+    },
+    releaseThrough(n: number) {
+      for (const h of held.filter((x) => x.n <= n)) {
+        held.splice(held.indexOf(h), 1);
+        h.answer();
+      }
+    },
+    close: async () => {
+      holdFrom = Number.POSITIVE_INFINITY;
+      target.releaseThrough(Number.POSITIVE_INFINITY);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const server = createServer((_req: IncomingMessage, res: ServerResponse) => {
+    hits += 1;
+    const n = hits;
+    const answer = () => {
+      res.writeHead(target.statusFor(n), { 'content-type': 'text/plain' });
+      res.end('ok');
+    };
+    if (n >= holdFrom) held.push({ n, answer });
+    else answer();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  target.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`;
+  return target;
+}
+
+/** Polls `probe` until it returns a value other than undefined/false (or the deadline passes). */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  timeoutMs = 8000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+let entityCounter = 0;
+
+/** A blueprint (once) and a fresh entity through the HTTP API; returns the entity's id and path. */
+export async function createEntity(api: ApiHarness): Promise<{ id: string; path: string }> {
+  const bp = await api.request('POST', '/v1/blueprints', {
+    key: api.adminKey,
+    body: { slug: 'svc', name: 'Service' },
+  });
+  expect([201, 409]).toContain(bp.status);
+  entityCounter += 1;
+  const slug = `svc-${entityCounter}`;
+  const res = await api.request('POST', '/v1/blueprints/svc/entities', {
+    key: api.adminKey,
+    body: { slug, name: `Service ${entityCounter}` },
+  });
+  expect(res.status).toBe(201);
+  return { id: res.body.id, path: `/v1/blueprints/svc/entities/${slug}` };
+}
+
+/** An http check on `url` through POST /v1/checks (interval 1 s unless overridden). */
+export async function createHttpCheck(
+  api: ApiHarness,
+  entityId: string,
+  url: string,
+  overrides: Partial<CreateCheckBody> = {},
+): Promise<{ id: string }> {
+  const res = await api.request('POST', '/v1/checks', {
+    key: api.adminKey,
+    body: {
+      entity_id: entityId,
+      check_type: 'http',
+      target_url: url,
+      interval_seconds: 1,
+      timeout_ms: 5000,
+      ...overrides,
+    },
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+/** Calls the API with the admin key and expects `status`; returns the body. */
+export async function call(
+  api: ApiHarness,
+  method: string,
+  path: string,
+  status: number,
+  body?: unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+): Promise<any> {
+  const res = await api.request(method, path, { key: api.adminKey, body });
+  expect(res.status, `${method} ${path}: ${res.text}`).toBe(status);
+  return res.body;
+}
+
+/** The stored results of a check, oldest first. */
+export async function resultsOf(table: Table, checkId: string): Promise<ResultRecord[]> {
+  const items = await queryAll((cursor) =>
+    table.query({ pk: `CHECK#${checkId}`, sk: { op: 'beginsWith', prefix: RESULT_PREFIX }, cursor }),
+  );
+  return items.map((item) => resultSchema.parse(item));
+}
+
+/** Queue items (durable local probe queue) of one check. */
+export async function queuedFor(table: Table, checkId: string): Promise<number> {
+  const items = await queryAll((cursor) => table.query({ pk: PROBE_QUEUE_PK, cursor }));
+  return items.filter((item) => item.sk.includes(`#${checkId}#`)).length;
+}
+
+/** Collects job starts, per check id. */
+export function jobLog() {
+  const starts: JobStart[] = [];
+  return {
+    starts,
+    onJobStart: (start: JobStart) => {
+      starts.push(start);
+    },
+    of: (checkId: string) => starts.filter((s) => s.job.check_id === checkId),
+  };
+}

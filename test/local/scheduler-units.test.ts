@@ -1,0 +1,250 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../lib/app.ts';
+import type { DueClaim } from '../../lib/checks/generator.ts';
+import type { ProbeJob } from '../../lib/checks/probe-job.ts';
+import {
+  commitClaims,
+  PROBE_QUEUE_PK,
+  type QueuedProbe,
+  queueItem,
+  queueKey,
+} from '../../lib/local/probe-queue.ts';
+import { createScheduler, type JobStart } from '../../lib/local/scheduler.ts';
+import { createTimerHeap } from '../../lib/local/timer-heap.ts';
+import { createWorkerPool } from '../../lib/local/worker-pool.ts';
+import { isoTime, systemClock } from '../../lib/platform/clock.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+
+const T0 = Date.parse('2026-03-01T12:00:00.000Z');
+
+beforeEach(() => {
+  // Fake time (Date and timeouts) only; sqlite and setImmediate stay real.
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: T0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('timer heap', () => {
+  it('fires each item at its own due time, earliest first, including items added earlier than the armed one', async () => {
+    const fired: { item: string; at: number }[] = [];
+    const heap = createTimerHeap<string>({
+      clock: systemClock,
+      timers: { setTimeout: (cb, ms) => setTimeout(cb, ms), clearTimeout: (h) => clearTimeout(h) },
+      onDue: (items) => {
+        for (const item of items) fired.push({ item, at: Date.now() - T0 });
+      },
+    });
+    heap.add(T0 + 300, 'c');
+    heap.add(T0 + 100, 'a');
+    heap.add(T0 + 100, 'a2');
+    heap.add(T0 + 250, 'b');
+    heap.add(T0 - 50, 'late');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fired).toEqual([
+      { item: 'late', at: 0 },
+      { item: 'a', at: 100 },
+      { item: 'a2', at: 100 },
+      { item: 'b', at: 250 },
+      { item: 'c', at: 300 },
+    ]);
+    heap.add(T0 + 2000, 'dropped');
+    expect(heap.clear()).toEqual(['dropped']);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(fired).toHaveLength(5);
+  });
+});
+
+describe('worker pool', () => {
+  it('runs at most `concurrency` tasks at once, in order, and reports idle', async () => {
+    const started: number[] = [];
+    const releases: (() => void)[] = [];
+    const pool = createWorkerPool<number>({
+      concurrency: 2,
+      logger: silentLogger,
+      run: (n) => {
+        started.push(n);
+        return new Promise<void>((resolve) => releases.push(resolve));
+      },
+    });
+    for (const n of [1, 2, 3, 4]) pool.push(n);
+    expect(started).toEqual([1, 2]);
+    expect([pool.active, pool.queued]).toEqual([2, 2]);
+    releases.shift()?.();
+    await vi.waitFor(() => expect(started).toEqual([1, 2, 3]));
+    expect(pool.clear()).toEqual([4]);
+    let idle = false;
+    void pool.idle().then(() => {
+      idle = true;
+    });
+    for (const release of releases.splice(0)) release();
+    await vi.waitFor(() => expect(idle).toBe(true));
+  });
+});
+
+describe('durable probe queue and scheduler', () => {
+  let table: SqliteTable;
+  beforeEach(() => {
+    table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
+  });
+  afterEach(async () => {
+    await table.close();
+  });
+
+  const queuedItems = async () => (await table.query({ pk: PROBE_QUEUE_PK })).items;
+
+  it('commits every winning claim with its queue item and skips the claims that lost their slot', async () => {
+    // 60 "checks" (two chunks); every third was claimed meanwhile by someone else.
+    const claims: DueClaim[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      const key = { pk: 'TEST', sk: `C#${i}` };
+      await table.transact([
+        { type: 'put', item: { ...key, entity: 'x', next_run_at: i % 3 === 0 ? 'moved' : 'slot' } },
+      ]);
+      const job: ProbeJob = { tenant_id: 't', check_id: `chk_${i}`, kind: 'probe', slot_ms: T0 + i };
+      claims.push({
+        job,
+        dueMs: T0 + i,
+        claim: {
+          type: 'update',
+          key,
+          set: { next_run_at: isoTime(T0 + 60_000 + i) },
+          condition: { kind: 'compare', attr: 'next_run_at', op: '=', value: 'slot' },
+        },
+      });
+    }
+    const winners: QueuedProbe[] = [];
+    const committed = await commitClaims(table, claims, (w) => winners.push(...w));
+    expect(committed).toBe(40);
+    expect(winners.map((w) => w.job.check_id)).toEqual(
+      claims.filter((_, i) => i % 3 !== 0).map((c) => c.job.check_id),
+    );
+    expect(winners[0]?.nextMs).toBe(T0 + 60_001);
+    expect(await queuedItems()).toHaveLength(40);
+    expect((await table.get({ pk: 'TEST', sk: 'C#0' }))?.next_run_at).toBe('moved');
+  });
+
+  it('on start runs queued jobs whose next slot is not due yet (late ones at once) and deletes the rest', async () => {
+    const app = createApp({
+      table,
+      clock: systemClock,
+      logger: silentLogger,
+      config: loadConfig('local', {}),
+    });
+    const put = async (name: string, dueMs: number, nextMs: number) => {
+      const job: ProbeJob = { tenant_id: 't', check_id: `chk_${name}`, kind: 'probe', slot_ms: dueMs };
+      await table.transact([
+        { type: 'put', item: queueItem({ key: queueKey(job, dueMs), job, dueMs, nextMs }) },
+      ]);
+    };
+    await put('ahead', T0 + 500, T0 + 1500);
+    await put('late', T0 - 300, T0 + 700);
+    await put('stale', T0 - 2000, T0 - 1000);
+    await table.transact([{ type: 'put', item: { pk: PROBE_QUEUE_PK, sk: 'garbage', entity: 'probe_job' } }]);
+    const starts: JobStart[] = [];
+    const scheduler = createScheduler({
+      table,
+      jobRunner: app.jobRunner,
+      clock: systemClock,
+      logger: silentLogger,
+      dueShards: 1,
+      concurrency: 4,
+      onJobStart: (s) => starts.push(s),
+    });
+
+    await scheduler.start();
+    expect((await queuedItems()).map((i) => i.sk.split('#')[1])).toEqual(['chk_late', 'chk_ahead']);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(starts.map((s) => [s.job.check_id, s.startedMs - T0])).toEqual([['chk_late', 0]]);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(starts.map((s) => [s.job.check_id, s.startedMs - s.dueMs])).toEqual([
+      ['chk_late', 300],
+      ['chk_ahead', 0],
+    ]);
+    // Neither check exists any more: both jobs end as "gone" and leave the queue.
+    await vi.waitFor(async () => expect(await queuedItems()).toHaveLength(0));
+    await scheduler.stop();
+  });
+
+  it('retries a job that throws with backoff, then drops it and its queue item', async () => {
+    const app = createApp({
+      table,
+      clock: systemClock,
+      logger: silentLogger,
+      config: loadConfig('local', {}),
+    });
+    const failing = {
+      ...app.jobRunner,
+      checks: {
+        ...app.checks,
+        get: async () => {
+          throw new Error('store unavailable');
+        },
+      },
+    };
+    const starts: number[] = [];
+    const scheduler = createScheduler({
+      table,
+      jobRunner: failing,
+      clock: systemClock,
+      logger: silentLogger,
+      dueShards: 1,
+      concurrency: 1,
+      maxAttempts: 3,
+      onJobStart: (s) => starts.push(s.startedMs - T0),
+    });
+    const job: ProbeJob = { tenant_id: 't', check_id: 'chk_x', kind: 'probe', slot_ms: T0 + 100 };
+    const queued = { key: queueKey(job, T0 + 100), job, dueMs: T0 + 100, nextMs: T0 + 60_100 };
+    await table.transact([{ type: 'put', item: queueItem(queued) }]);
+
+    expect(scheduler.enqueue(queued)).toBe(true);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(starts).toEqual([100]);
+    expect(await queuedItems()).toHaveLength(1); // still queued while it is retried
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(starts).toEqual([100, 1100]);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(starts).toEqual([100, 1100, 3100]);
+    await vi.waitFor(async () => expect(await queuedItems()).toHaveLength(0));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(starts).toHaveLength(3);
+    // Dropped: the same key can be held again.
+    expect(scheduler.enqueue(queued)).toBe(true);
+    await scheduler.stop();
+  });
+
+  it('sweeps expired items on the first tick and then every 60 s', async () => {
+    const scheduler = createScheduler({
+      table,
+      jobRunner: createApp({
+        table,
+        clock: systemClock,
+        logger: silentLogger,
+        config: loadConfig('local', {}),
+      }).jobRunner,
+      clock: systemClock,
+      logger: silentLogger,
+      dueShards: 2,
+      concurrency: 1,
+    });
+    const expired = async (sk: string) =>
+      table.transact([
+        {
+          type: 'put',
+          item: { pk: 'CHECK#x', sk, entity: 'result', ttl: Math.floor(Date.now() / 1000) - 1 },
+        },
+      ]);
+    const exists = async (sk: string) => (await table.get({ pk: 'CHECK#x', sk })) !== undefined;
+    await expired('RES#1');
+    await scheduler.start();
+    await vi.waitFor(async () => expect(await exists('RES#1')).toBe(false));
+    await expired('RES#2');
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(await exists('RES#2')).toBe(true);
+    await vi.advanceTimersByTimeAsync(31_000);
+    await vi.waitFor(async () => expect(await exists('RES#2')).toBe(false));
+    await scheduler.stop();
+  });
+});

@@ -1,0 +1,144 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import {
+  call,
+  createEntity,
+  createHttpCheck,
+  eventually,
+  jobLog,
+  queuedFor,
+  resultsOf,
+  startTarget,
+} from './scheduler-helpers.ts';
+
+describe('local scheduler: checks run on their interval against real targets', () => {
+  let api: LocalHarness;
+  const jobs = jobLog();
+  const check = (id: string) => call(api, 'GET', `/v1/checks/${id}`, 200);
+
+  beforeAll(async () => {
+    api = await startLocalHarness({ scheduler: { onJobStart: jobs.onJobStart } });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('goes down exactly at the 3rd consecutive failure and up on the next success', async () => {
+    // Prepare: request 1 succeeds, 2-4 fail, the rest succeed; holding requests makes each state observable.
+    const target = await startTarget((n) => (n >= 2 && n <= 4 ? 500 : 200));
+    target.holdFrom(4);
+    const entity = await createEntity(api);
+    const created = await createHttpCheck(api, entity.id, target.url, { failure_threshold: 3 });
+    try {
+      // Assess: after one success and two failures (the 3rd failure is held) the check is still up.
+      await eventually(() => target.hits >= 4, 'the 4th request');
+      await eventually(async () => (await resultsOf(api.table, created.id)).length === 3, '3 results');
+      expect(await check(created.id)).toMatchObject({ state: 'up', consecutive_failures: 2 });
+
+      // Act: answer the 3rd failure, hold the success after it.
+      target.holdFrom(5);
+      target.releaseThrough(4);
+      await eventually(() => target.hits >= 5, 'the 5th request');
+      await eventually(async () => (await resultsOf(api.table, created.id)).length === 4, '4 results');
+      expect(await check(created.id)).toMatchObject({ state: 'down', consecutive_failures: 3 });
+      expect((await call(api, 'GET', entity.path, 200)).state).toBe('down');
+      const board = await call(api, 'GET', '/v1/status', 200);
+      expect(board.entities.find((e: { id: string }) => e.id === entity.id)?.state).toBe('down');
+
+      // Act: let the success through.
+      target.holdFrom(Number.POSITIVE_INFINITY);
+      target.releaseThrough(Number.POSITIVE_INFINITY);
+      await eventually(async () => (await check(created.id)).state === 'up', 'recovery');
+
+      // Assess: the results, the check's transitions and the status board tell the same story.
+      const results = await resultsOf(api.table, created.id);
+      expect(results.slice(0, 5).map((r) => r.success)).toEqual([true, false, false, false, true]);
+      const { transitions } = await call(api, 'GET', `/v1/checks/${created.id}/transitions`, 200);
+      const changes = (kind: string) =>
+        transitions
+          .filter((t: { kind?: string }) => (t.kind ?? 'check') === kind)
+          .map((t: { from_state: string; to_state: string }) => `${t.from_state}>${t.to_state}`)
+          .reverse();
+      expect(changes('check')).toEqual(['unknown>up', 'up>down', 'down>up']);
+      const upEntity = await call(api, 'GET', entity.path, 200);
+      expect(upEntity.state).toBe('up');
+      const status = await call(api, 'GET', '/v1/status', 200);
+      expect(status.entities.find((e: { id: string }) => e.id === entity.id)?.state).toBe('up');
+      const feed = await call(api, 'GET', '/v1/status/transitions', 200);
+      const entityChanges = feed.transitions
+        .filter((t: { entity_id: string }) => t.entity_id === entity.id)
+        .map((t: { from_state: string; to_state: string }) => `${t.from_state}>${t.to_state}`)
+        .reverse();
+      expect(entityChanges).toEqual(['unknown>up', 'up>down', 'down>up']);
+    } finally {
+      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      await target.close();
+    }
+  });
+
+  it('stops probing a check once it is disabled, and empties its queue', async () => {
+    const target = await startTarget();
+    const entity = await createEntity(api);
+    const created = await createHttpCheck(api, entity.id, target.url);
+    try {
+      await eventually(() => target.hits >= 2, 'two probes');
+      await call(api, 'PUT', `/v1/checks/${created.id}`, 200, { enabled: false });
+      const hitsAtDisable = target.hits;
+      await sleep(2500);
+      // At most a probe that had already read the check before the update.
+      expect(target.hits).toBeLessThanOrEqual(hitsAtDisable + 1);
+      await eventually(async () => (await queuedFor(api.table, created.id)) === 0, 'an empty queue');
+      expect((await check(created.id)).next_run_at).toBeNull();
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('stops probing a check once it is deleted, and empties its queue', async () => {
+    const target = await startTarget();
+    const entity = await createEntity(api);
+    const created = await createHttpCheck(api, entity.id, target.url);
+    try {
+      await eventually(() => target.hits >= 2, 'two probes');
+      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      const hitsAtDelete = target.hits;
+      await sleep(2500);
+      expect(target.hits).toBeLessThanOrEqual(hitsAtDelete + 1);
+      await eventually(async () => (await queuedFor(api.table, created.id)) === 0, 'an empty queue');
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('applies an interval change from the next run it claims, keeping the slot spacing exact', async () => {
+    const target = await startTarget();
+    const entity = await createEntity(api);
+    const created = await createHttpCheck(api, entity.id, target.url);
+    try {
+      await eventually(() => jobs.of(created.id).length >= 2, 'two runs');
+      await call(api, 'PUT', `/v1/checks/${created.id}`, 200, { interval_seconds: 2 });
+      const changedAt = Date.now();
+      const gaps = () => {
+        const due = jobs.of(created.id).map((s) => s.dueMs);
+        return due.slice(1).map((ms, i) => ({ gap: ms - (due[i] ?? 0), afterChange: ms > changedAt }));
+      };
+      await eventually(() => gaps().filter((g) => g.gap === 2000).length >= 2, 'two runs 2 s apart', 9000);
+
+      const all = gaps();
+      // Every gap is one old or one new interval; once the new one shows, the old never returns.
+      expect(all.every((g) => g.gap === 1000 || g.gap === 2000)).toBe(true);
+      const firstNew = all.findIndex((g) => g.gap === 2000);
+      expect(all.slice(firstNew).every((g) => g.gap === 2000)).toBe(true);
+      // Only runs already claimed when the change was made (at most the tick window) keep the old spacing.
+      expect(all.filter((g) => g.afterChange && g.gap === 1000).length).toBeLessThanOrEqual(2);
+      const stored = await check(created.id);
+      const lastDue = jobs.of(created.id).at(-1)?.dueMs ?? 0;
+      const ahead = Date.parse(stored.next_run_at) - lastDue;
+      expect(ahead > 0 && ahead % 2000 === 0).toBe(true);
+    } finally {
+      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      await target.close();
+    }
+  });
+});
