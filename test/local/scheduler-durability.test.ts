@@ -154,6 +154,40 @@ describe('local scheduler: durability and exactly-once per slot', () => {
   });
 });
 
+describe('local scheduler: overload', () => {
+  it('defers claims while due jobs wait for a worker, then runs each late check once, skipping missed slots', async () => {
+    const jobs = jobLog();
+    const api = await startLocalHarness({
+      env: { VIGIL_WORKER_CONCURRENCY: '1' },
+      scheduler: { onJobStart: jobs.onJobStart },
+    });
+    const target = await startTarget();
+    try {
+      target.holdFrom(1); // the single worker hangs on the first probe
+      const entity = await createEntity(api);
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i += 1) ids.push((await createHttpCheck(api, entity.id, target.url)).id);
+      await eventually(() => api.logs.some((l) => l.includes('workers saturated')), 'a deferred tick');
+      await sleep(2000);
+      target.holdFrom(Number.POSITIVE_INFINITY);
+      target.releaseThrough(Number.POSITIVE_INFINITY);
+      await eventually(() => ids.every((id) => jobs.of(id).length >= 3), 'three runs of each check', 8000);
+
+      const slots = jobs.starts.map((s) => `${s.job.check_id}:${s.job.slot_ms}`);
+      expect(new Set(slots).size).toBe(slots.length);
+      const gaps = ids.flatMap((id) => {
+        const due = jobs.of(id).map((s) => s.dueMs);
+        return due.slice(1).map((ms, i) => ms - (due[i] ?? 0));
+      });
+      expect(gaps.every((gap) => gap > 0 && gap % 1000 === 0)).toBe(true);
+      expect(gaps.some((gap) => gap >= 2000)).toBe(true);
+    } finally {
+      await target.close();
+      await api.close();
+    }
+  });
+});
+
 describe('local scheduler: restart', () => {
   it('resumes the schedule after a restart on the same data dir without a burst of missed runs', async () => {
     const before = jobLog();

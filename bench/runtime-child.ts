@@ -1,0 +1,124 @@
+import { performance } from 'node:perf_hooks';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { z } from 'zod';
+import { startLocalRuntime } from '../lib/local/runtime.ts';
+import type { JobStart } from '../lib/local/scheduler.ts';
+import { loadConfig } from '../lib/platform/config.ts';
+import { createLogger } from '../lib/platform/logger.ts';
+import { onParentMessage, reply } from './child.ts';
+import { createLoopMonitor, createSamples } from './stats.ts';
+
+/**
+ * Child process: a real local runtime (SQLite in the data dir the parent gives, scheduler on) with
+ * `checks` http checks against the target. Lateness comes from the scheduler's onJobStart hook;
+ * everything is measured between the parent's `start` and `stop`.
+ */
+
+const setupMessage = z.object({
+  type: z.literal('setup'),
+  dataDir: z.string(),
+  targetUrl: z.string(),
+  checks: z.number().int().min(1),
+  intervalSeconds: z.number().int().min(1),
+  concurrency: z.number().int().min(1),
+  dueShards: z.number().int().min(1),
+});
+const message = z.discriminatedUnion('type', [
+  setupMessage,
+  z.object({ type: z.literal('start') }),
+  z.object({ type: z.literal('stop') }),
+]);
+
+/** Checks per entity: the default plan limit (check_limit_per_entity). */
+const CHECKS_PER_ENTITY = 20;
+
+const lateness = createSamples();
+let measuring = false;
+const onJobStart = (start: JobStart) => {
+  if (measuring) lateness.add(start.startedMs - start.dueMs);
+};
+const monitor = createLoopMonitor();
+let runtime: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;
+let startedAt = 0;
+
+async function api(url: string, key: string, path: string, body: unknown): Promise<{ id: string }> {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${text}`);
+  return z.object({ id: z.string() }).parse(JSON.parse(text));
+}
+
+async function setup(input: z.output<typeof setupMessage>) {
+  const t0 = performance.now();
+  const config = loadConfig('local', {
+    PORT: '0',
+    VIGIL_DATA_DIR: input.dataDir,
+    VIGIL_LOG_LEVEL: 'info',
+    VIGIL_WORKER_CONCURRENCY: String(input.concurrency),
+    VIGIL_DUE_SHARDS: String(input.dueShards),
+  });
+  const logger = createLogger({ level: config.logLevel });
+  const local = await startLocalRuntime({ config, logger, host: '127.0.0.1', scheduler: { onJobStart } });
+  runtime = local;
+  const key = local.bootstrapKey;
+  const tenant = (await local.app.tenants.listTenants())[0];
+  if (!key || !tenant) throw new Error('no bootstrap tenant');
+  const entities = Math.ceil(input.checks / CHECKS_PER_ENTITY);
+  // An operator raises the plan's entity limit; each entity keeps the default 20 checks.
+  await local.app.tenants.setLimits(tenant.id, { entity_limit_per_bp: entities });
+  await api(local.url, key, '/v1/blueprints', { slug: 'service', name: 'Service' });
+  let created = 0;
+  for (let e = 0; e < entities; e += 1) {
+    const entity = await api(local.url, key, '/v1/blueprints/service/entities', {
+      slug: `svc-${e}`,
+      name: `Service ${e}`,
+    });
+    for (let c = 0; c < CHECKS_PER_ENTITY && created < input.checks; c += 1) {
+      await local.app.checkService.create(tenant.id, {
+        entity_id: entity.id,
+        check_type: 'http',
+        target_url: input.targetUrl,
+        interval_seconds: input.intervalSeconds,
+        timeout_ms: 5000,
+      });
+      created += 1;
+    }
+    // Creating is synchronous under the hood: let the running scheduler's timers fire.
+    await yieldToLoop();
+  }
+  reply({ type: 'ready', checks: created, entities, setupMs: performance.now() - t0 });
+}
+
+onParentMessage(message, async (msg) => {
+  switch (msg.type) {
+    case 'setup':
+      return setup(msg);
+    case 'start':
+      lateness.reset();
+      monitor.reset();
+      measuring = true;
+      startedAt = performance.now();
+      return reply({ type: 'started' });
+    case 'stop': {
+      measuring = false;
+      const elapsedMs = performance.now() - startedAt;
+      reply({
+        type: 'stats',
+        elapsedMs,
+        jobs: lateness.count,
+        lateness: lateness.summary(),
+        loop: monitor.read(),
+        scheduler: runtime?.scheduler.stats() ?? {},
+      });
+      return;
+    }
+  }
+});
+process.once('SIGTERM', () => {
+  void (runtime?.stop() ?? Promise.resolve()).finally(() => process.exit(0));
+});
+reply({ type: 'alive' });

@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, openSync, readFileSync, statSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { repoRoot } from './child.ts';
+
+/** The product as it runs: `node --import tsx bin/serve.ts` in a child, its logs going to a file. */
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** http://127.0.0.1:<port> */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts bin/serve.ts with `env` (PORT 0, so it picks a free port) and waits for its "listening" line. */
+export async function startServe(
+  env: Record<string, string>,
+  options: { logFile: string; nodeFlags?: string[]; timeoutMs?: number },
+): Promise<ServeProcess> {
+  // The log file may hold earlier runs: look for the URL only in what this process writes.
+  const offset = existsSync(options.logFile) ? statSync(options.logFile).size : 0;
+  const out = openSync(options.logFile, 'a');
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', 'bin/serve.ts'], {
+    cwd: repoRoot,
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', out, out],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let port: string | undefined;
+  while (!port) {
+    if (child.exitCode !== null) throw new Error(`bin/serve.ts exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('bin/serve.ts printed no URL in time');
+    await sleep(100);
+    port = /listening on http:\/\/[^\s:]+:(\d+)/.exec(readFileSync(options.logFile).subarray(offset).toString('utf8'))?.[1];
+  }
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** CPU seconds (user + system) and RSS of a process, from /proc (Linux); undefined elsewhere. */
+export function processUsage(pid: number | undefined): { cpuSeconds: number; rssMb: number } | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    const rssPages = Number(fields[21]);
+    return { cpuSeconds: ticks / 100, rssMb: Math.round(((rssPages * 4096) / 1024 / 1024) * 10) / 10 };
+  } catch {
+    return undefined;
+  }
+}
