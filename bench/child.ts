@@ -12,7 +12,12 @@ export const repoRoot = join(benchDir, '..');
 export interface BenchChild {
   process: ChildProcess;
   /** Sends a message and waits for the first reply of type `replyType`, parsed with `schema`. */
-  ask<S extends z.ZodType>(message: object, replyType: string, schema: S, timeoutMs?: number): Promise<z.output<S>>;
+  ask<S extends z.ZodType>(
+    message: object,
+    replyType: string,
+    schema: S,
+    timeoutMs?: number,
+  ): Promise<z.output<S>>;
   /** Waits for the next message of type `type`. */
   next<S extends z.ZodType>(type: string, schema: S, timeoutMs?: number): Promise<z.output<S>>;
   /** Ends the process (SIGTERM, then SIGKILL after 5 s) and waits for its exit. */
@@ -41,13 +46,17 @@ export function startChild(module: string, options: ChildOptions = {}): BenchChi
 
   const next = <S extends z.ZodType>(type: string, schema: S, timeoutMs = 120_000) =>
     new Promise<z.output<S>>((resolve, reject) => {
-      const timer = setTimeout(() => finish(new Error(`${module}: no "${type}" in ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => finish(new Error(`${module}: no "${type}" in ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const onMessage = (message: unknown) => {
         if (typeof message !== 'object' || message === null || !('type' in message)) return;
         if (message.type === 'error') finish(new Error(`${module}: ${JSON.stringify(message)}`));
         else if (message.type === type) finish(undefined, schema.parse(message));
       };
-      const onExit = (code: number | null) => finish(new Error(`${module} exited (${code}) before "${type}"`));
+      const onExit = (code: number | null) =>
+        finish(new Error(`${module} exited (${code}) before "${type}"`));
       const finish = (err: Error | undefined, value?: z.output<S>) => {
         clearTimeout(timer);
         child.off('message', onMessage);
@@ -83,7 +92,10 @@ export function reply(message: { type: string } & Record<string, unknown>): void
 }
 
 /** In a child: calls `handler` for every message from the parent (parsed with `schema`); reports failures as `error`. */
-export function onParentMessage<S extends z.ZodType>(schema: S, handler: (message: z.output<S>) => Promise<void>) {
+export function onParentMessage<S extends z.ZodType>(
+  schema: S,
+  handler: (message: z.output<S>) => Promise<void>,
+) {
   process.on('message', (message: unknown) => {
     Promise.resolve()
       .then(() => handler(schema.parse(message)))

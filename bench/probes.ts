@@ -125,6 +125,23 @@ export interface RuntimeFigures {
   scheduler: Record<string, unknown>;
 }
 
+const progressSchema = z.object({ started: z.number(), scheduler: z.record(z.string(), z.unknown()) });
+
+/** Waits `warmupMs`, reporting the job start rate every 5 s. */
+async function warmUp(child: BenchChild, warmupMs: number, onProgress?: (line: string) => void) {
+  const end = performance.now() + warmupMs;
+  let last = await child.ask({ type: 'progress' }, 'progress', progressSchema);
+  let lastAt = performance.now();
+  while (performance.now() < end) {
+    await sleep(Math.min(5000, end - performance.now()));
+    const now = await child.ask({ type: 'progress' }, 'progress', progressSchema);
+    const rate = ((now.started - last.started) * 1000) / (performance.now() - lastAt);
+    onProgress?.(`  warm-up: ${Math.round(rate)} jobs/s, ${JSON.stringify(now.scheduler)}`);
+    last = now;
+    lastAt = performance.now();
+  }
+}
+
 function countResults(dbPath: string): number {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
@@ -151,15 +168,13 @@ export async function runRuntime(
     warmupMs: number;
     durationMs: number;
     logFile: string;
-    nodeFlags?: string[];
+    label: string;
+    profileDir?: string;
     onProgress?: (line: string) => void;
   },
 ): Promise<RuntimeFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  const child = startChild('runtime-child.ts', {
-    logFile: options.logFile,
-    ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
-  });
+  const child = startChild('runtime-child.ts', { logFile: options.logFile });
   try {
     await child.next('alive', anyMessage);
     const ready = await child.ask(
@@ -171,6 +186,8 @@ export async function runRuntime(
         intervalSeconds: options.intervalSeconds,
         concurrency: options.concurrency,
         dueShards: options.dueShards,
+        label: options.label,
+        ...(options.profileDir ? { profileDir: options.profileDir } : {}),
       },
       'ready',
       z.object({ checks: z.number(), setupMs: z.number() }),
@@ -179,7 +196,7 @@ export async function runRuntime(
     options.onProgress?.(
       `${ready.checks} checks created in ${round(ready.setupMs / 1000)} s; warming up ${options.warmupMs / 1000} s`,
     );
-    await sleep(options.warmupMs);
+    await warmUp(child, options.warmupMs, options.onProgress);
     const dbPath = join(dataDir, 'vigil.db');
     const results0 = countResults(dbPath);
     const t0 = performance.now();
@@ -195,8 +212,10 @@ export async function runRuntime(
         lateness: percentilesSchema,
         loop: loopSchema,
         scheduler: z.record(z.string(), z.unknown()),
+        profile: z.string().optional(),
       }),
     );
+    if (stats.profile) options.onProgress?.(`  CPU profile of the window: ${stats.profile}`);
     const seen = await end();
     const results1 = countResults(dbPath);
     const resultsElapsedMs = performance.now() - t0;

@@ -32,7 +32,13 @@ export interface PushFigures {
 const idSchema = z.object({ id: z.string() });
 const resultsPage = z.object({ results: z.array(z.unknown()), next_cursor: z.string().nullable() });
 
-async function call(url: string, key: string, method: string, path: string, body?: unknown): Promise<unknown> {
+async function call(
+  url: string,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

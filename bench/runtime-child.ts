@@ -7,6 +7,7 @@ import { loadConfig } from '../lib/platform/config.ts';
 import { createLogger } from '../lib/platform/logger.ts';
 import { onParentMessage, reply } from './child.ts';
 import { createLoopMonitor, createSamples } from './stats.ts';
+import { createWindowProfiler } from './window-profiler.ts';
 
 /**
  * Child process: a real local runtime (SQLite in the data dir the parent gives, scheduler on) with
@@ -22,11 +23,15 @@ const setupMessage = z.object({
   intervalSeconds: z.number().int().min(1),
   concurrency: z.number().int().min(1),
   dueShards: z.number().int().min(1),
+  /** Where to write a CPU profile of the measured window (--profile). */
+  profileDir: z.string().optional(),
+  label: z.string(),
 });
 const message = z.discriminatedUnion('type', [
   setupMessage,
   z.object({ type: z.literal('start') }),
   z.object({ type: z.literal('stop') }),
+  z.object({ type: z.literal('progress') }),
 ]);
 
 /** Checks per entity: the default plan limit (check_limit_per_entity). */
@@ -34,12 +39,15 @@ const CHECKS_PER_ENTITY = 20;
 
 const lateness = createSamples();
 let measuring = false;
+let started = 0;
 const onJobStart = (start: JobStart) => {
+  started += 1;
   if (measuring) lateness.add(start.startedMs - start.dueMs);
 };
 const monitor = createLoopMonitor();
 let runtime: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;
 let startedAt = 0;
+let profiler = createWindowProfiler(undefined, '');
 
 async function api(url: string, key: string, path: string, body: unknown): Promise<{ id: string }> {
   const res = await fetch(`${url}${path}`, {
@@ -54,6 +62,7 @@ async function api(url: string, key: string, path: string, body: unknown): Promi
 
 async function setup(input: z.output<typeof setupMessage>) {
   const t0 = performance.now();
+  profiler = createWindowProfiler(input.profileDir, input.label);
   const config = loadConfig('local', {
     PORT: '0',
     VIGIL_DATA_DIR: input.dataDir,
@@ -62,6 +71,8 @@ async function setup(input: z.output<typeof setupMessage>) {
     VIGIL_DUE_SHARDS: String(input.dueShards),
   });
   const logger = createLogger({ level: config.logLevel });
+  // The scheduler runs while the checks are created (each is due within one interval of its
+  // creation); the parent then lets one interval pass before it measures.
   const local = await startLocalRuntime({ config, logger, host: '127.0.0.1', scheduler: { onJobStart } });
   runtime = local;
   const key = local.bootstrapKey;
@@ -87,7 +98,7 @@ async function setup(input: z.output<typeof setupMessage>) {
       });
       created += 1;
     }
-    // Creating is synchronous under the hood: let the running scheduler's timers fire.
+    // Creating is synchronous under the hood: let the scheduler's timers and probes run.
     await yieldToLoop();
   }
   reply({ type: 'ready', checks: created, entities, setupMs: performance.now() - t0 });
@@ -98,21 +109,27 @@ onParentMessage(message, async (msg) => {
     case 'setup':
       return setup(msg);
     case 'start':
+      await profiler.start();
       lateness.reset();
       monitor.reset();
       measuring = true;
       startedAt = performance.now();
       return reply({ type: 'started' });
+    case 'progress':
+      return reply({ type: 'progress', started, scheduler: runtime?.scheduler.stats() ?? {} });
     case 'stop': {
       measuring = false;
       const elapsedMs = performance.now() - startedAt;
+      const loop = monitor.read();
+      const profile = await profiler.stop();
       reply({
         type: 'stats',
         elapsedMs,
         jobs: lateness.count,
         lateness: lateness.summary(),
-        loop: monitor.read(),
+        loop,
         scheduler: runtime?.scheduler.stats() ?? {},
+        ...(profile ? { profile } : {}),
       });
       return;
     }

@@ -32,7 +32,9 @@ export async function startServe(
     if (child.exitCode !== null) throw new Error(`bin/serve.ts exited with ${child.exitCode}`);
     if (Date.now() > deadline) throw new Error('bin/serve.ts printed no URL in time');
     await sleep(100);
-    port = /listening on http:\/\/[^\s:]+:(\d+)/.exec(readFileSync(options.logFile).subarray(offset).toString('utf8'))?.[1];
+    port = /listening on http:\/\/[^\s:]+:(\d+)/.exec(
+      readFileSync(options.logFile).subarray(offset).toString('utf8'),
+    )?.[1];
   }
   return {
     child,

@@ -4,10 +4,18 @@ import { AccountDisabledError, UnauthorizedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { hashApiKey, isWellFormedApiKey, sameDigest } from './api-key.ts';
 import type { KeyStore } from './key-store.ts';
+import type { Tenant, User } from './records.ts';
 import type { TenantStore } from './tenant-store.ts';
 
 /** How often a key's last_used_at is written at most (per process). */
 const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * How long a key's tenant and user, once found enabled, are reused without reading them again (per
+ * process): a tenant disabled by the operator is refused within this. The key itself is read on
+ * every request, so a deleted key (and a removed member's keys) is refused at once.
+ */
+export const AUTH_CACHE_MS = 5000;
 
 export interface AuthenticatorDeps {
   keys: KeyStore;
@@ -19,6 +27,26 @@ export interface AuthenticatorDeps {
 /** Resolves `Authorization: Bearer <key>` to a principal: key hash -> tenant, user, role, read-only. */
 export function createAuthenticator(deps: AuthenticatorDeps) {
   const lastTouched = new Map<string, number>();
+  const accounts = new Map<string, { tenant: Tenant; user: User; readAtMs: number }>();
+
+  /** The key's tenant and user: reused for AUTH_CACHE_MS once both were found and the tenant enabled. */
+  const account = async (tenantId: string, userId: string, now: number) => {
+    const id = `${tenantId}/${userId}`;
+    const hit = accounts.get(id);
+    if (hit && now >= hit.readAtMs && now - hit.readAtMs < AUTH_CACHE_MS) return hit;
+    const [tenant, user] = await Promise.all([
+      deps.tenants.getTenant(tenantId),
+      deps.tenants.getUser(tenantId, userId),
+    ]);
+    if (!tenant || !user || tenant.disabled) {
+      accounts.delete(id);
+      return { tenant, user };
+    }
+    if (accounts.size >= 10_000) accounts.clear();
+    const entry = { tenant, user, readAtMs: now };
+    accounts.set(id, entry);
+    return entry;
+  };
 
   // last_used_at is written at most once a minute per key and process, never on every request.
   const touch = async (tenantId: string, keyId: string, now: number) => {
@@ -40,13 +68,11 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
     const hash = hashApiKey(raw);
     const lookup = await deps.keys.findByHash(hash);
     if (!lookup || !sameDigest(lookup.key_hash, hash)) throw new UnauthorizedError();
-    const [tenant, user] = await Promise.all([
-      deps.tenants.getTenant(lookup.tenant_id),
-      deps.tenants.getUser(lookup.tenant_id, lookup.user_id),
-    ]);
+    const now = deps.clock.now();
+    const { tenant, user } = await account(lookup.tenant_id, lookup.user_id, now);
     if (!tenant || !user) throw new UnauthorizedError();
     if (tenant.disabled) throw new AccountDisabledError();
-    await touch(tenant.id, lookup.key_id, deps.clock.now());
+    await touch(tenant.id, lookup.key_id, now);
     return {
       tenantId: tenant.id,
       userId: user.id,

@@ -132,9 +132,10 @@ export function validateDefinition(def: CheckDefinition): CheckDefinition {
     const keys = issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : (issue?.path.join('.') ?? '');
     const message =
       issue?.code === 'unrecognized_keys' ? `unknown key(s) for ${def.check_type}` : issue?.message;
-    fail(['config', keys].filter(Boolean).join('.'), message ?? 'invalid');
+    return fail(['config', keys].filter(Boolean).join('.'), message ?? 'invalid');
   }
-  return { ...def, config: parsed.data as Record<string, unknown> };
+  const config: Record<string, unknown> = parsed.data;
+  return { ...def, config };
 }
 
 /** A definition from a create body: defaults filled, execution_mode derived, rules applied. */

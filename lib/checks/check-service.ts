@@ -74,7 +74,10 @@ export function createCheckService(deps: CheckServiceDeps) {
   const requireCheck = async (tenantId: string, checkId: string): Promise<CheckRecord> => {
     const check = await deps.checks.get(tenantId, checkId);
     // A check whose entity was deleted is gone at once, even while the purge is still running.
-    if (!check || !(await deps.entities.getById(tenantId, check.entity_id))) throw new NotFoundError('check');
+    // (The entity's id pointer is written and deleted with the entity: reading it is enough.)
+    if (!check || !(await deps.entities.existing(tenantId, [check.entity_id])).has(check.entity_id)) {
+      throw new NotFoundError('check');
+    }
     return check;
   };
 

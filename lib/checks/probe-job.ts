@@ -81,15 +81,15 @@ export async function runProbeJob(
 ): Promise<RecordOutcome | { status: 'skipped'; reason: string }> {
   const check = await deps.checks.get(job.tenant_id, job.check_id);
   if (!check || !check.enabled) return { status: 'gone' };
-  const common = { tenantId: job.tenant_id, checkId: job.check_id, slotMs: job.slot_ms, ...options };
+  // The check just read travels to the recorder, which then need not read it again.
+  const common = { tenantId: job.tenant_id, checkId: job.check_id, slotMs: job.slot_ms, check, ...options };
   if (job.kind === 'deadman') {
     if (check.execution_mode !== 'push') return { status: 'skipped', reason: 'not a push check' };
     if ((check.last_result_at ?? null) !== (job.last_result_at ?? null)) {
       return { status: 'skipped', reason: 'a result arrived after the deadline was claimed' };
     }
-    const silentFor = check.last_result_at
-      ? Math.round((job.slot_ms - Date.parse(check.last_result_at)) / 1000)
-      : 0;
+    const lastPush = check.last_push_at ?? check.last_result_at;
+    const silentFor = lastPush ? Math.round((job.slot_ms - Date.parse(lastPush)) / 1000) : 0;
     return deps.recorder.record({
       ...common,
       success: false,

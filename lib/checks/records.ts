@@ -32,6 +32,8 @@ export const checkSchema = z.object({
   state: checkState,
   consecutive_failures: z.number().int(),
   last_result_at: z.string().nullable(),
+  /** Push checks: when the agent last reported (synthetic results do not count). */
+  last_push_at: z.string().nullable().optional(),
   next_run_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
@@ -69,7 +71,15 @@ export type TransitionRecord = z.infer<typeof transitionSchema>;
 
 /** The check as returned: internal keys out, header values redacted. */
 export function publicCheck(check: CheckRecord) {
-  const { tenant_id: _t, blueprint_slug: _b, entity_slug: _e, version: _v, headers, ...rest } = check;
+  const {
+    tenant_id: _t,
+    blueprint_slug: _b,
+    entity_slug: _e,
+    version: _v,
+    last_push_at: _p,
+    headers,
+    ...rest
+  } = check;
   return {
     ...rest,
     headers: Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED])),

@@ -1,4 +1,6 @@
+import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
+import { catalogKeys } from '../catalog/catalog-keys.ts';
 import { unchanged } from '../catalog/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import { applyResult } from '../domain/check-state.ts';
@@ -32,6 +34,8 @@ export interface ResultInput {
   nextRunAtMs?: number;
   /** Extra op committed with the result (e.g. deleting the local queue's job). */
   alsoDelete?: Key;
+  /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
+  check?: CheckRecord;
 }
 
 export type RecordOutcome =
@@ -74,12 +78,17 @@ function rollupOp(checkId: string, result: ResultRecord, retentionDays: number):
  * A slot recorded before answers `duplicate`; a deleted or disabled check answers `gone`.
  */
 export function createResultRecorder(deps: ResultRecorderDeps) {
-  const attempt = async (input: ResultInput): Promise<RecordOutcome | typeof RETRY> => {
-    const check = await deps.checks.get(input.tenantId, input.checkId);
+  // Only the retention is read from the tenant here: a change to it applies within TENANT_CACHE_MS.
+  const tenants = createTenantCache(deps);
+
+  const attempt = async (
+    input: ResultInput,
+    known: CheckRecord | undefined,
+  ): Promise<RecordOutcome | typeof RETRY> => {
+    const usable = known?.id === input.checkId && known.tenant_id === input.tenantId ? known : undefined;
+    const check = usable ?? (await deps.checks.get(input.tenantId, input.checkId));
     if (!check?.enabled) return { status: 'gone' };
-    const entity = await readEntityState(deps.table, input.tenantId, check.blueprint_slug, check.entity_slug);
-    if (!entity) return { status: 'gone' };
-    const tenant = await deps.tenants.requireTenant(input.tenantId);
+    const tenant = await tenants.requireTenant(input.tenantId);
     const now = deps.clock.now();
     const checkedAt = isoTime(input.checkedAtMs);
     const result: ResultRecord = {
@@ -107,6 +116,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       state: applied.next.state,
       consecutive_failures: applied.next.consecutive_failures,
       last_result_at: lastResultAt,
+      ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
     };
     const remove: string[] = [];
     if (check.execution_mode === 'push') {
@@ -144,7 +154,24 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     ];
     if (input.alsoDelete) ops.push({ type: 'delete', key: input.alsoDelete });
     const transitions: TransitionRecord[] = [];
-    if (applied.changed) {
+    // The entity is read only when the aggregate may move; otherwise its existence is a condition
+    // of the transaction (a check whose entity was deleted takes no more results).
+    let entityCheckOp: number | undefined;
+    if (!applied.changed) {
+      entityCheckOp = ops.length;
+      ops.push({
+        type: 'conditionCheck',
+        key: catalogKeys.entity(input.tenantId, check.blueprint_slug, check.entity_slug),
+        condition: { kind: 'itemExists' },
+      });
+    } else {
+      const entity = await readEntityState(
+        deps.table,
+        input.tenantId,
+        check.blueprint_slug,
+        check.entity_slug,
+      );
+      if (!entity) return { status: 'gone' };
       const checkTransition: TransitionRecord = {
         id: newId('trn', now),
         tenant_id: input.tenantId,
@@ -176,6 +203,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       await deps.table.transact(ops);
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
+      if (entityCheckOp !== undefined && err.failed.includes(entityCheckOp)) return { status: 'gone' };
       if (err.failed.includes(0)) return { status: 'duplicate' };
       return RETRY;
     }
@@ -187,9 +215,40 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     };
   };
 
+  /**
+   * One check's results are recorded one after another in this process (concurrent ones would all
+   * read the same version and all but one would lose the optimistic write and retry). Each check's
+   * chain keeps the check as its last recorded result left it, so the next one need not read it.
+   */
+  const chains = new Map<string, { tail: Promise<unknown>; latest: CheckRecord | undefined }>();
+
   return {
-    record: (input: ResultInput): Promise<RecordOutcome> =>
-      withRetries(OPTIMISTIC_ATTEMPTS * 2, 'the check', () => attempt(input)),
+    record: (input: ResultInput): Promise<RecordOutcome> => {
+      const queued = chains.get(input.checkId);
+      const chain = queued ?? { tail: Promise.resolve(), latest: undefined };
+      chains.set(input.checkId, chain);
+      let first = true;
+      const run = () =>
+        withRetries(OPTIMISTIC_ATTEMPTS * 2, 'the check', async () => {
+          // First attempt: the check as this chain's previous result left it, else as the caller
+          // read it. Stale only if something else wrote it since: the version condition fails and
+          // the retry reads it again.
+          const known = first ? (queued ? chain.latest : input.check) : undefined;
+          first = false;
+          const outcome = await attempt(input, known);
+          if (outcome !== RETRY) chain.latest = outcome.status === 'recorded' ? outcome.check : undefined;
+          return outcome;
+        });
+      const next = chain.tail.then(run, run);
+      const tail = next.catch(() => {
+        chain.latest = undefined;
+      });
+      chain.tail = tail;
+      void tail.then(() => {
+        if (chain.tail === tail) chains.delete(input.checkId);
+      });
+      return next;
+    },
   };
 }
 

@@ -36,25 +36,34 @@ function parseCount(flag: string, value: string): number {
   return n;
 }
 
+function parseOperatorArgs(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        email: { type: 'string' },
+        key: { type: 'string' },
+        'blueprint-limit': { type: 'string' },
+        'entity-limit-per-bp': { type: 'string' },
+        'check-limit-per-entity': { type: 'string' },
+        'retention-days': { type: 'string' },
+      },
+    });
+  } catch (err) {
+    // parseArgs throws TypeError for unknown or malformed flags (e.g. '--blueprint-limit -1').
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
 /** Runs one operator command against `table`; returns what to print. Throws UsageError on bad input. */
 export async function runOperatorCommand(
   argv: string[],
   deps: { table: Table; clock: Clock },
 ): Promise<string> {
   const tenants = createTenantStore(deps.table, deps.clock);
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      email: { type: 'string' },
-      key: { type: 'string' },
-      'blueprint-limit': { type: 'string' },
-      'entity-limit-per-bp': { type: 'string' },
-      'check-limit-per-entity': { type: 'string' },
-      'retention-days': { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseOperatorArgs(argv);
   const [group, command, id] = positionals;
   if (group !== 'tenant') throw new UsageError(OPERATOR_USAGE);
   const requireId = () => {

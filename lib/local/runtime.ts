@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type App, createApp, STREAM_ENTITIES } from '../app.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
@@ -45,6 +44,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     db,
     clock,
     streamFilter: (item) => STREAM_ENTITIES.includes(item.entity),
+    backgroundCheckpoints: true,
   });
   const app = createApp({ table, clock, logger, config });
   const pump = createChangePump({ table, consumers: app.consumers, logger });
@@ -74,7 +74,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     server.once('error', reject);
     server.listen(config.port, options.host, () => resolve());
   });
-  const address = server.address() as AddressInfo;
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the HTTP server has no TCP address');
   const host = options.host ?? 'localhost';
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   logger.info('listening', { url });

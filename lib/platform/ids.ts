@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 export type IdPrefix =
@@ -20,7 +20,23 @@ export type IdPrefix =
   | 'skl'
   | 'req';
 
-const nextUlid = monotonicFactory();
+/**
+ * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws
+ * one getRandomValues call per character (16 per id), a visible cost on the result path.
+ */
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+function pooledRandom(): number {
+  if (poolOffset >= pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const byte = pool[poolOffset] ?? 0;
+  poolOffset += 1;
+  return byte / 256;
+}
+
+const nextUlid = monotonicFactory(pooledRandom);
 
 /** A new prefixed, time-sortable id such as `ent_01J9Z3...`. */
 export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {

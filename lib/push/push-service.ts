@@ -1,3 +1,4 @@
+import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { CheckService } from '../checks/check-service.ts';
 import { publicResult } from '../checks/records.ts';
@@ -18,6 +19,9 @@ export interface PushServiceDeps {
 
 /** Results and heartbeats pushed by customers' agents: the same state machine and transaction as probes. */
 export function createPushService(deps: PushServiceDeps) {
+  // The retention window is read from a briefly cached tenant (TENANT_CACHE_MS).
+  const tenants = createTenantCache(deps);
+
   const pushCheck = async (tenantId: string, checkId: string) => {
     const check = await deps.checkService.requireCheck(tenantId, checkId);
     if (check.execution_mode !== 'push') {
@@ -41,13 +45,13 @@ export function createPushService(deps: PushServiceDeps) {
   return {
     /** Records a pushed result after checking checked_at against the allowed window. */
     async pushResult(tenantId: string, checkId: string, body: PushResultBody) {
-      await pushCheck(tenantId, checkId);
+      const check = await pushCheck(tenantId, checkId);
       const now = deps.clock.now();
       const checkedAtMs = body.checked_at ? Date.parse(body.checked_at) : now;
       if (checkedAtMs > now + MAX_FUTURE_MS) {
         throw ValidationError.field('checked_at', 'must not be more than 1 minute in the future');
       }
-      const tenant = await deps.tenants.requireTenant(tenantId);
+      const tenant = await tenants.requireTenant(tenantId);
       if (checkedAtMs < now - tenant.retention_days * 86_400_000) {
         throw ValidationError.field(
           'checked_at',
@@ -60,18 +64,20 @@ export function createPushService(deps: PushServiceDeps) {
         error_message: body.error_message ?? '',
         status_code: body.status_code ?? 0,
         checkedAtMs,
+        check,
       });
     },
 
     /** Records an unconditional success, whatever the request carried. */
     async heartbeat(tenantId: string, checkId: string) {
-      await pushCheck(tenantId, checkId);
+      const check = await pushCheck(tenantId, checkId);
       return record(tenantId, checkId, {
         success: true,
         latency_ms: 0,
         error_message: '',
         status_code: 0,
         checkedAtMs: deps.clock.now(),
+        check,
       });
     },
   };

@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, AttributeValue as LambdaAttributeValue } from 'aws-lambda';
 import { z } from 'zod';
+import { parseStoredItem } from './item-schema.ts';
 import type { Item } from './table.ts';
 
 /**
@@ -25,11 +26,9 @@ export interface Change {
 /** Handles a batch of changes; throwing makes the source redeliver (consumers must be idempotent). */
 export type ChangeConsumer = (changes: Change[]) => Promise<void>;
 
-const itemSchema = z.looseObject({ pk: z.string(), sk: z.string(), entity: z.string() });
-
 function image(raw: Record<string, LambdaAttributeValue> | undefined): Item | undefined {
   if (!raw) return undefined;
-  return itemSchema.parse(unmarshall(raw as Record<string, AttributeValue>)) as Item;
+  return parseStoredItem(unmarshall(raw as Record<string, AttributeValue>));
 }
 
 /** Parses one DynamoDB Streams record (from either source) into a Change. */

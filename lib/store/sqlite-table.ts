@@ -1,8 +1,10 @@
+import { setImmediate } from 'node:timers';
 import type { DynamoDBRecord } from 'aws-lambda';
 import type Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import { encodeCursor, positionOf } from './cursor.ts';
-import { asItem, parseStoredItem } from './item-schema.ts';
+import { parseStoredItem } from './item-schema.ts';
+import { startBackgroundCheckpoints } from './sqlite-checkpointer.ts';
 import { applyUpdate, evaluateCondition } from './sqlite-conditions.ts';
 import { buildQuery } from './sqlite-query.ts';
 import { type JsonObject, sameJson, sequenceNumber, serializeChange } from './sqlite-records.ts';
@@ -40,6 +42,8 @@ export interface SqliteTableOptions {
   clock?: Clock;
   /** Which items reach the outbox (either image passing is enough); default all. */
   streamFilter?: (item: Item) => boolean;
+  /** WAL checkpoints on a worker thread instead of inside commits (long-running servers on a file). */
+  backgroundCheckpoints?: boolean;
 }
 
 interface WriteResult {
@@ -48,8 +52,20 @@ interface WriteResult {
   changes: number;
 }
 
-function toJsonObject(value: object): JsonObject {
-  return JSON.parse(JSON.stringify(value));
+/** A transaction waiting for the next group commit. */
+interface PendingWrite {
+  ops: WriteOp[];
+  resolve(result: WriteResult): void;
+  reject(error: unknown): void;
+}
+
+/** Transactions committed together at most (bounds how long one commit holds the event loop). */
+const MAX_GROUP = 256;
+
+const INDEX_COLUMNS = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl'] as const;
+
+function isItem(image: JsonObject): image is Item {
+  return typeof image.pk === 'string' && typeof image.sk === 'string' && typeof image.entity === 'string';
 }
 
 /** Creates the sqlite engine on an open database (creating its tables); `close()` closes the database. */
@@ -59,6 +75,12 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
   const streamFilter = options.streamFilter;
   const listeners = new Set<() => void>();
   migrate(db);
+  const checkpointer =
+    options.backgroundCheckpoints && !db.memory
+      ? startBackgroundCheckpoints(db, {
+          onError: (message) => process.emitWarning(`sqlite background checkpoint failed: ${message}`),
+        })
+      : undefined;
 
   const selectItem = db.prepare<[string, string], { data: string }>(
     'SELECT data FROM items WHERE pk = ? AND sk = ?',
@@ -87,6 +109,21 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
     return statement;
   };
 
+  // An existing row is updated in place, setting only the index columns that changed, so index
+  // entries that stay the same are not deleted and inserted again (fewer pages per commit).
+  const rewrites = new Map<string, Database.Statement<(string | number | null)[]>>();
+  const rewrite = (row: ItemRow, old: ItemRow) => {
+    const changed = INDEX_COLUMNS.filter((column) => row[column] !== old[column]);
+    const signature = changed.join(',');
+    let statement = rewrites.get(signature);
+    if (!statement) {
+      const sets = [...changed.map((column) => `${column} = ?`), 'data = ?'].join(', ');
+      statement = db.prepare<(string | number | null)[]>(`UPDATE items SET ${sets} WHERE pk = ? AND sk = ?`);
+      rewrites.set(signature, statement);
+    }
+    statement.run(...changed.map((column) => row[column]), row.data, row.pk, row.sk);
+  };
+
   const load = (key: Key): JsonObject | undefined => {
     const row = selectItem.get(key.pk, key.sk);
     return row ? JSON.parse(row.data) : undefined;
@@ -94,8 +131,8 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
 
   const wanted = (image: JsonObject | undefined): boolean => {
     if (!image || !streamFilter) return image !== undefined;
-    const item = asItem(image);
-    return item !== undefined && streamFilter(item);
+    // Every image was stored through `toRow`; a look at the key attributes is enough (no full parse per op).
+    return isItem(image) && streamFilter(image);
   };
 
   /** Writes an outbox record unless nothing changed or the filter drops both images; true when written. */
@@ -105,8 +142,9 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
     after: JsonObject | undefined,
     expired = false,
   ) => {
-    if (before && after && sameJson(before, after)) return false;
+    // The cheap test first: most items (results, rollups, checks) are never streamed.
     if (!wanted(before) && !wanted(after)) return false;
+    if (before && after && sameJson(before, after)) return false;
     insertChange.run(
       serializeChange({ key, oldImage: before, newImage: after, nowMs: clock.now(), expired }),
     );
@@ -124,8 +162,12 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
         return { changed: record(key, before, undefined) };
       case 'put':
       case 'update': {
-        const after = toJsonObject(op.type === 'put' ? op.item : applyUpdate(before, op));
-        upsertItem.run(toRow(after, key.pk, key.sk));
+        // Serialised once: the stored text, and parsed back as the JSON-normalised item after.
+        const data = JSON.stringify(op.type === 'put' ? op.item : applyUpdate(before, op));
+        const after: JsonObject = JSON.parse(data);
+        const row = toRow(after, key.pk, key.sk, data);
+        if (before) rewrite(row, toRow(before, key.pk, key.sk, ''));
+        else upsertItem.run(row);
         return { after, changed: record(key, before, after) };
       }
     }
@@ -170,8 +212,60 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
     return result;
   };
 
-  // IMMEDIATE takes the write lock up front, so a second process cannot invalidate our reads.
-  const write = (ops: WriteOp[]): WriteResult => notify(writeAll.immediate(ops));
+  /**
+   * Group commit: the transactions submitted in one turn of the event loop commit together in ONE
+   * sqlite transaction, each inside its own savepoint (writeAll nests), so each still applies all
+   * or nothing and sees the ones before it, exactly as if they ran one after another. Every caller
+   * hears back only after the shared COMMIT: a resolved write is durable. One commit (its WAL
+   * frames, a checkpoint now and then) then serves many concurrent requests.
+   */
+  const commitGroup = db.transaction((group: PendingWrite[]) =>
+    group.map((entry): { ok: true; result: WriteResult } | { ok: false; error: unknown } => {
+      try {
+        return { ok: true, result: writeAll(entry.ops) };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
+  );
+  let pending: PendingWrite[] = [];
+  let flushing = false;
+
+  const flush = () => {
+    flushing = false;
+    const group = pending.slice(0, MAX_GROUP);
+    pending = pending.slice(group.length);
+    if (pending.length > 0) scheduleFlush();
+    if (group.length === 0) return;
+    let outcomes: ReturnType<typeof commitGroup>;
+    try {
+      // IMMEDIATE takes the write lock up front, so a second process cannot invalidate our reads.
+      outcomes = commitGroup.immediate(group);
+    } catch (error) {
+      for (const entry of group) entry.reject(error);
+      return;
+    }
+    notify({ changes: outcomes.reduce((sum, o) => sum + (o.ok ? o.result.changes : 0), 0) });
+    outcomes.forEach((outcome, i) => {
+      const entry = group[i];
+      if (!entry) return;
+      if (outcome.ok) entry.resolve(outcome.result);
+      else entry.reject(outcome.error);
+    });
+  };
+
+  function scheduleFlush() {
+    if (flushing) return;
+    flushing = true;
+    // node:timers' own setImmediate: after this turn's I/O callbacks, so their writes join the group.
+    setImmediate(flush);
+  }
+
+  const write = (ops: WriteOp[]): Promise<WriteResult> =>
+    new Promise((resolve, reject) => {
+      pending.push({ ops, resolve, reject });
+      scheduleFlush();
+    });
 
   return {
     db,
@@ -200,16 +294,19 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
 
     async transact(ops) {
       validateTransaction(ops);
-      if (ops.length > 0) write(ops);
+      if (ops.length > 0) await write(ops);
     },
 
     async update(op: UpdateOp) {
       validateOp(op);
-      return parseStoredItem(write([op]).after[0]);
+      return parseStoredItem((await write([op])).after[0]);
     },
 
     async close() {
+      // Writes already submitted still commit (and their callers hear back) before the close.
+      while (pending.length > 0 && db.open) flush();
       listeners.clear();
+      await checkpointer?.stop();
       if (db.open) db.close();
     },
 

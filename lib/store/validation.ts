@@ -99,13 +99,17 @@ export function validateTransaction(ops: WriteOp[]): void {
       `a transaction holds at most ${MAX_TRANSACTION_OPS} operations (got ${ops.length})`,
     );
   }
-  const seen = new Set<string>();
+  const seen = new Map<string, Set<string>>();
   for (const op of ops) {
     validateOp(op);
     const { pk, sk } = opKey(op);
-    const id = JSON.stringify([pk, sk]);
-    if (seen.has(id)) throw new InvalidWriteError(`a transaction touches ${pk} / ${sk} more than once`);
-    seen.add(id);
+    let sks = seen.get(pk);
+    if (!sks) {
+      sks = new Set();
+      seen.set(pk, sks);
+    }
+    if (sks.has(sk)) throw new InvalidWriteError(`a transaction touches ${pk} / ${sk} more than once`);
+    sks.add(sk);
   }
 }
 
