@@ -81,6 +81,39 @@ export function createCheckService(deps: CheckServiceDeps) {
     return check;
   };
 
+  /** Commits `ops`; a lost optimistic condition asks the caller to read again and retry. */
+  const commitOrRetry = async (ops: WriteOp[]): Promise<true | typeof RETRY> => {
+    try {
+      await table.transact(ops);
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionFailedError) return RETRY;
+      throw err;
+    }
+  };
+
+  /** The entity ops for a change of one check's membership in the entity's aggregate. */
+  const membershipOps = async (
+    tenantId: string,
+    entity: EntityState,
+    change: { checkId: string; state: CheckState | undefined; reason: string; countDelta?: number },
+  ): Promise<WriteOp[]> => {
+    const states = enabledStates(entity);
+    if (change.state) states[change.checkId] = change.state;
+    else delete states[change.checkId];
+    const tenant = await deps.tenants.requireTenant(tenantId);
+    return entityStateOps({
+      tenantId,
+      entity,
+      checkStates: states,
+      checkId: change.checkId,
+      reason: change.reason,
+      nowMs: clock.now(),
+      retentionDays: tenant.retention_days,
+      ...(change.countDelta ? { countDelta: change.countDelta } : {}),
+    }).ops;
+  };
+
   const createOnce = async (tenantId: string, body: CreateCheckBody, def: CheckDefinition, limit: number) => {
     const entity = await requireEntity(tenantId, body.entity_id);
     const now = clock.now();
@@ -160,34 +193,20 @@ export function createCheckService(deps: CheckServiceDeps) {
     if (def.enabled !== current.enabled) {
       const entity = await readEntityState(table, tenantId, current.blueprint_slug, current.entity_slug);
       if (!entity) throw new NotFoundError('check');
-      const states = enabledStates(entity);
-      if (def.enabled) states[checkId] = current.state;
-      else delete states[checkId];
-      const tenant = await deps.tenants.requireTenant(tenantId);
       ops.push(
-        ...entityStateOps({
-          tenantId,
-          entity,
-          checkStates: states,
+        ...(await membershipOps(tenantId, entity, {
           checkId,
+          state: def.enabled ? current.state : undefined,
           reason: def.enabled ? 'check enabled' : 'check disabled',
-          nowMs: now,
-          retentionDays: tenant.retention_days,
-        }).ops,
+        })),
       );
     }
-    try {
-      await table.transact(ops);
-    } catch (err) {
-      if (err instanceof ConditionFailedError) return RETRY;
-      throw err;
-    }
+    if ((await commitOrRetry(ops)) === RETRY) return RETRY;
     return { ...merged, next_run_at: nextRunAt, updated_at: updatedAt, version: current.version + 1 };
   };
 
   const removeOnce = async (tenantId: string, checkId: string) => {
     const check = await requireCheck(tenantId, checkId);
-    const now = clock.now();
     const ops: WriteOp[] = [
       {
         type: 'delete',
@@ -208,29 +227,16 @@ export function createCheckService(deps: CheckServiceDeps) {
     ];
     const entity = await readEntityState(table, tenantId, check.blueprint_slug, check.entity_slug);
     if (entity) {
-      const states = enabledStates(entity);
-      delete states[checkId];
-      const tenant = await deps.tenants.requireTenant(tenantId);
       ops.push(
-        ...entityStateOps({
-          tenantId,
-          entity,
-          checkStates: states,
+        ...(await membershipOps(tenantId, entity, {
           checkId,
+          state: undefined,
           reason: 'check deleted',
-          nowMs: now,
-          retentionDays: tenant.retention_days,
           countDelta: -1,
-        }).ops,
+        })),
       );
     }
-    try {
-      await table.transact(ops);
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionFailedError) return RETRY;
-      throw err;
-    }
+    return commitOrRetry(ops);
   };
 
   return {

@@ -16,23 +16,29 @@ describe.each(runtimes)("the dead man's switch ($runtime runtime)", ({ start }) 
   const call = (method: string, path: string, body?: unknown) =>
     api.request(method, path, { key: api.adminKey, body });
 
-  /** One generator pass over every shard, running the due jobs at once. */
-  const tick = async () => {
-    const ran: string[] = [];
+  /** One generator pass over every shard, collecting the claims due before the next second. */
+  const dueClaims = async () => {
+    const claims: DueClaim[] = [];
     for (let shard = 0; shard < api.app.config.dueShards; shard += 1) {
       await generateShard(shard, clock.now() + 1000, {
         table: api.table,
         nowMs: clock.now(),
         dueShards: api.app.config.dueShards,
         logger: silentLogger,
-        dispatch: async (claims: DueClaim[]) => {
-          for (const claim of claims) {
-            await api.table.transact([claim.claim]);
-            const outcome = await runProbeJob(claim.job, api.app.jobRunner);
-            ran.push(`${claim.job.kind}:${outcome.status}`);
-          }
+        dispatch: async (page: DueClaim[]) => {
+          claims.push(...page);
         },
       });
+    }
+    return claims;
+  };
+
+  /** Claims and runs every due job at once, as a runtime's tick does. */
+  const tick = async () => {
+    const ran: string[] = [];
+    for (const claim of await dueClaims()) {
+      await api.table.transact([claim.claim]);
+      ran.push(`${claim.job.kind}:${(await runProbeJob(claim.job, api.app.jobRunner)).status}`);
     }
     return ran;
   };
@@ -130,18 +136,7 @@ describe.each(runtimes)("the dead man's switch ($runtime runtime)", ({ start }) 
     await api.request('POST', `/v1/checks/${id}/heartbeat`, { key: api.adminKey });
     clock.advance(121_000);
     // Claim the deadline, then let the agent report before the job runs.
-    const claims: DueClaim[] = [];
-    for (let shard = 0; shard < api.app.config.dueShards; shard += 1) {
-      await generateShard(shard, clock.now() + 1000, {
-        table: api.table,
-        nowMs: clock.now(),
-        dueShards: api.app.config.dueShards,
-        logger: silentLogger,
-        dispatch: async (page) => {
-          claims.push(...page.filter((c) => c.job.check_id === id));
-        },
-      });
-    }
+    const claims = (await dueClaims()).filter((c) => c.job.check_id === id);
     expect(claims).toHaveLength(1);
     const [claim] = claims;
     if (!claim) return;
