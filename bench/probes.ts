@@ -169,12 +169,19 @@ export async function runRuntime(
     durationMs: number;
     logFile: string;
     label: string;
+    /** Create the checks with the scheduler off, then restart with it on (see runtime-child.ts). */
+    restart: boolean;
     profileDir?: string;
+    /** Extra node flags for the runtime's process (e.g. --max-semi-space-size=32). */
+    nodeFlags?: string[];
     onProgress?: (line: string) => void;
   },
 ): Promise<RuntimeFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-'));
-  const child = startChild('runtime-child.ts', { logFile: options.logFile });
+  const child = startChild('runtime-child.ts', {
+    logFile: options.logFile,
+    ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
+  });
   try {
     await child.next('alive', anyMessage);
     const ready = await child.ask(
@@ -187,6 +194,7 @@ export async function runRuntime(
         concurrency: options.concurrency,
         dueShards: options.dueShards,
         label: options.label,
+        restart: options.restart,
         ...(options.profileDir ? { profileDir: options.profileDir } : {}),
       },
       'ready',

@@ -1,0 +1,101 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+/** The benchmark's command line: which scenarios, what sizes, for how long. */
+
+export const SCENARIOS = ['bare', 'scheduled', 'max', 'push'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+/** Scenario groups accepted by --only besides the names themselves. */
+const GROUPS: Record<string, Scenario[]> = { probes: ['bare', 'scheduled', 'max'], all: [...SCENARIOS] };
+
+const int = (min: number) => z.coerce.number().int().min(min);
+const list = z
+  .string()
+  .transform((s) => s.split(',').map((v) => Number(v.trim())))
+  .pipe(z.array(z.number().int().min(1)).min(1));
+
+const optionsSchema = z.object({
+  only: z
+    .string()
+    .default('all')
+    .transform((s) => [...new Set(s.split(',').flatMap((name) => GROUPS[name.trim()] ?? [name.trim()]))])
+    .pipe(z.array(z.enum(SCENARIOS)).min(1)),
+  checks: int(1).default(20_000),
+  interval: int(1).default(10),
+  duration: int(1).default(30),
+  warmup: int(0).optional(),
+  'max-checks': int(1).default(5000),
+  'max-interval': int(1).default(1),
+  'max-warmup': int(0).default(5),
+  concurrency: int(1).default(256),
+  'bare-concurrency': int(1).default(64),
+  'due-shards': int(1).default(4),
+  'push-checks': int(1).default(8),
+  'push-concurrency': list.default([1, 8, 32, 64]),
+  'push-duration': int(1).default(8),
+  'push-warmup': int(0).default(1),
+  'max-requests': int(1).default(5_000_000),
+  profile: z.boolean().default(false),
+  out: z.string().optional(),
+});
+
+export type BenchOptions = z.output<typeof optionsSchema>;
+
+export const USAGE = `Usage: npm run bench -- [options]
+
+  --only <list>             scenarios: bare, scheduled, max, push, or the groups probes, all (default all)
+  --checks <n>              scheduled mode: http checks (default 20000)
+  --interval <s>            scheduled mode: check interval (default 10)
+  --duration <s>            measured window of the probe scenarios and of the bare loop (default 30)
+  --warmup <s>              scheduled mode: warm-up after setup (default one interval)
+  --max-checks <n>          maximum-rate mode: checks (default 5000)
+  --max-interval <s>        maximum-rate mode: interval (default 1, so demand exceeds capacity)
+  --max-warmup <s>          maximum-rate mode: warm-up (default 5)
+  --concurrency <n>         VIGIL_WORKER_CONCURRENCY of the runtime (default 256, the product default)
+  --bare-concurrency <n>    requests in flight in the bare loop (default 64)
+  --due-shards <n>          VIGIL_DUE_SHARDS (default 4)
+  --push-checks <n>         push checks the load is spread over (default 8)
+  --push-concurrency <list> push load concurrencies (default 1,8,32,64)
+  --push-duration <s>       measured seconds per push level and server (default 8)
+  --push-warmup <s>         unmeasured seconds before each push level (default 1)
+  --max-requests <n>        bound on requests per load run (default 5000000)
+  --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
+  --out <file>              JSON output (default bench/results/<timestamp>.json)
+`;
+
+/** Parses argv; throws with the usage text on anything unknown or invalid. */
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      only: { type: 'string' },
+      checks: { type: 'string' },
+      interval: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      'max-checks': { type: 'string' },
+      'max-interval': { type: 'string' },
+      'max-warmup': { type: 'string' },
+      concurrency: { type: 'string' },
+      'bare-concurrency': { type: 'string' },
+      'due-shards': { type: 'string' },
+      'push-checks': { type: 'string' },
+      'push-concurrency': { type: 'string' },
+      'push-duration': { type: 'string' },
+      'push-warmup': { type: 'string' },
+      'max-requests': { type: 'string' },
+      profile: { type: 'boolean' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) throw new Error(USAGE);
+  const parsed = optionsSchema.safeParse(values);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `  --${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`${issues}\n\n${USAGE}`);
+  }
+  return parsed.data;
+}

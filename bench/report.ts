@@ -1,0 +1,241 @@
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import type { BareFigures, RuntimeFigures } from './probes.ts';
+import type { PushFigures } from './push.ts';
+import { round } from './stats.ts';
+
+/** The machine, the tables printed at the end of a run, and the verdict on each target. */
+
+export interface Machine {
+  nproc: number;
+  memoryGb: number;
+  node: string;
+  cpuModel: string;
+  loadAverage: number[];
+}
+
+export function describeMachine(): Machine {
+  let cpuModel = cpus()[0]?.model ?? 'unknown';
+  try {
+    cpuModel = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim() ?? cpuModel;
+  } catch {
+    // Not Linux: os.cpus() it is.
+  }
+  return {
+    nproc: cpus().length,
+    memoryGb: round(totalmem() / 1024 ** 3),
+    node: process.version,
+    cpuModel,
+    loadAverage: loadavg().map((l) => round(l, 2)),
+  };
+}
+
+export interface Results {
+  bare: BareFigures[];
+  scheduled?: RuntimeFigures;
+  max?: RuntimeFigures;
+  push?: PushFigures;
+}
+
+export interface Target {
+  name: string;
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+/** The bare ceiling: the mean of the bare runs (one before and one after the runtime scenarios). */
+export function bareCeiling(results: Results): number | undefined {
+  if (results.bare.length === 0) return undefined;
+  return results.bare.reduce((sum, b) => sum + b.requestsPerSecond, 0) / results.bare.length;
+}
+
+export function evaluateTargets(results: Results): Target[] {
+  const targets: Target[] = [];
+  const s = results.scheduled;
+  if (s) {
+    targets.push({
+      name: 'scheduled lateness',
+      goal: `p99 <= 50 ms at ${Math.round(s.demandPerSecond)} probes/s`,
+      measured: `p99 ${s.latenessMs.p99} ms at ${Math.round(s.probesPerSecond)} probes/s`,
+      met: s.latenessMs.p99 <= 50 && s.probesPerSecond >= 0.98 * s.demandPerSecond,
+    });
+  }
+  const ceiling = bareCeiling(results);
+  if (results.max && ceiling) {
+    const ratio = results.max.resultsPerSecond / ceiling;
+    targets.push({
+      name: 'maximum rate vs bare loop',
+      goal: '>= 80% of the bare Node loop',
+      measured: `${Math.round(results.max.resultsPerSecond)} / ${Math.round(ceiling)} = ${Math.round(ratio * 100)}%`,
+      met: ratio >= 0.8,
+    });
+  }
+  const p = results.push;
+  if (p) {
+    const best = [...p.levels].sort((a, b) => b.vigil.requestsPerSecond - a.vigil.requestsPerSecond)[0];
+    const meeting = p.levels.find((l) => l.vigil.requestsPerSecond >= 5000 && l.vigil.latencyMs.p99 <= 25);
+    const shown = meeting ?? best;
+    targets.push({
+      name: 'push ingestion',
+      goal: '>= 5000 results/s with p99 <= 25 ms',
+      measured: shown
+        ? `${Math.round(shown.vigil.requestsPerSecond)} results/s, p99 ${round(shown.vigil.latencyMs.p99)} ms (c=${shown.concurrency})`
+        : 'no level ran',
+      met: meeting !== undefined,
+    });
+    targets.push({
+      name: 'push durability',
+      goal: 'stored results = acknowledged (201) results',
+      measured: `${p.stored} stored / ${p.acknowledged} acknowledged`,
+      met: p.verified,
+    });
+  }
+  return targets;
+}
+
+function table(headers: string[], rows: (string | number)[][]): string {
+  const cells = [headers, ...rows.map((r) => r.map(String))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [
+    line(headers),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...cells.slice(1).map(line),
+  ].join('\n');
+}
+
+const ms = (v: number) => String(round(v, 1));
+
+/** The tables (Markdown), as printed and as pasted into docs/performance.md. */
+export function formatResults(results: Results, targets: Target[]): string {
+  const out: string[] = [];
+  if (results.bare.length > 0) {
+    out.push('Bare Node loop (fresh connection per GET, agent: false, its own process):\n');
+    out.push(
+      table(
+        [
+          'run',
+          'in flight',
+          'requests/s',
+          'failed',
+          'latency p50 ms',
+          'p99 ms',
+          'loop busy',
+          'CPU cores',
+          'target CPU',
+        ],
+        results.bare.map((b, i) => [
+          i === 0 ? 'before' : 'after',
+          b.concurrency,
+          Math.round(b.requestsPerSecond),
+          b.failed,
+          ms(b.latencyMs.p50),
+          ms(b.latencyMs.p99),
+          round(b.loop.utilization, 2),
+          round(b.loop.cpuCores, 2),
+          round(b.targetCpuCores, 2),
+        ]),
+      ),
+    );
+  }
+  const present: [string, RuntimeFigures][] = [];
+  if (results.scheduled) present.push(['scheduled', results.scheduled]);
+  if (results.max) present.push(['maximum rate', results.max]);
+  if (present.length > 0) {
+    out.push('\nLocal runtime (startLocalRuntime, SQLite in a temp dir, its own process):\n');
+    out.push(
+      table(
+        ['mode', 'checks', 'interval s', 'demand/s', 'probes/s', 'results/s', 'target req/s', 'vs bare'],
+        present.map(([mode, r]) => {
+          const ceiling = bareCeiling(results);
+          return [
+            mode,
+            r.checks,
+            r.intervalSeconds,
+            Math.round(r.demandPerSecond),
+            Math.round(r.probesPerSecond),
+            Math.round(r.resultsPerSecond),
+            Math.round(r.targetRequestsPerSecond),
+            // Only the maximum-rate mode runs at capacity; the scheduled mode runs at its demand.
+            ceiling && mode === 'maximum rate' ? `${Math.round((r.resultsPerSecond / ceiling) * 100)}%` : '-',
+          ];
+        }),
+      ),
+    );
+    out.push('');
+    out.push(
+      table(
+        [
+          'mode',
+          'lateness p50 ms',
+          'p95',
+          'p99',
+          'max',
+          'loop delay p99 ms',
+          'loop busy',
+          'CPU cores',
+          'RSS max MB',
+          'setup s',
+        ],
+        present.map(([mode, r]) => [
+          mode,
+          r.latenessMs.p50,
+          r.latenessMs.p95,
+          r.latenessMs.p99,
+          r.latenessMs.max,
+          ms(r.loop.delayP99Ms),
+          round(r.loop.utilization, 2),
+          round(r.loop.cpuCores, 2),
+          r.loop.rssMaxMb,
+          round(r.setupSeconds),
+        ]),
+      ),
+    );
+  }
+  const p = results.push;
+  if (p) {
+    out.push(`\nPush ingestion (bin/serve.ts child, keep-alive load over ${p.checks} push checks):\n`);
+    out.push(
+      table(
+        [
+          'in flight',
+          'vigil results/s',
+          'p50 ms',
+          'p99 ms',
+          'errors',
+          'server CPU',
+          'bare 201/s',
+          'bare p50',
+          'bare p99',
+          'ratio',
+        ],
+        p.levels.map((l) => [
+          l.concurrency,
+          Math.round(l.vigil.requestsPerSecond),
+          ms(l.vigil.latencyMs.p50),
+          ms(l.vigil.latencyMs.p99),
+          l.vigil.failed,
+          round(l.vigil.serverCpuCores, 2),
+          Math.round(l.bare.requestsPerSecond),
+          ms(l.bare.latencyMs.p50),
+          ms(l.bare.latencyMs.p99),
+          `${Math.round(l.ratio * 100)}%`,
+        ]),
+      ),
+    );
+    out.push(
+      `\nStored results read back through GET /v1/checks/{id}/results: ${p.stored}; acknowledged with 201: ${p.acknowledged} (${p.verified ? 'equal' : 'MISMATCH'}).`,
+    );
+  }
+  if (targets.length > 0) {
+    out.push('\nTargets:\n');
+    out.push(
+      table(
+        ['target', 'goal', 'measured', 'met'],
+        targets.map((t) => [t.name, t.goal, t.measured, t.met ? 'yes' : 'no']),
+      ),
+    );
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,149 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { benchDir } from './child.ts';
+import { parseOptions } from './options.ts';
+import { type Target as ProbeTarget, runBareLoop, runRuntime, startTarget } from './probes.ts';
+import { runPush } from './push.ts';
+import { describeMachine, evaluateTargets, formatResults, type Results } from './report.ts';
+
+/**
+ * `npm run bench`: every workload in a child process of its own, talking to 127.0.0.1 only,
+ * bounded in time and count, and compared with bare Node measured in the same run (the machine is
+ * noisy, so ratios mean more than absolute figures). See docs/performance.md.
+ */
+
+let options: ReturnType<typeof parseOptions>;
+try {
+  options = parseOptions(process.argv.slice(2));
+} catch (err) {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+}
+
+const startedAt = new Date();
+const stamp = startedAt
+  .toISOString()
+  .replaceAll(':', '-')
+  .replace(/\.\d+Z$/, 'Z');
+const resultsDir = join(benchDir, 'results');
+const logDir = join(resultsDir, 'logs', stamp);
+const profileDir = options.profile ? join(resultsDir, 'profiles', stamp) : undefined;
+mkdirSync(logDir, { recursive: true });
+if (profileDir) mkdirSync(profileDir, { recursive: true });
+const log = (line: string) => process.stdout.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const machine = describeMachine();
+log(
+  `machine: ${machine.nproc} CPUs (${machine.cpuModel}), ${machine.memoryGb} GB, node ${machine.node}, load ${machine.loadAverage.join(' ')}`,
+);
+log(`scenarios: ${options.only.join(', ')}; logs in ${logDir}`);
+
+const wants = (name: (typeof options.only)[number]) => options.only.includes(name);
+const durationMs = options.duration * 1000;
+const results: Results = { bare: [] };
+let target: ProbeTarget | undefined;
+
+const bare = async () => {
+  if (!target) return;
+  log(`bare loop: ${options['bare-concurrency']} in flight for ${options.duration} s`);
+  const figures = await runBareLoop(target, {
+    concurrency: options['bare-concurrency'],
+    durationMs,
+    maxRequests: options['max-requests'],
+    logFile: join(logDir, 'bare-loop.log'),
+  });
+  log(`  ${Math.round(figures.requestsPerSecond)} requests/s (${figures.failed} failed)`);
+  results.bare.push(figures);
+};
+
+try {
+  if (wants('bare') || wants('scheduled') || wants('max')) {
+    target = await startTarget(join(logDir, 'target.log'));
+    log(`target: ${target.url}`);
+  }
+  if (wants('bare')) await bare();
+  if (wants('scheduled')) {
+    const warmupMs = (options.warmup ?? options.interval) * 1000;
+    log(
+      `scheduled: ${options.checks} checks every ${options.interval} s, warm-up ${warmupMs / 1000} s, measure ${options.duration} s`,
+    );
+    if (target) {
+      results.scheduled = await runRuntime(target, {
+        checks: options.checks,
+        intervalSeconds: options.interval,
+        concurrency: options.concurrency,
+        dueShards: options['due-shards'],
+        warmupMs,
+        durationMs,
+        logFile: join(logDir, 'runtime-scheduled.log'),
+        label: 'scheduled',
+        restart: false,
+        ...(profileDir ? { profileDir } : {}),
+        onProgress: log,
+      });
+      const s = results.scheduled;
+      log(`  ${Math.round(s.probesPerSecond)} probes/s, lateness p99 ${s.latenessMs.p99} ms`);
+    }
+  }
+  if (wants('max') && target) {
+    log(
+      `maximum rate: ${options['max-checks']} checks every ${options['max-interval']} s, measure ${options.duration} s`,
+    );
+    results.max = await runRuntime(target, {
+      checks: options['max-checks'],
+      intervalSeconds: options['max-interval'],
+      concurrency: options.concurrency,
+      dueShards: options['due-shards'],
+      warmupMs: options['max-warmup'] * 1000,
+      durationMs,
+      logFile: join(logDir, 'runtime-max.log'),
+      label: 'max',
+      restart: true,
+      ...(profileDir ? { profileDir } : {}),
+      onProgress: log,
+    });
+    log(`  ${Math.round(results.max.resultsPerSecond)} results/s`);
+  }
+  // The ceiling again after the runtime scenarios: the mean of both brackets the noise.
+  if (wants('bare') && (wants('scheduled') || wants('max'))) await bare();
+  await target?.child.stop();
+  target = undefined;
+  if (wants('push')) {
+    log(
+      `push: ${options['push-checks']} push checks, concurrencies ${options['push-concurrency'].join(', ')}, ${options['push-duration']} s each`,
+    );
+    results.push = await runPush({
+      checks: options['push-checks'],
+      concurrencies: options['push-concurrency'],
+      durationMs: options['push-duration'] * 1000,
+      warmupMs: options['push-warmup'] * 1000,
+      maxRequests: options['max-requests'],
+      logFile: join(logDir, 'serve.log'),
+      ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+      onProgress: log,
+    });
+  }
+} finally {
+  await target?.child.stop();
+}
+
+const targets = evaluateTargets(results);
+process.stdout.write(`\n${formatResults(results, targets)}\n`);
+const finishedAt = new Date();
+const out = options.out ?? join(resultsDir, `${stamp}.json`);
+writeFileSync(
+  out,
+  `${JSON.stringify(
+    {
+      startedAt: startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      seconds: Math.round((finishedAt.getTime() - startedAt.getTime()) / 1000),
+      machine: { ...machine, loadAverageAtEnd: describeMachine().loadAverage },
+      options,
+      results,
+      targets,
+    },
+    null,
+    2,
+  )}\n`,
+);
+log(`figures written to ${out}`);
