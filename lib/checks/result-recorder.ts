@@ -1,6 +1,5 @@
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
-import { catalogKeys } from '../catalog/catalog-keys.ts';
 import { unchanged } from '../catalog/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import { applyResult } from '../domain/check-state.ts';
@@ -88,6 +87,8 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     const usable = known?.id === input.checkId && known.tenant_id === input.tenantId ? known : undefined;
     const check = usable ?? (await deps.checks.get(input.tenantId, input.checkId));
     if (!check?.enabled) return { status: 'gone' };
+    const entity = await readEntityState(deps.table, input.tenantId, check.blueprint_slug, check.entity_slug);
+    if (!entity) return { status: 'gone' };
     const tenant = await tenants.requireTenant(input.tenantId);
     const now = deps.clock.now();
     const checkedAt = isoTime(input.checkedAtMs);
@@ -154,24 +155,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     ];
     if (input.alsoDelete) ops.push({ type: 'delete', key: input.alsoDelete });
     const transitions: TransitionRecord[] = [];
-    // The entity is read only when the aggregate may move; otherwise its existence is a condition
-    // of the transaction (a check whose entity was deleted takes no more results).
-    let entityCheckOp: number | undefined;
-    if (!applied.changed) {
-      entityCheckOp = ops.length;
-      ops.push({
-        type: 'conditionCheck',
-        key: catalogKeys.entity(input.tenantId, check.blueprint_slug, check.entity_slug),
-        condition: { kind: 'itemExists' },
-      });
-    } else {
-      const entity = await readEntityState(
-        deps.table,
-        input.tenantId,
-        check.blueprint_slug,
-        check.entity_slug,
-      );
-      if (!entity) return { status: 'gone' };
+    if (applied.changed) {
       const checkTransition: TransitionRecord = {
         id: newId('trn', now),
         tenant_id: input.tenantId,
@@ -203,7 +187,6 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       await deps.table.transact(ops);
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
-      if (entityCheckOp !== undefined && err.failed.includes(entityCheckOp)) return { status: 'gone' };
       if (err.failed.includes(0)) return { status: 'duplicate' };
       return RETRY;
     }
