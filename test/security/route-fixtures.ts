@@ -167,3 +167,31 @@ export function diffLines(before: string, after: string): string {
   const added = [...b].filter((l) => !a.has(l)).map((l) => `+ ${l}`);
   return [...removed, ...added].join('\n');
 }
+
+/**
+ * Sends every route (path filled with `fx`'s ids, a valid sample body) with `key` and returns a line
+ * per route that did not answer `status`/`code` or that changed the owner tenant's stored items.
+ */
+export async function denialFailures(
+  api: ApiHarness,
+  routes: Route[],
+  fx: TenantFixture,
+  key: string,
+  expected: { status: number; code: string },
+): Promise<string[]> {
+  const failures: string[] = [];
+  for (const route of routes) {
+    const before = await tenantSnapshot(api, api.tenantId);
+    const res = await api.request(route.method, fillPath(route, fx), {
+      key,
+      body: route.method === 'GET' ? undefined : sampleBody(route, fx),
+    });
+    const after = await tenantSnapshot(api, api.tenantId);
+    if (res.status !== expected.status || res.body?.code !== expected.code) {
+      failures.push(`${route.method} ${route.path} -> ${res.status} ${res.text}`);
+    }
+    if (before !== after)
+      failures.push(`${diffLines(before, after)} ${route.method} ${route.path} changed data`);
+  }
+  return failures;
+}
