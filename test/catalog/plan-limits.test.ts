@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { tally } from '../support/tally.ts';
 
 const CONTENDERS = 25;
 const LIMIT = 10;
-
-function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
-}
 
 describe.each(runtimes)('plan limits ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;

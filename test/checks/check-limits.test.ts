@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { tally } from '../support/tally.ts';
 import { newEntity, quietTcpCheck } from './check-fixtures.ts';
 
 const CONTENDERS = 25;
 const LIMIT = 10;
-
-function tally(statuses: number[]): Record<number, number> {
-  const counts: Record<number, number> = {};
-  for (const status of statuses) counts[status] = (counts[status] ?? 0) + 1;
-  return counts;
-}
 
 describe.each(runtimes)('check_limit_per_entity ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
