@@ -26,7 +26,7 @@ export function createChangePump(deps: { table: SqliteTable; consumers: ChangeCo
         rows.map((r) => r.record),
         deps.consumers,
       );
-      deps.table.deleteChangesThrough(last.seq);
+      await deps.table.deleteChangesThrough(last.seq);
     }
   };
 

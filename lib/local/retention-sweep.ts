@@ -17,7 +17,7 @@ export async function sweepRetention(
   let deleted = 0;
   for (let round = 0; round < maxBatches; round += 1) {
     if (round > 0) await yieldToLoop();
-    const count = table.sweepExpired(nowSeconds, batch);
+    const count = await table.sweepExpired(nowSeconds, batch);
     deleted += count;
     if (count < batch) break;
   }

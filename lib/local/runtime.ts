@@ -43,8 +43,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const table = createSqliteTable({
     db,
     clock,
-    streamFilter: (item) => STREAM_ENTITIES.includes(item.entity),
+    streamEntities: STREAM_ENTITIES,
     backgroundCheckpoints: true,
+    writerThread: true,
   });
   const app = createApp({ table, clock, logger, config });
   const pump = createChangePump({ table, consumers: app.consumers, logger });

@@ -44,7 +44,7 @@ describe('sqlite schema', () => {
     expect(String(layout)).not.toMatch(/WITHOUT ROWID/i);
     expect(await table.get({ pk: 'p', sk: 'a' })).toMatchObject({ entity: 'thing', gsi1sk: 'a' });
     expect((await table.query({ index: 'gsi1', pk: 'g' })).items.map((item) => item.sk)).toEqual(['a', 'b']);
-    expect(table.sweepExpired(200, 10)).toBe(2);
+    expect(await table.sweepExpired(200, 10)).toBe(2);
     await table.close();
   });
 

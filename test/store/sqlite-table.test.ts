@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type Change, parseStreamRecord } from '../../lib/store/change-feed.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
@@ -11,6 +11,25 @@ import { describeTableContract } from './table-contract.ts';
 describeTableContract('sqlite', async () => {
   const table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
   return { table, cleanup: () => table.close() };
+});
+
+/** Temporary directories for file databases, removed after the file's tests. */
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+function tempDbPath(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-sqlite-'));
+  dirs.push(dir);
+  return join(dir, 'vigil.db');
+}
+
+// One writer thread for the whole contract (each test uses partition keys of its own).
+let threaded: SqliteTable | undefined;
+afterAll(() => threaded?.close());
+describeTableContract('sqlite with a writer thread', async () => {
+  threaded ??= createSqliteTable({ db: openSqliteDatabase(tempDbPath()), writerThread: true });
+  return { table: threaded, cleanup: async () => {} };
 });
 
 const thing = (sk: string, attrs: Record<string, unknown> = {}): Item => ({
@@ -28,12 +47,22 @@ function changes(table: SqliteTable, afterSeq = 0): Omit<Change, 'eventId'>[] {
   });
 }
 
-describe('sqlite change feed', () => {
+describe.each([
+  { writes: 'inline', writerThread: false },
+  { writes: 'on a writer thread', writerThread: true },
+])('sqlite change feed, writes $writes', ({ writerThread }) => {
   const clock = createFakeClock(Date.parse('2026-03-01T12:00:00.000Z'));
+  const open = (options: { streamEntities?: string[] } = {}) =>
+    createSqliteTable({
+      db: openSqliteDatabase(writerThread ? tempDbPath() : ':memory:'),
+      clock,
+      writerThread,
+      ...options,
+    });
   let table: SqliteTable;
   let commits: number;
   beforeEach(() => {
-    table = createSqliteTable({ db: openSqliteDatabase(':memory:'), clock });
+    table = open();
     commits = 0;
     table.onCommit(() => {
       commits += 1;
@@ -132,15 +161,12 @@ describe('sqlite change feed', () => {
     for (const sk of ['a', 'b', 'c']) await table.transact([{ type: 'put', item: thing(sk) }]);
     const [first, ...rest] = table.readChanges(0, 10);
     expect(table.readChanges(first?.seq ?? 0, 1).map((row) => row.seq)).toEqual([rest[0]?.seq]);
-    table.deleteChangesThrough(rest[0]?.seq ?? 0);
+    await table.deleteChangesThrough(rest[0]?.seq ?? 0);
     expect(table.readChanges(0, 10).map((row) => row.seq)).toEqual([rest[1]?.seq]);
   });
 
   it('records only items passing the stream filter (either image)', async () => {
-    const filtered = createSqliteTable({
-      db: openSqliteDatabase(':memory:'),
-      streamFilter: (item) => item.entity === 'wanted',
-    });
+    const filtered = open({ streamEntities: ['wanted'] });
     await filtered.transact([
       { type: 'put', item: thing('a') },
       { type: 'put', item: { pk: 'p', sk: 'b', entity: 'wanted' } },
@@ -162,9 +188,9 @@ describe('sqlite change feed', () => {
       { type: 'put', item: thing('forever') },
     ]);
     const afterSeq = table.readChanges(0, 10).at(-1)?.seq ?? 0;
-    expect(table.sweepExpired(200, 1)).toBe(1);
-    expect(table.sweepExpired(200, 10)).toBe(1);
-    expect(table.sweepExpired(200, 10)).toBe(0);
+    expect(await table.sweepExpired(200, 1)).toBe(1);
+    expect(await table.sweepExpired(200, 10)).toBe(1);
+    expect(await table.sweepExpired(200, 10)).toBe(0);
     const remaining = await table.query({ pk: 'p' });
     expect(remaining.items.map((it) => it.sk)).toEqual(['forever', 'later']);
     const removed = changes(table, afterSeq);
@@ -195,6 +221,84 @@ describe('openSqliteDatabase', () => {
       await reopened.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('sqlite writer thread', () => {
+  it('needs a database file', () => {
+    expect(() => createSqliteTable({ db: openSqliteDatabase(':memory:'), writerThread: true })).toThrow(
+      /needs a database file/,
+    );
+  });
+
+  it('keeps the engine errors across the thread, and a failed transaction leaves its group', async () => {
+    const table = createSqliteTable({ db: openSqliteDatabase(tempDbPath()), writerThread: true });
+    try {
+      await table.transact([{ type: 'put', item: thing('a', { n: 'text' }) }]);
+      // Submitted in one turn: one group commit on the thread, each transaction on its own.
+      const results = await Promise.allSettled([
+        table.transact([{ type: 'put', item: thing('b') }]),
+        table.transact([
+          { type: 'put', item: thing('c') },
+          { type: 'put', item: thing('a'), condition: { kind: 'itemNotExists' } },
+        ]),
+        table.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { n: 1 } }),
+        table.update({ type: 'update', key: { pk: 'p', sk: 'd' }, set: { entity: 'thing' }, add: { n: 2 } }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+      const [, condition, invalid, counter] = results;
+      expect(condition?.status === 'rejected' && condition.reason).toBeInstanceOf(ConditionFailedError);
+      expect(condition?.status === 'rejected' && (condition.reason as ConditionFailedError).failed).toEqual([
+        1,
+      ]);
+      expect(invalid?.status === 'rejected' && invalid.reason).toBeInstanceOf(InvalidWriteError);
+      expect(counter?.status === 'fulfilled' && counter.value).toEqual(thing('d', { n: 2 }));
+      const items = await table.query({ pk: 'p' });
+      expect(items.items.map((item) => item.sk)).toEqual(['a', 'b', 'd']);
+    } finally {
+      await table.close();
+    }
+  });
+
+  it('reads on the event loop see every write as soon as it is answered', async () => {
+    const table = createSqliteTable({ db: openSqliteDatabase(tempDbPath()), writerThread: true });
+    try {
+      await table.transact([{ type: 'put', item: thing('counter', { n: 0 }) }]);
+      for (let i = 0; i < 50; i += 1) {
+        await table.update({ type: 'update', key: { pk: 'p', sk: 'counter' }, add: { n: 1 } });
+        expect((await table.get({ pk: 'p', sk: 'counter' }))?.n).toBe(i + 1);
+      }
+      // 200 concurrent increments, each acknowledged only once committed: none is lost.
+      await Promise.all(
+        Array.from({ length: 200 }, () =>
+          table.update({ type: 'update', key: { pk: 'p', sk: 'counter' }, add: { n: 1 } }),
+        ),
+      );
+      expect((await table.get({ pk: 'p', sk: 'counter' }))?.n).toBe(250);
+    } finally {
+      await table.close();
+    }
+  });
+
+  it('commits what was submitted before close, and the file holds it after a reopen', async () => {
+    const path = tempDbPath();
+    const table = createSqliteTable({
+      db: openSqliteDatabase(path),
+      writerThread: true,
+      backgroundCheckpoints: true,
+    });
+    const writes = Array.from({ length: 100 }, (_, i) =>
+      table.transact([{ type: 'put', item: thing(`k${String(i).padStart(3, '0')}`) }]),
+    );
+    await table.close();
+    await Promise.all(writes);
+    const reopened = createSqliteTable({ db: openSqliteDatabase(path) });
+    try {
+      expect((await reopened.query({ pk: 'p', limit: 1000 })).items).toHaveLength(100);
+      expect(reopened.readChanges(0, 1000)).toHaveLength(100);
+    } finally {
+      await reopened.close();
     }
   });
 });

@@ -1,0 +1,122 @@
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../platform/module-worker.ts';
+import type { SqliteWriter, WriteOutcome } from './sqlite-writer.ts';
+import { decodeWriterError, type WriterReply, type WriterRequest } from './sqlite-writer-protocol.ts';
+import type { WriteOp } from './table.ts';
+
+/** The sqlite table's view of its writer, wherever it runs. */
+export interface WriterPort {
+  commit(group: WriteOp[][], nowMs: number): Promise<WriteOutcome[]>;
+  sweepExpired(
+    nowSeconds: number,
+    limit: number,
+    nowMs: number,
+  ): Promise<{ deleted: number; changes: number }>;
+  deleteChangesThrough(seq: number): Promise<void>;
+  /** Stops the writer once the requests already made are answered. */
+  close(): Promise<void>;
+}
+
+/** The writer on the caller's thread (in-memory databases, tests, the operator CLI). */
+export function inlineWriterPort(writer: SqliteWriter): WriterPort {
+  return {
+    commit: async (group, nowMs) => writer.commitGroup(group, nowMs),
+    sweepExpired: async (nowSeconds, limit, nowMs) => writer.sweepExpired(nowSeconds, limit, nowMs),
+    deleteChangesThrough: async (seq) => writer.deleteChangesThrough(seq),
+    close: async () => undefined,
+  };
+}
+
+export interface WriterThreadOptions {
+  /** The database file (already created and migrated). */
+  path: string;
+  streamEntities?: readonly string[];
+  backgroundCheckpoints: boolean;
+}
+
+type Request = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
+
+/**
+ * The writer on a thread of its own, with its own connection: SQLite's work for every write
+ * (loads, row and index writes, the COMMIT) leaves the event loop, which keeps reading through
+ * its own connection (WAL: a read sees every commit answered before it). Requests are answered
+ * in the order they were made.
+ */
+export function startWriterThread(options: WriterThreadOptions): WriterPort {
+  const worker: Worker = startModuleWorker(new URL('./sqlite-writer-thread.ts', import.meta.url), {
+    name: 'vigil-sqlite-writer',
+    workerData: {
+      path: options.path,
+      streamEntities: options.streamEntities ? [...options.streamEntities] : undefined,
+      backgroundCheckpoints: options.backgroundCheckpoints,
+    },
+  });
+  const waiting = new Map<number, { resolve(reply: WriterReply): void; reject(error: unknown): void }>();
+  let nextId = 1;
+  let broken: Error | undefined;
+  let closing: Promise<void> | undefined;
+  // Referenced only while a request is out, so an idle writer never keeps the process alive.
+  worker.unref();
+
+  const fail = (error: Error) => {
+    broken ??= error;
+    for (const entry of waiting.values()) entry.reject(broken);
+    waiting.clear();
+  };
+  worker.on('error', (error) => fail(error instanceof Error ? error : new Error(String(error))));
+  worker.on('exit', (code) => fail(new Error(`the sqlite writer thread exited (code ${code})`)));
+  worker.on('message', (reply: WriterReply) => {
+    const entry = waiting.get(reply.id);
+    if (!entry) return;
+    waiting.delete(reply.id);
+    if (waiting.size === 0) worker.unref();
+    entry.resolve(reply);
+  });
+
+  const request = (message: Request): Promise<WriterReply> => {
+    if (broken) return Promise.reject(broken);
+    const id = nextId++;
+    return new Promise<WriterReply>((resolve, reject) => {
+      if (waiting.size === 0) worker.ref();
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...message, id });
+    }).then((reply) => {
+      if (reply.kind === 'failed') throw decodeWriterError(reply.error);
+      return reply;
+    });
+  };
+
+  const expect = <K extends WriterReply['kind']>(reply: WriterReply, kind: K) => {
+    if (reply.kind !== kind) throw new Error(`the sqlite writer thread answered ${reply.kind}, not ${kind}`);
+    return reply as Extract<WriterReply, { kind: K }>;
+  };
+
+  return {
+    async commit(group, nowMs) {
+      const reply = expect(await request({ kind: 'commit', group, nowMs }), 'commit');
+      return reply.outcomes.map((outcome) =>
+        outcome.ok ? outcome : { ok: false, error: decodeWriterError(outcome.error) },
+      );
+    },
+    async sweepExpired(nowSeconds, limit, nowMs) {
+      const { deleted, changes } = expect(
+        await request({ kind: 'sweep', nowSeconds, limit, nowMs }),
+        'sweep',
+      );
+      return { deleted, changes };
+    },
+    async deleteChangesThrough(seq) {
+      expect(await request({ kind: 'deleteChanges', seq }), 'done');
+    },
+    close() {
+      closing ??= (async () => {
+        if (!broken) {
+          const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+          expect(await request({ kind: 'close' }), 'done');
+          await exited;
+        }
+      })();
+      return closing;
+    },
+  };
+}

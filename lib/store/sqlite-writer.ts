@@ -1,0 +1,170 @@
+import type Database from 'better-sqlite3';
+import { applyUpdate, evaluateCondition } from './sqlite-conditions.ts';
+import { type JsonObject, sameJson, serializeChange } from './sqlite-records.ts';
+import { type ItemRow, toRow } from './sqlite-schema.ts';
+import { ConditionFailedError, type Key, type WriteOp } from './table.ts';
+import { opKey } from './validation.ts';
+
+/**
+ * The sqlite engine's write side, synchronous: group commits of transactions, the change-feed
+ * outbox, the TTL sweep. One writer per database file: it runs either on the event loop's thread
+ * (`createSqliteTable` without `writerThread`) or on a thread of its own (sqlite-writer-thread.ts).
+ */
+
+export interface WriteResult {
+  /** The item after each op (undefined for deletes and condition checks). */
+  after: (JsonObject | undefined)[];
+  /** Outbox records written. */
+  changes: number;
+}
+
+/** One transaction's outcome inside a group commit. */
+export type WriteOutcome = { ok: true; result: WriteResult } | { ok: false; error: unknown };
+
+export interface SqliteWriter {
+  /**
+   * Commits the transactions in ONE sqlite transaction, each inside its own savepoint: each
+   * applies all or nothing and sees the ones before it. Throws only when the commit itself fails.
+   */
+  commitGroup(group: WriteOp[][], nowMs: number): WriteOutcome[];
+  /** Deletes up to `limit` items whose ttl <= `nowSeconds`, recording TTL-style REMOVE records. */
+  sweepExpired(nowSeconds: number, limit: number, nowMs: number): { deleted: number; changes: number };
+  /** Drops outbox records up to and including `seq`. */
+  deleteChangesThrough(seq: number): void;
+}
+
+export interface SqliteWriterOptions {
+  /** Entities (the item's `entity`) that reach the outbox (either image is enough); default all. */
+  streamEntities?: readonly string[];
+}
+
+const INDEX_COLUMNS = ['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl'] as const;
+
+/** The write side on an open, migrated database. */
+export function createSqliteWriter(db: Database.Database, options: SqliteWriterOptions = {}): SqliteWriter {
+  const streamed = options.streamEntities ? new Set(options.streamEntities) : undefined;
+  const selectItem = db.prepare<[string, string], { data: string }>(
+    'SELECT data FROM items WHERE pk = ? AND sk = ?',
+  );
+  const insertItem = db.prepare<[ItemRow]>(
+    `INSERT OR REPLACE INTO items (pk, sk, gsi1pk, gsi1sk, gsi2pk, gsi2sk, ttl, data)
+     VALUES (@pk, @sk, @gsi1pk, @gsi1sk, @gsi2pk, @gsi2sk, @ttl, @data)`,
+  );
+  const deleteItem = db.prepare<[string, string]>('DELETE FROM items WHERE pk = ? AND sk = ?');
+  const insertChange = db.prepare<[string]>('INSERT INTO changes (record) VALUES (?)');
+  const deleteChanges = db.prepare<[number]>('DELETE FROM changes WHERE seq <= ?');
+  const selectExpired = db.prepare<[number, number], { pk: string; sk: string; data: string }>(
+    'SELECT pk, sk, data FROM items WHERE ttl IS NOT NULL AND ttl <= ? ORDER BY ttl LIMIT ?',
+  );
+
+  // An existing row is updated in place, setting only the index columns that changed, so index
+  // entries that stay the same are not deleted and inserted again (fewer pages per commit).
+  const rewrites = new Map<string, Database.Statement<(string | number | null)[]>>();
+  const rewrite = (row: ItemRow, old: ItemRow) => {
+    const changed = INDEX_COLUMNS.filter((column) => row[column] !== old[column]);
+    const signature = changed.join(',');
+    let statement = rewrites.get(signature);
+    if (!statement) {
+      const sets = [...changed.map((column) => `${column} = ?`), 'data = ?'].join(', ');
+      statement = db.prepare<(string | number | null)[]>(`UPDATE items SET ${sets} WHERE pk = ? AND sk = ?`);
+      rewrites.set(signature, statement);
+    }
+    statement.run(...changed.map((column) => row[column]), row.data, row.pk, row.sk);
+  };
+
+  const load = (key: Key): JsonObject | undefined => {
+    const row = selectItem.get(key.pk, key.sk);
+    return row ? JSON.parse(row.data) : undefined;
+  };
+
+  // Every image was stored through `toRow`; its `entity` attribute is enough (no full parse per op).
+  const wanted = (image: JsonObject | undefined): boolean =>
+    image !== undefined && (!streamed || (typeof image.entity === 'string' && streamed.has(image.entity)));
+
+  /** Writes an outbox record unless nothing changed or the filter drops both images; true when written. */
+  const record = (
+    key: Key,
+    before: JsonObject | undefined,
+    after: JsonObject | undefined,
+    nowMs: number,
+    expired = false,
+  ) => {
+    // The cheap test first: most items (results, rollups, checks) are never streamed.
+    if (!wanted(before) && !wanted(after)) return false;
+    if (before && after && sameJson(before, after)) return false;
+    insertChange.run(serializeChange({ key, oldImage: before, newImage: after, nowMs, expired }));
+    return true;
+  };
+
+  const apply = (
+    op: WriteOp,
+    before: JsonObject | undefined,
+    nowMs: number,
+  ): { after?: JsonObject; changed: boolean } => {
+    const key = opKey(op);
+    switch (op.type) {
+      case 'conditionCheck':
+        return { changed: false };
+      case 'delete':
+        if (!before) return { changed: false };
+        deleteItem.run(key.pk, key.sk);
+        return { changed: record(key, before, undefined, nowMs) };
+      case 'put':
+      case 'update': {
+        // Serialised once: the stored text, and parsed back as the JSON-normalised item after.
+        const data = JSON.stringify(op.type === 'put' ? op.item : applyUpdate(before, op));
+        const after: JsonObject = JSON.parse(data);
+        const row = toRow(after, key.pk, key.sk, data);
+        if (before) rewrite(row, toRow(before, key.pk, key.sk, ''));
+        else insertItem.run(row);
+        return { after, changed: record(key, before, after, nowMs) };
+      }
+    }
+  };
+
+  // Conditions see every item as it was before the transaction; DynamoDB reports every failed op.
+  const writeAll = db.transaction((ops: WriteOp[], nowMs: number): WriteResult => {
+    const before = ops.map((op) => load(opKey(op)));
+    const failed = ops.flatMap((op, i) =>
+      op.condition && !evaluateCondition(before[i], op.condition) ? [i] : [],
+    );
+    if (failed.length > 0) throw new ConditionFailedError(failed);
+    const result: WriteResult = { after: [], changes: 0 };
+    ops.forEach((op, i) => {
+      const { after, changed } = apply(op, before[i], nowMs);
+      result.after.push(after);
+      if (changed) result.changes += 1;
+    });
+    return result;
+  });
+
+  // writeAll nests inside as a savepoint, so a failed transaction leaves the others of its group.
+  const commitAll = db.transaction((group: WriteOp[][], nowMs: number) =>
+    group.map((ops): WriteOutcome => {
+      try {
+        return { ok: true, result: writeAll(ops, nowMs) };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    }),
+  );
+
+  const sweep = db.transaction((nowSeconds: number, limit: number, nowMs: number) => {
+    const rows = selectExpired.all(nowSeconds, limit);
+    let changes = 0;
+    for (const row of rows) {
+      deleteItem.run(row.pk, row.sk);
+      if (record({ pk: row.pk, sk: row.sk }, JSON.parse(row.data), undefined, nowMs, true)) changes += 1;
+    }
+    return { deleted: rows.length, changes };
+  });
+
+  return {
+    // IMMEDIATE takes the write lock up front, so a second process cannot invalidate our reads.
+    commitGroup: (group, nowMs) => commitAll.immediate(group, nowMs),
+    sweepExpired: (nowSeconds, limit, nowMs) => sweep.immediate(nowSeconds, limit, nowMs),
+    deleteChangesThrough: (seq) => {
+      deleteChanges.run(seq);
+    },
+  };
+}
