@@ -31,6 +31,7 @@ const optionsSchema = z.object({
   concurrency: int(1).default(256),
   'bare-concurrency': int(1).default(64),
   'due-shards': int(1).default(4),
+  'probe-threads': int(0).default(1),
   'push-checks': int(1).default(8),
   'push-concurrency': list.default([1, 8, 32, 64]),
   'push-duration': int(1).default(8),
@@ -55,6 +56,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --concurrency <n>         VIGIL_WORKER_CONCURRENCY of the runtime (default 256, the product default)
   --bare-concurrency <n>    requests in flight in the bare loop (default 64)
   --due-shards <n>          VIGIL_DUE_SHARDS (default 4)
+  --probe-threads <n>       VIGIL_PROBE_THREADS of the runtime (default 1, the product default; 0: probes on the event loop)
   --push-checks <n>         push checks the load is spread over (default 8)
   --push-concurrency <list> push load concurrencies (default 1,8,32,64)
   --push-duration <s>       measured seconds per push level and server (default 8)
@@ -81,6 +83,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       concurrency: { type: 'string' },
       'bare-concurrency': { type: 'string' },
       'due-shards': { type: 'string' },
+      'probe-threads': { type: 'string' },
       'push-checks': { type: 'string' },
       'push-concurrency': { type: 'string' },
       'push-duration': { type: 'string' },

@@ -165,6 +165,7 @@ export async function runRuntime(
     intervalSeconds: number;
     concurrency: number;
     dueShards: number;
+    probeThreads: number;
     warmupMs: number;
     durationMs: number;
     logFile: string;
@@ -193,6 +194,7 @@ export async function runRuntime(
         intervalSeconds: options.intervalSeconds,
         concurrency: options.concurrency,
         dueShards: options.dueShards,
+        probeThreads: options.probeThreads,
         label: options.label,
         restart: options.restart,
         ...(options.profileDir ? { profileDir: options.profileDir } : {}),

@@ -14,7 +14,7 @@ import { createWindowProfiler } from './window-profiler.ts';
 
 /**
  * Child process: a real local runtime (SQLite in the data dir the parent gives, scheduler on) with
- * `checks` http checks against the target. Lateness comes from the scheduler's onJobStart hook;
+ * `checks` http checks against the target. Lateness comes from the scheduler's onProbeStart hook;
  * everything is measured between the parent's `start` and `stop`.
  */
 
@@ -26,6 +26,7 @@ const setupMessage = z.object({
   intervalSeconds: z.number().int().min(1),
   concurrency: z.number().int().min(1),
   dueShards: z.number().int().min(1),
+  probeThreads: z.number().int().min(0),
   /**
    * false: the scheduler runs while the checks are created (each is due within one interval of its
    * creation, no burst). true: create with the scheduler off, then restart the runtime on the same
@@ -49,8 +50,11 @@ const CHECKS_PER_ENTITY = 20;
 const lateness = createSamples();
 let measuring = false;
 let started = 0;
-const onJobStart = (start: JobStart) => {
+const onJobStart = () => {
   started += 1;
+};
+/** Lateness: when the probe itself began (on a probe thread, a moment after its job started) minus its due time. */
+const onProbeStart = (start: JobStart) => {
   if (measuring) lateness.add(start.startedMs - start.dueMs);
 };
 const monitor = createLoopMonitor();
@@ -78,13 +82,14 @@ async function setup(input: z.output<typeof setupMessage>) {
     VIGIL_LOG_LEVEL: 'info',
     VIGIL_WORKER_CONCURRENCY: String(input.concurrency),
     VIGIL_DUE_SHARDS: String(input.dueShards),
+    VIGIL_PROBE_THREADS: String(input.probeThreads),
   });
   const logger = createLogger({ level: config.logLevel });
   const local = await startLocalRuntime({
     config,
     logger,
     host: '127.0.0.1',
-    scheduler: input.restart ? false : { onJobStart },
+    scheduler: input.restart ? false : { onJobStart, onProbeStart },
   });
   runtime = local;
   const key = local.bootstrapKey;
@@ -127,7 +132,12 @@ async function setup(input: z.output<typeof setupMessage>) {
   }
   if (input.restart) {
     await local.stop();
-    runtime = await startLocalRuntime({ config, logger, host: '127.0.0.1', scheduler: { onJobStart } });
+    runtime = await startLocalRuntime({
+      config,
+      logger,
+      host: '127.0.0.1',
+      scheduler: { onJobStart, onProbeStart },
+    });
   }
   reply({ type: 'ready', checks: created, entities, setupMs: performance.now() - t0 });
 }

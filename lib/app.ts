@@ -25,6 +25,8 @@ import { ok, type Route } from './http/types.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
+import { inProcessProber } from './probes/run-probe.ts';
+import type { Prober } from './probes/types.ts';
 import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
 import { statusRoutes } from './status/routes.ts';
@@ -46,6 +48,8 @@ export interface CoreDeps {
   config: Config;
   /** Probe settings tests override (extra trusted CAs, a resolver). */
   probe?: { tlsCa?: string[] };
+  /** Where probes run; default on the event loop (the local runtime may hand them to probe threads). */
+  prober?: Prober;
 }
 
 /** The composition of services and routes shared by both runtimes. */
@@ -70,7 +74,9 @@ export function createApp(deps: CoreDeps) {
   const jobRunner: JobRunnerDeps = {
     checks,
     recorder,
-    probe: { clock: deps.clock, allowPrivate: deps.config.allowPrivateTargets, ...deps.probe },
+    prober:
+      deps.prober ??
+      inProcessProber({ clock: deps.clock, allowPrivate: deps.config.allowPrivateTargets, ...deps.probe }),
     logger: deps.logger,
   };
 

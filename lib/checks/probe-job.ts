@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../platform/logger.ts';
-import { runProbe } from '../probes/run-probe.ts';
-import type { ProbeDefinition, ProbeDeps } from '../probes/types.ts';
+import type { ProbeDefinition, Prober } from '../probes/types.ts';
 import type { Key } from '../store/table.ts';
 import type { CheckStore } from './check-store.ts';
 import type { CheckRecord } from './records.ts';
@@ -66,7 +65,8 @@ export function probeDefinition(check: CheckRecord): ProbeDefinition | undefined
 export interface JobRunnerDeps {
   checks: CheckStore;
   recorder: ResultRecorder;
-  probe: Omit<ProbeDeps, 'clock'> & { clock: ProbeDeps['clock'] };
+  /** Runs a pull check's probe (on the event loop, or on probe threads locally). */
+  prober: Prober;
   logger: Logger;
 }
 
@@ -77,12 +77,18 @@ export interface JobRunnerDeps {
 export async function runProbeJob(
   job: ProbeJob,
   deps: JobRunnerDeps,
-  options: { alsoDelete?: Key } = {},
+  options: { alsoDelete?: Key; onProbeStart?: (startedMs: number) => void } = {},
 ): Promise<RecordOutcome | { status: 'skipped'; reason: string }> {
   const check = await deps.checks.get(job.tenant_id, job.check_id);
-  if (!check || !check.enabled) return { status: 'gone' };
+  if (!check?.enabled) return { status: 'gone' };
   // The check just read travels to the recorder, which then need not read it again.
-  const common = { tenantId: job.tenant_id, checkId: job.check_id, slotMs: job.slot_ms, check, ...options };
+  const common = {
+    tenantId: job.tenant_id,
+    checkId: job.check_id,
+    slotMs: job.slot_ms,
+    check,
+    ...(options.alsoDelete ? { alsoDelete: options.alsoDelete } : {}),
+  };
   if (job.kind === 'deadman') {
     if (check.execution_mode !== 'push') return { status: 'skipped', reason: 'not a push check' };
     if ((check.last_result_at ?? null) !== (job.last_result_at ?? null)) {
@@ -103,15 +109,15 @@ export async function runProbeJob(
   }
   const def = probeDefinition(check);
   if (!def) return { status: 'skipped', reason: `${check.check_type} checks are not probed` };
-  const started = deps.probe.clock.now();
-  const outcome = await runProbe(def, deps.probe);
+  const { outcome, startedMs } = await deps.prober(def);
+  options.onProbeStart?.(startedMs);
   return deps.recorder.record({
     ...common,
     success: outcome.success,
     status_code: outcome.status_code,
     latency_ms: outcome.latency_ms,
     error_message: outcome.error_message,
-    checkedAtMs: started,
+    checkedAtMs: startedMs,
     ...(outcome.details ? { details: { ...outcome.details } } : {}),
   });
 }

@@ -1,4 +1,3 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { z } from 'zod';
 import type { DueClaim } from '../checks/generator.ts';
 import { type ProbeJob, probeJobSchema } from '../checks/probe-job.ts';
@@ -68,22 +67,18 @@ export function parseQueued(item: Item): QueuedProbe | undefined {
 const CLAIMS_PER_TRANSACTION = MAX_TRANSACTION_OPS / 2;
 
 /**
- * Commits claims with their queue items, each pair in one transaction (chunks of 50 pairs). A
- * claim whose condition fails lost its slot to another generator: the chunk is retried without
- * the losers, so every winning claim commits. `onCommitted` receives the winners chunk by chunk.
+ * Commits claims with their queue items, each pair in one transaction (chunks of 50 pairs, all
+ * submitted at once so they share group commits instead of waiting for one another). A claim
+ * whose condition fails lost its slot to another generator: its chunk is retried without the
+ * losers, so every winning claim commits. `onCommitted` receives the winners chunk by chunk.
  */
 export async function commitClaims(
   table: Table,
   claims: DueClaim[],
   onCommitted: (winners: QueuedProbe[]) => void,
 ): Promise<number> {
-  let committed = 0;
-  for (let start = 0; start < claims.length; start += CLAIMS_PER_TRANSACTION) {
-    if (start > 0) await yieldToLoop(); // sqlite is synchronous: let due timers fire between chunks
-    let chunk = claims.slice(start, start + CLAIMS_PER_TRANSACTION).map((claim) => ({
-      claim,
-      queued: queuedFromClaim(claim),
-    }));
+  const commitChunk = async (claimsOfChunk: DueClaim[]): Promise<number> => {
+    let chunk = claimsOfChunk.map((claim) => ({ claim, queued: queuedFromClaim(claim) }));
     while (chunk.length > 0) {
       try {
         await table.transact(
@@ -92,9 +87,8 @@ export async function commitClaims(
             { type: 'put' as const, item: queueItem(queued) },
           ]),
         );
-        committed += chunk.length;
         onCommitted(chunk.map(({ queued }) => queued));
-        break;
+        return chunk.length;
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
         const lost = new Set(err.failed.map((op) => Math.floor(op / 2)));
@@ -102,8 +96,14 @@ export async function commitClaims(
         chunk = chunk.filter((_, i) => !lost.has(i));
       }
     }
+    return 0;
+  };
+  const chunks: DueClaim[][] = [];
+  for (let start = 0; start < claims.length; start += CLAIMS_PER_TRANSACTION) {
+    chunks.push(claims.slice(start, start + CLAIMS_PER_TRANSACTION));
   }
-  return committed;
+  const committed = await Promise.all(chunks.map(commitChunk));
+  return committed.reduce((sum, n) => sum + n, 0);
 }
 
 /** Every queued job (and the keys of unreadable items). */

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from '../platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
 import { createChangePump } from './change-pump.ts';
 import { createHttpServer } from './http-server.ts';
+import { startProbeThreads } from './probe-threads.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler.ts';
 
 export interface LocalRuntime {
@@ -31,6 +32,8 @@ export interface LocalRuntimeOptions {
   host?: string;
   /** Scheduler tuning and hooks (tests, the benchmark); false: built but not started (tests that tick by hand). */
   scheduler?: SchedulerOptions | false;
+  /** Probe settings (tests: extra trusted CA certificates). */
+  probe?: { tlsCa?: string[] };
 }
 
 /** Starts Vigil in one process on SQLite: HTTP API and the background loops. */
@@ -47,7 +50,23 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     backgroundCheckpoints: true,
     writerThread: true,
   });
-  const app = createApp({ table, clock, logger, config });
+  // Probe threads read the system clock: a caller's (fake) clock keeps the probes on the event loop.
+  const probeThreads =
+    config.probeThreads > 0 && clock === systemClock
+      ? startProbeThreads({
+          threads: config.probeThreads,
+          allowPrivate: config.allowPrivateTargets,
+          ...(options.probe?.tlsCa ? { tlsCa: options.probe.tlsCa } : {}),
+        })
+      : undefined;
+  const app = createApp({
+    table,
+    clock,
+    logger,
+    config,
+    ...(options.probe ? { probe: options.probe } : {}),
+    ...(probeThreads ? { prober: probeThreads.prober } : {}),
+  });
   const pump = createChangePump({ table, consumers: app.consumers, logger });
   const scheduler = createScheduler({
     ...(options.scheduler || {}),
@@ -96,6 +115,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         server.closeIdleConnections();
       });
       await pump.stop();
+      await probeThreads?.close();
       await table.close();
       logger.info('stopped');
     })();

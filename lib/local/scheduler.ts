@@ -29,6 +29,8 @@ export interface SchedulerOptions {
   maxAttempts?: number;
   retryBaseMs?: number;
   onJobStart?: (start: JobStart) => void;
+  /** Reported when a probe actually began (on a probe thread, a moment after its job started). */
+  onProbeStart?: (start: JobStart) => void;
   timers?: Timers;
 }
 
@@ -80,7 +82,21 @@ export function createScheduler(deps: SchedulerDeps) {
       logger.warn('onJobStart hook failed', { err });
     }
     try {
-      const outcome = await runProbeJob(job, deps.jobRunner, { alsoDelete: queued.key });
+      const onProbeStart = deps.onProbeStart;
+      const outcome = await runProbeJob(job, deps.jobRunner, {
+        alsoDelete: queued.key,
+        ...(onProbeStart
+          ? {
+              onProbeStart: (startedMs: number) => {
+                try {
+                  onProbeStart({ dueMs: queued.dueMs, startedMs, job });
+                } catch (err) {
+                  logger.warn('onProbeStart hook failed', { err });
+                }
+              },
+            }
+          : {}),
+      });
       // A recorded result deleted the queue item in its own transaction; anything else deletes it here.
       if (outcome.status !== 'recorded') await deleteQueued(table, [queued.key]);
       return outcome.status;

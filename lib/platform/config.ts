@@ -29,6 +29,7 @@ const envSchema = z.object({
   VIGIL_ALLOW_PRIVATE_TARGETS: bool.optional(),
   VIGIL_DUE_SHARDS: z.coerce.number().int().min(1).max(256).default(4),
   VIGIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10000).default(256),
+  VIGIL_PROBE_THREADS: z.coerce.number().int().min(0).max(64).default(1),
   VIGIL_PROBE_QUEUE_URL: z.string().optional(),
 });
 
@@ -49,6 +50,8 @@ export interface Config {
   allowPrivateTargets: boolean;
   dueShards: number;
   workerConcurrency: number;
+  /** Local runtime: threads the probes run on (0: on the event loop). */
+  probeThreads: number;
   probeQueueUrl: string | undefined;
 }
 
@@ -74,6 +77,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     allowPrivateTargets: e.VIGIL_ALLOW_PRIVATE_TARGETS ?? runtime === 'local',
     dueShards: e.VIGIL_DUE_SHARDS,
     workerConcurrency: e.VIGIL_WORKER_CONCURRENCY,
+    probeThreads: e.VIGIL_PROBE_THREADS,
     probeQueueUrl: e.VIGIL_PROBE_QUEUE_URL,
   };
 }

@@ -3,7 +3,7 @@ import { runHttpProbe } from './http-probe.ts';
 import { failed } from './outcome.ts';
 import { runTcpProbe } from './tcp-probe.ts';
 import { runTlsProbe } from './tls-probe.ts';
-import type { ProbeDefinition, ProbeDeps, ProbeOutcome } from './types.ts';
+import type { ProbeDefinition, ProbeDeps, ProbeOutcome, Prober } from './types.ts';
 
 /** Runs the probe for a pull check's type. Never throws: every failure is a failed outcome. */
 export async function runProbe(def: ProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
@@ -27,4 +27,12 @@ export async function runProbe(def: ProbeDefinition, deps: ProbeDeps): Promise<P
     // The probes catch their own failures; this is the backstop for a bug, not a path.
     return failed(`probe failed: ${err instanceof Error ? err.message : String(err)}`, 0);
   }
+}
+
+/** The prober that runs each probe on the calling thread. */
+export function inProcessProber(deps: ProbeDeps): Prober {
+  return async (def) => {
+    const startedMs = deps.clock.now();
+    return { outcome: await runProbe(def, deps), startedMs };
+  };
 }

@@ -90,3 +90,12 @@ export interface ProbeDetails {
   /** dns: the answers, normalised to strings. */
   answers?: string[];
 }
+
+/** A probe run and when it began (epoch ms): the result's checked_at. */
+export interface Probed {
+  outcome: ProbeOutcome;
+  startedMs: number;
+}
+
+/** Runs probes: on the event loop (`inProcessProber`) or on probe threads (lib/local/probe-threads.ts). */
+export type Prober = (def: ProbeDefinition) => Promise<Probed>;

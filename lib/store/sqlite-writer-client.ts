@@ -113,6 +113,7 @@ export function startWriterThread(options: WriterThreadOptions): WriterPort {
         if (!broken) {
           const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
           expect(await request({ kind: 'close' }), 'done');
+          worker.ref(); // until it has exited: an unreferenced worker would let the process end first
           await exited;
         }
       })();

@@ -142,7 +142,6 @@ describe('the worker handler (private targets allowed)', () => {
 describe('the worker handler with the cloud default (private targets denied)', () => {
   it('records a failed result for a loopback target without connecting to it', async () => {
     h = await startCloudHarness();
-    expect(h.app.jobRunner.probe.allowPrivate).toBe(false);
     const id = await httpCheck();
     const hits = server.hits();
 

@@ -1,0 +1,99 @@
+import { setImmediate } from 'node:timers';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../platform/module-worker.ts';
+import type { ProbeAnswer, ProbeRequest } from '../probes/probe-thread.ts';
+import type { ProbeDefinition, Probed, Prober } from '../probes/types.ts';
+
+export interface ProbeThreadsOptions {
+  threads: number;
+  allowPrivate: boolean;
+  tlsCa?: string[];
+}
+
+export interface ProbeThreads {
+  prober: Prober;
+  /** Probes sent and not answered yet. */
+  readonly inFlight: number;
+  /** Stops the threads; probes still out are answered as failed ("probe thread stopped"). */
+  close(): Promise<void>;
+}
+
+interface Thread {
+  worker: Worker;
+  outbox: ProbeRequest[];
+  waiting: Map<number, (probed: Probed) => void>;
+}
+
+/**
+ * Probe threads for the local runtime: the probes' own work (connect, TLS, HTTP parsing, close)
+ * leaves the event loop, which keeps scheduling, recording and serving the API. Each probe goes to
+ * the thread with the fewest probes out; requests are sent once per turn per thread.
+ */
+export function startProbeThreads(options: ProbeThreadsOptions): ProbeThreads {
+  let nextId = 1;
+  let closed = false;
+  const failedAt = (message: string): Probed => ({
+    outcome: { success: false, status_code: 0, latency_ms: 0, error_message: message },
+    startedMs: Date.now(),
+  });
+
+  const threads: Thread[] = Array.from({ length: Math.max(1, options.threads) }, (_, i) => {
+    const worker = startModuleWorker(new URL('../probes/probe-thread.ts', import.meta.url), {
+      name: `vigil-probe-${i + 1}`,
+      workerData: { allowPrivate: options.allowPrivate, ...(options.tlsCa ? { tlsCa: options.tlsCa } : {}) },
+    });
+    worker.unref();
+    const thread: Thread = { worker, outbox: [], waiting: new Map() };
+    const settleAll = (message: string) => {
+      for (const resolve of thread.waiting.values()) resolve(failedAt(message));
+      thread.waiting.clear();
+    };
+    worker.on('message', (answers: ProbeAnswer[]) => {
+      for (const { id, outcome, startedMs } of answers) {
+        const resolve = thread.waiting.get(id);
+        thread.waiting.delete(id);
+        resolve?.({ outcome, startedMs });
+      }
+      if (thread.waiting.size === 0) worker.unref();
+    });
+    worker.on('error', (error) => settleAll(`probe thread failed: ${error.message}`));
+    worker.on('exit', () => settleAll('probe thread stopped'));
+    return thread;
+  });
+
+  const send = (thread: Thread) => {
+    const batch = thread.outbox;
+    thread.outbox = [];
+    if (batch.length > 0) thread.worker.postMessage(batch);
+  };
+
+  const prober: Prober = (def: ProbeDefinition) => {
+    if (closed) return Promise.resolve(failedAt('probe thread stopped'));
+    const thread = threads.reduce((a, b) =>
+      b.waiting.size + b.outbox.length < a.waiting.size + a.outbox.length ? b : a,
+    );
+    const id = nextId++;
+    return new Promise<Probed>((resolve) => {
+      if (thread.waiting.size === 0) thread.worker.ref();
+      thread.waiting.set(id, resolve);
+      if (thread.outbox.length === 0) setImmediate(() => send(thread));
+      thread.outbox.push({ id, def });
+    });
+  };
+
+  return {
+    prober,
+    get inFlight() {
+      return threads.reduce((sum, t) => sum + t.waiting.size, 0);
+    },
+    async close() {
+      closed = true;
+      await Promise.all(
+        threads.map((t) => {
+          t.worker.ref(); // until it has exited: an unreferenced worker would let the process end first
+          return t.worker.terminate();
+        }),
+      );
+    },
+  };
+}
