@@ -1,3 +1,6 @@
+import { writeSync } from 'node:fs';
+import { setImmediate } from 'node:timers';
+
 /** Structured JSON logs, one object per line. Callers never pass secrets; `redact` guards known fields. */
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -24,13 +27,36 @@ function redact(fields: Fields): Fields {
   return out;
 }
 
-/** A logger writing JSON lines to `write` (stdout by default). */
+let stdoutLines: string[] = [];
+
+function flushStdout(): void {
+  if (stdoutLines.length === 0) return;
+  const text = stdoutLines.join('');
+  stdoutLines = [];
+  process.stdout.write(text);
+}
+
+/**
+ * Lines for stdout, written once per turn of the event loop: a busy server logs a line per
+ * request, and stdout on a file or pipe is a synchronous system call per write. What is still
+ * buffered when the process exits is written synchronously then.
+ */
+export function writeStdoutLine(line: string): void {
+  if (stdoutLines.length === 0) setImmediate(flushStdout);
+  stdoutLines.push(`${line}\n`);
+}
+process.once('exit', () => {
+  if (stdoutLines.length > 0) writeSync(1, stdoutLines.join(''));
+  stdoutLines = [];
+});
+
+/** A logger writing JSON lines to `write` (stdout, once per turn, by default). */
 export function createLogger(
   options: { level?: LogLevel; base?: Fields; write?: (line: string) => void } = {},
 ): Logger {
   const level = options.level ?? 'info';
   const base = options.base ?? {};
-  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const write = options.write ?? writeStdoutLine;
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Fields) => {
     if (order[lvl] < order[level]) return;
     write(

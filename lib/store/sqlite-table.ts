@@ -6,12 +6,13 @@ import { encodeCursor, positionOf } from './cursor.ts';
 import { parseStoredItem } from './item-schema.ts';
 import { startBackgroundCheckpoints } from './sqlite-checkpointer.ts';
 import { buildQuery } from './sqlite-query.ts';
+import { createReadCache } from './sqlite-read-cache.ts';
 import { type JsonObject, sequenceNumber } from './sqlite-records.ts';
 import { migrate } from './sqlite-schema.ts';
-import { createSqliteWriter, type WriteResult } from './sqlite-writer.ts';
+import { createSqliteWriter, type WriteOutcome, type WriteResult } from './sqlite-writer.ts';
 import { inlineWriterPort, startWriterThread, type WriterPort } from './sqlite-writer-client.ts';
 import type { Key, QueryInput, QueryPage, Table, UpdateOp, WriteOp } from './table.ts';
-import { uniqueKeys, validateOp, validateQuery, validateTransaction } from './validation.ts';
+import { opKey, uniqueKeys, validateOp, validateQuery, validateTransaction } from './validation.ts';
 
 export { openSqliteDatabase } from './sqlite-schema.ts';
 
@@ -49,6 +50,10 @@ interface PendingWrite {
   resolve(result: WriteResult): void;
   reject(error: unknown): void;
 }
+
+/** The writer-thread table's read cache (sqlite-read-cache.ts): items kept, and for how long at most. */
+const READ_CACHE_ENTRIES = 20_000;
+const READ_CACHE_MS = 1000;
 
 /** Transactions committed together at most (bounds how long one commit holds the event loop). */
 const MAX_GROUP = 256;
@@ -93,9 +98,31 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
     return statement;
   };
 
+  const cache = onThread
+    ? createReadCache({ maxEntries: READ_CACHE_ENTRIES, maxAgeMs: READ_CACHE_MS })
+    : undefined;
+  const cacheKey = (key: Key) => `${key.pk}\u0000${key.sk}`;
+
   const load = (key: Key): JsonObject | undefined => {
+    const cached = cache?.get(cacheKey(key));
+    if (cached !== undefined) return JSON.parse(cached);
     const row = selectItem.get(key.pk, key.sk);
-    return row ? JSON.parse(row.data) : undefined;
+    if (!row) return undefined;
+    cache?.set(cacheKey(key), row.data);
+    return JSON.parse(row.data);
+  };
+
+  /** Brings the read cache in line with a group's outcomes, before any caller hears back. */
+  const settleCache = (group: PendingWrite[], outcomes: WriteOutcome[] | undefined) => {
+    if (!cache) return;
+    group.forEach((entry, i) => {
+      const outcome = outcomes?.[i];
+      entry.ops.forEach((op, j) => {
+        const key = cacheKey(opKey(op));
+        if (!outcome?.ok) cache.drop(key);
+        else if (op.type !== 'conditionCheck') cache.written(key, outcome.result.texts[j]);
+      });
+    });
   };
 
   const notify = (changes: number) => {
@@ -135,6 +162,7 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
       )
       .then(
         (outcomes) => {
+          settleCache(group, outcomes);
           notify(outcomes.reduce((sum, o) => sum + (o.ok ? o.result.changes : 0), 0));
           outcomes.forEach((outcome, i) => {
             const entry = group[i];
@@ -144,6 +172,7 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
           });
         },
         (error: unknown) => {
+          settleCache(group, undefined);
           for (const entry of group) entry.reject(error);
         },
       );
@@ -196,7 +225,8 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
 
     async update(op: UpdateOp) {
       validateOp(op);
-      return parseStoredItem((await write([op])).after[0]);
+      const [text] = (await write([op])).texts;
+      return parseStoredItem(text === undefined ? undefined : JSON.parse(text));
     },
 
     async close() {

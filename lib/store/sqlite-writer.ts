@@ -12,8 +12,8 @@ import { opKey } from './validation.ts';
  */
 
 export interface WriteResult {
-  /** The item after each op (undefined for deletes and condition checks). */
-  after: (JsonObject | undefined)[];
+  /** The stored JSON text of each op's item after it (undefined for deletes and condition checks). */
+  texts: (string | undefined)[];
   /** Outbox records written. */
   changes: number;
 }
@@ -100,7 +100,7 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
     op: WriteOp,
     before: JsonObject | undefined,
     nowMs: number,
-  ): { after?: JsonObject; changed: boolean } => {
+  ): { text?: string; changed: boolean } => {
     const key = opKey(op);
     switch (op.type) {
       case 'conditionCheck':
@@ -117,7 +117,7 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
         const row = toRow(after, key.pk, key.sk, data);
         if (before) rewrite(row, toRow(before, key.pk, key.sk, ''));
         else insertItem.run(row);
-        return { after, changed: record(key, before, after, nowMs) };
+        return { text: data, changed: record(key, before, after, nowMs) };
       }
     }
   };
@@ -129,10 +129,10 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
       op.condition && !evaluateCondition(before[i], op.condition) ? [i] : [],
     );
     if (failed.length > 0) throw new ConditionFailedError(failed);
-    const result: WriteResult = { after: [], changes: 0 };
+    const result: WriteResult = { texts: [], changes: 0 };
     ops.forEach((op, i) => {
-      const { after, changed } = apply(op, before[i], nowMs);
-      result.after.push(after);
+      const { text, changed } = apply(op, before[i], nowMs);
+      result.texts.push(text);
       if (changed) result.changes += 1;
     });
     return result;

@@ -302,3 +302,46 @@ describe('sqlite writer thread', () => {
     }
   });
 });
+
+describe('sqlite writer thread: the read cache and other processes', () => {
+  it('reads its own writes at once, and sees another connection’s write within a second', async () => {
+    const path = tempDbPath();
+    const table = createSqliteTable({ db: openSqliteDatabase(path), writerThread: true });
+    const other = createSqliteTable({ db: openSqliteDatabase(path) }); // e.g. the operator CLI
+    try {
+      await table.transact([{ type: 'put', item: thing('a', { n: 1 }) }]);
+      expect((await table.get({ pk: 'p', sk: 'a' }))?.n).toBe(1); // now cached
+      await table.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { n: 1 } });
+      expect((await table.get({ pk: 'p', sk: 'a' }))?.n).toBe(2);
+      await other.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { n: 10 } });
+      await expect.poll(async () => (await table.get({ pk: 'p', sk: 'a' }))?.n, { timeout: 3000 }).toBe(12);
+      await table.transact([{ type: 'delete', key: { pk: 'p', sk: 'a' } }]);
+      expect(await table.get({ pk: 'p', sk: 'a' })).toBeUndefined();
+    } finally {
+      await other.close();
+      await table.close();
+    }
+  });
+
+  it('drops a cached item whose conditional write failed, so the retry reads it fresh', async () => {
+    const path = tempDbPath();
+    const table = createSqliteTable({ db: openSqliteDatabase(path), writerThread: true });
+    const other = createSqliteTable({ db: openSqliteDatabase(path) });
+    try {
+      await table.transact([{ type: 'put', item: thing('a', { version: 1 }) }]);
+      expect((await table.get({ pk: 'p', sk: 'a' }))?.version).toBe(1);
+      await other.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { version: 1 } });
+      const stale = table.update({
+        type: 'update',
+        key: { pk: 'p', sk: 'a' },
+        add: { version: 1 },
+        condition: { kind: 'compare', attr: 'version', op: '=', value: 1 },
+      });
+      await expect(stale).rejects.toBeInstanceOf(ConditionFailedError);
+      expect((await table.get({ pk: 'p', sk: 'a' }))?.version).toBe(2);
+    } finally {
+      await other.close();
+      await table.close();
+    }
+  });
+});
