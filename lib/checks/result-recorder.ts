@@ -13,7 +13,7 @@ import { checkKeys } from './check-keys.ts';
 import { graceMs } from './check-service.ts';
 import { type CheckStore, dueIndexUpdate } from './check-store.ts';
 import { entityStateOps, readEntityState, transitionItem } from './entity-state-ops.ts';
-import { type CheckRecord, checkSchema, type ResultRecord, type TransitionRecord } from './records.ts';
+import type { CheckRecord, ResultRecord, TransitionRecord } from './records.ts';
 
 export const ROLLUP_BUCKET_MS = 5 * 60_000;
 
@@ -120,11 +120,21 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
     };
     const remove: string[] = [];
+    // The check as this write leaves it (built from the parsed check and the values set here).
+    const after: CheckRecord = {
+      ...check,
+      state: applied.next.state,
+      consecutive_failures: applied.next.consecutive_failures,
+      last_result_at: lastResultAt,
+      ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
+      version: check.version + 1,
+    };
     if (check.execution_mode === 'push') {
-      const nextMs = input.nextRunAtMs ?? Date.parse(lastResultAt) + graceMs(check);
-      const due = dueIndexUpdate(check.id, isoTime(nextMs), shardOf(check.id, deps.dueShards));
+      const nextRunAt = isoTime(input.nextRunAtMs ?? Date.parse(lastResultAt) + graceMs(check));
+      const due = dueIndexUpdate(check.id, nextRunAt, shardOf(check.id, deps.dueShards));
       Object.assign(set, due.set);
       remove.push(...due.remove);
+      after.next_run_at = nextRunAt;
     }
     const retention = tenant.retention_days;
     const ops: WriteOp[] = [
@@ -190,12 +200,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       if (err.failed.includes(0)) return { status: 'duplicate' };
       return RETRY;
     }
-    return {
-      status: 'recorded',
-      result,
-      check: checkSchema.parse({ ...check, ...set, version: check.version + 1 }),
-      transitions,
-    };
+    return { status: 'recorded', result, check: after, transitions };
   };
 
   /**

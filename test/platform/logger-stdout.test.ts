@@ -23,7 +23,10 @@ describe('the stdout logger', () => {
       log.debug('dropped');
       process.exit(0);
     `);
-    const lines = out.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.n)).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
     expect(lines[0]).toMatchObject({ level: 'info', msg: 'first' });
     expect(out).not.toContain('secret-value');
