@@ -57,6 +57,8 @@ const READ_CACHE_MS = 1000;
 
 /** Transactions committed together at most (bounds how long one commit holds the event loop). */
 const MAX_GROUP = 256;
+/** The same on the writer thread, where a commit does not hold the event loop. */
+const MAX_THREAD_GROUP = 1024;
 
 /** Creates the sqlite engine on an open database (creating its tables); `close()` closes the database. */
 export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
@@ -151,7 +153,10 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
 
   const flush = () => {
     flushing = false;
-    const group = pending.slice(0, MAX_GROUP);
+    // On the writer thread, one group at a time: writes arriving meanwhile gather into the next
+    // group, sent when this one is answered (fewer, larger commits and thread wake-ups under load).
+    if (onThread && inFlight.size > 0) return;
+    const group = pending.slice(0, onThread ? MAX_THREAD_GROUP : MAX_GROUP);
     pending = pending.slice(group.length);
     if (pending.length > 0) scheduleFlush();
     if (group.length === 0) return;
@@ -177,7 +182,10 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
         },
       );
     inFlight.add(done);
-    void done.finally(() => inFlight.delete(done));
+    void done.finally(() => {
+      inFlight.delete(done);
+      if (pending.length > 0) scheduleFlush();
+    });
   };
 
   function scheduleFlush() {
@@ -231,8 +239,10 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
 
     async close() {
       // Writes already submitted still commit (and their callers hear back) before the close.
-      while (pending.length > 0 && db.open) flush();
-      await Promise.all(inFlight);
+      while (pending.length > 0 || inFlight.size > 0) {
+        await Promise.all(inFlight);
+        flush();
+      }
       await writer.close();
       listeners.clear();
       await checkpointer?.stop();
