@@ -59,6 +59,8 @@ const READ_CACHE_MS = 1000;
 const MAX_GROUP = 256;
 /** The same on the writer thread, where a commit does not hold the event loop. */
 const MAX_THREAD_GROUP = 1024;
+/** Groups out to the writer thread at once (2 measured no better than 1: docs/performance.md). */
+const MAX_THREAD_IN_FLIGHT = 1;
 
 /** Creates the sqlite engine on an open database (creating its tables); `close()` closes the database. */
 export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
@@ -153,9 +155,10 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
 
   const flush = () => {
     flushing = false;
-    // On the writer thread, one group at a time: writes arriving meanwhile gather into the next
-    // group, sent when this one is answered (fewer, larger commits and thread wake-ups under load).
-    if (onThread && inFlight.size > 0) return;
+    // On the writer thread, at most MAX_THREAD_IN_FLIGHT groups out: writes arriving meanwhile
+    // gather into the next group, sent when one is answered (fewer, larger commits and thread
+    // wake-ups under load, and the thread never waits for the event loop to send more).
+    if (onThread && inFlight.size >= MAX_THREAD_IN_FLIGHT) return;
     const group = pending.slice(0, onThread ? MAX_THREAD_GROUP : MAX_GROUP);
     pending = pending.slice(group.length);
     if (pending.length > 0) scheduleFlush();
