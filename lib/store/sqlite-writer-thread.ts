@@ -1,4 +1,4 @@
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
 import { startBackgroundCheckpoints } from './sqlite-checkpointer.ts';
 import { openSqliteDatabase } from './sqlite-schema.ts';
@@ -37,36 +37,19 @@ const checkpointer = options.backgroundCheckpoints
     })
   : undefined;
 
-/** Transactions merged into one commit at most (bounds how long the writer holds its lock). */
-const MAX_MERGED = 1024;
-
 function encode(outcome: WriteOutcome): EncodedOutcome {
   return outcome.ok ? outcome : { ok: false, error: encodeWriterError(outcome.error) };
 }
 
-/**
- * Commit requests queued behind one another share one sqlite transaction (one WAL commit); each
- * request still hears back about its own transactions only, after the shared COMMIT.
- */
-function commitAll(requests: Extract<WriterRequest, { kind: 'commit' }>[]): WriterReply[] {
-  const group = requests.flatMap((request) => request.group);
-  const nowMs = Math.max(...requests.map((request) => request.nowMs));
-  let outcomes: WriteOutcome[];
-  try {
-    outcomes = writer.commitGroup(group, nowMs);
-  } catch (error) {
-    return requests.map((request) => ({ id: request.id, kind: 'failed', error: encodeWriterError(error) }));
-  }
-  let next = 0;
-  return requests.map((request) => {
-    const own = outcomes.slice(next, next + request.group.length);
-    next += request.group.length;
-    return { id: request.id, kind: 'commit', outcomes: own.map(encode) };
-  });
-}
-
-function answer(request: Exclude<WriterRequest, { kind: 'commit' }>): WriterReply {
+// The table sends one group at a time (sqlite-table.ts), so each commit request is one commit.
+function answer(request: WriterRequest): WriterReply {
   switch (request.kind) {
+    case 'commit':
+      return {
+        id: request.id,
+        kind: 'commit',
+        outcomes: writer.commitGroup(request.group, request.nowMs).map(encode),
+      };
     case 'sweep':
       return {
         id: request.id,
@@ -81,44 +64,20 @@ function answer(request: Exclude<WriterRequest, { kind: 'commit' }>): WriterRepl
   }
 }
 
-function answerOne(request: Exclude<WriterRequest, { kind: 'commit' }>): WriterReply {
+port.on('message', async (request: WriterRequest) => {
+  let reply: WriterReply;
   try {
-    return answer(request);
+    reply = answer(request);
   } catch (error) {
-    return { id: request.id, kind: 'failed', error: encodeWriterError(error) };
+    // The commit itself failed (the whole group): every transaction of it hears the error.
+    reply = { id: request.id, kind: 'failed', error: encodeWriterError(error) };
   }
-}
-
-async function close(reply: WriterReply): Promise<void> {
-  await checkpointer?.stop();
-  db.close();
-  port.postMessage(reply);
-  port.close();
-}
-
-port.on('message', (first: WriterRequest) => {
-  if (first.kind !== 'commit') {
-    const reply = answerOne(first);
-    if (first.kind === 'close') void close(reply);
-    else port.postMessage(reply);
+  if (request.kind === 'close') {
+    await checkpointer?.stop();
+    db.close();
+    port.postMessage(reply);
+    port.close();
     return;
   }
-  const commits = [first];
-  let merged = first.group.length;
-  let after: Exclude<WriterRequest, { kind: 'commit' }> | undefined;
-  while (merged < MAX_MERGED) {
-    const queued = receiveMessageOnPort(port)?.message as WriterRequest | undefined;
-    if (!queued) break;
-    if (queued.kind !== 'commit') {
-      after = queued;
-      break;
-    }
-    commits.push(queued);
-    merged += queued.group.length;
-  }
-  for (const reply of commitAll(commits)) port.postMessage(reply);
-  if (!after) return;
-  const reply = answerOne(after);
-  if (after.kind === 'close') void close(reply);
-  else port.postMessage(reply);
+  port.postMessage(reply);
 });

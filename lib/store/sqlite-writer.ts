@@ -111,12 +111,14 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
         return { changed: record(key, before, undefined, nowMs) };
       case 'put':
       case 'update': {
-        // Serialised once: the stored text, and parsed back as the JSON-normalised item after.
-        const data = JSON.stringify(op.type === 'put' ? op.item : applyUpdate(before, op));
-        const after: JsonObject = JSON.parse(data);
-        const row = toRow(after, key.pk, key.sk, data);
+        // Serialised once. Items are plain JSON values, so the index columns come from the object
+        // itself; only an item bound for the outbox is parsed back (JSON-normalised, for its image).
+        const next: JsonObject = op.type === 'put' ? op.item : applyUpdate(before, op);
+        const data = JSON.stringify(next);
+        const row = toRow(next, key.pk, key.sk, data);
         if (before) rewrite(row, toRow(before, key.pk, key.sk, ''));
         else insertItem.run(row);
+        const after = wanted(before) || wanted(next) ? (JSON.parse(data) as JsonObject) : next;
         return { text: data, changed: record(key, before, after, nowMs) };
       }
     }
