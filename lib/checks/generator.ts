@@ -87,6 +87,8 @@ export async function generateShard(
     logger: Logger;
     dispatch(claims: DueClaim[]): Promise<void>;
     maxPages?: number;
+    /** Due checks read per query (default 500); each page is parsed and claimed in one go. */
+    pageSize?: number;
     /** Every slot before `windowEndMs` becomes a job (the cloud's minute window); else one per claim. */
     allSlotsInWindow?: boolean;
   },
@@ -99,7 +101,7 @@ export async function generateShard(
       index: 'gsi2',
       pk: duePk(shard),
       sk: { op: '<', value: isoTime(windowEndMs) },
-      limit: PAGE,
+      limit: deps.pageSize ?? PAGE,
       cursor,
     });
     const claims: DueClaim[] = [];

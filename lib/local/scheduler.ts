@@ -44,6 +44,10 @@ export interface SchedulerDeps extends SchedulerOptions {
   concurrency: number;
 }
 
+/** Due checks read per generator query on a tick, and claimed per shard per tick at most. */
+const TICK_PAGE = 100;
+const MAX_CLAIMS_PER_SHARD = 100_000;
+
 /** What became of one run of a queued job. */
 export type JobStatus = 'recorded' | 'duplicate' | 'gone' | 'skipped' | 'retry' | 'dropped' | 'abandoned';
 
@@ -168,6 +172,10 @@ export function createScheduler(deps: SchedulerDeps) {
         nowMs,
         dueShards: deps.dueShards,
         logger,
+        // Small pages: each is read and parsed in one stretch of the event loop, which also fires
+        // the jobs falling due meanwhile (a page of 100 holds it for a few milliseconds).
+        pageSize: TICK_PAGE,
+        maxPages: Math.ceil(MAX_CLAIMS_PER_SHARD / TICK_PAGE),
         dispatch: async (claims) => {
           claimed += await commitClaims(table, claims, (winners) => {
             for (const queued of winners) enqueue(queued);
