@@ -77,7 +77,12 @@ export interface JobRunnerDeps {
 export async function runProbeJob(
   job: ProbeJob,
   deps: JobRunnerDeps,
-  options: { alsoDelete?: Key; onProbeStart?: (startedMs: number) => void } = {},
+  options: {
+    alsoDelete?: Key;
+    onProbeStart?: (startedMs: number) => void;
+    /** Called once the probe has answered, before its result is recorded. */
+    onProbed?: () => void;
+  } = {},
 ): Promise<RecordOutcome | { status: 'skipped'; reason: string }> {
   const check = await deps.checks.get(job.tenant_id, job.check_id);
   if (!check?.enabled) return { status: 'gone' };
@@ -111,6 +116,7 @@ export async function runProbeJob(
   if (!def) return { status: 'skipped', reason: `${check.check_type} checks are not probed` };
   const { outcome, startedMs } = await deps.prober(def);
   options.onProbeStart?.(startedMs);
+  options.onProbed?.();
   return deps.recorder.record({
     ...common,
     success: outcome.success,

@@ -78,7 +78,7 @@ export function createScheduler(deps: SchedulerDeps) {
   let loopTimer: NodeJS.Timeout | undefined;
   let lastSweepMs = Number.NEGATIVE_INFINITY;
 
-  const execute = async (queued: QueuedProbe, attempts = 0): Promise<JobStatus> => {
+  const execute = async (queued: QueuedProbe, attempts = 0, onProbed?: () => void): Promise<JobStatus> => {
     const { job } = queued;
     try {
       deps.onJobStart?.({ dueMs: queued.dueMs, startedMs: clock.now(), job });
@@ -89,6 +89,7 @@ export function createScheduler(deps: SchedulerDeps) {
       const onProbeStart = deps.onProbeStart;
       const outcome = await runProbeJob(job, deps.jobRunner, {
         alsoDelete: queued.key,
+        ...(onProbed ? { onProbed } : {}),
         ...(onProbeStart
           ? {
               onProbeStart: (startedMs: number) => {
@@ -122,19 +123,46 @@ export function createScheduler(deps: SchedulerDeps) {
     }
   };
 
+  /**
+   * Jobs whose probe has answered and whose result is being recorded. A job leaves its worker
+   * slot once its probe answers (the slots bound probes in flight, not the commits behind them);
+   * while more than `maxRecording` results are being recorded, no slot is released.
+   */
+  const recording = new Set<Promise<void>>();
+  const maxRecording = deps.concurrency * 4;
+
+  const finish = (entry: Scheduled, status: JobStatus) => {
+    if (status === 'retry') {
+      const attempts = entry.attempts + 1;
+      if (!stopped) heap.add(clock.now() + retryBaseMs * 2 ** (attempts - 1), { ...entry, attempts });
+      return;
+    }
+    tracked.delete(entry.queued.key.sk);
+  };
+
   const pool = createWorkerPool<Scheduled>({
     concurrency: deps.concurrency,
     logger,
     async run(entry) {
-      const status = await execute(entry.queued, entry.attempts);
-      if (status === 'retry') {
-        const attempts = entry.attempts + 1;
-        if (!stopped) heap.add(clock.now() + retryBaseMs * 2 ** (attempts - 1), { ...entry, attempts });
-        return;
-      }
-      tracked.delete(entry.queued.key.sk);
+      let releaseSlot: () => void = () => undefined;
+      const probed = new Promise<void>((resolve) => {
+        releaseSlot = resolve;
+      });
+      const done = execute(entry.queued, entry.attempts, releaseSlot)
+        .then((status) => finish(entry, status))
+        .catch((err: unknown) => logger.error('probe job bookkeeping failed', { err }));
+      recording.add(done);
+      void done.then(() => recording.delete(done));
+      await Promise.race([probed, done]);
+      while (recording.size > maxRecording) await Promise.race(recording);
     },
   });
+
+  /** Resolves when no job runs, waits for a worker, or is being recorded. */
+  const allSettled = async () => {
+    await pool.idle();
+    while (recording.size > 0) await Promise.all(recording);
+  };
 
   const heap = createTimerHeap<Scheduled>({
     clock,
@@ -245,19 +273,23 @@ export function createScheduler(deps: SchedulerDeps) {
       await ticking?.catch(() => undefined);
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
-        pool.idle(),
+        allSettled(),
         new Promise<void>((resolve) => {
           grace = timers.setTimeout(resolve, deps.stopGraceMs ?? 3000);
         }),
       ]);
       if (grace) timers.clearTimeout(grace);
-      if (pool.active > 0)
-        logger.warn('stopped with probe jobs running; left queued', { running: pool.active });
+      if (pool.active + recording.size > 0) {
+        logger.warn('stopped with probe jobs running; left queued', {
+          running: pool.active,
+          recording: recording.size,
+        });
+      }
     },
 
     /** Jobs waiting for their time, waiting for a worker, and running. */
     stats() {
-      return { timed: heap.size, waiting: pool.queued, running: pool.active };
+      return { timed: heap.size, waiting: pool.queued, running: pool.active, recording: recording.size };
     },
   };
 }
