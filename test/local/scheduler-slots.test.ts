@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createApp } from '../../lib/app.ts';
+import type { ProbeJob } from '../../lib/checks/probe-job.ts';
+import type { RecordOutcome } from '../../lib/checks/result-recorder.ts';
+import { queueItem, queueKey } from '../../lib/local/probe-queue.ts';
+import { createScheduler } from '../../lib/local/scheduler.ts';
+import { systemClock } from '../../lib/platform/clock.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+import type { Prober } from '../../lib/probes/types.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+
+// A worker slot bounds probes in flight, not the commits behind them: a job leaves its slot once
+// its probe answers, and the results being recorded are bounded on their own (4x the concurrency).
+
+let table: SqliteTable;
+beforeEach(() => {
+  table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
+});
+afterEach(() => table.close());
+
+async function setup(jobs: number) {
+  const app = createApp({ table, clock: systemClock, logger: silentLogger, config: loadConfig('local', {}) });
+  const { rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
+  const call = async (path: string, body: unknown) => {
+    const res = await app.router.handle({
+      method: 'POST',
+      path,
+      query: {},
+      headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify(body)),
+      requestId: 'test',
+    });
+    expect(res.status).toBe(201);
+    return JSON.parse(res.body) as { id: string; tenant_id?: string };
+  };
+  await call('/v1/blueprints', { slug: 'svc', name: 'Service' });
+  const entity = await call('/v1/blueprints/svc/entities', { slug: 'a', name: 'A', fields: {} });
+  const tenantId = (await app.tenants.listTenants())[0]?.id ?? '';
+  const now = Date.now();
+  for (let i = 0; i < jobs; i += 1) {
+    const check = await call('/v1/checks', {
+      entity_id: entity.id,
+      check_type: 'http',
+      target_url: 'http://127.0.0.1:9/',
+      interval_seconds: 3600,
+    });
+    const job: ProbeJob = { tenant_id: tenantId, check_id: check.id, kind: 'probe', slot_ms: now + i };
+    const queued = { key: queueKey(job, now + i), job, dueMs: now + i, nextMs: now + 3_600_000 };
+    await table.transact([{ type: 'put', item: queueItem(queued) }]);
+  }
+  // Probes answer at once; recording waits until the test opens the gate.
+  let probes = 0;
+  const prober: Prober = async () => {
+    probes += 1;
+    return {
+      outcome: { success: true, status_code: 200, latency_ms: 1, error_message: '' },
+      startedMs: Date.now(),
+    };
+  };
+  let open: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const record = app.recorder.record;
+  const recorder = {
+    record: async (input: Parameters<typeof record>[0]): Promise<RecordOutcome> => {
+      await gate;
+      return record(input);
+    },
+  };
+  const scheduler = createScheduler({
+    table,
+    jobRunner: { ...app.jobRunner, prober, recorder },
+    clock: systemClock,
+    logger: silentLogger,
+    dueShards: 1,
+    concurrency: 1,
+    tickMs: 60_000,
+  });
+  return { scheduler, probes: () => probes, open };
+}
+
+describe('local scheduler: worker slots', () => {
+  it('releases a slot when the probe answers, up to 4x the concurrency of results being recorded', async () => {
+    const { scheduler, probes, open } = await setup(7);
+    await scheduler.start();
+    // Concurrency 1, every recording held: five probes ran (the fifth waits with its slot, as
+    // five recordings are more than four), the sixth and seventh wait for a slot.
+    await vi.waitFor(() => expect(probes()).toBe(5));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(probes()).toBe(5);
+    expect(scheduler.stats()).toMatchObject({ running: 1, waiting: 2, recording: 5 });
+
+    open();
+    await vi.waitFor(() => expect(probes()).toBe(7));
+    await vi.waitFor(async () => expect((await table.query({ pk: 'QUEUE#probe' })).items).toHaveLength(0));
+    expect(scheduler.stats()).toMatchObject({ running: 0, waiting: 0, recording: 0 });
+    await scheduler.stop();
+  });
+
+  it('waits at stop for results still being recorded', async () => {
+    const { scheduler, probes, open } = await setup(2);
+    await scheduler.start();
+    await vi.waitFor(() => expect(probes()).toBe(2));
+    const stopped = scheduler.stop();
+    let done = false;
+    void stopped.then(() => {
+      done = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(done).toBe(false);
+    open();
+    await stopped;
+    expect((await table.query({ pk: 'QUEUE#probe' })).items).toHaveLength(0);
+  });
+});
