@@ -8,6 +8,8 @@ export interface ProbeThreadsOptions {
   threads: number;
   allowPrivate: boolean;
   tlsCa?: string[];
+  /** Starts one probe thread (tests wrap it); default: lib/probes/probe-thread.ts on a worker. */
+  startWorker?: (name: string, workerData: unknown) => Worker;
 }
 
 export interface ProbeThreads {
@@ -19,34 +21,49 @@ export interface ProbeThreads {
 }
 
 interface Thread {
+  name: string;
   worker: Worker;
   outbox: ProbeRequest[];
   waiting: Map<number, (probed: Probed) => void>;
 }
 
+const PROBE_THREAD = new URL('../probes/probe-thread.ts', import.meta.url);
+
 /**
  * Probe threads for the local runtime: the probes' own work (connect, TLS, HTTP parsing, close)
  * leaves the event loop, which keeps scheduling, recording and serving the API. Each probe goes to
- * the thread with the fewest probes out; requests are sent once per turn per thread.
+ * the thread with the fewest probes out; requests are sent once per turn per thread. A thread
+ * that dies answers its probes as failed and is replaced at once.
  */
 export function startProbeThreads(options: ProbeThreadsOptions): ProbeThreads {
   let nextId = 1;
   let closed = false;
+  const workerData = {
+    allowPrivate: options.allowPrivate,
+    ...(options.tlsCa ? { tlsCa: options.tlsCa } : {}),
+  };
+  const startWorker =
+    options.startWorker ??
+    ((name: string, data: unknown) => startModuleWorker(PROBE_THREAD, { name, workerData: data }));
   const failedAt = (message: string): Probed => ({
     outcome: { success: false, status_code: 0, latency_ms: 0, error_message: message },
     startedMs: Date.now(),
   });
 
-  const threads: Thread[] = Array.from({ length: Math.max(1, options.threads) }, (_, i) => {
-    const worker = startModuleWorker(new URL('../probes/probe-thread.ts', import.meta.url), {
-      name: `vigil-probe-${i + 1}`,
-      workerData: { allowPrivate: options.allowPrivate, ...(options.tlsCa ? { tlsCa: options.tlsCa } : {}) },
-    });
+  /** Listens to the thread's worker; when it ends (not at close), a new worker takes its place. */
+  const watch = (thread: Thread) => {
+    const { worker } = thread;
     worker.unref();
-    const thread: Thread = { worker, outbox: [], waiting: new Map() };
-    const settleAll = (message: string) => {
+    let ended = false;
+    const end = (message: string) => {
+      if (ended) return;
+      ended = true;
       for (const resolve of thread.waiting.values()) resolve(failedAt(message));
       thread.waiting.clear();
+      thread.outbox = [];
+      if (closed) return;
+      thread.worker = startWorker(thread.name, workerData);
+      watch(thread);
     };
     worker.on('message', (answers: ProbeAnswer[]) => {
       for (const { id, outcome, startedMs } of answers) {
@@ -56,8 +73,14 @@ export function startProbeThreads(options: ProbeThreadsOptions): ProbeThreads {
       }
       if (thread.waiting.size === 0) worker.unref();
     });
-    worker.on('error', (error) => settleAll(`probe thread failed: ${error.message}`));
-    worker.on('exit', () => settleAll('probe thread stopped'));
+    worker.on('error', (error) => end(`probe thread failed: ${error.message}`));
+    worker.on('exit', () => end('probe thread stopped'));
+  };
+
+  const threads: Thread[] = Array.from({ length: Math.max(1, options.threads) }, (_, i) => {
+    const name = `vigil-probe-${i + 1}`;
+    const thread: Thread = { name, worker: startWorker(name, workerData), outbox: [], waiting: new Map() };
+    watch(thread);
     return thread;
   });
 

@@ -1,5 +1,7 @@
+import type { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProbeThreads, startProbeThreads } from '../../lib/local/probe-threads.ts';
+import { startModuleWorker } from '../../lib/platform/module-worker.ts';
 import {
   closedPort,
   startHttpServer,
@@ -102,6 +104,29 @@ describe('probe threads', () => {
       error_message: expect.stringContaining('destination 127.0.0.1 is a loopback address'),
     });
     expect(http.connections()).toBe(connections);
+  });
+
+  it('replace a thread that dies: its probes answer as failed, the next ones run on the new thread', async () => {
+    const workers: Worker[] = [];
+    const pool = threads({
+      threads: 1,
+      startWorker: (name, workerData) => {
+        const worker = startModuleWorker(new URL('../../lib/probes/probe-thread.ts', import.meta.url), {
+          name,
+          workerData,
+        });
+        workers.push(worker);
+        return worker;
+      },
+    });
+    const seen = http.requests.length;
+    const slow = pool.prober({ check_type: 'http', target_url: `${http.origin}/slow`, timeout_ms: 10_000 });
+    await expect.poll(() => http.requests.length, { timeout: 5000 }).toBeGreaterThan(seen);
+    await workers[0]?.terminate();
+    expect((await slow).outcome).toMatchObject({ success: false, error_message: 'probe thread stopped' });
+    const next = await pool.prober({ check_type: 'http', target_url: `${http.origin}/ok`, timeout_ms: 5000 });
+    expect(next.outcome).toMatchObject({ success: true, status_code: 200 });
+    expect(workers).toHaveLength(2);
   });
 
   it('answer probes still out at close as failed, and refuse new ones', async () => {
