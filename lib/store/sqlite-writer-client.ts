@@ -32,46 +32,66 @@ export interface WriterThreadOptions {
   path: string;
   streamEntities?: readonly string[];
   backgroundCheckpoints: boolean;
+  /** Starts the thread (tests wrap it); default: sqlite-writer-thread.ts on a worker. */
+  startWorker?: (workerData: unknown) => Worker;
 }
 
 type Request = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
+
+const WRITER_THREAD = new URL('./sqlite-writer-thread.ts', import.meta.url);
 
 /**
  * The writer on a thread of its own, with its own connection: SQLite's work for every write
  * (loads, row and index writes, the COMMIT) leaves the event loop, which keeps reading through
  * its own connection (WAL: a read sees every commit answered before it). Requests are answered
  * in the order they were made.
+ *
+ * A writer thread that dies fails the requests it had (a commit in progress either happened or
+ * not, as SQLite guarantees; its callers hear an error, never a false success) and a new one
+ * takes its place. One that dies before answering anything (it cannot open the database) is not
+ * replaced: every request then fails with its error.
  */
 export function startWriterThread(options: WriterThreadOptions): WriterPort {
-  const worker: Worker = startModuleWorker(new URL('./sqlite-writer-thread.ts', import.meta.url), {
-    name: 'vigil-sqlite-writer',
-    workerData: {
-      path: options.path,
-      streamEntities: options.streamEntities ? [...options.streamEntities] : undefined,
-      backgroundCheckpoints: options.backgroundCheckpoints,
-    },
-  });
+  const workerData = {
+    path: options.path,
+    streamEntities: options.streamEntities ? [...options.streamEntities] : undefined,
+    backgroundCheckpoints: options.backgroundCheckpoints,
+  };
+  const startWorker =
+    options.startWorker ??
+    ((data: unknown) => startModuleWorker(WRITER_THREAD, { name: 'vigil-sqlite-writer', workerData: data }));
   const waiting = new Map<number, { resolve(reply: WriterReply): void; reject(error: unknown): void }>();
   let nextId = 1;
   let broken: Error | undefined;
   let closing: Promise<void> | undefined;
-  // Referenced only while a request is out, so an idle writer never keeps the process alive.
-  worker.unref();
+  let worker: Worker;
 
-  const fail = (error: Error) => {
-    broken ??= error;
-    for (const entry of waiting.values()) entry.reject(broken);
-    waiting.clear();
+  const watch = (current: Worker) => {
+    worker = current;
+    // Referenced only while a request is out, so an idle writer never keeps the process alive.
+    current.unref();
+    let answered = false;
+    let ended = false;
+    const end = (error: Error) => {
+      if (ended) return;
+      ended = true;
+      for (const entry of waiting.values()) entry.reject(error);
+      waiting.clear();
+      if (closing || !answered) broken ??= error;
+      else watch(startWorker(workerData));
+    };
+    current.on('error', (error) => end(error instanceof Error ? error : new Error(String(error))));
+    current.on('exit', (code) => end(new Error(`the sqlite writer thread exited (code ${code})`)));
+    current.on('message', (reply: WriterReply) => {
+      answered = true;
+      const entry = waiting.get(reply.id);
+      if (!entry) return;
+      waiting.delete(reply.id);
+      if (waiting.size === 0) current.unref();
+      entry.resolve(reply);
+    });
   };
-  worker.on('error', (error) => fail(error instanceof Error ? error : new Error(String(error))));
-  worker.on('exit', (code) => fail(new Error(`the sqlite writer thread exited (code ${code})`)));
-  worker.on('message', (reply: WriterReply) => {
-    const entry = waiting.get(reply.id);
-    if (!entry) return;
-    waiting.delete(reply.id);
-    if (waiting.size === 0) worker.unref();
-    entry.resolve(reply);
-  });
+  watch(startWorker(workerData));
 
   const request = (message: Request): Promise<WriterReply> => {
     if (broken) return Promise.reject(broken);
