@@ -1,0 +1,93 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../lib/http/router.ts';
+import type { HttpRequest, HttpResponse } from '../../lib/http/types.ts';
+import { createHttpServer } from '../../lib/local/http-server.ts';
+import { PayloadTooLargeError } from '../../lib/platform/errors.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+
+// The local HTTP edge on its own, with a stand-in handler: framing, bodies, limits.
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function serve(handle: (req: HttpRequest) => Promise<HttpResponse>): Promise<number> {
+  const server = createHttpServer(handle, silentLogger);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  close = () => new Promise((resolve) => server.close(() => resolve()));
+  return (server.address() as AddressInfo).port;
+}
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function send(port: number, method: string, body?: Buffer | string): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, method, path: '/x?a=1', agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('local HTTP server', () => {
+  it('answers with a Content-Length (bytes, not characters) instead of chunked framing', async () => {
+    const port = await serve(async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/plain' },
+      body: 'größe ✓',
+    }));
+    const res = await send(port, 'GET');
+    expect(res.body).toBe('größe ✓');
+    expect(res.headers['content-length']).toBe(String(Buffer.byteLength('größe ✓')));
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+  });
+
+  it('sends a 204 without a body or a Content-Length', async () => {
+    const port = await serve(async () => ({ status: 204, headers: {}, body: '' }));
+    const res = await send(port, 'DELETE');
+    expect(res.status).toBe(204);
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.body).toBe('');
+  });
+
+  it('hands the handler the whole body, method, path and query', async () => {
+    let seen: HttpRequest | undefined;
+    const port = await serve(async (req) => {
+      seen = req;
+      return { status: 201, headers: {}, body: '{}' };
+    });
+    const body = Buffer.alloc(300_000, 7);
+    await send(port, 'POST', body);
+    expect(seen).toMatchObject({ method: 'POST', path: '/x', query: { a: '1' } });
+    expect(seen?.body.equals(body)).toBe(true);
+  });
+
+  it('refuses a body over the limit with 413 and closes the connection', async () => {
+    let called = false;
+    const port = await serve(async () => {
+      called = true;
+      return { status: 200, headers: {}, body: '' };
+    });
+    const res = await send(port, 'POST', Buffer.alloc(MAX_BODY_BYTES + 1, 1));
+    expect(res.status).toBe(new PayloadTooLargeError(MAX_BODY_BYTES).status);
+    expect(res.headers.connection).toBe('close');
+    expect(called).toBe(false);
+  });
+});
