@@ -37,7 +37,12 @@ export async function readEntityState(
   slug: string,
 ): Promise<EntityState | undefined> {
   const item = await table.get(catalogKeys.entity(tenantId, blueprintSlug, slug), { consistent: true });
-  return item ? parseItem(entityStateSchema, item) : undefined;
+  return item ? parseEntityState(item) : undefined;
+}
+
+/** The state part of an entity item. */
+export function parseEntityState(item: Item): EntityState {
+  return parseItem(entityStateSchema, item);
 }
 
 export interface EntityChange {

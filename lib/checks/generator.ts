@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { unchanged } from '../catalog/conditions.ts';
 import { nextSlot, shardOf } from '../domain/schedule.ts';
 import { isoTime } from '../platform/clock.ts';
@@ -7,7 +8,19 @@ import type { Table, UpdateOp } from '../store/table.ts';
 import { checkKeys, duePk } from './check-keys.ts';
 import { dueIndexUpdate } from './check-store.ts';
 import type { ProbeJob } from './probe-job.ts';
-import { type CheckRecord, checkSchema } from './records.ts';
+import { checkSchema } from './records.ts';
+
+/** What a claim needs of a due check (a generator parses only this of each item it reads). */
+export const dueCheckSchema = checkSchema.pick({
+  id: true,
+  tenant_id: true,
+  execution_mode: true,
+  interval_seconds: true,
+  enabled: true,
+  last_result_at: true,
+  next_run_at: true,
+});
+export type DueCheck = z.infer<typeof dueCheckSchema>;
 
 /** A due check and the conditional update that claims its slot (moves next_run_at past it). */
 export interface DueClaim {
@@ -29,7 +42,7 @@ const PAGE = 500;
  * With `untilMs`, a pull check's further slots before it become jobs of the same claim.
  */
 export function claimFor(
-  check: CheckRecord,
+  check: DueCheck,
   nowMs: number,
   dueShards: number,
   untilMs?: number,
@@ -107,7 +120,7 @@ export async function generateShard(
     const claims: DueClaim[] = [];
     for (const item of result.items) {
       const until = deps.allSlotsInWindow ? windowEndMs : undefined;
-      const claim = claimFor(parseItem(checkSchema, item), deps.nowMs, deps.dueShards, until);
+      const claim = claimFor(parseItem(dueCheckSchema, item), deps.nowMs, deps.dueShards, until);
       if (claim) claims.push(claim);
     }
     if (claims.length > 0) await deps.dispatch(claims);

@@ -1,5 +1,6 @@
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
+import { catalogKeys } from '../catalog/catalog-keys.ts';
 import { unchanged } from '../catalog/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import { applyResult } from '../domain/check-state.ts';
@@ -12,7 +13,7 @@ import { ConditionFailedError, type Key, type Table, type WriteOp } from '../sto
 import { checkKeys } from './check-keys.ts';
 import { graceMs } from './check-service.ts';
 import { type CheckStore, dueIndexUpdate } from './check-store.ts';
-import { entityStateOps, readEntityState, transitionItem } from './entity-state-ops.ts';
+import { entityStateOps, parseEntityState, transitionItem } from './entity-state-ops.ts';
 import type { CheckRecord, ResultRecord, TransitionRecord } from './records.ts';
 
 export const ROLLUP_BUCKET_MS = 5 * 60_000;
@@ -87,8 +88,14 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     const usable = known?.id === input.checkId && known.tenant_id === input.tenantId ? known : undefined;
     const check = usable ?? (await deps.checks.get(input.tenantId, input.checkId));
     if (!check?.enabled) return { status: 'gone' };
-    const entity = await readEntityState(deps.table, input.tenantId, check.blueprint_slug, check.entity_slug);
-    if (!entity) return { status: 'gone' };
+    // The entity must still exist; its state is parsed only when this result changes the check's.
+    const entityItem = await deps.table.get(
+      catalogKeys.entity(input.tenantId, check.blueprint_slug, check.entity_slug),
+      {
+        consistent: true,
+      },
+    );
+    if (!entityItem) return { status: 'gone' };
     const tenant = await tenants.requireTenant(input.tenantId);
     const now = deps.clock.now();
     const checkedAt = isoTime(input.checkedAtMs);
@@ -166,6 +173,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     if (input.alsoDelete) ops.push({ type: 'delete', key: input.alsoDelete });
     const transitions: TransitionRecord[] = [];
     if (applied.changed) {
+      const entity = parseEntityState(entityItem);
       const checkTransition: TransitionRecord = {
         id: newId('trn', now),
         tenant_id: input.tenantId,
