@@ -29,6 +29,16 @@ export const entityStateSchema = z.object({
 });
 export type EntityState = z.infer<typeof entityStateSchema>;
 
+/** Reads an entity's item (consistent), unparsed: for callers that need its state only sometimes. */
+export function readEntityItem(
+  table: Table,
+  tenantId: string,
+  blueprintSlug: string,
+  slug: string,
+): Promise<Item | undefined> {
+  return table.get(catalogKeys.entity(tenantId, blueprintSlug, slug), { consistent: true });
+}
+
 /** Reads the state part of an entity item (consistent). */
 export async function readEntityState(
   table: Table,
@@ -36,7 +46,7 @@ export async function readEntityState(
   blueprintSlug: string,
   slug: string,
 ): Promise<EntityState | undefined> {
-  const item = await table.get(catalogKeys.entity(tenantId, blueprintSlug, slug), { consistent: true });
+  const item = await readEntityItem(table, tenantId, blueprintSlug, slug);
   return item ? parseEntityState(item) : undefined;
 }
 

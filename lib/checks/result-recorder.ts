@@ -1,6 +1,5 @@
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
-import { catalogKeys } from '../catalog/catalog-keys.ts';
 import { unchanged } from '../catalog/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import { applyResult } from '../domain/check-state.ts';
@@ -13,7 +12,7 @@ import { ConditionFailedError, type Key, type Table, type WriteOp } from '../sto
 import { checkKeys } from './check-keys.ts';
 import { graceMs } from './check-service.ts';
 import { type CheckStore, dueIndexUpdate } from './check-store.ts';
-import { entityStateOps, parseEntityState, transitionItem } from './entity-state-ops.ts';
+import { entityStateOps, parseEntityState, readEntityItem, transitionItem } from './entity-state-ops.ts';
 import type { CheckRecord, ResultRecord, TransitionRecord } from './records.ts';
 
 export const ROLLUP_BUCKET_MS = 5 * 60_000;
@@ -89,11 +88,11 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     const check = usable ?? (await deps.checks.get(input.tenantId, input.checkId));
     if (!check?.enabled) return { status: 'gone' };
     // The entity must still exist; its state is parsed only when this result changes the check's.
-    const entityItem = await deps.table.get(
-      catalogKeys.entity(input.tenantId, check.blueprint_slug, check.entity_slug),
-      {
-        consistent: true,
-      },
+    const entityItem = await readEntityItem(
+      deps.table,
+      input.tenantId,
+      check.blueprint_slug,
+      check.entity_slug,
     );
     if (!entityItem) return { status: 'gone' };
     const tenant = await tenants.requireTenant(input.tenantId);
