@@ -81,74 +81,99 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
   const wanted = (image: JsonObject | undefined): boolean =>
     image !== undefined && (!streamed || (typeof image.entity === 'string' && streamed.has(image.entity)));
 
-  /** Writes an outbox record unless nothing changed or the filter drops both images; true when written. */
-  const record = (
+  /** The outbox record of a change, unless nothing changed or the filter drops both images. */
+  const change = (
     key: Key,
     before: JsonObject | undefined,
     after: JsonObject | undefined,
     nowMs: number,
     expired = false,
-  ) => {
+  ): string | undefined => {
     // The cheap test first: most items (results, rollups, checks) are never streamed.
-    if (!wanted(before) && !wanted(after)) return false;
-    if (before && after && sameJson(before, after)) return false;
-    insertChange.run(serializeChange({ key, oldImage: before, newImage: after, nowMs, expired }));
-    return true;
+    if (!wanted(before) && !wanted(after)) return undefined;
+    if (before && after && sameJson(before, after)) return undefined;
+    return serializeChange({ key, oldImage: before, newImage: after, nowMs, expired });
   };
 
-  const apply = (
-    op: WriteOp,
-    before: JsonObject | undefined,
-    nowMs: number,
-  ): { text?: string; changed: boolean } => {
+  /** One op's writes, computed before any of its transaction's writes run. */
+  interface PlannedWrite {
+    key: Key;
+    /** The row to store (put, update), or none (delete of an existing item). */
+    row?: ItemRow;
+    /** The row as it is now, when there is one (an update in place). */
+    old?: ItemRow;
+    /** The outbox record, when the change is streamed. */
+    record?: string;
+  }
+
+  const plan = (op: WriteOp, before: JsonObject | undefined, nowMs: number): PlannedWrite | undefined => {
     const key = opKey(op);
     switch (op.type) {
       case 'conditionCheck':
-        return { changed: false };
+        return undefined;
       case 'delete':
-        if (!before) return { changed: false };
-        deleteItem.run(key.pk, key.sk);
-        return { changed: record(key, before, undefined, nowMs) };
+        if (!before) return undefined;
+        return { key, record: change(key, before, undefined, nowMs) };
       case 'put':
       case 'update': {
         // Serialised once. Items are plain JSON values, so the index columns come from the object
         // itself; only an item bound for the outbox is parsed back (JSON-normalised, for its image).
         const next: JsonObject = op.type === 'put' ? op.item : applyUpdate(before, op);
         const data = JSON.stringify(next);
-        const row = toRow(next, key.pk, key.sk, data);
-        if (before) rewrite(row, toRow(before, key.pk, key.sk, ''));
-        else insertItem.run(row);
         const after = wanted(before) || wanted(next) ? (JSON.parse(data) as JsonObject) : next;
-        return { text: data, changed: record(key, before, after, nowMs) };
+        return {
+          key,
+          row: toRow(next, key.pk, key.sk, data),
+          ...(before ? { old: toRow(before, key.pk, key.sk, '') } : {}),
+          record: change(key, before, after, nowMs),
+        };
       }
     }
   };
 
-  // Conditions see every item as it was before the transaction; DynamoDB reports every failed op.
-  const writeAll = db.transaction((ops: WriteOp[], nowMs: number): WriteResult => {
-    const before = ops.map((op) => load(opKey(op)));
-    const failed = ops.flatMap((op, i) =>
-      op.condition && !evaluateCondition(before[i], op.condition) ? [i] : [],
-    );
-    if (failed.length > 0) throw new ConditionFailedError(failed);
-    const result: WriteResult = { texts: [], changes: 0 };
-    ops.forEach((op, i) => {
-      const { text, changed } = apply(op, before[i], nowMs);
-      result.texts.push(text);
-      if (changed) result.changes += 1;
-    });
-    return result;
-  });
+  const write = (planned: PlannedWrite) => {
+    if (!planned.row) deleteItem.run(planned.key.pk, planned.key.sk);
+    else if (planned.old) rewrite(planned.row, planned.old);
+    else insertItem.run(planned.row);
+    if (planned.record !== undefined) insertChange.run(planned.record);
+  };
 
-  // writeAll nests inside as a savepoint, so a failed transaction leaves the others of its group.
+  /**
+   * One transaction of a group, all or nothing without a savepoint of its own: everything that can
+   * fail for this transaction alone (its conditions, an update that does not apply) happens while
+   * planning, before its first write. Conditions see every item as it was before the transaction;
+   * DynamoDB reports every failed op. A failing write statement after that is an engine failure
+   * (disk full, I/O): it escapes, and the whole group rolls back.
+   */
+  const writeOne = (ops: WriteOp[], nowMs: number): WriteOutcome => {
+    const planned: PlannedWrite[] = [];
+    const texts: (string | undefined)[] = [];
+    try {
+      const before = ops.map((op) => load(opKey(op)));
+      const failed = ops.flatMap((op, i) =>
+        op.condition && !evaluateCondition(before[i], op.condition) ? [i] : [],
+      );
+      if (failed.length > 0) throw new ConditionFailedError(failed);
+      ops.forEach((op, i) => {
+        const write = plan(op, before[i], nowMs);
+        texts.push(write?.row?.data);
+        if (write) planned.push(write);
+      });
+    } catch (error) {
+      return { ok: false, error };
+    }
+    let changes = 0;
+    for (const item of planned) {
+      write(item);
+      if (item.record !== undefined) changes += 1;
+    }
+    return { ok: true, result: { texts, changes } };
+  };
+
+  // Savepoints per transaction were measured at ~12 % of the writer's time; planning makes them
+  // unnecessary (above).
   const commitAll = db.transaction((group: WriteOp[][], nowMs: number) =>
-    group.map((ops): WriteOutcome => {
-      try {
-        return { ok: true, result: writeAll(ops, nowMs) };
-      } catch (error) {
-        return { ok: false, error };
-      }
-    }),
+    group.map((ops) => writeOne(ops, nowMs)),
   );
 
   const sweep = db.transaction((nowSeconds: number, limit: number, nowMs: number) => {
@@ -156,7 +181,10 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
     let changes = 0;
     for (const row of rows) {
       deleteItem.run(row.pk, row.sk);
-      if (record({ pk: row.pk, sk: row.sk }, JSON.parse(row.data), undefined, nowMs, true)) changes += 1;
+      const record = change({ pk: row.pk, sk: row.sk }, JSON.parse(row.data), undefined, nowMs, true);
+      if (record === undefined) continue;
+      insertChange.run(record);
+      changes += 1;
     }
     return { deleted: rows.length, changes };
   });

@@ -245,9 +245,21 @@ describe('sqlite writer thread', () => {
         ]),
         table.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { n: 1 } }),
         table.update({ type: 'update', key: { pk: 'p', sk: 'd' }, set: { entity: 'thing' }, add: { n: 2 } }),
+        // Its first op would apply; the second does not (no savepoint: nothing of it may remain).
+        table.transact([
+          { type: 'put', item: thing('e') },
+          { type: 'update', key: { pk: 'p', sk: 'a' }, add: { n: 1 } },
+        ]),
       ]);
-      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
-      const [, condition, invalid, counter] = results;
+      expect(results.map((r) => r.status)).toEqual([
+        'fulfilled',
+        'rejected',
+        'rejected',
+        'fulfilled',
+        'rejected',
+      ]);
+      const [, condition, invalid, counter, partial] = results;
+      expect(partial?.status === 'rejected' && partial.reason).toBeInstanceOf(InvalidWriteError);
       expect(condition?.status === 'rejected' && condition.reason).toBeInstanceOf(ConditionFailedError);
       expect(condition?.status === 'rejected' && (condition.reason as ConditionFailedError).failed).toEqual([
         1,
