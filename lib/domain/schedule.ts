@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Slot arithmetic of the scheduler (pure). A check runs on a fixed phase inside its interval,
@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
  */
 
 function hash32(text: string): number {
-  return createHash('sha1').update(text).digest().readUInt32BE(0);
+  return hash('sha1', text, 'buffer').readUInt32BE(0);
 }
 
 /** Offset of the check inside its interval, in ms: stable per check id, uniform over [0, interval). */

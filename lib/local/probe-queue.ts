@@ -51,8 +51,18 @@ export function queuedFromClaim(claim: DueClaim): QueuedProbe {
 
 /** The stored item of a queued job. */
 export function queueItem(queued: QueuedProbe): Item {
-  const job = Object.fromEntries(Object.entries(queued.job).filter(([, v]) => v !== undefined));
-  return { ...queued.key, entity: 'probe_job', ...job, due_ms: queued.dueMs, next_ms: queued.nextMs };
+  // The optional attributes of deadman jobs are left out when undefined (items store no undefined).
+  const { next_run_at_ms, last_result_at, ...job } = queued.job;
+  const item: Item = {
+    ...queued.key,
+    entity: 'probe_job',
+    ...job,
+    due_ms: queued.dueMs,
+    next_ms: queued.nextMs,
+  };
+  if (next_run_at_ms !== undefined) item.next_run_at_ms = next_run_at_ms;
+  if (last_result_at !== undefined) item.last_result_at = last_result_at;
+  return item;
 }
 
 /** Parses a stored queue item; undefined when it is not one (then it is deleted, not run). */

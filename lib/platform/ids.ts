@@ -1,4 +1,4 @@
-import { createHash, randomFillSync } from 'node:crypto';
+import { hash, randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 export type IdPrefix =
@@ -61,7 +61,7 @@ export function deterministicId(prefix: IdPrefix, timeMs: number, seed: string):
     time = CROCKFORD[rest % 32] + time;
     rest = Math.floor(rest / 32);
   }
-  const digest = createHash('sha256').update(seed).digest();
+  const digest = hash('sha256', seed, 'buffer');
   let random = '';
   for (let i = 0; i < 16; i += 1) random += CROCKFORD[(digest[i] ?? 0) % 32];
   return `${prefix}_${time}${random}`;
