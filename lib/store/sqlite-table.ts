@@ -143,8 +143,8 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
 
   /**
    * Group commit: the transactions submitted in one turn of the event loop commit together in ONE
-   * sqlite transaction, each inside its own savepoint, so each still applies all or nothing and
-   * sees the ones before it, exactly as if they ran one after another. Every caller hears back
+   * sqlite transaction; each still applies all or nothing (the writer plans it in full before its
+   * first write) and sees the ones before it, exactly as if they ran one after another. Every caller hears back
    * only after the shared COMMIT: a resolved write is durable. One commit (its WAL frames, a
    * checkpoint now and then) then serves many concurrent requests.
    */

@@ -23,8 +23,9 @@ export type WriteOutcome = { ok: true; result: WriteResult } | { ok: false; erro
 
 export interface SqliteWriter {
   /**
-   * Commits the transactions in ONE sqlite transaction, each inside its own savepoint: each
-   * applies all or nothing and sees the ones before it. Throws only when the commit itself fails.
+   * Commits the transactions in ONE sqlite transaction: each applies all or nothing (it is planned
+   * in full before its first write) and sees the ones before it. Throws only when the commit itself
+   * fails or a write statement fails (disk full, I/O): then the whole group rolls back.
    */
   commitGroup(group: WriteOp[][], nowMs: number): WriteOutcome[];
   /** Deletes up to `limit` items whose ttl <= `nowSeconds`, recording TTL-style REMOVE records. */
