@@ -58,7 +58,7 @@ export function createCheckReadService(deps: CheckReadDeps) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);
       return {
         check_id: check.id,
-        ...(await readSparkline(table, check.id, { ...options, nowMs: clock.now() })),
+        ...(await readSparkline(table, check, { ...options, nowMs: clock.now() })),
       };
     },
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currentRollupSchema } from './rollups.ts';
 
 /** Stored shapes of the checks engine's items, parsed on every read, and their public views. */
 
@@ -38,6 +39,8 @@ export const checkSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   version: z.number().int(),
+  /** The results of the check's latest 5-minute bucket (lib/checks/rollups.ts); internal. */
+  current_rollup: currentRollupSchema.optional(),
 });
 export type CheckRecord = z.infer<typeof checkSchema>;
 
@@ -77,6 +80,7 @@ export function publicCheck(check: CheckRecord) {
     entity_slug: _e,
     version: _v,
     last_push_at: _p,
+    current_rollup: _r,
     headers,
     ...rest
   } = check;

@@ -4,7 +4,6 @@ import { unchanged } from '../catalog/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import { applyResult } from '../domain/check-state.ts';
 import { shardOf } from '../domain/schedule.ts';
-import { histogramIndex } from '../domain/sparkline.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { deterministicId, newId } from '../platform/ids.ts';
@@ -14,8 +13,7 @@ import { graceMs } from './check-service.ts';
 import { type CheckStore, dueIndexUpdate } from './check-store.ts';
 import { entityStateOps, parseEntityState, readEntityItem, transitionItem } from './entity-state-ops.ts';
 import type { CheckRecord, ResultRecord, TransitionRecord } from './records.ts';
-
-export const ROLLUP_BUCKET_MS = 5 * 60_000;
+import { rollResult } from './rollups.ts';
 
 export interface ResultInput {
   tenantId: string;
@@ -48,27 +46,6 @@ export interface ResultRecorderDeps {
   tenants: TenantStore;
   clock: Clock;
   dueShards: number;
-}
-
-function rollupOp(checkId: string, result: ResultRecord, retentionDays: number): WriteOp {
-  const checkedMs = Date.parse(result.checked_at);
-  const bucket = Math.floor(checkedMs / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
-  return {
-    type: 'update',
-    key: checkKeys.rollup(checkId, isoTime(bucket)),
-    set: {
-      entity: 'rollup',
-      check_id: checkId,
-      bucket_start: isoTime(bucket),
-      ttl: Math.floor(bucket / 1000) + retentionDays * 86_400,
-    },
-    add: {
-      total: 1,
-      failures: result.success ? 0 : 1,
-      latency_sum: result.latency_ms,
-      [`h${histogramIndex(result.latency_ms)}`]: 1,
-    },
-  };
 }
 
 /**
@@ -125,6 +102,14 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       last_result_at: lastResultAt,
       ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
     };
+    const retention = tenant.retention_days;
+    const rollup = rollResult(
+      check.id,
+      check.current_rollup,
+      { ...result, checkedAtMs: input.checkedAtMs },
+      retention,
+    );
+    if (rollup.current) set.current_rollup = rollup.current;
     const remove: string[] = [];
     // The check as this write leaves it (built from the parsed check and the values set here).
     const after: CheckRecord = {
@@ -133,6 +118,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       consecutive_failures: applied.next.consecutive_failures,
       last_result_at: lastResultAt,
       ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
+      ...(rollup.current ? { current_rollup: rollup.current } : {}),
       version: check.version + 1,
     };
     if (check.execution_mode === 'push') {
@@ -142,7 +128,6 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       remove.push(...due.remove);
       after.next_run_at = nextRunAt;
     }
-    const retention = tenant.retention_days;
     const ops: WriteOp[] = [
       {
         type: 'put',
@@ -167,8 +152,8 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         add: { version: 1 },
         condition: unchanged('version', check.version),
       },
-      rollupOp(check.id, result, retention),
     ];
+    if (rollup.stored) ops.push(rollup.stored);
     if (input.alsoDelete) ops.push({ type: 'delete', key: input.alsoDelete });
     const transitions: TransitionRecord[] = [];
     if (applied.changed) {

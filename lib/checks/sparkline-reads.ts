@@ -16,7 +16,7 @@ import { parseItem, queryAll } from '../store/items.ts';
 import type { Item, Table } from '../store/table.ts';
 import { RESULT_PREFIX, ROLLUP_PREFIX } from './check-keys.ts';
 import { resultSchema } from './records.ts';
-import { ROLLUP_BUCKET_MS } from './result-recorder.ts';
+import { type CurrentRollup, ROLLUP_BUCKET_MS } from './rollups.ts';
 
 /**
  * Sparklines of one check. The window ends at the end of the current 5-minute rollup bucket, so
@@ -71,22 +71,39 @@ export function estimateMaxLatency(histogram: readonly number[], total: number, 
   return Math.max(estimate, mean);
 }
 
+interface StoredBucket {
+  bucket_start: string;
+  total: number;
+  failures: number;
+  latency_sum: number;
+}
+
+function rollupOf(bucket: StoredBucket, histogram: number[]): { bucketStartMs: number; rollup: Rollup } {
+  return {
+    bucketStartMs: Date.parse(bucket.bucket_start),
+    rollup: {
+      total: bucket.total,
+      failures: bucket.failures,
+      latency_sum: bucket.latency_sum,
+      latency_max: estimateMaxLatency(histogram, bucket.total, bucket.latency_sum),
+      histogram,
+    },
+  };
+}
+
+/** A stored rollup item (histogram counts in `h<i>` attributes). */
 function rollupFrom(item: Item): { bucketStartMs: number; rollup: Rollup } {
-  const stored = parseItem(rollupItemSchema, item);
   const histogram = Array.from(
     { length: ROLLUP_HISTOGRAM_SIZE },
     (_, i) => countSchema.parse(item[`h${i}`]) ?? 0,
   );
-  return {
-    bucketStartMs: Date.parse(stored.bucket_start),
-    rollup: {
-      total: stored.total,
-      failures: stored.failures,
-      latency_sum: stored.latency_sum,
-      latency_max: estimateMaxLatency(histogram, stored.total, stored.latency_sum),
-      histogram,
-    },
-  };
+  return rollupOf(parseItem(rollupItemSchema, item), histogram);
+}
+
+/** The check's current bucket (histogram counts by index). */
+function rollupFromCurrent(current: CurrentRollup): { bucketStartMs: number; rollup: Rollup } {
+  const histogram = Array.from({ length: ROLLUP_HISTOGRAM_SIZE }, (_, i) => current.counts[i] ?? 0);
+  return rollupOf(current, histogram);
 }
 
 interface Window {
@@ -96,7 +113,14 @@ interface Window {
   buckets: number;
 }
 
-async function fromRollups(table: Table, checkId: string, w: Window): Promise<SparklineBucket[]> {
+/** The check a sparkline is read for: its id and its current bucket (kept on the check item). */
+export interface SparklineCheck {
+  id: string;
+  current_rollup?: CurrentRollup | undefined;
+}
+
+async function fromRollups(table: Table, check: SparklineCheck, w: Window): Promise<SparklineBucket[]> {
+  const checkId = check.id;
   const width = (w.endMs - w.startMs) / w.buckets;
   const items = await queryAll((cursor) =>
     table.query({
@@ -111,10 +135,13 @@ async function fromRollups(table: Table, checkId: string, w: Window): Promise<Sp
     }),
   );
   const perBucket: Rollup[][] = Array.from({ length: w.buckets }, () => []);
-  for (const item of items) {
-    const { bucketStartMs, rollup } = rollupFrom(item);
+  const add = ({ bucketStartMs, rollup }: { bucketStartMs: number; rollup: Rollup }) => {
+    if (bucketStartMs < w.startMs || bucketStartMs >= w.endMs) return;
     perBucket[Math.floor((bucketStartMs - w.startMs) / width)]?.push(rollup);
-  }
+  };
+  for (const item of items) add(rollupFrom(item));
+  // A stored item of the same bucket as the current one can exist (a late result); both count.
+  if (check.current_rollup) add(rollupFromCurrent(check.current_rollup));
   return perBucket.map((rollups, i) => {
     const merged = mergeRollups(rollups);
     return {
@@ -162,7 +189,7 @@ async function fromResults(table: Table, checkId: string, w: Window): Promise<Sp
 /** The sparkline of a check over the `hours` before now: the window and `buckets` equal buckets, oldest first. */
 export async function readSparkline(
   table: Table,
-  checkId: string,
+  check: SparklineCheck,
   options: { hours: number; buckets: number; nowMs: number },
 ): Promise<{ start: string; end: string; buckets: SparklineBucket[] }> {
   const endMs = Math.floor(options.nowMs / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS + ROLLUP_BUCKET_MS;
@@ -170,7 +197,7 @@ export async function readSparkline(
   const window = { startMs: endMs - span, endMs, hours: options.hours, buckets: options.buckets };
   const aligned = span % options.buckets === 0 && (span / options.buckets) % ROLLUP_BUCKET_MS === 0;
   const buckets = aligned
-    ? await fromRollups(table, checkId, window)
-    : await fromResults(table, checkId, window);
+    ? await fromRollups(table, check, window)
+    : await fromResults(table, check.id, window);
   return { start: isoTime(window.startMs), end: isoTime(endMs), buckets };
 }

@@ -81,11 +81,15 @@ describe('readSparkline', () => {
 
   it(`stops reading raw results after ${RAW_SPARKLINE_MAX_RESULTS} and answers a VALIDATION_ERROR about buckets`, async () => {
     const queries: QueryInput[] = [];
-    const read = readSparkline(endlessResults(queries), 'chk_x', {
-      hours: 1,
-      buckets: 7,
-      nowMs: Date.parse('2026-03-01T12:02:00.000Z'),
-    });
+    const read = readSparkline(
+      endlessResults(queries),
+      { id: 'chk_x' },
+      {
+        hours: 1,
+        buckets: 7,
+        nowMs: Date.parse('2026-03-01T12:02:00.000Z'),
+      },
+    );
     await expect(read).rejects.toBeInstanceOf(ValidationError);
     await expect(read).rejects.toMatchObject({ details: [{ path: 'buckets' }] });
     expect(queries.length).toBe(RAW_SPARKLINE_MAX_RESULTS / 1000 + 1);

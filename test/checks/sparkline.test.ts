@@ -119,12 +119,33 @@ describe.each(runtimes)('GET /v1/checks/{id}/sparkline ($runtime runtime)', ({ s
   it('reads only the rollups of the window, or only the results of the window, never the whole history', async () => {
     const queries: QueryInput[] = [];
     const table = queryRecorder(api.table, queries);
-    await readSparkline(table, checkId, { hours: 1, buckets: 12, nowMs: NOW });
-    await readSparkline(table, checkId, { hours: 1, buckets: 7, nowMs: NOW });
+    await readSparkline(table, { id: checkId }, { hours: 1, buckets: 12, nowMs: NOW });
+    await readSparkline(table, { id: checkId }, { hours: 1, buckets: 7, nowMs: NOW });
     expect(queries.map((q) => q.sk)).toEqual([
       { op: 'between', low: 'ROLLUP#2026-03-01T11:05:00.000Z', high: 'ROLLUP#2026-03-01T12:00:00.000Z' },
       { op: 'between', low: 'RES#2026-03-01T11:05:00.000Z', high: 'RES#2026-03-01T12:05:00.000Z' },
     ]);
+  });
+
+  it('keeps the current bucket on the check (no rollup item per result), never in the API, and counts late results', async () => {
+    const own = await newCheck(api, quietTcpCheck(await newEntity(api)));
+    const rollupItems = async () =>
+      (await api.table.query({ pk: `CHECK#${own}`, sk: { op: 'beginsWith', prefix: 'ROLLUP#' } })).items;
+    await record(api, own, { success: true, latency_ms: 10, checkedAtMs: at('11:56:00.000') });
+    await record(api, own, { success: true, latency_ms: 20, checkedAtMs: at('11:58:00.000') });
+    expect(await rollupItems()).toEqual([]);
+    await record(api, own, { success: false, latency_ms: 30, checkedAtMs: at('12:01:00.000') });
+    expect((await rollupItems()).map((item) => [item.sk, item.total])).toEqual([
+      ['ROLLUP#2026-03-01T11:55:00.000Z', 2],
+    ]);
+    // Late: its bucket (11:55) has moved on; it is added to that bucket's item.
+    await record(api, own, { success: false, latency_ms: 40, checkedAtMs: at('11:59:00.000') });
+    const view = await get(`/v1/checks/${own}`);
+    expect(view.status).toBe(200);
+    expect(view.body).not.toHaveProperty('current_rollup');
+    const buckets: Bucket[] = (await get(`/v1/checks/${own}/sparkline?hours=1&buckets=12`)).body.buckets;
+    expect(bucketAt(buckets, '11:55:00.000')).toMatchObject({ total: 3, failures: 1 });
+    expect(bucketAt(buckets, '12:00:00.000')).toMatchObject({ total: 1, failures: 1 });
   });
 
   it.each([
