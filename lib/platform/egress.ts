@@ -1,11 +1,9 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { request as httpRequestRaw } from 'node:http';
-import { request as httpsRequestRaw } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { rootCertificates } from 'node:tls';
 import { withDeadline } from './egress-deadline.ts';
-import { TooManyRedirectsError, toEgressError } from './egress-errors.ts';
+import { TooManyRedirectsError } from './egress-errors.ts';
 import {
   bareHost,
   createGuardedLookup,
@@ -13,6 +11,7 @@ import {
   parseHttpUrl,
   resolveAllowed,
 } from './egress-guard.ts';
+import { http1Request } from './http1-client.ts';
 
 /** One outbound HTTP call, as probes, channels and actions make it. */
 export interface HttpRequestOptions {
@@ -132,72 +131,16 @@ interface SendContext {
   maxBodyBytes: number;
 }
 
+/** One hop on a fresh connection; a redirect's body is never read, only its Location is needed. */
 function send(hop: Hop, ctx: SendContext): Promise<HopResult> {
-  const { url, method, body } = hop;
-  const headers = { ...hop.headers };
-  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-  const request = url.protocol === 'https:' ? httpsRequestRaw : httpRequestRaw;
-  return new Promise<HopResult>((resolve, reject) => {
-    const req = request({
-      protocol: url.protocol,
-      hostname: bareHost(url.hostname),
-      port: url.port || undefined,
-      path: `${url.pathname}${url.search}`,
-      method,
-      headers,
-      auth: url.username
-        ? `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
-        : undefined,
-      agent: false,
-      lookup: ctx.lookup,
-      ca: ctx.ca,
-    });
-    const onAbort = () => req.destroy(ctx.signal.reason);
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
-    const settle = () => ctx.signal.removeEventListener('abort', onAbort);
-    req.on('error', (err) => {
-      settle();
-      reject(toEgressError(err, url.hostname));
-    });
-    req.on('response', (res) => {
-      const keepBody = method !== 'HEAD' && !REDIRECT_STATUSES.has(res.statusCode ?? 0);
-      readPrefix(res, keepBody ? ctx.maxBodyBytes : 0).then(
-        (bodyPrefix) => {
-          settle();
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, bodyPrefix });
-        },
-        (err: unknown) => {
-          settle();
-          reject(toEgressError(err, url.hostname));
-        },
-      );
-    });
-    req.end(body);
-  });
-}
-
-/** Reads up to `limit` bytes, then closes the response so a huge or endless body costs nothing more. */
-function readPrefix(res: IncomingMessage, limit: number): Promise<Buffer> {
-  if (limit <= 0) {
-    res.destroy();
-    return Promise.resolve(Buffer.alloc(0));
-  }
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const finish = () => {
-      res.removeAllListeners('data');
-      resolve(Buffer.concat(chunks, size).subarray(0, limit));
-    };
-    res.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= limit) {
-        finish();
-        res.destroy();
-      }
-    });
-    res.on('end', finish);
-    res.on('error', reject);
+  return http1Request({
+    url: hop.url,
+    method: hop.method,
+    headers: hop.headers,
+    body: hop.body,
+    lookup: ctx.lookup,
+    ca: ctx.ca,
+    signal: ctx.signal,
+    maxBodyBytes: (status) => (REDIRECT_STATUSES.has(status) ? 0 : ctx.maxBodyBytes),
   });
 }

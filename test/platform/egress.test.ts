@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../lib/platform/egress.ts';
 import {
@@ -6,7 +8,7 @@ import {
   TimeoutError,
   TooManyRedirectsError,
 } from '../../lib/platform/egress-errors.ts';
-import { closedPort, startHttpServer, type TestHttpServer } from '../probes/support/http-server.ts';
+import { closedPort, portOf, startHttpServer, type TestHttpServer } from '../probes/support/http-server.ts';
 
 let server: TestHttpServer;
 let other: TestHttpServer;
@@ -170,5 +172,57 @@ describe('httpRequest SSRF guard', () => {
     await expect(
       httpRequest({ ...local, url: `${server.origin}/redirect-to?location=${location}` }),
     ).rejects.toThrow('unsupported URL scheme file');
+  });
+});
+
+describe('httpRequest on odd responses', () => {
+  /** Answers every request on a raw socket with `raw`, then closes. */
+  async function rawOrigin(raw: string): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => socket.end(raw));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return {
+      url: `http://127.0.0.1:${portOf(server)}/`,
+      close: async () => {
+        server.close();
+        await once(server, 'close');
+      },
+    };
+  }
+
+  it("does not keep a redirect's body, even without a Location to follow", async () => {
+    const origin = await rawOrigin('HTTP/1.1 302 Found\r\ncontent-length: 5\r\n\r\nhello');
+    const res = await httpRequest({ ...local, url: origin.url });
+    expect(res).toMatchObject({ status: 302, redirects: 0 });
+    expect(res.bodyPrefix.length).toBe(0);
+    await origin.close();
+  });
+
+  it('skips interim responses and decodes a chunked body', async () => {
+    const origin = await rawOrigin(
+      'HTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\n' +
+        'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n',
+    );
+    const res = await httpRequest({ ...local, url: origin.url });
+    expect(res.status).toBe(200);
+    expect(res.bodyPrefix.toString()).toBe('abcde');
+    await origin.close();
+  });
+
+  it('reports a body cut short as a reset connection', async () => {
+    const origin = await rawOrigin('HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nabc');
+    const err = await httpRequest({ ...local, url: origin.url }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConnectionError);
+    expect(err).toMatchObject({ code: 'ECONNRESET', message: 'connection reset' });
+    await origin.close();
+  });
+
+  it('reports a response that is not HTTP', async () => {
+    const origin = await rawOrigin('SSH-2.0-OpenSSH_9.6\r\n');
+    await expect(httpRequest({ ...local, url: origin.url })).rejects.toThrow('invalid HTTP response');
+    await origin.close();
   });
 });
