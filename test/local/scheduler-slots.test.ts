@@ -4,7 +4,7 @@ import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import type { RecordOutcome } from '../../lib/checks/result-recorder.ts';
 import { queueItem, queueKey } from '../../lib/local/probe-queue.ts';
 import { createScheduler } from '../../lib/local/scheduler.ts';
-import { systemClock } from '../../lib/platform/clock.ts';
+import { createFakeClock, systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Prober } from '../../lib/probes/types.ts';
@@ -20,7 +20,10 @@ beforeEach(() => {
 afterEach(() => table.close());
 
 async function setup(jobs: number) {
-  const app = createApp({ table, clock: systemClock, logger: silentLogger, config: loadConfig('local', {}) });
+  // The checks' own schedule starts a day ahead (the app's clock), so the scheduler's first tick
+  // claims none of them: the queue holds exactly the jobs put below.
+  const appClock = createFakeClock(Date.now() + 86_400_000);
+  const app = createApp({ table, clock: appClock, logger: silentLogger, config: loadConfig('local', {}) });
   const { rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
   const call = async (path: string, body: unknown) => {
     const res = await app.router.handle({
