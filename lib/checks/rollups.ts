@@ -42,6 +42,7 @@ export interface RollupChange {
   stored?: UpdateOp;
 }
 
+/** The start of the 5-minute bucket holding `ms`. */
 export function bucketStartMs(ms: number): number {
   return Math.floor(ms / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS;
 }

@@ -16,7 +16,7 @@ import { parseItem, queryAll } from '../store/items.ts';
 import type { Item, Table } from '../store/table.ts';
 import { RESULT_PREFIX, ROLLUP_PREFIX } from './check-keys.ts';
 import { resultSchema } from './records.ts';
-import { type CurrentRollup, ROLLUP_BUCKET_MS } from './rollups.ts';
+import { bucketStartMs, type CurrentRollup, ROLLUP_BUCKET_MS } from './rollups.ts';
 
 /**
  * Sparklines of one check. The window ends at the end of the current 5-minute rollup bucket, so
@@ -192,7 +192,7 @@ export async function readSparkline(
   check: SparklineCheck,
   options: { hours: number; buckets: number; nowMs: number },
 ): Promise<{ start: string; end: string; buckets: SparklineBucket[] }> {
-  const endMs = Math.floor(options.nowMs / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS + ROLLUP_BUCKET_MS;
+  const endMs = bucketStartMs(options.nowMs) + ROLLUP_BUCKET_MS;
   const span = options.hours * HOUR_MS;
   const window = { startMs: endMs - span, endMs, hours: options.hours, buckets: options.buckets };
   const aligned = span % options.buckets === 0 && (span / options.buckets) % ROLLUP_BUCKET_MS === 0;

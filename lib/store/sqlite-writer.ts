@@ -156,9 +156,9 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
       );
       if (failed.length > 0) throw new ConditionFailedError(failed);
       ops.forEach((op, i) => {
-        const write = plan(op, before[i], nowMs);
-        texts.push(write?.row?.data);
-        if (write) planned.push(write);
+        const next = plan(op, before[i], nowMs);
+        texts.push(next?.row?.data);
+        if (next) planned.push(next);
       });
     } catch (error) {
       return { ok: false, error };
