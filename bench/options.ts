@@ -3,11 +3,17 @@ import { z } from 'zod';
 
 /** The benchmark's command line: which scenarios, what sizes, for how long. */
 
-export const SCENARIOS = ['bare', 'scheduled', 'max', 'push'] as const;
+export const SCENARIOS = ['bare', 'scheduled', 'max', 'unrecorded', 'push'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
-/** Scenario groups accepted by --only besides the names themselves. */
-const GROUPS: Record<string, Scenario[]> = { probes: ['bare', 'scheduled', 'max'], all: [...SCENARIOS] };
+/**
+ * Scenario groups accepted by --only besides the names themselves. `unrecorded` is a diagnostic
+ * (the maximum-rate mode with nothing recorded), run only when named.
+ */
+const GROUPS: Record<string, Scenario[]> = {
+  probes: ['bare', 'scheduled', 'max'],
+  all: ['bare', 'scheduled', 'max', 'push'],
+};
 
 const int = (min: number) => z.coerce.number().int().min(min);
 const list = z
@@ -45,7 +51,9 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, or the groups probes, all (default all)
+  --only <list>             scenarios: bare, scheduled, max, push, or the groups probes, all (default all);
+                            also unrecorded, a diagnostic run only when named: the maximum-rate mode
+                            with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
   --interval <s>            scheduled mode: check interval (default 10)
   --duration <s>            measured window of the probe scenarios and of the bare loop (default 30)

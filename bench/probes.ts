@@ -172,6 +172,8 @@ export async function runRuntime(
     label: string;
     /** Create the checks with the scheduler off, then restart with it on (see runtime-child.ts). */
     restart: boolean;
+    /** false: the `unrecorded` diagnostic, results dropped instead of recorded (see runtime-child.ts). */
+    record?: boolean;
     profileDir?: string;
     /** Extra node flags for the runtime's process (e.g. --max-semi-space-size=32). */
     nodeFlags?: string[];
@@ -197,6 +199,7 @@ export async function runRuntime(
         probeThreads: options.probeThreads,
         label: options.label,
         restart: options.restart,
+        record: options.record ?? true,
         ...(options.profileDir ? { profileDir: options.profileDir } : {}),
       },
       'ready',

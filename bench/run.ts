@@ -56,7 +56,8 @@ const bare = async () => {
 };
 
 try {
-  if (wants('bare') || wants('scheduled') || wants('max')) {
+  const runtimeScenarios = wants('scheduled') || wants('max') || wants('unrecorded');
+  if (wants('bare') || runtimeScenarios) {
     target = await startTarget(join(logDir, 'target.log'));
     log(`target: ${target.url}`);
   }
@@ -85,11 +86,13 @@ try {
       log(`  ${Math.round(s.probesPerSecond)} probes/s, lateness p99 ${s.latenessMs.p99} ms`);
     }
   }
-  if (wants('max') && target) {
+  const maxRate = async (label: 'max' | 'unrecorded') => {
+    if (!target) return undefined;
+    const unrecorded = label === 'unrecorded';
     log(
-      `maximum rate: ${options['max-checks']} checks every ${options['max-interval']} s, measure ${options.duration} s`,
+      `maximum rate${unrecorded ? ', nothing recorded (diagnostic)' : ''}: ${options['max-checks']} checks every ${options['max-interval']} s, measure ${options.duration} s`,
     );
-    results.max = await runRuntime(target, {
+    const figures = await runRuntime(target, {
       checks: options['max-checks'],
       intervalSeconds: options['max-interval'],
       concurrency: options.concurrency,
@@ -97,16 +100,24 @@ try {
       probeThreads: options['probe-threads'],
       warmupMs: options['max-warmup'] * 1000,
       durationMs,
-      logFile: join(logDir, 'runtime-max.log'),
-      label: 'max',
+      logFile: join(logDir, `runtime-${label}.log`),
+      label,
       restart: true,
+      record: !unrecorded,
       ...(profileDir ? { profileDir } : {}),
       onProgress: log,
     });
-    log(`  ${Math.round(results.max.resultsPerSecond)} results/s`);
-  }
+    log(
+      unrecorded
+        ? `  ${Math.round(figures.probesPerSecond)} probes/s`
+        : `  ${Math.round(figures.resultsPerSecond)} results/s`,
+    );
+    return figures;
+  };
+  if (wants('max')) results.max = await maxRate('max');
+  if (wants('unrecorded')) results.unrecorded = await maxRate('unrecorded');
   // The ceiling again after the runtime scenarios: the mean of both brackets the noise.
-  if (wants('bare') && (wants('scheduled') || wants('max'))) await bare();
+  if (wants('bare') && runtimeScenarios) await bare();
   await target?.child.stop();
   target = undefined;
   if (wants('push')) {

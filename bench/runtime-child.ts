@@ -33,6 +33,12 @@ const setupMessage = z.object({
    * data dir with it on (fast setup; the checks due meanwhile run as one burst, fine at max rate).
    */
   restart: z.boolean(),
+  /**
+   * false (the `unrecorded` diagnostic): the result recorder is replaced by a no-op, so claims, the
+   * durable queue and the probes run as usual and nothing is recorded (each job is dequeued as if
+   * its slot had been recorded before). What the runtime reaches without the result transaction.
+   */
+  record: z.boolean(),
   /** Where to write a CPU profile of the measured window (--profile). */
   profileDir: z.string().optional(),
   label: z.string(),
@@ -58,9 +64,15 @@ const onProbeStart = (start: JobStart) => {
   if (measuring) lateness.add(start.startedMs - start.dueMs);
 };
 const monitor = createLoopMonitor();
-let runtime: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;
+type Runtime = Awaited<ReturnType<typeof startLocalRuntime>>;
+let runtime: Runtime | undefined;
 let startedAt = 0;
 let profiler = createWindowProfiler(undefined, '');
+
+/** The `unrecorded` diagnostic: every job's result is dropped as a duplicate (see `record`). */
+function dropResults(local: Runtime): void {
+  local.app.jobRunner.recorder = { record: async () => ({ status: 'duplicate' }) };
+}
 
 async function api(url: string, key: string, path: string, body: unknown): Promise<{ id: string }> {
   const res = await fetch(`${url}${path}`, {
@@ -91,6 +103,8 @@ async function setup(input: z.output<typeof setupMessage>) {
     host: '127.0.0.1',
     scheduler: input.restart ? false : { onJobStart, onProbeStart },
   });
+  // Patched before any claim commits (the first tick is still waiting for the writer).
+  if (!input.record) dropResults(local);
   runtime = local;
   const key = local.bootstrapKey;
   const tenant = (await local.app.tenants.listTenants())[0];
@@ -138,6 +152,7 @@ async function setup(input: z.output<typeof setupMessage>) {
       host: '127.0.0.1',
       scheduler: { onJobStart, onProbeStart },
     });
+    if (!input.record) dropResults(runtime);
   }
   reply({ type: 'ready', checks: created, entities, setupMs: performance.now() - t0 });
 }
