@@ -7,6 +7,7 @@ import { shardOf } from '../domain/schedule.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { deterministicId, newId } from '../platform/ids.ts';
+import { createKeyedQueue } from '../platform/keyed-queue.ts';
 import { ConditionFailedError, type Key, type Table, type WriteOp } from '../store/table.ts';
 import { checkKeys } from './check-keys.ts';
 import { graceMs } from './check-service.ts';
@@ -56,6 +57,7 @@ export interface ResultRecorderDeps {
 export function createResultRecorder(deps: ResultRecorderDeps) {
   // Only the retention is read from the tenant here: a change to it applies within TENANT_CACHE_MS.
   const tenants = createTenantCache(deps);
+  const entityTurns = createKeyedQueue();
 
   const attempt = async (
     input: ResultInput,
@@ -64,14 +66,6 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     const usable = known?.id === input.checkId && known.tenant_id === input.tenantId ? known : undefined;
     const check = usable ?? (await deps.checks.get(input.tenantId, input.checkId));
     if (!check?.enabled) return { status: 'gone' };
-    // The entity must still exist; its state is parsed only when this result changes the check's.
-    const entityItem = await readEntityItem(
-      deps.table,
-      input.tenantId,
-      check.blueprint_slug,
-      check.entity_slug,
-    );
-    if (!entityItem) return { status: 'gone' };
     const tenant = await tenants.requireTenant(input.tenantId);
     const now = deps.clock.now();
     const checkedAt = isoTime(input.checkedAtMs);
@@ -155,44 +149,61 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     ];
     if (rollup.stored) ops.push(rollup.stored);
     if (input.alsoDelete) ops.push({ type: 'delete', key: input.alsoDelete });
-    const transitions: TransitionRecord[] = [];
-    if (applied.changed) {
-      const entity = parseEntityState(entityItem);
-      const checkTransition: TransitionRecord = {
-        id: newId('trn', now),
-        tenant_id: input.tenantId,
-        kind: 'check',
-        entity_id: entity.id,
-        entity_name: entity.name,
-        check_id: check.id,
-        from_state: check.state,
-        to_state: applied.next.state,
-        reason: applied.reason,
-        created_at: isoTime(now),
-      };
-      transitions.push(checkTransition);
-      ops.push({ type: 'put', item: transitionItem(checkTransition, retention) });
-      const states = { ...(entity.check_states ?? {}), [check.id]: applied.next.state };
-      const entityOps = entityStateOps({
-        tenantId: input.tenantId,
-        entity,
-        checkStates: states,
-        checkId: check.id,
-        reason: applied.reason,
-        nowMs: now,
-        retentionDays: retention,
-      });
-      ops.push(...entityOps.ops);
-      if (entityOps.transition) transitions.push(entityOps.transition);
-    }
-    try {
-      await deps.table.transact(ops);
-    } catch (err) {
-      if (!(err instanceof ConditionFailedError)) throw err;
-      if (err.failed.includes(0)) return { status: 'duplicate' };
-      return RETRY;
-    }
-    return { status: 'recorded', result, check: after, transitions };
+
+    const commit = async (): Promise<RecordOutcome | typeof RETRY> => {
+      // The entity must still exist; its state is parsed only when this result changes the check's.
+      const entityItem = await readEntityItem(
+        deps.table,
+        input.tenantId,
+        check.blueprint_slug,
+        check.entity_slug,
+      );
+      if (!entityItem) return { status: 'gone' };
+      const transitions: TransitionRecord[] = [];
+      if (applied.changed) {
+        const entity = parseEntityState(entityItem);
+        const checkTransition: TransitionRecord = {
+          id: newId('trn', now),
+          tenant_id: input.tenantId,
+          kind: 'check',
+          entity_id: entity.id,
+          entity_name: entity.name,
+          check_id: check.id,
+          from_state: check.state,
+          to_state: applied.next.state,
+          reason: applied.reason,
+          created_at: isoTime(now),
+        };
+        transitions.push(checkTransition);
+        ops.push({ type: 'put', item: transitionItem(checkTransition, retention) });
+        const states = { ...(entity.check_states ?? {}), [check.id]: applied.next.state };
+        const entityOps = entityStateOps({
+          tenantId: input.tenantId,
+          entity,
+          checkStates: states,
+          checkId: check.id,
+          reason: applied.reason,
+          nowMs: now,
+          retentionDays: retention,
+        });
+        ops.push(...entityOps.ops);
+        if (entityOps.transition) transitions.push(entityOps.transition);
+      }
+      try {
+        await deps.table.transact(ops);
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+        if (err.failed.includes(0)) return { status: 'duplicate' };
+        return RETRY;
+      }
+      return { status: 'recorded', result, check: after, transitions };
+    };
+
+    // A result that moves the check also updates its entity, optimistic on the entity's version.
+    // When a shared dependency fails, many checks of one entity move at once: in this process
+    // they take turns per entity (reading it in their turn) instead of racing for its version.
+    if (!applied.changed) return commit();
+    return entityTurns.run(`${input.tenantId}/${check.blueprint_slug}/${check.entity_slug}`, commit);
   };
 
   /**
