@@ -28,5 +28,3 @@ export function createKeyedQueue() {
     },
   };
 }
-
-export type KeyedQueue = ReturnType<typeof createKeyedQueue>;
