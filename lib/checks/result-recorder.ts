@@ -151,16 +151,20 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     if (input.alsoDelete) ops.push({ type: 'delete', key: input.alsoDelete });
 
     const commit = async (): Promise<RecordOutcome | typeof RETRY> => {
-      // The entity must still exist; its state is parsed only when this result changes the check's.
-      const entityItem = await readEntityItem(
-        deps.table,
-        input.tenantId,
-        check.blueprint_slug,
-        check.entity_slug,
-      );
-      if (!entityItem) return { status: 'gone' };
       const transitions: TransitionRecord[] = [];
+      // Only a result that changes the check's state touches its entity, which must then still
+      // exist (its update would otherwise create it again). One that changes nothing writes only
+      // the check's partition: if the entity was deleted meanwhile, its purge deletes the check
+      // and that partition after it (lib/catalog/purge.ts), and the check's version condition
+      // refuses any result once the check is gone.
       if (applied.changed) {
+        const entityItem = await readEntityItem(
+          deps.table,
+          input.tenantId,
+          check.blueprint_slug,
+          check.entity_slug,
+        );
+        if (!entityItem) return { status: 'gone' };
         const entity = parseEntityState(entityItem);
         const checkTransition: TransitionRecord = {
           id: newId('trn', now),

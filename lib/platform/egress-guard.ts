@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { ConnectionError, EgressDeniedError, InvalidUrlError, toEgressError } from './egress-errors.ts';
-import { classifyAddress, describeClass, isAllowedClass, parseAddress } from './ip-rules.ts';
+import { addressClass, describeClass, isAllowedClass } from './ip-rules.ts';
 
 /** One address a host name resolved to. */
 export interface ResolvedAddress {
@@ -30,10 +30,23 @@ export function bareHost(host: string): string {
 }
 
 function assertAllowed(address: string, host: string, allowPrivate: boolean): void {
-  const cls = parseAddress(address) ? classifyAddress(address) : 'reserved';
+  const cls = addressClass(address) ?? 'reserved';
   if (!isAllowedClass(cls, allowPrivate)) {
     throw new EgressDeniedError(`destination ${address} is ${describeClass(cls)}`, host, address);
   }
+}
+
+/**
+ * An IP literal host (`[::1]` or `::1` form) checked against the guard (throws EgressDeniedError
+ * when denied); undefined for a name, which needs resolving. Synchronous: the probes' hot path
+ * checks literal targets without a promise.
+ */
+export function allowedLiteral(host: string, allowPrivate: boolean): ResolvedAddress | undefined {
+  const name = bareHost(host);
+  const family = isIP(name);
+  if (family === 0) return undefined;
+  assertAllowed(name, name, allowPrivate);
+  return { address: name, family: family === 6 ? 6 : 4 };
 }
 
 /**
@@ -42,12 +55,9 @@ function assertAllowed(address: string, host: string, allowPrivate: boolean): vo
  * slip a private address in; callers connect only to the addresses returned.
  */
 export async function resolveAllowed(host: string, options: GuardOptions): Promise<ResolvedAddress[]> {
+  const literal = allowedLiteral(host, options.allowPrivate);
+  if (literal) return [literal];
   const name = bareHost(host);
-  const literal = parseAddress(name);
-  if (literal) {
-    assertAllowed(name, name, options.allowPrivate);
-    return [{ address: name, family: literal.length === 4 ? 4 : 6 }];
-  }
   let found: ResolvedAddress[];
   try {
     found = await (options.resolve ?? systemResolve)(name);

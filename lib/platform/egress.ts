@@ -1,16 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { rootCertificates } from 'node:tls';
-import { withDeadline } from './egress-deadline.ts';
+import { type CancelSignal, withDeadline } from './egress-deadline.ts';
 import { TooManyRedirectsError } from './egress-errors.ts';
-import {
-  bareHost,
-  createGuardedLookup,
-  type GuardOptions,
-  parseHttpUrl,
-  resolveAllowed,
-} from './egress-guard.ts';
+import { allowedLiteral, createGuardedLookup, type GuardOptions, parseHttpUrl } from './egress-guard.ts';
 import { http1Request } from './http1-client.ts';
 
 /** One outbound HTTP call, as probes, channels and actions make it. */
@@ -87,7 +81,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
     async (signal) => {
       for (let redirects = 0; redirects <= maxRedirects; redirects++) {
         // Names are checked inside `lookup` on connect; Node skips `lookup` for IP literals.
-        if (isIP(bareHost(hop.url.hostname))) await resolveAllowed(hop.url.hostname, guard);
+        allowedLiteral(hop.url.hostname, guard.allowPrivate);
         const result = await send(hop, { lookup, ca, signal, maxBodyBytes });
         const location = REDIRECT_STATUSES.has(result.status) ? result.headers.location : undefined;
         if (location === undefined) {
@@ -127,7 +121,7 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
 interface SendContext {
   lookup: LookupFunction;
   ca: string[] | undefined;
-  signal: AbortSignal;
+  signal: CancelSignal;
   maxBodyBytes: number;
 }
 

@@ -11,6 +11,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP, type LookupFunction, connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
+import type { CancelSignal } from './egress-deadline.ts';
 import { toEgressError } from './egress-errors.ts';
 import { bareHost } from './egress-guard.ts';
 
@@ -28,7 +29,7 @@ export interface Http1Request {
   /** Trusted CA certificates for https; Node's bundled ones when undefined. */
   ca?: string[];
   /** Aborting destroys the connection and rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** Body bytes kept (reading stops there), or a choice per status; 0 stops right after the head. */
   maxBodyBytes: number | ((status: number) => number);
 }

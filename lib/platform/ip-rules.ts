@@ -122,11 +122,25 @@ function classifyV6(bytes: number[]): AddressClass {
   return ((bytes[0] ?? 0) & 0xe0) === 0x20 ? 'public' : 'reserved';
 }
 
+/** Classes of addresses seen lately: probes ask about the same few addresses thousands of times a second. */
+const seenClasses = new Map<string, AddressClass | undefined>();
+const MAX_SEEN_CLASSES = 4096;
+
+/** The class of an IPv4 or IPv6 address, undefined when `ip` is not one (remembered per text). */
+export function addressClass(ip: string): AddressClass | undefined {
+  if (seenClasses.has(ip)) return seenClasses.get(ip);
+  const bytes = parseAddress(ip);
+  const cls = bytes === undefined ? undefined : bytes.length === 4 ? classifyV4(bytes) : classifyV6(bytes);
+  if (seenClasses.size >= MAX_SEEN_CLASSES) seenClasses.clear();
+  seenClasses.set(ip, cls);
+  return cls;
+}
+
 /** Classifies an IPv4 or IPv6 address (IPv4-mapped, NAT64 and 6to4 forms by their IPv4 address); throws on a non-IP. */
 export function classifyAddress(ip: string): AddressClass {
-  const bytes = parseAddress(ip);
-  if (!bytes) throw new TypeError(`not an IP address: ${ip}`);
-  return bytes.length === 4 ? classifyV4(bytes) : classifyV6(bytes);
+  const cls = addressClass(ip);
+  if (cls === undefined) throw new TypeError(`not an IP address: ${ip}`);
+  return cls;
 }
 
 /**

@@ -17,7 +17,7 @@ export async function runTcpProbe(def: TcpProbeDefinition, deps: ProbeDeps): Pro
       signal.throwIfAborted(); // the deadline may have passed during resolution
       await new Promise<void>((resolve, reject) => {
         const socket = connect({ host: target.address, port: def.port });
-        const onAbort = () => socket.destroy(signal.reason);
+        const onAbort = () => socket.destroy(signal.reason as Error);
         signal.addEventListener('abort', onAbort, { once: true });
         socket.once('connect', () => {
           signal.removeEventListener('abort', onAbort);

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type PeerCertificate, rootCertificates } from 'node:tls';
-import { withDeadline } from '../platform/egress-deadline.ts';
+import { type CancelSignal, withDeadline } from '../platform/egress-deadline.ts';
 import { tlsFailureMessage } from '../platform/egress-errors.ts';
 import { bareHost, resolveAllowed } from '../platform/egress-guard.ts';
 import { days, describeError, failed, passed, startTimer } from './outcome.ts';
@@ -78,7 +78,7 @@ interface Target {
   ca: string[] | undefined;
 }
 
-function shakeHands(target: Target, signal: AbortSignal): Promise<Handshake> {
+function shakeHands(target: Target, signal: CancelSignal): Promise<Handshake> {
   return new Promise<Handshake>((resolve, reject) => {
     const socket = connect({
       host: target.address,
@@ -90,7 +90,7 @@ function shakeHands(target: Target, signal: AbortSignal): Promise<Handshake> {
       rejectUnauthorized: false,
       checkServerIdentity: () => undefined,
     });
-    const onAbort = () => socket.destroy(signal.reason);
+    const onAbort = () => socket.destroy(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });
     socket.once('secureConnect', () => {
       signal.removeEventListener('abort', onAbort);

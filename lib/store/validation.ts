@@ -86,7 +86,7 @@ function checkUpdate(op: UpdateOp): void {
 export function validateOp(op: WriteOp): void {
   checkKey(opKey(op));
   if (op.type === 'put') {
-    for (const [name, value] of Object.entries(op.item)) checkIndexKey(name, value);
+    for (const attr of INDEX_KEY_ATTRS) checkIndexKey(attr, op.item[attr]);
   }
   if (op.type === 'update') checkUpdate(op);
   if (op.condition) checkCondition(op.condition);
