@@ -228,7 +228,8 @@ function encodeRequest(req: Http1Request): { bytes: Buffer; servername: string |
   bytes.write(head, 0, 'latin1');
   if (typeof body === 'string') bytes.write(body, headBytes, 'utf8');
   else body?.copy(bytes, headBytes);
-  return { bytes, servername: serverName(host) };
+  // Only https needs the server name (SNI and the certificate's name).
+  return { bytes, servername: url.protocol === 'https:' ? serverName(host) : undefined };
 }
 
 /** SNI and the name the certificate must match: the Host header's host, none for an IP (node:https's rule). */

@@ -63,23 +63,27 @@ export function definedSet(op: UpdateOp): [string, unknown][] {
 }
 
 function checkUpdate(op: UpdateOp): void {
-  const set = definedSet(op);
-  const remove = op.remove ?? [];
-  const add = Object.entries(op.add ?? {});
-  const names = [...set.map(([name]) => name), ...remove, ...add.map(([name]) => name)];
-  if (names.length === 0) throw new InvalidWriteError('update sets, removes or adds nothing');
-  if (new Set(names).size !== names.length) {
-    throw new InvalidWriteError('update names the same attribute more than once');
+  // Plain loops over the op's own objects: this runs for every update of every transaction.
+  const names = new Set<string>();
+  const name = (attr: string) => {
+    if (names.has(attr)) throw new InvalidWriteError('update names the same attribute more than once');
+    if (KEY_ATTRS.has(attr)) throw new InvalidWriteError(`cannot update key attribute ${attr}`);
+    if (attr === '') throw new InvalidWriteError('empty attribute name in update');
+    names.add(attr);
+  };
+  for (const attr in op.set) {
+    const value = op.set[attr];
+    if (value === undefined) continue;
+    name(attr);
+    checkIndexKey(attr, value);
   }
-  for (const name of names) {
-    if (KEY_ATTRS.has(name)) throw new InvalidWriteError(`cannot update key attribute ${name}`);
-    if (name === '') throw new InvalidWriteError('empty attribute name in update');
+  for (const attr of op.remove ?? []) name(attr);
+  for (const attr in op.add) {
+    name(attr);
+    if (INDEX_KEY_ATTRS.has(attr)) throw new InvalidWriteError(`cannot add to index key ${attr}`);
+    if (!Number.isFinite(op.add[attr])) throw new InvalidWriteError(`add.${attr} must be a finite number`);
   }
-  for (const [name, value] of set) checkIndexKey(name, value);
-  for (const [name, value] of add) {
-    if (INDEX_KEY_ATTRS.has(name)) throw new InvalidWriteError(`cannot add to index key ${name}`);
-    if (!Number.isFinite(value)) throw new InvalidWriteError(`add.${name} must be a finite number`);
-  }
+  if (names.size === 0) throw new InvalidWriteError('update sets, removes or adds nothing');
 }
 
 /** Validates one write; throws InvalidWriteError. */
