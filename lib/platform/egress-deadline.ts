@@ -68,10 +68,11 @@ export function withDeadline<T>(
       clearTimeout(timer);
       parent?.removeEventListener('abort', onParentAbort);
     };
+    // The outcome is settled before the work hears of the abort (its listeners destroy sockets).
     const abort = (reason: unknown) => {
       finish();
-      signal.abort(reason);
       reject(reason);
+      signal.abort(reason);
     };
     const onParentAbort = () => abort(parent?.reason);
     parent?.addEventListener('abort', onParentAbort, { once: true });
