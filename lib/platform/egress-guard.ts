@@ -72,7 +72,8 @@ export async function resolveAllowed(host: string, options: GuardOptions): Promi
 /**
  * A `lookup` for node:net, node:tls and node:http that resolves through the guard, so the
  * socket connects to exactly the address that was checked (no second lookup, no DNS
- * rebinding). Node skips `lookup` for IP literals: check those with `resolveAllowed` first.
+ * rebinding). Node skips `lookup` for IP literals: check those with `allowedLiteral` (or
+ * `resolveAllowed`) first.
  */
 export function createGuardedLookup(options: GuardOptions): LookupFunction {
   return (hostname, lookupOptions, callback) => {
