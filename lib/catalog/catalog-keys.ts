@@ -44,5 +44,8 @@ export const entityRelationsPk = (entityId: string) => `ENTREL#${entityId}`;
 export const entityChecksPk = (entityId: string) => `ENT#${entityId}#CHECKS`;
 /** The partition holding a check's results, transitions, policy and channels. */
 export const checkPartition = (checkId: string) => `CHECK#${checkId}`;
+/** Sort keys, in the tenant's partition, of a check's definition and of its running state (adjacent). */
+export const checkSk = (checkId: string) => `CHECK#${checkId}`;
+export const checkStateSk = (checkId: string) => `CHECK#${checkId}#STATE`;
 
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;

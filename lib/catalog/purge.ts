@@ -13,7 +13,13 @@ import {
   type Table,
   type WriteOp,
 } from '../store/table.ts';
-import { catalogKeys, checkPartition, entityChecksPk, entityRelationsPk } from './catalog-keys.ts';
+import {
+  catalogKeys,
+  checkPartition,
+  checkStateSk,
+  entityChecksPk,
+  entityRelationsPk,
+} from './catalog-keys.ts';
 import { type PurgeJob, purgeJobSchema, relationSchema } from './records.ts';
 import { deleteRelationOps } from './relation-items.ts';
 
@@ -24,14 +30,15 @@ import { deleteRelationOps } from './relation-items.ts';
  * MODIFY re-triggers this consumer) or deletes the job when nothing is left. Every step is
  * idempotent, so redelivered records and replays are harmless.
  *
- * - entity job: deletes the entity's relations (with their helper items) and its checks; each
- *   check gets a partition job for everything under `CHECK#<chk_id>`.
+ * - entity job: deletes the entity's relations (with their helper items) and its checks (the
+ *   definition and state items of each); each check gets a partition job for everything under
+ *   `CHECK#<chk_id>`.
  * - partition job: deletes every item of one check partition (results, transitions, policy, channels).
  */
 
 /** Relations read per index per round (up to 3 items each: record, uniqueness item, adjacency item). */
 const RELATIONS_PER_ROUND = 50;
-/** Checks read per round (2 writes each: the check delete and its partition job). */
+/** Checks read per round (3 writes each: the deletes of its definition and state, and its partition job). */
 const CHECKS_PER_ROUND = 100;
 /** Items of a partition deleted per round. */
 const PARTITION_ITEMS_PER_ROUND = 500;
@@ -77,6 +84,7 @@ async function entityRound(table: Table, job: Extract<PurgeJob, { kind: 'entity'
     const checkPartitionKey = checkPartition(check.gsi1sk);
     ops.push(
       { type: 'delete', key: { pk: check.pk, sk: check.sk } },
+      { type: 'delete', key: { pk: check.pk, sk: checkStateSk(check.gsi1sk) } },
       {
         type: 'put',
         item: {

@@ -1,11 +1,13 @@
 import { tenantPk } from '../auth/tenancy-keys.ts';
-import { checkPartition, entityChecksPk } from '../catalog/catalog-keys.ts';
+import { checkPartition, checkSk, checkStateSk, entityChecksPk } from '../catalog/catalog-keys.ts';
 
 /** Keys of the checks engine's items; see docs/data-model.md. */
 
 export const checkKeys = {
-  /** The check record, in its tenant's partition; gsi1 lists an entity's checks, gsi2 is the due index. */
-  check: (tenantId: string, checkId: string) => ({ pk: tenantPk(tenantId), sk: `CHECK#${checkId}` }),
+  /** The check's definition, in its tenant's partition; gsi1 lists an entity's checks. */
+  check: (tenantId: string, checkId: string) => ({ pk: tenantPk(tenantId), sk: checkSk(checkId) }),
+  /** The check's running state, next to its definition; gsi2 (the due index) while it is scheduled. */
+  state: (tenantId: string, checkId: string) => ({ pk: tenantPk(tenantId), sk: checkStateSk(checkId) }),
   result: (checkId: string, checkedAt: string, resultId: string) => ({
     pk: checkPartition(checkId),
     sk: `RES#${checkedAt}#${resultId}`,

@@ -18,7 +18,7 @@ import {
   type UpdateCheckBody,
 } from './check-input.ts';
 import { checkKeys } from './check-keys.ts';
-import { type CheckStore, checkItem, dueIndexUpdate } from './check-store.ts';
+import { type CheckStore, checkItems, dueIndexUpdate } from './check-store.ts';
 import { type EntityState, entityStateOps, readEntityState } from './entity-state-ops.ts';
 import type { CheckRecord } from './records.ts';
 
@@ -132,6 +132,7 @@ export function createCheckService(deps: CheckServiceDeps) {
       created_at: at,
       updated_at: at,
       version: 1,
+      state_version: 1,
     };
     const states = enabledStates(entity);
     if (check.enabled) states[id] = 'unknown';
@@ -148,12 +149,10 @@ export function createCheckService(deps: CheckServiceDeps) {
       condition: belowLimit('check_count', limit),
     });
     try {
+      const items = checkItems(check, shardOf(id, deps.dueShards));
       await table.transact([
-        {
-          type: 'put',
-          item: checkItem(check, shardOf(id, deps.dueShards)),
-          condition: { kind: 'itemNotExists' },
-        },
+        { type: 'put', item: items.definition, condition: { kind: 'itemNotExists' } },
+        { type: 'put', item: items.state, condition: { kind: 'itemNotExists' } },
         ...entityOps.ops,
       ]);
       return check;
@@ -184,10 +183,24 @@ export function createCheckService(deps: CheckServiceDeps) {
       {
         type: 'update',
         key: checkKeys.check(tenantId, checkId),
-        set: { ...def, ...due.set, updated_at: updatedAt },
-        remove: due.remove,
+        set: { ...def, updated_at: updatedAt },
         add: { version: 1 },
         condition: unchanged('version', current.version),
+      },
+      {
+        // The state item's copies of the definition, its schedule when that changed, and a new
+        // version: a result in flight, evaluated against the old definition, is refused and retried.
+        type: 'update',
+        key: checkKeys.state(tenantId, checkId),
+        set: {
+          execution_mode: def.execution_mode,
+          interval_seconds: def.interval_seconds,
+          definition_version: current.version + 1,
+          ...due.set,
+        },
+        remove: due.remove,
+        add: { version: 1 },
+        condition: { kind: 'itemExists' },
       },
     ];
     if (def.enabled !== current.enabled) {
@@ -202,7 +215,13 @@ export function createCheckService(deps: CheckServiceDeps) {
       );
     }
     if ((await commitOrRetry(ops)) === RETRY) return RETRY;
-    return { ...merged, next_run_at: nextRunAt, updated_at: updatedAt, version: current.version + 1 };
+    return {
+      ...merged,
+      next_run_at: nextRunAt,
+      updated_at: updatedAt,
+      version: current.version + 1,
+      state_version: current.state_version + 1,
+    };
   };
 
   const removeOnce = async (tenantId: string, checkId: string) => {
@@ -213,6 +232,7 @@ export function createCheckService(deps: CheckServiceDeps) {
         key: checkKeys.check(tenantId, checkId),
         condition: unchanged('version', check.version),
       },
+      { type: 'delete', key: checkKeys.state(tenantId, checkId) },
       {
         type: 'put',
         item: {

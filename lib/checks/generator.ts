@@ -8,21 +8,20 @@ import type { Table, UpdateOp } from '../store/table.ts';
 import { checkKeys, duePk } from './check-keys.ts';
 import { dueIndexUpdate } from './check-store.ts';
 import type { ProbeJob } from './probe-job.ts';
-import { checkSchema } from './records.ts';
+import { checkStateSchema } from './records.ts';
 
-/** What a claim needs of a due check (a generator parses only this of each item it reads). */
-export const dueCheckSchema = checkSchema.pick({
-  id: true,
+/** What a claim needs of a due check: its state item, as the due index (gsi2) returns it. */
+export const dueCheckSchema = checkStateSchema.pick({
+  check_id: true,
   tenant_id: true,
   execution_mode: true,
   interval_seconds: true,
-  enabled: true,
   last_result_at: true,
   next_run_at: true,
 });
 export type DueCheck = z.infer<typeof dueCheckSchema>;
 
-/** A due check and the conditional update that claims its slot (moves next_run_at past it). */
+/** A due check and the conditional update of its state item that claims its slot (moves next_run_at past it). */
 export interface DueClaim {
   job: ProbeJob;
   /** Due time in ms (the slot); runtimes delay the job until then. */
@@ -47,39 +46,41 @@ export function claimFor(
   dueShards: number,
   untilMs?: number,
 ): DueClaim | undefined {
-  if (!check.next_run_at || !check.enabled) return undefined;
+  // A disabled check has no next_run_at (and no due-index entry): it cannot be claimed.
+  if (!check.next_run_at) return undefined;
   const slot = Date.parse(check.next_run_at);
   let next = nextSlot(slot, check.interval_seconds, nowMs);
   const later: { job: ProbeJob; dueMs: number }[] = [];
   if (untilMs !== undefined && check.execution_mode === 'pull') {
     for (; next < untilMs; next += check.interval_seconds * 1000) {
       later.push({
-        job: { tenant_id: check.tenant_id, check_id: check.id, kind: 'probe', slot_ms: next },
+        job: { tenant_id: check.tenant_id, check_id: check.check_id, kind: 'probe', slot_ms: next },
         dueMs: next,
       });
     }
   }
-  const due = dueIndexUpdate(check.id, isoTime(next), shardOf(check.id, dueShards));
+  const due = dueIndexUpdate(check.check_id, isoTime(next), shardOf(check.check_id, dueShards));
   const job: ProbeJob =
     check.execution_mode === 'push'
       ? {
           tenant_id: check.tenant_id,
-          check_id: check.id,
+          check_id: check.check_id,
           kind: 'deadman',
           slot_ms: slot,
           next_run_at_ms: next,
           last_result_at: check.last_result_at,
         }
-      : { tenant_id: check.tenant_id, check_id: check.id, kind: 'probe', slot_ms: slot };
+      : { tenant_id: check.tenant_id, check_id: check.check_id, kind: 'probe', slot_ms: slot };
   return {
     job,
     dueMs: slot,
     claim: {
       type: 'update',
-      key: checkKeys.check(check.tenant_id, check.id),
+      key: checkKeys.state(check.tenant_id, check.check_id),
       set: due.set,
       // Holds only while nobody else claimed this slot: overlapping generators cannot both win.
-      // (Disabling a check clears next_run_at, so a disabled check cannot be claimed either.)
+      // (Disabling a check clears next_run_at, so a disabled check cannot be claimed either; a
+      // deleted check's state item is gone, and an update conditional on it does not create it.)
       condition: unchanged('next_run_at', check.next_run_at),
     },
     ...(later.length > 0 ? { later } : {}),

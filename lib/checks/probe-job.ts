@@ -3,7 +3,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { ProbeDefinition, Prober } from '../probes/types.ts';
 import type { Key } from '../store/table.ts';
 import type { CheckStore } from './check-store.ts';
-import type { CheckRecord } from './records.ts';
+import type { CheckDefinitionRecord } from './records.ts';
 import type { RecordOutcome, ResultRecorder } from './result-recorder.ts';
 
 /** One scheduled run of a check: a probe (pull) or the dead man's switch (push). Queue messages carry it. */
@@ -21,7 +21,7 @@ export const probeJobSchema = z.strictObject({
 export type ProbeJob = z.infer<typeof probeJobSchema>;
 
 /** The probe definition of a pull check (http fields at the top level, config keys spread in). */
-export function probeDefinition(check: CheckRecord): ProbeDefinition | undefined {
+export function probeDefinition(check: CheckDefinitionRecord): ProbeDefinition | undefined {
   const c = check.config;
   switch (check.check_type) {
     case 'http':
@@ -84,22 +84,23 @@ export async function runProbeJob(
     onProbed?: () => void;
   } = {},
 ): Promise<RecordOutcome | { status: 'skipped'; reason: string }> {
-  const check = await deps.checks.get(job.tenant_id, job.check_id);
-  if (!check?.enabled) return { status: 'gone' };
+  const run = await deps.checks.run(job.tenant_id, job.check_id);
+  if (!run?.definition.enabled) return { status: 'gone' };
+  const { definition: check, state } = run;
   // The check just read travels to the recorder, which then need not read it again.
   const common = {
     tenantId: job.tenant_id,
     checkId: job.check_id,
     slotMs: job.slot_ms,
-    check,
+    run,
     ...(options.alsoDelete ? { alsoDelete: options.alsoDelete } : {}),
   };
   if (job.kind === 'deadman') {
     if (check.execution_mode !== 'push') return { status: 'skipped', reason: 'not a push check' };
-    if ((check.last_result_at ?? null) !== (job.last_result_at ?? null)) {
+    if ((state.last_result_at ?? null) !== (job.last_result_at ?? null)) {
       return { status: 'skipped', reason: 'a result arrived after the deadline was claimed' };
     }
-    const lastPush = check.last_push_at ?? check.last_result_at;
+    const lastPush = state.last_push_at ?? state.last_result_at;
     const silentFor = lastPush ? Math.round((job.slot_ms - Date.parse(lastPush)) / 1000) : 0;
     return deps.recorder.record({
       ...common,

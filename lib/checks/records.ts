@@ -11,7 +11,12 @@ export const REDACTED = '********';
 
 const checkState = z.enum(['unknown', 'up', 'down']);
 
-export const checkSchema = z.object({
+/**
+ * A check is stored as two items in its tenant's partition (docs/data-model.md): the definition
+ * (`CHECK#<id>`), written only by the API, and its running state (`CHECK#<id>#STATE`), written by
+ * every claim and every result. A probe rewrites the small state item, never the definition.
+ */
+export const checkDefinitionSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   entity_id: z.string(),
@@ -30,17 +35,45 @@ export const checkSchema = z.object({
   failure_threshold: z.number().int(),
   enabled: z.boolean(),
   config: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** The definition's version: every API write bumps it. */
+  version: z.number().int(),
+});
+export type CheckDefinitionRecord = z.infer<typeof checkDefinitionSchema>;
+
+/** What the state machine, the scheduler and the results keep of a check. */
+const runningStateShape = {
   state: checkState,
   consecutive_failures: z.number().int(),
   last_result_at: z.string().nullable(),
   /** Push checks: when the agent last reported (synthetic results do not count). */
   last_push_at: z.string().nullable().optional(),
+  /** The next slot (pull) or deadline (push); null while not scheduled. The due index keys on it. */
   next_run_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  version: z.number().int(),
   /** The results of the check's latest 5-minute bucket (lib/checks/rollups.ts); internal. */
   current_rollup: currentRollupSchema.optional(),
+};
+
+/** The stored state item. It repeats what a claim needs of the definition, so a claim reads nothing else. */
+export const checkStateSchema = z.object({
+  check_id: z.string(),
+  tenant_id: z.string(),
+  execution_mode: z.enum(['pull', 'push']),
+  interval_seconds: z.number().int(),
+  /** The definition's `version`, written with it: a run reads the state and reuses a cached definition of that version. */
+  definition_version: z.number().int(),
+  ...runningStateShape,
+  /** The state item's version: results and API writes bump it; claims do not (they hold on next_run_at). */
+  version: z.number().int(),
+});
+export type CheckStateRecord = z.infer<typeof checkStateSchema>;
+
+/** A check as the service works with it: its definition and its state, read together. */
+export const checkSchema = checkDefinitionSchema.extend({
+  ...runningStateShape,
+  /** The state item's version (results are optimistic on it). */
+  state_version: z.number().int(),
 });
 export type CheckRecord = z.infer<typeof checkSchema>;
 
@@ -79,6 +112,7 @@ export function publicCheck(check: CheckRecord) {
     blueprint_slug: _b,
     entity_slug: _e,
     version: _v,
+    state_version: _sv,
     last_push_at: _p,
     current_rollup: _r,
     headers,

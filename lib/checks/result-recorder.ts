@@ -11,9 +11,9 @@ import { createKeyedQueue } from '../platform/keyed-queue.ts';
 import { ConditionFailedError, type Key, type Table, type WriteOp } from '../store/table.ts';
 import { checkKeys } from './check-keys.ts';
 import { graceMs } from './check-service.ts';
-import { type CheckStore, dueIndexUpdate } from './check-store.ts';
+import { type CheckRun, type CheckStore, dueIndexUpdate } from './check-store.ts';
 import { entityStateOps, parseEntityState, readEntityItem, transitionItem } from './entity-state-ops.ts';
-import type { CheckRecord, ResultRecord, TransitionRecord } from './records.ts';
+import type { CheckStateRecord, ResultRecord, TransitionRecord } from './records.ts';
 import { rollResult } from './rollups.ts';
 
 export interface ResultInput {
@@ -33,11 +33,11 @@ export interface ResultInput {
   /** Extra op committed with the result (e.g. deleting the local queue's job). */
   alsoDelete?: Key;
   /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
-  check?: CheckRecord;
+  run?: CheckRun;
 }
 
 export type RecordOutcome =
-  | { status: 'recorded'; result: ResultRecord; check: CheckRecord; transitions: TransitionRecord[] }
+  | { status: 'recorded'; result: ResultRecord; run: CheckRun; transitions: TransitionRecord[] }
   | { status: 'duplicate' }
   | { status: 'gone' };
 
@@ -51,7 +51,7 @@ export interface ResultRecorderDeps {
 
 /**
  * Records one result: the result, the check's state and counters, the entity's aggregate and the
- * transition records, in ONE transaction (optimistic on the check's and the entity's versions).
+ * transition records, in ONE transaction (optimistic on the check state's and the entity's versions).
  * A slot recorded before answers `duplicate`; a deleted or disabled check answers `gone`.
  */
 export function createResultRecorder(deps: ResultRecorderDeps) {
@@ -61,11 +61,15 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
 
   const attempt = async (
     input: ResultInput,
-    known: CheckRecord | undefined,
+    known: CheckRun | undefined,
   ): Promise<RecordOutcome | typeof RETRY> => {
-    const usable = known?.id === input.checkId && known.tenant_id === input.tenantId ? known : undefined;
-    const check = usable ?? (await deps.checks.get(input.tenantId, input.checkId));
-    if (!check?.enabled) return { status: 'gone' };
+    const usable =
+      known?.definition.id === input.checkId && known.definition.tenant_id === input.tenantId
+        ? known
+        : undefined;
+    const run = usable ?? (await deps.checks.run(input.tenantId, input.checkId));
+    if (!run?.definition.enabled) return { status: 'gone' };
+    const { definition: check, state: current } = run;
     const tenant = await tenants.requireTenant(input.tenantId);
     const now = deps.clock.now();
     const checkedAt = isoTime(input.checkedAtMs);
@@ -84,12 +88,12 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       ...(input.details ? { details: input.details } : {}),
     };
     const applied = applyResult(
-      { state: check.state, consecutive_failures: check.consecutive_failures },
+      { state: current.state, consecutive_failures: current.consecutive_failures },
       { success: input.success },
       check.failure_threshold,
     );
     const lastResultAt =
-      check.last_result_at && check.last_result_at > checkedAt ? check.last_result_at : checkedAt;
+      current.last_result_at && current.last_result_at > checkedAt ? current.last_result_at : checkedAt;
     const set: Record<string, unknown> = {
       state: applied.next.state,
       consecutive_failures: applied.next.consecutive_failures,
@@ -99,21 +103,21 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     const retention = tenant.retention_days;
     const rollup = rollResult(
       check.id,
-      check.current_rollup,
+      current.current_rollup,
       { ...result, checkedAtMs: input.checkedAtMs },
       retention,
     );
     if (rollup.current) set.current_rollup = rollup.current;
     const remove: string[] = [];
-    // The check as this write leaves it (built from the parsed check and the values set here).
-    const after: CheckRecord = {
-      ...check,
+    // The state as this write leaves it (built from the parsed state and the values set here).
+    const after: CheckStateRecord = {
+      ...current,
       state: applied.next.state,
       consecutive_failures: applied.next.consecutive_failures,
       last_result_at: lastResultAt,
       ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
       ...(rollup.current ? { current_rollup: rollup.current } : {}),
-      version: check.version + 1,
+      version: current.version + 1,
     };
     if (check.execution_mode === 'push') {
       const nextRunAt = isoTime(input.nextRunAtMs ?? Date.parse(lastResultAt) + graceMs(check));
@@ -139,12 +143,14 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         condition: { kind: 'itemNotExists' },
       },
       {
+        // The check's small state item: its definition is only read (the API writes it, and bumps
+        // this version too, so a result in flight across an API write is refused and retried).
         type: 'update',
-        key: checkKeys.check(input.tenantId, check.id),
+        key: checkKeys.state(input.tenantId, check.id),
         set,
         remove,
         add: { version: 1 },
-        condition: unchanged('version', check.version),
+        condition: unchanged('version', current.version),
       },
     ];
     if (rollup.stored) ops.push(rollup.stored);
@@ -154,9 +160,9 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       const transitions: TransitionRecord[] = [];
       // Only a result that changes the check's state touches its entity, which must then still
       // exist (its update would otherwise create it again). One that changes nothing writes only
-      // the check's partition: if the entity was deleted meanwhile, its purge deletes the check
-      // and that partition after it (lib/catalog/purge.ts), and the check's version condition
-      // refuses any result once the check is gone.
+      // the check's state and partition: if the entity was deleted meanwhile, its purge deletes the
+      // check and that partition after it (lib/catalog/purge.ts), and the state's version
+      // condition refuses any result once the check is gone.
       if (applied.changed) {
         const entityItem = await readEntityItem(
           deps.table,
@@ -173,7 +179,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
           entity_id: entity.id,
           entity_name: entity.name,
           check_id: check.id,
-          from_state: check.state,
+          from_state: current.state,
           to_state: applied.next.state,
           reason: applied.reason,
           created_at: isoTime(now),
@@ -200,7 +206,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         if (err.failed.includes(0)) return { status: 'duplicate' };
         return RETRY;
       }
-      return { status: 'recorded', result, check: after, transitions };
+      return { status: 'recorded', result, run: { definition: check, state: after }, transitions };
     };
 
     // A result that moves the check also updates its entity, optimistic on the entity's version.
@@ -215,7 +221,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
    * read the same version and all but one would lose the optimistic write and retry). Each check's
    * chain keeps the check as its last recorded result left it, so the next one need not read it.
    */
-  const chains = new Map<string, { tail: Promise<unknown>; latest: CheckRecord | undefined }>();
+  const chains = new Map<string, { tail: Promise<unknown>; latest: CheckRun | undefined }>();
 
   return {
     record: (input: ResultInput): Promise<RecordOutcome> => {
@@ -228,10 +234,10 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
           // First attempt: the check as this chain's previous result left it, else as the caller
           // read it. Stale only if something else wrote it since: the version condition fails and
           // the retry reads it again.
-          const known = first ? (queued ? chain.latest : input.check) : undefined;
+          const known = first ? (queued ? chain.latest : input.run) : undefined;
           first = false;
           const outcome = await attempt(input, known);
-          if (outcome !== RETRY) chain.latest = outcome.status === 'recorded' ? outcome.check : undefined;
+          if (outcome !== RETRY) chain.latest = outcome.status === 'recorded' ? outcome.run : undefined;
           return outcome;
         });
       const next = chain.tail.then(run, run);

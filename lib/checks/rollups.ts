@@ -6,10 +6,10 @@ import { checkKeys } from './check-keys.ts';
 
 /**
  * 5-minute rollups of a check's results (sparklines without reading raw results). The bucket a
- * check is in now lives on the check item itself (`current_rollup`), written by the update every
- * result makes to the check anyway; when a result falls in a later bucket, the finished one moves
- * to its own `ROLLUP#<bucket_start>` item in that result's transaction. So a result writes three
- * items (result, check, queue job) instead of four, and at most one rollup item per check and
+ * check is in now lives on the check's state item (`current_rollup`), written by the update every
+ * result makes to it anyway; when a result falls in a later bucket, the finished one moves to its
+ * own `ROLLUP#<bucket_start>` item in that result's transaction. So a result writes three items
+ * (result, check state, queue job) instead of four, and at most one rollup item per check and
  * 5 minutes. A late result for an earlier bucket adds to that bucket's item directly.
  */
 

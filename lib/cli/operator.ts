@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import type { PlanLimits } from '../auth/records.ts';
 import { createTenantStore } from '../auth/tenant-store.ts';
+import { migrateCheckItems } from '../checks/check-migration.ts';
 import type { Clock } from '../platform/clock.ts';
+import { silentLogger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 
 export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
@@ -15,6 +17,9 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
       Set plan limits.
   tenant disable <tenant_id>    Disable a tenant (its keys get 403 ACCOUNT_DISABLED).
   tenant enable <tenant_id>     Enable it again.
+  checks migrate
+      Move checks stored in the first layout (one item) to the definition and state items
+      (idempotent; run once after deploying this version; the local runtime does it at startup).
 
 The store comes from configuration (VIGIL_STORE, VIGIL_DATA_DIR, VIGIL_TABLE_NAME, ...).`;
 
@@ -65,6 +70,10 @@ export async function runOperatorCommand(
   const tenants = createTenantStore(deps.table, deps.clock);
   const { values, positionals } = parseOperatorArgs(argv);
   const [group, command, id] = positionals;
+  if (group === 'checks' && command === 'migrate') {
+    const moved = await migrateCheckItems({ ...deps, tenants, logger: silentLogger });
+    return JSON.stringify({ checks_migrated: moved }, null, 2);
+  }
   if (group !== 'tenant') throw new UsageError(OPERATOR_USAGE);
   const requireId = () => {
     if (!id) throw new UsageError(`tenant ${command} needs a tenant id`);

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type App, createApp, STREAM_ENTITIES } from '../app.ts';
+import { migrateCheckItems } from '../checks/check-migration.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
@@ -88,6 +89,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     bootstrapKey = created.rawKey;
     logger.info('bootstrap tenant created', { tenant_id: created.tenant.id, user_id: created.user.id });
   }
+
+  // Before the scheduler reads the due index: checks stored in the first layout move to the current one.
+  await migrateCheckItems({ table, tenants: app.tenants, logger, clock });
 
   const server = createHttpServer((req) => app.router.handle(req), logger);
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { CheckService } from '../checks/check-service.ts';
+import { splitCheck } from '../checks/check-store.ts';
 import { publicResult } from '../checks/records.ts';
 import type { ResultRecorder } from '../checks/result-recorder.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -28,7 +29,8 @@ export function createPushService(deps: PushServiceDeps) {
       throw new ConflictError('this is a pull-mode check: the service runs it; results cannot be pushed');
     }
     if (!check.enabled) throw new ConflictError('this check is disabled: enable it to accept results');
-    return check;
+    // As the recorder takes it: the check just read saves it a read.
+    return splitCheck(check);
   };
 
   const record = async (
@@ -64,7 +66,7 @@ export function createPushService(deps: PushServiceDeps) {
         error_message: body.error_message ?? '',
         status_code: body.status_code ?? 0,
         checkedAtMs,
-        check,
+        run: check,
       });
     },
 
@@ -77,7 +79,7 @@ export function createPushService(deps: PushServiceDeps) {
         error_message: '',
         status_code: 0,
         checkedAtMs: deps.clock.now(),
-        check,
+        run: check,
       });
     },
   };

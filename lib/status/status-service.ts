@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { tenantPk } from '../auth/tenancy-keys.ts';
 import { CHECK_PREFIX, tenantTransitionsPk } from '../checks/check-keys.ts';
+import { CHECK_ENTITY } from '../checks/check-store.ts';
 import { type PageRequest, readPage, unexpired } from '../checks/paging.ts';
 import { CHECK_TYPES, publicTransition, transitionSchema } from '../checks/records.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -48,10 +49,13 @@ export function createStatusService(deps: StatusDeps) {
         tenantItems(tenantId, CHECK_PREFIX),
       ]);
       const checkTypes = new Map(
-        checkItems.map((item) => {
-          const check = parseItem(checkTypeSchema, item);
-          return [check.id, check.check_type] as const;
-        }),
+        // The tenant's CHECK# items are definitions and their state items; the type is on the first.
+        checkItems
+          .filter((item) => item.entity === CHECK_ENTITY)
+          .map((item) => {
+            const check = parseItem(checkTypeSchema, item);
+            return [check.id, check.check_type] as const;
+          }),
       );
       const entities = entityItems.map((item) => {
         const entity = parseItem(entityStatusSchema, item);

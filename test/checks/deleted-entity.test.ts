@@ -59,7 +59,7 @@ describe.each(runtimes)(
       expect(await api.table.get(entityKey, { consistent: true })).toBeUndefined();
       const after = await api.app.checks.get(api.tenantId, checkId);
       expect(after?.state).toBe('up');
-      expect(after?.version).toBe(before?.version);
+      expect(after?.state_version).toBe(before?.state_version);
     });
   },
 );

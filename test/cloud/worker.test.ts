@@ -101,10 +101,10 @@ describe('the worker handler (private targets allowed)', () => {
         ...h.app.jobRunner,
         checks: {
           ...h.app.checks,
-          get: (tenantId, checkId) =>
+          run: (tenantId, checkId) =>
             checkId === broken
               ? Promise.reject(new Error('ProvisionedThroughputExceededException'))
-              : h.app.checks.get(tenantId, checkId),
+              : h.app.checks.run(tenantId, checkId),
         },
       },
     });

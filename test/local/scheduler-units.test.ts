@@ -179,7 +179,7 @@ describe('durable probe queue and scheduler', () => {
       ...app.jobRunner,
       checks: {
         ...app.checks,
-        get: async () => {
+        run: async () => {
           throw new Error('store unavailable');
         },
       },

@@ -1,0 +1,110 @@
+import { tenantPk } from '../auth/tenancy-keys.ts';
+import type { TenantStore } from '../auth/tenant-store.ts';
+import { unchanged } from '../catalog/conditions.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import type { Logger } from '../platform/logger.ts';
+import { parseItem, queryAll } from '../store/items.ts';
+import { ConditionFailedError, type Item, type Table } from '../store/table.ts';
+import { CHECK_PREFIX } from './check-keys.ts';
+import { CHECK_ENTITY, CHECK_STATE_ENTITY, checkItems } from './check-store.ts';
+import { checkSchema } from './records.ts';
+
+/**
+ * Moves checks stored in the first layout (one item with the definition, the running state and
+ * the due-index keys) to the current one: the definition item and a state item next to it
+ * (docs/data-model.md). Idempotent: a check that has its state item is left alone, and each
+ * check moves in one transaction, conditional on the item it read, so a write racing it wins and
+ * the check is read again. When every tenant is done it writes a marker, and later runs read only
+ * that. Local runtimes run it at startup; in the cloud, the operator runs
+ * `npm run vigil -- checks migrate` after deploying (README).
+ */
+
+/** A first-layout check item: it carries the state (and has no `state_version`). */
+const firstLayoutSchema = checkSchema.omit({ state_version: true });
+
+const ATTEMPTS = 3;
+
+const tenantChecks = (table: Table, tenantId: string) =>
+  queryAll((cursor) =>
+    table.query({
+      pk: tenantPk(tenantId),
+      sk: { op: 'beginsWith', prefix: CHECK_PREFIX },
+      cursor,
+      consistent: true,
+    }),
+  );
+
+/** The first-layout check items of a tenant (definitions that carry a state and have no state item). */
+function firstLayoutItems(items: Item[]): Item[] {
+  const withState = new Set(
+    items.filter((item) => item.entity === CHECK_STATE_ENTITY).map((item) => item.check_id),
+  );
+  return items.filter((item) => item.entity === CHECK_ENTITY && 'state' in item && !withState.has(item.id));
+}
+
+/** Splits one first-layout item in one transaction; false when the item changed since it was read. */
+async function splitOne(table: Table, item: Item): Promise<boolean> {
+  const stored = parseItem(firstLayoutSchema, item);
+  const items = checkItems({ ...stored, state_version: 1 }, 0);
+  // The due-index entry moves as it is (its shard was chosen with the deployment's shard count).
+  const due = typeof item.gsi2pk === 'string' ? { gsi2pk: item.gsi2pk, gsi2sk: item.gsi2sk } : {};
+  try {
+    await table.transact([
+      // Replaces the whole item: the state attributes and the due-index keys leave the definition.
+      { type: 'put', item: items.definition, condition: unchanged('version', stored.version) },
+      { type: 'put', item: { ...items.state, ...due }, condition: { kind: 'itemNotExists' } },
+    ]);
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionFailedError) return false;
+    throw err;
+  }
+}
+
+/** Written once every tenant's checks are in the current layout: later runs read only this. */
+export const CHECK_LAYOUT_MIGRATED = { pk: 'MIGRATION', sk: 'check-state-items' };
+
+/** Migrates every tenant's first-layout checks; returns how many moved. */
+export async function migrateCheckItems(deps: {
+  table: Table;
+  tenants: Pick<TenantStore, 'listTenants'>;
+  logger: Logger;
+  clock: Clock;
+}): Promise<number> {
+  if (await deps.table.get(CHECK_LAYOUT_MIGRATED, { consistent: true })) return 0;
+  let moved = 0;
+  for (const tenant of await deps.tenants.listTenants()) {
+    let pending = firstLayoutItems(await tenantChecks(deps.table, tenant.id));
+    for (let attempt = 1; pending.length > 0; attempt += 1) {
+      const raced: Item[] = [];
+      for (const item of pending) {
+        if (await splitOne(deps.table, item)) moved += 1;
+        else raced.push(item);
+      }
+      if (raced.length === 0) break;
+      if (attempt === ATTEMPTS) {
+        throw new Error(
+          `${raced.length} checks of tenant ${tenant.id} kept changing while being migrated; run it again`,
+        );
+      }
+      // Read again: those that another writer moved, or deleted, are no longer pending.
+      const ids = new Set(raced.map((item) => item.id));
+      pending = firstLayoutItems(await tenantChecks(deps.table, tenant.id)).filter((item) =>
+        ids.has(item.id),
+      );
+    }
+  }
+  await deps.table.transact([
+    {
+      type: 'put',
+      item: {
+        ...CHECK_LAYOUT_MIGRATED,
+        entity: 'migration',
+        checks_moved: moved,
+        completed_at: isoTime(deps.clock.now()),
+      },
+    },
+  ]);
+  if (moved > 0) deps.logger.info('checks moved to the definition and state layout', { checks: moved });
+  return moved;
+}
