@@ -18,7 +18,7 @@ import {
   type UpdateCheckBody,
 } from './check-input.ts';
 import { checkKeys } from './check-keys.ts';
-import { type CheckStore, checkItems, dueIndexUpdate } from './check-store.ts';
+import { type CheckRun, type CheckStore, checkItems, dueIndexUpdate } from './check-store.ts';
 import { type EntityState, entityStateOps, readEntityState } from './entity-state-ops.ts';
 import type { CheckRecord } from './records.ts';
 
@@ -79,6 +79,16 @@ export function createCheckService(deps: CheckServiceDeps) {
       throw new NotFoundError('check');
     }
     return check;
+  };
+
+  /** The check as a run needs it (its state, and its definition kept parsed), under the same rule. */
+  const requireRun = async (tenantId: string, checkId: string): Promise<CheckRun> => {
+    const run = await deps.checks.run(tenantId, checkId);
+    const entityId = run?.definition.entity_id;
+    if (!run || !entityId || !(await deps.entities.existing(tenantId, [entityId])).has(entityId)) {
+      throw new NotFoundError('check');
+    }
+    return run;
   };
 
   /** Commits `ops`; a lost optimistic condition asks the caller to read again and retry. */
@@ -261,6 +271,7 @@ export function createCheckService(deps: CheckServiceDeps) {
 
   return {
     requireCheck,
+    requireRun,
 
     async create(tenantId: string, body: CreateCheckBody): Promise<CheckRecord> {
       const def = definitionFromCreate(body);

@@ -1,7 +1,6 @@
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { CheckService } from '../checks/check-service.ts';
-import { splitCheck } from '../checks/check-store.ts';
 import { publicResult } from '../checks/records.ts';
 import type { ResultRecorder } from '../checks/result-recorder.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -23,14 +22,16 @@ export function createPushService(deps: PushServiceDeps) {
   // The retention window is read from a briefly cached tenant (TENANT_CACHE_MS).
   const tenants = createTenantCache(deps);
 
+  /** The check as the recorder takes it: the run read here saves it a read. */
   const pushCheck = async (tenantId: string, checkId: string) => {
-    const check = await deps.checkService.requireCheck(tenantId, checkId);
-    if (check.execution_mode !== 'push') {
+    const run = await deps.checkService.requireRun(tenantId, checkId);
+    if (run.definition.execution_mode !== 'push') {
       throw new ConflictError('this is a pull-mode check: the service runs it; results cannot be pushed');
     }
-    if (!check.enabled) throw new ConflictError('this check is disabled: enable it to accept results');
-    // As the recorder takes it: the check just read saves it a read.
-    return splitCheck(check);
+    if (!run.definition.enabled) {
+      throw new ConflictError('this check is disabled: enable it to accept results');
+    }
+    return run;
   };
 
   const record = async (
@@ -47,7 +48,7 @@ export function createPushService(deps: PushServiceDeps) {
   return {
     /** Records a pushed result after checking checked_at against the allowed window. */
     async pushResult(tenantId: string, checkId: string, body: PushResultBody) {
-      const check = await pushCheck(tenantId, checkId);
+      const run = await pushCheck(tenantId, checkId);
       const now = deps.clock.now();
       const checkedAtMs = body.checked_at ? Date.parse(body.checked_at) : now;
       if (checkedAtMs > now + MAX_FUTURE_MS) {
@@ -66,20 +67,20 @@ export function createPushService(deps: PushServiceDeps) {
         error_message: body.error_message ?? '',
         status_code: body.status_code ?? 0,
         checkedAtMs,
-        run: check,
+        run,
       });
     },
 
     /** Records an unconditional success, whatever the request carried. */
     async heartbeat(tenantId: string, checkId: string) {
-      const check = await pushCheck(tenantId, checkId);
+      const run = await pushCheck(tenantId, checkId);
       return record(tenantId, checkId, {
         success: true,
         latency_ms: 0,
         error_message: '',
         status_code: 0,
         checkedAtMs: deps.clock.now(),
-        run: check,
+        run,
       });
     },
   };

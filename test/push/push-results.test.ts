@@ -168,6 +168,32 @@ describe.each(runtimes)('pushed results and heartbeats ($runtime runtime)', ({ s
     expect((await call('GET', `/v1/checks/${id}`)).body.state).toBe('up');
   });
 
+  it('answers 409 CONFLICT to results and heartbeats for a disabled check, and accepts them once enabled', async () => {
+    const id = await newCheck({ check_type: 'push', enabled: false });
+    const pushed = await call('POST', `/v1/checks/${id}/results`, { success: true, latency_ms: 1 });
+    expect(pushed.status, pushed.text).toBe(409);
+    expect(pushed.body).toMatchObject({ code: 'CONFLICT', error: expect.stringMatching(/disabled/) });
+    expect((await api.request('POST', `/v1/checks/${id}/heartbeat`, { key: api.adminKey })).status).toBe(409);
+    expect((await call('PUT', `/v1/checks/${id}`, { enabled: true })).status).toBe(200);
+    expect((await call('POST', `/v1/checks/${id}/results`, { success: true, latency_ms: 1 })).status).toBe(
+      201,
+    );
+  });
+
+  it("answers 404 once the check's entity is deleted, before its purge has run", async () => {
+    const slug = `gone-${Date.now()}`;
+    const entity = await call('POST', '/v1/blueprints/job/entities', { slug, name: 'Gone' });
+    const res = await call('POST', '/v1/checks', { entity_id: entity.body.id, check_type: 'push' });
+    expect(res.status, res.text).toBe(201);
+    // Up already: the next success changes no state, so only the entity check can refuse it.
+    expect(
+      (await call('POST', `/v1/checks/${res.body.id}/results`, { success: true, latency_ms: 1 })).status,
+    ).toBe(201);
+    expect((await call('DELETE', `/v1/blueprints/job/entities/${slug}`)).status).toBe(204);
+    const pushed = await call('POST', `/v1/checks/${res.body.id}/results`, { success: true, latency_ms: 1 });
+    expect(pushed.status, pushed.text).toBe(404);
+  });
+
   it('answers 404 for an unknown check', async () => {
     const res = await call('POST', '/v1/checks/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV/results', {
       success: true,
