@@ -113,7 +113,7 @@ interface Window {
   buckets: number;
 }
 
-/** The check a sparkline is read for: its id and its current bucket (kept on the check item). */
+/** The check a sparkline is read for: its id and its current bucket (kept on its state item). */
 export interface SparklineCheck {
   id: string;
   current_rollup?: CurrentRollup | undefined;

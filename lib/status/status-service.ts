@@ -10,7 +10,7 @@ import type { Table } from '../store/table.ts';
 
 /**
  * The tenant's status board, read from entity items (their `state` and the `check_states` the
- * checks engine keeps on them) and check items (for `check_type`) only: never from results, so
+ * checks engine keeps on them) and check definitions (for `check_type`) only: never from results, so
  * it costs the same however long the checks have been running.
  */
 
