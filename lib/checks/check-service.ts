@@ -18,7 +18,7 @@ import {
   type UpdateCheckBody,
 } from './check-input.ts';
 import { checkKeys } from './check-keys.ts';
-import { type CheckRun, type CheckStore, checkItems, dueIndexUpdate } from './check-store.ts';
+import { type CheckRun, type CheckStore, checkItems, dueIndexUpdate, joinCheck } from './check-store.ts';
 import { type EntityState, entityStateOps, readEntityState } from './entity-state-ops.ts';
 import type { CheckRecord } from './records.ts';
 
@@ -71,24 +71,22 @@ export function createCheckService(deps: CheckServiceDeps) {
     return state;
   };
 
-  const requireCheck = async (tenantId: string, checkId: string): Promise<CheckRecord> => {
-    const check = await deps.checks.get(tenantId, checkId);
-    // A check whose entity was deleted is gone at once, even while the purge is still running.
-    // (The entity's id pointer is written and deleted with the entity: reading it is enough.)
-    if (!check || !(await deps.entities.existing(tenantId, [check.entity_id])).has(check.entity_id)) {
-      throw new NotFoundError('check');
-    }
-    return check;
-  };
-
-  /** The check as a run needs it (its state, and its definition kept parsed), under the same rule. */
+  /** The check as a run needs it (its state, and its definition kept parsed), or 404. */
   const requireRun = async (tenantId: string, checkId: string): Promise<CheckRun> => {
     const run = await deps.checks.run(tenantId, checkId);
+    // A check whose entity was deleted is gone at once, even while the purge is still running.
+    // (The entity's id pointer is written and deleted with the entity: reading it is enough.)
     const entityId = run?.definition.entity_id;
     if (!run || !entityId || !(await deps.entities.existing(tenantId, [entityId])).has(entityId)) {
       throw new NotFoundError('check');
     }
     return run;
+  };
+
+  /** The check as the API shows it (its two items joined), or 404. */
+  const requireCheck = async (tenantId: string, checkId: string): Promise<CheckRecord> => {
+    const run = await requireRun(tenantId, checkId);
+    return joinCheck(run.definition, run.state);
   };
 
   /** Commits `ops`; a lost optimistic condition asks the caller to read again and retry. */

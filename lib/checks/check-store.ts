@@ -147,41 +147,38 @@ export function createCheckStore(table: Table) {
     }
   };
 
-  return {
-    /**
-     * The check as a run needs it: its state item, read strongly consistent on every call, and its
-     * definition, read only when the one kept for it is not the version the state names.
-     */
-    async run(tenantId: string, checkId: string): Promise<CheckRun | undefined> {
-      if (!/^chk_[0-9A-Z]{26}$/.test(checkId)) return undefined;
-      const key = `${tenantId}/${checkId}`;
-      for (let attempt = 0; attempt < 3; attempt += 1) {
-        const stateItem = await table.get(checkKeys.state(tenantId, checkId), { consistent: true });
-        if (!stateItem) return undefined;
-        const state = parseItem(checkStateSchema, stateItem);
-        const kept = definitions.get(key);
-        if (kept?.version === state.definition_version) return { definition: kept, state };
-        const item = await table.get(checkKeys.check(tenantId, checkId), { consistent: true });
-        if (!item) return undefined;
-        const definition = parseItem(checkDefinitionSchema, item);
-        if (definition.version === state.definition_version) {
-          keep(key, definition);
-          return { definition, state };
-        }
-        // An API write landed between the two reads: read the state again.
+  /**
+   * The check as a run needs it: its state item, read strongly consistent on every call, and its
+   * definition, read only when the one kept for it is not the version the state names.
+   */
+  const run = async (tenantId: string, checkId: string): Promise<CheckRun | undefined> => {
+    if (!/^chk_[0-9A-Z]{26}$/.test(checkId)) return undefined;
+    const key = `${tenantId}/${checkId}`;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const stateItem = await table.get(checkKeys.state(tenantId, checkId), { consistent: true });
+      if (!stateItem) return undefined;
+      const state = parseItem(checkStateSchema, stateItem);
+      const kept = definitions.get(key);
+      if (kept?.version === state.definition_version) return { definition: kept, state };
+      const item = await table.get(checkKeys.check(tenantId, checkId), { consistent: true });
+      if (!item) return undefined;
+      const definition = parseItem(checkDefinitionSchema, item);
+      if (definition.version === state.definition_version) {
+        keep(key, definition);
+        return { definition, state };
       }
-      throw new Error(`check ${checkId} kept changing while being read`);
-    },
+      // An API write landed between the two reads: read the state again.
+    }
+    throw new Error(`check ${checkId} kept changing while being read`);
+  };
 
+  return {
+    run,
+
+    /** The check as the API shows it: its run, joined (both items are created and deleted together). */
     async get(tenantId: string, checkId: string): Promise<CheckRecord | undefined> {
-      if (!/^chk_[0-9A-Z]{26}$/.test(checkId)) return undefined;
-      // Both are created and deleted in one transaction: a check missing either reads as absent.
-      const [definition, state] = await Promise.all([
-        table.get(checkKeys.check(tenantId, checkId), { consistent: true }),
-        table.get(checkKeys.state(tenantId, checkId), { consistent: true }),
-      ]);
-      if (!definition || !state) return undefined;
-      return joinCheck(parseItem(checkDefinitionSchema, definition), parseItem(checkStateSchema, state));
+      const found = await run(tenantId, checkId);
+      return found ? joinCheck(found.definition, found.state) : undefined;
     },
 
     async list(tenantId: string): Promise<CheckRecord[]> {
