@@ -1,12 +1,10 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import { unchanged } from '../catalog/conditions.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
-import { parseItem, queryAll } from '../store/items.ts';
+import { parseItem } from '../store/items.ts';
 import { ConditionFailedError, type Item, type Table } from '../store/table.ts';
-import { CHECK_PREFIX } from './check-keys.ts';
-import { CHECK_ENTITY, CHECK_STATE_ENTITY, checkItems } from './check-store.ts';
+import { CHECK_ENTITY, CHECK_STATE_ENTITY, checkItems, tenantCheckItems } from './check-store.ts';
 import { checkSchema } from './records.ts';
 
 /**
@@ -23,16 +21,6 @@ import { checkSchema } from './records.ts';
 const firstLayoutSchema = checkSchema.omit({ state_version: true });
 
 const ATTEMPTS = 3;
-
-const tenantChecks = (table: Table, tenantId: string) =>
-  queryAll((cursor) =>
-    table.query({
-      pk: tenantPk(tenantId),
-      sk: { op: 'beginsWith', prefix: CHECK_PREFIX },
-      cursor,
-      consistent: true,
-    }),
-  );
 
 /** The first-layout check items of a tenant (definitions that carry a state and have no state item). */
 function firstLayoutItems(items: Item[]): Item[] {
@@ -74,7 +62,7 @@ export async function migrateCheckItems(deps: {
   if (await deps.table.get(CHECK_LAYOUT_MIGRATED, { consistent: true })) return 0;
   let moved = 0;
   for (const tenant of await deps.tenants.listTenants()) {
-    let pending = firstLayoutItems(await tenantChecks(deps.table, tenant.id));
+    let pending = firstLayoutItems(await tenantCheckItems(deps.table, tenant.id));
     for (let attempt = 1; pending.length > 0; attempt += 1) {
       const raced: Item[] = [];
       for (const item of pending) {
@@ -89,7 +77,7 @@ export async function migrateCheckItems(deps: {
       }
       // Read again: those that another writer moved, or deleted, are no longer pending.
       const ids = new Set(raced.map((item) => item.id));
-      pending = firstLayoutItems(await tenantChecks(deps.table, tenant.id)).filter((item) =>
+      pending = firstLayoutItems(await tenantCheckItems(deps.table, tenant.id)).filter((item) =>
         ids.has(item.id),
       );
     }

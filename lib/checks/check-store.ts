@@ -124,6 +124,18 @@ export function joinCheckItems(items: Item[]): CheckRecord[] {
   });
 }
 
+/** Every check item of a tenant (definitions and states, adjacent), read strongly consistent. */
+export function tenantCheckItems(table: Table, tenantId: string): Promise<Item[]> {
+  return queryAll((cursor) =>
+    table.query({
+      pk: tenantPk(tenantId),
+      sk: { op: 'beginsWith', prefix: CHECK_PREFIX },
+      cursor,
+      consistent: true,
+    }),
+  );
+}
+
 /** What running a check needs: its definition and its state, as two records. */
 export interface CheckRun {
   definition: Readonly<CheckDefinitionRecord>;
@@ -182,15 +194,7 @@ export function createCheckStore(table: Table) {
     },
 
     async list(tenantId: string): Promise<CheckRecord[]> {
-      const items = await queryAll((cursor) =>
-        table.query({
-          pk: tenantPk(tenantId),
-          sk: { op: 'beginsWith', prefix: CHECK_PREFIX },
-          cursor,
-          consistent: true,
-        }),
-      );
-      return joinCheckItems(items);
+      return joinCheckItems(await tenantCheckItems(table, tenantId));
     },
   };
 }
