@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { type BenchChild, startChild } from './child.ts';
 import { type LoopHealth, type Percentiles, round } from './stats.ts';
+import { THREAD_GROUPS, type ThreadGroup } from './threads.ts';
 
 /** The probe scenarios: the bare Node ceiling, the scheduled runtime, and the runtime at its maximum rate. */
 
@@ -121,6 +122,8 @@ export interface RuntimeFigures {
   resultsPerSecond: number;
   latenessMs: Percentiles;
   loop: LoopHealth;
+  /** Cores used by each of the runtime's thread groups in the window (bench/threads.ts). */
+  threadCores: Record<ThreadGroup, number>;
   targetCpuCores: number;
   scheduler: Record<string, unknown>;
 }
@@ -224,6 +227,7 @@ export async function runRuntime(
         jobs: z.number(),
         lateness: percentilesSchema,
         loop: loopSchema,
+        threads: z.record(z.enum(THREAD_GROUPS), z.number()),
         scheduler: z.record(z.string(), z.unknown()),
         profile: z.string().optional(),
       }),
@@ -243,6 +247,7 @@ export async function runRuntime(
       resultsPerSecond: ((results1 - results0) * 1000) / resultsElapsedMs,
       latenessMs: stats.lateness,
       loop: stats.loop,
+      threadCores: stats.threads,
       targetCpuCores: seen.cpuCores,
       scheduler: stats.scheduler,
     };

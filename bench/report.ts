@@ -3,6 +3,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
 import { round } from './stats.ts';
+import { THREAD_GROUPS } from './threads.ts';
 
 /** The machine, the tables printed at the end of a run, and the verdict on each target. */
 
@@ -200,6 +201,17 @@ export function formatResults(results: Results, targets: Target[]): string {
           r.loop.rssMaxMb,
           round(r.setupSeconds),
         ]),
+      ),
+    );
+    out.push("\nCPU per job by thread, µs (the thread group's cores ÷ jobs started per second):\n");
+    out.push(
+      table(
+        ['mode', ...THREAD_GROUPS, 'process'],
+        present.map(([mode, r]) => {
+          const perJob = (cores: number) => Math.round((cores * 1e6) / Math.max(1, r.probesPerSecond));
+          const all = THREAD_GROUPS.reduce((sum, g) => sum + r.threadCores[g], 0);
+          return [mode, ...THREAD_GROUPS.map((g) => perJob(r.threadCores[g])), perJob(all)];
+        }),
       ),
     );
   }

@@ -10,6 +10,7 @@ import { loadConfig } from '../lib/platform/config.ts';
 import { createLogger } from '../lib/platform/logger.ts';
 import { onParentMessage, reply } from './child.ts';
 import { createLoopMonitor, createSamples } from './stats.ts';
+import { readThreadCpu, threadCores } from './threads.ts';
 import { createWindowProfiler } from './window-profiler.ts';
 
 /**
@@ -67,6 +68,7 @@ const monitor = createLoopMonitor();
 type Runtime = Awaited<ReturnType<typeof startLocalRuntime>>;
 let runtime: Runtime | undefined;
 let startedAt = 0;
+let threadsAtStart = readThreadCpu();
 let profiler = createWindowProfiler(undefined, '');
 
 /** The `unrecorded` diagnostic: every job's result is dropped as a duplicate (see `record`). */
@@ -167,12 +169,14 @@ onParentMessage(message, async (msg) => {
       monitor.reset();
       measuring = true;
       startedAt = performance.now();
+      threadsAtStart = readThreadCpu();
       return reply({ type: 'started' });
     case 'progress':
       return reply({ type: 'progress', started, scheduler: runtime?.scheduler.stats() ?? {} });
     case 'stop': {
       measuring = false;
       const elapsedMs = performance.now() - startedAt;
+      const threads = threadCores(threadsAtStart, readThreadCpu(), elapsedMs);
       const loop = monitor.read();
       const profile = await profiler.stop();
       reply({
@@ -181,6 +185,7 @@ onParentMessage(message, async (msg) => {
         jobs: lateness.count,
         lateness: lateness.summary(),
         loop,
+        threads,
         scheduler: runtime?.scheduler.stats() ?? {},
         ...(profile ? { profile } : {}),
       });

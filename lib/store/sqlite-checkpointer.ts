@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { nameThreadSource } from '../platform/module-worker.ts';
 
 /**
  * WAL checkpoints on a worker thread. A checkpoint copies the WAL back into the database file and
@@ -30,6 +31,9 @@ parentPort.on('message', () => {
 });
 `;
 
+/** The checkpointer's thread name (its worker and its OS thread). */
+export const CHECKPOINT_THREAD = 'vigil-checkpt';
+
 export interface Checkpointer {
   /** Stops the worker and closes its connection (before the writer's connection closes). */
   stop(): Promise<void>;
@@ -41,7 +45,8 @@ export function startBackgroundCheckpoints(
   options: { everyMs?: number; backstopPages?: number; onError?: (message: string) => void } = {},
 ): Checkpointer {
   db.pragma(`wal_autocheckpoint = ${options.backstopPages ?? 8000}`);
-  const worker = new Worker(WORKER_SOURCE, {
+  const worker = new Worker(`${nameThreadSource(CHECKPOINT_THREAD)}${WORKER_SOURCE}`, {
+    name: CHECKPOINT_THREAD,
     eval: true,
     workerData: {
       module: createRequire(import.meta.url).resolve('better-sqlite3'),

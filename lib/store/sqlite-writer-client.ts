@@ -39,6 +39,8 @@ export interface WriterThreadOptions {
 type Request = WriterRequest extends infer R ? (R extends WriterRequest ? Omit<R, 'id'> : never) : never;
 
 const WRITER_THREAD = new URL('./sqlite-writer-thread.ts', import.meta.url);
+/** The writer's thread name (its worker and its OS thread, up to 15 bytes on Linux). */
+export const WRITER_THREAD_NAME = 'vigil-writer';
 
 /**
  * The writer on a thread of its own, with its own connection: SQLite's work for every write
@@ -59,7 +61,7 @@ export function startWriterThread(options: WriterThreadOptions): WriterPort {
   };
   const startWorker =
     options.startWorker ??
-    ((data: unknown) => startModuleWorker(WRITER_THREAD, { name: 'vigil-sqlite-writer', workerData: data }));
+    ((data: unknown) => startModuleWorker(WRITER_THREAD, { name: WRITER_THREAD_NAME, workerData: data }));
   const waiting = new Map<number, { resolve(reply: WriterReply): void; reject(error: unknown): void }>();
   let nextId = 1;
   let broken: Error | undefined;
