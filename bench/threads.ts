@@ -1,4 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { PROBE_THREAD_PREFIX } from '../lib/local/probe-threads.ts';
+import { CHECKPOINT_THREAD } from '../lib/store/sqlite-checkpointer.ts';
+import { WRITER_THREAD_NAME } from '../lib/store/sqlite-writer-client.ts';
 
 /**
  * CPU time of this process's threads, grouped by role, from `/proc/self/task/<tid>/stat` (Linux).
@@ -15,9 +18,9 @@ const TICKS_PER_SECOND = 100;
 
 export function threadGroup(tid: number, pid: number, name: string): ThreadGroup {
   if (tid === pid) return 'event loop';
-  if (name === 'vigil-writer') return 'writer';
-  if (name.startsWith('vigil-probe')) return 'probe threads';
-  if (name === 'vigil-checkpt') return 'checkpointer';
+  if (name === WRITER_THREAD_NAME) return 'writer';
+  if (name.startsWith(PROBE_THREAD_PREFIX)) return 'probe threads';
+  if (name === CHECKPOINT_THREAD) return 'checkpointer';
   return 'helpers';
 }
 

@@ -28,6 +28,8 @@ interface Thread {
 }
 
 const PROBE_THREAD = new URL('../probes/probe-thread.ts', import.meta.url);
+/** Probe threads are named `vigil-probe-<n>` (their workers and their OS threads). */
+export const PROBE_THREAD_PREFIX = 'vigil-probe-';
 
 /**
  * Probe threads for the local runtime: the probes' own work (connect, TLS, HTTP parsing, close)
@@ -78,7 +80,7 @@ export function startProbeThreads(options: ProbeThreadsOptions): ProbeThreads {
   };
 
   const threads: Thread[] = Array.from({ length: Math.max(1, options.threads) }, (_, i) => {
-    const name = `vigil-probe-${i + 1}`;
+    const name = `${PROBE_THREAD_PREFIX}${i + 1}`;
     const thread: Thread = { name, worker: startWorker(name, workerData), outbox: [], waiting: new Map() };
     watch(thread);
     return thread;
