@@ -1,7 +1,20 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { createCloudApp } from '../lib/cloud/composition.ts';
-import { createStreamHandler } from '../lib/events/stream-handler.ts';
+import { changeRecordHandler } from '../lib/events/stream-handler.ts';
+import type { ChangeConsumer } from '../lib/store/change-feed.ts';
 
-const { app } = createCloudApp();
+/** DynamoDB Streams -> change-feed consumers, record by record in order; failed records are reported. */
+export function createStreamHandler(deps: { consumers: ChangeConsumer[]; powertools: Logger }) {
+  const processor = new BatchProcessor(EventType.DynamoDBStreams);
+  const onRecord = changeRecordHandler(deps.consumers);
+  return middy((event: DynamoDBStreamEvent, context: Context) =>
+    processPartialResponse(event, onRecord, processor, { context, processInParallel: false }),
+  ).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
+}
 
-/** DynamoDB Streams -> change-feed consumers (purges, notifications, actions). */
-export const handler = createStreamHandler(app.consumers);
+const cloud = createCloudApp();
+export const handler = createStreamHandler({ consumers: cloud.app.consumers, powertools: cloud.powertools });

@@ -50,6 +50,8 @@ export class VigilChangeFeed extends Construct {
         batchSize: 100,
         maxBatchingWindow: Duration.seconds(1),
         bisectBatchOnError: true,
+        // The handler reports the records a consumer failed (Powertools batch processing): retries resume there.
+        reportBatchItemFailures: true,
         retryAttempts: 5,
         maxRecordAge: Duration.hours(6),
         onFailure: new SqsDlq(this.dlq),

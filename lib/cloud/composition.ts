@@ -1,28 +1,53 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { createApp } from '../app.ts';
-import { systemClock } from '../platform/clock.ts';
+import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
+import { type Clock, systemClock } from '../platform/clock.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
-import { createLogger } from '../platform/logger.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
 import { createGenerator } from './generator.ts';
 import { createGeneratorHandler } from './generator-handler.ts';
+import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
 import { createWorkerHandler } from './worker.ts';
 
+/** What tests replace in the cloud composition; a deployment passes nothing. */
+export interface CloudOverrides {
+  /** A DynamoDB client of the test's own (DynamoDB Local). */
+  dynamodb?: DynamoDBClient;
+  clock?: Clock;
+  /** Where the Powertools logger writes its JSON lines (default stdout). */
+  logWrite?: (line: string) => void;
+}
+
 /** The cloud composition root: built once per Lambda container, at module scope. */
-export function createCloudApp(config: Config = loadConfig('cloud')) {
-  const logger = createLogger({ level: config.logLevel });
-  const client = new DynamoDBClient({
-    region: config.region,
-    ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
+export function createCloudApp(config: Config = loadConfig('cloud'), overrides: CloudOverrides = {}) {
+  const powertools = createPowertoolsLogger({
+    level: config.logLevel,
+    ...(overrides.logWrite ? { write: overrides.logWrite } : {}),
   });
+  const logger = fromPowertools(powertools);
+  const client =
+    overrides.dynamodb ??
+    new DynamoDBClient({
+      region: config.region,
+      ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
+    });
   const table = createDynamoTable({ client, tableName: config.tableName });
-  const clock = systemClock;
-  const app = createApp({ table, clock, logger, config });
+  const clock = overrides.clock ?? systemClock;
+  // Rate limits hold across Lambda instances: every instance counts in the same table items.
+  const app = createApp({
+    table,
+    clock,
+    logger,
+    config,
+    rateLimiter: createStoreRateLimiter({ table, clock }),
+  });
   // Creating a client opens nothing; only the generator sends.
   const sqs = new SQSClient({ region: config.region });
   return {
     config,
+    /** The Powertools logger the edges hand to `injectLambdaContext`; `logger` writes through it. */
+    powertools,
     logger,
     table,
     app,

@@ -1,11 +1,14 @@
-import middy from '@middy/core';
-import type { DynamoDBStreamEvent } from 'aws-lambda';
-import type { ChangeConsumer } from '../store/change-feed.ts';
-import { dispatchRecords } from './dispatch.ts';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { type ChangeConsumer, parseStreamRecord } from '../store/change-feed.ts';
 
-/** The stream Lambda: DynamoDB Streams batch -> the same consumers the local pump feeds. */
-export function createStreamHandler(consumers: ChangeConsumer[]) {
-  return middy<DynamoDBStreamEvent, void>().handler(async (event) => {
-    await dispatchRecords(event.Records, consumers);
-  });
+/**
+ * The stream Lambda's record handler: one DynamoDB Streams record -> every change-feed consumer,
+ * in order. A throw fails only this record (Powertools batch processing reports it), and the
+ * source redelivers from there; consumers are idempotent.
+ */
+export function changeRecordHandler(consumers: ChangeConsumer[]) {
+  return async (record: DynamoDBRecord): Promise<void> => {
+    const changes = [parseStreamRecord(record)];
+    for (const consume of consumers) await consume(changes);
+  };
 }

@@ -1,5 +1,6 @@
-import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { Logger } from '../platform/logger.ts';
+import { errorResponse } from './error-response.ts';
 import type { HttpRequest, HttpResponse } from './types.ts';
 
 /** API Gateway HTTP API (payload v2) event -> runtime-neutral request. */
@@ -22,6 +23,7 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2): HttpRequest 
     headers,
     body,
     requestId: event.requestContext.requestId,
+    sourceIp: event.requestContext.http.sourceIp,
   };
 }
 
@@ -30,9 +32,20 @@ export function toApiGatewayResult(response: HttpResponse): APIGatewayProxyStruc
   return { statusCode: response.status, headers: response.headers, body: response.body };
 }
 
-/** The api Lambda handler around the shared router. */
-export function createApiHandler(router: { handle(req: HttpRequest): Promise<HttpResponse> }) {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>().handler(async (event) =>
-    toApiGatewayResult(await router.handle(fromApiGatewayEvent(event))),
-  );
+/**
+ * The api Lambda's handler (functions/api.ts wraps it in middy): the shared router behind the
+ * API Gateway translation. A throw in the translation itself (a malformed event) is answered
+ * like any unknown error: a logged 500 with the generic body.
+ */
+export function apiGatewayHandler(
+  router: { handle(req: HttpRequest): Promise<HttpResponse> },
+  logger: Logger,
+) {
+  return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+    try {
+      return toApiGatewayResult(await router.handle(fromApiGatewayEvent(event)));
+    } catch (err) {
+      return toApiGatewayResult(errorResponse(err, logger));
+    }
+  };
 }

@@ -11,22 +11,26 @@ interface AppErrorOptions {
   cause?: unknown;
 }
 
-/** Base class: a machine `code`, an HTTP `status`, and whether the message may be shown to the caller. */
+/**
+ * Base class: a machine `code` and an HTTP `status`. Like middy's http errors, only client errors
+ * (`status < 500`) are exposed: their message reaches the caller; anything else becomes a generic 500.
+ */
 export class AppError extends Error {
   override name = 'AppError';
   readonly details: ErrorDetail[] | undefined;
   readonly headers: Record<string, string>;
+  readonly expose: boolean;
 
   constructor(
     readonly code: string,
     readonly status: number,
     message: string,
     options: AppErrorOptions = {},
-    readonly expose = true,
   ) {
     super(message, { cause: options.cause });
     this.details = options.details;
     this.headers = options.headers ?? {};
+    this.expose = status < 500;
   }
 }
 
@@ -105,11 +109,15 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** 429: `Retry-After` in whole seconds (at least 1), plus any RateLimit-* headers of the limit hit. */
 export class RateLimitedError extends AppError {
   override name = 'RateLimitedError';
-  constructor(retryAfterSeconds: number) {
-    super('RATE_LIMITED', 429, 'too many requests', {
-      headers: { 'Retry-After': String(retryAfterSeconds) },
+  constructor(
+    retryAfterSeconds: number,
+    options: { message?: string; headers?: Record<string, string> } = {},
+  ) {
+    super('RATE_LIMITED', 429, options.message ?? 'too many requests', {
+      headers: { ...options.headers, 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
     });
   }
 }

@@ -17,7 +17,8 @@ export interface Logger {
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 const secretField = /^(authorization|api_?key|raw_?key|key|token|secret|password|cookie)$/i;
 
-function redact(fields: Fields): Fields {
+/** Replaces the values of secret-named fields and flattens errors, so no log line carries a secret. */
+export function redact(fields: Fields): Fields {
   const out: Fields = {};
   for (const [k, v] of Object.entries(fields)) {
     if (secretField.test(k)) out[k] = '[redacted]';

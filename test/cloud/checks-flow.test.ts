@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createStreamHandler } from '../../functions/stream.ts';
 import { STREAM_ENTITIES } from '../../lib/app.ts';
 import { probeJobSchema } from '../../lib/checks/probe-job.ts';
-import { createStreamHandler } from '../../lib/events/stream-handler.ts';
+import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
 import { createStreamReader } from '../support/dynamodb-stream.ts';
 import {
   type CloudHarness,
@@ -159,7 +160,10 @@ describe('a pull check in the cloud runtime', () => {
       const kept = records.filter((r) => STREAM_ENTITIES.includes(entityOf(r)));
       expect(records.some((r) => entityOf(r) === 'result')).toBe(true);
       expect(kept.filter((r) => entityOf(r) === 'transition').length).toBeGreaterThanOrEqual(3);
-      await createStreamHandler(h.app.consumers)({ Records: kept }, lambdaContext('stream'));
+      await createStreamHandler({
+        consumers: h.app.consumers,
+        powertools: createPowertoolsLogger({ level: 'silent' }),
+      })({ Records: kept }, lambdaContext('stream'));
     } finally {
       reader.close();
     }

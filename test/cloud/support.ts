@@ -9,11 +9,12 @@ import {
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { inject } from 'vitest';
+import { createApiHandler } from '../../functions/api.ts';
 import { createApp } from '../../lib/app.ts';
 import { createGenerator } from '../../lib/cloud/generator.ts';
 import { createGeneratorHandler } from '../../lib/cloud/generator-handler.ts';
+import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
 import { createWorkerHandler } from '../../lib/cloud/worker.ts';
-import { createApiHandler } from '../../lib/http/lambda-adapter.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
@@ -131,7 +132,11 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
   });
   const generatorHandler = createGeneratorHandler({ generator, clock, logger });
   const workerHandler = createWorkerHandler({ jobRunner: app.jobRunner, logger });
-  const apiHandler = createApiHandler(app.router);
+  const apiHandler = createApiHandler({
+    app,
+    logger,
+    powertools: createPowertoolsLogger({ level: 'silent' }),
+  });
   const first = await app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
 
   return {

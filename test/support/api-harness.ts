@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { inject } from 'vitest';
-import { type App, createApp } from '../../lib/app.ts';
+import { createApiHandler } from '../../functions/api.ts';
+import { createStreamHandler } from '../../functions/stream.ts';
+import type { App } from '../../lib/app.ts';
 import { runOperatorCommand } from '../../lib/cli/operator.ts';
-import { createStreamHandler } from '../../lib/events/stream-handler.ts';
-import { createApiHandler } from '../../lib/http/lambda-adapter.ts';
+import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import type { SchedulerOptions } from '../../lib/local/scheduler.ts';
 import { type Clock, systemClock } from '../../lib/platform/clock.ts';
 import { type Config, loadConfig } from '../../lib/platform/config.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
-import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createTestTable } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
@@ -152,15 +152,18 @@ let requestCounter = 0;
 export async function startLambdaHarness(options: HarnessOptions = {}): Promise<ApiHarness> {
   const testTable = await createTestTable(inject('dynamodbEndpoint'));
   const logs: string[] = [];
-  const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
   const config = testConfig('cloud', '/nonexistent', {
     VIGIL_TABLE_NAME: testTable.tableName,
     ...options.env,
   });
-  const table = createDynamoTable({ client: testTable.client, tableName: testTable.tableName });
-  const app = createApp({ table, clock: options.clock ?? systemClock, logger, config });
-  const handler = createApiHandler(app.router);
-  const streamHandler = createStreamHandler(app.consumers);
+  // The same composition and middy edges as the deployed functions, over DynamoDB Local.
+  const cloud = createCloudApp(
+    { ...config, logLevel: 'debug' },
+    { dynamodb: testTable.client, clock: options.clock ?? systemClock, logWrite: (line) => logs.push(line) },
+  );
+  const { app, table } = cloud;
+  const handler = createApiHandler(cloud);
+  const streamHandler = createStreamHandler({ consumers: app.consumers, powertools: cloud.powertools });
   const stream = createStreamReader(testTable.client, inject('dynamodbEndpoint'), testTable.tableName);
   const first = await app.tenants.createTenant({ name: 'Local', email: 'admin@localhost' });
   const context = { awsRequestId: 'test', functionName: 'api' } as unknown as Context;
