@@ -1,6 +1,7 @@
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
+import { createRateLimitGuard } from './auth/rate-limit.ts';
 import { authRoutes } from './auth/routes.ts';
 import { teamRoutes } from './auth/team-routes.ts';
 import { createTeamService } from './auth/team-service.ts';
@@ -25,6 +26,7 @@ import { ok, type Route } from './http/types.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
+import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import { inProcessProber } from './probes/run-probe.ts';
 import type { Prober } from './probes/types.ts';
 import { createPushService } from './push/push-service.ts';
@@ -50,6 +52,8 @@ export interface CoreDeps {
   probe?: { tlsCa?: string[] };
   /** Where probes run; default on the event loop (the local runtime may hand them to probe threads). */
   prober?: Prober;
+  /** Where the per-key and per-address rate limits are kept; default this process's memory. */
+  rateLimiter?: RateLimiter;
 }
 
 /** The composition of services and routes shared by both runtimes. */
@@ -116,7 +120,12 @@ export function createApp(deps: CoreDeps) {
     createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
   ];
 
-  const router = createRouter({ routes, authenticate, logger: deps.logger });
+  const rateLimit = createRateLimitGuard({
+    limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
+    config: deps.config,
+    logger: deps.logger,
+  });
+  const router = createRouter({ routes, authenticate, rateLimit, logger: deps.logger });
   return {
     config: deps.config,
     routes,

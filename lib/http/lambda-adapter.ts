@@ -24,6 +24,7 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2): HttpRequest 
     body,
     requestId: event.requestContext.requestId,
     sourceIp: event.requestContext.http.sourceIp,
+    sourceIp: event.requestContext.http.sourceIp,
   };
 }
 

@@ -16,6 +16,13 @@ export interface RouterDeps {
   routes: Route[];
   /** Resolves the Authorization header to a principal, or throws UnauthorizedError / AccountDisabledError. */
   authenticate(authorization: string | undefined): Promise<Principal>;
+  /** The rate-limit step after authentication: the principal and its RateLimit-* headers, or a 429. */
+  rateLimit: {
+    admit(
+      req: HttpRequest,
+      authenticate: RouterDeps['authenticate'],
+    ): Promise<{ principal: Principal; headers: Record<string, string> }>;
+  };
   logger: Logger;
 }
 
@@ -78,7 +85,12 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
     throw new NotFoundError('route');
   };
 
-  const dispatch = async (req: HttpRequest, logger: Logger): Promise<HttpResponse> => {
+  /** `limitHeaders` receives the caller's RateLimit-* headers, for every authenticated answer (errors too). */
+  const dispatch = async (
+    req: HttpRequest,
+    logger: Logger,
+    limitHeaders: Record<string, string>,
+  ): Promise<HttpResponse> => {
     const { route, params } = match(req);
     if (req.body.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     const ctxBase = {
@@ -97,7 +109,8 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       const reply = await route.handler(ctx);
       return jsonResponse(reply.status, reply.body, reply.headers);
     }
-    const principal = await deps.authenticate(req.headers.authorization);
+    const { principal, headers } = await deps.rateLimit.admit(req, deps.authenticate);
+    Object.assign(limitHeaders, headers);
     // Read-only enforcement lives here and only here: every write method and the routes marked denyReadOnly.
     if (principal.readOnly && (route.method !== 'GET' || route.denyReadOnly)) throw new ReadOnlyError();
     if (route.role === 'admin' && principal.role !== 'admin')
@@ -117,11 +130,13 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       const logger = deps.logger.child({ request_id: req.requestId });
       const started = Date.now();
       let response: HttpResponse;
+      const limitHeaders: Record<string, string> = {};
       try {
-        response = await dispatch(req, logger);
+        response = await dispatch(req, logger, limitHeaders);
       } catch (err) {
         response = errorResponse(err, logger);
       }
+      Object.assign(response.headers, limitHeaders);
       response.headers['x-request-id'] = req.requestId;
       logger.info('request', {
         method: req.method,

@@ -10,6 +10,8 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body: Buffer;
   requestId: string;
+  /** The client's address as the runtime sees it (the socket's peer; API Gateway's sourceIp). */
+  sourceIp?: string;
 }
 
 export interface HttpResponse {

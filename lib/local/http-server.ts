@@ -49,7 +49,15 @@ function toHttpRequest(req: IncomingMessage, body: Buffer): HttpRequest {
   }
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) if (!(name in query)) query[name] = value;
-  return { method: req.method ?? 'GET', path: url.pathname, query, headers, body, requestId: randomUUID() };
+  return {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query,
+    headers,
+    body,
+    requestId: randomUUID(),
+    sourceIp: req.socket.remoteAddress,
+  };
 }
 
 function send(res: ServerResponse, response: HttpResponse): void {

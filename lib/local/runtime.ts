@@ -5,6 +5,7 @@ import { migrateCheckItems } from '../checks/check-migration.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
+import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
 import { createChangePump } from './change-pump.ts';
 import { createHttpServer } from './http-server.ts';
@@ -65,6 +66,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     clock,
     logger,
     config,
+    rateLimiter: createMemoryRateLimiter({ clock }),
     ...(options.probe ? { probe: options.probe } : {}),
     ...(probeThreads ? { prober: probeThreads.prober } : {}),
   });

@@ -69,8 +69,14 @@ export interface LocalHarness extends ApiHarness {
   dataDir: string;
 }
 
+/**
+ * Rate limits are off unless a test sets them: tests send many requests with one key, and many
+ * failed authentications, from one address in a moment. test/auth/rate-limit*.test.ts turn them on.
+ */
+const NO_RATE_LIMITS = { VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' };
+
 function testConfig(runtime: 'local' | 'cloud', dataDir: string, env: Record<string, string> = {}): Config {
-  return { ...loadConfig(runtime, { VIGIL_LOG_LEVEL: 'info', ...env }), dataDir, port: 0 };
+  return { ...loadConfig(runtime, { VIGIL_LOG_LEVEL: 'info', ...NO_RATE_LIMITS, ...env }), dataDir, port: 0 };
 }
 
 function encodeBody(options: RequestOptions): { body: Buffer | undefined; contentType?: string } {

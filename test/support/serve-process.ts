@@ -29,7 +29,15 @@ export async function startServeProcess(
     : [process.execPath, ['--import', 'tsx', 'bin/serve.ts']];
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, PORT: '0', VIGIL_LOG_LEVEL: 'info', ...env },
+    // Rate limits off unless the test sets them (see NO_RATE_LIMITS in api-harness.ts).
+    env: {
+      ...process.env,
+      PORT: '0',
+      VIGIL_LOG_LEVEL: 'info',
+      VIGIL_RATE_LIMIT_RPS: '0',
+      VIGIL_AUTH_FAILURE_LIMIT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { Clock } from '../platform/clock.ts';
+import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
+import { ConditionFailedError, type Table } from '../store/table.ts';
+
+/**
+ * The rate-limit window item (`rate_window`, see docs/data-model.md): how many requests one
+ * bucket name admitted in one fixed window. A window lasts `burst / perSecond` seconds and admits
+ * `burst` requests, so the sustained rate is the bucket's; unlike the bucket, a client may spend
+ * one window's allowance at its end and the next one's at the start (up to 2 x burst in a moment).
+ */
+export const RATE_WINDOW_ENTITY = 'rate_window';
+
+/** Window items outlive their window by this much before TTL may delete them. */
+const TTL_GRACE_SECONDS = 60;
+
+/** The key of one bucket name's window item; the window's start orders a name's items. */
+export const rateWindowKey = (name: string, windowStartMs: number) => ({
+  pk: `RATE#${name}`,
+  sk: `W#${String(windowStartMs).padStart(15, '0')}`,
+});
+
+const windowItemSchema = z.object({ count: z.number().int().min(0) }).loose();
+
+interface Window {
+  startMs: number;
+  endMs: number;
+}
+
+function windowAt(nowMs: number, policy: RatePolicy): Window {
+  const lengthMs = Math.max(1, Math.round((policy.burst / policy.perSecond) * 1000));
+  const startMs = nowMs - (nowMs % lengthMs);
+  return { startMs, endMs: startMs + lengthMs };
+}
+
+function decide(allowed: boolean, count: number, policy: RatePolicy, untilEnd: number): RateDecision {
+  const remaining = Math.max(0, policy.burst - count);
+  return {
+    allowed,
+    limit: policy.burst,
+    remaining,
+    resetSeconds: untilEnd,
+    retryAfterSeconds: remaining > 0 ? 0 : untilEnd,
+  };
+}
+
+/**
+ * Rate limits shared by every Lambda instance through the table: `take` is ONE conditional
+ * UpdateItem (add 1 to the window's count while it is below the burst), `peek` one eventually
+ * consistent GetItem.
+ */
+export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): RateLimiter {
+  return {
+    async take(name, policy) {
+      const now = deps.clock.now();
+      const window = windowAt(now, policy);
+      const untilEnd = (window.endMs - now) / 1000;
+      try {
+        const item = await deps.table.update({
+          type: 'update',
+          key: rateWindowKey(name, window.startMs),
+          set: { entity: RATE_WINDOW_ENTITY, ttl: Math.ceil(window.endMs / 1000) + TTL_GRACE_SECONDS },
+          add: { count: 1 },
+          condition: {
+            kind: 'or',
+            conditions: [
+              { kind: 'attrNotExists', attr: 'count' },
+              { kind: 'compare', attr: 'count', op: '<', value: policy.burst },
+            ],
+          },
+        });
+        return decide(true, windowItemSchema.parse(item).count, policy, untilEnd);
+      } catch (err) {
+        if (err instanceof ConditionFailedError) return decide(false, policy.burst, policy, untilEnd);
+        throw err;
+      }
+    },
+    async peek(name, policy) {
+      const now = deps.clock.now();
+      const window = windowAt(now, policy);
+      const item = await deps.table.get(rateWindowKey(name, window.startMs));
+      const count = item ? windowItemSchema.parse(item).count : 0;
+      return decide(count < policy.burst, count, policy, (window.endMs - now) / 1000);
+    },
+  };
+}
