@@ -128,3 +128,8 @@ export async function runProbeJob(
     ...(outcome.details ? { details: { ...outcome.details } } : {}),
   });
 }
+
+/** A probe job's queue id (its idempotency key in both runtimes): one per check, kind and slot. */
+export function probeJobId(job: ProbeJob): string {
+  return `${job.kind}:${job.check_id}:${job.slot_ms}`;
+}

@@ -1,12 +1,13 @@
 import { generateShard } from '../checks/generator.ts';
 import { type JobRunnerDeps, type ProbeJob, runProbeJob } from '../checks/probe-job.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { SqliteTable } from '../store/sqlite-table.ts';
 import type { Table } from '../store/table.ts';
-import { commitClaims, deleteQueued, loadQueued, type QueuedProbe } from './probe-queue.ts';
+import { commitClaims, createProbeQueue, type LocalProbeBody } from './probe-queue.ts';
 import { sweepRetention } from './retention-sweep.ts';
-import { createTimerHeap, systemTimers, type Timers } from './timer-heap.ts';
+import { systemTimers, type Timers } from './timer-heap.ts';
 import { createWorkerPool } from './worker-pool.ts';
 
 /** Reported when a worker starts a job (the benchmark measures lateness as startedMs - dueMs). */
@@ -25,9 +26,8 @@ export interface SchedulerOptions {
   sweepEveryMs?: number;
   /** How long stop() waits for running jobs before abandoning them (their queue items stay); default 3 s. */
   stopGraceMs?: number;
-  /** Runs of a job that throws before it is dropped; default 4 (retried after 1 s, 2 s, 4 s). */
+  /** Runs of a job that throws before it becomes a dead letter; default 4 (retried after 1 s, 2 s, 4 s). */
   maxAttempts?: number;
-  retryBaseMs?: number;
   onJobStart?: (start: JobStart) => void;
   /** Reported when a probe actually began (on a probe thread, a moment after its job started). */
   onProbeStart?: (start: JobStart) => void;
@@ -49,17 +49,15 @@ const TICK_PAGE = 100;
 const MAX_CLAIMS_PER_SHARD = 100_000;
 
 /** What became of one run of a queued job. */
-export type JobStatus = 'recorded' | 'duplicate' | 'gone' | 'skipped' | 'retry' | 'dropped' | 'abandoned';
+export type JobStatus = 'recorded' | 'duplicate' | 'gone' | 'skipped' | 'retry' | 'dead' | 'abandoned';
 
-interface Scheduled {
-  queued: QueuedProbe;
-  attempts: number;
-}
+type ProbeDelivery = ReceivedJob<LocalProbeBody>;
 
 /**
- * The local scheduler: a 1 s tick claims due checks into the durable queue (see probe-queue.ts),
- * a timer heap fires each job at its due time, and a bounded worker pool runs it, committing its
- * result and its dequeue together. A tick also sweeps expired items every `sweepEveryMs`.
+ * The local scheduler: a 1 s tick claims due checks into the probe job queue (see probe-queue.ts),
+ * whose timer heap hands each job over at its due time to a bounded worker pool that runs it,
+ * committing its result and its ack together. A job that throws is failed on the queue (retried
+ * after 1 s, 2 s, 4 s, then a dead letter). A tick also sweeps expired items every `sweepEveryMs`.
  */
 export function createScheduler(deps: SchedulerDeps) {
   const { table, clock, logger } = deps;
@@ -67,34 +65,38 @@ export function createScheduler(deps: SchedulerDeps) {
   const tickMs = deps.tickMs ?? 1000;
   const lookaheadMs = deps.lookaheadMs ?? 500;
   const sweepEveryMs = deps.sweepEveryMs ?? 60_000;
-  const maxAttempts = deps.maxAttempts ?? 4;
-  const retryBaseMs = deps.retryBaseMs ?? 1000;
   const maxWaiting = deps.concurrency * 2;
-  /** Queue keys (sk) held in memory, so a reload or a repeated claim never runs a job twice at once. */
-  const tracked = new Set<string>();
+  const queue = createProbeQueue({
+    table,
+    clock,
+    logger,
+    timers,
+    ...(deps.maxAttempts !== undefined ? { maxAttempts: deps.maxAttempts } : {}),
+  });
   let started = false;
   let stopped = false;
   let ticking: Promise<number> | undefined;
   let loopTimer: NodeJS.Timeout | undefined;
   let lastSweepMs = Number.NEGATIVE_INFINITY;
 
-  const execute = async (queued: QueuedProbe, attempts = 0, onProbed?: () => void): Promise<JobStatus> => {
-    const { job } = queued;
+  const execute = async (delivery: ProbeDelivery, onProbed?: () => void): Promise<JobStatus> => {
+    const job = delivery.body;
+    const dueMs = job.slot_ms;
     try {
-      deps.onJobStart?.({ dueMs: queued.dueMs, startedMs: clock.now(), job });
+      deps.onJobStart?.({ dueMs, startedMs: clock.now(), job });
     } catch (err) {
       logger.warn('onJobStart hook failed', { err });
     }
     try {
       const onProbeStart = deps.onProbeStart;
       const outcome = await runProbeJob(job, deps.jobRunner, {
-        alsoDelete: queued.key,
+        alsoDelete: queue.ackKey(delivery),
         ...(onProbed ? { onProbed } : {}),
         ...(onProbeStart
           ? {
               onProbeStart: (startedMs: number) => {
                 try {
-                  onProbeStart({ dueMs: queued.dueMs, startedMs, job });
+                  onProbeStart({ dueMs, startedMs, job });
                 } catch (err) {
                   logger.warn('onProbeStart hook failed', { err });
                 }
@@ -102,24 +104,20 @@ export function createScheduler(deps: SchedulerDeps) {
             }
           : {}),
       });
-      // A recorded result deleted the queue item in its own transaction; anything else deletes it here.
-      if (outcome.status !== 'recorded') await deleteQueued(table, [queued.key]);
+      // A recorded result acked the job in its own transaction; anything else acks it here.
+      if (outcome.status === 'recorded') queue.acked(delivery);
+      else await queue.ack([delivery]);
       return outcome.status;
     } catch (err) {
-      const fields = { check_id: job.check_id, slot_ms: job.slot_ms, attempt: attempts + 1, err };
+      const fields = { check_id: job.check_id, slot_ms: job.slot_ms, attempt: delivery.attempt, err };
       if (stopped) {
         logger.debug('probe job abandoned at stop; left queued', fields);
         return 'abandoned';
       }
-      if (attempts + 1 < maxAttempts) {
-        logger.warn('probe job failed; will retry', fields);
-        return 'retry';
-      }
-      logger.error('probe job failed too often; dropped', fields);
-      await deleteQueued(table, [queued.key]).catch((e: unknown) =>
-        logger.error('could not delete a dropped probe job', { check_id: job.check_id, err: e }),
-      );
-      return 'dropped';
+      const failed = await queue.fail(delivery, err);
+      if (failed.status === 'retry') logger.warn('probe job failed; will retry', fields);
+      else logger.error('probe job failed too often; dead-lettered', fields);
+      return failed.status;
     }
   };
 
@@ -131,25 +129,16 @@ export function createScheduler(deps: SchedulerDeps) {
   const recording = new Set<Promise<void>>();
   const maxRecording = deps.concurrency * 4;
 
-  const finish = (entry: Scheduled, status: JobStatus) => {
-    if (status === 'retry') {
-      const attempts = entry.attempts + 1;
-      if (!stopped) heap.add(clock.now() + retryBaseMs * 2 ** (attempts - 1), { ...entry, attempts });
-      return;
-    }
-    tracked.delete(entry.queued.key.sk);
-  };
-
-  const pool = createWorkerPool<Scheduled>({
+  const pool = createWorkerPool<ProbeDelivery>({
     concurrency: deps.concurrency,
     logger,
-    async run(entry) {
+    async run(delivery) {
       let releaseSlot: () => void = () => undefined;
       const probed = new Promise<void>((resolve) => {
         releaseSlot = resolve;
       });
-      const done = execute(entry.queued, entry.attempts, releaseSlot)
-        .then((status) => finish(entry, status))
+      const done = execute(delivery, releaseSlot)
+        .then(() => undefined)
         .catch((err: unknown) => logger.error('probe job bookkeeping failed', { err }));
       recording.add(done);
       void done.then(() => recording.delete(done));
@@ -164,21 +153,9 @@ export function createScheduler(deps: SchedulerDeps) {
     while (recording.size > 0) await Promise.all(recording);
   };
 
-  const heap = createTimerHeap<Scheduled>({
-    clock,
-    timers,
-    onDue: (entries) => {
-      for (const entry of entries) pool.push(entry);
-    },
+  queue.consume((deliveries) => {
+    for (const delivery of deliveries) pool.push(delivery);
   });
-
-  /** Hands a queued job to the timer heap (once: a job already held is not added again). */
-  const enqueue = (queued: QueuedProbe): boolean => {
-    if (stopped || tracked.has(queued.key.sk)) return false;
-    tracked.add(queued.key.sk);
-    heap.add(queued.dueMs, { queued, attempts: 0 });
-    return true;
-  };
 
   const sweep = async (): Promise<number> => {
     const deleted = await sweepRetention(table, clock.now());
@@ -205,9 +182,7 @@ export function createScheduler(deps: SchedulerDeps) {
         pageSize: TICK_PAGE,
         maxPages: Math.ceil(MAX_CLAIMS_PER_SHARD / TICK_PAGE),
         dispatch: async (claims) => {
-          claimed += await commitClaims(table, claims, (winners) => {
-            for (const queued of winners) enqueue(queued);
-          });
+          claimed += await commitClaims(table, queue, claims);
         },
       });
     }
@@ -239,21 +214,16 @@ export function createScheduler(deps: SchedulerDeps) {
   /** Jobs queued before a restart: run those whose next slot is not due yet, delete the rest. */
   const reload = async () => {
     const nowMs = clock.now();
-    const { queued, invalid } = await loadQueued(table);
-    const stale = queued.filter((q) => q.nextMs <= nowMs);
-    let resumed = 0;
-    for (const q of queued) if (q.nextMs > nowMs && enqueue(q)) resumed += 1;
-    await deleteQueued(table, [...invalid, ...stale.map((q) => q.key)]);
-    if (queued.length + invalid.length > 0) {
-      logger.info('probe queue reloaded', { resumed, dropped: stale.length + invalid.length });
-    }
+    const { resumed, dropped } = await queue.load((job) => job.body.next_ms > nowMs);
+    if (resumed + dropped > 0) logger.info('probe queue reloaded', { resumed, dropped });
   };
 
   return {
     tick,
-    enqueue,
-    /** Runs one queued job now (the worker's step; tests feed redeliveries through it). */
-    execute: (queued: QueuedProbe): Promise<JobStatus> => execute(queued),
+    /** The probe job queue (tests enqueue and inspect through it). */
+    queue,
+    /** Runs one delivered job now (the worker's step; tests feed redeliveries through it). */
+    execute: (delivery: ProbeDelivery): Promise<JobStatus> => execute(delivery),
     sweep,
 
     /** Reloads the queue left from before and starts ticking (the first tick runs at once). */
@@ -268,7 +238,7 @@ export function createScheduler(deps: SchedulerDeps) {
     async stop(): Promise<void> {
       stopped = true;
       if (loopTimer) timers.clearTimeout(loopTimer);
-      heap.clear();
+      queue.close();
       pool.clear();
       await ticking?.catch(() => undefined);
       let grace: NodeJS.Timeout | undefined;
@@ -289,7 +259,7 @@ export function createScheduler(deps: SchedulerDeps) {
 
     /** Jobs waiting for their time, waiting for a worker, and running. */
     stats() {
-      return { timed: heap.size, waiting: pool.queued, running: pool.active, recording: recording.size };
+      return { timed: queue.timed, waiting: pool.queued, running: pool.active, recording: recording.size };
     },
   };
 }

@@ -99,6 +99,11 @@ export function createTimerHeap<T>(deps: { clock: Clock; timers: Timers; onDue(i
   function fire() {
     handle = undefined;
     armedFor = Number.POSITIVE_INFINITY;
+    const due = takeDue();
+    if (due.length > 0) deps.onDue(due);
+  }
+
+  function takeDue(): T[] {
     const now = deps.clock.now();
     const due: T[] = [];
     for (let top = heap[0]; top && top.dueMs <= now + EARLY_MS; top = heap[0]) {
@@ -106,7 +111,7 @@ export function createTimerHeap<T>(deps: { clock: Clock; timers: Timers; onDue(i
       due.push(top.item);
     }
     arm();
-    if (due.length > 0) deps.onDue(due);
+    return due;
   }
 
   return {
@@ -116,6 +121,8 @@ export function createTimerHeap<T>(deps: { clock: Clock; timers: Timers; onDue(i
       up(heap.length - 1);
       arm();
     },
+    /** Removes and returns the items due now (for a consumer that pulls instead of waiting to be fired). */
+    takeDue,
     /** Drops every pending item and the timer; returns the dropped items. */
     clear(): T[] {
       disarm();

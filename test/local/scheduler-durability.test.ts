@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProbeJob } from '../../lib/checks/probe-job.ts';
+import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { phaseOffsetMs } from '../../lib/domain/schedule.ts';
-import { queueItem, queueKey } from '../../lib/local/probe-queue.ts';
 import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { createScheduler } from '../../lib/local/scheduler.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
@@ -84,22 +83,29 @@ describe('local scheduler: durability and exactly-once per slot', () => {
     try {
       const slot = Date.now() - 5000;
       const job: ProbeJob = { tenant_id: api.tenantId, check_id: created.id, kind: 'probe', slot_ms: slot };
-      const queued = { key: queueKey(job, slot), job, dueMs: slot, nextMs: slot + 3_600_000 };
-      await api.table.transact([{ type: 'put', item: queueItem(queued) }]);
-
       const scheduler = api.local.scheduler;
-      const concurrent = await Promise.all([scheduler.execute(queued), scheduler.execute(queued)]);
+      const id = probeJobId(job);
+      const body = { ...job, next_ms: slot + 3_600_000 };
+      // Enqueued 10 minutes ahead, so the timer does not run it meanwhile; the test delivers it by hand.
+      expect(await scheduler.queue.enqueue([{ id, body }], { delaySeconds: 600 })).toEqual({ failed: [] });
+      // The same id again adds nothing: one stored item, held once.
+      await scheduler.queue.enqueue([
+        { id, body },
+        { id, body },
+      ]);
+      expect(await queuedFor(api.table, created.id)).toBe(1);
+      expect(scheduler.queue.holds(id)).toBe(true);
+
+      const delivery = { id, body, attempt: 1, receipt: id };
+      const concurrent = await Promise.all([scheduler.execute(delivery), scheduler.execute(delivery)]);
       expect(concurrent.sort()).toEqual(['duplicate', 'recorded']);
-      expect(await scheduler.execute(queued)).toBe('duplicate');
+      expect(await scheduler.execute({ ...delivery, attempt: 2 })).toBe('duplicate');
 
       const resultId = deterministicId('res', slot, `${created.id}:${slot}:p`);
       const results = await resultsOf(api.table, created.id);
       expect(results.filter((r) => r.id === resultId)).toHaveLength(1);
-      expect(await api.table.get(queued.key)).toBeUndefined();
-      // The timer side holds a job once, whatever delivers it again.
-      const future = { ...queued, dueMs: Date.now() + 3_000_000 };
-      expect(scheduler.enqueue(future)).toBe(true);
-      expect(scheduler.enqueue(future)).toBe(false);
+      expect(await queuedFor(api.table, created.id)).toBe(0);
+      expect(scheduler.queue.holds(id)).toBe(false);
     } finally {
       await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
       await target.close();

@@ -4,9 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { CreateCheckBody } from '../../lib/checks/check-input.ts';
 import { RESULT_PREFIX } from '../../lib/checks/check-keys.ts';
+import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { type ResultRecord, resultSchema } from '../../lib/checks/records.ts';
-import { PROBE_QUEUE_PK } from '../../lib/local/probe-queue.ts';
+import { createProbeQueue, PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
 import type { JobStart } from '../../lib/local/scheduler.ts';
+import { queuePk } from '../../lib/local/sqlite-job-queue.ts';
+import { systemClock } from '../../lib/platform/clock.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import type { Table } from '../../lib/store/table.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
@@ -145,8 +149,8 @@ export async function resultsOf(table: Table, checkId: string): Promise<ResultRe
 
 /** Queue items (durable local probe queue) of one check. */
 export async function queuedFor(table: Table, checkId: string): Promise<number> {
-  const items = await queryAll((cursor) => table.query({ pk: PROBE_QUEUE_PK, cursor }));
-  return items.filter((item) => item.sk.includes(`#${checkId}#`)).length;
+  const items = await queryAll((cursor) => table.query({ pk: queuePk(PROBE_QUEUE), cursor }));
+  return items.filter((item) => item.sk.includes(`:${checkId}:`)).length;
 }
 
 /** Collects job starts, per check id. */
@@ -159,4 +163,18 @@ export function jobLog() {
     },
     of: (checkId: string) => starts.filter((s) => s.job.check_id === checkId),
   };
+}
+
+/** Stores a probe job in the durable queue as a tick would have (due at `dueMs`), without timing it. */
+export async function putQueuedProbe(
+  table: Table,
+  job: ProbeJob,
+  dueMs: number,
+  nextMs: number,
+): Promise<void> {
+  const queue = createProbeQueue({ table, clock: systemClock, logger: silentLogger });
+  const { ops } = queue.enqueueOps([
+    { id: probeJobId(job), body: { ...job, next_ms: nextMs }, visibleAtMs: dueMs },
+  ]);
+  await table.transact(ops);
 }

@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../lib/app.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import type { RecordOutcome } from '../../lib/checks/result-recorder.ts';
-import { queueItem, queueKey } from '../../lib/local/probe-queue.ts';
 import { createScheduler } from '../../lib/local/scheduler.ts';
 import { createFakeClock, systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Prober } from '../../lib/probes/types.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { putQueuedProbe } from './scheduler-helpers.ts';
 
 // A worker slot bounds probes in flight, not the commits behind them: a job leaves its slot once
 // its probe answers, and the results being recorded are bounded on their own (4x the concurrency).
@@ -49,8 +49,7 @@ async function setup(jobs: number) {
       interval_seconds: 3600,
     });
     const job: ProbeJob = { tenant_id: tenantId, check_id: check.id, kind: 'probe', slot_ms: now + i };
-    const queued = { key: queueKey(job, now + i), job, dueMs: now + i, nextMs: now + 3_600_000 };
-    await table.transact([{ type: 'put', item: queueItem(queued) }]);
+    await putQueuedProbe(table, job, now + i, now + 3_600_000);
   }
   // Probes answer at once; recording waits until the test opens the gate.
   let probes = 0;

@@ -1,23 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../lib/app.ts';
 import type { DueClaim } from '../../lib/checks/generator.ts';
-import type { ProbeJob } from '../../lib/checks/probe-job.ts';
-import {
-  commitClaims,
-  PROBE_QUEUE_PK,
-  type QueuedProbe,
-  queueItem,
-  queueKey,
-} from '../../lib/local/probe-queue.ts';
+import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
+import { commitClaims, createProbeQueue, PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
 import { createScheduler, type JobStart } from '../../lib/local/scheduler.ts';
+import { queuePk } from '../../lib/local/sqlite-job-queue.ts';
 import { createTimerHeap } from '../../lib/local/timer-heap.ts';
 import { createWorkerPool } from '../../lib/local/worker-pool.ts';
 import { isoTime, systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { putQueuedProbe } from './scheduler-helpers.ts';
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
+
+/** Lets real I/O (sqlite commits) run without moving fake time, until `done` holds (bounded). */
+async function settled(done: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await done()); i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
 
 beforeEach(() => {
   // Fake time (Date and timeouts) only; sqlite and setImmediate stay real.
@@ -93,7 +94,7 @@ describe('durable probe queue and scheduler', () => {
     await table.close();
   });
 
-  const queuedItems = async () => (await table.query({ pk: PROBE_QUEUE_PK })).items;
+  const queuedItems = async () => (await table.query({ pk: queuePk(PROBE_QUEUE) })).items;
 
   it('commits every winning claim with its queue item and skips the claims that lost their slot', async () => {
     // 60 "checks" (two chunks); every third was claimed meanwhile by someone else.
@@ -115,14 +116,20 @@ describe('durable probe queue and scheduler', () => {
         },
       });
     }
-    const winners: QueuedProbe[] = [];
-    const committed = await commitClaims(table, claims, (w) => winners.push(...w));
+    const queue = createProbeQueue({ table, clock: systemClock, logger: silentLogger });
+    const committed = await commitClaims(table, queue, claims);
     expect(committed).toBe(40);
-    expect(winners.map((w) => w.job.check_id)).toEqual(
+    expect(await queuedItems()).toHaveLength(40);
+    // Only the winners are timed, each at its slot.
+    expect(queue.timed).toBe(40);
+    await vi.advanceTimersByTimeAsync(60);
+    const winners = await queue.receive({ max: 100 });
+    expect(winners.map((w) => w.body.check_id)).toEqual(
       claims.filter((_, i) => i % 3 !== 0).map((c) => c.job.check_id),
     );
-    expect(winners[0]?.nextMs).toBe(T0 + 60_001);
-    expect(await queuedItems()).toHaveLength(40);
+    expect(winners[0]).toMatchObject({ id: 'probe:chk_1:' + (T0 + 1), attempt: 1 });
+    expect(winners[0]?.body.next_ms).toBe(T0 + 60_001);
+    queue.close();
     expect((await table.get({ pk: 'TEST', sk: 'C#0' }))?.next_run_at).toBe('moved');
   });
 
@@ -135,14 +142,14 @@ describe('durable probe queue and scheduler', () => {
     });
     const put = async (name: string, dueMs: number, nextMs: number) => {
       const job: ProbeJob = { tenant_id: 't', check_id: `chk_${name}`, kind: 'probe', slot_ms: dueMs };
-      await table.transact([
-        { type: 'put', item: queueItem({ key: queueKey(job, dueMs), job, dueMs, nextMs }) },
-      ]);
+      await putQueuedProbe(table, job, dueMs, nextMs);
     };
     await put('ahead', T0 + 500, T0 + 1500);
     await put('late', T0 - 300, T0 + 700);
     await put('stale', T0 - 2000, T0 - 1000);
-    await table.transact([{ type: 'put', item: { pk: PROBE_QUEUE_PK, sk: 'garbage', entity: 'probe_job' } }]);
+    await table.transact([
+      { type: 'put', item: { pk: queuePk(PROBE_QUEUE), sk: 'garbage', entity: 'queue_job' } },
+    ]);
     const starts: JobStart[] = [];
     const scheduler = createScheduler({
       table,
@@ -155,7 +162,9 @@ describe('durable probe queue and scheduler', () => {
     });
 
     await scheduler.start();
-    expect((await queuedItems()).map((i) => i.sk.split('#')[1])).toEqual(['chk_late', 'chk_ahead']);
+    expect((await queuedItems()).map((i) => i.sk.split(':')[1])).toEqual(['chk_ahead', 'chk_late']);
+    // An unreadable item is kept as a dead letter, not run.
+    expect((await scheduler.queue.deadLetters()).map((d) => d.id)).toEqual(['garbage']);
     await vi.advanceTimersByTimeAsync(0);
     expect(starts.map((s) => [s.job.check_id, s.startedMs - T0])).toEqual([['chk_late', 0]]);
     await vi.advanceTimersByTimeAsync(500);
@@ -168,7 +177,7 @@ describe('durable probe queue and scheduler', () => {
     await scheduler.stop();
   });
 
-  it('retries a job that throws with backoff, then drops it and its queue item', async () => {
+  it('retries a job that throws after 1 s, 2 s and 4 s, then dead-letters it', async () => {
     const app = createApp({
       table,
       clock: systemClock,
@@ -192,26 +201,31 @@ describe('durable probe queue and scheduler', () => {
       logger: silentLogger,
       dueShards: 1,
       concurrency: 1,
-      maxAttempts: 3,
       onJobStart: (s) => starts.push(s.startedMs - T0),
     });
-    const job: ProbeJob = { tenant_id: 't', check_id: 'chk_x', kind: 'probe', slot_ms: T0 + 100 };
-    const queued = { key: queueKey(job, T0 + 100), job, dueMs: T0 + 100, nextMs: T0 + 60_100 };
-    await table.transact([{ type: 'put', item: queueItem(queued) }]);
-
-    expect(scheduler.enqueue(queued)).toBe(true);
-    await vi.advanceTimersByTimeAsync(100);
-    expect(starts).toEqual([100]);
-    expect(await queuedItems()).toHaveLength(1); // still queued while it is retried
+    const job: ProbeJob = { tenant_id: 't', check_id: 'chk_x', kind: 'probe', slot_ms: T0 + 1000 };
+    const id = probeJobId(job);
+    await scheduler.queue.enqueue([{ id, body: { ...job, next_ms: T0 + 61_000 } }], { delaySeconds: 1 });
     await vi.advanceTimersByTimeAsync(1000);
-    expect(starts).toEqual([100, 1100]);
+    expect(starts).toEqual([1000]);
+    // Still queued while it is retried, with its attempts and next visible time stored (a restart resumes them).
+    await settled(async () => (await queuedItems())[0]?.attempts === 1);
+    expect((await queuedItems())[0]).toMatchObject({ attempts: 1, visible_ms: T0 + 2000 });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(starts).toEqual([1000, 2000]);
     await vi.advanceTimersByTimeAsync(2000);
-    expect(starts).toEqual([100, 1100, 3100]);
+    expect(starts).toEqual([1000, 2000, 4000]);
+    await vi.advanceTimersByTimeAsync(3999);
+    expect(starts).toEqual([1000, 2000, 4000]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(starts).toEqual([1000, 2000, 4000, 8000]);
     await vi.waitFor(async () => expect(await queuedItems()).toHaveLength(0));
+    expect(await scheduler.queue.deadLetters()).toEqual([
+      expect.objectContaining({ id, attempts: 4, error: 'Error: store unavailable' }),
+    ]);
     await vi.advanceTimersByTimeAsync(10_000);
-    expect(starts).toHaveLength(3);
-    // Dropped: the same key can be held again.
-    expect(scheduler.enqueue(queued)).toBe(true);
+    expect(starts).toHaveLength(4);
+    expect(scheduler.queue.holds(id)).toBe(false);
     await scheduler.stop();
   });
 

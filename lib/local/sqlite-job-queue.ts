@@ -1,0 +1,354 @@
+import { z } from 'zod';
+import type { Clock } from '../platform/clock.ts';
+import { isoTime } from '../platform/clock.ts';
+import {
+  afterFailure,
+  clampDelaySeconds,
+  DEFAULT_MAX_ATTEMPTS,
+  type EnqueueOptions,
+  type EnqueueResult,
+  type FailOutcome,
+  type JobInput,
+  type JobQueue,
+  type ReceivedJob,
+} from '../platform/job-queue.ts';
+import type { Logger } from '../platform/logger.ts';
+import { queryAll } from '../store/items.ts';
+import {
+  ConditionFailedError,
+  type Item,
+  type Key,
+  MAX_TRANSACTION_OPS,
+  type Table,
+  type WriteOp,
+} from '../store/table.ts';
+import { createTimerHeap, systemTimers, type Timers } from './timer-heap.ts';
+
+/**
+ * The local job queue: each job is an item of the single table (`QUEUE#<name>`, keyed by the job
+ * id, so an id is stored once), and an in-memory timer heap fires it when it becomes visible. A
+ * failed attempt writes its attempt count and its next visible time to the item, so a restart
+ * resumes retries where they were; a dead letter moves to `DEADLETTER#<name>`. Jobs are held by
+ * this process from their enqueue (or the load at start) until they are acked or dead: one process
+ * serves a queue. Queue items are not part of the change feed (STREAM_ENTITIES leaves them out).
+ */
+
+export const QUEUE_JOB_ENTITY = 'queue_job';
+export const DEAD_LETTER_ENTITY = 'dead_letter';
+
+/** The partition of a queue's jobs. */
+export const queuePk = (name: string): string => `QUEUE#${name}`;
+/** The partition of a queue's dead letters. */
+export const deadLetterPk = (name: string): string => `DEADLETTER#${name}`;
+
+const storedJobSchema = z.object({
+  sk: z.string(),
+  body: z.unknown(),
+  /** Failed attempts so far. */
+  attempts: z.number().int().min(0),
+  visible_ms: z.number().int(),
+});
+
+/** A dead letter as listed. */
+export interface DeadLetter {
+  id: string;
+  body: unknown;
+  attempts: number;
+  error: string;
+  dead_at: string;
+}
+
+const deadLetterSchema = z.object({
+  job_id: z.string(),
+  body: z.unknown().optional(),
+  attempts: z.number().int(),
+  error: z.string(),
+  dead_at: z.string(),
+});
+
+/** A job waiting in the heap, ready, or delivered: the same object through its retries. */
+interface Held<B> {
+  id: string;
+  body: B;
+  attempt: number;
+}
+
+export interface SqliteJobQueueDeps<B> {
+  table: Table;
+  name: string;
+  /** Parses a body read back from the table (after a restart). */
+  schema: z.ZodType<B>;
+  clock: Clock;
+  logger: Logger;
+  timers?: Timers;
+  /** Attempts before a dead letter; default DEFAULT_MAX_ATTEMPTS. */
+  maxAttempts?: number;
+}
+
+const errorText = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error ?? 'failed');
+
+/** A named durable queue in the SQLite table (see the file comment). */
+export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
+  const { table, name, clock, logger } = deps;
+  const pk = queuePk(name);
+  const maxAttempts = deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const held = new Map<string, Held<B>>();
+  let ready: Held<B>[] = [];
+  let listener: ((jobs: ReceivedJob<B>[]) => void) | undefined;
+  let closed = false;
+
+  const delivery = (job: Held<B>): ReceivedJob<B> => ({
+    id: job.id,
+    body: job.body,
+    attempt: job.attempt,
+    receipt: job.id,
+  });
+
+  const heap = createTimerHeap<Held<B>>({
+    clock,
+    timers: deps.timers ?? systemTimers,
+    onDue: (fired) => {
+      // A job acked meanwhile (delivered by other means) is no longer held: it does not fire.
+      const jobs = fired.filter((job) => held.get(job.id) === job);
+      if (listener) listener(jobs.map(delivery));
+      else ready.push(...jobs);
+    },
+  });
+
+  const itemOf = (job: { id: string; body: B }, visibleMs: number): Item => ({
+    pk,
+    sk: job.id,
+    entity: QUEUE_JOB_ENTITY,
+    body: job.body,
+    attempts: 0,
+    visible_ms: visibleMs,
+  });
+
+  /** Holds a job in memory and times it; false when this process holds it already. */
+  const hold = (job: Held<B>, visibleMs: number): boolean => {
+    if (closed || held.has(job.id)) return false;
+    held.set(job.id, job);
+    heap.add(visibleMs, job);
+    return true;
+  };
+
+  const keyOf = (id: string): Key => ({ pk, sk: id });
+
+  const deadLetterOps = (job: { id: string; body: unknown }, attempts: number, error: unknown): WriteOp[] => {
+    const nowMs = clock.now();
+    return [
+      { type: 'delete', key: keyOf(job.id) },
+      {
+        type: 'put',
+        item: {
+          pk: deadLetterPk(name),
+          sk: `${isoTime(nowMs)}#${job.id}`,
+          entity: DEAD_LETTER_ENTITY,
+          job_id: job.id,
+          // Items store no undefined (an unreadable item may have no body).
+          ...(job.body !== undefined ? { body: job.body } : {}),
+          attempts,
+          error: errorText(error).slice(0, 2000),
+          dead_at: isoTime(nowMs),
+        },
+      },
+    ];
+  };
+
+  /** Puts items (not already stored) in chunks; returns the ids whose put committed. */
+  const putNew = async (entries: { job: Held<B>; item: Item }[]): Promise<Set<string>> => {
+    const stored = new Set<string>();
+    for (let start = 0; start < entries.length; start += MAX_TRANSACTION_OPS) {
+      let chunk = entries.slice(start, start + MAX_TRANSACTION_OPS);
+      while (chunk.length > 0) {
+        try {
+          await table.transact(
+            chunk.map(({ item }) => ({
+              type: 'put' as const,
+              item,
+              condition: { kind: 'itemNotExists' as const },
+            })),
+          );
+          for (const { job } of chunk) stored.add(job.id);
+          break;
+        } catch (err) {
+          if (!(err instanceof ConditionFailedError) || err.failed.length === 0) throw err;
+          // Those ids are queued already: enqueueing them again adds nothing.
+          const duplicate = new Set(err.failed);
+          chunk = chunk.filter((_, i) => !duplicate.has(i));
+        }
+      }
+    }
+    return stored;
+  };
+
+  const queue = {
+    name,
+
+    async enqueue(jobs: JobInput<B>[], options: EnqueueOptions = {}): Promise<EnqueueResult> {
+      const nowMs = clock.now();
+      const unique = new Map<string, { job: Held<B>; item: Item; visibleMs: number }>();
+      for (const input of jobs) {
+        if (held.has(input.id) || unique.has(input.id)) continue;
+        const visibleMs = nowMs + clampDelaySeconds(input.delaySeconds ?? options.delaySeconds ?? 0) * 1000;
+        const job = { id: input.id, body: input.body, attempt: 1 };
+        unique.set(input.id, { job, item: itemOf(job, visibleMs), visibleMs });
+      }
+      const entries = [...unique.values()];
+      try {
+        const stored = await putNew(entries);
+        for (const entry of entries) if (stored.has(entry.job.id)) hold(entry.job, entry.visibleMs);
+        return { failed: [] };
+      } catch (err) {
+        logger.warn('enqueue failed', { queue: name, jobs: entries.length, err });
+        return { failed: entries.map((e) => e.job.id) };
+      }
+    },
+
+    async receive(options: { max?: number } = {}): Promise<ReceivedJob<B>[]> {
+      const max = options.max ?? 10;
+      for (const job of heap.takeDue()) if (held.get(job.id) === job) ready.push(job);
+      const taken = ready.slice(0, max);
+      ready = ready.slice(taken.length);
+      return taken.map(delivery);
+    },
+
+    async ack(jobs: ReceivedJob<B>[]): Promise<void> {
+      for (let start = 0; start < jobs.length; start += MAX_TRANSACTION_OPS) {
+        const chunk = jobs.slice(start, start + MAX_TRANSACTION_OPS);
+        await table.transact(chunk.map((job) => ({ type: 'delete' as const, key: keyOf(job.id) })));
+        for (const job of chunk) held.delete(job.id);
+      }
+    },
+
+    async fail(job: ReceivedJob<B>, error?: unknown): Promise<FailOutcome> {
+      const outcome = afterFailure(job.attempt, maxAttempts);
+      const current = held.get(job.id) ?? { id: job.id, body: job.body, attempt: job.attempt };
+      if (outcome.status === 'dead') {
+        await table.transact(deadLetterOps(job, job.attempt, error));
+        held.delete(job.id);
+        logger.warn('job dead-lettered', { queue: name, job_id: job.id, attempts: job.attempt, err: error });
+        return outcome;
+      }
+      const visibleMs = clock.now() + outcome.retryInSeconds * 1000;
+      try {
+        await table.transact([
+          {
+            type: 'update',
+            key: keyOf(job.id),
+            set: { attempts: job.attempt, visible_ms: visibleMs },
+            condition: { kind: 'itemExists' },
+          },
+        ]);
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+        // Acked meanwhile (a duplicate delivery finished it): nothing is left to retry.
+        held.delete(job.id);
+        return { status: 'dead' };
+      }
+      current.attempt = job.attempt + 1;
+      held.set(job.id, current);
+      if (!closed) heap.add(visibleMs, current);
+      return outcome;
+    },
+
+    /** Hands due jobs to `onJobs` as they become visible, instead of keeping them for receive(). */
+    consume(onJobs: (jobs: ReceivedJob<B>[]) => void): void {
+      listener = onJobs;
+      const waiting = ready;
+      ready = [];
+      if (waiting.length > 0) onJobs(waiting.map(delivery));
+    },
+
+    /**
+     * The puts of new jobs for the caller's own transaction (visible at `visibleAtMs`, ms precise),
+     * and `committed`, which times them once that transaction has committed.
+     */
+    enqueueOps(jobs: { id: string; body: B; visibleAtMs: number }[]): { ops: WriteOp[]; committed(): void } {
+      const entries = jobs.map((j) => ({
+        job: { id: j.id, body: j.body, attempt: 1 },
+        visibleMs: j.visibleAtMs,
+      }));
+      return {
+        ops: entries.map(({ job, visibleMs }) => ({
+          type: 'put' as const,
+          item: itemOf(job, visibleMs),
+          condition: { kind: 'itemNotExists' as const },
+        })),
+        committed: () => {
+          for (const { job, visibleMs } of entries) hold(job, visibleMs);
+        },
+      };
+    },
+
+    /** The key whose delete, in the caller's transaction, acks `job`; then call `acked`. */
+    ackKey: (job: ReceivedJob<B>): Key => keyOf(job.id),
+
+    /** Forgets a job whose ack the caller committed in its own transaction. */
+    acked(job: ReceivedJob<B>): void {
+      held.delete(job.id);
+    },
+
+    /** Whether this process holds the job (waiting, ready or delivered). */
+    holds: (id: string): boolean => held.has(id),
+
+    /**
+     * Loads the jobs stored before a restart: each becomes visible at its stored time with its
+     * attempt count; one `keep` refuses is deleted, one that does not parse becomes a dead letter.
+     */
+    async load(
+      keep: (job: ReceivedJob<B>) => boolean = () => true,
+    ): Promise<{ resumed: number; dropped: number }> {
+      const items = await queryAll((cursor) => table.query({ pk, limit: 1000, cursor, consistent: true }));
+      const drop: Key[] = [];
+      let resumed = 0;
+      let dead = 0;
+      for (const item of items) {
+        const stored = storedJobSchema.safeParse(item);
+        const body = stored.success ? deps.schema.safeParse(stored.data.body) : undefined;
+        if (!stored.success || !body?.success) {
+          const error = stored.success ? body?.error : stored.error;
+          await table.transact(
+            deadLetterOps({ id: item.sk, body: item.body }, 0, `unreadable job: ${error}`),
+          );
+          dead += 1;
+          continue;
+        }
+        const job: Held<B> = { id: stored.data.sk, body: body.data, attempt: stored.data.attempts + 1 };
+        if (!keep(delivery(job))) drop.push(keyOf(job.id));
+        else if (hold(job, stored.data.visible_ms)) resumed += 1;
+      }
+      for (let start = 0; start < drop.length; start += MAX_TRANSACTION_OPS) {
+        const keys = drop.slice(start, start + MAX_TRANSACTION_OPS);
+        await table.transact(keys.map((key) => ({ type: 'delete' as const, key })));
+      }
+      return { resumed, dropped: drop.length + dead };
+    },
+
+    /** The dead letters, oldest first. */
+    async deadLetters(limit = 100): Promise<DeadLetter[]> {
+      const page = await table.query({ pk: deadLetterPk(name), limit, consistent: true });
+      return page.items.map((item) => {
+        const d = deadLetterSchema.parse(item);
+        return { id: d.job_id, body: d.body, attempts: d.attempts, error: d.error, dead_at: d.dead_at };
+      });
+    },
+
+    /** Stops timing jobs (they stay stored for the next start); returns how many were waiting. */
+    close(): number {
+      closed = true;
+      const dropped = heap.clear().length + ready.length;
+      ready = [];
+      return dropped;
+    },
+
+    /** Jobs waiting for their time. */
+    get timed(): number {
+      return heap.size;
+    },
+  };
+  return queue satisfies JobQueue<B>;
+}
+
+export type SqliteJobQueue<B> = ReturnType<typeof createSqliteJobQueue<B>>;
