@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { createRateLimitGuard } from '../../lib/auth/rate-limit.ts';
+import type { HttpRequest, Principal } from '../../lib/http/types.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { RateLimitedError, UnauthorizedError } from '../../lib/platform/errors.ts';
+import { createLogger } from '../../lib/platform/logger.ts';
+import type { RateLimiter } from '../../lib/platform/rate-limiter.ts';
+
+const principal: Principal = {
+  tenantId: 'tnt_1',
+  userId: 'usr_1',
+  keyId: 'key_1',
+  role: 'admin',
+  readOnly: false,
+};
+
+function request(authorization?: string): HttpRequest {
+  return {
+    method: 'GET',
+    path: '/v1/me',
+    query: {},
+    headers: authorization ? { authorization } : {},
+    body: Buffer.alloc(0),
+    requestId: 'r1',
+    sourceIp: '192.0.2.1',
+  };
+}
+
+const broken: RateLimiter = {
+  take: () => Promise.reject(new Error('table unavailable')),
+  peek: () => Promise.reject(new Error('table unavailable')),
+};
+
+describe('rate-limit configuration', () => {
+  it('defaults to 20 requests per second, a burst of 100 and 10 failed authentications a minute', () => {
+    const config = loadConfig('local', {});
+
+    expect(config.rateLimit).toEqual({ perSecond: 20, burst: 100 });
+    expect(config.authFailuresPerMinute).toBe(10);
+  });
+
+  it('turns the per-key limit off when either variable is 0', () => {
+    expect(loadConfig('local', { VIGIL_RATE_LIMIT_RPS: '0' }).rateLimit).toBeUndefined();
+    expect(loadConfig('local', { VIGIL_RATE_LIMIT_BURST: '0' }).rateLimit).toBeUndefined();
+  });
+
+  it('refuses a negative or non-numeric limit', () => {
+    expect(() => loadConfig('local', { VIGIL_RATE_LIMIT_RPS: '-1' })).toThrow(/VIGIL_RATE_LIMIT_RPS/);
+    expect(() => loadConfig('local', { VIGIL_RATE_LIMIT_BURST: 'many' })).toThrow(/VIGIL_RATE_LIMIT_BURST/);
+  });
+});
+
+describe('the rate-limit step', () => {
+  it('lets requests through and logs a warning when the limiter fails', async () => {
+    const logs: string[] = [];
+    const guard = createRateLimitGuard({
+      limiter: broken,
+      config: { rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
+      logger: createLogger({ level: 'debug', write: (line) => logs.push(line) }),
+    });
+
+    const admission = await guard.admit(request('Bearer k'), async () => principal);
+
+    expect(admission).toEqual({ principal, headers: {} });
+    expect(logs.some((line) => line.includes('rate limiter unavailable'))).toBe(true);
+  });
+
+  it('keeps the authenticator error when the failure count cannot be written', async () => {
+    const guard = createRateLimitGuard({
+      limiter: broken,
+      config: { rateLimit: undefined, authFailuresPerMinute: 3 },
+      logger: createLogger({ level: 'silent' }),
+    });
+
+    await expect(
+      guard.admit(request('Bearer wrong'), () => Promise.reject(new UnauthorizedError())),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('puts the RateLimit-* headers on its 429 as well', async () => {
+    const limiter: RateLimiter = {
+      take: async () => ({
+        allowed: false,
+        limit: 5,
+        remaining: 0,
+        resetSeconds: 4.2,
+        retryAfterSeconds: 0.3,
+      }),
+      peek: async () => ({ allowed: true, limit: 3, remaining: 3, resetSeconds: 0, retryAfterSeconds: 0 }),
+    };
+    const guard = createRateLimitGuard({
+      limiter,
+      config: { rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
+      logger: createLogger({ level: 'silent' }),
+    });
+
+    const error = await guard.admit(request('Bearer k'), async () => principal).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).headers).toEqual({
+      'RateLimit-Limit': '5',
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': '5',
+      'Retry-After': '1',
+    });
+  });
+});
