@@ -44,17 +44,32 @@ function decide(allowed: boolean, count: number, policy: RatePolicy, untilEnd: n
   };
 }
 
+/** Exhausted windows this instance remembers at most (past it, it forgets them all). */
+const MAX_REMEMBERED = 10_000;
+
 /**
  * Rate limits shared by every Lambda instance through the table: `take` is ONE conditional
  * UpdateItem (add 1 to the window's count while it is below the burst), `peek` one eventually
- * consistent GetItem.
+ * consistent GetItem. An instance that saw a window exhausted refuses that name until the window
+ * ends without asking the table again, so a client hammering past its limit costs one write per
+ * instance and window rather than one per request (and cannot push its item past the partition's
+ * write throughput, where the limiter would fail open).
  */
 export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): RateLimiter {
+  const exhausted = new Set<string>();
+  const windowId = (name: string, window: Window) => `${name} ${window.startMs}`;
+  const markExhausted = (name: string, window: Window) => {
+    if (exhausted.size >= MAX_REMEMBERED) exhausted.clear();
+    exhausted.add(windowId(name, window));
+  };
+  const isExhausted = (name: string, window: Window) => exhausted.has(windowId(name, window));
+
   return {
     async take(name, policy) {
       const now = deps.clock.now();
       const window = windowAt(now, policy);
       const untilEnd = (window.endMs - now) / 1000;
+      if (isExhausted(name, window)) return decide(false, policy.burst, policy, untilEnd);
       try {
         const item = await deps.table.update({
           type: 'update',
@@ -71,16 +86,19 @@ export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): Ra
         });
         return decide(true, windowItemSchema.parse(item).count, policy, untilEnd);
       } catch (err) {
-        if (err instanceof ConditionFailedError) return decide(false, policy.burst, policy, untilEnd);
-        throw err;
+        if (!(err instanceof ConditionFailedError)) throw err;
+        markExhausted(name, window);
+        return decide(false, policy.burst, policy, untilEnd);
       }
     },
     async peek(name, policy) {
       const now = deps.clock.now();
       const window = windowAt(now, policy);
+      const untilEnd = (window.endMs - now) / 1000;
+      if (isExhausted(name, window)) return decide(false, policy.burst, policy, untilEnd);
       const item = await deps.table.get(rateWindowKey(name, window.startMs));
       const count = item ? windowItemSchema.parse(item).count : 0;
-      return decide(count < policy.burst, count, policy, (window.endMs - now) / 1000);
+      return decide(count < policy.burst, count, policy, untilEnd);
     },
   };
 }

@@ -158,6 +158,24 @@ describe('the table-backed window limiter (DynamoDB Local)', () => {
     expect(await one.peek('KEY#w3', policy)).toMatchObject({ allowed: false, remaining: 0 });
   });
 
+  it('stops writing for a name once it saw the window exhausted, until the next window', async () => {
+    const clock = createFakeClock(Date.parse('2026-01-01T00:00:00.000Z'));
+    let updates = 0;
+    const counting: Table = { ...table, update: (op) => ((updates += 1), table.update(op)) };
+    const limiter = createStoreRateLimiter({ table: counting, clock });
+
+    for (let i = 0; i < 20; i += 1) await limiter.take('KEY#w4', policy);
+    const peeked = await limiter.peek('KEY#w4', policy);
+    const writesInFirstWindow = updates;
+    clock.advance(5000);
+    const next = await limiter.take('KEY#w4', policy);
+
+    expect(writesInFirstWindow).toBe(6);
+    expect(peeked.allowed).toBe(false);
+    expect(next.allowed).toBe(true);
+    expect(updates).toBe(7);
+  });
+
   it('peeks at an untouched window as a full allowance', async () => {
     const clock = createFakeClock();
     const limiter = createStoreRateLimiter({ table, clock });
