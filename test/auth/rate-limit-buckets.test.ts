@@ -161,7 +161,13 @@ describe('the table-backed window limiter (DynamoDB Local)', () => {
   it('stops writing for a name once it saw the window exhausted, until the next window', async () => {
     const clock = createFakeClock(Date.parse('2026-01-01T00:00:00.000Z'));
     let updates = 0;
-    const counting: Table = { ...table, update: (op) => ((updates += 1), table.update(op)) };
+    const counting: Table = {
+      ...table,
+      update: (op) => {
+        updates += 1;
+        return table.update(op);
+      },
+    };
     const limiter = createStoreRateLimiter({ table: counting, clock });
 
     for (let i = 0; i < 20; i += 1) await limiter.take('KEY#w4', policy);
