@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
@@ -21,6 +22,8 @@ import type { JobRunnerDeps } from './checks/probe-job.ts';
 import { createCheckReadService } from './checks/read-service.ts';
 import { createResultRecorder } from './checks/result-recorder.ts';
 import { checkRoutes } from './checks/routes.ts';
+import { defineRoute } from './http/define-route.ts';
+import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
 import type { Clock } from './platform/clock.ts';
@@ -85,13 +88,16 @@ export function createApp(deps: CoreDeps) {
   };
 
   const routes: Route[] = [
-    {
+    defineRoute({
       method: 'GET',
       path: '/healthz',
       auth: 'none',
+      operationId: 'getHealth',
+      tag: 'Meta',
       summary: 'Liveness',
+      schemas: { responses: { 200: z.strictObject({ status: z.literal('ok') }) } },
       handler: async () => ok({ status: 'ok' }),
-    },
+    }),
     ...authRoutes({ keyService, tenants }),
     ...catalogRoutes({
       blueprintService: createBlueprintService(catalog),
@@ -113,6 +119,7 @@ export function createApp(deps: CoreDeps) {
         clock: deps.clock,
       }),
     }),
+    openApiRoute(() => routes),
   ];
 
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */

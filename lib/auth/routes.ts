@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { defineRoute } from '../http/define-route.ts';
+import { idSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
-import { parseInput } from '../http/validation.ts';
 import type { KeyService } from './key-service.ts';
+import { createdKeySchema, meSchema, publicKeySchema } from './responses.ts';
 import type { TenantStore } from './tenant-store.ts';
 
 const createKeyBody = z.strictObject({
@@ -9,14 +11,19 @@ const createKeyBody = z.strictObject({
   is_read_only: z.boolean().optional(),
 });
 
+const tag = 'Account';
+
 /** GET /v1/me and the /v1/auth/keys routes. */
 export function authRoutes(deps: { keyService: KeyService; tenants: TenantStore }): AuthedRoute[] {
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/v1/me',
       auth: 'key',
+      operationId: 'getMe',
+      tag,
       summary: 'The account and its plan limits',
+      schemas: { responses: { 200: meSchema } },
       handler: async ({ principal }) => {
         const [tenant, user] = await Promise.all([
           deps.tenants.requireTenant(principal.tenantId),
@@ -35,32 +42,40 @@ export function authRoutes(deps: { keyService: KeyService; tenants: TenantStore 
           key: { id: principal.keyId, is_read_only: principal.readOnly },
         });
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/v1/auth/keys',
       auth: 'key',
       denyReadOnly: true,
+      operationId: 'listApiKeys',
+      tag,
       summary: 'List API keys (never the raw key)',
+      schemas: { responses: { 200: z.array(publicKeySchema) } },
       handler: async ({ principal }) => ok(await deps.keyService.list(principal)),
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/v1/auth/keys',
       auth: 'key',
+      operationId: 'createApiKey',
+      tag,
       summary: 'Create an API key; the raw key is in this response only',
-      handler: async ({ principal, body }) =>
-        created(await deps.keyService.create(principal, parseInput(createKeyBody, body))),
-    },
-    {
+      schemas: { body: createKeyBody, responses: { 201: createdKeySchema } },
+      handler: async ({ principal, body }) => created(await deps.keyService.create(principal, body)),
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/v1/auth/keys/{id}',
       auth: 'key',
+      operationId: 'deleteApiKey',
+      tag,
       summary: 'Delete an API key',
+      schemas: { params: z.object({ id: idSchema('key') }), responses: { 204: null } },
       handler: async ({ principal, params }) => {
-        await deps.keyService.remove(principal, params.id ?? '');
+        await deps.keyService.remove(principal, params.id);
         return noContent();
       },
-    },
+    }),
   ];
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { defineRoute } from '../http/define-route.ts';
+import { idSchema } from '../http/route-schemas.ts';
 import { created, noContent, ok, type Route } from '../http/types.ts';
-import { parseInput } from '../http/validation.ts';
+import { acceptedSchema, createdInvitationSchema, teamListSchema } from './responses.ts';
 import type { TeamService } from './team-service.ts';
 
 const inviteBody = z.strictObject({
@@ -13,44 +15,67 @@ const acceptBody = z.strictObject({
   name: z.string().trim().min(1).max(100),
 });
 
+const tag = 'Team';
+
 /** The /v1/settings/users routes: list, invite, accept (no key) and remove. */
 export function teamRoutes(deps: { teamService: TeamService }): Route[] {
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/v1/settings/users',
       auth: 'key',
       // Member e-mails are personal data; read-only keys (dashboards) have no use for them.
       denyReadOnly: true,
+      operationId: 'listTeam',
+      tag,
       summary: 'List team members (status active) and pending invitations (status pending)',
+      schemas: { responses: { 200: teamListSchema } },
       handler: async ({ principal }) => ok(await deps.teamService.list(principal)),
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/v1/settings/users/invite',
       auth: 'key',
       role: 'admin',
+      operationId: 'inviteTeamMember',
+      tag,
       summary: 'Invite a team member; the invitation token is in this response only',
-      handler: async ({ principal, body }) =>
-        created(await deps.teamService.invite(principal, parseInput(inviteBody, body))),
-    },
-    {
+      schemas: { body: inviteBody, responses: { 201: createdInvitationSchema }, errors: ['CONFLICT'] },
+      handler: async ({ principal, body }) => created(await deps.teamService.invite(principal, body)),
+    }),
+    defineRoute({
       method: 'POST',
       path: '/v1/settings/users/accept',
       auth: 'none',
+      operationId: 'acceptInvitation',
+      tag,
       summary: 'Accept an invitation (no API key); returns the new member and their first API key once',
-      handler: async ({ body }) => created(await deps.teamService.accept(parseInput(acceptBody, body))),
-    },
-    {
+      // An unknown, used or expired token is a VALIDATION_ERROR on `token`.
+      schemas: {
+        body: acceptBody,
+        responses: { 201: acceptedSchema },
+        errors: ['ACCOUNT_DISABLED', 'CONFLICT'],
+      },
+      handler: async ({ body }) => created(await deps.teamService.accept(body)),
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/v1/settings/users/{id}',
       auth: 'key',
       role: 'admin',
+      operationId: 'removeTeamMember',
+      tag,
       summary: 'Remove a team member (revoking their keys) or cancel a pending invitation',
+      schemas: {
+        params: z.object({ id: idSchema('usr', 'inv') }),
+        responses: { 204: null },
+        // The last admin of an account cannot be removed.
+        errors: ['CONFLICT'],
+      },
       handler: async ({ principal, params }) => {
-        await deps.teamService.remove(principal, params.id ?? '');
+        await deps.teamService.remove(principal, params.id);
         return noContent();
       },
-    },
+    }),
   ];
 }

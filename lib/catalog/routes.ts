@@ -1,6 +1,9 @@
+import { z } from 'zod';
+import { defineRoute } from '../http/define-route.ts';
+import { idSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
-import { parseInput } from '../http/validation.ts';
 import type { BlueprintService } from './blueprint-service.ts';
+import { SLUG } from './catalog-keys.ts';
 import type { EntityService } from './entity-service.ts';
 import type { RelationService } from './relation-service.ts';
 import {
@@ -11,6 +14,7 @@ import {
   listRelationsQuery,
   updateEntityBody,
 } from './request-schemas.ts';
+import { publicBlueprintSchema, publicEntitySchema, publicRelationSchema } from './responses.ts';
 
 export interface CatalogRouteDeps {
   blueprintService: BlueprintService;
@@ -18,125 +22,177 @@ export interface CatalogRouteDeps {
   relationService: RelationService;
 }
 
+const slug = z.string().regex(SLUG);
+const blueprintParams = z.object({ slug });
+const entitiesParams = z.object({ blueprint_slug: slug });
+const entityParams = z.object({ blueprint_slug: slug, slug });
+const relationParams = z.object({ id: idSchema('rel') });
+const tag = 'Catalog';
+
 /** The /v1/blueprints, /v1/blueprints/{blueprint_slug}/entities and /v1/relations routes. */
 export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
   const { blueprintService: blueprints, entityService: entities, relationService: relations } = deps;
   return [
-    {
+    defineRoute({
       method: 'GET',
       path: '/v1/blueprints',
       auth: 'key',
+      operationId: 'listBlueprints',
+      tag,
       summary: 'List blueprints (by slug)',
+      schemas: { responses: { 200: z.array(publicBlueprintSchema) } },
       handler: async ({ principal }) => ok(await blueprints.list(principal.tenantId)),
-    },
-    {
+    }),
+    defineRoute({
       method: 'POST',
       path: '/v1/blueprints',
       auth: 'key',
+      operationId: 'createBlueprint',
+      tag,
       summary: 'Create a blueprint (plan limit blueprint_limit)',
-      handler: async ({ principal, body }) =>
-        created(await blueprints.create(principal.tenantId, parseInput(createBlueprintBody, body))),
-    },
-    {
+      schemas: {
+        body: createBlueprintBody,
+        responses: { 201: publicBlueprintSchema },
+        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      },
+      handler: async ({ principal, body }) => created(await blueprints.create(principal.tenantId, body)),
+    }),
+    defineRoute({
       method: 'GET',
       path: '/v1/blueprints/{slug}',
       auth: 'key',
+      operationId: 'getBlueprint',
+      tag,
       summary: 'Get a blueprint',
-      handler: async ({ principal, params }) =>
-        ok(await blueprints.get(principal.tenantId, params.slug ?? '')),
-    },
-    {
+      schemas: { params: blueprintParams, responses: { 200: publicBlueprintSchema } },
+      handler: async ({ principal, params }) => ok(await blueprints.get(principal.tenantId, params.slug)),
+    }),
+    defineRoute({
       method: 'POST',
       path: '/v1/blueprints/{slug}/fields',
       auth: 'key',
+      operationId: 'addBlueprintField',
+      tag,
       summary: 'Add a field definition; returns the blueprint',
+      schemas: {
+        params: blueprintParams,
+        body: addFieldBody,
+        responses: { 201: publicBlueprintSchema },
+        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      },
       handler: async ({ principal, params, body }) =>
-        created(
-          await blueprints.addField(principal.tenantId, params.slug ?? '', parseInput(addFieldBody, body)),
-        ),
-    },
-    {
+        created(await blueprints.addField(principal.tenantId, params.slug, body)),
+    }),
+    defineRoute({
       method: 'GET',
       path: '/v1/blueprints/{blueprint_slug}/entities',
       auth: 'key',
+      operationId: 'listEntities',
+      tag,
       summary: 'List the entities of a blueprint (by slug)',
+      schemas: { params: entitiesParams, responses: { 200: z.array(publicEntitySchema) } },
       handler: async ({ principal, params }) =>
-        ok(await entities.list(principal.tenantId, params.blueprint_slug ?? '')),
-    },
-    {
+        ok(await entities.list(principal.tenantId, params.blueprint_slug)),
+    }),
+    defineRoute({
       method: 'POST',
       path: '/v1/blueprints/{blueprint_slug}/entities',
       auth: 'key',
+      operationId: 'createEntity',
+      tag,
       summary: 'Create an entity (plan limit entity_limit_per_bp)',
+      schemas: {
+        params: entitiesParams,
+        body: createEntityBody,
+        responses: { 201: publicEntitySchema },
+        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      },
       handler: async ({ principal, params, body }) =>
-        created(
-          await entities.create(
-            principal.tenantId,
-            params.blueprint_slug ?? '',
-            parseInput(createEntityBody, body),
-          ),
-        ),
-    },
-    {
+        created(await entities.create(principal.tenantId, params.blueprint_slug, body)),
+    }),
+    defineRoute({
       method: 'GET',
       path: '/v1/blueprints/{blueprint_slug}/entities/{slug}',
       auth: 'key',
+      operationId: 'getEntity',
+      tag,
       summary: 'Get an entity',
+      schemas: { params: entityParams, responses: { 200: publicEntitySchema } },
       handler: async ({ principal, params }) =>
-        ok(await entities.get(principal.tenantId, params.blueprint_slug ?? '', params.slug ?? '')),
-    },
-    {
+        ok(await entities.get(principal.tenantId, params.blueprint_slug, params.slug)),
+    }),
+    defineRoute({
       method: 'PUT',
       path: '/v1/blueprints/{blueprint_slug}/entities/{slug}',
       auth: 'key',
+      operationId: 'updateEntity',
+      tag,
       summary: 'Update an entity with a JSON merge patch of name and fields',
+      schemas: {
+        params: entityParams,
+        body: updateEntityBody.default({}),
+        responses: { 200: publicEntitySchema },
+        errors: ['CONFLICT'],
+      },
       handler: async ({ principal, params, body }) =>
-        ok(
-          await entities.update(
-            principal.tenantId,
-            params.blueprint_slug ?? '',
-            params.slug ?? '',
-            parseInput(updateEntityBody, body ?? {}),
-          ),
-        ),
-    },
-    {
+        ok(await entities.update(principal.tenantId, params.blueprint_slug, params.slug, body)),
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/v1/blueprints/{blueprint_slug}/entities/{slug}',
       auth: 'key',
+      operationId: 'deleteEntity',
+      tag,
       summary: 'Delete an entity; its checks and relations are purged asynchronously',
+      schemas: { params: entityParams, responses: { 204: null } },
       handler: async ({ principal, params }) => {
-        await entities.remove(principal.tenantId, params.blueprint_slug ?? '', params.slug ?? '');
+        await entities.remove(principal.tenantId, params.blueprint_slug, params.slug);
         return noContent();
       },
-    },
-    {
+    }),
+    defineRoute({
       method: 'GET',
       path: '/v1/relations',
       auth: 'key',
+      operationId: 'listRelations',
+      tag,
       summary: 'List relations (optionally ?entity_id= for one entity, either end)',
-      handler: async ({ principal, query }) => {
-        const { entity_id } = parseInput(listRelationsQuery, query, 'query');
-        return ok(await relations.list(principal.tenantId, { entityId: entity_id }));
+      schemas: {
+        query: listRelationsQuery,
+        responses: { 200: z.array(publicRelationSchema) },
+        // An entity_id that names no entity of the tenant.
+        errors: ['NOT_FOUND'],
       },
-    },
-    {
+      handler: async ({ principal, query }) =>
+        ok(await relations.list(principal.tenantId, { entityId: query.entity_id })),
+    }),
+    defineRoute({
       method: 'POST',
       path: '/v1/relations',
       auth: 'key',
+      operationId: 'createRelation',
+      tag,
       summary: 'Create a relation between two entities',
-      handler: async ({ principal, body }) =>
-        created(await relations.create(principal.tenantId, parseInput(createRelationBody, body))),
-    },
-    {
+      schemas: {
+        body: createRelationBody,
+        responses: { 201: publicRelationSchema },
+        // NOT_FOUND: an entity id of the body names no entity of the tenant.
+        errors: ['NOT_FOUND', 'CONFLICT'],
+      },
+      handler: async ({ principal, body }) => created(await relations.create(principal.tenantId, body)),
+    }),
+    defineRoute({
       method: 'DELETE',
       path: '/v1/relations/{id}',
       auth: 'key',
+      operationId: 'deleteRelation',
+      tag,
       summary: 'Delete a relation',
+      schemas: { params: relationParams, responses: { 204: null } },
       handler: async ({ principal, params }) => {
-        await relations.remove(principal.tenantId, params.id ?? '');
+        await relations.remove(principal.tenantId, params.id);
         return noContent();
       },
-    },
+    }),
   ];
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../platform/logger.ts';
+import type { RouteSchemas } from './route-schemas.ts';
 
 /** A runtime-neutral HTTP request, built by the Lambda adapter or the local server. */
 export interface HttpRequest {
@@ -60,6 +61,12 @@ interface RouteBase {
   /** How the body is read: parsed as JSON (default), passed raw (heartbeats), or ignored. */
   body?: 'json' | 'raw';
   summary?: string;
+  /** OpenAPI operationId, unique across the route table. */
+  operationId: string;
+  /** OpenAPI tag: the feature the route belongs to. */
+  tag: string;
+  /** The schemas that parse the request and document the route (lib/http/define-route.ts). */
+  schemas: RouteSchemas;
 }
 
 /** A route needing an API key. Read-only keys may use GET routes unless `denyReadOnly` is set. */

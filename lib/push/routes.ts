@@ -1,34 +1,44 @@
+import { publicResultSchema } from '../checks/responses.ts';
+import { checkParams } from '../checks/routes.ts';
+import { defineRoute } from '../http/define-route.ts';
 import { type AuthedRoute, created } from '../http/types.ts';
-import { parseInput } from '../http/validation.ts';
 import { pushResultBody } from './push-input.ts';
 import type { PushService } from './push-service.ts';
+
+const tag = 'Push';
 
 /** POST /v1/checks/{id}/results and /heartbeat: push-mode checks only. */
 export function pushRoutes(deps: { pushService: PushService }): AuthedRoute[] {
   return [
-    {
+    defineRoute({
       method: 'POST',
       path: '/v1/checks/{id}/results',
       auth: 'key',
+      operationId: 'pushCheckResult',
+      tag,
       summary: 'Push a result for a push-mode check',
+      schemas: {
+        params: checkParams,
+        body: pushResultBody,
+        responses: { 201: publicResultSchema },
+        // A pull-mode or disabled check, or a result already recorded.
+        errors: ['CONFLICT'],
+      },
       handler: async ({ principal, params, body }) =>
-        created(
-          await deps.pushService.pushResult(
-            principal.tenantId,
-            params.id ?? '',
-            parseInput(pushResultBody, body),
-          ),
-        ),
-    },
-    {
+        created(await deps.pushService.pushResult(principal.tenantId, params.id, body)),
+    }),
+    defineRoute({
       method: 'POST',
       path: '/v1/checks/{id}/heartbeat',
       auth: 'key',
       // Any content type and body (webhooks from GitHub, Stripe, cron curls): never parsed.
       body: 'raw',
+      operationId: 'pushCheckHeartbeat',
+      tag,
       summary: 'Record a successful heartbeat for a push-mode check; the body is ignored',
+      schemas: { params: checkParams, responses: { 201: publicResultSchema }, errors: ['CONFLICT'] },
       handler: async ({ principal, params }) =>
-        created(await deps.pushService.heartbeat(principal.tenantId, params.id ?? '')),
-    },
+        created(await deps.pushService.heartbeat(principal.tenantId, params.id)),
+    }),
   ];
 }

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { fieldDefinitionSchema } from '../domain/blueprint-fields.ts';
+import { idSchema, timestampSchema } from '../http/route-schemas.ts';
+import { blueprintSchema, entitySchema, relationSchema } from './records.ts';
+
+/** Response bodies of the catalog routes: the stored records without their internal attributes. */
+
+const times = { created_at: timestampSchema, updated_at: timestampSchema };
+
+/** A blueprint as publicBlueprint returns it. */
+export const publicBlueprintSchema = z
+  .strictObject({
+    ...blueprintSchema.omit({ entity_count: true, version: true }).shape,
+    id: idSchema('bp'),
+    fields: z.array(fieldDefinitionSchema).meta({ description: 'In display order: sort_order, then name' }),
+    ...times,
+  })
+  .meta({ id: 'Blueprint' });
+
+/** An entity as publicEntity returns it. */
+export const publicEntitySchema = z
+  .strictObject({ ...entitySchema.omit({ version: true }).shape, id: idSchema('ent'), ...times })
+  .meta({ id: 'Entity' });
+
+/** A relation as publicRelation returns it (relations are immutable: created_at only). */
+export const publicRelationSchema = z
+  .strictObject({
+    ...relationSchema.shape,
+    id: idSchema('rel'),
+    from_entity_id: idSchema('ent'),
+    to_entity_id: idSchema('ent'),
+    created_at: timestampSchema,
+  })
+  .meta({ id: 'Relation' });

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { NotFoundError } from '../platform/errors.ts';
+import type { RouteSchemas } from './route-schemas.ts';
+import type { AuthedContext, AuthedRoute, PublicRoute, Route, RouteContext } from './types.ts';
+import { parseInput } from './validation.ts';
+
+type Out<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
+
+/** What a handler receives in place of the raw params, query and body. */
+export interface Parsed<S extends RouteSchemas> {
+  params: Out<S['params'], Record<string, never>>;
+  query: Out<S['query'], Record<string, never>>;
+  body: Out<S['body'], undefined>;
+}
+
+type Typed<C, S extends RouteSchemas> = Omit<C, keyof Parsed<S>> & Parsed<S>;
+
+type AuthedDefinition<S extends RouteSchemas> = Omit<AuthedRoute, 'handler' | 'schemas'> & {
+  schemas: S;
+  handler(ctx: Typed<AuthedContext, S>): ReturnType<AuthedRoute['handler']>;
+};
+
+type PublicDefinition<S extends RouteSchemas> = Omit<PublicRoute, 'handler' | 'schemas'> & {
+  schemas: S;
+  handler(ctx: Typed<RouteContext, S>): ReturnType<PublicRoute['handler']>;
+};
+
+const noFields = z.object({});
+
+/** Path parameters that do not parse name no resource: 404, like an id that does not exist. */
+function parseParams(schema: z.ZodObject | undefined, params: Record<string, string>) {
+  if (!schema) return {};
+  const result = schema.safeParse(params);
+  if (result.success) return result.data;
+  const name = result.error.issues[0]?.path.join('.') || 'path';
+  throw new NotFoundError(name);
+}
+
+/** Declared request headers are checked (400 when they do not parse); handlers read them from `headers`. */
+function parseRequest(schemas: RouteSchemas, ctx: RouteContext): Parsed<RouteSchemas> {
+  if (schemas.headers) parseInput(schemas.headers, ctx.headers, 'headers');
+  return {
+    params: parseParams(schemas.params, ctx.params),
+    query: parseInput(schemas.query ?? noFields, ctx.query, 'query'),
+    body: schemas.body ? parseInput(schemas.body, ctx.body) : undefined,
+  };
+}
+
+/**
+ * A route whose handler receives its params, query and body parsed by the
+ * route's own schemas (the ones the OpenAPI document shows), after the router has authenticated
+ * and authorised the caller.
+ */
+export function defineRoute<S extends RouteSchemas>(def: AuthedDefinition<S>): AuthedRoute;
+export function defineRoute<S extends RouteSchemas>(def: PublicDefinition<S>): PublicRoute;
+export function defineRoute(def: AuthedDefinition<RouteSchemas> | PublicDefinition<RouteSchemas>): Route {
+  if (def.auth === 'key') {
+    const { handler, ...route } = def;
+    return {
+      ...route,
+      handler: (ctx: AuthedContext) => handler({ ...ctx, ...parseRequest(def.schemas, ctx) }),
+    };
+  }
+  const { handler, ...route } = def;
+  return {
+    ...route,
+    handler: (ctx: RouteContext) => handler({ ...ctx, ...parseRequest(def.schemas, ctx) }),
+  };
+}

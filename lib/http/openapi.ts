@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { defineRoute } from './define-route.ts';
+import { ERROR_STATUS, type ErrorCode, errorBodySchema, type ResponseSchema } from './route-schemas.ts';
+import { ok, type PublicRoute, type Route } from './types.ts';
+
+/**
+ * The OpenAPI 3.1 document of the API, built from the route table: every operation's parameters,
+ * request body and responses come from the zod schemas its route parses with (z.toJSONSchema), so
+ * the document describes what the code does.
+ */
+
+type JsonSchema = Record<string, unknown>;
+type Components = Record<string, JsonSchema>;
+
+const jsonSchema = z.record(z.string(), z.unknown());
+const convertedSchema = z.looseObject({ $defs: z.record(z.string(), jsonSchema).optional() });
+const objectSchema = z.object({
+  properties: z.record(z.string(), jsonSchema).default({}),
+  required: z.array(z.string()).default([]),
+});
+
+const COMPONENT_REF = '#/components/schemas/';
+const SUCCESS_DESCRIPTIONS: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+
+/**
+ * The JSON Schema of `schema`. Schemas carrying a `meta({ id })` become components: zod emits
+ * them as `$defs`, which move to `components.schemas` (the same id must always mean the same schema).
+ */
+function toJsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Components): JsonSchema {
+  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+  const rewritten = convertedSchema.parse(
+    JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', `"${COMPONENT_REF}`)),
+  );
+  const { $schema: _schema, $defs, ...rest } = rewritten;
+  for (const [id, def] of Object.entries($defs ?? {})) {
+    const known = components[id];
+    if (known && JSON.stringify(known) !== JSON.stringify(def))
+      throw new Error(`OpenAPI component ${id} has two different shapes`);
+    components[id] = def;
+  }
+  return rest;
+}
+
+function parameters(route: Route, components: Components): JsonSchema[] {
+  const { params, query, headers } = route.schemas;
+  const list: JsonSchema[] = [];
+  const add = (where: 'path' | 'query' | 'header', schema: z.ZodObject | undefined) => {
+    if (!schema) return;
+    const json = objectSchema.parse(toJsonSchema(schema, 'input', components));
+    const required = new Set(json.required);
+    for (const [name, property] of Object.entries(json.properties)) {
+      const { description, ...propertySchema } = property;
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        ...(description ? { description } : {}),
+        schema: propertySchema,
+      });
+    }
+  };
+  add('path', params);
+  add('query', query);
+  add('header', headers);
+  return list;
+}
+
+function requestBody(route: Route, components: Components): JsonSchema | undefined {
+  if (route.body === 'raw') {
+    return {
+      description: 'Any content type and body; never parsed',
+      required: false,
+      content: { '*/*': { schema: {} } },
+    };
+  }
+  const { body } = route.schemas;
+  if (!body) return undefined;
+  return {
+    required: !body.safeParse(undefined).success,
+    content: { 'application/json': { schema: toJsonSchema(body, 'input', components) } },
+  };
+}
+
+function successResponse(status: string, response: ResponseSchema, components: Components): JsonSchema {
+  const description = SUCCESS_DESCRIPTIONS[status] ?? 'Success';
+  if (response === null) return { description };
+  const [contentType, schema] =
+    response instanceof z.ZodType ? ['application/json', response] : [response.contentType, response.schema];
+  return { description, content: { [contentType]: { schema: toJsonSchema(schema, 'output', components) } } };
+}
+
+/** The error codes a route can answer: those of its kind (auth, params, body, query) and its own. */
+export function routeErrorCodes(route: Route): ErrorCode[] {
+  const { schemas } = route;
+  const codes = new Set<ErrorCode>(schemas.errors ?? []);
+  if (schemas.body || schemas.query || schemas.headers) codes.add('VALIDATION_ERROR');
+  if (schemas.body || route.body === 'raw') codes.add('PAYLOAD_TOO_LARGE');
+  if (schemas.params) codes.add('NOT_FOUND');
+  if (route.auth === 'key') {
+    for (const code of ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'RATE_LIMITED'] as const) codes.add(code);
+    if (route.method !== 'GET' || route.denyReadOnly) codes.add('READ_ONLY');
+    if (route.role === 'admin') codes.add('FORBIDDEN');
+  }
+  codes.add('INTERNAL');
+  return [...codes];
+}
+
+const ERROR_HEADERS: Record<number, JsonSchema> = {
+  401: { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer' } } },
+  429: {
+    'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer', minimum: 0 } },
+  },
+};
+
+function errorResponses(route: Route): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of routeErrorCodes(route)) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: codes.join(', '),
+      ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
+      content: { 'application/json': { schema: { $ref: `${COMPONENT_REF}Error` } } },
+    };
+  }
+  return responses;
+}
+
+function operation(route: Route, components: Components): JsonSchema {
+  const params = parameters(route, components);
+  const body = requestBody(route, components);
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, response] of Object.entries(route.schemas.responses)) {
+    if (response !== undefined) responses[status] = successResponse(status, response, components);
+  }
+  return {
+    operationId: route.operationId,
+    ...(route.summary ? { summary: route.summary } : {}),
+    tags: [route.tag],
+    ...(params.length > 0 ? { parameters: params } : {}),
+    ...(body ? { requestBody: body } : {}),
+    responses: { ...responses, ...errorResponses(route) },
+    security: route.auth === 'key' ? [{ bearerAuth: [] }] : [],
+  };
+}
+
+/** The OpenAPI 3.1 document describing every route of `routes`. */
+export function buildOpenApiDocument(routes: readonly Route[]): JsonSchema {
+  const components: Components = {};
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const item = paths[route.path] ?? {};
+    item[route.method.toLowerCase()] = operation(route, components);
+    paths[route.path] = item;
+  }
+  components.Error = toJsonSchema(errorBodySchema, 'output', components);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Vigil API',
+      version: '1',
+      description: 'Generated from the route table; conventions and error codes in docs/api.md.',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key: vgl_ + 32 base62 characters + a 6-character checksum',
+        },
+      },
+    },
+  };
+}
+
+/** GET /v1/openapi.json (no key): the document of `routes()`, built once on first request. */
+export function openApiRoute(routes: () => readonly Route[]): PublicRoute {
+  let document: JsonSchema | undefined;
+  return defineRoute({
+    method: 'GET',
+    path: '/v1/openapi.json',
+    auth: 'none',
+    operationId: 'getOpenApiDocument',
+    tag: 'Meta',
+    summary: 'This OpenAPI 3.1 document, generated from the route table',
+    schemas: { responses: { 200: z.record(z.string(), z.unknown()) } },
+    handler: async () => {
+      document ??= buildOpenApiDocument(routes());
+      return ok(document);
+    },
+  });
+}

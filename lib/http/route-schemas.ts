@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+/**
+ * What a route declares about its wire format. The same zod schemas parse the request (in
+ * defineRoute) and describe the route in the OpenAPI document (lib/http/openapi.ts), so the
+ * document cannot drift from what the route accepts.
+ */
+
+/** Error codes a route can answer with (DECISIONS.md); their statuses live in ERROR_STATUS. */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  ACCOUNT_DISABLED: 403,
+  READ_ONLY: 403,
+  FORBIDDEN: 403,
+  LIMIT_EXCEEDED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  LOG_LIMIT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** A success response: the zod schema of its JSON body, `null` for none (204), or another media type. */
+export type ResponseSchema = z.ZodType | null | { contentType: string; schema: z.ZodType };
+
+/** Path parameters, query and request headers are objects of string-valued fields. */
+type StringFields = z.ZodObject;
+
+export interface RouteSchemas {
+  /** One field per `{param}` of the path; a value that does not parse answers 404 (it names nothing). */
+  params?: StringFields;
+  /** Query parameters; unknown ones are ignored. A value that does not parse answers 400. */
+  query?: StringFields;
+  /** Request headers the route reads, by lower-case name. */
+  headers?: StringFields;
+  /** The JSON request body (routes that read one); a body that does not parse answers 400. */
+  body?: z.ZodType;
+  /** Success responses by status. */
+  responses: { 200?: ResponseSchema; 201?: ResponseSchema; 204?: null };
+  /**
+   * Errors particular to the route. The ones every route of its kind can answer (401 and 429 with
+   * a key, 403 READ_ONLY on writes, 400 with a body or query, 404 with path parameters, 500) are
+   * added by the OpenAPI builder from the route itself.
+   */
+  errors?: readonly ErrorCode[];
+}
+
+/** The error body of every non-2xx JSON answer. */
+export const errorBodySchema = z.strictObject({
+  error: z.string().meta({ description: 'A human-readable message' }),
+  code: z.string().meta({ description: 'A machine-readable code such as VALIDATION_ERROR or NOT_FOUND' }),
+  details: z
+    .array(z.strictObject({ path: z.string(), message: z.string() }))
+    .optional()
+    .meta({ description: 'One entry per invalid field (VALIDATION_ERROR only)' }),
+});
+
+/** Crockford base32 as the ids' ULIDs use it (lib/platform/ids.ts). */
+const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
+
+/** An id with one of the given prefixes, e.g. `chk_01J9Z3...`. */
+export function idSchema(...prefixes: [string, ...string[]]) {
+  const alternatives = prefixes.length === 1 ? prefixes[0] : `(?:${prefixes.join('|')})`;
+  return z
+    .string()
+    .regex(new RegExp(`^${alternatives}_${ULID}$`))
+    .meta({ description: `${prefixes.map((p) => `${p}_`).join(' or ')} + a 26-character ULID` });
+}
+
+/** An ISO 8601 UTC time with milliseconds and `Z`, as every record carries them. */
+export const timestampSchema = z.iso.datetime({ precision: 3 });
