@@ -12,6 +12,7 @@ import {
 import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { DEFAULT_MAX_ATTEMPTS } from '../lib/platform/job-queue.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
 
@@ -24,8 +25,11 @@ export interface VigilChecksProps {
 
 /** Longest probe (timeout_ms max 60 s) plus the result's writes, with room to spare. */
 const WORKER_TIMEOUT = Duration.seconds(90);
-/** Receives before a probe job moves to the DLQ. */
-export const PROBE_MAX_RECEIVE_COUNT = 5;
+/**
+ * Receives before a probe job moves to the DLQ: the job queue's attempts, since the worker makes a
+ * job's last failed attempt visible at once for the redrive policy to dead-letter it.
+ */
+export const PROBE_MAX_RECEIVE_COUNT = DEFAULT_MAX_ATTEMPTS;
 
 /**
  * The pull-check engine: EventBridge Scheduler fires the generator every minute; it reads the due
@@ -45,7 +49,8 @@ export class VigilChecks extends Construct {
     this.probeQueue = new Queue(this, 'ProbeQueue', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      // AWS's advice for Lambda consumers: at least six times the function timeout.
+      // AWS's advice for Lambda consumers: at least six times the function timeout. A failed job
+      // does not wait for it: the worker sets its visibility to the retry delay (1 s, 2 s, 4 s).
       visibilityTimeout: Duration.seconds(WORKER_TIMEOUT.toSeconds() * 6 + 60),
       // Shorter than the DLQ's 14 days: a message keeps its first enqueue time when moved there.
       retentionPeriod: Duration.days(1),
@@ -83,7 +88,8 @@ export class VigilChecks extends Construct {
     this.worker = new VigilFunction(this, 'Worker', {
       entry: 'functions/worker.ts',
       timeout: WORKER_TIMEOUT,
-      environment: props.environment,
+      // The worker changes a failed message's visibility there (the event source grants it).
+      environment: { ...props.environment, VIGIL_PROBE_QUEUE_URL: this.probeQueue.queueUrl },
     }).function;
     props.table.grantReadWriteData(this.worker);
     this.worker.addEventSource(

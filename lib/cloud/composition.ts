@@ -8,7 +8,7 @@ import { createDynamoTable } from '../store/dynamodb-table.ts';
 import { createGenerator } from './generator.ts';
 import { createGeneratorHandler } from './generator-handler.ts';
 import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
-import { createWorkerHandler } from './worker.ts';
+import { createProbeJobQueue, createWorkerHandler } from './worker.ts';
 
 /** What tests replace in the cloud composition; a deployment passes nothing. */
 export interface CloudOverrides {
@@ -42,8 +42,13 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     config,
     rateLimiter: createStoreRateLimiter({ table, clock }),
   });
-  // Creating a client opens nothing; only the generator sends.
+  // Creating a client opens nothing; only the generator and the worker call SQS.
   const sqs = new SQSClient({ region: config.region });
+  const probeQueue = (why: string) => {
+    const queueUrl = config.probeQueueUrl;
+    if (!queueUrl) throw new Error(`VIGIL_PROBE_QUEUE_URL is not set (${why})`);
+    return createProbeJobQueue({ sqs, queueUrl, logger });
+  };
   return {
     config,
     /** The Powertools logger the edges hand to `injectLambdaContext`; `logger` writes through it. */
@@ -54,12 +59,16 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     sqs,
     /** The generator Lambda's handler; needs VIGIL_PROBE_QUEUE_URL. */
     generatorHandler() {
-      const queueUrl = config.probeQueueUrl;
-      if (!queueUrl) throw new Error('VIGIL_PROBE_QUEUE_URL is not set (the generator enqueues there)');
-      const generator = createGenerator({ table, sqs, queueUrl, clock, dueShards: config.dueShards, logger });
+      const queue = probeQueue('the generator enqueues there');
+      const generator = createGenerator({ table, queue, clock, dueShards: config.dueShards, logger });
       return createGeneratorHandler({ generator, clock, logger });
     },
-    /** The probe worker Lambda's handler. */
-    workerHandler: () => createWorkerHandler({ jobRunner: app.jobRunner, logger }),
+    /** The probe worker Lambda's SQS batch handler; needs VIGIL_PROBE_QUEUE_URL. */
+    workerHandler: () =>
+      createWorkerHandler({
+        queue: probeQueue('the worker sets retry delays there'),
+        jobRunner: app.jobRunner,
+        logger,
+      }),
   };
 }

@@ -1,4 +1,3 @@
-import middy from '@middy/core';
 import { z } from 'zod';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -16,7 +15,7 @@ export const schedulerPayloadSchema = z.object({
 
 /** The generator Lambda: EventBridge Scheduler, every minute -> one generator run for that minute. */
 export function createGeneratorHandler(deps: { generator: Generator; clock: Clock; logger: Logger }) {
-  return middy<unknown, GeneratorCounts>().handler(async (event) => {
+  return async (event: unknown): Promise<GeneratorCounts> => {
     const payload = schedulerPayloadSchema.safeParse(event);
     if (!payload.success) {
       // A manual or misconfigured invocation still runs: skipping a minute would delay every check.
@@ -26,5 +25,5 @@ export function createGeneratorHandler(deps: { generator: Generator; clock: Cloc
     }
     const atMs = payload.success ? Date.parse(payload.data.scheduled_time) : deps.clock.now();
     return deps.generator.run(Math.floor(atMs / WINDOW_MS) * WINDOW_MS);
-  });
+  };
 }

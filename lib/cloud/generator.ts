@@ -1,10 +1,10 @@
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type DueClaim, generateShard } from '../checks/generator.ts';
+import { type ProbeJob, probeJobId } from '../checks/probe-job.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
+import { delaySecondsFor, type JobInput, type JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import { mapBounded } from './bounded.ts';
-import { delaySecondsFor, type OutgoingMessage, sendInBatches } from './probe-queue.ts';
 
 /** One window per minute, plus a lookahead so slots just past it are not late when a run starts late. */
 export const WINDOW_MS = 60_000;
@@ -14,8 +14,8 @@ const CLAIM_CONCURRENCY = 25;
 
 export interface GeneratorDeps {
   table: Table;
-  sqs: SQSClient;
-  queueUrl: string;
+  /** The probe job queue (SQS in the cloud). */
+  queue: JobQueue<ProbeJob>;
   clock: Clock;
   dueShards: number;
   logger: Logger;
@@ -27,12 +27,12 @@ export interface GeneratorCounts {
   window_end: string;
   /** Due checks found (one claim each). */
   due: number;
-  /** Messages SQS accepted (a claim has one per slot in the window). */
+  /** Jobs the queue accepted (a claim has one per slot in the window). */
   enqueued: number;
   claimed: number;
   /** Claims that lost their condition: another run claimed first (its message is a harmless duplicate). */
   already_claimed: number;
-  /** Checks left unclaimed because SQS did not take their jobs; the next run finds them again. */
+  /** Checks left unclaimed because the queue did not take their jobs; the next run finds them again. */
   unsent: number;
   /** Claims that failed otherwise; the next run finds those checks again and re-sends the same slots. */
   claim_errors: number;
@@ -50,17 +50,19 @@ export class GeneratorRunError extends Error {
   }
 }
 
-function jobsOf(claim: DueClaim): { body: string; dueMs: number }[] {
+/** The queue jobs of a claim (one per slot), each delayed to its slot. */
+function jobsOf(claim: DueClaim, sentAtMs: number): JobInput<ProbeJob>[] {
   return [{ job: claim.job, dueMs: claim.dueMs }, ...(claim.later ?? [])].map((j) => ({
-    body: JSON.stringify(j.job),
-    dueMs: j.dueMs,
+    id: probeJobId(j.job),
+    body: j.job,
+    delaySeconds: delaySecondsFor(j.dueMs, sentAtMs),
   }));
 }
 
 /**
  * The cloud generator. Each run reads every shard of the due index for one minute window, sends
- * the jobs to SQS FIRST (delayed to their slot) and only then claims the checks whose jobs SQS
- * accepted: a crash or an SQS failure leaves a check due, never claimed-but-not-enqueued.
+ * the jobs to the queue FIRST (delayed to their slot) and only then claims the checks whose jobs
+ * it accepted: a crash or a queue failure leaves a check due, never claimed-but-not-enqueued.
  */
 export function createGenerator(deps: GeneratorDeps) {
   return {
@@ -81,23 +83,12 @@ export function createGenerator(deps: GeneratorDeps) {
 
       const dispatch = async (claims: DueClaim[]): Promise<void> => {
         const sentAt = deps.clock.now();
-        const plans = claims.map((claim, i) => ({
-          claim,
-          messages: jobsOf(claim).map(
-            (job, k): OutgoingMessage => ({
-              id: `c${i}-${k}`,
-              body: job.body,
-              delaySeconds: delaySecondsFor(job.dueMs, sentAt),
-            }),
-          ),
-        }));
-        const unsent = await sendInBatches(
-          plans.flatMap((p) => p.messages),
-          { sqs: deps.sqs, queueUrl: deps.queueUrl, logger: deps.logger },
-        );
-        const sent = plans.filter((p) => p.messages.every((m) => !unsent.has(m.id)));
+        const plans = claims.map((claim) => ({ claim, jobs: jobsOf(claim, sentAt) }));
+        const all = plans.flatMap((p) => p.jobs);
+        const unsent = new Set((await deps.queue.enqueue(all)).failed);
+        const sent = plans.filter((p) => p.jobs.every((job) => !unsent.has(job.id)));
         counts.due += claims.length;
-        counts.enqueued += plans.flatMap((p) => p.messages).length - unsent.size;
+        counts.enqueued += all.length - unsent.size;
         counts.unsent += claims.length - sent.length;
         await mapBounded(sent, CLAIM_CONCURRENCY, async ({ claim }) => {
           try {

@@ -3,14 +3,8 @@ import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Logger } from '../platform/logger.ts';
 import { mapBounded } from './bounded.ts';
 
-/** SQS limits: at most 10 entries per SendMessageBatch and a delay of at most 15 minutes. */
+/** SQS's limit: at most 10 entries per batch call. */
 export const SQS_BATCH_SIZE = 10;
-export const MAX_DELAY_SECONDS = 900;
-
-/** The delay that starts a job at its due time: whole seconds from now, rounded up, within 0..900. */
-export function delaySecondsFor(dueMs: number, nowMs: number): number {
-  return Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((dueMs - nowMs) / 1000)));
-}
 
 /** One message to send; `id` is unique within one `sendInBatches` call ([A-Za-z0-9_-], at most 80). */
 export interface OutgoingMessage {
@@ -29,7 +23,8 @@ export interface SendOptions {
   concurrency?: number;
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
+/** `items` in slices of `size`. */
+export function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -53,7 +48,7 @@ async function sendBatch(batch: OutgoingMessage[], options: SendOptions): Promis
       // A sender fault (a bad entry) fails the same way every time: not worth another attempt.
       const faulty = new Set((out.Failed ?? []).filter((f) => f.SenderFault).map((f) => f.Id));
       for (const failure of out.Failed ?? []) {
-        options.logger.warn('probe job not accepted by SQS', {
+        options.logger.warn('message not accepted by SQS', {
           id: failure.Id,
           code: failure.Code,
           sender_fault: failure.SenderFault,

@@ -1,66 +1,49 @@
-import middy from '@middy/core';
-import type { SQSBatchResponse } from 'aws-lambda';
-import { z } from 'zod';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { type JobRunnerDeps, type ProbeJob, probeJobSchema, runProbeJob } from '../checks/probe-job.ts';
+import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import { mapBounded } from './bounded.ts';
+import { createSqsBatchHandler } from './sqs-batch.ts';
+import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
-/** The parts of an SQS event record the worker reads; the rest of the record passes unchecked. */
-const sqsEventSchema = z.object({
-  Records: z.array(
-    z.looseObject({
-      messageId: z.string().min(1),
-      body: z.string(),
-      attributes: z.looseObject({ ApproximateReceiveCount: z.string().optional() }).optional(),
-    }),
-  ),
-});
-
-function parseJob(body: string): ProbeJob | undefined {
-  try {
-    const parsed = probeJobSchema.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export interface WorkerDeps {
-  jobRunner: JobRunnerDeps;
+/** The probe job queue on SQS (bodies parsed as probe jobs). */
+export function createProbeJobQueue(deps: {
+  sqs: SQSClient;
+  queueUrl: string;
   logger: Logger;
-  /** Jobs of one batch run at once. @default 10 (the event source's batch size) */
-  concurrency?: number;
+}): SqsJobQueue<ProbeJob> {
+  return createSqsJobQueue({ ...deps, name: 'probe', schema: probeJobSchema });
 }
 
 /**
- * The probe worker Lambda: an SQS batch of probe jobs, run concurrently; the messages whose job
- * threw are reported as batch item failures (ReportBatchItemFailures), so only they come back.
- * Duplicate, gone and skipped outcomes are successes. A message that is not a probe job is logged
- * and reported as a failure too: after maxReceiveCount it rests in the DLQ for inspection, and
- * during a deploy a job in a newer format gets retried by a newer worker instead of being lost.
+ * Runs one delivered probe job. Duplicate, gone and skipped outcomes are done; a throw fails the
+ * attempt (retried after 1 s, 2 s, 4 s, then a dead letter).
  */
-export function createWorkerHandler(deps: WorkerDeps) {
-  return middy<unknown, SQSBatchResponse>().handler(async (event) => {
-    const { Records } = sqsEventSchema.parse(event);
-    const failed = await mapBounded(Records, deps.concurrency ?? 10, async (record) => {
-      const receives = record.attributes?.ApproximateReceiveCount;
-      const job = parseJob(record.body);
-      if (!job) {
-        deps.logger.error('malformed probe job message', { message_id: record.messageId, receives });
-        return record.messageId;
-      }
-      const log = deps.logger.child({ message_id: record.messageId, check_id: job.check_id });
-      try {
-        const outcome = await runProbeJob(job, deps.jobRunner);
-        log.debug('probe job done', { status: outcome.status, slot_ms: job.slot_ms, receives });
-        return undefined;
-      } catch (error) {
-        log.error('probe job failed', { slot_ms: job.slot_ms, receives, error });
-        return record.messageId;
-      }
+export function createProbeJobHandler(deps: { jobRunner: JobRunnerDeps; logger: Logger }) {
+  return async (job: ReceivedJob<ProbeJob>): Promise<void> => {
+    const outcome = await runProbeJob(job.body, deps.jobRunner);
+    deps.logger.debug('probe job done', {
+      job_id: job.id,
+      check_id: job.body.check_id,
+      status: outcome.status,
+      attempt: job.attempt,
     });
-    return {
-      batchItemFailures: failed.flatMap((id) => (id === undefined ? [] : [{ itemIdentifier: id }])),
-    };
+  };
+}
+
+/**
+ * The probe worker Lambda's handler: an SQS batch of probe jobs through Powertools batch
+ * processing (records run concurrently; the ones whose job threw, or that are not probe jobs, are
+ * reported as batch item failures, after their retry delay is set). A message in a newer format
+ * during a deploy is thereby retried, and one that never parses rests in the DLQ for inspection.
+ */
+export function createWorkerHandler(deps: {
+  queue: SqsJobQueue<ProbeJob>;
+  jobRunner: JobRunnerDeps;
+  logger: Logger;
+}) {
+  return createSqsBatchHandler({
+    queue: deps.queue,
+    handle: createProbeJobHandler(deps),
+    logger: deps.logger,
   });
 }

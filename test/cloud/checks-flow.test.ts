@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStreamHandler } from '../../functions/stream.ts';
 import { STREAM_ENTITIES } from '../../lib/app.ts';
-import { probeJobSchema } from '../../lib/checks/probe-job.ts';
 import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
 import { createStreamReader } from '../support/dynamodb-stream.ts';
 import {
   type CloudHarness,
   createEntity,
+  jobOf,
   lambdaContext,
   type SentMessage,
   schedulerEvent,
@@ -96,10 +96,10 @@ describe('a pull check in the cloud runtime', () => {
   });
 
   it('ran each probe at its own slot, one interval apart, each job delayed to it', async () => {
-    const slots = delivered.map((m) => probeJobSchema.parse(JSON.parse(m.body)).slot_ms);
+    const slots = delivered.map((m) => jobOf(m.body).slot_ms);
     expect(slots.slice(1).map((s, i) => s - (slots[i] ?? 0))).toEqual([60_000, 60_000, 60_000, 60_000]);
     for (const m of delivered) {
-      const slot = probeJobSchema.parse(JSON.parse(m.body)).slot_ms;
+      const slot = jobOf(m.body).slot_ms;
       expect(m.delaySeconds).toBe(Math.max(0, Math.ceil((slot - m.sentAtMs) / 1000)));
     }
     expect(await results()).toHaveLength(5);

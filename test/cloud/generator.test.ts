@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, type SendMessageBatchCommandInput } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ProbeJob, probeJobSchema } from '../../lib/checks/probe-job.ts';
+import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import { createGenerator, GeneratorRunError, LOOKAHEAD_MS } from '../../lib/cloud/generator.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
@@ -8,7 +8,7 @@ import type { Table } from '../../lib/store/table.ts';
 import {
   type CloudHarness,
   createEntity,
-  QUEUE_URL,
+  jobOf,
   START_MS,
   schedulerEvent,
   startCloudHarness,
@@ -40,7 +40,10 @@ async function createChecks(n: number, body: Record<string, unknown> = {}): Prom
 }
 
 const jobs = (): (ProbeJob & { delaySeconds: number })[] =>
-  h.sent.map((m) => ({ ...probeJobSchema.parse(JSON.parse(m.body)), delaySeconds: m.delaySeconds }));
+  h.sent.map((m) => {
+    const { job_id: _id, ...job } = jobOf(m.body);
+    return { ...job, delaySeconds: m.delaySeconds };
+  });
 
 const batchSizes = () =>
   h.sqsMock.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input.Entries?.length ?? 0);
@@ -145,8 +148,7 @@ describe('partial SendMessageBatch failures', () => {
     h.sqsMock.on(SendMessageBatchCommand).callsFake((input: SendMessageBatchCommandInput) => {
       const entries = input.Entries ?? [];
       const bad = (body: string | undefined) =>
-        (options.times === undefined || failures < options.times) &&
-        checkIds.includes(probeJobSchema.parse(JSON.parse(String(body))).check_id);
+        (options.times === undefined || failures < options.times) && checkIds.includes(jobOf(body).check_id);
       const failing = entries.filter((e) => bad(e.MessageBody));
       if (failing.length > 0) failures += 1;
       const ok = h.accept({ ...input, Entries: entries.filter((e) => !failing.includes(e)) });
@@ -220,8 +222,7 @@ describe('overlapping generators', () => {
     const [id] = await createChecks(1);
     const other = createGenerator({
       table: h.table,
-      sqs: h.sqs,
-      queueUrl: QUEUE_URL,
+      queue: h.probeQueue,
       clock: h.clock,
       dueShards: 1,
       logger: silentLogger,
@@ -257,8 +258,7 @@ describe('a failing shard', () => {
     };
     const generator = createGenerator({
       table: failing,
-      sqs: h.sqs,
-      queueUrl: QUEUE_URL,
+      queue: h.probeQueue,
       clock: h.clock,
       dueShards: 2,
       logger: silentLogger,

@@ -7,7 +7,8 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mapBounded } from '../../lib/cloud/bounded.ts';
-import { delaySecondsFor, type OutgoingMessage, sendInBatches } from '../../lib/cloud/probe-queue.ts';
+import { type OutgoingMessage, sendInBatches } from '../../lib/cloud/sqs-send.ts';
+import { delaySecondsFor } from '../../lib/platform/job-queue.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { QUEUE_URL } from './support.ts';
 

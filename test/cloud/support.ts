@@ -11,10 +11,12 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { inject } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { createApp } from '../../lib/app.ts';
+import { type ProbeJob, probeJobId, probeJobSchema } from '../../lib/checks/probe-job.ts';
 import { createGenerator } from '../../lib/cloud/generator.ts';
 import { createGeneratorHandler } from '../../lib/cloud/generator-handler.ts';
 import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
-import { createWorkerHandler } from '../../lib/cloud/worker.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { createProbeJobQueue, createWorkerHandler } from '../../lib/cloud/worker.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
@@ -31,6 +33,17 @@ export interface SentMessage {
   delaySeconds: number;
   /** Fake-clock time of the SendMessageBatch call. */
   sentAtMs: number;
+}
+
+/** The probe job a sent message carries (the queue's `{id, body}` envelope, parsed). */
+export function jobOf(messageBody: string | undefined): ProbeJob & { job_id: string } {
+  const envelope = jobEnvelopeSchema.parse(JSON.parse(String(messageBody)));
+  return { ...probeJobSchema.parse(envelope.body), job_id: envelope.id };
+}
+
+/** A message body as the generator sends a probe job. */
+export function probeMessageBody(job: ProbeJob): string {
+  return JSON.stringify({ id: probeJobId(job), body: job });
 }
 
 /** A Lambda context with every field the type declares. */
@@ -122,16 +135,10 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
     return { Successful: successful, Failed: [], $metadata: {} };
   };
   sqsMock.on(SendMessageBatchCommand).callsFake(accept);
-  const generator = createGenerator({
-    table,
-    sqs,
-    queueUrl: QUEUE_URL,
-    clock,
-    dueShards: config.dueShards,
-    logger,
-  });
+  const probeQueue = createProbeJobQueue({ sqs, queueUrl: QUEUE_URL, logger });
+  const generator = createGenerator({ table, queue: probeQueue, clock, dueShards: config.dueShards, logger });
   const generatorHandler = createGeneratorHandler({ generator, clock, logger });
-  const workerHandler = createWorkerHandler({ jobRunner: app.jobRunner, logger });
+  const workerHandler = createWorkerHandler({ queue: probeQueue, jobRunner: app.jobRunner, logger });
   const apiHandler = createApiHandler({
     app,
     logger,
@@ -151,12 +158,13 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
     /** Accepts and records a batch; tests that replace the mock's behaviour call it to succeed. */
     accept,
     sent,
+    probeQueue,
     generator,
     tenantId: first.tenant.id,
     adminKey: first.rawKey,
     /** Runs the generator Lambda for the minute the fake clock is in. */
     runGenerator: (event: unknown = schedulerEvent(Math.floor(clock.now() / 60_000) * 60_000)) =>
-      generatorHandler(event, lambdaContext('generator')),
+      generatorHandler(event),
     runWorker: (event: unknown) => workerHandler(event, lambdaContext('worker')),
     /** One API request through the api Lambda handler (JSON in, parsed JSON out). */
     async api(method: string, path: string, body?: unknown) {

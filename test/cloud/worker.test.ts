@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkPartition } from '../../lib/catalog/catalog-keys.ts';
 import { RESULT_PREFIX } from '../../lib/checks/check-keys.ts';
@@ -9,6 +10,8 @@ import {
   type CloudHarness,
   createEntity,
   lambdaContext,
+  probeMessageBody,
+  QUEUE_URL,
   START_MS,
   sqsEvent,
   startCloudHarness,
@@ -53,6 +56,10 @@ const message = (body: unknown) => ({
   body: typeof body === 'string' ? body : JSON.stringify(body),
 });
 
+/** The VisibilityTimeout of every ChangeMessageVisibility call so far. */
+const visibilityChanges = () =>
+  h.sqsMock.commandCalls(ChangeMessageVisibilityCommand).map((c) => c.args[0].input.VisibilityTimeout);
+
 async function results(checkId: string) {
   const page = await h.table.query({
     pk: checkPartition(checkId),
@@ -66,7 +73,7 @@ describe('the worker handler (private targets allowed)', () => {
   it('runs every job of the batch and reports no failures', async () => {
     h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
     const id = await httpCheck();
-    const jobs = [0, 1, 2].map((i) => message(job(id, START_MS + i * 60_000)));
+    const jobs = [0, 1, 2].map((i) => message(probeMessageBody(job(id, START_MS + i * 60_000))));
 
     const response = await h.runWorker(sqsEvent(jobs));
 
@@ -79,8 +86,8 @@ describe('the worker handler (private targets allowed)', () => {
     h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
     const id = await httpCheck();
     const notJson = message('{not json');
-    const notAJob = message({ check_id: id, kind: 'probe' });
-    const good = message(job(id));
+    const notAJob = message({ id: 'probe:x', body: { check_id: id, kind: 'probe' } });
+    const good = message(probeMessageBody(job(id)));
 
     const response = await h.runWorker(sqsEvent([notJson, good, notAJob]));
 
@@ -89,13 +96,16 @@ describe('the worker handler (private targets allowed)', () => {
       { itemIdentifier: notAJob.messageId },
     ]);
     expect(await results(id)).toHaveLength(1);
-    expect(h.logs.filter((line) => line.includes('malformed probe job message'))).toHaveLength(2);
+    expect(h.logs.filter((line) => line.includes('MalformedJobError'))).toHaveLength(2);
+    // Both come back after the first retry delay (1 s), not the queue's visibility timeout.
+    expect(visibilityChanges()).toEqual([1, 1]);
   });
 
   it('reports the message whose job threw, and only that one', async () => {
     h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
     const [id = '', broken = ''] = await httpChecks(2);
     const handler = createWorkerHandler({
+      queue: h.probeQueue,
       logger: silentLogger,
       jobRunner: {
         ...h.app.jobRunner,
@@ -108,28 +118,34 @@ describe('the worker handler (private targets allowed)', () => {
         },
       },
     });
-    const ok = message(job(id));
-    const failing = message(job(broken));
+    const ok = message(probeMessageBody(job(id)));
+    const failing = message(probeMessageBody(job(broken)));
 
-    const response = await handler(sqsEvent([ok, failing]), lambdaContext('worker'));
+    const event = sqsEvent([ok, { ...failing, receives: 3 }]);
+    const response = await handler(event, lambdaContext('worker'));
 
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: failing.messageId }]);
+    // Its third attempt failed: it comes back after 4 s.
+    expect(h.sqsMock.commandCalls(ChangeMessageVisibilityCommand).map((c) => c.args[0].input)).toEqual([
+      { QueueUrl: QUEUE_URL, ReceiptHandle: event.Records[1]?.receiptHandle, VisibilityTimeout: 4 },
+    ]);
     expect(await results(id)).toHaveLength(1);
   });
 
   it('treats a deleted check and a redelivered slot as done', async () => {
     h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
     const id = await httpCheck();
-    const first = message(job(id));
+    const first = message(probeMessageBody(job(id)));
     await h.runWorker(sqsEvent([first]));
     h.clock.advance(600_000);
 
     const response = await h.runWorker(
-      sqsEvent([{ ...first, receives: 2 }, message(job('chk_01JZZZZZZZZZZZZZZZZZZZZZZZ'))]),
+      sqsEvent([{ ...first, receives: 2 }, message(probeMessageBody(job('chk_01JZZZZZZZZZZZZZZZZZZZZZZZ')))]),
     );
 
     expect(response.batchItemFailures).toEqual([]);
     expect(await results(id)).toHaveLength(1);
+    expect(visibilityChanges()).toEqual([]);
   });
 
   it('rejects an event that is not an SQS batch (the whole batch comes back)', async () => {
@@ -145,7 +161,7 @@ describe('the worker handler with the cloud default (private targets denied)', (
     const id = await httpCheck();
     const hits = server.hits();
 
-    const response = await h.runWorker(sqsEvent([message(job(id))]));
+    const response = await h.runWorker(sqsEvent([message(probeMessageBody(job(id)))]));
 
     expect(response.batchItemFailures).toEqual([]);
     const [result] = await results(id);

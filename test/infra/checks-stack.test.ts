@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBE_MAX_RECEIVE_COUNT } from '../../infra/checks.ts';
 import { STREAM_ENTITIES } from '../../lib/app.ts';
 import { schedulerPayloadSchema } from '../../lib/cloud/generator-handler.ts';
+import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
 import { allowStatements, only, type Resource, synthTemplate } from './synth.ts';
 
 let template: Template;
@@ -36,13 +37,13 @@ beforeAll(() => {
 afterAll(() => cleanup());
 
 describe('probe queue', () => {
-  it('redrives to an encrypted DLQ after 5 receives, and the DLQ keeps messages 14 days', () => {
+  it('redrives to an encrypted DLQ after the 4 attempts of the job queue, and the DLQ keeps messages 14 days', () => {
     const [dlqId, dlq] = only(template, 'AWS::SQS::Queue', 'ChecksProbeDlq');
     const [, queue] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
-    expect(PROBE_MAX_RECEIVE_COUNT).toBe(5);
+    expect(PROBE_MAX_RECEIVE_COUNT).toBe(DEFAULT_MAX_ATTEMPTS);
     expect(queue.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: getAtt(dlqId),
-      maxReceiveCount: 5,
+      maxReceiveCount: 4,
     });
     expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
     expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
@@ -157,15 +158,19 @@ describe('worker', () => {
     });
   });
 
-  it('may read and write the table and receive from the queue, with the shared environment', () => {
+  it('may read and write the table, receive from the queue and set retry delays there, with the shared environment', () => {
     const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     expect(actionsOn(WORKER, tableResources())).toEqual(expect.arrayContaining(tableWrites));
     expect(actionsOn(WORKER, getAtt(queueId))).toEqual(
-      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']),
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
     );
     const [, worker] = fn(WORKER);
     expect(worker.Properties.Environment).toEqual({
-      Variables: expect.objectContaining({ VIGIL_TABLE_NAME: { Ref: tableId }, VIGIL_DUE_SHARDS: '4' }),
+      Variables: expect.objectContaining({
+        VIGIL_TABLE_NAME: { Ref: tableId },
+        VIGIL_DUE_SHARDS: '4',
+        VIGIL_PROBE_QUEUE_URL: { Ref: queueId },
+      }),
     });
     // Probe targets stay public-only in the cloud (the config's default there).
     expect(JSON.stringify(worker.Properties.Environment)).not.toContain('VIGIL_ALLOW_PRIVATE_TARGETS');
