@@ -31,4 +31,10 @@ export const createRelationBody = z.strictObject({
   relation_type: z.enum(RELATION_TYPES),
 });
 
-export const listRelationsQuery = z.object({ entity_id: z.string().min(1).optional() });
+export const listRelationsQuery = z.object({
+  entity_id: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: 'Only relations with this entity at either end' }),
+});

@@ -20,8 +20,14 @@ export function pageQuery(max: number) {
       .regex(/^[0-9]{1,6}$/, message)
       .transform(Number)
       .pipe(z.number().int().min(1, message).max(max, message))
-      .default(DEFAULT_PAGE_SIZE),
-    cursor: z.string().min(1).max(2048).optional(),
+      .default(DEFAULT_PAGE_SIZE)
+      .meta({ description: `Page size: an integer from 1 to ${max}; default ${DEFAULT_PAGE_SIZE}` }),
+    cursor: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .meta({ description: 'The next_cursor of the previous page' }),
   });
 }
 

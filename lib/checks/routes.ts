@@ -17,7 +17,9 @@ export interface CheckRouteDeps {
 
 /** The path of every /v1/checks/{id} route (push routes included). */
 export const checkParams = z.object({ id: idSchema('chk') });
-const listChecksQuery = z.object({ entity_id: z.string().min(1).optional() });
+const listChecksQuery = z.object({
+  entity_id: z.string().min(1).optional().meta({ description: 'Only the checks of this entity' }),
+});
 /** Results: limit default 50, at most 500 (DECISIONS.md); transitions: the paged-list rule, at most 200. */
 const resultsQuery = pageQuery(500);
 const transitionsQuery = pageQuery(200);

@@ -41,8 +41,14 @@ const intParam = (max: number) => {
 
 /** Query of GET /v1/checks/{id}/sparkline: hours (default 24, at most 720), buckets (default 48, at most 500). */
 export const sparklineQuery = z.object({
-  hours: intParam(SPARKLINE_MAX_HOURS).default(24),
-  buckets: intParam(SPARKLINE_MAX_BUCKETS).default(48),
+  hours: intParam(SPARKLINE_MAX_HOURS)
+    .default(24)
+    .meta({ description: `The window: an integer from 1 to ${SPARKLINE_MAX_HOURS} hours; default 24` }),
+  buckets: intParam(SPARKLINE_MAX_BUCKETS)
+    .default(48)
+    .meta({
+      description: `Buckets in the window: an integer from 1 to ${SPARKLINE_MAX_BUCKETS}; default 48`,
+    }),
 });
 
 const rollupItemSchema = z.object({

@@ -32,6 +32,7 @@ function missingSchemas(route: Route): string[] {
 describe('the OpenAPI document', () => {
   let table: SqliteTable;
   let app: App;
+  // biome-ignore lint/suspicious/noExplicitAny: the generated document is inspected freely
   let doc: Record<string, any>;
 
   beforeAll(() => {
@@ -49,6 +50,62 @@ describe('the OpenAPI document', () => {
       .filter(([, missing]) => missing !== '');
     expect(failures).toEqual([]);
     expect(app.routes.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it('tells a route without schemas apart (so the check above can fail)', () => {
+    const bare = { ...app.routes.find((r) => r.path === '/v1/checks/{id}' && r.method === 'PUT') };
+    expect(missingSchemas({ ...bare, schemas: undefined } as unknown as Route)).toEqual(['schemas']);
+    expect(missingSchemas({ ...bare, schemas: { responses: {} } } as unknown as Route)).toEqual([
+      'params (declared none)',
+      'body',
+      'a success response',
+    ]);
+  });
+
+  it('lists every route of the table once, with its parameters, body and responses', () => {
+    const operations = Object.values(doc.paths).flatMap((item) => Object.values(item as object));
+    expect(operations).toHaveLength(app.routes.length);
+    const ids = operations.map((op) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const route of app.routes) {
+      const op = doc.paths[route.path]?.[route.method.toLowerCase()];
+      const name = `${route.method} ${route.path}`;
+      expect(op?.operationId, name).toBe(route.operationId);
+      expect(op.tags, name).toEqual([route.tag]);
+      const params = (op.parameters ?? []).map((p: { in: string; name: string }) => `${p.in}:${p.name}`);
+      const expected = [
+        ...Object.keys(route.schemas.params?.shape ?? {}).map((n) => `path:${n}`),
+        ...Object.keys(route.schemas.query?.shape ?? {}).map((n) => `query:${n}`),
+        ...Object.keys(route.schemas.headers?.shape ?? {}).map((n) => `header:${n}`),
+      ];
+      expect(params, name).toEqual(expected);
+      expect(op.requestBody !== undefined, name).toBe(
+        route.schemas.body !== undefined || route.body === 'raw',
+      );
+      for (const status of Object.keys(route.schemas.responses))
+        expect(op.responses[status], name).toBeDefined();
+      expect(op.responses['500'], name).toBeDefined();
+      expect(op.security, name).toEqual(route.auth === 'key' ? [{ bearerAuth: [] }] : []);
+    }
+  });
+
+  it('documents error answers by what the route does', () => {
+    const op = (method: string, path: string) => doc.paths[path][method];
+    expect(Object.keys(op('get', '/healthz').responses)).toEqual(['200', '500']);
+    expect(Object.keys(op('delete', '/v1/settings/users/{id}').responses)).toEqual([
+      '204',
+      '401',
+      '403',
+      '404',
+      '409',
+      '429',
+      '500',
+    ]);
+    expect(op('delete', '/v1/settings/users/{id}').responses['403'].description).toBe(
+      'ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN',
+    );
+    expect(Object.keys(op('post', '/v1/blueprints').responses)).toContain('413');
+    expect(doc.components.schemas.Error.required).toEqual(['error', 'code']);
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

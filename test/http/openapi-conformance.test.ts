@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeErrorCodes } from '../../lib/http/openapi.ts';
+import { ERROR_STATUS, errorBodySchema } from '../../lib/http/route-schemas.ts';
+import type { Route } from '../../lib/http/types.ts';
+import { type ApiHarness, type ApiResponse, type RequestOptions, runtimes } from '../support/api-harness.ts';
+
+/** The route of the table that serves `method` `path`. */
+function routeFor(routes: readonly Route[], method: string, path: string): Route {
+  const bare = path.split('?')[0] ?? path;
+  const route = routes.find(
+    (r) =>
+      r.method === method &&
+      new RegExp(`^${r.path.replace(/\{[a-z_]+\}/g, '[^/]+').replace('.', '\\.')}$`).test(bare),
+  );
+  if (!route) throw new Error(`no route for ${method} ${path}`);
+  return route;
+}
+
+/** Why `res` is not what the route's declared schemas say it answers; empty when it conforms. */
+function violations(route: Route, res: ApiResponse): string[] {
+  if (res.status >= 200 && res.status < 300) {
+    const declared = route.schemas.responses[res.status as 200 | 201 | 204];
+    if (declared === undefined) return [`status ${res.status} is not declared`];
+    if (declared === null) return res.text === '' ? [] : [`a body on ${res.status}`];
+    if (!('safeParse' in declared)) return [];
+    const parsed = declared.safeParse(res.body);
+    return parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+  }
+  const codes = routeErrorCodes(route);
+  const problems: string[] = [];
+  if (!codes.some((code) => ERROR_STATUS[code] === res.status)) problems.push(`status ${res.status}`);
+  if (!codes.includes(res.body?.code)) problems.push(`code ${res.body?.code} is not declared`);
+  const parsed = errorBodySchema.safeParse(res.body);
+  if (!parsed.success) problems.push(...parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+  return problems;
+}
+
+describe.each(runtimes)('answers match the declared schemas ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  /** Sends a request and expects the answer to conform to its route's declared schemas. */
+  const call = async (method: string, path: string, options: RequestOptions = {}) => {
+    const res = await api.request(method, path, { key: api.adminKey, ...options });
+    const route = routeFor(api.app.routes, method, path);
+    expect(violations(route, res), `${method} ${path} -> ${res.status} ${res.text}`).toEqual([]);
+    return res;
+  };
+
+  beforeAll(async () => {
+    api = await start();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('serves the OpenAPI document without a key', async () => {
+    const res = await call('GET', '/v1/openapi.json', { key: '' });
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.paths)).toContain('/v1/openapi.json');
+    expect((await call('GET', '/healthz', { key: '' })).status).toBe(200);
+  });
+
+  it('answers the account and key routes as documented', async () => {
+    expect((await call('GET', '/v1/me')).status).toBe(200);
+    const created = await call('POST', '/v1/auth/keys', { body: { label: 'ci', is_read_only: true } });
+    expect(created.status).toBe(201);
+    expect((await call('GET', '/v1/auth/keys')).body.length).toBeGreaterThanOrEqual(2);
+    expect((await call('GET', '/v1/auth/keys', { key: created.body.key })).body.code).toBe('READ_ONLY');
+    expect((await call('DELETE', `/v1/auth/keys/${created.body.id}`)).status).toBe(204);
+    expect((await call('GET', '/v1/me', { key: '' })).status).toBe(401);
+  });
+
+  it('answers the team routes as documented', async () => {
+    const invite = await call('POST', '/v1/settings/users/invite', { body: { email: 'ann@example.com' } });
+    expect(invite.status).toBe(201);
+    const accepted = await call('POST', '/v1/settings/users/accept', {
+      key: '',
+      body: { token: invite.body.token, name: 'Ann' },
+    });
+    expect(accepted.status).toBe(201);
+    const pending = await call('POST', '/v1/settings/users/invite', {
+      body: { email: 'bob@example.com', role: 'admin' },
+    });
+    expect((await call('GET', '/v1/settings/users')).body.map((u: { status: string }) => u.status)).toEqual([
+      'active',
+      'active',
+      'pending',
+    ]);
+    expect((await call('DELETE', `/v1/settings/users/${pending.body.id}`)).status).toBe(204);
+    const memberKey = accepted.body.key;
+    expect((await call('POST', '/v1/settings/users/invite', { key: memberKey, body: {} })).status).toBe(403);
+    expect((await call('DELETE', `/v1/settings/users/${accepted.body.user.id}`)).status).toBe(204);
+  });
+
+  it('answers the catalog routes as documented', async () => {
+    const bp = await call('POST', '/v1/blueprints', {
+      body: {
+        slug: 'svc',
+        name: 'Service',
+        fields: [{ name: 'tier', field_type: 'number', default_value: '1' }],
+      },
+    });
+    expect(bp.status).toBe(201);
+    expect((await call('POST', '/v1/blueprints', { body: { slug: 'svc', name: 'Again' } })).status).toBe(409);
+    await call('POST', '/v1/blueprints/svc/fields', { body: { name: 'tags', field_type: 'array' } });
+    expect((await call('GET', '/v1/blueprints')).status).toBe(200);
+    expect((await call('GET', '/v1/blueprints/svc')).status).toBe(200);
+    const a = await call('POST', '/v1/blueprints/svc/entities', { body: { slug: 'a', name: 'A' } });
+    const b = await call('POST', '/v1/blueprints/svc/entities', {
+      body: { slug: 'b', name: 'B', fields: { tags: ['x', 1] } },
+    });
+    expect((await call('PUT', '/v1/blueprints/svc/entities/a', { body: { name: 'A2' } })).status).toBe(200);
+    expect((await call('GET', '/v1/blueprints/svc/entities')).body).toHaveLength(2);
+    expect((await call('GET', '/v1/blueprints/svc/entities/b')).status).toBe(200);
+    const rel = await call('POST', '/v1/relations', {
+      body: { from_entity_id: a.body.id, to_entity_id: b.body.id, relation_type: 'depends_on' },
+    });
+    expect(rel.status).toBe(201);
+    expect((await call('GET', `/v1/relations?entity_id=${a.body.id}`)).body).toHaveLength(1);
+    expect((await call('GET', '/v1/relations')).status).toBe(200);
+    expect((await call('DELETE', `/v1/relations/${rel.body.id}`)).status).toBe(204);
+    expect((await call('POST', '/v1/relations', { body: { relation_type: 'x' } })).status).toBe(400);
+    expect((await call('DELETE', '/v1/blueprints/svc/entities/b')).status).toBe(204);
+  });
+
+  it('answers the check, push and status routes as documented', async () => {
+    await call('POST', '/v1/blueprints', { body: { slug: 'job', name: 'Job' } });
+    const entity = await call('POST', '/v1/blueprints/job/entities', {
+      body: { slug: 'nightly', name: 'N' },
+    });
+    const http = await call('POST', '/v1/checks', {
+      body: {
+        entity_id: entity.body.id,
+        check_type: 'http',
+        target_url: 'http://127.0.0.1:9/',
+        headers: { Authorization: 'secret' },
+        enabled: false,
+      },
+    });
+    expect(http.status).toBe(201);
+    const push = await call('POST', '/v1/checks', {
+      body: { entity_id: entity.body.id, check_type: 'push', failure_threshold: 1 },
+    });
+    const id = push.body.id;
+    expect((await call('PUT', `/v1/checks/${id}`, { body: { interval_seconds: 120 } })).status).toBe(200);
+    const pushed = await call('POST', `/v1/checks/${id}/results`, {
+      body: { success: false, latency_ms: 12, checked_at: new Date(Date.now() - 5000).toISOString() },
+    });
+    expect(pushed.status).toBe(201);
+    expect((await call('POST', `/v1/checks/${id}/heartbeat`, { rawBody: 'ping' })).status).toBe(201);
+    expect((await call('POST', `/v1/checks/${http.body.id}/heartbeat`)).status).toBe(409);
+    expect((await call('GET', '/v1/checks')).body).toHaveLength(2);
+    expect((await call('GET', `/v1/checks?entity_id=${entity.body.id}`)).status).toBe(200);
+    expect((await call('GET', `/v1/checks/${id}`)).body.state).toBe('up');
+    expect((await call('GET', `/v1/checks/${id}/results?limit=1`)).body.next_cursor).not.toBeNull();
+    expect((await call('GET', `/v1/checks/${id}/results?limit=0`)).status).toBe(400);
+    expect((await call('GET', `/v1/checks/${id}/transitions`)).body.transitions.length).toBeGreaterThan(0);
+    expect((await call('GET', `/v1/checks/${id}/sparkline`)).status).toBe(200);
+    expect((await call('GET', `/v1/checks/${id}/sparkline?hours=1&buckets=7`)).status).toBe(200);
+    expect((await call('GET', '/v1/status')).body.entities.length).toBeGreaterThan(0);
+    expect((await call('GET', '/v1/status/transitions')).status).toBe(200);
+    expect((await call('DELETE', `/v1/checks/${http.body.id}`)).status).toBe(204);
+  });
+
+  it.each([
+    ['GET', '/v1/checks/not-a-check-id'],
+    ['GET', '/v1/checks/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV'],
+    ['PUT', '/v1/checks/CHK_lowercase'],
+    ['GET', '/v1/blueprints/Not_A_Slug'],
+    ['DELETE', '/v1/relations/rel_short'],
+    ['DELETE', '/v1/auth/keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV'],
+    ['DELETE', '/v1/settings/users/ent_01ARZ3NDEKTSV4RRFFQ69G5FAV'],
+  ])('answers 404 NOT_FOUND to %s %s (malformed or unknown id alike)', async (method, path) => {
+    const res = await call(method, path, { body: method === 'PUT' ? {} : undefined });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('NOT_FOUND');
+  });
+});
