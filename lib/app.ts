@@ -36,6 +36,8 @@ import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
 import { statusRoutes } from './status/routes.ts';
 import { createStatusService } from './status/status-service.ts';
+import { statusStreamRoutes } from './status/stream-routes.ts';
+import { createStatusStream, type StatusStreamSettings } from './status/stream-service.ts';
 import type { ChangeConsumer } from './store/change-feed.ts';
 import type { Table } from './store/table.ts';
 
@@ -55,6 +57,8 @@ export interface CoreDeps {
   probe?: { tlsCa?: string[] };
   /** Where probes run; default on the event loop (the local runtime may hand them to probe threads). */
   prober?: Prober;
+  /** How GET /v1/status/stream follows new events; default: it polls the feed (works in any process). */
+  statusStream?: StatusStreamSettings;
   /** Where the per-key and per-address rate limits are kept; default this process's memory. */
   rateLimiter?: RateLimiter;
 }
@@ -87,6 +91,11 @@ export function createApp(deps: CoreDeps) {
     logger: deps.logger,
   };
 
+  const statusStream = createStatusStream(
+    { table: deps.table, clock: deps.clock, logger: deps.logger },
+    deps.statusStream ?? { follow: 'poll' },
+  );
+
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -109,6 +118,7 @@ export function createApp(deps: CoreDeps) {
       reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock }),
     }),
     ...statusRoutes({ statusService: createStatusService({ table: deps.table, clock: deps.clock }) }),
+    ...statusStreamRoutes({ statusStream: statusStream.service }),
     ...pushRoutes({ pushService: createPushService({ checkService, recorder, tenants, clock: deps.clock }) }),
     ...teamRoutes({
       teamService: createTeamService({
@@ -125,6 +135,7 @@ export function createApp(deps: CoreDeps) {
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */
   const consumers: ChangeConsumer[] = [
     createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
+    ...(statusStream.consumer ? [statusStream.consumer] : []),
   ];
 
   const rateLimit = createRateLimitGuard({

@@ -4,20 +4,29 @@ import { createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
+import type { StatusStreamSettings } from '../status/stream-service.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
 import { createGenerator } from './generator.ts';
 import { createGeneratorHandler } from './generator-handler.ts';
 import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
 import { createProbeJobQueue, createWorkerHandler } from './worker.ts';
 
-/** What tests replace in the cloud composition; a deployment passes nothing. */
+/** What tests replace in the cloud composition; a deployment passes nothing but `statusStream`. */
 export interface CloudOverrides {
   /** A DynamoDB client of the test's own (DynamoDB Local). */
   dynamodb?: DynamoDBClient;
   clock?: Clock;
   /** Where the Powertools logger writes its JSON lines (default stdout). */
   logWrite?: (line: string) => void;
+  /** How GET /v1/status/stream polls and when it ends; default STATUS_STREAM_VIA_API_GATEWAY. */
+  statusStream?: StatusStreamSettings;
 }
+
+/**
+ * Through API Gateway the stream is buffered until it ends, and the api function has 29 s: it
+ * answers with what arrived in 20 s. The status-stream function (a function URL) streams for longer.
+ */
+export const STATUS_STREAM_VIA_API_GATEWAY: StatusStreamSettings = { follow: 'poll', maxDurationMs: 20_000 };
 
 /** The cloud composition root: built once per Lambda container, at module scope. */
 export function createCloudApp(config: Config = loadConfig('cloud'), overrides: CloudOverrides = {}) {
@@ -41,6 +50,7 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     logger,
     config,
     rateLimiter: createStoreRateLimiter({ table, clock }),
+    statusStream: overrides.statusStream ?? STATUS_STREAM_VIA_API_GATEWAY,
   });
   // Creating a client opens nothing; only the generator and the worker call SQS.
   const sqs = new SQSClient({ region: config.region });

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Logger } from '../platform/logger.ts';
 import { errorResponse } from './error-response.ts';
+import { readStream } from './stream-web.ts';
 import type { HttpRequest, HttpResponse } from './types.ts';
 
 /** API Gateway HTTP API (payload v2) event -> runtime-neutral request. */
@@ -24,13 +25,33 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2): HttpRequest 
     body,
     requestId: event.requestContext.requestId,
     sourceIp: event.requestContext.http.sourceIp,
-    sourceIp: event.requestContext.http.sourceIp,
   };
 }
 
 /** Runtime-neutral response -> API Gateway HTTP API result. */
 export function toApiGatewayResult(response: HttpResponse): APIGatewayProxyStructuredResultV2 {
   return { statusCode: response.status, headers: response.headers, body: response.body };
+}
+
+/** Text bodies go as they are; anything else base64, as API Gateway requires for binary. */
+const TEXT_TYPE = /^(text\/|application\/(json|xml|[a-z.+-]+\+json))/i;
+
+/**
+ * A streamed response as an API Gateway result: API Gateway cannot stream, so the body is read
+ * to its end first (an event stream arrives all at once, when the route ends it).
+ */
+export async function bufferedApiGatewayResult(
+  response: HttpResponse,
+  stream: ReadableStream<Uint8Array>,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const body = await readStream(stream);
+  const text = TEXT_TYPE.test(response.headers['content-type'] ?? '');
+  return {
+    statusCode: response.status,
+    headers: response.headers,
+    body: body.toString(text ? 'utf8' : 'base64'),
+    isBase64Encoded: !text,
+  };
 }
 
 /**
@@ -44,7 +65,9 @@ export function apiGatewayHandler(
 ) {
   return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
-      return toApiGatewayResult(await router.handle(fromApiGatewayEvent(event)));
+      const response = await router.handle(fromApiGatewayEvent(event));
+      if (response.stream) return await bufferedApiGatewayResult(response, response.stream);
+      return toApiGatewayResult(response);
     } catch (err) {
       return toApiGatewayResult(errorResponse(err, logger));
     }

@@ -8,7 +8,8 @@ import {
 } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
-import type { HttpRequest, HttpResponse, Principal, Route, RouteContext } from './types.ts';
+import { fromWebResponse } from './stream-web.ts';
+import type { HttpRequest, HttpResponse, Principal, Route, RouteContext, RouteReply } from './types.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -62,6 +63,12 @@ function parseJsonBody(body: Buffer): unknown {
   }
 }
 
+/** A JSON reply serialised; a web-standard Response handed on as a stream. */
+function toHttpResponse(reply: RouteReply): HttpResponse {
+  if (reply instanceof Response) return fromWebResponse(reply);
+  return jsonResponse(reply.status, reply.body, reply.headers);
+}
+
 /** The one router used by the Lambda entry and the local server: match, authenticate, authorize, dispatch. */
 export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Promise<HttpResponse> } {
   const compiled = deps.routes.map(compile);
@@ -94,6 +101,8 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
     const { route, params } = match(req);
     if (req.body.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     const ctxBase = {
+      method: req.method,
+      path: req.path,
       params,
       query: req.query,
       rawBody: req.body,
@@ -106,8 +115,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
         ...ctxBase,
         body: route.body === 'raw' ? undefined : parseJsonBody(req.body),
       };
-      const reply = await route.handler(ctx);
-      return jsonResponse(reply.status, reply.body, reply.headers);
+      return toHttpResponse(await route.handler(ctx));
     }
     const { principal, headers } = await deps.rateLimit.admit(req, deps.authenticate);
     Object.assign(limitHeaders, headers);
@@ -122,7 +130,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       principal,
       logger: logger.child({ tenant_id: principal.tenantId, key_id: principal.keyId }),
     });
-    return jsonResponse(reply.status, reply.body, reply.headers);
+    return toHttpResponse(reply);
   };
 
   return {

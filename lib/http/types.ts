@@ -15,10 +15,17 @@ export interface HttpRequest {
   sourceIp?: string;
 }
 
+/**
+ * A runtime-neutral HTTP response. JSON answers carry their whole `body`; a streamed answer
+ * (Server-Sent Events, a web-standard `Response` a route returned) carries `stream` instead, which
+ * each transport writes as it comes (the local server, a function URL) or buffers (API Gateway).
+ */
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
+  /** The whole body; empty when `stream` is set. */
   body: string;
+  stream?: ReadableStream<Uint8Array>;
 }
 
 export type Role = 'admin' | 'member';
@@ -39,7 +46,16 @@ export interface Reply {
   headers?: Record<string, string>;
 }
 
+/**
+ * A JSON reply, or a web-standard `Response` whose body is streamed back as it comes (Server-Sent
+ * Events; a transport that speaks Request in, Response out, such as the MCP SDK's).
+ */
+export type RouteReply = Reply | Response;
+
 export interface RouteContext {
+  method: string;
+  /** Path without the query string, as requested. */
+  path: string;
   params: Record<string, string>;
   query: Record<string, string>;
   /** Parsed JSON body (routes with body 'json'), `undefined` when the body was empty. */
@@ -76,12 +92,12 @@ export interface AuthedRoute extends RouteBase {
   denyReadOnly?: boolean;
   /** Minimum role; default member. */
   role?: Role;
-  handler(ctx: AuthedContext): Promise<Reply>;
+  handler(ctx: AuthedContext): Promise<RouteReply>;
 }
 
 export interface PublicRoute extends RouteBase {
   auth: 'none';
-  handler(ctx: RouteContext): Promise<Reply>;
+  handler(ctx: RouteContext): Promise<RouteReply>;
 }
 
 export type Route = AuthedRoute | PublicRoute;

@@ -73,15 +73,81 @@ function send(res: ServerResponse, response: HttpResponse): void {
   res.end(bodyless ? undefined : response.body);
 }
 
+/** Resolves when `res` can take more (or is gone, so the writer stops waiting either way). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const go = () => {
+      res.off('drain', go);
+      res.off('close', go);
+      resolve();
+    };
+    res.on('drain', go);
+    res.on('close', go);
+  });
+}
+
+/**
+ * Writes a streamed body as it comes: the head at once, chunked framing, the client's pace. The
+ * stream is cancelled when the client goes away or `open`'s owner ends every open stream.
+ */
+function sendStream(
+  res: ServerResponse,
+  response: HttpResponse,
+  stream: ReadableStream<Uint8Array>,
+  open: Set<() => void>,
+  logger: Logger,
+): void {
+  res.writeHead(response.status, response.headers);
+  res.flushHeaders();
+  const reader = stream.getReader();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    open.delete(end);
+    reader.cancel().catch(() => undefined);
+    if (!res.writableEnded) res.end();
+  };
+  open.add(end);
+  res.once('close', end);
+  const pump = async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || ended) return;
+      if (!res.write(value)) await drained(res);
+    }
+  };
+  pump().then(end, (err: unknown) => {
+    logger.warn('response stream failed', { err });
+    ended = true;
+    open.delete(end);
+    res.destroy();
+  });
+}
+
+export interface HttpServerOptions {
+  /** Aborting it ends every open stream (and any that opens later): a stopping runtime waits for no stream. */
+  signal?: AbortSignal;
+}
+
 /** A node:http server handing every request to `handle` (the shared router). */
 export function createHttpServer(
   handle: (req: HttpRequest) => Promise<HttpResponse>,
   logger: Logger,
+  options: HttpServerOptions = {},
 ): Server {
+  const open = new Set<() => void>();
+  options.signal?.addEventListener('abort', () => {
+    for (const end of [...open]) end();
+  });
   return createServer((req, res) => {
     readBody(req)
       .then((body) => handle(toHttpRequest(req, body)))
-      .then((response) => send(res, response))
+      .then((response) => {
+        if (response.stream === undefined) return send(res, response);
+        sendStream(res, response, response.stream, open, logger);
+        if (options.signal?.aborted) for (const end of [...open]) end();
+      })
       .catch((err: unknown) => {
         const response = errorResponse(err, logger);
         response.headers.connection = 'close';

@@ -36,6 +36,8 @@ export interface LocalRuntimeOptions {
   scheduler?: SchedulerOptions | false;
   /** Probe settings (tests: extra trusted CA certificates). */
   probe?: { tlsCa?: string[] };
+  /** Status stream tuning (tests: a short heartbeat); its events are always pushed from the change feed. */
+  statusStream?: { heartbeatMs?: number };
 }
 
 /** Starts Vigil in one process on SQLite: HTTP API and the background loops. */
@@ -69,6 +71,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     rateLimiter: createMemoryRateLimiter({ clock }),
     ...(options.probe ? { probe: options.probe } : {}),
     ...(probeThreads ? { prober: probeThreads.prober } : {}),
+    // The change pump runs the consumers in this process, so open streams hear of transitions at once.
+    statusStream: { follow: 'push', ...options.statusStream },
   });
   const pump = createChangePump({ table, consumers: app.consumers, logger });
   const scheduler = createScheduler({
@@ -95,7 +99,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   // Before the scheduler reads the due index: checks stored in the first layout move to the current one.
   await migrateCheckItems({ table, tenants: app.tenants, logger, clock });
 
-  const server = createHttpServer((req) => app.router.handle(req), logger);
+  const streams = new AbortController();
+  const server = createHttpServer((req) => app.router.handle(req), logger, { signal: streams.signal });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, options.host, () => resolve());
@@ -111,7 +116,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      // First, so no probe starts while the rest shuts down; unfinished jobs stay queued for the restart.
+      // Open event streams never go idle: end them, or closing the server would wait for their clients.
+      streams.abort();
+      // Before the server closes, so no probe starts while the rest shuts down; unfinished jobs stay queued for the restart.
       await scheduler.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,0 +1,99 @@
+import { decodeTime, encodeTime } from 'ulid';
+import { tenantTransitionsPk } from '../checks/check-keys.ts';
+import { unexpired } from '../checks/paging.ts';
+import { type TransitionRecord, transitionSchema } from '../checks/records.ts';
+import type { SseFrame } from '../http/stream-sse.ts';
+import { parseItem } from '../store/items.ts';
+import type { Table } from '../store/table.ts';
+
+/**
+ * The status stream's events and its position in the tenant's transition feed (`TRN#<tnt>`,
+ * sort key = the transition id). Ids are ULIDs, so "after this id" is a key range: a resume needs
+ * no lookup, and a position need not be the id of a stored transition.
+ */
+
+export const STATE_CHANGE_EVENT = 'state_change';
+
+/** The state-change event of SPEC.md "Events" for an entity transition. */
+export function stateChangeEvent(t: TransitionRecord) {
+  return {
+    entity_id: t.entity_id,
+    entity_name: t.entity_name,
+    check_id: t.check_id,
+    tenant_id: t.tenant_id,
+    from_state: t.from_state,
+    to_state: t.to_state,
+    transition_id: t.id,
+    timestamp: t.created_at,
+  };
+}
+
+/** One transition as an SSE frame: its id is the resume position. */
+export function transitionFrame(t: TransitionRecord): SseFrame {
+  return { id: t.id, event: STATE_CHANGE_EVENT, data: JSON.stringify(stateChangeEvent(t)) };
+}
+
+export const POSITION_EVENT = 'position';
+
+/**
+ * A frame that moves the client's Last-Event-ID without a state change (where a stream starts
+ * without one, where a polled stream ends). Named, so `onmessage` and `state_change` listeners do
+ * not see it; an event rather than a bare `id:` line, which some client libraries ignore.
+ */
+export function positionFrame(position: string): SseFrame {
+  return { id: position, event: POSITION_EVENT, data: JSON.stringify({ position }) };
+}
+
+/** The position just before every transition created at or after `ms`. */
+export function positionAt(ms: number): string {
+  return `trn_${encodeTime(Math.max(0, Math.floor(ms)), 10)}${'0'.repeat(16)}`;
+}
+
+/** When the transition (or position) `id` was created, in epoch milliseconds. */
+export function timeOfPosition(id: string): number {
+  return decodeTime(id.slice('trn_'.length));
+}
+
+const PAGE = 200;
+
+/**
+ * The tenant's entity transitions after `position`, oldest first, one page; `next` is the position
+ * to read on from when more may follow. Expired ones (TTL deletion is lazy) are skipped.
+ */
+export async function transitionsAfter(
+  table: Table,
+  tenantId: string,
+  position: string,
+  nowMs: number,
+): Promise<{ transitions: TransitionRecord[]; next: string | undefined }> {
+  const page = await table.query({
+    pk: tenantTransitionsPk(tenantId),
+    sk: { op: '>', value: position },
+    direction: 'asc',
+    consistent: true,
+    limit: PAGE,
+  });
+  const live = unexpired(nowMs);
+  const last = page.items.at(-1);
+  return {
+    transitions: page.items.filter(live).map((item) => parseItem(transitionSchema, item)),
+    next: page.cursor && last ? last.sk : undefined,
+  };
+}
+
+/** Ids already sent on one stream, the newest few thousand (a re-read window or a redelivery repeats them). */
+export function createSentIds(max = 5000) {
+  const ids = new Set<string>();
+  return {
+    /** True the first time `id` is seen. */
+    add(id: string): boolean {
+      if (ids.has(id)) return false;
+      ids.add(id);
+      if (ids.size > max) {
+        const oldest = ids.values().next();
+        if (!oldest.done) ids.delete(oldest.value);
+      }
+      return true;
+    },
+  };
+}

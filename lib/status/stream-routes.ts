@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { defineRoute } from '../http/define-route.ts';
+import { idSchema } from '../http/route-schemas.ts';
+import { SSE_HEADERS } from '../http/stream-sse.ts';
+import type { AuthedRoute } from '../http/types.ts';
+import type { StatusStreamService } from './stream-service.ts';
+
+const streamHeaders = z.object({
+  'last-event-id': idSchema('trn')
+    .optional()
+    .meta({ description: 'Resume after this event (the `id:` of the last event received)' }),
+});
+
+const eventStream = z.string().meta({
+  description:
+    'Server-Sent Events: `event: state_change` frames whose `data` is the state-change event ' +
+    '{entity_id, entity_name, check_id, tenant_id, from_state, to_state, transition_id, timestamp} ' +
+    'and whose `id` is the transition id; a `: keep-alive` comment every 15 s',
+});
+
+/** GET /v1/status/stream (readable by read-only keys, like every GET). */
+export function statusStreamRoutes(deps: { statusStream: StatusStreamService }): AuthedRoute[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/status/stream',
+      auth: 'key',
+      operationId: 'streamStatus',
+      tag: 'status',
+      summary: "Server-Sent Events of the tenant's entity state changes, resumable with Last-Event-ID",
+      schemas: {
+        headers: streamHeaders,
+        responses: { 200: { contentType: 'text/event-stream', schema: eventStream } },
+      },
+      handler: async ({ principal, headers }) =>
+        new Response(deps.statusStream.open(principal.tenantId, headers['last-event-id']), {
+          status: 200,
+          headers: SSE_HEADERS,
+        }),
+    }),
+  ];
+}
