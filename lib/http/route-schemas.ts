@@ -72,4 +72,6 @@ export function idSchema(...prefixes: [string, ...string[]]) {
 }
 
 /** An ISO 8601 UTC time with milliseconds and `Z`, as every record carries them. */
-export const timestampSchema = z.iso.datetime({ precision: 3 });
+export const timestampSchema = z.iso
+  .datetime({ precision: 3 })
+  .meta({ id: 'Timestamp', description: 'ISO 8601 UTC with milliseconds and Z' });
