@@ -26,7 +26,7 @@ export function statusStreamRoutes(deps: { statusStream: StatusStreamService }):
       path: '/v1/status/stream',
       auth: 'key',
       operationId: 'streamStatus',
-      tag: 'status',
+      tag: 'Status',
       summary: "Server-Sent Events of the tenant's entity state changes, resumable with Last-Event-ID",
       schemas: {
         headers: streamHeaders,
