@@ -14,6 +14,7 @@ import {
 } from '../lib/http/stream-lambda.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import type { Logger } from '../lib/platform/logger.ts';
+import { STATUS_STREAM_FUNCTION_MS } from '../lib/status/stream-service.ts';
 
 /**
  * Function URL (RESPONSE_STREAM) -> the shared router, streamed. Not middy's own streamifyResponse:
@@ -37,9 +38,9 @@ export function createStatusStreamHandler<S extends Writable>(deps: {
   return streamifyHandler(deps.runtime, chain);
 }
 
-/** Streams end after 60 s (the function's timeout is above it); the client resumes with Last-Event-ID. */
+// Streams end before the function's timeout (infra/status-stream.ts); the client resumes with Last-Event-ID.
 const cloud = createCloudApp(loadConfig('cloud'), {
-  statusStream: { follow: 'poll', maxDurationMs: 60_000 },
+  statusStream: { follow: 'poll', maxDurationMs: STATUS_STREAM_FUNCTION_MS },
 });
 export const handler = createStatusStreamHandler<awslambda.HttpResponseStream>({
   ...cloud,

@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import { VigilApi } from './api.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
+import { VigilStatusStream } from './status-stream.ts';
 import { VigilTable } from './table.ts';
 
 /**
@@ -20,6 +21,7 @@ export class VigilStack extends Stack {
   readonly api: VigilApi;
   readonly checks: VigilChecks;
   readonly changeFeed: VigilChangeFeed;
+  readonly statusStream: VigilStatusStream;
 
   constructor(scope: Construct, id: string, props?: StackProps) {
     super(scope, id, props);
@@ -29,8 +31,13 @@ export class VigilStack extends Stack {
     this.api = new VigilApi(this, 'Api', { table, environment });
     this.checks = new VigilChecks(this, 'Checks', { table, environment });
     this.changeFeed = new VigilChangeFeed(this, 'ChangeFeed', { table, environment });
+    this.statusStream = new VigilStatusStream(this, 'StatusStream', { table, environment });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Vigil API base URL' });
+    new CfnOutput(this, 'StreamUrl', {
+      value: this.statusStream.url.url,
+      description: 'Function URL serving GET /v1/status/stream (Server-Sent Events, streamed)',
+    });
     new CfnOutput(this, 'ProbeDlqUrl', {
       value: this.checks.probeDlq.queueUrl,
       description: 'Probe jobs that failed every attempt',

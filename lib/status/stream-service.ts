@@ -35,6 +35,9 @@ export interface StatusStreamSettings {
   maxDurationMs?: number;
 }
 
+/** How long the status-stream function (a function URL) streams before it ends and the client resumes. */
+export const STATUS_STREAM_FUNCTION_MS = 60_000;
+
 export interface StatusStreamDeps {
   table: Table;
   clock: Clock;

@@ -217,8 +217,8 @@ describe('change feed', () => {
 });
 
 describe('functions', () => {
-  it('are four, each with its own log group', () => {
-    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(4);
-    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(4);
+  it('are five, each with its own log group', () => {
+    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(5);
+    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(5);
   });
 });

@@ -1,0 +1,68 @@
+import type { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATUS_STREAM_FUNCTION_MS } from '../../lib/status/stream-service.ts';
+import { allowStatements, only, synthTemplate } from './synth.ts';
+
+let template: Template;
+let cleanup: () => void;
+let tableId: string;
+
+const PREFIX = 'StatusStreamHandler';
+const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
+
+beforeAll(() => {
+  ({ template, cleanup } = synthTemplate());
+  [tableId] = only(template, 'AWS::DynamoDB::Table');
+}, 120_000);
+
+afterAll(() => cleanup());
+
+describe('status stream', () => {
+  it('serves functions/status-stream.ts on a function URL in RESPONSE_STREAM mode, authorised by the app', () => {
+    const [fnId] = only(template, 'AWS::Lambda::Function', `${PREFIX}Function`);
+    const [, url] = only(template, 'AWS::Lambda::Url');
+    expect(url.Properties).toMatchObject({
+      TargetFunctionArn: getAtt(fnId),
+      InvokeMode: 'RESPONSE_STREAM',
+      AuthType: 'NONE',
+      Cors: {
+        AllowMethods: ['GET'],
+        AllowHeaders: ['authorization', 'last-event-id'],
+        AllowOrigins: ['*'],
+      },
+    });
+    // AuthType NONE needs a resource policy letting anyone invoke the URL.
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunctionUrl',
+      FunctionName: getAtt(fnId),
+      Principal: '*',
+      FunctionUrlAuthType: 'NONE',
+    });
+  });
+
+  it('times out only after the stream has ended on its own', () => {
+    const [, fn] = only(template, 'AWS::Lambda::Function', `${PREFIX}Function`);
+    expect(fn.Properties.Timeout).toBeGreaterThan(STATUS_STREAM_FUNCTION_MS / 1000 + 10);
+    expect(fn.Properties.Timeout).toBeLessThanOrEqual(900);
+  });
+
+  it('gets the table from its environment and may query it', () => {
+    const [, fn] = only(template, 'AWS::Lambda::Function', `${PREFIX}Function`);
+    expect(fn.Properties.Environment).toEqual({
+      Variables: expect.objectContaining({ VIGIL_TABLE_NAME: { Ref: tableId } }),
+    });
+    const actions = allowStatements(template, PREFIX)
+      .filter((st) => JSON.stringify(st.Resource).includes(tableId))
+      .flatMap((st) => st.Action as string | string[]);
+    expect(actions).toEqual(
+      expect.arrayContaining(['dynamodb:Query', 'dynamodb:GetItem', 'dynamodb:UpdateItem']),
+    );
+  });
+
+  it('outputs the stream URL as StreamUrl', () => {
+    const [urlId] = only(template, 'AWS::Lambda::Url');
+    expect(template.findOutputs('StreamUrl')).toEqual({
+      StreamUrl: expect.objectContaining({ Value: getAtt(urlId, 'FunctionUrl') }),
+    });
+  });
+});
