@@ -78,7 +78,15 @@ export async function runPush(options: {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-push-'));
   const key = generateApiKey();
   const serve = await startServe(
-    { VIGIL_DATA_DIR: dataDir, VIGIL_BOOTSTRAP_KEY: key, VIGIL_LOG_LEVEL: 'info' },
+    {
+      VIGIL_DATA_DIR: dataDir,
+      VIGIL_BOOTSTRAP_KEY: key,
+      VIGIL_LOG_LEVEL: 'info',
+      // One key drives the whole load: a limit far above it keeps the limiter's work in the
+      // measurement without ever refusing a request.
+      VIGIL_RATE_LIMIT_RPS: '1000000',
+      VIGIL_RATE_LIMIT_BURST: '1000000',
+    },
     { logFile: options.logFile, ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}) },
   );
   const bare = startChild('bare-server.ts', { logFile: options.logFile });

@@ -27,6 +27,12 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 /** A success response: the zod schema of its JSON body, `null` for none (204), or another media type. */
 export type ResponseSchema = z.ZodType | null | { contentType: string; schema: z.ZodType };
 
+/** Whether a route answers with Server-Sent Events (a body that does not end on its own). */
+export function isEventStream(schemas: RouteSchemas): boolean {
+  const ok = schemas.responses[200];
+  return typeof ok === 'object' && ok !== null && 'contentType' in ok && ok.contentType === 'text/event-stream';
+}
+
 /** Path parameters, query and request headers are objects of string-valued fields. */
 type StringFields = z.ZodObject;
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isEventStream } from '../../lib/http/route-schemas.ts';
 import type { Route } from '../../lib/http/types.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { createFixture, denialFailures, fillPath, type TenantFixture } from './route-fixtures.ts';
@@ -33,8 +34,10 @@ describe.each(runtimes)('read-only keys over the whole route table ($runtime run
 
   it('lets a read-only key use every other GET route', async () => {
     const failures: string[] = [];
+    // An event stream never ends, so its body cannot be read to the end here; read-only keys on
+    // it are tested in test/status/stream.test.ts.
     for (const route of api.app.routes.filter(
-      (r) => r.auth === 'key' && r.method === 'GET' && !r.denyReadOnly,
+      (r) => r.auth === 'key' && r.method === 'GET' && !r.denyReadOnly && !isEventStream(r.schemas),
     )) {
       const res = await api.request('GET', fillPath(route, fx), { key: fx.readOnlyKey });
       if (res.status !== 200) failures.push(`${route.path} -> ${res.status} ${res.text}`);
