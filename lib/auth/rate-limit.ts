@@ -27,8 +27,6 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
   };
 }
 
-type Outcome = { ok: true; principal: Principal } | { ok: false; error: unknown };
-
 /**
  * The router's auth -> rate limit step. Per source address, failed authentications are limited
  * (`authFailuresPerMinute`): past the limit the address gets 429 for every attempt, a correct key
@@ -65,24 +63,26 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
       const address = failurePolicy && authorization !== undefined ? req.sourceIp : undefined;
       const bucket = `ADDR#${address}`;
       // The address is looked at while the key is checked, so the gate adds no round trip.
-      const [gate, outcome] = await Promise.all([
+      const gate =
         address && failurePolicy
           ? failOpen('address', () => deps.limiter.peek(bucket, failurePolicy))
-          : undefined,
-        authenticate(authorization).then(
-          (principal): Outcome => ({ ok: true, principal }),
-          (error: unknown): Outcome => ({ ok: false, error }),
-        ),
-      ]);
-      if (gate && !gate.allowed) throw addressBlocked(gate);
-      if (!outcome.ok) {
-        if (address && failurePolicy && outcome.error instanceof UnauthorizedError) {
+          : undefined;
+      const checkGate = async () => {
+        const decision = await gate;
+        if (decision && !decision.allowed) throw addressBlocked(decision);
+      };
+      let principal: Principal;
+      try {
+        principal = await authenticate(authorization);
+      } catch (error) {
+        await checkGate();
+        if (address && failurePolicy && error instanceof UnauthorizedError) {
           const counted = await failOpen('address', () => deps.limiter.take(bucket, failurePolicy));
           if (counted && !counted.allowed) throw addressBlocked(counted);
         }
-        throw outcome.error;
+        throw error;
       }
-      const { principal } = outcome;
+      if (gate) await checkGate();
       if (!keyPolicy) return { principal, headers: {} };
       const decision = await failOpen('key', () => deps.limiter.take(`KEY#${principal.keyId}`, keyPolicy));
       if (!decision) return { principal, headers: {} };

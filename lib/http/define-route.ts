@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { NotFoundError } from '../platform/errors.ts';
 import type { RouteSchemas } from './route-schemas.ts';
 import type { AuthedContext, AuthedRoute, PublicRoute, Route, RouteContext } from './types.ts';
@@ -25,8 +25,6 @@ type PublicDefinition<S extends RouteSchemas> = Omit<PublicRoute, 'handler' | 's
   handler(ctx: Typed<RouteContext, S>): ReturnType<PublicRoute['handler']>;
 };
 
-const noFields = z.object({});
-
 /** Path parameters that do not parse name no resource: 404, like an id that does not exist. */
 function parseParams(schema: z.ZodObject | undefined, params: Record<string, string>) {
   if (!schema) return {};
@@ -41,7 +39,8 @@ function parseRequest(schemas: RouteSchemas, ctx: RouteContext): Parsed<RouteSch
   if (schemas.headers) parseInput(schemas.headers, ctx.headers, 'headers');
   return {
     params: parseParams(schemas.params, ctx.params),
-    query: parseInput(schemas.query ?? noFields, ctx.query, 'query'),
+    // Unknown query parameters are ignored, so a route without a query schema has nothing to parse.
+    query: schemas.query ? parseInput(schemas.query, ctx.query, 'query') : {},
     body: schemas.body ? parseInput(schemas.body, ctx.body) : undefined,
   };
 }
