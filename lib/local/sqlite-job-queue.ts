@@ -1,6 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Clock } from '../platform/clock.ts';
-import { isoTime } from '../platform/clock.ts';
 import {
   afterFailure,
   clampDelaySeconds,
@@ -22,6 +21,15 @@ import {
   type Table,
   type WriteOp,
 } from '../store/table.ts';
+import {
+  type DeadLetter,
+  deadLetterItem,
+  deadLetterPk,
+  deadLetterSchema,
+  QUEUE_JOB_ENTITY,
+  queuePk,
+  storedJobSchema,
+} from './job-queue-items.ts';
 import { createTimerHeap, systemTimers, type Timers } from './timer-heap.ts';
 
 /**
@@ -32,39 +40,6 @@ import { createTimerHeap, systemTimers, type Timers } from './timer-heap.ts';
  * this process from their enqueue (or the load at start) until they are acked or dead: one process
  * serves a queue. Queue items are not part of the change feed (STREAM_ENTITIES leaves them out).
  */
-
-export const QUEUE_JOB_ENTITY = 'queue_job';
-export const DEAD_LETTER_ENTITY = 'dead_letter';
-
-/** The partition of a queue's jobs. */
-export const queuePk = (name: string): string => `QUEUE#${name}`;
-/** The partition of a queue's dead letters. */
-export const deadLetterPk = (name: string): string => `DEADLETTER#${name}`;
-
-const storedJobSchema = z.object({
-  sk: z.string(),
-  body: z.unknown(),
-  /** Failed attempts so far. */
-  attempts: z.number().int().min(0),
-  visible_ms: z.number().int(),
-});
-
-/** A dead letter as listed. */
-export interface DeadLetter {
-  id: string;
-  body: unknown;
-  attempts: number;
-  error: string;
-  dead_at: string;
-}
-
-const deadLetterSchema = z.object({
-  job_id: z.string(),
-  body: z.unknown().optional(),
-  attempts: z.number().int(),
-  error: z.string(),
-  dead_at: z.string(),
-});
 
 /** A job waiting in the heap, ready, or delivered: the same object through its retries. */
 interface Held<B> {
@@ -84,9 +59,6 @@ export interface SqliteJobQueueDeps<B> {
   /** Attempts before a dead letter; default DEFAULT_MAX_ATTEMPTS. */
   maxAttempts?: number;
 }
-
-const errorText = (error: unknown): string =>
-  error instanceof Error ? `${error.name}: ${error.message}` : String(error ?? 'failed');
 
 /** A named durable queue in the SQLite table (see the file comment). */
 export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
@@ -135,26 +107,10 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
 
   const keyOf = (id: string): Key => ({ pk, sk: id });
 
-  const deadLetterOps = (job: { id: string; body: unknown }, attempts: number, error: unknown): WriteOp[] => {
-    const nowMs = clock.now();
-    return [
-      { type: 'delete', key: keyOf(job.id) },
-      {
-        type: 'put',
-        item: {
-          pk: deadLetterPk(name),
-          sk: `${isoTime(nowMs)}#${job.id}`,
-          entity: DEAD_LETTER_ENTITY,
-          job_id: job.id,
-          // Items store no undefined (an unreadable item may have no body).
-          ...(job.body !== undefined ? { body: job.body } : {}),
-          attempts,
-          error: errorText(error).slice(0, 2000),
-          dead_at: isoTime(nowMs),
-        },
-      },
-    ];
-  };
+  const deadLetterOps = (job: { id: string; body: unknown }, attempts: number, error: unknown): WriteOp[] => [
+    { type: 'delete', key: keyOf(job.id) },
+    { type: 'put', item: deadLetterItem(name, job, attempts, error, clock.now()) },
+  ];
 
   /** Puts items (not already stored) in chunks; returns the ids whose put committed. */
   const putNew = async (entries: { job: Held<B>; item: Item }[]): Promise<Set<string>> => {
