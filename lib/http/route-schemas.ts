@@ -30,7 +30,9 @@ export type ResponseSchema = z.ZodType | null | { contentType: string; schema: z
 /** Whether a route answers with Server-Sent Events (a body that does not end on its own). */
 export function isEventStream(schemas: RouteSchemas): boolean {
   const ok = schemas.responses[200];
-  return typeof ok === 'object' && ok !== null && 'contentType' in ok && ok.contentType === 'text/event-stream';
+  return (
+    typeof ok === 'object' && ok !== null && 'contentType' in ok && ok.contentType === 'text/event-stream'
+  );
 }
 
 /** Path parameters, query and request headers are objects of string-valued fields. */
