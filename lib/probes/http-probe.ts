@@ -1,5 +1,5 @@
 import { httpRequest } from '../platform/egress.ts';
-import { describeError, failed, passed, startTimer } from './outcome.ts';
+import { failed, failedOn, passed, startTimer } from './outcome.ts';
 import type { HttpProbeDefinition, ProbeDeps, ProbeOutcome } from './types.ts';
 
 /** How much of the body `body_contains` searches; the rest is never read. */
@@ -30,6 +30,6 @@ export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): P
     }
     return passed(latency, res.status);
   } catch (err) {
-    return failed(describeError(err), elapsed());
+    return failedOn(err, elapsed());
   }
 }

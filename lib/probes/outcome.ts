@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { toEgressError } from '../platform/egress-errors.ts';
+import { ConnectionError, isTlsFailureCode, toEgressError } from '../platform/egress-errors.ts';
 import type { ProbeDetails, ProbeOutcome } from './types.ts';
 
 /** Starts a monotonic timer; the returned function gives whole milliseconds elapsed. */
@@ -36,6 +36,13 @@ function withDetails(outcome: ProbeOutcome, details: ProbeDetails | undefined): 
 /** The message for a thrown error: egress errors carry their own ("connection refused", "timed out after 5000 ms"). */
 export function describeError(err: unknown): string {
   return toEgressError(err).message;
+}
+
+/** A failing outcome for a thrown error; a TLS failure keeps its code in `details.error_code`. */
+export function failedOn(err: unknown, latencyMs: number): ProbeOutcome {
+  const egress = toEgressError(err);
+  const tls = egress instanceof ConnectionError && isTlsFailureCode(egress.code);
+  return failed(egress.message, latencyMs, 0, tls ? { error_code: egress.code } : undefined);
 }
 
 /** "1 day", "3 days". */

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type PeerCertificate, rootCertificates } from 'node:tls';
 import { type CancelSignal, withDeadline } from '../platform/egress-deadline.ts';
-import { tlsFailureMessage } from '../platform/egress-errors.ts';
+import { certificateNames, hostnameMismatchMessage, tlsFailureMessage } from '../platform/egress-errors.ts';
 import { bareHost, resolveAllowed } from '../platform/egress-guard.ts';
-import { days, describeError, failed, passed, startTimer } from './outcome.ts';
+import { days, failed, failedOn, passed, startTimer } from './outcome.ts';
 import type { ProbeDeps, ProbeOutcome, TlsProbeDefinition } from './types.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,7 +34,7 @@ export async function runTlsProbe(def: TlsProbeDefinition, deps: ProbeDeps): Pro
       return shakeHands({ address: target.address, port: def.port ?? 443, servername, ca }, signal);
     });
   } catch (err) {
-    return failed(describeError(err), elapsed());
+    return failedOn(err, elapsed());
   }
   return judge(handshake, servername, def.expiry_threshold_days ?? 14, deps.clock.now(), elapsed());
 }
@@ -52,14 +52,21 @@ function judge(
   const details = { days_left: daysLeft };
   if (chainError === 'CERT_HAS_EXPIRED' || validTo <= nowMs) {
     const daysAgo = Math.max(1, Math.floor((nowMs - validTo) / DAY_MS));
-    return failed(`certificate expired ${days(daysAgo)} ago`, latency, 0, details);
+    return failed(`certificate expired ${days(daysAgo)} ago`, latency, 0, {
+      ...details,
+      error_code: 'CERT_HAS_EXPIRED',
+    });
   }
   if (chainError !== undefined) {
-    const message = tlsFailureMessage(chainError) ?? `certificate chain is not trusted: ${chainError}`;
-    return failed(message, latency, 0, details);
+    const message = tlsFailureMessage(chainError) ?? 'certificate is not trusted';
+    return failed(message, latency, 0, { ...details, error_code: chainError });
   }
-  if (checkServerIdentity(servername, cert) !== undefined)
-    return failed('hostname mismatch', latency, 0, details);
+  if (checkServerIdentity(servername, cert) !== undefined) {
+    return failed(hostnameMismatchMessage(certificateNames(cert)), latency, 0, {
+      ...details,
+      error_code: 'ERR_TLS_CERT_ALTNAME_INVALID',
+    });
+  }
   if (daysLeft < thresholdDays) {
     return failed(
       `certificate expires in ${days(daysLeft)} (threshold ${thresholdDays})`,

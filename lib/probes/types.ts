@@ -89,6 +89,8 @@ export interface ProbeDetails {
   days_left?: number;
   /** dns: the answers, normalised to strings. */
   answers?: string[];
+  /** tls, and http on https targets: the OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED). */
+  error_code?: string;
 }
 
 /** A probe run and when it began (epoch ms): the result's checked_at. */

@@ -8,6 +8,8 @@ import { closedPort, startHttpServer, startHttpsServer, type TestHttpServer } fr
 let server: TestHttpServer;
 let https: TestHttpServer;
 let wrongHost: TestHttpServer;
+let expired: TestHttpServer;
+let selfSigned: TestHttpServer;
 let caCert: string;
 
 beforeAll(async () => {
@@ -16,12 +18,16 @@ beforeAll(async () => {
   server = await startHttpServer();
   https = await startHttpsServer(fixtures.valid);
   wrongHost = await startHttpsServer(fixtures.wrongHost);
+  expired = await startHttpsServer(fixtures.expired10DaysAgo);
+  selfSigned = await startHttpsServer(fixtures.selfSigned);
 });
 
 afterAll(async () => {
   await server.close();
   await https.close();
   await wrongHost.close();
+  await expired.close();
+  await selfSigned.close();
 });
 
 const deps: ProbeDeps = { clock: systemClock, allowPrivate: true };
@@ -138,7 +144,8 @@ describe('http probe', () => {
     expect(untrusted).toMatchObject({
       success: false,
       status_code: 0,
-      error_message: 'certificate chain is not trusted: unable to verify the first certificate',
+      error_message: 'certificate issued by an unknown CA',
+      details: { error_code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' },
     });
   });
 
@@ -146,6 +153,43 @@ describe('http probe', () => {
     const resolve = async () => [{ address: '127.0.0.1', family: 4 as const }];
     const target = { ...check('/ok'), target_url: `https://localhost:${wrongHost.port}/ok` };
     const outcome = await runHttpProbe(target, { ...deps, resolve, tlsCa: [caCert] });
-    expect(outcome).toMatchObject({ success: false, status_code: 0, error_message: 'hostname mismatch' });
+    expect(outcome).toMatchObject({
+      success: false,
+      status_code: 0,
+      error_message: 'hostname mismatch: certificate is for wrong.example',
+      details: { error_code: 'ERR_TLS_CERT_ALTNAME_INVALID' },
+    });
+  });
+
+  it('says an https target that answers in plain HTTP did not answer with TLS', async () => {
+    const target = { ...check('/ok'), target_url: `https://127.0.0.1:${server.port}/ok` };
+    const outcome = await runHttpProbe(target, deps);
+    expect(outcome).toEqual({
+      success: false,
+      status_code: 0,
+      latency_ms: expect.any(Number),
+      error_message: 'the server did not answer with TLS',
+      details: { error_code: 'ERR_SSL_WRONG_VERSION_NUMBER' },
+    });
+  });
+
+  it('fails an https target whose certificate has expired', async () => {
+    const resolve = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    const target = { ...check('/ok'), target_url: `https://localhost:${expired.port}/ok` };
+    const outcome = await runHttpProbe(target, { ...deps, resolve, tlsCa: [caCert] });
+    expect(outcome).toMatchObject({
+      error_message: 'certificate has expired',
+      details: { error_code: 'CERT_HAS_EXPIRED' },
+    });
+  });
+
+  it('fails an https target with a self-signed certificate', async () => {
+    const resolve = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    const target = { ...check('/ok'), target_url: `https://localhost:${selfSigned.port}/ok` };
+    const outcome = await runHttpProbe(target, { ...deps, resolve, tlsCa: [caCert] });
+    expect(outcome).toMatchObject({
+      error_message: 'self-signed certificate',
+      details: { error_code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+    });
   });
 });

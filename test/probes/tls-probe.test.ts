@@ -33,6 +33,14 @@ beforeAll(async () => {
   ports.expired = await listen(tlsServer(fixtures.expired10DaysAgo));
   ports.wrong = await listen(tlsServer(fixtures.wrongHost));
   ports.self = await listen(tlsServer(fixtures.selfSigned));
+  // Sends its CA along with the leaf: untrusted, that CA is a self-signed certificate in the chain.
+  ports.chain = await listen(tlsServer({ ...fixtures.valid, cert: fixtures.valid.cert + fixtures.caCert }));
+  // Answers like a plain HTTP server, whatever it is sent.
+  ports.plain = await listen(
+    createTcpServer((socket) =>
+      socket.on('error', () => {}).once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\n\r\n')),
+    ),
+  );
   // Accepts TCP, never speaks TLS: the handshake can only time out.
   ports.silent = await listen(createTcpServer((socket) => socket.on('error', () => {}).resume()));
 });
@@ -89,7 +97,11 @@ describe('tls probe', () => {
 
   it('fails an expired certificate', async () => {
     const outcome = await runTlsProbe(check('expired'), trusting());
-    expect(outcome).toMatchObject({ success: false, error_message: 'certificate expired 10 days ago' });
+    expect(outcome).toMatchObject({
+      success: false,
+      error_message: 'certificate expired 10 days ago',
+      details: { error_code: 'CERT_HAS_EXPIRED' },
+    });
     expect(outcome.details?.days_left).toBeLessThan(0);
   });
 
@@ -97,8 +109,8 @@ describe('tls probe', () => {
     const outcome = await runTlsProbe(check('wrong'), trusting());
     expect(outcome).toMatchObject({
       success: false,
-      error_message: 'hostname mismatch',
-      details: { days_left: 30 },
+      error_message: 'hostname mismatch: certificate is for wrong.example',
+      details: { days_left: 30, error_code: 'ERR_TLS_CERT_ALTNAME_INVALID' },
     });
   });
 
@@ -106,15 +118,37 @@ describe('tls probe', () => {
     const outcome = await runTlsProbe(check('self'), trusting());
     expect(outcome).toMatchObject({
       success: false,
-      error_message: 'certificate chain is not trusted: self-signed certificate',
+      error_message: 'self-signed certificate',
+      details: { error_code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
+    });
+  });
+
+  it('fails a chain that ends in an untrusted self-signed CA', async () => {
+    const outcome = await runTlsProbe(check('chain'), { clock: systemClock, allowPrivate: true });
+    expect(outcome).toMatchObject({
+      success: false,
+      error_message: 'self-signed certificate in chain',
+      details: { error_code: 'SELF_SIGNED_CERT_IN_CHAIN' },
+    });
+  });
+
+  it('says the server did not answer with TLS, without OpenSSL text, and keeps the code', async () => {
+    const outcome = await runTlsProbe(check('plain'), trusting());
+    expect(outcome).toEqual({
+      success: false,
+      status_code: 0,
+      latency_ms: expect.any(Number),
+      error_message: 'the server did not answer with TLS',
+      details: { error_code: 'ERR_SSL_WRONG_VERSION_NUMBER' },
     });
   });
 
   it('fails a chain whose CA is not trusted', async () => {
     const outcome = await runTlsProbe(check('valid'), { clock: systemClock, allowPrivate: true });
-    expect(outcome.error_message).toBe(
-      'certificate chain is not trusted: unable to verify the first certificate',
-    );
+    expect(outcome).toMatchObject({
+      error_message: 'certificate issued by an unknown CA',
+      details: { error_code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' },
+    });
   });
 
   it('uses the check clock for the days left', async () => {
