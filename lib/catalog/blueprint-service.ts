@@ -8,8 +8,10 @@ import {
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import { countOf } from '../platform/plural.ts';
 import { parseItem } from '../store/items.ts';
 import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import { createBlueprintChanges } from './blueprint-changes.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
 import { catalogKeys } from './catalog-keys.ts';
 import { belowLimit, unchanged } from './conditions.ts';
@@ -39,7 +41,7 @@ function rejectIssues(what: string, issues: { path: string; message: string }[])
   );
 }
 
-/** Blueprints: create (plan limit and default flag in one transaction), read, and add fields. */
+/** Blueprints: create (plan limit and default flag in one transaction), read, change, add fields, delete. */
 export function createBlueprintService(deps: BlueprintServiceDeps) {
   const { table, blueprints, clock } = deps;
 
@@ -49,7 +51,7 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
   ): Promise<BlueprintRecord | typeof RETRY> => {
     const tenant = await readTenantCatalog(table, tenantId);
     const limit = tenant.blueprint_limit;
-    if (limit <= 0) throw new LimitExceededError(`the plan allows ${limit} blueprints`);
+    if (limit <= 0) throw new LimitExceededError(`the plan allows ${countOf(limit, 'blueprint')}`);
     const now = clock.now();
     const at = isoTime(now);
     const record: BlueprintRecord = {
@@ -98,7 +100,7 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
         throw new ConflictError(`a blueprint with slug '${input.slug}' already exists`);
       const after = await readTenantCatalog(table, tenantId);
       if ((after.blueprint_count ?? 0) >= after.blueprint_limit) {
-        throw new LimitExceededError(`the plan allows ${after.blueprint_limit} blueprints`);
+        throw new LimitExceededError(`the plan allows ${countOf(after.blueprint_limit, 'blueprint')}`);
       }
       // The default blueprint moved (or the limit was raised) meanwhile: read again.
       return RETRY;
@@ -124,7 +126,8 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
         'is needed to add a required field to a blueprint that already has entities',
       );
     }
-    const conditions: Condition[] = [unchanged('version', bp.version)];
+    // The id tells this blueprint from one deleted and created again under the same slug.
+    const conditions: Condition[] = [unchanged('id', bp.id), unchanged('version', bp.version)];
     if (needsEmptyBlueprint) conditions.push({ kind: 'compare', attr: 'entity_count', op: '=', value: 0 });
     try {
       const item = await table.update({
@@ -142,6 +145,8 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
   };
 
   return {
+    ...createBlueprintChanges(deps),
+
     async list(tenantId: string) {
       return (await blueprints.list(tenantId)).map(publicBlueprint);
     },

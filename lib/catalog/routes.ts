@@ -29,6 +29,16 @@ const entityParams = z.object({ blueprint_slug: slug, slug });
 const relationParams = z.object({ id: idSchema('rel') });
 const tag = 'Catalog';
 
+/** PUT /v1/blueprints/{slug}: the attributes given change; slug and fields do not (400). */
+const updateBlueprintBody = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  description: z.string().max(2000).optional(),
+  is_default: z
+    .boolean()
+    .optional()
+    .meta({ description: "true makes this the tenant's default blueprint; false clears the default" }),
+});
+
 /** The /v1/blueprints, /v1/blueprints/{blueprint_slug}/entities and /v1/relations routes. */
 export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
   const { blueprintService: blueprints, entityService: entities, relationService: relations } = deps;
@@ -66,6 +76,36 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       summary: 'Get a blueprint',
       schemas: { params: blueprintParams, responses: { 200: publicBlueprintSchema } },
       handler: async ({ principal, params }) => ok(await blueprints.get(principal.tenantId, params.slug)),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/blueprints/{slug}',
+      auth: 'key',
+      operationId: 'updateBlueprint',
+      tag,
+      summary: 'Change the name, description or default flag of a blueprint',
+      schemas: {
+        params: blueprintParams,
+        body: updateBlueprintBody,
+        responses: { 200: publicBlueprintSchema },
+        // CONFLICT: the default blueprint moved concurrently too often.
+        errors: ['CONFLICT'],
+      },
+      handler: async ({ principal, params, body }) =>
+        ok(await blueprints.update(principal.tenantId, params.slug, body)),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/blueprints/{slug}',
+      auth: 'key',
+      operationId: 'deleteBlueprint',
+      tag,
+      summary: 'Delete a blueprint that holds no entities (409 CONFLICT while it does)',
+      schemas: { params: blueprintParams, responses: { 204: null }, errors: ['CONFLICT'] },
+      handler: async ({ principal, params }) => {
+        await blueprints.remove(principal.tenantId, params.slug);
+        return noContent();
+      },
     }),
     defineRoute({
       method: 'POST',

@@ -111,6 +111,8 @@ export function fillPath(route: Route, fx: TenantFixture): string {
 export function sampleBody(route: Route, fx: TenantFixture): unknown {
   const bodies: Record<string, unknown> = {
     'POST /v1/blueprints': { slug: 'another', name: 'Another' },
+    'PUT /v1/blueprints/{slug}': { name: 'Renamed', is_default: true },
+    'DELETE /v1/blueprints/{slug}': undefined,
     'POST /v1/blueprints/{slug}/fields': {
       name: 'tier',
       field_type: 'string',
