@@ -105,7 +105,12 @@ export function createEntityService(deps: EntityServiceDeps) {
           add: { entity_count: 1 },
           condition: {
             kind: 'and',
-            conditions: [unchanged('version', bp.version), belowLimit('entity_count', limit)],
+            // The id: a blueprint deleted and created again under this slug is another blueprint.
+            conditions: [
+              unchanged('id', bp.id),
+              unchanged('version', bp.version),
+              belowLimit('entity_count', limit),
+            ],
           },
         },
       ]);
