@@ -2,6 +2,7 @@ import { applyFieldPatch, type FieldValues, withDefaults } from '../domain/entit
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import { countOf } from '../platform/plural.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
 import { catalogKeys } from './catalog-keys.ts';
@@ -66,7 +67,8 @@ export function createEntityService(deps: EntityServiceDeps) {
     ]);
     const fields = resolveFields(bp, undefined, input.fields);
     const limit = tenant.entity_limit_per_bp;
-    if (limit <= 0) throw new LimitExceededError(`the plan allows ${limit} entities per blueprint`);
+    if (limit <= 0)
+      throw new LimitExceededError(`the plan allows ${countOf(limit, 'entity', 'entities')} per blueprint`);
     const now = clock.now();
     const at = isoTime(now);
     const entity: EntityRecord = {
@@ -124,7 +126,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       }
       const after = await blueprints.require(tenantId, blueprintSlug);
       if (after.entity_count >= limit)
-        throw new LimitExceededError(`the plan allows ${limit} entities per blueprint`);
+        throw new LimitExceededError(`the plan allows ${countOf(limit, 'entity', 'entities')} per blueprint`);
       // The blueprint's fields changed meanwhile: validate again against the new definitions.
       return RETRY;
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAllowedKey, RESERVED_NAME_MESSAGE } from '../domain/reserved-names.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { CHECK_TYPES, type CheckRecord, DNS_RECORD_TYPES, HTTP_METHODS, REDACTED } from './records.ts';
 
@@ -49,7 +50,7 @@ const settable = z
     target_url: httpUrl.nullable(),
     method: z.enum(HTTP_METHODS),
     headers: z
-      .record(z.string().min(1).max(256), z.string().max(8192))
+      .record(z.string().min(1).max(256).refine(isAllowedKey, RESERVED_NAME_MESSAGE), z.string().max(8192))
       .refine((h) => Object.keys(h).length <= 20, { message: 'at most 20 headers' }),
     body: z
       .string()
@@ -165,7 +166,8 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
         Object.entries(patch.headers).map(([name, value]) => [
           name,
           value === REDACTED
-            ? (current.headers[name] ?? fail(`headers.${name}`, 'no stored value to keep'))
+            ? ((Object.hasOwn(current.headers, name) ? current.headers[name] : undefined) ??
+              fail(`headers.${name}`, 'no stored value to keep'))
             : value,
         ]),
       )

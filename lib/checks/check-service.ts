@@ -9,6 +9,7 @@ import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import { countOf } from '../platform/plural.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import {
   type CheckDefinition,
@@ -168,7 +169,9 @@ export function createCheckService(deps: CheckServiceDeps) {
       if (!(err instanceof ConditionFailedError)) throw err;
       const fresh = await requireEntity(tenantId, body.entity_id);
       if ((fresh.check_count ?? 0) >= limit) {
-        throw new LimitExceededError(`this entity already has ${limit} checks (check_limit_per_entity)`);
+        throw new LimitExceededError(
+          `this entity already has ${countOf(limit, 'check')} (check_limit_per_entity)`,
+        );
       }
       return RETRY;
     }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_TYPES, type FieldValue, parseDefaultValue } from './field-values.ts';
+import { isAllowedKey, RESERVED_NAME_MESSAGE } from './reserved-names.ts';
 
 /** Blueprint field definitions: their shape, their rules and their order. Pure: no I/O. */
 
@@ -10,7 +11,10 @@ export const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /** One field definition as accepted in a request (unknown keys rejected) and as stored. */
 export const fieldDefinitionSchema = z.strictObject({
-  name: z.string().regex(FIELD_NAME, 'must start with a letter or _ and hold only letters, digits, _ and -'),
+  name: z
+    .string()
+    .regex(FIELD_NAME, 'must start with a letter or _ and hold only letters, digits, _ and -')
+    .refine(isAllowedKey, RESERVED_NAME_MESSAGE),
   field_type: z.enum(FIELD_TYPES),
   required: z.boolean().default(false),
   default_value: z.string().max(4096).optional(),

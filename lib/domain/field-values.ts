@@ -33,8 +33,27 @@ function isScalar(value: unknown): value is ScalarValue {
 
 export type ValueCheck = { ok: true; value: FieldValue } | { ok: false; message: string };
 
-/** Checks a JSON value against a field type; the message says what was expected. */
+/** The longest string (or url) value, and the longest string in an array, in characters. */
+export const MAX_STRING_VALUE = 4096;
+/** The most items an array value holds. */
+export const MAX_ARRAY_ITEMS = 100;
+
+const TOO_LONG = `must be at most ${MAX_STRING_VALUE} characters`;
+
+/** The size rules every value meets whatever its type; undefined when it meets them. */
+function sizeProblem(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.length > MAX_STRING_VALUE ? TOO_LONG : undefined;
+  if (!Array.isArray(value)) return undefined;
+  if (value.length > MAX_ARRAY_ITEMS) return `must hold at most ${MAX_ARRAY_ITEMS} items`;
+  return value.some((item) => typeof item === 'string' && item.length > MAX_STRING_VALUE)
+    ? `must hold strings of at most ${MAX_STRING_VALUE} characters`
+    : undefined;
+}
+
+/** Checks a JSON value against a field type and the size limits; the message says what was expected. */
 export function checkFieldValue(type: FieldType, value: unknown): ValueCheck {
+  const tooBig = sizeProblem(value);
+  if (tooBig) return { ok: false, message: tooBig };
   switch (type) {
     case 'string':
       return typeof value === 'string' ? { ok: true, value } : { ok: false, message: 'must be a string' };

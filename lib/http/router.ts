@@ -4,10 +4,10 @@ import {
   NotFoundError,
   PayloadTooLargeError,
   ReadOnlyError,
-  ValidationError,
 } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
+import { parseJsonBody } from './json-body.ts';
 import { fromWebResponse } from './stream-web.ts';
 import type { HttpRequest, HttpResponse, Principal, Route, RouteContext, RouteReply } from './types.ts';
 
@@ -47,19 +47,6 @@ function decodeParam(raw: string): string {
     return decodeURIComponent(raw);
   } catch {
     throw new NotFoundError('path');
-  }
-}
-
-function parseJsonBody(body: Buffer): unknown {
-  if (body.length === 0) return undefined;
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch (cause) {
-    throw new ValidationError(
-      'request body is not valid JSON',
-      [{ path: 'body', message: 'invalid JSON' }],
-      cause,
-    );
   }
 }
 

@@ -1,22 +1,57 @@
 import type { z } from 'zod';
-import { type ErrorDetail, ValidationError } from '../platform/errors.ts';
+import { clipText, type ErrorDetail, ValidationError } from '../platform/errors.ts';
 
-/** Parses `value` with `schema`, turning zod issues into a VALIDATION_ERROR that names each field. */
+/** How many unknown key names one detail lists; the rest are counted. */
+const MAX_KEYS_NAMED = 5;
+/** How many details the one-line message summarises. */
+const MAX_SUMMARISED = 3;
+
+function unknownKeysMessage(keys: readonly string[]): string {
+  const named = keys.slice(0, MAX_KEYS_NAMED).map((key) => clipText(key, 64));
+  const rest = keys.length - named.length;
+  return `unknown field(s): ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`;
+}
+
+function toDetail(issue: z.core.$ZodIssue, where: string): ErrorDetail {
+  const base = issue.path.map(String).join('.');
+  if (issue.code !== 'unrecognized_keys') return { path: base || where, message: issue.message };
+  const named = issue.keys
+    .slice(0, MAX_KEYS_NAMED)
+    .map((key) => clipText(key, 64))
+    .join(',');
+  return { path: [base, named].filter(Boolean).join('.') || where, message: unknownKeysMessage(issue.keys) };
+}
+
+/** One detail per path (the first issue found for it): one problem reads as one message. */
+function onePerPath(issues: readonly z.core.$ZodIssue[], where: string): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const issue of issues) {
+    const detail = toDetail(issue, where);
+    if (seen.has(detail.path)) continue;
+    seen.add(detail.path);
+    details.push(detail);
+  }
+  return details;
+}
+
+/** The one-line message of a list of details: the first few, and how many more. */
+export function summarise(details: readonly ErrorDetail[]): string {
+  const shown = details.slice(0, MAX_SUMMARISED).map((d) => `${d.path}: ${d.message}`);
+  const rest = details.length - shown.length;
+  return `${shown.join('; ')}${rest > 0 ? ` (and ${rest} more)` : ''}`;
+}
+
+/**
+ * Parses `value` with `schema`, turning zod issues into a VALIDATION_ERROR that names each field;
+ * a missing request body says so instead of naming a type.
+ */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where = 'body'): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const details: ErrorDetail[] = result.error.issues.map((issue) => {
-    const keys = issue.code === 'unrecognized_keys' ? issue.keys : [];
-    const base = issue.path.map(String).join('.');
-    const path = keys.length > 0 ? [base, keys.join(',')].filter(Boolean).join('.') : base || where;
-    const message =
-      issue.code === 'unrecognized_keys' ? `unknown field(s): ${keys.join(', ')}` : issue.message;
-    return { path, message };
-  });
-  const summary = details.map((d) => `${d.path}: ${d.message}`).join('; ');
-  return throwValidation(`invalid ${where}: ${summary}`, details);
-}
-
-function throwValidation(message: string, details: ErrorDetail[]): never {
-  throw new ValidationError(message, details);
+  if (value === undefined && where === 'body') {
+    throw new ValidationError('request body is required', [{ path: 'body', message: 'is required' }]);
+  }
+  const details = onePerPath(result.error.issues, where);
+  throw new ValidationError(`invalid ${where}: ${summarise(details)}`, details);
 }

@@ -69,10 +69,34 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** At most this many details reach the caller; one more entry counts the rest. */
+export const MAX_ERROR_DETAILS = 20;
+const MAX_DETAIL_TEXT = 200;
+const MAX_MESSAGE_TEXT = 1000;
+
+/** Text cut to `max` characters: messages echo user input (field names, paths) and must stay small. */
+export function clipText(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function boundedDetails(details: ErrorDetail[]): ErrorDetail[] {
+  const shown = details.slice(0, MAX_ERROR_DETAILS).map((d) => ({
+    path: clipText(d.path, MAX_DETAIL_TEXT),
+    message: clipText(d.message, MAX_DETAIL_TEXT),
+  }));
+  const rest = details.length - shown.length;
+  if (rest > 0) shown.push({ path: '…', message: `${rest} more issue${rest === 1 ? '' : 's'} not shown` });
+  return shown;
+}
+
+/** 400: the message and details are bounded (details capped, texts clipped) whatever the input. */
 export class ValidationError extends AppError {
   override name = 'ValidationError';
   constructor(message: string, details: ErrorDetail[] = [], cause?: unknown) {
-    super('VALIDATION_ERROR', 400, message, { details, cause });
+    super('VALIDATION_ERROR', 400, clipText(message, MAX_MESSAGE_TEXT), {
+      details: boundedDetails(details),
+      cause,
+    });
   }
 
   /** A validation error about one named field. */

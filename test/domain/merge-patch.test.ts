@@ -34,4 +34,25 @@ describe('mergePatch (RFC 7396)', () => {
     expect(target).toEqual({ a: 1, b: { c: 2 } });
     expect(patch).toEqual({ a: null, b: { c: 3 } });
   });
+
+  it('merges a patch nested 10,000 levels deep without exhausting the stack', () => {
+    let patch: unknown = 'leaf';
+    for (let i = 0; i < 10_000; i += 1) patch = { a: patch };
+    let merged = mergePatch({}, patch);
+    let depth = 0;
+    while (typeof merged === 'object' && merged !== null) {
+      merged = (merged as { a: unknown }).a;
+      depth += 1;
+    }
+    expect(depth).toBe(10_000);
+    expect(merged).toBe('leaf');
+  });
+
+  it('keeps a __proto__ member as a plain member and changes no prototype', () => {
+    const patch = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}');
+    const merged = mergePatch({}, patch) as Record<string, unknown>;
+    expect(Object.keys(merged)).toEqual(['__proto__', 'a']);
+    expect(merged.polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
