@@ -1,0 +1,88 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const ROOTS = ['lib', 'test', 'functions', 'infra', 'bin', 'docs', '.ci'];
+
+/** The documents a reader follows: their file paths must name files and folders that exist. */
+const DOCUMENTS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
+/**
+ * Repository paths a document mentions: inline code that starts with one of ROOTS (fenced blocks
+ * left out: they show commands and trees), and relative Markdown link targets, resolved from the
+ * document's folder. `<name>` and `*` are placeholders that must match at least one entry.
+ */
+function mentionedPaths(document: string, text: string): string[] {
+  const prose = text.replace(/^```[\s\S]*?^```/gm, '');
+  const paths = new Set<string>();
+  for (const [, code] of prose.matchAll(/`([^`\n]+)`/g)) {
+    const candidate = code?.trim() ?? '';
+    if (/^[\w.-]+\/\S*$/.test(candidate) && ROOTS.includes(candidate.split('/')[0] ?? ''))
+      paths.add(candidate);
+  }
+  for (const [, target] of prose.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const link = target?.split('#')[0] ?? '';
+    if (link === '' || /^[a-z]+:/i.test(link)) continue;
+    paths.add(relative(ROOT, normalize(join(ROOT, dirname(document), link))));
+  }
+  return [...paths];
+}
+
+/** Whether `path` (with `<name>` and `*` placeholders per segment) names something in the repository. */
+function pathExists(path: string): boolean {
+  const segments = path.replace(/\/$/, '').split('/');
+  let candidates = [ROOT];
+  for (const segment of segments) {
+    if (!/[<*]/.test(segment)) {
+      candidates = candidates.map((dir) => join(dir, segment)).filter((p) => existsSync(p));
+      continue;
+    }
+    const pattern = new RegExp(
+      `^${segment
+        .split(/(<[^>]+>|\*)/)
+        .map((part) =>
+          part === '*' || part.startsWith('<') ? '.+' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'),
+        )
+        .join('')}$`,
+    );
+    candidates = candidates
+      .filter((dir) => statSync(dir).isDirectory())
+      .flatMap((dir) =>
+        readdirSync(dir)
+          .filter((name) => pattern.test(name))
+          .map((name) => join(dir, name)),
+      );
+  }
+  return candidates.length > 0;
+}
+
+describe('paths the documentation mentions', () => {
+  it('finds paths in inline code and links, with placeholders, and tells missing ones apart', () => {
+    const text = [
+      'See `lib/catalog/routes.ts`, `lib/<feature>/records.ts` and `npm test`.',
+      '```',
+      'lib/not/in/prose.ts',
+      '```',
+      'Also [the API](api.md#errors), [home](https://example.com) and `lib/nowhere/<type>.ts`.',
+    ].join('\n');
+    const paths = mentionedPaths('docs/guide.md', text);
+    expect(paths.sort()).toEqual(
+      ['docs/api.md', 'lib/<feature>/records.ts', 'lib/catalog/routes.ts', 'lib/nowhere/<type>.ts'].sort(),
+    );
+    expect(paths.filter((p) => !pathExists(p))).toEqual(['lib/nowhere/<type>.ts']);
+  });
+
+  it.each(DOCUMENTS)('%s names only files and folders that exist', (document) => {
+    const text = readFileSync(join(ROOT, document), 'utf8');
+    const paths = mentionedPaths(document, text);
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.filter((p) => !pathExists(p))).toEqual([]);
+  });
+});
