@@ -19,11 +19,24 @@ if (runtime.bootstrapKey) {
     ].join('\n'),
   );
 }
-process.stdout.write(`\n  Vigil API listening on ${runtime.url} (data in ${config.dataDir})\n\n`);
+// Bound to every interface (VIGIL_HOST=0.0.0.0 in a container): the URL above is this machine's way in.
+const { address, port } = runtime.address;
+const everywhere =
+  address === '0.0.0.0' || address === '::' ? `; bound to ${address}:${port}, every interface` : '';
+process.stdout.write(
+  `\n  Vigil API listening on ${runtime.url} (data in ${config.dataDir}${everywhere})\n\n`,
+);
+
+/** A stop that hangs (a request that never ends) must not outlive the supervisor's patience. */
+const STOP_DEADLINE_MS = 4_000;
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     logger.info('shutting down', { signal });
+    setTimeout(() => {
+      logger.error('shutdown took too long; exiting', { deadline_ms: STOP_DEADLINE_MS });
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
     runtime.stop().then(
       () => process.exit(0),
       (err: unknown) => {

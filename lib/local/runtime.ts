@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type App, createApp, STREAM_ENTITIES } from '../app.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
@@ -13,7 +14,10 @@ import { startProbeThreads } from './probe-threads.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler.ts';
 
 export interface LocalRuntime {
+  /** Where a client on this machine reaches the API (loopback when bound to every interface). */
   url: string;
+  /** The address and port the HTTP server is bound to. */
+  address: AddressInfo;
   app: App;
   table: SqliteTable;
   /** The tick loop, timer heap and worker pool that run the checks. */
@@ -30,7 +34,7 @@ export interface LocalRuntimeOptions {
   config: Config;
   logger?: Logger;
   clock?: Clock;
-  /** Host to bind; default all interfaces (tests pass 127.0.0.1). */
+  /** Address to bind instead of `config.host` (VIGIL_HOST, loopback by default). */
   host?: string;
   /** Scheduler tuning and hooks (tests, the benchmark); false: built but not started (tests that tick by hand). */
   scheduler?: SchedulerOptions | false;
@@ -103,13 +107,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const server = createHttpServer((req) => app.router.handle(req), logger, { signal: streams.signal });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, options.host, () => resolve());
+    server.listen(config.port, options.host ?? config.host, () => resolve());
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the HTTP server has no TCP address');
-  const host = options.host ?? 'localhost';
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
-  logger.info('listening', { url });
+  const url = reachableUrl(address);
+  logger.info('listening', { url, address: address.address, port: address.port });
   pump.start();
   if (options.scheduler !== false) await scheduler.start();
 
@@ -135,5 +138,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     return stopping;
   };
 
-  return { url, app, table, scheduler, bootstrapKey, drainChanges: () => pump.drain(), stop };
+  return { url, address, app, table, scheduler, bootstrapKey, drainChanges: () => pump.drain(), stop };
+}
+
+/** The URL a local client uses: a wildcard bind (0.0.0.0, ::) is reached over loopback. */
+function reachableUrl(address: AddressInfo): string {
+  const bound = address.address;
+  const host = bound === '0.0.0.0' ? '127.0.0.1' : bound === '::' ? '::1' : bound;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }

@@ -12,6 +12,7 @@ const bool = z
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  VIGIL_HOST: z.string().trim().min(1).default('127.0.0.1'),
   VIGIL_DATA_DIR: z.string().min(1).default('./data'),
   VIGIL_BOOTSTRAP_KEY: z
     .string()
@@ -41,6 +42,8 @@ export type Runtime = 'local' | 'cloud';
 export interface Config {
   runtime: Runtime;
   port: number;
+  /** Local runtime: the address the HTTP server binds (loopback unless told otherwise). */
+  host: string;
   dataDir: string;
   bootstrapKey: string | undefined;
   bootstrapEmail: string;
@@ -73,6 +76,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
   return {
     runtime,
     port: e.PORT,
+    host: e.VIGIL_HOST,
     dataDir: e.VIGIL_DATA_DIR,
     bootstrapKey: e.VIGIL_BOOTSTRAP_KEY,
     bootstrapEmail: e.VIGIL_BOOTSTRAP_EMAIL,

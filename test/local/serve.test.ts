@@ -2,12 +2,20 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-key.ts';
-import { signalGroup, startServeProcess } from '../support/serve-process.ts';
+import {
+  groupProcesses,
+  killGroup,
+  listeningAddresses,
+  type ServeProcess,
+  signalGroup,
+  startServeProcess,
+} from '../support/serve-process.ts';
 
 const keyPattern = /vgl_[0-9A-Za-z]{38}/;
 const dirs: string[] = [];
+const started: ServeProcess[] = [];
 
 function tempDataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-serve-'));
@@ -16,12 +24,30 @@ function tempDataDir(): string {
 }
 
 afterEach(() => {
+  for (const proc of started.splice(0)) killGroup(proc);
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** Starts `npm start` and remembers it, so a failed test leaves no server behind. */
+async function npmStart(env: Record<string, string>): Promise<ServeProcess> {
+  const proc = await startServeProcess(env, { viaNpm: true });
+  started.push(proc);
+  return proc;
+}
+
+/** Resolves once nothing answers on the URL's port. */
+async function refused(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(1_000) });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 describe('npm start', () => {
   it('starts through npm, prints a key and serves GET /v1/me', async () => {
-    const proc = await startServeProcess({ VIGIL_DATA_DIR: tempDataDir() }, { viaNpm: true });
+    const proc = await npmStart({ VIGIL_DATA_DIR: tempDataDir() });
     const key = keyPattern.exec(proc.stdout())?.[0];
     expect(key).toBeDefined();
     const me = await fetch(`${proc.url}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
@@ -29,6 +55,44 @@ describe('npm start', () => {
     signalGroup(proc, 'SIGTERM');
     await proc.exited;
   }, 120_000);
+
+  it('listens on 127.0.0.1 only by default and prints that URL', async () => {
+    const proc = await npmStart({ VIGIL_DATA_DIR: tempDataDir() });
+    const url = new URL(proc.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    expect(listeningAddresses(Number(url.port))).toEqual(['127.0.0.1']);
+    signalGroup(proc, 'SIGTERM');
+    await proc.exited;
+  }, 120_000);
+
+  it('listens on every interface with VIGIL_HOST=0.0.0.0 and prints a URL that works from this machine', async () => {
+    const proc = await startServeProcess({ VIGIL_DATA_DIR: tempDataDir(), VIGIL_HOST: '0.0.0.0' });
+    started.push(proc);
+    const url = new URL(proc.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    expect(proc.stdout()).toContain(`bound to 0.0.0.0:${url.port}, every interface`);
+    expect(listeningAddresses(Number(url.port))).toEqual(['0.0.0.0']);
+    expect((await fetch(`${proc.url}/healthz`)).status).toBe(200);
+    signalGroup(proc, 'SIGTERM');
+    expect(await proc.exited).toBe(0);
+  }, 120_000);
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'stops the server within 5 s when %s reaches the npm start process, leaving no process behind',
+    async (signal) => {
+      const proc = await npmStart({ VIGIL_DATA_DIR: tempDataDir() });
+      // npm, and under it the server (npm's shell execs the single command it runs).
+      expect(groupProcesses(proc).length).toBeGreaterThanOrEqual(2);
+      signalGroup(proc, signal);
+      await vi.waitFor(() => expect(groupProcesses(proc)).toEqual([]), { timeout: 5_000, interval: 50 });
+      expect(await refused(proc.url)).toBe(true);
+      // Stopped, not killed: the runtime's last log line is there once npm's output has ended.
+      const out = proc.child.stdout;
+      if (out && !out.readableEnded) await new Promise((resolve) => out.once('end', resolve));
+      expect(proc.stdout()).toContain('"msg":"stopped"');
+    },
+    120_000,
+  );
 
   it('prints the bootstrap key on first start only, serves /v1/me with it, and stops cleanly on SIGTERM', async () => {
     const dataDir = tempDataDir();

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +18,8 @@ export interface ServeProcess {
 /**
  * Runs the server with the given environment and waits until it prints its URL: `npm start` when
  * `viaNpm` (npm re-raises signals, so its exit code is not the server's), else the same entry point
- * directly (`node --import tsx bin/serve.ts`, which is what the start script runs).
+ * directly (`node --import tsx bin/serve.ts`, which is what the start script runs). The process
+ * leads a process group of its own, so `groupProcesses` finds whatever it started, even re-parented.
  */
 export async function startServeProcess(
   env: Record<string, string>,
@@ -39,6 +41,7 @@ export async function startServeProcess(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let out = '';
   let err = '';
@@ -71,7 +74,72 @@ export async function startServeProcess(
   return { child, url, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Sends a signal to the server process. */
+/** Sends a signal to the process the test started (npm or the server), not to its group. */
 export function signalGroup(proc: ServeProcess, signal: NodeJS.Signals): void {
   proc.child.kill(signal);
+}
+
+/** Live (not zombie) processes in the group the test started, as `pid command`, from /proc. */
+export function groupProcesses(proc: ServeProcess): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // it ended while we looked
+    }
+    // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so split after the last ')'.
+    const close = stat.lastIndexOf(')');
+    const [state, , pgrp] = stat.slice(close + 2).split(' ');
+    if (state !== 'Z' && Number(pgrp) === proc.child.pid)
+      found.push(`${entry} ${stat.slice(stat.indexOf('(') + 1, close)}`);
+  }
+  return found;
+}
+
+/** Kills whatever is left of the group the test started (cleanup after a failed assertion). */
+export function killGroup(proc: ServeProcess): void {
+  if (proc.child.pid === undefined || groupProcesses(proc).length === 0) return;
+  try {
+    process.kill(-proc.child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** The local addresses with a TCP socket listening on `port` (what `ss -ltn` shows), from /proc/net. */
+export function listeningAddresses(port: number): string[] {
+  const found: string[] = [];
+  for (const [file, v6] of [
+    ['/proc/net/tcp', false],
+    ['/proc/net/tcp6', true],
+  ] as const) {
+    let table: string;
+    try {
+      table = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of table.split('\n').slice(1)) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      const [hex, portHex] = local?.split(':') ?? [];
+      if (state !== '0A' || hex === undefined || Number.parseInt(portHex ?? '', 16) !== port) continue;
+      found.push(v6 ? ipv6FromProc(hex) : ipv4FromProc(hex));
+    }
+  }
+  return found;
+}
+
+// /proc/net/tcp writes each 32-bit word of an address in host byte order (little-endian here).
+function ipv4FromProc(hex: string): string {
+  return [6, 4, 2, 0].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join('.');
+}
+
+function ipv6FromProc(hex: string): string {
+  if (/^0+$/.test(hex)) return '::';
+  if (hex === '00000000000000000000000001000000') return '::1';
+  if (hex.startsWith('0000000000000000FFFF0000')) return `::ffff:${ipv4FromProc(hex.slice(24))}`;
+  return hex;
 }
