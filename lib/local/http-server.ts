@@ -6,6 +6,14 @@ import type { HttpRequest, HttpResponse } from '../http/types.ts';
 import { PayloadTooLargeError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 
+/** The client went away before its request body ended: nothing to answer, nothing broken here. */
+class ClientAbortError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'ClientAbortError';
+  }
+}
+
 /** The request body, at most MAX_BODY_BYTES (events, not an async iterator: cheaper per request). */
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -17,7 +25,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       done = true;
       req.off('data', onData);
       req.off('end', onEnd);
-      req.off('error', finish);
+      req.off('error', onError);
       req.off('close', onClose);
       if (error !== undefined) {
         req.resume(); // drain and drop the rest, so the answer can still be sent
@@ -31,12 +39,16 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       else chunks.push(buf);
     };
     const onEnd = () => finish();
+    // A request stream errs only when its connection breaks (Node's "aborted", ECONNRESET).
+    const onError = (cause: unknown) =>
+      finish(new ClientAbortError('the client closed the connection before the body ended', { cause }));
     const onClose = () => {
-      if (!req.complete) finish(new Error('the client closed the connection before the body ended'));
+      if (!req.complete)
+        finish(new ClientAbortError('the client closed the connection before the body ended'));
     };
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', finish);
+    req.on('error', onError);
     req.on('close', onClose);
   });
 }
@@ -149,6 +161,16 @@ export function createHttpServer(
         if (options.signal?.aborted) for (const end of [...open]) end();
       })
       .catch((err: unknown) => {
+        if (err instanceof ClientAbortError) {
+          // Routine on the open internet (a cancelled upload, a dropped link): no answer can reach it.
+          logger.debug('client aborted the request', {
+            method: req.method,
+            path: req.url,
+            reason: err.message,
+          });
+          res.destroy();
+          return;
+        }
         const response = errorResponse(err, logger);
         response.headers.connection = 'close';
         send(res, response);

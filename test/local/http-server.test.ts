@@ -1,11 +1,11 @@
 import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type AddressInfo, connect } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_BODY_BYTES } from '../../lib/http/router.ts';
 import type { HttpRequest, HttpResponse } from '../../lib/http/types.ts';
 import { createHttpServer } from '../../lib/local/http-server.ts';
 import { PayloadTooLargeError } from '../../lib/platform/errors.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
+import { createLogger, type Logger, silentLogger } from '../../lib/platform/logger.ts';
 
 // The local HTTP edge on its own, with a stand-in handler: framing, bodies, limits.
 
@@ -15,8 +15,11 @@ afterEach(async () => {
   close = undefined;
 });
 
-async function serve(handle: (req: HttpRequest) => Promise<HttpResponse>): Promise<number> {
-  const server = createHttpServer(handle, silentLogger);
+async function serve(
+  handle: (req: HttpRequest) => Promise<HttpResponse>,
+  logger: Logger = silentLogger,
+): Promise<number> {
+  const server = createHttpServer(handle, logger);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   close = () => new Promise((resolve) => server.close(() => resolve()));
   return (server.address() as AddressInfo).port;
@@ -88,6 +91,37 @@ describe('local HTTP server', () => {
     const res = await send(port, 'POST', Buffer.alloc(MAX_BODY_BYTES + 1, 1));
     expect(res.status).toBe(new PayloadTooLargeError(MAX_BODY_BYTES).status);
     expect(res.headers.connection).toBe('close');
+    expect(called).toBe(false);
+  });
+
+  it('logs a client that disconnects mid-upload as a client abort at debug level, without a stack', async () => {
+    const lines: string[] = [];
+    let called = false;
+    const server = createHttpServer(
+      async () => {
+        called = true;
+        return { status: 200, headers: {}, body: '' };
+      },
+      createLogger({ level: 'debug', write: (line) => lines.push(line) }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+    const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    const requestSeen = new Promise((resolve) => server.once('request', resolve));
+    socket.write('POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"part":');
+    await requestSeen;
+    socket.destroy();
+    await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0));
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: 'debug',
+        msg: 'client aborted the request',
+        method: 'POST',
+        path: '/upload',
+      }),
+    ]);
+    expect(lines.join('\n')).not.toContain('stack');
     expect(called).toBe(false);
   });
 });
