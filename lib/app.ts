@@ -39,6 +39,8 @@ import { createStatusService } from './status/status-service.ts';
 import { statusStreamRoutes } from './status/stream-routes.ts';
 import { createStatusStream, type StatusStreamSettings } from './status/stream-service.ts';
 import type { ChangeConsumer } from './store/change-feed.ts';
+import { createCursorSeal } from './store/cursor-seal.ts';
+import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
 
 /**
@@ -91,6 +93,9 @@ export function createApp(deps: CoreDeps) {
     logger: deps.logger,
   };
 
+  // One seal per process: the secret is read (or created) at the first paged read, then cached.
+  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+
   const statusStream = createStatusStream(
     { table: deps.table, clock: deps.clock, logger: deps.logger },
     deps.statusStream ?? { follow: 'poll' },
@@ -115,9 +120,11 @@ export function createApp(deps: CoreDeps) {
     }),
     ...checkRoutes({
       checkService,
-      reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock }),
+      reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock, cursors }),
     }),
-    ...statusRoutes({ statusService: createStatusService({ table: deps.table, clock: deps.clock }) }),
+    ...statusRoutes({
+      statusService: createStatusService({ table: deps.table, clock: deps.clock, cursors }),
+    }),
     ...statusStreamRoutes({ statusStream: statusStream.service }),
     ...pushRoutes({ pushService: createPushService({ checkService, recorder, tenants, clock: deps.clock }) }),
     ...teamRoutes({

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { ValidationError } from '../platform/errors.ts';
 import { encodeCursor, indexKeyNames, positionAttrs, positionOf } from '../store/cursor.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 
 /**
  * Paged, newest-first reads of one partition (results, transitions). The cursor handed to clients
- * is the position of the last item of the page, so `next_cursor` is null exactly at the end, and a
- * cursor is checked against the list it belongs to before it reaches the store (400, never 500).
+ * is the position of the last item of the page, sealed for the list it belongs to (store/cursor-seal.ts),
+ * so `next_cursor` is null exactly at the end, and a cursor that was tampered with or belongs to
+ * another list is refused before it reaches the store (400, never 500 or another list's items).
  */
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -48,20 +50,25 @@ export interface Page {
   nextCursor: string | null;
 }
 
-const positionSchema = z.record(z.string(), z.string().min(1));
-
-function invalidCursor(): never {
-  throw ValidationError.field('cursor', 'is not a cursor of this list');
+/** What a paged read needs: the table and the seal of client cursors. */
+export interface PageDeps {
+  table: Table;
+  cursors: CursorSeal;
 }
 
-/** The store cursor for a client cursor, after checking it points into `source`. */
-function storeCursor(cursor: string, source: PageSource): string {
-  let position: Record<string, string>;
-  try {
-    position = positionSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
-  } catch {
-    return invalidCursor();
-  }
+function invalidCursor(): never {
+  throw new ValidationError('invalid cursor', [{ path: 'cursor', message: 'is not a cursor of this list' }]);
+}
+
+/** The sealed cursor's associated data: the list it pages. */
+function listOf(source: PageSource): string {
+  return JSON.stringify([source.index ?? 'table', source.pk, source.prefix]);
+}
+
+/** The store cursor for a client cursor, after checking it was sealed for `source` and points into it. */
+async function storeCursor(cursors: CursorSeal, cursor: string, source: PageSource): Promise<string> {
+  const position = await cursors.open(cursor, listOf(source));
+  if (!position) return invalidCursor();
   const attrs = positionAttrs(source.index);
   const names = indexKeyNames(source.index);
   const fits =
@@ -77,14 +84,14 @@ function storeCursor(cursor: string, source: PageSource): string {
  * ones), and the cursor of the last when more follow.
  */
 export async function readPage(
-  table: Table,
+  { table, cursors }: PageDeps,
   source: PageSource,
   page: PageRequest,
   keep: (item: Item) => boolean = () => true,
 ): Promise<Page> {
   const want = page.limit + 1;
   const kept: Item[] = [];
-  let cursor = page.cursor === undefined ? undefined : storeCursor(page.cursor, source);
+  let cursor = page.cursor === undefined ? undefined : await storeCursor(cursors, page.cursor, source);
   do {
     const result = await table.query({
       ...(source.index ? { index: source.index } : { consistent: true }),
@@ -101,9 +108,10 @@ export async function readPage(
   } while (kept.length < want && cursor);
   const items = kept.slice(0, page.limit);
   const last = items.at(-1);
+  const more = kept.length > page.limit && last !== undefined;
   return {
     items,
-    nextCursor: kept.length > page.limit && last ? encodeCursor(positionOf(last, source.index)) : null,
+    nextCursor: more ? await cursors.seal(positionOf(last, source.index), listOf(source)) : null,
   };
 }
 

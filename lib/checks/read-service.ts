@@ -1,5 +1,6 @@
 import { checkPartition } from '../catalog/catalog-keys.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
 import { parseItem } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
 import { RESULT_PREFIX, TRANSITION_PREFIX } from './check-keys.ts';
@@ -10,6 +11,8 @@ import { readSparkline } from './sparkline-reads.ts';
 
 export interface CheckReadDeps {
   table: Table;
+  /** Seals the cursors of the paged lists. */
+  cursors: CursorSeal;
   checkService: CheckService;
   clock: Clock;
 }
@@ -19,14 +22,14 @@ export interface CheckReadDeps {
  * Each first resolves the check in the caller's tenant (404 otherwise, and once its entity is gone).
  */
 export function createCheckReadService(deps: CheckReadDeps) {
-  const { table, clock } = deps;
+  const { clock } = deps;
 
   return {
     /** A page of the check's results, newest first by checked_at. */
     async results(tenantId: string, checkId: string, page: PageRequest) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);
       const read = await readPage(
-        table,
+        deps,
         { pk: checkPartition(check.id), prefix: RESULT_PREFIX },
         page,
         unexpired(clock.now()),
@@ -42,7 +45,7 @@ export function createCheckReadService(deps: CheckReadDeps) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);
       const live = unexpired(clock.now());
       const read = await readPage(
-        table,
+        deps,
         { pk: checkPartition(check.id), prefix: TRANSITION_PREFIX },
         page,
         (item) => item.kind === 'check' && live(item),
@@ -58,7 +61,7 @@ export function createCheckReadService(deps: CheckReadDeps) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);
       return {
         check_id: check.id,
-        ...(await readSparkline(table, check, { ...options, nowMs: clock.now() })),
+        ...(await readSparkline(deps.table, check, { ...options, nowMs: clock.now() })),
       };
     },
   };

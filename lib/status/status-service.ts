@@ -5,6 +5,7 @@ import { CHECK_ENTITY } from '../checks/check-store.ts';
 import { type PageRequest, readPage, unexpired } from '../checks/paging.ts';
 import { CHECK_TYPES, publicTransition, transitionSchema } from '../checks/records.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
 
@@ -30,6 +31,8 @@ const checkTypeSchema = z.object({ id: z.string(), check_type: z.enum(CHECK_TYPE
 export interface StatusDeps {
   table: Table;
   clock: Clock;
+  /** Seals the cursors of the transition feed. */
+  cursors: CursorSeal;
 }
 
 /** Status reads: the board (GET /v1/status) and the entity transition feed (GET /v1/status/transitions). */
@@ -88,7 +91,7 @@ export function createStatusService(deps: StatusDeps) {
     /** A page of the tenant's entity state changes, newest first. */
     async transitions(tenantId: string, page: PageRequest) {
       const live = unexpired(deps.clock.now());
-      const read = await readPage(table, { pk: tenantTransitionsPk(tenantId), prefix: 'trn_' }, page, live);
+      const read = await readPage(deps, { pk: tenantTransitionsPk(tenantId), prefix: 'trn_' }, page, live);
       return {
         transitions: read.items.map((item) => publicTransition(parseItem(transitionSchema, item))),
         next_cursor: read.nextCursor,

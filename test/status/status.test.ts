@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStatusService } from '../../lib/status/status-service.ts';
+import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import type { Key, QueryInput, Table } from '../../lib/store/table.ts';
 import { newCheck, newEntity, quietTcpCheck, record } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -150,6 +151,7 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
     const service = createStatusService({
       table: recordingTable(api.table, partitions),
       clock: { now: Date.now },
+      cursors: createCursorSeal(async () => Buffer.alloc(32)),
     });
     const board = await service.board(tenant.tenantId);
     expect(board.total).toBe(5);
