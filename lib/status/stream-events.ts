@@ -49,9 +49,15 @@ export function positionAt(ms: number): string {
   return `trn_${encodeTime(Math.max(0, Math.floor(ms)), 10)}${'0'.repeat(16)}`;
 }
 
-/** When the transition (or position) `id` was created, in epoch milliseconds. */
+/**
+ * When the transition (or position) `id` was created, in epoch milliseconds. An id whose time
+ * overflows the ULID range (first character above 7, which the id pattern admits) is later than
+ * any clock rather than an error.
+ */
 export function timeOfPosition(id: string): number {
-  return decodeTime(id.slice('trn_'.length));
+  const ulid = id.slice('trn_'.length);
+  if (ulid.charAt(0) > '7') return Number.POSITIVE_INFINITY;
+  return decodeTime(ulid);
 }
 
 const PAGE = 200;
