@@ -3,7 +3,7 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import { ConditionFailedError, ItemTooLargeError, type Table } from '../store/table.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
 import { catalogKeys } from './catalog-keys.ts';
 import { belowLimit, unchanged } from './conditions.ts';
@@ -40,6 +40,16 @@ function resolveFields(
   if (result.ok) return result.fields;
   const summary = result.issues.map((i) => `${i.path}: ${i.message}`).join('; ');
   throw new ValidationError(`invalid entity fields: ${summary}`, result.issues);
+}
+
+/** Either engine's item-size refusal, as the caller's problem: the entity is too large to store. */
+function tooLarge(err: unknown): unknown {
+  if (!(err instanceof ItemTooLargeError)) return err;
+  return new ValidationError(
+    'the entity is too large to store (400 KB per item)',
+    [{ path: 'fields', message: 'make the entity smaller: it exceeds 400 KB stored' }],
+    err,
+  );
 }
 
 /** The entity as returned: fields in blueprint order, defaults filled for fields added after it was written. */
@@ -118,7 +128,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       ]);
       return view(bp, entity);
     } catch (err) {
-      if (!(err instanceof ConditionFailedError)) throw err;
+      if (!(err instanceof ConditionFailedError)) throw tooLarge(err);
       if (err.failed.includes(0)) {
         throw new ConflictError(
           `an entity with slug '${input.slug}' already exists in blueprint '${bp.slug}'`,
@@ -160,7 +170,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       return view(bp, next);
     } catch (err) {
       if (err instanceof ConditionFailedError) return RETRY;
-      throw err;
+      throw tooLarge(err);
     }
   };
 

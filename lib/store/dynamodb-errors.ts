@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { ConditionFailedError, InvalidWriteError } from './table.ts';
+import { ConditionFailedError, InvalidWriteError, ItemTooLargeError } from './table.ts';
 
 /** Maps DynamoDB write errors to the port's errors and retries transaction conflicts. */
 
@@ -15,8 +15,19 @@ const RETRYABLE_REASONS = new Set([
 const RETRYABLE_ERRORS = new Set(['TransactionConflictException', 'TransactionInProgressException']);
 
 const cancellationSchema = z.object({
-  CancellationReasons: z.array(z.object({ Code: z.string().optional() }).loose()).optional(),
+  CancellationReasons: z
+    .array(z.object({ Code: z.string().optional(), Message: z.string().optional() }).loose())
+    .optional(),
 });
+
+/** DynamoDB's words for an item over 400 KB ("Item size has exceeded…", "Item size to update has exceeded…"). */
+const ITEM_TOO_LARGE = /item size (?:to update )?has exceeded the maximum allowed size/i;
+
+function tooLargeIn(error: unknown): boolean {
+  const parsed = cancellationSchema.safeParse(error);
+  const reasons = parsed.success ? (parsed.data.CancellationReasons ?? []) : [];
+  return reasons.some((r) => ITEM_TOO_LARGE.test(r.Message ?? ''));
+}
 
 type Outcome = { retry: true } | { retry: false; error: unknown };
 
@@ -36,6 +47,9 @@ export function classifyWriteError(error: unknown): Outcome {
     const failed = codes.flatMap((code, i) => (code === 'ConditionalCheckFailed' ? [i] : []));
     if (failed.length > 0) return { retry: false, error: new ConditionFailedError(failed, { cause: error }) };
     if (codes.some((code) => RETRYABLE_REASONS.has(code))) return { retry: true };
+    if (tooLargeIn(error)) {
+      return { retry: false, error: new ItemTooLargeError('an item exceeds 400 KB', { cause: error }) };
+    }
     if (codes.includes('ValidationError')) {
       return {
         retry: false,
@@ -45,6 +59,9 @@ export function classifyWriteError(error: unknown): Outcome {
     return { retry: false, error };
   }
   if (RETRYABLE_ERRORS.has(name)) return { retry: true };
+  if (name === 'ValidationException' && error instanceof Error && ITEM_TOO_LARGE.test(error.message)) {
+    return { retry: false, error: new ItemTooLargeError(error.message, { cause: error }) };
+  }
   if (name === 'ValidationException' && error instanceof Error) {
     return { retry: false, error: new InvalidWriteError(error.message, { cause: error }) };
   }

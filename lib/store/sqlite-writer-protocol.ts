@@ -1,5 +1,5 @@
 import type { WriteResult } from './sqlite-writer.ts';
-import { ConditionFailedError, InvalidWriteError, type WriteOp } from './table.ts';
+import { ConditionFailedError, InvalidWriteError, ItemTooLargeError, type WriteOp } from './table.ts';
 
 /** Messages between the event loop and the sqlite writer thread (structured clones). */
 
@@ -13,6 +13,7 @@ export type WriterRequest =
 export type EncodedError =
   | { kind: 'condition'; failed: number[] }
   | { kind: 'invalid'; message: string }
+  | { kind: 'too-large'; message: string }
   | { kind: 'error'; name: string; message: string; code?: string };
 
 export type EncodedOutcome = { ok: true; result: WriteResult } | { ok: false; error: EncodedError };
@@ -25,6 +26,7 @@ export type WriterReply =
 
 export function encodeWriterError(error: unknown): EncodedError {
   if (error instanceof ConditionFailedError) return { kind: 'condition', failed: error.failed };
+  if (error instanceof ItemTooLargeError) return { kind: 'too-large', message: error.message };
   if (error instanceof InvalidWriteError) return { kind: 'invalid', message: error.message };
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
@@ -44,6 +46,8 @@ export function decodeWriterError(error: EncodedError): Error {
       return new ConditionFailedError(error.failed);
     case 'invalid':
       return new InvalidWriteError(error.message);
+    case 'too-large':
+      return new ItemTooLargeError(error.message);
     case 'error':
       return Object.assign(new Error(`sqlite writer thread: ${error.message}`), {
         name: error.name,

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { applyUpdate, evaluateCondition } from './sqlite-conditions.ts';
 import { type JsonObject, sameJson, serializeChange } from './sqlite-records.ts';
 import { type ItemRow, toRow } from './sqlite-schema.ts';
-import { ConditionFailedError, type Key, type WriteOp } from './table.ts';
+import { ConditionFailedError, ItemTooLargeError, type Key, MAX_ITEM_BYTES, type WriteOp } from './table.ts';
 import { opKey } from './validation.ts';
 
 /**
@@ -121,6 +121,12 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
         // itself; only an item bound for the outbox is parsed back (JSON-normalised, for its image).
         const next: JsonObject = op.type === 'put' ? op.item : applyUpdate(before, op);
         const data = JSON.stringify(next);
+        // UTF-8 takes at most 3 bytes per UTF-16 unit, so only long texts need counting.
+        if (data.length * 3 > MAX_ITEM_BYTES && Buffer.byteLength(data) > MAX_ITEM_BYTES) {
+          throw new ItemTooLargeError(
+            `item size has exceeded the maximum allowed size (${MAX_ITEM_BYTES} bytes)`,
+          );
+        }
         const after = wanted(before) || wanted(next) ? (JSON.parse(data) as JsonObject) : next;
         return {
           key,

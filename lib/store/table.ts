@@ -106,6 +106,14 @@ export class InvalidWriteError extends Error {
   override name = 'InvalidWriteError';
 }
 
+/** DynamoDB's item size limit; the sqlite engine holds items to the same bound (their JSON text). */
+export const MAX_ITEM_BYTES = 400 * 1024;
+
+/** A put or update whose item would exceed MAX_ITEM_BYTES: the same error from either engine. */
+export class ItemTooLargeError extends InvalidWriteError {
+  override name = 'ItemTooLargeError';
+}
+
 export interface Table {
   get(key: Key, options?: { consistent?: boolean }): Promise<Item | undefined>;
   /** Gets up to 100 items; missing ones are absent from the result (order not guaranteed). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidWriteError } from '../../../lib/store/table.ts';
+import { InvalidWriteError, ItemTooLargeError } from '../../../lib/store/table.ts';
 import { type ContractContext, item } from './context.ts';
 
 /** get, put, delete, batchGet and the attribute types an item may hold. */
@@ -24,6 +24,26 @@ export function describeItemContract(ctx: ContractContext): void {
       await ctx.table.transact([{ type: 'put', item: stored }]);
       expect(await ctx.table.get({ pk: stored.pk, sk: stored.sk })).toEqual(stored);
       expect(await ctx.table.get({ pk: stored.pk, sk: stored.sk }, { consistent: true })).toEqual(stored);
+    });
+
+    it('refuses an item over 400 KB with ItemTooLargeError, by put and by update, and stores one of 300 KB', async () => {
+      const pk = ctx.pk();
+      const big = item(pk, 'big', { text: 'x'.repeat(410 * 1024) });
+      await expect(ctx.table.transact([{ type: 'put', item: big }])).rejects.toBeInstanceOf(
+        ItemTooLargeError,
+      );
+      expect(await ctx.table.get(big)).toBeUndefined();
+      const fits = item(pk, 'fits', { text: 'x'.repeat(300 * 1024) });
+      await ctx.table.transact([{ type: 'put', item: fits }]);
+      expect(await ctx.table.get(fits)).toEqual(fits);
+      const grow = {
+        type: 'update' as const,
+        key: { pk, sk: 'fits' },
+        set: { more: 'y'.repeat(150 * 1024) },
+      };
+      await expect(ctx.table.update(grow)).rejects.toBeInstanceOf(ItemTooLargeError);
+      await expect(ctx.table.transact([grow])).rejects.toBeInstanceOf(ItemTooLargeError);
+      expect(await ctx.table.get(fits)).toEqual(fits);
     });
 
     it('returns undefined for an absent item', async () => {
