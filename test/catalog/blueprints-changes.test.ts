@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicBlueprintSchema } from '../../lib/catalog/responses.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { tally } from '../support/tally.ts';
 
@@ -29,6 +30,7 @@ describe.each(runtimes)('changing and deleting blueprints ($runtime runtime)', (
     const res = await send('PUT', '/v1/blueprints/rename', { name: 'New' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ...created.body, name: 'New', updated_at: res.body.updated_at });
+    expect(publicBlueprintSchema.safeParse(res.body).success).toBe(true);
     const again = await send('PUT', '/v1/blueprints/rename', { description: 'new text' });
     expect(again.body).toMatchObject({ name: 'New', description: 'new text', is_default: false });
     expect((await get('/v1/blueprints/rename')).body).toEqual(again.body);
