@@ -20,7 +20,8 @@ const httpUrl = z
 const host = z.string().trim().min(1).max(253);
 const port = z.number().int().min(1).max(65535);
 
-const configSchemas = {
+/** The config of each check type (what create and update accept; the Check responses show the same). */
+export const configSchemas = {
   http: z.strictObject({}),
   tcp: z.strictObject({ host, port }),
   tls: z.strictObject({

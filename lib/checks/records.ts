@@ -105,23 +105,44 @@ export const transitionSchema = z.object({
 });
 export type TransitionRecord = z.infer<typeof transitionSchema>;
 
-/** The check as returned: internal keys out, header values redacted. */
+/**
+ * The check as returned: internal keys out, and only the fields its type uses. http checks show
+ * their request (header values redacted) and expectations; tcp, tls and dns checks their config
+ * and probe timeout; push checks, which are never probed, only their config.
+ */
 export function publicCheck(check: CheckRecord) {
-  const {
-    tenant_id: _t,
-    blueprint_slug: _b,
-    entity_slug: _e,
-    version: _v,
-    state_version: _sv,
-    last_push_at: _p,
-    current_rollup: _r,
-    headers,
-    ...rest
-  } = check;
-  return {
-    ...rest,
-    headers: Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED])),
+  const common = {
+    id: check.id,
+    entity_id: check.entity_id,
+    execution_mode: check.execution_mode,
+    interval_seconds: check.interval_seconds,
+    failure_threshold: check.failure_threshold,
+    enabled: check.enabled,
+    state: check.state,
+    consecutive_failures: check.consecutive_failures,
+    last_result_at: check.last_result_at,
+    next_run_at: check.next_run_at,
+    created_at: check.created_at,
+    updated_at: check.updated_at,
   };
+  switch (check.check_type) {
+    case 'http':
+      return {
+        check_type: check.check_type,
+        ...common,
+        target_url: check.target_url,
+        method: check.method,
+        headers: Object.fromEntries(Object.keys(check.headers).map((name) => [name, REDACTED])),
+        body: check.body,
+        expected_status: check.expected_status,
+        body_contains: check.body_contains,
+        timeout_ms: check.timeout_ms,
+      };
+    case 'push':
+      return { check_type: check.check_type, ...common, config: check.config };
+    default:
+      return { check_type: check.check_type, ...common, config: check.config, timeout_ms: check.timeout_ms };
+  }
 }
 
 /** A result as returned. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { checkSchema, resultSchema, transitionSchema } from './records.ts';
+import { configSchemas } from './check-input.ts';
+import { CHECK_TYPES, checkSchema, resultSchema, transitionSchema } from './records.ts';
 
 /** Response bodies of the check routes: publicCheck, publicResult and publicTransition as schemas. */
 
@@ -9,27 +10,63 @@ const nextCursor = z
   .nullable()
   .meta({ description: 'Pass as `cursor` for the next page; null on the last page' });
 
-/** A check as publicCheck returns it: internal keys out, header values redacted. */
-export const publicCheckSchema = z
-  .strictObject({
-    ...checkSchema.omit({
-      tenant_id: true,
-      blueprint_slug: true,
-      entity_slug: true,
-      version: true,
-      state_version: true,
-      last_push_at: true,
-      current_rollup: true,
-    }).shape,
-    id: idSchema('chk'),
-    entity_id: idSchema('ent'),
+/** The fields every check type returns (publicCheck), with check_type as the discriminator. */
+export const checkCommonSchema = z.strictObject({
+  id: idSchema('chk'),
+  entity_id: idSchema('ent'),
+  check_type: z.enum(CHECK_TYPES),
+  ...checkSchema.pick({
+    execution_mode: true,
+    interval_seconds: true,
+    failure_threshold: true,
+    enabled: true,
+    state: true,
+    consecutive_failures: true,
+  }).shape,
+  last_result_at: timestampSchema.nullable(),
+  next_run_at: timestampSchema.nullable(),
+  created_at: timestampSchema,
+  updated_at: timestampSchema,
+});
+
+const probeTimeout = checkSchema.shape.timeout_ms.meta({ description: 'How long a probe may take (ms)' });
+
+const httpCheckSchema = checkCommonSchema
+  .extend({
+    check_type: z.literal('http'),
+    execution_mode: z.literal('pull'),
+    target_url: z.string(),
+    ...checkSchema.pick({ method: true, body: true, expected_status: true, body_contains: true }).shape,
     headers: z.record(z.string(), z.literal('********')).meta({ description: 'Values are always redacted' }),
-    last_result_at: timestampSchema.nullable(),
-    next_run_at: timestampSchema.nullable(),
-    created_at: timestampSchema,
-    updated_at: timestampSchema,
+    timeout_ms: probeTimeout,
   })
-  .meta({ id: 'Check' });
+  .meta({ id: 'HttpCheck' });
+
+/** A probed check of a type configured by `config` alone. */
+const configuredCheck = <T extends 'tcp' | 'tls' | 'dns'>(type: T, id: string) =>
+  checkCommonSchema
+    .extend({
+      check_type: z.literal(type),
+      execution_mode: z.literal('pull'),
+      config: configSchemas[type],
+      timeout_ms: probeTimeout,
+    })
+    .meta({ id });
+
+const pushCheckSchema = checkCommonSchema
+  .extend({ check_type: z.literal('push'), execution_mode: z.literal('push'), config: configSchemas.push })
+  .meta({ id: 'PushCheck' });
+
+/** A check as publicCheck returns it: the fields of its type only, header values redacted. */
+export const publicCheckSchema = z
+  .discriminatedUnion('check_type', [
+    httpCheckSchema,
+    configuredCheck('tcp', 'TcpCheck'),
+    configuredCheck('tls', 'TlsCheck'),
+    configuredCheck('dns', 'DnsCheck'),
+    pushCheckSchema,
+  ])
+  .meta({ id: 'Check', description: 'The fields a check returns depend on its check_type' });
 
 /** A result as publicResult returns it. */
 export const publicResultSchema = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { publicEntitySchema } from '../catalog/responses.ts';
-import { publicCheckSchema } from '../checks/responses.ts';
+import { checkCommonSchema } from '../checks/responses.ts';
 
 /** GET /v1/status: every entity with its state and its enabled checks' states, and counts per state. */
 export const statusBoardSchema = z.strictObject({
@@ -9,7 +9,7 @@ export const statusBoardSchema = z.strictObject({
       ...publicEntitySchema.pick({ id: true, blueprint_slug: true, slug: true, name: true, state: true })
         .shape,
       checks: z.array(
-        z.strictObject(publicCheckSchema.pick({ id: true, check_type: true, state: true }).shape),
+        z.strictObject(checkCommonSchema.pick({ id: true, check_type: true, state: true }).shape),
       ),
     }),
   ),

@@ -2,29 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { newCheck, newEntity, quietTcpCheck } from './check-fixtures.ts';
 
-const RECORD_KEYS = [
-  'body',
-  'body_contains',
+/** The fields every check returns. */
+const COMMON_KEYS = [
   'check_type',
-  'config',
   'consecutive_failures',
   'created_at',
   'enabled',
   'entity_id',
   'execution_mode',
-  'expected_status',
   'failure_threshold',
-  'headers',
   'id',
   'interval_seconds',
   'last_result_at',
-  'method',
   'next_run_at',
   'state',
-  'target_url',
-  'timeout_ms',
   'updated_at',
 ];
+/** The fields of each type on top: its request and expectations, or its config and probe timeout. */
+const TYPE_KEYS: Record<string, string[]> = {
+  http: ['body', 'body_contains', 'expected_status', 'headers', 'method', 'target_url', 'timeout_ms'],
+  tcp: ['config', 'timeout_ms'],
+  tls: ['config', 'timeout_ms'],
+  dns: ['config', 'timeout_ms'],
+  push: ['config'],
+};
+const recordKeys = (checkType: string) => [...COMMON_KEYS, ...(TYPE_KEYS[checkType] ?? [])].sort();
 
 describe.each(runtimes)('check CRUD ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
@@ -47,7 +49,7 @@ describe.each(runtimes)('check CRUD ($runtime runtime)', ({ start }) => {
       target_url: 'https://example.com/health',
     });
     expect(res.status, res.text).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(RECORD_KEYS);
+    expect(Object.keys(res.body).sort()).toEqual(recordKeys('http'));
     expect(res.body.id).toMatch(/^chk_[0-9A-Z]{26}$/);
     expect(res.body).toMatchObject({
       entity_id: entityId,
@@ -63,7 +65,6 @@ describe.each(runtimes)('check CRUD ($runtime runtime)', ({ start }) => {
       timeout_ms: 5000,
       failure_threshold: 3,
       enabled: true,
-      config: {},
       state: 'unknown',
       consecutive_failures: 0,
       last_result_at: null,
@@ -103,7 +104,8 @@ describe.each(runtimes)('check CRUD ($runtime runtime)', ({ start }) => {
   ])('creates a %s check with its config', async (checkType, extra) => {
     const res = await call('POST', '/v1/checks', { entity_id: entityId, check_type: checkType, ...extra });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ check_type: checkType, target_url: null, ...extra });
+    expect(res.body).toMatchObject({ check_type: checkType, ...extra });
+    expect(Object.keys(res.body).sort()).toEqual(recordKeys(checkType));
     expect(res.body.execution_mode).toBe(checkType === 'push' ? 'push' : 'pull');
     // A push check is only due once it has heard from its agent.
     if (checkType === 'push') expect(res.body.next_run_at).toBeNull();

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../../lib/app.ts';
+import { buildOpenApiDocument } from '../../lib/http/openapi.ts';
+import { systemClock } from '../../lib/platform/clock.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+
+/** The OpenAPI document shows one Check shape per check_type, each with only its own fields. */
+describe('check shapes in the OpenAPI document', () => {
+  let table: SqliteTable;
+  let app: App;
+  // biome-ignore lint/suspicious/noExplicitAny: the generated document is inspected freely
+  let schemas: Record<string, any>;
+
+  beforeAll(() => {
+    table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
+    app = createApp({ table, clock: systemClock, logger: silentLogger, config: loadConfig('local', {}) });
+    schemas = buildOpenApiDocument(app.routes).components.schemas;
+  });
+  afterAll(() => table.close());
+
+  const fields = (name: string) => Object.keys(schemas[name]?.properties ?? {}).sort();
+
+  it('documents Check as one of five shapes told apart by check_type', () => {
+    const variants = schemas.Check.oneOf ?? schemas.Check.anyOf;
+    expect(variants.map((v: { $ref: string }) => v.$ref).sort()).toEqual(
+      ['DnsCheck', 'HttpCheck', 'PushCheck', 'TcpCheck', 'TlsCheck'].map((n) => `#/components/schemas/${n}`),
+    );
+    for (const [name, type] of [
+      ['HttpCheck', 'http'],
+      ['PushCheck', 'push'],
+    ]) {
+      expect(schemas[name as string].properties.check_type).toMatchObject({ const: type });
+    }
+  });
+
+  it('gives push checks neither a target nor probe fields', () => {
+    const push = fields('PushCheck');
+    expect(push).toContain('config');
+    for (const field of [
+      'target_url',
+      'method',
+      'headers',
+      'body',
+      'expected_status',
+      'body_contains',
+      'timeout_ms',
+    ])
+      expect(push).not.toContain(field);
+  });
+
+  it('gives http checks their request and expectations, and the others their config and timeout', () => {
+    expect(fields('HttpCheck')).toEqual(
+      expect.arrayContaining([
+        'target_url',
+        'method',
+        'headers',
+        'body',
+        'expected_status',
+        'body_contains',
+        'timeout_ms',
+      ]),
+    );
+    expect(fields('HttpCheck')).not.toContain('config');
+    for (const name of ['TcpCheck', 'TlsCheck', 'DnsCheck']) {
+      expect(fields(name)).toEqual(expect.arrayContaining(['config', 'timeout_ms']));
+      expect(fields(name)).not.toContain('expected_status');
+    }
+    expect(schemas.TcpCheck.properties.config.required).toEqual(['host', 'port']);
+  });
+});
