@@ -15,6 +15,15 @@ import { readTenantCatalog } from './tenant-catalog.ts';
 /** The cycle search visits at most this many entities; beyond it a depends_on is refused. */
 export const MAX_DEPENDENCY_SEARCH = 1000;
 
+/** Ids are 30 characters; a longer one is clipped so the 404 never grows with the input. */
+const MAX_ECHOED_ID = 40;
+
+/** The 404 for a referenced entity that does not exist, naming the id and the field it came in. */
+function missingEntity(id: string, field: string): NotFoundError {
+  const shown = id.length > MAX_ECHOED_ID ? `${id.slice(0, MAX_ECHOED_ID)}…` : id;
+  return new NotFoundError(`entity ${shown} (${field})`);
+}
+
 export interface RelationServiceDeps {
   table: Table;
   relations: RelationStore;
@@ -101,10 +110,8 @@ export function createRelationService(deps: RelationServiceDeps) {
       return publicRelation(rel);
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
-      if (err.failed.includes(fromAt))
-        throw new NotFoundError(`entity ${rel.from_entity_id} (from_entity_id)`);
-      if (err.failed.includes(fromAt + 1))
-        throw new NotFoundError(`entity ${rel.to_entity_id} (to_entity_id)`);
+      if (err.failed.includes(fromAt)) throw missingEntity(rel.from_entity_id, 'from_entity_id');
+      if (err.failed.includes(fromAt + 1)) throw missingEntity(rel.to_entity_id, 'to_entity_id');
       if (err.failed.includes(1))
         throw new ConflictError(`this ${rel.relation_type} relation already exists`);
       return RETRY;
@@ -120,8 +127,8 @@ export function createRelationService(deps: RelationServiceDeps) {
         entities.getById(tenantId, input.from_entity_id),
         entities.getById(tenantId, input.to_entity_id),
       ]);
-      if (!from) throw new NotFoundError(`entity ${input.from_entity_id} (from_entity_id)`);
-      if (!to) throw new NotFoundError(`entity ${input.to_entity_id} (to_entity_id)`);
+      if (!from) throw missingEntity(input.from_entity_id, 'from_entity_id');
+      if (!to) throw missingEntity(input.to_entity_id, 'to_entity_id');
       return withRetries(OPTIMISTIC_ATTEMPTS, 'the dependency graph', () => createOnce(tenantId, input));
     },
 

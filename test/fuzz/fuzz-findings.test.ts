@@ -32,4 +32,14 @@ describe.each(runtimes)('fuzz findings ($runtime runtime)', ({ start }) => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
+
+  it('answers a small 404 to a relation naming a 100,000-character entity id (the id was echoed whole)', async () => {
+    const res = await api.request('POST', '/v1/relations', {
+      key: api.adminKey,
+      body: { from_entity_id: 'e'.repeat(100_000), to_entity_id: 'f', relation_type: 'depends_on' },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: 'NOT_FOUND' });
+    expect(res.text.length).toBeLessThan(300);
+  });
 });
