@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldDefinitionSchema, MAX_FIELDS_PER_BLUEPRINT } from '../domain/blueprint-fields.ts';
+import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../domain/blueprint-fields.ts';
 import { SLUG } from './catalog-keys.ts';
 import { RELATION_TYPES } from './records.ts';
 
@@ -13,12 +13,12 @@ export const createBlueprintBody = z.strictObject({
   slug,
   name,
   description: z.string().max(2000).default(''),
-  fields: z.array(fieldDefinitionSchema).max(MAX_FIELDS_PER_BLUEPRINT).default([]),
+  fields: z.array(newFieldDefinitionSchema).max(MAX_FIELDS_PER_BLUEPRINT).default([]),
   is_default: z.boolean().default(false),
 });
 
 /** POST /v1/blueprints/{slug}/fields: one field definition. */
-export const addFieldBody = fieldDefinitionSchema;
+export const addFieldBody = newFieldDefinitionSchema;
 
 export const createEntityBody = z.strictObject({ slug, name, fields: fieldValues.default({}) });
 

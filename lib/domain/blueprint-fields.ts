@@ -9,18 +9,27 @@ export const MAX_FIELDS_PER_BLUEPRINT = 100;
 /** Field names are JSON keys and appear in error paths (`fields.<name>`), so no dots or spaces. */
 export const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
-/** One field definition as accepted in a request (unknown keys rejected) and as stored. */
+const fieldName = z
+  .string()
+  .regex(FIELD_NAME, 'must start with a letter or _ and hold only letters, digits, _ and -');
+
+/** One field definition as stored and returned (unknown keys rejected). */
 export const fieldDefinitionSchema = z.strictObject({
-  name: z
-    .string()
-    .regex(FIELD_NAME, 'must start with a letter or _ and hold only letters, digits, _ and -')
-    .refine(isAllowedKey, RESERVED_NAME_MESSAGE),
+  name: fieldName,
   field_type: z.enum(FIELD_TYPES),
   required: z.boolean().default(false),
   default_value: z.string().max(4096).optional(),
   sort_order: z.number().int().min(-1_000_000).max(1_000_000).default(0),
 });
 export type FieldDefinition = z.output<typeof fieldDefinitionSchema>;
+
+/**
+ * A new field definition as a request gives it: reserved names are refused here, at the boundary,
+ * while definitions stored before the rule still read.
+ */
+export const newFieldDefinitionSchema = fieldDefinitionSchema.extend({
+  name: fieldName.refine(isAllowedKey, RESERVED_NAME_MESSAGE),
+});
 
 export interface FieldIssue {
   path: string;
