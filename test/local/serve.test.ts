@@ -1,5 +1,6 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -183,5 +184,25 @@ describe('npm start', () => {
     });
     expect(await response).toBe(201);
     expect(await proc.exited).toBe(0);
+  }, 120_000);
+
+  it('exits within 5 s on SIGTERM even when a request never finishes', async () => {
+    const proc = await startServeProcess({ VIGIL_DATA_DIR: tempDataDir() });
+    started.push(proc);
+    const url = new URL(proc.url);
+    const socket = connect(Number(url.port), url.hostname);
+    socket.on('error', () => undefined);
+    // A request whose body never comes: the server's "100 Continue" says it holds the request.
+    const continued = new Promise((resolve) => socket.once('data', resolve));
+    socket.write(
+      `POST /v1/auth/keys HTTP/1.1\r\nHost: ${url.host}\r\nExpect: 100-continue\r\nContent-Length: 100\r\n\r\n`,
+    );
+    expect(String(await continued)).toMatch(/^HTTP\/1\.1 100 Continue/);
+    const signalled = Date.now();
+    signalGroup(proc, 'SIGTERM');
+    expect(await proc.exited).toBe(1);
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+    expect(proc.stdout()).toContain('shutdown took too long');
+    socket.destroy();
   }, 120_000);
 });
