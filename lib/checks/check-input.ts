@@ -127,6 +127,12 @@ export function validateDefinition(def: CheckDefinition): CheckDefinition {
     if (Object.keys(def.headers).length > 0) fail('headers', 'only http checks send headers');
     if (def.method !== 'GET') fail('method', 'only http checks have a method');
     if (def.body_contains !== '') fail('body_contains', 'only http checks read a body');
+    if (def.expected_status !== DEFAULTS.expected_status) {
+      fail('expected_status', 'only http checks expect a status');
+    }
+    if (def.check_type === 'push' && def.timeout_ms !== DEFAULTS.timeout_ms) {
+      fail('timeout_ms', 'push checks are not probed');
+    }
   }
   const parsed = configSchemas[def.check_type].safeParse(def.config);
   if (!parsed.success) {

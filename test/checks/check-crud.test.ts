@@ -153,6 +153,13 @@ describe.each(runtimes)('check CRUD ($runtime runtime)', ({ start }) => {
     ['a dns check without hostname', { check_type: 'dns', config: { record_type: 'A' } }, 'config.hostname'],
     ['a push check with a target_url', { check_type: 'push', target_url: 'https://a.example' }, 'target_url'],
     ['an unknown push config key', { check_type: 'push', config: { host: 'a' } }, 'config.host'],
+    ['a push check with a timeout', { check_type: 'push', timeout_ms: 1000 }, 'timeout_ms'],
+    ['a push check with an expected status', { check_type: 'push', expected_status: 204 }, 'expected_status'],
+    [
+      'a tcp check with an expected status',
+      { check_type: 'tcp', expected_status: 204, config: { host: 'db', port: 1 } },
+      'expected_status',
+    ],
     [
       'an http check in push mode',
       { check_type: 'http', target_url: 'https://a.example', execution_mode: 'push' },
