@@ -1,0 +1,66 @@
+import { ERROR_STATUS } from '../../lib/http/route-schemas.ts';
+import type { FuzzAnswer, FuzzRequest } from './fuzz-client.ts';
+
+/** What every answer must satisfy, whatever was sent. */
+export const LIMITS = {
+  /** No answer takes longer (a hang, or a blocked event loop). */
+  deadlineMs: 2000,
+  /** An error answer never grows with the input. */
+  maxErrorBytes: 64 * 1024,
+  /** A sanity bound on success bodies (pages are bounded by their limits). */
+  maxSuccessBytes: 8 * 1024 * 1024,
+};
+
+function clip(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+}
+
+/** A request in a few lines, for counterexamples (a 1 MiB body is not printed whole). */
+export function describeRequest(req: FuzzRequest): string {
+  const headers = Object.entries(req.headers)
+    .map(([k, v]) => `${k}: ${clip(v, 80)}`)
+    .join('; ');
+  const body = req.body ? `${req.body.length} bytes: ${clip(req.body.toString('utf8'), 200)}` : 'none';
+  return `${req.method} ${clip(req.target, 200)} [${req.note}]\n    headers: ${headers}\n    body: ${body}`;
+}
+
+/** The ways `answer` breaks the properties (empty when it keeps them all). */
+export function violations(req: FuzzRequest, answer: FuzzAnswer): string[] {
+  if (answer.failure) return [answer.failure];
+  const found: string[] = [];
+  if (answer.status >= 500) found.push(`answered ${answer.status}`);
+  if (answer.ms > LIMITS.deadlineMs) found.push(`took ${Math.round(answer.ms)} ms`);
+  if (req.method === 'HEAD' || answer.status === 204) return found;
+  const size = Buffer.byteLength(answer.body);
+  if (answer.status >= 400) {
+    if (size >= LIMITS.maxErrorBytes) found.push(`error body of ${size} bytes`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(answer.body);
+    } catch {
+      found.push(`error body is not JSON: ${clip(answer.body, 100)}`);
+      return found;
+    }
+    const { error, code } = (parsed ?? {}) as { error?: unknown; code?: unknown };
+    if (typeof error !== 'string' || typeof code !== 'string') found.push('error body lacks {error, code}');
+    else if (ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== answer.status)
+      found.push(`code ${code} with status ${answer.status}`);
+  } else if (!String(answer.headers['content-type']).startsWith('text/event-stream')) {
+    if (size >= LIMITS.maxSuccessBytes) found.push(`success body of ${size} bytes`);
+    if (String(answer.headers['content-type']).startsWith('application/json')) {
+      try {
+        JSON.parse(answer.body);
+      } catch {
+        found.push('success body is not JSON');
+      }
+    }
+  }
+  return found;
+}
+
+/** The runtime's log lines of one request (its stack, for a 500), found by the x-request-id it answered with. */
+export function logsOf(answer: FuzzAnswer, logs: readonly string[]): string[] {
+  const id = answer.headers['x-request-id'];
+  if (typeof id !== 'string') return [];
+  return logs.filter((line) => line.includes(id)).map((line) => clip(line, 2000));
+}
