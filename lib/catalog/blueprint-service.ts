@@ -66,7 +66,10 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
       entity_count: 0,
       version: 1,
     };
-    const previous = input.is_default ? tenant.default_blueprint : undefined;
+    // The default under the same slug is the blueprint being created again: its put fails (409), and
+    // the transaction must not touch that item twice.
+    const previous =
+      input.is_default && tenant.default_blueprint !== input.slug ? tenant.default_blueprint : undefined;
     const tenantConditions: Condition[] = [{ kind: 'itemExists' }, belowLimit('blueprint_count', limit)];
     if (input.is_default) tenantConditions.push(unchanged('default_blueprint', tenant.default_blueprint));
     const ops: WriteOp[] = [

@@ -33,6 +33,16 @@ describe.each(runtimes)('fuzz findings ($runtime runtime)', ({ start }) => {
     expect(res.body).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
+  it('answers 409 to a second default blueprint under the slug of the current default (was a 500: one transaction touched it twice)', async () => {
+    const body = { slug: 'again', name: 'Again', is_default: true };
+    const first = await api.request('POST', '/v1/blueprints', { key: api.adminKey, body });
+    const second = await api.request('POST', '/v1/blueprints', { key: api.adminKey, body });
+
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ code: 'CONFLICT' });
+  });
+
   it('answers a small 404 to a relation naming a 100,000-character entity id (the id was echoed whole)', async () => {
     const res = await api.request('POST', '/v1/relations', {
       key: api.adminKey,
