@@ -121,6 +121,12 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect((await call('DELETE', `/v1/relations/${rel.body.id}`)).status).toBe(204);
     expect((await call('POST', '/v1/relations', { body: { relation_type: 'x' } })).status).toBe(400);
     expect((await call('DELETE', '/v1/blueprints/svc/entities/b')).status).toBe(204);
+    expect(
+      (await call('PUT', '/v1/blueprints/svc', { body: { name: 'Services', is_default: true } })).status,
+    ).toBe(200);
+    expect((await call('DELETE', '/v1/blueprints/svc')).status).toBe(409);
+    expect((await call('DELETE', '/v1/blueprints/svc/entities/a')).status).toBe(204);
+    expect((await call('DELETE', '/v1/blueprints/svc')).status).toBe(204);
   });
 
   it('answers the check, push and status routes as documented', async () => {
