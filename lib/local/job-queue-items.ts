@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoTime } from '../platform/clock.ts';
-import type { Item } from '../store/table.ts';
+import type { Item, WriteOp } from '../store/table.ts';
 
 /**
  * The stored items of the local job queue (lib/local/sqlite-job-queue.ts): a queued job under
@@ -63,4 +63,23 @@ export function deadLetterItem(
     error: errorText(error).slice(0, 2000),
     dead_at: isoTime(nowMs),
   };
+}
+
+/** The item of a job newly queued under `pk`, visible at `visibleMs`, with no failed attempt yet. */
+export function queueJobItem(pk: string, job: { id: string; body: unknown }, visibleMs: number): Item {
+  return { pk, sk: job.id, entity: QUEUE_JOB_ENTITY, body: job.body, attempts: 0, visible_ms: visibleMs };
+}
+
+/** The writes that move a queued job to the dead letters, in one transaction. */
+export function deadLetterOps(
+  queue: string,
+  job: { id: string; body: unknown },
+  attempts: number,
+  error: unknown,
+  nowMs: number,
+): WriteOp[] {
+  return [
+    { type: 'delete', key: { pk: queuePk(queue), sk: job.id } },
+    { type: 'put', item: deadLetterItem(queue, job, attempts, error, nowMs) },
+  ];
 }

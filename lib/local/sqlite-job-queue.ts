@@ -12,7 +12,6 @@ import {
   type ReceivedJob,
 } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import { queryAll } from '../store/items.ts';
 import {
   ConditionFailedError,
   type Item,
@@ -21,15 +20,8 @@ import {
   type Table,
   type WriteOp,
 } from '../store/table.ts';
-import {
-  type DeadLetter,
-  deadLetterItem,
-  deadLetterPk,
-  deadLetterSchema,
-  QUEUE_JOB_ENTITY,
-  queuePk,
-  storedJobSchema,
-} from './job-queue-items.ts';
+import { type DeadLetter, deadLetterOps, queueJobItem, queuePk } from './job-queue-items.ts';
+import { deleteKeys, listDeadLetters, putNewJobs, readStoredJobs } from './job-queue-store.ts';
 import { createTimerHeap, systemTimers, type Timers } from './timer-heap.ts';
 
 /**
@@ -88,15 +80,6 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     },
   });
 
-  const itemOf = (job: { id: string; body: B }, visibleMs: number): Item => ({
-    pk,
-    sk: job.id,
-    entity: QUEUE_JOB_ENTITY,
-    body: job.body,
-    attempts: 0,
-    visible_ms: visibleMs,
-  });
-
   /** Holds a job in memory and times it; false when this process holds it already. */
   const hold = (job: Held<B>, visibleMs: number): boolean => {
     if (closed || held.has(job.id)) return false;
@@ -106,38 +89,6 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
   };
 
   const keyOf = (id: string): Key => ({ pk, sk: id });
-
-  const deadLetterOps = (job: { id: string; body: unknown }, attempts: number, error: unknown): WriteOp[] => [
-    { type: 'delete', key: keyOf(job.id) },
-    { type: 'put', item: deadLetterItem(name, job, attempts, error, clock.now()) },
-  ];
-
-  /** Puts items (not already stored) in chunks; returns the ids whose put committed. */
-  const putNew = async (entries: { job: Held<B>; item: Item }[]): Promise<Set<string>> => {
-    const stored = new Set<string>();
-    for (let start = 0; start < entries.length; start += MAX_TRANSACTION_OPS) {
-      let chunk = entries.slice(start, start + MAX_TRANSACTION_OPS);
-      while (chunk.length > 0) {
-        try {
-          await table.transact(
-            chunk.map(({ item }) => ({
-              type: 'put' as const,
-              item,
-              condition: { kind: 'itemNotExists' as const },
-            })),
-          );
-          for (const { job } of chunk) stored.add(job.id);
-          break;
-        } catch (err) {
-          if (!(err instanceof ConditionFailedError) || err.failed.length === 0) throw err;
-          // Those ids are queued already: enqueueing them again adds nothing.
-          const duplicate = new Set(err.failed);
-          chunk = chunk.filter((_, i) => !duplicate.has(i));
-        }
-      }
-    }
-    return stored;
-  };
 
   const queue = {
     name,
@@ -149,11 +100,11 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
         if (held.has(input.id) || unique.has(input.id)) continue;
         const visibleMs = nowMs + clampDelaySeconds(input.delaySeconds ?? options.delaySeconds ?? 0) * 1000;
         const job = { id: input.id, body: input.body, attempt: 1 };
-        unique.set(input.id, { job, item: itemOf(job, visibleMs), visibleMs });
+        unique.set(input.id, { job, item: queueJobItem(pk, job, visibleMs), visibleMs });
       }
       const entries = [...unique.values()];
       try {
-        const stored = await putNew(entries);
+        const stored = await putNewJobs(table, entries);
         for (const entry of entries) if (stored.has(entry.job.id)) hold(entry.job, entry.visibleMs);
         return { failed: [] };
       } catch (err) {
@@ -182,7 +133,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
       const outcome = afterFailure(job.attempt, maxAttempts);
       const current = held.get(job.id) ?? { id: job.id, body: job.body, attempt: job.attempt };
       if (outcome.status === 'dead') {
-        await table.transact(deadLetterOps(job, job.attempt, error));
+        await table.transact(deadLetterOps(name, job, job.attempt, error, clock.now()));
         held.delete(job.id);
         logger.warn('job dead-lettered', { queue: name, job_id: job.id, attempts: job.attempt, err: error });
         return outcome;
@@ -229,7 +180,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
       return {
         ops: entries.map(({ job, visibleMs }) => ({
           type: 'put' as const,
-          item: itemOf(job, visibleMs),
+          item: queueJobItem(pk, job, visibleMs),
           condition: { kind: 'itemNotExists' as const },
         })),
         committed: () => {
@@ -256,39 +207,19 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     async load(
       keep: (job: ReceivedJob<B>) => boolean = () => true,
     ): Promise<{ resumed: number; dropped: number }> {
-      const items = await queryAll((cursor) => table.query({ pk, limit: 1000, cursor, consistent: true }));
       const drop: Key[] = [];
       let resumed = 0;
-      let dead = 0;
-      for (const item of items) {
-        const stored = storedJobSchema.safeParse(item);
-        const body = stored.success ? deps.schema.safeParse(stored.data.body) : undefined;
-        if (!stored.success || !body?.success) {
-          const error = stored.success ? body?.error : stored.error;
-          await table.transact(
-            deadLetterOps({ id: item.sk, body: item.body }, 0, `unreadable job: ${error}`),
-          );
-          dead += 1;
-          continue;
-        }
-        const job: Held<B> = { id: stored.data.sk, body: body.data, attempt: stored.data.attempts + 1 };
+      const dead = await readStoredJobs(deps, (job, visibleMs) => {
         if (!keep(delivery(job))) drop.push(keyOf(job.id));
-        else if (hold(job, stored.data.visible_ms)) resumed += 1;
-      }
-      for (let start = 0; start < drop.length; start += MAX_TRANSACTION_OPS) {
-        const keys = drop.slice(start, start + MAX_TRANSACTION_OPS);
-        await table.transact(keys.map((key) => ({ type: 'delete' as const, key })));
-      }
+        else if (hold(job, visibleMs)) resumed += 1;
+      });
+      await deleteKeys(table, drop);
       return { resumed, dropped: drop.length + dead };
     },
 
     /** The dead letters, oldest first. */
     async deadLetters(limit = 100): Promise<DeadLetter[]> {
-      const page = await table.query({ pk: deadLetterPk(name), limit, consistent: true });
-      return page.items.map((item) => {
-        const d = deadLetterSchema.parse(item);
-        return { id: d.job_id, body: d.body, attempts: d.attempts, error: d.error, dead_at: d.dead_at };
-      });
+      return listDeadLetters(table, name, limit);
     },
 
     /** Stops timing jobs (they stay stored for the next start); returns how many were waiting. */
