@@ -1,45 +1,22 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  API_KEY_ALPHABET,
+  API_KEY_PREFIX,
+  API_KEY_RANDOM_LENGTH,
+  apiKeyChecksum,
+} from '../domain/api-key-format.ts';
 
 /**
- * API key format (DECISIONS.md): `vgl_` + 32 random base62 characters + a 6-character base62
- * checksum (CRC32 of the random part), so leaked keys are recognisable by scanners and typos are
- * rejected without a database lookup. Only the SHA-256 hash is ever stored.
+ * Making and hashing API keys; the format rule itself is in lib/domain/api-key-format.ts. Only the
+ * SHA-256 hash of a key is ever stored.
  */
-
-const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const PREFIX = 'vgl_';
-const RANDOM_LENGTH = 32;
-const CHECKSUM_LENGTH = 6;
-const KEY_PATTERN = /^vgl_[0-9A-Za-z]{38}$/;
-
-const crcTable = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(text: string): number {
-  let crc = 0xffffffff;
-  for (const byte of Buffer.from(text, 'utf8')) crc = (crcTable[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
-
-function base62(value: number, width: number): string {
-  let out = '';
-  let rest = value;
-  while (rest > 0) {
-    out = ALPHABET[rest % 62] + out;
-    rest = Math.floor(rest / 62);
-  }
-  return out.padStart(width, '0');
-}
 
 function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {
       // 248 = 4 * 62: reject the top bytes so every character is equally likely.
-      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+      if (byte < 248 && out.length < length) out += API_KEY_ALPHABET[byte % 62];
     }
   }
   return out;
@@ -47,16 +24,8 @@ function randomBase62(length: number): string {
 
 /** A new raw API key. */
 export function generateApiKey(): string {
-  const random = randomBase62(RANDOM_LENGTH);
-  return `${PREFIX}${random}${base62(crc32(random), CHECKSUM_LENGTH)}`;
-}
-
-/** True when `raw` has the key shape and a matching checksum. */
-export function isWellFormedApiKey(raw: string): boolean {
-  if (!KEY_PATTERN.test(raw)) return false;
-  const random = raw.slice(PREFIX.length, PREFIX.length + RANDOM_LENGTH);
-  const checksum = raw.slice(PREFIX.length + RANDOM_LENGTH);
-  return base62(crc32(random), CHECKSUM_LENGTH) === checksum;
+  const random = randomBase62(API_KEY_RANDOM_LENGTH);
+  return `${API_KEY_PREFIX}${random}${apiKeyChecksum(random)}`;
 }
 
 /** SHA-256 hex of the raw key: the only form that is stored. */

@@ -1,9 +1,10 @@
-import type { Principal } from '../http/types.ts';
+import { isWellFormedApiKey } from '../domain/api-key-format.ts';
 import type { Clock } from '../platform/clock.ts';
 import { AccountDisabledError, UnauthorizedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
-import { hashApiKey, isWellFormedApiKey, sameDigest } from './api-key.ts';
+import { hashApiKey, sameDigest } from './api-key.ts';
 import type { KeyStore } from './key-store.ts';
+import type { Principal } from './principal.ts';
 import type { Tenant, User } from './records.ts';
 import type { TenantStore } from './tenant-store.ts';
 

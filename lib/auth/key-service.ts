@@ -1,8 +1,8 @@
-import type { Principal } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Table } from '../store/table.ts';
 import { deleteKeyOps, type KeyStore, newKeyOps } from './key-store.ts';
+import type { Principal } from './principal.ts';
 import { type ApiKeyRecord, publicKey } from './records.ts';
 
 export interface KeyServiceDeps {

@@ -1,8 +1,9 @@
+import { isWellFormedApiKey } from '../domain/api-key-format.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Table, WriteOp } from '../store/table.ts';
-import { generateApiKey, hashApiKey, isWellFormedApiKey, keyPrefix } from './api-key.ts';
+import { generateApiKey, hashApiKey, keyPrefix } from './api-key.ts';
 import { type ApiKeyRecord, apiKeySchema, keyHashSchema } from './records.ts';
 import { tenancyKeys, tenantPk } from './tenancy-keys.ts';
 

@@ -1,8 +1,9 @@
-import type { HttpRequest, Principal } from '../http/types.ts';
+import type { HttpRequest } from '../http/types.ts';
 import type { Config } from '../platform/config.ts';
 import { RateLimitedError, UnauthorizedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
+import type { Principal } from './principal.ts';
 
 export interface RateLimitGuardDeps {
   limiter: RateLimiter;

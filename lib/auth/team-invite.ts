@@ -1,9 +1,9 @@
-import type { Principal, Role } from '../http/types.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { generateToken } from './api-key.ts';
+import type { Principal, Role } from './principal.ts';
 import type { Invitation } from './records.ts';
 import type { TeamStore } from './team-store.ts';
 import { pendingInvitation } from './team-views.ts';

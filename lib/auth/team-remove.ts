@@ -1,8 +1,8 @@
-import type { Principal } from '../http/types.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
 import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';
 import { deleteKeyOps, type KeyStore } from './key-store.ts';
+import type { Principal } from './principal.ts';
 import type { ApiKeyRecord } from './records.ts';
 import type { TeamStore } from './team-store.ts';
 import { tenancyKeys } from './tenancy-keys.ts';

@@ -5,7 +5,6 @@
  * or is refused still took that long, and hiding failures would flatter a failing check.
  */
 import { isoTime } from '../platform/clock.ts';
-import { ValidationError } from '../platform/errors.ts';
 
 export interface ResultSample {
   checked_at_ms: number;
@@ -38,7 +37,8 @@ const HOUR_MS = 3_600_000;
  * results in each; results outside the window are ignored. Boundaries are whole milliseconds
  * (`start + floor(i * span / buckets)`), so buckets differ in width by at most 1 ms.
  * p50 is the nearest-rank median (the ceil(n/2)-th smallest latency); empty buckets have nulls.
- * Throws ValidationError when hours is not an integer 1..720 or buckets not an integer 1..500.
+ * RangeError when hours is not an integer 1..720 or buckets not an integer 1..500: callers parse
+ * both at their boundary (sparklineQuery), so reaching it here is a bug, not a bad request.
  */
 export function bucketize(results: readonly ResultSample[], options: SparklineOptions): SparklineBucket[] {
   const { endMs, hours, buckets } = options;
@@ -81,7 +81,7 @@ function nearestRank(sortedAscending: readonly number[], q: number): number | nu
 
 function assertIntegerInRange(field: string, value: number, max: number): void {
   if (!Number.isInteger(value) || value < 1 || value > max) {
-    throw ValidationError.field(field, `must be an integer from 1 to ${max}`);
+    throw new RangeError(`${field} must be an integer from 1 to ${max}, got ${value}`);
   }
 }
 
@@ -180,8 +180,7 @@ export function p50FromRollup(rollup: Rollup): number | null {
   return rollup.latency_max;
 }
 
-/** Index of the histogram bucket holding `latency`: the first bucket whose upper bound exceeds it. */
-/** The histogram bucket of a latency (stored rollups add 1 to attribute `h<index>`). */
+/** The histogram bucket of a latency, the first whose upper bound exceeds it (stored rollups add 1 to `h<index>`). */
 export function histogramIndex(latency: number): number {
   let low = 0;
   let high = UPPER_BOUNDS_MS.length;

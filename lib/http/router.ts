@@ -1,3 +1,4 @@
+import type { Principal } from '../auth/principal.ts';
 import {
   ForbiddenError,
   MethodNotAllowedError,
@@ -9,7 +10,7 @@ import type { Logger } from '../platform/logger.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
 import { parseJsonBody } from './json-body.ts';
 import { fromWebResponse } from './stream-web.ts';
-import type { HttpRequest, HttpResponse, Principal, Route, RouteContext, RouteReply } from './types.ts';
+import type { HttpRequest, HttpResponse, Route, RouteContext, RouteReply } from './types.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -1,3 +1,4 @@
+import type { Principal, Role } from '../auth/principal.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { RouteSchemas } from './route-schemas.ts';
 
@@ -26,17 +27,6 @@ export interface HttpResponse {
   /** The whole body; empty when `stream` is set. */
   body: string;
   stream?: ReadableStream<Uint8Array>;
-}
-
-export type Role = 'admin' | 'member';
-
-/** Who is calling: resolved from the API key on every request. */
-export interface Principal {
-  tenantId: string;
-  userId: string;
-  keyId: string;
-  role: Role;
-  readOnly: boolean;
 }
 
 /** What a route handler returns; the router serialises it. */

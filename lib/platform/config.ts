@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWellFormedApiKey } from '../auth/api-key.ts';
+import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-format.ts';
 
 /**
  * The only module that reads process.env. Every variable is documented in README.md's
@@ -14,13 +14,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   VIGIL_HOST: z.string().trim().min(1).default('127.0.0.1'),
   VIGIL_DATA_DIR: z.string().min(1).default('./data'),
-  VIGIL_BOOTSTRAP_KEY: z
-    .string()
-    .refine(
-      isWellFormedApiKey,
-      'must be a valid Vigil key (vgl_ + 32 base62 characters + 6-character checksum)',
-    )
-    .optional(),
+  VIGIL_BOOTSTRAP_KEY: z.string().refine(isWellFormedApiKey, API_KEY_FORMAT_MESSAGE).optional(),
   VIGIL_BOOTSTRAP_EMAIL: z.string().email().default('admin@localhost'),
   VIGIL_STORE: z.enum(['sqlite', 'dynamodb']).optional(),
   VIGIL_TABLE_NAME: z.string().min(1).default('vigil'),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { Principal } from '../../lib/auth/principal.ts';
 import { createRateLimitGuard } from '../../lib/auth/rate-limit.ts';
-import type { HttpRequest, Principal } from '../../lib/http/types.ts';
+import type { HttpRequest } from '../../lib/http/types.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { RateLimitedError, UnauthorizedError } from '../../lib/platform/errors.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
