@@ -1,9 +1,7 @@
-import type { DynamoDBRecord } from 'aws-lambda';
-import { type Change, type ChangeConsumer, parseStreamRecord } from '../store/change-feed.ts';
+import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 
-/** Hands one batch of stream records to every consumer, in order; a throw makes the source redeliver. */
-export async function dispatchRecords(records: DynamoDBRecord[], consumers: ChangeConsumer[]): Promise<void> {
-  const changes: Change[] = records.map(parseStreamRecord);
+/** Hands one batch of changes to every consumer, in order; a throw makes the source redeliver. */
+export async function dispatchChanges(changes: Change[], consumers: ChangeConsumer[]): Promise<void> {
   if (changes.length === 0) return;
   for (const consume of consumers) await consume(changes);
 }

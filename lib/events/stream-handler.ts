@@ -1,5 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { type ChangeConsumer, parseStreamRecord } from '../store/change-feed.ts';
+import type { ChangeConsumer } from '../store/change-feed.ts';
+import { dispatchChanges } from './dispatch.ts';
+import { parseStreamRecord } from './stream-record.ts';
 
 /**
  * The stream Lambda's record handler: one DynamoDB Streams record -> every change-feed consumer,
@@ -7,8 +9,5 @@ import { type ChangeConsumer, parseStreamRecord } from '../store/change-feed.ts'
  * source redelivers from there; consumers are idempotent.
  */
 export function changeRecordHandler(consumers: ChangeConsumer[]) {
-  return async (record: DynamoDBRecord): Promise<void> => {
-    const changes = [parseStreamRecord(record)];
-    for (const consume of consumers) await consume(changes);
-  };
+  return (record: DynamoDBRecord): Promise<void> => dispatchChanges([parseStreamRecord(record)], consumers);
 }

@@ -1,4 +1,4 @@
-import { dispatchRecords } from '../events/dispatch.ts';
+import { dispatchChanges } from '../events/dispatch.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { SqliteTable } from '../store/sqlite-table.ts';
@@ -7,8 +7,9 @@ const BATCH = 100;
 const RETRY_MS = 1000;
 
 /**
- * Feeds the sqlite outbox to the change-feed consumers, like DynamoDB Streams -> Lambda: at least
- * once, in commit order; a batch is removed from the outbox only after every consumer accepted it.
+ * Feeds the sqlite outbox's Changes to the change-feed consumers, like DynamoDB Streams -> Lambda:
+ * at least once, in commit order; a batch is removed from the outbox only after every consumer
+ * accepted it.
  */
 export function createChangePump(deps: { table: SqliteTable; consumers: ChangeConsumer[]; logger: Logger }) {
   let running: Promise<void> | undefined;
@@ -22,8 +23,8 @@ export function createChangePump(deps: { table: SqliteTable; consumers: ChangeCo
       const rows = deps.table.readChanges(0, BATCH);
       const last = rows.at(-1);
       if (!last) return;
-      await dispatchRecords(
-        rows.map((r) => r.record),
+      await dispatchChanges(
+        rows.map((r) => r.change),
         deps.consumers,
       );
       await deps.table.deleteChangesThrough(last.seq);

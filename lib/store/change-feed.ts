@@ -1,18 +1,14 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { DynamoDBRecord, AttributeValue as LambdaAttributeValue } from 'aws-lambda';
-import { z } from 'zod';
-import { parseStoredItem } from './item-schema.ts';
 import type { Item } from './table.ts';
 
 /**
- * The change feed. Both sources produce DynamoDB Streams records (NEW_AND_OLD_IMAGES): DynamoDB
- * Streams in the cloud, the sqlite engine's outbox locally. One consumer interface handles both.
+ * The change feed: plain Changes, the items as stored. Two sources: the sqlite engine's outbox
+ * locally, and DynamoDB Streams in the cloud, whose records the stream Lambda converts
+ * (lib/events/stream-record.ts). One consumer interface handles both.
  */
 
 export type ChangeEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
 
-/** A stream record, unmarshalled and parsed. */
+/** One write to one item, with its images before and after. */
 export interface Change {
   eventId: string;
   eventName: ChangeEventName;
@@ -25,29 +21,3 @@ export interface Change {
 
 /** Handles a batch of changes; throwing makes the source redeliver (consumers must be idempotent). */
 export type ChangeConsumer = (changes: Change[]) => Promise<void>;
-
-function image(raw: Record<string, LambdaAttributeValue> | undefined): Item | undefined {
-  if (!raw) return undefined;
-  return parseStoredItem(unmarshall(raw as Record<string, AttributeValue>));
-}
-
-/** Parses one DynamoDB Streams record (from either source) into a Change. */
-export function parseStreamRecord(record: DynamoDBRecord): Change {
-  const eventName = z.enum(['INSERT', 'MODIFY', 'REMOVE']).parse(record.eventName);
-  const newImage = image(record.dynamodb?.NewImage);
-  const oldImage = image(record.dynamodb?.OldImage);
-  const keySource = newImage ?? oldImage;
-  const keys = keySource
-    ? { pk: keySource.pk, sk: keySource.sk }
-    : z
-        .object({ pk: z.string(), sk: z.string() })
-        .parse(unmarshall((record.dynamodb?.Keys ?? {}) as Record<string, AttributeValue>));
-  return {
-    eventId: record.eventID ?? '',
-    eventName,
-    keys,
-    newImage,
-    oldImage,
-    expired: record.userIdentity?.principalId === 'dynamodb.amazonaws.com',
-  };
-}

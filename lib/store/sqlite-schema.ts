@@ -26,7 +26,7 @@ CREATE INDEX IF NOT EXISTS items_gsi2 ON items (gsi2pk, gsi2sk, pk, sk) WHERE gs
 CREATE INDEX IF NOT EXISTS items_ttl ON items (ttl) WHERE ttl IS NOT NULL;
 CREATE TABLE IF NOT EXISTS changes (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  record TEXT NOT NULL -- a DynamoDB Streams record as JSON
+  record TEXT NOT NULL -- a Change as JSON (older rows: a DynamoDB Streams record; sqlite-outbox.ts reads both)
 );
 `;
 

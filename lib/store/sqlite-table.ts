@@ -1,13 +1,14 @@
 import { setImmediate } from 'node:timers';
-import type { DynamoDBRecord } from 'aws-lambda';
 import type Database from 'better-sqlite3';
-import { type Clock, systemClock } from '../platform/clock.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Change } from './change-feed.ts';
 import { encodeCursor, positionOf } from './cursor.ts';
 import { parseStoredItem } from './item-schema.ts';
 import { startBackgroundCheckpoints } from './sqlite-checkpointer.ts';
+import { parseOutboxRecord } from './sqlite-outbox.ts';
 import { buildQuery } from './sqlite-query.ts';
 import { createReadCache } from './sqlite-read-cache.ts';
-import { type JsonObject, sequenceNumber } from './sqlite-records.ts';
+import type { JsonObject } from './sqlite-records.ts';
 import { migrate } from './sqlite-schema.ts';
 import { createSqliteWriter, type WriteOutcome, type WriteResult } from './sqlite-writer.ts';
 import { inlineWriterPort, startWriterThread, type WriterPort } from './sqlite-writer-client.ts';
@@ -20,8 +21,8 @@ export { openSqliteDatabase } from './sqlite-schema.ts';
 export interface SqliteTable extends Table {
   /** The open database, shared with other local components (the durable queue); `close()` closes it. */
   readonly db: Database.Database;
-  /** Outbox records after `afterSeq`, oldest first. */
-  readChanges(afterSeq: number, limit: number): { seq: number; record: DynamoDBRecord }[];
+  /** Outbox changes after `afterSeq`, oldest first. */
+  readChanges(afterSeq: number, limit: number): { seq: number; change: Change }[];
   /** Drops outbox records up to and including `seq` (after they were handled). */
   deleteChangesThrough(seq: number): Promise<void>;
   /** Calls `listener` after every commit that wrote outbox records; returns an unsubscribe function. */
@@ -32,6 +33,7 @@ export interface SqliteTable extends Table {
 
 export interface SqliteTableOptions {
   db: Database.Database;
+  /** Not read by the engine (outbox changes carry no time); accepted from the composition root. */
   clock?: Clock;
   /** Entities (an item's `entity`) that reach the outbox (either image is enough); default all. */
   streamEntities?: readonly string[];
@@ -65,7 +67,6 @@ const MAX_THREAD_IN_FLIGHT = 1;
 /** Creates the sqlite engine on an open database (creating its tables); `close()` closes the database. */
 export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
   const { db } = options;
-  const clock = options.clock ?? systemClock;
   const listeners = new Set<() => void>();
   migrate(db);
   const streamEntities = options.streamEntities ? { streamEntities: options.streamEntities } : {};
@@ -163,27 +164,22 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
     pending = pending.slice(group.length);
     if (pending.length > 0) scheduleFlush();
     if (group.length === 0) return;
-    const done = writer
-      .commit(
-        group.map((entry) => entry.ops),
-        clock.now(),
-      )
-      .then(
-        (outcomes) => {
-          settleCache(group, outcomes);
-          notify(outcomes.reduce((sum, o) => sum + (o.ok ? o.result.changes : 0), 0));
-          outcomes.forEach((outcome, i) => {
-            const entry = group[i];
-            if (!entry) return;
-            if (outcome.ok) entry.resolve(outcome.result);
-            else entry.reject(outcome.error);
-          });
-        },
-        (error: unknown) => {
-          settleCache(group, undefined);
-          for (const entry of group) entry.reject(error);
-        },
-      );
+    const done = writer.commit(group.map((entry) => entry.ops)).then(
+      (outcomes) => {
+        settleCache(group, outcomes);
+        notify(outcomes.reduce((sum, o) => sum + (o.ok ? o.result.changes : 0), 0));
+        outcomes.forEach((outcome, i) => {
+          const entry = group[i];
+          if (!entry) return;
+          if (outcome.ok) entry.resolve(outcome.result);
+          else entry.reject(outcome.error);
+        });
+      },
+      (error: unknown) => {
+        settleCache(group, undefined);
+        for (const entry of group) entry.reject(error);
+      },
+    );
     inFlight.add(done);
     void done.finally(() => {
       inFlight.delete(done);
@@ -253,11 +249,10 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
     },
 
     readChanges(afterSeq, limit) {
-      return selectChanges.all(afterSeq, limit).map((row) => {
-        const record: DynamoDBRecord = JSON.parse(row.record);
-        record.dynamodb = { ...record.dynamodb, SequenceNumber: sequenceNumber(row.seq) };
-        return { seq: row.seq, record };
-      });
+      return selectChanges.all(afterSeq, limit).map((row) => ({
+        seq: row.seq,
+        change: parseOutboxRecord(row.record),
+      }));
     },
 
     deleteChangesThrough(seq) {
@@ -272,7 +267,7 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
     },
 
     async sweepExpired(nowSeconds, limit) {
-      const { deleted, changes } = await writer.sweepExpired(nowSeconds, limit, clock.now());
+      const { deleted, changes } = await writer.sweepExpired(nowSeconds, limit);
       notify(changes);
       return deleted;
     },

@@ -6,12 +6,8 @@ import type { WriteOp } from './table.ts';
 
 /** The sqlite table's view of its writer, wherever it runs. */
 export interface WriterPort {
-  commit(group: WriteOp[][], nowMs: number): Promise<WriteOutcome[]>;
-  sweepExpired(
-    nowSeconds: number,
-    limit: number,
-    nowMs: number,
-  ): Promise<{ deleted: number; changes: number }>;
+  commit(group: WriteOp[][]): Promise<WriteOutcome[]>;
+  sweepExpired(nowSeconds: number, limit: number): Promise<{ deleted: number; changes: number }>;
   deleteChangesThrough(seq: number): Promise<void>;
   /** Stops the writer once the requests already made are answered. */
   close(): Promise<void>;
@@ -20,8 +16,8 @@ export interface WriterPort {
 /** The writer on the caller's thread (in-memory databases, tests, the operator CLI). */
 export function inlineWriterPort(writer: SqliteWriter): WriterPort {
   return {
-    commit: async (group, nowMs) => writer.commitGroup(group, nowMs),
-    sweepExpired: async (nowSeconds, limit, nowMs) => writer.sweepExpired(nowSeconds, limit, nowMs),
+    commit: async (group) => writer.commitGroup(group),
+    sweepExpired: async (nowSeconds, limit) => writer.sweepExpired(nowSeconds, limit),
     deleteChangesThrough: async (seq) => writer.deleteChangesThrough(seq),
     close: async () => undefined,
   };
@@ -114,17 +110,14 @@ export function startWriterThread(options: WriterThreadOptions): WriterPort {
   };
 
   return {
-    async commit(group, nowMs) {
-      const reply = expect(await request({ kind: 'commit', group, nowMs }), 'commit');
+    async commit(group) {
+      const reply = expect(await request({ kind: 'commit', group }), 'commit');
       return reply.outcomes.map((outcome) =>
         outcome.ok ? outcome : { ok: false, error: decodeWriterError(outcome.error) },
       );
     },
-    async sweepExpired(nowSeconds, limit, nowMs) {
-      const { deleted, changes } = expect(
-        await request({ kind: 'sweep', nowSeconds, limit, nowMs }),
-        'sweep',
-      );
+    async sweepExpired(nowSeconds, limit) {
+      const { deleted, changes } = expect(await request({ kind: 'sweep', nowSeconds, limit }), 'sweep');
       return { deleted, changes };
     },
     async deleteChangesThrough(seq) {

@@ -4,8 +4,8 @@ import { ConditionFailedError, InvalidWriteError, ItemTooLargeError, type WriteO
 /** Messages between the event loop and the sqlite writer thread (structured clones). */
 
 export type WriterRequest =
-  | { id: number; kind: 'commit'; group: WriteOp[][]; nowMs: number }
-  | { id: number; kind: 'sweep'; nowSeconds: number; limit: number; nowMs: number }
+  | { id: number; kind: 'commit'; group: WriteOp[][] }
+  | { id: number; kind: 'sweep'; nowSeconds: number; limit: number }
   | { id: number; kind: 'deleteChanges'; seq: number }
   | { id: number; kind: 'close' };
 

@@ -48,13 +48,13 @@ function answer(request: WriterRequest): WriterReply {
       return {
         id: request.id,
         kind: 'commit',
-        outcomes: writer.commitGroup(request.group, request.nowMs).map(encode),
+        outcomes: writer.commitGroup(request.group).map(encode),
       };
     case 'sweep':
       return {
         id: request.id,
         kind: 'sweep',
-        ...writer.sweepExpired(request.nowSeconds, request.limit, request.nowMs),
+        ...writer.sweepExpired(request.nowSeconds, request.limit),
       };
     case 'deleteChanges':
       writer.deleteChangesThrough(request.seq);

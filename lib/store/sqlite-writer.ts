@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { applyUpdate, evaluateCondition } from './sqlite-conditions.ts';
-import { type JsonObject, sameJson, serializeChange } from './sqlite-records.ts';
+import { serializeChange } from './sqlite-outbox.ts';
+import { type JsonObject, sameJson } from './sqlite-records.ts';
 import { type ItemRow, toRow } from './sqlite-schema.ts';
 import { ConditionFailedError, ItemTooLargeError, type Key, MAX_ITEM_BYTES, type WriteOp } from './table.ts';
 import { opKey } from './validation.ts';
@@ -27,9 +28,9 @@ export interface SqliteWriter {
    * in full before its first write) and sees the ones before it. Throws only when the commit itself
    * fails or a write statement fails (disk full, I/O): then the whole group rolls back.
    */
-  commitGroup(group: WriteOp[][], nowMs: number): WriteOutcome[];
+  commitGroup(group: WriteOp[][]): WriteOutcome[];
   /** Deletes up to `limit` items whose ttl <= `nowSeconds`, recording TTL-style REMOVE records. */
-  sweepExpired(nowSeconds: number, limit: number, nowMs: number): { deleted: number; changes: number };
+  sweepExpired(nowSeconds: number, limit: number): { deleted: number; changes: number };
   /** Drops outbox records up to and including `seq`. */
   deleteChangesThrough(seq: number): void;
 }
@@ -87,13 +88,12 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
     key: Key,
     before: JsonObject | undefined,
     after: JsonObject | undefined,
-    nowMs: number,
     expired = false,
   ): string | undefined => {
     // The cheap test first: most items (results, rollups, checks) are never streamed.
     if (!wanted(before) && !wanted(after)) return undefined;
     if (before && after && sameJson(before, after)) return undefined;
-    return serializeChange({ key, oldImage: before, newImage: after, nowMs, expired });
+    return serializeChange({ key, oldImage: before, newImage: after, expired });
   };
 
   /** One op's writes, computed before any of its transaction's writes run. */
@@ -107,14 +107,14 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
     record?: string;
   }
 
-  const plan = (op: WriteOp, before: JsonObject | undefined, nowMs: number): PlannedWrite | undefined => {
+  const plan = (op: WriteOp, before: JsonObject | undefined): PlannedWrite | undefined => {
     const key = opKey(op);
     switch (op.type) {
       case 'conditionCheck':
         return undefined;
       case 'delete':
         if (!before) return undefined;
-        return { key, record: change(key, before, undefined, nowMs) };
+        return { key, record: change(key, before, undefined) };
       case 'put':
       case 'update': {
         // Serialised once. Items are plain JSON values, so the index columns come from the object
@@ -132,7 +132,7 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
           key,
           row: toRow(next, key.pk, key.sk, data),
           ...(before ? { old: toRow(before, key.pk, key.sk, '') } : {}),
-          record: change(key, before, after, nowMs),
+          record: change(key, before, after),
         };
       }
     }
@@ -152,7 +152,7 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
    * DynamoDB reports every failed op. A failing write statement after that is an engine failure
    * (disk full, I/O): it escapes, and the whole group rolls back.
    */
-  const writeOne = (ops: WriteOp[], nowMs: number): WriteOutcome => {
+  const writeOne = (ops: WriteOp[]): WriteOutcome => {
     const planned: PlannedWrite[] = [];
     const texts: (string | undefined)[] = [];
     try {
@@ -162,7 +162,7 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
       );
       if (failed.length > 0) throw new ConditionFailedError(failed);
       ops.forEach((op, i) => {
-        const next = plan(op, before[i], nowMs);
+        const next = plan(op, before[i]);
         texts.push(next?.row?.data);
         if (next) planned.push(next);
       });
@@ -179,16 +179,14 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
 
   // Savepoints per transaction were measured at ~12 % of the writer's time; planning makes them
   // unnecessary (above).
-  const commitAll = db.transaction((group: WriteOp[][], nowMs: number) =>
-    group.map((ops) => writeOne(ops, nowMs)),
-  );
+  const commitAll = db.transaction((group: WriteOp[][]) => group.map((ops) => writeOne(ops)));
 
-  const sweep = db.transaction((nowSeconds: number, limit: number, nowMs: number) => {
+  const sweep = db.transaction((nowSeconds: number, limit: number) => {
     const rows = selectExpired.all(nowSeconds, limit);
     let changes = 0;
     for (const row of rows) {
       deleteItem.run(row.pk, row.sk);
-      const record = change({ pk: row.pk, sk: row.sk }, JSON.parse(row.data), undefined, nowMs, true);
+      const record = change({ pk: row.pk, sk: row.sk }, JSON.parse(row.data), undefined, true);
       if (record === undefined) continue;
       insertChange.run(record);
       changes += 1;
@@ -198,8 +196,8 @@ export function createSqliteWriter(db: Database.Database, options: SqliteWriterO
 
   return {
     // IMMEDIATE takes the write lock up front, so a second process cannot invalidate our reads.
-    commitGroup: (group, nowMs) => commitAll.immediate(group, nowMs),
-    sweepExpired: (nowSeconds, limit, nowMs) => sweep.immediate(nowSeconds, limit, nowMs),
+    commitGroup: (group) => commitAll.immediate(group),
+    sweepExpired: (nowSeconds, limit) => sweep.immediate(nowSeconds, limit),
     deleteChangesThrough: (seq) => {
       deleteChanges.run(seq);
     },

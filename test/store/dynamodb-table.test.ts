@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Change, parseStreamRecord } from '../../lib/store/change-feed.ts';
+import { parseStreamRecord } from '../../lib/events/stream-record.ts';
+import type { Change } from '../../lib/store/change-feed.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
 import { ConditionFailedError, type Table } from '../../lib/store/table.ts';
@@ -51,14 +52,14 @@ function perItem(changes: Change[]): Record<string, Omit<Change, 'eventId'>[]> {
 }
 
 describe('dynamodb change feed', () => {
-  it('gives the same Changes through parseStreamRecord as the sqlite outbox for the same writes', async () => {
+  it('gives the same Changes through parseStreamRecord as the sqlite outbox holds for the same writes', async () => {
     const pk = `stream#${Date.now()}`;
     const dynamo = createDynamoTable({ client: testTable.client, tableName: testTable.tableName });
     const sqlite = createSqliteTable({ db: openSqliteDatabase(':memory:') });
     await writeHistory(dynamo, pk);
     await writeHistory(sqlite, pk);
 
-    const local = sqlite.readChanges(0, 100).map(({ record }) => parseStreamRecord(record));
+    const local = sqlite.readChanges(0, 100).map(({ change }) => change);
     const reader = createStreamReader(testTable.client, inject('dynamodbEndpoint'), testTable.tableName);
     const cloud: Change[] = [];
     try {

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFakeClock } from '../../lib/platform/clock.ts';
-import { type Change, parseStreamRecord } from '../../lib/store/change-feed.ts';
+import { createChangePump } from '../../lib/local/change-pump.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+import type { Change } from '../../lib/store/change-feed.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import { ConditionFailedError, InvalidWriteError, type Item } from '../../lib/store/table.ts';
 import { describeTableContract } from './table-contract.ts';
@@ -39,23 +41,27 @@ const thing = (sk: string, attrs: Record<string, unknown> = {}): Item => ({
   ...attrs,
 });
 
-/** Outbox records as parsed Changes (what a consumer sees), without the random event ids. */
+/** Outbox Changes (what a consumer sees), without the random event ids. */
 function changes(table: SqliteTable, afterSeq = 0): Omit<Change, 'eventId'>[] {
-  return table.readChanges(afterSeq, 100).map(({ record }) => {
-    const { eventId: _eventId, ...change } = parseStreamRecord(record);
-    return change;
+  return table.readChanges(afterSeq, 100).map(({ change }) => {
+    const { eventId: _eventId, ...rest } = change;
+    return rest;
   });
+}
+
+/** The outbox rows' stored JSON, oldest first. */
+function storedRows(table: SqliteTable): unknown[] {
+  const rows = table.db.prepare<[], { record: string }>('SELECT record FROM changes ORDER BY seq').all();
+  return rows.map((row) => JSON.parse(row.record));
 }
 
 describe.each([
   { writes: 'inline', writerThread: false },
   { writes: 'on a writer thread', writerThread: true },
 ])('sqlite change feed, writes $writes', ({ writerThread }) => {
-  const clock = createFakeClock(Date.parse('2026-03-01T12:00:00.000Z'));
   const open = (options: { streamEntities?: string[] } = {}) =>
     createSqliteTable({
       db: openSqliteDatabase(writerThread ? tempDbPath() : ':memory:'),
-      clock,
       writerThread,
       ...options,
     });
@@ -89,29 +95,36 @@ describe.each([
     expect(commits).toBe(3);
   });
 
-  it('writes DynamoDB Streams shaped records with increasing sequence numbers', async () => {
+  it('stores plain Changes holding the items as stored, with increasing sequence numbers', async () => {
     await table.transact([
-      { type: 'put', item: thing('a') },
+      { type: 'put', item: thing('a', { n: 1, tags: ['x'] }) },
       { type: 'put', item: thing('b') },
     ]);
-    const rows = table.readChanges(0, 10);
-    expect(rows).toHaveLength(2);
-    const [first, second] = rows.map((row) => row.record);
-    expect(first).toMatchObject({
+    await table.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { n: 1 } });
+    const [first, second, third] = storedRows(table);
+    expect(first).toStrictEqual({
+      eventId: expect.any(String),
       eventName: 'INSERT',
-      eventSource: 'aws:dynamodb',
-      eventVersion: '1.1',
-      dynamodb: {
-        ApproximateCreationDateTime: clock.now() / 1000,
-        Keys: { pk: { S: 'p' }, sk: { S: 'a' } },
-        NewImage: { pk: { S: 'p' }, sk: { S: 'a' }, entity: { S: 'thing' } },
-        StreamViewType: 'NEW_AND_OLD_IMAGES',
-      },
+      keys: { pk: 'p', sk: 'a' },
+      newImage: thing('a', { n: 1, tags: ['x'] }),
+      expired: false,
     });
-    expect(first?.eventID).not.toEqual(second?.eventID);
-    const sequence = rows.map((row) => row.record.dynamodb?.SequenceNumber ?? '');
-    expect(sequence).toEqual([...sequence].sort());
-    expect(commits).toBe(1);
+    expect(third).toStrictEqual({
+      eventId: expect.any(String),
+      eventName: 'MODIFY',
+      keys: { pk: 'p', sk: 'a' },
+      newImage: thing('a', { n: 2, tags: ['x'] }),
+      oldImage: thing('a', { n: 1, tags: ['x'] }),
+      expired: false,
+    });
+    const rows = table.readChanges(0, 10);
+    expect(rows.map((row) => row.change.eventId)).toEqual(
+      [first, second, third].map((row) => (row as Change).eventId),
+    );
+    expect(new Set(rows.map((row) => row.change.eventId)).size).toBe(3);
+    const sequence = rows.map((row) => row.seq);
+    expect(sequence).toEqual([...sequence].sort((a, b) => a - b));
+    expect(commits).toBe(2);
   });
 
   it('records nothing for failed or refused transactions', async () => {
@@ -198,9 +211,104 @@ describe.each([
       ['REMOVE', 'old', true],
       ['REMOVE', 'due', true],
     ]);
-    const raw = table.readChanges(afterSeq, 1)[0]?.record;
-    expect(raw?.userIdentity).toEqual({ type: 'Service', principalId: 'dynamodb.amazonaws.com' });
+    expect(storedRows(table).slice(-2)).toMatchObject([{ expired: true }, { expired: true }]);
     expect(commits).toBe(3);
+  });
+});
+
+/** An outbox row as the previous version wrote it: a DynamoDB Streams record, images marshalled. */
+function streamShapedRow(change: {
+  name: string;
+  newImage?: Item;
+  oldImage?: Item;
+  expired?: boolean;
+}): string {
+  const image = change.newImage ?? change.oldImage;
+  return JSON.stringify({
+    eventID: `legacy-${change.name}`,
+    eventName: change.name,
+    eventVersion: '1.1',
+    eventSource: 'aws:dynamodb',
+    awsRegion: 'local',
+    dynamodb: {
+      ApproximateCreationDateTime: 1_772_366_400,
+      Keys: marshall({ pk: image?.pk, sk: image?.sk }),
+      ...(change.newImage ? { NewImage: marshall(change.newImage) } : {}),
+      ...(change.oldImage ? { OldImage: marshall(change.oldImage) } : {}),
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+      SizeBytes: 100,
+    },
+    ...(change.expired ? { userIdentity: { type: 'Service', principalId: 'dynamodb.amazonaws.com' } } : {}),
+  });
+}
+
+describe('sqlite outbox rows written by the previous version', () => {
+  it('delivers DynamoDB-shaped rows left at an upgrade, before and alongside new Changes, through the pump', async () => {
+    const path = tempDbPath();
+    const before = createSqliteTable({ db: openSqliteDatabase(path) });
+    const insert = before.db.prepare<[string]>('INSERT INTO changes (record) VALUES (?)');
+    insert.run(
+      streamShapedRow({ name: 'INSERT', newImage: thing('old', { n: 1, nested: { list: [1, 'x'] } }) }),
+    );
+    insert.run(
+      streamShapedRow({ name: 'MODIFY', newImage: thing('old', { n: 2 }), oldImage: thing('old', { n: 1 }) }),
+    );
+    insert.run(streamShapedRow({ name: 'REMOVE', oldImage: thing('gone', { ttl: 5 }), expired: true }));
+    await before.close();
+
+    const table = createSqliteTable({ db: openSqliteDatabase(path) });
+    const seen: Change[] = [];
+    const pump = createChangePump({
+      table,
+      consumers: [
+        async (batch) => {
+          seen.push(...batch);
+        },
+      ],
+      logger: silentLogger,
+    });
+    try {
+      await table.transact([{ type: 'put', item: thing('new') }]);
+      await pump.drain();
+      expect(seen).toEqual([
+        {
+          eventId: 'legacy-INSERT',
+          eventName: 'INSERT',
+          keys: { pk: 'p', sk: 'old' },
+          newImage: thing('old', { n: 1, nested: { list: [1, 'x'] } }),
+          oldImage: undefined,
+          expired: false,
+        },
+        {
+          eventId: 'legacy-MODIFY',
+          eventName: 'MODIFY',
+          keys: { pk: 'p', sk: 'old' },
+          newImage: thing('old', { n: 2 }),
+          oldImage: thing('old', { n: 1 }),
+          expired: false,
+        },
+        {
+          eventId: 'legacy-REMOVE',
+          eventName: 'REMOVE',
+          keys: { pk: 'p', sk: 'gone' },
+          newImage: undefined,
+          oldImage: thing('gone', { ttl: 5 }),
+          expired: true,
+        },
+        {
+          eventId: expect.any(String),
+          eventName: 'INSERT',
+          keys: { pk: 'p', sk: 'new' },
+          newImage: thing('new'),
+          oldImage: undefined,
+          expired: false,
+        },
+      ]);
+      expect(table.readChanges(0, 10)).toEqual([]);
+    } finally {
+      await pump.stop();
+      await table.close();
+    }
   });
 });
 

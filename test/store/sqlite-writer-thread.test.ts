@@ -32,10 +32,10 @@ describe('sqlite writer thread failures', () => {
     const { workers, startWorker } = recordingWorkers();
     const writer = startWriterThread({ path, backgroundCheckpoints: false, startWorker });
     try {
-      const [first] = await writer.commit([put('a')], Date.now());
+      const [first] = await writer.commit([put('a')]);
       expect(first?.ok).toBe(true);
       await workers[0]?.terminate();
-      const [second] = await writer.commit([put('b')], Date.now());
+      const [second] = await writer.commit([put('b')]);
       expect(second?.ok).toBe(true);
       expect(workers).toHaveLength(2);
     } finally {
@@ -50,8 +50,8 @@ describe('sqlite writer thread failures', () => {
     const { workers, startWorker } = recordingWorkers();
     // A directory is not a database file.
     const writer = startWriterThread({ path: dir, backgroundCheckpoints: false, startWorker });
-    await expect(writer.commit([put('a')], Date.now())).rejects.toThrow();
-    await expect(writer.commit([put('b')], Date.now())).rejects.toThrow();
+    await expect(writer.commit([put('a')])).rejects.toThrow();
+    await expect(writer.commit([put('b')])).rejects.toThrow();
     expect(workers).toHaveLength(1);
     await writer.close();
   });
