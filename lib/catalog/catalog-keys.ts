@@ -40,12 +40,4 @@ export const purgePk = (tenantId: string) => `PURGE#${tenantId}`;
 /** GSI keys of a relation: gsi1 by from-entity, gsi2 by to-entity, both `ENTREL#<entity_id>`. */
 export const entityRelationsPk = (entityId: string) => `ENTREL#${entityId}`;
 
-/** gsi1 partition of an entity's checks (written by the checks engine: sk CHECK#<chk_id>, gsi1sk <chk_id>). */
-export const entityChecksPk = (entityId: string) => `ENT#${entityId}#CHECKS`;
-/** The partition holding a check's results, transitions, policy and channels. */
-export const checkPartition = (checkId: string) => `CHECK#${checkId}`;
-/** Sort keys, in the tenant's partition, of a check's definition and of its running state (adjacent). */
-export const checkSk = (checkId: string) => `CHECK#${checkId}`;
-export const checkStateSk = (checkId: string) => `CHECK#${checkId}#STATE`;
-
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { tenantPk } from '../auth/tenancy-keys.ts';
+import { checkKeys, checkPartition, entityChecksPk } from '../checks/check-keys.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
@@ -13,13 +14,7 @@ import {
   type Table,
   type WriteOp,
 } from '../store/table.ts';
-import {
-  catalogKeys,
-  checkPartition,
-  checkStateSk,
-  entityChecksPk,
-  entityRelationsPk,
-} from './catalog-keys.ts';
+import { catalogKeys, entityRelationsPk } from './catalog-keys.ts';
 import { type PurgeJob, purgeJobSchema, relationSchema } from './records.ts';
 import { deleteRelationOps } from './relation-items.ts';
 
@@ -53,6 +48,19 @@ export interface PurgeDeps {
   logger: Logger;
 }
 
+/** The purge job that deletes every item of one check's partition (results, transitions, rollups, ...). */
+export function checkPartitionPurgeJob(tenantId: string, checkId: string): Item {
+  const partition = checkPartition(checkId);
+  return {
+    ...catalogKeys.partitionPurgeJob(tenantId, partition),
+    entity: 'purge_job',
+    tenant_id: tenantId,
+    kind: 'partition',
+    partition,
+    round: 0,
+  };
+}
+
 interface Round {
   ops: WriteOp[];
   more: boolean;
@@ -81,21 +89,10 @@ async function entityRound(table: Table, job: Extract<PurgeJob, { kind: 'entity'
   more ||= checks.cursor !== undefined;
   for (const item of checks.items.filter((i) => i.pk === partition)) {
     const check = parseItem(checkItemSchema, item);
-    const checkPartitionKey = checkPartition(check.gsi1sk);
     ops.push(
       { type: 'delete', key: { pk: check.pk, sk: check.sk } },
-      { type: 'delete', key: { pk: check.pk, sk: checkStateSk(check.gsi1sk) } },
-      {
-        type: 'put',
-        item: {
-          ...catalogKeys.partitionPurgeJob(job.tenant_id, checkPartitionKey),
-          entity: 'purge_job',
-          tenant_id: job.tenant_id,
-          kind: 'partition',
-          partition: checkPartitionKey,
-          round: 0,
-        },
-      },
+      { type: 'delete', key: checkKeys.state(job.tenant_id, check.gsi1sk) },
+      { type: 'put', item: checkPartitionPurgeJob(job.tenant_id, check.gsi1sk) },
     );
   }
   return { ops, more };

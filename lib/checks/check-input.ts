@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { isAllowedKey, RESERVED_NAME_MESSAGE } from '../domain/reserved-names.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { CHECK_TYPES, type CheckRecord, DNS_RECORD_TYPES, HTTP_METHODS, REDACTED } from './records.ts';
+import { type CheckConfig, checkConfigSchema } from './check-config.ts';
+import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
 
@@ -16,35 +17,6 @@ const httpUrl = z
       return false;
     }
   }, 'must be an absolute http(s) URL');
-
-const host = z.string().trim().min(1).max(253);
-const port = z.number().int().min(1).max(65535);
-
-/** The config of each check type (what create and update accept; the Check responses show the same). */
-export const configSchemas = {
-  http: z.strictObject({}),
-  tcp: z.strictObject({ host, port }),
-  tls: z.strictObject({
-    host,
-    port: port.optional(),
-    servername: host.optional(),
-    expiry_threshold_days: z.number().int().min(0).max(3650).optional(),
-  }),
-  dns: z.strictObject({
-    hostname: host,
-    record_type: z.enum(DNS_RECORD_TYPES),
-    expected_value: z.string().min(1).max(1024).optional(),
-    nameserver: z.string().min(1).max(300).optional(),
-  }),
-  push: z.strictObject({
-    grace_seconds: z
-      .number()
-      .int()
-      .min(1)
-      .max(30 * 86400)
-      .optional(),
-  }),
-} as const;
 
 const settable = z
   .object({
@@ -78,10 +50,9 @@ export type CreateCheckBody = z.infer<typeof createCheckBody>;
 export const updateCheckBody = z.strictObject(settable);
 export type UpdateCheckBody = z.infer<typeof updateCheckBody>;
 
-/** The user-settable definition of a check, after defaults. */
-export type CheckDefinition = Pick<
+/** The user-settable fields of a check besides its type and config. */
+type SettableFields = Pick<
   CheckRecord,
-  | 'check_type'
   | 'execution_mode'
   | 'target_url'
   | 'method'
@@ -93,8 +64,13 @@ export type CheckDefinition = Pick<
   | 'timeout_ms'
   | 'failure_threshold'
   | 'enabled'
-  | 'config'
 >;
+
+/** The user-settable definition of a check, after defaults, with its config parsed for its type. */
+export type CheckDefinition = SettableFields & CheckConfig;
+
+/** A definition as assembled from a body (and the stored check), before its config is parsed. */
+type DraftDefinition = SettableFields & { check_type: CheckType; config: Record<string, unknown> };
 
 export const DEFAULTS = {
   method: 'GET',
@@ -113,8 +89,8 @@ const fail = (path: string, message: string): never => {
   throw ValidationError.field(path, message);
 };
 
-/** Applies the per-type rules to a complete definition; returns it with `config` parsed. */
-export function validateDefinition(def: CheckDefinition): CheckDefinition {
+/** Applies the per-type rules to a complete definition; returns it with `config` parsed for its type. */
+export function validateDefinition(def: DraftDefinition): CheckDefinition {
   const mode = def.check_type === 'push' ? 'push' : 'pull';
   if (def.execution_mode !== mode) {
     fail('execution_mode', `${def.check_type} checks use execution_mode "${mode}"`);
@@ -134,16 +110,16 @@ export function validateDefinition(def: CheckDefinition): CheckDefinition {
       fail('timeout_ms', 'push checks are not probed');
     }
   }
-  const parsed = configSchemas[def.check_type].safeParse(def.config);
+  const { check_type, config, ...fields } = def;
+  const parsed = checkConfigSchema.safeParse({ check_type, config });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const keys = issue?.code === 'unrecognized_keys' ? issue.keys.join(',') : (issue?.path.join('.') ?? '');
-    const message =
-      issue?.code === 'unrecognized_keys' ? `unknown key(s) for ${def.check_type}` : issue?.message;
-    return fail(['config', keys].filter(Boolean).join('.'), message ?? 'invalid');
+    const path = [...(issue?.path ?? ['config'])];
+    if (issue?.code === 'unrecognized_keys') path.push(issue.keys.join(','));
+    const message = issue?.code === 'unrecognized_keys' ? `unknown key(s) for ${check_type}` : issue?.message;
+    return fail(path.join('.'), message ?? 'invalid');
   }
-  const config: Record<string, unknown> = parsed.data;
-  return { ...def, config };
+  return { ...fields, ...parsed.data };
 }
 
 /** A definition from a create body: defaults filled, execution_mode derived, rules applied. */

@@ -1,13 +1,17 @@
 import { tenantPk } from '../auth/tenancy-keys.ts';
-import { checkPartition, checkSk, checkStateSk, entityChecksPk } from '../catalog/catalog-keys.ts';
 
 /** Keys of the checks engine's items; see docs/data-model.md. */
 
+/** gsi1 partition of an entity's checks (sk CHECK#<chk_id>, gsi1sk <chk_id>). */
+export const entityChecksPk = (entityId: string) => `ENT#${entityId}#CHECKS`;
+/** The partition holding a check's results, transitions, rollups, policy and channels. */
+export const checkPartition = (checkId: string) => `CHECK#${checkId}`;
+
 export const checkKeys = {
   /** The check's definition, in its tenant's partition; gsi1 lists an entity's checks. */
-  check: (tenantId: string, checkId: string) => ({ pk: tenantPk(tenantId), sk: checkSk(checkId) }),
+  check: (tenantId: string, checkId: string) => ({ pk: tenantPk(tenantId), sk: `CHECK#${checkId}` }),
   /** The check's running state, next to its definition; gsi2 (the due index) while it is scheduled. */
-  state: (tenantId: string, checkId: string) => ({ pk: tenantPk(tenantId), sk: checkStateSk(checkId) }),
+  state: (tenantId: string, checkId: string) => ({ pk: tenantPk(tenantId), sk: `CHECK#${checkId}#STATE` }),
   result: (checkId: string, checkedAt: string, resultId: string) => ({
     pk: checkPartition(checkId),
     sk: `RES#${checkedAt}#${resultId}`,

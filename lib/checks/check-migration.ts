@@ -4,8 +4,9 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import { parseItem } from '../store/items.ts';
 import { ConditionFailedError, type Item, type Table } from '../store/table.ts';
+import { storedCheckConfigSchema } from './check-config.ts';
 import { CHECK_ENTITY, CHECK_STATE_ENTITY, checkItems, tenantCheckItems } from './check-store.ts';
-import { checkSchema } from './records.ts';
+import { checkRecordFieldsSchema } from './records.ts';
 
 /**
  * Moves checks stored in the first layout (one item with the definition, the running state and
@@ -18,7 +19,7 @@ import { checkSchema } from './records.ts';
  */
 
 /** A first-layout check item: it carries the state (and has no `state_version`). */
-const firstLayoutSchema = checkSchema.omit({ state_version: true });
+const firstLayoutSchema = checkRecordFieldsSchema.omit({ state_version: true }).and(storedCheckConfigSchema);
 
 const ATTEMPTS = 3;
 

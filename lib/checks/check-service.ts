@@ -1,16 +1,17 @@
 import type { TenantStore } from '../auth/tenant-store.ts';
-import { catalogKeys, checkPartition } from '../catalog/catalog-keys.ts';
 import { belowLimit, unchanged } from '../catalog/conditions.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
+import { checkPartitionPurgeJob } from '../catalog/purge.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
-import type { CheckState } from '../domain/check-state.ts';
-import { firstSlot, shardOf } from '../domain/schedule.ts';
+import { scheduledRunAt, shardOf } from '../domain/schedule.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import { createCheckAggregate } from './check-aggregate.ts';
+import { pushGraceSeconds } from './check-config.ts';
 import {
   type CheckDefinition,
   type CreateCheckBody,
@@ -20,7 +21,6 @@ import {
 } from './check-input.ts';
 import { checkKeys } from './check-keys.ts';
 import { type CheckRun, type CheckStore, checkItems, dueIndexUpdate, joinCheck } from './check-store.ts';
-import { type EntityState, entityStateOps, readEntityState } from './entity-state-ops.ts';
 import type { CheckRecord } from './records.ts';
 
 export interface CheckServiceDeps {
@@ -32,45 +32,10 @@ export interface CheckServiceDeps {
   dueShards: number;
 }
 
-/** When a check should next be found by the scheduler: pull checks on their phase, push checks at the grace deadline. */
-export function scheduledRunAt(
-  check: Pick<
-    CheckRecord,
-    'id' | 'enabled' | 'execution_mode' | 'interval_seconds' | 'config' | 'last_result_at' | 'next_run_at'
-  >,
-  nowMs: number,
-  keepExisting: boolean,
-): string | null {
-  if (!check.enabled) return null;
-  if (check.execution_mode === 'push') {
-    if (!check.last_result_at) return null;
-    return isoTime(Date.parse(check.last_result_at) + graceMs(check));
-  }
-  if (keepExisting && check.next_run_at) return check.next_run_at;
-  return isoTime(firstSlot(check.id, check.interval_seconds, nowMs));
-}
-
-/** The push grace window: config.grace_seconds, default interval_seconds x 2. */
-export function graceMs(check: Pick<CheckRecord, 'interval_seconds' | 'config'>): number {
-  const grace = check.config.grace_seconds;
-  return (typeof grace === 'number' ? grace : check.interval_seconds * 2) * 1000;
-}
-
-function enabledStates(entity: EntityState): Record<string, CheckState> {
-  return { ...(entity.check_states ?? {}) };
-}
-
 /** Check CRUD: the plan limit, the entity's check states and the due index move in one transaction. */
 export function createCheckService(deps: CheckServiceDeps) {
   const { table, clock } = deps;
-
-  const requireEntity = async (tenantId: string, entityId: string) => {
-    const entity = await deps.entities.getById(tenantId, entityId);
-    if (!entity) throw new NotFoundError('entity');
-    const state = await readEntityState(table, tenantId, entity.blueprint_slug, entity.slug);
-    if (!state) throw new NotFoundError('entity');
-    return state;
-  };
+  const aggregate = createCheckAggregate(deps);
 
   /** The check as a run needs it (its state, and its definition kept parsed), or 404. */
   const requireRun = async (tenantId: string, checkId: string): Promise<CheckRun> => {
@@ -101,30 +66,8 @@ export function createCheckService(deps: CheckServiceDeps) {
     }
   };
 
-  /** The entity ops for a change of one check's membership in the entity's aggregate. */
-  const membershipOps = async (
-    tenantId: string,
-    entity: EntityState,
-    change: { checkId: string; state: CheckState | undefined; reason: string; countDelta?: number },
-  ): Promise<WriteOp[]> => {
-    const states = enabledStates(entity);
-    if (change.state) states[change.checkId] = change.state;
-    else delete states[change.checkId];
-    const tenant = await deps.tenants.requireTenant(tenantId);
-    return entityStateOps({
-      tenantId,
-      entity,
-      checkStates: states,
-      checkId: change.checkId,
-      reason: change.reason,
-      nowMs: clock.now(),
-      retentionDays: tenant.retention_days,
-      ...(change.countDelta ? { countDelta: change.countDelta } : {}),
-    }).ops;
-  };
-
   const createOnce = async (tenantId: string, body: CreateCheckBody, def: CheckDefinition, limit: number) => {
-    const entity = await requireEntity(tenantId, body.entity_id);
+    const entity = await aggregate.requireEntity(tenantId, body.entity_id);
     const now = clock.now();
     const at = isoTime(now);
     const id = newId('chk', now);
@@ -137,37 +80,31 @@ export function createCheckService(deps: CheckServiceDeps) {
       entity_slug: entity.slug,
       state: 'unknown',
       consecutive_failures: 0,
-      next_run_at: scheduledRunAt(draft, now, false),
+      next_run_at: scheduledRunAt({ ...draft, grace_seconds: pushGraceSeconds(draft) }, now, false),
       created_at: at,
       updated_at: at,
       version: 1,
       state_version: 1,
     };
-    const states = enabledStates(entity);
-    if (check.enabled) states[id] = 'unknown';
-    const tenant = await deps.tenants.requireTenant(tenantId);
-    const entityOps = entityStateOps({
-      tenantId,
-      entity,
-      checkStates: states,
+    const entityOps = await aggregate.membershipOps(tenantId, entity, {
       checkId: id,
+      state: check.enabled ? 'unknown' : undefined,
       reason: 'check created',
-      nowMs: now,
-      retentionDays: tenant.retention_days,
       countDelta: 1,
       condition: belowLimit('check_count', limit),
+      nowMs: now,
     });
     try {
       const items = checkItems(check, shardOf(id, deps.dueShards));
       await table.transact([
         { type: 'put', item: items.definition, condition: { kind: 'itemNotExists' } },
         { type: 'put', item: items.state, condition: { kind: 'itemNotExists' } },
-        ...entityOps.ops,
+        ...entityOps,
       ]);
       return check;
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
-      const fresh = await requireEntity(tenantId, body.entity_id);
+      const fresh = await aggregate.requireEntity(tenantId, body.entity_id);
       if ((fresh.check_count ?? 0) >= limit) {
         throw new LimitExceededError(
           `this entity already has ${countOf(limit, 'check')} (check_limit_per_entity)`,
@@ -184,7 +121,11 @@ export function createCheckService(deps: CheckServiceDeps) {
     const schedulingChanged =
       def.enabled !== current.enabled || def.execution_mode !== current.execution_mode;
     const merged = { ...current, ...def };
-    const nextRunAt = scheduledRunAt(merged, now, !schedulingChanged);
+    const nextRunAt = scheduledRunAt(
+      { ...merged, grace_seconds: pushGraceSeconds(merged) },
+      now,
+      !schedulingChanged,
+    );
     const updatedAt = isoTime(now);
     // Unless scheduling changed, next_run_at is left to the generator's claims (no stale overwrite).
     const due = schedulingChanged
@@ -215,10 +156,10 @@ export function createCheckService(deps: CheckServiceDeps) {
       },
     ];
     if (def.enabled !== current.enabled) {
-      const entity = await readEntityState(table, tenantId, current.blueprint_slug, current.entity_slug);
+      const entity = await aggregate.entityOf(tenantId, current);
       if (!entity) throw new NotFoundError('check');
       ops.push(
-        ...(await membershipOps(tenantId, entity, {
+        ...(await aggregate.membershipOps(tenantId, entity, {
           checkId,
           state: def.enabled ? current.state : undefined,
           reason: def.enabled ? 'check enabled' : 'check disabled',
@@ -244,22 +185,12 @@ export function createCheckService(deps: CheckServiceDeps) {
         condition: unchanged('version', check.version),
       },
       { type: 'delete', key: checkKeys.state(tenantId, checkId) },
-      {
-        type: 'put',
-        item: {
-          ...catalogKeys.partitionPurgeJob(tenantId, checkPartition(checkId)),
-          entity: 'purge_job',
-          tenant_id: tenantId,
-          kind: 'partition',
-          partition: checkPartition(checkId),
-          round: 0,
-        },
-      },
+      { type: 'put', item: checkPartitionPurgeJob(tenantId, checkId) },
     ];
-    const entity = await readEntityState(table, tenantId, check.blueprint_slug, check.entity_slug);
+    const entity = await aggregate.entityOf(tenantId, check);
     if (entity) {
       ops.push(
-        ...(await membershipOps(tenantId, entity, {
+        ...(await aggregate.membershipOps(tenantId, entity, {
           checkId,
           state: undefined,
           reason: 'check deleted',

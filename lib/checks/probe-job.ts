@@ -20,9 +20,8 @@ export const probeJobSchema = z.strictObject({
 });
 export type ProbeJob = z.infer<typeof probeJobSchema>;
 
-/** The probe definition of a pull check (http fields at the top level, config keys spread in). */
+/** The probe definition of a pull check: http fields at the top level, the typed config spread in. */
 export function probeDefinition(check: CheckDefinitionRecord): ProbeDefinition | undefined {
-  const c = check.config;
   switch (check.check_type) {
     case 'http':
       return {
@@ -36,28 +35,12 @@ export function probeDefinition(check: CheckDefinitionRecord): ProbeDefinition |
         timeout_ms: check.timeout_ms,
       };
     case 'tcp':
-      return { check_type: 'tcp', host: String(c.host), port: Number(c.port), timeout_ms: check.timeout_ms };
+      return { check_type: 'tcp', ...check.config, timeout_ms: check.timeout_ms };
     case 'tls':
-      return {
-        check_type: 'tls',
-        host: String(c.host),
-        ...(typeof c.port === 'number' ? { port: c.port } : {}),
-        ...(typeof c.servername === 'string' ? { servername: c.servername } : {}),
-        ...(typeof c.expiry_threshold_days === 'number'
-          ? { expiry_threshold_days: c.expiry_threshold_days }
-          : {}),
-        timeout_ms: check.timeout_ms,
-      };
+      return { check_type: 'tls', ...check.config, timeout_ms: check.timeout_ms };
     case 'dns':
-      return {
-        check_type: 'dns',
-        hostname: String(c.hostname),
-        record_type: z.enum(['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA']).parse(c.record_type),
-        ...(typeof c.expected_value === 'string' ? { expected_value: c.expected_value } : {}),
-        ...(typeof c.nameserver === 'string' ? { nameserver: c.nameserver } : {}),
-        timeout_ms: check.timeout_ms,
-      };
-    default:
+      return { check_type: 'dns', ...check.config, timeout_ms: check.timeout_ms };
+    case 'push':
       return undefined;
   }
 }

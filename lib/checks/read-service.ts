@@ -1,9 +1,8 @@
-import { checkPartition } from '../catalog/catalog-keys.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { parseItem } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
-import { RESULT_PREFIX, TRANSITION_PREFIX } from './check-keys.ts';
+import { checkPartition, RESULT_PREFIX, TRANSITION_PREFIX } from './check-keys.ts';
 import type { CheckService } from './check-service.ts';
 import { type PageRequest, readPage, unexpired } from './paging.ts';
 import { publicResult, publicTransition, resultSchema, transitionSchema } from './records.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type CheckConfig, storedCheckConfigSchema } from './check-config.ts';
 import { currentRollupSchema } from './rollups.ts';
 
 /** Stored shapes of the checks engine's items, parsed on every read, and their public views. */
@@ -6,7 +7,6 @@ import { currentRollupSchema } from './rollups.ts';
 export const CHECK_TYPES = ['http', 'tcp', 'tls', 'dns', 'push'] as const;
 export type CheckType = (typeof CHECK_TYPES)[number];
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;
 export const REDACTED = '********';
 
 const checkState = z.enum(['unknown', 'up', 'down']);
@@ -15,14 +15,14 @@ const checkState = z.enum(['unknown', 'up', 'down']);
  * A check is stored as two items in its tenant's partition (docs/data-model.md): the definition
  * (`CHECK#<id>`), written only by the API, and its running state (`CHECK#<id>#STATE`), written by
  * every claim and every result. A probe rewrites the small state item, never the definition.
+ * These are the definition's fields besides `check_type` and `config` (typed together: check-config.ts).
  */
-export const checkDefinitionSchema = z.object({
+export const checkFieldsSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   entity_id: z.string(),
   blueprint_slug: z.string(),
   entity_slug: z.string(),
-  check_type: z.enum(CHECK_TYPES),
   execution_mode: z.enum(['pull', 'push']),
   target_url: z.string().nullable(),
   method: z.enum(HTTP_METHODS),
@@ -34,13 +34,15 @@ export const checkDefinitionSchema = z.object({
   timeout_ms: z.number().int(),
   failure_threshold: z.number().int(),
   enabled: z.boolean(),
-  config: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   updated_at: z.string(),
   /** The definition's version: every API write bumps it. */
   version: z.number().int(),
 });
-export type CheckDefinitionRecord = z.infer<typeof checkDefinitionSchema>;
+
+/** The stored definition item: its fields and its type-specific config. */
+export const checkDefinitionSchema = checkFieldsSchema.and(storedCheckConfigSchema);
+export type CheckDefinitionRecord = z.infer<typeof checkFieldsSchema> & CheckConfig;
 
 /** What the state machine, the scheduler and the results keep of a check. */
 const runningStateShape = {
@@ -69,13 +71,13 @@ export const checkStateSchema = z.object({
 });
 export type CheckStateRecord = z.infer<typeof checkStateSchema>;
 
-/** A check as the service works with it: its definition and its state, read together. */
-export const checkSchema = checkDefinitionSchema.extend({
+/** A check as the service works with it, besides `check_type` and `config`: its definition's fields and its state. */
+export const checkRecordFieldsSchema = checkFieldsSchema.extend({
   ...runningStateShape,
   /** The state item's version (results are optimistic on it). */
   state_version: z.number().int(),
 });
-export type CheckRecord = z.infer<typeof checkSchema>;
+export type CheckRecord = z.infer<typeof checkRecordFieldsSchema> & CheckConfig;
 
 export const resultSchema = z.object({
   id: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { configSchemas } from './check-input.ts';
-import { CHECK_TYPES, checkSchema, resultSchema, transitionSchema } from './records.ts';
+import { configSchemas } from './check-config.ts';
+import { CHECK_TYPES, checkRecordFieldsSchema, resultSchema, transitionSchema } from './records.ts';
 
 /** Response bodies of the check routes: publicCheck, publicResult and publicTransition as schemas. */
 
@@ -15,7 +15,7 @@ export const checkCommonSchema = z.strictObject({
   id: idSchema('chk'),
   entity_id: idSchema('ent'),
   check_type: z.enum(CHECK_TYPES),
-  ...checkSchema.pick({
+  ...checkRecordFieldsSchema.pick({
     execution_mode: true,
     interval_seconds: true,
     failure_threshold: true,
@@ -29,14 +29,17 @@ export const checkCommonSchema = z.strictObject({
   updated_at: timestampSchema,
 });
 
-const probeTimeout = checkSchema.shape.timeout_ms.meta({ description: 'How long a probe may take (ms)' });
+const probeTimeout = checkRecordFieldsSchema.shape.timeout_ms.meta({
+  description: 'How long a probe may take (ms)',
+});
 
 const httpCheckSchema = checkCommonSchema
   .extend({
     check_type: z.literal('http'),
     execution_mode: z.literal('pull'),
     target_url: z.string(),
-    ...checkSchema.pick({ method: true, body: true, expected_status: true, body_contains: true }).shape,
+    ...checkRecordFieldsSchema.pick({ method: true, body: true, expected_status: true, body_contains: true })
+      .shape,
     headers: z.record(z.string(), z.literal('********')).meta({ description: 'Values are always redacted' }),
     timeout_ms: probeTimeout,
   })

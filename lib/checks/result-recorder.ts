@@ -3,14 +3,14 @@ import type { TenantStore } from '../auth/tenant-store.ts';
 import { unchanged } from '../catalog/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import { applyResult } from '../domain/check-state.ts';
-import { shardOf } from '../domain/schedule.ts';
+import { graceMs, shardOf } from '../domain/schedule.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { deterministicId, newId } from '../platform/ids.ts';
 import { createKeyedQueue } from '../platform/keyed-queue.ts';
 import { ConditionFailedError, type Key, type Table, type WriteOp } from '../store/table.ts';
+import { pushGraceSeconds } from './check-config.ts';
 import { checkKeys } from './check-keys.ts';
-import { graceMs } from './check-service.ts';
 import { type CheckRun, type CheckStore, dueIndexUpdate } from './check-store.ts';
 import { entityStateOps, parseEntityState, readEntityItem, transitionItem } from './entity-state-ops.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from './records.ts';
@@ -120,7 +120,11 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       version: current.version + 1,
     };
     if (check.execution_mode === 'push') {
-      const nextRunAt = isoTime(input.nextRunAtMs ?? Date.parse(lastResultAt) + graceMs(check));
+      const nextRunAt = isoTime(
+        input.nextRunAtMs ??
+          Date.parse(lastResultAt) +
+            graceMs({ interval_seconds: check.interval_seconds, grace_seconds: pushGraceSeconds(check) }),
+      );
       const due = dueIndexUpdate(check.id, nextRunAt, shardOf(check.id, deps.dueShards));
       Object.assign(set, due.set);
       remove.push(...due.remove);

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { checkPartition } from '../catalog/catalog-keys.ts';
 import {
   bucketize,
   mergeRollups,
@@ -14,7 +13,7 @@ import { isoTime } from '../platform/clock.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Item, Table } from '../store/table.ts';
-import { RESULT_PREFIX, ROLLUP_PREFIX } from './check-keys.ts';
+import { checkPartition, RESULT_PREFIX, ROLLUP_PREFIX } from './check-keys.ts';
 import { resultSchema } from './records.ts';
 import { bucketStartMs, type CurrentRollup, ROLLUP_BUCKET_MS } from './rollups.ts';
 

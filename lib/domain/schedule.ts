@@ -41,3 +41,35 @@ export function nextSlot(slotMs: number, intervalSeconds: number, nowMs: number)
 export function shardOf(checkId: string, shards: number): number {
   return hash32(`shard:${checkId}`) % shards;
 }
+
+/** What the schedule of a check depends on. */
+export interface ScheduledCheck {
+  id: string;
+  enabled: boolean;
+  execution_mode: 'pull' | 'push';
+  interval_seconds: number;
+  /** Push checks: config.grace_seconds, when set. */
+  grace_seconds: number | undefined;
+  last_result_at: string | null;
+  next_run_at: string | null;
+}
+
+/** The push grace window in ms: grace_seconds, default interval_seconds x 2. */
+export function graceMs(check: Pick<ScheduledCheck, 'interval_seconds' | 'grace_seconds'>): number {
+  return (check.grace_seconds ?? check.interval_seconds * 2) * 1000;
+}
+
+/**
+ * When a check should next be found by the scheduler (ISO time), or null when it is not
+ * scheduled: pull checks on their phase (or their existing slot, with `keepExisting`), push
+ * checks at the grace deadline after their last result.
+ */
+export function scheduledRunAt(check: ScheduledCheck, nowMs: number, keepExisting: boolean): string | null {
+  if (!check.enabled) return null;
+  if (check.execution_mode === 'push') {
+    if (!check.last_result_at) return null;
+    return new Date(Date.parse(check.last_result_at) + graceMs(check)).toISOString();
+  }
+  if (keepExisting && check.next_run_at) return check.next_run_at;
+  return new Date(firstSlot(check.id, check.interval_seconds, nowMs)).toISOString();
+}
