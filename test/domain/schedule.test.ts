@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { firstSlot, nextSlot, phaseOffsetMs, shardOf } from '../../lib/domain/schedule.ts';
+import {
+  firstSlot,
+  graceMs,
+  nextSlot,
+  phaseOffsetMs,
+  type ScheduledCheck,
+  scheduledRunAt,
+  shardOf,
+} from '../../lib/domain/schedule.ts';
 
 const ids = Array.from({ length: 2000 }, (_, i) => `chk_${String(i).padStart(26, '0')}`);
 
@@ -56,5 +64,46 @@ describe('scheduler slots', () => {
       counts[shard] = (counts[shard] ?? 0) + 1;
     }
     for (const count of counts) expect(count).toBeGreaterThan(400);
+  });
+});
+
+describe('scheduled run time', () => {
+  const now = Date.parse('2026-03-01T12:00:00.000Z');
+  const check = (over: Partial<ScheduledCheck>): ScheduledCheck => ({
+    id: 'chk_01JT0000000000000000000000',
+    enabled: true,
+    execution_mode: 'pull',
+    interval_seconds: 60,
+    grace_seconds: undefined,
+    last_result_at: null,
+    next_run_at: null,
+    ...over,
+  });
+
+  it('schedules nothing for a disabled check', () => {
+    expect(scheduledRunAt(check({ enabled: false }), now, false)).toBeNull();
+  });
+
+  it('places a pull check on its first slot, or keeps its slot when asked to', () => {
+    const first = firstSlot(check({}).id, 60, now);
+    expect(scheduledRunAt(check({}), now, false)).toBe(new Date(first).toISOString());
+    const kept = '2026-03-01T12:00:30.000Z';
+    expect(scheduledRunAt(check({ next_run_at: kept }), now, true)).toBe(kept);
+    expect(scheduledRunAt(check({ next_run_at: kept }), now, false)).toBe(new Date(first).toISOString());
+  });
+
+  it('schedules a push check only once it has reported, at the grace deadline', () => {
+    const push = { execution_mode: 'push' as const, interval_seconds: 60 };
+    expect(scheduledRunAt(check(push), now, false)).toBeNull();
+    const reported = { ...push, last_result_at: '2026-03-01T11:59:00.000Z' };
+    expect(scheduledRunAt(check(reported), now, false)).toBe('2026-03-01T12:01:00.000Z');
+    expect(scheduledRunAt(check({ ...reported, grace_seconds: 30 }), now, false)).toBe(
+      '2026-03-01T11:59:30.000Z',
+    );
+  });
+
+  it('takes the grace window from grace_seconds, else twice the interval', () => {
+    expect(graceMs({ interval_seconds: 60, grace_seconds: undefined })).toBe(120_000);
+    expect(graceMs({ interval_seconds: 60, grace_seconds: 5 })).toBe(5_000);
   });
 });
