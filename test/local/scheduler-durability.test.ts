@@ -1,10 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { phaseOffsetMs } from '../../lib/domain/schedule.ts';
 import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { createScheduler } from '../../lib/local/scheduler.ts';
-import { systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { deterministicId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
@@ -13,19 +11,25 @@ import {
   call,
   createEntity,
   createHttpCheck,
-  eventually,
   jobLog,
+  manualTime,
   queuedFor,
   resultsOf,
   startTarget,
 } from './scheduler-helpers.ts';
 
+// On fake time: clocks and scheduler timers move only when a test advances them, while the probes
+// reach real loopback targets.
 describe('local scheduler: durability and exactly-once per slot', () => {
   let api: LocalHarness;
   const jobs = jobLog();
+  const time = manualTime();
 
   beforeAll(async () => {
-    api = await startLocalHarness({ scheduler: { onJobStart: jobs.onJobStart } });
+    api = await startLocalHarness({
+      clock: time.clock,
+      scheduler: { onJobStart: jobs.onJobStart, timers: time.timers },
+    });
   });
   afterAll(async () => {
     await api.close();
@@ -41,7 +45,8 @@ describe('local scheduler: durability and exactly-once per slot', () => {
     const other = createScheduler({
       table: api.local.table,
       jobRunner: api.app.jobRunner,
-      clock: systemClock,
+      clock: time.clock,
+      timers: time.timers,
       logger: silentLogger,
       dueShards: loadConfig('local', {}).dueShards,
       concurrency: 8,
@@ -50,15 +55,15 @@ describe('local scheduler: durability and exactly-once per slot', () => {
     try {
       const own = api.local.scheduler;
       expect(own.tick()).toBe(own.tick());
-      const deadline = Date.now() + 3500;
-      for (let round = 0; Date.now() < deadline; round += 1) {
+      const deadline = time.clock.now() + 3500;
+      for (let round = 0; time.clock.now() < deadline; round += 1) {
         // Both read the same due items before either commits; alternate who commits first.
         const pair = round % 2 === 0 ? [own, other] : [other, own];
         await Promise.all(pair.flatMap((s) => [s.tick(), s.tick()]));
-        await sleep(100);
+        await time.advance(100);
       }
       await other.stop();
-      await sleep(1200);
+      await time.advance(1200);
 
       const starts = [...jobs.starts, ...otherJobs.starts].filter((s) => ids.includes(s.job.check_id));
       const slots = starts.map((s) => `${s.job.check_id}:${s.job.slot_ms}`);
@@ -81,7 +86,7 @@ describe('local scheduler: durability and exactly-once per slot', () => {
     const entity = await createEntity(api);
     const created = await createHttpCheck(api, entity.id, target.url, { interval_seconds: 3600 });
     try {
-      const slot = Date.now() - 5000;
+      const slot = time.clock.now() - 5000;
       const job: ProbeJob = { tenant_id: api.tenantId, check_id: created.id, kind: 'probe', slot_ms: slot };
       const scheduler = api.local.scheduler;
       const id = probeJobId(job);
@@ -120,7 +125,7 @@ describe('local scheduler: durability and exactly-once per slot', () => {
       ids.push((await createHttpCheck(api, entity.id, target.url, { interval_seconds: 2 })).id);
     }
     try {
-      await eventually(() => ids.every((id) => jobs.of(id).length >= 2), 'two runs of each check', 9000);
+      await time.until(() => ids.every((id) => jobs.of(id).length >= 2), 'two runs of each check', 9000);
       for (const id of ids) {
         const due = jobs.of(id).map((s) => s.dueMs);
         expect(due.every((ms) => ms % 2000 === phaseOffsetMs(id, 2))).toBe(true);
@@ -144,8 +149,8 @@ describe('local scheduler: durability and exactly-once per slot', () => {
       latency_ms: 1,
       error_message: '',
     };
-    const oldMs = Date.now() - 40 * 86_400_000; // past the default 30-day retention
-    const freshMs = Date.now();
+    const oldMs = time.clock.now() - 40 * 86_400_000; // past the default 30-day retention
+    const freshMs = time.clock.now();
     await api.app.recorder.record({ ...base, success: true, checkedAtMs: oldMs });
     await api.app.recorder.record({ ...base, success: true, checkedAtMs: freshMs });
     const at = async (ms: number) =>
@@ -163,9 +168,11 @@ describe('local scheduler: durability and exactly-once per slot', () => {
 describe('local scheduler: overload', () => {
   it('defers claims while due jobs wait for a worker, then runs each late check once, skipping missed slots', async () => {
     const jobs = jobLog();
+    const time = manualTime();
     const api = await startLocalHarness({
       env: { VIGIL_WORKER_CONCURRENCY: '1' },
-      scheduler: { onJobStart: jobs.onJobStart },
+      clock: time.clock,
+      scheduler: { onJobStart: jobs.onJobStart, timers: time.timers },
     });
     const target = await startTarget();
     try {
@@ -173,11 +180,11 @@ describe('local scheduler: overload', () => {
       const entity = await createEntity(api);
       const ids: string[] = [];
       for (let i = 0; i < 4; i += 1) ids.push((await createHttpCheck(api, entity.id, target.url)).id);
-      await eventually(() => api.logs.some((l) => l.includes('workers saturated')), 'a deferred tick');
-      await sleep(2000);
+      await time.until(() => api.logs.some((l) => l.includes('workers saturated')), 'a deferred tick');
+      await time.advance(2000);
       target.holdFrom(Number.POSITIVE_INFINITY);
       target.releaseThrough(Number.POSITIVE_INFINITY);
-      await eventually(() => ids.every((id) => jobs.of(id).length >= 3), 'three runs of each check', 8000);
+      await time.until(() => ids.every((id) => jobs.of(id).length >= 3), 'three runs of each check', 8000);
 
       const slots = jobs.starts.map((s) => `${s.job.check_id}:${s.job.slot_ms}`);
       expect(new Set(slots).size).toBe(slots.length);
@@ -195,34 +202,36 @@ describe('local scheduler: overload', () => {
 });
 
 describe('local scheduler: restart', () => {
-  // Real time: the waits poll for what they need instead of sleeping a fixed time, so a slow
-  // machine only makes the test slower; the burst check counts runs by their due time.
-  it('resumes the schedule after a restart on the same data dir without a burst of missed runs', {
-    timeout: 60_000,
-  }, async () => {
+  // On fake time shared by both runtimes; the burst check counts runs by their due time.
+  it('resumes the schedule after a restart on the same data dir without a burst of missed runs', async () => {
     const before = jobLog();
-    const api = await startLocalHarness({ scheduler: { onJobStart: before.onJobStart } });
+    const time = manualTime();
+    const api = await startLocalHarness({
+      clock: time.clock,
+      scheduler: { onJobStart: before.onJobStart, timers: time.timers },
+    });
     const target = await startTarget();
     const after = jobLog();
     let second: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;
     try {
       const entity = await createEntity(api);
       const created = await createHttpCheck(api, entity.id, target.url);
-      await eventually(() => target.hits >= 2, 'two probes', 15_000);
+      await time.until(() => target.hits >= 2, 'two probes');
       // Stop while a claimed-ahead job waits in the durable queue: it must not run late after the restart.
-      await eventually(async () => (await queuedFor(api.table, created.id)) > 0, 'a queued job', 15_000);
+      await time.until(async () => (await queuedFor(api.table, created.id)) > 0, 'a queued job');
       await api.local.stop();
-      await sleep(3000); // down for three intervals
+      await time.advance(3000); // down for three intervals
 
-      const restartedAt = Date.now();
+      const restartedAt = time.clock.now();
       const hitsAtRestart = target.hits;
       second = await startLocalRuntime({
         config: { ...loadConfig('local', { VIGIL_LOG_LEVEL: 'silent' }), dataDir: api.dataDir, port: 0 },
         logger: silentLogger,
         host: '127.0.0.1',
-        scheduler: { onJobStart: after.onJobStart },
+        clock: time.clock,
+        scheduler: { onJobStart: after.onJobStart, timers: time.timers },
       });
-      await eventually(() => after.of(created.id).length >= 3, 'three runs after the restart', 15_000);
+      await time.until(() => after.of(created.id).length >= 3, 'three runs after the restart');
 
       const runs = after.of(created.id);
       // At most one run for the time it was down (the realigning catch-up), then the normal cadence.

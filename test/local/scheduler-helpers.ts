@@ -9,7 +9,8 @@ import { type ResultRecord, resultSchema } from '../../lib/checks/records.ts';
 import { queuePk } from '../../lib/local/job-queue-items.ts';
 import { createProbeQueue, PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
 import type { JobStart } from '../../lib/local/scheduler.ts';
-import { systemClock } from '../../lib/platform/clock.ts';
+import type { Timers } from '../../lib/local/timer-heap.ts';
+import { createFakeClock, systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import type { Table } from '../../lib/store/table.ts';
@@ -82,6 +83,76 @@ export async function eventually<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(20);
   }
+}
+
+/**
+ * Fake time for a runtime: a manual clock and the scheduler timers it drives. `advance` moves the
+ * clock in small steps, firing each timer at its due time in order and letting the real I/O it
+ * starts (loopback probes, sqlite commits) settle before the next step. The default start is off
+ * the whole second, so ticks fall between slots as they do on a real clock (jobs wait claimed ahead).
+ */
+export function manualTime(startMs = Date.parse('2026-03-02T09:00:00.300Z')) {
+  const clock = createFakeClock(startMs);
+  let seq = 0;
+  const pending = new Map<number, { dueMs: number; seq: number; callback: () => void }>();
+  const handles = new WeakMap<object, number>();
+  const timers: Timers = {
+    setTimeout(callback, ms) {
+      seq += 1;
+      pending.set(seq, { dueMs: clock.now() + Math.max(0, ms), seq, callback });
+      // An opaque handle, as the port's callers only hand it back to clearTimeout.
+      const handle = {};
+      handles.set(handle, seq);
+      return handle as NodeJS.Timeout;
+    },
+    clearTimeout(handle) {
+      const id = handles.get(handle);
+      if (id !== undefined) pending.delete(id);
+    },
+  };
+  const settle = () => sleep(3);
+  const nextDue = (limitMs: number) => {
+    let next: { dueMs: number; seq: number; callback: () => void } | undefined;
+    for (const entry of pending.values()) {
+      if (entry.dueMs > limitMs) continue;
+      if (!next || entry.dueMs < next.dueMs || (entry.dueMs === next.dueMs && entry.seq < next.seq))
+        next = entry;
+    }
+    return next;
+  };
+
+  /** Moves the clock `ms` ahead in steps of at most `stepMs`, firing timers as they fall due. */
+  async function advance(ms: number, stepMs = 50): Promise<void> {
+    const endMs = clock.now() + ms;
+    while (clock.now() < endMs) {
+      const stepEnd = Math.min(endMs, clock.now() + stepMs);
+      for (let due = nextDue(stepEnd); due; due = nextDue(stepEnd)) {
+        pending.delete(due.seq);
+        if (due.dueMs > clock.now()) clock.set(due.dueMs);
+        due.callback();
+        await settle();
+      }
+      clock.set(stepEnd);
+      await settle();
+    }
+  }
+
+  /** Advances fake time until `probe` holds (at most `maxMs` of fake time); returns its value. */
+  async function until<T>(
+    probe: () => Promise<T | undefined | false> | T | undefined | false,
+    what: string,
+    maxMs = 10_000,
+  ): Promise<T> {
+    const endMs = clock.now() + maxMs;
+    for (;;) {
+      const value = await probe();
+      if (value !== undefined && value !== false) return value;
+      if (clock.now() >= endMs) throw new Error(`no ${what} within ${maxMs} ms of fake time`);
+      await advance(50);
+    }
+  }
+
+  return { clock, timers, advance, until };
 }
 
 let entityCounter = 0;

@@ -1,24 +1,29 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 import {
   call,
   createEntity,
   createHttpCheck,
-  eventually,
   jobLog,
+  manualTime,
   queuedFor,
   resultsOf,
   startTarget,
 } from './scheduler-helpers.ts';
 
+// On fake time: the scheduler's clock and timers move only when a test advances them, while the
+// probes reach real loopback targets.
 describe('local scheduler: checks run on their interval against real targets', () => {
   let api: LocalHarness;
   const jobs = jobLog();
+  const time = manualTime();
   const check = (id: string) => call(api, 'GET', `/v1/checks/${id}`, 200);
 
   beforeAll(async () => {
-    api = await startLocalHarness({ scheduler: { onJobStart: jobs.onJobStart } });
+    api = await startLocalHarness({
+      clock: time.clock,
+      scheduler: { onJobStart: jobs.onJobStart, timers: time.timers },
+    });
   });
   afterAll(async () => {
     await api.close();
@@ -32,15 +37,15 @@ describe('local scheduler: checks run on their interval against real targets', (
     const created = await createHttpCheck(api, entity.id, target.url, { failure_threshold: 3 });
     try {
       // Assess: after one success and two failures (the 3rd failure is held) the check is still up.
-      await eventually(() => target.hits >= 4, 'the 4th request');
-      await eventually(async () => (await resultsOf(api.table, created.id)).length === 3, '3 results');
+      await time.until(() => target.hits >= 4, 'the 4th request');
+      await time.until(async () => (await resultsOf(api.table, created.id)).length === 3, '3 results');
       expect(await check(created.id)).toMatchObject({ state: 'up', consecutive_failures: 2 });
 
       // Act: answer the 3rd failure, hold the success after it.
       target.holdFrom(5);
       target.releaseThrough(4);
-      await eventually(() => target.hits >= 5, 'the 5th request');
-      await eventually(async () => (await resultsOf(api.table, created.id)).length === 4, '4 results');
+      await time.until(() => target.hits >= 5, 'the 5th request');
+      await time.until(async () => (await resultsOf(api.table, created.id)).length === 4, '4 results');
       expect(await check(created.id)).toMatchObject({ state: 'down', consecutive_failures: 3 });
       expect((await call(api, 'GET', entity.path, 200)).state).toBe('down');
       const board = await call(api, 'GET', '/v1/status', 200);
@@ -49,7 +54,7 @@ describe('local scheduler: checks run on their interval against real targets', (
       // Act: let the success through.
       target.holdFrom(Number.POSITIVE_INFINITY);
       target.releaseThrough(Number.POSITIVE_INFINITY);
-      await eventually(async () => (await check(created.id)).state === 'up', 'recovery');
+      await time.until(async () => (await check(created.id)).state === 'up', 'recovery');
 
       // Assess: the results, the check's transitions and the status board tell the same story.
       const results = await resultsOf(api.table, created.id);
@@ -82,13 +87,13 @@ describe('local scheduler: checks run on their interval against real targets', (
     const entity = await createEntity(api);
     const created = await createHttpCheck(api, entity.id, target.url);
     try {
-      await eventually(() => target.hits >= 2, 'two probes');
+      await time.until(() => target.hits >= 2, 'two probes');
       await call(api, 'PUT', `/v1/checks/${created.id}`, 200, { enabled: false });
       const hitsAtDisable = target.hits;
-      await sleep(2500);
+      await time.advance(2500);
       // At most a probe that had already read the check before the update.
       expect(target.hits).toBeLessThanOrEqual(hitsAtDisable + 1);
-      await eventually(async () => (await queuedFor(api.table, created.id)) === 0, 'an empty queue');
+      await time.until(async () => (await queuedFor(api.table, created.id)) === 0, 'an empty queue');
       expect((await check(created.id)).next_run_at).toBeNull();
     } finally {
       await target.close();
@@ -100,12 +105,12 @@ describe('local scheduler: checks run on their interval against real targets', (
     const entity = await createEntity(api);
     const created = await createHttpCheck(api, entity.id, target.url);
     try {
-      await eventually(() => target.hits >= 2, 'two probes');
+      await time.until(() => target.hits >= 2, 'two probes');
       await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
       const hitsAtDelete = target.hits;
-      await sleep(2500);
+      await time.advance(2500);
       expect(target.hits).toBeLessThanOrEqual(hitsAtDelete + 1);
-      await eventually(async () => (await queuedFor(api.table, created.id)) === 0, 'an empty queue');
+      await time.until(async () => (await queuedFor(api.table, created.id)) === 0, 'an empty queue');
     } finally {
       await target.close();
     }
@@ -116,14 +121,14 @@ describe('local scheduler: checks run on their interval against real targets', (
     const entity = await createEntity(api);
     const created = await createHttpCheck(api, entity.id, target.url);
     try {
-      await eventually(() => jobs.of(created.id).length >= 2, 'two runs');
+      await time.until(() => jobs.of(created.id).length >= 2, 'two runs');
       await call(api, 'PUT', `/v1/checks/${created.id}`, 200, { interval_seconds: 2 });
-      const changedAt = Date.now();
+      const changedAt = time.clock.now();
       const gaps = () => {
         const due = jobs.of(created.id).map((s) => s.dueMs);
         return due.slice(1).map((ms, i) => ({ gap: ms - (due[i] ?? 0), afterChange: ms > changedAt }));
       };
-      await eventually(() => gaps().filter((g) => g.gap === 2000).length >= 2, 'two runs 2 s apart', 9000);
+      await time.until(() => gaps().filter((g) => g.gap === 2000).length >= 2, 'two runs 2 s apart', 9000);
 
       const all = gaps();
       // Every gap is one old or one new interval; once the new one shows, the old never returns.
