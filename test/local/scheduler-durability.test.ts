@@ -12,6 +12,7 @@ import {
   createEntity,
   createHttpCheck,
   jobLog,
+  jobsInFlight,
   manualTime,
   queuedFor,
   resultsOf,
@@ -30,6 +31,7 @@ describe('local scheduler: durability and exactly-once per slot', () => {
       clock: time.clock,
       scheduler: { onJobStart: jobs.onJobStart, timers: time.timers },
     });
+    time.settleWhile(() => jobsInFlight(api.local.scheduler));
   });
   afterAll(async () => {
     await api.close();
@@ -202,7 +204,9 @@ describe('local scheduler: overload', () => {
 });
 
 describe('local scheduler: restart', () => {
-  // On fake time shared by both runtimes; the burst check counts runs by their due time.
+  // On fake time shared by both runtimes; the burst check counts runs by their due time. A 2 s
+  // interval, twice the tick: from its second run on, each job is claimed ahead and waits queued.
+  // (A 1 s check whose first slot fell before the next tick is claimed on each tick as it falls due.)
   it('resumes the schedule after a restart on the same data dir without a burst of missed runs', async () => {
     const before = jobLog();
     const time = manualTime();
@@ -213,14 +217,15 @@ describe('local scheduler: restart', () => {
     const target = await startTarget();
     const after = jobLog();
     let second: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;
+    time.settleWhile(() => jobsInFlight(second?.scheduler ?? api.local.scheduler));
     try {
       const entity = await createEntity(api);
-      const created = await createHttpCheck(api, entity.id, target.url);
+      const created = await createHttpCheck(api, entity.id, target.url, { interval_seconds: 2 });
       await time.until(() => target.hits >= 2, 'two probes');
       // Stop while a claimed-ahead job waits in the durable queue: it must not run late after the restart.
       await time.until(async () => (await queuedFor(api.table, created.id)) > 0, 'a queued job');
       await api.local.stop();
-      await time.advance(3000); // down for three intervals
+      await time.advance(6000); // down for three intervals
 
       const restartedAt = time.clock.now();
       const hitsAtRestart = target.hits;
@@ -236,10 +241,10 @@ describe('local scheduler: restart', () => {
       const runs = after.of(created.id);
       // At most one run for the time it was down (the realigning catch-up), then the normal cadence.
       expect(runs.filter((r) => r.dueMs < restartedAt).length).toBeLessThanOrEqual(1);
-      // The normal cadence: one run per interval (1 s) after the restart.
+      // The normal cadence: one run per interval (2 s) after the restart.
       const later = runs.filter((r) => r.dueMs >= restartedAt).map((r) => r.dueMs);
       for (let i = 1; i < later.length; i += 1) {
-        expect((later[i] ?? 0) - (later[i - 1] ?? 0)).toBeGreaterThanOrEqual(1000);
+        expect((later[i] ?? 0) - (later[i - 1] ?? 0)).toBeGreaterThanOrEqual(2000);
       }
       expect(target.hits - hitsAtRestart).toBeGreaterThanOrEqual(2);
       const slots = [...before.of(created.id), ...runs].map((r) => r.job.slot_ms);

@@ -8,7 +8,7 @@ import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { type ResultRecord, resultSchema } from '../../lib/checks/records.ts';
 import { queuePk } from '../../lib/local/job-queue-items.ts';
 import { createProbeQueue, PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
-import type { JobStart } from '../../lib/local/scheduler.ts';
+import type { JobStart, Scheduler } from '../../lib/local/scheduler.ts';
 import type { Timers } from '../../lib/local/timer-heap.ts';
 import { createFakeClock, systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
@@ -88,7 +88,8 @@ export async function eventually<T>(
 /**
  * Fake time for a runtime: a manual clock and the scheduler timers it drives. `advance` moves the
  * clock in small steps, firing each timer at its due time in order and letting the real I/O it
- * starts (loopback probes, sqlite commits) settle before the next step. The default start is off
+ * starts (loopback probes, sqlite commits) settle before the next step: a few ms, longer (up to
+ * 50 ms) while `settleWhile`'s condition says jobs are still running. The default start is off
  * the whole second, so ticks fall between slots as they do on a real clock (jobs wait claimed ahead).
  */
 export function manualTime(startMs = Date.parse('2026-03-02T09:00:00.300Z')) {
@@ -110,7 +111,12 @@ export function manualTime(startMs = Date.parse('2026-03-02T09:00:00.300Z')) {
       if (id !== undefined) pending.delete(id);
     },
   };
-  const settle = () => sleep(3);
+  let busy: () => boolean = () => false;
+  const settle = async () => {
+    await sleep(2);
+    const endMs = Date.now() + 50;
+    while (busy() && Date.now() < endMs) await sleep(2);
+  };
   const nextDue = (limitMs: number) => {
     let next: { dueMs: number; seq: number; callback: () => void } | undefined;
     for (const entry of pending.values()) {
@@ -152,7 +158,12 @@ export function manualTime(startMs = Date.parse('2026-03-02T09:00:00.300Z')) {
     }
   }
 
-  return { clock, timers, advance, until };
+  /** Steps wait (a little) while `condition` holds, e.g. while a scheduler has jobs running. */
+  function settleWhile(condition: () => boolean): void {
+    busy = condition;
+  }
+
+  return { clock, timers, advance, until, settleWhile };
 }
 
 let entityCounter = 0;
@@ -222,6 +233,12 @@ export async function resultsOf(table: Table, checkId: string): Promise<ResultRe
 export async function queuedFor(table: Table, checkId: string): Promise<number> {
   const items = await queryAll((cursor) => table.query({ pk: queuePk(PROBE_QUEUE), cursor }));
   return items.filter((item) => item.sk.includes(`:${checkId}:`)).length;
+}
+
+/** True while a scheduler has jobs waiting for a worker, running, or being recorded. */
+export function jobsInFlight(scheduler: Scheduler): boolean {
+  const { waiting, running, recording } = scheduler.stats();
+  return waiting + running + recording > 0;
 }
 
 /** Collects job starts, per check id. */

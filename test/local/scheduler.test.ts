@@ -5,6 +5,7 @@ import {
   createEntity,
   createHttpCheck,
   jobLog,
+  jobsInFlight,
   manualTime,
   queuedFor,
   resultsOf,
@@ -24,6 +25,7 @@ describe('local scheduler: checks run on their interval against real targets', (
       clock: time.clock,
       scheduler: { onJobStart: jobs.onJobStart, timers: time.timers },
     });
+    time.settleWhile(() => jobsInFlight(api.local.scheduler));
   });
   afterAll(async () => {
     await api.close();
