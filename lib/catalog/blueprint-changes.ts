@@ -2,7 +2,7 @@ import { tenancyKeys } from '../auth/tenancy-keys.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
-import type { BlueprintStore } from './blueprint-store.ts';
+import { type BlueprintStore, clearDefaultFlag } from './blueprint-store.ts';
 import { catalogKeys } from './catalog-keys.ts';
 import { unchanged } from './conditions.ts';
 import { type BlueprintRecord, publicBlueprint } from './records.ts';
@@ -83,14 +83,8 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
         },
       });
       const previous = tenant.default_blueprint;
-      if (isDefault && previous !== undefined && previous !== slug) {
-        ops.push({
-          type: 'update',
-          key: catalogKeys.blueprint(tenantId, previous),
-          set: { is_default: false },
-          condition: { kind: 'itemExists' },
-        });
-      }
+      if (isDefault && previous !== undefined && previous !== slug)
+        ops.push(clearDefaultFlag(tenantId, previous));
     }
     try {
       await table.transact(ops);

@@ -12,7 +12,7 @@ import { countOf } from '../platform/plural.ts';
 import { parseItem } from '../store/items.ts';
 import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { createBlueprintChanges } from './blueprint-changes.ts';
-import type { BlueprintStore } from './blueprint-store.ts';
+import { type BlueprintStore, clearDefaultFlag } from './blueprint-store.ts';
 import { catalogKeys } from './catalog-keys.ts';
 import { belowLimit, unchanged } from './conditions.ts';
 import { type BlueprintRecord, blueprintSchema, plainField, publicBlueprint } from './records.ts';
@@ -86,14 +86,7 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
         condition: { kind: 'and', conditions: tenantConditions },
       },
     ];
-    if (previous !== undefined) {
-      ops.push({
-        type: 'update',
-        key: catalogKeys.blueprint(tenantId, previous),
-        set: { is_default: false },
-        condition: { kind: 'itemExists' },
-      });
-    }
+    if (previous !== undefined) ops.push(clearDefaultFlag(tenantId, previous));
     try {
       await table.transact(ops);
       return record;

@@ -1,9 +1,19 @@
 import { tenantPk } from '../auth/tenancy-keys.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { parseItem, queryAll } from '../store/items.ts';
-import type { Table } from '../store/table.ts';
+import type { Table, WriteOp } from '../store/table.ts';
 import { BLUEPRINT_PREFIX, catalogKeys, SLUG } from './catalog-keys.ts';
 import { type BlueprintRecord, blueprintSchema } from './records.ts';
+
+/** The write that takes the default flag off a blueprint whose tenant default moves elsewhere. */
+export function clearDefaultFlag(tenantId: string, slug: string): WriteOp {
+  return {
+    type: 'update',
+    key: catalogKeys.blueprint(tenantId, slug),
+    set: { is_default: false },
+    condition: { kind: 'itemExists' },
+  };
+}
 
 /** Reads of blueprints (consistent). */
 export function createBlueprintStore(table: Table) {
