@@ -127,7 +127,7 @@ describe('durable probe queue and scheduler', () => {
     expect(winners.map((w) => w.body.check_id)).toEqual(
       claims.filter((_, i) => i % 3 !== 0).map((c) => c.job.check_id),
     );
-    expect(winners[0]).toMatchObject({ id: 'probe:chk_1:' + (T0 + 1), attempt: 1 });
+    expect(winners[0]).toMatchObject({ id: `probe:chk_1:${T0 + 1}`, attempt: 1 });
     expect(winners[0]?.body.next_ms).toBe(T0 + 60_001);
     queue.close();
     expect((await table.get({ pk: 'TEST', sk: 'C#0' }))?.next_run_at).toBe('moved');
