@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/define-route.ts';
-import { idSchema } from '../http/route-schemas.ts';
+import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import type { BlueprintService } from './blueprint-service.ts';
 import { SLUG } from './catalog-keys.ts';
@@ -22,10 +22,11 @@ export interface CatalogRouteDeps {
   relationService: RelationService;
 }
 
-const slug = z.string().regex(SLUG);
-const blueprintParams = z.object({ slug });
-const entitiesParams = z.object({ blueprint_slug: slug });
-const entityParams = z.object({ blueprint_slug: slug, slug });
+const blueprintSlug = namesResource(z.string().regex(SLUG), 'blueprint');
+const entitySlug = namesResource(z.string().regex(SLUG), 'entity');
+const blueprintParams = z.object({ slug: blueprintSlug });
+const entitiesParams = z.object({ blueprint_slug: blueprintSlug });
+const entityParams = z.object({ blueprint_slug: blueprintSlug, slug: entitySlug });
 const relationParams = z.object({ id: idSchema('rel') });
 const tag = 'Catalog';
 

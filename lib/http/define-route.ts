@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { NotFoundError } from '../platform/errors.ts';
-import type { RouteSchemas } from './route-schemas.ts';
+import { type RouteSchemas, resourceNamedBy } from './route-schemas.ts';
 import type { AuthedContext, AuthedRoute, PublicRoute, Route, RouteContext } from './types.ts';
 import { parseInput } from './validation.ts';
 
@@ -31,7 +31,8 @@ function parseParams(schema: z.ZodObject | undefined, params: Record<string, str
   const result = schema.safeParse(params);
   if (result.success) return result.data;
   const name = result.error.issues[0]?.path.join('.') || 'path';
-  throw new NotFoundError(name);
+  // "check not found" for a malformed check id, as for an unknown one.
+  throw new NotFoundError(resourceNamedBy(schema.shape[name]) ?? name);
 }
 
 /** Declared request headers are checked (400 when they do not parse); handlers read them from `headers`. */

@@ -70,13 +70,42 @@ export const errorBodySchema = z.strictObject({
 /** Crockford base32 as the ids' ULIDs use it (lib/platform/ids.ts). */
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
 
+/** What an id prefix names, for the 404 of a path id that cannot be one (DECISIONS.md's id list). */
+const RESOURCE_OF_PREFIX: Record<string, string> = {
+  tnt: 'tenant',
+  usr: 'team member',
+  inv: 'invitation',
+  key: 'API key',
+  bp: 'blueprint',
+  ent: 'entity',
+  rel: 'relation',
+  chk: 'check',
+  res: 'result',
+  trn: 'transition',
+};
+
+/** The resource each path-parameter schema names (read by defineRoute for a malformed value). */
+const resourceOfId = new WeakMap<z.ZodType, string>();
+
+/** The resource a path parameter's schema names (an id or a slug schema), if it was given one. */
+export function resourceNamedBy(schema: z.ZodType | undefined): string | undefined {
+  return schema ? resourceOfId.get(schema) : undefined;
+}
+
+/** Marks a path parameter's schema with the resource it names: a value that cannot be one is "<resource> not found". */
+export function namesResource<S extends z.ZodType>(schema: S, resource: string): S {
+  resourceOfId.set(schema, resource);
+  return schema;
+}
+
 /** An id with one of the given prefixes, e.g. `chk_01J9Z3...`. */
 export function idSchema(...prefixes: [string, ...string[]]) {
   const alternatives = prefixes.length === 1 ? prefixes[0] : `(?:${prefixes.join('|')})`;
-  return z
+  const schema = z
     .string()
     .regex(new RegExp(`^${alternatives}_${ULID}$`))
     .meta({ description: `${prefixes.map((p) => `${p}_`).join(' or ')} + a 26-character ULID` });
+  return namesResource(schema, prefixes.map((p) => RESOURCE_OF_PREFIX[p] ?? p).join(' or '));
 }
 
 /** An ISO 8601 UTC time with milliseconds and `Z`, as every record carries them. */

@@ -169,16 +169,16 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
   });
 
   it.each([
-    ['GET', '/v1/checks/not-a-check-id'],
-    ['GET', '/v1/checks/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV'],
-    ['PUT', '/v1/checks/CHK_lowercase'],
-    ['GET', '/v1/blueprints/Not_A_Slug'],
-    ['DELETE', '/v1/relations/rel_short'],
-    ['DELETE', '/v1/auth/keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV'],
-    ['DELETE', '/v1/settings/users/ent_01ARZ3NDEKTSV4RRFFQ69G5FAV'],
-  ])('answers 404 NOT_FOUND to %s %s (malformed or unknown id alike)', async (method, path) => {
+    ['GET', '/v1/checks/not-a-check-id', 'check not found'],
+    ['GET', '/v1/checks/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'check not found'],
+    ['PUT', '/v1/checks/CHK_lowercase', 'check not found'],
+    ['GET', '/v1/blueprints/Not_A_Slug', 'blueprint not found'],
+    ['DELETE', '/v1/relations/rel_short', 'relation not found'],
+    ['DELETE', '/v1/auth/keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'API key not found'],
+    ['DELETE', '/v1/settings/users/ent_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'team member or invitation not found'],
+  ])('answers 404 NOT_FOUND to %s %s (malformed or unknown id alike: %s)', async (method, path, message) => {
     const res = await call(method, path, { body: method === 'PUT' ? {} : undefined });
     expect(res.status).toBe(404);
-    expect(res.body.code).toBe('NOT_FOUND');
+    expect(res.body).toEqual({ error: message, code: 'NOT_FOUND' });
   });
 });
