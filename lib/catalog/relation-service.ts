@@ -1,7 +1,7 @@
 import { tenancyKeys } from '../auth/tenancy-keys.ts';
 import { wouldCreateCycle } from '../domain/dependency-cycle.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { ConflictError, clipText, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { isId, newId } from '../platform/ids.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { catalogKeys } from './catalog-keys.ts';
@@ -20,8 +20,7 @@ const MAX_ECHOED_ID = 40;
 
 /** The 404 for a referenced entity that does not exist, naming the id and the field it came in. */
 function missingEntity(id: string, field: string): NotFoundError {
-  const shown = id.length > MAX_ECHOED_ID ? `${id.slice(0, MAX_ECHOED_ID)}…` : id;
-  return new NotFoundError(`entity ${shown} (${field})`);
+  return new NotFoundError(`entity ${clipText(id, MAX_ECHOED_ID)} (${field})`);
 }
 
 export interface RelationServiceDeps {

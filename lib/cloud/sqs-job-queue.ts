@@ -6,6 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
+import { chunks } from '../platform/chunks.ts';
 import {
   afterFailure,
   clampDelaySeconds,
@@ -18,7 +19,7 @@ import {
   type ReceivedJob,
 } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import { chunks, SQS_BATCH_SIZE, sendInBatches } from './sqs-send.ts';
+import { SQS_BATCH_SIZE, sendInBatches } from './sqs-send.ts';
 
 /**
  * The SQS adapter of the job-queue port. A message body is the envelope `{id, body}`; a retry is

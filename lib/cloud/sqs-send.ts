@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { chunks } from '../platform/chunks.ts';
 import type { Logger } from '../platform/logger.ts';
 import { mapBounded } from './bounded.ts';
 
@@ -21,13 +22,6 @@ export interface SendOptions {
   attempts?: number;
   /** Batches in flight at once. @default 8 */
   concurrency?: number;
-}
-
-/** `items` in slices of `size`. */
-export function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** Sends one batch, retrying the entries SQS did not accept; returns the ones never accepted. */

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { chunks } from '../platform/chunks.ts';
 import type { Clock } from '../platform/clock.ts';
 import { queryAll } from '../store/items.ts';
 import {
@@ -29,8 +30,7 @@ export async function putNewJobs(
   entries: { job: { id: string }; item: Item }[],
 ): Promise<Set<string>> {
   const stored = new Set<string>();
-  for (let start = 0; start < entries.length; start += MAX_TRANSACTION_OPS) {
-    let chunk = entries.slice(start, start + MAX_TRANSACTION_OPS);
+  for (let chunk of chunks(entries, MAX_TRANSACTION_OPS)) {
     while (chunk.length > 0) {
       try {
         await table.transact(
@@ -83,8 +83,7 @@ export async function readStoredJobs<B>(
 
 /** Deletes the items at `keys`, in transactions of at most MAX_TRANSACTION_OPS. */
 export async function deleteKeys(table: Table, keys: Key[]): Promise<void> {
-  for (let start = 0; start < keys.length; start += MAX_TRANSACTION_OPS) {
-    const chunk = keys.slice(start, start + MAX_TRANSACTION_OPS);
+  for (const chunk of chunks(keys, MAX_TRANSACTION_OPS)) {
     await table.transact(chunk.map((key) => ({ type: 'delete' as const, key })));
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { DueClaim } from '../checks/generator.ts';
 import { probeJobId, probeJobSchema } from '../checks/probe-job.ts';
+import { chunks } from '../platform/chunks.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table } from '../store/table.ts';
@@ -70,10 +71,6 @@ export async function commitClaims(table: Table, queue: ProbeQueue, claims: DueC
     }
     return 0;
   };
-  const chunks: DueClaim[][] = [];
-  for (let start = 0; start < claims.length; start += CLAIMS_PER_TRANSACTION) {
-    chunks.push(claims.slice(start, start + CLAIMS_PER_TRANSACTION));
-  }
-  const committed = await Promise.all(chunks.map(commitChunk));
+  const committed = await Promise.all(chunks(claims, CLAIMS_PER_TRANSACTION).map(commitChunk));
   return committed.reduce((sum, n) => sum + n, 0);
 }

@@ -53,7 +53,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const db = openSqliteDatabase(join(config.dataDir, 'vigil.db'));
   const table = createSqliteTable({
     db,
-    clock,
     streamEntities: STREAM_ENTITIES,
     backgroundCheckpoints: true,
     writerThread: true,

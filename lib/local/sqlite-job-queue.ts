@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { chunks } from '../platform/chunks.ts';
 import type { Clock } from '../platform/clock.ts';
 import {
   afterFailure,
@@ -122,8 +123,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     },
 
     async ack(jobs: ReceivedJob<B>[]): Promise<void> {
-      for (let start = 0; start < jobs.length; start += MAX_TRANSACTION_OPS) {
-        const chunk = jobs.slice(start, start + MAX_TRANSACTION_OPS);
+      for (const chunk of chunks(jobs, MAX_TRANSACTION_OPS)) {
         await table.transact(chunk.map((job) => ({ type: 'delete' as const, key: keyOf(job.id) })));
         for (const job of chunk) held.delete(job.id);
       }

@@ -1,6 +1,5 @@
 import { setImmediate } from 'node:timers';
 import type Database from 'better-sqlite3';
-import type { Clock } from '../platform/clock.ts';
 import type { Change } from './change-feed.ts';
 import { encodeCursor, positionOf } from './cursor.ts';
 import { parseStoredItem } from './item-schema.ts';
@@ -33,8 +32,6 @@ export interface SqliteTable extends Table {
 
 export interface SqliteTableOptions {
   db: Database.Database;
-  /** Not read by the engine (outbox changes carry no time); accepted from the composition root. */
-  clock?: Clock;
   /** Entities (an item's `entity`) that reach the outbox (either image is enough); default all. */
   streamEntities?: readonly string[];
   /** WAL checkpoints on a worker thread instead of inside commits (long-running servers on a file). */
