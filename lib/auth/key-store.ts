@@ -1,11 +1,12 @@
 import { isWellFormedApiKey } from '../domain/api-key-format.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
+import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Table, WriteOp } from '../store/table.ts';
 import { generateApiKey, hashApiKey, keyPrefix } from './api-key.ts';
 import { type ApiKeyRecord, apiKeySchema, keyHashSchema } from './records.ts';
-import { tenancyKeys, tenantPk } from './tenancy-keys.ts';
+import { tenancyKeys, tenancyTypes, tenantPk } from './tenancy-keys.ts';
 
 export interface NewKey {
   record: ApiKeyRecord;
@@ -35,14 +36,14 @@ export function newKeyOps(
   const ops: WriteOp[] = [
     {
       type: 'put',
-      item: { ...tenancyKeys.apiKey(input.tenantId, record.id), entity: 'api_key', ...record },
+      item: { ...tenancyKeys.apiKey(input.tenantId, record.id), ...stamp(tenancyTypes.apiKey), ...record },
       condition: { kind: 'itemNotExists' },
     },
     {
       type: 'put',
       item: {
         ...tenancyKeys.keyHash(hash),
-        entity: 'api_key_hash',
+        ...stamp(tenancyTypes.keyHash),
         key_hash: hash,
         tenant_id: input.tenantId,
         user_id: input.userId,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Clock } from '../platform/clock.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
+import { itemType, stamp } from '../store/item-type.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 
 /**
@@ -9,7 +10,10 @@ import { ConditionFailedError, type Table } from '../store/table.ts';
  * `burst` requests, so the sustained rate is the bucket's; unlike the bucket, a client may spend
  * one window's allowance at its end and the next one's at the start (up to 2 x burst in a moment).
  */
-export const RATE_WINDOW_ENTITY = 'rate_window';
+export const RATE_WINDOW = itemType('rate_window');
+
+/** The window item's `entity`. */
+export const RATE_WINDOW_ENTITY = RATE_WINDOW.entity;
 
 /** Window items outlive their window by this much before TTL may delete them. */
 const TTL_GRACE_SECONDS = 60;
@@ -74,7 +78,7 @@ export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): Ra
         const item = await deps.table.update({
           type: 'update',
           key: rateWindowKey(name, window.startMs),
-          set: { entity: RATE_WINDOW_ENTITY, ttl: Math.ceil(window.endMs / 1000) + TTL_GRACE_SECONDS },
+          set: { ...stamp(RATE_WINDOW), ttl: Math.ceil(window.endMs / 1000) + TTL_GRACE_SECONDS },
           add: { count: 1 },
           condition: {
             kind: 'or',

@@ -1,13 +1,14 @@
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { AccountDisabledError, ConflictError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import { stamp } from '../store/item-type.ts';
 import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { hashApiKey } from './api-key.ts';
 import { newKeyOps } from './key-store.ts';
 import type { User } from './records.ts';
 import type { TeamStore } from './team-store.ts';
 import { activeMember } from './team-views.ts';
-import { tenancyKeys } from './tenancy-keys.ts';
+import { tenancyKeys, tenancyTypes } from './tenancy-keys.ts';
 import type { TenantStore } from './tenant-store.ts';
 
 export interface AcceptDeps {
@@ -97,12 +98,16 @@ export async function acceptInvitation(input: { token: string; name: string }, d
     tenantOp,
     {
       type: 'put',
-      item: { ...tenancyKeys.user(tenantId, user.id), entity: 'user', ...user },
+      item: { ...tenancyKeys.user(tenantId, user.id), ...stamp(tenancyTypes.user), ...user },
       condition: { kind: 'itemNotExists' },
     },
     {
       type: 'put',
-      item: { ...tenancyKeys.userEmail(tenantId, user.email), entity: 'user_email', user_id: user.id },
+      item: {
+        ...tenancyKeys.userEmail(tenantId, user.email),
+        ...stamp(tenancyTypes.userEmail),
+        user_id: user.id,
+      },
       condition: { kind: 'itemNotExists' },
     },
     ...key.ops,

@@ -1,13 +1,14 @@
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import { stamp } from '../store/item-type.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { generateToken } from './api-key.ts';
 import type { Principal, Role } from './principal.ts';
 import type { Invitation } from './records.ts';
 import type { TeamStore } from './team-store.ts';
 import { pendingInvitation } from './team-views.ts';
-import { tenancyKeys } from './tenancy-keys.ts';
+import { tenancyKeys, tenancyTypes } from './tenancy-keys.ts';
 
 /** How long an invitation token can be accepted. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -67,7 +68,7 @@ export async function inviteMember(
       type: 'put',
       item: {
         ...tenancyKeys.invitationEmail(tenantId, input.email),
-        entity: 'invitation_email',
+        ...stamp(tenancyTypes.invitationEmail),
         invitation_id: invitation.id,
         expires_at: invitation.expires_at,
         ttl,
@@ -84,14 +85,19 @@ export async function inviteMember(
     },
     {
       type: 'put',
-      item: { ...tenancyKeys.invitation(tenantId, invitation.id), entity: 'invitation', ...invitation, ttl },
+      item: {
+        ...tenancyKeys.invitation(tenantId, invitation.id),
+        ...stamp(tenancyTypes.invitation),
+        ...invitation,
+        ttl,
+      },
       condition: { kind: 'itemNotExists' },
     },
     {
       type: 'put',
       item: {
         ...tenancyKeys.invitationToken(hash),
-        entity: 'invitation_token',
+        ...stamp(tenancyTypes.invitationToken),
         token_hash: hash,
         tenant_id: tenantId,
         invitation_id: invitation.id,

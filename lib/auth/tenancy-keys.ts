@@ -1,5 +1,7 @@
 /** Keys of the tenancy items (tenant, user, API key, invitation); see docs/data-model.md. */
 
+import { itemType } from '../store/item-type.ts';
+
 export const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
 
 export const tenancyKeys = {
@@ -23,3 +25,15 @@ export const tenancyKeys = {
 };
 
 export const TENANTS_INDEX_PK = 'TENANTS';
+
+/** The tenancy item types: each item's `entity` and the version of its stored shape. */
+export const tenancyTypes = {
+  tenant: itemType('tenant'),
+  user: itemType('user'),
+  userEmail: itemType('user_email'),
+  apiKey: itemType('api_key'),
+  keyHash: itemType('api_key_hash'),
+  invitation: itemType('invitation'),
+  invitationEmail: itemType('invitation_email'),
+  invitationToken: itemType('invitation_token'),
+};

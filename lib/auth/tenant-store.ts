@@ -1,6 +1,7 @@
 import { isoTime } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
 import { newKeyOps } from './key-store.ts';
@@ -12,7 +13,7 @@ import {
   type User,
   userSchema,
 } from './records.ts';
-import { TENANTS_INDEX_PK, tenancyKeys } from './tenancy-keys.ts';
+import { TENANTS_INDEX_PK, tenancyKeys, tenancyTypes } from './tenancy-keys.ts';
 
 export interface CreateTenantInput {
   name: string;
@@ -78,17 +79,24 @@ export function createTenantStore(table: Table, clock: { now(): number }) {
           type: 'put',
           item: {
             ...tenancyKeys.tenant(tenant.id),
-            entity: 'tenant',
+            ...stamp(tenancyTypes.tenant),
             gsi1pk: TENANTS_INDEX_PK,
             gsi1sk: tenant.id,
             ...tenant,
           },
           condition: { kind: 'itemNotExists' },
         },
-        { type: 'put', item: { ...tenancyKeys.user(tenant.id, user.id), entity: 'user', ...user } },
         {
           type: 'put',
-          item: { ...tenancyKeys.userEmail(tenant.id, user.email), entity: 'user_email', user_id: user.id },
+          item: { ...tenancyKeys.user(tenant.id, user.id), ...stamp(tenancyTypes.user), ...user },
+        },
+        {
+          type: 'put',
+          item: {
+            ...tenancyKeys.userEmail(tenant.id, user.email),
+            ...stamp(tenancyTypes.userEmail),
+            user_id: user.id,
+          },
         },
         ...key.ops,
       ]);

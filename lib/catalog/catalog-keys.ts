@@ -1,4 +1,5 @@
 import { tenantPk } from '../auth/tenancy-keys.ts';
+import { itemType } from '../store/item-type.ts';
 
 /** Keys of the catalog items (blueprints, entities, relations, purge jobs); see docs/data-model.md. */
 
@@ -29,6 +30,17 @@ export const catalogKeys = {
     pk: purgePk(tenantId),
     sk: `PARTITION#${partition}`,
   }),
+};
+
+/** The catalog item types: each item's `entity` and the version of its stored shape. */
+export const catalogTypes = {
+  blueprint: itemType('blueprint'),
+  entity: itemType('entity'),
+  entityPointer: itemType('entity_pointer'),
+  relation: itemType('relation'),
+  relationKey: itemType('relation_key'),
+  dependency: itemType('dependency'),
+  purgeJob: itemType('purge_job'),
 };
 
 export const BLUEPRINT_PREFIX = 'BP#';

@@ -3,11 +3,13 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
+import { stamp } from '../store/item-type.ts';
 import { ConditionFailedError, ItemTooLargeError, type Table } from '../store/table.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
-import { catalogKeys } from './catalog-keys.ts';
+import { catalogKeys, catalogTypes } from './catalog-keys.ts';
 import { belowLimit, unchanged } from './conditions.ts';
 import type { EntityStore } from './entity-store.ts';
+import { entityPurgeJob } from './purge.ts';
 import { type BlueprintRecord, type EntityRecord, publicEntity } from './records.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from './retry.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
@@ -96,14 +98,18 @@ export function createEntityService(deps: EntityServiceDeps) {
       await table.transact([
         {
           type: 'put',
-          item: { ...catalogKeys.entity(tenantId, bp.slug, entity.slug), entity: 'entity', ...entity },
+          item: {
+            ...catalogKeys.entity(tenantId, bp.slug, entity.slug),
+            ...stamp(catalogTypes.entity),
+            ...entity,
+          },
           condition: { kind: 'itemNotExists' },
         },
         {
           type: 'put',
           item: {
             ...catalogKeys.entityId(tenantId, entity.id),
-            entity: 'entity_pointer',
+            ...stamp(catalogTypes.entityPointer),
             id: entity.id,
             blueprint_slug: bp.slug,
             slug: entity.slug,
@@ -218,17 +224,7 @@ export function createEntityService(deps: EntityServiceDeps) {
             add: { entity_count: -1 },
             condition: { kind: 'itemExists' },
           },
-          {
-            type: 'put',
-            item: {
-              ...catalogKeys.entityPurgeJob(tenantId, entity.id),
-              entity: 'purge_job',
-              tenant_id: tenantId,
-              kind: 'entity',
-              entity_id: entity.id,
-              round: 0,
-            },
-          },
+          { type: 'put', item: entityPurgeJob(tenantId, entity.id) },
         ]);
       } catch (err) {
         if (err instanceof ConditionFailedError) throw new NotFoundError('entity');

@@ -4,6 +4,7 @@ import { checkKeys, checkPartition, entityChecksPk } from '../checks/check-keys.
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
+import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
 import {
   type Condition,
@@ -11,10 +12,11 @@ import {
   type Item,
   type Key,
   MAX_TRANSACTION_OPS,
+  type NewItem,
   type Table,
   type WriteOp,
 } from '../store/table.ts';
-import { catalogKeys, entityRelationsPk } from './catalog-keys.ts';
+import { catalogKeys, catalogTypes, entityRelationsPk } from './catalog-keys.ts';
 import { type PurgeJob, purgeJobSchema, relationSchema } from './records.ts';
 import { deleteRelationOps } from './relation-items.ts';
 
@@ -48,12 +50,24 @@ export interface PurgeDeps {
   logger: Logger;
 }
 
+/** The purge job that deletes an entity's relations and checks (each check's partition by a job of its own). */
+export function entityPurgeJob(tenantId: string, entityId: string): NewItem {
+  return {
+    ...catalogKeys.entityPurgeJob(tenantId, entityId),
+    ...stamp(catalogTypes.purgeJob),
+    tenant_id: tenantId,
+    kind: 'entity',
+    entity_id: entityId,
+    round: 0,
+  };
+}
+
 /** The purge job that deletes every item of one check's partition (results, transitions, rollups, ...). */
-export function checkPartitionPurgeJob(tenantId: string, checkId: string): Item {
+export function checkPartitionPurgeJob(tenantId: string, checkId: string): NewItem {
   const partition = checkPartition(checkId);
   return {
     ...catalogKeys.partitionPurgeJob(tenantId, partition),
-    entity: 'purge_job',
+    ...stamp(catalogTypes.purgeJob),
     tenant_id: tenantId,
     kind: 'partition',
     partition,
@@ -77,7 +91,9 @@ async function entityRound(table: Table, job: Extract<PurgeJob, { kind: 'entity'
       limit: RELATIONS_PER_ROUND,
     });
     more ||= page.cursor !== undefined;
-    for (const item of page.items.filter((i) => i.pk === partition && i.entity === 'relation')) {
+    for (const item of page.items.filter(
+      (i) => i.pk === partition && i.entity === catalogTypes.relation.entity,
+    )) {
       ops.push(...deleteRelationOps(job.tenant_id, parseItem(relationSchema, item)));
     }
   }
@@ -158,7 +174,7 @@ export function createPurgeConsumer(deps: PurgeDeps): ChangeConsumer {
     const jobs = new Map<string, Item>();
     for (const change of changes) {
       const image = change.newImage;
-      if (change.eventName === 'REMOVE' || image?.entity !== 'purge_job') continue;
+      if (change.eventName === 'REMOVE' || image?.entity !== catalogTypes.purgeJob.entity) continue;
       jobs.set(JSON.stringify([image.pk, image.sk]), image);
     }
     for (const image of jobs.values()) await runRound(deps, image);

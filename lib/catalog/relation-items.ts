@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { tenantPk } from '../auth/tenancy-keys.ts';
+import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Item, Table, WriteOp } from '../store/table.ts';
-import { catalogKeys, dependencyPrefix, entityRelationsPk, RELATION_PREFIX } from './catalog-keys.ts';
+import {
+  catalogKeys,
+  catalogTypes,
+  dependencyPrefix,
+  entityRelationsPk,
+  RELATION_PREFIX,
+} from './catalog-keys.ts';
 import { type RelationRecord, relationSchema } from './records.ts';
 
 /** A relation's items: the record (indexed by both ends), its uniqueness item and, for depends_on, its adjacency item. */
@@ -14,7 +21,7 @@ export function newRelationOps(tenantId: string, rel: RelationRecord): WriteOp[]
       type: 'put',
       item: {
         ...catalogKeys.relation(tenantId, rel.id),
-        entity: 'relation',
+        ...stamp(catalogTypes.relation),
         gsi1pk: entityRelationsPk(rel.from_entity_id),
         gsi1sk: `REL#${rel.id}`,
         gsi2pk: entityRelationsPk(rel.to_entity_id),
@@ -28,7 +35,7 @@ export function newRelationOps(tenantId: string, rel: RelationRecord): WriteOp[]
       type: 'put',
       item: {
         ...catalogKeys.relationKey(tenantId, rel.from_entity_id, rel.relation_type, rel.to_entity_id),
-        entity: 'relation_key',
+        ...stamp(catalogTypes.relationKey),
         relation_id: rel.id,
       },
       condition: { kind: 'itemNotExists' },
@@ -39,7 +46,7 @@ export function newRelationOps(tenantId: string, rel: RelationRecord): WriteOp[]
       type: 'put',
       item: {
         ...catalogKeys.dependency(tenantId, rel.from_entity_id, rel.to_entity_id),
-        entity: 'dependency',
+        ...stamp(catalogTypes.dependency),
         relation_id: rel.id,
         from_entity_id: rel.from_entity_id,
         to_entity_id: rel.to_entity_id,

@@ -1,4 +1,5 @@
 import { tenantPk } from '../auth/tenancy-keys.ts';
+import { itemType } from '../store/item-type.ts';
 
 /** Keys of the checks engine's items; see docs/data-model.md. */
 
@@ -25,6 +26,17 @@ export const checkKeys = {
     pk: checkPartition(checkId),
     sk: `ROLLUP#${bucketStart}`,
   }),
+};
+
+/** The checks engine's item types: each item's `entity` and the version of its stored shape. */
+export const checkTypes = {
+  check: itemType('check'),
+  state: itemType('check_state'),
+  result: itemType('result'),
+  transition: itemType('transition'),
+  rollup: itemType('rollup'),
+  /** The marker written once the check layout migration has run. */
+  migration: itemType('migration'),
 };
 
 export const CHECK_PREFIX = 'CHECK#';

@@ -2,9 +2,11 @@ import type { TenantStore } from '../auth/tenant-store.ts';
 import { unchanged } from '../catalog/conditions.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
+import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
 import { ConditionFailedError, type Item, type Table } from '../store/table.ts';
 import { storedCheckConfigSchema } from './check-config.ts';
+import { checkTypes } from './check-keys.ts';
 import { CHECK_ENTITY, CHECK_STATE_ENTITY, checkItems, tenantCheckItems } from './check-store.ts';
 import { checkRecordFieldsSchema } from './records.ts';
 
@@ -88,7 +90,7 @@ export async function migrateCheckItems(deps: {
       type: 'put',
       item: {
         ...CHECK_LAYOUT_MIGRATED,
-        entity: 'migration',
+        ...stamp(checkTypes.migration),
         checks_moved: moved,
         completed_at: isoTime(deps.clock.now()),
       },

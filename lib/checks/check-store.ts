@@ -1,7 +1,8 @@
 import { tenantPk } from '../auth/tenancy-keys.ts';
+import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
-import type { Item, Table } from '../store/table.ts';
-import { CHECK_PREFIX, checkGsi1, checkKeys, duePk, dueSk } from './check-keys.ts';
+import type { Item, NewItem, Table } from '../store/table.ts';
+import { CHECK_PREFIX, checkGsi1, checkKeys, checkTypes, duePk, dueSk } from './check-keys.ts';
 import {
   type CheckDefinitionRecord,
   type CheckRecord,
@@ -20,8 +21,8 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** The `entity` attribute of the two items of a check. */
-export const CHECK_ENTITY = 'check';
-export const CHECK_STATE_ENTITY = 'check_state';
+export const CHECK_ENTITY = checkTypes.check.entity;
+export const CHECK_STATE_ENTITY = checkTypes.state.entity;
 
 /** A check's definition (what the API writes) and its running state (what claims and results write). */
 export function splitCheck(check: CheckRecord): {
@@ -77,18 +78,18 @@ function dueIndex(checkId: string, nextRunAt: string | null, shard: number) {
 }
 
 /** The two stored items of a new check: gsi1 on the definition (its entity's checks), gsi2 on the state. */
-export function checkItems(check: CheckRecord, shard: number): { definition: Item; state: Item } {
+export function checkItems(check: CheckRecord, shard: number): { definition: NewItem; state: NewItem } {
   const { definition, state } = splitCheck(check);
   return {
     definition: {
       ...checkKeys.check(check.tenant_id, check.id),
-      entity: CHECK_ENTITY,
+      ...stamp(checkTypes.check),
       ...checkGsi1(check.entity_id, check.id),
       ...definition,
     },
     state: {
       ...checkKeys.state(check.tenant_id, check.id),
-      entity: CHECK_STATE_ENTITY,
+      ...stamp(checkTypes.state),
       ...dueIndex(check.id, check.next_run_at, shard),
       ...state,
     },

@@ -5,9 +5,10 @@ import type { CheckState, State } from '../domain/check-state.ts';
 import { aggregateEntityState } from '../domain/entity-state.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
+import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
-import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
-import { checkKeys, tenantTransitionsPk } from './check-keys.ts';
+import type { Condition, Item, NewItem, Table, WriteOp } from '../store/table.ts';
+import { checkKeys, checkTypes, tenantTransitionsPk } from './check-keys.ts';
 import type { TransitionRecord } from './records.ts';
 
 /**
@@ -114,14 +115,14 @@ export function entityStateOps(change: EntityChange): {
  * partition (purged with it); entity transitions, the tenant's incident feed, live in the tenant's
  * transition partition so they outlive a deleted check (and its "check deleted" change).
  */
-export function transitionItem(transition: TransitionRecord, retentionDays: number): Item {
+export function transitionItem(transition: TransitionRecord, retentionDays: number): NewItem {
   const key =
     transition.kind === 'entity'
       ? { pk: tenantTransitionsPk(transition.tenant_id), sk: transition.id }
       : checkKeys.transition(transition.check_id, transition.id);
   return {
     ...key,
-    entity: 'transition',
+    ...stamp(checkTypes.transition),
     ttl: Math.floor(Date.parse(transition.created_at) / 1000) + retentionDays * 86_400,
     ...transition,
   };

@@ -8,9 +8,10 @@ import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { deterministicId, newId } from '../platform/ids.ts';
 import { createKeyedQueue } from '../platform/keyed-queue.ts';
+import { stamp } from '../store/item-type.ts';
 import { ConditionFailedError, type Key, type Table, type WriteOp } from '../store/table.ts';
 import { pushGraceSeconds } from './check-config.ts';
-import { checkKeys } from './check-keys.ts';
+import { checkKeys, checkTypes } from './check-keys.ts';
 import { type CheckRun, type CheckStore, dueIndexUpdate } from './check-store.ts';
 import { entityStateOps, parseEntityState, readEntityItem, transitionItem } from './entity-state-ops.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from './records.ts';
@@ -140,7 +141,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
             input.slotMs !== undefined ? isoTime(input.slotMs) : checkedAt,
             result.id,
           ),
-          entity: 'result',
+          ...stamp(checkTypes.result),
           ttl: Math.floor(input.checkedAtMs / 1000) + retention * 86_400,
           ...result,
         },

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { histogramIndex } from '../domain/sparkline.ts';
 import { isoTime } from '../platform/clock.ts';
+import { stamp } from '../store/item-type.ts';
 import type { UpdateOp } from '../store/table.ts';
-import { checkKeys } from './check-keys.ts';
+import { checkKeys, checkTypes } from './check-keys.ts';
 
 /**
  * 5-minute rollups of a check's results (sparklines without reading raw results). The bucket a
@@ -84,7 +85,7 @@ function storedBucketOp(checkId: string, bucket: CurrentRollup, retentionDays: n
     type: 'update',
     key: checkKeys.rollup(checkId, bucket.bucket_start),
     set: {
-      entity: 'rollup',
+      ...stamp(checkTypes.rollup),
       check_id: checkId,
       bucket_start: bucket.bucket_start,
       ttl: Math.floor(Date.parse(bucket.bucket_start) / 1000) + retentionDays * 86_400,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoTime } from '../platform/clock.ts';
-import type { Item, WriteOp } from '../store/table.ts';
+import { itemType, stamp } from '../store/item-type.ts';
+import type { NewItem, WriteOp } from '../store/table.ts';
 
 /**
  * The stored items of the local job queue (lib/local/sqlite-job-queue.ts): a queued job under
@@ -8,8 +9,8 @@ import type { Item, WriteOp } from '../store/table.ts';
  * died. Neither is part of the change feed (STREAM_ENTITIES leaves them out).
  */
 
-export const QUEUE_JOB_ENTITY = 'queue_job';
-export const DEAD_LETTER_ENTITY = 'dead_letter';
+export const QUEUE_JOB = itemType('queue_job');
+export const DEAD_LETTER = itemType('dead_letter');
 
 /** The partition of a queue's jobs. */
 export const queuePk = (name: string): string => `QUEUE#${name}`;
@@ -51,11 +52,11 @@ export function deadLetterItem(
   attempts: number,
   error: unknown,
   nowMs: number,
-): Item {
+): NewItem {
   return {
     pk: deadLetterPk(queue),
     sk: `${isoTime(nowMs)}#${job.id}`,
-    entity: DEAD_LETTER_ENTITY,
+    ...stamp(DEAD_LETTER),
     job_id: job.id,
     // Items store no undefined (an unreadable item may have no body).
     ...(job.body !== undefined ? { body: job.body } : {}),
@@ -66,8 +67,8 @@ export function deadLetterItem(
 }
 
 /** The item of a job newly queued under `pk`, visible at `visibleMs`, with no failed attempt yet. */
-export function queueJobItem(pk: string, job: { id: string; body: unknown }, visibleMs: number): Item {
-  return { pk, sk: job.id, entity: QUEUE_JOB_ENTITY, body: job.body, attempts: 0, visible_ms: visibleMs };
+export function queueJobItem(pk: string, job: { id: string; body: unknown }, visibleMs: number): NewItem {
+  return { pk, sk: job.id, ...stamp(QUEUE_JOB), body: job.body, attempts: 0, visible_ms: visibleMs };
 }
 
 /** The writes that move a queued job to the dead letters, in one transaction. */

@@ -4,9 +4,9 @@ import type { Clock } from '../platform/clock.ts';
 import { queryAll } from '../store/items.ts';
 import {
   ConditionFailedError,
-  type Item,
   type Key,
   MAX_TRANSACTION_OPS,
+  type NewItem,
   type Table,
 } from '../store/table.ts';
 import {
@@ -27,7 +27,7 @@ import {
 /** Puts items (not already stored) in chunks; returns the ids whose put committed. */
 export async function putNewJobs(
   table: Table,
-  entries: { job: { id: string }; item: Item }[],
+  entries: { job: { id: string }; item: NewItem }[],
 ): Promise<Set<string>> {
   const stored = new Set<string>();
   for (let chunk of chunks(entries, MAX_TRANSACTION_OPS)) {

@@ -15,9 +15,9 @@ import {
 import type { Logger } from '../platform/logger.ts';
 import {
   ConditionFailedError,
-  type Item,
   type Key,
   MAX_TRANSACTION_OPS,
+  type NewItem,
   type Table,
   type WriteOp,
 } from '../store/table.ts';
@@ -96,7 +96,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
 
     async enqueue(jobs: JobInput<B>[], options: EnqueueOptions = {}): Promise<EnqueueResult> {
       const nowMs = clock.now();
-      const unique = new Map<string, { job: Held<B>; item: Item; visibleMs: number }>();
+      const unique = new Map<string, { job: Held<B>; item: NewItem; visibleMs: number }>();
       for (const input of jobs) {
         if (held.has(input.id) || unique.has(input.id)) continue;
         const visibleMs = nowMs + clampDelaySeconds(input.delaySeconds ?? options.delaySeconds ?? 0) * 1000;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { ConditionFailedError, type Item, type Table } from './table.ts';
+import { itemType, stamp } from './item-type.ts';
+import { ConditionFailedError, type Item, type NewItem, type Table } from './table.ts';
 
 /**
  * The deployment's page-cursor secret: one item in the table, created by whichever process needs
@@ -11,10 +12,13 @@ import { ConditionFailedError, type Item, type Table } from './table.ts';
 /** Where the secret item lives: a partition of its own, never read by a tenant's queries. */
 export const CURSOR_SECRET_KEY = { pk: 'SECRET#CURSOR', sk: '#SECRET' } as const;
 
+/** The secret item's type. */
+export const CURSOR_SECRET = itemType('cursor_secret');
+
 const SECRET_BYTES = 32;
 
 const secretItemSchema = z.object({
-  entity: z.literal('cursor_secret'),
+  entity: z.literal(CURSOR_SECRET.entity),
   secret: z.base64url().refine((value) => Buffer.from(value, 'base64url').length === SECRET_BYTES),
 });
 
@@ -27,10 +31,9 @@ export async function loadCursorSecret(table: Table): Promise<Buffer> {
   const existing = await table.get(CURSOR_SECRET_KEY, { consistent: true });
   if (existing) return secretOf(existing);
   const secret = randomBytes(SECRET_BYTES);
-  const item: Item = {
+  const item: NewItem = {
     ...CURSOR_SECRET_KEY,
-    entity: 'cursor_secret',
-    version: 1,
+    ...stamp(CURSOR_SECRET),
     secret: secret.toString('base64url'),
   };
   try {

@@ -2,7 +2,8 @@ import type { Item } from './table.ts';
 
 /**
  * Parses an item read from either engine: the generic keys and `entity` are required strings,
- * the index keys strings and `ttl` a number when present, everything else is open (each store
+ * the index keys strings, `ttl` a number and `schema_version` a positive integer when present
+ * (absent on items older than versions, which read as version 1), everything else is open (each store
  * parses its own attributes with its schema). Hand-written rather than zod: it runs on every read.
  */
 export function parseStoredItem(raw: unknown): Item {
@@ -36,5 +37,9 @@ function storedItemProblem(raw: unknown): string | undefined {
     }
   }
   if (item.ttl !== undefined && typeof item.ttl !== 'number') return "a stored item's ttl must be a number";
+  const version = item.schema_version;
+  if (version !== undefined && !(typeof version === 'number' && Number.isInteger(version) && version >= 1)) {
+    return "a stored item's schema_version must be a positive integer when present";
+  }
   return undefined;
 }

@@ -6,12 +6,13 @@ export function parseItem<S extends z.ZodType>(schema: S, item: Item): z.output<
   return schema.parse(item);
 }
 
-/** Strips storage attributes (keys, entity, version, ttl) from an item. */
+/** Strips storage attributes (keys, entity, schema_version, ttl) from an item. */
 export function withoutKeys(item: Item): Record<string, unknown> {
   const {
     pk: _pk,
     sk: _sk,
     entity: _e,
+    schema_version: _v,
     gsi1pk: _a,
     gsi1sk: _b,
     gsi2pk: _c,

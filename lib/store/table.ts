@@ -18,10 +18,18 @@ export interface Item {
   gsi1sk?: string;
   gsi2pk?: string;
   gsi2sk?: string;
+  /**
+   * The version of the item type's stored shape (see item-type.ts); absent on items written
+   * before versions existed, which read as version 1.
+   */
+  schema_version?: number;
   /** Expiry time in epoch seconds (DynamoDB TTL attribute). */
   ttl?: number;
   [attr: string]: unknown;
 }
+
+/** An item as written: every put carries its schema version, so no new item lacks one. */
+export type NewItem = Item & { schema_version: number };
 
 export interface Key {
   pk: string;
@@ -43,7 +51,7 @@ export type Condition =
   | { kind: 'or'; conditions: Condition[] };
 
 export type WriteOp =
-  | { type: 'put'; item: Item; condition?: Condition }
+  | { type: 'put'; item: NewItem; condition?: Condition }
   | {
       type: 'update';
       key: Key;

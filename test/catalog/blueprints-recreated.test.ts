@@ -31,6 +31,7 @@ describe('writes racing a blueprint deleted and created again under its slug', (
         item: {
           ...tenancyKeys.tenant(TENANT),
           entity: 'tenant',
+          schema_version: 1,
           blueprint_limit: 10,
           entity_limit_per_bp: 10,
         },

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenantPk } from '../../lib/auth/tenancy-keys.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { queryAll } from '../../lib/store/items.ts';
-import type { Item, QueryInput } from '../../lib/store/table.ts';
+import type { NewItem, QueryInput } from '../../lib/store/table.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 const RESULTS = 1000;
@@ -33,23 +33,34 @@ describe.each(runtimes)('deleting an entity ($runtime runtime)', ({ start }) => 
           pk: tenantPk(api.tenantId),
           sk: `CHECK#${checkId}`,
           entity: 'check',
+          schema_version: 1,
           gsi1pk: `ENT#${entityId}#CHECKS`,
           gsi1sk: checkId,
           id: checkId,
           entity_id: entityId,
         },
       },
-      { type: 'put', item: { pk: partition, sk: 'POLICY', entity: 'policy', check_id: checkId } },
       {
         type: 'put',
-        item: { pk: partition, sk: `CHN#${newId('chn')}`, entity: 'channel', check_id: checkId },
+        item: { pk: partition, sk: 'POLICY', entity: 'policy', schema_version: 1, check_id: checkId },
+      },
+      {
+        type: 'put',
+        item: {
+          pk: partition,
+          sk: `CHN#${newId('chn')}`,
+          entity: 'channel',
+          schema_version: 1,
+          check_id: checkId,
+        },
       },
     ]);
     for (let i = 0; i < results; i += 100) {
-      const items: Item[] = Array.from({ length: Math.min(100, results - i) }, (_, j) => ({
+      const items: NewItem[] = Array.from({ length: Math.min(100, results - i) }, (_, j) => ({
         pk: partition,
         sk: `RES#${String(i + j).padStart(6, '0')}`,
         entity: 'check_result',
+        schema_version: 1,
         success: true,
         latency_ms: 5,
       }));

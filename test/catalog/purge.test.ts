@@ -6,7 +6,7 @@ import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
-import type { Item, WriteOp } from '../../lib/store/table.ts';
+import type { Item, NewItem, WriteOp } from '../../lib/store/table.ts';
 
 const TENANT = 'tnt_01J00000000000000000000000';
 
@@ -24,9 +24,13 @@ describe('the purge consumer', () => {
 
   const count = async (pk: string) => (await queryAll((cursor) => table.query({ pk, cursor }))).length;
 
+  /** Puts items as version 1 of their types. */
   async function putAll(items: Item[]): Promise<void> {
     for (let i = 0; i < items.length; i += 100) {
-      await table.transact(items.slice(i, i + 100).map((item): WriteOp => ({ type: 'put', item })));
+      const chunk = items.slice(i, i + 100);
+      await table.transact(
+        chunk.map((item): WriteOp => ({ type: 'put', item: { schema_version: 1, ...item } })),
+      );
     }
   }
 
@@ -151,7 +155,7 @@ describe('the purge consumer', () => {
     await putAll([{ pk: partition, sk: 'RES#1', entity: 'check_result' }]);
     const sk = await partitionJob(partition);
     const job = await jobChange(sk);
-    const other: Item = { pk: partition, sk: 'RES#1', entity: 'check_result' };
+    const other: NewItem = { pk: partition, sk: 'RES#1', entity: 'check_result', schema_version: 1 };
     await consume([
       { ...job, eventName: 'REMOVE', newImage: undefined, oldImage: job.newImage },
       { ...job, keys: { pk: other.pk, sk: other.sk }, newImage: other },

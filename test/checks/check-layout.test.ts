@@ -5,7 +5,7 @@ import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import type { Item } from '../../lib/store/table.ts';
+import type { Item, NewItem } from '../../lib/store/table.ts';
 import { type ApiHarness, runtimes, startLocalHarness } from '../support/api-harness.ts';
 import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
 
@@ -31,7 +31,7 @@ async function toFirstLayout(api: ApiHarness, checkId: string): Promise<Item> {
     version: _v,
     ...running
   } = state;
-  const item: Item = { ...definition, ...running };
+  const item: NewItem = { schema_version: 1, ...definition, ...running };
   await api.table.transact([
     { type: 'put', item },
     { type: 'delete', key: checkKeys.state(api.tenantId, checkId) },

@@ -45,7 +45,7 @@ describe('thread names', () => {
       backgroundCheckpoints: true,
     });
     try {
-      await table.transact([{ type: 'put', item: { pk: 'p', sk: 's', entity: 'thing' } }]);
+      await table.transact([{ type: 'put', item: { pk: 'p', sk: 's', entity: 'thing', schema_version: 1 } }]);
       // The checkpointer starts inside the writer thread; give it a moment to come up.
       for (let i = 0; i < 50 && !threadNames().includes('vigil-checkpt'); i += 1) {
         await new Promise((resolve) => setTimeout(resolve, 20));

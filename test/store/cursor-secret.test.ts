@@ -28,7 +28,7 @@ describe.each(engines)('cursor secret ($engine)', ({ make }) => {
     expect(loads[0]).toHaveLength(32);
     for (const secret of loads) expect(secret.equals(loads[0] as Buffer)).toBe(true);
     expect((await loadCursorSecret(table)).equals(loads[0] as Buffer)).toBe(true);
-    expect(await table.get(CURSOR_SECRET_KEY)).toMatchObject({ entity: 'cursor_secret', version: 1 });
+    expect(await table.get(CURSOR_SECRET_KEY)).toMatchObject({ entity: 'cursor_secret', schema_version: 1 });
   });
 });
 

@@ -26,8 +26,12 @@ const cancelled = (...codes: string[]) =>
     CancellationReasons: codes.map((Code) => ({ Code })),
   });
 const twoPuts: WriteOp[] = [
-  { type: 'put', item: { pk: 'p', sk: 'a', entity: 'thing' } },
-  { type: 'put', item: { pk: 'p', sk: 'b', entity: 'thing' }, condition: { kind: 'itemNotExists' } },
+  { type: 'put', item: { pk: 'p', sk: 'a', entity: 'thing', schema_version: 1 } },
+  {
+    type: 'put',
+    item: { pk: 'p', sk: 'b', entity: 'thing', schema_version: 1 },
+    condition: { kind: 'itemNotExists' },
+  },
 ];
 
 describe('dynamodb engine against injected failures', () => {

@@ -21,7 +21,13 @@ describeTableContract('dynamodb', async () => ({
 
 /** The same writes on any engine: inserts, modifies, removes, a no-op put, a failed transaction. */
 async function writeHistory(table: Table, pk: string): Promise<void> {
-  const thing = (sk: string, attrs: Record<string, unknown> = {}) => ({ pk, sk, entity: 'thing', ...attrs });
+  const thing = (sk: string, attrs: Record<string, unknown> = {}) => ({
+    pk,
+    sk,
+    entity: 'thing',
+    schema_version: 1,
+    ...attrs,
+  });
   await table.transact([{ type: 'put', item: thing('a', { n: 1, tags: ['x'], meta: { ok: true } }) }]);
   await table.update({ type: 'update', key: { pk, sk: 'a' }, add: { n: 1 }, remove: ['tags'] });
   await table.transact([

@@ -53,12 +53,17 @@ describe('sqlite schema', () => {
     dirs.push(dir);
     const path = join(dir, 'vigil.db');
     const first = createSqliteTable({ db: openSqliteDatabase(path) });
-    await first.transact([{ type: 'put', item: { pk: 'p', sk: 'a', entity: 'thing' } }]);
+    await first.transact([{ type: 'put', item: { pk: 'p', sk: 'a', entity: 'thing', schema_version: 1 } }]);
     await first.close();
 
     const again = createSqliteTable({ db: openSqliteDatabase(path) });
 
-    expect(await again.get({ pk: 'p', sk: 'a' })).toEqual({ pk: 'p', sk: 'a', entity: 'thing' });
+    expect(await again.get({ pk: 'p', sk: 'a' })).toEqual({
+      pk: 'p',
+      sk: 'a',
+      entity: 'thing',
+      schema_version: 1,
+    });
     await again.close();
   });
 });

@@ -7,7 +7,7 @@ import { createChangePump } from '../../lib/local/change-pump.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
-import { ConditionFailedError, InvalidWriteError, type Item } from '../../lib/store/table.ts';
+import { ConditionFailedError, InvalidWriteError, type Item, type NewItem } from '../../lib/store/table.ts';
 import { describeTableContract } from './table-contract.ts';
 
 describeTableContract('sqlite', async () => {
@@ -34,10 +34,11 @@ describeTableContract('sqlite with a writer thread', async () => {
   return { table: threaded, cleanup: async () => {} };
 });
 
-const thing = (sk: string, attrs: Record<string, unknown> = {}): Item => ({
+const thing = (sk: string, attrs: Record<string, unknown> = {}): NewItem => ({
   pk: 'p',
   sk,
   entity: 'thing',
+  schema_version: 1,
   ...attrs,
 });
 
@@ -182,7 +183,7 @@ describe.each([
     const filtered = open({ streamEntities: ['wanted'] });
     await filtered.transact([
       { type: 'put', item: thing('a') },
-      { type: 'put', item: { pk: 'p', sk: 'b', entity: 'wanted' } },
+      { type: 'put', item: { pk: 'p', sk: 'b', entity: 'wanted', schema_version: 1 } },
     ]);
     await filtered.update({ type: 'update', key: { pk: 'p', sk: 'b' }, set: { entity: 'retired' } });
     await filtered.update({ type: 'update', key: { pk: 'p', sk: 'b' }, set: { n: 1 } });
@@ -352,7 +353,7 @@ describe('sqlite writer thread', () => {
           { type: 'put', item: thing('a'), condition: { kind: 'itemNotExists' } },
         ]),
         table.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { n: 1 } }),
-        table.update({ type: 'update', key: { pk: 'p', sk: 'd' }, set: { entity: 'thing' }, add: { n: 2 } }),
+        table.update({ type: 'update', key: { pk: 'p', sk: 'd' }, set: { entity: 'thing', schema_version: 1 }, add: { n: 2 } }),
         // Its first op would apply; the second does not (no savepoint: nothing of it may remain).
         table.transact([
           { type: 'put', item: thing('e') },

@@ -11,7 +11,9 @@ import type { WriteOp } from '../../lib/store/table.ts';
 const dir = mkdtempSync(join(tmpdir(), 'vigil-writer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const put = (sk: string): WriteOp[] => [{ type: 'put', item: { pk: 'p', sk, entity: 'thing' } }];
+const put = (sk: string): WriteOp[] => [
+  { type: 'put', item: { pk: 'p', sk, entity: 'thing', schema_version: 1 } },
+];
 
 function recordingWorkers() {
   const workers: Worker[] = [];

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import {
   type Condition,
   ConditionFailedError,
-  type Item,
   type Key,
+  type NewItem,
   type Table,
 } from '../../../lib/store/table.ts';
 
@@ -45,8 +45,8 @@ export function useTable(makeTable: MakeTable): ContractContext {
 }
 
 /** An item with the generic keys and an entity. */
-export function item(pk: string, sk: string, attrs: Record<string, unknown> = {}): Item {
-  return { pk, sk, entity: 'thing', ...attrs };
+export function item(pk: string, sk: string, attrs: Record<string, unknown> = {}): NewItem {
+  return { pk, sk, entity: 'thing', schema_version: 1, ...attrs };
 }
 
 /** The ConditionFailedError a promise rejects with (fails the test if it resolves or throws anything else). */

@@ -3,6 +3,7 @@ import {
   type IndexName,
   InvalidWriteError,
   type Item,
+  type NewItem,
   type QueryInput,
   type SortKeyCondition,
   type Table,
@@ -27,7 +28,7 @@ const SPECIAL = [
   '\u{10FFFF}a',
 ];
 
-async function seed(table: Table, items: Item[]): Promise<void> {
+async function seed(table: Table, items: NewItem[]): Promise<void> {
   for (let i = 0; i < items.length; i += 100) {
     await table.transact(items.slice(i, i + 100).map((it) => ({ type: 'put' as const, item: it })));
   }
