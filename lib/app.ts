@@ -10,12 +10,14 @@ import { createTeamStore } from './auth/team-store.ts';
 import { createTenantStore } from './auth/tenant-store.ts';
 import { createBlueprintService } from './catalog/blueprint-service.ts';
 import { createBlueprintStore } from './catalog/blueprint-store.ts';
+import { catalogTypes } from './catalog/catalog-keys.ts';
 import { createEntityService } from './catalog/entity-service.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
 import { createPurgeConsumer } from './catalog/purge.ts';
 import { createRelationStore } from './catalog/relation-items.ts';
 import { createRelationService } from './catalog/relation-service.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { checkTypes } from './checks/check-keys.ts';
 import { createCheckService } from './checks/check-service.ts';
 import { createCheckStore } from './checks/check-store.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
@@ -47,7 +49,10 @@ import type { Table } from './store/table.ts';
  * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
  * stream event source filters on the same list, so high-volume items (results) never reach it.
  */
-export const STREAM_ENTITIES: readonly string[] = ['purge_job', 'transition'];
+export const STREAM_ENTITIES: readonly string[] = [
+  catalogTypes.purgeJob.entity,
+  checkTypes.transition.entity,
+];
 
 /** What every runtime provides to the core. */
 export interface CoreDeps {
