@@ -3,12 +3,13 @@ import { z } from 'zod';
 
 /** The benchmark's command line: which scenarios, what sizes, for how long. */
 
-export const SCENARIOS = ['bare', 'scheduled', 'max', 'unrecorded', 'push'] as const;
+export const SCENARIOS = ['bare', 'scheduled', 'max', 'unrecorded', 'undici', 'push'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /**
- * Scenario groups accepted by --only besides the names themselves. `unrecorded` is a diagnostic
- * (the maximum-rate mode with nothing recorded), run only when named.
+ * Scenario groups accepted by --only besides the names themselves. `unrecorded` (the maximum-rate
+ * mode with nothing recorded) and `undici` (the maximum-rate mode with probes sent by undici instead
+ * of lib/platform/http1-client.ts) are diagnostics, run only when named.
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],

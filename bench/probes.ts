@@ -180,6 +180,8 @@ export async function runRuntime(
     profileDir?: string;
     /** Extra node flags for the runtime's process (e.g. --max-semi-space-size=32). */
     nodeFlags?: string[];
+    /** Extra environment for the runtime's process. */
+    env?: Record<string, string>;
     onProgress?: (line: string) => void;
   },
 ): Promise<RuntimeFigures> {
@@ -187,6 +189,7 @@ export async function runRuntime(
   const child = startChild('runtime-child.ts', {
     logFile: options.logFile,
     ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
   try {
     await child.next('alive', anyMessage);

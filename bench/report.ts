@@ -37,6 +37,8 @@ export interface Results {
   max?: RuntimeFigures;
   /** The maximum-rate mode with nothing recorded (a diagnostic; no target). */
   unrecorded?: RuntimeFigures;
+  /** The maximum-rate mode with probes sent by undici (the `undici` diagnostic). */
+  undici?: RuntimeFigures;
   push?: PushFigures;
 }
 
@@ -111,7 +113,8 @@ function table(headers: string[], rows: (string | number)[][]): string {
 const ms = (v: number) => String(round(v, 1));
 
 function vsBare(mode: string, r: RuntimeFigures, ceiling: number): string {
-  if (mode === 'maximum rate') return `${Math.round((r.resultsPerSecond / ceiling) * 100)}%`;
+  if (mode === 'maximum rate' || mode === 'max, undici')
+    return `${Math.round((r.resultsPerSecond / ceiling) * 100)}%`;
   if (mode === 'max, unrecorded') return `${Math.round((r.probesPerSecond / ceiling) * 100)}% (probes)`;
   return '-';
 }
@@ -152,6 +155,7 @@ export function formatResults(results: Results, targets: Target[]): string {
   if (results.scheduled) present.push(['scheduled', results.scheduled]);
   if (results.max) present.push(['maximum rate', results.max]);
   if (results.unrecorded) present.push(['max, unrecorded', results.unrecorded]);
+  if (results.undici) present.push(['max, undici', results.undici]);
   if (present.length > 0) {
     out.push('\nLocal runtime (startLocalRuntime, SQLite in a temp dir, its own process):\n');
     out.push(

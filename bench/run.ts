@@ -56,7 +56,7 @@ const bare = async () => {
 };
 
 try {
-  const runtimeScenarios = wants('scheduled') || wants('max') || wants('unrecorded');
+  const runtimeScenarios = wants('scheduled') || wants('max') || wants('unrecorded') || wants('undici');
   if (wants('bare') || runtimeScenarios) {
     target = await startTarget(join(logDir, 'target.log'));
     log(`target: ${target.url}`);
@@ -86,11 +86,16 @@ try {
       log(`  ${Math.round(s.probesPerSecond)} probes/s, lateness p99 ${s.latenessMs.p99} ms`);
     }
   }
-  const maxRate = async (label: 'max' | 'unrecorded') => {
+  const maxRate = async (label: 'max' | 'unrecorded' | 'undici') => {
     if (!target) return undefined;
     const unrecorded = label === 'unrecorded';
+    const aside = {
+      max: '',
+      unrecorded: ', nothing recorded (diagnostic)',
+      undici: ', probes sent by undici',
+    }[label];
     log(
-      `maximum rate${unrecorded ? ', nothing recorded (diagnostic)' : ''}: ${options['max-checks']} checks every ${options['max-interval']} s, measure ${options.duration} s`,
+      `maximum rate${aside}: ${options['max-checks']} checks every ${options['max-interval']} s, measure ${options.duration} s`,
     );
     const figures = await runRuntime(target, {
       checks: options['max-checks'],
@@ -104,6 +109,7 @@ try {
       label,
       restart: true,
       record: !unrecorded,
+      ...(label === 'undici' ? { env: { VIGIL_PROBE_HTTP_CLIENT: 'undici' } } : {}),
       ...(profileDir ? { profileDir } : {}),
       onProgress: log,
     });
@@ -116,6 +122,7 @@ try {
   };
   if (wants('max')) results.max = await maxRate('max');
   if (wants('unrecorded')) results.unrecorded = await maxRate('unrecorded');
+  if (wants('undici')) results.undici = await maxRate('undici');
   // The ceiling again after the runtime scenarios: the mean of both brackets the noise.
   if (wants('bare') && runtimeScenarios) await bare();
   await target?.child.stop();

@@ -94,7 +94,12 @@ export function createApp(deps: CoreDeps) {
     recorder,
     prober:
       deps.prober ??
-      inProcessProber({ clock: deps.clock, allowPrivate: deps.config.allowPrivateTargets, ...deps.probe }),
+      inProcessProber({
+        clock: deps.clock,
+        allowPrivate: deps.config.allowPrivateTargets,
+        httpClient: deps.config.probeHttpClient,
+        ...deps.probe,
+      }),
     logger: deps.logger,
   };
 

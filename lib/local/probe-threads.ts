@@ -2,12 +2,13 @@ import { setImmediate } from 'node:timers';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from '../platform/module-worker.ts';
 import type { ProbeAnswer, ProbeRequest } from '../probes/probe-thread.ts';
-import type { ProbeDefinition, Probed, Prober } from '../probes/types.ts';
+import type { ProbeDefinition, Probed, ProbeHttpClient, Prober } from '../probes/types.ts';
 
 export interface ProbeThreadsOptions {
   threads: number;
   allowPrivate: boolean;
   tlsCa?: string[];
+  httpClient?: ProbeHttpClient;
   /** Starts one probe thread (tests wrap it); default: lib/probes/probe-thread.ts on a worker. */
   startWorker?: (name: string, workerData: unknown) => Worker;
 }
@@ -43,6 +44,7 @@ export function startProbeThreads(options: ProbeThreadsOptions): ProbeThreads {
   const workerData = {
     allowPrivate: options.allowPrivate,
     ...(options.tlsCa ? { tlsCa: options.tlsCa } : {}),
+    ...(options.httpClient ? { httpClient: options.httpClient } : {}),
   };
   const startWorker =
     options.startWorker ??

@@ -63,6 +63,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       ? startProbeThreads({
           threads: config.probeThreads,
           allowPrivate: config.allowPrivateTargets,
+          httpClient: config.probeHttpClient,
           ...(options.probe?.tlsCa ? { tlsCa: options.probe.tlsCa } : {}),
         })
       : undefined;

@@ -26,6 +26,7 @@ const envSchema = z.object({
   VIGIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10000).default(256),
   VIGIL_PROBE_THREADS: z.coerce.number().int().min(0).max(64).default(1),
   VIGIL_PROBE_QUEUE_URL: z.string().optional(),
+  VIGIL_PROBE_HTTP_CLIENT: z.enum(['http1', 'undici']).default('http1'),
   VIGIL_RATE_LIMIT_RPS: z.coerce.number().min(0).max(1_000_000).default(20),
   VIGIL_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(100),
   VIGIL_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(10),
@@ -53,6 +54,8 @@ export interface Config {
   /** Local runtime: threads the probes run on (0: on the event loop). */
   probeThreads: number;
   probeQueueUrl: string | undefined;
+  /** The HTTP client of http probes: the hand-written one, or undici (the benchmark compares them). */
+  probeHttpClient: 'http1' | 'undici';
   /** Per API key token bucket; `undefined` when either variable is 0 (no limit). */
   rateLimit: { perSecond: number; burst: number } | undefined;
   /** Failed authentications per source address per minute; 0: not limited. */
@@ -84,6 +87,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     workerConcurrency: e.VIGIL_WORKER_CONCURRENCY,
     probeThreads: e.VIGIL_PROBE_THREADS,
     probeQueueUrl: e.VIGIL_PROBE_QUEUE_URL,
+    probeHttpClient: e.VIGIL_PROBE_HTTP_CLIENT,
     rateLimit:
       e.VIGIL_RATE_LIMIT_RPS > 0 && e.VIGIL_RATE_LIMIT_BURST > 0
         ? { perSecond: e.VIGIL_RATE_LIMIT_RPS, burst: e.VIGIL_RATE_LIMIT_BURST }

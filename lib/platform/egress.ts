@@ -5,7 +5,15 @@ import { rootCertificates } from 'node:tls';
 import { type CancelSignal, withDeadline } from './egress-deadline.ts';
 import { TooManyRedirectsError } from './egress-errors.ts';
 import { allowedLiteral, createGuardedLookup, type GuardOptions, parseHttpUrl } from './egress-guard.ts';
-import { http1Request } from './http1-client.ts';
+import type { Http1Request, Http1Response } from './http1-client.ts';
+import { undiciRequest } from './undici-client.ts';
+
+/**
+ * What sends one hop on a fresh connection: undici (the default, for channels and actions), or
+ * the hand-written lib/platform/http1-client.ts that probes use because it costs less than half the
+ * CPU per request (docs/performance.md, "HTTP client for probes").
+ */
+export type HttpTransport = (req: Http1Request) => Promise<Http1Response>;
 
 /** One outbound HTTP call, as probes, channels and actions make it. */
 export interface HttpRequestOptions {
@@ -27,6 +35,8 @@ export interface HttpRequestOptions {
   resolve?: GuardOptions['resolve'];
   /** Extra trusted CA certificates (PEM), added to the system ones. */
   ca?: string[];
+  /** How each hop is sent; undici by default. */
+  transport?: HttpTransport;
 }
 
 /** What came back: the final response after redirects. */
@@ -70,6 +80,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
   const guard: GuardOptions = { allowPrivate: options.allowPrivate, resolve: options.resolve };
   const lookup = createGuardedLookup(guard);
   const ca = options.ca?.length ? [...rootCertificates, ...options.ca] : undefined;
+  const transport = options.transport ?? undiciRequest;
   let hop: Hop = {
     url: parseHttpUrl(options.url),
     method: (options.method ?? 'GET').toUpperCase(),
@@ -82,7 +93,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
       for (let redirects = 0; redirects <= maxRedirects; redirects++) {
         // Names are checked inside `lookup` on connect; Node skips `lookup` for IP literals.
         allowedLiteral(hop.url.hostname, guard.allowPrivate);
-        const result = await send(hop, { lookup, ca, signal, maxBodyBytes });
+        const result = await send(hop, { transport, lookup, ca, signal, maxBodyBytes });
         const location = REDIRECT_STATUSES.has(result.status) ? result.headers.location : undefined;
         if (location === undefined) {
           const latencyMs = Math.round(performance.now() - started);
@@ -119,6 +130,7 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
 }
 
 interface SendContext {
+  transport: HttpTransport;
   lookup: LookupFunction;
   ca: string[] | undefined;
   signal: CancelSignal;
@@ -127,7 +139,7 @@ interface SendContext {
 
 /** One hop on a fresh connection; a redirect's body is never read, only its Location is needed. */
 function send(hop: Hop, ctx: SendContext): Promise<HopResult> {
-  return http1Request({
+  return ctx.transport({
     url: hop.url,
     method: hop.method,
     headers: hop.headers,

@@ -230,8 +230,8 @@ function bodyLength(headers: IncomingHttpHeaders): number | 'chunked' | 'close' 
   return bytes;
 }
 
-/** node:http's rules for repeated response headers. */
-function addHeader(headers: IncomingHttpHeaders, name: string, value: string): void {
+/** Adds one response header by node:http's rules for repeats (the first wins, set-cookie collects, the rest join). */
+export function addHeader(headers: IncomingHttpHeaders, name: string, value: string): void {
   const current = headers[name];
   if (name === 'set-cookie') {
     if (Array.isArray(current)) current.push(value);

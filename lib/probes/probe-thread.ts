@@ -20,7 +20,11 @@ export interface ProbeAnswer extends Probed {
 }
 
 const settings = z
-  .object({ allowPrivate: z.boolean(), tlsCa: z.array(z.string()).optional() })
+  .object({
+    allowPrivate: z.boolean(),
+    tlsCa: z.array(z.string()).optional(),
+    httpClient: z.enum(['http1', 'undici']).optional(),
+  })
   .parse(workerData);
 if (!parentPort) throw new Error('probe-thread.ts runs only as a worker thread');
 const port = parentPort;
@@ -28,6 +32,7 @@ const prober = inProcessProber({
   clock: systemClock,
   allowPrivate: settings.allowPrivate,
   ...(settings.tlsCa ? { tlsCa: settings.tlsCa } : {}),
+  ...(settings.httpClient ? { httpClient: settings.httpClient } : {}),
 });
 
 let answers: ProbeAnswer[] = [];

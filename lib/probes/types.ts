@@ -70,7 +70,12 @@ export interface ProbeDeps {
   tlsCa?: string[];
   /** Host name resolver for the SSRF guard; the system resolver when absent. */
   resolve?: Resolve;
+  /** The HTTP client of http probes (VIGIL_PROBE_HTTP_CLIENT); the hand-written one by default. */
+  httpClient?: ProbeHttpClient;
 }
+
+/** http1: lib/platform/http1-client.ts (the default, see docs/performance.md); undici: the channels' client. */
+export type ProbeHttpClient = 'http1' | 'undici';
 
 /** The result of one probe run, ready to become a check result record. */
 export interface ProbeOutcome {
