@@ -43,6 +43,7 @@ describe('rollResult (a check keeps its current 5-minute bucket)', () => {
       key: { pk: 'CHECK#chk_a', sk: 'ROLLUP#2026-03-01T12:00:00.000Z' },
       set: {
         entity: 'rollup',
+        schema_version: 1,
         check_id: 'chk_a',
         bucket_start: '2026-03-01T12:00:00.000Z',
         ttl: at('12:00:00.000') / 1000 + 30 * 86_400,
