@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-format.ts';
 
@@ -9,6 +10,30 @@ import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-fo
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** `nats://` server URLs, comma-separated (user and password or a token may be in the URL). */
+const natsUrls = z.array(
+  z.string().regex(/^nats:\/\/[^\s,]+$/, 'expected nats://host:port URLs, comma-separated'),
+);
+
+/** IPv4 or IPv6 CIDRs, comma-separated. */
+const cidrs = z.array(
+  z.string().refine(isCidr, 'expected CIDRs such as 10.0.0.0/8 or fd00::/8, comma-separated'),
+);
+
+function isCidr(value: string): boolean {
+  const [address, bits, extra] = value.split('/');
+  if (address === undefined || bits === undefined || extra !== undefined || !/^\d{1,3}$/.test(bits))
+    return false;
+  const version = isIP(address);
+  return version !== 0 && Number(bits) <= (version === 4 ? 32 : 128);
+}
+
+const commaList = (value: string) =>
+  value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -30,6 +55,11 @@ const envSchema = z.object({
   VIGIL_RATE_LIMIT_RPS: z.coerce.number().min(0).max(1_000_000).default(20),
   VIGIL_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(100),
   VIGIL_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  VIGIL_NATS_URL: z.string().default('').transform(commaList).pipe(natsUrls),
+  VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
+  VIGIL_PUBLIC_URL: z.string().url().optional(),
+  VIGIL_NOTIFY_QUEUE_URL: z.string().optional(),
+  VIGIL_EVENT_BUS_NAME: z.string().optional(),
 });
 
 export type Runtime = 'local' | 'cloud';
@@ -60,6 +90,16 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number } | undefined;
   /** Failed authentications per source address per minute; 0: not limited. */
   authFailuresPerMinute: number;
+  /** NATS servers of the nats channel (`nats://` URLs); empty: nats deliveries fail with a clear error. */
+  natsUrls: string[];
+  /** CIDRs channels and actions may reach although private (never cloud metadata addresses). */
+  egressAllow: string[];
+  /** Where users reach Vigil (links to the console in alerts); undefined: no links. */
+  publicUrl: string | undefined;
+  /** Cloud: the SQS queue of notification jobs. */
+  notifyQueueUrl: string | undefined;
+  /** Cloud: the EventBridge bus every state-change event is published to. */
+  eventBusName: string | undefined;
 }
 
 /** Reads and validates configuration; throws a readable error naming every bad variable. */
@@ -93,5 +133,10 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
         ? { perSecond: e.VIGIL_RATE_LIMIT_RPS, burst: e.VIGIL_RATE_LIMIT_BURST }
         : undefined,
     authFailuresPerMinute: e.VIGIL_AUTH_FAILURE_LIMIT,
+    natsUrls: e.VIGIL_NATS_URL,
+    egressAllow: e.VIGIL_EGRESS_ALLOW,
+    publicUrl: e.VIGIL_PUBLIC_URL?.replace(/\/+$/, ''),
+    notifyQueueUrl: e.VIGIL_NOTIFY_QUEUE_URL,
+    eventBusName: e.VIGIL_EVENT_BUS_NAME,
   };
 }

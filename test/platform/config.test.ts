@@ -26,3 +26,34 @@ describe('loadConfig: VIGIL_BOOTSTRAP_KEY', () => {
     expect(loadConfig('cloud', {}).bootstrapKey).toBeUndefined();
   });
 });
+
+describe('loadConfig: notification settings', () => {
+  it('reads NATS servers, the egress allow-list and the public URL as lists and a bare URL', () => {
+    const config = loadConfig('local', {
+      VIGIL_NATS_URL: 'nats://127.0.0.1:4222, nats://user:pw@10.0.0.2:4222',
+      VIGIL_EGRESS_ALLOW: '10.0.0.0/8,fd00::/8',
+      VIGIL_PUBLIC_URL: 'https://vigil.example.com/',
+    });
+
+    expect(config.natsUrls).toEqual(['nats://127.0.0.1:4222', 'nats://user:pw@10.0.0.2:4222']);
+    expect(config.egressAllow).toEqual(['10.0.0.0/8', 'fd00::/8']);
+    expect(config.publicUrl).toBe('https://vigil.example.com');
+  });
+
+  it('defaults to no NATS server, no allowed private range and no links', () => {
+    const config = loadConfig('local', {});
+
+    expect(config).toMatchObject({ natsUrls: [], egressAllow: [], publicUrl: undefined });
+  });
+
+  it('refuses a server that is not nats:// and a range that is not a CIDR, naming the variable', () => {
+    expect(() => loadConfig('local', { VIGIL_NATS_URL: 'http://127.0.0.1:4222' })).toThrow(
+      'VIGIL_NATS_URL.0: expected nats://host:port URLs',
+    );
+    for (const bad of ['10.0.0.0', '10.0.0.0/33', 'lan/8', '::1/129']) {
+      expect(() => loadConfig('local', { VIGIL_EGRESS_ALLOW: bad })).toThrow(
+        'VIGIL_EGRESS_ALLOW.0: expected CIDRs',
+      );
+    }
+  });
+});
