@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { stateChangeEventSchema } from './records.ts';
+
+/**
+ * The jobs of the notify queue (the job-queue port: the local SQLite queue, SQS in the cloud).
+ * Each job id makes a redelivery harmless (the handler keys its effect by it):
+ * - `event`: one state change to evaluate against its check's policy (id `evt:<transition_id>`;
+ *   a re-evaluation after an upstream recovered: `evt:<transition_id>:after:<upstream transition_id>`);
+ * - `deliver`: one attempt series of one delivery record (id `dlv:<delivery_id>`; a retry asked
+ *   through the API: `dlv:<delivery_id>:retry:<n>`); a failed attempt throws, so the queue brings
+ *   it back after 1 s, then 2 s; the third failure marks the delivery failed and returns;
+ * - `repeat`: the next re-send while the entity stays down (id `rep:<transition_id>:<seq>`); it
+ *   is delayed to `due_ms` (in hops of at most 15 minutes, the longest queue delay).
+ */
+
+export const NOTIFY_QUEUE = 'notify';
+
+export const notifyJobSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('event'),
+    event: stateChangeEventSchema,
+    /** Set when an upstream's recovery released this held-back alert: that upstream's transition id. */
+    after_upstream: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('deliver'), tenant_id: z.string(), delivery_id: z.string() }),
+  z.object({
+    kind: z.literal('repeat'),
+    event: stateChangeEventSchema,
+    /** 1 for the first re-send. */
+    seq: z.number().int().min(1),
+    /** The policy revision that asked for it: a changed policy stops the series. */
+    policy_revision: z.number().int(),
+    due_ms: z.number().int(),
+  }),
+]);
+export type NotifyJob = z.infer<typeof notifyJobSchema>;
