@@ -102,7 +102,10 @@ describe('durable probe queue and scheduler', () => {
     for (let i = 0; i < 60; i += 1) {
       const key = { pk: 'TEST', sk: `C#${i}` };
       await table.transact([
-        { type: 'put', item: { ...key, entity: 'x', schema_version: 1, next_run_at: i % 3 === 0 ? 'moved' : 'slot' } },
+        {
+          type: 'put',
+          item: { ...key, entity: 'x', schema_version: 1, next_run_at: i % 3 === 0 ? 'moved' : 'slot' },
+        },
       ]);
       const job: ProbeJob = { tenant_id: 't', check_id: `chk_${i}`, kind: 'probe', slot_ms: T0 + i };
       claims.push({
@@ -148,7 +151,10 @@ describe('durable probe queue and scheduler', () => {
     await put('late', T0 - 300, T0 + 700);
     await put('stale', T0 - 2000, T0 - 1000);
     await table.transact([
-      { type: 'put', item: { pk: queuePk(PROBE_QUEUE), sk: 'garbage', entity: 'queue_job', schema_version: 1 } },
+      {
+        type: 'put',
+        item: { pk: queuePk(PROBE_QUEUE), sk: 'garbage', entity: 'queue_job', schema_version: 1 },
+      },
     ]);
     const starts: JobStart[] = [];
     const scheduler = createScheduler({
@@ -247,7 +253,13 @@ describe('durable probe queue and scheduler', () => {
       table.transact([
         {
           type: 'put',
-          item: { pk: 'CHECK#x', sk, entity: 'result', schema_version: 1, ttl: Math.floor(Date.now() / 1000) - 1 },
+          item: {
+            pk: 'CHECK#x',
+            sk,
+            entity: 'result',
+            schema_version: 1,
+            ttl: Math.floor(Date.now() / 1000) - 1,
+          },
         },
       ]);
     const exists = async (sk: string) => (await table.get({ pk: 'CHECK#x', sk })) !== undefined;

@@ -353,7 +353,12 @@ describe('sqlite writer thread', () => {
           { type: 'put', item: thing('a'), condition: { kind: 'itemNotExists' } },
         ]),
         table.update({ type: 'update', key: { pk: 'p', sk: 'a' }, add: { n: 1 } }),
-        table.update({ type: 'update', key: { pk: 'p', sk: 'd' }, set: { entity: 'thing', schema_version: 1 }, add: { n: 2 } }),
+        table.update({
+          type: 'update',
+          key: { pk: 'p', sk: 'd' },
+          set: { entity: 'thing', schema_version: 1 },
+          add: { n: 2 },
+        }),
         // Its first op would apply; the second does not (no savepoint: nothing of it may remain).
         table.transact([
           { type: 'put', item: thing('e') },

@@ -42,7 +42,9 @@ export function describeUpdateContract(ctx: ContractContext): void {
 
     it('updates inside a transaction like the single call', async () => {
       const key = { pk: ctx.pk(), sk: 'a' };
-      await ctx.table.transact([{ type: 'update', key, set: { entity: 'thing', schema_version: 1 }, add: { n: 1 } }]);
+      await ctx.table.transact([
+        { type: 'update', key, set: { entity: 'thing', schema_version: 1 }, add: { n: 1 } },
+      ]);
       await ctx.table.transact([{ type: 'update', key, add: { n: 1 } }]);
       expect(await ctx.table.get(key)).toEqual(item(key.pk, key.sk, { n: 2 }));
     });
