@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP, type LookupFunction } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { ConnectionError, EgressDeniedError, InvalidUrlError, toEgressError } from './egress-errors.ts';
 import { addressClass, describeClass, isAllowedClass } from './ip-rules.ts';
 
@@ -15,7 +15,38 @@ export type Resolve = (host: string) => Promise<ResolvedAddress[]>;
 /** What the SSRF guard needs: whether private targets are allowed, and optionally a resolver. */
 export interface GuardOptions {
   allowPrivate: boolean;
+  /**
+   * CIDRs exempt from the private/reserved denial (VIGIL_EGRESS_ALLOW, for channels and actions);
+   * cloud metadata addresses stay denied even when listed.
+   */
+  allow?: readonly string[];
   resolve?: Resolve;
+}
+
+/** Allow-lists built so far, by the config's array: the guard runs on every send. */
+const builtAllowLists = new WeakMap<readonly string[], BlockList>();
+
+/** The CIDR strings as a node:net BlockList (throws on a malformed CIDR; config validates them first). */
+function allowListOf(cidrs: readonly string[]): BlockList {
+  const cached = builtAllowLists.get(cidrs);
+  if (cached) return cached;
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [address = '', bits = ''] = cidr.split('/');
+    const family = isIP(address);
+    if (family === 0 || !/^\d{1,3}$/.test(bits)) throw new TypeError(`not a CIDR: ${cidr}`);
+    list.addSubnet(address, Number(bits), family === 6 ? 'ipv6' : 'ipv4');
+  }
+  builtAllowLists.set(cidrs, list);
+  return list;
+}
+
+/** Whether `address` lies in one of the allow-listed CIDRs (IPv4-mapped IPv6 forms match IPv4 ranges). */
+export function isAllowListed(address: string, allow: readonly string[] | undefined): boolean {
+  if (!allow || allow.length === 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  return allowListOf(allow).check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 /** The system resolver (getaddrinfo, so /etc/hosts applies), every address in resolver order. */
@@ -29,23 +60,33 @@ export function bareHost(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-function assertAllowed(address: string, host: string, allowPrivate: boolean): void {
+function assertAllowed(
+  address: string,
+  host: string,
+  allowPrivate: boolean,
+  allow: readonly string[] | undefined,
+): void {
   const cls = addressClass(address) ?? 'reserved';
-  if (!isAllowedClass(cls, allowPrivate)) {
-    throw new EgressDeniedError(`destination ${address} is ${describeClass(cls)}`, host, address);
-  }
+  if (isAllowedClass(cls, allowPrivate)) return;
+  // Metadata endpoints hand out cloud credentials: no allow-list entry reaches them.
+  if (cls !== 'metadata' && isAllowListed(address, allow)) return;
+  throw new EgressDeniedError(`destination ${address} is ${describeClass(cls)}`, host, address);
 }
 
 /**
  * An IP literal host (`[::1]` or `::1` form) checked against the guard (throws EgressDeniedError
  * when denied); undefined for a name, which needs resolving. Synchronous: the probes' hot path
- * checks literal targets without a promise.
+ * checks literal targets without a promise. `allow` lists CIDRs exempt from the denial (GuardOptions).
  */
-export function allowedLiteral(host: string, allowPrivate: boolean): ResolvedAddress | undefined {
+export function allowedLiteral(
+  host: string,
+  allowPrivate: boolean,
+  allow?: readonly string[],
+): ResolvedAddress | undefined {
   const name = bareHost(host);
   const family = isIP(name);
   if (family === 0) return undefined;
-  assertAllowed(name, name, allowPrivate);
+  assertAllowed(name, name, allowPrivate, allow);
   return { address: name, family: family === 6 ? 6 : 4 };
 }
 
@@ -55,7 +96,7 @@ export function allowedLiteral(host: string, allowPrivate: boolean): ResolvedAdd
  * slip a private address in; callers connect only to the addresses returned.
  */
 export async function resolveAllowed(host: string, options: GuardOptions): Promise<ResolvedAddress[]> {
-  const literal = allowedLiteral(host, options.allowPrivate);
+  const literal = allowedLiteral(host, options.allowPrivate, options.allow);
   if (literal) return [literal];
   const name = bareHost(host);
   let found: ResolvedAddress[];
@@ -65,7 +106,7 @@ export async function resolveAllowed(host: string, options: GuardOptions): Promi
     throw toEgressError(err, name);
   }
   if (found.length === 0) throw new ConnectionError(`could not resolve host ${name}`, 'ENOTFOUND');
-  for (const { address } of found) assertAllowed(address, name, options.allowPrivate);
+  for (const { address } of found) assertAllowed(address, name, options.allowPrivate, options.allow);
   return found;
 }
 

@@ -30,6 +30,8 @@ export interface HttpRequestOptions {
   maxBodyBytes?: number;
   /** Whether private, loopback, link-local and reserved destinations are allowed. */
   allowPrivate: boolean;
+  /** CIDRs exempt from the private/reserved denial (VIGIL_EGRESS_ALLOW); never cloud metadata. */
+  allow?: readonly string[];
   signal?: AbortSignal;
   /** Resolver for host names; the system resolver by default. */
   resolve?: GuardOptions['resolve'];
@@ -77,7 +79,11 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
   const started = performance.now();
   const maxRedirects = options.maxRedirects ?? 5;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const guard: GuardOptions = { allowPrivate: options.allowPrivate, resolve: options.resolve };
+  const guard: GuardOptions = {
+    allowPrivate: options.allowPrivate,
+    allow: options.allow,
+    resolve: options.resolve,
+  };
   const lookup = createGuardedLookup(guard);
   const ca = options.ca?.length ? [...rootCertificates, ...options.ca] : undefined;
   const transport = options.transport ?? undiciRequest;
@@ -92,7 +98,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
     async (signal) => {
       for (let redirects = 0; redirects <= maxRedirects; redirects++) {
         // Names are checked inside `lookup` on connect; Node skips `lookup` for IP literals.
-        allowedLiteral(hop.url.hostname, guard.allowPrivate);
+        allowedLiteral(hop.url.hostname, guard.allowPrivate, guard.allow);
         const result = await send(hop, { transport, lookup, ca, signal, maxBodyBytes });
         const location = REDIRECT_STATUSES.has(result.status) ? result.headers.location : undefined;
         if (location === undefined) {

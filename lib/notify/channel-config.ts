@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { parseInput } from '../http/validation.ts';
+import { ConnectionError, EgressDeniedError } from '../platform/egress-errors.ts';
+import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
+import { ValidationError } from '../platform/errors.ts';
+import { CHANNEL_TYPES } from './records.ts';
+
+/**
+ * A channel's type and config as a request body carries them (DECISIONS.md "Notifications"):
+ * validated per type here, and every URL's destination checked by the SSRF guard at create.
+ * URL channels take https only: alerts carry entity names and errors, and Slack, Discord and
+ * webhook URLs embed their secret.
+ */
+
+const MAX_URL_LENGTH = 2048;
+const MAX_SECRET_LENGTH = 256;
+const MAX_TOKEN_LENGTH = 512;
+const MAX_SUBJECT_LENGTH = 255;
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const httpsUrl = z
+  .string()
+  .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
+  .refine(isHttpsUrl, 'must be an https:// URL');
+
+/** A topic URL names its topic in the path: `https://ntfy.sh/` alone publishes nowhere. */
+const topicUrl = httpsUrl.refine((value) => {
+  try {
+    return new URL(value).pathname.replace(/\/+$/, '') !== '';
+  } catch {
+    return false;
+  }
+}, 'must be the full topic URL, such as https://ntfy.sh/my-topic');
+
+/** Printable ASCII without spaces: the value travels in an HTTP header or HMAC key. */
+const headerSafe = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
+/** NATS subjects: dot-separated non-empty tokens; wildcards only mean something to subscribers. */
+function subjectProblem(subject: string): string | undefined {
+  const tokens = subject.split('.');
+  if (tokens.some((token) => token === '')) return 'must be dot-separated tokens, none empty';
+  if (tokens.some((token) => token.includes('*') || token.includes('>')))
+    return 'must not contain the wildcards * or > (a subject to publish to is exact)';
+  if (!/^[\x21-\x7e]+$/.test(subject)) return 'must be printable ASCII without spaces';
+  return undefined;
+}
+
+const subject = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters`)
+  .superRefine((value, ctx) => {
+    const problem = subjectProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+const chatConfig = z.strictObject({ url: httpsUrl });
+
+/** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
+export const channelInputSchema = z.discriminatedUnion(
+  'channel_type',
+  [
+    z.strictObject({ channel_type: z.literal('slack'), config: chatConfig }),
+    z.strictObject({ channel_type: z.literal('discord'), config: chatConfig }),
+    z.strictObject({
+      channel_type: z.literal('webhook'),
+      config: z.strictObject({ url: httpsUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
+    }),
+    z.strictObject({ channel_type: z.literal('nats'), config: z.strictObject({ subject }) }),
+    z.strictObject({
+      channel_type: z.literal('ntfy'),
+      config: z.strictObject({ url: topicUrl, token: headerSafe(MAX_TOKEN_LENGTH).optional() }),
+    }),
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')}` : undefined,
+  },
+);
+export type ChannelInput = z.output<typeof channelInputSchema>;
+
+/** Parses a channel request body; throws ValidationError naming each bad field (`config.url`, ...). */
+export function parseChannelInput(body: unknown): ChannelInput {
+  return parseInput(channelInputSchema, body);
+}
+
+/**
+ * Checks at create time that the channel's URL resolves only to addresses the SSRF guard allows
+ * (`allow`: VIGIL_EGRESS_ALLOW). Throws ValidationError for a private or unresolvable host; nats
+ * channels have no URL (their server is VIGIL_NATS_URL, set by the operator).
+ */
+export async function checkChannelDestination(
+  input: ChannelInput,
+  egress: { allow: readonly string[]; resolve?: Resolve },
+): Promise<void> {
+  if (input.channel_type === 'nats') return;
+  try {
+    await checkUrl(input.config.url, { allowPrivate: false, allow: egress.allow, resolve: egress.resolve });
+  } catch (err) {
+    if (err instanceof EgressDeniedError) {
+      throw new ValidationError('url resolves to a private address', [
+        { path: 'config.url', message: `resolves to a private address (${err.message})` },
+      ]);
+    }
+    if (err instanceof ConnectionError) throw ValidationError.field('config.url', err.message);
+    throw err;
+  }
+}
