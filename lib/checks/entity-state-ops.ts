@@ -27,6 +27,8 @@ export const entityStateSchema = z.object({
   version: z.number().int(),
   check_count: z.number().int().optional(),
   check_states: z.record(z.string(), checkStateValue).optional(),
+  /** The entity transition that set `state` (absent before the first one): the notifier tells a still-current alert by it. */
+  last_transition_id: z.string().optional(),
 });
 export type EntityState = z.infer<typeof entityStateSchema>;
 
@@ -106,6 +108,8 @@ export function entityStateOps(change: EntityChange): {
     reason: change.reason,
     created_at: isoTime(change.nowMs),
   };
+  const entityOp = ops[0];
+  if (entityOp?.type === 'update') entityOp.set = { ...entityOp.set, last_transition_id: transition.id };
   ops.push({ type: 'put', item: transitionItem(transition, change.retentionDays) });
   return { ops, transition };
 }

@@ -1,0 +1,51 @@
+import { checkTypes } from '../checks/check-keys.ts';
+import { transitionSchema } from '../checks/records.ts';
+import type { JobInput, JobQueue } from '../platform/job-queue.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Change, ChangeConsumer } from '../store/change-feed.ts';
+import { eventJobId } from './job-ids.ts';
+import type { NotifyJob } from './jobs.ts';
+import type { StateChangeEvent } from './records.ts';
+
+/**
+ * The first step of the notification flow: every new entity transition in the change feed becomes
+ * an `event` job on the notify queue. The job id is the transition's, so a redelivered change
+ * enqueues the same job again (the local queue keeps one, the notifier's records dedupe on SQS).
+ */
+
+/** The state-change event (SPEC.md "Events") of an entity transition item, or undefined for other changes. */
+export function stateChangeEventOf(change: Change): StateChangeEvent | undefined {
+  const item = change.newImage;
+  if (change.eventName !== 'INSERT' || !item || item.entity !== checkTypes.transition.entity)
+    return undefined;
+  const parsed = transitionSchema.safeParse(item);
+  if (!parsed.success || parsed.data.kind !== 'entity') return undefined;
+  const t = parsed.data;
+  return {
+    entity_id: t.entity_id,
+    entity_name: t.entity_name,
+    check_id: t.check_id,
+    tenant_id: t.tenant_id,
+    from_state: t.from_state,
+    to_state: t.to_state,
+    transition_id: t.id,
+    timestamp: t.created_at,
+  };
+}
+
+/** A change-feed consumer that enqueues an `event` job per new entity transition; enqueue failures throw. */
+export function createNotifyConsumer(deps: { queue: JobQueue<NotifyJob>; logger: Logger }): ChangeConsumer {
+  return async (changes) => {
+    const jobs: JobInput<NotifyJob>[] = [];
+    for (const change of changes) {
+      const event = stateChangeEventOf(change);
+      if (event) jobs.push({ id: eventJobId(event.transition_id), body: { kind: 'event', event } });
+    }
+    if (jobs.length === 0) return;
+    const { failed } = await deps.queue.enqueue(jobs);
+    if (failed.length > 0) {
+      deps.logger.warn('notify events not enqueued; the feed redelivers them', { jobs: failed.length });
+      throw new Error(`${failed.length} notify event job(s) could not be enqueued`);
+    }
+  };
+}

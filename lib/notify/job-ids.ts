@@ -1,0 +1,17 @@
+/** The notify queue's job ids (the scheme jobs.ts describes): each keys a redelivery to the same effect. */
+
+/** The `event` job of a transition. */
+export const eventJobId = (transitionId: string) => `evt:${transitionId}`;
+
+/** The re-evaluation of a held-back alert once `upstreamTransitionId` (the upstream's recovery) happened. */
+export const afterUpstreamJobId = (transitionId: string, upstreamTransitionId: string) =>
+  `evt:${transitionId}:after:${upstreamTransitionId}`;
+
+/** The `deliver` job of a delivery record. */
+export const deliverJobId = (deliveryId: string) => `dlv:${deliveryId}`;
+
+/** The `deliver` job of the `n`th retry asked through the API. */
+export const retryJobId = (deliveryId: string, n: number) => `dlv:${deliveryId}:retry:${n}`;
+
+/** The `repeat` job of the `seq`th re-send of a transition. */
+export const repeatJobId = (transitionId: string, seq: number) => `rep:${transitionId}:${seq}`;
