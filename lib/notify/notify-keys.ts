@@ -29,6 +29,8 @@ export const notifyKeys = {
     pk: checkPartition(checkId),
     sk: `${CHANNEL_PREFIX}${channelId}`,
   }),
+  /** How many channels the check has (holds the per-check channel limit under concurrent creates). */
+  channelCount: (checkId: string) => ({ pk: checkPartition(checkId), sk: 'NOTIFY#CHANNELS' }),
   /** When the check's last alert was sent (the cooldown counts from it). */
   notifyState: (checkId: string) => ({ pk: checkPartition(checkId), sk: 'NOTIFY#STATE' }),
   delivery: (tenantId: string, deliveryId: string) => ({ pk: deliveriesPk(tenantId), sk: deliveryId }),
@@ -42,6 +44,7 @@ export const notifyKeys = {
 export const notifyTypes = {
   policy: itemType('notify_policy'),
   channel: itemType('notify_channel'),
+  channelCount: itemType('notify_channel_count'),
   notifyState: itemType('notify_state'),
   delivery: itemType('delivery'),
   suppressed: itemType('suppressed_alert'),
