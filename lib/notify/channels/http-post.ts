@@ -1,0 +1,69 @@
+import { httpRequest } from '../../platform/egress.ts';
+import {
+  ConnectionError,
+  EgressDeniedError,
+  InvalidUrlError,
+  TimeoutError,
+  TooManyRedirectsError,
+} from '../../platform/egress-errors.ts';
+import type { Resolve } from '../../platform/egress-guard.ts';
+import type { SendOutcome } from '../ports.ts';
+
+/** How URL channels reach the network: the SSRF guard's allow-list, and test hooks. */
+export interface HttpPostDeps {
+  egressAllow: readonly string[];
+  ca?: string[];
+  resolve?: Resolve;
+}
+
+/** DECISIONS.md: a webhook attempt that takes longer fails; the other URL channels share the budget. */
+export const SEND_TIMEOUT_MS = 10_000;
+/** Enough of an error answer to say why ("invalid_token"), never a whole page. */
+const MAX_ANSWER_BYTES = 1024;
+const MAX_ANSWER_SHOWN = 200;
+
+/** The first words of an error answer, on one line. */
+function answerSnippet(body: Buffer): string {
+  const text = body.toString('utf8').replace(/\s+/g, ' ').trim();
+  return text.length <= MAX_ANSWER_SHOWN ? text : `${text.slice(0, MAX_ANSWER_SHOWN - 1)}…`;
+}
+
+/** A failed attempt's error as one short sentence. */
+export function failureText(err: unknown): string {
+  if (err instanceof TimeoutError) return `timed out after ${err.timeoutMs / 1000} s`;
+  if (err instanceof EgressDeniedError) return `blocked by the SSRF guard: ${err.message}`;
+  if (err instanceof TooManyRedirectsError) return 'the endpoint answered a redirect, which is not followed';
+  if (err instanceof ConnectionError || err instanceof InvalidUrlError) return err.message;
+  return `send failed: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/**
+ * POSTs one body through the SSRF guard (private addresses denied unless allow-listed, checked on
+ * connect), following no redirect. A 2xx answer is a success; anything else a failed attempt.
+ */
+export async function postOnce(
+  deps: HttpPostDeps,
+  request: { url: string; headers: Record<string, string>; body: string | Buffer },
+): Promise<SendOutcome> {
+  try {
+    const res = await httpRequest({
+      url: request.url,
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      timeoutMs: SEND_TIMEOUT_MS,
+      maxRedirects: 0,
+      maxBodyBytes: MAX_ANSWER_BYTES,
+      allowPrivate: false,
+      allow: deps.egressAllow,
+      resolve: deps.resolve,
+      ca: deps.ca,
+    });
+    if (res.status >= 200 && res.status < 300) return { ok: true, status_code: res.status, error: null };
+    const snippet = answerSnippet(res.bodyPrefix);
+    const error = `the endpoint answered ${res.status}${snippet ? `: ${snippet}` : ''}`;
+    return { ok: false, status_code: res.status, error };
+  } catch (err) {
+    return { ok: false, status_code: null, error: failureText(err) };
+  }
+}

@@ -1,0 +1,70 @@
+import type { Clock } from '../../platform/clock.ts';
+import type { Resolve } from '../../platform/egress-guard.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Alert, ChannelSenders, SendOutcome } from '../ports.ts';
+import type { ChannelRecord } from '../records.ts';
+import { sendDiscord } from './discord.ts';
+import { createNatsPublisher, sendNats } from './nats.ts';
+import { sendNtfy } from './ntfy.ts';
+import { sendSlack } from './slack.ts';
+import { sendWebhook } from './webhook.ts';
+
+/** What the senders need: egress settings, the NATS servers, the console URL for links. */
+export interface ChannelSenderDeps {
+  /** CIDRs exempt from the SSRF guard's private denial (VIGIL_EGRESS_ALLOW). */
+  egressAllow: string[];
+  /** VIGIL_NATS_URL; empty: nats deliveries fail with a clear error. */
+  natsUrls: string[];
+  /** VIGIL_PUBLIC_URL, for console links in messages. */
+  publicUrl?: string;
+  logger: Logger;
+  /** Extra trusted CA certificates (PEM) for HTTPS receivers. */
+  ca?: string[];
+  resolve?: Resolve;
+  clock: Clock;
+}
+
+/** Sends one attempt to any channel type: five senders behind the ChannelSenders port. */
+export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
+  const http = {
+    egressAllow: deps.egressAllow,
+    ca: deps.ca,
+    resolve: deps.resolve,
+    publicUrl: deps.publicUrl,
+  };
+  const nats = createNatsPublisher({ natsUrls: deps.natsUrls, logger: deps.logger });
+
+  function dispatch(channel: ChannelRecord, alert: Alert): Promise<SendOutcome> {
+    switch (channel.channel_type) {
+      case 'webhook':
+        return sendWebhook(http, channel, alert);
+      case 'slack':
+        return sendSlack(http, channel, alert);
+      case 'discord':
+        return sendDiscord(http, channel, alert);
+      case 'ntfy':
+        return sendNtfy(http, channel, alert);
+      case 'nats':
+        return sendNats(nats, channel, alert);
+    }
+  }
+
+  return {
+    async send(channel, alert) {
+      const started = deps.clock.now();
+      const outcome = await dispatch(channel, alert);
+      // Ids and outcome only: channel configs hold secrets and secret-bearing URLs.
+      deps.logger.debug('channel send', {
+        channel_id: channel.id,
+        channel_type: channel.channel_type,
+        delivery_id: alert.deliveryId,
+        ok: outcome.ok,
+        status_code: outcome.status_code,
+        error: outcome.error,
+        ms: deps.clock.now() - started,
+      });
+      return outcome;
+    },
+    close: () => nats.close(),
+  };
+}
