@@ -46,7 +46,13 @@ export function natsServerOptions(urls: readonly string[]): NatsServerOptions {
   return options;
 }
 
+/** The publish ran out of time: its message is already a whole sentence. */
+class PublishTimeout extends Error {
+  override name = 'PublishTimeout';
+}
+
 function errorText(err: unknown): string {
+  if (err instanceof PublishTimeout) return err.message;
   const message = err instanceof Error ? err.message : String(err);
   return `could not publish to the NATS server: ${message || 'unknown error'}`;
 }
@@ -55,7 +61,7 @@ function errorText(err: unknown): string {
 async function within<T>(ms: number, message: string, work: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer = setTimeout(() => reject(new PublishTimeout(message)), ms);
   });
   try {
     return await Promise.race([work(), expired]);

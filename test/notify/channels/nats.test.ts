@@ -1,0 +1,154 @@
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createChannelSenders } from '../../../lib/notify/channels/index.ts';
+import { createNatsPublisher, NO_NATS_SERVER, natsServerOptions } from '../../../lib/notify/channels/nats.ts';
+import { createFakeClock } from '../../../lib/platform/clock.ts';
+import { silentLogger } from '../../../lib/platform/logger.ts';
+import { closedPort } from '../../probes/support/http-server.ts';
+import { startNatsServer, type TestNatsServer } from '../../support/nats-server.ts';
+import { channel, sampleAlert, sampleEvent } from './alert-fixture.ts';
+
+let server: TestNatsServer;
+let subscriber: NatsConnection;
+
+beforeAll(async () => {
+  server = await startNatsServer();
+  subscriber = await connect({ servers: [`127.0.0.1:${server.port}`] });
+});
+
+afterAll(async () => {
+  await subscriber.close();
+  await server.close();
+});
+
+function sendersFor(natsUrls: string[]) {
+  return createChannelSenders({
+    egressAllow: [],
+    natsUrls,
+    logger: silentLogger,
+    clock: createFakeClock(),
+  });
+}
+
+/** The next message on `subject`, as text. */
+function nextMessage(nc: NatsConnection, subject: string): Promise<string> {
+  const sub = nc.subscribe(subject, { max: 1 });
+  return (async () => {
+    for await (const msg of sub) return msg.string();
+    throw new Error(`no message on ${subject}`);
+  })();
+}
+
+describe('nats channel', () => {
+  it('publishes exactly the state-change event JSON to the subject', async () => {
+    const senders = sendersFor([server.url]);
+    const received = nextMessage(subscriber, 'vigil.alerts.payments');
+    await subscriber.flush();
+    const outcome = await senders.send(channel('nats', { subject: 'vigil.alerts.payments' }), sampleAlert());
+    expect(outcome).toEqual({ ok: true, status_code: null, error: null });
+    expect(JSON.parse(await received)).toEqual(sampleEvent());
+    await senders.close();
+  });
+
+  it('reuses one connection for every publish', async () => {
+    const publisher = createNatsPublisher({ natsUrls: [server.url], logger: silentLogger });
+    const before = await nextClientId(server.port);
+    for (let i = 0; i < 5; i++) {
+      expect((await publisher.publish('vigil.reuse', Buffer.from(`{"n":${i}}`))).ok).toBe(true);
+    }
+    // One id for the publisher's connection, one for this second probe.
+    expect(await nextClientId(server.port)).toBe(before + 2);
+    await publisher.close();
+  });
+
+  it('fails every delivery with a clear error when no server is configured', async () => {
+    const senders = sendersFor([]);
+    const outcome = await senders.send(channel('nats', { subject: 'vigil.alerts' }), sampleAlert());
+    expect(outcome).toEqual({ ok: false, status_code: null, error: NO_NATS_SERVER });
+    expect(NO_NATS_SERVER).toBe('no NATS server configured (VIGIL_NATS_URL)');
+  });
+
+  it('fails fast with the reason when the server is down', async () => {
+    const port = await closedPort();
+    const publisher = createNatsPublisher({ natsUrls: [`nats://127.0.0.1:${port}`], logger: silentLogger });
+    const started = Date.now();
+    const outcome = await publisher.publish('vigil.alerts', Buffer.from('{}'));
+    expect(outcome).toEqual({
+      ok: false,
+      status_code: null,
+      error: 'could not publish to the NATS server: connection refused',
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    await publisher.close();
+  });
+
+  it('fails within its timeout when the server stops after the connection opened', async () => {
+    const doomed = await startNatsServer();
+    const publisher = createNatsPublisher({ natsUrls: [doomed.url], logger: silentLogger, timeoutMs: 1000 });
+    expect((await publisher.publish('vigil.alerts', Buffer.from('{}'))).ok).toBe(true);
+    await doomed.close();
+    const started = Date.now();
+    const outcome = await publisher.publish('vigil.alerts', Buffer.from('{}'));
+    expect(outcome).toEqual({
+      ok: false,
+      status_code: null,
+      error: 'the NATS server did not acknowledge within 1 s',
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+    await publisher.close();
+  });
+
+  it('authenticates with the user and password in the URL', async () => {
+    const guarded = await startNatsServer({ user: 'vigil', pass: 's3cr3t/pw' });
+    try {
+      expect(guarded.url).toBe(`nats://vigil:s3cr3t%2Fpw@127.0.0.1:${guarded.port}`);
+      const listener = await connect({
+        servers: [`127.0.0.1:${guarded.port}`],
+        user: 'vigil',
+        pass: 's3cr3t/pw',
+      });
+      const received = nextMessage(listener, 'vigil.auth');
+      await listener.flush();
+      const publisher = createNatsPublisher({ natsUrls: [guarded.url], logger: silentLogger });
+      expect(await publisher.publish('vigil.auth', Buffer.from('{"ok":true}'))).toMatchObject({ ok: true });
+      expect(await received).toBe('{"ok":true}');
+      await publisher.close();
+      await listener.close();
+
+      const wrong = createNatsPublisher({
+        natsUrls: [`nats://vigil:wrong@127.0.0.1:${guarded.port}`],
+        logger: silentLogger,
+        timeoutMs: 3000,
+      });
+      const denied = await wrong.publish('vigil.auth', Buffer.from('{}'));
+      expect(denied).toMatchObject({
+        ok: false,
+        error: 'could not publish to the NATS server: Authorization Violation',
+      });
+      await wrong.close();
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
+describe('natsServerOptions', () => {
+  it('takes credentials out of the URLs: user and password, or a token', () => {
+    expect(natsServerOptions(['nats://a:b%40c@n1:4222', 'nats://n2:4223'])).toEqual({
+      servers: ['n1:4222', 'n2:4223'],
+      user: 'a',
+      pass: 'b@c',
+    });
+    expect(natsServerOptions(['nats://tok123@n1:4222'])).toEqual({ servers: ['n1:4222'], token: 'tok123' });
+    expect(natsServerOptions(['nats://n1'])).toEqual({ servers: ['n1'] });
+  });
+});
+
+/** The id the server gives a new client: ids count up, so the difference counts connections made. */
+async function nextClientId(port: number): Promise<number> {
+  const probe = await connect({ servers: [`127.0.0.1:${port}`] });
+  const id = probe.info?.client_id;
+  await probe.close();
+  if (id === undefined) throw new Error('the server sent no client id');
+  return id;
+}
