@@ -17,4 +17,7 @@ export function createStreamHandler(deps: { consumers: ChangeConsumer[]; powerto
 }
 
 const cloud = createCloudApp();
-export const handler = createStreamHandler({ consumers: cloud.app.consumers, powertools: cloud.powertools });
+export const handler = createStreamHandler({
+  consumers: cloud.streamConsumers,
+  powertools: cloud.powertools,
+});

@@ -4,8 +4,19 @@ import { VigilStack } from './vigil-stack.ts';
 // The CDK CLI entry point (cdk.json "app"). No lookups: synth works offline and without credentials.
 const app = new App();
 
+/** A deployment setting from `cdk deploy -c vigil:<name>=<value>` (or cdk.context.json). */
+const setting = (name: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(`vigil:${name}`);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
 new VigilStack(app, 'Vigil', {
   description: 'Vigil: service catalog, health checks and alerting (cloud runtime)',
   // Set by the CLI when it finds credentials; unset, the stack stays environment-agnostic.
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  settings: {
+    natsUrl: setting('natsUrl'),
+    publicUrl: setting('publicUrl'),
+    egressAllow: setting('egressAllow'),
+  },
 });

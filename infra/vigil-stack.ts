@@ -1,8 +1,10 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { loadConfig } from '../lib/platform/config.ts';
 import { VigilApi } from './api.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
+import { VigilNotifications } from './notifications.ts';
 import { VigilStatusStream } from './status-stream.ts';
 import { VigilTable } from './table.ts';
 
@@ -12,9 +14,36 @@ import { VigilTable } from './table.ts';
  */
 export const DUE_SHARDS = 4;
 
+/** Deployment settings of the notification channels (README.md "Deploying to AWS"); each optional. */
+export interface VigilSettings {
+  /** VIGIL_NATS_URL: the NATS servers of the nats channel, comma-separated `nats://` URLs. */
+  readonly natsUrl?: string;
+  /** VIGIL_PUBLIC_URL: where users reach Vigil, for console links in alerts. */
+  readonly publicUrl?: string;
+  /** VIGIL_EGRESS_ALLOW: private CIDRs channels may reach, comma-separated. */
+  readonly egressAllow?: string;
+}
+
+export interface VigilStackProps extends StackProps {
+  readonly settings?: VigilSettings;
+}
+
+/**
+ * The environment variables of the settings that are set (the functions' config reads them),
+ * validated as the functions will read them, so a bad value fails the synth instead of every cold start.
+ */
+export function settingsEnvironment(settings: VigilSettings = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (settings.natsUrl) env.VIGIL_NATS_URL = settings.natsUrl;
+  if (settings.publicUrl) env.VIGIL_PUBLIC_URL = settings.publicUrl;
+  if (settings.egressAllow) env.VIGIL_EGRESS_ALLOW = settings.egressAllow;
+  loadConfig('cloud', env);
+  return env;
+}
+
 /**
  * The whole cloud runtime in one stack. Each concern is its own construct (table, API, checks
- * engine, change feed); this class only wires them together.
+ * engine, change feed, notifications); this class only wires them together.
  */
 export class VigilStack extends Stack {
   readonly table: VigilTable;
@@ -22,16 +51,28 @@ export class VigilStack extends Stack {
   readonly checks: VigilChecks;
   readonly changeFeed: VigilChangeFeed;
   readonly statusStream: VigilStatusStream;
+  readonly notifications: VigilNotifications;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  constructor(scope: Construct, id: string, props?: VigilStackProps) {
     super(scope, id, props);
     this.table = new VigilTable(this, 'Store');
     const table = this.table.table;
     const environment = { VIGIL_TABLE_NAME: table.tableName, VIGIL_DUE_SHARDS: String(DUE_SHARDS) };
-    this.api = new VigilApi(this, 'Api', { table, environment });
+    // The api function validates channel URLs and sends test messages; the notifier sends alerts.
+    const channelSettings = settingsEnvironment(props?.settings);
+    this.api = new VigilApi(this, 'Api', { table, environment: { ...environment, ...channelSettings } });
     this.checks = new VigilChecks(this, 'Checks', { table, environment });
     this.changeFeed = new VigilChangeFeed(this, 'ChangeFeed', { table, environment });
     this.statusStream = new VigilStatusStream(this, 'StatusStream', { table, environment });
+    this.notifications = new VigilNotifications(this, 'Notify', {
+      table,
+      environment: { ...environment, ...channelSettings },
+    });
+    // The stream function enqueues an event job per transition and publishes it to the bus; the
+    // api function enqueues the deliveries a retry asks for.
+    this.notifications.enqueueFrom(this.changeFeed.handler);
+    this.notifications.publishFrom(this.changeFeed.handler);
+    this.notifications.enqueueFrom(this.api.handler);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Vigil API base URL' });
     new CfnOutput(this, 'StreamUrl', {
@@ -41,6 +82,14 @@ export class VigilStack extends Stack {
     new CfnOutput(this, 'ProbeDlqUrl', {
       value: this.checks.probeDlq.queueUrl,
       description: 'Probe jobs that failed every attempt',
+    });
+    new CfnOutput(this, 'NotifyDlqUrl', {
+      value: this.notifications.dlq.queueUrl,
+      description: 'Notification jobs whose handler failed every attempt',
+    });
+    new CfnOutput(this, 'EventBusName', {
+      value: this.notifications.eventBus.eventBusName,
+      description: 'EventBridge bus receiving every state-change event (detail-type "Vigil State Change")',
     });
   }
 }

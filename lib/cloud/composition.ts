@@ -1,14 +1,21 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { createApp } from '../app.ts';
+import { type CoreDeps, createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
+import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
+import type { ChangeConsumer } from '../store/change-feed.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
+import { createEventBusPublisher } from './event-bus.ts';
 import { createGenerator } from './generator.ts';
 import { createGeneratorHandler } from './generator-handler.ts';
 import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
+import { createNotifyJobQueue, deferredJobQueue } from './notify-queue.ts';
+import { createSqsBatchHandler } from './sqs-batch.ts';
+import type { SqsJobQueue } from './sqs-job-queue.ts';
 import { createProbeJobQueue, createWorkerHandler } from './worker.ts';
 
 /** What tests replace in the cloud composition; a deployment passes nothing but `statusStream`. */
@@ -20,6 +27,12 @@ export interface CloudOverrides {
   logWrite?: (line: string) => void;
   /** How GET /v1/status/stream polls and when it ends; default STATUS_STREAM_VIA_API_GATEWAY. */
   statusStream?: StatusStreamSettings;
+  /** An SQS client of the test's own (test/platform/fake-sqs.ts) for the probe and notify queues. */
+  sqs?: SQSClient;
+  /** An EventBridge client of the test's own (aws-sdk-client-mock). */
+  eventBridge?: EventBridgeClient;
+  /** Outbound TLS trust and name resolution of the channels (a test CA, loopback receivers). */
+  egress?: CoreDeps['egress'];
 }
 
 /**
@@ -43,6 +56,15 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     });
   const table = createDynamoTable({ client, tableName: config.tableName });
   const clock = overrides.clock ?? systemClock;
+  // Creating a client opens nothing; the generator, the worker, the notify flow call SQS.
+  const sqs = overrides.sqs ?? new SQSClient({ region: config.region });
+  let notifySqsQueue: SqsJobQueue<NotifyJob> | undefined;
+  const notifyQueue = (why: string) => {
+    const queueUrl = config.notifyQueueUrl;
+    if (!queueUrl) throw new Error(`VIGIL_NOTIFY_QUEUE_URL is not set (${why})`);
+    notifySqsQueue ??= createNotifyJobQueue({ sqs, queueUrl, logger });
+    return notifySqsQueue;
+  };
   // Rate limits hold across Lambda instances: every instance counts in the same table items.
   const app = createApp({
     table,
@@ -51,9 +73,22 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     config,
     rateLimiter: createStoreRateLimiter({ table, clock }),
     statusStream: overrides.statusStream ?? STATUS_STREAM_VIA_API_GATEWAY,
+    // Only the stream function (events), the notifier and the api function (retries) enqueue there.
+    notifyQueue: deferredJobQueue(NOTIFY_QUEUE, () => notifyQueue('notification jobs are enqueued there')),
+    ...(overrides.egress ? { egress: overrides.egress } : {}),
   });
-  // Creating a client opens nothing; only the generator and the worker call SQS.
-  const sqs = new SQSClient({ region: config.region });
+  const busName = config.eventBusName;
+  // The stream function's consumers: the app's, and the bus publisher when a bus is configured.
+  const streamConsumers: ChangeConsumer[] = busName
+    ? [
+        ...app.consumers,
+        createEventBusPublisher({
+          client: overrides.eventBridge ?? new EventBridgeClient({ region: config.region }),
+          busName,
+          logger,
+        }),
+      ]
+    : app.consumers;
   const probeQueue = (why: string) => {
     const queueUrl = config.probeQueueUrl;
     if (!queueUrl) throw new Error(`VIGIL_PROBE_QUEUE_URL is not set (${why})`);
@@ -67,6 +102,8 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     table,
     app,
     sqs,
+    /** What the stream function feeds each change to (the app's consumers, then the event bus). */
+    streamConsumers,
     /** The generator Lambda's handler; needs VIGIL_PROBE_QUEUE_URL. */
     generatorHandler() {
       const queue = probeQueue('the generator enqueues there');
@@ -78,6 +115,13 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
       createWorkerHandler({
         queue: probeQueue('the worker sets retry delays there'),
         jobRunner: app.jobRunner,
+        logger,
+      }),
+    /** The notifier Lambda's SQS batch handler; needs VIGIL_NOTIFY_QUEUE_URL. */
+    notifierHandler: () =>
+      createSqsBatchHandler({
+        queue: notifyQueue('the notifier sets retry delays there'),
+        handle: (job) => app.notifier.handle(job),
         logger,
       }),
   };

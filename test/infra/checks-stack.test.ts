@@ -217,8 +217,8 @@ describe('change feed', () => {
 });
 
 describe('functions', () => {
-  it('are five, each with its own log group', () => {
-    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(5);
-    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(5);
+  it('are six, each with its own log group', () => {
+    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(6);
+    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(6);
   });
 });

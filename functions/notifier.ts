@@ -1,0 +1,15 @@
+import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context, SQSBatchResponse } from 'aws-lambda';
+import { createCloudApp } from '../lib/cloud/composition.ts';
+
+/** SQS notify jobs -> the notifier (evaluate, deliver, repeat); failed records get their retry delay and are reported. */
+export function createNotifierLambda(deps: {
+  notifierHandler(): (event: unknown, context: Context) => Promise<SQSBatchResponse>;
+  powertools: PowertoolsLogger;
+}) {
+  return middy(deps.notifierHandler()).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
+}
+
+export const handler = createNotifierLambda(createCloudApp());

@@ -1,0 +1,94 @@
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { DEFAULT_MAX_ATTEMPTS } from '../lib/platform/job-queue.ts';
+import { VigilFunction } from './node-function.ts';
+import { deadLetterQueue } from './queues.ts';
+
+/** What the notification side needs from the rest of the stack. */
+export interface VigilNotificationsProps {
+  readonly table: ITable;
+  /** Runtime settings every function shares (table name, due shards, channel settings). */
+  readonly environment: Record<string, string>;
+}
+
+/**
+ * One attempt of one delivery (a webhook waits 10 s at most) or one event's evaluation and writes,
+ * for a batch of 10 jobs run concurrently, with room to spare.
+ */
+export const NOTIFIER_TIMEOUT = Duration.seconds(60);
+/**
+ * Receives before a notify job moves to the DLQ: the job queue's attempts (lib/platform/job-queue.ts).
+ * A delivery stops after its 3rd attempt on its own (marked failed); the 4th receive is for jobs
+ * whose handler kept throwing (a store outage), which rest in the DLQ for inspection.
+ */
+export const NOTIFY_MAX_RECEIVE_COUNT = DEFAULT_MAX_ATTEMPTS;
+
+/**
+ * Notifications in the cloud: the stream function turns each entity transition into an `event`
+ * job on the notify queue; the notifier function (functions/notifier.ts) consumes it, writes the
+ * delivery records and sends; a failed attempt comes back through the queue's delays (1 s, 2 s),
+ * repeats are delayed jobs. The EventBridge bus receives every state-change event (published by
+ * the stream function) for users' own rules.
+ */
+export class VigilNotifications extends Construct {
+  readonly queue: Queue;
+  readonly dlq: Queue;
+  readonly notifier: NodejsFunction;
+  readonly eventBus: EventBus;
+
+  constructor(scope: Construct, id: string, props: VigilNotificationsProps) {
+    super(scope, id);
+    this.dlq = deadLetterQueue(this, 'Dlq');
+    this.queue = new Queue(this, 'Queue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS's advice for Lambda consumers: at least six times the function timeout. A failed
+      // attempt does not wait for it: the notifier sets its visibility to the retry delay.
+      visibilityTimeout: Duration.seconds(NOTIFIER_TIMEOUT.toSeconds() * 6 + 60),
+      // Shorter than the DLQ's 14 days: a message keeps its first enqueue time when moved there.
+      // A repeat series outlives it: each repeat job enqueues the next (delays of at most 15 min).
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: this.dlq, maxReceiveCount: NOTIFY_MAX_RECEIVE_COUNT },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.eventBus = new EventBus(this, 'EventBus', {
+      eventBusName: `${Stack.of(this).stackName}-events`,
+      description: 'Vigil state-change events (detail-type "Vigil State Change"); add your own rules',
+    });
+
+    this.notifier = new VigilFunction(this, 'Notifier', {
+      entry: 'functions/notifier.ts',
+      timeout: NOTIFIER_TIMEOUT,
+      environment: { ...props.environment, VIGIL_NOTIFY_QUEUE_URL: this.queue.queueUrl },
+    }).function;
+    props.table.grantReadWriteData(this.notifier);
+    // Deliver and repeat jobs, and re-evaluations after an upstream recovered, are enqueued by the
+    // notifier itself; the event source grants receive, delete and ChangeMessageVisibility.
+    this.queue.grantSendMessages(this.notifier);
+    this.notifier.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: 10,
+        // No batching window: an alert leaves as soon as its job is visible.
+        reportBatchItemFailures: true,
+      }),
+    );
+  }
+
+  /** Lets `fn` enqueue notify jobs (the stream function's events, the API's retries) and tells it where. */
+  enqueueFrom(fn: NodejsFunction): void {
+    this.queue.grantSendMessages(fn);
+    fn.addEnvironment('VIGIL_NOTIFY_QUEUE_URL', this.queue.queueUrl);
+  }
+
+  /** Lets `fn` publish to the event bus and tells it the bus name. */
+  publishFrom(fn: NodejsFunction): void {
+    this.eventBus.grantPutEventsTo(fn);
+    fn.addEnvironment('VIGIL_EVENT_BUS_NAME', this.eventBus.eventBusName);
+  }
+}

@@ -1,0 +1,31 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import { NOTIFY_QUEUE, type NotifyJob, notifyJobSchema } from '../notify/jobs.ts';
+import type { JobQueue } from '../platform/job-queue.ts';
+import type { Logger } from '../platform/logger.ts';
+import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
+
+/**
+ * The notify queue on SQS (bodies parsed as notify jobs). Its redrive maxReceiveCount
+ * (infra/notifications.ts) is the job queue's default attempts, as `maxAttempts` here.
+ */
+export function createNotifyJobQueue(deps: {
+  sqs: SQSClient;
+  queueUrl: string;
+  logger: Logger;
+}): SqsJobQueue<NotifyJob> {
+  return createSqsJobQueue({ ...deps, name: NOTIFY_QUEUE, schema: notifyJobSchema });
+}
+
+/**
+ * A job queue resolved at its first use: a function without the queue's URL in its environment
+ * still starts, and fails with `resolve`'s error only if it actually enqueues or receives.
+ */
+export function deferredJobQueue<B>(name: string, resolve: () => JobQueue<B>): JobQueue<B> {
+  return {
+    name,
+    enqueue: (jobs, options) => resolve().enqueue(jobs, options),
+    receive: (options) => resolve().receive(options),
+    ack: (jobs) => resolve().ack(jobs),
+    fail: (job, error) => resolve().fail(job, error),
+  };
+}

@@ -1,0 +1,206 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOTIFIER_TIMEOUT, NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.ts';
+import { settingsEnvironment, VigilStack } from '../../infra/vigil-stack.ts';
+import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
+import { allowStatements, only, synthTemplate } from './synth.ts';
+
+let template: Template;
+let cleanup: () => void;
+let tableId: string;
+let queueId: string;
+let busId: string;
+
+const NOTIFIER = 'NotifyNotifier';
+const STREAM = 'ChangeFeedHandler';
+const API = 'ApiHandler';
+
+const fn = (prefix: string) => only(template, 'AWS::Lambda::Function', `${prefix}Function`);
+const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
+const variables = (prefix: string) =>
+  (fn(prefix)[1].Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
+/** Actions a function's role may take on a resource (compared structurally, alone or in a statement's list). */
+function actionsOn(prefix: string, resource: unknown): string[] {
+  const same = (r: unknown) => JSON.stringify(r) === JSON.stringify(resource);
+  return allowStatements(template, prefix)
+    .filter((st) => same(st.Resource) || (Array.isArray(st.Resource) && st.Resource.some(same)))
+    .flatMap((st) => st.Action as string | string[]);
+}
+
+beforeAll(() => {
+  ({ template, cleanup } = synthTemplate());
+  [tableId] = only(template, 'AWS::DynamoDB::Table');
+  [queueId] = only(template, 'AWS::SQS::Queue', 'NotifyQueue');
+  [busId] = only(template, 'AWS::Events::EventBus');
+}, 120_000);
+
+afterAll(() => cleanup());
+
+describe('notify queue', () => {
+  it('redrives to an encrypted DLQ after 4 receives, the job queue attempts, and the DLQ keeps messages 14 days', () => {
+    const [dlqId, dlq] = only(template, 'AWS::SQS::Queue', 'NotifyDlq');
+    const [, queue] = only(template, 'AWS::SQS::Queue', 'NotifyQueue');
+    expect(NOTIFY_MAX_RECEIVE_COUNT).toBe(DEFAULT_MAX_ATTEMPTS);
+    expect(queue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(dlqId),
+      maxReceiveCount: 4,
+    });
+    expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(Number(queue.Properties.MessageRetentionPeriod)).toBeLessThan(14 * 86_400);
+  });
+
+  it('hides a received message for at least six notifier timeouts', () => {
+    const [, queue] = only(template, 'AWS::SQS::Queue', 'NotifyQueue');
+    expect(Number(fn(NOTIFIER)[1].Properties.Timeout)).toBe(NOTIFIER_TIMEOUT.toSeconds());
+    expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
+      6 * Number(fn(NOTIFIER)[1].Properties.Timeout),
+    );
+  });
+
+  it('refuses requests without TLS', () => {
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId }],
+      PolicyDocument: {
+        Statement: [
+          { Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
+        ],
+      },
+    });
+  });
+});
+
+describe('notifier function', () => {
+  it('runs as a Node.js ESM bundle on arm64 like the other functions', () => {
+    const [, notifier] = fn(NOTIFIER);
+    expect(notifier.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
+    expect(notifier.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
+  });
+
+  it('consumes the notify queue in batches of 10, reporting the records that failed', () => {
+    const [notifierId] = fn(NOTIFIER);
+    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${NOTIFIER}Function`);
+    expect(mapping.Properties).toMatchObject({
+      EventSourceArn: getAtt(queueId),
+      FunctionName: { Ref: notifierId },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    // An alert leaves as soon as its job is visible: no batching window.
+    expect(mapping.Properties.MaximumBatchingWindowInSeconds).toBeUndefined();
+  });
+
+  it('may read and write the table, consume the queue, change a message visibility and enqueue', () => {
+    const tableActions = actionsOn(NOTIFIER, [
+      getAtt(tableId),
+      { 'Fn::Join': ['', [getAtt(tableId), '/index/*']] },
+    ]);
+    expect(tableActions).toEqual(
+      expect.arrayContaining(
+        [
+          'GetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          'ConditionCheckItem',
+          'BatchWriteItem',
+        ].map((a) => `dynamodb:${a}`),
+      ),
+    );
+    expect(actionsOn(NOTIFIER, getAtt(queueId))).toEqual(
+      expect.arrayContaining([
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'sqs:ChangeMessageVisibility',
+        'sqs:GetQueueAttributes',
+        'sqs:SendMessage',
+      ]),
+    );
+  });
+
+  it('gets the table, the due shards and the notify queue URL from its environment, and no bus', () => {
+    expect(variables(NOTIFIER)).toMatchObject({
+      VIGIL_TABLE_NAME: { Ref: tableId },
+      VIGIL_DUE_SHARDS: '4',
+      VIGIL_NOTIFY_QUEUE_URL: { Ref: queueId },
+    });
+    expect(variables(NOTIFIER).VIGIL_EVENT_BUS_NAME).toBeUndefined();
+  });
+});
+
+describe('stream function', () => {
+  it('may enqueue on the notify queue and put events on the bus, and is told both', () => {
+    expect(actionsOn(STREAM, getAtt(queueId))).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    expect(actionsOn(STREAM, getAtt(queueId))).not.toContain('sqs:ReceiveMessage');
+    expect(actionsOn(STREAM, getAtt(busId))).toEqual(['events:PutEvents']);
+    expect(variables(STREAM)).toMatchObject({
+      VIGIL_NOTIFY_QUEUE_URL: { Ref: queueId },
+      VIGIL_EVENT_BUS_NAME: { Ref: busId },
+    });
+  });
+});
+
+describe('api function', () => {
+  it('may enqueue on the notify queue (a retry asked through the API), and nothing more of it', () => {
+    expect(actionsOn(API, getAtt(queueId))).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    expect(actionsOn(API, getAtt(queueId))).not.toContain('sqs:ReceiveMessage');
+    expect(actionsOn(API, getAtt(busId))).toEqual([]);
+    expect(variables(API)).toMatchObject({ VIGIL_NOTIFY_QUEUE_URL: { Ref: queueId } });
+  });
+});
+
+describe('event bus', () => {
+  it('is a custom bus named after the stack, whose name is a stack output', () => {
+    const [, bus] = only(template, 'AWS::Events::EventBus');
+    expect(bus.Properties.Name).toBe('Vigil-events');
+    template.hasOutput('EventBusName', { Value: { Ref: busId } });
+    template.hasOutput('NotifyDlqUrl', {});
+  });
+
+  it('is the only place a function may put events', () => {
+    const puts = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]).filter((st) =>
+        [st.Action].flat().includes('events:PutEvents'),
+      ),
+    );
+    expect(puts.map((st) => st.Resource)).toEqual([getAtt(busId)]);
+  });
+});
+
+describe('channel settings', () => {
+  it('reach the api and notifier functions as VIGIL_NATS_URL, VIGIL_PUBLIC_URL and VIGIL_EGRESS_ALLOW, and no other function', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new VigilStack(app, 'Configured', {
+      settings: {
+        natsUrl: 'nats://nats.internal:4222',
+        publicUrl: 'https://vigil.example.com',
+        egressAllow: '10.0.0.0/8',
+      },
+    });
+    const configured = Template.fromStack(stack);
+    const settings = {
+      VIGIL_NATS_URL: 'nats://nats.internal:4222',
+      VIGIL_PUBLIC_URL: 'https://vigil.example.com',
+      VIGIL_EGRESS_ALLOW: '10.0.0.0/8',
+    };
+    const envOf = (prefix: string) => {
+      const [[, resource] = []] = Object.entries(configured.findResources('AWS::Lambda::Function')).filter(
+        ([id]) => id.startsWith(`${prefix}Function`),
+      );
+      return (resource?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    };
+    expect(envOf(API)).toMatchObject(settings);
+    expect(envOf(NOTIFIER)).toMatchObject(settings);
+    expect(envOf('ChecksWorker').VIGIL_NATS_URL).toBeUndefined();
+  }, 120_000);
+
+  it('are left out when unset, and a malformed one fails the synth', () => {
+    expect(settingsEnvironment({})).toEqual({});
+    expect(variables(API).VIGIL_NATS_URL).toBeUndefined();
+    expect(() => settingsEnvironment({ natsUrl: 'http://nats:4222' })).toThrow(/VIGIL_NATS_URL/);
+    expect(() => settingsEnvironment({ egressAllow: '10.0.0.0/33' })).toThrow(/VIGIL_EGRESS_ALLOW/);
+  });
+});
