@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { checkChannelDestination, parseChannelInput } from '../../../lib/notify/channel-config.ts';
+import { ValidationError } from '../../../lib/platform/errors.ts';
+
+function rejection(body: unknown): ValidationError {
+  try {
+    parseChannelInput(body);
+  } catch (err) {
+    if (err instanceof ValidationError) return err;
+    throw err;
+  }
+  throw new Error('the body was accepted');
+}
+
+describe('parseChannelInput', () => {
+  it('accepts each channel type with its config', () => {
+    const bodies = [
+      { channel_type: 'slack', config: { url: 'https://hooks.slack.com/services/T0/B0/x' } },
+      { channel_type: 'discord', config: { url: 'https://discord.com/api/webhooks/1/abc' } },
+      { channel_type: 'webhook', config: { url: 'https://example.com/hook', secret: 'whsec_123' } },
+      { channel_type: 'webhook', config: { url: 'https://example.com/hook' } },
+      { channel_type: 'nats', config: { subject: 'vigil.alerts.payments' } },
+      { channel_type: 'ntfy', config: { url: 'https://ntfy.sh/vigil-alerts', token: 'tk_abc' } },
+    ];
+    for (const body of bodies) expect(parseChannelInput(body)).toEqual(body);
+  });
+
+  it('names an unknown channel type and lists the known ones', () => {
+    const err = rejection({ channel_type: 'email', config: {} });
+    expect(err.code).toBe('VALIDATION_ERROR');
+    expect(err.details).toEqual([
+      { path: 'channel_type', message: 'must be one of slack, discord, webhook, nats, ntfy' },
+    ]);
+  });
+
+  it('requires https for every URL channel', () => {
+    for (const channel_type of ['slack', 'discord', 'webhook', 'ntfy']) {
+      const err = rejection({ channel_type, config: { url: 'http://example.com/x' } });
+      expect(err.details).toEqual([{ path: 'config.url', message: 'must be an https:// URL' }]);
+    }
+    expect(rejection({ channel_type: 'slack', config: { url: 'not a url' } }).details?.[0]?.path).toBe(
+      'config.url',
+    );
+  });
+
+  it('rejects unknown keys in the body and in the config', () => {
+    expect(rejection({ channel_type: 'nats', config: { subject: 'a' }, extra: 1 }).details).toEqual([
+      { path: 'extra', message: 'unknown field(s): extra' },
+    ]);
+    expect(
+      rejection({ channel_type: 'slack', config: { url: 'https://x.example/a', secret: 's' } }).details,
+    ).toEqual([{ path: 'config.secret', message: 'unknown field(s): secret' }]);
+  });
+
+  it('rejects a NATS subject with wildcards or empty tokens', () => {
+    expect(rejection({ channel_type: 'nats', config: { subject: 'vigil.*' } }).details?.[0]?.message).toMatch(
+      /wildcards \* or >/,
+    );
+    expect(rejection({ channel_type: 'nats', config: { subject: 'vigil.>' } }).details?.[0]?.message).toMatch(
+      /wildcards/,
+    );
+    expect(rejection({ channel_type: 'nats', config: { subject: 'vigil..x' } }).details?.[0]?.message).toBe(
+      'must be dot-separated tokens, none empty',
+    );
+    expect(rejection({ channel_type: 'nats', config: { subject: 'has space' } }).details?.[0]?.message).toBe(
+      'must be printable ASCII without spaces',
+    );
+    expect(
+      rejection({ channel_type: 'nats', config: { subject: 'a'.repeat(256) } }).details?.[0]?.message,
+    ).toBe('must be at most 255 characters');
+  });
+
+  it('bounds secrets and tokens and keeps line breaks out of them', () => {
+    const long = rejection({
+      channel_type: 'webhook',
+      config: { url: 'https://x.example/h', secret: 's'.repeat(257) },
+    });
+    expect(long.details).toEqual([{ path: 'config.secret', message: 'must be at most 256 characters' }]);
+    const split = rejection({
+      channel_type: 'ntfy',
+      config: { url: 'https://ntfy.sh/t', token: 'a\r\nX-Evil: 1' },
+    });
+    expect(split.details).toEqual([
+      { path: 'config.token', message: 'must be printable ASCII without spaces' },
+    ]);
+  });
+
+  it('wants the full ntfy topic URL, not the server alone', () => {
+    expect(rejection({ channel_type: 'ntfy', config: { url: 'https://ntfy.sh/' } }).details).toEqual([
+      { path: 'config.url', message: 'must be the full topic URL, such as https://ntfy.sh/my-topic' },
+    ]);
+  });
+
+  it('says a missing body is required', () => {
+    expect(rejection(undefined).message).toBe('request body is required');
+  });
+});
+
+describe('checkChannelDestination', () => {
+  const publicResolve = async () => [{ address: '93.184.216.34', family: 4 as const }];
+
+  it('accepts a URL whose host resolves to public addresses', async () => {
+    const input = parseChannelInput({
+      channel_type: 'webhook',
+      config: { url: 'https://hooks.example.com/x' },
+    });
+    await expect(
+      checkChannelDestination(input, { allow: [], resolve: publicResolve }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('rejects a private destination at create, naming the address', async () => {
+    const input = parseChannelInput({ channel_type: 'slack', config: { url: 'https://127.0.0.1:8443/x' } });
+    const err = await checkChannelDestination(input, { allow: [] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toMatchObject({
+      message: 'url resolves to a private address',
+      details: [
+        {
+          path: 'config.url',
+          message: 'resolves to a private address (destination 127.0.0.1 is a loopback address)',
+        },
+      ],
+    });
+  });
+
+  it('rejects a host name that resolves to a private address', async () => {
+    const input = parseChannelInput({
+      channel_type: 'ntfy',
+      config: { url: 'https://ntfy.lan.test/alerts' },
+    });
+    const resolve = async () => [{ address: '192.168.1.20', family: 4 as const }];
+    await expect(checkChannelDestination(input, { allow: [], resolve })).rejects.toThrow(
+      'url resolves to a private address',
+    );
+  });
+
+  it('accepts a private destination inside the allow-list', async () => {
+    const input = parseChannelInput({
+      channel_type: 'ntfy',
+      config: { url: 'https://ntfy.lan.test/alerts' },
+    });
+    const resolve = async () => [{ address: '192.168.1.20', family: 4 as const }];
+    await expect(
+      checkChannelDestination(input, { allow: ['192.168.0.0/16'], resolve }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('rejects a cloud metadata address even when allow-listed', async () => {
+    const input = parseChannelInput({
+      channel_type: 'discord',
+      config: { url: 'https://169.254.169.254/x' },
+    });
+    await expect(checkChannelDestination(input, { allow: ['169.254.0.0/16'] })).rejects.toThrow(
+      'url resolves to a private address',
+    );
+  });
+
+  it('rejects a host that does not resolve', async () => {
+    const input = parseChannelInput({ channel_type: 'webhook', config: { url: 'https://nowhere.test/x' } });
+    const err = await checkChannelDestination(input, { allow: [], resolve: async () => [] }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'config.url', message: 'could not resolve host nowhere.test' }],
+    });
+  });
+
+  it('checks nothing for a nats channel, whose server is the operator’s', async () => {
+    const input = parseChannelInput({ channel_type: 'nats', config: { subject: 'vigil.alerts' } });
+    const resolve = async () => {
+      throw new Error('a nats channel has no URL to resolve');
+    };
+    await expect(checkChannelDestination(input, { allow: [], resolve })).resolves.toBeUndefined();
+  });
+});
