@@ -1,0 +1,113 @@
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
+import type { CheckService } from '../checks/check-service.ts';
+import type { PageRequest } from '../checks/paging.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import type { Resolve } from '../platform/egress-guard.ts';
+import { LimitExceededError, NotFoundError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { type ChannelInput, checkChannelDestination } from './channel-config.ts';
+import { type ChannelStore, MAX_CHANNELS_PER_CHECK } from './channel-store.ts';
+import type { DeliveryListRequest, DeliveryStore } from './delivery-store.ts';
+import type { PolicyStore } from './policy-store.ts';
+import { type ChannelRecord, POLICY_DEFAULTS, type PolicyRecord } from './records.ts';
+import type { PolicyBody } from './request-schemas.ts';
+import { publicChannel, publicDelivery, publicPolicy } from './responses.ts';
+
+export interface PolicyServiceDeps {
+  checkService: Pick<CheckService, 'requireCheck'>;
+  policies: PolicyStore;
+  channels: ChannelStore;
+  deliveries: DeliveryStore;
+  clock: Clock;
+  /** CIDRs the SSRF guard lets channel URLs reach (VIGIL_EGRESS_ALLOW). */
+  egressAllow: readonly string[];
+  /** Name resolution for the SSRF check at create (tests: loopback receivers); default the system's. */
+  resolve?: Resolve | undefined;
+}
+
+/** Who asks: the tenant, and whether its key is read-only (channel URLs are then redacted). */
+export interface Caller {
+  tenantId: string;
+  readOnly: boolean;
+}
+
+/**
+ * Notification policies and channels of a check, the tenant's channels and its delivery log. Every
+ * call under a check first resolves the check in the caller's tenant (404 otherwise).
+ */
+export function createPolicyService(deps: PolicyServiceDeps) {
+  const { clock } = deps;
+
+  const policyView = async (caller: Caller, checkId: string, policy: PolicyRecord | undefined) =>
+    publicPolicy(checkId, policy, await deps.channels.listForCheck(checkId), caller);
+
+  return {
+    /** The check's policy with its channels; the defaults (id null) while none was set. */
+    async get(caller: Caller, checkId: string) {
+      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
+      return policyView(caller, check.id, await deps.policies.get(check.id));
+    },
+
+    /** Creates or updates the check's policy: given fields change, absent ones keep their value. */
+    async upsert(caller: Caller, checkId: string, body: PolicyBody) {
+      const stored = await withRetries(OPTIMISTIC_ATTEMPTS, 'the policy', async () => {
+        const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
+        const current = await deps.policies.get(check.id);
+        const now = isoTime(clock.now());
+        const base: PolicyRecord = current ?? {
+          id: newId('pol', clock.now()),
+          tenant_id: caller.tenantId,
+          check_id: check.id,
+          ...POLICY_DEFAULTS,
+          created_at: now,
+          updated_at: now,
+          revision: 0,
+        };
+        const written = await deps.policies.put({ ...base, ...body, updated_at: now });
+        return written ? { policy: written, created: current === undefined } : RETRY;
+      });
+      return { created: stored.created, policy: await policyView(caller, checkId, stored.policy) };
+    },
+
+    /** Adds a channel to the check's policy after the SSRF guard accepted its URL. */
+    async addChannel(caller: Caller, checkId: string, input: ChannelInput) {
+      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
+      await checkChannelDestination(input, { allow: deps.egressAllow, resolve: deps.resolve });
+      const record: ChannelRecord = {
+        id: newId('chn', clock.now()),
+        tenant_id: caller.tenantId,
+        check_id: check.id,
+        created_at: isoTime(clock.now()),
+        ...input,
+      };
+      const refusal = await deps.channels.create(record);
+      if (refusal === 'check-missing') throw new NotFoundError('check');
+      if (refusal === 'limit')
+        throw new LimitExceededError(`a check has at most ${MAX_CHANNELS_PER_CHECK} channels`);
+      return publicChannel(record, caller);
+    },
+
+    /** Removes one channel of the check (404 when the check has no such channel). */
+    async removeChannel(caller: Caller, checkId: string, channelId: string): Promise<void> {
+      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
+      if (!(await deps.channels.remove(check.id, channelId))) throw new NotFoundError('channel');
+    },
+
+    /** A page of the tenant's channels across its checks, newest first. */
+    async listChannels(caller: Caller, page: PageRequest) {
+      const read = await deps.channels.listForTenant(caller.tenantId, page);
+      return {
+        channels: read.channels.map((channel) => publicChannel(channel, caller)),
+        next_cursor: read.nextCursor,
+      };
+    },
+
+    /** A page of the tenant's delivery log, newest first, with its filters. */
+    async listLogs(caller: Caller, request: DeliveryListRequest) {
+      const read = await deps.deliveries.list(caller.tenantId, request);
+      return { logs: read.deliveries.map(publicDelivery), next_cursor: read.nextCursor };
+    },
+  };
+}
+
+export type PolicyService = ReturnType<typeof createPolicyService>;

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { pageQuery } from '../checks/paging.ts';
+import { idSchema, namesResource } from '../http/route-schemas.ts';
+import { DELIVERY_STATUSES } from './records.ts';
+
+/** Request shapes of the notification routes (the channel body is channel-config.ts's). */
+
+/** Cooldown bounds: none to one day. */
+export const MAX_COOLDOWN_SECONDS = 86_400;
+/** Repeat bounds: 0 (no repeat), else a minute to a day, so a flapping check cannot page every second. */
+export const MIN_REPEAT_SECONDS = 60;
+export const MAX_REPEAT_SECONDS = 86_400;
+
+export const checkIdParams = z.object({ check_id: idSchema('chk') });
+export const channelIdSchema = namesResource(idSchema('chn'), 'channel');
+export const channelParams = checkIdParams.extend({ channel_id: channelIdSchema });
+
+/** POST /v1/checks/{check_id}/policy: every field optional; absent ones keep their value (or default). */
+export const policyBody = z
+  .strictObject({
+    cooldown_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_COOLDOWN_SECONDS)
+      .optional()
+      .meta({
+        description: `Minimum gap between alerts of the check: 0 to ${MAX_COOLDOWN_SECONDS}; default 300`,
+      }),
+    notify_on_recovery: z.boolean().optional().meta({ description: 'Also alert on recovery; default true' }),
+    silenced: z.boolean().optional().meta({ description: 'Pause all alerts; default false' }),
+    repeat_interval_seconds: z
+      .number()
+      .int()
+      .refine((n) => n === 0 || (n >= MIN_REPEAT_SECONDS && n <= MAX_REPEAT_SECONDS), {
+        message: `must be 0 or from ${MIN_REPEAT_SECONDS} to ${MAX_REPEAT_SECONDS}`,
+      })
+      .optional()
+      .meta({
+        description: `Re-alert every N seconds while down: 0 (never) or ${MIN_REPEAT_SECONDS} to ${MAX_REPEAT_SECONDS}; default 0`,
+      }),
+    suppress_when_upstream_down: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Hold the alert back while an entity it depends on is down; default true' }),
+  })
+  .meta({ id: 'PolicyInput' });
+export type PolicyBody = z.output<typeof policyBody>;
+
+const logsPage = pageQuery(200);
+
+/** GET /v1/notify/logs: filters and the page. */
+export const logsQuery = logsPage.extend({
+  check_id: idSchema('chk').optional().meta({ description: 'Only the deliveries of this check' }),
+  channel_id: idSchema('chn').optional().meta({ description: 'Only the deliveries of this channel' }),
+  status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this status' }),
+});
+
+/** GET /v1/notify/channels: the page. */
+export const channelsQuery = pageQuery(200);

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { idSchema, timestampSchema } from '../http/route-schemas.ts';
+import {
+  CHANNEL_TYPES,
+  type ChannelRecord,
+  DELIVERY_STATUSES,
+  type DeliveryRecord,
+  POLICY_DEFAULTS,
+  type PolicyRecord,
+} from './records.ts';
+
+/**
+ * Public views of policies, channels and delivery records, and their schemas for the OpenAPI
+ * document. Secrets and tokens are write-only (always `********`); for read-only keys channel URLs
+ * are `********` too, since Slack and Discord URLs embed their secret (DECISIONS.md). NATS subjects show.
+ */
+
+export const REDACTED = '********';
+
+const redacted = z.literal(REDACTED);
+const nextCursor = z
+  .string()
+  .nullable()
+  .meta({ description: 'Pass as `cursor` for the next page; null on the last page' });
+
+const urlView = z.string().meta({ description: `The URL; ${REDACTED} for read-only keys` });
+const channelCommon = { id: idSchema('chn'), check_id: idSchema('chk'), created_at: timestampSchema };
+
+export const publicChannelSchema = z
+  .discriminatedUnion('channel_type', [
+    z.strictObject({
+      ...channelCommon,
+      channel_type: z.literal('slack'),
+      config: z.strictObject({ url: urlView }),
+    }),
+    z.strictObject({
+      ...channelCommon,
+      channel_type: z.literal('discord'),
+      config: z.strictObject({ url: urlView }),
+    }),
+    z.strictObject({
+      ...channelCommon,
+      channel_type: z.literal('webhook'),
+      config: z.strictObject({ url: urlView, secret: redacted.optional() }),
+    }),
+    z.strictObject({
+      ...channelCommon,
+      channel_type: z.literal('nats'),
+      config: z.strictObject({ subject: z.string() }),
+    }),
+    z.strictObject({
+      ...channelCommon,
+      channel_type: z.literal('ntfy'),
+      config: z.strictObject({ url: urlView, token: redacted.optional() }),
+    }),
+  ])
+  .meta({ id: 'NotificationChannel', description: 'secret and token always read ********' });
+
+export const publicPolicySchema = z
+  .strictObject({
+    id: idSchema('pol')
+      .nullable()
+      .meta({ description: 'null while the check has no stored policy (defaults)' }),
+    check_id: idSchema('chk'),
+    cooldown_seconds: z.number().int(),
+    notify_on_recovery: z.boolean(),
+    silenced: z.boolean(),
+    repeat_interval_seconds: z.number().int(),
+    suppress_when_upstream_down: z.boolean(),
+    channels: z.array(publicChannelSchema),
+    created_at: timestampSchema.nullable(),
+    updated_at: timestampSchema.nullable(),
+  })
+  .meta({ id: 'NotificationPolicy' });
+
+export const publicDeliverySchema = z
+  .strictObject({
+    id: idSchema('dlv'),
+    kind: z.enum(['alert', 'repeat', 'test']),
+    channel_id: idSchema('chn').nullable(),
+    check_id: idSchema('chk'),
+    entity_id: idSchema('ent'),
+    transition_id: idSchema('trn').nullable(),
+    channel_type: z.enum(CHANNEL_TYPES).nullable(),
+    status: z.enum(DELIVERY_STATUSES),
+    reason: z.string().nullable().meta({ description: 'Why nothing was sent (status skipped)' }),
+    attempts: z.number().int(),
+    attempt_log: z.array(
+      z.strictObject({
+        at: timestampSchema,
+        status_code: z.number().int().nullable(),
+        error: z.string().nullable(),
+      }),
+    ),
+    sent_at: timestampSchema.nullable(),
+    error: z.string().nullable(),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .meta({ id: 'Delivery' });
+
+export const channelsPageSchema = z.strictObject({
+  channels: z.array(publicChannelSchema),
+  next_cursor: nextCursor,
+});
+export const logsPageSchema = z.strictObject({
+  logs: z.array(publicDeliverySchema),
+  next_cursor: nextCursor,
+});
+
+type PublicChannel = z.output<typeof publicChannelSchema>;
+
+/** A channel as the API shows it to a caller with or without write access. */
+export function publicChannel(channel: ChannelRecord, options: { readOnly: boolean }): PublicChannel {
+  const common = { id: channel.id, check_id: channel.check_id, created_at: channel.created_at };
+  const url = (value: string) => (options.readOnly ? REDACTED : value);
+  switch (channel.channel_type) {
+    case 'nats':
+      return { ...common, channel_type: 'nats', config: { subject: channel.config.subject } };
+    case 'webhook':
+      return {
+        ...common,
+        channel_type: 'webhook',
+        config: { url: url(channel.config.url), ...(channel.config.secret ? { secret: REDACTED } : {}) },
+      };
+    case 'ntfy':
+      return {
+        ...common,
+        channel_type: 'ntfy',
+        config: { url: url(channel.config.url), ...(channel.config.token ? { token: REDACTED } : {}) },
+      };
+    default:
+      return { ...common, channel_type: channel.channel_type, config: { url: url(channel.config.url) } };
+  }
+}
+
+/** A check's policy (or the defaults when none is stored) with its channels. */
+export function publicPolicy(
+  checkId: string,
+  policy: PolicyRecord | undefined,
+  channels: ChannelRecord[],
+  options: { readOnly: boolean },
+): z.output<typeof publicPolicySchema> {
+  const fields = policy ?? POLICY_DEFAULTS;
+  return {
+    id: policy?.id ?? null,
+    check_id: checkId,
+    cooldown_seconds: fields.cooldown_seconds,
+    notify_on_recovery: fields.notify_on_recovery,
+    silenced: fields.silenced,
+    repeat_interval_seconds: fields.repeat_interval_seconds,
+    suppress_when_upstream_down: fields.suppress_when_upstream_down,
+    channels: channels.map((channel) => publicChannel(channel, options)),
+    created_at: policy?.created_at ?? null,
+    updated_at: policy?.updated_at ?? null,
+  };
+}
+
+/** A delivery record as the API shows it: DECISIONS.md's fields and its kind, never the channel config. */
+export function publicDelivery(record: DeliveryRecord): z.output<typeof publicDeliverySchema> {
+  return {
+    id: record.id,
+    kind: record.kind,
+    channel_id: record.channel_id,
+    check_id: record.check_id,
+    entity_id: record.entity_id,
+    transition_id: record.transition_id,
+    channel_type: record.channel_type,
+    status: record.status,
+    reason: record.reason,
+    attempts: record.attempts,
+    attempt_log: record.attempt_log.map((a) => ({ at: a.at, status_code: a.status_code, error: a.error })),
+    sent_at: record.sent_at,
+    error: record.error,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
