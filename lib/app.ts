@@ -28,8 +28,20 @@ import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
+import { notifyActionRoutes } from './notify/action-routes.ts';
+import { createChannelStore } from './notify/channel-store.ts';
+import { createChannelSenders } from './notify/channels/index.ts';
+import { createNotifyConsumer } from './notify/consumer.ts';
+import { createDeliveryStore } from './notify/delivery-store.ts';
+import type { NotifyJob } from './notify/jobs.ts';
+import { createNotifier } from './notify/notifier.ts';
+import { createPolicyService } from './notify/policy-service.ts';
+import { createPolicyStore } from './notify/policy-store.ts';
+import { notifyRoutes } from './notify/routes.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
+import type { Resolve } from './platform/egress-guard.ts';
+import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import { inProcessProber } from './probes/run-probe.ts';
@@ -68,6 +80,10 @@ export interface CoreDeps {
   statusStream?: StatusStreamSettings;
   /** Where the per-key and per-address rate limits are kept; default this process's memory. */
   rateLimiter?: RateLimiter;
+  /** The notify queue: state-change events, deliveries and repeats (the local SQLite queue, SQS in the cloud). */
+  notifyQueue: JobQueue<NotifyJob>;
+  /** Outbound TLS trust and name resolution of the channels (tests: a test CA, loopback receivers). */
+  egress?: { ca?: string[]; resolve?: Resolve };
 }
 
 /** The composition of services and routes shared by both runtimes. */
@@ -105,6 +121,29 @@ export function createApp(deps: CoreDeps) {
 
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+
+  const policies = createPolicyStore(deps.table);
+  const channels = createChannelStore(deps.table, cursors);
+  const deliveries = createDeliveryStore(deps.table, { clock: deps.clock, cursors });
+  const senders = createChannelSenders({
+    egressAllow: deps.config.egressAllow,
+    natsUrls: deps.config.natsUrls,
+    ...(deps.config.publicUrl ? { publicUrl: deps.config.publicUrl } : {}),
+    ...deps.egress,
+    logger: deps.logger,
+    clock: deps.clock,
+  });
+  const notifier = createNotifier({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger.child({ component: 'notifier' }),
+    queue: deps.notifyQueue,
+    senders,
+    policies,
+    channels,
+    deliveries,
+    tenants,
+  });
 
   const statusStream = createStatusStream(
     { table: deps.table, clock: deps.clock, logger: deps.logger },
@@ -146,12 +185,25 @@ export function createApp(deps: CoreDeps) {
         clock: deps.clock,
       }),
     }),
+    ...notifyRoutes({
+      policyService: createPolicyService({
+        checkService,
+        policies,
+        channels,
+        deliveries,
+        clock: deps.clock,
+        egressAllow: deps.config.egressAllow,
+        resolve: deps.egress?.resolve,
+      }),
+    }),
+    ...notifyActionRoutes({ actions: notifier }),
     openApiRoute(() => routes),
   ];
 
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */
   const consumers: ChangeConsumer[] = [
     createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
+    createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
     ...(statusStream.consumer ? [statusStream.consumer] : []),
   ];
 
@@ -174,6 +226,12 @@ export function createApp(deps: CoreDeps) {
     checkService,
     recorder,
     jobRunner,
+    policies,
+    channels,
+    deliveries,
+    senders,
+    notifier,
+    notifyQueue: deps.notifyQueue,
   };
 }
 

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type App, createApp, STREAM_ENTITIES } from '../app.ts';
+import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
+import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
@@ -10,8 +11,10 @@ import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
 import { createChangePump } from './change-pump.ts';
 import { createHttpServer } from './http-server.ts';
+import { type JobRunner, startJobRunner } from './job-runner.ts';
 import { startProbeThreads } from './probe-threads.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler.ts';
+import { createSqliteJobQueue } from './sqlite-job-queue.ts';
 
 export interface LocalRuntime {
   /** Where a client on this machine reaches the API (loopback when bound to every interface). */
@@ -22,6 +25,8 @@ export interface LocalRuntime {
   table: SqliteTable;
   /** The tick loop, timer heap and worker pool that run the checks. */
   scheduler: Scheduler;
+  /** Runs the notify queue's jobs (tests wait on its idle()). */
+  notifyRunner: JobRunner;
   /** Drains the change-feed outbox into the consumers (tests call it to wait for async work). */
   drainChanges(): Promise<void>;
   /** The raw bootstrap key when this start created the first tenant, else undefined. */
@@ -42,7 +47,12 @@ export interface LocalRuntimeOptions {
   probe?: { tlsCa?: string[] };
   /** Status stream tuning (tests: a short heartbeat); its events are always pushed from the change feed. */
   statusStream?: { heartbeatMs?: number };
+  /** Outbound TLS trust and name resolution of the channels (tests: a test CA). */
+  egress?: CoreDeps['egress'];
 }
+
+/** Notify jobs run at once: each mostly waits on a receiver (at most 10 s for a webhook). */
+const NOTIFY_CONCURRENCY = 16;
 
 /** Starts Vigil in one process on SQLite: HTTP API and the background loops. */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
@@ -67,8 +77,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
           ...(options.probe?.tlsCa ? { tlsCa: options.probe.tlsCa } : {}),
         })
       : undefined;
+  // One attempt more than a delivery's three, so the third failure is handled (marked failed) before a dead letter.
+  const notifyQueue = createSqliteJobQueue({
+    table,
+    name: NOTIFY_QUEUE,
+    schema: notifyJobSchema,
+    clock,
+    logger: logger.child({ component: 'notify-queue' }),
+    maxAttempts: 4,
+  });
   const app = createApp({
     table,
+    notifyQueue,
+    ...(options.egress ? { egress: options.egress } : {}),
     clock,
     logger,
     config,
@@ -113,6 +134,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   if (address === null || typeof address === 'string') throw new Error('the HTTP server has no TCP address');
   const url = reachableUrl(address);
   logger.info('listening', { url, address: address.address, port: address.port });
+  const notifyRunner = startJobRunner({
+    queue: notifyQueue,
+    handle: (job) => app.notifier.handle(job),
+    concurrency: NOTIFY_CONCURRENCY,
+    logger: logger.child({ component: 'notifier' }),
+  });
+  // Jobs stored before a stop (or a crash) run again: a notification survives a kill -9.
+  const notifyLoaded = await notifyQueue.load();
+  if (notifyLoaded.resumed > 0) logger.info('notify queue reloaded', notifyLoaded);
   pump.start();
   if (options.scheduler !== false) await scheduler.start();
 
@@ -131,6 +161,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         server.closeIdleConnections();
       });
       await pump.stop();
+      await notifyRunner.stop();
+      notifyQueue.close();
+      await app.senders.close();
       await probeThreads?.close();
       await table.close();
       logger.info('stopped');
@@ -138,7 +171,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     return stopping;
   };
 
-  return { url, address, app, table, scheduler, bootstrapKey, drainChanges: () => pump.drain(), stop };
+  return {
+    url,
+    address,
+    app,
+    table,
+    scheduler,
+    notifyRunner,
+    bootstrapKey,
+    drainChanges: () => pump.drain(),
+    stop,
+  };
 }
 
 /** The URL a local client uses: a wildcard bind (0.0.0.0, ::) is reached over loopback. */

@@ -5,6 +5,7 @@ import { systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 
 /** The OpenAPI document shows one Check shape per check_type, each with only its own fields. */
 describe('check shapes in the OpenAPI document', () => {
@@ -15,7 +16,13 @@ describe('check shapes in the OpenAPI document', () => {
 
   beforeAll(() => {
     table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
-    app = createApp({ table, clock: systemClock, logger: silentLogger, config: loadConfig('local', {}) });
+    app = createApp({
+      table,
+      clock: systemClock,
+      logger: silentLogger,
+      config: loadConfig('local', {}),
+      notifyQueue: memoryJobQueue(),
+    });
     // biome-ignore lint/suspicious/noExplicitAny: the generated document is inspected freely
     const doc: Record<string, any> = buildOpenApiDocument(app.routes);
     schemas = doc.components.schemas;

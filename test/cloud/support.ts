@@ -21,6 +21,7 @@ import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
+import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
 
 export const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/vigil-probes';
@@ -116,7 +117,7 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
     ...options.env,
   });
   const table = createDynamoTable({ client: testTable.client, tableName: testTable.tableName });
-  const app = createApp({ table, clock, logger, config });
+  const app = createApp({ table, clock, logger, config, notifyQueue: memoryJobQueue() });
   const sqs = new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
   const sqsMock = mockClient(sqs);
   const sent: SentMessage[] = [];

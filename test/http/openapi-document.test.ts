@@ -7,6 +7,7 @@ import { systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 
 /** The `{param}` names of a path template. */
 const pathParams = (path: string) => [...path.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]);
@@ -37,7 +38,13 @@ describe('the OpenAPI document', () => {
 
   beforeAll(() => {
     table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
-    app = createApp({ table, clock: systemClock, logger: silentLogger, config: loadConfig('local', {}) });
+    app = createApp({
+      table,
+      clock: systemClock,
+      logger: silentLogger,
+      config: loadConfig('local', {}),
+      notifyQueue: memoryJobQueue(),
+    });
     doc = buildOpenApiDocument(app.routes);
   });
   afterAll(() => {

@@ -8,6 +8,7 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Prober } from '../../lib/probes/types.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 import { putQueuedProbe } from './scheduler-helpers.ts';
 
 // A worker slot bounds probes in flight, not the commits behind them: a job leaves its slot once
@@ -23,7 +24,13 @@ async function setup(jobs: number) {
   // The checks' own schedule starts a day ahead (the app's clock), so the scheduler's first tick
   // claims none of them: the queue holds exactly the jobs put below.
   const appClock = createFakeClock(Date.now() + 86_400_000);
-  const app = createApp({ table, clock: appClock, logger: silentLogger, config: loadConfig('local', {}) });
+  const app = createApp({
+    table,
+    clock: appClock,
+    logger: silentLogger,
+    config: loadConfig('local', {}),
+    notifyQueue: memoryJobQueue(),
+  });
   const { rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
   const call = async (path: string, body: unknown) => {
     const res = await app.router.handle({

@@ -11,6 +11,7 @@ import { isoTime, systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
+import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 import { putQueuedProbe } from './scheduler-helpers.ts';
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
@@ -142,6 +143,7 @@ describe('durable probe queue and scheduler', () => {
       clock: systemClock,
       logger: silentLogger,
       config: loadConfig('local', {}),
+      notifyQueue: memoryJobQueue(),
     });
     const put = async (name: string, dueMs: number, nextMs: number) => {
       const job: ProbeJob = { tenant_id: 't', check_id: `chk_${name}`, kind: 'probe', slot_ms: dueMs };
@@ -189,6 +191,7 @@ describe('durable probe queue and scheduler', () => {
       clock: systemClock,
       logger: silentLogger,
       config: loadConfig('local', {}),
+      notifyQueue: memoryJobQueue(),
     });
     const failing = {
       ...app.jobRunner,
@@ -243,6 +246,7 @@ describe('durable probe queue and scheduler', () => {
         clock: systemClock,
         logger: silentLogger,
         config: loadConfig('local', {}),
+        notifyQueue: memoryJobQueue(),
       }).jobRunner,
       clock: systemClock,
       logger: silentLogger,

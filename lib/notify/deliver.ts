@@ -1,0 +1,91 @@
+import { isoTime } from '../platform/clock.ts';
+import type { ReceivedJob } from '../platform/job-queue.ts';
+import { alertFor } from './alert-context.ts';
+import type { NotifyJob } from './jobs.ts';
+import type { NotifyDeps } from './notify-deps.ts';
+import { recordSent } from './notify-state.ts';
+import { type Attempt, type DeliveryRecord, MAX_DELIVERY_ATTEMPTS } from './records.ts';
+
+/**
+ * The `deliver` job: one attempt of one delivery record per delivery of the job. A failed attempt
+ * throws, so the queue brings the job back after 1 s, then 2 s; the third failure marks the record
+ * failed. The record's `attempts` counts the attempts of its current series (a retry through the
+ * API starts a new one; `attempt_log` keeps them all), and an attempt already logged is never
+ * made again when the same delivery of the job comes back.
+ */
+
+type DeliverJob = Extract<NotifyJob, { kind: 'deliver' }>;
+
+/** Thrown after a failed attempt that has attempts left: the queue retries the job. */
+export class DeliveryAttemptError extends Error {
+  override name = 'DeliveryAttemptError';
+}
+
+const FINAL: ReadonlySet<DeliveryRecord['status']> = new Set(['sent', 'failed', 'skipped']);
+
+/** Handles one delivery of a `deliver` job; throws to have the next attempt made later. */
+export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJob>): Promise<void> {
+  const { tenant_id: tenantId, delivery_id: deliveryId } = job.body;
+  const record = await deps.deliveries.get(tenantId, deliveryId);
+  if (!record || FINAL.has(record.status)) return;
+
+  // This attempt was logged before (the job came back after a crash): only its outcome is left to apply.
+  if (record.attempts >= job.attempt) return afterFailedAttempt(deps, record, job.attempt, record.error);
+
+  const channel = record.channel_id ? await deps.channels.get(record.check_id, record.channel_id) : undefined;
+  if (!channel) {
+    await deps.deliveries.update(tenantId, deliveryId, {
+      status: 'failed',
+      error: 'channel removed',
+      updated_at: isoTime(deps.clock.now()),
+    });
+    return;
+  }
+
+  const outcome = await deps.senders.send(channel, await alertFor(deps.table, record));
+  const nowMs = deps.clock.now();
+  const attempt: Attempt = { at: isoTime(nowMs), status_code: outcome.status_code, error: outcome.error };
+  const logged = {
+    attempts: job.attempt,
+    attempt_log: [...record.attempt_log, attempt],
+    updated_at: attempt.at,
+  };
+  if (outcome.ok) {
+    await deps.deliveries.update(tenantId, deliveryId, {
+      ...logged,
+      status: 'sent',
+      sent_at: attempt.at,
+      error: null,
+    });
+    if (record.kind === 'alert') await recordSent(deps.table, tenantId, record.check_id, nowMs);
+    return;
+  }
+  const error = outcome.error ?? `answered ${outcome.status_code ?? 'nothing'}`;
+  const updated = await deps.deliveries.update(tenantId, deliveryId, {
+    ...logged,
+    status: job.attempt < MAX_DELIVERY_ATTEMPTS ? 'retrying' : 'failed',
+    error,
+  });
+  return afterFailedAttempt(deps, updated, job.attempt, error);
+}
+
+/** After a failed attempt: throw while attempts are left, else the record is (already) failed. */
+async function afterFailedAttempt(
+  deps: NotifyDeps,
+  record: DeliveryRecord,
+  attempt: number,
+  error: string | null,
+): Promise<void> {
+  if (record.status === 'sent') return;
+  if (attempt < MAX_DELIVERY_ATTEMPTS) {
+    throw new DeliveryAttemptError(
+      `delivery ${record.id} attempt ${attempt} failed: ${error ?? 'unknown error'}`,
+    );
+  }
+  if (record.status !== 'failed') {
+    await deps.deliveries.update(record.tenant_id, record.id, {
+      status: 'failed',
+      updated_at: isoTime(deps.clock.now()),
+    });
+  }
+}

@@ -1,0 +1,111 @@
+import type { JobInput } from '../platform/job-queue.ts';
+import { afterUpstreamJobId } from './job-ids.ts';
+import type { NotifyJob } from './jobs.ts';
+import {
+  type DeliverySpec,
+  effectivePolicy,
+  enqueueAll,
+  type NotifyDeps,
+  newDelivery,
+  storeAndDispatch,
+} from './notify-deps.ts';
+import { lastSentAtMs } from './notify-state.ts';
+import type { ChannelRecord, PolicyRecord, StateChangeEvent } from './records.ts';
+import { firstRepeat } from './repeat.ts';
+import { downUpstreams, heldBackBy, holdBack, isDownState, readEntityById, release } from './upstream.ts';
+
+/**
+ * The `event` job: one state change evaluated against its check's policy in SPEC.md's order
+ * (DECISIONS.md "Notifications"). Every skip is logged as a `skipped` record per channel with its
+ * reason; otherwise each channel gets a pending record and a `deliver` job. Record ids are
+ * deterministic, so a redelivered job stores and sends nothing twice.
+ */
+
+type EventJob = Extract<NotifyJob, { kind: 'event' }>;
+
+/** True for a change to up out of down or degraded. */
+export const isRecovery = (event: StateChangeEvent) =>
+  event.to_state === 'up' && (event.from_state === 'down' || event.from_state === 'degraded');
+
+/** The time encoded in a ULID-shaped id (`trn_...`), or undefined for another shape. */
+function idTimeMs(id: string): number | undefined {
+  const ulid = id.split('_')[1];
+  if (ulid?.length !== 26) return undefined;
+  let ms = 0;
+  for (const char of ulid.slice(0, 10)) {
+    const digit = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(char);
+    if (digit < 0) return undefined;
+    ms = ms * 32 + digit;
+  }
+  return ms;
+}
+
+/** Why the flow stops before sending (the steps before the channels), or undefined to send. */
+async function skipReason(
+  deps: NotifyDeps,
+  event: StateChangeEvent,
+  policy: PolicyRecord,
+): Promise<string | undefined> {
+  if (event.from_state === 'unknown' && event.to_state === 'up') return 'first result';
+  if (policy.silenced) return 'silenced';
+  if (isRecovery(event) && !policy.notify_on_recovery) return 'recovery alerts are off';
+  const lastSent = await lastSentAtMs(deps.table, event.check_id);
+  if (lastSent !== undefined && policy.cooldown_seconds > 0) {
+    const leftMs = lastSent + policy.cooldown_seconds * 1000 - deps.clock.now();
+    if (leftMs > 0) return `cooldown: ${Math.ceil(leftMs / 1000)} s left`;
+  }
+  if (policy.suppress_when_upstream_down && isDownState(event.to_state)) {
+    const upstreams = await downUpstreams(deps.table, event.tenant_id, event.entity_id);
+    const first = upstreams[0];
+    if (first) {
+      await holdBack(deps.table, event, upstreams);
+      return `upstream ${first.name} is down`;
+    }
+  }
+  return undefined;
+}
+
+/** Releases the alerts held back while this entity was down: each is evaluated again in full. */
+async function releaseHeldBack(deps: NotifyDeps, event: StateChangeEvent): Promise<void> {
+  const markers = await heldBackBy(deps.table, event.tenant_id, event.entity_id);
+  for (const marker of markers) {
+    const held = marker.event;
+    const dependent = await readEntityById(deps.table, held.tenant_id, held.entity_id);
+    if (dependent && isDownState(dependent.state) && dependent.last_transition_id === held.transition_id) {
+      const job: JobInput<NotifyJob> = {
+        id: afterUpstreamJobId(held.transition_id, event.transition_id),
+        body: { kind: 'event', event: held, after_upstream: event.transition_id },
+      };
+      await enqueueAll(deps, [job]);
+    }
+    await release(deps.table, marker);
+  }
+}
+
+/** Handles one `event` job; throws to have it retried. */
+export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void> {
+  const { event } = job;
+  if (event.to_state === 'up') await releaseHeldBack(deps, event);
+
+  const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
+  const channels: (ChannelRecord | null)[] = await deps.channels.listForCheck(event.check_id);
+  const reason = await skipReason(deps, event, policy);
+  const seq = job.after_upstream ? `after:${job.after_upstream}` : '0';
+  const timeMs = (job.after_upstream && idTimeMs(job.after_upstream)) || Date.parse(event.timestamp);
+  const base: Omit<DeliverySpec, 'channel'> = { event, kind: 'alert', seq, timeMs };
+
+  if (reason !== undefined || channels.length === 0) {
+    const skipped = reason ?? 'no channels';
+    const targets = channels.length > 0 ? channels : [null];
+    const records = targets.map((channel) => newDelivery({ ...base, channel, skipped }, deps.clock.now()));
+    await storeAndDispatch(deps, records);
+    deps.logger.debug('alert skipped', { transition_id: event.transition_id, reason: skipped });
+    return;
+  }
+
+  const records = channels.map((channel) => newDelivery({ ...base, channel }, deps.clock.now()));
+  await storeAndDispatch(deps, records);
+  if (isDownState(event.to_state) && policy.repeat_interval_seconds > 0) {
+    await enqueueAll(deps, [firstRepeat(event, policy, deps.clock.now())]);
+  }
+}

@@ -1,0 +1,126 @@
+import { checkKeys } from '../checks/check-keys.ts';
+import { checkFieldsSchema } from '../checks/records.ts';
+import { isoTime } from '../platform/clock.ts';
+import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import type { ReceivedJob } from '../platform/job-queue.ts';
+import { parseItem } from '../store/items.ts';
+import { ConditionFailedError } from '../store/table.ts';
+import { alertFor } from './alert-context.ts';
+import { handleDeliver } from './deliver.ts';
+import { handleEvent } from './flow.ts';
+import { retryJobId } from './job-ids.ts';
+import type { NotifyJob } from './jobs.ts';
+import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
+import type { NotifyActions, SendOutcome } from './ports.ts';
+import type { ChannelRecord, DeliveryRecord, StateChangeEvent } from './records.ts';
+import { handleRepeat } from './repeat.ts';
+import { readEntityById } from './upstream.ts';
+
+/**
+ * The notifier: the notify queue's job handler (the local job runner and the notifier Lambda call
+ * `handle`), and the actions the API asks of it (a test message, the retry of a failed delivery).
+ */
+
+/** The transition id a test message's event carries: it belongs to no state change. */
+export const TEST_TRANSITION_ID = 'test';
+
+/** Builds the notifier over the stores, the notify queue and the channel senders. */
+export function createNotifier(deps: NotifyDeps) {
+  /** Runs one delivery of a notify job; throws to have the queue bring it back after its retry delay. */
+  const handle = async (job: ReceivedJob<NotifyJob>): Promise<void> => {
+    const { body } = job;
+    switch (body.kind) {
+      case 'event':
+        return handleEvent(deps, body);
+      case 'deliver':
+        return handleDeliver(deps, { ...job, body });
+      case 'repeat':
+        return handleRepeat(deps, body);
+    }
+  };
+
+  const sendOne = async (channel: ChannelRecord, record: DeliveryRecord): Promise<DeliveryRecord> => {
+    let outcome: SendOutcome;
+    try {
+      outcome = await deps.senders.send(channel, await alertFor(deps.table, record));
+    } catch (error) {
+      outcome = {
+        ok: false,
+        status_code: null,
+        error: error instanceof Error ? error.message : String(error),
+      };
+    }
+    const at = isoTime(deps.clock.now());
+    const error = outcome.ok ? null : (outcome.error ?? `answered ${outcome.status_code ?? 'nothing'}`);
+    return deps.deliveries.update(record.tenant_id, record.id, {
+      status: outcome.ok ? 'sent' : 'failed',
+      attempts: 1,
+      attempt_log: [{ at, status_code: outcome.status_code, error: outcome.error }],
+      sent_at: outcome.ok ? at : null,
+      error,
+      updated_at: at,
+    });
+  };
+
+  const actions: NotifyActions = {
+    async sendTest(tenantId, checkId) {
+      const item = await deps.table.get(checkKeys.check(tenantId, checkId), { consistent: true });
+      if (!item) throw new NotFoundError('check');
+      const check = parseItem(checkFieldsSchema, item);
+      const entity = await readEntityById(deps.table, tenantId, check.entity_id);
+      const nowMs = deps.clock.now();
+      const event: StateChangeEvent = {
+        entity_id: check.entity_id,
+        entity_name: entity?.name ?? check.entity_slug,
+        check_id: checkId,
+        tenant_id: tenantId,
+        from_state: entity?.state ?? 'unknown',
+        to_state: entity?.state ?? 'unknown',
+        transition_id: TEST_TRANSITION_ID,
+        timestamp: isoTime(nowMs),
+      };
+      const channels = await deps.channels.listForCheck(checkId);
+      const days = await retentionDays(deps, tenantId);
+      const series = newId('req', nowMs);
+      return Promise.all(
+        channels.map(async (channel) => {
+          const record = newDelivery({ event, channel, kind: 'test', seq: series, timeMs: nowMs }, nowMs);
+          await deps.deliveries.putNew(record, days);
+          return sendOne(channel, record);
+        }),
+      );
+    },
+
+    async retry(tenantId, deliveryId) {
+      const record = await deps.deliveries.get(tenantId, deliveryId);
+      if (!record) throw new NotFoundError('delivery');
+      if (record.status !== 'failed')
+        throw new ConflictError(`only a failed delivery can be retried; this one is ${record.status}`);
+      let pending: DeliveryRecord;
+      try {
+        pending = await deps.deliveries.update(
+          tenantId,
+          deliveryId,
+          { status: 'pending', attempts: 0, error: null, updated_at: isoTime(deps.clock.now()) },
+          { kind: 'compare', attr: 'status', op: '=', value: 'failed' },
+        );
+      } catch (error) {
+        if (error instanceof ConditionFailedError)
+          throw new ConflictError('the delivery is being retried already');
+        throw error;
+      }
+      await enqueueAll(deps, [
+        {
+          id: retryJobId(deliveryId, record.attempt_log.length),
+          body: { kind: 'deliver', tenant_id: tenantId, delivery_id: deliveryId },
+        },
+      ]);
+      return pending;
+    },
+  };
+
+  return { handle, ...actions };
+}
+
+export type Notifier = ReturnType<typeof createNotifier>;

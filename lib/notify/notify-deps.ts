@@ -1,0 +1,130 @@
+import type { Tenant } from '../auth/records.ts';
+import type { Clock } from '../platform/clock.ts';
+import { isoTime } from '../platform/clock.ts';
+import { deterministicId } from '../platform/ids.ts';
+import type { JobInput, JobQueue } from '../platform/job-queue.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Table } from '../store/table.ts';
+import type { ChannelStore } from './channel-store.ts';
+import type { DeliveryStore } from './delivery-store.ts';
+import { deliverJobId } from './job-ids.ts';
+import type { NotifyJob } from './jobs.ts';
+import type { PolicyStore } from './policy-store.ts';
+import type { ChannelSenders } from './ports.ts';
+import {
+  type ChannelRecord,
+  type DeliveryRecord,
+  POLICY_DEFAULTS,
+  type PolicyRecord,
+  type StateChangeEvent,
+} from './records.ts';
+
+/** What the notifier's job handlers work with (built once per runtime by createNotifier). */
+export interface NotifyDeps {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  queue: JobQueue<NotifyJob>;
+  senders: ChannelSenders;
+  policies: Pick<PolicyStore, 'get'>;
+  channels: Pick<ChannelStore, 'listForCheck' | 'get'>;
+  deliveries: Pick<DeliveryStore, 'get' | 'putNew' | 'update'>;
+  tenants: { getTenant(tenantId: string): Promise<Pick<Tenant, 'retention_days'> | undefined> };
+}
+
+/** The check's policy, or the defaults (revision 0) when none was ever written. */
+export async function effectivePolicy(
+  deps: NotifyDeps,
+  tenantId: string,
+  checkId: string,
+): Promise<PolicyRecord> {
+  const stored = await deps.policies.get(checkId);
+  if (stored && stored.tenant_id === tenantId) return stored;
+  const now = isoTime(deps.clock.now());
+  return {
+    id: '',
+    tenant_id: tenantId,
+    check_id: checkId,
+    ...POLICY_DEFAULTS,
+    created_at: now,
+    updated_at: now,
+    revision: 0,
+  };
+}
+
+/** Enqueues jobs; throws when any could not be (the caller's job is then retried). */
+export async function enqueueAll(deps: NotifyDeps, jobs: JobInput<NotifyJob>[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const { failed } = await deps.queue.enqueue(jobs);
+  if (failed.length > 0) throw new Error(`${failed.length} notify job(s) could not be enqueued`);
+}
+
+/** What a new delivery record is made of; `seq` tells apart several records of one transition and channel. */
+export interface DeliverySpec {
+  event: StateChangeEvent;
+  channel: ChannelRecord | null;
+  kind: DeliveryRecord['kind'];
+  /** "0" for the alert, "after:<trn>" for a released one, the repeat's number for a repeat. */
+  seq: string;
+  /** The time the id is ordered by (newest first in the log). */
+  timeMs: number;
+  /** A skip reason: the record is stored `skipped` and no job follows. */
+  skipped?: string;
+}
+
+/** A new record; its id is the same for the same transition, channel, kind and seq, so a redelivery collides. */
+export function newDelivery(spec: DeliverySpec, nowMs: number): DeliveryRecord {
+  const { event, channel } = spec;
+  const at = isoTime(nowMs);
+  return {
+    id: deterministicId(
+      'dlv',
+      spec.timeMs,
+      `${event.transition_id}|${channel?.id ?? '-'}|${spec.kind}|${spec.seq}`,
+    ),
+    tenant_id: event.tenant_id,
+    channel_id: channel?.id ?? null,
+    check_id: event.check_id,
+    entity_id: event.entity_id,
+    transition_id: spec.kind === 'test' ? null : event.transition_id,
+    channel_type: channel?.channel_type ?? null,
+    kind: spec.kind,
+    status: spec.skipped === undefined ? 'pending' : 'skipped',
+    reason: spec.skipped ?? null,
+    attempts: 0,
+    attempt_log: [],
+    sent_at: null,
+    error: null,
+    created_at: at,
+    updated_at: at,
+    event,
+  };
+}
+
+/** Days a tenant's delivery records are kept (its result retention). */
+export async function retentionDays(deps: NotifyDeps, tenantId: string): Promise<number> {
+  const tenant = await deps.tenants.getTenant(tenantId);
+  return tenant?.retention_days ?? 30;
+}
+
+/**
+ * Stores the records and enqueues a `deliver` job for each pending one. A record already stored (a
+ * redelivered job) is enqueued again only while it is still pending, so nothing is sent twice.
+ */
+export async function storeAndDispatch(deps: NotifyDeps, records: DeliveryRecord[]): Promise<void> {
+  const first = records[0];
+  if (!first) return;
+  const days = await retentionDays(deps, first.tenant_id);
+  const jobs: JobInput<NotifyJob>[] = [];
+  for (const record of records) {
+    const created = await deps.deliveries.putNew(record, days);
+    const current = created ? record : await deps.deliveries.get(record.tenant_id, record.id);
+    if (current?.status === 'pending') {
+      jobs.push({
+        id: deliverJobId(record.id),
+        body: { kind: 'deliver', tenant_id: record.tenant_id, delivery_id: record.id },
+      });
+    }
+  }
+  await enqueueAll(deps, jobs);
+}

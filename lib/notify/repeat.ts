@@ -1,0 +1,74 @@
+import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
+import { repeatJobId } from './job-ids.ts';
+import type { NotifyJob } from './jobs.ts';
+import {
+  effectivePolicy,
+  enqueueAll,
+  type NotifyDeps,
+  newDelivery,
+  storeAndDispatch,
+} from './notify-deps.ts';
+import type { PolicyRecord, StateChangeEvent } from './records.ts';
+import { isDownState, readEntityById } from './upstream.ts';
+
+/**
+ * Repeats: while an entity stays down with the same transition and its check's policy asks for it,
+ * every channel gets the alert again each `repeat_interval_seconds`. A `repeat` job waits for its
+ * time in hops of at most 15 minutes (the longest queue delay); when due it stops on recovery, on
+ * silence, or when the policy changed since the series began.
+ */
+
+type RepeatJob = Extract<NotifyJob, { kind: 'repeat' }>;
+
+function repeatJob(
+  body: RepeatJob,
+  nowMs: number,
+  id = repeatJobId(body.event.transition_id, body.seq),
+): JobInput<NotifyJob> {
+  return { id, body, delaySeconds: delaySecondsFor(body.due_ms, nowMs) };
+}
+
+/** The first repeat of an alert for a change to down or degraded (the policy asks for repeats). */
+export function firstRepeat(
+  event: StateChangeEvent,
+  policy: PolicyRecord,
+  nowMs: number,
+): JobInput<NotifyJob> {
+  return repeatJob(
+    {
+      kind: 'repeat',
+      event,
+      seq: 1,
+      policy_revision: policy.revision,
+      due_ms: nowMs + policy.repeat_interval_seconds * 1000,
+    },
+    nowMs,
+  );
+}
+
+/** Handles one `repeat` job; throws to have it retried. */
+export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<void> {
+  const nowMs = deps.clock.now();
+  if (job.due_ms > nowMs) {
+    // Not yet due (a delay is at most 15 minutes): wait another hop, under an id naming where it lands.
+    const landsMs = Math.min(job.due_ms, nowMs + MAX_DELAY_SECONDS * 1000);
+    const id = `${repeatJobId(job.event.transition_id, job.seq)}:hop:${Math.ceil(landsMs / 1000)}`;
+    await enqueueAll(deps, [repeatJob(job, nowMs, id)]);
+    return;
+  }
+  const { event } = job;
+  const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
+  if (!entity || !isDownState(entity.state) || entity.last_transition_id !== event.transition_id) return;
+  const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
+  if (policy.silenced || policy.revision !== job.policy_revision || policy.repeat_interval_seconds <= 0)
+    return;
+
+  const channels = await deps.channels.listForCheck(event.check_id);
+  const records = channels.map((channel) =>
+    newDelivery({ event, channel, kind: 'repeat', seq: String(job.seq), timeMs: job.due_ms }, nowMs),
+  );
+  await storeAndDispatch(deps, records);
+  // The next one counts from this one's due time, so a late run does not push the series back.
+  const dueMs = Math.max(job.due_ms + policy.repeat_interval_seconds * 1000, nowMs + 1000);
+  await enqueueAll(deps, [repeatJob({ ...job, seq: job.seq + 1, due_ms: dueMs }, nowMs)]);
+}
