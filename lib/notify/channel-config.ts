@@ -90,6 +90,7 @@ export const channelInputSchema = z.discriminatedUnion(
       issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')}` : undefined,
   },
 );
+/** A validated channel body, ready to store. */
 export type ChannelInput = z.output<typeof channelInputSchema>;
 
 /** Parses a channel request body; throws ValidationError naming each bad field (`config.url`, ...). */

@@ -25,6 +25,7 @@ export interface NatsServerOptions {
   token?: string;
 }
 
+/** The error of every nats delivery while VIGIL_NATS_URL is empty. */
 export const NO_NATS_SERVER = 'no NATS server configured (VIGIL_NATS_URL)';
 const DEFAULT_PUBLISH_TIMEOUT_MS = 10_000;
 const CONNECT_TIMEOUT_MS = 5_000;
