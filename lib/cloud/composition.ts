@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { type CoreDeps, createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
 import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
@@ -117,12 +118,20 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
         jobRunner: app.jobRunner,
         logger,
       }),
-    /** The notifier Lambda's SQS batch handler; needs VIGIL_NOTIFY_QUEUE_URL. */
-    notifierHandler: () =>
-      createSqsBatchHandler({
-        queue: notifyQueue('the notifier sets retry delays there'),
-        handle: (job) => app.notifier.handle(job),
-        logger,
-      }),
+    /**
+     * The notifier Lambda's SQS batch handler; needs VIGIL_NOTIFY_QUEUE_URL, read at the first
+     * invocation so that importing the function module (tests do) needs no queue.
+     */
+    notifierHandler() {
+      let handler: ((event: unknown, context: Context) => Promise<SQSBatchResponse>) | undefined;
+      return (event: unknown, context: Context): Promise<SQSBatchResponse> => {
+        handler ??= createSqsBatchHandler({
+          queue: notifyQueue('the notifier sets retry delays there'),
+          handle: (job) => app.notifier.handle(job),
+          logger,
+        });
+        return handler(event, context);
+      };
+    },
   };
 }

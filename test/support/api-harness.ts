@@ -1,19 +1,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { inject } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
+import { createNotifierLambda } from '../../functions/notifier.ts';
 import { createStreamHandler } from '../../functions/stream.ts';
-import type { App } from '../../lib/app.ts';
+import type { App, CoreDeps } from '../../lib/app.ts';
 import { runOperatorCommand } from '../../lib/cli/operator.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import type { SchedulerOptions } from '../../lib/local/scheduler.ts';
 import { type Clock, systemClock } from '../../lib/platform/clock.ts';
 import { type Config, loadConfig } from '../../lib/platform/config.ts';
+import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import type { Table } from '../../lib/store/table.ts';
+import { createFakeSqs, FAKE_QUEUE_URL, type FakeSqs } from '../platform/fake-sqs.ts';
 import { createTestTable } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
 
@@ -48,6 +52,11 @@ export interface ApiHarness {
   createTenant(name?: string): Promise<{ tenantId: string; key: string }>;
   /** Feeds every pending change-feed record to the app's consumers until none are left. */
   drainChanges(): Promise<void>;
+  /**
+   * Runs the notify jobs visible now until none is left (delayed ones, retries and repeats, stay
+   * queued): the local job runner going idle, or the notifier Lambda over the fake SQS queue.
+   */
+  runNotifyJobs(): Promise<void>;
   /** Runs an operator CLI command against this harness's store. */
   operator(argv: string[]): Promise<string>;
   close(): Promise<void>;
@@ -61,6 +70,15 @@ export interface HarnessOptions {
    * scheduler. Default: running, except on a caller's clock (fake time is driven by hand).
    */
   scheduler?: SchedulerOptions | false;
+  /** Outbound TLS trust and name resolution of the channels (a test CA for HTTPS receivers). */
+  egress?: CoreDeps['egress'];
+  /** Lambda runtime only: the EventBridge client the stream function publishes with (set VIGIL_EVENT_BUS_NAME). */
+  eventBridge?: EventBridgeClient;
+}
+
+/** The Lambda harness also exposes the notify queue: SQS faked in memory (test/platform/fake-sqs.ts). */
+export interface LambdaHarness extends ApiHarness {
+  notifySqs: FakeSqs;
 }
 
 /** The local harness also exposes the running runtime (scheduler, table) and its data dir. */
@@ -115,6 +133,7 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
     clock: options.clock ?? systemClock,
     host: '127.0.0.1',
     scheduler: options.scheduler ?? (options.clock ? false : {}),
+    ...(options.egress ? { egress: options.egress } : {}),
   });
   const adminKey = runtime.bootstrapKey ?? '';
   const tenantId = (await runtime.app.tenants.listTenants())[0]?.id ?? '';
@@ -144,6 +163,7 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
       return { tenantId: created.tenant.id, key: created.rawKey };
     },
     drainChanges: () => runtime.drainChanges(),
+    runNotifyJobs: () => runtime.notifyRunner.idle(),
     operator: (argv) => runOperatorCommand(argv, { table: runtime.table, clock: systemClock }),
     async close() {
       await runtime.stop();
@@ -155,24 +175,48 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
 let requestCounter = 0;
 
 /** The api Lambda handler over a fresh DynamoDB Local table, driven with API Gateway v2 events. */
-export async function startLambdaHarness(options: HarnessOptions = {}): Promise<ApiHarness> {
+export async function startLambdaHarness(options: HarnessOptions = {}): Promise<LambdaHarness> {
   const testTable = await createTestTable(inject('dynamodbEndpoint'));
   const logs: string[] = [];
   const config = testConfig('cloud', '/nonexistent', {
     VIGIL_TABLE_NAME: testTable.tableName,
+    VIGIL_NOTIFY_QUEUE_URL: FAKE_QUEUE_URL,
     ...options.env,
   });
+  // The notify queue's redrive policy: the job queue's attempts (infra/notifications.ts).
+  const notifySqs = createFakeSqs({ maxReceiveCount: DEFAULT_MAX_ATTEMPTS });
   // The same composition and middy edges as the deployed functions, over DynamoDB Local.
   const cloud = createCloudApp(
     { ...config, logLevel: 'debug' },
-    { dynamodb: testTable.client, clock: options.clock ?? systemClock, logWrite: (line) => logs.push(line) },
+    {
+      dynamodb: testTable.client,
+      clock: options.clock ?? systemClock,
+      logWrite: (line) => logs.push(line),
+      sqs: notifySqs.sqs,
+      ...(options.egress ? { egress: options.egress } : {}),
+      ...(options.eventBridge ? { eventBridge: options.eventBridge } : {}),
+    },
   );
   const { app, table } = cloud;
   const handler = createApiHandler(cloud);
-  const streamHandler = createStreamHandler({ consumers: app.consumers, powertools: cloud.powertools });
+  const streamHandler = createStreamHandler({
+    consumers: cloud.streamConsumers,
+    powertools: cloud.powertools,
+  });
+  const notifierHandler = createNotifierLambda(cloud);
   const stream = createStreamReader(testTable.client, inject('dynamodbEndpoint'), testTable.tableName);
   const first = await app.tenants.createTenant({ name: 'Local', email: 'admin@localhost' });
   const context = { awsRequestId: 'test', functionName: 'api' } as unknown as Context;
+  /** Polls like the notifier's event-source mapping until nothing is visible; answers the batches run. */
+  const runNotifyBatches = async (): Promise<number> => {
+    for (let round = 0; round < 100; round += 1) {
+      const event = await notifySqs.pollEvent(10);
+      if (!event) return round;
+      const response = await notifierHandler(event, context);
+      await notifySqs.deleteSucceeded(event, response.batchItemFailures);
+    }
+    throw new Error('notify queue did not settle after 100 batches');
+  };
 
   return {
     runtime: 'lambda',
@@ -181,6 +225,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     tenantId: first.tenant.id,
     table,
     logs,
+    notifySqs,
     async request(method, path, opts = {}) {
       const { body, contentType } = encodeBody(opts);
       const [rawPath = path, rawQueryString = ''] = path.split('?');
@@ -216,16 +261,22 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       return { tenantId: created.tenant.id, key: created.rawKey };
     },
     async drainChanges() {
+      // The stream function enqueues notify jobs; the notifier runs the ones visible now, as deployed.
       for (let round = 0; round < 100; round += 1) {
         const records = await stream.readNew();
-        if (records.length === 0) return;
-        await streamHandler({ Records: records }, context);
+        if (records.length > 0) await streamHandler({ Records: records }, context);
+        const batches = await runNotifyBatches();
+        if (records.length === 0 && batches === 0) return;
       }
       throw new Error('change feed did not settle after 100 rounds');
+    },
+    async runNotifyJobs() {
+      await runNotifyBatches();
     },
     operator: (argv) => runOperatorCommand(argv, { table, clock: systemClock }),
     async close() {
       stream.close();
+      notifySqs.restore();
       await testTable.drop();
     },
   };
