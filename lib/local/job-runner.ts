@@ -14,9 +14,14 @@ export interface JobRunnerOptions<B> {
 export interface JobRunner {
   /** Stops starting jobs and waits for the running ones; jobs not started stay stored for the next start. */
   stop(): Promise<void>;
-  /** Resolves once no job is waiting or running (tests wait on it). */
+  /** Resolves once no job is waiting or running, a moment after the last (tests wait on it). */
   idle(): Promise<void>;
+  /** Jobs handed over and not finished yet (waiting for a slot or running). */
+  readonly pending: number;
 }
+
+/** How long idle() waits for a job timed for now to be handed over (the queue's timer fires on the next turn). */
+const IDLE_GRACE_MS = 5;
 
 /** Runs a local queue's jobs as they become visible: ack on success, fail on throw, at most `concurrency` at once. */
 export function startJobRunner<B>(options: JobRunnerOptions<B>): JobRunner {
@@ -75,9 +80,16 @@ export function startJobRunner<B>(options: JobRunnerOptions<B>): JobRunner {
       while (running.size > 0) await Promise.allSettled([...running]);
       settleIdle();
     },
-    idle() {
-      if (waiting.length === 0 && running.size === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
+    async idle() {
+      for (;;) {
+        if (waiting.length > 0 || running.size > 0)
+          await new Promise<void>((resolve) => idleWaiters.push(resolve));
+        await new Promise((resolve) => setTimeout(resolve, IDLE_GRACE_MS));
+        if (waiting.length === 0 && running.size === 0) return;
+      }
+    },
+    get pending() {
+      return waiting.length + running.size;
     },
   };
 }

@@ -1,0 +1,186 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { createApp, STREAM_ENTITIES } from '../../../lib/app.ts';
+import { createChangePump } from '../../../lib/local/change-pump.ts';
+import { startJobRunner } from '../../../lib/local/job-runner.ts';
+import { createSqliteJobQueue } from '../../../lib/local/sqlite-job-queue.ts';
+import { NOTIFY_QUEUE, notifyJobSchema } from '../../../lib/notify/jobs.ts';
+import { createNotifier } from '../../../lib/notify/notifier.ts';
+import type { Alert, ChannelSenders, SendOutcome } from '../../../lib/notify/ports.ts';
+import type { ChannelRecord, DeliveryRecord } from '../../../lib/notify/records.ts';
+import { isoTime } from '../../../lib/platform/clock.ts';
+import { loadConfig } from '../../../lib/platform/config.ts';
+import { newId } from '../../../lib/platform/ids.ts';
+import { silentLogger } from '../../../lib/platform/logger.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../../lib/store/sqlite-table.ts';
+import { manualTime } from '../../local/scheduler-helpers.ts';
+
+/** One send a fake channel saw. */
+export interface Sent {
+  channel: ChannelRecord;
+  alert: Alert;
+  atMs: number;
+}
+
+/**
+ * The notification flow on real parts (the SQLite table, its change feed, the durable notify queue,
+ * the job runner, the API) on fake time; only the channel senders are a fake that records what it
+ * was asked to send and answers what `answer` says.
+ */
+export async function startFlowHarness() {
+  const time = manualTime();
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-notify-'));
+  const table = createSqliteTable({
+    db: openSqliteDatabase(join(dir, 'vigil.db')),
+    streamEntities: STREAM_ENTITIES,
+  });
+  const logger = silentLogger;
+  const queue = createSqliteJobQueue({
+    table,
+    name: NOTIFY_QUEUE,
+    schema: notifyJobSchema,
+    clock: time.clock,
+    logger,
+    timers: time.timers,
+    maxAttempts: 4,
+  });
+  const config = loadConfig('local', { VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' });
+  const app = createApp({ table, clock: time.clock, logger, config, notifyQueue: queue });
+  const sent: Sent[] = [];
+  let answer: (channel: ChannelRecord, n: number) => SendOutcome = () => ({
+    ok: true,
+    status_code: 200,
+    error: null,
+  });
+  const senders: ChannelSenders = {
+    async send(channel, alert) {
+      sent.push({ channel, alert, atMs: time.clock.now() });
+      return answer(channel, sent.length);
+    },
+    close: async () => {},
+  };
+  const notifier = createNotifier({
+    table,
+    clock: time.clock,
+    logger,
+    queue,
+    senders,
+    policies: app.policies,
+    channels: app.channels,
+    deliveries: app.deliveries,
+    tenants: app.tenants,
+  });
+  const runner = startJobRunner({ queue, handle: notifier.handle, concurrency: 4, logger });
+  time.settleWhile(() => runner.pending > 0);
+  const pump = createChangePump({ table, consumers: app.consumers, logger });
+  const { tenant, rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
+
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+  const call = async (method: string, path: string, body?: unknown, status?: number): Promise<any> => {
+    const res = await app.router.handle({
+      method,
+      path,
+      query: {},
+      headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+      requestId: 'test',
+    });
+    if (status !== undefined) expect(res.status, `${method} ${path}: ${res.body}`).toBe(status);
+    return res.body ? JSON.parse(res.body) : undefined;
+  };
+
+  /** Feeds the change feed to the consumers and runs the notify jobs due now, until nothing is left. */
+  const settle = async () => {
+    for (let round = 0; round < 4; round += 1) {
+      await pump.drain();
+      await time.advance(1);
+      await runner.idle();
+    }
+  };
+
+  let entityCount = 0;
+  const harness = {
+    app,
+    table,
+    time,
+    queue,
+    notifier,
+    sent,
+    tenantId: tenant.id,
+    call,
+    settle,
+    /** Sets how the fake channels answer the n-th send overall. */
+    answerWith(fn: (channel: ChannelRecord, n: number) => SendOutcome) {
+      answer = fn;
+    },
+    /** An entity with a push check (threshold 1): one failed result takes it down. */
+    async entityWithCheck(name: string): Promise<{ entityId: string; checkId: string }> {
+      if (entityCount === 0) await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' }, 201);
+      entityCount += 1;
+      const entity = await call(
+        'POST',
+        '/v1/blueprints/svc/entities',
+        { slug: `e${entityCount}`, name },
+        201,
+      );
+      const check = await call(
+        'POST',
+        '/v1/checks',
+        { entity_id: entity.id, check_type: 'push', interval_seconds: 3600, failure_threshold: 1 },
+        201,
+      );
+      return { entityId: entity.id, checkId: check.id };
+    },
+    /** A push result now, then the flow it starts. */
+    async result(checkId: string, success: boolean) {
+      await call(
+        'POST',
+        `/v1/checks/${checkId}/results`,
+        { success, latency_ms: 5, error_message: success ? '' : 'boom' },
+        201,
+      );
+      await settle();
+    },
+    async policy(checkId: string, fields: Record<string, unknown>) {
+      const policy = await call('POST', `/v1/checks/${checkId}/policy`, fields);
+      expect(policy?.check_id, JSON.stringify(policy)).toBe(checkId);
+    },
+    /** A webhook channel stored directly (its URL is never dialled: the senders are fake). */
+    async channel(checkId: string): Promise<ChannelRecord> {
+      const record: ChannelRecord = {
+        id: newId('chn', time.clock.now()),
+        tenant_id: tenant.id,
+        check_id: checkId,
+        created_at: isoTime(time.clock.now()),
+        channel_type: 'webhook',
+        config: { url: 'https://hooks.example.com/vigil' },
+      };
+      expect(await app.channels.create(record)).toBeUndefined();
+      return record;
+    },
+    async dependsOn(fromEntityId: string, toEntityId: string) {
+      await call(
+        'POST',
+        '/v1/relations',
+        { from_entity_id: fromEntityId, to_entity_id: toEntityId, relation_type: 'depends_on' },
+        201,
+      );
+    },
+    /** The check's delivery records, newest first. */
+    async logs(checkId: string): Promise<DeliveryRecord[]> {
+      return (await app.deliveries.list(tenant.id, { check_id: checkId, limit: 200 })).deliveries;
+    },
+    async close() {
+      await pump.stop();
+      await runner.stop();
+      queue.close();
+      await table.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+export type FlowHarness = Awaited<ReturnType<typeof startFlowHarness>>;
