@@ -84,7 +84,7 @@ export async function startFlowHarness() {
       path,
       query: {},
       headers: { authorization: `Bearer ${rawKey}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+      body: body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body)),
       requestId: 'test',
     });
     if (status !== undefined) expect(res.status, `${method} ${path}: ${res.body}`).toBe(status);
