@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { tenantPk } from '../../lib/auth/tenancy-keys.ts';
 import type { Route } from '../../lib/http/types.ts';
+import { newId } from '../../lib/platform/ids.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
 
@@ -62,6 +63,11 @@ export async function createFixture(
     check_type: 'push',
     interval_seconds: 60,
   });
+  const channel = await call('POST', `/v1/checks/${check.id}/policy/channels`, {
+    channel_type: 'nats',
+    config: { subject: 'fixture.alerts' },
+  });
+  const delivery = await seedDelivery(api, (await call('GET', '/v1/me')).id, check.id, a.id, channel.id);
   return {
     key,
     readOnlyKey: readOnly.key,
@@ -75,8 +81,56 @@ export async function createFixture(
       user: accepted.body.user.id,
       invitation: pending.id,
       check: check.id,
+      channel: channel.id,
+      delivery,
     },
   };
+}
+
+/** A failed delivery record of the fixture's check, as the notification flow stores one; answers its id. */
+async function seedDelivery(
+  api: ApiHarness,
+  tenantId: string,
+  checkId: string,
+  entityId: string,
+  channelId: string,
+): Promise<string> {
+  const at = new Date().toISOString();
+  const id = newId('dlv');
+  const transitionId = newId('trn');
+  const stored = await api.app.deliveries.putNew(
+    {
+      id,
+      tenant_id: tenantId,
+      channel_id: channelId,
+      check_id: checkId,
+      entity_id: entityId,
+      transition_id: transitionId,
+      channel_type: 'nats',
+      kind: 'alert',
+      status: 'failed',
+      reason: null,
+      attempts: 3,
+      attempt_log: [],
+      sent_at: null,
+      error: 'no NATS server configured',
+      created_at: at,
+      updated_at: at,
+      event: {
+        entity_id: entityId,
+        entity_name: 'A',
+        check_id: checkId,
+        tenant_id: tenantId,
+        from_state: 'up',
+        to_state: 'down',
+        transition_id: transitionId,
+        timestamp: at,
+      },
+    },
+    30,
+  );
+  expect(stored).toBe(true);
+  return id;
 }
 
 /** The value for `param` of `route`, chosen by the path segment naming the collection before it. */
@@ -91,6 +145,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     keys: fx.ids.apiKey,
     users: fx.ids.user,
     checks: fx.ids.check,
+    channels: fx.ids.channel,
+    logs: fx.ids.delivery,
   };
   const value = byCollection[collection ?? ''];
   if (!value)
@@ -138,6 +194,11 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/checks/{id}': undefined,
     'POST /v1/checks/{id}/results': { success: true, latency_ms: 5 },
     'POST /v1/checks/{id}/heartbeat': undefined,
+    'POST /v1/checks/{check_id}/policy': { silenced: true },
+    'POST /v1/checks/{check_id}/policy/channels': { channel_type: 'nats', config: { subject: 'x.y' } },
+    'DELETE /v1/checks/{check_id}/policy/channels/{channel_id}': undefined,
+    'POST /v1/checks/{check_id}/policy/test': undefined,
+    'POST /v1/notify/logs/{id}/retry': undefined,
   };
   const name = `${route.method} ${route.path}`;
   if (!(name in bodies)) throw new Error(`no sample body for ${name}: add one to route-fixtures.ts`);
