@@ -124,7 +124,7 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
      */
     notifierHandler() {
       let handler: ((event: unknown, context: Context) => Promise<SQSBatchResponse>) | undefined;
-      return (event: unknown, context: Context): Promise<SQSBatchResponse> => {
+      return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
         handler ??= createSqsBatchHandler({
           queue: notifyQueue('the notifier sets retry delays there'),
           handle: (job) => app.notifier.handle(job),

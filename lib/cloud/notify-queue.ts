@@ -18,14 +18,14 @@ export function createNotifyJobQueue(deps: {
 
 /**
  * A job queue resolved at its first use: a function without the queue's URL in its environment
- * still starts, and fails with `resolve`'s error only if it actually enqueues or receives.
+ * still starts, and each call is rejected with `resolve`'s error only if it actually enqueues or receives.
  */
 export function deferredJobQueue<B>(name: string, resolve: () => JobQueue<B>): JobQueue<B> {
   return {
     name,
-    enqueue: (jobs, options) => resolve().enqueue(jobs, options),
-    receive: (options) => resolve().receive(options),
-    ack: (jobs) => resolve().ack(jobs),
-    fail: (job, error) => resolve().fail(job, error),
+    enqueue: async (jobs, options) => resolve().enqueue(jobs, options),
+    receive: async (options) => resolve().receive(options),
+    ack: async (jobs) => resolve().ack(jobs),
+    fail: async (job, error) => resolve().fail(job, error),
   };
 }
