@@ -168,6 +168,35 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect((await call('DELETE', `/v1/checks/${http.body.id}`)).status).toBe(204);
   });
 
+  it('answers the notification policy, channel and log routes as documented', async () => {
+    await call('POST', '/v1/blueprints', { body: { slug: 'notified', name: 'Notified' } });
+    const entity = await call('POST', '/v1/blueprints/notified/entities', {
+      body: { slug: 'api', name: 'API' },
+    });
+    const check = await call('POST', '/v1/checks', {
+      body: { entity_id: entity.body.id, check_type: 'push' },
+    });
+    const policyPath = `/v1/checks/${check.body.id}/policy`;
+    expect((await call('GET', policyPath)).body.id).toBeNull();
+    expect((await call('POST', policyPath, { body: { cooldown_seconds: 60 } })).status).toBe(201);
+    expect((await call('POST', policyPath, { body: { repeat_interval_seconds: 600 } })).status).toBe(200);
+    expect((await call('POST', policyPath, { body: { repeat_interval_seconds: 5 } })).status).toBe(400);
+    const channel = await call('POST', `${policyPath}/channels`, {
+      body: { channel_type: 'nats', config: { subject: 'vigil.alerts' } },
+    });
+    expect(channel.status).toBe(201);
+    const webhook = await call('POST', `${policyPath}/channels`, {
+      body: { channel_type: 'webhook', config: { url: 'https://10.0.0.1/hook', secret: 'x' } },
+    });
+    expect(webhook.status).toBe(400);
+    expect((await call('GET', policyPath)).body.channels).toHaveLength(1);
+    expect((await call('GET', '/v1/notify/channels?limit=1')).body.channels).toHaveLength(1);
+    expect((await call('GET', '/v1/notify/logs?status=failed')).status).toBe(200);
+    expect((await call('GET', '/v1/notify/logs?status=lost')).status).toBe(400);
+    expect((await call('DELETE', `${policyPath}/channels/${channel.body.id}`)).status).toBe(204);
+    expect((await call('DELETE', `${policyPath}/channels/${channel.body.id}`)).status).toBe(404);
+  });
+
   it.each([
     ['GET', '/v1/checks/not-a-check-id', 'check not found'],
     ['GET', '/v1/checks/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'check not found'],
