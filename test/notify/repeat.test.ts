@@ -1,0 +1,75 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+
+let h: FlowHarness;
+beforeEach(async () => {
+  h = await startFlowHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+const kinds = () => h.sent.map((s) => `${s.alert.kind}:${s.alert.event.to_state}`);
+
+describe('repeats', () => {
+  it('re-sends every repeat_interval_seconds while the entity stays down, and stops at recovery', async () => {
+    const { checkId } = await h.entityWithCheck('API');
+    await h.channel(checkId);
+    await h.policy(checkId, { repeat_interval_seconds: 60, cooldown_seconds: 0 });
+    await h.result(checkId, false);
+    await h.time.advance(59_000, 1000);
+    expect(kinds()).toEqual(['alert:down']);
+    await h.time.advance(2000, 500);
+    expect(kinds()).toEqual(['alert:down', 'repeat:down']);
+    await h.time.advance(60_000, 1000);
+    expect(kinds()).toEqual(['alert:down', 'repeat:down', 'repeat:down']);
+
+    await h.result(checkId, true);
+    await h.time.advance(180_000, 5000);
+    expect(kinds()).toEqual(['alert:down', 'repeat:down', 'repeat:down', 'alert:up']);
+    const logs = await h.logs(checkId);
+    expect(logs.map((l) => l.kind)).toEqual(['alert', 'repeat', 'repeat', 'alert']);
+  });
+
+  it('stops when the policy changed', async () => {
+    const { checkId } = await h.entityWithCheck('API');
+    await h.channel(checkId);
+    await h.policy(checkId, { repeat_interval_seconds: 60 });
+    await h.result(checkId, false);
+    await h.time.advance(61_000, 1000);
+    expect(kinds()).toEqual(['alert:down', 'repeat:down']);
+    await h.policy(checkId, { repeat_interval_seconds: 60, cooldown_seconds: 10 });
+    await h.time.advance(240_000, 5000);
+    expect(kinds()).toEqual(['alert:down', 'repeat:down']);
+  });
+
+  it('stops when the policy is silenced', async () => {
+    const { checkId } = await h.entityWithCheck('API');
+    await h.channel(checkId);
+    await h.policy(checkId, { repeat_interval_seconds: 60 });
+    await h.result(checkId, false);
+    await h.policy(checkId, { repeat_interval_seconds: 60, silenced: true });
+    await h.time.advance(240_000, 5000);
+    expect(kinds()).toEqual(['alert:down']);
+  });
+
+  it('waits in hops of at most 15 minutes for a long interval', async () => {
+    const { checkId } = await h.entityWithCheck('API');
+    await h.channel(checkId);
+    await h.policy(checkId, { repeat_interval_seconds: 3600 });
+    await h.result(checkId, false);
+    await h.time.advance(3_590_000, 60_000);
+    expect(kinds()).toEqual(['alert:down']);
+    await h.time.advance(20_000, 1000);
+    expect(kinds()).toEqual(['alert:down', 'repeat:down']);
+  });
+
+  it('sends no repeats when the interval is 0', async () => {
+    const { checkId } = await h.entityWithCheck('API');
+    await h.channel(checkId);
+    await h.result(checkId, false);
+    await h.time.advance(600_000, 30_000);
+    expect(kinds()).toEqual(['alert:down']);
+    expect(h.queue.timed).toBe(0);
+  });
+});
