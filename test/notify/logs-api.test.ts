@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/records.ts';
+import { logsPageSchema } from '../../lib/notify/responses.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
@@ -105,6 +106,7 @@ describe.each(runtimes)('notification logs API ($runtime runtime)', ({ start }) 
     expect(page.logs.map((l) => l.id)).toEqual(ids(seeded));
     expect(page.next_cursor).toBeNull();
     expect(Object.keys(page.logs[0] ?? {}).sort()).toEqual(DELIVERY_KEYS);
+    expect(logsPageSchema.safeParse(page).error).toBeUndefined();
     const sent = page.logs.find((l) => l.id === seeded[0]?.id);
     expect(sent).toMatchObject({ status: 'sent', attempts: 1, kind: 'alert', channel_type: 'webhook' });
     expect(sent?.attempt_log).toEqual([{ at: seeded[0]?.created_at, status_code: 200, error: null }]);
