@@ -4,6 +4,7 @@ import { alertFor } from './alert-context.ts';
 import type { NotifyJob } from './jobs.ts';
 import type { NotifyDeps } from './notify-deps.ts';
 import { recordSent } from './notify-state.ts';
+import type { SendOutcome } from './ports.ts';
 import { type Attempt, type DeliveryRecord, MAX_DELIVERY_ATTEMPTS } from './records.ts';
 
 /**
@@ -42,7 +43,13 @@ export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJo
     return;
   }
 
-  const outcome = await deps.senders.send(channel, await alertFor(deps.table, record));
+  const alert = await alertFor(deps.table, record);
+  // A sender that throws instead of answering an outcome still counts as a logged, failed attempt.
+  const outcome: SendOutcome = await deps.senders.send(channel, alert).catch((error: unknown) => ({
+    ok: false,
+    status_code: null,
+    error: error instanceof Error ? error.message : String(error),
+  }));
   const nowMs = deps.clock.now();
   const attempt: Attempt = { at: isoTime(nowMs), status_code: outcome.status_code, error: outcome.error };
   const logged = {
