@@ -70,6 +70,9 @@ export interface SuppressedMarker {
   upstreamEntityId: string;
 }
 
+/** How long a held-back alert waits for its upstream's recovery before it expires. */
+const HELD_BACK_TTL_SECONDS = 30 * 86_400;
+
 /** Writes the markers of an alert held back by `upstreams` (a rewrite is harmless). */
 export async function holdBack(
   table: Table,
@@ -86,6 +89,8 @@ export async function holdBack(
         tenant_id: event.tenant_id,
         upstream_entity_id: up.id,
         event,
+        // A marker only matters while the upstream is down; one whose upstream was deleted meanwhile expires.
+        ttl: Math.floor(Date.parse(event.timestamp) / 1000) + HELD_BACK_TTL_SECONDS,
       },
     })),
   );

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { suppressedPk } from '../../lib/notify/notify-keys.ts';
 import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
 
 let h: FlowHarness;
@@ -138,6 +139,21 @@ describe('dependency-aware suppression', () => {
       'alert:sent',
       'alert:skipped:upstream Database is down',
     ]);
+  });
+
+  it('keeps a held-back alert under its upstream until 30 days after the change, then lets it expire', async () => {
+    const a = await h.entityWithCheck('Checkout');
+    const b = await h.entityWithCheck('Database');
+    await h.dependsOn(a.entityId, b.entityId);
+    await h.channel(a.checkId);
+    await h.result(b.checkId, false);
+    await h.result(a.checkId, false);
+
+    const markers = await h.table.query({ pk: suppressedPk(h.tenantId, b.entityId), consistent: true });
+    expect(markers.items).toHaveLength(1);
+    const marker = markers.items[0] as { ttl?: number; event: { timestamp: string } };
+    const changedAt = Date.parse(marker.event.timestamp);
+    expect(marker.ttl).toBe(Math.floor(changedAt / 1000) + 30 * 86_400);
   });
 
   it('looks through the dependency chain: a down grand-upstream suppresses too', async () => {
