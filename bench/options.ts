@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /** The benchmark's command line: which scenarios, what sizes, for how long. */
 
-export const SCENARIOS = ['bare', 'scheduled', 'max', 'unrecorded', 'undici', 'push'] as const;
+export const SCENARIOS = ['bare', 'scheduled', 'max', 'unrecorded', 'undici', 'push', 'alerts'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /**
@@ -13,7 +13,7 @@ export type Scenario = (typeof SCENARIOS)[number];
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],
-  all: ['bare', 'scheduled', 'max', 'push'],
+  all: ['bare', 'scheduled', 'max', 'push', 'alerts'],
 };
 
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -44,6 +44,10 @@ const optionsSchema = z.object({
   'push-duration': int(1).default(8),
   'push-warmup': int(0).default(1),
   'max-requests': int(1).default(5_000_000),
+  'alert-checks': int(1).default(100),
+  'alert-rounds': int(1).default(10),
+  'alert-warmup-rounds': int(0).default(1),
+  'alert-timeout': int(1).default(30),
   profile: z.boolean().default(false),
   out: z.string().optional(),
 });
@@ -52,7 +56,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -71,6 +75,10 @@ export const USAGE = `Usage: npm run bench -- [options]
   --push-duration <s>       measured seconds per push level and server (default 8)
   --push-warmup <s>         unmeasured seconds before each push level (default 1)
   --max-requests <n>        bound on requests per load run (default 5000000)
+  --alert-checks <n>        alerts: push checks alerting at once, each with a webhook (default 100)
+  --alert-rounds <n>        alerts: measured rounds, each every check down then up (default 10: 2000 alerts)
+  --alert-warmup-rounds <n> alerts: unmeasured rounds first (default 1)
+  --alert-timeout <s>       alerts: longest wait for one phase's alerts (default 30)
   --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
   --out <file>              JSON output (default bench/results/<timestamp>.json)
 `;
@@ -98,6 +106,10 @@ export function parseOptions(argv: string[]): BenchOptions {
       'push-duration': { type: 'string' },
       'push-warmup': { type: 'string' },
       'max-requests': { type: 'string' },
+      'alert-checks': { type: 'string' },
+      'alert-rounds': { type: 'string' },
+      'alert-warmup-rounds': { type: 'string' },
+      'alert-timeout': { type: 'string' },
       profile: { type: 'boolean' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

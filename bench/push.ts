@@ -32,7 +32,8 @@ export interface PushFigures {
 const idSchema = z.object({ id: z.string() });
 const resultsPage = z.object({ results: z.array(z.unknown()), next_cursor: z.string().nullable() });
 
-async function call(
+/** One API call with the key; throws on any status of 300 or more, answers the parsed JSON. */
+export async function call(
   url: string,
   key: string,
   method: string,

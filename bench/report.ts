@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import type { AlertFigures } from './alerts.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
 import { round } from './stats.ts';
@@ -40,6 +41,7 @@ export interface Results {
   /** The maximum-rate mode with probes sent by undici (the `undici` diagnostic). */
   undici?: RuntimeFigures;
   push?: PushFigures;
+  alerts?: AlertFigures;
 }
 
 export interface Target {
@@ -94,6 +96,15 @@ export function evaluateTargets(results: Results): Target[] {
       goal: 'stored results = acknowledged (201) results',
       measured: `${p.stored} stored / ${p.acknowledged} acknowledged`,
       met: p.verified,
+    });
+  }
+  const a = results.alerts;
+  if (a) {
+    targets.push({
+      name: 'alert latency',
+      goal: `p99 <= 100 ms over >= 1000 alerts, ${a.checks} at once`,
+      measured: `p99 ${round(a.from201Ms.p99)} ms from the 201, ${round(a.fromEventMs.p99)} ms from the event time, over ${a.alerts} alerts`,
+      met: a.alerts >= 1000 && a.missing === 0 && Math.max(a.from201Ms.p99, a.fromEventMs.p99) <= 100,
     });
   }
   return targets;
@@ -252,6 +263,44 @@ export function formatResults(results: Results, targets: Target[]): string {
     );
     out.push(
       `\nStored results read back through GET /v1/checks/{id}/results: ${p.stored}; acknowledged with 201: ${p.acknowledged} (${p.verified ? 'equal' : 'MISMATCH'}).`,
+    );
+  }
+  const a = results.alerts;
+  if (a) {
+    out.push(
+      `\nAlert latency (bin/serve.ts child, ${a.checks} push checks alerting at once, signed webhooks to an HTTPS receiver child; ms to the receiver's read):\n`,
+    );
+    const row = (name: string, p: typeof a.from201Ms, count: number, perSecond: number) => [
+      name,
+      count,
+      ms(p.p50),
+      ms(p.p95),
+      ms(p.p99),
+      ms(p.max),
+      Math.round(perSecond),
+    ];
+    out.push(
+      table(
+        ['from', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'per s'],
+        [
+          row(
+            "the crossing result's 201 (upper bound of its commit)",
+            a.from201Ms,
+            a.alerts,
+            a.alertsPerSecond,
+          ),
+          row("the event's timestamp (before the commit)", a.fromEventMs, a.alerts, a.alertsPerSecond),
+          row(
+            'bare HTTPS POST started (same receiver, same width)',
+            a.bare.latencyMs,
+            a.bare.requests,
+            a.bare.requestsPerSecond,
+          ),
+        ],
+      ),
+    );
+    out.push(
+      `\n${a.alerts} of ${a.expected} alerts read (${a.missing} missing, ${a.duplicates} duplicate, ${a.badSignatures} bad signatures, ${a.foreign} unmatched); ${a.sentLogged} deliveries logged sent of ${a.sentExpected} with the warm-up; server CPU ${round(a.serverCpuMsPerAlert, 2)} ms per alert; p99 ${round(a.from201Ms.p99 / Math.max(0.001, a.bare.latencyMs.p99), 1)}x the bare POST's.`,
     );
   }
   if (targets.length > 0) {

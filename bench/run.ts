@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runAlerts } from './alerts.ts';
 import { benchDir } from './child.ts';
 import { parseOptions } from './options.ts';
 import { type Target as ProbeTarget, runBareLoop, runRuntime, startTarget } from './probes.ts';
@@ -141,6 +142,24 @@ try {
       ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
       onProgress: log,
     });
+  }
+  if (wants('alerts')) {
+    log(
+      `alerts: ${options['alert-checks']} push checks alerting at once, ${options['alert-rounds']} rounds of down and up, webhooks over HTTPS`,
+    );
+    results.alerts = await runAlerts({
+      checks: options['alert-checks'],
+      rounds: options['alert-rounds'],
+      warmupRounds: options['alert-warmup-rounds'],
+      phaseTimeoutMs: options['alert-timeout'] * 1000,
+      logFile: join(logDir, 'alerts.log'),
+      ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+      onProgress: log,
+    });
+    const a = results.alerts;
+    log(
+      `  ${a.alerts} alerts, p99 ${Math.round(a.from201Ms.p99)} ms (bare POSTs p99 ${Math.round(a.bare.latencyMs.p99)} ms)`,
+    );
   }
 } finally {
   await target?.child.stop();

@@ -1,0 +1,372 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { generateApiKey } from '../lib/auth/api-key.ts';
+import { createTlsFixtures } from '../test/support/tls-fixtures.ts';
+import { type Arrival, countMatched, matchPhase, type PhaseMatch } from './alert-stats.ts';
+import { startChild } from './child.ts';
+import { call } from './push.ts';
+import { processUsage, startServe } from './serve.ts';
+import { type Percentiles, percentiles } from './stats.ts';
+
+/**
+ * Alert latency: the product (bin/serve.ts in a child, its own data dir) with `checks` push checks,
+ * each on its own entity with a policy (cooldown 0, recovery alerts) and a signed webhook channel
+ * to an HTTPS receiver (bench/alerts-receiver.ts, another child, test CA trusted by the server
+ * through NODE_EXTRA_CA_CERTS). Each phase posts a crossing result to every check at once and
+ * waits for every alert at the receiver. Side by side: the same number of HTTPS POSTs from a bare
+ * Node loop to the same receiver at the same concurrency, a fresh connection each, as Vigil sends.
+ */
+
+export interface AlertFigures {
+  checks: number;
+  /** Measured rounds (each: every check down, then every check up). */
+  rounds: number;
+  expected: number;
+  /** Alerts read at the receiver and matched to the result that caused them. */
+  alerts: number;
+  /** From the 201 of the crossing result at the load generator (an upper bound of the commit). */
+  from201Ms: Percentiles;
+  /** From the event's `timestamp`: the recorder's clock when the result arrived, before the commit. */
+  fromEventMs: Percentiles;
+  /** Alerts over the measured phases' wall time (first post to last alert read). */
+  alertsPerSecond: number;
+  missing: number;
+  duplicates: number;
+  badSignatures: number;
+  foreign: number;
+  /** `sent` delivery records read back through GET /v1/notify/logs, warm-up rounds included. */
+  sentLogged: number;
+  /** Alerts sent in all, warm-up rounds included: what `sentLogged` should be. */
+  sentExpected: number;
+  /** Server CPU (all threads) over the measured phases, per alert (includes ingesting its result). */
+  serverCpuMsPerAlert: number;
+  bare: { requests: number; latencyMs: Percentiles; requestsPerSecond: number; missing: number };
+}
+
+export interface AlertOptions {
+  checks: number;
+  rounds: number;
+  warmupRounds: number;
+  phaseTimeoutMs: number;
+  logFile: string;
+  nodeFlags?: string[];
+  onProgress?: (line: string) => void;
+}
+
+const idSchema = z.object({ id: z.string() });
+const logsPage = z.object({ logs: z.array(z.unknown()), next_cursor: z.string().nullable() });
+const arrivalsMessage = z.object({
+  type: z.literal('arrivals'),
+  arrivals: z.array(
+    z.object({
+      readAtMs: z.number(),
+      delivery: z.string().optional(),
+      body: z.string(),
+      signatureValid: z.boolean(),
+    }),
+  ),
+});
+/** Where the receiver's arrivals land; each phase starts a new array. */
+interface Inbox {
+  arrivals: Arrival[];
+}
+
+const wallMs = () => performance.timeOrigin + performance.now();
+
+/** Runs `task` over `items`, `width` at a time. */
+async function inBatches<T, R>(items: T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += width)
+    out.push(...(await Promise.all(items.slice(i, i + width).map(task))));
+  return out;
+}
+
+/** Delivery records with `status`, paged through the API. */
+async function countLogs(url: string, key: string, status: string): Promise<number> {
+  let total = 0;
+  let cursor: string | null = null;
+  for (let page = 0; page < 10_000; page += 1) {
+    const query: string = `status=${status}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const read = logsPage.parse(await call(url, key, 'GET', `/v1/notify/logs?${query}`));
+    total += read.logs.length;
+    cursor = read.next_cursor;
+    if (!cursor) return total;
+  }
+  return total;
+}
+
+/** POSTs one result; resolves with the wall-clock ms its answer's headers arrived. */
+function postResult(
+  agent: Agent,
+  base: URL,
+  key: string,
+  checkId: string,
+  success: boolean,
+): Promise<number> {
+  const body = JSON.stringify(
+    success
+      ? { success: true, latency_ms: 5 }
+      : { success: false, latency_ms: 5, error_message: 'bench down' },
+  );
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        agent,
+        hostname: base.hostname,
+        port: base.port,
+        path: `/v1/checks/${checkId}/results`,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+        },
+      },
+      (res) => {
+        const at = wallMs();
+        res.resume();
+        if (res.statusCode !== 201) reject(new Error(`result for ${checkId}: ${res.statusCode}`));
+        else res.on('end', () => resolve(at));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Runs the scenario: setup, warm-up, measured rounds, the bare loop, the read-back. */
+export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-alerts-'));
+  const tls = createTlsFixtures();
+  const caFile = join(dataDir, 'bench-ca.pem');
+  writeFileSync(caFile, tls.caCert);
+  const secret = randomBytes(16).toString('hex');
+  const key = generateApiKey();
+  const receiver = startChild('alerts-receiver.ts', { logFile: options.logFile });
+  const inbox: Inbox = { arrivals: [] };
+  receiver.process.on('message', (m: unknown) => {
+    const parsed = arrivalsMessage.safeParse(m);
+    if (parsed.success) inbox.arrivals.push(...parsed.data.arrivals);
+  });
+  const serve = await startServe(
+    {
+      VIGIL_DATA_DIR: join(dataDir, 'data'),
+      VIGIL_BOOTSTRAP_KEY: key,
+      VIGIL_LOG_LEVEL: 'info',
+      VIGIL_RATE_LIMIT_RPS: '1000000',
+      VIGIL_RATE_LIMIT_BURST: '1000000',
+      VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
+      NODE_EXTRA_CA_CERTS: caFile,
+    },
+    { logFile: options.logFile, ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}) },
+  );
+  const agent = new Agent({ keepAlive: true, maxSockets: options.checks });
+  try {
+    const origin = (
+      await receiver.ask(
+        { type: 'setup', key: tls.valid.key, cert: tls.valid.cert, secret },
+        'ready',
+        z.object({ url: z.string() }),
+      )
+    ).url;
+    const api = (method: string, path: string, body?: unknown) => call(serve.url, key, method, path, body);
+    await api('POST', '/v1/blueprints', { slug: 'services', name: 'Services' });
+    const indexes = Array.from({ length: options.checks }, (_, i) => i);
+    const checkIds = await inBatches(indexes, 10, async (i) => {
+      const entity = idSchema.parse(
+        await api('POST', '/v1/blueprints/services/entities', { slug: `svc-${i}`, name: `Service ${i}` }),
+      );
+      const check = idSchema.parse(
+        await api('POST', '/v1/checks', {
+          entity_id: entity.id,
+          check_type: 'push',
+          interval_seconds: 86_400,
+          failure_threshold: 1,
+        }),
+      );
+      await api('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 0, notify_on_recovery: true });
+      await api('POST', `/v1/checks/${check.id}/policy/channels`, {
+        channel_type: 'webhook',
+        config: { url: `${origin}/hook`, secret },
+      });
+      return check.id;
+    });
+    options.onProgress?.(`alerts: ${checkIds.length} push checks with a webhook each`);
+
+    const base = new URL(serve.url);
+    /** One phase: every check gets a result crossing into `toState` at once; waits for every alert. */
+    const phase = async (toState: 'up' | 'down'): Promise<{ match: PhaseMatch; ms: number }> => {
+      inbox.arrivals = [];
+      const started = wallMs();
+      const answeredAtMs = new Map<string, number>();
+      await Promise.all(
+        checkIds.map(async (id) =>
+          answeredAtMs.set(id, await postResult(agent, base, key, id, toState === 'up')),
+        ),
+      );
+      const deadline = started + options.phaseTimeoutMs;
+      while (countMatched(answeredAtMs, toState, inbox.arrivals) < checkIds.length && wallMs() < deadline)
+        await sleep(10);
+      const arrivals = inbox.arrivals;
+      const lastRead = Math.max(started, ...arrivals.map((a) => a.readAtMs));
+      return { match: matchPhase(answeredAtMs, toState, arrivals), ms: lastRead - started };
+    };
+
+    // The first result of each check (unknown -> up) alerts no one: it is logged `skipped`.
+    await Promise.all(checkIds.map((id) => postResult(agent, base, key, id, true)));
+    for (let i = 0; i < 300 && (await countLogs(serve.url, key, 'skipped')) < checkIds.length; i += 1)
+      await sleep(100);
+    for (let r = 0; r < options.warmupRounds; r += 1) {
+      await phase('down');
+      await phase('up');
+    }
+
+    const matches: PhaseMatch[] = [];
+    let measuredMs = 0;
+    const before = processUsage(serve.child.pid);
+    for (let r = 0; r < options.rounds; r += 1) {
+      for (const toState of ['down', 'up'] as const) {
+        const { match, ms } = await phase(toState);
+        matches.push(match);
+        measuredMs += ms;
+      }
+      const last = matches.at(-1);
+      options.onProgress?.(
+        `alerts round ${r + 1}/${options.rounds}: ${last ? last.from201Ms.length : 0} recoveries read, ${matches.reduce((s, m) => s + m.missing, 0)} missing so far`,
+      );
+    }
+    const after = processUsage(serve.child.pid);
+
+    const bare = await runBareSends(
+      inbox,
+      origin,
+      tls.caCert,
+      secret,
+      checkIds.length,
+      options.rounds * 2,
+      options,
+    );
+    const from201 = matches.flatMap((m) => m.from201Ms);
+    const sum = (pick: (m: PhaseMatch) => number) => matches.reduce((s, m) => s + pick(m), 0);
+    await sleep(500);
+    const sentLogged = await countLogs(serve.url, key, 'sent');
+    return {
+      checks: checkIds.length,
+      rounds: options.rounds,
+      expected: options.rounds * 2 * checkIds.length,
+      alerts: from201.length,
+      from201Ms: percentiles(from201),
+      fromEventMs: percentiles(matches.flatMap((m) => m.fromEventMs)),
+      alertsPerSecond: (from201.length * 1000) / Math.max(1, measuredMs),
+      missing: sum((m) => m.missing),
+      duplicates: sum((m) => m.duplicates),
+      badSignatures: sum((m) => m.badSignatures),
+      foreign: sum((m) => m.foreign),
+      sentLogged,
+      sentExpected: (options.rounds + options.warmupRounds) * 2 * checkIds.length,
+      serverCpuMsPerAlert:
+        before && after
+          ? ((after.cpuSeconds - before.cpuSeconds) * 1000) / Math.max(1, from201.length)
+          : Number.NaN,
+      bare,
+    };
+  } finally {
+    agent.destroy();
+    await serve.stop();
+    await receiver.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** One bare HTTPS POST of an event-shaped, signed body on a fresh connection (agent: false). */
+function bareSend(origin: URL, ca: string, body: string, delivery: string, signature: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        agent: false,
+        ca: [ca],
+        hostname: origin.hostname,
+        port: origin.port,
+        path: '/hook',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(body)),
+          'x-service-delivery': delivery,
+          'x-service-signature': signature,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * The baseline: `phases` times, `width` POSTs sent at once from this process, waiting for all of
+ * them at the receiver; latency from the moment each request was started to the receiver's read.
+ */
+async function runBareSends(
+  inbox: Inbox,
+  origin: string,
+  ca: string,
+  secret: string,
+  width: number,
+  phases: number,
+  options: AlertOptions,
+): Promise<AlertFigures['bare']> {
+  const url = new URL(origin);
+  const samples: number[] = [];
+  let missing = 0;
+  let elapsedMs = 0;
+  for (let p = -1; p < phases; p += 1) {
+    const startedAt = new Map<string, number>();
+    const sends: Promise<void>[] = [];
+    inbox.arrivals = [];
+    const started = wallMs();
+    for (let i = 0; i < width; i += 1) {
+      const checkId = `chk_bare${i}`;
+      const event = {
+        entity_id: `ent_bare${i}`,
+        entity_name: `Service ${i}`,
+        check_id: checkId,
+        tenant_id: 'ten_bare',
+        from_state: 'up',
+        to_state: 'down',
+        transition_id: `trn_bare${p}_${i}`,
+        timestamp: new Date().toISOString(),
+      };
+      const body = JSON.stringify(event);
+      const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+      startedAt.set(checkId, wallMs());
+      sends.push(bareSend(url, ca, body, `dlv_bare${p}_${i}`, signature));
+    }
+    await Promise.all(sends);
+    const deadline = started + options.phaseTimeoutMs;
+    while (countMatched(startedAt, 'down', inbox.arrivals) < width && wallMs() < deadline) await sleep(10);
+    const arrivals = inbox.arrivals;
+    // Phase -1 warms the loop up, like Vigil's warm-up rounds.
+    if (p < 0) continue;
+    const match = matchPhase(startedAt, 'down', arrivals);
+    samples.push(...match.from201Ms);
+    missing += match.missing;
+    elapsedMs += Math.max(started, ...arrivals.map((a) => a.readAtMs)) - started;
+  }
+  return {
+    requests: samples.length,
+    latencyMs: percentiles(samples),
+    requestsPerSecond: (samples.length * 1000) / Math.max(1, elapsedMs),
+    missing,
+  };
+}
