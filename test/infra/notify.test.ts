@@ -190,7 +190,11 @@ describe('channel settings', () => {
       const [[, resource] = []] = Object.entries(configured.findResources('AWS::Lambda::Function')).filter(
         ([id]) => id.startsWith(`${prefix}Function`),
       );
-      return (resource?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+      const environment = resource?.Properties.Environment as
+        | { Variables: Record<string, unknown> }
+        | undefined;
+      if (!environment) throw new Error(`no function ${prefix}Function with an environment`);
+      return environment.Variables;
     };
     expect(envOf(API)).toMatchObject(settings);
     expect(envOf(NOTIFIER)).toMatchObject(settings);
