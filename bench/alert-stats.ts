@@ -39,6 +39,8 @@ export interface PhaseMatch {
   badSignatures: number;
   /** Arrivals not belonging to the phase (another state, an unknown check, an unparsable body). */
   foreign: number;
+  /** The counted alerts: transition id, event time (ms) and read time, to split the latency by stage. */
+  alerts: { transitionId: string; eventMs: number; readAtMs: number }[];
 }
 
 /**
@@ -54,6 +56,7 @@ export function matchPhase(
 ): PhaseMatch {
   const from201Ms: number[] = [];
   const fromEventMs: number[] = [];
+  const alerts: PhaseMatch['alerts'] = [];
   const seenChecks = new Set<string>();
   let duplicates = 0;
   let badSignatures = 0;
@@ -77,7 +80,9 @@ export function matchPhase(
     }
     seenChecks.add(parsed.check_id);
     from201Ms.push(arrival.readAtMs - answered);
-    fromEventMs.push(arrival.readAtMs - Date.parse(parsed.timestamp));
+    const eventMs = Date.parse(parsed.timestamp);
+    fromEventMs.push(arrival.readAtMs - eventMs);
+    alerts.push({ transitionId: parsed.transition_id, eventMs, readAtMs: arrival.readAtMs });
   }
   return {
     from201Ms,
@@ -86,7 +91,28 @@ export function matchPhase(
     duplicates,
     badSignatures,
     foreign,
+    alerts,
   };
+}
+
+/**
+ * Splits each alert's latency at the moment its delivery record was created (the `event` job ran
+ * the flow): before it, the change feed, the notify queue and the flow; after it, the `deliver`
+ * job's wait for a slot and the send. Alerts without a record (by transition id) are left out.
+ */
+export function splitStages(
+  alerts: PhaseMatch['alerts'],
+  recordCreatedMs: ReadonlyMap<string, number>,
+): { toRecordMs: number[]; toReadMs: number[] } {
+  const toRecordMs: number[] = [];
+  const toReadMs: number[] = [];
+  for (const alert of alerts) {
+    const created = recordCreatedMs.get(alert.transitionId);
+    if (created === undefined) continue;
+    toRecordMs.push(created - alert.eventMs);
+    toReadMs.push(alert.readAtMs - created);
+  }
+  return { toRecordMs, toReadMs };
 }
 
 /** How many checks of the phase have had their alert read, for the wait loop. */

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { generateApiKey } from '../lib/auth/api-key.ts';
 import { createTlsFixtures } from '../test/support/tls-fixtures.ts';
-import { type Arrival, countMatched, matchPhase, type PhaseMatch } from './alert-stats.ts';
+import { type Arrival, countMatched, matchPhase, type PhaseMatch, splitStages } from './alert-stats.ts';
 import { startChild } from './child.ts';
 import { call } from './push.ts';
 import { processUsage, startServe } from './serve.ts';
@@ -35,6 +35,11 @@ export interface AlertFigures {
   from201Ms: Percentiles;
   /** From the event's `timestamp`: the recorder's clock when the result arrived, before the commit. */
   fromEventMs: Percentiles;
+  /**
+   * The latency split at the delivery record's creation (ms precision): event time to record
+   * (change feed, notify queue, flow), record to the receiver's read (deliver job's wait, the send).
+   */
+  stagesMs: { toRecord: Percentiles; toRead: Percentiles };
   /** Alerts over the measured phases' wall time (first post to last alert read). */
   alertsPerSecond: number;
   missing: number;
@@ -61,7 +66,10 @@ export interface AlertOptions {
 }
 
 const idSchema = z.object({ id: z.string() });
-const logsPage = z.object({ logs: z.array(z.unknown()), next_cursor: z.string().nullable() });
+const logsPage = z.object({
+  logs: z.array(z.object({ transition_id: z.string().nullable(), created_at: z.string() })),
+  next_cursor: z.string().nullable(),
+});
 const arrivalsMessage = z.object({
   type: z.literal('arrivals'),
   arrivals: z.array(
@@ -88,18 +96,25 @@ async function inBatches<T, R>(items: T[], width: number, task: (item: T) => Pro
   return out;
 }
 
-/** Delivery records with `status`, paged through the API. */
-async function countLogs(url: string, key: string, status: string): Promise<number> {
-  let total = 0;
+/** Delivery records with `status`, paged through the API: their count and creation time by transition id. */
+async function readLogs(
+  url: string,
+  key: string,
+  status: string,
+): Promise<{ count: number; createdMs: Map<string, number> }> {
+  const createdMs = new Map<string, number>();
+  let count = 0;
   let cursor: string | null = null;
   for (let page = 0; page < 10_000; page += 1) {
     const query: string = `status=${status}&limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const read = logsPage.parse(await call(url, key, 'GET', `/v1/notify/logs?${query}`));
-    total += read.logs.length;
+    count += read.logs.length;
+    for (const log of read.logs)
+      if (log.transition_id) createdMs.set(log.transition_id, Date.parse(log.created_at));
     cursor = read.next_cursor;
-    if (!cursor) return total;
+    if (!cursor) break;
   }
-  return total;
+  return { count, createdMs };
 }
 
 /** POSTs one result; resolves with the wall-clock ms its answer's headers arrived. */
@@ -221,7 +236,7 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
 
     // The first result of each check (unknown -> up) alerts no one: it is logged `skipped`.
     await Promise.all(checkIds.map((id) => postResult(agent, base, key, id, true)));
-    for (let i = 0; i < 300 && (await countLogs(serve.url, key, 'skipped')) < checkIds.length; i += 1)
+    for (let i = 0; i < 300 && (await readLogs(serve.url, key, 'skipped')).count < checkIds.length; i += 1)
       await sleep(100);
     for (let r = 0; r < options.warmupRounds; r += 1) {
       await phase('down');
@@ -256,7 +271,11 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
     const from201 = matches.flatMap((m) => m.from201Ms);
     const sum = (pick: (m: PhaseMatch) => number) => matches.reduce((s, m) => s + pick(m), 0);
     await sleep(500);
-    const sentLogged = await countLogs(serve.url, key, 'sent');
+    const sent = await readLogs(serve.url, key, 'sent');
+    const stages = splitStages(
+      matches.flatMap((m) => m.alerts),
+      sent.createdMs,
+    );
     return {
       checks: checkIds.length,
       rounds: options.rounds,
@@ -269,7 +288,8 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
       duplicates: sum((m) => m.duplicates),
       badSignatures: sum((m) => m.badSignatures),
       foreign: sum((m) => m.foreign),
-      sentLogged,
+      stagesMs: { toRecord: percentiles(stages.toRecordMs), toRead: percentiles(stages.toReadMs) },
+      sentLogged: sent.count,
       sentExpected: (options.rounds + options.warmupRounds) * 2 * checkIds.length,
       serverCpuMsPerAlert:
         before && after

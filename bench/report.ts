@@ -296,6 +296,18 @@ export function formatResults(results: Results, targets: Target[]): string {
             a.bare.requests,
             a.bare.requestsPerSecond,
           ),
+          row(
+            'stage: event time to delivery record (feed, queue, flow)',
+            a.stagesMs.toRecord,
+            a.stagesMs.toRecord.count,
+            a.alertsPerSecond,
+          ),
+          row(
+            'stage: delivery record to read (deliver job, send)',
+            a.stagesMs.toRead,
+            a.stagesMs.toRead.count,
+            a.alertsPerSecond,
+          ),
         ],
       ),
     );
