@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ValidationError } from '../platform/errors.ts';
 import { encodeCursor, indexKeyNames, positionAttrs, positionOf } from '../store/cursor.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
+import { type IndexName, type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 
 /**
  * Paged, newest-first reads of one partition (results, transitions). The cursor handed to clients
@@ -40,7 +40,7 @@ export interface PageRequest {
 
 /** The partition (of the table or gsi1) a paged list reads, and the sort-key prefix of its items. */
 export interface PageSource {
-  index?: 'gsi1';
+  index?: IndexName;
   pk: string;
   prefix: string;
 }
@@ -65,8 +65,17 @@ function listOf(source: PageSource): string {
   return JSON.stringify([source.index ?? 'table', source.pk, source.prefix]);
 }
 
+/** The client cursor that continues `source` after `last`: its position, sealed for the list. */
+export function sealPageCursor(cursors: CursorSeal, last: Item, source: PageSource): Promise<string> {
+  return cursors.seal(positionOf(last, source.index), listOf(source));
+}
+
 /** The store cursor for a client cursor, after checking it was sealed for `source` and points into it. */
-async function storeCursor(cursors: CursorSeal, cursor: string, source: PageSource): Promise<string> {
+export async function openPageCursor(
+  cursors: CursorSeal,
+  cursor: string,
+  source: PageSource,
+): Promise<string> {
   const position = await cursors.open(cursor, listOf(source));
   if (!position) return invalidCursor();
   const attrs = positionAttrs(source.index);
@@ -91,7 +100,7 @@ export async function readPage(
 ): Promise<Page> {
   const want = page.limit + 1;
   const kept: Item[] = [];
-  let cursor = page.cursor === undefined ? undefined : await storeCursor(cursors, page.cursor, source);
+  let cursor = page.cursor === undefined ? undefined : await openPageCursor(cursors, page.cursor, source);
   do {
     const result = await table.query({
       ...(source.index ? { index: source.index } : { consistent: true }),
@@ -111,7 +120,7 @@ export async function readPage(
   const more = kept.length > page.limit && last !== undefined;
   return {
     items,
-    nextCursor: more ? await cursors.seal(positionOf(last, source.index), listOf(source)) : null,
+    nextCursor: more ? await sealPageCursor(cursors, last, source) : null,
   };
 }
 

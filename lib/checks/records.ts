@@ -175,3 +175,17 @@ export function publicTransition(t: TransitionRecord) {
     created_at: t.created_at,
   };
 }
+
+/** The state-change event of SPEC.md "Events" for an entity transition: what streams, webhooks, NATS and the bus carry. */
+export function stateChangeEvent(t: TransitionRecord) {
+  return {
+    entity_id: t.entity_id,
+    entity_name: t.entity_name,
+    check_id: t.check_id,
+    tenant_id: t.tenant_id,
+    from_state: t.from_state,
+    to_state: t.to_state,
+    transition_id: t.id,
+    timestamp: t.created_at,
+  };
+}

@@ -1,5 +1,5 @@
 import { checkTypes } from '../checks/check-keys.ts';
-import { transitionSchema } from '../checks/records.ts';
+import { stateChangeEvent, transitionSchema } from '../checks/records.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
@@ -20,17 +20,7 @@ export function stateChangeEventOf(change: Change): StateChangeEvent | undefined
     return undefined;
   const parsed = transitionSchema.safeParse(item);
   if (!parsed.success || parsed.data.kind !== 'entity') return undefined;
-  const t = parsed.data;
-  return {
-    entity_id: t.entity_id,
-    entity_name: t.entity_name,
-    check_id: t.check_id,
-    tenant_id: t.tenant_id,
-    from_state: t.from_state,
-    to_state: t.to_state,
-    transition_id: t.id,
-    timestamp: t.created_at,
-  };
+  return stateChangeEvent(parsed.data);
 }
 
 /** A change-feed consumer that enqueues an `event` job per new entity transition; enqueue failures throw. */

@@ -1,5 +1,4 @@
-import { ValidationError } from '../platform/errors.ts';
-import { encodeCursor, indexKeyNames, positionAttrs, positionOf } from '../store/cursor.ts';
+import { openPageCursor, sealPageCursor } from '../checks/paging.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { type IndexName, type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 
@@ -19,26 +18,6 @@ export interface DeliveryPageSource {
   pk: string;
 }
 
-function invalidCursor(): never {
-  throw new ValidationError('invalid cursor', [{ path: 'cursor', message: 'is not a cursor of this list' }]);
-}
-
-const listOf = (source: DeliveryPageSource) => JSON.stringify([source.index ?? 'table', source.pk, PREFIX]);
-
-/** The store cursor of a client cursor sealed for `source`, pointing into its partition. */
-async function storeCursor(cursors: CursorSeal, cursor: string, source: DeliveryPageSource): Promise<string> {
-  const position = await cursors.open(cursor, listOf(source));
-  if (!position) return invalidCursor();
-  const attrs = positionAttrs(source.index);
-  const names = indexKeyNames(source.index);
-  const fits =
-    Object.keys(position).length === attrs.length &&
-    attrs.every((attr) => position[attr] !== undefined) &&
-    position[names.pk] === source.pk &&
-    (position[names.sk] ?? '').startsWith(PREFIX);
-  return fits ? encodeCursor(position) : invalidCursor();
-}
-
 /**
  * Reads up to `limit` records `keep` accepts, newest first, scanning at most MAX_SCANNED; the
  * cursor (null exactly at the end) continues after the last record scanned.
@@ -53,7 +32,10 @@ export async function readDeliveryPage(
   let scanned = 0;
   let last: Item | undefined;
   let more = false;
-  let cursor = page.cursor === undefined ? undefined : await storeCursor(deps.cursors, page.cursor, source);
+  let cursor =
+    page.cursor === undefined
+      ? undefined
+      : await openPageCursor(deps.cursors, page.cursor, { ...source, prefix: PREFIX });
   reading: do {
     const result = await deps.table.query({
       ...(source.index ? { index: source.index } : { consistent: true }),
@@ -76,6 +58,6 @@ export async function readDeliveryPage(
   } while (cursor);
   return {
     items: kept,
-    nextCursor: more && last ? await deps.cursors.seal(positionOf(last, source.index), listOf(source)) : null,
+    nextCursor: more && last ? await sealPageCursor(deps.cursors, last, { ...source, prefix: PREFIX }) : null,
   };
 }

@@ -1,7 +1,7 @@
 import { decodeTime, encodeTime } from 'ulid';
 import { tenantTransitionsPk } from '../checks/check-keys.ts';
 import { unexpired } from '../checks/paging.ts';
-import { type TransitionRecord, transitionSchema } from '../checks/records.ts';
+import { stateChangeEvent, type TransitionRecord, transitionSchema } from '../checks/records.ts';
 import type { SseFrame } from '../http/stream-sse.ts';
 import { parseItem } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
@@ -13,20 +13,6 @@ import type { Table } from '../store/table.ts';
  */
 
 export const STATE_CHANGE_EVENT = 'state_change';
-
-/** The state-change event of SPEC.md "Events" for an entity transition. */
-export function stateChangeEvent(t: TransitionRecord) {
-  return {
-    entity_id: t.entity_id,
-    entity_name: t.entity_name,
-    check_id: t.check_id,
-    tenant_id: t.tenant_id,
-    from_state: t.from_state,
-    to_state: t.to_state,
-    transition_id: t.id,
-    timestamp: t.created_at,
-  };
-}
 
 /** One transition as an SSE frame: its id is the resume position. */
 export function transitionFrame(t: TransitionRecord): SseFrame {

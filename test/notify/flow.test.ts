@@ -151,7 +151,7 @@ describe('dependency-aware suppression', () => {
 
     const markers = await h.table.query({ pk: suppressedPk(h.tenantId, b.entityId), consistent: true });
     expect(markers.items).toHaveLength(1);
-    const marker = markers.items[0] as { ttl?: number; event: { timestamp: string } };
+    const marker = markers.items[0] as unknown as { ttl?: number; event: { timestamp: string } };
     const changedAt = Date.parse(marker.event.timestamp);
     expect(marker.ttl).toBe(Math.floor(changedAt / 1000) + 30 * 86_400);
   });
