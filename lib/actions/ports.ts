@@ -1,0 +1,25 @@
+import type { StateChangeEvent } from '../notify/records.ts';
+import type { ActionRecord, ExecutionRecord } from './records.ts';
+
+/** One run of an action: who asked, and what fills the templates. */
+export interface RunRequest {
+  action: ActionRecord;
+  trigger: ExecutionRecord['trigger'];
+  /** Deterministic for triggered runs (a redelivered job finds it stored); new for manual runs. */
+  executionId: string;
+  /** The state change whose context fills the templates (state_change runs). */
+  event?: StateChangeEvent;
+  /** Manual runs: variables that override the built-in ones. */
+  vars?: Record<string, string>;
+}
+
+/**
+ * Runs actions (lib/actions/execute.ts): fills the URL and body templates, checks the URL with the
+ * SSRF guard (a denied URL is recorded as a `blocked` execution and nothing is sent), sends once
+ * without following redirects, and records the execution with its callback token's hash. The
+ * outbound call's failure is a `failed` execution, never a throw; a stored execution with the same
+ * id is answered as it is, and nothing is sent again.
+ */
+export interface ActionRunner {
+  run(request: RunRequest): Promise<ExecutionRecord>;
+}
