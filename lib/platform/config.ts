@@ -59,6 +59,7 @@ const envSchema = z.object({
   VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
   VIGIL_PUBLIC_URL: z.string().url().optional(),
   VIGIL_NOTIFY_QUEUE_URL: z.string().optional(),
+  VIGIL_ACTION_QUEUE_URL: z.string().optional(),
   VIGIL_EVENT_BUS_NAME: z.string().optional(),
 });
 
@@ -98,6 +99,8 @@ export interface Config {
   publicUrl: string | undefined;
   /** Cloud: the SQS queue of notification jobs. */
   notifyQueueUrl: string | undefined;
+  /** Cloud: the SQS queue of action jobs (triggers, schedule runs, pipeline deadlines). */
+  actionQueueUrl: string | undefined;
   /** Cloud: the EventBridge bus every state-change event is published to. */
   eventBusName: string | undefined;
 }
@@ -137,6 +140,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     egressAllow: e.VIGIL_EGRESS_ALLOW,
     publicUrl: e.VIGIL_PUBLIC_URL?.replace(/\/+$/, ''),
     notifyQueueUrl: e.VIGIL_NOTIFY_QUEUE_URL,
+    actionQueueUrl: e.VIGIL_ACTION_QUEUE_URL,
     eventBusName: e.VIGIL_EVENT_BUS_NAME,
   };
 }
