@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { actionExecutionsPk, actionTypes, executionPartition } from '../actions/action-keys.ts';
 import { tenantPk } from '../auth/tenancy-keys.ts';
 import { checkKeys, checkPartition, entityChecksPk } from '../checks/check-keys.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
@@ -16,7 +17,7 @@ import {
   type Table,
   type WriteOp,
 } from '../store/table.ts';
-import { catalogKeys, catalogTypes, entityRelationsPk } from './catalog-keys.ts';
+import { catalogKeys, catalogTypes, entityRelationsPk, purgePk } from './catalog-keys.ts';
 import { type PurgeJob, purgeJobSchema, relationSchema } from './records.ts';
 import { deleteRelationOps } from './relation-items.ts';
 
@@ -30,7 +31,10 @@ import { deleteRelationOps } from './relation-items.ts';
  * - entity job: deletes the entity's relations (with their helper items) and its checks (the
  *   definition and state items of each); each check gets a partition job for everything under
  *   `CHECK#<chk_id>`.
- * - partition job: deletes every item of one check partition (results, transitions, policy, channels).
+ * - partition job: deletes every item of one check partition (results, transitions, policy, channels)
+ *   or of one execution partition (its log lines).
+ * - action job: deletes a deleted action's executions (found on gsi1 by action); each execution's
+ *   log lines go by a partition job of their own.
  */
 
 /** Relations read per index per round (up to 3 items each: record, uniqueness item, adjacency item). */
@@ -39,8 +43,10 @@ const RELATIONS_PER_ROUND = 50;
 const CHECKS_PER_ROUND = 100;
 /** Items of a partition deleted per round. */
 const PARTITION_ITEMS_PER_ROUND = 500;
+/** Executions read per round (2 writes each: the delete of its record and its partition job). */
+const EXECUTIONS_PER_ROUND = 100;
 
-const PURGEABLE_PARTITION = /^CHECK#chk_[0-9A-Z]{26}$/;
+const PURGEABLE_PARTITION = /^(CHECK#chk|EXEC#exe)_[0-9A-Z]{26}$/;
 
 const checkItemSchema = z.object({ pk: z.string(), sk: z.string(), gsi1sk: z.string() });
 
@@ -64,13 +70,30 @@ export function entityPurgeJob(tenantId: string, entityId: string): NewItem {
 
 /** The purge job that deletes every item of one check's partition (results, transitions, rollups, ...). */
 export function checkPartitionPurgeJob(tenantId: string, checkId: string): NewItem {
-  const partition = checkPartition(checkId);
+  return partitionPurgeJob(tenantId, checkPartition(checkId));
+}
+
+/** A purge job that deletes every item of `partition` (a check's or an execution's). */
+function partitionPurgeJob(tenantId: string, partition: string): NewItem {
   return {
     ...catalogKeys.partitionPurgeJob(tenantId, partition),
     ...stamp(catalogTypes.purgeJob),
     tenant_id: tenantId,
     kind: 'partition',
     partition,
+    round: 0,
+  };
+}
+
+/** The purge job that deletes a deleted action's executions and their log lines. */
+export function actionPurgeJob(tenantId: string, actionId: string): NewItem {
+  return {
+    pk: purgePk(tenantId),
+    sk: `ACTION#${actionId}`,
+    ...stamp(catalogTypes.purgeJob),
+    tenant_id: tenantId,
+    kind: 'action',
+    action_id: actionId,
     round: 0,
   };
 }
@@ -114,6 +137,23 @@ async function entityRound(table: Table, job: Extract<PurgeJob, { kind: 'entity'
   return { ops, more };
 }
 
+async function actionRound(table: Table, job: Extract<PurgeJob, { kind: 'action' }>): Promise<Round> {
+  const page = await table.query({
+    index: 'gsi1',
+    pk: actionExecutionsPk(job.action_id),
+    limit: EXECUTIONS_PER_ROUND,
+  });
+  const ops: WriteOp[] = [];
+  for (const item of page.items) {
+    if (item.entity !== actionTypes.execution.entity || item.tenant_id !== job.tenant_id) continue;
+    ops.push(
+      { type: 'delete', key: { pk: item.pk, sk: item.sk } },
+      { type: 'put', item: partitionPurgeJob(job.tenant_id, executionPartition(String(item.id))) },
+    );
+  }
+  return { ops, more: page.cursor !== undefined };
+}
+
 async function partitionRound(table: Table, job: Extract<PurgeJob, { kind: 'partition' }>): Promise<Round> {
   const page = await table.query({ pk: job.partition, limit: PARTITION_ITEMS_PER_ROUND, consistent: true });
   const ops: WriteOp[] = page.items.map((item) => ({ type: 'delete', key: { pk: item.pk, sk: item.sk } }));
@@ -146,7 +186,12 @@ async function runRound(deps: PurgeDeps, image: Item): Promise<void> {
     await table.transact([{ type: 'delete', key, condition: sameRound }]);
     return;
   }
-  const round = job.kind === 'entity' ? await entityRound(table, job) : await partitionRound(table, job);
+  const round =
+    job.kind === 'entity'
+      ? await entityRound(table, job)
+      : job.kind === 'action'
+        ? await actionRound(table, job)
+        : await partitionRound(table, job);
   await writeInChunks(table, round.ops);
   try {
     if (round.more) {

@@ -70,6 +70,12 @@ export const purgeJobSchema = z.discriminatedUnion('kind', [
     partition: z.string(),
     round: z.number().int(),
   }),
+  z.object({
+    kind: z.literal('action'),
+    tenant_id: z.string(),
+    action_id: z.string(),
+    round: z.number().int(),
+  }),
 ]);
 export type PurgeJob = z.infer<typeof purgeJobSchema>;
 
