@@ -1,0 +1,219 @@
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../platform/clock.ts';
+import { isoTime } from '../platform/clock.ts';
+import { type HttpTransport, httpRequest } from '../platform/egress.ts';
+import { EgressDeniedError, EgressError, InvalidUrlError } from '../platform/egress-errors.ts';
+import type { Resolve } from '../platform/egress-guard.ts';
+import type { Logger } from '../platform/logger.ts';
+import { undiciRequest } from '../platform/undici-client.ts';
+import { newCallbackToken } from './callback-token.ts';
+import type { ActionRunner, RunRequest } from './ports.ts';
+import { ACTION_LIMITS, type ExecutionRecord } from './records.ts';
+import { builtInVars, contentTypeOf, fillTemplate, isJsonBody } from './template.ts';
+
+/** What the runner needs of the execution store: a stored run is answered, a new one written once. */
+export interface RunnerExecutions {
+  get(executionId: string): Promise<ExecutionRecord | undefined>;
+  /** false when an execution with this id is already stored. */
+  putNew(record: ExecutionRecord): Promise<boolean>;
+}
+
+/** The runner's dependencies; `egressAllow` is VIGIL_EGRESS_ALLOW, `publicUrl` VIGIL_PUBLIC_URL. */
+export interface ActionRunnerDeps {
+  executions: RunnerExecutions;
+  clock: Clock;
+  logger: Logger;
+  egressAllow: readonly string[];
+  /** Extra trusted CAs (PEM) for HTTPS endpoints. */
+  ca?: string[];
+  resolve?: Resolve;
+  publicUrl?: string;
+  /** Called once for each newly stored execution that has a pipeline deadline (success or failed). */
+  onDispatched?(execution: ExecutionRecord): Promise<void>;
+}
+
+const REDACTED = '********';
+
+/** The outcome of the one outbound call, before it becomes a record. */
+interface Dispatch {
+  dispatch_status: ExecutionRecord['dispatch_status'];
+  status_code: number | null;
+  latency_ms: number | null;
+  response_snippet: string | null;
+  error_message: string | null;
+  /** Whether anything may have reached the endpoint (so a pipeline may report back). */
+  sent: boolean;
+}
+
+/**
+ * Sends one hop and keeps every answer, redirects included, as the final one: httpRequest follows
+ * a response only when it carries a Location, so the transport drops that header and keeps the
+ * body prefix, and a 3xx is recorded with its snippet instead of being followed.
+ */
+const noRedirectTransport: HttpTransport = async (req) => {
+  const res = await undiciRequest({ ...req, maxBodyBytes: ACTION_LIMITS.responseSnippetBytes });
+  const { location: _location, ...headers } = res.headers;
+  return { ...res, headers };
+};
+
+/** The action runner (ports.ts): templates, the SSRF guard, one send, one stored execution. */
+export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
+  const allow = [...deps.egressAllow];
+
+  async function send(request: RunRequest, vars: Record<string, string>, token: string): Promise<Dispatch> {
+    const { action } = request;
+    const url = fillTemplate(action.url, vars, { json: false });
+    const { body, headers } = requestBody(action.headers, action.body_template, vars);
+    const started = performance.now();
+    try {
+      const res = await httpRequest({
+        url,
+        method: action.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        timeoutMs: action.timeout_ms,
+        maxRedirects: 0,
+        maxBodyBytes: ACTION_LIMITS.responseSnippetBytes,
+        allowPrivate: false,
+        allow,
+        ...(deps.resolve ? { resolve: deps.resolve } : {}),
+        ...(deps.ca ? { ca: deps.ca } : {}),
+        transport: noRedirectTransport,
+      });
+      const success = res.status >= 200 && res.status < 300;
+      return {
+        dispatch_status: success ? 'success' : 'failed',
+        status_code: res.status,
+        latency_ms: res.latencyMs,
+        response_snippet: hide(res.bodyPrefix.toString('utf8'), token),
+        error_message: success ? null : `the endpoint answered ${res.status}`,
+        sent: true,
+      };
+    } catch (err) {
+      return failure(err, token, Math.round(performance.now() - started));
+    }
+  }
+
+  return {
+    async run(request) {
+      const stored = await deps.executions.get(request.executionId);
+      if (stored) return stored;
+      const { action, executionId } = request;
+      const nowMs = deps.clock.now();
+      const callback = newCallbackToken(executionId, nowMs);
+      const vars = {
+        ...builtInVars(action, executionId, nowMs, request.event, {
+          token: callback.token,
+          ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
+        }),
+        ...request.vars,
+      };
+      const outcome = await send(request, vars, callback.token);
+      const { sent, ...dispatch } = outcome;
+      const now = isoTime(nowMs);
+      const record: ExecutionRecord = {
+        id: executionId,
+        tenant_id: action.tenant_id,
+        action_id: action.id,
+        trigger: request.trigger,
+        ...dispatch,
+        pipeline_status: null,
+        transition_id: request.event?.transition_id ?? null,
+        vars: storedVars(vars, callback.token),
+        // A token that never left Vigil authorises nothing: only a sent request gets one.
+        callback_token_hash: sent ? callback.hash : null,
+        callback_expires_at: sent ? callback.expiresAt : null,
+        pipeline_deadline_at: sent ? isoTime(nowMs + action.pipeline_timeout_seconds * 1000) : null,
+        log_count: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      if (!(await deps.executions.putNew(record))) {
+        // A concurrent run of the same id stored first: its record is the execution.
+        return (await deps.executions.get(executionId)) ?? record;
+      }
+      deps.logger.info('action executed', {
+        action_id: action.id,
+        execution_id: executionId,
+        trigger: request.trigger,
+        dispatch_status: record.dispatch_status,
+        status_code: record.status_code,
+      });
+      if (record.pipeline_deadline_at !== null && deps.onDispatched) {
+        try {
+          await deps.onDispatched(record);
+        } catch (err) {
+          deps.logger.error('action deadline could not be scheduled', { execution_id: executionId, err });
+        }
+      }
+      return record;
+    },
+  };
+}
+
+/**
+ * The body to send and the headers to send it with: a JSON body (by its Content-Type, or by
+ * parsing once filled) gets each value escaped for a JSON string and, without a Content-Type,
+ * `application/json`; an empty template sends no body.
+ */
+function requestBody(
+  actionHeaders: Readonly<Record<string, string>>,
+  template: string,
+  vars: Readonly<Record<string, string>>,
+): { body: string | undefined; headers: Record<string, string> } {
+  const headers = { ...actionHeaders };
+  if (template === '') return { body: undefined, headers };
+  if (contentTypeOf(headers) !== undefined) {
+    return { body: fillTemplate(template, vars, { json: isJsonBody(headers, '') }), headers };
+  }
+  const asJson = fillTemplate(template, vars, { json: true });
+  if (isJsonBody(headers, asJson))
+    return { body: asJson, headers: { ...headers, 'content-type': 'application/json' } };
+  return { body: fillTemplate(template, vars, { json: false }), headers };
+}
+
+/** Why the call did not get an answer: a guard denial is `blocked`, anything else `failed`. */
+function failure(err: unknown, token: string, elapsedMs: number): Dispatch {
+  const base = { status_code: null, response_snippet: null };
+  if (err instanceof EgressDeniedError) {
+    return {
+      ...base,
+      dispatch_status: 'blocked',
+      latency_ms: null,
+      error_message: hide(`blocked: ${err.message}`, token),
+      sent: false,
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof InvalidUrlError) {
+    return {
+      ...base,
+      dispatch_status: 'failed',
+      latency_ms: null,
+      error_message: hide(message, token),
+      sent: false,
+    };
+  }
+  // Node rejects a header it cannot send (a CR or LF in a value) before connecting.
+  const sent = err instanceof EgressError;
+  return {
+    ...base,
+    dispatch_status: 'failed',
+    latency_ms: sent ? elapsedMs : null,
+    error_message: hide(sent ? message : `the request could not be sent: ${message}`, token),
+    sent,
+  };
+}
+
+/** The variables as stored: the callback token is a secret and never kept. */
+function storedVars(vars: Record<string, string>, token: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(vars))
+    out[name] = name === 'callback_token' ? REDACTED : hide(value, token);
+  return out;
+}
+
+/** Text with the callback token replaced (an endpoint may echo it back; an error may quote the URL). */
+function hide(text: string, token: string): string {
+  return text.includes(token) ? text.replaceAll(token, REDACTED) : text;
+}
