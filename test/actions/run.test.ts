@@ -1,0 +1,377 @@
+import { once } from 'node:events';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type RequestListener,
+  type Server,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyCallbackToken } from '../../lib/actions/callback-token.ts';
+import { type ActionRunnerDeps, createActionRunner } from '../../lib/actions/execute.ts';
+import type { RunRequest } from '../../lib/actions/ports.ts';
+import type { ActionRecord, ExecutionRecord } from '../../lib/actions/records.ts';
+import type { StateChangeEvent } from '../../lib/notify/records.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import type { Resolve } from '../../lib/platform/egress-guard.ts';
+import { newId } from '../../lib/platform/ids.ts';
+import { createLogger } from '../../lib/platform/logger.ts';
+import { createTlsFixtures } from '../support/tls-fixtures.ts';
+
+/**
+ * The action runner against real loopback receivers (plain HTTP and HTTPS with a test CA), allowed
+ * through the egress allow-list the way VIGIL_EGRESS_ALLOW allows them; private, metadata and
+ * rebinding destinations are blocked before anything is sent.
+ */
+
+interface Seen {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+interface Receivers {
+  http: string;
+  https: string;
+  seen: Seen[];
+  ca: string;
+  close(): Promise<void>;
+}
+
+/** /ok echo 200, /status/<n>, /redirect (302 with a body), /big (10 KB), /slow (never answers). */
+const handler =
+  (seen: Seen[]): RequestListener =>
+  (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      seen.push({
+        method: req.method ?? '',
+        path,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      });
+      const status = /^\/status\/(\d{3})/.exec(path)?.[1];
+      if (status) res.writeHead(Number(status)).end(`answer ${status}`);
+      else if (path.startsWith('/redirect'))
+        res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end('moved');
+      else if (path.startsWith('/big')) res.end('é'.repeat(5000));
+      else if (path.startsWith('/slow')) return;
+      else res.writeHead(200, { 'content-type': 'text/plain' }).end('accepted');
+    });
+  };
+
+async function listen(server: Server): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return (server.address() as AddressInfo).port;
+}
+
+async function startReceivers(): Promise<Receivers> {
+  const tls = createTlsFixtures();
+  const seen: Seen[] = [];
+  const plain = createHttpServer(handler(seen));
+  const secure = createHttpsServer(tls.valid, handler(seen));
+  const [p, s] = [await listen(plain), await listen(secure)];
+  return {
+    http: `http://127.0.0.1:${p}`,
+    https: `https://127.0.0.1:${s}`,
+    seen,
+    ca: tls.caCert,
+    close: async () => {
+      for (const server of [plain, secure]) {
+        server.closeAllConnections();
+        server.close();
+      }
+    },
+  };
+}
+
+function memoryExecutions() {
+  const stored = new Map<string, ExecutionRecord>();
+  let puts = 0;
+  return {
+    stored,
+    puts: () => puts,
+    get: async (id: string) => stored.get(id),
+    putNew: async (record: ExecutionRecord) => {
+      puts += 1;
+      if (stored.has(record.id)) return false;
+      stored.set(record.id, record);
+      return true;
+    },
+  };
+}
+
+const T0 = Date.parse('2026-03-01T12:00:00.000Z');
+
+function action(overrides: Partial<ActionRecord>): ActionRecord {
+  return {
+    id: newId('act', T0),
+    tenant_id: newId('tnt', T0),
+    name: 'restart payments',
+    url: 'http://127.0.0.1:1/',
+    method: 'POST',
+    headers: {},
+    body_template: '',
+    trigger_type: 'manual',
+    check_id: null,
+    trigger_to_state: null,
+    interval_seconds: null,
+    timeout_ms: 2000,
+    pipeline_timeout_seconds: 3600,
+    next_run_at: null,
+    created_at: new Date(T0).toISOString(),
+    updated_at: new Date(T0).toISOString(),
+    version: 1,
+    ...overrides,
+  };
+}
+
+const EVENT: StateChangeEvent = {
+  entity_id: 'ent_01J00000000000000000000001',
+  entity_name: 'a "quoted" name',
+  check_id: 'chk_01J00000000000000000000001',
+  tenant_id: 'tnt_x',
+  from_state: 'up',
+  to_state: 'down',
+  transition_id: 'trn_01J00000000000000000000001',
+  timestamp: '2026-03-01T11:59:59.000Z',
+};
+
+let rx: Receivers;
+beforeAll(async () => {
+  rx = await startReceivers();
+});
+afterAll(async () => {
+  await rx?.close();
+});
+
+function setup(extra: Partial<ActionRunnerDeps> = {}) {
+  const executions = memoryExecutions();
+  const dispatched: ExecutionRecord[] = [];
+  const runner = createActionRunner({
+    executions,
+    clock: createFakeClock(T0),
+    logger: createLogger({ level: 'silent' }),
+    egressAllow: ['127.0.0.0/8'],
+    ca: [rx.ca],
+    publicUrl: 'https://vigil.example.com',
+    onDispatched: async (e) => {
+      dispatched.push(e);
+    },
+    ...extra,
+  });
+  const run = (a: ActionRecord, more: Partial<RunRequest> = {}) =>
+    runner.run({ action: a, trigger: 'manual', executionId: newId('exe', T0), ...more });
+  return { runner, executions, dispatched, run };
+}
+
+/** What arrived since `before` (the receivers are shared by the tests of this file). */
+const arrivedSince = (before: number) => rx.seen.slice(before);
+
+describe('the action runner', () => {
+  it('sends the substituted URL, body and headers over HTTPS and records a success', async () => {
+    const { run, executions, dispatched } = setup();
+    const before = rx.seen.length;
+    const a = action({
+      url: `${rx.https}/hooks/{{entity_id}}?to={{ to_state }}&keep={{unknown}}`,
+      headers: { Authorization: 'Bearer secret-token', 'X-Custom': 'yes' },
+      body_template:
+        '{"entity":"{{entity_name}}","from":"{{from_state}}","trn":"{{transition_id}}","cb":"{{callback_url}}"}',
+      trigger_type: 'state_change',
+    });
+    const execution = await run(a, { trigger: 'state_change', event: EVENT });
+    const [got] = arrivedSince(before);
+    expect(got?.path).toBe(`/hooks/${EVENT.entity_id}?to=down&keep={{unknown}}`);
+    expect(got?.method).toBe('POST');
+    expect(got?.headers.authorization).toBe('Bearer secret-token');
+    expect(got?.headers['x-custom']).toBe('yes');
+    expect(got?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(got?.body ?? '')).toEqual({
+      entity: 'a "quoted" name',
+      from: 'up',
+      trn: EVENT.transition_id,
+      cb: `https://vigil.example.com/v1/actions/executions/${execution.id}/events`,
+    });
+    expect(execution).toMatchObject({
+      dispatch_status: 'success',
+      status_code: 200,
+      response_snippet: 'accepted',
+      error_message: null,
+      trigger: 'state_change',
+      transition_id: EVENT.transition_id,
+      pipeline_status: null,
+      callback_expires_at: '2026-03-02T12:00:00.000Z',
+      pipeline_deadline_at: '2026-03-01T13:00:00.000Z',
+      log_count: 0,
+    });
+    expect(execution.latency_ms).toBeGreaterThanOrEqual(0);
+    expect(executions.stored.get(execution.id)).toEqual(execution);
+    expect(dispatched.map((e) => e.id)).toEqual([execution.id]);
+  });
+
+  it('hands the pipeline a callback token that verifies and is never stored', async () => {
+    const { run } = setup();
+    const before = rx.seen.length;
+    const execution = await run(
+      action({ url: `${rx.http}/ci`, body_template: '{"token":"{{callback_token}}"}' }),
+    );
+    const token = JSON.parse(arrivedSince(before)[0]?.body ?? '{}').token as string;
+    expect(token).toMatch(/^vcb_exe_/);
+    expect(verifyCallbackToken(token, execution, T0)).toBe(true);
+    expect(execution.vars.callback_token).toBe('********');
+    expect(JSON.stringify(execution)).not.toContain(token);
+  });
+
+  it('lets manual vars override the built-ins and stores them', async () => {
+    const { run } = setup();
+    const before = rx.seen.length;
+    const execution = await run(
+      action({ url: `${rx.http}/{{ref}}`, body_template: 'name={{action_name}}' }),
+      {
+        vars: { ref: 'main', action_name: 'over"ridden' },
+      },
+    );
+    const [got] = arrivedSince(before);
+    expect(got?.path).toBe('/main');
+    expect(got?.body).toBe('name=over"ridden');
+    expect(got?.headers['content-type']).toBeUndefined();
+    expect(execution.vars).toMatchObject({ ref: 'main', action_name: 'over"ridden' });
+  });
+
+  it('records a 500 as failed with the endpoint status', async () => {
+    const execution = await setup().run(action({ url: `${rx.http}/status/500` }));
+    expect(execution).toMatchObject({
+      dispatch_status: 'failed',
+      status_code: 500,
+      response_snippet: 'answer 500',
+      error_message: 'the endpoint answered 500',
+    });
+    expect(execution.pipeline_deadline_at).not.toBeNull();
+  });
+
+  it('records a 302 as the result without following it', async () => {
+    const before = rx.seen.length;
+    const execution = await setup().run(action({ url: `${rx.http}/redirect` }));
+    expect(arrivedSince(before).map((s) => s.path)).toEqual(['/redirect']);
+    expect(execution).toMatchObject({
+      dispatch_status: 'failed',
+      status_code: 302,
+      response_snippet: 'moved',
+      error_message: 'the endpoint answered 302',
+    });
+  });
+
+  it('keeps the first 4 KB of the response', async () => {
+    const execution = await setup().run(action({ url: `${rx.https}/big` }));
+    expect(execution.dispatch_status).toBe('success');
+    const snippet = execution.response_snippet ?? '';
+    // 4096 bytes of two-byte characters: 2048 of them, none cut in half.
+    expect(Buffer.byteLength(snippet)).toBeLessThanOrEqual(4096);
+    expect(snippet.startsWith('é'.repeat(2000))).toBe(true);
+  });
+
+  it('fails with the timeout when the endpoint does not answer in timeout_ms', async () => {
+    const execution = await setup().run(action({ url: `${rx.http}/slow`, timeout_ms: 150 }));
+    expect(execution).toMatchObject({
+      dispatch_status: 'failed',
+      status_code: null,
+      error_message: 'timed out after 150 ms',
+    });
+  });
+
+  it('fails with the connection error when nothing listens', async () => {
+    const execution = await setup().run(action({ url: 'http://127.0.0.1:1/' }));
+    expect(execution).toMatchObject({ dispatch_status: 'failed', error_message: 'connection refused' });
+  });
+
+  it('fails a URL that does not parse after substitution and sends nothing', async () => {
+    const { run, dispatched } = setup();
+    const execution = await run(action({ url: '{{scheme}}://127.0.0.1/' }), { vars: { scheme: 'ftp' } });
+    expect(execution.dispatch_status).toBe('failed');
+    expect(execution.error_message).toMatch(/unsupported URL scheme ftp/);
+    expect(execution.pipeline_deadline_at).toBeNull();
+    expect(dispatched).toEqual([]);
+  });
+
+  it.each([
+    ['a private address', 'http://10.0.0.1/x', ['127.0.0.0/8'], /10\.0\.0\.1 is/],
+    ['loopback that is not allow-listed', 'http://127.0.0.1:1/x', [], /127\.0\.0\.1 is/],
+    [
+      'cloud metadata, even when 0.0.0.0/0 is allow-listed',
+      'http://169.254.169.254/latest/meta-data/',
+      ['0.0.0.0/0'],
+      /169\.254\.169\.254/,
+    ],
+  ])('blocks %s and sends nothing', async (_name, url, egressAllow, why) => {
+    const { run, dispatched } = setup({ egressAllow });
+    const execution = await run(action({ url }));
+    expect(execution).toMatchObject({
+      dispatch_status: 'blocked',
+      status_code: null,
+      latency_ms: null,
+      callback_token_hash: null,
+      pipeline_deadline_at: null,
+    });
+    expect(execution.error_message).toMatch(why);
+    expect(dispatched).toEqual([]);
+  });
+
+  it('blocks vars that rewrite the host to the metadata address', async () => {
+    const before = rx.seen.length;
+    const { run } = setup();
+    const execution = await run(action({ url: `${rx.http}/x?{{q}}`.replace('127.0.0.1', '{{host}}') }), {
+      vars: { host: '169.254.169.254', q: 'a' },
+    });
+    expect(execution.dispatch_status).toBe('blocked');
+    expect(execution.vars.host).toBe('169.254.169.254');
+    expect(arrivedSince(before)).toEqual([]);
+  });
+
+  it('checks a host name at connect time, so a rebinding answer is blocked', async () => {
+    let answer = '127.0.0.1';
+    const resolve: Resolve = async () => [{ address: answer, family: 4 }];
+    const { run } = setup({ resolve });
+    const port = new URL(rx.http).port;
+    const a = action({ url: `http://hooks.example.test:${port}/rebind` });
+    const before = rx.seen.length;
+    expect((await run(a)).dispatch_status).toBe('success');
+    answer = '10.0.0.1';
+    const execution = await run(a);
+    expect(execution.dispatch_status).toBe('blocked');
+    expect(execution.error_message).toMatch(/10\.0\.0\.1/);
+    expect(arrivedSince(before).length).toBe(1);
+  });
+
+  it('answers a stored execution without sending again', async () => {
+    const { run, executions } = setup();
+    const before = rx.seen.length;
+    const a = action({ url: `${rx.http}/once` });
+    const id = newId('exe', T0);
+    const first = await run(a, { executionId: id, trigger: 'state_change', event: EVENT });
+    const again = await run(a, { executionId: id, trigger: 'state_change', event: EVENT });
+    expect(again).toEqual(first);
+    expect(arrivedSince(before).length).toBe(1);
+    expect(executions.puts()).toBe(1);
+  });
+
+  it('answers the stored record when a concurrent run of the same id stored first', async () => {
+    const executions = memoryExecutions();
+    const a = action({ url: `${rx.http}/race` });
+    const id = newId('exe', T0);
+    const racing = {
+      ...executions,
+      putNew: async (record: ExecutionRecord) => {
+        executions.stored.set(id, { ...record, response_snippet: 'stored first' });
+        return false;
+      },
+    };
+    const { runner } = setup({ executions: racing });
+    const answered = await runner.run({ action: a, trigger: 'manual', executionId: id });
+    expect(answered.response_snippet).toBe('stored first');
+  });
+});
