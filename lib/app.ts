@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { createActionService } from './actions/action-service.ts';
+import { createActionStore } from './actions/action-store.ts';
+import { createExecutionStore } from './actions/execution-store.ts';
+import { actionRoutes } from './actions/routes.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
@@ -122,6 +126,9 @@ export function createApp(deps: CoreDeps) {
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 
+  const actions = createActionStore(deps.table, { dueShards: deps.config.dueShards });
+  const executions = createExecutionStore(deps.table, cursors);
+
   const policies = createPolicyStore(deps.table);
   const channels = createChannelStore(deps.table, cursors);
   const deliveries = createDeliveryStore(deps.table, { clock: deps.clock, cursors });
@@ -197,6 +204,22 @@ export function createApp(deps: CoreDeps) {
       }),
     }),
     ...notifyActionRoutes({ actions: notifier }),
+    ...actionRoutes({
+      actionService: createActionService({
+        actions,
+        executions,
+        checkExists: async (tenantId, checkId) => (await checks.get(tenantId, checkId)) !== undefined,
+        clock: deps.clock,
+        egressAllow: deps.config.egressAllow,
+        resolve: deps.egress?.resolve,
+      }),
+      executions,
+      clock: deps.clock,
+      authenticateKey: async (ctx) => {
+        const req = { ...ctx, body: ctx.rawBody };
+        return (await rateLimit.admit(req, authenticate)).principal;
+      },
+    }),
     openApiRoute(() => routes),
   ];
 
@@ -232,6 +255,8 @@ export function createApp(deps: CoreDeps) {
     senders,
     notifier,
     notifyQueue: deps.notifyQueue,
+    actions,
+    executions,
   };
 }
 

@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import type { Principal } from '../auth/principal.ts';
+import { defineRoute } from '../http/define-route.ts';
+import {
+  type AuthedRoute,
+  created,
+  noContent,
+  ok,
+  type PublicRoute,
+  type RouteContext,
+} from '../http/types.ts';
+import type { Clock } from '../platform/clock.ts';
+import { NotFoundError, ReadOnlyError, UnauthorizedError } from '../platform/errors.ts';
+import type { ActionService } from './action-service.ts';
+import { executionIdOfToken, verifyCallbackToken } from './callback-token.ts';
+import type { ExecutionStore } from './execution-store.ts';
+import type { ExecutionRecord } from './records.ts';
+import {
+  actionParams,
+  createActionBody,
+  eventsBody,
+  executionParams,
+  executionsQuery,
+  updateActionBody,
+} from './request-schemas.ts';
+import {
+  executionsPageSchema,
+  publicAction,
+  publicActionSchema,
+  publicExecution,
+  publicExecutionSchema,
+  publicLogLine,
+  publicLogLineSchema,
+} from './responses.ts';
+
+export interface ActionRouteDeps {
+  actionService: ActionService;
+  executions: ExecutionStore;
+  clock: Clock;
+  /**
+   * The router's API-key authentication (with its rate limit) for the one route that also takes a
+   * callback token: resolves the request's key to a principal or throws 401/403/429.
+   */
+  authenticateKey(ctx: RouteContext): Promise<Principal>;
+}
+
+const tag = 'Actions';
+
+/** The bearer value of the Authorization header, if any. */
+function bearerOf(headers: Record<string, string>): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
+}
+
+/**
+ * Who may report events against an execution: the holder of its callback token (that execution
+ * only, until the token expires: 401 otherwise, also for a token of another execution) or a
+ * writable API key of its tenant (read-only 403 READ_ONLY; another tenant's execution 404).
+ */
+async function writableExecution(
+  deps: ActionRouteDeps,
+  ctx: RouteContext,
+  executionId: string,
+): Promise<ExecutionRecord> {
+  const bearer = bearerOf(ctx.headers);
+  const tokenFor = bearer === undefined ? undefined : executionIdOfToken(bearer);
+  if (bearer !== undefined && tokenFor !== undefined) {
+    if (tokenFor !== executionId) throw new UnauthorizedError('this callback token is for another execution');
+    const execution = await deps.executions.get(executionId);
+    if (!execution || !verifyCallbackToken(bearer, execution, deps.clock.now()))
+      throw new UnauthorizedError('invalid or expired callback token');
+    return execution;
+  }
+  const principal = await deps.authenticateKey(ctx);
+  if (principal.readOnly) throw new ReadOnlyError();
+  const execution = await deps.executions.get(executionId);
+  if (!execution || execution.tenant_id !== principal.tenantId) throw new NotFoundError('execution');
+  return execution;
+}
+
+/** The action routes: CRUD (admins write), the execution history, and the pipeline write-back. */
+export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicRoute> {
+  const { actionService: service } = deps;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/actions',
+      auth: 'key',
+      operationId: 'listActions',
+      tag,
+      summary: 'The tenant’s actions (at most 50), oldest first; header values read ********',
+      schemas: { responses: { 200: z.array(publicActionSchema) } },
+      handler: async ({ principal }) => ok((await service.list(principal.tenantId)).map(publicAction)),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/actions',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'createAction',
+      tag,
+      summary:
+        'Create an action (admin role; at most 50 per tenant); a URL host without placeholders must be public',
+      schemas: {
+        body: createActionBody,
+        responses: { 201: publicActionSchema },
+        errors: ['LIMIT_EXCEEDED', 'NOT_FOUND'],
+      },
+      handler: async ({ principal, body }) =>
+        created(publicAction(await service.create(principal.tenantId, body))),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/actions/{id}',
+      auth: 'key',
+      operationId: 'getAction',
+      tag,
+      summary: 'One action; header values read ********',
+      schemas: { params: actionParams, responses: { 200: publicActionSchema } },
+      handler: async ({ principal, params }) =>
+        ok(publicAction(await service.get(principal.tenantId, params.id))),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/actions/{id}',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'updateAction',
+      tag,
+      summary:
+        'Update an action (admin role); absent fields keep their value; a header value ******** keeps the stored one',
+      schemas: { params: actionParams, body: updateActionBody, responses: { 200: publicActionSchema } },
+      handler: async ({ principal, params, body }) =>
+        ok(publicAction(await service.update(principal.tenantId, params.id, body))),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/actions/{id}',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'deleteAction',
+      tag,
+      summary: 'Delete an action (admin role) and, in bounded steps after, its execution history',
+      schemas: { params: actionParams, responses: { 204: null } },
+      handler: async ({ principal, params }) => {
+        await service.remove(principal.tenantId, params.id);
+        return noContent();
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/actions/{id}/executions',
+      auth: 'key',
+      operationId: 'listActionExecutions',
+      tag,
+      summary: 'The action’s executions, newest first: {executions, next_cursor} (limit 1-200, default 50)',
+      schemas: { params: actionParams, query: executionsQuery, responses: { 200: executionsPageSchema } },
+      handler: async ({ principal, params, query }) => {
+        const page = await service.listExecutions(principal.tenantId, params.id, query);
+        return ok({ executions: page.executions.map(publicExecution), next_cursor: page.nextCursor });
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/actions/executions/{exec_id}/events',
+      // Authenticated in the handler: a writable API key of the tenant, or the execution's callback token.
+      auth: 'none',
+      operationId: 'reportExecutionEvents',
+      tag,
+      summary:
+        'Report a pipeline status (last write wins) and/or log lines; Authorization: Bearer <API key> or the execution’s callback token',
+      schemas: {
+        params: executionParams,
+        body: eventsBody,
+        responses: { 200: publicExecutionSchema },
+        errors: ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'READ_ONLY', 'RATE_LIMITED', 'LOG_LIMIT'],
+      },
+      handler: async (ctx) => {
+        const execution = await writableExecution(deps, ctx, ctx.params.exec_id);
+        return ok(publicExecution(await service.report(execution, ctx.body)));
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/actions/executions/{exec_id}/logs',
+      auth: 'key',
+      operationId: 'listExecutionLogs',
+      tag,
+      summary: 'The execution’s reported log lines, in order',
+      schemas: { params: executionParams, responses: { 200: z.array(publicLogLineSchema) } },
+      handler: async ({ principal, params }) =>
+        ok((await service.logs(principal.tenantId, params.exec_id)).map(publicLogLine)),
+    }),
+  ];
+}
