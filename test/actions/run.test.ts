@@ -17,6 +17,7 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { Resolve } from '../../lib/platform/egress-guard.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 /**
@@ -373,5 +374,168 @@ describe('the action runner', () => {
     const { runner } = setup({ executions: racing });
     const answered = await runner.run({ action: a, trigger: 'manual', executionId: id });
     expect(answered.response_snippet).toBe('stored first');
+  });
+});
+
+/** The rebinding name's answer: public while the action is created, switched to private before it runs. */
+let rebindAnswer = '93.184.216.34';
+const apiResolve: Resolve = async (host) => {
+  if (host === 'rebind.example.test') return [{ address: rebindAnswer, family: 4 }];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+};
+
+describe.each(runtimes)('POST /v1/actions/{id}/run on the $runtime runtime', ({ start }) => {
+  let api: ApiHarness;
+  let memberKey: string;
+  let readOnlyKey: string;
+
+  beforeAll(async () => {
+    api = await start({
+      env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_PUBLIC_URL: 'https://vigil.example.com' },
+      egress: { ca: [rx.ca], resolve: apiResolve },
+    });
+    const invite = await api.request('POST', '/v1/settings/users/invite', {
+      key: api.adminKey,
+      body: { email: `member-${api.runtime}@example.com` },
+    });
+    const accepted = await api.request('POST', '/v1/settings/users/accept', {
+      body: { token: invite.body.token, name: 'Member' },
+    });
+    memberKey = accepted.body.key;
+    const ro = await api.request('POST', '/v1/auth/keys', {
+      key: api.adminKey,
+      body: { label: 'read-only', is_read_only: true },
+    });
+    readOnlyKey = ro.body.key;
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  async function createAction(body: Record<string, unknown>): Promise<string> {
+    const res = await api.request('POST', '/v1/actions', {
+      key: api.adminKey,
+      body: { name: 'restart', trigger_type: 'manual', ...body },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body.id;
+  }
+
+  it('runs for a member and answers the execution; the receiver gets the filled request', async () => {
+    const id = await createAction({
+      url: `${rx.https}/run/{{action_id}}`,
+      headers: { Authorization: 'Bearer s3cret' },
+      body_template:
+        '{"who":"{{who}}","exec":"{{execution_id}}","cb":"{{callback_url}}","token":"{{callback_token}}"}',
+    });
+    const before = rx.seen.length;
+    const res = await api.request('POST', `/v1/actions/${id}/run`, {
+      key: memberKey,
+      body: { vars: { who: 'a "quoted" name' } },
+    });
+    expect(res.status, res.text).toBe(200);
+    const execution = res.body;
+    expect(execution).toMatchObject({
+      action_id: id,
+      trigger: 'manual',
+      dispatch_status: 'success',
+      status_code: 200,
+      response_snippet: 'accepted',
+      error_message: null,
+      pipeline_status: null,
+      transition_id: null,
+    });
+    expect(execution.id).toMatch(/^exe_/);
+    expect(execution.vars).toMatchObject({ who: 'a "quoted" name', callback_token: '********' });
+    expect(execution).not.toHaveProperty('callback_token_hash');
+    const [got] = arrivedSince(before);
+    expect(got?.path).toBe(`/run/${id}`);
+    expect(got?.headers.authorization).toBe('Bearer s3cret');
+    const sent = JSON.parse(got?.body ?? '{}');
+    expect(sent).toMatchObject({
+      who: 'a "quoted" name',
+      exec: execution.id,
+      cb: `https://vigil.example.com/v1/actions/executions/${execution.id}/events`,
+    });
+    expect(res.text).not.toContain(sent.token);
+
+    // The token the pipeline got reports against this execution.
+    const report = await api.request('POST', `/v1/actions/executions/${execution.id}/events`, {
+      headers: { authorization: `Bearer ${sent.token}` },
+      body: { status: 'running' },
+    });
+    expect(report.status, report.text).toBeLessThan(300);
+
+    const history = await api.request('GET', `/v1/actions/${id}/executions`, { key: memberKey });
+    expect(history.body.executions.map((e: { id: string }) => e.id)).toEqual([execution.id]);
+  });
+
+  it('records a run whose vars rewrite the host to 169.254.169.254 as blocked, and sends nothing', async () => {
+    const id = await createAction({ url: `${rx.http}/x`.replace('127.0.0.1', '{{host}}') });
+    const before = rx.seen.length;
+    const res = await api.request('POST', `/v1/actions/${id}/run`, {
+      key: api.adminKey,
+      body: { vars: { host: '169.254.169.254' } },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ dispatch_status: 'blocked', status_code: null });
+    expect(res.body.error_message).toMatch(/169\.254\.169\.254/);
+    expect(arrivedSince(before)).toEqual([]);
+    const history = await api.request('GET', `/v1/actions/${id}/executions`, { key: api.adminKey });
+    expect(history.body.executions[0]).toMatchObject({ id: res.body.id, dispatch_status: 'blocked' });
+  });
+
+  it('blocks a name that resolved public at create and private at run', async () => {
+    rebindAnswer = '93.184.216.34';
+    const id = await createAction({ url: 'http://rebind.example.test/hook' });
+    rebindAnswer = '10.0.0.1';
+    const res = await api.request('POST', `/v1/actions/${id}/run`, { key: api.adminKey });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.dispatch_status).toBe('blocked');
+    expect(res.body.error_message).toMatch(/10\.0\.0\.1/);
+  });
+
+  it('refuses a read-only key with READ_ONLY and sends nothing', async () => {
+    const id = await createAction({ url: `${rx.http}/ro` });
+    const before = rx.seen.length;
+    const res = await api.request('POST', `/v1/actions/${id}/run`, { key: readOnlyKey });
+    expect(res.status).toBe(403);
+    expect(res.body.code).toBe('READ_ONLY');
+    expect(arrivedSince(before)).toEqual([]);
+  });
+
+  it("answers 404 for another tenant's action and sends nothing", async () => {
+    const id = await createAction({ url: `${rx.http}/other` });
+    const other = await api.createTenant('other');
+    const before = rx.seen.length;
+    const res = await api.request('POST', `/v1/actions/${id}/run`, { key: other.key });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe('NOT_FOUND');
+    expect(arrivedSince(before)).toEqual([]);
+    const missing = await api.request('POST', `/v1/actions/${newId('act')}/run`, { key: api.adminKey });
+    expect(missing.status).toBe(404);
+  });
+
+  it.each([
+    ['more than 50 vars', { vars: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`v${i}`, 'x'])) }],
+    ['a name that is not a template name', { vars: { 'Bad-Name': 'x' } }],
+    ['a value over 2 KB', { vars: { big: 'x'.repeat(2049) } }],
+    ['a value that is not a string', { vars: { n: 1 } }],
+    ['an unknown field', { vars: {}, extra: true }],
+  ])('rejects %s with 400 and sends nothing', async (_name, body) => {
+    const id = await createAction({ url: `${rx.http}/bad` });
+    const before = rx.seen.length;
+    const res = await api.request('POST', `/v1/actions/${id}/run`, { key: api.adminKey, body });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_ERROR');
+    expect(arrivedSince(before)).toEqual([]);
+  });
+
+  it('accepts 50 vars of 2 KB each', async () => {
+    const id = await createAction({ url: `${rx.http}/full` });
+    const vars = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`v${i}`, 'é'.repeat(1024)]));
+    const res = await api.request('POST', `/v1/actions/${id}/run`, { key: api.adminKey, body: { vars } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.dispatch_status).toBe('success');
   });
 });
