@@ -68,6 +68,9 @@ export async function createFixture(
     config: { subject: 'fixture.alerts' },
   });
   const delivery = await seedDelivery(api, (await call('GET', '/v1/me')).id, check.id, a.id, channel.id);
+  // A placeholder host is checked at run time only, so the fixture needs no resolvable destination.
+  const action = await call('POST', '/v1/actions', { name: 'Fixture', url: 'https://{{host}}/hook' });
+  const execution = await seedExecution(api, (await call('GET', '/v1/me')).id, action.id);
   return {
     key,
     readOnlyKey: readOnly.key,
@@ -83,8 +86,38 @@ export async function createFixture(
       check: check.id,
       channel: channel.id,
       delivery,
+      action: action.id,
+      execution,
     },
   };
+}
+
+/** A finished execution of the fixture's action, as the runner stores one; answers its id. */
+async function seedExecution(api: ApiHarness, tenantId: string, actionId: string): Promise<string> {
+  const at = new Date().toISOString();
+  const id = newId('exe');
+  const stored = await api.app.executions.putNew({
+    id,
+    tenant_id: tenantId,
+    action_id: actionId,
+    trigger: 'manual',
+    dispatch_status: 'success',
+    status_code: 200,
+    latency_ms: 5,
+    response_snippet: 'ok',
+    error_message: null,
+    pipeline_status: null,
+    transition_id: null,
+    vars: {},
+    callback_token_hash: null,
+    callback_expires_at: null,
+    pipeline_deadline_at: null,
+    log_count: 0,
+    created_at: at,
+    updated_at: at,
+  });
+  expect(stored).toBe(true);
+  return id;
 }
 
 /** A failed delivery record of the fixture's check, as the notification flow stores one; answers its id. */
@@ -147,6 +180,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     checks: fx.ids.check,
     channels: fx.ids.channel,
     logs: fx.ids.delivery,
+    actions: fx.ids.action,
+    executions: fx.ids.execution,
   };
   const value = byCollection[collection ?? ''];
   if (!value)
@@ -199,6 +234,10 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/checks/{check_id}/policy/channels/{channel_id}': undefined,
     'POST /v1/checks/{check_id}/policy/test': undefined,
     'POST /v1/notify/logs/{id}/retry': undefined,
+    'POST /v1/actions': { name: 'Another', url: 'https://{{host}}/other' },
+    'PUT /v1/actions/{id}': { name: 'Renamed' },
+    'DELETE /v1/actions/{id}': undefined,
+    'POST /v1/actions/{id}/run': { vars: {} },
   };
   const name = `${route.method} ${route.path}`;
   if (!(name in bodies)) throw new Error(`no sample body for ${name}: add one to route-fixtures.ts`);
