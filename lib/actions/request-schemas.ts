@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageQuery } from '../checks/paging.ts';
+import { RESERVED_NAMES } from '../domain/reserved-names.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import {
   ACTION_LIMITS,
@@ -33,7 +34,10 @@ export const executionParams = z.object({ exec_id: executionIdSchema });
 
 const headersSchema = z
   .record(
-    z.string().regex(HEADER_NAME, 'must be an HTTP header name (a token)'),
+    z
+      .string()
+      .regex(HEADER_NAME, 'must be an HTTP header name (a token)')
+      .refine((name) => !RESERVED_NAMES.has(name), 'is a reserved name'),
     z.string().max(MAX_HEADER_VALUE_LENGTH).regex(HEADER_VALUE, 'must not contain CR, LF or NUL'),
   )
   .refine((headers) => Object.keys(headers).length <= ACTION_LIMITS.headers, {
