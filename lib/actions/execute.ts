@@ -94,61 +94,73 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
     }
   }
 
+  // Concurrent runs of one id in this process share the first one's send (a redelivery that
+  // overlaps the delivery still running); across processes the store's putNew decides the record.
+  const inFlight = new Map<string, Promise<ExecutionRecord>>();
+
   return {
-    async run(request) {
-      const stored = await deps.executions.get(request.executionId);
-      if (stored) return stored;
-      const { action, executionId } = request;
-      const nowMs = deps.clock.now();
-      const callback = newCallbackToken(executionId, nowMs);
-      const vars = {
-        ...builtInVars(action, executionId, nowMs, request.event, {
-          token: callback.token,
-          ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
-        }),
-        ...request.vars,
-      };
-      const outcome = await send(request, vars, callback.token);
-      const { sent, ...dispatch } = outcome;
-      const now = isoTime(nowMs);
-      const record: ExecutionRecord = {
-        id: executionId,
-        tenant_id: action.tenant_id,
-        action_id: action.id,
-        trigger: request.trigger,
-        ...dispatch,
-        pipeline_status: null,
-        transition_id: request.event?.transition_id ?? null,
-        vars: storedVars(vars, callback.token),
-        // A token that never left Vigil authorises nothing: only a sent request gets one.
-        callback_token_hash: sent ? callback.hash : null,
-        callback_expires_at: sent ? callback.expiresAt : null,
-        pipeline_deadline_at: sent ? isoTime(nowMs + action.pipeline_timeout_seconds * 1000) : null,
-        log_count: 0,
-        created_at: now,
-        updated_at: now,
-      };
-      if (!(await deps.executions.putNew(record))) {
-        // A concurrent run of the same id stored first: its record is the execution.
-        return (await deps.executions.get(executionId)) ?? record;
-      }
-      deps.logger.info('action executed', {
-        action_id: action.id,
-        execution_id: executionId,
-        trigger: request.trigger,
-        dispatch_status: record.dispatch_status,
-        status_code: record.status_code,
-      });
-      if (record.pipeline_deadline_at !== null && deps.onDispatched) {
-        try {
-          await deps.onDispatched(record);
-        } catch (err) {
-          deps.logger.error('action deadline could not be scheduled', { execution_id: executionId, err });
-        }
-      }
-      return record;
+    run(request) {
+      const running = inFlight.get(request.executionId);
+      if (running) return running;
+      const started = runOnce(request).finally(() => inFlight.delete(request.executionId));
+      inFlight.set(request.executionId, started);
+      return started;
     },
   };
+
+  async function runOnce(request: RunRequest): Promise<ExecutionRecord> {
+    const stored = await deps.executions.get(request.executionId);
+    if (stored) return stored;
+    const { action, executionId } = request;
+    const nowMs = deps.clock.now();
+    const callback = newCallbackToken(executionId, nowMs);
+    const vars = {
+      ...builtInVars(action, executionId, nowMs, request.event, {
+        token: callback.token,
+        ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
+      }),
+      ...request.vars,
+    };
+    const outcome = await send(request, vars, callback.token);
+    const { sent, ...dispatch } = outcome;
+    const now = isoTime(nowMs);
+    const record: ExecutionRecord = {
+      id: executionId,
+      tenant_id: action.tenant_id,
+      action_id: action.id,
+      trigger: request.trigger,
+      ...dispatch,
+      pipeline_status: null,
+      transition_id: request.event?.transition_id ?? null,
+      vars: storedVars(vars, callback.token),
+      // A token that never left Vigil authorises nothing: only a sent request gets one.
+      callback_token_hash: sent ? callback.hash : null,
+      callback_expires_at: sent ? callback.expiresAt : null,
+      pipeline_deadline_at: sent ? isoTime(nowMs + action.pipeline_timeout_seconds * 1000) : null,
+      log_count: 0,
+      created_at: now,
+      updated_at: now,
+    };
+    if (!(await deps.executions.putNew(record))) {
+      // A concurrent run of the same id stored first: its record is the execution.
+      return (await deps.executions.get(executionId)) ?? record;
+    }
+    deps.logger.info('action executed', {
+      action_id: action.id,
+      execution_id: executionId,
+      trigger: request.trigger,
+      dispatch_status: record.dispatch_status,
+      status_code: record.status_code,
+    });
+    if (record.pipeline_deadline_at !== null && deps.onDispatched) {
+      try {
+        await deps.onDispatched(record);
+      } catch (err) {
+        deps.logger.error('action deadline could not be scheduled', { execution_id: executionId, err });
+      }
+    }
+    return record;
+  }
 }
 
 /**

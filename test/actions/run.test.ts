@@ -495,6 +495,23 @@ describe.each(runtimes)('POST /v1/actions/{id}/run on the $runtime runtime', ({ 
     expect(res.body.error_message).toMatch(/10\.0\.0\.1/);
   });
 
+  it("runs an execution id once through the app's runner and store, however often it is asked", async () => {
+    const id = await createAction({ url: `${rx.http}/twice` });
+    const action = await api.app.actions.get(api.tenantId, id);
+    if (!action) throw new Error('the action was not stored');
+    const executionId = newId('exe');
+    const before = rx.seen.length;
+    const request = { action, trigger: 'manual' as const, executionId };
+    const [first, second] = await Promise.all([
+      api.app.actionRunner.run(request),
+      api.app.actionRunner.run(request),
+    ]);
+    const third = await api.app.actionRunner.run(request);
+    expect(second).toEqual(first);
+    expect(third).toEqual(first);
+    expect(arrivedSince(before).map((s) => s.path)).toEqual(['/twice']);
+  });
+
   it('refuses a read-only key with READ_ONLY and sends nothing', async () => {
     const id = await createAction({ url: `${rx.http}/ro` });
     const before = rx.seen.length;
