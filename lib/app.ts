@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { createActionService } from './actions/action-service.ts';
 import { createActionStore } from './actions/action-store.ts';
+import { createActionRunner } from './actions/execute.ts';
 import { createExecutionStore } from './actions/execution-store.ts';
+import type { ActionJob } from './actions/jobs.ts';
 import { actionRoutes } from './actions/routes.ts';
+import { actionRunRoutes } from './actions/run-routes.ts';
+import { createActionTriggerConsumer } from './actions/trigger-consumer.ts';
+import { createActionWorker, scheduleDeadline } from './actions/worker.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
@@ -86,6 +91,8 @@ export interface CoreDeps {
   rateLimiter?: RateLimiter;
   /** The notify queue: state-change events, deliveries and repeats (the local SQLite queue, SQS in the cloud). */
   notifyQueue: JobQueue<NotifyJob>;
+  /** The action queue: state_change triggers, runs and pipeline deadlines (the local SQLite queue, SQS in the cloud). */
+  actionQueue: JobQueue<ActionJob>;
   /** Outbound TLS trust and name resolution of the channels (tests: a test CA, loopback receivers). */
   egress?: { ca?: string[]; resolve?: Resolve };
 }
@@ -128,6 +135,23 @@ export function createApp(deps: CoreDeps) {
 
   const actions = createActionStore(deps.table, { dueShards: deps.config.dueShards });
   const executions = createExecutionStore(deps.table, cursors);
+  const actionRunner = createActionRunner({
+    executions,
+    clock: deps.clock,
+    logger: deps.logger.child({ component: 'actions' }),
+    egressAllow: deps.config.egressAllow,
+    ...deps.egress,
+    ...(deps.config.publicUrl ? { publicUrl: deps.config.publicUrl } : {}),
+    onDispatched: (execution) => scheduleDeadline({ queue: deps.actionQueue, clock: deps.clock }, execution),
+  });
+  const actionWorker = createActionWorker({
+    clock: deps.clock,
+    logger: deps.logger.child({ component: 'action-worker' }),
+    queue: deps.actionQueue,
+    actions,
+    executions,
+    runner: actionRunner,
+  });
 
   const policies = createPolicyStore(deps.table);
   const channels = createChannelStore(deps.table, cursors);
@@ -220,6 +244,7 @@ export function createApp(deps: CoreDeps) {
         return (await rateLimit.admit(req, authenticate)).principal;
       },
     }),
+    ...actionRunRoutes({ actions, runner: actionRunner, clock: deps.clock }),
     openApiRoute(() => routes),
   ];
 
@@ -227,6 +252,7 @@ export function createApp(deps: CoreDeps) {
   const consumers: ChangeConsumer[] = [
     createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
     createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
+    createActionTriggerConsumer({ queue: deps.actionQueue, logger: deps.logger }),
     ...(statusStream.consumer ? [statusStream.consumer] : []),
   ];
 
@@ -255,8 +281,11 @@ export function createApp(deps: CoreDeps) {
     senders,
     notifier,
     notifyQueue: deps.notifyQueue,
+    actionQueue: deps.actionQueue,
     actions,
     executions,
+    actionRunner,
+    actionWorker,
   };
 }
 

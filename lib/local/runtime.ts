@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
@@ -9,6 +10,7 @@ import type { Config } from '../platform/config.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
+import { type ActionSchedule, type ActionScheduleDeps, createActionSchedule } from './action-schedule.ts';
 import { createChangePump } from './change-pump.ts';
 import { createHttpServer } from './http-server.ts';
 import { type JobRunner, startJobRunner } from './job-runner.ts';
@@ -27,6 +29,10 @@ export interface LocalRuntime {
   scheduler: Scheduler;
   /** Runs the notify queue's jobs (tests wait on its idle()). */
   notifyRunner: JobRunner;
+  /** Runs the action queue's jobs: triggers, runs and pipeline deadlines (tests wait on its idle()). */
+  actionJobs: JobRunner;
+  /** The tick that claims due scheduled actions into the action queue. */
+  actionSchedule: ActionSchedule;
   /** Drains the change-feed outbox into the consumers (tests call it to wait for async work). */
   drainChanges(): Promise<void>;
   /** The raw bootstrap key when this start created the first tenant, else undefined. */
@@ -49,10 +55,14 @@ export interface LocalRuntimeOptions {
   statusStream?: { heartbeatMs?: number };
   /** Outbound TLS trust and name resolution of the channels (tests: a test CA). */
   egress?: CoreDeps['egress'];
+  /** The schedule trigger's tick (tests: fake timers); false: built but not started (tests tick by hand). */
+  actionSchedule?: Pick<ActionScheduleDeps, 'tickMs' | 'timers'> | false;
 }
 
 /** Notify jobs run at once: each mostly waits on a receiver (at most 10 s for a webhook). */
 const NOTIFY_CONCURRENCY = 16;
+/** Action jobs run at once: a run waits on its endpoint for at most its timeout (15 s). */
+const ACTION_CONCURRENCY = 8;
 
 /** Starts Vigil in one process on SQLite: HTTP API and the background loops. */
 export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<LocalRuntime> {
@@ -86,9 +96,17 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     logger: logger.child({ component: 'notify-queue' }),
     maxAttempts: 4,
   });
+  const actionQueue = createSqliteJobQueue({
+    table,
+    name: ACTION_QUEUE,
+    schema: actionJobSchema,
+    clock,
+    logger: logger.child({ component: 'action-queue' }),
+  });
   const app = createApp({
     table,
     notifyQueue,
+    actionQueue,
     ...(options.egress ? { egress: options.egress } : {}),
     clock,
     logger,
@@ -143,8 +161,26 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   // Jobs stored before a stop (or a crash) run again: a notification survives a kill -9.
   const notifyLoaded = await notifyQueue.load();
   if (notifyLoaded.resumed > 0) logger.info('notify queue reloaded', notifyLoaded);
+  const actionJobs = startJobRunner({
+    queue: actionQueue,
+    handle: (job) => app.actionWorker.handle(job),
+    concurrency: ACTION_CONCURRENCY,
+    logger: logger.child({ component: 'action-worker' }),
+  });
+  // Runs and deadlines stored before a stop run again; their execution ids keep a run from repeating.
+  const actionLoaded = await actionQueue.load();
+  if (actionLoaded.resumed > 0) logger.info('action queue reloaded', actionLoaded);
+  const actionSchedule = createActionSchedule({
+    ...(options.actionSchedule || {}),
+    table,
+    queue: actionQueue,
+    clock,
+    logger: logger.child({ component: 'action-schedule' }),
+    dueShards: config.dueShards,
+  });
   pump.start();
   if (options.scheduler !== false) await scheduler.start();
+  if (options.actionSchedule !== false) actionSchedule.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -153,6 +189,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       streams.abort();
       // Before the server closes, so no probe starts while the rest shuts down; unfinished jobs stay queued for the restart.
       await scheduler.stop();
+      await actionSchedule.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive connections become idle once their in-flight request is answered; close them then.
@@ -163,6 +200,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       await pump.stop();
       await notifyRunner.stop();
       notifyQueue.close();
+      await actionJobs.stop();
+      actionQueue.close();
       await app.senders.close();
       await probeThreads?.close();
       await table.close();
@@ -178,6 +217,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     table,
     scheduler,
     notifyRunner,
+    actionJobs,
+    actionSchedule,
     bootstrapKey,
     drainChanges: () => pump.drain(),
     stop,

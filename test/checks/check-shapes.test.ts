@@ -22,6 +22,7 @@ describe('check shapes in the OpenAPI document', () => {
       logger: silentLogger,
       config: loadConfig('local', {}),
       notifyQueue: memoryJobQueue(),
+      actionQueue: memoryJobQueue('action'),
     });
     // biome-ignore lint/suspicious/noExplicitAny: the generated document is inspected freely
     const doc: Record<string, any> = buildOpenApiDocument(app.routes);

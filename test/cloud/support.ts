@@ -117,7 +117,14 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
     ...options.env,
   });
   const table = createDynamoTable({ client: testTable.client, tableName: testTable.tableName });
-  const app = createApp({ table, clock, logger, config, notifyQueue: memoryJobQueue() });
+  const app = createApp({
+    table,
+    clock,
+    logger,
+    config,
+    notifyQueue: memoryJobQueue(),
+    actionQueue: memoryJobQueue('action'),
+  });
   const sqs = new SQSClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
   const sqsMock = mockClient(sqs);
   const sent: SentMessage[] = [];

@@ -44,6 +44,7 @@ describe('the OpenAPI document', () => {
       logger: silentLogger,
       config: loadConfig('local', {}),
       notifyQueue: memoryJobQueue(),
+      actionQueue: memoryJobQueue('action'),
     });
     doc = buildOpenApiDocument(app.routes);
   });

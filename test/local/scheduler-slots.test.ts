@@ -30,6 +30,7 @@ async function setup(jobs: number) {
     logger: silentLogger,
     config: loadConfig('local', {}),
     notifyQueue: memoryJobQueue(),
+    actionQueue: memoryJobQueue('action'),
   });
   const { rawKey } = await app.tenants.createTenant({ name: 'T', email: 't@example.test' });
   const call = async (path: string, body: unknown) => {

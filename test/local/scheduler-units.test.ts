@@ -144,6 +144,7 @@ describe('durable probe queue and scheduler', () => {
       logger: silentLogger,
       config: loadConfig('local', {}),
       notifyQueue: memoryJobQueue(),
+      actionQueue: memoryJobQueue('action'),
     });
     const put = async (name: string, dueMs: number, nextMs: number) => {
       const job: ProbeJob = { tenant_id: 't', check_id: `chk_${name}`, kind: 'probe', slot_ms: dueMs };
@@ -192,6 +193,7 @@ describe('durable probe queue and scheduler', () => {
       logger: silentLogger,
       config: loadConfig('local', {}),
       notifyQueue: memoryJobQueue(),
+      actionQueue: memoryJobQueue('action'),
     });
     const failing = {
       ...app.jobRunner,
@@ -247,6 +249,7 @@ describe('durable probe queue and scheduler', () => {
         logger: silentLogger,
         config: loadConfig('local', {}),
         notifyQueue: memoryJobQueue(),
+        actionQueue: memoryJobQueue('action'),
       }).jobRunner,
       clock: systemClock,
       logger: silentLogger,

@@ -16,6 +16,7 @@ import { newId } from '../../../lib/platform/ids.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../../lib/store/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
+import { memoryJobQueue } from './memory-queue.ts';
 
 /** One send a fake channel saw. */
 export interface Sent {
@@ -47,7 +48,14 @@ export async function startFlowHarness() {
     maxAttempts: 4,
   });
   const config = loadConfig('local', { VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' });
-  const app = createApp({ table, clock: time.clock, logger, config, notifyQueue: queue });
+  const app = createApp({
+    table,
+    clock: time.clock,
+    logger,
+    config,
+    notifyQueue: queue,
+    actionQueue: memoryJobQueue('action'),
+  });
   const sent: Sent[] = [];
   let answer: (channel: ChannelRecord, n: number) => SendOutcome = () => ({
     ok: true,
