@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { loadConfig } from '../lib/platform/config.ts';
+import { VigilActions } from './actions.ts';
 import { VigilApi } from './api.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
@@ -14,13 +15,13 @@ import { VigilTable } from './table.ts';
  */
 export const DUE_SHARDS = 4;
 
-/** Deployment settings of the notification channels (README.md "Deploying to AWS"); each optional. */
+/** Deployment settings of the notification channels and actions (README.md "Deploying to AWS"); each optional. */
 export interface VigilSettings {
   /** VIGIL_NATS_URL: the NATS servers of the nats channel, comma-separated `nats://` URLs. */
   readonly natsUrl?: string;
-  /** VIGIL_PUBLIC_URL: where users reach Vigil, for console links in alerts. */
+  /** VIGIL_PUBLIC_URL: where users reach Vigil, for console links in alerts and actions' callback URLs. */
   readonly publicUrl?: string;
-  /** VIGIL_EGRESS_ALLOW: private CIDRs channels may reach, comma-separated. */
+  /** VIGIL_EGRESS_ALLOW: private CIDRs channels and actions may reach, comma-separated. */
   readonly egressAllow?: string;
 }
 
@@ -43,7 +44,7 @@ export function settingsEnvironment(settings: VigilSettings = {}): Record<string
 
 /**
  * The whole cloud runtime in one stack. Each concern is its own construct (table, API, checks
- * engine, change feed, notifications); this class only wires them together.
+ * engine, change feed, notifications, actions); this class only wires them together.
  */
 export class VigilStack extends Stack {
   readonly table: VigilTable;
@@ -52,13 +53,15 @@ export class VigilStack extends Stack {
   readonly changeFeed: VigilChangeFeed;
   readonly statusStream: VigilStatusStream;
   readonly notifications: VigilNotifications;
+  readonly actions: VigilActions;
 
   constructor(scope: Construct, id: string, props?: VigilStackProps) {
     super(scope, id, props);
     this.table = new VigilTable(this, 'Store');
     const table = this.table.table;
     const environment = { VIGIL_TABLE_NAME: table.tableName, VIGIL_DUE_SHARDS: String(DUE_SHARDS) };
-    // The api function validates channel URLs and sends test messages; the notifier sends alerts.
+    // The api function validates channel URLs, sends test messages and runs actions by hand; the
+    // notifier sends alerts; the action worker runs triggered and scheduled actions.
     const channelSettings = settingsEnvironment(props?.settings);
     this.api = new VigilApi(this, 'Api', { table, environment: { ...environment, ...channelSettings } });
     this.checks = new VigilChecks(this, 'Checks', { table, environment });
@@ -73,6 +76,15 @@ export class VigilStack extends Stack {
     this.notifications.enqueueFrom(this.changeFeed.handler);
     this.notifications.publishFrom(this.changeFeed.handler);
     this.notifications.enqueueFrom(this.api.handler);
+    this.actions = new VigilActions(this, 'Actions', {
+      table,
+      environment: { ...environment, ...channelSettings },
+    });
+    // The stream function enqueues a state_change job per transition, the generator the runs of
+    // due schedule actions, the api function the deadline of a pipeline it dispatched by hand.
+    this.actions.enqueueFrom(this.changeFeed.handler);
+    this.actions.enqueueFrom(this.checks.generator);
+    this.actions.enqueueFrom(this.api.handler);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Vigil API base URL' });
     new CfnOutput(this, 'StreamUrl', {
@@ -86,6 +98,10 @@ export class VigilStack extends Stack {
     new CfnOutput(this, 'NotifyDlqUrl', {
       value: this.notifications.dlq.queueUrl,
       description: 'Notification jobs whose handler failed every attempt',
+    });
+    new CfnOutput(this, 'ActionDlqUrl', {
+      value: this.actions.dlq.queueUrl,
+      description: 'Action jobs whose handler failed every attempt',
     });
     new CfnOutput(this, 'EventBusName', {
       value: this.notifications.eventBus.eventBusName,

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
+import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
 import { type CoreDeps, createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
 import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
@@ -10,6 +11,7 @@ import { type Config, loadConfig } from '../platform/config.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
+import { createActionJobQueue } from './action-queue.ts';
 import { createEventBusPublisher } from './event-bus.ts';
 import { createGenerator } from './generator.ts';
 import { createGeneratorHandler } from './generator-handler.ts';
@@ -30,6 +32,9 @@ export interface CloudOverrides {
   statusStream?: StatusStreamSettings;
   /** An SQS client of the test's own (test/platform/fake-sqs.ts) for the probe and notify queues. */
   sqs?: SQSClient;
+  /** SQS clients of the test's own for the action and probe queues (default: `sqs`); a fake SQS holds one queue. */
+  actionSqs?: SQSClient;
+  probeSqs?: SQSClient;
   /** An EventBridge client of the test's own (aws-sdk-client-mock). */
   eventBridge?: EventBridgeClient;
   /** Outbound TLS trust and name resolution of the channels (a test CA, loopback receivers). */
@@ -66,6 +71,13 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     notifySqsQueue ??= createNotifyJobQueue({ sqs, queueUrl, logger });
     return notifySqsQueue;
   };
+  let actionSqsQueue: SqsJobQueue<ActionJob> | undefined;
+  const actionQueue = (why: string) => {
+    const queueUrl = config.actionQueueUrl;
+    if (!queueUrl) throw new Error(`VIGIL_ACTION_QUEUE_URL is not set (${why})`);
+    actionSqsQueue ??= createActionJobQueue({ sqs: overrides.actionSqs ?? sqs, queueUrl, logger });
+    return actionSqsQueue;
+  };
   // Rate limits hold across Lambda instances: every instance counts in the same table items.
   const app = createApp({
     table,
@@ -76,6 +88,9 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     statusStream: overrides.statusStream ?? STATUS_STREAM_VIA_API_GATEWAY,
     // Only the stream function (events), the notifier and the api function (retries) enqueue there.
     notifyQueue: deferredJobQueue(NOTIFY_QUEUE, () => notifyQueue('notification jobs are enqueued there')),
+    // The stream function (triggers), the generator (schedule runs), the action worker and the
+    // api function (deadlines of dispatched pipelines) enqueue there.
+    actionQueue: deferredJobQueue(ACTION_QUEUE, () => actionQueue('action jobs are enqueued there')),
     ...(overrides.egress ? { egress: overrides.egress } : {}),
   });
   const busName = config.eventBusName;
@@ -93,7 +108,7 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
   const probeQueue = (why: string) => {
     const queueUrl = config.probeQueueUrl;
     if (!queueUrl) throw new Error(`VIGIL_PROBE_QUEUE_URL is not set (${why})`);
-    return createProbeJobQueue({ sqs, queueUrl, logger });
+    return createProbeJobQueue({ sqs: overrides.probeSqs ?? sqs, queueUrl, logger });
   };
   return {
     config,
@@ -105,10 +120,17 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     sqs,
     /** What the stream function feeds each change to (the app's consumers, then the event bus). */
     streamConsumers,
-    /** The generator Lambda's handler; needs VIGIL_PROBE_QUEUE_URL. */
+    /** The generator Lambda's handler; needs VIGIL_PROBE_QUEUE_URL, and VIGIL_ACTION_QUEUE_URL once a scheduled action is due. */
     generatorHandler() {
       const queue = probeQueue('the generator enqueues there');
-      const generator = createGenerator({ table, queue, clock, dueShards: config.dueShards, logger });
+      const generator = createGenerator({
+        table,
+        queue,
+        clock,
+        dueShards: config.dueShards,
+        logger,
+        actionQueue: app.actionQueue,
+      });
       return createGeneratorHandler({ generator, clock, logger });
     },
     /** The probe worker Lambda's SQS batch handler; needs VIGIL_PROBE_QUEUE_URL. */
@@ -128,6 +150,21 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
         handler ??= createSqsBatchHandler({
           queue: notifyQueue('the notifier sets retry delays there'),
           handle: (job) => app.notifier.handle(job),
+          logger,
+        });
+        return handler(event, context);
+      };
+    },
+    /**
+     * The action worker Lambda's SQS batch handler; needs VIGIL_ACTION_QUEUE_URL, read at the first
+     * invocation so that importing the function module (tests do) needs no queue.
+     */
+    actionWorkerHandler() {
+      let handler: ((event: unknown, context: Context) => Promise<SQSBatchResponse>) | undefined;
+      return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
+        handler ??= createSqsBatchHandler({
+          queue: actionQueue('the action worker sets retry delays there'),
+          handle: (job) => app.actionWorker.handle(job),
           logger,
         });
         return handler(event, context);

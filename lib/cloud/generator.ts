@@ -1,3 +1,5 @@
+import type { ActionJob } from '../actions/jobs.ts';
+import { claimDueActions, enqueueClaimed } from '../actions/schedule.ts';
 import { type DueClaim, generateShard } from '../checks/generator.ts';
 import { type ProbeJob, probeJobId } from '../checks/probe-job.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
@@ -19,6 +21,8 @@ export interface GeneratorDeps {
   clock: Clock;
   dueShards: number;
   logger: Logger;
+  /** The action queue the run jobs of due scheduled actions go to; undefined: no scheduled actions are claimed. */
+  actionQueue?: JobQueue<ActionJob>;
 }
 
 /** What one run did; every due check is either claimed, already claimed, unsent or a claim error. */
@@ -36,6 +40,10 @@ export interface GeneratorCounts {
   unsent: number;
   /** Claims that failed otherwise; the next run finds those checks again and re-sends the same slots. */
   claim_errors: number;
+  /** Scheduled action slots this run claimed (one run job each). */
+  actions_claimed: number;
+  /** Their run jobs the action queue accepted; a claimed slot whose job was not accepted is skipped. */
+  actions_enqueued: number;
   failed_shards: number;
 }
 
@@ -60,6 +68,33 @@ function jobsOf(claim: DueClaim, sentAtMs: number): JobInput<ProbeJob>[] {
 }
 
 /**
+ * Claims the scheduled actions of `shard` whose slot falls before the window's end and sends
+ * their run jobs delayed to the slot, so a schedule fires on time rather than at the next minute.
+ * With intervals of at least 60 s a window holds one slot per action; slots missed while nothing
+ * ran (downtime) are skipped by the claim, so the first run after it is the only late one.
+ */
+async function runScheduledActions(
+  deps: GeneratorDeps,
+  queue: JobQueue<ActionJob>,
+  shard: number,
+  untilMs: number,
+  counts: GeneratorCounts,
+): Promise<void> {
+  const claimed = await claimDueActions(
+    { table: deps.table, logger: deps.logger, dueShards: deps.dueShards },
+    untilMs,
+    shard,
+  );
+  counts.actions_claimed += claimed.length;
+  const sentAt = deps.clock.now();
+  const delayed = claimed.map((job) => ({
+    ...job,
+    delaySeconds: job.body.slot ? delaySecondsFor(Date.parse(job.body.slot), sentAt) : 0,
+  }));
+  counts.actions_enqueued += await enqueueClaimed({ queue, logger: deps.logger }, delayed);
+}
+
+/**
  * The cloud generator. Each run reads every shard of the due index for one minute window, sends
  * the jobs to the queue FIRST (delayed to their slot) and only then claims the checks whose jobs
  * it accepted: a crash or a queue failure leaves a check due, never claimed-but-not-enqueued.
@@ -78,6 +113,8 @@ export function createGenerator(deps: GeneratorDeps) {
         already_claimed: 0,
         unsent: 0,
         claim_errors: 0,
+        actions_claimed: 0,
+        actions_enqueued: 0,
         failed_shards: 0,
       };
 
@@ -120,6 +157,14 @@ export function createGenerator(deps: GeneratorDeps) {
           counts.failed_shards += 1;
           errors.push(error);
           deps.logger.error('due index shard failed', { shard, error });
+        }
+        if (deps.actionQueue) {
+          try {
+            await runScheduledActions(deps, deps.actionQueue, shard, windowStartMs + WINDOW_MS - 1, counts);
+          } catch (error) {
+            errors.push(error);
+            deps.logger.error('action due index shard failed', { shard, error });
+          }
         }
       });
       deps.logger.info('generator run', { ...counts });

@@ -17,10 +17,11 @@ const STREAM = 'ChangeFeedHandler';
 const fn = (prefix: string) => only(template, 'AWS::Lambda::Function', `${prefix}Function`);
 const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
 
-/** Actions a function's role may take on a resource (compared structurally). */
+/** Actions a function's role may take on a resource (compared structurally, alone or in a statement's list). */
 function actionsOn(prefix: string, resource: unknown): string[] {
+  const same = (r: unknown) => JSON.stringify(r) === JSON.stringify(resource);
   return allowStatements(template, prefix)
-    .filter((st) => JSON.stringify(st.Resource) === JSON.stringify(resource))
+    .filter((st) => same(st.Resource) || (Array.isArray(st.Resource) && st.Resource.some(same)))
     .flatMap((st) => st.Action as string | string[]);
 }
 
@@ -217,8 +218,8 @@ describe('change feed', () => {
 });
 
 describe('functions', () => {
-  it('are six, each with its own log group', () => {
-    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(6);
-    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(6);
+  it('are seven, each with its own log group', () => {
+    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(7);
+    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(7);
   });
 });

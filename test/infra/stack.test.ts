@@ -90,7 +90,7 @@ describe('api function', () => {
     expect(fn.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
   });
 
-  it('gets the table name, due shards, log level, source maps and the notify queue from its environment', () => {
+  it('gets the table name, due shards, log level, source maps and the notify and action queues from its environment', () => {
     const [, fn] = single('AWS::Lambda::Function', `${API}Function`);
     expect(fn.Properties.Environment).toEqual({
       Variables: {
@@ -99,6 +99,7 @@ describe('api function', () => {
         VIGIL_LOG_LEVEL: 'info',
         NODE_OPTIONS: '--enable-source-maps',
         VIGIL_NOTIFY_QUEUE_URL: { Ref: expect.stringMatching(/^NotifyQueue/) },
+        VIGIL_ACTION_QUEUE_URL: { Ref: expect.stringMatching(/^ActionsQueue/) },
       },
     });
   });

@@ -71,6 +71,14 @@ describe('cdk synth (the real CLI, offline)', () => {
       // The Lambda runtime provides the SDK; the native SQLite module belongs to the local runtime only.
       expect(sources.filter((s) => /node_modules\/(@aws-sdk|better-sqlite3)\//.test(s))).toEqual([]);
     }
-    expect(entries.sort()).toEqual(['api', 'generator', 'notifier', 'status-stream', 'stream', 'worker']);
+    expect(entries.sort()).toEqual([
+      'actions',
+      'api',
+      'generator',
+      'notifier',
+      'status-stream',
+      'stream',
+      'worker',
+    ]);
   }, 180_000);
 });

@@ -4,15 +4,17 @@ import { join } from 'node:path';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { inject } from 'vitest';
+import { createActionWorkerLambda } from '../../functions/actions.ts';
 import { createApiHandler } from '../../functions/api.ts';
 import { createNotifierLambda } from '../../functions/notifier.ts';
 import { createStreamHandler } from '../../functions/stream.ts';
 import type { App, CoreDeps } from '../../lib/app.ts';
 import { runOperatorCommand } from '../../lib/cli/operator.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
+import type { GeneratorCounts } from '../../lib/cloud/generator.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import type { SchedulerOptions } from '../../lib/local/scheduler.ts';
-import { type Clock, systemClock } from '../../lib/platform/clock.ts';
+import { type Clock, isoTime, systemClock } from '../../lib/platform/clock.ts';
 import { type Config, loadConfig } from '../../lib/platform/config.ts';
 import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
@@ -76,9 +78,21 @@ export interface HarnessOptions {
   eventBridge?: EventBridgeClient;
 }
 
-/** The Lambda harness also exposes the notify queue: SQS faked in memory (test/platform/fake-sqs.ts). */
+/**
+ * The Lambda harness also exposes the notify, action and probe queues: SQS faked in memory
+ * (test/platform/fake-sqs.ts), one fake per queue.
+ */
 export interface LambdaHarness extends ApiHarness {
   notifySqs: FakeSqs;
+  actionSqs: FakeSqs;
+  probeSqs: FakeSqs;
+  /** Runs the action jobs visible now through the action worker Lambda until none is left (delayed ones stay queued). */
+  runActionJobs(): Promise<void>;
+  /**
+   * Runs the generator handler as the schedule invokes it for the minute of `scheduledMs` (default:
+   * now): due checks go to the probe queue, due scheduled actions' runs to the action queue.
+   */
+  runGenerator(scheduledMs?: number): Promise<GeneratorCounts>;
 }
 
 /** The local harness also exposes the running runtime (scheduler, table) and its data dir. */
@@ -181,10 +195,14 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
   const config = testConfig('cloud', '/nonexistent', {
     VIGIL_TABLE_NAME: testTable.tableName,
     VIGIL_NOTIFY_QUEUE_URL: FAKE_QUEUE_URL,
+    VIGIL_ACTION_QUEUE_URL: FAKE_QUEUE_URL,
+    VIGIL_PROBE_QUEUE_URL: FAKE_QUEUE_URL,
     ...options.env,
   });
-  // The notify queue's redrive policy: the job queue's attempts (infra/notifications.ts).
+  // The queues' redrive policy: the job queue's attempts (infra/notifications.ts, infra/actions.ts).
   const notifySqs = createFakeSqs({ maxReceiveCount: DEFAULT_MAX_ATTEMPTS });
+  const actionSqs = createFakeSqs({ maxReceiveCount: DEFAULT_MAX_ATTEMPTS });
+  const probeSqs = createFakeSqs({ maxReceiveCount: DEFAULT_MAX_ATTEMPTS });
   // The same composition and middy edges as the deployed functions, over DynamoDB Local.
   const cloud = createCloudApp(
     { ...config, logLevel: 'debug' },
@@ -193,6 +211,8 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       clock: options.clock ?? systemClock,
       logWrite: (line) => logs.push(line),
       sqs: notifySqs.sqs,
+      actionSqs: actionSqs.sqs,
+      probeSqs: probeSqs.sqs,
       ...(options.egress ? { egress: options.egress } : {}),
       ...(options.eventBridge ? { eventBridge: options.eventBridge } : {}),
     },
@@ -204,6 +224,10 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     powertools: cloud.powertools,
   });
   const notifierHandler = createNotifierLambda(cloud);
+  const actionWorkerHandler = createActionWorkerLambda(cloud);
+  // The composition's handler itself: importing functions/generator.ts would build a second app
+  // from process.env at module load, where no probe queue is configured.
+  const generatorHandler = cloud.generatorHandler();
   const stream = createStreamReader(testTable.client, inject('dynamodbEndpoint'), testTable.tableName);
   const first = await app.tenants.createTenant({ name: 'Local', email: 'admin@localhost' });
   const context = { awsRequestId: 'test', functionName: 'api' } as unknown as Context;
@@ -217,6 +241,16 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     }
     throw new Error('notify queue did not settle after 100 batches');
   };
+  /** Polls like the action worker's event-source mapping until nothing is visible; answers the batches run. */
+  const runActionBatches = async (): Promise<number> => {
+    for (let round = 0; round < 100; round += 1) {
+      const event = await actionSqs.pollEvent(10);
+      if (!event) return round;
+      const response = await actionWorkerHandler(event, context);
+      await actionSqs.deleteSucceeded(event, response.batchItemFailures);
+    }
+    throw new Error('action queue did not settle after 100 batches');
+  };
 
   return {
     runtime: 'lambda',
@@ -226,6 +260,8 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     table,
     logs,
     notifySqs,
+    actionSqs,
+    probeSqs,
     async request(method, path, opts = {}) {
       const { body, contentType } = encodeBody(opts);
       const [rawPath = path, rawQueryString = ''] = path.split('?');
@@ -261,11 +297,12 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       return { tenantId: created.tenant.id, key: created.rawKey };
     },
     async drainChanges() {
-      // The stream function enqueues notify jobs; the notifier runs the ones visible now, as deployed.
+      // The stream function enqueues notify and action jobs; the notifier and the action worker
+      // run the ones visible now, as deployed.
       for (let round = 0; round < 100; round += 1) {
         const records = await stream.readNew();
         if (records.length > 0) await streamHandler({ Records: records }, context);
-        const batches = await runNotifyBatches();
+        const batches = (await runNotifyBatches()) + (await runActionBatches());
         if (records.length === 0 && batches === 0) return;
       }
       throw new Error('change feed did not settle after 100 rounds');
@@ -273,10 +310,19 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     async runNotifyJobs() {
       await runNotifyBatches();
     },
+    async runActionJobs() {
+      await runActionBatches();
+    },
+    async runGenerator(scheduledMs = (options.clock ?? systemClock).now()) {
+      const minute = Math.floor(scheduledMs / 60_000) * 60_000;
+      return generatorHandler({ scheduled_time: isoTime(minute) });
+    },
     operator: (argv) => runOperatorCommand(argv, { table, clock: systemClock }),
     async close() {
       stream.close();
       notifySqs.restore();
+      actionSqs.restore();
+      probeSqs.restore();
       await testTable.drop();
     },
   };

@@ -1,0 +1,204 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTION_MAX_RECEIVE_COUNT, ACTION_WORKER_TIMEOUT } from '../../infra/actions.ts';
+import { VigilStack } from '../../infra/vigil-stack.ts';
+import { ACTION_LIMITS } from '../../lib/actions/records.ts';
+import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
+import { allowStatements, only, synthTemplate } from './synth.ts';
+
+let template: Template;
+let cleanup: () => void;
+let tableId: string;
+let queueId: string;
+let dlqId: string;
+
+const WORKER = 'ActionsWorker';
+const STREAM = 'ChangeFeedHandler';
+const GENERATOR = 'ChecksGenerator';
+const API = 'ApiHandler';
+
+const fn = (prefix: string) => only(template, 'AWS::Lambda::Function', `${prefix}Function`);
+const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
+const variables = (prefix: string) =>
+  (fn(prefix)[1].Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
+/** Actions a function's role may take on a resource (compared structurally, alone or in a statement's list). */
+function actionsOn(prefix: string, resource: unknown): string[] {
+  const same = (r: unknown) => JSON.stringify(r) === JSON.stringify(resource);
+  return allowStatements(template, prefix)
+    .filter((st) => same(st.Resource) || (Array.isArray(st.Resource) && st.Resource.some(same)))
+    .flatMap((st) => st.Action as string | string[]);
+}
+
+beforeAll(() => {
+  ({ template, cleanup } = synthTemplate());
+  [tableId] = only(template, 'AWS::DynamoDB::Table');
+  [queueId] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
+  [dlqId] = only(template, 'AWS::SQS::Queue', 'ActionsDlq');
+}, 120_000);
+
+afterAll(() => cleanup());
+
+describe('action queue', () => {
+  it('redrives to an encrypted DLQ after 4 receives, the job queue attempts, and the DLQ keeps messages 14 days', () => {
+    const [, dlq] = only(template, 'AWS::SQS::Queue', 'ActionsDlq');
+    const [, queue] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
+    expect(ACTION_MAX_RECEIVE_COUNT).toBe(DEFAULT_MAX_ATTEMPTS);
+    expect(queue.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(dlqId),
+      maxReceiveCount: 4,
+    });
+    expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
+    expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(Number(queue.Properties.MessageRetentionPeriod)).toBeLessThan(14 * 86_400);
+  });
+
+  it('hides a received message for at least six action worker timeouts', () => {
+    const [, queue] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
+    expect(Number(fn(WORKER)[1].Properties.Timeout)).toBe(ACTION_WORKER_TIMEOUT.toSeconds());
+    expect(Number(queue.Properties.VisibilityTimeout)).toBeGreaterThanOrEqual(
+      6 * Number(fn(WORKER)[1].Properties.Timeout),
+    );
+  });
+
+  it('refuses requests without TLS', () => {
+    for (const id of [queueId, dlqId]) {
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: [
+            { Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } },
+          ],
+        },
+      });
+    }
+  });
+
+  it("has its DLQ's URL as a stack output", () => {
+    expect(template.findOutputs('ActionDlqUrl')).toEqual({
+      ActionDlqUrl: expect.objectContaining({ Value: { Ref: dlqId } }),
+    });
+  });
+});
+
+describe('action worker function', () => {
+  it('runs functions/actions.ts as a Node.js ESM bundle on arm64 like the other functions', () => {
+    const [, worker] = fn(WORKER);
+    expect(worker.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
+    expect(worker.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
+  });
+
+  it('outlasts the longest action call (15 s) of a batch with room for its writes', () => {
+    const timeoutSeconds = Number(fn(WORKER)[1].Properties.Timeout);
+    expect(timeoutSeconds * 1000).toBeGreaterThanOrEqual(ACTION_LIMITS.timeoutMs.max + 30_000);
+  });
+
+  it('consumes the action queue in batches of 10, reporting the records that failed, with a concurrency cap', () => {
+    const [workerId] = fn(WORKER);
+    const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${WORKER}Function`);
+    expect(mapping.Properties).toMatchObject({
+      EventSourceArn: getAtt(queueId),
+      FunctionName: { Ref: workerId },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: expect.any(Number) },
+    });
+    // A triggered action fires as soon as its job is visible: no batching window.
+    expect(mapping.Properties.MaximumBatchingWindowInSeconds).toBeUndefined();
+  });
+
+  it('may read and write the table, consume the queue, change a message visibility and enqueue', () => {
+    const tableActions = actionsOn(WORKER, [
+      getAtt(tableId),
+      { 'Fn::Join': ['', [getAtt(tableId), '/index/*']] },
+    ]);
+    expect(tableActions).toEqual(
+      expect.arrayContaining(
+        [
+          'GetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          'ConditionCheckItem',
+          'BatchWriteItem',
+        ].map((a) => `dynamodb:${a}`),
+      ),
+    );
+    expect(actionsOn(WORKER, getAtt(queueId))).toEqual(
+      expect.arrayContaining([
+        'sqs:ReceiveMessage',
+        'sqs:DeleteMessage',
+        'sqs:ChangeMessageVisibility',
+        'sqs:GetQueueAttributes',
+        'sqs:SendMessage',
+      ]),
+    );
+  });
+
+  it('gets the table, the due shards and the action queue URL from its environment, and no other queue', () => {
+    expect(variables(WORKER)).toMatchObject({
+      VIGIL_TABLE_NAME: { Ref: tableId },
+      VIGIL_DUE_SHARDS: '4',
+      VIGIL_ACTION_QUEUE_URL: { Ref: queueId },
+    });
+    expect(variables(WORKER).VIGIL_NOTIFY_QUEUE_URL).toBeUndefined();
+    expect(variables(WORKER).VIGIL_PROBE_QUEUE_URL).toBeUndefined();
+    expect(variables(WORKER).VIGIL_EVENT_BUS_NAME).toBeUndefined();
+  });
+});
+
+describe('functions enqueueing action jobs', () => {
+  it.each([
+    ['stream function (state changes)', STREAM],
+    ['generator (due schedule actions)', GENERATOR],
+    ['api function (deadlines of manual runs)', API],
+  ])('the %s may send to the action queue, not receive from it, and is told its URL', (_name, prefix) => {
+    expect(actionsOn(prefix, getAtt(queueId))).toContain('sqs:SendMessage');
+    expect(actionsOn(prefix, getAtt(queueId))).not.toContain('sqs:ReceiveMessage');
+    expect(actionsOn(prefix, getAtt(queueId))).not.toContain('sqs:ChangeMessageVisibility');
+    expect(variables(prefix)).toMatchObject({ VIGIL_ACTION_QUEUE_URL: { Ref: queueId } });
+  });
+
+  it('are only those three and the action worker', () => {
+    const senders = Object.entries(template.findResources('AWS::IAM::Policy'))
+      .filter(([, policy]) =>
+        (policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]).some(
+          (st) =>
+            [st.Action].flat().includes('sqs:SendMessage') &&
+            JSON.stringify([st.Resource].flat()).includes(JSON.stringify(getAtt(queueId))),
+        ),
+      )
+      .map(([id]) => id.replace(/FunctionServiceRoleDefaultPolicy.*$/, ''));
+    expect(senders.sort()).toEqual([API, STREAM, GENERATOR, WORKER].sort());
+  });
+});
+
+describe('egress settings', () => {
+  it('reach the action worker and the api function as VIGIL_EGRESS_ALLOW and VIGIL_PUBLIC_URL', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new VigilStack(app, 'Configured', {
+      settings: { publicUrl: 'https://vigil.example.com', egressAllow: '10.0.0.0/8,fd00::/8' },
+    });
+    const configured = Template.fromStack(stack);
+    const envOf = (prefix: string) => {
+      const [[, resource] = []] = Object.entries(configured.findResources('AWS::Lambda::Function')).filter(
+        ([id]) => id.startsWith(`${prefix}Function`),
+      );
+      const environment = resource?.Properties.Environment as
+        | { Variables: Record<string, unknown> }
+        | undefined;
+      if (!environment) throw new Error(`no function ${prefix}Function with an environment`);
+      return environment.Variables;
+    };
+    const settings = {
+      VIGIL_PUBLIC_URL: 'https://vigil.example.com',
+      VIGIL_EGRESS_ALLOW: '10.0.0.0/8,fd00::/8',
+    };
+    expect(envOf(WORKER)).toMatchObject(settings);
+    expect(envOf(API)).toMatchObject(settings);
+    // The generator only enqueues runs; the calls leave from the worker.
+    expect(envOf(GENERATOR).VIGIL_EGRESS_ALLOW).toBeUndefined();
+  }, 120_000);
+});
