@@ -252,6 +252,33 @@ describe('actions through the Lambda handlers', () => {
     expect((await executionsOf(action.id)).map((e) => e.id).sort()).toEqual([blocked.id, run.id].sort());
   });
 
+  it('fails a pipeline still running at its deadline, waiting through SQS delays of at most 15 minutes', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const action = await call('POST', '/v1/actions', {
+      name: 'slow pipeline',
+      url: `${origin}/slow`,
+      trigger_type: 'manual',
+      pipeline_timeout_seconds: 1800,
+    });
+    const run = await call('POST', `/v1/actions/${action.id}/run`, {});
+    expect(requestsTo('/slow')).toHaveLength(1);
+    await call('POST', `/v1/actions/executions/${run.id}/events`, { status: 'running' });
+    const statusOf = async () =>
+      (await executionsOf(action.id)).find((e) => e.id === run.id)?.pipeline_status;
+
+    // The first hop lands at 15 minutes and waits another; nothing is decided before the deadline.
+    vi.setSystemTime(Date.now() + 15 * 60_000 + 1000);
+    await h.runActionJobs();
+    expect(await statusOf()).toBe('running');
+    vi.setSystemTime(Date.now() + 15 * 60_000);
+    await h.runActionJobs();
+
+    expect(await statusOf()).toBe('failed');
+    const logs = await call('GET', `/v1/actions/executions/${run.id}/logs`);
+    expect(logs.at(-1).line).toMatch(/1800/);
+    expect(h.actionSqs.deadLetterBodies()).toEqual([]);
+  });
+
   it('takes a pipeline’s status and log lines with the callback token through the api handler, for that execution only', async () => {
     const action = await call('POST', '/v1/actions', {
       name: 'pipeline',
