@@ -44,6 +44,7 @@ export interface GeneratorCounts {
   actions_claimed: number;
   /** Their run jobs the action queue accepted; a claimed slot whose job was not accepted is skipped. */
   actions_enqueued: number;
+  /** Shards whose checks or scheduled actions failed; the others ran. */
   failed_shards: number;
 }
 
@@ -144,6 +145,7 @@ export function createGenerator(deps: GeneratorDeps) {
       const errors: unknown[] = [];
       const shards = Array.from({ length: deps.dueShards }, (_, shard) => shard);
       await mapBounded(shards, SHARD_CONCURRENCY, async (shard) => {
+        let failed = false;
         try {
           await generateShard(shard, windowEndMs, {
             table: deps.table,
@@ -154,7 +156,7 @@ export function createGenerator(deps: GeneratorDeps) {
             allSlotsInWindow: true,
           });
         } catch (error) {
-          counts.failed_shards += 1;
+          failed = true;
           errors.push(error);
           deps.logger.error('due index shard failed', { shard, error });
         }
@@ -162,10 +164,12 @@ export function createGenerator(deps: GeneratorDeps) {
           try {
             await runScheduledActions(deps, deps.actionQueue, shard, windowStartMs + WINDOW_MS - 1, counts);
           } catch (error) {
+            failed = true;
             errors.push(error);
             deps.logger.error('action due index shard failed', { shard, error });
           }
         }
+        if (failed) counts.failed_shards += 1;
       });
       deps.logger.info('generator run', { ...counts });
       if (errors.length > 0) throw new GeneratorRunError(counts, { cause: new AggregateError(errors) });
