@@ -1,13 +1,6 @@
 import { z } from 'zod';
-import { createActionService } from './actions/action-service.ts';
-import { createActionStore } from './actions/action-store.ts';
-import { createActionRunner } from './actions/execute.ts';
-import { createExecutionStore } from './actions/execution-store.ts';
+import { composeActions } from './actions/compose.ts';
 import type { ActionJob } from './actions/jobs.ts';
-import { actionRoutes } from './actions/routes.ts';
-import { actionRunRoutes } from './actions/run-routes.ts';
-import { createActionTriggerConsumer } from './actions/trigger-consumer.ts';
-import { createActionWorker, scheduleDeadline } from './actions/worker.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
@@ -37,16 +30,8 @@ import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
-import { notifyActionRoutes } from './notify/action-routes.ts';
-import { createChannelStore } from './notify/channel-store.ts';
-import { createChannelSenders } from './notify/channels/index.ts';
-import { createNotifyConsumer } from './notify/consumer.ts';
-import { createDeliveryStore } from './notify/delivery-store.ts';
+import { composeNotifications } from './notify/compose.ts';
 import type { NotifyJob } from './notify/jobs.ts';
-import { createNotifier } from './notify/notifier.ts';
-import { createPolicyService } from './notify/policy-service.ts';
-import { createPolicyStore } from './notify/policy-store.ts';
-import { notifyRoutes } from './notify/routes.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Resolve } from './platform/egress-guard.ts';
@@ -133,47 +118,28 @@ export function createApp(deps: CoreDeps) {
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 
-  const actions = createActionStore(deps.table, { dueShards: deps.config.dueShards });
-  const executions = createExecutionStore(deps.table, cursors);
-  const actionRunner = createActionRunner({
-    executions,
-    clock: deps.clock,
-    logger: deps.logger.child({ component: 'actions' }),
-    egressAllow: deps.config.egressAllow,
-    ...deps.egress,
-    ...(deps.config.publicUrl ? { publicUrl: deps.config.publicUrl } : {}),
-    onDispatched: (execution) => scheduleDeadline({ queue: deps.actionQueue, clock: deps.clock }, execution),
-  });
-  const actionWorker = createActionWorker({
-    clock: deps.clock,
-    logger: deps.logger.child({ component: 'action-worker' }),
-    queue: deps.actionQueue,
-    actions,
-    executions,
-    runner: actionRunner,
-  });
-
-  const policies = createPolicyStore(deps.table);
-  const channels = createChannelStore(deps.table, cursors);
-  const deliveries = createDeliveryStore(deps.table, { clock: deps.clock, cursors });
-  const senders = createChannelSenders({
-    egressAllow: deps.config.egressAllow,
-    natsUrls: deps.config.natsUrls,
-    ...(deps.config.publicUrl ? { publicUrl: deps.config.publicUrl } : {}),
-    ...deps.egress,
-    logger: deps.logger,
-    clock: deps.clock,
-  });
-  const notifier = createNotifier({
+  const notifications = composeNotifications({
     table: deps.table,
     clock: deps.clock,
-    logger: deps.logger.child({ component: 'notifier' }),
+    logger: deps.logger,
+    config: deps.config,
     queue: deps.notifyQueue,
-    senders,
-    policies,
-    channels,
-    deliveries,
     tenants,
+    checkService,
+    cursors,
+    egress: deps.egress,
+  });
+  const actions = composeActions({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    config: deps.config,
+    queue: deps.actionQueue,
+    checks,
+    cursors,
+    egress: deps.egress,
+    authenticateKey: async (ctx) =>
+      (await rateLimit.admit({ ...ctx, body: ctx.rawBody }, authenticate)).principal,
   });
 
   const statusStream = createStatusStream(
@@ -216,43 +182,16 @@ export function createApp(deps: CoreDeps) {
         clock: deps.clock,
       }),
     }),
-    ...notifyRoutes({
-      policyService: createPolicyService({
-        checkService,
-        policies,
-        channels,
-        deliveries,
-        clock: deps.clock,
-        egressAllow: deps.config.egressAllow,
-        resolve: deps.egress?.resolve,
-      }),
-    }),
-    ...notifyActionRoutes({ actions: notifier }),
-    ...actionRoutes({
-      actionService: createActionService({
-        actions,
-        executions,
-        checkExists: async (tenantId, checkId) => (await checks.get(tenantId, checkId)) !== undefined,
-        clock: deps.clock,
-        egressAllow: deps.config.egressAllow,
-        resolve: deps.egress?.resolve,
-      }),
-      executions,
-      clock: deps.clock,
-      authenticateKey: async (ctx) => {
-        const req = { ...ctx, body: ctx.rawBody };
-        return (await rateLimit.admit(req, authenticate)).principal;
-      },
-    }),
-    ...actionRunRoutes({ actions, runner: actionRunner, clock: deps.clock }),
+    ...notifications.routes,
+    ...actions.routes,
     openApiRoute(() => routes),
   ];
 
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */
   const consumers: ChangeConsumer[] = [
     createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
-    createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
-    createActionTriggerConsumer({ queue: deps.actionQueue, logger: deps.logger }),
+    notifications.consumer,
+    actions.consumer,
     ...(statusStream.consumer ? [statusStream.consumer] : []),
   ];
 
@@ -275,17 +214,17 @@ export function createApp(deps: CoreDeps) {
     checkService,
     recorder,
     jobRunner,
-    policies,
-    channels,
-    deliveries,
-    senders,
-    notifier,
+    policies: notifications.policies,
+    channels: notifications.channels,
+    deliveries: notifications.deliveries,
+    senders: notifications.senders,
+    notifier: notifications.notifier,
     notifyQueue: deps.notifyQueue,
     actionQueue: deps.actionQueue,
-    actions,
-    executions,
-    actionRunner,
-    actionWorker,
+    actions: actions.actions,
+    executions: actions.executions,
+    actionRunner: actions.actionRunner,
+    actionWorker: actions.actionWorker,
   };
 }
 
