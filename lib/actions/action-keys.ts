@@ -33,6 +33,8 @@ export const actionKeys = {
   /** The tenant's action counter (the limit of 50 holds under concurrent creates). */
   actionCount: (tenantId: string) => ({ pk: tenantPk(tenantId), sk: 'ACTIONCOUNT' }),
   execution: (executionId: string) => ({ pk: executionPartition(executionId), sk: 'EXEC' }),
+  /** Who is sending an execution right now (a lease), so two deliveries of one run send once. */
+  reservation: (executionId: string) => ({ pk: executionPartition(executionId), sk: 'SENDING' }),
   logLine: (executionId: string, seq: number) => ({
     pk: executionPartition(executionId),
     sk: logLineSk(seq),
@@ -44,5 +46,6 @@ export const actionTypes = {
   action: itemType('action'),
   actionCount: itemType('action_count'),
   execution: itemType('execution'),
+  reservation: itemType('execution_reservation'),
   logLine: itemType('execution_log'),
 };

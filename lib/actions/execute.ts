@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { type HttpTransport, httpRequest } from '../platform/egress.ts';
@@ -11,11 +12,18 @@ import type { ActionRunner, RunRequest } from './ports.ts';
 import { ACTION_LIMITS, type ExecutionRecord } from './records.ts';
 import { builtInVars, contentTypeOf, fillTemplate, isJsonBody } from './template.ts';
 
+/** A send's lease: the action's timeout plus this, so a live sender never loses it mid-request. */
+const LEASE_MARGIN_MS = 5_000;
+/** How often a caller waiting on another's lease looks for its record. */
+const LEASE_POLL_MS = 200;
+
 /** What the runner needs of the execution store: a stored run is answered, a new one written once. */
 export interface RunnerExecutions {
   get(executionId: string): Promise<ExecutionRecord | undefined>;
   /** false when an execution with this id is already stored. */
   putNew(record: ExecutionRecord): Promise<boolean>;
+  /** Takes the lease to send it until `untilMs`; false while another caller holds one. */
+  reserve(executionId: string, nowMs: number, untilMs: number): Promise<boolean>;
 }
 
 /** The runner's dependencies; `egressAllow` is VIGIL_EGRESS_ALLOW, `publicUrl` VIGIL_PUBLIC_URL. */
@@ -94,6 +102,26 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
     }
   }
 
+  /**
+   * Takes the lease to send (another process may be delivering the same run job: SQS can hand a
+   * message to two workers). While another caller holds it, waits for its record; answers that
+   * record, or true once the lease is this caller's (also after the holder's lease ran out).
+   */
+  async function holdLease(request: RunRequest): Promise<ExecutionRecord | true> {
+    const { action, executionId } = request;
+    const leaseMs = action.timeout_ms + LEASE_MARGIN_MS;
+    for (let waited = 0; ; waited += LEASE_POLL_MS) {
+      const nowMs = deps.clock.now();
+      if (await deps.executions.reserve(executionId, nowMs, nowMs + leaseMs)) return true;
+      const stored = await deps.executions.get(executionId);
+      if (stored) return stored;
+      if (waited >= leaseMs) {
+        throw new Error(`execution ${executionId} is being sent by another worker; retrying later`);
+      }
+      await sleep(LEASE_POLL_MS);
+    }
+  }
+
   // Concurrent runs of one id in this process share the first one's send (a redelivery that
   // overlaps the delivery still running); across processes the store's putNew decides the record.
   const inFlight = new Map<string, Promise<ExecutionRecord>>();
@@ -112,6 +140,8 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
     const stored = await deps.executions.get(request.executionId);
     if (stored) return stored;
     const { action, executionId } = request;
+    const held = await holdLease(request);
+    if (held !== true) return held;
     const nowMs = deps.clock.now();
     const callback = newCallbackToken(executionId, nowMs);
     const vars = {

@@ -22,6 +22,9 @@ import {
   type PipelineStatus,
 } from './records.ts';
 
+/** How long a spent lease item stays before TTL removes it (the record is what counts after). */
+const RESERVATION_TTL_SECONDS = 86_400;
+
 /** Attempts of a log append that lost a race for the next line numbers to another append. */
 const APPEND_ATTEMPTS = 8;
 
@@ -79,7 +82,36 @@ export function createExecutionStore(
       }
     },
 
-    /** One execution, any tenant's (callers check the tenant), or undefined. */
+    /**
+     * Takes the lease to send execution `executionId` until `untilMs`; false while another caller
+     * holds an unexpired one. A lease that ran out (its holder died before storing the record) is
+     * taken over, so a crash between reserving and recording never loses the run.
+     */
+    async reserve(executionId: string, nowMs: number, untilMs: number): Promise<boolean> {
+      try {
+        await table.update({
+          type: 'update',
+          key: actionKeys.reservation(executionId),
+          set: {
+            ...stamp(actionTypes.reservation),
+            reserved_until_ms: untilMs,
+            ttl: Math.ceil(untilMs / 1000) + RESERVATION_TTL_SECONDS,
+          },
+          condition: {
+            kind: 'or',
+            conditions: [
+              { kind: 'attrNotExists', attr: 'reserved_until_ms' },
+              { kind: 'compare', attr: 'reserved_until_ms', op: '<', value: nowMs },
+            ],
+          },
+        });
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return false;
+        throw error;
+      }
+    },
+
     /** One execution, any tenant's (callers check the tenant), or undefined. */
     get,
 

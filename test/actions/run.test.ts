@@ -93,6 +93,7 @@ async function startReceivers(): Promise<Receivers> {
 
 function memoryExecutions() {
   const stored = new Map<string, ExecutionRecord>();
+  const leases = new Map<string, number>();
   let puts = 0;
   return {
     stored,
@@ -102,6 +103,13 @@ function memoryExecutions() {
       puts += 1;
       if (stored.has(record.id)) return false;
       stored.set(record.id, record);
+      return true;
+    },
+    leases,
+    reserve: async (id: string, nowMs: number, untilMs: number) => {
+      const held = leases.get(id);
+      if (held !== undefined && held >= nowMs) return false;
+      leases.set(id, untilMs);
       return true;
     },
   };
@@ -374,6 +382,54 @@ describe('the action runner', () => {
     const { runner } = setup({ executions: racing });
     const answered = await runner.run({ action: a, trigger: 'manual', executionId: id });
     expect(answered.response_snippet).toBe('stored first');
+  });
+});
+
+describe('the runner across processes', () => {
+  it('sends once when two runners (two workers) get the same run at once, and both answer its record', async () => {
+    const executions = memoryExecutions();
+    const first = setup({ executions }).runner;
+    const second = setup({ executions }).runner;
+    const before = rx.seen.length;
+    const a = action({ url: `${rx.http}/twice` });
+    const id = newId('exe', T0);
+    const request = { action: a, trigger: 'state_change' as const, executionId: id, event: EVENT };
+
+    const [x, y] = await Promise.all([first.run(request), second.run(request)]);
+
+    expect(arrivedSince(before).length).toBe(1);
+    expect(x).toEqual(y);
+    expect(executions.stored.size).toBe(1);
+  });
+
+  it('takes over a lease whose holder died before storing the record, and sends', async () => {
+    const executions = memoryExecutions();
+    const clock = createFakeClock(T0);
+    const { runner } = setup({ executions, clock });
+    const a = action({ url: `${rx.http}/taken-over`, timeout_ms: 1000 });
+    const id = newId('exe', T0);
+    await executions.reserve(id, T0, T0 + 6000);
+    const before = rx.seen.length;
+
+    clock.advance(6001);
+    const execution = await runner.run({ action: a, trigger: 'state_change', executionId: id, event: EVENT });
+
+    expect(execution.dispatch_status).toBe('success');
+    expect(arrivedSince(before).length).toBe(1);
+  });
+
+  it('gives up with a retryable error while another live holder keeps the lease and stores nothing', async () => {
+    const executions = memoryExecutions();
+    const { runner } = setup({ executions });
+    const a = action({ url: `${rx.http}/held`, timeout_ms: 100 });
+    const id = newId('exe', T0);
+    await executions.reserve(id, T0, T0 + 60_000);
+    const before = rx.seen.length;
+
+    await expect(
+      runner.run({ action: a, trigger: 'state_change', executionId: id, event: EVENT }),
+    ).rejects.toThrow('being sent by another worker');
+    expect(arrivedSince(before).length).toBe(0);
   });
 });
 
