@@ -4,6 +4,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import type { SqliteJobQueue } from './sqlite-job-queue.ts';
+import { createTickLoop } from './tick-loop.ts';
 import { systemTimers, type Timers } from './timer-heap.ts';
 
 export interface ActionScheduleDeps {
@@ -28,8 +29,6 @@ export function createActionSchedule(deps: ActionScheduleDeps) {
   const tickMs = deps.tickMs ?? 1000;
   let started = false;
   let stopped = false;
-  let ticking: Promise<number> | undefined;
-  let loopTimer: NodeJS.Timeout | undefined;
 
   const runTick = async (): Promise<number> => {
     const nowMs = clock.now();
@@ -39,38 +38,28 @@ export function createActionSchedule(deps: ActionScheduleDeps) {
     if (claimed > 0) logger.debug('scheduled actions claimed', { claimed });
     return claimed;
   };
-
-  /** One pass over the shards; a call while one runs joins it. */
-  const tick = (): Promise<number> => {
-    if (stopped) return Promise.resolve(0);
-    ticking ??= runTick().finally(() => {
-      ticking = undefined;
-    });
-    return ticking;
-  };
-
-  const loop = async () => {
-    loopTimer = undefined;
-    if (stopped) return;
-    const startedMs = clock.now();
-    await tick().catch((err: unknown) => logger.error('action schedule tick failed', { err }));
-    if (stopped) return;
-    loopTimer = timers.setTimeout(loop, Math.max(0, startedMs + tickMs - clock.now()));
-  };
+  const loop = createTickLoop({
+    clock,
+    timers,
+    tickMs,
+    logger,
+    failure: 'action schedule tick failed',
+    runTick,
+  });
 
   return {
-    tick,
+    /** One pass over the shards; a call while one runs joins it. */
+    tick: loop.tick,
     /** Starts ticking (the first tick runs at once). */
     start(): void {
       if (started || stopped) return;
       started = true;
-      void loop();
+      loop.start();
     },
     /** Stops ticking and waits for a running tick. */
     async stop(): Promise<void> {
       stopped = true;
-      if (loopTimer) timers.clearTimeout(loopTimer);
-      await ticking?.catch(() => undefined);
+      await loop.stop();
     },
   };
 }

@@ -7,6 +7,7 @@ import type { SqliteTable } from '../store/sqlite-table.ts';
 import type { Table } from '../store/table.ts';
 import { commitClaims, createProbeQueue, type LocalProbeBody } from './probe-queue.ts';
 import { sweepRetention } from './retention-sweep.ts';
+import { createTickLoop } from './tick-loop.ts';
 import { systemTimers, type Timers } from './timer-heap.ts';
 import { createWorkerPool } from './worker-pool.ts';
 
@@ -75,8 +76,6 @@ export function createScheduler(deps: SchedulerDeps) {
   });
   let started = false;
   let stopped = false;
-  let ticking: Promise<number> | undefined;
-  let loopTimer: NodeJS.Timeout | undefined;
   let lastSweepMs = Number.NEGATIVE_INFINITY;
 
   const execute = async (delivery: ProbeDelivery, onProbed?: () => void): Promise<JobStatus> => {
@@ -193,23 +192,9 @@ export function createScheduler(deps: SchedulerDeps) {
     return claimed;
   };
 
-  /** One generator pass; while one runs, a second call joins it instead of overlapping it. */
-  const tick = (): Promise<number> => {
-    if (stopped) return Promise.resolve(0);
-    ticking ??= runTick().finally(() => {
-      ticking = undefined;
-    });
-    return ticking;
-  };
-
-  const loop = async () => {
-    loopTimer = undefined;
-    if (stopped) return;
-    const startedMs = clock.now();
-    await tick().catch((err: unknown) => logger.error('scheduler tick failed', { err }));
-    if (stopped) return;
-    loopTimer = timers.setTimeout(loop, Math.max(0, startedMs + tickMs - clock.now()));
-  };
+  /** One generator pass at a time (a call while one runs joins it), every `tickMs`. */
+  const loop = createTickLoop({ clock, timers, tickMs, logger, failure: 'scheduler tick failed', runTick });
+  const tick = loop.tick;
 
   /** Jobs queued before a restart: run those whose next slot is not due yet, delete the rest. */
   const reload = async () => {
@@ -231,16 +216,16 @@ export function createScheduler(deps: SchedulerDeps) {
       if (started || stopped) return;
       started = true;
       await reload();
-      void loop();
+      loop.start();
     },
 
     /** Stops ticking and timers; running jobs get `stopGraceMs` to finish, queued ones stay for the restart. */
     async stop(): Promise<void> {
       stopped = true;
-      if (loopTimer) timers.clearTimeout(loopTimer);
+      const ticked = loop.stop();
       queue.close();
       pool.clear();
-      await ticking?.catch(() => undefined);
+      await ticked;
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
         allSettled(),
