@@ -18,11 +18,12 @@ afterEach(() => {
 });
 
 /** A directory holding only the project's npm inputs, and an empty npm cache beside them. */
-function copyOfManifest(): { dir: string; cache: string } {
+function copyOfManifest(project: string): { dir: string; cache: string } {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-lock-'));
   dirs.push(dir);
   for (const file of ['package.json', 'package-lock.json', '.npmrc']) {
-    if (existsSync(join(root, file))) copyFileSync(join(root, file), join(dir, file));
+    const source = join(root, project, file);
+    if (existsSync(source)) copyFileSync(source, join(dir, file));
   }
   return { dir, cache: mkdtempSync(join(dir, 'cache-')) };
 }
@@ -34,9 +35,10 @@ async function npm(dir: string, cache: string, args: string[]): Promise<void> {
   });
 }
 
-describe('package-lock.json', () => {
+// The root project, and the MCP Inspector's own (tools/mcp-inspector, installed by postinstall).
+describe.each(['.', 'tools/mcp-inspector'])('package-lock.json of %s', (project) => {
   it('comes out of npm install unchanged, and npm ci accepts it', async () => {
-    const { dir, cache } = copyOfManifest();
+    const { dir, cache } = copyOfManifest(project);
     const committed = readFileSync(join(dir, 'package-lock.json'), 'utf8');
     await npm(dir, cache, ['install', '--package-lock-only']);
     expect(readFileSync(join(dir, 'package-lock.json'), 'utf8')).toBe(committed);
