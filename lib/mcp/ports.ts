@@ -1,0 +1,20 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../auth/principal.ts';
+import type { ToolDefinition } from '../skills/records.ts';
+
+/** A tool as MCP clients see it: its definition and the skill it came from. */
+export interface McpTool extends ToolDefinition {
+  skill_slug: string;
+}
+
+/**
+ * The tools of a tenant (lib/mcp/tool-catalog.ts): the tools of its enabled skills, filtered for
+ * the caller (read-only keys see only tools annotated readOnlyHint: true), and the dispatch of a
+ * call — a built-in implementation, a runbook action, or an isError result saying the tool has
+ * no implementation. Arguments are validated against the tool's inputSchema (ajv); a failure is an
+ * isError result the model can read. `undefined`: no such tool for this caller (JSON-RPC -32602).
+ */
+export interface ToolCatalog {
+  list(caller: Principal): Promise<McpTool[]>;
+  call(caller: Principal, name: string, args: Record<string, unknown>): Promise<CallToolResult | undefined>;
+}
