@@ -1,0 +1,138 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../auth/principal.ts';
+import { SSE_HEADERS, sseStream } from '../http/stream-sse.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { ToolCatalog } from './ports.ts';
+import type { McpRelay } from './relay.ts';
+import { createMcpServer } from './server.ts';
+
+/** How the legacy stream behaves: the cloud ends it before the Lambda timeout; locally it may run on. */
+export interface LegacyStreamSettings {
+  /** The stream ends after this long (the client reconnects); 0: it runs until the client leaves. */
+  maxDurationMs: number;
+  /** How often the stream looks for messages queued by another process. */
+  pollMs: number;
+  /** A `: keep-alive` comment this often. */
+  heartbeatMs: number;
+}
+
+export const DEFAULT_LEGACY_STREAM: LegacyStreamSettings = {
+  maxDurationMs: 0,
+  pollMs: 150,
+  heartbeatMs: 15_000,
+};
+
+/**
+ * Runs client messages through a fresh server for `caller` and returns what the server answered
+ * (one response per request; notifications get none), as the relay queues them.
+ */
+export async function exchange(
+  catalog: ToolCatalog,
+  caller: Principal,
+  messages: JSONRPCMessage[],
+): Promise<JSONRPCMessage[]> {
+  const server = createMcpServer(catalog, caller);
+  const out: JSONRPCMessage[] = [];
+  const answered = new Map<RequestId, () => void>();
+  const transport: Transport = {
+    start: async () => {},
+    send: async (message) => {
+      out.push(message);
+      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+        if (message.id !== undefined) answered.get(message.id)?.();
+      }
+    },
+    close: async () => {
+      transport.onclose?.();
+    },
+  };
+  await server.connect(transport);
+  try {
+    const waits: Promise<void>[] = [];
+    for (const message of messages) {
+      if (isJSONRPCRequest(message)) waits.push(new Promise((resolve) => answered.set(message.id, resolve)));
+      transport.onmessage?.(message);
+    }
+    await Promise.all(waits);
+  } finally {
+    await server.close();
+  }
+  return out;
+}
+
+/** A JSON-RPC error answer with no request id (a body that is not a message, an auth failure). */
+export function jsonRpcErrorResponse(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+/** The body of a legacy POST: one JSON-RPC message or a batch; `undefined` when it is neither. */
+export function parseMessages(raw: Buffer): JSONRPCMessage[] | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const list = Array.isArray(json) ? json : [json];
+  const parsed: JSONRPCMessage[] = [];
+  for (const entry of list) {
+    const result = JSONRPCMessageSchema.safeParse(entry);
+    if (!result.success) return undefined;
+    parsed.push(result.data);
+  }
+  return parsed.length > 0 ? parsed : undefined;
+}
+
+export interface LegacyStreamDeps {
+  relay: McpRelay;
+  clock: Clock;
+  logger: Logger;
+  settings: LegacyStreamSettings;
+}
+
+/**
+ * The 2024-11-05 SSE stream of a new session: the `endpoint` event first, then every answer the
+ * session's POSTs queued, as `message` events in order. The session ends with the stream.
+ */
+export async function openLegacyStream(deps: LegacyStreamDeps, caller: Principal): Promise<Response> {
+  const { relay, clock, settings } = deps;
+  const session = await relay.open(caller);
+  const deadline =
+    settings.maxDurationMs > 0 ? clock.now() + settings.maxDurationMs : Number.POSITIVE_INFINITY;
+  const body = sseStream(
+    async (sink) => {
+      sink.send({ event: 'endpoint', data: `/v1/mcp?sessionId=${session.id}` });
+      try {
+        while (!sink.signal.aborted) {
+          for (const message of await relay.take(session.id))
+            sink.send({ event: 'message', data: JSON.stringify(message) });
+          await sink.ready();
+          const left = deadline - clock.now();
+          if (left <= 0) break;
+          await relay.wait(session.id, Math.min(settings.pollMs, left), sink.signal);
+        }
+      } finally {
+        await relay.close(session.id);
+      }
+    },
+    { heartbeatMs: settings.heartbeatMs, logger: deps.logger },
+  );
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import type { Principal } from '../auth/principal.ts';
+import { defineRoute } from '../http/define-route.ts';
+import { webRequest } from '../http/stream-web.ts';
+import type { PublicRoute, RouteContext } from '../http/types.ts';
+import type { Clock } from '../platform/clock.ts';
+import { UnauthorizedError } from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
+import {
+  DEFAULT_LEGACY_STREAM,
+  exchange,
+  jsonRpcErrorResponse,
+  type LegacyStreamDeps,
+  type LegacyStreamSettings,
+  openLegacyStream,
+  parseMessages,
+} from './legacy-sse.ts';
+import type { ToolCatalog } from './ports.ts';
+import type { McpRelay } from './relay.ts';
+import { handleStreamable } from './streamable.ts';
+
+export interface McpRouteDeps {
+  tools: ToolCatalog;
+  relay: McpRelay;
+  clock: Clock;
+  logger: Logger;
+  /** The app's key check under the rate limits (401, 403 ACCOUNT_DISABLED, 429 as on every route). */
+  authenticateKey(ctx: RouteContext): Promise<Principal>;
+  /** The legacy SSE stream's limits; default: no maximum duration, a 150 ms poll, 15 s keep-alives. */
+  legacy?: Partial<LegacyStreamSettings>;
+}
+
+/** JSON-RPC's implementation-defined server error range: the code MCP clients see with a 401. */
+const UNAUTHORIZED_RPC = -32001;
+
+const tag = 'MCP';
+const errors = ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'RATE_LIMITED'] as const;
+const jsonRpc = z.record(z.string(), z.unknown()).meta({ description: 'A JSON-RPC 2.0 message (MCP)' });
+const sessionQuery = z.object({
+  sessionId: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({
+      description: 'A legacy SSE session (the `endpoint` event names it): the POST is a relayed message',
+    }),
+});
+
+/**
+ * The caller, or the 401 MCP clients understand: `WWW-Authenticate: Bearer` and a JSON-RPC error
+ * body. The key is checked here rather than by the router because read-only keys may POST
+ * (read-only tools) and the 401 body is JSON-RPC, not the API's error envelope.
+ */
+async function callerOf(deps: McpRouteDeps, ctx: RouteContext): Promise<Principal | Response> {
+  try {
+    return await deps.authenticateKey(ctx);
+  } catch (err) {
+    if (!(err instanceof UnauthorizedError)) throw err;
+    return jsonRpcErrorResponse(401, UNAUTHORIZED_RPC, err.message, { 'WWW-Authenticate': 'Bearer' });
+  }
+}
+
+/** GET and POST /v1/mcp: Streamable HTTP (stateless) and the 2024-11-05 HTTP+SSE transport. */
+export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
+  const legacy: LegacyStreamDeps = {
+    relay: deps.relay,
+    clock: deps.clock,
+    logger: deps.logger.child({ component: 'mcp' }),
+    settings: { ...DEFAULT_LEGACY_STREAM, ...deps.legacy },
+  };
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/mcp',
+      auth: 'none',
+      body: 'raw',
+      operationId: 'postMcp',
+      tag,
+      summary:
+        'MCP messages (Authorization: Bearer <API key>): Streamable HTTP, stateless; with ?sessionId a legacy SSE message, answered 202 and on its stream',
+      schemas: { query: sessionQuery, responses: { 200: jsonRpc }, errors: [...errors, 'NOT_FOUND'] },
+      handler: async (ctx) => {
+        const caller = await callerOf(deps, ctx);
+        if (caller instanceof Response) return caller;
+        const sessionId = ctx.query.sessionId;
+        if (sessionId === undefined) return handleStreamable(deps.tools, caller, webRequest(ctx));
+        const session = await deps.relay.sessionOf(caller, sessionId);
+        const messages = parseMessages(ctx.rawBody);
+        if (!messages)
+          return jsonRpcErrorResponse(400, -32700, 'Parse error: the body is not a JSON-RPC message');
+        await deps.relay.push(session, await exchange(deps.tools, caller, messages));
+        return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/mcp',
+      auth: 'none',
+      body: 'raw',
+      operationId: 'openMcpStream',
+      tag,
+      summary:
+        'The 2024-11-05 SSE stream (Authorization: Bearer <API key>): an `endpoint` event, then `message` events; 405 for a Streamable HTTP GET',
+      schemas: {
+        responses: {
+          200: {
+            contentType: 'text/event-stream',
+            schema: z.string().meta({
+              description:
+                'Server-Sent Events: `endpoint` (data: /v1/mcp?sessionId=…), then a `message` event per JSON-RPC answer',
+            }),
+          },
+        },
+        errors: [...errors, 'METHOD_NOT_ALLOWED'],
+      },
+      handler: async (ctx) => {
+        const caller = await callerOf(deps, ctx);
+        if (caller instanceof Response) return caller;
+        // Streamable HTTP's GET (a server-to-client stream) needs a session; this server keeps none.
+        if (ctx.headers['mcp-protocol-version'] !== undefined || ctx.headers['mcp-session-id'] !== undefined)
+          return jsonRpcErrorResponse(
+            405,
+            -32000,
+            'Method not allowed: the Streamable HTTP endpoint is stateless',
+            {
+              Allow: 'POST',
+            },
+          );
+        return openLegacyStream(legacy, caller);
+      },
+    }),
+  ];
+}
