@@ -30,6 +30,10 @@ import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
+import { composeMcp } from './mcp/compose.ts';
+import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
+import { createMcpRelay } from './mcp/relay.ts';
+import { mcpRoutes } from './mcp/routes.ts';
 import { composeNotifications } from './notify/compose.ts';
 import type { NotifyJob } from './notify/jobs.ts';
 import type { Clock } from './platform/clock.ts';
@@ -42,6 +46,7 @@ import { inProcessProber } from './probes/run-probe.ts';
 import type { Prober } from './probes/types.ts';
 import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
+import { composeSkills } from './skills/compose.ts';
 import { statusRoutes } from './status/routes.ts';
 import { createStatusService } from './status/status-service.ts';
 import { statusStreamRoutes } from './status/stream-routes.ts';
@@ -80,6 +85,8 @@ export interface CoreDeps {
   actionQueue: JobQueue<ActionJob>;
   /** Outbound TLS trust and name resolution of the channels (tests: a test CA, loopback receivers). */
   egress?: { ca?: string[]; resolve?: Resolve };
+  /** The legacy MCP SSE stream's limits (the cloud ends it before the Lambda timeout). */
+  mcpSse?: Partial<LegacyStreamSettings>;
 }
 
 /** The composition of services and routes shared by both runtimes. */
@@ -142,6 +149,20 @@ export function createApp(deps: CoreDeps) {
       (await rateLimit.admit({ ...ctx, body: ctx.rawBody }, authenticate)).principal,
   });
 
+  const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
+  const mcp = composeMcp({
+    table: deps.table,
+    clock: deps.clock,
+    cursors,
+    blueprints,
+    entities,
+    checkService,
+    prober: jobRunner.prober,
+    skills: skills.skills,
+    actions: actions.actions,
+    actionRunner: actions.actionRunner,
+  });
+
   const statusStream = createStatusStream(
     { table: deps.table, clock: deps.clock, logger: deps.logger },
     deps.statusStream ?? { follow: 'poll' },
@@ -184,6 +205,16 @@ export function createApp(deps: CoreDeps) {
     }),
     ...notifications.routes,
     ...actions.routes,
+    ...skills.routes,
+    ...mcpRoutes({
+      tools: mcp.tools,
+      relay: createMcpRelay({ table: deps.table, clock: deps.clock }),
+      clock: deps.clock,
+      logger: deps.logger,
+      authenticateKey: async (ctx) =>
+        (await rateLimit.admit({ ...ctx, body: ctx.rawBody }, authenticate)).principal,
+      legacy: deps.mcpSse,
+    }),
     openApiRoute(() => routes),
   ];
 
@@ -225,6 +256,8 @@ export function createApp(deps: CoreDeps) {
     executions: actions.executions,
     actionRunner: actions.actionRunner,
     actionWorker: actions.actionWorker,
+    skills: skills.skills,
+    tools: mcp.tools,
   };
 }
 

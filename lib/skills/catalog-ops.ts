@@ -1,0 +1,143 @@
+import type { CreateSkillBody } from './manifest.ts';
+import { CATALOG_OPS } from './records.ts';
+
+/**
+ * The manifest that makes the built-in catalog tools discoverable (SPEC.md "Skills and MCP"):
+ * POST it to /v1/skills as written. The implementations live in lib/mcp; registering only
+ * decides which of them a tenant's agents see. All are read-only except create_check.
+ */
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const noInput = { type: 'object', properties: {}, additionalProperties: false };
+
+const entityRef = {
+  type: 'object',
+  properties: {
+    blueprint_slug: { type: 'string', description: 'The blueprint of the entity, e.g. service' },
+    entity_slug: { type: 'string', description: 'The entity within the blueprint' },
+  },
+  required: ['blueprint_slug', 'entity_slug'],
+  additionalProperties: false,
+};
+
+/** The catalog-ops skill: SPEC.md's seven catalog tools plus get_blast_radius and explain_entity_state. */
+export const CATALOG_OPS_MANIFEST = {
+  slug: CATALOG_OPS,
+  name: 'Catalog operations',
+  description: 'Read the service catalog and its health, follow incidents and dependencies, add HTTP checks.',
+  version: '1.0.0',
+  enabled: true,
+  tools: [
+    {
+      name: 'get_status_summary',
+      description:
+        'Current status (up, degraded, down, unknown) of every monitored entity: fleet-wide counts and the entity list.',
+      inputSchema: noInput,
+      annotations: { title: 'Status summary', ...readOnly },
+    },
+    {
+      name: 'list_entities',
+      description: 'Entities of the catalog, optionally only those of one blueprint.',
+      inputSchema: {
+        type: 'object',
+        properties: { blueprint_slug: { type: 'string', description: 'Only entities of this blueprint' } },
+        additionalProperties: false,
+      },
+      annotations: { title: 'List entities', ...readOnly },
+    },
+    {
+      name: 'get_entity',
+      description: 'One entity with its metadata, current status and attached checks.',
+      inputSchema: entityRef,
+      annotations: { title: 'Get entity', ...readOnly },
+    },
+    {
+      name: 'list_blueprints',
+      description: 'Every blueprint (entity type) of the catalog.',
+      inputSchema: noInput,
+      annotations: { title: 'List blueprints', ...readOnly },
+    },
+    {
+      name: 'list_incidents',
+      description: 'Recent entity state transitions as an incident feed, newest first.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          hours: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 720,
+            default: 24,
+            description: 'How far back to look',
+          },
+        },
+        additionalProperties: false,
+      },
+      annotations: { title: 'List incidents', ...readOnly },
+    },
+    {
+      name: 'get_check_results',
+      description: 'Per-attempt results of one check (success, latency, error) over the last hours.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          check_id: { type: 'string', description: 'The check (chk_…)' },
+          hours: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 168,
+            default: 1,
+            description: 'How far back to look',
+          },
+        },
+        required: ['check_id'],
+        additionalProperties: false,
+      },
+      annotations: { title: 'Check results', ...readOnly },
+    },
+    {
+      name: 'create_check',
+      description:
+        'Probes target_url once and, unless dry_run, registers an HTTP health check of the entity; says what the probe saw.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          entity_id: { type: 'string', description: 'The entity to attach the check to (ent_…)' },
+          target_url: { type: 'string', maxLength: 2048, description: 'The http or https URL to probe' },
+          interval_seconds: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 86400,
+            default: 60,
+            description: 'Seconds between probes (at least the plan minimum)',
+          },
+          dry_run: { type: 'boolean', default: false, description: 'true: only probe, create nothing' },
+        },
+        required: ['entity_id', 'target_url'],
+        additionalProperties: false,
+      },
+      annotations: {
+        title: 'Create HTTP check',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    {
+      name: 'get_blast_radius',
+      description:
+        'Every entity that depends on this one, directly or transitively (depends_on relations), with its state.',
+      inputSchema: entityRef,
+      annotations: { title: 'Blast radius', ...readOnly },
+    },
+    {
+      name: 'explain_entity_state',
+      description:
+        'Why an entity is in its state: failing checks with their last errors, upstream entities that are down, recent transitions.',
+      inputSchema: entityRef,
+      annotations: { title: 'Explain entity state', ...readOnly },
+    },
+  ],
+} satisfies CreateSkillBody;

@@ -1,0 +1,27 @@
+import type { ActionStore } from '../actions/action-store.ts';
+import type { Route } from '../http/types.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Table } from '../store/table.ts';
+import { skillRoutes } from './routes.ts';
+import { createSkillService } from './skill-service.ts';
+import { createSkillStore } from './skill-store.ts';
+
+export interface SkillsDeps {
+  table: Table;
+  clock: Clock;
+  /** The tenant's actions, which runbook tools name. */
+  actions: Pick<ActionStore, 'get'>;
+}
+
+/** The skills feature as the app composes it: the store (the MCP tool catalog reads it) and the routes. */
+export function composeSkills(deps: SkillsDeps) {
+  const skills = createSkillStore(deps.table);
+  const routes: Route[] = skillRoutes({
+    skillService: createSkillService({
+      skills,
+      clock: deps.clock,
+      actionExists: async (tenantId, actionId) => (await deps.actions.get(tenantId, actionId)) !== undefined,
+    }),
+  });
+  return { skills, routes };
+}

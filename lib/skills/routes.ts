@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { SLUG } from '../catalog/catalog-keys.ts';
+import { defineRoute } from '../http/define-route.ts';
+import { namesResource } from '../http/route-schemas.ts';
+import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
+import { createSkillBody, updateSkillBody } from './manifest.ts';
+import { publicSkill, publicSkillSchema } from './responses.ts';
+import type { SkillService } from './skill-service.ts';
+
+export interface SkillRouteDeps {
+  skillService: SkillService;
+}
+
+const skillParams = z.object({ slug: namesResource(z.string().regex(SLUG), 'skill') });
+const tag = 'Skills';
+
+/**
+ * The /v1/skills routes. Members read; writes need the admin role, because a skill binds actions
+ * to tools and decides what an agent holding any of the tenant's keys may do.
+ */
+export function skillRoutes(deps: SkillRouteDeps): AuthedRoute[] {
+  const { skillService: service } = deps;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/skills',
+      auth: 'key',
+      operationId: 'listSkills',
+      tag,
+      summary: 'The tenant’s skills, by slug',
+      schemas: { responses: { 200: z.array(publicSkillSchema) } },
+      handler: async ({ principal }) => ok((await service.list(principal.tenantId)).map(publicSkill)),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/skills',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'createSkill',
+      tag,
+      summary:
+        'Register a skill (admin role): its tool names must not be held by another enabled skill; a runbook tool’s action_id must name an action of the tenant',
+      schemas: {
+        body: createSkillBody,
+        responses: { 201: publicSkillSchema },
+        errors: ['CONFLICT'],
+      },
+      handler: async ({ principal, body }) =>
+        created(publicSkill(await service.create(principal.tenantId, body))),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/skills/{slug}',
+      auth: 'key',
+      operationId: 'getSkill',
+      tag,
+      summary: 'One skill',
+      schemas: { params: skillParams, responses: { 200: publicSkillSchema } },
+      handler: async ({ principal, params }) =>
+        ok(publicSkill(await service.get(principal.tenantId, params.slug))),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/skills/{slug}',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'updateSkill',
+      tag,
+      summary:
+        'Update a skill (admin role): the fields given change, tools as a whole; disabling frees its tool names, enabling claims them again',
+      schemas: {
+        params: skillParams,
+        body: updateSkillBody,
+        responses: { 200: publicSkillSchema },
+        errors: ['CONFLICT'],
+      },
+      handler: async ({ principal, params, body }) =>
+        ok(publicSkill(await service.update(principal.tenantId, params.slug, body))),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/skills/{slug}',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'deleteSkill',
+      tag,
+      summary: 'Delete a skill (admin role) and free its tool names',
+      schemas: { params: skillParams, responses: { 204: null }, errors: ['CONFLICT'] },
+      handler: async ({ principal, params }) => {
+        await service.remove(principal.tenantId, params.slug);
+        return noContent();
+      },
+    }),
+  ];
+}

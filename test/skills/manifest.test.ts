@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
+import { createInputSchemaCompiler, createSkillBody, SKILL_LIMITS } from '../../lib/skills/manifest.ts';
+
+const tool = (overrides: Record<string, unknown> = {}) => ({
+  name: 'restart_service',
+  description: 'Restarts a service',
+  inputSchema: { type: 'object', properties: { service: { type: 'string' } }, required: ['service'] },
+  ...overrides,
+});
+const manifest = (overrides: Record<string, unknown> = {}) => ({
+  slug: 'runbooks',
+  name: 'Runbooks',
+  description: 'Ops runbooks',
+  version: '1.0.0',
+  tools: [tool()],
+  ...overrides,
+});
+/** The issue messages of a manifest that does not parse (empty when it parses). */
+const problems = (body: unknown) =>
+  createSkillBody.safeParse(body).error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`) ?? [];
+
+describe('skill manifest', () => {
+  it('accepts the catalog-ops manifest and defaults enabled to true', () => {
+    const parsed = createSkillBody.parse(CATALOG_OPS_MANIFEST);
+    expect(parsed.tools.map((t) => t.name)).toHaveLength(9);
+    expect(createSkillBody.parse(manifest()).enabled).toBe(true);
+  });
+
+  it.each(['', 'has space', 'slash/name', 'é', 'x'.repeat(129)])('rejects the tool name %j', (name) => {
+    expect(problems(manifest({ tools: [tool({ name })] }))[0]).toMatch(/^tools\.0\.name/);
+  });
+
+  it.each(['a', 'A.b-c_d', 'x'.repeat(128)])('accepts the tool name %j', (name) => {
+    expect(problems(manifest({ tools: [tool({ name })] }))).toEqual([]);
+  });
+
+  it.each(['1', '1.0', '01.0.0', '1.0.0-', 'v1.0.0', '1.0.0.0'])('rejects the version %j', (version) => {
+    expect(problems(manifest({ version }))[0]).toMatch(/^version/);
+  });
+
+  it.each(['0.0.1', '1.2.3-rc.1', '10.20.30+build.5'])('accepts the version %j', (version) => {
+    expect(problems(manifest({ version }))).toEqual([]);
+  });
+
+  it.each([
+    ['a non-object type', { type: 'string' }, /type "object"/],
+    ['no type', { properties: {} }, /type "object"/],
+    ['an unknown keyword', { type: 'object', propertees: {} }, /not a valid JSON Schema.*unknown keyword/],
+    ['a bad property type', { type: 'object', properties: { a: { type: 'strin' } } }, /not a valid JSON Schema/],
+    ['an undeclared required property', { type: 'object', required: ['x'] }, /not a valid JSON Schema/],
+    ['an unknown dialect', { type: 'object', $schema: 'https://example.com/schema' }, /\$schema/],
+  ])('rejects an inputSchema with %s', (_label, inputSchema, message) => {
+    const [problem] = problems(manifest({ tools: [tool({ inputSchema })] }));
+    expect(problem).toMatch(/^tools\.0\.inputSchema/);
+    expect(problem).toMatch(message);
+  });
+
+  it('rejects an inputSchema over the size bound', () => {
+    const inputSchema = { type: 'object', description: 'x'.repeat(SKILL_LIMITS.inputSchemaBytes) };
+    expect(problems(manifest({ tools: [tool({ inputSchema })] }))[0]).toMatch(/at most/);
+  });
+
+  it('rejects duplicate tool names, too many tools and unknown fields', () => {
+    expect(problems(manifest({ tools: [tool(), tool()] }))[0]).toMatch(/duplicate tool name/);
+    const many = Array.from({ length: SKILL_LIMITS.tools + 1 }, (_, i) => tool({ name: `t${i}` }));
+    expect(problems(manifest({ tools: many }))[0]).toMatch(/^tools/);
+    expect(problems(manifest({ tools: [tool({ outputSchema: {} })] }))[0]).toMatch(/outputSchema/);
+  });
+
+  it('compiles draft-07 and 2020-12 schemas, and the same $id in two skills', () => {
+    const compile = createInputSchemaCompiler();
+    const schema = { $id: 'https://example.com/x', type: 'object', properties: { n: { type: 'integer' } } };
+    expect(compile(schema)({ n: 1 })).toBe(true);
+    expect(compile({ ...schema })({ n: 'x' })).toBe(false);
+    const draft07 = compile({ ...schema, $schema: 'http://json-schema.org/draft-07/schema#' });
+    expect(draft07({ n: 2 })).toBe(true);
+  });
+});
