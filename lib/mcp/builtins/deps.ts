@@ -1,0 +1,54 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../../auth/principal.ts';
+import type { BlueprintService } from '../../catalog/blueprint-service.ts';
+import type { EntityService } from '../../catalog/entity-service.ts';
+import type { EntityStore } from '../../catalog/entity-store.ts';
+import type { RelationStore } from '../../catalog/relation-items.ts';
+import type { CheckService } from '../../checks/check-service.ts';
+import type { CheckReadService } from '../../checks/read-service.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import type { Prober } from '../../probes/types.ts';
+import type { StatusService } from '../../status/status-service.ts';
+
+/** The services the built-in tools read and write through: the same ones the HTTP routes use. */
+export interface BuiltinDeps {
+  clock: Clock;
+  status: Pick<StatusService, 'board' | 'transitions'>;
+  blueprints: Pick<BlueprintService, 'list'>;
+  entities: Pick<EntityService, 'list' | 'get'>;
+  entityStore: Pick<EntityStore, 'getById'>;
+  relations: Pick<RelationStore, 'list'>;
+  checkService: Pick<CheckService, 'list' | 'create' | 'requireCheck'>;
+  checkReads: Pick<CheckReadService, 'results'>;
+  /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
+  prober: Prober;
+}
+
+/** One built-in tool: arguments already validated against its inputSchema (defaults filled). */
+export type Builtin = (caller: Principal, args: Record<string, unknown>) => Promise<CallToolResult>;
+
+/** Reads an optional string argument. */
+export function optionalString(args: Record<string, unknown>, name: string): string | undefined {
+  const value = args[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Reads a string argument the tool needs (a 400-style tool error when a custom inputSchema let it through empty). */
+export function requiredString(args: Record<string, unknown>, name: string): string {
+  const value = optionalString(args, name);
+  if (value === undefined) throw ValidationError.field(name, 'required');
+  return value;
+}
+
+/** Reads a positive integer argument, `fallback` when absent, clamped to `max`. */
+export function positiveInt(
+  args: Record<string, unknown>,
+  name: string,
+  fallback: number,
+  max: number,
+): number {
+  const value = args[name];
+  const n = typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : fallback;
+  return Math.min(n, max);
+}

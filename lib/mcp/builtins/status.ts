@@ -1,0 +1,55 @@
+import type { publicTransition } from '../../checks/records.ts';
+import type { Builtin, BuiltinDeps } from './deps.ts';
+import { positiveInt } from './deps.ts';
+import { toolResult } from './result.ts';
+
+/** How far back list_incidents looks at most (results and transitions expire anyway), and how many it returns. */
+export const INCIDENT_LIMITS = { maxHours: 24 * 30, maxItems: 500 } as const;
+
+type Transition = ReturnType<typeof publicTransition>;
+
+/** The tenant's entity transitions since `sinceMs`, newest first, at most `max` (and whether more were left out). */
+export async function entityTransitionsSince(
+  deps: Pick<BuiltinDeps, 'status'>,
+  tenantId: string,
+  sinceMs: number,
+  max: number,
+): Promise<{ transitions: Transition[]; truncated: boolean }> {
+  const transitions: Transition[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await deps.status.transitions(tenantId, { limit: 100, ...(cursor ? { cursor } : {}) });
+    for (const t of page.transitions) {
+      if (Date.parse(t.created_at) < sinceMs) return { transitions, truncated: false };
+      if (transitions.length === max) return { transitions, truncated: true };
+      transitions.push(t);
+    }
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return { transitions, truncated: false };
+}
+
+/** get_status_summary and list_incidents. */
+export function statusBuiltins(deps: BuiltinDeps): Record<string, Builtin> {
+  return {
+    get_status_summary: async (caller) => {
+      const board = await deps.status.board(caller.tenantId);
+      const summary =
+        `${board.total} entities: ${board.up} up, ${board.degraded} degraded, ${board.down} down, ` +
+        `${board.unknown} unknown.`;
+      return toolResult(summary, board);
+    },
+
+    list_incidents: async (caller, args) => {
+      const hours = positiveInt(args, 'hours', 24, INCIDENT_LIMITS.maxHours);
+      const since = deps.clock.now() - hours * 3_600_000;
+      const read = await entityTransitionsSince(deps, caller.tenantId, since, INCIDENT_LIMITS.maxItems);
+      const summary =
+        read.transitions.length === 0
+          ? `No entity state changes in the last ${hours} h.`
+          : `${read.transitions.length} entity state changes in the last ${hours} h, newest first` +
+            `${read.truncated ? ` (only the newest ${INCIDENT_LIMITS.maxItems})` : ''}.`;
+      return toolResult(summary, { hours, incidents: read.transitions, truncated: read.truncated });
+    },
+  };
+}

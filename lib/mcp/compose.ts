@@ -1,0 +1,57 @@
+import type { ActionStore } from '../actions/action-store.ts';
+import type { ActionRunner } from '../actions/ports.ts';
+import { createBlueprintService } from '../catalog/blueprint-service.ts';
+import type { BlueprintStore } from '../catalog/blueprint-store.ts';
+import { createEntityService } from '../catalog/entity-service.ts';
+import type { EntityStore } from '../catalog/entity-store.ts';
+import { createRelationStore } from '../catalog/relation-items.ts';
+import type { CheckService } from '../checks/check-service.ts';
+import { createCheckReadService } from '../checks/read-service.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Prober } from '../probes/types.ts';
+import { createStatusService } from '../status/status-service.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
+import type { Table } from '../store/table.ts';
+import { createBuiltins } from './builtins/index.ts';
+import type { McpTool } from './ports.ts';
+import { createToolCatalog } from './tool-catalog.ts';
+
+export interface McpDeps {
+  table: Table;
+  clock: Clock;
+  cursors: CursorSeal;
+  blueprints: BlueprintStore;
+  entities: EntityStore;
+  checkService: CheckService;
+  /** The app's prober, so create_check's first probe follows the checks' SSRF rules. */
+  prober: Prober;
+  /** The skills registry (lib/skills/skill-store.ts). */
+  skills: { listEnabledTools(tenantId: string): Promise<McpTool[]> };
+  actions: Pick<ActionStore, 'get'>;
+  actionRunner: ActionRunner;
+}
+
+/** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions. */
+export function composeMcp(deps: McpDeps) {
+  const { table, clock, cursors } = deps;
+  const catalog = { table, clock, blueprints: deps.blueprints, entities: deps.entities };
+  const builtins = createBuiltins({
+    clock,
+    status: createStatusService({ table, clock, cursors }),
+    blueprints: createBlueprintService(catalog),
+    entities: createEntityService(catalog),
+    entityStore: deps.entities,
+    relations: createRelationStore(table),
+    checkService: deps.checkService,
+    checkReads: createCheckReadService({ table, checkService: deps.checkService, clock, cursors }),
+    prober: deps.prober,
+  });
+  const tools = createToolCatalog({
+    skills: deps.skills,
+    builtins,
+    actions: deps.actions,
+    runner: deps.actionRunner,
+    clock,
+  });
+  return { tools };
+}

@@ -1,0 +1,135 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ActionStore } from '../actions/action-store.ts';
+import type { ActionRunner } from '../actions/ports.ts';
+import { publicExecution } from '../actions/responses.ts';
+import { RUN_VARS_LIMITS } from '../actions/run-routes.ts';
+import { TEMPLATE_VAR_NAME } from '../actions/template.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { Clock } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import type { Builtin } from './builtins/deps.ts';
+import { asToolResult, toolError, toolResult } from './builtins/result.ts';
+import type { McpTool, ToolCatalog } from './ports.ts';
+
+/** Compiled inputSchemas kept at most: a tenant's tools rarely exceed a few hundred. */
+const MAX_COMPILED = 1000;
+
+export interface ToolCatalogDeps {
+  /** The skills registry: the tools of a tenant's enabled skills, each with its skill's slug. */
+  skills: { listEnabledTools(tenantId: string): Promise<McpTool[]> };
+  builtins: ReadonlyMap<string, Builtin>;
+  actions: Pick<ActionStore, 'get'>;
+  runner: ActionRunner;
+  clock: Clock;
+}
+
+/** A caller sees a tool unless it is read-only and the tool does not say it only reads. */
+function visibleTo(caller: Principal, tool: McpTool): boolean {
+  return !caller.readOnly || tool.annotations?.readOnlyHint === true;
+}
+
+/** Template variables from tool arguments: strings as they are, anything else as JSON. */
+function argsAsVars(
+  args: Record<string, unknown>,
+): { vars: Record<string, string> } | { problems: string[] } {
+  const entries = Object.entries(args).map(
+    ([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)] as const,
+  );
+  const problems = [
+    ...(entries.length > RUN_VARS_LIMITS.count ? [`at most ${RUN_VARS_LIMITS.count} arguments`] : []),
+    ...entries.flatMap(([k, v]) => [
+      ...(TEMPLATE_VAR_NAME.test(k)
+        ? []
+        : [`${k}: not a template variable name (lowercase letters, digits, _)`]),
+      ...(Buffer.byteLength(v, 'utf8') > RUN_VARS_LIMITS.valueBytes
+        ? [`${k}: at most ${RUN_VARS_LIMITS.valueBytes} bytes`]
+        : []),
+    ]),
+  ];
+  return problems.length ? { problems } : { vars: Object.fromEntries(entries) };
+}
+
+/** The tool catalog (ToolCatalog in ports.ts): listing for a caller, argument validation and dispatch. */
+export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
+  // useDefaults fills the schema's defaults in (hours: 24, ...); formats are annotations, as at registration.
+  const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false } as const;
+  // JSON Schema 2020-12 (MCP's default dialect) unless $schema names draft-07, as the registry accepts them.
+  const draft2020 = new Ajv2020(options);
+  const draft07 = new Ajv(options);
+  // Keyed by the schema text: a skill update that changes a schema compiles anew, an unchanged one is reused.
+  const compiled = new Map<string, ValidateFunction>();
+
+  const validatorOf = (schema: Record<string, unknown>): ValidateFunction | undefined => {
+    const key = JSON.stringify(schema);
+    const cached = compiled.get(key);
+    if (cached) return cached;
+    const ajv =
+      typeof schema.$schema === 'string' && schema.$schema.includes('draft-07') ? draft07 : draft2020;
+    let validate: ValidateFunction;
+    try {
+      validate = ajv.compile(schema);
+    } catch {
+      return undefined;
+    } finally {
+      // Nothing stays registered by $id, so two skills' schemas never collide.
+      ajv.removeSchema(schema);
+    }
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value ?? '');
+    compiled.set(key, validate);
+    return validate;
+  };
+
+  const list = async (caller: Principal) =>
+    (await deps.skills.listEnabledTools(caller.tenantId)).filter((tool) => visibleTo(caller, tool));
+
+  const runAction = async (
+    caller: Principal,
+    tool: McpTool,
+    actionId: string,
+    args: Record<string, unknown>,
+  ) => {
+    // The action run rules of POST /v1/actions/{id}/run: writable keys only, the caller's tenant only.
+    if (caller.readOnly) return toolError('READ_ONLY: read-only keys cannot run actions');
+    const action = await deps.actions.get(caller.tenantId, actionId);
+    if (!action) return toolError(`NOT_FOUND: action ${actionId} of tool ${tool.name} not found`);
+    const converted = argsAsVars(args);
+    if ('problems' in converted) return toolError(`invalid arguments for ${tool.name}`, converted.problems);
+    const execution = publicExecution(
+      await deps.runner.run({
+        action,
+        trigger: 'manual',
+        executionId: newId('exe', deps.clock.now()),
+        vars: converted.vars,
+      }),
+    );
+    const outcome =
+      execution.dispatch_status === 'success'
+        ? `answered ${execution.status_code}`
+        : `${execution.dispatch_status}${execution.error_message ? `: ${execution.error_message}` : ''}`;
+    return toolResult(`Ran action ${action.name} (execution ${execution.id}): ${outcome}.`, execution);
+  };
+
+  return {
+    list,
+
+    async call(caller, name, args): Promise<CallToolResult | undefined> {
+      const tool = (await list(caller)).find((t) => t.name === name);
+      if (!tool) return undefined;
+      const validate = validatorOf(tool.inputSchema);
+      if (!validate) return toolError(`tool ${name} has an inputSchema that does not compile`);
+      const input = structuredClone(args ?? {});
+      if (!validate(input)) {
+        const problems = (validate.errors ?? []).map(
+          (e) => `${e.instancePath || '(arguments)'} ${e.message ?? 'is invalid'}`,
+        );
+        return toolError(`invalid arguments for ${name}: ${problems.join('; ')}`, problems);
+      }
+      const builtin = deps.builtins.get(name);
+      if (builtin) return asToolResult(() => builtin(caller, input));
+      if (tool.action_id) return asToolResult(() => runAction(caller, tool, tool.action_id ?? '', input));
+      return toolError(`tool ${name} has no implementation`);
+    },
+  };
+}
