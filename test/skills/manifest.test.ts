@@ -47,7 +47,11 @@ describe('skill manifest', () => {
     ['a non-object type', { type: 'string' }, /type "object"/],
     ['no type', { properties: {} }, /type "object"/],
     ['an unknown keyword', { type: 'object', propertees: {} }, /not a valid JSON Schema.*unknown keyword/],
-    ['a bad property type', { type: 'object', properties: { a: { type: 'strin' } } }, /not a valid JSON Schema/],
+    [
+      'a bad property type',
+      { type: 'object', properties: { a: { type: 'strin' } } },
+      /not a valid JSON Schema/,
+    ],
     ['an undeclared required property', { type: 'object', required: ['x'] }, /not a valid JSON Schema/],
     ['an unknown dialect', { type: 'object', $schema: 'https://example.com/schema' }, /\$schema/],
   ])('rejects an inputSchema with %s', (_label, inputSchema, message) => {
