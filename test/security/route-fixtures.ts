@@ -71,6 +71,12 @@ export async function createFixture(
   // A placeholder host is checked at run time only, so the fixture needs no resolvable destination.
   const action = await call('POST', '/v1/actions', { name: 'Fixture', url: 'https://{{host}}/hook' });
   const execution = await seedExecution(api, (await call('GET', '/v1/me')).id, action.id);
+  const skill = await call('POST', '/v1/skills', {
+    slug: `${prefix}-skill`,
+    name: 'Fixture skill',
+    version: '1.0.0',
+    tools: [{ name: `${prefix}_tool`, description: 'A fixture tool', inputSchema: { type: 'object' } }],
+  });
   return {
     key,
     readOnlyKey: readOnly.key,
@@ -88,6 +94,7 @@ export async function createFixture(
       delivery,
       action: action.id,
       execution,
+      skill: skill.slug,
     },
   };
 }
@@ -182,6 +189,7 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     logs: fx.ids.delivery,
     actions: fx.ids.action,
     executions: fx.ids.execution,
+    skills: fx.ids.skill,
   };
   const value = byCollection[collection ?? ''];
   if (!value)
@@ -238,6 +246,9 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'PUT /v1/actions/{id}': { name: 'Renamed' },
     'DELETE /v1/actions/{id}': undefined,
     'POST /v1/actions/{id}/run': { vars: {} },
+    'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
+    'PUT /v1/skills/{slug}': { enabled: false },
+    'DELETE /v1/skills/{slug}': undefined,
   };
   const name = `${route.method} ${route.path}`;
   if (!(name in bodies)) throw new Error(`no sample body for ${name}: add one to route-fixtures.ts`);
