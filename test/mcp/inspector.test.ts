@@ -1,0 +1,73 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
+import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+
+const run = promisify(execFile);
+// The Inspector needs Node >= 22.19; tools/mcp-inspector carries its own (see CONTRIBUTING.md).
+const inspectorDir = resolve(import.meta.dirname, '../../tools/mcp-inspector/node_modules/.bin');
+
+describe('the MCP Inspector CLI against the local runtime', () => {
+  let api: LocalHarness;
+
+  const inspect = async (transport: 'http' | 'sse', ...args: string[]) => {
+    const { stdout } = await run(
+      resolve(inspectorDir, 'node'),
+      [
+        resolve(inspectorDir, 'mcp-inspector'),
+        '--cli',
+        '--transport',
+        transport,
+        '--server-url',
+        new URL('/v1/mcp', api.local.url).href,
+        '--header',
+        `Authorization: Bearer ${api.adminKey}`,
+        ...args,
+      ],
+      { timeout: 60_000 },
+    );
+    return JSON.parse(stdout);
+  };
+
+  beforeAll(async () => {
+    api = await startLocalHarness({ scheduler: false });
+    const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
+    expect(res.status, res.text).toBe(201);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it.each(['http', 'sse'] as const)(
+    'lists the catalog-ops tools over %s',
+    async (transport) => {
+      const out = await inspect(transport, '--method', 'tools/list');
+      expect(out.tools.map((t: { name: string }) => t.name)).toEqual(
+        CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort(),
+      );
+      const createCheck = out.tools.find((t: { name: string }) => t.name === 'create_check');
+      expect(createCheck.annotations).toMatchObject({ readOnlyHint: false });
+      expect(createCheck.inputSchema.required).toEqual(['entity_id', 'target_url']);
+    },
+    90_000,
+  );
+
+  it('calls get_status_summary and prints its structured content', async () => {
+    await api.request('POST', '/v1/blueprints', {
+      key: api.adminKey,
+      body: { slug: 'service', name: 'Service', fields: [] },
+    });
+    const entity = await api.request('POST', '/v1/blueprints/service/entities', {
+      key: api.adminKey,
+      body: { slug: 'checkout', name: 'Checkout' },
+    });
+    expect(entity.status, entity.text).toBe(201);
+    const out = await inspect('http', '--method', 'tools/call', '--tool-name', 'get_status_summary');
+    expect(out.isError ?? false).toBe(false);
+    expect(out.structuredContent).toMatchObject({ total: 1 });
+    expect(out.content[0]).toMatchObject({ type: 'text' });
+    expect(out.content[0].text).toMatch(/\b1 entit/);
+  }, 90_000);
+});
