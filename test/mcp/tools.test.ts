@@ -1,0 +1,373 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../../lib/auth/principal.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
+import { newCheck, quietTcpCheck, record, recordSequence } from '../checks/check-fixtures.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+
+/**
+ * The tool catalog (app.tools) called directly on both runtimes: every built-in answers the
+ * tenant's real data, arguments are validated against the inputSchema, read-only callers see and
+ * call only read-only tools, and runbook tools run a real action against a loopback receiver.
+ */
+
+interface Receiver {
+  url: string;
+  seen: { method: string; path: string; body: string }[];
+  close(): Promise<void>;
+}
+
+/** /healthy answers 200, /broken 503, anything else (the action's target) 202 and is recorded. */
+async function startReceiver(): Promise<Receiver> {
+  const seen: Receiver['seen'] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      if (path === '/healthy') return void res.writeHead(200).end('ok');
+      if (path === '/broken') return void res.writeHead(503).end('down');
+      seen.push({ method: req.method ?? '', path, body: Buffer.concat(chunks).toString() });
+      res.writeHead(202).end('restarting');
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+const T0 = Date.parse('2026-03-01T12:00:00.000Z');
+
+// biome-ignore lint/suspicious/noExplicitAny: tool results are inspected freely
+const data = (result: CallToolResult | undefined): any => result?.structuredContent;
+const text = (result: CallToolResult | undefined) =>
+  result?.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n') ?? '';
+
+describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let receiver: Receiver;
+  let admin: Principal;
+  let viewer: Principal;
+  const clock = createFakeClock(T0);
+  const ids: Record<string, string> = {};
+  let dbCheck = '';
+  let restartAction = '';
+
+  const call = (name: string, args: Record<string, unknown> = {}, caller = admin) =>
+    api.app.tools.call(caller, name, args);
+  const post = async (path: string, body: unknown) => {
+    const res = await api.request('POST', path, { key: api.adminKey, body });
+    expect(res.status, res.text).toBe(201);
+    return res.body;
+  };
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    api = await start({
+      clock,
+      env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_ALLOW_PRIVATE_TARGETS: 'true' },
+    });
+    admin = {
+      tenantId: api.tenantId,
+      userId: 'usr_agent',
+      keyId: 'key_agent',
+      role: 'admin',
+      readOnly: false,
+    };
+    viewer = { ...admin, keyId: 'key_viewer', readOnly: true };
+
+    // web -> api -> db, worker -> db (depends_on); db's check fails.
+    await post('/v1/blueprints', { slug: 'service', name: 'Service' });
+    for (const slug of ['web', 'api', 'db', 'worker']) {
+      ids[slug] = (await post('/v1/blueprints/service/entities', { slug, name: slug.toUpperCase() })).id;
+    }
+    for (const [from, to] of [
+      ['web', 'api'],
+      ['api', 'db'],
+      ['worker', 'db'],
+    ] as const) {
+      await post('/v1/relations', {
+        from_entity_id: ids[from],
+        to_entity_id: ids[to],
+        relation_type: 'depends_on',
+      });
+    }
+    // Transitions are stamped with the clock: db's two minutes before T0, web's one minute before.
+    dbCheck = await newCheck(api, quietTcpCheck(ids.db ?? '', { failure_threshold: 1 }));
+    clock.set(T0 - 119_000);
+    await recordSequence(api, dbCheck, [true, false], T0 - 120_000);
+    const webCheck = await newCheck(api, quietTcpCheck(ids.web ?? '', { failure_threshold: 1 }));
+    clock.set(T0 - 60_000);
+    await record(api, webCheck, { success: true, checkedAtMs: T0 - 60_000 });
+    clock.set(T0);
+
+    restartAction = (
+      await post('/v1/actions', {
+        name: 'Restart service',
+        url: `${receiver.url}/restart/{{service}}`,
+        body_template: '{"reason":"{{reason}}"}',
+      })
+    ).id;
+    await post('/v1/skills', CATALOG_OPS_MANIFEST);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await receiver?.close();
+  });
+
+  it('lists the catalog-ops tools and hides the ones that write from read-only callers', async () => {
+    const names = (await api.app.tools.list(admin)).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(CATALOG_OPS_MANIFEST.tools.map((t) => t.name)));
+    const readOnlyNames = (await api.app.tools.list(viewer)).map((t) => t.name);
+    expect(readOnlyNames).toContain('get_status_summary');
+    expect(readOnlyNames).not.toContain('create_check');
+    expect(
+      await call('create_check', { entity_id: ids.db, target_url: receiver.url }, viewer),
+    ).toBeUndefined();
+  });
+
+  it('summarises the status board', async () => {
+    const result = await call('get_status_summary');
+    expect(result?.isError).toBeFalsy();
+    expect(data(result)).toMatchObject({ total: 4, up: 1, down: 1, unknown: 2, degraded: 0 });
+    expect(
+      data(result)
+        .entities.map((e: { slug: string }) => e.slug)
+        .sort(),
+    ).toEqual(['api', 'db', 'web', 'worker']);
+    expect(text(result)).toContain('4 entities: 1 up, 0 degraded, 1 down, 2 unknown.');
+  });
+
+  it('lists blueprints and entities, all or of one blueprint', async () => {
+    expect(data(await call('list_blueprints')).blueprints.map((b: { slug: string }) => b.slug)).toEqual([
+      'service',
+    ]);
+    const all = data(await call('list_entities')).entities;
+    expect(all).toHaveLength(4);
+    const one = await call('list_entities', { blueprint_slug: 'service' });
+    expect(
+      data(one)
+        .entities.map((e: { id: string }) => e.id)
+        .sort(),
+    ).toEqual([ids.web, ids.api, ids.db, ids.worker].sort());
+    const missing = await call('list_entities', { blueprint_slug: 'nope' });
+    expect(missing?.isError).toBe(true);
+    expect(text(missing)).toContain('NOT_FOUND');
+  });
+
+  it('gets an entity with its state and checks', async () => {
+    const result = await call('get_entity', { blueprint_slug: 'service', entity_slug: 'db' });
+    expect(data(result).entity).toMatchObject({ id: ids.db, slug: 'db', name: 'DB', state: 'down' });
+    expect(data(result).checks).toEqual([
+      expect.objectContaining({ id: dbCheck, check_type: 'tcp', state: 'down' }),
+    ]);
+  });
+
+  it('lists the entity transitions of the window as incidents', async () => {
+    const day = data(await call('list_incidents'));
+    expect(day.hours).toBe(24);
+    const db = day.incidents.filter((t: { entity_id: string }) => t.entity_id === ids.db);
+    expect(db.map((t: { to_state: string }) => t.to_state)).toEqual(['down', 'up']);
+    const webUp = day.incidents.filter((t: { entity_id: string }) => t.entity_id === ids.web);
+    expect(webUp).toHaveLength(1);
+    // The last minute holds only web's transition (db's are two minutes old).
+    clock.set(T0 + 59 * 60_000);
+    const hour = data(await call('list_incidents', { hours: 1 }));
+    expect(hour.incidents.map((t: { entity_id: string }) => t.entity_id)).toEqual([ids.web]);
+    clock.set(T0);
+  });
+
+  it('returns the per-attempt results of a check within the window', async () => {
+    const result = await call('get_check_results', { check_id: dbCheck });
+    expect(data(result).hours).toBe(1);
+    expect(data(result).results.map((r: { success: boolean }) => r.success)).toEqual([false, true]);
+    expect(data(result).results[0]).toMatchObject({ latency_ms: 10, error_message: 'connection refused' });
+    expect(text(result)).toContain('2 results in the last 1 h');
+    // Another tenant with the same tools cannot read this tenant's check.
+    const other = await api.createTenant('Other');
+    const registered = await api.request('POST', '/v1/skills', {
+      key: other.key,
+      body: CATALOG_OPS_MANIFEST,
+    });
+    expect(registered.status, registered.text).toBe(201);
+    const elsewhere = await call(
+      'get_check_results',
+      { check_id: dbCheck },
+      { ...admin, tenantId: other.tenantId },
+    );
+    expect(text(elsewhere)).toContain('NOT_FOUND');
+    expect(elsewhere?.isError).toBe(true);
+  });
+
+  it('gives the blast radius: every entity depending on one, transitively, with states', async () => {
+    const result = await call('get_blast_radius', { blueprint_slug: 'service', entity_slug: 'db' });
+    expect(data(result).dependents).toEqual([
+      expect.objectContaining({ slug: 'api', depth: 1, state: 'unknown' }),
+      expect.objectContaining({ slug: 'worker', depth: 1, state: 'unknown' }),
+      expect.objectContaining({ slug: 'web', depth: 2, state: 'up' }),
+    ]);
+    const leaf = await call('get_blast_radius', { blueprint_slug: 'service', entity_slug: 'web' });
+    expect(data(leaf).dependents).toEqual([]);
+    expect(text(leaf)).toContain('Nothing depends on service/web (up).');
+  });
+
+  it('explains an entity state: failing checks with their last error, upstream down, recent transitions', async () => {
+    const db = data(await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'db' }));
+    expect(db.failing_checks).toEqual([
+      expect.objectContaining({
+        check: expect.objectContaining({ id: dbCheck }),
+        last_error: 'connection refused',
+      }),
+    ]);
+    expect(db.recent_transitions.map((t: { to_state: string }) => t.to_state)).toEqual(['down', 'up']);
+    const web = await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'web' });
+    expect(data(web).failing_checks).toEqual([]);
+    expect(data(web).upstream_not_up).toEqual([
+      expect.objectContaining({ slug: 'db', state: 'down', depth: 2 }),
+    ]);
+    expect(text(web)).toContain('upstream service/db (down)');
+  });
+
+  it('create_check with dry_run probes the target once and creates nothing', async () => {
+    const result = await call('create_check', {
+      entity_id: ids.api,
+      target_url: `${receiver.url}/broken`,
+      dry_run: true,
+    });
+    expect(result?.isError).toBeFalsy();
+    expect(data(result)).toMatchObject({ dry_run: true, probe: { success: false, status_code: 503 } });
+    expect(text(result)).toContain('HTTP 503');
+    const checks = await api.request('GET', `/v1/checks?entity_id=${ids.api}`, { key: api.adminKey });
+    expect(checks.body.checks ?? checks.body).toEqual([]);
+  });
+
+  it('create_check probes, then creates an http check that GET /v1/checks shows', async () => {
+    const result = await call('create_check', { entity_id: ids.api, target_url: `${receiver.url}/healthy` });
+    expect(data(result).probe).toMatchObject({ success: true, status_code: 200 });
+    const check = data(result).check;
+    expect(check).toMatchObject({ check_type: 'http', entity_id: ids.api, interval_seconds: 60 });
+    const listed = await api.request('GET', '/v1/checks', { key: api.adminKey });
+    expect(JSON.stringify(listed.body)).toContain(check.id);
+    const elsewhere = await api.createTenant('Third');
+    const foreign = await call(
+      'create_check',
+      { entity_id: ids.api, target_url: `${receiver.url}/healthy` },
+      { ...admin, tenantId: elsewhere.tenantId },
+    );
+    // Another tenant has no skill: the tool does not exist for it.
+    expect(foreign).toBeUndefined();
+  });
+
+  it('answers arguments that break the inputSchema with an isError result naming the problems', async () => {
+    const missing = await call('get_entity', { blueprint_slug: 'service' });
+    expect(missing?.isError).toBe(true);
+    expect(text(missing)).toContain("must have required property 'entity_slug'");
+    const wrongType = await call('list_incidents', { hours: 'many' });
+    expect(wrongType?.isError).toBe(true);
+    expect(text(wrongType)).toContain('/hours must be integer');
+    const badUrl = await call('create_check', { entity_id: ids.api, target_url: 'not a url' });
+    expect(badUrl?.isError).toBe(true);
+  });
+
+  it('answers an unknown tool with undefined', async () => {
+    expect(await call('no_such_tool')).toBeUndefined();
+  });
+
+  it('runs a runbook tool: the action with the arguments as vars, answered with the execution', async () => {
+    await post('/v1/skills', {
+      slug: 'runbooks',
+      name: 'Runbooks',
+      description: 'Operational actions',
+      version: '1.0.0',
+      tools: [
+        {
+          name: 'restart_service',
+          description: 'Restart a service',
+          inputSchema: {
+            type: 'object',
+            properties: { service: { type: 'string' }, reason: { type: 'string' } },
+            required: ['service', 'reason'],
+            additionalProperties: false,
+          },
+          annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+          action_id: restartAction,
+        },
+        {
+          name: 'ping_runbook',
+          description: 'A runbook tool that says it only reads',
+          inputSchema: { type: 'object', properties: { service: { type: 'string' } } },
+          annotations: { readOnlyHint: true },
+          action_id: restartAction,
+        },
+        {
+          name: 'not_implemented',
+          description: 'Neither a built-in nor an action',
+          inputSchema: { type: 'object' },
+          annotations: { readOnlyHint: true },
+        },
+      ],
+    });
+    const result = await call('restart_service', { service: 'api', reason: 'agent said so' });
+    expect(result?.isError, text(result)).toBeFalsy();
+    expect(data(result)).toMatchObject({
+      action_id: restartAction,
+      trigger: 'manual',
+      dispatch_status: 'success',
+      status_code: 202,
+      vars: { service: 'api', reason: 'agent said so' },
+    });
+    expect(receiver.seen).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/restart/api', body: '{"reason":"agent said so"}' }),
+    ]);
+    const executions = await api.request('GET', `/v1/actions/${restartAction}/executions`, {
+      key: api.adminKey,
+    });
+    expect(JSON.stringify(executions.body)).toContain(data(result).id);
+
+    // Read-only callers never see the writing runbook tool and cannot run the one that claims to read.
+    expect(await call('restart_service', { service: 'api', reason: 'x' }, viewer)).toBeUndefined();
+    const denied = await call('ping_runbook', { service: 'api' }, viewer);
+    expect(denied?.isError).toBe(true);
+    expect(text(denied)).toContain('read-only keys cannot run actions');
+    expect(receiver.seen).toHaveLength(1);
+
+    const none = await call('not_implemented');
+    expect(none?.isError).toBe(true);
+    expect(text(none)).toBe('tool not_implemented has no implementation');
+  });
+
+  it('scopes tools to the tenant: another tenant sees its own skills and data only', async () => {
+    const other = await api.createTenant('Isolated');
+    const caller = { ...admin, tenantId: other.tenantId };
+    expect(await api.app.tools.list(caller)).toEqual([]);
+    expect(await call('get_status_summary', {}, caller)).toBeUndefined();
+    const res = await api.request('POST', '/v1/skills', { key: other.key, body: CATALOG_OPS_MANIFEST });
+    expect(res.status, res.text).toBe(201);
+    expect(data(await call('get_status_summary', {}, caller))).toMatchObject({ total: 0, entities: [] });
+    const foreign = await call('get_entity', { blueprint_slug: 'service', entity_slug: 'db' }, caller);
+    expect(foreign?.isError).toBe(true);
+    const blast = await call('get_blast_radius', { blueprint_slug: 'service', entity_slug: 'db' }, caller);
+    expect(text(blast)).toContain('NOT_FOUND');
+  });
+
+  it('drops a disabled skill’s tools', async () => {
+    const res = await api.request('PUT', '/v1/skills/runbooks', {
+      key: api.adminKey,
+      body: { enabled: false },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect((await api.app.tools.list(admin)).map((t) => t.name)).not.toContain('restart_service');
+    expect(await call('restart_service', { service: 'api', reason: 'x' })).toBeUndefined();
+  });
+});
