@@ -39,8 +39,9 @@ const utf8Bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), '
 /**
  * A compiler of tool inputSchemas: JSON Schema 2020-12 (MCP's default dialect) unless `$schema`
  * names draft-07; strict mode (unknown keywords, required properties not declared and the like
- * fail); `format` is an annotation only. Each compile leaves nothing registered in the ajv
- * instance, so one skill's `$id` never collides with another's. Throws when the schema is invalid.
+ * fail); `format` is an annotation only. Throws when the schema is invalid. Each compile removes
+ * its schema from the ajv instances, but ids nested inside stay registered: make one compiler per
+ * manifest (or per skill revision), never one per process, so tenants' `$id`s never meet.
  */
 export function createInputSchemaCompiler(): (schema: Record<string, unknown>) => ValidateFunction {
   const options = { strict: true, validateFormats: false, allErrors: true } as const;
