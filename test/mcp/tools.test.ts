@@ -371,3 +371,47 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     expect(await call('restart_service', { service: 'api', reason: 'x' })).toBeUndefined();
   });
 });
+
+describe.each(runtimes)('MCP create_check under the SSRF rules of checks ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let receiver: Receiver;
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    api = await start({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'false' } });
+    const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
+    expect(res.status, res.text).toBe(201);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await receiver?.close();
+  });
+
+  it('reports a loopback target as blocked and never reaches it', async () => {
+    const bp = await api.request('POST', '/v1/blueprints', {
+      key: api.adminKey,
+      body: { slug: 'service', name: 'Service' },
+    });
+    const entity = await api.request('POST', '/v1/blueprints/service/entities', {
+      key: api.adminKey,
+      body: { slug: 'api', name: 'API' },
+    });
+    expect([bp.status, entity.status]).toEqual([201, 201]);
+    const caller: Principal = {
+      tenantId: api.tenantId,
+      userId: 'usr_agent',
+      keyId: 'key_agent',
+      role: 'admin',
+      readOnly: false,
+    };
+    const result = await api.app.tools.call(caller, 'create_check', {
+      entity_id: entity.body.id,
+      target_url: `${receiver.url}/probe-me`,
+      dry_run: true,
+    });
+    expect(data(result).probe).toMatchObject({ success: false, status_code: 0 });
+    expect(text(result)).toContain('the check would fail');
+    expect(data(result).probe.error_message).toContain('destination 127.0.0.1 is');
+    expect(receiver.seen).toEqual([]);
+  });
+});
