@@ -5,6 +5,7 @@ import { VigilActions } from './actions.ts';
 import { VigilApi } from './api.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
+import { VigilMcp } from './mcp.ts';
 import { VigilNotifications } from './notifications.ts';
 import { VigilStatusStream } from './status-stream.ts';
 import { VigilTable } from './table.ts';
@@ -44,7 +45,7 @@ export function settingsEnvironment(settings: VigilSettings = {}): Record<string
 
 /**
  * The whole cloud runtime in one stack. Each concern is its own construct (table, API, checks
- * engine, change feed, notifications, actions); this class only wires them together.
+ * engine, change feed, notifications, actions, MCP); this class only wires them together.
  */
 export class VigilStack extends Stack {
   readonly table: VigilTable;
@@ -54,6 +55,7 @@ export class VigilStack extends Stack {
   readonly statusStream: VigilStatusStream;
   readonly notifications: VigilNotifications;
   readonly actions: VigilActions;
+  readonly mcp: VigilMcp;
 
   constructor(scope: Construct, id: string, props?: VigilStackProps) {
     super(scope, id, props);
@@ -85,11 +87,20 @@ export class VigilStack extends Stack {
     this.actions.enqueueFrom(this.changeFeed.handler);
     this.actions.enqueueFrom(this.checks.generator);
     this.actions.enqueueFrom(this.api.handler);
+    // MCP clients connect to the function URL; runbook tools run actions (and schedule the
+    // deadline of a pipeline they dispatch), create_check probes its target once.
+    this.mcp = new VigilMcp(this, 'Mcp', { table, environment: { ...environment, ...channelSettings } });
+    this.actions.enqueueFrom(this.mcp.handler);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Vigil API base URL' });
     new CfnOutput(this, 'StreamUrl', {
       value: this.statusStream.url.url,
       description: 'Function URL serving GET /v1/status/stream (Server-Sent Events, streamed)',
+    });
+    new CfnOutput(this, 'McpUrl', {
+      value: `${this.mcp.url.url}v1/mcp`,
+      description:
+        'The MCP endpoint for clients (a function URL: Streamable HTTP on POST, the legacy SSE stream on GET)',
     });
     new CfnOutput(this, 'ProbeDlqUrl', {
       value: this.checks.probeDlq.queueUrl,

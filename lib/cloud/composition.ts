@@ -5,6 +5,7 @@ import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
 import { type CoreDeps, createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
+import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
 import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
@@ -30,6 +31,8 @@ export interface CloudOverrides {
   logWrite?: (line: string) => void;
   /** How GET /v1/status/stream polls and when it ends; default STATUS_STREAM_VIA_API_GATEWAY. */
   statusStream?: StatusStreamSettings;
+  /** When the legacy MCP SSE stream ends and how it polls the relay; default MCP_SSE_VIA_API_GATEWAY. */
+  mcpSse?: Partial<LegacyStreamSettings>;
   /** An SQS client of the test's own (test/platform/fake-sqs.ts) for the probe and notify queues. */
   sqs?: SQSClient;
   /** SQS clients of the test's own for the action and probe queues (default: `sqs`); a fake SQS holds one queue. */
@@ -46,6 +49,19 @@ export interface CloudOverrides {
  * answers with what arrived in 20 s. The status-stream function (a function URL) streams for longer.
  */
 export const STATUS_STREAM_VIA_API_GATEWAY: StatusStreamSettings = { follow: 'poll', maxDurationMs: 20_000 };
+
+/**
+ * The MCP function (functions/mcp.ts, a function URL) times out at Lambda's maximum; a legacy SSE
+ * stream ends 30 s before that, so the client reconnects instead of being cut off.
+ */
+export const MCP_FUNCTION_TIMEOUT_MS = 900_000;
+/** How long the MCP function holds a legacy SSE stream open. */
+export const MCP_SSE_FUNCTION_MS = MCP_FUNCTION_TIMEOUT_MS - 30_000;
+/**
+ * A legacy SSE GET reaching the api function through API Gateway is buffered until it ends: it
+ * ends in 20 s, inside the 29 s limit, and its session with it. Clients stream from the MCP function.
+ */
+export const MCP_SSE_VIA_API_GATEWAY: Partial<LegacyStreamSettings> = { maxDurationMs: 20_000 };
 
 /** The cloud composition root: built once per Lambda container, at module scope. */
 export function createCloudApp(config: Config = loadConfig('cloud'), overrides: CloudOverrides = {}) {
@@ -86,6 +102,7 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     config,
     rateLimiter: createStoreRateLimiter({ table, clock }),
     statusStream: overrides.statusStream ?? STATUS_STREAM_VIA_API_GATEWAY,
+    mcpSse: overrides.mcpSse ?? MCP_SSE_VIA_API_GATEWAY,
     // Only the stream function (events), the notifier and the api function (retries) enqueue there.
     notifyQueue: deferredJobQueue(NOTIFY_QUEUE, () => notifyQueue('notification jobs are enqueued there')),
     // The stream function (triggers), the generator (schedule runs), the action worker and the

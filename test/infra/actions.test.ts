@@ -17,6 +17,7 @@ const WORKER = 'ActionsWorker';
 const STREAM = 'ChangeFeedHandler';
 const GENERATOR = 'ChecksGenerator';
 const API = 'ApiHandler';
+const MCP = 'McpHandler';
 
 const fn = (prefix: string) => only(template, 'AWS::Lambda::Function', `${prefix}Function`);
 const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
@@ -154,6 +155,7 @@ describe('functions enqueueing action jobs', () => {
     ['stream function (state changes)', STREAM],
     ['generator (due schedule actions)', GENERATOR],
     ['api function (deadlines of manual runs)', API],
+    ['mcp function (deadlines of runbook tool runs)', MCP],
   ])('the %s may send to the action queue, not receive from it, and is told its URL', (_name, prefix) => {
     expect(actionsOn(prefix, getAtt(queueId))).toContain('sqs:SendMessage');
     expect(actionsOn(prefix, getAtt(queueId))).not.toContain('sqs:ReceiveMessage');
@@ -161,7 +163,7 @@ describe('functions enqueueing action jobs', () => {
     expect(variables(prefix)).toMatchObject({ VIGIL_ACTION_QUEUE_URL: { Ref: queueId } });
   });
 
-  it('are only those three and the action worker', () => {
+  it('are only those four and the action worker', () => {
     const senders = Object.entries(template.findResources('AWS::IAM::Policy'))
       .filter(([, policy]) =>
         (policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]).some(
@@ -171,7 +173,7 @@ describe('functions enqueueing action jobs', () => {
         ),
       )
       .map(([id]) => id.replace(/FunctionServiceRoleDefaultPolicy.*$/, ''));
-    expect(senders.sort()).toEqual([API, STREAM, GENERATOR, WORKER].sort());
+    expect(senders.sort()).toEqual([API, MCP, STREAM, GENERATOR, WORKER].sort());
   });
 });
 

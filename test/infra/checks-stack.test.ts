@@ -218,8 +218,8 @@ describe('change feed', () => {
 });
 
 describe('functions', () => {
-  it('are seven, each with its own log group', () => {
-    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(7);
-    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(7);
+  it('are eight, each with its own log group', () => {
+    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(8);
+    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(8);
   });
 });

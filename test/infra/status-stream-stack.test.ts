@@ -20,7 +20,7 @@ afterAll(() => cleanup());
 describe('status stream', () => {
   it('serves functions/status-stream.ts on a function URL in RESPONSE_STREAM mode, authorised by the app', () => {
     const [fnId] = only(template, 'AWS::Lambda::Function', `${PREFIX}Function`);
-    const [, url] = only(template, 'AWS::Lambda::Url');
+    const [, url] = only(template, 'AWS::Lambda::Url', PREFIX);
     expect(url.Properties).toMatchObject({
       TargetFunctionArn: getAtt(fnId),
       InvokeMode: 'RESPONSE_STREAM',
@@ -60,7 +60,7 @@ describe('status stream', () => {
   });
 
   it('outputs the stream URL as StreamUrl', () => {
-    const [urlId] = only(template, 'AWS::Lambda::Url');
+    const [urlId] = only(template, 'AWS::Lambda::Url', PREFIX);
     expect(template.findOutputs('StreamUrl')).toEqual({
       StreamUrl: expect.objectContaining({ Value: getAtt(urlId, 'FunctionUrl') }),
     });

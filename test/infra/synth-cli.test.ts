@@ -75,6 +75,7 @@ describe('cdk synth (the real CLI, offline)', () => {
       'actions',
       'api',
       'generator',
+      'mcp',
       'notifier',
       'status-stream',
       'stream',

@@ -1,0 +1,119 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VigilStack } from '../../infra/vigil-stack.ts';
+import { MCP_FUNCTION_TIMEOUT_MS, MCP_SSE_FUNCTION_MS } from '../../lib/cloud/composition.ts';
+import { allowStatements, only, synthTemplate } from './synth.ts';
+
+let template: Template;
+let cleanup: () => void;
+let tableId: string;
+
+const PREFIX = 'McpHandler';
+const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
+const fn = () => only(template, 'AWS::Lambda::Function', `${PREFIX}Function`);
+const variables = () => (fn()[1].Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+
+beforeAll(() => {
+  ({ template, cleanup } = synthTemplate());
+  [tableId] = only(template, 'AWS::DynamoDB::Table');
+}, 120_000);
+
+afterAll(() => cleanup());
+
+describe('mcp function', () => {
+  it('serves functions/mcp.ts on a function URL in RESPONSE_STREAM mode, authorised by the app', () => {
+    const [fnId] = fn();
+    const [, url] = only(template, 'AWS::Lambda::Url', PREFIX);
+    expect(url.Properties).toMatchObject({
+      TargetFunctionArn: getAtt(fnId),
+      InvokeMode: 'RESPONSE_STREAM',
+      AuthType: 'NONE',
+      Cors: {
+        AllowOrigins: ['*'],
+        AllowMethods: ['GET', 'POST'],
+        AllowHeaders: expect.arrayContaining(['authorization', 'content-type', 'mcp-protocol-version']),
+      },
+    });
+    // AuthType NONE needs a resource policy letting anyone invoke the URL.
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunctionUrl',
+      FunctionName: getAtt(fnId),
+      Principal: '*',
+      FunctionUrlAuthType: 'NONE',
+    });
+  });
+
+  it('runs as an ESM bundle on arm64 like the other functions', () => {
+    const [, mcp] = fn();
+    expect(mcp.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
+    expect(mcp.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
+  });
+
+  it("times out at Lambda's limit, 30 s after a legacy SSE stream has ended on its own", () => {
+    const [, mcp] = fn();
+    expect(mcp.Properties.Timeout).toBe(MCP_FUNCTION_TIMEOUT_MS / 1000);
+    expect(mcp.Properties.Timeout).toBeLessThanOrEqual(900);
+    expect(MCP_FUNCTION_TIMEOUT_MS - MCP_SSE_FUNCTION_MS).toBe(30_000);
+  });
+
+  it('may read and write the table and its indexes (catalog tools, create_check, the legacy relay)', () => {
+    const onTable = allowStatements(template, PREFIX)
+      .filter((st) => JSON.stringify(st.Resource).includes(tableId))
+      .flatMap((st) => st.Action as string | string[]);
+    expect(onTable).toEqual(
+      expect.arrayContaining(
+        [
+          'GetItem',
+          'Query',
+          'PutItem',
+          'UpdateItem',
+          'DeleteItem',
+          'ConditionCheckItem',
+          'BatchWriteItem',
+        ].map((a) => `dynamodb:${a}`),
+      ),
+    );
+  });
+
+  it('gets the table and the action queue (runbook tools) from its environment, and no other queue', () => {
+    const [queueId] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
+    expect(variables()).toMatchObject({
+      VIGIL_TABLE_NAME: { Ref: tableId },
+      VIGIL_DUE_SHARDS: '4',
+      VIGIL_ACTION_QUEUE_URL: { Ref: queueId },
+    });
+    expect(variables().VIGIL_PROBE_QUEUE_URL).toBeUndefined();
+    expect(variables().VIGIL_EVENT_BUS_NAME).toBeUndefined();
+    const onQueue = allowStatements(template, PREFIX)
+      .filter((st) => JSON.stringify(st.Resource) === JSON.stringify(getAtt(queueId)))
+      .flatMap((st) => st.Action as string | string[]);
+    expect(onQueue).toContain('sqs:SendMessage');
+    expect(onQueue).not.toContain('sqs:ReceiveMessage');
+  });
+
+  it('gets the egress settings (runbook tools call out like actions)', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const configured = Template.fromStack(
+      new VigilStack(app, 'Configured', {
+        settings: { publicUrl: 'https://vigil.example.com', egressAllow: '10.0.0.0/8' },
+      }),
+    );
+    const [[, resource] = []] = Object.entries(configured.findResources('AWS::Lambda::Function')).filter(
+      ([id]) => id.startsWith(`${PREFIX}Function`),
+    );
+    expect(resource?.Properties.Environment.Variables).toMatchObject({
+      VIGIL_PUBLIC_URL: 'https://vigil.example.com',
+      VIGIL_EGRESS_ALLOW: '10.0.0.0/8',
+    });
+  });
+
+  it('outputs the MCP endpoint on the function URL as McpUrl', () => {
+    const [urlId] = only(template, 'AWS::Lambda::Url', PREFIX);
+    expect(template.findOutputs('McpUrl')).toEqual({
+      McpUrl: expect.objectContaining({
+        Value: { 'Fn::Join': ['', [getAtt(urlId, 'FunctionUrl'), 'v1/mcp']] },
+      }),
+    });
+  });
+});
