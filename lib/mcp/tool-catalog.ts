@@ -55,9 +55,6 @@ function argsAsVars(
 export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
   // useDefaults fills the schema's defaults in (hours: 24, ...); formats are annotations, as at registration.
   const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false } as const;
-  // JSON Schema 2020-12 (MCP's default dialect) unless $schema names draft-07, as the registry accepts them.
-  const draft2020 = new Ajv2020(options);
-  const draft07 = new Ajv(options);
   // Keyed by the schema text: a skill update that changes a schema compiles anew, an unchanged one is reused.
   const compiled = new Map<string, ValidateFunction>();
 
@@ -65,16 +62,16 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
     const key = JSON.stringify(schema);
     const cached = compiled.get(key);
     if (cached) return cached;
-    const ajv =
-      typeof schema.$schema === 'string' && schema.$schema.includes('draft-07') ? draft07 : draft2020;
+    // JSON Schema 2020-12 (MCP's default dialect) unless $schema names draft-07, as the registry accepts
+    // them. One ajv per schema: ajv keeps nested $ids registered, so a shared one would make two tools'
+    // schemas collide; the compile is cached, so this runs once per schema text.
+    const draft07 = typeof schema.$schema === 'string' && schema.$schema.includes('draft-07');
+    const ajv = draft07 ? new Ajv(options) : new Ajv2020(options);
     let validate: ValidateFunction;
     try {
       validate = ajv.compile(schema);
     } catch {
       return undefined;
-    } finally {
-      // Nothing stays registered by $id, so two skills' schemas never collide.
-      ajv.removeSchema(schema);
     }
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value ?? '');
     compiled.set(key, validate);

@@ -280,6 +280,35 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     expect(badUrl?.isError).toBe(true);
   });
 
+  it('validates the arguments of tools whose schemas share a nested $id', async () => {
+    const schema = {
+      type: 'object',
+      properties: { n: { $ref: 'https://example.com/count' } },
+      required: ['n'],
+      $defs: { count: { $id: 'https://example.com/count', type: 'integer' } },
+    };
+    for (const slug of ['shared-a', 'shared-b']) {
+      await post('/v1/skills', {
+        slug,
+        name: slug,
+        description: 'Shares a nested $id with the other',
+        version: '1.0.0',
+        tools: [
+          {
+            name: `${slug}-tool`,
+            description: 'x',
+            inputSchema: schema,
+            annotations: { readOnlyHint: true },
+          },
+        ],
+      });
+    }
+    for (const name of ['shared-a-tool', 'shared-b-tool']) {
+      expect(text(await call(name, { n: 1 }))).toBe(`tool ${name} has no implementation`);
+      expect(text(await call(name, { n: 'one' }))).toContain('/n must be integer');
+    }
+  });
+
   it('answers an unknown tool with undefined', async () => {
     expect(await call('no_such_tool')).toBeUndefined();
   });
