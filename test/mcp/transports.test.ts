@@ -138,7 +138,7 @@ describe('the /v1/mcp endpoint over HTTP (local runtime)', () => {
       });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
-      const body = await res.json();
+      const body = (await res.json()) as { error: { message: unknown } };
       expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
       expect(body.error.message).toBeTypeOf('string');
     }
@@ -148,13 +148,16 @@ describe('the /v1/mcp endpoint over HTTP (local runtime)', () => {
   });
 
   it('answers 405 to a GET carrying MCP-Protocol-Version or Mcp-Session-Id', async () => {
-    for (const header of [{ 'mcp-protocol-version': '2025-06-18' }, { 'mcp-session-id': 'abc' }]) {
+    for (const header of [{ 'mcp-protocol-version': '2025-06-18' }, { 'mcp-session-id': 'abc' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await fetch(url(), {
         headers: { authorization: `Bearer ${api.adminKey}`, accept: 'text/event-stream', ...header },
       });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
-      expect((await res.json()).jsonrpc).toBe('2.0');
+      expect(((await res.json()) as { jsonrpc: string }).jsonrpc).toBe('2.0');
     }
   });
 
