@@ -1,0 +1,284 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createMcpHandler } from '../../functions/mcp.ts';
+import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { relayKeys } from '../../lib/mcp/relay-keys.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
+import { fakeStreamingRuntime, functionUrlEvent } from '../status/stream-drivers.ts';
+import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+import { lambdaContext } from './support.ts';
+
+// functions/mcp.ts builds its module-scope handler from the Lambda runtime's global.
+vi.hoisted(() => {
+  Object.assign(globalThis, {
+    awslambda: {
+      streamifyResponse: (handler: unknown) => handler,
+      HttpResponseStream: { from: (stream: unknown) => stream },
+    },
+  });
+});
+
+/** Rate limits off: the clients make many calls from one address in a moment. */
+const TEST_ENV = { VIGIL_LOG_LEVEL: 'debug', VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' };
+/** A legacy stream this short ends while a test runs, so the client's reconnection is exercised. */
+const MAX_STREAM_MS = 2500;
+const PRELUDE_END = Buffer.alloc(8);
+
+/** One invocation of the MCP Lambda, as the forwarding server made it. */
+interface Invocation {
+  method: string;
+  path: string;
+  sessionId: string | undefined;
+  /** The status the handler answered with, once its prelude is written. */
+  status?: number;
+}
+
+let testTable: TestTable;
+let cloud: ReturnType<typeof createCloudApp>;
+let server: Server;
+let base: string;
+let keyA: string;
+let keyB: string;
+let tenantA: string;
+const invocations: Invocation[] = [];
+const clients: Client[] = [];
+
+/**
+ * What a function URL does with one HTTP request: a payload v2 event to a new invocation of the
+ * handler, whose response stream (prelude, eight NULs, body) is relayed as it is written. Each
+ * request is its own invocation, as in Lambda: nothing but the table joins a stream to its POSTs.
+ */
+function forward(handler: ReturnType<typeof createMcpHandler>) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', base);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    const event = functionUrlEvent(url.pathname, headers);
+    event.rawQueryString = url.search.slice(1);
+    event.requestContext.http.method = req.method ?? 'GET';
+    event.body = body.length > 0 ? body.toString('base64') : undefined;
+    event.isBase64Encoded = body.length > 0;
+    const invocation: Invocation = {
+      method: event.requestContext.http.method,
+      path: url.pathname,
+      sessionId: url.searchParams.get('sessionId') ?? undefined,
+    };
+    invocations.push(invocation);
+
+    const responseStream = new PassThrough();
+    // The client going away fails the runtime's response stream under the writer.
+    res.on('close', () => responseStream.destroy());
+    let head = Buffer.alloc(0);
+    let started = false;
+    responseStream.on('data', (chunk: Buffer) => {
+      if (started) {
+        res.write(chunk);
+        return;
+      }
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf(PRELUDE_END);
+      if (end < 0) return;
+      const prelude = JSON.parse(head.subarray(0, end).toString()) as {
+        statusCode: number;
+        headers: Record<string, string>;
+      };
+      started = true;
+      invocation.status = prelude.statusCode;
+      res.writeHead(prelude.statusCode, prelude.headers);
+      res.flushHeaders();
+      const rest = head.subarray(end + PRELUDE_END.length);
+      if (rest.length > 0) res.write(rest);
+    });
+    try {
+      await handler(event, responseStream, lambdaContext('mcp'));
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  };
+}
+
+async function call(method: string, path: string, key: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: responses are inspected freely
+  const json = res.headers.get('content-type')?.startsWith('application/json');
+  return { status: res.status, body: (json ? JSON.parse(text) : text) as any };
+}
+
+/**
+ * The SDK's SSE client as a 2024-11-05 client reconnects: without MCP-Protocol-Version, a header
+ * that revision does not have (the SDK adds it once initialized, and a GET carrying it is a
+ * Streamable HTTP GET: 405).
+ */
+const withoutProtocolVersion: typeof fetch = (url, init) => {
+  const headers = new Headers(init?.headers);
+  headers.delete('mcp-protocol-version');
+  return fetch(url, { ...init, headers });
+};
+
+async function connect(kind: 'streamable' | 'sse' | 'sse-2024-11-05', key: string): Promise<Client> {
+  const url = new URL('/v1/mcp', base);
+  const requestInit = { headers: { authorization: `Bearer ${key}` } };
+  const transport: Transport =
+    kind === 'streamable'
+      ? new StreamableHTTPClientTransport(url, { requestInit })
+      : new SSEClientTransport(url, {
+          requestInit,
+          ...(kind === 'sse-2024-11-05' ? { eventSourceInit: { fetch: withoutProtocolVersion } } : {}),
+        });
+  const client = new Client({ name: 'mcp-flow-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+/** Opens a legacy stream by hand and reads up to its `endpoint` event. */
+async function openLegacyStream(key: string) {
+  const controller = new AbortController();
+  const res = await fetch(`${base}/v1/mcp`, {
+    headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  expect(res.status).toBe(200);
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  let text = '';
+  let endpoint: string | undefined;
+  while (!endpoint) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the stream ended before its endpoint event: ${text}`);
+    text += Buffer.from(value).toString();
+    endpoint = /event: endpoint\ndata: (\S+)\n/.exec(text)?.[1];
+  }
+  return { endpoint, close: () => controller.abort() };
+}
+
+beforeAll(async () => {
+  testTable = await createTestTable(inject('dynamodbEndpoint'));
+  cloud = createCloudApp(loadConfig('cloud', { ...TEST_ENV, VIGIL_TABLE_NAME: testTable.tableName }), {
+    dynamodb: testTable.client,
+    logWrite: () => {},
+    mcpSse: { maxDurationMs: MAX_STREAM_MS, pollMs: 100 },
+  });
+  const handler = createMcpHandler({ ...cloud, runtime: fakeStreamingRuntime() });
+  server = createServer(forward(handler));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const a = await cloud.app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
+  const b = await cloud.app.tenants.createTenant({ name: 'Globex', email: 'ops@globex.test' });
+  keyA = a.rawKey;
+  keyB = b.rawKey;
+  tenantA = a.tenant.id;
+}, 60_000);
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  await testTable?.drop();
+});
+
+describe('MCP through the cloud handler (function URL, fake streaming runtime, DynamoDB Local)', () => {
+  it('lists no tools before a skill is registered, over Streamable HTTP', async () => {
+    const client = await connect('streamable', keyA);
+    expect((await client.listTools()).tools).toEqual([]);
+  });
+
+  it('lists and calls the catalog tools over Streamable HTTP once catalog-ops is registered', async () => {
+    expect((await call('POST', '/v1/skills', keyA, CATALOG_OPS_MANIFEST)).status).toBe(201);
+    await call('POST', '/v1/blueprints', keyA, { slug: 'service', name: 'Service' });
+    await call('POST', '/v1/blueprints/service/entities', keyA, { slug: 'checkout', name: 'Checkout' });
+
+    const client = await connect('streamable', keyA);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(CATALOG_OPS_MANIFEST.tools.map((t) => t.name)));
+    const result = await client.callTool({ name: 'list_entities', arguments: {} });
+    expect(result.isError).not.toBe(true);
+    expect(JSON.stringify(result.structuredContent)).toContain('checkout');
+    expect(result.content).toEqual([expect.objectContaining({ type: 'text' })]);
+  });
+
+  it('serves the legacy SSE transport across invocations: the stream in one, each message POST in another', async () => {
+    invocations.length = 0;
+    const client = await connect('sse', keyA);
+    const tools = await client.listTools();
+    expect(tools.tools.map((t) => t.name)).toContain('get_status_summary');
+    const summary = await client.callTool({ name: 'get_status_summary', arguments: {} });
+    expect(summary.isError).not.toBe(true);
+    expect(summary.structuredContent).toEqual(expect.any(Object));
+
+    const streams = invocations.filter((i) => i.method === 'GET' && i.path === '/v1/mcp');
+    const posts = invocations.filter((i) => i.method === 'POST' && i.sessionId !== undefined);
+    expect(streams.length).toBeGreaterThanOrEqual(1);
+    // initialize, notifications/initialized, tools/list, tools/call: each its own invocation,
+    // whose answers reached the stream's invocation through the table.
+    expect(posts.length).toBeGreaterThanOrEqual(4);
+    const sessionId = posts.at(-1)?.sessionId ?? '';
+    expect(await cloud.table.get(relayKeys.session(sessionId), { consistent: true })).toEqual(
+      expect.objectContaining({ tenant_id: tenantA }),
+    );
+  });
+
+  it('ends a legacy stream before its maximum duration; a 2024-11-05 client reconnects to a new session and goes on', async () => {
+    invocations.length = 0;
+    const client = await connect('sse-2024-11-05', keyA);
+    await client.listTools();
+    const firstSession = invocations.find((i) => i.sessionId)?.sessionId ?? '';
+    // The first stream ends on its own; the SDK's EventSource opens another (a new session).
+    await expect
+      .poll(() => invocations.filter((i) => i.method === 'GET').length, { timeout: MAX_STREAM_MS + 8000 })
+      .toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => cloud.table.get(relayKeys.session(firstSession), { consistent: true }))
+      .toBeUndefined();
+    await expect
+      .poll(async () => (await client.callTool({ name: 'list_blueprints', arguments: {} })).isError, {
+        timeout: 5000,
+      })
+      .not.toBe(true);
+    const lastSession = invocations.filter((i) => i.sessionId).at(-1)?.sessionId;
+    expect(lastSession).toEqual(expect.any(String));
+    expect(lastSession).not.toBe(firstSession);
+  }, 20_000);
+
+  it("answers 404 to another tenant's key posting to a session, and nothing reaches the stream", async () => {
+    const stream = await openLegacyStream(keyA);
+    try {
+      const message = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+      expect((await call('POST', stream.endpoint, keyB, message)).status).toBe(404);
+      expect((await call('POST', stream.endpoint, keyA, message)).status).toBe(202);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('answers 401 with WWW-Authenticate: Bearer and a JSON-RPC error to a request without a key', async () => {
+    const res = await fetch(`${base}/v1/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(await res.json()).toEqual(expect.objectContaining({ jsonrpc: '2.0', error: expect.any(Object) }));
+  });
+});
