@@ -117,9 +117,8 @@ async function call(method: string, path: string, key: string, body?: unknown) {
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  // biome-ignore lint/suspicious/noExplicitAny: responses are inspected freely
   const json = res.headers.get('content-type')?.startsWith('application/json');
-  return { status: res.status, body: (json ? JSON.parse(text) : text) as any };
+  return { status: res.status, body: (json ? JSON.parse(text) : text) as unknown };
 }
 
 /**
