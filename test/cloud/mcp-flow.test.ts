@@ -6,6 +6,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createApiHandler } from '../../functions/api.ts';
 import { createMcpHandler } from '../../functions/mcp.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { relayKeys } from '../../lib/mcp/relay-keys.ts';
@@ -268,6 +269,29 @@ describe('MCP through the cloud handler (function URL, fake streaming runtime, D
     } finally {
       stream.close();
     }
+  });
+
+  it('serves Streamable HTTP through API Gateway too: the api function answers a POST /v1/mcp in one buffered reply', async () => {
+    const viaApiGateway = createCloudApp(
+      loadConfig('cloud', { ...TEST_ENV, VIGIL_TABLE_NAME: testTable.tableName }),
+      { dynamodb: testTable.client, logWrite: () => {} },
+    );
+    const api = createApiHandler(viaApiGateway);
+    const event = functionUrlEvent('/v1/mcp', {
+      authorization: `Bearer ${keyA}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    });
+    event.requestContext.http.method = 'POST';
+    event.body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} });
+
+    const result = await api(event, lambdaContext('api'));
+
+    expect(result.statusCode).toBe(200);
+    const answer = JSON.parse(String(result.body)) as { id: number; result: { tools: { name: string }[] } };
+    expect(answer.id).toBe(7);
+    expect(answer.result.tools.map((t) => t.name)).toContain('get_status_summary');
   });
 
   it('answers 401 with WWW-Authenticate: Bearer and a JSON-RPC error to a request without a key', async () => {
