@@ -37,13 +37,9 @@ const tag = 'MCP';
 const errors = ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'RATE_LIMITED'] as const;
 const jsonRpc = z.record(z.string(), z.unknown()).meta({ description: 'A JSON-RPC 2.0 message (MCP)' });
 const sessionQuery = z.object({
-  sessionId: z
-    .string()
-    .max(64)
-    .optional()
-    .meta({
-      description: 'A legacy SSE session (the `endpoint` event names it): the POST is a relayed message',
-    }),
+  sessionId: z.string().max(64).optional().meta({
+    description: 'A legacy SSE session (the `endpoint` event names it): the POST is a relayed message',
+  }),
 });
 
 /**
