@@ -24,6 +24,21 @@ export function describeRequest(req: FuzzRequest): string {
   return `${req.method} ${clip(req.target, 200)} [${req.note}]\n    headers: ${headers}\n    body: ${body}`;
 }
 
+const isMcp = (req: FuzzRequest) => /^\/v1\/mcp(?:[/?#]|$)/.test(req.target);
+
+/** `{jsonrpc: "2.0", error: {code: <integer>, message: <string>}, id}`. */
+function isJsonRpcError(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const { jsonrpc, error } = body as { jsonrpc?: unknown; error?: { code?: unknown; message?: unknown } };
+  return (
+    jsonrpc === '2.0' &&
+    typeof error === 'object' &&
+    error !== null &&
+    Number.isInteger(error.code) &&
+    typeof error.message === 'string'
+  );
+}
+
 /** The ways `answer` breaks the properties (empty when it keeps them all). */
 export function violations(req: FuzzRequest, answer: FuzzAnswer): string[] {
   if (answer.failure) return [answer.failure];
@@ -41,6 +56,9 @@ export function violations(req: FuzzRequest, answer: FuzzAnswer): string[] {
       found.push(`error body is not JSON: ${clip(answer.body, 100)}`);
       return found;
     }
+    // MCP clients read JSON-RPC: /v1/mcp's own errors are JSON-RPC error objects (the router's,
+    // such as 405 for another method, keep the API's shape).
+    if (isMcp(req) && isJsonRpcError(parsed)) return found;
     const { error, code } = (parsed ?? {}) as { error?: unknown; code?: unknown };
     if (typeof error !== 'string' || typeof code !== 'string') found.push('error body lacks {error, code}');
     else if (ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== answer.status)

@@ -7,8 +7,6 @@ export interface FuzzRequest {
   target: string;
   headers: Record<string, string>;
   body?: Buffer;
-  /** An event stream: only the head is read, then the request is aborted (its body never ends). */
-  stream: boolean;
   /** What the generator meant (body kind, param kind), to make counterexamples readable. */
   note: string;
 }
@@ -63,8 +61,9 @@ export function createFuzzClient(
       }, 2 * options.deadlineMs);
       outgoing.on('error', (err) => done({ status: 0, headers: {}, body: '', failure: String(err) }));
       outgoing.on('response', (res) => {
-        // Only an event stream is cut short: a path that resolved elsewhere ('/..') answers JSON.
-        if (req.stream && String(res.headers['content-type']).startsWith('text/event-stream')) {
+        // An event stream is cut short after its head, whichever route's request opened it (a GET
+        // generated for POST /v1/mcp opens the MCP stream); everything else is read to its end.
+        if (String(res.headers['content-type']).startsWith('text/event-stream')) {
           done({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
           outgoing.destroy();
           return;

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import { isEventStream } from '../../lib/http/route-schemas.ts';
 import { MAX_BODY_BYTES } from '../../lib/http/router.ts';
 import type { Route } from '../../lib/http/types.ts';
 import { paramValue, type TenantFixture } from '../security/route-fixtures.ts';
@@ -230,7 +229,6 @@ export function requestArbitrary(route: Route, world: FuzzWorld): fc.Arbitrary<F
         target: query ? `${path.path}?${query}` : path.path,
         headers,
         ...(b.bytes ? { body: b.bytes } : {}),
-        stream: isEventStream(route.schemas),
         note: [path.note, b.note].filter(Boolean).join('; '),
       };
       // Counterexamples print this summary, not a 1 MiB body.
