@@ -1,10 +1,9 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { type FunctionUrl, FunctionUrlAuthType, HttpMethod, InvokeMode } from 'aws-cdk-lib/aws-lambda';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { Construct } from 'constructs';
+import { HttpMethod } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
 import { MCP_FUNCTION_TIMEOUT_MS } from '../lib/cloud/composition.ts';
-import { VigilFunction } from './node-function.ts';
+import { StreamingFunction } from './streaming-function.ts';
 
 export interface VigilMcpProps {
   readonly table: ITable;
@@ -13,34 +12,19 @@ export interface VigilMcpProps {
 }
 
 /**
- * /v1/mcp in the cloud: the MCP Lambda (functions/mcp.ts) behind a function URL in RESPONSE_STREAM
- * mode, since API Gateway can only buffer a response and the legacy SSE transport holds its
- * stream open. The URL has no IAM auth: the app checks the Bearer key like every API route.
+ * /v1/mcp in the cloud: the MCP Lambda (functions/mcp.ts) behind its function URL, streamed,
+ * since the legacy SSE transport holds its stream open. The catalog tools read the tenant's items
+ * and create_check writes a check; the legacy relay keeps its sessions and messages in the table.
  */
-export class VigilMcp extends Construct {
-  readonly handler: NodejsFunction;
-  readonly url: FunctionUrl;
-
+export class VigilMcp extends StreamingFunction {
   constructor(scope: Construct, id: string, props: VigilMcpProps) {
-    super(scope, id);
-    this.handler = new VigilFunction(this, 'Handler', {
+    super(scope, id, {
+      ...props,
       entry: 'functions/mcp.ts',
       // A legacy SSE stream ends 30 s before this (MCP_SSE_FUNCTION_MS), so the client reconnects.
       timeout: Duration.millis(MCP_FUNCTION_TIMEOUT_MS),
-      environment: props.environment,
-    }).function;
-    // The catalog tools read the tenant's items and create_check writes a check; the legacy relay
-    // keeps its sessions and pending messages in the table.
-    props.table.grantReadWriteData(this.handler);
-    this.url = this.handler.addFunctionUrl({
-      authType: FunctionUrlAuthType.NONE,
-      invokeMode: InvokeMode.RESPONSE_STREAM,
-      // A Bearer key is no ambient credential, so any origin (a browser-based MCP client) may call it.
-      cors: {
-        allowedOrigins: ['*'],
-        allowedMethods: [HttpMethod.GET, HttpMethod.POST],
-        allowedHeaders: ['authorization', 'content-type', 'accept', 'mcp-protocol-version', 'last-event-id'],
-      },
+      methods: [HttpMethod.GET, HttpMethod.POST],
+      allowedHeaders: ['authorization', 'content-type', 'accept', 'mcp-protocol-version', 'last-event-id'],
     });
   }
 }

@@ -1,0 +1,44 @@
+import type { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { type FunctionUrl, FunctionUrlAuthType, type HttpMethod, InvokeMode } from 'aws-cdk-lib/aws-lambda';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Construct } from 'constructs';
+import { VigilFunction } from './node-function.ts';
+
+export interface StreamingFunctionProps {
+  readonly table: ITable;
+  readonly environment: Record<string, string>;
+  /** The function's module (functions/<name>.ts), built with lib/cloud/function-url-stream.ts. */
+  readonly entry: string;
+  /** Longer than the longest stream, which ends on its own first so the client reconnects. */
+  readonly timeout: Duration;
+  readonly methods: HttpMethod[];
+  /** Request headers a browser may send cross-origin. */
+  readonly allowedHeaders: string[];
+}
+
+/**
+ * A Lambda behind a function URL in RESPONSE_STREAM mode, since API Gateway can only buffer a
+ * response. The URL has no IAM auth: the app checks the Bearer key like every API route, and a
+ * Bearer key is no ambient credential, so any origin may call it. It reads and writes the table
+ * (what every authenticated request writes, and what its routes store).
+ */
+export class StreamingFunction extends Construct {
+  readonly handler: NodejsFunction;
+  readonly url: FunctionUrl;
+
+  constructor(scope: Construct, id: string, props: StreamingFunctionProps) {
+    super(scope, id);
+    this.handler = new VigilFunction(this, 'Handler', {
+      entry: props.entry,
+      timeout: props.timeout,
+      environment: props.environment,
+    }).function;
+    props.table.grantReadWriteData(this.handler);
+    this.url = this.handler.addFunctionUrl({
+      authType: FunctionUrlAuthType.NONE,
+      invokeMode: InvokeMode.RESPONSE_STREAM,
+      cors: { allowedOrigins: ['*'], allowedMethods: props.methods, allowedHeaders: props.allowedHeaders },
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import type { Writable } from 'node:stream';
+import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import { correlationPaths } from '@aws-lambda-powertools/logger/correlationId';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import httpErrorHandler from '@middy/http-error-handler';
+import type { App } from '../app.ts';
+import { functionUrlHandler, type LambdaStreamingRuntime, streamifyHandler } from '../http/stream-lambda.ts';
+import type { Logger } from '../platform/logger.ts';
+import { internalErrorFallback } from './lambda-edge.ts';
+
+/**
+ * Function URL (RESPONSE_STREAM) -> the shared router, streamed: the edge of every streaming
+ * function (the status stream, MCP). Not middy's own streamifyResponse: it reads the global
+ * `awslambda` when built and on every request, so no other runtime could be passed in; the middy
+ * chain runs inside the runtime's streamifyResponse instead.
+ */
+export function createStreamingUrlHandler<S extends Writable>(deps: {
+  app: Pick<App, 'router'>;
+  powertools: PowertoolsLogger;
+  logger: Logger;
+  runtime: LambdaStreamingRuntime<S>;
+}) {
+  const chain = middy(functionUrlHandler(deps.app.router, deps.logger))
+    .use(
+      injectLambdaContext(deps.powertools, {
+        correlationIdPath: correlationPaths.LAMBDA_FUNCTION_URL,
+        resetKeys: true,
+      }),
+    )
+    .use(httpErrorHandler(internalErrorFallback(deps.logger)));
+  return streamifyHandler(deps.runtime, chain);
+}
