@@ -14,7 +14,8 @@ if (runtime.bootstrapKey) {
       '',
       `    ${runtime.bootstrapKey}`,
       '',
-      `  Try: curl -H "Authorization: Bearer ${runtime.bootstrapKey}" ${runtime.url}/v1/me`,
+      `  Open the console at ${runtime.console.url} and paste it, or try:`,
+      `    curl -H "Authorization: Bearer ${runtime.bootstrapKey}" ${runtime.url}/v1/me`,
       '',
     ].join('\n'),
   );
@@ -23,8 +24,11 @@ if (runtime.bootstrapKey) {
 const { address, port } = runtime.address;
 const everywhere =
   address === '0.0.0.0' || address === '::' ? `; bound to ${address}:${port}, every interface` : '';
+const consoleLine = runtime.console.built
+  ? `console: ${runtime.console.url}`
+  : `console: not built (run \`npm run build:web\`; ${runtime.console.url} says so until then)`;
 process.stdout.write(
-  `\n  Vigil API listening on ${runtime.url} (data in ${config.dataDir}${everywhere})\n\n`,
+  `\n  Vigil API listening on ${runtime.url} (data in ${config.dataDir}${everywhere})\n  ${consoleLine}\n\n`,
 );
 
 /** A stop that hangs (a request that never ends) must not outlive the supervisor's patience. */

@@ -5,6 +5,7 @@ import { MAX_BODY_BYTES } from '../http/router.ts';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
 import { PayloadTooLargeError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
+import { type ConsoleFiles, isApiPath } from './console-files.ts';
 
 /** The client went away before its request body ended: nothing to answer, nothing broken here. */
 class ClientAbortError extends Error {
@@ -140,9 +141,11 @@ function sendStream(
 export interface HttpServerOptions {
   /** Aborting it ends every open stream (and any that opens later): a stopping runtime waits for no stream. */
   signal?: AbortSignal;
+  /** The web console: GET and HEAD outside the API (/v1, /healthz) are its; every other request is the router's. */
+  console?: ConsoleFiles;
 }
 
-/** A node:http server handing every request to `handle` (the shared router). */
+/** A node:http server handing every API request to `handle` (the shared router), the rest to the console. */
 export function createHttpServer(
   handle: (req: HttpRequest) => Promise<HttpResponse>,
   logger: Logger,
@@ -152,7 +155,16 @@ export function createHttpServer(
   options.signal?.addEventListener('abort', () => {
     for (const end of [...open]) end();
   });
+  const consoleFiles = options.console;
   return createServer((req, res) => {
+    if (
+      consoleFiles !== undefined &&
+      !isApiPath(req.url ?? '/') &&
+      (req.method === 'GET' || req.method === 'HEAD')
+    ) {
+      consoleFiles.serve(req, res);
+      return;
+    }
     readBody(req)
       .then((body) => handle(toHttpRequest(req, body)))
       .then((response) => {

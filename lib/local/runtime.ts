@@ -12,6 +12,7 @@ import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
 import { type ActionSchedule, type ActionScheduleDeps, createActionSchedule } from './action-schedule.ts';
 import { createChangePump } from './change-pump.ts';
+import { createConsoleFiles } from './console-files.ts';
 import { createHttpServer } from './http-server.ts';
 import { type JobRunner, startJobRunner } from './job-runner.ts';
 import { startProbeThreads } from './probe-threads.ts';
@@ -37,6 +38,8 @@ export interface LocalRuntime {
   drainChanges(): Promise<void>;
   /** The raw bootstrap key when this start created the first tenant, else undefined. */
   bootstrapKey: string | undefined;
+  /** The web console at `/`: where it is read from, and whether it was built when the server started. */
+  console: { url: string; dir: string; built: boolean };
   /** Stops accepting connections, lets in-flight requests finish, closes the database. */
   stop(): Promise<void>;
 }
@@ -143,7 +146,16 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   await migrateCheckItems({ table, tenants: app.tenants, logger, clock });
 
   const streams = new AbortController();
-  const server = createHttpServer((req) => app.router.handle(req), logger, { signal: streams.signal });
+  const consoleFiles = createConsoleFiles(config.consoleDir);
+  if (!consoleFiles.built)
+    logger.warn('console not built: / answers a 503 page until it is; the API is unaffected', {
+      dir: consoleFiles.dir,
+      build: 'npm run build:web',
+    });
+  const server = createHttpServer((req) => app.router.handle(req), logger, {
+    signal: streams.signal,
+    console: consoleFiles,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, options.host ?? config.host, () => resolve());
@@ -151,7 +163,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('the HTTP server has no TCP address');
   const url = reachableUrl(address);
-  logger.info('listening', { url, address: address.address, port: address.port });
+  logger.info('listening', { url, console: `${url}/`, address: address.address, port: address.port });
   const notifyRunner = startJobRunner({
     queue: notifyQueue,
     handle: (job) => app.notifier.handle(job),
@@ -220,6 +232,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     actionJobs,
     actionSchedule,
     bootstrapKey,
+    console: { url: `${url}/`, dir: consoleFiles.dir, built: consoleFiles.built },
     drainChanges: () => pump.drain(),
     stop,
   };

@@ -1,4 +1,6 @@
 import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-format.ts';
 
@@ -35,6 +37,9 @@ const commaList = (value: string) =>
     .map((v) => v.trim())
     .filter((v) => v !== '');
 
+/** The console's build output in this checkout (`npm run build:web` writes it). */
+const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   VIGIL_HOST: z.string().trim().min(1).default('127.0.0.1'),
@@ -61,6 +66,7 @@ const envSchema = z.object({
   VIGIL_NOTIFY_QUEUE_URL: z.string().optional(),
   VIGIL_ACTION_QUEUE_URL: z.string().optional(),
   VIGIL_EVENT_BUS_NAME: z.string().optional(),
+  VIGIL_CONSOLE_DIR: z.string().trim().min(1).optional(),
 });
 
 export type Runtime = 'local' | 'cloud';
@@ -103,6 +109,8 @@ export interface Config {
   actionQueueUrl: string | undefined;
   /** Cloud: the EventBridge bus every state-change event is published to. */
   eventBusName: string | undefined;
+  /** Local runtime: the built web console served at `/` (an absolute path). */
+  consoleDir: string;
 }
 
 /** Reads and validates configuration; throws a readable error naming every bad variable. */
@@ -142,5 +150,6 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     notifyQueueUrl: e.VIGIL_NOTIFY_QUEUE_URL,
     actionQueueUrl: e.VIGIL_ACTION_QUEUE_URL,
     eventBusName: e.VIGIL_EVENT_BUS_NAME,
+    consoleDir: resolve(e.VIGIL_CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR),
   };
 }

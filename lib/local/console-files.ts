@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import sirv from 'sirv';
+import {
+  CONSOLE_ASSET_CACHE,
+  CONSOLE_ASSETS_PREFIX,
+  CONSOLE_SECURITY_HEADERS,
+} from '../http/console-policy.ts';
+
+/** The built web console (web/dist) served at `/`; everything under /v1 stays the API's. */
+export interface ConsoleFiles {
+  /** The directory the files are read from. */
+  readonly dir: string;
+  /** Whether index.html was there when the server started (the runtime logs its absence once). */
+  readonly built: boolean;
+  /** Answers a GET or HEAD of a console path: a file, index.html for a client route, or a 404/503 page. */
+  serve(req: IncomingMessage, res: ServerResponse): void;
+}
+
+/** What the console answers while web/dist has no index.html: the API works, the console needs a build. */
+export const CONSOLE_NOT_BUILT =
+  'The Vigil console is not built.\n\n' +
+  'Build it from the repository root with `npm run build:web` (or set VIGIL_CONSOLE_DIR to a built\n' +
+  'console), then reload this page. The API is served under /v1 either way.\n';
+
+/**
+ * Whether a request URL belongs to the API router: /v1, anything under /v1/, and /healthz. A
+ * prefix check only, so an API request pays nothing more for the console.
+ */
+export function isApiPath(url: string): boolean {
+  if (url.startsWith('/v1')) return url.length === 3 || url[3] === '/' || url[3] === '?';
+  if (url.startsWith('/healthz')) return url.length === 8 || url[8] === '?';
+  // Absolute-form and asterisk-form request targets are the router's to judge, never a file.
+  return url[0] !== '/';
+}
+
+/**
+ * Serves the console from `dir` with sirv. Files are looked up per request (sirv's dev mode), so a
+ * rebuild while the server runs (new hashed names, index.html changed in place) is served as it
+ * is, never from a listing taken at start. Client routes (/status, /entities/a/b, /accept?token=…)
+ * answer index.html; a missing file with an extension, or anything under /assets/, is a 404.
+ */
+export function createConsoleFiles(dir: string): ConsoleFiles {
+  const root = resolve(dir);
+  const index = join(root, 'index.html');
+  const files = sirv(root, {
+    dev: true,
+    etag: true,
+    single: true,
+    // Hashed assets never fall back to index.html: a stale name is a 404, not HTML cached for a year.
+    ignores: [`^${CONSOLE_ASSETS_PREFIX}`],
+  });
+
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) res.setHeader(name, value);
+    const path = safePath(req.url ?? '/');
+    if (path === undefined) return answer(res, 404, 'Not found.\n');
+    // Set before sirv answers, so a 304 carries it too (sirv keeps a header already set).
+    res.setHeader('cache-control', path.startsWith(CONSOLE_ASSETS_PREFIX) ? CONSOLE_ASSET_CACHE : 'no-cache');
+    // A file removed between sirv's stat and its read (a rebuild) must cost this response, not the process.
+    res.once('pipe', (source: Readable) => source.once('error', () => res.destroy()));
+    files(req, res, () => {
+      if (existsSync(index)) answer(res, 404, 'Not found.\n');
+      else answer(res, 503, CONSOLE_NOT_BUILT);
+    });
+  };
+
+  return { dir: root, built: existsSync(index), serve };
+}
+
+/**
+ * The decoded path of a request URL, or undefined when it could name something outside the
+ * directory or a hidden file: a `.` segment start (`..`, `.env`), a backslash or a NUL, in any
+ * encoding. sirv also refuses paths outside its root; this is the second lock.
+ */
+function safePath(url: string): string | undefined {
+  const end = url.indexOf('?');
+  let path: string;
+  try {
+    path = decodeURIComponent(end === -1 ? url : url.slice(0, end));
+  } catch {
+    return undefined;
+  }
+  if (path.includes('/.') || path.includes('\\') || path.includes('\0')) return undefined;
+  return path;
+}
+
+function answer(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, {
+    'content-type': 'text/plain; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    'cache-control': 'no-store',
+  });
+  res.end(text);
+}
