@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ConsoleRig,
+  expectNoConsoleErrors,
+  openPage,
+  screenshot,
+  signIn,
+  startConsole,
+  storedKey,
+} from './support.ts';
+
+describe('console sign-in', { timeout: 60_000 }, () => {
+  let rig: ConsoleRig;
+  beforeAll(async () => {
+    rig = await startConsole();
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it('signs in with the printed key, keeps it for the tab and signs out', async () => {
+    const p = await openPage(rig);
+    await p.page.goto('/');
+    await expect.poll(() => p.page.getByRole('heading', { name: 'Sign in to Vigil' }).isVisible()).toBe(true);
+    await screenshot(p.page, 'sign-in');
+    await signIn(p.page, rig.key);
+    expect(await storedKey(p.page)).toBe(rig.key);
+    await p.page.reload();
+    await p.page.getByRole('navigation', { name: 'Main' }).waitFor();
+    await p.page.getByRole('button', { name: 'Sign out' }).click();
+    await p.page.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
+    expect(await storedKey(p.page)).toBeNull();
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('turns a wrong key away in words and stays signed out', async () => {
+    const p = await openPage(rig);
+    await p.page.goto('/status');
+    await p.page.getByLabel('API key').fill('vgl_not_a_key');
+    await p.page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = p.page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/UNAUTHORIZED/);
+    expect(await storedKey(p.page)).toBeNull();
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('marks a read-only key in the header', async () => {
+    const created = await rig.api<{ key: string }>('POST', '/v1/auth/keys', {
+      label: 'viewer',
+      is_read_only: true,
+    });
+    expect(created.status).toBe(201);
+    const p = await openPage(rig);
+    await signIn(p.page, created.body.key);
+    await p.page.getByText('read-only key').waitFor();
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+});

@@ -1,0 +1,163 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { expect } from 'vitest';
+import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
+
+/**
+ * The console under test: the current web/ sources built with Vite into a temporary directory,
+ * served by a real local runtime (`bin/serve.ts` on SQLite, its own data directory), driven by
+ * Debian's Chromium through playwright-core. Chromium runs with its background networking off, so
+ * it talks to nothing but the runtime on 127.0.0.1.
+ */
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Where screenshots go (a test artifact; docs/console.md shows copies made by `npm run docs:screenshots`). */
+export const SCREENSHOT_DIR = join(root, 'test-artifacts', 'console');
+
+export const CHROMIUM = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-features=Translate,OptimizationHints,MediaRouter',
+];
+
+export interface ConsoleRig {
+  url: string;
+  /** The admin key the first run printed. */
+  key: string;
+  server: ServeProcess;
+  browser: Browser;
+  /** Calls the API directly (test setup and checks), as the admin unless another key is given. */
+  api<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string,
+  ): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+/** Builds the console from the current sources into a fresh directory (about a second). */
+export async function buildConsole(): Promise<string> {
+  const outDir = mkdtempSync(join(tmpdir(), 'vigil-console-'));
+  await build({
+    configFile: join(root, 'web', 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
+  return outDir;
+}
+
+/** Starts a runtime with a freshly built console and a browser; `env` adds runtime settings. */
+export async function startConsole(env: Record<string, string> = {}): Promise<ConsoleRig> {
+  const consoleDir = await buildConsole();
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-console-data-'));
+  const server = await startServeProcess({
+    VIGIL_DATA_DIR: dataDir,
+    VIGIL_CONSOLE_DIR: consoleDir,
+    VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
+    VIGIL_LOG_LEVEL: 'warn',
+    ...env,
+  });
+  const key = /vgl_[A-Za-z0-9_]+/.exec(server.stdout())?.[0];
+  if (!key) throw new Error(`no key printed:\n${server.stdout()}`);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const url = server.url;
+  return {
+    url,
+    key,
+    server,
+    browser,
+    async api<T>(method: string, path: string, body?: unknown, as = key) {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${as}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    },
+    async stop() {
+      await browser.close().catch(() => undefined);
+      signalGroup(server, 'SIGTERM');
+      const exited = await Promise.race([server.exited, new Promise((r) => setTimeout(r, 5_000, 'timeout'))]);
+      if (exited === 'timeout') killGroup(server);
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(consoleDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ConsolePage {
+  page: Page;
+  /** Console errors, uncaught page errors and 5xx answers seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A new page (its own context: empty sessionStorage) at the given width. A 4xx the console
+ * provoked on purpose (a validation error shown at a field) makes Chromium log "Failed to load
+ * resource"; those are not errors of the page, but any 5xx answer is.
+ */
+export async function openPage(rig: ConsoleRig, options: { width?: number } = {}): Promise<ConsolePage> {
+  const context = await rig.browser.newContext({
+    viewport: { width: options.width ?? 1280, height: 900 },
+    baseURL: rig.url,
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: rig.url });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) return;
+    errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  page.on('response', (res) => {
+    if (res.status() >= 500) errors.push(`${res.status()} from ${res.request().method()} ${res.url()}`);
+  });
+  return { page, errors, close: () => context.close() };
+}
+
+/** Signs in through the sign-in form and waits for the status page. */
+export async function signIn(page: Page, key: string): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('API key').fill(key);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+/** Writes a full-page screenshot as a test artifact: test-artifacts/console/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Fails the test when the page logged an error (see openPage). */
+export function expectNoConsoleErrors(p: ConsolePage): void {
+  expect(p.errors).toEqual([]);
+}
+
+/** The key the console keeps in the tab's sessionStorage (null when signed out). */
+export function storedKey(page: Page): Promise<string | null> {
+  // A string, not a function: the test program is compiled without the DOM's types.
+  return page.evaluate<string | null>("sessionStorage.getItem('vigil.apiKey')");
+}

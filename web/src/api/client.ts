@@ -1,0 +1,88 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+/**
+ * The console's only way to the server: the public API on the same origin, typed by the types
+ * generated from its OpenAPI document (`npm run api:types`). The key is set by the session.
+ */
+
+export type Schemas = components['schemas'];
+
+/** One entry of a VALIDATION_ERROR's `details`: where and what. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** An API answer outside 2xx, carrying the API's `{error, code, details}` in words. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+let apiKey: string | undefined;
+let onUnauthorized: (() => void) | undefined;
+
+/** Sets the key sent as `Authorization: Bearer` and what to do when the API answers 401. */
+export function setApiKey(key: string | undefined, unauthorized?: () => void): void {
+  apiKey = key;
+  onUnauthorized = unauthorized;
+}
+
+/** The key in use (for the status stream, which is read with fetch outside this client). */
+export function currentKey(): string | undefined {
+  return apiKey;
+}
+
+const auth: Middleware = {
+  onRequest({ request }) {
+    if (apiKey) request.headers.set('Authorization', `Bearer ${apiKey}`);
+    return request;
+  },
+  onResponse({ response }) {
+    if (response.status === 401) onUnauthorized?.();
+    return response;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '' });
+api.use(auth);
+
+/** Turns an error body (or its absence) into an ApiError. */
+export function toApiError(status: number, body: unknown): ApiError {
+  if (body && typeof body === 'object' && 'error' in body) {
+    const b = body as { error?: unknown; code?: unknown; details?: unknown };
+    const details = Array.isArray(b.details) ? (b.details as ErrorDetail[]) : [];
+    return new ApiError(status, String(b.code ?? 'ERROR'), String(b.error), details);
+  }
+  return new ApiError(status, status >= 500 ? 'INTERNAL' : 'ERROR', `the server answered ${status}`);
+}
+
+/**
+ * The body of a successful answer, or a thrown ApiError: what TanStack Query's queryFn and
+ * mutationFn want. Use as `must(api.GET('/v1/checks/{id}', { params: { path: { id } } }))`.
+ */
+export async function must<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response };
+  try {
+    result = await call;
+  } catch (err) {
+    throw new ApiError(0, 'NETWORK', `the server could not be reached (${(err as Error).message})`);
+  }
+  if (!result.response.ok) throw toApiError(result.response.status, result.error);
+  return result.data as T;
+}
+
+/** The messages of an ApiError's details keyed by field path (for showing errors at the field). */
+export function fieldErrors(error: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (error instanceof ApiError) for (const d of error.details) out[d.path] ??= d.message;
+  return out;
+}

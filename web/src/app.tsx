@@ -1,0 +1,57 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { Layout } from './layout';
+import { AcceptPage } from './pages/accept';
+import { ActionPage, ActionsPage } from './pages/actions';
+import { BlueprintPage, CatalogPage } from './pages/catalog';
+import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
+import { EntityPage } from './pages/entity';
+import { GraphPage } from './pages/graph';
+import { NotificationsPage } from './pages/notifications';
+import { SettingsPage } from './pages/settings';
+import { SignInPage } from './pages/sign-in';
+import { SkillsPage } from './pages/skills';
+import { StatusPage } from './pages/status';
+import { useSessionState } from './session';
+import { Loading } from './ui/feedback';
+
+/** The console's routes: the invitation page is open to anyone; every other page needs a key. */
+export function App() {
+  const { session, restoring } = useSessionState();
+  return (
+    <Routes>
+      <Route path="/accept" element={<AcceptPage />} />
+      {restoring ? (
+        <Route path="*" element={<Loading what="your session" />} />
+      ) : !session ? (
+        <Route path="*" element={<SignInPage />} />
+      ) : (
+        <Route element={<Layout />}>
+          <Route index element={<Navigate to="/status" replace />} />
+          <Route path="/status" element={<StatusPage />} />
+          <Route path="/catalog" element={<CatalogPage />} />
+          <Route path="/catalog/blueprints/:slug" element={<BlueprintPage />} />
+          <Route path="/catalog/graph" element={<GraphPage />} />
+          <Route path="/entities/:blueprint/:slug" element={<EntityPage />} />
+          <Route path="/checks" element={<ChecksPage />} />
+          <Route path="/checks/new" element={<NewCheckPage />} />
+          <Route path="/checks/:id" element={<CheckPage />} />
+          <Route path="/notifications" element={<NotificationsPage />} />
+          <Route path="/actions" element={<ActionsPage />} />
+          <Route path="/actions/:id" element={<ActionPage />} />
+          <Route path="/skills" element={<SkillsPage />} />
+          <Route path="/settings" element={<SettingsPage />} />
+          <Route path="*" element={<NotFound />} />
+        </Route>
+      )}
+    </Routes>
+  );
+}
+
+function NotFound() {
+  return (
+    <section className="page">
+      <h1>Not found</h1>
+      <p>There is no page at this address.</p>
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+import { NavLink, Outlet } from 'react-router';
+import { useSession } from './session';
+
+const NAV = [
+  ['/status', 'Status'],
+  ['/catalog', 'Catalog'],
+  ['/catalog/graph', 'Graph'],
+  ['/checks', 'Checks'],
+  ['/notifications', 'Notifications'],
+  ['/actions', 'Actions'],
+  ['/skills', 'Skills & MCP'],
+  ['/settings', 'Settings'],
+] as const;
+
+/** The signed-in frame: skip link, navigation, who is signed in, and the page. */
+export function Layout() {
+  const session = useSession();
+  const who = session.me.user?.email ?? session.me.email;
+  return (
+    <div className="shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Vigil</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map(([to, label]) => (
+              <li key={to}>
+                <NavLink to={to} end={to === '/catalog'}>
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="who">
+          <span>{who}</span>
+          {session.canWrite ? null : <span className="badge read-only">read-only key</span>}
+          <button type="button" onClick={session.signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

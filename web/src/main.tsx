@@ -1,0 +1,31 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { App } from './app';
+import { SessionProvider } from './session';
+import './styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // A 4xx will not get better by asking again; a network hiccup might.
+    queries: {
+      retry: (count, error) => count < 2 && !('status' in error && Number(error.status) >= 400),
+      staleTime: 5_000,
+    },
+  },
+});
+
+const root = document.getElementById('root');
+if (root)
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <SessionProvider>
+            <App />
+          </SessionProvider>
+        </BrowserRouter>
+      </QueryClientProvider>
+    </StrictMode>,
+  );

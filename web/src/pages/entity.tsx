@@ -1,0 +1,6 @@
+import { Page } from '../ui/page';
+
+/** (being written) */
+export function EntityPage() {
+  return <Page title="EntityPage">{null}</Page>;
+}
