@@ -3,6 +3,7 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
+import { entityAddedOps, entityRemovedOps } from '../status/status-index.ts';
 import { stamp } from '../store/item-type.ts';
 import { ConditionFailedError, ItemTooLargeError, type Table } from '../store/table.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
@@ -131,6 +132,13 @@ export function createEntityService(deps: EntityServiceDeps) {
             ],
           },
         },
+        // The tenant's status counters and state index (lib/status/status-index.ts).
+        ...entityAddedOps(
+          tenantId,
+          catalogKeys.entity(tenantId, bp.slug, entity.slug).sk,
+          entity.id,
+          'unknown',
+        ),
       ]);
       return view(bp, entity);
     } catch (err) {
@@ -180,6 +188,35 @@ export function createEntityService(deps: EntityServiceDeps) {
     }
   };
 
+  const removeOnce = async (tenantId: string, blueprintSlug: string, slug: string) => {
+    const { bp, entity } = await load(tenantId, blueprintSlug, slug);
+    const key = catalogKeys.entity(tenantId, bp.slug, entity.slug);
+    try {
+      await table.transact([
+        {
+          // Version-held: the status counter taken down is the state this delete read.
+          type: 'delete',
+          key,
+          condition: unchanged('version', entity.version),
+        },
+        { type: 'delete', key: catalogKeys.entityId(tenantId, entity.id) },
+        {
+          type: 'update',
+          key: catalogKeys.blueprint(tenantId, bp.slug),
+          add: { entity_count: -1 },
+          condition: { kind: 'itemExists' },
+        },
+        { type: 'put', item: entityPurgeJob(tenantId, entity.id) },
+        ...entityRemovedOps(tenantId, key.sk, entity.state),
+      ]);
+      return undefined;
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      // Changed meanwhile (read again and retry), or gone (the next load answers 404).
+      return RETRY;
+    }
+  };
+
   return {
     async list(tenantId: string, blueprintSlug: string) {
       const bp = await blueprints.require(tenantId, blueprintSlug);
@@ -209,27 +246,7 @@ export function createEntityService(deps: EntityServiceDeps) {
      * the purge consumer then removes its relations and checks (with their partitions) in bounded rounds.
      */
     async remove(tenantId: string, blueprintSlug: string, slug: string): Promise<void> {
-      const { bp, entity } = await load(tenantId, blueprintSlug, slug);
-      try {
-        await table.transact([
-          {
-            type: 'delete',
-            key: catalogKeys.entity(tenantId, bp.slug, entity.slug),
-            condition: { kind: 'itemExists' },
-          },
-          { type: 'delete', key: catalogKeys.entityId(tenantId, entity.id) },
-          {
-            type: 'update',
-            key: catalogKeys.blueprint(tenantId, bp.slug),
-            add: { entity_count: -1 },
-            condition: { kind: 'itemExists' },
-          },
-          { type: 'put', item: entityPurgeJob(tenantId, entity.id) },
-        ]);
-      } catch (err) {
-        if (err instanceof ConditionFailedError) throw new NotFoundError('entity');
-        throw err;
-      }
+      return withRetries(OPTIMISTIC_ATTEMPTS, 'the entity', () => removeOnce(tenantId, blueprintSlug, slug));
     },
   };
 }

@@ -5,6 +5,7 @@ import type { CheckState, State } from '../domain/check-state.ts';
 import { aggregateEntityState } from '../domain/entity-state.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
+import { stateMoveOps } from '../status/status-index.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
 import type { Condition, Item, NewItem, Table, WriteOp } from '../store/table.ts';
@@ -111,6 +112,9 @@ export function entityStateOps(change: EntityChange): {
   const entityOp = ops[0];
   if (entityOp?.type === 'update') entityOp.set = { ...entityOp.set, last_transition_id: transition.id };
   ops.push({ type: 'put', item: transitionItem(transition, change.retentionDays) });
+  // The tenant's status counters and state index move with the entity (lib/status/status-index.ts).
+  const entityKey = catalogKeys.entity(change.tenantId, entity.blueprint_slug, entity.slug);
+  ops.push(...stateMoveOps(change.tenantId, entityKey.sk, entity.id, entity.state, next));
   return { ops, transition };
 }
 

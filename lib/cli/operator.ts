@@ -4,6 +4,7 @@ import { createTenantStore } from '../auth/tenant-store.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
 import type { Clock } from '../platform/clock.ts';
 import { silentLogger } from '../platform/logger.ts';
+import { migrateStatusCounters } from '../status/status-migration.ts';
 import type { Table } from '../store/table.ts';
 
 export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
@@ -20,6 +21,9 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
   checks migrate
       Move checks stored in the first layout (one item) to the definition and state items
       (idempotent; run once after deploying this version; the local runtime does it at startup).
+  status migrate
+      Seed each tenant's status counters and state index from its entities (idempotent; run once
+      after deploying this version; the local runtime does it at startup).
 
 The store comes from configuration (VIGIL_STORE, VIGIL_DATA_DIR, VIGIL_TABLE_NAME, ...).`;
 
@@ -73,6 +77,10 @@ export async function runOperatorCommand(
   if (group === 'checks' && command === 'migrate') {
     const moved = await migrateCheckItems({ ...deps, tenants, logger: silentLogger });
     return JSON.stringify({ checks_migrated: moved }, null, 2);
+  }
+  if (group === 'status' && command === 'migrate') {
+    const seeded = await migrateStatusCounters({ ...deps, tenants, logger: silentLogger });
+    return JSON.stringify({ tenants_seeded: seeded }, null, 2);
   }
   if (group !== 'tenant') throw new UsageError(OPERATOR_USAGE);
   const requireId = () => {

@@ -9,6 +9,7 @@ import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
+import { migrateStatusCounters } from '../status/status-migration.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
 import { type ActionSchedule, type ActionScheduleDeps, createActionSchedule } from './action-schedule.ts';
 import { createChangePump } from './change-pump.ts';
@@ -144,6 +145,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
 
   // Before the scheduler reads the due index: checks stored in the first layout move to the current one.
   await migrateCheckItems({ table, tenants: app.tenants, logger, clock });
+  // Before the API serves the board: tenants written before the status counters get them.
+  await migrateStatusCounters({ table, tenants: app.tenants, logger, clock });
 
   const streams = new AbortController();
   const consoleFiles = createConsoleFiles(config.consoleDir);

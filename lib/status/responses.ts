@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { publicEntitySchema } from '../catalog/responses.ts';
 import { checkCommonSchema } from '../checks/responses.ts';
 
-/** GET /v1/status: every entity with its state and its enabled checks' states, and counts per state. */
+/** GET /v1/status: entities (all, filtered, or a page) with their checks' states, and tenant-wide counts per state. */
 export const statusBoardSchema = z.strictObject({
   entities: z.array(
     z.strictObject({
@@ -18,4 +18,10 @@ export const statusBoardSchema = z.strictObject({
   degraded: z.number().int(),
   down: z.number().int(),
   unknown: z.number().int(),
+  next_cursor: z
+    .string()
+    .nullable()
+    .meta({
+      description: 'Continues the page (with the same filters and limit); null at the end or without limit',
+    }),
 });

@@ -1,11 +1,41 @@
+import { z } from 'zod';
+import { SLUG } from '../catalog/catalog-keys.ts';
 import { pageQuery } from '../checks/paging.ts';
 import { transitionsPageSchema } from '../checks/responses.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { statusBoardSchema } from './responses.ts';
+import { STATES } from './status-index.ts';
 import type { StatusService } from './status-service.ts';
 
 const transitionsQuery = pageQuery(200);
+const BOARD_MAX_PAGE = 1000;
+const limitMessage = `must be an integer from 1 to ${BOARD_MAX_PAGE}`;
+
+/** GET /v1/status filters and paging: without `limit`, every matching entity. */
+const boardQuery = z.object({
+  state: z.enum(STATES).optional().meta({ description: 'Only entities in this state' }),
+  blueprint_slug: z
+    .string()
+    .regex(SLUG, 'must be a blueprint slug')
+    .optional()
+    .meta({ description: 'Only entities of this blueprint' }),
+  limit: z
+    .string()
+    .regex(/^[0-9]{1,6}$/, limitMessage)
+    .transform(Number)
+    .pipe(z.number().int().min(1, limitMessage).max(BOARD_MAX_PAGE, limitMessage))
+    .optional()
+    .meta({
+      description: `Page size: an integer from 1 to ${BOARD_MAX_PAGE}; absent, every matching entity`,
+    }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(2048)
+    .optional()
+    .meta({ description: 'The next_cursor of the previous page (same filters and limit)' }),
+});
 const tag = 'Status';
 
 /** GET /v1/status and GET /v1/status/transitions (readable by read-only keys). */
@@ -18,9 +48,9 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       operationId: 'getStatus',
       tag,
       summary:
-        'Every entity with its state and its checks, and counts: {entities, total, up, degraded, down, unknown}',
-      schemas: { responses: { 200: statusBoardSchema } },
-      handler: async ({ principal }) => ok(await deps.statusService.board(principal.tenantId)),
+        'Entities with their state and checks (filtered by state or blueprint, paged with limit), and tenant-wide counts: {entities, total, up, degraded, down, unknown, next_cursor}',
+      schemas: { query: boardQuery, responses: { 200: statusBoardSchema } },
+      handler: async ({ principal, query }) => ok(await deps.statusService.board(principal.tenantId, query)),
     }),
     defineRoute({
       method: 'GET',

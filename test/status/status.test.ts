@@ -79,7 +79,15 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
   it('lists every entity with its state and enabled checks, and counts entities per state', async () => {
     const res = await get('/v1/status');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['degraded', 'down', 'entities', 'total', 'unknown', 'up']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'degraded',
+      'down',
+      'entities',
+      'next_cursor',
+      'total',
+      'unknown',
+      'up',
+    ]);
     expect(res.body).toMatchObject({ total: 5, up: 1, degraded: 1, down: 1, unknown: 2 });
     const byName = new Map<string, BoardEntity>(res.body.entities.map((e: BoardEntity) => [e.name, e]));
     expect(byName.get('all-up')).toMatchObject({ id: ids['all-up'], state: 'up' });
@@ -139,6 +147,7 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
       degraded: 0,
       down: 0,
       unknown: 0,
+      next_cursor: null,
     });
     expect((await get('/v1/status/transitions', fresh.key)).body).toEqual({
       transitions: [],
