@@ -292,7 +292,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every entity with its state and its checks, and counts: {entities, total, up, degraded, down, unknown} */
+        /** Entities with their state and checks (filtered by state or blueprint, paged with limit), and tenant-wide counts: {entities, total, up, degraded, down, unknown, next_cursor} */
         get: operations["getStatus"];
         put?: never;
         post?: never;
@@ -3696,7 +3696,16 @@ export interface operations {
     };
     getStatus: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only entities in this state */
+                state?: "up" | "degraded" | "down" | "unknown";
+                /** @description Only entities of this blueprint */
+                blueprint_slug?: string;
+                /** @description Page size: an integer from 1 to 1000; absent, every matching entity */
+                limit?: string;
+                /** @description The next_cursor of the previous page (same filters and limit) */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3732,7 +3741,18 @@ export interface operations {
                         degraded: number;
                         down: number;
                         unknown: number;
+                        /** @description Continues the page (with the same filters and limit); null at the end or without limit */
+                        next_cursor: string | null;
                     };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description UNAUTHORIZED */
