@@ -5,6 +5,7 @@ import { VigilActions } from './actions.ts';
 import { VigilApi } from './api.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
+import { VigilConsole } from './console.ts';
 import { VigilMcp } from './mcp.ts';
 import { VigilNotifications } from './notifications.ts';
 import { VigilStatusStream } from './status-stream.ts';
@@ -28,6 +29,8 @@ export interface VigilSettings {
 
 export interface VigilStackProps extends StackProps {
   readonly settings?: VigilSettings;
+  /** The built web console deployed to the console bucket; default web/dist (`npm run build:web`). */
+  readonly consoleDir?: string;
 }
 
 /**
@@ -56,6 +59,7 @@ export class VigilStack extends Stack {
   readonly notifications: VigilNotifications;
   readonly actions: VigilActions;
   readonly mcp: VigilMcp;
+  readonly console: VigilConsole;
 
   constructor(scope: Construct, id: string, props?: VigilStackProps) {
     super(scope, id, props);
@@ -91,6 +95,13 @@ export class VigilStack extends Stack {
     // deadline of a pipeline they dispatch), create_check probes its target once.
     this.mcp = new VigilMcp(this, 'Mcp', { table, environment: { ...environment, ...channelSettings } });
     this.actions.enqueueFrom(this.mcp.handler);
+    // The web console, with the API on its own origin: the browser never makes a cross-origin call.
+    this.console = new VigilConsole(this, 'Console', {
+      httpApi: this.api.httpApi,
+      statusStreamUrl: this.statusStream.url,
+      mcpUrl: this.mcp.url,
+      ...(props?.consoleDir ? { consoleDir: props.consoleDir } : {}),
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Vigil API base URL' });
     new CfnOutput(this, 'StreamUrl', {
@@ -101,6 +112,10 @@ export class VigilStack extends Stack {
       value: `${this.mcp.url.url}v1/mcp`,
       description:
         'The MCP endpoint for clients (a function URL: Streamable HTTP on POST, the legacy SSE stream on GET)',
+    });
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: this.console.url,
+      description: 'The web console; its /v1 paths reach the API on the same origin (same Bearer key)',
     });
     new CfnOutput(this, 'ProbeDlqUrl', {
       value: this.checks.probeDlq.queueUrl,

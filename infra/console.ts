@@ -1,0 +1,173 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  AllowedMethods,
+  type BehaviorOptions,
+  CachePolicy,
+  Distribution,
+  Function as EdgeFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  type IOrigin,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  ResponseHeadersPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { CONSOLE_CSP } from '../lib/http/console-policy.ts';
+
+/** `npm run build:web`'s output in this checkout. */
+export const DEFAULT_CONSOLE_DIR = resolve(import.meta.dirname, '..', 'web', 'dist');
+
+export interface VigilConsoleProps {
+  /** The HTTP API serving every /v1 route but the streamed ones. */
+  readonly httpApi: HttpApi;
+  /** The status-stream function URL: GET /v1/status/stream, streamed. */
+  readonly statusStreamUrl: IFunctionUrl;
+  /** The MCP function URL: /v1/mcp, streamed. */
+  readonly mcpUrl: IFunctionUrl;
+  /** The built console (index.html and assets/); default web/dist. */
+  readonly consoleDir?: string;
+}
+
+/**
+ * Viewer requests for a client route (/status, /entities/a/b, /accept?token=…: no extension in the
+ * last segment) get index.html; files keep their path. Only the console's default behavior runs
+ * it, so the API's own 404s are never turned into index.html (as distribution-wide error
+ * responses would).
+ */
+const SPA_REWRITE = `function handler(event) {
+  var request = event.request;
+  var last = request.uri.substring(request.uri.lastIndexOf('/') + 1);
+  if (last.indexOf('.') === -1) request.uri = '/index.html';
+  return request;
+}`;
+
+/**
+ * The web console in the cloud: the built files in a private bucket that only this distribution
+ * reads (origin access control), and the API on the same origin: /v1/status/stream and /v1/mcp to
+ * their streaming function URLs, every other /v1 path (and /healthz) to the HTTP API. The browser
+ * calls one origin, so no CORS; the API's own URLs keep working as before.
+ */
+export class VigilConsole extends Construct {
+  readonly bucket: Bucket;
+  readonly distribution: Distribution;
+
+  constructor(scope: Construct, id: string, props: VigilConsoleProps) {
+    super(scope, id);
+    const dir = props.consoleDir ?? DEFAULT_CONSOLE_DIR;
+    if (!existsSync(join(dir, 'index.html')))
+      throw new Error(
+        `The web console is not built: ${join(dir, 'index.html')} is missing. Run \`npm run build:web\` before \`cdk synth\` or \`cdk deploy\`.`,
+      );
+
+    this.bucket = new Bucket(this, 'Files', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+    });
+
+    const rewrite = new EdgeFunction(this, 'SpaRewrite', {
+      code: FunctionCode.fromInline(SPA_REWRITE),
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Vigil console: client routes answer index.html',
+    });
+    const securityHeaders = new ResponseHeadersPolicy(this, 'SecurityHeaders', {
+      comment: 'Vigil console: same-origin CSP, nosniff, no referrer',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: CONSOLE_CSP, override: true },
+        contentTypeOptions: { override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        strictTransportSecurity: { accessControlMaxAge: Duration.days(365), override: true },
+      },
+    });
+
+    const stack = Stack.of(this);
+    const api = new HttpOrigin(`${props.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+    });
+    // A stream's heartbeat (15 s) keeps well inside the read timeout between two chunks.
+    const streamed = { readTimeout: Duration.seconds(60) };
+    const statusStream = new FunctionUrlOrigin(props.statusStreamUrl, streamed);
+    const mcp = new FunctionUrlOrigin(props.mcpUrl, streamed);
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Vigil console and API',
+      defaultRootObject: 'index.html',
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: securityHeaders,
+        functionAssociations: [{ function: rewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      // First match wins: the streamed paths before /v1/*.
+      additionalBehaviors: {
+        '/v1/status/stream': apiBehavior(statusStream),
+        '/v1/mcp': apiBehavior(mcp),
+        '/v1/mcp*': apiBehavior(mcp),
+        '/v1/*': apiBehavior(api),
+        '/healthz': apiBehavior(api),
+      },
+    });
+
+    // index.html and the other unhashed files are revalidated; hashed assets are cached for good,
+    // and old ones stay (no prune) so a tab opened before a deploy still loads its chunks.
+    const source = Source.asset(dir);
+    new BucketDeployment(this, 'Pages', {
+      sources: [source],
+      destinationBucket: this.bucket,
+      exclude: ['assets/*'],
+      cacheControl: [CacheControl.noCache()],
+      memoryLimit: 512,
+    });
+    new BucketDeployment(this, 'Assets', {
+      sources: [source],
+      destinationBucket: this.bucket,
+      exclude: ['*'],
+      include: ['assets/*'],
+      prune: false,
+      cacheControl: [
+        CacheControl.setPublic(),
+        CacheControl.maxAge(Duration.days(365)),
+        CacheControl.immutable(),
+      ],
+      memoryLimit: 512,
+    });
+  }
+
+  /** The console's address: https://<distribution domain>/. */
+  get url(): string {
+    return `https://${this.distribution.distributionDomainName}/`;
+  }
+}
+
+/**
+ * An API path on the console's origin: nothing cached, every method, every viewer header and
+ * query string but Host (API Gateway and function URLs route on their own host name). With
+ * caching disabled, the AllViewerExceptHostHeader policy forwards Authorization too, so the
+ * Bearer key reaches the origin (an origin request policy may name Authorization only then).
+ */
+function apiBehavior(origin: IOrigin): BehaviorOptions {
+  return {
+    origin,
+    viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+    allowedMethods: AllowedMethods.ALLOW_ALL,
+    cachePolicy: CachePolicy.CACHING_DISABLED,
+    originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    // Compression would hold back a streamed body until a block fills.
+    compress: false,
+  };
+}
