@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import type { z } from 'zod';
@@ -14,8 +14,8 @@ import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table
 
 /**
  * Writes the console's API types (web/src/api/schema.d.ts) from the OpenAPI document of the route
- * table, so the console compiles against exactly what the API declares. `--check` exits 1 when
- * the committed file is stale instead of writing it (test/docs/console-api-types.test.ts runs it).
+ * table, so the console compiles against exactly what the API declares
+ * (test/console/api-types.test.ts fails when the committed file is stale).
  */
 
 export const SCHEMA_FILE = fileURLToPath(new URL('../web/src/api/schema.d.ts', import.meta.url));
@@ -43,13 +43,4 @@ export async function generateApiTypes(): Promise<string> {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const source = await generateApiTypes();
-  if (process.argv.includes('--check')) {
-    const current = readFileSync(SCHEMA_FILE, 'utf8');
-    if (current !== source) {
-      process.stderr.write('web/src/api/schema.d.ts is stale: run `npm run api:types`\n');
-      process.exit(1);
-    }
-  } else writeFileSync(SCHEMA_FILE, source);
-}
+if (process.argv[1] === fileURLToPath(import.meta.url)) writeFileSync(SCHEMA_FILE, await generateApiTypes());
