@@ -219,7 +219,10 @@ describe('change feed', () => {
 
 describe('functions', () => {
   it('are eight, each with its own log group', () => {
-    expect(Object.keys(template.findResources('AWS::Lambda::Function'))).toHaveLength(8);
-    expect(Object.keys(template.findResources('AWS::Logs::LogGroup'))).toHaveLength(8);
+    // Besides CDK's own provider that copies the console into its bucket (infra/console.ts).
+    const ours = (type: string) =>
+      Object.keys(template.findResources(type)).filter((id) => !id.startsWith('CustomCDKBucketDeployment'));
+    expect(ours('AWS::Lambda::Function')).toHaveLength(8);
+    expect(ours('AWS::Logs::LogGroup')).toHaveLength(8);
   });
 });
