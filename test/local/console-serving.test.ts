@@ -255,6 +255,15 @@ describe('local runtime: no console built', () => {
   });
 });
 
+describe('console directory', () => {
+  it('is web/dist of this checkout unless VIGIL_CONSOLE_DIR names another, resolved from the working directory', () => {
+    expect(loadConfig('local', {}).consoleDir).toBe(join(import.meta.dirname, '..', '..', 'web', 'dist'));
+    expect(loadConfig('local', { VIGIL_CONSOLE_DIR: 'build/console' }).consoleDir).toBe(
+      join(process.cwd(), 'build', 'console'),
+    );
+  });
+});
+
 describe('isApiPath', () => {
   it('claims /v1, what is under it and /healthz, and nothing that merely starts alike', () => {
     for (const path of ['/v1', '/v1/', '/v1?x=1', '/v1/status/stream', '/healthz', '/healthz?x', '*'])
