@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleRig, expectNoConsoleErrors, openPage, signIn, startConsole } from './support.ts';
+
+/**
+ * Every page of the console, on real data, audited with axe-core (WCAG 2 A and AA: labels, names,
+ * contrast, landmarks) at 1280 px and 390 px wide; at 390 px the page must not scroll sideways.
+ */
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe's violations on the page as it is now, one line each. */
+async function audit(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the console's CSP (script-src 'self') stays on.
+  await page.evaluate(`${AXE};0`);
+  const violations = await page.evaluate<AxeViolation[]>(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => r.violations)",
+  );
+  return violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
+describe('console accessibility', { timeout: 120_000 }, () => {
+  let rig: ConsoleRig;
+  const pages: [string, string][] = [];
+
+  beforeAll(async () => {
+    rig = await startConsole();
+    const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+      const res = await rig.api<T>(method, path, body);
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+      return res.body;
+    };
+    const bp = await call<{ slug: string }>('POST', '/v1/blueprints', {
+      slug: 'service',
+      name: 'Service',
+      fields: [
+        { name: 'team', field_type: 'string', required: true, sort_order: 1 },
+        { name: 'port', field_type: 'number', required: false, sort_order: 2 },
+      ],
+    });
+    const api = await call<{ id: string; slug: string }>('POST', `/v1/blueprints/${bp.slug}/entities`, {
+      slug: 'api',
+      name: 'API',
+      fields: { team: 'core', port: 443 },
+    });
+    const db = await call<{ id: string }>('POST', `/v1/blueprints/${bp.slug}/entities`, {
+      slug: 'db',
+      name: 'Database',
+      fields: { team: 'data' },
+    });
+    await call('POST', '/v1/relations', {
+      from_entity_id: api.id,
+      to_entity_id: db.id,
+      relation_type: 'depends_on',
+    });
+    const check = await call<{ id: string }>('POST', '/v1/checks', {
+      entity_id: api.id,
+      check_type: 'push',
+      interval_seconds: 60,
+    });
+    await call('POST', `/v1/checks/${check.id}/heartbeat`);
+    await call('POST', `/v1/checks/${check.id}/policy/channels`, {
+      channel_type: 'nats',
+      config: { subject: 'ops.alerts' },
+    });
+    const action = await call<{ id: string }>('POST', '/v1/actions', {
+      name: 'Deploy',
+      url: 'https://{{host}}/hook',
+    });
+    await call('POST', '/v1/skills', {
+      slug: 'ops',
+      name: 'Ops',
+      version: '1.0.0',
+      tools: [{ name: 'ops_tool', description: 'A tool', inputSchema: { type: 'object' } }],
+    });
+    pages.push(
+      ['status', '/status'],
+      ['catalog', '/catalog'],
+      ['blueprint', `/catalog/blueprints/${bp.slug}`],
+      ['graph', '/catalog/graph'],
+      ['entity', `/entities/${bp.slug}/${api.slug}`],
+      ['checks', '/checks'],
+      ['new check', `/checks/new?entity_id=${api.id}`],
+      ['check', `/checks/${check.id}`],
+      ['notifications', '/notifications'],
+      ['actions', '/actions'],
+      ['action', `/actions/${action.id}`],
+      ['skills', '/skills'],
+      ['settings', '/settings'],
+    );
+  }, 180_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it('has no axe violations on the sign-in and invitation pages', async () => {
+    const p = await openPage(rig);
+    await p.page.goto('/');
+    await p.page.getByLabel('API key').waitFor();
+    expect(await audit(p.page)).toEqual([]);
+    await p.page.goto('/accept?token=not-a-token');
+    await p.page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await audit(p.page)).toEqual([]);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  for (const width of [1280, 390]) {
+    it(`has no axe violations on any signed-in page at ${width} px`, async () => {
+      const p = await openPage(rig, { width });
+      await signIn(p.page, rig.key);
+      const found: Record<string, string[]> = {};
+      for (const [name, path] of pages) {
+        await p.page.goto(path);
+        await p.page.getByRole('heading', { level: 1 }).waitFor();
+        // Settle: the page's queries answered (no loading line left).
+        await expect.poll(() => p.page.getByText(/^Loading/).count(), { timeout: 10_000 }).toBe(0);
+        const violations = await audit(p.page);
+        if (width <= 390) {
+          const overflow = await p.page.evaluate<number>(
+            'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+          );
+          if (overflow > 0) violations.push(`scrolls sideways by ${overflow} px`);
+        }
+        if (violations.length > 0) found[name] = violations;
+      }
+      expect(found).toEqual({});
+      expectNoConsoleErrors(p);
+      await p.close();
+    });
+  }
+
+  it('reaches every main page by keyboard from the skip link', async () => {
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.keyboard.press('Tab');
+    expect(await p.page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
+    const reached: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      await p.page.keyboard.press('Tab');
+      const text = await p.page.evaluate<string>(
+        "document.activeElement.closest('nav') ? document.activeElement.textContent : ''",
+      );
+      if (text) reached.push(text);
+    }
+    expect(reached).toEqual(
+      expect.arrayContaining([
+        'Status',
+        'Catalog',
+        'Graph',
+        'Checks',
+        'Notifications',
+        'Actions',
+        'Settings',
+      ]),
+    );
+    await p.page.getByRole('link', { name: 'Checks' }).press('Enter');
+    await p.page.getByRole('heading', { level: 1, name: /Checks/ }).waitFor();
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+});
