@@ -1,16 +1,329 @@
-import { Page } from '../ui/page';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { api, fieldErrors, must, type Schemas } from '../api/client';
+import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-form';
+import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
+import { EntityPicker, useEntityIndex } from '../checks/entities';
+import { PushInstructions } from '../checks/push-urls';
+import { CheckNotifications } from '../notify/check-notifications';
+import { useSession } from '../session';
+import { StateBadge, Time } from '../ui/bits';
+import { ConfirmButton } from '../ui/confirm';
+import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
+import { SelectField } from '../ui/fields';
+import { Page, Section } from '../ui/page';
 
-/** (being written) */
+type Check = Schemas['Check'];
+type Entity = Schemas['Entity'];
+
+function EntityLink({ entity, id }: { entity: Entity | undefined; id: string }) {
+  if (!entity) return <code>{id}</code>;
+  return <Link to={`/entities/${entity.blueprint_slug}/${entity.slug}`}>{entity.name}</Link>;
+}
+
+/** Every check of the account (GET /v1/checks), filtered by entity (?entity_id), type and state. */
 export function ChecksPage() {
-  return <Page title="ChecksPage">{null}</Page>;
+  const { canWrite } = useSession();
+  const [params, setParams] = useSearchParams();
+  const entityId = params.get('entity_id') ?? '';
+  const type = params.get('type') ?? '';
+  const state = params.get('state') ?? '';
+  const checks = useQuery({
+    queryKey: ['checks', entityId],
+    queryFn: () =>
+      must(api.GET('/v1/checks', { params: { query: entityId ? { entity_id: entityId } : {} } })),
+  });
+  const entities = useEntityIndex();
+  const setFilter = (k: string, v: string) => {
+    const next = new URLSearchParams(params);
+    if (v) next.set(k, v);
+    else next.delete(k);
+    setParams(next, { replace: true });
+  };
+  const rows = (checks.data ?? []).filter(
+    (c) => (!type || c.check_type === type) && (!state || c.state === state),
+  );
+  const entityOptions = [...entities.byId.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <Page
+      title="Checks"
+      actions={
+        canWrite ? (
+          <Link
+            className="button primary"
+            to={entityId ? `/checks/new?entity_id=${encodeURIComponent(entityId)}` : '/checks/new'}
+          >
+            New check
+          </Link>
+        ) : null
+      }
+    >
+      <search className="form-grid" aria-label="Filter checks">
+        <SelectField
+          label="Entity"
+          value={entityId}
+          onChange={(v) => setFilter('entity_id', v)}
+          options={[
+            { value: '', label: 'All entities' },
+            ...entityOptions.map((e) => ({ value: e.id, label: `${e.name} (${e.blueprint_slug})` })),
+          ]}
+        />
+        <SelectField
+          label="Type"
+          value={type}
+          onChange={(v) => setFilter('type', v)}
+          options={[{ value: '', label: 'All types' }, 'http', 'tcp', 'tls', 'dns', 'push']}
+        />
+        <SelectField
+          label="State"
+          value={state}
+          onChange={(v) => setFilter('state', v)}
+          options={[{ value: '', label: 'All states' }, 'up', 'down', 'unknown']}
+        />
+      </search>
+      <ErrorNote error={checks.error} title="The checks could not be read." />
+      {checks.isPending ? (
+        <Loading what="checks" />
+      ) : checks.isSuccess && rows.length === 0 ? (
+        <Empty title={checks.data.length === 0 ? 'No checks yet.' : 'No check matches these filters.'}>
+          {checks.data.length === 0
+            ? canWrite
+              ? 'Create a check to start watching an entity: an HTTP endpoint, a port, a certificate, a DNS record, or a push check your own agent reports to.'
+              : 'Checks appear here once someone with write access creates them.'
+            : 'Clear a filter to see more.'}
+        </Empty>
+      ) : rows.length > 0 ? (
+        <div className="table-wrap">
+          <table aria-label="Checks">
+            <thead>
+              <tr>
+                <th scope="col">Check</th>
+                <th scope="col">Entity</th>
+                <th scope="col">Type</th>
+                <th scope="col">State</th>
+                <th scope="col">Last result</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((c) => (
+                <tr key={c.id}>
+                  <td>
+                    <Link to={`/checks/${c.id}`}>{targetOf(c)}</Link>
+                    {c.enabled ? null : <span className="muted"> (disabled)</span>}
+                  </td>
+                  <td>
+                    <EntityLink entity={entities.byId.get(c.entity_id)} id={c.entity_id} />
+                  </td>
+                  <td>{c.check_type}</td>
+                  <td>
+                    <StateBadge state={c.state} />
+                  </td>
+                  <td>
+                    <Time iso={c.last_result_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </Page>
+  );
 }
 
-/** (being written) */
+/** Creates a check: an entity (blueprint, then entity; ?entity_id preselects it), a type, its fields. */
 export function NewCheckPage() {
-  return <Page title="NewCheckPage">{null}</Page>;
+  const { canWrite } = useSession();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const entities = useEntityIndex();
+  const preset = params.get('entity_id') ?? '';
+  const [entityId, setEntityId] = useState(preset);
+  const [blueprint, setBlueprint] = useState('');
+  const [entityError, setEntityError] = useState<string>();
+  const presetEntity = entities.byId.get(preset);
+  const chosenBlueprint = blueprint || (entityId === preset ? (presetEntity?.blueprint_slug ?? '') : '');
+  if (!canWrite) {
+    return (
+      <Page title="New check">
+        <Empty title="This key is read-only.">Sign in with a key that may write to create checks.</Empty>
+      </Page>
+    );
+  }
+  const create = async (body: Record<string, unknown>) => {
+    setEntityError(undefined);
+    if (!entityId) {
+      setEntityError('Choose the entity this check watches');
+      throw new Error('Choose the entity this check watches.');
+    }
+    try {
+      const created = await must(api.POST('/v1/checks', { body: { ...body, entity_id: entityId } as never }));
+      await queryClient.invalidateQueries({ queryKey: ['checks'] });
+      navigate(`/checks/${created.id}`);
+    } catch (err) {
+      setEntityError(fieldErrors(err).entity_id);
+      throw err;
+    }
+  };
+  const type = (params.get('type') as CheckType | null) ?? 'http';
+  return (
+    <Page title="New check">
+      <Section title="What to watch">
+        <CheckForm
+          initial={emptyDraft(type)}
+          editing={false}
+          submitLabel="Create check"
+          onSubmit={create}
+          before={
+            preset && !presetEntity && entities.loading ? (
+              <Loading what="the entity" />
+            ) : (
+              <EntityPicker
+                blueprint={chosenBlueprint}
+                onBlueprint={setBlueprint}
+                entityId={entityId}
+                onChange={setEntityId}
+                error={entityError}
+              />
+            )
+          }
+        />
+      </Section>
+    </Page>
+  );
 }
 
-/** (being written) */
+/** One check: its settings, state, results, push instructions, notifications, and (writers) edit/delete. */
 export function CheckPage() {
-  return <Page title="CheckPage">{null}</Page>;
+  const { id = '' } = useParams();
+  const check = useQuery({
+    queryKey: ['check', id],
+    queryFn: () => must(api.GET('/v1/checks/{id}', { params: { path: { id } } })),
+  });
+  if (check.isPending) return <Loading what="the check" />;
+  if (check.error || !check.data) {
+    return (
+      <Page title="Check">
+        <ErrorNote error={check.error} title="The check could not be read." />
+        <Link to="/checks">All checks</Link>
+      </Page>
+    );
+  }
+  return <CheckView check={check.data} />;
+}
+
+function CheckView({ check }: { check: Check }) {
+  const { canWrite } = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const entities = useEntityIndex();
+  const entity = entities.byId.get(check.entity_id);
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState<string>();
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['check', check.id] }),
+      queryClient.invalidateQueries({ queryKey: ['checks'] }),
+    ]);
+  const update = async (body: Record<string, unknown>) => {
+    await must(api.PUT('/v1/checks/{id}', { params: { path: { id: check.id } }, body: body as never }));
+    await refresh();
+    setEditing(false);
+    setSaved('The check was saved.');
+  };
+  const toggle = useMutation({
+    mutationFn: () =>
+      must(
+        api.PUT('/v1/checks/{id}', { params: { path: { id: check.id } }, body: { enabled: !check.enabled } }),
+      ),
+    onSuccess: async (c) => {
+      await refresh();
+      setSaved(
+        c.enabled
+          ? 'The check is enabled.'
+          : 'The check is disabled: it no longer runs or counts towards its entity.',
+      );
+    },
+  });
+  const remove = async () => {
+    await must(api.DELETE('/v1/checks/{id}', { params: { path: { id: check.id } } }));
+    queryClient.removeQueries({ queryKey: ['check', check.id] });
+    await queryClient.invalidateQueries({ queryKey: ['checks'] });
+    navigate('/checks');
+  };
+  const [removeError, setRemoveError] = useState<unknown>();
+  return (
+    <Page
+      title={`${check.check_type.toUpperCase()} check`}
+      actions={
+        canWrite ? (
+          <>
+            <button type="button" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>
+              {editing ? 'Cancel edit' : 'Edit'}
+            </button>
+            <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate()}>
+              {check.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <ConfirmButton
+              label="Delete check"
+              question="Delete this check with its results, policy and channels? This cannot be undone."
+              confirmLabel="Delete"
+              onConfirm={() => remove().catch(setRemoveError)}
+            />
+          </>
+        ) : null
+      }
+    >
+      <p className="check-target">
+        <code>{targetOf(check)}</code> on <EntityLink entity={entity} id={check.entity_id} />
+      </p>
+      {saved ? <Notice>{saved}</Notice> : null}
+      <ErrorNote error={toggle.error ?? removeError} />
+      <div className="stats">
+        <div className="stat">
+          <span className="muted">State</span>
+          <span className="n">
+            <StateBadge state={check.state} />
+          </span>
+          {check.enabled ? null : <span className="muted">disabled</span>}
+        </div>
+        <div className="stat">
+          <span className="muted">Consecutive failures</span>
+          <span className="n">
+            {check.consecutive_failures} / {check.failure_threshold}
+          </span>
+        </div>
+        <div className="stat">
+          <span className="muted">Last result</span>
+          <span className="stat-line">
+            <Time iso={check.last_result_at} />
+          </span>
+        </div>
+        <div className="stat">
+          <span className="muted">{check.check_type === 'push' ? 'Report due by' : 'Next run'}</span>
+          <span className="stat-line">
+            <Time iso={check.next_run_at} />
+          </span>
+        </div>
+      </div>
+      {editing ? (
+        <Section title="Edit check">
+          <CheckForm initial={draftOf(check)} editing submitLabel="Save check" onSubmit={update} />
+        </Section>
+      ) : (
+        <Section title="Settings">
+          <CheckConfig check={check} />
+        </Section>
+      )}
+      {check.check_type === 'push' ? (
+        <PushInstructions checkId={check.id} intervalSeconds={check.interval_seconds} />
+      ) : null}
+      <Section title="Recent results">
+        <RecentResults checkId={check.id} />
+      </Section>
+      <CheckNotifications checkId={check.id} />
+    </Page>
+  );
 }

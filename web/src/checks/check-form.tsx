@@ -1,0 +1,372 @@
+import { type FormEvent, useState } from 'react';
+import { fieldErrors, type Schemas } from '../api/client';
+import { ErrorNote } from '../ui/feedback';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
+
+/**
+ * The create and edit form of a check: only the fields of its type (SPEC.md "Check" and
+ * DECISIONS.md "Checks and state"), with the defaults as placeholders, and the API's
+ * VALIDATION_ERROR details shown at the field they name.
+ */
+
+export type CheckType = 'http' | 'tcp' | 'tls' | 'dns' | 'push';
+export const CHECK_TYPES: readonly CheckType[] = ['http', 'tcp', 'tls', 'dns', 'push'];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;
+
+/** The form's state: every input as typed (strings), turned into a body on submit. */
+export interface CheckDraft {
+  check_type: CheckType;
+  target_url: string;
+  method: string;
+  headers: string;
+  body: string;
+  expected_status: string;
+  body_contains: string;
+  interval_seconds: string;
+  timeout_ms: string;
+  failure_threshold: string;
+  enabled: boolean;
+  host: string;
+  port: string;
+  servername: string;
+  expiry_threshold_days: string;
+  hostname: string;
+  record_type: string;
+  expected_value: string;
+  nameserver: string;
+  grace_seconds: string;
+}
+
+/** An empty draft of a type: blank inputs mean "the default". */
+export function emptyDraft(check_type: CheckType): CheckDraft {
+  return {
+    check_type,
+    target_url: '',
+    method: 'GET',
+    headers: '',
+    body: '',
+    expected_status: '',
+    body_contains: '',
+    interval_seconds: '',
+    timeout_ms: '',
+    failure_threshold: '',
+    enabled: true,
+    host: '',
+    port: '',
+    servername: '',
+    expiry_threshold_days: '',
+    hostname: '',
+    record_type: 'A',
+    expected_value: '',
+    nameserver: '',
+    grace_seconds: '',
+  };
+}
+
+const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+/** A draft holding a stored check's values (header values stay ********: the API keeps them). */
+export function draftOf(check: Schemas['Check']): CheckDraft {
+  const d = emptyDraft(check.check_type);
+  d.interval_seconds = str(check.interval_seconds);
+  d.failure_threshold = str(check.failure_threshold);
+  d.enabled = check.enabled;
+  if (check.check_type !== 'push') d.timeout_ms = str(check.timeout_ms);
+  if (check.check_type === 'http') {
+    d.target_url = check.target_url;
+    d.method = check.method;
+    d.headers = Object.entries(check.headers)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n');
+    d.body = check.body ?? '';
+    d.expected_status = str(check.expected_status);
+    d.body_contains = check.body_contains;
+  } else if (check.check_type === 'tcp' || check.check_type === 'tls') {
+    d.host = check.config.host;
+    d.port = str(check.config.port);
+    if (check.check_type === 'tls') {
+      d.servername = str(check.config.servername);
+      d.expiry_threshold_days = str(check.config.expiry_threshold_days);
+    }
+  } else if (check.check_type === 'dns') {
+    d.hostname = check.config.hostname;
+    d.record_type = check.config.record_type;
+    d.expected_value = str(check.config.expected_value);
+    d.nameserver = str(check.config.nameserver);
+  } else {
+    d.grace_seconds = str(check.config.grace_seconds);
+  }
+  return d;
+}
+
+/** A number when the input holds one, the input itself otherwise (so the API names the field). */
+function num(v: string): number | string | undefined {
+  const t = v.trim();
+  if (t === '') return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+function parseHeaders(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    const at = line.indexOf(':');
+    if (line.trim() === '') continue;
+    if (at <= 0) out[line.trim()] = '';
+    else out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
+  }
+  return out;
+}
+
+function compact(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+/** The API body of a draft: only the fields of its type; blank inputs are left to the defaults. */
+export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown> {
+  const common = compact({
+    interval_seconds: num(d.interval_seconds),
+    failure_threshold: num(d.failure_threshold),
+    ...(d.check_type === 'push' ? {} : { timeout_ms: num(d.timeout_ms) }),
+  });
+  if (!editing) common.enabled = d.enabled;
+  switch (d.check_type) {
+    case 'http':
+      return {
+        ...common,
+        ...compact({
+          target_url: d.target_url.trim(),
+          method: d.method,
+          expected_status: num(d.expected_status),
+        }),
+        body_contains: d.body_contains,
+        headers: parseHeaders(d.headers),
+        body: d.method === 'GET' || d.method === 'HEAD' || d.body === '' ? null : d.body,
+      };
+    case 'tcp':
+      return { ...common, config: compact({ host: d.host.trim(), port: num(d.port) }) };
+    case 'tls':
+      return {
+        ...common,
+        config: compact({
+          host: d.host.trim(),
+          port: num(d.port),
+          servername: d.servername.trim(),
+          expiry_threshold_days: num(d.expiry_threshold_days),
+        }),
+      };
+    case 'dns':
+      return {
+        ...common,
+        config: compact({
+          hostname: d.hostname.trim(),
+          record_type: d.record_type,
+          expected_value: d.expected_value.trim(),
+          nameserver: d.nameserver.trim(),
+        }),
+      };
+    case 'push':
+      return { ...common, config: compact({ grace_seconds: num(d.grace_seconds) }) };
+  }
+}
+
+/** The form itself; `onSubmit` gets the API body and throws the ApiError it answered. */
+export function CheckForm({
+  initial,
+  editing,
+  submitLabel,
+  onSubmit,
+  before,
+}: {
+  initial: CheckDraft;
+  editing: boolean;
+  submitLabel: string;
+  onSubmit: (body: Record<string, unknown>) => Promise<unknown>;
+  before?: React.ReactNode;
+}) {
+  const [d, setD] = useState(initial);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const errs = fieldErrors(error);
+  const set =
+    <K extends keyof CheckDraft>(k: K) =>
+    (v: CheckDraft[K]) =>
+      setD((old) => ({ ...old, [k]: v }));
+  const text = (
+    k: keyof CheckDraft,
+    label: string,
+    opts: { placeholder?: string; hint?: string; path?: string; type?: string; required?: boolean } = {},
+  ) => (
+    <TextField
+      label={label}
+      value={d[k] as string}
+      onChange={set(k) as (v: string) => void}
+      placeholder={opts.placeholder}
+      hint={opts.hint}
+      type={opts.type}
+      required={opts.required}
+      error={errs[opts.path ?? k]}
+    />
+  );
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await onSubmit(bodyOf(d, editing));
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const t = d.check_type;
+  const intervalHint =
+    t === 'push' ? 'How often your agent reports; match its cadence' : 'How often to run the check';
+  return (
+    <form onSubmit={submit} noValidate aria-label={`${t} check`}>
+      {before}
+      {!editing ? (
+        <SelectField
+          label="Check type"
+          value={t}
+          onChange={(v) => setD((old) => ({ ...old, check_type: v as CheckType }))}
+          options={CHECK_TYPES.map((c) => ({ value: c, label: TYPE_LABELS[c] }))}
+          error={errs.check_type}
+        />
+      ) : null}
+      <div className="form-grid">
+        {t === 'http' ? (
+          <>
+            {text('target_url', 'Target URL', {
+              placeholder: 'https://example.com/healthz',
+              hint: 'Full URL including scheme',
+              type: 'url',
+              required: true,
+            })}
+            <SelectField
+              label="Method"
+              value={d.method}
+              onChange={set('method')}
+              options={METHODS}
+              error={errs.method}
+            />
+            {text('expected_status', 'Expected status', { placeholder: '200', type: 'number' })}
+            {text('body_contains', 'Body contains', {
+              hint: 'Text the response body must contain (empty: any body)',
+            })}
+          </>
+        ) : null}
+        {t === 'tcp' || t === 'tls' ? (
+          <>
+            {text('host', 'Host', { path: 'config.host', placeholder: 'db.internal', required: true })}
+            {text('port', 'Port', {
+              path: 'config.port',
+              type: 'number',
+              placeholder: t === 'tls' ? '443' : '5432',
+              ...(t === 'tcp' ? { required: true } : { hint: 'Default 443' }),
+            })}
+          </>
+        ) : null}
+        {t === 'tls' ? (
+          <>
+            {text('servername', 'Server name (SNI)', {
+              path: 'config.servername',
+              hint: 'Defaults to the host',
+            })}
+            {text('expiry_threshold_days', 'Expiry threshold (days)', {
+              path: 'config.expiry_threshold_days',
+              type: 'number',
+              placeholder: '14',
+              hint: 'Fails when the certificate expires within this many days',
+            })}
+          </>
+        ) : null}
+        {t === 'dns' ? (
+          <>
+            {text('hostname', 'Hostname', {
+              path: 'config.hostname',
+              placeholder: 'example.com',
+              required: true,
+            })}
+            <SelectField
+              label="Record type"
+              value={d.record_type}
+              onChange={set('record_type')}
+              options={RECORD_TYPES}
+              error={errs['config.record_type']}
+            />
+            {text('expected_value', 'Expected value', {
+              path: 'config.expected_value',
+              hint: 'Passes when any answer matches (optional)',
+            })}
+            {text('nameserver', 'Nameserver', {
+              path: 'config.nameserver',
+              hint: 'Optional; the system resolver otherwise',
+            })}
+          </>
+        ) : null}
+        {t === 'push'
+          ? text('grace_seconds', 'Grace (seconds)', {
+              path: 'config.grace_seconds',
+              type: 'number',
+              placeholder: d.interval_seconds ? String(Number(d.interval_seconds) * 2) : '120',
+              hint: 'How long a silence is allowed; default twice the interval',
+            })
+          : null}
+        {text('interval_seconds', 'Interval (seconds)', {
+          type: 'number',
+          placeholder: '60',
+          hint: intervalHint,
+        })}
+        {t !== 'push' ? text('timeout_ms', 'Timeout (ms)', { type: 'number', placeholder: '5000' }) : null}
+        {text('failure_threshold', 'Failure threshold', {
+          type: 'number',
+          placeholder: '3',
+          hint:
+            t === 'push'
+              ? 'Consecutive failures before it is down; 1 suits push checks'
+              : 'Consecutive failures before it is down',
+        })}
+      </div>
+      {t === 'http' ? (
+        <>
+          <TextAreaField
+            label="Headers"
+            value={d.headers}
+            onChange={set('headers')}
+            rows={3}
+            hint="One per line, Name: value. Stored values read ******** and are kept as they are."
+            error={errs.headers ?? Object.entries(errs).find(([p]) => p.startsWith('headers.'))?.[1]}
+          />
+          {d.method !== 'GET' && d.method !== 'HEAD' ? (
+            <TextAreaField
+              label="Request body"
+              value={d.body}
+              onChange={set('body')}
+              rows={3}
+              error={errs.body}
+            />
+          ) : null}
+        </>
+      ) : null}
+      {!editing ? <CheckboxField label="Enabled" checked={d.enabled} onChange={set('enabled')} /> : null}
+      <ErrorNote error={error} title={editing ? 'The check was not saved.' : 'The check was not created.'} />
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** How each check type reads in a picker. */
+export const TYPE_LABELS: Record<CheckType, string> = {
+  http: 'HTTP',
+  tcp: 'TCP port',
+  tls: 'TLS certificate',
+  dns: 'DNS record',
+  push: 'Push (your agent reports)',
+};

@@ -1,0 +1,136 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, must, type Schemas } from '../api/client';
+import { Time } from '../ui/bits';
+import { Empty, ErrorNote, Loading } from '../ui/feedback';
+
+/** What a check probes, in one line: `GET https://…`, `tcp db:5432`, `dns A example.com`, `push`. */
+export function targetOf(check: Schemas['Check']): string {
+  switch (check.check_type) {
+    case 'http':
+      return `${check.method} ${check.target_url}`;
+    case 'tcp':
+      return `tcp ${check.config.host}:${check.config.port}`;
+    case 'tls':
+      return `tls ${check.config.host}:${check.config.port ?? 443}`;
+    case 'dns':
+      return `dns ${check.config.record_type} ${check.config.hostname}`;
+    case 'push':
+      return 'push';
+  }
+}
+
+/** The stored settings of a check as a definition list (only its type's fields). */
+export function CheckConfig({ check }: { check: Schemas['Check'] }) {
+  const rows: [string, string][] = [
+    ['Type', check.check_type],
+    ['Interval', `${check.interval_seconds} s`],
+    ['Failure threshold', String(check.failure_threshold)],
+  ];
+  if (check.check_type !== 'push') rows.push(['Timeout', `${check.timeout_ms} ms`]);
+  if (check.check_type === 'http') {
+    rows.push(
+      ['Target', `${check.method} ${check.target_url}`],
+      ['Expected status', String(check.expected_status)],
+    );
+    if (check.body_contains) rows.push(['Body contains', check.body_contains]);
+    const names = Object.keys(check.headers);
+    if (names.length) rows.push(['Headers', names.map((n) => `${n}: ********`).join(', ')]);
+  } else if (check.check_type === 'tcp') {
+    rows.push(['Host', check.config.host], ['Port', String(check.config.port)]);
+  } else if (check.check_type === 'tls') {
+    rows.push(
+      ['Host', check.config.host],
+      ['Port', String(check.config.port ?? 443)],
+      ['Server name', check.config.servername ?? check.config.host],
+      ['Expiry threshold', `${check.config.expiry_threshold_days ?? 14} days`],
+    );
+  } else if (check.check_type === 'dns') {
+    rows.push(['Hostname', check.config.hostname], ['Record type', check.config.record_type]);
+    if (check.config.expected_value) rows.push(['Expected value', check.config.expected_value]);
+    if (check.config.nameserver) rows.push(['Nameserver', check.config.nameserver]);
+  } else {
+    rows.push(['Grace', `${check.config.grace_seconds ?? check.interval_seconds * 2} s`]);
+  }
+  return (
+    <dl className="check-config">
+      {rows.map(([k, v]) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The check's recent results, newest first, a page at a time (GET /v1/checks/{id}/results). */
+export function RecentResults({ checkId }: { checkId: string }) {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const results = useQuery({
+    queryKey: ['results', checkId, cursor ?? ''],
+    queryFn: () =>
+      must(
+        api.GET('/v1/checks/{id}/results', {
+          params: { path: { id: checkId }, query: { limit: '20', ...(cursor ? { cursor } : {}) } },
+        }),
+      ),
+  });
+  if (results.isPending) return <Loading what="results" />;
+  if (results.error) return <ErrorNote error={results.error} title="The results could not be read." />;
+  const { results: rows, next_cursor } = results.data;
+  return (
+    <>
+      {rows.length === 0 ? (
+        <Empty title="No results yet.">
+          A pull check reports after its first run; a push check when your agent posts.
+        </Empty>
+      ) : (
+        <div className="table-wrap">
+          <table aria-label="Recent results">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Status code</th>
+                <th scope="col">Latency</th>
+                <th scope="col">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    <Time iso={r.checked_at} />
+                  </td>
+                  <td>
+                    <span className={`badge state-${r.success ? 'up' : 'down'}`}>
+                      {r.success ? 'success' : 'failure'}
+                    </span>
+                    {r.synthetic ? <span className="muted"> (no report)</span> : null}
+                  </td>
+                  <td>{r.status_code || '—'}</td>
+                  <td>{r.latency_ms} ms</td>
+                  <td>{r.error_message || '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="row">
+        {cursors.length > 0 ? (
+          <button type="button" onClick={() => setCursors([])}>
+            Newest results
+          </button>
+        ) : null}
+        {next_cursor ? (
+          <button type="button" onClick={() => setCursors((c) => [...c, next_cursor])}>
+            Older results
+          </button>
+        ) : null}
+      </div>
+    </>
+  );
+}

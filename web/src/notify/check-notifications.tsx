@@ -1,0 +1,337 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, fieldErrors, must, type Schemas } from '../api/client';
+import { useSession } from '../session';
+import { ConfirmButton } from '../ui/confirm';
+import { ErrorNote, Loading, Notice } from '../ui/feedback';
+import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { Section } from '../ui/page';
+import { ChannelTarget, deliveryInWords } from './words';
+
+type Policy = Schemas['NotificationPolicy'];
+type ChannelType = Schemas['NotificationChannel']['channel_type'];
+const CHANNEL_TYPES: readonly ChannelType[] = ['webhook', 'slack', 'discord', 'ntfy', 'nats'];
+
+/**
+ * A check's notifications (docs/notifications.md): its policy, its channels, and "Send test".
+ * Writers edit; a read-only key sees the same facts without a single control (and URLs as ********).
+ */
+export function CheckNotifications({ checkId }: { checkId: string }) {
+  const { canWrite } = useSession();
+  const policy = useQuery({
+    queryKey: ['policy', checkId],
+    queryFn: () => must(api.GET('/v1/checks/{check_id}/policy', { params: { path: { check_id: checkId } } })),
+  });
+  return (
+    <Section title="Notifications">
+      {policy.isPending ? <Loading what="the notification policy" /> : null}
+      <ErrorNote error={policy.error} title="The notification policy could not be read." />
+      {policy.data ? (
+        <>
+          {canWrite ? (
+            <PolicyForm key={policy.data.updated_at ?? 'defaults'} policy={policy.data} />
+          ) : (
+            <PolicyFacts policy={policy.data} />
+          )}
+          <Channels policy={policy.data} canWrite={canWrite} />
+          {canWrite ? <SendTest checkId={checkId} hasChannels={policy.data.channels.length > 0} /> : null}
+        </>
+      ) : null}
+    </Section>
+  );
+}
+
+function PolicyFacts({ policy }: { policy: Policy }) {
+  return (
+    <dl className="check-config">
+      <div>
+        <dt>Cooldown</dt>
+        <dd>{policy.cooldown_seconds} s</dd>
+      </div>
+      <div>
+        <dt>Recovery alerts</dt>
+        <dd>{policy.notify_on_recovery ? 'on' : 'off'}</dd>
+      </div>
+      <div>
+        <dt>Silenced</dt>
+        <dd>{policy.silenced ? 'yes: no alerts are sent' : 'no'}</dd>
+      </div>
+      <div>
+        <dt>Repeat while down</dt>
+        <dd>{policy.repeat_interval_seconds ? `every ${policy.repeat_interval_seconds} s` : 'never'}</dd>
+      </div>
+      <div>
+        <dt>Hold back while an upstream is down</dt>
+        <dd>{policy.suppress_when_upstream_down ? 'yes' : 'no'}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function PolicyForm({ policy }: { policy: Policy }) {
+  const queryClient = useQueryClient();
+  const [cooldown, setCooldown] = useState(String(policy.cooldown_seconds));
+  const [repeat, setRepeat] = useState(String(policy.repeat_interval_seconds));
+  const [recovery, setRecovery] = useState(policy.notify_on_recovery);
+  const [silenced, setSilenced] = useState(policy.silenced);
+  const [suppress, setSuppress] = useState(policy.suppress_when_upstream_down);
+  const [saved, setSaved] = useState(false);
+  const save = useMutation({
+    mutationFn: () =>
+      must(
+        api.POST('/v1/checks/{check_id}/policy', {
+          params: { path: { check_id: policy.check_id } },
+          body: {
+            cooldown_seconds: (cooldown.trim() === '' ? 300 : Number(cooldown)) as number,
+            repeat_interval_seconds: (repeat.trim() === '' ? 0 : Number(repeat)) as number,
+            notify_on_recovery: recovery,
+            silenced,
+            suppress_when_upstream_down: suppress,
+          },
+        }),
+      ),
+    onSuccess: async (p) => {
+      setSaved(true);
+      queryClient.setQueryData(['policy', policy.check_id], p);
+    },
+  });
+  const errs = fieldErrors(save.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSaved(false);
+    save.mutate();
+  };
+  return (
+    <form onSubmit={submit} aria-label="Notification policy" noValidate>
+      <h3>Policy</h3>
+      <div className="form-grid">
+        <TextField
+          label="Cooldown (seconds)"
+          type="number"
+          value={cooldown}
+          onChange={setCooldown}
+          placeholder="300"
+          hint="Minimum gap between alerts of this check (0 to 86400)"
+          error={errs.cooldown_seconds}
+        />
+        <TextField
+          label="Repeat while down (seconds)"
+          type="number"
+          value={repeat}
+          onChange={setRepeat}
+          placeholder="0"
+          hint="0: never; otherwise 60 to 86400"
+          error={errs.repeat_interval_seconds}
+        />
+      </div>
+      <CheckboxField
+        label="Alert on recovery"
+        checked={recovery}
+        onChange={setRecovery}
+        error={errs.notify_on_recovery}
+      />
+      <CheckboxField
+        label="Silenced (pause all alerts)"
+        checked={silenced}
+        onChange={setSilenced}
+        error={errs.silenced}
+      />
+      <CheckboxField
+        label="Hold back alerts while an entity this one depends on is down"
+        checked={suppress}
+        onChange={setSuppress}
+        error={errs.suppress_when_upstream_down}
+      />
+      <ErrorNote error={save.error} title="The policy was not saved." />
+      {saved ? <Notice>The policy was saved.</Notice> : null}
+      <div className="row">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          Save policy
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Channels({ policy, canWrite }: { policy: Policy; canWrite: boolean }) {
+  const queryClient = useQueryClient();
+  const [removeError, setRemoveError] = useState<unknown>();
+  const remove = async (channelId: string) => {
+    setRemoveError(undefined);
+    try {
+      await must(
+        api.DELETE('/v1/checks/{check_id}/policy/channels/{channel_id}', {
+          params: { path: { check_id: policy.check_id, channel_id: channelId } },
+        }),
+      );
+    } catch (err) {
+      setRemoveError(err);
+    }
+    await queryClient.invalidateQueries({ queryKey: ['policy', policy.check_id] });
+    await queryClient.invalidateQueries({ queryKey: ['channels'] });
+  };
+  return (
+    <div className="notify-channels">
+      <h3>Channels</h3>
+      {policy.channels.length === 0 ? (
+        <p className="muted">
+          No channels: state changes of this check are logged but nobody is told.
+          {canWrite ? ' Add one below.' : ''}
+        </p>
+      ) : (
+        <ul className="channel-list" aria-label="Channels">
+          {policy.channels.map((c) => (
+            <li key={c.id}>
+              <span className="badge">{c.channel_type}</span> <ChannelTarget channel={c} />
+              {canWrite ? (
+                <ConfirmButton
+                  label={`Remove ${c.channel_type} channel`}
+                  question={`Remove this ${c.channel_type} channel? It gets no more alerts.`}
+                  confirmLabel="Remove"
+                  onConfirm={() => remove(c.id)}
+                />
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ErrorNote error={removeError} title="The channel was not removed." />
+      {canWrite ? <AddChannel checkId={policy.check_id} /> : null}
+    </div>
+  );
+}
+
+function AddChannel({ checkId }: { checkId: string }) {
+  const queryClient = useQueryClient();
+  const [type, setType] = useState<ChannelType>('webhook');
+  const [url, setUrl] = useState('');
+  const [secret, setSecret] = useState('');
+  const [subject, setSubject] = useState('');
+  const add = useMutation({
+    mutationFn: () => {
+      const config =
+        type === 'nats'
+          ? { subject: subject.trim() }
+          : type === 'webhook'
+            ? { url: url.trim(), ...(secret ? { secret } : {}) }
+            : type === 'ntfy'
+              ? { url: url.trim(), ...(secret ? { token: secret } : {}) }
+              : { url: url.trim() };
+      return must(
+        api.POST('/v1/checks/{check_id}/policy/channels', {
+          params: { path: { check_id: checkId } },
+          body: { channel_type: type, config } as never,
+        }),
+      );
+    },
+    onSuccess: async () => {
+      setUrl('');
+      setSecret('');
+      setSubject('');
+      await queryClient.invalidateQueries({ queryKey: ['policy', checkId] });
+      await queryClient.invalidateQueries({ queryKey: ['channels'] });
+    },
+  });
+  const errs = fieldErrors(add.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate();
+  };
+  const urlHint: Record<ChannelType, string> = {
+    webhook: 'Any HTTPS endpoint of yours',
+    slack: 'The incoming webhook URL (https://hooks.slack.com/…)',
+    discord: 'Channel settings → Integrations → Webhooks → copy the URL',
+    ntfy: 'The full topic URL, e.g. https://ntfy.sh/my-topic',
+    nats: '',
+  };
+  return (
+    <form onSubmit={submit} aria-label="Add a channel" noValidate>
+      <h3>Add a channel</h3>
+      <div className="form-grid">
+        <SelectField
+          label="Channel type"
+          value={type}
+          onChange={(v) => setType(v as ChannelType)}
+          options={CHANNEL_TYPES}
+          error={errs.channel_type}
+        />
+        {type === 'nats' ? (
+          <TextField
+            label="Subject"
+            value={subject}
+            onChange={setSubject}
+            required
+            placeholder="alerts.checkout"
+            hint="Dot-separated tokens, no wildcards; the server is the deployment's VIGIL_NATS_URL"
+            error={errs['config.subject'] ?? errs.config}
+          />
+        ) : (
+          <TextField
+            label="URL"
+            type="url"
+            value={url}
+            onChange={setUrl}
+            required
+            placeholder="https://"
+            hint={urlHint[type]}
+            error={errs['config.url'] ?? errs.config}
+          />
+        )}
+        {type === 'webhook' || type === 'ntfy' ? (
+          <TextField
+            label={type === 'webhook' ? 'Signing secret' : 'Access token'}
+            type="password"
+            autoComplete="new-password"
+            value={secret}
+            onChange={setSecret}
+            hint={
+              type === 'webhook'
+                ? 'Optional: requests are signed (X-Service-Signature); shown as ******** afterwards'
+                : 'Optional, for a protected topic; shown as ******** afterwards'
+            }
+            error={errs[type === 'webhook' ? 'config.secret' : 'config.token']}
+          />
+        ) : null}
+      </div>
+      <ErrorNote error={add.error} title="The channel was not added." />
+      {add.isSuccess ? <Notice>The {add.data.channel_type} channel was added.</Notice> : null}
+      <div className="row">
+        <button type="submit" disabled={add.isPending}>
+          Add channel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function SendTest({ checkId, hasChannels }: { checkId: string; hasChannels: boolean }) {
+  const queryClient = useQueryClient();
+  const test = useMutation({
+    mutationFn: () =>
+      must(
+        api.POST('/v1/checks/{check_id}/policy/test', { params: { path: { check_id: checkId } }, body: {} }),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['notify-logs'] }),
+  });
+  return (
+    <div className="notify-test">
+      <div className="row">
+        <button type="button" disabled={test.isPending || !hasChannels} onClick={() => test.mutate()}>
+          {test.isPending ? 'Sending test…' : 'Send test'}
+        </button>
+        {hasChannels ? null : <span className="muted">Add a channel to send a test.</span>}
+      </div>
+      <ErrorNote error={test.error} title="The test could not be sent." />
+      {test.data ? (
+        <div className="note" role="status">
+          <strong>Test result:</strong>
+          <ul>
+            {test.data.map((d) => (
+              <li key={d.id}>{deliveryInWords(d)}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import type { Schemas } from '../api/client';
+
+type Delivery = Schemas['Delivery'];
+
+/** Where a channel sends, as the API shows it (URLs read ******** for read-only keys). */
+export function ChannelTarget({ channel }: { channel: Schemas['NotificationChannel'] }) {
+  const c = channel;
+  if (c.channel_type === 'nats') return <code>{c.config.subject}</code>;
+  const extra =
+    c.channel_type === 'webhook' && c.config.secret
+      ? ' (signed)'
+      : c.channel_type === 'ntfy' && c.config.token
+        ? ' (with token)'
+        : '';
+  return (
+    <span className="channel-target">
+      <code>{c.config.url}</code>
+      {extra ? <span className="muted">{extra}</span> : null}
+    </span>
+  );
+}
+
+/** The last attempt's answer in words: "HTTP 500", or the error. */
+function lastAttempt(d: Delivery): string {
+  const last = d.attempt_log.at(-1);
+  if (!last) return '';
+  if (last.error) return last.error;
+  return last.status_code ? `HTTP ${last.status_code}` : '';
+}
+
+/** One delivery in a sentence: "webhook: sent (HTTP 204) after 1 attempt." */
+export function deliveryInWords(d: Delivery): string {
+  const who = d.channel_type ?? 'no channel';
+  const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
+  switch (d.status) {
+    case 'sent':
+      return `${who}: sent${lastAttempt(d) ? ` (${lastAttempt(d)})` : ''} after ${tries}.`;
+    case 'failed':
+      return `${who}: failed after ${tries}: ${d.error ?? lastAttempt(d) ?? 'no answer'}.`;
+    case 'skipped':
+      return `${who}: skipped (${d.reason ?? 'no reason given'}).`;
+    case 'retrying':
+      return `${who}: retrying after ${tries}${lastAttempt(d) ? ` (${lastAttempt(d)})` : ''}.`;
+    case 'pending':
+      return `${who}: pending.`;
+  }
+}
