@@ -1,4 +1,6 @@
 import { NavLink, Outlet } from 'react-router';
+import { LiveIndicator } from './live/live-indicator';
+import { useStatusStream } from './live/use-status-stream';
 import { useSession } from './session';
 
 const NAV = [
@@ -16,6 +18,7 @@ const NAV = [
 export function Layout() {
   const session = useSession();
   const who = session.me.user?.email ?? session.me.email;
+  const live = useStatusStream();
   return (
     <div className="shell">
       <a className="skip" href="#main">
@@ -35,6 +38,7 @@ export function Layout() {
           </ul>
         </nav>
         <div className="who">
+          <LiveIndicator state={live} />
           <span>{who}</span>
           {session.canWrite ? null : <span className="badge read-only">read-only key</span>}
           <button type="button" onClick={session.signOut}>

@@ -1,6 +1,391 @@
-import { Page } from '../ui/page';
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
+import { ApiError, api, must, type Schemas } from '../api/client';
+import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
+import { StateBadge, Time } from '../ui/bits';
+import { Empty, ErrorNote, Loading } from '../ui/feedback';
+import { Page, Section } from '../ui/page';
 
-/** (being written) */
+/**
+ * One entity (route /entities/:blueprint/:slug, where alert messages link): its fields as its
+ * blueprint types them, its state, relations, and per check the state, a 24 h sparkline and
+ * latency chart, recent results and transitions. Read only: editing lives in the catalog.
+ */
+
+type Entity = Schemas['Entity'];
+type Blueprint = Schemas['Blueprint'];
+type Check = Schemas['Check'];
+
+const HOURS = 24;
+const BUCKETS = 48;
+
+/** The entity page. */
 export function EntityPage() {
-  return <Page title="EntityPage">{null}</Page>;
+  const { blueprint = '', slug = '' } = useParams();
+  const entity = useQuery({
+    queryKey: ['entity', blueprint, slug],
+    queryFn: () =>
+      must(
+        api.GET('/v1/blueprints/{blueprint_slug}/entities/{slug}', {
+          params: { path: { blueprint_slug: blueprint, slug } },
+        }),
+      ),
+  });
+  const bp = useQuery({
+    queryKey: ['blueprints', blueprint],
+    queryFn: () => must(api.GET('/v1/blueprints/{slug}', { params: { path: { slug: blueprint } } })),
+  });
+
+  if (entity.isPending) return <Loading what="the entity" />;
+  if (entity.error) {
+    const missing = entity.error instanceof ApiError && entity.error.status === 404;
+    return (
+      <Page title={missing ? 'Entity not found' : 'Entity'}>
+        {missing ? (
+          <Empty title={`There is no entity "${slug}" in blueprint "${blueprint}".`}>
+            <p>
+              It may have been deleted or renamed. See the <Link to="/status">status page</Link> or the{' '}
+              <Link to="/catalog">catalog</Link>.
+            </p>
+          </Empty>
+        ) : (
+          <ErrorNote error={entity.error} title="The entity could not be loaded." />
+        )}
+      </Page>
+    );
+  }
+  const e = entity.data;
+  return (
+    <Page
+      title={e.name}
+      actions={
+        <>
+          <StateBadge state={e.state} />
+          <Link to={`/catalog/blueprints/${e.blueprint_slug}`}>In the catalog</Link>
+        </>
+      }
+    >
+      <p className="muted">
+        {bp.data?.name ?? e.blueprint_slug} · <code>{e.slug}</code> · updated <Time iso={e.updated_at} />
+      </p>
+      <div className="grid">
+        <Section title="Fields">
+          <ErrorNote error={bp.error} title="The blueprint could not be loaded." />
+          <Fields entity={e} blueprint={bp.data} />
+        </Section>
+        <Relations entity={e} />
+      </div>
+      <Checks entity={e} />
+    </Page>
+  );
+}
+
+function FieldValue({
+  value,
+  type,
+}: {
+  value: Entity['fields'][string] | undefined;
+  type: string | undefined;
+}) {
+  if (value === undefined || value === '') return <span className="muted">not set</span>;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="muted">none</span>;
+    return (
+      <ul className="plain">
+        {value.map((v, i) => (
+          // Array items may repeat; their position is their identity.
+          // biome-ignore lint/suspicious/noArrayIndexKey: values may repeat
+          <li key={i}>{String(v)}</li>
+        ))}
+      </ul>
+    );
+  }
+  if (typeof value === 'boolean') return <>{value ? 'yes' : 'no'}</>;
+  // Only web addresses become links (never javascript: or other schemes).
+  if (type === 'url' && typeof value === 'string' && /^https?:\/\//i.test(value))
+    return (
+      <a href={value} rel="noreferrer noopener" target="_blank">
+        {value}
+      </a>
+    );
+  return <>{String(value)}</>;
+}
+
+function Fields({ entity, blueprint }: { entity: Entity; blueprint: Blueprint | undefined }) {
+  const typed = blueprint?.fields ?? [];
+  const names = new Set(typed.map((f) => f.name));
+  const others = Object.keys(entity.fields).filter((k) => !names.has(k));
+  if (typed.length === 0 && others.length === 0) return <Empty title="This blueprint defines no fields." />;
+  return (
+    <dl className="fields">
+      {typed.map((f) => (
+        <div key={f.name}>
+          <dt>
+            {f.name} <span className="muted">({f.field_type})</span>
+          </dt>
+          <dd>
+            <FieldValue value={entity.fields[f.name]} type={f.field_type} />
+          </dd>
+        </div>
+      ))}
+      {others.map((k) => (
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>
+            <FieldValue value={entity.fields[k]} type={undefined} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** Relations in and out. Relations name entity ids only, so the other ends are looked up in the catalog's entity lists. */
+function Relations({ entity }: { entity: Entity }) {
+  const relations = useQuery({
+    queryKey: ['relations', entity.id],
+    queryFn: () => must(api.GET('/v1/relations', { params: { query: { entity_id: entity.id } } })),
+  });
+  const needed = (relations.data?.length ?? 0) > 0;
+  const blueprints = useQuery({
+    queryKey: ['blueprints'],
+    queryFn: () => must(api.GET('/v1/blueprints')),
+    enabled: needed,
+  });
+  const lists = useQueries({
+    queries: (needed ? (blueprints.data ?? []) : []).map((b) => ({
+      queryKey: ['entities', b.slug],
+      queryFn: () =>
+        must(
+          api.GET('/v1/blueprints/{blueprint_slug}/entities', {
+            params: { path: { blueprint_slug: b.slug } },
+          }),
+        ),
+    })),
+  });
+  const byId = new Map<string, Entity>();
+  for (const l of lists) for (const e of l.data ?? []) byId.set(e.id, e);
+
+  const other = (id: string) => {
+    const e = byId.get(id);
+    return e ? (
+      <Link to={`/entities/${e.blueprint_slug}/${e.slug}`}>{e.name}</Link>
+    ) : (
+      <code className="muted">{id}</code>
+    );
+  };
+  const out = (relations.data ?? []).filter((r) => r.from_entity_id === entity.id);
+  const incoming = (relations.data ?? []).filter((r) => r.to_entity_id === entity.id);
+  return (
+    <Section title="Relations">
+      <ErrorNote error={relations.error} title="The relations could not be loaded." />
+      {relations.isPending ? (
+        <Loading what="relations" />
+      ) : out.length + incoming.length === 0 ? (
+        <Empty title="No relations.">
+          <p>
+            Relations (depends on, part of …) are added in the <Link to="/catalog">catalog</Link>.
+          </p>
+        </Empty>
+      ) : (
+        <>
+          {out.length > 0 ? (
+            <>
+              <h3>Outgoing</h3>
+              <ul className="plain">
+                {out.map((r) => (
+                  <li key={r.id}>
+                    {label(r.relation_type)} {other(r.to_entity_id)}
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+          {incoming.length > 0 ? (
+            <>
+              <h3>Incoming</h3>
+              <ul className="plain">
+                {incoming.map((r) => (
+                  <li key={r.id}>
+                    {other(r.from_entity_id)} {label(r.relation_type)} this
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </>
+      )}
+    </Section>
+  );
+}
+
+function label(type: string): string {
+  return type.replace(/_/g, ' ');
+}
+
+function Checks({ entity }: { entity: Entity }) {
+  const checks = useQuery({
+    queryKey: ['checks', { entity_id: entity.id }],
+    queryFn: () => must(api.GET('/v1/checks', { params: { query: { entity_id: entity.id } } })),
+  });
+  return (
+    <Section title="Checks">
+      <ErrorNote error={checks.error} title="The checks could not be loaded." />
+      {checks.isPending ? (
+        <Loading what="checks" />
+      ) : (checks.data ?? []).length === 0 ? (
+        <Empty title="This entity has no checks yet.">
+          <p>
+            Its state stays unknown until a check reports. Add one on the{' '}
+            <Link to="/checks">checks page</Link>.
+          </p>
+        </Empty>
+      ) : (
+        <div className="entity-checks">
+          {(checks.data ?? []).map((c) => (
+            <CheckCard key={c.id} check={c} />
+          ))}
+        </div>
+      )}
+    </Section>
+  );
+}
+
+function target(c: Check): string {
+  switch (c.check_type) {
+    case 'http':
+      return `${c.method} ${c.target_url}`;
+    case 'tcp':
+      return `${c.config.host}:${c.config.port}`;
+    case 'tls':
+      return `${c.config.host}:${c.config.port ?? 443}`;
+    case 'dns':
+      return `${c.config.record_type} ${c.config.hostname}`;
+    case 'push':
+      return `push, every ${c.interval_seconds} s`;
+  }
+}
+
+function CheckCard({ check }: { check: Check }) {
+  const spark = useQuery({
+    queryKey: ['sparkline', check.id, HOURS, BUCKETS],
+    queryFn: () =>
+      must(
+        api.GET('/v1/checks/{id}/sparkline', {
+          params: { path: { id: check.id }, query: { hours: String(HOURS), buckets: String(BUCKETS) } },
+        }),
+      ),
+  });
+  const results = useQuery({
+    queryKey: ['results', check.id, { limit: 20 }],
+    queryFn: () =>
+      must(
+        api.GET('/v1/checks/{id}/results', { params: { path: { id: check.id }, query: { limit: '20' } } }),
+      ),
+  });
+  const transitions = useQuery({
+    queryKey: ['transitions', 'check', check.id],
+    queryFn: () =>
+      must(
+        api.GET('/v1/checks/{id}/transitions', {
+          params: { path: { id: check.id }, query: { limit: '20' } },
+        }),
+      ),
+  });
+  const heading = `${check.check_type.toUpperCase()} check`;
+  return (
+    <article className="check-card" aria-labelledby={`chk-${check.id}`}>
+      <header className="card-head">
+        <h3 id={`chk-${check.id}`}>
+          <Link to={`/checks/${check.id}`}>{heading}</Link> <StateBadge state={check.state} />
+          {check.enabled ? null : <span className="badge">paused</span>}
+        </h3>
+        <span className="muted check-target">{target(check)}</span>
+      </header>
+      <ErrorNote error={spark.error} title="The charts could not be loaded." />
+      {spark.data ? (
+        <div className="check-charts">
+          <figure>
+            <figcaption>Availability, last 24 h ({summarize(spark.data.buckets, HOURS)})</figcaption>
+            <Sparkline buckets={spark.data.buckets} hours={HOURS} />
+          </figure>
+          <figure>
+            <figcaption>Latency, last 24 h</figcaption>
+            <LatencyChart buckets={spark.data.buckets} hours={HOURS} />
+          </figure>
+        </div>
+      ) : spark.isPending ? (
+        <Loading what="charts" />
+      ) : null}
+      <div className="grid">
+        <div>
+          <h4>Recent results</h4>
+          <ErrorNote error={results.error} title="The results could not be loaded." />
+          <Results results={results.data?.results} />
+        </div>
+        <div>
+          <h4>Transitions</h4>
+          <ErrorNote error={transitions.error} title="The transitions could not be loaded." />
+          <Transitions transitions={transitions.data?.transitions} />
+        </div>
+      </div>
+    </article>
+  );
+}
+
+function Results({ results }: { results: Schemas['Result'][] | undefined }) {
+  if (!results) return <Loading what="results" />;
+  if (results.length === 0) return <Empty title="No results yet." />;
+  return (
+    <div className="table-wrap">
+      <table aria-label="Recent results">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {results.map((r) => (
+            <tr key={r.id}>
+              <td>
+                <Time iso={r.checked_at} />
+              </td>
+              <td>
+                <span className={`badge state-${r.success ? 'up' : 'down'}`}>
+                  {r.success ? 'success' : 'failure'}
+                </span>
+              </td>
+              <td>{r.latency_ms} ms</td>
+              <td>
+                {r.status_code ? <code>{r.status_code}</code> : null} {r.error_message}
+                {r.synthetic ? <span className="muted"> (recorded by the service)</span> : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Transitions({ transitions }: { transitions: Schemas['Transition'][] | undefined }) {
+  if (!transitions) return <Loading what="transitions" />;
+  if (transitions.length === 0) return <Empty title="No state changes yet." />;
+  return (
+    <ol className="feed" aria-label="Check transitions, newest first">
+      {transitions.map((t) => (
+        <li key={t.id} className="feed-item">
+          <span className="feed-change">
+            <StateBadge state={t.from_state} /> <span aria-hidden="true">→</span>
+            <span className="visually-hidden"> to </span> <StateBadge state={t.to_state} />
+          </span>
+          {t.reason ? <span className="feed-reason">{t.reason}</span> : null}
+          <Time iso={t.created_at} />
+        </li>
+      ))}
+    </ol>
+  );
 }

@@ -1,6 +1,292 @@
-import { Page } from '../ui/page';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, must, type Schemas } from '../api/client';
+import { knownEntity, rememberEntity } from '../live/entity-names';
+import { StateBadge, Time } from '../ui/bits';
+import { Empty, ErrorNote, Loading } from '../ui/feedback';
+import { SelectField } from '../ui/fields';
+import { Page, Section } from '../ui/page';
 
-/** Fleet status (being written). */
+/**
+ * Fleet status: tenant-wide counts (kept by the server, no scan), one page of entities at a time
+ * (filtered by state and blueprint, grouped by blueprint) and the incident feed. The status
+ * stream in the layout refreshes these queries on every state change.
+ */
+
+type Board = Awaited<ReturnType<typeof fetchBoard>>;
+type BoardEntity = Board['entities'][number];
+type State = 'up' | 'degraded' | 'down' | 'unknown';
+type Filter = 'problems' | 'all' | State;
+
+const PAGE = 100;
+const FEED_PAGE = 20;
+
+const FILTERS: { value: Filter; label: string }[] = [
+  { value: 'problems', label: 'Problems' },
+  { value: 'down', label: 'Down' },
+  { value: 'degraded', label: 'Degraded' },
+  { value: 'unknown', label: 'Unknown' },
+  { value: 'up', label: 'Up' },
+  { value: 'all', label: 'All' },
+];
+
+/** Where a page of the board starts: "problems" reads the down entities, then the degraded ones. */
+interface BoardCursor {
+  state: State | undefined;
+  cursor: string | undefined;
+}
+
+function fetchBoard(blueprint: string, at: BoardCursor) {
+  return must(
+    api.GET('/v1/status', {
+      params: {
+        query: {
+          limit: String(PAGE),
+          ...(at.state ? { state: at.state } : {}),
+          ...(blueprint ? { blueprint_slug: blueprint } : {}),
+          ...(at.cursor ? { cursor: at.cursor } : {}),
+        },
+      },
+    }),
+  );
+}
+
+function firstCursor(filter: Filter): BoardCursor {
+  if (filter === 'problems') return { state: 'down', cursor: undefined };
+  return { state: filter === 'all' ? undefined : filter, cursor: undefined };
+}
+
+/** The status page (route /status). */
 export function StatusPage() {
-  return <Page title="Status">{null}</Page>;
+  const [filter, setFilter] = useState<Filter>('problems');
+  const [blueprint, setBlueprint] = useState('');
+
+  const counts = useQuery({
+    queryKey: ['status', 'counts'],
+    queryFn: () => must(api.GET('/v1/status', { params: { query: { limit: '1' } } })),
+  });
+  const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
+
+  const board = useInfiniteQuery({
+    queryKey: ['status', 'board', filter, blueprint],
+    initialPageParam: firstCursor(filter),
+    queryFn: async ({ pageParam }) => ({ at: pageParam, body: await fetchBoard(blueprint, pageParam) }),
+    getNextPageParam: (last): BoardCursor | undefined => {
+      if (last.body.next_cursor) return { state: last.at.state, cursor: last.body.next_cursor };
+      if (filter === 'problems' && last.at.state === 'down') return { state: 'degraded', cursor: undefined };
+      return undefined;
+    },
+  });
+
+  const entities = board.data?.pages.flatMap((p) => p.body.entities) ?? [];
+  for (const e of entities)
+    rememberEntity(e.id, { name: e.name, blueprint_slug: e.blueprint_slug, slug: e.slug });
+  const names = new Map((blueprints.data ?? []).map((b) => [b.slug, b.name]));
+
+  return (
+    <Page title="Status">
+      <Counts data={counts.data} error={counts.error} />
+      <Section title="Entities">
+        <div className="status-filters">
+          <div className="tabs" role="tablist" aria-label="Filter by state">
+            {FILTERS.map((f) => (
+              <button
+                key={f.value}
+                type="button"
+                role="tab"
+                aria-selected={filter === f.value}
+                onClick={() => setFilter(f.value)}
+              >
+                {f.label}
+              </button>
+            ))}
+          </div>
+          <SelectField
+            label="Blueprint"
+            value={blueprint}
+            onChange={setBlueprint}
+            options={[
+              { value: '', label: 'All blueprints' },
+              ...(blueprints.data ?? []).map((b) => ({ value: b.slug, label: b.name })),
+            ]}
+          />
+        </div>
+        <ErrorNote error={board.error} title="The status board could not be loaded." />
+        {board.isPending ? (
+          <Loading what="entities" />
+        ) : entities.length === 0 && !board.error ? (
+          <Empty title={filter === 'problems' ? 'Nothing is down or degraded.' : 'No entities match.'}>
+            {filter === 'problems' ? (
+              <button type="button" onClick={() => setFilter('all')}>
+                Show every entity
+              </button>
+            ) : (
+              <p>
+                Entities are created in the <Link to="/catalog">catalog</Link>; their state comes from their
+                checks.
+              </p>
+            )}
+          </Empty>
+        ) : (
+          <Groups entities={entities} blueprintNames={names} />
+        )}
+        {board.hasNextPage ? (
+          <button type="button" onClick={() => board.fetchNextPage()} disabled={board.isFetchingNextPage}>
+            {board.isFetchingNextPage ? 'Loading…' : 'Load more entities'}
+          </button>
+        ) : null}
+      </Section>
+      <IncidentFeed />
+    </Page>
+  );
+}
+
+function Counts({ data, error }: { data: Board | undefined; error: unknown }) {
+  if (error) return <ErrorNote error={error} title="The counts could not be loaded." />;
+  const tiles: { key: State | 'total'; label: string }[] = [
+    { key: 'up', label: 'Up' },
+    { key: 'degraded', label: 'Degraded' },
+    { key: 'down', label: 'Down' },
+    { key: 'unknown', label: 'Unknown' },
+    { key: 'total', label: 'Total' },
+  ];
+  return (
+    <ul className="stats status-counts" aria-label="Fleet counts">
+      {tiles.map((t) => (
+        <li key={t.key} className={`stat stat-${t.key}`} data-testid={`count-${t.key}`}>
+          <span className="n">{data ? data[t.key] : '–'}</span>
+          <span className="label">{t.label}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Groups({
+  entities,
+  blueprintNames,
+}: {
+  entities: BoardEntity[];
+  blueprintNames: Map<string, string>;
+}) {
+  const groups = new Map<string, BoardEntity[]>();
+  for (const e of entities) {
+    const list = groups.get(e.blueprint_slug) ?? [];
+    list.push(e);
+    groups.set(e.blueprint_slug, list);
+  }
+  return (
+    <div className="status-groups">
+      {[...groups].map(([slug, list]) => (
+        <section key={slug} className="status-group" aria-labelledby={`bp-${slug}`}>
+          <h3 id={`bp-${slug}`}>{blueprintNames.get(slug) ?? slug}</h3>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Entity</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Checks</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((e) => (
+                  <tr key={e.id}>
+                    <td>
+                      <Link to={`/entities/${e.blueprint_slug}/${e.slug}`}>{e.name}</Link>
+                    </td>
+                    <td>
+                      <StateBadge state={e.state} />
+                    </td>
+                    <td>
+                      <CheckSummary checks={e.checks} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function CheckSummary({ checks }: { checks: BoardEntity['checks'] }) {
+  if (checks.length === 0) return <span className="muted">no checks</span>;
+  const by = new Map<string, number>();
+  for (const c of checks) by.set(c.state, (by.get(c.state) ?? 0) + 1);
+  return (
+    <span className="row">
+      {[...by].map(([state, n]) => (
+        <span key={state} className={`badge state-${state}`}>
+          {n} {state}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** Entity state changes across the tenant, newest first, paged. */
+function IncidentFeed() {
+  const feed = useInfiniteQuery({
+    queryKey: ['transitions', 'status'],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      must(
+        api.GET('/v1/status/transitions', {
+          params: { query: { limit: String(FEED_PAGE), ...(pageParam ? { cursor: pageParam } : {}) } },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+  const items = feed.data?.pages.flatMap((p) => p.transitions) ?? [];
+  return (
+    <Section title="Incident feed">
+      <ErrorNote error={feed.error} title="The incident feed could not be loaded." />
+      {feed.isPending ? (
+        <Loading what="the incident feed" />
+      ) : items.length === 0 && !feed.error ? (
+        <Empty title="No state changes yet.">
+          <p>When an entity goes up, down or degraded, it is listed here.</p>
+        </Empty>
+      ) : (
+        <ol className="feed" aria-label="State changes, newest first">
+          {items.map((t) => (
+            <FeedItem key={t.id} t={t} />
+          ))}
+        </ol>
+      )}
+      {feed.hasNextPage ? (
+        <button type="button" onClick={() => feed.fetchNextPage()} disabled={feed.isFetchingNextPage}>
+          {feed.isFetchingNextPage ? 'Loading…' : 'Load more changes'}
+        </button>
+      ) : null}
+    </Section>
+  );
+}
+
+function FeedItem({ t }: { t: Schemas['Transition'] }) {
+  const entity = knownEntity(t.entity_id);
+  const name = entity ? (
+    entity.blueprint_slug && entity.slug ? (
+      <Link to={`/entities/${entity.blueprint_slug}/${entity.slug}`}>{entity.name}</Link>
+    ) : (
+      <strong>{entity.name}</strong>
+    )
+  ) : (
+    <code className="muted">{t.entity_id}</code>
+  );
+  return (
+    <li className="feed-item">
+      <span className="feed-entity">{name}</span>
+      <span className="feed-change">
+        <StateBadge state={t.from_state} /> <span aria-hidden="true">→</span>
+        <span className="visually-hidden"> to </span> <StateBadge state={t.to_state} />
+      </span>
+      {t.reason ? <span className="feed-reason">{t.reason}</span> : null}
+      <Time iso={t.created_at} />
+    </li>
+  );
 }

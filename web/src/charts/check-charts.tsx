@@ -1,0 +1,86 @@
+import { useMemo } from 'react';
+import type uPlot from 'uplot';
+import { UplotChart } from './uplot-chart';
+
+/** One bucket of GET /v1/checks/{id}/sparkline. */
+export type SparkBucket = {
+  start: string;
+  total: number;
+  failures: number;
+  p50_latency_ms: number | null;
+  max_latency_ms: number | null;
+};
+
+/** The words a chart's summary is made of: "24 h: 480 results, 3 failures, p50 42 ms". */
+export function summarize(buckets: SparkBucket[], hours: number): string {
+  const total = buckets.reduce((n, b) => n + b.total, 0);
+  const failures = buckets.reduce((n, b) => n + b.failures, 0);
+  const p50s = buckets
+    .filter((b) => b.p50_latency_ms !== null && b.total > 0)
+    .map((b) => b.p50_latency_ms as number)
+    .sort((a, b) => a - b);
+  const mid = p50s[Math.floor(p50s.length / 2)];
+  const p50 = mid === undefined ? 'no latency yet' : `p50 ${Math.round(mid)} ms`;
+  return `${hours} h: ${total} result${total === 1 ? '' : 's'}, ${failures} failure${failures === 1 ? '' : 's'}, ${p50}`;
+}
+
+function seconds(buckets: SparkBucket[]): number[] {
+  return buckets.map((b) => Date.parse(b.start) / 1000);
+}
+
+const UP = '#166534';
+const DOWN = '#991b1b';
+const ACCENT = '#1d4ed8';
+
+const sparkOptions: Omit<uPlot.Options, 'width' | 'height'> = {
+  legend: { show: false },
+  cursor: { show: false },
+  axes: [{ show: false }, { show: false }],
+  scales: { x: { time: true }, y: { range: [0, 100] } },
+  series: [{}, { label: 'Success %', stroke: UP, fill: 'rgba(22, 101, 52, 0.12)', width: 2 }],
+};
+
+/** Availability per bucket (the share of successful results, gaps where there were none). */
+export function Sparkline({ buckets, hours }: { buckets: SparkBucket[]; hours: number }) {
+  const data = useMemo<uPlot.AlignedData>(
+    () => [
+      seconds(buckets),
+      buckets.map((b) => (b.total > 0 ? (100 * (b.total - b.failures)) / b.total : null)),
+    ],
+    [buckets],
+  );
+  return (
+    <UplotChart
+      options={sparkOptions}
+      data={data}
+      height={56}
+      label={`Availability, ${summarize(buckets, hours)}`}
+    />
+  );
+}
+
+const latencyOptions: Omit<uPlot.Options, 'width' | 'height'> = {
+  scales: { x: { time: true } },
+  axes: [{}, { label: 'ms', size: 56 }],
+  series: [
+    {},
+    { label: 'p50 ms', stroke: ACCENT, width: 2, spanGaps: false },
+    { label: 'max ms', stroke: DOWN, width: 1, dash: [4, 4], spanGaps: false },
+  ],
+};
+
+/** Latency per bucket: the median and the maximum. */
+export function LatencyChart({ buckets, hours }: { buckets: SparkBucket[]; hours: number }) {
+  const data = useMemo<uPlot.AlignedData>(
+    () => [seconds(buckets), buckets.map((b) => b.p50_latency_ms), buckets.map((b) => b.max_latency_ms)],
+    [buckets],
+  );
+  return (
+    <UplotChart
+      options={latencyOptions}
+      data={data}
+      height={160}
+      label={`Latency, ${summarize(buckets, hours)}`}
+    />
+  );
+}

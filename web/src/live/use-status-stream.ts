@@ -1,0 +1,65 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { api } from '../api/client';
+import { useSession } from '../session';
+import { rememberEntity } from './entity-names';
+import { followStatusStream, type StreamState } from './status-stream';
+
+/** The queries a state change can make stale (the web brief's list); each is a key prefix. */
+export const LIVE_KEYS = [
+  'status',
+  'transitions',
+  'entity',
+  'entities',
+  'checks',
+  'check',
+  'results',
+  'sparkline',
+];
+
+/** Changes arriving together (a replay after a reconnect) refresh the queries once. */
+const COALESCE_MS = 100;
+
+/**
+ * Follows the status stream for the signed-in session and refreshes the live queries on each
+ * state change; returns the connection state for the header's indicator. Stops on sign-out and
+ * unmount; a 401 signs the session out (the key was revoked).
+ */
+export function useStatusStream(): StreamState {
+  const { key, signOut } = useSession();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<StreamState>('connecting');
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const refresh = () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        for (const k of LIVE_KEYS) void queryClient.invalidateQueries({ queryKey: [k] });
+      }, COALESCE_MS);
+    };
+    const stop = followStatusStream({
+      key,
+      onState: setState,
+      onChange(event) {
+        rememberEntity(event.entity_id, { name: event.entity_name });
+        refresh();
+      },
+      onResync: refresh,
+      onUnauthorized() {
+        // Asking /v1/me lets the API client's 401 handler sign out with its notice; if the key
+        // works there after all, sign out anyway, since the stream cannot follow it.
+        void api.GET('/v1/me').then(({ response }) => {
+          if (response.status !== 401) signOut();
+        });
+      },
+    });
+    return () => {
+      stop();
+      if (timer) clearTimeout(timer);
+    };
+  }, [key, signOut, queryClient]);
+
+  return state;
+}
