@@ -1,6 +1,100 @@
-import { Page } from '../ui/page';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { api, fieldErrors, must } from '../api/client';
+import { useSessionState } from '../session';
+import { CopyBlock } from '../ui/bits';
+import { ErrorNote } from '../ui/feedback';
+import { TextField } from '../ui/fields';
 
-/** (being written) */
+/**
+ * The invitation page (public): the token comes in the link, the invitee gives their name, and
+ * the API creates the member and answers their first key, shown here once.
+ */
 export function AcceptPage() {
-  return <Page title="AcceptPage">{null}</Page>;
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const { signIn } = useSessionState();
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const [accepted, setAccepted] = useState<{ key: string; email: string } | undefined>();
+  const [signInError, setSignInError] = useState<unknown>();
+
+  useEffect(() => {
+    document.title = 'Join your team · Vigil';
+  }, []);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const made = await must(api.POST('/v1/settings/users/accept', { body: { token, name } }));
+      setAccepted({ key: made.key, email: made.user.email });
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const signInWithKey = async () => {
+    if (!accepted) return;
+    setSignInError(undefined);
+    try {
+      await signIn(accepted.key);
+      navigate('/status');
+    } catch (err) {
+      setSignInError(err);
+    }
+  };
+
+  const errs = fieldErrors(error);
+  return (
+    <main id="main" className="sign-in accept">
+      <h1>Join your team on Vigil</h1>
+      {token === '' ? (
+        <div className="note note-error" role="alert">
+          This link has no invitation token. Open the whole link you were sent, or ask an admin for a new
+          invitation.
+        </div>
+      ) : accepted ? (
+        <div role="status">
+          <p>
+            Welcome, {accepted.email}. This is your first API key:{' '}
+            <strong>copy it now, it will not be shown again</strong>. You sign in with it and can make more
+            keys under Settings.
+          </p>
+          <CopyBlock text={accepted.key} label="Your API key" />
+          <button type="button" className="primary" onClick={signInWithKey}>
+            Sign in with this key
+          </button>
+          <ErrorNote error={signInError} title="Sign-in failed." />
+        </div>
+      ) : (
+        <form onSubmit={submit}>
+          <p>You were invited to a Vigil account. Tell your team who you are to accept.</p>
+          <TextField
+            label="Your name"
+            value={name}
+            onChange={setName}
+            error={errs.name}
+            required
+            autoComplete="name"
+          />
+          {errs.token ? (
+            <p className="field-error">
+              The invitation is not valid: {errs.token}. It may have been used, cancelled or have expired —
+              ask an admin for a new one.
+            </p>
+          ) : null}
+          <ErrorNote error={error} title="The invitation was not accepted." />
+          <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+            {busy ? 'Accepting…' : 'Accept invitation'}
+          </button>
+        </form>
+      )}
+    </main>
+  );
 }

@@ -1,11 +1,224 @@
-import { Page } from '../ui/page';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { type ActionBody, ActionForm } from '../actions/action-form';
+import { ExecutionsList } from '../actions/executions';
+import { RunPanel } from '../actions/run-panel';
+import { api, must } from '../api/client';
+import { useSession } from '../session';
+import { Time } from '../ui/bits';
+import { ConfirmButton } from '../ui/confirm';
+import { Empty, ErrorNote, Loading } from '../ui/feedback';
+import { Page, Section } from '../ui/page';
 
-/** (being written) */
+/** The tenant's actions; admins create new ones here. */
 export function ActionsPage() {
-  return <Page title="ActionsPage">{null}</Page>;
+  const { isAdmin } = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [creating, setCreating] = useState(false);
+  const q = useQuery({ queryKey: ['actions'], queryFn: () => must(api.GET('/v1/actions')) });
+  const create = async (body: ActionBody) => {
+    const made = await must(api.POST('/v1/actions', { body }));
+    await queryClient.invalidateQueries({ queryKey: ['actions'] });
+    navigate(`/actions/${made.id}`);
+  };
+  return (
+    <Page
+      title="Actions"
+      actions={
+        isAdmin && !creating ? (
+          <button type="button" className="primary" onClick={() => setCreating(true)}>
+            New action
+          </button>
+        ) : null
+      }
+    >
+      <p className="muted">
+        An action is an outbound HTTP call Vigil makes for you — by hand, when a check’s entity changes state,
+        or on a schedule. Every run is recorded as an execution.
+      </p>
+      {isAdmin && creating ? (
+        <Section title="New action">
+          <ActionForm submitLabel="Create action" onSubmit={create} onCancel={() => setCreating(false)} />
+        </Section>
+      ) : null}
+      <Section title="All actions">
+        {q.isLoading ? <Loading what="actions" /> : null}
+        <ErrorNote error={q.error} title="The actions could not be loaded." />
+        {q.data && q.data.length === 0 ? (
+          <Empty title="No actions yet.">
+            {isAdmin ? 'Create one with “New action”.' : 'An admin of your account can create them.'}
+          </Empty>
+        ) : null}
+        {q.data && q.data.length > 0 ? (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Method and URL</th>
+                  <th scope="col">Trigger</th>
+                  <th scope="col">Updated</th>
+                </tr>
+              </thead>
+              <tbody>
+                {q.data.map((a) => (
+                  <tr key={a.id}>
+                    <td>
+                      <Link to={`/actions/${a.id}`}>{a.name}</Link>
+                    </td>
+                    <td className="break">
+                      <code>
+                        {a.method} {a.url}
+                      </code>
+                    </td>
+                    <td>{triggerText(a)}</td>
+                    <td>
+                      <Time iso={a.updated_at} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </Section>
+    </Page>
+  );
 }
 
-/** (being written) */
+function triggerText(a: {
+  trigger_type: string;
+  trigger_to_state: string | null;
+  interval_seconds: number | null;
+  check_id: string | null;
+}): string {
+  if (a.trigger_type === 'state_change')
+    return `on ${a.trigger_to_state ?? 'any state change'}${a.check_id ? ` of ${a.check_id}` : ''}`;
+  if (a.trigger_type === 'schedule') return `every ${a.interval_seconds} s`;
+  return 'manual';
+}
+
+/** One action: what it sends, edit and delete (admin), run with variables, and its executions. */
 export function ActionPage() {
-  return <Page title="ActionPage">{null}</Page>;
+  const { id = '' } = useParams();
+  const { isAdmin, canWrite } = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState(false);
+  const q = useQuery({
+    queryKey: ['action', id],
+    queryFn: () => must(api.GET('/v1/actions/{id}', { params: { path: { id } } })),
+  });
+  const remove = useMutation({
+    mutationFn: () => must(api.DELETE('/v1/actions/{id}', { params: { path: { id } } })),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: ['action', id] });
+      await queryClient.invalidateQueries({ queryKey: ['actions'] });
+      navigate('/actions');
+    },
+  });
+  const update = async (body: ActionBody) => {
+    const saved = await must(api.PUT('/v1/actions/{id}', { params: { path: { id } }, body }));
+    queryClient.setQueryData(['action', id], saved);
+    await queryClient.invalidateQueries({ queryKey: ['actions'] });
+    setEditing(false);
+  };
+  const a = q.data;
+  return (
+    <Page
+      title={a ? a.name : 'Action'}
+      actions={
+        a && isAdmin ? (
+          <>
+            {editing ? null : (
+              <button type="button" onClick={() => setEditing(true)}>
+                Edit
+              </button>
+            )}
+            <ConfirmButton
+              label="Delete"
+              question={`Delete the action “${a.name}” and its execution history?`}
+              confirmLabel="Delete action"
+              onConfirm={() => remove.mutateAsync().catch(() => undefined)}
+            />
+          </>
+        ) : null
+      }
+    >
+      <p>
+        <Link to="/actions">← All actions</Link>
+      </p>
+      {q.isLoading ? <Loading what="the action" /> : null}
+      <ErrorNote error={q.error} title="The action could not be loaded." />
+      <ErrorNote error={remove.error} title="The action was not deleted." />
+      {a && editing && isAdmin ? (
+        <Section title="Edit">
+          <ActionForm
+            action={a}
+            submitLabel="Save action"
+            onSubmit={update}
+            onCancel={() => setEditing(false)}
+          />
+        </Section>
+      ) : null}
+      {a && !editing ? (
+        <Section title="Request">
+          <dl className="facts">
+            <dt>Method and URL</dt>
+            <dd className="break">
+              <code>
+                {a.method} {a.url}
+              </code>
+            </dd>
+            <dt>Headers</dt>
+            <dd>
+              {Object.keys(a.headers).length === 0 ? (
+                <span className="muted">none</span>
+              ) : (
+                Object.entries(a.headers).map(([k, v]) => (
+                  <div key={k}>
+                    <code>
+                      {k}: {v}
+                    </code>
+                  </div>
+                ))
+              )}
+            </dd>
+            <dt>Trigger</dt>
+            <dd>{triggerText(a)}</dd>
+            {a.next_run_at ? (
+              <>
+                <dt>Next run</dt>
+                <dd>
+                  <Time iso={a.next_run_at} />
+                </dd>
+              </>
+            ) : null}
+            <dt>Timeout</dt>
+            <dd>{a.timeout_ms} ms</dd>
+            <dt>Pipeline deadline</dt>
+            <dd>{a.pipeline_timeout_seconds} s</dd>
+          </dl>
+          <h3>Body template</h3>
+          {a.body_template ? (
+            <pre className="snippet">{a.body_template}</pre>
+          ) : (
+            <p className="muted">No body.</p>
+          )}
+        </Section>
+      ) : null}
+      {a && canWrite ? (
+        <Section title="Run">
+          <RunPanel actionId={a.id} />
+        </Section>
+      ) : null}
+      {a ? (
+        <Section title="Executions">
+          <ExecutionsList actionId={a.id} />
+        </Section>
+      ) : null}
+    </Page>
+  );
 }

@@ -1,0 +1,151 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Fragment, useState } from 'react';
+import { api, must, type Schemas } from '../api/client';
+import { Time } from '../ui/bits';
+import { Empty, ErrorNote, Loading } from '../ui/feedback';
+
+type Execution = Schemas['ActionExecution'];
+
+/** A dispatch status in words and colour. */
+export function DispatchBadge({ status }: { status: Execution['dispatch_status'] }) {
+  const tone = status === 'success' ? 'up' : status === 'blocked' ? 'degraded' : 'down';
+  return <span className={`badge state-${tone}`}>{status}</span>;
+}
+
+/** What one execution did: status, code, latency, error and the start of the answer. */
+export function ExecutionSummary({ execution: x }: { execution: Execution }) {
+  return (
+    <div className="execution">
+      <dl className="facts">
+        <dt>Dispatch</dt>
+        <dd>
+          <DispatchBadge status={x.dispatch_status} />
+        </dd>
+        <dt>Status code</dt>
+        <dd>{x.status_code ?? '—'}</dd>
+        <dt>Latency</dt>
+        <dd>{x.latency_ms === null ? '—' : `${x.latency_ms} ms`}</dd>
+        <dt>Pipeline</dt>
+        <dd>{x.pipeline_status ?? 'not reported'}</dd>
+        <dt>Execution</dt>
+        <dd>
+          <code>{x.id}</code>
+        </dd>
+      </dl>
+      {x.error_message ? <p className="field-error">Error: {x.error_message}</p> : null}
+      <h4>Response</h4>
+      {x.response_snippet ? (
+        <pre className="snippet">{x.response_snippet}</pre>
+      ) : (
+        <p className="muted">The answer had no body.</p>
+      )}
+    </div>
+  );
+}
+
+/** The action's executions, newest first, a page at a time; each opens to its answer and logs. */
+export function ExecutionsList({ actionId }: { actionId: string }) {
+  const [open, setOpen] = useState<string | undefined>();
+  const q = useInfiniteQuery({
+    queryKey: ['executions', actionId],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      must(
+        api.GET('/v1/actions/{id}/executions', {
+          params: {
+            path: { id: actionId },
+            query: { limit: '20', ...(pageParam ? { cursor: pageParam } : {}) },
+          },
+        }),
+      ),
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+  if (q.isLoading) return <Loading what="executions" />;
+  if (q.error) return <ErrorNote error={q.error} title="The executions could not be loaded." />;
+  const rows = q.data?.pages.flatMap((p) => p.executions) ?? [];
+  if (rows.length === 0)
+    return (
+      <Empty title="No executions yet.">
+        Run the action, or wait for its trigger: every run is recorded here.
+      </Empty>
+    );
+  return (
+    <>
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Trigger</th>
+              <th scope="col">Dispatch</th>
+              <th scope="col">Code</th>
+              <th scope="col">Pipeline</th>
+              <th scope="col">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((x) => (
+              <Fragment key={x.id}>
+                <tr>
+                  <td>
+                    <Time iso={x.created_at} />
+                  </td>
+                  <td>{x.trigger}</td>
+                  <td>
+                    <DispatchBadge status={x.dispatch_status} />
+                  </td>
+                  <td>{x.status_code ?? '—'}</td>
+                  <td>{x.pipeline_status ?? '—'}</td>
+                  <td>
+                    <button
+                      type="button"
+                      aria-expanded={open === x.id}
+                      aria-controls={`exe-${x.id}`}
+                      onClick={() => setOpen(open === x.id ? undefined : x.id)}
+                    >
+                      {open === x.id ? 'Hide' : 'Show'} <span className="sr-only">execution {x.id}</span>
+                    </button>
+                  </td>
+                </tr>
+                {open === x.id ? (
+                  <tr id={`exe-${x.id}`}>
+                    <td colSpan={6}>
+                      <ExecutionSummary execution={x} />
+                      <ExecutionLogs execId={x.id} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {q.hasNextPage ? (
+        <button type="button" onClick={() => q.fetchNextPage()} disabled={q.isFetchingNextPage}>
+          {q.isFetchingNextPage ? 'Loading…' : 'Older executions'}
+        </button>
+      ) : null}
+    </>
+  );
+}
+
+function ExecutionLogs({ execId }: { execId: string }) {
+  const q = useQuery({
+    queryKey: ['execution-logs', execId],
+    queryFn: () =>
+      must(api.GET('/v1/actions/executions/{exec_id}/logs', { params: { path: { exec_id: execId } } })),
+  });
+  return (
+    <>
+      <h4>Pipeline logs</h4>
+      {q.isLoading ? <Loading what="logs" /> : null}
+      <ErrorNote error={q.error} title="The logs could not be loaded." />
+      {q.data && q.data.length === 0 ? (
+        <p className="muted">No log lines: a pipeline reports them to the execution’s callback URL.</p>
+      ) : null}
+      {q.data && q.data.length > 0 ? (
+        <pre className="snippet">{q.data.map((l) => `${l.at}  ${l.line}`).join('\n')}</pre>
+      ) : null}
+    </>
+  );
+}

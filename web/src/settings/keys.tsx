@@ -1,0 +1,139 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, fieldErrors, must } from '../api/client';
+import { useSession } from '../session';
+import { CopyBlock, Time } from '../ui/bits';
+import { ConfirmButton } from '../ui/confirm';
+import { Empty, ErrorNote, Loading } from '../ui/feedback';
+import { CheckboxField, TextField } from '../ui/fields';
+import { Section } from '../ui/page';
+
+/**
+ * API keys: the list (never the raw key), create (the raw key is shown here once), revoke.
+ * Admins see every key of the account, members their own. A read-only key cannot list keys
+ * (the API answers READ_ONLY), so it gets a sentence instead.
+ */
+export function KeysSection() {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const [label, setLabel] = useState('');
+  const [readOnly, setReadOnly] = useState(false);
+  const [fresh, setFresh] = useState<{ key: string; label: string } | undefined>();
+  const keys = useQuery({
+    queryKey: ['keys'],
+    queryFn: () => must(api.GET('/v1/auth/keys')),
+    enabled: session.canWrite,
+  });
+  const create = useMutation({
+    mutationFn: () => must(api.POST('/v1/auth/keys', { body: { label, is_read_only: readOnly } })),
+    onSuccess: (made) => {
+      setFresh({ key: made.key, label: made.label });
+      setLabel('');
+      setReadOnly(false);
+      void queryClient.invalidateQueries({ queryKey: ['keys'] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (id: string) => must(api.DELETE('/v1/auth/keys/{id}', { params: { path: { id } } })),
+    onSuccess: (_, id) => {
+      if (id === session.me.key.id) session.signOut();
+      else void queryClient.invalidateQueries({ queryKey: ['keys'] });
+    },
+  });
+  if (!session.canWrite)
+    return (
+      <Section title="API keys">
+        <p>You are signed in with a read-only key: keys are listed and made with a key that can write.</p>
+      </Section>
+    );
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setFresh(undefined);
+    create.mutate();
+  };
+  const errs = fieldErrors(create.error);
+  return (
+    <Section title="API keys">
+      {fresh ? (
+        <div className="fresh-key" role="status">
+          <p>
+            <strong>Your new key “{fresh.label}”.</strong> Copy it now: it will not be shown again.
+          </p>
+          <CopyBlock text={fresh.key} label="New API key" />
+          <button type="button" onClick={() => setFresh(undefined)}>
+            I have copied it
+          </button>
+        </div>
+      ) : null}
+      <form className="row key-form" onSubmit={submit} aria-label="Create an API key">
+        <TextField label="Label" value={label} onChange={setLabel} error={errs.label} required />
+        <CheckboxField
+          label="Read-only"
+          checked={readOnly}
+          onChange={setReadOnly}
+          hint="Can read everything, change nothing."
+        />
+        <button type="submit" className="primary" disabled={create.isPending || label.trim() === ''}>
+          Create key
+        </button>
+      </form>
+      <ErrorNote error={create.error} title="The key was not created." />
+      <ErrorNote error={revoke.error} title="The key was not revoked." />
+      {keys.isLoading ? <Loading what="keys" /> : null}
+      <ErrorNote error={keys.error} title="The keys could not be loaded." />
+      {keys.data && keys.data.length === 0 ? <Empty title="No keys." /> : null}
+      {keys.data && keys.data.length > 0 ? (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Label</th>
+                <th scope="col">Key</th>
+                <th scope="col">Access</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="sr-only">Revoke</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((k) => {
+                const mine = k.id === session.me.key.id;
+                return (
+                  <tr key={k.id}>
+                    <td>
+                      {k.label} {mine ? <span className="badge">this session</span> : null}
+                    </td>
+                    <td>
+                      <code>{k.prefix}…</code>
+                    </td>
+                    <td>{k.is_read_only ? 'read-only' : 'read and write'}</td>
+                    <td>
+                      <Time iso={k.created_at} />
+                    </td>
+                    <td>
+                      <Time iso={k.last_used_at} />
+                    </td>
+                    <td>
+                      <ConfirmButton
+                        label={`Revoke ${k.label}`}
+                        question={
+                          mine
+                            ? `Revoke “${k.label}”? It is the key you are signed in with: you will be signed out.`
+                            : `Revoke “${k.label}”? Anything using it stops working at once.`
+                        }
+                        confirmLabel="Revoke key"
+                        onConfirm={() => revoke.mutateAsync(k.id).catch(() => undefined)}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </Section>
+  );
+}
