@@ -1,0 +1,259 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, fieldErrors, must, type Schemas } from '../api/client';
+import { useSession } from '../session';
+import { ConfirmButton } from '../ui/confirm';
+import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
+import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
+import { Page, Section } from '../ui/page';
+import type { FieldDef } from './entity-values';
+
+type Blueprint = Schemas['Blueprint'];
+const FIELD_TYPES: FieldDef['field_type'][] = ['string', 'number', 'boolean', 'url', 'array'];
+
+/** Adds one field definition (POST /v1/blueprints/{slug}/fields); errors name the definition's keys. */
+function AddFieldForm({ blueprint }: { blueprint: Blueprint }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const [type, setType] = useState<FieldDef['field_type']>('string');
+  const [required, setRequired] = useState(false);
+  const [dflt, setDflt] = useState('');
+  const [order, setOrder] = useState('');
+  const [added, setAdded] = useState<string | undefined>();
+  const add = useMutation({
+    mutationFn: () =>
+      must(
+        api.POST('/v1/blueprints/{slug}/fields', {
+          params: { path: { slug: blueprint.slug } },
+          body: {
+            name,
+            field_type: type,
+            required,
+            ...(dflt !== '' ? { default_value: dflt } : {}),
+            // Sent as typed when it is not a whole number, so the API names sort_order.
+            sort_order: order === '' ? (blueprint.fields.length + 1) * 10 : Number(order),
+          },
+        }),
+      ),
+    onSuccess: async (bp) => {
+      setAdded(`Added ${name}.`);
+      setName('');
+      setRequired(false);
+      setDflt('');
+      setOrder('');
+      queryClient.setQueryData(['blueprint', bp.slug], bp);
+      await queryClient.invalidateQueries({ queryKey: ['blueprints'] });
+    },
+  });
+  const errors = fieldErrors(add.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setAdded(undefined);
+    add.mutate();
+  };
+  return (
+    <form aria-label="Add a field" onSubmit={submit} noValidate>
+      <h3>Add a field</h3>
+      <div className="form-grid">
+        <TextField
+          label="Field name"
+          required
+          value={name}
+          onChange={setName}
+          error={errors.name}
+          hint="a letter or _, then letters, digits, _ and -"
+        />
+        <SelectField
+          label="Field type"
+          required
+          value={type}
+          onChange={(v) => setType(v as FieldDef['field_type'])}
+          options={FIELD_TYPES}
+          error={errors.field_type}
+        />
+        <TextField
+          label="Default value"
+          value={dflt}
+          onChange={setDflt}
+          error={errors.default_value}
+          hint='as text: "42", "true", a URL, or a JSON array such as ["a","b"]'
+        />
+        <TextField
+          label="Sort order"
+          type="number"
+          value={order}
+          onChange={setOrder}
+          error={errors.sort_order}
+          hint="smaller first; empty puts it last"
+        />
+        <CheckboxField
+          label="Required"
+          checked={required}
+          onChange={setRequired}
+          error={errors.required}
+          hint="a blueprint that has entities needs a default value for a new required field"
+        />
+      </div>
+      {added ? <Notice>{added}</Notice> : null}
+      <ErrorNote error={add.error} title="The field was not added." />
+      <div className="row">
+        <button type="submit" className="primary" disabled={add.isPending}>
+          Add field
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Name, description and the default flag (PUT /v1/blueprints/{slug}). */
+function DetailsForm({ blueprint }: { blueprint: Blueprint }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(blueprint.name);
+  const [description, setDescription] = useState(blueprint.description);
+  const [isDefault, setIsDefault] = useState(blueprint.is_default);
+  const save = useMutation({
+    mutationFn: () =>
+      must(
+        api.PUT('/v1/blueprints/{slug}', {
+          params: { path: { slug: blueprint.slug } },
+          body: { name, description, is_default: isDefault },
+        }),
+      ),
+    onSuccess: async (bp) => {
+      queryClient.setQueryData(['blueprint', bp.slug], bp);
+      await queryClient.invalidateQueries({ queryKey: ['blueprints'] });
+    },
+  });
+  const errors = fieldErrors(save.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form aria-label="Blueprint details" onSubmit={submit} noValidate>
+      <div className="form-grid">
+        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
+        <TextAreaField
+          label="Description"
+          rows={2}
+          value={description}
+          onChange={setDescription}
+          error={errors.description}
+        />
+        <CheckboxField
+          label="Default blueprint of the team"
+          checked={isDefault}
+          onChange={setIsDefault}
+          error={errors.is_default}
+        />
+      </div>
+      {save.isSuccess ? <Notice>Saved.</Notice> : null}
+      <ErrorNote error={save.error} title="The blueprint was not saved." />
+      <div className="row">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          Save details
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** One blueprint: its details, its typed fields (the field editor) and deleting it. */
+export function BlueprintPage() {
+  const { slug = '' } = useParams();
+  const { canWrite } = useSession();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const blueprint = useQuery({
+    queryKey: ['blueprint', slug],
+    queryFn: () => must(api.GET('/v1/blueprints/{slug}', { params: { path: { slug } } })),
+  });
+  const remove = useMutation({
+    mutationFn: () => must(api.DELETE('/v1/blueprints/{slug}', { params: { path: { slug } } })),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: ['blueprint', slug] });
+      await queryClient.invalidateQueries({ queryKey: ['blueprints'] });
+      navigate('/catalog');
+    },
+  });
+  const bp = blueprint.data;
+  return (
+    <Page
+      title={bp ? `Blueprint: ${bp.name}` : 'Blueprint'}
+      actions={<Link to="/catalog">All blueprints</Link>}
+    >
+      {blueprint.isLoading ? <Loading what="the blueprint" /> : null}
+      <ErrorNote error={blueprint.error} title="The blueprint could not be loaded." />
+      {bp ? (
+        <>
+          <Section title="Details">
+            <p>
+              Slug <code>{bp.slug}</code>
+              {bp.is_default ? <span className="badge">default</span> : null}
+            </p>
+            {canWrite ? (
+              <DetailsForm key={bp.updated_at} blueprint={bp} />
+            ) : (
+              <p>{bp.description || <span className="muted">No description.</span>}</p>
+            )}
+          </Section>
+          <Section title="Fields">
+            <p className="muted">
+              Entities of this blueprint hold these typed fields. The API adds fields; it has no route to
+              change or remove one, so a field is kept once added.
+            </p>
+            {bp.fields.length === 0 ? (
+              <Empty title="No fields yet.">{canWrite ? 'Add the first one below.' : null}</Empty>
+            ) : (
+              <div className="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Field</th>
+                      <th scope="col">Type</th>
+                      <th scope="col">Required</th>
+                      <th scope="col">Default</th>
+                      <th scope="col">Sort order</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {bp.fields.map((f) => (
+                      <tr key={f.name}>
+                        <td>
+                          <code>{f.name}</code>
+                        </td>
+                        <td>{f.field_type}</td>
+                        <td>{f.required ? 'required' : 'optional'}</td>
+                        <td>{f.default_value ?? <span className="muted">none</span>}</td>
+                        <td>{f.sort_order}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+            {canWrite ? <AddFieldForm blueprint={bp} /> : null}
+          </Section>
+          <Section title="Entities">
+            <p>
+              <Link to={`/catalog?blueprint=${encodeURIComponent(bp.slug)}`}>Entities of {bp.name}</Link>
+            </p>
+          </Section>
+          {canWrite ? (
+            <Section title="Delete">
+              <p>A blueprint can be deleted only while it holds no entities.</p>
+              <ErrorNote error={remove.error} title="The blueprint was not deleted." />
+              <ConfirmButton
+                label="Delete blueprint"
+                question={`Delete the blueprint ${bp.name}? This cannot be undone.`}
+                confirmLabel="Delete"
+                onConfirm={() => remove.mutateAsync().catch(() => undefined)}
+              />
+            </Section>
+          ) : null}
+        </>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,141 @@
+import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { api, fieldErrors, must, type Schemas } from '../api/client';
+import { useSession } from '../session';
+import { Empty, ErrorNote, Notice } from '../ui/feedback';
+import { TextAreaField, TextField } from '../ui/fields';
+import { Section } from '../ui/page';
+
+type Blueprint = Schemas['Blueprint'];
+
+/** The link to a blueprint's page (its field editor). */
+export function blueprintPath(slug: string): string {
+  return `/catalog/blueprints/${encodeURIComponent(slug)}`;
+}
+
+/** Entity counts per blueprint, from each blueprint's entity list (the same queries the entity table reads). */
+function useEntityCounts(blueprints: Blueprint[]): Map<string, number> {
+  const results = useQueries({
+    queries: blueprints.map((b) => ({
+      queryKey: ['entities', b.slug],
+      queryFn: () =>
+        must(
+          api.GET('/v1/blueprints/{blueprint_slug}/entities', {
+            params: { path: { blueprint_slug: b.slug } },
+          }),
+        ),
+    })),
+  });
+  const counts = new Map<string, number>();
+  results.forEach((r, i) => {
+    const bp = blueprints[i];
+    if (bp && r.data) counts.set(bp.slug, r.data.length);
+  });
+  return counts;
+}
+
+function NewBlueprintForm({ onCreated }: { onCreated: (bp: Blueprint) => void }) {
+  const queryClient = useQueryClient();
+  const [slug, setSlug] = useState('');
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const create = useMutation({
+    mutationFn: () => must(api.POST('/v1/blueprints', { body: { slug, name, description } })),
+    onSuccess: async (bp) => {
+      setSlug('');
+      setName('');
+      setDescription('');
+      await queryClient.invalidateQueries({ queryKey: ['blueprints'] });
+      onCreated(bp);
+    },
+  });
+  const errors = fieldErrors(create.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <form aria-label="New blueprint" onSubmit={submit} noValidate>
+      <h3>New blueprint</h3>
+      <div className="form-grid">
+        <TextField
+          label="Slug"
+          required
+          value={slug}
+          onChange={setSlug}
+          error={errors.slug}
+          hint="lowercase letters, digits and -, e.g. service"
+        />
+        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
+        <TextAreaField
+          label="Description"
+          rows={2}
+          value={description}
+          onChange={setDescription}
+          error={errors.description}
+        />
+      </div>
+      <ErrorNote error={create.error} title="The blueprint was not created." />
+      <div className="row">
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Create blueprint
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The blueprints: name (a link to the field editor), slug, field and entity counts; a create form for writers. */
+export function BlueprintsSection({ blueprints }: { blueprints: Blueprint[] }) {
+  const { canWrite } = useSession();
+  const counts = useEntityCounts(blueprints);
+  const [created, setCreated] = useState<Blueprint | undefined>();
+  return (
+    <Section title="Blueprints">
+      {created ? (
+        <Notice>
+          Created {created.name}. <Link to={blueprintPath(created.slug)}>Add its fields</Link>.
+        </Notice>
+      ) : null}
+      {blueprints.length === 0 ? (
+        <Empty title="No blueprints yet.">
+          {canWrite
+            ? 'A blueprint is a kind of component (a service, a database…) with typed fields. Create one below.'
+            : 'An administrator or member creates blueprints; this key can only read.'}
+        </Empty>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Blueprint</th>
+                <th scope="col">Slug</th>
+                <th scope="col">Fields</th>
+                <th scope="col">Entities</th>
+                <th scope="col">Description</th>
+              </tr>
+            </thead>
+            <tbody>
+              {blueprints.map((b) => (
+                <tr key={b.id}>
+                  <td>
+                    <Link to={blueprintPath(b.slug)}>{b.name}</Link>
+                    {b.is_default ? <span className="badge"> default</span> : null}
+                  </td>
+                  <td>
+                    <code>{b.slug}</code>
+                  </td>
+                  <td>{b.fields.length}</td>
+                  <td>{counts.get(b.slug) ?? '…'}</td>
+                  <td>{b.description || <span className="muted">none</span>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {canWrite ? <NewBlueprintForm onCreated={setCreated} /> : null}
+    </Section>
+  );
+}
