@@ -3,7 +3,16 @@ import { z } from 'zod';
 
 /** The benchmark's command line: which scenarios, what sizes, for how long. */
 
-export const SCENARIOS = ['bare', 'scheduled', 'max', 'unrecorded', 'undici', 'push', 'alerts'] as const;
+export const SCENARIOS = [
+  'bare',
+  'scheduled',
+  'max',
+  'unrecorded',
+  'undici',
+  'push',
+  'alerts',
+  'status',
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 /**
@@ -13,7 +22,7 @@ export type Scenario = (typeof SCENARIOS)[number];
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],
-  all: ['bare', 'scheduled', 'max', 'push', 'alerts'],
+  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status'],
 };
 
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -48,6 +57,9 @@ const optionsSchema = z.object({
   'alert-rounds': int(1).default(10),
   'alert-warmup-rounds': int(0).default(1),
   'alert-timeout': int(1).default(30),
+  'status-entities': int(1).default(100_000),
+  'status-requests': int(1).default(200),
+  'status-unpaged-requests': int(1).default(5),
   profile: z.boolean().default(false),
   out: z.string().optional(),
 });
@@ -79,6 +91,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --alert-rounds <n>        alerts: measured rounds, each every check down then up (default 10: 2000 alerts)
   --alert-warmup-rounds <n> alerts: unmeasured rounds first (default 1)
   --alert-timeout <s>       alerts: longest wait for one phase's alerts (default 30)
+  --status-entities <n>     status: entities of the one tenant (default 100000)
+  --status-requests <n>     status: measured GET /v1/status?state=down&limit=100 (default 200)
+  --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
   --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
   --out <file>              JSON output (default bench/results/<timestamp>.json)
 `;
@@ -110,6 +125,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'alert-rounds': { type: 'string' },
       'alert-warmup-rounds': { type: 'string' },
       'alert-timeout': { type: 'string' },
+      'status-entities': { type: 'string' },
+      'status-requests': { type: 'string' },
+      'status-unpaged-requests': { type: 'string' },
       profile: { type: 'boolean' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -4,6 +4,7 @@ import type { AlertFigures } from './alerts.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
 import { round } from './stats.ts';
+import type { StatusFigures } from './status.ts';
 import { THREAD_GROUPS } from './threads.ts';
 
 /** The machine, the tables printed at the end of a run, and the verdict on each target. */
@@ -42,6 +43,7 @@ export interface Results {
   undici?: RuntimeFigures;
   push?: PushFigures;
   alerts?: AlertFigures;
+  status?: StatusFigures;
 }
 
 export interface Target {
@@ -105,6 +107,15 @@ export function evaluateTargets(results: Results): Target[] {
       goal: `p99 <= 100 ms over >= 1000 alerts, ${a.checks} at once`,
       measured: `p99 ${round(a.from201Ms.p99)} ms from the 201, ${round(a.fromEventMs.p99)} ms from the event time, over ${a.alerts} alerts`,
       met: a.alerts >= 1000 && a.missing === 0 && Math.max(a.from201Ms.p99, a.fromEventMs.p99) <= 100,
+    });
+  }
+  if (results.status) {
+    const p99 = results.status.paged.p99;
+    targets.push({
+      name: 'status page at scale',
+      goal: `counts + first page of down entities p99 <= 100 ms (${results.status.entities} entities)`,
+      measured: `p99 ${round(p99, 1)} ms`,
+      met: p99 <= 100,
     });
   }
   return targets;
@@ -314,6 +325,34 @@ export function formatResults(results: Results, targets: Target[]): string {
     out.push(
       `\n${a.alerts} of ${a.expected} alerts read (${a.missing} missing, ${a.duplicates} duplicate, ${a.badSignatures} bad signatures, ${a.foreign} unmatched); ${a.sentLogged} deliveries logged sent of ${a.sentExpected} with the warm-up; server CPU ${round(a.serverCpuMsPerAlert, 2)} ms per alert; p99 ${round(a.from201Ms.p99 / Math.max(0.001, a.bare.latencyMs.p99), 1)}x the bare POST's.`,
     );
+  }
+  const st = results.status;
+  if (st) {
+    out.push(`\nStatus page, ${st.entities} entities in one tenant (sequential GETs over HTTP):\n`);
+    out.push(
+      table(
+        ['request', 'requests', 'p50 ms', 'p99 ms', 'max ms', 'body bytes'],
+        [
+          [
+            'GET /v1/status?state=down&limit=100',
+            st.paged.count,
+            ms(st.paged.p50),
+            ms(st.paged.p99),
+            ms(st.paged.max),
+            st.pagedBytes,
+          ],
+          [
+            'GET /v1/status (unpaged baseline)',
+            st.unpaged.count,
+            ms(st.unpaged.p50),
+            ms(st.unpaged.p99),
+            ms(st.unpaged.max),
+            st.unpagedBytes,
+          ],
+        ],
+      ),
+    );
+    out.push(`\nStartup seeding the counters and state index of every entity: ${st.startupSeconds} s.`);
   }
   if (targets.length > 0) {
     out.push('\nTargets:\n');

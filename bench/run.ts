@@ -6,6 +6,7 @@ import { parseOptions } from './options.ts';
 import { type Target as ProbeTarget, runBareLoop, runRuntime, startTarget } from './probes.ts';
 import { runPush } from './push.ts';
 import { describeMachine, evaluateTargets, formatResults, type Results } from './report.ts';
+import { runStatus } from './status.ts';
 
 /**
  * `npm run bench`: every workload in a child process of its own, talking to 127.0.0.1 only,
@@ -160,6 +161,18 @@ try {
     log(
       `  ${a.alerts} alerts, p99 ${Math.round(a.from201Ms.p99)} ms (bare POSTs p99 ${Math.round(a.bare.latencyMs.p99)} ms)`,
     );
+  }
+  if (wants('status')) {
+    log(`status: ${options['status-entities']} entities in one tenant, paged and unpaged GET /v1/status`);
+    results.status = await runStatus({
+      entities: options['status-entities'],
+      requests: options['status-requests'],
+      unpagedRequests: options['status-unpaged-requests'],
+      logFile: join(logDir, 'status.log'),
+      onProgress: log,
+    });
+    const st = results.status;
+    log(`  paged p99 ${Math.round(st.paged.p99)} ms, unpaged p99 ${Math.round(st.unpaged.p99)} ms`);
   }
 } finally {
   await target?.child.stop();

@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { generateApiKey } from '../lib/auth/api-key.ts';
+import { createTenantStore } from '../lib/auth/tenant-store.ts';
+import { catalogKeys, catalogTypes } from '../lib/catalog/catalog-keys.ts';
+import { isoTime, systemClock } from '../lib/platform/clock.ts';
+import { newId } from '../lib/platform/ids.ts';
+import { STATUS_COUNTERS_MIGRATED, statusKeys } from '../lib/status/status-index.ts';
+import { stamp } from '../lib/store/item-type.ts';
+import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
+import { MAX_TRANSACTION_OPS, type WriteOp } from '../lib/store/table.ts';
+import { call } from './push.ts';
+import { startServe } from './serve.ts';
+import { type Percentiles, percentiles } from './stats.ts';
+
+/**
+ * The status page of a large fleet: one tenant with `entities` entities (1 % down, 3 % degraded,
+ * 2 % unknown, the rest up) stored straight into the local runtime's SQLite file, then seeded by
+ * the status migration the runtime runs at startup (the path an upgraded installation takes).
+ * Measures, over HTTP on 127.0.0.1, sequential GET /v1/status?state=down&limit=100 (the counts
+ * plus the first page of down entities) beside the unpaged GET /v1/status as the baseline.
+ */
+
+export interface StatusFigures {
+  entities: number;
+  /** Seconds bin/serve.ts took to start, seeding the counters and index of every entity. */
+  startupSeconds: number;
+  paged: Percentiles;
+  pagedBytes: number;
+  unpaged: Percentiles;
+  unpagedBytes: number;
+}
+
+const BLUEPRINTS = 10;
+
+function stateOf(i: number): string {
+  const r = i % 100;
+  return r === 0 ? 'down' : r < 4 ? 'degraded' : r < 6 ? 'unknown' : 'up';
+}
+
+/** Writes the entity items (and their id pointers) of one tenant, as entity create does, minus the counters. */
+async function seed(dataDir: string, entities: number): Promise<void> {
+  const table = createSqliteTable({ db: openSqliteDatabase(join(dataDir, 'vigil.db')), streamEntities: [] });
+  try {
+    const [tenant] = await createTenantStore(table, systemClock).listTenants();
+    if (!tenant) throw new Error('the bootstrap tenant is missing');
+    const at = isoTime(Date.now());
+    let ops: WriteOp[] = [];
+    for (let i = 0; i < entities; i += 1) {
+      const bp = `bp-${i % BLUEPRINTS}`;
+      const slug = `e-${i}`;
+      const id = newId('ent', Date.now());
+      ops.push(
+        {
+          type: 'put',
+          item: {
+            ...catalogKeys.entity(tenant.id, bp, slug),
+            ...stamp(catalogTypes.entity),
+            id,
+            blueprint_slug: bp,
+            slug,
+            name: `Entity ${i}`,
+            fields: {},
+            state: stateOf(i),
+            created_at: at,
+            updated_at: at,
+            version: 1,
+          },
+        },
+        {
+          type: 'put',
+          item: {
+            ...catalogKeys.entityId(tenant.id, id),
+            ...stamp(catalogTypes.entityPointer),
+            id,
+            blueprint_slug: bp,
+            slug,
+          },
+        },
+      );
+      if (ops.length >= MAX_TRANSACTION_OPS || i === entities - 1) {
+        await table.transact(ops);
+        ops = [];
+      }
+    }
+    // As an installation from before the counters (no marker, no counter item): the next start seeds them.
+    await table.transact([
+      { type: 'delete', key: STATUS_COUNTERS_MIGRATED },
+      { type: 'delete', key: statusKeys.counters(tenant.id) },
+    ]);
+  } finally {
+    await table.close();
+  }
+}
+
+/** Times `count` sequential GETs of `path` (after `warmup` unmeasured ones). */
+async function timeGets(url: string, key: string, path: string, count: number, warmup: number) {
+  const samples: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < warmup + count; i += 1) {
+    const started = performance.now();
+    const body = await call(url, key, 'GET', path);
+    const ms = performance.now() - started;
+    if (i >= warmup) samples.push(ms);
+    bytes = JSON.stringify(body).length;
+  }
+  return { figures: percentiles(samples), bytes };
+}
+
+/** Runs the status scenario; the data dir is removed afterwards. */
+export async function runStatus(options: {
+  entities: number;
+  requests: number;
+  unpagedRequests: number;
+  logFile: string;
+  onProgress?: (line: string) => void;
+}): Promise<StatusFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-status-'));
+  const key = generateApiKey();
+  // One key sends every request: a limit far above the load never refuses one.
+  const env = {
+    VIGIL_DATA_DIR: dataDir,
+    VIGIL_BOOTSTRAP_KEY: key,
+    VIGIL_LOG_LEVEL: 'info',
+    VIGIL_RATE_LIMIT_RPS: '1000000',
+    VIGIL_RATE_LIMIT_BURST: '1000000',
+  };
+  try {
+    const first = await startServe(env, { logFile: options.logFile });
+    await first.stop();
+    options.onProgress?.(`  seeding ${options.entities} entities`);
+    await seed(dataDir, options.entities);
+    const started = performance.now();
+    const serve = await startServe(env, { logFile: options.logFile, timeoutMs: 600_000 });
+    const startupSeconds = Math.round((performance.now() - started) / 100) / 10;
+    options.onProgress?.(`  started (seeding the counters and index) in ${startupSeconds} s`);
+    try {
+      const paged = await timeGets(serve.url, key, '/v1/status?state=down&limit=100', options.requests, 10);
+      const unpaged = await timeGets(serve.url, key, '/v1/status', options.unpagedRequests, 1);
+      return {
+        entities: options.entities,
+        startupSeconds,
+        paged: paged.figures,
+        pagedBytes: paged.bytes,
+        unpaged: unpaged.figures,
+        unpagedBytes: unpaged.bytes,
+      };
+    } finally {
+      await serve.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
