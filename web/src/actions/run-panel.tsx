@@ -23,7 +23,7 @@ export function RunPanel({ actionId }: { actionId: string }) {
     .map(([p, m]) => `${p}: ${m}`)
     .join('; ');
   return (
-    <form onSubmit={submit} aria-label="Run the action">
+    <form className="run-form" onSubmit={submit} aria-label="Run the action">
       <PairsEditor
         legend="Variables"
         what="Variable"
