@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ConsoleRig,
+  expectNoConsoleErrors,
+  openPage,
+  screenshot,
+  signIn,
+  startConsole,
+} from './support.ts';
+
+/** Write controls the status and entity pages must not have for a read-only key (nor have at all). */
+const WRITE_BUTTONS = /create|new|add|edit|save|delete|remove|run|send|retry|pause|resume/i;
+
+describe('console status and entity pages', { timeout: 60_000 }, () => {
+  let rig: ConsoleRig;
+  let checkId = '';
+
+  const push = async (success: boolean) => {
+    const res = await rig.api('POST', `/v1/checks/${checkId}/results`, {
+      success,
+      latency_ms: success ? 40 : 900,
+      ...(success ? {} : { error_message: 'connection refused', status_code: 503 }),
+    });
+    expect(res.status).toBe(201);
+  };
+
+  beforeAll(async () => {
+    rig = await startConsole();
+    const bp = await rig.api('POST', '/v1/blueprints', {
+      slug: 'service',
+      name: 'Service',
+      fields: [
+        { name: 'team', field_type: 'string', sort_order: 1 },
+        { name: 'docs', field_type: 'url', sort_order: 2 },
+        { name: 'tier', field_type: 'number', sort_order: 3 },
+      ],
+    });
+    expect(bp.status).toBe(201);
+    const entity = await rig.api('POST', '/v1/blueprints/service/entities', {
+      slug: 'checkout',
+      name: 'Checkout',
+      fields: { team: 'payments', docs: 'https://docs.example.test/checkout', tier: 1 },
+    });
+    expect(entity.status).toBe(201);
+    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      entity_id: (entity.body as { id: string }).id,
+      check_type: 'push',
+      interval_seconds: 3600,
+      failure_threshold: 1,
+    });
+    expect(check.status).toBe(201);
+    checkId = check.body.id;
+    await push(true);
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it('follows a check going down and up again live, without a reload', async () => {
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto('/status');
+    await page.getByRole('heading', { name: 'Status', level: 1 }).waitFor();
+    await page.locator('.live-indicator', { hasText: /^live$/ }).waitFor();
+    const count = (state: string) => page.getByTestId(`count-${state}`).locator('.n');
+    await expect.poll(() => count('up').textContent()).toBe('1');
+    expect(await count('total').textContent()).toBe('1');
+    // The default filter shows problems only: nothing is down or degraded yet.
+    await page.getByText('Nothing is down or degraded.').waitFor();
+    // A marker that a reload would wipe.
+    await page.evaluate('window.__noReload = true');
+
+    await push(false);
+    await expect.poll(() => count('down').textContent(), { timeout: 4_000 }).toBe('1');
+    const row = page.getByRole('row', { name: /Checkout/ });
+    await row.getByText('down', { exact: true }).waitFor({ timeout: 4_000 });
+    expect(await row.getByRole('link', { name: 'Checkout' }).getAttribute('href')).toBe(
+      '/entities/service/checkout',
+    );
+    const feed = page.getByRole('list', { name: 'State changes, newest first' });
+    await feed
+      .getByRole('listitem')
+      .filter({ hasText: 'Checkout' })
+      .filter({ hasText: /consecutive failure/ })
+      .first()
+      .waitFor({ timeout: 4_000 });
+    await screenshot(page, 'status');
+
+    await push(true);
+    await expect.poll(() => count('down').textContent(), { timeout: 4_000 }).toBe('0');
+    expect(await count('up').textContent()).toBe('1');
+    await page.getByText('Nothing is down or degraded.').waitFor({ timeout: 4_000 });
+    await page.getByRole('tab', { name: 'All' }).click();
+    await page
+      .getByRole('row', { name: /Checkout/ })
+      .getByText('up', { exact: true })
+      .waitFor();
+    await page.getByRole('heading', { name: 'Service', level: 3 }).waitFor();
+    expect(await feed.getByRole('listitem').count()).toBeGreaterThanOrEqual(2);
+    expect(await page.evaluate('window.__noReload === true')).toBe(true);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('shows the entity page on a fresh load: fields, checks, charts, results and transitions', async () => {
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto('/entities/service/checkout');
+    await page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
+    await page.getByText('payments').waitFor();
+    expect(await page.getByRole('link', { name: 'https://docs.example.test/checkout' }).count()).toBe(1);
+    const checkLink = page.getByRole('link', { name: 'PUSH check' });
+    expect(await checkLink.getAttribute('href')).toBe(`/checks/${checkId}`);
+    await page.locator('.chart canvas').first().waitFor();
+    const chart = page.getByRole('img', { name: /^Latency, 24 h: 3 results, 1 failure, p50 \d+ ms$/ });
+    await chart.waitFor();
+    const results = page.getByRole('table', { name: 'Recent results' });
+    await expect.poll(() => results.getByRole('row').count()).toBe(4);
+    await results.getByText('connection refused').waitFor();
+    const transitions = page.getByRole('list', { name: 'Check transitions, newest first' });
+    expect(await transitions.getByRole('listitem').count()).toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'entity');
+
+    await page.goto('/entities/service/no-such-entity');
+    await page.getByRole('heading', { name: 'Entity not found' }).waitFor();
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('fits a 390 px screen', async () => {
+    const p = await openPage(rig, { width: 390 });
+    await signIn(p.page, rig.key);
+    await p.page.goto('/status');
+    await p.page.getByRole('tab', { name: 'All' }).click();
+    await p.page.getByRole('row', { name: /Checkout/ }).waitFor();
+    const overflow = await p.page.evaluate<number>(
+      'document.documentElement.scrollWidth - window.innerWidth',
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(p.page, 'status-mobile');
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('shows a read-only key no write controls on the status and entity pages', async () => {
+    const created = await rig.api<{ key: string }>('POST', '/v1/auth/keys', {
+      label: 'viewer',
+      is_read_only: true,
+    });
+    expect(created.status).toBe(201);
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, created.body.key);
+    await page.goto('/status');
+    await page.locator('.live-indicator', { hasText: /^live$/ }).waitFor();
+    await page.getByTestId('count-total').getByText('1').waitFor();
+    expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count()).toBe(0);
+    await page.goto('/entities/service/checkout');
+    await page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
+    await page.getByRole('table', { name: 'Recent results' }).waitFor();
+    expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count()).toBe(0);
+    expect(await page.locator('form').count()).toBe(0);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+});
