@@ -37,7 +37,17 @@ const sparkOptions: Omit<uPlot.Options, 'width' | 'height'> = {
   cursor: { show: false },
   axes: [{ show: false }, { show: false }],
   scales: { x: { time: true }, y: { range: [0, 100] } },
-  series: [{}, { label: 'Success %', stroke: UP, fill: 'rgba(22, 101, 52, 0.12)', width: 2 }],
+  // Points as well as lines: a bucket between two empty ones has no line to draw.
+  series: [
+    {},
+    {
+      label: 'Success %',
+      stroke: UP,
+      fill: 'rgba(22, 101, 52, 0.12)',
+      width: 2,
+      points: { show: true, size: 6 },
+    },
+  ],
 };
 
 /** Availability per bucket (the share of successful results, gaps where there were none). */
@@ -64,8 +74,8 @@ const latencyOptions: Omit<uPlot.Options, 'width' | 'height'> = {
   axes: [{}, { label: 'ms', size: 56 }],
   series: [
     {},
-    { label: 'p50 ms', stroke: ACCENT, width: 2, spanGaps: false },
-    { label: 'max ms', stroke: DOWN, width: 1, dash: [4, 4], spanGaps: false },
+    { label: 'p50 ms', stroke: ACCENT, width: 2, points: { show: true, size: 6 } },
+    { label: 'max ms', stroke: DOWN, width: 1, dash: [4, 4], points: { show: true, size: 5 } },
   ],
 };
 
