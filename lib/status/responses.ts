@@ -18,10 +18,7 @@ export const statusBoardSchema = z.strictObject({
   degraded: z.number().int(),
   down: z.number().int(),
   unknown: z.number().int(),
-  next_cursor: z
-    .string()
-    .nullable()
-    .meta({
-      description: 'Continues the page (with the same filters and limit); null at the end or without limit',
-    }),
+  next_cursor: z.string().nullable().meta({
+    description: 'Continues the page (with the same filters and limit); null at the end or without limit',
+  }),
 });
