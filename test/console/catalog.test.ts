@@ -1,0 +1,226 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ConsoleRig,
+  expectNoConsoleErrors,
+  openPage,
+  screenshot,
+  signIn,
+  startConsole,
+} from './support.ts';
+
+/** The error shown at the field labelled `label` inside `scope`. */
+function errorAt(scope: Locator, label: string): Locator {
+  return scope.locator('.field', { has: scope.page().getByLabel(label) }).locator('.field-error');
+}
+
+async function addField(page: Page, name: string, type: string, required = false) {
+  const form = page.getByRole('form', { name: 'Add a field' });
+  await form.getByLabel('Field name').fill(name);
+  await form.getByLabel('Field type').selectOption(type);
+  if (required) await form.getByLabel('Required').check();
+  await form.getByRole('button', { name: 'Add field' }).click();
+  await page.getByRole('cell', { name: name, exact: true }).waitFor();
+}
+
+const WRITE_BUTTONS = /create|add|save|delete|edit|remove/i;
+
+describe('console catalog', { timeout: 90_000 }, () => {
+  let rig: ConsoleRig;
+  beforeAll(async () => {
+    rig = await startConsole();
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  /** A blueprint with two related entities made through the API (for the tests that only look). */
+  async function seedStore() {
+    const bp = await rig.api('POST', '/v1/blueprints', {
+      slug: 'store',
+      name: 'Store',
+      fields: [{ name: 'engine', field_type: 'string', required: true }],
+    });
+    if (bp.status === 409) return;
+    expect(bp.status).toBe(201);
+    const made: string[] = [];
+    for (const [slug, name] of [
+      ['cache', 'Cache'],
+      ['queue', 'Queue'],
+    ]) {
+      const e = await rig.api<{ id: string }>('POST', '/v1/blueprints/store/entities', {
+        slug,
+        name,
+        fields: { engine: slug === 'cache' ? 'redis' : 'sqs' },
+      });
+      expect(e.status).toBe(201);
+      made.push(e.body.id);
+    }
+    const rel = await rig.api('POST', '/v1/relations', {
+      from_entity_id: made[1],
+      to_entity_id: made[0],
+      relation_type: 'depends_on',
+    });
+    expect(rel.status).toBe(201);
+  }
+
+  it('builds a blueprint, entities from its typed fields and a relation, and shows the blast radius', async () => {
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Catalog' }).click();
+
+    const newBlueprint = page.getByRole('form', { name: 'New blueprint' });
+    await newBlueprint.getByLabel('Slug').fill('service');
+    await newBlueprint.getByLabel('Name').fill('Service');
+    await newBlueprint.getByLabel('Description').fill('Things we run');
+    await newBlueprint.getByRole('button', { name: 'Create blueprint' }).click();
+    await page.getByRole('link', { name: 'Add its fields' }).click();
+    await page.getByRole('heading', { name: 'Blueprint: Service' }).waitFor();
+
+    // A default that does not parse as its type: the API's error shows at the default's input.
+    const addForm = page.getByRole('form', { name: 'Add a field' });
+    await addForm.getByLabel('Field name').fill('port');
+    await addForm.getByLabel('Field type').selectOption('number');
+    await addForm.getByLabel('Default value').fill('eighty');
+    await addForm.getByRole('button', { name: 'Add field' }).click();
+    await expect.poll(() => errorAt(addForm, 'Default value').textContent()).toMatch(/number/);
+    await addForm.getByLabel('Default value').fill('');
+    await addField(page, 'port', 'number', true);
+    await addField(page, 'homepage', 'url');
+    await addField(page, 'tier', 'string');
+    await addField(page, 'tags', 'array');
+    await addField(page, 'public', 'boolean');
+    const stored = await rig.api<{ fields: { name: string; field_type: string; required: boolean }[] }>(
+      'GET',
+      '/v1/blueprints/service',
+    );
+    expect(stored.body.fields.map((f) => [f.name, f.field_type, f.required])).toEqual([
+      ['port', 'number', true],
+      ['homepage', 'url', false],
+      ['tier', 'string', false],
+      ['tags', 'array', false],
+      ['public', 'boolean', false],
+    ]);
+    await screenshot(page, 'blueprint');
+
+    await page.getByRole('link', { name: 'Entities of Service' }).click();
+    const entityForm = page.getByRole('form', { name: 'New Service entity' });
+    await entityForm.getByLabel('Slug').fill('db');
+    await entityForm.getByLabel('Name').fill('Database');
+    await entityForm.getByLabel('port').fill('5432');
+    await entityForm.getByLabel('homepage').fill('not a url');
+    await entityForm.getByLabel('tags').fill('sql\nprimary');
+    await entityForm.getByRole('button', { name: 'Create entity' }).click();
+    await expect.poll(() => errorAt(entityForm, 'homepage').textContent()).toMatch(/http/);
+    expect(await entityForm.getByLabel('homepage').getAttribute('aria-invalid')).toBe('true');
+    expect(await errorAt(entityForm, 'port').count()).toBe(0);
+
+    await entityForm.getByLabel('homepage').fill('https://db.example.test/');
+    await entityForm.getByRole('button', { name: 'Create entity' }).click();
+    await page.getByRole('link', { name: 'Database', exact: true }).waitFor();
+    const db = await rig.api<{ id: string; fields: Record<string, unknown> }>(
+      'GET',
+      '/v1/blueprints/service/entities/db',
+    );
+    expect(db.body.fields).toMatchObject({
+      port: 5432,
+      homepage: 'https://db.example.test/',
+      tags: ['sql', 'primary'],
+    });
+    expect(await page.getByRole('link', { name: 'Database', exact: true }).getAttribute('href')).toBe(
+      '/entities/service/db',
+    );
+
+    await entityForm.getByLabel('Slug').fill('api');
+    await entityForm.getByLabel('Name').fill('API');
+    await entityForm.getByLabel('port').fill('8080');
+    await entityForm.getByRole('button', { name: 'Create entity' }).click();
+    await page.getByRole('link', { name: 'API', exact: true }).waitFor();
+    const apiEntity = await rig.api<{ id: string }>('GET', '/v1/blueprints/service/entities/api');
+
+    const relationForm = page.getByRole('form', { name: 'New relation' });
+    await expect.poll(() => relationForm.getByRole('option', { name: 'API (service/api)' }).count()).toBe(2);
+    await relationForm.getByLabel('From entity').selectOption(apiEntity.body.id);
+    await relationForm.getByLabel('Relation type').selectOption('depends_on');
+    await relationForm.getByLabel('To entity').selectOption(db.body.id);
+    await relationForm.getByRole('button', { name: 'Create relation' }).click();
+    await page.getByRole('button', { name: 'Delete relation' }).waitFor();
+    await screenshot(page, 'catalog');
+
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Graph' }).click();
+    await page.getByRole('heading', { name: 'Catalog graph' }).waitFor();
+    await page.locator('.graph-node').first().waitFor();
+    expect(await page.locator('.graph-node').count()).toBe(2);
+    expect(await page.locator('.react-flow__edge').count()).toBe(1);
+    await page.getByLabel('Selected entity').selectOption(db.body.id);
+    await expect.poll(() => page.locator('[data-blast="true"]').count()).toBe(1);
+    expect(await page.locator('[data-blast="true"]').textContent()).toMatch(/API.*affected/);
+    expect(await page.locator('[data-selected-entity="true"]').textContent()).toMatch(/Database/);
+    expect(await page.getByTestId('blast-count').textContent()).toBe(
+      '1 entity depends on it, directly or transitively.',
+    );
+    await screenshot(page, 'graph');
+    // Clicking a node selects it: nothing depends on the API.
+    await page.locator('.graph-node', { hasText: 'API' }).click();
+    await expect.poll(() => page.getByTestId('blast-count').textContent()).toBe('nothing depends on it.');
+    expect(await page.locator('[data-blast="true"]').count()).toBe(0);
+
+    // The blueprint still holds entities: the API refuses to delete it, in words.
+    await page.goto('/catalog/blueprints/service');
+    await page.getByRole('button', { name: 'Delete blueprint' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete blueprint' })
+      .getByRole('button', { name: 'Delete', exact: true })
+      .click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/CONFLICT/);
+
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('fits the catalog into a 390 px wide screen', async () => {
+    await seedStore();
+    const p = await openPage(rig, { width: 390 });
+    await signIn(p.page, rig.key);
+    await p.page.goto('/catalog?blueprint=store');
+    await p.page.getByRole('link', { name: 'Cache', exact: true }).waitFor();
+    const overflow = await p.page.evaluate<boolean>(
+      'document.documentElement.scrollWidth > document.documentElement.clientWidth',
+    );
+    expect(overflow).toBe(false);
+    await screenshot(p.page, 'catalog-mobile');
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('shows a read-only key the catalog, a blueprint and the graph without write controls', async () => {
+    await seedStore();
+    const created = await rig.api<{ key: string }>('POST', '/v1/auth/keys', {
+      label: 'catalog viewer',
+      is_read_only: true,
+    });
+    expect(created.status).toBe(201);
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, created.body.key);
+
+    await page.goto('/catalog?blueprint=store');
+    await page.getByRole('link', { name: 'Cache', exact: true }).waitFor();
+    await page.getByRole('link', { name: 'Cache (store/cache)' }).waitFor();
+    expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count()).toBe(0);
+    expect(await page.getByRole('form').count()).toBe(0);
+
+    await page.goto('/catalog/blueprints/store');
+    await page.getByRole('cell', { name: 'engine', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count()).toBe(0);
+    expect(await page.getByRole('form').count()).toBe(0);
+
+    await page.goto('/catalog/graph');
+    await page.locator('.graph-node').first().waitFor();
+    expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count()).toBe(0);
+
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+});
