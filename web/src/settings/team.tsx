@@ -117,7 +117,7 @@ export function TeamSection() {
                   <td>{u.role}</td>
                   <td>
                     {u.status === 'active' ? (
-                      'member'
+                      'active'
                     ) : (
                       <>
                         invited, until <Time iso={u.expires_at} />

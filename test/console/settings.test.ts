@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ConsoleRig,
+  expectNoConsoleErrors,
+  openPage,
+  screenshot,
+  signIn,
+  startConsole,
+  storedKey,
+} from './support.ts';
+
+const WRITE_BUTTONS =
+  /^(New action|Create|Edit|Run|Delete|Revoke|Invite|Register|Enable|Disable|Remove|Cancel invitation|Add)/;
+
+describe('console settings, skills and invitations', { timeout: 60_000 }, () => {
+  let rig: ConsoleRig;
+  beforeAll(async () => {
+    rig = await startConsole();
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it('creates a key shown once with a copy button, then lists it without the raw key', async () => {
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto('/settings');
+    await page.getByLabel(/^Label/).fill('ci pipeline');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const shown = page.getByRole('figure', { name: 'New API key' });
+    await shown.waitFor();
+    const raw = (await shown.locator('code').textContent()) ?? '';
+    expect(raw).toMatch(/^vgl_[A-Za-z0-9]+$/);
+    expect(await page.getByText('it will not be shown again').count()).toBe(1);
+    expect(await shown.getByRole('button', { name: 'Copy new api key' }).count()).toBe(1);
+    const row = page.getByRole('row').filter({ hasText: 'ci pipeline' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(raw.slice(0, 12));
+
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await shown.waitFor({ state: 'detached' });
+    expect(await page.content()).not.toContain(raw);
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'ci pipeline' }).waitFor();
+    expect(await page.content()).not.toContain(raw);
+    const listed = await rig.api<{ label: string }[]>('GET', '/v1/auth/keys');
+    expect(listed.body.map((k) => k.label)).toContain('ci pipeline');
+    await screenshot(page, 'settings');
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('invites a member whose link creates their first key and signs them in', async () => {
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto('/settings');
+    await page.getByLabel(/^E-mail/).fill('dana@example.com');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    const link = page.getByRole('figure', { name: 'Invitation link' });
+    await link.waitFor();
+    const url = (await link.locator('code').textContent()) ?? '';
+    expect(url).toMatch(new RegExp(`^${rig.url}/accept\\?token=.+`));
+    await page.getByRole('row').filter({ hasText: 'dana@example.com' }).getByText('invited').waitFor();
+
+    const invitee = await openPage(rig);
+    await invitee.page.goto(url);
+    await invitee.page.getByRole('heading', { name: 'Join your team on Vigil' }).waitFor();
+    await invitee.page.getByLabel(/^Your name/).fill('Dana');
+    await screenshot(invitee.page, 'accept');
+    await invitee.page.getByRole('button', { name: 'Accept invitation' }).click();
+    const keyBlock = invitee.page.getByRole('figure', { name: 'Your API key' });
+    await keyBlock.waitFor();
+    const key = (await keyBlock.locator('code').textContent()) ?? '';
+    expect(key).toMatch(/^vgl_/);
+    await invitee.page.getByRole('button', { name: 'Sign in with this key' }).click();
+    await invitee.page.getByRole('navigation', { name: 'Main' }).waitFor();
+    expect(await storedKey(invitee.page)).toBe(key);
+    expect(await invitee.page.getByText('dana@example.com').count()).toBeGreaterThan(0);
+
+    // The same link a second time is refused in words.
+    const again = await openPage(rig);
+    await again.page.goto(url);
+    await again.page.getByLabel(/^Your name/).fill('Dana again');
+    await again.page.getByRole('button', { name: 'Accept invitation' }).click();
+    await again.page.getByRole('alert').waitFor();
+    expect(await again.page.getByRole('alert').textContent()).toMatch(/VALIDATION_ERROR/);
+
+    // The admin removes the member after asking.
+    await page.reload();
+    const member = page.getByRole('row').filter({ hasText: 'dana@example.com' });
+    await member.getByText('active', { exact: true }).waitFor();
+    await member.getByRole('button', { name: 'Remove dana@example.com' }).click();
+    await page.getByRole('button', { name: 'Remove member' }).click();
+    await member.waitFor({ state: 'detached' });
+    expect((await rig.api('GET', '/v1/me', undefined, key)).status).toBe(401);
+
+    for (const x of [p, invitee, again]) expectNoConsoleErrors(x);
+    for (const x of [p, invitee, again]) await x.close();
+  });
+
+  it('registers a skill, shows its tools, disables it, and shows how to connect an MCP client', async () => {
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto('/skills');
+    await page.getByText('No skills registered.').waitFor();
+    await page.getByRole('button', { name: 'Register a skill' }).click();
+    const manifest = {
+      slug: 'fleet-lookups',
+      name: 'Fleet lookups',
+      description: 'Read-only questions about the fleet',
+      version: '1.0.0',
+      tools: [
+        {
+          name: 'count_things',
+          description: 'Counts things.',
+          inputSchema: { type: 'object', properties: {} },
+          annotations: { readOnlyHint: true },
+        },
+      ],
+    };
+    await page.getByLabel('Manifest (JSON)').fill(JSON.stringify(manifest, null, 2));
+    await page.getByRole('button', { name: 'Register skill' }).click();
+    await page.getByRole('cell', { name: 'count_things' }).waitFor();
+    expect(await page.getByText('enabled', { exact: true }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Disable Fleet lookups' }).click();
+    await page.getByText('disabled', { exact: true }).waitFor();
+
+    const endpoint = page.getByRole('figure', { name: 'MCP endpoint URL' });
+    expect(await endpoint.locator('code').textContent()).toBe(`${rig.url}/v1/mcp`);
+    const desktop = (await page.getByRole('figure', { name: 'Claude Desktop config' }).textContent()) ?? '';
+    expect(desktop).toContain('mcp-remote');
+    expect(desktop).toContain(`${rig.url}/v1/mcp`);
+    expect(await page.content()).not.toContain(rig.key);
+    await screenshot(page, 'skills');
+
+    // A manifest the API refuses is shown in words.
+    await page.getByRole('button', { name: 'Register a skill' }).click();
+    await page.getByLabel('Manifest (JSON)').fill('{"slug": "x"}');
+    await page.getByRole('button', { name: 'Register skill' }).click();
+    expect(await page.getByRole('alert').textContent()).toMatch(/VALIDATION_ERROR/);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('fits settings on a 390 px screen', async () => {
+    const p = await openPage(rig, { width: 390 });
+    await signIn(p.page, rig.key);
+    await p.page.goto('/settings');
+    await p.page.getByRole('heading', { name: 'Plan limits' }).waitFor();
+    await p.page.getByRole('row').nth(1).waitFor();
+    const overflow = await p.page.evaluate<number>('document.documentElement.scrollWidth');
+    expect(overflow).toBeLessThanOrEqual(390);
+    await screenshot(p.page, 'settings-mobile');
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('gives a read-only key no write controls on actions, skills and settings', async () => {
+    const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
+      name: 'read me',
+      url: 'http://127.0.0.1:9/never',
+    });
+    expect(action.status).toBe(201);
+    const created = await rig.api<{ key: string }>('POST', '/v1/auth/keys', {
+      label: 'wall',
+      is_read_only: true,
+    });
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, created.body.key);
+    for (const [path, ready] of [
+      ['/actions', 'read me'],
+      [`/actions/${action.body.id}`, 'No executions yet.'],
+      ['/skills', 'Connect an MCP client'],
+      ['/settings', 'Plan limits'],
+    ] as const) {
+      await page.goto(path);
+      await page.getByText(ready).first().waitFor();
+      expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count(), path).toBe(0);
+      expect(await page.locator('form').count(), path).toBe(0);
+    }
+    expect(await page.getByText('signed in with a read-only key').count()).toBe(2);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+});
