@@ -1,7 +1,14 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleRig, expectNoConsoleErrors, openPage, screenshot, signIn, startConsole } from './support.ts';
+import {
+  type ConsoleRig,
+  expectNoConsoleErrors,
+  openPage,
+  screenshot,
+  signIn,
+  startConsole,
+} from './support.ts';
 
 interface Received {
   method: string;
@@ -111,7 +118,10 @@ describe('console actions', { timeout: 60_000 }, () => {
   });
 
   it('deletes an action after asking', async () => {
-    const made = await rig.api<{ id: string }>('POST', '/v1/actions', { name: 'to delete', url: `${receiverUrl}/d` });
+    const made = await rig.api<{ id: string }>('POST', '/v1/actions', {
+      name: 'to delete',
+      url: `${receiverUrl}/d`,
+    });
     expect(made.status).toBe(201);
     const p = await openPage(rig);
     const { page } = p;
