@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blastRadius, dependsOnEdges, layers } from '../../web/src/catalog/graph-model.ts';
 import {
   type ConsoleRig,
   expectNoConsoleErrors,
@@ -222,5 +223,42 @@ describe('console catalog', { timeout: 90_000 }, () => {
 
     expectNoConsoleErrors(p);
     await p.close();
+  });
+});
+
+describe('catalog graph model', () => {
+  const edges = [
+    { id: 'r1', from: 'api', to: 'db' },
+    { id: 'r2', from: 'web', to: 'api' },
+    { id: 'r3', from: 'worker', to: 'db' },
+  ];
+
+  it('finds every entity that depends on the selected one, transitively', () => {
+    expect([...blastRadius('db', edges)].sort()).toEqual(['api', 'web', 'worker']);
+    expect([...blastRadius('api', edges)]).toEqual(['web']);
+    expect(blastRadius('web', edges).size).toBe(0);
+  });
+
+  it('lays entities out in layers by dependency depth, cycles below the rest', () => {
+    expect(layers(['api', 'db', 'web', 'worker', 'lone'], edges)).toEqual([
+      ['db', 'lone'],
+      ['api', 'worker'],
+      ['web'],
+    ]);
+    const cycle = [
+      { id: 'c1', from: 'a', to: 'b' },
+      { id: 'c2', from: 'b', to: 'a' },
+    ];
+    expect(layers(['a', 'b', 'c'], cycle).flat().sort()).toEqual(['a', 'b', 'c']);
+    expect([...blastRadius('a', cycle)]).toEqual(['b']);
+  });
+
+  it('draws only depends_on relations', () => {
+    expect(
+      dependsOnEdges([
+        { id: 'rel_1', from_entity_id: 'a', to_entity_id: 'b', relation_type: 'depends_on' },
+        { id: 'rel_2', from_entity_id: 'a', to_entity_id: 'c', relation_type: 'owned_by' },
+      ]),
+    ).toEqual([{ id: 'rel_1', from: 'a', to: 'b' }]);
   });
 });

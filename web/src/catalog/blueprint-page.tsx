@@ -244,12 +244,14 @@ export function BlueprintPage() {
             <Section title="Delete">
               <p>A blueprint can be deleted only while it holds no entities.</p>
               <ErrorNote error={remove.error} title="The blueprint was not deleted." />
-              <ConfirmButton
-                label="Delete blueprint"
-                question={`Delete the blueprint ${bp.name}? This cannot be undone.`}
-                confirmLabel="Delete"
-                onConfirm={() => remove.mutateAsync().catch(() => undefined)}
-              />
+              <div className="row">
+                <ConfirmButton
+                  label="Delete blueprint"
+                  question={`Delete the blueprint ${bp.name}? This cannot be undone.`}
+                  confirmLabel="Delete"
+                  onConfirm={() => remove.mutateAsync().catch(() => undefined)}
+                />
+              </div>
             </Section>
           ) : null}
         </>

@@ -189,7 +189,7 @@ export function EntitiesSection({
           blueprint={blueprint}
           {...(editing ? { entity: editing } : {})}
           onDone={(saved) => {
-            setDone(saved ? `Saved ${saved.name}.` : undefined);
+            setDone(saved ? `${editing ? 'Saved' : 'Created'} ${saved.name}.` : undefined);
             setEditing(undefined);
           }}
         />

@@ -1,8 +1,15 @@
-import type { Schemas } from '../api/client';
+/**
+ * The catalog graph as data: depends_on edges, a layered layout and the blast radius. Pure and
+ * without imports, so the test suite (compiled without the console's settings) checks it directly.
+ */
 
-/** The catalog graph as data: depends_on edges, a layered layout and the blast radius. Pure. */
-
-type Relation = Schemas['Relation'];
+/** The attributes of a relation (Schemas['Relation']) the graph reads. */
+interface Relation {
+  id: string;
+  from_entity_id: string;
+  to_entity_id: string;
+  relation_type: string;
+}
 
 /** The most entities the graph draws; the rest are counted in words. */
 export const GRAPH_NODE_CAP = 500;

@@ -157,6 +157,7 @@ export function GraphPage() {
                 nodesConnectable={false}
                 onNodeClick={(_, node) => setSelected(node.id)}
                 fitView
+                fitViewOptions={{ maxZoom: 1 }}
                 minZoom={0.1}
               >
                 <Background />
