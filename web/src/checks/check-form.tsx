@@ -130,7 +130,10 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
     failure_threshold: num(d.failure_threshold),
     ...(d.check_type === 'push' ? {} : { timeout_ms: num(d.timeout_ms) }),
   });
-  if (!editing) common.enabled = d.enabled;
+  if (!editing) {
+    common.check_type = d.check_type;
+    common.enabled = d.enabled;
+  }
   switch (d.check_type) {
     case 'http':
       return {

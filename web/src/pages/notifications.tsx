@@ -6,7 +6,7 @@ import { targetOf } from '../checks/check-summary';
 import { ChannelTarget, deliveryInWords } from '../notify/words';
 import { useSession } from '../session';
 import { Time } from '../ui/bits';
-import { Empty, ErrorNote, Loading } from '../ui/feedback';
+import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
 
@@ -39,6 +39,7 @@ function DeliveryLog() {
   const status = (params.get('status') ?? '') as Status | '';
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
+  const [retried, setRetried] = useState<Delivery>();
   const names = useCheckNames();
   const channels = useQuery({
     queryKey: ['channels'],
@@ -100,6 +101,7 @@ function DeliveryLog() {
         />
       </search>
       <ErrorNote error={logs.error} title="The delivery log could not be read." />
+      {retried ? <Notice>Retried: {deliveryInWords(retried)}</Notice> : null}
       {logs.isPending ? <Loading what="deliveries" /> : null}
       {logs.data && logs.data.logs.length === 0 ? (
         <Empty
@@ -124,7 +126,7 @@ function DeliveryLog() {
             </thead>
             <tbody>
               {logs.data.logs.map((d) => (
-                <DeliveryRow key={d.id} d={d} checkName={names.get(d.check_id)} />
+                <DeliveryRow key={d.id} d={d} checkName={names.get(d.check_id)} onRetried={setRetried} />
               ))}
             </tbody>
           </table>
@@ -154,12 +156,21 @@ const STATUS_CLASS: Record<Status, string> = {
   skipped: 'state-unknown',
 };
 
-function DeliveryRow({ d, checkName }: { d: Delivery; checkName: string | undefined }) {
+function DeliveryRow({
+  d,
+  checkName,
+  onRetried,
+}: {
+  d: Delivery;
+  checkName: string | undefined;
+  onRetried: (d: Delivery) => void;
+}) {
   const { canWrite } = useSession();
   const queryClient = useQueryClient();
   const retry = useMutation({
     mutationFn: () =>
       must(api.POST('/v1/notify/logs/{id}/retry', { params: { path: { id: d.id } }, body: {} })),
+    onSuccess: onRetried,
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['notify-logs'] }),
   });
   return (
@@ -184,7 +195,9 @@ function DeliveryRow({ d, checkName }: { d: Delivery; checkName: string | undefi
             <ol>
               {d.attempt_log.map((a) => (
                 <li key={a.at}>
-                  <Time iso={a.at} />: {a.error ?? (a.status_code ? `HTTP ${a.status_code}` : 'no answer')}
+                  <Time iso={a.at} />:{' '}
+                  {[a.status_code ? `HTTP ${a.status_code}` : '', a.error ?? ''].filter(Boolean).join(': ') ||
+                    'no answer'}
                 </li>
               ))}
             </ol>
@@ -196,11 +209,6 @@ function DeliveryRow({ d, checkName }: { d: Delivery; checkName: string | undefi
               {retry.isPending ? 'Retrying…' : 'Retry'}
             </button>
           </div>
-        ) : null}
-        {retry.data ? (
-          <p role="status" className="retry-result">
-            Retried: {deliveryInWords(retry.data)}
-          </p>
         ) : null}
         <ErrorNote error={retry.error} title="The retry did not start." />
       </td>
