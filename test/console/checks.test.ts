@@ -168,6 +168,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     const table = p.page.getByRole('table', { name: 'Checks' });
     await table.getByRole('link', { name: /^GET http:/ }).waitFor();
     await table.getByRole('link', { name: 'push' }).waitFor();
+    await table.getByRole('link', { name: 'Checkout API' }).first().waitFor();
     await choose(p.page, 'Type', 'push');
     await expect.poll(() => table.getByRole('link', { name: /^GET http:/ }).count()).toBe(0);
     await choose(p.page, 'Type', { label: 'All types' });
@@ -179,7 +180,11 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     const m = await openPage(rig, { width: 390 });
     await signIn(m.page, rig.key);
     await m.page.goto('/checks');
-    await m.page.getByRole('table', { name: 'Checks' }).getByRole('link', { name: 'push' }).waitFor();
+    await m.page
+      .getByRole('table', { name: 'Checks' })
+      .getByRole('link', { name: 'Checkout API' })
+      .first()
+      .waitFor();
     await screenshot(m.page, 'checks-mobile');
     expectNoConsoleErrors(m);
     await m.close();

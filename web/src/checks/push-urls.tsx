@@ -7,6 +7,19 @@ export function pushUrls(checkId: string, origin = window.location.origin) {
   return { results: `${base}/results`, heartbeat: `${base}/heartbeat` };
 }
 
+/** A crontab schedule at least as often as the check's interval (cron counts whole minutes). */
+export function cronSchedule(intervalSeconds: number): string {
+  const minutes = Math.max(1, Math.floor(intervalSeconds / 60));
+  if (minutes === 1) return '* * * * *';
+  if (minutes < 60) {
+    const step = [30, 20, 15, 12, 10, 6, 5, 4, 3, 2].find((d) => d <= minutes) ?? 1;
+    return `*/${step} * * * *`;
+  }
+  const hours = Math.floor(minutes / 60);
+  const step = [12, 8, 6, 4, 3, 2, 1].find((d) => d <= hours) ?? 1;
+  return step === 1 ? '0 * * * *' : `0 */${step} * * *`;
+}
+
 /**
  * How an agent reports to a push check: both URLs, ready curl lines and a crontab line. The key is
  * never printed: the lines read it from $VIGIL_KEY (any key of this account that may write).
@@ -16,14 +29,7 @@ export function PushInstructions({ checkId, intervalSeconds }: { checkId: string
   const auth = '-H "Authorization: Bearer $VIGIL_KEY"';
   const heartbeatCurl = `curl -fsS -X POST ${auth} ${urls.heartbeat}`;
   const resultCurl = `curl -fsS -X POST ${auth} -H "Content-Type: application/json" \\\n  -d '{"success": true, "latency_ms": 120}' ${urls.results}`;
-  const minutes = Math.max(1, Math.round(intervalSeconds / 60));
-  const schedule =
-    minutes === 1
-      ? '* * * * *'
-      : minutes < 60 && 60 % minutes === 0
-        ? `*/${minutes} * * * *`
-        : `*/${Math.min(minutes, 59)} * * * *`;
-  const cron = `${schedule} curl -fsS -X POST ${auth} ${urls.heartbeat}`;
+  const cron = `${cronSchedule(intervalSeconds)} curl -fsS -X POST ${auth} ${urls.heartbeat}`;
   return (
     <Section title="Report to this push check">
       <p>
