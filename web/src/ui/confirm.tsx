@@ -14,7 +14,7 @@ export function ConfirmButton({
   label: string;
   question: string;
   confirmLabel?: string;
-  onConfirm: () => void | Promise<unknown>;
+  onConfirm: () => unknown;
   disabled?: boolean;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
