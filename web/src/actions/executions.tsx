@@ -3,6 +3,7 @@ import { Fragment, useState } from 'react';
 import { api, must, type Schemas } from '../api/client';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
+import { scrollRegion } from '../ui/scroll-region';
 
 type Execution = Schemas['ActionExecution'];
 
@@ -71,7 +72,7 @@ export function ExecutionsList({ actionId }: { actionId: string }) {
     );
   return (
     <>
-      <div className="table-wrap">
+      <div className="table-wrap" {...scrollRegion('Executions')}>
         <table>
           <thead>
             <tr>

@@ -7,6 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 import type { FieldDef } from './entity-values';
 
 type Blueprint = Schemas['Blueprint'];
@@ -206,7 +207,7 @@ export function BlueprintPage() {
             {bp.fields.length === 0 ? (
               <Empty title="No fields yet.">{canWrite ? 'Add the first one below.' : null}</Empty>
             ) : (
-              <div className="table-wrap">
+              <div className="table-wrap" {...scrollRegion('Fields')}>
                 <table>
                   <thead>
                     <tr>

@@ -6,6 +6,7 @@ import { useSession } from '../session';
 import { Empty, ErrorNote, Notice } from '../ui/feedback';
 import { TextAreaField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 type Blueprint = Schemas['Blueprint'];
 
@@ -105,7 +106,7 @@ export function BlueprintsSection({ blueprints }: { blueprints: Blueprint[] }) {
             : 'An administrator or member creates blueprints; this key can only read.'}
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollRegion('Blueprints')}>
           <table>
             <thead>
               <tr>

@@ -8,6 +8,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 import { EntityForm } from './entity-form';
 import { toText } from './entity-values';
 
@@ -124,7 +125,7 @@ export function EntitiesSection({
         </Empty>
       ) : null}
       {shown.length > 0 && blueprint ? (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollRegion('Entities')}>
           <table>
             <caption className="muted">
               {matching.length} {matching.length === 1 ? 'entity' : 'entities'}

@@ -7,6 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 import { DIRECTORY_LIMIT, type DirectoryEntity, entityLabel, useEntityDirectory } from './directory';
 import { entityPath } from './entities-section';
 
@@ -76,7 +77,7 @@ export function RelationsSection() {
         </Empty>
       ) : null}
       {relations.data && relations.data.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollRegion('Relations')}>
           <table>
             <thead>
               <tr>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, must, type Schemas } from '../api/client';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
+import { scrollRegion } from '../ui/scroll-region';
 
 /** What a check probes, in one line: `GET https://…`, `tcp db:5432`, `dns A example.com`, `push`. */
 export function targetOf(check: Schemas['Check']): string {
@@ -87,7 +88,7 @@ export function RecentResults({ checkId }: { checkId: string }) {
           A pull check reports after its first run; a push check when your agent posts.
         </Empty>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollRegion('Recent results')}>
           <table aria-label="Recent results">
             <thead>
               <tr>

@@ -10,6 +10,7 @@ import { Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 /** The tenant's actions; admins create new ones here. */
 export function ActionsPage() {
@@ -52,7 +53,7 @@ export function ActionsPage() {
           </Empty>
         ) : null}
         {q.data && q.data.length > 0 ? (
-          <div className="table-wrap">
+          <div className="table-wrap" {...scrollRegion('Actions')}>
             <table>
               <thead>
                 <tr>

@@ -13,6 +13,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 type Check = Schemas['Check'];
 type Entity = Schemas['Entity'];
@@ -94,7 +95,7 @@ export function ChecksPage() {
             : 'Clear a filter to see more.'}
         </Empty>
       ) : rows.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollRegion('Checks')}>
           <table aria-label="Checks">
             <thead>
               <tr>

@@ -5,6 +5,7 @@ import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 /**
  * One entity (route /entities/:blueprint/:slug, where alert messages link): its fields as its
@@ -337,7 +338,7 @@ function Results({ results }: { results: Schemas['Result'][] | undefined }) {
   if (!results) return <Loading what="results" />;
   if (results.length === 0) return <Empty title="No results yet." />;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" {...scrollRegion('Recent results')}>
       <table aria-label="Recent results">
         <thead>
           <tr>

@@ -9,6 +9,7 @@ import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 type Delivery = Schemas['Delivery'];
 const STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
@@ -112,7 +113,7 @@ function DeliveryLog() {
         </Empty>
       ) : null}
       {logs.data && logs.data.logs.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollRegion('Deliveries')}>
           <table aria-label="Deliveries">
             <thead>
               <tr>
@@ -235,7 +236,7 @@ function AllChannels() {
         <Empty title="No channels yet.">Add a channel on a check's page, under Notifications.</Empty>
       ) : null}
       {channels.data && channels.data.channels.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollRegion('Channels')}>
           <table aria-label="Channels">
             <thead>
               <tr>

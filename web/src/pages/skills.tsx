@@ -7,6 +7,7 @@ import { RegisterSkillForm } from '../skills/register-form';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 /** Skills (bundles of MCP tools): list, register, enable or disable, delete; and how to connect. */
 export function SkillsPage() {
@@ -108,7 +109,7 @@ function SkillCard({ skill, canManage }: { skill: Schemas['Skill']; canManage: b
       {skill.description ? <p>{skill.description}</p> : null}
       <ErrorNote error={toggle.error} title="The skill was not changed." />
       <ErrorNote error={remove.error} title="The skill was not deleted." />
-      <div className="table-wrap">
+      <div className="table-wrap" {...scrollRegion('Skills')}>
         <table>
           <caption className="sr-only">Tools of {skill.name}</caption>
           <thead>

@@ -7,6 +7,7 @@ import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 /**
  * Fleet status: tenant-wide counts (kept by the server, no scan), one page of entities at a time
@@ -181,7 +182,7 @@ function Groups({
       {[...groups].map(([slug, list]) => (
         <section key={slug} className="status-group" aria-labelledby={`bp-${slug}`}>
           <h3 id={`bp-${slug}`}>{blueprintNames.get(slug) ?? slug}</h3>
-          <div className="table-wrap">
+          <div className="table-wrap" {...scrollRegion('Entities')}>
             <table>
               <thead>
                 <tr>

@@ -7,6 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { CheckboxField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 /**
  * API keys: the list (never the raw key), create (the raw key is shown here once), revoke.
@@ -83,7 +84,7 @@ export function KeysSection() {
       <ErrorNote error={keys.error} title="The keys could not be loaded." />
       {keys.data && keys.data.length === 0 ? <Empty title="No keys." /> : null}
       {keys.data && keys.data.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollRegion('API keys')}>
           <table>
             <thead>
               <tr>

@@ -7,6 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 /**
  * The team: members and pending invitations. Admins invite (the invitation link carries a token
@@ -93,7 +94,7 @@ export function TeamSection() {
       {team.isLoading ? <Loading what="the team" /> : null}
       <ErrorNote error={team.error} title="The team could not be loaded." />
       {team.data ? (
-        <div className="table-wrap">
+        <div className="table-wrap" {...scrollRegion('Team')}>
           <table>
             <thead>
               <tr>
