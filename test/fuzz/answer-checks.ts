@@ -1,4 +1,5 @@
 import { ERROR_STATUS } from '../../lib/http/route-schemas.ts';
+import { isApiPath } from '../../lib/local/console-files.ts';
 import type { FuzzAnswer, FuzzRequest } from './fuzz-client.ts';
 
 /** What every answer must satisfy, whatever was sent. */
@@ -23,6 +24,13 @@ export function describeRequest(req: FuzzRequest): string {
   const body = req.body ? `${req.body.length} bytes: ${clip(req.body.toString('utf8'), 200)}` : 'none';
   return `${req.method} ${clip(req.target, 200)} [${req.note}]\n    headers: ${headers}\n    body: ${body}`;
 }
+
+/**
+ * A GET or HEAD outside the API (a generated path that left /v1 or /healthz, e.g. `/healthz/..`)
+ * is the console's: its errors are plain text pages for a browser, not the API's JSON.
+ */
+const isConsole = (req: FuzzRequest) =>
+  (req.method === 'GET' || req.method === 'HEAD') && !isApiPath(req.target);
 
 const isMcp = (req: FuzzRequest) => /^\/v1\/mcp(?:[/?#]|$)/.test(req.target);
 
@@ -49,6 +57,7 @@ export function violations(req: FuzzRequest, answer: FuzzAnswer): string[] {
   const size = Buffer.byteLength(answer.body);
   if (answer.status >= 400) {
     if (size >= LIMITS.maxErrorBytes) found.push(`error body of ${size} bytes`);
+    if (isConsole(req)) return found;
     let parsed: unknown;
     try {
       parsed = JSON.parse(answer.body);

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type uPlot from 'uplot';
+import uPlot from 'uplot';
 import { UplotChart } from './uplot-chart';
 
 /** One bucket of GET /v1/checks/{id}/sparkline. */
@@ -32,36 +32,47 @@ const UP = '#166534';
 const DOWN = '#991b1b';
 const ACCENT = '#1d4ed8';
 
-const sparkOptions: Omit<uPlot.Options, 'width' | 'height'> = {
-  legend: { show: false },
-  cursor: { show: false },
-  axes: [{ show: false }, { show: false }],
-  scales: { x: { time: true }, y: { range: [0, 100] } },
-  // Points as well as lines: a bucket between two empty ones has no line to draw.
-  series: [
-    {},
-    {
-      label: 'Success %',
-      stroke: UP,
-      fill: 'rgba(22, 101, 52, 0.12)',
-      width: 2,
-      points: { show: true, size: 6 },
-    },
-  ],
-};
+// Bars, not a line: one bucket with results among empty ones (a new check) must still show.
+const bars = uPlot.paths.bars?.({ size: [0.85, 24] });
 
-/** Availability per bucket (the share of successful results, gaps where there were none). */
+/** The window the buckets cover, so a few results sit at their time instead of filling the chart. */
+function windowRange(buckets: SparkBucket[]): uPlot.Range.MinMax {
+  const xs = seconds(buckets);
+  const first = xs[0] ?? 0;
+  const step = xs.length > 1 ? (xs[1] ?? first) - first : 1800;
+  return [first, (xs[xs.length - 1] ?? first) + step];
+}
+
+function sparkOptions(buckets: SparkBucket[]): Omit<uPlot.Options, 'width' | 'height'> {
+  const range = windowRange(buckets);
+  return {
+    legend: { show: false },
+    cursor: { show: false },
+    axes: [{ show: false }, { show: false }],
+    scales: { x: { time: true, range: () => range }, y: { range: [0, 100] } },
+    // Each bucket with results is a full-height red bar with its share of successes drawn green over it.
+    series: [
+      {},
+      { label: 'Failed %', fill: DOWN, stroke: DOWN, width: 0, paths: bars, points: { show: false } },
+      { label: 'Success %', fill: UP, stroke: UP, width: 0, paths: bars, points: { show: false } },
+    ],
+  };
+}
+
+/** Availability per bucket: green up to the share of successful results, red above; gaps where there were none. */
 export function Sparkline({ buckets, hours }: { buckets: SparkBucket[]; hours: number }) {
+  const options = useMemo(() => sparkOptions(buckets), [buckets]);
   const data = useMemo<uPlot.AlignedData>(
     () => [
       seconds(buckets),
+      buckets.map((b) => (b.total > 0 ? 100 : null)),
       buckets.map((b) => (b.total > 0 ? (100 * (b.total - b.failures)) / b.total : null)),
     ],
     [buckets],
   );
   return (
     <UplotChart
-      options={sparkOptions}
+      options={options}
       data={data}
       height={56}
       label={`Availability, ${summarize(buckets, hours)}`}
@@ -69,28 +80,27 @@ export function Sparkline({ buckets, hours }: { buckets: SparkBucket[]; hours: n
   );
 }
 
-const latencyOptions: Omit<uPlot.Options, 'width' | 'height'> = {
-  scales: { x: { time: true } },
-  axes: [{}, { label: 'ms', size: 56 }],
-  series: [
-    {},
-    { label: 'p50 ms', stroke: ACCENT, width: 2, points: { show: true, size: 6 } },
-    { label: 'max ms', stroke: DOWN, width: 1, dash: [4, 4], points: { show: true, size: 5 } },
-  ],
-};
+function latencyOptions(buckets: SparkBucket[]): Omit<uPlot.Options, 'width' | 'height'> {
+  const range = windowRange(buckets);
+  return {
+    scales: { x: { time: true, range: () => range } },
+    axes: [{}, { label: 'ms', size: 56 }],
+    series: [
+      {},
+      { label: 'p50 ms', stroke: ACCENT, width: 2, points: { show: true, size: 6 } },
+      { label: 'max ms', stroke: DOWN, width: 1, dash: [4, 4], points: { show: true, size: 5 } },
+    ],
+  };
+}
 
 /** Latency per bucket: the median and the maximum. */
 export function LatencyChart({ buckets, hours }: { buckets: SparkBucket[]; hours: number }) {
+  const options = useMemo(() => latencyOptions(buckets), [buckets]);
   const data = useMemo<uPlot.AlignedData>(
     () => [seconds(buckets), buckets.map((b) => b.p50_latency_ms), buckets.map((b) => b.max_latency_ms)],
     [buckets],
   );
   return (
-    <UplotChart
-      options={latencyOptions}
-      data={data}
-      height={160}
-      label={`Latency, ${summarize(buckets, hours)}`}
-    />
+    <UplotChart options={options} data={data} height={160} label={`Latency, ${summarize(buckets, hours)}`} />
   );
 }
