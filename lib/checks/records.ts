@@ -116,6 +116,8 @@ export function publicCheck(check: CheckRecord) {
   const common = {
     id: check.id,
     entity_id: check.entity_id,
+    blueprint_slug: check.blueprint_slug,
+    entity_slug: check.entity_slug,
     execution_mode: check.execution_mode,
     interval_seconds: check.interval_seconds,
     failure_threshold: check.failure_threshold,
@@ -168,6 +170,7 @@ export function publicTransition(t: TransitionRecord) {
     id: t.id,
     kind: t.kind,
     entity_id: t.entity_id,
+    entity_name: t.entity_name,
     check_id: t.check_id,
     from_state: t.from_state,
     to_state: t.to_state,

@@ -14,6 +14,8 @@ const nextCursor = z
 export const checkCommonSchema = z.strictObject({
   id: idSchema('chk'),
   entity_id: idSchema('ent'),
+  blueprint_slug: z.string().meta({ description: "The entity's blueprint (with entity_slug: its address)" }),
+  entity_slug: z.string(),
   check_type: z.enum(CHECK_TYPES),
   ...checkRecordFieldsSchema.pick({
     execution_mode: true,
@@ -97,6 +99,7 @@ export const publicTransitionSchema = z
     }).shape,
     id: idSchema('trn'),
     entity_id: idSchema('ent'),
+    entity_name: z.string().meta({ description: "The entity's name when the change happened" }),
     created_at: timestampSchema,
   })
   .meta({ id: 'Transition' });

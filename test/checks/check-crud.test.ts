@@ -4,11 +4,13 @@ import { newCheck, newEntity, quietTcpCheck } from './check-fixtures.ts';
 
 /** The fields every check returns. */
 const COMMON_KEYS = [
+  'blueprint_slug',
   'check_type',
   'consecutive_failures',
   'created_at',
   'enabled',
   'entity_id',
+  'entity_slug',
   'execution_mode',
   'failure_threshold',
   'id',

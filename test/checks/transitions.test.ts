@@ -6,6 +6,7 @@ const TRANSITION_KEYS = [
   'check_id',
   'created_at',
   'entity_id',
+  'entity_name',
   'from_state',
   'id',
   'kind',

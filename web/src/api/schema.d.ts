@@ -791,6 +791,9 @@ export interface components {
             id: string;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
             /** @constant */
             check_type: "http";
             /** @constant */
@@ -823,6 +826,9 @@ export interface components {
             id: string;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
             /** @constant */
             check_type: "tcp";
             /** @constant */
@@ -849,6 +855,9 @@ export interface components {
             id: string;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
             /** @constant */
             check_type: "tls";
             /** @constant */
@@ -877,6 +886,9 @@ export interface components {
             id: string;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
             /** @constant */
             check_type: "dns";
             /** @constant */
@@ -906,6 +918,9 @@ export interface components {
             id: string;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
             /** @constant */
             check_type: "push";
             /** @constant */
@@ -956,6 +971,8 @@ export interface components {
             id: string;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
+            /** @description The entity's name when the change happened */
+            entity_name: string;
             created_at: components["schemas"]["Timestamp"];
         };
         TeamMember: {

@@ -1,31 +1,18 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
-import { api, must, type Schemas } from '../api/client';
+import { useQuery } from '@tanstack/react-query';
+import { api, must } from '../api/client';
 import { SelectField } from '../ui/fields';
 
-/**
- * Entities by id, for naming a check's entity: the blueprints, then each blueprint's entities
- * (the same ['entities', slug] queries the catalog pages use, so they share one cache).
- */
-export function useEntityIndex(): { byId: Map<string, Schemas['Entity']>; loading: boolean; error: unknown } {
-  const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
-  const lists = useQueries({
-    queries: (blueprints.data ?? []).map((bp) => ({
-      queryKey: ['entities', bp.slug],
-      queryFn: () =>
-        must(
-          api.GET('/v1/blueprints/{blueprint_slug}/entities', {
-            params: { path: { blueprint_slug: bp.slug } },
-          }),
-        ),
-    })),
+/** A check's entity, read by its address (the check carries blueprint_slug and entity_slug). */
+export function useCheckEntity(check: { blueprint_slug: string; entity_slug: string }) {
+  return useQuery({
+    queryKey: ['entity', check.blueprint_slug, check.entity_slug],
+    queryFn: () =>
+      must(
+        api.GET('/v1/blueprints/{blueprint_slug}/entities/{slug}', {
+          params: { path: { blueprint_slug: check.blueprint_slug, slug: check.entity_slug } },
+        }),
+      ),
   });
-  const byId = new Map<string, Schemas['Entity']>();
-  for (const l of lists) for (const e of l.data ?? []) byId.set(e.id, e);
-  return {
-    byId,
-    loading: blueprints.isPending || lists.some((l) => l.isPending),
-    error: blueprints.error ?? lists.find((l) => l.error)?.error,
-  };
 }
 
 /** Choose a blueprint, then one of its entities; answers the entity id through `onChange`. */
@@ -35,12 +22,15 @@ export function EntityPicker({
   entityId,
   onChange,
   error,
+  anyLabel,
 }: {
   blueprint: string;
   onBlueprint: (slug: string) => void;
   entityId: string;
   onChange: (id: string) => void;
   error?: string | undefined;
+  /** As a filter: the empty choice means "any" and says this (and nothing is required). */
+  anyLabel?: string;
 }) {
   const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
   const entities = useQuery({
@@ -65,7 +55,7 @@ export function EntityPicker({
           onChange('');
         }}
         options={[
-          { value: '', label: bps.length ? 'Choose a blueprint' : 'No blueprints yet' },
+          { value: '', label: anyLabel ?? (bps.length ? 'Choose a blueprint' : 'No blueprints yet') },
           ...bps.map((b) => ({ value: b.slug, label: b.name })),
         ]}
       />
@@ -73,7 +63,7 @@ export function EntityPicker({
         label="Entity"
         value={entityId}
         onChange={onChange}
-        required
+        required={anyLabel === undefined}
         error={error}
         hint={
           blueprint && entities.isSuccess && ents.length === 0
@@ -81,7 +71,7 @@ export function EntityPicker({
             : undefined
         }
         options={[
-          { value: '', label: blueprint ? 'Choose an entity' : 'Choose a blueprint first' },
+          { value: '', label: anyLabel ?? (blueprint ? 'Choose an entity' : 'Choose a blueprint first') },
           ...ents.map((e) => ({ value: e.id, label: `${e.name} (${e.slug})` })),
         ]}
       />

@@ -2,9 +2,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
+import { useEntityDirectory } from '../catalog/directory';
 import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-form';
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
-import { EntityPicker, useEntityIndex } from '../checks/entities';
+import { EntityPicker, useCheckEntity } from '../checks/entities';
 import { PushInstructions } from '../checks/push-urls';
 import { CheckNotifications } from '../notify/check-notifications';
 import { useSession } from '../session';
@@ -16,18 +17,22 @@ import { Page, Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 
 type Check = Schemas['Check'];
-type Entity = Schemas['Entity'];
 
-function EntityLink({ entity, id }: { entity: Entity | undefined; id: string }) {
-  if (!entity) return <code>{id}</code>;
-  return <Link to={`/entities/${entity.blueprint_slug}/${entity.slug}`}>{entity.name}</Link>;
+/** A link to a check's entity page, named by its address (the list never reads every entity). */
+function EntityLink({ check, name }: { check: Check; name?: string | undefined }) {
+  return (
+    <Link to={`/entities/${check.blueprint_slug}/${check.entity_slug}`}>
+      {name ?? `${check.blueprint_slug}/${check.entity_slug}`}
+    </Link>
+  );
 }
 
-/** Every check of the account (GET /v1/checks), filtered by entity (?entity_id), type and state. */
+/** Every check of the account (GET /v1/checks), filtered by entity (?blueprint, ?entity_id), type and state. */
 export function ChecksPage() {
   const { canWrite } = useSession();
   const [params, setParams] = useSearchParams();
   const entityId = params.get('entity_id') ?? '';
+  const blueprint = params.get('blueprint') ?? '';
   const type = params.get('type') ?? '';
   const state = params.get('state') ?? '';
   const checks = useQuery({
@@ -35,17 +40,20 @@ export function ChecksPage() {
     queryFn: () =>
       must(api.GET('/v1/checks', { params: { query: entityId ? { entity_id: entityId } : {} } })),
   });
-  const entities = useEntityIndex();
-  const setFilter = (k: string, v: string) => {
+  // Names from the entity directory (one bounded page, shared with the catalog); the rest show their address.
+  const directory = useEntityDirectory();
+  const names = new Map((directory.data?.entities ?? []).map((e) => [e.id, e.name]));
+  const setFilter = (changes: Record<string, string>) => {
     const next = new URLSearchParams(params);
-    if (v) next.set(k, v);
-    else next.delete(k);
+    for (const [k, v] of Object.entries(changes)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
     setParams(next, { replace: true });
   };
   const rows = (checks.data ?? []).filter(
     (c) => (!type || c.check_type === type) && (!state || c.state === state),
   );
-  const entityOptions = [...entities.byId.values()].sort((a, b) => a.name.localeCompare(b.name));
   return (
     <Page
       title="Checks"
@@ -53,7 +61,11 @@ export function ChecksPage() {
         canWrite ? (
           <Link
             className="button primary"
-            to={entityId ? `/checks/new?entity_id=${encodeURIComponent(entityId)}` : '/checks/new'}
+            to={
+              entityId
+                ? `/checks/new?${new URLSearchParams({ blueprint, entity_id: entityId })}`
+                : '/checks/new'
+            }
           >
             New check
           </Link>
@@ -61,25 +73,23 @@ export function ChecksPage() {
       }
     >
       <search className="form-grid" aria-label="Filter checks">
-        <SelectField
-          label="Entity"
-          value={entityId}
-          onChange={(v) => setFilter('entity_id', v)}
-          options={[
-            { value: '', label: 'All entities' },
-            ...entityOptions.map((e) => ({ value: e.id, label: `${e.name} (${e.blueprint_slug})` })),
-          ]}
+        <EntityPicker
+          blueprint={blueprint}
+          onBlueprint={(v) => setFilter({ blueprint: v, entity_id: '' })}
+          entityId={entityId}
+          onChange={(v) => setFilter({ entity_id: v })}
+          anyLabel="All"
         />
         <SelectField
           label="Type"
           value={type}
-          onChange={(v) => setFilter('type', v)}
+          onChange={(v) => setFilter({ type: v })}
           options={[{ value: '', label: 'All types' }, 'http', 'tcp', 'tls', 'dns', 'push']}
         />
         <SelectField
           label="State"
           value={state}
-          onChange={(v) => setFilter('state', v)}
+          onChange={(v) => setFilter({ state: v })}
           options={[{ value: '', label: 'All states' }, 'up', 'down', 'unknown']}
         />
       </search>
@@ -114,7 +124,7 @@ export function ChecksPage() {
                     {c.enabled ? null : <span className="muted"> (disabled)</span>}
                   </td>
                   <td>
-                    <EntityLink entity={entities.byId.get(c.entity_id)} id={c.entity_id} />
+                    <EntityLink check={c} name={names.get(c.entity_id)} />
                   </td>
                   <td>{c.check_type}</td>
                   <td>
@@ -133,19 +143,15 @@ export function ChecksPage() {
   );
 }
 
-/** Creates a check: an entity (blueprint, then entity; ?entity_id preselects it), a type, its fields. */
+/** Creates a check: an entity (blueprint, then entity; ?blueprint&entity_id preselect it), a type, its fields. */
 export function NewCheckPage() {
   const { canWrite } = useSession();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const entities = useEntityIndex();
-  const preset = params.get('entity_id') ?? '';
-  const [entityId, setEntityId] = useState(preset);
-  const [blueprint, setBlueprint] = useState('');
+  const [entityId, setEntityId] = useState(params.get('entity_id') ?? '');
+  const [blueprint, setBlueprint] = useState(params.get('blueprint') ?? '');
   const [entityError, setEntityError] = useState<string>();
-  const presetEntity = entities.byId.get(preset);
-  const chosenBlueprint = blueprint || (entityId === preset ? (presetEntity?.blueprint_slug ?? '') : '');
   if (!canWrite) {
     return (
       <Page title="New check">
@@ -178,17 +184,13 @@ export function NewCheckPage() {
           submitLabel="Create check"
           onSubmit={create}
           before={
-            preset && !presetEntity && entities.loading ? (
-              <Loading what="the entity" />
-            ) : (
-              <EntityPicker
-                blueprint={chosenBlueprint}
-                onBlueprint={setBlueprint}
-                entityId={entityId}
-                onChange={setEntityId}
-                error={entityError}
-              />
-            )
+            <EntityPicker
+              blueprint={blueprint}
+              onBlueprint={setBlueprint}
+              entityId={entityId}
+              onChange={setEntityId}
+              error={entityError}
+            />
           }
         />
       </Section>
@@ -219,8 +221,7 @@ function CheckView({ check }: { check: Check }) {
   const { canWrite } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const entities = useEntityIndex();
-  const entity = entities.byId.get(check.entity_id);
+  const entity = useCheckEntity(check).data;
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState<string>();
   const refresh = () =>
@@ -278,7 +279,7 @@ function CheckView({ check }: { check: Check }) {
       }
     >
       <p className="check-target">
-        <code>{targetOf(check)}</code> on <EntityLink entity={entity} id={check.entity_id} />
+        <code>{targetOf(check)}</code> on <EntityLink check={check} name={entity?.name} />
       </p>
       {saved ? <Notice>{saved}</Notice> : null}
       <ErrorNote error={toggle.error ?? removeError} />

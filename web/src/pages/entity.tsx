@@ -1,6 +1,7 @@
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ApiError, api, must, type Schemas } from '../api/client';
+import { useEntityDirectory } from '../catalog/directory';
 import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -141,31 +142,17 @@ function Fields({ entity, blueprint }: { entity: Entity; blueprint: Blueprint | 
   );
 }
 
-/** Relations in and out. Relations name entity ids only, so the other ends are looked up in the catalog's entity lists. */
+/**
+ * Relations in and out. Relations name entity ids only, so the other ends are named from the
+ * entity directory (one bounded page of the status board, shared with the catalog's pickers).
+ */
 function Relations({ entity }: { entity: Entity }) {
   const relations = useQuery({
     queryKey: ['relations', entity.id],
     queryFn: () => must(api.GET('/v1/relations', { params: { query: { entity_id: entity.id } } })),
   });
-  const needed = (relations.data?.length ?? 0) > 0;
-  const blueprints = useQuery({
-    queryKey: ['blueprints'],
-    queryFn: () => must(api.GET('/v1/blueprints')),
-    enabled: needed,
-  });
-  const lists = useQueries({
-    queries: (needed ? (blueprints.data ?? []) : []).map((b) => ({
-      queryKey: ['entities', b.slug],
-      queryFn: () =>
-        must(
-          api.GET('/v1/blueprints/{blueprint_slug}/entities', {
-            params: { path: { blueprint_slug: b.slug } },
-          }),
-        ),
-    })),
-  });
-  const byId = new Map<string, Entity>();
-  for (const l of lists) for (const e of l.data ?? []) byId.set(e.id, e);
+  const directory = useEntityDirectory();
+  const byId = new Map((directory.data?.entities ?? []).map((e) => [e.id, e]));
 
   const other = (id: string) => {
     const e = byId.get(id);

@@ -269,16 +269,14 @@ function IncidentFeed() {
 }
 
 function FeedItem({ t }: { t: Schemas['Transition'] }) {
+  // The transition names its entity; where the console has seen the entity, it also knows its page.
   const entity = knownEntity(t.entity_id);
-  const name = entity ? (
-    entity.blueprint_slug && entity.slug ? (
+  const name =
+    entity?.blueprint_slug && entity.slug ? (
       <Link to={`/entities/${entity.blueprint_slug}/${entity.slug}`}>{entity.name}</Link>
     ) : (
-      <strong>{entity.name}</strong>
-    )
-  ) : (
-    <code className="muted">{t.entity_id}</code>
-  );
+      <strong>{entity?.name ?? t.entity_name}</strong>
+    );
   return (
     <li className="feed-item">
       <span className="feed-entity">{name}</span>
