@@ -2,17 +2,15 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { retryDelay, shouldRetry } from './api/client';
 import { App } from './app';
 import { SessionProvider } from './session';
 import './styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
-    // A 4xx will not get better by asking again; a network hiccup might.
-    queries: {
-      retry: (count, error) => count < 2 && !('status' in error && Number(error.status) >= 400),
-      staleTime: 5_000,
-    },
+    // A 4xx will not get better by asking again, except a 429 after the wait it names; a network hiccup might.
+    queries: { retry: shouldRetry, retryDelay, staleTime: 5_000 },
   },
 });
 

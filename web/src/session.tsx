@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { api, must, setApiKey } from './api/client';
+import { ApiError, api, must, retryDelay, setApiKey, shouldRetry } from './api/client';
 
 /**
  * Who is signed in: the API key (kept in sessionStorage, so it leaves with the tab) and what
@@ -12,8 +12,16 @@ export type Me = Awaited<ReturnType<typeof fetchMe>>;
 
 const STORAGE_KEY = 'vigil.apiKey';
 
+/** GET /v1/me, waiting out a 429 as the API asks (a reload while over the rate limit must not sign out). */
 async function fetchMe() {
-  return must(api.GET('/v1/me'));
+  for (let failures = 0; ; failures += 1) {
+    try {
+      return await must(api.GET('/v1/me'));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 429) || !shouldRetry(failures, err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, retryDelay(failures, err)));
+    }
+  }
 }
 
 export interface Session {

@@ -21,6 +21,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: ErrorDetail[] = [],
+    /** For 429 RATE_LIMITED: the seconds the API asked to wait (Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -56,11 +58,13 @@ export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ??
 api.use(auth);
 
 /** Turns an error body (or its absence) into an ApiError. */
-export function toApiError(status: number, body: unknown): ApiError {
+export function toApiError(status: number, body: unknown, headers?: Headers): ApiError {
+  const retryAfter = Number(headers?.get('retry-after'));
+  const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
   if (body && typeof body === 'object' && 'error' in body) {
     const b = body as { error?: unknown; code?: unknown; details?: unknown };
     const details = Array.isArray(b.details) ? (b.details as ErrorDetail[]) : [];
-    return new ApiError(status, String(b.code ?? 'ERROR'), String(b.error), details);
+    return new ApiError(status, String(b.code ?? 'ERROR'), String(b.error), details, wait);
   }
   return new ApiError(status, status >= 500 ? 'INTERNAL' : 'ERROR', `the server answered ${status}`);
 }
@@ -76,7 +80,7 @@ export async function must<T>(call: Promise<{ data?: T; error?: unknown; respons
   } catch (err) {
     throw new ApiError(0, 'NETWORK', `the server could not be reached (${(err as Error).message})`);
   }
-  if (!result.response.ok) throw toApiError(result.response.status, result.error);
+  if (!result.response.ok) throw toApiError(result.response.status, result.error, result.response.headers);
   return result.data as T;
 }
 
@@ -85,4 +89,17 @@ export function fieldErrors(error: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (error instanceof ApiError) for (const d of error.details) out[d.path] ??= d.message;
   return out;
+}
+
+/** Reads are retried after a 429 as the API asks (up to 3 times), after a network failure twice; never after another 4xx. */
+export function shouldRetry(failures: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status === 429) return failures < 3;
+  return failures < 2 && !(error instanceof ApiError && error.status >= 400);
+}
+
+/** The wait before retry `attempt`: Retry-After for a 429 (at most 10 s), else 1 s, 2 s, 4 s. */
+export function retryDelay(attempt: number, error: unknown): number {
+  if (error instanceof ApiError && error.retryAfterSeconds !== undefined)
+    return Math.min(10_000, Math.max(250, error.retryAfterSeconds * 1000));
+  return Math.min(4_000, 1_000 * 2 ** attempt);
 }
