@@ -3,10 +3,10 @@ import { Link, useParams } from 'react-router';
 import { ApiError, api, must, type Schemas } from '../api/client';
 import { useEntityDirectory } from '../catalog/directory';
 import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
+import { RecentResults } from '../checks/check-summary';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
-import { scrollRegion } from '../ui/scroll-region';
 
 /**
  * One entity (route /entities/:blueprint/:slug, where alert messages link): its fields as its
@@ -264,13 +264,6 @@ function CheckCard({ check }: { check: Check }) {
         }),
       ),
   });
-  const results = useQuery({
-    queryKey: ['results', check.id, { limit: 20 }],
-    queryFn: () =>
-      must(
-        api.GET('/v1/checks/{id}/results', { params: { path: { id: check.id }, query: { limit: '20' } } }),
-      ),
-  });
   const transitions = useQuery({
     queryKey: ['transitions', 'check', check.id],
     queryFn: () =>
@@ -308,8 +301,7 @@ function CheckCard({ check }: { check: Check }) {
       <div className="grid">
         <div>
           <h4>Recent results</h4>
-          <ErrorNote error={results.error} title="The results could not be loaded." />
-          <Results results={results.data?.results} />
+          <RecentResults checkId={check.id} />
         </div>
         <div>
           <h4>Transitions</h4>
@@ -318,44 +310,6 @@ function CheckCard({ check }: { check: Check }) {
         </div>
       </div>
     </article>
-  );
-}
-
-function Results({ results }: { results: Schemas['Result'][] | undefined }) {
-  if (!results) return <Loading what="results" />;
-  if (results.length === 0) return <Empty title="No results yet." />;
-  return (
-    <div className="table-wrap" {...scrollRegion('Recent results')}>
-      <table aria-label="Recent results">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Outcome</th>
-            <th scope="col">Latency</th>
-            <th scope="col">Detail</th>
-          </tr>
-        </thead>
-        <tbody>
-          {results.map((r) => (
-            <tr key={r.id}>
-              <td>
-                <Time iso={r.checked_at} />
-              </td>
-              <td>
-                <span className={`badge state-${r.success ? 'up' : 'down'}`}>
-                  {r.success ? 'success' : 'failure'}
-                </span>
-              </td>
-              <td>{r.latency_ms} ms</td>
-              <td>
-                {r.status_code ? <code>{r.status_code}</code> : null} {r.error_message}
-                {r.synthetic ? <span className="muted"> (recorded by the service)</span> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 
