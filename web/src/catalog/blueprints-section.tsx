@@ -1,4 +1,4 @@
-import { useMutation, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
@@ -13,27 +13,6 @@ type Blueprint = Schemas['Blueprint'];
 /** The link to a blueprint's page (its field editor). */
 export function blueprintPath(slug: string): string {
   return `/catalog/blueprints/${encodeURIComponent(slug)}`;
-}
-
-/** Entity counts per blueprint, from each blueprint's entity list (the same queries the entity table reads). */
-function useEntityCounts(blueprints: Blueprint[]): Map<string, number> {
-  const results = useQueries({
-    queries: blueprints.map((b) => ({
-      queryKey: ['entities', b.slug],
-      queryFn: () =>
-        must(
-          api.GET('/v1/blueprints/{blueprint_slug}/entities', {
-            params: { path: { blueprint_slug: b.slug } },
-          }),
-        ),
-    })),
-  });
-  const counts = new Map<string, number>();
-  results.forEach((r, i) => {
-    const bp = blueprints[i];
-    if (bp && r.data) counts.set(bp.slug, r.data.length);
-  });
-  return counts;
 }
 
 function NewBlueprintForm({ onCreated }: { onCreated: (bp: Blueprint) => void }) {
@@ -87,10 +66,12 @@ function NewBlueprintForm({ onCreated }: { onCreated: (bp: Blueprint) => void })
   );
 }
 
-/** The blueprints: name (a link to the field editor), slug, field and entity counts; a create form for writers. */
+/**
+ * The blueprints: name (a link to the field editor), slug, field count and a link to their
+ * entities (counting them would read every blueprint's entities); a create form for writers.
+ */
 export function BlueprintsSection({ blueprints }: { blueprints: Blueprint[] }) {
   const { canWrite } = useSession();
-  const counts = useEntityCounts(blueprints);
   const [created, setCreated] = useState<Blueprint | undefined>();
   return (
     <Section title="Blueprints">
@@ -128,7 +109,9 @@ export function BlueprintsSection({ blueprints }: { blueprints: Blueprint[] }) {
                     <code>{b.slug}</code>
                   </td>
                   <td>{b.fields.length}</td>
-                  <td>{counts.get(b.slug) ?? '…'}</td>
+                  <td>
+                    <Link to={`/catalog?blueprint=${encodeURIComponent(b.slug)}`}>Entities of {b.name}</Link>
+                  </td>
                   <td>{b.description || <span className="muted">none</span>}</td>
                 </tr>
               ))}
