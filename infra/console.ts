@@ -23,8 +23,10 @@ import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-c
 import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { CONSOLE_CSP } from '../lib/http/console-policy.ts';
+import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../lib/http/edge-address.ts';
 
 /** `npm run build:web`'s output in this checkout. */
 export const DEFAULT_CONSOLE_DIR = resolve(import.meta.dirname, '..', 'web', 'dist');
@@ -38,6 +40,11 @@ export interface VigilConsoleProps {
   readonly mcpUrl: IFunctionUrl;
   /** The built console (index.html and assets/); default web/dist. */
   readonly consoleDir?: string;
+  /**
+   * Sent to every API origin as EDGE_SECRET_HEADER; the functions behind them get the same value
+   * as VIGIL_EDGE_SECRET and only then believe VIEWER_ADDRESS_HEADER (lib/http/edge-address.ts).
+   */
+  readonly edgeSecret: ISecret;
 }
 
 /**
@@ -50,6 +57,21 @@ const SPA_REWRITE = `function handler(event) {
   var request = event.request;
   var last = request.uri.substring(request.uri.lastIndexOf('/') + 1);
   if (last.indexOf('.') === -1) request.uri = '/index.html';
+  return request;
+}`;
+
+/**
+ * The viewer's address for the API's per-address limits (failed authentications), which would
+ * otherwise see the edge's address, shared by everyone it serves. CloudFront-Viewer-Address cannot
+ * be used: an origin request policy that adds a CloudFront header (allViewerAndWhitelistCloudFront)
+ * also forwards the viewer's Host, which API Gateway and function URLs answer with 403, and the
+ * one that drops Host (allExcept, AllViewerExceptHostHeader) adds no CloudFront header. A header
+ * set here is a viewer header to the origin request policy, so it is forwarded; set (not added)
+ * on every request, a value the viewer sent never gets through.
+ */
+const VIEWER_ADDRESS = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
   return request;
 }`;
 
@@ -93,14 +115,26 @@ export class VigilConsole extends Construct {
       },
     });
 
+    const viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
+      code: FunctionCode.fromInline(VIEWER_ADDRESS),
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Vigil API: the viewer address for per-address limits',
+    });
+
+    // CloudFormation resolves the dynamic reference at deploy time (a secretsmanager reference is
+    // allowed in any resource property), so the template carries only the secret's ARN and the
+    // synth needs no AWS call. CloudFront replaces a viewer header of the same name with it.
+    const customHeaders = { [EDGE_SECRET_HEADER]: props.edgeSecret.secretValue.unsafeUnwrap() };
     const stack = Stack.of(this);
     const api = new HttpOrigin(`${props.httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      customHeaders,
     });
     // A stream's heartbeat (15 s) keeps well inside the read timeout between two chunks.
-    const streamed = { readTimeout: Duration.seconds(60) };
+    const streamed = { readTimeout: Duration.seconds(60), customHeaders };
     const statusStream = new FunctionUrlOrigin(props.statusStreamUrl, streamed);
     const mcp = new FunctionUrlOrigin(props.mcpUrl, streamed);
+    const apiBehavior = (origin: IOrigin) => apiPath(origin, viewerAddress);
 
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Vigil console and API',
@@ -159,14 +193,16 @@ export class VigilConsole extends Construct {
  * query string but Host (API Gateway and function URLs route on their own host name). With
  * caching disabled, the AllViewerExceptHostHeader policy forwards Authorization too, so the
  * Bearer key reaches the origin (an origin request policy may name Authorization only then).
+ * The viewer-request function adds the viewer's address, which that policy forwards with the rest.
  */
-function apiBehavior(origin: IOrigin): BehaviorOptions {
+function apiPath(origin: IOrigin, viewerAddress: EdgeFunction): BehaviorOptions {
   return {
     origin,
     viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
     allowedMethods: AllowedMethods.ALLOW_ALL,
     cachePolicy: CachePolicy.CACHING_DISABLED,
     originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
     // Compression would hold back a streamed body until a block fills.
     compress: false,
   };

@@ -6,6 +6,7 @@ import middy from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import type { App } from '../app.ts';
 import { functionUrlHandler, type LambdaStreamingRuntime, streamifyHandler } from '../http/stream-lambda.ts';
+import type { Config } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
 import { internalErrorFallback } from './lambda-edge.ts';
 
@@ -13,15 +14,18 @@ import { internalErrorFallback } from './lambda-edge.ts';
  * Function URL (RESPONSE_STREAM) -> the shared router, streamed: the edge of every streaming
  * function (the status stream, MCP). Not middy's own streamifyResponse: it reads the global
  * `awslambda` when built and on every request, so no other runtime could be passed in; the middy
- * chain runs inside the runtime's streamifyResponse instead.
+ * chain runs inside the runtime's streamifyResponse instead. Without `config` (or its edgeSecret)
+ * the console edge's viewer address is never believed.
  */
 export function createStreamingUrlHandler<S extends Writable>(deps: {
   app: Pick<App, 'router'>;
   powertools: PowertoolsLogger;
   logger: Logger;
   runtime: LambdaStreamingRuntime<S>;
+  config?: Pick<Config, 'edgeSecret'>;
 }) {
-  const chain = middy(functionUrlHandler(deps.app.router, deps.logger))
+  const trust = { edgeSecret: deps.config?.edgeSecret };
+  const chain = middy(functionUrlHandler(deps.app.router, deps.logger, trust))
     .use(
       injectLambdaContext(deps.powertools, {
         correlationIdPath: correlationPaths.LAMBDA_FUNCTION_URL,

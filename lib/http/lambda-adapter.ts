@@ -1,15 +1,20 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Logger } from '../platform/logger.ts';
+import { clientAddress, type EdgeTrust } from './edge-address.ts';
 import { errorResponse } from './error-response.ts';
 import { readStream } from './stream-web.ts';
 import type { HttpRequest, HttpResponse } from './types.ts';
 
-/** API Gateway HTTP API (payload v2) event -> runtime-neutral request. */
-export function fromApiGatewayEvent(event: APIGatewayProxyEventV2): HttpRequest {
-  const headers: Record<string, string> = {};
+/**
+ * API Gateway HTTP API (payload v2) event -> runtime-neutral request. Behind the console's
+ * CloudFront edge, `trust` decides whether the viewer's address replaces the edge's (edge-address.ts).
+ */
+export function fromApiGatewayEvent(event: APIGatewayProxyEventV2, trust?: EdgeTrust): HttpRequest {
+  const received: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) {
-    if (value !== undefined) headers[name.toLowerCase()] = value;
+    if (value !== undefined) received[name.toLowerCase()] = value;
   }
+  const { headers, sourceIp } = clientAddress(received, event.requestContext.http.sourceIp, trust);
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(event.rawQueryString ?? '')) {
     if (!(name in query)) query[name] = value;
@@ -24,7 +29,7 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2): HttpRequest 
     headers,
     body,
     requestId: event.requestContext.requestId,
-    sourceIp: event.requestContext.http.sourceIp,
+    ...(sourceIp !== undefined ? { sourceIp } : {}),
   };
 }
 
@@ -62,10 +67,11 @@ export async function bufferedApiGatewayResult(
 export function apiGatewayHandler(
   router: { handle(req: HttpRequest): Promise<HttpResponse> },
   logger: Logger,
+  trust?: EdgeTrust,
 ) {
   return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
     try {
-      const response = await router.handle(fromApiGatewayEvent(event));
+      const response = await router.handle(fromApiGatewayEvent(event, trust));
       if (response.stream) return await bufferedApiGatewayResult(response, response.stream);
       return toApiGatewayResult(response);
     } catch (err) {

@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
 import type { Logger } from '../platform/logger.ts';
+import type { EdgeTrust } from './edge-address.ts';
 import { errorResponse } from './error-response.ts';
 import { fromApiGatewayEvent } from './lambda-adapter.ts';
 import type { HttpRequest, HttpResponse } from './types.ts';
@@ -43,11 +44,12 @@ export interface StreamingResult {
 export function functionUrlHandler(
   router: { handle(req: HttpRequest): Promise<HttpResponse> },
   logger: Logger,
+  trust?: EdgeTrust,
 ) {
   return async (event: LambdaFunctionURLEvent): Promise<StreamingResult> => {
     let response: HttpResponse;
     try {
-      response = await router.handle(fromApiGatewayEvent(event));
+      response = await router.handle(fromApiGatewayEvent(event, trust));
     } catch (err) {
       response = errorResponse(err, logger);
     }

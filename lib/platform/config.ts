@@ -67,6 +67,7 @@ const envSchema = z.object({
   VIGIL_ACTION_QUEUE_URL: z.string().optional(),
   VIGIL_EVENT_BUS_NAME: z.string().optional(),
   VIGIL_CONSOLE_DIR: z.string().trim().min(1).optional(),
+  VIGIL_EDGE_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
 });
 
 export type Runtime = 'local' | 'cloud';
@@ -111,6 +112,11 @@ export interface Config {
   eventBusName: string | undefined;
   /** Local runtime: the built web console served at `/` (an absolute path). */
   consoleDir: string;
+  /**
+   * Cloud: the secret the console's CloudFront edge sends with each request; only a request
+   * carrying it has its viewer address believed. Undefined: the edge's headers are never believed.
+   */
+  edgeSecret: string | undefined;
 }
 
 /** Reads and validates configuration; throws a readable error naming every bad variable. */
@@ -151,5 +157,6 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     actionQueueUrl: e.VIGIL_ACTION_QUEUE_URL,
     eventBusName: e.VIGIL_EVENT_BUS_NAME,
     consoleDir: resolve(e.VIGIL_CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR),
+    edgeSecret: e.VIGIL_EDGE_SECRET,
   };
 }

@@ -100,6 +100,17 @@ describe('api function', () => {
         NODE_OPTIONS: '--enable-source-maps',
         VIGIL_NOTIFY_QUEUE_URL: { Ref: expect.stringMatching(/^NotifyQueue/) },
         VIGIL_ACTION_QUEUE_URL: { Ref: expect.stringMatching(/^ActionsQueue/) },
+        // A dynamic reference to the generated secret, resolved at deploy time (console.test.ts).
+        VIGIL_EDGE_SECRET: {
+          'Fn::Join': [
+            '',
+            [
+              '{{resolve:secretsmanager:',
+              { Ref: expect.stringMatching(/^EdgeSecret/) },
+              ':SecretString:::}}',
+            ],
+          ],
+        },
       },
     });
   });

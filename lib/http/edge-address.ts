@@ -1,0 +1,51 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+
+/**
+ * Behind the console's CloudFront distribution (infra/console.ts) the API sees the edge's address
+ * as the source, shared by everyone that edge serves. CloudFront sends the viewer's own address in
+ * VIEWER_ADDRESS_HEADER (set by a viewer-request function, over anything the viewer sent) and a
+ * secret in EDGE_SECRET_HEADER (an origin custom header). Only a request carrying the configured
+ * secret is believed: anyone can send either header straight to the API's own URLs.
+ */
+
+/** The origin custom header CloudFront adds to every /v1 origin request. */
+export const EDGE_SECRET_HEADER = 'x-vigil-edge-secret';
+/** The viewer's IP address (no port), written by the distribution's viewer-request function. */
+export const VIEWER_ADDRESS_HEADER = 'x-vigil-viewer-address';
+
+/** What the Lambda adapters need to know about the edge in front of them. */
+export interface EdgeTrust {
+  /** VIGIL_EDGE_SECRET; undefined: the edge's headers are never believed. */
+  edgeSecret: string | undefined;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Constant-time comparison (of digests, so that a wrong length takes the same time too). */
+function sameSecret(sent: string, expected: string): boolean {
+  return timingSafeEqual(digest(sent), digest(expected));
+}
+
+/** A bare IPv4 or IPv6 address, or undefined for anything else (a port, brackets, a zone, a list). */
+export function parseViewerAddress(value: string | undefined): string | undefined {
+  const address = value?.trim();
+  return address && !address.includes('%') && isIP(address) !== 0 ? address : undefined;
+}
+
+/**
+ * The request's client address and its headers without the edge's two: the viewer's address when
+ * the secret matches and the address is well formed, else the connection's own `sourceIp`. The
+ * headers go in every case, so neither the secret nor a forged address reaches a route or a log.
+ */
+export function clientAddress(
+  headers: Record<string, string>,
+  sourceIp: string | undefined,
+  trust: EdgeTrust | undefined,
+): { headers: Record<string, string>; sourceIp: string | undefined } {
+  const { [EDGE_SECRET_HEADER]: secret, [VIEWER_ADDRESS_HEADER]: viewer, ...rest } = headers;
+  const expected = trust?.edgeSecret;
+  const trusted = expected !== undefined && secret !== undefined && sameSecret(secret, expected);
+  const address = trusted ? parseViewerAddress(viewer) : undefined;
+  return { headers: rest, sourceIp: address ?? sourceIp };
+}
