@@ -103,6 +103,8 @@ export function entityStateOps(change: EntityChange): {
     kind: 'entity',
     entity_id: entity.id,
     entity_name: entity.name,
+    blueprint_slug: entity.blueprint_slug,
+    entity_slug: entity.slug,
     check_id: change.checkId,
     from_state: entity.state,
     to_state: next,

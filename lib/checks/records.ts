@@ -99,6 +99,9 @@ export const transitionSchema = z.object({
   kind: z.enum(['check', 'entity']),
   entity_id: z.string(),
   entity_name: z.string(),
+  /** The entity's address (absent on transitions recorded before it was kept). */
+  blueprint_slug: z.string().optional(),
+  entity_slug: z.string().optional(),
   check_id: z.string(),
   from_state: z.enum(['unknown', 'up', 'down', 'degraded']),
   to_state: z.enum(['unknown', 'up', 'down', 'degraded']),
@@ -171,6 +174,9 @@ export function publicTransition(t: TransitionRecord) {
     kind: t.kind,
     entity_id: t.entity_id,
     entity_name: t.entity_name,
+    ...(t.blueprint_slug && t.entity_slug
+      ? { blueprint_slug: t.blueprint_slug, entity_slug: t.entity_slug }
+      : {}),
     check_id: t.check_id,
     from_state: t.from_state,
     to_state: t.to_state,

@@ -100,6 +100,11 @@ export const publicTransitionSchema = z
     id: idSchema('trn'),
     entity_id: idSchema('ent'),
     entity_name: z.string().meta({ description: "The entity's name when the change happened" }),
+    blueprint_slug: z
+      .string()
+      .optional()
+      .meta({ description: "The entity's address with entity_slug (absent on older transitions)" }),
+    entity_slug: z.string().optional(),
     created_at: timestampSchema,
   })
   .meta({ id: 'Transition' });

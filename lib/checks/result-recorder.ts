@@ -183,6 +183,8 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
           kind: 'check',
           entity_id: entity.id,
           entity_name: entity.name,
+          blueprint_slug: entity.blueprint_slug,
+          entity_slug: entity.slug,
           check_id: check.id,
           from_state: current.state,
           to_state: applied.next.state,

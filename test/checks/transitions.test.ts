@@ -3,10 +3,12 @@ import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
 
 const TRANSITION_KEYS = [
+  'blueprint_slug',
   'check_id',
   'created_at',
   'entity_id',
   'entity_name',
+  'entity_slug',
   'from_state',
   'id',
   'kind',

@@ -269,14 +269,13 @@ function IncidentFeed() {
 }
 
 function FeedItem({ t }: { t: Schemas['Transition'] }) {
-  // The transition names its entity; where the console has seen the entity, it also knows its page.
+  // The transition names its entity and its address; older ones lack the address, unless the console has seen the entity.
   const entity = knownEntity(t.entity_id);
+  const blueprint = t.blueprint_slug ?? entity?.blueprint_slug;
+  const slug = t.entity_slug ?? entity?.slug;
+  const label = entity?.name ?? t.entity_name;
   const name =
-    entity?.blueprint_slug && entity.slug ? (
-      <Link to={`/entities/${entity.blueprint_slug}/${entity.slug}`}>{entity.name}</Link>
-    ) : (
-      <strong>{entity?.name ?? t.entity_name}</strong>
-    );
+    blueprint && slug ? <Link to={`/entities/${blueprint}/${slug}`}>{label}</Link> : <strong>{label}</strong>;
   return (
     <li className="feed-item">
       <span className="feed-entity">{name}</span>
