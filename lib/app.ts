@@ -98,6 +98,9 @@ export function createApp(deps: CoreDeps) {
   const blueprints = createBlueprintStore(deps.table);
   const entities = createEntityStore(deps.table);
   const catalog = { table: deps.table, clock: deps.clock, blueprints, entities };
+  // One seal per process: the secret is read (or created) at the first paged read, then cached.
+  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+
   const checks = createCheckStore(deps.table);
   const checkDeps = {
     table: deps.table,
@@ -106,7 +109,7 @@ export function createApp(deps: CoreDeps) {
     clock: deps.clock,
     dueShards: deps.config.dueShards,
   };
-  const checkService = createCheckService({ ...checkDeps, entities });
+  const checkService = createCheckService({ ...checkDeps, entities, cursors });
   const recorder = createResultRecorder(checkDeps);
   const jobRunner: JobRunnerDeps = {
     checks,
@@ -121,9 +124,6 @@ export function createApp(deps: CoreDeps) {
       }),
     logger: deps.logger,
   };
-
-  // One seal per process: the secret is read (or created) at the first paged read, then cached.
-  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 
   const notifications = composeNotifications({
     table: deps.table,

@@ -9,6 +9,7 @@ import { isoTime } from '../platform/clock.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { createCheckAggregate } from './check-aggregate.ts';
 import { pushGraceSeconds } from './check-config.ts';
@@ -20,6 +21,7 @@ import {
   type UpdateCheckBody,
 } from './check-input.ts';
 import { checkKeys } from './check-keys.ts';
+import { type CheckPageQuery, createCheckPager } from './check-pages.ts';
 import { type CheckRun, type CheckStore, checkItems, dueIndexUpdate, joinCheck } from './check-store.ts';
 import type { CheckRecord } from './records.ts';
 
@@ -30,12 +32,15 @@ export interface CheckServiceDeps {
   tenants: TenantStore;
   clock: Clock;
   dueShards: number;
+  /** Seals the cursors of the paged check list. */
+  cursors: CursorSeal;
 }
 
 /** Check CRUD: the plan limit, the entity's check states and the due index move in one transaction. */
 export function createCheckService(deps: CheckServiceDeps) {
   const { table, clock } = deps;
   const aggregate = createCheckAggregate(deps);
+  const pager = createCheckPager(deps);
 
   /** The check as a run needs it (its state, and its definition kept parsed), or 404. */
   const requireRun = async (tenantId: string, checkId: string): Promise<CheckRun> => {
@@ -222,6 +227,11 @@ export function createCheckService(deps: CheckServiceDeps) {
         wanted.map((c) => c.entity_id),
       );
       return wanted.filter((c) => alive.has(c.entity_id));
+    },
+
+    /** A page of the tenant's checks (or one entity's), oldest first, read with bounded queries. */
+    page(tenantId: string, query: CheckPageQuery) {
+      return pager.page(tenantId, query);
     },
 
     async update(tenantId: string, checkId: string, patch: UpdateCheckBody): Promise<CheckRecord> {

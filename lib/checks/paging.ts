@@ -43,6 +43,8 @@ export interface PageSource {
   index?: IndexName;
   pk: string;
   prefix: string;
+  /** What else the cursor is bound to (such as the tenant, when `pk` alone does not name it). */
+  scope?: string;
 }
 
 export interface Page {
@@ -62,7 +64,8 @@ function invalidCursor(): never {
 
 /** The sealed cursor's associated data: the list it pages. */
 function listOf(source: PageSource): string {
-  return JSON.stringify([source.index ?? 'table', source.pk, source.prefix]);
+  const list = [source.index ?? 'table', source.pk, source.prefix];
+  return JSON.stringify(source.scope === undefined ? list : [...list, source.scope]);
 }
 
 /** The client cursor that continues `source` after `last`: its position, sealed for the list. */

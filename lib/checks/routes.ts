@@ -17,9 +17,49 @@ export interface CheckRouteDeps {
 
 /** The path of every /v1/checks/{id} route (push routes included). */
 export const checkParams = z.object({ id: idSchema('chk') });
-const listChecksQuery = z.object({
-  entity_id: z.string().min(1).optional().meta({ description: 'Only the checks of this entity' }),
-});
+/** The largest page of GET /v1/checks (its `limit`). */
+export const CHECK_LIST_MAX = 1000;
+const listLimitMessage = `must be an integer from 1 to ${CHECK_LIST_MAX}`;
+const listChecksQuery = z
+  .object({
+    entity_id: z.string().min(1).optional().meta({ description: 'Only the checks of this entity' }),
+    limit: z
+      .string()
+      .regex(/^[0-9]{1,6}$/, listLimitMessage)
+      .transform(Number)
+      .pipe(z.number().int().min(1, listLimitMessage).max(CHECK_LIST_MAX, listLimitMessage))
+      .optional()
+      .meta({
+        description: `Page size, 1 to ${CHECK_LIST_MAX}; without it, every check in one answer. The next page is in the Link header`,
+      }),
+    cursor: z
+      .string()
+      .min(1)
+      .max(2048)
+      .optional()
+      .meta({ description: "The cursor of the Link header's next page (with limit)" }),
+  })
+  .refine((query) => query.cursor === undefined || query.limit !== undefined, {
+    path: ['limit'],
+    message: 'is required with cursor',
+  });
+/** The Link header of a paged list: GitHub-style, the next page only. */
+const linkHeader = {
+  Link: {
+    description:
+      'With limit: `</v1/checks?limit=100&cursor=...>; rel="next"` (entity_id kept) while more checks follow; absent on the last page',
+    schema: { type: 'string' },
+  },
+};
+
+/** The Link header value announcing the page after `cursor` of GET /v1/checks. */
+export function nextChecksLink(query: { entity_id?: string | undefined; limit: number }, cursor: string) {
+  const params = new URLSearchParams();
+  if (query.entity_id !== undefined) params.set('entity_id', query.entity_id);
+  params.set('limit', String(query.limit));
+  params.set('cursor', cursor);
+  return `</v1/checks?${params.toString()}>; rel="next"`;
+}
 /** Results: limit default 50, at most 500 (DECISIONS.md); transitions: the paged-list rule, at most 200. */
 const resultsQuery = pageQuery(500);
 const transitionsQuery = pageQuery(200);
@@ -35,10 +75,27 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       auth: 'key',
       operationId: 'listChecks',
       tag,
-      summary: 'List the checks of the tenant (optionally ?entity_id= for one entity)',
-      schemas: { query: listChecksQuery, responses: { 200: z.array(publicCheckSchema) } },
-      handler: async ({ principal, query }) =>
-        ok((await checks.list(principal.tenantId, { entity_id: query.entity_id })).map(publicCheck)),
+      summary:
+        'List the checks of the tenant, oldest first (optionally ?entity_id= for one entity); paged with limit (next page in the Link header)',
+      schemas: {
+        query: listChecksQuery,
+        responses: { 200: z.array(publicCheckSchema) },
+        responseHeaders: linkHeader,
+      },
+      handler: async ({ principal, query }) => {
+        const { entity_id, limit, cursor } = query;
+        if (limit === undefined) {
+          return ok((await checks.list(principal.tenantId, { entity_id })).map(publicCheck));
+        }
+        const page = await checks.page(principal.tenantId, { entity_id, limit, cursor });
+        const body = page.checks.map(publicCheck);
+        if (page.nextCursor === null) return ok(body);
+        return {
+          status: 200,
+          body,
+          headers: { link: nextChecksLink({ entity_id, limit }, page.nextCursor) },
+        };
+      },
     }),
     defineRoute({
       method: 'POST',

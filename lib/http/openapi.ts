@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { defineRoute } from './define-route.ts';
-import { ERROR_STATUS, type ErrorCode, errorBodySchema, type ResponseSchema } from './route-schemas.ts';
+import {
+  ERROR_STATUS,
+  type ErrorCode,
+  errorBodySchema,
+  type ResponseSchema,
+  type RouteSchemas,
+} from './route-schemas.ts';
 import { ok, type PublicRoute, type Route } from './types.ts';
 
 /**
@@ -81,12 +87,18 @@ function requestBody(route: Route, components: Components): JsonSchema | undefin
   };
 }
 
-function successResponse(status: string, response: ResponseSchema, components: Components): JsonSchema {
+function successResponse(
+  status: string,
+  response: ResponseSchema,
+  components: Components,
+  headers: RouteSchemas['responseHeaders'],
+): JsonSchema {
   const description = SUCCESS_DESCRIPTIONS[status] ?? 'Success';
-  if (response === null) return { description };
+  const described = headers ? { description, headers } : { description };
+  if (response === null) return described;
   const [contentType, schema] =
     response instanceof z.ZodType ? ['application/json', response] : [response.contentType, response.schema];
-  return { description, content: { [contentType]: { schema: toJsonSchema(schema, 'output', components) } } };
+  return { ...described, content: { [contentType]: { schema: toJsonSchema(schema, 'output', components) } } };
 }
 
 /** The error codes a route can answer: those of its kind (auth, params, body, query) and its own. */
@@ -134,7 +146,8 @@ function operation(route: Route, components: Components): JsonSchema {
   const body = requestBody(route, components);
   const responses: Record<string, JsonSchema> = {};
   for (const [status, response] of Object.entries(route.schemas.responses)) {
-    if (response !== undefined) responses[status] = successResponse(status, response, components);
+    if (response !== undefined)
+      responses[status] = successResponse(status, response, components, route.schemas.responseHeaders);
   }
   return {
     operationId: route.operationId,

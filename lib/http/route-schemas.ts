@@ -49,6 +49,8 @@ export interface RouteSchemas {
   body?: z.ZodType;
   /** Success responses by status. */
   responses: { 200?: ResponseSchema; 201?: ResponseSchema; 204?: null };
+  /** Headers of the success response, by name, as OpenAPI header objects (e.g. a paged list's Link). */
+  responseHeaders?: Record<string, { description: string; schema: Record<string, unknown> }>;
   /**
    * Errors particular to the route. The ones every route of its kind can answer (401 and 429 with
    * a key, 403 READ_ONLY on writes, 400 with a body or query, 404 with path parameters, 500) are
