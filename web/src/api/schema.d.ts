@@ -203,7 +203,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the checks of the tenant (optionally ?entity_id= for one entity) */
+        /** List the checks of the tenant, oldest first (optionally ?entity_id= for one entity); paged with limit (next page in the Link header) */
         get: operations["listChecks"];
         put?: never;
         /** Create a check (plan limit check_limit_per_entity) */
@@ -973,6 +973,9 @@ export interface components {
             entity_id: string;
             /** @description The entity's name when the change happened */
             entity_name: string;
+            /** @description The entity's address with entity_slug (absent on older transitions) */
+            blueprint_slug?: string;
+            entity_slug?: string;
             created_at: components["schemas"]["Timestamp"];
         };
         TeamMember: {
@@ -2870,6 +2873,10 @@ export interface operations {
             query?: {
                 /** @description Only the checks of this entity */
                 entity_id?: string;
+                /** @description Page size, 1 to 1000; without it, every check in one answer. The next page is in the Link header */
+                limit?: string;
+                /** @description The cursor of the Link header's next page (with limit) */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2880,6 +2887,8 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description With limit: `</v1/checks?limit=100&cursor=...>; rel="next"` (entity_id kept) while more checks follow; absent on the last page */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
