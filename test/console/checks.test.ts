@@ -299,4 +299,40 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     expectNoConsoleErrors(p);
     await p.close();
   });
+
+  it('reads the checks 100 at a time and loads the rest with "Load more checks"', async () => {
+    const before = await rig.api<{ id: string }[]>('GET', '/v1/checks');
+    const total = 103;
+    const missing = total - before.body.length;
+    expect(missing).toBeGreaterThan(0);
+    expect((await rig.api('POST', '/v1/blueprints', { slug: 'fleet', name: 'Fleet' })).status).toBe(201);
+    // The plan allows 20 checks per entity: spread them over enough entities.
+    for (let made = 0, n = 0; made < missing; n += 1) {
+      const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/fleet/entities', {
+        slug: `node-${n}`,
+        name: `Node ${n}`,
+      });
+      expect(entity.status).toBe(201);
+      for (let i = 0; i < 20 && made < missing; i += 1, made += 1) {
+        const check = await rig.api('POST', '/v1/checks', { entity_id: entity.body.id, check_type: 'push' });
+        expect(check.status).toBe(201);
+      }
+    }
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto('/checks');
+    const rows = p.page.getByRole('table', { name: 'Checks' }).locator('tbody tr');
+    await p.page.getByText('100 checks loaded; more follow.').waitFor();
+    expect(await rows.count()).toBe(100);
+    await p.page.getByText('type and state filters apply to the loaded checks').waitFor();
+    await p.page.getByRole('button', { name: 'Load more checks' }).click();
+    await p.page.getByText(`${total} checks loaded.`).waitFor();
+    expect(await rows.count()).toBe(total);
+    expect(await p.page.getByRole('button', { name: 'Load more checks' }).count()).toBe(0);
+    await choose(p.page, 'Type', 'http');
+    await expect.poll(() => rows.count()).toBe(1);
+    await p.page.getByText(`1 of ${total} checks loaded match the filters.`).waitFor();
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
 });

@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
+import { nextCursor } from '../api/link-header';
 import { useEntityDirectory } from '../catalog/directory';
 import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-form';
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
@@ -27,7 +28,29 @@ function EntityLink({ check, name }: { check: Check; name?: string | undefined }
   );
 }
 
-/** Every check of the account (GET /v1/checks), filtered by entity (?blueprint, ?entity_id), type and state. */
+/** Checks read per page of the list (the API's `limit`). */
+const CHECKS_PAGE = 100;
+
+/** One page of GET /v1/checks and the cursor of the next, from the answer's Link header. */
+async function checksPage(entityId: string, cursor: string | undefined) {
+  const call = api.GET('/v1/checks', {
+    params: {
+      query: {
+        limit: String(CHECKS_PAGE),
+        ...(entityId ? { entity_id: entityId } : {}),
+        ...(cursor ? { cursor } : {}),
+      },
+    },
+  });
+  const checks = await must(call);
+  const { response } = await call;
+  return { checks, next: nextCursor(response.headers.get('link')) };
+}
+
+/**
+ * The account's checks (GET /v1/checks), 100 at a time with "Load more checks"; the entity filter
+ * (?blueprint, ?entity_id) goes to the API, type and state filter the checks loaded so far.
+ */
 export function ChecksPage() {
   const { canWrite } = useSession();
   const [params, setParams] = useSearchParams();
@@ -35,11 +58,13 @@ export function ChecksPage() {
   const blueprint = params.get('blueprint') ?? '';
   const type = params.get('type') ?? '';
   const state = params.get('state') ?? '';
-  const checks = useQuery({
-    queryKey: ['checks', entityId],
-    queryFn: () =>
-      must(api.GET('/v1/checks', { params: { query: entityId ? { entity_id: entityId } : {} } })),
+  const checks = useInfiniteQuery({
+    queryKey: ['checks', 'pages', entityId],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) => checksPage(entityId, pageParam),
+    getNextPageParam: (last) => last.next,
   });
+  const loaded = checks.data?.pages.flatMap((p) => p.checks) ?? [];
   // Names from the entity directory (one bounded page, shared with the catalog); the rest show their address.
   const directory = useEntityDirectory();
   const names = new Map((directory.data?.entities ?? []).map((e) => [e.id, e.name]));
@@ -51,9 +76,7 @@ export function ChecksPage() {
     }
     setParams(next, { replace: true });
   };
-  const rows = (checks.data ?? []).filter(
-    (c) => (!type || c.check_type === type) && (!state || c.state === state),
-  );
+  const rows = loaded.filter((c) => (!type || c.check_type === type) && (!state || c.state === state));
   return (
     <Page
       title="Checks"
@@ -93,16 +116,30 @@ export function ChecksPage() {
           options={[{ value: '', label: 'All states' }, 'up', 'down', 'unknown']}
         />
       </search>
+      <p className="muted">
+        The entity filter asks the server; type and state filters apply to the loaded checks
+        {checks.hasNextPage ? ' (load more to filter the rest)' : ''}.
+      </p>
       <ErrorNote error={checks.error} title="The checks could not be read." />
       {checks.isPending ? (
         <Loading what="checks" />
       ) : checks.isSuccess && rows.length === 0 ? (
-        <Empty title={checks.data.length === 0 ? 'No checks yet.' : 'No check matches these filters.'}>
-          {checks.data.length === 0
+        <Empty
+          title={
+            loaded.length === 0
+              ? 'No checks yet.'
+              : checks.hasNextPage
+                ? 'No loaded check matches these filters.'
+                : 'No check matches these filters.'
+          }
+        >
+          {loaded.length === 0
             ? canWrite
               ? 'Create a check to start watching an entity: an HTTP endpoint, a port, a certificate, a DNS record, or a push check your own agent reports to.'
               : 'Checks appear here once someone with write access creates them.'
-            : 'Clear a filter to see more.'}
+            : checks.hasNextPage
+              ? 'Load more checks, or clear a filter to see more.'
+              : 'Clear a filter to see more.'}
         </Empty>
       ) : rows.length > 0 ? (
         <div className="table-wrap" {...scrollRegion('Checks')}>
@@ -139,8 +176,26 @@ export function ChecksPage() {
           </table>
         </div>
       ) : null}
+      {checks.isSuccess ? (
+        <p className="muted" aria-live="polite">
+          {loaded.length === rows.length
+            ? `${countChecks(loaded.length)} loaded`
+            : `${rows.length} of ${countChecks(loaded.length)} loaded match the filters`}
+          {checks.hasNextPage ? '; more follow.' : '.'}
+        </p>
+      ) : null}
+      {checks.hasNextPage ? (
+        <button type="button" disabled={checks.isFetchingNextPage} onClick={() => checks.fetchNextPage()}>
+          {checks.isFetchingNextPage ? 'Loading more checks…' : 'Load more checks'}
+        </button>
+      ) : null}
     </Page>
   );
+}
+
+/** "1 check", "2 checks". */
+function countChecks(n: number): string {
+  return `${n} ${n === 1 ? 'check' : 'checks'}`;
 }
 
 /** Creates a check: an entity (blueprint, then entity; ?blueprint&entity_id preselect it), a type, its fields. */
