@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { api, must, type Schemas } from '../api/client';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
+import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
 
 /** What a check probes, in one line: `GET https://…`, `tcp db:5432`, `dns A example.com`, `push`. */
@@ -67,8 +67,8 @@ export function CheckConfig({ check }: { check: Schemas['Check'] }) {
 
 /** The check's recent results, newest first, a page at a time (GET /v1/checks/{id}/results). */
 export function RecentResults({ checkId }: { checkId: string }) {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const { cursor } = pages;
   const results = useQuery({
     queryKey: ['results', checkId, cursor ?? ''],
     queryFn: () =>
@@ -120,18 +120,7 @@ export function RecentResults({ checkId }: { checkId: string }) {
           </table>
         </div>
       )}
-      <div className="row">
-        {cursors.length > 0 ? (
-          <button type="button" onClick={() => setCursors([])}>
-            Newest results
-          </button>
-        ) : null}
-        {next_cursor ? (
-          <button type="button" onClick={() => setCursors((c) => [...c, next_cursor])}>
-            Older results
-          </button>
-        ) : null}
-      </div>
+      <CursorPager pages={pages} next={next_cursor} first="Newest results" more="Older results" />
     </>
   );
 }

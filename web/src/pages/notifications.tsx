@@ -9,6 +9,7 @@ import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
+import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
 
 type Delivery = Schemas['Delivery'];
@@ -38,8 +39,8 @@ function DeliveryLog() {
   const checkId = params.get('check_id') ?? '';
   const channelId = params.get('channel_id') ?? '';
   const status = (params.get('status') ?? '') as Status | '';
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const { cursor } = pages;
   const [retried, setRetried] = useState<Delivery>();
   const names = useCheckNames();
   const channels = useQuery({
@@ -68,7 +69,7 @@ function DeliveryLog() {
     const next = new URLSearchParams(params);
     if (v) next.set(k, v);
     else next.delete(k);
-    setCursors([]);
+    pages.reset();
     setParams(next, { replace: true });
   };
   const channelLabel = (c: Schemas['NotificationChannel']) =>
@@ -133,18 +134,12 @@ function DeliveryLog() {
           </table>
         </div>
       ) : null}
-      <div className="row">
-        {cursors.length > 0 ? (
-          <button type="button" onClick={() => setCursors([])}>
-            Newest deliveries
-          </button>
-        ) : null}
-        {logs.data?.next_cursor ? (
-          <button type="button" onClick={() => setCursors((c) => [...c, logs.data.next_cursor as string])}>
-            Older deliveries
-          </button>
-        ) : null}
-      </div>
+      <CursorPager
+        pages={pages}
+        next={logs.data?.next_cursor}
+        first="Newest deliveries"
+        more="Older deliveries"
+      />
     </Section>
   );
 }
@@ -219,8 +214,8 @@ function DeliveryRow({
 
 function AllChannels() {
   const names = useCheckNames();
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages();
+  const { cursor } = pages;
   const channels = useQuery({
     queryKey: ['channels', cursor ?? ''],
     queryFn: () =>
@@ -265,21 +260,12 @@ function AllChannels() {
           </table>
         </div>
       ) : null}
-      <div className="row">
-        {cursors.length > 0 ? (
-          <button type="button" onClick={() => setCursors([])}>
-            First channels
-          </button>
-        ) : null}
-        {channels.data?.next_cursor ? (
-          <button
-            type="button"
-            onClick={() => setCursors((c) => [...c, channels.data.next_cursor as string])}
-          >
-            More channels
-          </button>
-        ) : null}
-      </div>
+      <CursorPager
+        pages={pages}
+        next={channels.data?.next_cursor}
+        first="First channels"
+        more="More channels"
+      />
     </Section>
   );
 }
