@@ -3,16 +3,15 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { MCP_FUNCTION_TIMEOUT_MS, MCP_SSE_FUNCTION_MS } from '../../lib/cloud/composition.ts';
-import { allowStatements, only, synthTemplate } from './synth.ts';
+import { allowStatements, functionVariables, getAtt, lambdaFunction, only, synthTemplate } from './synth.ts';
 
 let template: Template;
 let cleanup: () => void;
 let tableId: string;
 
 const PREFIX = 'McpHandler';
-const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
-const fn = () => only(template, 'AWS::Lambda::Function', `${PREFIX}Function`);
-const variables = () => (fn()[1].Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+const fn = () => lambdaFunction(template, PREFIX);
+const variables = () => functionVariables(template, PREFIX);
 
 beforeAll(() => {
   ({ template, cleanup } = synthTemplate());

@@ -1,14 +1,13 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_STREAM_FUNCTION_MS } from '../../lib/status/stream-service.ts';
-import { allowStatements, only, synthTemplate } from './synth.ts';
+import { allowStatements, getAtt, only, synthTemplate } from './synth.ts';
 
 let template: Template;
 let cleanup: () => void;
 let tableId: string;
 
 const PREFIX = 'StatusStreamHandler';
-const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
 
 beforeAll(() => {
   ({ template, cleanup } = synthTemplate());

@@ -40,3 +40,31 @@ export function allowStatements(template: Template, prefix: string): Record<stri
   const { Statement } = policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] };
   return Statement.filter((st) => st.Effect === 'Allow');
 }
+
+/** `{"Fn::GetAtt": [id, attr]}`: how the template refers to a resource's attribute. */
+export const getAtt = (id: string, attr = 'Arn') => ({ 'Fn::GetAtt': [id, attr] });
+
+/** The only Lambda function whose construct id starts with `prefix`, with its logical id. */
+export function lambdaFunction(template: Template, prefix: string): [string, Resource] {
+  return only(template, 'AWS::Lambda::Function', `${prefix}Function`);
+}
+
+/** The environment variables of that function. */
+export function functionVariables(template: Template, prefix: string): Record<string, unknown> {
+  const [, fn] = lambdaFunction(template, prefix);
+  return (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+}
+
+/** Actions a function's role may take on a resource (compared structurally, alone or in a statement's list). */
+export function actionsOn(template: Template, prefix: string, resource: unknown): string[] {
+  const same = (r: unknown) => JSON.stringify(r) === JSON.stringify(resource);
+  return allowStatements(template, prefix)
+    .filter((st) => same(st.Resource) || (Array.isArray(st.Resource) && st.Resource.some(same)))
+    .flatMap((st) => st.Action as string | string[]);
+}
+
+/** The table and its indexes, as IAM statements name them. */
+export const tableResources = (tableId: string) => [
+  getAtt(tableId),
+  { 'Fn::Join': ['', [getAtt(tableId), '/index/*']] },
+];

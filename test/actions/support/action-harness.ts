@@ -16,6 +16,7 @@ import { silentLogger } from '../../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../../lib/store/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
 import { memoryJobQueue } from '../../notify/support/memory-queue.ts';
+import { pushCheckFixtures } from '../../support/push-fixtures.ts';
 
 /** One request a receiver got. */
 export interface Received {
@@ -122,7 +123,6 @@ export async function startActionHarness() {
     }
   };
 
-  let entityCount = 0;
   const harness = {
     app,
     table,
@@ -147,34 +147,7 @@ export async function startActionHarness() {
     answerWith(code: number) {
       status = code;
     },
-    /** An entity with a push check (threshold 1): one failed result takes it down. */
-    async entityWithCheck(name: string): Promise<{ entityId: string; checkId: string }> {
-      if (entityCount === 0) await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' }, 201);
-      entityCount += 1;
-      const entity = await call(
-        'POST',
-        '/v1/blueprints/svc/entities',
-        { slug: `e${entityCount}`, name },
-        201,
-      );
-      const check = await call(
-        'POST',
-        '/v1/checks',
-        { entity_id: entity.id, check_type: 'push', interval_seconds: 3600, failure_threshold: 1 },
-        201,
-      );
-      return { entityId: entity.id, checkId: check.id };
-    },
-    /** A push result now, then the flow it starts. */
-    async result(checkId: string, success: boolean) {
-      await call(
-        'POST',
-        `/v1/checks/${checkId}/results`,
-        { success, latency_ms: 5, error_message: success ? '' : 'boom' },
-        201,
-      );
-      await settle();
-    },
+    ...pushCheckFixtures(call, settle),
     /** Creates an action through the API (201). */
     // biome-ignore lint/suspicious/noExplicitAny: the API's answer
     async action(fields: Record<string, unknown>): Promise<any> {

@@ -16,6 +16,7 @@ import { newId } from '../../../lib/platform/ids.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../../lib/store/sqlite-table.ts';
 import { manualTime } from '../../local/scheduler-helpers.ts';
+import { pushCheckFixtures } from '../../support/push-fixtures.ts';
 import { memoryJobQueue } from './memory-queue.ts';
 
 /** One send a fake channel saw. */
@@ -108,7 +109,6 @@ export async function startFlowHarness() {
     }
   };
 
-  let entityCount = 0;
   const harness = {
     app,
     table,
@@ -123,34 +123,7 @@ export async function startFlowHarness() {
     answerWith(fn: (channel: ChannelRecord, n: number) => SendOutcome) {
       answer = fn;
     },
-    /** An entity with a push check (threshold 1): one failed result takes it down. */
-    async entityWithCheck(name: string): Promise<{ entityId: string; checkId: string }> {
-      if (entityCount === 0) await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' }, 201);
-      entityCount += 1;
-      const entity = await call(
-        'POST',
-        '/v1/blueprints/svc/entities',
-        { slug: `e${entityCount}`, name },
-        201,
-      );
-      const check = await call(
-        'POST',
-        '/v1/checks',
-        { entity_id: entity.id, check_type: 'push', interval_seconds: 3600, failure_threshold: 1 },
-        201,
-      );
-      return { entityId: entity.id, checkId: check.id };
-    },
-    /** A push result now, then the flow it starts. */
-    async result(checkId: string, success: boolean) {
-      await call(
-        'POST',
-        `/v1/checks/${checkId}/results`,
-        { success, latency_ms: 5, error_message: success ? '' : 'boom' },
-        201,
-      );
-      await settle();
-    },
+    ...pushCheckFixtures(call, settle),
     async policy(checkId: string, fields: Record<string, unknown>) {
       const policy = await call('POST', `/v1/checks/${checkId}/policy`, fields);
       expect(policy?.check_id, JSON.stringify(policy)).toBe(checkId);
