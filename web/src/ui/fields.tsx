@@ -34,12 +34,32 @@ function describedBy(id: string, error?: string, hint?: ReactNode): string | und
   return ids.length > 0 ? ids.join(' ') : undefined;
 }
 
+/** The attributes that tie a control to its label, hint and error. */
+function controlProps(id: string, { error, hint, required }: Common) {
+  return {
+    id,
+    required,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy(id, error, hint),
+  };
+}
+
+/** A field laid out as its label (with the required mark), the control, then its hint and error. */
+function Labelled({ id, field, children }: { id: string; field: Common; children: ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {field.label}
+        {field.required ? <span aria-hidden="true"> *</span> : null}
+      </label>
+      {children}
+      <Described id={id} error={field.error} hint={field.hint} />
+    </div>
+  );
+}
+
 /** A text-like input (text, number, url, email, password, datetime-local). */
 export function TextField({
-  label,
-  error,
-  hint,
-  required,
   value,
   onChange,
   type = 'text',
@@ -47,6 +67,7 @@ export function TextField({
   placeholder,
   autoComplete,
   disabled,
+  ...field
 }: Common & {
   value: string;
   onChange: (value: string) => void;
@@ -58,72 +79,50 @@ export function TextField({
 }) {
   const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {required ? <span aria-hidden="true"> *</span> : null}
-      </label>
+    <Labelled id={id} field={field}>
       <input
-        id={id}
+        {...controlProps(id, field)}
         name={name}
         type={type}
         value={value}
-        required={required}
         placeholder={placeholder}
         autoComplete={autoComplete}
         disabled={disabled}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
         onChange={(e) => onChange(e.target.value)}
       />
-      <Described id={id} error={error} hint={hint} />
-    </div>
+    </Labelled>
   );
 }
 
 /** A multi-line text input. */
 export function TextAreaField({
-  label,
-  error,
-  hint,
-  required,
   value,
   onChange,
   rows = 4,
   name,
+  ...field
 }: Common & { value: string; onChange: (value: string) => void; rows?: number; name?: string }) {
   const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {required ? <span aria-hidden="true"> *</span> : null}
-      </label>
+    <Labelled id={id} field={field}>
       <textarea
-        id={id}
+        {...controlProps(id, field)}
         name={name}
         rows={rows}
         value={value}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
         onChange={(e) => onChange(e.target.value)}
       />
-      <Described id={id} error={error} hint={hint} />
-    </div>
+    </Labelled>
   );
 }
 
 /** A select from fixed options. */
 export function SelectField({
-  label,
-  error,
-  hint,
-  required,
   value,
   onChange,
   options,
   name,
+  ...field
 }: Common & {
   value: string;
   onChange: (value: string) => void;
@@ -132,18 +131,11 @@ export function SelectField({
 }) {
   const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {required ? <span aria-hidden="true"> *</span> : null}
-      </label>
+    <Labelled id={id} field={field}>
       <select
-        id={id}
+        {...controlProps(id, field)}
         name={name}
         value={value}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
         onChange={(e) => onChange(e.target.value)}
       >
         {options.map((o) => {
@@ -155,34 +147,29 @@ export function SelectField({
           );
         })}
       </select>
-      <Described id={id} error={error} hint={hint} />
-    </div>
+    </Labelled>
   );
 }
 
 /** A checkbox with its label after it. */
 export function CheckboxField({
-  label,
-  error,
-  hint,
   checked,
   onChange,
   name,
+  ...field
 }: Common & { checked: boolean; onChange: (checked: boolean) => void; name?: string }) {
   const id = useId();
   return (
     <div className="field field-check">
       <input
-        id={id}
+        {...controlProps(id, field)}
         name={name}
         type="checkbox"
         checked={checked}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
         onChange={(e) => onChange(e.target.checked)}
       />
-      <label htmlFor={id}>{label}</label>
-      <Described id={id} error={error} hint={hint} />
+      <label htmlFor={id}>{field.label}</label>
+      <Described id={id} error={field.error} hint={field.hint} />
     </div>
   );
 }
