@@ -1,7 +1,8 @@
 import { tenantPk } from '../auth/tenancy-keys.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { type Item, type Key, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
+import { batchGetAll } from '../store/items.ts';
+import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { CHECK_PREFIX, checkKeys, entityChecksPk } from './check-keys.ts';
 import { CHECK_ENTITY, CHECK_STATE_ENTITY, joinCheckItems } from './check-store.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from './paging.ts';
@@ -30,9 +31,6 @@ export interface CheckPageDeps {
   cursors: CursorSeal;
   entities: EntityStore;
 }
-
-/** Keys per batch get (DynamoDB's limit). */
-const BATCH_GET_KEYS = 100;
 
 /** A listed check and the item whose position continues the list after it. */
 interface Placed {
@@ -112,7 +110,10 @@ export function createCheckPager(deps: CheckPageDeps) {
       const definitions = read.items.filter(
         (item) => item.pk === tenantPk(tenantId) && item.entity === CHECK_ENTITY,
       );
-      const states = await getAll(definitions.map((item) => checkKeys.state(tenantId, String(item.id))));
+      const states = await batchGetAll(
+        table,
+        definitions.map((item) => checkKeys.state(tenantId, String(item.id))),
+      );
       const byId = new Map(joinCheckItems([...definitions, ...states]).map((c) => [c.id, c]));
       for (const item of definitions) {
         const check = byId.get(String(item.id));
@@ -121,15 +122,6 @@ export function createCheckPager(deps: CheckPageDeps) {
       cursor = read.cursor;
     } while (kept.length < want && cursor);
     return kept;
-  };
-
-  /** Items for `keys`, in batches of at most 100 keys. */
-  const getAll = async (keys: Key[]): Promise<Item[]> => {
-    const out: Item[] = [];
-    for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) {
-      out.push(...(await table.batchGet(keys.slice(i, i + BATCH_GET_KEYS))));
-    }
-    return out;
   };
 
   return {

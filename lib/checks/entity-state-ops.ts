@@ -85,10 +85,11 @@ export function entityStateOps(change: EntityChange): {
     Object.values(change.checkStates).map((state) => ({ enabled: true, state })),
   );
   const versionHeld = unchanged('version', entity.version);
+  const entityKey = catalogKeys.entity(change.tenantId, entity.blueprint_slug, entity.slug);
   const ops: WriteOp[] = [
     {
       type: 'update',
-      key: catalogKeys.entity(change.tenantId, entity.blueprint_slug, entity.slug),
+      key: entityKey,
       set: { state: next, check_states: change.checkStates },
       add: { version: 1, ...(change.countDelta ? { check_count: change.countDelta } : {}) },
       condition: change.condition
@@ -115,7 +116,6 @@ export function entityStateOps(change: EntityChange): {
   if (entityOp?.type === 'update') entityOp.set = { ...entityOp.set, last_transition_id: transition.id };
   ops.push({ type: 'put', item: transitionItem(transition, change.retentionDays) });
   // The tenant's status counters and state index move with the entity (lib/status/status-index.ts).
-  const entityKey = catalogKeys.entity(change.tenantId, entity.blueprint_slug, entity.slug);
   ops.push(...stateMoveOps(change.tenantId, entityKey.sk, entity.id, entity.state, next));
   return { ops, transition };
 }

@@ -43,6 +43,8 @@ export function clientAddress(
   sourceIp: string | undefined,
   trust: EdgeTrust | undefined,
 ): { headers: Record<string, string>; sourceIp: string | undefined } {
+  // Most requests carry neither header: no copy of the headers for them.
+  if (!(EDGE_SECRET_HEADER in headers) && !(VIEWER_ADDRESS_HEADER in headers)) return { headers, sourceIp };
   const { [EDGE_SECRET_HEADER]: secret, [VIEWER_ADDRESS_HEADER]: viewer, ...rest } = headers;
   const expected = trust?.edgeSecret;
   const trusted = expected !== undefined && secret !== undefined && sameSecret(secret, expected);

@@ -5,8 +5,8 @@ import { CHECK_ENTITY } from '../checks/check-store.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from '../checks/paging.ts';
 import { CHECK_TYPES } from '../checks/records.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { parseItem, queryAll } from '../store/items.ts';
-import { type Item, type Key, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
+import { batchGetAll, parseItem, queryAll } from '../store/items.ts';
+import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { readCounts } from './status-counts.ts';
 import { type BoardState, STATES, statusKeys } from './status-index.ts';
 
@@ -18,10 +18,6 @@ import { type BoardState, STATES, statusKeys } from './status-index.ts';
  */
 
 const ENTITY_PREFIX = 'ENT#';
-const BATCH_GET_KEYS = 100;
-/** Check batch gets in flight at once while resolving a page's check types. */
-const BATCH_GET_PARALLEL = 8;
-
 const entityStatusSchema = z.object({
   id: z.string(),
   blueprint_slug: z.string(),
@@ -47,22 +43,6 @@ export interface BoardDeps {
   cursors: CursorSeal;
 }
 
-function chunks<T>(list: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
-/** Batch gets `keys` (any number), a few requests in flight at a time. */
-async function getAll(table: Table, keys: Key[]): Promise<Item[]> {
-  const out: Item[] = [];
-  const groups = chunks(chunks(keys, BATCH_GET_KEYS), BATCH_GET_PARALLEL);
-  for (const group of groups) {
-    for (const items of await Promise.all(group.map((batch) => table.batchGet(batch)))) out.push(...items);
-  }
-  return out;
-}
-
 /** Reads the status board of a tenant (see the module comment). */
 export function createBoardReader(deps: BoardDeps) {
   const { table } = deps;
@@ -81,7 +61,7 @@ export function createBoardReader(deps: BoardDeps) {
       for (const item of read) if (!state || item.state === state) pairs.push({ at: item, entity: item });
       return pairs;
     }
-    const found = await getAll(
+    const found = await batchGetAll(
       table,
       read.map((entry) => ({ pk: tenantPk(tenantId), sk: entry.sk })),
     );
@@ -139,7 +119,7 @@ export function createBoardReader(deps: BoardDeps) {
       );
     } else {
       const ids = [...new Set(entities.flatMap((e) => Object.keys(e.check_states ?? {})))];
-      items = await getAll(
+      items = await batchGetAll(
         table,
         ids.map((id) => checkKeys.check(tenantId, id)),
       );
@@ -172,11 +152,17 @@ export function createBoardReader(deps: BoardDeps) {
   return {
     /** The board: tenant-wide counts and the entities that match `query` (a page of them with `limit`). */
     async read(tenantId: string, query: BoardQuery = {}) {
-      const counted = await readCounts(table, tenantId);
-      const read = await readEntities(tenantId, query, counted !== undefined);
-      const entities = read.entities.map((item) => parseItem(entityStatusSchema, item));
       const whole = query.limit === undefined && !query.state && !query.blueprint_slug;
-      const checkTypes = await checkTypesOf(tenantId, entities, whole);
+      // Only a state page depends on the counters (the index exists once they do), and the whole
+      // board's check types need no entity: whatever can be read at once is.
+      const [counted, unindexed, wholeCheckTypes] = await Promise.all([
+        readCounts(table, tenantId),
+        query.state ? undefined : readEntities(tenantId, query, false),
+        whole ? checkTypesOf(tenantId, [], true) : undefined,
+      ]);
+      const read = unindexed ?? (await readEntities(tenantId, query, counted !== undefined));
+      const entities = read.entities.map((item) => parseItem(entityStatusSchema, item));
+      const checkTypes = wholeCheckTypes ?? (await checkTypesOf(tenantId, entities, false));
       // Before the tenant is seeded (docs/data-model.md), counts come from its entity items.
       const counts =
         counted ??

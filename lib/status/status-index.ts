@@ -20,7 +20,7 @@ export const statusKeys = {
   /** Partition listing the tenant's entities in one state; sk is the entity item's sk. */
   statePk: (tenantId: string, state: BoardState) => `STATUS#${tenantId}#${state}`,
   stateEntry: (tenantId: string, state: BoardState, entitySk: string): Key => ({
-    pk: `STATUS#${tenantId}#${state}`,
+    pk: statusKeys.statePk(tenantId, state),
     sk: entitySk,
   }),
 };

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Item } from './table.ts';
+import type { Item, Key, Table } from './table.ts';
 
 /** Parses a stored item with its schema (parse, don't assert), stripping the key attributes. */
 export function parseItem<S extends z.ZodType>(schema: S, item: Item): z.output<S> {
@@ -35,5 +35,20 @@ export async function queryAll(
     out.push(...page.items);
     cursor = page.cursor;
   } while (cursor && out.length < maxItems);
+  return out;
+}
+
+/** Keys per batch get (the engines' limit). */
+export const BATCH_GET_KEYS = 100;
+
+/** Batch gets any number of keys, 100 per request and up to `parallel` requests in flight. */
+export async function batchGetAll(table: Table, keys: Key[], parallel = 8): Promise<Item[]> {
+  const batches: Key[][] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_KEYS) batches.push(keys.slice(i, i + BATCH_GET_KEYS));
+  const out: Item[] = [];
+  for (let i = 0; i < batches.length; i += parallel) {
+    const answers = await Promise.all(batches.slice(i, i + parallel).map((batch) => table.batchGet(batch)));
+    for (const items of answers) out.push(...items);
+  }
   return out;
 }
