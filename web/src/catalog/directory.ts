@@ -22,3 +22,16 @@ export type DirectoryEntity = NonNullable<ReturnType<typeof useEntityDirectory>[
 export function entityLabel(e: { name: string; blueprint_slug: string; slug: string }): string {
   return `${e.name} (${e.blueprint_slug}/${e.slug})`;
 }
+
+/** One entity by its address (GET /v1/blueprints/{blueprint_slug}/entities/{slug}). */
+export function useEntity(blueprintSlug: string, slug: string) {
+  return useQuery({
+    queryKey: ['entity', blueprintSlug, slug],
+    queryFn: () =>
+      must(
+        api.GET('/v1/blueprints/{blueprint_slug}/entities/{slug}', {
+          params: { path: { blueprint_slug: blueprintSlug, slug } },
+        }),
+      ),
+  });
+}

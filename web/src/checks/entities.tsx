@@ -2,19 +2,6 @@ import { useQuery } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 import { SelectField } from '../ui/fields';
 
-/** A check's entity, read by its address (the check carries blueprint_slug and entity_slug). */
-export function useCheckEntity(check: { blueprint_slug: string; entity_slug: string }) {
-  return useQuery({
-    queryKey: ['entity', check.blueprint_slug, check.entity_slug],
-    queryFn: () =>
-      must(
-        api.GET('/v1/blueprints/{blueprint_slug}/entities/{slug}', {
-          params: { path: { blueprint_slug: check.blueprint_slug, slug: check.entity_slug } },
-        }),
-      ),
-  });
-}
-
 /** Choose a blueprint, then one of its entities; answers the entity id through `onChange`. */
 export function EntityPicker({
   blueprint,

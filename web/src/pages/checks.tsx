@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { nextCursor } from '../api/link-header';
-import { useEntityDirectory } from '../catalog/directory';
+import { useEntity, useEntityDirectory } from '../catalog/directory';
 import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-form';
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
-import { EntityPicker, useCheckEntity } from '../checks/entities';
+import { EntityPicker } from '../checks/entities';
 import { PushInstructions } from '../checks/push-urls';
 import { CheckNotifications } from '../notify/check-notifications';
 import { useSession } from '../session';
@@ -276,7 +276,7 @@ function CheckView({ check }: { check: Check }) {
   const { canWrite } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const entity = useCheckEntity(check).data;
+  const entity = useEntity(check.blueprint_slug, check.entity_slug).data;
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState<string>();
   const refresh = () =>

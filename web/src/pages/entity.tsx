@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ApiError, api, must, type Schemas } from '../api/client';
-import { useEntityDirectory } from '../catalog/directory';
+import { useEntity, useEntityDirectory } from '../catalog/directory';
 import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
 import { RecentResults } from '../checks/check-summary';
 import { StateBadge, Time } from '../ui/bits';
@@ -24,15 +24,7 @@ const BUCKETS = 48;
 /** The entity page. */
 export function EntityPage() {
   const { blueprint = '', slug = '' } = useParams();
-  const entity = useQuery({
-    queryKey: ['entity', blueprint, slug],
-    queryFn: () =>
-      must(
-        api.GET('/v1/blueprints/{blueprint_slug}/entities/{slug}', {
-          params: { path: { blueprint_slug: blueprint, slug } },
-        }),
-      ),
-  });
+  const entity = useEntity(blueprint, slug);
   const bp = useQuery({
     queryKey: ['blueprints', blueprint],
     queryFn: () => must(api.GET('/v1/blueprints/{slug}', { params: { path: { slug: blueprint } } })),
