@@ -89,11 +89,12 @@ describe('nats channel', () => {
     await doomed.close();
     const started = Date.now();
     const outcome = await publisher.publish('vigil.alerts', Buffer.from('{}'));
-    expect(outcome).toEqual({
-      ok: false,
-      status_code: null,
-      error: 'the NATS server did not acknowledge within 1 s',
-    });
+    // Whether the client has noticed the closed socket before this publish is a race: unnoticed,
+    // the acknowledgement times out; noticed, the publish fails at once. Both are clear failures.
+    expect(outcome).toMatchObject({ ok: false, status_code: null });
+    expect(outcome.error).toMatch(
+      /^(the NATS server did not acknowledge within 1 s|could not publish to the NATS server: connection disconnected)$/,
+    );
     expect(Date.now() - started).toBeLessThan(3000);
     await publisher.close();
   });
