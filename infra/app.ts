@@ -16,6 +16,7 @@ new VigilStack(app, 'Vigil', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   settings: {
     natsUrl: setting('natsUrl'),
+    natsPrefix: setting('natsPrefix'),
     publicUrl: setting('publicUrl'),
     egressAllow: setting('egressAllow'),
   },

@@ -22,6 +22,8 @@ export const DUE_SHARDS = 4;
 export interface VigilSettings {
   /** VIGIL_NATS_URL: the NATS servers of the nats channel, comma-separated `nats://` URLs. */
   readonly natsUrl?: string;
+  /** VIGIL_NATS_PREFIX: the root of every published subject, before the tenant id (default vigil). */
+  readonly natsPrefix?: string;
   /** VIGIL_PUBLIC_URL: where users reach Vigil, for console links in alerts and actions' callback URLs. */
   readonly publicUrl?: string;
   /** VIGIL_EGRESS_ALLOW: private CIDRs channels and actions may reach, comma-separated. */
@@ -41,6 +43,7 @@ export interface VigilStackProps extends StackProps {
 export function settingsEnvironment(settings: VigilSettings = {}): Record<string, string> {
   const env: Record<string, string> = {};
   if (settings.natsUrl) env.VIGIL_NATS_URL = settings.natsUrl;
+  if (settings.natsPrefix) env.VIGIL_NATS_PREFIX = settings.natsPrefix;
   if (settings.publicUrl) env.VIGIL_PUBLIC_URL = settings.publicUrl;
   if (settings.egressAllow) env.VIGIL_EGRESS_ALLOW = settings.egressAllow;
   loadConfig('cloud', env);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { natsSubjectProblem } from '../domain/nats-subject.ts';
 import { parseInput } from '../http/validation.ts';
 import { ConnectionError, EgressDeniedError } from '../platform/egress-errors.ts';
 import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
@@ -48,22 +49,16 @@ const headerSafe = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
-/** NATS subjects: dot-separated non-empty tokens; wildcards only mean something to subscribers. */
-function subjectProblem(subject: string): string | undefined {
-  const tokens = subject.split('.');
-  if (tokens.some((token) => token === '')) return 'must be dot-separated tokens, none empty';
-  if (tokens.some((token) => token.includes('*') || token.includes('>')))
-    return 'must not contain the wildcards * or > (a subject to publish to is exact)';
-  if (!/^[\x21-\x7e]+$/.test(subject)) return 'must be printable ASCII without spaces';
-  return undefined;
-}
-
+/**
+ * The channel's own subject, under the tenant's root (`<VIGIL_NATS_PREFIX>.<tenant id>.`, added at
+ * send time): exact, and never a `$` API or `_INBOX` reply subject.
+ */
 const subject = z
   .string()
   .min(1, 'must not be empty')
   .max(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters`)
   .superRefine((value, ctx) => {
-    const problem = subjectProblem(value);
+    const problem = natsSubjectProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 

@@ -24,7 +24,7 @@ export interface NotificationsDeps {
   table: Table;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'egressAllow' | 'natsUrls' | 'publicUrl'>;
+  config: Pick<Config, 'egressAllow' | 'natsUrls' | 'natsPrefix' | 'publicUrl'>;
   /** The notify queue: the local SQLite queue or SQS. */
   queue: JobQueue<NotifyJob>;
   tenants: TenantStore;
@@ -43,6 +43,7 @@ export function composeNotifications(deps: NotificationsDeps) {
   const senders = createChannelSenders({
     egressAllow: config.egressAllow,
     natsUrls: config.natsUrls,
+    natsPrefix: config.natsPrefix,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     ...deps.egress,
     logger: deps.logger,
@@ -68,6 +69,7 @@ export function composeNotifications(deps: NotificationsDeps) {
         deliveries,
         clock,
         egressAllow: config.egressAllow,
+        natsPrefix: config.natsPrefix,
         resolve: deps.egress?.resolve,
       }),
     }),

@@ -11,7 +11,7 @@ import type { DeliveryListRequest, DeliveryStore } from './delivery-store.ts';
 import type { PolicyStore } from './policy-store.ts';
 import { type ChannelRecord, POLICY_DEFAULTS, type PolicyRecord } from './records.ts';
 import type { PolicyBody } from './request-schemas.ts';
-import { publicChannel, publicDelivery, publicPolicy } from './responses.ts';
+import { type ChannelView, publicChannel, publicDelivery, publicPolicy } from './responses.ts';
 
 export interface PolicyServiceDeps {
   checkService: Pick<CheckService, 'requireCheck'>;
@@ -21,6 +21,8 @@ export interface PolicyServiceDeps {
   clock: Clock;
   /** CIDRs the SSRF guard lets channel URLs reach (VIGIL_EGRESS_ALLOW). */
   egressAllow: readonly string[];
+  /** VIGIL_NATS_PREFIX: nats channels show the full subject they publish to. */
+  natsPrefix: string;
   /** Name resolution for the SSRF check at create (tests: loopback receivers); default the system's. */
   resolve?: Resolve | undefined;
 }
@@ -37,9 +39,10 @@ export interface Caller {
  */
 export function createPolicyService(deps: PolicyServiceDeps) {
   const { clock } = deps;
+  const view = (caller: Caller): ChannelView => ({ readOnly: caller.readOnly, natsPrefix: deps.natsPrefix });
 
   const policyView = async (caller: Caller, checkId: string, policy: PolicyRecord | undefined) =>
-    publicPolicy(checkId, policy, await deps.channels.listForCheck(checkId), caller);
+    publicPolicy(checkId, policy, await deps.channels.listForCheck(checkId), view(caller));
 
   return {
     /** The check's policy with its channels; the defaults (id null) while none was set. */
@@ -84,7 +87,7 @@ export function createPolicyService(deps: PolicyServiceDeps) {
       if (refusal === 'check-missing') throw new NotFoundError('check');
       if (refusal === 'limit')
         throw new LimitExceededError(`a check has at most ${MAX_CHANNELS_PER_CHECK} channels`);
-      return publicChannel(record, caller);
+      return publicChannel(record, view(caller));
     },
 
     /** Removes one channel of the check (404 when the check has no such channel). */
@@ -97,7 +100,7 @@ export function createPolicyService(deps: PolicyServiceDeps) {
     async listChannels(caller: Caller, page: PageRequest) {
       const read = await deps.channels.listForTenant(caller.tenantId, page);
       return {
-        channels: read.channels.map((channel) => publicChannel(channel, caller)),
+        channels: read.channels.map((channel) => publicChannel(channel, view(caller))),
         next_cursor: read.nextCursor,
       };
     },

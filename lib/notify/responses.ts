@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { natsSubjectProblem, publishedSubject } from '../domain/nats-subject.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import {
   CHANNEL_TYPES,
@@ -12,7 +13,8 @@ import {
 /**
  * Public views of policies, channels and delivery records, and their schemas for the OpenAPI
  * document. Secrets and tokens are write-only (always `********`); for read-only keys channel URLs
- * are `********` too, since Slack and Discord URLs embed their secret (DECISIONS.md). NATS subjects show.
+ * are `********` too, since Slack and Discord URLs embed their secret (DECISIONS.md). NATS subjects show,
+ * with the full subject the channel publishes to (under the tenant's root).
  */
 
 export const REDACTED = '********';
@@ -24,6 +26,18 @@ const nextCursor = z
   .meta({ description: 'Pass as `cursor` for the next page; null on the last page' });
 
 const urlView = z.string().meta({ description: `The URL; ${REDACTED} for read-only keys` });
+const natsConfigView = z.strictObject({
+  subject: z.string().meta({ description: 'The subject as given, under the tenant’s root' }),
+  published_subject: z
+    .string()
+    .nullable()
+    .meta({
+      description:
+        'Read-only: the full subject events are published to, `<VIGIL_NATS_PREFIX>.<tenant id>.<subject>`; ' +
+        'subscribe to it. null for a subject stored before `$` and `_INBOX` subjects were refused: ' +
+        'its deliveries fail',
+    }),
+});
 const channelCommon = { id: idSchema('chn'), check_id: idSchema('chk'), created_at: timestampSchema };
 
 export const publicChannelSchema = z
@@ -46,7 +60,7 @@ export const publicChannelSchema = z
     z.strictObject({
       ...channelCommon,
       channel_type: z.literal('nats'),
-      config: z.strictObject({ subject: z.string() }),
+      config: natsConfigView,
     }),
     z.strictObject({
       ...channelCommon,
@@ -110,13 +124,24 @@ export const logsPageSchema = z.strictObject({
 
 type PublicChannel = z.output<typeof publicChannelSchema>;
 
+/** How a caller sees channels: redacted for read-only keys; nats subjects under VIGIL_NATS_PREFIX. */
+export interface ChannelView {
+  readOnly: boolean;
+  natsPrefix: string;
+}
+
 /** A channel as the API shows it to a caller with or without write access. */
-export function publicChannel(channel: ChannelRecord, options: { readOnly: boolean }): PublicChannel {
+export function publicChannel(channel: ChannelRecord, options: ChannelView): PublicChannel {
   const common = { id: channel.id, check_id: channel.check_id, created_at: channel.created_at };
   const url = (value: string) => (options.readOnly ? REDACTED : value);
   switch (channel.channel_type) {
-    case 'nats':
-      return { ...common, channel_type: 'nats', config: { subject: channel.config.subject } };
+    case 'nats': {
+      const { subject } = channel.config;
+      const published = natsSubjectProblem(subject)
+        ? null
+        : publishedSubject(options.natsPrefix, channel.tenant_id, subject);
+      return { ...common, channel_type: 'nats', config: { subject, published_subject: published } };
+    }
     case 'webhook':
       return {
         ...common,
@@ -139,7 +164,7 @@ export function publicPolicy(
   checkId: string,
   policy: PolicyRecord | undefined,
   channels: ChannelRecord[],
-  options: { readOnly: boolean },
+  options: ChannelView,
 ): z.output<typeof publicPolicySchema> {
   const fields = policy ?? POLICY_DEFAULTS;
   return {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-format.ts';
+import { DEFAULT_NATS_PREFIX, natsSubjectProblem } from '../domain/nats-subject.ts';
 
 /**
  * The only module that reads process.env. Every variable is documented in README.md's
@@ -17,6 +18,19 @@ const bool = z
 const natsUrls = z.array(
   z.string().regex(/^nats:\/\/[^\s,]+$/, 'expected nats://host:port URLs, comma-separated'),
 );
+
+/** The root of every published NATS subject: NATS tokens, no wildcards, no `$` or `_INBOX` start. */
+const natsPrefix = z
+  .string()
+  .max(64, 'must be at most 64 characters')
+  .superRefine((value, ctx) => {
+    const problem = natsSubjectProblem(value);
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        message: `expected NATS subject tokens such as vigil or acme.vigil: ${problem}`,
+      });
+  });
 
 /** IPv4 or IPv6 CIDRs, comma-separated. */
 const cidrs = z.array(
@@ -61,6 +75,7 @@ const envSchema = z.object({
   VIGIL_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(100),
   VIGIL_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(10),
   VIGIL_NATS_URL: z.string().default('').transform(commaList).pipe(natsUrls),
+  VIGIL_NATS_PREFIX: natsPrefix.default(DEFAULT_NATS_PREFIX),
   VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
   VIGIL_PUBLIC_URL: z.string().url().optional(),
   VIGIL_NOTIFY_QUEUE_URL: z.string().optional(),
@@ -100,6 +115,8 @@ export interface Config {
   authFailuresPerMinute: number;
   /** NATS servers of the nats channel (`nats://` URLs); empty: nats deliveries fail with a clear error. */
   natsUrls: string[];
+  /** The root of every published subject: `<natsPrefix>.<tenant id>.<the channel's subject>`. */
+  natsPrefix: string;
   /** CIDRs channels and actions may reach although private (never cloud metadata addresses). */
   egressAllow: string[];
   /** Where users reach Vigil (links to the console in alerts); undefined: no links. */
@@ -151,6 +168,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
         : undefined,
     authFailuresPerMinute: e.VIGIL_AUTH_FAILURE_LIMIT,
     natsUrls: e.VIGIL_NATS_URL,
+    natsPrefix: e.VIGIL_NATS_PREFIX,
     egressAllow: e.VIGIL_EGRESS_ALLOW,
     publicUrl: e.VIGIL_PUBLIC_URL?.replace(/\/+$/, ''),
     notifyQueueUrl: e.VIGIL_NOTIFY_QUEUE_URL,

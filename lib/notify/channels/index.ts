@@ -15,6 +15,8 @@ export interface ChannelSenderDeps {
   egressAllow: string[];
   /** VIGIL_NATS_URL; empty: nats deliveries fail with a clear error. */
   natsUrls: string[];
+  /** VIGIL_NATS_PREFIX: the first token(s) of every published subject, before the tenant id. */
+  natsPrefix: string;
   /** VIGIL_PUBLIC_URL, for console links in messages. */
   publicUrl?: string;
   logger: Logger;
@@ -45,7 +47,7 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
       case 'ntfy':
         return sendNtfy(http, channel, alert);
       case 'nats':
-        return sendNats(nats, channel, alert);
+        return sendNats(nats, deps.natsPrefix, channel, alert);
     }
   }
 

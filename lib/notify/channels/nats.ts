@@ -1,12 +1,14 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { natsSubjectProblem, publishedSubject } from '../../domain/nats-subject.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Alert, SendOutcome } from '../ports.ts';
 import type { ChannelRecord } from '../records.ts';
 
 /**
- * The nats channel: the raw state-change event published to the channel's subject on the
- * operator's server (VIGIL_NATS_URL), over one lazy connection per process. The server is the
- * operator's, not a user's, so it does not pass the SSRF guard.
+ * The nats channel: the raw state-change event published to the channel's subject, under its
+ * tenant's root (VIGIL_NATS_PREFIX and the tenant id), on the operator's server (VIGIL_NATS_URL),
+ * over one lazy connection per process shared by every tenant. The server is the operator's, not a
+ * user's, so it does not pass the SSRF guard.
  */
 
 type NatsChannel = Extract<ChannelRecord, { channel_type: 'nats' }>;
@@ -133,7 +135,23 @@ export function createNatsPublisher(deps: {
   };
 }
 
-/** Publishes the exact state-change event JSON to the channel's subject. */
-export function sendNats(publisher: NatsPublisher, channel: NatsChannel, alert: Alert): Promise<SendOutcome> {
-  return publisher.publish(channel.config.subject, Buffer.from(JSON.stringify(alert.event), 'utf8'));
+/**
+ * Publishes the exact state-change event JSON to the channel's subject under its tenant's root,
+ * `<prefix>.<tenant id>.<subject>`. A subject stored before `$` and `_INBOX` subjects were refused
+ * at create is never published: the delivery fails saying why.
+ */
+export async function sendNats(
+  publisher: NatsPublisher,
+  prefix: string,
+  channel: NatsChannel,
+  alert: Alert,
+): Promise<SendOutcome> {
+  const { subject } = channel.config;
+  const problem = natsSubjectProblem(subject);
+  if (problem) {
+    const error = `the subject ${subject} is not published: it ${problem}; replace the channel with one on another subject`;
+    return { ok: false, status_code: null, error };
+  }
+  const data = Buffer.from(JSON.stringify(alert.event), 'utf8');
+  return publisher.publish(publishedSubject(prefix, channel.tenant_id, subject), data);
 }

@@ -18,6 +18,7 @@ function sendersWith(options: { egressAllow?: string[]; ca?: string[]; publicUrl
   return createChannelSenders({
     egressAllow: options.egressAllow ?? ['127.0.0.0/8'],
     natsUrls: [],
+    natsPrefix: 'vigil',
     publicUrl: options.publicUrl,
     logger: silentLogger,
     ca: options.ca ?? [tls.caCert],
@@ -142,6 +143,7 @@ describe('SSRF guard at send time', () => {
     const guarded = createChannelSenders({
       egressAllow: ['127.0.0.0/8'],
       natsUrls: [],
+      natsPrefix: 'vigil',
       logger: silentLogger,
       clock: createFakeClock(),
       resolve: async () => [{ address: '10.1.2.3', family: 4 }],
