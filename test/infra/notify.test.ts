@@ -168,11 +168,12 @@ describe('event bus', () => {
 });
 
 describe('channel settings', () => {
-  it('reach the api and notifier functions as VIGIL_NATS_URL, VIGIL_PUBLIC_URL and VIGIL_EGRESS_ALLOW, and no other function', () => {
+  it('reach the api and notifier functions as VIGIL_NATS_URL, VIGIL_NATS_PREFIX, VIGIL_PUBLIC_URL and VIGIL_EGRESS_ALLOW, and no other function', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const stack = new VigilStack(app, 'Configured', {
       settings: {
         natsUrl: 'nats://nats.internal:4222',
+        natsPrefix: 'acme.vigil',
         publicUrl: 'https://vigil.example.com',
         egressAllow: '10.0.0.0/8',
       },
@@ -180,6 +181,7 @@ describe('channel settings', () => {
     const configured = Template.fromStack(stack);
     const settings = {
       VIGIL_NATS_URL: 'nats://nats.internal:4222',
+      VIGIL_NATS_PREFIX: 'acme.vigil',
       VIGIL_PUBLIC_URL: 'https://vigil.example.com',
       VIGIL_EGRESS_ALLOW: '10.0.0.0/8',
     };
@@ -196,12 +198,15 @@ describe('channel settings', () => {
     expect(envOf(API)).toMatchObject(settings);
     expect(envOf(NOTIFIER)).toMatchObject(settings);
     expect(envOf('ChecksWorker').VIGIL_NATS_URL).toBeUndefined();
+    expect(envOf('ChecksWorker').VIGIL_NATS_PREFIX).toBeUndefined();
   }, 120_000);
 
   it('are left out when unset, and a malformed one fails the synth', () => {
     expect(settingsEnvironment({})).toEqual({});
     expect(variables(API).VIGIL_NATS_URL).toBeUndefined();
     expect(() => settingsEnvironment({ natsUrl: 'http://nats:4222' })).toThrow(/VIGIL_NATS_URL/);
+    for (const natsPrefix of ['$JS', '_INBOX.vigil', 'vigil.*', 'vigil.>', 'vigil..x'])
+      expect(() => settingsEnvironment({ natsPrefix })).toThrow(/VIGIL_NATS_PREFIX/);
     expect(() => settingsEnvironment({ egressAllow: '10.0.0.0/33' })).toThrow(/VIGIL_EGRESS_ALLOW/);
   });
 });

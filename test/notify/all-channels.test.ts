@@ -68,9 +68,6 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
 
   it('gets the alert and the recovery to slack, discord, ntfy, webhook and nats', async () => {
     const tag = `${api.runtime}-${Date.now()}`;
-    const subject = `vigil.${api.runtime}.alerts`;
-    const published = collect(subscriber.subscribe(subject));
-    await subscriber.flush();
     const bp = await call('POST', '/v1/blueprints', { slug: `svc-${tag}`, name: 'Service' });
     const entity = await call('POST', `/v1/blueprints/${bp.slug}/entities`, {
       slug: 'checkout',
@@ -88,9 +85,16 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
       { channel_type: 'discord', config: { url: `${receiver.origin}/discord/${tag}` } },
       { channel_type: 'ntfy', config: { url: `${receiver.origin}/ntfy/${tag}`, token: 'tk_secret' } },
       { channel_type: 'webhook', config: { url: `${receiver.origin}/webhook`, secret: SECRET } },
-      { channel_type: 'nats', config: { subject } },
+      { channel_type: 'nats', config: { subject: 'alerts' } },
     ];
-    for (const channel of channels) await call('POST', `/v1/checks/${check.id}/policy/channels`, channel);
+    const made = [];
+    for (const channel of channels)
+      made.push(await call('POST', `/v1/checks/${check.id}/policy/channels`, channel));
+    // A nats consumer subscribes to the subject the channel record shows: under the tenant's root.
+    const natsSubject = made.at(-1)?.config.published_subject;
+    expect(natsSubject).toBe(`vigil.${api.tenantId}.alerts`);
+    const published = collect(subscriber.subscribe(natsSubject));
+    await subscriber.flush();
 
     // The first result (unknown -> up) alerts no one; the failure after it does.
     await call('POST', `/v1/checks/${check.id}/results`, { success: true, latency_ms: 5 });

@@ -49,7 +49,10 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
     expect(made.slack?.config).toEqual(BODIES.slack.config);
     expect(made.webhook?.config).toEqual({ url: BODIES.webhook.config.url, secret: '********' });
     expect(made.ntfy?.config).toEqual({ url: BODIES.ntfy.config.url, token: '********' });
-    expect(made.nats?.config).toEqual({ subject: 'vigil.alerts.prod' });
+    expect(made.nats?.config).toEqual({
+      subject: 'vigil.alerts.prod',
+      published_subject: `vigil.${api.tenantId}.vigil.alerts.prod`,
+    });
     const stored = await api.app.channels.get(checkId, made.webhook?.id ?? '');
     expect(stored?.config).toEqual(BODIES.webhook.config);
   });
@@ -65,7 +68,7 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
       slack: { url: '********' },
       discord: { url: '********' },
       webhook: { url: '********', secret: '********' },
-      nats: { subject: 'vigil.alerts.prod' },
+      nats: { subject: 'vigil.alerts.prod', published_subject: `vigil.${api.tenantId}.vigil.alerts.prod` },
       ntfy: { url: '********', token: '********' },
     });
     const listed = await call('GET', '/v1/notify/channels?limit=200', undefined, viewer);
@@ -78,6 +81,8 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
     [{ channel_type: 'webhook', config: { url: 'http://127.0.0.1/x' } }, 'config.url'],
     [{ channel_type: 'slack', config: {} }, 'config.url'],
     [{ channel_type: 'nats', config: { subject: 'alerts.*' } }, 'config.subject'],
+    [{ channel_type: 'nats', config: { subject: 'alerts.>' } }, 'config.subject'],
+    [{ channel_type: 'nats', config: { subject: '>' } }, 'config.subject'],
     [{ channel_type: 'webhook', config: { url: 'https://127.0.0.1/x', extra: 1 } }, 'config'],
   ])('refuses the channel %j with 400', async (body, field) => {
     const checkId = await newCheck(api, quietTcpCheck(entityId));

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Debian's nats-server package (`.ci/run` installs it). */
@@ -50,16 +52,31 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/** How to start the test server. */
+export interface NatsServerOptions {
+  /** Require this user and password (the returned URL carries them). */
+  auth?: { user: string; pass: string };
+  /** Enable JetStream (`-js`), storing in a temporary folder removed on close. */
+  jetstream?: boolean;
+}
+
 /**
  * Starts nats-server on 127.0.0.1 and a free port, waiting until it accepts connections (at most
- * 10 s). `auth` makes the server require a user and password, which the returned URL carries.
+ * 10 s).
  */
-export async function startNatsServer(auth?: { user: string; pass: string }): Promise<TestNatsServer> {
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<TestNatsServer> {
   if (!natsServerInstalled()) throw new Error(`${NATS_SERVER_BIN} is missing: apt-get install nats-server`);
+  const { auth } = options;
   const port = await freePort();
   const args = ['-a', '127.0.0.1', '-p', String(port)];
   if (auth) args.push('--user', auth.user, '--pass', auth.pass);
+  const storeDir = options.jetstream ? mkdtempSync(join(tmpdir(), 'vigil-nats-js-')) : undefined;
+  if (storeDir) args.push('-js', '-sd', storeDir);
   const child = spawn(NATS_SERVER_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const close = async () => {
+    await stop(child);
+    if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+  };
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = `${stderr}${chunk.toString('utf8')}`.slice(-4000);
@@ -67,11 +84,11 @@ export async function startNatsServer(auth?: { user: string; pass: string }): Pr
   const deadline = Date.now() + 10_000;
   while (!(await accepts(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      await stop(child);
+      await close();
       throw new Error(`nats-server did not start on port ${port}: ${stderr}`);
     }
     await sleep(20);
   }
   const credentials = auth ? `${encodeURIComponent(auth.user)}:${encodeURIComponent(auth.pass)}@` : '';
-  return { url: `nats://${credentials}127.0.0.1:${port}`, port, close: () => stop(child) };
+  return { url: `nats://${credentials}127.0.0.1:${port}`, port, close };
 }

@@ -21,10 +21,11 @@ afterAll(async () => {
   await server.close();
 });
 
-function sendersFor(natsUrls: string[]) {
+function sendersFor(natsUrls: string[], natsPrefix = 'vigil') {
   return createChannelSenders({
     egressAllow: [],
     natsUrls,
+    natsPrefix,
     logger: silentLogger,
     clock: createFakeClock(),
   });
@@ -40,13 +41,52 @@ function nextMessage(nc: NatsConnection, subject: string): Promise<string> {
 }
 
 describe('nats channel', () => {
-  it('publishes exactly the state-change event JSON to the subject', async () => {
+  it('publishes exactly the state-change event JSON under the tenant’s root: vigil.<tenant id>.<subject>', async () => {
     const senders = sendersFor([server.url]);
-    const received = nextMessage(subscriber, 'vigil.alerts.payments');
+    const received = nextMessage(subscriber, 'vigil.tnt_01JTEST.alerts.payments');
     await subscriber.flush();
-    const outcome = await senders.send(channel('nats', { subject: 'vigil.alerts.payments' }), sampleAlert());
+    const outcome = await senders.send(channel('nats', { subject: 'alerts.payments' }), sampleAlert());
     expect(outcome).toEqual({ ok: true, status_code: null, error: null });
     expect(JSON.parse(await received)).toEqual(sampleEvent());
+    await senders.close();
+  });
+
+  it('puts the configured prefix (VIGIL_NATS_PREFIX) before the tenant id', async () => {
+    const senders = sendersFor([server.url], 'acme.vigil');
+    const received = nextMessage(subscriber, 'acme.vigil.tnt_01JTEST.alerts');
+    await subscriber.flush();
+    expect((await senders.send(channel('nats', { subject: 'alerts' }), sampleAlert())).ok).toBe(true);
+    expect(JSON.parse(await received)).toEqual(sampleEvent());
+    await senders.close();
+  });
+
+  it.each([
+    ['$JS.API.STREAM.PURGE.ORDERS', 'must not start with $'],
+    ['$SYS.REQ.SERVER.PING', 'must not start with $'],
+    ['_INBOX.abc', 'must not start with _INBOX'],
+  ])('never publishes a stored subject %s from before such subjects were refused', async (subject, rule) => {
+    // A callback runs as the client reads each message: after a flush, nothing routed is missing.
+    const seen: string[] = [];
+    const everything = subscriber.subscribe('>', {
+      callback: (err, message) => {
+        if (!err) seen.push(message.subject);
+      },
+    });
+    await subscriber.flush();
+    const senders = sendersFor([server.url]);
+    const outcome = await senders.send(channel('nats', { subject }), sampleAlert());
+    expect(outcome).toMatchObject({ ok: false, status_code: null });
+    expect(outcome.error).toBe(
+      `the subject ${subject} is not published: it ${rule} ${
+        rule.endsWith('$')
+          ? '(such subjects are the NATS server’s own APIs, such as $JS.API)'
+          : '(such subjects are other clients’ reply subjects)'
+      }; replace the channel with one on another subject`,
+    );
+    // A publish would have reached the server before the sender answered; this round trip brings it here.
+    await subscriber.flush();
+    everything.unsubscribe();
+    expect(seen.filter((s) => s === subject || s.endsWith(`.${subject}`))).toEqual([]);
     await senders.close();
   });
 
@@ -100,7 +140,7 @@ describe('nats channel', () => {
   });
 
   it('authenticates with the user and password in the URL', async () => {
-    const guarded = await startNatsServer({ user: 'vigil', pass: 's3cr3t/pw' });
+    const guarded = await startNatsServer({ auth: { user: 'vigil', pass: 's3cr3t/pw' } });
     try {
       expect(guarded.url).toBe(`nats://vigil:s3cr3t%2Fpw@127.0.0.1:${guarded.port}`);
       const listener = await connect({
