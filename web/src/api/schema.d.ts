@@ -1062,7 +1062,10 @@ export interface components {
             /** @constant */
             channel_type: "nats";
             config: {
+                /** @description The subject as given, under the tenant’s root */
                 subject: string;
+                /** @description Read-only: the full subject events are published to, `<VIGIL_NATS_PREFIX>.<tenant id>.<subject>`; subscribe to it. null for a subject stored before `$` and `_INBOX` subjects were refused: its deliveries fail */
+                published_subject: string | null;
             };
         } | {
             /** @description chn_ + a 26-character ULID */
