@@ -56,4 +56,25 @@ describe('loadConfig: notification settings', () => {
       );
     }
   });
+
+  it('roots NATS subjects at VIGIL_NATS_PREFIX, vigil by default', () => {
+    expect(loadConfig('local', {}).natsPrefix).toBe('vigil');
+    expect(loadConfig('cloud', { VIGIL_NATS_PREFIX: 'acme.vigil' }).natsPrefix).toBe('acme.vigil');
+  });
+
+  it('refuses a prefix that is not plain NATS tokens: $ and _INBOX roots, wildcards, empty tokens', () => {
+    for (const [bad, why] of [
+      ['$JS', 'must not start with $'],
+      ['_INBOX.vigil', 'must not start with _INBOX'],
+      ['vigil.*', 'must not contain the wildcards'],
+      ['vigil.>', 'must not contain the wildcards'],
+      ['vigil..x', 'must be dot-separated tokens'],
+      ['', 'must be dot-separated tokens'],
+      ['has space', 'must be printable ASCII'],
+    ]) {
+      expect(() => loadConfig('local', { VIGIL_NATS_PREFIX: bad }), bad).toThrow(
+        `VIGIL_NATS_PREFIX: expected NATS subject tokens such as vigil or acme.vigil: ${why}`,
+      );
+    }
+  });
 });

@@ -70,6 +70,24 @@ describe('parseChannelInput', () => {
     ).toBe('must be at most 255 characters');
   });
 
+  it('rejects a NATS subject on the server’s own APIs ($…) or other clients’ replies (_INBOX…)', () => {
+    const message = (subject: string) =>
+      rejection({ channel_type: 'nats', config: { subject } }).details?.[0]?.message;
+    for (const subject of ['$JS.API.STREAM.PURGE.ORDERS', '$SYS.REQ.SERVER.PING', '$KV.bucket.key']) {
+      expect(message(subject)).toBe(
+        'must not start with $ (such subjects are the NATS server’s own APIs, such as $JS.API)',
+      );
+    }
+    for (const subject of ['_INBOX.abc', '_INBOX']) {
+      expect(message(subject)).toBe(
+        'must not start with _INBOX (such subjects are other clients’ reply subjects)',
+      );
+    }
+    expect(parseChannelInput({ channel_type: 'nats', config: { subject: 'alerts.$JS.x' } })).toMatchObject({
+      config: { subject: 'alerts.$JS.x' },
+    });
+  });
+
   it('bounds secrets and tokens and keeps line breaks out of them', () => {
     const long = rejection({
       channel_type: 'webhook',
