@@ -5,7 +5,8 @@ type Delivery = Schemas['Delivery'];
 /** Where a channel sends, as the API shows it (URLs read ******** for read-only keys). */
 export function ChannelTarget({ channel }: { channel: Schemas['NotificationChannel'] }) {
   const c = channel;
-  if (c.channel_type === 'nats') return <code>{c.config.subject}</code>;
+  // The subject a consumer subscribes to (tenant-prefixed); null for a refused legacy subject.
+  if (c.channel_type === 'nats') return <code>{c.config.published_subject ?? c.config.subject}</code>;
   const extra =
     c.channel_type === 'webhook' && c.config.secret
       ? ' (signed)'
