@@ -60,6 +60,8 @@ const envSchema = z.object({
   VIGIL_RATE_LIMIT_RPS: z.coerce.number().min(0).max(1_000_000).default(20),
   VIGIL_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(100),
   VIGIL_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  VIGIL_STREAMS_PER_KEY: z.coerce.number().int().min(0).max(1000).default(5),
+  VIGIL_STREAMS_PER_TENANT: z.coerce.number().int().min(0).max(1000).default(20),
   VIGIL_NATS_URL: z.string().default('').transform(commaList).pipe(natsUrls),
   VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
   VIGIL_PUBLIC_URL: z.string().url().optional(),
@@ -98,6 +100,8 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number } | undefined;
   /** Failed authentications per source address per minute; 0: not limited. */
   authFailuresPerMinute: number;
+  /** Open streams per API key and per tenant, for each stream kind (status, legacy MCP SSE); 0: not capped. */
+  streamCaps: { perKey: number; perTenant: number };
   /** NATS servers of the nats channel (`nats://` URLs); empty: nats deliveries fail with a clear error. */
   natsUrls: string[];
   /** CIDRs channels and actions may reach although private (never cloud metadata addresses). */
@@ -150,6 +154,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
         ? { perSecond: e.VIGIL_RATE_LIMIT_RPS, burst: e.VIGIL_RATE_LIMIT_BURST }
         : undefined,
     authFailuresPerMinute: e.VIGIL_AUTH_FAILURE_LIMIT,
+    streamCaps: { perKey: e.VIGIL_STREAMS_PER_KEY, perTenant: e.VIGIL_STREAMS_PER_TENANT },
     natsUrls: e.VIGIL_NATS_URL,
     egressAllow: e.VIGIL_EGRESS_ALLOW,
     publicUrl: e.VIGIL_PUBLIC_URL?.replace(/\/+$/, ''),
