@@ -25,6 +25,8 @@ export interface StreamDriver {
   tenantId: string;
   /** The store behind the runtime (tests seed transitions in it). */
   table: Table;
+  /** Locally: runs the change feed's consumers over what was written (the cloud's feed is not fed here). */
+  drainChanges(): Promise<void>;
   /** A JSON API call (writes that cause transitions, key creation). */
   // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected freely
   api(method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -64,6 +66,7 @@ export async function startLocalDriver(
     local,
     app: local.app,
     table: local.table,
+    drainChanges: () => local.drainChanges(),
     adminKey: local.bootstrapKey ?? '',
     tenantId,
     async api(method, path, key, body) {
@@ -185,6 +188,7 @@ export async function startLambdaDriver(
     runtime: 'lambda',
     app: cloud.app,
     table: cloud.table,
+    drainChanges: async () => {},
     logs,
     adminKey: first.rawKey,
     tenantId: first.tenant.id,
