@@ -55,6 +55,7 @@ import type { ChangeConsumer } from './store/change-feed.ts';
 import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
+import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slots.ts';
 
 /**
  * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
@@ -79,6 +80,8 @@ export interface CoreDeps {
   statusStream?: StatusStreamSettings;
   /** Where the per-key and per-address rate limits are kept; default this process's memory. */
   rateLimiter?: RateLimiter;
+  /** Where open streams hold their slots (the per-key and per-tenant caps); default this process's memory. */
+  streamSlots?: StreamSlots;
   /** The notify queue: state-change events, deliveries and repeats (the local SQLite queue, SQS in the cloud). */
   notifyQueue: JobQueue<NotifyJob>;
   /** The action queue: state_change triggers, runs and pipeline deadlines (the local SQLite queue, SQS in the cloud). */
@@ -163,8 +166,9 @@ export function createApp(deps: CoreDeps) {
     actionRunner: actions.actionRunner,
   });
 
+  const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
   const statusStream = createStatusStream(
-    { table: deps.table, clock: deps.clock, logger: deps.logger },
+    { table: deps.table, clock: deps.clock, logger: deps.logger, slots: streamSlots },
     deps.statusStream ?? { follow: 'poll' },
   );
 
@@ -209,6 +213,7 @@ export function createApp(deps: CoreDeps) {
     ...mcpRoutes({
       tools: mcp.tools,
       relay: createMcpRelay({ table: deps.table, clock: deps.clock }),
+      slots: streamSlots,
       clock: deps.clock,
       logger: deps.logger,
       authenticateKey: async (ctx) =>

@@ -12,6 +12,7 @@ import { type Config, loadConfig } from '../platform/config.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
+import { createStoreStreamSlots } from '../streams/stream-lease-items.ts';
 import { createActionJobQueue } from './action-queue.ts';
 import { createEventBusPublisher } from './event-bus.ts';
 import { createGenerator } from './generator.ts';
@@ -101,6 +102,8 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     logger,
     config,
     rateLimiter: createStoreRateLimiter({ table, clock }),
+    // Each instance holds streams of its own: their caps are counted in lease items of the table.
+    streamSlots: createStoreStreamSlots({ table, clock, logger, caps: config.streamCaps }),
     statusStream: overrides.statusStream ?? STATUS_STREAM_VIA_API_GATEWAY,
     mcpSse: overrides.mcpSse ?? MCP_SSE_VIA_API_GATEWAY,
     // Only the stream function (events), the notifier and the api function (retries) enqueue there.

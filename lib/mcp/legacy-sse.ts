@@ -10,23 +10,29 @@ import {
 import type { Principal } from '../auth/principal.ts';
 import { SSE_HEADERS, sseStream } from '../http/stream-sse.ts';
 import type { Clock } from '../platform/clock.ts';
+import { RateLimitedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
+import { type StreamSlots, takeStreamSlot } from '../streams/stream-slots.ts';
 import type { ToolCatalog } from './ports.ts';
 import type { McpRelay } from './relay.ts';
 import { createMcpServer } from './server.ts';
 
-/** How the legacy stream behaves: the cloud ends it before the Lambda timeout; locally it may run on. */
+/** How long a legacy stream lives: it ends (with its session) and the client reconnects to a new one. */
 export interface LegacyStreamSettings {
   /** The stream ends after this long (the client reconnects); 0: it runs until the client leaves. */
   maxDurationMs: number;
+  /** The stream ends when it had no answer to deliver for this long (an idle session); 0: never. */
+  idleMs: number;
   /** How often the stream looks for messages queued by another process. */
   pollMs: number;
   /** A `: keep-alive` comment this often. */
   heartbeatMs: number;
 }
 
+/** A held stream costs the server a connection and a poll: none lives forever, an idle one ends sooner. */
 export const DEFAULT_LEGACY_STREAM: LegacyStreamSettings = {
-  maxDurationMs: 0,
+  maxDurationMs: 15 * 60_000,
+  idleMs: 5 * 60_000,
   pollMs: 150,
   heartbeatMs: 15_000,
 };
@@ -102,34 +108,60 @@ export function parseMessages(raw: Buffer): JSONRPCMessage[] | undefined {
 
 export interface LegacyStreamDeps {
   relay: McpRelay;
+  /** Open streams per key and per tenant (429 past the cap). */
+  slots: StreamSlots;
   clock: Clock;
   logger: Logger;
   settings: LegacyStreamSettings;
 }
 
+/** JSON-RPC's implementation-defined server error range: the code of a refused stream (429). */
+const RATE_LIMITED_RPC = -32000;
+
 /**
  * The 2024-11-05 SSE stream of a new session: the `endpoint` event first, then every answer the
- * session's POSTs queued, as `message` events in order. The session ends with the stream.
+ * session's POSTs queued, as `message` events in order. The session ends with the stream: after
+ * `maxDurationMs`, after `idleMs` without an answer, or when the client leaves. Past the caller's
+ * open-stream caps: 429 with Retry-After and a JSON-RPC error body, as this route's 401.
  */
 export async function openLegacyStream(deps: LegacyStreamDeps, caller: Principal): Promise<Response> {
   const { relay, clock, settings } = deps;
-  const session = await relay.open(caller);
-  const deadline =
-    settings.maxDurationMs > 0 ? clock.now() + settings.maxDurationMs : Number.POSITIVE_INFINITY;
+  let slot: Awaited<ReturnType<typeof takeStreamSlot>>;
+  try {
+    slot = await takeStreamSlot(deps.slots, 'mcp_sse', caller);
+  } catch (err) {
+    if (!(err instanceof RateLimitedError)) throw err;
+    return jsonRpcErrorResponse(429, RATE_LIMITED_RPC, err.message, err.headers);
+  }
+  let session: Awaited<ReturnType<McpRelay['open']>>;
+  try {
+    session = await relay.open(caller);
+  } catch (err) {
+    await slot.release();
+    throw err;
+  }
+  const limit = (ms: number) => (ms > 0 ? ms : Number.POSITIVE_INFINITY);
+  const deadline = clock.now() + limit(settings.maxDurationMs);
+  let activeAt = clock.now();
   const body = sseStream(
     async (sink) => {
       sink.send({ event: 'endpoint', data: `/v1/mcp?sessionId=${session.id}` });
       try {
         while (!sink.signal.aborted) {
-          for (const message of await relay.take(session.id))
-            sink.send({ event: 'message', data: JSON.stringify(message) });
+          const messages = await relay.take(session.id);
+          if (messages.length > 0) activeAt = clock.now();
+          for (const message of messages) sink.send({ event: 'message', data: JSON.stringify(message) });
           await sink.ready();
-          const left = deadline - clock.now();
+          const left = Math.min(deadline, activeAt + limit(settings.idleMs)) - clock.now();
           if (left <= 0) break;
           await relay.wait(session.id, Math.min(settings.pollMs, left), sink.signal);
         }
       } finally {
-        await relay.close(session.id);
+        try {
+          await relay.close(session.id);
+        } finally {
+          await slot.release();
+        }
       }
     },
     { heartbeatMs: settings.heartbeatMs, logger: deps.logger },

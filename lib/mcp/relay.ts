@@ -87,10 +87,15 @@ export function createMcpRelay(deps: McpRelayDeps) {
       return session;
     },
 
-    /** The caller's session; another tenant's, an expired or an unknown one is 404 alike. */
+    /**
+     * The caller's session: opened with the caller's own key. Another key's (even of the same
+     * tenant: a read-only key must not post into an admin's session), an expired or an unknown
+     * one is 404 alike.
+     */
     async sessionOf(caller: Principal, sessionId: string): Promise<RelaySession> {
       const session = await load(sessionId);
-      if (!session || session.tenantId !== caller.tenantId) throw new NotFoundError('session');
+      if (!session || session.tenantId !== caller.tenantId || session.keyId !== caller.keyId)
+        throw new NotFoundError('session');
       return session;
     },
 

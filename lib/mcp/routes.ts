@@ -6,6 +6,7 @@ import type { PublicRoute, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import { UnauthorizedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
+import type { StreamSlots } from '../streams/stream-slots.ts';
 import {
   DEFAULT_LEGACY_STREAM,
   exchange,
@@ -22,11 +23,13 @@ import { handleStreamable } from './streamable.ts';
 export interface McpRouteDeps {
   tools: ToolCatalog;
   relay: McpRelay;
+  /** Caps on open legacy SSE streams per key and per tenant. */
+  slots: StreamSlots;
   clock: Clock;
   logger: Logger;
   /** The app's key check under the rate limits (401, 403 ACCOUNT_DISABLED, 429 as on every route). */
   authenticateKey(ctx: RouteContext): Promise<Principal>;
-  /** The legacy SSE stream's limits; default: no maximum duration, a 150 ms poll, 15 s keep-alives. */
+  /** The legacy SSE stream's limits; default DEFAULT_LEGACY_STREAM. */
   legacy?: Partial<LegacyStreamSettings>;
 }
 
@@ -60,6 +63,7 @@ async function callerOf(deps: McpRouteDeps, ctx: RouteContext): Promise<Principa
 export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
   const legacy: LegacyStreamDeps = {
     relay: deps.relay,
+    slots: deps.slots,
     clock: deps.clock,
     logger: deps.logger.child({ component: 'mcp' }),
     settings: { ...DEFAULT_LEGACY_STREAM, ...deps.legacy },

@@ -74,6 +74,8 @@ const envSchema = z.object({
   VIGIL_RATE_LIMIT_RPS: z.coerce.number().min(0).max(1_000_000).default(20),
   VIGIL_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(100),
   VIGIL_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  VIGIL_STREAMS_PER_KEY: z.coerce.number().int().min(0).max(1000).default(5),
+  VIGIL_STREAMS_PER_TENANT: z.coerce.number().int().min(0).max(1000).default(20),
   VIGIL_NATS_URL: z.string().default('').transform(commaList).pipe(natsUrls),
   VIGIL_NATS_PREFIX: natsPrefix.default(DEFAULT_NATS_PREFIX),
   VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
@@ -113,6 +115,8 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number } | undefined;
   /** Failed authentications per source address per minute; 0: not limited. */
   authFailuresPerMinute: number;
+  /** Open streams per API key and per tenant, for each stream kind (status, legacy MCP SSE); 0: not capped. */
+  streamCaps: { perKey: number; perTenant: number };
   /** NATS servers of the nats channel (`nats://` URLs); empty: nats deliveries fail with a clear error. */
   natsUrls: string[];
   /** The root of every published subject: `<natsPrefix>.<tenant id>.<the channel's subject>`. */
@@ -167,6 +171,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
         ? { perSecond: e.VIGIL_RATE_LIMIT_RPS, burst: e.VIGIL_RATE_LIMIT_BURST }
         : undefined,
     authFailuresPerMinute: e.VIGIL_AUTH_FAILURE_LIMIT,
+    streamCaps: { perKey: e.VIGIL_STREAMS_PER_KEY, perTenant: e.VIGIL_STREAMS_PER_TENANT },
     natsUrls: e.VIGIL_NATS_URL,
     natsPrefix: e.VIGIL_NATS_PREFIX,
     egressAllow: e.VIGIL_EGRESS_ALLOW,

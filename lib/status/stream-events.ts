@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { decodeTime, encodeTime } from 'ulid';
 import { tenantTransitionsPk } from '../checks/check-keys.ts';
 import { unexpired } from '../checks/paging.ts';
@@ -28,6 +29,21 @@ export const POSITION_EVENT = 'position';
  */
 export function positionFrame(position: string): SseFrame {
   return { id: position, event: POSITION_EVENT, data: JSON.stringify({ position }) };
+}
+
+export const RESET_EVENT = 'reset';
+
+/**
+ * A frame telling the client that transitions it has not seen will not be replayed (its
+ * Last-Event-ID is older than the replay reaches back): reload the current state, then apply the
+ * events that follow. Its id is where the replay resumes, so a reconnect does not reset again.
+ */
+export function resetFrame(resumeFrom: string): SseFrame {
+  return {
+    id: resumeFrom,
+    event: RESET_EVENT,
+    data: JSON.stringify({ reason: 'replay_limit', resume_from: resumeFrom }),
+  };
 }
 
 /** The position just before every transition created at or after `ms`. */
@@ -71,6 +87,63 @@ export async function transitionsAfter(
     transitions: page.items.filter(live).map((item) => parseItem(transitionSchema, item)),
     next: page.cursor && last ? last.sk : undefined,
   };
+}
+
+/**
+ * The newest `max` entity transitions after `position`, oldest first, read newest first in bounded
+ * pages that yield to the event loop between them. `truncated`: more lay after `position`, and
+ * `resumeFrom` is the position just before the ones returned (else it is `position`).
+ */
+export async function newestTransitions(
+  table: Table,
+  tenantId: string,
+  position: string,
+  nowMs: number,
+  max: number,
+): Promise<{ transitions: TransitionRecord[]; truncated: boolean; resumeFrom: string }> {
+  const live = unexpired(nowMs);
+  const newestFirst: TransitionRecord[] = [];
+  let cursor: string | undefined;
+  let read = 0;
+  do {
+    const page = await table.query({
+      pk: tenantTransitionsPk(tenantId),
+      sk: { op: '>', value: position },
+      direction: 'desc',
+      consistent: true,
+      // One more than `max` in all, so a truncation is seen without another read.
+      limit: Math.min(PAGE, max + 1 - read),
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const item of page.items) {
+      read += 1;
+      if (read > max) {
+        const reversed = newestFirst.reverse();
+        return { transitions: reversed, truncated: true, resumeFrom: String(item.sk) };
+      }
+      if (live(item)) newestFirst.push(parseItem(transitionSchema, item));
+    }
+    cursor = page.cursor;
+    await nextTurn();
+  } while (cursor !== undefined);
+  return { transitions: newestFirst.reverse(), truncated: false, resumeFrom: position };
+}
+
+/** True when the tenant has a transition after `position` and at or before `until`. */
+export async function anyTransitionBetween(
+  table: Table,
+  tenantId: string,
+  position: string,
+  until: string,
+): Promise<boolean> {
+  if (until <= position) return false;
+  const page = await table.query({
+    pk: tenantTransitionsPk(tenantId),
+    sk: { op: 'between', low: position, high: until },
+    consistent: true,
+    limit: 2,
+  });
+  return page.items.some((item) => String(item.sk) > position);
 }
 
 /** Ids already sent on one stream, the newest few thousand (a re-read window or a redelivery repeats them). */

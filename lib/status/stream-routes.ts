@@ -15,7 +15,10 @@ const eventStream = z.string().meta({
   description:
     'Server-Sent Events: `event: state_change` frames whose `data` is the state-change event ' +
     '{entity_id, entity_name, check_id, tenant_id, from_state, to_state, transition_id, timestamp} ' +
-    'and whose `id` is the transition id; a `: keep-alive` comment every 15 s',
+    'and whose `id` is the transition id; a `: keep-alive` comment every 15 s. A resume replays at ' +
+    'most the newest 1,000 transitions after Last-Event-ID and none older than 24 h; when that ' +
+    'leaves some out, an `event: reset` frame comes first, data {reason, resume_from}: reload the ' +
+    'current state (GET /v1/status), then apply the events that follow',
 });
 
 /** GET /v1/status/stream (readable by read-only keys, like every GET). */
@@ -27,13 +30,15 @@ export function statusStreamRoutes(deps: { statusStream: StatusStreamService }):
       auth: 'key',
       operationId: 'streamStatus',
       tag: 'Status',
-      summary: "Server-Sent Events of the tenant's entity state changes, resumable with Last-Event-ID",
+      summary:
+        "Server-Sent Events of the tenant's entity state changes, resumable with Last-Event-ID; " +
+        'open streams are capped per API key and per account (429 RATE_LIMITED with Retry-After past the cap)',
       schemas: {
         headers: streamHeaders,
         responses: { 200: { contentType: 'text/event-stream', schema: eventStream } },
       },
       handler: async ({ principal, headers }) =>
-        new Response(deps.statusStream.open(principal.tenantId, headers['last-event-id']), {
+        new Response(await deps.statusStream.open(principal, headers['last-event-id']), {
           status: 200,
           headers: SSE_HEADERS,
         }),

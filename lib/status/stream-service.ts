@@ -1,4 +1,4 @@
-import { setTimeout as delay } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
 import type { TransitionRecord } from '../checks/records.ts';
 import { type SseSink, sseStream, untilAborted } from '../http/stream-sse.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -6,10 +6,14 @@ import { ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
+import { type StreamHolder, type StreamSlots, takeStreamSlot } from '../streams/stream-slots.ts';
 import {
+  anyTransitionBetween,
   createSentIds,
+  newestTransitions,
   positionAt,
   positionFrame,
+  resetFrame,
   timeOfPosition,
   transitionFrame,
   transitionsAfter,
@@ -42,7 +46,16 @@ export interface StatusStreamDeps {
   table: Table;
   clock: Clock;
   logger: Logger;
+  /** Open streams per key and per tenant (429 past the cap). */
+  slots: StreamSlots;
 }
+
+/** A resume replays at most this many transitions... */
+export const REPLAY_MAX_EVENTS = 1000;
+/** ...and none older than this; a Last-Event-ID further back gets a `reset` event first. */
+export const REPLAY_MAX_AGE_MS = 24 * 3600_000;
+/** Frames sent between two turns of the event loop while replaying. */
+const REPLAY_CHUNK = 100;
 
 /** The client's reconnection delay: a polled stream ends on purpose, and the client should be quick. */
 const RETRY_MS = 1000;
@@ -77,7 +90,37 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
       for (const t of page.transitions) deliver(t);
       from = page.next;
       await sink.ready();
+      await nextTurn();
     }
+  };
+
+  /**
+   * The replay a stream starts with: the newest REPLAY_MAX_EVENTS transitions after `start`, none
+   * older than REPLAY_MAX_AGE_MS, sent in chunks that yield to the event loop (many streams
+   * replaying at once must not hold up other requests). When it leaves out transitions after
+   * `start`, a `reset` event comes first. Returns the position the replay began after.
+   */
+  const catchUp = async (
+    tenantId: string,
+    start: string,
+    sink: SseSink,
+    deliver: (t: TransitionRecord) => void,
+  ): Promise<string> => {
+    const now = deps.clock.now();
+    const oldest = positionAt(now - REPLAY_MAX_AGE_MS);
+    const after = maxOf(start, oldest);
+    const recent = await newestTransitions(deps.table, tenantId, after, now, REPLAY_MAX_EVENTS);
+    if (
+      recent.truncated ||
+      (start < oldest && (await anyTransitionBetween(deps.table, tenantId, start, oldest)))
+    )
+      sink.send(resetFrame(recent.resumeFrom));
+    for (let i = 0; i < recent.transitions.length && !sink.signal.aborted; i += REPLAY_CHUNK) {
+      for (const t of recent.transitions.slice(i, i + REPLAY_CHUNK)) deliver(t);
+      await sink.ready();
+      await nextTurn();
+    }
+    return recent.resumeFrom;
   };
 
   /** Replay, then live events from the hub; subscribed first, so nothing committed meanwhile is lost. */
@@ -89,7 +132,7 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
     let held: TransitionRecord[] | undefined = [];
     const unsubscribe = hubIn.subscribe(tenantId, (t) => (held ? held.push(t) : deliver(t)));
     try {
-      await replay(tenantId, start, sink, deliver);
+      await catchUp(tenantId, start, sink, deliver);
       for (const t of held) deliver(t);
       held = undefined;
       await untilAborted(sink.signal);
@@ -110,8 +153,11 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
       newest = maxOf(newest, t.id);
       lastSent = t.id;
     };
+    // Nothing before `base` is read again: a reset skipped it.
+    const base = await catchUp(tenantId, start, sink, deliver);
+    newest = maxOf(newest, base);
     for (;;) {
-      const from = maxOf(start, minOf(newest, positionAt(deps.clock.now() - SETTLE_MS)));
+      const from = maxOf(base, minOf(newest, positionAt(deps.clock.now() - SETTLE_MS)));
       await replay(tenantId, from, sink, deliver);
       const left = deadline - deps.clock.now();
       if (sink.signal.aborted || left <= 0) break;
@@ -122,21 +168,28 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
 
   const service = {
     /**
-     * The stream of `tenantId`'s state changes after `lastEventId` (a transition id or a position
-     * this stream named); without one, from now on. A position ahead of the clock is refused.
+     * The stream of the caller's tenant's state changes after `lastEventId` (a transition id or a
+     * position this stream named); without one, from now on. A position ahead of the clock is
+     * refused (400); past the open-stream caps of the caller's key or tenant, 429.
      */
-    open(tenantId: string, lastEventId: string | undefined): ReadableStream<Uint8Array> {
+    async open(caller: StreamHolder, lastEventId: string | undefined): Promise<ReadableStream<Uint8Array>> {
       const now = deps.clock.now();
       if (lastEventId !== undefined && timeOfPosition(lastEventId) > now + MAX_AHEAD_MS)
         throw ValidationError.field('last-event-id', 'is ahead of the server clock');
+      const slot = await takeStreamSlot(deps.slots, 'status', caller);
+      const { tenantId } = caller;
       const start = lastEventId ?? positionAt(now);
       const produce = hub ? pushed(hub, tenantId, start) : polled(tenantId, start);
       return sseStream(
         async (sink) => {
-          sink.send({ retry: RETRY_MS });
-          // Without a Last-Event-ID the client still gets a position, so a dropped connection resumes losslessly.
-          if (lastEventId === undefined) sink.send(positionFrame(start));
-          await produce(sink);
+          try {
+            sink.send({ retry: RETRY_MS });
+            // Without a Last-Event-ID the client still gets a position, so a dropped connection resumes losslessly.
+            if (lastEventId === undefined) sink.send(positionFrame(start));
+            await produce(sink);
+          } finally {
+            await slot.release();
+          }
         },
         { heartbeatMs, logger: deps.logger },
       );

@@ -271,6 +271,21 @@ describe('MCP through the cloud handler (function URL, fake streaming runtime, D
     }
   });
 
+  it('answers 404 to another key of the same tenant posting to a session (a read-only key into an admin session)', async () => {
+    const viewer = await call('POST', '/v1/auth/keys', keyA, { label: 'viewer', is_read_only: true });
+    expect(viewer.status).toBe(201);
+    const stream = await openLegacyStream(keyA);
+    try {
+      const message = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+      expect(
+        (await call('POST', stream.endpoint, (viewer.body as { key: string }).key, message)).status,
+      ).toBe(404);
+      expect((await call('POST', stream.endpoint, keyA, message)).status).toBe(202);
+    } finally {
+      stream.close();
+    }
+  });
+
   it('serves Streamable HTTP through API Gateway too: the api function answers a POST /v1/mcp in one buffered reply', async () => {
     const viaApiGateway = createCloudApp(
       loadConfig('cloud', { ...TEST_ENV, VIGIL_TABLE_NAME: testTable.tableName }),

@@ -206,4 +206,39 @@ describe('the /v1/mcp endpoint over HTTP (local runtime)', () => {
     });
     await reader.cancel();
   });
+
+  it('answers 404 to another key of the same tenant posting to a session: a session follows the key that opened it', async () => {
+    const viewer = await api.request('POST', '/v1/auth/keys', {
+      key: api.adminKey,
+      body: { label: 'viewer', is_read_only: true },
+    });
+    const stream = await fetch(url(), {
+      headers: { authorization: `Bearer ${api.adminKey}`, accept: 'text/event-stream' },
+    });
+    const reader = (stream.body as ReadableStream<Uint8Array>)
+      .pipeThrough(new TextDecoderStream())
+      .getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += (await reader.read()).value ?? '';
+    const endpoint = /event: endpoint\ndata: (\S+)\n/.exec(text)?.[1] ?? '';
+    const post = (key: string) =>
+      fetch(new URL(endpoint, api.local.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list', params: {} }),
+      });
+
+    const intruder = await post(viewer.body.key);
+    const owner = await post(api.adminKey);
+    while (!text.includes('event: message')) text += (await reader.read()).value ?? '';
+    while (!text.slice(text.indexOf('event: message')).includes('\n\n'))
+      text += (await reader.read()).value ?? '';
+    await reader.cancel();
+
+    expect(intruder.status).toBe(404);
+    expect(owner.status).toBe(202);
+    // Only the owner's message was run in the session: one answer, to its id.
+    expect(text.match(/event: message/g)).toHaveLength(1);
+    expect(text).toContain('"id":5');
+  });
 });

@@ -12,6 +12,7 @@ import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import type { StatusStreamSettings } from '../../lib/status/stream-service.ts';
+import type { Table } from '../../lib/store/table.ts';
 import { lambdaContext } from '../cloud/support.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
 import { createSseCollector, openStream, type SseConnection } from './stream-client.ts';
@@ -22,6 +23,10 @@ export interface StreamDriver {
   app: App;
   adminKey: string;
   tenantId: string;
+  /** The store behind the runtime (tests seed transitions in it). */
+  table: Table;
+  /** Locally: runs the change feed's consumers over what was written (the cloud's feed is not fed here). */
+  drainChanges(): Promise<void>;
   /** A JSON API call (writes that cause transitions, key creation). */
   // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected freely
   api(method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -35,6 +40,8 @@ export interface DriverOptions {
   /** Cloud: how the streaming function polls and when it ends. */
   pollMs?: number;
   maxDurationMs?: number;
+  /** Extra environment (e.g. the open-stream caps). */
+  env?: Record<string, string>;
 }
 
 /** Rate limits off: a scenario makes many calls from one address in a moment. */
@@ -45,7 +52,7 @@ export async function startLocalDriver(
   options: DriverOptions = {},
 ): Promise<StreamDriver & { local: LocalRuntime }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-stream-'));
-  const config = { ...loadConfig('local', TEST_ENV), dataDir, port: 0 };
+  const config = { ...loadConfig('local', { ...TEST_ENV, ...options.env }), dataDir, port: 0 };
   const local = await startLocalRuntime({
     config,
     logger: createLogger({ level: 'silent' }),
@@ -58,6 +65,8 @@ export async function startLocalDriver(
     runtime: 'local',
     local,
     app: local.app,
+    table: local.table,
+    drainChanges: () => local.drainChanges(),
     adminKey: local.bootstrapKey ?? '',
     tenantId,
     async api(method, path, key, body) {
@@ -164,17 +173,22 @@ export async function startLambdaDriver(
     maxDurationMs: options.maxDurationMs ?? 20_000,
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
   };
-  const cloud = createCloudApp(loadConfig('cloud', { ...TEST_ENV, VIGIL_TABLE_NAME: testTable.tableName }), {
-    dynamodb: testTable.client,
-    logWrite: (line) => logs.push(line),
-    statusStream: settings,
-  });
+  const cloud = createCloudApp(
+    loadConfig('cloud', { ...TEST_ENV, ...options.env, VIGIL_TABLE_NAME: testTable.tableName }),
+    {
+      dynamodb: testTable.client,
+      logWrite: (line) => logs.push(line),
+      statusStream: settings,
+    },
+  );
   const handler = createStatusStreamHandler({ ...cloud, runtime: fakeStreamingRuntime() });
   const first = await cloud.app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
   const open: SseConnection[] = [];
   return {
     runtime: 'lambda',
     app: cloud.app,
+    table: cloud.table,
+    drainChanges: async () => {},
     logs,
     adminKey: first.rawKey,
     tenantId: first.tenant.id,

@@ -326,7 +326,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-Sent Events of the tenant's entity state changes, resumable with Last-Event-ID */
+        /** Server-Sent Events of the tenant's entity state changes, resumable with Last-Event-ID; open streams are capped per API key and per account (429 RATE_LIMITED with Retry-After past the cap) */
         get: operations["streamStatus"];
         put?: never;
         post?: never;
