@@ -250,6 +250,20 @@ describe('local HTTP server: timeouts', () => {
     await closed(socket, 'the unfinished body closes');
   });
 
+  it('keeps an event stream open past the request timeout (it bounds receiving the request, not the answer)', async () => {
+    const stand = await serve(limits({ headersTimeoutMs: 200, requestTimeoutMs: 400 }));
+    const stream = await dial(stand.port);
+    await exchange(stream, GET('/stream'), ': open');
+    // Opened after the stream, closed by the request timeout: the stream has lived longer than that.
+    const late = await dial(stand.port);
+    late.write('POST /x HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nhalf');
+    await closed(late, 'the unfinished body closes');
+
+    const event = exchange(stream, '', 'data: still open');
+    stand.push('data: still open\n\n');
+    await event;
+  });
+
   it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
     const { port } = await serve(limits({ keepAliveTimeoutMs: 200 }));
     const socket = await keptAlive(port);
