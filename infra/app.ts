@@ -7,6 +7,8 @@ const app = new App();
 /** A deployment setting from `cdk deploy -c vigil:<name>=<value>` (or cdk.context.json). */
 const setting = (name: string): string | undefined => {
   const value: unknown = app.node.tryGetContext(`vigil:${name}`);
+  // cdk.json and cdk.context.json may hold a number where `-c` gives a string.
+  if (typeof value === 'number') return String(value);
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 
@@ -19,5 +21,7 @@ new VigilStack(app, 'Vigil', {
     natsPrefix: setting('natsPrefix'),
     publicUrl: setting('publicUrl'),
     egressAllow: setting('egressAllow'),
+    apiRateLimit: setting('apiRateLimit'),
+    apiBurstLimit: setting('apiBurstLimit'),
   },
 });

@@ -26,7 +26,7 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { CONSOLE_CSP } from '../lib/http/console-policy.ts';
-import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../lib/http/edge-address.ts';
+import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER } from '../lib/http/edge-address.ts';
 
 /** `npm run build:web`'s output in this checkout. */
 export const DEFAULT_CONSOLE_DIR = resolve(import.meta.dirname, '..', 'web', 'dist');
@@ -67,11 +67,15 @@ const SPA_REWRITE = `function handler(event) {
  * also forwards the viewer's Host, which API Gateway and function URLs answer with 403, and the
  * one that drops Host (allExcept, AllViewerExceptHostHeader) adds no CloudFront header. A header
  * set here is a viewer header to the origin request policy, so it is forwarded; set (not added)
- * on every request, a value the viewer sent never gets through.
+ * on every request, a value the viewer sent never gets through. The same policy drops the viewer's
+ * Host, which the API's Origin policy needs (lib/http/origin-policy.ts: the console's own origin),
+ * so the function passes it on under a name of its own as well.
  */
 const VIEWER_ADDRESS = `function handler(event) {
   var request = event.request;
   request.headers['${VIEWER_ADDRESS_HEADER}'] = { value: event.viewer.ip };
+  if (request.headers.host) request.headers['${VIEWER_HOST_HEADER}'] = { value: request.headers.host.value };
+  else delete request.headers['${VIEWER_HOST_HEADER}'];
   return request;
 }`;
 
@@ -118,7 +122,7 @@ export class VigilConsole extends Construct {
     const viewerAddress = new EdgeFunction(this, 'ViewerAddress', {
       code: FunctionCode.fromInline(VIEWER_ADDRESS),
       runtime: FunctionRuntime.JS_2_0,
-      comment: 'Vigil API: the viewer address for per-address limits',
+      comment: 'Vigil API: the viewer address for per-address limits, the viewer Host for the Origin policy',
     });
 
     // CloudFormation resolves the dynamic reference at deploy time (a secretsmanager reference is
@@ -193,7 +197,7 @@ export class VigilConsole extends Construct {
  * query string but Host (API Gateway and function URLs route on their own host name). With
  * caching disabled, the AllViewerExceptHostHeader policy forwards Authorization too, so the
  * Bearer key reaches the origin (an origin request policy may name Authorization only then).
- * The viewer-request function adds the viewer's address, which that policy forwards with the rest.
+ * The viewer-request function adds the viewer's address and Host, which that policy forwards with the rest.
  */
 function apiPath(origin: IOrigin, viewerAddress: EdgeFunction): BehaviorOptions {
   return {

@@ -1,6 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { HttpMethod } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { MCP_FUNCTION_TIMEOUT_MS } from '../lib/cloud/composition.ts';
 import { StreamingFunction } from './streaming-function.ts';
@@ -23,8 +22,6 @@ export class VigilMcp extends StreamingFunction {
       entry: 'functions/mcp.ts',
       // A legacy SSE stream ends 30 s before this (MCP_SSE_FUNCTION_MS), so the client reconnects.
       timeout: Duration.millis(MCP_FUNCTION_TIMEOUT_MS),
-      methods: [HttpMethod.GET, HttpMethod.POST],
-      allowedHeaders: ['authorization', 'content-type', 'accept', 'mcp-protocol-version', 'last-event-id'],
     });
   }
 }

@@ -1,6 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { HttpMethod } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { STATUS_STREAM_FUNCTION_MS } from '../lib/status/stream-service.ts';
 import { StreamingFunction } from './streaming-function.ts';
@@ -18,8 +17,6 @@ export class VigilStatusStream extends StreamingFunction {
       entry: 'functions/status-stream.ts',
       // The stream ends on its own first, so the client reconnects with Last-Event-ID instead of being cut off.
       timeout: Duration.millis(STATUS_STREAM_FUNCTION_MS + 30_000),
-      methods: [HttpMethod.GET],
-      allowedHeaders: ['authorization', 'last-event-id'],
     });
   }
 }

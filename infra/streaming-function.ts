@@ -1,6 +1,6 @@
 import type { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { type FunctionUrl, FunctionUrlAuthType, type HttpMethod, InvokeMode } from 'aws-cdk-lib/aws-lambda';
+import { type FunctionUrl, FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { VigilFunction } from './node-function.ts';
@@ -12,16 +12,14 @@ export interface StreamingFunctionProps {
   readonly entry: string;
   /** Longer than the longest stream, which ends on its own first so the client reconnects. */
   readonly timeout: Duration;
-  readonly methods: HttpMethod[];
-  /** Request headers a browser may send cross-origin. */
-  readonly allowedHeaders: string[];
 }
 
 /**
  * A Lambda behind a function URL in RESPONSE_STREAM mode, since API Gateway can only buffer a
- * response. The URL has no IAM auth: the app checks the Bearer key like every API route, and a
- * Bearer key is no ambient credential, so any origin may call it. It reads and writes the table
- * (what every authenticated request writes, and what its routes store).
+ * response. The URL has no IAM auth: the app checks the Bearer key like every API route. It has
+ * no CORS either: the console reaches it through its own CloudFront origin (same-origin), and no
+ * other web page is meant to call it (MCP refuses a foreign Origin: lib/http/origin-policy.ts).
+ * It reads and writes the table (what every authenticated request writes, and what its routes store).
  */
 export class StreamingFunction extends Construct {
   readonly handler: NodejsFunction;
@@ -38,7 +36,6 @@ export class StreamingFunction extends Construct {
     this.url = this.handler.addFunctionUrl({
       authType: FunctionUrlAuthType.NONE,
       invokeMode: InvokeMode.RESPONSE_STREAM,
-      cors: { allowedOrigins: ['*'], allowedMethods: props.methods, allowedHeaders: props.allowedHeaders },
     });
   }
 }

@@ -3,7 +3,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { loadConfig } from '../lib/platform/config.ts';
 import { VigilActions } from './actions.ts';
-import { VigilApi } from './api.ts';
+import { apiThrottle, VigilApi } from './api.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
 import { VigilConsole } from './console.ts';
@@ -18,7 +18,7 @@ import { VigilTable } from './table.ts';
  */
 export const DUE_SHARDS = 4;
 
-/** Deployment settings of the notification channels and actions (README.md "Deploying to AWS"); each optional. */
+/** Deployment settings of the notification channels, actions and the HTTP API (README.md "Deploying to AWS"); each optional. */
 export interface VigilSettings {
   /** VIGIL_NATS_URL: the NATS servers of the nats channel, comma-separated `nats://` URLs. */
   readonly natsUrl?: string;
@@ -28,6 +28,10 @@ export interface VigilSettings {
   readonly publicUrl?: string;
   /** VIGIL_EGRESS_ALLOW: private CIDRs channels and actions may reach, comma-separated. */
   readonly egressAllow?: string;
+  /** The HTTP API's steady requests per second over all routes (API Gateway throttling; default 500). */
+  readonly apiRateLimit?: string | number;
+  /** The HTTP API's burst of requests over all routes (default 1000). */
+  readonly apiBurstLimit?: string | number;
 }
 
 export interface VigilStackProps extends StackProps {
@@ -87,6 +91,7 @@ export class VigilStack extends Stack {
     this.api = new VigilApi(this, 'Api', {
       table,
       environment: { ...environment, ...channelSettings, ...edge },
+      throttle: apiThrottle(props?.settings ?? {}),
     });
     this.checks = new VigilChecks(this, 'Checks', { table, environment });
     this.changeFeed = new VigilChangeFeed(this, 'ChangeFeed', { table, environment });

@@ -219,6 +219,7 @@ export function createApp(deps: CoreDeps) {
       authenticateKey: async (ctx) =>
         (await rateLimit.admit({ ...ctx, body: ctx.rawBody }, authenticate)).principal,
       legacy: deps.mcpSse,
+      publicUrl: deps.config.publicUrl,
     }),
     openApiRoute(() => routes),
   ];

@@ -3,8 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { errorResponse } from '../http/error-response.ts';
 import { MAX_BODY_BYTES } from '../http/router.ts';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
+import type { HttpLimits } from '../platform/config.ts';
 import { PayloadTooLargeError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
+import { capConnections, serverTimeouts } from './connection-limits.ts';
 import { type ConsoleFiles, isApiPath } from './console-files.ts';
 
 /** The client went away before its request body ended: nothing to answer, nothing broken here. */
@@ -143,6 +145,8 @@ export interface HttpServerOptions {
   signal?: AbortSignal;
   /** The web console: GET and HEAD outside the API (/v1, /healthz) are its; every other request is the router's. */
   console?: ConsoleFiles;
+  /** Timeouts and the connection cap (VIGIL_HTTP_*); unset: Node's defaults and no cap. */
+  limits?: HttpLimits;
 }
 
 /** A node:http server handing every API request to `handle` (the shared router), the rest to the console. */
@@ -156,7 +160,8 @@ export function createHttpServer(
     for (const end of [...open]) end();
   });
   const consoleFiles = options.console;
-  return createServer((req, res) => {
+  const limits = options.limits;
+  const server = createServer(limits ? serverTimeouts(limits) : {}, (req, res) => {
     if (
       consoleFiles !== undefined &&
       !isApiPath(req.url ?? '/') &&
@@ -188,4 +193,6 @@ export function createHttpServer(
         send(res, response);
       });
   });
+  if (limits) capConnections(server, limits.maxConnections, logger);
+  return server;
 }

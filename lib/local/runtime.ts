@@ -158,6 +158,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const server = createHttpServer((req) => app.router.handle(req), logger, {
     signal: streams.signal,
     console: consoleFiles,
+    limits: config.http,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

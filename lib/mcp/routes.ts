@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
+import { isAllowedOrigin } from '../http/origin-policy.ts';
 import { webRequest } from '../http/stream-web.ts';
 import type { PublicRoute, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -31,6 +32,8 @@ export interface McpRouteDeps {
   authenticateKey(ctx: RouteContext): Promise<Principal>;
   /** The legacy SSE stream's limits; default DEFAULT_LEGACY_STREAM. */
   legacy?: Partial<LegacyStreamSettings>;
+  /** VIGIL_PUBLIC_URL: a browser page on its origin may call too (lib/http/origin-policy.ts). */
+  publicUrl?: string | undefined;
 }
 
 /** JSON-RPC's implementation-defined server error range: the code MCP clients see with a 401. */
@@ -48,9 +51,12 @@ const sessionQuery = z.object({
 /**
  * The caller, or the 401 MCP clients understand: `WWW-Authenticate: Bearer` and a JSON-RPC error
  * body. The key is checked here rather than by the router because read-only keys may POST
- * (read-only tools) and the 401 body is JSON-RPC, not the API's error envelope.
+ * (read-only tools) and the 401 body is JSON-RPC, not the API's error envelope. A browser page
+ * of another origin is refused first, as MCP requires: 403 with a JSON-RPC error (as the SDK's own).
  */
 async function callerOf(deps: McpRouteDeps, ctx: RouteContext): Promise<Principal | Response> {
+  if (!isAllowedOrigin(ctx.headers, deps.publicUrl))
+    return jsonRpcErrorResponse(403, -32000, 'Forbidden: requests from this Origin are not allowed');
   try {
     return await deps.authenticateKey(ctx);
   } catch (err) {

@@ -85,7 +85,20 @@ const envSchema = z.object({
   VIGIL_EVENT_BUS_NAME: z.string().optional(),
   VIGIL_CONSOLE_DIR: z.string().trim().min(1).optional(),
   VIGIL_EDGE_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+  VIGIL_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  VIGIL_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  VIGIL_HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
 });
+
+/** The variables with the rules that join two of them. */
+const checkedEnv = envSchema.refine(
+  (e) => e.VIGIL_HTTP_HEADERS_TIMEOUT_MS <= e.VIGIL_HTTP_REQUEST_TIMEOUT_MS,
+  {
+    path: ['VIGIL_HTTP_HEADERS_TIMEOUT_MS'],
+    message: 'must not exceed VIGIL_HTTP_REQUEST_TIMEOUT_MS (a request includes its head)',
+  },
+);
 
 export type Runtime = 'local' | 'cloud';
 
@@ -138,11 +151,25 @@ export interface Config {
    * carrying it has its viewer address believed. Undefined: the edge's headers are never believed.
    */
   edgeSecret: string | undefined;
+  /** Local runtime: the HTTP server's timeouts and connection cap (lib/local/connection-limits.ts). */
+  http: HttpLimits;
+}
+
+/** How long the local server waits for a client, and how many connections it holds. */
+export interface HttpLimits {
+  /** A request's head must arrive within this; it also closes a connection that sends nothing. */
+  headersTimeoutMs: number;
+  /** A request's head and body must arrive within this. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; over it the oldest idle ones are closed to make room. */
+  maxConnections: number;
 }
 
 /** Reads and validates configuration; throws a readable error naming every bad variable. */
 export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(env);
+  const parsed = checkedEnv.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
@@ -181,5 +208,11 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     eventBusName: e.VIGIL_EVENT_BUS_NAME,
     consoleDir: resolve(e.VIGIL_CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR),
     edgeSecret: e.VIGIL_EDGE_SECRET,
+    http: {
+      headersTimeoutMs: e.VIGIL_HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.VIGIL_HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: e.VIGIL_HTTP_MAX_CONNECTIONS,
+    },
   };
 }

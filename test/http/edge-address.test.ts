@@ -7,6 +7,7 @@ import {
   EDGE_SECRET_HEADER,
   parseViewerAddress,
   VIEWER_ADDRESS_HEADER,
+  VIEWER_HOST_HEADER,
 } from '../../lib/http/edge-address.ts';
 import { fromApiGatewayEvent } from '../../lib/http/lambda-adapter.ts';
 import type { HttpRequest } from '../../lib/http/types.ts';
@@ -95,7 +96,7 @@ describe('client address behind the console edge', () => {
     expect(fromApiGatewayEvent(event({ [EDGE_SECRET_HEADER]: SECRET }), trust).sourceIp).toBe(EDGE_IP);
   });
 
-  it('strips both edge headers before the router sees the request, believed or not', () => {
+  it('strips the edge headers before the router sees the request, believed or not', () => {
     for (const secret of [SECRET, 'wrong']) {
       const { headers } = fromApiGatewayEvent(
         event({
@@ -107,6 +108,36 @@ describe('client address behind the console edge', () => {
       );
       expect(headers).toEqual({ authorization: 'Bearer k' });
     }
+    const { headers } = fromApiGatewayEvent(
+      event({ 'X-Vigil-Viewer-Host': 'evil.example', host: 'abc.lambda-url.eu-west-1.on.aws' }),
+      { edgeSecret: SECRET },
+    );
+    expect(headers).toEqual({ host: 'abc.lambda-url.eu-west-1.on.aws' });
+  });
+});
+
+describe('request Host behind the console edge', () => {
+  const ORIGIN_HOST = 'abc.lambda-url.eu-west-1.on.aws';
+  const viaEdgeHost = (viewerHost: string, secret = SECRET) =>
+    event({ [EDGE_SECRET_HEADER]: secret, [VIEWER_HOST_HEADER]: viewerHost, host: ORIGIN_HOST });
+
+  it("is the viewer's Host (the console's domain) when the secret matches", () => {
+    const { headers } = fromApiGatewayEvent(viaEdgeHost('d111111abcdef8.cloudfront.net'), {
+      edgeSecret: SECRET,
+    });
+    expect(headers).toEqual({ host: 'd111111abcdef8.cloudfront.net' });
+    expect(
+      fromApiGatewayEvent(viaEdgeHost('vigil.example.com:8443'), { edgeSecret: SECRET }).headers.host,
+    ).toBe('vigil.example.com:8443');
+  });
+
+  it("stays the origin's own when the secret is wrong or unset, or the viewer's Host is malformed", () => {
+    const host = (e: APIGatewayProxyEventV2, edgeSecret: string | undefined) =>
+      fromApiGatewayEvent(e, { edgeSecret }).headers.host;
+    expect(host(viaEdgeHost('evil.example', 'wrong'), SECRET)).toBe(ORIGIN_HOST);
+    expect(host(viaEdgeHost('evil.example'), undefined)).toBe(ORIGIN_HOST);
+    for (const bad of ['', 'a b', 'evil.example/x', 'user@evil.example', 'evil.example, other'])
+      expect(host(viaEdgeHost(bad), SECRET), bad).toBe(ORIGIN_HOST);
   });
 });
 

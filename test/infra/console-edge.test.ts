@@ -6,7 +6,11 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
-import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/edge-address.ts';
+import {
+  EDGE_SECRET_HEADER,
+  VIEWER_ADDRESS_HEADER,
+  VIEWER_HOST_HEADER,
+} from '../../lib/http/edge-address.ts';
 import { only } from './synth.ts';
 
 // How the console's CloudFront edge proves itself to the API and hands it the viewer's address:
@@ -115,14 +119,28 @@ describe('console edge viewer address', () => {
     }
   });
 
-  it("sets the viewer's IP, replacing whatever the viewer sent under that name", () => {
+  /** The request headers the viewer-request function passes on. */
+  const runFunction = (ip: string, headers: Record<string, { value: string }>) => {
     const [, code] = viewerAddressFunction();
-    const run = (ip: string, headers: Record<string, { value: string }>) =>
-      (
-        runInNewContext(
-          `${code}\nhandler(${JSON.stringify({ viewer: { ip }, request: { uri: '/v1/me', headers } })})`,
-        ) as { headers: Record<string, { value: string }> }
-      ).headers;
+    return (
+      runInNewContext(
+        `${code}\nhandler(${JSON.stringify({ viewer: { ip }, request: { uri: '/v1/me', headers } })})`,
+      ) as { headers: Record<string, { value: string }> }
+    ).headers;
+  };
+
+  it("passes on the Host the viewer asked for (the console's domain), replacing whatever the viewer sent under that name", () => {
+    const host = { value: 'd111111abcdef8.cloudfront.net' };
+    expect(runFunction('203.0.113.9', { host })[VIEWER_HOST_HEADER]).toEqual(host);
+    const forged = runFunction('203.0.113.9', { host, [VIEWER_HOST_HEADER]: { value: 'evil.example' } });
+    expect(forged[VIEWER_HOST_HEADER]).toEqual(host);
+    expect(
+      runFunction('203.0.113.9', { [VIEWER_HOST_HEADER]: { value: 'evil.example' } }),
+    ).not.toHaveProperty(VIEWER_HOST_HEADER);
+  });
+
+  it("sets the viewer's IP, replacing whatever the viewer sent under that name", () => {
+    const run = runFunction;
     expect(run('203.0.113.9', {})[VIEWER_ADDRESS_HEADER]).toEqual({ value: '203.0.113.9' });
     const forged = run('2001:db8::7', {
       [VIEWER_ADDRESS_HEADER]: { value: '198.51.100.1' },

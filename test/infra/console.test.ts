@@ -244,10 +244,11 @@ describe('console distribution', () => {
     expect(originOf('/healthz').Id).toBe(api.Id);
   });
 
-  it('keeps the function URLs open to direct callers (auth by the Bearer key, CORS for any origin)', () => {
+  it('keeps the function URLs open to direct callers (auth by the Bearer key) without CORS: the console is same-origin', () => {
     for (const prefix of ['StatusStream', 'Mcp']) {
       const [, url] = only(template, 'AWS::Lambda::Url', prefix);
-      expect(url.Properties).toMatchObject({ AuthType: 'NONE', Cors: { AllowOrigins: ['*'] } });
+      expect(url.Properties).toMatchObject({ AuthType: 'NONE' });
+      expect(url.Properties.Cors).toBeUndefined();
     }
   });
 

@@ -28,12 +28,9 @@ describe('mcp function', () => {
       TargetFunctionArn: getAtt(fnId),
       InvokeMode: 'RESPONSE_STREAM',
       AuthType: 'NONE',
-      Cors: {
-        AllowOrigins: ['*'],
-        AllowMethods: ['GET', 'POST'],
-        AllowHeaders: expect.arrayContaining(['authorization', 'content-type', 'mcp-protocol-version']),
-      },
     });
+    // No CORS: browsers reach MCP only from the console's own origin, through its distribution.
+    expect(url.Properties.Cors).toBeUndefined();
     // AuthType NONE needs a resource policy letting anyone invoke the URL.
     template.hasResourceProperties('AWS::Lambda::Permission', {
       Action: 'lambda:InvokeFunctionUrl',

@@ -1,5 +1,8 @@
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiThrottle, DEFAULT_API_THROTTLE } from '../../infra/api.ts';
+import { VigilStack } from '../../infra/vigil-stack.ts';
 import { createTableDefinition } from '../../lib/store/dynamodb-table.ts';
 import { allowStatements, only, synthTemplate } from './synth.ts';
 
@@ -179,5 +182,58 @@ describe('http api', () => {
 
   it('outputs the API URL', () => {
     template.hasOutput('ApiUrl', { Value: Match.anyValue() });
+  });
+
+  it('throttles every route of the default stage (500 requests per second, bursts of 1,000 by default)', () => {
+    const [, stage] = single('AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: DEFAULT_API_THROTTLE.rateLimit,
+      ThrottlingBurstLimit: DEFAULT_API_THROTTLE.burstLimit,
+    });
+  });
+
+  it('keeps the stage HttpApi created before (same logical id), so a deployed stack updates it in place', () => {
+    const [stageId] = single('AWS::ApiGatewayV2::Stage');
+    expect(stageId).toMatch(/^ApiHttpApiDefaultStage[0-9A-F]{8}$/);
+  });
+
+  it('writes a JSON access log line per request to its own log group, kept a month', () => {
+    const [logId, log] = single('AWS::Logs::LogGroup', 'ApiAccessLog');
+    expect(log.Properties.RetentionInDays).toBe(30);
+    const [, stage] = single('AWS::ApiGatewayV2::Stage');
+    const settings = stage.Properties.AccessLogSettings as { DestinationArn: unknown; Format: string };
+    expect(settings.DestinationArn).toEqual({ 'Fn::GetAtt': [logId, 'Arn'] });
+    const format = JSON.parse(settings.Format) as Record<string, string>;
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      ip: '$context.identity.sourceIp',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      latency: '$context.responseLatency',
+      integrationLatency: '$context.integrationLatency',
+    });
+    // Keys and tokens travel in headers and query strings: neither is logged.
+    expect(settings.Format).not.toMatch(/header|querystring|authorization/i);
+  });
+
+  it('takes the throttling from the vigil:apiRateLimit and vigil:apiBurstLimit settings', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new VigilStack(app, 'Throttled', { settings: { apiRateLimit: '25.5', apiBurstLimit: 40 } });
+    const [, stage] = only(Template.fromStack(stack), 'AWS::ApiGatewayV2::Stage');
+    expect(stage.Properties.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: 25.5,
+      ThrottlingBurstLimit: 40,
+    });
+  }, 120_000);
+
+  it('fails the synth on a throttling setting that is no number or out of range, naming it', () => {
+    expect(() => apiThrottle({ apiRateLimit: 'fast' })).toThrow(/vigil:apiRateLimit/);
+    expect(() => apiThrottle({ apiRateLimit: '0' })).toThrow(/vigil:apiRateLimit/);
+    expect(() => apiThrottle({ apiBurstLimit: '2.5' })).toThrow(/vigil:apiBurstLimit/);
+    expect(() => apiThrottle({ apiBurstLimit: 100_000 })).toThrow(/vigil:apiBurstLimit/);
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    expect(() => new VigilStack(app, 'Bad', { settings: { apiRateLimit: 'lots' } })).toThrow(
+      /invalid deployment settings:\n {2}vigil:apiRateLimit/,
+    );
   });
 });

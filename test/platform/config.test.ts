@@ -78,3 +78,42 @@ describe('loadConfig: notification settings', () => {
     }
   });
 });
+
+describe('loadConfig: local HTTP limits', () => {
+  it('defaults to a 10 s header timeout, a 60 s request timeout, 5 s keep-alive and 1,024 connections', () => {
+    expect(loadConfig('local', {}).http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 60_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 1024,
+    });
+  });
+
+  it('reads the four variables', () => {
+    const config = loadConfig('local', {
+      VIGIL_HTTP_HEADERS_TIMEOUT_MS: '2000',
+      VIGIL_HTTP_REQUEST_TIMEOUT_MS: '30000',
+      VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      VIGIL_HTTP_MAX_CONNECTIONS: '64',
+    });
+
+    expect(config.http).toEqual({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 1000,
+      maxConnections: 64,
+    });
+  });
+
+  it('refuses no cap, a header timeout longer than the request timeout, and a zero timeout', () => {
+    expect(() => loadConfig('local', { VIGIL_HTTP_MAX_CONNECTIONS: '0' })).toThrow(
+      'VIGIL_HTTP_MAX_CONNECTIONS',
+    );
+    expect(() =>
+      loadConfig('local', { VIGIL_HTTP_HEADERS_TIMEOUT_MS: '20000', VIGIL_HTTP_REQUEST_TIMEOUT_MS: '10000' }),
+    ).toThrow('VIGIL_HTTP_HEADERS_TIMEOUT_MS: must not exceed VIGIL_HTTP_REQUEST_TIMEOUT_MS');
+    expect(() => loadConfig('local', { VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS: '0' })).toThrow(
+      'VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    );
+  });
+});
