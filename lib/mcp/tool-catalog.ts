@@ -25,8 +25,19 @@ export interface ToolCatalogDeps {
   clock: Clock;
 }
 
-/** A caller sees a tool unless it is read-only and the tool does not say it only reads. */
-function visibleTo(caller: Principal, tool: McpTool): boolean {
+/**
+ * A tool with the annotations of what runs it (DECISIONS.md "MCP"): a built-in's own, whatever the
+ * manifest claims; a runbook tool (bound to an action) is never read-only, since it runs the
+ * action; a tool with neither implementation keeps its manifest's (calling it changes nothing).
+ */
+function withEffectiveAnnotations(tool: McpTool, builtins: ReadonlyMap<string, Builtin>): McpTool {
+  const annotations = builtins.get(tool.name)?.annotations ?? tool.annotations;
+  if (tool.action_id) return { ...tool, annotations: { ...annotations, readOnlyHint: false } };
+  return annotations ? { ...tool, annotations } : tool;
+}
+
+/** A caller may list and call a tool unless it is read-only and the tool's effective rule says it may change something. */
+function usableBy(caller: Principal, tool: McpTool): boolean {
   return !caller.readOnly || tool.annotations?.readOnlyHint === true;
 }
 
@@ -78,8 +89,11 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
     return validate;
   };
 
+  // A tool the caller may not use is, for it, an unknown tool: hidden from tools/list and refused by name.
   const list = async (caller: Principal) =>
-    (await deps.skills.listEnabledTools(caller.tenantId)).filter((tool) => visibleTo(caller, tool));
+    (await deps.skills.listEnabledTools(caller.tenantId))
+      .map((tool) => withEffectiveAnnotations(tool, deps.builtins))
+      .filter((tool) => usableBy(caller, tool));
 
   const runAction = async (
     caller: Principal,
@@ -124,7 +138,7 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
         return toolError(`invalid arguments for ${name}: ${problems.join('; ')}`, problems);
       }
       const builtin = deps.builtins.get(name);
-      if (builtin) return asToolResult(() => builtin(caller, input));
+      if (builtin) return asToolResult(() => builtin.run(caller, input));
       if (tool.action_id) return asToolResult(() => runAction(caller, tool, tool.action_id ?? '', input));
       return toolError(`tool ${name} has no implementation`);
     },
