@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import type { ActionStore } from '../actions/action-store.ts';
 import type { ActionRunner } from '../actions/ports.ts';
 import { publicExecution } from '../actions/responses.ts';
@@ -9,6 +8,8 @@ import { TEMPLATE_VAR_NAME } from '../actions/template.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
+import { createInputSchemaCompiler } from '../skills/input-schema.ts';
+import { argumentsProblem } from '../skills/schema-budget.ts';
 import type { Builtin } from './builtins/deps.ts';
 import { asToolResult, toolError, toolResult } from './builtins/result.ts';
 import type { McpTool, ToolCatalog } from './ports.ts';
@@ -64,8 +65,6 @@ function argsAsVars(
 
 /** The tool catalog (ToolCatalog in ports.ts): listing for a caller, argument validation and dispatch. */
 export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
-  // useDefaults fills the schema's defaults in (hours: 24, ...); formats are annotations, as at registration.
-  const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false } as const;
   // Keyed by the schema text: a skill update that changes a schema compiles anew, an unchanged one is reused.
   const compiled = new Map<string, ValidateFunction>();
 
@@ -73,14 +72,13 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
     const key = JSON.stringify(schema);
     const cached = compiled.get(key);
     if (cached) return cached;
-    // JSON Schema 2020-12 (MCP's default dialect) unless $schema names draft-07, as the registry accepts
-    // them. One ajv per schema: ajv keeps nested $ids registered, so a shared one would make two tools'
-    // schemas collide; the compile is cached, so this runs once per schema text.
-    const draft07 = typeof schema.$schema === 'string' && schema.$schema.includes('draft-07');
-    const ajv = draft07 ? new Ajv(options) : new Ajv2020(options);
+    // The registration's engine (RE2 patterns, the validation budget, defaults filled in). One
+    // compiler per schema: ajv keeps nested $ids registered, so a shared one would make two tools'
+    // schemas collide; the compile is cached, so this runs once per schema text. A schema stored
+    // before a rule tightened may no longer compile: the call is then refused.
     let validate: ValidateFunction;
     try {
-      validate = ajv.compile(schema);
+      validate = createInputSchemaCompiler('call')(schema);
     } catch {
       return undefined;
     }
@@ -130,6 +128,9 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
       if (!tool) return undefined;
       const validate = validatorOf(tool.inputSchema);
       if (!validate) return toolError(`tool ${name} has an inputSchema that does not compile`);
+      // Bounded before validation, so no schema makes validating them slow (lib/skills/schema-budget.ts).
+      const tooBig = argumentsProblem(args ?? {});
+      if (tooBig) return toolError(`arguments of ${name} exceed a limit: ${tooBig}`, [tooBig]);
       const input = structuredClone(args ?? {});
       if (!validate(input)) {
         const problems = (validate.errors ?? []).map(
