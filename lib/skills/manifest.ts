@@ -40,7 +40,10 @@ const annotationsSchema = z
     idempotentHint: z.boolean().optional(),
     openWorldHint: z.boolean().optional(),
   })
-  .meta({ description: 'MCP tool annotations; read-only keys see only tools with readOnlyHint true' });
+  .meta({
+    description:
+      'MCP tool annotations. A built-in tool shows its own whatever these say, and a runbook tool is never read-only; otherwise read-only keys see only tools with readOnlyHint true',
+  });
 
 const inputSchemaField = z
   .record(z.string(), z.unknown())
