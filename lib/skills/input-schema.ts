@@ -1,6 +1,6 @@
 import { Ajv as AjvDraft07, type ValidateFunction } from 'ajv';
-import type { DataValidateFunction, RegExpEngine } from 'ajv/dist/types/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { DataValidateFunction, RegExpEngine } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
 import { SCHEMA_BUDGET, schemaBudgetProblem } from './schema-budget.ts';
 

@@ -79,7 +79,7 @@ describe('the inputSchema compiler', () => {
 describe('the validation budget of an inputSchema', () => {
   it('expands $refs where they are used', () => {
     // Each level refers to the next twice: a few bytes of schema, 2^12 subschemas applied.
-    const $defs = Object.fromEntries(
+    const $defs: Record<string, unknown> = Object.fromEntries(
       Array.from({ length: 12 }, (_, i) => [
         `l${i}`,
         { allOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] },
