@@ -8,11 +8,13 @@ export interface McpTool extends ToolDefinition {
 }
 
 /**
- * The tools of a tenant (lib/mcp/tool-catalog.ts): the tools of its enabled skills, filtered for
- * the caller (read-only keys see only tools annotated readOnlyHint: true), and the dispatch of a
- * call — a built-in implementation, a runbook action, or an isError result saying the tool has
- * no implementation. Arguments are validated against the tool's inputSchema (ajv); a failure is an
- * isError result the model can read. `undefined`: no such tool for this caller (JSON-RPC -32602).
+ * The tools of a tenant (lib/mcp/tool-catalog.ts): the tools of its enabled skills with the
+ * annotations of what runs them (a built-in's own, whatever the manifest says; a runbook tool never
+ * read-only), filtered for the caller (read-only keys list and call only tools whose readOnlyHint
+ * is then true), and the dispatch of a call — a built-in implementation, a runbook action, or an
+ * isError result saying the tool has no implementation. Arguments are validated against the tool's
+ * inputSchema (ajv); a failure is an isError result the model can read. `undefined`: no such tool
+ * for this caller (JSON-RPC -32602).
  */
 export interface ToolCatalog {
   list(caller: Principal): Promise<McpTool[]>;

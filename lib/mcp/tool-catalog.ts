@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
 import type { ActionStore } from '../actions/action-store.ts';
 import type { ActionRunner } from '../actions/ports.ts';
 import { publicExecution } from '../actions/responses.ts';
@@ -9,6 +8,8 @@ import { TEMPLATE_VAR_NAME } from '../actions/template.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
+import { createInputSchemaCompiler } from '../skills/input-schema.ts';
+import { argumentsProblem } from '../skills/schema-budget.ts';
 import type { Builtin } from './builtins/deps.ts';
 import { asToolResult, toolError, toolResult } from './builtins/result.ts';
 import type { McpTool, ToolCatalog } from './ports.ts';
@@ -25,8 +26,19 @@ export interface ToolCatalogDeps {
   clock: Clock;
 }
 
-/** A caller sees a tool unless it is read-only and the tool does not say it only reads. */
-function visibleTo(caller: Principal, tool: McpTool): boolean {
+/**
+ * A tool with the annotations of what runs it (DECISIONS.md "MCP"): a built-in's own, whatever the
+ * manifest claims; a runbook tool (bound to an action) is never read-only, since it runs the
+ * action; a tool with neither implementation keeps its manifest's (calling it changes nothing).
+ */
+function withEffectiveAnnotations(tool: McpTool, builtins: ReadonlyMap<string, Builtin>): McpTool {
+  const annotations = builtins.get(tool.name)?.annotations ?? tool.annotations;
+  if (tool.action_id) return { ...tool, annotations: { ...annotations, readOnlyHint: false } };
+  return annotations ? { ...tool, annotations } : tool;
+}
+
+/** A caller may list and call a tool unless it is read-only and the tool's effective rule says it may change something. */
+function usableBy(caller: Principal, tool: McpTool): boolean {
   return !caller.readOnly || tool.annotations?.readOnlyHint === true;
 }
 
@@ -53,8 +65,6 @@ function argsAsVars(
 
 /** The tool catalog (ToolCatalog in ports.ts): listing for a caller, argument validation and dispatch. */
 export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
-  // useDefaults fills the schema's defaults in (hours: 24, ...); formats are annotations, as at registration.
-  const options = { allErrors: true, useDefaults: true, strict: false, validateFormats: false } as const;
   // Keyed by the schema text: a skill update that changes a schema compiles anew, an unchanged one is reused.
   const compiled = new Map<string, ValidateFunction>();
 
@@ -62,14 +72,13 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
     const key = JSON.stringify(schema);
     const cached = compiled.get(key);
     if (cached) return cached;
-    // JSON Schema 2020-12 (MCP's default dialect) unless $schema names draft-07, as the registry accepts
-    // them. One ajv per schema: ajv keeps nested $ids registered, so a shared one would make two tools'
-    // schemas collide; the compile is cached, so this runs once per schema text.
-    const draft07 = typeof schema.$schema === 'string' && schema.$schema.includes('draft-07');
-    const ajv = draft07 ? new Ajv(options) : new Ajv2020(options);
+    // The registration's engine (RE2 patterns, the validation budget, defaults filled in). One
+    // compiler per schema: ajv keeps nested $ids registered, so a shared one would make two tools'
+    // schemas collide; the compile is cached, so this runs once per schema text. A schema stored
+    // before a rule tightened may no longer compile: the call is then refused.
     let validate: ValidateFunction;
     try {
-      validate = ajv.compile(schema);
+      validate = createInputSchemaCompiler('call')(schema);
     } catch {
       return undefined;
     }
@@ -78,8 +87,11 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
     return validate;
   };
 
+  // A tool the caller may not use is, for it, an unknown tool: hidden from tools/list and refused by name.
   const list = async (caller: Principal) =>
-    (await deps.skills.listEnabledTools(caller.tenantId)).filter((tool) => visibleTo(caller, tool));
+    (await deps.skills.listEnabledTools(caller.tenantId))
+      .map((tool) => withEffectiveAnnotations(tool, deps.builtins))
+      .filter((tool) => usableBy(caller, tool));
 
   const runAction = async (
     caller: Principal,
@@ -116,6 +128,9 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
       if (!tool) return undefined;
       const validate = validatorOf(tool.inputSchema);
       if (!validate) return toolError(`tool ${name} has an inputSchema that does not compile`);
+      // Bounded before validation, so no schema makes validating them slow (lib/skills/schema-budget.ts).
+      const tooBig = argumentsProblem(args ?? {});
+      if (tooBig) return toolError(`arguments of ${name} exceed a limit: ${tooBig}`, [tooBig]);
       const input = structuredClone(args ?? {});
       if (!validate(input)) {
         const problems = (validate.errors ?? []).map(
@@ -124,7 +139,7 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
         return toolError(`invalid arguments for ${name}: ${problems.join('; ')}`, problems);
       }
       const builtin = deps.builtins.get(name);
-      if (builtin) return asToolResult(() => builtin(caller, input));
+      if (builtin) return asToolResult(() => builtin.run(caller, input));
       if (tool.action_id) return asToolResult(() => runAction(caller, tool, tool.action_id ?? '', input));
       return toolError(`tool ${name} has no implementation`);
     },

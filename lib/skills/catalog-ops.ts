@@ -1,13 +1,14 @@
+import { builtinAnnotations } from '../mcp/builtins/index.ts';
 import type { CreateSkillBody } from './manifest.ts';
 import { CATALOG_OPS } from './records.ts';
 
 /**
  * The manifest that makes the built-in catalog tools discoverable (SPEC.md "Skills and MCP"):
  * POST it to /v1/skills as written. The implementations live in lib/mcp; registering only
- * decides which of them a tenant's agents see. All are read-only except create_check.
+ * decides which of them a tenant's agents see. The annotations are the built-ins' own
+ * (lib/mcp/builtins): what a built-in does is fixed there, and tools/list shows those whatever a
+ * manifest says, so a SPEC-shaped manifest without annotations works the same.
  */
-
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 const noInput = { type: 'object', properties: {}, additionalProperties: false };
 
@@ -34,7 +35,7 @@ export const CATALOG_OPS_MANIFEST = {
       description:
         'Current status (up, degraded, down, unknown) of every monitored entity: fleet-wide counts and the entity list.',
       inputSchema: noInput,
-      annotations: { title: 'Status summary', ...readOnly },
+      annotations: builtinAnnotations('get_status_summary'),
     },
     {
       name: 'list_entities',
@@ -44,19 +45,19 @@ export const CATALOG_OPS_MANIFEST = {
         properties: { blueprint_slug: { type: 'string', description: 'Only entities of this blueprint' } },
         additionalProperties: false,
       },
-      annotations: { title: 'List entities', ...readOnly },
+      annotations: builtinAnnotations('list_entities'),
     },
     {
       name: 'get_entity',
       description: 'One entity with its metadata, current status and attached checks.',
       inputSchema: entityRef,
-      annotations: { title: 'Get entity', ...readOnly },
+      annotations: builtinAnnotations('get_entity'),
     },
     {
       name: 'list_blueprints',
       description: 'Every blueprint (entity type) of the catalog.',
       inputSchema: noInput,
-      annotations: { title: 'List blueprints', ...readOnly },
+      annotations: builtinAnnotations('list_blueprints'),
     },
     {
       name: 'list_incidents',
@@ -74,7 +75,7 @@ export const CATALOG_OPS_MANIFEST = {
         },
         additionalProperties: false,
       },
-      annotations: { title: 'List incidents', ...readOnly },
+      annotations: builtinAnnotations('list_incidents'),
     },
     {
       name: 'get_check_results',
@@ -94,7 +95,7 @@ export const CATALOG_OPS_MANIFEST = {
         required: ['check_id'],
         additionalProperties: false,
       },
-      annotations: { title: 'Check results', ...readOnly },
+      annotations: builtinAnnotations('get_check_results'),
     },
     {
       name: 'create_check',
@@ -117,27 +118,21 @@ export const CATALOG_OPS_MANIFEST = {
         required: ['entity_id', 'target_url'],
         additionalProperties: false,
       },
-      annotations: {
-        title: 'Create HTTP check',
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: true,
-      },
+      annotations: builtinAnnotations('create_check'),
     },
     {
       name: 'get_blast_radius',
       description:
         'Every entity that depends on this one, directly or transitively (depends_on relations), with its state.',
       inputSchema: entityRef,
-      annotations: { title: 'Blast radius', ...readOnly },
+      annotations: builtinAnnotations('get_blast_radius'),
     },
     {
       name: 'explain_entity_state',
       description:
         'Why an entity is in its state: failing checks with their last errors, upstream entities that are down, recent transitions.',
       inputSchema: entityRef,
-      annotations: { title: 'Explain entity state', ...readOnly },
+      annotations: builtinAnnotations('explain_entity_state'),
     },
   ],
 } satisfies CreateSkillBody;

@@ -1,14 +1,13 @@
-import { Ajv as AjvDraft07, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { SLUG } from '../catalog/catalog-keys.ts';
 import { idSchema } from '../http/route-schemas.ts';
+import { createInputSchemaCompiler } from './input-schema.ts';
 
 /**
  * The skill manifest as requests carry it (SPEC.md "Skill (MCP tool manifest)"; DECISIONS.md
  * "MCP"): tool names follow MCP's rule, each inputSchema is a JSON Schema object that ajv compiles
- * in strict mode, and every size is bounded so a skill and its tool-name claims fit one item and
- * one transaction.
+ * in strict mode with RE2 patterns within the validation budget (lib/skills/input-schema.ts), and
+ * every size is bounded so a skill and its tool-name claims fit one item and one transaction.
  */
 
 export const SKILL_LIMITS = {
@@ -31,41 +30,7 @@ export const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 export const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][a-zA-Z0-9-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][a-zA-Z0-9-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
-
 const utf8Bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
-
-/**
- * A compiler of tool inputSchemas: JSON Schema 2020-12 (MCP's default dialect) unless `$schema`
- * names draft-07; strict mode (unknown keywords, required properties not declared and the like
- * fail); `format` is an annotation only. Throws when the schema is invalid. Each compile removes
- * its schema from the ajv instances, but ids nested inside stay registered: make one compiler per
- * manifest (or per skill revision), never one per process, so tenants' `$id`s never meet.
- */
-export function createInputSchemaCompiler(): (schema: Record<string, unknown>) => ValidateFunction {
-  const options = { strict: true, validateFormats: false, allErrors: true } as const;
-  let draft07: AjvDraft07 | undefined;
-  let draft2020: Ajv2020 | undefined;
-  return (schema) => {
-    const dialect = schema.$schema;
-    let ajv: AjvDraft07 | Ajv2020;
-    if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020_12.test(dialect))) {
-      draft2020 ??= new Ajv2020(options);
-      ajv = draft2020;
-    } else if (typeof dialect === 'string' && DRAFT_07.test(dialect)) {
-      draft07 ??= new AjvDraft07(options);
-      ajv = draft07;
-    } else {
-      throw new Error('$schema must name JSON Schema 2020-12 or draft-07');
-    }
-    try {
-      return ajv.compile(schema);
-    } finally {
-      ajv.removeSchema(schema);
-    }
-  };
-}
 
 const annotationsSchema = z
   .strictObject({
@@ -75,7 +40,10 @@ const annotationsSchema = z
     idempotentHint: z.boolean().optional(),
     openWorldHint: z.boolean().optional(),
   })
-  .meta({ description: 'MCP tool annotations; read-only keys see only tools with readOnlyHint true' });
+  .meta({
+    description:
+      'MCP tool annotations. A built-in tool shows its own whatever these say, and a runbook tool is never read-only; otherwise read-only keys see only tools with readOnlyHint true',
+  });
 
 const inputSchemaField = z
   .record(z.string(), z.unknown())
@@ -97,7 +65,7 @@ export const toolManifestSchema = z
   .meta({ id: 'SkillTool' });
 export type ToolManifest = z.output<typeof toolManifestSchema>;
 
-/** Why an inputSchema is not acceptable, or undefined when ajv compiles it. */
+/** Why an inputSchema is not acceptable, or undefined when it compiles within the budget. */
 function inputSchemaProblem(
   schema: Record<string, unknown>,
   compile: ReturnType<typeof createInputSchemaCompiler>,

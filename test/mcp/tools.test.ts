@@ -364,11 +364,12 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     });
     expect(JSON.stringify(executions.body)).toContain(data(result).id);
 
-    // Read-only callers never see the writing runbook tool and cannot run the one that claims to read.
+    // A runbook tool is never read-only, whatever its manifest claims: read-only callers neither see nor run either.
     expect(await call('restart_service', { service: 'api', reason: 'x' }, viewer)).toBeUndefined();
-    const denied = await call('ping_runbook', { service: 'api' }, viewer);
-    expect(denied?.isError).toBe(true);
-    expect(text(denied)).toContain('read-only keys cannot run actions');
+    expect(await call('ping_runbook', { service: 'api' }, viewer)).toBeUndefined();
+    expect((await api.app.tools.list(viewer)).map((t) => t.name)).not.toContain('ping_runbook');
+    const listed = (await api.app.tools.list(admin)).find((t) => t.name === 'ping_runbook');
+    expect(listed?.annotations?.readOnlyHint).toBe(false);
     expect(receiver.seen).toHaveLength(1);
 
     const none = await call('not_implemented');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
-import { createInputSchemaCompiler, createSkillBody, SKILL_LIMITS } from '../../lib/skills/manifest.ts';
+import { createInputSchemaCompiler } from '../../lib/skills/input-schema.ts';
+import { createSkillBody, SKILL_LIMITS } from '../../lib/skills/manifest.ts';
 
 const tool = (overrides: Record<string, unknown> = {}) => ({
   name: 'restart_service',

@@ -1,41 +1,49 @@
 import { publicCheck } from '../../checks/records.ts';
-import type { Builtin, BuiltinDeps } from './deps.ts';
-import { optionalString, requiredString } from './deps.ts';
+import type { BuiltinTool } from './deps.ts';
+import { optionalString, READS, requiredString } from './deps.ts';
 import { toolResult } from './result.ts';
 
-/** list_blueprints, list_entities and get_entity. */
-export function catalogBuiltins(deps: BuiltinDeps): Record<string, Builtin> {
-  return {
-    list_blueprints: async (caller) => {
-      const blueprints = await deps.blueprints.list(caller.tenantId);
-      const names = blueprints.map((bp) => bp.slug).join(', ');
-      return toolResult(`${blueprints.length} blueprints${names ? `: ${names}` : ''}.`, { blueprints });
-    },
+/** list_blueprints: every blueprint of the tenant. */
+export const listBlueprints: BuiltinTool = {
+  name: 'list_blueprints',
+  annotations: { title: 'List blueprints', ...READS },
+  handler: async (deps, caller) => {
+    const blueprints = await deps.blueprints.list(caller.tenantId);
+    const names = blueprints.map((bp) => bp.slug).join(', ');
+    return toolResult(`${blueprints.length} blueprints${names ? `: ${names}` : ''}.`, { blueprints });
+  },
+};
 
-    list_entities: async (caller, args) => {
-      const only = optionalString(args, 'blueprint_slug');
-      const slugs = only ? [only] : (await deps.blueprints.list(caller.tenantId)).map((bp) => bp.slug);
-      const entities = (
-        await Promise.all(slugs.map((slug) => deps.entities.list(caller.tenantId, slug)))
-      ).flat();
-      const scope = only ? ` of blueprint ${only}` : '';
-      return toolResult(`${entities.length} entities${scope}.`, { entities });
-    },
+/** list_entities: the entities of every blueprint, or of one. */
+export const listEntities: BuiltinTool = {
+  name: 'list_entities',
+  annotations: { title: 'List entities', ...READS },
+  handler: async (deps, caller, args) => {
+    const only = optionalString(args, 'blueprint_slug');
+    const slugs = only ? [only] : (await deps.blueprints.list(caller.tenantId)).map((bp) => bp.slug);
+    const entities = (
+      await Promise.all(slugs.map((slug) => deps.entities.list(caller.tenantId, slug)))
+    ).flat();
+    const scope = only ? ` of blueprint ${only}` : '';
+    return toolResult(`${entities.length} entities${scope}.`, { entities });
+  },
+};
 
-    get_entity: async (caller, args) => {
-      const entity = await deps.entities.get(
-        caller.tenantId,
-        requiredString(args, 'blueprint_slug'),
-        requiredString(args, 'entity_slug'),
-      );
-      const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map(
-        publicCheck,
-      );
-      const failing = checks.filter((c) => c.state === 'down').length;
-      const summary =
-        `${entity.blueprint_slug}/${entity.slug} (${entity.name}) is ${entity.state}: ` +
-        `${checks.length} checks, ${failing} down.`;
-      return toolResult(summary, { entity, checks });
-    },
-  };
-}
+/** get_entity: one entity with its state and attached checks. */
+export const getEntity: BuiltinTool = {
+  name: 'get_entity',
+  annotations: { title: 'Get entity', ...READS },
+  handler: async (deps, caller, args) => {
+    const entity = await deps.entities.get(
+      caller.tenantId,
+      requiredString(args, 'blueprint_slug'),
+      requiredString(args, 'entity_slug'),
+    );
+    const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map(publicCheck);
+    const failing = checks.filter((c) => c.state === 'down').length;
+    const summary =
+      `${entity.blueprint_slug}/${entity.slug} (${entity.name}) is ${entity.state}: ` +
+      `${checks.length} checks, ${failing} down.`;
+    return toolResult(summary, { entity, checks });
+  },
+};

@@ -25,8 +25,43 @@ export interface BuiltinDeps {
   prober: Prober;
 }
 
-/** One built-in tool: arguments already validated against its inputSchema (defaults filled). */
-export type Builtin = (caller: Principal, args: Record<string, unknown>) => Promise<CallToolResult>;
+/**
+ * What a built-in does, fixed by its implementation (MCP ToolAnnotations): tools/list shows these
+ * whatever a registered manifest claims, and `readOnlyHint` decides whether read-only keys may
+ * list and call the tool.
+ */
+export interface BuiltinAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** The annotations of a built-in that only reads the tenant's own data. */
+export const READS = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+/**
+ * One built-in tool, kept together as the MCP SDK's registerTool keeps a tool: its name, its own
+ * annotations and its handler (arguments already validated against the registered inputSchema,
+ * defaults filled).
+ */
+export interface BuiltinTool {
+  name: string;
+  annotations: BuiltinAnnotations;
+  handler(deps: BuiltinDeps, caller: Principal, args: Record<string, unknown>): Promise<CallToolResult>;
+}
+
+/** A built-in bound to the app's services, as the tool catalog dispatches it. */
+export interface Builtin {
+  annotations: BuiltinAnnotations;
+  run(caller: Principal, args: Record<string, unknown>): Promise<CallToolResult>;
+}
 
 /** Reads an optional string argument. */
 export function optionalString(args: Record<string, unknown>, name: string): string | undefined {

@@ -1,6 +1,6 @@
 import { publicCheck } from '../../checks/records.ts';
-import type { Builtin, BuiltinDeps } from './deps.ts';
-import { requiredString } from './deps.ts';
+import type { BuiltinDeps, BuiltinTool } from './deps.ts';
+import { READS, requiredString } from './deps.ts';
 import { toolResult } from './result.ts';
 import { entityTransitionsSince } from './status.ts';
 
@@ -62,82 +62,86 @@ async function walk(deps: BuiltinDeps, tenantId: string, startId: string, forwar
 const label = (e: { blueprint_slug: string; slug: string; state: string }) =>
   `${e.blueprint_slug}/${e.slug} (${e.state})`;
 
-/** get_blast_radius and explain_entity_state. */
-export function graphBuiltins(deps: BuiltinDeps): Record<string, Builtin> {
-  const load = (tenantId: string, args: Record<string, unknown>) =>
-    deps.entities.get(tenantId, requiredString(args, 'blueprint_slug'), requiredString(args, 'entity_slug'));
+/** The entity the arguments name (blueprint_slug, entity_slug). */
+const load = (deps: BuiltinDeps, tenantId: string, args: Record<string, unknown>) =>
+  deps.entities.get(tenantId, requiredString(args, 'blueprint_slug'), requiredString(args, 'entity_slug'));
 
-  return {
-    get_blast_radius: async (caller, args) => {
-      const entity = await load(caller.tenantId, args);
-      const { reached, truncated } = await walk(deps, caller.tenantId, entity.id, false);
-      const notUp = reached.filter((e) => e.state !== 'up');
-      const summary =
-        reached.length === 0
-          ? `Nothing depends on ${label(entity)}.`
-          : `${reached.length} entities depend on ${label(entity)}, directly or transitively: ` +
-            `${reached.map(label).join(', ')}. ${notUp.length} of them are not up.`;
-      return toolResult(summary, {
-        entity: {
-          id: entity.id,
-          blueprint_slug: entity.blueprint_slug,
-          slug: entity.slug,
-          state: entity.state,
-        },
-        dependents: reached,
-        truncated,
-      });
-    },
+/** get_blast_radius: every entity that depends on one, directly or transitively. */
+export const getBlastRadius: BuiltinTool = {
+  name: 'get_blast_radius',
+  annotations: { title: 'Blast radius', ...READS },
+  handler: async (deps, caller, args) => {
+    const entity = await load(deps, caller.tenantId, args);
+    const { reached, truncated } = await walk(deps, caller.tenantId, entity.id, false);
+    const notUp = reached.filter((e) => e.state !== 'up');
+    const summary =
+      reached.length === 0
+        ? `Nothing depends on ${label(entity)}.`
+        : `${reached.length} entities depend on ${label(entity)}, directly or transitively: ` +
+          `${reached.map(label).join(', ')}. ${notUp.length} of them are not up.`;
+    return toolResult(summary, {
+      entity: {
+        id: entity.id,
+        blueprint_slug: entity.blueprint_slug,
+        slug: entity.slug,
+        state: entity.state,
+      },
+      dependents: reached,
+      truncated,
+    });
+  },
+};
 
-    explain_entity_state: async (caller, args) => {
-      const entity = await load(caller.tenantId, args);
-      const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map(
-        publicCheck,
-      );
-      const failing = await Promise.all(
-        checks
-          .filter((c) => c.state === 'down')
-          .map(async (check) => {
-            const recent = await deps.checkReads.results(caller.tenantId, check.id, { limit: 20 });
-            const lastFailure = recent.results.find((r) => !r.success);
-            return {
-              check,
-              last_error: lastFailure?.error_message ?? null,
-              last_failure_at: lastFailure?.checked_at ?? null,
-            };
-          }),
-      );
-      const upstream = await walk(deps, caller.tenantId, entity.id, true);
-      const upstreamNotUp = upstream.reached.filter((e) => e.state === 'down' || e.state === 'degraded');
-      const since = deps.clock.now() - GRAPH_LIMITS.transitionHours * 3_600_000;
-      // The tenant feed holds every entity's transitions: read a bounded window and keep this entity's.
-      const feed = await entityTransitionsSince(deps, caller.tenantId, since, GRAPH_LIMITS.maxEntities);
-      const transitions = feed.transitions
-        .filter((t) => t.entity_id === entity.id)
-        .slice(0, GRAPH_LIMITS.maxTransitions);
+/** explain_entity_state: failing checks, upstream entities not up and recent transitions of one entity. */
+export const explainEntityState: BuiltinTool = {
+  name: 'explain_entity_state',
+  annotations: { title: 'Explain entity state', ...READS },
+  handler: async (deps, caller, args) => {
+    const entity = await load(deps, caller.tenantId, args);
+    const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map(publicCheck);
+    const failing = await Promise.all(
+      checks
+        .filter((c) => c.state === 'down')
+        .map(async (check) => {
+          const recent = await deps.checkReads.results(caller.tenantId, check.id, { limit: 20 });
+          const lastFailure = recent.results.find((r) => !r.success);
+          return {
+            check,
+            last_error: lastFailure?.error_message ?? null,
+            last_failure_at: lastFailure?.checked_at ?? null,
+          };
+        }),
+    );
+    const upstream = await walk(deps, caller.tenantId, entity.id, true);
+    const upstreamNotUp = upstream.reached.filter((e) => e.state === 'down' || e.state === 'degraded');
+    const since = deps.clock.now() - GRAPH_LIMITS.transitionHours * 3_600_000;
+    // The tenant feed holds every entity's transitions: read a bounded window and keep this entity's.
+    const feed = await entityTransitionsSince(deps, caller.tenantId, since, GRAPH_LIMITS.maxEntities);
+    const transitions = feed.transitions
+      .filter((t) => t.entity_id === entity.id)
+      .slice(0, GRAPH_LIMITS.maxTransitions);
 
-      const reasons = [
-        ...failing.map((f) => `check ${f.check.id} is down${f.last_error ? ` (${f.last_error})` : ''}`),
-        ...upstreamNotUp.map((e) => `upstream ${label(e)}`),
-      ];
-      const summary =
-        `${entity.blueprint_slug}/${entity.slug} is ${entity.state}: ` +
-        `${failing.length} of ${checks.length} checks failing` +
-        `${reasons.length ? `; ${reasons.join('; ')}` : ''}; ` +
-        `${transitions.length} state changes in the last ${GRAPH_LIMITS.transitionHours} h.`;
-      return toolResult(summary, {
-        entity: {
-          id: entity.id,
-          blueprint_slug: entity.blueprint_slug,
-          slug: entity.slug,
-          state: entity.state,
-        },
-        checks_total: checks.length,
-        failing_checks: failing,
-        upstream_not_up: upstreamNotUp,
-        upstream_truncated: upstream.truncated,
-        recent_transitions: transitions,
-      });
-    },
-  };
-}
+    const reasons = [
+      ...failing.map((f) => `check ${f.check.id} is down${f.last_error ? ` (${f.last_error})` : ''}`),
+      ...upstreamNotUp.map((e) => `upstream ${label(e)}`),
+    ];
+    const summary =
+      `${entity.blueprint_slug}/${entity.slug} is ${entity.state}: ` +
+      `${failing.length} of ${checks.length} checks failing` +
+      `${reasons.length ? `; ${reasons.join('; ')}` : ''}; ` +
+      `${transitions.length} state changes in the last ${GRAPH_LIMITS.transitionHours} h.`;
+    return toolResult(summary, {
+      entity: {
+        id: entity.id,
+        blueprint_slug: entity.blueprint_slug,
+        slug: entity.slug,
+        state: entity.state,
+      },
+      checks_total: checks.length,
+      failing_checks: failing,
+      upstream_not_up: upstreamNotUp,
+      upstream_truncated: upstream.truncated,
+      recent_transitions: transitions,
+    });
+  },
+};

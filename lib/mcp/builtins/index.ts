@@ -1,17 +1,35 @@
-import { catalogBuiltins } from './catalog.ts';
-import { checkBuiltins } from './checks.ts';
-import type { Builtin, BuiltinDeps } from './deps.ts';
-import { graphBuiltins } from './graph.ts';
-import { statusBuiltins } from './status.ts';
+import { getEntity, listBlueprints, listEntities } from './catalog.ts';
+import { createCheck, getCheckResults } from './checks.ts';
+import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './deps.ts';
+import { explainEntityState, getBlastRadius } from './graph.ts';
+import { getStatusSummary, listIncidents } from './status.ts';
 
-/** Every built-in tool by name: the catalog-ops tools of SPEC.md plus get_blast_radius and explain_entity_state. */
+/** Every built-in tool, one definition each: SPEC.md's catalog-ops tools plus get_blast_radius and explain_entity_state. */
+export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
+  getStatusSummary,
+  listEntities,
+  getEntity,
+  listBlueprints,
+  listIncidents,
+  getCheckResults,
+  createCheck,
+  getBlastRadius,
+  explainEntityState,
+];
+
+/** A built-in's own annotations by name (a manifest offering the tool shows these). */
+export function builtinAnnotations(name: string): BuiltinAnnotations {
+  const tool = BUILTIN_TOOLS.find((t) => t.name === name);
+  if (!tool) throw new Error(`no built-in tool ${name}`);
+  return tool.annotations;
+}
+
+/** The built-ins bound to the app's services, by name. */
 export function createBuiltins(deps: BuiltinDeps): ReadonlyMap<string, Builtin> {
   return new Map(
-    Object.entries({
-      ...statusBuiltins(deps),
-      ...catalogBuiltins(deps),
-      ...checkBuiltins(deps),
-      ...graphBuiltins(deps),
-    }),
+    BUILTIN_TOOLS.map((tool) => [
+      tool.name,
+      { annotations: tool.annotations, run: (caller, args) => tool.handler(deps, caller, args) },
+    ]),
   );
 }

@@ -1,6 +1,6 @@
 import type { publicTransition } from '../../checks/records.ts';
-import type { Builtin, BuiltinDeps } from './deps.ts';
-import { positiveInt } from './deps.ts';
+import type { BuiltinDeps, BuiltinTool } from './deps.ts';
+import { positiveInt, READS } from './deps.ts';
 import { toolResult } from './result.ts';
 
 /** How far back list_incidents looks at most (results and transitions expire anyway), and how many it returns. */
@@ -29,27 +29,32 @@ export async function entityTransitionsSince(
   return { transitions, truncated: false };
 }
 
-/** get_status_summary and list_incidents. */
-export function statusBuiltins(deps: BuiltinDeps): Record<string, Builtin> {
-  return {
-    get_status_summary: async (caller) => {
-      const board = await deps.status.board(caller.tenantId);
-      const summary =
-        `${board.total} entities: ${board.up} up, ${board.degraded} degraded, ${board.down} down, ` +
-        `${board.unknown} unknown.`;
-      return toolResult(summary, board);
-    },
+/** get_status_summary: the status board in one sentence and as data. */
+export const getStatusSummary: BuiltinTool = {
+  name: 'get_status_summary',
+  annotations: { title: 'Status summary', ...READS },
+  handler: async (deps, caller) => {
+    const board = await deps.status.board(caller.tenantId);
+    const summary =
+      `${board.total} entities: ${board.up} up, ${board.degraded} degraded, ${board.down} down, ` +
+      `${board.unknown} unknown.`;
+    return toolResult(summary, board);
+  },
+};
 
-    list_incidents: async (caller, args) => {
-      const hours = positiveInt(args, 'hours', 24, INCIDENT_LIMITS.maxHours);
-      const since = deps.clock.now() - hours * 3_600_000;
-      const read = await entityTransitionsSince(deps, caller.tenantId, since, INCIDENT_LIMITS.maxItems);
-      const summary =
-        read.transitions.length === 0
-          ? `No entity state changes in the last ${hours} h.`
-          : `${read.transitions.length} entity state changes in the last ${hours} h, newest first` +
-            `${read.truncated ? ` (only the newest ${INCIDENT_LIMITS.maxItems})` : ''}.`;
-      return toolResult(summary, { hours, incidents: read.transitions, truncated: read.truncated });
-    },
-  };
-}
+/** list_incidents: the entity transitions of the last hours, newest first. */
+export const listIncidents: BuiltinTool = {
+  name: 'list_incidents',
+  annotations: { title: 'List incidents', ...READS },
+  handler: async (deps, caller, args) => {
+    const hours = positiveInt(args, 'hours', 24, INCIDENT_LIMITS.maxHours);
+    const since = deps.clock.now() - hours * 3_600_000;
+    const read = await entityTransitionsSince(deps, caller.tenantId, since, INCIDENT_LIMITS.maxItems);
+    const summary =
+      read.transitions.length === 0
+        ? `No entity state changes in the last ${hours} h.`
+        : `${read.transitions.length} entity state changes in the last ${hours} h, newest first` +
+          `${read.truncated ? ` (only the newest ${INCIDENT_LIMITS.maxItems})` : ''}.`;
+    return toolResult(summary, { hours, incidents: read.transitions, truncated: read.truncated });
+  },
+};

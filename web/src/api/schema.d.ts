@@ -1293,7 +1293,7 @@ export interface components {
             inputSchema: {
                 [key: string]: unknown;
             };
-            /** @description MCP tool annotations; read-only keys see only tools with readOnlyHint true */
+            /** @description MCP tool annotations. A built-in tool shows its own whatever these say, and a runbook tool is never read-only; otherwise read-only keys see only tools with readOnlyHint true */
             annotations?: {
                 title?: string;
                 /** @description true: the tool changes nothing */
