@@ -251,9 +251,7 @@ describe('MCP through the cloud handler (function URL, fake streaming runtime, D
       .poll(() => cloud.table.get(relayKeys.session(firstSession), { consistent: true }))
       .toBeUndefined();
     await expect
-      .poll(async () => (await client.callTool({ name: 'list_blueprints', arguments: {} })).isError, {
-        timeout: 5000,
-      })
+      .poll(async () => (await client.callTool({ name: 'list_blueprints', arguments: {} })).isError)
       .not.toBe(true);
     const lastSession = invocations.filter((i) => i.sessionId).at(-1)?.sessionId;
     expect(lastSession).toEqual(expect.any(String));
