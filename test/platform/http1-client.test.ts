@@ -342,7 +342,8 @@ describe('http1Request reads the head', () => {
     const started = performance.now();
     const err = await answer(replyOpen('SSH-2.0-OpenSSH_9.6'));
     expect(err).toMatchObject({ ...invalidResponse, code: 'HPE_INVALID_CONSTANT' });
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Before the request's 3 s deadline: a busy machine may be slow, but not that slow.
+    expect(performance.now() - started).toBeLessThan(2500);
   });
 
   it('into lower-case names, combining repeats as node:http does', async () => {
