@@ -31,9 +31,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await page.getByLabel(/^Label/).fill('ci pipeline');
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.getByRole('figure', { name: 'New API key' });
-    await shown.waitFor();
+    await expectText(shown.locator('code'), /^vgl_[A-Za-z0-9]+$/);
     const raw = (await shown.locator('code').textContent()) ?? '';
-    expect(raw).toMatch(/^vgl_[A-Za-z0-9]+$/);
     await expectCount(page.getByText('it will not be shown again'), 1);
     await expectCount(shown.getByRole('button', { name: 'Copy new api key' }), 1);
     // The list shows the new key once it has been read again.
@@ -61,9 +60,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await page.getByLabel(/^E-mail/).fill('dana@example.com');
     await page.getByRole('button', { name: 'Invite' }).click();
     const link = page.getByRole('figure', { name: 'Invitation link' });
-    await link.waitFor();
+    await expectText(link.locator('code'), new RegExp(`^${rig.url}/accept\\?token=.+`));
     const url = (await link.locator('code').textContent()) ?? '';
-    expect(url).toMatch(new RegExp(`^${rig.url}/accept\\?token=.+`));
     await page.getByRole('row').filter({ hasText: 'dana@example.com' }).getByText('invited').waitFor();
 
     const invitee = await openPage(rig);
@@ -73,9 +71,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await screenshot(invitee.page, 'accept');
     await invitee.page.getByRole('button', { name: 'Accept invitation' }).click();
     const keyBlock = invitee.page.getByRole('figure', { name: 'Your API key' });
-    await keyBlock.waitFor();
+    await expectText(keyBlock.locator('code'), /^vgl_/);
     const key = (await keyBlock.locator('code').textContent()) ?? '';
-    expect(key).toMatch(/^vgl_/);
     await invitee.page.getByRole('button', { name: 'Sign in with this key' }).click();
     await invitee.page.getByRole('navigation', { name: 'Main' }).waitFor();
     expect(await storedKey(invitee.page)).toBe(key);
