@@ -28,8 +28,16 @@ vi.hoisted(() => {
 
 /** Rate limits off: the clients make many calls from one address in a moment. */
 const TEST_ENV = { VIGIL_LOG_LEVEL: 'debug', VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' };
-/** A legacy stream this short ends while a test runs, so the client's reconnection is exercised. */
-const MAX_STREAM_MS = 2500;
+/**
+ * A legacy stream this short ends while its test runs, so the client's reconnection is exercised
+ * (long enough for the client's first exchange on a busy machine).
+ */
+const MAX_STREAM_MS = 4000;
+/**
+ * How long legacy streams last in the other tests: they must not end before a slow machine has
+ * finished the test's exchange (a request in flight when its session ends is never answered).
+ */
+const LONG_STREAM_MS = 30_000;
 const PRELUDE_END = Buffer.alloc(8);
 
 /** One invocation of the MCP Lambda, as the forwarding server made it. */
@@ -45,6 +53,9 @@ let testTable: TestTable;
 let cloud: ReturnType<typeof createCloudApp>;
 let server: Server;
 let base: string;
+/** The same function, its legacy streams ending after MAX_STREAM_MS. */
+let shortServer: Server;
+let shortBase: string;
 let keyA: string;
 let keyB: string;
 let tenantA: string;
@@ -61,7 +72,7 @@ function forward(handler: ReturnType<typeof createMcpHandler>) {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
-    const url = new URL(req.url ?? '/', base);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -133,8 +144,12 @@ const withoutProtocolVersion: typeof fetch = (url, init) => {
   return fetch(url, { ...init, headers });
 };
 
-async function connect(kind: 'streamable' | 'sse' | 'sse-2024-11-05', key: string): Promise<Client> {
-  const url = new URL('/v1/mcp', base);
+async function connect(
+  kind: 'streamable' | 'sse' | 'sse-2024-11-05',
+  key: string,
+  origin = base,
+): Promise<Client> {
+  const url = new URL('/v1/mcp', origin);
   const requestInit = { headers: { authorization: `Bearer ${key}` } };
   const transport: Transport =
     kind === 'streamable'
@@ -171,15 +186,23 @@ async function openLegacyStream(key: string) {
 
 beforeAll(async () => {
   testTable = await createTestTable(inject('dynamodbEndpoint'));
-  cloud = createCloudApp(loadConfig('cloud', { ...TEST_ENV, VIGIL_TABLE_NAME: testTable.tableName }), {
-    dynamodb: testTable.client,
-    logWrite: () => {},
-    mcpSse: { maxDurationMs: MAX_STREAM_MS, pollMs: 100 },
-  });
-  const handler = createMcpHandler({ ...cloud, runtime: fakeStreamingRuntime() });
-  server = createServer(forward(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const config = loadConfig('cloud', { ...TEST_ENV, VIGIL_TABLE_NAME: testTable.tableName });
+  const serve = async (maxDurationMs: number) => {
+    const composed = createCloudApp(config, {
+      dynamodb: testTable.client,
+      logWrite: () => {},
+      mcpSse: { maxDurationMs, pollMs: 100 },
+    });
+    const listening = createServer(
+      forward(createMcpHandler({ ...composed, runtime: fakeStreamingRuntime() })),
+    );
+    await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+    return { composed, listening, origin: `http://127.0.0.1:${(listening.address() as AddressInfo).port}` };
+  };
+  const long = await serve(LONG_STREAM_MS);
+  ({ composed: cloud, listening: server, origin: base } = long);
+  const short = await serve(MAX_STREAM_MS);
+  ({ listening: shortServer, origin: shortBase } = short);
   const a = await cloud.app.tenants.createTenant({ name: 'Acme', email: 'ops@acme.test' });
   const b = await cloud.app.tenants.createTenant({ name: 'Globex', email: 'ops@globex.test' });
   keyA = a.rawKey;
@@ -192,8 +215,10 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  for (const listening of [server, shortServer]) {
+    listening?.closeAllConnections();
+    await new Promise((resolve) => listening?.close(resolve));
+  }
   await testTable?.drop();
 });
 
@@ -240,7 +265,7 @@ describe('MCP through the cloud handler (function URL, fake streaming runtime, D
 
   it('ends a legacy stream before its maximum duration; a 2024-11-05 client reconnects to a new session and goes on', async () => {
     invocations.length = 0;
-    const client = await connect('sse-2024-11-05', keyA);
+    const client = await connect('sse-2024-11-05', keyA, shortBase);
     await client.listTools();
     const firstSession = invocations.find((i) => i.sessionId)?.sessionId ?? '';
     // The first stream ends on its own; the SDK's EventSource opens another (a new session).
@@ -250,15 +275,18 @@ describe('MCP through the cloud handler (function URL, fake streaming runtime, D
     await expect
       .poll(() => cloud.table.get(relayKeys.session(firstSession), { consistent: true }))
       .toBeUndefined();
+    // A call whose session ends before its answer is never answered: give each try 3 s.
     await expect
-      .poll(async () => (await client.callTool({ name: 'list_blueprints', arguments: {} })).isError, {
-        timeout: 5000,
-      })
+      .poll(
+        async () =>
+          (await client.callTool({ name: 'list_blueprints', arguments: {} }, undefined, { timeout: 3000 }))
+            .isError,
+      )
       .not.toBe(true);
     const lastSession = invocations.filter((i) => i.sessionId).at(-1)?.sessionId;
     expect(lastSession).toEqual(expect.any(String));
     expect(lastSession).not.toBe(firstSession);
-  }, 20_000);
+  }, 30_000);
 
   it("answers 404 to another tenant's key posting to a session, and nothing reaches the stream", async () => {
     const stream = await openLegacyStream(keyA);

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleRig, expectNoConsoleErrors, openPage, signIn, startConsole } from './support.ts';
+import {
+  type ConsoleRig,
+  expectCount,
+  expectNoConsoleErrors,
+  openPage,
+  signIn,
+  startConsole,
+} from './support.ts';
 
 /**
  * Every page of the console, on real data, audited with axe-core (WCAG 2 A and AA: labels, names,
@@ -125,7 +132,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
         await p.page.goto(path);
         await p.page.getByRole('heading', { level: 1 }).waitFor();
         // Settle: the page's queries answered (no loading line left).
-        await expect.poll(() => p.page.getByText(/^Loading/).count(), { timeout: 10_000 }).toBe(0);
+        await expectCount(p.page.getByText(/^Loading/), 0, path);
         const violations = await audit(p.page);
         if (width <= 390) {
           const overflow = await p.page.evaluate<number>(

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConsoleRig,
+  expectCount,
   expectNoConsoleErrors,
+  expectText,
   openPage,
   screenshot,
   signIn,
@@ -60,16 +62,16 @@ describe('console actions', { timeout: 60_000 }, () => {
 
     await page.getByRole('heading', { name: 'deploy hook', level: 1 }).waitFor();
     expect(page.url()).toMatch(/\/actions\/act_[0-9A-Z]{26}$/);
-    expect(await page.getByText('X-Deploy-Token: ********').count()).toBe(1);
+    await expectCount(page.getByText('X-Deploy-Token: ********'), 1);
 
     await page.getByRole('button', { name: 'Add variable' }).click();
     await page.getByLabel('Variable 1 name').fill('ref');
     await page.getByLabel('Variable 1 value').fill('release-42');
     await page.getByRole('button', { name: 'Run now' }).click();
     const result = page.getByRole('status', { name: 'Run result' });
-    await result.waitFor();
-    expect(await result.textContent()).toContain('202');
-    expect(await result.locator('pre').textContent()).toBe('queued /deploy/release-42');
+    await expectText(result, /202/);
+    await expectText(result.locator('pre'), 'queued /deploy/release-42');
+    // The receiver records a request before it answers, and the run shows only after the answer.
     expect(received).toHaveLength(1);
     expect(received[0]).toMatchObject({ method: 'POST', url: '/deploy/release-42' });
     expect(received[0]?.headers['x-deploy-token']).toBe('s3cret');
@@ -78,15 +80,15 @@ describe('console actions', { timeout: 60_000 }, () => {
     // The execution is listed, and opens to its answer and (empty) pipeline logs.
     const rows = page.locator('table tbody tr');
     await expect.poll(() => rows.count()).toBe(1);
-    expect(await rows.first().textContent()).toContain('manual');
+    await expectText(rows.first(), /manual/);
     await page.getByRole('button', { name: /^Show execution/ }).click();
     await page.getByText('No log lines').waitFor();
-    expect(await page.locator('table pre.snippet').first().textContent()).toBe('queued /deploy/release-42');
+    await expectText(page.locator('table pre.snippet').first(), 'queued /deploy/release-42');
     await screenshot(page, 'action');
 
     // Editing another field sends ******** back, which keeps the stored header value.
     await page.getByRole('button', { name: 'Edit' }).click();
-    expect(await page.getByLabel('Header 1 value').inputValue()).toBe('********');
+    await expect.poll(() => page.getByLabel('Header 1 value').inputValue({ timeout: 500 })).toBe('********');
     await page.getByLabel(/^Name/).fill('deploy hook v2');
     await page.getByRole('button', { name: 'Save action' }).click();
     await page.getByRole('heading', { name: 'deploy hook v2', level: 1 }).waitFor();
@@ -112,7 +114,7 @@ describe('console actions', { timeout: 60_000 }, () => {
     await page.getByLabel('Timeout (ms)').fill('5');
     await page.getByRole('button', { name: 'Create action' }).click();
     await page.getByRole('alert').first().waitFor();
-    expect(await page.getByLabel('Timeout (ms)').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.getByLabel('Timeout (ms)').getAttribute('aria-invalid')).toBe('true');
     expectNoConsoleErrors(p);
     await p.close();
   });

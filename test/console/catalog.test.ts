@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blastRadius, dependsOnEdges, layers } from '../../web/src/catalog/graph-model.ts';
 import {
   type ConsoleRig,
+  expectCount,
   expectNoConsoleErrors,
+  expectText,
   openPage,
   screenshot,
   signIn,
@@ -85,7 +87,7 @@ describe('console catalog', { timeout: 90_000 }, () => {
     await addForm.getByLabel('Field type').selectOption('number');
     await addForm.getByLabel('Default value').fill('eighty');
     await addForm.getByRole('button', { name: 'Add field' }).click();
-    await expect.poll(() => errorAt(addForm, 'Default value').textContent()).toMatch(/number/);
+    await expectText(errorAt(addForm, 'Default value'), /number/);
     await addForm.getByLabel('Default value').fill('');
     await addField(page, 'port', 'number', true);
     await addField(page, 'homepage', 'url');
@@ -113,9 +115,9 @@ describe('console catalog', { timeout: 90_000 }, () => {
     await entityForm.getByLabel('homepage').fill('not a url');
     await entityForm.getByLabel('tags').fill('sql\nprimary');
     await entityForm.getByRole('button', { name: 'Create entity' }).click();
-    await expect.poll(() => errorAt(entityForm, 'homepage').textContent()).toMatch(/http/);
-    expect(await entityForm.getByLabel('homepage').getAttribute('aria-invalid')).toBe('true');
-    expect(await errorAt(entityForm, 'port').count()).toBe(0);
+    await expectText(errorAt(entityForm, 'homepage'), /http/);
+    await expect.poll(() => entityForm.getByLabel('homepage').getAttribute('aria-invalid')).toBe('true');
+    await expectCount(errorAt(entityForm, 'port'), 0);
 
     await entityForm.getByLabel('homepage').fill('https://db.example.test/');
     await entityForm.getByRole('button', { name: 'Create entity' }).click();
@@ -141,7 +143,7 @@ describe('console catalog', { timeout: 90_000 }, () => {
     const apiEntity = await rig.api<{ id: string }>('GET', '/v1/blueprints/service/entities/api');
 
     const relationForm = page.getByRole('form', { name: 'New relation' });
-    await expect.poll(() => relationForm.getByRole('option', { name: 'API (service/api)' }).count()).toBe(2);
+    await expectCount(relationForm.getByRole('option', { name: 'API (service/api)' }), 2);
     await relationForm.getByLabel('From entity').selectOption(apiEntity.body.id);
     await relationForm.getByLabel('Relation type').selectOption('depends_on');
     await relationForm.getByLabel('To entity').selectOption(db.body.id);
@@ -151,21 +153,19 @@ describe('console catalog', { timeout: 90_000 }, () => {
 
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Graph' }).click();
     await page.getByRole('heading', { name: 'Catalog graph' }).waitFor();
-    await page.locator('.graph-node').first().waitFor();
-    expect(await page.locator('.graph-node').count()).toBe(2);
-    expect(await page.locator('.react-flow__edge').count()).toBe(1);
+    // React Flow draws the nodes first and each edge once both its nodes are measured.
+    await expectCount(page.locator('.graph-node'), 2);
+    await expectCount(page.locator('.react-flow__edge'), 1);
     await page.getByLabel('Selected entity').selectOption(db.body.id);
-    await expect.poll(() => page.locator('[data-blast="true"]').count()).toBe(1);
-    expect(await page.locator('[data-blast="true"]').textContent()).toMatch(/API.*affected/);
-    expect(await page.locator('[data-selected-entity="true"]').textContent()).toMatch(/Database/);
-    expect(await page.getByTestId('blast-count').textContent()).toBe(
-      '1 entity depends on it, directly or transitively.',
-    );
+    await expectCount(page.locator('[data-blast="true"]'), 1);
+    await expectText(page.locator('[data-blast="true"]'), /API.*affected/);
+    await expectText(page.locator('[data-selected-entity="true"]'), /Database/);
+    await expectText(page.getByTestId('blast-count'), '1 entity depends on it, directly or transitively.');
     await screenshot(page, 'graph');
     // Clicking a node selects it: nothing depends on the API.
     await page.locator('.graph-node', { hasText: 'API' }).click();
-    await expect.poll(() => page.getByTestId('blast-count').textContent()).toBe('nothing depends on it.');
-    expect(await page.locator('[data-blast="true"]').count()).toBe(0);
+    await expectText(page.getByTestId('blast-count'), 'nothing depends on it.');
+    await expectCount(page.locator('[data-blast="true"]'), 0);
 
     // The blueprint still holds entities: the API refuses to delete it, in words.
     await page.goto('/catalog/blueprints/service');
@@ -174,7 +174,7 @@ describe('console catalog', { timeout: 90_000 }, () => {
       .getByRole('dialog', { name: 'Delete blueprint' })
       .getByRole('button', { name: 'Delete', exact: true })
       .click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/CONFLICT/);
+    await expectText(page.getByRole('alert'), /CONFLICT/);
 
     expectNoConsoleErrors(p);
     await p.close();
@@ -209,17 +209,17 @@ describe('console catalog', { timeout: 90_000 }, () => {
     await page.goto('/catalog?blueprint=store');
     await page.getByRole('link', { name: 'Cache', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Cache (store/cache)' }).waitFor();
-    expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count()).toBe(0);
-    expect(await page.getByRole('form').count()).toBe(0);
+    await expectCount(page.getByRole('button', { name: WRITE_BUTTONS }), 0);
+    await expectCount(page.getByRole('form'), 0);
 
     await page.goto('/catalog/blueprints/store');
     await page.getByRole('cell', { name: 'engine', exact: true }).waitFor();
-    expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count()).toBe(0);
-    expect(await page.getByRole('form').count()).toBe(0);
+    await expectCount(page.getByRole('button', { name: WRITE_BUTTONS }), 0);
+    await expectCount(page.getByRole('form'), 0);
 
     await page.goto('/catalog/graph');
     await page.locator('.graph-node').first().waitFor();
-    expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count()).toBe(0);
+    await expectCount(page.getByRole('button', { name: WRITE_BUTTONS }), 0);
 
     expectNoConsoleErrors(p);
     await p.close();

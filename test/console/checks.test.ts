@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import {
   type ConsoleRig,
+  expectCount,
   expectNoConsoleErrors,
+  expectText,
   openPage,
   screenshot,
   signIn,
@@ -116,6 +118,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
 
     await p.page.getByRole('button', { name: 'Send test' }).click();
     await p.page.getByText('webhook: sent (HTTP 204) after 1 attempt.').waitFor();
+    // The receiver records a request before it answers; "sent" shows only after the answer.
     const hook = received.find((r) => r.path === '/hook');
     expect(hook).toBeDefined();
     const expected = createHmac('sha256', 's3cret')
@@ -140,14 +143,16 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await p.page.getByRole('button', { name: 'Create check' }).click();
     await p.page.getByRole('heading', { name: 'PUSH check', exact: true }).waitFor();
     const checkId = p.page.url().split('/checks/')[1] ?? '';
-    const text = (name: string) => p.page.getByRole('figure', { name }).locator('code').textContent();
+    const code = (name: string) => p.page.getByRole('figure', { name }).locator('code');
     const heartbeat = `${rig.url}/v1/checks/${checkId}/heartbeat`;
-    expect(await text('Heartbeat URL')).toBe(heartbeat);
-    expect(await text('Result URL')).toBe(`${rig.url}/v1/checks/${checkId}/results`);
-    expect(await text('Heartbeat curl')).toBe(
+    await expectText(code('Heartbeat URL'), heartbeat);
+    await expectText(code('Result URL'), `${rig.url}/v1/checks/${checkId}/results`);
+    await expectText(
+      code('Heartbeat curl'),
       `curl -fsS -X POST -H "Authorization: Bearer $VIGIL_KEY" ${heartbeat}`,
     );
-    expect(await text('Crontab line')).toBe(
+    await expectText(
+      code('Crontab line'),
       `*/5 * * * * curl -fsS -X POST -H "Authorization: Bearer $VIGIL_KEY" ${heartbeat}`,
     );
     expect(await p.page.content()).not.toContain(rig.key);
@@ -170,7 +175,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await table.getByRole('link', { name: 'push' }).waitFor();
     await table.getByRole('link', { name: 'Checkout API' }).first().waitFor();
     await choose(p.page, 'Type', 'push');
-    await expect.poll(() => table.getByRole('link', { name: /^GET http:/ }).count()).toBe(0);
+    await expectCount(table.getByRole('link', { name: /^GET http:/ }), 0);
     await choose(p.page, 'Type', { label: 'All types' });
     await table.getByRole('link', { name: /^GET http:/ }).waitFor();
     await screenshot(p.page, 'checks');
@@ -226,7 +231,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await log.getByText('sent', { exact: true }).first().waitFor();
     await choose(p.page, 'Status', 'failed');
     await log.getByRole('button', { name: 'Retry' }).waitFor();
-    await expect.poll(() => log.getByText('sent', { exact: true }).count()).toBe(0);
+    await expectCount(log.getByText('sent', { exact: true }), 0);
     await log.getByText('Attempt log (3)').click();
     await log
       .getByText(/HTTP 500/)
@@ -259,21 +264,17 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
       /^(New check|Create check|Edit|Disable|Enable|Delete check|Save policy|Add channel|Send test|Retry|Remove .* channel)$/;
 
     await p.page.goto('/checks');
-    await p.page.getByRole('table', { name: 'Checks' }).waitFor();
-    expect(await p.page.getByRole('link', { name: 'New check' }).count()).toBe(0);
-    expect(await p.page.getByRole('button', { name: writeButtons }).count()).toBe(0);
+    // Loaded: the table lists a check.
+    await p.page.getByRole('table', { name: 'Checks' }).getByRole('link', { name: 'push' }).first().waitFor();
+    await expectCount(p.page.getByRole('link', { name: 'New check' }), 0);
+    await expectCount(p.page.getByRole('button', { name: writeButtons }), 0);
 
     await p.page.goto(`/checks/${http?.id}`);
     await p.page.getByRole('heading', { name: 'Notifications' }).waitFor();
     await p.page.getByRole('list', { name: 'Channels' }).getByText('********').waitFor();
-    expect(
-      await p.page
-        .getByRole('list', { name: 'Channels' })
-        .getByText(/https:/)
-        .count(),
-    ).toBe(0);
-    expect(await p.page.getByRole('button', { name: writeButtons }).count()).toBe(0);
-    expect(await p.page.locator('form').count()).toBe(0);
+    await expectCount(p.page.getByRole('list', { name: 'Channels' }).getByText(/https:/), 0);
+    await expectCount(p.page.getByRole('button', { name: writeButtons }), 0);
+    await expectCount(p.page.locator('form'), 0);
 
     // The retried delivery is failed again after its three attempts.
     await expect
@@ -289,13 +290,8 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
         { timeout: 20_000, interval: 1_000 },
       )
       .toBeGreaterThan(0);
-    expect(await p.page.getByRole('button', { name: writeButtons }).count()).toBe(0);
-    expect(
-      await p.page
-        .getByRole('table', { name: 'Channels' })
-        .getByText(/https:/)
-        .count(),
-    ).toBe(0);
+    await expectCount(p.page.getByRole('button', { name: writeButtons }), 0);
+    await expectCount(p.page.getByRole('table', { name: 'Channels' }).getByText(/https:/), 0);
     expectNoConsoleErrors(p);
     await p.close();
   });
@@ -323,14 +319,14 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await p.page.goto('/checks');
     const rows = p.page.getByRole('table', { name: 'Checks' }).locator('tbody tr');
     await p.page.getByText('100 checks loaded; more follow.').waitFor();
-    expect(await rows.count()).toBe(100);
+    await expectCount(rows, 100);
     await p.page.getByText('type and state filters apply to the loaded checks').waitFor();
     await p.page.getByRole('button', { name: 'Load more checks' }).click();
     await p.page.getByText(`${total} checks loaded.`).waitFor();
-    expect(await rows.count()).toBe(total);
-    expect(await p.page.getByRole('button', { name: 'Load more checks' }).count()).toBe(0);
+    await expectCount(rows, total);
+    await expectCount(p.page.getByRole('button', { name: 'Load more checks' }), 0);
     await choose(p.page, 'Type', 'http');
-    await expect.poll(() => rows.count()).toBe(1);
+    await expectCount(rows, 1);
     await p.page.getByText(`1 of ${total} checks loaded match the filters.`).waitFor();
     expectNoConsoleErrors(p);
     await p.close();

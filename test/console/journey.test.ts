@@ -7,7 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import { type ConsoleRig, expectNoConsoleErrors, openPage, signIn, startConsole } from './support.ts';
+import {
+  type ConsoleRig,
+  expectCount,
+  expectNoConsoleErrors,
+  expectText,
+  openPage,
+  signIn,
+  startConsole,
+} from './support.ts';
 
 /**
  * The issue's journey, in one browser session, through the forms only: sign in with the key the
@@ -88,12 +96,13 @@ describe('console journey', { timeout: 120_000 }, () => {
     await page.evaluate('window.__journey = true');
     const tile = (state: string) =>
       page.locator('.stat', { hasText: new RegExp(`^\\s*\\d+\\s*${state}\\s*$`, 'i') }).locator('.n');
-    await expect.poll(() => tile('Up').textContent(), { timeout: 15_000 }).toBe('1');
+    // The check runs every second; its first run waits for the scheduler's next tick.
+    await expectText(tile('Up'), '1', 15_000);
     healthy = false;
-    await expect.poll(() => tile('Down').textContent(), { timeout: 15_000 }).toBe('1');
+    await expectText(tile('Down'), '1', 15_000);
     await page.getByRole('link', { name: 'Storefront' }).first().waitFor();
     healthy = true;
-    await expect.poll(() => tile('Up').textContent(), { timeout: 15_000 }).toBe('1');
+    await expectText(tile('Up'), '1', 15_000);
     expect(await page.evaluate('window.__journey === true')).toBe(true);
 
     // A webhook channel and a test alert.
@@ -123,9 +132,9 @@ describe('console journey', { timeout: 120_000 }, () => {
     await keyForm.getByLabel(/^Label/).fill('wallboard');
     await keyForm.getByLabel('Read-only').check();
     await keyForm.getByRole('button', { name: /^Create/ }).click();
-    const readOnlyKey =
-      (await page.getByRole('figure', { name: 'New API key' }).locator('code').textContent()) ?? '';
-    expect(readOnlyKey).toMatch(/^vgl_/);
+    const shownKey = page.getByRole('figure', { name: 'New API key' }).locator('code');
+    await expectText(shownKey, /^vgl_/);
+    const readOnlyKey = (await shownKey.textContent()) ?? '';
     expectNoConsoleErrors(p);
     await page.getByRole('button', { name: 'Sign out' }).click();
 
@@ -147,7 +156,7 @@ describe('console journey', { timeout: 120_000 }, () => {
     ]) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).waitFor();
-      await expect.poll(() => page.getByText(/^Loading/).count()).toBe(0);
+      await expectCount(page.getByText(/^Loading/), 0, path);
       const names = await page
         .getByRole('button')
         .evaluateAll((els) => els.map((e) => e.textContent?.trim() ?? ''));

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConsoleRig,
+  expectCount,
   expectNoConsoleErrors,
+  expectText,
   openPage,
   screenshot,
   signIn,
@@ -29,14 +31,13 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await page.getByLabel(/^Label/).fill('ci pipeline');
     await page.getByRole('button', { name: 'Create key' }).click();
     const shown = page.getByRole('figure', { name: 'New API key' });
-    await shown.waitFor();
+    await expectText(shown.locator('code'), /^vgl_[A-Za-z0-9]+$/);
     const raw = (await shown.locator('code').textContent()) ?? '';
-    expect(raw).toMatch(/^vgl_[A-Za-z0-9]+$/);
-    expect(await page.getByText('it will not be shown again').count()).toBe(1);
-    expect(await shown.getByRole('button', { name: 'Copy new api key' }).count()).toBe(1);
+    await expectCount(page.getByText('it will not be shown again'), 1);
+    await expectCount(shown.getByRole('button', { name: 'Copy new api key' }), 1);
+    // The list shows the new key once it has been read again.
     const row = page.getByRole('row').filter({ hasText: 'ci pipeline' });
-    await row.waitFor();
-    expect(await row.textContent()).toContain(raw.slice(0, 12));
+    await expect.poll(() => row.textContent({ timeout: 500 })).toContain(raw.slice(0, 12));
 
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await shown.waitFor({ state: 'detached' });
@@ -59,9 +60,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await page.getByLabel(/^E-mail/).fill('dana@example.com');
     await page.getByRole('button', { name: 'Invite' }).click();
     const link = page.getByRole('figure', { name: 'Invitation link' });
-    await link.waitFor();
+    await expectText(link.locator('code'), new RegExp(`^${rig.url}/accept\\?token=.+`));
     const url = (await link.locator('code').textContent()) ?? '';
-    expect(url).toMatch(new RegExp(`^${rig.url}/accept\\?token=.+`));
     await page.getByRole('row').filter({ hasText: 'dana@example.com' }).getByText('invited').waitFor();
 
     const invitee = await openPage(rig);
@@ -71,21 +71,20 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await screenshot(invitee.page, 'accept');
     await invitee.page.getByRole('button', { name: 'Accept invitation' }).click();
     const keyBlock = invitee.page.getByRole('figure', { name: 'Your API key' });
-    await keyBlock.waitFor();
+    await expectText(keyBlock.locator('code'), /^vgl_/);
     const key = (await keyBlock.locator('code').textContent()) ?? '';
-    expect(key).toMatch(/^vgl_/);
     await invitee.page.getByRole('button', { name: 'Sign in with this key' }).click();
     await invitee.page.getByRole('navigation', { name: 'Main' }).waitFor();
     expect(await storedKey(invitee.page)).toBe(key);
-    expect(await invitee.page.getByText('dana@example.com').count()).toBeGreaterThan(0);
+    // Who is signed in shows once the console has read /v1/me.
+    await invitee.page.getByText('dana@example.com').first().waitFor();
 
     // The same link a second time is refused in words.
     const again = await openPage(rig);
     await again.page.goto(url);
     await again.page.getByLabel(/^Your name/).fill('Dana again');
     await again.page.getByRole('button', { name: 'Accept invitation' }).click();
-    await again.page.getByRole('alert').waitFor();
-    expect(await again.page.getByRole('alert').textContent()).toMatch(/VALIDATION_ERROR/);
+    await expectText(again.page.getByRole('alert'), /VALIDATION_ERROR/);
 
     // The admin removes the member after asking.
     await page.reload();
@@ -124,15 +123,15 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await page.getByLabel('Manifest (JSON)').fill(JSON.stringify(manifest, null, 2));
     await page.getByRole('button', { name: 'Register skill' }).click();
     await page.getByRole('cell', { name: 'count_things' }).waitFor();
-    expect(await page.getByText('enabled', { exact: true }).count()).toBe(1);
+    await expectCount(page.getByText('enabled', { exact: true }), 1);
     await page.getByRole('button', { name: 'Disable Fleet lookups' }).click();
     await page.getByText('disabled', { exact: true }).waitFor();
 
     const endpoint = page.getByRole('figure', { name: 'MCP endpoint URL' });
-    expect(await endpoint.locator('code').textContent()).toBe(`${rig.url}/v1/mcp`);
-    const desktop = (await page.getByRole('figure', { name: 'Claude Desktop config' }).textContent()) ?? '';
-    expect(desktop).toContain('mcp-remote');
-    expect(desktop).toContain(`${rig.url}/v1/mcp`);
+    await expectText(endpoint.locator('code'), `${rig.url}/v1/mcp`);
+    const desktop = page.getByRole('figure', { name: 'Claude Desktop config' });
+    await expectText(desktop, /mcp-remote/);
+    expect(await desktop.textContent()).toContain(`${rig.url}/v1/mcp`);
     expect(await page.content()).not.toContain(rig.key);
     await screenshot(page, 'skills');
 
@@ -140,7 +139,7 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await page.getByRole('button', { name: 'Register a skill' }).click();
     await page.getByLabel('Manifest (JSON)').fill('{"slug": "x"}');
     await page.getByRole('button', { name: 'Register skill' }).click();
-    expect(await page.getByRole('alert').textContent()).toMatch(/VALIDATION_ERROR/);
+    await expectText(page.getByRole('alert'), /VALIDATION_ERROR/);
     expectNoConsoleErrors(p);
     await p.close();
   });
@@ -179,11 +178,11 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     ] as const) {
       await page.goto(path);
       await page.getByText(ready).first().waitFor();
-      expect(await page.getByRole('button', { name: WRITE_BUTTONS }).count(), path).toBe(0);
-      expect(await page.locator('form').count(), path).toBe(0);
+      await expectCount(page.getByRole('button', { name: WRITE_BUTTONS }), 0, path);
+      await expectCount(page.locator('form'), 0, path);
     }
-    expect(await page.getByText('signed in with a read-only key').count()).toBe(2);
-    expect(await page.getByRole('alert').count()).toBe(0);
+    await expectCount(page.getByText('signed in with a read-only key'), 2);
+    await expectCount(page.getByRole('alert'), 0);
     expectNoConsoleErrors(p);
     await p.close();
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConsoleRig,
   expectNoConsoleErrors,
+  expectText,
   openPage,
   screenshot,
   signIn,
@@ -21,7 +22,7 @@ describe('console sign-in', { timeout: 60_000 }, () => {
   it('signs in with the printed key, keeps it for the tab and signs out', async () => {
     const p = await openPage(rig);
     await p.page.goto('/');
-    await expect.poll(() => p.page.getByRole('heading', { name: 'Sign in to Vigil' }).isVisible()).toBe(true);
+    await p.page.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
     await screenshot(p.page, 'sign-in');
     await signIn(p.page, rig.key);
     expect(await storedKey(p.page)).toBe(rig.key);
@@ -39,9 +40,7 @@ describe('console sign-in', { timeout: 60_000 }, () => {
     await p.page.goto('/status');
     await p.page.getByLabel('API key').fill('vgl_not_a_key');
     await p.page.getByRole('button', { name: 'Sign in' }).click();
-    const alert = p.page.getByRole('alert');
-    await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/UNAUTHORIZED/);
+    await expectText(p.page.getByRole('alert'), /UNAUTHORIZED/);
     expect(await storedKey(p.page)).toBeNull();
     expectNoConsoleErrors(p);
     await p.close();

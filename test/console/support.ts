@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { expect } from 'vitest';
 import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
@@ -149,6 +149,36 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/**
+ * The longest a console test waits for the page to show what it expects: a bound on a wait, never a
+ * sleep (the wait ends as soon as the page shows it). Generous, because CI may run under load.
+ */
+export const SHOWN_WITHIN_MS = 10_000;
+
+/**
+ * Waits until `locator` matches exactly `n` elements. A `count()` read once races the render: the
+ * console draws a page in steps, as each of its queries answers. (For n = 0, wait first for
+ * something that shows the page has loaded, or the absence proves nothing.)
+ */
+export async function expectCount(locator: Locator, n: number, where = ''): Promise<void> {
+  const message = `count of ${locator}${where ? ` on ${where}` : ''}`;
+  await expect.poll(() => locator.count(), { timeout: SHOWN_WITHIN_MS, message }).toBe(n);
+}
+
+/** Waits until `locator`'s text is `text` (exactly), or matches it when a RegExp. */
+export async function expectText(
+  locator: Locator,
+  text: string | RegExp,
+  timeout = SHOWN_WITHIN_MS,
+): Promise<void> {
+  // A short read per try: an element not there yet is one more try, not a 30 s wait.
+  const poll = expect.poll(() => locator.textContent({ timeout: 500 }), {
+    timeout,
+    message: `text of ${locator}`,
+  });
+  await (typeof text === 'string' ? poll.toBe(text) : poll.toMatch(text));
 }
 
 /** Fails the test when the page logged an error (see openPage). */

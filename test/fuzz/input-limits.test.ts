@@ -62,7 +62,8 @@ describe('input limits over every JSON-body route (local runtime, scheduler off)
       const res = await send(route, wide);
       expect(res.status, `${route.method} ${route.path}`).toBe(400);
       expect(res.text.length, `${route.method} ${route.path}`).toBeLessThan(16 * 1024);
-      expect(performance.now() - started, `${route.method} ${route.path}`).toBeLessThan(500);
+      // A hang guard, not a speed test: the machine running the suite may be busy.
+      expect(performance.now() - started, `${route.method} ${route.path}`).toBeLessThan(3000);
     }
   });
 

@@ -91,7 +91,8 @@ describe('the route table under generated requests (local runtime, scheduler off
     const started = performance.now();
     const res = await api.request('GET', '/healthz');
     expect(res.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(500);
+    // Within the deadline every answer keeps (a blocked event loop would miss it; a busy machine not).
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('runs no probe: the scheduler never ran a job and no pull check the run created has a result', async () => {

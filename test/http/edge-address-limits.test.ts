@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-key.ts';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/edge-address.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 
 // Failed authentications through the console's CloudFront edge: every request arrives from the
@@ -17,6 +18,9 @@ describe('per-address failure limit behind the console edge (api Lambda)', () =>
 
   beforeAll(async () => {
     h = await startLambdaHarness({
+      // The cloud counts failures in fixed one-minute windows: on the wall clock, a test crossing a
+      // minute boundary would start over with a fresh allowance. A clock that stands still does not.
+      clock: createFakeClock(Date.parse('2026-01-01T00:00:10.000Z')),
       env: { VIGIL_AUTH_FAILURE_LIMIT: String(LIMIT), VIGIL_EDGE_SECRET: SECRET },
     });
   });

@@ -84,7 +84,8 @@ function get(port: number) {
   });
 }
 
-const until = async (ready: () => boolean, ms = 2000) => {
+/** Waits (at most 10 s: the machine may be busy) until `ready` holds. */
+const until = async (ready: () => boolean, ms = 10_000) => {
   const deadline = Date.now() + ms;
   while (!ready()) {
     if (Date.now() > deadline) throw new Error('condition not met');

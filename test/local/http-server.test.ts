@@ -6,6 +6,7 @@ import type { HttpRequest, HttpResponse } from '../../lib/http/types.ts';
 import { createHttpServer } from '../../lib/local/http-server.ts';
 import { PayloadTooLargeError } from '../../lib/platform/errors.ts';
 import { createLogger, type Logger, silentLogger } from '../../lib/platform/logger.ts';
+import { WAIT } from '../support/wait.ts';
 
 // The local HTTP edge on its own, with a stand-in handler: framing, bodies, limits.
 
@@ -111,7 +112,7 @@ describe('local HTTP server', () => {
     socket.write('POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"part":');
     await requestSeen;
     socket.destroy();
-    await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(lines.length).toBeGreaterThan(0), WAIT);
     const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(logged).toEqual([
       expect.objectContaining({

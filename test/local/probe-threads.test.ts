@@ -121,7 +121,7 @@ describe('probe threads', () => {
     });
     const seen = http.requests.length;
     const slow = pool.prober({ check_type: 'http', target_url: `${http.origin}/slow`, timeout_ms: 10_000 });
-    await expect.poll(() => http.requests.length, { timeout: 5000 }).toBeGreaterThan(seen);
+    await expect.poll(() => http.requests.length).toBeGreaterThan(seen);
     await workers[0]?.terminate();
     expect((await slow).outcome).toMatchObject({ success: false, error_message: 'probe thread stopped' });
     const next = await pool.prober({ check_type: 'http', target_url: `${http.origin}/ok`, timeout_ms: 5000 });
@@ -134,7 +134,7 @@ describe('probe threads', () => {
     const slow = pool.prober({ check_type: 'http', target_url: `${http.origin}/slow`, timeout_ms: 10_000 });
     // Wait until the thread has the request (the server saw it), then stop the threads.
     const seen = http.requests.length;
-    await expect.poll(() => http.requests.length, { timeout: 5000 }).toBeGreaterThan(seen);
+    await expect.poll(() => http.requests.length).toBeGreaterThan(seen);
     await pool.close();
     expect((await slow).outcome).toMatchObject({ success: false, error_message: 'probe thread stopped' });
     const after = await pool.prober({

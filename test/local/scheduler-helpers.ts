@@ -70,11 +70,11 @@ export async function startTarget(statusFor: (n: number) => number = () => 200):
   return target;
 }
 
-/** Polls `probe` until it returns a value other than undefined/false (or the deadline passes). */
+/** Polls `probe` until it returns a value other than undefined/false (or the deadline passes: 10 s by default, for a loaded CI machine). */
 export async function eventually<T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
   what: string,
-  timeoutMs = 8000,
+  timeoutMs = 10_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

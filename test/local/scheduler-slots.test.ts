@@ -9,6 +9,7 @@ import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Prober } from '../../lib/probes/types.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
+import { WAIT } from '../support/wait.ts';
 import { putQueuedProbe } from './scheduler-helpers.ts';
 
 // A worker slot bounds probes in flight, not the commits behind them: a job leaves its slot once
@@ -97,22 +98,29 @@ describe('local scheduler: worker slots', () => {
     await scheduler.start();
     // Concurrency 1, every recording held: five probes ran (the fifth waits with its slot, as
     // five recordings are more than four), the sixth and seventh wait for a slot.
-    await vi.waitFor(() => expect(probes()).toBe(5));
+    await vi.waitFor(() => expect(probes()).toBe(5), WAIT);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(probes()).toBe(5);
     expect(scheduler.stats()).toMatchObject({ running: 1, waiting: 2, recording: 5 });
 
     open();
-    await vi.waitFor(() => expect(probes()).toBe(7));
-    await vi.waitFor(async () => expect((await table.query({ pk: 'QUEUE#probe' })).items).toHaveLength(0));
-    expect(scheduler.stats()).toMatchObject({ running: 0, waiting: 0, recording: 0 });
+    await vi.waitFor(() => expect(probes()).toBe(7), WAIT);
+    await vi.waitFor(
+      async () => expect((await table.query({ pk: 'QUEUE#probe' })).items).toHaveLength(0),
+      WAIT,
+    );
+    // The queue item goes in the result's own write; the count of recordings drops just after it.
+    await vi.waitFor(
+      () => expect(scheduler.stats()).toMatchObject({ running: 0, waiting: 0, recording: 0 }),
+      WAIT,
+    );
     await scheduler.stop();
   });
 
   it('waits at stop for results still being recorded', async () => {
     const { scheduler, probes, open } = await setup(2);
     await scheduler.start();
-    await vi.waitFor(() => expect(probes()).toBe(2));
+    await vi.waitFor(() => expect(probes()).toBe(2), WAIT);
     const stopped = scheduler.stop();
     let done = false;
     void stopped.then(() => {

@@ -12,6 +12,7 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
+import { WAIT } from '../support/wait.ts';
 import { putQueuedProbe } from './scheduler-helpers.ts';
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
@@ -75,14 +76,14 @@ describe('worker pool', () => {
     expect(started).toEqual([1, 2]);
     expect([pool.active, pool.queued]).toEqual([2, 2]);
     releases.shift()?.();
-    await vi.waitFor(() => expect(started).toEqual([1, 2, 3]));
+    await vi.waitFor(() => expect(started).toEqual([1, 2, 3]), WAIT);
     expect(pool.clear()).toEqual([4]);
     let idle = false;
     void pool.idle().then(() => {
       idle = true;
     });
     for (const release of releases.splice(0)) release();
-    await vi.waitFor(() => expect(idle).toBe(true));
+    await vi.waitFor(() => expect(idle).toBe(true), WAIT);
   });
 });
 
@@ -182,7 +183,7 @@ describe('durable probe queue and scheduler', () => {
       ['chk_ahead', 0],
     ]);
     // Neither check exists any more: both jobs end as "gone" and leave the queue.
-    await vi.waitFor(async () => expect(await queuedItems()).toHaveLength(0));
+    await vi.waitFor(async () => expect(await queuedItems()).toHaveLength(0), WAIT);
     await scheduler.stop();
   });
 
@@ -230,7 +231,7 @@ describe('durable probe queue and scheduler', () => {
     expect(starts).toEqual([1000, 2000, 4000]);
     await vi.advanceTimersByTimeAsync(1);
     expect(starts).toEqual([1000, 2000, 4000, 8000]);
-    await vi.waitFor(async () => expect(await queuedItems()).toHaveLength(0));
+    await vi.waitFor(async () => expect(await queuedItems()).toHaveLength(0), WAIT);
     expect(await scheduler.queue.deadLetters()).toEqual([
       expect.objectContaining({ id, attempts: 4, error: 'Error: store unavailable' }),
     ]);
@@ -272,12 +273,12 @@ describe('durable probe queue and scheduler', () => {
     const exists = async (sk: string) => (await table.get({ pk: 'CHECK#x', sk })) !== undefined;
     await expired('RES#1');
     await scheduler.start();
-    await vi.waitFor(async () => expect(await exists('RES#1')).toBe(false));
+    await vi.waitFor(async () => expect(await exists('RES#1')).toBe(false), WAIT);
     await expired('RES#2');
     await vi.advanceTimersByTimeAsync(30_000);
     expect(await exists('RES#2')).toBe(true);
     await vi.advanceTimersByTimeAsync(31_000);
-    await vi.waitFor(async () => expect(await exists('RES#2')).toBe(false));
+    await vi.waitFor(async () => expect(await exists('RES#2')).toBe(false), WAIT);
     await scheduler.stop();
   });
 });

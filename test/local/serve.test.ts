@@ -13,6 +13,7 @@ import {
   signalGroup,
   startServeProcess,
 } from '../support/serve-process.ts';
+import { WAIT } from '../support/wait.ts';
 
 const keyPattern = /vgl_[0-9A-Za-z]{38}/;
 const dirs: string[] = [];
@@ -167,6 +168,8 @@ describe('npm start', () => {
             authorization: `Bearer ${key}`,
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
+            // The server's "100 Continue" says it holds the request.
+            expect: '100-continue',
           },
         },
         (res) => {
@@ -175,12 +178,15 @@ describe('npm start', () => {
         },
       );
       req.on('error', reject);
-      // Send half the body, signal the server, then finish the body.
-      req.write(body.slice(0, 5));
-      setTimeout(() => {
+      // Send half the body, signal the server, and once it says it is shutting down, finish the body.
+      req.once('continue', () => {
+        req.write(body.slice(0, 5));
         signalGroup(proc, 'SIGTERM');
-        setTimeout(() => req.end(body.slice(5)), 300);
-      }, 300);
+        vi.waitFor(() => expect(proc.stdout()).toContain('shutting down'), WAIT).then(
+          () => req.end(body.slice(5)),
+          reject,
+        );
+      });
     });
     expect(await response).toBe(201);
     expect(await proc.exited).toBe(0);

@@ -114,9 +114,8 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
     await eventually(
       () => (at('slack').length && at('discord').length && at('ntfy').length ? true : undefined),
       'http channels',
-      5000,
     );
-    await eventually(() => (hooks().length && published.length ? true : undefined), 'webhook and nats', 5000);
+    await eventually(() => (hooks().length && published.length ? true : undefined), 'webhook and nats');
 
     const slack = JSON.parse(at('slack')[0]?.body.toString('utf8') ?? '{}');
     expect(slack.text).toContain('Checkout');
@@ -153,16 +152,11 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
 
     await call('POST', `/v1/checks/${check.id}/results`, { success: true, latency_ms: 5 });
     await settle();
-    await eventually(
-      () => (hooks().length >= 2 && published.length >= 2 ? true : undefined),
-      'recovery',
-      5000,
-    );
+    await eventually(() => (hooks().length >= 2 && published.length >= 2 ? true : undefined), 'recovery');
     expect(published[1]).toMatchObject({ from_state: 'down', to_state: 'up' });
     await eventually(
       () => (at('slack').length >= 2 && at('ntfy').length >= 2 ? true : undefined),
       'recovery on chat',
-      5000,
     );
 
     const logs = await call('GET', `/v1/notify/logs?check_id=${check.id}&limit=50`);

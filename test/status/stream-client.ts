@@ -9,7 +9,10 @@ export interface SseCollector {
   /** The state_change events' data, parsed. */
   stateChanges(): Record<string, string>[];
   feed(chunk: string): void;
-  /** Resolves once `ready()` holds (checked on every frame); rejects after `timeoutMs`. */
+  /**
+   * Resolves once `ready()` holds (checked on every frame); rejects after `timeoutMs` (default 10 s:
+   * a bound for a loaded CI machine, not a latency the test asserts).
+   */
   until(ready: () => boolean, timeoutMs?: number): Promise<void>;
 }
 
@@ -36,7 +39,7 @@ export function createSseCollector(): SseCollector {
     lastEventId: () => events.findLast((e) => e.id !== undefined)?.id,
     stateChanges: () => events.filter((e) => e.event === 'state_change').map((e) => JSON.parse(e.data)),
     feed: (chunk) => parser.feed(chunk),
-    until(ready, timeoutMs = 3000) {
+    until(ready, timeoutMs = 10_000) {
       return new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(check);

@@ -11,7 +11,7 @@ export interface ServeProcess {
   /** Everything printed on stdout so far. */
   stdout(): string;
   stderr(): string;
-  /** Resolves with the exit code once the process ends. */
+  /** Resolves with the exit code once the process has ended and its output has been read to the end. */
   exited: Promise<number | null>;
 }
 
@@ -51,7 +51,8 @@ export async function startServeProcess(
   child.stderr?.on('data', (c: Buffer) => {
     err += c.toString('utf8');
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': at 'exit' the last lines the process wrote may still be in its pipes.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no URL printed in ${timeoutMs} ms:\n${out}\n${err}`)),
