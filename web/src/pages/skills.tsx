@@ -127,7 +127,8 @@ function SkillCard({ skill, canManage }: { skill: Schemas['Skill']; canManage: b
                 </td>
                 <td>{t.description}</td>
                 <td>
-                  {t.annotations?.readOnlyHint ? 'read-only' : 'changes things'}
+                  {/* A runbook tool runs its action, so it is never read-only, whatever its manifest says. */}
+                  {t.annotations?.readOnlyHint && !t.action_id ? 'read-only' : 'changes things'}
                   {t.action_id ? (
                     <>
                       {' '}
