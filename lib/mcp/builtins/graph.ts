@@ -91,8 +91,8 @@ export function graphBuiltins(deps: BuiltinDeps): Record<string, Builtin> {
 
     explain_entity_state: async (caller, args) => {
       const entity = await load(caller.tenantId, args);
-      const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map(
-        publicCheck,
+      const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map((c) =>
+        publicCheck(c, caller),
       );
       const failing = await Promise.all(
         checks
