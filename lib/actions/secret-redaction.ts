@@ -37,9 +37,19 @@ export function secretTexts(headerValues: readonly string[], token?: string): st
   for (const secret of secrets) {
     forms.add(secret);
     forms.add(JSON.stringify(secret).slice(1, -1));
-    forms.add(encodeURIComponent(secret));
+    const encoded = urlEncoded(secret);
+    if (encoded !== undefined) forms.add(encoded);
   }
   return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** The URL-encoded form; undefined for text that has none (a lone surrogate). */
+function urlEncoded(text: string): string | undefined {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The text with every secret replaced by `********`, and a trailing start of one (a cut snippet) too. */

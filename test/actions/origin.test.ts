@@ -61,6 +61,12 @@ describe('secret redaction of what an execution stores', () => {
     expect(out).toContain('auth=********;');
   });
 
+  it('takes any header value, a lone surrogate included', () => {
+    expect(redactSecrets('x \ud800-secret-value y', secretTexts(['\ud800-secret-value']))).toBe(
+      'x ******** y',
+    );
+  });
+
   it('leaves short values alone and hides a secret cut at the end of the text', () => {
     expect(redactSecrets('{"type":"json"}', secrets)).toBe('{"type":"json"}');
     expect(redactSecrets('....Bearer tok_01', secrets)).toBe('....********');
