@@ -48,15 +48,12 @@ export function jsonTemplateParts(template: string): JsonTemplatePart[] {
 
 /**
  * Whether a body template with no Content-Type header is JSON: it parses as a JSON object or
- * array once its known placeholders outside strings read as `null`. Decided by the template and
- * the names it can fill, never by the values, so a value cannot turn JSON escaping off.
+ * array once its placeholders outside strings read as `null`. Decided by the template alone,
+ * never by the values, so a value cannot turn JSON escaping off.
  */
-export function isJsonTemplate(template: string, known: ReadonlySet<string>): boolean {
+export function isJsonTemplate(template: string): boolean {
   const skeleton = jsonTemplateParts(template)
-    .map((part) => {
-      if (part.kind === 'text') return part.text;
-      return known.has(part.name) && !part.inString ? 'null' : part.written;
-    })
+    .map((part) => (part.kind === 'text' ? part.text : part.inString ? part.written : 'null'))
     .join('');
   try {
     const parsed: unknown = JSON.parse(skeleton);

@@ -62,7 +62,7 @@ export function fillBody(
       : fillTemplate(template, vars);
     return { body, headers };
   }
-  if (isJsonTemplate(template, new Set(Object.keys(vars))))
+  if (isJsonTemplate(template))
     return {
       body: fillJsonTemplate(template, vars, ownVars),
       headers: { ...headers, 'content-type': 'application/json' },

@@ -114,12 +114,13 @@ describe('jsonTemplateParts', () => {
 });
 
 describe('isJsonTemplate', () => {
-  it('reads known bare placeholders as null and leaves unknown ones as written', () => {
-    expect(isJsonTemplate('{"n": {{n}}}', new Set(['n']))).toBe(true);
-    expect(isJsonTemplate('{"n": {{n}}}', new Set())).toBe(false);
-    expect(isJsonTemplate('{"s": "{{unknown}}"}', new Set())).toBe(true);
-    expect(isJsonTemplate('{{n}}', new Set(['n']))).toBe(false);
-    expect(isJsonTemplate('"text"', new Set())).toBe(false);
+  it('reads placeholders outside strings as null and wants an object or an array', () => {
+    expect(isJsonTemplate('{"n": {{n}}, "s": "{{s}}"}')).toBe(true);
+    expect(isJsonTemplate('[{{a}}, {{ b }}]')).toBe(true);
+    expect(isJsonTemplate('{"n": {{n}} {{m}}}')).toBe(false);
+    expect(isJsonTemplate('{{n}}')).toBe(false);
+    expect(isJsonTemplate('"text"')).toBe(false);
+    expect(isJsonTemplate('a={{a}}&b=2')).toBe(false);
   });
 });
 
