@@ -45,7 +45,7 @@ describe('secret redaction of what an execution stores', () => {
   const secrets = secretTexts(
     [
       'Bearer tok_0123456789',
-      'Basic ' + Buffer.from('deploy:pa55word!').toString('base64'),
+      `Basic ${Buffer.from('deploy:pa55word!').toString('base64')}`,
       'json',
       'a"b\\c-secret',
     ],
