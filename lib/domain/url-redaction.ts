@@ -6,10 +6,10 @@
  * else is kept as written (no re-encoding), so templates with `{{placeholders}}` stay readable.
  */
 
-export const URL_REDACTED = '********';
+const URL_REDACTED = '********';
 
 /** Words that make a parameter secret: `token`, `api_key`, `X-Amz-Signature`, `accessToken`, ... */
-export const SECRET_WORDS = [
+const SECRET_WORDS = [
   'token',
   'key',
   'secret',
@@ -29,7 +29,7 @@ export const SECRET_WORDS = [
   'jsessionid',
 ] as const;
 /** Names written as one word that are secret too (`apikey`, `accesstoken`, ...). */
-export const SECRET_NAMES = [
+const SECRET_NAMES = [
   'apikey',
   'accesskey',
   'secretkey',

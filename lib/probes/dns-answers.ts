@@ -59,7 +59,7 @@ export function anyAnswerMatches(answers: DnsAnswer[], expected: string, type: D
 }
 
 /** What stands for a private or reserved address in what a tenant reads when private targets are denied. */
-export const HIDDEN_ADDRESS = '(private address)';
+const HIDDEN_ADDRESS = '(private address)';
 
 /** A run of the characters IP literals are written with. */
 const ADDRESS_CHARS = /[0-9a-f:.]+/gi;
