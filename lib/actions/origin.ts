@@ -19,7 +19,7 @@ export function templatesOrigin(url: string): boolean {
 }
 
 /** The origin of a URL (`https://host:port`, default ports left out); undefined when it does not parse. */
-export function originOf(url: string): string | undefined {
+function originOf(url: string): string | undefined {
   try {
     const origin = new URL(url).origin;
     return origin === 'null' ? undefined : origin;

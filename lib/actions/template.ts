@@ -27,7 +27,7 @@ export function fillTemplate(template: string, vars: Readonly<Record<string, str
 }
 
 /** The Content-Type header's value, whatever the case of its name. */
-export function contentTypeOf(headers: Readonly<Record<string, string>>): string | undefined {
+function contentTypeOf(headers: Readonly<Record<string, string>>): string | undefined {
   for (const [name, value] of Object.entries(headers)) {
     if (name.toLowerCase() === 'content-type') return value;
   }
@@ -35,7 +35,7 @@ export function contentTypeOf(headers: Readonly<Record<string, string>>): string
 }
 
 /** Whether a Content-Type names JSON (`application/json`, `application/vnd.github+json`, ...). */
-export function isJsonMediaType(contentType: string): boolean {
+function isJsonMediaType(contentType: string): boolean {
   return JSON_MEDIA_TYPE.test(contentType);
 }
 
