@@ -1,4 +1,5 @@
 import type { PageRequest } from '../checks/paging.ts';
+import { unredactedUrl } from '../domain/url-redaction.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../platform/egress-errors.ts';
 import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
@@ -6,6 +7,7 @@ import { type ErrorDetail, LimitExceededError, NotFoundError, ValidationError } 
 import { newId } from '../platform/ids.ts';
 import type { ActionStore } from './action-store.ts';
 import type { ExecutionStore } from './execution-store.ts';
+import { originChanged, templatesOrigin } from './origin.ts';
 import { ACTION_LIMITS, type ActionRecord, type ExecutionRecord } from './records.ts';
 import type { CreateActionBody, EventsBody, UpdateActionBody } from './request-schemas.ts';
 import { REDACTED } from './responses.ts';
@@ -22,12 +24,6 @@ export interface ActionServiceDeps {
   /** VIGIL_EGRESS_ALLOW: CIDRs exempt from the SSRF guard (metadata addresses never are). */
   egressAllow: readonly string[];
   resolve?: Resolve | undefined;
-}
-
-/** The part of a URL before its path: where a `{{placeholder}}` makes the host known only at run time. */
-function authorityOf(url: string): string {
-  const rest = url.replace(/^https?:\/\//i, '');
-  return rest.split(/[/?#]/, 1)[0] ?? '';
 }
 
 /** The rules across fields: what each trigger type requires and forbids. */
@@ -69,7 +65,7 @@ export function createActionService(deps: ActionServiceDeps) {
 
   /** The URL must be http(s); a host without placeholders must resolve to allowed addresses now. */
   const checkDestination = async (url: string): Promise<void> => {
-    if (authorityOf(url).includes('{{')) return;
+    if (templatesOrigin(url)) return;
     try {
       await checkUrl(url, { allowPrivate: false, allow: deps.egressAllow, resolve: deps.resolve });
     } catch (err) {
@@ -89,6 +85,11 @@ export function createActionService(deps: ActionServiceDeps) {
     if (issues.length > 0) throw new ValidationError('invalid trigger settings', issues);
     if (action.check_id && !(await deps.checkExists(tenantId, action.check_id)))
       throw new NotFoundError('check');
+    if (templatesOrigin(action.url) && Object.keys(action.headers).length > 0)
+      throw ValidationError.field(
+        'url',
+        'an action with headers cannot take its scheme, host or port from a {{placeholder}}: headers are sent only to the origin they were stored with (placeholders may fill the path, query and body)',
+      );
     await checkDestination(action.url);
   };
 
@@ -125,7 +126,7 @@ export function createActionService(deps: ActionServiceDeps) {
         id: newId('act', nowMs),
         tenant_id: tenantId,
         name: body.name,
-        url: body.url,
+        url: writtenUrl(body.url, null),
         method: body.method,
         headers: body.headers,
         body_template: body.body_template,
@@ -147,16 +148,23 @@ export function createActionService(deps: ActionServiceDeps) {
       return action;
     },
 
-    /** Updates the given fields; a header value of `********` keeps the stored value of that header. */
+    /**
+     * Updates the given fields; a header value of `********` keeps the stored value of that header.
+     * A new URL origin clears the stored header values: only headers given again in full are kept.
+     */
     async update(tenantId: string, actionId: string, patch: UpdateActionBody): Promise<ActionRecord> {
       for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
         const stored = await requireAction(tenantId, actionId);
-        const headers = patch.headers ? keepRedacted(patch.headers, stored.headers) : stored.headers;
+        const url = patch.url === undefined ? stored.url : writtenUrl(patch.url, stored.url);
+        const moved = originChanged(stored.url, url);
+        const kept = moved ? {} : stored.headers;
+        const headers = patch.headers ? keepRedacted(patch.headers, kept, moved) : kept;
         const nowMs = clock.now();
         const { headers: _h, ...rest } = patch;
         const next: ActionRecord = {
           ...stored,
           ...definedOnly(rest),
+          url,
           headers,
           updated_at: isoTime(nowMs),
           version: stored.version + 1,
@@ -214,7 +222,11 @@ export function createActionService(deps: ActionServiceDeps) {
 }
 
 /** The new header set, each value `********` replaced by the stored value of the same header. */
-function keepRedacted(next: Record<string, string>, stored: Record<string, string>): Record<string, string> {
+function keepRedacted(
+  next: Record<string, string>,
+  stored: Record<string, string>,
+  originMoved: boolean,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(next)) {
     if (value !== REDACTED) {
@@ -225,10 +237,26 @@ function keepRedacted(next: Record<string, string>, stored: Record<string, strin
       stored[name] ??
       Object.entries(stored).find(([storedName]) => storedName.toLowerCase() === name.toLowerCase())?.[1];
     if (kept === undefined)
-      throw ValidationError.field(`headers.${name}`, `${REDACTED} keeps a stored value, but there is none`);
+      throw ValidationError.field(
+        `headers.${name}`,
+        originMoved
+          ? `${REDACTED} cannot keep a stored value when the url's origin changes (headers are sent only to the origin they were stored with): give the value again`
+          : `${REDACTED} keeps a stored value, but there is none`,
+      );
     out[name] = kept;
   }
   return out;
+}
+
+/** The URL a write stores: an echo of the read-only view keeps the stored URL; another `********` is a 400. */
+function writtenUrl(given: string, stored: string | null): string {
+  const url = unredactedUrl(given, stored);
+  if (url === undefined)
+    throw ValidationError.field(
+      'url',
+      `${REDACTED} stands for a hidden part of the stored URL: send the URL back unchanged or give it in full`,
+    );
+  return url;
 }
 
 /** The entries of `patch` that were given (undefined means "keep"). */

@@ -5,12 +5,15 @@ import { isoTime } from '../platform/clock.ts';
 import { type HttpTransport, httpRequest } from '../platform/egress.ts';
 import { EgressDeniedError, EgressError, InvalidUrlError } from '../platform/egress-errors.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
+import { ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { undiciRequest } from '../platform/undici-client.ts';
 import { newCallbackToken } from './callback-token.ts';
+import { headersRefusal } from './origin.ts';
 import type { ActionRunner, RunRequest } from './ports.ts';
 import { ACTION_LIMITS, type ExecutionRecord } from './records.ts';
-import { builtInVars, contentTypeOf, fillTemplate, isJsonBody } from './template.ts';
+import { redactSecrets, secretTexts } from './secret-redaction.ts';
+import { builtInVars, fillBody, fillTemplate } from './template.ts';
 
 /** A send's lease: the action's timeout plus this, so a live sender never loses it mid-request. */
 const LEASE_MARGIN_MS = 5_000;
@@ -25,6 +28,9 @@ export interface RunnerExecutions {
   /** Takes the lease to send it until `untilMs`; false while another caller holds one. */
   reserve(executionId: string, nowMs: number, untilMs: number): Promise<boolean>;
 }
+
+/** Hides the action's secrets (header values, the callback token) in what an execution stores. */
+type Redact = (text: string) => string;
 
 /** The runner's dependencies; `egressAllow` is VIGIL_EGRESS_ALLOW, `publicUrl` VIGIL_PUBLIC_URL. */
 export interface ActionRunnerDeps {
@@ -68,10 +74,20 @@ const noRedirectTransport: HttpTransport = async (req) => {
 export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
   const allow = [...deps.egressAllow];
 
-  async function send(request: RunRequest, vars: Record<string, string>, token: string): Promise<Dispatch> {
+  async function send(request: RunRequest, vars: Record<string, string>, redact: Redact): Promise<Dispatch> {
     const { action } = request;
-    const url = fillTemplate(action.url, vars, { json: false });
-    const { body, headers } = requestBody(action.headers, action.body_template, vars);
+    const url = fillTemplate(action.url, vars);
+    // Headers go only to the origin they were stored with: a run elsewhere is refused, not sent bare.
+    const refused = headersRefusal(action, url);
+    if (refused) return notSent('blocked', redact(`blocked: ${refused}`));
+    let filled: ReturnType<typeof fillBody>;
+    try {
+      filled = fillBody(action.headers, action.body_template, vars, request.vars);
+    } catch (err) {
+      if (err instanceof ValidationError) return notSent('failed', redact(err.message));
+      throw err;
+    }
+    const { body, headers } = filled;
     const started = performance.now();
     try {
       const res = await httpRequest({
@@ -93,13 +109,26 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
         dispatch_status: success ? 'success' : 'failed',
         status_code: res.status,
         latency_ms: res.latencyMs,
-        response_snippet: hide(res.bodyPrefix.toString('utf8'), token),
+        response_snippet: redact(res.bodyPrefix.toString('utf8')),
         error_message: success ? null : `the endpoint answered ${res.status}`,
         sent: true,
       };
     } catch (err) {
-      return failure(err, token, Math.round(performance.now() - started));
+      return failure(err, redact, Math.round(performance.now() - started));
     }
+  }
+
+  /**
+   * A manual run whose body cannot be filled (a `vars` value in a bare JSON position that is not a
+   * JSON scalar) is refused before anything is stored: 400 on `vars.<name>`, as for any bad input.
+   */
+  function checkManualBody(request: RunRequest): void {
+    const { action } = request;
+    const vars = {
+      ...builtInVars(action, request.executionId, deps.clock.now(), request.event, { token: 'vcb_' }),
+      ...request.vars,
+    };
+    fillBody(action.headers, action.body_template, vars, request.vars);
   }
 
   /**
@@ -130,6 +159,13 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
     run(request) {
       const running = inFlight.get(request.executionId);
       if (running) return running;
+      if (request.trigger === 'manual') {
+        try {
+          checkManualBody(request);
+        } catch (err) {
+          return Promise.reject(err);
+        }
+      }
       const started = runOnce(request).finally(() => inFlight.delete(request.executionId));
       inFlight.set(request.executionId, started);
       return started;
@@ -151,7 +187,8 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
       }),
       ...request.vars,
     };
-    const outcome = await send(request, vars, callback.token);
+    const secrets = secretTexts(Object.values(action.headers), callback.token);
+    const outcome = await send(request, vars, (text) => redactSecrets(text, secrets));
     const { sent, ...dispatch } = outcome;
     const now = isoTime(nowMs);
     const record: ExecutionRecord = {
@@ -193,57 +230,33 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
   }
 }
 
-/**
- * The body to send and the headers to send it with: a JSON body (by its Content-Type, or by
- * parsing once filled) gets each value escaped for a JSON string and, without a Content-Type,
- * `application/json`; an empty template sends no body.
- */
-function requestBody(
-  actionHeaders: Readonly<Record<string, string>>,
-  template: string,
-  vars: Readonly<Record<string, string>>,
-): { body: string | undefined; headers: Record<string, string> } {
-  const headers = { ...actionHeaders };
-  if (template === '') return { body: undefined, headers };
-  if (contentTypeOf(headers) !== undefined) {
-    return { body: fillTemplate(template, vars, { json: isJsonBody(headers, '') }), headers };
-  }
-  const asJson = fillTemplate(template, vars, { json: true });
-  if (isJsonBody(headers, asJson))
-    return { body: asJson, headers: { ...headers, 'content-type': 'application/json' } };
-  return { body: fillTemplate(template, vars, { json: false }), headers };
+/** An outcome where nothing left Vigil: refused before sending. */
+function notSent(status: 'blocked' | 'failed', message: string): Dispatch {
+  return {
+    dispatch_status: status,
+    status_code: null,
+    latency_ms: null,
+    response_snippet: null,
+    error_message: message,
+    sent: false,
+  };
 }
 
 /** Why the call did not get an answer: a guard denial is `blocked`, anything else `failed`. */
-function failure(err: unknown, token: string, elapsedMs: number): Dispatch {
-  const base = { status_code: null, response_snippet: null };
-  if (err instanceof EgressDeniedError) {
-    return {
-      ...base,
-      dispatch_status: 'blocked',
-      latency_ms: null,
-      error_message: hide(`blocked: ${err.message}`, token),
-      sent: false,
-    };
-  }
+function failure(err: unknown, redact: Redact, elapsedMs: number): Dispatch {
+  if (err instanceof EgressDeniedError) return notSent('blocked', redact(`blocked: ${err.message}`));
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof InvalidUrlError) {
-    return {
-      ...base,
-      dispatch_status: 'failed',
-      latency_ms: null,
-      error_message: hide(message, token),
-      sent: false,
-    };
-  }
+  if (err instanceof InvalidUrlError) return notSent('failed', redact(message));
   // Node rejects a header it cannot send (a CR or LF in a value) before connecting.
-  const sent = err instanceof EgressError;
+  if (!(err instanceof EgressError))
+    return notSent('failed', redact(`the request could not be sent: ${message}`));
   return {
-    ...base,
     dispatch_status: 'failed',
-    latency_ms: sent ? elapsedMs : null,
-    error_message: hide(sent ? message : `the request could not be sent: ${message}`, token),
-    sent,
+    status_code: null,
+    latency_ms: elapsedMs,
+    response_snippet: null,
+    error_message: redact(message),
+    sent: true,
   };
 }
 
@@ -251,11 +264,6 @@ function failure(err: unknown, token: string, elapsedMs: number): Dispatch {
 function storedVars(vars: Record<string, string>, token: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(vars))
-    out[name] = name === 'callback_token' ? REDACTED : hide(value, token);
+    out[name] = name === 'callback_token' ? REDACTED : value.replaceAll(token, REDACTED);
   return out;
-}
-
-/** Text with the callback token replaced (an endpoint may echo it back; an error may quote the URL). */
-function hide(text: string, token: string): string {
-  return text.includes(token) ? text.replaceAll(token, REDACTED) : text;
 }

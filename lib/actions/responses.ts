@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactUrl } from '../domain/url-redaction.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import {
   ACTION_METHODS,
@@ -13,7 +14,9 @@ import {
 
 /**
  * Public views of actions and executions. Header values are write-only: every response shows
- * `********` for each (their names show). An execution never shows its callback token's hash.
+ * `********` for each (their names show). For read-only keys the URL's credentials and
+ * secret-looking query values read `********` too (lib/domain/url-redaction.ts). An execution
+ * never shows its callback token's hash.
  */
 
 export const REDACTED = '********';
@@ -22,7 +25,10 @@ export const publicActionSchema = z
   .strictObject({
     id: idSchema('act'),
     name: z.string(),
-    url: z.string(),
+    url: z.string().meta({
+      description:
+        'For read-only keys, userinfo and secret-looking query values (token, key, secret, password, sig, ...) read ********',
+    }),
     method: z.enum(ACTION_METHODS),
     headers: z.record(z.string(), z.literal(REDACTED)).meta({ description: 'Every value reads ********' }),
     body_template: z.string(),
@@ -38,12 +44,15 @@ export const publicActionSchema = z
   })
   .meta({ id: 'Action' });
 
-/** The action as every response shows it: each header value `********`. */
-export function publicAction(action: ActionRecord): z.output<typeof publicActionSchema> {
+/** The action as responses show it: each header value `********`; for read-only keys the URL's secrets too. */
+export function publicAction(
+  action: ActionRecord,
+  options: { readOnly: boolean },
+): z.output<typeof publicActionSchema> {
   return {
     id: action.id,
     name: action.name,
-    url: action.url,
+    url: options.readOnly ? redactUrl(action.url) : action.url,
     method: action.method,
     headers: Object.fromEntries(Object.keys(action.headers).map((name) => [name, REDACTED])),
     body_template: action.body_template,

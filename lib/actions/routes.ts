@@ -89,7 +89,8 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       tag,
       summary: 'The tenant’s actions (at most 50), oldest first; header values read ********',
       schemas: { responses: { 200: z.array(publicActionSchema) } },
-      handler: async ({ principal }) => ok((await service.list(principal.tenantId)).map(publicAction)),
+      handler: async ({ principal }) =>
+        ok((await service.list(principal.tenantId)).map((action) => publicAction(action, principal))),
     }),
     defineRoute({
       method: 'POST',
@@ -106,7 +107,7 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
         errors: ['LIMIT_EXCEEDED', 'NOT_FOUND'],
       },
       handler: async ({ principal, body }) =>
-        created(publicAction(await service.create(principal.tenantId, body))),
+        created(publicAction(await service.create(principal.tenantId, body), principal)),
     }),
     defineRoute({
       method: 'GET',
@@ -117,7 +118,7 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       summary: 'One action; header values read ********',
       schemas: { params: actionParams, responses: { 200: publicActionSchema } },
       handler: async ({ principal, params }) =>
-        ok(publicAction(await service.get(principal.tenantId, params.id))),
+        ok(publicAction(await service.get(principal.tenantId, params.id), principal)),
     }),
     defineRoute({
       method: 'PUT',
@@ -130,7 +131,7 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
         'Update an action (admin role); absent fields keep their value; a header value ******** keeps the stored one',
       schemas: { params: actionParams, body: updateActionBody, responses: { 200: publicActionSchema } },
       handler: async ({ principal, params, body }) =>
-        ok(publicAction(await service.update(principal.tenantId, params.id, body))),
+        ok(publicAction(await service.update(principal.tenantId, params.id, body), principal)),
     }),
     defineRoute({
       method: 'DELETE',

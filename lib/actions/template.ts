@@ -1,11 +1,12 @@
 import type { StateChangeEvent } from '../notify/records.ts';
+import { fillJsonTemplate, isJsonTemplate } from './json-template.ts';
 import type { ActionRecord } from './records.ts';
 
 /**
  * Action templates (SPEC.md "Actions", DECISIONS.md "Actions"): `{{name}}` placeholders in the URL
  * and the body, filled from the built-in variables and a manual run's `vars`. Unknown placeholders
- * stay as written, so a literal `{{` in a payload survives. In a JSON body each value is escaped as
- * JSON string content: a value can never close its string and inject fields.
+ * stay as written, so a literal `{{` in a payload survives. A JSON body is filled by position
+ * (json-template.ts): a value can never close its string or add fields.
  */
 
 /** A template variable's name (also the rule for a manual run's `vars` keys). */
@@ -18,41 +19,55 @@ export function callbackPath(executionId: string): string {
   return `/v1/actions/executions/${executionId}/events`;
 }
 
-/** Replaces each known `{{name}}` with its value; with `json` the value is escaped for a JSON string. */
-export function fillTemplate(
-  template: string,
-  vars: Readonly<Record<string, string>>,
-  options: { json: boolean },
-): string {
-  return template.replace(PLACEHOLDER, (written, name: string) => {
-    if (!Object.hasOwn(vars, name)) return written;
-    const value = vars[name] ?? '';
-    return options.json ? JSON.stringify(value).slice(1, -1) : value;
-  });
+/** Replaces each known `{{name}}` with its value as written (URLs and bodies that are not JSON). */
+export function fillTemplate(template: string, vars: Readonly<Record<string, string>>): string {
+  return template.replace(PLACEHOLDER, (written, name: string) =>
+    Object.hasOwn(vars, name) ? (vars[name] ?? '') : written,
+  );
 }
 
 /** The Content-Type header's value, whatever the case of its name. */
-export function contentTypeOf(headers: Readonly<Record<string, string>>): string | undefined {
+function contentTypeOf(headers: Readonly<Record<string, string>>): string | undefined {
   for (const [name, value] of Object.entries(headers)) {
     if (name.toLowerCase() === 'content-type') return value;
   }
   return undefined;
 }
 
+/** Whether a Content-Type names JSON (`application/json`, `application/vnd.github+json`, ...). */
+function isJsonMediaType(contentType: string): boolean {
+  return JSON_MEDIA_TYPE.test(contentType);
+}
+
 /**
- * Whether a body is JSON: the headers say so, or they name no Content-Type and the filled body
- * parses as JSON (the request then gets `Content-Type: application/json`).
+ * The body to send and the headers to send it with. The body is a JSON template when the headers'
+ * Content-Type is JSON or, with no Content-Type, when the template is a JSON object or array
+ * (json-template.ts `isJsonTemplate`; it is then sent as `application/json`); a JSON template is
+ * filled by position and may throw a ValidationError (a bare value that is not a JSON scalar).
+ * Anything else is filled as written; an empty template sends no body. `ownVars` are the run's
+ * `vars`, to name the offending one.
  */
-export function isJsonBody(headers: Readonly<Record<string, string>>, filledBody: string): boolean {
+export function fillBody(
+  actionHeaders: Readonly<Record<string, string>>,
+  template: string,
+  vars: Readonly<Record<string, string>>,
+  ownVars: Readonly<Record<string, string>> = {},
+): { body: string | undefined; headers: Record<string, string> } {
+  const headers = { ...actionHeaders };
+  if (template === '') return { body: undefined, headers };
   const contentType = contentTypeOf(headers);
-  if (contentType !== undefined) return JSON_MEDIA_TYPE.test(contentType);
-  if (filledBody.trim() === '') return false;
-  try {
-    JSON.parse(filledBody);
-    return true;
-  } catch {
-    return false;
+  if (contentType !== undefined) {
+    const body = isJsonMediaType(contentType)
+      ? fillJsonTemplate(template, vars, ownVars)
+      : fillTemplate(template, vars);
+    return { body, headers };
   }
+  if (isJsonTemplate(template))
+    return {
+      body: fillJsonTemplate(template, vars, ownVars),
+      headers: { ...headers, 'content-type': 'application/json' },
+    };
+  return { body: fillTemplate(template, vars), headers };
 }
 
 /** What a run's callback variables are made of: the token and where Vigil is reached. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isAllowedKey, RESERVED_NAME_MESSAGE } from '../domain/reserved-names.ts';
+import { unredactedUrl } from '../domain/url-redaction.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { type CheckConfig, checkConfigSchema } from './check-config.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
@@ -122,13 +123,35 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
   return { ...fields, ...parsed.data };
 }
 
+/** The target URL a write stores: an echo of the read-only view keeps the stored URL; another `********` is a 400. */
+function writtenUrl(given: string | null, stored: string | null): string | null {
+  if (given === null) return null;
+  return (
+    unredactedUrl(given, stored) ??
+    fail(
+      'target_url',
+      `${REDACTED} stands for a hidden part of the stored URL: send the URL back unchanged or give it in full`,
+    )
+  );
+}
+
+/** The origin (scheme, host, port) of a URL, for the rule that header values go only to their own. */
+function originOf(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
 /** A definition from a create body: defaults filled, execution_mode derived, rules applied. */
 export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
   const execution_mode = body.execution_mode ?? (body.check_type === 'push' ? 'push' : 'pull');
   return validateDefinition({
     check_type: body.check_type,
     execution_mode,
-    target_url: body.target_url ?? null,
+    target_url: writtenUrl(body.target_url ?? null, null),
     method: body.method ?? DEFAULTS.method,
     headers: body.headers ?? DEFAULTS.headers,
     body: body.body ?? DEFAULTS.body,
@@ -142,23 +165,33 @@ export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
   });
 }
 
-/** A definition from a partial update: only supplied fields change; "********" header values keep the stored ones. */
+/**
+ * A definition from a partial update: only supplied fields change; "********" header values keep
+ * the stored ones. Header values are sent only to the origin they were stored with: a target_url
+ * on another origin clears them, so only headers given again in full are kept.
+ */
 export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBody): CheckDefinition {
+  const target_url =
+    patch.target_url !== undefined ? writtenUrl(patch.target_url, current.target_url) : current.target_url;
+  const moved = originOf(target_url) !== originOf(current.target_url);
+  const stored = moved ? {} : current.headers;
+  const keep = (name: string) =>
+    (Object.hasOwn(stored, name) ? stored[name] : undefined) ??
+    fail(
+      `headers.${name}`,
+      moved
+        ? 'target_url moved to another origin, so stored values are not kept (they are sent only to their origin): give the value again'
+        : 'no stored value to keep',
+    );
   const headers = patch.headers
     ? Object.fromEntries(
-        Object.entries(patch.headers).map(([name, value]) => [
-          name,
-          value === REDACTED
-            ? ((Object.hasOwn(current.headers, name) ? current.headers[name] : undefined) ??
-              fail(`headers.${name}`, 'no stored value to keep'))
-            : value,
-        ]),
+        Object.entries(patch.headers).map(([name, value]) => [name, value === REDACTED ? keep(name) : value]),
       )
-    : current.headers;
+    : stored;
   return validateDefinition({
     check_type: current.check_type,
     execution_mode: patch.execution_mode ?? current.execution_mode,
-    target_url: patch.target_url !== undefined ? patch.target_url : current.target_url,
+    target_url,
     method: patch.method ?? current.method,
     headers,
     body: patch.body !== undefined ? patch.body : current.body,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redactUrl } from '../domain/url-redaction.ts';
 import { type CheckConfig, storedCheckConfigSchema } from './check-config.ts';
 import { currentRollupSchema } from './rollups.ts';
 
@@ -112,10 +113,11 @@ export type TransitionRecord = z.infer<typeof transitionSchema>;
 
 /**
  * The check as returned: internal keys out, and only the fields its type uses. http checks show
- * their request (header values redacted) and expectations; tcp, tls and dns checks their config
- * and probe timeout; push checks, which are never probed, only their config.
+ * their request (header values redacted; for read-only keys the target URL's credentials and
+ * secret-looking query values too) and expectations; tcp, tls and dns checks their config and
+ * probe timeout; push checks, which are never probed, only their config.
  */
-export function publicCheck(check: CheckRecord) {
+export function publicCheck(check: CheckRecord, options: { readOnly: boolean }) {
   const common = {
     id: check.id,
     entity_id: check.entity_id,
@@ -137,7 +139,8 @@ export function publicCheck(check: CheckRecord) {
       return {
         check_type: check.check_type,
         ...common,
-        target_url: check.target_url,
+        target_url:
+          options.readOnly && check.target_url !== null ? redactUrl(check.target_url) : check.target_url,
         method: check.method,
         headers: Object.fromEntries(Object.keys(check.headers).map((name) => [name, REDACTED])),
         body: check.body,

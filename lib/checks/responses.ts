@@ -39,7 +39,10 @@ const httpCheckSchema = checkCommonSchema
   .extend({
     check_type: z.literal('http'),
     execution_mode: z.literal('pull'),
-    target_url: z.string(),
+    target_url: z.string().meta({
+      description:
+        'For read-only keys, userinfo and secret-looking query values (token, key, secret, password, sig, ...) read ********',
+    }),
     ...checkRecordFieldsSchema.pick({ method: true, body: true, expected_status: true, body_contains: true })
       .shape,
     headers: z.record(z.string(), z.literal('********')).meta({ description: 'Values are always redacted' }),

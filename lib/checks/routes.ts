@@ -85,10 +85,12 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       handler: async ({ principal, query }) => {
         const { entity_id, limit, cursor } = query;
         if (limit === undefined) {
-          return ok((await checks.list(principal.tenantId, { entity_id })).map(publicCheck));
+          return ok(
+            (await checks.list(principal.tenantId, { entity_id })).map((c) => publicCheck(c, principal)),
+          );
         }
         const page = await checks.page(principal.tenantId, { entity_id, limit, cursor });
-        const body = page.checks.map(publicCheck);
+        const body = page.checks.map((c) => publicCheck(c, principal));
         if (page.nextCursor === null) return ok(body);
         return {
           status: 200,
@@ -111,7 +113,7 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
         errors: ['NOT_FOUND', 'CONFLICT', 'LIMIT_EXCEEDED'],
       },
       handler: async ({ principal, body }) =>
-        created(publicCheck(await checks.create(principal.tenantId, body))),
+        created(publicCheck(await checks.create(principal.tenantId, body), principal)),
     }),
     defineRoute({
       method: 'GET',
@@ -122,7 +124,7 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       summary: 'Get a check (header values redacted)',
       schemas: { params: checkParams, responses: { 200: publicCheckSchema } },
       handler: async ({ principal, params }) =>
-        ok(publicCheck(await checks.requireCheck(principal.tenantId, params.id))),
+        ok(publicCheck(await checks.requireCheck(principal.tenantId, params.id), principal)),
     }),
     defineRoute({
       method: 'PUT',
@@ -138,7 +140,7 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
         errors: ['CONFLICT'],
       },
       handler: async ({ principal, params, body }) =>
-        ok(publicCheck(await checks.update(principal.tenantId, params.id, body))),
+        ok(publicCheck(await checks.update(principal.tenantId, params.id, body), principal)),
     }),
     defineRoute({
       method: 'DELETE',

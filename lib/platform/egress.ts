@@ -67,7 +67,12 @@ interface HopResult {
 
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+/**
+ * What a redirect to another origin keeps of the caller's headers: nothing that may be a secret.
+ * A check's headers are sent only to the origin they were stored with (docs/api.md "Checks"), and
+ * a custom header (X-Api-Key) is as much a credential as Authorization.
+ */
+const CROSS_ORIGIN_HEADERS = new Set(['user-agent', 'accept', 'accept-language', 'content-type']);
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding']);
 
 /**
@@ -128,7 +133,7 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(hop.headers)) {
     const lower = name.toLowerCase();
-    if (crossOrigin && CREDENTIAL_HEADERS.has(lower)) continue;
+    if (crossOrigin && !CROSS_ORIGIN_HEADERS.has(lower)) continue;
     if (toGet && BODY_HEADERS.has(lower)) continue;
     headers[name] = value;
   }

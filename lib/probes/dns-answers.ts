@@ -1,5 +1,5 @@
 import type { Resolver } from 'node:dns/promises';
-import { parseAddress } from '../platform/ip-rules.ts';
+import { addressClass, parseAddress } from '../platform/ip-rules.ts';
 import type { DnsRecordType } from './types.ts';
 
 /** One answer as shown to users (`text`) plus further forms an expected value may match. */
@@ -56,4 +56,42 @@ function normalise(value: string, type: DnsRecordType): string {
 export function anyAnswerMatches(answers: DnsAnswer[], expected: string, type: DnsRecordType): boolean {
   const want = normalise(expected, type);
   return answers.some((a) => [a.text, ...a.alternatives].some((form) => normalise(form, type) === want));
+}
+
+/** What stands for a private or reserved address in what a tenant reads when private targets are denied. */
+const HIDDEN_ADDRESS = '(private address)';
+
+/** A run of the characters IP literals are written with. */
+const ADDRESS_CHARS = /[0-9a-f:.]+/gi;
+const IPV4_INSIDE = /\d{1,3}(?:\.\d{1,3}){3}/g;
+
+/** Whether `text` is an IP literal of a class other than public. */
+function isPrivateLiteral(text: string): boolean {
+  if (parseAddress(text) === undefined) return false;
+  return addressClass(text) !== 'public';
+}
+
+function hideRun(run: string): string {
+  if (!run.includes('.') && !run.includes(':')) return run;
+  if (isPrivateLiteral(run)) return HIDDEN_ADDRESS;
+  const trimmed = /^[:.]*(.*?)[:.]*$/s.exec(run)?.[1] ?? run;
+  if (trimmed !== run && isPrivateLiteral(trimmed)) return run.replace(trimmed, HIDDEN_ADDRESS);
+  return run.replace(IPV4_INSIDE, (v4) => (isPrivateLiteral(v4) ? HIDDEN_ADDRESS : v4));
+}
+
+/**
+ * The text with every private, loopback, link-local, reserved or metadata IP literal replaced by
+ * HIDDEN_ADDRESS (`v=spf1 ip4:10.0.0.0/8` reads `v=spf1 ip4:(private address)/8`): with private
+ * targets denied, a DNS check must not read out internal answers of the resolvers it uses.
+ */
+export function hidePrivateAddresses(text: string): string {
+  return text.replace(ADDRESS_CHARS, hideRun);
+}
+
+/** The answer as shown and matched with private targets denied: its private addresses hidden in every form. */
+export function withoutPrivateAddresses(answer: DnsAnswer): DnsAnswer {
+  return {
+    text: hidePrivateAddresses(answer.text),
+    alternatives: answer.alternatives.map(hidePrivateAddresses),
+  };
 }

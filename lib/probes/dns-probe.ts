@@ -1,23 +1,30 @@
 import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { withDeadline } from '../platform/egress-deadline.ts';
-import { EgressError, TimeoutError } from '../platform/egress-errors.ts';
+import { EgressDeniedError, EgressError, TimeoutError } from '../platform/egress-errors.ts';
 import { resolveAllowed } from '../platform/egress-guard.ts';
-import { anyAnswerMatches, queryAnswers } from './dns-answers.ts';
+import { anyAnswerMatches, queryAnswers, withoutPrivateAddresses } from './dns-answers.ts';
 import { describeError, failed, passed, startTimer } from './outcome.ts';
 import type { DnsProbeDefinition, DnsRecordType, ProbeDeps, ProbeOutcome } from './types.ts';
 
-/** Resolves one record type (at `nameserver` when given) and checks the expected value, if any. */
+/**
+ * Resolves one record type (at `nameserver` when given) and checks the expected value, if any.
+ * With private targets denied, private and reserved addresses in the answers are hidden, in the
+ * results and in the matching alike (so expected_value cannot probe for them either).
+ */
 export async function runDnsProbe(def: DnsProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
   const elapsed = startTimer();
   try {
-    const answers = await withDeadline(def.timeout_ms, async (signal) => {
+    const found = await withDeadline(def.timeout_ms, async (signal) => {
       const resolver = new Resolver({ timeout: def.timeout_ms, tries: 1 });
       if (def.nameserver !== undefined) resolver.setServers([await nameserverAddress(def.nameserver, deps)]);
+      else if (deps.dnsServers) resolver.setServers(deps.dnsServers);
       signal.throwIfAborted(); // the deadline may have passed while resolving the nameserver
       signal.addEventListener('abort', () => resolver.cancel(), { once: true });
       return queryAnswers(resolver, def.hostname, def.record_type);
     });
     const latency = elapsed();
+    const answers = deps.allowPrivate ? found : found.map(withoutPrivateAddresses);
     const texts = answers.map((a) => a.text);
     const details = { answers: texts };
     if (texts.length === 0) return failed(`no ${def.record_type} record`, latency, 0, details);
@@ -40,7 +47,19 @@ async function nameserverAddress(nameserver: string, deps: ProbeDeps): Promise<s
   const hostPort = /^([^:]+)(?::(\d+))?$/.exec(nameserver);
   const host = bracketed?.[1] ?? hostPort?.[1] ?? nameserver;
   const port = Number(bracketed?.[2] ?? hostPort?.[2] ?? 53);
-  const [target] = await resolveAllowed(host, { allowPrivate: deps.allowPrivate, resolve: deps.resolve });
+  const [target] = await resolveAllowed(host, {
+    allowPrivate: deps.allowPrivate,
+    resolve: deps.resolve,
+  }).catch((err: unknown) => {
+    // A denied name must not read out what it resolved to (an internal answer); a literal is the user's own.
+    if (err instanceof EgressDeniedError && isIP(host) === 0)
+      throw new EgressDeniedError(
+        `nameserver ${host} resolves to a private or reserved address`,
+        host,
+        err.address,
+      );
+    throw err;
+  });
   if (!target) throw new Error(`could not resolve nameserver ${host}`);
   return target.family === 6 ? `[${target.address}]:${port}` : `${target.address}:${port}`;
 }

@@ -70,6 +70,11 @@ export interface ProbeDeps {
   tlsCa?: string[];
   /** Host name resolver for the SSRF guard; the system resolver when absent. */
   resolve?: Resolve;
+  /**
+   * The DNS servers (`ip:port`) of dns checks that name no nameserver; the system's when absent.
+   * Tests point it at a loopback server standing in for a platform resolver with private zones.
+   */
+  dnsServers?: string[];
   /** The HTTP client of http probes (VIGIL_PROBE_HTTP_CLIENT); the hand-written one by default. */
   httpClient?: ProbeHttpClient;
 }

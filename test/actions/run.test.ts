@@ -356,6 +356,39 @@ describe('the action runner', () => {
     expect(arrivedSince(before).length).toBe(1);
   });
 
+  it('records a triggered run whose JSON body cannot be filled as failed, and sends nothing', async () => {
+    const { run, dispatched } = setup();
+    const before = rx.seen.length;
+    const a = action({
+      url: `${rx.http}/json`,
+      headers: { 'Content-Type': 'application/json' },
+      body_template: '{"entity": {{entity_name}}}',
+      trigger_type: 'state_change',
+    });
+    const execution = await run(a, { trigger: 'state_change', event: EVENT });
+    expect(execution).toMatchObject({
+      dispatch_status: 'failed',
+      status_code: null,
+      callback_token_hash: null,
+      pipeline_deadline_at: null,
+    });
+    expect(execution.error_message).toMatch(
+      /^body_template: \{\{entity_name\}\} stands outside a JSON string/,
+    );
+    expect(arrivedSince(before)).toEqual([]);
+    expect(dispatched).toEqual([]);
+  });
+
+  it('refuses a manual run whose var would stand bare in a JSON body before storing anything', async () => {
+    const { run, executions } = setup();
+    const before = rx.seen.length;
+    const a = action({ url: `${rx.http}/json`, body_template: '{"n": {{n}}}' });
+    await expect(run(a, { vars: { n: '1,"admin":true' } })).rejects.toThrow(/^vars\.n: /);
+    expect(arrivedSince(before)).toEqual([]);
+    expect(executions.puts()).toBe(0);
+    expect(executions.leases.size).toBe(0);
+  });
+
   it('answers a stored execution without sending again', async () => {
     const { run, executions } = setup();
     const before = rx.seen.length;

@@ -90,16 +90,21 @@ describe.each(transports)('with %s', (_name, transport) => {
       expect(after307).toMatchObject({ method: 'POST', body: 'payload' });
     });
 
-    it('drops credentials when a redirect leaves the origin', async () => {
-      const location = encodeURIComponent(`${other.origin}/echo`);
-      const res = await httpRequest({
-        ...local,
-        url: `${server.origin}/redirect-to?location=${location}`,
-        headers: { authorization: 'Bearer secret', 'x-keep': '1' },
-      });
-      const echo = JSON.parse(res.bodyPrefix.toString());
-      expect(echo.headers.authorization).toBeUndefined();
-      expect(echo.headers['x-keep']).toBe('1');
+    it("drops the caller's headers, custom ones included, when a redirect leaves the origin", async () => {
+      const headers = { authorization: 'Bearer secret', 'x-api-key': 'k3y', accept: 'text/plain' };
+      const to = (origin: string) =>
+        `${server.origin}/redirect-to?location=${encodeURIComponent(`${origin}/echo`)}`;
+      const away = JSON.parse(
+        (await httpRequest({ ...local, url: to(other.origin), headers })).bodyPrefix.toString(),
+      );
+      expect(away.headers.authorization).toBeUndefined();
+      expect(away.headers['x-api-key']).toBeUndefined();
+      expect(away.headers.accept).toBe('text/plain');
+      expect(away.headers['user-agent']).toBe('vigil');
+      const home = JSON.parse(
+        (await httpRequest({ ...local, url: to(server.origin), headers })).bodyPrefix.toString(),
+      );
+      expect(home.headers).toMatchObject(headers);
     });
 
     it('keeps at most maxBodyBytes and stops reading there', async () => {

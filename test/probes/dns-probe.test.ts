@@ -19,6 +19,15 @@ beforeAll(async () => {
         { type: 'CAA', flags: 0, tag: 'issue', value: 'letsencrypt.org' },
       ],
       'v6.test': [{ type: 'AAAA', address: '2001:db8::1' }],
+      'internal.test': [
+        { type: 'A', address: '10.1.2.3' },
+        { type: 'A', address: '93.184.216.34' },
+        { type: 'A', address: '169.254.169.254' },
+        { type: 'AAAA', address: 'fd00::7' },
+        { type: 'AAAA', address: '2606:4700::1111' },
+        { type: 'TXT', chunks: ['v=spf1 ip4:10.0.0.0/8 ip4:93.184.216.34 -all'] },
+        { type: 'TXT', chunks: ['db=192.168.1.5;metadata=169.254.169.254;v6=[fe80::1]'] },
+      ],
       'www.svc.test': [{ type: 'CNAME', name: 'svc.test' }],
       '_sip._tcp.svc.test': [{ type: 'SRV', priority: 10, weight: 5, port: 5060, target: 'sip.svc.test' }],
     },
@@ -152,5 +161,73 @@ describe('dns probe', () => {
       { ...deps, resolve },
     );
     expect(outcome).toMatchObject({ success: true });
+  });
+});
+
+describe('dns probe with private targets denied', () => {
+  // The resolver of checks without a nameserver is the platform's: here a loopback server
+  // standing in for a VPC resolver that answers private zones.
+  const denied: ProbeDeps = { clock: systemClock, allowPrivate: false, dnsServers: [] };
+  const lookup = (record_type: DnsRecordType, extra: Partial<DnsProbeDefinition> = {}) =>
+    runDnsProbe(
+      { check_type: 'dns', hostname: 'internal.test', record_type, timeout_ms: 2000, ...extra },
+      { ...denied, dnsServers: [dns.nameserver] },
+    );
+  const leaks = ['10.1.2.3', '169.254.169.254', '10.0.0.0', '192.168.1.5', 'fd00::7', 'fe80::1'];
+
+  it('hides private, reserved and metadata addresses among the answers and shows public ones', async () => {
+    const a = await lookup('A');
+    expect(a).toMatchObject({ success: true, error_message: '' });
+    expect(a.details?.answers?.slice().sort()).toEqual([
+      '(private address)',
+      '(private address)',
+      '93.184.216.34',
+    ]);
+    const aaaa = await lookup('AAAA');
+    expect(aaaa.details?.answers?.slice().sort()).toEqual(['(private address)', '2606:4700::1111']);
+    for (const outcome of [a, aaaa])
+      for (const leak of leaks) expect(JSON.stringify(outcome)).not.toContain(leak);
+  });
+
+  it('hides the private addresses a TXT record names, keeping the rest of its text', async () => {
+    const txt = await lookup('TXT');
+    expect(txt.details?.answers?.slice().sort()).toEqual([
+      'db=(private address);metadata=(private address);v6=[(private address)]',
+      'v=spf1 ip4:(private address)/8 ip4:93.184.216.34 -all',
+    ]);
+    for (const leak of leaks) expect(JSON.stringify(txt)).not.toContain(leak);
+  });
+
+  it('never matches an expected value against a hidden answer, nor shows the answers in the message', async () => {
+    const probe = await lookup('A', { expected_value: '10.1.2.3' });
+    expect(probe.success).toBe(false);
+    expect(probe.error_message).toMatch(/^expected value 10\.1\.2\.3 not in \[/);
+    expect(probe.error_message.replace('expected value 10.1.2.3', '')).not.toMatch(/10\.1\.2\.3|169\.254/);
+    const txt = await lookup('TXT', { expected_value: 'v=spf1 ip4:10.0.0.0/8 ip4:93.184.216.34 -all' });
+    expect(txt.success).toBe(false);
+    expect(await lookup('A', { expected_value: '93.184.216.34' })).toMatchObject({ success: true });
+  });
+
+  it('shows every answer when private targets are allowed', async () => {
+    const a = await runDnsProbe(
+      { check_type: 'dns', hostname: 'internal.test', record_type: 'A', timeout_ms: 2000 },
+      { ...deps, dnsServers: [dns.nameserver] },
+    );
+    expect(a.details?.answers?.slice().sort()).toEqual(['10.1.2.3', '169.254.169.254', '93.184.216.34']);
+  });
+
+  it('does not say what a named nameserver that is refused resolved to', async () => {
+    const resolve = async () => [{ address: '10.9.8.7', family: 4 as const }];
+    const outcome = await runDnsProbe(
+      {
+        check_type: 'dns',
+        hostname: 'internal.test',
+        record_type: 'A',
+        nameserver: 'ns.corp.test',
+        timeout_ms: 2000,
+      },
+      { ...denied, resolve },
+    );
+    expect(outcome.error_message).toBe('nameserver ns.corp.test resolves to a private or reserved address');
   });
 });

@@ -39,7 +39,9 @@ export const getEntity: BuiltinTool = {
       requiredString(args, 'blueprint_slug'),
       requiredString(args, 'entity_slug'),
     );
-    const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map(publicCheck);
+    const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map((c) =>
+      publicCheck(c, caller),
+    );
     const failing = checks.filter((c) => c.state === 'down').length;
     const summary =
       `${entity.blueprint_slug}/${entity.slug} (${entity.name}) is ${entity.state}: ` +

@@ -97,7 +97,7 @@ export const createCheck: BuiltinTool = {
     if (args.dry_run === true) {
       return toolResult(`${probe.summary} Dry run: no check was created.`, { dry_run: true, probe });
     }
-    const check = publicCheck(await deps.checkService.create(caller.tenantId, body));
+    const check = publicCheck(await deps.checkService.create(caller.tenantId, body), caller);
     return toolResult(`Created http check ${check.id} every ${check.interval_seconds} s. ${probe.summary}`, {
       dry_run: false,
       probe,

@@ -98,7 +98,9 @@ export const explainEntityState: BuiltinTool = {
   annotations: { title: 'Explain entity state', ...READS },
   handler: async (deps, caller, args) => {
     const entity = await load(deps, caller.tenantId, args);
-    const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map(publicCheck);
+    const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map((c) =>
+      publicCheck(c, caller),
+    );
     const failing = await Promise.all(
       checks
         .filter((c) => c.state === 'down')

@@ -808,6 +808,7 @@ export interface components {
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            /** @description For read-only keys, userinfo and secret-looking query values (token, key, secret, password, sig, ...) read ******** */
             target_url: string;
             /** @enum {string} */
             method: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -1125,6 +1126,7 @@ export interface components {
             /** @description act_ + a 26-character ULID */
             id: string;
             name: string;
+            /** @description For read-only keys, userinfo and secret-looking query values (token, key, secret, password, sig, ...) read ******** */
             url: string;
             /** @enum {string} */
             method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
