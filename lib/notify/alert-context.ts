@@ -1,5 +1,6 @@
 import { checkKeys, checkPartition, RESULT_PREFIX } from '../checks/check-keys.ts';
 import { checkDefinitionSchema, resultSchema } from '../checks/records.ts';
+import { redactUrl } from '../domain/url-redaction.ts';
 import type { parseItem } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
 import type { Alert } from './ports.ts';
@@ -17,7 +18,8 @@ export function checkLabelOf(item: Parameters<typeof parseItem>[1] | undefined):
   const c = check.data;
   switch (c.check_type) {
     case 'http':
-      return `${c.method} ${c.target_url ?? ''}`.trim();
+      // Alert text goes to chat rooms and inboxes: credentials in the URL stay out of it.
+      return `${c.method} ${c.target_url ? redactUrl(c.target_url) : ''}`.trim();
     case 'tcp':
       return `tcp ${c.config.host}:${c.config.port}`;
     case 'tls':
