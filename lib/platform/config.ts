@@ -60,6 +60,10 @@ const envSchema = z.object({
   VIGIL_RATE_LIMIT_RPS: z.coerce.number().min(0).max(1_000_000).default(20),
   VIGIL_RATE_LIMIT_BURST: z.coerce.number().int().min(0).max(1_000_000).default(100),
   VIGIL_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  // Unset: derived from the per-key and per-credential values (see loadConfig).
+  VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  VIGIL_RATE_LIMIT_TENANT_RPS: z.coerce.number().min(0).max(1_000_000).optional(),
+  VIGIL_RATE_LIMIT_TENANT_BURST: z.coerce.number().int().min(0).max(1_000_000).optional(),
   VIGIL_NATS_URL: z.string().default('').transform(commaList).pipe(natsUrls),
   VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
   VIGIL_PUBLIC_URL: z.string().url().optional(),
@@ -71,6 +75,16 @@ const envSchema = z.object({
 });
 
 export type Runtime = 'local' | 'cloud';
+
+/** A tenant's default ceiling: as many requests as this many keys at their own full rate. */
+const TENANT_FACTOR = 5;
+/** A source address's default failure ceiling: this many misconfigured clients behind it. */
+const ADDRESS_FACTOR = 10;
+
+/** A token bucket, or undefined (no limit) when either value is 0. */
+function positiveBucket(perSecond: number, burst: number) {
+  return perSecond > 0 && burst > 0 ? { perSecond, burst } : undefined;
+}
 
 export interface Config {
   runtime: Runtime;
@@ -94,10 +108,20 @@ export interface Config {
   probeQueueUrl: string | undefined;
   /** The HTTP client of http probes: the hand-written one, or undici (the benchmark compares them). */
   probeHttpClient: 'http1' | 'undici';
-  /** Per API key token bucket; `undefined` when either variable is 0 (no limit). */
+  /**
+   * The token bucket of each API key, each callback token (per execution) and each source address
+   * on the routes without a key; `undefined` when either variable is 0 (no limit).
+   */
   rateLimit: { perSecond: number; burst: number } | undefined;
-  /** Failed authentications per source address per minute; 0: not limited. */
+  /**
+   * The tenant's token bucket over all its keys (and its callback tokens); `undefined` when either
+   * value is 0. Default: 5 x the per-key values.
+   */
+  tenantRateLimit: { perSecond: number; burst: number } | undefined;
+  /** Failed authentications per source address and credential (key prefix) per minute; 0: not limited. */
   authFailuresPerMinute: number;
+  /** Failed authentications per source address per minute, whatever the credential; 0: not limited. */
+  authFailuresPerAddressPerMinute: number;
   /** NATS servers of the nats channel (`nats://` URLs); empty: nats deliveries fail with a clear error. */
   natsUrls: string[];
   /** CIDRs channels and actions may reach although private (never cloud metadata addresses). */
@@ -145,11 +169,14 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     probeThreads: e.VIGIL_PROBE_THREADS,
     probeQueueUrl: e.VIGIL_PROBE_QUEUE_URL,
     probeHttpClient: e.VIGIL_PROBE_HTTP_CLIENT,
-    rateLimit:
-      e.VIGIL_RATE_LIMIT_RPS > 0 && e.VIGIL_RATE_LIMIT_BURST > 0
-        ? { perSecond: e.VIGIL_RATE_LIMIT_RPS, burst: e.VIGIL_RATE_LIMIT_BURST }
-        : undefined,
+    rateLimit: positiveBucket(e.VIGIL_RATE_LIMIT_RPS, e.VIGIL_RATE_LIMIT_BURST),
+    tenantRateLimit: positiveBucket(
+      e.VIGIL_RATE_LIMIT_TENANT_RPS ?? TENANT_FACTOR * e.VIGIL_RATE_LIMIT_RPS,
+      e.VIGIL_RATE_LIMIT_TENANT_BURST ?? TENANT_FACTOR * e.VIGIL_RATE_LIMIT_BURST,
+    ),
     authFailuresPerMinute: e.VIGIL_AUTH_FAILURE_LIMIT,
+    authFailuresPerAddressPerMinute:
+      e.VIGIL_AUTH_FAILURE_ADDRESS_LIMIT ?? ADDRESS_FACTOR * e.VIGIL_AUTH_FAILURE_LIMIT,
     natsUrls: e.VIGIL_NATS_URL,
     egressAllow: e.VIGIL_EGRESS_ALLOW,
     publicUrl: e.VIGIL_PUBLIC_URL?.replace(/\/+$/, ''),

@@ -27,6 +27,13 @@ function request(authorization?: string): HttpRequest {
   };
 }
 
+const NO_LIMITS = {
+  rateLimit: undefined,
+  tenantRateLimit: undefined,
+  authFailuresPerMinute: 0,
+  authFailuresPerAddressPerMinute: 0,
+};
+
 const broken: RateLimiter = {
   take: () => Promise.reject(new Error('table unavailable')),
   peek: () => Promise.reject(new Error('table unavailable')),
@@ -56,7 +63,7 @@ describe('the rate-limit step', () => {
     const logs: string[] = [];
     const guard = createRateLimitGuard({
       limiter: broken,
-      config: { rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
+      config: { ...NO_LIMITS, rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
       logger: createLogger({ level: 'debug', write: (line) => logs.push(line) }),
     });
 
@@ -69,7 +76,7 @@ describe('the rate-limit step', () => {
   it('keeps the authenticator error when the failure count cannot be written', async () => {
     const guard = createRateLimitGuard({
       limiter: broken,
-      config: { rateLimit: undefined, authFailuresPerMinute: 3 },
+      config: { ...NO_LIMITS, authFailuresPerMinute: 3 },
       logger: createLogger({ level: 'silent' }),
     });
 
@@ -91,7 +98,7 @@ describe('the rate-limit step', () => {
     };
     const guard = createRateLimitGuard({
       limiter,
-      config: { rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
+      config: { ...NO_LIMITS, rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
       logger: createLogger({ level: 'silent' }),
     });
 

@@ -157,6 +157,7 @@ describe('a route that throws a plain Error, through every transport', () => {
       throw new Error('not used');
     },
     rateLimit: {
+      admitAddress: async () => ({}),
       admit: async () => {
         throw new Error('not used');
       },
@@ -258,6 +259,7 @@ describe('a route speaking web-standard Request and Response', () => {
       throw new Error('not used');
     },
     rateLimit: {
+      admitAddress: async () => ({}),
       admit: async () => {
         throw new Error('not used');
       },
