@@ -17,7 +17,12 @@ describe('per-address failure limit behind the console edge (api Lambda)', () =>
 
   beforeAll(async () => {
     h = await startLambdaHarness({
-      env: { VIGIL_AUTH_FAILURE_LIMIT: String(LIMIT), VIGIL_EDGE_SECRET: SECRET },
+      env: {
+        // One limit for the key and the address: the first block stops the whole viewer address.
+        VIGIL_AUTH_FAILURE_LIMIT: String(LIMIT),
+        VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: String(LIMIT),
+        VIGIL_EDGE_SECRET: SECRET,
+      },
     });
   });
   afterAll(() => h.close());
