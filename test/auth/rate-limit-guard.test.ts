@@ -47,6 +47,37 @@ describe('rate-limit configuration', () => {
     expect(config.authFailuresPerMinute).toBe(10);
   });
 
+  it('defaults the tenant ceiling to 5 keys’ worth and the address ceiling to 10 keys’ failures', () => {
+    const defaults = loadConfig('local', {});
+    const derived = loadConfig('local', {
+      VIGIL_RATE_LIMIT_RPS: '2',
+      VIGIL_RATE_LIMIT_BURST: '7',
+      VIGIL_AUTH_FAILURE_LIMIT: '4',
+    });
+
+    expect(defaults.tenantRateLimit).toEqual({ perSecond: 100, burst: 500 });
+    expect(defaults.authFailuresPerAddressPerMinute).toBe(100);
+    expect(derived.tenantRateLimit).toEqual({ perSecond: 10, burst: 35 });
+    expect(derived.authFailuresPerAddressPerMinute).toBe(40);
+  });
+
+  it('takes the tenant and address ceilings as set, 0 turning them off', () => {
+    const set = loadConfig('local', {
+      VIGIL_RATE_LIMIT_TENANT_RPS: '50',
+      VIGIL_RATE_LIMIT_TENANT_BURST: '60',
+      VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: '25',
+    });
+
+    expect(set.tenantRateLimit).toEqual({ perSecond: 50, burst: 60 });
+    expect(set.authFailuresPerAddressPerMinute).toBe(25);
+    expect(loadConfig('local', { VIGIL_RATE_LIMIT_TENANT_RPS: '0' }).tenantRateLimit).toBeUndefined();
+    expect(loadConfig('local', { VIGIL_RATE_LIMIT_RPS: '0' }).tenantRateLimit).toBeUndefined();
+    expect(loadConfig('local', { VIGIL_AUTH_FAILURE_LIMIT: '0' }).authFailuresPerAddressPerMinute).toBe(0);
+    expect(() => loadConfig('local', { VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: '-1' })).toThrow(
+      /VIGIL_AUTH_FAILURE_ADDRESS_LIMIT/,
+    );
+  });
+
   it('turns the per-key limit off when either variable is 0', () => {
     expect(loadConfig('local', { VIGIL_RATE_LIMIT_RPS: '0' }).rateLimit).toBeUndefined();
     expect(loadConfig('local', { VIGIL_RATE_LIMIT_BURST: '0' }).rateLimit).toBeUndefined();
