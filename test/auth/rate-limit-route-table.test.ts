@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../lib/auth/api-key.ts';
-import type { Route } from '../../lib/http/types.ts';
+import type { PublicRoute, Route } from '../../lib/http/types.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createFixture, fillPath, type TenantFixture } from '../security/route-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -47,7 +47,9 @@ describe.each(runtimes)('rate limits over the whole route table ($runtime runtim
   });
 
   it('marks every keyless route that answers 401 as authenticating through the limits', () => {
-    const own = api.app.routes.filter((r) => r.auth === 'none' && r.schemas.errors?.includes('UNAUTHORIZED'));
+    const own = api.app.routes.filter(
+      (r): r is PublicRoute => r.auth === 'none' && r.schemas.errors?.includes('UNAUTHORIZED') === true,
+    );
 
     expect(own.map((r) => `${r.method} ${r.path} ${r.limit}`).sort()).toEqual([
       'GET /v1/mcp credential',
