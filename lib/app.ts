@@ -98,6 +98,11 @@ export function createApp(deps: CoreDeps) {
   const keys = createKeyStore(deps.table);
   const keyService = createKeyService({ table: deps.table, keys, clock: deps.clock });
   const authenticate = createAuthenticator({ keys, tenants, clock: deps.clock, logger: deps.logger });
+  const rateLimit = createRateLimitGuard({
+    limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
+    config: deps.config,
+    logger: deps.logger,
+  });
   const blueprints = createBlueprintStore(deps.table);
   const entities = createEntityStore(deps.table);
   const catalog = { table: deps.table, clock: deps.clock, blueprints, entities };
@@ -150,6 +155,8 @@ export function createApp(deps: CoreDeps) {
     egress: deps.egress,
     authenticateKey: async (ctx) =>
       (await rateLimit.admit({ ...ctx, body: ctx.rawBody }, authenticate)).principal,
+    limits: rateLimit,
+    tenants,
   });
 
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
@@ -177,6 +184,7 @@ export function createApp(deps: CoreDeps) {
       method: 'GET',
       path: '/healthz',
       auth: 'none',
+      limit: 'none',
       operationId: 'getHealth',
       tag: 'Meta',
       summary: 'Liveness',
@@ -199,6 +207,7 @@ export function createApp(deps: CoreDeps) {
     ...statusStreamRoutes({ statusStream: statusStream.service }),
     ...pushRoutes({ pushService: createPushService({ checkService, recorder, tenants, clock: deps.clock }) }),
     ...teamRoutes({
+      limits: rateLimit,
       teamService: createTeamService({
         table: deps.table,
         team: createTeamStore(deps.table),
@@ -232,11 +241,6 @@ export function createApp(deps: CoreDeps) {
     ...(statusStream.consumer ? [statusStream.consumer] : []),
   ];
 
-  const rateLimit = createRateLimitGuard({
-    limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
-    config: deps.config,
-    logger: deps.logger,
-  });
   const router = createRouter({ routes, authenticate, rateLimit, logger: deps.logger });
   return {
     config: deps.config,

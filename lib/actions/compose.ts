@@ -1,4 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
+import type { RateLimitGuard } from '../auth/rate-limit.ts';
+import type { TenantStore } from '../auth/tenant-store.ts';
 import type { CheckStore } from '../checks/check-store.ts';
 import type { Route, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -32,6 +34,9 @@ export interface ActionsDeps {
   egress?: { ca?: string[]; resolve?: Resolve } | undefined;
   /** The router's API-key authentication, for the events route that also takes a callback token. */
   authenticateKey(ctx: RouteContext): Promise<Principal>;
+  /** The rate-limit steps of callback tokens (failed attempts, writes per execution and tenant). */
+  limits: Pick<RateLimitGuard, 'attempt' | 'admitCallback'>;
+  tenants: Pick<TenantStore, 'getTenant'>;
 }
 
 /** The actions feature as the app composes it: stores, the runner, the worker, its routes and its change consumer. */
@@ -69,6 +74,8 @@ export function composeActions(deps: ActionsDeps) {
       executions,
       clock,
       authenticateKey: deps.authenticateKey,
+      limits: deps.limits,
+      tenants: deps.tenants,
     }),
     ...actionRunRoutes({ actions, runner: actionRunner, clock }),
   ];

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.ts';
+import type { RateLimitGuard } from '../auth/rate-limit.ts';
+import type { TenantStore } from '../auth/tenant-store.ts';
 import { defineRoute } from '../http/define-route.ts';
+import { parseJsonBody } from '../http/json-body.ts';
 import {
   type AuthedRoute,
   created,
@@ -9,8 +12,9 @@ import {
   type PublicRoute,
   type RouteContext,
 } from '../http/types.ts';
+import { parseInput } from '../http/validation.ts';
 import type { Clock } from '../platform/clock.ts';
-import { NotFoundError, ReadOnlyError, UnauthorizedError } from '../platform/errors.ts';
+import { AccountDisabledError, NotFoundError, ReadOnlyError, UnauthorizedError } from '../platform/errors.ts';
 import type { ActionService } from './action-service.ts';
 import { executionIdOfToken, verifyCallbackToken } from './callback-token.ts';
 import type { ExecutionStore } from './execution-store.ts';
@@ -42,6 +46,10 @@ export interface ActionRouteDeps {
    * callback token: resolves the request's key to a principal or throws 401/403/429.
    */
   authenticateKey(ctx: RouteContext): Promise<Principal>;
+  /** The rate-limit steps of a callback token: failed attempts per address, writes per execution and tenant. */
+  limits: Pick<RateLimitGuard, 'attempt' | 'admitCallback'>;
+  /** The execution's tenant: a disabled tenant's callback tokens are refused. */
+  tenants: Pick<TenantStore, 'getTenant'>;
 }
 
 const tag = 'Actions';
@@ -51,30 +59,54 @@ function bearerOf(headers: Record<string, string>): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
 }
 
+const isUnauthorized = (error: unknown) => error instanceof UnauthorizedError;
+
+/** The execution `token` (a callback token naming `tokenFor`) authorises, or 401. */
+async function tokenExecution(
+  deps: ActionRouteDeps,
+  token: string,
+  tokenFor: string,
+  executionId: string,
+): Promise<ExecutionRecord> {
+  if (tokenFor !== executionId) throw new UnauthorizedError('this callback token is for another execution');
+  const execution = await deps.executions.get(executionId);
+  if (!execution || !verifyCallbackToken(token, execution, deps.clock.now()))
+    throw new UnauthorizedError('invalid or expired callback token');
+  return execution;
+}
+
 /**
  * Who may report events against an execution: the holder of its callback token (that execution
- * only, until the token expires: 401 otherwise, also for a token of another execution) or a
- * writable API key of its tenant (read-only 403 READ_ONLY; another tenant's execution 404).
+ * only, until the token expires: 401 otherwise, also for a token of another execution; a wrong
+ * token counts as a failed authentication of the address; a disabled tenant's 403
+ * ACCOUNT_DISABLED; writes limited per execution and tenant) or a writable API key of its tenant
+ * (read-only 403 READ_ONLY; another tenant's execution 404). Answers the RateLimit-* headers of a
+ * callback token's writes.
  */
 async function writableExecution(
   deps: ActionRouteDeps,
   ctx: RouteContext,
   executionId: string,
-): Promise<ExecutionRecord> {
+): Promise<{ execution: ExecutionRecord; headers: Record<string, string> }> {
   const bearer = bearerOf(ctx.headers);
   const tokenFor = bearer === undefined ? undefined : executionIdOfToken(bearer);
   if (bearer !== undefined && tokenFor !== undefined) {
-    if (tokenFor !== executionId) throw new UnauthorizedError('this callback token is for another execution');
-    const execution = await deps.executions.get(executionId);
-    if (!execution || !verifyCallbackToken(bearer, execution, deps.clock.now()))
-      throw new UnauthorizedError('invalid or expired callback token');
-    return execution;
+    const execution = await deps.limits.attempt(
+      ctx,
+      `vcb_${tokenFor}`,
+      () => tokenExecution(deps, bearer, tokenFor, executionId),
+      isUnauthorized,
+    );
+    const tenant = await deps.tenants.getTenant(execution.tenant_id);
+    if (!tenant) throw new UnauthorizedError('invalid or expired callback token');
+    if (tenant.disabled) throw new AccountDisabledError();
+    return { execution, headers: await deps.limits.admitCallback(execution.id, execution.tenant_id) };
   }
   const principal = await deps.authenticateKey(ctx);
   if (principal.readOnly) throw new ReadOnlyError();
   const execution = await deps.executions.get(executionId);
   if (!execution || execution.tenant_id !== principal.tenantId) throw new NotFoundError('execution');
-  return execution;
+  return { execution, headers: {} };
 }
 
 /** The action routes: CRUD (admins write), the execution history, and the pipeline write-back. */
@@ -160,26 +192,7 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
         return ok({ executions: page.executions.map(publicExecution), next_cursor: page.nextCursor });
       },
     }),
-    defineRoute({
-      method: 'POST',
-      path: '/v1/actions/executions/{exec_id}/events',
-      // Authenticated in the handler: a writable API key of the tenant, or the execution's callback token.
-      auth: 'none',
-      operationId: 'reportExecutionEvents',
-      tag,
-      summary:
-        'Report a pipeline status (last write wins) and/or log lines; Authorization: Bearer <API key> or the execution’s callback token',
-      schemas: {
-        params: executionParams,
-        body: eventsBody,
-        responses: { 200: publicExecutionSchema },
-        errors: ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'READ_ONLY', 'RATE_LIMITED', 'LOG_LIMIT'],
-      },
-      handler: async (ctx) => {
-        const execution = await writableExecution(deps, ctx, ctx.params.exec_id);
-        return ok(publicExecution(await service.report(execution, ctx.body)));
-      },
-    }),
+    eventsRoute(deps),
     defineRoute({
       method: 'GET',
       path: '/v1/actions/executions/{exec_id}/logs',
@@ -192,4 +205,34 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
         ok((await service.logs(principal.tenantId, params.exec_id)).map(publicLogLine)),
     }),
   ];
+}
+
+/**
+ * POST /v1/actions/executions/{exec_id}/events. The handler authenticates (a key or the callback
+ * token) and only then parses the body, so a caller without a valid credential learns nothing
+ * from 400s; the document shows the body it parses (`eventsBody`).
+ */
+function eventsRoute(deps: ActionRouteDeps): PublicRoute {
+  const route = defineRoute({
+    method: 'POST',
+    path: '/v1/actions/executions/{exec_id}/events',
+    auth: 'none',
+    limit: 'credential',
+    operationId: 'reportExecutionEvents',
+    tag,
+    summary:
+      'Report a pipeline status (last write wins) and/or log lines; Authorization: Bearer <API key> or the execution’s callback token',
+    schemas: {
+      params: executionParams,
+      responses: { 200: publicExecutionSchema },
+      errors: ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'READ_ONLY', 'RATE_LIMITED', 'LOG_LIMIT'],
+    },
+    handler: async (ctx) => {
+      const { execution, headers } = await writableExecution(deps, ctx, ctx.params.exec_id);
+      const body = parseInput(eventsBody, parseJsonBody(ctx.rawBody));
+      const reported = await deps.actionService.report(execution, body);
+      return { status: 200, body: publicExecution(reported), headers };
+    },
+  });
+  return { ...route, schemas: { ...route.schemas, body: eventsBody } };
 }

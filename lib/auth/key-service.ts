@@ -1,6 +1,7 @@
 import type { Clock } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';
-import type { Table } from '../store/table.ts';
+import { ConditionFailedError, type Table } from '../store/table.ts';
+import { countKeyOp, ensureKeyCount, keyLimitError, uncountKeysOp } from './key-count.ts';
 import { deleteKeyOps, type KeyStore, newKeyOps } from './key-store.ts';
 import type { Principal } from './principal.ts';
 import { type ApiKeyRecord, publicKey } from './records.ts';
@@ -11,7 +12,10 @@ export interface KeyServiceDeps {
   clock: Clock;
 }
 
-/** API key management for the caller. Admins see and delete every key of the tenant; members their own. */
+/**
+ * API key management for the caller. Admins see and delete every key of the tenant; members their
+ * own. A tenant holds at most API_KEY_LIMIT keys (403 LIMIT_EXCEEDED).
+ */
 export function createKeyService(deps: KeyServiceDeps) {
   const visible = (principal: Principal, key: ApiKeyRecord) =>
     principal.role === 'admin' || key.user_id === principal.userId;
@@ -27,7 +31,13 @@ export function createKeyService(deps: KeyServiceDeps) {
         },
         deps.clock.now(),
       );
-      await deps.table.transact(key.ops);
+      await ensureKeyCount(deps.table, deps.keys, principal.tenantId);
+      try {
+        // The counter first: index 0 is the limit.
+        await deps.table.transact([countKeyOp(principal.tenantId), ...key.ops]);
+      } catch (error) {
+        throw keyLimitError(error, 0) ?? error;
+      }
       return { ...publicKey(key.record), key: key.raw };
     },
 
@@ -42,7 +52,14 @@ export function createKeyService(deps: KeyServiceDeps) {
     async remove(principal: Principal, keyId: string): Promise<void> {
       const key = await deps.keys.get(principal.tenantId, keyId);
       if (!key || !visible(principal, key)) throw new NotFoundError('API key');
-      await deps.table.transact(deleteKeyOps(key));
+      await ensureKeyCount(deps.table, deps.keys, principal.tenantId);
+      try {
+        await deps.table.transact([...deleteKeyOps(key), uncountKeysOp(principal.tenantId, 1)]);
+      } catch (error) {
+        // Deleted meanwhile (by another request, or with its member).
+        if (error instanceof ConditionFailedError) throw new NotFoundError('API key');
+        throw error;
+      }
     },
   };
 }

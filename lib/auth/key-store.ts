@@ -56,10 +56,13 @@ export function newKeyOps(
   return { record, raw, ops };
 }
 
-/** The write operations that delete a key and its lookup item. */
+/**
+ * The write operations that delete a key and its lookup item; the key must still be there, so a
+ * key deleted twice at once is taken off the tenant's key counter once (lib/auth/key-count.ts).
+ */
 export function deleteKeyOps(key: ApiKeyRecord): WriteOp[] {
   return [
-    { type: 'delete', key: tenancyKeys.apiKey(key.tenant_id, key.id) },
+    { type: 'delete', key: tenancyKeys.apiKey(key.tenant_id, key.id), condition: { kind: 'itemExists' } },
     { type: 'delete', key: tenancyKeys.keyHash(key.key_hash) },
   ];
 }

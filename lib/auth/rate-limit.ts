@@ -2,12 +2,17 @@ import type { HttpRequest } from '../http/types.ts';
 import type { Config } from '../platform/config.ts';
 import { RateLimitedError, UnauthorizedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
-import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
+import type { RateDecision, RateLimiter } from '../platform/rate-limiter.ts';
+import { keyPrefix } from './api-key.ts';
+import { type Caller, createFailureLimit } from './failure-limit.ts';
 import type { Principal } from './principal.ts';
 
 export interface RateLimitGuardDeps {
   limiter: RateLimiter;
-  config: Pick<Config, 'rateLimit' | 'authFailuresPerMinute'>;
+  config: Pick<
+    Config,
+    'rateLimit' | 'tenantRateLimit' | 'authFailuresPerMinute' | 'authFailuresPerAddressPerMinute'
+  >;
   logger: Logger;
 }
 
@@ -28,17 +33,25 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
   };
 }
 
+/** What identifies the credential an Authorization header offers: a key's displayed prefix. */
+function credentialOf(authorization: string): string {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? authorization;
+  return keyPrefix(bearer);
+}
+
+const isUnauthorized = (error: unknown) => error instanceof UnauthorizedError;
+
 /**
- * The router's auth -> rate limit step. Per source address, failed authentications are limited
- * (`authFailuresPerMinute`): past the limit the address gets 429 for every attempt, a correct key
- * included, so a guess cannot be confirmed faster than the limit. Per API key, a token bucket
- * (`rateLimit`) admits each request. A limiter that fails lets the request through (logged).
+ * The rate limits of every request (docs/api.md "Rate limits"): failed authentications per
+ * source address (lib/auth/failure-limit.ts); then, once a key or callback token is known, its own
+ * token bucket (`rateLimit`) and its tenant's ceiling over all of them (`tenantRateLimit`); and a
+ * bucket per source address on the routes without a key. A limiter that fails lets the request
+ * through (logged).
  */
 export function createRateLimitGuard(deps: RateLimitGuardDeps) {
-  const keyPolicy = deps.config.rateLimit;
-  const perMinute = deps.config.authFailuresPerMinute;
-  const failurePolicy: RatePolicy | undefined =
-    perMinute > 0 ? { burst: perMinute, perSecond: perMinute / 60 } : undefined;
+  const { limiter } = deps;
+  const ownPolicy = deps.config.rateLimit;
+  const tenantPolicy = deps.config.tenantRateLimit;
 
   const failOpen = async (what: string, op: () => Promise<RateDecision>) => {
     try {
@@ -48,48 +61,72 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
       return undefined;
     }
   };
+  const failures = createFailureLimit({ limiter, config: deps.config, failOpen });
 
-  const addressBlocked = (decision: RateDecision) =>
-    new RateLimitedError(decision.retryAfterSeconds, {
-      message: 'too many failed authentications from this address',
-    });
+  /**
+   * One request of an authenticated caller: from its own bucket (`KEY#…`, `EXEC#…`), then from its
+   * tenant's. Answers the caller's RateLimit-* headers, or throws 429 past either.
+   */
+  const spend = async (bucket: string, tenantId: string): Promise<Record<string, string>> => {
+    let headers: Record<string, string> = {};
+    if (ownPolicy) {
+      const own = await failOpen('key', () => limiter.take(bucket, ownPolicy));
+      if (own) headers = rateLimitHeaders(own);
+      if (own && !own.allowed) throw new RateLimitedError(own.retryAfterSeconds, { headers });
+    }
+    if (tenantPolicy) {
+      const tenant = await failOpen('tenant', () => limiter.take(`TENANT#${tenantId}`, tenantPolicy));
+      if (tenant && !tenant.allowed)
+        throw new RateLimitedError(tenant.retryAfterSeconds, {
+          headers,
+          message: 'too many requests for this account (all its keys together)',
+        });
+    }
+    return headers;
+  };
 
   return {
-    /** Authenticates the request under both limits; throws RateLimitedError past either. */
+    /** Authenticates the request's key under every limit; throws RateLimitedError past one. */
     async admit(
       req: HttpRequest,
       authenticate: (authorization: string | undefined) => Promise<Principal>,
     ): Promise<Admission> {
       const authorization = req.headers.authorization;
-      const address = failurePolicy && authorization !== undefined ? req.sourceIp : undefined;
-      const bucket = `ADDR#${address}`;
-      // The address is looked at while the key is checked, so the gate adds no round trip.
-      const gate =
-        address && failurePolicy
-          ? failOpen('address', () => deps.limiter.peek(bucket, failurePolicy))
-          : undefined;
-      const checkGate = async () => {
-        const decision = await gate;
-        if (decision && !decision.allowed) throw addressBlocked(decision);
-      };
-      let principal: Principal;
-      try {
-        principal = await authenticate(authorization);
-      } catch (error) {
-        await checkGate();
-        if (address && failurePolicy && error instanceof UnauthorizedError) {
-          const counted = await failOpen('address', () => deps.limiter.take(bucket, failurePolicy));
-          if (counted && !counted.allowed) throw addressBlocked(counted);
-        }
-        throw error;
-      }
-      if (gate) await checkGate();
-      if (!keyPolicy) return { principal, headers: {} };
-      const decision = await failOpen('key', () => deps.limiter.take(`KEY#${principal.keyId}`, keyPolicy));
-      if (!decision) return { principal, headers: {} };
+      // No credential offered is no guess: a plain 401, not counted.
+      const principal =
+        authorization === undefined
+          ? await authenticate(undefined)
+          : await failures.attempt(
+              req,
+              credentialOf(authorization),
+              () => authenticate(authorization),
+              isUnauthorized,
+            );
+      return { principal, headers: await spend(`KEY#${principal.keyId}`, principal.tenantId) };
+    },
+
+    /**
+     * Verifies a credential that is not an API key (a callback token, an invitation token) under
+     * the failed-authentication limits; `credentialId` identifies it (not the secret part).
+     */
+    attempt: failures.attempt,
+
+    /** One write with an execution's callback token: the execution's own bucket and its tenant's. */
+    admitCallback: (executionId: string, tenantId: string) => spend(`EXEC#${executionId}`, tenantId),
+
+    /** One request to a route without a key: a bucket per source address (the per-key policy). */
+    async admitAddress(caller: Caller): Promise<Record<string, string>> {
+      const address = caller.sourceIp;
+      if (!ownPolicy || !address) return {};
+      const decision = await failOpen('address', () => limiter.take(`ANON#${address}`, ownPolicy));
+      if (!decision) return {};
       const headers = rateLimitHeaders(decision);
-      if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds, { headers });
-      return { principal, headers };
+      if (!decision.allowed)
+        throw new RateLimitedError(decision.retryAfterSeconds, {
+          headers,
+          message: 'too many requests from this address',
+        });
+      return headers;
     },
   };
 }

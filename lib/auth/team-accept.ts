@@ -4,7 +4,8 @@ import { newId } from '../platform/ids.ts';
 import { stamp } from '../store/item-type.ts';
 import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { hashApiKey } from './api-key.ts';
-import { newKeyOps } from './key-store.ts';
+import { countKeyOp, ensureKeyCount, keyLimitError } from './key-count.ts';
+import { type KeyStore, newKeyOps } from './key-store.ts';
 import type { User } from './records.ts';
 import type { TeamStore } from './team-store.ts';
 import { activeMember } from './team-views.ts';
@@ -15,6 +16,7 @@ export interface AcceptDeps {
   table: Table;
   team: TeamStore;
   tenants: TenantStore;
+  keys: Pick<KeyStore, 'list'>;
   clock: Clock;
 }
 
@@ -22,9 +24,15 @@ export interface AcceptDeps {
 const FIRST_KEY_LABEL = 'default';
 const TOKEN_PATTERN = /^vgi_[0-9A-Za-z]{40}$/;
 
+const INVALID_TOKEN = 'the invitation token is invalid, expired or already used';
+
 // Unknown, expired and used tokens get the same answer, so the endpoint reveals nothing about a token.
-const invalidToken = () =>
-  ValidationError.field('token', 'the invitation token is invalid, expired or already used');
+const invalidToken = () => ValidationError.field('token', INVALID_TOKEN);
+
+/** Whether an accept failed on its token: a wrong guess, counted as a failed authentication of the address. */
+export const isInvalidInvitationToken = (error: unknown): boolean =>
+  error instanceof ValidationError &&
+  error.details?.some((d) => d.path === 'token' && d.message === INVALID_TOKEN) === true;
 
 // Op order matters: failed condition indexes are mapped back to answers below.
 const INVITATION_OPS = [0, 1, 2];
@@ -33,7 +41,8 @@ const EMAIL_OP = 5;
 
 /**
  * Accepts an invitation by its token: one transaction creates the member, their e-mail uniqueness
- * item and first API key, and consumes the invitation (so a token works exactly once).
+ * item and first API key (counted against the tenant's key limit), and consumes the invitation
+ * (so a token works exactly once).
  */
 export async function acceptInvitation(input: { token: string; name: string }, deps: AcceptDeps) {
   const now = deps.clock.now();
@@ -111,7 +120,10 @@ export async function acceptInvitation(input: { token: string; name: string }, d
       condition: { kind: 'itemNotExists' },
     },
     ...key.ops,
+    countKeyOp(tenantId),
   ];
+  const keyCountOp = ops.length - 1;
+  await ensureKeyCount(deps.table, deps.keys, tenantId);
 
   try {
     await deps.table.transact(ops);
@@ -122,6 +134,8 @@ export async function acceptInvitation(input: { token: string; name: string }, d
       if (err.failed.includes(EMAIL_OP))
         throw new ConflictError('a team member with this e-mail already exists');
     }
+    const limit = keyLimitError(err, keyCountOp);
+    if (limit) throw limit;
     throw err;
   }
   return { user: activeMember(user), key: key.raw, key_id: key.record.id, tenant_id: tenantId };

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
 import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';
+import { ensureKeyCount, uncountKeysOp } from './key-count.ts';
 import { deleteKeyOps, type KeyStore } from './key-store.ts';
 import type { Principal } from './principal.ts';
 import type { ApiKeyRecord } from './records.ts';
@@ -21,24 +22,29 @@ const notFound = () => new NotFoundError('team member or invitation');
 const USER_OP = 0;
 const ADMIN_COUNT_OP = 2;
 
-/** Splits keys into groups whose delete ops (two per key) fit into `room` operations. */
-function keyChunks(keys: ApiKeyRecord[], firstRoom: number): ApiKeyRecord[][] {
-  const firstSize = Math.floor(firstRoom / 2);
-  const restSize = Math.floor(MAX_TRANSACTION_OPS / 2);
-  const chunks = [keys.slice(0, firstSize)];
-  for (let i = firstSize; i < keys.length; i += restSize) chunks.push(keys.slice(i, i + restSize));
-  return chunks;
+/** Delete ops of as many of `keys` as fit into `room` operations, with the counter op that takes them off. */
+function keyDeletes(tenantId: string, keys: ApiKeyRecord[], room: number): WriteOp[] {
+  const chunk = keys.slice(0, Math.floor((room - 1) / 2));
+  return chunk.length === 0 ? [] : [...chunk.flatMap(deleteKeyOps), uncountKeysOp(tenantId, chunk.length)];
 }
+
+const userKeys = async (deps: RemoveDeps, tenantId: string, userId: string) =>
+  (await deps.keys.list(tenantId)).filter((key) => key.user_id === userId);
+
+/** Rounds of the key deletion after the first transaction at most (a round deletes up to 49 keys). */
+const MAX_KEY_ROUNDS = 50;
 
 /**
  * Removes a member and revokes their keys. The first transaction deletes the user item (so none of
  * their keys authenticates any more), decrements `admin_count` for an admin under the condition
- * that another admin remains, and deletes as many keys as fit; the remaining keys follow in chunks.
+ * that another admin remains, and deletes as many keys as fit (taking them off the tenant's key
+ * counter); the remaining keys follow in chunks. A key deleted meanwhile by another request fails
+ * its transaction, which is then tried again with the keys that are left.
  */
 async function removeMember(tenantId: string, userId: string, deps: RemoveDeps): Promise<void> {
   const user = await deps.tenants.getUser(tenantId, userId);
   if (!user) throw notFound();
-  const keys = (await deps.keys.list(tenantId)).filter((key) => key.user_id === userId);
+  await ensureKeyCount(deps.table, deps.keys, tenantId);
   const head: WriteOp[] = [
     { type: 'delete', key: tenancyKeys.user(tenantId, userId), condition: { kind: 'itemExists' } },
     { type: 'delete', key: tenancyKeys.userEmail(tenantId, user.email) },
@@ -51,17 +57,28 @@ async function removeMember(tenantId: string, userId: string, deps: RemoveDeps):
       condition: { kind: 'compare', attr: 'admin_count', op: '>', value: 1 },
     });
   }
-  const [first = [], ...rest] = keyChunks(keys, MAX_TRANSACTION_OPS - head.length);
-  try {
-    await deps.table.transact([...head, ...first.flatMap(deleteKeyOps)]);
-  } catch (err) {
-    if (err instanceof ConditionFailedError && err.failed.includes(USER_OP)) throw notFound();
-    if (err instanceof ConditionFailedError && err.failed.includes(ADMIN_COUNT_OP)) {
-      throw new ConflictError('the last admin of an account cannot be removed');
+  for (let attempt = 1; ; attempt += 1) {
+    const keys = await userKeys(deps, tenantId, userId);
+    try {
+      await deps.table.transact([...head, ...keyDeletes(tenantId, keys, MAX_TRANSACTION_OPS - head.length)]);
+      break;
+    } catch (err) {
+      if (err instanceof ConditionFailedError && err.failed.includes(USER_OP)) throw notFound();
+      if (err instanceof ConditionFailedError && err.failed.includes(ADMIN_COUNT_OP)) {
+        throw new ConflictError('the last admin of an account cannot be removed');
+      }
+      if (!(err instanceof ConditionFailedError) || attempt >= 3) throw err;
     }
-    throw err;
   }
-  for (const chunk of rest) await deps.table.transact(chunk.flatMap(deleteKeyOps));
+  for (let round = 0; round < MAX_KEY_ROUNDS; round += 1) {
+    const rest = await userKeys(deps, tenantId, userId);
+    if (rest.length === 0) return;
+    try {
+      await deps.table.transact(keyDeletes(tenantId, rest, MAX_TRANSACTION_OPS));
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+    }
+  }
 }
 
 /** Cancels a pending invitation: the invitation, its token lookup and its e-mail uniqueness item. */

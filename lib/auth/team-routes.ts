@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { created, noContent, ok, type Route } from '../http/types.ts';
+import { keyPrefix } from './api-key.ts';
+import type { RateLimitGuard } from './rate-limit.ts';
 import { acceptedSchema, createdInvitationSchema, teamListSchema } from './responses.ts';
+import { isInvalidInvitationToken } from './team-accept.ts';
 import type { TeamService } from './team-service.ts';
 
 const inviteBody = z.strictObject({
@@ -18,7 +21,11 @@ const acceptBody = z.strictObject({
 const tag = 'Team';
 
 /** The /v1/settings/users routes: list, invite, accept (no key) and remove. */
-export function teamRoutes(deps: { teamService: TeamService }): Route[] {
+export function teamRoutes(deps: {
+  teamService: TeamService;
+  /** Wrong invitation tokens count as failed authentications of the caller's address. */
+  limits: Pick<RateLimitGuard, 'attempt'>;
+}): Route[] {
   return [
     defineRoute({
       method: 'GET',
@@ -56,7 +63,11 @@ export function teamRoutes(deps: { teamService: TeamService }): Route[] {
         responses: { 201: acceptedSchema },
         errors: ['ACCOUNT_DISABLED', 'CONFLICT'],
       },
-      handler: async ({ body }) => created(await deps.teamService.accept(body)),
+      handler: async (ctx) => {
+        const accept = () => deps.teamService.accept(ctx.body);
+        const token = keyPrefix(ctx.body.token);
+        return created(await deps.limits.attempt(ctx, token, accept, isInvalidInvitationToken));
+      },
     }),
     defineRoute({
       method: 'DELETE',

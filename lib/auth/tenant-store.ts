@@ -4,6 +4,7 @@ import { newId } from '../platform/ids.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
+import { newKeyCountOp } from './key-count.ts';
 import { newKeyOps } from './key-store.ts';
 import {
   DEFAULT_LIMITS,
@@ -99,6 +100,7 @@ export function createTenantStore(table: Table, clock: { now(): number }) {
           },
         },
         ...key.ops,
+        newKeyCountOp(tenant.id, 1),
       ]);
       return { tenant, user, rawKey: key.raw };
     },

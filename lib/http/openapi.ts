@@ -113,6 +113,8 @@ export function routeErrorCodes(route: Route): ErrorCode[] {
     if (route.method !== 'GET' || route.denyReadOnly) codes.add('READ_ONLY');
     if (route.role === 'admin') codes.add('FORBIDDEN');
   }
+  // Keyless routes are limited per address, or by the credential their handler checks.
+  if (route.auth === 'none' && route.limit !== 'none') codes.add('RATE_LIMITED');
   codes.add('INTERNAL');
   return [...codes];
 }

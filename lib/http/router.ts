@@ -18,12 +18,15 @@ export interface RouterDeps {
   routes: Route[];
   /** Resolves the Authorization header to a principal, or throws UnauthorizedError / AccountDisabledError. */
   authenticate(authorization: string | undefined): Promise<Principal>;
-  /** The rate-limit step after authentication: the principal and its RateLimit-* headers, or a 429. */
+  /** The rate-limit steps (lib/auth/rate-limit.ts): RateLimit-* headers, or a 429. */
   rateLimit: {
+    /** Authentication under the limits: the principal and its headers. */
     admit(
       req: HttpRequest,
       authenticate: RouterDeps['authenticate'],
     ): Promise<{ principal: Principal; headers: Record<string, string> }>;
+    /** A request to a route without a key, per source address. */
+    admitAddress(req: HttpRequest): Promise<Record<string, string>>;
   };
   logger: Logger;
 }
@@ -80,7 +83,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
     throw new NotFoundError('route');
   };
 
-  /** `limitHeaders` receives the caller's RateLimit-* headers, for every authenticated answer (errors too). */
+  /** `limitHeaders` receives the caller's RateLimit-* headers, for every answer the limits saw (errors too). */
   const dispatch = async (
     req: HttpRequest,
     logger: Logger,
@@ -96,13 +99,15 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       rawBody: req.body,
       headers: req.headers,
       requestId: req.requestId,
+      sourceIp: req.sourceIp,
       logger,
     };
     if (route.auth === 'none') {
-      const ctx: RouteContext = {
-        ...ctxBase,
-        body: route.body === 'raw' ? undefined : parseJsonBody(req.body),
-      };
+      const limit = route.limit ?? 'address';
+      if (limit === 'address') Object.assign(limitHeaders, await deps.rateLimit.admitAddress(req));
+      // A handler that authenticates reads its body itself, after the caller is known.
+      const parseBody = route.body !== 'raw' && limit !== 'credential';
+      const ctx: RouteContext = { ...ctxBase, body: parseBody ? parseJsonBody(req.body) : undefined };
       return toHttpResponse(await route.handler(ctx));
     }
     const { principal, headers } = await deps.rateLimit.admit(req, deps.authenticate);

@@ -53,6 +53,8 @@ export interface RouteContext {
   rawBody: Buffer;
   headers: Record<string, string>;
   requestId: string;
+  /** The client's address (HttpRequest.sourceIp): the rate limits of handlers that authenticate count by it. */
+  sourceIp?: string | undefined;
   logger: Logger;
 }
 
@@ -85,8 +87,19 @@ export interface AuthedRoute extends RouteBase {
   handler(ctx: AuthedContext): Promise<RouteReply>;
 }
 
+/**
+ * How the callers of a route without a key are rate limited (docs/api.md "Rate limits"):
+ * - `address` (default): the router limits each source address.
+ * - `credential`: the handler authenticates a key or token itself, through the rate-limit guard
+ *   (failed authentications per address, per-key and tenant limits), and reads its body only after
+ *   that (`rawBody`; `body` is undefined), so 401 and 403 come before 400.
+ * - `none`: not at all (liveness probes).
+ */
+export type PublicRouteLimit = 'address' | 'credential' | 'none';
+
 export interface PublicRoute extends RouteBase {
   auth: 'none';
+  limit?: PublicRouteLimit;
   handler(ctx: RouteContext): Promise<RouteReply>;
 }
 

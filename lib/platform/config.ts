@@ -76,6 +76,10 @@ const envSchema = z.object({
   VIGIL_AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(10),
   VIGIL_STREAMS_PER_KEY: z.coerce.number().int().min(0).max(1000).default(5),
   VIGIL_STREAMS_PER_TENANT: z.coerce.number().int().min(0).max(1000).default(20),
+  // Unset: derived from the per-key and per-credential values (see loadConfig).
+  VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  VIGIL_RATE_LIMIT_TENANT_RPS: z.coerce.number().min(0).max(1_000_000).optional(),
+  VIGIL_RATE_LIMIT_TENANT_BURST: z.coerce.number().int().min(0).max(1_000_000).optional(),
   VIGIL_NATS_URL: z.string().default('').transform(commaList).pipe(natsUrls),
   VIGIL_NATS_PREFIX: natsPrefix.default(DEFAULT_NATS_PREFIX),
   VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
@@ -102,6 +106,16 @@ const checkedEnv = envSchema.refine(
 
 export type Runtime = 'local' | 'cloud';
 
+/** A tenant's default ceiling: as many requests as this many keys at their own full rate. */
+const TENANT_FACTOR = 5;
+/** A source address's default failure ceiling: this many misconfigured clients behind it. */
+const ADDRESS_FACTOR = 10;
+
+/** A token bucket, or undefined (no limit) when either value is 0. */
+function positiveBucket(perSecond: number, burst: number) {
+  return perSecond > 0 && burst > 0 ? { perSecond, burst } : undefined;
+}
+
 export interface Config {
   runtime: Runtime;
   port: number;
@@ -124,12 +138,22 @@ export interface Config {
   probeQueueUrl: string | undefined;
   /** The HTTP client of http probes: the hand-written one, or undici (the benchmark compares them). */
   probeHttpClient: 'http1' | 'undici';
-  /** Per API key token bucket; `undefined` when either variable is 0 (no limit). */
+  /**
+   * The token bucket of each API key, each callback token (per execution) and each source address
+   * on the routes without a key; `undefined` when either variable is 0 (no limit).
+   */
   rateLimit: { perSecond: number; burst: number } | undefined;
-  /** Failed authentications per source address per minute; 0: not limited. */
+  /**
+   * The tenant's token bucket over all its keys (and its callback tokens); `undefined` when either
+   * value is 0. Default: 5 x the per-key values.
+   */
+  tenantRateLimit: { perSecond: number; burst: number } | undefined;
+  /** Failed authentications per source address and credential (key prefix) per minute; 0: not limited. */
   authFailuresPerMinute: number;
   /** Open streams per API key and per tenant, for each stream kind (status, legacy MCP SSE); 0: not capped. */
   streamCaps: { perKey: number; perTenant: number };
+  /** Failed authentications per source address per minute, whatever the credential; 0: not limited. */
+  authFailuresPerAddressPerMinute: number;
   /** NATS servers of the nats channel (`nats://` URLs); empty: nats deliveries fail with a clear error. */
   natsUrls: string[];
   /** The root of every published subject: `<natsPrefix>.<tenant id>.<the channel's subject>`. */
@@ -193,12 +217,15 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     probeThreads: e.VIGIL_PROBE_THREADS,
     probeQueueUrl: e.VIGIL_PROBE_QUEUE_URL,
     probeHttpClient: e.VIGIL_PROBE_HTTP_CLIENT,
-    rateLimit:
-      e.VIGIL_RATE_LIMIT_RPS > 0 && e.VIGIL_RATE_LIMIT_BURST > 0
-        ? { perSecond: e.VIGIL_RATE_LIMIT_RPS, burst: e.VIGIL_RATE_LIMIT_BURST }
-        : undefined,
+    rateLimit: positiveBucket(e.VIGIL_RATE_LIMIT_RPS, e.VIGIL_RATE_LIMIT_BURST),
+    tenantRateLimit: positiveBucket(
+      e.VIGIL_RATE_LIMIT_TENANT_RPS ?? TENANT_FACTOR * e.VIGIL_RATE_LIMIT_RPS,
+      e.VIGIL_RATE_LIMIT_TENANT_BURST ?? TENANT_FACTOR * e.VIGIL_RATE_LIMIT_BURST,
+    ),
     authFailuresPerMinute: e.VIGIL_AUTH_FAILURE_LIMIT,
     streamCaps: { perKey: e.VIGIL_STREAMS_PER_KEY, perTenant: e.VIGIL_STREAMS_PER_TENANT },
+    authFailuresPerAddressPerMinute:
+      e.VIGIL_AUTH_FAILURE_ADDRESS_LIMIT ?? ADDRESS_FACTOR * e.VIGIL_AUTH_FAILURE_LIMIT,
     natsUrls: e.VIGIL_NATS_URL,
     natsPrefix: e.VIGIL_NATS_PREFIX,
     egressAllow: e.VIGIL_EGRESS_ALLOW,

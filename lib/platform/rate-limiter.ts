@@ -20,8 +20,9 @@ export interface RateDecision {
 }
 
 /**
- * Named buckets, one per API key or source address: in memory in the local runtime, shared
- * through the table in the cloud (`lib/auth/rate-limit-items.ts`).
+ * Named buckets (per API key, callback token, tenant, source address; lib/auth/rate-limit.ts names
+ * them): in memory in the local runtime, shared through the table in the cloud
+ * (`lib/auth/rate-limit-items.ts`).
  */
 export interface RateLimiter {
   /** Takes one token from the named bucket when one is there. */

@@ -51,6 +51,7 @@ describe('rate limits across two api Lambda instances on one DynamoDB Local tabl
       VIGIL_RATE_LIMIT_RPS: '1',
       VIGIL_RATE_LIMIT_BURST: '5',
       VIGIL_AUTH_FAILURE_LIMIT: '3',
+      VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: '3',
     });
     const clouds = [0, 1].map(() => createCloudApp(config, { dynamodb: testTable.client, clock }));
     instances = clouds.map((cloud) => {

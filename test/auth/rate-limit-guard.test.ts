@@ -27,6 +27,13 @@ function request(authorization?: string): HttpRequest {
   };
 }
 
+const NO_LIMITS = {
+  rateLimit: undefined,
+  tenantRateLimit: undefined,
+  authFailuresPerMinute: 0,
+  authFailuresPerAddressPerMinute: 0,
+};
+
 const broken: RateLimiter = {
   take: () => Promise.reject(new Error('table unavailable')),
   peek: () => Promise.reject(new Error('table unavailable')),
@@ -38,6 +45,37 @@ describe('rate-limit configuration', () => {
 
     expect(config.rateLimit).toEqual({ perSecond: 20, burst: 100 });
     expect(config.authFailuresPerMinute).toBe(10);
+  });
+
+  it('defaults the tenant ceiling to 5 keys’ worth and the address ceiling to 10 keys’ failures', () => {
+    const defaults = loadConfig('local', {});
+    const derived = loadConfig('local', {
+      VIGIL_RATE_LIMIT_RPS: '2',
+      VIGIL_RATE_LIMIT_BURST: '7',
+      VIGIL_AUTH_FAILURE_LIMIT: '4',
+    });
+
+    expect(defaults.tenantRateLimit).toEqual({ perSecond: 100, burst: 500 });
+    expect(defaults.authFailuresPerAddressPerMinute).toBe(100);
+    expect(derived.tenantRateLimit).toEqual({ perSecond: 10, burst: 35 });
+    expect(derived.authFailuresPerAddressPerMinute).toBe(40);
+  });
+
+  it('takes the tenant and address ceilings as set, 0 turning them off', () => {
+    const set = loadConfig('local', {
+      VIGIL_RATE_LIMIT_TENANT_RPS: '50',
+      VIGIL_RATE_LIMIT_TENANT_BURST: '60',
+      VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: '25',
+    });
+
+    expect(set.tenantRateLimit).toEqual({ perSecond: 50, burst: 60 });
+    expect(set.authFailuresPerAddressPerMinute).toBe(25);
+    expect(loadConfig('local', { VIGIL_RATE_LIMIT_TENANT_RPS: '0' }).tenantRateLimit).toBeUndefined();
+    expect(loadConfig('local', { VIGIL_RATE_LIMIT_RPS: '0' }).tenantRateLimit).toBeUndefined();
+    expect(loadConfig('local', { VIGIL_AUTH_FAILURE_LIMIT: '0' }).authFailuresPerAddressPerMinute).toBe(0);
+    expect(() => loadConfig('local', { VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: '-1' })).toThrow(
+      /VIGIL_AUTH_FAILURE_ADDRESS_LIMIT/,
+    );
   });
 
   it('turns the per-key limit off when either variable is 0', () => {
@@ -56,7 +94,7 @@ describe('the rate-limit step', () => {
     const logs: string[] = [];
     const guard = createRateLimitGuard({
       limiter: broken,
-      config: { rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
+      config: { ...NO_LIMITS, rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
       logger: createLogger({ level: 'debug', write: (line) => logs.push(line) }),
     });
 
@@ -69,7 +107,7 @@ describe('the rate-limit step', () => {
   it('keeps the authenticator error when the failure count cannot be written', async () => {
     const guard = createRateLimitGuard({
       limiter: broken,
-      config: { rateLimit: undefined, authFailuresPerMinute: 3 },
+      config: { ...NO_LIMITS, authFailuresPerMinute: 3 },
       logger: createLogger({ level: 'silent' }),
     });
 
@@ -91,7 +129,7 @@ describe('the rate-limit step', () => {
     };
     const guard = createRateLimitGuard({
       limiter,
-      config: { rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
+      config: { ...NO_LIMITS, rateLimit: { perSecond: 1, burst: 5 }, authFailuresPerMinute: 3 },
       logger: createLogger({ level: 'silent' }),
     });
 

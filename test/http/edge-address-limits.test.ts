@@ -21,7 +21,12 @@ describe('per-address failure limit behind the console edge (api Lambda)', () =>
       // The cloud counts failures in fixed one-minute windows: on the wall clock, a test crossing a
       // minute boundary would start over with a fresh allowance. A clock that stands still does not.
       clock: createFakeClock(Date.parse('2026-01-01T00:00:10.000Z')),
-      env: { VIGIL_AUTH_FAILURE_LIMIT: String(LIMIT), VIGIL_EDGE_SECRET: SECRET },
+      env: {
+        // One limit for the key and the address: the first block stops the whole viewer address.
+        VIGIL_AUTH_FAILURE_LIMIT: String(LIMIT),
+        VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: String(LIMIT),
+        VIGIL_EDGE_SECRET: SECRET,
+      },
     });
   });
   afterAll(() => h.close());

@@ -158,6 +158,7 @@ describe('a route that throws a plain Error, through every transport', () => {
       throw new Error('not used');
     },
     rateLimit: {
+      admitAddress: async () => ({}),
       admit: async () => {
         throw new Error('not used');
       },
@@ -259,6 +260,7 @@ describe('a route speaking web-standard Request and Response', () => {
       throw new Error('not used');
     },
     rateLimit: {
+      admitAddress: async () => ({}),
       admit: async () => {
         throw new Error('not used');
       },
