@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HTTPS_TOPIC_URL_PATTERN, HTTPS_URL_PATTERN } from '../http/url-patterns.ts';
 import { parseInput } from '../http/validation.ts';
 import { ConnectionError, EgressDeniedError } from '../platform/egress-errors.ts';
 import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
@@ -29,16 +30,22 @@ function isHttpsUrl(value: string): boolean {
 const httpsUrl = z
   .string()
   .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
-  .refine(isHttpsUrl, 'must be an https:// URL');
+  .refine(isHttpsUrl, 'must be an https:// URL')
+  .meta({ pattern: HTTPS_URL_PATTERN, description: 'An https URL' });
 
 /** A topic URL names its topic in the path: `https://ntfy.sh/` alone publishes nowhere. */
-const topicUrl = httpsUrl.refine((value) => {
-  try {
-    return new URL(value).pathname.replace(/\/+$/, '') !== '';
-  } catch {
-    return false;
-  }
-}, 'must be the full topic URL, such as https://ntfy.sh/my-topic');
+const topicUrl = httpsUrl
+  .refine((value) => {
+    try {
+      return new URL(value).pathname.replace(/\/+$/, '') !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be the full topic URL, such as https://ntfy.sh/my-topic')
+  .meta({
+    pattern: HTTPS_TOPIC_URL_PATTERN,
+    description: 'The full https topic URL, such as https://ntfy.sh/my-topic',
+  });
 
 /** Printable ASCII without spaces: the value travels in an HTTP header or HMAC key. */
 const headerSafe = (max: number) =>
@@ -58,6 +65,10 @@ function subjectProblem(subject: string): string | undefined {
   return undefined;
 }
 
+/** Printable ASCII but space, `*`, `.` and `>`; a subject's first character is not `$` or `_` either. */
+const SUBJECT_CHAR = '[\\x21-\\x29\\x2b-\\x2d\\x2f-\\x3d\\x3f-\\x7e]';
+const FIRST_SUBJECT_CHAR = '[\\x21-\\x23\\x25-\\x29\\x2b-\\x2d\\x2f-\\x3d\\x3f-\\x5e\\x60-\\x7e]';
+
 const subject = z
   .string()
   .min(1, 'must not be empty')
@@ -65,6 +76,11 @@ const subject = z
   .superRefine((value, ctx) => {
     const problem = subjectProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({
+    // What subjectProblem accepts, less a leading `$` or `_` (system and inbox subjects).
+    pattern: `^${FIRST_SUBJECT_CHAR}${SUBJECT_CHAR}*(?:\\.${SUBJECT_CHAR}+)*$`,
+    description: 'Dot-separated tokens of printable ASCII, without the wildcards * and >',
   });
 
 const chatConfig = z.strictObject({ url: httpsUrl });
