@@ -92,6 +92,13 @@ function parameters(route: Route, components: Components): JsonSchema[] {
 }
 
 function requestBody(route: Route, components: Components): JsonSchema | undefined {
+  if (route.body === 'raw' && route.schemas.rawBody) {
+    const { contentType, schema } = route.schemas.rawBody;
+    return {
+      required: true,
+      content: { [contentType]: { schema: toJsonSchema(schema, 'input', components) } },
+    };
+  }
   if (route.body === 'raw') {
     return {
       description: 'Any content type and body; never parsed',

@@ -47,6 +47,11 @@ export interface RouteSchemas {
   headers?: StringFields;
   /** The JSON request body (routes that read one); a body that does not parse answers 400. */
   body?: z.ZodType;
+  /**
+   * The body a raw route (`body: 'raw'`) expects, for the document only: never parsed by
+   * defineRoute, since the route's transport checks it (the MCP SDK answers JSON-RPC errors).
+   */
+  rawBody?: { contentType: string; schema: z.ZodType };
   /** Success responses by status. */
   responses: { 200?: ResponseSchema; 201?: ResponseSchema; 202?: ResponseSchema; 204?: null };
   /** Headers of the success response, by name, as OpenAPI header objects (e.g. a paged list's Link). */
