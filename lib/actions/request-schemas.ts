@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../checks/paging.ts';
 import { RESERVED_NAMES } from '../domain/reserved-names.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { TEMPLATED_URL_PATTERN } from '../http/url-patterns.ts';
+import { TEMPLATED_URL_PATTERN } from '../domain/url-patterns.ts';
 import {
   ACTION_LIMITS,
   ACTION_METHODS,

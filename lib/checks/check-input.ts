@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from '../domain/reserved-names.ts';
-import { HTTP_URL_PATTERN } from '../http/url-patterns.ts';
+import { HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { type CheckConfig, checkConfigSchema, configSchemas } from './check-config.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';

@@ -194,7 +194,7 @@ function operation(route: Route, components: Components): JsonSchema {
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: { ...responses, ...errorResponses(route, components) },
-    security: route.auth === 'key' ? [{ bearerAuth: [] }] : [],
+    security: route.auth === 'key' || route.schemas.checksKey ? [{ bearerAuth: [] }] : [],
   };
 }
 

@@ -67,6 +67,8 @@ export interface RouteSchemas {
    * answers JSON-RPC error objects). A status that also has envelope codes documents either body.
    */
   otherErrors?: Partial<Record<number, { description: string; schema: z.ZodType }>>;
+  /** A public route (auth 'none' to the router) whose handler checks the Bearer key itself (MCP). */
+  checksKey?: true;
 }
 
 /** The error body of every non-2xx JSON answer. */

@@ -77,6 +77,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         'MCP messages (Authorization: Bearer <API key>): Streamable HTTP, stateless; with ?sessionId a legacy SSE message, answered 202 and on its stream',
       schemas: {
         query: sessionQuery,
+        checksKey: true,
         rawBody: { contentType: 'application/json', schema: mcpRequestBody },
         responses: {
           200: mcpResponseBody,
@@ -138,6 +139,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
             }),
           },
         },
+        checksKey: true,
         errors,
         otherErrors: {
           401: { description: 'UNAUTHORIZED, as a JSON-RPC error (-32001)', schema: jsonRpcErrorBody },

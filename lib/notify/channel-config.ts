@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HTTPS_TOPIC_URL_PATTERN, HTTPS_URL_PATTERN } from '../http/url-patterns.ts';
+import { HTTPS_TOPIC_URL_PATTERN, HTTPS_URL_PATTERN } from '../domain/url-patterns.ts';
 import { parseInput } from '../http/validation.ts';
 import { ConnectionError, EgressDeniedError } from '../platform/egress-errors.ts';
 import { checkUrl, type Resolve } from '../platform/egress-guard.ts';

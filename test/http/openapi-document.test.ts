@@ -93,7 +93,8 @@ describe('the OpenAPI document', () => {
       for (const status of Object.keys(route.schemas.responses))
         expect(op.responses[status], name).toBeDefined();
       expect(op.responses['500'], name).toBeDefined();
-      expect(op.security, name).toEqual(route.auth === 'key' ? [{ bearerAuth: [] }] : []);
+      const secured = route.auth === 'key' || route.schemas.checksKey === true;
+      expect(op.security, name).toEqual(secured ? [{ bearerAuth: [] }] : []);
     }
   });
 

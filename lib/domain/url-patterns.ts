@@ -3,7 +3,7 @@
  * URL the server's own checks accept (WHATWG parsing, scheme, host present): the OpenAPI document
  * shows them as `pattern`, so a client that follows the document is never refused for the URL's
  * form. They are stricter than the parser (no IPv6 literals, no user info, no punycode labels,
- * which a generated client seldom needs); test/http/url-patterns.test.ts holds the promise.
+ * which a generated client seldom needs); test/domain/url-patterns.test.ts holds the promise.
  */
 
 /** A DNS label without `--` (so never an `xn--` label whose punycode could be invalid). */
