@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageQuery } from '../checks/paging.ts';
 import { RESERVED_NAMES } from '../domain/reserved-names.ts';
-import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { TEMPLATED_URL_PATTERN } from '../domain/url-patterns.ts';
+import { idSchema, namesResource } from '../http/route-schemas.ts';
 import {
   ACTION_LIMITS,
   ACTION_METHODS,
@@ -113,23 +113,55 @@ const fields = {
     }),
 };
 
-/** POST /v1/actions. */
+/** What every trigger type of a new action takes. */
+const newAction = {
+  name: fields.name,
+  url: fields.url,
+  method: fields.method.default('POST'),
+  headers: headersSchema.default({}),
+  body_template: fields.body_template.default(''),
+  timeout_ms: fields.timeout_ms.default(ACTION_LIMITS.timeoutMs.default),
+  pipeline_timeout_seconds: fields.pipeline_timeout_seconds.default(
+    ACTION_LIMITS.pipelineTimeoutSeconds.default,
+  ),
+};
+/** A trigger field another trigger type uses: absent, or null (trigger_to_state also ''). */
+const noCheck = z.null({ error: 'only a state_change action has one' }).optional();
+const noState = z
+  .union([z.literal(''), z.null()], { error: 'only a state_change action has one' })
+  .transform(() => null)
+  .optional();
+const noInterval = z.null({ error: 'only a schedule action has one' }).optional();
+
+/**
+ * POST /v1/actions: one shape per trigger_type (absent: manual), so the document says what each
+ * takes: state_change a check_id, schedule an interval_seconds, and neither the other's fields.
+ */
 export const createActionBody = z
-  .strictObject({
-    name: fields.name,
-    url: fields.url,
-    method: fields.method.default('POST'),
-    headers: headersSchema.default({}),
-    body_template: fields.body_template.default(''),
-    trigger_type: fields.trigger_type.default('manual'),
-    check_id: fields.check_id.optional(),
-    trigger_to_state: fields.trigger_to_state.optional(),
-    interval_seconds: fields.interval_seconds.optional(),
-    timeout_ms: fields.timeout_ms.default(ACTION_LIMITS.timeoutMs.default),
-    pipeline_timeout_seconds: fields.pipeline_timeout_seconds.default(
-      ACTION_LIMITS.pipelineTimeoutSeconds.default,
-    ),
-  })
+  .discriminatedUnion('trigger_type', [
+    z.strictObject({
+      ...newAction,
+      trigger_type: z.literal('manual').optional().meta({ description: 'Default manual' }),
+      check_id: noCheck,
+      trigger_to_state: noState,
+      interval_seconds: noInterval,
+    }),
+    z.strictObject({
+      ...newAction,
+      trigger_type: z.literal('state_change'),
+      check_id: fields.check_id.unwrap().meta({ description: 'A check of the tenant' }),
+      trigger_to_state: fields.trigger_to_state.optional(),
+      interval_seconds: noInterval,
+    }),
+    z.strictObject({
+      ...newAction,
+      trigger_type: z.literal('schedule'),
+      check_id: noCheck,
+      trigger_to_state: noState,
+      interval_seconds: fields.interval_seconds.unwrap(),
+    }),
+  ])
+  .transform((body) => ({ ...body, trigger_type: body.trigger_type ?? 'manual' }))
   .meta({ id: 'ActionInput' });
 export type CreateActionBody = z.output<typeof createActionBody>;
 

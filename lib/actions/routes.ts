@@ -171,6 +171,7 @@ export function actionRoutes(deps: ActionRouteDeps): Array<AuthedRoute | PublicR
       schemas: {
         params: executionParams,
         body: eventsBody,
+        checksKey: true,
         responses: { 200: publicExecutionSchema },
         errors: ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'READ_ONLY', 'RATE_LIMITED', 'LOG_LIMIT'],
       },

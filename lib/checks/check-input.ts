@@ -140,7 +140,8 @@ export const createCheckBody = z.discriminatedUnion(
 );
 export type CreateCheckBody = z.infer<typeof createCheckBody>;
 
-export const updateCheckBody = z.strictObject(settable);
+/** PUT /v1/checks/{id}: the fields given change; an empty body changes nothing and is refused. */
+export const updateCheckBody = z.strictObject(settable).meta({ minProperties: 1 });
 export type UpdateCheckBody = z.infer<typeof updateCheckBody>;
 
 /** The user-settable fields of a check besides its type and config. */

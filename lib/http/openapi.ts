@@ -33,14 +33,21 @@ const SUCCESS_DESCRIPTIONS: Record<string, string> = {
   204: 'No content',
 };
 
+const requiredIn = z.array(z.object({ required: z.array(z.string()).optional() }).loose());
+
 /**
  * A zod discriminated union becomes a `oneOf` with OpenAPI's `discriminator`, so generators and
  * validators pick the alternative by its tag (a check's `check_type`, a channel's `channel_type`).
+ * Not where one alternative may leave the tag out (a new action's trigger_type defaults to
+ * manual): OpenAPI's discriminator must be present in every alternative.
  */
 const withDiscriminator: NonNullable<Parameters<typeof z.toJSONSchema>[1]>['override'] = (ctx) => {
   const def = ctx.zodSchema._zod.def;
-  if (def.type === 'union' && 'discriminator' in def && typeof def.discriminator === 'string')
-    ctx.jsonSchema.discriminator = { propertyName: def.discriminator };
+  if (def.type !== 'union' || !('discriminator' in def) || typeof def.discriminator !== 'string') return;
+  const propertyName = def.discriminator;
+  const options = requiredIn.safeParse(ctx.jsonSchema.oneOf);
+  if (options.success && options.data.every((option) => option.required?.includes(propertyName)))
+    ctx.jsonSchema.discriminator = { propertyName };
 };
 
 /**
@@ -123,9 +130,14 @@ function successResponse(
   const description = SUCCESS_DESCRIPTIONS[status] ?? 'Success';
   const described = headers ? { description, headers } : { description };
   if (response === null) return described;
-  const [contentType, schema] =
-    response instanceof z.ZodType ? ['application/json', response] : [response.contentType, response.schema];
-  return { ...described, content: { [contentType]: { schema: toJsonSchema(schema, 'output', components) } } };
+  const [contentType, schema, also] =
+    response instanceof z.ZodType
+      ? ['application/json', response, {}]
+      : [response.contentType, response.schema, response.also ?? {}];
+  const content: Record<string, JsonSchema> = {};
+  for (const [type, body] of Object.entries({ [contentType]: schema, ...also }))
+    content[type] = { schema: toJsonSchema(body, 'output', components) };
+  return { ...described, content };
 }
 
 /** The error codes a route can answer: those of its kind (auth, params, body, query) and its own. */

@@ -24,8 +24,14 @@ export const ERROR_STATUS = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** A success response: the zod schema of its JSON body, `null` for none (204), or another media type. */
-export type ResponseSchema = z.ZodType | null | { contentType: string; schema: z.ZodType };
+/**
+ * A success response: the zod schema of its JSON body, `null` for none (204), or another media type
+ * (`also`: more media types the answer may come in, such as MCP's optional event stream).
+ */
+export type ResponseSchema =
+  | z.ZodType
+  | null
+  | { contentType: string; schema: z.ZodType; also?: Record<string, z.ZodType> };
 
 /** Whether a route answers with Server-Sent Events (a body that does not end on its own). */
 export function isEventStream(schemas: RouteSchemas): boolean {

@@ -80,7 +80,16 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         checksKey: true,
         rawBody: { contentType: 'application/json', schema: mcpRequestBody },
         responses: {
-          200: mcpResponseBody,
+          200: {
+            contentType: 'application/json',
+            schema: mcpResponseBody,
+            also: {
+              'text/event-stream': z.string().meta({
+                description:
+                  'Streamable HTTP lets a server answer with a stream, so clients must accept it (406 otherwise); this server answers JSON',
+              }),
+            },
+          },
           202: {
             contentType: 'text/plain',
             schema: z.string().meta({

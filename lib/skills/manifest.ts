@@ -77,9 +77,15 @@ const annotationsSchema = z
   })
   .meta({ description: 'MCP tool annotations; read-only keys see only tools with readOnlyHint true' });
 
-const inputSchemaField = z
-  .record(z.string(), z.unknown())
-  .meta({ description: 'A JSON Schema object (type "object"); 2020-12 unless $schema names draft-07' });
+const inputSchemaField = z.record(z.string(), z.unknown()).meta({
+  description: 'A JSON Schema object (type "object"); 2020-12 unless $schema names draft-07',
+  // What inputSchemaProblem checks before compiling, as the document can say it.
+  required: ['type'],
+  properties: {
+    type: { const: 'object' },
+    $schema: { type: 'string', pattern: `${DRAFT_2020_12.source}|${DRAFT_07.source}` },
+  },
+});
 
 export const toolManifestSchema = z
   .strictObject({
