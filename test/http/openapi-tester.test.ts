@@ -180,14 +180,35 @@ describe('requests valid by the OpenAPI document (local runtime, scheduler off)'
     expect(report.join('\n\n')).toBe('');
   }, 120_000);
 
+  it('answers a secured operation without a key with the 401 it declares (JSON-RPC for MCP)', async () => {
+    const problems: string[] = [];
+    for (const route of api.app.routes) {
+      const op = operationOf(doc, route);
+      if (op.security.length === 0) continue;
+      const [request] = fc
+        .sample(validRequests(route, doc, fx, hintsFor(fx, invitationToken), validators()), {
+          seed: SEED,
+          numRuns: 20,
+        })
+        .filter((req) => req !== undefined);
+      if (!request) throw new Error(`no valid request for ${route.method} ${route.path}`);
+      const { authorization: _key, ...headers } = request.headers;
+      const answer = await client.send({ ...request, headers });
+      if (answer.status !== 401) problems.push(`${request.operation} -> ${answer.status} without a key`);
+      problems.push(...undeclared(op, answer, validators()).map((p) => `${request.operation}: ${p}`));
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('reaches the handlers: a few thousand requests, most operations answered with a success', () => {
     const tallies = [...sentByOperation.values()];
     const sent = tallies.reduce((sum, t) => sum + t.sent, 0);
     expect(sent).toBeGreaterThanOrEqual(2000);
     const answered = [...sentByOperation].filter(([, t]) => t.succeeded > 0).map(([name]) => name);
     const never = [...sentByOperation.keys()].filter((name) => !answered.includes(name));
-    // The operations whose only generated requests can fail are listed, so a new one is noticed.
-    expect(never, JSON.stringify(Object.fromEntries(sentByOperation))).toEqual(Object.keys(NEVER_SUCCEEDS));
+    // Only the listed operations may go without a success (one of them succeeding by chance is fine).
+    const unexplained = never.filter((name) => !(name in NEVER_SUCCEEDS));
+    expect(unexplained, JSON.stringify(Object.fromEntries(sentByOperation))).toEqual([]);
   });
 });
 
