@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../checks/paging.ts';
 import { RESERVED_NAMES } from '../domain/reserved-names.ts';
+import { TEMPLATED_URL_PATTERN } from '../domain/url-patterns.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import {
   ACTION_LIMITS,
@@ -37,24 +38,33 @@ const headersSchema = z
     z
       .string()
       .regex(HEADER_NAME, 'must be an HTTP header name (a token)')
-      .refine((name) => !RESERVED_NAMES.has(name), 'is a reserved name'),
+      .refine((name) => !RESERVED_NAMES.has(name), 'is a reserved name')
+      .meta({ not: { enum: [...RESERVED_NAMES] } }),
     z.string().max(MAX_HEADER_VALUE_LENGTH).regex(HEADER_VALUE, 'must not contain CR, LF or NUL'),
   )
   .refine((headers) => Object.keys(headers).length <= ACTION_LIMITS.headers, {
     message: `at most ${ACTION_LIMITS.headers} headers`,
   })
   .meta({
+    maxProperties: ACTION_LIMITS.headers,
     description: `Sent with every request; at most ${ACTION_LIMITS.headers}. Values read ******** in responses; on PUT a value of ******** keeps the stored one`,
   });
 
 /** The fields of an action as a request names them; create applies defaults, PUT keeps absent ones. */
 const fields = {
-  name: z.string().trim().min(1).max(MAX_NAME_LENGTH).meta({ description: 'Display name' }),
+  name: z
+    .string()
+    .regex(/\S/, 'must not be blank')
+    .trim()
+    .min(1)
+    .max(MAX_NAME_LENGTH)
+    .meta({ description: 'Display name' }),
   url: z
     .string()
     .max(MAX_URL_LENGTH)
     .regex(/^https?:\/\/[^\s]+$/i, 'must be an http or https URL')
     .meta({
+      pattern: TEMPLATED_URL_PATTERN,
       description:
         'http or https; {{variable}} placeholders allowed. A host without placeholders must resolve to a public address (or one in VIGIL_EGRESS_ALLOW); a host with placeholders is checked at each run',
     }),
@@ -65,7 +75,10 @@ const fields = {
     .refine((body) => utf8Bytes(body) <= ACTION_LIMITS.bodyTemplateBytes, {
       message: `must be at most ${ACTION_LIMITS.bodyTemplateBytes} bytes (UTF-8)`,
     })
-    .meta({ description: 'With {{variable}} placeholders; at most 16 KB (UTF-8); default empty' }),
+    .meta({
+      maxLength: ACTION_LIMITS.bodyTemplateBytes,
+      description: 'With {{variable}} placeholders; at most 16 KB (UTF-8); default empty',
+    }),
   trigger_type: z.enum(TRIGGER_TYPES).meta({ description: 'Default manual' }),
   check_id: idSchema('chk')
     .nullable()
@@ -100,23 +113,55 @@ const fields = {
     }),
 };
 
-/** POST /v1/actions. */
+/** What every trigger type of a new action takes. */
+const newAction = {
+  name: fields.name,
+  url: fields.url,
+  method: fields.method.default('POST'),
+  headers: headersSchema.default({}),
+  body_template: fields.body_template.default(''),
+  timeout_ms: fields.timeout_ms.default(ACTION_LIMITS.timeoutMs.default),
+  pipeline_timeout_seconds: fields.pipeline_timeout_seconds.default(
+    ACTION_LIMITS.pipelineTimeoutSeconds.default,
+  ),
+};
+/** A trigger field another trigger type uses: absent, or null (trigger_to_state also ''). */
+const noCheck = z.null({ error: 'only a state_change action has one' }).optional();
+const noState = z
+  .union([z.literal(''), z.null()], { error: 'only a state_change action has one' })
+  .transform(() => null)
+  .optional();
+const noInterval = z.null({ error: 'only a schedule action has one' }).optional();
+
+/**
+ * POST /v1/actions: one shape per trigger_type (absent: manual), so the document says what each
+ * takes: state_change a check_id, schedule an interval_seconds, and neither the other's fields.
+ */
 export const createActionBody = z
-  .strictObject({
-    name: fields.name,
-    url: fields.url,
-    method: fields.method.default('POST'),
-    headers: headersSchema.default({}),
-    body_template: fields.body_template.default(''),
-    trigger_type: fields.trigger_type.default('manual'),
-    check_id: fields.check_id.optional(),
-    trigger_to_state: fields.trigger_to_state.optional(),
-    interval_seconds: fields.interval_seconds.optional(),
-    timeout_ms: fields.timeout_ms.default(ACTION_LIMITS.timeoutMs.default),
-    pipeline_timeout_seconds: fields.pipeline_timeout_seconds.default(
-      ACTION_LIMITS.pipelineTimeoutSeconds.default,
-    ),
-  })
+  .discriminatedUnion('trigger_type', [
+    z.strictObject({
+      ...newAction,
+      trigger_type: z.literal('manual').optional().meta({ description: 'Default manual' }),
+      check_id: noCheck,
+      trigger_to_state: noState,
+      interval_seconds: noInterval,
+    }),
+    z.strictObject({
+      ...newAction,
+      trigger_type: z.literal('state_change'),
+      check_id: fields.check_id.unwrap().meta({ description: 'A check of the tenant' }),
+      trigger_to_state: fields.trigger_to_state.optional(),
+      interval_seconds: noInterval,
+    }),
+    z.strictObject({
+      ...newAction,
+      trigger_type: z.literal('schedule'),
+      check_id: noCheck,
+      trigger_to_state: noState,
+      interval_seconds: fields.interval_seconds.unwrap(),
+    }),
+  ])
+  .transform((body) => ({ ...body, trigger_type: body.trigger_type ?? 'manual' }))
   .meta({ id: 'ActionInput' });
 export type CreateActionBody = z.output<typeof createActionBody>;
 
@@ -141,9 +186,13 @@ export type UpdateActionBody = z.output<typeof updateActionBody>;
 /** GET /v1/actions/{id}/executions. */
 export const executionsQuery = pageQuery(ACTION_LIMITS.executionsPage.max);
 
-const logLine = z.string().refine((line) => utf8Bytes(line) <= ACTION_LIMITS.logLineBytes, {
-  message: `must be at most ${ACTION_LIMITS.logLineBytes} bytes (UTF-8); lines are never truncated`,
-});
+const logLine = z
+  .string()
+  .refine((line) => utf8Bytes(line) <= ACTION_LIMITS.logLineBytes, {
+    message: `must be at most ${ACTION_LIMITS.logLineBytes} bytes (UTF-8); lines are never truncated`,
+  })
+  // The byte bound, as far as JSON Schema can say it (characters; a character takes 1 to 4 bytes).
+  .meta({ maxLength: ACTION_LIMITS.logLineBytes });
 
 /** POST /v1/actions/executions/{exec_id}/events: a status, log lines, or both. */
 export const eventsBody = z
@@ -160,5 +209,6 @@ export const eventsBody = z
   .refine((body) => body.status !== undefined || body.logs !== undefined, {
     message: 'give status, logs or both',
   })
-  .meta({ id: 'ExecutionEvents' });
+  // Of its two fields at least one: what the refine above says, as the document can say it.
+  .meta({ id: 'ExecutionEvents', minProperties: 1 });
 export type EventsBody = z.output<typeof eventsBody>;

@@ -224,6 +224,7 @@ function eventsRoute(deps: ActionRouteDeps): PublicRoute {
       'Report a pipeline status (last write wins) and/or log lines; Authorization: Bearer <API key> or the execution’s callback token',
     schemas: {
       params: executionParams,
+      checksKey: true,
       responses: { 200: publicExecutionSchema },
       errors: ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'READ_ONLY', 'RATE_LIMITED', 'LOG_LIMIT'],
     },

@@ -21,14 +21,20 @@ const varsSchema = z
         TEMPLATE_VAR_NAME,
         'a variable name is lowercase letters, digits and _, not starting with a digit',
       ),
-    z.string().refine((v) => Buffer.byteLength(v, 'utf8') <= RUN_VARS_LIMITS.valueBytes, {
-      message: `at most ${RUN_VARS_LIMITS.valueBytes} bytes`,
-    }),
+    z
+      .string()
+      .refine((v) => Buffer.byteLength(v, 'utf8') <= RUN_VARS_LIMITS.valueBytes, {
+        message: `at most ${RUN_VARS_LIMITS.valueBytes} bytes`,
+      })
+      .meta({ maxLength: RUN_VARS_LIMITS.valueBytes }),
   )
   .refine((vars) => Object.keys(vars).length <= RUN_VARS_LIMITS.count, {
     message: `at most ${RUN_VARS_LIMITS.count} variables`,
   })
-  .meta({ description: 'Template variables that override the built-in ones for this run' });
+  .meta({
+    maxProperties: RUN_VARS_LIMITS.count,
+    description: `Template variables that override the built-in ones for this run: at most ${RUN_VARS_LIMITS.count}, each at most ${RUN_VARS_LIMITS.valueBytes} bytes (UTF-8)`,
+  });
 
 const runBodySchema = z.strictObject({ vars: varsSchema.optional() }).optional();
 

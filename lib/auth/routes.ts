@@ -7,7 +7,7 @@ import { createdKeySchema, meSchema, publicKeySchema } from './responses.ts';
 import type { TenantStore } from './tenant-store.ts';
 
 const createKeyBody = z.strictObject({
-  label: z.string().trim().min(1).max(100),
+  label: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(100),
   is_read_only: z.boolean().optional(),
 });
 

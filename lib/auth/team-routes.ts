@@ -9,13 +9,17 @@ import { isInvalidInvitationToken } from './team-accept.ts';
 import type { TeamService } from './team-service.ts';
 
 const inviteBody = z.strictObject({
-  email: z.string().trim().toLowerCase().max(254).pipe(z.email()),
+  // Trimmed and lower-cased first; the document shows the address as z.email() checks it.
+  email: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+    z.email().max(254),
+  ),
   role: z.enum(['admin', 'member']).default('member'),
 });
 
 const acceptBody = z.strictObject({
   token: z.string().min(1).max(200),
-  name: z.string().trim().min(1).max(100),
+  name: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(100),
 });
 
 const tag = 'Team';

@@ -6,7 +6,7 @@ import { RELATION_TYPES } from './records.ts';
 /** Request bodies and queries of the catalog routes; unknown body fields are rejected (400). */
 
 const slug = z.string().regex(SLUG, 'must match ^[a-z0-9][a-z0-9-]{0,62}$');
-const name = z.string().trim().min(1).max(200);
+const name = z.string().regex(/\S/, 'must not be blank').trim().min(1).max(200);
 const fieldValues = z.record(z.string(), z.unknown());
 
 export const createBlueprintBody = z.strictObject({

@@ -9,7 +9,7 @@ import { z } from 'zod';
 
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;
 
-const host = z.string().trim().min(1).max(253);
+const host = z.string().regex(/\S/, 'must not be blank').trim().min(1).max(253);
 const port = z.number().int().min(1).max(65535);
 
 /** The config each check type accepts on create and update (the Check responses show the same). */

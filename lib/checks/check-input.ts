@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { isAllowedKey, RESERVED_NAME_MESSAGE } from '../domain/reserved-names.ts';
+import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from '../domain/reserved-names.ts';
+import { HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
 import { unredactedUrl } from '../domain/url-redaction.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { type CheckConfig, checkConfigSchema } from './check-config.ts';
+import { type CheckConfig, checkConfigSchema, configSchemas } from './check-config.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
@@ -17,15 +18,25 @@ const httpUrl = z
     } catch {
       return false;
     }
-  }, 'must be an absolute http(s) URL');
+  }, 'must be an absolute http(s) URL')
+  .meta({ pattern: HTTP_URL_PATTERN, description: 'An absolute http or https URL' });
 
 const settable = z
   .object({
     target_url: httpUrl.nullable(),
     method: z.enum(HTTP_METHODS),
     headers: z
-      .record(z.string().min(1).max(256).refine(isAllowedKey, RESERVED_NAME_MESSAGE), z.string().max(8192))
-      .refine((h) => Object.keys(h).length <= 20, { message: 'at most 20 headers' }),
+      .record(
+        z
+          .string()
+          .min(1)
+          .max(256)
+          .refine(isAllowedKey, RESERVED_NAME_MESSAGE)
+          .meta({ not: { enum: [...RESERVED_NAMES] } }),
+        z.string().max(8192),
+      )
+      .refine((h) => Object.keys(h).length <= 20, { message: 'at most 20 headers' })
+      .meta({ maxProperties: 20 }),
     body: z
       .string()
       .max(64 * 1024)
@@ -41,14 +52,97 @@ const settable = z
   })
   .partial().shape;
 
-export const createCheckBody = z.strictObject({
-  entity_id: z.string().min(1),
-  check_type: z.enum(CHECK_TYPES),
-  ...settable,
+export const DEFAULTS = {
+  method: 'GET',
+  headers: {},
+  body: null,
+  expected_status: 200,
+  body_contains: '',
+  interval_seconds: 60,
+  timeout_ms: 5000,
+  failure_threshold: 3,
+  enabled: true,
+  config: {},
+} as const;
+
+/** A field only http checks use: other types may leave it out or send its default. */
+const httpOnly = <T extends z.ZodType>(value: T, type: CheckType, what: string) =>
+  value.optional().meta({ description: `Only http checks ${what}; ${type} checks leave it out` });
+const notHttp = (type: CheckType) => ({
+  target_url: httpOnly(z.null({ error: `not used by ${type} checks` }), type, 'have a target URL'),
+  method: httpOnly(z.literal('GET', { error: 'only http checks have a method' }), type, 'have a method'),
+  headers: httpOnly(z.strictObject({}, { error: 'only http checks send headers' }), type, 'send headers'),
+  body: httpOnly(z.null({ error: 'only http checks send a body' }), type, 'send a body'),
+  expected_status: httpOnly(
+    z.literal(DEFAULTS.expected_status, { error: 'only http checks expect a status' }),
+    type,
+    'expect a status',
+  ),
+  body_contains: httpOnly(z.literal('', { error: 'only http checks read a body' }), type, 'read a body'),
+  execution_mode: z.literal('pull', { error: `${type} checks use execution_mode "pull"` }).optional(),
 });
+const common = { entity_id: z.string().min(1) } as const;
+const { config: _config, execution_mode: _mode, target_url: _url, ...httpFields } = settable;
+
+/**
+ * POST /v1/checks: one shape per check_type (a discriminated union), so the document says what
+ * each type takes: http checks a target_url; the others a config of their type and none of the
+ * http fields; push checks no timeout (they are not probed) and execution_mode "push".
+ */
+export const createCheckBody = z.discriminatedUnion(
+  'check_type',
+  [
+    z.strictObject({
+      ...common,
+      check_type: z.literal('http'),
+      ...httpFields,
+      target_url: httpUrl,
+      config: configSchemas.http.optional(),
+      execution_mode: z.literal('pull', { error: 'http checks use execution_mode "pull"' }).optional(),
+    }),
+    z.strictObject({
+      ...common,
+      check_type: z.literal('tcp'),
+      ...httpFields,
+      ...notHttp('tcp'),
+      config: configSchemas.tcp,
+    }),
+    z.strictObject({
+      ...common,
+      check_type: z.literal('tls'),
+      ...httpFields,
+      ...notHttp('tls'),
+      config: configSchemas.tls,
+    }),
+    z.strictObject({
+      ...common,
+      check_type: z.literal('dns'),
+      ...httpFields,
+      ...notHttp('dns'),
+      config: configSchemas.dns,
+    }),
+    z.strictObject({
+      ...common,
+      check_type: z.literal('push'),
+      ...httpFields,
+      ...notHttp('push'),
+      timeout_ms: z
+        .literal(DEFAULTS.timeout_ms, { error: 'push checks are not probed' })
+        .optional()
+        .meta({ description: 'Push checks are not probed: leave it out' }),
+      config: configSchemas.push.optional(),
+      execution_mode: z.literal('push', { error: 'push checks use execution_mode "push"' }).optional(),
+    }),
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `must be one of ${CHECK_TYPES.join(', ')}` : undefined,
+  },
+);
 export type CreateCheckBody = z.infer<typeof createCheckBody>;
 
-export const updateCheckBody = z.strictObject(settable);
+/** PUT /v1/checks/{id}: the fields given change; an empty body changes nothing and is refused. */
+export const updateCheckBody = z.strictObject(settable).meta({ minProperties: 1 });
 export type UpdateCheckBody = z.infer<typeof updateCheckBody>;
 
 /** The user-settable fields of a check besides its type and config. */
@@ -72,19 +166,6 @@ export type CheckDefinition = SettableFields & CheckConfig;
 
 /** A definition as assembled from a body (and the stored check), before its config is parsed. */
 type DraftDefinition = SettableFields & { check_type: CheckType; config: Record<string, unknown> };
-
-export const DEFAULTS = {
-  method: 'GET',
-  headers: {},
-  body: null,
-  expected_status: 200,
-  body_contains: '',
-  interval_seconds: 60,
-  timeout_ms: 5000,
-  failure_threshold: 3,
-  enabled: true,
-  config: {},
-} as const;
 
 const fail = (path: string, message: string): never => {
   throw ValidationError.field(path, message);

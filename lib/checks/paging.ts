@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger } from '../http/route-schemas.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { encodeCursor, indexKeyNames, positionAttrs, positionOf } from '../store/cursor.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
@@ -15,13 +16,8 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 /** The `limit` and `cursor` query parameters of a paged list whose limit is at most `max`. */
 export function pageQuery(max: number) {
-  const message = `must be an integer from 1 to ${max}`;
   return z.object({
-    limit: z
-      .string()
-      .regex(/^[0-9]{1,6}$/, message)
-      .transform(Number)
-      .pipe(z.number().int().min(1, message).max(max, message))
+    limit: queryInteger(1, max)
       .default(DEFAULT_PAGE_SIZE)
       .meta({ description: `Page size: an integer from 1 to ${max}; default ${DEFAULT_PAGE_SIZE}` }),
     cursor: z

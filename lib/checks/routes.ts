@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/define-route.ts';
-import { idSchema } from '../http/route-schemas.ts';
+import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
 import type { CheckService } from './check-service.ts';
@@ -19,15 +19,10 @@ export interface CheckRouteDeps {
 export const checkParams = z.object({ id: idSchema('chk') });
 /** The largest page of GET /v1/checks (its `limit`). */
 export const CHECK_LIST_MAX = 1000;
-const listLimitMessage = `must be an integer from 1 to ${CHECK_LIST_MAX}`;
 const listChecksQuery = z
   .object({
     entity_id: z.string().min(1).optional().meta({ description: 'Only the checks of this entity' }),
-    limit: z
-      .string()
-      .regex(/^[0-9]{1,6}$/, listLimitMessage)
-      .transform(Number)
-      .pipe(z.number().int().min(1, listLimitMessage).max(CHECK_LIST_MAX, listLimitMessage))
+    limit: queryInteger(1, CHECK_LIST_MAX)
       .optional()
       .meta({
         description: `Page size, 1 to ${CHECK_LIST_MAX}; without it, every check in one answer. The next page is in the Link header`,

@@ -9,6 +9,7 @@ import {
   SPARKLINE_MAX_HOURS,
   type SparklineBucket,
 } from '../domain/sparkline.ts';
+import { queryInteger } from '../http/route-schemas.ts';
 import { isoTime } from '../platform/clock.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { parseItem, queryAll } from '../store/items.ts';
@@ -29,21 +30,12 @@ const HOUR_MS = 3_600_000;
 /** Raw results one sparkline may read (unaligned bucket widths only); more is a 400. */
 export const RAW_SPARKLINE_MAX_RESULTS = 20_000;
 
-const intParam = (max: number) => {
-  const message = `must be an integer from 1 to ${max}`;
-  return z
-    .string()
-    .regex(/^[0-9]{1,6}$/, message)
-    .transform(Number)
-    .pipe(z.number().int().min(1, message).max(max, message));
-};
-
 /** Query of GET /v1/checks/{id}/sparkline: hours (default 24, at most 720), buckets (default 48, at most 500). */
 export const sparklineQuery = z.object({
-  hours: intParam(SPARKLINE_MAX_HOURS)
+  hours: queryInteger(1, SPARKLINE_MAX_HOURS)
     .default(24)
     .meta({ description: `The window: an integer from 1 to ${SPARKLINE_MAX_HOURS} hours; default 24` }),
-  buckets: intParam(SPARKLINE_MAX_BUCKETS)
+  buckets: queryInteger(1, SPARKLINE_MAX_BUCKETS)
     .default(48)
     .meta({
       description: `Buckets in the window: an integer from 1 to ${SPARKLINE_MAX_BUCKETS}; default 48`,

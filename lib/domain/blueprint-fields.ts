@@ -1,6 +1,13 @@
 import { z } from 'zod';
-import { FIELD_TYPES, type FieldValue, parseDefaultValue } from './field-values.ts';
-import { isAllowedKey, RESERVED_NAME_MESSAGE } from './reserved-names.ts';
+import {
+  FIELD_TYPES,
+  type FieldType,
+  type FieldValue,
+  MAX_ARRAY_ITEMS,
+  parseDefaultValue,
+} from './field-values.ts';
+import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from './reserved-names.ts';
+import { HTTP_URL_PATTERN } from './url-patterns.ts';
 
 /** Blueprint field definitions: their shape, their rules and their order. Pure: no I/O. */
 
@@ -24,12 +31,50 @@ export const fieldDefinitionSchema = z.strictObject({
 export type FieldDefinition = z.output<typeof fieldDefinitionSchema>;
 
 /**
- * A new field definition as a request gives it: reserved names are refused here, at the boundary,
- * while definitions stored before the rule still read.
+ * The `default_value` each field type parses (parseDefaultValue), as patterns the document shows:
+ * every match parses (bounded digits and exponents stay finite; an array holds at most
+ * MAX_ARRAY_ITEMS scalars). checkFieldDefinition still parses the value: it is the rule.
  */
-export const newFieldDefinitionSchema = fieldDefinitionSchema.extend({
-  name: fieldName.refine(isAllowedKey, RESERVED_NAME_MESSAGE),
-});
+const JSON_SPACE = '[ \\t\\n\\r]*';
+const NUMBER = '-?(?:0|[1-9][0-9]{0,14})(?:\\.[0-9]{1,15})?(?:[eE][+-]?[0-9]{1,2})?';
+const JSON_STRING = '"(?:[^"\\\\\\x00-\\x1f]|\\\\["\\\\/bfnrt]|\\\\u[0-9a-fA-F]{4})*"';
+const SCALAR = `(?:${JSON_STRING}|${NUMBER}|true|false)`;
+const DEFAULT_PATTERNS: Record<FieldType, string | undefined> = {
+  string: undefined,
+  number: `^${NUMBER}$`,
+  boolean: '^(?:true|false)$',
+  url: HTTP_URL_PATTERN,
+  array: `^${JSON_SPACE}\\[${JSON_SPACE}(?:${SCALAR}(?:${JSON_SPACE},${JSON_SPACE}${SCALAR}){0,${MAX_ARRAY_ITEMS - 1}})?${JSON_SPACE}\\]${JSON_SPACE}$`,
+};
+
+/** A new definition of one field type: its default_value documented as that type parses it. */
+function newDefinitionOf<T extends FieldType>(type: T) {
+  const pattern = DEFAULT_PATTERNS[type];
+  return fieldDefinitionSchema.extend({
+    name: fieldName.refine(isAllowedKey, RESERVED_NAME_MESSAGE).meta({ not: { enum: [...RESERVED_NAMES] } }),
+    field_type: z.literal(type),
+    default_value: fieldDefinitionSchema.shape.default_value.meta(pattern ? { pattern } : {}),
+  });
+}
+
+/**
+ * A new field definition as a request gives it, one shape per field_type: reserved names are
+ * refused here, at the boundary, while definitions stored before the rule still read.
+ */
+export const newFieldDefinitionSchema = z.discriminatedUnion(
+  'field_type',
+  [
+    newDefinitionOf('string'),
+    newDefinitionOf('number'),
+    newDefinitionOf('boolean'),
+    newDefinitionOf('url'),
+    newDefinitionOf('array'),
+  ],
+  {
+    error: (issue) =>
+      issue.code === 'invalid_union' ? `must be one of ${FIELD_TYPES.join(', ')}` : undefined,
+  },
+);
 
 export interface FieldIssue {
   path: string;

@@ -26,14 +26,41 @@ const objectSchema = z.object({
 });
 
 const COMPONENT_REF = '#/components/schemas/';
-const SUCCESS_DESCRIPTIONS: Record<string, string> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+const SUCCESS_DESCRIPTIONS: Record<string, string> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No content',
+};
+
+const requiredIn = z.array(z.object({ required: z.array(z.string()).optional() }).loose());
+
+/**
+ * A zod discriminated union becomes a `oneOf` with OpenAPI's `discriminator`, so generators and
+ * validators pick the alternative by its tag (a check's `check_type`, a channel's `channel_type`).
+ * Not where one alternative may leave the tag out (a new action's trigger_type defaults to
+ * manual): OpenAPI's discriminator must be present in every alternative.
+ */
+const withDiscriminator: NonNullable<Parameters<typeof z.toJSONSchema>[1]>['override'] = (ctx) => {
+  const def = ctx.zodSchema._zod.def;
+  if (def.type !== 'union' || !('discriminator' in def) || typeof def.discriminator !== 'string') return;
+  const propertyName = def.discriminator;
+  const options = requiredIn.safeParse(ctx.jsonSchema.oneOf);
+  if (options.success && options.data.every((option) => option.required?.includes(propertyName)))
+    ctx.jsonSchema.discriminator = { propertyName };
+};
 
 /**
  * The JSON Schema of `schema`. Schemas carrying a `meta({ id })` become components: zod emits
  * them as `$defs`, which move to `components.schemas` (the same id must always mean the same schema).
  */
 function toJsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Components): JsonSchema {
-  const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+  const converted = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    override: withDiscriminator,
+  });
   const rewritten = convertedSchema.parse(
     JSON.parse(JSON.stringify(converted).replaceAll('"#/$defs/', `"${COMPONENT_REF}`)),
   );
@@ -72,6 +99,13 @@ function parameters(route: Route, components: Components): JsonSchema[] {
 }
 
 function requestBody(route: Route, components: Components): JsonSchema | undefined {
+  if (route.body === 'raw' && route.schemas.rawBody) {
+    const { contentType, schema } = route.schemas.rawBody;
+    return {
+      required: true,
+      content: { [contentType]: { schema: toJsonSchema(schema, 'input', components) } },
+    };
+  }
   if (route.body === 'raw') {
     return {
       description: 'Any content type and body; never parsed',
@@ -96,9 +130,14 @@ function successResponse(
   const description = SUCCESS_DESCRIPTIONS[status] ?? 'Success';
   const described = headers ? { description, headers } : { description };
   if (response === null) return described;
-  const [contentType, schema] =
-    response instanceof z.ZodType ? ['application/json', response] : [response.contentType, response.schema];
-  return { ...described, content: { [contentType]: { schema: toJsonSchema(schema, 'output', components) } } };
+  const [contentType, schema, also] =
+    response instanceof z.ZodType
+      ? ['application/json', response, {}]
+      : [response.contentType, response.schema, response.also ?? {}];
+  const content: Record<string, JsonSchema> = {};
+  for (const [type, body] of Object.entries({ [contentType]: schema, ...also }))
+    content[type] = { schema: toJsonSchema(body, 'output', components) };
+  return { ...described, content };
 }
 
 /** The error codes a route can answer: those of its kind (auth, params, body, query) and its own. */
@@ -126,18 +165,29 @@ const ERROR_HEADERS: Record<number, JsonSchema> = {
   },
 };
 
-function errorResponses(route: Route): Record<string, JsonSchema> {
+/**
+ * The route's error answers by status: the `{error, code}` envelope of its codes, and the bodies
+ * it declares in `otherErrors` (either one where a status has both).
+ */
+function errorResponses(route: Route, components: Components): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of routeErrorCodes(route)) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
+  const other = route.schemas.otherErrors ?? {};
+  const statuses = new Set([...byStatus.keys(), ...Object.keys(other).map(Number)]);
   const responses: Record<string, JsonSchema> = {};
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+  for (const status of [...statuses].sort((a, b) => a - b)) {
+    const codes = byStatus.get(status) ?? [];
+    const extra = other[status];
+    const envelope = { $ref: `${COMPONENT_REF}Error` };
+    const own = extra ? toJsonSchema(extra.schema, 'output', components) : undefined;
+    const schema = own ? (codes.length > 0 ? { anyOf: [envelope, own] } : own) : envelope;
     responses[String(status)] = {
-      description: codes.join(', '),
+      description: [codes.join(', '), extra?.description].filter(Boolean).join('; '),
       ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
-      content: { 'application/json': { schema: { $ref: `${COMPONENT_REF}Error` } } },
+      content: { 'application/json': { schema } },
     };
   }
   return responses;
@@ -157,8 +207,8 @@ function operation(route: Route, components: Components): JsonSchema {
     tags: [route.tag],
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),
-    responses: { ...responses, ...errorResponses(route) },
-    security: route.auth === 'key' ? [{ bearerAuth: [] }] : [],
+    responses: { ...responses, ...errorResponses(route, components) },
+    security: route.auth === 'key' || route.schemas.checksKey ? [{ bearerAuth: [] }] : [],
   };
 }
 
@@ -180,6 +230,9 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonSchema {
       description: 'Generated from the route table; conventions and error codes in docs/api.md.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    // Relative: paths resolve against wherever the document was fetched from (a local runtime, an
+    // API Gateway stage, a function URL), so one document serves every deployment.
+    servers: [{ url: '/', description: 'The origin this document was fetched from' }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {

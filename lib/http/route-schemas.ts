@@ -24,8 +24,14 @@ export const ERROR_STATUS = {
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** A success response: the zod schema of its JSON body, `null` for none (204), or another media type. */
-export type ResponseSchema = z.ZodType | null | { contentType: string; schema: z.ZodType };
+/**
+ * A success response: the zod schema of its JSON body, `null` for none (204), or another media type
+ * (`also`: more media types the answer may come in, such as MCP's optional event stream).
+ */
+export type ResponseSchema =
+  | z.ZodType
+  | null
+  | { contentType: string; schema: z.ZodType; also?: Record<string, z.ZodType> };
 
 /** Whether a route answers with Server-Sent Events (a body that does not end on its own). */
 export function isEventStream(schemas: RouteSchemas): boolean {
@@ -47,8 +53,13 @@ export interface RouteSchemas {
   headers?: StringFields;
   /** The JSON request body (routes that read one); a body that does not parse answers 400. */
   body?: z.ZodType;
+  /**
+   * The body a raw route (`body: 'raw'`) expects, for the document only: never parsed by
+   * defineRoute, since the route's transport checks it (the MCP SDK answers JSON-RPC errors).
+   */
+  rawBody?: { contentType: string; schema: z.ZodType };
   /** Success responses by status. */
-  responses: { 200?: ResponseSchema; 201?: ResponseSchema; 204?: null };
+  responses: { 200?: ResponseSchema; 201?: ResponseSchema; 202?: ResponseSchema; 204?: null };
   /** Headers of the success response, by name, as OpenAPI header objects (e.g. a paged list's Link). */
   responseHeaders?: Record<string, { description: string; schema: Record<string, unknown> }>;
   /**
@@ -57,6 +68,13 @@ export interface RouteSchemas {
    * added by the OpenAPI builder from the route itself.
    */
   errors?: readonly ErrorCode[];
+  /**
+   * Error answers whose body is not the API's `{error, code}` envelope, by status (the MCP transport
+   * answers JSON-RPC error objects). A status that also has envelope codes documents either body.
+   */
+  otherErrors?: Partial<Record<number, { description: string; schema: z.ZodType }>>;
+  /** A public route (auth 'none' to the router) whose handler checks the Bearer key itself (MCP). */
+  checksKey?: true;
 }
 
 /** The error body of every non-2xx JSON answer. */
@@ -68,6 +86,19 @@ export const errorBodySchema = z.strictObject({
     .optional()
     .meta({ description: 'One entry per invalid field (VALIDATION_ERROR only)' }),
 });
+
+/**
+ * An integer query parameter from `min` to `max`: on the wire a string of digits, parsed to a number
+ * before the bounds are checked, and documented as what it is (`type: integer`, minimum, maximum),
+ * so a client generated from the document sends a number. Anything else is refused with `message`.
+ */
+export function queryInteger(min: number, max: number) {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value),
+    z.int({ error: message }).min(min, message).max(max, message),
+  );
+}
 
 /** Crockford base32 as the ids' ULIDs use it (lib/platform/ids.ts). */
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}';

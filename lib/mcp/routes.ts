@@ -20,6 +20,7 @@ import {
 import type { ToolCatalog } from './ports.ts';
 import type { McpRelay } from './relay.ts';
 import { handleStreamable } from './streamable.ts';
+import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './wire-schemas.ts';
 
 export interface McpRouteDeps {
   tools: ToolCatalog;
@@ -40,8 +41,8 @@ export interface McpRouteDeps {
 const UNAUTHORIZED_RPC = -32001;
 
 const tag = 'MCP';
-const errors = ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'RATE_LIMITED'] as const;
-const jsonRpc = z.record(z.string(), z.unknown()).meta({ description: 'A JSON-RPC 2.0 message (MCP)' });
+/** Envelope errors (the key's tenant disabled, the rate limits); a missing or unknown key is JSON-RPC. */
+const errors = ['ACCOUNT_DISABLED', 'RATE_LIMITED'] as const;
 const sessionQuery = z.object({
   sessionId: z.string().max(64).optional().meta({
     description: 'A legacy SSE session (the `endpoint` event names it): the POST is a relayed message',
@@ -85,7 +86,52 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
       tag,
       summary:
         'MCP messages (Authorization: Bearer <API key>): Streamable HTTP, stateless; with ?sessionId a legacy SSE message, answered 202 and on its stream',
-      schemas: { query: sessionQuery, responses: { 200: jsonRpc }, errors: [...errors, 'NOT_FOUND'] },
+      schemas: {
+        query: sessionQuery,
+        checksKey: true,
+        rawBody: { contentType: 'application/json', schema: mcpRequestBody },
+        responses: {
+          200: {
+            contentType: 'application/json',
+            schema: mcpResponseBody,
+            also: {
+              'text/event-stream': z.string().meta({
+                description:
+                  'Streamable HTTP lets a server answer with a stream, so clients must accept it (406 otherwise); this server answers JSON',
+              }),
+            },
+          },
+          202: {
+            contentType: 'text/plain',
+            schema: z.string().meta({
+              description:
+                'Accepted: a legacy message POST (its answers go to the session stream), or notifications and responses only (empty body)',
+            }),
+          },
+        },
+        errors: [...errors, 'NOT_FOUND'],
+        otherErrors: {
+          400: {
+            description:
+              'JSON-RPC -32700/-32600/-32000: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version',
+            schema: jsonRpcErrorBody,
+          },
+          401: { description: 'UNAUTHORIZED, as a JSON-RPC error (-32001)', schema: jsonRpcErrorBody },
+          403: {
+            description:
+              "An Origin header other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
+            schema: jsonRpcErrorBody,
+          },
+          406: {
+            description: 'Accept does not list both application/json and text/event-stream (Streamable HTTP)',
+            schema: jsonRpcErrorBody,
+          },
+          415: {
+            description: 'Content-Type is not application/json (Streamable HTTP)',
+            schema: jsonRpcErrorBody,
+          },
+        },
+      },
       handler: async (ctx) => {
         const caller = await callerOf(deps, ctx);
         if (caller instanceof Response) return caller;
@@ -119,7 +165,26 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
             }),
           },
         },
-        errors: [...errors, 'METHOD_NOT_ALLOWED'],
+        checksKey: true,
+        errors,
+        otherErrors: {
+          401: { description: 'UNAUTHORIZED, as a JSON-RPC error (-32001)', schema: jsonRpcErrorBody },
+          403: {
+            description:
+              "An Origin header other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
+            schema: jsonRpcErrorBody,
+          },
+          405: {
+            description:
+              'A Streamable HTTP GET (MCP-Protocol-Version or Mcp-Session-Id set): this server keeps no sessions',
+            schema: jsonRpcErrorBody,
+          },
+          429: {
+            description:
+              'Too many open legacy SSE streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000)',
+            schema: jsonRpcErrorBody,
+          },
+        },
       },
       handler: async (ctx) => {
         const caller = await callerOf(deps, ctx);

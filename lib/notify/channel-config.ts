@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { natsSubjectProblem } from '../domain/nats-subject.ts';
+import { HTTPS_TOPIC_URL_PATTERN, HTTPS_URL_PATTERN } from '../domain/url-patterns.ts';
 import { parseInput } from '../http/validation.ts';
 import { ConnectionError, EgressDeniedError } from '../platform/egress-errors.ts';
 import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
@@ -30,16 +31,22 @@ function isHttpsUrl(value: string): boolean {
 const httpsUrl = z
   .string()
   .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
-  .refine(isHttpsUrl, 'must be an https:// URL');
+  .refine(isHttpsUrl, 'must be an https:// URL')
+  .meta({ pattern: HTTPS_URL_PATTERN, description: 'An https URL' });
 
 /** A topic URL names its topic in the path: `https://ntfy.sh/` alone publishes nowhere. */
-const topicUrl = httpsUrl.refine((value) => {
-  try {
-    return new URL(value).pathname.replace(/\/+$/, '') !== '';
-  } catch {
-    return false;
-  }
-}, 'must be the full topic URL, such as https://ntfy.sh/my-topic');
+const topicUrl = httpsUrl
+  .refine((value) => {
+    try {
+      return new URL(value).pathname.replace(/\/+$/, '') !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be the full topic URL, such as https://ntfy.sh/my-topic')
+  .meta({
+    pattern: HTTPS_TOPIC_URL_PATTERN,
+    description: 'The full https topic URL, such as https://ntfy.sh/my-topic',
+  });
 
 /** Printable ASCII without spaces: the value travels in an HTTP header or HMAC key. */
 const headerSafe = (max: number) =>
@@ -48,6 +55,10 @@ const headerSafe = (max: number) =>
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
+/** Printable ASCII but space, `*`, `.` and `>`; a subject's first character is not `$` or `_` either. */
+const SUBJECT_CHAR = '[\\x21-\\x29\\x2b-\\x2d\\x2f-\\x3d\\x3f-\\x7e]';
+const FIRST_SUBJECT_CHAR = '[\\x21-\\x23\\x25-\\x29\\x2b-\\x2d\\x2f-\\x3d\\x3f-\\x5e\\x60-\\x7e]';
 
 /**
  * The channel's own subject, under the tenant's root (`<VIGIL_NATS_PREFIX>.<tenant id>.`, added at
@@ -60,6 +71,11 @@ const subject = z
   .superRefine((value, ctx) => {
     const problem = natsSubjectProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({
+    // What natsSubjectProblem accepts, less any leading `_` (the document is stricter: no lookahead).
+    pattern: `^${FIRST_SUBJECT_CHAR}${SUBJECT_CHAR}*(?:\\.${SUBJECT_CHAR}+)*$`,
+    description: 'Dot-separated tokens of printable ASCII, without the wildcards * and >',
   });
 
 const chatConfig = z.strictObject({ url: httpsUrl });

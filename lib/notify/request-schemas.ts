@@ -29,11 +29,10 @@ export const policyBody = z
       }),
     notify_on_recovery: z.boolean().optional().meta({ description: 'Also alert on recovery; default true' }),
     silenced: z.boolean().optional().meta({ description: 'Pause all alerts; default false' }),
+    // A union rather than a refine, so the document states both the 0 and the bounded range.
     repeat_interval_seconds: z
-      .number()
-      .int()
-      .refine((n) => n === 0 || (n >= MIN_REPEAT_SECONDS && n <= MAX_REPEAT_SECONDS), {
-        message: `must be 0 or from ${MIN_REPEAT_SECONDS} to ${MAX_REPEAT_SECONDS}`,
+      .union([z.literal(0), z.int().min(MIN_REPEAT_SECONDS).max(MAX_REPEAT_SECONDS)], {
+        error: `must be 0 or an integer from ${MIN_REPEAT_SECONDS} to ${MAX_REPEAT_SECONDS}`,
       })
       .optional()
       .meta({

@@ -92,8 +92,10 @@ function optionsFor(mode: Mode) {
     : { ...common, strict: false, useDefaults: true, allErrors: false };
 }
 
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
-const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
+/** The draft-07 dialect URI a tool may name in `$schema`. */
+export const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+/** The 2020-12 dialect URI (MCP's default). */
+export const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
 /**
  * A compiler of tool inputSchemas: JSON Schema 2020-12 (MCP's default dialect) unless `$schema`

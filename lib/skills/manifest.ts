@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SLUG } from '../catalog/catalog-keys.ts';
 import { idSchema } from '../http/route-schemas.ts';
-import { createInputSchemaCompiler } from './input-schema.ts';
+import { createInputSchemaCompiler, DRAFT_07, DRAFT_2020_12 } from './input-schema.ts';
 
 /**
  * The skill manifest as requests carry it (SPEC.md "Skill (MCP tool manifest)"; DECISIONS.md
@@ -45,9 +45,15 @@ const annotationsSchema = z
       'MCP tool annotations. A built-in tool shows its own whatever these say, and a runbook tool is never read-only; otherwise read-only keys see only tools with readOnlyHint true',
   });
 
-const inputSchemaField = z
-  .record(z.string(), z.unknown())
-  .meta({ description: 'A JSON Schema object (type "object"); 2020-12 unless $schema names draft-07' });
+const inputSchemaField = z.record(z.string(), z.unknown()).meta({
+  description: 'A JSON Schema object (type "object"); 2020-12 unless $schema names draft-07',
+  // What inputSchemaProblem checks before compiling, as the document can say it.
+  required: ['type'],
+  properties: {
+    type: { const: 'object' },
+    $schema: { type: 'string', pattern: `${DRAFT_2020_12.source}|${DRAFT_07.source}` },
+  },
+});
 
 export const toolManifestSchema = z
   .strictObject({
@@ -101,7 +107,7 @@ export const toolsSchema = z
   .meta({ description: `At most ${SKILL_LIMITS.tools} tools` });
 
 const fields = {
-  name: z.string().trim().min(1).max(200),
+  name: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(200),
   description: z.string().max(SKILL_LIMITS.descriptionLength),
   version: z.string().max(64).regex(SEMVER, 'must be a semantic version such as 1.2.3'),
   tools: toolsSchema,

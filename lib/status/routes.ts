@@ -3,6 +3,7 @@ import { SLUG } from '../catalog/catalog-keys.ts';
 import { pageQuery } from '../checks/paging.ts';
 import { transitionsPageSchema } from '../checks/responses.ts';
 import { defineRoute } from '../http/define-route.ts';
+import { queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { statusBoardSchema } from './responses.ts';
 import { STATES } from './status-index.ts';
@@ -10,7 +11,6 @@ import type { StatusService } from './status-service.ts';
 
 const transitionsQuery = pageQuery(200);
 const BOARD_MAX_PAGE = 1000;
-const limitMessage = `must be an integer from 1 to ${BOARD_MAX_PAGE}`;
 
 /** GET /v1/status filters and paging: without `limit`, every matching entity. */
 const boardQuery = z.object({
@@ -20,11 +20,7 @@ const boardQuery = z.object({
     .regex(SLUG, 'must be a blueprint slug')
     .optional()
     .meta({ description: 'Only entities of this blueprint' }),
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,6}$/, limitMessage)
-    .transform(Number)
-    .pipe(z.number().int().min(1, limitMessage).max(BOARD_MAX_PAGE, limitMessage))
+  limit: queryInteger(1, BOARD_MAX_PAGE)
     .optional()
     .meta({
       description: `Page size: an integer from 1 to ${BOARD_MAX_PAGE}; absent, every matching entity`,

@@ -105,7 +105,7 @@ describe('check config, typed by check_type', () => {
       definitionFromCreate({
         entity_id: 'ent_01JT0000000000000000000000',
         check_type: 'tcp',
-        config: { host: 'db.internal', port: '5432' },
+        config: { host: 'db.internal', port: '5432' as unknown as number },
       });
     expect(bad).toThrow(ValidationError);
     expect(bad).toThrow(

@@ -93,7 +93,8 @@ describe('the OpenAPI document', () => {
       for (const status of Object.keys(route.schemas.responses))
         expect(op.responses[status], name).toBeDefined();
       expect(op.responses['500'], name).toBeDefined();
-      expect(op.security, name).toEqual(route.auth === 'key' ? [{ bearerAuth: [] }] : []);
+      const secured = route.auth === 'key' || route.schemas.checksKey === true;
+      expect(op.security, name).toEqual(secured ? [{ bearerAuth: [] }] : []);
     }
   });
 
@@ -114,6 +115,76 @@ describe('the OpenAPI document', () => {
     );
     expect(Object.keys(op('post', '/v1/blueprints').responses)).toContain('413');
     expect(doc.components.schemas.Error.required).toEqual(['error', 'code']);
+  });
+
+  it('states the rules the server enforces: integer bounds, tagged unions, formats, patterns, servers', () => {
+    const query = (path: string, name: string) =>
+      doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name).schema;
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    expect(query('/v1/checks/{id}/results', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 500 });
+    expect(query('/v1/checks/{id}/sparkline', 'hours')).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 720,
+    });
+    expect(query('/v1/checks/{id}/sparkline', 'buckets')).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 500,
+    });
+    expect(query('/v1/status', 'limit')).toEqual({ type: 'integer', minimum: 1, maximum: 1000 });
+    const body = (method: string, path: string) =>
+      doc.paths[path][method].requestBody.content['application/json'].schema;
+    const checkBody = body('post', '/v1/checks');
+    expect(checkBody.discriminator).toEqual({ propertyName: 'check_type' });
+    expect(
+      checkBody.oneOf.map(
+        (o: { properties: { check_type: { const: string } } }) => o.properties.check_type.const,
+      ),
+    ).toEqual(['http', 'tcp', 'tls', 'dns', 'push']);
+    const channelBody = body('post', '/v1/checks/{check_id}/policy/channels');
+    expect(channelBody.discriminator).toEqual({ propertyName: 'channel_type' });
+    expect(channelBody.oneOf[0].properties.config.properties.url.pattern).toMatch(/^\^https:\/\//);
+    const email = body('post', '/v1/settings/users/invite').properties.email;
+    expect(email.format).toBe('email');
+    expect(email.pattern).toBeDefined();
+    expect(doc.components.schemas.PolicyInput.properties.repeat_interval_seconds.anyOf).toEqual([
+      { type: 'number', const: 0 },
+      { type: 'integer', minimum: 60, maximum: 86_400 },
+    ]);
+  });
+
+  it('documents /v1/mcp as it answers: JSON-RPC bodies, batches, 202, and JSON-RPC errors', () => {
+    const post = doc.paths['/v1/mcp'].post;
+    expect(post.security).toEqual([{ bearerAuth: [] }]);
+    expect(Object.keys(post.responses)).toEqual([
+      '200',
+      '202',
+      '400',
+      '401',
+      '403',
+      '404',
+      '406',
+      '413',
+      '415',
+      '429',
+      '500',
+    ]);
+    const request = post.requestBody.content['application/json'].schema;
+    expect(request.anyOf.map((s: { type?: string }) => s.type ?? 'message')).toEqual(['message', 'array']);
+    expect(post.responses['200'].content['application/json'].schema.anyOf[1].type).toBe('array');
+    expect(Object.keys(post.responses['200'].content)).toEqual(['application/json', 'text/event-stream']);
+    expect(Object.keys(post.responses['202'].content)).toEqual(['text/plain']);
+    const rpc = { $ref: '#/components/schemas/JsonRpcError' };
+    for (const status of ['401', '406', '415'])
+      expect(post.responses[status].content['application/json'].schema).toEqual(rpc);
+    // A bad sessionId is the envelope's VALIDATION_ERROR; a body that is no message, JSON-RPC.
+    expect(post.responses['400'].content['application/json'].schema.anyOf).toEqual([
+      { $ref: '#/components/schemas/Error' },
+      rpc,
+    ]);
+    expect(doc.paths['/v1/mcp'].get.responses['405'].content['application/json'].schema).toEqual(rpc);
+    expect(doc.components.schemas.JsonRpcError.required).toEqual(['jsonrpc', 'error', 'id']);
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

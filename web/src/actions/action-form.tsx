@@ -12,7 +12,22 @@ import { objectToPairs, type Pair, PairsEditor, pairsToObject } from './pairs-ed
  */
 
 type Action = Schemas['Action'];
-export type ActionBody = Schemas['ActionInput'];
+/**
+ * Each shape without the fields it may only send as null: the API client's body type (openapi-fetch)
+ * takes a field whose type is null alone for a read-only one and refuses it.
+ */
+type Present<T> = T extends unknown
+  ? { [K in keyof T as [NonNullable<T[K]>] extends [never] ? never : K]: T[K] }
+  : never;
+
+/**
+ * What the form sends: a create body (one shape per trigger type, the others' fields absent) and
+ * an update body (the others' fields null, since a PUT keeps the fields it does not name).
+ */
+export interface ActionBodies {
+  create: Present<Schemas['ActionInput']>;
+  update: Schemas['ActionUpdate'];
+}
 
 const METHODS = ['POST', 'GET', 'PUT', 'PATCH', 'DELETE'] as const;
 const TRIGGERS = [
@@ -24,10 +39,10 @@ const TRIGGERS = [
 interface Draft {
   name: string;
   url: string;
-  method: ActionBody['method'];
+  method: Schemas['ActionInput']['method'];
   headers: Pair[];
   body_template: string;
-  trigger_type: ActionBody['trigger_type'];
+  trigger_type: (typeof TRIGGERS)[number]['value'];
   check_id: string;
   trigger_to_state: string;
   interval_seconds: string;
@@ -51,21 +66,25 @@ function toDraft(a: Action | undefined): Draft {
   };
 }
 
-function toBody(d: Draft): ActionBody {
+/** The bodies of the draft's trigger type: each type sends its own field and clears the others'. */
+function toBodies(d: Draft): ActionBodies {
   const state = d.trigger_to_state as 'down' | 'degraded' | 'up' | '';
-  return {
+  const common = {
     name: d.name,
     url: d.url,
     method: d.method,
     headers: pairsToObject(d.headers),
     body_template: d.body_template,
-    trigger_type: d.trigger_type,
-    check_id: d.trigger_type === 'state_change' ? d.check_id || null : null,
-    trigger_to_state: d.trigger_type === 'state_change' ? state || null : null,
-    interval_seconds: d.trigger_type === 'schedule' ? Number(d.interval_seconds) : null,
     timeout_ms: Number(d.timeout_ms),
     pipeline_timeout_seconds: Number(d.pipeline_timeout_seconds),
   };
+  const create: ActionBodies['create'] =
+    d.trigger_type === 'state_change'
+      ? { ...common, trigger_type: 'state_change', check_id: d.check_id, trigger_to_state: state || null }
+      : d.trigger_type === 'schedule'
+        ? { ...common, trigger_type: 'schedule', interval_seconds: Number(d.interval_seconds) }
+        : { ...common, trigger_type: 'manual' };
+  return { create, update: { check_id: null, trigger_to_state: null, interval_seconds: null, ...create } };
 }
 
 /** Create or edit an action; `onSubmit` sends the body and throws the API's error. */
@@ -77,7 +96,7 @@ export function ActionForm({
 }: {
   action?: Action;
   submitLabel: string;
-  onSubmit: (body: ActionBody) => Promise<unknown>;
+  onSubmit: (bodies: ActionBodies) => Promise<unknown>;
   onCancel?: () => void;
 }) {
   const [d, setD] = useState<Draft>(() => toDraft(action));
@@ -103,7 +122,7 @@ export function ActionForm({
     setBusy(true);
     setError(undefined);
     try {
-      await onSubmit(toBody(d));
+      await onSubmit(toBodies(d));
     } catch (err) {
       setError(err);
     } finally {

@@ -55,7 +55,7 @@ export function ExecutionsList({ actionId }: { actionId: string }) {
         api.GET('/v1/actions/{id}/executions', {
           params: {
             path: { id: actionId },
-            query: { limit: '20', ...(pageParam ? { cursor: pageParam } : {}) },
+            query: { limit: 20, ...(pageParam ? { cursor: pageParam } : {}) },
           },
         }),
       ),

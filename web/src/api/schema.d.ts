@@ -1091,7 +1091,7 @@ export interface components {
             /** @description Pause all alerts; default false */
             silenced?: boolean;
             /** @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0 */
-            repeat_interval_seconds?: number;
+            repeat_interval_seconds?: 0 | number;
             /** @description Hold the alert back while an entity it depends on is down; default true */
             suppress_when_upstream_down?: boolean;
         };
@@ -1172,17 +1172,46 @@ export interface components {
              */
             body_template: string;
             /**
+             * @description Request timeout: 100 to 15000; default 10000
+             * @default 10000
+             */
+            timeout_ms: number;
+            /**
+             * @description A pipeline status still queued or running (or never reported) this long after dispatch turns failed: 60 to 86400; default 3600
+             * @default 3600
+             */
+            pipeline_timeout_seconds: number;
+            /**
              * @description Default manual
-             * @default manual
+             * @constant
+             */
+            trigger_type?: "manual";
+            check_id?: null;
+            trigger_to_state?: "" | null;
+            interval_seconds?: null;
+        } | {
+            /** @description Display name */
+            name: string;
+            /** @description http or https; {{variable}} placeholders allowed. A host without placeholders must resolve to a public address (or one in VIGIL_EGRESS_ALLOW); a host with placeholders is checked at each run */
+            url: string;
+            /**
+             * @description Default POST
+             * @default POST
              * @enum {string}
              */
-            trigger_type: "manual" | "state_change" | "schedule";
-            /** @description state_change only (required there): a check of the tenant */
-            check_id?: string | null;
-            /** @description state_change only: fire on this target state; empty or null: any */
-            trigger_to_state?: ("down" | "degraded" | "up") | "" | null;
-            /** @description schedule only (required there): 60 to 604800 */
-            interval_seconds?: number | null;
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * @description Sent with every request; at most 20. Values read ******** in responses; on PUT a value of ******** keeps the stored one
+             * @default {}
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description With {{variable}} placeholders; at most 16 KB (UTF-8); default empty
+             * @default
+             */
+            body_template: string;
             /**
              * @description Request timeout: 100 to 15000; default 10000
              * @default 10000
@@ -1193,6 +1222,51 @@ export interface components {
              * @default 3600
              */
             pipeline_timeout_seconds: number;
+            /** @constant */
+            trigger_type: "state_change";
+            /** @description A check of the tenant */
+            check_id: string;
+            /** @description state_change only: fire on this target state; empty or null: any */
+            trigger_to_state?: ("down" | "degraded" | "up") | "" | null;
+            interval_seconds?: null;
+        } | {
+            /** @description Display name */
+            name: string;
+            /** @description http or https; {{variable}} placeholders allowed. A host without placeholders must resolve to a public address (or one in VIGIL_EGRESS_ALLOW); a host with placeholders is checked at each run */
+            url: string;
+            /**
+             * @description Default POST
+             * @default POST
+             * @enum {string}
+             */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * @description Sent with every request; at most 20. Values read ******** in responses; on PUT a value of ******** keeps the stored one
+             * @default {}
+             */
+            headers: {
+                [key: string]: string;
+            };
+            /**
+             * @description With {{variable}} placeholders; at most 16 KB (UTF-8); default empty
+             * @default
+             */
+            body_template: string;
+            /**
+             * @description Request timeout: 100 to 15000; default 10000
+             * @default 10000
+             */
+            timeout_ms: number;
+            /**
+             * @description A pipeline status still queued or running (or never reported) this long after dispatch turns failed: 60 to 86400; default 3600
+             * @default 3600
+             */
+            pipeline_timeout_seconds: number;
+            /** @constant */
+            trigger_type: "schedule";
+            check_id?: null;
+            trigger_to_state?: "" | null;
+            interval_seconds: number;
         };
         ActionUpdate: {
             /** @description Display name */
@@ -1293,6 +1367,10 @@ export interface components {
             description: string;
             /** @description A JSON Schema object (type "object"); 2020-12 unless $schema names draft-07 */
             inputSchema: {
+                /** @constant */
+                type: "object";
+                $schema?: string;
+            } & {
                 [key: string]: unknown;
             };
             /** @description MCP tool annotations. A built-in tool shows its own whatever these say, and a runbook tool is never read-only; otherwise read-only keys see only tools with readOnlyHint true */
@@ -1306,6 +1384,17 @@ export interface components {
             };
             /** @description A runbook tool: calling it runs this action of the tenant */
             action_id?: string;
+        };
+        /** @description A JSON-RPC 2.0 error object */
+        JsonRpcError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            error: {
+                code: number;
+                message: string;
+                data?: unknown;
+            };
+            id: string | number | null;
         };
         Error: {
             /** @description A human-readable message */
@@ -1739,16 +1828,52 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @default [] */
-                    fields?: {
+                    fields?: ({
                         name: string;
-                        /** @enum {string} */
-                        field_type: "string" | "number" | "boolean" | "url" | "array";
+                        /** @constant */
+                        field_type: "string";
                         /** @default false */
                         required?: boolean;
                         default_value?: string;
                         /** @default 0 */
                         sort_order?: number;
-                    }[];
+                    } | {
+                        name: string;
+                        /** @constant */
+                        field_type: "number";
+                        /** @default false */
+                        required?: boolean;
+                        default_value?: string;
+                        /** @default 0 */
+                        sort_order?: number;
+                    } | {
+                        name: string;
+                        /** @constant */
+                        field_type: "boolean";
+                        /** @default false */
+                        required?: boolean;
+                        default_value?: string;
+                        /** @default 0 */
+                        sort_order?: number;
+                    } | {
+                        name: string;
+                        /** @constant */
+                        field_type: "url";
+                        /** @default false */
+                        required?: boolean;
+                        default_value?: string;
+                        /** @default 0 */
+                        sort_order?: number;
+                    } | {
+                        name: string;
+                        /** @constant */
+                        field_type: "array";
+                        /** @default false */
+                        required?: boolean;
+                        default_value?: string;
+                        /** @default 0 */
+                        sort_order?: number;
+                    })[];
                     /** @default false */
                     is_default?: boolean;
                 };
@@ -2098,8 +2223,44 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** @enum {string} */
-                    field_type: "string" | "number" | "boolean" | "url" | "array";
+                    /** @constant */
+                    field_type: "string";
+                    /** @default false */
+                    required?: boolean;
+                    default_value?: string;
+                    /** @default 0 */
+                    sort_order?: number;
+                } | {
+                    name: string;
+                    /** @constant */
+                    field_type: "number";
+                    /** @default false */
+                    required?: boolean;
+                    default_value?: string;
+                    /** @default 0 */
+                    sort_order?: number;
+                } | {
+                    name: string;
+                    /** @constant */
+                    field_type: "boolean";
+                    /** @default false */
+                    required?: boolean;
+                    default_value?: string;
+                    /** @default 0 */
+                    sort_order?: number;
+                } | {
+                    name: string;
+                    /** @constant */
+                    field_type: "url";
+                    /** @default false */
+                    required?: boolean;
+                    default_value?: string;
+                    /** @default 0 */
+                    sort_order?: number;
+                } | {
+                    name: string;
+                    /** @constant */
+                    field_type: "array";
                     /** @default false */
                     required?: boolean;
                     default_value?: string;
@@ -2879,7 +3040,7 @@ export interface operations {
                 /** @description Only the checks of this entity */
                 entity_id?: string;
                 /** @description Page size, 1 to 1000; without it, every check in one answer. The next page is in the Link header */
-                limit?: string;
+                limit?: number;
                 /** @description The cursor of the Link header's next page (with limit) */
                 cursor?: string;
             };
@@ -2961,9 +3122,8 @@ export interface operations {
             content: {
                 "application/json": {
                     entity_id: string;
-                    /** @enum {string} */
-                    check_type: "http" | "tcp" | "tls" | "dns" | "push";
-                    target_url?: string | null;
+                    /** @constant */
+                    check_type: "http";
                     /** @enum {string} */
                     method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
                     headers?: {
@@ -2976,11 +3136,159 @@ export interface operations {
                     timeout_ms?: number;
                     failure_threshold?: number;
                     enabled?: boolean;
-                    config?: {
-                        [key: string]: unknown;
+                    /** @description An absolute http or https URL */
+                    target_url: string;
+                    config?: Record<string, never>;
+                    /** @constant */
+                    execution_mode?: "pull";
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "tcp";
+                    /**
+                     * @description Only http checks have a method; tcp checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; tcp checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; tcp checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; tcp checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /**
+                     * @description Only http checks read a body; tcp checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    enabled?: boolean;
+                    /** @description Only http checks have a target URL; tcp checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        host: string;
+                        port: number;
                     };
-                    /** @enum {string} */
-                    execution_mode?: "pull" | "push";
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "tls";
+                    /**
+                     * @description Only http checks have a method; tls checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; tls checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; tls checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; tls checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /**
+                     * @description Only http checks read a body; tls checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    enabled?: boolean;
+                    /** @description Only http checks have a target URL; tls checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        host: string;
+                        port?: number;
+                        servername?: string;
+                        expiry_threshold_days?: number;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "dns";
+                    /**
+                     * @description Only http checks have a method; dns checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; dns checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; dns checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; dns checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /**
+                     * @description Only http checks read a body; dns checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    enabled?: boolean;
+                    /** @description Only http checks have a target URL; dns checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        hostname: string;
+                        /** @enum {string} */
+                        record_type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+                        expected_value?: string;
+                        nameserver?: string;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "push";
+                    /**
+                     * @description Only http checks have a method; push checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; push checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; push checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; push checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /**
+                     * @description Only http checks read a body; push checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    interval_seconds?: number;
+                    /**
+                     * @description Push checks are not probed: leave it out
+                     * @constant
+                     */
+                    timeout_ms?: 5000;
+                    failure_threshold?: number;
+                    enabled?: boolean;
+                    /** @description Only http checks have a target URL; push checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "push";
+                    config?: {
+                        grace_seconds?: number;
+                    };
                 };
             };
         };
@@ -3345,7 +3653,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size: an integer from 1 to 500; default 50 */
-                limit?: string;
+                limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
             };
@@ -3543,7 +3851,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size: an integer from 1 to 200; default 50 */
-                limit?: string;
+                limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
             };
@@ -3632,9 +3940,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The window: an integer from 1 to 720 hours; default 24 */
-                hours?: string;
+                hours?: number;
                 /** @description Buckets in the window: an integer from 1 to 500; default 48 */
-                buckets?: string;
+                buckets?: number;
             };
             header?: never;
             path: {
@@ -3733,7 +4041,7 @@ export interface operations {
                 /** @description Only entities of this blueprint */
                 blueprint_slug?: string;
                 /** @description Page size: an integer from 1 to 1000; absent, every matching entity */
-                limit?: string;
+                limit?: number;
                 /** @description The next_cursor of the previous page (same filters and limit) */
                 cursor?: string;
             };
@@ -3831,7 +4139,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size: an integer from 1 to 200; default 50 */
-                limit?: string;
+                limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
             };
@@ -4138,6 +4446,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: email */
                     email: string;
                     /**
                      * @default member
@@ -4604,18 +4913,21 @@ export interface operations {
                     /** @constant */
                     channel_type: "slack";
                     config: {
+                        /** @description An https URL */
                         url: string;
                     };
                 } | {
                     /** @constant */
                     channel_type: "discord";
                     config: {
+                        /** @description An https URL */
                         url: string;
                     };
                 } | {
                     /** @constant */
                     channel_type: "webhook";
                     config: {
+                        /** @description An https URL */
                         url: string;
                         secret?: string;
                     };
@@ -4623,12 +4935,14 @@ export interface operations {
                     /** @constant */
                     channel_type: "nats";
                     config: {
+                        /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
                         subject: string;
                     };
                 } | {
                     /** @constant */
                     channel_type: "ntfy";
                     config: {
+                        /** @description The full https topic URL, such as https://ntfy.sh/my-topic */
                         url: string;
                         token?: string;
                     };
@@ -4788,7 +5102,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size: an integer from 1 to 200; default 50 */
-                limit?: string;
+                limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
             };
@@ -4865,7 +5179,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size: an integer from 1 to 200; default 50 */
-                limit?: string;
+                limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
                 /** @description Only the deliveries of this check */
@@ -5525,7 +5839,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Page size: an integer from 1 to 200; default 50 */
-                limit?: string;
+                limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
             };
@@ -5792,7 +6106,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description Template variables that override the built-in ones for this run */
+                    /** @description Template variables that override the built-in ones for this run: at most 50, each at most 2048 bytes (UTF-8) */
                     vars?: {
                         [key: string]: string;
                     };
@@ -6318,32 +6632,32 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /** @description UNAUTHORIZED */
+            /** @description UNAUTHORIZED, as a JSON-RPC error (-32001) */
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description ACCOUNT_DISABLED */
+            /** @description ACCOUNT_DISABLED; An Origin header other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description METHOD_NOT_ALLOWED */
+            /** @description A Streamable HTTP GET (MCP-Protocol-Version or Mcp-Session-Id set): this server keeps no sessions */
             405: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -6355,7 +6669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many open legacy SSE streams for the key or the tenant (Retry-After), as a JSON-RPC error (-32000) */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -6363,7 +6677,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description INTERNAL */
@@ -6387,10 +6701,125 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Any content type and body; never parsed */
-        requestBody?: {
+        requestBody: {
             content: {
-                "*/*": unknown;
+                "application/json": ({
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id: string | number;
+                    method: string;
+                    params?: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } | {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    method: string;
+                    params?: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } | {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id: string | number;
+                    result: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } | {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    error: {
+                        code: number;
+                        message: string;
+                        data?: unknown;
+                    };
+                }) | ({
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id: string | number;
+                    method: string;
+                    params?: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } | {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    method: string;
+                    params?: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } | {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id: string | number;
+                    result: {
+                        _meta?: {
+                            progressToken?: string | number;
+                            "io.modelcontextprotocol/related-task"?: {
+                                taskId: string;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } | {
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    error: {
+                        code: number;
+                        message: string;
+                        data?: unknown;
+                    };
+                })[];
             };
         };
         responses: {
@@ -6400,37 +6829,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": ({
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        result: {
+                            _meta?: {
+                                progressToken?: string | number;
+                                "io.modelcontextprotocol/related-task"?: {
+                                    taskId: string;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id?: string | number;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    }) | ({
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: string | number;
+                        result: {
+                            _meta?: {
+                                progressToken?: string | number;
+                                "io.modelcontextprotocol/related-task"?: {
+                                    taskId: string;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } | {
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id?: string | number;
+                        error: {
+                            code: number;
+                            message: string;
+                            data?: unknown;
+                        };
+                    })[];
+                    "text/event-stream": string;
                 };
             };
-            /** @description VALIDATION_ERROR */
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description VALIDATION_ERROR; JSON-RPC -32700/-32600/-32000: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description UNAUTHORIZED */
+            /** @description UNAUTHORIZED, as a JSON-RPC error (-32001) */
             401: {
                 headers: {
                     "WWW-Authenticate"?: "Bearer";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description ACCOUNT_DISABLED */
+            /** @description ACCOUNT_DISABLED; An Origin header other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description NOT_FOUND */
@@ -6442,6 +6929,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Accept does not list both application/json and text/event-stream (Streamable HTTP) */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -6449,6 +6945,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Content-Type is not application/json (Streamable HTTP) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description RATE_LIMITED */

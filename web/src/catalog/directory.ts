@@ -12,7 +12,7 @@ export const DIRECTORY_LIMIT = 1000;
 export function useEntityDirectory() {
   return useQuery({
     queryKey: ['status', 'directory'],
-    queryFn: () => must(api.GET('/v1/status', { params: { query: { limit: String(DIRECTORY_LIMIT) } } })),
+    queryFn: () => must(api.GET('/v1/status', { params: { query: { limit: DIRECTORY_LIMIT } } })),
   });
 }
 

@@ -74,7 +74,7 @@ export function RecentResults({ checkId }: { checkId: string }) {
     queryFn: () =>
       must(
         api.GET('/v1/checks/{id}/results', {
-          params: { path: { id: checkId }, query: { limit: '20', ...(cursor ? { cursor } : {}) } },
+          params: { path: { id: checkId }, query: { limit: 20, ...(cursor ? { cursor } : {}) } },
         }),
       ),
   });

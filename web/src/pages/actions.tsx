@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { type ActionBody, ActionForm } from '../actions/action-form';
+import { type ActionBodies, ActionForm } from '../actions/action-form';
 import { ExecutionsList } from '../actions/executions';
 import { RunPanel } from '../actions/run-panel';
 import { api, must } from '../api/client';
@@ -19,7 +19,7 @@ export function ActionsPage() {
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const q = useQuery({ queryKey: ['actions'], queryFn: () => must(api.GET('/v1/actions')) });
-  const create = async (body: ActionBody) => {
+  const create = async ({ create: body }: ActionBodies) => {
     const made = await must(api.POST('/v1/actions', { body }));
     await queryClient.invalidateQueries({ queryKey: ['actions'] });
     navigate(`/actions/${made.id}`);
@@ -120,7 +120,7 @@ export function ActionPage() {
       navigate('/actions');
     },
   });
-  const update = async (body: ActionBody) => {
+  const update = async ({ update: body }: ActionBodies) => {
     const saved = await must(api.PUT('/v1/actions/{id}', { params: { path: { id } }, body }));
     queryClient.setQueryData(['action', id], saved);
     await queryClient.invalidateQueries({ queryKey: ['actions'] });

@@ -36,7 +36,7 @@ async function checksPage(entityId: string, cursor: string | undefined) {
   const call = api.GET('/v1/checks', {
     params: {
       query: {
-        limit: String(CHECKS_PAGE),
+        limit: CHECKS_PAGE,
         ...(entityId ? { entity_id: entityId } : {}),
         ...(cursor ? { cursor } : {}),
       },

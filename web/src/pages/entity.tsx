@@ -252,7 +252,7 @@ function CheckCard({ check }: { check: Check }) {
     queryFn: () =>
       must(
         api.GET('/v1/checks/{id}/sparkline', {
-          params: { path: { id: check.id }, query: { hours: String(HOURS), buckets: String(BUCKETS) } },
+          params: { path: { id: check.id }, query: { hours: HOURS, buckets: BUCKETS } },
         }),
       ),
   });
@@ -261,7 +261,7 @@ function CheckCard({ check }: { check: Check }) {
     queryFn: () =>
       must(
         api.GET('/v1/checks/{id}/transitions', {
-          params: { path: { id: check.id }, query: { limit: '20' } },
+          params: { path: { id: check.id }, query: { limit: 20 } },
         }),
       ),
   });

@@ -45,7 +45,7 @@ function DeliveryLog() {
   const names = useCheckNames();
   const channels = useQuery({
     queryKey: ['channels'],
-    queryFn: () => must(api.GET('/v1/notify/channels', { params: { query: { limit: '200' } } })),
+    queryFn: () => must(api.GET('/v1/notify/channels', { params: { query: { limit: 200 } } })),
   });
   const filters = { check_id: checkId, channel_id: channelId, status, cursor: cursor ?? '' };
   const logs = useQuery({
@@ -55,7 +55,7 @@ function DeliveryLog() {
         api.GET('/v1/notify/logs', {
           params: {
             query: {
-              limit: '50',
+              limit: 50,
               ...(checkId ? { check_id: checkId } : {}),
               ...(channelId ? { channel_id: channelId } : {}),
               ...(status ? { status } : {}),
@@ -220,7 +220,7 @@ function AllChannels() {
     queryKey: ['channels', cursor ?? ''],
     queryFn: () =>
       must(
-        api.GET('/v1/notify/channels', { params: { query: { limit: '50', ...(cursor ? { cursor } : {}) } } }),
+        api.GET('/v1/notify/channels', { params: { query: { limit: 50, ...(cursor ? { cursor } : {}) } } }),
       ),
   });
   return (

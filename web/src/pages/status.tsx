@@ -43,7 +43,7 @@ function fetchBoard(blueprint: string, at: BoardCursor) {
     api.GET('/v1/status', {
       params: {
         query: {
-          limit: String(PAGE),
+          limit: PAGE,
           ...(at.state ? { state: at.state } : {}),
           ...(blueprint ? { blueprint_slug: blueprint } : {}),
           ...(at.cursor ? { cursor: at.cursor } : {}),
@@ -65,7 +65,7 @@ export function StatusPage() {
 
   const counts = useQuery({
     queryKey: ['status', 'counts'],
-    queryFn: () => must(api.GET('/v1/status', { params: { query: { limit: '1' } } })),
+    queryFn: () => must(api.GET('/v1/status', { params: { query: { limit: 1 } } })),
   });
   const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
 
@@ -237,7 +237,7 @@ function IncidentFeed() {
     queryFn: ({ pageParam }) =>
       must(
         api.GET('/v1/status/transitions', {
-          params: { query: { limit: String(FEED_PAGE), ...(pageParam ? { cursor: pageParam } : {}) } },
+          params: { query: { limit: FEED_PAGE, ...(pageParam ? { cursor: pageParam } : {}) } },
         }),
       ),
     getNextPageParam: (last) => last.next_cursor ?? undefined,

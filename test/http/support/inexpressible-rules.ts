@@ -1,0 +1,133 @@
+/**
+ * The 400 VALIDATION_ERROR answers a request valid by the OpenAPI document may still get: rules
+ * no schema of the document can state, because they depend on stored data, on the clock, on
+ * another parameter, or on what JSON Schema cannot count. Each names its operation (`*`: any),
+ * the detail path and message it explains, and why the document cannot say it. Anything else is a
+ * mismatch the document must fix.
+ */
+export interface InexpressibleRule {
+  operation: string;
+  path: RegExp;
+  message: RegExp;
+  why: string;
+}
+
+export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
+  {
+    operation: '*',
+    path: /^cursor$/,
+    message: /is not a cursor of this list/,
+    why: 'a cursor is opaque: only the server knows which ones it handed out',
+  },
+  {
+    operation: '*',
+    path: /./,
+    message: /bytes/,
+    why: 'UTF-8 byte limits: JSON Schema counts characters (maxLength is the byte bound, a character takes 1 to 4 bytes)',
+  },
+  {
+    operation: 'GET /v1/checks',
+    path: /^limit$/,
+    message: /is required with cursor/,
+    why: 'a dependency between two query parameters; OpenAPI parameters are described one by one',
+  },
+  {
+    operation: 'POST /v1/blueprints/{blueprint_slug}/entities',
+    path: /^fields/,
+    message: /./,
+    why: "entity fields are checked against the blueprint's stored field definitions",
+  },
+  {
+    operation: 'PUT /v1/blueprints/{blueprint_slug}/entities/{slug}',
+    path: /^fields/,
+    message: /./,
+    why: "entity fields are checked against the blueprint's stored field definitions",
+  },
+  {
+    operation: 'POST /v1/blueprints',
+    path: /^fields\.\d+\.name$/,
+    message: /duplicate field name/,
+    why: 'unique names within an array: JSON Schema has uniqueItems for whole items only',
+  },
+  {
+    operation: 'POST /v1/blueprints/{slug}/fields',
+    path: /^name$/,
+    message: /duplicate|already/,
+    why: "a field name is unique within the blueprint's stored fields",
+  },
+  {
+    operation: 'GET /v1/status/stream',
+    path: /^last-event-id$/,
+    message: /ahead of the server clock/,
+    why: "a transition id's time may not be after the server's clock",
+  },
+  {
+    operation: 'POST /v1/blueprints/{slug}/fields',
+    path: /^default_value$/,
+    message: /already has entities/,
+    why: 'a required field needs a default_value only while the blueprint holds entities (stored state)',
+  },
+  {
+    operation: 'PUT /v1/checks/{id}',
+    path: /^(target_url|method|headers|body|body_contains|expected_status|timeout_ms|execution_mode|config)\b/,
+    message: /./,
+    why: "which fields apply depends on the stored check's check_type, which the body does not carry",
+  },
+  {
+    operation: 'PUT /v1/actions/{id}',
+    path: /^(check_id|trigger_to_state|interval_seconds)$/,
+    message: /action (has|needs) one/,
+    why: "the trigger rules apply to the update merged with the stored action's trigger_type",
+  },
+  {
+    operation: 'POST /v1/relations',
+    path: /^to_entity_id$/,
+    message: /must differ from from_entity_id|cycle/,
+    why: 'two properties compared (no self-relation), or the stored dependency graph (no cycle)',
+  },
+  {
+    operation: 'POST /v1/checks/{id}/results',
+    path: /^checked_at$/,
+    message: /future|retention/,
+    why: "checked_at is bounded by the server's clock and the tenant's retention",
+  },
+  {
+    operation: 'POST /v1/settings/users/accept',
+    path: /^token$/,
+    message: /invalid, expired or already used/,
+    why: 'whether an invitation token is live is stored state',
+  },
+  {
+    operation: '*',
+    path: /^tools\.\d+\.(inputSchema|name|action_id)$/,
+    message: /is not a valid JSON Schema|duplicate tool name|not found/,
+    why: 'a tool inputSchema must compile as a JSON Schema (strict mode), names be unique within the array, action_id name a stored action',
+  },
+  {
+    operation: '*',
+    path: /^(url|config\.url)$/,
+    message: /resolves to a private|could not resolve/,
+    why: "the SSRF guard resolves the host at create time (this test's resolver answers 127.0.0.1, allowed)",
+  },
+];
+
+/** MCP answers a JSON-RPC error for these even to a body valid by the document. */
+export const INEXPRESSIBLE_JSON_RPC: readonly { message: RegExp; why: string }[] = [
+  {
+    message: /Only one initialization request is allowed/,
+    why: 'a batch may hold one initialize request: a count of items matching a schema (JSON Schema has maxContains, which the SDK schema does not use)',
+  },
+];
+
+/** The rule that explains a detail of a 400 answer to `operation`, if any. */
+export function inexpressible(
+  operation: string,
+  detail: { path: string; message: string },
+): InexpressibleRule | undefined {
+  return INEXPRESSIBLE.find(
+    (rule) =>
+      (rule.operation === '*' || rule.operation === operation) &&
+      rule.path.test(detail.path) &&
+      rule.message.test(detail.message),
+  );
+}
