@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newCallbackToken } from '../../lib/actions/callback-token.ts';
-import type { ExecutionRecord } from '../../lib/actions/records.ts';
-import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { seedExecution } from './support/seed-execution.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -15,33 +14,7 @@ describe.each(runtimes)('pipeline write-back ($runtime runtime)', ({ start }) =>
   const clock = createFakeClock(Date.parse('2026-04-01T08:00:00.000Z'));
 
   /** Stores an execution of the test action as the runner does; answers its id and callback token. */
-  const seed = async (tenantId = api.tenantId, action = actionId) => {
-    const nowMs = clock.now();
-    const id = newId('exe', nowMs);
-    const token = newCallbackToken(id, nowMs);
-    const record: ExecutionRecord = {
-      id,
-      tenant_id: tenantId,
-      action_id: action,
-      trigger: 'manual',
-      dispatch_status: 'success',
-      status_code: 204,
-      latency_ms: 3,
-      response_snippet: '',
-      error_message: null,
-      pipeline_status: null,
-      transition_id: null,
-      vars: {},
-      callback_token_hash: token.hash,
-      callback_expires_at: token.expiresAt,
-      pipeline_deadline_at: isoTime(nowMs + 3_600_000),
-      log_count: 0,
-      created_at: isoTime(nowMs),
-      updated_at: isoTime(nowMs),
-    };
-    expect(await api.app.executions.putNew(record)).toBe(true);
-    return { id, token: token.token };
-  };
+  const seed = (tenantId = api.tenantId, action = actionId) => seedExecution(api, clock, tenantId, action);
   const events = (id: string, body: unknown, key = api.adminKey) =>
     api.request('POST', `/v1/actions/executions/${id}/events`, { key, body });
   const logs = async (id: string, key = api.adminKey) => {

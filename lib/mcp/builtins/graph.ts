@@ -62,6 +62,14 @@ async function walk(deps: BuiltinDeps, tenantId: string, startId: string, forwar
 const label = (e: { blueprint_slug: string; slug: string; state: string }) =>
   `${e.blueprint_slug}/${e.slug} (${e.state})`;
 
+/** The entity as a tool result names it: its id, address and state. */
+const entityRef = (e: { id: string; blueprint_slug: string; slug: string; state: string }) => ({
+  id: e.id,
+  blueprint_slug: e.blueprint_slug,
+  slug: e.slug,
+  state: e.state,
+});
+
 /** The entity the arguments name (blueprint_slug, entity_slug). */
 const load = (deps: BuiltinDeps, tenantId: string, args: Record<string, unknown>) =>
   deps.entities.get(tenantId, requiredString(args, 'blueprint_slug'), requiredString(args, 'entity_slug'));
@@ -80,12 +88,7 @@ export const getBlastRadius: BuiltinTool = {
         : `${reached.length} entities depend on ${label(entity)}, directly or transitively: ` +
           `${reached.map(label).join(', ')}. ${notUp.length} of them are not up.`;
     return toolResult(summary, {
-      entity: {
-        id: entity.id,
-        blueprint_slug: entity.blueprint_slug,
-        slug: entity.slug,
-        state: entity.state,
-      },
+      entity: entityRef(entity),
       dependents: reached,
       truncated,
     });
@@ -133,12 +136,7 @@ export const explainEntityState: BuiltinTool = {
       `${reasons.length ? `; ${reasons.join('; ')}` : ''}; ` +
       `${transitions.length} state changes in the last ${GRAPH_LIMITS.transitionHours} h.`;
     return toolResult(summary, {
-      entity: {
-        id: entity.id,
-        blueprint_slug: entity.blueprint_slug,
-        slug: entity.slug,
-        state: entity.state,
-      },
+      entity: entityRef(entity),
       checks_total: checks.length,
       failing_checks: failing,
       upstream_not_up: upstreamNotUp,
