@@ -1,3 +1,5 @@
+import { originOf } from '../domain/url-origin.ts';
+
 /**
  * Where an action's secrets may go (docs/actions.md "Headers follow their origin"): its headers are
  * sent only to the origin (scheme, host, port) of its stored URL. A URL template whose scheme,
@@ -16,16 +18,6 @@ function authorityOf(url: string): string {
 /** Whether the template's scheme, host or port (or userinfo) comes from a placeholder. */
 export function templatesOrigin(url: string): boolean {
   return authorityOf(url).includes('{{');
-}
-
-/** The origin of a URL (`https://host:port`, default ports left out); undefined when it does not parse. */
-function originOf(url: string): string | undefined {
-  try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? undefined : origin;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The origin a URL template always reaches; undefined when a placeholder decides it (or it does not parse). */

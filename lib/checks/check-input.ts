@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from '../domain/reserved-names.ts';
+import { originOf } from '../domain/url-origin.ts';
 import { HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
 import { unredactedUrl } from '../domain/url-redaction.ts';
 import { ValidationError } from '../platform/errors.ts';
@@ -216,16 +217,6 @@ function writtenUrl(given: string | null, stored: string | null): string | null 
   );
 }
 
-/** The origin (scheme, host, port) of a URL, for the rule that header values go only to their own. */
-function originOf(url: string | null): string | null {
-  if (url === null) return null;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
-
 /** A definition from a create body: defaults filled, execution_mode derived, rules applied. */
 export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
   const execution_mode = body.execution_mode ?? (body.check_type === 'push' ? 'push' : 'pull');
@@ -254,7 +245,8 @@ export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
 export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBody): CheckDefinition {
   const target_url =
     patch.target_url !== undefined ? writtenUrl(patch.target_url, current.target_url) : current.target_url;
-  const moved = originOf(target_url) !== originOf(current.target_url);
+  const originOfUrl = (url: string | null) => (url === null ? undefined : originOf(url));
+  const moved = originOfUrl(target_url) !== originOfUrl(current.target_url);
   const stored = moved ? {} : current.headers;
   const keep = (name: string) =>
     (Object.hasOwn(stored, name) ? stored[name] : undefined) ??

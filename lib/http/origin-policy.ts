@@ -1,3 +1,5 @@
+import { originOf } from '../domain/url-origin.ts';
+
 /**
  * Which web pages may call the API from a browser. MCP (2025-11-25) requires a server to refuse a
  * request with an invalid Origin (403), against DNS rebinding and cross-site pages. Vigil's rule,
@@ -14,13 +16,6 @@ const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 /** A Host header value: a DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
 export function isHostValue(value: string): boolean {
   return HOST.test(value);
-}
-
-/** The serialized origin of an http(s) URL, or undefined when `value` is none. */
-function originOf(value: string): string | undefined {
-  if (!URL.canParse(value)) return undefined;
-  const url = new URL(value);
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
 }
 
 /** The origin the request was sent to: the edge's scheme (`X-Forwarded-Proto`) or http, and its Host. */
