@@ -2,10 +2,15 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
-import { type HttpTransport, httpRequest } from '../platform/egress.ts';
 import type { Runtime } from '../platform/config.ts';
+import { type HttpTransport, httpRequest } from '../platform/egress.ts';
 import { connectionFailureText, egressRefusal } from '../platform/egress-advice.ts';
-import { ConnectionError, EgressDeniedError, EgressError, InvalidUrlError } from '../platform/egress-errors.ts';
+import {
+  ConnectionError,
+  EgressDeniedError,
+  EgressError,
+  InvalidUrlError,
+} from '../platform/egress-errors.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
 import { ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';

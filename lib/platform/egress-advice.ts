@@ -1,13 +1,13 @@
 import { isIP } from 'node:net';
 import type { Runtime } from './config.ts';
 import { CleartextDeniedError, type ConnectionError, type EgressDeniedError } from './egress-errors.ts';
-import { describeClass } from './ip-rules.ts';
+import { type AddressClass, describeClass } from './ip-rules.ts';
 
 /**
  * What a user reads when channels and actions may not reach a destination, and what lifts it: a
- * refusal the allow-list would lift names VIGIL_EGRESS_ALLOW (locally), or the deployment setting
- * that sets it (cloud: `cdk deploy -c vigil:egressAllow=...`, infra/app.ts), with an example
- * range for the very address refused. Used at create (400 at the URL field) and at send (the
+ * refusal the allow-list would lift names VIGIL_EGRESS_ALLOW, with an example range for the very
+ * address refused, set as the variable locally or, in the cloud, as the CDK context that sets it
+ * (`cdk deploy -c vigil:egressAllow=...`, infra/app.ts). Used at create (400 at the URL field) and at send (the
  * delivery log, a test send, an execution), so both say the same.
  */
 
@@ -16,34 +16,38 @@ function singleRange(address: string): string {
   return isIP(address) === 6 ? `${address}/128` : `${address}/32`;
 }
 
-/** The setting that allows ranges, in the runtime's own terms, with `range` as the example when given. */
-export function allowListSetting(runtime: Runtime, range?: string): string {
-  if (runtime === 'cloud') {
-    const example = range ? ` (e.g. npx cdk deploy -c vigil:egressAllow=${range})` : '';
-    return `the deployment setting vigil:egressAllow, which sets VIGIL_EGRESS_ALLOW${example}`;
-  }
-  return range ? `VIGIL_EGRESS_ALLOW (e.g. VIGIL_EGRESS_ALLOW=${range})` : 'VIGIL_EGRESS_ALLOW';
+/** How the operator allows `range`: the variable locally; in the cloud, the CDK context that sets it. */
+function allowListExample(range: string, runtime: Runtime): string {
+  return runtime === 'cloud'
+    ? `deploy with -c vigil:egressAllow=${range}`
+    : `e.g. VIGIL_EGRESS_ALLOW=${range}`;
 }
 
-/** "127.0.0.1" or "receiver.lan resolves to 192.168.1.20,": the subject of the sentence. */
-function subject(err: EgressDeniedError, address: string): string {
-  return err.host !== '' && err.host !== address ? `${err.host} resolves to ${address},` : address;
+/** Host names echo user input: long ones are cut so the advice after them survives the 200-character detail bound. */
+const MAX_HOST_SHOWN = 40;
+
+/** "127.0.0.1 is a loopback address" or "receiver.lan resolves to 192.168.1.20, a private address". */
+function whatWasRefused(err: EgressDeniedError, address: string, cls: AddressClass): string {
+  const host = err.host;
+  if (host === '' || host === address) return `${address} is ${describeClass(cls)}`;
+  const shown = host.length <= MAX_HOST_SHOWN ? host : `${host.slice(0, MAX_HOST_SHOWN - 1)}…`;
+  return `${shown} resolves to ${address}, ${describeClass(cls)}`;
 }
 
 /**
  * The refusal as one sentence a user can act on, e.g. "127.0.0.1 is a loopback address; Vigil
- * does not send to private or loopback addresses unless they are allowed with VIGIL_EGRESS_ALLOW
- * (e.g. VIGIL_EGRESS_ALLOW=127.0.0.1/32)". Cloud metadata addresses are never allowed, so that
- * refusal names no setting.
+ * sends to private or loopback addresses only if VIGIL_EGRESS_ALLOW allows them (e.g.
+ * VIGIL_EGRESS_ALLOW=127.0.0.1/32)". Cloud metadata addresses are never allowed, so that refusal
+ * names no way round it. Short enough for a field's error detail (200 characters).
  */
 export function egressRefusal(err: EgressDeniedError, runtime: Runtime): string {
   const address = err.address;
   const cls = err.addressClass;
   if (address === undefined || cls === undefined) return err.message;
-  // "127.0.0.1 is a loopback address" or "receiver.lan resolves to 192.168.1.20, a private address".
-  const what = `${subject(err, address)}${err.host === address || err.host === '' ? ' is' : ''} ${describeClass(cls)}`;
+  const what = whatWasRefused(err, address, cls);
+  const setting = runtime === 'cloud' ? 'VIGIL_EGRESS_ALLOW (vigil:egressAllow)' : 'VIGIL_EGRESS_ALLOW';
   if (err instanceof CleartextDeniedError)
-    return `${what}; use an https:// URL: http:// is accepted only for a receiver in a range allowed with ${allowListSetting(runtime)}, such as one on your own machine or LAN`;
+    return `${what}; use https://, since http:// goes only to ranges ${setting} allows (your own machine or LAN)`;
   if (cls === 'metadata')
     return `${what}, which hands out cloud credentials; Vigil never sends to it, whatever VIGIL_EGRESS_ALLOW lists`;
   // "a reserved address" -> "reserved addresses"; private and loopback are named together, as users meet them.
@@ -51,7 +55,7 @@ export function egressRefusal(err: EgressDeniedError, runtime: Runtime): string 
     cls === 'private' || cls === 'loopback'
       ? 'private or loopback addresses'
       : `${describeClass(cls).replace(/^an? /, '')}es`;
-  return `${what}; Vigil does not send to ${kind} unless they are allowed with ${allowListSetting(runtime, singleRange(address))}`;
+  return `${what}; Vigil sends to ${kind} only if VIGIL_EGRESS_ALLOW allows them (${allowListExample(singleRange(address), runtime)})`;
 }
 
 /** Verify codes meaning "issued by a CA this process does not trust": a private CA or a self-signed certificate. */

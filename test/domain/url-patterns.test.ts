@@ -5,7 +5,11 @@ import { createActionBody } from '../../lib/actions/request-schemas.ts';
 import { createCheckBody } from '../../lib/checks/check-input.ts';
 import { checkFieldDefinition, newFieldDefinitionSchema } from '../../lib/domain/blueprint-fields.ts';
 import { FIELD_TYPES } from '../../lib/domain/field-values.ts';
-import { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN, TEMPLATED_URL_PATTERN } from '../../lib/domain/url-patterns.ts';
+import {
+  HTTP_TOPIC_URL_PATTERN,
+  HTTP_URL_PATTERN,
+  TEMPLATED_URL_PATTERN,
+} from '../../lib/domain/url-patterns.ts';
 import { channelInputSchema } from '../../lib/notify/channel-config.ts';
 import { parseHttpUrl } from '../../lib/platform/egress-guard.ts';
 
