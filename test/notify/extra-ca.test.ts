@@ -42,7 +42,8 @@ async function testSendWith(name: string, env: Record<string, string>) {
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: res.status, body: await res.json() };
+      // biome-ignore lint/suspicious/noExplicitAny: test responses are inspected freely
+      return { status: res.status, body: (await res.json()) as any };
     };
     await api('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
     const entity = await api('POST', '/v1/blueprints/svc/entities', { slug: 'api', name: 'API' });
