@@ -34,14 +34,14 @@ function isHttpUrl(value: string): boolean {
 
 const HTTP_ONLY_ALLOWED = 'http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows';
 
-const httpsUrl = z
+const receiverUrl = z
   .string()
   .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
   .refine(isHttpUrl, 'must be an https:// URL (or http:// for a receiver VIGIL_EGRESS_ALLOW allows)')
   .meta({ pattern: HTTP_URL_PATTERN, description: `An https URL; ${HTTP_ONLY_ALLOWED}` });
 
 /** A topic URL names its topic in the path: `https://ntfy.sh/` alone publishes nowhere. */
-const topicUrl = httpsUrl
+const topicUrl = receiverUrl
   .refine((value) => {
     try {
       return new URL(value).pathname.replace(/\/+$/, '') !== '';
@@ -84,7 +84,7 @@ const subject = z
     description: 'Dot-separated tokens of printable ASCII, without the wildcards * and >',
   });
 
-const chatConfig = z.strictObject({ url: httpsUrl });
+const chatConfig = z.strictObject({ url: receiverUrl });
 
 /** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
 export const channelInputSchema = z.discriminatedUnion(
@@ -94,7 +94,7 @@ export const channelInputSchema = z.discriminatedUnion(
     z.strictObject({ channel_type: z.literal('discord'), config: chatConfig }),
     z.strictObject({
       channel_type: z.literal('webhook'),
-      config: z.strictObject({ url: httpsUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
+      config: z.strictObject({ url: receiverUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
     }),
     z.strictObject({ channel_type: z.literal('nats'), config: z.strictObject({ subject }) }),
     z.strictObject({
