@@ -1,6 +1,8 @@
 import type { PageRequest } from '../checks/paging.ts';
 import { unredactedUrl } from '../domain/url-redaction.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
+import type { Runtime } from '../platform/config.ts';
+import { egressRefusal } from '../platform/egress-advice.ts';
 import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../platform/egress-errors.ts';
 import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
 import { type ErrorDetail, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
@@ -23,6 +25,8 @@ export interface ActionServiceDeps {
   clock: Clock;
   /** VIGIL_EGRESS_ALLOW: CIDRs exempt from the SSRF guard (metadata addresses never are). */
   egressAllow: readonly string[];
+  /** Which runtime's setting a refused URL names (VIGIL_EGRESS_ALLOW, or the cloud's deployment setting); local by default. */
+  runtime?: Runtime;
   resolve?: Resolve | undefined;
 }
 
@@ -70,9 +74,7 @@ export function createActionService(deps: ActionServiceDeps) {
       await checkUrl(url, { allowPrivate: false, allow: deps.egressAllow, resolve: deps.resolve });
     } catch (err) {
       if (err instanceof EgressDeniedError)
-        throw new ValidationError('url resolves to a private or reserved address', [
-          { path: 'url', message: `resolves to a private or reserved address (${err.message})` },
-        ]);
+        throw ValidationError.field('url', egressRefusal(err, deps.runtime ?? 'local'));
       if (err instanceof ConnectionError || err instanceof InvalidUrlError)
         throw ValidationError.field('url', err.message);
       throw err;

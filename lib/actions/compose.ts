@@ -25,7 +25,7 @@ export interface ActionsDeps {
   table: Table;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'egressAllow' | 'publicUrl' | 'dueShards'>;
+  config: Pick<Config, 'runtime' | 'egressAllow' | 'publicUrl' | 'dueShards'>;
   /** The action queue: the local SQLite queue or SQS. */
   queue: JobQueue<ActionJob>;
   checks: Pick<CheckStore, 'get'>;
@@ -49,6 +49,7 @@ export function composeActions(deps: ActionsDeps) {
     clock,
     logger: deps.logger.child({ component: 'actions' }),
     egressAllow: config.egressAllow,
+    runtime: config.runtime,
     ...deps.egress,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
     onDispatched: (execution) => scheduleDeadline({ queue: deps.queue, clock }, execution),
@@ -69,6 +70,7 @@ export function composeActions(deps: ActionsDeps) {
         checkExists: async (tenantId, checkId) => (await deps.checks.get(tenantId, checkId)) !== undefined,
         clock,
         egressAllow: config.egressAllow,
+        runtime: config.runtime,
         resolve: deps.egress?.resolve,
       }),
       executions,

@@ -2,8 +2,15 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
+import type { Runtime } from '../platform/config.ts';
 import { type HttpTransport, httpRequest } from '../platform/egress.ts';
-import { EgressDeniedError, EgressError, InvalidUrlError } from '../platform/egress-errors.ts';
+import { connectionFailureText, egressRefusal } from '../platform/egress-advice.ts';
+import {
+  ConnectionError,
+  EgressDeniedError,
+  EgressError,
+  InvalidUrlError,
+} from '../platform/egress-errors.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
 import { ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -38,6 +45,8 @@ export interface ActionRunnerDeps {
   clock: Clock;
   logger: Logger;
   egressAllow: readonly string[];
+  /** Which runtime's setting a blocked run names (VIGIL_EGRESS_ALLOW, or the cloud's deployment setting); local by default. */
+  runtime?: Runtime;
   /** Extra trusted CAs (PEM) for HTTPS endpoints. */
   ca?: string[];
   resolve?: Resolve;
@@ -114,7 +123,7 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
         sent: true,
       };
     } catch (err) {
-      return failure(err, redact, Math.round(performance.now() - started));
+      return failure(err, redact, Math.round(performance.now() - started), deps.runtime ?? 'local');
     }
   }
 
@@ -243,9 +252,15 @@ function notSent(status: 'blocked' | 'failed', message: string): Dispatch {
 }
 
 /** Why the call did not get an answer: a guard denial is `blocked`, anything else `failed`. */
-function failure(err: unknown, redact: Redact, elapsedMs: number): Dispatch {
-  if (err instanceof EgressDeniedError) return notSent('blocked', redact(`blocked: ${err.message}`));
-  const message = err instanceof Error ? err.message : String(err);
+function failure(err: unknown, redact: Redact, elapsedMs: number, runtime: Runtime): Dispatch {
+  if (err instanceof EgressDeniedError)
+    return notSent('blocked', redact(`blocked: ${egressRefusal(err, runtime)}`));
+  const message =
+    err instanceof ConnectionError
+      ? connectionFailureText(err)
+      : err instanceof Error
+        ? err.message
+        : String(err);
   if (err instanceof InvalidUrlError) return notSent('failed', redact(message));
   // Node rejects a header it cannot send (a CR or LF in a value) before connecting.
   if (!(err instanceof EgressError))

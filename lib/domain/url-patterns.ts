@@ -17,15 +17,14 @@ const PORT = '(?::(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5
 /** Path, query and fragment: printable ASCII without spaces (the parser never refuses those). */
 const REST = '(?:[/?#][\\x21-\\x7e]*)?';
 
-/** An absolute https URL (a notification channel's). */
-export const HTTPS_URL_PATTERN = `^https://${HOST}${PORT}${REST}$`;
-/** An absolute http or https URL (an http check's target). */
+/** An absolute http or https URL (an http check's target; a channel's, http:// only where VIGIL_EGRESS_ALLOW allows). */
 export const HTTP_URL_PATTERN = `^https?://${HOST}${PORT}${REST}$`;
 /**
- * An https topic URL: a host and one path segment naming the topic (ntfy's `https://ntfy.sh/alerts`),
- * which never starts with a dot, so it cannot be a `.` or `..` segment the parser would remove.
+ * An http or https topic URL: a host and one path segment naming the topic (ntfy's
+ * `https://ntfy.sh/alerts`), which never starts with a dot, so it cannot be a `.` or `..` segment
+ * the parser would remove. http:// passes the server only where VIGIL_EGRESS_ALLOW allows it.
  */
-export const HTTPS_TOPIC_URL_PATTERN = `^https://${HOST}${PORT}/[A-Za-z0-9_~-][A-Za-z0-9_.~-]*/?(?:\\?[\\x21-\\x7e]*)?$`;
+export const HTTP_TOPIC_URL_PATTERN = `^https?://${HOST}${PORT}/[A-Za-z0-9_~-][A-Za-z0-9_.~-]*/?(?:\\?[\\x21-\\x7e]*)?$`;
 /**
  * An action's http or https URL with `{{variable}}` placeholders: a host as above, or an authority
  * holding a placeholder (checked when the action runs); the rest may hold placeholders anywhere.

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { natsSubjectProblem } from '../domain/nats-subject.ts';
-import { HTTPS_TOPIC_URL_PATTERN, HTTPS_URL_PATTERN } from '../domain/url-patterns.ts';
+import { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
 import { parseInput } from '../http/validation.ts';
+import type { Runtime } from '../platform/config.ts';
+import { egressRefusal } from '../platform/egress-advice.ts';
 import { ConnectionError, EgressDeniedError } from '../platform/egress-errors.ts';
 import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
 import { ValidationError } from '../platform/errors.ts';
@@ -10,8 +12,10 @@ import { CHANNEL_TYPES } from './records.ts';
 /**
  * A channel's type and config as a request body carries them (DECISIONS.md "Notifications"):
  * validated per type here, and every URL's destination checked by the SSRF guard at create.
- * URL channels take https only: alerts carry entity names and errors, and Slack, Discord and
- * webhook URLs embed their secret.
+ * URL channels take https: alerts carry entity names and errors, and Slack, Discord and webhook
+ * URLs embed their secret. http:// is accepted only for a receiver in VIGIL_EGRESS_ALLOW (the
+ * user's own machine or LAN), which checkChannelDestination decides, since a host name's
+ * addresses are known only after DNS.
  */
 
 const MAX_URL_LENGTH = 2048;
@@ -19,23 +23,25 @@ const MAX_SECRET_LENGTH = 256;
 const MAX_TOKEN_LENGTH = 512;
 const MAX_SUBJECT_LENGTH = 255;
 
-function isHttpsUrl(value: string): boolean {
+function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname !== '';
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
   } catch {
     return false;
   }
 }
 
-const httpsUrl = z
+const HTTP_ONLY_ALLOWED = 'http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows';
+
+const receiverUrl = z
   .string()
   .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
-  .refine(isHttpsUrl, 'must be an https:// URL')
-  .meta({ pattern: HTTPS_URL_PATTERN, description: 'An https URL' });
+  .refine(isHttpUrl, 'must be an https:// URL (or http:// for a receiver VIGIL_EGRESS_ALLOW allows)')
+  .meta({ pattern: HTTP_URL_PATTERN, description: `An https URL; ${HTTP_ONLY_ALLOWED}` });
 
 /** A topic URL names its topic in the path: `https://ntfy.sh/` alone publishes nowhere. */
-const topicUrl = httpsUrl
+const topicUrl = receiverUrl
   .refine((value) => {
     try {
       return new URL(value).pathname.replace(/\/+$/, '') !== '';
@@ -44,8 +50,8 @@ const topicUrl = httpsUrl
     }
   }, 'must be the full topic URL, such as https://ntfy.sh/my-topic')
   .meta({
-    pattern: HTTPS_TOPIC_URL_PATTERN,
-    description: 'The full https topic URL, such as https://ntfy.sh/my-topic',
+    pattern: HTTP_TOPIC_URL_PATTERN,
+    description: `The full https topic URL, such as https://ntfy.sh/my-topic; ${HTTP_ONLY_ALLOWED}`,
   });
 
 /** Printable ASCII without spaces: the value travels in an HTTP header or HMAC key. */
@@ -78,7 +84,7 @@ const subject = z
     description: 'Dot-separated tokens of printable ASCII, without the wildcards * and >',
   });
 
-const chatConfig = z.strictObject({ url: httpsUrl });
+const chatConfig = z.strictObject({ url: receiverUrl });
 
 /** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
 export const channelInputSchema = z.discriminatedUnion(
@@ -88,7 +94,7 @@ export const channelInputSchema = z.discriminatedUnion(
     z.strictObject({ channel_type: z.literal('discord'), config: chatConfig }),
     z.strictObject({
       channel_type: z.literal('webhook'),
-      config: z.strictObject({ url: httpsUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
+      config: z.strictObject({ url: receiverUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
     }),
     z.strictObject({ channel_type: z.literal('nats'), config: z.strictObject({ subject }) }),
     z.strictObject({
@@ -111,21 +117,27 @@ export function parseChannelInput(body: unknown): ChannelInput {
 
 /**
  * Checks at create time that the channel's URL resolves only to addresses the SSRF guard allows
- * (`allow`: VIGIL_EGRESS_ALLOW). Throws ValidationError for a private or unresolvable host; nats
- * channels have no URL (their server is VIGIL_NATS_URL, set by the operator).
+ * (`allow`: VIGIL_EGRESS_ALLOW), and that an http:// URL resolves only into `allow`: a literal
+ * address is judged as written, a host name by what it resolves to now (its name says nothing of
+ * where it points; every send checks again on connect, so a name moved out of the allowed range
+ * later is refused then). Throws ValidationError at `config.url`, naming the setting that would
+ * allow the address; nats channels have no URL (their server is VIGIL_NATS_URL, the operator's).
  */
 export async function checkChannelDestination(
   input: ChannelInput,
-  egress: { allow: readonly string[]; resolve?: Resolve },
+  egress: { allow: readonly string[]; resolve?: Resolve; runtime?: Runtime },
 ): Promise<void> {
   if (input.channel_type === 'nats') return;
   try {
-    await checkUrl(input.config.url, { allowPrivate: false, allow: egress.allow, resolve: egress.resolve });
+    await checkUrl(input.config.url, {
+      allowPrivate: false,
+      allow: egress.allow,
+      resolve: egress.resolve,
+      httpOnlyToAllowList: true,
+    });
   } catch (err) {
     if (err instanceof EgressDeniedError) {
-      throw new ValidationError('url resolves to a private address', [
-        { path: 'config.url', message: `resolves to a private address (${err.message})` },
-      ]);
+      throw ValidationError.field('config.url', egressRefusal(err, egress.runtime ?? 'local'));
     }
     if (err instanceof ConnectionError) throw ValidationError.field('config.url', err.message);
     throw err;

@@ -24,7 +24,7 @@ export interface NotificationsDeps {
   table: Table;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'egressAllow' | 'natsUrls' | 'natsPrefix' | 'publicUrl'>;
+  config: Pick<Config, 'runtime' | 'egressAllow' | 'natsUrls' | 'natsPrefix' | 'publicUrl'>;
   /** The notify queue: the local SQLite queue or SQS. */
   queue: JobQueue<NotifyJob>;
   tenants: TenantStore;
@@ -42,6 +42,7 @@ export function composeNotifications(deps: NotificationsDeps) {
   const deliveries = createDeliveryStore(table, { clock, cursors: deps.cursors });
   const senders = createChannelSenders({
     egressAllow: config.egressAllow,
+    runtime: config.runtime,
     natsUrls: config.natsUrls,
     natsPrefix: config.natsPrefix,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
@@ -69,6 +70,7 @@ export function composeNotifications(deps: NotificationsDeps) {
         deliveries,
         clock,
         egressAllow: config.egressAllow,
+        runtime: config.runtime,
         natsPrefix: config.natsPrefix,
         resolve: deps.egress?.resolve,
       }),

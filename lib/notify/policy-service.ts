@@ -2,6 +2,7 @@ import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import type { CheckService } from '../checks/check-service.ts';
 import type { PageRequest } from '../checks/paging.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
+import type { Runtime } from '../platform/config.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
 import { LimitExceededError, NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
@@ -21,6 +22,8 @@ export interface PolicyServiceDeps {
   clock: Clock;
   /** CIDRs the SSRF guard lets channel URLs reach (VIGIL_EGRESS_ALLOW). */
   egressAllow: readonly string[];
+  /** Which runtime's setting a refused channel URL names; local by default. */
+  runtime?: Runtime;
   /** VIGIL_NATS_PREFIX: nats channels show the full subject they publish to. */
   natsPrefix: string;
   /** Name resolution for the SSRF check at create (tests: loopback receivers); default the system's. */
@@ -75,7 +78,11 @@ export function createPolicyService(deps: PolicyServiceDeps) {
     /** Adds a channel to the check's policy after the SSRF guard accepted its URL. */
     async addChannel(caller: Caller, checkId: string, input: ChannelInput) {
       const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
-      await checkChannelDestination(input, { allow: deps.egressAllow, resolve: deps.resolve });
+      await checkChannelDestination(input, {
+        allow: deps.egressAllow,
+        resolve: deps.resolve,
+        runtime: deps.runtime,
+      });
       const record: ChannelRecord = {
         id: newId('chn', clock.now()),
         tenant_id: caller.tenantId,

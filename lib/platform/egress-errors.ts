@@ -1,3 +1,5 @@
+import type { AddressClass } from './ip-rules.ts';
+
 /**
  * Errors of the egress module. They describe why an outbound call failed, in words a check
  * result or an execution record can show; services map them to API errors where needed
@@ -12,14 +14,25 @@ export class EgressError extends Error {
 /** The destination resolved to an address the SSRF guard does not allow. */
 export class EgressDeniedError extends EgressError {
   override name = 'EgressDeniedError';
+  /** What kind of address was refused ('public' for a clear-text URL outside the allow-list). */
+  readonly addressClass: AddressClass | undefined;
   constructor(
     message: string,
     readonly host: string,
     readonly address: string | undefined,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; addressClass?: AddressClass } = {},
   ) {
     super(message, options);
+    this.addressClass = options.addressClass;
   }
+}
+
+/**
+ * An http:// URL whose host reaches an address outside the allow-list: clear text goes only to
+ * the operator's own ranges (VIGIL_EGRESS_ALLOW), never across the internet.
+ */
+export class CleartextDeniedError extends EgressDeniedError {
+  override name = 'CleartextDeniedError';
 }
 
 /** The URL is not one egress will call (bad syntax, scheme other than http/https). */

@@ -1,6 +1,12 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { ConnectionError, EgressDeniedError, InvalidUrlError, toEgressError } from './egress-errors.ts';
+import {
+  CleartextDeniedError,
+  ConnectionError,
+  EgressDeniedError,
+  InvalidUrlError,
+  toEgressError,
+} from './egress-errors.ts';
 import { addressClass, describeClass, isAllowedClass } from './ip-rules.ts';
 
 /** One address a host name resolved to. */
@@ -20,6 +26,11 @@ export interface GuardOptions {
    * cloud metadata addresses stay denied even when listed.
    */
   allow?: readonly string[];
+  /**
+   * Every address must be in `allow`, public ones included: an http:// channel URL, whose clear
+   * text may go only to the operator's own ranges (CleartextDeniedError otherwise).
+   */
+  requireAllowListed?: boolean;
   resolve?: Resolve;
 }
 
@@ -60,17 +71,23 @@ export function bareHost(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-function assertAllowed(
-  address: string,
-  host: string,
-  allowPrivate: boolean,
-  allow: readonly string[] | undefined,
-): void {
+function assertAllowed(address: string, host: string, options: GuardOptions): void {
   const cls = addressClass(address) ?? 'reserved';
-  if (isAllowedClass(cls, allowPrivate)) return;
   // Metadata endpoints hand out cloud credentials: no allow-list entry reaches them.
-  if (cls !== 'metadata' && isAllowListed(address, allow)) return;
-  throw new EgressDeniedError(`destination ${address} is ${describeClass(cls)}`, host, address);
+  const listed = cls !== 'metadata' && isAllowListed(address, options.allow);
+  if (!listed && !isAllowedClass(cls, options.allowPrivate)) {
+    throw new EgressDeniedError(`destination ${address} is ${describeClass(cls)}`, host, address, {
+      addressClass: cls,
+    });
+  }
+  if (options.requireAllowListed && !listed) {
+    throw new CleartextDeniedError(
+      `destination ${address} is ${describeClass(cls)}, and http:// is sent only to the egress allow-list`,
+      host,
+      address,
+      { addressClass: cls },
+    );
+  }
 }
 
 /**
@@ -82,11 +99,12 @@ export function allowedLiteral(
   host: string,
   allowPrivate: boolean,
   allow?: readonly string[],
+  requireAllowListed?: boolean,
 ): ResolvedAddress | undefined {
   const name = bareHost(host);
   const family = isIP(name);
   if (family === 0) return undefined;
-  assertAllowed(name, name, allowPrivate, allow);
+  assertAllowed(name, name, { allowPrivate, allow, requireAllowListed });
   return { address: name, family: family === 6 ? 6 : 4 };
 }
 
@@ -96,7 +114,7 @@ export function allowedLiteral(
  * slip a private address in; callers connect only to the addresses returned.
  */
 export async function resolveAllowed(host: string, options: GuardOptions): Promise<ResolvedAddress[]> {
-  const literal = allowedLiteral(host, options.allowPrivate, options.allow);
+  const literal = allowedLiteral(host, options.allowPrivate, options.allow, options.requireAllowListed);
   if (literal) return [literal];
   const name = bareHost(host);
   let found: ResolvedAddress[];
@@ -106,7 +124,7 @@ export async function resolveAllowed(host: string, options: GuardOptions): Promi
     throw toEgressError(err, name);
   }
   if (found.length === 0) throw new ConnectionError(`could not resolve host ${name}`, 'ENOTFOUND');
-  for (const { address } of found) assertAllowed(address, name, options.allowPrivate, options.allow);
+  for (const { address } of found) assertAllowed(address, name, options);
   return found;
 }
 
@@ -156,10 +174,16 @@ export function parseHttpUrl(url: string | URL): URL {
 
 /**
  * Validates a URL at create time: http/https, and its host resolves only to allowed addresses.
- * Throws InvalidUrlError, EgressDeniedError or ConnectionError (host does not resolve).
+ * With `httpOnlyToAllowList`, an http:// URL must resolve only to allow-listed addresses
+ * (CleartextDeniedError). Throws InvalidUrlError, EgressDeniedError or ConnectionError (host does
+ * not resolve).
  */
-export async function checkUrl(url: string, options: GuardOptions): Promise<URL> {
+export async function checkUrl(
+  url: string,
+  options: GuardOptions & { httpOnlyToAllowList?: boolean },
+): Promise<URL> {
   const parsed = parseHttpUrl(url);
-  await resolveAllowed(parsed.hostname, options);
+  const requireAllowListed = options.httpOnlyToAllowList === true && parsed.protocol === 'http:';
+  await resolveAllowed(parsed.hostname, { ...options, requireAllowListed });
   return parsed;
 }

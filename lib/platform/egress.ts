@@ -32,6 +32,11 @@ export interface HttpRequestOptions {
   allowPrivate: boolean;
   /** CIDRs exempt from the private/reserved denial (VIGIL_EGRESS_ALLOW); never cloud metadata. */
   allow?: readonly string[];
+  /**
+   * An http:// URL (any hop) may reach only addresses in `allow`; https:// is judged as usual.
+   * Channels set it: their alerts travel in clear text only inside the operator's own ranges.
+   */
+  httpOnlyToAllowList?: boolean;
   signal?: AbortSignal;
   /** Resolver for host names; the system resolver by default. */
   resolve?: GuardOptions['resolve'];
@@ -90,6 +95,8 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
     resolve: options.resolve,
   };
   const lookup = createGuardedLookup(guard);
+  // Built only when a hop is http:// and the caller keeps clear text to the allow-list.
+  let cleartextLookup: LookupFunction | undefined;
   const ca = options.ca?.length ? [...rootCertificates, ...options.ca] : undefined;
   const transport = options.transport ?? undiciRequest;
   let hop: Hop = {
@@ -102,9 +109,12 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
     options.timeoutMs,
     async (signal) => {
       for (let redirects = 0; redirects <= maxRedirects; redirects++) {
+        const cleartext = options.httpOnlyToAllowList === true && hop.url.protocol === 'http:';
         // Names are checked inside `lookup` on connect; Node skips `lookup` for IP literals.
-        allowedLiteral(hop.url.hostname, guard.allowPrivate, guard.allow);
-        const result = await send(hop, { transport, lookup, ca, signal, maxBodyBytes });
+        allowedLiteral(hop.url.hostname, guard.allowPrivate, guard.allow, cleartext);
+        if (cleartext) cleartextLookup ??= createGuardedLookup({ ...guard, requireAllowListed: true });
+        const hopLookup = cleartext && cleartextLookup ? cleartextLookup : lookup;
+        const result = await send(hop, { transport, lookup: hopLookup, ca, signal, maxBodyBytes });
         const location = REDIRECT_STATUSES.has(result.status) ? result.headers.location : undefined;
         if (location === undefined) {
           const latencyMs = Math.round(performance.now() - started);

@@ -144,7 +144,7 @@ describe('the OpenAPI document', () => {
     ).toEqual(['http', 'tcp', 'tls', 'dns', 'push']);
     const channelBody = body('post', '/v1/checks/{check_id}/policy/channels');
     expect(channelBody.discriminator).toEqual({ propertyName: 'channel_type' });
-    expect(channelBody.oneOf[0].properties.config.properties.url.pattern).toMatch(/^\^https:\/\//);
+    expect(channelBody.oneOf[0].properties.config.properties.url.pattern).toMatch(/^\^https\?:\/\//);
     const email = body('post', '/v1/settings/users/invite').properties.email;
     expect(email.format).toBe('email');
     expect(email.pattern).toBeDefined();

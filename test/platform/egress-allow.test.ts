@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../lib/platform/egress.ts';
-import { EgressDeniedError } from '../../lib/platform/egress-errors.ts';
+import { CleartextDeniedError, EgressDeniedError } from '../../lib/platform/egress-errors.ts';
 import {
   allowedLiteral,
   isAllowListed,
@@ -99,5 +99,49 @@ describe('httpRequest with an allow-list', () => {
     await expect(httpRequest({ url, timeoutMs: 5000, allowPrivate: false, resolve })).rejects.toThrow(
       'destination 127.0.0.1 is a loopback address',
     );
+  });
+});
+
+describe('httpRequest keeping http:// to the allow-list', () => {
+  let server: TestHttpServer;
+  beforeAll(async () => {
+    server = await startHttpServer();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('sends http:// to an allow-listed address, by literal or by name', async () => {
+    const resolve = table({ 'receiver.lan.test': [v4('127.0.0.1')] });
+    const base = {
+      timeoutMs: 5000,
+      allowPrivate: false,
+      allow: ['127.0.0.1/32'],
+      resolve,
+      httpOnlyToAllowList: true,
+    };
+    expect((await httpRequest({ ...base, url: `${server.origin}/ok` })).status).toBe(200);
+    expect((await httpRequest({ ...base, url: `http://receiver.lan.test:${server.port}/ok` })).status).toBe(
+      200,
+    );
+  });
+
+  it('refuses http:// to a public address, literal or resolved on connect, without connecting', async () => {
+    const resolve = table({ 'hooks.public.test': [v4('93.184.216.34')] });
+    const base = {
+      timeoutMs: 5000,
+      allowPrivate: false,
+      allow: ['127.0.0.1/32'],
+      resolve,
+      httpOnlyToAllowList: true,
+    };
+    const before = server.connections();
+    await expect(httpRequest({ ...base, url: 'http://93.184.216.34/x' })).rejects.toBeInstanceOf(
+      CleartextDeniedError,
+    );
+    await expect(httpRequest({ ...base, url: `http://hooks.public.test:${server.port}/x` })).rejects.toThrow(
+      'destination 93.184.216.34 is a public address, and http:// is sent only to the egress allow-list',
+    );
+    expect(server.connections()).toBe(before);
   });
 });

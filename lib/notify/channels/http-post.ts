@@ -1,4 +1,6 @@
+import type { Runtime } from '../../platform/config.ts';
 import { httpRequest } from '../../platform/egress.ts';
+import { connectionFailureText, egressRefusal } from '../../platform/egress-advice.ts';
 import {
   ConnectionError,
   EgressDeniedError,
@@ -12,6 +14,8 @@ import type { SendOutcome } from '../ports.ts';
 /** How URL channels reach the network: the SSRF guard's allow-list, and test hooks. */
 export interface HttpPostDeps {
   egressAllow: readonly string[];
+  /** Which runtime's setting a refusal names (VIGIL_EGRESS_ALLOW, or the cloud's deployment setting); local by default. */
+  runtime?: Runtime;
   ca?: string[];
   resolve?: Resolve;
 }
@@ -28,18 +32,21 @@ function answerSnippet(body: Buffer): string {
   return text.length <= MAX_ANSWER_SHOWN ? text : `${text.slice(0, MAX_ANSWER_SHOWN - 1)}…`;
 }
 
-/** A failed attempt's error as one short sentence. */
-export function failureText(err: unknown): string {
+/** A failed attempt's error as one short sentence, saying what would let the send through. */
+export function failureText(err: unknown, runtime: Runtime = 'local'): string {
   if (err instanceof TimeoutError) return `timed out after ${err.timeoutMs / 1000} s`;
-  if (err instanceof EgressDeniedError) return `blocked by the SSRF guard: ${err.message}`;
+  if (err instanceof EgressDeniedError) return `not sent: ${egressRefusal(err, runtime)}`;
   if (err instanceof TooManyRedirectsError) return 'the endpoint answered a redirect, which is not followed';
-  if (err instanceof ConnectionError || err instanceof InvalidUrlError) return err.message;
+  if (err instanceof ConnectionError) return connectionFailureText(err);
+  if (err instanceof InvalidUrlError) return err.message;
   return `send failed: ${err instanceof Error ? err.message : String(err)}`;
 }
 
 /**
  * POSTs one body through the SSRF guard (private addresses denied unless allow-listed, checked on
- * connect), following no redirect. A 2xx answer is a success; anything else a failed attempt.
+ * connect; an http:// URL only to allow-listed addresses, checked on connect too, since a name
+ * accepted at create may point elsewhere now), following no redirect. A 2xx answer is a success;
+ * anything else a failed attempt.
  */
 export async function postOnce(
   deps: HttpPostDeps,
@@ -56,6 +63,7 @@ export async function postOnce(
       maxBodyBytes: MAX_ANSWER_BYTES,
       allowPrivate: false,
       allow: deps.egressAllow,
+      httpOnlyToAllowList: true,
       resolve: deps.resolve,
       ca: deps.ca,
     });
@@ -64,6 +72,6 @@ export async function postOnce(
     const error = `the endpoint answered ${res.status}${snippet ? `: ${snippet}` : ''}`;
     return { ok: false, status_code: res.status, error };
   } catch (err) {
-    return { ok: false, status_code: null, error: failureText(err) };
+    return { ok: false, status_code: null, error: failureText(err, deps.runtime) };
   }
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/clock.ts';
+import type { Runtime } from '../../platform/config.ts';
 import type { Resolve } from '../../platform/egress-guard.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { Alert, ChannelSenders, SendOutcome } from '../ports.ts';
@@ -13,6 +14,8 @@ import { sendWebhook } from './webhook.ts';
 export interface ChannelSenderDeps {
   /** CIDRs exempt from the SSRF guard's private denial (VIGIL_EGRESS_ALLOW). */
   egressAllow: string[];
+  /** The runtime whose setting a refused send names; local by default. */
+  runtime?: Runtime;
   /** VIGIL_NATS_URL; empty: nats deliveries fail with a clear error. */
   natsUrls: string[];
   /** VIGIL_NATS_PREFIX: the first token(s) of every published subject, before the tenant id. */
@@ -30,6 +33,7 @@ export interface ChannelSenderDeps {
 export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
   const http = {
     egressAllow: deps.egressAllow,
+    runtime: deps.runtime,
     ca: deps.ca,
     resolve: deps.resolve,
     publicUrl: deps.publicUrl,

@@ -33,10 +33,16 @@ describe('parseChannelInput', () => {
     ]);
   });
 
-  it('requires https for every URL channel', () => {
+  it('takes an http or https URL for every URL channel (where http:// may go is checked with the destination)', () => {
     for (const channel_type of ['slack', 'discord', 'webhook', 'ntfy']) {
-      const err = rejection({ channel_type, config: { url: 'http://example.com/x' } });
-      expect(err.details).toEqual([{ path: 'config.url', message: 'must be an https:// URL' }]);
+      expect(parseChannelInput({ channel_type, config: { url: 'http://example.com/x' } })).toBeDefined();
+      const err = rejection({ channel_type, config: { url: 'ftp://example.com/x' } });
+      expect(err.details).toEqual([
+        {
+          path: 'config.url',
+          message: 'must be an https:// URL (or http:// for a receiver VIGIL_EGRESS_ALLOW allows)',
+        },
+      ]);
     }
     expect(rejection({ channel_type: 'slack', config: { url: 'not a url' } }).details?.[0]?.path).toBe(
       'config.url',
@@ -131,14 +137,11 @@ describe('checkChannelDestination', () => {
     const input = parseChannelInput({ channel_type: 'slack', config: { url: 'https://127.0.0.1:8443/x' } });
     const err = await checkChannelDestination(input, { allow: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
+    const message =
+      '127.0.0.1 is a loopback address; Vigil sends to private or loopback addresses only if VIGIL_EGRESS_ALLOW allows them (e.g. VIGIL_EGRESS_ALLOW=127.0.0.1/32)';
     expect(err).toMatchObject({
-      message: 'url resolves to a private address',
-      details: [
-        {
-          path: 'config.url',
-          message: 'resolves to a private address (destination 127.0.0.1 is a loopback address)',
-        },
-      ],
+      message: `config.url: ${message}`,
+      details: [{ path: 'config.url', message }],
     });
   });
 
@@ -149,7 +152,10 @@ describe('checkChannelDestination', () => {
     });
     const resolve = async () => [{ address: '192.168.1.20', family: 4 as const }];
     await expect(checkChannelDestination(input, { allow: [], resolve })).rejects.toThrow(
-      'url resolves to a private address',
+      'config.url: ntfy.lan.test resolves to 192.168.1.20, a private address; Vigil sends to private or loopback addresses only if VIGIL_EGRESS_ALLOW allows them (e.g. VIGIL_EGRESS_ALLOW=192.168.1.20/32)',
+    );
+    await expect(checkChannelDestination(input, { allow: [], resolve, runtime: 'cloud' })).rejects.toThrow(
+      '(deploy with -c vigil:egressAllow=192.168.1.20/32)',
     );
   });
 
@@ -170,7 +176,7 @@ describe('checkChannelDestination', () => {
       config: { url: 'https://169.254.169.254/x' },
     });
     await expect(checkChannelDestination(input, { allow: ['169.254.0.0/16'] })).rejects.toThrow(
-      'url resolves to a private address',
+      '169.254.169.254 is a cloud metadata address, which hands out cloud credentials; Vigil never sends to it, whatever VIGIL_EGRESS_ALLOW lists',
     );
   });
 
@@ -183,6 +189,61 @@ describe('checkChannelDestination', () => {
       code: 'VALIDATION_ERROR',
       details: [{ path: 'config.url', message: 'could not resolve host nowhere.test' }],
     });
+  });
+
+  it('accepts http:// only when every address of the host is in the allow-list', async () => {
+    const lan = async () => [{ address: '192.168.1.20', family: 4 as const }];
+    const input = parseChannelInput({ channel_type: 'webhook', config: { url: 'http://nas.lan.test/hook' } });
+    await expect(
+      checkChannelDestination(input, { allow: ['192.168.1.0/24'], resolve: lan }),
+    ).resolves.toBeUndefined();
+    const literal = parseChannelInput({
+      channel_type: 'ntfy',
+      config: { url: 'http://127.0.0.1:8080/alerts' },
+    });
+    await expect(checkChannelDestination(literal, { allow: ['127.0.0.1/32'] })).resolves.toBeUndefined();
+    const mixed = async () => [...(await lan()), { address: '93.184.216.34', family: 4 as const }];
+    await expect(
+      checkChannelDestination(input, { allow: ['192.168.1.0/24'], resolve: mixed }),
+    ).rejects.toThrow('nas.lan.test resolves to 93.184.216.34, a public address; use https://');
+  });
+
+  it('refuses http:// to a public address, and takes the same URL over https://', async () => {
+    const plain = parseChannelInput({ channel_type: 'slack', config: { url: 'http://hooks.example.com/x' } });
+    const err = await checkChannelDestination(plain, { allow: ['0.0.0.0/8'], resolve: publicResolve }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [
+        {
+          path: 'config.url',
+          message:
+            'hooks.example.com resolves to 93.184.216.34, a public address; use https://, since http:// goes only to ranges VIGIL_EGRESS_ALLOW allows (your own machine or LAN)',
+        },
+      ],
+    });
+    const literal = parseChannelInput({ channel_type: 'discord', config: { url: 'http://93.184.216.34/x' } });
+    await expect(checkChannelDestination(literal, { allow: [] })).rejects.toThrow(
+      '93.184.216.34 is a public address; use https://',
+    );
+    const secure = parseChannelInput({
+      channel_type: 'slack',
+      config: { url: 'https://hooks.example.com/x' },
+    });
+    await expect(
+      checkChannelDestination(secure, { allow: [], resolve: publicResolve }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('keeps a long host name short enough that the setting is still named within the detail bound', async () => {
+    const host = `${'a'.repeat(60)}.lan.test`;
+    const input = parseChannelInput({ channel_type: 'webhook', config: { url: `https://${host}/hook` } });
+    const resolve = async () => [{ address: 'fd12:3456:789a:bcde:f012:3456:789a:bcde', family: 6 as const }];
+    const err = await checkChannelDestination(input, { allow: [], resolve }).catch((e: unknown) => e);
+    if (!(err instanceof ValidationError)) throw new Error('not refused');
+    expect(err.details?.[0]?.message).toContain('VIGIL_EGRESS_ALLOW allows them');
+    expect(err.details?.[0]?.message).toMatch(/^a{39}… resolves to fd12:/);
   });
 
   it('checks nothing for a nats channel, whose server is the operator’s', async () => {

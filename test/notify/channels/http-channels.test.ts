@@ -118,7 +118,8 @@ describe('webhook channel', () => {
     expect(outcome).toMatchObject({
       ok: false,
       status_code: null,
-      error: 'certificate issued by an unknown CA',
+      error:
+        "certificate issued by an unknown CA; if the receiver uses a self-signed certificate or one from your own CA, start Vigil with NODE_EXTRA_CA_CERTS set to that CA's certificate file (PEM)",
     });
   });
 });
@@ -134,7 +135,8 @@ describe('SSRF guard at send time', () => {
     expect(outcome).toEqual({
       ok: false,
       status_code: null,
-      error: 'blocked by the SSRF guard: destination 127.0.0.1 is a loopback address',
+      error:
+        'not sent: 127.0.0.1 is a loopback address; Vigil sends to private or loopback addresses only if VIGIL_EGRESS_ALLOW allows them (e.g. VIGIL_EGRESS_ALLOW=127.0.0.1/32)',
     });
     expect(receiver.received).toHaveLength(before);
   });
@@ -152,7 +154,9 @@ describe('SSRF guard at send time', () => {
       channel('slack', { url: 'https://hooks.internal.test/x' }),
       sampleAlert(),
     );
-    expect(outcome.error).toBe('blocked by the SSRF guard: destination 10.1.2.3 is a private address');
+    expect(outcome.error).toBe(
+      'not sent: hooks.internal.test resolves to 10.1.2.3, a private address; Vigil sends to private or loopback addresses only if VIGIL_EGRESS_ALLOW allows them (e.g. VIGIL_EGRESS_ALLOW=10.1.2.3/32)',
+    );
   });
 
   it('never reaches a cloud metadata address, even when the allow-list covers it', async () => {
@@ -162,7 +166,7 @@ describe('SSRF guard at send time', () => {
       sampleAlert(),
     );
     expect(outcome.error).toBe(
-      'blocked by the SSRF guard: destination 169.254.169.254 is a cloud metadata address',
+      'not sent: 169.254.169.254 is a cloud metadata address, which hands out cloud credentials; Vigil never sends to it, whatever VIGIL_EGRESS_ALLOW lists',
     );
   });
 });

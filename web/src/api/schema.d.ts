@@ -4913,21 +4913,21 @@ export interface operations {
                     /** @constant */
                     channel_type: "slack";
                     config: {
-                        /** @description An https URL */
+                        /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                     };
                 } | {
                     /** @constant */
                     channel_type: "discord";
                     config: {
-                        /** @description An https URL */
+                        /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                     };
                 } | {
                     /** @constant */
                     channel_type: "webhook";
                     config: {
-                        /** @description An https URL */
+                        /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                         secret?: string;
                     };
@@ -4942,7 +4942,7 @@ export interface operations {
                     /** @constant */
                     channel_type: "ntfy";
                     config: {
-                        /** @description The full https topic URL, such as https://ntfy.sh/my-topic */
+                        /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                         token?: string;
                     };
