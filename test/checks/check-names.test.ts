@@ -42,7 +42,11 @@ describe.each(runtimes)('check names ($runtime runtime)', ({ start }) => {
       [{ check_type: 'dns', config: { hostname: 'example.com', record_type: 'MX' } }, 'DNS MX example.com'],
     ];
     for (const [body, name] of cases) {
-      const res = await call('POST', '/v1/checks', { entity_id: entityId, interval_seconds: 86_400, ...body });
+      const res = await call('POST', '/v1/checks', {
+        entity_id: entityId,
+        interval_seconds: 86_400,
+        ...body,
+      });
       expect(res.status, res.text).toBe(201);
       expect(res.body.name).toBe(name);
     }

@@ -53,7 +53,10 @@ describe('webhook channel', () => {
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['x-service-delivery']).toBe('dlv_01JTESTDELIVERY');
     expect(request.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(JSON.parse(request.body.toString('utf8'))).toEqual({ ...sampleEvent(), check_name: 'Payments health' });
+    expect(JSON.parse(request.body.toString('utf8'))).toEqual({
+      ...sampleEvent(),
+      check_name: 'Payments health',
+    });
   });
 
   it('sends the same delivery id and signature on every attempt', async () => {
