@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ConsoleRig,
   type ConsolePage,
+  type ConsoleRig,
   expectNoConsoleErrors,
   expectText,
   openPage,
@@ -21,7 +21,7 @@ describe('console check names', { timeout: 60_000 }, () => {
 
   /** The page's visible text holds no check id. */
   const expectNoCheckIds = async (p: ConsolePage) => {
-    expect(await p.page.locator('main').innerText()).not.toMatch(/chk_/);
+    expect(await p.page.locator('main').textContent()).not.toMatch(/chk_/);
   };
 
   beforeAll(async () => {
