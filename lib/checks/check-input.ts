@@ -5,6 +5,7 @@ import { HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
 import { unredactedUrl } from '../domain/url-redaction.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { type CheckConfig, checkConfigSchema, configSchemas } from './check-config.ts';
+import { checkNameSchema } from './check-name.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
@@ -24,6 +25,9 @@ const httpUrl = z
 
 const settable = z
   .object({
+    name: checkNameSchema
+      .nullable()
+      .meta({ description: 'null: no name of its own, the derived one is shown (the default)' }),
     target_url: httpUrl.nullable(),
     method: z.enum(HTTP_METHODS),
     headers: z
@@ -147,7 +151,7 @@ export const updateCheckBody = z.strictObject(settable).meta({ minProperties: 1 
 export type UpdateCheckBody = z.infer<typeof updateCheckBody>;
 
 /** The user-settable fields of a check besides its type and config. */
-type SettableFields = Pick<
+type SettableFields = { name: string | null } & Pick<
   CheckRecord,
   | 'execution_mode'
   | 'target_url'
@@ -222,6 +226,7 @@ export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
   const execution_mode = body.execution_mode ?? (body.check_type === 'push' ? 'push' : 'pull');
   return validateDefinition({
     check_type: body.check_type,
+    name: body.name ?? null,
     execution_mode,
     target_url: writtenUrl(body.target_url ?? null, null),
     method: body.method ?? DEFAULTS.method,
@@ -263,6 +268,7 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
     : stored;
   return validateDefinition({
     check_type: current.check_type,
+    name: patch.name !== undefined ? patch.name : (current.name ?? null),
     execution_mode: patch.execution_mode ?? current.execution_mode,
     target_url,
     method: patch.method ?? current.method,

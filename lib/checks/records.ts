@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { redactUrl } from '../domain/url-redaction.ts';
 import { type CheckConfig, storedCheckConfigSchema } from './check-config.ts';
+import { checkNameOf } from './check-name.ts';
 import { currentRollupSchema } from './rollups.ts';
 
 /** Stored shapes of the checks engine's items, parsed on every read, and their public views. */
@@ -24,6 +25,8 @@ export const checkFieldsSchema = z.object({
   entity_id: z.string(),
   blueprint_slug: z.string(),
   entity_slug: z.string(),
+  /** The name the user gave; null or absent (checks older than names): derived on read (check-name.ts). */
+  name: z.string().nullable().optional(),
   execution_mode: z.enum(['pull', 'push']),
   target_url: z.string().nullable(),
   method: z.enum(HTTP_METHODS),
@@ -120,6 +123,8 @@ export type TransitionRecord = z.infer<typeof transitionSchema>;
 export function publicCheck(check: CheckRecord, options: { readOnly: boolean }) {
   const common = {
     id: check.id,
+    name: checkNameOf(check),
+    name_is_default: (check.name ?? null) === null,
     entity_id: check.entity_id,
     blueprint_slug: check.blueprint_slug,
     entity_slug: check.entity_slug,

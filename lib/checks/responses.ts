@@ -13,6 +13,13 @@ const nextCursor = z
 /** The fields every check type returns (publicCheck), with check_type as the discriminator. */
 export const checkCommonSchema = z.strictObject({
   id: idSchema('chk'),
+  name: z.string().meta({
+    description:
+      'The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health")',
+  }),
+  name_is_default: z
+    .boolean()
+    .meta({ description: 'true when no name was given and `name` is the derived one' }),
   entity_id: idSchema('ent'),
   blueprint_slug: z.string().meta({ description: "The entity's blueprint (with entity_slug: its address)" }),
   entity_slug: z.string(),

@@ -1,4 +1,5 @@
 import { checkKeys, checkPartition, RESULT_PREFIX } from '../checks/check-keys.ts';
+import { checkNameOf } from '../checks/check-name.ts';
 import { checkDefinitionSchema, resultSchema } from '../checks/records.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { parseItem } from '../store/items.ts';
@@ -10,8 +11,10 @@ import { readEntityById } from './upstream.ts';
 /** Results read back for the last error: a recovery's latest result is a success, the error is just before it. */
 const RESULTS_SCANNED = 20;
 
+type StoredItem = Parameters<typeof parseItem>[1];
+
 /** What the check probes, for humans: "GET https://api.example.com/health", "tcp db:5432", "push". */
-export function checkLabelOf(item: Parameters<typeof parseItem>[1] | undefined): string {
+export function checkLabelOf(item: StoredItem | undefined): string {
   if (!item) return 'check removed';
   const check = checkDefinitionSchema.safeParse(item);
   if (!check.success) return 'check';
@@ -31,6 +34,13 @@ export function checkLabelOf(item: Parameters<typeof parseItem>[1] | undefined):
   }
 }
 
+/** The check's name for humans (the one given, else derived from its type and target: check-name.ts). */
+export function checkNameFrom(item: StoredItem | undefined): string {
+  if (!item) return 'check removed';
+  const check = checkDefinitionSchema.safeParse(item);
+  return check.success ? checkNameOf(check.data) : 'check';
+}
+
 /** The error of the check's latest failed result among its most recent ones, or null. */
 async function lastError(table: Table, checkId: string): Promise<string | null> {
   const page = await table.query({
@@ -46,7 +56,7 @@ async function lastError(table: Table, checkId: string): Promise<string | null> 
   return null;
 }
 
-/** The Alert a channel is sent for a delivery record: its event, entity, check label and last error. */
+/** The Alert a channel is sent for a delivery record: its event, entity, check name and label, last error. */
 export async function alertFor(table: Table, record: DeliveryRecord): Promise<Alert> {
   const { event } = record;
   const [entity, checkItem, error] = await Promise.all([
@@ -64,6 +74,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
       blueprint_slug: entity?.blueprint_slug ?? '',
       slug: entity?.slug ?? '',
     },
+    checkName: checkNameFrom(checkItem),
     checkLabel: checkLabelOf(checkItem),
     lastError: error,
   };

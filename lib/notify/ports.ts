@@ -7,6 +7,8 @@ export interface Alert {
   /** The delivery record's id: the webhook's X-Service-Delivery header, the same on every attempt. */
   deliveryId: string;
   entity: { id: string; name: string; blueprint_slug: string; slug: string };
+  /** The check's name: the one given, else derived from its type and target ("HTTP GET api.example.com/health"). */
+  checkName: string;
   /** What the check probes, for humans: "GET https://api.example.com/health", "push", "tcp db:5432". */
   checkLabel: string;
   /** The error of the check's latest failed result, if any. */

@@ -106,6 +106,12 @@ export const CATALOG_OPS_MANIFEST = {
         properties: {
           entity_id: { type: 'string', description: 'The entity to attach the check to (ent_…)' },
           target_url: { type: 'string', maxLength: 2048, description: 'The http or https URL to probe' },
+          name: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            description: 'What people call the check; without it: "HTTP GET <host>/<path>"',
+          },
           interval_seconds: {
             type: 'integer',
             minimum: 1,

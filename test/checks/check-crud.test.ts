@@ -16,6 +16,8 @@ const COMMON_KEYS = [
   'id',
   'interval_seconds',
   'last_result_at',
+  'name',
+  'name_is_default',
   'next_run_at',
   'state',
   'updated_at',

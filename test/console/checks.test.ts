@@ -100,8 +100,9 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await p.page.getByRole('button', { name: 'Create check' }).click();
     await expect.poll(() => p.page.getByLabel('Expected status').getAttribute('aria-invalid')).toBe('true');
     await p.page.getByLabel('Expected status').fill('200');
+    await p.page.getByLabel(/^Name/).fill('Checkout health');
     await p.page.getByRole('button', { name: 'Create check' }).click();
-    await p.page.getByRole('heading', { name: 'HTTP check', exact: true }).waitFor();
+    await p.page.getByRole('heading', { name: 'Checkout health', level: 1 }).waitFor();
     const checkId = p.page.url().split('/checks/')[1] ?? '';
     expect(checkId).toMatch(/^chk_/);
     await p.page.getByRole('link', { name: 'Checkout API' }).first().waitFor();
@@ -125,7 +126,10 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
       .update(hook?.body ?? '')
       .digest('hex');
     expect(hook?.signature).toBe(`sha256=${expected}`);
-    expect(JSON.parse(hook?.body ?? '{}')).toMatchObject({ check_id: checkId });
+    expect(JSON.parse(hook?.body ?? '{}')).toMatchObject({
+      check_id: checkId,
+      check_name: 'Checkout health',
+    });
 
     await p.page.getByRole('heading', { name: 'Recent results' }).waitFor();
     await screenshot(p.page, 'check');
@@ -141,7 +145,8 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await p.page.getByLabel('Interval (seconds)').fill('300');
     await p.page.getByLabel('Failure threshold').fill('1');
     await p.page.getByRole('button', { name: 'Create check' }).click();
-    await p.page.getByRole('heading', { name: 'PUSH check', exact: true }).waitFor();
+    // No name given: the check is named after its type, entity and interval.
+    await p.page.getByRole('heading', { name: 'Push check for checkout, every 5 min', level: 1 }).waitFor();
     const checkId = p.page.url().split('/checks/')[1] ?? '';
     const code = (name: string) => p.page.getByRole('figure', { name }).locator('code');
     const heartbeat = `${rig.url}/v1/checks/${checkId}/heartbeat`;
@@ -171,13 +176,13 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await signIn(p.page, rig.key);
     await p.page.goto('/checks');
     const table = p.page.getByRole('table', { name: 'Checks' });
-    await table.getByRole('link', { name: /^GET http:/ }).waitFor();
-    await table.getByRole('link', { name: 'push' }).waitFor();
+    await table.getByRole('link', { name: 'Checkout health' }).waitFor();
+    await table.getByRole('link', { name: 'Push check for checkout, every 5 min' }).waitFor();
     await table.getByRole('link', { name: 'Checkout API' }).first().waitFor();
     await choose(p.page, 'Type', 'push');
-    await expectCount(table.getByRole('link', { name: /^GET http:/ }), 0);
+    await expectCount(table.getByRole('link', { name: 'Checkout health' }), 0);
     await choose(p.page, 'Type', { label: 'All types' });
-    await table.getByRole('link', { name: /^GET http:/ }).waitFor();
+    await table.getByRole('link', { name: 'Checkout health' }).waitFor();
     await screenshot(p.page, 'checks');
     expectNoConsoleErrors(p);
     await p.close();
@@ -265,7 +270,11 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
 
     await p.page.goto('/checks');
     // Loaded: the table lists a check.
-    await p.page.getByRole('table', { name: 'Checks' }).getByRole('link', { name: 'push' }).first().waitFor();
+    await p.page
+      .getByRole('table', { name: 'Checks' })
+      .getByRole('link', { name: /^Push check for / })
+      .first()
+      .waitFor();
     await expectCount(p.page.getByRole('link', { name: 'New check' }), 0);
     await expectCount(p.page.getByRole('button', { name: writeButtons }), 0);
 

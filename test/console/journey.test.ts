@@ -88,7 +88,10 @@ describe('console journey', { timeout: 120_000 }, () => {
     await page.getByLabel(/^Interval \(seconds\)/).fill('1');
     await page.getByLabel(/^Failure threshold/).fill('1');
     await page.getByRole('button', { name: 'Create check' }).click();
-    await page.getByRole('heading', { name: 'HTTP check', exact: true }).waitFor();
+    // No name given: the check is named after its method and target.
+    await page
+      .getByRole('heading', { name: `HTTP GET 127.0.0.1:${port(target)}/health`, level: 1 })
+      .waitFor();
     const checkUrl = page.url();
 
     // The status page follows it down and up; the marker proves the page was never reloaded.

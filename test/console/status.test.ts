@@ -115,7 +115,7 @@ describe('console status and entity pages', { timeout: 60_000 }, () => {
     await page.getByText('payments').waitFor();
     // A url field becomes a link once the blueprint's field types are read (a query of its own).
     await expectCount(page.getByRole('link', { name: 'https://docs.example.test/checkout' }), 1);
-    const checkLink = page.getByRole('link', { name: 'PUSH check' });
+    const checkLink = page.getByRole('link', { name: /^Push check for checkout, every / });
     expect(await checkLink.getAttribute('href')).toBe(`/checks/${checkId}`);
     await page.locator('.chart canvas').first().waitFor();
     const chart = page.getByRole('img', { name: /^Latency, 24 h: 3 results, 1 failure, p50 \d+ ms$/ });

@@ -166,12 +166,13 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     expect(text(missing)).toContain('NOT_FOUND');
   });
 
-  it('gets an entity with its state and checks', async () => {
+  it('gets an entity with its state and checks, naming the checks that are down', async () => {
     const result = await call('get_entity', { blueprint_slug: 'service', entity_slug: 'db' });
     expect(data(result).entity).toMatchObject({ id: ids.db, slug: 'db', name: 'DB', state: 'down' });
     expect(data(result).checks).toEqual([
-      expect.objectContaining({ id: dbCheck, check_type: 'tcp', state: 'down' }),
+      expect.objectContaining({ id: dbCheck, name: 'TCP 127.0.0.1:9', check_type: 'tcp', state: 'down' }),
     ]);
+    expect(text(result)).toContain('1 checks, 1 down ("TCP 127.0.0.1:9")');
   });
 
   it('lists the entity transitions of the window as incidents', async () => {
@@ -193,7 +194,8 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     expect(data(result).hours).toBe(1);
     expect(data(result).results.map((r: { success: boolean }) => r.success)).toEqual([false, true]);
     expect(data(result).results[0]).toMatchObject({ latency_ms: 10, error_message: 'connection refused' });
-    expect(text(result)).toContain('2 results in the last 1 h');
+    expect(text(result)).toContain('Check "TCP 127.0.0.1:9": 2 results in the last 1 h');
+    expect(data(result).check_name).toBe('TCP 127.0.0.1:9');
     // Another tenant with the same tools cannot read this tenant's check.
     const other = await api.createTenant('Other');
     const registered = await api.request('POST', '/v1/skills', {
@@ -230,6 +232,9 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
         last_error: 'connection refused',
       }),
     ]);
+    expect(
+      text(await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'db' })),
+    ).toContain('check "TCP 127.0.0.1:9" is down (connection refused)');
     expect(db.recent_transitions.map((t: { to_state: string }) => t.to_state)).toEqual(['down', 'up']);
     const web = await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'web' });
     expect(data(web).failing_checks).toEqual([]);
@@ -253,10 +258,21 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
   });
 
   it('create_check probes, then creates an http check that GET /v1/checks shows', async () => {
-    const result = await call('create_check', { entity_id: ids.api, target_url: `${receiver.url}/healthy` });
+    const result = await call('create_check', {
+      entity_id: ids.api,
+      target_url: `${receiver.url}/healthy`,
+      name: 'API health',
+    });
     expect(data(result).probe).toMatchObject({ success: true, status_code: 200 });
     const check = data(result).check;
-    expect(check).toMatchObject({ check_type: 'http', entity_id: ids.api, interval_seconds: 60 });
+    expect(check).toMatchObject({
+      check_type: 'http',
+      entity_id: ids.api,
+      interval_seconds: 60,
+      name: 'API health',
+      name_is_default: false,
+    });
+    expect(text(result)).toContain('Created http check "API health"');
     const listed = await api.request('GET', '/v1/checks', { key: api.adminKey });
     expect(JSON.stringify(listed.body)).toContain(check.id);
     const elsewhere = await api.createTenant('Third');

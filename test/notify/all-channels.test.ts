@@ -76,6 +76,7 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
     const check = await call('POST', '/v1/checks', {
       entity_id: entity.id,
       check_type: 'push',
+      name: 'Checkout heartbeat',
       interval_seconds: 60,
       failure_threshold: 1,
     });
@@ -127,12 +128,15 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
     expect(ntfy?.headers.title).toContain('Checkout');
     expect(ntfy?.headers.authorization).toBe('Bearer tk_secret');
     expect(ntfy?.body.toString('utf8')).toContain('upstream timed out');
+    expect(ntfy?.body.toString('utf8')).toContain('Check: Checkout heartbeat');
+    expect(slack.text).toContain('Check: Checkout heartbeat');
     const hook = hooks()[0];
     expect(hook?.signatureValid).toBe(true);
     const event = JSON.parse(hook?.body.toString('utf8') ?? '{}');
     expect(Object.keys(event).sort()).toEqual(
       [
         'check_id',
+        'check_name',
         'entity_id',
         'entity_name',
         'from_state',
@@ -145,6 +149,7 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
     expect(event).toMatchObject({
       entity_id: entity.id,
       check_id: check.id,
+      check_name: 'Checkout heartbeat',
       from_state: 'up',
       to_state: 'down',
     });

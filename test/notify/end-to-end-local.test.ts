@@ -36,7 +36,10 @@ const webhooks = () => receiver.received.filter((r) => r.path === '/webhook');
 describe('alerts end to end on the local runtime', () => {
   it('delivers a signed state-change event on the change, and the recovery too', async () => {
     const entity = await createEntity(api);
-    const check = await createHttpCheck(api, entity.id, target.url, { failure_threshold: 1 });
+    const check = await createHttpCheck(api, entity.id, target.url, {
+      failure_threshold: 1,
+      name: 'Checkout health',
+    });
     const policy = await api.request('POST', `/v1/checks/${check.id}/policy`, {
       key: api.adminKey,
       body: { cooldown_seconds: 0 },
@@ -64,6 +67,7 @@ describe('alerts end to end on the local runtime', () => {
       tenant_id: api.tenantId,
       from_state: 'up',
       to_state: 'down',
+      check_name: 'Checkout health',
     });
     expect(event.transition_id).toMatch(/^trn_/);
     // Sent after the change (how soon is not asserted: the machine running the suite may be busy).

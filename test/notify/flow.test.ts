@@ -31,6 +31,7 @@ describe('the notification flow', () => {
     });
     expect(alert?.lastError).toBe('boom');
     expect(alert?.checkLabel).toBe('push');
+    expect(alert?.checkName).toBe('Push check for e1, every 1 h');
     const logs = await h.logs(checkId);
     expect(statuses(logs)).toEqual(['alert:sent', 'alert:sent']);
     expect(logs[0]?.attempts).toBe(1);

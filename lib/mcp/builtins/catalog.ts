@@ -42,10 +42,11 @@ export const getEntity: BuiltinTool = {
     const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map((c) =>
       publicCheck(c, caller),
     );
-    const failing = checks.filter((c) => c.state === 'down').length;
+    const failing = checks.filter((c) => c.state === 'down');
+    const down = failing.length ? ` (${failing.map((c) => `"${c.name}"`).join(', ')})` : '';
     const summary =
       `${entity.blueprint_slug}/${entity.slug} (${entity.name}) is ${entity.state}: ` +
-      `${checks.length} checks, ${failing} down.`;
+      `${checks.length} checks, ${failing.length} down${down}.`;
     return toolResult(summary, { entity, checks });
   },
 };

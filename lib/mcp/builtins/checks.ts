@@ -1,4 +1,5 @@
 import { createCheckBody } from '../../checks/check-input.ts';
+import { checkNameOf } from '../../checks/check-name.ts';
 import { publicCheck } from '../../checks/records.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { ProbeOutcome } from '../../probes/types.ts';
@@ -28,6 +29,7 @@ export const getCheckResults: BuiltinTool = {
   annotations: { title: 'Check results', ...READS },
   handler: async (deps, caller, args) => {
     const checkId = requiredString(args, 'check_id');
+    const name = checkNameOf(await deps.checkService.requireCheck(caller.tenantId, checkId));
     const hours = positiveInt(args, 'hours', 1, RESULT_LIMITS.maxHours);
     const since = deps.clock.now() - hours * 3_600_000;
     const results: Result[] = [];
@@ -53,10 +55,10 @@ export const getCheckResults: BuiltinTool = {
     const avg = latencies.length ? Math.round(latencies.reduce((a, b) => a + b, 0) / latencies.length) : 0;
     const summary =
       results.length === 0
-        ? `No results for check ${checkId} in the last ${hours} h.`
-        : `${results.length} results in the last ${hours} h (newest first): ${passed} passed, ` +
+        ? `No results for check "${name}" (${checkId}) in the last ${hours} h.`
+        : `Check "${name}": ${results.length} results in the last ${hours} h (newest first): ${passed} passed, ` +
           `${results.length - passed} failed, average latency ${avg} ms.`;
-    return toolResult(summary, { check_id: checkId, hours, results, truncated });
+    return toolResult(summary, { check_id: checkId, check_name: name, hours, results, truncated });
   },
 };
 
@@ -75,6 +77,7 @@ export const createCheck: BuiltinTool = {
       entity_id: args.entity_id,
       check_type: 'http',
       target_url: args.target_url,
+      ...(args.name !== undefined ? { name: args.name } : {}),
       interval_seconds: positiveInt(args, 'interval_seconds', 60, 86_400),
     });
     if (!parsed.success) {
@@ -98,10 +101,13 @@ export const createCheck: BuiltinTool = {
       return toolResult(`${probe.summary} Dry run: no check was created.`, { dry_run: true, probe });
     }
     const check = publicCheck(await deps.checkService.create(caller.tenantId, body), caller);
-    return toolResult(`Created http check ${check.id} every ${check.interval_seconds} s. ${probe.summary}`, {
-      dry_run: false,
-      probe,
-      check,
-    });
+    return toolResult(
+      `Created http check "${check.name}" (${check.id}) every ${check.interval_seconds} s. ${probe.summary}`,
+      {
+        dry_run: false,
+        probe,
+        check,
+      },
+    );
   },
 };

@@ -127,7 +127,7 @@ export const explainEntityState: BuiltinTool = {
       .slice(0, GRAPH_LIMITS.maxTransitions);
 
     const reasons = [
-      ...failing.map((f) => `check ${f.check.id} is down${f.last_error ? ` (${f.last_error})` : ''}`),
+      ...failing.map((f) => `check "${f.check.name}" is down${f.last_error ? ` (${f.last_error})` : ''}`),
       ...upstreamNotUp.map((e) => `upstream ${label(e)}`),
     ];
     const summary =

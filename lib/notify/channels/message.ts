@@ -8,7 +8,7 @@ import type { Alert } from '../ports.ts';
 /** The state an alert reports, as each channel colours and tags it. */
 export type Tone = 'down' | 'degraded' | 'up' | 'other';
 
-/** One labelled line of a message ("Check", "State", "Last error", "Time"). */
+/** One labelled line of a message ("Check", "Target", "State", "Last error", "Time"). */
 export interface MessageFact {
   label: string;
   value: string;
@@ -70,12 +70,13 @@ export function consoleLink(alert: Alert, publicUrl: string | undefined): string
   return `${base}/entities/${encodeURIComponent(blueprint_slug)}/${encodeURIComponent(slug)}`;
 }
 
-/** Builds the human message of an alert: entity, check, from → to, last error, time and link. */
+/** Builds the human message of an alert: entity, check name and target, from → to, last error, time and link. */
 export function describeAlert(alert: Alert, publicUrl: string | undefined): AlertMessage {
   const name = clip(alert.entity.name || alert.event.entity_name, MAX_NAME);
   const title = alert.kind === 'test' ? `Test: ${headline(alert, name)}` : headline(alert, name);
   const facts: MessageFact[] = [
-    { label: 'Check', value: clip(alert.checkLabel, MAX_NAME) },
+    { label: 'Check', value: clip(alert.checkName, MAX_NAME) },
+    { label: 'Target', value: clip(alert.checkLabel, MAX_NAME) },
     { label: 'State', value: `${alert.event.from_state} → ${alert.event.to_state}` },
   ];
   if (alert.lastError) facts.push({ label: 'Last error', value: clip(alert.lastError, MAX_ERROR) });

@@ -3,9 +3,10 @@ import { natsSubjectProblem, publishedSubject } from '../../domain/nats-subject.
 import type { Logger } from '../../platform/logger.ts';
 import type { Alert, SendOutcome } from '../ports.ts';
 import type { ChannelRecord } from '../records.ts';
+import { eventPayload } from './payload.ts';
 
 /**
- * The nats channel: the raw state-change event published to the channel's subject, under its
+ * The nats channel: the state-change event (with `check_name`) published to the channel's subject, under its
  * tenant's root (VIGIL_NATS_PREFIX and the tenant id), on the operator's server (VIGIL_NATS_URL),
  * over one lazy connection per process shared by every tenant. The server is the operator's, not a
  * user's, so it does not pass the SSRF guard.
@@ -136,7 +137,7 @@ export function createNatsPublisher(deps: {
 }
 
 /**
- * Publishes the exact state-change event JSON to the channel's subject under its tenant's root,
+ * Publishes the state-change event JSON with `check_name` (payload.ts) to the channel's subject under its tenant's root,
  * `<prefix>.<tenant id>.<subject>`. A subject stored before `$` and `_INBOX` subjects were refused
  * at create is never published: the delivery fails saying why.
  */
@@ -152,6 +153,6 @@ export async function sendNats(
     const error = `the subject ${subject} is not published: it ${problem}; replace the channel with one on another subject`;
     return { ok: false, status_code: null, error };
   }
-  const data = Buffer.from(JSON.stringify(alert.event), 'utf8');
+  const data = eventPayload(alert);
   return publisher.publish(publishedSubject(prefix, channel.tenant_id, subject), data);
 }

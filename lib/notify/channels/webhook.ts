@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Alert, SendOutcome } from '../ports.ts';
 import type { ChannelRecord } from '../records.ts';
 import { type HttpPostDeps, postOnce } from './http-post.ts';
+import { eventPayload } from './payload.ts';
 
 type WebhookChannel = Extract<ChannelRecord, { channel_type: 'webhook' }>;
 
@@ -11,14 +12,14 @@ export function webhookSignature(secret: string, body: Buffer): string {
 }
 
 /**
- * The webhook request: exactly the state-change event as JSON, signed when the channel has a
+ * The webhook request: the state-change event with `check_name` as JSON (payload.ts), signed when the channel has a
  * secret, with the delivery id (the same on every attempt) for receiver-side dedup.
  */
 export function webhookRequest(
   channel: WebhookChannel,
   alert: Alert,
 ): { url: string; headers: Record<string, string>; body: Buffer } {
-  const body = Buffer.from(JSON.stringify(alert.event), 'utf8');
+  const body = eventPayload(alert);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-service-delivery': alert.deliveryId,

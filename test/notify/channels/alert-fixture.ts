@@ -23,6 +23,7 @@ export function sampleAlert(overrides: Partial<Alert> = {}, event: Partial<State
     kind: 'alert',
     deliveryId: 'dlv_01JTESTDELIVERY',
     entity: { id: 'ent_01JTEST', name: 'Payments API', blueprint_slug: 'service', slug: 'payments-api' },
+    checkName: 'Payments health',
     checkLabel: 'GET https://payments.example.com/health',
     lastError: 'the endpoint answered 503',
     ...overrides,

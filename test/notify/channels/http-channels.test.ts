@@ -44,7 +44,7 @@ afterAll(async () => {
 });
 
 describe('webhook channel', () => {
-  it('posts exactly the state-change event, signed, with the delivery id', async () => {
+  it('posts the state-change event with the check name, signed, with the delivery id', async () => {
     const webhook = channel('webhook', { url: `${receiver.origin}/webhook`, secret: SECRET });
     const outcome = await senders.send(webhook, sampleAlert());
     expect(outcome).toEqual({ ok: true, status_code: 204, error: null });
@@ -53,7 +53,10 @@ describe('webhook channel', () => {
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['x-service-delivery']).toBe('dlv_01JTESTDELIVERY');
     expect(request.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
-    expect(JSON.parse(request.body.toString('utf8'))).toEqual(sampleEvent());
+    expect(JSON.parse(request.body.toString('utf8'))).toEqual({
+      ...sampleEvent(),
+      check_name: 'Payments health',
+    });
   });
 
   it('sends the same delivery id and signature on every attempt', async () => {
@@ -186,7 +189,8 @@ describe('slack channel', () => {
     });
     const section = payload.blocks.find((b: { type: string }) => b.type === 'section');
     expect(section.text.type).toBe('mrkdwn');
-    expect(section.text.text).toContain('*Check:* GET https://payments.example.com/health');
+    expect(section.text.text).toContain('*Check:* Payments health');
+    expect(section.text.text).toContain('*Target:* GET https://payments.example.com/health');
     expect(section.text.text).toContain('*State:* up → down');
     expect(section.text.text).toContain('*Last error:* the endpoint answered 503');
     expect(section.text.text).toContain('*Time:* 2026-03-01 12:34:56 UTC');
@@ -244,6 +248,7 @@ describe('ntfy channel', () => {
       authorization: 'Bearer tk_abc123',
     });
     const body = request.body.toString('utf8');
+    expect(body).toContain('Check: Payments health');
     expect(body).toContain('State: up → down');
     expect(body).toContain('Last error: the endpoint answered 503');
   });

@@ -3,13 +3,14 @@ import { consoleLink, describeAlert, plainText } from '../../../lib/notify/chann
 import { sampleAlert } from './alert-fixture.ts';
 
 describe('describeAlert', () => {
-  it('names the entity, the check, from → to, the last error and the time', () => {
+  it('names the entity, the check by its name and target, from → to, the last error and the time', () => {
     const message = describeAlert(sampleAlert(), undefined);
     expect(message.title).toBe('Payments API is down');
     expect(message.tone).toBe('down');
     expect(message.note).toBeUndefined();
     expect(message.facts).toEqual([
-      { label: 'Check', value: 'GET https://payments.example.com/health' },
+      { label: 'Check', value: 'Payments health' },
+      { label: 'Target', value: 'GET https://payments.example.com/health' },
       { label: 'State', value: 'up → down' },
       { label: 'Last error', value: 'the endpoint answered 503' },
       { label: 'Time', value: '2026-03-01 12:34:56 UTC' },
@@ -25,7 +26,7 @@ describe('describeAlert', () => {
       );
       expect(message.title).toBe('Payments API recovered: it is up again');
       expect(message.tone).toBe('up');
-      expect(message.facts.map((f) => f.label)).toEqual(['Check', 'State', 'Time']);
+      expect(message.facts.map((f) => f.label)).toEqual(['Check', 'Target', 'State', 'Time']);
     }
     const first = describeAlert(sampleAlert({}, { from_state: 'unknown', to_state: 'up' }), undefined);
     expect(first.title).toBe('Payments API is up');
@@ -48,7 +49,8 @@ describe('describeAlert', () => {
     expect(plainText(describeAlert(alert, 'https://vigil.example.com'), true)).toBe(
       [
         'Payments API is down',
-        'Check: GET https://payments.example.com/health',
+        'Check: Payments health',
+        'Target: GET https://payments.example.com/health',
         'State: up → down',
         'Last error: the endpoint answered 503',
         'Time: 2026-03-01 12:34:56 UTC',

@@ -41,13 +41,13 @@ function nextMessage(nc: NatsConnection, subject: string): Promise<string> {
 }
 
 describe('nats channel', () => {
-  it('publishes exactly the state-change event JSON under the tenant’s root: vigil.<tenant id>.<subject>', async () => {
+  it('publishes the state-change event JSON with the check name under the tenant’s root: vigil.<tenant id>.<subject>', async () => {
     const senders = sendersFor([server.url]);
     const received = nextMessage(subscriber, 'vigil.tnt_01JTEST.alerts.payments');
     await subscriber.flush();
     const outcome = await senders.send(channel('nats', { subject: 'alerts.payments' }), sampleAlert());
     expect(outcome).toEqual({ ok: true, status_code: null, error: null });
-    expect(JSON.parse(await received)).toEqual(sampleEvent());
+    expect(JSON.parse(await received)).toEqual({ ...sampleEvent(), check_name: 'Payments health' });
     await senders.close();
   });
 
@@ -56,7 +56,7 @@ describe('nats channel', () => {
     const received = nextMessage(subscriber, 'acme.vigil.tnt_01JTEST.alerts');
     await subscriber.flush();
     expect((await senders.send(channel('nats', { subject: 'alerts' }), sampleAlert())).ok).toBe(true);
-    expect(JSON.parse(await received)).toEqual(sampleEvent());
+    expect(JSON.parse(await received)).toEqual({ ...sampleEvent(), check_name: 'Payments health' });
     await senders.close();
   });
 

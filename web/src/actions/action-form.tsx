@@ -134,7 +134,7 @@ export function ActionForm({
     { value: '', label: checks.isLoading ? 'Loading checks…' : 'Choose a check' },
     ...(checks.data ?? []).map((c) => ({
       value: c.id,
-      label: `${c.check_type} ${'target_url' in c ? c.target_url : ''} (${c.id})`,
+      label: `${c.name} (${c.blueprint_slug}/${c.entity_slug})`,
     })),
   ];
 

@@ -789,6 +789,10 @@ export interface components {
         HttpCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
             /** @description The entity's blueprint (with entity_slug: its address) */
@@ -825,6 +829,10 @@ export interface components {
         TcpCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
             /** @description The entity's blueprint (with entity_slug: its address) */
@@ -854,6 +862,10 @@ export interface components {
         TlsCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
             /** @description The entity's blueprint (with entity_slug: its address) */
@@ -885,6 +897,10 @@ export interface components {
         DnsCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
             /** @description The entity's blueprint (with entity_slug: its address) */
@@ -917,6 +933,10 @@ export interface components {
         PushCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
             /** @description The entity's blueprint (with entity_slug: its address) */
@@ -3124,6 +3144,8 @@ export interface operations {
                     entity_id: string;
                     /** @constant */
                     check_type: "http";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
                     /** @enum {string} */
                     method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
                     headers?: {
@@ -3145,6 +3167,8 @@ export interface operations {
                     entity_id: string;
                     /** @constant */
                     check_type: "tcp";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
                     /**
                      * @description Only http checks have a method; tcp checks leave it out
                      * @constant
@@ -3180,6 +3204,8 @@ export interface operations {
                     entity_id: string;
                     /** @constant */
                     check_type: "tls";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
                     /**
                      * @description Only http checks have a method; tls checks leave it out
                      * @constant
@@ -3217,6 +3243,8 @@ export interface operations {
                     entity_id: string;
                     /** @constant */
                     check_type: "dns";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
                     /**
                      * @description Only http checks have a method; dns checks leave it out
                      * @constant
@@ -3255,6 +3283,8 @@ export interface operations {
                     entity_id: string;
                     /** @constant */
                     check_type: "push";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
                     /**
                      * @description Only http checks have a method; push checks leave it out
                      * @constant
@@ -3463,6 +3493,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
                     target_url?: string | null;
                     /** @enum {string} */
                     method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";

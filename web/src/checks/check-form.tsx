@@ -17,6 +17,8 @@ const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as 
 /** The form's state: every input as typed (strings), turned into a body on submit. */
 export interface CheckDraft {
   check_type: CheckType;
+  /** Blank: no name of its own, the API derives one from the type and target. */
+  name: string;
   target_url: string;
   method: string;
   headers: string;
@@ -42,6 +44,7 @@ export interface CheckDraft {
 export function emptyDraft(check_type: CheckType): CheckDraft {
   return {
     check_type,
+    name: '',
     target_url: '',
     method: 'GET',
     headers: '',
@@ -69,6 +72,7 @@ const str = (v: unknown): string => (v === undefined || v === null ? '' : String
 /** A draft holding a stored check's values (header values stay ********: the API keeps them). */
 export function draftOf(check: Schemas['Check']): CheckDraft {
   const d = emptyDraft(check.check_type);
+  d.name = check.name_is_default ? '' : check.name;
   d.interval_seconds = str(check.interval_seconds);
   d.failure_threshold = str(check.failure_threshold);
   d.enabled = check.enabled;
@@ -134,6 +138,10 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
     common.check_type = d.check_type;
     common.enabled = d.enabled;
   }
+  // Blank: on create, no name; on edit, null goes back to the derived name.
+  const name = d.name.trim();
+  if (name) common.name = name;
+  else if (editing) common.name = null;
   switch (d.check_type) {
     case 'http':
       return {
@@ -239,6 +247,10 @@ export function CheckForm({
           error={errs.check_type}
         />
       ) : null}
+      {text('name', 'Name', {
+        placeholder: NAME_EXAMPLES[t],
+        hint: 'What alerts and lists call this check; leave it blank to name it after its target',
+      })}
       <div className="form-grid">
         {t === 'http' ? (
           <>
@@ -364,6 +376,15 @@ export function CheckForm({
     </form>
   );
 }
+
+/** The name a blank Name input stands for, as the API derives it (docs/api.md, Checks). */
+const NAME_EXAMPLES: Record<CheckType, string> = {
+  http: 'HTTP GET example.com/healthz',
+  tcp: 'TCP db.internal:5432',
+  tls: 'TLS example.com',
+  dns: 'DNS A example.com',
+  push: 'Push check for <entity>, every 1 min',
+};
 
 /** How each check type reads in a picker. */
 export const TYPE_LABELS: Record<CheckType, string> = {

@@ -5,6 +5,7 @@ import { type ActionBodies, ActionForm } from '../actions/action-form';
 import { ExecutionsList } from '../actions/executions';
 import { RunPanel } from '../actions/run-panel';
 import { api, must } from '../api/client';
+import { checkNameIn, useCheckNames } from '../checks/check-names';
 import { useSession } from '../session';
 import { Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
@@ -19,6 +20,7 @@ export function ActionsPage() {
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
   const q = useQuery({ queryKey: ['actions'], queryFn: () => must(api.GET('/v1/actions')) });
+  const checks = useCheckNames();
   const create = async ({ create: body }: ActionBodies) => {
     const made = await must(api.POST('/v1/actions', { body }));
     await queryClient.invalidateQueries({ queryKey: ['actions'] });
@@ -74,7 +76,7 @@ export function ActionsPage() {
                         {a.method} {a.url}
                       </code>
                     </td>
-                    <td>{triggerText(a)}</td>
+                    <td>{triggerText(a, checks)}</td>
                     <td>
                       <Time iso={a.updated_at} />
                     </td>
@@ -89,14 +91,17 @@ export function ActionsPage() {
   );
 }
 
-function triggerText(a: {
-  trigger_type: string;
-  trigger_to_state: string | null;
-  interval_seconds: number | null;
-  check_id: string | null;
-}): string {
+function triggerText(
+  a: {
+    trigger_type: string;
+    trigger_to_state: string | null;
+    interval_seconds: number | null;
+    check_id: string | null;
+  },
+  checks: ReturnType<typeof useCheckNames>,
+): string {
   if (a.trigger_type === 'state_change')
-    return `on ${a.trigger_to_state ?? 'any state change'}${a.check_id ? ` of ${a.check_id}` : ''}`;
+    return `on ${a.trigger_to_state ?? 'any state change'}${a.check_id ? ` of ${checkNameIn(checks, a.check_id)}` : ''}`;
   if (a.trigger_type === 'schedule') return `every ${a.interval_seconds} s`;
   return 'manual';
 }
@@ -112,6 +117,7 @@ export function ActionPage() {
     queryKey: ['action', id],
     queryFn: () => must(api.GET('/v1/actions/{id}', { params: { path: { id } } })),
   });
+  const checks = useCheckNames();
   const remove = useMutation({
     mutationFn: () => must(api.DELETE('/v1/actions/{id}', { params: { path: { id } } })),
     onSuccess: async () => {
@@ -188,7 +194,7 @@ export function ActionPage() {
               )}
             </dd>
             <dt>Trigger</dt>
-            <dd>{triggerText(a)}</dd>
+            <dd>{triggerText(a, checks)}</dd>
             {a.next_run_at ? (
               <>
                 <dt>Next run</dt>

@@ -157,8 +157,9 @@ export function ChecksPage() {
               {rows.map((c) => (
                 <tr key={c.id}>
                   <td>
-                    <Link to={`/checks/${c.id}`}>{targetOf(c)}</Link>
+                    <Link to={`/checks/${c.id}`}>{c.name}</Link>
                     {c.enabled ? null : <span className="muted"> (disabled)</span>}
+                    {c.name_is_default ? null : <div className="muted check-target">{targetOf(c)}</div>}
                   </td>
                   <td>
                     <EntityLink check={c} name={names.get(c.entity_id)} />
@@ -313,7 +314,7 @@ function CheckView({ check }: { check: Check }) {
   const [removeError, setRemoveError] = useState<unknown>();
   return (
     <Page
-      title={`${check.check_type.toUpperCase()} check`}
+      title={check.name}
       actions={
         canWrite ? (
           <>

@@ -265,12 +265,11 @@ function CheckCard({ check }: { check: Check }) {
         }),
       ),
   });
-  const heading = `${check.check_type.toUpperCase()} check`;
   return (
     <article className="check-card" aria-labelledby={`chk-${check.id}`}>
       <header className="card-head">
         <h3 id={`chk-${check.id}`}>
-          <Link to={`/checks/${check.id}`}>{heading}</Link> <StateBadge state={check.state} />
+          <Link to={`/checks/${check.id}`}>{check.name}</Link> <StateBadge state={check.state} />
           {check.enabled ? null : <span className="badge">paused</span>}
         </h3>
         <span className="muted check-target">{target(check)}</span>

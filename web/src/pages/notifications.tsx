@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
-import { targetOf } from '../checks/check-summary';
+import { useCheckNames } from '../checks/check-names';
 import { ChannelTarget, deliveryInWords } from '../notify/words';
 import { useSession } from '../session';
 import { Time } from '../ui/bits';
@@ -15,14 +15,6 @@ import { scrollRegion } from '../ui/scroll-region';
 type Delivery = Schemas['Delivery'];
 const STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
 type Status = (typeof STATUSES)[number];
-
-function useCheckNames() {
-  const checks = useQuery({
-    queryKey: ['checks', ''],
-    queryFn: () => must(api.GET('/v1/checks', { params: { query: {} } })),
-  });
-  return new Map((checks.data ?? []).map((c) => [c.id, targetOf(c)]));
-}
 
 /** The delivery log (filters, pages, attempts, retry) and every channel of the account. */
 export function NotificationsPage() {
@@ -42,7 +34,7 @@ function DeliveryLog() {
   const pages = useCursorPages();
   const { cursor } = pages;
   const [retried, setRetried] = useState<Delivery>();
-  const names = useCheckNames();
+  const { names } = useCheckNames();
   const channels = useQuery({
     queryKey: ['channels'],
     queryFn: () => must(api.GET('/v1/notify/channels', { params: { query: { limit: 200 } } })),
@@ -213,7 +205,7 @@ function DeliveryRow({
 }
 
 function AllChannels() {
-  const names = useCheckNames();
+  const { names } = useCheckNames();
   const pages = useCursorPages();
   const { cursor } = pages;
   const channels = useQuery({
