@@ -117,7 +117,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await p.page.getByRole('list', { name: 'Channels' }).getByText('(signed)').waitFor();
 
     await p.page.getByRole('button', { name: 'Send test' }).click();
-    await p.page.getByText('webhook: sent (HTTP 204) after 1 attempt.').waitFor();
+    await p.page.getByText('Test, webhook: sent (HTTP 204) after 1 attempt.').waitFor();
     // The receiver records a request before it answers; "sent" shows only after the answer.
     const hook = received.find((r) => r.path === '/hook');
     expect(hook).toBeDefined();
