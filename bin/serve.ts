@@ -1,10 +1,16 @@
+import { PortUnavailableError } from '../lib/local/http-server.ts';
 import { startLocalRuntime } from '../lib/local/runtime.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import { createLogger } from '../lib/platform/logger.ts';
 
 const config = loadConfig('local');
 const logger = createLogger({ level: config.logLevel });
-const runtime = await startLocalRuntime({ config, logger });
+const runtime = await startLocalRuntime({ config, logger }).catch((err: unknown) => {
+  // A busy port is the operator's to fix: one line saying how, no stack trace.
+  if (!(err instanceof PortUnavailableError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+});
 
 if (runtime.bootstrapKey) {
   process.stdout.write(

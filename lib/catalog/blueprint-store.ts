@@ -1,8 +1,9 @@
 import { tenantPk } from '../auth/tenancy-keys.ts';
+import { SLUG } from '../domain/slug.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Table, WriteOp } from '../store/table.ts';
-import { BLUEPRINT_PREFIX, catalogKeys, SLUG } from './catalog-keys.ts';
+import { BLUEPRINT_PREFIX, catalogKeys } from './catalog-keys.ts';
 import { type BlueprintRecord, blueprintSchema } from './records.ts';
 
 /** The write that takes the default flag off a blueprint whose tenant default moves elsewhere. */

@@ -51,5 +51,3 @@ export const purgePk = (tenantId: string) => `PURGE#${tenantId}`;
 
 /** GSI keys of a relation: gsi1 by from-entity, gsi2 by to-entity, both `ENTREL#<entity_id>`. */
 export const entityRelationsPk = (entityId: string) => `ENTREL#${entityId}`;
-
-export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;

@@ -1,8 +1,9 @@
 import { tenantPk } from '../auth/tenancy-keys.ts';
+import { SLUG } from '../domain/slug.ts';
 import { isId } from '../platform/ids.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
-import { catalogKeys, entityPrefix, SLUG } from './catalog-keys.ts';
+import { catalogKeys, entityPrefix } from './catalog-keys.ts';
 import { type EntityRecord, entityPointerSchema, entitySchema } from './records.ts';
 
 /** Reads of entities (consistent). The checks engine uses `getById`. */

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../domain/blueprint-fields.ts';
-import { SLUG } from './catalog-keys.ts';
+import { slugSchema } from '../domain/slug.ts';
 import { RELATION_TYPES } from './records.ts';
 
 /** Request bodies and queries of the catalog routes; unknown body fields are rejected (400). */
 
-const slug = z.string().regex(SLUG, 'must match ^[a-z0-9][a-z0-9-]{0,62}$');
+const slug = slugSchema();
 const name = z.string().regex(/\S/, 'must not be blank').trim().min(1).max(200);
 const fieldValues = z.record(z.string(), z.unknown());
 

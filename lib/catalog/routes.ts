@@ -1,9 +1,9 @@
 import { z } from 'zod';
+import { slugSchema } from '../domain/slug.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import type { BlueprintService } from './blueprint-service.ts';
-import { SLUG } from './catalog-keys.ts';
 import type { EntityService } from './entity-service.ts';
 import type { RelationService } from './relation-service.ts';
 import {
@@ -22,8 +22,8 @@ export interface CatalogRouteDeps {
   relationService: RelationService;
 }
 
-const blueprintSlug = namesResource(z.string().regex(SLUG), 'blueprint');
-const entitySlug = namesResource(z.string().regex(SLUG), 'entity');
+const blueprintSlug = namesResource(slugSchema(), 'blueprint');
+const entitySlug = namesResource(slugSchema(), 'entity');
 const blueprintParams = z.object({ slug: blueprintSlug });
 const entitiesParams = z.object({ blueprint_slug: blueprintSlug });
 const entityParams = z.object({ blueprint_slug: blueprintSlug, slug: entitySlug });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { errorResponse } from '../http/error-response.ts';
 import { MAX_BODY_BYTES } from '../http/router.ts';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
@@ -195,4 +196,32 @@ export function createHttpServer(
   });
   if (limits) capConnections(server, limits.maxConnections, logger);
   return server;
+}
+
+/** The port cannot be bound: in use, or below 1024 without the rights. Its message is one line naming PORT. */
+export class PortUnavailableError extends Error {
+  override name = 'PortUnavailableError';
+}
+
+/** What to tell the operator when `port` cannot be bound for `code`; undefined for another failure. */
+export function portProblem(port: number, code: string | undefined): string | undefined {
+  if (code === 'EADDRINUSE')
+    return `Port ${port} is in use; set PORT to another port, e.g. PORT=${port === 65535 ? 8081 : port + 1} npm start`;
+  if (code === 'EACCES')
+    return `Port ${port} needs administrator rights; set PORT to a port above 1023, e.g. PORT=8080 npm start`;
+  return undefined;
+}
+
+/** Binds `server`; a busy or forbidden port rejects with PortUnavailableError, anything else as it came. */
+export async function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      const problem = portProblem(port, err.code);
+      reject(problem ? new PortUnavailableError(problem, { cause: err }) : err);
+    });
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the HTTP server has no TCP address');
+  return address;
 }

@@ -14,7 +14,7 @@ import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../stor
 import { type ActionSchedule, type ActionScheduleDeps, createActionSchedule } from './action-schedule.ts';
 import { createChangePump } from './change-pump.ts';
 import { createConsoleFiles } from './console-files.ts';
-import { createHttpServer } from './http-server.ts';
+import { createHttpServer, listen } from './http-server.ts';
 import { type JobRunner, startJobRunner } from './job-runner.ts';
 import { startProbeThreads } from './probe-threads.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler.ts';
@@ -132,6 +132,38 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     concurrency: config.workerConcurrency,
   });
 
+  const streams = new AbortController();
+  const consoleFiles = createConsoleFiles(config.consoleDir);
+  if (!consoleFiles.built)
+    logger.warn('console not built: / answers a 503 page until it is; the API is unaffected', {
+      dir: consoleFiles.dir,
+      build: 'npm run build:web',
+    });
+  // The port is bound before the first tenant is made, so a busy port (PortUnavailableError) stops
+  // the start before a key is created that could never be printed; requests wait for the migrations.
+  let opened = () => {};
+  const open = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
+  const server = createHttpServer(
+    async (req) => {
+      await open;
+      return app.router.handle(req);
+    },
+    logger,
+    { signal: streams.signal, console: consoleFiles, limits: config.http },
+  );
+  const address = await listen(server, config.port, options.host ?? config.host).catch(
+    async (err: unknown) => {
+      // Nothing runs yet but the threads and the database: close them, so a caller may try another port.
+      notifyQueue.close();
+      actionQueue.close();
+      await probeThreads?.close();
+      await table.close();
+      throw err;
+    },
+  );
+
   let bootstrapKey: string | undefined;
   if ((await app.tenants.listTenants()).length === 0) {
     const created = await app.tenants.createTenant({
@@ -148,24 +180,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   // Before the API serves the board: tenants written before the status counters get them.
   await migrateStatusCounters({ table, tenants: app.tenants, logger, clock });
 
-  const streams = new AbortController();
-  const consoleFiles = createConsoleFiles(config.consoleDir);
-  if (!consoleFiles.built)
-    logger.warn('console not built: / answers a 503 page until it is; the API is unaffected', {
-      dir: consoleFiles.dir,
-      build: 'npm run build:web',
-    });
-  const server = createHttpServer((req) => app.router.handle(req), logger, {
-    signal: streams.signal,
-    console: consoleFiles,
-    limits: config.http,
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, options.host ?? config.host, () => resolve());
-  });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the HTTP server has no TCP address');
+  opened();
   const url = reachableUrl(address);
   logger.info('listening', { url, console: `${url}/`, address: address.address, port: address.port });
   const notifyRunner = startJobRunner({

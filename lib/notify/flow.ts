@@ -10,7 +10,7 @@ import {
   storeAndDispatch,
 } from './notify-deps.ts';
 import { lastSentAtMs } from './notify-state.ts';
-import type { ChannelRecord, PolicyRecord, StateChangeEvent } from './records.ts';
+import { type ChannelRecord, isRecovery, type PolicyRecord, type StateChangeEvent } from './records.ts';
 import { firstRepeat } from './repeat.ts';
 import { downUpstreams, heldBackBy, holdBack, isDownState, readEntityById, release } from './upstream.ts';
 
@@ -22,10 +22,6 @@ import { downUpstreams, heldBackBy, holdBack, isDownState, readEntityById, relea
  */
 
 type EventJob = Extract<NotifyJob, { kind: 'event' }>;
-
-/** True for a change to up out of down or degraded. */
-export const isRecovery = (event: StateChangeEvent) =>
-  event.to_state === 'up' && (event.from_state === 'down' || event.from_state === 'degraded');
 
 /** The time encoded in a ULID-shaped id (`trn_...`), or undefined for another shape. */
 function idTimeMs(id: string): number | undefined {

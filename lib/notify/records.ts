@@ -71,6 +71,10 @@ export const stateChangeEventSchema = z.object({
 });
 export type StateChangeEvent = z.infer<typeof stateChangeEventSchema>;
 
+/** True for a change to up out of down or degraded (DECISIONS.md's definition of a recovery). */
+export const isRecovery = (event: Pick<StateChangeEvent, 'from_state' | 'to_state'>) =>
+  event.to_state === 'up' && (event.from_state === 'down' || event.from_state === 'degraded');
+
 /** One attempt of a delivery. */
 export const attemptSchema = z.object({
   at: z.string(),

@@ -6,6 +6,7 @@ import {
   type ChannelRecord,
   DELIVERY_STATUSES,
   type DeliveryRecord,
+  isRecovery,
   POLICY_DEFAULTS,
   type PolicyRecord,
 } from './records.ts';
@@ -87,10 +88,32 @@ export const publicPolicySchema = z
   })
   .meta({ id: 'NotificationPolicy' });
 
+/**
+ * What a delivery told its channel, in one word: the state change (`down`, `degraded`, `recovery`;
+ * `up` for a first result, `unknown` for a change to unknown), a `repeat` (a reminder while still
+ * down) or a `test`. Derived from the stored kind and state change on every read, so records
+ * written before the field existed carry it too.
+ */
+export const DELIVERY_EVENTS = ['down', 'degraded', 'recovery', 'up', 'unknown', 'repeat', 'test'] as const;
+export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
+
+/** The event a delivery record carries (see DELIVERY_EVENTS). */
+export function deliveryEvent(record: Pick<DeliveryRecord, 'kind' | 'event'>): DeliveryEvent {
+  if (record.kind !== 'alert') return record.kind;
+  const to = record.event.to_state;
+  if (isRecovery(record.event)) return 'recovery';
+  return to === 'down' || to === 'degraded' || to === 'up' ? to : 'unknown';
+}
+
 export const publicDeliverySchema = z
   .strictObject({
     id: idSchema('dlv'),
     kind: z.enum(['alert', 'repeat', 'test']),
+    event: z.enum(DELIVERY_EVENTS).meta({
+      description:
+        'What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, ' +
+        '`unknown` for a change to unknown), `repeat` (a reminder while still down) or `test`',
+    }),
     channel_id: idSchema('chn').nullable(),
     check_id: idSchema('chk'),
     entity_id: idSchema('ent'),
@@ -186,6 +209,7 @@ export function publicDelivery(record: DeliveryRecord): z.output<typeof publicDe
   return {
     id: record.id,
     kind: record.kind,
+    event: deliveryEvent(record),
     channel_id: record.channel_id,
     check_id: record.check_id,
     entity_id: record.entity_id,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SLUG } from '../catalog/catalog-keys.ts';
+import { slugSchema } from '../domain/slug.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { createInputSchemaCompiler, DRAFT_07, DRAFT_2020_12 } from './input-schema.ts';
 
@@ -118,7 +118,7 @@ const fields = {
 
 /** POST /v1/skills: the manifest, plus `enabled` (default true). */
 export const createSkillBody = z.strictObject({
-  slug: z.string().regex(SLUG, 'must be a slug: a-z, 0-9 and -, starting with a letter or digit'),
+  slug: slugSchema(),
   name: fields.name,
   description: fields.description.default(''),
   version: fields.version,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SLUG } from '../catalog/catalog-keys.ts';
+import { slugSchema } from '../domain/slug.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { namesResource } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
@@ -11,7 +11,7 @@ export interface SkillRouteDeps {
   skillService: SkillService;
 }
 
-const skillParams = z.object({ slug: namesResource(z.string().regex(SLUG), 'skill') });
+const skillParams = z.object({ slug: namesResource(slugSchema(), 'skill') });
 const tag = 'Skills';
 
 /**

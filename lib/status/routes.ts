@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { SLUG } from '../catalog/catalog-keys.ts';
 import { pageQuery } from '../checks/paging.ts';
 import { transitionsPageSchema } from '../checks/responses.ts';
+import { slugSchema } from '../domain/slug.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
@@ -15,11 +15,7 @@ const BOARD_MAX_PAGE = 1000;
 /** GET /v1/status filters and paging: without `limit`, every matching entity. */
 const boardQuery = z.object({
   state: z.enum(STATES).optional().meta({ description: 'Only entities in this state' }),
-  blueprint_slug: z
-    .string()
-    .regex(SLUG, 'must be a blueprint slug')
-    .optional()
-    .meta({ description: 'Only entities of this blueprint' }),
+  blueprint_slug: slugSchema().optional().meta({ description: 'Only entities of this blueprint' }),
   limit: queryInteger(1, BOARD_MAX_PAGE)
     .optional()
     .meta({

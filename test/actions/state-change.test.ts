@@ -68,6 +68,30 @@ describe('state_change actions on the local flow (fake time)', () => {
     expect(JSON.stringify(listed)).not.toContain('s3cret-value');
   });
 
+  it("carries in {{transition_id}} the entity transition's id, which GET /v1/status/transitions lists, not the check's own", async () => {
+    const { entityId, checkId } = await h.entityWithCheck('svc');
+    const action = await h.action(hookFields(checkId, { trigger_to_state: 'down' }));
+    await h.result(checkId, false);
+    const sent = JSON.parse(h.received[0]?.body ?? '{}') as { transition?: string };
+    const [execution] = await h.executions(action.id);
+    expect(sent.transition).toBe(execution?.transition_id);
+
+    type Page = { transitions: { id: string; kind: string; entity_id: string; to_state: string }[] };
+    const entityTransitions = (await h.call('GET', '/v1/status/transitions', undefined, 200)) as Page;
+    const checkTransitions = (await h.call(
+      'GET',
+      `/v1/checks/${checkId}/transitions`,
+      undefined,
+      200,
+    )) as Page;
+    expect(entityTransitions.transitions.find((t) => t.id === sent.transition)).toMatchObject({
+      kind: 'entity',
+      entity_id: entityId,
+      to_state: 'down',
+    });
+    expect(checkTransitions.transitions.map((t) => t.id)).not.toContain(sent.transition);
+  });
+
   it('fires only the actions whose trigger_to_state matches, and an empty one on every change', async () => {
     const { checkId } = await h.entityWithCheck('svc');
     const onDown = await h.action(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../lib/auth/api-key.ts';
 import {
   type ConsoleRig,
   expectNoConsoleErrors,
@@ -40,8 +41,25 @@ describe('console sign-in', { timeout: 60_000 }, () => {
     await p.page.goto('/status');
     await p.page.getByLabel('API key').fill('vgl_not_a_key');
     await p.page.getByRole('button', { name: 'Sign in' }).click();
-    await expectText(p.page.getByRole('alert'), /UNAUTHORIZED/);
+    await expectText(
+      p.page.getByRole('alert'),
+      'That key was not recognised. Check that you pasted the whole key: it starts with vgl_ and is 42 ' +
+        'characters long. The text you pasted has 13 characters. A revoked key is not recognised either.',
+    );
+    // A key that never worked did not stop working: no "not accepted any more" notice.
+    expect(await p.page.locator('main').textContent()).not.toMatch(/any more|UNAUTHORIZED/);
     expect(await storedKey(p.page)).toBeNull();
+
+    // A whole key of the right shape that this Vigil does not know: only the first sentences.
+    const unknown = generateApiKey();
+    await p.page.getByLabel('API key').fill(unknown);
+    await p.page.getByRole('button', { name: 'Sign in' }).click();
+    await expectText(
+      p.page.getByRole('alert'),
+      'That key was not recognised. Check that you pasted the whole key: it starts with vgl_ and is 42 ' +
+        'characters long. A revoked key is not recognised either.',
+    );
+    expect(await p.page.locator('main').textContent()).not.toMatch(/any more/);
     expectNoConsoleErrors(p);
     await p.close();
   });

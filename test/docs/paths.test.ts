@@ -3,9 +3,9 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const ROOTS = ['lib', 'test', 'functions', 'infra', 'bin', 'bench', 'docs', '.ci'];
+const ROOTS = ['lib', 'test', 'functions', 'infra', 'bin', 'bench', 'docs', '.ci', 'web'];
 /** Output folders git ignores: a fresh clone does not have them until a benchmark has run. */
-const GENERATED = ['bench/results/'];
+const GENERATED = ['bench/results/', 'web/dist'];
 
 /** The documents a reader follows: their file paths must name files and folders that exist. */
 const DOCUMENTS = [
@@ -18,12 +18,17 @@ const DOCUMENTS = [
 
 /**
  * Repository paths a document mentions: inline code that starts with one of ROOTS (fenced blocks
- * left out: they show commands and trees), and relative Markdown link targets, resolved from the
- * document's folder. `<name>` and `*` are placeholders that must match at least one entry.
+ * left out: they show commands and trees), relative Markdown link targets, resolved from the
+ * document's folder, and the files a command in a fenced block sends (curl's `-d @file`, run from
+ * the repository's root). `<name>` and `*` are placeholders that must match at least one entry.
  */
 function mentionedPaths(document: string, text: string): string[] {
   const prose = text.replace(/^```[\s\S]*?^```/gm, '');
   const paths = new Set<string>();
+  for (const [fence] of text.matchAll(/^```[\s\S]*?^```/gm)) {
+    for (const [, file] of fence.matchAll(/(?:-d|--data|--data-binary)\s+@([^\s'"\\]+)/g))
+      if (file && file !== '-') paths.add(file);
+  }
   for (const [, code] of prose.matchAll(/`([^`\n]+)`/g)) {
     const candidate = code?.trim() ?? '';
     const inRoot = ROOTS.includes(candidate.split('/')[0] ?? '');
@@ -74,12 +79,23 @@ describe('paths the documentation mentions', () => {
       'lib/not/in/prose.ts',
       '```',
       'Also [the API](api.md#errors), [home](https://example.com) and `lib/nowhere/<type>.ts`.',
+      '```sh',
+      'curl -X POST -d @web/src/skills/catalog-ops.json https://x/v1/skills',
+      "curl -d @missing.json -d '{}' -d @- https://x",
+      '```',
     ].join('\n');
     const paths = mentionedPaths('docs/guide.md', text);
     expect(paths.sort()).toEqual(
-      ['docs/api.md', 'lib/<feature>/records.ts', 'lib/catalog/routes.ts', 'lib/nowhere/<type>.ts'].sort(),
+      [
+        'docs/api.md',
+        'lib/<feature>/records.ts',
+        'lib/catalog/routes.ts',
+        'lib/nowhere/<type>.ts',
+        'missing.json',
+        'web/src/skills/catalog-ops.json',
+      ].sort(),
     );
-    expect(paths.filter((p) => !pathExists(p))).toEqual(['lib/nowhere/<type>.ts']);
+    expect(paths.filter((p) => !pathExists(p)).sort()).toEqual(['lib/nowhere/<type>.ts', 'missing.json']);
   });
 
   it.each(DOCUMENTS)('%s names only files and folders that exist', (document) => {

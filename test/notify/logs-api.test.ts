@@ -13,6 +13,7 @@ const DELIVERY_KEYS = [
   'created_at',
   'entity_id',
   'error',
+  'event',
   'id',
   'kind',
   'reason',
@@ -110,6 +111,30 @@ describe.each(runtimes)('notification logs API ($runtime runtime)', ({ start }) 
     const sent = page.logs.find((l) => l.id === seeded[0]?.id);
     expect(sent).toMatchObject({ status: 'sent', attempts: 1, kind: 'alert', channel_type: 'webhook' });
     expect(sent?.attempt_log).toEqual([{ at: seeded[0]?.created_at, status_code: 200, error: null }]);
+  });
+
+  it('says in one word which event each delivery carried, for records stored without that word too', async () => {
+    // Stored as the flow has always written them: the word is derived from kind and the state change.
+    const other = await api.createTenant('LogsEvents');
+    const cases: [DeliveryRecord['kind'], string, string, string][] = [
+      ['alert', 'up', 'down', 'down'],
+      ['alert', 'up', 'degraded', 'degraded'],
+      ['alert', 'down', 'up', 'recovery'],
+      ['alert', 'degraded', 'up', 'recovery'],
+      ['alert', 'unknown', 'up', 'up'],
+      ['alert', 'up', 'unknown', 'unknown'],
+      ['repeat', 'up', 'down', 'repeat'],
+      ['test', 'unknown', 'down', 'test'],
+    ];
+    const expected = new Map<string, string>();
+    for (const [kind, from_state, to_state, word] of cases) {
+      const base = delivery(other.tenantId, { check_id: checkA, channel_id: channel1, status: 'sent' });
+      const record: DeliveryRecord = { ...base, kind, event: { ...base.event, from_state, to_state } };
+      expect(await api.app.deliveries.putNew(record, 30)).toBe(true);
+      expected.set(record.id, word);
+    }
+    const page = await list('', other.key);
+    expect(new Map(page.logs.map((l) => [l.id, l.event]))).toEqual(expected);
   });
 
   it('pages with limit and a cursor, next_cursor null exactly on the last page', async () => {

@@ -62,9 +62,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (key: string) => {
-      setApiKey(key.trim(), () => signOut('The key was not accepted any more: sign in again.'));
+      // No sign-out on a 401 yet: a wrong key at sign-in is the form's to explain, not a lost session.
+      setApiKey(key.trim());
       try {
         const me = await fetchMe();
+        setApiKey(key.trim(), () =>
+          signOut('Your key stopped working (it was revoked or its user removed): sign in with another key.'),
+        );
         sessionStorage.setItem(STORAGE_KEY, key.trim());
         setNotice(undefined);
         setSession({
@@ -86,7 +90,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const kept = sessionStorage.getItem(STORAGE_KEY);
     if (kept === null) return;
     signIn(kept)
-      .catch(() => signOut('Your key was not accepted: sign in again.'))
+      .catch(() =>
+        signOut('Your saved key was not recognised any more (it may have been revoked): sign in again.'),
+      )
       .finally(() => setRestoring(false));
   }, [signIn, signOut]);
 

@@ -1120,6 +1120,11 @@ export interface components {
             id: string;
             /** @enum {string} */
             kind: "alert" | "repeat" | "test";
+            /**
+             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down) or `test`
+             * @enum {string}
+             */
+            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test";
             channel_id: string | null;
             /** @description chk_ + a 26-character ULID */
             check_id: string;

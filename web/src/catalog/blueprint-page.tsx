@@ -108,7 +108,17 @@ function AddFieldForm({ blueprint }: { blueprint: Blueprint }) {
 }
 
 /** Name, description and the default flag (PUT /v1/blueprints/{slug}). */
-function DetailsForm({ blueprint }: { blueprint: Blueprint }) {
+function DetailsForm({
+  blueprint,
+  saved,
+  onSaved,
+}: {
+  blueprint: Blueprint;
+  /** This blueprint is the one this form just saved. */
+  saved: boolean;
+  /** The saved blueprint's updated_at; undefined when a new save starts. */
+  onSaved: (updatedAt: string | undefined) => void;
+}) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(blueprint.name);
   const [description, setDescription] = useState(blueprint.description);
@@ -122,6 +132,7 @@ function DetailsForm({ blueprint }: { blueprint: Blueprint }) {
         }),
       ),
     onSuccess: async (bp) => {
+      onSaved(bp.updated_at);
       queryClient.setQueryData(['blueprint', bp.slug], bp);
       await queryClient.invalidateQueries({ queryKey: ['blueprints'] });
     },
@@ -129,6 +140,7 @@ function DetailsForm({ blueprint }: { blueprint: Blueprint }) {
   const errors = fieldErrors(save.error);
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    onSaved(undefined);
     save.mutate();
   };
   return (
@@ -149,7 +161,7 @@ function DetailsForm({ blueprint }: { blueprint: Blueprint }) {
           error={errors.is_default}
         />
       </div>
-      {save.isSuccess ? <Notice>Saved.</Notice> : null}
+      {saved ? <Notice>Saved.</Notice> : null}
       <ErrorNote error={save.error} title="The blueprint was not saved." />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>
@@ -166,6 +178,8 @@ export function BlueprintPage() {
   const { canWrite } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  // Kept here, not in the form: a save changes updated_at, which remounts the form (its key).
+  const [savedAt, setSavedAt] = useState<string>();
   const blueprint = useQuery({
     queryKey: ['blueprint', slug],
     queryFn: () => must(api.GET('/v1/blueprints/{slug}', { params: { path: { slug } } })),
@@ -194,7 +208,12 @@ export function BlueprintPage() {
               {bp.is_default ? <span className="badge">default</span> : null}
             </p>
             {canWrite ? (
-              <DetailsForm key={bp.updated_at} blueprint={bp} />
+              <DetailsForm
+                key={bp.updated_at}
+                blueprint={bp}
+                saved={savedAt === bp.updated_at}
+                onSaved={setSavedAt}
+              />
             ) : (
               <p>{bp.description || <span className="muted">No description.</span>}</p>
             )}

@@ -18,6 +18,8 @@ const CHANNEL_TYPES: readonly ChannelType[] = ['webhook', 'slack', 'discord', 'n
  */
 export function CheckNotifications({ checkId }: { checkId: string }) {
   const { canWrite } = useSession();
+  // Kept here, not in the form: a save changes updated_at, which remounts the form (its key).
+  const [savedAt, setSavedAt] = useState<string | null>();
   const policy = useQuery({
     queryKey: ['policy', checkId],
     queryFn: () => must(api.GET('/v1/checks/{check_id}/policy', { params: { path: { check_id: checkId } } })),
@@ -29,7 +31,12 @@ export function CheckNotifications({ checkId }: { checkId: string }) {
       {policy.data ? (
         <>
           {canWrite ? (
-            <PolicyForm key={policy.data.updated_at ?? 'defaults'} policy={policy.data} />
+            <PolicyForm
+              key={policy.data.updated_at ?? 'defaults'}
+              policy={policy.data}
+              saved={savedAt !== undefined && savedAt === policy.data.updated_at}
+              onSaved={setSavedAt}
+            />
           ) : (
             <PolicyFacts policy={policy.data} />
           )}
@@ -68,14 +75,23 @@ function PolicyFacts({ policy }: { policy: Policy }) {
   );
 }
 
-function PolicyForm({ policy }: { policy: Policy }) {
+function PolicyForm({
+  policy,
+  saved,
+  onSaved,
+}: {
+  policy: Policy;
+  /** This policy is the one this form just saved. */
+  saved: boolean;
+  /** The saved policy's updated_at; undefined when a new save starts. */
+  onSaved: (updatedAt: string | null | undefined) => void;
+}) {
   const queryClient = useQueryClient();
   const [cooldown, setCooldown] = useState(String(policy.cooldown_seconds));
   const [repeat, setRepeat] = useState(String(policy.repeat_interval_seconds));
   const [recovery, setRecovery] = useState(policy.notify_on_recovery);
   const [silenced, setSilenced] = useState(policy.silenced);
   const [suppress, setSuppress] = useState(policy.suppress_when_upstream_down);
-  const [saved, setSaved] = useState(false);
   const save = useMutation({
     mutationFn: () =>
       must(
@@ -91,14 +107,14 @@ function PolicyForm({ policy }: { policy: Policy }) {
         }),
       ),
     onSuccess: async (p) => {
-      setSaved(true);
+      onSaved(p.updated_at);
       queryClient.setQueryData(['policy', policy.check_id], p);
     },
   });
   const errs = fieldErrors(save.error);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setSaved(false);
+    onSaved(undefined);
     save.mutate();
   };
   return (

@@ -21,6 +21,17 @@ export function ChannelTarget({ channel }: { channel: Schemas['NotificationChann
   );
 }
 
+/** What a delivery told its channel, in words (the record's `event`). */
+export const EVENT_WORDS: Record<Delivery['event'], string> = {
+  down: 'Down',
+  degraded: 'Degraded',
+  recovery: 'Recovery',
+  up: 'First result (up)',
+  unknown: 'Now unknown',
+  repeat: 'Reminder: still down',
+  test: 'Test',
+};
+
 /** The last attempt's answer in words: "HTTP 500", or the error. */
 function lastAttempt(d: Delivery): string {
   const last = d.attempt_log.at(-1);
@@ -29,9 +40,9 @@ function lastAttempt(d: Delivery): string {
   return last.status_code ? `HTTP ${last.status_code}` : '';
 }
 
-/** One delivery in a sentence: "webhook: sent (HTTP 204) after 1 attempt." */
+/** One delivery in a sentence: "Down, webhook: sent (HTTP 204) after 1 attempt." */
 export function deliveryInWords(d: Delivery): string {
-  const who = d.channel_type ?? 'no channel';
+  const who = `${EVENT_WORDS[d.event]}, ${d.channel_type ?? 'no channel'}`;
   const tries = `${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
   switch (d.status) {
     case 'sent':

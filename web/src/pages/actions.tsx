@@ -9,7 +9,7 @@ import { checkNameIn, useCheckNames } from '../checks/check-names';
 import { useSession } from '../session';
 import { Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
-import { Empty, ErrorNote, Loading } from '../ui/feedback';
+import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 
@@ -113,6 +113,8 @@ export function ActionPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
+  /** Set by a save, cleared by the next edit: the edit form closes, so the page says it was saved. */
+  const [saved, setSaved] = useState(false);
   const q = useQuery({
     queryKey: ['action', id],
     queryFn: () => must(api.GET('/v1/actions/{id}', { params: { path: { id } } })),
@@ -131,6 +133,7 @@ export function ActionPage() {
     queryClient.setQueryData(['action', id], saved);
     await queryClient.invalidateQueries({ queryKey: ['actions'] });
     setEditing(false);
+    setSaved(true);
   };
   const a = q.data;
   return (
@@ -140,7 +143,13 @@ export function ActionPage() {
         a && isAdmin ? (
           <>
             {editing ? null : (
-              <button type="button" onClick={() => setEditing(true)}>
+              <button
+                type="button"
+                onClick={() => {
+                  setSaved(false);
+                  setEditing(true);
+                }}
+              >
                 Edit
               </button>
             )}
@@ -160,6 +169,7 @@ export function ActionPage() {
       {q.isLoading ? <Loading what="the action" /> : null}
       <ErrorNote error={q.error} title="The action could not be loaded." />
       <ErrorNote error={remove.error} title="The action was not deleted." />
+      {saved && !editing ? <Notice>The action was saved.</Notice> : null}
       {a && editing && isAdmin ? (
         <Section title="Edit">
           <ActionForm

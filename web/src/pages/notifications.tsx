@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { useCheckNames } from '../checks/check-names';
-import { ChannelTarget, deliveryInWords } from '../notify/words';
+import { ChannelTarget, deliveryInWords, EVENT_WORDS } from '../notify/words';
 import { useSession } from '../session';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
@@ -111,6 +111,7 @@ function DeliveryLog() {
             <thead>
               <tr>
                 <th scope="col">Time</th>
+                <th scope="col">Event</th>
                 <th scope="col">Check</th>
                 <th scope="col">Channel</th>
                 <th scope="col">Status</th>
@@ -165,8 +166,8 @@ function DeliveryRow({
     <tr>
       <td>
         <Time iso={d.created_at} />
-        {d.kind !== 'alert' ? <span className="muted"> ({d.kind})</span> : null}
       </td>
+      <td>{EVENT_WORDS[d.event]}</td>
       <td>
         <Link to={`/checks/${d.check_id}`}>{checkName ?? d.check_id}</Link>
       </td>

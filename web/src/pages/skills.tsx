@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { api, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ConnectMcp } from '../skills/connect';
+import { CatalogTools } from '../skills/enable-catalog';
 import { RegisterSkillForm } from '../skills/register-form';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -43,6 +44,7 @@ export function SkillsPage() {
           />
         </Section>
       ) : null}
+      <CatalogTools skills={q.data} isAdmin={isAdmin} />
       <Section title="Skills">
         {q.isLoading ? <Loading what="skills" /> : null}
         <ErrorNote error={q.error} title="The skills could not be loaded." />

@@ -1,0 +1,163 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
+import {
+  type ConsoleRig,
+  expectCount,
+  expectNoConsoleErrors,
+  expectText,
+  openPage,
+  SHOWN_WITHIN_MS,
+  signIn,
+  startConsole,
+} from './support.ts';
+
+/**
+ * What the console says after a user acts (issue 25, items 7 to 9): the delivery log names each
+ * event in words, a save says it was saved, and "Enable catalog tools" turns the built-in MCP tools
+ * on once, whatever is pressed after.
+ */
+
+const CATALOG_TOOLS = CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort();
+
+describe('console words and confirmations', { timeout: 90_000 }, () => {
+  let rig: ConsoleRig;
+  let checkId: string;
+
+  /** The tools an MCP client of this runtime sees, through the MCP SDK's Streamable HTTP client. */
+  async function mcpToolNames(): Promise<string[]> {
+    const client = new Client({ name: 'words-test', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(`${rig.url}/v1/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${rig.key}` } },
+    });
+    await client.connect(transport);
+    try {
+      return (await client.listTools()).tools.map((t) => t.name).sort();
+    } finally {
+      await client.close();
+    }
+  }
+
+  beforeAll(async () => {
+    rig = await startConsole();
+    expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
+    const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
+      slug: 'billing',
+      name: 'Billing',
+    });
+    expect(entity.status).toBe(201);
+    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      entity_id: entity.body.id,
+      check_type: 'push',
+      interval_seconds: 60,
+      failure_threshold: 1,
+    });
+    expect(check.status).toBe(201);
+    checkId = check.body.id;
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it('names the event of each delivery in the delivery log', async () => {
+    // Down, then recovered: with no channel each change is logged as a skip naming its event.
+    const report = (success: boolean) =>
+      rig.api('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 });
+    expect((await report(false)).status).toBe(201);
+    await expect
+      .poll(async () => (await rig.api<{ logs: unknown[] }>('GET', '/v1/notify/logs')).body.logs.length, {
+        timeout: SHOWN_WITHIN_MS,
+      })
+      .toBe(1);
+    expect((await report(true)).status).toBe(201);
+    await expect
+      .poll(
+        async () =>
+          (await rig.api<{ logs: { event: string }[] }>('GET', '/v1/notify/logs')).body.logs.map(
+            (l) => l.event,
+          ),
+        { timeout: SHOWN_WITHIN_MS },
+      )
+      .toEqual(['recovery', 'down']);
+
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto('/notifications');
+    const table = p.page.getByRole('table', { name: 'Deliveries' });
+    await expectCount(table.getByRole('row'), 3);
+    await expectText(table.getByRole('row').nth(1).getByRole('cell').nth(1), 'Recovery');
+    await expectText(table.getByRole('row').nth(2).getByRole('cell').nth(1), 'Down');
+    expect(await table.getByRole('columnheader').nth(1).textContent()).toBe('Event');
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('confirms a saved notification policy, and again after a second save', async () => {
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto(`/checks/${checkId}`);
+    const form = p.page.getByRole('form', { name: 'Notification policy' });
+    await form.getByLabel('Cooldown (seconds)').fill('120');
+    await form.getByRole('button', { name: 'Save policy' }).click();
+    await expectText(form.getByRole('status'), 'The policy was saved.');
+    await form.getByLabel('Cooldown (seconds)').fill('90');
+    await form.getByRole('button', { name: 'Save policy' }).click();
+    await expectText(form.getByRole('status'), 'The policy was saved.');
+    const stored = await rig.api<{ cooldown_seconds: number }>('GET', `/v1/checks/${checkId}/policy`);
+    expect(stored.body.cooldown_seconds).toBe(90);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('confirms saved blueprint details and a saved action', async () => {
+    const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
+      name: 'Restart',
+      url: 'https://127.0.0.1:9/restart',
+    });
+    expect(action.status).toBe(201);
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto('/catalog/blueprints/svc');
+    const details = p.page.getByRole('form', { name: 'Blueprint details' });
+    await details.getByLabel(/^Name/).fill('Services (prod)');
+    await details.getByRole('button', { name: 'Save details' }).click();
+    await expectText(details.getByRole('status'), 'Saved.');
+
+    await p.page.goto(`/actions/${action.body.id}`);
+    await p.page.getByRole('button', { name: 'Edit', exact: true }).click();
+    await p.page.getByRole('form', { name: 'Save action' }).getByLabel(/^Name/).fill('Restart billing');
+    await p.page.getByRole('button', { name: 'Save action' }).click();
+    await expectText(p.page.getByRole('status').filter({ hasText: 'saved' }), 'The action was saved.');
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('turns the built-in catalog tools on with one button, and back on after they were disabled', async () => {
+    expect(await mcpToolNames()).toEqual([]);
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto('/skills');
+    await p.page.getByText('The built-in catalog tools').first().waitFor();
+    await p.page.getByRole('button', { name: 'Enable catalog tools' }).click();
+    await expectText(
+      p.page.getByRole('status').filter({ hasText: 'catalog tools are on' }),
+      /are on: MCP clients see 9 tools/,
+    );
+    await expectCount(p.page.getByRole('button', { name: 'Enable catalog tools' }), 0);
+    expect(await mcpToolNames()).toEqual(CATALOG_TOOLS);
+
+    // Disabled elsewhere: the page offers the button again, and pressing it turns the same skill back on.
+    const off = await rig.api('PUT', '/v1/skills/catalog-ops', { enabled: false });
+    expect(off.status).toBe(200);
+    expect(await mcpToolNames()).toEqual([]);
+    await p.page.reload();
+    await p.page.getByRole('button', { name: 'Enable catalog tools' }).click();
+    await p.page.getByText(/catalog tools are on/).waitFor();
+    expect(await mcpToolNames()).toEqual(CATALOG_TOOLS);
+    const skills = await rig.api<{ slug: string }[]>('GET', '/v1/skills');
+    expect(skills.body.map((s) => s.slug)).toEqual(['catalog-ops']);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+});

@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
+
+/**
+ * web/src/skills/catalog-ops.json is the catalog-ops manifest as a file: the console's "Enable
+ * catalog tools" posts it and docs/mcp.md's curl sends it. It must say what the code says.
+ */
+describe('the catalog-ops manifest file', () => {
+  it('is CATALOG_OPS_MANIFEST exactly', () => {
+    const file = join(import.meta.dirname, '..', '..', 'web', 'src', 'skills', 'catalog-ops.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(JSON.parse(JSON.stringify(CATALOG_OPS_MANIFEST)));
+  });
+});
