@@ -254,7 +254,8 @@ function AddChannel({ checkId }: { checkId: string }) {
     add.mutate();
   };
   const urlHint: Record<ChannelType, string> = {
-    webhook: 'Any HTTPS endpoint of yours',
+    webhook:
+      'Any HTTPS endpoint of yours; http:// only for a receiver on your own machine or LAN that VIGIL_EGRESS_ALLOW allows',
     slack: 'The incoming webhook URL (https://hooks.slack.com/…)',
     discord: 'Channel settings → Integrations → Webhooks → copy the URL',
     ntfy: 'The full topic URL, e.g. https://ntfy.sh/my-topic',
