@@ -25,6 +25,10 @@ export type StreamState = 'connecting' | 'live' | 'reconnecting';
 
 export interface StatusStreamOptions {
   key: string;
+  /** Resume after this event (what another tab's stream reached): nothing after it is missed. */
+  lastEventId?: string | undefined;
+  /** The stream moved to event id `id` (every event and position frame carries one). */
+  onPosition?(id: string): void;
   onChange(event: StateChangeEvent): void;
   onState(state: StreamState): void;
   /** The server answered 401: the stream has stopped. */
@@ -60,7 +64,7 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
   const controller = new AbortController();
   const { signal } = controller;
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  let lastEventId: string | undefined;
+  let lastEventId = options.lastEventId;
   let retryMs = 1000;
   let failures = 0;
 
@@ -84,7 +88,12 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
     options.onState('live');
     const parser = createParser({
       onEvent(message: EventSourceMessage) {
-        if (message.id) lastEventId = message.id;
+        if (message.id) {
+          lastEventId = message.id;
+          options.onPosition?.(message.id);
+        }
+        // Transitions were left out of the replay (the position was too old): reload everything.
+        if (message.event === 'reset') options.onResync?.();
         if (message.event !== 'state_change') return;
         try {
           options.onChange(JSON.parse(message.data) as StateChangeEvent);
