@@ -18,6 +18,10 @@ import { followStatusStream, type StateChangeEvent, type StreamState } from './s
  * it): when every tab is hidden that long, nobody leads and the stream is closed; the first tab
  * shown again leads and resumes it with Last-Event-ID.
  *
+ * The stream names this browser (X-Vigil-Stream-Client, kept in localStorage), so the server lets
+ * the next leader's stream replace the last one's at once, even where it cannot tell that the last
+ * leader's page has gone (a Lambda function URL never hears of it).
+ *
  * Web Locks exist only in secure contexts (https, or http on localhost): a console opened over
  * plain http at another address has no lock to share, so each of its tabs follows a stream of its
  * own, closed while that tab is hidden.
@@ -50,6 +54,18 @@ async function nameOf(key: string): Promise<string> {
   return `vigil.status-stream.${hex.join('')}`;
 }
 
+const CLIENT_STORAGE_KEY = 'vigil.streamClient';
+
+/** This browser's name for its stream: one for all its tabs (not a secret; any key may use it). */
+function browserClient(): string {
+  let client = localStorage.getItem(CLIENT_STORAGE_KEY);
+  if (!client) {
+    client = crypto.randomUUID();
+    localStorage.setItem(CLIENT_STORAGE_KEY, client);
+  }
+  return client;
+}
+
 /** Whether this browser can share the stream between tabs here (see the module comment). */
 function canShare(): boolean {
   return typeof navigator.locks?.request === 'function' && typeof BroadcastChannel === 'function';
@@ -61,6 +77,8 @@ export function shareStatusStream(options: SharedStreamOptions): () => void {
   let lastEventId: string | undefined;
   let channel: BroadcastChannel | undefined;
   let lockName: string | undefined;
+  /** Set where the tabs share the stream: one leader at a time, so its stream may replace the last. */
+  let client: string | undefined;
   /** Set while this tab leads: ends the lead (stops the stream, releases the lock). */
   let endLead: (() => void) | undefined;
   /** Set while this tab takes part in the election (waits for the lock, or holds it). */
@@ -80,6 +98,7 @@ export function shareStatusStream(options: SharedStreamOptions): () => void {
       if (stopped) return resolve();
       const stopStream = followStatusStream({
         key: options.key,
+        client,
         lastEventId,
         onState(state) {
           setState(state);
@@ -186,6 +205,7 @@ export function shareStatusStream(options: SharedStreamOptions): () => void {
       const name = await nameOf(options.key);
       if (stopped) return;
       lockName = name;
+      client = browserClient();
       channel = new BroadcastChannel(name);
       channel.addEventListener('message', onMessage);
       // The leader answers with its state and position (this tab shows "live" without waiting for an event).

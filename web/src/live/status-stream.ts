@@ -25,6 +25,8 @@ export type StreamState = 'connecting' | 'live' | 'reconnecting';
 
 export interface StatusStreamOptions {
   key: string;
+  /** Names the stream's client (X-Vigil-Stream-Client): its next stream replaces this one on the server. */
+  client?: string | undefined;
   /** Resume after this event (what another tab's stream reached): nothing after it is missed. */
   lastEventId?: string | undefined;
   /** The stream moved to event id `id` (every event and position frame carries one). */
@@ -75,6 +77,7 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
       Accept: 'text/event-stream',
     };
     if (lastEventId) headers['Last-Event-ID'] = lastEventId;
+    if (options.client) headers['X-Vigil-Stream-Client'] = options.client;
     const res = await doFetch(STATUS_STREAM_PATH, { headers, signal, cache: 'no-store' });
     if (res.status === 401) return 'stop';
     if (res.status === 400 && lastEventId) {
