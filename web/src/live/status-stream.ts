@@ -69,6 +69,8 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
   let lastEventId = options.lastEventId;
   let retryMs = 1000;
   let failures = 0;
+  /** The wait a 429 named (Retry-After): the caps free a slot within it, so waiting longer gains nothing. */
+  let askedMs: number | undefined;
 
   /** One connection: resolves when it ends cleanly, throws on failure, returns 'stop' on 401. */
   const connectOnce = async (): Promise<'ended' | 'stop'> => {
@@ -86,7 +88,14 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
       options.onResync?.();
       throw new Error('the stream refused the resume position');
     }
-    if (!res.ok || !res.body) throw new Error(`the stream answered ${res.status}`);
+    if (res.status === 429) {
+      const seconds = Number(res.headers.get('retry-after'));
+      if (Number.isFinite(seconds) && seconds > 0) askedMs = Math.min(MAX_BACKOFF_MS, seconds * 1000);
+    }
+    if (!res.ok || !res.body) {
+      void res.body?.cancel().catch(() => undefined);
+      throw new Error(`the stream answered ${res.status}`);
+    }
     failures = 0;
     options.onState('live');
     const parser = createParser({
@@ -136,7 +145,8 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
         if (signal.aborted) return;
         failures += 1;
         options.onState('reconnecting');
-        wait = backoffMs(failures);
+        wait = askedMs ?? backoffMs(failures);
+        askedMs = undefined;
       }
       await sleep(wait, signal);
     }
