@@ -14,6 +14,7 @@ import {
   type SlotAnswer,
   STREAM_RETRY_AFTER_SECONDS,
   type StreamCaps,
+  type StreamHolder,
   type StreamSlot,
   type StreamSlots,
   takeStreamSlot,
@@ -73,7 +74,7 @@ describe.each(adapters)('stream slots: %s', (_name, make) => {
   });
   const take = async (
     slots: StreamSlots,
-    holder: { tenantId: string; keyId: string },
+    holder: StreamHolder,
     kind: 'status' | 'mcp_sse' = 'status',
   ) => {
     const answer = await slots.acquire(kind, holder);

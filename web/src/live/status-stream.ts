@@ -80,7 +80,8 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
     };
     if (lastEventId) headers['Last-Event-ID'] = lastEventId;
     if (options.client) headers['X-Vigil-Stream-Client'] = options.client;
-    const res = await doFetch(STATUS_STREAM_PATH, { headers, signal, cache: 'no-store' });
+    // Never cached: the server answers Cache-Control: no-cache without a validator.
+    const res = await doFetch(STATUS_STREAM_PATH, { headers, signal });
     if (res.status === 401) return 'stop';
     if (res.status === 400 && lastEventId) {
       // The server refuses the position (it lost its place): start afresh and refetch everything.
