@@ -72,11 +72,7 @@ describe.each(adapters)('stream slots: %s', (_name, make) => {
   afterAll(async () => {
     for (const slot of held) await slot.release();
   });
-  const take = async (
-    slots: StreamSlots,
-    holder: StreamHolder,
-    kind: 'status' | 'mcp_sse' = 'status',
-  ) => {
+  const take = async (slots: StreamSlots, holder: StreamHolder, kind: 'status' | 'mcp_sse' = 'status') => {
     const answer = await slots.acquire(kind, holder);
     if ('slot' in answer) held.push(answer.slot);
     return answer;
