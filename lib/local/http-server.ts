@@ -126,6 +126,10 @@ function sendStream(
   };
   open.add(end);
   res.once('close', end);
+  // The client may have left while the route was still opening the stream (a page load cancels
+  // the stream request of the page it leaves): 'close' has come and gone, so end it now, or the
+  // stream (and the stream slot it holds) would outlive its socket.
+  if (res.destroyed) end();
   const pump = async () => {
     for (;;) {
       const { done, value } = await reader.read();

@@ -9,6 +9,17 @@ const streamHeaders = z.object({
   'last-event-id': idSchema('trn')
     .optional()
     .meta({ description: 'Resume after this event (the `id:` of the last event received)' }),
+  'x-vigil-stream-client': z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/)
+    .optional()
+    .meta({
+      description:
+        "The client's own name for its stream (16 to 64 letters, digits, `-` or `_`; the console " +
+        'sends one per browser): a new stream with the same key and name replaces the one before ' +
+        'it, which ends, so a client that left a stream without the server hearing of it (a ' +
+        'reload, a dropped connection) does not hold two of its open-stream slots',
+    }),
 });
 
 const eventStream = z.string().meta({
@@ -37,11 +48,17 @@ export function statusStreamRoutes(deps: { statusStream: StatusStreamService }):
         headers: streamHeaders,
         responses: { 200: { contentType: 'text/event-stream', schema: eventStream } },
       },
-      handler: async ({ principal, headers }) =>
-        new Response(await deps.statusStream.open(principal, headers['last-event-id']), {
-          status: 200,
-          headers: SSE_HEADERS,
-        }),
+      handler: async ({ principal, headers }) => {
+        const { tenantId, keyId } = principal;
+        const client = headers['x-vigil-stream-client'];
+        return new Response(
+          await deps.statusStream.open({ tenantId, keyId, client }, headers['last-event-id']),
+          {
+            status: 200,
+            headers: SSE_HEADERS,
+          },
+        );
+      },
     }),
   ];
 }

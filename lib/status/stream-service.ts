@@ -170,7 +170,8 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
     /**
      * The stream of the caller's tenant's state changes after `lastEventId` (a transition id or a
      * position this stream named); without one, from now on. A position ahead of the clock is
-     * refused (400); past the open-stream caps of the caller's key or tenant, 429.
+     * refused (400); past the open-stream caps of the caller's key or tenant, 429. A stream of a
+     * named client replaces that client's previous stream, which ends.
      */
     async open(caller: StreamHolder, lastEventId: string | undefined): Promise<ReadableStream<Uint8Array>> {
       const now = deps.clock.now();
@@ -186,7 +187,8 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
             sink.send({ retry: RETRY_MS });
             // Without a Last-Event-ID the client still gets a position, so a dropped connection resumes losslessly.
             if (lastEventId === undefined) sink.send(positionFrame(start));
-            await produce(sink);
+            // Replaced by the same client's next stream: this one ends (its client has left it).
+            await produce({ ...sink, signal: AbortSignal.any([sink.signal, slot.replaced]) });
           } finally {
             await slot.release();
           }

@@ -20,11 +20,19 @@ export interface StreamCaps {
 export interface StreamHolder {
   tenantId: string;
   keyId: string;
+  /**
+   * The opener's own name for its stream (the console sends one per browser). A new stream of the
+   * same key and client takes over the slots of the one before it: that client has left it, which
+   * the server may not have heard (a function URL never tells a Lambda that its client went away).
+   */
+  client?: string | undefined;
 }
 
 /** One open stream's slots; released when the stream ends (a second release does nothing). */
 export interface StreamSlot {
   release(): Promise<void>;
+  /** Aborted when a newer stream of the same client took these slots over: the stream should end. */
+  replaced: AbortSignal;
 }
 
 export type SlotAnswer = { slot: StreamSlot } | { refused: 'key' | 'tenant' };
@@ -60,6 +68,8 @@ export async function takeStreamSlot(
 /** Slot counts in this process's memory: exact where one process serves every stream (local). */
 export function createMemoryStreamSlots(caps: StreamCaps): StreamSlots {
   const open = new Map<string, number>();
+  /** The open stream of each named client (`StreamHolder.client`), by kind and key. */
+  const ofClient = new Map<string, { slot: StreamSlot; replace: AbortController }>();
   const count = (name: string) => open.get(name) ?? 0;
   const change = (name: string, by: number) => {
     const next = count(name) + by;
@@ -70,21 +80,30 @@ export function createMemoryStreamSlots(caps: StreamCaps): StreamSlots {
     async acquire(kind, holder) {
       const key = `${kind}#KEY#${holder.keyId}`;
       const tenant = `${kind}#TENANT#${holder.tenantId}`;
+      const client = holder.client === undefined ? undefined : `${key}#${holder.client}`;
+      const before = client === undefined ? undefined : ofClient.get(client);
+      if (before) {
+        before.replace.abort();
+        await before.slot.release();
+      }
       if (caps.perKey > 0 && count(key) >= caps.perKey) return { refused: 'key' };
       if (caps.perTenant > 0 && count(tenant) >= caps.perTenant) return { refused: 'tenant' };
       change(key, 1);
       change(tenant, 1);
       let released = false;
-      return {
-        slot: {
-          async release() {
-            if (released) return;
-            released = true;
-            change(key, -1);
-            change(tenant, -1);
-          },
+      const replace = new AbortController();
+      const slot: StreamSlot = {
+        async release() {
+          if (released) return;
+          released = true;
+          change(key, -1);
+          change(tenant, -1);
+          if (client !== undefined && ofClient.get(client)?.slot === slot) ofClient.delete(client);
         },
+        replaced: replace.signal,
       };
+      if (client !== undefined) ofClient.set(client, { slot, replace });
+      return { slot };
     },
   };
 }

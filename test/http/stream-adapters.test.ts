@@ -8,6 +8,7 @@ import { createStatusStreamHandler } from '../../functions/status-stream.ts';
 import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
 import { apiGatewayHandler } from '../../lib/http/lambda-adapter.ts';
 import { createRouter } from '../../lib/http/router.ts';
+import { streamifyHandler } from '../../lib/http/stream-lambda.ts';
 import { webRequest } from '../../lib/http/stream-web.ts';
 import type { HttpResponse, Route } from '../../lib/http/types.ts';
 import { createHttpServer } from '../../lib/local/http-server.ts';
@@ -122,6 +123,37 @@ describe('local HTTP server with a streamed response', () => {
     await until(() => body.state.cancelled);
   });
 
+  it('cancels the stream of a client that left before the response was ready', async () => {
+    // A page load cancels the stream request of the page it leaves, often while the route is
+    // still taking its stream slot: the socket is gone before the stream exists.
+    const body = manualStream();
+    let ready: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      ready = resolve;
+    });
+    let asked = false;
+    const server = createHttpServer(async () => {
+      asked = true;
+      await gate;
+      return { status: 200, headers: {}, body: '', stream: body.stream };
+    }, silentLogger);
+    const sockets = new Set<import('node:net').Socket>();
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+    const req = request({ host: '127.0.0.1', port: (server.address() as AddressInfo).port, agent: false });
+    req.on('error', () => undefined);
+    req.end();
+    await until(() => asked);
+    req.destroy();
+    await until(() => sockets.size === 0);
+    ready();
+    await until(() => body.state.cancelled);
+  });
+
   it('ends open streams, and cancels them, when its signal aborts', async () => {
     const stopping = new AbortController();
     const body = manualStream();
@@ -135,6 +167,22 @@ describe('local HTTP server with a streamed response', () => {
     stopping.abort();
     await res.ended;
     expect(body.state.cancelled).toBe(true);
+  });
+});
+
+describe('a Lambda function URL with a streamed response', () => {
+  it('cancels the stream of a client that left before the response was ready', async () => {
+    const body = manualStream();
+    const out = new PassThrough();
+    const handler = streamifyHandler(fakeStreamingRuntime(), async () => {
+      // The client went away while the route was opening the stream: the response stream is gone.
+      out.destroy();
+      return { statusCode: 200, headers: {}, body: body.stream };
+    });
+    await Promise.resolve(handler(functionUrlEvent('/', {}), out, lambdaContext('status-stream'))).catch(
+      () => undefined,
+    );
+    await until(() => body.state.cancelled);
   });
 });
 

@@ -83,6 +83,30 @@ describe.each(streamRuntimes)(
         .toBe(200);
     });
 
+    it('replaces the previous stream of the same client, which ends, instead of holding two slots', async () => {
+      // A console page reloaded: the server may not have heard that the page left its stream (a
+      // function URL never tells), and the new page's stream names the same client.
+      const { rawKey } = await d.app.tenants.createTenant({ name: 'Reloads', email: 'reload@example.test' });
+      const browser = {
+        authorization: `Bearer ${rawKey}`,
+        'x-vigil-stream-client': 'browser-0123456789abcdef',
+      };
+      const openAs = async (headers: Record<string, string>) => {
+        const stream = await d.open(headers);
+        streams.push(stream);
+        return stream;
+      };
+      const left = await openAs(browser);
+      const other = await open(rawKey);
+      expect([left.status, other.status]).toEqual([200, 200]);
+
+      const again = await openAs(browser);
+      expect(again.status).toBe(200);
+      await left.ended;
+      // Both slots of the key are still held: by the new stream and the other one.
+      await expectRefused(rawKey);
+    });
+
     it("does not count another tenant's streams", async () => {
       const other = await d.app.tenants.createTenant({ name: 'Other', email: 'other@example.test' });
       const stream = await open(other.rawKey);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
@@ -14,11 +14,13 @@ import {
   type SlotAnswer,
   STREAM_RETRY_AFTER_SECONDS,
   type StreamCaps,
+  type StreamHolder,
   type StreamSlot,
   type StreamSlots,
   takeStreamSlot,
 } from '../../lib/streams/stream-slots.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+import { WAIT } from '../support/wait.ts';
 
 const CAPS: StreamCaps = { perKey: 2, perTenant: 3 };
 const LEASE_MS = 60_000;
@@ -70,11 +72,7 @@ describe.each(adapters)('stream slots: %s', (_name, make) => {
   afterAll(async () => {
     for (const slot of held) await slot.release();
   });
-  const take = async (
-    slots: StreamSlots,
-    holder: { tenantId: string; keyId: string },
-    kind: 'status' | 'mcp_sse' = 'status',
-  ) => {
+  const take = async (slots: StreamSlots, holder: StreamHolder, kind: 'status' | 'mcp_sse' = 'status') => {
     const answer = await slots.acquire(kind, holder);
     if ('slot' in answer) held.push(answer.slot);
     return answer;
@@ -112,6 +110,27 @@ describe.each(adapters)('stream slots: %s', (_name, make) => {
     await take(slots, a, 'status');
 
     expect('slot' in (await take(slots, a, 'mcp_sse'))).toBe(true);
+  });
+
+  it("gives a client's new stream the slots of its previous one, which is told it was replaced", async () => {
+    const { slots } = make();
+    const { a, b } = holders();
+    const browser = { ...a, client: 'browser-one-0123456789' };
+    const left = slotOf(await take(slots, browser));
+    await take(slots, a);
+    // The key is at its cap, and the tenant holds two of its three.
+    await take(slots, b);
+
+    const again = slotOf(await take(slots, browser));
+    await left.release();
+
+    expect(left.replaced.aborted).toBe(true);
+    expect(again.replaced.aborted).toBe(false);
+    // The old stream's late release freed nothing of the new one's: both caps are still reached.
+    expect(await take(slots, a)).toEqual({ refused: 'key' });
+    expect(await take(slots, b)).toEqual({ refused: 'tenant' });
+    // Another client of the same key takes nothing over.
+    expect(await take(slots, { ...a, client: 'browser-two-0123456789' })).toEqual({ refused: 'key' });
   });
 
   it('caps nothing at 0', async () => {
@@ -162,6 +181,23 @@ describe.each(Object.entries(tables))('stream lease items (%s)', (_engine, makeT
     for (const lease of leases.items)
       expect(lease).toMatchObject({ entity: STREAM_LEASE.entity, ttl: expect.any(Number) });
     for (const answer of afterExpiry) await slotOf(answer).release();
+  });
+
+  it("ends a client's previous stream held by another instance at its next renewal", async () => {
+    const table = makeTable();
+    const clock = createFakeClock();
+    const { a } = holders();
+    // Renewals every 100 ms of real time; the fake clock never lets a lease expire meanwhile.
+    const instance = () =>
+      createStoreStreamSlots({ table, clock, logger: silentLogger, caps: CAPS, leaseMs: 300 });
+    const browser = { ...a, client: 'browser-one-0123456789' };
+    const left = slotOf(await instance().acquire('status', browser));
+    const again = slotOf(await instance().acquire('status', browser));
+
+    await vi.waitFor(() => expect(left.replaced.aborted).toBe(true), WAIT);
+    expect(again.replaced.aborted).toBe(false);
+    await left.release();
+    await again.release();
   });
 
   it('gives each of many streams opening at once its own slot, never more than the cap', async () => {

@@ -5,6 +5,9 @@ import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { scrollRegion } from '../ui/scroll-region';
 
+/** How often the executions list reads again: runs come from triggers, schedules and other people. */
+const EXECUTIONS_REFRESH_MS = 10_000;
+
 type Execution = Schemas['ActionExecution'];
 
 /** A dispatch status in words and colour. */
@@ -60,6 +63,7 @@ export function ExecutionsList({ actionId }: { actionId: string }) {
         }),
       ),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
+    refetchInterval: EXECUTIONS_REFRESH_MS,
   });
   if (q.isLoading) return <Loading what="executions" />;
   if (q.error) return <ErrorNote error={q.error} title="The executions could not be loaded." />;

@@ -4255,6 +4255,8 @@ export interface operations {
             header?: {
                 /** @description Resume after this event (the `id:` of the last event received) */
                 "last-event-id"?: string;
+                /** @description The client's own name for its stream (16 to 64 letters, digits, `-` or `_`; the console sends one per browser): a new stream with the same key and name replaces the one before it, which ends, so a client that left a stream without the server hearing of it (a reload, a dropped connection) does not hold two of its open-stream slots */
+                "x-vigil-stream-client"?: string;
             };
             path?: never;
             cookie?: never;

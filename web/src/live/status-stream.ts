@@ -25,6 +25,12 @@ export type StreamState = 'connecting' | 'live' | 'reconnecting';
 
 export interface StatusStreamOptions {
   key: string;
+  /** Names the stream's client (X-Vigil-Stream-Client): its next stream replaces this one on the server. */
+  client?: string | undefined;
+  /** Resume after this event (what another tab's stream reached): nothing after it is missed. */
+  lastEventId?: string | undefined;
+  /** The stream moved to event id `id` (every event and position frame carries one). */
+  onPosition?(id: string): void;
   onChange(event: StateChangeEvent): void;
   onState(state: StreamState): void;
   /** The server answered 401: the stream has stopped. */
@@ -60,9 +66,11 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
   const controller = new AbortController();
   const { signal } = controller;
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
-  let lastEventId: string | undefined;
+  let lastEventId = options.lastEventId;
   let retryMs = 1000;
   let failures = 0;
+  /** The wait a 429 named (Retry-After): the caps free a slot within it, so waiting longer gains nothing. */
+  let askedMs: number | undefined;
 
   /** One connection: resolves when it ends cleanly, throws on failure, returns 'stop' on 401. */
   const connectOnce = async (): Promise<'ended' | 'stop'> => {
@@ -71,7 +79,9 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
       Accept: 'text/event-stream',
     };
     if (lastEventId) headers['Last-Event-ID'] = lastEventId;
-    const res = await doFetch(STATUS_STREAM_PATH, { headers, signal, cache: 'no-store' });
+    if (options.client) headers['X-Vigil-Stream-Client'] = options.client;
+    // Never cached: the server answers Cache-Control: no-cache without a validator.
+    const res = await doFetch(STATUS_STREAM_PATH, { headers, signal });
     if (res.status === 401) return 'stop';
     if (res.status === 400 && lastEventId) {
       // The server refuses the position (it lost its place): start afresh and refetch everything.
@@ -79,12 +89,24 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
       options.onResync?.();
       throw new Error('the stream refused the resume position');
     }
-    if (!res.ok || !res.body) throw new Error(`the stream answered ${res.status}`);
+    if (res.status === 429) {
+      const seconds = Number(res.headers.get('retry-after'));
+      if (Number.isFinite(seconds) && seconds > 0) askedMs = Math.min(MAX_BACKOFF_MS, seconds * 1000);
+    }
+    if (!res.ok || !res.body) {
+      void res.body?.cancel().catch(() => undefined);
+      throw new Error(`the stream answered ${res.status}`);
+    }
     failures = 0;
     options.onState('live');
     const parser = createParser({
       onEvent(message: EventSourceMessage) {
-        if (message.id) lastEventId = message.id;
+        if (message.id) {
+          lastEventId = message.id;
+          options.onPosition?.(message.id);
+        }
+        // Transitions were left out of the replay (the position was too old): reload everything.
+        if (message.event === 'reset') options.onResync?.();
         if (message.event !== 'state_change') return;
         try {
           options.onChange(JSON.parse(message.data) as StateChangeEvent);
@@ -124,7 +146,8 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
         if (signal.aborted) return;
         failures += 1;
         options.onState('reconnecting');
-        wait = backoffMs(failures);
+        wait = askedMs ?? backoffMs(failures);
+        askedMs = undefined;
       }
       await sleep(wait, signal);
     }

@@ -3,7 +3,8 @@ import { useEffect, useState } from 'react';
 import { api } from '../api/client';
 import { useSession } from '../session';
 import { rememberEntity } from './entity-names';
-import { followStatusStream, type StreamState } from './status-stream';
+import { shareStatusStream } from './shared-stream';
+import type { StreamState } from './status-stream';
 
 /** The queries a state change can make stale (the web brief's list); each is a key prefix. */
 export const LIVE_KEYS = [
@@ -21,9 +22,10 @@ export const LIVE_KEYS = [
 const COALESCE_MS = 100;
 
 /**
- * Follows the status stream for the signed-in session and refreshes the live queries on each
- * state change; returns the connection state for the header's indicator. Stops on sign-out and
- * unmount; a 401 signs the session out (the key was revoked).
+ * Follows the status stream for the signed-in session (one stream shared by the browser's tabs of
+ * the same key: shared-stream.ts) and refreshes the live queries on each state change; returns
+ * the connection state for the header's indicator. Leaves on sign-out and unmount; a 401 signs
+ * the session out (the key was revoked).
  */
 export function useStatusStream(): StreamState {
   const { key, signOut } = useSession();
@@ -39,7 +41,7 @@ export function useStatusStream(): StreamState {
         for (const k of LIVE_KEYS) void queryClient.invalidateQueries({ queryKey: [k] });
       }, COALESCE_MS);
     };
-    const stop = followStatusStream({
+    const stop = shareStatusStream({
       key,
       onState: setState,
       onChange(event) {

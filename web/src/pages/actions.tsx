@@ -6,6 +6,7 @@ import { ExecutionsList } from '../actions/executions';
 import { RunPanel } from '../actions/run-panel';
 import { api, must } from '../api/client';
 import { checkNameIn, useCheckNames } from '../checks/check-names';
+import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { useSession } from '../session';
 import { Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
@@ -118,8 +119,12 @@ export function ActionPage() {
   const q = useQuery({
     queryKey: ['action', id],
     queryFn: () => must(api.GET('/v1/actions/{id}', { params: { path: { id } } })),
+    // A schedule action's "next run" moves when it runs: read it again just after.
+    refetchInterval: (q) =>
+      q.state.data?.next_run_at ? refreshDelay([q.state.data.next_run_at], Date.now()) : false,
   });
   const checks = useCheckNames();
+  useRefreshOnChange(q.data?.next_run_at, [['executions', id]]);
   const remove = useMutation({
     mutationFn: () => must(api.DELETE('/v1/actions/{id}', { params: { path: { id } } })),
     onSuccess: async () => {

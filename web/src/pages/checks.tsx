@@ -8,6 +8,7 @@ import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
 import { EntityPicker } from '../checks/entities';
 import { PushInstructions } from '../checks/push-urls';
+import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { CheckNotifications } from '../notify/check-notifications';
 import { useSession } from '../session';
 import { StateBadge, Time } from '../ui/bits';
@@ -63,6 +64,13 @@ export function ChecksPage() {
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) => checksPage(entityId, pageParam),
     getNextPageParam: (last) => last.next,
+    // "Last result" moves without a state change: read again after the soonest run (lists: at most every 10 s).
+    refetchInterval: (q) =>
+      refreshDelay(
+        q.state.data?.pages.flatMap((p) => p.checks.map((c) => c.next_run_at)) ?? [],
+        Date.now(),
+        10_000,
+      ),
   });
   const loaded = checks.data?.pages.flatMap((p) => p.checks) ?? [];
   // Names from the entity directory (one bounded page, shared with the catalog); the rest show their address.
@@ -260,6 +268,7 @@ export function CheckPage() {
   const check = useQuery({
     queryKey: ['check', id],
     queryFn: () => must(api.GET('/v1/checks/{id}', { params: { path: { id } } })),
+    refetchInterval: (q) => refreshDelay([q.state.data?.next_run_at], Date.now()),
   });
   if (check.isPending) return <Loading what="the check" />;
   if (check.error || !check.data) {
@@ -280,6 +289,7 @@ function CheckView({ check }: { check: Check }) {
   const entity = useEntity(check.blueprint_slug, check.entity_slug).data;
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState<string>();
+  useRefreshOnChange(check.last_result_at, [['results', check.id]]);
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: ['check', check.id] }),

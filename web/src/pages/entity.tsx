@@ -4,6 +4,7 @@ import { ApiError, api, must, type Schemas } from '../api/client';
 import { useEntity, useEntityDirectory } from '../catalog/directory';
 import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
 import { RecentResults } from '../checks/check-summary';
+import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
@@ -207,6 +208,7 @@ function Checks({ entity }: { entity: Entity }) {
   const checks = useQuery({
     queryKey: ['checks', { entity_id: entity.id }],
     queryFn: () => must(api.GET('/v1/checks', { params: { query: { entity_id: entity.id } } })),
+    refetchInterval: (q) => refreshDelay(q.state.data?.map((c) => c.next_run_at) ?? [], Date.now()),
   });
   return (
     <Section title="Checks">
@@ -247,6 +249,10 @@ function target(c: Check): string {
 }
 
 function CheckCard({ check }: { check: Check }) {
+  useRefreshOnChange(check.last_result_at, [
+    ['results', check.id],
+    ['sparkline', check.id],
+  ]);
   const spark = useQuery({
     queryKey: ['sparkline', check.id, HOURS, BUCKETS],
     queryFn: () =>
