@@ -162,7 +162,8 @@ describe('console journey', { timeout: 120_000 }, () => {
       await expectCount(page.getByText(/^Loading/), 0, path);
       const names = await page
         .getByRole('button')
-        .evaluateAll((els) => els.map((e) => e.textContent?.trim() ?? ''));
+        .allTextContents()
+        .then((texts) => texts.map((text) => text.trim()));
       const writes = names.filter((n) => WRITE_CONTROLS.test(n));
       if (writes.length > 0 || (await page.locator('form').count()) > 0)
         found[path] = [...writes, ...((await page.locator('form').count()) > 0 ? ['a form'] : [])];
