@@ -10,7 +10,7 @@ import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 
 const LAST_ADMIN_KEY =
-  'The last read-write key with admin rights: create another read-write key before revoking this one.';
+  'The last read-write key with admin rights: create another read-write key before revoking it.';
 
 /** The id of the account's only admin key (read-write, of an admin), when there is exactly one. */
 function onlyAdminKey(
@@ -143,7 +143,6 @@ export function KeysSection() {
                       <Time iso={k.last_used_at} />
                     </td>
                     <td>
-                      {k.id === lastAdminKey ? <span className="hint">{LAST_ADMIN_KEY}</span> : null}
                       <ConfirmButton
                         disabled={k.id === lastAdminKey}
                         label={`Revoke ${k.label}`}
@@ -155,6 +154,7 @@ export function KeysSection() {
                         confirmLabel="Revoke key"
                         onConfirm={() => revoke.mutateAsync(k.id).catch(() => undefined)}
                       />
+                      {k.id === lastAdminKey ? <p className="hint">{LAST_ADMIN_KEY}</p> : null}
                     </td>
                   </tr>
                 );
