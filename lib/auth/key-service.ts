@@ -1,5 +1,5 @@
 import type { Clock } from '../platform/clock.ts';
-import { NotFoundError } from '../platform/errors.ts';
+import { NotFoundError, UnauthorizedError } from '../platform/errors.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import {
   countKeyOp,
@@ -9,7 +9,7 @@ import {
   lastAdminKeyError,
   uncountKeysOp,
 } from './key-count.ts';
-import { deleteKeyOps, type KeyStore, newKeyOps } from './key-store.ts';
+import { deleteKeyOps, type KeyStore, keyOwnerOp, newKeyOps } from './key-store.ts';
 import type { Principal, Role } from './principal.ts';
 import { type ApiKeyRecord, publicKey } from './records.ts';
 import type { TeamStore } from './team-store.ts';
@@ -46,11 +46,17 @@ export async function createKeyFor(
     deps.clock.now(),
   );
   await ensureKeyCount(deps, owner.tenantId);
+  const adminKey = isAdminKey(key.record, owner.role);
   try {
-    // The counter first: index 0 is the limit.
-    const adminKey = isAdminKey(key.record, owner.role);
-    await deps.table.transact([countKeyOp(owner.tenantId, adminKey), ...key.ops]);
+    // Index 0 is the limit, index 1 the owner (removed meanwhile: their keys no longer count).
+    await deps.table.transact([
+      countKeyOp(owner.tenantId, adminKey),
+      keyOwnerOp(owner.tenantId, owner.userId),
+      ...key.ops,
+    ]);
   } catch (error) {
+    if (error instanceof ConditionFailedError && error.failed.includes(1))
+      throw new UnauthorizedError('the user of this API key has been removed from the account');
     throw keyLimitError(error, 0) ?? error;
   }
   return { ...publicKey(key.record), key: key.raw };

@@ -1,10 +1,16 @@
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
-import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';
+import {
+  type Condition,
+  ConditionFailedError,
+  MAX_TRANSACTION_OPS,
+  type Table,
+  type WriteOp,
+} from '../store/table.ts';
 import { ensureKeyCount, isAdminKey, lastAdminKeyError, uncountKeysOp } from './key-count.ts';
 import { deleteKeyOps, type KeyStore } from './key-store.ts';
 import type { Principal } from './principal.ts';
-import type { ApiKeyRecord } from './records.ts';
+import type { ApiKeyRecord, User } from './records.ts';
 import type { TeamStore } from './team-store.ts';
 import { tenancyKeys } from './tenancy-keys.ts';
 import type { TenantStore } from './tenant-store.ts';
@@ -19,7 +25,6 @@ export interface RemoveDeps {
 const notFound = () => new NotFoundError('team member or invitation');
 
 // Op order matters: failed condition indexes are mapped back to answers below.
-const USER_OP = 0;
 const ADMIN_COUNT_OP = 2;
 
 /** What the 409 of removing the admin who holds the account's last admin keys says. */
@@ -40,6 +45,35 @@ function keyDeletes(tenantId: string, keys: ApiKeyRecord[], room: number, adminK
 const userKeys = async (deps: RemoveDeps, tenantId: string, userId: string) =>
   (await deps.keys.list(tenantId)).filter((key) => key.user_id === userId);
 
+/**
+ * The first transaction's head: the user item (still there, and given no key since it was read:
+ * `key_serial` unchanged), their e-mail item and, for an admin, `admin_count` under the condition
+ * that another admin remains.
+ */
+function headOps(tenantId: string, user: User): WriteOp[] {
+  const serial: Condition =
+    user.key_serial === undefined
+      ? { kind: 'attrNotExists', attr: 'key_serial' }
+      : { kind: 'compare', attr: 'key_serial', op: '=', value: user.key_serial };
+  const head: WriteOp[] = [
+    {
+      type: 'delete',
+      key: tenancyKeys.user(tenantId, user.id),
+      condition: { kind: 'and', conditions: [{ kind: 'itemExists' }, serial] },
+    },
+    { type: 'delete', key: tenancyKeys.userEmail(tenantId, user.email) },
+  ];
+  if (user.role === 'admin') {
+    head.push({
+      type: 'update',
+      key: tenancyKeys.tenant(tenantId),
+      add: { admin_count: -1 },
+      condition: { kind: 'compare', attr: 'admin_count', op: '>', value: 1 },
+    });
+  }
+  return head;
+}
+
 /** Rounds of the key deletion after the first transaction at most (a round deletes up to 49 keys). */
 const MAX_KEY_ROUNDS = 50;
 
@@ -52,37 +86,29 @@ const MAX_KEY_ROUNDS = 50;
  * another request fails its transaction, which is then tried again with the keys that are left.
  */
 async function removeMember(tenantId: string, userId: string, deps: RemoveDeps): Promise<void> {
-  const user = await deps.tenants.getUser(tenantId, userId);
+  let user = await deps.tenants.getUser(tenantId, userId);
   if (!user) throw notFound();
   await ensureKeyCount(deps, tenantId);
-  const head: WriteOp[] = [
-    { type: 'delete', key: tenancyKeys.user(tenantId, userId), condition: { kind: 'itemExists' } },
-    { type: 'delete', key: tenancyKeys.userEmail(tenantId, user.email) },
-  ];
-  if (user.role === 'admin') {
-    head.push({
-      type: 'update',
-      key: tenancyKeys.tenant(tenantId),
-      add: { admin_count: -1 },
-      condition: { kind: 'compare', attr: 'admin_count', op: '>', value: 1 },
-    });
-  }
   for (let attempt = 1; ; attempt += 1) {
     const keys = await userKeys(deps, tenantId, userId);
-    const adminKeys = keys.filter((key) => isAdminKey(key, user.role)).length;
+    const adminKeys = keys.filter((key) => isAdminKey(key, user?.role)).length;
+    const head = headOps(tenantId, user);
     const ops = [...head, ...keyDeletes(tenantId, keys, MAX_TRANSACTION_OPS - head.length, adminKeys)];
     try {
       await deps.table.transact(ops);
       break;
     } catch (err) {
-      if (err instanceof ConditionFailedError && err.failed.includes(USER_OP)) throw notFound();
-      if (err instanceof ConditionFailedError && err.failed.includes(ADMIN_COUNT_OP)) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      if (err.failed.includes(ADMIN_COUNT_OP) && user.role === 'admin') {
         throw new ConflictError('the last admin of an account cannot be removed');
       }
       const lastKeys =
         adminKeys > 0 ? lastAdminKeyError(err, ops.length - 1, LAST_ADMIN_KEYS_MESSAGE) : undefined;
       if (lastKeys) throw lastKeys;
-      if (!(err instanceof ConditionFailedError) || attempt >= 3) throw err;
+      if (attempt >= 3) throw err;
+      // Removed meanwhile, or given a key since its keys were listed (its key_serial moved): again.
+      user = await deps.tenants.getUser(tenantId, userId);
+      if (!user) throw notFound();
     }
   }
   for (let round = 0; round < MAX_KEY_ROUNDS; round += 1) {
