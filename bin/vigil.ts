@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { OperatorKeyError } from '../lib/auth/operator-key.ts';
 import { OPERATOR_USAGE, runOperatorCommand, UsageError } from '../lib/cli/operator.ts';
 import { systemClock } from '../lib/platform/clock.ts';
 import { loadConfig } from '../lib/platform/config.ts';
@@ -32,7 +33,8 @@ const table = openTable();
 try {
   process.stdout.write(`${await runOperatorCommand(args, { table, clock: systemClock })}\n`);
 } catch (err) {
-  const message = err instanceof UsageError || err instanceof AppError ? err.message : String(err);
+  const known = err instanceof UsageError || err instanceof OperatorKeyError || err instanceof AppError;
+  const message = known ? err.message : String(err);
   process.stderr.write(`error: ${message}\n`);
   process.exitCode = err instanceof UsageError ? 2 : 1;
 } finally {

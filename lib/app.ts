@@ -96,7 +96,12 @@ export interface CoreDeps {
 export function createApp(deps: CoreDeps) {
   const tenants = createTenantStore(deps.table, deps.clock);
   const keys = createKeyStore(deps.table);
-  const keyService = createKeyService({ table: deps.table, keys, clock: deps.clock });
+  const keyService = createKeyService({
+    table: deps.table,
+    keys,
+    team: createTeamStore(deps.table),
+    clock: deps.clock,
+  });
   const authenticate = createAuthenticator({ keys, tenants, clock: deps.clock, logger: deps.logger });
   const rateLimit = createRateLimitGuard({
     limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),

@@ -57,6 +57,20 @@ export function newKeyOps(
 }
 
 /**
+ * The op that goes with every key created for an existing user: the user must still be there (a
+ * removed member gets no key), and its `key_serial` changes, so a removal that counted the user's
+ * keys before fails its condition (lib/auth/team-remove.ts).
+ */
+export function keyOwnerOp(tenantId: string, userId: string): WriteOp {
+  return {
+    type: 'update',
+    key: tenancyKeys.user(tenantId, userId),
+    add: { key_serial: 1 },
+    condition: { kind: 'itemExists' },
+  };
+}
+
+/**
  * The write operations that delete a key and its lookup item; the key must still be there, so a
  * key deleted twice at once is taken off the tenant's key counter once (lib/auth/key-count.ts).
  */

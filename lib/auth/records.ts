@@ -36,6 +36,11 @@ export const userSchema = z.object({
   role: z.enum(['admin', 'member']),
   created_at: z.string(),
   updated_at: z.string(),
+  /**
+   * Added to by every key created for the user (lib/auth/key-store.ts keyOwnerOp): a member removal
+   * that counted the user's keys fails when one was created meanwhile, and tries again.
+   */
+  key_serial: z.number().int().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

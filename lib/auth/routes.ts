@@ -70,8 +70,13 @@ export function authRoutes(deps: { keyService: KeyService; tenants: TenantStore 
       auth: 'key',
       operationId: 'deleteApiKey',
       tag,
-      summary: 'Delete an API key',
-      schemas: { params: z.object({ id: idSchema('key') }), responses: { 204: null } },
+      summary: "Delete an API key; the account's last read-write key of an admin cannot be deleted (409)",
+      schemas: {
+        params: z.object({ id: idSchema('key') }),
+        responses: { 204: null },
+        // The last admin key (a read-write key of an admin) is kept: lib/auth/key-count.ts.
+        errors: ['CONFLICT'],
+      },
       handler: async ({ principal, params }) => {
         await deps.keyService.remove(principal, params.id);
         return noContent();

@@ -4,7 +4,7 @@ import { newId } from '../platform/ids.ts';
 import { stamp } from '../store/item-type.ts';
 import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { hashApiKey } from './api-key.ts';
-import { countKeyOp, ensureKeyCount, keyLimitError } from './key-count.ts';
+import { countKeyOp, ensureKeyCount, isAdminKey, keyLimitError } from './key-count.ts';
 import { type KeyStore, newKeyOps } from './key-store.ts';
 import type { User } from './records.ts';
 import type { TeamStore } from './team-store.ts';
@@ -120,10 +120,10 @@ export async function acceptInvitation(input: { token: string; name: string }, d
       condition: { kind: 'itemNotExists' },
     },
     ...key.ops,
-    countKeyOp(tenantId),
+    countKeyOp(tenantId, isAdminKey(key.record, user.role)),
   ];
   const keyCountOp = ops.length - 1;
-  await ensureKeyCount(deps.table, deps.keys, tenantId);
+  await ensureKeyCount(deps, tenantId);
 
   try {
     await deps.table.transact(ops);

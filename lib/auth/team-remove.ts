@@ -1,10 +1,16 @@
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
-import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';
-import { ensureKeyCount, uncountKeysOp } from './key-count.ts';
+import {
+  type Condition,
+  ConditionFailedError,
+  MAX_TRANSACTION_OPS,
+  type Table,
+  type WriteOp,
+} from '../store/table.ts';
+import { ensureKeyCount, isAdminKey, lastAdminKeyError, uncountKeysOp } from './key-count.ts';
 import { deleteKeyOps, type KeyStore } from './key-store.ts';
 import type { Principal } from './principal.ts';
-import type { ApiKeyRecord } from './records.ts';
+import type { ApiKeyRecord, User } from './records.ts';
 import type { TeamStore } from './team-store.ts';
 import { tenancyKeys } from './tenancy-keys.ts';
 import type { TenantStore } from './tenant-store.ts';
@@ -19,34 +25,42 @@ export interface RemoveDeps {
 const notFound = () => new NotFoundError('team member or invitation');
 
 // Op order matters: failed condition indexes are mapped back to answers below.
-const USER_OP = 0;
 const ADMIN_COUNT_OP = 2;
 
-/** Delete ops of as many of `keys` as fit into `room` operations, with the counter op that takes them off. */
-function keyDeletes(tenantId: string, keys: ApiKeyRecord[], room: number): WriteOp[] {
+/** What the 409 of removing the admin who holds the account's last admin keys says. */
+const LAST_ADMIN_KEYS_MESSAGE =
+  "This admin holds the account's last read-write keys with admin rights; another admin needs a read-write key before this one can be removed.";
+
+/**
+ * Delete ops of as many of `keys` as fit into `room` operations, with the counter op (last) that
+ * takes them off and, in the first transaction, all `adminKeys` of the member at once: their keys
+ * stop being admin keys when the user item goes, so the counter's condition keeps one elsewhere.
+ */
+function keyDeletes(tenantId: string, keys: ApiKeyRecord[], room: number, adminKeys = 0): WriteOp[] {
   const chunk = keys.slice(0, Math.floor((room - 1) / 2));
-  return chunk.length === 0 ? [] : [...chunk.flatMap(deleteKeyOps), uncountKeysOp(tenantId, chunk.length)];
+  if (chunk.length === 0) return [];
+  return [...chunk.flatMap(deleteKeyOps), uncountKeysOp(tenantId, chunk.length, adminKeys)];
 }
 
 const userKeys = async (deps: RemoveDeps, tenantId: string, userId: string) =>
   (await deps.keys.list(tenantId)).filter((key) => key.user_id === userId);
 
-/** Rounds of the key deletion after the first transaction at most (a round deletes up to 49 keys). */
-const MAX_KEY_ROUNDS = 50;
-
 /**
- * Removes a member and revokes their keys. The first transaction deletes the user item (so none of
- * their keys authenticates any more), decrements `admin_count` for an admin under the condition
- * that another admin remains, and deletes as many keys as fit (taking them off the tenant's key
- * counter); the remaining keys follow in chunks. A key deleted meanwhile by another request fails
- * its transaction, which is then tried again with the keys that are left.
+ * The first transaction's head: the user item (still there, and given no key since it was read:
+ * `key_serial` unchanged), their e-mail item and, for an admin, `admin_count` under the condition
+ * that another admin remains.
  */
-async function removeMember(tenantId: string, userId: string, deps: RemoveDeps): Promise<void> {
-  const user = await deps.tenants.getUser(tenantId, userId);
-  if (!user) throw notFound();
-  await ensureKeyCount(deps.table, deps.keys, tenantId);
+function headOps(tenantId: string, user: User): WriteOp[] {
+  const serial: Condition =
+    user.key_serial === undefined
+      ? { kind: 'attrNotExists', attr: 'key_serial' }
+      : { kind: 'compare', attr: 'key_serial', op: '=', value: user.key_serial };
   const head: WriteOp[] = [
-    { type: 'delete', key: tenancyKeys.user(tenantId, userId), condition: { kind: 'itemExists' } },
+    {
+      type: 'delete',
+      key: tenancyKeys.user(tenantId, user.id),
+      condition: { kind: 'and', conditions: [{ kind: 'itemExists' }, serial] },
+    },
     { type: 'delete', key: tenancyKeys.userEmail(tenantId, user.email) },
   ];
   if (user.role === 'admin') {
@@ -57,17 +71,44 @@ async function removeMember(tenantId: string, userId: string, deps: RemoveDeps):
       condition: { kind: 'compare', attr: 'admin_count', op: '>', value: 1 },
     });
   }
+  return head;
+}
+
+/** Rounds of the key deletion after the first transaction at most (a round deletes up to 49 keys). */
+const MAX_KEY_ROUNDS = 50;
+
+/**
+ * Removes a member and revokes their keys. The first transaction deletes the user item (so none of
+ * their keys authenticates any more), decrements `admin_count` for an admin under the condition
+ * that another admin remains, and deletes as many keys as fit (taking them off the tenant's key
+ * counter, and all of an admin's read-write keys off its admin keys under the condition that one
+ * stays elsewhere: 409 otherwise); the remaining keys follow in chunks. A key deleted meanwhile by
+ * another request fails its transaction, which is then tried again with the keys that are left.
+ */
+async function removeMember(tenantId: string, userId: string, deps: RemoveDeps): Promise<void> {
+  let user = await deps.tenants.getUser(tenantId, userId);
+  if (!user) throw notFound();
+  await ensureKeyCount(deps, tenantId);
   for (let attempt = 1; ; attempt += 1) {
     const keys = await userKeys(deps, tenantId, userId);
+    const adminKeys = keys.filter((key) => isAdminKey(key, user?.role)).length;
+    const head = headOps(tenantId, user);
+    const ops = [...head, ...keyDeletes(tenantId, keys, MAX_TRANSACTION_OPS - head.length, adminKeys)];
     try {
-      await deps.table.transact([...head, ...keyDeletes(tenantId, keys, MAX_TRANSACTION_OPS - head.length)]);
+      await deps.table.transact(ops);
       break;
     } catch (err) {
-      if (err instanceof ConditionFailedError && err.failed.includes(USER_OP)) throw notFound();
-      if (err instanceof ConditionFailedError && err.failed.includes(ADMIN_COUNT_OP)) {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      if (err.failed.includes(ADMIN_COUNT_OP) && user.role === 'admin') {
         throw new ConflictError('the last admin of an account cannot be removed');
       }
-      if (!(err instanceof ConditionFailedError) || attempt >= 3) throw err;
+      const lastKeys =
+        adminKeys > 0 ? lastAdminKeyError(err, ops.length - 1, LAST_ADMIN_KEYS_MESSAGE) : undefined;
+      if (lastKeys) throw lastKeys;
+      if (attempt >= 3) throw err;
+      // Removed meanwhile, or given a key since its keys were listed (its key_serial moved): again.
+      user = await deps.tenants.getUser(tenantId, userId);
+      if (!user) throw notFound();
     }
   }
   for (let round = 0; round < MAX_KEY_ROUNDS; round += 1) {

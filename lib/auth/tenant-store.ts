@@ -100,7 +100,7 @@ export function createTenantStore(table: Table, clock: { now(): number }) {
           },
         },
         ...key.ops,
-        newKeyCountOp(tenant.id, 1),
+        newKeyCountOp(tenant.id, 1, 1),
       ]);
       return { tenant, user, rawKey: key.raw };
     },

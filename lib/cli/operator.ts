@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { createOperatorKey } from '../auth/operator-key.ts';
 import type { PlanLimits } from '../auth/records.ts';
 import { createTenantStore } from '../auth/tenant-store.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
@@ -18,6 +19,10 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
       Set plan limits.
   tenant disable <tenant_id>    Disable a tenant (its keys get 403 ACCOUNT_DISABLED).
   tenant enable <tenant_id>     Enable it again.
+  key create --tenant <tenant_id> [--read-only] [--name <label>]
+      Issue an API key for an existing tenant (printed once), owned by its oldest admin: a way
+      back in when no admin key is left. Read-write unless --read-only; labelled "operator"
+      unless --name is given.
   checks migrate
       Move checks stored in the first layout (one item) to the definition and state items
       (idempotent; run once after deploying this version; the local runtime does it at startup).
@@ -54,6 +59,8 @@ function parseOperatorArgs(argv: string[]) {
         name: { type: 'string' },
         email: { type: 'string' },
         key: { type: 'string' },
+        tenant: { type: 'string' },
+        'read-only': { type: 'boolean' },
         'blueprint-limit': { type: 'string' },
         'entity-limit-per-bp': { type: 'string' },
         'check-limit-per-entity': { type: 'string' },
@@ -64,6 +71,39 @@ function parseOperatorArgs(argv: string[]) {
     // parseArgs throws TypeError for unknown or malformed flags (e.g. '--blueprint-limit -1').
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
+}
+
+/** The longest key label, as POST /v1/auth/keys allows. */
+const MAX_LABEL = 100;
+
+/** `key create`: a key for an existing tenant; its raw key is printed this once. */
+async function createKey(
+  values: ReturnType<typeof parseOperatorArgs>['values'],
+  deps: { table: Table; clock: Clock },
+  tenants: ReturnType<typeof createTenantStore>,
+): Promise<string> {
+  if (!values.tenant) throw new UsageError('key create needs --tenant <tenant_id> (see `tenant list`)');
+  const label = (values.name ?? 'operator').trim();
+  if (label.length === 0 || label.length > MAX_LABEL)
+    throw new UsageError(`--name must be 1 to ${MAX_LABEL} characters`);
+  const readOnly = values['read-only'] ?? false;
+  const { admin, created } = await createOperatorKey(
+    { tenantId: values.tenant, label, readOnly },
+    { ...deps, tenants },
+  );
+  return JSON.stringify(
+    {
+      tenant_id: values.tenant,
+      user_id: admin.id,
+      user_email: admin.email,
+      key_id: created.id,
+      label: created.label,
+      is_read_only: created.is_read_only,
+      api_key: created.key,
+    },
+    null,
+    2,
+  );
 }
 
 /** Runs one operator command against `table`; returns what to print. Throws UsageError on bad input. */
@@ -82,6 +122,7 @@ export async function runOperatorCommand(
     const seeded = await migrateStatusCounters({ ...deps, tenants, logger: silentLogger });
     return JSON.stringify({ tenants_seeded: seeded }, null, 2);
   }
+  if (group === 'key' && command === 'create') return createKey(values, deps, tenants);
   if (group !== 'tenant') throw new UsageError(OPERATOR_USAGE);
   const requireId = () => {
     if (!id) throw new UsageError(`tenant ${command} needs a tenant id`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OperatorKeyError } from '../../lib/auth/operator-key.ts';
 import { runOperatorCommand, UsageError } from '../../lib/cli/operator.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
@@ -42,6 +43,9 @@ describe('the operator CLI', () => {
     [['tenant', 'limits', 'tnt_x', '--blueprint-limit', '-1']],
     [['tenant', 'limits', 'tnt_x', '--retention-days', '0']],
     [['tenant', 'disable']],
+    [['key', 'create']],
+    [['key', 'create', '--tenant', 'tnt_x', '--name', '  ']],
+    [['key', 'create', '--tenant', 'tnt_x', '--name', 'x'.repeat(101)]],
   ])('rejects %j with a usage error', async (argv) => {
     await expect(operator()(argv)).rejects.toBeInstanceOf(UsageError);
   });
@@ -55,6 +59,38 @@ describe('the operator CLI', () => {
   it('answers not found for an unknown tenant', async () => {
     await expect(operator()(['tenant', 'disable', 'tnt_01ARZ3NDEKTSV4RRFFQ69G5FAV'])).rejects.toThrow(
       /not found/,
+    );
+  });
+
+  it('issues a key for an existing tenant, owned by its admin, printed once', async () => {
+    const run = operator();
+    const tenant = JSON.parse(await run(['tenant', 'create', '--name', 'Acme', '--email', 'ops@acme.test']));
+
+    const readWrite = JSON.parse(await run(['key', 'create', '--tenant', tenant.tenant_id]));
+    const readOnly = JSON.parse(
+      await run(['key', 'create', '--tenant', tenant.tenant_id, '--read-only', '--name', 'wall screen']),
+    );
+
+    expect(readWrite).toMatchObject({
+      tenant_id: tenant.tenant_id,
+      user_id: tenant.user_id,
+      user_email: 'ops@acme.test',
+      label: 'operator',
+      is_read_only: false,
+    });
+    expect(readWrite.key_id).toMatch(/^key_/);
+    expect(readWrite.api_key).toMatch(/^vgl_/);
+    expect(readWrite.api_key).not.toBe(tenant.api_key);
+    expect(readOnly).toMatchObject({ label: 'wall screen', is_read_only: true, user_id: tenant.user_id });
+  });
+
+  it('refuses a key for an unknown tenant in words', async () => {
+    const argv = ['key', 'create', '--tenant', 'tnt_01ARZ3NDEKTSV4RRFFQ69G5FAV'];
+    const error = await operator()(argv).catch((err: unknown) => err);
+
+    expect(error).toBeInstanceOf(OperatorKeyError);
+    expect((error as Error).message).toBe(
+      'there is no tenant tnt_01ARZ3NDEKTSV4RRFFQ69G5FAV; `npm run vigil -- tenant list` shows the tenants and their ids',
     );
   });
 });

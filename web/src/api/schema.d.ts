@@ -63,7 +63,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete an API key */
+        /** Delete an API key; the account's last read-write key of an admin cannot be deleted (409) */
         delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
@@ -1750,6 +1750,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

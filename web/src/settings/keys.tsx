@@ -9,10 +9,26 @@ import { CheckboxField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 
+const LAST_ADMIN_KEY =
+  'The last read-write key with admin rights: create another read-write key before revoking it.';
+
+/** The id of the account's only admin key (read-write, of an admin), when there is exactly one. */
+function onlyAdminKey(
+  keys: { id: string; user_id: string; is_read_only: boolean }[] | undefined,
+  team: { id: string; role: string; status: string }[] | undefined,
+): string | undefined {
+  if (!keys || !team) return undefined;
+  const admins = new Set(team.filter((u) => u.status === 'active' && u.role === 'admin').map((u) => u.id));
+  const adminKeys = keys.filter((k) => !k.is_read_only && admins.has(k.user_id));
+  return adminKeys.length === 1 ? adminKeys[0]?.id : undefined;
+}
+
 /**
  * API keys: the list (never the raw key), create (the raw key is shown here once), revoke.
  * Admins see every key of the account, members their own. A read-only key cannot list keys
- * (the API answers READ_ONLY), so it gets a sentence instead.
+ * (the API answers READ_ONLY), so it gets a sentence instead. The account's last admin key (a
+ * read-write key of an admin) cannot be revoked (the API answers 409): its button is disabled
+ * and says why, and a refusal the page could not foresee (a revoke in another tab) is shown.
  */
 export function KeysSection() {
   const session = useSession();
@@ -25,12 +41,20 @@ export function KeysSection() {
     queryFn: () => must(api.GET('/v1/auth/keys')),
     enabled: session.canWrite,
   });
+  // Only admins see other people's keys, so only they need the roles (the team section reads the same).
+  const team = useQuery({
+    queryKey: ['users'],
+    queryFn: () => must(api.GET('/v1/settings/users')),
+    enabled: session.isAdmin,
+  });
+  const lastAdminKey = onlyAdminKey(keys.data, team.data);
   const create = useMutation({
     mutationFn: () => must(api.POST('/v1/auth/keys', { body: { label, is_read_only: readOnly } })),
     onSuccess: (made) => {
       setFresh({ key: made.key, label: made.label });
       setLabel('');
       setReadOnly(false);
+      revoke.reset();
       void queryClient.invalidateQueries({ queryKey: ['keys'] });
     },
   });
@@ -40,6 +64,8 @@ export function KeysSection() {
       if (id === session.me.key.id) session.signOut();
       else void queryClient.invalidateQueries({ queryKey: ['keys'] });
     },
+    // Refused (the last admin key) or gone: show the keys as they are now.
+    onError: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
   });
   if (!session.canWrite)
     return (
@@ -118,6 +144,7 @@ export function KeysSection() {
                     </td>
                     <td>
                       <ConfirmButton
+                        disabled={k.id === lastAdminKey}
                         label={`Revoke ${k.label}`}
                         question={
                           mine
@@ -127,6 +154,7 @@ export function KeysSection() {
                         confirmLabel="Revoke key"
                         onConfirm={() => revoke.mutateAsync(k.id).catch(() => undefined)}
                       />
+                      {k.id === lastAdminKey ? <p className="hint">{LAST_ADMIN_KEY}</p> : null}
                     </td>
                   </tr>
                 );
