@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResolvedAddress } from '../../lib/platform/egress-guard.ts';
 import { startHttpServer, startHttpsServer, type TestHttpServer } from '../probes/support/http-server.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { ALLOW_ADVICE, mapResolver } from '../support/egress-names.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 /**
@@ -16,17 +16,9 @@ const names = new Map<string, string>([
   ['deploy.lan.test', '127.0.0.1'],
   ['nas.lan.test', '192.168.1.20'],
 ]);
-const resolve = async (host: string): Promise<ResolvedAddress[]> => {
-  const address = names.get(host);
-  return address ? [{ address, family: 4 }] : [];
-};
+const resolve = mapResolver(names);
 
-/** The advice each runtime gives for `range`. */
-const ALLOW = {
-  local: (range: string) => `only if VIGIL_EGRESS_ALLOW allows them (e.g. VIGIL_EGRESS_ALLOW=${range})`,
-  lambda: (range: string) =>
-    `only if VIGIL_EGRESS_ALLOW allows them (deploy with -c vigil:egressAllow=${range})`,
-};
+const ALLOW = ALLOW_ADVICE;
 
 describe.each(runtimes)(
   'action destinations on your own network ($runtime runtime)',

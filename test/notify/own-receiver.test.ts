@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ResolvedAddress } from '../../lib/platform/egress-guard.ts';
 import { newCheck, newEntity, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { startHttpServer, type TestHttpServer } from '../probes/support/http-server.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { ALLOW_ADVICE, mapResolver } from '../support/egress-names.ts';
 
 /**
  * Alerts to a receiver on the user's own machine or LAN (issue 25, item 4): a refusal names the
@@ -17,17 +17,9 @@ const names = new Map<string, string>([
   ['hooks.public.test', '93.184.216.34'],
   ['nas.lan.test', '192.168.1.20'],
 ]);
-const resolve = async (host: string): Promise<ResolvedAddress[]> => {
-  const address = names.get(host);
-  return address ? [{ address, family: 4 }] : [];
-};
+const resolve = mapResolver(names);
 
-/** What a refusal says of the setting: the variable locally, the CDK context that sets it in the cloud. */
-const ALLOW = {
-  local: (range: string) => `only if VIGIL_EGRESS_ALLOW allows them (e.g. VIGIL_EGRESS_ALLOW=${range})`,
-  lambda: (range: string) =>
-    `only if VIGIL_EGRESS_ALLOW allows them (deploy with -c vigil:egressAllow=${range})`,
-};
+const ALLOW = ALLOW_ADVICE;
 const PRIVATE = 'a private address; Vigil sends to private or loopback addresses';
 const CLEARTEXT = {
   local:
