@@ -47,6 +47,8 @@ export function pushTokenRoutes(deps: {
       summary: `Create a ping URL for a push check (at most ${PUSH_TOKEN_LIMIT} per check); its token is in this response only`,
       schemas: {
         params: checkParams,
+        // Nothing to send: an empty body or {}.
+        body: z.strictObject({}).optional(),
         responses: { 201: createdPushTokenSchema },
         // A pull-mode check; the check's limit of ping URLs.
         errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
