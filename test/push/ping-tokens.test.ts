@@ -77,6 +77,9 @@ describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
     expect((await call('GET', `/v1/checks/${checkId}`)).body.state).toBe('up');
     const [listed] = (await call('GET', `/v1/checks/${checkId}/push-tokens`)).body;
     expect(listed.last_used_at).not.toBeNull();
+    // The token is a credential: the request log names the route, never the token.
+    expect(api.logs.join('\n')).not.toContain(token);
+    expect(api.logs.some((line) => line.includes('"path":"/ping/{token}"'))).toBe(true);
   });
 
   it('records a failure on /ping/{token}/fail (GET or POST) with latency 0', async () => {
