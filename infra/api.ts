@@ -2,6 +2,7 @@ import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   HttpApi,
+  HttpMethod,
   HttpStage,
   LogGroupLogDestination,
   PayloadFormatVersion,
@@ -69,6 +70,9 @@ export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   }),
 );
 
+/** The keyless ping URLs of push checks (GET and POST each). */
+export const PING_ROUTE_PATHS = ['/ping/{token}', '/ping/{token}/fail'] as const;
+
 /** What the API needs from the rest of the stack. */
 export interface VigilApiProps {
   readonly table: ITable;
@@ -98,15 +102,22 @@ export class VigilApi extends Construct {
     }).function;
     props.table.grantReadWriteData(this.handler);
 
+    const integration = new HttpLambdaIntegration('Lambda', this.handler, {
+      payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
+    });
     this.httpApi = new HttpApi(this, 'HttpApi', {
       apiName: `${Stack.of(this).stackName}-api`,
       description: 'Vigil REST API',
-      defaultIntegration: new HttpLambdaIntegration('Lambda', this.handler, {
-        payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
-      }),
+      defaultIntegration: integration,
       // HttpApi's own default stage takes no throttling or access log: the stage below replaces it.
       createDefaultStage: false,
     });
+    // The ping URLs (lib/push/ping-routes.ts) by name, though `$default` would reach the same
+    // function: their access log lines carry their own routeKey (pings told apart from API calls
+    // without reading paths), and a stage may throttle them on their own (routeSettings).
+    for (const path of PING_ROUTE_PATHS) {
+      this.httpApi.addRoutes({ path, methods: [HttpMethod.GET, HttpMethod.POST], integration });
+    }
     this.accessLog = new LogGroup(this, 'AccessLog', {
       retention: RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,

@@ -82,7 +82,7 @@ const VIEWER_ADDRESS = `function handler(event) {
 /**
  * The web console in the cloud: the built files in a private bucket that only this distribution
  * reads (origin access control), and the API on the same origin: /v1/status/stream and /v1/mcp to
- * their streaming function URLs, every other /v1 path (and /healthz) to the HTTP API. The browser
+ * their streaming function URLs, every other /v1 path (and /healthz, and the ping URLs /ping/*) to the HTTP API. The browser
  * calls one origin, so no CORS; the API's own URLs keep working as before.
  */
 export class VigilConsole extends Construct {
@@ -158,6 +158,10 @@ export class VigilConsole extends Construct {
         '/v1/mcp*': apiBehavior(mcp),
         '/v1/*': apiBehavior(api),
         '/healthz': apiBehavior(api),
+        // Ping URLs, GET ones included, are the API's, never the console's index.html. HTTPS only:
+        // a redirect would turn a cron's plain-http ping into a silent 301 (curl -f passes it)
+        // instead of a failed request, and would have sent the token in the clear.
+        '/ping/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
       },
     });
 

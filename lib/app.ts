@@ -44,8 +44,12 @@ import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import { inProcessProber } from './probes/run-probe.ts';
 import type { Prober } from './probes/types.ts';
+import { pingRoutes } from './push/ping-routes.ts';
 import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
+import { pushTokenRoutes } from './push/token-routes.ts';
+import { createPushTokenService } from './push/token-service.ts';
+import { createPushTokenStore } from './push/token-store.ts';
 import { composeSkills } from './skills/compose.ts';
 import { statusRoutes } from './status/routes.ts';
 import { createStatusService } from './status/status-service.ts';
@@ -184,6 +188,15 @@ export function createApp(deps: CoreDeps) {
     deps.statusStream ?? { follow: 'poll' },
   );
 
+  const pushService = createPushService({ checkService, recorder, tenants, clock: deps.clock });
+  const pushTokens = createPushTokenService({
+    table: deps.table,
+    tokens: createPushTokenStore(deps.table),
+    checkService,
+    clock: deps.clock,
+    logger: deps.logger,
+  });
+
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -210,7 +223,9 @@ export function createApp(deps: CoreDeps) {
       statusService: createStatusService({ table: deps.table, clock: deps.clock, cursors }),
     }),
     ...statusStreamRoutes({ statusStream: statusStream.service }),
-    ...pushRoutes({ pushService: createPushService({ checkService, recorder, tenants, clock: deps.clock }) }),
+    ...pushRoutes({ pushService }),
+    ...pushTokenRoutes({ pushTokens, publicUrl: deps.config.publicUrl }),
+    ...pingRoutes({ pushService, pushTokens, limits: rateLimit, tenants }),
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({

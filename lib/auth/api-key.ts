@@ -11,7 +11,8 @@ import {
  * SHA-256 hash of a key is ever stored.
  */
 
-function randomBase62(length: number): string {
+/** `length` uniformly random base62 characters (the random part of keys and tokens). */
+export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
     for (const byte of randomBytes(length * 2)) {

@@ -114,6 +114,9 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
     /** One write with an execution's callback token: the execution's own bucket and its tenant's. */
     admitCallback: (executionId: string, tenantId: string) => spend(`EXEC#${executionId}`, tenantId),
 
+    /** One ping with a check's push token (a ping URL): the token's own bucket and its tenant's. */
+    admitPushToken: (tokenId: string, tenantId: string) => spend(`PING#${tokenId}`, tenantId),
+
     /** One request to a route without a key: a bucket per source address (the per-key policy). */
     async admitAddress(caller: Caller): Promise<Record<string, string>> {
       const address = caller.sourceIp;

@@ -9,6 +9,11 @@ import { z } from 'zod';
 
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;
 
+/** The longest interval of a probed check: one day. */
+export const PULL_MAX_INTERVAL_SECONDS = 86_400;
+/** The longest interval of a push check: 30 days (monthly jobs). */
+export const PUSH_MAX_INTERVAL_SECONDS = 30 * 86_400;
+
 const host = z.string().regex(/\S/, 'must not be blank').trim().min(1).max(253);
 const port = z.number().int().min(1).max(65535);
 
@@ -33,8 +38,12 @@ export const configSchemas = {
       .number()
       .int()
       .min(1)
-      .max(30 * 86400)
-      .optional(),
+      .max(2 * PUSH_MAX_INTERVAL_SECONDS)
+      .optional()
+      .meta({
+        description:
+          'The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2',
+      }),
   }),
 } as const;
 
@@ -95,4 +104,28 @@ export type CheckConfig = z.output<typeof storedCheckConfigSchema>;
 /** A push check's configured grace window (undefined: the default); other types have none. */
 export function pushGraceSeconds(check: CheckConfig): number | undefined {
   return check.check_type === 'push' ? check.config.grace_seconds : undefined;
+}
+
+/**
+ * Why a check's interval and grace do not fit together, or undefined. A push check's grace is the
+ * whole silence allowed after a result (SPEC.md), so one shorter than the interval would fail the
+ * check before its next report is due; pull checks run at most daily.
+ */
+export function scheduleProblem(
+  check: CheckConfig & { interval_seconds: number },
+): { path: string; message: string } | undefined {
+  if (check.check_type !== 'push') {
+    return check.interval_seconds > PULL_MAX_INTERVAL_SECONDS
+      ? {
+          path: 'interval_seconds',
+          message: `must be at most ${PULL_MAX_INTERVAL_SECONDS} (one day) for ${check.check_type} checks; only push checks may wait up to 30 days`,
+        }
+      : undefined;
+  }
+  const grace = check.config.grace_seconds;
+  if (grace === undefined || grace >= check.interval_seconds) return undefined;
+  return {
+    path: 'config.grace_seconds',
+    message: `must be at least interval_seconds (${check.interval_seconds}): the grace is the whole silence allowed after a result, so a shorter one would fail the check before its next report is due. Leave it out for twice the interval`,
+  };
 }

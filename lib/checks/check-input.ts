@@ -4,7 +4,13 @@ import { originOf } from '../domain/url-origin.ts';
 import { HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
 import { unredactedUrl } from '../domain/url-redaction.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { type CheckConfig, checkConfigSchema, configSchemas } from './check-config.ts';
+import {
+  type CheckConfig,
+  checkConfigSchema,
+  configSchemas,
+  PUSH_MAX_INTERVAL_SECONDS,
+  scheduleProblem,
+} from './check-config.ts';
 import { checkNameSchema } from './check-name.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
 
@@ -87,6 +93,10 @@ const notHttp = (type: CheckType) => ({
   execution_mode: z.literal('pull', { error: `${type} checks use execution_mode "pull"` }).optional(),
 });
 const common = { entity_id: z.string().min(1) } as const;
+/** Push checks may report as rarely as every 30 days; probed checks at most daily (scheduleProblem). */
+const pushInterval = z.number().int().min(1).max(PUSH_MAX_INTERVAL_SECONDS).optional().meta({
+  description: 'Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day)',
+});
 const { config: _config, execution_mode: _mode, target_url: _url, ...httpFields } = settable;
 
 /**
@@ -137,6 +147,7 @@ export const createCheckBody = z.discriminatedUnion(
         .meta({ description: 'Push checks are not probed: leave it out' }),
       config: configSchemas.push.optional(),
       execution_mode: z.literal('push', { error: 'push checks use execution_mode "push"' }).optional(),
+      interval_seconds: pushInterval,
     }),
   ],
   {
@@ -147,7 +158,9 @@ export const createCheckBody = z.discriminatedUnion(
 export type CreateCheckBody = z.infer<typeof createCheckBody>;
 
 /** PUT /v1/checks/{id}: the fields given change; an empty body changes nothing and is refused. */
-export const updateCheckBody = z.strictObject(settable).meta({ minProperties: 1 });
+export const updateCheckBody = z
+  .strictObject({ ...settable, interval_seconds: pushInterval })
+  .meta({ minProperties: 1 });
 export type UpdateCheckBody = z.infer<typeof updateCheckBody>;
 
 /** The user-settable fields of a check besides its type and config. */
@@ -206,6 +219,8 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
     const message = issue?.code === 'unrecognized_keys' ? `unknown key(s) for ${check_type}` : issue?.message;
     return fail(path.join('.'), message ?? 'invalid');
   }
+  const schedule = scheduleProblem({ ...parsed.data, interval_seconds: fields.interval_seconds });
+  if (schedule) fail(schedule.path, schedule.message);
   return { ...fields, ...parsed.data };
 }
 

@@ -115,6 +115,7 @@ const RESOURCE_OF_PREFIX: Record<string, string> = {
   chk: 'check',
   res: 'result',
   trn: 'transition',
+  ptk: 'ping URL',
 };
 
 /** The resource each path-parameter schema names (read by defineRoute for a malformed value). */

@@ -54,6 +54,11 @@ function decodeParam(raw: string): string {
   }
 }
 
+/** The path as logged: a ping URL's token is its credential, so it is never written to a log. */
+function loggedPath(path: string): string {
+  return path.startsWith('/ping/') ? path.replace(/^\/ping\/[^/]*/, '/ping/{token}') : path;
+}
+
 /** A JSON reply serialised; a web-standard Response handed on as a stream. */
 function toHttpResponse(reply: RouteReply): HttpResponse {
   if (reply instanceof Response) return fromWebResponse(reply);
@@ -141,7 +146,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       response.headers['x-request-id'] = req.requestId;
       logger.info('request', {
         method: req.method,
-        path: req.path,
+        path: loggedPath(req.path),
         status: response.status,
         duration_ms: Date.now() - started,
       });

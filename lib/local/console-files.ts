@@ -26,12 +26,14 @@ export const CONSOLE_NOT_BUILT =
   'console), then reload this page. The API is served under /v1 either way.\n';
 
 /**
- * Whether a request URL belongs to the API router: /v1, anything under /v1/, and /healthz. A
+ * Whether a request URL belongs to the API router: /v1, anything under /v1/, /healthz and /ping/. A
  * prefix check only, so an API request pays nothing more for the console.
  */
 export function isApiPath(url: string): boolean {
   if (url.startsWith('/v1')) return url.length === 3 || url[3] === '/' || url[3] === '?';
   if (url.startsWith('/healthz')) return url.length === 8 || url[8] === '?';
+  // Ping URLs (/ping/<token>, /ping/<token>/fail) are the API's even on GET, which cron curls send.
+  if (url.startsWith('/ping/')) return true;
   // Absolute-form and asterisk-form request targets are the router's to judge, never a file.
   return url[0] !== '/';
 }

@@ -18,6 +18,7 @@ export type IdPrefix =
   | 'act'
   | 'exe'
   | 'skl'
+  | 'ptk'
   | 'req';
 
 /**

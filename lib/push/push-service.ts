@@ -63,7 +63,7 @@ export function createPushService(deps: PushServiceDeps) {
       }
       return record(tenantId, checkId, {
         success: body.success,
-        latency_ms: body.latency_ms,
+        latency_ms: body.latency_ms ?? 0,
         error_message: body.error_message ?? '',
         status_code: body.status_code ?? 0,
         checkedAtMs,

@@ -155,6 +155,21 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect(pushed.status).toBe(201);
     expect((await call('POST', `/v1/checks/${id}/heartbeat`, { rawBody: 'ping' })).status).toBe(201);
     expect((await call('POST', `/v1/checks/${http.body.id}/heartbeat`)).status).toBe(409);
+    const pingUrl = await call('POST', `/v1/checks/${id}/push-tokens`);
+    expect(pingUrl.status).toBe(201);
+    expect((await call('GET', `/v1/checks/${id}/push-tokens`)).body).toHaveLength(1);
+    const ping = `/ping/${pingUrl.body.token}`;
+    expect((await call('GET', ping, { key: '' })).status).toBe(201);
+    expect((await call('POST', ping, { key: '', rawBody: 'done' })).status).toBe(201);
+    expect((await call('GET', `${ping}/fail`, { key: '' })).status).toBe(201);
+    expect((await call('POST', `${ping}/fail`, { key: '' })).status).toBe(201);
+    expect((await call('GET', '/ping/wrong', { key: '' })).status).toBe(404);
+    expect((await call('POST', `/v1/checks/${http.body.id}/push-tokens`)).status).toBe(409);
+    expect((await call('DELETE', `/v1/checks/${id}/push-tokens/${pingUrl.body.id}`)).status).toBe(204);
+    expect(
+      (await call('POST', `/v1/checks/${id}/results`, { body: { success: false } })).body.latency_ms,
+    ).toBe(0);
+    expect((await call('POST', `/v1/checks/${id}/heartbeat`)).status).toBe(201);
     expect((await call('GET', '/v1/checks')).body).toHaveLength(2);
     expect((await call('GET', `/v1/checks?entity_id=${entity.body.id}`)).status).toBe(200);
     expect((await call('GET', `/v1/checks/${id}`)).body.state).toBe('up');

@@ -34,6 +34,7 @@ const ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Deletions of what others hold go before the holders (an entity's deletion takes its checks along). */
 const DELETE_FIRST = [
   '/v1/checks/{check_id}/policy/channels/{channel_id}',
+  '/v1/checks/{id}/push-tokens/{token_id}',
   '/v1/checks/{id}',
   '/v1/relations/{id}',
 ];

@@ -208,13 +208,14 @@ describe('console distribution', () => {
     expect(distribution().defaultBehavior.ResponseHeadersPolicyId).toEqual({ Ref: policyId });
   });
 
-  it('routes the API on the same origin: streamed paths first, then every other /v1 path', () => {
+  it('routes the API on the same origin: streamed paths first, then every other /v1 path and the ping URLs', () => {
     expect(distribution().behaviors.map((b) => b.PathPattern)).toEqual([
       '/v1/status/stream',
       '/v1/mcp',
       '/v1/mcp*',
       '/v1/*',
       '/healthz',
+      '/ping/*',
     ]);
     for (const behavior of distribution().behaviors) {
       expect(behavior, behavior.PathPattern).toMatchObject({
@@ -222,7 +223,8 @@ describe('console distribution', () => {
         // No caching, and every viewer header (Authorization included) and query string but Host.
         CachePolicyId: CACHING_DISABLED,
         OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
-        ViewerProtocolPolicy: 'redirect-to-https',
+        // A plain-http ping is refused, not redirected: curl -f would pass a 301 by silently.
+        ViewerProtocolPolicy: behavior.PathPattern === '/ping/*' ? 'https-only' : 'redirect-to-https',
       });
     }
   });
@@ -242,6 +244,8 @@ describe('console distribution', () => {
     expect(JSON.stringify(api.DomainName)).toContain('.execute-api.');
     expect(api.CustomOriginConfig?.OriginProtocolPolicy).toBe('https-only');
     expect(originOf('/healthz').Id).toBe(api.Id);
+    // GET /ping/<token> reaches the HTTP API, not the bucket's index.html.
+    expect(originOf('/ping/*').Id).toBe(api.Id);
   });
 
   it('keeps the function URLs open to direct callers (auth by the Bearer key) without CORS: the console is same-origin', () => {

@@ -164,13 +164,23 @@ describe('http api', () => {
     });
   });
 
-  it('sends every method and path to that integration through the $default route', () => {
+  it('sends every method and path to that integration: the $default route and the ping URLs by name', () => {
     const [integrationId] = single('AWS::ApiGatewayV2::Integration');
-    const [, route] = single('AWS::ApiGatewayV2::Route');
-    expect(route.Properties).toMatchObject({
-      RouteKey: '$default',
-      Target: { 'Fn::Join': ['', ['integrations/', { Ref: integrationId }]] },
-    });
+    const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
+    expect(routes.map((route) => route.Properties.RouteKey).sort()).toEqual([
+      '$default',
+      'GET /ping/{token}',
+      'GET /ping/{token}/fail',
+      'POST /ping/{token}',
+      'POST /ping/{token}/fail',
+    ]);
+    for (const route of routes) {
+      expect(route.Properties.Target).toEqual({
+        'Fn::Join': ['', ['integrations/', { Ref: integrationId }]],
+      });
+      // The token is the ping's credential: API Gateway asks for none of its own.
+      expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
   });
 
   it('lets API Gateway invoke the function', () => {

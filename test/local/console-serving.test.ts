@@ -271,4 +271,10 @@ describe('isApiPath', () => {
     for (const path of ['/', '/v10', '/v1x/a', '/v1.js', '/healthzz', '/status', '/assets/v1/a.js'])
       expect(isApiPath(path), path).toBe(false);
   });
+
+  it('claims ping URLs, which cron curls GET, and not a console page that merely starts alike', () => {
+    for (const path of ['/ping/vpt_abc', '/ping/vpt_abc/fail', '/ping/x?y=1'])
+      expect(isApiPath(path), path).toBe(true);
+    for (const path of ['/ping', '/pings', '/pingdom/a']) expect(isApiPath(path), path).toBe(false);
+  });
 });

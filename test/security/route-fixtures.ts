@@ -63,6 +63,7 @@ export async function createFixture(
     check_type: 'push',
     interval_seconds: 60,
   });
+  const pushToken = await call('POST', `/v1/checks/${check.id}/push-tokens`);
   const channel = await call('POST', `/v1/checks/${check.id}/policy/channels`, {
     channel_type: 'nats',
     config: { subject: 'fixture.alerts' },
@@ -95,6 +96,8 @@ export async function createFixture(
       action: action.id,
       execution,
       skill: skill.slug,
+      pushToken: pushToken.id,
+      pingToken: pushToken.token,
     },
   };
 }
@@ -190,6 +193,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     actions: fx.ids.action,
     executions: fx.ids.execution,
     skills: fx.ids.skill,
+    'push-tokens': fx.ids.pushToken,
+    ping: fx.ids.pingToken,
   };
   const value = byCollection[collection ?? ''];
   if (!value)
@@ -237,6 +242,8 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/checks/{id}': undefined,
     'POST /v1/checks/{id}/results': { success: true, latency_ms: 5 },
     'POST /v1/checks/{id}/heartbeat': undefined,
+    'POST /v1/checks/{id}/push-tokens': undefined,
+    'DELETE /v1/checks/{id}/push-tokens/{token_id}': undefined,
     'POST /v1/checks/{check_id}/policy': { silenced: true },
     'POST /v1/checks/{check_id}/policy/channels': { channel_type: 'nats', config: { subject: 'x.y' } },
     'DELETE /v1/checks/{check_id}/policy/channels/{channel_id}': undefined,

@@ -69,9 +69,15 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   },
   {
     operation: 'PUT /v1/checks/{id}',
-    path: /^(target_url|method|headers|body|body_contains|expected_status|timeout_ms|execution_mode|config)\b/,
+    path: /^(target_url|method|headers|body|body_contains|expected_status|timeout_ms|execution_mode|config|interval_seconds)\b/,
     message: /./,
     why: "which fields apply depends on the stored check's check_type, which the body does not carry",
+  },
+  {
+    operation: 'POST /v1/checks',
+    path: /^config\.grace_seconds$/,
+    message: /must be at least interval_seconds/,
+    why: "two fields compared: a push check's grace_seconds may not be shorter than its interval_seconds",
   },
   {
     operation: 'PUT /v1/actions/{id}',

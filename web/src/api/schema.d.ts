@@ -353,6 +353,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checks/{id}/push-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ping URLs of a check, oldest first (prefixes only: tokens are never shown again) */
+        get: operations["listPushTokens"];
+        put?: never;
+        /** Create a ping URL for a push check (at most 10 per check); its token is in this response only */
+        post: operations["createPushToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checks/{id}/push-tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a ping URL: pings with its token get 404 from now on */
+        delete: operations["revokePushToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Record a success for the push check of this ping URL (no API key; the body is ignored) */
+        get: operations["getPing"];
+        put?: never;
+        /** Record a success for the push check of this ping URL (no API key; the body is ignored) */
+        post: operations["postPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Record a failure for the push check of this ping URL (no API key; the body is ignored) */
+        get: operations["getPingFail"];
+        put?: never;
+        /** Record a failure for the push check of this ping URL (no API key; the body is ignored) */
+        post: operations["postPingFail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/settings/users": {
         parameters: {
             query?: never;
@@ -957,6 +1028,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
             config: {
+                /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
                 grace_seconds?: number;
             };
         };
@@ -998,6 +1070,32 @@ export interface components {
             blueprint_slug?: string;
             entity_slug?: string;
             created_at: components["schemas"]["Timestamp"];
+        };
+        CreatedPushToken: {
+            /** @description ptk_ + a 26-character ULID */
+            id: string;
+            /** @description chk_ + a 26-character ULID */
+            check_id: string;
+            /** @description The first 12 characters of the token, to tell ping URLs apart */
+            prefix: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The last ping with this token (written at most once a minute) */
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            /** @description The token itself: shown in this response only, never again */
+            token: string;
+            /** @description The ping URL (`<VIGIL_PUBLIC_URL>/ping/<token>`; append `/fail` to report a failure); null when VIGIL_PUBLIC_URL is not set */
+            ping_url: string | null;
+        };
+        PushToken: {
+            /** @description ptk_ + a 26-character ULID */
+            id: string;
+            /** @description chk_ + a 26-character ULID */
+            check_id: string;
+            /** @description The first 12 characters of the token, to tell ping URLs apart */
+            prefix: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The last ping with this token (written at most once a minute) */
+            last_used_at: components["schemas"]["Timestamp"] | null;
         };
         TeamMember: {
             email: string;
@@ -3318,6 +3416,7 @@ export interface operations {
                      * @constant
                      */
                     body_contains?: "";
+                    /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     /**
                      * @description Push checks are not probed: leave it out
@@ -3331,6 +3430,7 @@ export interface operations {
                     /** @constant */
                     execution_mode?: "push";
                     config?: {
+                        /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
                         grace_seconds?: number;
                     };
                 };
@@ -3518,6 +3618,7 @@ export interface operations {
                     body?: string | null;
                     expected_status?: number;
                     body_contains?: string;
+                    /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -3797,8 +3898,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    success: boolean;
+                    /** @constant */
+                    success: true;
                     latency_ms: number;
+                    error_message?: string;
+                    /** Format: date-time */
+                    checked_at?: string;
+                    status_code?: number;
+                } | {
+                    /** @constant */
+                    success: false;
+                    /** @description Optional for a failure; stored as 0 when left out */
+                    latency_ms?: number;
                     error_message?: string;
                     /** Format: date-time */
                     checked_at?: string;
@@ -4368,6 +4479,586 @@ export interface operations {
                 };
             };
             /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPushTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chk_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushToken"][];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPushToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chk_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPushToken"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokePushToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chk_ + a 26-character ULID */
+                id: string;
+                /** @description ptk_ + a 26-character ULID */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ping token, as shown once when the ping URL was created */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Result"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPing: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ping token, as shown once when the ping URL was created */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Result"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPingFail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ping token, as shown once when the ping URL was created */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Result"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPingFail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ping token, as shown once when the ping URL was created */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Result"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;

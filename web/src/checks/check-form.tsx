@@ -129,9 +129,11 @@ function compact(o: Record<string, unknown>): Record<string, unknown> {
 
 /** The API body of a draft: only the fields of its type; blank inputs are left to the defaults. */
 export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown> {
+  // A new push check left blank gets threshold 1, as the field's hint says: one missed report is news.
+  const threshold = num(d.failure_threshold) ?? (d.check_type === 'push' && !editing ? 1 : undefined);
   const common = compact({
     interval_seconds: num(d.interval_seconds),
-    failure_threshold: num(d.failure_threshold),
+    failure_threshold: threshold,
     ...(d.check_type === 'push' ? {} : { timeout_ms: num(d.timeout_ms) }),
   });
   if (!editing) {
@@ -338,7 +340,7 @@ export function CheckForm({
         {t !== 'push' ? text('timeout_ms', 'Timeout (ms)', { type: 'number', placeholder: '5000' }) : null}
         {text('failure_threshold', 'Failure threshold', {
           type: 'number',
-          placeholder: '3',
+          placeholder: t === 'push' && !editing ? '1' : '3',
           hint:
             t === 'push'
               ? 'Consecutive failures before it is down; 1 suits push checks'

@@ -1,10 +1,23 @@
-import { CopyBlock } from '../ui/bits';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, must } from '../api/client';
+import { useSession } from '../session';
+import { CopyBlock, Time } from '../ui/bits';
+import { ConfirmButton } from '../ui/confirm';
+import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
 
 /** The absolute URLs a push check's agent posts to (on this console's origin, which serves /v1). */
 export function pushUrls(checkId: string, origin = window.location.origin) {
   const base = `${origin}/v1/checks/${encodeURIComponent(checkId)}`;
   return { results: `${base}/results`, heartbeat: `${base}/heartbeat` };
+}
+
+/** A ping URL and its failure URL (on this console's origin, which serves /ping too). */
+export function pingUrls(token: string, origin = window.location.origin) {
+  const ping = `${origin}/ping/${encodeURIComponent(token)}`;
+  return { ping, fail: `${ping}/fail` };
 }
 
 /** A crontab schedule at least as often as the check's interval (cron counts whole minutes). */
@@ -16,13 +29,158 @@ export function cronSchedule(intervalSeconds: number): string {
     return `*/${step} * * * *`;
   }
   const hours = Math.floor(minutes / 60);
+  if (hours >= 24 * 7) return '0 0 * * 0';
+  if (hours >= 24) return '0 0 * * *';
   const step = [12, 8, 6, 4, 3, 2, 1].find((d) => d <= hours) ?? 1;
   return step === 1 ? '0 * * * *' : `0 */${step} * * *`;
 }
 
+/** A quiet curl that fails loudly: -f turns an HTTP error into an exit code, retries ride out a blip. */
+const CURL = 'curl -fsS -m 10 --retry 5 -o /dev/null';
+
+/** A new ping URL, shown once: the URLs and the lines that use them, none with an API key. */
+function FreshPingUrl({
+  token,
+  intervalSeconds,
+  onDone,
+}: {
+  token: string;
+  intervalSeconds: number;
+  onDone(): void;
+}) {
+  const urls = pingUrls(token);
+  return (
+    <div className="fresh-key" role="status">
+      <p>
+        <strong>Your new ping URL.</strong> Copy it now: it will not be shown again. It needs no API key and
+        can only report to this check.
+      </p>
+      <CopyBlock label="Ping URL" text={urls.ping} />
+      <CopyBlock label="Failure URL" text={urls.fail} />
+      <CopyBlock label="Ping curl" text={`${CURL} ${urls.ping}`} />
+      <CopyBlock label="Failure curl" text={`${CURL} ${urls.fail}`} />
+      <CopyBlock
+        label="Ping crontab line"
+        text={`${cronSchedule(intervalSeconds)} /path/to/your-job.sh && ${CURL} ${urls.ping}`}
+      />
+      <button type="button" onClick={onDone}>
+        I have copied it
+      </button>
+    </div>
+  );
+}
+
+/** The check's ping URLs: create one (shown once), the list by prefix, revoke. */
+function PingUrls({ checkId, intervalSeconds }: { checkId: string; intervalSeconds: number }) {
+  const session = useSession();
+  const queryClient = useQueryClient();
+  const [fresh, setFresh] = useState<string | undefined>();
+  const queryKey = ['push-tokens', checkId];
+  const path = { params: { path: { id: checkId } } };
+  const tokens = useQuery({ queryKey, queryFn: () => must(api.GET('/v1/checks/{id}/push-tokens', path)) });
+  const create = useMutation({
+    mutationFn: () => must(api.POST('/v1/checks/{id}/push-tokens', path)),
+    onSuccess: (made) => {
+      setFresh(made.token);
+      void queryClient.invalidateQueries({ queryKey });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (tokenId: string) =>
+      must(
+        api.DELETE('/v1/checks/{id}/push-tokens/{token_id}', {
+          params: { path: { id: checkId, token_id: tokenId } },
+        }),
+      ),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey }),
+  });
+  return (
+    <>
+      <h3>Ping URLs</h3>
+      <p>
+        A ping URL reports to this check without an API key, as Healthchecks does: a <code>GET</code> or{' '}
+        <code>POST</code> to it records a success (any body), to its <code>/fail</code> URL a failure. It
+        works for this check only and can be revoked; keep it as secret as a password.
+      </p>
+      {fresh ? (
+        <FreshPingUrl token={fresh} intervalSeconds={intervalSeconds} onDone={() => setFresh(undefined)} />
+      ) : null}
+      {session.canWrite ? (
+        <div className="row">
+          <button
+            type="button"
+            className="primary"
+            disabled={create.isPending}
+            onClick={() => {
+              setFresh(undefined);
+              create.mutate();
+            }}
+          >
+            Create ping URL
+          </button>
+        </div>
+      ) : null}
+      <ErrorNote error={create.error} title="The ping URL was not created." />
+      <ErrorNote error={revoke.error} title="The ping URL was not revoked." />
+      {tokens.isLoading ? <Loading what="ping URLs" /> : null}
+      <ErrorNote error={tokens.error} title="The ping URLs could not be loaded." />
+      {tokens.data && tokens.data.length === 0 ? (
+        <Empty title="No ping URLs yet.">
+          {session.canWrite
+            ? 'Create one to report without an API key.'
+            : 'A key that can write creates them.'}
+        </Empty>
+      ) : null}
+      {tokens.data && tokens.data.length > 0 ? (
+        <div className="table-wrap" {...scrollRegion('Ping URLs')}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Token</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                {session.canWrite ? (
+                  <th scope="col">
+                    <span className="sr-only">Revoke</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.data.map((t) => (
+                <tr key={t.id}>
+                  <td>
+                    <code>{t.prefix}…</code>
+                  </td>
+                  <td>
+                    <Time iso={t.created_at} />
+                  </td>
+                  <td>
+                    <Time iso={t.last_used_at} />
+                  </td>
+                  {session.canWrite ? (
+                    <td>
+                      <ConfirmButton
+                        label={`Revoke ${t.prefix}…`}
+                        question={`Revoke the ping URL ${t.prefix}…? Jobs pinging it get 404 from now on.`}
+                        confirmLabel="Revoke ping URL"
+                        onConfirm={() => revoke.mutateAsync(t.id).catch(() => undefined)}
+                      />
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 /**
- * How an agent reports to a push check: both URLs, ready curl lines and a crontab line. The key is
- * never printed: the lines read it from $VIGIL_KEY (any key of this account that may write).
+ * How an agent reports to a push check: ping URLs (no API key), then the keyed URLs with ready curl
+ * lines. The key is never printed: the keyed lines read it from $VIGIL_KEY.
  */
 export function PushInstructions({ checkId, intervalSeconds }: { checkId: string; intervalSeconds: number }) {
   const urls = pushUrls(checkId);
@@ -33,11 +191,16 @@ export function PushInstructions({ checkId, intervalSeconds }: { checkId: string
   return (
     <Section title="Report to this push check">
       <p>
-        Vigil never probes a push check: your agent posts to it. Set <code>VIGIL_KEY</code> to an API key of
-        this account (not a read-only one). A heartbeat records a success whatever its body; a result carries{' '}
-        <code>success</code> and <code>latency_ms</code> (and optionally <code>error_message</code>,{' '}
-        <code>status_code</code>, <code>checked_at</code>). If no report arrives within the grace period,
-        Vigil records failures.
+        Vigil never probes a push check: your job reports to it. If no report arrives within the grace window
+        (counted from the last report; twice the interval unless set), Vigil records failures.
+      </p>
+      <PingUrls checkId={checkId} intervalSeconds={intervalSeconds} />
+      <h3>With an API key</h3>
+      <p>
+        Set <code>VIGIL_KEY</code> to an API key of this account (not a read-only one). A heartbeat records a
+        success whatever its body; a result carries <code>success</code> and <code>latency_ms</code> (optional
+        for a failure; and optionally <code>error_message</code>, <code>status_code</code>,{' '}
+        <code>checked_at</code>).
       </p>
       <CopyBlock label="Heartbeat URL" text={urls.heartbeat} />
       <CopyBlock label="Result URL" text={urls.results} />

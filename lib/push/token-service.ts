@@ -1,0 +1,120 @@
+import type { CheckService } from '../checks/check-service.ts';
+import type { Clock } from '../platform/clock.ts';
+import { ConflictError, LimitExceededError, NotFoundError } from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
+import { ConditionFailedError, type Table } from '../store/table.ts';
+import { newPingToken, readPingToken } from './ping-token.ts';
+import {
+  CHECK_OP,
+  COUNT_OP,
+  deleteTokenOps,
+  newTokenOps,
+  PUSH_TOKEN_LIMIT,
+  type PushTokenRecord,
+  type PushTokenStore,
+} from './token-store.ts';
+
+export interface PushTokenServiceDeps {
+  table: Table;
+  tokens: PushTokenStore;
+  checkService: Pick<CheckService, 'requireRun'>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** How often a token's last_used_at is written at most (per process), as for API keys. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** A ping token that names no live token: always "ping URL not found", whatever was wrong with it. */
+export class UnknownPingTokenError extends NotFoundError {
+  override name = 'UnknownPingTokenError';
+  constructor() {
+    super('ping URL');
+  }
+}
+
+/** The public view of a token: never the hash, never the token. */
+export function publicPushToken(token: PushTokenRecord) {
+  return {
+    id: token.id,
+    check_id: token.check_id,
+    prefix: token.prefix,
+    created_at: token.created_at,
+    last_used_at: token.last_used_at,
+  };
+}
+
+/** A check's ping URLs: created (the token shown once), listed, revoked, and verified on each ping. */
+export function createPushTokenService(deps: PushTokenServiceDeps) {
+  const lastTouched = new Map<string, number>();
+
+  /** The push check `checkId` of the tenant, or 404; a pull check cannot have ping URLs (409). */
+  const requirePushCheck = async (tenantId: string, checkId: string) => {
+    const run = await deps.checkService.requireRun(tenantId, checkId);
+    if (run.definition.execution_mode !== 'push') {
+      throw new ConflictError('only push checks have ping URLs: the service runs this check itself');
+    }
+  };
+
+  return {
+    async create(tenantId: string, checkId: string) {
+      await requirePushCheck(tenantId, checkId);
+      const { token, hash, prefix } = newPingToken(checkId);
+      const { record, ops } = newTokenOps({ tenantId, checkId, hash, prefix }, deps.clock.now());
+      try {
+        await deps.table.transact(ops);
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+        if (err.failed.includes(CHECK_OP)) throw new NotFoundError('check');
+        if (err.failed.includes(COUNT_OP)) {
+          throw new LimitExceededError(
+            `this check already has ${PUSH_TOKEN_LIMIT} ping URLs: revoke one it no longer needs first`,
+          );
+        }
+        throw err;
+      }
+      return { record, token };
+    },
+
+    async list(tenantId: string, checkId: string): Promise<PushTokenRecord[]> {
+      await deps.checkService.requireRun(tenantId, checkId);
+      return (await deps.tokens.list(checkId)).filter((t) => t.tenant_id === tenantId);
+    },
+
+    async revoke(tenantId: string, checkId: string, tokenId: string): Promise<void> {
+      await deps.checkService.requireRun(tenantId, checkId);
+      const token = (await deps.tokens.list(checkId)).find(
+        (t) => t.id === tokenId && t.tenant_id === tenantId,
+      );
+      if (!token) throw new NotFoundError('ping URL');
+      try {
+        await deps.table.transact(deleteTokenOps(token));
+      } catch (err) {
+        // Revoked meanwhile by another request.
+        if (err instanceof ConditionFailedError) throw new NotFoundError('ping URL');
+        throw err;
+      }
+    },
+
+    /**
+     * The live token `raw` is, or UnknownPingTokenError (malformed, unknown or revoked alike). Its
+     * last use is recorded at most once a minute per process; a failed write is only logged.
+     */
+    async verify(raw: string): Promise<PushTokenRecord> {
+      const read = readPingToken(raw);
+      const token = read ? await deps.tokens.find(read.checkId, read.hash) : undefined;
+      if (!read || !token || token.check_id !== read.checkId) throw new UnknownPingTokenError();
+      const now = deps.clock.now();
+      if (now - (lastTouched.get(token.id) ?? Number.NEGATIVE_INFINITY) >= TOUCH_INTERVAL_MS) {
+        if (lastTouched.size > 10_000) lastTouched.clear();
+        lastTouched.set(token.id, now);
+        await deps.tokens.touch(token, now).catch((err: unknown) => {
+          deps.logger.warn('could not record ping URL use', { token_id: token.id, err });
+        });
+      }
+      return token;
+    },
+  };
+}
+
+export type PushTokenService = ReturnType<typeof createPushTokenService>;

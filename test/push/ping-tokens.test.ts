@@ -1,0 +1,235 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkPartition } from '../../lib/checks/check-keys.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import { newId } from '../../lib/platform/ids.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+
+/** Ping URLs: a push check's own token, used without an API key (Healthchecks-style). */
+describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let entityId: string;
+  const call = (method: string, path: string, body?: unknown, key = api.adminKey) =>
+    api.request(method, path, { key, body });
+
+  const newCheck = async (body: Record<string, unknown> = {}) => {
+    const res = await call('POST', '/v1/checks', {
+      entity_id: entityId,
+      check_type: 'push',
+      interval_seconds: 3600,
+      failure_threshold: 1,
+      ...body,
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body.id as string;
+  };
+  const newToken = async (checkId: string) => {
+    const res = await call('POST', `/v1/checks/${checkId}/push-tokens`);
+    expect(res.status, res.text).toBe(201);
+    return res.body as { id: string; token: string; prefix: string };
+  };
+
+  beforeAll(async () => {
+    api = await start();
+    await call('POST', '/v1/blueprints', { slug: 'cron', name: 'Cron job' });
+    entityId = (await call('POST', '/v1/blueprints/cron/entities', { slug: 'backup', name: 'Backup' })).body
+      .id;
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('shows the token once and lists the ping URL by its prefix only', async () => {
+    const checkId = await newCheck();
+    const created = await call('POST', `/v1/checks/${checkId}/push-tokens`);
+
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ check_id: checkId, last_used_at: null, ping_url: null });
+    expect(created.body.token).toMatch(/^vpt_[0-9A-Za-z]{40}_chk_/);
+    expect(created.body.prefix).toBe(created.body.token.slice(0, 12));
+    const listed = await call('GET', `/v1/checks/${checkId}/push-tokens`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([
+      {
+        id: created.body.id,
+        check_id: checkId,
+        prefix: created.body.prefix,
+        created_at: created.body.created_at,
+        last_used_at: null,
+      },
+    ]);
+    expect(listed.text).not.toContain(created.body.token);
+  });
+
+  it('records a success on GET or POST /ping/{token} without an API key, whatever the body', async () => {
+    const checkId = await newCheck();
+    const { token } = await newToken(checkId);
+
+    const viaGet = await api.request('GET', `/ping/${token}`);
+    const viaPost = await api.request('POST', `/ping/${token}`, {
+      rawBody: 'backup done: 42 files',
+      headers: { 'content-type': 'text/plain' },
+    });
+
+    expect(viaGet.status, viaGet.text).toBe(201);
+    expect(viaGet.headers['cache-control']).toBe('no-store');
+    expect(viaPost.status, viaPost.text).toBe(201);
+    expect(viaPost.body).toMatchObject({ check_id: checkId, success: true });
+    expect((await call('GET', `/v1/checks/${checkId}`)).body.state).toBe('up');
+    const [listed] = (await call('GET', `/v1/checks/${checkId}/push-tokens`)).body;
+    expect(listed.last_used_at).not.toBeNull();
+    // The token is a credential: the request log names the route, never the token.
+    expect(api.logs.join('\n')).not.toContain(token);
+    expect(api.logs.some((line) => line.includes('"path":"/ping/{token}"'))).toBe(true);
+  });
+
+  it('records a failure on /ping/{token}/fail (GET or POST) with latency 0', async () => {
+    const checkId = await newCheck();
+    const { token } = await newToken(checkId);
+
+    const failed = await api.request('POST', `/ping/${token}/fail`, {
+      rawBody: '{"not": "read"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(failed.status, failed.text).toBe(201);
+    expect(failed.body).toMatchObject({ success: false, latency_ms: 0 });
+    expect((await call('GET', `/v1/checks/${checkId}`)).body.state).toBe('down');
+    expect((await api.request('GET', `/ping/${token}/fail`)).status).toBe(201);
+    expect((await api.request('GET', `/ping/${token}`)).status).toBe(201);
+    expect((await call('GET', `/v1/checks/${checkId}`)).body.state).toBe('up');
+  });
+
+  it('answers 404 to a wrong, malformed, foreign-check or revoked token alike', async () => {
+    const checkId = await newCheck();
+    const otherCheck = await newCheck();
+    const { id, token } = await newToken(checkId);
+    const wrongSecret = `vpt_${'A'.repeat(40)}_${checkId}`;
+    const movedToOtherCheck = token.replace(checkId, otherCheck);
+    const unknownCheck = token.replace(checkId, newId('chk'));
+
+    for (const bad of [wrongSecret, movedToOtherCheck, unknownCheck, 'nope', token.slice(0, -1)]) {
+      const res = await api.request('POST', `/ping/${encodeURIComponent(bad)}`);
+      expect(res.status, bad).toBe(404);
+      expect(res.body).toEqual({ error: 'ping URL not found', code: 'NOT_FOUND' });
+    }
+    expect((await call('DELETE', `/v1/checks/${checkId}/push-tokens/${id}`)).status).toBe(204);
+    expect((await api.request('GET', `/ping/${token}`)).body).toEqual({
+      error: 'ping URL not found',
+      code: 'NOT_FOUND',
+    });
+    expect((await call('DELETE', `/v1/checks/${checkId}/push-tokens/${id}`)).status).toBe(404);
+    expect((await call('GET', `/v1/checks/${checkId}/results`)).body.results).toEqual([]);
+  });
+
+  it('answers a paused check as its keyed route does (409) and refuses ping URLs for pull checks', async () => {
+    const checkId = await newCheck();
+    const { token } = await newToken(checkId);
+    expect((await call('PUT', `/v1/checks/${checkId}`, { enabled: false })).status).toBe(200);
+
+    const pinged = await api.request('POST', `/ping/${token}`);
+    const keyed = await call('POST', `/v1/checks/${checkId}/heartbeat`);
+    expect(pinged.status).toBe(409);
+    expect(pinged.body).toEqual(keyed.body);
+
+    const pull = await call('POST', '/v1/checks', {
+      entity_id: entityId,
+      check_type: 'tcp',
+      config: { host: '127.0.0.1', port: 9 },
+      enabled: false,
+    });
+    const refused = await call('POST', `/v1/checks/${pull.body.id}/push-tokens`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatch(/only push checks have ping URLs/);
+  });
+
+  it('allows 10 ping URLs per check (403 LIMIT_EXCEEDED beyond) and one more once one is revoked', async () => {
+    const checkId = await newCheck();
+    const tokens = await Promise.all(Array.from({ length: 10 }, () => newToken(checkId)));
+
+    const eleventh = await call('POST', `/v1/checks/${checkId}/push-tokens`);
+    expect(eleventh.status).toBe(403);
+    expect(eleventh.body.code).toBe('LIMIT_EXCEEDED');
+    expect(eleventh.body.error).toMatch(/already has 10 ping URLs/);
+    expect((await call('GET', `/v1/checks/${checkId}/push-tokens`)).body).toHaveLength(10);
+    const first = tokens[0];
+    expect((await call('DELETE', `/v1/checks/${checkId}/push-tokens/${first?.id}`)).status).toBe(204);
+    expect((await call('POST', `/v1/checks/${checkId}/push-tokens`)).status).toBe(201);
+  });
+
+  it('keeps ping URLs to their tenant: another tenant cannot list, create or revoke them', async () => {
+    const checkId = await newCheck();
+    const { id } = await newToken(checkId);
+    const intruder = (await api.createTenant('Intruder')).key;
+
+    expect((await call('GET', `/v1/checks/${checkId}/push-tokens`, undefined, intruder)).status).toBe(404);
+    expect((await call('POST', `/v1/checks/${checkId}/push-tokens`, undefined, intruder)).status).toBe(404);
+    expect(
+      (await call('DELETE', `/v1/checks/${checkId}/push-tokens/${id}`, undefined, intruder)).status,
+    ).toBe(404);
+    expect((await call('GET', `/v1/checks/${checkId}/push-tokens`)).body).toHaveLength(1);
+  });
+
+  it('removes the ping URLs with their check', async () => {
+    const checkId = await newCheck();
+    const { token } = await newToken(checkId);
+    expect((await call('DELETE', `/v1/checks/${checkId}`)).status).toBe(204);
+
+    expect((await api.request('POST', `/ping/${token}`)).status).toBe(404);
+    await api.drainChanges();
+    const left = await api.table.query({ pk: checkPartition(checkId), consistent: true });
+    expect(left.items).toEqual([]);
+  });
+});
+
+describe.each(runtimes)('ping URL rate limits ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let checkId: string;
+  const call = (method: string, path: string, body?: unknown) =>
+    api.request(method, path, { key: api.adminKey, body });
+
+  beforeAll(async () => {
+    // A fake clock on a minute boundary: the cloud's windows and the local buckets both start full.
+    api = await start({
+      clock: createFakeClock(Date.parse('2026-01-01T00:00:00.000Z')),
+      env: {
+        VIGIL_RATE_LIMIT_RPS: '0.01',
+        VIGIL_RATE_LIMIT_BURST: '10',
+        VIGIL_AUTH_FAILURE_LIMIT: '3',
+        VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: '5',
+      },
+    });
+    await call('POST', '/v1/blueprints', { slug: 'cron', name: 'Cron job' });
+    const entity = (await call('POST', '/v1/blueprints/cron/entities', { slug: 'backup', name: 'Backup' }))
+      .body;
+    checkId = (await call('POST', '/v1/checks', { entity_id: entity.id, check_type: 'push' })).body.id;
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('limits each token on its own: 429 RATE_LIMITED with Retry-After past its burst', async () => {
+    const token = (await call('POST', `/v1/checks/${checkId}/push-tokens`)).body.token;
+    const other = (await call('POST', `/v1/checks/${checkId}/push-tokens`)).body.token;
+
+    const statuses = new Set<number>();
+    for (let i = 0; i < 10; i += 1) statuses.add((await api.request('POST', `/ping/${token}`)).status);
+    const limited = await api.request('POST', `/ping/${token}`);
+
+    expect([...statuses]).toEqual([201]);
+    expect(limited.body.code).toBe('RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await api.request('POST', `/ping/${other}`)).status).toBe(201);
+  });
+
+  it('counts wrong tokens as failed authentications of the address, a right one then refused too', async () => {
+    const token = (await call('POST', `/v1/checks/${checkId}/push-tokens`)).body.token;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      statuses.push((await api.request('GET', `/ping/vpt_${String(i).repeat(40)}_${checkId}`)).status);
+    }
+
+    expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
+    const right = await api.request('GET', `/ping/${token}`);
+    expect(right.status).toBe(429);
+    expect(right.body.error).toMatch(/too many failed authentications/);
+  });
+});
