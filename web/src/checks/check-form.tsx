@@ -329,7 +329,7 @@ export function CheckForm({
               path: 'config.grace_seconds',
               type: 'number',
               placeholder: d.interval_seconds ? String(Number(d.interval_seconds) * 2) : '120',
-              hint: 'How long a silence is allowed; default twice the interval',
+              hint: 'The whole silence allowed after a report, counted from it (at least the interval); default twice the interval',
             })
           : null}
         {text('interval_seconds', 'Interval (seconds)', {
