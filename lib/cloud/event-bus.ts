@@ -21,7 +21,7 @@ export class EventBusPublishError extends Error {
   override name = 'EventBusPublishError';
 }
 
-/** One PutEvents entry carrying a state-change event as its detail (the same object webhooks receive). */
+/** One PutEvents entry carrying a state-change event as its detail (the webhook body without its `check_name`). */
 export function stateChangeEntry(event: StateChangeEvent, busName: string): PutEventsRequestEntry {
   return {
     EventBusName: busName,

@@ -2,6 +2,7 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from 
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
 import { eventJobId } from '../../lib/notify/job-ids.ts';
@@ -119,7 +120,11 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     const [request] = requestsTo('/webhook');
     expect(requestsTo('/webhook')).toHaveLength(1);
     expect(request?.signatureValid).toBe(true);
-    const event = stateChangeEventSchema.strict().parse(JSON.parse(String(request?.body)));
+    const event = stateChangeEventSchema
+      .extend({ check_name: z.string() })
+      .strict()
+      .parse(JSON.parse(String(request?.body)));
+    expect(event.check_name).toBe('Push check for payments, every 1 min');
     expect(event).toMatchObject({
       entity_id: entityId,
       entity_name: 'payments service',
@@ -142,7 +147,7 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     expect(firstResult).toMatchObject({ status: 'skipped', reason: 'first result' });
   });
 
-  it('publishes every state change to the EventBridge bus as detail-type Vigil State Change, the webhook body as detail', async () => {
+  it('publishes every state change to the EventBridge bus as detail-type Vigil State Change, the webhook body without check_name as detail', async () => {
     const delivered = JSON.parse(String(requestsTo('/webhook')[0]?.body));
 
     const published = busEvents().filter((e) => e.detail.check_id === delivered.check_id);
@@ -153,7 +158,10 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     ]);
     for (const e of published)
       expect(e).toMatchObject({ bus: BUS, source: 'vigil', detailType: 'Vigil State Change' });
-    expect(published[1]?.detail).toEqual(delivered);
+    // The bus carries the state-change event as recorded; webhooks add the check's name to it.
+    const { check_name, ...event } = delivered;
+    expect(check_name).toEqual(expect.any(String));
+    expect(published[1]?.detail).toEqual(event);
   });
 
   it('sends nothing twice when SQS delivers the same event job again', async () => {
@@ -187,7 +195,8 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     const recovery = JSON.parse(String(requestsTo('/webhook')[1]?.body));
     expect(requestsTo('/webhook')[1]?.signatureValid).toBe(true);
     expect(recovery).toMatchObject({ entity_id: delivered.entity_id, from_state: 'down', to_state: 'up' });
-    expect(busEvents().at(-1)?.detail).toEqual(recovery);
+    const { check_name: _name, ...recoveryEvent } = recovery;
+    expect(busEvents().at(-1)?.detail).toEqual(recoveryEvent);
   });
 
   it('gives a receiver answering 500 exactly 3 attempts, 1 s then 2 s apart through the queue, then marks it failed', async () => {
