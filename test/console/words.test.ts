@@ -21,6 +21,13 @@ import {
 
 const CATALOG_TOOLS = CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort();
 
+/** The built-in create_check tool, whose input gained `name` (issue 25). */
+function createCheckTool() {
+  const tool = CATALOG_OPS_MANIFEST.tools.find((t) => t.name === 'create_check');
+  if (!tool) throw new Error('catalog-ops has no create_check');
+  return tool as typeof tool & { inputSchema: { properties: Record<string, unknown> } };
+}
+
 describe('console words and confirmations', { timeout: 90_000 }, () => {
   let rig: ConsoleRig;
   let checkId: string;
@@ -157,6 +164,28 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
     expect(await mcpToolNames()).toEqual(CATALOG_TOOLS);
     const skills = await rig.api<{ slug: string }[]>('GET', '/v1/skills');
     expect(skills.body.map((s) => s.slug)).toEqual(['catalog-ops']);
+    await expectCount(p.page.getByRole('button', { name: 'Update catalog tools' }), 0);
+
+    // Registered by an earlier version (create_check without `name`): the page offers the update,
+    // which sends this version's manifest, so MCP clients may name the checks they create.
+    const { name: _name, ...olderProperties } = createCheckTool().inputSchema.properties;
+    const older = CATALOG_OPS_MANIFEST.tools.map((t) =>
+      t.name === 'create_check'
+        ? { ...t, inputSchema: { ...t.inputSchema, properties: olderProperties } }
+        : t,
+    );
+    expect((await rig.api('PUT', '/v1/skills/catalog-ops', { tools: older })).status).toBe(200);
+    await p.page.reload();
+    await p.page.getByText(/registered by an earlier version of Vigil/).waitFor();
+    await p.page.getByRole('button', { name: 'Update catalog tools' }).click();
+    await expectCount(p.page.getByRole('button', { name: 'Update catalog tools' }), 0);
+    const updated = await rig.api<{ tools: { name: string; inputSchema: { properties: object } }[] }>(
+      'GET',
+      '/v1/skills/catalog-ops',
+    );
+    expect(
+      Object.keys(updated.body.tools.find((t) => t.name === 'create_check')?.inputSchema.properties ?? {}),
+    ).toContain('name');
     expectNoConsoleErrors(p);
     await p.close();
   });
