@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CloudHarness, createEntity, schedulerEvent, sqsEvent, startCloudHarness } from './support.ts';
+import { type CloudHarness, createEntity, runGeneratorMinute, startCloudHarness } from './support.ts';
 
 /**
  * The push side of the cloud runtime through its Lambda handlers: pushes and heartbeats through the
@@ -10,18 +10,7 @@ describe("a push check's dead man's switch in the cloud runtime", () => {
   let h: CloudHarness;
   let checkId: string;
 
-  /** Fires the generator for the fake clock's minute and delivers every job it sent to the worker. */
-  async function runMinute() {
-    const before = h.sent.length;
-    await h.runGenerator(schedulerEvent(Math.floor(h.clock.now() / 60_000) * 60_000));
-    const messages = h.sent.slice(before);
-    for (const message of messages) {
-      h.clock.set(Math.max(h.clock.now(), message.sentAtMs + message.delaySeconds * 1000));
-      const response = await h.runWorker(sqsEvent([message]));
-      expect(response.batchItemFailures).toEqual([]);
-    }
-    return messages;
-  }
+  const runMinute = () => runGeneratorMinute(h);
 
   const check = async () => (await h.api('GET', `/v1/checks/${checkId}`)).body;
 

@@ -8,7 +8,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { createApp } from '../../lib/app.ts';
 import { type ProbeJob, probeJobId, probeJobSchema } from '../../lib/checks/probe-job.ts';
@@ -214,6 +214,22 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
 export type CloudHarness = Awaited<ReturnType<typeof startCloudHarness>>;
 
 /** Creates blueprint `web` and an entity in it through the api handler; returns the entity id. */
+/**
+ * Fires the generator for the fake clock's minute and delivers every job it sent to the worker
+ * (the clock moved to each job's delivery time first); returns the jobs sent.
+ */
+export async function runGeneratorMinute(h: CloudHarness): Promise<SentMessage[]> {
+  const before = h.sent.length;
+  await h.runGenerator(schedulerEvent(Math.floor(h.clock.now() / 60_000) * 60_000));
+  const messages = h.sent.slice(before);
+  for (const message of messages) {
+    h.clock.set(Math.max(h.clock.now(), message.sentAtMs + message.delaySeconds * 1000));
+    const response = await h.runWorker(sqsEvent([message]));
+    expect(response.batchItemFailures).toEqual([]);
+  }
+  return messages;
+}
+
 export async function createEntity(h: CloudHarness, slug = 'site'): Promise<string> {
   const bp = await h.api('POST', '/v1/blueprints', { slug: 'web', name: 'Web' });
   if (bp.status !== 201 && bp.status !== 409) throw new Error(`blueprint: ${bp.status}`);

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CloudHarness,
   createEntity as createCloudEntity,
-  schedulerEvent,
-  sqsEvent,
+  runGeneratorMinute,
   startCloudHarness,
 } from '../cloud/support.ts';
 import { createEntity, jobsInFlight, manualTime } from '../local/scheduler-helpers.ts';
@@ -69,18 +68,7 @@ describe('a 30-day push check on the local scheduler (timer heap and tick loop o
 describe('a 30-day push check in the cloud runtime (generator schedule, probe queue, worker)', () => {
   let h: CloudHarness;
 
-  /** Fires the generator for the fake clock's minute and delivers every job it sent to the worker. */
-  async function runMinute() {
-    const before = h.sent.length;
-    await h.runGenerator(schedulerEvent(Math.floor(h.clock.now() / 60_000) * 60_000));
-    const messages = h.sent.slice(before);
-    for (const message of messages) {
-      h.clock.set(Math.max(h.clock.now(), message.sentAtMs + message.delaySeconds * 1000));
-      const response = await h.runWorker(sqsEvent([message]));
-      expect(response.batchItemFailures).toEqual([]);
-    }
-    return messages;
-  }
+  const runMinute = () => runGeneratorMinute(h);
 
   beforeAll(async () => {
     h = await startCloudHarness();
