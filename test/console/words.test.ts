@@ -178,7 +178,9 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
     await p.page.reload();
     await p.page.getByText(/registered by an earlier version of Vigil/).waitFor();
     await p.page.getByRole('button', { name: 'Update catalog tools' }).click();
-    await expectCount(p.page.getByRole('button', { name: 'Update catalog tools' }), 0);
+    // The button reads 'Updating…' while the call runs; the notice goes only once the page re-read the skill.
+    await expectCount(p.page.getByText(/registered by an earlier version of Vigil/), 0);
+    await expectCount(p.page.getByRole('button', { name: /Update catalog tools|Updating/ }), 0);
     const updated = await rig.api<{ tools: { name: string; inputSchema: { properties: object } }[] }>(
       'GET',
       '/v1/skills/catalog-ops',
