@@ -1,5 +1,5 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import { itemType } from '../store/item-type.ts';
+import { tenantPk } from '../store/partitions.ts';
 
 /**
  * Keys of the action items; see docs/data-model.md. An action lives in its tenant's partition

@@ -1,4 +1,3 @@
-import type { PageRequest } from '../checks/paging.ts';
 import { unredactedUrl } from '../domain/url-redaction.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
@@ -7,6 +6,7 @@ import { ConnectionError, EgressDeniedError, InvalidUrlError } from '../platform
 import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
 import { type ErrorDetail, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import type { PageRequest } from '../store/paging.ts';
 import type { ActionStore } from './action-store.ts';
 import type { ExecutionStore } from './execution-store.ts';
 import { originChanged, templatesOrigin } from './origin.ts';

@@ -1,9 +1,9 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
-import { belowLimit } from '../catalog/conditions.ts';
 import { actionPurgeJob } from '../catalog/purge.ts';
 import { shardOf } from '../domain/schedule.ts';
+import { belowLimit } from '../store/conditions.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
 import { ConditionFailedError, type Item, type NewItem, type Table, type UpdateOp } from '../store/table.ts';
 import {
   ACTION_PREFIX,

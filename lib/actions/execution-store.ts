@@ -1,9 +1,9 @@
-import { type Page, type PageRequest, readPage } from '../checks/paging.ts';
 import { LogLimitError } from '../platform/errors.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { type Page, type PageRequest, readPage } from '../store/paging.ts';
 import { type Condition, ConditionFailedError, type Item, type NewItem, type Table } from '../store/table.ts';
 import {
   actionExecutionsPk,

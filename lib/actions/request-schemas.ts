@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { pageQuery } from '../checks/paging.ts';
 import { RESERVED_NAMES } from '../domain/reserved-names.ts';
 import { TEMPLATED_URL_PATTERN } from '../domain/url-patterns.ts';
+import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import {
   ACTION_LIMITS,

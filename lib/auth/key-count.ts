@@ -1,11 +1,11 @@
 import { ConflictError, LimitExceededError } from '../platform/errors.ts';
 import { itemType, stamp } from '../store/item-type.ts';
+import { tenantPk } from '../store/partitions.ts';
 import { ConditionFailedError, type Table, type UpdateOp, type WriteOp } from '../store/table.ts';
 import type { KeyStore } from './key-store.ts';
 import type { Role } from './principal.ts';
 import type { ApiKeyRecord } from './records.ts';
 import type { TeamStore } from './team-store.ts';
-import { tenantPk } from './tenancy-keys.ts';
 
 /** API keys a tenant may hold at once, over all its members (403 LIMIT_EXCEEDED past it). */
 export const API_KEY_LIMIT = 100;

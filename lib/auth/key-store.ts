@@ -3,10 +3,11 @@ import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
 import type { Table, WriteOp } from '../store/table.ts';
 import { generateApiKey, hashApiKey, keyPrefix } from './api-key.ts';
 import { type ApiKeyRecord, apiKeySchema, keyHashSchema } from './records.ts';
-import { tenancyKeys, tenancyTypes, tenantPk } from './tenancy-keys.ts';
+import { tenancyKeys, tenancyTypes } from './tenancy-keys.ts';
 
 export interface NewKey {
   record: ApiKeyRecord;

@@ -1,4 +1,5 @@
 import { parseItem, queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
 import type { Table } from '../store/table.ts';
 import {
   type Invitation,
@@ -9,7 +10,7 @@ import {
   type User,
   userSchema,
 } from './records.ts';
-import { tenancyKeys, tenantPk } from './tenancy-keys.ts';
+import { tenancyKeys } from './tenancy-keys.ts';
 
 /** Reads of team members, invitations and their helper items (all strongly consistent). */
 export function createTeamStore(table: Table) {

@@ -1,8 +1,7 @@
 /** Keys of the tenancy items (tenant, user, API key, invitation); see docs/data-model.md. */
 
 import { itemType } from '../store/item-type.ts';
-
-export const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
+import { tenantPk } from '../store/partitions.ts';
 
 export const tenancyKeys = {
   tenant: (tenantId: string) => ({ pk: tenantPk(tenantId), sk: '#TENANT' }),

@@ -1,12 +1,12 @@
 import { tenancyKeys } from '../auth/tenancy-keys.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import { unchanged } from '../store/conditions.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { type BlueprintStore, clearDefaultFlag } from './blueprint-store.ts';
 import { catalogKeys } from './catalog-keys.ts';
-import { unchanged } from './conditions.ts';
 import { type BlueprintRecord, publicBlueprint } from './records.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from './retry.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 export interface BlueprintChangeDeps {

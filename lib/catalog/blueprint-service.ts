@@ -9,15 +9,15 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
+import { belowLimit, unchanged } from '../store/conditions.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { createBlueprintChanges } from './blueprint-changes.ts';
 import { type BlueprintStore, clearDefaultFlag } from './blueprint-store.ts';
 import { catalogKeys, catalogTypes } from './catalog-keys.ts';
-import { belowLimit, unchanged } from './conditions.ts';
 import { type BlueprintRecord, blueprintSchema, plainField, publicBlueprint } from './records.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from './retry.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 export interface BlueprintServiceDeps {

@@ -1,7 +1,7 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import { SLUG } from '../domain/slug.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
 import type { Table, WriteOp } from '../store/table.ts';
 import { BLUEPRINT_PREFIX, catalogKeys } from './catalog-keys.ts';
 import { type BlueprintRecord, blueprintSchema } from './records.ts';

@@ -1,5 +1,5 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import { itemType } from '../store/item-type.ts';
+import { tenantPk } from '../store/partitions.ts';
 
 /** Keys of the catalog items (blueprints, entities, relations, purge jobs); see docs/data-model.md. */
 

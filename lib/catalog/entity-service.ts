@@ -4,15 +4,15 @@ import { ConflictError, LimitExceededError, NotFoundError, ValidationError } fro
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
 import { entityAddedOps, entityRemovedOps } from '../status/status-index.ts';
+import { belowLimit, unchanged } from '../store/conditions.ts';
 import { stamp } from '../store/item-type.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, ItemTooLargeError, type Table } from '../store/table.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
 import { catalogKeys, catalogTypes } from './catalog-keys.ts';
-import { belowLimit, unchanged } from './conditions.ts';
 import type { EntityStore } from './entity-store.ts';
 import { entityPurgeJob } from './purge.ts';
 import { type BlueprintRecord, type EntityRecord, publicEntity } from './records.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from './retry.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 export interface EntityServiceDeps {

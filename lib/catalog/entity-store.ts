@@ -1,7 +1,7 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import { SLUG } from '../domain/slug.ts';
 import { isId } from '../platform/ids.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
 import type { Table } from '../store/table.ts';
 import { catalogKeys, entityPrefix } from './catalog-keys.ts';
 import { type EntityRecord, entityPointerSchema, entitySchema } from './records.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
 import type { Item, Table, WriteOp } from '../store/table.ts';
 import {
   catalogKeys,

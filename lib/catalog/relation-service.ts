@@ -3,13 +3,13 @@ import { wouldCreateCycle } from '../domain/dependency-cycle.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, clipText, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { isId, newId } from '../platform/ids.ts';
+import { unchanged } from '../store/conditions.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { catalogKeys } from './catalog-keys.ts';
-import { unchanged } from './conditions.ts';
 import type { EntityStore } from './entity-store.ts';
 import { publicRelation, type RelationRecord, type RelationType } from './records.ts';
 import { deleteRelationOps, newRelationOps, type RelationStore } from './relation-items.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from './retry.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 /** The cycle search visits at most this many entities; beyond it a depends_on is refused. */

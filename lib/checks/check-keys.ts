@@ -1,5 +1,5 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import { itemType } from '../store/item-type.ts';
+import { tenantPk } from '../store/partitions.ts';
 
 /** Keys of the checks engine's items; see docs/data-model.md. */
 

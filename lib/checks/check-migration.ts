@@ -1,7 +1,7 @@
 import type { TenantStore } from '../auth/tenant-store.ts';
-import { unchanged } from '../catalog/conditions.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
+import { unchanged } from '../store/conditions.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
 import { ConditionFailedError, type Item, type Table } from '../store/table.ts';

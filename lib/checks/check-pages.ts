@@ -1,11 +1,11 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { batchGetAll } from '../store/items.ts';
+import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging.ts';
+import { tenantPk } from '../store/partitions.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { CHECK_PREFIX, checkKeys, entityChecksPk } from './check-keys.ts';
 import { CHECK_ENTITY, CHECK_STATE_ENTITY, joinCheckItems } from './check-store.ts';
-import { openPageCursor, type PageSource, sealPageCursor } from './paging.ts';
 import type { CheckRecord } from './records.ts';
 
 /**

@@ -1,15 +1,15 @@
 import type { TenantStore } from '../auth/tenant-store.ts';
-import { belowLimit, unchanged } from '../catalog/conditions.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
 import { checkPartitionPurgeJob } from '../catalog/purge.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import { scheduledRunAt, shardOf } from '../domain/schedule.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
+import { belowLimit, unchanged } from '../store/conditions.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { createCheckAggregate } from './check-aggregate.ts';
 import { pushGraceSeconds } from './check-config.ts';

@@ -1,6 +1,6 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
 import type { Item, NewItem, Table } from '../store/table.ts';
 import { CHECK_PREFIX, checkGsi1, checkKeys, checkTypes, duePk, dueSk } from './check-keys.ts';
 import {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { catalogKeys } from '../catalog/catalog-keys.ts';
-import { unchanged } from '../catalog/conditions.ts';
 import type { CheckState, State } from '../domain/check-state.ts';
 import { aggregateEntityState } from '../domain/entity-state.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { stateMoveOps } from '../status/status-index.ts';
+import { unchanged } from '../store/conditions.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
 import type { Condition, Item, NewItem, Table, WriteOp } from '../store/table.ts';

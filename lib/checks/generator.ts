@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { unchanged } from '../catalog/conditions.ts';
 import { nextSlot, shardOf } from '../domain/schedule.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
+import { unchanged } from '../store/conditions.ts';
 import { parseItem } from '../store/items.ts';
 import type { Table, UpdateOp } from '../store/table.ts';
 import { checkKeys, duePk } from './check-keys.ts';

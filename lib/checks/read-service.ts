@@ -1,10 +1,10 @@
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { parseItem } from '../store/items.ts';
+import { type PageRequest, readPage, unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
 import { checkPartition, RESULT_PREFIX, TRANSITION_PREFIX } from './check-keys.ts';
 import type { CheckService } from './check-service.ts';
-import { type PageRequest, readPage, unexpired } from './paging.ts';
 import { publicResult, publicTransition, resultSchema, transitionSchema } from './records.ts';
 import { readSparkline } from './sparkline-reads.ts';
 

@@ -1,14 +1,14 @@
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
-import { unchanged } from '../catalog/conditions.ts';
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import { applyResult } from '../domain/check-state.ts';
 import { graceMs, shardOf } from '../domain/schedule.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { deterministicId, newId } from '../platform/ids.ts';
 import { createKeyedQueue } from '../platform/keyed-queue.ts';
+import { unchanged } from '../store/conditions.ts';
 import { stamp } from '../store/item-type.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Key, type Table, type WriteOp } from '../store/table.ts';
 import { pushGraceSeconds } from './check-config.ts';
 import { checkKeys, checkTypes } from './check-keys.ts';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../http/define-route.ts';
+import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
 import type { CheckService } from './check-service.ts';
-import { pageQuery } from './paging.ts';
 import type { CheckReadService } from './read-service.ts';
 import { publicCheck } from './records.ts';
 import { publicCheckSchema, resultsPageSchema, sparklineSchema, transitionsPageSchema } from './responses.ts';

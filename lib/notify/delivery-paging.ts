@@ -1,10 +1,10 @@
-import { openPageCursor, sealPageCursor } from '../checks/paging.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
+import { openPageCursor, sealPageCursor } from '../store/paging.ts';
 import { type IndexName, type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 
 /**
  * Newest-first pages of delivery records with filters applied as they are read. Unlike
- * lib/checks/paging.ts, a page stops after MAX_SCANNED records whatever it kept, so a filter that
+ * lib/store/paging.ts, a page stops after MAX_SCANNED records whatever it kept, so a filter that
  * matches rarely costs a bounded read per request; the client follows `next_cursor` to read on.
  */
 

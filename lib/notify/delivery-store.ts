@@ -1,9 +1,9 @@
-import { unexpired } from '../checks/paging.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
+import { unexpired } from '../store/paging.ts';
 import { type Condition, ConditionFailedError, type Item, type NewItem, type Table } from '../store/table.ts';
 import { type DeliveryPageSource, readDeliveryPage } from './delivery-paging.ts';
 import {

@@ -1,11 +1,11 @@
-import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../catalog/retry.ts';
 import type { CheckService } from '../checks/check-service.ts';
-import type { PageRequest } from '../checks/paging.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
 import { LimitExceededError, NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
+import type { PageRequest } from '../store/paging.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { type ChannelInput, checkChannelDestination } from './channel-config.ts';
 import { type ChannelStore, MAX_CHANNELS_PER_CHECK } from './channel-store.ts';
 import type { DeliveryListRequest, DeliveryStore } from './delivery-store.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '../checks/paging.ts';
+import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { DELIVERY_STATUSES } from './records.ts';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { belowLimit } from '../catalog/conditions.ts';
 import { checkKeys, checkPartition } from '../checks/check-keys.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
+import { belowLimit } from '../store/conditions.ts';
 import { itemType, stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
 import type { Table, WriteOp } from '../store/table.ts';

@@ -1,5 +1,5 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import { itemType } from '../store/item-type.ts';
+import { tenantPk } from '../store/partitions.ts';
 
 /**
  * Keys of the skill items; see docs/data-model.md. A skill lives in its tenant's partition

@@ -1,7 +1,7 @@
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import type { McpTool } from '../mcp/ports.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
 import { ConditionFailedError, type Item, type NewItem, type Table, type WriteOp } from '../store/table.ts';
 import { type SkillRecord, skillSchema } from './records.ts';
 import { SKILL_PREFIX, skillKeys, skillTypes } from './skill-keys.ts';

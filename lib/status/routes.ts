@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { pageQuery } from '../checks/paging.ts';
 import { transitionsPageSchema } from '../checks/responses.ts';
 import { slugSchema } from '../domain/slug.ts';
 import { defineRoute } from '../http/define-route.ts';
+import { pageQuery } from '../http/page-query.ts';
 import { queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { statusBoardSchema } from './responses.ts';

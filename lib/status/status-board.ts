@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import { CHECK_PREFIX, checkKeys } from '../checks/check-keys.ts';
 import { CHECK_ENTITY } from '../checks/check-store.ts';
-import { openPageCursor, type PageSource, sealPageCursor } from '../checks/paging.ts';
 import { CHECK_TYPES } from '../checks/records.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { batchGetAll, parseItem, queryAll } from '../store/items.ts';
+import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging.ts';
+import { tenantPk } from '../store/partitions.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { readCounts } from './status-counts.ts';
 import { type BoardState, STATES, statusKeys } from './status-index.ts';

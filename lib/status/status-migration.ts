@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { tenantPk } from '../auth/tenancy-keys.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
-import { unchanged } from '../catalog/conditions.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
+import { unchanged } from '../store/conditions.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
 import {
   type Condition,
   ConditionFailedError,

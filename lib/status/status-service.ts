@@ -1,9 +1,9 @@
 import { tenantTransitionsPk } from '../checks/check-keys.ts';
-import { type PageRequest, readPage, unexpired } from '../checks/paging.ts';
 import { publicTransition, transitionSchema } from '../checks/records.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { parseItem } from '../store/items.ts';
+import { type PageRequest, readPage, unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
 import { type BoardQuery, createBoardReader } from './status-board.ts';
 

@@ -1,10 +1,10 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { decodeTime, encodeTime } from 'ulid';
 import { tenantTransitionsPk } from '../checks/check-keys.ts';
-import { unexpired } from '../checks/paging.ts';
 import { stateChangeEvent, type TransitionRecord, transitionSchema } from '../checks/records.ts';
 import type { SseFrame } from '../http/stream-sse.ts';
 import { parseItem } from '../store/items.ts';
+import { unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
 
 /**

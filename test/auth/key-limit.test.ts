@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenantPk } from '../../lib/auth/tenancy-keys.ts';
+import { tenantPk } from '../../lib/store/partitions.ts';
 import { type ApiHarness, type ApiResponse, runtimes } from '../support/api-harness.ts';
 
 /** `n` key creates at once; answers every response. */

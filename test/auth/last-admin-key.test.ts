@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenantPk } from '../../lib/auth/tenancy-keys.ts';
+import { tenantPk } from '../../lib/store/partitions.ts';
 import type { ApiHarness, ApiResponse } from '../support/api-harness.ts';
 import { runtimes } from '../support/api-harness.ts';
 import { join, userIdOf } from './team-helpers.ts';

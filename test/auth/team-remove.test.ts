@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
-import { tenancyKeys, tenantPk } from '../../lib/auth/tenancy-keys.ts';
+import { tenancyKeys } from '../../lib/auth/tenancy-keys.ts';
 import { queryAll } from '../../lib/store/items.ts';
+import { tenantPk } from '../../lib/store/partitions.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { accept, invite, join, listedIds, uniqueEmail, userIdOf } from './team-helpers.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenantPk } from '../../lib/auth/tenancy-keys.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { queryAll } from '../../lib/store/items.ts';
+import { tenantPk } from '../../lib/store/partitions.ts';
 import type { NewItem, QueryInput } from '../../lib/store/table.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 

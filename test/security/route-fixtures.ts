@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { tenantPk } from '../../lib/auth/tenancy-keys.ts';
 import type { Route } from '../../lib/http/types.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { queryAll } from '../../lib/store/items.ts';
+import { tenantPk } from '../../lib/store/partitions.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
 
 /**

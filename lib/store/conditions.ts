@@ -1,4 +1,4 @@
-import type { Condition } from '../store/table.ts';
+import type { Condition } from './table.ts';
 
 /** Holds while the counter `attr` (absent = 0) is below `limit`; callers reject limit <= 0 before writing. */
 export function belowLimit(attr: string, limit: number): Condition {

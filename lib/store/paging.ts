@@ -1,9 +1,7 @@
-import { z } from 'zod';
-import { queryInteger } from '../http/route-schemas.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { encodeCursor, indexKeyNames, positionAttrs, positionOf } from '../store/cursor.ts';
-import type { CursorSeal } from '../store/cursor-seal.ts';
-import { type IndexName, type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
+import { encodeCursor, indexKeyNames, positionAttrs, positionOf } from './cursor.ts';
+import type { CursorSeal } from './cursor-seal.ts';
+import { type IndexName, type Item, MAX_QUERY_LIMIT, type Table } from './table.ts';
 
 /**
  * Paged, newest-first reads of one partition (results, transitions). The cursor handed to clients
@@ -13,21 +11,6 @@ import { type IndexName, type Item, MAX_QUERY_LIMIT, type Table } from '../store
  */
 
 export const DEFAULT_PAGE_SIZE = 50;
-
-/** The `limit` and `cursor` query parameters of a paged list whose limit is at most `max`. */
-export function pageQuery(max: number) {
-  return z.object({
-    limit: queryInteger(1, max)
-      .default(DEFAULT_PAGE_SIZE)
-      .meta({ description: `Page size: an integer from 1 to ${max}; default ${DEFAULT_PAGE_SIZE}` }),
-    cursor: z
-      .string()
-      .min(1)
-      .max(2048)
-      .optional()
-      .meta({ description: 'The next_cursor of the previous page' }),
-  });
-}
 
 export interface PageRequest {
   limit: number;
