@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { actionExecutionsPk, actionTypes, executionPartition } from '../actions/action-keys.ts';
-import { checkKeys, checkPartition, entityChecksPk } from '../checks/check-keys.ts';
+import { checkKeys, entityChecksPk } from '../checks/check-keys.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { checkPartition, tenantPk } from '../store/partitions.ts';
 import {
   type Condition,
   ConditionFailedError,

@@ -1,12 +1,10 @@
 import { itemType } from '../store/item-type.ts';
-import { tenantPk } from '../store/partitions.ts';
+import { checkPartition, tenantPk } from '../store/partitions.ts';
 
 /** Keys of the checks engine's items; see docs/data-model.md. */
 
 /** gsi1 partition of an entity's checks (sk CHECK#<chk_id>, gsi1sk <chk_id>). */
 export const entityChecksPk = (entityId: string) => `ENT#${entityId}#CHECKS`;
-/** The partition holding a check's results, transitions, rollups, policy and channels. */
-export const checkPartition = (checkId: string) => `CHECK#${checkId}`;
 
 export const checkKeys = {
   /** The check's definition, in its tenant's partition; gsi1 lists an entity's checks. */

@@ -13,8 +13,9 @@ import { queryInteger } from '../http/route-schemas.ts';
 import { isoTime } from '../platform/clock.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { parseItem, queryAll } from '../store/items.ts';
+import { checkPartition } from '../store/partitions.ts';
 import type { Item, Table } from '../store/table.ts';
-import { checkPartition, RESULT_PREFIX, ROLLUP_PREFIX } from './check-keys.ts';
+import { RESULT_PREFIX, ROLLUP_PREFIX } from './check-keys.ts';
 import { resultSchema } from './records.ts';
 import { bucketStartMs, type CurrentRollup, ROLLUP_BUCKET_MS } from './rollups.ts';
 

@@ -1,8 +1,9 @@
-import { checkKeys, checkPartition, RESULT_PREFIX } from '../checks/check-keys.ts';
+import { checkKeys, RESULT_PREFIX } from '../checks/check-keys.ts';
 import { checkNameOf } from '../checks/check-name.ts';
 import { checkDefinitionSchema, resultSchema } from '../checks/records.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { parseItem } from '../store/items.ts';
+import { checkPartition } from '../store/partitions.ts';
 import type { Table } from '../store/table.ts';
 import type { Alert } from './ports.ts';
 import type { DeliveryRecord } from './records.ts';

@@ -1,10 +1,11 @@
-import { checkKeys, checkPartition } from '../checks/check-keys.ts';
+import { checkKeys } from '../checks/check-keys.ts';
 import { belowLimit } from '../store/conditions.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import { type Page, type PageRequest, readPage } from '../store/paging.ts';
+import { checkPartition } from '../store/partitions.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import { CHANNEL_PREFIX, notifyKeys, notifyTypes, tenantChannelsPk } from './notify-keys.ts';
 import { type ChannelRecord, channelSchema } from './records.ts';

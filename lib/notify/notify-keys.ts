@@ -1,5 +1,5 @@
-import { checkPartition } from '../checks/check-keys.ts';
 import { itemType } from '../store/item-type.ts';
+import { checkPartition } from '../store/partitions.ts';
 
 /**
  * Keys of the notification items; see docs/data-model.md. A check's policy, channels and

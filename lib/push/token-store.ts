@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { checkKeys, checkPartition } from '../checks/check-keys.ts';
+import { checkKeys } from '../checks/check-keys.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { belowLimit } from '../store/conditions.ts';
 import { itemType, stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
+import { checkPartition } from '../store/partitions.ts';
 import type { Table, WriteOp } from '../store/table.ts';
 
 /**

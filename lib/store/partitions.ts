@@ -4,3 +4,10 @@
  * key is part of every lookup. The one partition several owners share; each builds only its items.
  */
 export const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
+
+/**
+ * A check's partition: what grows with the check or hangs off it (its results, rollups and check
+ * transitions; its notification policy, channels and state; its ping URLs). Several owners keep
+ * items here, each with its own sort-key prefix, and the check's partition purge removes them all.
+ */
+export const checkPartition = (checkId: string) => `CHECK#${checkId}`;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkPartition, RESULT_PREFIX } from '../../lib/checks/check-keys.ts';
+import { RESULT_PREFIX } from '../../lib/checks/check-keys.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import { createWorkerHandler } from '../../lib/cloud/worker.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
+import { checkPartition } from '../../lib/store/partitions.ts';
 import {
   type CloudHarness,
   createEntity,

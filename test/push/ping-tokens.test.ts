@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkPartition } from '../../lib/checks/check-keys.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
+import { checkPartition } from '../../lib/store/partitions.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 /** Ping URLs: a push check's own token, used without an API key (Healthchecks-style). */
