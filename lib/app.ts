@@ -19,13 +19,13 @@ import { createPurgeConsumer } from './catalog/purge.ts';
 import { createRelationStore } from './catalog/relation-items.ts';
 import { createRelationService } from './catalog/relation-service.ts';
 import { catalogRoutes } from './catalog/routes.ts';
-import { checkTypes } from './checks/check-keys.ts';
 import { createCheckService } from './checks/check-service.ts';
 import { createCheckStore } from './checks/check-store.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
 import { createCheckReadService } from './checks/read-service.ts';
 import { createResultRecorder } from './checks/result-recorder.ts';
 import { checkRoutes } from './checks/routes.ts';
+import { TRANSITION_ENTITY } from './checks/transition-items.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
@@ -65,10 +65,7 @@ import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slot
  * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
  * stream event source filters on the same list, so high-volume items (results) never reach it.
  */
-export const STREAM_ENTITIES: readonly string[] = [
-  catalogTypes.purgeJob.entity,
-  checkTypes.transition.entity,
-];
+export const STREAM_ENTITIES: readonly string[] = [catalogTypes.purgeJob.entity, TRANSITION_ENTITY];
 
 /** What every runtime provides to the core. */
 export interface CoreDeps {

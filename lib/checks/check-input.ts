@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from '../domain/reserved-names.ts';
-import { originOf } from '../domain/url-origin.ts';
-import { HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
-import { unredactedUrl } from '../domain/url-redaction.ts';
-import { ValidationError } from '../platform/errors.ts';
 import {
   type CheckConfig,
   checkConfigSchema,
   configSchemas,
   PUSH_MAX_INTERVAL_SECONDS,
   scheduleProblem,
-} from './check-config.ts';
-import { checkNameSchema } from './check-name.ts';
+} from '../domain/check-config.ts';
+import { checkNameSchema } from '../domain/check-name.ts';
+import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from '../domain/reserved-names.ts';
+import { originOf } from '../domain/url-origin.ts';
+import { HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
+import { unredactedUrl } from '../domain/url-redaction.ts';
+import { ValidationError } from '../platform/errors.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */

@@ -1,52 +1,222 @@
-import { parseItem } from '../store/items.ts';
-import { checkPartition } from '../store/partitions.ts';
-import type { Table, WriteOp } from '../store/table.ts';
-import { checkKeys, checkTypes, RESULT_PREFIX } from './check-keys.ts';
-import {
-  type CheckDefinitionRecord,
-  checkDefinitionSchema,
-  type ResultRecord,
-  resultSchema,
-} from './records.ts';
+import { z } from 'zod';
+import { CHECK_TYPES, type CheckType } from '../domain/check-config.ts';
+import { type CheckDefinitionRecord, checkDefinitionSchema } from '../domain/check-record.ts';
+import { unchanged } from '../store/conditions.ts';
+import { defineItem } from '../store/item-definition.ts';
+import { itemType } from '../store/item-type.ts';
+import { batchGetAll, queryAll } from '../store/items.ts';
+import type { PageSource } from '../store/paging.ts';
+import { tenantPk } from '../store/partitions.ts';
+import { type Item, MAX_QUERY_LIMIT, type Table, type WriteOp } from '../store/table.ts';
 
 /**
- * What other features read and write of the checks engine's items, by name (issue 26: one owner per
- * stored item). Notify, push, status and actions use these instead of the checks' keys.
+ * Owner of a check's definition item (`check`, `CHECK#<chk_id>` in the tenant's partition;
+ * docs/data-model.md "Checks"): what the API sets, written only by the API. gsi1 lists an entity's
+ * checks. Its running state is the item next to it (check-state-items.ts); a read of the tenant's
+ * `CHECK#` items returns both.
  */
 
-/** The `entity` of transition items (check and entity transitions), for change-feed filters. */
-export const TRANSITION_ENTITY = checkTypes.transition.entity;
+const CHECK_PREFIX = 'CHECK#';
+const entityChecksPk = (entityId: string) => `ENT#${entityId}#CHECKS`;
+
+const definitionItem = defineItem({
+  type: itemType('check'),
+  schema: checkDefinitionSchema as z.ZodType<CheckDefinitionRecord>,
+  key: (k: { tenant_id: string; id: string }) => ({
+    pk: tenantPk(k.tenant_id),
+    sk: `${CHECK_PREFIX}${k.id}`,
+  }),
+  gsi1: (r) => ({ pk: entityChecksPk(r.entity_id), sk: r.id }),
+  docKey: { tenant_id: '<tnt>', id: '<chk_id>' },
+});
+
+/** The put of a new check's definition (only if absent). */
+export function definitionCreatedOp(definition: CheckDefinitionRecord): WriteOp {
+  return definitionItem.put(definition, { kind: 'itemNotExists' });
+}
+
+/** An API write of a check's definition fields, held on the version it read; bumps the version. */
+export function definitionUpdatedOp(
+  tenantId: string,
+  checkId: string,
+  fields: Partial<CheckDefinitionRecord>,
+  version: number,
+): WriteOp {
+  return definitionItem.update(
+    { tenant_id: tenantId, id: checkId },
+    { set: fields, add: { version: 1 }, condition: unchanged('version', version) },
+  );
+}
+
+/** The delete of a check's definition, held on its version when one is given (an entity's purge gives none). */
+export function definitionDeletedOp(tenantId: string, checkId: string, version?: number): WriteOp {
+  return definitionItem.delete(
+    { tenant_id: tenantId, id: checkId },
+    version === undefined ? undefined : unchanged('version', version),
+  );
+}
+
+/** The definitions among `items` (a read of the tenant's `CHECK#` items also returns states). */
+export function parseDefinitions(items: readonly Item[]): CheckDefinitionRecord[] {
+  return definitionItem.parseAll(items);
+}
+
+/** Whether `item` is a check definition. */
+export function isDefinition(item: Item): boolean {
+  return definitionItem.is(item);
+}
 
 /** A transaction op that holds only while the check exists (its definition item). */
 export function checkExistsOp(tenantId: string, checkId: string): WriteOp {
-  return {
-    type: 'conditionCheck',
-    key: checkKeys.check(tenantId, checkId),
-    condition: { kind: 'itemExists' },
-  };
+  return definitionItem.conditionCheck({ tenant_id: tenantId, id: checkId }, { kind: 'itemExists' });
 }
 
 /** The check's definition, or undefined when there is no such check of the tenant. */
-export async function getCheckDefinition(
+export function getCheckDefinition(
   table: Table,
   tenantId: string,
   checkId: string,
   options: { consistent?: boolean } = {},
 ): Promise<CheckDefinitionRecord | undefined> {
-  const item = await table.get(checkKeys.check(tenantId, checkId), options);
-  return item ? parseItem(checkDefinitionSchema, item) : undefined;
+  return definitionItem.get(table, { tenant_id: tenantId, id: checkId }, options);
 }
 
-/** The check's latest results, newest first (at most `limit`; eventually consistent). */
-export async function latestResults(table: Table, checkId: string, limit: number): Promise<ResultRecord[]> {
-  const page = await table.query({
-    pk: checkPartition(checkId),
-    sk: { op: 'beginsWith', prefix: RESULT_PREFIX },
-    direction: 'desc',
-    limit,
+/** Every check item of a tenant (definitions and states, adjacent), read strongly consistent. */
+export function tenantCheckItems(table: Table, tenantId: string): Promise<Item[]> {
+  return queryAll((cursor) =>
+    table.query({
+      pk: tenantPk(tenantId),
+      sk: { op: 'beginsWith', prefix: CHECK_PREFIX },
+      cursor,
+      consistent: true,
+    }),
+  );
+}
+
+/** The definitions of the given checks of a tenant (missing ones are absent). */
+export async function checkDefinitionsById(
+  table: Table,
+  tenantId: string,
+  checkIds: readonly string[],
+): Promise<CheckDefinitionRecord[]> {
+  const items = await batchGetAll(
+    table,
+    checkIds.map((id) => definitionItem.key({ tenant_id: tenantId, id })),
+  );
+  return definitionItem.parseAll(items);
+}
+
+const checkTypeSchema = z.object({ id: z.string(), check_type: z.enum(CHECK_TYPES) });
+
+/** check id -> check type of the definitions among `items` (parsing only those two fields). */
+function typesOf(items: readonly Item[]): Map<string, CheckType> {
+  return new Map(
+    items
+      .filter((item) => definitionItem.is(item))
+      .map((item) => {
+        const check = checkTypeSchema.parse(item);
+        return [check.id, check.check_type] as const;
+      }),
+  );
+}
+
+/** check id -> type of every check of the tenant (its `CHECK#` items: definitions and states). */
+export async function tenantCheckTypes(table: Table, tenantId: string): Promise<Map<string, CheckType>> {
+  return typesOf(await tenantCheckItems(table, tenantId));
+}
+
+/** check id -> type of the given checks of a tenant (missing ones are absent). */
+export async function checkTypesById(
+  table: Table,
+  tenantId: string,
+  checkIds: readonly string[],
+): Promise<Map<string, CheckType>> {
+  const items = await batchGetAll(
+    table,
+    checkIds.map((id) => definitionItem.key({ tenant_id: tenantId, id })),
+  );
+  return typesOf(items);
+}
+
+/** The definitions of the tenant's checks (the whole partition's `CHECK#` items). */
+export async function tenantCheckDefinitions(
+  table: Table,
+  tenantId: string,
+): Promise<CheckDefinitionRecord[]> {
+  return definitionItem.parseAll(await tenantCheckItems(table, tenantId));
+}
+
+/** The paged list of a tenant's checks (its partition's `CHECK#` items), for sealed cursors. */
+export function tenantChecksSource(tenantId: string): PageSource {
+  return { pk: tenantPk(tenantId), prefix: CHECK_PREFIX, scope: 'check list' };
+}
+
+/** The paged list of an entity's checks (gsi1), for sealed cursors. */
+export function entityChecksSource(tenantId: string, entityId: string): PageSource {
+  return { index: 'gsi1', pk: entityChecksPk(entityId), prefix: 'chk_', scope: `check list of ${tenantId}` };
+}
+
+/** Up to `limit` ids of an entity's checks (gsi1, eventually consistent), for its purge. */
+export async function entityCheckIds(table: Table, entityId: string, limit: number): Promise<string[]> {
+  const page = await table.query({ index: 'gsi1', pk: entityChecksPk(entityId), limit });
+  return page.items.filter((item) => definitionItem.is(item)).map((item) => String(item.id));
+}
+
+/** One query of the tenant's check items in sort order (each definition right before its state item). */
+export async function tenantCheckItemsPage(
+  table: Table,
+  tenantId: string,
+  input: { limit: number; cursor: string | undefined },
+): Promise<{ items: Item[]; cursor: string | undefined }> {
+  const read = await table.query({
+    pk: tenantPk(tenantId),
+    sk: { op: 'beginsWith', prefix: CHECK_PREFIX },
+    direction: 'asc',
+    consistent: true,
+    limit: Math.min(MAX_QUERY_LIMIT, input.limit),
+    cursor: input.cursor,
   });
-  return page.items.flatMap((item) => {
-    const result = resultSchema.safeParse(item);
-    return result.success ? [result.data] : [];
+  return { items: read.items, cursor: read.cursor };
+}
+
+/** One query of an entity's check definitions (gsi1, eventually consistent), in id order. */
+export async function entityDefinitionItemsPage(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+  input: { limit: number; cursor: string | undefined },
+): Promise<{ items: Item[]; cursor: string | undefined }> {
+  const read = await table.query({
+    index: 'gsi1',
+    pk: entityChecksPk(entityId),
+    sk: { op: 'beginsWith', prefix: 'chk_' },
+    direction: 'asc',
+    limit: Math.min(MAX_QUERY_LIMIT, input.limit),
+    cursor: input.cursor,
   });
+  const items = read.items.filter((item) => item.pk === tenantPk(tenantId) && definitionItem.is(item));
+  return { items, cursor: read.cursor };
+}
+
+/** A first-layout check item replaced by its definition alone, held on the version read (the layout migration). */
+export function definitionReplacedOp(definition: CheckDefinitionRecord, version: number): WriteOp {
+  return definitionItem.put(definition, unchanged('version', version));
+}
+
+/** Written once every tenant's checks are in the definition-and-state layout: later runs read only this. */
+const layoutMarker = defineItem({
+  type: itemType('migration'),
+  schema: z.object({ checks_moved: z.number().int().optional(), completed_at: z.string().optional() }),
+  key: (_: object) => ({ pk: 'MIGRATION', sk: 'check-state-items' }),
+  docKey: {},
+});
+
+/** Whether the check layout migration has completed. */
+export async function checkLayoutMigrated(table: Table): Promise<boolean> {
+  return (await layoutMarker.get(table, {}, { consistent: true })) !== undefined;
+}
+
+/** The put of the check layout migration's marker. */
+export function checkLayoutMarkerOp(moved: number, completedAt: string): WriteOp {
+  return layoutMarker.put({ checks_moved: moved, completed_at: completedAt });
 }

@@ -1,14 +1,18 @@
 import type { TenantStore } from '../auth/tenant-store.ts';
+import { storedCheckConfigSchema } from '../domain/check-config.ts';
+import { checkRecordFieldsSchema, splitCheck } from '../domain/check-record.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
-import { unchanged } from '../store/conditions.ts';
-import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
 import { ConditionFailedError, type Item, type Table } from '../store/table.ts';
-import { storedCheckConfigSchema } from './check-config.ts';
-import { checkTypes } from './check-keys.ts';
-import { CHECK_ENTITY, CHECK_STATE_ENTITY, checkItems, tenantCheckItems } from './check-store.ts';
-import { checkRecordFieldsSchema } from './records.ts';
+import {
+  checkLayoutMarkerOp,
+  checkLayoutMigrated,
+  definitionReplacedOp,
+  isDefinition,
+  tenantCheckItems,
+} from './check-items.ts';
+import { isState, stateMigratedOp } from './check-state-items.ts';
 
 /**
  * Moves checks stored in the first layout (one item with the definition, the running state and
@@ -27,23 +31,24 @@ const ATTEMPTS = 3;
 
 /** The first-layout check items of a tenant (definitions that carry a state and have no state item). */
 function firstLayoutItems(items: Item[]): Item[] {
-  const withState = new Set(
-    items.filter((item) => item.entity === CHECK_STATE_ENTITY).map((item) => item.check_id),
-  );
-  return items.filter((item) => item.entity === CHECK_ENTITY && 'state' in item && !withState.has(item.id));
+  const withState = new Set(items.filter(isState).map((item) => item.check_id));
+  return items.filter((item) => isDefinition(item) && 'state' in item && !withState.has(item.id));
 }
 
 /** Splits one first-layout item in one transaction; false when the item changed since it was read. */
 async function splitOne(table: Table, item: Item): Promise<boolean> {
   const stored = parseItem(firstLayoutSchema, item);
-  const items = checkItems({ ...stored, state_version: 1 }, 0);
+  const { definition, state } = splitCheck({ ...stored, state_version: 1 });
   // The due-index entry moves as it is (its shard was chosen with the deployment's shard count).
-  const due = typeof item.gsi2pk === 'string' ? { gsi2pk: item.gsi2pk, gsi2sk: item.gsi2sk } : {};
+  const due =
+    typeof item.gsi2pk === 'string' && typeof item.gsi2sk === 'string'
+      ? { pk: item.gsi2pk, sk: item.gsi2sk }
+      : null;
   try {
     await table.transact([
       // Replaces the whole item: the state attributes and the due-index keys leave the definition.
-      { type: 'put', item: items.definition, condition: unchanged('version', stored.version) },
-      { type: 'put', item: { ...items.state, ...due }, condition: { kind: 'itemNotExists' } },
+      definitionReplacedOp(definition, stored.version),
+      stateMigratedOp(state, due),
     ]);
     return true;
   } catch (err) {
@@ -52,9 +57,6 @@ async function splitOne(table: Table, item: Item): Promise<boolean> {
   }
 }
 
-/** Written once every tenant's checks are in the current layout: later runs read only this. */
-export const CHECK_LAYOUT_MIGRATED = { pk: 'MIGRATION', sk: 'check-state-items' };
-
 /** Migrates every tenant's first-layout checks; returns how many moved. */
 export async function migrateCheckItems(deps: {
   table: Table;
@@ -62,7 +64,7 @@ export async function migrateCheckItems(deps: {
   logger: Logger;
   clock: Clock;
 }): Promise<number> {
-  if (await deps.table.get(CHECK_LAYOUT_MIGRATED, { consistent: true })) return 0;
+  if (await checkLayoutMigrated(deps.table)) return 0;
   let moved = 0;
   for (const tenant of await deps.tenants.listTenants()) {
     let pending = firstLayoutItems(await tenantCheckItems(deps.table, tenant.id));
@@ -85,17 +87,7 @@ export async function migrateCheckItems(deps: {
       );
     }
   }
-  await deps.table.transact([
-    {
-      type: 'put',
-      item: {
-        ...CHECK_LAYOUT_MIGRATED,
-        ...stamp(checkTypes.migration),
-        checks_moved: moved,
-        completed_at: isoTime(deps.clock.now()),
-      },
-    },
-  ]);
+  await deps.table.transact([checkLayoutMarkerOp(moved, isoTime(deps.clock.now()))]);
   if (moved > 0) deps.logger.info('checks moved to the definition and state layout', { checks: moved });
   return moved;
 }

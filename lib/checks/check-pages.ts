@@ -1,11 +1,16 @@
 import type { EntityStore } from '../catalog/entity-store.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { batchGetAll } from '../store/items.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging.ts';
-import { tenantPk } from '../store/partitions.ts';
-import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
-import { CHECK_PREFIX, checkKeys, entityChecksPk } from './check-keys.ts';
-import { CHECK_ENTITY, CHECK_STATE_ENTITY, joinCheckItems } from './check-store.ts';
+import type { Item, Table } from '../store/table.ts';
+import {
+  entityChecksSource,
+  entityDefinitionItemsPage,
+  isDefinition,
+  tenantCheckItemsPage,
+  tenantChecksSource,
+} from './check-items.ts';
+import { isState, statesById } from './check-state-items.ts';
+import { joinCheckItems } from './check-store.ts';
 import type { CheckRecord } from './records.ts';
 
 /**
@@ -42,18 +47,6 @@ interface Placed {
 export function createCheckPager(deps: CheckPageDeps) {
   const { table, cursors } = deps;
 
-  const tenantSource = (tenantId: string): PageSource => ({
-    pk: tenantPk(tenantId),
-    prefix: CHECK_PREFIX,
-    scope: 'check list',
-  });
-  const entitySource = (tenantId: string, entityId: string): PageSource => ({
-    index: 'gsi1',
-    pk: entityChecksPk(entityId),
-    prefix: 'chk_',
-    scope: `check list of ${tenantId}`,
-  });
-
   /** The checks among `placed` whose entity still exists (a deleted entity's checks are gone at once). */
   const alive = async (tenantId: string, placed: Placed[]): Promise<Placed[]> => {
     const found = await deps.entities.existing(
@@ -64,24 +57,17 @@ export function createCheckPager(deps: CheckPageDeps) {
   };
 
   /** Up to `want` checks of the tenant partition after `cursor`, each placed at its state item. */
-  const readTenant = async (tenantId: string, source: PageSource, want: number, start?: string) => {
+  const readTenant = async (tenantId: string, want: number, start?: string) => {
     const kept: Placed[] = [];
     // A definition whose state item has not been read yet (it sorts right after it).
     const waiting = new Map<string, Item>();
     let cursor = start;
     do {
-      const read = await table.query({
-        pk: source.pk,
-        sk: { op: 'beginsWith', prefix: source.prefix },
-        direction: 'asc',
-        consistent: true,
-        limit: Math.min(MAX_QUERY_LIMIT, 2 * (want - kept.length)),
-        cursor,
-      });
+      const read = await tenantCheckItemsPage(table, tenantId, { limit: 2 * (want - kept.length), cursor });
       const joined: Placed[] = [];
       for (const item of read.items) {
-        if (item.entity === CHECK_ENTITY) waiting.set(String(item.id), item);
-        if (item.entity !== CHECK_STATE_ENTITY) continue;
+        if (isDefinition(item)) waiting.set(String(item.id), item);
+        if (!isState(item)) continue;
         const definition = waiting.get(String(item.check_id));
         if (!definition) continue;
         waiting.delete(String(item.check_id));
@@ -95,24 +81,19 @@ export function createCheckPager(deps: CheckPageDeps) {
   };
 
   /** Up to `want` checks of one entity (gsi1) after `cursor`, each placed at its definition. */
-  const readEntity = async (tenantId: string, source: PageSource, want: number, start?: string) => {
+  const readEntity = async (tenantId: string, entityId: string, want: number, start?: string) => {
     const kept: Placed[] = [];
     let cursor = start;
     do {
-      const read = await table.query({
-        index: 'gsi1',
-        pk: source.pk,
-        sk: { op: 'beginsWith', prefix: source.prefix },
-        direction: 'asc',
-        limit: Math.min(MAX_QUERY_LIMIT, want - kept.length),
+      const read = await entityDefinitionItemsPage(table, tenantId, entityId, {
+        limit: want - kept.length,
         cursor,
       });
-      const definitions = read.items.filter(
-        (item) => item.pk === tenantPk(tenantId) && item.entity === CHECK_ENTITY,
-      );
-      const states = await batchGetAll(
+      const definitions = read.items;
+      const states = await statesById(
         table,
-        definitions.map((item) => checkKeys.state(tenantId, String(item.id))),
+        tenantId,
+        definitions.map((item) => String(item.id)),
       );
       const byId = new Map(joinCheckItems([...definitions, ...states]).map((c) => [c.id, c]));
       for (const item of definitions) {
@@ -128,7 +109,9 @@ export function createCheckPager(deps: CheckPageDeps) {
     /** A page of up to `query.limit` checks, and the sealed cursor of the next page when more follow. */
     async page(tenantId: string, query: CheckPageQuery): Promise<CheckPage> {
       const entityId = query.entity_id;
-      const source = entityId ? entitySource(tenantId, entityId) : tenantSource(tenantId);
+      const source: PageSource = entityId
+        ? entityChecksSource(tenantId, entityId)
+        : tenantChecksSource(tenantId);
       const start =
         query.cursor === undefined ? undefined : await openPageCursor(cursors, query.cursor, source);
       const want = query.limit + 1;
@@ -136,9 +119,9 @@ export function createCheckPager(deps: CheckPageDeps) {
       if (entityId) {
         // The entity's checks are listed only while it exists in this tenant.
         const exists = (await deps.entities.existing(tenantId, [entityId])).has(entityId);
-        kept = exists ? await readEntity(tenantId, source, want, start) : [];
+        kept = exists ? await readEntity(tenantId, entityId, want, start) : [];
       } else {
-        kept = await readTenant(tenantId, source, want, start);
+        kept = await readTenant(tenantId, want, start);
       }
       const page = kept.slice(0, query.limit);
       const last = page.at(-1);

@@ -1,6 +1,8 @@
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
 import { checkPartitionPurgeJob } from '../catalog/purge.ts';
+import { pushGraceSeconds } from '../domain/check-config.ts';
+import { type CheckRecord, joinCheck } from '../domain/check-record.ts';
 import { scheduledRunAt, shardOf } from '../domain/schedule.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
@@ -12,7 +14,6 @@ import type { CursorSeal } from '../store/cursor-seal.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { createCheckAggregate } from './check-aggregate.ts';
-import { pushGraceSeconds } from './check-config.ts';
 import {
   type CheckDefinition,
   type CreateCheckBody,
@@ -20,10 +21,10 @@ import {
   definitionFromUpdate,
   type UpdateCheckBody,
 } from './check-input.ts';
-import { checkKeys } from './check-keys.ts';
+import { definitionDeletedOp, definitionUpdatedOp } from './check-items.ts';
 import { type CheckPageQuery, createCheckPager } from './check-pages.ts';
-import { type CheckRun, type CheckStore, checkItems, dueIndexUpdate, joinCheck } from './check-store.ts';
-import type { CheckRecord } from './records.ts';
+import { stateDeletedOp, stateOfDefinitionOp } from './check-state-items.ts';
+import { type CheckRun, type CheckStore, checkCreatedOps } from './check-store.ts';
 
 export interface CheckServiceDeps {
   table: Table;
@@ -100,12 +101,7 @@ export function createCheckService(deps: CheckServiceDeps) {
       nowMs: now,
     });
     try {
-      const items = checkItems(check, shardOf(id, deps.dueShards));
-      await table.transact([
-        { type: 'put', item: items.definition, condition: { kind: 'itemNotExists' } },
-        { type: 'put', item: items.state, condition: { kind: 'itemNotExists' } },
-        ...entityOps,
-      ]);
+      await table.transact([...checkCreatedOps(check, shardOf(id, deps.dueShards)), ...entityOps]);
       return check;
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
@@ -133,32 +129,20 @@ export function createCheckService(deps: CheckServiceDeps) {
     );
     const updatedAt = isoTime(now);
     // Unless scheduling changed, next_run_at is left to the generator's claims (no stale overwrite).
-    const due = schedulingChanged
-      ? dueIndexUpdate(checkId, nextRunAt, shardOf(checkId, deps.dueShards))
-      : { set: {}, remove: [] };
     const ops: WriteOp[] = [
-      {
-        type: 'update',
-        key: checkKeys.check(tenantId, checkId),
-        set: { ...def, updated_at: updatedAt },
-        add: { version: 1 },
-        condition: unchanged('version', current.version),
-      },
-      {
-        // The state item's copies of the definition, its schedule when that changed, and a new
-        // version: a result in flight, evaluated against the old definition, is refused and retried.
-        type: 'update',
-        key: checkKeys.state(tenantId, checkId),
-        set: {
+      definitionUpdatedOp(tenantId, checkId, { ...def, updated_at: updatedAt }, current.version),
+      // The state item's copies of the definition, its schedule when that changed, and a new
+      // version: a result in flight, evaluated against the old definition, is refused and retried.
+      stateOfDefinitionOp({
+        tenantId,
+        checkId,
+        copies: {
           execution_mode: def.execution_mode,
           interval_seconds: def.interval_seconds,
           definition_version: current.version + 1,
-          ...due.set,
         },
-        remove: due.remove,
-        add: { version: 1 },
-        condition: { kind: 'itemExists' },
-      },
+        due: schedulingChanged ? { nextRunAt, shard: shardOf(checkId, deps.dueShards) } : undefined,
+      }),
     ];
     if (def.enabled !== current.enabled) {
       const entity = await aggregate.entityOf(tenantId, current);
@@ -184,12 +168,8 @@ export function createCheckService(deps: CheckServiceDeps) {
   const removeOnce = async (tenantId: string, checkId: string) => {
     const check = await requireCheck(tenantId, checkId);
     const ops: WriteOp[] = [
-      {
-        type: 'delete',
-        key: checkKeys.check(tenantId, checkId),
-        condition: unchanged('version', check.version),
-      },
-      { type: 'delete', key: checkKeys.state(tenantId, checkId) },
+      definitionDeletedOp(tenantId, checkId, check.version),
+      stateDeletedOp(tenantId, checkId),
       { type: 'put', item: checkPartitionPurgeJob(tenantId, checkId) },
     ];
     const entity = await aggregate.entityOf(tenantId, check);

@@ -6,11 +6,9 @@ import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { stateMoveOps } from '../status/status-index.ts';
 import { unchanged } from '../store/conditions.ts';
-import { stamp } from '../store/item-type.ts';
 import { parseItem } from '../store/items.ts';
-import type { Condition, Item, NewItem, Table, WriteOp } from '../store/table.ts';
-import { checkKeys, checkTypes, tenantTransitionsPk } from './check-keys.ts';
-import type { TransitionRecord } from './records.ts';
+import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
+import { type TransitionRecord, transitionRecordedOp } from './transition-items.ts';
 
 /**
  * The entity item keeps the state of each of its enabled checks (`check_states`), so its aggregate
@@ -114,26 +112,8 @@ export function entityStateOps(change: EntityChange): {
   };
   const entityOp = ops[0];
   if (entityOp?.type === 'update') entityOp.set = { ...entityOp.set, last_transition_id: transition.id };
-  ops.push({ type: 'put', item: transitionItem(transition, change.retentionDays) });
+  ops.push(transitionRecordedOp(transition, change.retentionDays));
   // The tenant's status counters and state index move with the entity (lib/status/status-index.ts).
   ops.push(...stateMoveOps(change.tenantId, entityKey.sk, entity.id, entity.state, next));
   return { ops, transition };
-}
-
-/**
- * The stored item of a transition, expiring with results. A check's transitions live in its
- * partition (purged with it); entity transitions, the tenant's incident feed, live in the tenant's
- * transition partition so they outlive a deleted check (and its "check deleted" change).
- */
-export function transitionItem(transition: TransitionRecord, retentionDays: number): NewItem {
-  const key =
-    transition.kind === 'entity'
-      ? { pk: tenantTransitionsPk(transition.tenant_id), sk: transition.id }
-      : checkKeys.transition(transition.check_id, transition.id);
-  return {
-    ...key,
-    ...stamp(checkTypes.transition),
-    ttl: Math.floor(Date.parse(transition.created_at) / 1000) + retentionDays * 86_400,
-    ...transition,
-  };
 }

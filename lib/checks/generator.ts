@@ -1,25 +1,11 @@
-import type { z } from 'zod';
 import { nextSlot, shardOf } from '../domain/schedule.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
-import { unchanged } from '../store/conditions.ts';
-import { parseItem } from '../store/items.ts';
 import type { Table, UpdateOp } from '../store/table.ts';
-import { checkKeys, duePk } from './check-keys.ts';
-import { dueIndexUpdate } from './check-store.ts';
+import { claimOp, type DueCheck, dueChecksPage } from './check-state-items.ts';
 import type { ProbeJob } from './probe-job.ts';
-import { checkStateSchema } from './records.ts';
 
-/** What a claim needs of a due check: its state item, as the due index (gsi2) returns it. */
-export const dueCheckSchema = checkStateSchema.pick({
-  check_id: true,
-  tenant_id: true,
-  execution_mode: true,
-  interval_seconds: true,
-  last_result_at: true,
-  next_run_at: true,
-});
-export type DueCheck = z.infer<typeof dueCheckSchema>;
+export type { DueCheck };
 
 /** A due check and the conditional update of its state item that claims its slot (moves next_run_at past it). */
 export interface DueClaim {
@@ -59,7 +45,6 @@ export function claimFor(
       });
     }
   }
-  const due = dueIndexUpdate(check.check_id, isoTime(next), shardOf(check.check_id, dueShards));
   const job: ProbeJob =
     check.execution_mode === 'push'
       ? {
@@ -74,15 +59,13 @@ export function claimFor(
   return {
     job,
     dueMs: slot,
-    claim: {
-      type: 'update',
-      key: checkKeys.state(check.tenant_id, check.check_id),
-      set: due.set,
-      // Holds only while nobody else claimed this slot: overlapping generators cannot both win.
-      // (Disabling a check clears next_run_at, so a disabled check cannot be claimed either; a
-      // deleted check's state item is gone, and an update conditional on it does not create it.)
-      condition: unchanged('next_run_at', check.next_run_at),
-    },
+    // Holds only while nobody else claimed this slot: overlapping generators cannot both win.
+    claim: claimOp({
+      tenantId: check.tenant_id,
+      checkId: check.check_id,
+      claimedRunAt: check.next_run_at,
+      due: { nextRunAt: isoTime(next), shard: shardOf(check.check_id, dueShards) },
+    }),
     ...(later.length > 0 ? { later } : {}),
   };
 }
@@ -111,17 +94,16 @@ export async function generateShard(
   let count = 0;
   const maxPages = deps.maxPages ?? 200;
   for (let page = 0; page < maxPages; page += 1) {
-    const result = await deps.table.query({
-      index: 'gsi2',
-      pk: duePk(shard),
-      sk: { op: '<', value: isoTime(windowEndMs) },
+    const result = await dueChecksPage(deps.table, {
+      shard,
+      before: isoTime(windowEndMs),
       limit: deps.pageSize ?? PAGE,
       cursor,
     });
     const claims: DueClaim[] = [];
-    for (const item of result.items) {
+    for (const check of result.checks) {
       const until = deps.allSlotsInWindow ? windowEndMs : undefined;
-      const claim = claimFor(parseItem(dueCheckSchema, item), deps.nowMs, deps.dueShards, until);
+      const claim = claimFor(check, deps.nowMs, deps.dueShards, until);
       if (claim) claims.push(claim);
     }
     if (claims.length > 0) await deps.dispatch(claims);

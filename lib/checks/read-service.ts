@@ -1,13 +1,12 @@
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { parseItem } from '../store/items.ts';
 import { type PageRequest, readPage, unexpired } from '../store/paging.ts';
-import { checkPartition } from '../store/partitions.ts';
 import type { Table } from '../store/table.ts';
-import { RESULT_PREFIX, TRANSITION_PREFIX } from './check-keys.ts';
 import type { CheckService } from './check-service.ts';
-import { publicResult, publicTransition, resultSchema, transitionSchema } from './records.ts';
+import { publicResult, publicTransition } from './records.ts';
+import { parseResult, resultsSource } from './result-items.ts';
 import { readSparkline } from './sparkline-reads.ts';
+import { checkTransitionsSource, parseTransition } from './transition-items.ts';
 
 export interface CheckReadDeps {
   table: Table;
@@ -28,14 +27,9 @@ export function createCheckReadService(deps: CheckReadDeps) {
     /** A page of the check's results, newest first by checked_at. */
     async results(tenantId: string, checkId: string, page: PageRequest) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);
-      const read = await readPage(
-        deps,
-        { pk: checkPartition(check.id), prefix: RESULT_PREFIX },
-        page,
-        unexpired(clock.now()),
-      );
+      const read = await readPage(deps, resultsSource(check.id), page, unexpired(clock.now()));
       return {
-        results: read.items.map((item) => publicResult(parseItem(resultSchema, item))),
+        results: read.items.map((item) => publicResult(parseResult(item))),
         next_cursor: read.nextCursor,
       };
     },
@@ -46,12 +40,12 @@ export function createCheckReadService(deps: CheckReadDeps) {
       const live = unexpired(clock.now());
       const read = await readPage(
         deps,
-        { pk: checkPartition(check.id), prefix: TRANSITION_PREFIX },
+        checkTransitionsSource(check.id),
         page,
         (item) => item.kind === 'check' && live(item),
       );
       return {
-        transitions: read.items.map((item) => publicTransition(parseItem(transitionSchema, item))),
+        transitions: read.items.map((item) => publicTransition(parseTransition(item))),
         next_cursor: read.nextCursor,
       };
     },

@@ -1,118 +1,25 @@
-import { z } from 'zod';
+import { checkNameOf } from '../domain/check-name.ts';
+import type { CheckRecord } from '../domain/check-record.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
-import { type CheckConfig, storedCheckConfigSchema } from './check-config.ts';
-import { checkNameOf } from './check-name.ts';
-import { currentRollupSchema } from './rollups.ts';
+import type { ResultRecord } from './result-items.ts';
+import type { TransitionRecord } from './transition-items.ts';
 
-/** Stored shapes of the checks engine's items, parsed on every read, and their public views. */
+/** The public views of the checks engine's records (their stored shapes: lib/domain/check-record.ts and the owner modules). */
 
-export const CHECK_TYPES = ['http', 'tcp', 'tls', 'dns', 'push'] as const;
-export type CheckType = (typeof CHECK_TYPES)[number];
-export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export { CHECK_TYPES, type CheckType, HTTP_METHODS } from '../domain/check-config.ts';
+export {
+  type CheckDefinitionRecord,
+  type CheckRecord,
+  type CheckStateRecord,
+  checkDefinitionSchema,
+  checkFieldsSchema,
+  checkRecordFieldsSchema,
+  checkStateSchema,
+} from '../domain/check-record.ts';
+export { type ResultRecord, resultSchema } from './result-items.ts';
+export { type TransitionRecord, transitionSchema } from './transition-items.ts';
+
 export const REDACTED = '********';
-
-const checkState = z.enum(['unknown', 'up', 'down']);
-
-/**
- * A check is stored as two items in its tenant's partition (docs/data-model.md): the definition
- * (`CHECK#<id>`), written only by the API, and its running state (`CHECK#<id>#STATE`), written by
- * every claim and every result. A probe rewrites the small state item, never the definition.
- * These are the definition's fields besides `check_type` and `config` (typed together: check-config.ts).
- */
-export const checkFieldsSchema = z.object({
-  id: z.string(),
-  tenant_id: z.string(),
-  entity_id: z.string(),
-  blueprint_slug: z.string(),
-  entity_slug: z.string(),
-  /** The name the user gave; null or absent (checks older than names): derived on read (check-name.ts). */
-  name: z.string().nullable().optional(),
-  execution_mode: z.enum(['pull', 'push']),
-  target_url: z.string().nullable(),
-  method: z.enum(HTTP_METHODS),
-  headers: z.record(z.string(), z.string()),
-  body: z.string().nullable(),
-  expected_status: z.number().int(),
-  body_contains: z.string(),
-  interval_seconds: z.number().int(),
-  timeout_ms: z.number().int(),
-  failure_threshold: z.number().int(),
-  enabled: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  /** The definition's version: every API write bumps it. */
-  version: z.number().int(),
-});
-
-/** The stored definition item: its fields and its type-specific config. */
-export const checkDefinitionSchema = checkFieldsSchema.and(storedCheckConfigSchema);
-export type CheckDefinitionRecord = z.infer<typeof checkFieldsSchema> & CheckConfig;
-
-/** What the state machine, the scheduler and the results keep of a check. */
-const runningStateShape = {
-  state: checkState,
-  consecutive_failures: z.number().int(),
-  last_result_at: z.string().nullable(),
-  /** Push checks: when the agent last reported (synthetic results do not count). */
-  last_push_at: z.string().nullable().optional(),
-  /** The next slot (pull) or deadline (push); null while not scheduled. The due index keys on it. */
-  next_run_at: z.string().nullable(),
-  /** The results of the check's latest 5-minute bucket (lib/checks/rollups.ts); internal. */
-  current_rollup: currentRollupSchema.optional(),
-};
-
-/** The stored state item. It repeats what a claim needs of the definition, so a claim reads nothing else. */
-export const checkStateSchema = z.object({
-  check_id: z.string(),
-  tenant_id: z.string(),
-  execution_mode: z.enum(['pull', 'push']),
-  interval_seconds: z.number().int(),
-  /** The definition's `version`, written with it: a run reads the state and reuses a cached definition of that version. */
-  definition_version: z.number().int(),
-  ...runningStateShape,
-  /** The state item's version: results and API writes bump it; claims do not (they hold on next_run_at). */
-  version: z.number().int(),
-});
-export type CheckStateRecord = z.infer<typeof checkStateSchema>;
-
-/** A check as the service works with it, besides `check_type` and `config`: its definition's fields and its state. */
-export const checkRecordFieldsSchema = checkFieldsSchema.extend({
-  ...runningStateShape,
-  /** The state item's version (results are optimistic on it). */
-  state_version: z.number().int(),
-});
-export type CheckRecord = z.infer<typeof checkRecordFieldsSchema> & CheckConfig;
-
-export const resultSchema = z.object({
-  id: z.string(),
-  check_id: z.string(),
-  status_code: z.number().int(),
-  latency_ms: z.number().int(),
-  success: z.boolean(),
-  error_message: z.string(),
-  checked_at: z.string(),
-  /** Recorded by the service (dead man's switch) rather than probed or pushed. */
-  synthetic: z.boolean().optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
-});
-export type ResultRecord = z.infer<typeof resultSchema>;
-
-export const transitionSchema = z.object({
-  id: z.string(),
-  tenant_id: z.string(),
-  kind: z.enum(['check', 'entity']),
-  entity_id: z.string(),
-  entity_name: z.string(),
-  /** The entity's address (absent on transitions recorded before it was kept). */
-  blueprint_slug: z.string().optional(),
-  entity_slug: z.string().optional(),
-  check_id: z.string(),
-  from_state: z.enum(['unknown', 'up', 'down', 'degraded']),
-  to_state: z.enum(['unknown', 'up', 'down', 'degraded']),
-  reason: z.string(),
-  created_at: z.string(),
-});
-export type TransitionRecord = z.infer<typeof transitionSchema>;
 
 /**
  * The check as returned: internal keys out, and only the fields its type uses. http checks show

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { configSchemas } from '../domain/check-config.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { configSchemas } from './check-config.ts';
 import { CHECK_TYPES, checkRecordFieldsSchema, resultSchema, transitionSchema } from './records.ts';
 
 /** Response bodies of the check routes: publicCheck, publicResult and publicTransition as schemas. */

@@ -1,21 +1,22 @@
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
+import { pushGraceSeconds } from '../domain/check-config.ts';
 import { applyResult } from '../domain/check-state.ts';
+import { rollResult } from '../domain/rollup-bucket.ts';
 import { graceMs, shardOf } from '../domain/schedule.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { deterministicId, newId } from '../platform/ids.ts';
 import { createKeyedQueue } from '../platform/keyed-queue.ts';
-import { unchanged } from '../store/conditions.ts';
-import { stamp } from '../store/item-type.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Key, type Table, type WriteOp } from '../store/table.ts';
-import { pushGraceSeconds } from './check-config.ts';
-import { checkKeys, checkTypes } from './check-keys.ts';
-import { type CheckRun, type CheckStore, dueIndexUpdate } from './check-store.ts';
-import { entityStateOps, parseEntityState, readEntityItem, transitionItem } from './entity-state-ops.ts';
+import { type DueAt, stateRecordedOp } from './check-state-items.ts';
+import type { CheckRun, CheckStore } from './check-store.ts';
+import { entityStateOps, parseEntityState, readEntityItem } from './entity-state-ops.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from './records.ts';
-import { rollResult } from './rollups.ts';
+import { resultRecordedOp } from './result-items.ts';
+import { rollupAddOp } from './rollup-items.ts';
+import { transitionRecordedOp } from './transition-items.ts';
 
 export interface ResultInput {
   tenantId: string;
@@ -95,21 +96,16 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     );
     const lastResultAt =
       current.last_result_at && current.last_result_at > checkedAt ? current.last_result_at : checkedAt;
-    const set: Record<string, unknown> = {
+    const set: Partial<CheckStateRecord> = {
       state: applied.next.state,
       consecutive_failures: applied.next.consecutive_failures,
       last_result_at: lastResultAt,
       ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
     };
     const retention = tenant.retention_days;
-    const rollup = rollResult(
-      check.id,
-      current.current_rollup,
-      { ...result, checkedAtMs: input.checkedAtMs },
-      retention,
-    );
+    const rollup = rollResult(current.current_rollup, { ...result, checkedAtMs: input.checkedAtMs });
     if (rollup.current) set.current_rollup = rollup.current;
-    const remove: string[] = [];
+    let due: DueAt | undefined;
     // The state as this write leaves it (built from the parsed state and the values set here).
     const after: CheckStateRecord = {
       ...current,
@@ -126,39 +122,20 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
           Date.parse(lastResultAt) +
             graceMs({ interval_seconds: check.interval_seconds, grace_seconds: pushGraceSeconds(check) }),
       );
-      const due = dueIndexUpdate(check.id, nextRunAt, shardOf(check.id, deps.dueShards));
-      Object.assign(set, due.set);
-      remove.push(...due.remove);
+      due = { nextRunAt, shard: shardOf(check.id, deps.dueShards) };
       after.next_run_at = nextRunAt;
     }
     const ops: WriteOp[] = [
-      {
-        type: 'put',
-        item: {
-          // Keyed by the slot when there is one: a redelivered job, probed again later, collides.
-          ...checkKeys.result(
-            check.id,
-            input.slotMs !== undefined ? isoTime(input.slotMs) : checkedAt,
-            result.id,
-          ),
-          ...stamp(checkTypes.result),
-          ttl: Math.floor(input.checkedAtMs / 1000) + retention * 86_400,
-          ...result,
-        },
-        condition: { kind: 'itemNotExists' },
-      },
-      {
-        // The check's small state item: its definition is only read (the API writes it, and bumps
-        // this version too, so a result in flight across an API write is refused and retried).
-        type: 'update',
-        key: checkKeys.state(input.tenantId, check.id),
-        set,
-        remove,
-        add: { version: 1 },
-        condition: unchanged('version', current.version),
-      },
+      // Keyed by the slot when there is one: a redelivered job, probed again later, collides.
+      resultRecordedOp(result, {
+        ...(input.slotMs !== undefined ? { slotAt: isoTime(input.slotMs) } : {}),
+        ttl: Math.floor(input.checkedAtMs / 1000) + retention * 86_400,
+      }),
+      // The check's small state item: its definition is only read (the API writes it, and bumps
+      // this version too, so a result in flight across an API write is refused and retried).
+      stateRecordedOp({ tenantId: input.tenantId, checkId: check.id, set, version: current.version, due }),
     ];
-    if (rollup.stored) ops.push(rollup.stored);
+    if (rollup.stored) ops.push(rollupAddOp(check.id, rollup.stored, retention));
     if (input.alsoDelete) ops.push({ type: 'delete', key: input.alsoDelete });
 
     const commit = async (): Promise<RecordOutcome | typeof RETRY> => {
@@ -192,7 +169,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
           created_at: isoTime(now),
         };
         transitions.push(checkTransition);
-        ops.push({ type: 'put', item: transitionItem(checkTransition, retention) });
+        ops.push(transitionRecordedOp(checkTransition, retention));
         const states = { ...(entity.check_states ?? {}), [check.id]: applied.next.state };
         const entityOps = entityStateOps({
           tenantId: input.tenantId,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bucketStartMs, type CurrentRollup, ROLLUP_BUCKET_MS } from '../domain/rollup-bucket.ts';
 import {
   bucketize,
   mergeRollups,
@@ -12,12 +13,9 @@ import {
 import { queryInteger } from '../http/route-schemas.ts';
 import { isoTime } from '../platform/clock.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { parseItem, queryAll } from '../store/items.ts';
-import { checkPartition } from '../store/partitions.ts';
-import type { Item, Table } from '../store/table.ts';
-import { RESULT_PREFIX, ROLLUP_PREFIX } from './check-keys.ts';
-import { resultSchema } from './records.ts';
-import { bucketStartMs, type CurrentRollup, ROLLUP_BUCKET_MS } from './rollups.ts';
+import type { Table } from '../store/table.ts';
+import { resultsBetween } from './result-items.ts';
+import { rollupsBetween } from './rollup-items.ts';
 
 /**
  * Sparklines of one check. The window ends at the end of the current 5-minute rollup bucket, so
@@ -42,15 +40,6 @@ export const sparklineQuery = z.object({
       description: `Buckets in the window: an integer from 1 to ${SPARKLINE_MAX_BUCKETS}; default 48`,
     }),
 });
-
-const rollupItemSchema = z.object({
-  bucket_start: z.string(),
-  total: z.number().int().min(0),
-  failures: z.number().int().min(0),
-  latency_sum: z.number().min(0),
-});
-/** A histogram count attribute (`h<i>`), absent when no result fell in that bucket. */
-const countSchema = z.number().int().min(0).optional();
 
 /**
  * An estimate of the largest latency in a histogram (layout of lib/domain/sparkline.ts: index 0 is
@@ -89,15 +78,6 @@ function rollupOf(bucket: StoredBucket, histogram: number[]): { bucketStartMs: n
   };
 }
 
-/** A stored rollup item (histogram counts in `h<i>` attributes). */
-function rollupFrom(item: Item): { bucketStartMs: number; rollup: Rollup } {
-  const histogram = Array.from(
-    { length: ROLLUP_HISTOGRAM_SIZE },
-    (_, i) => countSchema.parse(item[`h${i}`]) ?? 0,
-  );
-  return rollupOf(parseItem(rollupItemSchema, item), histogram);
-}
-
 /** The check's current bucket (histogram counts by index). */
 function rollupFromCurrent(current: CurrentRollup): { bucketStartMs: number; rollup: Rollup } {
   const histogram = Array.from({ length: ROLLUP_HISTOGRAM_SIZE }, (_, i) => current.counts[i] ?? 0);
@@ -120,24 +100,18 @@ export interface SparklineCheck {
 async function fromRollups(table: Table, check: SparklineCheck, w: Window): Promise<SparklineBucket[]> {
   const checkId = check.id;
   const width = (w.endMs - w.startMs) / w.buckets;
-  const items = await queryAll((cursor) =>
-    table.query({
-      pk: checkPartition(checkId),
-      sk: {
-        op: 'between',
-        low: `${ROLLUP_PREFIX}${isoTime(w.startMs)}`,
-        high: `${ROLLUP_PREFIX}${isoTime(w.endMs - ROLLUP_BUCKET_MS)}`,
-      },
-      cursor,
-      consistent: true,
-    }),
+  const stored = await rollupsBetween(
+    table,
+    checkId,
+    isoTime(w.startMs),
+    isoTime(w.endMs - ROLLUP_BUCKET_MS),
   );
   const perBucket: Rollup[][] = Array.from({ length: w.buckets }, () => []);
   const add = ({ bucketStartMs, rollup }: { bucketStartMs: number; rollup: Rollup }) => {
     if (bucketStartMs < w.startMs || bucketStartMs >= w.endMs) return;
     perBucket[Math.floor((bucketStartMs - w.startMs) / width)]?.push(rollup);
   };
-  for (const item of items) add(rollupFrom(item));
+  for (const bucket of stored) add(rollupOf(bucket, bucket.histogram));
   // A stored item of the same bucket as the current one can exist (a late result); both count.
   if (check.current_rollup) add(rollupFromCurrent(check.current_rollup));
   return perBucket.map((rollups, i) => {
@@ -153,34 +127,22 @@ async function fromRollups(table: Table, check: SparklineCheck, w: Window): Prom
 }
 
 async function fromResults(table: Table, checkId: string, w: Window): Promise<SparklineBucket[]> {
-  const items = await queryAll(
-    (cursor) =>
-      table.query({
-        pk: checkPartition(checkId),
-        sk: {
-          op: 'between',
-          low: `${RESULT_PREFIX}${isoTime(w.startMs)}`,
-          high: `${RESULT_PREFIX}${isoTime(w.endMs)}`,
-        },
-        cursor,
-        consistent: true,
-      }),
-    RAW_SPARKLINE_MAX_RESULTS + 1,
-  );
-  if (items.length > RAW_SPARKLINE_MAX_RESULTS) {
+  const results = await resultsBetween(table, checkId, {
+    from: isoTime(w.startMs),
+    to: isoTime(w.endMs),
+    max: RAW_SPARKLINE_MAX_RESULTS,
+  });
+  if (results.length > RAW_SPARKLINE_MAX_RESULTS) {
     throw ValidationError.field(
       'buckets',
       'too many results for this bucket width; choose buckets so that each spans a multiple of 5 minutes',
     );
   }
-  const samples = items.map((item) => {
-    const result = parseItem(resultSchema, item);
-    return {
-      checked_at_ms: Date.parse(result.checked_at),
-      success: result.success,
-      latency_ms: result.latency_ms,
-    };
-  });
+  const samples = results.map((result) => ({
+    checked_at_ms: Date.parse(result.checked_at),
+    success: result.success,
+    latency_ms: result.latency_ms,
+  }));
   return bucketize(samples, { endMs: w.endMs, hours: w.hours, buckets: w.buckets });
 }
 

@@ -1,5 +1,5 @@
 import { checkKeys, RESULT_PREFIX } from '../checks/check-keys.ts';
-import { checkNameOf } from '../checks/check-name.ts';
+import { checkNameOf } from '../domain/check-name.ts';
 import { checkDefinitionSchema, resultSchema } from '../checks/records.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { parseItem } from '../store/items.ts';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { CHECK_PREFIX, checkKeys } from '../checks/check-keys.ts';
-import { CHECK_ENTITY } from '../checks/check-store.ts';
-import { CHECK_TYPES } from '../checks/records.ts';
+import { checkTypesById, tenantCheckTypes } from '../checks/check-items.ts';
+import type { CHECK_TYPES } from '../checks/records.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { batchGetAll, parseItem, queryAll } from '../store/items.ts';
+import { batchGetAll, parseItem } from '../store/items.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging.ts';
 import { tenantPk } from '../store/partitions.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
@@ -27,8 +26,6 @@ const entityStatusSchema = z.object({
   check_states: z.record(z.string(), z.enum(['unknown', 'up', 'down'])).optional(),
 });
 type EntityStatus = z.infer<typeof entityStatusSchema>;
-
-const checkTypeSchema = z.object({ id: z.string(), check_type: z.enum(CHECK_TYPES) });
 
 export interface BoardQuery {
   state?: BoardState | undefined;
@@ -107,32 +104,9 @@ export function createBoardReader(deps: BoardDeps) {
 
   /** check id -> type for the checks of `entities`: every definition of the tenant for a whole board, else by key. */
   const checkTypesOf = async (tenantId: string, entities: EntityStatus[], whole: boolean) => {
-    let items: Item[];
-    if (whole) {
-      items = await queryAll((cursor) =>
-        table.query({
-          pk: tenantPk(tenantId),
-          sk: { op: 'beginsWith', prefix: CHECK_PREFIX },
-          cursor,
-          consistent: true,
-        }),
-      );
-    } else {
-      const ids = [...new Set(entities.flatMap((e) => Object.keys(e.check_states ?? {})))];
-      items = await batchGetAll(
-        table,
-        ids.map((id) => checkKeys.check(tenantId, id)),
-      );
-    }
-    return new Map(
-      // The tenant's CHECK# items are definitions and their state items; the type is on the first.
-      items
-        .filter((item) => item.entity === CHECK_ENTITY)
-        .map((item) => {
-          const check = parseItem(checkTypeSchema, item);
-          return [check.id, check.check_type] as const;
-        }),
-    );
+    if (whole) return tenantCheckTypes(table, tenantId);
+    const ids = [...new Set(entities.flatMap((e) => Object.keys(e.check_states ?? {})))];
+    return checkTypesById(table, tenantId, ids);
   };
 
   const view = (entity: EntityStatus, checkTypes: Map<string, (typeof CHECK_TYPES)[number]>) => ({

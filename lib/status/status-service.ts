@@ -1,8 +1,7 @@
-import { tenantTransitionsPk } from '../checks/check-keys.ts';
-import { publicTransition, transitionSchema } from '../checks/records.ts';
+import { publicTransition } from '../checks/records.ts';
+import { parseTransition, tenantTransitionsSource } from '../checks/transition-items.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { parseItem } from '../store/items.ts';
 import { type PageRequest, readPage, unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
 import { type BoardQuery, createBoardReader } from './status-board.ts';
@@ -36,9 +35,9 @@ export function createStatusService(deps: StatusDeps) {
     /** A page of the tenant's entity state changes, newest first. */
     async transitions(tenantId: string, page: PageRequest) {
       const live = unexpired(deps.clock.now());
-      const read = await readPage(deps, { pk: tenantTransitionsPk(tenantId), prefix: 'trn_' }, page, live);
+      const read = await readPage(deps, tenantTransitionsSource(tenantId), page, live);
       return {
-        transitions: read.items.map((item) => publicTransition(parseItem(transitionSchema, item))),
+        transitions: read.items.map((item) => publicTransition(parseTransition(item))),
         next_cursor: read.nextCursor,
       };
     },

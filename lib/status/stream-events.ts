@@ -1,9 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { decodeTime, encodeTime } from 'ulid';
-import { tenantTransitionsPk } from '../checks/check-keys.ts';
-import { stateChangeEvent, type TransitionRecord, transitionSchema } from '../checks/records.ts';
+import { stateChangeEvent } from '../checks/records.ts';
+import { parseTransition, type TransitionRecord, tenantTransitionItems } from '../checks/transition-items.ts';
 import type { SseFrame } from '../http/stream-sse.ts';
-import { parseItem } from '../store/items.ts';
 import { unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
 
@@ -74,17 +73,15 @@ export async function transitionsAfter(
   position: string,
   nowMs: number,
 ): Promise<{ transitions: TransitionRecord[]; next: string | undefined }> {
-  const page = await table.query({
-    pk: tenantTransitionsPk(tenantId),
-    sk: { op: '>', value: position },
+  const page = await tenantTransitionItems(table, tenantId, {
+    range: { after: position },
     direction: 'asc',
-    consistent: true,
     limit: PAGE,
   });
   const live = unexpired(nowMs);
   const last = page.items.at(-1);
   return {
-    transitions: page.items.filter(live).map((item) => parseItem(transitionSchema, item)),
+    transitions: page.items.filter(live).map(parseTransition),
     next: page.cursor && last ? last.sk : undefined,
   };
 }
@@ -106,14 +103,12 @@ export async function newestTransitions(
   let cursor: string | undefined;
   let read = 0;
   do {
-    const page = await table.query({
-      pk: tenantTransitionsPk(tenantId),
-      sk: { op: '>', value: position },
+    const page = await tenantTransitionItems(table, tenantId, {
+      range: { after: position },
       direction: 'desc',
-      consistent: true,
       // One more than `max` in all, so a truncation is seen without another read.
       limit: Math.min(PAGE, max + 1 - read),
-      ...(cursor ? { cursor } : {}),
+      cursor,
     });
     for (const item of page.items) {
       read += 1;
@@ -121,7 +116,7 @@ export async function newestTransitions(
         const reversed = newestFirst.reverse();
         return { transitions: reversed, truncated: true, resumeFrom: String(item.sk) };
       }
-      if (live(item)) newestFirst.push(parseItem(transitionSchema, item));
+      if (live(item)) newestFirst.push(parseTransition(item));
     }
     cursor = page.cursor;
     await nextTurn();
@@ -137,10 +132,9 @@ export async function anyTransitionBetween(
   until: string,
 ): Promise<boolean> {
   if (until <= position) return false;
-  const page = await table.query({
-    pk: tenantTransitionsPk(tenantId),
-    sk: { op: 'between', low: position, high: until },
-    consistent: true,
+  const page = await tenantTransitionItems(table, tenantId, {
+    range: { from: position, to: until },
+    direction: 'asc',
     limit: 2,
   });
   return page.items.some((item) => String(item.sk) > position);

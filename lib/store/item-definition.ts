@@ -31,6 +31,8 @@ interface SpecBase<R, K> {
   /** The item's gsi1 entry, when it has one (sparse: absent keys keep it out of the index). */
   gsi1?(record: R): IndexKey | undefined;
   gsi2?(record: R): IndexKey | undefined;
+  /** Indexes the item's writes enter with explicit entries (`index` of a put or change), not from the record. */
+  indexedExplicitly?: readonly ('gsi1' | 'gsi2')[];
   /** Expiry in epoch seconds (DynamoDB TTL), when the item expires. */
   ttl?(record: R): number | undefined;
   /**
@@ -51,7 +53,24 @@ export interface ItemChange<R> {
   remove?: (keyof R & string)[];
   /** The record as the write leaves it: its index keys and ttl are set (or removed) to match. */
   reindex?: R;
+  /** The expiry to set (epoch seconds), for items whose ttl is not derived from the record (e.g. retention). */
+  ttl?: number;
+  /** Index entries to set (or, null, remove) that the record alone does not give (e.g. a configured shard). */
+  index?: IndexEntries;
   condition?: Condition;
+}
+
+/** Explicit index entries of a write: an entry, or null to take the item out of that index. */
+export interface IndexEntries {
+  gsi1?: IndexKey | null;
+  gsi2?: IndexKey | null;
+}
+
+/** What a put sets besides the record: an expiry, index entries, or a key input the record does not give. */
+export interface PutExtras<K = unknown> {
+  ttl?: number;
+  index?: IndexEntries;
+  key?: K;
 }
 
 export interface ItemDefinition<R, K> {
@@ -65,8 +84,8 @@ export interface ItemDefinition<R, K> {
   /** Parses the items of this type among `items`, skipping others (a partition holds several types). */
   parseAll(items: readonly Item[]): R[];
   /** The item as stored: key, stamp, index keys, ttl and the record. */
-  item(record: R): NewItem;
-  put(record: R, condition?: Condition): WriteOp;
+  item(record: R, extras?: PutExtras<K>): NewItem;
+  put(record: R, condition?: Condition, extras?: PutExtras<K>): WriteOp;
   update(input: K, change: ItemChange<R>): UpdateOp;
   /** An update that may create the item: stamps it, so a created item has its type. */
   upsert(input: K, change: ItemChange<R>): UpdateOp;
@@ -90,7 +109,7 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     entity: spec.type.entity,
     version: spec.type.version,
     key: spec.key(spec.docKey),
-    indexes,
+    indexes: [...indexes, ...(spec.indexedExplicitly ?? [])].sort(),
   });
 
   /** The index keys and ttl of `record`: what to set, and the attributes to remove. */
@@ -113,10 +132,33 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     return { set, remove };
   };
 
+  /** The attributes of explicit index entries: what to set, and what to remove. */
+  const explicit = (
+    entries: IndexEntries | undefined,
+  ): { set: Record<string, unknown>; remove: string[] } => {
+    const set: Record<string, unknown> = {};
+    const remove: string[] = [];
+    for (const name of ['gsi1', 'gsi2'] as const) {
+      const entry = entries?.[name];
+      if (entry === undefined) continue;
+      const [pkAttr, skAttr] = INDEX_ATTRS[name];
+      if (entry === null) remove.push(pkAttr, skAttr);
+      else Object.assign(set, { [pkAttr]: entry.pk, [skAttr]: entry.sk });
+    }
+    return { set, remove };
+  };
+
   const update = (input: K, change: ItemChange<R>, extra: Record<string, unknown>): UpdateOp => {
     const index = change.reindex === undefined ? { set: {}, remove: [] } : derived(change.reindex);
-    const set = { ...extra, ...(change.set as Record<string, unknown> | undefined), ...index.set };
-    const remove = [...(change.remove ?? []), ...index.remove];
+    const given = explicit(change.index);
+    const set = {
+      ...extra,
+      ...(change.set as Record<string, unknown> | undefined),
+      ...index.set,
+      ...given.set,
+      ...(change.ttl !== undefined ? { ttl: change.ttl } : {}),
+    };
+    const remove = [...(change.remove ?? []), ...index.remove, ...given.remove];
     return {
       type: 'update',
       key: spec.key(input),
@@ -135,17 +177,19 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     parse: (item) => spec.schema.parse(item),
     parseAll: (items) =>
       items.filter((item) => item.entity === spec.type.entity).map((item) => spec.schema.parse(item)),
-    item(record) {
+    item(record, extras = {}) {
       const { set } = derived(record);
       return {
         ...(record as Record<string, unknown>),
         ...set,
-        ...spec.key(keyOf(record)),
+        ...explicit(extras.index).set,
+        ...(extras.ttl !== undefined ? { ttl: extras.ttl } : {}),
+        ...spec.key(extras.key ?? keyOf(record)),
         ...stamp(spec.type),
       };
     },
-    put(record, condition) {
-      return { type: 'put', item: this.item(record), ...(condition ? { condition } : {}) };
+    put(record, condition, extras) {
+      return { type: 'put', item: this.item(record, extras), ...(condition ? { condition } : {}) };
     },
     update: (input, change) => update(input, change, {}),
     upsert: (input, change) => update(input, change, { ...stamp(spec.type) }),

@@ -6,8 +6,8 @@ import {
   stateChangeJobId,
 } from '../../lib/actions/job-ids.ts';
 import type { ActionJob } from '../../lib/actions/jobs.ts';
-import { tenantTransitionsPk } from '../../lib/checks/check-keys.ts';
 import { stateChangeEvent, transitionSchema } from '../../lib/checks/records.ts';
+import { storedKeys } from '../support/stored-keys.ts';
 import { type ActionHarness, startActionHarness } from './support/action-harness.ts';
 
 /** The worker's job as a redelivery hands it over. */
@@ -128,7 +128,7 @@ describe('state_change actions on the local flow (fake time)', () => {
     const [execution] = await h.executions(action.id);
     expect(execution).toBeDefined();
     const transitionId = execution?.transition_id ?? '';
-    const transition = await h.table.get({ pk: tenantTransitionsPk(h.tenantId), sk: transitionId });
+    const transition = await h.table.get(storedKeys.entityTransition(h.tenantId, transitionId));
     const event = stateChangeEvent(transitionSchema.parse(transition));
     const executionId = stateChangeExecutionId(Date.parse(event.timestamp), transitionId, action.id);
     expect(execution?.id).toBe(executionId);

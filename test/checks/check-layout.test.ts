@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkKeys } from '../../lib/checks/check-keys.ts';
-import { CHECK_LAYOUT_MIGRATED, migrateCheckItems } from '../../lib/checks/check-migration.ts';
+import { migrateCheckItems } from '../../lib/checks/check-migration.ts';
+import { storedKeys } from '../support/stored-keys.ts';
+
+/** The check layout migration's marker, as docs/data-model.md gives its key. */
+const CHECK_LAYOUT_MIGRATED = { pk: 'MIGRATION', sk: 'check-state-items' };
+
 import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
@@ -18,8 +22,8 @@ const STATE_ATTRIBUTES = ['state', 'consecutive_failures', 'last_result_at', 'ne
 
 /** The check stored as the first layout did: one item with the definition, the state and the due-index keys. */
 async function toFirstLayout(api: ApiHarness, checkId: string): Promise<Item> {
-  const definition = await api.table.get(checkKeys.check(api.tenantId, checkId), { consistent: true });
-  const state = await api.table.get(checkKeys.state(api.tenantId, checkId), { consistent: true });
+  const definition = await api.table.get(storedKeys.check(api.tenantId, checkId), { consistent: true });
+  const state = await api.table.get(storedKeys.checkState(api.tenantId, checkId), { consistent: true });
   if (!definition || !state) throw new Error('check items missing');
   const {
     pk: _p,
@@ -34,7 +38,7 @@ async function toFirstLayout(api: ApiHarness, checkId: string): Promise<Item> {
   const item: NewItem = { schema_version: 1, ...definition, ...running };
   await api.table.transact([
     { type: 'put', item },
-    { type: 'delete', key: checkKeys.state(api.tenantId, checkId) },
+    { type: 'delete', key: storedKeys.checkState(api.tenantId, checkId) },
     { type: 'delete', key: CHECK_LAYOUT_MIGRATED },
   ]);
   return item;
@@ -43,8 +47,8 @@ async function toFirstLayout(api: ApiHarness, checkId: string): Promise<Item> {
 describe.each(runtimes)('check items: definition and state ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   const items = async (checkId: string) => ({
-    definition: await api.table.get(checkKeys.check(api.tenantId, checkId), { consistent: true }),
-    state: await api.table.get(checkKeys.state(api.tenantId, checkId), { consistent: true }),
+    definition: await api.table.get(storedKeys.check(api.tenantId, checkId), { consistent: true }),
+    state: await api.table.get(storedKeys.checkState(api.tenantId, checkId), { consistent: true }),
   });
 
   beforeAll(async () => {
@@ -160,7 +164,7 @@ describe.each(runtimes)('check items: definition and state ($runtime runtime)', 
       pk: String(first.gsi2pk),
       sk: { op: '=', value: String(first.gsi2sk) },
     });
-    expect(due.items.map((item) => item.sk)).toEqual([checkKeys.state(api.tenantId, checkId).sk]);
+    expect(due.items.map((item) => item.sk)).toEqual([storedKeys.checkState(api.tenantId, checkId).sk]);
 
     // Done once: the marker makes later runs read nothing else; without it, nothing is left to move.
     expect(JSON.parse(await api.operator(['checks', 'migrate']))).toMatchObject({ checks_migrated: 0 });

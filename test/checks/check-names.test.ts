@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkKeys } from '../../lib/checks/check-keys.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { storedKeys } from '../support/stored-keys.ts';
 import { newCheck, newEntity } from './check-fixtures.ts';
 
 /** Check names: given on create or update, else derived from the type and target on every read. */
@@ -97,7 +97,7 @@ describe.each(runtimes)('check names ($runtime runtime)', ({ start }) => {
   it('derives the name of a check stored before names existed', async () => {
     const id = await newCheck(api, http({ name: 'Old' }));
     // A definition written before names has no `name` attribute at all.
-    await api.table.transact([{ type: 'update', key: checkKeys.check(api.tenantId, id), remove: ['name'] }]);
+    await api.table.transact([{ type: 'update', key: storedKeys.check(api.tenantId, id), remove: ['name'] }]);
     const read = await call('GET', `/v1/checks/${id}`);
     expect(read.status, read.text).toBe(200);
     expect(read.body).toMatchObject({ name: 'HTTP GET api.example.com/health', name_is_default: true });

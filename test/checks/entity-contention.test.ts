@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkTypes } from '../../lib/checks/check-keys.ts';
+
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { newCheck, newEntity, quietTcpCheck } from './check-fixtures.ts';
 
@@ -57,7 +57,7 @@ describe.each(runtimes)('results changing one entity at once ($runtime runtime)'
       );
       // Only the result transactions count: the notification flow writes its own meanwhile.
       const recording = transact.mock.calls.filter(([ops]) =>
-        ops.some((op) => op.type === 'put' && op.item.entity === checkTypes.result.entity),
+        ops.some((op) => op.type === 'put' && op.item.entity === 'result'),
       );
       return { statuses: outcomes.map((o) => o.status), transactions: recording.length };
     } finally {

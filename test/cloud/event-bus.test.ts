@@ -1,8 +1,8 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { transitionItem } from '../../lib/checks/entity-state-ops.ts';
 import type { TransitionRecord } from '../../lib/checks/records.ts';
+import { transitionRecordedOp } from '../../lib/checks/transition-items.ts';
 import { createEventBusPublisher, EventBusPublishError } from '../../lib/cloud/event-bus.ts';
 import { stateChangeEventSchema } from '../../lib/notify/records.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
@@ -39,7 +39,9 @@ function transition(n: number, overrides: Partial<TransitionRecord> = {}): Trans
 }
 
 function insert(record: TransitionRecord): Change {
-  const item = transitionItem(record, 30) as Item;
+  const op = transitionRecordedOp(record, 30);
+  if (op.type !== 'put') throw new Error('a transition is put');
+  const item: Item = op.item;
   return {
     eventId: record.id,
     eventName: 'INSERT',

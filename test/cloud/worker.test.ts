@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RESULT_PREFIX } from '../../lib/checks/check-keys.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import { createWorkerHandler } from '../../lib/cloud/worker.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { checkPartition } from '../../lib/store/partitions.ts';
+import { RESULT_SK_PREFIX } from '../support/stored-keys.ts';
 import {
   type CloudHarness,
   createEntity,
@@ -63,7 +63,7 @@ const visibilityChanges = () =>
 async function results(checkId: string) {
   const page = await h.table.query({
     pk: checkPartition(checkId),
-    sk: { op: 'beginsWith', prefix: RESULT_PREFIX },
+    sk: { op: 'beginsWith', prefix: RESULT_SK_PREFIX },
     consistent: true,
   });
   return page.items;

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { CreateCheckBody } from '../../lib/checks/check-input.ts';
-import { RESULT_PREFIX } from '../../lib/checks/check-keys.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { type ResultRecord, resultSchema } from '../../lib/checks/records.ts';
 import { queuePk } from '../../lib/local/job-queue-items.ts';
@@ -15,6 +14,7 @@ import { silentLogger } from '../../lib/platform/logger.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import type { Table } from '../../lib/store/table.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
+import { RESULT_SK_PREFIX } from '../support/stored-keys.ts';
 
 /** A loopback HTTP target: answers request n (1-based) with `statusFor(n)`; can hold requests from n on. */
 export interface Target {
@@ -224,7 +224,7 @@ export async function call(
 /** The stored results of a check, oldest first. */
 export async function resultsOf(table: Table, checkId: string): Promise<ResultRecord[]> {
   const items = await queryAll((cursor) =>
-    table.query({ pk: `CHECK#${checkId}`, sk: { op: 'beginsWith', prefix: RESULT_PREFIX }, cursor }),
+    table.query({ pk: `CHECK#${checkId}`, sk: { op: 'beginsWith', prefix: RESULT_SK_PREFIX }, cursor }),
   );
   return items.map((item) => resultSchema.parse(item));
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkKeys } from '../../lib/checks/check-keys.ts';
 import { checkLabelOf } from '../../lib/notify/alert-context.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { storedKeys } from '../support/stored-keys.ts';
 
 describe('the check label in alert text', () => {
   let api: LocalHarness;
@@ -29,7 +29,7 @@ describe('the check label in alert text', () => {
       },
     });
     expect(check.status).toBe(201);
-    const item = await api.table.get(checkKeys.check(api.tenantId, check.body.id));
+    const item = await api.table.get(storedKeys.check(api.tenantId, check.body.id));
     const label = checkLabelOf(item);
     expect(label).toContain('api.example.com/health');
     expect(label).toContain('region=eu');

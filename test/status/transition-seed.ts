@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
-import { transitionItem } from '../../lib/checks/entity-state-ops.ts';
 import type { TransitionRecord } from '../../lib/checks/records.ts';
+import { transitionRecordedOp } from '../../lib/checks/transition-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { MAX_TRANSACTION_OPS, type Table } from '../../lib/store/table.ts';
 
@@ -27,9 +27,7 @@ export async function seedTransitions(table: Table, tenantId: string, timesMs: n
     }));
   for (let i = 0; i < transitions.length; i += MAX_TRANSACTION_OPS)
     await table.transact(
-      transitions
-        .slice(i, i + MAX_TRANSACTION_OPS)
-        .map((t) => ({ type: 'put', item: transitionItem(t, 30) })),
+      transitions.slice(i, i + MAX_TRANSACTION_OPS).map((t) => transitionRecordedOp(t, 30)),
     );
   return transitions.map((t) => t.id);
 }

@@ -1,5 +1,5 @@
 import { createCheckBody } from '../../checks/check-input.ts';
-import { checkNameOf } from '../../checks/check-name.ts';
+import { checkNameOf } from '../../domain/check-name.ts';
 import { publicCheck } from '../../checks/records.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { ProbeOutcome } from '../../probes/types.ts';

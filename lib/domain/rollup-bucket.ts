@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { histogramIndex } from '../domain/sparkline.ts';
 import { isoTime } from '../platform/clock.ts';
-import { stamp } from '../store/item-type.ts';
-import type { UpdateOp } from '../store/table.ts';
-import { checkKeys, checkTypes } from './check-keys.ts';
+import { histogramIndex } from './sparkline.ts';
 
 /**
  * 5-minute rollups of a check's results (sparklines without reading raw results). The bucket a
@@ -35,12 +32,12 @@ export interface RolledResult {
   checkedAtMs: number;
 }
 
-/** What one result does to the rollups: the check's new current bucket, and/or an add to a stored bucket. */
+/** What one result does to the rollups: the check's new current bucket, and/or counts to add to a stored bucket. */
 export interface RollupChange {
   /** The check's `current_rollup` after the result (undefined: unchanged). */
   current?: CurrentRollup;
-  /** An upsert of a stored bucket (the finished current bucket, or a late result's). */
-  stored?: UpdateOp;
+  /** Counts to add to a stored bucket's item (the finished current bucket, or a late result's own). */
+  stored?: CurrentRollup;
 }
 
 /** The start of the 5-minute bucket holding `ms`. */
@@ -69,44 +66,14 @@ function plus(bucket: CurrentRollup, result: RolledResult): CurrentRollup {
   };
 }
 
-/**
- * Adds a bucket's counts to its stored item (created if missing: `add` on absent attributes), so
- * buckets written more than once (a late result after the bucket moved on) sum up instead of
- * overwriting one another.
- */
-function storedBucketOp(checkId: string, bucket: CurrentRollup, retentionDays: number): UpdateOp {
-  const add: Record<string, number> = {
-    total: bucket.total,
-    failures: bucket.failures,
-    latency_sum: bucket.latency_sum,
-  };
-  for (const [i, n] of Object.entries(bucket.counts)) add[`h${i}`] = n;
-  return {
-    type: 'update',
-    key: checkKeys.rollup(checkId, bucket.bucket_start),
-    set: {
-      ...stamp(checkTypes.rollup),
-      check_id: checkId,
-      bucket_start: bucket.bucket_start,
-      ttl: Math.floor(Date.parse(bucket.bucket_start) / 1000) + retentionDays * 86_400,
-    },
-    add,
-  };
-}
-
 /** How one result changes the rollups of its check (pure). */
-export function rollResult(
-  checkId: string,
-  current: CurrentRollup | undefined,
-  result: RolledResult,
-  retentionDays: number,
-): RollupChange {
+export function rollResult(current: CurrentRollup | undefined, result: RolledResult): RollupChange {
   const own = bucketOf(result);
   if (!current) return { current: own };
   if (own.bucket_start === current.bucket_start) return { current: plus(current, result) };
   // ISO times of one format compare as text.
   if (own.bucket_start > current.bucket_start) {
-    return { current: own, stored: storedBucketOp(checkId, current, retentionDays) };
+    return { current: own, stored: current };
   }
-  return { stored: storedBucketOp(checkId, own, retentionDays) };
+  return { stored: own };
 }

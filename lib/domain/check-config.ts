@@ -7,6 +7,10 @@ import { z } from 'zod';
  * read back typed without re-coercion deeper in.
  */
 
+export const CHECK_TYPES = ['http', 'tcp', 'tls', 'dns', 'push'] as const;
+export type CheckType = (typeof CHECK_TYPES)[number];
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;
 
 /** The longest interval of a probed check: one day. */

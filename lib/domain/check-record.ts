@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { type CheckConfig, HTTP_METHODS, storedCheckConfigSchema } from './check-config.ts';
+import { currentRollupSchema } from './rollup-bucket.ts';
+
+/**
+ * The stored shapes of a check (docs/data-model.md "Checks"): its definition, written only by the
+ * API, and its running state, written by claims and results; and the check as the service works
+ * with it, the two joined. lib/checks/check-items.ts stores them.
+ */
+
+const checkState = z.enum(['unknown', 'up', 'down']);
+
+/** The definition's fields besides `check_type` and `config` (typed together: lib/domain/check-config.ts). */
+export const checkFieldsSchema = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  entity_id: z.string(),
+  blueprint_slug: z.string(),
+  entity_slug: z.string(),
+  /** The name the user gave; null or absent (checks older than names): derived on read (check-name.ts). */
+  name: z.string().nullable().optional(),
+  execution_mode: z.enum(['pull', 'push']),
+  target_url: z.string().nullable(),
+  method: z.enum(HTTP_METHODS),
+  headers: z.record(z.string(), z.string()),
+  body: z.string().nullable(),
+  expected_status: z.number().int(),
+  body_contains: z.string(),
+  interval_seconds: z.number().int(),
+  timeout_ms: z.number().int(),
+  failure_threshold: z.number().int(),
+  enabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** The definition's version: every API write bumps it. */
+  version: z.number().int(),
+});
+
+/** The stored definition item: its fields and its type-specific config. */
+export const checkDefinitionSchema = checkFieldsSchema.and(storedCheckConfigSchema);
+export type CheckDefinitionRecord = z.infer<typeof checkFieldsSchema> & CheckConfig;
+
+/** What the state machine, the scheduler and the results keep of a check. */
+const runningStateShape = {
+  state: checkState,
+  consecutive_failures: z.number().int(),
+  last_result_at: z.string().nullable(),
+  /** Push checks: when the agent last reported (synthetic results do not count). */
+  last_push_at: z.string().nullable().optional(),
+  /** The next slot (pull) or deadline (push); null while not scheduled. The due index keys on it. */
+  next_run_at: z.string().nullable(),
+  /** The results of the check's latest 5-minute bucket (lib/domain/rollup-bucket.ts); internal. */
+  current_rollup: currentRollupSchema.optional(),
+};
+
+/** The stored state item. It repeats what a claim needs of the definition, so a claim reads nothing else. */
+export const checkStateSchema = z.object({
+  check_id: z.string(),
+  tenant_id: z.string(),
+  execution_mode: z.enum(['pull', 'push']),
+  interval_seconds: z.number().int(),
+  /** The definition's `version`, written with it: a run reads the state and reuses a cached definition of that version. */
+  definition_version: z.number().int(),
+  ...runningStateShape,
+  /** The state item's version: results and API writes bump it; claims do not (they hold on next_run_at). */
+  version: z.number().int(),
+});
+export type CheckStateRecord = z.infer<typeof checkStateSchema>;
+
+/** A check as the service works with it, besides `check_type` and `config`: its definition's fields and its state. */
+export const checkRecordFieldsSchema = checkFieldsSchema.extend({
+  ...runningStateShape,
+  /** The state item's version (results are optimistic on it). */
+  state_version: z.number().int(),
+});
+export type CheckRecord = z.infer<typeof checkRecordFieldsSchema> & CheckConfig;
+
+/** A check's definition (what the API sets) and its running state (what claims and results write). */
+export function splitCheck(check: CheckRecord): {
+  definition: CheckDefinitionRecord;
+  state: CheckStateRecord;
+} {
+  const {
+    state,
+    consecutive_failures,
+    last_result_at,
+    last_push_at,
+    next_run_at,
+    current_rollup,
+    state_version,
+    ...definition
+  } = check;
+  return {
+    definition,
+    state: {
+      check_id: check.id,
+      tenant_id: check.tenant_id,
+      execution_mode: check.execution_mode,
+      interval_seconds: check.interval_seconds,
+      definition_version: check.version,
+      state,
+      consecutive_failures,
+      last_result_at,
+      ...(last_push_at !== undefined ? { last_push_at } : {}),
+      next_run_at,
+      ...(current_rollup ? { current_rollup } : {}),
+      version: state_version,
+    },
+  };
+}
+
+/** The check read back from its two items. */
+export function joinCheck(definition: CheckDefinitionRecord, state: CheckStateRecord): CheckRecord {
+  return {
+    ...definition,
+    state: state.state,
+    consecutive_failures: state.consecutive_failures,
+    last_result_at: state.last_result_at,
+    ...(state.last_push_at !== undefined ? { last_push_at: state.last_push_at } : {}),
+    next_run_at: state.next_run_at,
+    ...(state.current_rollup ? { current_rollup: state.current_rollup } : {}),
+    state_version: state.version,
+  };
+}

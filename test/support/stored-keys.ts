@@ -1,0 +1,16 @@
+/**
+ * Keys of stored items as docs/data-model.md gives them, for tests that read or damage items
+ * directly. Lib keeps each item's keys private to its owner module; tests hold the documented
+ * layout instead, so a change of layout shows up here and in the docs together.
+ */
+export const storedKeys = {
+  check: (tenantId: string, checkId: string) => ({ pk: `TENANT#${tenantId}`, sk: `CHECK#${checkId}` }),
+  checkState: (tenantId: string, checkId: string) => ({
+    pk: `TENANT#${tenantId}`,
+    sk: `CHECK#${checkId}#STATE`,
+  }),
+  entityTransition: (tenantId: string, transitionId: string) => ({ pk: `TRN#${tenantId}`, sk: transitionId }),
+};
+
+/** The sort-key prefix of a check's results in its partition (`CHECK#<chk_id>`). */
+export const RESULT_SK_PREFIX = 'RES#';
