@@ -40,9 +40,13 @@ interface SpecBase<R, K> {
   docKey: K;
 }
 
-/** What an item type is defined by; `keyOf` is required when a record does not carry its key input. */
+/**
+ * What an item type is defined by; `keyOf` is required when a record does not carry its key input,
+ * or `null` when it cannot (items of the tenant partition whose records hold no tenant id): such
+ * items are written with `putAt`, which takes the key input beside the record.
+ */
 export type ItemSpec<R, K> = SpecBase<R, K> &
-  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: (record: R) => K });
+  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: ((record: R) => K) | null });
 
 /** A typed update of one item: attributes of its schema only, numbers only for `add`. */
 export interface ItemChange<R> {
@@ -67,6 +71,9 @@ export interface ItemDefinition<R, K> {
   /** The item as stored: key, stamp, index keys, ttl and the record. */
   item(record: R): NewItem;
   put(record: R, condition?: Condition): WriteOp;
+  /** The item as stored at the key of `input` (for records that do not carry their key input). */
+  itemAt(input: K, record: R): NewItem;
+  putAt(input: K, record: R, condition?: Condition): WriteOp;
   update(input: K, change: ItemChange<R>): UpdateOp;
   /** An update that may create the item: stamps it, so a created item has its type. */
   upsert(input: K, change: ItemChange<R>): UpdateOp;
@@ -84,7 +91,10 @@ const INDEX_ATTRS = {
 } as const;
 
 export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
-  const keyOf = (record: R): K => (spec.keyOf ? spec.keyOf(record) : (record as unknown as K));
+  const keyOf = (record: R): K => {
+    if (spec.keyOf === null) throw new TypeError(`a ${spec.type.entity} record has no key: put it with putAt`);
+    return spec.keyOf ? spec.keyOf(record) : (record as unknown as K);
+  };
   const indexes = (['gsi1', 'gsi2'] as const).filter((name) => spec[name] !== undefined);
   ITEM_DEFINITIONS.push({
     entity: spec.type.entity,
@@ -136,16 +146,22 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     parseAll: (items) =>
       items.filter((item) => item.entity === spec.type.entity).map((item) => spec.schema.parse(item)),
     item(record) {
+      return this.itemAt(keyOf(record), record);
+    },
+    itemAt(input, record) {
       const { set } = derived(record);
       return {
         ...(record as Record<string, unknown>),
         ...set,
-        ...spec.key(keyOf(record)),
+        ...spec.key(input),
         ...stamp(spec.type),
       };
     },
     put(record, condition) {
       return { type: 'put', item: this.item(record), ...(condition ? { condition } : {}) };
+    },
+    putAt(input, record, condition) {
+      return { type: 'put', item: this.itemAt(input, record), ...(condition ? { condition } : {}) };
     },
     update: (input, change) => update(input, change, {}),
     upsert: (input, change) => update(input, change, { ...stamp(spec.type) }),
