@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { composeActions } from './actions/compose.ts';
+import { purgeActionExecutions } from './actions/action-purge.ts';
 import type { ActionJob } from './actions/jobs.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
@@ -12,14 +13,14 @@ import { createTeamStore } from './auth/team-store.ts';
 import { createTenantStore } from './auth/tenant-store.ts';
 import { createBlueprintService } from './catalog/blueprint-service.ts';
 import { createBlueprintStore } from './catalog/blueprint-store.ts';
-import { catalogTypes } from './catalog/catalog-keys.ts';
 import { createEntityService } from './catalog/entity-service.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
-import { createPurgeConsumer } from './catalog/purge.ts';
 import { createRelationStore } from './catalog/relation-items.ts';
+import { purgeEntityRelations } from './catalog/relation-purge.ts';
 import { createRelationService } from './catalog/relation-service.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { checkTypes } from './checks/check-keys.ts';
+import { purgeEntityChecks } from './checks/check-purge.ts';
 import { createCheckService } from './checks/check-service.ts';
 import { createCheckStore } from './checks/check-store.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
@@ -55,6 +56,9 @@ import { statusRoutes } from './status/routes.ts';
 import { createStatusService } from './status/status-service.ts';
 import { statusStreamRoutes } from './status/stream-routes.ts';
 import { createStatusStream, type StatusStreamSettings } from './status/stream-service.ts';
+import { purgePartition } from './purge/partition-purge.ts';
+import { createPurgeConsumer } from './purge/purge-consumer.ts';
+import { PURGE_JOB_ENTITY } from './purge/purge-job-items.ts';
 import type { ChangeConsumer } from './store/change-feed.ts';
 import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
@@ -66,7 +70,7 @@ import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slot
  * stream event source filters on the same list, so high-volume items (results) never reach it.
  */
 export const STREAM_ENTITIES: readonly string[] = [
-  catalogTypes.purgeJob.entity,
+  PURGE_JOB_ENTITY,
   checkTypes.transition.entity,
 ];
 
@@ -255,7 +259,17 @@ export function createApp(deps: CoreDeps) {
 
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */
   const consumers: ChangeConsumer[] = [
-    createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
+    createPurgeConsumer({
+      table: deps.table,
+      clock: deps.clock,
+      logger: deps.logger,
+      // Each owner purges its own items of a deleted entity, check partition or action.
+      steps: {
+        entity: [purgeEntityRelations, purgeEntityChecks],
+        partition: [purgePartition],
+        action: [purgeActionExecutions],
+      },
+    }),
     notifications.consumer,
     actions.consumer,
     ...(statusStream.consumer ? [statusStream.consumer] : []),

@@ -1,5 +1,5 @@
-import { actionPurgeJob } from '../catalog/purge.ts';
 import { shardOf } from '../domain/schedule.ts';
+import { actionPurgeJobOp } from '../purge/purge-job-items.ts';
 import { belowLimit } from '../store/conditions.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
@@ -168,7 +168,7 @@ export function createActionStore(table: Table, options: ActionStoreOptions) {
             set: { ...stamp(actionTypes.actionCount), tenant_id: tenantId },
             add: { count: -1 },
           },
-          { type: 'put', item: actionPurgeJob(tenantId, actionId) },
+          actionPurgeJobOp(tenantId, actionId),
         ]);
         return true;
       } catch (error) {

@@ -1,6 +1,5 @@
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
-import { checkPartitionPurgeJob } from '../catalog/purge.ts';
 import { scheduledRunAt, shardOf } from '../domain/schedule.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
@@ -21,6 +20,7 @@ import {
   type UpdateCheckBody,
 } from './check-input.ts';
 import { checkKeys } from './check-keys.ts';
+import { checkPartitionPurgeOp } from './check-purge.ts';
 import { type CheckPageQuery, createCheckPager } from './check-pages.ts';
 import { type CheckRun, type CheckStore, checkItems, dueIndexUpdate, joinCheck } from './check-store.ts';
 import type { CheckRecord } from './records.ts';
@@ -190,7 +190,7 @@ export function createCheckService(deps: CheckServiceDeps) {
         condition: unchanged('version', check.version),
       },
       { type: 'delete', key: checkKeys.state(tenantId, checkId) },
-      { type: 'put', item: checkPartitionPurgeJob(tenantId, checkId) },
+      checkPartitionPurgeOp(tenantId, checkId),
     ];
     const entity = await aggregate.entityOf(tenantId, check);
     if (entity) {

@@ -1,3 +1,4 @@
+import { parseEntityState, readEntityItem } from '../catalog/entity-items.ts';
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import { applyResult } from '../domain/check-state.ts';
@@ -13,7 +14,7 @@ import { ConditionFailedError, type Key, type Table, type WriteOp } from '../sto
 import { pushGraceSeconds } from './check-config.ts';
 import { checkKeys, checkTypes } from './check-keys.ts';
 import { type CheckRun, type CheckStore, dueIndexUpdate } from './check-store.ts';
-import { entityStateOps, parseEntityState, readEntityItem, transitionItem } from './entity-state-ops.ts';
+import { entityStateOps, transitionItem } from './entity-state-ops.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from './records.ts';
 import { rollResult } from './rollups.ts';
 

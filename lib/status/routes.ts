@@ -6,7 +6,7 @@ import { pageQuery } from '../http/page-query.ts';
 import { queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { statusBoardSchema } from './responses.ts';
-import { STATES } from './status-index.ts';
+import { STATES } from '../catalog/entity-state-index-items.ts';
 import type { StatusService } from './status-service.ts';
 
 const transitionsQuery = pageQuery(200);
