@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { composeActions } from './actions/compose.ts';
 import { purgeActionExecutions } from './actions/action-purge.ts';
+import { composeActions } from './actions/compose.ts';
 import type { ActionJob } from './actions/jobs.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
@@ -45,6 +45,9 @@ import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import { inProcessProber } from './probes/run-probe.ts';
 import type { Prober } from './probes/types.ts';
+import { purgePartition } from './purge/partition-purge.ts';
+import { createPurgeConsumer } from './purge/purge-consumer.ts';
+import { PURGE_JOB_ENTITY } from './purge/purge-job-items.ts';
 import { pingRoutes } from './push/ping-routes.ts';
 import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
@@ -56,9 +59,6 @@ import { statusRoutes } from './status/routes.ts';
 import { createStatusService } from './status/status-service.ts';
 import { statusStreamRoutes } from './status/stream-routes.ts';
 import { createStatusStream, type StatusStreamSettings } from './status/stream-service.ts';
-import { purgePartition } from './purge/partition-purge.ts';
-import { createPurgeConsumer } from './purge/purge-consumer.ts';
-import { PURGE_JOB_ENTITY } from './purge/purge-job-items.ts';
 import type { ChangeConsumer } from './store/change-feed.ts';
 import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
@@ -69,10 +69,7 @@ import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slot
  * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
  * stream event source filters on the same list, so high-volume items (results) never reach it.
  */
-export const STREAM_ENTITIES: readonly string[] = [
-  PURGE_JOB_ENTITY,
-  checkTypes.transition.entity,
-];
+export const STREAM_ENTITIES: readonly string[] = [PURGE_JOB_ENTITY, checkTypes.transition.entity];
 
 /** What every runtime provides to the core. */
 export interface CoreDeps {

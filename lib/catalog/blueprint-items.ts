@@ -44,14 +44,23 @@ const blueprints = defineItem({
 const at = (tenantId: string, slug: string): BlueprintKey => ({ tenant_id: tenantId, slug });
 
 /** One blueprint (consistent), or undefined. */
-export function getBlueprint(table: Table, tenantId: string, slug: string): Promise<BlueprintRecord | undefined> {
+export function getBlueprint(
+  table: Table,
+  tenantId: string,
+  slug: string,
+): Promise<BlueprintRecord | undefined> {
   return blueprints.get(table, at(tenantId, slug), { consistent: true });
 }
 
 /** The tenant's blueprints (consistent), by slug. */
 export async function listBlueprints(table: Table, tenantId: string): Promise<BlueprintRecord[]> {
   const items = await queryAll((cursor) =>
-    table.query({ pk: tenantPk(tenantId), sk: { op: 'beginsWith', prefix: 'BP#' }, cursor, consistent: true }),
+    table.query({
+      pk: tenantPk(tenantId),
+      sk: { op: 'beginsWith', prefix: 'BP#' },
+      cursor,
+      consistent: true,
+    }),
   );
   return items.map((item) => blueprints.parse(item));
 }
@@ -83,7 +92,10 @@ export function blueprintChangedOp(
 
 /** The write that takes the default flag off a blueprint whose tenant default moves elsewhere. */
 export function clearDefaultFlagOp(tenantId: string, slug: string): WriteOp {
-  return blueprints.update(at(tenantId, slug), { set: { is_default: false }, condition: { kind: 'itemExists' } });
+  return blueprints.update(at(tenantId, slug), {
+    set: { is_default: false },
+    condition: { kind: 'itemExists' },
+  });
 }
 
 /** The delete of a blueprint, held by `condition` (its id, no entities, its default flag as read). */
@@ -98,5 +110,10 @@ export function entityCountOp(tenantId: string, slug: string, delta: number, con
 
 /** Holds while the blueprint's field definitions are the ones read (its `version`). */
 export function blueprintUnchangedOp(tenantId: string, slug: string, version: number): WriteOp {
-  return blueprints.conditionCheck(at(tenantId, slug), { kind: 'compare', attr: 'version', op: '=', value: version });
+  return blueprints.conditionCheck(at(tenantId, slug), {
+    kind: 'compare',
+    attr: 'version',
+    op: '=',
+    value: version,
+  });
 }

@@ -77,7 +77,12 @@ const at = (tenantId: string, entity: { blueprint_slug: string; slug: string }):
   blueprint_slug: entity.blueprint_slug,
   slug: entity.slug,
 });
-const versionHeld = (version: number): Condition => ({ kind: 'compare', attr: 'version', op: '=', value: version });
+const versionHeld = (version: number): Condition => ({
+  kind: 'compare',
+  attr: 'version',
+  op: '=',
+  value: version,
+});
 
 // Reads
 
@@ -152,7 +157,11 @@ export async function readEntityById(
 const entityPrefix = (blueprintSlug?: string) => (blueprintSlug ? `ENT#${blueprintSlug}#` : 'ENT#');
 
 /** Entities of one blueprint (consistent), by slug. */
-export async function listEntities(table: Table, tenantId: string, blueprintSlug: string): Promise<EntityRecord[]> {
+export async function listEntities(
+  table: Table,
+  tenantId: string,
+  blueprintSlug: string,
+): Promise<EntityRecord[]> {
   const items = await queryAll((cursor) =>
     table.query({
       pk: tenantPk(tenantId),
@@ -168,7 +177,12 @@ export async function listEntities(table: Table, tenantId: string, blueprintSlug
 export async function listEntityStates(table: Table, tenantId: string): Promise<EntityState[]> {
   const items = await queryAll(
     (cursor) =>
-      table.query({ pk: tenantPk(tenantId), sk: { op: 'beginsWith', prefix: 'ENT#' }, cursor, consistent: true }),
+      table.query({
+        pk: tenantPk(tenantId),
+        sk: { op: 'beginsWith', prefix: 'ENT#' },
+        cursor,
+        consistent: true,
+      }),
     Number.MAX_SAFE_INTEGER,
   );
   return items.map(parseEntityState);

@@ -103,7 +103,11 @@ export function createEntityService(deps: EntityServiceDeps) {
         // transaction; the id: a blueprint deleted and created again under this slug is another blueprint.
         entityCountOp(tenantId, bp.slug, 1, {
           kind: 'and',
-          conditions: [unchanged('id', bp.id), unchanged('version', bp.version), belowLimit('entity_count', limit)],
+          conditions: [
+            unchanged('id', bp.id),
+            unchanged('version', bp.version),
+            belowLimit('entity_count', limit),
+          ],
         }),
         // The tenant's status counters and state index.
         ...entityAddedOps(tenantId, entity, 'unknown'),
@@ -136,7 +140,11 @@ export function createEntityService(deps: EntityServiceDeps) {
     };
     try {
       await table.transact([
-        entityPatchedOp(tenantId, entity, { name: next.name, fields: next.fields, updated_at: next.updated_at }),
+        entityPatchedOp(tenantId, entity, {
+          name: next.name,
+          fields: next.fields,
+          updated_at: next.updated_at,
+        }),
         blueprintUnchangedOp(tenantId, bp.slug, bp.version),
       ]);
       return view(bp, next);

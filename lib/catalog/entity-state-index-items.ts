@@ -92,7 +92,12 @@ function entryPutOp(tenantId: string, state: BoardState, entity: IndexedEntity):
 // Writes: each goes in the transaction of the entity write it describes.
 
 /** Ops for an entity moving from one state to another (same transaction as the entity update). */
-export function stateMoveOps(tenantId: string, entity: IndexedEntity, from: BoardState, to: BoardState): WriteOp[] {
+export function stateMoveOps(
+  tenantId: string,
+  entity: IndexedEntity,
+  from: BoardState,
+  to: BoardState,
+): WriteOp[] {
   if (from === to) return [];
   return [
     counterOp(tenantId, { [from]: -1, [to]: 1 }),

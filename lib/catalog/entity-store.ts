@@ -14,7 +14,8 @@ export function createEntityStore(table: Table) {
     list: (tenantId: string, blueprintSlug: string) => listEntities(table, tenantId, blueprintSlug),
 
     /** Which of `entityIds` still exist in this tenant (id pointers, read in batches of 100). */
-    existing: (tenantId: string, entityIds: readonly string[]) => existingEntityIds(table, tenantId, entityIds),
+    existing: (tenantId: string, entityIds: readonly string[]) =>
+      existingEntityIds(table, tenantId, entityIds),
   };
 }
 

@@ -53,7 +53,12 @@ const relationKeys = defineItem({
     sk: `RELKEY#${k.from_entity_id}#${k.relation_type}#${k.to_entity_id}`,
   }),
   keyOf: null,
-  docKey: { tenant_id: '<tnt>', from_entity_id: '<from_id>', relation_type: '<type>', to_entity_id: '<to_id>' },
+  docKey: {
+    tenant_id: '<tnt>',
+    from_entity_id: '<from_id>',
+    relation_type: '<type>',
+    to_entity_id: '<to_id>',
+  },
 });
 
 /** Adjacency of the depends_on graph: DEP#<from>#<to>. */
@@ -117,7 +122,12 @@ export async function getRelation(
 /** Every relation of the tenant (consistent, by id). */
 export async function listRelations(table: Table, tenantId: string): Promise<RelationRecord[]> {
   const items = await queryAll((cursor) =>
-    table.query({ pk: tenantPk(tenantId), sk: { op: 'beginsWith', prefix: 'REL#' }, cursor, consistent: true }),
+    table.query({
+      pk: tenantPk(tenantId),
+      sk: { op: 'beginsWith', prefix: 'REL#' },
+      cursor,
+      consistent: true,
+    }),
   );
   return items.map((item) => plain(relations.parse(item)));
 }

@@ -20,8 +20,8 @@ import {
   type UpdateCheckBody,
 } from './check-input.ts';
 import { checkKeys } from './check-keys.ts';
-import { checkPartitionPurgeOp } from './check-purge.ts';
 import { type CheckPageQuery, createCheckPager } from './check-pages.ts';
+import { checkPartitionPurgeOp } from './check-purge.ts';
 import { type CheckRun, type CheckStore, checkItems, dueIndexUpdate, joinCheck } from './check-store.ts';
 import type { CheckRecord } from './records.ts';
 

@@ -1,6 +1,6 @@
-import { parseEntityState, readEntityItem } from '../catalog/entity-items.ts';
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
+import { parseEntityState, readEntityItem } from '../catalog/entity-items.ts';
 import { applyResult } from '../domain/check-state.ts';
 import { graceMs, shardOf } from '../domain/schedule.ts';
 import type { Clock } from '../platform/clock.ts';

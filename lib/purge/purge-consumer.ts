@@ -1,7 +1,14 @@
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
-import { ConditionFailedError, type Item, type Key, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';
+import {
+  ConditionFailedError,
+  type Item,
+  type Key,
+  MAX_TRANSACTION_OPS,
+  type Table,
+  type WriteOp,
+} from '../store/table.ts';
 import {
   type ActionPurgeJob,
   type EntityPurgeJob,
@@ -53,7 +60,11 @@ export interface PurgeDeps {
  */
 const PURGEABLE_PARTITION = /^(CHECK#chk|EXEC#exe)_[0-9A-Z]{26}$/;
 
-async function runSteps<J extends PurgeJob>(table: Table, steps: PurgeStep<J>[], job: J): Promise<PurgeRound> {
+async function runSteps<J extends PurgeJob>(
+  table: Table,
+  steps: PurgeStep<J>[],
+  job: J,
+): Promise<PurgeRound> {
   const rounds = await Promise.all(steps.map((step) => step(table, job)));
   return { ops: rounds.flatMap((r) => r.ops), more: rounds.some((r) => r.more) };
 }

@@ -118,7 +118,12 @@ export async function readPurgeJob(table: Table, job: PurgeJob): Promise<PurgeJo
 }
 
 /** Holds while the job is still at the round this delivery read. */
-const sameRound = (job: PurgeJob): Condition => ({ kind: 'compare', attr: 'round', op: '=', value: job.round });
+const sameRound = (job: PurgeJob): Condition => ({
+  kind: 'compare',
+  attr: 'round',
+  op: '=',
+  value: job.round,
+});
 
 /** The update that hands the job to its next round (the MODIFY re-triggers the consumer). */
 export function purgeJobNextRoundOp(job: PurgeJob, at: string): UpdateOp {

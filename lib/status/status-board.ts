@@ -64,7 +64,8 @@ export function createBoardReader(deps: BoardDeps) {
     const pairs: { at: Item; entity: Item }[] = [];
     if (!(state && indexed)) {
       const read = await readEntityListChunk(table, source, page);
-      for (const item of read.items) if (!state || item.state === state) pairs.push({ at: item, entity: item });
+      for (const item of read.items)
+        if (!state || item.state === state) pairs.push({ at: item, entity: item });
       return { pairs, cursor: read.cursor };
     }
     const read = await readStateEntryChunk(table, source, page);

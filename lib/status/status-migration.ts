@@ -36,7 +36,10 @@ async function seedTenant(table: Table, tenantId: string): Promise<'seeded' | 's
     for (let i = 0; i < entities.length; i += perTransaction) {
       const ops: WriteOp[] = entities
         .slice(i, i + perTransaction)
-        .flatMap((entity) => [seededEntryOp(tenantId, entity, entity.state), entityUnchangedOp(tenantId, entity)]);
+        .flatMap((entity) => [
+          seededEntryOp(tenantId, entity, entity.state),
+          entityUnchangedOp(tenantId, entity),
+        ]);
       await table.transact(ops);
     }
     await table.transact([countersSeededOp(tenantId, tally(entities.map((e) => e.state)), before)]);

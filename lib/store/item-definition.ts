@@ -92,7 +92,8 @@ const INDEX_ATTRS = {
 
 export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
   const keyOf = (record: R): K => {
-    if (spec.keyOf === null) throw new TypeError(`a ${spec.type.entity} record has no key: put it with putAt`);
+    if (spec.keyOf === null)
+      throw new TypeError(`a ${spec.type.entity} record has no key: put it with putAt`);
     return spec.keyOf ? spec.keyOf(record) : (record as unknown as K);
   };
   const indexes = (['gsi1', 'gsi2'] as const).filter((name) => spec[name] !== undefined);
