@@ -17,7 +17,6 @@ import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
  * The status board's index items that go with every state change are entity-state-index-items.ts's.
  */
 
-const ENTITY_STATES = ['up', 'degraded', 'down', 'unknown'] as const;
 const checkStateValue = z.enum(['unknown', 'up', 'down']);
 
 /** The catalog's view of an entity item (what the API shows, plus its optimistic-lock `version`). */
@@ -27,7 +26,7 @@ export const entitySchema = z.object({
   slug: z.string(),
   name: z.string(),
   fields: z.record(z.string(), fieldValueSchema),
-  state: z.enum(ENTITY_STATES),
+  state: z.enum(['up', 'degraded', 'down', 'unknown']),
   created_at: z.string(),
   updated_at: z.string(),
   version: z.number().int(),
@@ -84,8 +83,6 @@ const versionHeld = (version: number): Condition => ({
   value: version,
 });
 
-// Reads
-
 /** Reads an entity's item (consistent), unparsed: for callers that need its state only sometimes. */
 export function readEntityItem(
   table: Table,
@@ -124,19 +121,14 @@ export async function getEntity(
   return item ? entitySchema.parse(item) : undefined;
 }
 
-/** Where the entity with this id is (its pointer, consistent), or undefined. */
-async function locate(table: Table, tenantId: string, entityId: string) {
-  if (!isId('ent', entityId)) return undefined;
-  return pointers.get(table, { tenant_id: tenantId, id: entityId }, { consistent: true });
-}
-
 /** The entity with this id in this tenant (id pointer, then record), or undefined. */
 export async function getEntityById(
   table: Table,
   tenantId: string,
   entityId: string,
 ): Promise<EntityRecord | undefined> {
-  const pointer = await locate(table, tenantId, entityId);
+  if (!isId('ent', entityId)) return undefined;
+  const pointer = await pointers.get(table, { tenant_id: tenantId, id: entityId }, { consistent: true });
   const entity = pointer && (await getEntity(table, tenantId, pointer.blueprint_slug, pointer.slug));
   return entity?.id === entityId ? entity : undefined;
 }
@@ -235,8 +227,6 @@ export function readEntityItems(
   );
 }
 
-// Writes
-
 /** The puts of a new entity and its id pointer; an entity of that slug already there fails op 0. */
 export function entityCreatedOps(tenantId: string, entity: EntityRecord): WriteOp[] {
   return [
@@ -280,7 +270,7 @@ export function entityUnchangedOp(tenantId: string, entity: EntityState): WriteO
   return entities.conditionCheck(at(tenantId, entity), versionHeld(entity.version));
 }
 
-/** What a check write changes on its entity item (the checks engine's attributes). */
+/** What a check write changes on its entity item; without `condition` (e.g. a plan limit) it must exist. */
 export interface EntityChecksChange {
   state: EntityState['state'];
   checkStates: Record<string, 'unknown' | 'up' | 'down'>;
@@ -288,7 +278,6 @@ export interface EntityChecksChange {
   lastTransitionId?: string | undefined;
   /** check_count change: check create (+1) and delete (-1). */
   countDelta?: number | undefined;
-  /** Extra condition (e.g. the plan's check limit); without it the entity must exist. */
   condition?: Condition | undefined;
 }
 
