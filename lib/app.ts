@@ -45,8 +45,7 @@ import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import { inProcessProber } from './probes/run-probe.ts';
 import type { Prober } from './probes/types.ts';
-import { purgePartition } from './purge/partition-purge.ts';
-import { createPurgeConsumer } from './purge/purge-consumer.ts';
+import { createPurgeConsumer, type PurgeSteps } from './purge/purge-consumer.ts';
 import { PURGE_JOB_ENTITY } from './purge/purge-job-items.ts';
 import { pingRoutes } from './push/ping-routes.ts';
 import { createPushService } from './push/push-service.ts';
@@ -70,6 +69,12 @@ import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slot
  * stream event source filters on the same list, so high-volume items (results) never reach it.
  */
 export const STREAM_ENTITIES: readonly string[] = [PURGE_JOB_ENTITY, checkTypes.transition.entity];
+
+/** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
+const purgeSteps: PurgeSteps = {
+  entity: [purgeEntityRelations, purgeEntityChecks],
+  action: [purgeActionExecutions],
+};
 
 /** What every runtime provides to the core. */
 export interface CoreDeps {
@@ -256,17 +261,7 @@ export function createApp(deps: CoreDeps) {
 
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */
   const consumers: ChangeConsumer[] = [
-    createPurgeConsumer({
-      table: deps.table,
-      clock: deps.clock,
-      logger: deps.logger,
-      // Each owner purges its own items of a deleted entity, check partition or action.
-      steps: {
-        entity: [purgeEntityRelations, purgeEntityChecks],
-        partition: [purgePartition],
-        action: [purgeActionExecutions],
-      },
-    }),
+    createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger, steps: purgeSteps }),
     notifications.consumer,
     actions.consumer,
     ...(statusStream.consumer ? [statusStream.consumer] : []),

@@ -40,10 +40,12 @@ export interface PurgeRound {
 
 export type PurgeStep<J extends PurgeJob> = (table: Table, job: J) => Promise<PurgeRound>;
 
-/** The steps of each job kind, registered at composition (lib/app.ts). */
+/**
+ * The owners' steps of each job kind, registered at composition (lib/app.ts). A partition job needs
+ * none: lib/purge deletes the whole partition itself.
+ */
 export interface PurgeSteps {
   entity: PurgeStep<EntityPurgeJob>[];
-  partition: PurgeStep<PartitionPurgeJob>[];
   action: PurgeStep<ActionPurgeJob>[];
 }
 
@@ -60,6 +62,20 @@ export interface PurgeDeps {
  */
 const PURGEABLE_PARTITION = /^(CHECK#chk|EXEC#exe)_[0-9A-Z]{26}$/;
 
+/** Items of a partition deleted per round. */
+const PARTITION_ITEMS_PER_ROUND = 500;
+
+/**
+ * A partition job's round: deletes the next items of a whole partition, whatever their owners (a
+ * check's partition holds the checks engine's, notify's and push's items). It builds no item's
+ * key: it deletes the keys it reads.
+ */
+async function purgePartition(table: Table, job: PartitionPurgeJob): Promise<PurgeRound> {
+  const page = await table.query({ pk: job.partition, limit: PARTITION_ITEMS_PER_ROUND, consistent: true });
+  const ops: WriteOp[] = page.items.map((item) => ({ type: 'delete', key: { pk: item.pk, sk: item.sk } }));
+  return { ops, more: page.cursor !== undefined };
+}
+
 async function runSteps<J extends PurgeJob>(
   table: Table,
   steps: PurgeStep<J>[],
@@ -74,7 +90,7 @@ function roundOf(deps: PurgeDeps, job: PurgeJob): Promise<PurgeRound> {
     case 'entity':
       return runSteps(deps.table, deps.steps.entity, job);
     case 'partition':
-      return runSteps(deps.table, deps.steps.partition, job);
+      return purgePartition(deps.table, job);
     case 'action':
       return runSteps(deps.table, deps.steps.action, job);
   }

@@ -5,7 +5,6 @@ import { purgeEntityChecks } from '../../lib/checks/check-purge.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { purgePartition } from '../../lib/purge/partition-purge.ts';
 import { createPurgeConsumer } from '../../lib/purge/purge-consumer.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
 import { queryAll } from '../../lib/store/items.ts';
@@ -27,7 +26,6 @@ describe('the purge consumer', () => {
       logger: silentLogger,
       steps: {
         entity: [purgeEntityRelations, purgeEntityChecks],
-        partition: [purgePartition],
         action: [purgeActionExecutions],
       },
     });
