@@ -1,9 +1,12 @@
-import { parseItem } from '../store/items.ts';
-import { checkPartition } from '../store/partitions.ts';
+import { z } from 'zod';
+import { batchGetAll, parseItem, queryAll } from '../store/items.ts';
+import { checkPartition, tenantPk } from '../store/partitions.ts';
 import type { Table, WriteOp } from '../store/table.ts';
-import { checkKeys, checkTypes, RESULT_PREFIX } from './check-keys.ts';
+import { CHECK_PREFIX, checkKeys, checkTypes, RESULT_PREFIX } from './check-keys.ts';
 import {
+  CHECK_TYPES,
   type CheckDefinitionRecord,
+  type CheckType,
   checkDefinitionSchema,
   type ResultRecord,
   resultSchema,
@@ -49,4 +52,36 @@ export async function latestResults(table: Table, checkId: string, limit: number
     const result = resultSchema.safeParse(item);
     return result.success ? [result.data] : [];
   });
+}
+
+const checkTypeSchema = z.object({ id: z.string(), check_type: z.enum(CHECK_TYPES) });
+
+/** check id -> type of the tenant's checks: every one (the tenant's check items), or those of `checkIds` (by key). */
+export async function checkTypesOf(
+  table: Table,
+  tenantId: string,
+  checkIds?: readonly string[],
+): Promise<Map<string, CheckType>> {
+  const items =
+    checkIds === undefined
+      ? await queryAll((cursor) =>
+          table.query({
+            pk: tenantPk(tenantId),
+            sk: { op: 'beginsWith', prefix: CHECK_PREFIX },
+            cursor,
+            consistent: true,
+          }),
+        )
+      : await batchGetAll(
+          table,
+          [...new Set(checkIds)].map((id) => checkKeys.check(tenantId, id)),
+        );
+  // The tenant's CHECK# items are definitions and their state items; the type is on the first.
+  const definitions = items.filter((item) => item.entity === checkTypes.check.entity);
+  return new Map(
+    definitions.map((item) => {
+      const check = checkTypeSchema.parse(item);
+      return [check.id, check.check_type] as const;
+    }),
+  );
 }

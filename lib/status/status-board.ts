@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   type EntityState,
   entityListSource,
@@ -11,13 +10,10 @@ import {
   readStateEntryChunk,
   stateIndexSource,
 } from '../catalog/entity-state-index-items.ts';
-import { CHECK_PREFIX, checkKeys } from '../checks/check-keys.ts';
-import { CHECK_ENTITY } from '../checks/check-store.ts';
-import { CHECK_TYPES } from '../checks/records.ts';
+import { checkTypesOf } from '../checks/check-items.ts';
+import type { CheckType } from '../checks/records.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { batchGetAll, parseItem, queryAll } from '../store/items.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging.ts';
-import { tenantPk } from '../store/partitions.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { readCounts } from './status-counts.ts';
 
@@ -27,8 +23,6 @@ import { readCounts } from './status-counts.ts';
  * entity items (by blueprint prefix when one is asked). Index entries are checked against the
  * entity items they name, so a stale entry never shows a wrong state: it is skipped.
  */
-
-const checkTypeSchema = z.object({ id: z.string(), check_type: z.enum(CHECK_TYPES) });
 
 export interface BoardQuery {
   state?: BoardState | undefined;
@@ -108,36 +102,14 @@ export function createBoardReader(deps: BoardDeps) {
   };
 
   /** check id -> type for the checks of `entities`: every definition of the tenant for a whole board, else by key. */
-  const checkTypesOf = async (tenantId: string, entities: EntityState[], whole: boolean) => {
-    let items: Item[];
-    if (whole) {
-      items = await queryAll((cursor) =>
-        table.query({
-          pk: tenantPk(tenantId),
-          sk: { op: 'beginsWith', prefix: CHECK_PREFIX },
-          cursor,
-          consistent: true,
-        }),
-      );
-    } else {
-      const ids = [...new Set(entities.flatMap((e) => Object.keys(e.check_states ?? {})))];
-      items = await batchGetAll(
-        table,
-        ids.map((id) => checkKeys.check(tenantId, id)),
-      );
-    }
-    return new Map(
-      // The tenant's CHECK# items are definitions and their state items; the type is on the first.
-      items
-        .filter((item) => item.entity === CHECK_ENTITY)
-        .map((item) => {
-          const check = parseItem(checkTypeSchema, item);
-          return [check.id, check.check_type] as const;
-        }),
+  const checkTypesOfBoard = (tenantId: string, entities: EntityState[], whole: boolean) =>
+    checkTypesOf(
+      table,
+      tenantId,
+      whole ? undefined : entities.flatMap((e) => Object.keys(e.check_states ?? {})),
     );
-  };
 
-  const view = (entity: EntityState, checkTypes: Map<string, (typeof CHECK_TYPES)[number]>) => ({
+  const view = (entity: EntityState, checkTypes: Map<string, CheckType>) => ({
     id: entity.id,
     blueprint_slug: entity.blueprint_slug,
     slug: entity.slug,
@@ -160,11 +132,11 @@ export function createBoardReader(deps: BoardDeps) {
       const [counted, unindexed, wholeCheckTypes] = await Promise.all([
         readCounts(table, tenantId),
         query.state ? undefined : readEntities(tenantId, query, false),
-        whole ? checkTypesOf(tenantId, [], true) : undefined,
+        whole ? checkTypesOfBoard(tenantId, [], true) : undefined,
       ]);
       const read = unindexed ?? (await readEntities(tenantId, query, counted !== undefined));
       const entities = read.entities.map(parseEntityState);
-      const checkTypes = wholeCheckTypes ?? (await checkTypesOf(tenantId, entities, false));
+      const checkTypes = wholeCheckTypes ?? (await checkTypesOfBoard(tenantId, entities, false));
       // Before the tenant is seeded (docs/data-model.md), counts come from its entity items.
       const counts =
         counted ??
