@@ -73,7 +73,7 @@ export function scheduleClaimOp(
 /**
  * The tenant's actions: one item each in the tenant's partition, with a counter item that keeps
  * the limit of 50 under concurrent creates. Deleting an action writes a purge job that removes its
- * executions in bounded rounds (lib/catalog/purge.ts).
+ * executions in bounded rounds (lib/actions/action-purge.ts, run by lib/purge).
  */
 export function createActionStore(table: Table, options: ActionStoreOptions) {
   const parse = (item: Item) => parseItem(actionSchema, item);

@@ -167,7 +167,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       // Only a result that changes the check's state touches its entity, which must then still
       // exist (its update would otherwise create it again). One that changes nothing writes only
       // the check's state and partition: if the entity was deleted meanwhile, its purge deletes the
-      // check and that partition after it (lib/catalog/purge.ts), and the state's version
+      // check and that partition after it (lib/purge), and the state's version
       // condition refuses any result once the check is gone.
       if (applied.changed) {
         const entityItem = await readEntityItem(
