@@ -48,7 +48,8 @@ describe('defineItem', () => {
     expect(stored).toMatchObject({ count: 3, due_at: null });
     expect(stored).not.toHaveProperty('gsi2pk');
     expect(stored).not.toHaveProperty('ttl');
-    expect(widget.parseAll([stored!, { pk: 'x', sk: 'y', entity: 'other' }])).toHaveLength(1);
+    if (!stored) throw new Error('the widget is stored');
+    expect(widget.parseAll([stored, { pk: 'x', sk: 'y', entity: 'other' }])).toHaveLength(1);
     await table.close();
   });
 
