@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '../lib/auth/api-key.ts';
 import { createTenantStore } from '../lib/auth/tenant-store.ts';
-import { catalogKeys, catalogTypes } from '../lib/catalog/catalog-keys.ts';
+import { type EntityRecord, entityCreatedOps } from '../lib/catalog/entity-items.ts';
 import { isoTime, systemClock } from '../lib/platform/clock.ts';
 import { newId } from '../lib/platform/ids.ts';
-import { STATUS_COUNTERS_MIGRATED, statusKeys } from '../lib/status/status-index.ts';
-import { stamp } from '../lib/store/item-type.ts';
 import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
 import { MAX_TRANSACTION_OPS, type WriteOp } from '../lib/store/table.ts';
 import { call } from './push.ts';
@@ -35,7 +33,7 @@ export interface StatusFigures {
 
 const BLUEPRINTS = 10;
 
-function stateOf(i: number): string {
+function stateOf(i: number): EntityRecord['state'] {
   const r = i % 100;
   return r === 0 ? 'down' : r < 4 ? 'degraded' : r < 6 ? 'unknown' : 'up';
 }
@@ -52,43 +50,28 @@ async function seed(dataDir: string, entities: number): Promise<void> {
       const bp = `bp-${i % BLUEPRINTS}`;
       const slug = `e-${i}`;
       const id = newId('ent', Date.now());
-      ops.push(
-        {
-          type: 'put',
-          item: {
-            ...catalogKeys.entity(tenant.id, bp, slug),
-            ...stamp(catalogTypes.entity),
-            id,
-            blueprint_slug: bp,
-            slug,
-            name: `Entity ${i}`,
-            fields: {},
-            state: stateOf(i),
-            created_at: at,
-            updated_at: at,
-            version: 1,
-          },
-        },
-        {
-          type: 'put',
-          item: {
-            ...catalogKeys.entityId(tenant.id, id),
-            ...stamp(catalogTypes.entityPointer),
-            id,
-            blueprint_slug: bp,
-            slug,
-          },
-        },
-      );
+      const entity: EntityRecord = {
+        id,
+        blueprint_slug: bp,
+        slug,
+        name: `Entity ${i}`,
+        fields: {},
+        state: stateOf(i),
+        created_at: at,
+        updated_at: at,
+        version: 1,
+      };
+      ops.push(...entityCreatedOps(tenant.id, entity));
       if (ops.length >= MAX_TRANSACTION_OPS || i === entities - 1) {
         await table.transact(ops);
         ops = [];
       }
     }
-    // As an installation from before the counters (no marker, no counter item): the next start seeds them.
+    // As an installation from before the counters (no marker, no counter item): the next start seeds
+    // them. The keys as stored (docs/data-model.md, Status): no write builder removes them.
     await table.transact([
-      { type: 'delete', key: STATUS_COUNTERS_MIGRATED },
-      { type: 'delete', key: statusKeys.counters(tenant.id) },
+      { type: 'delete', key: { pk: 'MIGRATION', sk: 'status-counters' } },
+      { type: 'delete', key: { pk: `STATUS#${tenant.id}`, sk: 'COUNTS' } },
     ]);
   } finally {
     await table.close();

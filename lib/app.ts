@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { purgeActionExecutions } from './actions/action-purge.ts';
 import { composeActions } from './actions/compose.ts';
 import type { ActionJob } from './actions/jobs.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
@@ -12,13 +13,13 @@ import { createTeamStore } from './auth/team-store.ts';
 import { createTenantStore } from './auth/tenant-store.ts';
 import { createBlueprintService } from './catalog/blueprint-service.ts';
 import { createBlueprintStore } from './catalog/blueprint-store.ts';
-import { catalogTypes } from './catalog/catalog-keys.ts';
 import { createEntityService } from './catalog/entity-service.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
-import { createPurgeConsumer } from './catalog/purge.ts';
 import { createRelationStore } from './catalog/relation-items.ts';
+import { purgeEntityRelations } from './catalog/relation-purge.ts';
 import { createRelationService } from './catalog/relation-service.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { purgeEntityChecks } from './checks/check-purge.ts';
 import { createCheckService } from './checks/check-service.ts';
 import { createCheckStore } from './checks/check-store.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
@@ -44,6 +45,8 @@ import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import { inProcessProber } from './probes/run-probe.ts';
 import type { Prober } from './probes/types.ts';
+import { createPurgeConsumer, type PurgeSteps } from './purge/purge-consumer.ts';
+import { PURGE_JOB_ENTITY } from './purge/purge-job-items.ts';
 import { pingRoutes } from './push/ping-routes.ts';
 import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
@@ -65,7 +68,13 @@ import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slot
  * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
  * stream event source filters on the same list, so high-volume items (results) never reach it.
  */
-export const STREAM_ENTITIES: readonly string[] = [catalogTypes.purgeJob.entity, TRANSITION_ENTITY];
+export const STREAM_ENTITIES: readonly string[] = [PURGE_JOB_ENTITY, TRANSITION_ENTITY];
+
+/** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
+const purgeSteps: PurgeSteps = {
+  entity: [purgeEntityRelations, purgeEntityChecks],
+  action: [purgeActionExecutions],
+};
 
 /** What every runtime provides to the core. */
 export interface CoreDeps {
@@ -252,7 +261,7 @@ export function createApp(deps: CoreDeps) {
 
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */
   const consumers: ChangeConsumer[] = [
-    createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
+    createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger, steps: purgeSteps }),
     notifications.consumer,
     actions.consumer,
     ...(statusStream.consumer ? [statusStream.consumer] : []),

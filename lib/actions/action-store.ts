@@ -1,5 +1,5 @@
-import { actionPurgeJob } from '../catalog/purge.ts';
 import { shardOf } from '../domain/schedule.ts';
+import { actionPurgeJobOp } from '../purge/purge-job-items.ts';
 import { belowLimit } from '../store/conditions.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
@@ -73,7 +73,7 @@ export function scheduleClaimOp(
 /**
  * The tenant's actions: one item each in the tenant's partition, with a counter item that keeps
  * the limit of 50 under concurrent creates. Deleting an action writes a purge job that removes its
- * executions in bounded rounds (lib/catalog/purge.ts).
+ * executions in bounded rounds (lib/actions/action-purge.ts, run by lib/purge).
  */
 export function createActionStore(table: Table, options: ActionStoreOptions) {
   const parse = (item: Item) => parseItem(actionSchema, item);
@@ -168,7 +168,7 @@ export function createActionStore(table: Table, options: ActionStoreOptions) {
             set: { ...stamp(actionTypes.actionCount), tenant_id: tenantId },
             add: { count: -1 },
           },
-          { type: 'put', item: actionPurgeJob(tenantId, actionId) },
+          actionPurgeJobOp(tenantId, actionId),
         ]);
         return true;
       } catch (error) {

@@ -4,9 +4,14 @@ import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { unchanged } from '../store/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
-import { type BlueprintStore, clearDefaultFlag } from './blueprint-store.ts';
-import { catalogKeys } from './catalog-keys.ts';
-import { type BlueprintRecord, publicBlueprint } from './records.ts';
+import {
+  type BlueprintRecord,
+  blueprintChangedOp,
+  blueprintDeletedOp,
+  clearDefaultFlagOp,
+} from './blueprint-items.ts';
+import type { BlueprintStore } from './blueprint-store.ts';
+import { publicBlueprint } from './records.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 export interface BlueprintChangeDeps {
@@ -53,24 +58,24 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
       updated_at: isoTime(clock.now()),
     };
     const ops: WriteOp[] = [
-      {
-        type: 'update',
-        key: catalogKeys.blueprint(tenantId, slug),
-        set: {
+      blueprintChangedOp(
+        tenantId,
+        slug,
+        {
           name: next.name,
           description: next.description,
           is_default: isDefault,
           updated_at: next.updated_at,
         },
         // is_default as read: the tenant's default_blueprint below is written from it.
-        condition: {
+        {
           kind: 'and',
           conditions: [
             unchanged('id', bp.id),
             { kind: 'compare', attr: 'is_default', op: '=', value: bp.is_default },
           ],
         },
-      },
+      ),
     ];
     if (isDefault !== bp.is_default) {
       ops.push({
@@ -84,7 +89,7 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
       });
       const previous = tenant.default_blueprint;
       if (isDefault && previous !== undefined && previous !== slug)
-        ops.push(clearDefaultFlag(tenantId, previous));
+        ops.push(clearDefaultFlagOp(tenantId, previous));
     }
     try {
       await table.transact(ops);
@@ -99,19 +104,15 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
     const bp = await blueprints.require(tenantId, slug);
     if (bp.entity_count > 0) throw holdsEntities(slug, bp.entity_count);
     const ops: WriteOp[] = [
-      {
-        type: 'delete',
-        key: catalogKeys.blueprint(tenantId, slug),
-        // entity_count = 0 in the same transaction that entity creates increment it: no entity slips in.
-        condition: {
-          kind: 'and',
-          conditions: [
-            unchanged('id', bp.id),
-            { kind: 'compare', attr: 'entity_count', op: '=', value: 0 },
-            { kind: 'compare', attr: 'is_default', op: '=', value: bp.is_default },
-          ],
-        },
-      },
+      // entity_count = 0 in the same transaction that entity creates increment it: no entity slips in.
+      blueprintDeletedOp(tenantId, slug, {
+        kind: 'and',
+        conditions: [
+          unchanged('id', bp.id),
+          { kind: 'compare', attr: 'entity_count', op: '=', value: 0 },
+          { kind: 'compare', attr: 'is_default', op: '=', value: bp.is_default },
+        ],
+      }),
       {
         type: 'update',
         key: tenancyKeys.tenant(tenantId),

@@ -10,14 +10,18 @@ import { ConflictError, LimitExceededError, ValidationError } from '../platform/
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
 import { belowLimit, unchanged } from '../store/conditions.ts';
-import { stamp } from '../store/item-type.ts';
-import { parseItem } from '../store/items.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { createBlueprintChanges } from './blueprint-changes.ts';
-import { type BlueprintStore, clearDefaultFlag } from './blueprint-store.ts';
-import { catalogKeys, catalogTypes } from './catalog-keys.ts';
-import { type BlueprintRecord, blueprintSchema, plainField, publicBlueprint } from './records.ts';
+import {
+  type BlueprintRecord,
+  blueprintCreatedOp,
+  blueprintFieldsOp,
+  blueprintSchema,
+  clearDefaultFlagOp,
+} from './blueprint-items.ts';
+import type { BlueprintStore } from './blueprint-store.ts';
+import { plainField, publicBlueprint } from './records.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 export interface BlueprintServiceDeps {
@@ -74,11 +78,7 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
     const tenantConditions: Condition[] = [{ kind: 'itemExists' }, belowLimit('blueprint_count', limit)];
     if (input.is_default) tenantConditions.push(unchanged('default_blueprint', tenant.default_blueprint));
     const ops: WriteOp[] = [
-      {
-        type: 'put',
-        item: { ...catalogKeys.blueprint(tenantId, input.slug), ...stamp(catalogTypes.blueprint), ...record },
-        condition: { kind: 'itemNotExists' },
-      },
+      blueprintCreatedOp(tenantId, record),
       {
         type: 'update',
         key: tenancyKeys.tenant(tenantId),
@@ -87,7 +87,7 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
         condition: { kind: 'and', conditions: tenantConditions },
       },
     ];
-    if (previous !== undefined) ops.push(clearDefaultFlag(tenantId, previous));
+    if (previous !== undefined) ops.push(clearDefaultFlagOp(tenantId, previous));
     try {
       await table.transact(ops);
       return record;
@@ -127,14 +127,15 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
     const conditions: Condition[] = [unchanged('id', bp.id), unchanged('version', bp.version)];
     if (needsEmptyBlueprint) conditions.push({ kind: 'compare', attr: 'entity_count', op: '=', value: 0 });
     try {
-      const item = await table.update({
-        type: 'update',
-        key: catalogKeys.blueprint(tenantId, slug),
-        set: { fields: [...bp.fields, plainField(def)], updated_at: isoTime(clock.now()) },
-        add: { version: 1 },
-        condition: { kind: 'and', conditions },
-      });
-      return parseItem(blueprintSchema, item);
+      const item = await table.update(
+        blueprintFieldsOp(
+          tenantId,
+          slug,
+          { fields: [...bp.fields, plainField(def)], updated_at: isoTime(clock.now()) },
+          { kind: 'and', conditions },
+        ),
+      );
+      return blueprintSchema.parse(item);
     } catch (err) {
       if (err instanceof ConditionFailedError) return RETRY;
       throw err;

@@ -3,16 +3,16 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
-import { entityAddedOps, entityRemovedOps } from '../status/status-index.ts';
+import { entityPurgeJobOp } from '../purge/purge-job-items.ts';
 import { belowLimit, unchanged } from '../store/conditions.ts';
-import { stamp } from '../store/item-type.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, ItemTooLargeError, type Table } from '../store/table.ts';
+import { type BlueprintRecord, blueprintUnchangedOp, entityCountOp } from './blueprint-items.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
-import { catalogKeys, catalogTypes } from './catalog-keys.ts';
+import { type EntityRecord, entityCreatedOps, entityDeletedOps, entityPatchedOp } from './entity-items.ts';
+import { entityAddedOps, entityRemovedOps } from './entity-state-index-items.ts';
 import type { EntityStore } from './entity-store.ts';
-import { entityPurgeJob } from './purge.ts';
-import { type BlueprintRecord, type EntityRecord, publicEntity } from './records.ts';
+import { publicEntity } from './records.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 export interface EntityServiceDeps {
@@ -97,48 +97,20 @@ export function createEntityService(deps: EntityServiceDeps) {
     };
     try {
       await table.transact([
-        {
-          type: 'put',
-          item: {
-            ...catalogKeys.entity(tenantId, bp.slug, entity.slug),
-            ...stamp(catalogTypes.entity),
-            ...entity,
-          },
-          condition: { kind: 'itemNotExists' },
-        },
-        {
-          type: 'put',
-          item: {
-            ...catalogKeys.entityId(tenantId, entity.id),
-            ...stamp(catalogTypes.entityPointer),
-            id: entity.id,
-            blueprint_slug: bp.slug,
-            slug: entity.slug,
-          },
-          condition: { kind: 'itemNotExists' },
-        },
-        {
-          // The limit counter and the field-definition version are checked on the blueprint in the same transaction.
-          type: 'update',
-          key: catalogKeys.blueprint(tenantId, bp.slug),
-          add: { entity_count: 1 },
-          condition: {
-            kind: 'and',
-            // The id: a blueprint deleted and created again under this slug is another blueprint.
-            conditions: [
-              unchanged('id', bp.id),
-              unchanged('version', bp.version),
-              belowLimit('entity_count', limit),
-            ],
-          },
-        },
-        // The tenant's status counters and state index (lib/status/status-index.ts).
-        ...entityAddedOps(
-          tenantId,
-          catalogKeys.entity(tenantId, bp.slug, entity.slug).sk,
-          entity.id,
-          'unknown',
-        ),
+        // The entity put is op 0: its condition failing means the slug is taken.
+        ...entityCreatedOps(tenantId, entity),
+        // The limit counter and the field-definition version are checked on the blueprint in the same
+        // transaction; the id: a blueprint deleted and created again under this slug is another blueprint.
+        entityCountOp(tenantId, bp.slug, 1, {
+          kind: 'and',
+          conditions: [
+            unchanged('id', bp.id),
+            unchanged('version', bp.version),
+            belowLimit('entity_count', limit),
+          ],
+        }),
+        // The tenant's status counters and state index.
+        ...entityAddedOps(tenantId, entity, 'unknown'),
       ]);
       return view(bp, entity);
     } catch (err) {
@@ -168,18 +140,12 @@ export function createEntityService(deps: EntityServiceDeps) {
     };
     try {
       await table.transact([
-        {
-          type: 'update',
-          key: catalogKeys.entity(tenantId, bp.slug, entity.slug),
-          set: { name: next.name, fields: next.fields, updated_at: next.updated_at },
-          add: { version: 1 },
-          condition: unchanged('version', entity.version),
-        },
-        {
-          type: 'conditionCheck',
-          key: catalogKeys.blueprint(tenantId, bp.slug),
-          condition: unchanged('version', bp.version),
-        },
+        entityPatchedOp(tenantId, entity, {
+          name: next.name,
+          fields: next.fields,
+          updated_at: next.updated_at,
+        }),
+        blueprintUnchangedOp(tenantId, bp.slug, bp.version),
       ]);
       return view(bp, next);
     } catch (err) {
@@ -190,24 +156,13 @@ export function createEntityService(deps: EntityServiceDeps) {
 
   const removeOnce = async (tenantId: string, blueprintSlug: string, slug: string) => {
     const { bp, entity } = await load(tenantId, blueprintSlug, slug);
-    const key = catalogKeys.entity(tenantId, bp.slug, entity.slug);
     try {
       await table.transact([
-        {
-          // Version-held: the status counter taken down is the state this delete read.
-          type: 'delete',
-          key,
-          condition: unchanged('version', entity.version),
-        },
-        { type: 'delete', key: catalogKeys.entityId(tenantId, entity.id) },
-        {
-          type: 'update',
-          key: catalogKeys.blueprint(tenantId, bp.slug),
-          add: { entity_count: -1 },
-          condition: { kind: 'itemExists' },
-        },
-        { type: 'put', item: entityPurgeJob(tenantId, entity.id) },
-        ...entityRemovedOps(tenantId, key.sk, entity.state),
+        // Version-held: the status counter taken down is the state this delete read.
+        ...entityDeletedOps(tenantId, entity),
+        entityCountOp(tenantId, bp.slug, -1, { kind: 'itemExists' }),
+        entityPurgeJobOp(tenantId, entity.id),
+        ...entityRemovedOps(tenantId, entity, entity.state),
       ]);
       return undefined;
     } catch (err) {

@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { type FieldDefinition, fieldDefinitionSchema, sortFields } from '../domain/blueprint-fields.ts';
-import { fieldValueSchema } from '../domain/field-values.ts';
+import { type FieldDefinition, sortFields } from '../domain/blueprint-fields.ts';
+import type { BlueprintRecord } from './blueprint-items.ts';
+import type { EntityRecord } from './entity-items.ts';
+import type { RelationRecord } from './relation-items.ts';
 
-/** Stored shapes of catalog items, parsed on every read, and the public views built from them. */
-
-export const RELATION_TYPES = ['depends_on', 'part_of', 'connects_to', 'owned_by'] as const;
-export type RelationType = (typeof RELATION_TYPES)[number];
+/**
+ * The catalog's attributes of the tenant item, and the public views of the catalog's records (the
+ * stored shapes are their owner modules': blueprint-items.ts, entity-items.ts, relation-items.ts).
+ */
 
 /** The catalog's attributes on the tenant item: limits (set by the operator) and counters (kept here). */
 export const tenantCatalogSchema = z.object({
@@ -16,68 +18,6 @@ export const tenantCatalogSchema = z.object({
   relation_graph_version: z.number().int().optional(),
 });
 export type TenantCatalog = z.infer<typeof tenantCatalogSchema>;
-
-export const blueprintSchema = z.object({
-  id: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  fields: z.array(fieldDefinitionSchema),
-  is_default: z.boolean(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  /** Internal: entities of this blueprint (the entity_limit_per_bp counter). */
-  entity_count: z.number().int(),
-  /** Internal: bumped by every change of `fields` (optimistic concurrency). */
-  version: z.number().int(),
-});
-export type BlueprintRecord = z.infer<typeof blueprintSchema>;
-
-export const entitySchema = z.object({
-  id: z.string(),
-  blueprint_slug: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  fields: z.record(z.string(), fieldValueSchema),
-  state: z.enum(['up', 'degraded', 'down', 'unknown']),
-  created_at: z.string(),
-  updated_at: z.string(),
-  version: z.number().int(),
-});
-export type EntityRecord = z.infer<typeof entitySchema>;
-
-export const entityPointerSchema = z.object({ id: z.string(), blueprint_slug: z.string(), slug: z.string() });
-
-export const relationSchema = z.object({
-  id: z.string(),
-  from_entity_id: z.string(),
-  to_entity_id: z.string(),
-  relation_type: z.enum(RELATION_TYPES),
-  created_at: z.string(),
-});
-export type RelationRecord = z.infer<typeof relationSchema>;
-
-export const purgeJobSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('entity'),
-    tenant_id: z.string(),
-    entity_id: z.string(),
-    round: z.number().int(),
-  }),
-  z.object({
-    kind: z.literal('partition'),
-    tenant_id: z.string(),
-    partition: z.string(),
-    round: z.number().int(),
-  }),
-  z.object({
-    kind: z.literal('action'),
-    tenant_id: z.string(),
-    action_id: z.string(),
-    round: z.number().int(),
-  }),
-]);
-export type PurgeJob = z.infer<typeof purgeJobSchema>;
 
 /** A field definition without absent optional keys (as stored and returned). */
 export function plainField(def: FieldDefinition): FieldDefinition {

@@ -1,122 +1,195 @@
 import { z } from 'zod';
-import { stamp } from '../store/item-type.ts';
-import { parseItem, queryAll } from '../store/items.ts';
+import { defineItem } from '../store/item-definition.ts';
+import { itemType } from '../store/item-type.ts';
+import { queryAll } from '../store/items.ts';
 import { tenantPk } from '../store/partitions.ts';
-import type { Item, Table, WriteOp } from '../store/table.ts';
-import {
-  catalogKeys,
-  catalogTypes,
-  dependencyPrefix,
-  entityRelationsPk,
-  RELATION_PREFIX,
-} from './catalog-keys.ts';
-import { type RelationRecord, relationSchema } from './records.ts';
+import type { Table, WriteOp } from '../store/table.ts';
 
-/** A relation's items: the record (indexed by both ends), its uniqueness item and, for depends_on, its adjacency item. */
+/**
+ * The owner of a relation's items (docs/data-model.md, Catalog): the record (`relation`, indexed by
+ * both ends), its uniqueness item (`relation_key`) and, for depends_on, its adjacency item
+ * (`dependency`), which the cycle search and the notifier's upstream walk read.
+ */
+
+export const RELATION_TYPES = ['depends_on', 'part_of', 'connects_to', 'owned_by'] as const;
+export type RelationType = (typeof RELATION_TYPES)[number];
+
+export const relationSchema = z.object({
+  id: z.string(),
+  from_entity_id: z.string(),
+  to_entity_id: z.string(),
+  relation_type: z.enum(RELATION_TYPES),
+  created_at: z.string(),
+});
+export type RelationRecord = z.infer<typeof relationSchema>;
+
+/** gsi1 (by from-entity) and gsi2 (by to-entity) partition of an entity's relations. */
+const entityRelationsPk = (entityId: string) => `ENTREL#${entityId}`;
+
+const relations = defineItem({
+  type: itemType('relation'),
+  // Stored with version 1 (relations are immutable).
+  schema: relationSchema.extend({ version: z.number().int().optional() }),
+  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `REL#${k.id}` }),
+  keyOf: null,
+  gsi1: (r) => ({ pk: entityRelationsPk(r.from_entity_id), sk: `REL#${r.id}` }),
+  gsi2: (r) => ({ pk: entityRelationsPk(r.to_entity_id), sk: `REL#${r.id}` }),
+  docKey: { tenant_id: '<tnt>', id: '<rel_id>' },
+});
+
+interface Ends {
+  tenant_id: string;
+  from_entity_id: string;
+  relation_type: string;
+  to_entity_id: string;
+}
+
+/** Uniqueness of (from, type, to). */
+const relationKeys = defineItem({
+  type: itemType('relation_key'),
+  schema: z.object({ relation_id: z.string() }),
+  key: (k: Ends) => ({
+    pk: tenantPk(k.tenant_id),
+    sk: `RELKEY#${k.from_entity_id}#${k.relation_type}#${k.to_entity_id}`,
+  }),
+  keyOf: null,
+  docKey: {
+    tenant_id: '<tnt>',
+    from_entity_id: '<from_id>',
+    relation_type: '<type>',
+    to_entity_id: '<to_id>',
+  },
+});
+
+/** Adjacency of the depends_on graph: DEP#<from>#<to>. */
+const dependencies = defineItem({
+  type: itemType('dependency'),
+  schema: z.object({ relation_id: z.string(), from_entity_id: z.string(), to_entity_id: z.string() }),
+  key: (k: { tenant_id: string; from_entity_id: string; to_entity_id: string }) => ({
+    pk: tenantPk(k.tenant_id),
+    sk: `DEP#${k.from_entity_id}#${k.to_entity_id}`,
+  }),
+  keyOf: null,
+  docKey: { tenant_id: '<tnt>', from_entity_id: '<from_id>', to_entity_id: '<to_id>' },
+});
+
+const endsOf = (tenantId: string, rel: RelationRecord): Ends => ({ tenant_id: tenantId, ...rel });
 
 /** The puts that create a relation; the uniqueness item makes a duplicate fail its condition (op 1). */
 export function newRelationOps(tenantId: string, rel: RelationRecord): WriteOp[] {
   const ops: WriteOp[] = [
-    {
-      type: 'put',
-      item: {
-        ...catalogKeys.relation(tenantId, rel.id),
-        ...stamp(catalogTypes.relation),
-        gsi1pk: entityRelationsPk(rel.from_entity_id),
-        gsi1sk: `REL#${rel.id}`,
-        gsi2pk: entityRelationsPk(rel.to_entity_id),
-        gsi2sk: `REL#${rel.id}`,
-        version: 1,
-        ...rel,
-      },
-      condition: { kind: 'itemNotExists' },
-    },
-    {
-      type: 'put',
-      item: {
-        ...catalogKeys.relationKey(tenantId, rel.from_entity_id, rel.relation_type, rel.to_entity_id),
-        ...stamp(catalogTypes.relationKey),
-        relation_id: rel.id,
-      },
-      condition: { kind: 'itemNotExists' },
-    },
+    relations.putAt({ tenant_id: tenantId, id: rel.id }, { version: 1, ...rel }, { kind: 'itemNotExists' }),
+    relationKeys.putAt(endsOf(tenantId, rel), { relation_id: rel.id }, { kind: 'itemNotExists' }),
   ];
   if (rel.relation_type === 'depends_on') {
-    ops.push({
-      type: 'put',
-      item: {
-        ...catalogKeys.dependency(tenantId, rel.from_entity_id, rel.to_entity_id),
-        ...stamp(catalogTypes.dependency),
+    ops.push(
+      dependencies.putAt(endsOf(tenantId, rel), {
         relation_id: rel.id,
         from_entity_id: rel.from_entity_id,
         to_entity_id: rel.to_entity_id,
-      },
-    });
+      }),
+    );
   }
   return ops;
 }
 
-/** The deletes that remove a relation and its helper items. */
-export function deleteRelationOps(tenantId: string, rel: RelationRecord): WriteOp[] {
+/** The deletes that remove a relation and its helper items (the first, the record, held by `condition`). */
+export function deleteRelationOps(
+  tenantId: string,
+  rel: RelationRecord,
+  condition?: { kind: 'itemExists' },
+): WriteOp[] {
   const ops: WriteOp[] = [
-    { type: 'delete', key: catalogKeys.relation(tenantId, rel.id) },
-    {
-      type: 'delete',
-      key: catalogKeys.relationKey(tenantId, rel.from_entity_id, rel.relation_type, rel.to_entity_id),
-    },
+    relations.delete({ tenant_id: tenantId, id: rel.id }, condition),
+    relationKeys.delete(endsOf(tenantId, rel)),
   ];
-  if (rel.relation_type === 'depends_on') {
-    ops.push({ type: 'delete', key: catalogKeys.dependency(tenantId, rel.from_entity_id, rel.to_entity_id) });
-  }
+  if (rel.relation_type === 'depends_on') ops.push(dependencies.delete(endsOf(tenantId, rel)));
   return ops;
 }
 
-const dependencySchema = z.object({ to_entity_id: z.string() });
+const plain = ({ version: _version, ...rel }: RelationRecord & { version?: number | undefined }) => rel;
 
-/** Reads of relations and of the depends_on adjacency items. */
-export function createRelationStore(table: Table) {
-  const parseAll = (items: Item[]) => items.map((item) => parseItem(relationSchema, item));
+/** One relation of the tenant (consistent), or undefined. */
+export async function getRelation(
+  table: Table,
+  tenantId: string,
+  relationId: string,
+): Promise<RelationRecord | undefined> {
+  const rel = await relations.get(table, { tenant_id: tenantId, id: relationId }, { consistent: true });
+  return rel ? plain(rel) : undefined;
+}
+
+/** Every relation of the tenant (consistent, by id). */
+export async function listRelations(table: Table, tenantId: string): Promise<RelationRecord[]> {
+  const items = await queryAll((cursor) =>
+    table.query({
+      pk: tenantPk(tenantId),
+      sk: { op: 'beginsWith', prefix: 'REL#' },
+      cursor,
+      consistent: true,
+    }),
+  );
+  return items.map((item) => plain(relations.parse(item)));
+}
+
+/** Relations from or to one entity (gsi1 and gsi2), restricted to the tenant's partition. */
+export async function relationsOfEntity(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+): Promise<RelationRecord[]> {
+  const byIndex = await Promise.all(
+    (['gsi1', 'gsi2'] as const).map((index) =>
+      queryAll((cursor) => table.query({ index, pk: entityRelationsPk(entityId), cursor })),
+    ),
+  );
+  const mine = byIndex.flat().filter((item) => item.pk === tenantPk(tenantId));
+  const rels = mine.map((item) => plain(relations.parse(item)));
+  return [...new Map(rels.map((rel) => [rel.id, rel])).values()];
+}
+
+/**
+ * The next relations from and to one entity (up to `perIndex` read on each index, eventually
+ * consistent), and whether more may follow: the entity purge deletes them a page at a time.
+ */
+export async function relationPageOfEntity(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+  perIndex: number,
+): Promise<{ relations: RelationRecord[]; more: boolean }> {
+  const pages = await Promise.all(
+    (['gsi1', 'gsi2'] as const).map((index) =>
+      table.query({ index, pk: entityRelationsPk(entityId), limit: perIndex }),
+    ),
+  );
+  const mine = pages.flatMap((page) => page.items).filter((item) => item.pk === tenantPk(tenantId));
   return {
-    async get(tenantId: string, relationId: string): Promise<RelationRecord | undefined> {
-      const item = await table.get(catalogKeys.relation(tenantId, relationId), { consistent: true });
-      return item ? parseItem(relationSchema, item) : undefined;
-    },
+    relations: relations.parseAll(mine).map(plain),
+    more: pages.some((page) => page.cursor !== undefined),
+  };
+}
 
-    async list(tenantId: string): Promise<RelationRecord[]> {
-      const items = await queryAll((cursor) =>
-        table.query({
-          pk: tenantPk(tenantId),
-          sk: { op: 'beginsWith', prefix: RELATION_PREFIX },
-          cursor,
-          consistent: true,
-        }),
-      );
-      return parseAll(items);
-    },
+/** The entities `entityId` depends on directly (consistent read of its adjacency items). */
+export async function dependenciesOf(table: Table, tenantId: string, entityId: string): Promise<string[]> {
+  const items = await queryAll((cursor) =>
+    table.query({
+      pk: tenantPk(tenantId),
+      sk: { op: 'beginsWith', prefix: `DEP#${entityId}#` },
+      cursor,
+      consistent: true,
+    }),
+  );
+  return items.map((item) => dependencies.parse(item).to_entity_id);
+}
 
-    /** Relations from or to one entity (gsi1 and gsi2), restricted to the tenant's partition. */
-    async ofEntity(tenantId: string, entityId: string): Promise<RelationRecord[]> {
-      const byIndex = await Promise.all(
-        (['gsi1', 'gsi2'] as const).map((index) =>
-          queryAll((cursor) => table.query({ index, pk: entityRelationsPk(entityId), cursor })),
-        ),
-      );
-      const mine = byIndex.flat().filter((item) => item.pk === tenantPk(tenantId));
-      return [...new Map(parseAll(mine).map((rel) => [rel.id, rel])).values()];
-    },
-
-    /** The entities `entityId` depends on directly (consistent read of its adjacency items). */
-    async dependenciesOf(tenantId: string, entityId: string): Promise<string[]> {
-      const items = await queryAll((cursor) =>
-        table.query({
-          pk: tenantPk(tenantId),
-          sk: { op: 'beginsWith', prefix: dependencyPrefix(entityId) },
-          cursor,
-          consistent: true,
-        }),
-      );
-      return items.map((item) => parseItem(dependencySchema, item).to_entity_id);
-    },
+/** Reads of relations and of the depends_on adjacency items, bound to a table. */
+export function createRelationStore(table: Table) {
+  return {
+    get: (tenantId: string, relationId: string) => getRelation(table, tenantId, relationId),
+    list: (tenantId: string) => listRelations(table, tenantId),
+    ofEntity: (tenantId: string, entityId: string) => relationsOfEntity(table, tenantId, entityId),
+    dependenciesOf: (tenantId: string, entityId: string) => dependenciesOf(table, tenantId, entityId),
   };
 }
 

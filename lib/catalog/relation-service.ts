@@ -6,10 +6,16 @@ import { isId, newId } from '../platform/ids.ts';
 import { unchanged } from '../store/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
-import { catalogKeys } from './catalog-keys.ts';
+import { entityExistsOp } from './entity-items.ts';
 import type { EntityStore } from './entity-store.ts';
-import { publicRelation, type RelationRecord, type RelationType } from './records.ts';
-import { deleteRelationOps, newRelationOps, type RelationStore } from './relation-items.ts';
+import { publicRelation } from './records.ts';
+import {
+  deleteRelationOps,
+  newRelationOps,
+  type RelationRecord,
+  type RelationStore,
+  type RelationType,
+} from './relation-items.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 /** The cycle search visits at most this many entities; beyond it a depends_on is refused. */
@@ -80,18 +86,7 @@ export function createRelationService(deps: RelationServiceDeps) {
     const rel: RelationRecord = { id: newId('rel', now), ...input, created_at: isoTime(now) };
     const ops: WriteOp[] = newRelationOps(tenantId, rel);
     const fromAt = ops.length;
-    ops.push(
-      {
-        type: 'conditionCheck',
-        key: catalogKeys.entityId(tenantId, rel.from_entity_id),
-        condition: { kind: 'itemExists' },
-      },
-      {
-        type: 'conditionCheck',
-        key: catalogKeys.entityId(tenantId, rel.to_entity_id),
-        condition: { kind: 'itemExists' },
-      },
-    );
+    ops.push(entityExistsOp(tenantId, rel.from_entity_id), entityExistsOp(tenantId, rel.to_entity_id));
     if (input.relation_type === 'depends_on') {
       // Serializes depends_on creations per tenant, so two concurrent edges cannot close a cycle unseen.
       ops.push({
@@ -146,10 +141,8 @@ export function createRelationService(deps: RelationServiceDeps) {
     async remove(tenantId: string, relationId: string): Promise<void> {
       const rel = isId('rel', relationId) ? await relations.get(tenantId, relationId) : undefined;
       if (!rel) throw new NotFoundError('relation');
-      const [first, ...rest] = deleteRelationOps(tenantId, rel);
-      if (!first) return;
       try {
-        await table.transact([{ ...first, condition: { kind: 'itemExists' } }, ...rest]);
+        await table.transact(deleteRelationOps(tenantId, rel, { kind: 'itemExists' }));
       } catch (err) {
         if (err instanceof ConditionFailedError) throw new NotFoundError('relation');
         throw err;

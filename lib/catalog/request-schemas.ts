@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../domain/blueprint-fields.ts';
 import { slugSchema } from '../domain/slug.ts';
-import { RELATION_TYPES } from './records.ts';
+import { RELATION_TYPES } from './relation-items.ts';
 
 /** Request bodies and queries of the catalog routes; unknown body fields are rejected (400). */
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { fieldDefinitionSchema } from '../domain/blueprint-fields.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { blueprintSchema, entitySchema, relationSchema } from './records.ts';
+import { blueprintSchema } from './blueprint-items.ts';
+import { entitySchema } from './entity-items.ts';
+import { relationSchema } from './relation-items.ts';
 
 /** Response bodies of the catalog routes: the stored records without their internal attributes. */
 

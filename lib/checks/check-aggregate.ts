@@ -1,10 +1,11 @@
 import type { TenantStore } from '../auth/tenant-store.ts';
+import { type EntityState, readEntityState } from '../catalog/entity-items.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
 import type { CheckState } from '../domain/check-state.ts';
 import type { Clock } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Condition, Table, WriteOp } from '../store/table.ts';
-import { type EntityState, entityStateOps, readEntityState } from './entity-state-ops.ts';
+import { entityStateOps } from './entity-state-ops.ts';
 
 export interface CheckAggregateDeps {
   table: Table;

@@ -120,20 +120,19 @@ function typesOf(items: readonly Item[]): Map<string, CheckType> {
   );
 }
 
-/** check id -> type of every check of the tenant (its `CHECK#` items: definitions and states). */
-export async function tenantCheckTypes(table: Table, tenantId: string): Promise<Map<string, CheckType>> {
-  return typesOf(await tenantCheckItems(table, tenantId));
-}
-
-/** check id -> type of the given checks of a tenant (missing ones are absent). */
-export async function checkTypesById(
+/**
+ * check id -> type of the tenant's checks: every one (the tenant's check items), or those of
+ * `checkIds` (by key).
+ */
+export async function checkTypesOf(
   table: Table,
   tenantId: string,
-  checkIds: readonly string[],
+  checkIds?: readonly string[],
 ): Promise<Map<string, CheckType>> {
+  if (checkIds === undefined) return typesOf(await tenantCheckItems(table, tenantId));
   const items = await batchGetAll(
     table,
-    checkIds.map((id) => definitionItem.key({ tenant_id: tenantId, id })),
+    [...new Set(checkIds)].map((id) => definitionItem.key({ tenant_id: tenantId, id })),
   );
   return typesOf(items);
 }
@@ -156,10 +155,18 @@ export function entityChecksSource(tenantId: string, entityId: string): PageSour
   return { index: 'gsi1', pk: entityChecksPk(entityId), prefix: 'chk_', scope: `check list of ${tenantId}` };
 }
 
-/** Up to `limit` ids of an entity's checks (gsi1, eventually consistent), for its purge. */
-export async function entityCheckIds(table: Table, entityId: string, limit: number): Promise<string[]> {
+/** Up to `limit` ids of the tenant's checks of an entity (gsi1, eventually consistent), for its purge. */
+export async function entityCheckIds(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+  limit: number,
+): Promise<{ ids: string[]; more: boolean }> {
   const page = await table.query({ index: 'gsi1', pk: entityChecksPk(entityId), limit });
-  return page.items.filter((item) => definitionItem.is(item)).map((item) => String(item.id));
+  const ids = page.items
+    .filter((item) => item.pk === tenantPk(tenantId) && definitionItem.is(item))
+    .map((item) => String(item.id));
+  return { ids, more: page.cursor !== undefined };
 }
 
 /** One query of the tenant's check items in sort order (each definition right before its state item). */

@@ -1,6 +1,5 @@
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
-import { checkPartitionPurgeJob } from '../catalog/purge.ts';
 import { pushGraceSeconds } from '../domain/check-config.ts';
 import { type CheckRecord, joinCheck } from '../domain/check-record.ts';
 import { scheduledRunAt, shardOf } from '../domain/schedule.ts';
@@ -23,6 +22,7 @@ import {
 } from './check-input.ts';
 import { definitionDeletedOp, definitionUpdatedOp } from './check-items.ts';
 import { type CheckPageQuery, createCheckPager } from './check-pages.ts';
+import { checkPartitionPurgeOp } from './check-purge.ts';
 import { stateDeletedOp, stateOfDefinitionOp } from './check-state-items.ts';
 import { type CheckRun, type CheckStore, checkCreatedOps } from './check-store.ts';
 
@@ -170,7 +170,7 @@ export function createCheckService(deps: CheckServiceDeps) {
     const ops: WriteOp[] = [
       definitionDeletedOp(tenantId, checkId, check.version),
       stateDeletedOp(tenantId, checkId),
-      { type: 'put', item: checkPartitionPurgeJob(tenantId, checkId) },
+      checkPartitionPurgeOp(tenantId, checkId),
     ];
     const entity = await aggregate.entityOf(tenantId, check);
     if (entity) {

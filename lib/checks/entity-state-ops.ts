@@ -1,61 +1,18 @@
-import { z } from 'zod';
-import { catalogKeys } from '../catalog/catalog-keys.ts';
+import { type EntityState, entityChecksOp } from '../catalog/entity-items.ts';
+import { stateMoveOps } from '../catalog/entity-state-index-items.ts';
 import type { CheckState, State } from '../domain/check-state.ts';
 import { aggregateEntityState } from '../domain/entity-state.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
-import { stateMoveOps } from '../status/status-index.ts';
-import { unchanged } from '../store/conditions.ts';
-import { parseItem } from '../store/items.ts';
-import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
+import type { Condition, WriteOp } from '../store/table.ts';
 import { type TransitionRecord, transitionRecordedOp } from './transition-items.ts';
 
 /**
  * The entity item keeps the state of each of its enabled checks (`check_states`), so its aggregate
- * state is computed from one item inside the same transaction as the change that moved it.
+ * state is computed from one item inside the same transaction as the change that moved it. The
+ * entity item and the status index are the catalog's (lib/catalog/entity-items.ts,
+ * entity-state-index-items.ts); this composes their writes with the transition.
  */
-
-const checkStateValue = z.enum(['unknown', 'up', 'down']);
-
-export const entityStateSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  blueprint_slug: z.string(),
-  slug: z.string(),
-  state: z.enum(['unknown', 'up', 'down', 'degraded']),
-  version: z.number().int(),
-  check_count: z.number().int().optional(),
-  check_states: z.record(z.string(), checkStateValue).optional(),
-  /** The entity transition that set `state` (absent before the first one): the notifier tells a still-current alert by it. */
-  last_transition_id: z.string().optional(),
-});
-export type EntityState = z.infer<typeof entityStateSchema>;
-
-/** Reads an entity's item (consistent), unparsed: for callers that need its state only sometimes. */
-export function readEntityItem(
-  table: Table,
-  tenantId: string,
-  blueprintSlug: string,
-  slug: string,
-): Promise<Item | undefined> {
-  return table.get(catalogKeys.entity(tenantId, blueprintSlug, slug), { consistent: true });
-}
-
-/** Reads the state part of an entity item (consistent). */
-export async function readEntityState(
-  table: Table,
-  tenantId: string,
-  blueprintSlug: string,
-  slug: string,
-): Promise<EntityState | undefined> {
-  const item = await readEntityItem(table, tenantId, blueprintSlug, slug);
-  return item ? parseEntityState(item) : undefined;
-}
-
-/** The state part of an entity item. */
-export function parseEntityState(item: Item): EntityState {
-  return parseItem(entityStateSchema, item);
-}
 
 export interface EntityChange {
   tenantId: string;
@@ -82,20 +39,15 @@ export function entityStateOps(change: EntityChange): {
   const next: State = aggregateEntityState(
     Object.values(change.checkStates).map((state) => ({ enabled: true, state })),
   );
-  const versionHeld = unchanged('version', entity.version);
-  const entityKey = catalogKeys.entity(change.tenantId, entity.blueprint_slug, entity.slug);
-  const ops: WriteOp[] = [
-    {
-      type: 'update',
-      key: entityKey,
-      set: { state: next, check_states: change.checkStates },
-      add: { version: 1, ...(change.countDelta ? { check_count: change.countDelta } : {}) },
-      condition: change.condition
-        ? { kind: 'and', conditions: [versionHeld, change.condition] }
-        : { kind: 'and', conditions: [versionHeld, { kind: 'itemExists' }] },
-    },
-  ];
-  if (next === entity.state) return { ops, transition: undefined };
+  const entityOp = (lastTransitionId?: string) =>
+    entityChecksOp(change.tenantId, entity, {
+      state: next,
+      checkStates: change.checkStates,
+      lastTransitionId,
+      countDelta: change.countDelta,
+      condition: change.condition,
+    });
+  if (next === entity.state) return { ops: [entityOp()], transition: undefined };
   const transition: TransitionRecord = {
     id: newId('trn', change.nowMs),
     tenant_id: change.tenantId,
@@ -110,10 +62,11 @@ export function entityStateOps(change: EntityChange): {
     reason: change.reason,
     created_at: isoTime(change.nowMs),
   };
-  const entityOp = ops[0];
-  if (entityOp?.type === 'update') entityOp.set = { ...entityOp.set, last_transition_id: transition.id };
-  ops.push(transitionRecordedOp(transition, change.retentionDays));
-  // The tenant's status counters and state index move with the entity (lib/status/status-index.ts).
-  ops.push(...stateMoveOps(change.tenantId, entityKey.sk, entity.id, entity.state, next));
+  const ops: WriteOp[] = [
+    entityOp(transition.id),
+    transitionRecordedOp(transition, change.retentionDays),
+    // The tenant's status counters and state index move with the entity.
+    ...stateMoveOps(change.tenantId, entity, entity.state, next),
+  ];
   return { ops, transition };
 }

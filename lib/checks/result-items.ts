@@ -43,13 +43,11 @@ const resultItem = defineItem({
  * redelivered job, probed again later, collides with the first result of that slot.
  */
 export function resultRecordedOp(result: ResultRecord, input: { slotAt?: string; ttl: number }): WriteOp {
-  return resultItem.put(
+  return resultItem.putAt(
+    { check_id: result.check_id, at: input.slotAt ?? result.checked_at, id: result.id },
     result,
     { kind: 'itemNotExists' },
-    {
-      ttl: input.ttl,
-      key: { check_id: result.check_id, at: input.slotAt ?? result.checked_at, id: result.id },
-    },
+    { ttl: input.ttl },
   );
 }
 

@@ -1,5 +1,6 @@
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
+import { parseEntityState, readEntityItem } from '../catalog/entity-items.ts';
 import { pushGraceSeconds } from '../domain/check-config.ts';
 import { applyResult } from '../domain/check-state.ts';
 import { rollResult } from '../domain/rollup-bucket.ts';
@@ -12,7 +13,7 @@ import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Key, type Table, type WriteOp } from '../store/table.ts';
 import { type DueAt, stateRecordedOp } from './check-state-items.ts';
 import type { CheckRun, CheckStore } from './check-store.ts';
-import { entityStateOps, parseEntityState, readEntityItem } from './entity-state-ops.ts';
+import { entityStateOps } from './entity-state-ops.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from './records.ts';
 import { resultRecordedOp } from './result-items.ts';
 import { rollupAddOp } from './rollup-items.ts';
@@ -143,7 +144,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       // Only a result that changes the check's state touches its entity, which must then still
       // exist (its update would otherwise create it again). One that changes nothing writes only
       // the check's state and partition: if the entity was deleted meanwhile, its purge deletes the
-      // check and that partition after it (lib/catalog/purge.ts), and the state's version
+      // check and that partition after it (lib/purge), and the state's version
       // condition refuses any result once the check is gone.
       if (applied.changed) {
         const entityItem = await readEntityItem(

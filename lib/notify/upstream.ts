@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { catalogKeys } from '../catalog/catalog-keys.ts';
-import { entityPointerSchema } from '../catalog/records.ts';
-import { createRelationStore } from '../catalog/relation-items.ts';
-import { type EntityState, readEntityState } from '../checks/entity-state-ops.ts';
+import { type EntityState, readEntityById as readEntityStateById } from '../catalog/entity-items.ts';
+import { dependenciesOf } from '../catalog/relation-items.ts';
 import { stamp } from '../store/item-type.ts';
 import { parseItem, queryAll } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
@@ -29,11 +27,7 @@ export async function readEntityById(
   tenantId: string,
   entityId: string,
 ): Promise<EntityState | undefined> {
-  const pointer = await table.get(catalogKeys.entityId(tenantId, entityId), { consistent: true });
-  if (!pointer) return undefined;
-  const { blueprint_slug, slug } = parseItem(entityPointerSchema, pointer);
-  const entity = await readEntityState(table, tenantId, blueprint_slug, slug);
-  return entity?.id === entityId ? entity : undefined;
+  return readEntityStateById(table, tenantId, entityId);
 }
 
 /** The entities `entityId` depends on, directly or not, that are down or degraded now (breadth first). */
@@ -42,14 +36,13 @@ export async function downUpstreams(
   tenantId: string,
   entityId: string,
 ): Promise<EntityState[]> {
-  const relations = createRelationStore(table);
   const seen = new Set<string>([entityId]);
   const down: EntityState[] = [];
   let frontier = [entityId];
   while (frontier.length > 0 && seen.size < MAX_WALK) {
     const next: string[] = [];
     for (const from of frontier) {
-      for (const to of await relations.dependenciesOf(tenantId, from)) {
+      for (const to of await dependenciesOf(table, tenantId, from)) {
         if (seen.has(to) || seen.size >= MAX_WALK) continue;
         seen.add(to);
         next.push(to);

@@ -12,7 +12,7 @@ import type { Table, WriteOp } from '../store/table.ts';
  * The push token item type (a check's ping URLs): keys, stored shape, reads and writes in one
  * place. Each token is one item in its check's partition (`CHECK#<chk_id>`), keyed by the
  * SHA-256 of the token, next to a counter of the check's tokens; the check's partition purge
- * (lib/catalog/purge.ts) deletes them with the check, whichever way the check goes.
+ * (lib/purge) deletes them with the check, whichever way the check goes.
  */
 
 /** How many ping URLs one check may have at once. */

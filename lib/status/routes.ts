@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STATES } from '../catalog/entity-state-index-items.ts';
 import { transitionsPageSchema } from '../checks/responses.ts';
 import { slugSchema } from '../domain/slug.ts';
 import { defineRoute } from '../http/define-route.ts';
@@ -6,7 +7,6 @@ import { pageQuery } from '../http/page-query.ts';
 import { queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { statusBoardSchema } from './responses.ts';
-import { STATES } from './status-index.ts';
 import type { StatusService } from './status-service.ts';
 
 const transitionsQuery = pageQuery(200);

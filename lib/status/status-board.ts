@@ -1,13 +1,21 @@
-import { z } from 'zod';
-import { checkTypesById, tenantCheckTypes } from '../checks/check-items.ts';
-import type { CHECK_TYPES } from '../checks/records.ts';
+import {
+  type EntityState,
+  entityListSource,
+  parseEntityState,
+  readEntityItems,
+  readEntityListChunk,
+} from '../catalog/entity-items.ts';
+import {
+  type BoardState,
+  readStateEntryChunk,
+  stateIndexSource,
+} from '../catalog/entity-state-index-items.ts';
+import { checkTypesOf } from '../checks/check-items.ts';
+import type { CheckType } from '../checks/records.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { batchGetAll, parseItem } from '../store/items.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging.ts';
-import { tenantPk } from '../store/partitions.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { readCounts } from './status-counts.ts';
-import { type BoardState, STATES, statusKeys } from './status-index.ts';
 
 /**
  * GET /v1/status: counts from the tenant's counters (one read), entities from the narrowest
@@ -15,17 +23,6 @@ import { type BoardState, STATES, statusKeys } from './status-index.ts';
  * entity items (by blueprint prefix when one is asked). Index entries are checked against the
  * entity items they name, so a stale entry never shows a wrong state: it is skipped.
  */
-
-const ENTITY_PREFIX = 'ENT#';
-const entityStatusSchema = z.object({
-  id: z.string(),
-  blueprint_slug: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  state: z.enum(STATES),
-  check_states: z.record(z.string(), z.enum(['unknown', 'up', 'down'])).optional(),
-});
-type EntityStatus = z.infer<typeof entityStatusSchema>;
 
 export interface BoardQuery {
   state?: BoardState | undefined;
@@ -44,30 +41,37 @@ export interface BoardDeps {
 export function createBoardReader(deps: BoardDeps) {
   const { table } = deps;
 
-  /** Where the entities come from, and how a read item becomes an entity item (or is skipped). */
-  const sourceOf = (tenantId: string, query: BoardQuery, indexed: boolean): PageSource => {
-    const prefix = query.blueprint_slug ? `${ENTITY_PREFIX}${query.blueprint_slug}#` : ENTITY_PREFIX;
-    if (query.state && indexed) return { pk: statusKeys.statePk(tenantId, query.state), prefix };
-    return { pk: tenantPk(tenantId), prefix };
-  };
+  /** Where the entities come from: the state index when a state is asked (and indexed), else the entity items. */
+  const sourceOf = (tenantId: string, query: BoardQuery, indexed: boolean): PageSource =>
+    query.state && indexed
+      ? stateIndexSource(tenantId, query.state, query.blueprint_slug)
+      : entityListSource(tenantId, query.blueprint_slug);
 
-  /** Entity items for the read items of `source`, in the same order, without those that do not match. */
-  const resolve = async (tenantId: string, source: PageSource, read: Item[], state?: BoardState) => {
+  /** One read of `source`: the matching entity items, each with the item that positions it in the list. */
+  const readChunk = async (
+    tenantId: string,
+    source: PageSource,
+    state: BoardState | undefined,
+    indexed: boolean,
+    page: { limit: number; cursor: string | undefined },
+  ) => {
     const pairs: { at: Item; entity: Item }[] = [];
-    if (source.pk === tenantPk(tenantId)) {
-      for (const item of read) if (!state || item.state === state) pairs.push({ at: item, entity: item });
-      return pairs;
+    if (!(state && indexed)) {
+      const read = await readEntityListChunk(table, source, page);
+      for (const item of read.items)
+        if (!state || item.state === state) pairs.push({ at: item, entity: item });
+      return { pairs, cursor: read.cursor };
     }
-    const found = await batchGetAll(
-      table,
-      read.map((entry) => ({ pk: tenantPk(tenantId), sk: entry.sk })),
+    const read = await readStateEntryChunk(table, source, page);
+    const found = await readEntityItems(table, tenantId, read.entries);
+    const byRef = new Map(
+      found.map((item) => [JSON.stringify([item.blueprint_slug, item.slug]), item] as const),
     );
-    const bySk = new Map(found.map((item) => [item.sk, item]));
-    for (const entry of read) {
-      const entity = bySk.get(entry.sk);
-      if (entity && entity.state === state) pairs.push({ at: entry, entity });
+    for (const entry of read.entries) {
+      const entity = byRef.get(JSON.stringify([entry.blueprint_slug, entry.slug]));
+      if (entity && entity.state === state) pairs.push({ at: entry.at, entity });
     }
-    return pairs;
+    return { pairs, cursor: read.cursor };
   };
 
   /** Up to `limit` matching entity items (all when undefined) and the sealed cursor when more follow. */
@@ -78,16 +82,11 @@ export function createBoardReader(deps: BoardDeps) {
     let cursor =
       query.cursor === undefined ? undefined : await openPageCursor(deps.cursors, query.cursor, source);
     do {
-      const page = await table.query({
-        pk: source.pk,
-        sk: { op: 'beginsWith', prefix: source.prefix },
+      const page = await readChunk(tenantId, source, query.state, indexed, {
         limit: Math.min(MAX_QUERY_LIMIT, want - kept.length),
         cursor,
-        consistent: true,
       });
-      for (const pair of await resolve(tenantId, source, page.items, query.state)) {
-        if (kept.length < want) kept.push(pair);
-      }
+      for (const pair of page.pairs) if (kept.length < want) kept.push(pair);
       cursor = page.cursor;
     } while (kept.length < want && cursor);
     const limit = query.limit;
@@ -103,13 +102,14 @@ export function createBoardReader(deps: BoardDeps) {
   };
 
   /** check id -> type for the checks of `entities`: every definition of the tenant for a whole board, else by key. */
-  const checkTypesOf = async (tenantId: string, entities: EntityStatus[], whole: boolean) => {
-    if (whole) return tenantCheckTypes(table, tenantId);
-    const ids = [...new Set(entities.flatMap((e) => Object.keys(e.check_states ?? {})))];
-    return checkTypesById(table, tenantId, ids);
-  };
+  const checkTypesOfBoard = (tenantId: string, entities: EntityState[], whole: boolean) =>
+    checkTypesOf(
+      table,
+      tenantId,
+      whole ? undefined : entities.flatMap((e) => Object.keys(e.check_states ?? {})),
+    );
 
-  const view = (entity: EntityStatus, checkTypes: Map<string, (typeof CHECK_TYPES)[number]>) => ({
+  const view = (entity: EntityState, checkTypes: Map<string, CheckType>) => ({
     id: entity.id,
     blueprint_slug: entity.blueprint_slug,
     slug: entity.slug,
@@ -132,20 +132,18 @@ export function createBoardReader(deps: BoardDeps) {
       const [counted, unindexed, wholeCheckTypes] = await Promise.all([
         readCounts(table, tenantId),
         query.state ? undefined : readEntities(tenantId, query, false),
-        whole ? checkTypesOf(tenantId, [], true) : undefined,
+        whole ? checkTypesOfBoard(tenantId, [], true) : undefined,
       ]);
       const read = unindexed ?? (await readEntities(tenantId, query, counted !== undefined));
-      const entities = read.entities.map((item) => parseItem(entityStatusSchema, item));
-      const checkTypes = wholeCheckTypes ?? (await checkTypesOf(tenantId, entities, false));
+      const entities = read.entities.map(parseEntityState);
+      const checkTypes = wholeCheckTypes ?? (await checkTypesOfBoard(tenantId, entities, false));
       // Before the tenant is seeded (docs/data-model.md), counts come from its entity items.
       const counts =
         counted ??
         (whole
           ? tally(entities.map((e) => e.state))
           : tally(
-              (await readEntities(tenantId, {}, false)).entities.map(
-                (item) => parseItem(entityStatusSchema, item).state,
-              ),
+              (await readEntities(tenantId, {}, false)).entities.map((item) => parseEntityState(item).state),
             ));
       return { entities: entities.map((e) => view(e, checkTypes)), ...counts, next_cursor: read.nextCursor };
     },

@@ -39,12 +39,24 @@ interface SpecBase<R, K> {
    * The key input with placeholders (`{ tenant_id: '<tnt>', check_id: '<chk_id>' }`): the key it
    * gives is the pattern docs/data-model.md shows for the item.
    */
-  docKey: K;
+  docKey: DocKey<K>;
 }
 
-/** What an item type is defined by; `keyOf` is required when a record does not carry its key input. */
+/**
+ * A key input with placeholders: a number part (a slot, a sequence number) or one of a few fixed
+ * words (`'KEY' | 'TENANT'`) may be a placeholder text too (`'<n, 4 digits>'`, `'<scope>'`), which
+ * `key` renders as it renders the value.
+ */
+export type DocKey<K> = { [P in keyof K]: K[P] extends string | number ? K[P] | string : K[P] };
+
+/**
+ * What an item type is defined by. `keyOf` is required when a record does not carry its key
+ * input, and `null` when its attributes do not hold the key at all (a uniqueness item such as
+ * `{user_id}` under `USEREMAIL#<email>`, a counter, a lease slot, an item of the tenant partition
+ * whose record holds no tenant id): such an item is written with `putAt` (or `upsert`), never `put`.
+ */
 export type ItemSpec<R, K> = SpecBase<R, K> &
-  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: (record: R) => K });
+  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: ((record: R) => K) | null });
 
 /** A typed update of one item: attributes of its schema only, numbers only for `add`. */
 export interface ItemChange<R> {
@@ -66,11 +78,10 @@ export interface IndexEntries {
   gsi2?: IndexKey | null;
 }
 
-/** What a put sets besides the record: an expiry, index entries, or a key input the record does not give. */
-export interface PutExtras<K = unknown> {
+/** What a put sets besides the record: an expiry or index entries the record does not give. */
+export interface PutExtras {
   ttl?: number;
   index?: IndexEntries;
-  key?: K;
 }
 
 export interface ItemDefinition<R, K> {
@@ -84,8 +95,12 @@ export interface ItemDefinition<R, K> {
   /** Parses the items of this type among `items`, skipping others (a partition holds several types). */
   parseAll(items: readonly Item[]): R[];
   /** The item as stored: key, stamp, index keys, ttl and the record. */
-  item(record: R, extras?: PutExtras<K>): NewItem;
-  put(record: R, condition?: Condition, extras?: PutExtras<K>): WriteOp;
+  item(record: R, extras?: PutExtras): NewItem;
+  /** The item as stored at the key of `input` (for records that do not carry their key input). */
+  itemAt(input: K, record: R, extras?: PutExtras): NewItem;
+  put(record: R, condition?: Condition, extras?: PutExtras): WriteOp;
+  /** A put under the key of `input`, for records that do not carry their key input. */
+  putAt(input: K, record: R, condition?: Condition, extras?: PutExtras): WriteOp;
   update(input: K, change: ItemChange<R>): UpdateOp;
   /** An update that may create the item: stamps it, so a created item has its type. */
   upsert(input: K, change: ItemChange<R>): UpdateOp;
@@ -103,12 +118,17 @@ const INDEX_ATTRS = {
 } as const;
 
 export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
-  const keyOf = (record: R): K => (spec.keyOf ? spec.keyOf(record) : (record as unknown as K));
+  const keyOf = (record: R): K => {
+    if (spec.keyOf === null)
+      throw new TypeError(`a ${spec.type.entity} record does not carry its key: write it with putAt`);
+    return spec.keyOf ? spec.keyOf(record) : (record as unknown as K);
+  };
   const indexes = (['gsi1', 'gsi2'] as const).filter((name) => spec[name] !== undefined);
   ITEM_DEFINITIONS.push({
     entity: spec.type.entity,
     version: spec.type.version,
-    key: spec.key(spec.docKey),
+    // Placeholders stand in for number parts only here, where the key is rendered for the docs.
+    key: spec.key(spec.docKey as K),
     indexes: [...indexes, ...(spec.indexedExplicitly ?? [])].sort(),
   });
 
@@ -169,6 +189,15 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     };
   };
 
+  const itemAt = (input: K, record: R, extras: PutExtras = {}): NewItem => ({
+    ...(record as Record<string, unknown>),
+    ...derived(record).set,
+    ...explicit(extras.index).set,
+    ...(extras.ttl !== undefined ? { ttl: extras.ttl } : {}),
+    ...spec.key(input),
+    ...stamp(spec.type),
+  });
+
   return {
     type: spec.type,
     entity: spec.type.entity,
@@ -177,20 +206,18 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     parse: (item) => spec.schema.parse(item),
     parseAll: (items) =>
       items.filter((item) => item.entity === spec.type.entity).map((item) => spec.schema.parse(item)),
-    item(record, extras = {}) {
-      const { set } = derived(record);
-      return {
-        ...(record as Record<string, unknown>),
-        ...set,
-        ...explicit(extras.index).set,
-        ...(extras.ttl !== undefined ? { ttl: extras.ttl } : {}),
-        ...spec.key(extras.key ?? keyOf(record)),
-        ...stamp(spec.type),
-      };
-    },
-    put(record, condition, extras) {
-      return { type: 'put', item: this.item(record, extras), ...(condition ? { condition } : {}) };
-    },
+    item: (record, extras) => itemAt(keyOf(record), record, extras),
+    itemAt,
+    put: (record, condition, extras) => ({
+      type: 'put',
+      item: itemAt(keyOf(record), record, extras),
+      ...(condition ? { condition } : {}),
+    }),
+    putAt: (input, record, condition, extras) => ({
+      type: 'put',
+      item: itemAt(input, record, extras),
+      ...(condition ? { condition } : {}),
+    }),
     update: (input, change) => update(input, change, {}),
     upsert: (input, change) => update(input, change, { ...stamp(spec.type) }),
     delete: (input, condition) => ({

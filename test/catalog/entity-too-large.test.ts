@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { BlueprintRecord } from '../../lib/catalog/blueprint-items.ts';
 import type { BlueprintStore } from '../../lib/catalog/blueprint-store.ts';
+import type { EntityRecord } from '../../lib/catalog/entity-items.ts';
 import { createEntityService } from '../../lib/catalog/entity-service.ts';
 import type { EntityStore } from '../../lib/catalog/entity-store.ts';
-import type { BlueprintRecord, EntityRecord } from '../../lib/catalog/records.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 import { type Item, ItemTooLargeError, type Table } from '../../lib/store/table.ts';
 

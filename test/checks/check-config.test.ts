@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
-import { checkPartitionPurgeJob } from '../../lib/catalog/purge.ts';
-import { purgeJobSchema } from '../../lib/catalog/records.ts';
 import { definitionFromCreate } from '../../lib/checks/check-input.ts';
+import { checkPartitionPurgeOp } from '../../lib/checks/check-purge.ts';
 import { probeDefinition } from '../../lib/checks/probe-job.ts';
 import { checkDefinitionSchema } from '../../lib/checks/records.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
+import { purgeJobSchema } from '../../lib/purge/purge-job-items.ts';
 
 /** A stored check definition item as the API writes it, with the type and config given. */
 function storedItem(check_type: string, config: Record<string, unknown>) {
@@ -114,7 +114,9 @@ describe('check config, typed by check_type', () => {
   });
 
   it('builds the purge job of a deleted check partition as the purge consumer reads it', () => {
-    const item = checkPartitionPurgeJob('tnt_01JT0000000000000000000000', 'chk_01JT0000000000000000000000');
+    const op = checkPartitionPurgeOp('tnt_01JT0000000000000000000000', 'chk_01JT0000000000000000000000');
+    if (op.type !== 'put') throw new Error('the purge job is a put');
+    const { item } = op;
     expect(item).toMatchObject({ pk: 'PURGE#tnt_01JT0000000000000000000000', entity: 'purge_job' });
     expect(purgeJobSchema.parse(item)).toEqual({
       kind: 'partition',

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogKeys } from '../../lib/catalog/catalog-keys.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
 
@@ -27,7 +26,11 @@ describe.each(runtimes)(
       await record(api, checkId, { success: true, checkedAtMs: Date.now() - 60_000 });
       const check = await api.app.checks.get(api.tenantId, checkId);
       if (!check) throw new Error('check not found');
-      const entityKey = catalogKeys.entity(api.tenantId, check.blueprint_slug, check.entity_slug);
+      // The entity item as stored (docs/data-model.md, Catalog).
+      const entityKey = {
+        pk: `TENANT#${api.tenantId}`,
+        sk: `ENT#${check.blueprint_slug}#${check.entity_slug}`,
+      };
       expect(await api.table.get(entityKey, { consistent: true })).toBeDefined();
       await api.table.transact([{ type: 'delete', key: entityKey }]);
       return { checkId, entityKey };

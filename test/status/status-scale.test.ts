@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STATES } from '../../lib/catalog/entity-state-index-items.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { STATES, STATUS_COUNTERS_MIGRATED, statusKeys } from '../../lib/status/status-index.ts';
 import { migrateStatusCounters } from '../../lib/status/status-migration.ts';
 import { createStatusService } from '../../lib/status/status-service.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import type { Item, Table } from '../../lib/store/table.ts';
 import { newCheck, quietTcpCheck, record } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+
+/** The status index items as stored (docs/data-model.md, Status): the layout these tests hold the code to. */
+const countersKey = (tenantId: string) => ({ pk: `STATUS#${tenantId}`, sk: 'COUNTS' });
+const statePk = (tenantId: string, state: string) => `STATUS#${tenantId}#${state}`;
+const STATUS_COUNTERS_MIGRATED = { pk: 'MIGRATION', sk: 'status-counters' };
 
 interface BoardEntity {
   id: string;
@@ -81,10 +86,10 @@ describe.each(runtimes)('status counters and pages ($runtime runtime)', ({ start
     const entities: BoardEntity[] = board.body.entities;
     const recount = Object.fromEntries(STATES.map((s) => [s, entities.filter((e) => e.state === s).length]));
     expect(board.body).toMatchObject({ ...recount, total: entities.length });
-    const counters = await api.table.get(statusKeys.counters(who.tenantId), { consistent: true });
+    const counters = await api.table.get(countersKey(who.tenantId), { consistent: true });
     for (const state of STATES) {
       expect(counters?.[state] ?? 0).toBe(recount[state]);
-      const listed = (await partition(api.table, statusKeys.statePk(who.tenantId, state))).map((i) => i.sk);
+      const listed = (await partition(api.table, statePk(who.tenantId, state))).map((i) => i.sk);
       const expected = entities
         .filter((e) => e.state === state)
         .map((e) => `ENT#${e.blueprint_slug}#${e.slug}`)
@@ -262,10 +267,8 @@ describe.each(runtimes)('status counters and pages ($runtime runtime)', ({ start
     );
     // Back to the layout of earlier versions: no counter item, no index entries, no marker.
     const leftovers = [
-      statusKeys.counters(old.tenantId),
-      ...(
-        await Promise.all(STATES.map((s) => partition(api.table, statusKeys.statePk(old.tenantId, s))))
-      ).flat(),
+      countersKey(old.tenantId),
+      ...(await Promise.all(STATES.map((s) => partition(api.table, statePk(old.tenantId, s))))).flat(),
     ];
     await api.table.transact(leftovers.map((key) => ({ type: 'delete', key: { pk: key.pk, sk: key.sk } })));
     await api.table.transact([{ type: 'delete', key: STATUS_COUNTERS_MIGRATED }]);

@@ -48,7 +48,8 @@ describe('defineItem', () => {
     expect(stored).toMatchObject({ count: 3, due_at: null });
     expect(stored).not.toHaveProperty('gsi2pk');
     expect(stored).not.toHaveProperty('ttl');
-    expect(widget.parseAll([stored!, { pk: 'x', sk: 'y', entity: 'other' }])).toHaveLength(1);
+    if (!stored) throw new Error('the widget is stored');
+    expect(widget.parseAll([stored, { pk: 'x', sk: 'y', entity: 'other' }])).toHaveLength(1);
     await table.close();
   });
 
@@ -59,5 +60,22 @@ describe('defineItem', () => {
       key: { pk: 'T#<tnt>', sk: 'W#<wid>' },
       indexes: ['gsi2'],
     });
+  });
+
+  it('puts a record that does not carry its key input at the key given beside it', () => {
+    const note = defineItem({
+      type: itemType('test_note'),
+      schema: z.object({ id: z.string(), text: z.string() }),
+      key: (k: { tenant_id: string; id: string }) => ({ pk: `T#${k.tenant_id}`, sk: `N#${k.id}` }),
+      keyOf: null,
+      docKey: { tenant_id: '<tnt>', id: '<nid>' },
+    });
+    const record = { id: 'n1', text: 'hi' };
+    expect(note.putAt({ tenant_id: 't1', id: 'n1' }, record, { kind: 'itemNotExists' })).toEqual({
+      type: 'put',
+      item: { ...record, pk: 'T#t1', sk: 'N#n1', entity: 'test_note', schema_version: 1 },
+      condition: { kind: 'itemNotExists' },
+    });
+    expect(() => note.put(record)).toThrow(TypeError);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entityPurgeJob } from '../../lib/catalog/purge.ts';
+import { entityPurgeJobOp } from '../../lib/purge/purge-job-items.ts';
 import { itemType, stamp } from '../../lib/store/item-type.ts';
 import { withoutKeys } from '../../lib/store/items.ts';
 
@@ -24,16 +24,19 @@ describe('item types', () => {
     expect(withoutKeys(item)).toEqual({ version: 7, name: 'w' });
   });
 
-  it("builds the entity purge job in catalog's purge.ts, stamped as a purge_job", () => {
-    expect(entityPurgeJob('ten_1', 'ent_1')).toEqual({
-      pk: 'PURGE#ten_1',
-      sk: 'ENTITY#ent_1',
-      entity: 'purge_job',
-      schema_version: 1,
-      tenant_id: 'ten_1',
-      kind: 'entity',
-      entity_id: 'ent_1',
-      round: 0,
+  it('builds the entity purge job in lib/purge, stamped as a purge_job', () => {
+    expect(entityPurgeJobOp('ten_1', 'ent_1')).toEqual({
+      type: 'put',
+      item: {
+        pk: 'PURGE#ten_1',
+        sk: 'ENTITY#ent_1',
+        entity: 'purge_job',
+        schema_version: 1,
+        tenant_id: 'ten_1',
+        kind: 'entity',
+        entity_id: 'ent_1',
+        round: 0,
+      },
     });
   });
 });

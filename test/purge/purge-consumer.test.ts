@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPurgeConsumer } from '../../lib/catalog/purge.ts';
+import { purgeActionExecutions } from '../../lib/actions/action-purge.ts';
+import { purgeEntityRelations } from '../../lib/catalog/relation-purge.ts';
+import { purgeEntityChecks } from '../../lib/checks/check-purge.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
+import { createPurgeConsumer } from '../../lib/purge/purge-consumer.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
@@ -16,7 +19,16 @@ describe('the purge consumer', () => {
 
   beforeEach(() => {
     table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
-    consume = createPurgeConsumer({ table, clock: createFakeClock(), logger: silentLogger });
+    // The steps lib/app.ts registers: each owner purges its own items.
+    consume = createPurgeConsumer({
+      table,
+      clock: createFakeClock(),
+      logger: silentLogger,
+      steps: {
+        entity: [purgeEntityRelations, purgeEntityChecks],
+        action: [purgeActionExecutions],
+      },
+    });
   });
   afterEach(async () => {
     await table.close();

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { blueprintCreatedOp, entityCountOp } from '../../lib/catalog/blueprint-items.ts';
+import {
+  type EntityRecord,
+  entityChecksOp,
+  entityCreatedOps,
+  entityDeletedOps,
+} from '../../lib/catalog/entity-items.ts';
+import { entityAddedOps, stateMoveOps } from '../../lib/catalog/entity-state-index-items.ts';
+import { deleteRelationOps, newRelationOps } from '../../lib/catalog/relation-items.ts';
+
+/**
+ * The catalog's owner modules write the items docs/data-model.md describes, key for key and
+ * attribute for attribute (the layout stored data already has): these spell them out.
+ */
+
+const TNT = 'tnt_1';
+const entity: EntityRecord = {
+  id: 'ent_1',
+  blueprint_slug: 'svc',
+  slug: 'api',
+  name: 'API',
+  fields: {},
+  state: 'unknown',
+  created_at: 't0',
+  updated_at: 't0',
+  version: 1,
+};
+const held = (version: number) => ({ kind: 'compare', attr: 'version', op: '=', value: version });
+
+describe('the catalog owner modules', () => {
+  it('write an entity, its pointer and its status index entry under the documented keys', () => {
+    expect([...entityCreatedOps(TNT, entity), ...entityAddedOps(TNT, entity, 'unknown')]).toEqual([
+      {
+        type: 'put',
+        item: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api', entity: 'entity', schema_version: 1, ...entity },
+        condition: { kind: 'itemNotExists' },
+      },
+      {
+        type: 'put',
+        item: {
+          pk: 'TENANT#tnt_1',
+          sk: 'ENTID#ent_1',
+          entity: 'entity_pointer',
+          schema_version: 1,
+          id: 'ent_1',
+          blueprint_slug: 'svc',
+          slug: 'api',
+        },
+        condition: { kind: 'itemNotExists' },
+      },
+      {
+        type: 'update',
+        key: { pk: 'STATUS#tnt_1', sk: 'COUNTS' },
+        set: { entity: 'status_counters', schema_version: 1 },
+        add: { unknown: 1, version: 1 },
+      },
+      {
+        type: 'put',
+        item: {
+          pk: 'STATUS#tnt_1#unknown',
+          sk: 'ENT#svc#api',
+          entity: 'status_entry',
+          schema_version: 1,
+          entity_id: 'ent_1',
+        },
+      },
+    ]);
+    expect(entityDeletedOps(TNT, entity)).toEqual([
+      { type: 'delete', key: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api' }, condition: held(1) },
+      { type: 'delete', key: { pk: 'TENANT#tnt_1', sk: 'ENTID#ent_1' } },
+    ]);
+  });
+
+  it("write the checks engine's attributes and move the index entry with the state", () => {
+    const state = { ...entity, check_states: {} };
+    expect(
+      entityChecksOp(TNT, state, {
+        state: 'down',
+        checkStates: { chk_1: 'down' },
+        lastTransitionId: 'trn_1',
+      }),
+    ).toEqual({
+      type: 'update',
+      key: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api' },
+      set: { state: 'down', check_states: { chk_1: 'down' }, last_transition_id: 'trn_1' },
+      add: { version: 1 },
+      condition: { kind: 'and', conditions: [held(1), { kind: 'itemExists' }] },
+    });
+    expect(stateMoveOps(TNT, entity, 'unknown', 'down')).toEqual([
+      {
+        type: 'update',
+        key: { pk: 'STATUS#tnt_1', sk: 'COUNTS' },
+        set: { entity: 'status_counters', schema_version: 1 },
+        add: { unknown: -1, down: 1, version: 1 },
+      },
+      { type: 'delete', key: { pk: 'STATUS#tnt_1#unknown', sk: 'ENT#svc#api' } },
+      {
+        type: 'put',
+        item: {
+          pk: 'STATUS#tnt_1#down',
+          sk: 'ENT#svc#api',
+          entity: 'status_entry',
+          schema_version: 1,
+          entity_id: 'ent_1',
+        },
+      },
+    ]);
+    expect(stateMoveOps(TNT, entity, 'up', 'up')).toEqual([]);
+  });
+
+  it('write a blueprint and its entity counter under the documented keys', () => {
+    const bp = {
+      id: 'bp_1',
+      slug: 'svc',
+      name: 'Service',
+      description: '',
+      fields: [],
+      is_default: false,
+      created_at: 't0',
+      updated_at: 't0',
+      entity_count: 0,
+      version: 1,
+    };
+    expect(blueprintCreatedOp(TNT, bp)).toEqual({
+      type: 'put',
+      item: { pk: 'TENANT#tnt_1', sk: 'BP#svc', entity: 'blueprint', schema_version: 1, ...bp },
+      condition: { kind: 'itemNotExists' },
+    });
+    expect(entityCountOp(TNT, 'svc', -1, { kind: 'itemExists' })).toEqual({
+      type: 'update',
+      key: { pk: 'TENANT#tnt_1', sk: 'BP#svc' },
+      add: { entity_count: -1 },
+      condition: { kind: 'itemExists' },
+    });
+  });
+
+  it('write a depends_on relation as its record (both ends indexed), uniqueness and adjacency items', () => {
+    const rel = {
+      id: 'rel_1',
+      from_entity_id: 'ent_1',
+      to_entity_id: 'ent_2',
+      relation_type: 'depends_on' as const,
+      created_at: 't0',
+    };
+    expect(newRelationOps(TNT, rel)).toEqual([
+      {
+        type: 'put',
+        item: {
+          pk: 'TENANT#tnt_1',
+          sk: 'REL#rel_1',
+          entity: 'relation',
+          schema_version: 1,
+          gsi1pk: 'ENTREL#ent_1',
+          gsi1sk: 'REL#rel_1',
+          gsi2pk: 'ENTREL#ent_2',
+          gsi2sk: 'REL#rel_1',
+          version: 1,
+          ...rel,
+        },
+        condition: { kind: 'itemNotExists' },
+      },
+      {
+        type: 'put',
+        item: {
+          pk: 'TENANT#tnt_1',
+          sk: 'RELKEY#ent_1#depends_on#ent_2',
+          entity: 'relation_key',
+          schema_version: 1,
+          relation_id: 'rel_1',
+        },
+        condition: { kind: 'itemNotExists' },
+      },
+      {
+        type: 'put',
+        item: {
+          pk: 'TENANT#tnt_1',
+          sk: 'DEP#ent_1#ent_2',
+          entity: 'dependency',
+          schema_version: 1,
+          relation_id: 'rel_1',
+          from_entity_id: 'ent_1',
+          to_entity_id: 'ent_2',
+        },
+      },
+    ]);
+    expect(deleteRelationOps(TNT, rel).map((op) => op.type === 'delete' && op.key.sk)).toEqual([
+      'REL#rel_1',
+      'RELKEY#ent_1#depends_on#ent_2',
+      'DEP#ent_1#ent_2',
+    ]);
+  });
+});
