@@ -40,9 +40,13 @@ interface SpecBase<R, K> {
   docKey: K;
 }
 
-/** What an item type is defined by; `keyOf` is required when a record does not carry its key input. */
+/**
+ * What an item type is defined by; `keyOf` is required when a record does not carry its key input,
+ * and `null` when it cannot (a uniqueness item such as `{user_id}` under `USEREMAIL#<email>`):
+ * such items are written with `putAt`, which takes the key input beside the record.
+ */
 export type ItemSpec<R, K> = SpecBase<R, K> &
-  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: (record: R) => K });
+  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: ((record: R) => K) | null });
 
 /** A typed update of one item: attributes of its schema only, numbers only for `add`. */
 export interface ItemChange<R> {
@@ -67,6 +71,8 @@ export interface ItemDefinition<R, K> {
   /** The item as stored: key, stamp, index keys, ttl and the record. */
   item(record: R): NewItem;
   put(record: R, condition?: Condition): WriteOp;
+  /** A put under the key of `input`, for items whose record does not carry its key. */
+  putAt(input: K, record: R, condition?: Condition): WriteOp;
   update(input: K, change: ItemChange<R>): UpdateOp;
   /** An update that may create the item: stamps it, so a created item has its type. */
   upsert(input: K, change: ItemChange<R>): UpdateOp;
@@ -84,7 +90,11 @@ const INDEX_ATTRS = {
 } as const;
 
 export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
-  const keyOf = (record: R): K => (spec.keyOf ? spec.keyOf(record) : (record as unknown as K));
+  const keyOf = (record: R): K => {
+    if (spec.keyOf === null)
+      throw new TypeError(`a ${spec.type.entity} record does not carry its key: write it with putAt`);
+    return spec.keyOf ? spec.keyOf(record) : (record as unknown as K);
+  };
   const indexes = (['gsi1', 'gsi2'] as const).filter((name) => spec[name] !== undefined);
   ITEM_DEFINITIONS.push({
     entity: spec.type.entity,
@@ -113,6 +123,13 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     return { set, remove };
   };
 
+  const itemAt = (input: K, record: R): NewItem => ({
+    ...(record as Record<string, unknown>),
+    ...derived(record).set,
+    ...spec.key(input),
+    ...stamp(spec.type),
+  });
+
   const update = (input: K, change: ItemChange<R>, extra: Record<string, unknown>): UpdateOp => {
     const index = change.reindex === undefined ? { set: {}, remove: [] } : derived(change.reindex);
     const set = { ...extra, ...(change.set as Record<string, unknown> | undefined), ...index.set };
@@ -135,18 +152,17 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     parse: (item) => spec.schema.parse(item),
     parseAll: (items) =>
       items.filter((item) => item.entity === spec.type.entity).map((item) => spec.schema.parse(item)),
-    item(record) {
-      const { set } = derived(record);
-      return {
-        ...(record as Record<string, unknown>),
-        ...set,
-        ...spec.key(keyOf(record)),
-        ...stamp(spec.type),
-      };
-    },
-    put(record, condition) {
-      return { type: 'put', item: this.item(record), ...(condition ? { condition } : {}) };
-    },
+    item: (record) => itemAt(keyOf(record), record),
+    put: (record, condition) => ({
+      type: 'put',
+      item: itemAt(keyOf(record), record),
+      ...(condition ? { condition } : {}),
+    }),
+    putAt: (input, record, condition) => ({
+      type: 'put',
+      item: itemAt(input, record),
+      ...(condition ? { condition } : {}),
+    }),
     update: (input, change) => update(input, change, {}),
     upsert: (input, change) => update(input, change, { ...stamp(spec.type) }),
     delete: (input, condition) => ({
