@@ -13,7 +13,11 @@ import { ConditionFailedError, type Table } from '../store/table.ts';
  */
 const windowSchema = z.object({
   count: z.number().int().min(0),
-  /** Expiry in epoch seconds: the window's end plus TTL_GRACE_SECONDS (the record knows no end). */
+  /**
+   * Expiry in epoch seconds (DynamoDB TTL): the window's end plus TTL_GRACE_SECONDS. Set with the
+   * count rather than derived by the definition, since the window's length (from the policy of the
+   * take) is not part of the stored item.
+   */
   ttl: z.number().int().optional(),
 });
 
@@ -33,11 +37,6 @@ const windowKey = (name: string, windowStartMs: number) => ({
   name,
   start: String(windowStartMs).padStart(15, '0'),
 });
-
-/** The window item of a bucket name that starts at `windowStartMs`, or undefined (consistent). */
-export function getRateWindow(table: Table, name: string, windowStartMs: number) {
-  return rateWindow.get(table, windowKey(name, windowStartMs), { consistent: true });
-}
 
 interface Window {
   startMs: number;

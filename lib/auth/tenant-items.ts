@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Role } from '../domain/principal.ts';
 import { defineItem, type ItemChange } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
@@ -105,7 +106,7 @@ const tenantEnabled: Condition = {
  * A member joins the tenant: an admin adds to `admin_count`, a member only checks the tenant; in
  * both cases the condition is that the tenant exists and is enabled.
  */
-export function memberJoinedOp(tenantId: string, role: 'admin' | 'member'): WriteOp {
+export function memberJoinedOp(tenantId: string, role: Role): WriteOp {
   return role === 'admin'
     ? tenant.update({ id: tenantId }, { add: { admin_count: 1 }, condition: tenantEnabled })
     : tenant.conditionCheck({ id: tenantId }, tenantEnabled);
