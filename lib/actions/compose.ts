@@ -1,7 +1,7 @@
-import type { Principal } from '../auth/principal.ts';
 import type { RateLimitGuard } from '../auth/rate-limit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { CheckStore } from '../checks/check-store.ts';
+import type { Principal } from '../domain/principal.ts';
 import type { Route, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';

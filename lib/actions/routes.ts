@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.ts';
 import type { RateLimitGuard } from '../auth/rate-limit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
+import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { parseJsonBody } from '../http/json-body.ts';
 import {

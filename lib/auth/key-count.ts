@@ -1,25 +1,10 @@
+import type { Role } from '../domain/principal.ts';
 import { ConflictError, LimitExceededError } from '../platform/errors.ts';
-import { itemType, stamp } from '../store/item-type.ts';
-import { tenantPk } from '../store/partitions.ts';
-import { ConditionFailedError, type Table, type UpdateOp, type WriteOp } from '../store/table.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import type { ApiKeyRecord } from './api-key-items.ts';
+import { API_KEY_LIMIT, getKeyCount, newKeyCountOp, seedAdminKeyCountOp } from './key-count-items.ts';
 import type { KeyStore } from './key-store.ts';
-import type { Role } from './principal.ts';
-import type { ApiKeyRecord } from './records.ts';
 import type { TeamStore } from './team-store.ts';
-
-/** API keys a tenant may hold at once, over all its members (403 LIMIT_EXCEEDED past it). */
-export const API_KEY_LIMIT = 100;
-
-/**
- * The tenant's key counter (`api_key_count`, docs/data-model.md). `count`: every transaction that
- * creates keys adds to it under the condition that it stays within API_KEY_LIMIT, every one that
- * deletes keys takes them off, so the limit holds under concurrent creates. `admin_key_count`: the
- * same for admin keys (isAdminKey), and every deletion of admin keys is conditional on one staying,
- * so two concurrent revokes of the last two cannot both succeed.
- */
-export const KEY_COUNT = itemType('api_key_count');
-
-const keyCountKey = (tenantId: string) => ({ pk: tenantPk(tenantId), sk: 'KEYCOUNT' });
 
 /**
  * An admin key: a read-write key of an existing admin user. Only such a key can manage keys and
@@ -28,51 +13,6 @@ const keyCountKey = (tenantId: string) => ({ pk: tenantPk(tenantId), sk: 'KEYCOU
  */
 export function isAdminKey(key: Pick<ApiKeyRecord, 'is_read_only'>, ownerRole: Role | undefined): boolean {
   return !key.is_read_only && ownerRole === 'admin';
-}
-
-/** The counter of a new tenant, which starts with `count` keys, `adminKeys` of them admin keys. */
-export function newKeyCountOp(tenantId: string, count: number, adminKeys: number): WriteOp {
-  return {
-    type: 'put',
-    item: {
-      ...keyCountKey(tenantId),
-      ...stamp(KEY_COUNT),
-      tenant_id: tenantId,
-      count,
-      admin_key_count: adminKeys,
-    },
-    condition: { kind: 'itemNotExists' },
-  };
-}
-
-/** Counts one new key; its condition fails when the tenant already holds API_KEY_LIMIT keys. */
-export function countKeyOp(tenantId: string, adminKey: boolean): UpdateOp {
-  return {
-    type: 'update',
-    key: keyCountKey(tenantId),
-    add: adminKey ? { count: 1, admin_key_count: 1 } : { count: 1 },
-    condition: { kind: 'compare', attr: 'count', op: '<', value: API_KEY_LIMIT },
-  };
-}
-
-/**
- * Takes `n` deleted keys off the counter, `adminKeys` of them off the admin keys. With admin keys
- * its condition fails unless more than `adminKeysLeaving` (default `adminKeys`) admin keys are
- * counted, so at least one stays.
- */
-export function uncountKeysOp(
-  tenantId: string,
-  n: number,
-  adminKeys = 0,
-  adminKeysLeaving = adminKeys,
-): UpdateOp {
-  const op: UpdateOp = {
-    type: 'update',
-    key: keyCountKey(tenantId),
-    add: adminKeys > 0 ? { count: -n, admin_key_count: -adminKeys } : { count: -n },
-  };
-  if (adminKeysLeaving === 0) return op;
-  return { ...op, condition: { kind: 'compare', attr: 'admin_key_count', op: '>', value: adminKeysLeaving } };
 }
 
 /** The error of a create whose counter op (at `index`) failed its condition. */
@@ -106,17 +46,12 @@ export function countAdminKeys(keys: ApiKeyRecord[], roles: ReadonlyMap<string, 
  * no counted write happens before the seed, because every writer calls this first.
  */
 export async function ensureKeyCount(deps: KeyCountDeps, tenantId: string): Promise<void> {
-  const counter = await deps.table.get(keyCountKey(tenantId), { consistent: true });
+  const counter = await getKeyCount(deps.table, tenantId);
   if (counter && typeof counter.admin_key_count === 'number') return;
   const [keys, users] = await Promise.all([deps.keys.list(tenantId), deps.team.listUsers(tenantId)]);
   const adminKeys = countAdminKeys(keys, new Map(users.map((user) => [user.id, user.role])));
   const seed: WriteOp = counter
-    ? {
-        type: 'update',
-        key: keyCountKey(tenantId),
-        set: { admin_key_count: adminKeys },
-        condition: { kind: 'attrNotExists', attr: 'admin_key_count' },
-      }
+    ? seedAdminKeyCountOp(tenantId, adminKeys)
     : newKeyCountOp(tenantId, keys.length, adminKeys);
   try {
     await deps.table.transact([seed]);

@@ -1,18 +1,13 @@
+import type { Principal, Role } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { NotFoundError, UnauthorizedError } from '../platform/errors.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
-import {
-  countKeyOp,
-  ensureKeyCount,
-  isAdminKey,
-  keyLimitError,
-  lastAdminKeyError,
-  uncountKeysOp,
-} from './key-count.ts';
-import { deleteKeyOps, type KeyStore, keyOwnerOp, newKeyOps } from './key-store.ts';
-import type { Principal, Role } from './principal.ts';
-import { type ApiKeyRecord, publicKey } from './records.ts';
+import { type ApiKeyRecord, apiKeyDeletedOps } from './api-key-items.ts';
+import { ensureKeyCount, isAdminKey, keyLimitError, lastAdminKeyError } from './key-count.ts';
+import { countKeyOp, uncountKeysOp } from './key-count-items.ts';
+import { type KeyStore, newKeyOps } from './key-store.ts';
 import type { TeamStore } from './team-store.ts';
+import { keyOwnerOp } from './user-items.ts';
 
 export interface KeyServiceDeps {
   table: Table;
@@ -24,6 +19,19 @@ export interface KeyServiceDeps {
 /** What the 409 of revoking the tenant's last admin key says. */
 export const LAST_ADMIN_KEY_MESSAGE =
   "This is the account's last read-write key with admin rights; create another read-write key before revoking this one.";
+
+/** The public view of a key: never the hash, never the raw key. */
+export function publicKey(key: ApiKeyRecord) {
+  return {
+    id: key.id,
+    label: key.label,
+    is_read_only: key.is_read_only,
+    prefix: key.prefix,
+    user_id: key.user_id,
+    created_at: key.created_at,
+    last_used_at: key.last_used_at,
+  };
+}
 
 /** The key's owner, for whom a key is created. */
 export interface KeyOwner {
@@ -94,7 +102,7 @@ export function createKeyService(deps: KeyServiceDeps) {
       if (!key || !visible(principal, key)) throw new NotFoundError('API key');
       await ensureKeyCount(deps, principal.tenantId);
       const adminKeys = isAdminKey(key, await ownerRole(principal, key)) ? 1 : 0;
-      const ops = [...deleteKeyOps(key), uncountKeysOp(principal.tenantId, 1, adminKeys)];
+      const ops = [...apiKeyDeletedOps(key), uncountKeysOp(principal.tenantId, 1, adminKeys)];
       try {
         await deps.table.transact(ops);
       } catch (error) {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Clock } from '../platform/clock.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
-import { itemType, stamp } from '../store/item-type.ts';
+import { defineItem } from '../store/item-definition.ts';
+import { itemType } from '../store/item-type.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 
 /**
@@ -10,21 +11,32 @@ import { ConditionFailedError, type Table } from '../store/table.ts';
  * `burst` requests, so the sustained rate is the bucket's; unlike the bucket, a client may spend
  * one window's allowance at its end and the next one's at the start (up to 2 x burst in a moment).
  */
-export const RATE_WINDOW = itemType('rate_window');
+const windowSchema = z.object({
+  count: z.number().int().min(0),
+  /**
+   * Expiry in epoch seconds (DynamoDB TTL): the window's end plus TTL_GRACE_SECONDS. Set with the
+   * count rather than derived by the definition, since the window's length (from the policy of the
+   * take) is not part of the stored item.
+   */
+  ttl: z.number().int().optional(),
+});
 
-/** The window item's `entity`. */
-export const RATE_WINDOW_ENTITY = RATE_WINDOW.entity;
+const rateWindow = defineItem({
+  type: itemType('rate_window'),
+  schema: windowSchema,
+  key: (k: { name: string; start: string }) => ({ pk: `RATE#${k.name}`, sk: `W#${k.start}` }),
+  keyOf: null,
+  docKey: { name: '<name>', start: '<window start, epoch ms, 15 digits>' },
+});
 
 /** Window items outlive their window by this much before TTL may delete them. */
 const TTL_GRACE_SECONDS = 60;
 
-/** The key of one bucket name's window item; the window's start orders a name's items. */
-export const rateWindowKey = (name: string, windowStartMs: number) => ({
-  pk: `RATE#${name}`,
-  sk: `W#${String(windowStartMs).padStart(15, '0')}`,
+/** The key input of one bucket name's window; the window's start orders a name's items. */
+const windowKey = (name: string, windowStartMs: number) => ({
+  name,
+  start: String(windowStartMs).padStart(15, '0'),
 });
-
-const windowItemSchema = z.object({ count: z.number().int().min(0) }).loose();
 
 interface Window {
   startMs: number;
@@ -75,20 +87,20 @@ export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): Ra
       const untilEnd = (window.endMs - now) / 1000;
       if (isExhausted(name, window)) return decide(false, policy.burst, policy, untilEnd);
       try {
-        const item = await deps.table.update({
-          type: 'update',
-          key: rateWindowKey(name, window.startMs),
-          set: { ...stamp(RATE_WINDOW), ttl: Math.ceil(window.endMs / 1000) + TTL_GRACE_SECONDS },
-          add: { count: 1 },
-          condition: {
-            kind: 'or',
-            conditions: [
-              { kind: 'attrNotExists', attr: 'count' },
-              { kind: 'compare', attr: 'count', op: '<', value: policy.burst },
-            ],
-          },
-        });
-        return decide(true, windowItemSchema.parse(item).count, policy, untilEnd);
+        const item = await deps.table.update(
+          rateWindow.upsert(windowKey(name, window.startMs), {
+            set: { ttl: Math.ceil(window.endMs / 1000) + TTL_GRACE_SECONDS },
+            add: { count: 1 },
+            condition: {
+              kind: 'or',
+              conditions: [
+                { kind: 'attrNotExists', attr: 'count' },
+                { kind: 'compare', attr: 'count', op: '<', value: policy.burst },
+              ],
+            },
+          }),
+        );
+        return decide(true, rateWindow.parse(item).count, policy, untilEnd);
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
         markExhausted(name, window);
@@ -100,8 +112,8 @@ export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): Ra
       const window = windowAt(now, policy);
       const untilEnd = (window.endMs - now) / 1000;
       if (isExhausted(name, window)) return decide(false, policy.burst, policy, untilEnd);
-      const item = await deps.table.get(rateWindowKey(name, window.startMs));
-      const count = item ? windowItemSchema.parse(item).count : 0;
+      const item = await rateWindow.get(deps.table, windowKey(name, window.startMs));
+      const count = item?.count ?? 0;
       return decide(count < policy.burst, count, policy, untilEnd);
     },
   };

@@ -1,3 +1,4 @@
+import type { Principal } from '../domain/principal.ts';
 import type { HttpRequest } from '../http/types.ts';
 import type { Config } from '../platform/config.ts';
 import { RateLimitedError, UnauthorizedError } from '../platform/errors.ts';
@@ -5,7 +6,6 @@ import type { Logger } from '../platform/logger.ts';
 import type { RateDecision, RateLimiter } from '../platform/rate-limiter.ts';
 import { keyPrefix } from './api-key.ts';
 import { type Caller, createFailureLimit } from './failure-limit.ts';
-import type { Principal } from './principal.ts';
 
 export interface RateLimitGuardDeps {
   limiter: RateLimiter;

@@ -1,16 +1,17 @@
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { AccountDisabledError, ConflictError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
-import { stamp } from '../store/item-type.ts';
-import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { hashApiKey } from './api-key.ts';
-import { countKeyOp, ensureKeyCount, isAdminKey, keyLimitError } from './key-count.ts';
+import { invitationAcceptedOps } from './invitation-items.ts';
+import { ensureKeyCount, isAdminKey, keyLimitError } from './key-count.ts';
+import { countKeyOp } from './key-count-items.ts';
 import { type KeyStore, newKeyOps } from './key-store.ts';
-import type { User } from './records.ts';
 import type { TeamStore } from './team-store.ts';
 import { activeMember } from './team-views.ts';
-import { tenancyKeys, tenancyTypes } from './tenancy-keys.ts';
+import { memberJoinedOp } from './tenant-items.ts';
 import type { TenantStore } from './tenant-store.ts';
+import { type User, userCreatedOps } from './user-items.ts';
 
 export interface AcceptDeps {
   table: Table;
@@ -71,54 +72,10 @@ export async function acceptInvitation(input: { token: string; name: string }, d
     updated_at: at,
   };
   const key = newKeyOps({ tenantId, userId: user.id, label: FIRST_KEY_LABEL, readOnly: false }, now);
-  const tenantEnabled: Condition = {
-    kind: 'and',
-    conditions: [{ kind: 'itemExists' }, { kind: 'compare', attr: 'disabled', op: '=', value: false }],
-  };
-  const tenantOp: WriteOp =
-    user.role === 'admin'
-      ? {
-          type: 'update',
-          key: tenancyKeys.tenant(tenantId),
-          add: { admin_count: 1 },
-          condition: tenantEnabled,
-        }
-      : { type: 'conditionCheck', key: tenancyKeys.tenant(tenantId), condition: tenantEnabled };
-
   const ops: WriteOp[] = [
-    {
-      type: 'delete',
-      key: tenancyKeys.invitationToken(hash),
-      condition: {
-        kind: 'and',
-        conditions: [{ kind: 'itemExists' }, { kind: 'compare', attr: 'expires_at', op: '>', value: at }],
-      },
-    },
-    {
-      type: 'delete',
-      key: tenancyKeys.invitation(tenantId, invitation.id),
-      condition: { kind: 'itemExists' },
-    },
-    {
-      type: 'delete',
-      key: tenancyKeys.invitationEmail(tenantId, invitation.email),
-      condition: { kind: 'compare', attr: 'invitation_id', op: '=', value: invitation.id },
-    },
-    tenantOp,
-    {
-      type: 'put',
-      item: { ...tenancyKeys.user(tenantId, user.id), ...stamp(tenancyTypes.user), ...user },
-      condition: { kind: 'itemNotExists' },
-    },
-    {
-      type: 'put',
-      item: {
-        ...tenancyKeys.userEmail(tenantId, user.email),
-        ...stamp(tenancyTypes.userEmail),
-        user_id: user.id,
-      },
-      condition: { kind: 'itemNotExists' },
-    },
+    ...invitationAcceptedOps(invitation, at),
+    memberJoinedOp(tenantId, user.role),
+    ...userCreatedOps(user, { kind: 'itemNotExists' }),
     ...key.ops,
     countKeyOp(tenantId, isAdminKey(key.record, user.role)),
   ];

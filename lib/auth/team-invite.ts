@@ -1,14 +1,18 @@
+import type { Principal, Role } from '../domain/principal.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
-import { stamp } from '../store/item-type.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { generateToken } from './api-key.ts';
-import type { Principal, Role } from './principal.ts';
-import type { Invitation } from './records.ts';
+import {
+  type Invitation,
+  invitationCreatedOps,
+  invitationEmailClaimOp,
+  invitationReplacedOps,
+} from './invitation-items.ts';
 import type { TeamStore } from './team-store.ts';
 import { pendingInvitation } from './team-views.ts';
-import { tenancyKeys, tenancyTypes } from './tenancy-keys.ts';
+import { noMemberWithEmailOp } from './user-items.ts';
 
 /** How long an invitation token can be accepted. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -38,7 +42,6 @@ export async function inviteMember(
   const now = deps.clock.now();
   const at = isoTime(now);
   const expiresMs = now + INVITATION_TTL_MS;
-  const ttl = Math.ceil(expiresMs / 1000);
   const tenantId = principal.tenantId;
   const { token, hash } = generateToken();
   const invitation: Invitation = {
@@ -56,56 +59,12 @@ export async function inviteMember(
   if (previous && previous.expires_at > at) throw pendingConflict();
   // An expired invitation for the same e-mail is replaced; its items go with it instead of waiting for TTL.
   const stale = previous ? await deps.team.getInvitation(tenantId, previous.invitation_id) : undefined;
-  const cleanup: WriteOp[] = stale
-    ? [
-        { type: 'delete', key: tenancyKeys.invitation(tenantId, stale.id) },
-        { type: 'delete', key: tenancyKeys.invitationToken(stale.token_hash) },
-      ]
-    : [];
+  const cleanup = stale ? invitationReplacedOps(stale) : [];
 
   const ops: WriteOp[] = [
-    {
-      type: 'put',
-      item: {
-        ...tenancyKeys.invitationEmail(tenantId, input.email),
-        ...stamp(tenancyTypes.invitationEmail),
-        invitation_id: invitation.id,
-        expires_at: invitation.expires_at,
-        ttl,
-      },
-      condition: {
-        kind: 'or',
-        conditions: [{ kind: 'itemNotExists' }, { kind: 'compare', attr: 'expires_at', op: '<=', value: at }],
-      },
-    },
-    {
-      type: 'conditionCheck',
-      key: tenancyKeys.userEmail(tenantId, input.email),
-      condition: { kind: 'itemNotExists' },
-    },
-    {
-      type: 'put',
-      item: {
-        ...tenancyKeys.invitation(tenantId, invitation.id),
-        ...stamp(tenancyTypes.invitation),
-        ...invitation,
-        ttl,
-      },
-      condition: { kind: 'itemNotExists' },
-    },
-    {
-      type: 'put',
-      item: {
-        ...tenancyKeys.invitationToken(hash),
-        ...stamp(tenancyTypes.invitationToken),
-        token_hash: hash,
-        tenant_id: tenantId,
-        invitation_id: invitation.id,
-        expires_at: invitation.expires_at,
-        ttl,
-      },
-      condition: { kind: 'itemNotExists' },
-    },
+    invitationEmailClaimOp(invitation, at),
+    noMemberWithEmailOp(tenantId, input.email),
+    ...invitationCreatedOps(invitation),
     ...cleanup,
   ];
 

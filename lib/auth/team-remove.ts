@@ -1,19 +1,16 @@
+import type { Principal } from '../domain/principal.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { isId } from '../platform/ids.ts';
-import {
-  type Condition,
-  ConditionFailedError,
-  MAX_TRANSACTION_OPS,
-  type Table,
-  type WriteOp,
-} from '../store/table.ts';
-import { ensureKeyCount, isAdminKey, lastAdminKeyError, uncountKeysOp } from './key-count.ts';
-import { deleteKeyOps, type KeyStore } from './key-store.ts';
-import type { Principal } from './principal.ts';
-import type { ApiKeyRecord, User } from './records.ts';
+import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';
+import { type ApiKeyRecord, apiKeyDeletedOps } from './api-key-items.ts';
+import { invitationCancelledOps } from './invitation-items.ts';
+import { ensureKeyCount, isAdminKey, lastAdminKeyError } from './key-count.ts';
+import { uncountKeysOp } from './key-count-items.ts';
+import type { KeyStore } from './key-store.ts';
 import type { TeamStore } from './team-store.ts';
-import { tenancyKeys } from './tenancy-keys.ts';
+import { adminLeftOp } from './tenant-items.ts';
 import type { TenantStore } from './tenant-store.ts';
+import { type User, userRemovedOps } from './user-items.ts';
 
 export interface RemoveDeps {
   table: Table;
@@ -39,7 +36,7 @@ const LAST_ADMIN_KEYS_MESSAGE =
 function keyDeletes(tenantId: string, keys: ApiKeyRecord[], room: number, adminKeys = 0): WriteOp[] {
   const chunk = keys.slice(0, Math.floor((room - 1) / 2));
   if (chunk.length === 0) return [];
-  return [...chunk.flatMap(deleteKeyOps), uncountKeysOp(tenantId, chunk.length, adminKeys)];
+  return [...chunk.flatMap(apiKeyDeletedOps), uncountKeysOp(tenantId, chunk.length, adminKeys)];
 }
 
 const userKeys = async (deps: RemoveDeps, tenantId: string, userId: string) =>
@@ -51,27 +48,7 @@ const userKeys = async (deps: RemoveDeps, tenantId: string, userId: string) =>
  * that another admin remains.
  */
 function headOps(tenantId: string, user: User): WriteOp[] {
-  const serial: Condition =
-    user.key_serial === undefined
-      ? { kind: 'attrNotExists', attr: 'key_serial' }
-      : { kind: 'compare', attr: 'key_serial', op: '=', value: user.key_serial };
-  const head: WriteOp[] = [
-    {
-      type: 'delete',
-      key: tenancyKeys.user(tenantId, user.id),
-      condition: { kind: 'and', conditions: [{ kind: 'itemExists' }, serial] },
-    },
-    { type: 'delete', key: tenancyKeys.userEmail(tenantId, user.email) },
-  ];
-  if (user.role === 'admin') {
-    head.push({
-      type: 'update',
-      key: tenancyKeys.tenant(tenantId),
-      add: { admin_count: -1 },
-      condition: { kind: 'compare', attr: 'admin_count', op: '>', value: 1 },
-    });
-  }
-  return head;
+  return [...userRemovedOps(user), ...(user.role === 'admin' ? [adminLeftOp(tenantId)] : [])];
 }
 
 /** Rounds of the key deletion after the first transaction at most (a round deletes up to 49 keys). */
@@ -127,22 +104,8 @@ async function cancelInvitation(tenantId: string, invitationId: string, deps: Re
   const invitation = await deps.team.getInvitation(tenantId, invitationId);
   if (!invitation) throw notFound();
   const emailItem = await deps.team.getInvitationEmail(tenantId, invitation.email);
-  const ops: WriteOp[] = [
-    {
-      type: 'delete',
-      key: tenancyKeys.invitation(tenantId, invitationId),
-      condition: { kind: 'itemExists' },
-    },
-    { type: 'delete', key: tenancyKeys.invitationToken(invitation.token_hash) },
-  ];
   // The e-mail item may already belong to a newer invitation (this one expired and was replaced).
-  if (emailItem?.invitation_id === invitationId) {
-    ops.push({
-      type: 'delete',
-      key: tenancyKeys.invitationEmail(tenantId, invitation.email),
-      condition: { kind: 'compare', attr: 'invitation_id', op: '=', value: invitationId },
-    });
-  }
+  const ops = invitationCancelledOps(invitation, emailItem?.invitation_id === invitationId);
   try {
     await deps.table.transact(ops);
   } catch (err) {

@@ -1,7 +1,7 @@
+import type { Principal, Role } from '../domain/principal.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
 import type { KeyStore } from './key-store.ts';
-import type { Principal, Role } from './principal.ts';
 import { acceptInvitation } from './team-accept.ts';
 import { inviteMember } from './team-invite.ts';
 import { removeFromTeam } from './team-remove.ts';

@@ -1,5 +1,5 @@
 import type { Clock } from '../platform/clock.ts';
-import type { Tenant } from './records.ts';
+import type { Tenant } from './tenant-items.ts';
 import type { TenantStore } from './tenant-store.ts';
 
 /** How long a cached tenant is used: a change of its settings (retention) applies within this. */

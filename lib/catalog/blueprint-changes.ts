@@ -1,4 +1,4 @@
-import { tenancyKeys } from '../auth/tenancy-keys.ts';
+import { tenantCatalogOp } from '../auth/tenant-items.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { unchanged } from '../store/conditions.ts';
@@ -78,15 +78,15 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
       ),
     ];
     if (isDefault !== bp.is_default) {
-      ops.push({
-        type: 'update',
-        key: tenancyKeys.tenant(tenantId),
-        ...(isDefault ? { set: { default_blueprint: slug } } : { remove: ['default_blueprint'] }),
-        condition: {
-          kind: 'and',
-          conditions: [{ kind: 'itemExists' }, unchanged('default_blueprint', tenant.default_blueprint)],
-        },
-      });
+      ops.push(
+        tenantCatalogOp(tenantId, {
+          ...(isDefault ? { set: { default_blueprint: slug } } : { remove: ['default_blueprint'] }),
+          condition: {
+            kind: 'and',
+            conditions: [{ kind: 'itemExists' }, unchanged('default_blueprint', tenant.default_blueprint)],
+          },
+        }),
+      );
       const previous = tenant.default_blueprint;
       if (isDefault && previous !== undefined && previous !== slug)
         ops.push(clearDefaultFlagOp(tenantId, previous));
@@ -113,15 +113,13 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
           { kind: 'compare', attr: 'is_default', op: '=', value: bp.is_default },
         ],
       }),
-      {
-        type: 'update',
-        key: tenancyKeys.tenant(tenantId),
+      tenantCatalogOp(tenantId, {
         add: { blueprint_count: -1 },
         ...(bp.is_default ? { remove: ['default_blueprint'] } : {}),
         condition: bp.is_default
           ? { kind: 'compare', attr: 'default_blueprint', op: '=', value: slug }
           : { kind: 'itemExists' },
-      },
+      }),
     ];
     try {
       await table.transact(ops);

@@ -1,4 +1,4 @@
-import { tenancyKeys } from '../auth/tenancy-keys.ts';
+import { tenantCatalogOp } from '../auth/tenant-items.ts';
 import {
   checkFieldDefinition,
   checkFieldDefinitions,
@@ -79,13 +79,11 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
     if (input.is_default) tenantConditions.push(unchanged('default_blueprint', tenant.default_blueprint));
     const ops: WriteOp[] = [
       blueprintCreatedOp(tenantId, record),
-      {
-        type: 'update',
-        key: tenancyKeys.tenant(tenantId),
+      tenantCatalogOp(tenantId, {
         add: { blueprint_count: 1 },
         ...(input.is_default ? { set: { default_blueprint: input.slug } } : {}),
         condition: { kind: 'and', conditions: tenantConditions },
-      },
+      }),
     ];
     if (previous !== undefined) ops.push(clearDefaultFlagOp(tenantId, previous));
     try {

@@ -1,4 +1,4 @@
-import { tenancyKeys } from '../auth/tenancy-keys.ts';
+import { tenantCatalogOp } from '../auth/tenant-items.ts';
 import { wouldCreateCycle } from '../domain/dependency-cycle.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, clipText, NotFoundError, ValidationError } from '../platform/errors.ts';
@@ -89,15 +89,15 @@ export function createRelationService(deps: RelationServiceDeps) {
     ops.push(entityExistsOp(tenantId, rel.from_entity_id), entityExistsOp(tenantId, rel.to_entity_id));
     if (input.relation_type === 'depends_on') {
       // Serializes depends_on creations per tenant, so two concurrent edges cannot close a cycle unseen.
-      ops.push({
-        type: 'update',
-        key: tenancyKeys.tenant(tenantId),
-        add: { relation_graph_version: 1 },
-        condition: {
-          kind: 'and',
-          conditions: [{ kind: 'itemExists' }, unchanged('relation_graph_version', graphVersion)],
-        },
-      });
+      ops.push(
+        tenantCatalogOp(tenantId, {
+          add: { relation_graph_version: 1 },
+          condition: {
+            kind: 'and',
+            conditions: [{ kind: 'itemExists' }, unchanged('relation_graph_version', graphVersion)],
+          },
+        }),
+      );
     }
     try {
       await table.transact(ops);

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { createOperatorKey } from '../auth/operator-key.ts';
-import type { PlanLimits } from '../auth/records.ts';
+import type { PlanLimits } from '../auth/tenant-items.ts';
 import { createTenantStore } from '../auth/tenant-store.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
 import type { Clock } from '../platform/clock.ts';

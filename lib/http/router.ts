@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/principal.ts';
 import {
   ForbiddenError,
   MethodNotAllowedError,

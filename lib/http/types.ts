@@ -1,4 +1,4 @@
-import type { Principal, Role } from '../auth/principal.ts';
+import type { Principal, Role } from '../domain/principal.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { RouteSchemas } from './route-schemas.ts';
 

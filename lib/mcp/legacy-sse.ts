@@ -7,7 +7,7 @@ import {
   JSONRPCMessageSchema,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/principal.ts';
 import { SSE_HEADERS, sseStream } from '../http/stream-sse.ts';
 import type { Clock } from '../platform/clock.ts';
 import { RateLimitedError } from '../platform/errors.ts';

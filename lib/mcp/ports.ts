@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/principal.ts';
 import type { ToolDefinition } from '../skills/records.ts';
 
 /** A tool as MCP clients see it: its definition and the skill it came from. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { isAllowedOrigin } from '../http/origin-policy.ts';
 import { webRequest } from '../http/stream-web.ts';

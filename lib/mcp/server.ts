@@ -6,7 +6,7 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/principal.ts';
 import type { McpTool, ToolCatalog } from './ports.ts';
 
 /** tools/list pages: small enough for a model's context, large enough that most tenants need one. */

@@ -5,7 +5,7 @@ import type { ActionRunner } from '../actions/ports.ts';
 import { publicExecution } from '../actions/responses.ts';
 import { RUN_VARS_LIMITS } from '../actions/run-routes.ts';
 import { TEMPLATE_VAR_NAME } from '../actions/template.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { createInputSchemaCompiler } from '../skills/input-schema.ts';

@@ -4,7 +4,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Server } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../lib/auth/principal.ts';
+import type { Principal } from '../../lib/domain/principal.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 

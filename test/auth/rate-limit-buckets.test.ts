@@ -1,9 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  createStoreRateLimiter,
-  RATE_WINDOW_ENTITY,
-  rateWindowKey,
-} from '../../lib/auth/rate-limit-items.ts';
+import { createStoreRateLimiter } from '../../lib/auth/rate-limit-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createMemoryRateLimiter, type RatePolicy } from '../../lib/platform/rate-limiter.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
@@ -136,13 +132,13 @@ describe('the table-backed window limiter (DynamoDB Local)', () => {
 
     await limiter.take('KEY#w2', policy);
     await limiter.take('KEY#w2', policy);
-    const item = await table.get(rateWindowKey('KEY#w2', clock.now()), { consistent: true });
+    const stored = await table.get(
+      { pk: 'RATE#KEY#w2', sk: `W#${String(clock.now()).padStart(15, '0')}` },
+      { consistent: true },
+    );
 
-    expect(item).toMatchObject({
-      entity: RATE_WINDOW_ENTITY,
-      count: 2,
-      ttl: Date.parse('2026-01-01T00:00:05.000Z') / 1000 + 60,
-    });
+    const ttl = Date.parse('2026-01-01T00:00:05.000Z') / 1000 + 60;
+    expect(stored).toMatchObject({ entity: 'rate_window', schema_version: 1, count: 2, ttl });
   });
 
   it('shares the count between limiters on the same table (two Lambda instances)', async () => {

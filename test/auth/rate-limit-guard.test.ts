@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../lib/auth/principal.ts';
 import { createRateLimitGuard } from '../../lib/auth/rate-limit.ts';
+import type { Principal } from '../../lib/domain/principal.ts';
 import type { HttpRequest } from '../../lib/http/types.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { RateLimitedError, UnauthorizedError } from '../../lib/platform/errors.ts';

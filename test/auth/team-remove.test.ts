@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
-import { tenancyKeys } from '../../lib/auth/tenancy-keys.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -119,7 +118,7 @@ describe.each(runtimes)('team removal and invitation storage ($runtime runtime)'
     const invited = await invite(api, api.adminKey, { email: uniqueEmail('stored') });
     const token: string = invited.body.token;
     const tenantItems = await queryAll((cursor) => api.table.query({ pk: tenantPk(api.tenantId), cursor }));
-    const lookup = await api.table.get(tenancyKeys.invitationToken(hashApiKey(token)));
+    const lookup = await api.table.get({ pk: `INVTOKEN#${hashApiKey(token)}`, sk: '#INVTOKEN' });
     expect(lookup).toMatchObject({ tenant_id: api.tenantId, invitation_id: invited.body.id });
     const stored = [...tenantItems, lookup];
     const invitation = stored.find((item) => item?.sk === `INV#${invited.body.id}`);

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tenancyKeys } from '../../lib/auth/tenancy-keys.ts';
 import { type BlueprintService, createBlueprintService } from '../../lib/catalog/blueprint-service.ts';
 import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
 import { createEntityService, type EntityService } from '../../lib/catalog/entity-service.ts';
 import { createEntityStore } from '../../lib/catalog/entity-store.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { tenantPk } from '../../lib/store/partitions.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import type { Table, UpdateOp, WriteOp } from '../../lib/store/table.ts';
 
@@ -29,7 +29,8 @@ describe('writes racing a blueprint deleted and created again under its slug', (
       {
         type: 'put',
         item: {
-          ...tenancyKeys.tenant(TENANT),
+          pk: tenantPk(TENANT),
+          sk: '#TENANT',
           entity: 'tenant',
           schema_version: 1,
           blueprint_limit: 10,

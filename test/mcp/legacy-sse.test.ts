@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../lib/auth/principal.ts';
+import type { Principal } from '../../lib/domain/principal.ts';
 import { DEFAULT_LEGACY_STREAM, openLegacyStream } from '../../lib/mcp/legacy-sse.ts';
 import { createMcpRelay, SESSION_TTL_SECONDS } from '../../lib/mcp/relay.ts';
 import { relayKeys } from '../../lib/mcp/relay-keys.ts';

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../lib/auth/principal.ts';
+import type { Principal } from '../../lib/domain/principal.ts';
 import { ARGUMENT_LIMITS } from '../../lib/skills/schema-budget.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { connectSdkClient } from './sdk-client.ts';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../lib/auth/principal.ts';
+import type { Principal } from '../../lib/domain/principal.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
 import { newCheck, quietTcpCheck, record, recordSequence } from '../checks/check-fixtures.ts';

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../lib/auth/principal.ts';
+import type { Principal } from '../../lib/domain/principal.ts';
 import { BUILTIN_TOOLS } from '../../lib/mcp/builtins/index.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';

@@ -62,20 +62,27 @@ describe('defineItem', () => {
     });
   });
 
-  it('puts a record that does not carry its key input at the key given beside it', () => {
-    const note = defineItem({
-      type: itemType('test_note'),
-      schema: z.object({ id: z.string(), text: z.string() }),
-      key: (k: { tenant_id: string; id: string }) => ({ pk: `T#${k.tenant_id}`, sk: `N#${k.id}` }),
+  it('writes an item whose record does not carry its key under the key given beside it', async () => {
+    const claim = defineItem({
+      type: itemType('test_claim'),
+      schema: z.object({ owner_id: z.string() }),
+      key: (k: { tenant_id: string; name: string }) => ({ pk: `T#${k.tenant_id}`, sk: `NAME#${k.name}` }),
       keyOf: null,
-      docKey: { tenant_id: '<tnt>', id: '<nid>' },
+      docKey: { tenant_id: '<tnt>', name: '<name>' },
     });
-    const record = { id: 'n1', text: 'hi' };
-    expect(note.putAt({ tenant_id: 't1', id: 'n1' }, record, { kind: 'itemNotExists' })).toEqual({
-      type: 'put',
-      item: { ...record, pk: 'T#t1', sk: 'N#n1', entity: 'test_note', schema_version: 1 },
-      condition: { kind: 'itemNotExists' },
+    const table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
+    const at = { tenant_id: 't1', name: 'n1' };
+    await table.transact([claim.putAt(at, { owner_id: 'o1' }, { kind: 'itemNotExists' })]);
+    expect(await table.get({ pk: 'T#t1', sk: 'NAME#n1' }, { consistent: true })).toEqual({
+      pk: 'T#t1',
+      sk: 'NAME#n1',
+      entity: 'test_claim',
+      schema_version: 1,
+      owner_id: 'o1',
     });
-    expect(() => note.put(record)).toThrow(TypeError);
+    expect(await claim.get(table, at)).toEqual({ owner_id: 'o1' });
+    // Without its key input, the record cannot be written.
+    expect(() => claim.put({ owner_id: 'o1' })).toThrow(TypeError);
+    await table.close();
   });
 });

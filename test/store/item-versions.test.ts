@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { tenancyKeys } from '../../lib/auth/tenancy-keys.ts';
 import { runProbeJob } from '../../lib/checks/probe-job.ts';
+import { tenantPk } from '../../lib/store/partitions.ts';
 import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
 import { localClient } from '../support/dynamodb-local.ts';
 
@@ -34,7 +34,9 @@ async function dynamoItems(api: ApiHarness): Promise<RawItem[]> {
       start = page.LastEvaluatedTableName;
     } while (start);
     for (const TableName of names.filter((name) => name.startsWith('vigil-test-'))) {
-      const tenant = await doc.send(new GetCommand({ TableName, Key: tenancyKeys.tenant(api.tenantId) }));
+      const tenant = await doc.send(
+        new GetCommand({ TableName, Key: { pk: tenantPk(api.tenantId), sk: '#TENANT' } }),
+      );
       if (!tenant.Item) continue;
       const items: RawItem[] = [];
       for await (const page of paginateScan({ client: doc }, { TableName, ConsistentRead: true })) {

@@ -1,11 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../../auth/principal.ts';
 import type { BlueprintService } from '../../catalog/blueprint-service.ts';
 import type { EntityService } from '../../catalog/entity-service.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
 import type { RelationStore } from '../../catalog/relation-items.ts';
 import type { CheckService } from '../../checks/check-service.ts';
 import type { CheckReadService } from '../../checks/read-service.ts';
+import type { Principal } from '../../domain/principal.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Prober } from '../../probes/types.ts';

@@ -1,3 +1,9 @@
+/**
+ * Who is calling, with which role: resolved from the API key by lib/auth on every request and
+ * handed by the HTTP layer to every route. Here, below both, so that neither imports the other
+ * for it (lib/auth builds on lib/http, never the reverse).
+ */
+
 /** What an API key's user may do in its team: admins also manage members and keys. */
 export type Role = 'admin' | 'member';
 
