@@ -37,12 +37,22 @@ interface SpecBase<R, K> {
    * The key input with placeholders (`{ tenant_id: '<tnt>', check_id: '<chk_id>' }`): the key it
    * gives is the pattern docs/data-model.md shows for the item.
    */
-  docKey: K;
+  docKey: DocKey<K>;
 }
 
-/** What an item type is defined by; `keyOf` is required when a record does not carry its key input. */
+/**
+ * A key input with placeholders: a number part (a slot, a sequence number) may be a placeholder
+ * text too (`'<n, 4 digits>'`), which `key` renders as it renders the number.
+ */
+export type DocKey<K> = { [P in keyof K]: K[P] extends number ? K[P] | string : K[P] };
+
+/**
+ * What an item type is defined by. `keyOf` is required when a record does not carry its key
+ * input; `null` when its attributes do not hold the key at all (a counter, a lease slot, a
+ * session's message): such an item is written with `putAt` or `upsert`, never `put`.
+ */
 export type ItemSpec<R, K> = SpecBase<R, K> &
-  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: (record: R) => K });
+  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: ((record: R) => K) | null });
 
 /** A typed update of one item: attributes of its schema only, numbers only for `add`. */
 export interface ItemChange<R> {
@@ -67,6 +77,8 @@ export interface ItemDefinition<R, K> {
   /** The item as stored: key, stamp, index keys, ttl and the record. */
   item(record: R): NewItem;
   put(record: R, condition?: Condition): WriteOp;
+  /** A put of an item whose record does not hold its key input (`keyOf: null`). */
+  putAt(input: K, record: R, condition?: Condition): WriteOp;
   update(input: K, change: ItemChange<R>): UpdateOp;
   /** An update that may create the item: stamps it, so a created item has its type. */
   upsert(input: K, change: ItemChange<R>): UpdateOp;
@@ -84,12 +96,16 @@ const INDEX_ATTRS = {
 } as const;
 
 export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
-  const keyOf = (record: R): K => (spec.keyOf ? spec.keyOf(record) : (record as unknown as K));
+  const keyOf = (record: R): K => {
+    if (spec.keyOf === null) throw new TypeError(`a ${spec.type.entity} item is written with putAt`);
+    return spec.keyOf ? spec.keyOf(record) : (record as unknown as K);
+  };
   const indexes = (['gsi1', 'gsi2'] as const).filter((name) => spec[name] !== undefined);
   ITEM_DEFINITIONS.push({
     entity: spec.type.entity,
     version: spec.type.version,
-    key: spec.key(spec.docKey),
+    // Placeholders stand in for number parts only here, where the key is rendered for the docs.
+    key: spec.key(spec.docKey as K),
     indexes,
   });
 
@@ -127,6 +143,13 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     };
   };
 
+  const itemAt = (input: K, record: R): NewItem => ({
+    ...(record as Record<string, unknown>),
+    ...derived(record).set,
+    ...spec.key(input),
+    ...stamp(spec.type),
+  });
+
   return {
     type: spec.type,
     entity: spec.type.entity,
@@ -135,18 +158,17 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     parse: (item) => spec.schema.parse(item),
     parseAll: (items) =>
       items.filter((item) => item.entity === spec.type.entity).map((item) => spec.schema.parse(item)),
-    item(record) {
-      const { set } = derived(record);
-      return {
-        ...(record as Record<string, unknown>),
-        ...set,
-        ...spec.key(keyOf(record)),
-        ...stamp(spec.type),
-      };
-    },
-    put(record, condition) {
-      return { type: 'put', item: this.item(record), ...(condition ? { condition } : {}) };
-    },
+    item: (record) => itemAt(keyOf(record), record),
+    put: (record, condition) => ({
+      type: 'put',
+      item: itemAt(keyOf(record), record),
+      ...(condition ? { condition } : {}),
+    }),
+    putAt: (input, record, condition) => ({
+      type: 'put',
+      item: itemAt(input, record),
+      ...(condition ? { condition } : {}),
+    }),
     update: (input, change) => update(input, change, {}),
     upsert: (input, change) => update(input, change, { ...stamp(spec.type) }),
     delete: (input, condition) => ({
