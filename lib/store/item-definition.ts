@@ -41,10 +41,11 @@ interface SpecBase<R, K> {
 }
 
 /**
- * A key input with placeholders: a number part (a slot, a sequence number) may be a placeholder
- * text too (`'<n, 4 digits>'`), which `key` renders as it renders the number.
+ * A key input with placeholders: a number part (a slot, a sequence number) or one of a few fixed
+ * words (`'KEY' | 'TENANT'`) may be a placeholder text too (`'<n, 4 digits>'`, `'<scope>'`), which
+ * `key` renders as it renders the value.
  */
-export type DocKey<K> = { [P in keyof K]: K[P] extends number ? K[P] | string : K[P] };
+export type DocKey<K> = { [P in keyof K]: K[P] extends string | number ? K[P] | string : K[P] };
 
 /**
  * What an item type is defined by. `keyOf` is required when a record does not carry its key

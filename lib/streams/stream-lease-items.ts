@@ -56,7 +56,7 @@ const streamLease = defineItem({
   key: (k: LeaseSlot) => ({ pk: partition(k), sk: slotSk(k.slot) }),
   keyOf: null,
   ttl: (r) => Math.ceil(r.expires_at / 1000) + TTL_GRACE_SECONDS,
-  docKey: { kind: '<kind>', scope: 'KEY', id: '<key_id>', slot: '<n, 4 digits>' },
+  docKey: { kind: '<kind>', scope: '<scope>', id: '<id>', slot: '<n, 4 digits>' },
 });
 
 /** Every lease item of a scope, live or expired (at most one page: a cap is well under it). */
