@@ -52,7 +52,6 @@ import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
 import { pushTokenRoutes } from './push/token-routes.ts';
 import { createPushTokenService } from './push/token-service.ts';
-import { createPushTokenStore } from './push/token-store.ts';
 import { composeSkills } from './skills/compose.ts';
 import { statusRoutes } from './status/routes.ts';
 import { createStatusService } from './status/status-service.ts';
@@ -197,7 +196,6 @@ export function createApp(deps: CoreDeps) {
   const pushService = createPushService({ checkService, recorder, tenants, clock: deps.clock });
   const pushTokens = createPushTokenService({
     table: deps.table,
-    tokens: createPushTokenStore(deps.table),
     checkService,
     clock: deps.clock,
     logger: deps.logger,

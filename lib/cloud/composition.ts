@@ -12,7 +12,7 @@ import { type Config, loadConfig } from '../platform/config.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
-import { createStoreStreamSlots } from '../streams/stream-lease-items.ts';
+import { createStoreStreamSlots } from '../streams/store-stream-slots.ts';
 import { createActionJobQueue } from './action-queue.ts';
 import { createEventBusPublisher } from './event-bus.ts';
 import { createGenerator } from './generator.ts';

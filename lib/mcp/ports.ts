@@ -1,11 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../domain/principal.ts';
-import type { ToolDefinition } from '../skills/records.ts';
+import type { EnabledTool } from '../skills/skill-store.ts';
 
-/** A tool as MCP clients see it: its definition and the skill it came from. */
-export interface McpTool extends ToolDefinition {
-  skill_slug: string;
-}
+/** A tool as MCP clients see it: its definition and the skill it came from (the skills registry's). */
+export type McpTool = EnabledTool;
 
 /**
  * The tools of a tenant (lib/mcp/tool-catalog.ts): the tools of its enabled skills with the

@@ -5,9 +5,17 @@ import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';
-import { stamp } from '../store/item-type.ts';
-import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';
-import { MCP_MESSAGE_PREFIX, relayKeys, relayTypes } from './relay-keys.ts';
+import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table } from '../store/table.ts';
+import {
+  getRelaySession,
+  listRelayMessages,
+  messagesQueuedOps,
+  messagesReservedOp,
+  messagesTakenOps,
+  parseRelaySession,
+  sessionClosedOp,
+  sessionOpenedOp,
+} from './relay-items.ts';
 
 /** A session lives at most this long; a stream ends well before (the client opens a new one). */
 export const SESSION_TTL_SECONDS = 3600;
@@ -48,13 +56,13 @@ export function createMcpRelay(deps: McpRelayDeps) {
 
   const load = async (sessionId: string): Promise<RelaySession | undefined> => {
     if (!SESSION_ID.test(sessionId)) return undefined;
-    const item = await table.get(relayKeys.session(sessionId), { consistent: true });
-    if (!item || typeof item.ttl !== 'number' || item.ttl <= nowSeconds()) return undefined;
+    const item = await getRelaySession(table, sessionId);
+    if (!item || item.ttl <= nowSeconds()) return undefined;
     return {
       id: sessionId,
-      tenantId: String(item.tenant_id),
-      keyId: String(item.key_id),
-      createdAt: String(item.created_at),
+      tenantId: item.tenant_id,
+      keyId: item.key_id,
+      createdAt: item.created_at,
       ttl: item.ttl,
     };
   };
@@ -70,19 +78,13 @@ export function createMcpRelay(deps: McpRelayDeps) {
         ttl: nowSeconds() + SESSION_TTL_SECONDS,
       };
       await table.transact([
-        {
-          type: 'put',
-          item: {
-            ...relayKeys.session(session.id),
-            ...stamp(relayTypes.session),
-            tenant_id: session.tenantId,
-            key_id: session.keyId,
-            created_at: session.createdAt,
-            seq: 0,
-            ttl: session.ttl,
-          },
-          condition: { kind: 'itemNotExists' },
-        },
+        sessionOpenedOp(session.id, {
+          tenant_id: session.tenantId,
+          key_id: session.keyId,
+          created_at: session.createdAt,
+          seq: 0,
+          ttl: session.ttl,
+        }),
       ]);
       return session;
     },
@@ -104,43 +106,34 @@ export function createMcpRelay(deps: McpRelayDeps) {
       if (messages.length === 0) return;
       let last: number;
       try {
-        const counter = await table.update({
-          type: 'update',
-          key: relayKeys.session(session.id),
-          add: { seq: messages.length },
-          condition: { kind: 'itemExists' },
-        });
-        last = Number(counter.seq);
+        last = parseRelaySession(await table.update(messagesReservedOp(session.id, messages.length))).seq;
       } catch (err) {
         // The stream ended (and removed the session) while this POST ran.
         if (err instanceof ConditionFailedError) throw new NotFoundError('session');
         throw err;
       }
       const first = last - messages.length + 1;
-      const puts: WriteOp[] = messages.map((message, i) => ({
-        type: 'put',
-        item: {
-          ...relayKeys.message(session.id, first + i),
-          ...stamp(relayTypes.message),
-          message: JSON.stringify(message),
-          ttl: session.ttl,
-        },
-      }));
+      const puts = messagesQueuedOps(
+        session.id,
+        first,
+        messages.map((message) => JSON.stringify(message)),
+        session.ttl,
+      );
       for (const group of chunks(puts, MAX_TRANSACTION_OPS)) await table.transact(group);
       wakes.emit(session.id);
     },
 
     /** Takes the queued messages in order, removing them (at most one query page per call). */
     async take(sessionId: string): Promise<JSONRPCMessage[]> {
-      const page = await table.query({
-        pk: relayKeys.messages(sessionId),
-        sk: { op: 'beginsWith', prefix: MCP_MESSAGE_PREFIX },
-        consistent: true,
-        limit: MAX_TRANSACTION_OPS,
-      });
-      if (page.items.length === 0) return [];
-      await table.transact(page.items.map((item) => ({ type: 'delete', key: { pk: item.pk, sk: item.sk } })));
-      return page.items.map((item) => JSON.parse(String(item.message)) as JSONRPCMessage);
+      const queued = await listRelayMessages(table, sessionId, MAX_TRANSACTION_OPS);
+      if (queued.length === 0) return [];
+      await table.transact(
+        messagesTakenOps(
+          sessionId,
+          queued.map((m) => m.seq),
+        ),
+      );
+      return queued.map((m) => JSON.parse(m.message) as JSONRPCMessage);
     },
 
     /** Resolves after `ms`, when a message is queued in this process, or when `signal` aborts. */
@@ -161,7 +154,7 @@ export function createMcpRelay(deps: McpRelayDeps) {
 
     /** Ends a session: later POSTs to it get 404; messages left behind expire with their ttl. */
     async close(sessionId: string): Promise<void> {
-      await table.transact([{ type: 'delete', key: relayKeys.session(sessionId) }]);
+      await table.transact([sessionClosedOp(sessionId)]);
     },
   };
 }

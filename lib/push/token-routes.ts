@@ -3,8 +3,8 @@ import { checkParams } from '../checks/routes.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
+import { PUSH_TOKEN_LIMIT } from './push-token-items.ts';
 import { type PushTokenService, publicPushToken } from './token-service.ts';
-import { PUSH_TOKEN_LIMIT } from './token-store.ts';
 
 const tag = 'Push';
 

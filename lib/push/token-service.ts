@@ -1,3 +1,4 @@
+import { checkExistsOp } from '../checks/check-items.ts';
 import type { CheckService } from '../checks/check-service.ts';
 import type { Clock } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError } from '../platform/errors.ts';
@@ -5,18 +6,18 @@ import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import { newPingToken, readPingToken } from './ping-token.ts';
 import {
-  CHECK_OP,
   COUNT_OP,
-  deleteTokenOps,
-  newTokenOps,
+  getPushToken,
+  listPushTokens,
   PUSH_TOKEN_LIMIT,
   type PushTokenRecord,
-  type PushTokenStore,
-} from './token-store.ts';
+  pushTokenCreatedOps,
+  pushTokenRevokedOps,
+  pushTokenUsedOp,
+} from './push-token-items.ts';
 
 export interface PushTokenServiceDeps {
   table: Table;
-  tokens: PushTokenStore;
   checkService: Pick<CheckService, 'requireRun'>;
   clock: Clock;
   logger: Logger;
@@ -60,12 +61,14 @@ export function createPushTokenService(deps: PushTokenServiceDeps) {
     async create(tenantId: string, checkId: string) {
       await requirePushCheck(tenantId, checkId);
       const { token, hash, prefix } = newPingToken(checkId);
-      const { record, ops } = newTokenOps({ tenantId, checkId, hash, prefix }, deps.clock.now());
+      const { record, ops } = pushTokenCreatedOps({ tenantId, checkId, hash, prefix }, deps.clock.now());
+      // Only while the check exists: a token of a check deleted meanwhile would outlive its purge.
+      const checkOp = ops.length;
       try {
-        await deps.table.transact(ops);
+        await deps.table.transact([...ops, checkExistsOp(tenantId, checkId)]);
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
-        if (err.failed.includes(CHECK_OP)) throw new NotFoundError('check');
+        if (err.failed.includes(checkOp)) throw new NotFoundError('check');
         if (err.failed.includes(COUNT_OP)) {
           throw new LimitExceededError(
             `this check already has ${PUSH_TOKEN_LIMIT} ping URLs: revoke one it no longer needs first`,
@@ -78,17 +81,17 @@ export function createPushTokenService(deps: PushTokenServiceDeps) {
 
     async list(tenantId: string, checkId: string): Promise<PushTokenRecord[]> {
       await deps.checkService.requireRun(tenantId, checkId);
-      return (await deps.tokens.list(checkId)).filter((t) => t.tenant_id === tenantId);
+      return (await listPushTokens(deps.table, checkId)).filter((t) => t.tenant_id === tenantId);
     },
 
     async revoke(tenantId: string, checkId: string, tokenId: string): Promise<void> {
       await deps.checkService.requireRun(tenantId, checkId);
-      const token = (await deps.tokens.list(checkId)).find(
+      const token = (await listPushTokens(deps.table, checkId)).find(
         (t) => t.id === tokenId && t.tenant_id === tenantId,
       );
       if (!token) throw new NotFoundError('ping URL');
       try {
-        await deps.table.transact(deleteTokenOps(token));
+        await deps.table.transact(pushTokenRevokedOps(token));
       } catch (err) {
         // Revoked meanwhile by another request.
         if (err instanceof ConditionFailedError) throw new NotFoundError('ping URL');
@@ -102,13 +105,13 @@ export function createPushTokenService(deps: PushTokenServiceDeps) {
      */
     async verify(raw: string): Promise<PushTokenRecord> {
       const read = readPingToken(raw);
-      const token = read ? await deps.tokens.find(read.checkId, read.hash) : undefined;
+      const token = read ? await getPushToken(deps.table, read.checkId, read.hash) : undefined;
       if (!read || !token || token.check_id !== read.checkId) throw new UnknownPingTokenError();
       const now = deps.clock.now();
       if (now - (lastTouched.get(token.id) ?? Number.NEGATIVE_INFINITY) >= TOUCH_INTERVAL_MS) {
         if (lastTouched.size > 10_000) lastTouched.clear();
         lastTouched.set(token.id, now);
-        await deps.tokens.touch(token, now).catch((err: unknown) => {
+        await deps.table.update(pushTokenUsedOp(token, now)).catch((err: unknown) => {
           deps.logger.warn('could not record ping URL use', { token_id: token.id, err });
         });
       }

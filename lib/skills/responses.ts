@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { toolManifestSchema } from './manifest.ts';
-import type { SkillRecord } from './records.ts';
+import type { SkillRecord } from './skill-items.ts';
 
 /** The skill as responses show it: the manifest fields plus id, enabled and the times (no revision). */
 export const publicSkillSchema = z

@@ -2,7 +2,7 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import type { CreateSkillBody, ToolManifest, UpdateSkillBody } from './manifest.ts';
-import type { SkillRecord, ToolDefinition } from './records.ts';
+import type { SkillRecord, ToolDefinition } from './skill-items.ts';
 import type { SkillStore, SkillWriteFailure } from './skill-store.ts';
 
 /** Attempts when another write changed the skill between the read and the conditional write. */

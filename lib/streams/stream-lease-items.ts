@@ -1,222 +1,118 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Clock } from '../platform/clock.ts';
-import type { Logger } from '../platform/logger.ts';
-import { itemType, stamp } from '../store/item-type.ts';
-import {
-  type Condition,
-  ConditionFailedError,
-  type Key,
-  MAX_QUERY_LIMIT,
-  type Table,
-} from '../store/table.ts';
-import type { SlotAnswer, StreamCaps, StreamKind, StreamSlot, StreamSlots } from './stream-slots.ts';
+import { defineItem } from '../store/item-definition.ts';
+import { itemType } from '../store/item-type.ts';
+import { type Condition, MAX_QUERY_LIMIT, type Table, type UpdateOp, type WriteOp } from '../store/table.ts';
 
 /**
- * The stream lease item (`stream_lease`, docs/data-model.md): one slot of an API key's or a
- * tenant's open-stream cap, held by one open stream. A cap of n is n numbered slot items in one
- * partition; a stream takes a free slot of its key and one of its tenant in one conditional
- * transaction (free: absent, or its lease expired), renews both while it is open and deletes them
- * when it ends. A holder that vanished (a Lambda instance that crashed or timed out) stops
- * renewing, so its slots are free again once their lease expires. A stream of a named client
- * (`StreamHolder.client`) records it, with its tenant slot (`pair`), on its key's slot item: the
- * same client's next stream takes both items over (conditioned on the old holder), and the old
- * stream ends at once in the same instance, else at its next renewal, which finds the item taken.
+ * The owner of the stream lease item (`stream_lease`, docs/data-model.md): one slot of an API
+ * key's or a tenant's open-stream cap, held by one open stream until its lease expires. A cap of n
+ * is n numbered slot items in one partition per key (or tenant) and stream kind. The slots service
+ * (`store-stream-slots.ts`) takes, renews and releases them with these reads and writes.
  */
-export const STREAM_LEASE = itemType('stream_lease');
 
-/** How long a lease lasts without renewal; an open stream renews it every third of this. */
-export const STREAM_LEASE_MS = 60_000;
 /** Lease items outlive their expiry by this much before TTL may delete them. */
 const TTL_GRACE_SECONDS = 60;
-/** Attempts at taking slots when another stream took the chosen ones first. */
-const ATTEMPTS = 3;
 const SLOT_PREFIX = 'SLOT#';
 
-export const streamLeaseKeys = {
-  /** The slots of one key's (or tenant's) streams of one kind. */
-  partition: (kind: StreamKind, scope: 'KEY' | 'TENANT', id: string) => `STREAMLEASE#${kind}#${scope}#${id}`,
-  slot: (pk: string, n: number): Key => ({ pk, sk: `${SLOT_PREFIX}${String(n).padStart(4, '0')}` }),
-};
-
-const leaseSchema = z
-  .object({
-    sk: z.string(),
-    holder: z.string(),
-    expires_at: z.number(),
-    client: z.string().optional(),
-    pair: z.string().optional(),
-  })
-  .loose();
-type Lease = z.infer<typeof leaseSchema>;
-
-interface Scope {
-  refused: 'key' | 'tenant';
-  pk: string;
-  cap: number;
+/** Whose slots: one key's or one tenant's, of one stream kind. */
+export interface LeaseScope {
+  kind: string;
+  scope: 'KEY' | 'TENANT';
+  id: string;
 }
 
-export interface StoreStreamSlotsDeps {
-  table: Table;
-  clock: Clock;
-  logger: Logger;
-  caps: StreamCaps;
-  /** @default STREAM_LEASE_MS */
-  leaseMs?: number;
+/** One numbered slot of a scope. */
+export interface LeaseSlot extends LeaseScope {
+  slot: number;
 }
 
-/** Stream slots shared by every Lambda instance through lease items in the table. */
-export function createStoreStreamSlots(deps: StoreStreamSlotsDeps): StreamSlots {
-  const { table, clock, caps } = deps;
-  const leaseMs = deps.leaseMs ?? STREAM_LEASE_MS;
-  const leaseFields = (holder: string, now: number) => ({
-    holder,
-    expires_at: now + leaseMs,
-    ttl: Math.ceil((now + leaseMs) / 1000) + TTL_GRACE_SECONDS,
+/** A stored lease: its slot, its holder (a stream's id) and until when it holds (epoch ms). */
+export interface Lease {
+  slot: number;
+  holder: string;
+  expires_at: number;
+  /** The holder's client name (`StreamHolder.client`), on the key's slot of a named client's stream. */
+  client?: string;
+  /** The slot the same stream holds in its tenant's scope, next to `client`. */
+  pair?: number;
+}
+
+const partition = (scope: LeaseScope) => `STREAMLEASE#${scope.kind}#${scope.scope}#${scope.id}`;
+const slotSk = (n: number | string) => `${SLOT_PREFIX}${String(n).padStart(4, '0')}`;
+const slotNumber = (sk: string) => Number(sk.slice(SLOT_PREFIX.length));
+
+const leaseSchema = z.object({
+  holder: z.string(),
+  expires_at: z.number(),
+  client: z.string().optional(),
+  /** The tenant slot's sort key. */
+  pair: z.string().optional(),
+});
+type LeaseRecord = z.infer<typeof leaseSchema>;
+
+const streamLease = defineItem({
+  type: itemType('stream_lease'),
+  schema: leaseSchema,
+  key: (k: LeaseSlot) => ({ pk: partition(k), sk: slotSk(k.slot) }),
+  keyOf: null,
+  ttl: (r) => Math.ceil(r.expires_at / 1000) + TTL_GRACE_SECONDS,
+  docKey: { kind: '<kind>', scope: '<scope>', id: '<id>', slot: '<n, 4 digits>' },
+});
+
+/** Every lease item of a scope, live or expired (at most one page: a cap is well under it). */
+export async function listLeases(table: Table, scope: LeaseScope): Promise<Lease[]> {
+  const page = await table.query({
+    pk: partition(scope),
+    sk: { op: 'beginsWith', prefix: SLOT_PREFIX },
+    consistent: true,
+    limit: MAX_QUERY_LIMIT,
   });
+  return page.items.map((item) => {
+    const { pair, ...lease } = streamLease.parse(item);
+    return { slot: slotNumber(item.sk), ...lease, ...(pair === undefined ? {} : { pair: slotNumber(pair) }) };
+  });
+}
 
-  /** Streams of this instance by holder id: a takeover by the same client ends the old one at once. */
-  const local = new Map<string, AbortController>();
+const heldBy = (holder: string): Condition => ({ kind: 'compare', attr: 'holder', op: '=', value: holder });
 
-  /** The scope's slot numbers not held by a live lease, and the live leases. */
-  const readScope = async (scope: Scope, now: number): Promise<{ free: number[]; live: Lease[] }> => {
-    const page = await table.query({
-      pk: scope.pk,
-      sk: { op: 'beginsWith', prefix: SLOT_PREFIX },
-      consistent: true,
-      limit: MAX_QUERY_LIMIT,
-    });
-    const live = page.items.map((item) => leaseSchema.parse(item)).filter((lease) => lease.expires_at > now);
-    const held = new Set(live.map((lease) => lease.sk));
-    const free: number[] = [];
-    for (let n = 0; n < scope.cap; n += 1) if (!held.has(streamLeaseKeys.slot(scope.pk, n).sk)) free.push(n);
-    return { free, live };
+/**
+ * The write that takes `slot` for `lease`: while the slot is free (absent, or its lease expired by
+ * `from.expiredBy`), or, for a takeover, while `from.holder` still holds it.
+ */
+export function leaseTakenOp(
+  slot: LeaseSlot,
+  lease: Omit<Lease, 'slot'>,
+  from: { expiredBy: number } | { holder: string },
+): WriteOp {
+  const record: LeaseRecord = {
+    holder: lease.holder,
+    expires_at: lease.expires_at,
+    ...(lease.client === undefined ? {} : { client: lease.client }),
+    ...(lease.pair === undefined ? {} : { pair: slotSk(lease.pair) }),
   };
-
-  /** The slots `holder` took: renewed while held, deleted (if still its own) on release. */
-  const heldSlots = (keys: Key[], holder: string): StreamSlot => {
-    const mine: Condition = { kind: 'compare', attr: 'holder', op: '=', value: holder };
-    const replace = new AbortController();
-    local.set(holder, replace);
-    const renew = async () => {
-      const fields = leaseFields(holder, clock.now());
-      for (const key of keys)
-        await table.update({
-          type: 'update',
-          key,
-          set: { expires_at: fields.expires_at, ttl: fields.ttl },
-          condition: mine,
-        });
-    };
-    const timer = setInterval(() => {
-      renew().catch((err: unknown) => {
-        // Taken over by the same client's next stream, or by another after an expiry (a stalled
-        // instance): the stream holds no slot any more, so it ends (its client resumes losslessly).
-        if (err instanceof ConditionFailedError) replace.abort();
-        // The table failed: the lease runs out and the slot frees; the stream itself goes on.
-        else deps.logger.warn('stream lease renewal failed', { err });
-      });
-    }, leaseMs / 3);
-    timer.unref();
-    let released = false;
-    return {
-      replaced: replace.signal,
-      async release() {
-        if (released) return;
-        released = true;
-        clearInterval(timer);
-        local.delete(holder);
-        for (const key of keys) {
-          try {
-            await table.transact([{ type: 'delete', key, condition: mine }]);
-          } catch (err) {
-            // Already taken over by another stream after an expiry: not ours to delete.
-            if (!(err instanceof ConditionFailedError)) throw err;
-          }
-        }
-      },
-    };
-  };
-
-  return {
-    async acquire(kind, holder): Promise<SlotAnswer> {
-      const scopes: Scope[] = [];
-      if (caps.perKey > 0)
-        scopes.push({
-          refused: 'key',
-          pk: streamLeaseKeys.partition(kind, 'KEY', holder.keyId),
-          cap: caps.perKey,
-        });
-      if (caps.perTenant > 0)
-        scopes.push({
-          refused: 'tenant',
-          pk: streamLeaseKeys.partition(kind, 'TENANT', holder.tenantId),
-          cap: caps.perTenant,
-        });
-      if (scopes.length === 0)
-        return { slot: { release: async () => {}, replaced: new AbortController().signal } };
-      const id = randomUUID();
-      let lost: Scope | undefined;
-      for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
-        const now = clock.now();
-        const read = await Promise.all(scopes.map((scope) => readScope(scope, now)));
-        const takeable: Condition = {
+  const condition: Condition =
+    'holder' in from
+      ? heldBy(from.holder)
+      : {
           kind: 'or',
           conditions: [
             { kind: 'itemNotExists' },
-            { kind: 'compare', attr: 'expires_at', op: '<=', value: now },
+            { kind: 'compare', attr: 'expires_at', op: '<=', value: from.expiredBy },
           ],
         };
-        // The same client's previous stream, whose slots this one takes over.
-        const before =
-          holder.client === undefined || scopes[0]?.refused !== 'key'
-            ? undefined
-            : read[0]?.live.find((lease) => lease.client === holder.client);
-        const ownedBefore: Condition | undefined = before && {
-          kind: 'compare',
-          attr: 'holder',
-          op: '=',
-          value: before.holder,
-        };
-        const takes: { key: Key; condition: Condition }[] = [];
-        for (const [i, scope] of scopes.entries()) {
-          const inherited = before && (scope.refused === 'key' ? before.sk : before.pair);
-          if (inherited !== undefined && ownedBefore) {
-            takes.push({ key: { pk: scope.pk, sk: inherited }, condition: ownedBefore });
-            continue;
-          }
-          const numbers = read[i]?.free ?? [];
-          // A random free slot, so streams opening at once rarely race for the same one.
-          const n = numbers[Math.floor(Math.random() * numbers.length)];
-          if (n === undefined) return { refused: scope.refused };
-          takes.push({ key: streamLeaseKeys.slot(scope.pk, n), condition: takeable });
-        }
-        const pair = scopes[1] ? takes[1]?.key.sk : undefined;
-        const named = {
-          ...(holder.client === undefined ? {} : { client: holder.client }),
-          ...(pair === undefined ? {} : { pair }),
-        };
-        try {
-          await table.transact(
-            takes.map(({ key, condition }, i) => ({
-              type: 'put' as const,
-              item: { ...key, ...stamp(STREAM_LEASE), ...leaseFields(id, now), ...(i === 0 ? named : {}) },
-              condition,
-            })),
-          );
-          if (before) local.get(before.holder)?.abort();
-          return {
-            slot: heldSlots(
-              takes.map((t) => t.key),
-              id,
-            ),
-          };
-        } catch (err) {
-          if (!(err instanceof ConditionFailedError)) throw err;
-          lost = scopes[err.failed[0] ?? 0];
-        }
-      }
-      return { refused: lost?.refused ?? 'tenant' };
-    },
-  };
+  return streamLease.putAt(slot, record, condition);
+}
+
+/** The renewal of `holder`'s lease of `slot` until `expiresAt` (fails once another holds it). */
+export function leaseRenewedOp(slot: LeaseSlot, holder: string, expiresAt: number): UpdateOp {
+  return streamLease.update(slot, {
+    set: { expires_at: expiresAt },
+    reindex: { holder, expires_at: expiresAt },
+    condition: heldBy(holder),
+  });
+}
+
+/** The release of `holder`'s lease of `slot` (fails when another holds it by now). */
+export function leaseReleasedOp(slot: LeaseSlot, holder: string): WriteOp {
+  return streamLease.delete(slot, heldBy(holder));
 }

@@ -4,7 +4,8 @@ import { RateLimitedError } from '../platform/errors.ts';
  * Caps on open streams (GET /v1/status/stream, the legacy MCP SSE stream): a stream holds a slot
  * of its API key and one of its tenant while it is open. In memory in the local runtime (one
  * process holds every stream, so a count is exact); as expiring lease items in the table in the
- * cloud (`stream-lease-items.ts`), where every Lambda instance holds streams of its own.
+ * cloud (`store-stream-slots.ts`, over `stream-lease-items.ts`), where every Lambda instance holds
+ * streams of its own.
  */
 
 /** Which streams share a cap: each kind is counted on its own. */

@@ -9,9 +9,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { createApiHandler } from '../../functions/api.ts';
 import { createMcpHandler } from '../../functions/mcp.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
-import { relayKeys } from '../../lib/mcp/relay-keys.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { getRelaySession } from '../../lib/mcp/relay-items.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
 import { fakeStreamingRuntime, functionUrlEvent } from '../status/stream-drivers.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 import { lambdaContext } from './support.ts';
@@ -258,7 +258,7 @@ describe('MCP through the cloud handler (function URL, fake streaming runtime, D
     // whose answers reached the stream's invocation through the table.
     expect(posts.length).toBeGreaterThanOrEqual(4);
     const sessionId = posts.at(-1)?.sessionId ?? '';
-    expect(await cloud.table.get(relayKeys.session(sessionId), { consistent: true })).toEqual(
+    expect(await getRelaySession(cloud.table, sessionId)).toEqual(
       expect.objectContaining({ tenant_id: tenantA }),
     );
   });
@@ -272,9 +272,7 @@ describe('MCP through the cloud handler (function URL, fake streaming runtime, D
     await expect
       .poll(() => invocations.filter((i) => i.method === 'GET').length, { timeout: MAX_STREAM_MS + 8000 })
       .toBeGreaterThanOrEqual(2);
-    await expect
-      .poll(() => cloud.table.get(relayKeys.session(firstSession), { consistent: true }))
-      .toBeUndefined();
+    await expect.poll(() => getRelaySession(cloud.table, firstSession)).toBeUndefined();
     // A call whose session ends before its answer is never answered: give each try 3 s.
     await expect
       .poll(

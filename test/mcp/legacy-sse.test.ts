@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { DEFAULT_LEGACY_STREAM, openLegacyStream } from '../../lib/mcp/legacy-sse.ts';
 import { createMcpRelay, SESSION_TTL_SECONDS } from '../../lib/mcp/relay.ts';
-import { relayKeys } from '../../lib/mcp/relay-keys.ts';
+import { getRelaySession } from '../../lib/mcp/relay-items.ts';
 import { type Clock, createFakeClock, systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
@@ -76,7 +76,7 @@ describe('the legacy MCP SSE stream lifetime (local runtime pieces over SQLite)'
 
     expect(first.ended).toBe(false);
     expect(last.ended).toBe(true);
-    expect(await table.get(relayKeys.session(stream.sessionId), { consistent: true })).toBeUndefined();
+    expect(await getRelaySession(table, stream.sessionId)).toBeUndefined();
     const again = await openLegacyStream(d, caller);
     expect(again.status).toBe(200);
     await again.body?.cancel();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/skills/catalog-ops.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 const tool = (name: string, overrides: Record<string, unknown> = {}) => ({

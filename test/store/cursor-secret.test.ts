@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
-import { CURSOR_SECRET_KEY, loadCursorSecret } from '../../lib/store/cursor-secret.ts';
+import { loadCursorSecret } from '../../lib/store/cursor-secret.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+
+/** The secret item's key, as docs/data-model.md shows it. */
+const CURSOR_SECRET_KEY = { pk: 'SECRET#CURSOR', sk: '#SECRET' };
 
 let dynamo: TestTable;
 beforeAll(async () => {

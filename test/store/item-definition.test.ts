@@ -19,6 +19,15 @@ const widget = defineItem({
   docKey: { tenant_id: '<tnt>', id: '<wid>' },
 });
 
+/** An item whose attributes do not hold its key (a numbered slot): put at a key given apart. */
+const slot = defineItem({
+  type: itemType('test_slot'),
+  schema: z.object({ holder: z.string() }),
+  key: (k: { owner: string; n: number }) => ({ pk: `S#${k.owner}`, sk: `N#${String(k.n).padStart(4, '0')}` }),
+  keyOf: null,
+  docKey: { owner: '<own>', n: '<n, 4 digits>' },
+});
+
 describe('defineItem', () => {
   it('builds the stored item with its key, stamp, index keys and ttl, and parses it back', async () => {
     const record = { tenant_id: 't1', id: 'w1', due_at: '2026-01-01', count: 1, expires_at: 99 };
@@ -53,12 +62,28 @@ describe('defineItem', () => {
     await table.close();
   });
 
+  it('puts an item that does not hold its key at the key given, and refuses a put without one', () => {
+    expect(slot.putAt({ owner: 'o1', n: 7 }, { holder: 'h1' }, { kind: 'itemNotExists' })).toEqual({
+      type: 'put',
+      item: { pk: 'S#o1', sk: 'N#0007', entity: 'test_slot', schema_version: 1, holder: 'h1' },
+      condition: { kind: 'itemNotExists' },
+    });
+    expect(() => slot.put({ holder: 'h1' })).toThrow(TypeError);
+  });
+
   it('lists the type with the key pattern of its placeholders', () => {
     expect(ITEM_DEFINITIONS).toContainEqual({
       entity: 'test_widget',
       version: 2,
       key: { pk: 'T#<tnt>', sk: 'W#<wid>' },
       indexes: ['gsi2'],
+    });
+    // A number part's placeholder renders as given.
+    expect(ITEM_DEFINITIONS).toContainEqual({
+      entity: 'test_slot',
+      version: 1,
+      key: { pk: 'S#<own>', sk: 'N#<n, 4 digits>' },
+      indexes: [],
     });
   });
 

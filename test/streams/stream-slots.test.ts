@@ -4,11 +4,7 @@ import { silentLogger } from '../../lib/platform/logger.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
 import type { Table } from '../../lib/store/table.ts';
-import {
-  createStoreStreamSlots,
-  STREAM_LEASE,
-  streamLeaseKeys,
-} from '../../lib/streams/stream-lease-items.ts';
+import { createStoreStreamSlots } from '../../lib/streams/store-stream-slots.ts';
 import {
   createMemoryStreamSlots,
   type SlotAnswer,
@@ -173,13 +169,15 @@ describe.each(Object.entries(tables))('stream lease items (%s)', (_engine, makeT
     expect(whileHeld).toEqual({ refused: 'key' });
     expect(afterExpiry.every((answer) => 'slot' in answer)).toBe(true);
     expect(stillHeld).toEqual({ refused: 'key' });
-    const leases = await table.query({
-      pk: streamLeaseKeys.partition('status', 'TENANT', tenantId),
-      consistent: true,
-    });
+    // The tenant's slot items as docs/data-model.md shows them.
+    const leases = await table.query({ pk: `STREAMLEASE#status#TENANT#${tenantId}`, consistent: true });
     expect(leases.items.length).toBeGreaterThanOrEqual(2);
     for (const lease of leases.items)
-      expect(lease).toMatchObject({ entity: STREAM_LEASE.entity, ttl: expect.any(Number) });
+      expect(lease).toMatchObject({
+        sk: expect.stringMatching(/^SLOT#\d{4}$/),
+        entity: 'stream_lease',
+        ttl: expect.any(Number),
+      });
     for (const answer of afterExpiry) await slotOf(answer).release();
   });
 

@@ -1,6 +1,6 @@
 import { createCheckBody } from '../../checks/check-input.ts';
-import { checkNameOf } from '../../domain/check-name.ts';
 import { publicCheck } from '../../checks/records.ts';
+import { checkNameOf } from '../../domain/check-name.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { ProbeOutcome } from '../../probes/types.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';

@@ -7,9 +7,10 @@ import manifest from './catalog-ops.json';
 /**
  * "Enable catalog tools": the built-in catalog tools (docs/mcp.md) become MCP tools once the
  * catalog-ops skill is registered and enabled with all of them. The button registers the manifest
- * (web/src/skills/catalog-ops.json, kept equal to lib/skills/catalog-ops.ts by a test), or turns an
- * existing catalog-ops skill back on with every tool; pressed again it changes nothing. When the
- * registered tools are an earlier version's, the same call ("Update catalog tools") sends this one.
+ * (web/src/skills/catalog-ops.json, kept equal to lib/mcp/builtins/catalog-ops.ts by a test), or
+ * turns an existing catalog-ops skill back on with every tool; pressed again it changes nothing.
+ * When the registered tools are an earlier version's, the same call ("Update catalog tools") sends
+ * this one.
  */
 
 type Skill = Schemas['Skill'];

@@ -1,14 +1,17 @@
-import { builtinAnnotations } from '../mcp/builtins/index.ts';
-import type { CreateSkillBody } from './manifest.ts';
-import { CATALOG_OPS } from './records.ts';
+import type { CreateSkillBody } from '../../skills/manifest.ts';
+import { builtinAnnotations } from './index.ts';
 
 /**
  * The manifest that makes the built-in catalog tools discoverable (SPEC.md "Skills and MCP"):
- * POST it to /v1/skills as written. The implementations live in lib/mcp; registering only
- * decides which of them a tenant's agents see. The annotations are the built-ins' own
- * (lib/mcp/builtins): what a built-in does is fixed there, and tools/list shows those whatever a
- * manifest says, so a SPEC-shaped manifest without annotations works the same.
+ * POST it to /v1/skills as written. It lives with the built-ins it offers: the skills registry
+ * knows nothing of what runs a tool, and registering only decides which built-ins a tenant's
+ * agents see. The annotations are the built-ins' own: what a built-in does is fixed by its
+ * definition, and tools/list shows those whatever a manifest says, so a SPEC-shaped manifest
+ * without annotations works the same.
  */
+
+/** The skill slug under which the built-in catalog tools are registered (SPEC.md). */
+export const CATALOG_OPS = 'catalog-ops';
 
 const noInput = { type: 'object', properties: {}, additionalProperties: false };
 
