@@ -1,4 +1,4 @@
-import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { BatchGetItemCommand, type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { canonical, itemSize, readUnits, type StoredItem, writeUnits } from './item-size.ts';
 
@@ -97,8 +97,27 @@ export function createCostMeter(options: {
     return snap.byEntity[entity];
   };
 
-  const read = async (key: StoredItem) =>
-    (await peek.send(new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+  /** The items at `keys` now (strongly consistent), in order; one call however many. */
+  const readAll = async (keys: StoredItem[]): Promise<(StoredItem | undefined)[]> => {
+    if (keys.length === 0) return [];
+    if (keys.length === 1) {
+      const out = await peek.send(
+        new GetItemCommand({ TableName: tableName, Key: keys[0], ConsistentRead: true }),
+      );
+      return [out.Item];
+    }
+    const found = new Map<string, StoredItem>();
+    let pending = keys;
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt >= 8) throw new Error('the meter could not read the items around a write');
+      const out = await peek.send(
+        new BatchGetItemCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of out.Responses?.[tableName] ?? []) found.set(canonical(keyOf(item)), item);
+      pending = out.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+    return keys.map((key) => found.get(canonical(keyOf(key))));
+  };
 
   /** Table, index and stream costs of one committed write (`factor` 2 inside a transaction). */
   const chargeWrite = (before: StoredItem | undefined, after: StoredItem | undefined, factor: number) => {
@@ -125,7 +144,7 @@ export function createCostMeter(options: {
     factor: number,
     call: () => Promise<T>,
   ): Promise<T> => {
-    const befores = await Promise.all(writes.map((w) => read(w.key)));
+    const befores = await readAll(writes.map((w) => w.key));
     let out: T;
     try {
       out = await call();
@@ -140,16 +159,15 @@ export function createCostMeter(options: {
       }
       throw error;
     }
-    const afters = await Promise.all(
-      writes.map((w, i) =>
-        w.kind === 'put'
-          ? w.put
-          : w.kind === 'delete'
-            ? undefined
-            : w.kind === 'check'
-              ? befores[i]
-              : read(w.key),
-      ),
+    const updated = await readAll(writes.filter((w) => w.kind === 'update').map((w) => w.key));
+    const afters = writes.map((w, i) =>
+      w.kind === 'put'
+        ? w.put
+        : w.kind === 'delete'
+          ? undefined
+          : w.kind === 'check'
+            ? befores[i]
+            : updated.shift(),
     );
     writes.forEach((w, i) => {
       if (w.kind === 'check') cost(entityOf(befores[i])).wru += factor * writeUnits(itemSize(befores[i]));
