@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from '@aws-sdk/client-eventbridge';
-import { mockClient } from 'aws-sdk-client-mock';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
 import { createStreamHandler } from '../../functions/stream.ts';
 import { STREAM_ENTITIES } from '../../lib/app.ts';
 import { createBlueprintService } from '../../lib/catalog/blueprint-service.ts';
@@ -161,10 +161,7 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
     await Promise.all(Array.from({ length: SETUP_CONCURRENCY }, createOne));
     progress(`${checks} checks created`);
 
-    const run = async (
-      fn: string,
-      handler: () => Promise<{ batchItemFailures?: unknown[] } | undefined | void>,
-    ) => {
+    const run = async (fn: string, handler: () => Promise<{ batchItemFailures?: unknown[] } | undefined>) => {
       meter.countInvocation(fn);
       const response = await handler();
       const failures = response?.batchItemFailures ?? [];
@@ -205,6 +202,7 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
       meter.countSchedulerInvocation();
       await run('generator', async () => {
         await generator({ scheduled_time: isoTime(start) });
+        return undefined;
       });
       for (
         let at = probes.nextVisibleAt();
