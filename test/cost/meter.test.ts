@@ -126,6 +126,30 @@ describe('the cost meter', () => {
     expect(thing()).toEqual({ wru: 2 * 1 + 2 * 2 + 2 * 1, gsiWru: 0, rru: 0, streamRecords: 2 });
   });
 
+  it('charges a cancelled transaction its prepare phase once, with no index write and no stream record', async () => {
+    await put(sized('X', 1500));
+    meter.reset();
+
+    await expect(
+      doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: TableName(), Item: sized('Y', 100, { gsi1pk: 'DUE', gsi1sk: '1' }) } },
+            {
+              ConditionCheck: {
+                TableName: TableName(),
+                Key: { pk: 'P#1', sk: 'X' },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      ),
+    ).rejects.toThrow();
+
+    expect(thing()).toEqual({ wru: 1 + 2, gsiWru: 0, rru: 0, streamRecords: 0 });
+  });
+
   it('adds an index write per key added or removed, two per key moved, one per changed item in place', async () => {
     await put(sized('G', 1500, { gsi1pk: 'DUE', gsi1sk: '1' }));
     expect(thing()).toEqual({ wru: 2, gsiWru: 2, rru: 0, streamRecords: 1 });
@@ -180,7 +204,7 @@ describe('the cost meter', () => {
     );
     expect(thing().rru).toBe(3);
     await doc.send(new GetCommand({ TableName: TableName(), Key: { pk: 'P#1', sk: 'nothing' } }));
-    expect(meter.snapshot().byEntity['(missing)']?.rru).toBe(0.5);
+    expect(meter.snapshot().byEntity['(missing nothing)']?.rru).toBe(0.5);
 
     meter.reset();
     // 1,500 + 1,500 + 5,000 bytes read at once: 2 x 4 KB, eventually consistent.
@@ -208,7 +232,7 @@ describe('the cost meter', () => {
       }),
     );
     expect(thing().rru).toBe(1);
-    expect(meter.snapshot().byEntity['(missing)']?.rru).toBe(0.5);
+    expect(meter.snapshot().byEntity['(missing none)']?.rru).toBe(0.5);
     expect(meter.snapshot().unpriced).toEqual({});
   });
 });

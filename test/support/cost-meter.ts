@@ -22,7 +22,10 @@ export interface EntityCost {
 }
 
 export interface MeterSnapshot {
-  /** Per item type (the `entity` attribute; `(missing)` for reads that found nothing). */
+  /**
+   * Per item type (the `entity` attribute); reads that found nothing are `(missing <sk prefix>)`
+   * (the sort key up to its first `#`) and `(empty query <index>)`.
+   */
   byEntity: Record<string, EntityCost>;
   /** DynamoDB calls by operation. */
   calls: Record<string, number>;
@@ -46,6 +49,9 @@ const FREE = new Set([
   'ListTablesCommand',
 ]);
 const NO_ITEM = '(missing)';
+
+/** What a read that found nothing was looking for: its sort key's first segment. */
+const missingLabel = (key: StoredItem | undefined) => `(missing ${key?.sk?.S?.split('#')[0] ?? '?'})`;
 
 const emptyCost = (): EntityCost => ({ wru: 0, gsiWru: 0, rru: 0, streamRecords: 0 });
 
@@ -177,9 +183,9 @@ export function createCostMeter(options: {
   };
 
   /** Read units of items read in one call: sizes summed per call, or per item for batches. */
-  const chargeRead = (items: StoredItem[], unitFactor: number, perItem: boolean) => {
+  const chargeRead = (items: StoredItem[], unitFactor: number, perItem: boolean, nothing: string) => {
     if (items.length === 0) {
-      cost(NO_ITEM).rru += unitFactor;
+      cost(nothing).rru += unitFactor;
       return;
     }
     if (perItem) {
@@ -235,7 +241,7 @@ export function createCostMeter(options: {
         case 'GetItemCommand': {
           const out = await send();
           const item = out.output.Item ? [remarshall(out.output.Item)] : [];
-          chargeRead(item, input.ConsistentRead ? 1 : 0.5, false);
+          chargeRead(item, input.ConsistentRead ? 1 : 0.5, false, missingLabel(input.Key));
           return out;
         }
         case 'QueryCommand':
@@ -243,17 +249,22 @@ export function createCostMeter(options: {
           const out = await send();
           const items = (out.output.Items ?? []).map(remarshall);
           // Index queries are eventually consistent whatever the request says.
-          chargeRead(items, input.ConsistentRead && !input.IndexName ? 1 : 0.5, false);
+          const empty = `(empty query ${input.IndexName ?? 'table'})`;
+          chargeRead(items, input.ConsistentRead && !input.IndexName ? 1 : 0.5, false, empty);
           return out;
         }
         case 'BatchGetItemCommand': {
           const out = await send();
-          const requested: unknown[] = input.RequestItems?.[tableName]?.Keys ?? [];
-          const found = (out.output.Responses?.[tableName] ?? []).map(remarshall);
-          const unprocessed = out.output.UnprocessedKeys?.[tableName]?.Keys?.length ?? 0;
+          const requested: StoredItem[] = input.RequestItems?.[tableName]?.Keys ?? [];
+          const found: StoredItem[] = (out.output.Responses?.[tableName] ?? []).map(remarshall);
+          const unprocessed = (out.output.UnprocessedKeys?.[tableName]?.Keys ?? []).map(remarshall);
           const factor = input.RequestItems?.[tableName]?.ConsistentRead ? 1 : 0.5;
-          if (found.length > 0) chargeRead(found, factor, true);
-          cost(NO_ITEM).rru += factor * Math.max(0, requested.length - found.length - unprocessed);
+          for (const item of found) cost(entityOf(item)).rru += factor * readUnits(itemSize(item));
+          // A key that found nothing still costs the smallest read.
+          const answered = new Set([...found, ...unprocessed].map((item) => canonical(keyOf(item))));
+          for (const key of requested) {
+            if (!answered.has(canonical(keyOf(key)))) cost(missingLabel(key)).rru += factor;
+          }
           return out;
         }
         case 'TransactGetItemsCommand': {
@@ -261,7 +272,7 @@ export function createCostMeter(options: {
           const found = (out.output.Responses ?? []).flatMap((r: { Item?: Record<string, unknown> }) =>
             r.Item ? [remarshall(r.Item)] : [],
           );
-          chargeRead(found, 2, true);
+          chargeRead(found, 2, true, NO_ITEM);
           return out;
         }
         default:
