@@ -1,6 +1,16 @@
 import { BatchGetItemCommand, type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { marshall } from '@aws-sdk/util-dynamodb';
-import { canonical, itemSize, readUnits, type StoredItem, writeUnits } from './item-size.ts';
+import {
+  canonical,
+  entityOf,
+  itemSize,
+  keyOf,
+  missingLabel,
+  NO_ITEM,
+  readUnits,
+  remarshall,
+  type StoredItem,
+  writeUnits,
+} from './item-size.ts';
 
 /**
  * The cost meter: a middleware on the DynamoDB client the code under test uses, pricing every call
@@ -48,25 +58,7 @@ const FREE = new Set([
   'DescribeTableCommand',
   'ListTablesCommand',
 ]);
-const NO_ITEM = '(missing)';
-
-/** What a read that found nothing was looking for: its sort key's first segment. */
-const missingLabel = (key: StoredItem | undefined) => `(missing ${key?.sk?.S?.split('#')[0] ?? '?'})`;
-
 const emptyCost = (): EntityCost => ({ wru: 0, gsiWru: 0, rru: 0, streamRecords: 0 });
-
-const entityOf = (...items: (StoredItem | undefined)[]) =>
-  items.find((item) => item?.entity?.S !== undefined)?.entity?.S ?? NO_ITEM;
-
-const keyOf = (item: StoredItem): StoredItem => {
-  const { pk, sk } = item;
-  if (!pk || !sk) throw new Error('the meter prices items keyed by pk and sk');
-  return { pk, sk };
-};
-
-/** An item the document client handed back, marshalled again to size it. */
-const remarshall = (item: Record<string, unknown>): StoredItem =>
-  marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: true });
 
 /** One write as the meter prices it. */
 interface PricedWrite {

@@ -1,4 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 
 /**
  * An item's size by DynamoDB's published rules (CapacityUnitCalculations in the DynamoDB developer
@@ -60,3 +61,22 @@ export function canonical(value: unknown): string {
   }
   return JSON.stringify(value);
 }
+
+export const NO_ITEM = '(missing)';
+
+/** What a read that found nothing was looking for: its sort key's first segment. */
+export const missingLabel = (key: StoredItem | undefined) => `(missing ${key?.sk?.S?.split('#')[0] ?? '?'})`;
+
+/** The item type of the first item that has one. */
+export const entityOf = (...items: (StoredItem | undefined)[]) =>
+  items.find((item) => item?.entity?.S !== undefined)?.entity?.S ?? NO_ITEM;
+
+export const keyOf = (item: StoredItem): StoredItem => {
+  const { pk, sk } = item;
+  if (!pk || !sk) throw new Error('the meter prices items keyed by pk and sk');
+  return { pk, sk };
+};
+
+/** An item the document client handed back, marshalled again to size it. */
+export const remarshall = (item: Record<string, unknown>): StoredItem =>
+  marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: true });
