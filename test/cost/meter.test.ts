@@ -9,7 +9,8 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { type CostMeter, createCostMeter, type EntityCost } from '../support/cost-meter.ts';
+import { type CostMeter, createCostMeter } from '../support/cost-meter.ts';
+import type { EntityCost } from '../support/cost-prices.ts';
 import { createTestTable, localClient, type TestTable } from '../support/dynamodb-local.ts';
 import { itemSize } from '../support/item-size.ts';
 

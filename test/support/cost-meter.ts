@@ -1,4 +1,5 @@
 import { BatchGetItemCommand, type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { EntityCost, MeterSnapshot } from './cost-prices.ts';
 import {
   canonical,
   entityOf,
@@ -21,43 +22,12 @@ import {
  * through `peek`, a second client without the meter, so its own reads cost nothing.
  */
 
-export interface EntityCost {
-  /** Write request units of the table (transactional writes counted twice). */
-  wru: number;
-  /** Write request units of the global secondary indexes. */
-  gsiWru: number;
-  rru: number;
-  /** Stream records: one per write that changed an item. */
-  streamRecords: number;
-}
-
-export interface MeterSnapshot {
-  /**
-   * Per item type (the `entity` attribute); reads that found nothing are `(missing <sk prefix>)`
-   * (the sort key up to its first `#`) and `(empty query <index>)`.
-   */
-  byEntity: Record<string, EntityCost>;
-  /** DynamoDB calls by operation. */
-  calls: Record<string, number>;
-  /** Operations the meter saw but cannot price (none expected). */
-  unpriced: Record<string, number>;
-  /** SQS requests (a send counts one per started 64 KB of payload). */
-  sqsRequests: Record<string, number>;
-  /** Lambda invocations by function. */
-  invocations: Record<string, number>;
-  eventBridgeEntries: number;
-  schedulerInvocations: number;
-}
-
 const GSIS = ['gsi1', 'gsi2'] as const;
 const SQS_CHUNK_BYTES = 64 * 1024;
 /** Calls that cost no request units (control plane). */
-const FREE = new Set([
-  'CreateTableCommand',
-  'DeleteTableCommand',
-  'DescribeTableCommand',
-  'ListTablesCommand',
-]);
+const FREE = new Set(
+  ['CreateTable', 'DeleteTable', 'DescribeTable', 'ListTables'].map((op) => `${op}Command`),
+);
 const emptyCost = (): EntityCost => ({ wru: 0, gsiWru: 0, rru: 0, streamRecords: 0 });
 
 /** One write as the meter prices it. */
@@ -75,6 +45,7 @@ export function createCostMeter(options: {
 }) {
   const { peek, tableName } = options;
   let snap: MeterSnapshot;
+  let paused = false;
   const reset = () => {
     snap = {
       byEntity: {},
@@ -200,7 +171,7 @@ export function createCostMeter(options: {
       const command = context.commandName ?? 'unknown';
       const input = args.input;
       const send = () => next(args);
-      if (FREE.has(command)) return send();
+      if (paused || FREE.has(command)) return send();
       bump(snap.calls, command.replace(/Command$/, ''));
       switch (command) {
         case 'PutItemCommand':
@@ -277,6 +248,13 @@ export function createCostMeter(options: {
 
   return {
     reset,
+    /** Stops counting (and reading around writes) until `resume`: for setup the figures leave out. */
+    pause() {
+      paused = true;
+    },
+    resume() {
+      paused = false;
+    },
     /** A copy of what was counted since the last reset. */
     snapshot: (): MeterSnapshot => structuredClone(snap),
     /** A send to SQS of `payloadBytes` (billed per started 64 KB), or another SQS request. */

@@ -1,4 +1,32 @@
-import type { EntityCost, MeterSnapshot } from './cost-meter.ts';
+/** What the cost meter (cost-meter.ts) counts, and what it costs at list prices. */
+
+export interface EntityCost {
+  /** Write request units of the table (transactional writes counted twice). */
+  wru: number;
+  /** Write request units of the global secondary indexes. */
+  gsiWru: number;
+  rru: number;
+  /** Stream records: one per write that changed an item. */
+  streamRecords: number;
+}
+
+export interface MeterSnapshot {
+  /**
+   * Per item type (the `entity` attribute); reads that found nothing are `(missing <sk prefix>)`
+   * (the sort key up to its first `#`) and `(empty query <index>)`.
+   */
+  byEntity: Record<string, EntityCost>;
+  /** DynamoDB calls by operation. */
+  calls: Record<string, number>;
+  /** Operations the meter saw but cannot price (none expected). */
+  unpriced: Record<string, number>;
+  /** SQS requests (a send counts one per started 64 KB of payload). */
+  sqsRequests: Record<string, number>;
+  /** Lambda invocations by function. */
+  invocations: Record<string, number>;
+  eventBridgeEntries: number;
+  schedulerInvocations: number;
+}
 
 /**
  * List prices, us-east-1, on-demand, as published on the AWS pricing pages (free tiers left out):

@@ -12,8 +12,8 @@ import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
-import { createCostMeter, type MeterSnapshot } from './cost-meter.ts';
-import { type CostFigures, priceSnapshot } from './cost-prices.ts';
+import { createCostMeter } from './cost-meter.ts';
+import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
 import { costLambdaContext, createCountedQueue } from './cost-queues.ts';
 import { createTestTable, localClient } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
@@ -82,6 +82,8 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
   const testTable = await createTestTable(endpoint, 'vigil-cost');
   const metered = localClient(endpoint);
   const meter = createCostMeter({ client: metered, peek: testTable.client, tableName: testTable.tableName });
+  // Setup and the warm-up minute are not counted: no reads around their writes either.
+  meter.pause();
   const clock = createFakeClock(START_MS);
   const target = await startTargetServer();
   const probes = createCountedQueue('probes', meter, clock.now);
@@ -229,6 +231,7 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
     const phase = async (mode: CostMode): Promise<CostRun> => {
       const before = await stored();
       meter.reset();
+      meter.resume();
       results = 0;
       kept = 0;
       for (let c = 1; c <= cycles; c += 1) {
