@@ -12,6 +12,7 @@ export const SCENARIOS = [
   'push',
   'alerts',
   'status',
+  'cost',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -22,7 +23,7 @@ export type Scenario = (typeof SCENARIOS)[number];
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],
-  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status'],
+  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status', 'cost'],
 };
 
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -60,6 +61,8 @@ const optionsSchema = z.object({
   'status-entities': int(1).default(100_000),
   'status-requests': int(1).default(200),
   'status-unpaged-requests': int(1).default(5),
+  'cost-checks': int(1).default(200),
+  'cost-cycles': int(1).default(5),
   profile: z.boolean().default(false),
   out: z.string().optional(),
 });
@@ -68,7 +71,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, cost, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -94,6 +97,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --status-entities <n>     status: entities of the one tenant (default 100000)
   --status-requests <n>     status: measured GET /v1/status?state=down&limit=100 (default 200)
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
+  --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
+  --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
   --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
   --out <file>              JSON output (default bench/results/<timestamp>.json)
 `;
@@ -128,6 +133,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'status-entities': { type: 'string' },
       'status-requests': { type: 'string' },
       'status-unpaged-requests': { type: 'string' },
+      'cost-checks': { type: 'string' },
+      'cost-cycles': { type: 'string' },
       profile: { type: 'boolean' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

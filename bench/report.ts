@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { AlertFigures } from './alerts.ts';
+import { type CostBenchFigures, formatCost } from './cost.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
 import { round } from './stats.ts';
@@ -44,6 +45,7 @@ export interface Results {
   push?: PushFigures;
   alerts?: AlertFigures;
   status?: StatusFigures;
+  cost?: CostBenchFigures;
 }
 
 export interface Target {
@@ -116,6 +118,17 @@ export function evaluateTargets(results: Results): Target[] {
       goal: `counts + first page of down entities p99 <= 100 ms (${results.status.entities} entities)`,
       measured: `p99 ${round(p99, 1)} ms`,
       met: p99 <= 100,
+    });
+  }
+  const c = results.cost;
+  if (c) {
+    const healthy = c.healthy.perResult.dollarsPerMillion.atScale;
+    const change = c.flapping.perResult.dollarsPerMillion.atScale;
+    targets.push({
+      name: 'cost of a pull check (cloud)',
+      goal: '<= $0.50 per million healthy 1-minute checks, <= $2 per million state changes',
+      measured: `$${round(healthy, 2)} healthy, $${round(change, 2)} per state change`,
+      met: healthy <= 0.5 && change <= 2,
     });
   }
   return targets;
@@ -354,6 +367,7 @@ export function formatResults(results: Results, targets: Target[]): string {
     );
     out.push(`\nStartup seeding the counters and state index of every entity: ${st.startupSeconds} s.`);
   }
+  if (results.cost) out.push(`\n${formatCost(results.cost)}`);
   if (targets.length > 0) {
     out.push('\nTargets:\n');
     out.push(

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAlerts } from './alerts.ts';
 import { benchDir } from './child.ts';
+import { runCost } from './cost.ts';
 import { parseOptions } from './options.ts';
 import { type Target as ProbeTarget, runBareLoop, runRuntime, startTarget } from './probes.ts';
 import { runPush } from './push.ts';
@@ -173,6 +174,20 @@ try {
     });
     const st = results.status;
     log(`  paged p99 ${Math.round(st.paged.p99)} ms, unpaged p99 ${Math.round(st.unpaged.p99)} ms`);
+  }
+  if (wants('cost')) {
+    log(
+      `cost: ${options['cost-checks']} pull checks through the cloud handlers over DynamoDB Local, ${options['cost-cycles']} metered minutes healthy, then flapping`,
+    );
+    results.cost = await runCost({
+      checks: options['cost-checks'],
+      cycles: options['cost-cycles'],
+      onProgress: (line) => log(`  ${line}`),
+    });
+    const c = results.cost;
+    log(
+      `  $${c.healthy.perResult.dollarsPerMillion.atScale.toFixed(2)} per million healthy checks, $${c.flapping.perResult.dollarsPerMillion.atScale.toFixed(2)} per million state changes`,
+    );
   }
 } finally {
   await target?.child.stop();

@@ -1,0 +1,49 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { type CostMode, type CostRun, runPullCheckCost } from '../support/cost-run.ts';
+
+/**
+ * The cloud pull-check path under the cost meter, healthy then flapping, writing the per-result
+ * figures to bench/results/cost.json. It asserts what holds whatever the layout (every check got
+ * its results, every call priced, figures positive); the budget is not asserted here yet.
+ */
+
+const CHECKS = 200;
+const CYCLES = 5;
+const OUT = join(import.meta.dirname, '..', '..', 'bench', 'results', 'cost.json');
+let runs: Record<CostMode, CostRun>;
+
+beforeAll(async () => {
+  runs = await runPullCheckCost({ endpoint: inject('dynamodbEndpoint'), checks: CHECKS, cycles: CYCLES });
+  mkdirSync(dirname(OUT), { recursive: true });
+  writeFileSync(OUT, `${JSON.stringify(runs, null, 2)}\n`);
+}, 300_000);
+
+describe.each(['healthy', 'flapping'] as const)('the cost of %s pull checks in the cloud runtime', (mode) => {
+  it(`records one result per check per minute, ${CHECKS} checks for ${CYCLES} minutes`, () => {
+    expect(runs[mode].results).toBe(CHECKS * CYCLES);
+    expect(runs[mode].resultsPerCheck).toEqual({ min: CYCLES, max: CYCLES });
+  });
+
+  it('prices every call it saw, with positive figures', () => {
+    const { snapshot, perResult } = runs[mode];
+    expect(snapshot.unpriced).toEqual({});
+    expect(snapshot.calls.TransactWriteItems).toBeGreaterThan(0);
+    expect(perResult.wru).toBeGreaterThan(0);
+    expect(perResult.rru).toBeGreaterThan(0);
+    expect(perResult.sqsRequests).toBeGreaterThan(0);
+    expect(perResult.invocations.worker).toBeGreaterThan(0);
+    expect(perResult.dollarsPerMillion.total).toBeGreaterThan(perResult.dollarsPerMillion.atScale);
+  });
+});
+
+describe('a state change', () => {
+  it('reaches the stream function for every flapping result, none for healthy ones, and costs more', () => {
+    expect(runs.healthy.keptStreamRecords).toBe(0);
+    expect(runs.flapping.keptStreamRecords).toBeGreaterThanOrEqual(runs.flapping.results);
+    expect(runs.flapping.perResult.dollarsPerMillion.atScale).toBeGreaterThan(
+      runs.healthy.perResult.dollarsPerMillion.atScale,
+    );
+  });
+});
