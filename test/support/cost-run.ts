@@ -7,7 +7,7 @@ import { STREAM_ENTITIES } from '../../lib/app.ts';
 import { createBlueprintService } from '../../lib/catalog/blueprint-service.ts';
 import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
 import { createEntityService } from '../../lib/catalog/entity-service.ts';
-import { latestResults } from '../../lib/checks/check-items.ts';
+import { latestResults } from '../../lib/checks/result-items.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
