@@ -1,4 +1,4 @@
-import type { StateChangeEvent } from '../notify/records.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { ActionRecord, ExecutionRecord } from './records.ts';
 
 /** One run of an action: who asked, and what fills the templates. */

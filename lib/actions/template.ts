@@ -1,4 +1,4 @@
-import type { StateChangeEvent } from '../notify/records.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { fillJsonTemplate, isJsonTemplate } from './json-template.ts';
 import type { ActionRecord } from './records.ts';
 

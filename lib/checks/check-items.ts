@@ -1,12 +1,15 @@
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { parseItem } from '../store/items.ts';
 import { checkPartition } from '../store/partitions.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import type { Item, Table, WriteOp } from '../store/table.ts';
 import { checkKeys, checkTypes, RESULT_PREFIX } from './check-keys.ts';
 import {
   type CheckDefinitionRecord,
   checkDefinitionSchema,
   type ResultRecord,
   resultSchema,
+  stateChangeEvent,
+  transitionSchema,
 } from './records.ts';
 
 /**
@@ -49,4 +52,15 @@ export async function latestResults(table: Table, checkId: string, limit: number
     const result = resultSchema.safeParse(item);
     return result.success ? [result.data] : [];
   });
+}
+
+/**
+ * The state-change event (SPEC.md "Events") of a stored entity transition (a change-feed image), or
+ * undefined for any other item: what the notify and action consumers turn into jobs.
+ */
+export function entityTransitionEvent(item: Item): StateChangeEvent | undefined {
+  if (item.entity !== TRANSITION_ENTITY) return undefined;
+  const parsed = transitionSchema.safeParse(item);
+  if (!parsed.success || parsed.data.kind !== 'entity') return undefined;
+  return stateChangeEvent(parsed.data);
 }

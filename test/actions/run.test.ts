@@ -12,7 +12,7 @@ import { verifyCallbackToken } from '../../lib/actions/callback-token.ts';
 import { type ActionRunnerDeps, createActionRunner } from '../../lib/actions/execute.ts';
 import type { RunRequest } from '../../lib/actions/ports.ts';
 import type { ActionRecord, ExecutionRecord } from '../../lib/actions/records.ts';
-import type { StateChangeEvent } from '../../lib/notify/records.ts';
+import type { StateChangeEvent } from '../../lib/domain/state-change-event.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { Resolve } from '../../lib/platform/egress-guard.ts';
 import { newId } from '../../lib/platform/ids.ts';

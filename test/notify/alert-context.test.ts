@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkKeys } from '../../lib/checks/check-keys.ts';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { checkLabelOf } from '../../lib/notify/alert-context.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 
@@ -29,8 +29,8 @@ describe('the check label in alert text', () => {
       },
     });
     expect(check.status).toBe(201);
-    const item = await api.table.get(checkKeys.check(api.tenantId, check.body.id));
-    const label = checkLabelOf(item);
+    const definition = await getCheckDefinition(api.table, api.tenantId, check.body.id);
+    const label = checkLabelOf(definition ?? 'removed');
     expect(label).toContain('api.example.com/health');
     expect(label).toContain('region=eu');
     expect(label).not.toContain('hunter2');
