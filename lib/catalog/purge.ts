@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { actionExecutionsPk, actionTypes, executionPartition } from '../actions/action-keys.ts';
+import { actionExecutionsPage, executionDeletedOp, executionPartition } from '../actions/execution-items.ts';
 import { checkKeys, entityChecksPk } from '../checks/check-keys.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -138,20 +138,16 @@ async function entityRound(table: Table, job: Extract<PurgeJob, { kind: 'entity'
 }
 
 async function actionRound(table: Table, job: Extract<PurgeJob, { kind: 'action' }>): Promise<Round> {
-  const page = await table.query({
-    index: 'gsi1',
-    pk: actionExecutionsPk(job.action_id),
-    limit: EXECUTIONS_PER_ROUND,
-  });
+  const page = await actionExecutionsPage(table, job.action_id, EXECUTIONS_PER_ROUND);
   const ops: WriteOp[] = [];
-  for (const item of page.items) {
-    if (item.entity !== actionTypes.execution.entity || item.tenant_id !== job.tenant_id) continue;
-    ops.push(
-      { type: 'delete', key: { pk: item.pk, sk: item.sk } },
-      { type: 'put', item: partitionPurgeJob(job.tenant_id, executionPartition(String(item.id))) },
-    );
+  for (const execution of page.executions) {
+    if (execution.tenant_id !== job.tenant_id) continue;
+    ops.push(executionDeletedOp(execution.id), {
+      type: 'put',
+      item: partitionPurgeJob(job.tenant_id, executionPartition(execution.id)),
+    });
   }
-  return { ops, more: page.cursor !== undefined };
+  return { ops, more: page.more };
 }
 
 async function partitionRound(table: Table, job: Extract<PurgeJob, { kind: 'partition' }>): Promise<Round> {

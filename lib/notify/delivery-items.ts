@@ -71,16 +71,15 @@ const delivery = defineItem({
   key: (k: { tenant_id: string; id: string }) => ({ pk: deliveriesPk(k.tenant_id), sk: k.id }),
   gsi1: (r) => ({ pk: checkDeliveriesPk(r.tenant_id, r.check_id), sk: r.id }),
   gsi2: (r) => (r.channel_id ? { pk: channelDeliveriesPk(r.tenant_id, r.channel_id), sk: r.id } : undefined),
+  // Expires with results: the tenant's retention (a setting the record does not carry) after its creation.
+  ttl: (r, c: { retentionDays: number }) =>
+    Math.floor(Date.parse(r.created_at) / 1000) + c.retentionDays * 86_400,
   docKey: { tenant_id: '<tnt>', id: '<dlv_id>' },
 });
 
-/**
- * The put of a new record (`itemNotExists`: a redelivered job finds it stored). Its ttl is the
- * tenant's retention after `created_at`, a setting the record does not carry, so it is set here.
- */
+/** The put of a new record (`itemNotExists`: a redelivered job finds it stored), kept `retentionDays`. */
 export function deliveryCreatedOp(record: DeliveryRecord, retentionDays: number): WriteOp {
-  const ttl = Math.floor(Date.parse(record.created_at) / 1000) + retentionDays * 86_400;
-  return { type: 'put', item: { ...delivery.item(record), ttl }, condition: { kind: 'itemNotExists' } };
+  return delivery.put(record, { kind: 'itemNotExists' }, { retentionDays });
 }
 
 /** The update of fields of a stored record (never creates one), also holding `condition` when given. */

@@ -23,16 +23,21 @@ export type NumericAttr<R> = {
 }[keyof R] &
   string;
 
-interface SpecBase<R, K> {
+/**
+ * The arguments that pass a definition's context `C` (see ItemSpec): none when it has none.
+ */
+export type ContextArgs<C> = [C] extends [undefined] ? [] : [context: C];
+
+interface SpecBase<R, K, C> {
   type: ItemType;
   /** The stored attributes besides the generic ones (keys, entity, schema_version, index keys, ttl). */
   schema: z.ZodType<R>;
   key(input: K): Key;
   /** The item's gsi1 entry, when it has one (sparse: absent keys keep it out of the index). */
-  gsi1?(record: R): IndexKey | undefined;
-  gsi2?(record: R): IndexKey | undefined;
+  gsi1?(record: R, context: C): IndexKey | undefined;
+  gsi2?(record: R, context: C): IndexKey | undefined;
   /** Expiry in epoch seconds (DynamoDB TTL), when the item expires. */
-  ttl?(record: R): number | undefined;
+  ttl?(record: R, context: C): number | undefined;
   /**
    * The key input with placeholders (`{ tenant_id: '<tnt>', check_id: '<chk_id>' }`): the key it
    * gives is the pattern docs/data-model.md shows for the item.
@@ -40,21 +45,29 @@ interface SpecBase<R, K> {
   docKey: K;
 }
 
-/** What an item type is defined by; `keyOf` is required when a record does not carry its key input. */
-export type ItemSpec<R, K> = SpecBase<R, K> &
-  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: (record: R) => K });
+/**
+ * What an item type is defined by; `keyOf` is required when a record does not carry its key input.
+ * `C` is the context of an item whose key, index keys or ttl depend on more than its stored
+ * attributes (a deployment's due-index shard count, a tenant's retention, the queue a job is in):
+ * the writes that place the item then take it too.
+ */
+export type ItemSpec<R, K, C = undefined> = SpecBase<R, K, C> &
+  ([R] extends [K] ? { keyOf?: (record: R, context: C) => K } : { keyOf: (record: R, context: C) => K });
 
 /** A typed update of one item: attributes of its schema only, numbers only for `add`. */
-export interface ItemChange<R> {
+export type ItemChange<R, C = undefined> = {
   set?: { [A in keyof R]?: R[A] };
   add?: { [A in NumericAttr<R>]?: number };
   remove?: (keyof R & string)[];
-  /** The record as the write leaves it: its index keys and ttl are set (or removed) to match. */
-  reindex?: R;
   condition?: Condition;
-}
+} & ([C] extends [undefined]
+  ? {
+      /** The record as the write leaves it: its index keys and ttl are set (or removed) to match. */
+      reindex?: R;
+    }
+  : { reindex?: undefined; context?: undefined } | { reindex: R; context: C });
 
-export interface ItemDefinition<R, K> {
+export interface ItemDefinition<R, K, C = undefined> {
   readonly type: ItemType;
   readonly entity: string;
   key(input: K): Key;
@@ -65,11 +78,11 @@ export interface ItemDefinition<R, K> {
   /** Parses the items of this type among `items`, skipping others (a partition holds several types). */
   parseAll(items: readonly Item[]): R[];
   /** The item as stored: key, stamp, index keys, ttl and the record. */
-  item(record: R): NewItem;
-  put(record: R, condition?: Condition): WriteOp;
-  update(input: K, change: ItemChange<R>): UpdateOp;
+  item(record: R, ...context: ContextArgs<C>): NewItem;
+  put(record: R, condition?: Condition, ...context: ContextArgs<C>): WriteOp;
+  update(input: K, change: ItemChange<R, C>): UpdateOp;
   /** An update that may create the item: stamps it, so a created item has its type. */
-  upsert(input: K, change: ItemChange<R>): UpdateOp;
+  upsert(input: K, change: ItemChange<R, C>): UpdateOp;
   delete(input: K, condition?: Condition): WriteOp;
   conditionCheck(input: K, condition: Condition): WriteOp;
   get(table: Table, input: K, options?: { consistent?: boolean }): Promise<R | undefined>;
@@ -83,8 +96,10 @@ const INDEX_ATTRS = {
   gsi2: ['gsi2pk', 'gsi2sk'],
 } as const;
 
-export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
-  const keyOf = (record: R): K => (spec.keyOf ? spec.keyOf(record) : (record as unknown as K));
+export function defineItem<R, K, C = undefined>(spec: ItemSpec<R, K, C>): ItemDefinition<R, K, C> {
+  // A definition without a context is only ever called without one.
+  const keyOf = (record: R, context: C): K =>
+    spec.keyOf ? spec.keyOf(record, context) : (record as unknown as K);
   const indexes = (['gsi1', 'gsi2'] as const).filter((name) => spec[name] !== undefined);
   ITEM_DEFINITIONS.push({
     entity: spec.type.entity,
@@ -94,11 +109,11 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
   });
 
   /** The index keys and ttl of `record`: what to set, and the attributes to remove. */
-  const derived = (record: R): { set: Record<string, unknown>; remove: string[] } => {
+  const derived = (record: R, context: C): { set: Record<string, unknown>; remove: string[] } => {
     const set: Record<string, unknown> = {};
     const remove: string[] = [];
     for (const name of indexes) {
-      const entry = spec[name]?.(record);
+      const entry = spec[name]?.(record, context);
       const [pkAttr, skAttr] = INDEX_ATTRS[name];
       if (entry) {
         set[pkAttr] = entry.pk;
@@ -106,15 +121,16 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
       } else remove.push(pkAttr, skAttr);
     }
     if (spec.ttl) {
-      const ttl = spec.ttl(record);
+      const ttl = spec.ttl(record, context);
       if (ttl === undefined) remove.push('ttl');
       else set.ttl = ttl;
     }
     return { set, remove };
   };
 
-  const update = (input: K, change: ItemChange<R>, extra: Record<string, unknown>): UpdateOp => {
-    const index = change.reindex === undefined ? { set: {}, remove: [] } : derived(change.reindex);
+  const update = (input: K, change: ItemChange<R, C>, extra: Record<string, unknown>): UpdateOp => {
+    const context = ('context' in change ? change.context : undefined) as C;
+    const index = change.reindex === undefined ? { set: {}, remove: [] } : derived(change.reindex, context);
     const set = { ...extra, ...(change.set as Record<string, unknown> | undefined), ...index.set };
     const remove = [...(change.remove ?? []), ...index.remove];
     return {
@@ -135,17 +151,18 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     parse: (item) => spec.schema.parse(item),
     parseAll: (items) =>
       items.filter((item) => item.entity === spec.type.entity).map((item) => spec.schema.parse(item)),
-    item(record) {
-      const { set } = derived(record);
+    item(record, ...args) {
+      const context = args[0] as C;
+      const { set } = derived(record, context);
       return {
         ...(record as Record<string, unknown>),
         ...set,
-        ...spec.key(keyOf(record)),
+        ...spec.key(keyOf(record, context)),
         ...stamp(spec.type),
       };
     },
-    put(record, condition) {
-      return { type: 'put', item: this.item(record), ...(condition ? { condition } : {}) };
+    put(record, condition, ...context) {
+      return { type: 'put', item: this.item(record, ...context), ...(condition ? { condition } : {}) };
     },
     update: (input, change) => update(input, change, {}),
     upsert: (input, change) => update(input, change, { ...stamp(spec.type) }),
