@@ -97,7 +97,7 @@ const INDEX_ATTRS = {
 } as const;
 
 export function defineItem<R, K, C = undefined>(spec: ItemSpec<R, K, C>): ItemDefinition<R, K, C> {
-  // A definition without a context is only ever called without one.
+  // Without a context `C` is undefined: ContextArgs lets no caller pass one.
   const keyOf = (record: R, context: C): K =>
     spec.keyOf ? spec.keyOf(record, context) : (record as unknown as K);
   const indexes = (['gsi1', 'gsi2'] as const).filter((name) => spec[name] !== undefined);
