@@ -81,9 +81,7 @@ const reservation = defineItem({
   type: itemType('execution_reservation'),
   schema: z.object({ reserved_until_ms: z.number().int() }),
   key: (k: { execution_id: string }) => ({ pk: executionPartition(k.execution_id), sk: 'SENDING' }),
-  keyOf: () => {
-    throw new TypeError('execution_reservation is only ever upserted (executionReservedOp), never put whole');
-  },
+  keyOf: (_r, c: { execution_id: string }) => c,
   ttl: (r) => Math.ceil(r.reserved_until_ms / 1000) + RESERVATION_TTL_SECONDS,
   docKey: { execution_id: '<exe_id>' },
 });
@@ -171,6 +169,7 @@ export function executionReservedOp(executionId: string, nowMs: number, untilMs:
     {
       set: { reserved_until_ms: untilMs },
       reindex: { reserved_until_ms: untilMs },
+      context: { execution_id: executionId },
       condition: {
         kind: 'or',
         conditions: [

@@ -58,9 +58,8 @@ const channelCount = defineItem({
   // tenant_id is set by the first add; a remove sets only the count.
   schema: z.object({ tenant_id: z.string().optional(), count: z.number().int() }),
   key: (k: { check_id: string }) => ({ pk: checkPartition(k.check_id), sk: 'NOTIFY#CHANNELS' }),
-  keyOf: () => {
-    throw new TypeError('notify_channel_count is only ever upserted (add count), never put whole');
-  },
+  // The record does not repeat its check: the key comes from the context of a write.
+  keyOf: (_r, c: { check_id: string }) => c,
   docKey: { check_id: '<chk_id>' },
 });
 

@@ -13,9 +13,8 @@ const notifyState = defineItem({
   type: itemType('notify_state'),
   schema: z.object({ tenant_id: z.string().optional(), last_sent_at: z.string() }),
   key: (k: { check_id: string }) => ({ pk: checkPartition(k.check_id), sk: 'NOTIFY#STATE' }),
-  keyOf: () => {
-    throw new TypeError('notify_state is only ever upserted (alertSentOp), never put whole');
-  },
+  // The record does not repeat its check: the key comes from the context of a write.
+  keyOf: (_r, c: { check_id: string }) => c,
   docKey: { check_id: '<chk_id>' },
 });
 
