@@ -7,10 +7,11 @@ import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
 import { type ErrorDetail, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import type { PageRequest } from '../store/paging.ts';
+import { ACTION_LIMITS, type ActionRecord } from './action-items.ts';
 import type { ActionStore } from './action-store.ts';
+import type { ExecutionRecord } from './execution-items.ts';
 import type { ExecutionStore } from './execution-store.ts';
 import { originChanged, templatesOrigin } from './origin.ts';
-import { ACTION_LIMITS, type ActionRecord, type ExecutionRecord } from './records.ts';
 import type { CreateActionBody, EventsBody, UpdateActionBody } from './request-schemas.ts';
 import { REDACTED } from './responses.ts';
 

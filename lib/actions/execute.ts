@@ -15,10 +15,11 @@ import type { Resolve } from '../platform/egress-guard.ts';
 import { ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { undiciRequest } from '../platform/undici-client.ts';
+import { ACTION_LIMITS } from './action-items.ts';
 import { newCallbackToken } from './callback-token.ts';
+import type { ExecutionRecord } from './execution-items.ts';
 import { headersRefusal } from './origin.ts';
 import type { ActionRunner, RunRequest } from './ports.ts';
-import { ACTION_LIMITS, type ExecutionRecord } from './records.ts';
 import { redactSecrets, secretTexts } from './secret-redaction.ts';
 import { builtInVars, fillBody, fillTemplate } from './template.ts';
 

@@ -1,46 +1,31 @@
 import { LogLimitError } from '../platform/errors.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
-import { stamp } from '../store/item-type.ts';
-import { parseItem, queryAll } from '../store/items.ts';
-import { type Page, type PageRequest, readPage } from '../store/paging.ts';
-import { type Condition, ConditionFailedError, type Item, type NewItem, type Table } from '../store/table.ts';
+import type { Page, PageRequest } from '../store/paging.ts';
+import { type Condition, ConditionFailedError, type Table } from '../store/table.ts';
+import { ACTION_LIMITS } from './action-items.ts';
 import {
-  actionExecutionsPk,
-  actionKeys,
-  actionTypes,
-  executionPartition,
-  LOG_PREFIX,
-} from './action-keys.ts';
-import {
-  ACTION_LIMITS,
   type ExecutionRecord,
-  executionSchema,
+  executionCreatedOp,
+  executionReservedOp,
+  getExecution,
   type LogLine,
-  logLineSchema,
+  lastLogLineSeq,
+  logCountRaisedOp,
+  logLinesAppendedOps,
   PIPELINE_STATUSES,
   type PipelineStatus,
-} from './records.ts';
-
-/** How long a spent lease item stays before TTL removes it (the record is what counts after). */
-const RESERVATION_TTL_SECONDS = 86_400;
+  parseExecution,
+  pipelineStatusOp,
+  readActionExecutions,
+  readLogLines,
+} from './execution-items.ts';
 
 /** Attempts of a log append that lost a race for the next line numbers to another append. */
 const APPEND_ATTEMPTS = 8;
 
-/** The stored item of an execution: its partition's record, listed per action on gsi1 (newest first by id). */
-export function executionItem(record: ExecutionRecord): NewItem {
-  return {
-    ...actionKeys.execution(record.id),
-    ...stamp(actionTypes.execution),
-    gsi1pk: actionExecutionsPk(record.action_id),
-    gsi1sk: record.id,
-    ...record,
-  };
-}
-
 /**
- * Executions: each a partition of its own holding the record and its reported log lines. Log lines
+ * Executions (execution-items.ts): each a partition of its own holding the record and its reported log lines. Log lines
  * are numbered 1..1000 in report order; an append claims the next numbers with conditional puts
  * (two appends racing for the same numbers: one retries), so a request's lines are stored whole
  * or not at all, in one transaction of at most 100 lines.
@@ -49,32 +34,13 @@ export function createExecutionStore(
   table: Table,
   cursors: CursorSeal = createCursorSeal(() => loadCursorSecret(table)),
 ) {
-  const parse = (item: Item) => parseItem(executionSchema, item);
-  const get = async (executionId: string): Promise<ExecutionRecord | undefined> => {
-    const item = await table.get(actionKeys.execution(executionId), { consistent: true });
-    return item ? parse(item) : undefined;
-  };
-
-  /** The number of the last stored line (0 when none), read strongly consistent. */
-  const lastLineSeq = async (executionId: string): Promise<number> => {
-    const page = await table.query({
-      pk: executionPartition(executionId),
-      sk: { op: 'beginsWith', prefix: LOG_PREFIX },
-      direction: 'desc',
-      limit: 1,
-      consistent: true,
-    });
-    const last = page.items[0];
-    return last ? parseItem(logLineSchema, last).seq : 0;
-  };
+  const get = (executionId: string): Promise<ExecutionRecord | undefined> => getExecution(table, executionId);
 
   return {
     /** Stores a new execution; false when one with its id is stored already (a redelivered run). */
     async putNew(record: ExecutionRecord): Promise<boolean> {
       try {
-        await table.transact([
-          { type: 'put', item: executionItem(record), condition: { kind: 'itemNotExists' } },
-        ]);
+        await table.transact([executionCreatedOp(record)]);
         return true;
       } catch (error) {
         if (error instanceof ConditionFailedError) return false;
@@ -89,22 +55,7 @@ export function createExecutionStore(
      */
     async reserve(executionId: string, nowMs: number, untilMs: number): Promise<boolean> {
       try {
-        await table.update({
-          type: 'update',
-          key: actionKeys.reservation(executionId),
-          set: {
-            ...stamp(actionTypes.reservation),
-            reserved_until_ms: untilMs,
-            ttl: Math.ceil(untilMs / 1000) + RESERVATION_TTL_SECONDS,
-          },
-          condition: {
-            kind: 'or',
-            conditions: [
-              { kind: 'attrNotExists', attr: 'reserved_until_ms' },
-              { kind: 'compare', attr: 'reserved_until_ms', op: '<', value: nowMs },
-            ],
-          },
-        });
+        await table.update(executionReservedOp(executionId, nowMs, untilMs));
         return true;
       } catch (error) {
         if (error instanceof ConditionFailedError) return false;
@@ -116,18 +67,11 @@ export function createExecutionStore(
     get,
 
     /** A page of an action's executions, newest first; the cursor is sealed for this action's list. */
-    async listForAction(
+    listForAction: (
       actionId: string,
       page: PageRequest,
-    ): Promise<{ executions: ExecutionRecord[]; nextCursor: Page['nextCursor'] }> {
-      const read = await readPage(
-        { table, cursors },
-        { index: 'gsi1', pk: actionExecutionsPk(actionId), prefix: 'exe_' },
-        page,
-        (item) => item.entity === actionTypes.execution.entity,
-      );
-      return { executions: read.items.map(parse), nextCursor: read.nextCursor };
-    },
+    ): Promise<{ executions: ExecutionRecord[]; nextCursor: Page['nextCursor'] }> =>
+      readActionExecutions({ table, cursors }, actionId, page),
 
     /**
      * Sets the pipeline status (the last write wins); with `onlyFrom`, only while the stored status
@@ -144,13 +88,7 @@ export function createExecutionStore(
         ? { kind: 'and', conditions: [{ kind: 'itemExists' }, statusIn(onlyFrom)] }
         : { kind: 'itemExists' };
       try {
-        const item = await table.update({
-          type: 'update',
-          key: actionKeys.execution(executionId),
-          set: { pipeline_status: status, updated_at: nowIso },
-          condition,
-        });
-        return parse(item);
+        return parseExecution(await table.update(pipelineStatusOp(executionId, status, nowIso, condition)));
       } catch (error) {
         if (error instanceof ConditionFailedError) return undefined;
         throw error;
@@ -167,22 +105,10 @@ export function createExecutionStore(
         throw new RangeError(`at most ${ACTION_LIMITS.logLinesPerRequest} lines per append`);
       for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt += 1) {
         if ((await get(executionId)) === undefined) return false;
-        const previous = await lastLineSeq(executionId);
+        const previous = await lastLogLineSeq(table, executionId);
         if (previous + lines.length > ACTION_LIMITS.logLinesPerExecution) throw new LogLimitError();
         try {
-          await table.transact(
-            lines.map((line, i) => ({
-              type: 'put' as const,
-              item: {
-                ...actionKeys.logLine(executionId, previous + 1 + i),
-                ...stamp(actionTypes.logLine),
-                seq: previous + 1 + i,
-                line,
-                at: nowIso,
-              },
-              condition: { kind: 'itemNotExists' as const },
-            })),
-          );
+          await table.transact(logLinesAppendedOps(executionId, previous + 1, lines, nowIso));
         } catch (error) {
           if (error instanceof ConditionFailedError) continue;
           throw error;
@@ -194,19 +120,7 @@ export function createExecutionStore(
     },
 
     /** The reported lines of an execution, in report order. */
-    async readLogs(executionId: string): Promise<LogLine[]> {
-      const items = await queryAll(
-        (cursor) =>
-          table.query({
-            pk: executionPartition(executionId),
-            sk: { op: 'beginsWith', prefix: LOG_PREFIX },
-            consistent: true,
-            cursor,
-          }),
-        ACTION_LIMITS.logLinesPerExecution,
-      );
-      return items.map((item) => parseItem(logLineSchema, item));
-    },
+    readLogs: (executionId: string): Promise<LogLine[]> => readLogLines(table, executionId),
   };
 }
 
@@ -237,15 +151,7 @@ function statusIn(allowed: Array<PipelineStatus | null>): Condition {
  */
 async function recordLogCount(table: Table, executionId: string, count: number): Promise<void> {
   try {
-    await table.update({
-      type: 'update',
-      key: actionKeys.execution(executionId),
-      set: { log_count: count },
-      condition: {
-        kind: 'and',
-        conditions: [{ kind: 'itemExists' }, { kind: 'compare', attr: 'log_count', op: '<', value: count }],
-      },
-    });
+    await table.update(logCountRaisedOp(executionId, count));
   } catch (error) {
     if (!(error instanceof ConditionFailedError)) throw error;
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { stateChangeEventSchema } from '../notify/records.ts';
+import { stateChangeEventSchema } from '../domain/state-change-event.ts';
 
 /**
  * The jobs of the action queue (the job-queue port: the local SQLite queue, SQS in the cloud),

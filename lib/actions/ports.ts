@@ -1,5 +1,6 @@
-import type { StateChangeEvent } from '../notify/records.ts';
-import type { ActionRecord, ExecutionRecord } from './records.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import type { ActionRecord } from './action-items.ts';
+import type { ExecutionRecord } from './execution-items.ts';
 
 /** One run of an action: who asked, and what fills the templates. */
 export interface RunRequest {

@@ -3,13 +3,8 @@ import { RESERVED_NAMES } from '../domain/reserved-names.ts';
 import { TEMPLATED_URL_PATTERN } from '../domain/url-patterns.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import {
-  ACTION_LIMITS,
-  ACTION_METHODS,
-  PIPELINE_STATUSES,
-  TRIGGER_STATES,
-  TRIGGER_TYPES,
-} from './records.ts';
+import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from './action-items.ts';
+import { PIPELINE_STATUSES } from './execution-items.ts';
 
 /** Request shapes of the action routes (SPEC.md "Action", "Limits"; DECISIONS.md "Actions"). */
 

@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { redactUrl } from '../domain/url-redaction.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
+import { ACTION_METHODS, type ActionRecord, TRIGGER_STATES, TRIGGER_TYPES } from './action-items.ts';
 import {
-  ACTION_METHODS,
-  type ActionRecord,
   DISPATCH_STATUSES,
   type ExecutionRecord,
   type LogLine,
   PIPELINE_STATUSES,
-  TRIGGER_STATES,
-  TRIGGER_TYPES,
-} from './records.ts';
+} from './execution-items.ts';
 
 /**
  * Public views of actions and executions. Header values are write-only: every response shows

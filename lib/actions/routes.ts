@@ -17,8 +17,8 @@ import type { Clock } from '../platform/clock.ts';
 import { AccountDisabledError, NotFoundError, ReadOnlyError, UnauthorizedError } from '../platform/errors.ts';
 import type { ActionService } from './action-service.ts';
 import { executionIdOfToken, verifyCallbackToken } from './callback-token.ts';
+import type { ExecutionRecord } from './execution-items.ts';
 import type { ExecutionStore } from './execution-store.ts';
-import type { ExecutionRecord } from './records.ts';
 import {
   actionParams,
   createActionBody,

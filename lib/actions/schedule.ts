@@ -2,13 +2,10 @@ import { nextSlot } from '../domain/schedule.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import { parseItem } from '../store/items.ts';
 import { ConditionFailedError, type Table, type UpdateOp, type WriteOp } from '../store/table.ts';
-import { actionDuePk } from './action-keys.ts';
-import { scheduleClaimOp } from './action-store.ts';
+import { type ActionRecord, dueActionsPage, scheduleClaimOp } from './action-items.ts';
 import { runJobId, scheduleExecutionId } from './job-ids.ts';
 import type { ActionJob } from './jobs.ts';
-import { type ActionRecord, actionSchema } from './records.ts';
 
 /**
  * Schedule triggers through the actions' due index (gsi2 `ACTDUE#<shard>`, sort key
@@ -47,7 +44,7 @@ export function scheduleClaimFor(
   return {
     slotMs,
     // Holds only while nobody else claimed (or edited) the action since it was read.
-    claim: scheduleClaimOp(action, next, dueShards, isoTime(nowMs)),
+    claim: scheduleClaimOp(action, next, { dueShards }, isoTime(nowMs)),
     job: {
       id: runJobId(executionId),
       body: {
@@ -83,17 +80,8 @@ async function forEachDuePage(
   let cursor: string | undefined;
   const maxPages = deps.maxPages ?? MAX_PAGES;
   for (let page = 0; page < maxPages; page += 1) {
-    const result = await deps.table.query({
-      index: 'gsi2',
-      pk: actionDuePk(shard),
-      // Sort keys are `<next_run_at>#<id>`: everything before the next millisecond is due.
-      sk: { op: '<', value: isoTime(nowMs + 1) },
-      limit: deps.pageSize ?? PAGE,
-      cursor,
-    });
-    const claims = result.items.flatMap(
-      (item) => scheduleClaimFor(parseItem(actionSchema, item), nowMs, deps.dueShards) ?? [],
-    );
+    const result = await dueActionsPage(deps.table, shard, nowMs, { limit: deps.pageSize ?? PAGE, cursor });
+    const claims = result.actions.flatMap((action) => scheduleClaimFor(action, nowMs, deps.dueShards) ?? []);
     if (claims.length > 0) await onPage(claims);
     cursor = result.cursor;
     if (!cursor) return;

@@ -1,6 +1,6 @@
-import type { StateChangeEvent } from '../notify/records.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import type { ActionRecord } from './action-items.ts';
 import { fillJsonTemplate, isJsonTemplate } from './json-template.ts';
-import type { ActionRecord } from './records.ts';
 
 /**
  * Action templates (SPEC.md "Actions", DECISIONS.md "Actions"): `{{name}}` placeholders in the URL

@@ -1,15 +1,15 @@
-import type { StateChangeEvent } from '../notify/records.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { LogLimitError } from '../platform/errors.ts';
 import { delaySecondsFor, type JobInput, type JobQueue, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ActionStore } from './action-store.ts';
+import type { ExecutionRecord, PipelineStatus } from './execution-items.ts';
 import type { ExecutionStore } from './execution-store.ts';
 import { deadlineHopJobId, deadlineJobId, runJobId, stateChangeExecutionId } from './job-ids.ts';
 import type { ActionJob } from './jobs.ts';
 import type { ActionRunner } from './ports.ts';
-import type { ExecutionRecord, PipelineStatus } from './records.ts';
 
 /**
  * The action worker: the action queue's job handler (the local job runner and the action Lambda

@@ -8,7 +8,7 @@ import { isoTime } from '../platform/clock.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { countOf } from '../platform/plural.ts';
-import { belowLimit, unchanged } from '../store/conditions.ts';
+import { belowLimit } from '../store/conditions.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';

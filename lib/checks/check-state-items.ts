@@ -20,8 +20,8 @@ const stateItem = defineItem({
     pk: tenantPk(k.tenant_id),
     sk: `CHECK#${k.check_id}#STATE`,
   }),
-  // The due index's shard comes from the deployment's shard count, so writes give it explicitly.
-  indexedExplicitly: ['gsi2'],
+  // The due index's shard comes from the deployment's shard count: a put is given its entry.
+  gsi2: (_record, context: { due: IndexKey | null }) => context.due,
   docKey: { tenant_id: '<tnt>', check_id: '<chk_id>' },
 });
 
@@ -44,7 +44,7 @@ export function stateCreatedOp(state: CheckStateRecord, shard: number): WriteOp 
   return stateItem.put(
     state,
     { kind: 'itemNotExists' },
-    { index: { gsi2: dueEntry(state.check_id, state.next_run_at, shard) } },
+    { due: dueEntry(state.check_id, state.next_run_at, shard) },
   );
 }
 
@@ -171,5 +171,5 @@ export async function dueChecksPage(
 
 /** A migrated check's new state item (only if absent), keeping the due-index entry its first-layout item had. */
 export function stateMigratedOp(state: CheckStateRecord, due: IndexKey | null): WriteOp {
-  return stateItem.put(state, { kind: 'itemNotExists' }, { index: { gsi2: due } });
+  return stateItem.put(state, { kind: 'itemNotExists' }, { due });
 }

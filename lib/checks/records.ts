@@ -17,7 +17,7 @@ export {
   checkStateSchema,
 } from '../domain/check-record.ts';
 export { type ResultRecord, resultSchema } from './result-items.ts';
-export { type TransitionRecord, transitionSchema } from './transition-items.ts';
+export { stateChangeEvent, type TransitionRecord, transitionSchema } from './transition-items.ts';
 
 export const REDACTED = '********';
 
@@ -97,19 +97,5 @@ export function publicTransition(t: TransitionRecord) {
     to_state: t.to_state,
     reason: t.reason,
     created_at: t.created_at,
-  };
-}
-
-/** The state-change event of SPEC.md "Events" for an entity transition: what streams, webhooks, NATS and the bus carry. */
-export function stateChangeEvent(t: TransitionRecord) {
-  return {
-    entity_id: t.entity_id,
-    entity_name: t.entity_name,
-    check_id: t.check_id,
-    tenant_id: t.tenant_id,
-    from_state: t.from_state,
-    to_state: t.to_state,
-    transition_id: t.id,
-    timestamp: t.created_at,
   };
 }

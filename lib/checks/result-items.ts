@@ -34,7 +34,13 @@ const resultItem = defineItem({
     pk: checkPartition(k.check_id),
     sk: `${RESULT_PREFIX}${k.at}#${k.id}`,
   }),
-  keyOf: (r) => ({ check_id: r.check_id, at: r.checked_at, id: r.id }),
+  // Keyed by its slot when it has one; it expires with the tenant's retention.
+  keyOf: (r, c: { slotAt: string | undefined; ttl: number }) => ({
+    check_id: r.check_id,
+    at: c.slotAt ?? r.checked_at,
+    id: r.id,
+  }),
+  ttl: (_r, c) => c.ttl,
   docKey: { check_id: '<chk_id>', at: '<checked_at or slot>', id: '<res_id>' },
 });
 
@@ -43,12 +49,7 @@ const resultItem = defineItem({
  * redelivered job, probed again later, collides with the first result of that slot.
  */
 export function resultRecordedOp(result: ResultRecord, input: { slotAt?: string; ttl: number }): WriteOp {
-  return resultItem.putAt(
-    { check_id: result.check_id, at: input.slotAt ?? result.checked_at, id: result.id },
-    result,
-    { kind: 'itemNotExists' },
-    { ttl: input.ttl },
-  );
+  return resultItem.put(result, { kind: 'itemNotExists' }, { slotAt: input.slotAt, ttl: input.ttl });
 }
 
 /** The paged list of a check's results, newest first (for sealed cursors). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import type { PageSource } from '../store/paging.ts';
@@ -30,12 +31,17 @@ export const transitionSchema = z.object({
 export type TransitionRecord = z.infer<typeof transitionSchema>;
 
 const TYPE = itemType('transition');
+
+/** Transitions expire with results, `retentionDays` after they happened. */
+const expiry = (t: TransitionRecord, retentionDays: number) =>
+  Math.floor(Date.parse(t.created_at) / 1000) + retentionDays * 86_400;
 const tenantTransitionsPk = (tenantId: string) => `TRN#${tenantId}`;
 
 const checkTransition = defineItem({
   type: TYPE,
   schema: transitionSchema,
   key: (k: { check_id: string; id: string }) => ({ pk: checkPartition(k.check_id), sk: `TRN#${k.id}` }),
+  ttl: (r, c: { retentionDays: number }) => expiry(r, c.retentionDays),
   docKey: { check_id: '<chk_id>', id: '<trn_id>' },
 });
 
@@ -43,18 +49,32 @@ const entityTransition = defineItem({
   type: TYPE,
   schema: transitionSchema,
   key: (k: { tenant_id: string; id: string }) => ({ pk: tenantTransitionsPk(k.tenant_id), sk: k.id }),
+  ttl: (r, c: { retentionDays: number }) => expiry(r, c.retentionDays),
   docKey: { tenant_id: '<tnt>', id: '<trn_id>' },
 });
+
+/** The state-change event of SPEC.md "Events" for an entity transition: what streams, webhooks, NATS and the bus carry. */
+export function stateChangeEvent(t: TransitionRecord): StateChangeEvent {
+  return {
+    entity_id: t.entity_id,
+    entity_name: t.entity_name,
+    check_id: t.check_id,
+    tenant_id: t.tenant_id,
+    from_state: t.from_state,
+    to_state: t.to_state,
+    transition_id: t.id,
+    timestamp: t.created_at,
+  };
+}
 
 /** The `entity` of transition items, for change-feed filters. */
 export const TRANSITION_ENTITY = TYPE.entity;
 
 /** The put of a transition, expiring with results after `retentionDays`. */
 export function transitionRecordedOp(transition: TransitionRecord, retentionDays: number): WriteOp {
-  const ttl = Math.floor(Date.parse(transition.created_at) / 1000) + retentionDays * 86_400;
   return transition.kind === 'entity'
-    ? entityTransition.put(transition, undefined, { ttl })
-    : checkTransition.put(transition, undefined, { ttl });
+    ? entityTransition.put(transition, undefined, { retentionDays })
+    : checkTransition.put(transition, undefined, { retentionDays });
 }
 
 /** A transition item read through one of the pages below, or from the change feed. */
@@ -97,4 +117,15 @@ export async function tenantTransitionItems(
     ...(input.cursor ? { cursor: input.cursor } : {}),
   });
   return { items: page.items, cursor: page.cursor };
+}
+
+/**
+ * The state-change event (SPEC.md "Events") of a stored entity transition (a change-feed image), or
+ * undefined for any other item: what the notify and action consumers turn into jobs.
+ */
+export function entityTransitionEvent(item: Item): StateChangeEvent | undefined {
+  if (item.entity !== TRANSITION_ENTITY) return undefined;
+  const parsed = transitionSchema.safeParse(item);
+  if (!parsed.success || parsed.data.kind !== 'entity') return undefined;
+  return stateChangeEvent(parsed.data);
 }

@@ -3,8 +3,8 @@ import {
   PutEventsCommand,
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { stateChangeEventOf } from '../notify/consumer.ts';
-import type { StateChangeEvent } from '../notify/records.ts';
 import { chunks } from '../platform/chunks.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';

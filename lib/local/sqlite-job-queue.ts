@@ -17,12 +17,19 @@ import {
   ConditionFailedError,
   type Key,
   MAX_TRANSACTION_OPS,
-  type NewItem,
   type Table,
   type WriteOp,
 } from '../store/table.ts';
-import { type DeadLetter, deadLetterOps, queueJobItem, queuePk } from './job-queue-items.ts';
-import { deleteKeys, listDeadLetters, putNewJobs, readStoredJobs } from './job-queue-store.ts';
+import {
+  type DeadLetter,
+  deadLetterOps,
+  jobAckedOp,
+  jobQueuedOp,
+  jobRetriedOp,
+  listDeadLetters,
+  queuedJobKey,
+} from './job-queue-items.ts';
+import { deleteJobs, putNewJobs, readStoredJobs } from './job-queue-store.ts';
 import { createTimerHeap, systemTimers, type Timers } from './timer-heap.ts';
 
 /**
@@ -56,7 +63,6 @@ export interface SqliteJobQueueDeps<B> {
 /** A named durable queue in the SQLite table (see the file comment). */
 export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
   const { table, name, clock, logger } = deps;
-  const pk = queuePk(name);
   const maxAttempts = deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   const held = new Map<string, Held<B>>();
   let ready: Held<B>[] = [];
@@ -89,19 +95,17 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     return true;
   };
 
-  const keyOf = (id: string): Key => ({ pk, sk: id });
-
   const queue = {
     name,
 
     async enqueue(jobs: JobInput<B>[], options: EnqueueOptions = {}): Promise<EnqueueResult> {
       const nowMs = clock.now();
-      const unique = new Map<string, { job: Held<B>; item: NewItem; visibleMs: number }>();
+      const unique = new Map<string, { job: Held<B>; op: WriteOp; visibleMs: number }>();
       for (const input of jobs) {
         if (held.has(input.id) || unique.has(input.id)) continue;
         const visibleMs = nowMs + clampDelaySeconds(input.delaySeconds ?? options.delaySeconds ?? 0) * 1000;
         const job = { id: input.id, body: input.body, attempt: 1 };
-        unique.set(input.id, { job, item: queueJobItem(pk, job, visibleMs), visibleMs });
+        unique.set(input.id, { job, op: jobQueuedOp(name, job, visibleMs), visibleMs });
       }
       const entries = [...unique.values()];
       try {
@@ -124,7 +128,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
 
     async ack(jobs: ReceivedJob<B>[]): Promise<void> {
       for (const chunk of chunks(jobs, MAX_TRANSACTION_OPS)) {
-        await table.transact(chunk.map((job) => ({ type: 'delete' as const, key: keyOf(job.id) })));
+        await table.transact(chunk.map((job) => jobAckedOp(name, job.id)));
         for (const job of chunk) held.delete(job.id);
       }
     },
@@ -140,14 +144,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
       }
       const visibleMs = clock.now() + outcome.retryInSeconds * 1000;
       try {
-        await table.transact([
-          {
-            type: 'update',
-            key: keyOf(job.id),
-            set: { attempts: job.attempt, visible_ms: visibleMs },
-            condition: { kind: 'itemExists' },
-          },
-        ]);
+        await table.transact([jobRetriedOp(name, job.id, job.attempt, visibleMs)]);
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
         // Acked meanwhile (a duplicate delivery finished it): nothing is left to retry.
@@ -178,11 +175,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
         visibleMs: j.visibleAtMs,
       }));
       return {
-        ops: entries.map(({ job, visibleMs }) => ({
-          type: 'put' as const,
-          item: queueJobItem(pk, job, visibleMs),
-          condition: { kind: 'itemNotExists' as const },
-        })),
+        ops: entries.map(({ job, visibleMs }) => jobQueuedOp(name, job, visibleMs)),
         committed: () => {
           for (const { job, visibleMs } of entries) hold(job, visibleMs);
         },
@@ -190,7 +183,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     },
 
     /** The key whose delete, in the caller's transaction, acks `job`; then call `acked`. */
-    ackKey: (job: ReceivedJob<B>): Key => keyOf(job.id),
+    ackKey: (job: ReceivedJob<B>): Key => queuedJobKey(name, job.id),
 
     /** Forgets a job whose ack the caller committed in its own transaction. */
     acked(job: ReceivedJob<B>): void {
@@ -207,13 +200,13 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     async load(
       keep: (job: ReceivedJob<B>) => boolean = () => true,
     ): Promise<{ resumed: number; dropped: number }> {
-      const drop: Key[] = [];
+      const drop: string[] = [];
       let resumed = 0;
       const dead = await readStoredJobs(deps, (job, visibleMs) => {
-        if (!keep(delivery(job))) drop.push(keyOf(job.id));
+        if (!keep(delivery(job))) drop.push(job.id);
         else if (hold(job, visibleMs)) resumed += 1;
       });
-      await deleteKeys(table, drop);
+      await deleteJobs(table, name, drop);
       return { resumed, dropped: drop.length + dead };
     },
 

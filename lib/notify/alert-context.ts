@@ -1,25 +1,34 @@
-import { checkKeys, RESULT_PREFIX } from '../checks/check-keys.ts';
+import { ZodError } from 'zod';
+import { getCheckDefinition } from '../checks/check-items.ts';
+import type { CheckDefinitionRecord } from '../checks/records.ts';
+import { latestResults } from '../checks/result-items.ts';
 import { checkNameOf } from '../domain/check-name.ts';
-import { checkDefinitionSchema, resultSchema } from '../checks/records.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
-import type { parseItem } from '../store/items.ts';
-import { checkPartition } from '../store/partitions.ts';
 import type { Table } from '../store/table.ts';
+import type { DeliveryRecord } from './delivery-items.ts';
 import type { Alert } from './ports.ts';
-import type { DeliveryRecord } from './records.ts';
 import { readEntityById } from './upstream.ts';
 
 /** Results read back for the last error: a recovery's latest result is a success, the error is just before it. */
 const RESULTS_SCANNED = 20;
 
-type StoredItem = Parameters<typeof parseItem>[1];
+/** The check an alert is about, as read: its definition, gone, or stored in a shape that does not parse. */
+export type CheckRead = CheckDefinitionRecord | 'removed' | 'unreadable';
+
+/** Reads the check for an alert's text; a damaged item names it plainly instead of failing the delivery. */
+async function readCheck(table: Table, tenantId: string, checkId: string): Promise<CheckRead> {
+  try {
+    return (await getCheckDefinition(table, tenantId, checkId)) ?? 'removed';
+  } catch (error) {
+    if (error instanceof ZodError) return 'unreadable';
+    throw error;
+  }
+}
 
 /** What the check probes, for humans: "GET https://api.example.com/health", "tcp db:5432", "push". */
-export function checkLabelOf(item: StoredItem | undefined): string {
-  if (!item) return 'check removed';
-  const check = checkDefinitionSchema.safeParse(item);
-  if (!check.success) return 'check';
-  const c = check.data;
+export function checkLabelOf(c: CheckRead): string {
+  if (c === 'removed') return 'check removed';
+  if (c === 'unreadable') return 'check';
   switch (c.check_type) {
     case 'http':
       // Alert text goes to chat rooms and inboxes: credentials in the URL stay out of it.
@@ -36,23 +45,15 @@ export function checkLabelOf(item: StoredItem | undefined): string {
 }
 
 /** The check's name for humans (the one given, else derived from its type and target: check-name.ts). */
-export function checkNameFrom(item: StoredItem | undefined): string {
-  if (!item) return 'check removed';
-  const check = checkDefinitionSchema.safeParse(item);
-  return check.success ? checkNameOf(check.data) : 'check';
+export function checkNameFrom(check: CheckRead): string {
+  if (check === 'removed') return 'check removed';
+  return check === 'unreadable' ? 'check' : checkNameOf(check);
 }
 
 /** The error of the check's latest failed result among its most recent ones, or null. */
 async function lastError(table: Table, checkId: string): Promise<string | null> {
-  const page = await table.query({
-    pk: checkPartition(checkId),
-    sk: { op: 'beginsWith', prefix: RESULT_PREFIX },
-    direction: 'desc',
-    limit: RESULTS_SCANNED,
-  });
-  for (const item of page.items) {
-    const result = resultSchema.safeParse(item);
-    if (result.success && !result.data.success && result.data.error_message) return result.data.error_message;
+  for (const result of await latestResults(table, checkId, RESULTS_SCANNED)) {
+    if (!result.success && result.error_message) return result.error_message;
   }
   return null;
 }
@@ -60,9 +61,9 @@ async function lastError(table: Table, checkId: string): Promise<string | null> 
 /** The Alert a channel is sent for a delivery record: its event, entity, check name and label, last error. */
 export async function alertFor(table: Table, record: DeliveryRecord): Promise<Alert> {
   const { event } = record;
-  const [entity, checkItem, error] = await Promise.all([
+  const [entity, check, error] = await Promise.all([
     readEntityById(table, event.tenant_id, event.entity_id),
-    table.get(checkKeys.check(event.tenant_id, event.check_id)),
+    readCheck(table, event.tenant_id, event.check_id),
     lastError(table, event.check_id),
   ]);
   return {
@@ -75,8 +76,8 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
       blueprint_slug: entity?.blueprint_slug ?? '',
       slug: entity?.slug ?? '',
     },
-    checkName: checkNameFrom(checkItem),
-    checkLabel: checkLabelOf(checkItem),
+    checkName: checkNameFrom(check),
+    checkLabel: checkLabelOf(check),
     lastError: error,
   };
 }

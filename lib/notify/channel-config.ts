@@ -7,7 +7,7 @@ import { egressRefusal } from '../platform/egress-advice.ts';
 import { ConnectionError, EgressDeniedError } from '../platform/egress-errors.ts';
 import { checkUrl, type Resolve } from '../platform/egress-guard.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { CHANNEL_TYPES } from './records.ts';
+import { CHANNEL_TYPES } from './channel-items.ts';
 
 /**
  * A channel's type and config as a request body carries them (DECISIONS.md "Notifications"):

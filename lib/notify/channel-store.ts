@@ -1,92 +1,47 @@
-import { checkKeys } from '../checks/check-keys.ts';
-import { belowLimit } from '../store/conditions.ts';
+import { checkExistsOp } from '../checks/check-items.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
-import { stamp } from '../store/item-type.ts';
-import { parseItem, queryAll } from '../store/items.ts';
-import { type Page, type PageRequest, readPage } from '../store/paging.ts';
-import { checkPartition } from '../store/partitions.ts';
+import type { Page, PageRequest } from '../store/paging.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
-import { CHANNEL_PREFIX, notifyKeys, notifyTypes, tenantChannelsPk } from './notify-keys.ts';
-import { type ChannelRecord, channelSchema } from './records.ts';
-
-/** Channels one check may have; one more is 403 LIMIT_EXCEEDED (a fixed limit, like 50 actions). */
-export const MAX_CHANNELS_PER_CHECK = 10;
+import {
+  type ChannelRecord,
+  channelAddedOps,
+  channelRemovedOps,
+  getChannel,
+  listChannelsOfCheck,
+  readTenantChannels,
+} from './channel-items.ts';
 
 /** Why a channel create did not happen: the check is gone, or it already has the most channels. */
 export type ChannelCreateRefusal = 'check-missing' | 'limit';
 
 /**
- * A check's channels: items in the check's partition (purged with it), listed across the tenant
- * through gsi1. A counter item next to them keeps the per-check limit under concurrent creates.
+ * A check's channels (channel-items.ts): in the check's partition (purged with it), listed across
+ * the tenant through gsi1, with a counter that keeps the per-check limit under concurrent creates.
  */
 export function createChannelStore(
   table: Table,
   cursors: CursorSeal = createCursorSeal(() => loadCursorSecret(table)),
 ) {
-  const parse = (item: Parameters<typeof parseItem>[1]) => parseItem(channelSchema, item);
-
   return {
     /** Every channel of the check, oldest first. */
-    async listForCheck(checkId: string): Promise<ChannelRecord[]> {
-      const items = await queryAll((cursor) =>
-        table.query({
-          pk: checkPartition(checkId),
-          sk: { op: 'beginsWith', prefix: CHANNEL_PREFIX },
-          consistent: true,
-          cursor,
-        }),
-      );
-      return items.map(parse);
-    },
+    listForCheck: (checkId: string): Promise<ChannelRecord[]> => listChannelsOfCheck(table, checkId),
 
     /** One channel of the check, or undefined. */
-    async get(checkId: string, channelId: string): Promise<ChannelRecord | undefined> {
-      const item = await table.get(notifyKeys.channel(checkId, channelId), { consistent: true });
-      return item ? parse(item) : undefined;
-    },
+    get: (checkId: string, channelId: string): Promise<ChannelRecord | undefined> =>
+      getChannel(table, checkId, channelId),
 
     /** A page of the tenant's channels across its checks, newest first; the cursor is sealed for this list. */
-    async listForTenant(
+    listForTenant: (
       tenantId: string,
       page: PageRequest,
-    ): Promise<{ channels: ChannelRecord[]; nextCursor: Page['nextCursor'] }> {
-      const read = await readPage(
-        { table, cursors },
-        { index: 'gsi1', pk: tenantChannelsPk(tenantId), prefix: 'chn_' },
-        page,
-      );
-      return { channels: read.items.map(parse), nextCursor: read.nextCursor };
-    },
+    ): Promise<{ channels: ChannelRecord[]; nextCursor: Page['nextCursor'] }> =>
+      readTenantChannels({ table, cursors }, tenantId, page),
 
     /** Stores a new channel while its check exists and has fewer than MAX_CHANNELS_PER_CHECK. */
     async create(record: ChannelRecord): Promise<ChannelCreateRefusal | undefined> {
       try {
-        await table.transact([
-          {
-            type: 'conditionCheck',
-            key: checkKeys.check(record.tenant_id, record.check_id),
-            condition: { kind: 'itemExists' },
-          },
-          {
-            type: 'update',
-            key: notifyKeys.channelCount(record.check_id),
-            set: { ...stamp(notifyTypes.channelCount), tenant_id: record.tenant_id },
-            add: { count: 1 },
-            condition: belowLimit('count', MAX_CHANNELS_PER_CHECK),
-          },
-          {
-            type: 'put',
-            item: {
-              ...notifyKeys.channel(record.check_id, record.id),
-              ...stamp(notifyTypes.channel),
-              gsi1pk: tenantChannelsPk(record.tenant_id),
-              gsi1sk: record.id,
-              ...record,
-            },
-            condition: { kind: 'itemNotExists' },
-          },
-        ]);
+        await table.transact([checkExistsOp(record.tenant_id, record.check_id), ...channelAddedOps(record)]);
         return undefined;
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
@@ -97,19 +52,7 @@ export function createChannelStore(
     /** Removes a channel; false when the check has no such channel. */
     async remove(checkId: string, channelId: string): Promise<boolean> {
       try {
-        await table.transact([
-          {
-            type: 'delete',
-            key: notifyKeys.channel(checkId, channelId),
-            condition: { kind: 'itemExists' },
-          },
-          {
-            type: 'update',
-            key: notifyKeys.channelCount(checkId),
-            set: { ...stamp(notifyTypes.channelCount) },
-            add: { count: -1 },
-          },
-        ]);
+        await table.transact(channelRemovedOps(checkId, channelId));
         return true;
       } catch (error) {
         if (error instanceof ConditionFailedError) return false;

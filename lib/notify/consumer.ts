@@ -1,11 +1,10 @@
-import { checkTypes } from '../checks/check-keys.ts';
-import { stateChangeEvent, transitionSchema } from '../checks/records.ts';
+import { entityTransitionEvent } from '../checks/transition-items.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 import { eventJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
-import type { StateChangeEvent } from './records.ts';
 
 /**
  * The first step of the notification flow: every new entity transition in the change feed becomes
@@ -16,11 +15,8 @@ import type { StateChangeEvent } from './records.ts';
 /** The state-change event (SPEC.md "Events") of an entity transition item, or undefined for other changes. */
 export function stateChangeEventOf(change: Change): StateChangeEvent | undefined {
   const item = change.newImage;
-  if (change.eventName !== 'INSERT' || !item || item.entity !== checkTypes.transition.entity)
-    return undefined;
-  const parsed = transitionSchema.safeParse(item);
-  if (!parsed.success || parsed.data.kind !== 'entity') return undefined;
-  return stateChangeEvent(parsed.data);
+  if (change.eventName !== 'INSERT' || !item) return undefined;
+  return entityTransitionEvent(item);
 }
 
 /** A change-feed consumer that enqueues an `event` job per new entity transition; enqueue failures throw. */

@@ -1,11 +1,12 @@
 import { isoTime } from '../platform/clock.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
+import { ConditionFailedError } from '../store/table.ts';
 import { alertFor } from './alert-context.ts';
+import type { Attempt, DeliveryRecord } from './delivery-items.ts';
 import type { NotifyJob } from './jobs.ts';
 import type { NotifyDeps } from './notify-deps.ts';
-import { recordSent } from './notify-state.ts';
+import { alertSentOp } from './notify-state-items.ts';
 import type { SendOutcome } from './ports.ts';
-import { type Attempt, type DeliveryRecord, MAX_DELIVERY_ATTEMPTS } from './records.ts';
 
 /**
  * The `deliver` job: one attempt of one delivery record per delivery of the job. A failed attempt
@@ -16,6 +17,9 @@ import { type Attempt, type DeliveryRecord, MAX_DELIVERY_ATTEMPTS } from './reco
  */
 
 type DeliverJob = Extract<NotifyJob, { kind: 'deliver' }>;
+
+/** Attempts per delivery, the first included (SPEC.md limits: 3, waiting 1 s then 2 s). */
+const MAX_DELIVERY_ATTEMPTS = 3;
 
 /** Thrown after a failed attempt that has attempts left: the queue retries the job. */
 export class DeliveryAttemptError extends Error {
@@ -64,7 +68,7 @@ export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJo
       sent_at: attempt.at,
       error: null,
     });
-    if (record.kind === 'alert') await recordSent(deps.table, tenantId, record.check_id, nowMs);
+    if (record.kind === 'alert') await recordSent(deps, tenantId, record.check_id, nowMs);
     return;
   }
   const error = outcome.error ?? `answered ${outcome.status_code ?? 'nothing'}`;
@@ -94,5 +98,14 @@ async function afterFailedAttempt(
       status: 'failed',
       updated_at: isoTime(deps.clock.now()),
     });
+  }
+}
+
+/** Records an alert sent at `atMs` (the cooldown counts from it); a newer time stored already stays. */
+async function recordSent(deps: NotifyDeps, tenantId: string, checkId: string, atMs: number): Promise<void> {
+  try {
+    await deps.table.update(alertSentOp(tenantId, checkId, isoTime(atMs)));
+  } catch (error) {
+    if (!(error instanceof ConditionFailedError)) throw error;
   }
 }

@@ -1,4 +1,6 @@
+import { isRecovery, type StateChangeEvent } from '../domain/state-change-event.ts';
 import type { JobInput } from '../platform/job-queue.ts';
+import type { ChannelRecord } from './channel-items.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import {
@@ -9,10 +11,11 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
-import { lastSentAtMs } from './notify-state.ts';
-import { type ChannelRecord, isRecovery, type PolicyRecord, type StateChangeEvent } from './records.ts';
+import { lastSentAtMs } from './notify-state-items.ts';
+import type { PolicyRecord } from './policy-items.ts';
 import { firstRepeat } from './repeat.ts';
-import { downUpstreams, heldBackBy, holdBack, isDownState, readEntityById, release } from './upstream.ts';
+import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
+import { downUpstreams, isDownState, readEntityById } from './upstream.ts';
 
 /**
  * The `event` job: one state change evaluated against its check's policy in SPEC.md's order
@@ -54,7 +57,12 @@ async function skipReason(
     const upstreams = await downUpstreams(deps.table, event.tenant_id, event.entity_id);
     const first = upstreams[0];
     if (first) {
-      await holdBack(deps.table, event, upstreams);
+      await deps.table.transact(
+        alertHeldBackOps(
+          event,
+          upstreams.map((up) => up.id),
+        ),
+      );
       return `upstream ${first.name} is down`;
     }
   }
@@ -74,7 +82,7 @@ async function releaseHeldBack(deps: NotifyDeps, event: StateChangeEvent): Promi
       };
       await enqueueAll(deps, [job]);
     }
-    await release(deps.table, marker);
+    await deps.table.transact([heldBackReleasedOp(marker)]);
   }
 }
 

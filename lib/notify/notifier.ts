@@ -1,19 +1,19 @@
-import { checkKeys } from '../checks/check-keys.ts';
-import { checkFieldsSchema } from '../checks/records.ts';
+import { getCheckDefinition } from '../checks/check-items.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { isoTime } from '../platform/clock.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
-import { parseItem } from '../store/items.ts';
 import { ConditionFailedError } from '../store/table.ts';
 import { alertFor } from './alert-context.ts';
+import type { ChannelRecord } from './channel-items.ts';
 import { handleDeliver } from './deliver.ts';
+import type { DeliveryRecord } from './delivery-items.ts';
 import { handleEvent } from './flow.ts';
 import { retryJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
 import type { NotifyActions, SendOutcome } from './ports.ts';
-import type { ChannelRecord, DeliveryRecord, StateChangeEvent } from './records.ts';
 import { handleRepeat } from './repeat.ts';
 import { readEntityById } from './upstream.ts';
 
@@ -65,9 +65,8 @@ export function createNotifier(deps: NotifyDeps) {
 
   const actions: NotifyActions = {
     async sendTest(tenantId, checkId) {
-      const item = await deps.table.get(checkKeys.check(tenantId, checkId), { consistent: true });
-      if (!item) throw new NotFoundError('check');
-      const check = parseItem(checkFieldsSchema, item);
+      const check = await getCheckDefinition(deps.table, tenantId, checkId, { consistent: true });
+      if (!check) throw new NotFoundError('check');
       const entity = await readEntityById(deps.table, tenantId, check.entity_id);
       const nowMs = deps.clock.now();
       const event: StateChangeEvent = {

@@ -1,23 +1,20 @@
 import type { Tenant } from '../auth/tenant-items.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { deterministicId } from '../platform/ids.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
+import type { ChannelRecord } from './channel-items.ts';
 import type { ChannelStore } from './channel-store.ts';
+import type { DeliveryRecord } from './delivery-items.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import { deliverJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 import type { PolicyStore } from './policy-store.ts';
 import type { ChannelSenders } from './ports.ts';
-import {
-  type ChannelRecord,
-  type DeliveryRecord,
-  POLICY_DEFAULTS,
-  type PolicyRecord,
-  type StateChangeEvent,
-} from './records.ts';
 
 /** What the notifier's job handlers work with (built once per runtime by createNotifier). */
 export interface NotifyDeps {

@@ -7,10 +7,12 @@ import { newId } from '../platform/ids.ts';
 import type { PageRequest } from '../store/paging.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { type ChannelInput, checkChannelDestination } from './channel-config.ts';
-import { type ChannelStore, MAX_CHANNELS_PER_CHECK } from './channel-store.ts';
-import type { DeliveryListRequest, DeliveryStore } from './delivery-store.ts';
+import { type ChannelRecord, MAX_CHANNELS_PER_CHECK } from './channel-items.ts';
+import type { ChannelStore } from './channel-store.ts';
+import type { DeliveryListRequest } from './delivery-items.ts';
+import type { DeliveryStore } from './delivery-store.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 import type { PolicyStore } from './policy-store.ts';
-import { type ChannelRecord, POLICY_DEFAULTS, type PolicyRecord } from './records.ts';
 import type { PolicyBody } from './request-schemas.ts';
 import { type ChannelView, publicChannel, publicDelivery, publicPolicy } from './responses.ts';
 

@@ -1,22 +1,16 @@
-import { checkKeys } from '../checks/check-keys.ts';
-import { stamp } from '../store/item-type.ts';
-import { parseItem } from '../store/items.ts';
+import { checkExistsOp } from '../checks/check-items.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
-import { notifyKeys, notifyTypes } from './notify-keys.ts';
-import { type PolicyRecord, policySchema } from './records.ts';
+import { getPolicy, type PolicyRecord, policyWrittenOp } from './policy-items.ts';
 
 /**
- * A check's notification policy: one item in the check's partition. Every write bumps `revision`
- * and holds only while the stored revision is still the one the writer read, so of two concurrent
- * writes one wins and the other reads again (a pending repeat of an older revision then stops).
+ * A check's notification policy (policy-items.ts). Every write bumps `revision` and holds only
+ * while the stored revision is still the one the writer read, so of two concurrent writes one wins
+ * and the other reads again (a pending repeat of an older revision then stops).
  */
 export function createPolicyStore(table: Table) {
   return {
     /** The check's stored policy, or undefined when none was ever written (the defaults apply). */
-    async get(checkId: string): Promise<PolicyRecord | undefined> {
-      const item = await table.get(notifyKeys.policy(checkId), { consistent: true });
-      return item ? parseItem(policySchema, item) : undefined;
-    },
+    get: (checkId: string): Promise<PolicyRecord | undefined> => getPolicy(table, checkId),
 
     /**
      * Writes `record` as the next revision of the one it was read at (`record.revision`, 0 for a
@@ -27,19 +21,8 @@ export function createPolicyStore(table: Table) {
       const next = { ...record, revision: record.revision + 1 };
       try {
         await table.transact([
-          {
-            type: 'put',
-            item: { ...notifyKeys.policy(record.check_id), ...stamp(notifyTypes.policy), ...next },
-            condition:
-              record.revision === 0
-                ? { kind: 'itemNotExists' }
-                : { kind: 'compare', attr: 'revision', op: '=', value: record.revision },
-          },
-          {
-            type: 'conditionCheck',
-            key: checkKeys.check(record.tenant_id, record.check_id),
-            condition: { kind: 'itemExists' },
-          },
+          policyWrittenOp(next, record.revision),
+          checkExistsOp(record.tenant_id, record.check_id),
         ]);
         return next;
       } catch (error) {

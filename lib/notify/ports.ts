@@ -1,4 +1,6 @@
-import type { ChannelRecord, DeliveryRecord, StateChangeEvent } from './records.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import type { ChannelRecord } from './channel-items.ts';
+import type { DeliveryRecord } from './delivery-items.ts';
 
 /** What a channel is asked to send: the event and what a human message needs. */
 export interface Alert {

@@ -1,3 +1,4 @@
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
 import { repeatJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -8,7 +9,7 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
-import type { PolicyRecord, StateChangeEvent } from './records.ts';
+import type { PolicyRecord } from './policy-items.ts';
 import { isDownState, readEntityById } from './upstream.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
-import { DELIVERY_STATUSES } from './records.ts';
+import { DELIVERY_STATUSES } from './delivery-items.ts';
 
 /** Request shapes of the notification routes (the channel body is channel-config.ts's). */
 

@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { natsSubjectProblem, publishedSubject } from '../domain/nats-subject.ts';
+import { isRecovery } from '../domain/state-change-event.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import {
-  CHANNEL_TYPES,
-  type ChannelRecord,
-  DELIVERY_STATUSES,
-  type DeliveryRecord,
-  isRecovery,
-  POLICY_DEFAULTS,
-  type PolicyRecord,
-} from './records.ts';
+import { CHANNEL_TYPES, type ChannelRecord } from './channel-items.ts';
+import { DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 
 /**
  * Public views of policies, channels and delivery records, and their schemas for the OpenAPI

@@ -23,18 +23,21 @@ export type NumericAttr<R> = {
 }[keyof R] &
   string;
 
-interface SpecBase<R, K> {
+/** The arguments that pass a definition's context `C` (see ItemSpec): none when it has none. */
+export type ContextArgs<C> = [C] extends [undefined] ? [] : [context: C];
+
+interface SpecBase<R, K, C> {
   type: ItemType;
   /** The stored attributes besides the generic ones (keys, entity, schema_version, index keys, ttl). */
   schema: z.ZodType<R>;
   key(input: K): Key;
   /** The item's gsi1 entry, when it has one (sparse: absent keys keep it out of the index). */
-  gsi1?(record: R): IndexKey | undefined;
-  gsi2?(record: R): IndexKey | undefined;
-  /** Indexes the item's writes enter with explicit entries (`index` of a put or change), not from the record. */
+  gsi1?(record: R, context: C): IndexKey | undefined | null;
+  gsi2?(record: R, context: C): IndexKey | undefined | null;
+  /** Indexes some writes enter with explicit entries (`index` of a change) besides `gsi1`/`gsi2`. */
   indexedExplicitly?: readonly ('gsi1' | 'gsi2')[];
   /** Expiry in epoch seconds (DynamoDB TTL), when the item expires. */
-  ttl?(record: R): number | undefined;
+  ttl?(record: R, context: C): number | undefined;
   /**
    * The key input with placeholders (`{ tenant_id: '<tnt>', check_id: '<chk_id>' }`): the key it
    * gives is the pattern docs/data-model.md shows for the item.
@@ -54,23 +57,34 @@ export type DocKey<K> = { [P in keyof K]: K[P] extends string | number ? K[P] | 
  * input, and `null` when its attributes do not hold the key at all (a uniqueness item such as
  * `{user_id}` under `USEREMAIL#<email>`, a counter, a lease slot, an item of the tenant partition
  * whose record holds no tenant id): such an item is written with `putAt` (or `upsert`), never `put`.
+ * `C` is the context of an item whose key, index keys or ttl depend on more than its stored
+ * attributes (a deployment's due-index shard count, a tenant's retention, the queue a job is in):
+ * the writes that place the item then take it too.
  */
-export type ItemSpec<R, K> = SpecBase<R, K> &
-  ([R] extends [K] ? { keyOf?: (record: R) => K } : { keyOf: ((record: R) => K) | null });
+export type ItemSpec<R, K, C = undefined> = SpecBase<R, K, C> &
+  ([R] extends [K]
+    ? { keyOf?: (record: R, context: C) => K }
+    : { keyOf: ((record: R, context: C) => K) | null });
 
-/** A typed update of one item: attributes of its schema only, numbers only for `add`. */
-export interface ItemChange<R> {
+interface ChangeBase<R> {
   set?: { [A in keyof R]?: R[A] };
   add?: { [A in NumericAttr<R>]?: number };
   remove?: (keyof R & string)[];
-  /** The record as the write leaves it: its index keys and ttl are set (or removed) to match. */
-  reindex?: R;
   /** The expiry to set (epoch seconds), for items whose ttl is not derived from the record (e.g. retention). */
   ttl?: number;
-  /** Index entries to set (or, null, remove) that the record alone does not give (e.g. a configured shard). */
+  /** Index entries to set (or, null, remove) on a partial change, which has no whole record to reindex. */
   index?: IndexEntries;
   condition?: Condition;
 }
+
+/** A typed update of one item: attributes of its schema only, numbers only for `add`. */
+export type ItemChange<R, C = undefined> = ChangeBase<R> &
+  ([C] extends [undefined]
+    ? {
+        /** The record as the write leaves it: its index keys and ttl are set (or removed) to match. */
+        reindex?: R;
+      }
+    : { reindex?: undefined; context?: undefined } | { reindex: R; context: C });
 
 /** Explicit index entries of a write: an entry, or null to take the item out of that index. */
 export interface IndexEntries {
@@ -78,13 +92,7 @@ export interface IndexEntries {
   gsi2?: IndexKey | null;
 }
 
-/** What a put sets besides the record: an expiry or index entries the record does not give. */
-export interface PutExtras {
-  ttl?: number;
-  index?: IndexEntries;
-}
-
-export interface ItemDefinition<R, K> {
+export interface ItemDefinition<R, K, C = undefined> {
   readonly type: ItemType;
   readonly entity: string;
   key(input: K): Key;
@@ -95,15 +103,15 @@ export interface ItemDefinition<R, K> {
   /** Parses the items of this type among `items`, skipping others (a partition holds several types). */
   parseAll(items: readonly Item[]): R[];
   /** The item as stored: key, stamp, index keys, ttl and the record. */
-  item(record: R, extras?: PutExtras): NewItem;
+  item(record: R, ...context: ContextArgs<C>): NewItem;
   /** The item as stored at the key of `input` (for records that do not carry their key input). */
-  itemAt(input: K, record: R, extras?: PutExtras): NewItem;
-  put(record: R, condition?: Condition, extras?: PutExtras): WriteOp;
+  itemAt(input: K, record: R, ...context: ContextArgs<C>): NewItem;
+  put(record: R, condition?: Condition, ...context: ContextArgs<C>): WriteOp;
   /** A put under the key of `input`, for records that do not carry their key input. */
-  putAt(input: K, record: R, condition?: Condition, extras?: PutExtras): WriteOp;
-  update(input: K, change: ItemChange<R>): UpdateOp;
+  putAt(input: K, record: R, condition?: Condition, ...context: ContextArgs<C>): WriteOp;
+  update(input: K, change: ItemChange<R, C>): UpdateOp;
   /** An update that may create the item: stamps it, so a created item has its type. */
-  upsert(input: K, change: ItemChange<R>): UpdateOp;
+  upsert(input: K, change: ItemChange<R, C>): UpdateOp;
   delete(input: K, condition?: Condition): WriteOp;
   conditionCheck(input: K, condition: Condition): WriteOp;
   get(table: Table, input: K, options?: { consistent?: boolean }): Promise<R | undefined>;
@@ -117,11 +125,28 @@ const INDEX_ATTRS = {
   gsi2: ['gsi2pk', 'gsi2sk'],
 } as const;
 
-export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
-  const keyOf = (record: R): K => {
+/** The attributes of explicit index entries: what to set, and what to remove. */
+function explicitIndex(entries: IndexEntries | undefined): {
+  set: Record<string, unknown>;
+  remove: string[];
+} {
+  const set: Record<string, unknown> = {};
+  const remove: string[] = [];
+  for (const name of ['gsi1', 'gsi2'] as const) {
+    const entry = entries?.[name];
+    if (entry === undefined) continue;
+    const [pkAttr, skAttr] = INDEX_ATTRS[name];
+    if (entry === null) remove.push(pkAttr, skAttr);
+    else Object.assign(set, { [pkAttr]: entry.pk, [skAttr]: entry.sk });
+  }
+  return { set, remove };
+}
+
+export function defineItem<R, K, C = undefined>(spec: ItemSpec<R, K, C>): ItemDefinition<R, K, C> {
+  const keyOf = (record: R, context: C): K => {
     if (spec.keyOf === null)
       throw new TypeError(`a ${spec.type.entity} record does not carry its key: write it with putAt`);
-    return spec.keyOf ? spec.keyOf(record) : (record as unknown as K);
+    return spec.keyOf ? spec.keyOf(record, context) : (record as unknown as K);
   };
   const indexes = (['gsi1', 'gsi2'] as const).filter((name) => spec[name] !== undefined);
   ITEM_DEFINITIONS.push({
@@ -129,15 +154,15 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     version: spec.type.version,
     // Placeholders stand in for number parts only here, where the key is rendered for the docs.
     key: spec.key(spec.docKey as K),
-    indexes: [...indexes, ...(spec.indexedExplicitly ?? [])].sort(),
+    indexes: [...new Set([...indexes, ...(spec.indexedExplicitly ?? [])])].sort(),
   });
 
   /** The index keys and ttl of `record`: what to set, and the attributes to remove. */
-  const derived = (record: R): { set: Record<string, unknown>; remove: string[] } => {
+  const derived = (record: R, context: C): { set: Record<string, unknown>; remove: string[] } => {
     const set: Record<string, unknown> = {};
     const remove: string[] = [];
     for (const name of indexes) {
-      const entry = spec[name]?.(record);
+      const entry = spec[name]?.(record, context);
       const [pkAttr, skAttr] = INDEX_ATTRS[name];
       if (entry) {
         set[pkAttr] = entry.pk;
@@ -145,32 +170,17 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
       } else remove.push(pkAttr, skAttr);
     }
     if (spec.ttl) {
-      const ttl = spec.ttl(record);
+      const ttl = spec.ttl(record, context);
       if (ttl === undefined) remove.push('ttl');
       else set.ttl = ttl;
     }
     return { set, remove };
   };
 
-  /** The attributes of explicit index entries: what to set, and what to remove. */
-  const explicit = (
-    entries: IndexEntries | undefined,
-  ): { set: Record<string, unknown>; remove: string[] } => {
-    const set: Record<string, unknown> = {};
-    const remove: string[] = [];
-    for (const name of ['gsi1', 'gsi2'] as const) {
-      const entry = entries?.[name];
-      if (entry === undefined) continue;
-      const [pkAttr, skAttr] = INDEX_ATTRS[name];
-      if (entry === null) remove.push(pkAttr, skAttr);
-      else Object.assign(set, { [pkAttr]: entry.pk, [skAttr]: entry.sk });
-    }
-    return { set, remove };
-  };
-
-  const update = (input: K, change: ItemChange<R>, extra: Record<string, unknown>): UpdateOp => {
-    const index = change.reindex === undefined ? { set: {}, remove: [] } : derived(change.reindex);
-    const given = explicit(change.index);
+  const update = (input: K, change: ItemChange<R, C>, extra: Record<string, unknown>): UpdateOp => {
+    const context = ('context' in change ? change.context : undefined) as C;
+    const index = change.reindex === undefined ? { set: {}, remove: [] } : derived(change.reindex, context);
+    const given = explicitIndex(change.index);
     const set = {
       ...extra,
       ...(change.set as Record<string, unknown> | undefined),
@@ -189,13 +199,16 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     };
   };
 
-  const itemAt = (input: K, record: R, extras: PutExtras = {}): NewItem => ({
+  const itemAt = (input: K, record: R, context: C): NewItem => ({
     ...(record as Record<string, unknown>),
-    ...derived(record).set,
-    ...explicit(extras.index).set,
-    ...(extras.ttl !== undefined ? { ttl: extras.ttl } : {}),
+    ...derived(record, context).set,
     ...spec.key(input),
     ...stamp(spec.type),
+  });
+  const put = (item: NewItem, condition: Condition | undefined): WriteOp => ({
+    type: 'put',
+    item,
+    ...(condition ? { condition } : {}),
   });
 
   return {
@@ -206,18 +219,11 @@ export function defineItem<R, K>(spec: ItemSpec<R, K>): ItemDefinition<R, K> {
     parse: (item) => spec.schema.parse(item),
     parseAll: (items) =>
       items.filter((item) => item.entity === spec.type.entity).map((item) => spec.schema.parse(item)),
-    item: (record, extras) => itemAt(keyOf(record), record, extras),
-    itemAt,
-    put: (record, condition, extras) => ({
-      type: 'put',
-      item: itemAt(keyOf(record), record, extras),
-      ...(condition ? { condition } : {}),
-    }),
-    putAt: (input, record, condition, extras) => ({
-      type: 'put',
-      item: itemAt(input, record, extras),
-      ...(condition ? { condition } : {}),
-    }),
+    item: (record, ...args) => itemAt(keyOf(record, args[0] as C), record, args[0] as C),
+    itemAt: (input, record, ...args) => itemAt(input, record, args[0] as C),
+    put: (record, condition, ...args) =>
+      put(itemAt(keyOf(record, args[0] as C), record, args[0] as C), condition),
+    putAt: (input, record, condition, ...args) => put(itemAt(input, record, args[0] as C), condition),
     update: (input, change) => update(input, change, {}),
     upsert: (input, change) => update(input, change, { ...stamp(spec.type) }),
     delete: (input, condition) => ({

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionKeys } from '../../lib/actions/action-keys.ts';
-import type { ExecutionRecord } from '../../lib/actions/records.ts';
+import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import type { Resolve } from '../../lib/platform/egress-guard.ts';
 import { newId } from '../../lib/platform/ids.ts';
@@ -241,11 +240,13 @@ describe.each(runtimes)('actions CRUD ($runtime runtime)', ({ start }) => {
     });
     expect(scheduled.status, scheduled.text).toBe(200);
     expect(scheduled.body.next_run_at).toBe(isoTime(clock.now() + 300_000));
-    const item = await api.table.get(actionKeys.action(api.tenantId, id));
+    // The stored item as docs/data-model.md lays it out: its due-index entry follows the trigger type.
+    const storedKey = { pk: `TENANT#${api.tenantId}`, sk: `ACTION#${id}` };
+    const item = await api.table.get(storedKey);
     expect(item?.gsi2sk).toBe(`${scheduled.body.next_run_at}#${id}`);
     const manual = await call('PUT', `/v1/actions/${id}`, { trigger_type: 'manual' });
     expect(manual.body).toMatchObject({ interval_seconds: null, next_run_at: null });
-    expect((await api.table.get(actionKeys.action(api.tenantId, id)))?.gsi2pk).toBeUndefined();
+    expect((await api.table.get(storedKey))?.gsi2pk).toBeUndefined();
     expect((await call('PUT', `/v1/actions/${newId('act')}`, { name: 'x' })).status).toBe(404);
   });
 

@@ -8,11 +8,12 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ActionRecord } from '../../lib/actions/action-items.ts';
 import { verifyCallbackToken } from '../../lib/actions/callback-token.ts';
 import { type ActionRunnerDeps, createActionRunner } from '../../lib/actions/execute.ts';
+import type { ExecutionRecord } from '../../lib/actions/execution-items.ts';
 import type { RunRequest } from '../../lib/actions/ports.ts';
-import type { ActionRecord, ExecutionRecord } from '../../lib/actions/records.ts';
-import type { StateChangeEvent } from '../../lib/notify/records.ts';
+import type { StateChangeEvent } from '../../lib/domain/state-change-event.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { Resolve } from '../../lib/platform/egress-guard.ts';
 import { newId } from '../../lib/platform/ids.ts';

@@ -2,10 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
+import { z } from 'zod';
 import type { CreateCheckBody } from '../../lib/checks/check-input.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { type ResultRecord, resultSchema } from '../../lib/checks/records.ts';
-import { queuePk } from '../../lib/local/job-queue-items.ts';
+import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
 import { createProbeQueue, PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
 import type { JobStart, Scheduler } from '../../lib/local/scheduler.ts';
 import type { Timers } from '../../lib/local/timer-heap.ts';
@@ -231,8 +232,8 @@ export async function resultsOf(table: Table, checkId: string): Promise<ResultRe
 
 /** Queue items (durable local probe queue) of one check. */
 export async function queuedFor(table: Table, checkId: string): Promise<number> {
-  const items = await queryAll((cursor) => table.query({ pk: queuePk(PROBE_QUEUE), cursor }));
-  return items.filter((item) => item.sk.includes(`:${checkId}:`)).length;
+  const jobs = await readQueuedJobs(table, PROBE_QUEUE, z.unknown());
+  return jobs.filter((job) => job.id.includes(`:${checkId}:`)).length;
 }
 
 /** True while a scheduler has jobs waiting for a worker, running, or being recorded. */

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import { createApp } from '../../lib/app.ts';
 import type { DueClaim } from '../../lib/checks/generator.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
-import { queuePk } from '../../lib/local/job-queue-items.ts';
+import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
 import { commitClaims, createProbeQueue, PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
 import { createScheduler, type JobStart } from '../../lib/local/scheduler.ts';
 import { createTimerHeap } from '../../lib/local/timer-heap.ts';
@@ -96,7 +97,7 @@ describe('durable probe queue and scheduler', () => {
     await table.close();
   });
 
-  const queuedItems = async () => (await table.query({ pk: queuePk(PROBE_QUEUE) })).items;
+  const queuedItems = () => readQueuedJobs(table, PROBE_QUEUE, z.unknown());
 
   it('commits every winning claim with its queue item and skips the claims that lost their slot', async () => {
     // 60 "checks" (two chunks); every third was claimed meanwhile by someone else.
@@ -157,7 +158,8 @@ describe('durable probe queue and scheduler', () => {
     await table.transact([
       {
         type: 'put',
-        item: { pk: queuePk(PROBE_QUEUE), sk: 'garbage', entity: 'queue_job', schema_version: 1 },
+        // An unreadable job item as docs/data-model.md lays the queue out (`QUEUE#<name>`).
+        item: { pk: `QUEUE#${PROBE_QUEUE}`, sk: 'garbage', entity: 'queue_job', schema_version: 1 },
       },
     ]);
     const starts: JobStart[] = [];
@@ -172,7 +174,7 @@ describe('durable probe queue and scheduler', () => {
     });
 
     await scheduler.start();
-    expect((await queuedItems()).map((i) => i.sk.split(':')[1])).toEqual(['chk_ahead', 'chk_late']);
+    expect((await queuedItems()).map((i) => i.id.split(':')[1])).toEqual(['chk_ahead', 'chk_late']);
     // An unreadable item is kept as a dead letter, not run.
     expect((await scheduler.queue.deadLetters()).map((d) => d.id)).toEqual(['garbage']);
     await vi.advanceTimersByTimeAsync(0);
@@ -221,8 +223,11 @@ describe('durable probe queue and scheduler', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(starts).toEqual([1000]);
     // Still queued while it is retried, with its attempts and next visible time stored (a restart resumes them).
-    await settled(async () => (await queuedItems())[0]?.attempts === 1);
-    expect((await queuedItems())[0]).toMatchObject({ attempts: 1, visible_ms: T0 + 2000 });
+    await settled(async () => {
+      const [job] = await queuedItems();
+      return job?.readable === true && job.attempts === 1;
+    });
+    expect((await queuedItems())[0]).toMatchObject({ attempts: 1, visibleMs: T0 + 2000 });
     await vi.advanceTimersByTimeAsync(1000);
     expect(starts).toEqual([1000, 2000]);
     await vi.advanceTimersByTimeAsync(2000);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { checkLabelOf } from '../../lib/notify/alert-context.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
-import { storedKeys } from '../support/stored-keys.ts';
 
 describe('the check label in alert text', () => {
   let api: LocalHarness;
@@ -29,8 +29,8 @@ describe('the check label in alert text', () => {
       },
     });
     expect(check.status).toBe(201);
-    const item = await api.table.get(storedKeys.check(api.tenantId, check.body.id));
-    const label = checkLabelOf(item);
+    const definition = await getCheckDefinition(api.table, api.tenantId, check.body.id);
+    const label = checkLabelOf(definition ?? 'removed');
     expect(label).toContain('api.example.com/health');
     expect(label).toContain('region=eu');
     expect(label).not.toContain('hunter2');

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDeliveryStore, deliveryItem } from '../../lib/notify/delivery-store.ts';
-import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/records.ts';
+import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/delivery-items.ts';
+import { deliveryCreatedOp } from '../../lib/notify/delivery-items.ts';
+import { createDeliveryStore } from '../../lib/notify/delivery-store.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
@@ -52,9 +53,7 @@ describe('delivery log pages', () => {
     // The 3 oldest records failed; 1,200 newer ones were skipped.
     const records = Array.from({ length: 1203 }, (_, i) => record(i, i < 3 ? 'failed' : 'skipped'));
     for (let i = 0; i < records.length; i += 100) {
-      await table.transact(
-        records.slice(i, i + 100).map((r) => ({ type: 'put' as const, item: deliveryItem(r, 30) })),
-      );
+      await table.transact(records.slice(i, i + 100).map((r) => deliveryCreatedOp(r, 30)));
     }
   });
   afterEach(async () => {

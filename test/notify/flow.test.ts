@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { suppressedPk } from '../../lib/notify/notify-keys.ts';
 import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
 
 let h: FlowHarness;
@@ -150,7 +149,8 @@ describe('dependency-aware suppression', () => {
     await h.result(b.checkId, false);
     await h.result(a.checkId, false);
 
-    const markers = await h.table.query({ pk: suppressedPk(h.tenantId, b.entityId), consistent: true });
+    // The stored marker as docs/data-model.md lays it out (`SUPP#<tnt>#<upstream ent_id>`), ttl included.
+    const markers = await h.table.query({ pk: `SUPP#${h.tenantId}#${b.entityId}`, consistent: true });
     expect(markers.items).toHaveLength(1);
     const marker = markers.items[0] as unknown as { ttl?: number; event: { timestamp: string } };
     const changedAt = Date.parse(marker.event.timestamp);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/records.ts';
+import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/delivery-items.ts';
 import { logsPageSchema } from '../../lib/notify/responses.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

@@ -71,6 +71,40 @@ describe('defineItem', () => {
     expect(() => slot.put({ holder: 'h1' })).toThrow(TypeError);
   });
 
+  it('places an item by its context when its key, index keys or ttl depend on more than its attributes', async () => {
+    const line = defineItem({
+      type: itemType('test_line'),
+      schema: z.object({ seq: z.number().int(), at: z.number().int() }),
+      key: (k: { doc_id: string; seq: number }) => ({ pk: `DOC#${k.doc_id}`, sk: `L#${k.seq}` }),
+      keyOf: (r, c: { doc_id: string; shards: number; keepDays: number }) => ({
+        doc_id: c.doc_id,
+        seq: r.seq,
+      }),
+      gsi1: (r, c) => ({ pk: `SHARD#${r.seq % c.shards}`, sk: `${r.at}` }),
+      ttl: (r, c) => r.at + c.keepDays * 86_400,
+      docKey: { doc_id: '<doc>', seq: 1 },
+    });
+    const context = { doc_id: 'd1', shards: 4, keepDays: 1 };
+    expect(line.item({ seq: 5, at: 100 }, context)).toEqual({
+      seq: 5,
+      at: 100,
+      pk: 'DOC#d1',
+      sk: 'L#5',
+      entity: 'test_line',
+      schema_version: 1,
+      gsi1pk: 'SHARD#1',
+      gsi1sk: '100',
+      ttl: 86_500,
+    });
+    expect(
+      line.update({ doc_id: 'd1', seq: 5 }, { set: { at: 200 }, reindex: { seq: 5, at: 200 }, context }),
+    ).toEqual({
+      type: 'update',
+      key: { pk: 'DOC#d1', sk: 'L#5' },
+      set: { at: 200, gsi1pk: 'SHARD#1', gsi1sk: '200', ttl: 86_600 },
+    });
+  });
+
   it('lists the type with the key pattern of its placeholders', () => {
     expect(ITEM_DEFINITIONS).toContainEqual({
       entity: 'test_widget',

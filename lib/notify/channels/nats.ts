@@ -1,8 +1,8 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { natsSubjectProblem, publishedSubject } from '../../domain/nats-subject.ts';
 import type { Logger } from '../../platform/logger.ts';
+import type { ChannelRecord } from '../channel-items.ts';
 import type { Alert, SendOutcome } from '../ports.ts';
-import type { ChannelRecord } from '../records.ts';
 import { eventPayload } from './payload.ts';
 
 /**

@@ -1,5 +1,5 @@
+import type { ChannelRecord } from '../channel-items.ts';
 import type { Alert, SendOutcome } from '../ports.ts';
-import type { ChannelRecord } from '../records.ts';
 import { type HttpPostDeps, postOnce } from './http-post.ts';
 import { type AlertMessage, clip, describeAlert, plainText } from './message.ts';
 

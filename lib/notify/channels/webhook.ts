@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
+import type { ChannelRecord } from '../channel-items.ts';
 import type { Alert, SendOutcome } from '../ports.ts';
-import type { ChannelRecord } from '../records.ts';
 import { type HttpPostDeps, postOnce } from './http-post.ts';
 import { eventPayload } from './payload.ts';
 

@@ -1,5 +1,6 @@
+import type { StateChangeEvent } from '../../../lib/domain/state-change-event.ts';
+import { type ChannelRecord, channelSchema } from '../../../lib/notify/channel-items.ts';
 import type { Alert } from '../../../lib/notify/ports.ts';
-import { type ChannelRecord, channelSchema, type StateChangeEvent } from '../../../lib/notify/records.ts';
 
 /** A state-change event of entity "Payments API" going down. */
 export function sampleEvent(overrides: Partial<StateChangeEvent> = {}): StateChangeEvent {

@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { stateChangeEventSchema } from '../domain/state-change-event.ts';
+import { defineItem } from '../store/item-definition.ts';
+import { itemType } from '../store/item-type.ts';
+import { openPageCursor, type PageDeps, sealPageCursor, unexpired } from '../store/paging.ts';
+import {
+  type Condition,
+  type IndexName,
+  type Item,
+  MAX_QUERY_LIMIT,
+  type Table,
+  type UpdateOp,
+  type WriteOp,
+} from '../store/table.ts';
+import { CHANNEL_TYPES } from './channel-items.ts';
+
+/**
+ * Owner of `delivery`: one record per event (or repeat, or test) and channel, expiring with results.
+ * It lives in the tenant's delivery partition (it outlives a deleted check, like transitions), on
+ * gsi1 under its check and on gsi2 under its channel (when it names one). Delivery ids are
+ * time-ordered, so every list is newest first.
+ */
+
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One attempt of a delivery. */
+export const attemptSchema = z.object({
+  at: z.string(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type Attempt = z.infer<typeof attemptSchema>;
+
+/**
+ * One delivery record (DECISIONS.md's field list). A skip with no channel to name (the policy has
+ * none) has `channel_id` and `channel_type` null.
+ */
+export const deliverySchema = z.object({
+  id: z.string(),
+  tenant_id: z.string(),
+  channel_id: z.string().nullable(),
+  check_id: z.string(),
+  entity_id: z.string(),
+  /** null for a test message. */
+  transition_id: z.string().nullable(),
+  channel_type: z.enum(CHANNEL_TYPES).nullable(),
+  /** alert: the state change itself; repeat: a re-send while down; test: POST .../policy/test. */
+  kind: z.enum(['alert', 'repeat', 'test']),
+  status: z.enum(DELIVERY_STATUSES),
+  /** Why nothing was sent (status skipped), e.g. "silenced" or "upstream api is down". */
+  reason: z.string().nullable(),
+  attempts: z.number().int(),
+  attempt_log: z.array(attemptSchema),
+  sent_at: z.string().nullable(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  /** The event this delivery carries (what each attempt sends). */
+  event: stateChangeEventSchema,
+});
+export type DeliveryRecord = z.infer<typeof deliverySchema>;
+
+const deliveriesPk = (tenantId: string) => `DLV#${tenantId}`;
+const checkDeliveriesPk = (tenantId: string, checkId: string) => `DLV#${tenantId}#CHECK#${checkId}`;
+const channelDeliveriesPk = (tenantId: string, channelId: string) => `DLV#${tenantId}#CHN#${channelId}`;
+
+const delivery = defineItem({
+  type: itemType('delivery'),
+  schema: deliverySchema,
+  key: (k: { tenant_id: string; id: string }) => ({ pk: deliveriesPk(k.tenant_id), sk: k.id }),
+  gsi1: (r) => ({ pk: checkDeliveriesPk(r.tenant_id, r.check_id), sk: r.id }),
+  gsi2: (r) => (r.channel_id ? { pk: channelDeliveriesPk(r.tenant_id, r.channel_id), sk: r.id } : undefined),
+  // Expires with results: the tenant's retention (a setting the record does not carry) after its creation.
+  ttl: (r, c: { retentionDays: number }) =>
+    Math.floor(Date.parse(r.created_at) / 1000) + c.retentionDays * 86_400,
+  docKey: { tenant_id: '<tnt>', id: '<dlv_id>' },
+});
+
+/** The put of a new record (`itemNotExists`: a redelivered job finds it stored), kept `retentionDays`. */
+export function deliveryCreatedOp(record: DeliveryRecord, retentionDays: number): WriteOp {
+  return delivery.put(record, { kind: 'itemNotExists' }, { retentionDays });
+}
+
+/** The update of fields of a stored record (never creates one), also holding `condition` when given. */
+export function deliveryChangedOp(
+  tenantId: string,
+  id: string,
+  set: Partial<Omit<DeliveryRecord, 'id' | 'tenant_id'>>,
+  condition?: Condition,
+): UpdateOp {
+  const exists: Condition = { kind: 'itemExists' };
+  return delivery.update(
+    { tenant_id: tenantId, id },
+    { set, condition: condition ? { kind: 'and', conditions: [exists, condition] } : exists },
+  );
+}
+
+/** Parses a delivery item (the one an update answers). */
+export const parseDelivery = (item: Item): DeliveryRecord => delivery.parse(item);
+
+/** One delivery record of the tenant (consistent), or undefined. */
+export function getDelivery(table: Table, tenantId: string, id: string): Promise<DeliveryRecord | undefined> {
+  return delivery.get(table, { tenant_id: tenantId, id }, { consistent: true });
+}
+
+/** Filters and page of GET /v1/notify/logs. */
+export interface DeliveryListRequest {
+  check_id?: string | undefined;
+  channel_id?: string | undefined;
+  status?: DeliveryStatus | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** Records one page reads at most, kept or not. */
+export const MAX_SCANNED = 1000;
+const PREFIX = 'dlv_';
+
+/** The partition a list reads: a channel's (gsi2), a check's (gsi1), or the whole tenant's. */
+function sourceOf(tenantId: string, filter: DeliveryListRequest): { index?: IndexName; pk: string } {
+  if (filter.check_id) return { index: 'gsi1', pk: checkDeliveriesPk(tenantId, filter.check_id) };
+  if (filter.channel_id) return { index: 'gsi2', pk: channelDeliveriesPk(tenantId, filter.channel_id) };
+  return { pk: deliveriesPk(tenantId) };
+}
+
+/**
+ * A page of the tenant's unexpired records, newest first, filtered by check, channel and status as
+ * read. Unlike lib/store/paging.ts, a page stops after MAX_SCANNED records whatever it kept, so a
+ * rare status costs a bounded read per request and may answer fewer than `limit` (even none) with
+ * a cursor (null exactly at the end) to read on after the last record scanned.
+ */
+export async function readDeliveryLog(
+  deps: PageDeps,
+  tenantId: string,
+  request: DeliveryListRequest,
+  nowMs: number,
+): Promise<{ deliveries: DeliveryRecord[]; nextCursor: string | null }> {
+  const source = { ...sourceOf(tenantId, request), prefix: PREFIX };
+  const live = unexpired(nowMs);
+  const keep = (item: Item) =>
+    live(item) &&
+    (request.status === undefined || item.status === request.status) &&
+    (request.channel_id === undefined || item.channel_id === request.channel_id);
+  const kept: Item[] = [];
+  let scanned = 0;
+  let last: Item | undefined;
+  let more = false;
+  let cursor =
+    request.cursor === undefined ? undefined : await openPageCursor(deps.cursors, request.cursor, source);
+  reading: do {
+    const result = await deps.table.query({
+      ...(source.index ? { index: source.index } : { consistent: true }),
+      pk: source.pk,
+      sk: { op: 'beginsWith', prefix: PREFIX },
+      direction: 'desc',
+      limit: Math.min(MAX_QUERY_LIMIT, request.limit - kept.length + 1, MAX_SCANNED - scanned + 1),
+      cursor,
+    });
+    for (const item of result.items) {
+      if (kept.length === request.limit || scanned === MAX_SCANNED) {
+        more = true;
+        break reading;
+      }
+      scanned += 1;
+      last = item;
+      if (keep(item)) kept.push(item);
+    }
+    cursor = result.cursor;
+  } while (cursor);
+  return {
+    deliveries: kept.map(parseDelivery),
+    nextCursor: more && last ? await sealPageCursor(deps.cursors, last, source) : null,
+  };
+}
