@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../platform/logger.ts';
 import type { ProbeDefinition, Prober } from '../probes/types.ts';
-import type { Key } from '../store/table.ts';
+import type { WriteOp } from '../store/table.ts';
 import type { CheckStore } from './check-store.ts';
 import type { CheckDefinitionRecord } from './records.ts';
 import type { RecordOutcome, ResultRecorder } from './result-recorder.ts';
@@ -61,7 +61,8 @@ export async function runProbeJob(
   job: ProbeJob,
   deps: JobRunnerDeps,
   options: {
-    alsoDelete?: Key;
+    /** An op committed with the result (the local queue's ack of this job). */
+    alsoCommit?: WriteOp;
     onProbeStart?: (startedMs: number) => void;
     /** Called once the probe has answered, before its result is recorded. */
     onProbed?: () => void;
@@ -76,7 +77,7 @@ export async function runProbeJob(
     checkId: job.check_id,
     slotMs: job.slot_ms,
     run,
-    ...(options.alsoDelete ? { alsoDelete: options.alsoDelete } : {}),
+    ...(options.alsoCommit ? { alsoCommit: options.alsoCommit } : {}),
   };
   if (job.kind === 'deadman') {
     if (check.execution_mode !== 'push') return { status: 'skipped', reason: 'not a push check' };

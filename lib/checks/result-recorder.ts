@@ -10,7 +10,7 @@ import { isoTime } from '../platform/clock.ts';
 import { deterministicId, newId } from '../platform/ids.ts';
 import { createKeyedQueue } from '../platform/keyed-queue.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
-import { ConditionFailedError, type Key, type Table, type WriteOp } from '../store/table.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { type DueAt, stateRecordedOp } from './check-state-items.ts';
 import type { CheckRun, CheckStore } from './check-store.ts';
 import { entityStateOps } from './entity-state-ops.ts';
@@ -34,7 +34,7 @@ export interface ResultInput {
   /** The push dead man's switch: the next deadline after a synthetic failure. */
   nextRunAtMs?: number;
   /** Extra op committed with the result (e.g. deleting the local queue's job). */
-  alsoDelete?: Key;
+  alsoCommit?: WriteOp;
   /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
   run?: CheckRun;
 }
@@ -137,7 +137,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       stateRecordedOp({ tenantId: input.tenantId, checkId: check.id, set, version: current.version, due }),
     ];
     if (rollup.stored) ops.push(rollupAddOp(check.id, rollup.stored, retention));
-    if (input.alsoDelete) ops.push({ type: 'delete', key: input.alsoDelete });
+    if (input.alsoCommit) ops.push(input.alsoCommit);
 
     const commit = async (): Promise<RecordOutcome | typeof RETRY> => {
       const transitions: TransitionRecord[] = [];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoTime } from '../platform/clock.ts';
+import { isoTime } from './iso-time.ts';
 import { histogramIndex } from './sparkline.ts';
 
 /**

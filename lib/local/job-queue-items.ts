@@ -64,7 +64,7 @@ export type StoredJob<B> =
   | { readable: true; id: string; body: B; attempts: number; visibleMs: number }
   | { readable: false; id: string; body: unknown; error: z.ZodError };
 
-/** The key of a queued job: its delete, in a caller's transaction, acks it (runProbeJob's `alsoDelete`). */
+/** The key of a queued job: its delete, in a caller's transaction, acks it (runProbeJob's `alsoCommit`). */
 export function queuedJobKey(queue: string, id: string): Key {
   return queueJob.key({ queue, id });
 }

@@ -11,7 +11,7 @@ import type { Timers } from './timer-heap.ts';
 /**
  * Probe jobs on the local job queue (`QUEUE#probe`): each claim of a due check is committed in
  * the same transaction as its job's put, and the job's result in the same transaction as its ack
- * (runProbeJob's `alsoDelete`), so a job is never lost between the claim and the result, nor run
+ * (runProbeJob's `alsoCommit`), so a job is never lost between the claim and the result, nor run
  * twice after it.
  */
 

@@ -89,7 +89,7 @@ export function createScheduler(deps: SchedulerDeps) {
     try {
       const onProbeStart = deps.onProbeStart;
       const outcome = await runProbeJob(job, deps.jobRunner, {
-        alsoDelete: queue.ackKey(delivery),
+        alsoCommit: queue.ackOp(delivery),
         ...(onProbed ? { onProbed } : {}),
         ...(onProbeStart
           ? {

@@ -13,13 +13,7 @@ import {
   type ReceivedJob,
 } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import {
-  ConditionFailedError,
-  type Key,
-  MAX_TRANSACTION_OPS,
-  type Table,
-  type WriteOp,
-} from '../store/table.ts';
+import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';
 import {
   type DeadLetter,
   deadLetterOps,
@@ -27,7 +21,6 @@ import {
   jobQueuedOp,
   jobRetriedOp,
   listDeadLetters,
-  queuedJobKey,
 } from './job-queue-items.ts';
 import { deleteJobs, putNewJobs, readStoredJobs } from './job-queue-store.ts';
 import { createTimerHeap, systemTimers, type Timers } from './timer-heap.ts';
@@ -183,7 +176,8 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     },
 
     /** The key whose delete, in the caller's transaction, acks `job`; then call `acked`. */
-    ackKey: (job: ReceivedJob<B>): Key => queuedJobKey(name, job.id),
+    /** The op that acks a job inside the caller's own transaction (its result's, for a probe job). */
+    ackOp: (job: ReceivedJob<B>): WriteOp => jobAckedOp(name, job.id),
 
     /** Forgets a job whose ack the caller committed in its own transaction. */
     acked(job: ReceivedJob<B>): void {

@@ -13,8 +13,7 @@ import type { Table, WriteOp } from '../store/table.ts';
  * that keeps the per-check limit under concurrent creates (always written together).
  */
 
-export const CHANNEL_TYPES = ['slack', 'discord', 'webhook', 'nats', 'ntfy'] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+export { CHANNEL_TYPES, type ChannelType } from '../domain/channel-types.ts';
 
 /** Channels one check may have; one more is 403 LIMIT_EXCEEDED (a fixed limit, like 50 actions). */
 export const MAX_CHANNELS_PER_CHECK = 10;

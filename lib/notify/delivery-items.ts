@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHANNEL_TYPES } from '../domain/channel-types.ts';
 import { stateChangeEventSchema } from '../domain/state-change-event.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
@@ -12,7 +13,6 @@ import {
   type UpdateOp,
   type WriteOp,
 } from '../store/table.ts';
-import { CHANNEL_TYPES } from './channel-items.ts';
 
 /**
  * Owner of `delivery`: one record per event (or repeat, or test) and channel, expiring with results.

@@ -1,6 +1,7 @@
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
+import { partitionDeletes } from '../store/partition-purge.ts';
 import {
   ConditionFailedError,
   type Item,
@@ -70,10 +71,8 @@ const PARTITION_ITEMS_PER_ROUND = 500;
  * check's partition holds the checks engine's, notify's and push's items). It builds no item's
  * key: it deletes the keys it reads.
  */
-async function purgePartition(table: Table, job: PartitionPurgeJob): Promise<PurgeRound> {
-  const page = await table.query({ pk: job.partition, limit: PARTITION_ITEMS_PER_ROUND, consistent: true });
-  const ops: WriteOp[] = page.items.map((item) => ({ type: 'delete', key: { pk: item.pk, sk: item.sk } }));
-  return { ops, more: page.cursor !== undefined };
+function purgePartition(table: Table, job: PartitionPurgeJob): Promise<PurgeRound> {
+  return partitionDeletes(table, job.partition, PARTITION_ITEMS_PER_ROUND);
 }
 
 async function runSteps<J extends PurgeJob>(
