@@ -1,6 +1,7 @@
 import { PRICES } from '../test/support/cost-prices.ts';
 import { type CostMode, type CostRun, runPullCheckCost } from '../test/support/cost-run.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
+import { table } from './markdown.ts';
 import { round } from './stats.ts';
 
 /**
@@ -24,17 +25,6 @@ export async function runCost(options: {
   } finally {
     await local.stop();
   }
-}
-
-function table(headers: string[], rows: (string | number)[][]): string {
-  const cells = [headers, ...rows.map((r) => r.map(String))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  return [
-    line(headers),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...cells.slice(1).map(line),
-  ].join('\n');
 }
 
 const usd = (v: number) => `$${round(v, 2)}`;

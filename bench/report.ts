@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { AlertFigures } from './alerts.ts';
 import { type CostBenchFigures, formatCost } from './cost.ts';
+import { table } from './markdown.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
 import { round } from './stats.ts';
@@ -132,17 +133,6 @@ export function evaluateTargets(results: Results): Target[] {
     });
   }
   return targets;
-}
-
-function table(headers: string[], rows: (string | number)[][]): string {
-  const cells = [headers, ...rows.map((r) => r.map(String))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  return [
-    line(headers),
-    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
-    ...cells.slice(1).map(line),
-  ].join('\n');
 }
 
 const ms = (v: number) => String(round(v, 1));

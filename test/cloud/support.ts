@@ -6,7 +6,7 @@ import {
   type SendMessageBatchCommandOutput,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { Context, SQSEvent } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { expect, inject } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
@@ -23,6 +23,7 @@ import { createLogger } from '../../lib/platform/logger.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
+import { lambdaContext } from '../support/lambda-context.ts';
 
 export const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/vigil-probes';
 export const START_MS = Date.parse('2026-01-01T00:00:00.000Z');
@@ -45,27 +46,6 @@ export function jobOf(messageBody: string | undefined): ProbeJob & { job_id: str
 /** A message body as the generator sends a probe job. */
 export function probeMessageBody(job: ProbeJob): string {
   return JSON.stringify({ id: probeJobId(job), body: job });
-}
-
-/** A Lambda context with every field the type declares. */
-export function lambdaContext(functionName: string): Context {
-  const fail = () => {
-    throw new Error('callback-style completion is not used');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: '2026/01/01/[$LATEST]0123456789abcdef',
-    getRemainingTimeInMillis: () => 60_000,
-    done: fail,
-    fail,
-    succeed: fail,
-  };
 }
 
 /** What EventBridge Scheduler sends (the Input of infra/checks.ts, context attributes filled in). */
@@ -258,3 +238,5 @@ export async function startStatusServer(initial = 200) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+export { lambdaContext };

@@ -8,7 +8,7 @@ import {
   type SendMessageCommandInput,
   SQSClient,
 } from '@aws-sdk/client-sqs';
-import type { Context, SQSEvent } from 'aws-lambda';
+import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { CostMeter } from './cost-meter.ts';
 
@@ -105,24 +105,3 @@ export function createCountedQueue(name: string, meter: CostMeter, now: () => nu
 }
 
 export type CountedQueue = ReturnType<typeof createCountedQueue>;
-
-/** A Lambda context with every field the type declares. */
-export function costLambdaContext(functionName: string): Context {
-  const fail = () => {
-    throw new Error('callback-style completion is not used');
-  };
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: '2026/01/01/[$LATEST]0123456789abcdef',
-    getRemainingTimeInMillis: () => 60_000,
-    done: fail,
-    fail,
-    succeed: fail,
-  };
-}

@@ -14,9 +14,10 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { createCostMeter } from './cost-meter.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
-import { costLambdaContext, createCountedQueue } from './cost-queues.ts';
+import { createCountedQueue } from './cost-queues.ts';
 import { createTestTable, localClient } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
+import { lambdaContext } from './lambda-context.ts';
 
 /**
  * The pull-check path of the cloud runtime under the cost meter: the generator (once a minute, as
@@ -177,7 +178,7 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
         kept += records.length;
         for (let i = 0; i < records.length; i += 100) {
           const batch = records.slice(i, i + 100);
-          await run('stream', () => stream({ Records: batch }, costLambdaContext('stream')));
+          await run('stream', () => stream({ Records: batch }, lambdaContext('stream')));
         }
         let batches = 0;
         for (const [fn, queue, handler] of [
@@ -186,7 +187,7 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
         ] as const) {
           for (let event = queue.take(clock.now()); event; event = queue.take(clock.now())) {
             const delivered = event;
-            await run(fn, () => handler(delivered, costLambdaContext(fn)));
+            await run(fn, () => handler(delivered, lambdaContext(fn)));
             batches += 1;
           }
         }
@@ -216,7 +217,7 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
         const event = probes.take(clock.now() + 1000);
         if (!event) continue;
         results += event.Records.length;
-        await run('worker', () => worker(event, costLambdaContext('worker')));
+        await run('worker', () => worker(event, lambdaContext('worker')));
         await drainChanges();
       }
     };
