@@ -165,7 +165,8 @@ export async function entityCheckIds(
   const page = await table.query({ index: 'gsi1', pk: entityChecksPk(entityId), limit });
   const ids = page.items
     .filter((item) => item.pk === tenantPk(tenantId) && definitionItem.is(item))
-    .map((item) => String(item.id));
+    // The gsi1 sort key is the check's id (a purge reads keys, not the item's other attributes).
+    .map((item) => String(item.gsi1sk));
   return { ids, more: page.cursor !== undefined };
 }
 
