@@ -93,6 +93,13 @@ describe('one owner per stored item', () => {
     expect(owners.map(rel).filter((name) => !name.endsWith('-items.ts'))).toEqual([]);
   });
 
+  it('keeps each definition inside its owner module (never exported)', () => {
+    const exported = owners.filter((file) =>
+      /export\s+(const|let)\s+\w+\s*=\s*defineItem\(/.test(readFileSync(file, 'utf8')),
+    );
+    expect(exported.map(rel)).toEqual([]);
+  });
+
   it('lets owner modules import only lib/store, lib/domain and lib/platform', () => {
     const outside = owners.flatMap((file) =>
       relativeImports(file)
