@@ -50,7 +50,12 @@ export function evaluateCellSlot(
       changed = true;
     }
     if (applied.changed) {
-      transitions.push({ check_id: outcome.check_id, from: before.state, to: applied.next.state, reason: applied.reason });
+      transitions.push({
+        check_id: outcome.check_id,
+        from: before.state,
+        to: applied.next.state,
+        reason: applied.reason,
+      });
     }
   }
   return { next, changed, transitions };

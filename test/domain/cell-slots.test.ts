@@ -11,7 +11,11 @@ describe('cell slots', () => {
   it('runs on the cell phase, one slot per interval', () => {
     const phase = phaseOffsetMs(cell.id, 60);
     expect(nextCellSlot(cell, T0)).toBe(T0 + phase);
-    expect(cellSlotsBetween(cell, T0, T0 + 3 * MINUTE)).toEqual([T0 + phase, T0 + MINUTE + phase, T0 + 2 * MINUTE + phase]);
+    expect(cellSlotsBetween(cell, T0, T0 + 3 * MINUTE)).toEqual([
+      T0 + phase,
+      T0 + MINUTE + phase,
+      T0 + 2 * MINUTE + phase,
+    ]);
   });
 
   it('sends nothing twice: a window starts after the last slot sent', () => {
@@ -54,8 +58,13 @@ describe('a cell slot through the state machine', () => {
       { a: 3, b: 1 },
     );
     expect(evaluation.changed).toBe(true);
-    expect(evaluation.next).toEqual({ a: { state: 'up', consecutive_failures: 1 }, b: { state: 'down', consecutive_failures: 1 } });
-    expect(evaluation.transitions).toEqual([{ check_id: 'b', from: 'up', to: 'down', reason: '1 consecutive failure (threshold 1)' }]);
+    expect(evaluation.next).toEqual({
+      a: { state: 'up', consecutive_failures: 1 },
+      b: { state: 'down', consecutive_failures: 1 },
+    });
+    expect(evaluation.transitions).toEqual([
+      { check_id: 'b', from: 'up', to: 'down', reason: '1 consecutive failure (threshold 1)' },
+    ]);
   });
 
   it('starts a member that joined since unknown, and ignores outcomes of checks that left', () => {

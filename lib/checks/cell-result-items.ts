@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { unchanged } from '../store/conditions.ts';
+import { defineItem } from '../store/item-definition.ts';
+import { itemType } from '../store/item-type.ts';
+import type { Table, WriteOp } from '../store/table.ts';
+
+/**
+ * Owner of what a cell's slots leave behind (issue 26's layout), in the cell's partition
+ * `CELLRES#<cel_id>`: one `cell_results` item per slot (every member's result, compact, expiring
+ * with the tenant's retention), written with one conditional put, so a redelivered job finds it;
+ * and the `cell_state` item (each member's state and failure count, with the slot each was last
+ * moved by), written only when a slot moves some member, in the transaction that records that
+ * slot's transitions. A healthy slot is one put for up to 100 checks.
+ */
+
+const checkStates = z.enum(['unknown', 'up', 'down']);
+
+/** One member's result in a slot: short names, since each is stored once per check and minute. */
+export const cellResultEntrySchema = z.object({
+  /** The check id. */
+  c: z.string(),
+  ok: z.boolean(),
+  /** status_code */
+  s: z.number().int(),
+  /** latency_ms */
+  l: z.number().int().min(0),
+  /** When the probe started, in ms after the slot. */
+  o: z.number().int(),
+  /** error_message, when not empty. */
+  e: z.string().optional(),
+  /** The probe's details, when it gave any. */
+  d: z.record(z.string(), z.unknown()).optional(),
+});
+export type CellResultEntry = z.infer<typeof cellResultEntrySchema>;
+
+export const cellResultsSchema = z.object({
+  cell_id: z.string(),
+  tenant_id: z.string(),
+  /** The slot (ISO time). */
+  slot: z.string(),
+  results: z.array(cellResultEntrySchema),
+});
+export type CellResultsRecord = z.infer<typeof cellResultsSchema>;
+
+export const cellStateSchema = z.object({
+  cell_id: z.string(),
+  tenant_id: z.string(),
+  members: z.record(
+    z.string(),
+    z.object({
+      state: checkStates,
+      consecutive_failures: z.number().int().min(0),
+      /** The slot whose result last moved this member (ISO): a slot is applied to a member once. */
+      slot: z.string(),
+    }),
+  ),
+  version: z.number().int(),
+});
+export type CellStateRecord = z.infer<typeof cellStateSchema>;
+
+const partition = (cellId: string) => `CELLRES#${cellId}`;
+const RESULTS_PREFIX = 'RES#';
+
+const results = defineItem({
+  type: itemType('cell_results'),
+  schema: cellResultsSchema,
+  key: (k: { cell_id: string; slot: string }) => ({
+    pk: partition(k.cell_id),
+    sk: `${RESULTS_PREFIX}${k.slot}`,
+  }),
+  ttl: (r, c: { retentionDays: number }) => Math.floor(Date.parse(r.slot) / 1000) + c.retentionDays * 86_400,
+  docKey: { cell_id: '<cel_id>', slot: '<slot>' },
+});
+
+const state = defineItem({
+  type: itemType('cell_state'),
+  schema: cellStateSchema,
+  key: (k: { cell_id: string }) => ({ pk: partition(k.cell_id), sk: 'STATE' }),
+  docKey: { cell_id: '<cel_id>' },
+});
+
+/** The put of a slot's results, only if that slot has none yet (a redelivered job collides). */
+export function cellResultsOp(record: CellResultsRecord, retentionDays: number): WriteOp {
+  return results.put(record, { kind: 'itemNotExists' }, { retentionDays });
+}
+
+/** A slot's results, strongly consistent (a redelivered job reads what its first delivery wrote). */
+export function getCellResults(
+  table: Table,
+  cellId: string,
+  slot: string,
+): Promise<CellResultsRecord | undefined> {
+  return results.get(table, { cell_id: cellId, slot }, { consistent: true });
+}
+
+/** The cell's latest slots' results, newest first, and the cursor of the next page. */
+export async function cellResultsPage(
+  table: Table,
+  cellId: string,
+  page: { limit: number; cursor?: string | undefined; before?: string | undefined },
+): Promise<{ slots: CellResultsRecord[]; cursor: string | undefined }> {
+  const read = await table.query({
+    pk: partition(cellId),
+    sk: page.before
+      ? { op: 'between', low: RESULTS_PREFIX, high: `${RESULTS_PREFIX}${page.before}` }
+      : { op: 'beginsWith', prefix: RESULTS_PREFIX },
+    direction: 'desc',
+    limit: page.limit,
+    cursor: page.cursor,
+  });
+  return { slots: results.parseAll(read.items), cursor: read.cursor };
+}
+
+/** The cell's state, strongly consistent (undefined before any slot moved a member). */
+export function getCellState(table: Table, cellId: string): Promise<CellStateRecord | undefined> {
+  return state.get(table, { cell_id: cellId }, { consistent: true });
+}
+
+/** The cell's state after a slot, held on the version it was computed from (undefined: none yet). */
+export function cellStateOp(record: CellStateRecord, readVersion: number | undefined): WriteOp {
+  return state.put(
+    record,
+    readVersion === undefined ? { kind: 'itemNotExists' } : unchanged('version', readVersion),
+  );
+}
