@@ -42,9 +42,16 @@ export const cellResultsSchema = z.object({
 });
 export type CellResultsRecord = z.infer<typeof cellResultsSchema>;
 
+/**
+ * The members' running states. A member that is up with no failures is left out (most of a
+ * healthy cell), so the item stays small and a state change writes little; a check joining the
+ * cell enters it as unknown.
+ */
 export const cellStateSchema = z.object({
   cell_id: z.string(),
   tenant_id: z.string(),
+  /** The newest slot that moved a member (ISO): an older slot, delivered late, moves none. */
+  last_slot: z.string(),
   members: z.record(
     z.string(),
     z.object({

@@ -1,0 +1,246 @@
+import { createTenantCache } from '../auth/tenant-cache.ts';
+import type { TenantStore } from '../auth/tenant-store.ts';
+import { parseEntityState, readEntityItem } from '../catalog/entity-items.ts';
+import { evaluateCellSlot } from '../domain/cell-state.ts';
+import type { CheckDefinitionRecord } from '../domain/check-record.ts';
+import type { CheckState, CheckStateSnapshot } from '../domain/check-state.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import { deterministicId } from '../platform/ids.ts';
+import type { Prober } from '../probes/types.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import { type CellRecord, getCell } from './cell-items.ts';
+import {
+  type CellResultEntry,
+  type CellResultsRecord,
+  type CellStateRecord,
+  cellResultsOp,
+  cellStateOp,
+  getCellResults,
+  getCellState,
+} from './cell-result-items.ts';
+import { checkDefinitionsById } from './check-items.ts';
+import { entityStateOps } from './entity-state-ops.ts';
+import { probeDefinition } from './probe-job.ts';
+import type { TransitionRecord } from './transition-items.ts';
+import { transitionRecordedOp } from './transition-items.ts';
+
+/** One slot of one cell: what the generator sends and the worker runs. */
+export interface CellJob {
+  tenant_id: string;
+  cell_id: string;
+  shard: number;
+  slot_ms: number;
+}
+
+export type CellOutcome =
+  | { status: 'recorded' | 'duplicate'; results: number; transitions: TransitionRecord[] }
+  | { status: 'gone' };
+
+export interface CellRunnerDeps {
+  table: Table;
+  prober: Prober;
+  tenants: Pick<TenantStore, 'requireTenant'>;
+  clock: Clock;
+}
+
+const UP: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };
+/** Ops per transaction (DynamoDB's limit). */
+const MAX_OPS = 100;
+
+/**
+ * Runs one slot of a cell: probes its members together, stores their results as ONE item (a plain
+ * conditional put: the whole cost of a healthy slot), and only when some member's state or failure
+ * count moved, writes the cell's state with those members' transitions and their entities'
+ * aggregates, in transactions held on the state's version. A redelivered job finds its slot's
+ * results and applies them to the members they have not moved yet (each member keeps the slot
+ * that last moved it), so nothing is recorded twice.
+ */
+export function createCellRunner(deps: CellRunnerDeps) {
+  const tenants = createTenantCache(deps);
+  /** Definitions kept parsed, by `<tenant>/<check>`, reused while the cell names their version. */
+  const definitions = new Map<string, CheckDefinitionRecord>();
+
+  const membersOf = async (cell: CellRecord): Promise<CheckDefinitionRecord[]> => {
+    const key = (id: string) => `${cell.tenant_id}/${id}`;
+    const stale = Object.entries(cell.members)
+      .filter(([id, version]) => definitions.get(key(id))?.version !== version)
+      .map(([id]) => id);
+    if (stale.length > 0) {
+      for (const definition of await checkDefinitionsById(deps.table, cell.tenant_id, stale)) {
+        definitions.set(key(definition.id), definition);
+      }
+    }
+    return Object.keys(cell.members).flatMap((id) => {
+      const definition = definitions.get(key(id));
+      return definition?.enabled && definition.execution_mode === 'pull' ? [definition] : [];
+    });
+  };
+
+  const probeAll = async (members: CheckDefinitionRecord[], slotMs: number): Promise<CellResultEntry[]> =>
+    Promise.all(
+      members.flatMap((member) => {
+        const probe = probeDefinition(member);
+        if (!probe) return [];
+        return [
+          deps.prober(probe).then(({ outcome, startedMs }) => ({
+            c: member.id,
+            ok: outcome.success,
+            s: outcome.status_code,
+            l: Math.max(0, Math.round(outcome.latency_ms)),
+            o: startedMs - slotMs,
+            ...(outcome.error_message ? { e: outcome.error_message } : {}),
+            ...(outcome.details ? { d: { ...outcome.details } } : {}),
+          })),
+        ];
+      }),
+    );
+
+  /** The transitions and entity writes of one group of members, and the state after them. */
+  const transitionOps = async (
+    cell: CellRecord,
+    members: CheckDefinitionRecord[],
+    moved: { check_id: string; from: CheckState; to: CheckState; reason: string }[],
+    slot: string,
+    retentionDays: number,
+  ): Promise<{ ops: WriteOp[]; transitions: TransitionRecord[] } | undefined> => {
+    const byId = new Map(members.map((m) => [m.id, m]));
+    const ops: WriteOp[] = [];
+    const transitions: TransitionRecord[] = [];
+    const nowMs = deps.clock.now();
+    const byEntity = new Map<string, typeof moved>();
+    for (const change of moved) {
+      const member = byId.get(change.check_id);
+      if (!member) continue;
+      const key = `${member.blueprint_slug}/${member.entity_slug}`;
+      byEntity.set(key, [...(byEntity.get(key) ?? []), change]);
+    }
+    for (const [key, changes] of byEntity) {
+      const [blueprint, slug] = key.split('/') as [string, string];
+      const item = await readEntityItem(deps.table, cell.tenant_id, blueprint, slug);
+      if (!item) continue;
+      const entity = parseEntityState(item);
+      const states = { ...(entity.check_states ?? {}) };
+      for (const change of changes) {
+        states[change.check_id] = change.to;
+        const transition: TransitionRecord = {
+          // One per check and slot: a redelivered slot cannot record it twice.
+          id: deterministicId('trn', Date.parse(slot), `${change.check_id}:${slot}`),
+          tenant_id: cell.tenant_id,
+          kind: 'check',
+          entity_id: entity.id,
+          entity_name: entity.name,
+          blueprint_slug: entity.blueprint_slug,
+          entity_slug: entity.slug,
+          check_id: change.check_id,
+          from_state: change.from,
+          to_state: change.to,
+          reason: change.reason,
+          created_at: isoTime(nowMs),
+        };
+        transitions.push(transition);
+        ops.push(transitionRecordedOp(transition, retentionDays));
+      }
+      const last = changes.at(-1);
+      if (!last) continue;
+      const entityOps = entityStateOps({
+        tenantId: cell.tenant_id,
+        entity,
+        checkStates: states,
+        checkId: last.check_id,
+        reason: last.reason,
+        nowMs,
+        retentionDays,
+      });
+      ops.push(...entityOps.ops);
+      if (entityOps.transition) transitions.push(entityOps.transition);
+    }
+    return { ops, transitions };
+  };
+
+  /** Applies a slot's results to the members it has not moved yet; returns the transitions recorded. */
+  const applySlot = async (
+    cell: CellRecord,
+    members: CheckDefinitionRecord[],
+    record: CellResultsRecord,
+    retentionDays: number,
+  ): Promise<TransitionRecord[] | undefined> => {
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      const current = await getCellState(deps.table, cell.id);
+      // A slot older than one that already moved a member is stored, not applied: states move forward.
+      if (current && record.slot < current.last_slot) return [];
+      const snapshots: Record<string, CheckStateSnapshot> = {};
+      const pending = record.results.filter((entry) => (current?.members[entry.c]?.slot ?? '') < record.slot);
+      for (const entry of pending) {
+        const stored = current?.members[entry.c];
+        snapshots[entry.c] = stored
+          ? { state: stored.state, consecutive_failures: stored.consecutive_failures }
+          : UP;
+      }
+      const thresholds = Object.fromEntries(members.map((m) => [m.id, m.failure_threshold]));
+      const evaluation = evaluateCellSlot(
+        snapshots,
+        pending.map((entry) => ({ check_id: entry.c, success: entry.ok })),
+        thresholds,
+      );
+      if (!evaluation.changed) return [];
+      const nextMembers: CellStateRecord['members'] = { ...(current?.members ?? {}) };
+      for (const [id, snapshot] of Object.entries(evaluation.next)) {
+        if (snapshot.state === 'up' && snapshot.consecutive_failures === 0) delete nextMembers[id];
+        else nextMembers[id] = { ...snapshot, slot: record.slot };
+      }
+      const next: CellStateRecord = {
+        cell_id: cell.id,
+        tenant_id: cell.tenant_id,
+        last_slot: record.slot,
+        members: nextMembers,
+        version: (current?.version ?? 0) + 1,
+      };
+      const moved = await transitionOps(cell, members, evaluation.transitions, record.slot, retentionDays);
+      if (!moved) return undefined;
+      const ops = [cellStateOp(next, current?.version), ...moved.ops];
+      if (ops.length > MAX_OPS) throw new Error(`a slot of cell ${cell.id} moved too many entities at once`);
+      try {
+        await deps.table.transact(ops);
+        return moved.transitions;
+      } catch (error) {
+        // Another writer moved the state or an entity meanwhile: read again and evaluate again.
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+    }
+    throw new Error(`cell ${cell.id} kept changing while its slot was recorded`);
+  };
+
+  return {
+    async run(job: CellJob): Promise<CellOutcome> {
+      const cell = await getCell(deps.table, job.shard, job.cell_id);
+      if (!cell || cell.tenant_id !== job.tenant_id) return { status: 'gone' };
+      const members = await membersOf(cell);
+      if (members.length === 0) return { status: 'gone' };
+      const tenant = await tenants.requireTenant(cell.tenant_id);
+      const slot = isoTime(job.slot_ms);
+      let record: CellResultsRecord = {
+        cell_id: cell.id,
+        tenant_id: cell.tenant_id,
+        slot,
+        results: await probeAll(members, job.slot_ms),
+      };
+      let fresh = true;
+      try {
+        await deps.table.transact([cellResultsOp(record, tenant.retention_days)]);
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        // Delivered before: the first delivery's results stand; apply what it may not have.
+        fresh = false;
+        record = (await getCellResults(deps.table, cell.id, slot)) ?? record;
+      }
+      const transitions = (await applySlot(cell, members, record, tenant.retention_days)) ?? [];
+      return {
+        status: fresh || transitions.length > 0 ? 'recorded' : 'duplicate',
+        results: record.results.length,
+        transitions,
+      };
+    },
+  };
+}
+
+export type CellRunner = ReturnType<typeof createCellRunner>;
