@@ -1,0 +1,124 @@
+import { shardOf } from '../domain/schedule.ts';
+import { isoTime } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import type { Table, WriteOp } from '../store/table.ts';
+import {
+  CELL_SIZE,
+  type CellRecord,
+  cellCreatedOp,
+  cellMembersOp,
+  cellsWithRoom,
+  getCell,
+} from './cell-items.ts';
+import { type CellStateRecord, cellStateOp, getCellState } from './cell-result-items.ts';
+
+/** Where a pull check runs: its cell and the cell's due shard. */
+export interface CellPlace {
+  cell_id: string;
+  shard: number;
+}
+
+/** The ops of one membership change and where the check runs after it. */
+export interface MembershipOps {
+  ops: WriteOp[];
+  place: CellPlace | undefined;
+}
+
+/**
+ * The cells side of check writes (issue 26's layout): a pull check that is enabled is a member of
+ * one cell of its tenant and interval. Joining takes a cell with room (or starts one) and enters
+ * the check in the cell's state as unknown; leaving takes it out of both; a definition change
+ * records the member's new version, so workers re-read it. Each returns ops for the caller's
+ * transaction, held on the cell's and its state's versions (a lost race is read again).
+ */
+export function createCellMembership(deps: { table: Table; dueShards: number; nowMs: () => number }) {
+  const { table } = deps;
+
+  const stateWith = async (
+    cell: CellRecord,
+    change: (members: CellStateRecord['members']) => CellStateRecord['members'],
+  ): Promise<WriteOp> => {
+    const state = await getCellState(table, cell.id);
+    return cellStateOp(
+      {
+        cell_id: cell.id,
+        tenant_id: cell.tenant_id,
+        last_slot: state?.last_slot ?? '',
+        members: change({ ...(state?.members ?? {}) }),
+        version: (state?.version ?? 0) + 1,
+      },
+      state?.version,
+    );
+  };
+
+  return {
+    async join(check: {
+      id: string;
+      tenant_id: string;
+      interval_seconds: number;
+      version: number;
+    }): Promise<MembershipOps> {
+      const [roomy] = await cellsWithRoom(table, check.tenant_id, check.interval_seconds);
+      // The index is eventually consistent: read the cell itself before counting on its room.
+      const cell = roomy ? await getCell(table, roomy.shard, roomy.id) : undefined;
+      const unknown = { state: 'unknown' as const, consecutive_failures: 0, slot: '' };
+      if (cell && Object.keys(cell.members).length < CELL_SIZE) {
+        return {
+          ops: [
+            cellMembersOp(cell, { ...cell.members, [check.id]: check.version }),
+            await stateWith(cell, (members) => ({ ...members, [check.id]: unknown })),
+          ],
+          place: { cell_id: cell.id, shard: cell.shard },
+        };
+      }
+      const now = deps.nowMs();
+      const id = newId('cel', now);
+      const created: CellRecord = {
+        id,
+        tenant_id: check.tenant_id,
+        shard: shardOf(id, deps.dueShards),
+        interval_seconds: check.interval_seconds,
+        members: { [check.id]: check.version },
+        version: 1,
+        created_at: isoTime(now),
+      };
+      return {
+        ops: [
+          cellCreatedOp(created),
+          cellStateOp(
+            {
+              cell_id: id,
+              tenant_id: check.tenant_id,
+              last_slot: '',
+              members: { [check.id]: unknown },
+              version: 1,
+            },
+            undefined,
+          ),
+        ],
+        place: { cell_id: id, shard: created.shard },
+      };
+    },
+
+    async leave(place: CellPlace, checkId: string): Promise<WriteOp[]> {
+      const cell = await getCell(table, place.shard, place.cell_id);
+      if (!cell || !(checkId in cell.members)) return [];
+      const { [checkId]: _left, ...members } = cell.members;
+      return [
+        cellMembersOp(cell, members),
+        await stateWith(cell, (states) => {
+          const { [checkId]: _gone, ...rest } = states;
+          return rest;
+        }),
+      ];
+    },
+
+    async touch(place: CellPlace, checkId: string, version: number): Promise<WriteOp[]> {
+      const cell = await getCell(table, place.shard, place.cell_id);
+      if (!cell || !(checkId in cell.members)) return [];
+      return [cellMembersOp(cell, { ...cell.members, [checkId]: version })];
+    },
+  };
+}
+
+export type CellMembership = ReturnType<typeof createCellMembership>;
