@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { REDACTED } from '../domain/redacted.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
@@ -55,8 +56,6 @@ export interface ActionRunnerDeps {
   /** Called once for each newly stored execution that has a pipeline deadline (success or failed). */
   onDispatched?(execution: ExecutionRecord): Promise<void>;
 }
-
-const REDACTED = '********';
 
 /** The outcome of the one outbound call, before it becomes a record. */
 interface Dispatch {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REDACTED } from '../domain/redacted.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { ACTION_METHODS, type ActionRecord, TRIGGER_STATES, TRIGGER_TYPES } from './action-items.ts';
@@ -16,7 +17,7 @@ import {
  * never shows its callback token's hash.
  */
 
-export const REDACTED = '********';
+export { REDACTED };
 
 export const publicActionSchema = z
   .strictObject({

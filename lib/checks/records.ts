@@ -1,5 +1,6 @@
 import { checkNameOf } from '../domain/check-name.ts';
 import type { CheckRecord } from '../domain/check-record.ts';
+import { REDACTED } from '../domain/redacted.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { ResultRecord } from './result-items.ts';
 import type { TransitionRecord } from './transition-items.ts';
@@ -19,7 +20,7 @@ export {
 export { type ResultRecord, resultSchema } from './result-items.ts';
 export { stateChangeEvent, type TransitionRecord, transitionSchema } from './transition-items.ts';
 
-export const REDACTED = '********';
+export { REDACTED };
 
 /**
  * The check as returned: internal keys out, and only the fields its type uses. http checks show

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { configSchemas } from '../domain/check-config.ts';
+import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { CHECK_TYPES, checkRecordFieldsSchema, resultSchema, transitionSchema } from './records.ts';
 
@@ -52,7 +53,7 @@ const httpCheckSchema = checkCommonSchema
     }),
     ...checkRecordFieldsSchema.pick({ method: true, body: true, expected_status: true, body_contains: true })
       .shape,
-    headers: z.record(z.string(), z.literal('********')).meta({ description: 'Values are always redacted' }),
+    headers: z.record(z.string(), z.literal(REDACTED)).meta({ description: 'Values are always redacted' }),
     timeout_ms: probeTimeout,
   })
   .meta({ id: 'HttpCheck' });

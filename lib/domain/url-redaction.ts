@@ -1,3 +1,5 @@
+import { REDACTED } from './redacted.ts';
+
 /**
  * URLs as read-only keys see them (docs/api.md "Redaction"): credentials in the userinfo
  * (`https://user:pass@host`) and the values of secret-looking query and fragment parameters read
@@ -5,8 +7,6 @@
  * camelCase, holds one of SECRET_WORDS, or is one of SECRET_NAMES written as one word. Everything
  * else is kept as written (no re-encoding), so templates with `{{placeholders}}` stay readable.
  */
-
-const URL_REDACTED = '********';
 
 /** Words that make a parameter secret: `token`, `api_key`, `X-Amz-Signature`, `accessToken`, ... */
 const SECRET_WORDS = [
@@ -74,7 +74,7 @@ function redactParams(params: string): string {
       const eq = pair.indexOf('=');
       if (eq < 0 || eq === pair.length - 1) return pair;
       const name = pair.slice(0, eq);
-      return isSecretParam(name) ? `${name}=${URL_REDACTED}` : pair;
+      return isSecretParam(name) ? `${name}=${REDACTED}` : pair;
     })
     .join('&');
 }
@@ -85,7 +85,7 @@ export function redactUrl(url: string): string {
   if (!match) return url;
   const [, scheme = '', authority = '', rest = ''] = match;
   const at = authority.lastIndexOf('@');
-  const shownAuthority = at < 0 ? authority : `${URL_REDACTED}@${authority.slice(at + 1)}`;
+  const shownAuthority = at < 0 ? authority : `${REDACTED}@${authority.slice(at + 1)}`;
   const hash = rest.indexOf('#');
   const beforeHash = hash < 0 ? rest : rest.slice(0, hash);
   const fragment = hash < 0 ? undefined : rest.slice(hash + 1);
@@ -108,5 +108,5 @@ export function redactUrl(url: string): string {
  */
 export function unredactedUrl(given: string, stored: string | null): string | undefined {
   if (stored !== null && given === redactUrl(stored)) return stored;
-  return given.includes(URL_REDACTED) ? undefined : given;
+  return given.includes(REDACTED) ? undefined : given;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { natsSubjectProblem, publishedSubject } from '../domain/nats-subject.ts';
+import { REDACTED } from '../domain/redacted.ts';
 import { isRecovery } from '../domain/state-change-event.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { CHANNEL_TYPES, type ChannelRecord } from './channel-items.ts';
@@ -13,7 +14,7 @@ import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
  * with the full subject the channel publishes to (under the tenant's root).
  */
 
-export const REDACTED = '********';
+export { REDACTED };
 
 const redacted = z.literal(REDACTED);
 const nextCursor = z
