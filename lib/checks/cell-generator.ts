@@ -44,7 +44,7 @@ export async function generateCellShard(
   if (afterMs >= windowEndMs) return { cells: cells.length, sent: 0, leased: true };
   const slots = cells.flatMap((cell) =>
     cellSlotsBetween(cell, afterMs, windowEndMs).map((slotMs) => ({
-      job: { tenant_id: cell.tenant_id, cell_id: cell.id, shard, slot_ms: slotMs },
+      job: { kind: 'cell' as const, tenant_id: cell.tenant_id, cell_id: cell.id, shard, slot_ms: slotMs },
       dueMs: slotMs,
     })),
   );

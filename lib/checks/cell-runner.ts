@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import { parseEntityState, readEntityItem } from '../catalog/entity-items.ts';
@@ -24,12 +25,20 @@ import { probeDefinition } from './probe-job.ts';
 import type { TransitionRecord } from './transition-items.ts';
 import { transitionRecordedOp } from './transition-items.ts';
 
-/** One slot of one cell: what the generator sends and the worker runs. */
-export interface CellJob {
-  tenant_id: string;
-  cell_id: string;
-  shard: number;
-  slot_ms: number;
+/** One slot of one cell: what the generator sends and the worker runs (queue messages carry it). */
+export const cellJobSchema = z.strictObject({
+  kind: z.literal('cell'),
+  tenant_id: z.string(),
+  cell_id: z.string(),
+  shard: z.number().int().min(0),
+  /** The slot (ms): the idempotency key of its results. */
+  slot_ms: z.number().int(),
+});
+export type CellJob = z.infer<typeof cellJobSchema>;
+
+/** A cell job's queue id (its idempotency key): one per cell and slot. */
+export function cellJobId(job: CellJob): string {
+  return `cell:${job.cell_id}:${job.slot_ms}`;
 }
 
 export type CellOutcome =
@@ -70,10 +79,13 @@ export function createCellRunner(deps: CellRunnerDeps) {
         definitions.set(key(definition.id), definition);
       }
     }
-    return Object.keys(cell.members).flatMap((id) => {
-      const definition = definitions.get(key(id));
-      return definition?.enabled && definition.execution_mode === 'pull' ? [definition] : [];
-    });
+    // In id order: a map's order is not kept by every engine, a slot's results are.
+    return Object.keys(cell.members)
+      .sort()
+      .flatMap((id) => {
+        const definition = definitions.get(key(id));
+        return definition?.enabled && definition.execution_mode === 'pull' ? [definition] : [];
+      });
   };
 
   const probeAll = async (members: CheckDefinitionRecord[], slotMs: number): Promise<CellResultEntry[]> =>

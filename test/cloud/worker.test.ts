@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createCellRunner } from '../../lib/checks/cell-runner.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import { createWorkerHandler } from '../../lib/cloud/worker.ts';
+import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { checkPartition } from '../../lib/store/partitions.ts';
 import { RESULT_SK_PREFIX } from '../support/stored-keys.ts';
@@ -107,6 +109,12 @@ describe('the worker handler (private targets allowed)', () => {
     const handler = createWorkerHandler({
       queue: h.probeQueue,
       logger: silentLogger,
+      cells: createCellRunner({
+        table: h.table,
+        prober: h.app.jobRunner.prober,
+        tenants: h.app.tenants,
+        clock: systemClock,
+      }),
       jobRunner: {
         ...h.app.jobRunner,
         checks: {
