@@ -12,6 +12,8 @@ import { belowLimit } from '../store/conditions.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import { createCellMembership } from './cell-membership.ts';
+import { createCellView } from './cell-view.ts';
 import { createCheckAggregate } from './check-aggregate.ts';
 import {
   type CheckDefinition,
@@ -42,6 +44,11 @@ export function createCheckService(deps: CheckServiceDeps) {
   const { table, clock } = deps;
   const aggregate = createCheckAggregate(deps);
   const pager = createCheckPager(deps);
+  const cells = createCellMembership({ table, dueShards: deps.dueShards, nowMs: () => clock.now() });
+  const cellView = createCellView({ table, clock });
+  /** Whether a check runs in a cell: enabled pull checks do (issue 26's layout). */
+  const inCell = (check: { execution_mode: string; enabled: boolean }) =>
+    check.execution_mode === 'pull' && check.enabled;
 
   /** The check as a run needs it (its state, and its definition kept parsed), or 404. */
   const requireRun = async (tenantId: string, checkId: string): Promise<CheckRun> => {
@@ -58,7 +65,9 @@ export function createCheckService(deps: CheckServiceDeps) {
   /** The check as the API shows it (its two items joined), or 404. */
   const requireCheck = async (tenantId: string, checkId: string): Promise<CheckRecord> => {
     const run = await requireRun(tenantId, checkId);
-    return joinCheck(run.definition, run.state);
+    const [shown] = await cellView.overlay([joinCheck(run.definition, run.state)]);
+    if (!shown) throw new NotFoundError('check');
+    return shown;
   };
 
   /** Commits `ops`; a lost optimistic condition asks the caller to read again and retry. */
@@ -100,9 +109,19 @@ export function createCheckService(deps: CheckServiceDeps) {
       condition: belowLimit('check_count', limit),
       nowMs: now,
     });
+    // An enabled pull check joins a cell, which schedules it: the check itself is not in the due index.
+    const joined = inCell(check)
+      ? await cells.join({ id, tenant_id: tenantId, interval_seconds: check.interval_seconds, version: 1 })
+      : undefined;
+    const stored: CheckRecord = joined?.place ? { ...check, cell: joined.place, next_run_at: null } : check;
     try {
-      await table.transact([...checkCreatedOps(check, shardOf(id, deps.dueShards)), ...entityOps]);
-      return check;
+      await table.transact([
+        ...checkCreatedOps(stored, shardOf(id, deps.dueShards)),
+        ...(joined?.ops ?? []),
+        ...entityOps,
+      ]);
+      const [shown] = await cellView.overlay([stored]);
+      return shown ?? stored;
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
       const fresh = await aggregate.requireEntity(tenantId, body.entity_id);
@@ -128,9 +147,31 @@ export function createCheckService(deps: CheckServiceDeps) {
       !schedulingChanged,
     );
     const updatedAt = isoTime(now);
+    // Cells: a check that stays in one keeps it (its new version recorded there); one that leaves
+    // pull mode, is disabled or changes interval leaves its cell, and one that runs anew joins one.
+    const cellOps: WriteOp[] = [];
+    let cell = current.cell ?? null;
+    const stays = cell && inCell(merged) && merged.interval_seconds === current.interval_seconds;
+    if (cell && stays) cellOps.push(...(await cells.touch(cell, checkId, current.version + 1)));
+    else {
+      if (cell) cellOps.push(...(await cells.leave(cell, checkId)));
+      cell = null;
+      if (inCell(merged)) {
+        const joined = await cells.join({
+          id: checkId,
+          tenant_id: tenantId,
+          interval_seconds: merged.interval_seconds,
+          version: current.version + 1,
+        });
+        cellOps.push(...joined.ops);
+        cell = joined.place ?? null;
+      }
+    }
+    const scheduled = cell ? null : nextRunAt;
     // Unless scheduling changed, next_run_at is left to the generator's claims (no stale overwrite).
     const ops: WriteOp[] = [
-      definitionUpdatedOp(tenantId, checkId, { ...def, updated_at: updatedAt }, current.version),
+      definitionUpdatedOp(tenantId, checkId, { ...def, cell, updated_at: updatedAt }, current.version),
+      ...cellOps,
       // The state item's copies of the definition, its schedule when that changed, and a new
       // version: a result in flight, evaluated against the old definition, is refused and retried.
       stateOfDefinitionOp({
@@ -141,7 +182,10 @@ export function createCheckService(deps: CheckServiceDeps) {
           interval_seconds: def.interval_seconds,
           definition_version: current.version + 1,
         },
-        due: schedulingChanged ? { nextRunAt, shard: shardOf(checkId, deps.dueShards) } : undefined,
+        due:
+          schedulingChanged || cell
+            ? { nextRunAt: scheduled, shard: shardOf(checkId, deps.dueShards) }
+            : undefined,
       }),
     ];
     if (def.enabled !== current.enabled) {
@@ -156,13 +200,16 @@ export function createCheckService(deps: CheckServiceDeps) {
       );
     }
     if ((await commitOrRetry(ops)) === RETRY) return RETRY;
-    return {
+    const updated: CheckRecord = {
       ...merged,
-      next_run_at: nextRunAt,
+      cell,
+      next_run_at: scheduled,
       updated_at: updatedAt,
       version: current.version + 1,
       state_version: current.state_version + 1,
     };
+    const [shown] = await cellView.overlay([updated]);
+    return shown ?? updated;
   };
 
   const removeOnce = async (tenantId: string, checkId: string) => {
@@ -171,6 +218,7 @@ export function createCheckService(deps: CheckServiceDeps) {
       definitionDeletedOp(tenantId, checkId, check.version),
       stateDeletedOp(tenantId, checkId),
       checkPartitionPurgeOp(tenantId, checkId),
+      ...(check.cell ? await cells.leave(check.cell, checkId) : []),
     ];
     const entity = await aggregate.entityOf(tenantId, check);
     if (entity) {
@@ -206,12 +254,13 @@ export function createCheckService(deps: CheckServiceDeps) {
         tenantId,
         wanted.map((c) => c.entity_id),
       );
-      return wanted.filter((c) => alive.has(c.entity_id));
+      return cellView.overlay(wanted.filter((c) => alive.has(c.entity_id)));
     },
 
     /** A page of the tenant's checks (or one entity's), oldest first, read with bounded queries. */
-    page(tenantId: string, query: CheckPageQuery) {
-      return pager.page(tenantId, query);
+    async page(tenantId: string, query: CheckPageQuery) {
+      const page = await pager.page(tenantId, query);
+      return { ...page, checks: await cellView.overlay(page.checks) };
     },
 
     async update(tenantId: string, checkId: string, patch: UpdateCheckBody): Promise<CheckRecord> {

@@ -19,6 +19,11 @@ export const checkFieldsSchema = z.object({
   entity_slug: z.string(),
   /** The name the user gave; null or absent (checks older than names): derived on read (check-name.ts). */
   name: z.string().nullable().optional(),
+  /**
+   * Where an enabled pull check runs: its cell (lib/checks/cell-items.ts) and the cell's due shard.
+   * Absent on push checks, disabled checks, and checks stored before cells.
+   */
+  cell: z.object({ cell_id: z.string(), shard: z.number().int().min(0) }).nullable().optional(),
   execution_mode: z.enum(['pull', 'push']),
   target_url: z.string().nullable(),
   method: z.enum(HTTP_METHODS),
