@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import { parseEntityState, readEntityItem } from '../catalog/entity-items.ts';
-import { evaluateCellSlot } from '../domain/cell-state.ts';
+import { evaluateCellSlot, type MemberTransition } from '../domain/cell-state.ts';
 import type { CheckDefinitionRecord } from '../domain/check-record.ts';
-import type { CheckState, CheckStateSnapshot } from '../domain/check-state.ts';
+import type { CheckStateSnapshot } from '../domain/check-state.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { deterministicId } from '../platform/ids.ts';
 import type { Prober } from '../probes/types.ts';
@@ -55,6 +55,8 @@ export interface CellRunnerDeps {
 const UP: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };
 /** Ops per transaction (DynamoDB's limit). */
 const MAX_OPS = 100;
+/** Rounds of one slot at most: 100 members of 100 entities take about 17. */
+const MAX_ROUNDS = 64;
 
 /**
  * Runs one slot of a cell: probes its members together, stores their results as ONE item (a plain
@@ -107,19 +109,25 @@ export function createCellRunner(deps: CellRunnerDeps) {
       }),
     );
 
-  /** The transitions and entity writes of one group of members, and the state after them. */
+  /**
+   * The transitions of the moved members and their entities' writes, entity by entity, as many
+   * entities as fit in one transaction beside the state's op (`budget` ops): the rest wait for the
+   * next round. Answers the ops, the transitions and the checks they cover.
+   */
   const transitionOps = async (
     cell: CellRecord,
     members: CheckDefinitionRecord[],
-    moved: { check_id: string; from: CheckState; to: CheckState; reason: string }[],
+    moved: MemberTransition[],
     slot: string,
     retentionDays: number,
-  ): Promise<{ ops: WriteOp[]; transitions: TransitionRecord[] } | undefined> => {
+    budget: number,
+  ): Promise<{ ops: WriteOp[]; transitions: TransitionRecord[]; covered: Set<string> }> => {
     const byId = new Map(members.map((m) => [m.id, m]));
     const ops: WriteOp[] = [];
     const transitions: TransitionRecord[] = [];
+    const covered = new Set<string>();
     const nowMs = deps.clock.now();
-    const byEntity = new Map<string, typeof moved>();
+    const byEntity = new Map<string, MemberTransition[]>();
     for (const change of moved) {
       const member = byId.get(change.check_id);
       if (!member) continue;
@@ -129,9 +137,15 @@ export function createCellRunner(deps: CellRunnerDeps) {
     for (const [key, changes] of byEntity) {
       const [blueprint, slug] = key.split('/') as [string, string];
       const item = await readEntityItem(deps.table, cell.tenant_id, blueprint, slug);
-      if (!item) continue;
+      // An entity deleted meanwhile: its checks go with its purge; their state still moves.
+      if (!item) {
+        for (const change of changes) covered.add(change.check_id);
+        continue;
+      }
       const entity = parseEntityState(item);
       const states = { ...(entity.check_states ?? {}) };
+      const group: WriteOp[] = [];
+      const recorded: TransitionRecord[] = [];
       for (const change of changes) {
         states[change.check_id] = change.to;
         const transition: TransitionRecord = {
@@ -149,11 +163,10 @@ export function createCellRunner(deps: CellRunnerDeps) {
           reason: change.reason,
           created_at: isoTime(nowMs),
         };
-        transitions.push(transition);
-        ops.push(transitionRecordedOp(transition, retentionDays));
+        recorded.push(transition);
+        group.push(transitionRecordedOp(transition, retentionDays));
       }
-      const last = changes.at(-1);
-      if (!last) continue;
+      const last = changes.at(-1) as MemberTransition;
       const entityOps = entityStateOps({
         tenantId: cell.tenant_id,
         entity,
@@ -163,40 +176,67 @@ export function createCellRunner(deps: CellRunnerDeps) {
         nowMs,
         retentionDays,
       });
-      ops.push(...entityOps.ops);
-      if (entityOps.transition) transitions.push(entityOps.transition);
+      group.push(...entityOps.ops);
+      if (entityOps.transition) recorded.push(entityOps.transition);
+      if (ops.length + group.length > budget) {
+        if (ops.length > 0) break;
+        throw new Error(`one entity's checks of cell ${cell.id} moved too many at once`);
+      }
+      ops.push(...group);
+      transitions.push(...recorded);
+      for (const change of changes) covered.add(change.check_id);
     }
-    return { ops, transitions };
+    return { ops, transitions, covered };
   };
 
-  /** Applies a slot's results to the members it has not moved yet; returns the transitions recorded. */
+  /**
+   * Applies a slot's results to the members it has not moved yet, in rounds of at most one
+   * transaction: each round reads the state, evaluates the members still pending (a member keeps
+   * the slot that last moved it) and commits the moves that fit, held on the state's version. A
+   * crash between rounds leaves the rest pending, and the redelivered job finishes them.
+   */
   const applySlot = async (
     cell: CellRecord,
     members: CheckDefinitionRecord[],
     record: CellResultsRecord,
     retentionDays: number,
-  ): Promise<TransitionRecord[] | undefined> => {
-    for (let attempt = 0; attempt < 8; attempt += 1) {
+  ): Promise<TransitionRecord[]> => {
+    const recorded: TransitionRecord[] = [];
+    const thresholds = Object.fromEntries(members.map((m) => [m.id, m.failure_threshold]));
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const current = await getCellState(deps.table, cell.id);
       // A slot older than one that already moved a member is stored, not applied: states move forward.
-      if (current && record.slot < current.last_slot) return [];
-      const snapshots: Record<string, CheckStateSnapshot> = {};
+      if (current && record.slot < current.last_slot) return recorded;
       const pending = record.results.filter((entry) => (current?.members[entry.c]?.slot ?? '') < record.slot);
+      const before: Record<string, CheckStateSnapshot> = {};
       for (const entry of pending) {
         const stored = current?.members[entry.c];
-        snapshots[entry.c] = stored
+        before[entry.c] = stored
           ? { state: stored.state, consecutive_failures: stored.consecutive_failures }
           : UP;
       }
-      const thresholds = Object.fromEntries(members.map((m) => [m.id, m.failure_threshold]));
       const evaluation = evaluateCellSlot(
-        snapshots,
+        before,
         pending.map((entry) => ({ check_id: entry.c, success: entry.ok })),
         thresholds,
       );
-      if (!evaluation.changed) return [];
+      if (!evaluation.changed) return recorded;
+      const moved = await transitionOps(
+        cell,
+        members,
+        evaluation.transitions,
+        record.slot,
+        retentionDays,
+        MAX_OPS - 1,
+      );
+      const transitioning = new Set(evaluation.transitions.map((t) => t.check_id));
       const nextMembers: CellStateRecord['members'] = { ...(current?.members ?? {}) };
       for (const [id, snapshot] of Object.entries(evaluation.next)) {
+        const was = before[id];
+        const same =
+          was?.state === snapshot.state && was.consecutive_failures === snapshot.consecutive_failures;
+        // This round moves the members without a transition and those whose entity fitted.
+        if (same || (transitioning.has(id) && !moved.covered.has(id))) continue;
         if (snapshot.state === 'up' && snapshot.consecutive_failures === 0) delete nextMembers[id];
         else nextMembers[id] = { ...snapshot, slot: record.slot };
       }
@@ -207,13 +247,9 @@ export function createCellRunner(deps: CellRunnerDeps) {
         members: nextMembers,
         version: (current?.version ?? 0) + 1,
       };
-      const moved = await transitionOps(cell, members, evaluation.transitions, record.slot, retentionDays);
-      if (!moved) return undefined;
-      const ops = [cellStateOp(next, current?.version), ...moved.ops];
-      if (ops.length > MAX_OPS) throw new Error(`a slot of cell ${cell.id} moved too many entities at once`);
       try {
-        await deps.table.transact(ops);
-        return moved.transitions;
+        await deps.table.transact([cellStateOp(next, current?.version), ...moved.ops]);
+        recorded.push(...moved.transitions);
       } catch (error) {
         // Another writer moved the state or an entity meanwhile: read again and evaluate again.
         if (!(error instanceof ConditionFailedError)) throw error;
@@ -245,7 +281,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
         fresh = false;
         record = (await getCellResults(deps.table, cell.id, slot)) ?? record;
       }
-      const transitions = (await applySlot(cell, members, record, tenant.retention_days)) ?? [];
+      const transitions = await applySlot(cell, members, record, tenant.retention_days);
       return {
         status: fresh || transitions.length > 0 ? 'recorded' : 'duplicate',
         results: record.results.length,
