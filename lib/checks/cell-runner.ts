@@ -8,6 +8,7 @@ import type { CheckStateSnapshot } from '../domain/check-state.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { deterministicId } from '../platform/ids.ts';
 import type { Prober } from '../probes/types.ts';
+import { mergeCounterUpdates } from '../store/merge-updates.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { type CellRecord, getCell } from './cell-items.ts';
 import {
@@ -178,7 +179,8 @@ export function createCellRunner(deps: CellRunnerDeps) {
       });
       group.push(...entityOps.ops);
       if (entityOps.transition) recorded.push(entityOps.transition);
-      if (ops.length + group.length > budget) {
+      // The tenant's status counters are one item: the entities' moves of it fold into one op.
+      if (mergeCounterUpdates([...ops, ...group]).length > budget) {
         if (ops.length > 0) break;
         throw new Error(`one entity's checks of cell ${cell.id} moved too many at once`);
       }
@@ -248,7 +250,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
         version: (current?.version ?? 0) + 1,
       };
       try {
-        await deps.table.transact([cellStateOp(next, current?.version), ...moved.ops]);
+        await deps.table.transact(mergeCounterUpdates([cellStateOp(next, current?.version), ...moved.ops]));
         recorded.push(...moved.transitions);
       } catch (error) {
         // Another writer moved the state or an entity meanwhile: read again and evaluate again.
