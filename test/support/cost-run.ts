@@ -7,6 +7,8 @@ import { STREAM_ENTITIES } from '../../lib/app.ts';
 import { createBlueprintService } from '../../lib/catalog/blueprint-service.ts';
 import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
 import { createEntityService } from '../../lib/catalog/entity-service.ts';
+import { cellResultsPage } from '../../lib/checks/cell-result-items.ts';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { latestResults } from '../../lib/checks/result-items.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
@@ -115,7 +117,10 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
     const cloud = createCloudApp(config, {
       dynamodb: metered,
       clock,
-      logWrite: process.env.COST_LOG_LEVEL === 'warn' ? (line: string) => process.stderr.write(`${line}\n`) : () => {},
+      logWrite:
+        process.env.COST_LOG_LEVEL === 'warn'
+          ? (line: string) => process.stderr.write(`${line}\n`)
+          : () => {},
       sqs: notify.sqs,
       actionSqs: actions.sqs,
       probeSqs: probes.sqs,
@@ -217,15 +222,32 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
         // The mapping's batching window: what becomes visible within a second goes in one batch.
         const event = probes.take(clock.now() + 1000);
         if (!event) continue;
-        results += event.Records.length;
         await run('worker', () => worker(event, lambdaContext('worker')));
         await drainChanges();
       }
     };
 
     const peekTable = createDynamoTable({ client: testTable.client, tableName: testTable.tableName });
-    const stored = () =>
-      Promise.all(checkIds.map(async (id) => (await latestResults(peekTable, id, 100)).length));
+    /** Results stored per check: push checks' own items, pull checks' entries in their cell's slots. */
+    const stored = async () => {
+      const definitions = await Promise.all(
+        checkIds.map((id) => getCheckDefinition(peekTable, tenantId, id)),
+      );
+      const cellIds = [...new Set(definitions.flatMap((d) => (d?.cell ? [d.cell.cell_id] : [])))];
+      const perCheck = new Map<string, number>();
+      for (const cellId of cellIds) {
+        const page = await cellResultsPage(peekTable, cellId, { limit: 100 });
+        for (const slot of page.slots)
+          for (const entry of slot.results) perCheck.set(entry.c, (perCheck.get(entry.c) ?? 0) + 1);
+      }
+      return Promise.all(
+        definitions.map(async (d, i) =>
+          d?.cell
+            ? (perCheck.get(d.id) ?? 0)
+            : (await latestResults(peekTable, checkIds[i] ?? '', 100)).length,
+        ),
+      );
+    };
     await minute(0, 200);
     progress('warm-up minute done: every check up');
     let minutes = 1;
@@ -239,10 +261,12 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
       for (let c = 1; c <= cycles; c += 1) {
         await minute(minutes, mode === 'flapping' && c % 2 === 1 ? 500 : 200);
         minutes += 1;
-        progress(`${mode}: minute ${c} of ${cycles}, ${results} results`);
+        progress(`${mode}: minute ${c} of ${cycles}`);
       }
       const snapshot = meter.snapshot();
       const gained = (await stored()).map((n, i) => n - (before[i] ?? 0));
+      // Per check result: a cell's message carries up to 100.
+      results = gained.reduce((sum, n) => sum + n, 0);
       return {
         mode,
         checks,
