@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { unchanged } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import type { PageSource } from '../store/paging.ts';
+import type { Item, Table, WriteOp } from '../store/table.ts';
 
 /**
  * Owner of what a cell's slots leave behind (issue 26's layout), in the cell's partition
@@ -128,5 +129,22 @@ export function cellStateOp(record: CellStateRecord, readVersion: number | undef
   return state.put(
     record,
     readVersion === undefined ? { kind: 'itemNotExists' } : unchanged('version', readVersion),
+  );
+}
+
+/** The paged list of a cell's slots, newest first (for sealed cursors). */
+export function cellResultsSource(cellId: string): PageSource {
+  return { pk: partition(cellId), prefix: RESULTS_PREFIX };
+}
+
+/** A slot's results read through a page of `cellResultsSource`. */
+export function parseCellResults(item: Item): CellResultsRecord {
+  return results.parse(item);
+}
+
+/** Whether a stored slot holds a result of `checkId` (a page filter: it reads the item's entries). */
+export function holdsResultOf(item: Item, checkId: string): boolean {
+  return (
+    Array.isArray(item.results) && item.results.some((entry) => (entry as { c?: unknown }).c === checkId)
   );
 }

@@ -2,6 +2,7 @@ import { nextCellSlot } from '../domain/cell-slots.ts';
 import type { CheckRecord } from '../domain/check-record.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
+import { deterministicId } from '../platform/ids.ts';
 import type { Table } from '../store/table.ts';
 import {
   type CellResultsRecord,
@@ -9,6 +10,7 @@ import {
   cellResultsPage,
   getCellState,
 } from './cell-result-items.ts';
+import type { ResultRecord } from './result-items.ts';
 
 /**
  * A pull check in a cell as the API shows it: its running state from the cell's state item (a
@@ -65,3 +67,20 @@ export function createCellView(deps: { table: Table; clock: Clock }) {
 }
 
 export type CellView = ReturnType<typeof createCellView>;
+
+/** A member's result in a stored slot, as the results API shows results (its id fixed by check and slot). */
+export function memberResult(slot: CellResultsRecord, checkId: string): ResultRecord | undefined {
+  const entry = slot.results.find((r) => r.c === checkId);
+  if (!entry) return undefined;
+  const slotMs = Date.parse(slot.slot);
+  return {
+    id: deterministicId('res', slotMs, `${checkId}:${slotMs}:p`),
+    check_id: checkId,
+    status_code: entry.s,
+    latency_ms: entry.l,
+    success: entry.ok,
+    error_message: entry.e ?? '',
+    checked_at: isoTime(slotMs + entry.o),
+    ...(entry.d ? { details: entry.d } : {}),
+  };
+}

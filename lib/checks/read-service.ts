@@ -2,6 +2,8 @@ import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { type PageRequest, readPage, unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
+import { cellResultsSource, holdsResultOf, parseCellResults } from './cell-result-items.ts';
+import { memberResult } from './cell-view.ts';
 import type { CheckService } from './check-service.ts';
 import { publicResult, publicTransition } from './records.ts';
 import { parseResult, resultsSource } from './result-items.ts';
@@ -27,7 +29,24 @@ export function createCheckReadService(deps: CheckReadDeps) {
     /** A page of the check's results, newest first by checked_at. */
     async results(tenantId: string, checkId: string, page: PageRequest) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);
-      const read = await readPage(deps, resultsSource(check.id), page, unexpired(clock.now()));
+      const live = unexpired(clock.now());
+      if (check.cell) {
+        // A pull check in a cell: its entries of the cell's slots, newest first (one per slot).
+        const read = await readPage(
+          deps,
+          cellResultsSource(check.cell.cell_id),
+          page,
+          (item) => live(item) && holdsResultOf(item, check.id),
+        );
+        return {
+          results: read.items.flatMap((item) => {
+            const result = memberResult(parseCellResults(item), check.id);
+            return result ? [publicResult(result)] : [];
+          }),
+          next_cursor: read.nextCursor,
+        };
+      }
+      const read = await readPage(deps, resultsSource(check.id), page, live);
       return {
         results: read.items.map((item) => publicResult(parseResult(item))),
         next_cursor: read.nextCursor,
