@@ -52,13 +52,18 @@ export function createCellMembership(deps: { table: Table; dueShards: number; no
   };
 
   return {
-    async join(check: {
-      id: string;
-      tenant_id: string;
-      interval_seconds: number;
-      version: number;
-    }): Promise<MembershipOps> {
-      const [roomy] = await cellsWithRoom(table, check.tenant_id, check.interval_seconds);
+    /**
+     * `attempt` counts the caller's tries: a join that lost a race for a cell tries another one
+     * with room, and from the third try starts a cell of its own, so checks created together
+     * spread over a few cells instead of queueing for one.
+     */
+    async join(
+      check: { id: string; tenant_id: string; interval_seconds: number; version: number },
+      attempt = 0,
+    ): Promise<MembershipOps> {
+      const roomyCells =
+        attempt >= 2 ? [] : await cellsWithRoom(table, check.tenant_id, check.interval_seconds);
+      const roomy = attempt === 0 ? roomyCells[0] : roomyCells[Math.floor(Math.random() * roomyCells.length)];
       // The index is eventually consistent: read the cell itself before counting on its room.
       const cell = roomy ? await getCell(table, roomy.shard, roomy.id) : undefined;
       const unknown = { state: 'unknown' as const, consecutive_failures: 0, slot: '' };

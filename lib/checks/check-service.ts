@@ -81,7 +81,13 @@ export function createCheckService(deps: CheckServiceDeps) {
     }
   };
 
-  const createOnce = async (tenantId: string, body: CreateCheckBody, def: CheckDefinition, limit: number) => {
+  const createOnce = async (
+    tenantId: string,
+    body: CreateCheckBody,
+    def: CheckDefinition,
+    limit: number,
+    attempt: number,
+  ) => {
     const entity = await aggregate.requireEntity(tenantId, body.entity_id);
     const now = clock.now();
     const at = isoTime(now);
@@ -111,7 +117,10 @@ export function createCheckService(deps: CheckServiceDeps) {
     });
     // An enabled pull check joins a cell, which schedules it: the check itself is not in the due index.
     const joined = inCell(check)
-      ? await cells.join({ id, tenant_id: tenantId, interval_seconds: check.interval_seconds, version: 1 })
+      ? await cells.join(
+          { id, tenant_id: tenantId, interval_seconds: check.interval_seconds, version: 1 },
+          attempt,
+        )
       : undefined;
     const stored: CheckRecord = joined?.place ? { ...check, cell: joined.place, next_run_at: null } : check;
     try {
@@ -244,7 +253,10 @@ export function createCheckService(deps: CheckServiceDeps) {
       const limit = tenant.check_limit_per_entity;
       if (limit <= 0)
         throw new LimitExceededError('your plan allows no checks (check_limit_per_entity is 0)');
-      return withRetries(OPTIMISTIC_ATTEMPTS, 'the entity', () => createOnce(tenantId, body, def, limit));
+      let attempt = 0;
+      return withRetries(OPTIMISTIC_ATTEMPTS, 'the entity', () =>
+        createOnce(tenantId, body, def, limit, attempt++),
+      );
     },
 
     async list(tenantId: string, filter: { entity_id?: string | undefined }): Promise<CheckRecord[]> {
