@@ -93,19 +93,6 @@ export function tenantCheckItems(table: Table, tenantId: string): Promise<Item[]
   );
 }
 
-/** The definitions of the given checks of a tenant (missing ones are absent). */
-export async function checkDefinitionsById(
-  table: Table,
-  tenantId: string,
-  checkIds: readonly string[],
-): Promise<CheckDefinitionRecord[]> {
-  const items = await batchGetAll(
-    table,
-    checkIds.map((id) => definitionItem.key({ tenant_id: tenantId, id })),
-  );
-  return definitionItem.parseAll(items);
-}
-
 const checkTypeSchema = z.object({ id: z.string(), check_type: z.enum(CHECK_TYPES) });
 
 /** check id -> check type of the definitions among `items` (parsing only those two fields). */
@@ -135,14 +122,6 @@ export async function checkTypesOf(
     [...new Set(checkIds)].map((id) => definitionItem.key({ tenant_id: tenantId, id })),
   );
   return typesOf(items);
-}
-
-/** The definitions of the tenant's checks (the whole partition's `CHECK#` items). */
-export async function tenantCheckDefinitions(
-  table: Table,
-  tenantId: string,
-): Promise<CheckDefinitionRecord[]> {
-  return definitionItem.parseAll(await tenantCheckItems(table, tenantId));
 }
 
 /** The paged list of a tenant's checks (its partition's `CHECK#` items), for sealed cursors. */

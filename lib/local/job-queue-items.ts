@@ -3,7 +3,7 @@ import { isoTime } from '../platform/clock.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
-import type { Key, Table, UpdateOp, WriteOp } from '../store/table.ts';
+import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
 
 /**
  * Owner of `queue_job` and `dead_letter`, the stored items of the local job queue
@@ -63,11 +63,6 @@ export interface DeadLetter {
 export type StoredJob<B> =
   | { readable: true; id: string; body: B; attempts: number; visibleMs: number }
   | { readable: false; id: string; body: unknown; error: z.ZodError };
-
-/** The key of a queued job: its delete, in a caller's transaction, acks it (runProbeJob's `alsoCommit`). */
-export function queuedJobKey(queue: string, id: string): Key {
-  return queueJob.key({ queue, id });
-}
 
 /** The put of a job newly queued, visible at `visibleMs`, with no failed attempt yet (`itemNotExists`: an id is queued once). */
 export function jobQueuedOp(queue: string, job: { id: string; body: unknown }, visibleMs: number): WriteOp {

@@ -1,4 +1,5 @@
 import { ZodError } from 'zod';
+import { readEntityById } from '../catalog/entity-items.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
 import { latestResults } from '../checks/result-items.ts';
@@ -7,7 +8,6 @@ import { redactUrl } from '../domain/url-redaction.ts';
 import type { Table } from '../store/table.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import type { Alert } from './ports.ts';
-import { readEntityById } from './upstream.ts';
 
 /** Results read back for the last error: a recovery's latest result is a success, the error is just before it. */
 const RESULTS_SCANNED = 20;

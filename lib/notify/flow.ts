@@ -1,3 +1,4 @@
+import { readEntityById } from '../catalog/entity-items.ts';
 import { isRecovery, type StateChangeEvent } from '../domain/state-change-event.ts';
 import type { JobInput } from '../platform/job-queue.ts';
 import type { ChannelRecord } from './channel-items.ts';
@@ -15,7 +16,7 @@ import { lastSentAtMs } from './notify-state-items.ts';
 import type { PolicyRecord } from './policy-items.ts';
 import { firstRepeat } from './repeat.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
-import { downUpstreams, isDownState, readEntityById } from './upstream.ts';
+import { downUpstreams, isDownState } from './upstream.ts';
 
 /**
  * The `event` job: one state change evaluated against its check's policy in SPEC.md's order

@@ -1,3 +1,4 @@
+import { readEntityById } from '../catalog/entity-items.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { isoTime } from '../platform/clock.ts';
@@ -15,7 +16,6 @@ import type { NotifyJob } from './jobs.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
 import type { NotifyActions, SendOutcome } from './ports.ts';
 import { handleRepeat } from './repeat.ts';
-import { readEntityById } from './upstream.ts';
 
 /**
  * The notifier: the notify queue's job handler (the local job runner and the notifier Lambda call

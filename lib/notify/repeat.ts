@@ -1,3 +1,4 @@
+import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
 import { repeatJobId } from './job-ids.ts';
@@ -10,7 +11,7 @@ import {
   storeAndDispatch,
 } from './notify-deps.ts';
 import type { PolicyRecord } from './policy-items.ts';
-import { isDownState, readEntityById } from './upstream.ts';
+import { isDownState } from './upstream.ts';
 
 /**
  * Repeats: while an entity stays down with the same transition and its check's policy asks for it,

@@ -1,4 +1,4 @@
-import { type EntityState, readEntityById as readEntityStateById } from '../catalog/entity-items.ts';
+import { type EntityState, readEntityById } from '../catalog/entity-items.ts';
 import { dependenciesOf } from '../catalog/relation-items.ts';
 import type { Table } from '../store/table.ts';
 
@@ -16,15 +16,6 @@ const DOWN_STATES: ReadonlySet<string> = new Set(['down', 'degraded']);
 
 /** True for a state an alert is held back under (and repeats run in). */
 export const isDownState = (state: string) => DOWN_STATES.has(state);
-
-/** The entity's state item found by its id (consistent), or undefined when it is gone. */
-export async function readEntityById(
-  table: Table,
-  tenantId: string,
-  entityId: string,
-): Promise<EntityState | undefined> {
-  return readEntityStateById(table, tenantId, entityId);
-}
 
 /** The entities `entityId` depends on, directly or not, that are down or degraded now (breadth first). */
 export async function downUpstreams(

@@ -16,6 +16,7 @@ import {
   expectText,
   openPage,
   screenshot,
+  seedEntity,
   signIn,
   startConsole,
 } from './support.ts';
@@ -71,13 +72,11 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     target.listen(0, '127.0.0.1');
     await Promise.all([once(receiver, 'listening'), once(target, 'listening')]);
     rig = await startConsole({ NODE_EXTRA_CA_CERTS: caFile });
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
-    const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-      slug: 'checkout',
-      name: 'Checkout API',
-    });
-    expect(entity.status).toBe(201);
-    entityId = entity.body.id;
+    entityId = await seedEntity(
+      rig,
+      { slug: 'svc', name: 'Services' },
+      { slug: 'checkout', name: 'Checkout API' },
+    );
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();

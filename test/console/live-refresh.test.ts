@@ -8,6 +8,7 @@ import {
   expectNoConsoleErrors,
   openPage,
   SHOWN_WITHIN_MS,
+  seedEntity,
   signIn,
   startConsole,
 } from './support.ts';
@@ -49,15 +50,14 @@ describe('console pages follow runs without a reload', { timeout: 90_000 }, () =
     target = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'));
     await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
     rig = await startConsole();
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'service', name: 'Service' })).status).toBe(201);
-    const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/service/entities', {
-      slug: 'checkout',
-      name: 'Checkout',
-    });
-    expect(entity.status).toBe(201);
+    const entityId = await seedEntity(
+      rig,
+      { slug: 'service', name: 'Service' },
+      { slug: 'checkout', name: 'Checkout' },
+    );
     // Probed every 2 s and always up: its state never changes after the first result.
     const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entity.body.id,
+      entity_id: entityId,
       check_type: 'http',
       target_url: `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`,
       interval_seconds: 2,

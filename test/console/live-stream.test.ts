@@ -5,6 +5,7 @@ import {
   expectNoConsoleErrors,
   expectText,
   SHOWN_WITHIN_MS,
+  seedEntity,
   startConsole,
 } from './support.ts';
 
@@ -37,14 +38,13 @@ describe('console live stream across tabs', { timeout: 240_000 }, () => {
 
   beforeAll(async () => {
     rig = await startConsole();
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'service', name: 'Service' })).status).toBe(201);
-    const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/service/entities', {
-      slug: 'checkout',
-      name: 'Checkout',
-    });
-    expect(entity.status).toBe(201);
+    const entityId = await seedEntity(
+      rig,
+      { slug: 'service', name: 'Service' },
+      { slug: 'checkout', name: 'Checkout' },
+    );
     const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entity.body.id,
+      entity_id: entityId,
       check_type: 'push',
       interval_seconds: 3600,
       failure_threshold: 1,

@@ -5,6 +5,7 @@ import {
   expectNoConsoleErrors,
   expectText,
   openPage,
+  seedEntity,
   signIn,
   startConsole,
 } from './support.ts';
@@ -26,14 +27,13 @@ describe('console check names', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     rig = await startConsole();
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
-    const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-      slug: 'backup',
-      name: 'Backup host',
-    });
-    expect(entity.status).toBe(201);
+    const entityId = await seedEntity(
+      rig,
+      { slug: 'svc', name: 'Services' },
+      { slug: 'backup', name: 'Backup host' },
+    );
     const check = await rig.api<{ id: string; name: string }>('POST', '/v1/checks', {
-      entity_id: entity.body.id,
+      entity_id: entityId,
       check_type: 'push',
       name: 'Nightly backup',
       interval_seconds: 86_400,

@@ -6,6 +6,7 @@ import {
   expectText,
   openPage,
   screenshot,
+  seedEntity,
   signIn,
   startConsole,
 } from './support.ts';
@@ -22,13 +23,11 @@ describe('console ping URLs', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     rig = await startConsole();
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'jobs', name: 'Jobs' })).status).toBe(201);
-    const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/jobs/entities', {
-      slug: 'backup',
-      name: 'Nightly backup',
-    });
-    expect(entity.status).toBe(201);
-    entityId = entity.body.id;
+    entityId = await seedEntity(
+      rig,
+      { slug: 'jobs', name: 'Jobs' },
+      { slug: 'backup', name: 'Nightly backup' },
+    );
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();

@@ -115,6 +115,18 @@ export interface ConsolePage {
  * provoked on purpose (a validation error shown at a field) makes Chromium log "Failed to load
  * resource"; those are not errors of the page, but any 5xx answer is.
  */
+/** A blueprint and one entity in it, made through the API (both 201); answers the entity's id. */
+export async function seedEntity(
+  rig: ConsoleRig,
+  blueprint: { slug: string; name: string },
+  entity: { slug: string; name: string },
+): Promise<string> {
+  expect((await rig.api('POST', '/v1/blueprints', blueprint)).status).toBe(201);
+  const made = await rig.api<{ id: string }>('POST', `/v1/blueprints/${blueprint.slug}/entities`, entity);
+  expect(made.status).toBe(201);
+  return made.body.id;
+}
+
 export async function openPage(rig: ConsoleRig, options: { width?: number } = {}): Promise<ConsolePage> {
   const context = await rig.browser.newContext({
     viewport: { width: options.width ?? 1280, height: 900 },

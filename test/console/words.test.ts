@@ -9,6 +9,7 @@ import {
   expectText,
   openPage,
   SHOWN_WITHIN_MS,
+  seedEntity,
   signIn,
   startConsole,
 } from './support.ts';
@@ -48,14 +49,13 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
 
   beforeAll(async () => {
     rig = await startConsole();
-    expect((await rig.api('POST', '/v1/blueprints', { slug: 'svc', name: 'Services' })).status).toBe(201);
-    const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
-      slug: 'billing',
-      name: 'Billing',
-    });
-    expect(entity.status).toBe(201);
+    const entityId = await seedEntity(
+      rig,
+      { slug: 'svc', name: 'Services' },
+      { slug: 'billing', name: 'Billing' },
+    );
     const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
-      entity_id: entity.body.id,
+      entity_id: entityId,
       check_type: 'push',
       interval_seconds: 60,
       failure_threshold: 1,

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -20,6 +19,7 @@ import { createCountedQueue } from './cost-queues.ts';
 import { createTestTable, localClient } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
 import { lambdaContext } from './lambda-context.ts';
+import { startStatusServer } from './status-server.ts';
 
 /**
  * The pull-check path of the cloud runtime under the cost meter: the generator (once a minute, as
@@ -61,21 +61,6 @@ const MINUTE = 60_000;
 const SETUP_CONCURRENCY = 8;
 const QUEUE = (name: string) => `https://sqs.us-east-1.amazonaws.com/123456789012/vigil-${name}`;
 
-async function startTargetServer() {
-  let status = 200;
-  const server = createServer((_req, res) => res.writeHead(status).end(`status ${status}`));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}/health`,
-    set: (next: number) => {
-      status = next;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 const imageEntity = (r: DynamoDBRecord) =>
   r.dynamodb?.NewImage?.entity?.S ?? r.dynamodb?.OldImage?.entity?.S ?? '';
 
@@ -88,7 +73,7 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
   // Setup and the warm-up minute are not counted: no reads around their writes either.
   meter.pause();
   const clock = createFakeClock(START_MS);
-  const target = await startTargetServer();
+  const target = await startStatusServer();
   const probes = createCountedQueue('probes', meter, clock.now);
   const notify = createCountedQueue('notify', meter, clock.now);
   const actions = createCountedQueue('actions', meter, clock.now);
