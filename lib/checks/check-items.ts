@@ -93,6 +93,19 @@ export function tenantCheckItems(table: Table, tenantId: string): Promise<Item[]
   );
 }
 
+/** The definitions of the given checks of a tenant (missing ones are absent). */
+export async function checkDefinitionsById(
+  table: Table,
+  tenantId: string,
+  checkIds: readonly string[],
+): Promise<CheckDefinitionRecord[]> {
+  const items = await batchGetAll(
+    table,
+    checkIds.map((id) => definitionItem.key({ tenant_id: tenantId, id })),
+  );
+  return definitionItem.parseAll(items);
+}
+
 const checkTypeSchema = z.object({ id: z.string(), check_type: z.enum(CHECK_TYPES) });
 
 /** check id -> check type of the definitions among `items` (parsing only those two fields). */
