@@ -203,8 +203,11 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
         at = probes.nextVisibleAt()
       ) {
         clock.set(Math.max(clock.now(), at));
-        // The mapping's batching window: what becomes visible within a second goes in one batch.
-        const event = probes.take(clock.now() + 1000);
+        // The mapping's batching window: what becomes visible within a second goes in one batch,
+        // but never past the minute: a batch reaching into the next minute took some checks' next
+        // jobs early in alternate minutes, so a 5-minute phase counted 997 or 1003 results for some
+        // draws of check ids (their phases); bounded by the minute, each minute holds each check once.
+        const event = probes.take(Math.min(clock.now() + 1000, start + MINUTE - 1));
         if (!event) continue;
         await run('worker', () => worker(event, lambdaContext('worker')));
         await drainChanges();
