@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { unchanged } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
+import { queryAll } from '../store/items.ts';
 import type { PageSource } from '../store/paging.ts';
-import type { Item, Table, WriteOp } from '../store/table.ts';
+import { cellPartition } from '../store/partitions.ts';
+import { type Item, MAX_QUERY_LIMIT, type Table, type WriteOp } from '../store/table.ts';
 
 /**
  * Owner of what a cell's slots leave behind (issue 26's layout), in the cell's partition
@@ -66,7 +68,7 @@ export const cellStateSchema = z.object({
 });
 export type CellStateRecord = z.infer<typeof cellStateSchema>;
 
-const partition = (cellId: string) => `CELLRES#${cellId}`;
+const partition = cellPartition;
 const RESULTS_PREFIX = 'RES#';
 
 const results = defineItem({
@@ -147,4 +149,27 @@ export function holdsResultOf(item: Item, checkId: string): boolean {
   return (
     Array.isArray(item.results) && item.results.some((entry) => (entry as { c?: unknown }).c === checkId)
   );
+}
+
+/**
+ * The cell's slots from `from` to `to` (ISO times, inclusive), oldest first: at most `max` + 1 of
+ * them, so a caller bounding its read sees that more were there.
+ */
+export async function cellResultsBetween(
+  table: Table,
+  cellId: string,
+  range: { from: string; to: string; max: number; consistent?: boolean },
+): Promise<CellResultsRecord[]> {
+  const items = await queryAll(
+    (cursor) =>
+      table.query({
+        pk: partition(cellId),
+        sk: { op: 'between', low: `${RESULTS_PREFIX}${range.from}`, high: `${RESULTS_PREFIX}${range.to}` },
+        limit: Math.min(range.max + 1, MAX_QUERY_LIMIT),
+        cursor,
+        ...(range.consistent ? { consistent: true } : {}),
+      }),
+    range.max + 1,
+  );
+  return results.parseAll(items.slice(0, range.max + 1));
 }

@@ -20,6 +20,7 @@ import {
   getCellResults,
   getCellState,
 } from './cell-result-items.ts';
+import { rollUpFinishedBucket } from './cell-rollups.ts';
 import { checkDefinitionsById } from './check-items.ts';
 import { entityStateOps } from './entity-state-ops.ts';
 import { probeDefinition } from './probe-job.ts';
@@ -284,6 +285,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
         record = (await getCellResults(deps.table, cell.id, slot)) ?? record;
       }
       const transitions = await applySlot(cell, members, record, tenant.retention_days);
+      await rollUpFinishedBucket(deps.table, cell, job.slot_ms, tenant.retention_days);
       return {
         status: fresh || transitions.length > 0 ? 'recorded' : 'duplicate',
         results: record.results.length,

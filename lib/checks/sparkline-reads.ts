@@ -14,6 +14,7 @@ import { queryInteger } from '../http/route-schemas.ts';
 import { isoTime } from '../platform/clock.ts';
 import { ValidationError } from '../platform/errors.ts';
 import type { Table } from '../store/table.ts';
+import { cellMemberBuckets, cellMemberSamples } from './cell-rollups.ts';
 import { resultsBetween } from './result-items.ts';
 import { rollupsBetween } from './rollup-items.ts';
 
@@ -22,12 +23,19 @@ import { rollupsBetween } from './rollup-items.ts';
  * it starts on a bucket boundary too. When each sparkline bucket spans whole rollup buckets the
  * answer comes from the rollup items (at most 12 per hour of window, however often the check
  * runs); only other bucket widths read the raw results of the window, and at most
- * RAW_SPARKLINE_MAX_RESULTS of them.
+ * RAW_SPARKLINE_MAX_RESULTS of them. A pull check in a cell reads its cell's rollups or slots
+ * (lib/checks/cell-rollups.ts) and, as a check moved into a cell keeps the per-check items it had
+ * before (until they expire), its own ones too: both count, so its history is not cut.
  */
 
 const HOUR_MS = 3_600_000;
 /** Raw results one sparkline may read (unaligned bucket widths only); more is a 400. */
 export const RAW_SPARKLINE_MAX_RESULTS = 20_000;
+/**
+ * Slots of a cell one sparkline may read (a cell member, unaligned widths only); more is a 400.
+ * Each holds every member's result (up to 100), so fewer than results: a day of 1-minute slots.
+ */
+export const RAW_SPARKLINE_MAX_CELL_SLOTS = 2_000;
 
 /** Query of GET /v1/checks/{id}/sparkline: hours (default 24, at most 720), buckets (default 48, at most 500). */
 export const sparklineQuery = z.object({
@@ -91,21 +99,39 @@ interface Window {
   buckets: number;
 }
 
-/** The check a sparkline is read for: its id and its current bucket (kept on its state item). */
+/**
+ * The check a sparkline is read for: its id and its current bucket (kept on its state item); for
+ * a pull check in a cell, the cell and the interval it runs at.
+ */
 export interface SparklineCheck {
   id: string;
   current_rollup?: CurrentRollup | undefined;
+  cell?: { cell_id: string } | null | undefined;
+  interval_seconds?: number;
+}
+
+/** The check's cell membership, when it runs in a cell. */
+function memberOf(check: SparklineCheck) {
+  return check.cell && check.interval_seconds !== undefined
+    ? { checkId: check.id, cellId: check.cell.cell_id, intervalSeconds: check.interval_seconds }
+    : undefined;
+}
+
+function tooManyResults(): never {
+  throw ValidationError.field(
+    'buckets',
+    'too many results for this bucket width; choose buckets so that each spans a multiple of 5 minutes',
+  );
 }
 
 async function fromRollups(table: Table, check: SparklineCheck, w: Window): Promise<SparklineBucket[]> {
   const checkId = check.id;
   const width = (w.endMs - w.startMs) / w.buckets;
-  const stored = await rollupsBetween(
-    table,
-    checkId,
-    isoTime(w.startMs),
-    isoTime(w.endMs - ROLLUP_BUCKET_MS),
-  );
+  const member = memberOf(check);
+  const [stored, cellBuckets] = await Promise.all([
+    rollupsBetween(table, checkId, isoTime(w.startMs), isoTime(w.endMs - ROLLUP_BUCKET_MS)),
+    member ? cellMemberBuckets(table, member, w) : [],
+  ]);
   const perBucket: Rollup[][] = Array.from({ length: w.buckets }, () => []);
   const add = ({ bucketStartMs, rollup }: { bucketStartMs: number; rollup: Rollup }) => {
     if (bucketStartMs < w.startMs || bucketStartMs >= w.endMs) return;
@@ -114,6 +140,8 @@ async function fromRollups(table: Table, check: SparklineCheck, w: Window): Prom
   for (const bucket of stored) add(rollupOf(bucket, bucket.histogram));
   // A stored item of the same bucket as the current one can exist (a late result); both count.
   if (check.current_rollup) add(rollupFromCurrent(check.current_rollup));
+  // A cell's buckets: their results are not among the per-check ones (a check is in one layout at a time).
+  for (const bucket of cellBuckets) add(bucket);
   return perBucket.map((rollups, i) => {
     const merged = mergeRollups(rollups);
     return {
@@ -126,24 +154,23 @@ async function fromRollups(table: Table, check: SparklineCheck, w: Window): Prom
   });
 }
 
-async function fromResults(table: Table, checkId: string, w: Window): Promise<SparklineBucket[]> {
-  const results = await resultsBetween(table, checkId, {
-    from: isoTime(w.startMs),
-    to: isoTime(w.endMs),
-    max: RAW_SPARKLINE_MAX_RESULTS,
-  });
-  if (results.length > RAW_SPARKLINE_MAX_RESULTS) {
-    throw ValidationError.field(
-      'buckets',
-      'too many results for this bucket width; choose buckets so that each spans a multiple of 5 minutes',
-    );
-  }
+async function fromResults(table: Table, check: SparklineCheck, w: Window): Promise<SparklineBucket[]> {
+  const member = memberOf(check);
+  const [results, cellSamples] = await Promise.all([
+    resultsBetween(table, check.id, {
+      from: isoTime(w.startMs),
+      to: isoTime(w.endMs),
+      max: RAW_SPARKLINE_MAX_RESULTS,
+    }),
+    member ? cellMemberSamples(table, member, { ...w, maxSlots: RAW_SPARKLINE_MAX_CELL_SLOTS }) : [],
+  ]);
+  if (results.length > RAW_SPARKLINE_MAX_RESULTS || !cellSamples) tooManyResults();
   const samples = results.map((result) => ({
     checked_at_ms: Date.parse(result.checked_at),
     success: result.success,
     latency_ms: result.latency_ms,
   }));
-  return bucketize(samples, { endMs: w.endMs, hours: w.hours, buckets: w.buckets });
+  return bucketize([...samples, ...cellSamples], { endMs: w.endMs, hours: w.hours, buckets: w.buckets });
 }
 
 /** The sparkline of a check over the `hours` before now: the window and `buckets` equal buckets, oldest first. */
@@ -156,8 +183,6 @@ export async function readSparkline(
   const span = options.hours * HOUR_MS;
   const window = { startMs: endMs - span, endMs, hours: options.hours, buckets: options.buckets };
   const aligned = span % options.buckets === 0 && (span / options.buckets) % ROLLUP_BUCKET_MS === 0;
-  const buckets = aligned
-    ? await fromRollups(table, check, window)
-    : await fromResults(table, check.id, window);
+  const buckets = aligned ? await fromRollups(table, check, window) : await fromResults(table, check, window);
   return { start: isoTime(window.startMs), end: isoTime(endMs), buckets };
 }
