@@ -160,16 +160,19 @@ export async function cellResultsBetween(
   cellId: string,
   range: { from: string; to: string; max: number; consistent?: boolean },
 ): Promise<CellResultsRecord[]> {
-  const items = await queryAll(
-    (cursor) =>
-      table.query({
-        pk: partition(cellId),
-        sk: { op: 'between', low: `${RESULTS_PREFIX}${range.from}`, high: `${RESULTS_PREFIX}${range.to}` },
-        limit: Math.min(range.max + 1, MAX_QUERY_LIMIT),
-        cursor,
-        ...(range.consistent ? { consistent: true } : {}),
-      }),
-    range.max + 1,
-  );
-  return results.parseAll(items.slice(0, range.max + 1));
+  const wanted = range.max + 1;
+  let read = 0;
+  const items = await queryAll(async (cursor) => {
+    // Each page asks for what is still wanted: the slots are large (every member's result).
+    const page = await table.query({
+      pk: partition(cellId),
+      sk: { op: 'between', low: `${RESULTS_PREFIX}${range.from}`, high: `${RESULTS_PREFIX}${range.to}` },
+      limit: Math.min(wanted - read, MAX_QUERY_LIMIT),
+      cursor,
+      ...(range.consistent ? { consistent: true } : {}),
+    });
+    read += page.items.length;
+    return page;
+  }, wanted);
+  return results.parseAll(items.slice(0, wanted));
 }
