@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock.ts';
-import type { CursorSeal } from '../store/cursor-seal.ts';
 import { ValidationError } from '../platform/errors.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
 import {
   openPageCursor,
   type PageRequest,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { getCellState } from '../../lib/checks/cell-result-items.ts';
 import { migrateChecksToCells } from '../../lib/checks/cell-migration.ts';
+import { getCellState } from '../../lib/checks/cell-result-items.ts';
 import { createCellRunner } from '../../lib/checks/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { dueChecksPage } from '../../lib/checks/check-state-items.ts';
@@ -41,7 +41,6 @@ describe.each(runtimes)('the move of pull checks into cells ($runtime runtime)',
       clock: systemClock,
       dueShards: DUE_SHARDS,
     });
-  const pullIds = () => [dump.checks.healthy, dump.checks.down, dump.checks.flaky];
   /** Every page of a check's results at `limit` per page, newest first. */
   const allResults = async (checkId: string, limit: number) => {
     const seen: { id: string; success: boolean; checked_at: string }[] = [];
