@@ -48,6 +48,24 @@ const lease = defineItem({
   docKey: { shard: '<shard>' },
 });
 
+/** Written once every tenant's enabled pull checks are in cells: later runs read only this. */
+const cellsMarker = defineItem({
+  type: itemType('migration'),
+  schema: z.object({ checks_moved: z.number().int(), completed_at: z.string() }),
+  key: (_: object) => ({ pk: 'MIGRATION', sk: 'cells' }),
+  docKey: {},
+});
+
+/** Whether the migration of pull checks into cells has completed. */
+export async function cellsMigrated(table: Table): Promise<boolean> {
+  return (await cellsMarker.get(table, {}, { consistent: true })) !== undefined;
+}
+
+/** The put of the cells migration's marker. */
+export function cellsMarkerOp(moved: number, completedAt: string): WriteOp {
+  return cellsMarker.put({ checks_moved: moved, completed_at: completedAt });
+}
+
 /** Every cell of a due shard (strongly consistent), for a generator run. */
 export async function cellsOfShard(table: Table, shard: number): Promise<CellRecord[]> {
   const items = await queryAll((cursor) =>

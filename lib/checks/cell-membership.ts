@@ -18,6 +18,12 @@ export interface CellPlace {
   shard: number;
 }
 
+/** A member's entry in the cell's state (a member up with no failures has none). */
+export type CellMemberEntry = CellStateRecord['members'][string];
+
+/** How a check enters a cell's state unless told otherwise: unknown until its first slot. */
+const UNKNOWN: CellMemberEntry = { state: 'unknown', consecutive_failures: 0, slot: '' };
+
 /** The ops of one membership change and where the check runs after it. */
 export interface MembershipOps {
   ops: WriteOp[];
@@ -55,23 +61,24 @@ export function createCellMembership(deps: { table: Table; dueShards: number; no
     /**
      * `attempt` counts the caller's tries: a join that lost a race for a cell tries another one
      * with room, and from the third try starts a cell of its own, so checks created together
-     * spread over a few cells instead of queueing for one.
+     * spread over a few cells instead of queueing for one. `entry` is the check's entry in the
+     * cell's state (the migration carries a running state over; null: up with no failures).
      */
     async join(
       check: { id: string; tenant_id: string; interval_seconds: number; version: number },
       attempt = 0,
+      entry: CellMemberEntry | null = UNKNOWN,
     ): Promise<MembershipOps> {
       const roomyCells =
         attempt >= 2 ? [] : await cellsWithRoom(table, check.tenant_id, check.interval_seconds);
       const roomy = attempt === 0 ? roomyCells[0] : roomyCells[Math.floor(Math.random() * roomyCells.length)];
       // The index is eventually consistent: read the cell itself before counting on its room.
       const cell = roomy ? await getCell(table, roomy.shard, roomy.id) : undefined;
-      const unknown = { state: 'unknown' as const, consecutive_failures: 0, slot: '' };
       if (cell && Object.keys(cell.members).length < CELL_SIZE) {
         return {
           ops: [
             cellMembersOp(cell, { ...cell.members, [check.id]: check.version }),
-            await stateWith(cell, (members) => ({ ...members, [check.id]: unknown })),
+            await stateWith(cell, (members) => (entry ? { ...members, [check.id]: entry } : members)),
           ],
           place: { cell_id: cell.id, shard: cell.shard },
         };
@@ -95,7 +102,7 @@ export function createCellMembership(deps: { table: Table; dueShards: number; no
               cell_id: id,
               tenant_id: check.tenant_id,
               last_slot: '',
-              members: { [check.id]: unknown },
+              members: entry ? { [check.id]: entry } : {},
               version: 1,
             },
             undefined,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
+import { migrateChecksToCells } from '../checks/cell-migration.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
@@ -179,6 +180,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   await migrateCheckItems({ table, tenants: app.tenants, logger, clock });
   // Before the API serves the board: tenants written before the status counters get them.
   await migrateStatusCounters({ table, tenants: app.tenants, logger, clock });
+  // Before the scheduler runs: enabled pull checks stored before cells join cells.
+  await migrateChecksToCells({ table, tenants: app.tenants, logger, clock, dueShards: config.dueShards });
 
   opened();
   const url = reachableUrl(address);
