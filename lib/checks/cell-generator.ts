@@ -42,12 +42,15 @@ export async function generateCellShard(
   // Without a lease (the shard's first run), slots from now on; never a burst of past ones.
   const afterMs = sentThrough === undefined ? deps.nowMs - 1 : Date.parse(sentThrough);
   if (afterMs >= windowEndMs) return { cells: cells.length, sent: 0, leased: true };
-  const slots = cells.flatMap((cell) =>
-    cellSlotsBetween(cell, afterMs, windowEndMs).map((slotMs) => ({
-      job: { kind: 'cell' as const, tenant_id: cell.tenant_id, cell_id: cell.id, shard, slot_ms: slotMs },
-      dueMs: slotMs,
-    })),
-  );
+  // A cell whose last member left stays for the next check of its tenant and interval; it runs nothing.
+  const slots = cells
+    .filter((cell) => Object.keys(cell.members).length > 0)
+    .flatMap((cell) =>
+      cellSlotsBetween(cell, afterMs, windowEndMs).map((slotMs) => ({
+        job: { kind: 'cell' as const, tenant_id: cell.tenant_id, cell_id: cell.id, shard, slot_ms: slotMs },
+        dueMs: slotMs,
+      })),
+    );
   const unsent = slots.length > 0 ? await deps.dispatch(slots) : 0;
   if (unsent > 0) return { cells: cells.length, sent: slots.length - unsent, leased: false };
   try {

@@ -1,7 +1,7 @@
 import { shardOf } from '../domain/schedule.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import {
   CELL_SIZE,
   type CellRecord,
@@ -30,6 +30,67 @@ export interface MembershipOps {
   place: CellPlace | undefined;
 }
 
+/** The cell's state with its members changed, held on the version read. */
+async function stateWith(
+  table: Table,
+  cell: CellRecord,
+  change: (members: CellStateRecord['members']) => CellStateRecord['members'],
+): Promise<WriteOp> {
+  const state = await getCellState(table, cell.id);
+  return cellStateOp(
+    {
+      cell_id: cell.id,
+      tenant_id: cell.tenant_id,
+      last_slot: state?.last_slot ?? '',
+      members: change({ ...(state?.members ?? {}) }),
+      version: (state?.version ?? 0) + 1,
+    },
+    state?.version,
+  );
+}
+
+/** How often a leave outside an API write (the entity purge) reads the cell again after losing a race. */
+const LEAVE_ATTEMPTS = 5;
+
+/** The ops that take `checkIds` out of a cell and its state, held on both versions (none if not members). */
+async function leaveOps(table: Table, place: CellPlace, checkIds: readonly string[]): Promise<WriteOp[]> {
+  const cell = await getCell(table, place.shard, place.cell_id);
+  const leaving = new Set(checkIds.filter((id) => cell && id in cell.members));
+  if (!cell || leaving.size === 0) return [];
+  const kept = <V>(entries: Record<string, V>): Record<string, V> =>
+    Object.fromEntries(Object.entries(entries).filter(([id]) => !leaving.has(id)));
+  return [cellMembersOp(cell, kept(cell.members)), await stateWith(table, cell, kept)];
+}
+
+/**
+ * Takes checks out of their cells on their own (the entity purge deletes checks without an API
+ * write to ride on): one transaction per cell, read again when a slot or a join moved the cell
+ * meanwhile. Idempotent: checks that are no longer members are skipped.
+ */
+export async function leaveCells(
+  table: Table,
+  members: readonly { place: CellPlace; checkId: string }[],
+): Promise<void> {
+  const byCell = new Map<string, { place: CellPlace; ids: string[] }>();
+  for (const { place, checkId } of members) {
+    const group = byCell.get(place.cell_id) ?? { place, ids: [] };
+    group.ids.push(checkId);
+    byCell.set(place.cell_id, group);
+  }
+  for (const { place, ids } of byCell.values()) {
+    for (let attempt = 1; ; attempt += 1) {
+      const ops = await leaveOps(table, place, ids);
+      if (ops.length === 0) break;
+      try {
+        await table.transact(ops);
+        break;
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError) || attempt >= LEAVE_ATTEMPTS) throw error;
+      }
+    }
+  }
+}
+
 /**
  * The cells side of check writes (issue 26's layout): a pull check that is enabled is a member of
  * one cell of its tenant and interval. Joining takes a cell with room (or starts one) and enters
@@ -39,23 +100,6 @@ export interface MembershipOps {
  */
 export function createCellMembership(deps: { table: Table; dueShards: number; nowMs: () => number }) {
   const { table } = deps;
-
-  const stateWith = async (
-    cell: CellRecord,
-    change: (members: CellStateRecord['members']) => CellStateRecord['members'],
-  ): Promise<WriteOp> => {
-    const state = await getCellState(table, cell.id);
-    return cellStateOp(
-      {
-        cell_id: cell.id,
-        tenant_id: cell.tenant_id,
-        last_slot: state?.last_slot ?? '',
-        members: change({ ...(state?.members ?? {}) }),
-        version: (state?.version ?? 0) + 1,
-      },
-      state?.version,
-    );
-  };
 
   return {
     /**
@@ -78,7 +122,7 @@ export function createCellMembership(deps: { table: Table; dueShards: number; no
         return {
           ops: [
             cellMembersOp(cell, { ...cell.members, [check.id]: check.version }),
-            await stateWith(cell, (members) => (entry ? { ...members, [check.id]: entry } : members)),
+            await stateWith(table, cell, (members) => (entry ? { ...members, [check.id]: entry } : members)),
           ],
           place: { cell_id: cell.id, shard: cell.shard },
         };
@@ -113,16 +157,7 @@ export function createCellMembership(deps: { table: Table; dueShards: number; no
     },
 
     async leave(place: CellPlace, checkId: string): Promise<WriteOp[]> {
-      const cell = await getCell(table, place.shard, place.cell_id);
-      if (!cell || !(checkId in cell.members)) return [];
-      const { [checkId]: _left, ...members } = cell.members;
-      return [
-        cellMembersOp(cell, members),
-        await stateWith(cell, (states) => {
-          const { [checkId]: _gone, ...rest } = states;
-          return rest;
-        }),
-      ];
+      return leaveOps(table, place, [checkId]);
     },
 
     async touch(place: CellPlace, checkId: string, version: number): Promise<WriteOp[]> {
