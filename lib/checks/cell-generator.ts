@@ -8,6 +8,8 @@ import type { CellJob } from './cell-runner.ts';
 export interface DueCellSlot {
   job: CellJob;
   dueMs: number;
+  /** The cell's next slot after this one (the local queue drops a slot superseded by it). */
+  nextMs: number;
 }
 
 export interface CellShardRun {
@@ -49,6 +51,7 @@ export async function generateCellShard(
       cellSlotsBetween(cell, afterMs, windowEndMs).map((slotMs) => ({
         job: { kind: 'cell' as const, tenant_id: cell.tenant_id, cell_id: cell.id, shard, slot_ms: slotMs },
         dueMs: slotMs,
+        nextMs: slotMs + cell.interval_seconds * 1000,
       })),
     );
   const unsent = slots.length > 0 ? await deps.dispatch(slots) : 0;

@@ -92,13 +92,14 @@ export function createCellRunner(deps: CellRunnerDeps) {
       });
   };
 
-  const probeAll = async (members: CheckDefinitionRecord[], slotMs: number): Promise<CellResultEntry[]> =>
-    Promise.all(
+  type ProberFor = (checkId: string) => Prober;
+  const probeAll = async (members: CheckDefinitionRecord[], slotMs: number, proberFor?: ProberFor) =>
+    Promise.all<CellResultEntry>(
       members.flatMap((member) => {
         const probe = probeDefinition(member);
         if (!probe) return [];
         return [
-          deps.prober(probe).then(({ outcome, startedMs }) => ({
+          (proberFor?.(member.id) ?? deps.prober)(probe).then(({ outcome, startedMs }) => ({
             c: member.id,
             ok: outcome.success,
             s: outcome.status_code,
@@ -262,7 +263,8 @@ export function createCellRunner(deps: CellRunnerDeps) {
   };
 
   return {
-    async run(job: CellJob): Promise<CellOutcome> {
+    /** `proberFor`: each member's prober instead of deps.prober (locally: bounded, with the hooks). */
+    async run(job: CellJob, options: { proberFor?: ProberFor } = {}): Promise<CellOutcome> {
       const cell = await getCell(deps.table, job.shard, job.cell_id);
       if (!cell || cell.tenant_id !== job.tenant_id) return { status: 'gone' };
       const members = await membersOf(cell);
@@ -273,7 +275,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
         cell_id: cell.id,
         tenant_id: cell.tenant_id,
         slot,
-        results: await probeAll(members, job.slot_ms),
+        results: await probeAll(members, job.slot_ms, options.proberFor),
       };
       let fresh = true;
       try {
