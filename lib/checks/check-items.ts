@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHECK_TYPES, type CheckType } from '../domain/check-config.ts';
-import { type CheckDefinitionRecord, checkDefinitionSchema } from '../domain/check-record.ts';
+import { type CheckDefinitionRecord, checkDefinitionSchema, checkFieldsSchema } from '../domain/check-record.ts';
 import { unchanged } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
@@ -135,6 +135,24 @@ export async function checkTypesOf(
     [...new Set(checkIds)].map((id) => definitionItem.key({ tenant_id: tenantId, id })),
   );
   return typesOf(items);
+}
+
+const cellPlaceSchema = checkFieldsSchema.pick({ id: true, cell: true });
+
+/** The cells the given checks of a tenant run in (parsing only that field: the purge needs no more). */
+export async function cellPlacesOf(
+  table: Table,
+  tenantId: string,
+  checkIds: readonly string[],
+): Promise<{ checkId: string; place: { cell_id: string; shard: number } }[]> {
+  const items = await batchGetAll(
+    table,
+    checkIds.map((id) => definitionItem.key({ tenant_id: tenantId, id })),
+  );
+  return items.flatMap((item) => {
+    const { id, cell } = cellPlaceSchema.parse(item);
+    return cell ? [{ checkId: id, place: cell }] : [];
+  });
 }
 
 /** The paged list of a tenant's checks (its partition's `CHECK#` items), for sealed cursors. */

@@ -3,7 +3,7 @@ import { type EntityPurgeJob, partitionPurgeJobOp } from '../purge/purge-job-ite
 import { checkPartition } from '../store/partitions.ts';
 import type { Table, WriteOp } from '../store/table.ts';
 import { leaveCells } from './cell-membership.ts';
-import { checkDefinitionsById, definitionDeletedOp, entityCheckIds } from './check-items.ts';
+import { cellPlacesOf, definitionDeletedOp, entityCheckIds } from './check-items.ts';
 import { stateDeletedOp } from './check-state-items.ts';
 
 /** Checks read per round (3 writes each: the deletes of its definition and state, and its partition job). */
@@ -18,11 +18,7 @@ const CHECKS_PER_ROUND = 100;
  */
 export async function purgeEntityChecks(table: Table, job: EntityPurgeJob): Promise<PurgeRound> {
   const checks = await entityCheckIds(table, job.tenant_id, job.entity_id, CHECKS_PER_ROUND);
-  const definitions = await checkDefinitionsById(table, job.tenant_id, checks.ids);
-  await leaveCells(
-    table,
-    definitions.flatMap((d) => (d.cell ? [{ place: d.cell, checkId: d.id }] : [])),
-  );
+  await leaveCells(table, await cellPlacesOf(table, job.tenant_id, checks.ids));
   const ops = checks.ids.flatMap((checkId) => [
     definitionDeletedOp(job.tenant_id, checkId),
     stateDeletedOp(job.tenant_id, checkId),
