@@ -49,6 +49,10 @@ async function stateWith(
   );
 }
 
+/** The join's try from which it picks a random cell with room, and from which it starts a new cell. */
+const RANDOM_CELL_FROM = 4;
+const NEW_CELL_FROM = 8;
+
 /** How often a leave outside an API write (the entity purge) reads the cell again after losing a race. */
 const LEAVE_ATTEMPTS = 5;
 
@@ -103,9 +107,11 @@ export function createCellMembership(deps: { table: Table; dueShards: number; no
 
   return {
     /**
-     * `attempt` counts the caller's tries: a join that lost a race for a cell tries another one
-     * with room, and from the third try starts a cell of its own, so checks created together
-     * spread over a few cells instead of queueing for one. `entry` is the check's entry in the
+     * `attempt` counts the caller's tries (withRetries backs off between them): a join that lost a
+     * race for a cell tries the same first cell with room again a few times, then a random one with
+     * room, and from the ninth try starts a cell of its own. Checks created together so fill one
+     * cell before spreading (every cell costs a queue message and a results item per slot), and a
+     * burst of creates never fails for want of a cell. `entry` is the check's entry in the
      * cell's state (the migration carries a running state over; null: up with no failures).
      */
     async join(
@@ -114,8 +120,11 @@ export function createCellMembership(deps: { table: Table; dueShards: number; no
       entry: CellMemberEntry | null = UNKNOWN,
     ): Promise<MembershipOps> {
       const roomyCells =
-        attempt >= 2 ? [] : await cellsWithRoom(table, check.tenant_id, check.interval_seconds);
-      const roomy = attempt === 0 ? roomyCells[0] : roomyCells[Math.floor(Math.random() * roomyCells.length)];
+        attempt >= NEW_CELL_FROM ? [] : await cellsWithRoom(table, check.tenant_id, check.interval_seconds);
+      const roomy =
+        attempt < RANDOM_CELL_FROM
+          ? roomyCells[0]
+          : roomyCells[Math.floor(Math.random() * roomyCells.length)];
       // The index is eventually consistent: read the cell itself before counting on its room.
       const cell = roomy ? await getCell(table, roomy.shard, roomy.id) : undefined;
       if (cell && Object.keys(cell.members).length < CELL_SIZE) {
