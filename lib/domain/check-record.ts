@@ -23,7 +23,10 @@ export const checkFieldsSchema = z.object({
    * Where an enabled pull check runs: its cell (lib/checks/cell-items.ts) and the cell's due shard.
    * Absent on push checks, disabled checks, and checks stored before cells.
    */
-  cell: z.object({ cell_id: z.string(), shard: z.number().int().min(0) }).nullable().optional(),
+  cell: z
+    .object({ cell_id: z.string(), shard: z.number().int().min(0) })
+    .nullable()
+    .optional(),
   execution_mode: z.enum(['pull', 'push']),
   target_url: z.string().nullable(),
   method: z.enum(HTTP_METHODS),
