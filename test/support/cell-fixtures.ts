@@ -3,7 +3,7 @@ import { getCell } from '../../lib/checks/cell-items.ts';
 import { type CellOutcome, createCellRunner } from '../../lib/checks/cell-runner.ts';
 import { checkDefinitionsById, getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { probeDefinition } from '../../lib/checks/probe-job.ts';
-import { systemClock } from '../../lib/platform/clock.ts';
+import { type Clock, systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDefinition, Prober } from '../../lib/probes/types.ts';
 import type { ApiHarness } from './api-harness.ts';
 
@@ -20,6 +20,8 @@ export interface CellSlot {
   /** The answer of the members `answers` leaves out (default: success). */
   others?: SlotAnswer;
   tenantId?: string;
+  /** What stamps the transitions (default: the system clock). */
+  clock?: Clock;
 }
 
 /** A probe definition's identity: the prober sees definitions, not check ids. */
@@ -73,7 +75,12 @@ export async function runCellSlot(
     };
   };
 
-  const runner = createCellRunner({ table: api.table, prober, tenants: api.app.tenants, clock: systemClock });
+  const runner = createCellRunner({
+    table: api.table,
+    prober,
+    tenants: api.app.tenants,
+    clock: slot.clock ?? systemClock,
+  });
   const outcome = await runner.run({
     kind: 'cell',
     tenant_id: tenantId,
