@@ -158,6 +158,10 @@ export function createCheckService(deps: CheckServiceDeps) {
     const updatedAt = isoTime(now);
     // Cells: a check that stays in one keeps it (its new version recorded there); one that leaves
     // pull mode, is disabled or changes interval leaves its cell, and one that runs anew joins one.
+    // Its running state travels with it: into the cell it joins, or onto its state item when it leaves cells.
+    const { state, consecutive_failures, last_result_at } = current;
+    const entry =
+      state === 'up' && consecutive_failures === 0 ? null : { state, consecutive_failures, slot: '' };
     const cellOps: WriteOp[] = [];
     let cell = current.cell ?? null;
     const stays = cell && inCell(merged) && merged.interval_seconds === current.interval_seconds;
@@ -166,18 +170,23 @@ export function createCheckService(deps: CheckServiceDeps) {
       if (cell) cellOps.push(...(await cells.leave(cell, checkId)));
       cell = null;
       if (inCell(merged)) {
-        const joined = await cells.join({
-          id: checkId,
-          tenant_id: tenantId,
-          interval_seconds: merged.interval_seconds,
-          version: current.version + 1,
-        });
+        const joined = await cells.join(
+          {
+            id: checkId,
+            tenant_id: tenantId,
+            interval_seconds: merged.interval_seconds,
+            version: current.version + 1,
+          },
+          0,
+          entry,
+        );
         cellOps.push(...joined.ops);
         cell = joined.place ?? null;
       }
     }
-    const scheduled = cell ? null : nextRunAt;
-    // Unless scheduling changed, next_run_at is left to the generator's claims (no stale overwrite).
+    // Unless scheduling changed, next_run_at is left to the generator's claims (no stale overwrite),
+    // and the answer shows the stored one.
+    const scheduled = cell ? null : schedulingChanged ? nextRunAt : current.next_run_at;
     const ops: WriteOp[] = [
       definitionUpdatedOp(tenantId, checkId, { ...def, cell, updated_at: updatedAt }, current.version),
       ...cellOps,
@@ -191,6 +200,7 @@ export function createCheckService(deps: CheckServiceDeps) {
           interval_seconds: def.interval_seconds,
           definition_version: current.version + 1,
         },
+        running: current.cell && !cell ? { state, consecutive_failures, last_result_at } : undefined,
         due:
           schedulingChanged || cell
             ? { nextRunAt: scheduled, shard: shardOf(checkId, deps.dueShards) }

@@ -43,6 +43,14 @@ export function quietTcpCheck(entityId: string, extra: Record<string, unknown> =
   };
 }
 
+/**
+ * A push check: the per-check layout (state item in the due index, results through the recorder)
+ * that pull checks left for cells. Its dead man's switch stays quiet for the length of a test.
+ */
+export function quietPushCheck(entityId: string, extra: Record<string, unknown> = {}) {
+  return { entity_id: entityId, check_type: 'push', interval_seconds: 3600, ...extra };
+}
+
 /** Creates a check through the API; returns its id. */
 export async function newCheck(api: ApiHarness, body: Record<string, unknown>, key = api.adminKey) {
   const res = await api.request('POST', '/v1/checks', { key, body });
