@@ -23,7 +23,7 @@ import { startStatusServer } from './status-server.ts';
 
 /**
  * The pull-check path of the cloud runtime under the cost meter: the generator (once a minute, as
- * EventBridge Scheduler fires it) -> the probe queue -> the worker (batches of 10, as the
+ * EventBridge Scheduler fires it) -> the probe queue -> the worker (one job per invocation, as the
  * event-source mapping delivers them when their delay has passed) -> the table's stream (the
  * records the event-source filter keeps, 100 a batch) -> the notifier and action worker, over
  * DynamoDB Local with a fake clock. Targets are a loopback HTTP server. One warm-up minute takes
@@ -203,11 +203,8 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
         at = probes.nextVisibleAt()
       ) {
         clock.set(Math.max(clock.now(), at));
-        // The mapping's batching window: what becomes visible within a second goes in one batch,
-        // but never past the minute: a batch reaching into the next minute took some checks' next
-        // jobs early in alternate minutes, so a 5-minute phase counted 997 or 1003 results for some
-        // draws of check ids (their phases); bounded by the minute, each minute holds each check once.
-        const event = probes.take(Math.min(clock.now() + 1000, start + MINUTE - 1));
+        // One job per invocation, as the worker's event source delivers them (infra/checks.ts).
+        const event = probes.take(clock.now(), 1);
         if (!event) continue;
         await run('worker', () => worker(event, lambdaContext('worker')));
         await drainChanges();
