@@ -33,7 +33,11 @@ describe.each(runtimes)('check results ($runtime runtime)', ({ start }) => {
     checkId = await newCheck(api, soloTcpCheck(entityId));
     otherCheckId = await newCheck(api, soloTcpCheck(entityId));
     for (let i = 0; i < COUNT; i += 1) {
-      await recordSlot(api, checkId, { success: i % 3 !== 2, latency_ms: 10 + i, checkedAtMs: t0 + i * 1000 });
+      await recordSlot(api, checkId, {
+        success: i % 3 !== 2,
+        latency_ms: 10 + i,
+        checkedAtMs: t0 + i * 1000,
+      });
     }
     await recordSlot(api, otherCheckId, { success: true, checkedAtMs: t0 });
     await recordSlot(api, otherCheckId, { success: true, checkedAtMs: t0 + 1000 });
