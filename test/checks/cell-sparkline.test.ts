@@ -2,12 +2,16 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cellRollupsBetween } from '../../lib/checks/cell-rollup-items.ts';
 import { createCellRunner } from '../../lib/checks/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { resultRecordedOp } from '../../lib/checks/result-items.ts';
+import { rollupAddOp } from '../../lib/checks/rollup-items.ts';
 import { readSparkline } from '../../lib/checks/sparkline-reads.ts';
-import { createFakeClock } from '../../lib/platform/clock.ts';
+import { rollResult } from '../../lib/domain/rollup-bucket.ts';
+import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
+import { newId } from '../../lib/platform/ids.ts';
 import type { Prober } from '../../lib/probes/types.ts';
 import type { QueryInput, Table } from '../../lib/store/table.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, quietTcpCheck, record, uniqueSlug } from './check-fixtures.ts';
+import { newCheck, newEntity, quietTcpCheck, uniqueSlug } from './check-fixtures.ts';
 
 /**
  * Sparklines of pull checks in cells (issue 26's layout): the cell runner rolls up each finished
@@ -262,19 +266,31 @@ describe.each(runtimes)('sparklines of pull checks in cells ($runtime runtime)',
   it("still shows a migrated check's per-check history beside its cell's buckets", async () => {
     const cell = await twoMembers(60);
     const [id] = cell.ids;
-    // Results recorded in the per-check layout before the check moved into its cell.
-    await record(api, id, {
-      success: true,
-      latency_ms: 70,
-      checkedAtMs: at('11:41:00.000'),
-      tenantId: cell.tenant.tenantId,
-    });
-    await record(api, id, {
-      success: false,
-      latency_ms: 80,
-      checkedAtMs: at('11:46:00.000'),
-      tenantId: cell.tenant.tenantId,
-    });
+    // Results the per-check layout stored before the check moved into its cell: a result item and
+    // its finished bucket's rollup each, as the recorder wrote them (it now refuses a cell member's).
+    for (const [time, success, latency_ms] of [
+      ['11:41:00.000', true, 70],
+      ['11:46:00.000', false, 80],
+    ] as const) {
+      const checkedAtMs = at(time);
+      const bucket = rollResult(undefined, { success, latency_ms, checkedAtMs }).current;
+      if (!bucket) throw new Error('a first result opens its bucket');
+      await api.table.transact([
+        resultRecordedOp(
+          {
+            id: newId('res', checkedAtMs),
+            check_id: id,
+            status_code: 0,
+            latency_ms,
+            success,
+            error_message: success ? '' : 'connection refused',
+            checked_at: isoTime(checkedAtMs),
+          },
+          { ttl: Math.floor(NOW / 1000) + 30 * 86_400 },
+        ),
+        rollupAddOp(id, bucket, 30),
+      ]);
+    }
     for (const time of TEN_SLOTS.slice(0, 6)) await cell.run(time, [true, 10]);
     const aligned = await cell.sparkline(id, 'hours=1&buckets=12');
     expect(aligned.slice(7).map((x) => [x.start.slice(11, 16), x.total, x.failures])).toEqual([
