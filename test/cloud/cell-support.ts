@@ -33,8 +33,8 @@ export async function cellOf(h: CloudHarness, checkId: string) {
 }
 
 /**
- * The job of the `nth` slot (0: the first at or after `fromMs`) of the cell holding
- * `checkId` (from `fromMs`, default: now): what the generator sends for it.
+ * The job of the `nth` slot (0: the first at or after `fromMs`, default: now) of the cell
+ * holding `checkId`: what the generator sends for it.
  */
 export async function cellJobFor(
   h: CloudHarness,
