@@ -161,7 +161,13 @@ describe('local scheduler: durability and exactly-once per slot', () => {
 
   it('deletes expired results and rollups in the retention sweep, keeping fresh ones', async () => {
     const entity = await createEntity(api);
-    const created = await createHttpCheck(api, entity.id, 'http://127.0.0.1:9/', { interval_seconds: 3600 });
+    // A push check: its results are per-check items (a pull check's are its cell's).
+    const res = await api.request('POST', '/v1/checks', {
+      key: api.adminKey,
+      body: { entity_id: entity.id, check_type: 'push', interval_seconds: 3600 },
+    });
+    expect(res.status, res.text).toBe(201);
+    const created = res.body as { id: string };
     const base = {
       tenantId: api.tenantId,
       checkId: created.id,

@@ -12,6 +12,7 @@ import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Prober } from '../../lib/probes/types.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
+import { storedKeys } from '../support/stored-keys.ts';
 import { WAIT } from '../support/wait.ts';
 import { putQueuedProbe } from './scheduler-helpers.ts';
 
@@ -27,6 +28,8 @@ afterEach(() => table.close());
 interface SetupOptions {
   /** Queue a per-check job for each check (default true). */
   queue?: boolean;
+  /** Checks join cells as created today (default: pull checks stored before cells, per-check jobs). */
+  inCells?: boolean;
   concurrency?: number;
   /** Probes wait for it before they answer. */
   probesHeld?: Promise<void>;
@@ -65,18 +68,27 @@ async function setup(jobs: number, options: SetupOptions = {}) {
   const now = Date.now();
   const checkIds: string[] = [];
   for (let i = 0; i < jobs; i += 1) {
+    // Per-check jobs need a pull check stored before cells (one in a cell refuses them: its cell
+    // runs it): created disabled (no cell), then enabled in place. `inCells`: as created today.
     const check = await call('/v1/checks', {
       entity_id: entity.id,
       check_type: 'http',
       target_url: 'http://127.0.0.1:9/',
       interval_seconds: 3600,
+      enabled: options.inCells === true,
     });
+    if (!options.inCells) {
+      await table.update({
+        type: 'update',
+        key: storedKeys.check(tenantId, check.id),
+        set: { enabled: true },
+      });
+    }
     checkIds.push(check.id);
     const job: ProbeJob = { tenant_id: tenantId, check_id: check.id, kind: 'probe', slot_ms: now + i };
     if (options.queue !== false) await putQueuedProbe(table, job, now + i, now + 3_600_000);
   }
-  // The checks joined cells; their slots are sent through tomorrow (the shards' leases), so no
-  // cell job probes them here: these are per-check jobs (of checks stored before cells).
+  // No cell job runs here: the shards' leases are moved past tomorrow.
   const config = loadConfig('local', {});
   for (let shard = 0; shard < config.dueShards; shard += 1) {
     await table.transact([leaseAdvancedOp(shard, undefined, isoTime(now + 86_400_000))]);
@@ -180,6 +192,7 @@ describe('local scheduler: worker slots', () => {
     const probeStarts: JobStart[] = [];
     const { scheduler, probes, maxInFlight, open, tenantId, checkIds } = await setup(5, {
       queue: false,
+      inCells: true,
       concurrency: 2,
       probesHeld,
       onJobStart: (start) => starts.push(start),
