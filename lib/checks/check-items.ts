@@ -141,7 +141,9 @@ export async function checkTypesOf(
   return typesOf(items);
 }
 
-const cellPlaceSchema = checkFieldsSchema.pick({ id: true, cell: true });
+// Only the cell is needed: a definition stored without one (or before ids were read from items)
+// has no cell to leave.
+const cellPlaceSchema = checkFieldsSchema.pick({ cell: true }).extend({ id: z.string().optional() });
 
 /** The cells the given checks of a tenant run in (parsing only that field: the purge needs no more). */
 export async function cellPlacesOf(
@@ -155,7 +157,7 @@ export async function cellPlacesOf(
   );
   return items.flatMap((item) => {
     const { id, cell } = cellPlaceSchema.parse(item);
-    return cell ? [{ checkId: id, place: cell }] : [];
+    return cell && id ? [{ checkId: id, place: cell }] : [];
   });
 }
 

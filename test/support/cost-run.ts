@@ -145,7 +145,9 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
           check_type: 'http',
           target_url: target.url,
           interval_seconds: 60,
-          timeout_ms: 5000,
+          // Generous: on a loaded machine a 5 s probe of the loopback target can time out, and a
+          // healthy minute would then record a state change.
+          timeout_ms: 30_000,
           failure_threshold: 1,
         });
         checkIds.push(check.id);
