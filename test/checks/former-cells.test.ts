@@ -3,7 +3,15 @@ import { MAX_FORMER_CELLS, withFormerCell } from '../../lib/checks/cell-moves.ts
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, recordSlot, soloTcpCheck } from './check-fixtures.ts';
+import { runCellSlot } from '../support/cell-fixtures.ts';
+import {
+  newCheck,
+  newEntity,
+  quietTcpCheck,
+  recordSlot,
+  soloTcpCheck,
+  uniqueSlug,
+} from './check-fixtures.ts';
 
 /**
  * A check's results stay listed after it leaves a cell (disabled, moved to another interval): its
@@ -198,5 +206,37 @@ describe.each(runtimes)('results of a check that left its cell ($runtime runtime
       expect(shown.reduce((sum, b) => sum + b.total, 0)).toBe(3);
       expect(shown.reduce((sum, b) => sum + b.failures, 0)).toBe(1);
     }
+  });
+
+  it("shows the former cell's rolled-up buckets in the sparkline of a 1-minute check", async () => {
+    // A tenant of its own: its 1-minute cell holds this check alone.
+    const tenant = await api.createTenant(uniqueSlug('Former'));
+    const entity = await newEntity(api, { key: tenant.key });
+    const id = await newCheck(api, quietTcpCheck(entity, { interval_seconds: 60 }), tenant.key);
+    // Eight slots over two 5-minute buckets: the second bucket's first slot rolls up the first.
+    const t0 = Math.floor(clock.now() / (5 * MINUTE)) * 5 * MINUTE + 5 * MINUTE;
+    const answers = [true, false, true, true, true, false, true, true];
+    for (const [i, success] of answers.entries()) {
+      await runCellSlot(api, {
+        slotMs: t0 + i * MINUTE,
+        answers: { [id]: success },
+        tenantId: tenant.tenantId,
+      });
+    }
+    clock.set(t0 + answers.length * MINUTE);
+    const res = await api.request('PUT', `/v1/checks/${id}`, { key: tenant.key, body: { enabled: false } });
+    expect(res.status, res.text).toBe(200);
+    // Later, with the check out of cells, the buckets are still there.
+    clock.advance(15 * MINUTE);
+
+    const shown = await api.request('GET', `/v1/checks/${id}/sparkline?hours=1&buckets=12`, {
+      key: tenant.key,
+    });
+    expect(shown.status, shown.text).toBe(200);
+    const buckets: { start: string; total: number; failures: number }[] = shown.body.buckets;
+    expect(buckets.filter((b) => b.total > 0)).toEqual([
+      expect.objectContaining({ start: isoTime(t0), total: 5, failures: 1 }),
+      expect.objectContaining({ start: isoTime(t0 + 5 * MINUTE), total: 3, failures: 1 }),
+    ]);
   });
 });
