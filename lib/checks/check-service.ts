@@ -13,6 +13,7 @@ import type { CursorSeal } from '../store/cursor-seal.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { createCellMembership } from './cell-membership.ts';
+import { inCell, moveCells } from './cell-moves.ts';
 import { createCellView } from './cell-view.ts';
 import { createCheckAggregate } from './check-aggregate.ts';
 import {
@@ -46,9 +47,6 @@ export function createCheckService(deps: CheckServiceDeps) {
   const pager = createCheckPager(deps);
   const cells = createCellMembership({ table, dueShards: deps.dueShards, nowMs: () => clock.now() });
   const cellView = createCellView({ table, clock });
-  /** Whether a check runs in a cell: enabled pull checks do (issue 26's layout). */
-  const inCell = (check: { execution_mode: string; enabled: boolean }) =>
-    check.execution_mode === 'pull' && check.enabled;
 
   /** The check as a run needs it (its state, and its definition kept parsed), or 404. */
   const requireRun = async (tenantId: string, checkId: string): Promise<CheckRun> => {
@@ -156,40 +154,28 @@ export function createCheckService(deps: CheckServiceDeps) {
       !schedulingChanged,
     );
     const updatedAt = isoTime(now);
-    // Cells: a check that stays in one keeps it (its new version recorded there); one that leaves
-    // pull mode, is disabled or changes interval leaves its cell, and one that runs anew joins one.
-    // Its running state travels with it: into the cell it joins, or onto its state item when it leaves cells.
+    const move = await moveCells(cells, current, merged, {
+      nowMs: now,
+      retentionDays: async () => (await deps.tenants.requireTenant(tenantId)).retention_days,
+    });
+    const { cell } = move;
     const { state, consecutive_failures, last_result_at } = current;
-    const entry =
-      state === 'up' && consecutive_failures === 0 ? null : { state, consecutive_failures, slot: '' };
-    const cellOps: WriteOp[] = [];
-    let cell = current.cell ?? null;
-    const stays = cell && inCell(merged) && merged.interval_seconds === current.interval_seconds;
-    if (cell && stays) cellOps.push(...(await cells.touch(cell, checkId, current.version + 1)));
-    else {
-      if (cell) cellOps.push(...(await cells.leave(cell, checkId)));
-      cell = null;
-      if (inCell(merged)) {
-        const joined = await cells.join(
-          {
-            id: checkId,
-            tenant_id: tenantId,
-            interval_seconds: merged.interval_seconds,
-            version: current.version + 1,
-          },
-          0,
-          entry,
-        );
-        cellOps.push(...joined.ops);
-        cell = joined.place ?? null;
-      }
-    }
     // Unless scheduling changed, next_run_at is left to the generator's claims (no stale overwrite),
     // and the answer shows the stored one.
     const scheduled = cell ? null : schedulingChanged ? nextRunAt : current.next_run_at;
     const ops: WriteOp[] = [
-      definitionUpdatedOp(tenantId, checkId, { ...def, cell, updated_at: updatedAt }, current.version),
-      ...cellOps,
+      definitionUpdatedOp(
+        tenantId,
+        checkId,
+        {
+          ...def,
+          cell,
+          ...(move.formerCells ? { former_cells: move.formerCells } : {}),
+          updated_at: updatedAt,
+        },
+        current.version,
+      ),
+      ...move.ops,
       // The state item's copies of the definition, its schedule when that changed, and a new
       // version: a result in flight, evaluated against the old definition, is refused and retried.
       stateOfDefinitionOp({
@@ -222,6 +208,7 @@ export function createCheckService(deps: CheckServiceDeps) {
     const updated: CheckRecord = {
       ...merged,
       cell,
+      ...(move.formerCells ? { former_cells: move.formerCells } : {}),
       next_run_at: scheduled,
       updated_at: updatedAt,
       version: current.version + 1,

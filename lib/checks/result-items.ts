@@ -57,15 +57,6 @@ export function resultsSource(checkId: string): PageSource {
   return { pk: checkPartition(checkId), prefix: RESULT_PREFIX };
 }
 
-/**
- * A position in `resultsSource(checkId)` just after any result stored at `at` (ISO) or later: a
- * newest-first page from it lists only results stored before `at` (a check moved into a cell
- * lists its per-check results older than its first cell slot).
- */
-export function resultsPositionBefore(checkId: string, at: string): Item {
-  return { pk: checkPartition(checkId), sk: `${RESULT_PREFIX}${at}`, entity: 'result' };
-}
-
 /** A result item read through a page of `resultsSource`. */
 export function parseResult(item: Item): ResultRecord {
   return resultItem.parse(item);

@@ -24,8 +24,9 @@ import { rollupsBetween } from './rollup-items.ts';
  * answer comes from the rollup items (at most 12 per hour of window, however often the check
  * runs); only other bucket widths read the raw results of the window, and at most
  * RAW_SPARKLINE_MAX_RESULTS of them. A pull check in a cell reads its cell's rollups or slots
- * (lib/checks/cell-rollups.ts) and, as a check moved into a cell keeps the per-check items it had
- * before (until they expire), its own ones too: both count, so its history is not cut.
+ * (lib/checks/cell-rollups.ts), and those of the cells it left (its `former_cells`), and, as a check
+ * moved into a cell keeps the per-check items it had before (until they expire), its own ones too:
+ * all count, so its history is not cut.
  */
 
 const HOUR_MS = 3_600_000;
@@ -101,20 +102,45 @@ interface Window {
 
 /**
  * The check a sparkline is read for: its id and its current bucket (kept on its state item); for
- * a pull check in a cell, the cell and the interval it runs at.
+ * a pull check in a cell, the cell and the interval it runs at; and the cells it left.
  */
 export interface SparklineCheck {
   id: string;
   current_rollup?: CurrentRollup | undefined;
   cell?: { cell_id: string } | null | undefined;
   interval_seconds?: number;
+  former_cells?: readonly { cell_id: string; interval_seconds: number; until: string }[] | undefined;
 }
 
-/** The check's cell membership, when it runs in a cell. */
-function memberOf(check: SparklineCheck) {
-  return check.cell && check.interval_seconds !== undefined
-    ? { checkId: check.id, cellId: check.cell.cell_id, intervalSeconds: check.interval_seconds }
-    : undefined;
+/** A cell the check's results are in, and the end of the part of the window it can hold them in. */
+interface Membership {
+  checkId: string;
+  cellId: string;
+  intervalSeconds: number;
+  endMs: number;
+}
+
+/**
+ * The cells holding the check's results in the window: its cell, then the cells it left, each read
+ * up to the end of the rollup bucket it left in, and each once (a check back in a cell it left
+ * reads it whole: a cell's rollups cannot be split within a bucket, and hold only its members).
+ */
+function membershipsOf(check: SparklineCheck, w: Window): Membership[] {
+  const byCell = new Map<string, Membership>();
+  const add = (cellId: string, intervalSeconds: number, endMs: number) => {
+    const known = byCell.get(cellId);
+    if (endMs > w.startMs && (!known || known.endMs < endMs)) {
+      byCell.set(cellId, { checkId: check.id, cellId, intervalSeconds, endMs });
+    }
+  };
+  if (check.cell && check.interval_seconds !== undefined) {
+    add(check.cell.cell_id, check.interval_seconds, w.endMs);
+  }
+  for (const former of check.former_cells ?? []) {
+    const leftBucketEnd = bucketStartMs(Date.parse(former.until)) + ROLLUP_BUCKET_MS;
+    add(former.cell_id, former.interval_seconds, Math.min(w.endMs, leftBucketEnd));
+  }
+  return [...byCell.values()];
 }
 
 function tooManyResults(): never {
@@ -127,10 +153,11 @@ function tooManyResults(): never {
 async function fromRollups(table: Table, check: SparklineCheck, w: Window): Promise<SparklineBucket[]> {
   const checkId = check.id;
   const width = (w.endMs - w.startMs) / w.buckets;
-  const member = memberOf(check);
-  const [stored, cellBuckets] = await Promise.all([
+  const [stored, ...cellBuckets] = await Promise.all([
     rollupsBetween(table, checkId, isoTime(w.startMs), isoTime(w.endMs - ROLLUP_BUCKET_MS)),
-    member ? cellMemberBuckets(table, member, w) : [],
+    ...membershipsOf(check, w).map((member) =>
+      cellMemberBuckets(table, member, { startMs: w.startMs, endMs: member.endMs }),
+    ),
   ]);
   const perBucket: Rollup[][] = Array.from({ length: w.buckets }, () => []);
   const add = ({ bucketStartMs, rollup }: { bucketStartMs: number; rollup: Rollup }) => {
@@ -141,7 +168,7 @@ async function fromRollups(table: Table, check: SparklineCheck, w: Window): Prom
   // A stored item of the same bucket as the current one can exist (a late result); both count.
   if (check.current_rollup) add(rollupFromCurrent(check.current_rollup));
   // A cell's buckets: their results are not among the per-check ones (a check is in one layout at a time).
-  for (const bucket of cellBuckets) add(bucket);
+  for (const bucket of cellBuckets.flat()) add(bucket);
   return perBucket.map((rollups, i) => {
     const merged = mergeRollups(rollups);
     return {
@@ -155,22 +182,28 @@ async function fromRollups(table: Table, check: SparklineCheck, w: Window): Prom
 }
 
 async function fromResults(table: Table, check: SparklineCheck, w: Window): Promise<SparklineBucket[]> {
-  const member = memberOf(check);
-  const [results, cellSamples] = await Promise.all([
+  const [results, ...cellSamples] = await Promise.all([
     resultsBetween(table, check.id, {
       from: isoTime(w.startMs),
       to: isoTime(w.endMs),
       max: RAW_SPARKLINE_MAX_RESULTS,
     }),
-    member ? cellMemberSamples(table, member, { ...w, maxSlots: RAW_SPARKLINE_MAX_CELL_SLOTS }) : [],
+    ...membershipsOf(check, w).map((member) =>
+      cellMemberSamples(table, member, {
+        startMs: w.startMs,
+        endMs: member.endMs,
+        maxSlots: RAW_SPARKLINE_MAX_CELL_SLOTS,
+      }),
+    ),
   ]);
-  if (results.length > RAW_SPARKLINE_MAX_RESULTS || !cellSamples) tooManyResults();
+  if (results.length > RAW_SPARKLINE_MAX_RESULTS) tooManyResults();
+  const fromCells = cellSamples.flatMap((samples) => samples ?? tooManyResults());
   const samples = results.map((result) => ({
     checked_at_ms: Date.parse(result.checked_at),
     success: result.success,
     latency_ms: result.latency_ms,
   }));
-  return bucketize([...samples, ...cellSamples], { endMs: w.endMs, hours: w.hours, buckets: w.buckets });
+  return bucketize([...samples, ...fromCells], { endMs: w.endMs, hours: w.hours, buckets: w.buckets });
 }
 
 /** The sparkline of a check over the `hours` before now: the window and `buckets` equal buckets, oldest first. */

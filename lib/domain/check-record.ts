@@ -27,6 +27,22 @@ export const checkFieldsSchema = z.object({
     .object({ cell_id: z.string(), shard: z.number().int().min(0) })
     .nullable()
     .optional(),
+  /**
+   * The cells the check left (disabled, moved to another interval, switched to push), newest first,
+   * each with its interval and when it left (ISO): its results there stay readable until they expire. Entries older
+   * than the tenant's retention are dropped when one is added.
+   */
+  former_cells: z
+    .array(
+      z.object({
+        cell_id: z.string(),
+        shard: z.number().int().min(0),
+        /** The cell's interval (the check's own may have changed since). */
+        interval_seconds: z.number().int(),
+        until: z.string(),
+      }),
+    )
+    .optional(),
   execution_mode: z.enum(['pull', 'push']),
   target_url: z.string().nullable(),
   method: z.enum(HTTP_METHODS),
