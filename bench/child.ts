@@ -31,13 +31,16 @@ export interface ChildOptions {
   logFile?: string;
   /** Extra node flags (e.g. --cpu-prof). */
   nodeFlags?: string[];
+  /** The checkout whose bench/<module> runs (--against: another commit's code); default this one. */
+  root?: string;
 }
 
-/** Forks `bench/<module>` under tsx with an IPC channel. */
+/** Forks `bench/<module>` (of `options.root`, default this checkout) under tsx with an IPC channel. */
 export function startChild(module: string, options: ChildOptions = {}): BenchChild {
   const out = options.logFile ? openSync(options.logFile, 'a') : 'inherit';
-  const child = fork(join(benchDir, module), options.args ?? [], {
-    cwd: repoRoot,
+  const root = options.root ?? repoRoot;
+  const child = fork(join(root, 'bench', module), options.args ?? [], {
+    cwd: root,
     execArgv: ['--import', 'tsx', ...(options.nodeFlags ?? [])],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', out, out, 'ipc'],

@@ -63,6 +63,8 @@ const optionsSchema = z.object({
   'status-unpaged-requests': int(1).default(5),
   'cost-checks': int(1).default(200),
   'cost-cycles': int(1).default(5),
+  against: z.string().min(1).optional(),
+  rounds: int(1).default(1),
   profile: z.boolean().default(false),
   out: z.string().optional(),
 });
@@ -99,6 +101,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
+  --against <dir>           also run max and push on the checkout at <dir> (e.g. a git worktree of the
+                            previous commit, node_modules linked), in the same run, side by side
+  --rounds <n>              max and push: runs per checkout, alternating with --against (default 1)
   --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
   --out <file>              JSON output (default bench/results/<timestamp>.json)
 `;
@@ -135,6 +140,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'status-unpaged-requests': { type: 'string' },
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },
+      against: { type: 'string' },
+      rounds: { type: 'string' },
       profile: { type: 'boolean' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -145,13 +145,23 @@ async function warmUp(child: BenchChild, warmupMs: number, onProgress?: (line: s
   }
 }
 
+/**
+ * Check results stored: a per-check result item counts one, a cell's slot item (`cell_results`,
+ * pk CELLRES#) one per member it holds, so the figure is per check in either layout (and in the
+ * previous commit's, for --against).
+ */
 function countResults(dbPath: string): number {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
-    const row = z
-      .object({ n: z.number() })
-      .parse(db.prepare("SELECT count(*) AS n FROM items WHERE sk >= 'RES#' AND sk < 'RES$'").get());
-    return row.n;
+    const row = z.object({ n: z.number().nullable() }).parse(
+      db
+        .prepare(
+          `SELECT sum(CASE WHEN pk >= 'CELLRES#' AND pk < 'CELLRES$' THEN json_array_length(data, '$.results') ELSE 1 END) AS n
+           FROM items WHERE sk >= 'RES#' AND sk < 'RES$'`,
+        )
+        .get(),
+    );
+    return row.n ?? 0;
   } finally {
     db.close();
   }
@@ -182,6 +192,8 @@ export async function runRuntime(
     nodeFlags?: string[];
     /** Extra environment for the runtime's process. */
     env?: Record<string, string>;
+    /** The checkout whose runtime runs (--against); default this one. */
+    root?: string;
     onProgress?: (line: string) => void;
   },
 ): Promise<RuntimeFigures> {
@@ -190,6 +202,7 @@ export async function runRuntime(
     logFile: options.logFile,
     ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(options.root ? { root: options.root } : {}),
   });
   try {
     await child.next('alive', anyMessage);

@@ -74,6 +74,8 @@ export async function runPush(options: {
   maxRequests: number;
   logFile: string;
   nodeFlags?: string[];
+  /** The checkout whose bin/serve.ts takes the load (--against); default this one. */
+  root?: string;
   onProgress?: (line: string) => void;
 }): Promise<PushFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-push-'));
@@ -88,7 +90,11 @@ export async function runPush(options: {
       VIGIL_RATE_LIMIT_RPS: '1000000',
       VIGIL_RATE_LIMIT_BURST: '1000000',
     },
-    { logFile: options.logFile, ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}) },
+    {
+      logFile: options.logFile,
+      ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
+      ...(options.root ? { root: options.root } : {}),
+    },
   );
   const bare = startChild('bare-server.ts', { logFile: options.logFile });
   try {

@@ -5,6 +5,7 @@ import { type CostBenchFigures, formatCost } from './cost.ts';
 import { table } from './markdown.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
+import { formatSideBySide, type SideBySide } from './side-by-side.ts';
 import { round } from './stats.ts';
 import type { StatusFigures } from './status.ts';
 import { THREAD_GROUPS } from './threads.ts';
@@ -47,6 +48,8 @@ export interface Results {
   alerts?: AlertFigures;
   status?: StatusFigures;
   cost?: CostBenchFigures;
+  /** --against / --rounds: every run of max and push, per checkout. */
+  sideBySide?: SideBySide;
 }
 
 export interface Target {
@@ -75,22 +78,28 @@ export function evaluateTargets(results: Results): Target[] {
   }
   const ceiling = bareCeiling(results);
   if (results.max && ceiling) {
-    const ratio = results.max.resultsPerSecond / ceiling;
+    // With --rounds, the mean of this checkout's runs.
+    const runs = results.sideBySide?.max.this ?? [results.max];
+    const rate = runs.reduce((sum, r) => sum + r.resultsPerSecond, 0) / runs.length;
+    const ratio = rate / ceiling;
     targets.push({
       name: 'maximum rate vs bare loop',
       goal: '>= 80% of the bare Node loop',
-      measured: `${Math.round(results.max.resultsPerSecond)} / ${Math.round(ceiling)} = ${Math.round(ratio * 100)}%`,
+      measured: `${Math.round(rate)} / ${Math.round(ceiling)} = ${Math.round(ratio * 100)}%`,
       met: ratio >= 0.8,
     });
   }
   const p = results.push;
   if (p) {
     const best = [...p.levels].sort((a, b) => b.vigil.requestsPerSecond - a.vigil.requestsPerSecond)[0];
-    const meeting = p.levels.find((l) => l.vigil.requestsPerSecond >= 5000 && l.vigil.latencyMs.p99 <= 25);
-    const shown = meeting ?? best;
+    // Issue 26: 8,000 results/s at p99 <= 25 ms with 32 in flight.
+    const at32 = p.levels.find((l) => l.concurrency === 32);
+    const meeting =
+      at32 && at32.vigil.requestsPerSecond >= 8000 && at32.vigil.latencyMs.p99 <= 25 ? at32 : undefined;
+    const shown = at32 ?? best;
     targets.push({
       name: 'push ingestion',
-      goal: '>= 5000 results/s with p99 <= 25 ms',
+      goal: '>= 8000 results/s with p99 <= 25 ms at 32 in flight',
       measured: shown
         ? `${Math.round(shown.vigil.requestsPerSecond)} results/s, p99 ${round(shown.vigil.latencyMs.p99)} ms (c=${shown.concurrency})`
         : 'no level ran',
@@ -357,6 +366,7 @@ export function formatResults(results: Results, targets: Target[]): string {
     );
     out.push(`\nStartup seeding the counters and state index of every entity: ${st.startupSeconds} s.`);
   }
+  if (results.sideBySide) out.push(formatSideBySide(results.sideBySide, bareCeiling(results)));
   if (results.cost) out.push(`\n${formatCost(results.cost)}`);
   if (targets.length > 0) {
     out.push('\nTargets:\n');

@@ -1,12 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAlerts } from './alerts.ts';
-import { benchDir } from './child.ts';
+import { benchDir, repoRoot } from './child.ts';
 import { runCost } from './cost.ts';
 import { parseOptions } from './options.ts';
 import { type Target as ProbeTarget, runBareLoop, runRuntime, startTarget } from './probes.ts';
 import { runPush } from './push.ts';
 import { describeMachine, evaluateTargets, formatResults, type Results } from './report.ts';
+import { emptySideBySide, roundOrder, type Side } from './side-by-side.ts';
 import { runStatus } from './status.ts';
 
 /**
@@ -43,6 +44,12 @@ log(`scenarios: ${options.only.join(', ')}; logs in ${logDir}`);
 const wants = (name: (typeof options.only)[number]) => options.only.includes(name);
 const durationMs = options.duration * 1000;
 const results: Results = { bare: [] };
+// --against/--rounds: the max and push scenarios run round by round, alternating the checkouts.
+const sides = emptySideBySide(repoRoot, options.against);
+const order = roundOrder(options.rounds, options.against !== undefined);
+const rootOf = (side: Side) => (side === 'against' ? sides.against?.dir : undefined);
+if (sides.against)
+  log(`side by side with ${sides.against.dir} (${sides.against.commit}), ${options.rounds} round(s)`);
 let target: ProbeTarget | undefined;
 
 const bare = async () => {
@@ -89,8 +96,9 @@ try {
       log(`  ${Math.round(s.probesPerSecond)} probes/s, lateness p99 ${s.latenessMs.p99} ms`);
     }
   }
-  const maxRate = async (label: 'max' | 'unrecorded' | 'undici') => {
+  const maxRate = async (label: 'max' | 'unrecorded' | 'undici', side: Side = 'this') => {
     if (!target) return undefined;
+    const root = rootOf(side);
     const unrecorded = label === 'unrecorded';
     const aside = {
       max: '',
@@ -98,7 +106,7 @@ try {
       undici: ', probes sent by undici',
     }[label];
     log(
-      `maximum rate${aside}: ${options['max-checks']} checks every ${options['max-interval']} s, measure ${options.duration} s`,
+      `maximum rate${aside}${root ? ` (${sides.against?.commit})` : ''}: ${options['max-checks']} checks every ${options['max-interval']} s, measure ${options.duration} s`,
     );
     const figures = await runRuntime(target, {
       checks: options['max-checks'],
@@ -108,12 +116,13 @@ try {
       probeThreads: options['probe-threads'],
       warmupMs: options['max-warmup'] * 1000,
       durationMs,
-      logFile: join(logDir, `runtime-${label}.log`),
+      logFile: join(logDir, `runtime-${label}${root ? '-against' : ''}.log`),
       label,
       restart: true,
       record: !unrecorded,
       ...(label === 'undici' ? { env: { VIGIL_PROBE_HTTP_CLIENT: 'undici' } } : {}),
       ...(profileDir ? { profileDir } : {}),
+      ...(root ? { root } : {}),
       onProgress: log,
     });
     log(
@@ -123,7 +132,13 @@ try {
     );
     return figures;
   };
-  if (wants('max')) results.max = await maxRate('max');
+  if (wants('max')) {
+    for (const side of order) {
+      const figures = await maxRate('max', side);
+      if (figures) sides.max[side].push(figures);
+    }
+    results.max = sides.max.this[0];
+  }
   if (wants('unrecorded')) results.unrecorded = await maxRate('unrecorded');
   if (wants('undici')) results.undici = await maxRate('undici');
   // The ceiling again after the runtime scenarios: the mean of both brackets the noise.
@@ -131,19 +146,25 @@ try {
   await target?.child.stop();
   target = undefined;
   if (wants('push')) {
-    log(
-      `push: ${options['push-checks']} push checks, concurrencies ${options['push-concurrency'].join(', ')}, ${options['push-duration']} s each`,
-    );
-    results.push = await runPush({
-      checks: options['push-checks'],
-      concurrencies: options['push-concurrency'],
-      durationMs: options['push-duration'] * 1000,
-      warmupMs: options['push-warmup'] * 1000,
-      maxRequests: options['max-requests'],
-      logFile: join(logDir, 'serve.log'),
-      ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
-      onProgress: log,
-    });
+    for (const side of order) {
+      const root = rootOf(side);
+      log(
+        `push${root ? ` (${sides.against?.commit})` : ''}: ${options['push-checks']} push checks, concurrencies ${options['push-concurrency'].join(', ')}, ${options['push-duration']} s each`,
+      );
+      const figures = await runPush({
+        checks: options['push-checks'],
+        concurrencies: options['push-concurrency'],
+        durationMs: options['push-duration'] * 1000,
+        warmupMs: options['push-warmup'] * 1000,
+        maxRequests: options['max-requests'],
+        logFile: join(logDir, root ? 'serve-against.log' : 'serve.log'),
+        ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+        ...(root ? { root } : {}),
+        onProgress: log,
+      });
+      sides.push[side].push(figures);
+    }
+    results.push = sides.push.this[0];
   }
   if (wants('alerts')) {
     log(
@@ -193,6 +214,7 @@ try {
   await target?.child.stop();
 }
 
+if (sides.against || options.rounds > 1) results.sideBySide = sides;
 const targets = evaluateTargets(results);
 process.stdout.write(`\n${formatResults(results, targets)}\n`);
 const finishedAt = new Date();

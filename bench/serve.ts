@@ -12,16 +12,16 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-/** Starts bin/serve.ts with `env` (PORT 0, so it picks a free port) and waits for its "listening" line. */
+/** Starts bin/serve.ts (of `options.root`, default this checkout) with `env` (PORT 0, so it picks a free port) and waits for its "listening" line. */
 export async function startServe(
   env: Record<string, string>,
-  options: { logFile: string; nodeFlags?: string[]; timeoutMs?: number },
+  options: { logFile: string; nodeFlags?: string[]; timeoutMs?: number; root?: string },
 ): Promise<ServeProcess> {
   // The log file may hold earlier runs: look for the URL only in what this process writes.
   const offset = existsSync(options.logFile) ? statSync(options.logFile).size : 0;
   const out = openSync(options.logFile, 'a');
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', 'bin/serve.ts'], {
-    cwd: repoRoot,
+    cwd: options.root ?? repoRoot,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', out, out],
   });

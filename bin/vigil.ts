@@ -31,7 +31,9 @@ if (args.length === 0 || args.includes('--help')) {
 }
 const table = openTable();
 try {
-  process.stdout.write(`${await runOperatorCommand(args, { table, clock: systemClock })}\n`);
+  process.stdout.write(
+    `${await runOperatorCommand(args, { table, clock: systemClock, dueShards: config.dueShards })}\n`,
+  );
 } catch (err) {
   const known = err instanceof UsageError || err instanceof OperatorKeyError || err instanceof AppError;
   const message = known ? err.message : String(err);

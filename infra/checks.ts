@@ -32,9 +32,10 @@ const WORKER_TIMEOUT = Duration.seconds(90);
 export const PROBE_MAX_RECEIVE_COUNT = DEFAULT_MAX_ATTEMPTS;
 
 /**
- * The pull-check engine: EventBridge Scheduler fires the generator every minute; it reads the due
- * index and sends one probe job per due slot to the probe queue (delayed to the slot); the worker
- * consumes the queue in batches, probes, and records results.
+ * The check engine: EventBridge Scheduler fires the generator every minute; it sends one job per
+ * cell and slot (pull checks, docs/data-model.md "Pull checks in cells") and one per due push
+ * deadline to the probe queue (delayed to the slot); the worker runs each job: probes a cell's
+ * members together and records their results, or checks a push deadline.
  */
 export class VigilChecks extends Construct {
   readonly probeQueue: Queue;
@@ -94,8 +95,10 @@ export class VigilChecks extends Construct {
     props.table.grantReadWriteData(this.worker);
     this.worker.addEventSource(
       new SqsEventSource(this.probeQueue, {
-        batchSize: 10,
-        maxBatchingWindow: Duration.seconds(1),
+        // One message per invocation: a message is a cell's slot, up to 100 probes run together.
+        // Ten would be 1,000 probes at once on a 512 MB function's third of a CPU, and their
+        // latencies would measure that CPU. (A push check's deadline job, cheap, also runs alone.)
+        batchSize: 1,
         reportBatchItemFailures: true,
         // Caps the probe fleet (and the table's write rate) when a backlog builds up.
         maxConcurrency: 50,

@@ -130,6 +130,7 @@ export function createApp(deps: CoreDeps) {
     tenants,
     clock: deps.clock,
     dueShards: deps.config.dueShards,
+    logger: deps.logger,
   };
   const checkService = createCheckService({ ...checkDeps, entities, cursors });
   const recorder = createResultRecorder(checkDeps);

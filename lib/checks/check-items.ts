@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { CHECK_TYPES, type CheckType } from '../domain/check-config.ts';
-import { type CheckDefinitionRecord, checkDefinitionSchema } from '../domain/check-record.ts';
+import {
+  type CheckDefinitionRecord,
+  checkDefinitionSchema,
+  checkFieldsSchema,
+} from '../domain/check-record.ts';
 import { unchanged } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
@@ -93,6 +97,19 @@ export function tenantCheckItems(table: Table, tenantId: string): Promise<Item[]
   );
 }
 
+/** The definitions of the given checks of a tenant (missing ones are absent). */
+export async function checkDefinitionsById(
+  table: Table,
+  tenantId: string,
+  checkIds: readonly string[],
+): Promise<CheckDefinitionRecord[]> {
+  const items = await batchGetAll(
+    table,
+    checkIds.map((id) => definitionItem.key({ tenant_id: tenantId, id })),
+  );
+  return definitionItem.parseAll(items);
+}
+
 const checkTypeSchema = z.object({ id: z.string(), check_type: z.enum(CHECK_TYPES) });
 
 /** check id -> check type of the definitions among `items` (parsing only those two fields). */
@@ -122,6 +139,26 @@ export async function checkTypesOf(
     [...new Set(checkIds)].map((id) => definitionItem.key({ tenant_id: tenantId, id })),
   );
   return typesOf(items);
+}
+
+// Only the cell is needed: a definition stored without one (or before ids were read from items)
+// has no cell to leave.
+const cellPlaceSchema = checkFieldsSchema.pick({ cell: true }).extend({ id: z.string().optional() });
+
+/** The cells the given checks of a tenant run in (parsing only that field: the purge needs no more). */
+export async function cellPlacesOf(
+  table: Table,
+  tenantId: string,
+  checkIds: readonly string[],
+): Promise<{ checkId: string; place: { cell_id: string; shard: number } }[]> {
+  const items = await batchGetAll(
+    table,
+    checkIds.map((id) => definitionItem.key({ tenant_id: tenantId, id })),
+  );
+  return items.flatMap((item) => {
+    const { id, cell } = cellPlaceSchema.parse(item);
+    return cell && id ? [{ checkId: id, place: cell }] : [];
+  });
 }
 
 /** The paged list of a tenant's checks (its partition's `CHECK#` items), for sealed cursors. */

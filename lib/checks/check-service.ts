@@ -12,6 +12,9 @@ import { belowLimit } from '../store/conditions.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import { createCellMembership } from './cell-membership.ts';
+import { inCell, moveCells } from './cell-moves.ts';
+import { createCellView } from './cell-view.ts';
 import { createCheckAggregate } from './check-aggregate.ts';
 import {
   type CheckDefinition,
@@ -42,6 +45,8 @@ export function createCheckService(deps: CheckServiceDeps) {
   const { table, clock } = deps;
   const aggregate = createCheckAggregate(deps);
   const pager = createCheckPager(deps);
+  const cells = createCellMembership({ table, dueShards: deps.dueShards, nowMs: () => clock.now() });
+  const cellView = createCellView({ table, clock });
 
   /** The check as a run needs it (its state, and its definition kept parsed), or 404. */
   const requireRun = async (tenantId: string, checkId: string): Promise<CheckRun> => {
@@ -58,7 +63,9 @@ export function createCheckService(deps: CheckServiceDeps) {
   /** The check as the API shows it (its two items joined), or 404. */
   const requireCheck = async (tenantId: string, checkId: string): Promise<CheckRecord> => {
     const run = await requireRun(tenantId, checkId);
-    return joinCheck(run.definition, run.state);
+    const [shown] = await cellView.overlay([joinCheck(run.definition, run.state)]);
+    if (!shown) throw new NotFoundError('check');
+    return shown;
   };
 
   /** Commits `ops`; a lost optimistic condition asks the caller to read again and retry. */
@@ -72,7 +79,13 @@ export function createCheckService(deps: CheckServiceDeps) {
     }
   };
 
-  const createOnce = async (tenantId: string, body: CreateCheckBody, def: CheckDefinition, limit: number) => {
+  const createOnce = async (
+    tenantId: string,
+    body: CreateCheckBody,
+    def: CheckDefinition,
+    limit: number,
+    attempt: number,
+  ) => {
     const entity = await aggregate.requireEntity(tenantId, body.entity_id);
     const now = clock.now();
     const at = isoTime(now);
@@ -100,9 +113,22 @@ export function createCheckService(deps: CheckServiceDeps) {
       condition: belowLimit('check_count', limit),
       nowMs: now,
     });
+    // An enabled pull check joins a cell, which schedules it: the check itself is not in the due index.
+    const joined = inCell(check)
+      ? await cells.join(
+          { id, tenant_id: tenantId, interval_seconds: check.interval_seconds, version: 1 },
+          attempt,
+        )
+      : undefined;
+    const stored: CheckRecord = joined?.place ? { ...check, cell: joined.place, next_run_at: null } : check;
     try {
-      await table.transact([...checkCreatedOps(check, shardOf(id, deps.dueShards)), ...entityOps]);
-      return check;
+      await table.transact([
+        ...checkCreatedOps(stored, shardOf(id, deps.dueShards)),
+        ...(joined?.ops ?? []),
+        ...entityOps,
+      ]);
+      const [shown] = await cellView.overlay([stored]);
+      return shown ?? stored;
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
       const fresh = await aggregate.requireEntity(tenantId, body.entity_id);
@@ -128,9 +154,28 @@ export function createCheckService(deps: CheckServiceDeps) {
       !schedulingChanged,
     );
     const updatedAt = isoTime(now);
-    // Unless scheduling changed, next_run_at is left to the generator's claims (no stale overwrite).
+    const move = await moveCells(cells, current, merged, {
+      nowMs: now,
+      retentionDays: async () => (await deps.tenants.requireTenant(tenantId)).retention_days,
+    });
+    const { cell } = move;
+    const { state, consecutive_failures, last_result_at } = current;
+    // Unless scheduling changed, next_run_at is left to the generator's claims (no stale overwrite),
+    // and the answer shows the stored one.
+    const scheduled = cell ? null : schedulingChanged ? nextRunAt : current.next_run_at;
     const ops: WriteOp[] = [
-      definitionUpdatedOp(tenantId, checkId, { ...def, updated_at: updatedAt }, current.version),
+      definitionUpdatedOp(
+        tenantId,
+        checkId,
+        {
+          ...def,
+          cell,
+          ...(move.formerCells ? { former_cells: move.formerCells } : {}),
+          updated_at: updatedAt,
+        },
+        current.version,
+      ),
+      ...move.ops,
       // The state item's copies of the definition, its schedule when that changed, and a new
       // version: a result in flight, evaluated against the old definition, is refused and retried.
       stateOfDefinitionOp({
@@ -141,7 +186,11 @@ export function createCheckService(deps: CheckServiceDeps) {
           interval_seconds: def.interval_seconds,
           definition_version: current.version + 1,
         },
-        due: schedulingChanged ? { nextRunAt, shard: shardOf(checkId, deps.dueShards) } : undefined,
+        running: current.cell && !cell ? { state, consecutive_failures, last_result_at } : undefined,
+        due:
+          schedulingChanged || cell
+            ? { nextRunAt: scheduled, shard: shardOf(checkId, deps.dueShards) }
+            : undefined,
       }),
     ];
     if (def.enabled !== current.enabled) {
@@ -156,13 +205,17 @@ export function createCheckService(deps: CheckServiceDeps) {
       );
     }
     if ((await commitOrRetry(ops)) === RETRY) return RETRY;
-    return {
+    const updated: CheckRecord = {
       ...merged,
-      next_run_at: nextRunAt,
+      cell,
+      ...(move.formerCells ? { former_cells: move.formerCells } : {}),
+      next_run_at: scheduled,
       updated_at: updatedAt,
       version: current.version + 1,
       state_version: current.state_version + 1,
     };
+    const [shown] = await cellView.overlay([updated]);
+    return shown ?? updated;
   };
 
   const removeOnce = async (tenantId: string, checkId: string) => {
@@ -171,6 +224,7 @@ export function createCheckService(deps: CheckServiceDeps) {
       definitionDeletedOp(tenantId, checkId, check.version),
       stateDeletedOp(tenantId, checkId),
       checkPartitionPurgeOp(tenantId, checkId),
+      ...(check.cell ? await cells.leave(check.cell, checkId) : []),
     ];
     const entity = await aggregate.entityOf(tenantId, check);
     if (entity) {
@@ -196,7 +250,10 @@ export function createCheckService(deps: CheckServiceDeps) {
       const limit = tenant.check_limit_per_entity;
       if (limit <= 0)
         throw new LimitExceededError('your plan allows no checks (check_limit_per_entity is 0)');
-      return withRetries(OPTIMISTIC_ATTEMPTS, 'the entity', () => createOnce(tenantId, body, def, limit));
+      let attempt = 0;
+      return withRetries(OPTIMISTIC_ATTEMPTS, 'the entity', () =>
+        createOnce(tenantId, body, def, limit, attempt++),
+      );
     },
 
     async list(tenantId: string, filter: { entity_id?: string | undefined }): Promise<CheckRecord[]> {
@@ -206,12 +263,13 @@ export function createCheckService(deps: CheckServiceDeps) {
         tenantId,
         wanted.map((c) => c.entity_id),
       );
-      return wanted.filter((c) => alive.has(c.entity_id));
+      return cellView.overlay(wanted.filter((c) => alive.has(c.entity_id)));
     },
 
     /** A page of the tenant's checks (or one entity's), oldest first, read with bounded queries. */
-    page(tenantId: string, query: CheckPageQuery) {
-      return pager.page(tenantId, query);
+    async page(tenantId: string, query: CheckPageQuery) {
+      const page = await pager.page(tenantId, query);
+      return { ...page, checks: await cellView.overlay(page.checks) };
     },
 
     async update(tenantId: string, checkId: string, patch: UpdateCheckBody): Promise<CheckRecord> {

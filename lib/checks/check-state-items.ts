@@ -58,12 +58,14 @@ export function stateOfDefinitionOp(input: {
   checkId: string;
   copies: Pick<CheckStateRecord, 'execution_mode' | 'interval_seconds' | 'definition_version'>;
   due?: DueAt | undefined;
+  /** A check leaving its cell: the running state the cell kept, which the state item keeps from now on. */
+  running?: Pick<CheckStateRecord, 'state' | 'consecutive_failures' | 'last_result_at'> | undefined;
 }): UpdateOp {
   const { due } = input;
   return stateItem.update(
     { tenant_id: input.tenantId, check_id: input.checkId },
     {
-      set: { ...input.copies, ...(due ? { next_run_at: due.nextRunAt } : {}) },
+      set: { ...input.copies, ...input.running, ...(due ? { next_run_at: due.nextRunAt } : {}) },
       ...(due ? { index: { gsi2: dueEntry(input.checkId, due.nextRunAt, due.shard) } } : {}),
       add: { version: 1 },
       condition: { kind: 'itemExists' },

@@ -97,6 +97,8 @@ export async function runProbeJob(
       ...(job.next_run_at_ms !== undefined ? { nextRunAtMs: job.next_run_at_ms } : {}),
     });
   }
+  // A check moved into a cell since this job was queued (the migration): its cell runs it now.
+  if (check.cell) return { status: 'skipped', reason: 'the check runs in a cell' };
   const def = probeDefinition(check);
   if (!def) return { status: 'skipped', reason: `${check.check_type} checks are not probed` };
   const { outcome, startedMs } = await deps.prober(def);

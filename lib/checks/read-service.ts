@@ -3,8 +3,8 @@ import type { CursorSeal } from '../store/cursor-seal.ts';
 import { type PageRequest, readPage, unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
 import type { CheckService } from './check-service.ts';
-import { publicResult, publicTransition } from './records.ts';
-import { parseResult, resultsSource } from './result-items.ts';
+import { publicTransition } from './records.ts';
+import { resultsPage } from './results-list.ts';
 import { readSparkline } from './sparkline-reads.ts';
 import { checkTransitionsSource, parseTransition } from './transition-items.ts';
 
@@ -27,11 +27,7 @@ export function createCheckReadService(deps: CheckReadDeps) {
     /** A page of the check's results, newest first by checked_at. */
     async results(tenantId: string, checkId: string, page: PageRequest) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);
-      const read = await readPage(deps, resultsSource(check.id), page, unexpired(clock.now()));
-      return {
-        results: read.items.map((item) => publicResult(parseResult(item))),
-        next_cursor: read.nextCursor,
-      };
+      return resultsPage(deps, check, page, clock.now());
     },
 
     /** A page of the check's own state changes (kind `check`), newest first. */

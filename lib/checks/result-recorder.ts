@@ -9,6 +9,7 @@ import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { deterministicId, newId } from '../platform/ids.ts';
 import { createKeyedQueue } from '../platform/keyed-queue.ts';
+import type { Logger } from '../platform/logger.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { type DueAt, stateRecordedOp } from './check-state-items.ts';
@@ -50,12 +51,14 @@ export interface ResultRecorderDeps {
   tenants: TenantStore;
   clock: Clock;
   dueShards: number;
+  logger: Logger;
 }
 
 /**
  * Records one result: the result, the check's state and counters, the entity's aggregate and the
  * transition records, in ONE transaction (optimistic on the check state's and the entity's versions).
- * A slot recorded before answers `duplicate`; a deleted or disabled check answers `gone`.
+ * A slot recorded before answers `duplicate`; a deleted or disabled check answers `gone`, and so
+ * does a pull check in a cell (its cell's slots record its results).
  */
 export function createResultRecorder(deps: ResultRecorderDeps) {
   // Only the retention is read from the tenant here: a change to it applies within TENANT_CACHE_MS.
@@ -72,6 +75,15 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         : undefined;
     const run = usable ?? (await deps.checks.run(input.tenantId, input.checkId));
     if (!run?.definition.enabled) return { status: 'gone' };
+    if (run.definition.cell) {
+      // A result in flight across the check's move into a cell (an API write, the migration):
+      // written here it would fork the state the cell keeps, so nothing is recorded.
+      deps.logger.debug('result dropped: the check runs in a cell', {
+        check_id: input.checkId,
+        cell_id: run.definition.cell.cell_id,
+      });
+      return { status: 'gone' };
+    }
     const { definition: check, state: current } = run;
     const tenant = await tenants.requireTenant(input.tenantId);
     const now = deps.clock.now();

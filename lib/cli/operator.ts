@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createOperatorKey } from '../auth/operator-key.ts';
 import type { PlanLimits } from '../auth/tenant-items.ts';
 import { createTenantStore } from '../auth/tenant-store.ts';
+import { migrateChecksToCells } from '../checks/cell-migration.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
 import type { Clock } from '../platform/clock.ts';
 import { silentLogger } from '../platform/logger.ts';
@@ -23,6 +24,10 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
       Issue an API key for an existing tenant (printed once), owned by its oldest admin: a way
       back in when no admin key is left. Read-write unless --read-only; labelled "operator"
       unless --name is given.
+  data migrate
+      Run every data migration in order (check layout, status counters, cells) and print what each
+      did (idempotent; run once after every \`cdk deploy\` upgrade; the local runtime does it at
+      startup). Use the deployment's VIGIL_DUE_SHARDS.
   checks migrate
       Move checks stored in the first layout (one item) to the definition and state items
       (idempotent; run once after deploying this version; the local runtime does it at startup).
@@ -106,14 +111,43 @@ async function createKey(
   );
 }
 
+/** What the operator commands run against. */
+export interface OperatorDeps {
+  table: Table;
+  clock: Clock;
+  /** The deployment's due shard count (config.dueShards), where `data migrate` puts new cells. */
+  dueShards?: number;
+}
+
+/** The shard count of a default configuration (VIGIL_DUE_SHARDS unset). */
+const DEFAULT_DUE_SHARDS = 4;
+
+/** `data migrate`: every migration, in the order the layouts followed each other. */
+async function migrateData(deps: OperatorDeps, tenants: ReturnType<typeof createTenantStore>) {
+  const common = { table: deps.table, clock: deps.clock, tenants, logger: silentLogger };
+  const checksMigrated = await migrateCheckItems(common);
+  const tenantsSeeded = await migrateStatusCounters(common);
+  const checksMovedToCells = await migrateChecksToCells({
+    ...common,
+    dueShards: deps.dueShards ?? DEFAULT_DUE_SHARDS,
+  });
+  return JSON.stringify(
+    {
+      checks_migrated: checksMigrated,
+      tenants_seeded: tenantsSeeded,
+      checks_moved_to_cells: checksMovedToCells,
+    },
+    null,
+    2,
+  );
+}
+
 /** Runs one operator command against `table`; returns what to print. Throws UsageError on bad input. */
-export async function runOperatorCommand(
-  argv: string[],
-  deps: { table: Table; clock: Clock },
-): Promise<string> {
+export async function runOperatorCommand(argv: string[], deps: OperatorDeps): Promise<string> {
   const tenants = createTenantStore(deps.table, deps.clock);
   const { values, positionals } = parseOperatorArgs(argv);
   const [group, command, id] = positionals;
+  if (group === 'data' && command === 'migrate') return migrateData(deps, tenants);
   if (group === 'checks' && command === 'migrate') {
     const moved = await migrateCheckItems({ ...deps, tenants, logger: silentLogger });
     return JSON.stringify({ checks_migrated: moved }, null, 2);

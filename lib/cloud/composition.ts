@@ -5,6 +5,7 @@ import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
 import { type CoreDeps, createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
+import { createCellRunner } from '../checks/cell-runner.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
 import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
@@ -158,6 +159,7 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
       createWorkerHandler({
         queue: probeQueue('the worker sets retry delays there'),
         jobRunner: app.jobRunner,
+        cells: createCellRunner({ table, prober: app.jobRunner.prober, tenants: app.tenants, clock }),
         logger,
       }),
     /**

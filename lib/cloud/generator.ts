@@ -1,12 +1,15 @@
 import type { ActionJob } from '../actions/jobs.ts';
 import { claimDueActions, enqueueClaimed } from '../actions/schedule.ts';
+import { type DueCellSlot, generateCellShard } from '../checks/cell-generator.ts';
+import { cellJobId } from '../checks/cell-runner.ts';
 import { type DueClaim, generateShard } from '../checks/generator.ts';
-import { type ProbeJob, probeJobId } from '../checks/probe-job.ts';
+import { probeJobId } from '../checks/probe-job.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { delaySecondsFor, type JobInput, type JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import { mapBounded } from './bounded.ts';
+import type { WorkerJob } from './worker.ts';
 
 /** One window per minute, plus a lookahead so slots just past it are not late when a run starts late. */
 export const WINDOW_MS = 60_000;
@@ -16,8 +19,8 @@ const CLAIM_CONCURRENCY = 25;
 
 export interface GeneratorDeps {
   table: Table;
-  /** The probe job queue (SQS in the cloud). */
-  queue: JobQueue<ProbeJob>;
+  /** The probe job queue (SQS in the cloud): cells' slots and push checks' deadlines. */
+  queue: JobQueue<WorkerJob>;
   clock: Clock;
   dueShards: number;
   logger: Logger;
@@ -40,6 +43,10 @@ export interface GeneratorCounts {
   unsent: number;
   /** Claims that failed otherwise; the next run finds those checks again and re-sends the same slots. */
   claim_errors: number;
+  /** Cell slots the queue took (each runs up to 100 pull checks). */
+  cell_slots: number;
+  /** Shards whose cell lease did not move (a job was refused): the next run sends their window again. */
+  cell_shards_unleased: number;
   /** Scheduled action slots this run claimed (one run job each). */
   actions_claimed: number;
   /** Their run jobs the action queue accepted; a claimed slot whose job was not accepted is skipped. */
@@ -60,7 +67,7 @@ export class GeneratorRunError extends Error {
 }
 
 /** The queue jobs of a claim (one per slot), each delayed to its slot. */
-function jobsOf(claim: DueClaim, sentAtMs: number): JobInput<ProbeJob>[] {
+function jobsOf(claim: DueClaim, sentAtMs: number): JobInput<WorkerJob>[] {
   return [{ job: claim.job, dueMs: claim.dueMs }, ...(claim.later ?? [])].map((j) => ({
     id: probeJobId(j.job),
     body: j.job,
@@ -114,9 +121,21 @@ export function createGenerator(deps: GeneratorDeps) {
         already_claimed: 0,
         unsent: 0,
         claim_errors: 0,
+        cell_slots: 0,
+        cell_shards_unleased: 0,
         actions_claimed: 0,
         actions_enqueued: 0,
         failed_shards: 0,
+      };
+
+      const sendCells = async (slots: DueCellSlot[]): Promise<number> => {
+        const sentAt = deps.clock.now();
+        const jobs = slots.map((slot) => ({
+          id: cellJobId(slot.job),
+          body: slot.job,
+          delaySeconds: delaySecondsFor(slot.dueMs, sentAt),
+        }));
+        return (await deps.queue.enqueue(jobs)).failed.length;
       };
 
       const dispatch = async (claims: DueClaim[]): Promise<void> => {
@@ -155,6 +174,13 @@ export function createGenerator(deps: GeneratorDeps) {
             dispatch,
             allSlotsInWindow: true,
           });
+          const cells = await generateCellShard(shard, windowEndMs, {
+            table: deps.table,
+            nowMs,
+            dispatch: sendCells,
+          });
+          counts.cell_slots += cells.sent;
+          if (!cells.leased) counts.cell_shards_unleased += 1;
         } catch (error) {
           failed = true;
           errors.push(error);

@@ -19,6 +19,30 @@ export const checkFieldsSchema = z.object({
   entity_slug: z.string(),
   /** The name the user gave; null or absent (checks older than names): derived on read (check-name.ts). */
   name: z.string().nullable().optional(),
+  /**
+   * Where an enabled pull check runs: its cell (lib/checks/cell-items.ts) and the cell's due shard.
+   * Absent on push checks, disabled checks, and checks stored before cells.
+   */
+  cell: z
+    .object({ cell_id: z.string(), shard: z.number().int().min(0) })
+    .nullable()
+    .optional(),
+  /**
+   * The cells the check left (disabled, moved to another interval, switched to push), newest first,
+   * each with its interval and when it left (ISO): its results there stay readable until they expire. Entries older
+   * than the tenant's retention are dropped when one is added.
+   */
+  former_cells: z
+    .array(
+      z.object({
+        cell_id: z.string(),
+        shard: z.number().int().min(0),
+        /** The cell's interval (the check's own may have changed since). */
+        interval_seconds: z.number().int(),
+        until: z.string(),
+      }),
+    )
+    .optional(),
   execution_mode: z.enum(['pull', 'push']),
   target_url: z.string().nullable(),
   method: z.enum(HTTP_METHODS),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { DueCellSlot } from '../checks/cell-generator.ts';
+import { cellJobId, cellJobSchema } from '../checks/cell-runner.ts';
 import type { DueClaim } from '../checks/generator.ts';
 import { probeJobId, probeJobSchema } from '../checks/probe-job.ts';
 import { chunks } from '../platform/chunks.ts';
@@ -12,13 +14,23 @@ import type { Timers } from './timer-heap.ts';
  * Probe jobs on the local job queue (`QUEUE#probe`): each claim of a due check is committed in
  * the same transaction as its job's put, and the job's result in the same transaction as its ack
  * (runProbeJob's `alsoCommit`), so a job is never lost between the claim and the result, nor run
- * twice after it.
+ * twice after it. Cell jobs (a cell's slot: its pull checks) share the queue: queued by the cell
+ * generator before it moves its shard's lease, acked after the cell runner stored the slot (a
+ * second run of a slot is harmless, see lib/checks/cell-runner.ts).
  */
 
 export const PROBE_QUEUE = 'probe';
 
-/** A queued probe job: the job, plus the time its check's next slot falls due (it is superseded then). */
-export const localProbeBodySchema = probeJobSchema.extend({ next_ms: z.number().int() });
+/** When the job's check or cell has its next slot due: the job is superseded then. */
+const nextMs = { next_ms: z.number().int() };
+/** A queued job of one check (a push check's deadline; a pull check not yet in a cell). */
+export const localCheckBodySchema = probeJobSchema.extend(nextMs);
+export type LocalCheckBody = z.infer<typeof localCheckBodySchema>;
+/** A queued cell slot. */
+export const localCellBodySchema = cellJobSchema.extend(nextMs);
+export type LocalCellBody = z.infer<typeof localCellBodySchema>;
+/** What the local probe queue carries (a body keeps its kind: 'probe' | 'deadman' | 'cell'). */
+export const localProbeBodySchema = z.union([localCellBodySchema, localCheckBodySchema]);
 export type LocalProbeBody = z.infer<typeof localProbeBodySchema>;
 export type ProbeQueue = SqliteJobQueue<LocalProbeBody>;
 
@@ -34,11 +46,11 @@ export function createProbeQueue(deps: {
 }
 
 /** The queued form of a claim: its job (id, body) and when it is due (its next slot read from the claim). */
-export function queuedFromClaim(claim: DueClaim): { id: string; body: LocalProbeBody; visibleAtMs: number } {
+export function queuedFromClaim(claim: DueClaim): { id: string; body: LocalCheckBody; visibleAtMs: number } {
   const next = claim.claim.set?.next_run_at;
   const nextMs = typeof next === 'string' ? Date.parse(next) : claim.dueMs;
   // Items store no undefined: the optional attributes of deadman jobs are left out when absent.
-  const body: LocalProbeBody = { ...claim.job, next_ms: nextMs };
+  const body: LocalCheckBody = { ...claim.job, next_ms: nextMs };
   if (body.next_run_at_ms === undefined) delete body.next_run_at_ms;
   if (body.last_result_at === undefined) delete body.last_result_at;
   return { id: probeJobId(claim.job), body, visibleAtMs: claim.dueMs };
@@ -73,4 +85,27 @@ export async function commitClaims(table: Table, queue: ProbeQueue, claims: DueC
   };
   const committed = await Promise.all(chunks(claims, CLAIMS_PER_TRANSACTION).map(commitChunk));
   return committed.reduce((sum, n) => sum + n, 0);
+}
+
+/**
+ * Queues a cell generator run's slots, each visible at its slot (the cell generator's dispatch).
+ * A slot whose cell has a later slot due by `nowMs` is skipped: after a stop or an overload the
+ * cell runs its current slot late, once, not a burst of the missed ones (as a claim skips a
+ * check's missed slots). A slot queued already (an overlapping run) is not queued again. Answers
+ * the slots the queue did not take: none (a failed write throws, and the lease stays).
+ */
+export async function queueCellSlots(
+  queue: ProbeQueue,
+  slots: DueCellSlot[],
+  nowMs: number,
+): Promise<number> {
+  const current = slots.filter((slot) => slot.nextMs > nowMs);
+  await queue.enqueueAt(
+    current.map((slot) => ({
+      id: cellJobId(slot.job),
+      body: { ...slot.job, next_ms: slot.nextMs },
+      visibleAtMs: slot.dueMs,
+    })),
+  );
+  return 0;
 }

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
+import { migrateChecksToCells } from '../checks/cell-migration.ts';
+import { type CellRunner, createCellRunner } from '../checks/cell-runner.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
@@ -29,6 +31,8 @@ export interface LocalRuntime {
   table: SqliteTable;
   /** The tick loop, timer heap and worker pool that run the checks. */
   scheduler: Scheduler;
+  /** The cell runner the scheduler runs cell jobs with (tests run a slot through it by hand). */
+  cells: CellRunner;
   /** Runs the notify queue's jobs (tests wait on its idle()). */
   notifyRunner: JobRunner;
   /** Runs the action queue's jobs: triggers, runs and pipeline deadlines (tests wait on its idle()). */
@@ -122,10 +126,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     statusStream: { follow: 'push', ...options.statusStream },
   });
   const pump = createChangePump({ table, consumers: app.consumers, logger });
+  // The cloud worker's cell runner (lib/cloud/composition.ts) over the same app pieces and table.
+  const cells = createCellRunner({ table, prober: app.jobRunner.prober, tenants: app.tenants, clock });
   const scheduler = createScheduler({
     ...(options.scheduler || {}),
     table,
     jobRunner: app.jobRunner,
+    cells,
     clock,
     logger: logger.child({ component: 'scheduler' }),
     dueShards: config.dueShards,
@@ -179,6 +186,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   await migrateCheckItems({ table, tenants: app.tenants, logger, clock });
   // Before the API serves the board: tenants written before the status counters get them.
   await migrateStatusCounters({ table, tenants: app.tenants, logger, clock });
+  // Before the scheduler runs: enabled pull checks stored before cells join cells.
+  await migrateChecksToCells({ table, tenants: app.tenants, logger, clock, dueShards: config.dueShards });
 
   opened();
   const url = reachableUrl(address);
@@ -247,6 +256,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     app,
     table,
     scheduler,
+    cells,
     notifyRunner,
     actionJobs,
     actionSchedule,

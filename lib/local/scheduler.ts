@@ -1,22 +1,28 @@
+import { generateCellShard } from '../checks/cell-generator.ts';
+import type { CellRunner } from '../checks/cell-runner.ts';
 import { generateShard } from '../checks/generator.ts';
-import { type JobRunnerDeps, type ProbeJob, runProbeJob } from '../checks/probe-job.ts';
+import { type JobRunnerDeps, runProbeJob } from '../checks/probe-job.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { SqliteTable } from '../store/sqlite-table.ts';
 import type { Table } from '../store/table.ts';
-import { commitClaims, createProbeQueue, type LocalProbeBody } from './probe-queue.ts';
+import { createCellJobs } from './cell-jobs.ts';
+import {
+  commitClaims,
+  createProbeQueue,
+  type LocalCellBody,
+  type LocalCheckBody,
+  type LocalProbeBody,
+  queueCellSlots,
+} from './probe-queue.ts';
+import { callHook, createProbeSlots, type JobStart } from './probe-slots.ts';
 import { sweepRetention } from './retention-sweep.ts';
 import { createTickLoop } from './tick-loop.ts';
 import { systemTimers, type Timers } from './timer-heap.ts';
 import { createWorkerPool } from './worker-pool.ts';
 
-/** Reported when a worker starts a job (the benchmark measures lateness as startedMs - dueMs). */
-export interface JobStart {
-  dueMs: number;
-  startedMs: number;
-  job: ProbeJob;
-}
+export type { JobStart } from './probe-slots.ts';
 
 export interface SchedulerOptions {
   /** Generator tick period; default 1 s. */
@@ -29,6 +35,7 @@ export interface SchedulerOptions {
   stopGraceMs?: number;
   /** Runs of a job that throws before it becomes a dead letter; default 4 (retried after 1 s, 2 s, 4 s). */
   maxAttempts?: number;
+  /** Reported when a job starts; for a cell job, when each member's probe got its slot (dueMs: the slot). */
   onJobStart?: (start: JobStart) => void;
   /** Reported when a probe actually began (on a probe thread, a moment after its job started). */
   onProbeStart?: (start: JobStart) => void;
@@ -38,10 +45,12 @@ export interface SchedulerOptions {
 export interface SchedulerDeps extends SchedulerOptions {
   table: Table & Pick<SqliteTable, 'sweepExpired'>;
   jobRunner: JobRunnerDeps;
+  /** Runs the cells' slots (pull checks). */
+  cells: CellRunner;
   clock: Clock;
   logger: Logger;
   dueShards: number;
-  /** Jobs running at once (config.workerConcurrency). */
+  /** Probes in flight at once (config.workerConcurrency), per-check jobs' and cell members' together. */
   concurrency: number;
 }
 
@@ -53,12 +62,18 @@ const MAX_CLAIMS_PER_SHARD = 100_000;
 export type JobStatus = 'recorded' | 'duplicate' | 'gone' | 'skipped' | 'retry' | 'dead' | 'abandoned';
 
 type ProbeDelivery = ReceivedJob<LocalProbeBody>;
+type CheckDelivery = ReceivedJob<LocalCheckBody>;
+
+const isCellDelivery = (d: ProbeDelivery): d is ReceivedJob<LocalCellBody> => d.body.kind === 'cell';
 
 /**
  * The local scheduler: a 1 s tick claims due checks into the probe job queue (see probe-queue.ts),
- * whose timer heap hands each job over at its due time to a bounded worker pool that runs it,
- * committing its result and its ack together. A job that throws is failed on the queue (retried
- * after 1 s, 2 s, 4 s, then a dead letter). A tick also sweeps expired items every `sweepEveryMs`.
+ * and sends each shard's cell slots there (the cell generator, the cloud's, on its shard lease),
+ * whose timer heap hands each job over at its due time: a per-check job to a bounded worker pool
+ * that runs it, committing its result and its ack together; a cell job to the cell runner
+ * (cell-jobs.ts). Both bound their probes by the same probe slots. A job that throws is failed on
+ * the queue (retried after 1 s, 2 s, 4 s, then a dead letter). A tick also sweeps expired items
+ * every `sweepEveryMs`.
  */
 export function createScheduler(deps: SchedulerDeps) {
   const { table, clock, logger } = deps;
@@ -74,32 +89,37 @@ export function createScheduler(deps: SchedulerDeps) {
     timers,
     ...(deps.maxAttempts !== undefined ? { maxAttempts: deps.maxAttempts } : {}),
   });
+  // The bound on probes in flight: pool slots alone would bound jobs, and a cell job probes up to 100.
+  const probeSlots = createProbeSlots(deps.concurrency);
+  const jobRunner: JobRunnerDeps = { ...deps.jobRunner, prober: probeSlots.bounded(deps.jobRunner.prober) };
   let started = false;
   let stopped = false;
+  const cellJobs = createCellJobs({
+    cells: deps.cells,
+    queue,
+    slots: probeSlots,
+    prober: deps.jobRunner.prober,
+    clock,
+    logger,
+    ...(deps.onJobStart ? { onJobStart: deps.onJobStart } : {}),
+    ...(deps.onProbeStart ? { onProbeStart: deps.onProbeStart } : {}),
+    stopped: () => stopped,
+  });
   let lastSweepMs = Number.NEGATIVE_INFINITY;
 
-  const execute = async (delivery: ProbeDelivery, onProbed?: () => void): Promise<JobStatus> => {
-    const job = delivery.body;
+  const executeCheck = async (delivery: CheckDelivery, onProbed?: () => void): Promise<JobStatus> => {
+    const { next_ms: _next, ...job } = delivery.body;
     const dueMs = job.slot_ms;
-    try {
-      deps.onJobStart?.({ dueMs, startedMs: clock.now(), job });
-    } catch (err) {
-      logger.warn('onJobStart hook failed', { err });
-    }
+    callHook(deps.onJobStart, { dueMs, startedMs: clock.now(), job }, logger, 'onJobStart');
     try {
       const onProbeStart = deps.onProbeStart;
-      const outcome = await runProbeJob(job, deps.jobRunner, {
+      const outcome = await runProbeJob(job, jobRunner, {
         alsoCommit: queue.ackOp(delivery),
         ...(onProbed ? { onProbed } : {}),
         ...(onProbeStart
           ? {
-              onProbeStart: (startedMs: number) => {
-                try {
-                  onProbeStart({ dueMs, startedMs, job });
-                } catch (err) {
-                  logger.warn('onProbeStart hook failed', { err });
-                }
-              },
+              onProbeStart: (startedMs: number) =>
+                callHook(onProbeStart, { dueMs, startedMs, job }, logger, 'onProbeStart'),
             }
           : {}),
       });
@@ -120,6 +140,9 @@ export function createScheduler(deps: SchedulerDeps) {
     }
   };
 
+  const execute = (delivery: ProbeDelivery, onProbed?: () => void): Promise<JobStatus> =>
+    isCellDelivery(delivery) ? cellJobs.execute(delivery) : executeCheck(delivery as CheckDelivery, onProbed);
+
   /**
    * Jobs whose probe has answered and whose result is being recorded. A job leaves its worker
    * slot once its probe answers (the slots bound probes in flight, not the commits behind them);
@@ -128,7 +151,7 @@ export function createScheduler(deps: SchedulerDeps) {
   const recording = new Set<Promise<void>>();
   const maxRecording = deps.concurrency * 4;
 
-  const pool = createWorkerPool<ProbeDelivery>({
+  const pool = createWorkerPool<CheckDelivery>({
     concurrency: deps.concurrency,
     logger,
     async run(delivery) {
@@ -136,7 +159,7 @@ export function createScheduler(deps: SchedulerDeps) {
       const probed = new Promise<void>((resolve) => {
         releaseSlot = resolve;
       });
-      const done = execute(delivery, releaseSlot)
+      const done = executeCheck(delivery, releaseSlot)
         .then(() => undefined)
         .catch((err: unknown) => logger.error('probe job bookkeeping failed', { err }));
       recording.add(done);
@@ -150,10 +173,14 @@ export function createScheduler(deps: SchedulerDeps) {
   const allSettled = async () => {
     await pool.idle();
     while (recording.size > 0) await Promise.all(recording);
+    await cellJobs.settled();
   };
 
   queue.consume((deliveries) => {
-    for (const delivery of deliveries) pool.push(delivery);
+    for (const delivery of deliveries) {
+      if (isCellDelivery(delivery)) void cellJobs.execute(delivery);
+      else pool.push(delivery as CheckDelivery);
+    }
   });
 
   const sweep = async (): Promise<number> => {
@@ -168,7 +195,8 @@ export function createScheduler(deps: SchedulerDeps) {
     let claimed = 0;
     // Overloaded (due jobs wait for a worker): claim nothing this tick. The checks stay due and
     // are claimed later once each, nextSlot skipping the missed slots, so the backlog stays bounded.
-    const saturated = pool.queued > maxWaiting;
+    // Cells too: their shard's lease stays, and the next tick queues each cell's current slot once.
+    const saturated = pool.queued + probeSlots.waiting > maxWaiting;
     if (saturated) logger.warn('workers saturated; claims deferred', { waiting: pool.queued });
     for (let shard = 0; shard < (saturated ? 0 : deps.dueShards); shard += 1) {
       await generateShard(shard, windowEnd, {
@@ -184,6 +212,11 @@ export function createScheduler(deps: SchedulerDeps) {
           claimed += await commitClaims(table, queue, claims);
         },
       });
+      await generateCellShard(shard, windowEnd, {
+        table,
+        nowMs,
+        dispatch: (slots) => queueCellSlots(queue, slots, nowMs),
+      });
     }
     if (nowMs - lastSweepMs >= sweepEveryMs) {
       lastSweepMs = nowMs;
@@ -196,7 +229,10 @@ export function createScheduler(deps: SchedulerDeps) {
   const loop = createTickLoop({ clock, timers, tickMs, logger, failure: 'scheduler tick failed', runTick });
   const tick = loop.tick;
 
-  /** Jobs queued before a restart: run those whose next slot is not due yet, delete the rest. */
+  /**
+   * Jobs queued before a restart: run those whose next slot (their check's or cell's) is not due
+   * yet, delete the rest. The shards' leases keep the first ticks from queueing those slots again.
+   */
   const reload = async () => {
     const nowMs = clock.now();
     const { resumed, dropped } = await queue.load((job) => job.body.next_ms > nowMs);
@@ -234,17 +270,23 @@ export function createScheduler(deps: SchedulerDeps) {
         }),
       ]);
       if (grace) timers.clearTimeout(grace);
-      if (pool.active + recording.size > 0) {
+      if (pool.active + recording.size + cellJobs.running > 0) {
         logger.warn('stopped with probe jobs running; left queued', {
           running: pool.active,
           recording: recording.size,
+          cells: cellJobs.running,
         });
       }
     },
 
-    /** Jobs waiting for their time, waiting for a worker, and running. */
+    /** Jobs waiting for their time; jobs and probes waiting for a worker; jobs running (cell jobs too). */
     stats() {
-      return { timed: queue.timed, waiting: pool.queued, running: pool.active, recording: recording.size };
+      return {
+        timed: queue.timed,
+        waiting: pool.queued + probeSlots.waiting,
+        running: pool.active + cellJobs.running,
+        recording: recording.size,
+      };
     },
   };
 }

@@ -175,7 +175,28 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
       };
     },
 
-    /** The key whose delete, in the caller's transaction, acks `job`; then call `acked`. */
+    /**
+     * Stores and times new jobs visible at `visibleAtMs` (ms precise), each only if its id is not
+     * stored yet: an id queued already (by this process or before a restart) is left as it is.
+     * Answers how many were new.
+     */
+    async enqueueAt(jobs: { id: string; body: B; visibleAtMs: number }[]): Promise<number> {
+      const unique = new Map<string, { job: Held<B>; op: WriteOp; visibleMs: number }>();
+      for (const input of jobs) {
+        if (held.has(input.id) || unique.has(input.id)) continue;
+        const job = { id: input.id, body: input.body, attempt: 1 };
+        unique.set(input.id, {
+          job,
+          op: jobQueuedOp(name, job, input.visibleAtMs),
+          visibleMs: input.visibleAtMs,
+        });
+      }
+      const entries = [...unique.values()];
+      const stored = await putNewJobs(table, entries);
+      for (const entry of entries) if (stored.has(entry.job.id)) hold(entry.job, entry.visibleMs);
+      return stored.size;
+    },
+
     /** The op that acks a job inside the caller's own transaction (its result's, for a probe job). */
     ackOp: (job: ReceivedJob<B>): WriteOp => jobAckedOp(name, job.id),
 

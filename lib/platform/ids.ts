@@ -19,6 +19,7 @@ export type IdPrefix =
   | 'exe'
   | 'skl'
   | 'ptk'
+  | 'cel'
   | 'req';
 
 /**

@@ -11,3 +11,9 @@ export const tenantPk = (tenantId: string) => `TENANT#${tenantId}`;
  * items here, each with its own sort-key prefix, and the check's partition purge removes them all.
  */
 export const checkPartition = (checkId: string) => `CHECK#${checkId}`;
+
+/**
+ * A cell's partition (issue 26's layout): what a cell of pull checks leaves behind, its slots'
+ * results, its members' state and its 5-minute rollups, each owner with its own sort keys.
+ */
+export const cellPartition = (cellId: string) => `CELLRES#${cellId}`;

@@ -11,11 +11,13 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Item, NewItem } from '../../lib/store/table.ts';
 import { type ApiHarness, runtimes, startLocalHarness } from '../support/api-harness.ts';
-import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
+import { newCheck, newEntity, quietPushCheck, quietTcpCheck, record } from './check-fixtures.ts';
 
 /**
  * A check is two items next to each other in its tenant's partition: the definition, written only
- * by the API, and the running state, written by claims and results (docs/data-model.md).
+ * by the API, and the running state, written by claims and results (docs/data-model.md). Enabled
+ * pull checks run in cells (test/checks/cell-*.test.ts): the per-check layout is that of push
+ * checks, which these tests use.
  */
 
 const STATE_ATTRIBUTES = ['state', 'consecutive_failures', 'last_result_at', 'next_run_at', 'current_rollup'];
@@ -59,7 +61,7 @@ describe.each(runtimes)('check items: definition and state ($runtime runtime)', 
   });
 
   it('stores the definition without state and the state with the due-index keys', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(await newEntity(api)));
+    const checkId = await newCheck(api, quietPushCheck(await newEntity(api)));
     const { definition, state } = await items(checkId);
     for (const attribute of [...STATE_ATTRIBUTES, 'gsi2pk', 'gsi2sk'])
       expect(definition).not.toHaveProperty(attribute);
@@ -70,13 +72,23 @@ describe.each(runtimes)('check items: definition and state ($runtime runtime)', 
       state: 'unknown',
       definition_version: 1,
       version: 1,
+    });
+    // A push check's deadline (its due-index entry) starts with its first result.
+    await record(api, checkId, { success: true, checkedAtMs: Date.now() - 1000 });
+    const due = (await items(checkId)).state;
+    expect(due).toMatchObject({
+      entity: 'check_state',
+      check_id: checkId,
+      state: 'up',
+      definition_version: 1,
+      version: 2,
       gsi2pk: expect.stringMatching(/^DUE#\d+$/),
     });
-    expect(state?.gsi2sk).toBe(`${state?.next_run_at}#${checkId}`);
+    expect(due?.gsi2sk).toBe(`${due?.next_run_at}#${checkId}`);
   });
 
   it('writes a result to the state item and leaves the definition as the API wrote it', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(await newEntity(api)));
+    const checkId = await newCheck(api, quietPushCheck(await newEntity(api)));
     const before = await items(checkId);
     await record(api, checkId, { success: true, checkedAtMs: Date.now() - 1000 });
     const after = await items(checkId);
@@ -85,7 +97,7 @@ describe.each(runtimes)('check items: definition and state ($runtime runtime)', 
   });
 
   it('is not refused by results when the API updates the definition, and results then use the new one', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(await newEntity(api), { failure_threshold: 3 }));
+    const checkId = await newCheck(api, quietPushCheck(await newEntity(api), { failure_threshold: 3 }));
     await record(api, checkId, { success: true, checkedAtMs: Date.now() - 5000 });
     const stale = await api.app.checks.run(api.tenantId, checkId);
     const res = await api.request('PUT', `/v1/checks/${checkId}`, {
@@ -124,7 +136,7 @@ describe.each(runtimes)('check items: definition and state ($runtime runtime)', 
   });
 
   it('deletes both items with the check', async () => {
-    const checkId = await newCheck(api, quietTcpCheck(await newEntity(api)));
+    const checkId = await newCheck(api, quietPushCheck(await newEntity(api)));
     expect((await api.request('DELETE', `/v1/checks/${checkId}`, { key: api.adminKey })).status).toBe(204);
     expect(await items(checkId)).toEqual({ definition: undefined, state: undefined });
     expect(await api.app.checks.run(api.tenantId, checkId)).toBeUndefined();
@@ -132,8 +144,8 @@ describe.each(runtimes)('check items: definition and state ($runtime runtime)', 
 
   it('moves first-layout checks to the two items (operator command), keeping state and schedule', async () => {
     const entityId = await newEntity(api);
-    const checkId = await newCheck(api, quietTcpCheck(entityId, { failure_threshold: 1 }));
-    const disabledId = await newCheck(api, quietTcpCheck(entityId, { enabled: false }));
+    const checkId = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }));
+    const disabledId = await newCheck(api, quietPushCheck(entityId, { enabled: false }));
     await record(api, checkId, { success: false, checkedAtMs: Date.now() - 2000 });
     const before = await api.app.checks.get(api.tenantId, checkId);
     const disabledBefore = await api.app.checks.get(api.tenantId, disabledId);

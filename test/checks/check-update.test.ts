@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
+import { runCellSlot } from '../support/cell-fixtures.ts';
+import { newCheck, newEntity, quietPushCheck, quietTcpCheck, record } from './check-fixtures.ts';
 
 describe.each(runtimes)('check update ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
@@ -53,23 +54,42 @@ describe.each(runtimes)('check update ($runtime runtime)', ({ start }) => {
     expect(unknown.body.details).toEqual([{ path: 'headers.X-Missing', message: 'no stored value to keep' }]);
   });
 
-  it('keeps next_run_at when only the interval changes', async () => {
-    const id = await newCheck(api, quietTcpCheck(await newEntity(api)));
+  it('keeps next_run_at when only the interval changes (a check scheduled on its own: push)', async () => {
+    const id = await newCheck(api, quietPushCheck(await newEntity(api)));
+    await record(api, id, { success: true, checkedAtMs: Date.now() - 1000 });
     const before = (await call('GET', `/v1/checks/${id}`)).body;
-    const res = await call('PUT', `/v1/checks/${id}`, { interval_seconds: 3600 });
-    expect(res.body.interval_seconds).toBe(3600);
+    expect(before.next_run_at).not.toBeNull();
+    const res = await call('PUT', `/v1/checks/${id}`, { interval_seconds: 7200 });
+    expect(res.body.interval_seconds).toBe(7200);
     expect(res.body.next_run_at).toBe(before.next_run_at);
+    expect((await call('GET', `/v1/checks/${id}`)).body.next_run_at).toBe(before.next_run_at);
+  });
+
+  it("moves a pull check to a cell of its new interval, keeping its state, and runs it on that cell's next slot", async () => {
+    const id = await newCheck(api, quietTcpCheck(await newEntity(api), { failure_threshold: 3 }));
+    await runCellSlot(api, { slotMs: Date.now() - 2000, answers: { [id]: false } });
+    const before = (await call('GET', `/v1/checks/${id}`)).body;
+    expect(before).toMatchObject({ state: 'unknown', consecutive_failures: 1 });
+    const res = await call('PUT', `/v1/checks/${id}`, { interval_seconds: 3600 });
+    expect(res.status, res.text).toBe(200);
+    const shown = (await call('GET', `/v1/checks/${id}`)).body;
+    expect(shown).toMatchObject({ interval_seconds: 3600, state: 'unknown', consecutive_failures: 1 });
+    const nextMs = Date.parse(shown.next_run_at);
+    expect(nextMs).toBeGreaterThan(Date.now() - 60_000);
+    expect(nextMs).toBeLessThanOrEqual(Date.now() + 3_600_000);
+    expect(res.body.next_run_at).toBe(shown.next_run_at);
   });
 
   it("disabling clears next_run_at and takes the check out of its entity's state; enabling restores both", async () => {
     const entityId = await newEntity(api);
     const id = await newCheck(api, quietTcpCheck(entityId));
-    await record(api, id, { success: true, checkedAtMs: Date.now() });
+    await runCellSlot(api, { slotMs: Date.now() - 1000, answers: { [id]: true } });
     expect(await entityState(entityId)).toMatchObject({ state: 'up', checks: [{ id, state: 'up' }] });
 
     const off = await call('PUT', `/v1/checks/${id}`, { enabled: false });
     expect(off.status, off.text).toBe(200);
     expect(off.body).toMatchObject({ enabled: false, next_run_at: null, state: 'up' });
+    expect((await call('GET', `/v1/checks/${id}`)).body).toEqual(off.body);
     expect(await entityState(entityId)).toMatchObject({ state: 'unknown', checks: [] });
     const slug = (await entityState(entityId)).slug;
     expect((await call('GET', `/v1/blueprints/service/entities/${slug}`)).body.state).toBe('unknown');

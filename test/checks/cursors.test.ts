@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
+import { newCheck, newEntity, recordSlot, soloTcpCheck } from './check-fixtures.ts';
 
-/** Page cursors are sealed: opaque, tamper-evident, bound to their list, and still stateless. */
+/**
+ * Page cursors are sealed: opaque, tamper-evident, bound to their list, and still stateless. The
+ * checks are pull checks, each alone in its cell: their results are the cell's slots.
+ */
 describe.each(runtimes)('page cursors ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let other: { tenantId: string; key: string };
@@ -15,18 +19,18 @@ describe.each(runtimes)('page cursors ($runtime runtime)', ({ start }) => {
   /** Feeds the check's results and its entity's transitions with alternating outcomes. */
   const history = async (id: string, tenantId: string, count: number) => {
     for (let i = 0; i < count; i += 1) {
-      await record(api, id, { success: i % 2 === 0, checkedAtMs: t0 + i * 1000, tenantId });
+      await recordSlot(api, id, { success: i % 2 === 0, checkedAtMs: t0 + i * 1000, tenantId });
     }
   };
 
   beforeAll(async () => {
     api = await start();
     const entityId = await newEntity(api);
-    checkId = await newCheck(api, quietTcpCheck(entityId, { failure_threshold: 1 }));
+    checkId = await newCheck(api, soloTcpCheck(entityId, { failure_threshold: 1 }));
     await history(checkId, api.tenantId, 6);
     other = await api.createTenant('Initech');
     const otherEntity = await newEntity(api, { key: other.key, name: 'Payroll' });
-    const otherCheck = await newCheck(api, quietTcpCheck(otherEntity, { failure_threshold: 1 }), other.key);
+    const otherCheck = await newCheck(api, soloTcpCheck(otherEntity, { failure_threshold: 1 }), other.key);
     await history(otherCheck, other.tenantId, 6);
   });
   afterAll(async () => {
@@ -46,7 +50,7 @@ describe.each(runtimes)('page cursors ($runtime runtime)', ({ start }) => {
     const first = await get(`/v1/checks/${checkId}/results?limit=4`);
     const cursor: string = first.body.next_cursor;
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(Buffer.from(cursor, 'base64url').toString('latin1')).not.toMatch(/CHECK#|RES#|"pk"/);
+    expect(Buffer.from(cursor, 'base64url').toString('latin1')).not.toMatch(/CHECK#|CELLRES#|RES#|"pk"/);
     const second = await get(withCursor(`/v1/checks/${checkId}/results?limit=4`, cursor));
     expect(second.status).toBe(200);
     expect(second.body.results).toHaveLength(2);
@@ -55,8 +59,14 @@ describe.each(runtimes)('page cursors ($runtime runtime)', ({ start }) => {
 
   it('refuses a cursor built from raw table keys, even one pointing into the right list', async () => {
     const newest = (await get(`/v1/checks/${checkId}/results?limit=1`)).body.results[0];
-    const raw = await api.table.query({ pk: `CHECK#${checkId}`, sk: { op: 'beginsWith', prefix: 'RES#' } });
-    const item = raw.items.find((i) => i.id === newest.id);
+    // The check's results are its cell's slot items (docs/data-model.md, cell_results).
+    const cell = (await getCheckDefinition(api.table, api.tenantId, checkId))?.cell;
+    expect(cell).toBeDefined();
+    const raw = await api.table.query({
+      pk: `CELLRES#${cell?.cell_id}`,
+      sk: { op: 'beginsWith', prefix: 'RES#' },
+    });
+    const item = raw.items.find((i) => i.sk === `RES#${newest.checked_at}`);
     expect(item).toBeDefined();
     const forged = Buffer.from(JSON.stringify({ pk: item?.pk, sk: item?.sk })).toString('base64url');
     expectInvalidCursor(await get(withCursor(`/v1/checks/${checkId}/results`, forged)));

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
+import { newCheck, newEntity, quietPushCheck, record } from './check-fixtures.ts';
 
 /**
  * Deleting an entity deletes its checks later (the purge, on the change feed). In between, a
  * result that changes no state is recorded in the check's partition, which the purge deletes
  * after the check; one that would move the entity answers `gone` and never writes the entity back.
+ * The per-check recorder's behaviour: push checks keep it (pull checks' results are cell slots).
  */
 describe.each(runtimes)(
   'results for a check whose entity was just deleted ($runtime runtime)',
@@ -22,7 +23,7 @@ describe.each(runtimes)(
     /** A check with one result recorded (up), and its entity item deleted as the delete would leave it. */
     const checkOfDeletedEntity = async () => {
       const entityId = await newEntity(api);
-      const checkId = await newCheck(api, quietTcpCheck(entityId, { failure_threshold: 1 }));
+      const checkId = await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }));
       await record(api, checkId, { success: true, checkedAtMs: Date.now() - 60_000 });
       const check = await api.app.checks.get(api.tenantId, checkId);
       if (!check) throw new Error('check not found');

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, quietTcpCheck } from './check-fixtures.ts';
+import { runCellSlot } from '../support/cell-fixtures.ts';
+import { newCheck, newEntity, quietPushCheck, quietTcpCheck } from './check-fixtures.ts';
 
 /**
  * When a shared dependency fails (or a new entity's checks report for the first time), many checks
  * of one entity change state at once. Each such result also updates the entity (optimistic on its
  * version): recorded in one process, they queue for the entity instead of racing for its version,
- * so every result is one transaction and none is retried.
+ * so every result is one transaction and none is retried. That is the per-check recorder of push
+ * checks; pull checks of one cell move together in one slot (test/checks/cell-runner.test.ts).
  */
 interface Move {
   kind: string;
@@ -33,7 +35,7 @@ describe.each(runtimes)('results changing one entity at once ($runtime runtime)'
     const entityId = await newEntity(api, { key: tenant.key });
     const ids: string[] = [];
     for (let i = 0; i < CHECKS; i += 1) {
-      ids.push(await newCheck(api, quietTcpCheck(entityId, { failure_threshold: 1 }), tenant.key));
+      ids.push(await newCheck(api, quietPushCheck(entityId, { failure_threshold: 1 }), tenant.key));
     }
     return { entityId, ids };
   };
@@ -99,5 +101,49 @@ describe.each(runtimes)('results changing one entity at once ($runtime runtime)'
       .map((t) => `${t.from_state}->${t.to_state}`)
       .sort();
     expect(moves).toEqual(['degraded->down', 'unknown->up', 'up->degraded']);
+  });
+
+  it("records a mass failure of one entity's pull checks in their cell as one slot: one state transaction, one entity transition per move", async () => {
+    const entityId = await newEntity(api, { key: tenant.key });
+    const ids: string[] = [];
+    for (let i = 0; i < CHECKS; i += 1) {
+      ids.push(await newCheck(api, quietTcpCheck(entityId, { failure_threshold: 1 }), tenant.key));
+    }
+    const startMs = Date.now() - 60_000;
+    const slot = async (success: boolean, slotMs: number) => {
+      const transact = vi.spyOn(api.table, 'transact');
+      try {
+        const outcome = await runCellSlot(api, {
+          slotMs,
+          tenantId: tenant.tenantId,
+          answers: Object.fromEntries(ids.map((id) => [id, success])),
+        });
+        const writes = (entity: string) =>
+          transact.mock.calls.filter(([ops]) =>
+            ops.some((op) => op.type === 'put' && op.item.entity === entity),
+          ).length;
+        return { outcome, results: writes('cell_results'), states: writes('cell_state') };
+      } finally {
+        transact.mockRestore();
+      }
+    };
+    const up = await slot(true, startMs);
+    expect(up).toMatchObject({ results: 1, states: 1 });
+    expect(up.outcome).toMatchObject({ status: 'recorded', results: CHECKS });
+    expect(await entityBoard(entityId)).toMatchObject({ state: 'up' });
+    const down = await slot(false, startMs + 1000);
+    expect(down).toMatchObject({ results: 1, states: 1 });
+    expect(await entityBoard(entityId)).toMatchObject({ state: 'down' });
+    for (const id of ids) {
+      const check = await api.request('GET', `/v1/checks/${id}`, { key: tenant.key });
+      expect(check.body).toMatchObject({ state: 'down', consecutive_failures: 1 });
+    }
+    // One slot moves every check at once: the entity goes unknown -> up -> down, one transition each.
+    const feed = await api.request('GET', '/v1/status/transitions', { key: tenant.key });
+    const moves = (feed.body.transitions as Move[])
+      .filter((t) => t.kind === 'entity' && t.entity_id === entityId)
+      .map((t) => `${t.from_state}->${t.to_state}`)
+      .sort();
+    expect(moves).toEqual(['unknown->up', 'up->down']);
   });
 });

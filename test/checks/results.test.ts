@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
+import { newCheck, newEntity, recordSlot, soloTcpCheck } from './check-fixtures.ts';
 
 const RESULT_KEYS = ['check_id', 'checked_at', 'error_message', 'id', 'latency_ms', 'status_code', 'success'];
 const COUNT = 7;
 
+/** The results API of pull checks, each alone in its cell: results recorded as its cell's slots. */
 describe.each(runtimes)('check results ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let checkId: string;
@@ -29,13 +30,17 @@ describe.each(runtimes)('check results ($runtime runtime)', ({ start }) => {
   beforeAll(async () => {
     api = await start();
     const entityId = await newEntity(api);
-    checkId = await newCheck(api, quietTcpCheck(entityId));
-    otherCheckId = await newCheck(api, quietTcpCheck(entityId));
+    checkId = await newCheck(api, soloTcpCheck(entityId));
+    otherCheckId = await newCheck(api, soloTcpCheck(entityId));
     for (let i = 0; i < COUNT; i += 1) {
-      await record(api, checkId, { success: i % 3 !== 2, latency_ms: 10 + i, checkedAtMs: t0 + i * 1000 });
+      await recordSlot(api, checkId, {
+        success: i % 3 !== 2,
+        latency_ms: 10 + i,
+        checkedAtMs: t0 + i * 1000,
+      });
     }
-    await record(api, otherCheckId, { success: true, checkedAtMs: t0 });
-    await record(api, otherCheckId, { success: true, checkedAtMs: t0 + 1000 });
+    await recordSlot(api, otherCheckId, { success: true, checkedAtMs: t0 });
+    await recordSlot(api, otherCheckId, { success: true, checkedAtMs: t0 + 1000 });
   });
   afterAll(async () => {
     await api.close();
@@ -78,8 +83,8 @@ describe.each(runtimes)('check results ($runtime runtime)', ({ start }) => {
   });
 
   it('pages 50 results by default', async () => {
-    const busy = await newCheck(api, quietTcpCheck(await newEntity(api)));
-    for (let i = 0; i < 52; i += 1) await record(api, busy, { success: true, checkedAtMs: t0 + i });
+    const busy = await newCheck(api, soloTcpCheck(await newEntity(api)));
+    for (let i = 0; i < 52; i += 1) await recordSlot(api, busy, { success: true, checkedAtMs: t0 + i });
     const first = await get(`/v1/checks/${busy}/results`);
     expect(first.body.results).toHaveLength(50);
     expect(first.body.results[0].checked_at).toBe(new Date(t0 + 51).toISOString());
@@ -94,7 +99,7 @@ describe.each(runtimes)('check results ($runtime runtime)', ({ start }) => {
   });
 
   it('returns an empty page for a check without results', async () => {
-    const fresh = await newCheck(api, quietTcpCheck(await newEntity(api)));
+    const fresh = await newCheck(api, soloTcpCheck(await newEntity(api)));
     expect((await get(`/v1/checks/${fresh}/results`)).body).toEqual({ results: [], next_cursor: null });
   });
 

@@ -3,7 +3,7 @@ import { readSparkline } from '../../lib/checks/sparkline-reads.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { QueryInput, Table } from '../../lib/store/table.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
+import { newCheck, newEntity, quietPushCheck, record } from './check-fixtures.ts';
 
 const NOW = Date.parse('2026-03-01T12:02:00.000Z');
 const at = (time: string) => Date.parse(`2026-03-01T${time}Z`);
@@ -31,6 +31,10 @@ function queryRecorder(table: Table, queries: QueryInput[]): Table {
   };
 }
 
+/**
+ * The sparkline of a check in the per-check layout (its own rollup and result items): push checks,
+ * whose results the recorder writes. Pull checks in cells: test/checks/cell-sparkline.test.ts.
+ */
 describe.each(runtimes)('GET /v1/checks/{id}/sparkline ($runtime runtime)', ({ start }) => {
   const clock = createFakeClock(NOW);
   let api: ApiHarness;
@@ -41,7 +45,7 @@ describe.each(runtimes)('GET /v1/checks/{id}/sparkline ($runtime runtime)', ({ s
 
   beforeAll(async () => {
     api = await start({ clock });
-    checkId = await newCheck(api, quietTcpCheck(await newEntity(api)));
+    checkId = await newCheck(api, quietPushCheck(await newEntity(api)));
     const samples: [string, boolean, number][] = [
       ['08:00:00.000', true, 40], // outside a one-hour window, inside the 24-hour one
       ['11:52:10.000', true, 100],
@@ -128,7 +132,7 @@ describe.each(runtimes)('GET /v1/checks/{id}/sparkline ($runtime runtime)', ({ s
   });
 
   it('keeps the current bucket on the check (no rollup item per result), never in the API, and counts late results', async () => {
-    const own = await newCheck(api, quietTcpCheck(await newEntity(api)));
+    const own = await newCheck(api, quietPushCheck(await newEntity(api)));
     const rollupItems = async () =>
       (await api.table.query({ pk: `CHECK#${own}`, sk: { op: 'beginsWith', prefix: 'ROLLUP#' } })).items;
     await record(api, own, { success: true, latency_ms: 10, checkedAtMs: at('11:56:00.000') });

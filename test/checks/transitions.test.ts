@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { newCheck, newEntity, quietTcpCheck, record } from './check-fixtures.ts';
+import { runCellSlot } from '../support/cell-fixtures.ts';
+import { newCheck, newEntity, quietTcpCheck } from './check-fixtures.ts';
 
 const TRANSITION_KEYS = [
   'blueprint_slug',
@@ -16,7 +17,7 @@ const TRANSITION_KEYS = [
   'to_state',
 ];
 
-/** SPEC.md "States and transitions", its example with threshold 3, driven through the recorder. */
+/** SPEC.md "States and transitions", its example with threshold 3, driven through the check's cell slots. */
 describe.each(runtimes)('check transitions ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let tenant: { tenantId: string; key: string };
@@ -26,7 +27,7 @@ describe.each(runtimes)('check transitions ($runtime runtime)', ({ start }) => {
   const get = (path: string) => api.request('GET', path, { key: tenant.key });
   const step = async (success: boolean) => {
     at += 1000;
-    await record(api, checkId, { success, checkedAtMs: at, tenantId: tenant.tenantId });
+    await runCellSlot(api, { slotMs: at, answers: { [checkId]: success }, tenantId: tenant.tenantId });
   };
   const check = async () => (await get(`/v1/checks/${checkId}`)).body;
   const board = async () => (await get('/v1/status')).body;

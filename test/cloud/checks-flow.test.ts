@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStreamHandler } from '../../functions/stream.ts';
 import { STREAM_ENTITIES } from '../../lib/app.ts';
+import { cellResultsPage } from '../../lib/checks/cell-result-items.ts';
 import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
 import { createStreamReader } from '../support/dynamodb-stream.ts';
+import { workerJobOf } from './cell-support.ts';
 import {
   type CloudHarness,
   createEntity,
-  jobOf,
   lambdaContext,
   type SentMessage,
   schedulerEvent,
@@ -17,9 +18,10 @@ import {
 
 /**
  * The pull-check path of the cloud runtime, driven through its Lambda handlers: the api handler
- * creates the check, the generator handler (EventBridge Scheduler payload) enqueues jobs on a
- * mocked SQS, and the captured messages are delivered to the worker handler as SQS events, each
- * when its DelaySeconds has passed on the fake clock.
+ * creates the check (it joins a cell of its tenant and interval), the generator handler
+ * (EventBridge Scheduler payload) enqueues one job per cell slot on a mocked SQS, and the captured
+ * messages are delivered to the worker handler as SQS events, each when its DelaySeconds has
+ * passed on the fake clock.
  */
 describe('a pull check in the cloud runtime', () => {
   let h: CloudHarness;
@@ -41,7 +43,7 @@ describe('a pull check in the cloud runtime', () => {
     pending.sort((a, b) => visibleAt(a) - visibleAt(b));
   }
 
-  /** Delivers the next probe job to the worker when SQS would make it visible. */
+  /** Delivers the next job (a slot of the check's cell) to the worker when SQS would make it visible. */
   async function probeOnce() {
     for (let minute = 0; pending.length === 0 && minute < 5; minute += 1) await nextMinute();
     const message = pending.shift();
@@ -95,14 +97,23 @@ describe('a pull check in the cloud runtime', () => {
     expect(await probeOnce()).toEqual({ state: 'up', failures: 0 });
   });
 
-  it('ran each probe at its own slot, one interval apart, each job delayed to it', async () => {
-    const slots = delivered.map((m) => jobOf(m.body).slot_ms);
+  it("ran each probe at its cell's own slot, one interval apart, each job delayed to it", async () => {
+    const jobs = delivered.map((m) => workerJobOf(m.body));
+    expect(jobs.map((j) => j.kind)).toEqual(['cell', 'cell', 'cell', 'cell', 'cell']);
+    expect(new Set(jobs.map((j) => (j.kind === 'cell' ? j.cell_id : j.check_id))).size).toBe(1);
+    const slots = jobs.map((j) => j.slot_ms);
     expect(slots.slice(1).map((s, i) => s - (slots[i] ?? 0))).toEqual([60_000, 60_000, 60_000, 60_000]);
-    for (const m of delivered) {
-      const slot = jobOf(m.body).slot_ms;
+    for (const [i, m] of delivered.entries()) {
+      const slot = slots[i] ?? 0;
       expect(m.delaySeconds).toBe(Math.max(0, Math.ceil((slot - m.sentAtMs) / 1000)));
     }
-    expect(await results()).toHaveLength(5);
+    const shown = await results();
+    expect(shown).toHaveLength(5);
+    // Each result is its slot's, newest first (checked_at: the probe's start, at or after its slot).
+    for (const [i, result] of [...shown].reverse().entries()) {
+      expect(Date.parse(result.checked_at)).toBeGreaterThanOrEqual(slots[i] ?? Number.NaN);
+      expect(Date.parse(result.checked_at)).toBeLessThan((slots[i] ?? Number.NaN) + 60_000);
+    }
   });
 
   it('shows the changes as transitions: unknown to up, up to down, down to up', async () => {
@@ -136,6 +147,12 @@ describe('a pull check in the cloud runtime', () => {
     for (let minute = 0; pending.length === 0 && minute < 3; minute += 1) await nextMinute();
     const queued = pending.splice(0);
     expect(queued.length).toBeGreaterThan(0);
+    const job = workerJobOf(queued[0]?.body);
+    if (job.kind !== 'cell') throw new Error(`a ${job.kind} job was queued for a pull check`);
+    const cellId = job.cell_id;
+    /** The slots the check's cell stored (a slot holds the results of all its members). */
+    const storedSlots = async () => (await cellResultsPage(h.table, cellId, { limit: 100 })).slots.length;
+    expect(await storedSlots()).toBe(5);
     const disabled = await h.api('PUT', `/v1/checks/${checkId}`, { enabled: false });
     expect(disabled.status).toBe(200);
     const sentBefore = h.sent.length;
@@ -144,9 +161,12 @@ describe('a pull check in the cloud runtime', () => {
     for (let i = 0; i < 3; i += 1) await nextMinute();
     const response = await h.runWorker(sqsEvent(queued));
 
+    // The check left its cell, the only member: the generator sends the empty cell nothing.
     expect(h.sent.length).toBe(sentBefore);
     expect(response.batchItemFailures).toEqual([]);
     expect(server.hits()).toBe(hitsBefore);
+    expect(await storedSlots()).toBe(5);
+    // Out of its cell, the check still lists the results it had there.
     expect(await results()).toHaveLength(5);
   });
 
@@ -158,7 +178,10 @@ describe('a pull check in the cloud runtime', () => {
         r.dynamodb?.NewImage?.entity?.S ?? r.dynamodb?.OldImage?.entity?.S ?? '';
       // The CDK event source's filter (infra/change-feed.ts): new or old image of a STREAM_ENTITIES type.
       const kept = records.filter((r) => STREAM_ENTITIES.includes(entityOf(r)));
-      expect(records.some((r) => entityOf(r) === 'result')).toBe(true);
+      // The cell's slots and state are on the table's stream, but not what the Lambda receives.
+      expect(records.some((r) => entityOf(r) === 'cell_results')).toBe(true);
+      expect(records.some((r) => entityOf(r) === 'cell_state')).toBe(true);
+      expect(kept.filter((r) => entityOf(r).startsWith('cell'))).toEqual([]);
       expect(kept.filter((r) => entityOf(r) === 'transition').length).toBeGreaterThanOrEqual(3);
       await createStreamHandler({
         consumers: h.app.consumers,

@@ -1,7 +1,11 @@
 import { SendMessageBatchCommand, type SendMessageBatchCommandInput } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readLease } from '../../lib/checks/cell-items.ts';
+import { type CellJob, cellJobSchema } from '../../lib/checks/cell-runner.ts';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import { createGenerator, GeneratorRunError, LOOKAHEAD_MS } from '../../lib/cloud/generator.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import type { Table } from '../../lib/store/table.ts';
@@ -14,6 +18,12 @@ import {
   startCloudHarness,
 } from './support.ts';
 
+/**
+ * The cloud generator over the per-check due index, which push checks keep (their dead man's
+ * switch deadlines), and over cells, which run pull checks (lib/checks/cell-generator.ts; its
+ * lease and window are tested in test/checks/cell-generator.test.ts).
+ */
+
 let h: CloudHarness;
 let entityId: string;
 
@@ -25,15 +35,33 @@ beforeEach(async () => {
 
 afterEach(() => h.close());
 
-async function createChecks(n: number, body: Record<string, unknown> = {}): Promise<string[]> {
+/** Push checks: 5-minute interval, so the grace (twice the interval) is 10 minutes. */
+const PUSH_INTERVAL_MS = 300_000;
+const PUSH_GRACE_MS = 2 * PUSH_INTERVAL_MS;
+
+/**
+ * Push checks whose deadline falls inside the generator's first minute (START_MS), spread over it:
+ * a push check enters the due index with its first result, due when its grace after it runs out.
+ */
+async function createChecks(n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i += 1) {
     const check = await h.app.checkService.create(h.tenantId, {
       entity_id: entityId,
-      check_type: 'http',
-      target_url: `https://example.com/${i}`,
-      ...body,
+      check_type: 'push',
+      interval_seconds: PUSH_INTERVAL_MS / 1000,
     });
+    const deadlineMs = START_MS + 1000 + Math.floor((i * 58_000) / n);
+    const outcome = await h.app.recorder.record({
+      tenantId: h.tenantId,
+      checkId: check.id,
+      success: true,
+      status_code: 0,
+      latency_ms: 0,
+      error_message: '',
+      checkedAtMs: deadlineMs - PUSH_GRACE_MS,
+    });
+    expect(outcome.status).toBe('recorded');
     ids.push(check.id);
   }
   return ids;
@@ -44,6 +72,13 @@ const jobs = (): (ProbeJob & { delaySeconds: number })[] =>
     const { job_id: _id, ...job } = jobOf(m.body);
     return { ...job, delaySeconds: m.delaySeconds };
   });
+
+/** The cell jobs sent (the probe queue carries cell slots for pull checks). */
+const cellJobs = (): (CellJob & { delaySeconds: number })[] =>
+  h.sent.map((m) => ({
+    ...cellJobSchema.parse(jobEnvelopeSchema.parse(JSON.parse(m.body)).body),
+    delaySeconds: m.delaySeconds,
+  }));
 
 const batchSizes = () =>
   h.sqsMock.commandCalls(SendMessageBatchCommand).map((call) => call.args[0].input.Entries?.length ?? 0);
@@ -100,26 +135,46 @@ describe('the generator handler', () => {
     expect(sent.some((j) => j.delaySeconds === 0)).toBe(true);
   });
 
-  it('sends one job per slot for intervals shorter than a minute', async () => {
-    const [id] = await createChecks(1, { interval_seconds: 15 });
+  it("sends one job per slot of a pull check's cell for intervals shorter than a minute", async () => {
+    const check = await h.app.checkService.create(h.tenantId, {
+      entity_id: entityId,
+      check_type: 'http',
+      target_url: 'https://example.com/',
+      interval_seconds: 15,
+    });
+    const place = (await getCheckDefinition(h.table, h.tenantId, check.id, { consistent: true }))?.cell;
+    expect(place).toBeDefined();
 
-    await h.runGenerator(schedulerEvent(START_MS));
+    const counts = await h.runGenerator(schedulerEvent(START_MS));
 
-    const slots = jobs().map((j) => j.slot_ms);
+    const sent = cellJobs();
+    expect(sent.every((j) => j.cell_id === place?.cell_id && j.shard === place?.shard)).toBe(true);
+    const slots = sent.map((j) => j.slot_ms);
+    expect(counts.cell_slots).toBe(slots.length);
     // Every 15 s slot before the window's end (60 s + lookahead), each delayed to its own time.
     expect(slots.length).toBeGreaterThanOrEqual(Math.floor((60_000 + LOOKAHEAD_MS) / 15_000));
     expect(slots.slice(1).map((s, i) => s - (slots[i] ?? 0))).toEqual(slots.slice(1).map(() => 15_000));
-    expect(jobs().map((j) => j.delaySeconds)).toEqual(slots.map((s) => Math.ceil((s - START_MS) / 1000)));
-    expect(Date.parse(String(await nextRunAt(String(id))))).toBe((slots.at(-1) ?? 0) + 15_000);
+    expect(sent.map((j) => j.delaySeconds)).toEqual(slots.map((s) => Math.ceil((s - START_MS) / 1000)));
+    // Sent through the window's end: the next minute starts after the last slot sent.
+    expect(await readLease(h.table, place?.shard ?? -1)).toBe(isoTime(START_MS + 60_000 + LOOKAHEAD_MS));
+    expect(slots.at(-1) ?? 0).toBeGreaterThan(START_MS + 60_000 + LOOKAHEAD_MS - 15_000);
   });
 
   it('does not enqueue a disabled check', async () => {
     const [kept, disabled] = await createChecks(2);
     await h.app.checkService.update(h.tenantId, String(disabled), { enabled: false });
+    // A disabled pull check leaves its cell, which then has no member to run.
+    const pull = await h.app.checkService.create(h.tenantId, {
+      entity_id: entityId,
+      check_type: 'http',
+      target_url: 'https://example.com/off',
+      interval_seconds: 60,
+    });
+    await h.app.checkService.update(h.tenantId, pull.id, { enabled: false });
 
     const counts = await h.runGenerator(schedulerEvent(START_MS));
 
-    expect(counts.due).toBe(1);
+    expect(counts).toMatchObject({ due: 1, cell_slots: 0 });
     expect(new Set(jobs().map((j) => j.check_id))).toEqual(new Set([kept]));
   });
 

@@ -10,6 +10,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { expect, inject } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { createApp } from '../../lib/app.ts';
+import { createCellRunner } from '../../lib/checks/cell-runner.ts';
 import { type ProbeJob, probeJobId, probeJobSchema } from '../../lib/checks/probe-job.ts';
 import { createGenerator } from '../../lib/cloud/generator.ts';
 import { createGeneratorHandler } from '../../lib/cloud/generator-handler.ts';
@@ -125,7 +126,8 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
   const probeQueue = createProbeJobQueue({ sqs, queueUrl: QUEUE_URL, logger });
   const generator = createGenerator({ table, queue: probeQueue, clock, dueShards: config.dueShards, logger });
   const generatorHandler = createGeneratorHandler({ generator, clock, logger });
-  const workerHandler = createWorkerHandler({ queue: probeQueue, jobRunner: app.jobRunner, logger });
+  const cells = createCellRunner({ table, prober: app.jobRunner.prober, tenants: app.tenants, clock });
+  const workerHandler = createWorkerHandler({ queue: probeQueue, jobRunner: app.jobRunner, cells, logger });
   const apiHandler = createApiHandler({
     app,
     logger,

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ProbeJob } from '../../lib/checks/probe-job.ts';
-import { createWorkerHandler } from '../../lib/cloud/worker.ts';
+import { type CellRunner, createCellRunner } from '../../lib/checks/cell-runner.ts';
+import { createWorkerHandler, type WorkerJob } from '../../lib/cloud/worker.ts';
+import { systemClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { checkPartition } from '../../lib/store/partitions.ts';
-import { RESULT_SK_PREFIX } from '../support/stored-keys.ts';
+import { apiResults, cellJobFor, deadmanJob, workerMessageBody } from './cell-support.ts';
 import {
   type CloudHarness,
   createEntity,
   lambdaContext,
-  probeMessageBody,
   QUEUE_URL,
   START_MS,
   sqsEvent,
@@ -27,69 +26,73 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => h.close());
 
-/** Creates an entity and `n` http checks on it against the loopback server. */
-async function httpChecks(n = 1): Promise<string[]> {
+/**
+ * Creates an entity and one check per entry on it: an http pull check of that interval against
+ * the loopback server (a member of the cell of its interval), or a push check.
+ */
+async function checks(...kinds: (number | 'push')[]): Promise<string[]> {
   const entityId = await createEntity(h);
   const ids: string[] = [];
-  for (let i = 0; i < n; i += 1) {
-    const check = await h.app.checkService.create(h.tenantId, {
-      entity_id: entityId,
-      check_type: 'http',
-      target_url: server.url,
-    });
+  for (const kind of kinds) {
+    const check = await h.app.checkService.create(
+      h.tenantId,
+      kind === 'push'
+        ? { entity_id: entityId, check_type: 'push', interval_seconds: 60 }
+        : { entity_id: entityId, check_type: 'http', target_url: server.url, interval_seconds: kind },
+    );
     ids.push(check.id);
   }
   return ids;
 }
 
-const httpCheck = async () => String((await httpChecks(1))[0]);
+const httpCheck = async () => String((await checks(60))[0]);
 
-const job = (checkId: string, slotMs = START_MS + 5_000): ProbeJob => ({
-  tenant_id: h.tenantId,
-  check_id: checkId,
-  kind: 'probe',
-  slot_ms: slotMs,
-});
+/** The job of the `nth` slot of the check's cell (after the harness start). */
+const slotJob = (checkId: string, nth = 0) => cellJobFor(h, checkId, nth, START_MS);
 
 const message = (body: unknown) => ({
   messageId: randomUUID(),
   body: typeof body === 'string' ? body : JSON.stringify(body),
 });
 
+const jobMessage = (job: WorkerJob) => message(workerMessageBody(job));
+
 /** The VisibilityTimeout of every ChangeMessageVisibility call so far. */
 const visibilityChanges = () =>
   h.sqsMock.commandCalls(ChangeMessageVisibilityCommand).map((c) => c.args[0].input.VisibilityTimeout);
 
-async function results(checkId: string) {
-  const page = await h.table.query({
-    pk: checkPartition(checkId),
-    sk: { op: 'beginsWith', prefix: RESULT_SK_PREFIX },
-    consistent: true,
+const results = (checkId: string) => apiResults(h, checkId);
+
+/** The outcome of every job the worker ran so far, from its debug log lines. */
+const jobStatuses = (): string[] =>
+  h.logs.flatMap((line) => {
+    const entry = JSON.parse(line) as { msg?: string; status?: string };
+    return entry.msg?.endsWith('job done') && entry.status ? [entry.status] : [];
   });
-  return page.items;
-}
 
 describe('the worker handler (private targets allowed)', () => {
-  it('runs every job of the batch and reports no failures', async () => {
+  it("runs every job of the batch (a cell's slots and a push check's deadman job) and reports no failures", async () => {
     h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
-    const id = await httpCheck();
-    const jobs = [0, 1, 2].map((i) => message(probeMessageBody(job(id, START_MS + i * 60_000))));
+    const [id = '', push = ''] = await checks(60, 'push');
+    const slots = await Promise.all([0, 1, 2].map((nth) => slotJob(id, nth)));
+    const jobs = [...slots, deadmanJob(h, push, START_MS + 120_000)].map(jobMessage);
 
     const response = await h.runWorker(sqsEvent(jobs));
 
     expect(response).toEqual({ batchItemFailures: [] });
     expect(await results(id)).toHaveLength(3);
-    expect((await h.app.checks.get(h.tenantId, id))?.state).toBe('up');
+    expect((await h.api('GET', `/v1/checks/${id}`)).body.state).toBe('up');
+    expect(await results(push)).toEqual([expect.objectContaining({ success: false, synthetic: true })]);
   });
 
   it('reports a malformed message as a failure and still runs the rest of the batch', async () => {
     h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
     const id = await httpCheck();
+    const good = await slotJob(id);
     const notJson = message('{not json');
-    const notAJob = message({ id: 'probe:x', body: { check_id: id, kind: 'probe' } });
-    const good = message(probeMessageBody(job(id)));
+    const notAJob = message({ id: 'cell:x', body: { cell_id: good.cell_id, kind: 'cell' } });
 
-    const response = await h.runWorker(sqsEvent([notJson, good, notAJob]));
+    const response = await h.runWorker(sqsEvent([notJson, jobMessage(good), notAJob]));
 
     expect(response.batchItemFailures).toEqual([
       { itemIdentifier: notJson.messageId },
@@ -103,23 +106,31 @@ describe('the worker handler (private targets allowed)', () => {
 
   it('reports the message whose job threw, and only that one', async () => {
     h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
-    const [id = '', broken = ''] = await httpChecks(2);
+    // Two intervals: two cells, so one cell's job can fail while the other's runs.
+    const [id = '', broken = ''] = await checks(60, 120);
+    const okJob = await slotJob(id);
+    const brokenJob = await slotJob(broken);
+    expect(brokenJob.cell_id).not.toBe(okJob.cell_id);
+    const runner = createCellRunner({
+      table: h.table,
+      prober: h.app.jobRunner.prober,
+      tenants: h.app.tenants,
+      clock: systemClock,
+    });
+    const cells: CellRunner = {
+      run: (job, options) =>
+        job.cell_id === brokenJob.cell_id
+          ? Promise.reject(new Error('ProvisionedThroughputExceededException'))
+          : runner.run(job, options),
+    };
     const handler = createWorkerHandler({
       queue: h.probeQueue,
       logger: silentLogger,
-      jobRunner: {
-        ...h.app.jobRunner,
-        checks: {
-          ...h.app.checks,
-          run: (tenantId, checkId) =>
-            checkId === broken
-              ? Promise.reject(new Error('ProvisionedThroughputExceededException'))
-              : h.app.checks.run(tenantId, checkId),
-        },
-      },
+      cells,
+      jobRunner: h.app.jobRunner,
     });
-    const ok = message(probeMessageBody(job(id)));
-    const failing = message(probeMessageBody(job(broken)));
+    const ok = jobMessage(okJob);
+    const failing = jobMessage(brokenJob);
 
     const event = sqsEvent([ok, { ...failing, receives: 3 }]);
     const response = await handler(event, lambdaContext('worker'));
@@ -130,22 +141,35 @@ describe('the worker handler (private targets allowed)', () => {
       { QueueUrl: QUEUE_URL, ReceiptHandle: event.Records[1]?.receiptHandle, VisibilityTimeout: 4 },
     ]);
     expect(await results(id)).toHaveLength(1);
+    expect(await results(broken)).toHaveLength(0);
   });
 
-  it('treats a deleted check and a redelivered slot as done', async () => {
+  it('treats a deleted check, a gone cell and a redelivered slot as done', async () => {
     h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
-    const id = await httpCheck();
-    const first = message(probeMessageBody(job(id)));
+    const [id = '', deleted = '', deletedPush = ''] = await checks(60, 300, 'push');
+    const first = jobMessage(await slotJob(id));
+    // The deleted check was its cell's only member: the cell stays, empty.
+    const emptied = jobMessage(await slotJob(deleted));
+    await h.app.checkService.remove(h.tenantId, deleted);
+    await h.app.checkService.remove(h.tenantId, deletedPush);
     await h.runWorker(sqsEvent([first]));
     h.clock.advance(600_000);
+    const before = jobStatuses().length;
 
     const response = await h.runWorker(
-      sqsEvent([{ ...first, receives: 2 }, message(probeMessageBody(job('chk_01JZZZZZZZZZZZZZZZZZZZZZZZ')))]),
+      sqsEvent([
+        { ...first, receives: 2 },
+        emptied,
+        jobMessage({ ...(await slotJob(id)), cell_id: 'cel_01JZZZZZZZZZZZZZZZZZZZZZZZ' }),
+        jobMessage(deadmanJob(h, deletedPush, START_MS + 120_000)),
+      ]),
     );
 
     expect(response.batchItemFailures).toEqual([]);
     expect(await results(id)).toHaveLength(1);
     expect(visibilityChanges()).toEqual([]);
+    // Each was run and found done: the redelivered slot a duplicate, the other three gone.
+    expect(jobStatuses().slice(before).sort()).toEqual(['duplicate', 'gone', 'gone', 'gone']);
   });
 
   it('rejects an event that is not an SQS batch (the whole batch comes back)', async () => {
@@ -161,7 +185,7 @@ describe('the worker handler with the cloud default (private targets denied)', (
     const id = await httpCheck();
     const hits = server.hits();
 
-    const response = await h.runWorker(sqsEvent([message(probeMessageBody(job(id)))]));
+    const response = await h.runWorker(sqsEvent([jobMessage(await slotJob(id))]));
 
     expect(response.batchItemFailures).toEqual([]);
     const [result] = await results(id);

@@ -145,15 +145,14 @@ describe('schedule', () => {
 });
 
 describe('worker', () => {
-  it('consumes the probe queue in batches of 10 and reports partial batch failures', () => {
+  it('consumes the probe queue one job (a cell of up to 100 probes) at a time and reports failures', () => {
     const [queueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
     const [workerId] = fn(WORKER);
     const [, mapping] = only(template, 'AWS::Lambda::EventSourceMapping', `${WORKER}Function`);
     expect(mapping.Properties).toMatchObject({
       EventSourceArn: getAtt(queueId),
       FunctionName: { Ref: workerId },
-      BatchSize: 10,
-      MaximumBatchingWindowInSeconds: 1,
+      BatchSize: 1,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: expect.any(Number) },
     });

@@ -1,22 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
+import { type CellJob, cellJobId } from '../../lib/checks/cell-runner.ts';
 import { phaseOffsetMs } from '../../lib/domain/schedule.ts';
 import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { createScheduler } from '../../lib/local/scheduler.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
-import { deterministicId } from '../../lib/platform/ids.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 import {
   call,
+  cellOf,
   createEntity,
   createHttpCheck,
   jobLog,
   jobsInFlight,
   manualTime,
-  queuedFor,
+  queuedForCell,
   resultsOf,
   startTarget,
+  storedResultsOf,
 } from './scheduler-helpers.ts';
 
 // On fake time: clocks and scheduler timers move only when a test advances them, while the probes
@@ -47,6 +48,7 @@ describe('local scheduler: durability and exactly-once per slot', () => {
     const other = createScheduler({
       table: api.local.table,
       jobRunner: api.app.jobRunner,
+      cells: api.local.cells,
       clock: time.clock,
       timers: time.timers,
       logger: silentLogger,
@@ -72,7 +74,7 @@ describe('local scheduler: durability and exactly-once per slot', () => {
       expect(slots.length).toBeGreaterThanOrEqual(6);
       expect(new Set(slots).size).toBe(slots.length);
       for (const id of ids) {
-        const results = await resultsOf(api.table, id);
+        const results = await resultsOf(api, id);
         expect(new Set(results.map((r) => r.id)).size).toBe(results.length);
         expect(results.length).toBeLessThanOrEqual(starts.filter((s) => s.job.check_id === id).length);
       }
@@ -83,35 +85,41 @@ describe('local scheduler: durability and exactly-once per slot', () => {
     }
   });
 
-  it('records a redelivered queue item once and dequeues it', async () => {
+  it('runs a cell job redelivered after a crash between its results and its ack as a harmless duplicate', async () => {
     const target = await startTarget();
     const entity = await createEntity(api);
     const created = await createHttpCheck(api, entity.id, target.url, { interval_seconds: 3600 });
     try {
+      const cell = await cellOf(api, created.id);
       const slot = time.clock.now() - 5000;
-      const job: ProbeJob = { tenant_id: api.tenantId, check_id: created.id, kind: 'probe', slot_ms: slot };
+      const job: CellJob = { kind: 'cell', tenant_id: api.tenantId, ...cell, slot_ms: slot };
       const scheduler = api.local.scheduler;
-      const id = probeJobId(job);
+      const id = cellJobId(job);
       const body = { ...job, next_ms: slot + 3_600_000 };
-      // Enqueued 10 minutes ahead, so the timer does not run it meanwhile; the test delivers it by hand.
-      expect(await scheduler.queue.enqueue([{ id, body }], { delaySeconds: 600 })).toEqual({ failed: [] });
+      // Queued 10 minutes ahead, so the timer does not run it meanwhile; the test delivers it by hand.
+      expect(await scheduler.queue.enqueueAt([{ id, body, visibleAtMs: time.clock.now() + 600_000 }])).toBe(
+        1,
+      );
       // The same id again adds nothing: one stored item, held once.
-      await scheduler.queue.enqueue([
-        { id, body },
-        { id, body },
-      ]);
-      expect(await queuedFor(api.table, created.id)).toBe(1);
+      expect(await scheduler.queue.enqueueAt([{ id, body, visibleAtMs: slot }])).toBe(0);
+      expect(await queuedForCell(api.table, cell.cell_id)).toBe(1);
       expect(scheduler.queue.holds(id)).toBe(true);
 
-      const delivery = { id, body, attempt: 1, receipt: id };
-      const concurrent = await Promise.all([scheduler.execute(delivery), scheduler.execute(delivery)]);
-      expect(concurrent.sort()).toEqual(['duplicate', 'recorded']);
-      expect(await scheduler.execute({ ...delivery, attempt: 2 })).toBe('duplicate');
+      // The first delivery stored the slot (results, the check's first state), then the process died before its ack.
+      expect((await api.local.cells.run(job)).status).toBe('recorded');
+      const hits = target.hits;
+      const delivery = { id, body, attempt: 2, receipt: id };
+      const again = await Promise.all([scheduler.execute(delivery), scheduler.execute(delivery)]);
+      expect(again).toEqual(['duplicate', 'duplicate']);
 
-      const resultId = deterministicId('res', slot, `${created.id}:${slot}:p`);
-      const results = await resultsOf(api.table, created.id);
-      expect(results.filter((r) => r.id === resultId)).toHaveLength(1);
-      expect(await queuedFor(api.table, created.id)).toBe(0);
+      // Probed again, but stored once: one result for the slot, one transition, and the job is gone.
+      expect(target.hits).toBe(hits + 2);
+      const results = await resultsOf(api, created.id);
+      expect(results).toHaveLength(1);
+      expect(results[0]).toMatchObject({ success: true });
+      const { transitions } = await call(api, 'GET', `/v1/checks/${created.id}/transitions`, 200);
+      expect(transitions.map((t: { to_state: string }) => t.to_state)).toEqual(['up']);
+      expect(await queuedForCell(api.table, cell.cell_id)).toBe(0);
       expect(scheduler.queue.holds(id)).toBe(false);
     } finally {
       await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
@@ -119,7 +127,7 @@ describe('local scheduler: durability and exactly-once per slot', () => {
     }
   });
 
-  it('spreads equal-interval checks across the interval on stable phases', async () => {
+  it('runs the checks of one cell together, every slot of the cell, on its stable phase', async () => {
     const target = await startTarget();
     const entity = await createEntity(api);
     const ids: string[] = [];
@@ -127,14 +135,24 @@ describe('local scheduler: durability and exactly-once per slot', () => {
       ids.push((await createHttpCheck(api, entity.id, target.url, { interval_seconds: 2 })).id);
     }
     try {
+      // One tenant, one interval, created one after another: one cell holds them all.
+      const cells = new Set(await Promise.all(ids.map(async (id) => (await cellOf(api, id)).cell_id)));
+      expect(cells.size).toBe(1);
+      const [cellId] = [...cells] as [string];
       await time.until(() => ids.every((id) => jobs.of(id).length >= 2), 'two runs of each check', 9000);
+      await time.until(
+        async () => (await Promise.all(ids.map((id) => resultsOf(api, id)))).every((r) => r.length >= 2),
+        'two results of each check',
+      );
+      const slotsOf = (id: string) => jobs.of(id).map((s) => s.dueMs);
       for (const id of ids) {
-        const due = jobs.of(id).map((s) => s.dueMs);
-        expect(due.every((ms) => ms % 2000 === phaseOffsetMs(id, 2))).toBe(true);
+        const due = slotsOf(id);
+        expect(due.every((ms) => ms % 2000 === phaseOffsetMs(cellId, 2))).toBe(true);
         expect(due.slice(1).map((ms, i) => ms - (due[i] ?? 0))).toEqual(due.slice(1).map(() => 2000));
       }
-      const phases = new Set(ids.map((id) => (jobs.of(id)[0]?.dueMs ?? 0) % 2000));
-      expect(phases.size).toBeGreaterThan(1);
+      // Every member ran at the cell's first two slots.
+      const first = slotsOf(ids[0] as string).slice(0, 2);
+      for (const id of ids) expect(slotsOf(id).slice(0, 2)).toEqual(first);
     } finally {
       for (const id of ids) await call(api, 'DELETE', `/v1/checks/${id}`, 204);
       await target.close();
@@ -143,7 +161,13 @@ describe('local scheduler: durability and exactly-once per slot', () => {
 
   it('deletes expired results and rollups in the retention sweep, keeping fresh ones', async () => {
     const entity = await createEntity(api);
-    const created = await createHttpCheck(api, entity.id, 'http://127.0.0.1:9/', { interval_seconds: 3600 });
+    // A push check: its results are per-check items (a pull check's are its cell's).
+    const res = await api.request('POST', '/v1/checks', {
+      key: api.adminKey,
+      body: { entity_id: entity.id, check_type: 'push', interval_seconds: 3600 },
+    });
+    expect(res.status, res.text).toBe(201);
+    const created = res.body as { id: string };
     const base = {
       tenantId: api.tenantId,
       checkId: created.id,
@@ -156,7 +180,7 @@ describe('local scheduler: durability and exactly-once per slot', () => {
     await api.app.recorder.record({ ...base, success: true, checkedAtMs: oldMs });
     await api.app.recorder.record({ ...base, success: true, checkedAtMs: freshMs });
     const at = async (ms: number) =>
-      (await resultsOf(api.table, created.id)).filter((r) => Date.parse(r.checked_at) === ms).length;
+      (await storedResultsOf(api.table, created.id)).filter((r) => Date.parse(r.checked_at) === ms).length;
     expect([await at(oldMs), await at(freshMs)]).toEqual([1, 1]);
 
     const deleted = await api.local.scheduler.sweep();
@@ -223,7 +247,8 @@ describe('local scheduler: restart', () => {
       const created = await createHttpCheck(api, entity.id, target.url, { interval_seconds: 2 });
       await time.until(() => target.hits >= 2, 'two probes');
       // Stop while a claimed-ahead job waits in the durable queue: it must not run late after the restart.
-      await time.until(async () => (await queuedFor(api.table, created.id)) > 0, 'a queued job');
+      const cell = await cellOf(api, created.id);
+      await time.until(async () => (await queuedForCell(api.table, cell.cell_id)) > 0, 'a queued job');
       await api.local.stop();
       await time.advance(6000); // down for three intervals
 

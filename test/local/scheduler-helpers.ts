@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { CreateCheckBody } from '../../lib/checks/check-input.ts';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { type ResultRecord, resultSchema } from '../../lib/checks/records.ts';
 import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
@@ -222,15 +223,44 @@ export async function call(
   return res.body;
 }
 
-/** The stored results of a check, oldest first. */
-export async function resultsOf(table: Table, checkId: string): Promise<ResultRecord[]> {
+/** A check's results through the API (GET /v1/checks/:id/results, every page), oldest first. */
+export async function resultsOf(
+  api: ApiHarness,
+  checkId: string,
+): Promise<{ id: string; success: boolean; checked_at: string }[]> {
+  const all: { id: string; success: boolean; checked_at: string }[] = [];
+  let cursor: string | null = null;
+  do {
+    const after: string = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const page = await call(api, 'GET', `/v1/checks/${checkId}/results?limit=500${after}`, 200);
+    all.push(...page.results);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return all.reverse();
+}
+
+/** The per-check result items of a check (the push layout's), oldest first. */
+export async function storedResultsOf(table: Table, checkId: string): Promise<ResultRecord[]> {
   const items = await queryAll((cursor) =>
     table.query({ pk: `CHECK#${checkId}`, sk: { op: 'beginsWith', prefix: RESULT_SK_PREFIX }, cursor }),
   );
   return items.map((item) => resultSchema.parse(item));
 }
 
-/** Queue items (durable local probe queue) of one check. */
+/** The cell an enabled pull check runs in (its definition names it). */
+export async function cellOf(api: ApiHarness, checkId: string): Promise<{ cell_id: string; shard: number }> {
+  const cell = (await getCheckDefinition(api.table, api.tenantId, checkId))?.cell;
+  if (!cell) throw new Error(`check ${checkId} is in no cell`);
+  return cell;
+}
+
+/** Queued cell jobs (durable local probe queue) of one cell. */
+export async function queuedForCell(table: Table, cellId: string): Promise<number> {
+  const jobs = await readQueuedJobs(table, PROBE_QUEUE, z.unknown());
+  return jobs.filter((job) => job.id.startsWith(`cell:${cellId}:`)).length;
+}
+
+/** Per-check queue items (durable local probe queue) of one check. */
 export async function queuedFor(table: Table, checkId: string): Promise<number> {
   const jobs = await readQueuedJobs(table, PROBE_QUEUE, z.unknown());
   return jobs.filter((job) => job.id.includes(`:${checkId}:`)).length;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../../lib/app.ts';
+import { type App, createApp } from '../../lib/app.ts';
+import { type CellJob, cellJobId, createCellRunner } from '../../lib/checks/cell-runner.ts';
 import type { DueClaim } from '../../lib/checks/generator.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
@@ -17,6 +18,10 @@ import { WAIT } from '../support/wait.ts';
 import { putQueuedProbe } from './scheduler-helpers.ts';
 
 const T0 = Date.parse('2026-03-01T12:00:00.000Z');
+
+/** The cell runner of an app (the local runtime builds its scheduler's the same way). */
+const cellsOf = (app: App, table: SqliteTable) =>
+  createCellRunner({ table, prober: app.jobRunner.prober, tenants: app.tenants, clock: systemClock });
 
 /** Lets real I/O (sqlite commits) run without moving fake time, until `done` holds (bounded). */
 async function settled(done: () => Promise<boolean>): Promise<void> {
@@ -130,7 +135,7 @@ describe('durable probe queue and scheduler', () => {
     expect(queue.timed).toBe(40);
     await vi.advanceTimersByTimeAsync(60);
     const winners = await queue.receive({ max: 100 });
-    expect(winners.map((w) => w.body.check_id)).toEqual(
+    expect(winners.map((w) => ('check_id' in w.body ? w.body.check_id : w.body.cell_id))).toEqual(
       claims.filter((_, i) => i % 3 !== 0).map((c) => c.job.check_id),
     );
     expect(winners[0]).toMatchObject({ id: `probe:chk_1:${T0 + 1}`, attempt: 1 });
@@ -139,7 +144,7 @@ describe('durable probe queue and scheduler', () => {
     expect((await table.get({ pk: 'TEST', sk: 'C#0' }))?.next_run_at).toBe('moved');
   });
 
-  it('on start runs queued jobs whose next slot is not due yet (late ones at once) and deletes the rest', async () => {
+  it('on start runs queued jobs (checks and cells) whose next slot is not due yet (late ones at once) and deletes the rest', async () => {
     const app = createApp({
       table,
       clock: systemClock,
@@ -155,6 +160,16 @@ describe('durable probe queue and scheduler', () => {
     await put('ahead', T0 + 500, T0 + 1500);
     await put('late', T0 - 300, T0 + 700);
     await put('stale', T0 - 2000, T0 - 1000);
+    const putCell = async (name: string, dueMs: number, nextMs: number) => {
+      const job: CellJob = { kind: 'cell', tenant_id: 't', cell_id: `cel_${name}`, shard: 0, slot_ms: dueMs };
+      const queue = createProbeQueue({ table, clock: systemClock, logger: silentLogger });
+      const { ops } = queue.enqueueOps([
+        { id: cellJobId(job), body: { ...job, next_ms: nextMs }, visibleAtMs: dueMs },
+      ]);
+      await table.transact(ops);
+    };
+    await putCell('ahead', T0 + 500, T0 + 1500);
+    await putCell('stale', T0 - 2000, T0 - 1000);
     await table.transact([
       {
         type: 'put',
@@ -166,6 +181,7 @@ describe('durable probe queue and scheduler', () => {
     const scheduler = createScheduler({
       table,
       jobRunner: app.jobRunner,
+      cells: cellsOf(app, table),
       clock: systemClock,
       logger: silentLogger,
       dueShards: 1,
@@ -174,7 +190,11 @@ describe('durable probe queue and scheduler', () => {
     });
 
     await scheduler.start();
-    expect((await queuedItems()).map((i) => i.id.split(':')[1])).toEqual(['chk_ahead', 'chk_late']);
+    expect((await queuedItems()).map((i) => i.id.split(':')[1])).toEqual([
+      'cel_ahead',
+      'chk_ahead',
+      'chk_late',
+    ]);
     // An unreadable item is kept as a dead letter, not run.
     expect((await scheduler.queue.deadLetters()).map((d) => d.id)).toEqual(['garbage']);
     await vi.advanceTimersByTimeAsync(0);
@@ -184,7 +204,7 @@ describe('durable probe queue and scheduler', () => {
       ['chk_late', 300],
       ['chk_ahead', 0],
     ]);
-    // Neither check exists any more: both jobs end as "gone" and leave the queue.
+    // Neither check nor cell exists any more: the jobs end as "gone" and leave the queue.
     await vi.waitFor(async () => expect(await queuedItems()).toHaveLength(0), WAIT);
     await scheduler.stop();
   });
@@ -211,6 +231,7 @@ describe('durable probe queue and scheduler', () => {
     const scheduler = createScheduler({
       table,
       jobRunner: failing,
+      cells: cellsOf(app, table),
       clock: systemClock,
       logger: silentLogger,
       dueShards: 1,
@@ -247,16 +268,18 @@ describe('durable probe queue and scheduler', () => {
   });
 
   it('sweeps expired items on the first tick and then every 60 s', async () => {
+    const app = createApp({
+      table,
+      clock: systemClock,
+      logger: silentLogger,
+      config: loadConfig('local', {}),
+      notifyQueue: memoryJobQueue(),
+      actionQueue: memoryJobQueue('action'),
+    });
     const scheduler = createScheduler({
       table,
-      jobRunner: createApp({
-        table,
-        clock: systemClock,
-        logger: silentLogger,
-        config: loadConfig('local', {}),
-        notifyQueue: memoryJobQueue(),
-        actionQueue: memoryJobQueue('action'),
-      }).jobRunner,
+      jobRunner: app.jobRunner,
+      cells: cellsOf(app, table),
       clock: systemClock,
       logger: silentLogger,
       dueShards: 2,

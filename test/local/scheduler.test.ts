@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 import {
   call,
+  cellOf,
   createEntity,
   createHttpCheck,
   jobLog,
@@ -31,6 +32,32 @@ describe('local scheduler: checks run on their interval against real targets', (
     await api.close();
   });
 
+  it('runs a pull check every interval through its cell, its results readable through the API', async () => {
+    const target = await startTarget();
+    const entity = await createEntity(api);
+    const created = await createHttpCheck(api, entity.id, target.url);
+    try {
+      expect((await cellOf(api, created.id)).cell_id).toMatch(/^cel_/);
+      await time.until(async () => (await resultsOf(api, created.id)).length >= 4, 'four results');
+      // One job per slot of its cell (1 s apart), each a probe of the check at the target.
+      const due = jobs.of(created.id).map((s) => s.dueMs);
+      expect(due.slice(1).map((ms, i) => ms - (due[i] ?? 0))).toEqual(due.slice(1).map(() => 1000));
+      expect(target.hits).toBeGreaterThanOrEqual(4);
+      const results = await resultsOf(api, created.id);
+      expect(results.every((r) => r.success)).toBe(true);
+      expect(new Set(results.map((r) => r.id)).size).toBe(results.length);
+      // One result per slot: checked_at is the slot plus the probe's start offset (well under a second).
+      const slots = results.map((r) => Math.floor(Date.parse(r.checked_at) / 1000));
+      expect(new Set(slots).size).toBe(slots.length);
+      const shown = await check(created.id);
+      expect(shown).toMatchObject({ state: 'up' });
+      expect(Date.parse(shown.last_result_at)).toBeGreaterThan(0);
+    } finally {
+      await call(api, 'DELETE', `/v1/checks/${created.id}`, 204);
+      await target.close();
+    }
+  });
+
   it('goes down exactly at the 3rd consecutive failure and up on the next success', async () => {
     // Prepare: request 1 succeeds, 2-4 fail, the rest succeed; holding requests makes each state observable.
     const target = await startTarget((n) => (n >= 2 && n <= 4 ? 500 : 200));
@@ -40,14 +67,14 @@ describe('local scheduler: checks run on their interval against real targets', (
     try {
       // Assess: after one success and two failures (the 3rd failure is held) the check is still up.
       await time.until(() => target.hits >= 4, 'the 4th request');
-      await time.until(async () => (await resultsOf(api.table, created.id)).length === 3, '3 results');
+      await time.until(async () => (await resultsOf(api, created.id)).length === 3, '3 results');
       expect(await check(created.id)).toMatchObject({ state: 'up', consecutive_failures: 2 });
 
       // Act: answer the 3rd failure, hold the success after it.
       target.holdFrom(5);
       target.releaseThrough(4);
       await time.until(() => target.hits >= 5, 'the 5th request');
-      await time.until(async () => (await resultsOf(api.table, created.id)).length === 4, '4 results');
+      await time.until(async () => (await resultsOf(api, created.id)).length === 4, '4 results');
       expect(await check(created.id)).toMatchObject({ state: 'down', consecutive_failures: 3 });
       expect((await call(api, 'GET', entity.path, 200)).state).toBe('down');
       const board = await call(api, 'GET', '/v1/status', 200);
@@ -59,7 +86,7 @@ describe('local scheduler: checks run on their interval against real targets', (
       await time.until(async () => (await check(created.id)).state === 'up', 'recovery');
 
       // Assess: the results, the check's transitions and the status board tell the same story.
-      const results = await resultsOf(api.table, created.id);
+      const results = await resultsOf(api, created.id);
       expect(results.slice(0, 5).map((r) => r.success)).toEqual([true, false, false, false, true]);
       const { transitions } = await call(api, 'GET', `/v1/checks/${created.id}/transitions`, 200);
       const changes = (kind: string) =>
@@ -84,7 +111,7 @@ describe('local scheduler: checks run on their interval against real targets', (
     }
   });
 
-  it('stops probing a check once it is disabled, and empties its queue', async () => {
+  it('stops probing a check once it is disabled (it leaves its cell)', async () => {
     const target = await startTarget();
     const entity = await createEntity(api);
     const created = await createHttpCheck(api, entity.id, target.url);
@@ -95,14 +122,16 @@ describe('local scheduler: checks run on their interval against real targets', (
       await time.advance(2500);
       // At most a probe that had already read the check before the update.
       expect(target.hits).toBeLessThanOrEqual(hitsAtDisable + 1);
-      await time.until(async () => (await queuedFor(api.table, created.id)) === 0, 'an empty queue');
+      expect(await queuedFor(api.table, created.id)).toBe(0);
       expect((await check(created.id)).next_run_at).toBeNull();
+      await time.advance(2000);
+      expect(target.hits).toBeLessThanOrEqual(hitsAtDisable + 1);
     } finally {
       await target.close();
     }
   });
 
-  it('stops probing a check once it is deleted, and empties its queue', async () => {
+  it('stops probing a check once it is deleted (it leaves its cell)', async () => {
     const target = await startTarget();
     const entity = await createEntity(api);
     const created = await createHttpCheck(api, entity.id, target.url);
@@ -112,13 +141,13 @@ describe('local scheduler: checks run on their interval against real targets', (
       const hitsAtDelete = target.hits;
       await time.advance(2500);
       expect(target.hits).toBeLessThanOrEqual(hitsAtDelete + 1);
-      await time.until(async () => (await queuedFor(api.table, created.id)) === 0, 'an empty queue');
+      expect(await queuedFor(api.table, created.id)).toBe(0);
     } finally {
       await target.close();
     }
   });
 
-  it('applies an interval change from the next run it claims, keeping the slot spacing exact', async () => {
+  it('applies an interval change from the first slot of its new cell, keeping the slot spacing exact', async () => {
     const target = await startTarget();
     const entity = await createEntity(api);
     const created = await createHttpCheck(api, entity.id, target.url);
@@ -133,11 +162,17 @@ describe('local scheduler: checks run on their interval against real targets', (
       await time.until(() => gaps().filter((g) => g.gap === 2000).length >= 2, 'two runs 2 s apart', 9000);
 
       const all = gaps();
-      // Every gap is one old or one new interval; once the new one shows, the old never returns.
-      expect(all.every((g) => g.gap === 1000 || g.gap === 2000)).toBe(true);
-      const firstNew = all.findIndex((g) => g.gap === 2000);
-      expect(all.slice(firstNew).every((g) => g.gap === 2000)).toBe(true);
-      // Only runs already claimed when the change was made (at most the tick window) keep the old spacing.
+      // The check moves to a cell of the new interval, on that cell's phase: one gap (the move);
+      // before it the old spacing, after it the new one. The new cell's first slot is the first after
+      // its shard's lease (sent through the tick window, 1 s + 0.5 s lookahead, past the change) and
+      // the last old run at most one old interval before the change: the move is at most
+      // 1 s + 1.5 s + 2 s.
+      const move = all.findIndex((g) => g.gap !== 1000);
+      expect(move).toBeGreaterThanOrEqual(0);
+      expect(all[move]?.gap).toBeGreaterThan(0);
+      expect(all[move]?.gap).toBeLessThanOrEqual(4500);
+      expect(all.slice(move + 1).every((g) => g.gap === 2000)).toBe(true);
+      // Only runs already queued when the change was made (at most the tick window) keep the old spacing.
       expect(all.filter((g) => g.afterChange && g.gap === 1000).length).toBeLessThanOrEqual(2);
       const stored = await check(created.id);
       const lastDue = jobs.of(created.id).at(-1)?.dueMs ?? 0;

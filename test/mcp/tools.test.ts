@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { newCheck, quietTcpCheck, record, recordSequence } from '../checks/check-fixtures.ts';
+import { newCheck, quietTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { runCellSlot } from '../support/cell-fixtures.ts';
 
 /**
  * The tool catalog (app.tools) called directly on both runtimes: every built-in answers the
@@ -104,12 +105,18 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
       });
     }
     // Transitions are stamped with the clock: db's two minutes before T0, web's one minute before.
+    // Their results come from their cells' slots (web's check has another interval: its own cell).
     dbCheck = await newCheck(api, quietTcpCheck(ids.db ?? '', { failure_threshold: 1 }));
     clock.set(T0 - 119_000);
-    await recordSequence(api, dbCheck, [true, false], T0 - 120_000);
-    const webCheck = await newCheck(api, quietTcpCheck(ids.web ?? '', { failure_threshold: 1 }));
+    for (const [i, success] of [true, false].entries()) {
+      await runCellSlot(api, { slotMs: T0 - 120_000 + i * 1000, answers: { [dbCheck]: success }, clock });
+    }
+    const webCheck = await newCheck(
+      api,
+      quietTcpCheck(ids.web ?? '', { failure_threshold: 1, interval_seconds: 43_200 }),
+    );
     clock.set(T0 - 60_000);
-    await record(api, webCheck, { success: true, checkedAtMs: T0 - 60_000 });
+    await runCellSlot(api, { slotMs: T0 - 60_000, answers: { [webCheck]: true }, clock });
     clock.set(T0);
 
     restartAction = (

@@ -6,7 +6,7 @@ import { migrateStatusCounters } from '../../lib/status/status-migration.ts';
 import { createStatusService } from '../../lib/status/status-service.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import type { Item, Table } from '../../lib/store/table.ts';
-import { newCheck, quietTcpCheck, record } from '../checks/check-fixtures.ts';
+import { newCheck, recordSlot, soloTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 /** The status index items as stored (docs/data-model.md, Status): the layout these tests hold the code to. */
@@ -65,7 +65,7 @@ describe.each(runtimes)('status counters and pages ($runtime runtime)', ({ start
   let clockMs = Date.now() - 3_600_000;
   const result = (checkId: string, success: boolean, tenantId = tenant.tenantId) => {
     clockMs += 1000;
-    return record(api, checkId, { success, checkedAtMs: clockMs, tenantId });
+    return recordSlot(api, checkId, { success, checkedAtMs: clockMs, tenantId });
   };
 
   /** Creates an entity whose slug is `slug` (and its blueprint, once); returns its id. */
@@ -131,9 +131,9 @@ describe.each(runtimes)('status counters and pages ($runtime runtime)', ({ start
     const b = await entity(tenant.key, 'b', 'svc');
     await entity(tenant.key, 'c', 'db');
     expect(await expectExact(tenant)).toMatchObject({ total: 3, unknown: 3 });
-    const a1 = await newCheck(api, quietTcpCheck(a, { failure_threshold: 1 }), tenant.key);
-    const a2 = await newCheck(api, quietTcpCheck(a, { failure_threshold: 1 }), tenant.key);
-    const b1 = await newCheck(api, quietTcpCheck(b, { failure_threshold: 1 }), tenant.key);
+    const a1 = await newCheck(api, soloTcpCheck(a, { failure_threshold: 1 }), tenant.key);
+    const a2 = await newCheck(api, soloTcpCheck(a, { failure_threshold: 1 }), tenant.key);
+    const b1 = await newCheck(api, soloTcpCheck(b, { failure_threshold: 1 }), tenant.key);
     await result(a1, true);
     await result(a2, false);
     await result(b1, false);
@@ -157,7 +157,7 @@ describe.each(runtimes)('status counters and pages ($runtime runtime)', ({ start
     const checkIds = await Promise.all(
       Array.from({ length: 8 }, async (_, i) => {
         const id = await entity(tenant.key, `burst-${i}`, 'burst');
-        return newCheck(api, quietTcpCheck(id, { failure_threshold: 1 }), tenant.key);
+        return newCheck(api, soloTcpCheck(id, { failure_threshold: 1 }), tenant.key);
       }),
     );
     await Promise.all(checkIds.map((id, i) => result(id, i % 2 === 0)));
@@ -177,7 +177,7 @@ describe.each(runtimes)('status counters and pages ($runtime runtime)', ({ start
         const id = await entity(fuzz.key, slug, 'fz');
         live.push({
           slug,
-          checks: [await newCheck(api, quietTcpCheck(id, { failure_threshold: 1 }), fuzz.key)],
+          checks: [await newCheck(api, soloTcpCheck(id, { failure_threshold: 1 }), fuzz.key)],
         });
       } else if (roll < 0.75 && target.checks.length > 0) {
         const check = target.checks[Math.floor(random() * target.checks.length)] ?? '';
@@ -261,7 +261,7 @@ describe.each(runtimes)('status counters and pages ($runtime runtime)', ({ start
     const e1 = await entity(old.key, 'o1', 'svc');
     await entity(old.key, 'o2', 'svc');
     await result(
-      await newCheck(api, quietTcpCheck(e1, { failure_threshold: 1 }), old.key),
+      await newCheck(api, soloTcpCheck(e1, { failure_threshold: 1 }), old.key),
       false,
       old.tenantId,
     );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStatusService } from '../../lib/status/status-service.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import type { Key, QueryInput, Table } from '../../lib/store/table.ts';
-import { newCheck, newEntity, quietTcpCheck, record } from '../checks/check-fixtures.ts';
+import { newCheck, newEntity, recordSlot, soloTcpCheck } from '../checks/check-fixtures.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 interface BoardEntity {
@@ -34,6 +34,7 @@ function recordingTable(table: Table, partitions: string[]): Table {
   };
 }
 
+/** The board over pull checks, each alone in its cell: their results are their cells' slots. */
 describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let tenant: { tenantId: string; key: string };
@@ -42,7 +43,7 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
   const get = (path: string, key = tenant.key) => api.request('GET', path, { key });
   const at = Date.now() - 60_000;
   const result = (checkId: string, success: boolean, offset = 0) =>
-    record(api, checkId, { success, checkedAtMs: at + offset, tenantId: tenant.tenantId });
+    recordSlot(api, checkId, { success, checkedAtMs: at + offset, tenantId: tenant.tenantId });
 
   beforeAll(async () => {
     api = await start();
@@ -54,7 +55,7 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
     const check = async (name: string, entityId: string, extra: Record<string, unknown> = {}) => {
       checks[name] = await newCheck(
         api,
-        quietTcpCheck(entityId, { failure_threshold: 1, ...extra }),
+        soloTcpCheck(entityId, { failure_threshold: 1, ...extra }),
         tenant.key,
       );
       return checks[name] ?? '';
@@ -129,7 +130,7 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
 
   it('drops deleted entities at once', async () => {
     const doomed = await newEntity(api, { key: tenant.key, name: 'doomed', blueprint: 'temp' });
-    await result(await newCheck(api, quietTcpCheck(doomed, { failure_threshold: 1 }), tenant.key), false);
+    await result(await newCheck(api, soloTcpCheck(doomed, { failure_threshold: 1 }), tenant.key), false);
     expect((await get('/v1/status')).body).toMatchObject({ total: 6, down: 2 });
     const slug = (await get('/v1/blueprints/temp/entities')).body[0].slug;
     expect(
@@ -155,7 +156,7 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
     });
   });
 
-  it('never reads a check partition (results, rollups, transitions), however long the history', async () => {
+  it("never reads a check's or a cell's partition (results, rollups, transitions), however long the history", async () => {
     const partitions: string[] = [];
     const service = createStatusService({
       table: recordingTable(api.table, partitions),
@@ -165,7 +166,7 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
     const board = await service.board(tenant.tenantId);
     expect(board.total).toBe(5);
     expect(partitions.length).toBeGreaterThan(0);
-    expect(partitions.filter((pk) => pk.startsWith('CHECK#'))).toEqual([]);
+    expect(partitions.filter((pk) => pk.startsWith('CHECK#') || pk.startsWith('CELLRES#'))).toEqual([]);
   });
 
   it('lets a read-only key read the status and the feed', async () => {

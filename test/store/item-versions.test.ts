@@ -3,14 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runProbeJob } from '../../lib/checks/probe-job.ts';
+import { createCellRunner } from '../../lib/checks/cell-runner.ts';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { systemClock } from '../../lib/platform/clock.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';
 import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
+import { runCellSlot } from '../support/cell-fixtures.ts';
 import { localClient } from '../support/dynamodb-local.ts';
 
 /**
  * Every stored item says what it is and which shape it was written in: a broad run through the
- * API (tenancy, team, catalog, checks with probed, recorded and pushed results, paging, deletes,
+ * API (tenancy, team, catalog, checks with probed cell slots, recorded and pushed results, paging, deletes,
  * rate limits) and then a read of every item the store holds, on either engine.
  */
 
@@ -74,6 +77,9 @@ const WRITTEN = [
   'result',
   'transition',
   'rollup',
+  'cell',
+  'cell_results',
+  'cell_state',
   'cursor_secret',
 ];
 
@@ -135,39 +141,56 @@ describe.each(runtimes)('stored item types and schema versions ($runtime runtime
       relation_type: 'connects_to',
     });
 
-    // An http check probed once against the local server, plus results across rollup buckets.
+    // An http check (a pull check: it runs in a cell) probed once against the local server by its
+    // cell's runner, then further slots that move its state. (A day's cell keeps no rollups: cells of
+    // 5 minutes or more are read from their slots; cell_rollup is in test/checks/cell-sparkline.test.ts.)
     const http = await call('POST', '/v1/checks', {
       entity_id: ids.api,
       check_type: 'http',
       target_url: targetUrl,
       interval_seconds: 86_400,
     });
-    const probed = await runProbeJob(
-      { tenant_id: api.tenantId, check_id: http.id, kind: 'probe', slot_ms: Date.now() },
-      api.app.jobRunner,
-    );
-    expect(probed.status).toBe('recorded');
+    const place = (await getCheckDefinition(api.table, api.tenantId, http.id))?.cell;
+    if (!place) throw new Error('an enabled pull check runs in a cell');
+    const cells = createCellRunner({
+      table: api.table,
+      prober: api.app.jobRunner.prober,
+      tenants: api.app.tenants,
+      clock: systemClock,
+    });
     const now = Date.now();
+    const probed = await cells.run({
+      kind: 'cell',
+      tenant_id: api.tenantId,
+      cell_id: place.cell_id,
+      shard: place.shard,
+      slot_ms: now,
+    });
+    expect(probed.status).toBe('recorded');
+    for (const [i, success] of [false, false, false, true].entries()) {
+      await runCellSlot(api, { slotMs: now + (i + 1) * 400_000, answers: { [http.id]: success } });
+    }
+    await call('PUT', `/v1/checks/${http.id}`, { timeout_ms: 5000 });
+
+    // A push check (the per-check layout) with results recorded across rollup buckets, pushed
+    // results, a heartbeat, and a page cursor over its results.
+    const push = await call('POST', '/v1/checks', {
+      entity_id: ids.db,
+      check_type: 'push',
+      interval_seconds: 60,
+    });
     for (const [i, success] of [false, false, false, true].entries()) {
       const outcome = await api.app.recorder.record({
         tenantId: api.tenantId,
-        checkId: http.id,
+        checkId: push.id,
         success,
-        status_code: success ? 200 : 503,
+        status_code: 0,
         latency_ms: 12,
         error_message: success ? '' : 'unavailable',
         checkedAtMs: now + (i + 1) * 400_000,
       });
       expect(outcome.status).toBe('recorded');
     }
-    await call('PUT', `/v1/checks/${http.id}`, { timeout_ms: 5000 });
-
-    // A push check with pushed results, a heartbeat, and a page cursor over its results.
-    const push = await call('POST', '/v1/checks', {
-      entity_id: ids.db,
-      check_type: 'push',
-      interval_seconds: 60,
-    });
     await call('POST', `/v1/checks/${push.id}/results`, { success: true, latency_ms: 3 });
     await call('POST', `/v1/checks/${push.id}/results`, {
       success: false,

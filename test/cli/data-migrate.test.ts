@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { runOperatorCommand } from '../../lib/cli/operator.ts';
+import { systemClock } from '../../lib/platform/clock.ts';
+import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
+import { loadPreviousLayout, previousLayout } from '../fixtures/previous-layout/load.ts';
+
+describe('npm run vigil -- data migrate', () => {
+  it('runs every migration in order on a store of the previous layout, and nothing on a second run', async () => {
+    const table = createSqliteTable({ db: openSqliteDatabase(':memory:') });
+    const dump = previousLayout();
+    await loadPreviousLayout(table, dump);
+    const run = (argv: string[]) => runOperatorCommand(argv, { table, clock: systemClock, dueShards: 2 });
+
+    // The store was already in the two-item layout with its counters: only the cells move.
+    expect(JSON.parse(await run(['data', 'migrate']))).toEqual({
+      checks_migrated: 0,
+      tenants_seeded: 0,
+      checks_moved_to_cells: 3,
+    });
+    const down = await getCheckDefinition(table, dump.tenant_id, dump.checks.down);
+    expect(down?.cell?.shard).toBeLessThan(2);
+    expect(JSON.parse(await run(['data', 'migrate']))).toEqual({
+      checks_migrated: 0,
+      tenants_seeded: 0,
+      checks_moved_to_cells: 0,
+    });
+    // The single migrations still run on their own.
+    expect(JSON.parse(await run(['checks', 'migrate']))).toEqual({ checks_migrated: 0 });
+    expect(JSON.parse(await run(['status', 'migrate']))).toEqual({ tenants_seeded: 0 });
+    await table.close();
+  });
+});
