@@ -1,7 +1,7 @@
 import { ValidationError } from '../platform/errors.ts';
 import { encodeCursor, indexKeyNames, positionAttrs, positionOf } from './cursor.ts';
 import type { CursorSeal } from './cursor-seal.ts';
-import { type IndexName, type Item, MAX_QUERY_LIMIT, type Table } from './table.ts';
+import { type IndexName, type Item, MAX_QUERY_LIMIT, type QueryInput, type Table } from './table.ts';
 
 /**
  * Paged, newest-first reads of one partition (results, transitions). The cursor handed to clients
@@ -71,6 +71,32 @@ export async function openPageCursor(
 }
 
 /**
+ * Reads `query` newest first from `cursor` (a store cursor), reading on past items `keep` rejects,
+ * until `want` items are kept or the query ends.
+ */
+export async function readNewestFirst(
+  table: Table,
+  query: Omit<QueryInput, 'direction' | 'limit' | 'cursor'>,
+  options: { want: number; keep: (item: Item) => boolean; cursor: string | undefined },
+): Promise<Item[]> {
+  const kept: Item[] = [];
+  let cursor = options.cursor;
+  do {
+    const result = await table.query({
+      ...query,
+      direction: 'desc',
+      limit: Math.min(MAX_QUERY_LIMIT, options.want - kept.length),
+      cursor,
+    });
+    for (const item of result.items) {
+      if (kept.length < options.want && options.keep(item)) kept.push(item);
+    }
+    cursor = result.cursor;
+  } while (kept.length < options.want && cursor);
+  return kept;
+}
+
+/**
  * Reads one page, newest first: up to `limit` items that `keep` accepts (reading on past rejected
  * ones), and the cursor of the last when more follow.
  */
@@ -81,22 +107,16 @@ export async function readPage(
   keep: (item: Item) => boolean = () => true,
 ): Promise<Page> {
   const want = page.limit + 1;
-  const kept: Item[] = [];
-  let cursor = page.cursor === undefined ? undefined : await openPageCursor(cursors, page.cursor, source);
-  do {
-    const result = await table.query({
+  const cursor = page.cursor === undefined ? undefined : await openPageCursor(cursors, page.cursor, source);
+  const kept = await readNewestFirst(
+    table,
+    {
       ...(source.index ? { index: source.index } : { consistent: true }),
       pk: source.pk,
       sk: { op: 'beginsWith', prefix: source.prefix },
-      direction: 'desc',
-      limit: Math.min(MAX_QUERY_LIMIT, want - kept.length),
-      cursor,
-    });
-    for (const item of result.items) {
-      if (kept.length < want && keep(item)) kept.push(item);
-    }
-    cursor = result.cursor;
-  } while (kept.length < want && cursor);
+    },
+    { want, keep, cursor },
+  );
   const items = kept.slice(0, page.limit);
   const last = items.at(-1);
   const more = kept.length > page.limit && last !== undefined;

@@ -1,8 +1,14 @@
 import { ValidationError } from '../platform/errors.ts';
 import { decodeCursor, encodeCursor, positionOf } from './cursor.ts';
 import type { CursorSeal } from './cursor-seal.ts';
-import { openPageCursor, type PageDeps, type PageRequest, type PageSource } from './paging.ts';
-import { type Item, MAX_QUERY_LIMIT, type SortKeyCondition } from './table.ts';
+import {
+  openPageCursor,
+  type PageDeps,
+  type PageRequest,
+  type PageSource,
+  readNewestFirst,
+} from './paging.ts';
+import type { Item, SortKeyCondition } from './table.ts';
 
 /**
  * One newest-first list read across several table partitions in turn (a check's results: its cell's
@@ -109,26 +115,18 @@ export async function readSourcesPage(
       continue;
     }
     // The span's upper bound is where the read starts: a position just above its newest item.
-    let cursor =
+    const cursor =
       index === start?.index
         ? start.cursor
         : source.before === undefined
           ? undefined
           : encodeCursor({ pk: source.pk, sk: `${source.prefix}${source.before}` });
-    do {
-      const result = await table.query({
-        consistent: true,
-        pk: source.pk,
-        sk: keyCondition(source),
-        direction: 'desc',
-        limit: Math.min(MAX_QUERY_LIMIT, want - kept.length),
-        cursor,
-      });
-      for (const item of result.items) {
-        if (kept.length < want && keep(item, index)) kept.push({ item, source: index });
-      }
-      cursor = result.cursor;
-    } while (kept.length < want && cursor);
+    const read = await readNewestFirst(
+      table,
+      { consistent: true, pk: source.pk, sk: keyCondition(source) },
+      { want: want - kept.length, keep: (item) => keep(item, index), cursor },
+    );
+    kept.push(...read.map((item) => ({ item, source: index })));
   }
   const items = kept.slice(0, page.limit);
   const last = items.at(-1)?.item;
