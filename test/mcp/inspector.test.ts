@@ -6,17 +6,17 @@ import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 
 const run = promisify(execFile);
-// The Inspector needs Node >= 22.19; tools/mcp-inspector carries its own (see CONTRIBUTING.md).
-const inspectorDir = resolve(import.meta.dirname, '../../tools/mcp-inspector/node_modules/.bin');
+// The Inspector needs Node >= 22.19: it runs on the project's Node 24, the one running this test.
+const inspectorBin = resolve(import.meta.dirname, '../../node_modules/.bin/mcp-inspector');
 
 describe('the MCP Inspector CLI against the local runtime', () => {
   let api: LocalHarness;
 
   const inspect = async (transport: 'http' | 'sse', ...args: string[]) => {
     const { stdout } = await run(
-      resolve(inspectorDir, 'node'),
+      process.execPath,
       [
-        resolve(inspectorDir, 'mcp-inspector'),
+        inspectorBin,
         '--cli',
         '--transport',
         transport,

@@ -32,7 +32,7 @@ const SCHEMAS = {
   },
   // RE2's `.` matches every character but \n; JavaScript's also refuses \r, \u2028 and \u2029.
   any_char: { type: 'object', properties: { c: { type: 'string', pattern: '^.$' } }, required: ['c'] },
-  // An inline flag group: RE2 syntax that JavaScript's RegExp (Node 20) does not compile.
+  // A leading inline flag: RE2 syntax that JavaScript's RegExp does not compile.
   inline_flag: {
     type: 'object',
     properties: { w: { type: 'string', pattern: '^(?i)abc$' } },
