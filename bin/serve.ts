@@ -34,7 +34,7 @@ const consoleLine = runtime.console.built
   ? `console: ${runtime.console.url}`
   : `console: not built (run \`npm run build:web\`; ${runtime.console.url} says so until then)`;
 process.stdout.write(
-  `\n  Vigil API listening on ${runtime.url} (data in ${config.dataDir}${everywhere})\n  ${consoleLine}\n\n`,
+  `\n  Vigil API listening on ${runtime.url} (Node ${process.version}, data in ${config.dataDir}${everywhere})\n  ${consoleLine}\n\n`,
 );
 
 /** A stop that hangs (a request that never ends) must not outlive the supervisor's patience. */

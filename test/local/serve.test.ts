@@ -63,6 +63,8 @@ describe('npm start', () => {
     const url = new URL(proc.url);
     expect(url.hostname).toBe('127.0.0.1');
     expect(listeningAddresses(Number(url.port))).toEqual(['127.0.0.1']);
+    // `npm start` runs the project's Node 24 (README "Requirements"), whatever Node ran npm.
+    expect(proc.stdout()).toContain(`(Node v24.`);
     signalGroup(proc, 'SIGTERM');
     await proc.exited;
   }, 120_000);
