@@ -76,6 +76,13 @@ export function streamifyHandler<S extends Writable>(
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
     const out = runtime.HttpResponseStream.from(responseStream, { statusCode: result.statusCode, headers });
-    await pipeline(bodyStream(result.body), out);
+    const body = bodyStream(result.body);
+    try {
+      await pipeline(body, out);
+    } finally {
+      // Node 24's pipeline refuses an already destroyed response stream (ERR_STREAM_UNABLE_TO_PIPE)
+      // without destroying the body: destroy it here, so a web stream body is cancelled.
+      body.destroy();
+    }
   });
 }

@@ -38,7 +38,9 @@ export async function queryAnswers(
       );
     case 'CAA':
       return (await resolver.resolveCaa(name)).map((caa) => {
-        const [tag = '', value = ''] = Object.entries(caa).find(([key]) => key !== 'critical') ?? [];
+        // The record's one other property is its tag (issue, iodef…); Node 24 also adds `type: 'CAA'`.
+        const [tag = '', value = ''] =
+          Object.entries(caa).find(([key]) => key !== 'critical' && key !== 'type') ?? [];
         return plain(`${caa.critical} ${tag} ${String(value)}`);
       });
   }
