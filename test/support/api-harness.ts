@@ -21,7 +21,7 @@ import type { Table } from '../../lib/store/table.ts';
 import { createTestTable } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
 import { DEPLOYED_QUEUES, type FauxqsEngine, startFauxqsEngine, type TestQueue } from './fauxqs.ts';
-import { createSqsEventSource } from './sqs-event-source.ts';
+import { createSqsEventSource, type SqsEventSource } from './sqs-event-source.ts';
 
 /** One API surface, driven either over real HTTP (local runtime) or through the Lambda handler. */
 export interface ApiResponse {
@@ -101,6 +101,10 @@ export interface LambdaHarness extends ApiHarness {
   probeSqs: HarnessQueue;
   /** Runs the action jobs visible now through the action worker Lambda until none is left (delayed ones stay queued). */
   runActionJobs(): Promise<void>;
+  /** Runs the probe jobs visible now through the worker Lambda (batch size 1) until none is left. */
+  runProbeJobs(): Promise<void>;
+  /** The event-source mappings of the notifier, the action worker and the probe worker (their invocations). */
+  eventSources: { notify: SqsEventSource; action: SqsEventSource; probe: SqsEventSource };
   /**
    * Runs the generator handler as the schedule invokes it for the minute of `scheduledMs` (default:
    * now): due checks go to the probe queue, due scheduled actions' runs to the action queue.
@@ -266,6 +270,12 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     handler: actionWorkerHandler,
     functionName: 'actions',
   });
+  const probeSource = createSqsEventSource({
+    sqs: engine.sqs,
+    queue: probeSqs,
+    handler: cloud.workerHandler(),
+    functionName: 'worker',
+  });
 
   return {
     runtime: 'lambda',
@@ -329,6 +339,10 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     async runActionJobs() {
       await actionSource.runVisible();
     },
+    async runProbeJobs() {
+      await probeSource.runVisible();
+    },
+    eventSources: { notify: notifySource, action: actionSource, probe: probeSource },
     async runGenerator(scheduledMs = (options.clock ?? systemClock).now()) {
       const minute = Math.floor(scheduledMs / 60_000) * 60_000;
       return generatorHandler({ scheduled_time: isoTime(minute) });
