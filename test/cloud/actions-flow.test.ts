@@ -306,3 +306,41 @@ describe('actions through the Lambda handlers', () => {
     });
   });
 });
+
+describe('the action queue (fauxqs) under the action worker', () => {
+  it('retries a job the worker cannot take after 1 s, 2 s and 4 s, then the redrive moves it to the DLQ', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const body = JSON.stringify({ id: 'act-unknown', body: { kind: 'nonsense' } });
+    await h.sqs.sqs.send(
+      new SendMessageBatchCommand({ QueueUrl: h.actionSqs.url, Entries: [{ Id: 'x', MessageBody: body }] }),
+    );
+    const receive = async () => {
+      const invocation = await h.eventSources.action.pollOnce();
+      return invocation?.event.Records.map((r) => [
+        r.attributes.ApproximateReceiveCount,
+        invocation.failed.length,
+      ]);
+    };
+
+    const seen = [await receive()];
+    for (const wait of [1000, 2000, 4000]) {
+      vi.setSystemTime(Date.now() + wait - 10);
+      seen.push(await receive());
+      vi.setSystemTime(Date.now() + 10);
+      seen.push(await receive());
+    }
+    seen.push(await receive());
+
+    expect(seen).toEqual([
+      [['1', 1]],
+      undefined,
+      [['2', 1]],
+      undefined,
+      [['3', 1]],
+      undefined,
+      [['4', 1]],
+      undefined,
+    ]);
+    expect(h.actionSqs.deadLetterBodies()).toEqual([body]);
+  });
+});
