@@ -199,6 +199,17 @@ describe('the SQS job queue through a Lambda event source (partial batch failure
 
     const crashed = await source.pollOnce();
     expect(crashed).toMatchObject({ batchFailed: true });
+    // The records as Lambda builds them from ReceiveMessage.
+    expect(crashed?.event.Records[0]).toMatchObject({
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: expect.stringMatching(/^\d{13}$/),
+        ApproximateFirstReceiveTimestamp: expect.stringMatching(/^\d{13}$/),
+      },
+      eventSource: 'aws:sqs',
+      eventSourceARN: target.arn,
+      md5OfBody: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
     expect(crashed?.failed).toHaveLength(2);
     expect(await source.pollOnce()).toBeUndefined();
     await source.drain({ until: () => source.invocations.length === 2, timeoutMs: 10_000 });
