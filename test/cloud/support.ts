@@ -23,7 +23,9 @@ import { createLogger } from '../../lib/platform/logger.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
+import { DEPLOYED_QUEUES, type FauxqsEngine } from '../support/fauxqs.ts';
 import { lambdaContext } from '../support/lambda-context.ts';
+import { createSqsEventSource } from '../support/sqs-event-source.ts';
 
 export const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/vigil-probes';
 export const START_MS = Date.parse('2026-01-01T00:00:00.000Z');
@@ -82,11 +84,18 @@ export function sqsEvent(
   return event;
 }
 
+/** Queues this file created on an engine (each harness gets its own). */
+let engineQueues = 0;
+
 /**
  * The cloud Lambda handlers (generator, worker, api) over a fresh DynamoDB Local table, a fake
- * clock, and an SQS client mocked with aws-sdk-client-mock that accepts and records every entry.
+ * clock, and an SQS client mocked with aws-sdk-client-mock that accepts and records every entry
+ * (tests that inject SQS failures or hand the worker events of their own), or, given `engine`, the
+ * probe queue on that real SQS engine (fauxqs) with the worker behind its event-source poller.
  */
-export async function startCloudHarness(options: { env?: Record<string, string> } = {}) {
+export async function startCloudHarness(
+  options: { env?: Record<string, string>; engine?: FauxqsEngine } = {},
+) {
   const testTable = await createTestTable(inject('dynamodbEndpoint'));
   const clock = createFakeClock(START_MS);
   const logs: string[] = [];
@@ -123,11 +132,25 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
     return { Successful: successful, Failed: [], $metadata: {} };
   };
   sqsMock.on(SendMessageBatchCommand).callsFake(accept);
-  const probeQueue = createProbeJobQueue({ sqs, queueUrl: QUEUE_URL, logger });
+  const engineQueue = options.engine?.createQueue(`vigil-probes-${++engineQueues}`, DEPLOYED_QUEUES.probe);
+  const probeQueue = createProbeJobQueue({
+    sqs: options.engine?.sqs ?? sqs,
+    queueUrl: engineQueue?.url ?? QUEUE_URL,
+    logger,
+  });
   const generator = createGenerator({ table, queue: probeQueue, clock, dueShards: config.dueShards, logger });
   const generatorHandler = createGeneratorHandler({ generator, clock, logger });
   const cells = createCellRunner({ table, prober: app.jobRunner.prober, tenants: app.tenants, clock });
   const workerHandler = createWorkerHandler({ queue: probeQueue, jobRunner: app.jobRunner, cells, logger });
+  const probeSource =
+    options.engine && engineQueue
+      ? createSqsEventSource({
+          sqs: options.engine.sqs,
+          queue: engineQueue,
+          handler: workerHandler,
+          functionName: 'worker',
+        })
+      : undefined;
   const apiHandler = createApiHandler({
     app,
     logger,
@@ -148,6 +171,9 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
     accept,
     sent,
     probeQueue,
+    /** With `engine`: the probe queue there, and the worker's event-source mapping polling it. */
+    engineQueue,
+    probeSource,
     generator,
     tenantId: first.tenant.id,
     adminKey: first.rawKey,
