@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStreamHandler } from '../../functions/stream.ts';
 import { STREAM_ENTITIES } from '../../lib/app.ts';
 import { cellResultsPage } from '../../lib/checks/cell-result-items.ts';
@@ -22,7 +22,7 @@ import {
  * (EventBridge Scheduler payload, at every minute boundary) enqueues one job per cell slot on the
  * probe queue (fauxqs, a real SQS engine; DelaySeconds to the slot), and the worker handler
  * receives them through the event-source poller as they become visible. The app's fake clock and
- * the fake Date fauxqs keeps time with move together, a second at a time.
+ * the fake Date fauxqs keeps time with move together (the harness's clock), a second at a time.
  */
 describe('a pull check in the cloud runtime', () => {
   let engine: FauxqsEngine;
@@ -32,10 +32,7 @@ describe('a pull check in the cloud runtime', () => {
   /** Each job the worker ran, with the time it ran at. */
   const delivered: { body: string; atMs: number }[] = [];
 
-  const setTime = (ms: number) => {
-    h.clock.set(ms);
-    vi.setSystemTime(ms);
-  };
+  const setTime = (ms: number) => h.clock.set(ms);
   const source = () => {
     if (!h.probeSource || !h.engineQueue) throw new Error('the harness has no SQS engine');
     return { poller: h.probeSource, queue: h.engineQueue };
@@ -68,7 +65,6 @@ describe('a pull check in the cloud runtime', () => {
     server = await startStatusServer(200);
     engine = await startFauxqsEngine();
     h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' }, engine });
-    vi.useFakeTimers({ toFake: ['Date'], now: h.clock.now() });
     const entityId = await createEntity(h);
     const created = await h.api('POST', '/v1/checks', {
       entity_id: entityId,
@@ -82,7 +78,6 @@ describe('a pull check in the cloud runtime', () => {
   });
 
   afterAll(async () => {
-    vi.useRealTimers();
     await h?.close();
     await engine?.stop();
     await server?.close();

@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { expect, inject } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { createApp } from '../../lib/app.ts';
 import { createCellRunner } from '../../lib/checks/cell-runner.ts';
@@ -97,7 +97,23 @@ export async function startCloudHarness(
   options: { env?: Record<string, string>; engine?: FauxqsEngine } = {},
 ) {
   const testTable = await createTestTable(inject('dynamodbEndpoint'));
-  const clock = createFakeClock(START_MS);
+  const fake = createFakeClock(START_MS);
+  // With a real SQS engine in this process (fauxqs keeps time with Date.now()), the fake Date
+  // follows the app's clock, so delays and visibility pass as the test moves the clock.
+  if (options.engine) vi.useFakeTimers({ toFake: ['Date'], now: START_MS });
+  const clock = options.engine
+    ? {
+        now: fake.now,
+        advance: (ms: number) => {
+          fake.advance(ms);
+          vi.setSystemTime(fake.now());
+        },
+        set: (ms: number) => {
+          fake.set(ms);
+          vi.setSystemTime(ms);
+        },
+      }
+    : fake;
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
   const config = loadConfig('cloud', {
@@ -172,6 +188,7 @@ export async function startCloudHarness(
     sent,
     probeQueue,
     /** With `engine`: the probe queue there, and the worker's event-source mapping polling it. */
+    engine: options.engine,
     engineQueue,
     probeSource,
     generator,
@@ -211,6 +228,7 @@ export async function startCloudHarness(
       return { status: result.statusCode ?? 200, body: result.body ? JSON.parse(result.body) : undefined };
     },
     async close() {
+      if (options.engine) vi.useRealTimers();
       sqsMock.restore();
       sqs.destroy();
       await testTable.drop();
@@ -235,6 +253,27 @@ export async function runGeneratorMinute(h: CloudHarness): Promise<SentMessage[]
     expect(response.batchItemFailures).toEqual([]);
   }
   return messages;
+}
+
+/**
+ * With an engine: fires the generator for the clock's minute, then lets time pass a second at a
+ * time while the worker's event-source poller takes each job as it becomes visible, until the probe
+ * queue is empty (at most the window and its lookahead); returns the bodies sent.
+ */
+export async function runGeneratorMinuteOnQueue(h: CloudHarness): Promise<string[]> {
+  const { engine, engineQueue: queue, probeSource: poller } = h;
+  if (!engine || !queue || !poller) throw new Error('the harness has no SQS engine');
+  const before = engine.sentBodies(queue.name).length;
+  const invocationsBefore = poller.invocations.length;
+  await h.runGenerator(schedulerEvent(Math.floor(h.clock.now() / 60_000) * 60_000));
+  for (let second = 0; second <= 70; second += 1) {
+    await poller.runVisible();
+    if (engine.size(queue.name) === 0) break;
+    h.clock.advance(1000);
+  }
+  expect(engine.size(queue.name)).toBe(0);
+  expect(poller.invocations.slice(invocationsBefore).flatMap((i) => i.failed)).toEqual([]);
+  return engine.sentBodies(queue.name).slice(before);
 }
 
 export async function createEntity(h: CloudHarness, slug = 'site'): Promise<string> {
