@@ -1,5 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { type FauxqsServer, startFauxqs } from 'fauxqs';
+import type { FauxqsServer } from 'fauxqs';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
 import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
 
@@ -64,6 +64,8 @@ const REGION = 'us-east-1';
 
 /** Starts fauxqs on 127.0.0.1:0 (once per test file: beforeAll, and `stop` in afterAll). */
 export async function startFauxqsEngine(): Promise<FauxqsEngine> {
+  // Imported here: test files that only import a harness module for its helpers do not load it.
+  const { startFauxqs } = await import('fauxqs');
   const server = await startFauxqs({ port: 0, logger: false, messageSpies: { bufferSize: 100_000 } });
   const sqs = new SQSClient({
     region: REGION,
