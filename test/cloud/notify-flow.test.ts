@@ -1,5 +1,4 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from '@aws-sdk/client-eventbridge';
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -239,46 +238,6 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     expect([firstRetryIn, secondRetryIn]).toEqual([[1000], [2000]]);
     expect(h.notifySqs.size()).toBe(0);
     expect(h.notifySqs.deadLetterBodies()).toEqual([]);
-  });
-});
-
-describe('the notify queue (fauxqs) under the notifier', () => {
-  it('retries a job the notifier cannot take after 1 s, 2 s and 4 s, then the redrive moves it to the DLQ', async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    const body = JSON.stringify({ id: 'evt-unknown', body: { kind: 'nonsense' } });
-    await h.sqs.sqs.send(
-      new SendMessageBatchCommand({ QueueUrl: h.notifySqs.url, Entries: [{ Id: 'x', MessageBody: body }] }),
-    );
-    const source = h.eventSources.notify;
-    const receives = async () => {
-      const invocation = await source.pollOnce();
-      return invocation?.event.Records.map((r) => [
-        r.attributes.ApproximateReceiveCount,
-        invocation.failed.length,
-      ]);
-    };
-
-    const seen = [await receives()];
-    for (const wait of [1000, 2000, 4000]) {
-      vi.setSystemTime(Date.now() + wait - 10);
-      seen.push(await receives());
-      vi.setSystemTime(Date.now() + 10);
-      seen.push(await receives());
-    }
-    seen.push(await receives());
-
-    expect(seen).toEqual([
-      [['1', 1]],
-      undefined,
-      [['2', 1]],
-      undefined,
-      [['3', 1]],
-      undefined,
-      [['4', 1]],
-      undefined,
-    ]);
-    expect(h.notifySqs.deadLetterBodies()).toEqual([body]);
-    expect(h.notifySqs.size()).toBe(0);
   });
 });
 
