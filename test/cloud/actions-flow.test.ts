@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
-import { FAKE_QUEUE_URL } from '../platform/fake-sqs.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 
 /**
  * Actions through the cloud runtime's Lambda handlers over DynamoDB Local: a pushed result (api
  * handler) moves an entity -> the stream handler enqueues a state_change job on the action queue
- * (SQS faked in memory) -> the action worker handler fans it out and runs the action against a
+ * (fauxqs, a real SQS engine in this process) -> the action worker handler, polled like its
+ * event-source mapping, fans it out and runs the action against a
  * receiver on 127.0.0.1 (let through by VIGIL_EGRESS_ALLOW). Schedule actions go through the
  * generator handler; manual runs and pipeline reports through the api handler.
  */
@@ -93,10 +93,9 @@ const executionsOf = async (actionId: string) =>
 
 /** Action jobs the action queue accepted so far, with their ids, of one kind. */
 function sentActionJobs(kind: string) {
-  return h.actionSqs.mock
-    .commandCalls(SendMessageBatchCommand)
-    .flatMap((c) => c.args[0].input.Entries ?? [])
-    .map((entry) => ({ entry, envelope: jobEnvelopeSchema.parse(JSON.parse(String(entry.MessageBody))) }))
+  return h.actionSqs
+    .sentBodies()
+    .map((body) => ({ body, envelope: jobEnvelopeSchema.parse(JSON.parse(body)) }))
     .filter(({ envelope }) => (envelope.body as { kind: string }).kind === kind);
 }
 
@@ -182,10 +181,10 @@ describe('actions through the Lambda handlers', () => {
     ]);
 
     // At-least-once delivery: the same messages arrive again.
-    await h.actionSqs.sqs.send(
+    await h.sqs.sqs.send(
       new SendMessageBatchCommand({
-        QueueUrl: FAKE_QUEUE_URL,
-        Entries: duplicates.map(({ entry }, i) => ({ Id: `dup${i}`, MessageBody: entry.MessageBody })),
+        QueueUrl: h.actionSqs.url,
+        Entries: duplicates.map(({ body }, i) => ({ Id: `dup${i}`, MessageBody: body })),
       }),
     );
     await h.runActionJobs();

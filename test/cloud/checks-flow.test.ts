@@ -1,17 +1,17 @@
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createStreamHandler } from '../../functions/stream.ts';
 import { STREAM_ENTITIES } from '../../lib/app.ts';
 import { cellResultsPage } from '../../lib/checks/cell-result-items.ts';
 import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
 import { createStreamReader } from '../support/dynamodb-stream.ts';
+import { type FauxqsEngine, startFauxqsEngine } from '../support/fauxqs.ts';
 import { workerJobOf } from './cell-support.ts';
 import {
   type CloudHarness,
   createEntity,
   lambdaContext,
-  type SentMessage,
   schedulerEvent,
-  sqsEvent,
   startCloudHarness,
   startStatusServer,
 } from './support.ts';
@@ -19,48 +19,52 @@ import {
 /**
  * The pull-check path of the cloud runtime, driven through its Lambda handlers: the api handler
  * creates the check (it joins a cell of its tenant and interval), the generator handler
- * (EventBridge Scheduler payload) enqueues one job per cell slot on a mocked SQS, and the captured
- * messages are delivered to the worker handler as SQS events, each when its DelaySeconds has
- * passed on the fake clock.
+ * (EventBridge Scheduler payload, at every minute boundary) enqueues one job per cell slot on the
+ * probe queue (fauxqs, a real SQS engine; DelaySeconds to the slot), and the worker handler
+ * receives them through the event-source poller as they become visible. The app's fake clock and
+ * the fake Date fauxqs keeps time with move together (the harness's clock), a second at a time.
  */
 describe('a pull check in the cloud runtime', () => {
+  let engine: FauxqsEngine;
   let h: CloudHarness;
   let server: Awaited<ReturnType<typeof startStatusServer>>;
   let checkId: string;
-  /** Sent but not yet delivered, in the order they become visible. */
-  const pending: SentMessage[] = [];
-  let seen = 0;
-  const delivered: SentMessage[] = [];
+  /** Each job the worker ran, with the time it ran at. */
+  const delivered: { body: string; atMs: number }[] = [];
 
-  const visibleAt = (m: SentMessage) => m.sentAtMs + m.delaySeconds * 1000;
+  const setTime = (ms: number) => h.clock.set(ms);
+  const source = () => {
+    if (!h.probeSource || !h.engineQueue) throw new Error('the harness has no SQS engine');
+    return { poller: h.probeSource, queue: h.engineQueue };
+  };
 
-  /** EventBridge Scheduler fires the generator at the next minute boundary. */
-  async function nextMinute() {
-    h.clock.set(Math.floor(h.clock.now() / 60_000) * 60_000 + 60_000);
-    await h.runGenerator(schedulerEvent(h.clock.now()));
-    pending.push(...h.sent.slice(seen));
-    seen = h.sent.length;
-    pending.sort((a, b) => visibleAt(a) - visibleAt(b));
+  /** One second passes; EventBridge Scheduler fires the generator at each minute boundary. */
+  async function tick() {
+    setTime(h.clock.now() + 1000);
+    if (h.clock.now() % 60_000 === 0) await h.runGenerator(schedulerEvent(h.clock.now()));
   }
 
-  /** Delivers the next job (a slot of the check's cell) to the worker when SQS would make it visible. */
+  /** Lets time pass until the worker ran the next job (a slot of the check's cell). */
   async function probeOnce() {
-    for (let minute = 0; pending.length === 0 && minute < 5; minute += 1) await nextMinute();
-    const message = pending.shift();
-    if (!message) throw new Error('no probe job was enqueued');
-    h.clock.set(Math.max(h.clock.now(), visibleAt(message)));
-    const response = await h.runWorker(sqsEvent([message]));
-    expect(response.batchItemFailures).toEqual([]);
-    delivered.push(message);
-    const check = await h.api('GET', `/v1/checks/${checkId}`);
-    return { state: check.body.state, failures: check.body.consecutive_failures };
+    for (let second = 0; second < 300; second += 1) {
+      const invocation = await source().poller.pollOnce();
+      if (invocation) {
+        expect(invocation.failed).toEqual([]);
+        for (const r of invocation.event.Records) delivered.push({ body: r.body, atMs: h.clock.now() });
+        const check = await h.api('GET', `/v1/checks/${checkId}`);
+        return { state: check.body.state, failures: check.body.consecutive_failures };
+      }
+      await tick();
+    }
+    throw new Error('no probe job became visible in 5 minutes');
   }
 
   const results = async () => (await h.api('GET', `/v1/checks/${checkId}/results`)).body.results;
 
   beforeAll(async () => {
     server = await startStatusServer(200);
-    h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' } });
+    engine = await startFauxqsEngine();
+    h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' }, engine });
     const entityId = await createEntity(h);
     const created = await h.api('POST', '/v1/checks', {
       entity_id: entityId,
@@ -74,8 +78,9 @@ describe('a pull check in the cloud runtime', () => {
   });
 
   afterAll(async () => {
-    await h.close();
-    await server.close();
+    await h?.close();
+    await engine?.stop();
+    await server?.close();
   });
 
   it('is up after its first successful probe', async () => {
@@ -103,9 +108,11 @@ describe('a pull check in the cloud runtime', () => {
     expect(new Set(jobs.map((j) => (j.kind === 'cell' ? j.cell_id : j.check_id))).size).toBe(1);
     const slots = jobs.map((j) => j.slot_ms);
     expect(slots.slice(1).map((s, i) => s - (slots[i] ?? 0))).toEqual([60_000, 60_000, 60_000, 60_000]);
+    // Not visible before its slot, and received within the second it became visible.
     for (const [i, m] of delivered.entries()) {
       const slot = slots[i] ?? 0;
-      expect(m.delaySeconds).toBe(Math.max(0, Math.ceil((slot - m.sentAtMs) / 1000)));
+      expect(m.atMs).toBeGreaterThanOrEqual(slot);
+      expect(m.atMs).toBeLessThan(slot + 2000);
     }
     const shown = await results();
     expect(shown).toHaveLength(5);
@@ -133,21 +140,30 @@ describe('a pull check in the cloud runtime', () => {
     const last = delivered.at(-1);
     if (!last) throw new Error('nothing delivered');
     const before = await h.api('GET', `/v1/checks/${checkId}`);
-    h.clock.advance(30_000);
+    setTime(h.clock.now() + 30_000);
+    const { poller, queue } = source();
 
-    const response = await h.runWorker(sqsEvent([{ ...last, receives: 2 }]));
+    await engine.sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queue.url,
+        Entries: [{ Id: 'again', MessageBody: last.body }],
+      }),
+    );
+    const again = await poller.pollOnce();
 
-    expect(response.batchItemFailures).toEqual([]);
+    expect(again?.event.Records.map((r) => r.body)).toEqual([last.body]);
+    expect(again?.failed).toEqual([]);
     expect(await results()).toHaveLength(5);
     const after = await h.api('GET', `/v1/checks/${checkId}`);
     expect(after.body.last_result_at).toBe(before.body.last_result_at);
   });
 
   it('does not enqueue the check once it is disabled, and drops jobs already queued', async () => {
-    for (let minute = 0; pending.length === 0 && minute < 3; minute += 1) await nextMinute();
-    const queued = pending.splice(0);
-    expect(queued.length).toBeGreaterThan(0);
-    const job = workerJobOf(queued[0]?.body);
+    const { poller, queue } = source();
+    for (let second = 0; engine.size(queue.name) === 0 && second < 180; second += 1) await tick();
+    const [queued] = engine.server.inspectQueue(queue.name)?.messages.delayed ?? [];
+    expect(queued).toBeDefined();
+    const job = workerJobOf(queued?.body);
     if (job.kind !== 'cell') throw new Error(`a ${job.kind} job was queued for a pull check`);
     const cellId = job.cell_id;
     /** The slots the check's cell stored (a slot holds the results of all its members). */
@@ -155,15 +171,21 @@ describe('a pull check in the cloud runtime', () => {
     expect(await storedSlots()).toBe(5);
     const disabled = await h.api('PUT', `/v1/checks/${checkId}`, { enabled: false });
     expect(disabled.status).toBe(200);
-    const sentBefore = h.sent.length;
+    const sentBefore = engine.sentBodies(queue.name).length;
     const hitsBefore = server.hits();
+    const invocationsBefore = poller.invocations.length;
 
-    for (let i = 0; i < 3; i += 1) await nextMinute();
-    const response = await h.runWorker(sqsEvent(queued));
+    for (let second = 0; second < 180; second += 1) {
+      await tick();
+      await poller.runVisible();
+    }
 
     // The check left its cell, the only member: the generator sends the empty cell nothing.
-    expect(h.sent.length).toBe(sentBefore);
-    expect(response.batchItemFailures).toEqual([]);
+    expect(engine.sentBodies(queue.name).length).toBe(sentBefore);
+    const ran = poller.invocations.slice(invocationsBefore);
+    expect(ran.length).toBeGreaterThan(0);
+    expect(ran.flatMap((i) => i.failed)).toEqual([]);
+    expect(engine.size(queue.name)).toBe(0);
     expect(server.hits()).toBe(hitsBefore);
     expect(await storedSlots()).toBe(5);
     // Out of its cell, the check still lists the results it had there.

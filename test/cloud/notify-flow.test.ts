@@ -1,5 +1,4 @@
 import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from '@aws-sdk/client-eventbridge';
-import { ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -10,7 +9,6 @@ import { eventJobId } from '../../lib/notify/job-ids.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { type Received, type Receiver, startReceiver } from '../notify/channels/receiver.ts';
-import { FAKE_QUEUE_URL } from '../platform/fake-sqs.ts';
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { lambdaContext, sqsEvent } from './support.ts';
@@ -18,8 +16,9 @@ import { lambdaContext, sqsEvent } from './support.ts';
 /**
  * The whole notification path of the cloud runtime through its Lambda handlers, over DynamoDB
  * Local: a pushed result (api handler) moves an entity -> the stream handler enqueues the event job
- * on the notify queue (SQS faked in memory) and publishes to EventBridge (mocked) -> the notifier
- * handler writes the delivery records and sends to an HTTPS receiver on 127.0.0.1 (test CA).
+ * on the notify queue (fauxqs, a real SQS engine in this process) and publishes to EventBridge
+ * (mocked: no local engine) -> the notifier handler, polled like its event-source mapping, writes
+ * the delivery records and sends to an HTTPS receiver on 127.0.0.1 (test CA).
  */
 
 const SECRET = 'whsec-cloud-7d2e91';
@@ -167,8 +166,8 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
   it('sends nothing twice when SQS delivers the same event job again', async () => {
     const delivered = JSON.parse(String(requestsTo('/webhook')[0]?.body));
     const queue = createNotifyJobQueue({
-      sqs: h.notifySqs.sqs,
-      queueUrl: FAKE_QUEUE_URL,
+      sqs: h.sqs.sqs,
+      queueUrl: h.notifySqs.url,
       logger: silentLogger,
     });
 
@@ -208,16 +207,18 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     await h.drainChanges();
     step(1000);
     await push(checkId, false);
-    const visibilityBefore = h.notifySqs.mock.commandCalls(ChangeMessageVisibilityCommand).length;
 
     await h.drainChanges();
     const afterFirst = (await logsOf(checkId))[0];
+    // The retry delay is the message's visibility, set by the notifier on the failed attempt.
+    const firstRetryIn = h.notifySqs.inflightUntil().map((until) => until - Date.now());
     step(999);
     await h.runNotifyJobs();
     const stillOne = requestsTo('/status/500').length;
     step(1);
     await h.runNotifyJobs();
     const afterSecond = (await logsOf(checkId))[0];
+    const secondRetryIn = h.notifySqs.inflightUntil().map((until) => until - Date.now());
     step(1999);
     await h.runNotifyJobs();
     const stillTwo = requestsTo('/status/500').length;
@@ -234,12 +235,7 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     expect(failed.attempt_log.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 500]);
     const times = failed.attempt_log.map((a: { at: string }) => Date.parse(a.at));
     expect([times[1] - times[0], times[2] - times[1]]).toEqual([1000, 2000]);
-    // The retry delays are the message's visibility, set by the notifier on each failed attempt.
-    const delays = h.notifySqs.mock
-      .commandCalls(ChangeMessageVisibilityCommand)
-      .slice(visibilityBefore)
-      .map((c) => c.args[0].input.VisibilityTimeout);
-    expect(delays).toEqual([1, 2]);
+    expect([firstRetryIn, secondRetryIn]).toEqual([[1000], [2000]]);
     expect(h.notifySqs.size()).toBe(0);
     expect(h.notifySqs.deadLetterBodies()).toEqual([]);
   });

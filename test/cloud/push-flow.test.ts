@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CloudHarness, createEntity, runGeneratorMinute, startCloudHarness } from './support.ts';
+import { type FauxqsEngine, startFauxqsEngine } from '../support/fauxqs.ts';
+import { type CloudHarness, createEntity, runGeneratorMinuteOnQueue, startCloudHarness } from './support.ts';
 
 /**
  * The push side of the cloud runtime through its Lambda handlers: pushes and heartbeats through the
- * api handler, and the dead man's switch through the generator (Scheduler payload) -> mocked SQS ->
- * worker handler, on a fake clock.
+ * api handler, and the dead man's switch through the generator (Scheduler payload) -> the probe
+ * queue (fauxqs) -> the event-source poller -> worker handler, on a fake clock.
  */
 describe("a push check's dead man's switch in the cloud runtime", () => {
+  let engine: FauxqsEngine;
   let h: CloudHarness;
   let checkId: string;
 
-  const runMinute = () => runGeneratorMinute(h);
+  const runMinute = () => runGeneratorMinuteOnQueue(h);
 
   const check = async () => (await h.api('GET', `/v1/checks/${checkId}`)).body;
 
   beforeAll(async () => {
-    h = await startCloudHarness();
+    engine = await startFauxqsEngine();
+    h = await startCloudHarness({ engine });
     const entityId = await createEntity(h, 'nightly-backup');
     const created = await h.api('POST', '/v1/checks', {
       entity_id: entityId,
@@ -27,7 +30,8 @@ describe("a push check's dead man's switch in the cloud runtime", () => {
     checkId = created.body.id;
   });
   afterAll(async () => {
-    await h.close();
+    await h?.close();
+    await engine?.stop();
   });
 
   it('enqueues nothing for a push check that never reported', async () => {

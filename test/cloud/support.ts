@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { expect, inject } from 'vitest';
+import { expect, inject, vi } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { createApp } from '../../lib/app.ts';
 import { createCellRunner } from '../../lib/checks/cell-runner.ts';
@@ -23,7 +23,9 @@ import { createLogger } from '../../lib/platform/logger.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { memoryJobQueue } from '../notify/support/memory-queue.ts';
 import { createTestTable } from '../support/dynamodb-local.ts';
+import { DEPLOYED_QUEUES, type FauxqsEngine } from '../support/fauxqs.ts';
 import { lambdaContext } from '../support/lambda-context.ts';
+import { createSqsEventSource } from '../support/sqs-event-source.ts';
 
 export const QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/vigil-probes';
 export const START_MS = Date.parse('2026-01-01T00:00:00.000Z');
@@ -82,13 +84,36 @@ export function sqsEvent(
   return event;
 }
 
+/** Queues this file created on an engine (each harness gets its own). */
+let engineQueues = 0;
+
 /**
  * The cloud Lambda handlers (generator, worker, api) over a fresh DynamoDB Local table, a fake
- * clock, and an SQS client mocked with aws-sdk-client-mock that accepts and records every entry.
+ * clock, and an SQS client mocked with aws-sdk-client-mock that accepts and records every entry
+ * (tests that inject SQS failures or hand the worker events of their own), or, given `engine`, the
+ * probe queue on that real SQS engine (fauxqs) with the worker behind its event-source poller.
  */
-export async function startCloudHarness(options: { env?: Record<string, string> } = {}) {
+export async function startCloudHarness(
+  options: { env?: Record<string, string>; engine?: FauxqsEngine } = {},
+) {
   const testTable = await createTestTable(inject('dynamodbEndpoint'));
-  const clock = createFakeClock(START_MS);
+  const fake = createFakeClock(START_MS);
+  // With a real SQS engine in this process (fauxqs keeps time with Date.now()), the fake Date
+  // follows the app's clock, so delays and visibility pass as the test moves the clock.
+  if (options.engine) vi.useFakeTimers({ toFake: ['Date'], now: START_MS });
+  const clock = options.engine
+    ? {
+        now: fake.now,
+        advance: (ms: number) => {
+          fake.advance(ms);
+          vi.setSystemTime(fake.now());
+        },
+        set: (ms: number) => {
+          fake.set(ms);
+          vi.setSystemTime(ms);
+        },
+      }
+    : fake;
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', write: (line) => logs.push(line) });
   const config = loadConfig('cloud', {
@@ -123,11 +148,25 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
     return { Successful: successful, Failed: [], $metadata: {} };
   };
   sqsMock.on(SendMessageBatchCommand).callsFake(accept);
-  const probeQueue = createProbeJobQueue({ sqs, queueUrl: QUEUE_URL, logger });
+  const engineQueue = options.engine?.createQueue(`vigil-probes-${++engineQueues}`, DEPLOYED_QUEUES.probe);
+  const probeQueue = createProbeJobQueue({
+    sqs: options.engine?.sqs ?? sqs,
+    queueUrl: engineQueue?.url ?? QUEUE_URL,
+    logger,
+  });
   const generator = createGenerator({ table, queue: probeQueue, clock, dueShards: config.dueShards, logger });
   const generatorHandler = createGeneratorHandler({ generator, clock, logger });
   const cells = createCellRunner({ table, prober: app.jobRunner.prober, tenants: app.tenants, clock });
   const workerHandler = createWorkerHandler({ queue: probeQueue, jobRunner: app.jobRunner, cells, logger });
+  const probeSource =
+    options.engine && engineQueue
+      ? createSqsEventSource({
+          sqs: options.engine.sqs,
+          queue: engineQueue,
+          handler: workerHandler,
+          functionName: 'worker',
+        })
+      : undefined;
   const apiHandler = createApiHandler({
     app,
     logger,
@@ -148,6 +187,10 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
     accept,
     sent,
     probeQueue,
+    /** With `engine`: the probe queue there, and the worker's event-source mapping polling it. */
+    engine: options.engine,
+    engineQueue,
+    probeSource,
     generator,
     tenantId: first.tenant.id,
     adminKey: first.rawKey,
@@ -185,6 +228,7 @@ export async function startCloudHarness(options: { env?: Record<string, string> 
       return { status: result.statusCode ?? 200, body: result.body ? JSON.parse(result.body) : undefined };
     },
     async close() {
+      if (options.engine) vi.useRealTimers();
       sqsMock.restore();
       sqs.destroy();
       await testTable.drop();
@@ -209,6 +253,27 @@ export async function runGeneratorMinute(h: CloudHarness): Promise<SentMessage[]
     expect(response.batchItemFailures).toEqual([]);
   }
   return messages;
+}
+
+/**
+ * With an engine: fires the generator for the clock's minute, then lets time pass a second at a
+ * time while the worker's event-source poller takes each job as it becomes visible, until the probe
+ * queue is empty (at most the window and its lookahead); returns the bodies sent.
+ */
+export async function runGeneratorMinuteOnQueue(h: CloudHarness): Promise<string[]> {
+  const { engine, engineQueue: queue, probeSource: poller } = h;
+  if (!engine || !queue || !poller) throw new Error('the harness has no SQS engine');
+  const before = engine.sentBodies(queue.name).length;
+  const invocationsBefore = poller.invocations.length;
+  await h.runGenerator(schedulerEvent(Math.floor(h.clock.now() / 60_000) * 60_000));
+  for (let second = 0; second <= 70; second += 1) {
+    await poller.runVisible();
+    if (engine.size(queue.name) === 0) break;
+    h.clock.advance(1000);
+  }
+  expect(engine.size(queue.name)).toBe(0);
+  expect(poller.invocations.slice(invocationsBefore).flatMap((i) => i.failed)).toEqual([]);
+  return engine.sentBodies(queue.name).slice(before);
 }
 
 export async function createEntity(h: CloudHarness, slug = 'site'): Promise<string> {

@@ -1,14 +1,15 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createSqsBatchHandler } from '../../lib/cloud/sqs-batch.ts';
-import { createSqsJobQueue, jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { createSqsJobQueue } from '../../lib/cloud/sqs-job-queue.ts';
 import { createSqliteJobQueue } from '../../lib/local/sqlite-job-queue.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { DEFAULT_MAX_ATTEMPTS, type ReceivedJob } from '../../lib/platform/job-queue.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import { lambdaContext } from '../cloud/support.ts';
-import { createFakeSqs, FAKE_QUEUE_URL, type FakeSqs } from './fake-sqs.ts';
+import { type FauxqsEngine, startFauxqsEngine, type TestQueue } from '../support/fauxqs.ts';
+import { createSqsEventSource } from '../support/sqs-event-source.ts';
 import { describeJobQueueContract, T0, type TestBody, testBodySchema } from './job-queue-contract.ts';
 
 const localQueue = (table: SqliteTable) =>
@@ -33,22 +34,39 @@ describeJobQueueContract('sqlite', async () => {
   };
 });
 
-const sqsQueue = (fake: FakeSqs) =>
+let engine: FauxqsEngine;
+beforeAll(async () => {
+  engine = await startFauxqsEngine();
+});
+afterAll(() => engine?.stop());
+
+let queueCount = 0;
+/** A fresh queue (and DLQ) per test, shaped like the deployed ones: redrive after the job queue's attempts. */
+const freshQueue = (visibilityTimeoutSeconds = 600): TestQueue => {
+  queueCount += 1;
+  return engine.createQueue(`jobs-${queueCount}`, {
+    visibilityTimeoutSeconds,
+    maxReceiveCount: DEFAULT_MAX_ATTEMPTS,
+    batchSize: 10,
+  });
+};
+
+const sqsQueue = (queue: TestQueue) =>
   createSqsJobQueue({
-    sqs: fake.sqs,
-    queueUrl: FAKE_QUEUE_URL,
+    sqs: engine.sqs,
+    queueUrl: queue.url,
     name: 'test',
     schema: testBodySchema,
     logger: silentLogger,
   });
 
-describeJobQueueContract('sqs', async () => {
-  const fake = createFakeSqs({ maxReceiveCount: DEFAULT_MAX_ATTEMPTS });
+// fauxqs reads Date.now() in this process: the contract's fake time moves its delays and visibility.
+describeJobQueueContract('sqs (fauxqs)', async () => {
+  const queue = freshQueue();
   return {
-    queue: sqsQueue(fake),
-    deadLetterIds: async () =>
-      fake.deadLetterBodies().map((body) => jobEnvelopeSchema.parse(JSON.parse(body)).id),
-    cleanup: () => fake.restore(),
+    queue: sqsQueue(queue),
+    deadLetterIds: async () => engine.deadLetterIds(queue),
+    cleanup: () => undefined,
   };
 });
 
@@ -112,48 +130,40 @@ describe('the sqlite job queue', () => {
 });
 
 describe('the SQS job queue through a Lambda event source (partial batch failures)', () => {
-  let fake: FakeSqs;
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'], now: T0 });
-    fake = createFakeSqs({ maxReceiveCount: DEFAULT_MAX_ATTEMPTS });
-  });
   afterEach(() => {
-    fake.restore();
     vi.useRealTimers();
   });
 
+  const failNegative =
+    (runs: { id: string; attempt: number; atMs: number }[]) =>
+    async (job: { id: string; attempt: number; body: TestBody }) => {
+      runs.push({ id: job.id, attempt: job.attempt, atMs: Date.now() - T0 });
+      if (job.body.n < 0) throw new Error('cannot handle a negative job');
+    };
+
   it('reports only the failing record, retries it after 1 s, 2 s and 4 s, then the redrive dead-letters it', async () => {
-    const queue = sqsQueue(fake);
+    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
+    const step = (ms: number) => vi.setSystemTime(Date.now() + ms);
+    const target = freshQueue();
+    const queue = sqsQueue(target);
     const runs: { id: string; attempt: number; atMs: number }[] = [];
-    const handler = createSqsBatchHandler({
-      queue,
-      logger: silentLogger,
-      handle: async (job) => {
-        runs.push({ id: job.id, attempt: job.attempt, atMs: Date.now() - T0 });
-        if (job.body.n < 0) throw new Error('cannot handle a negative job');
-      },
-    });
+    const handler = createSqsBatchHandler({ queue, logger: silentLogger, handle: failNegative(runs) });
+    const source = createSqsEventSource({ sqs: engine.sqs, queue: target, handler });
     await queue.enqueue([
       { id: 'good', body: { n: 1 } },
       { id: 'bad', body: { n: -1 } },
     ]);
-    /** One poll of the event-source mapping: the batch to the handler, then the successes deleted. */
-    const poll = async () => {
-      const event = await fake.pollEvent();
-      if (!event) return undefined;
-      const response = await handler(event, lambdaContext('worker'));
-      await fake.deleteSucceeded(event, response.batchItemFailures);
-      return { event, failed: response.batchItemFailures.map((f) => f.itemIdentifier) };
-    };
 
-    const first = await poll();
+    const first = await source.pollOnce();
     const badRecord = first?.event.Records.find((r) => r.body.includes('"bad"'));
     expect(first?.failed).toEqual([badRecord?.messageId]);
+    expect(first?.batchFailed).toBe(false);
     for (const wait of [1000, 2000, 4000]) {
-      await vi.advanceTimersByTimeAsync(wait - 10);
-      expect(await poll()).toBeUndefined();
-      await vi.advanceTimersByTimeAsync(10);
-      expect((await poll())?.failed).toHaveLength(1);
+      step(wait - 10);
+      expect(await source.pollOnce()).toBeUndefined();
+      step(10);
+      const retry = await source.pollOnce();
+      expect(retry?.failed).toEqual([badRecord?.messageId]);
     }
     expect(runs).toEqual([
       { id: 'good', attempt: 1, atMs: 0 },
@@ -162,37 +172,101 @@ describe('the SQS job queue through a Lambda event source (partial batch failure
       { id: 'bad', attempt: 3, atMs: 3000 },
       { id: 'bad', attempt: 4, atMs: 7000 },
     ]);
-    // The last failure left it visible: the next poll finds it past maxReceiveCount, and SQS moves it.
-    expect(await poll()).toBeUndefined();
-    expect(fake.deadLetterBodies().map((b) => jobEnvelopeSchema.parse(JSON.parse(b)).id)).toEqual(['bad']);
-    expect(fake.size()).toBe(0);
+    // The last failure left it visible: the engine's redrive moves it on the next receive.
+    expect(engine.size(target.name)).toBe(1);
+    expect(await source.pollOnce()).toBeUndefined();
+    expect(engine.deadLetterIds(target)).toEqual(['bad']);
+    expect(engine.size(target.name)).toBe(0);
+  });
+
+  it('brings a whole batch back after the queue’s visibility timeout when the handler throws, in real seconds', async () => {
+    const target = freshQueue(1);
+    const queue = sqsQueue(target);
+    let calls = 0;
+    const source = createSqsEventSource({
+      sqs: engine.sqs,
+      queue: target,
+      handler: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('the function crashed');
+        return { batchItemFailures: [] };
+      },
+    });
+    await queue.enqueue([
+      { id: 'a', body: { n: 1 } },
+      { id: 'b', body: { n: 2 } },
+    ]);
+
+    const crashed = await source.pollOnce();
+    expect(crashed).toMatchObject({ batchFailed: true });
+    // The records as Lambda builds them from ReceiveMessage.
+    expect(crashed?.event.Records[0]).toMatchObject({
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: expect.stringMatching(/^\d{13}$/),
+        ApproximateFirstReceiveTimestamp: expect.stringMatching(/^\d{13}$/),
+      },
+      eventSource: 'aws:sqs',
+      eventSourceARN: target.arn,
+      md5OfBody: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
+    expect(crashed?.failed).toHaveLength(2);
+    expect(await source.pollOnce()).toBeUndefined();
+    await source.drain({ until: () => source.invocations.length === 2, timeoutMs: 10_000 });
+
+    const [again] = source.invocations.slice(1);
+    expect(again?.batchFailed).toBe(false);
+    expect(again?.event.Records.map((r) => r.attributes.ApproximateReceiveCount)).toEqual(['2', '2']);
+    expect(engine.size(target.name)).toBe(0);
+  });
+
+  it('dead-letters a message after maxReceiveCount receives when the handler keeps throwing', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
+    const target = freshQueue(30);
+    const source = createSqsEventSource({
+      sqs: engine.sqs,
+      queue: target,
+      handler: async () => {
+        throw new Error('always');
+      },
+    });
+    await sqsQueue(target).enqueue([{ id: 'doomed', body: { n: 1 } }]);
+
+    for (let receive = 1; receive <= DEFAULT_MAX_ATTEMPTS; receive += 1) {
+      const invocation = await source.pollOnce();
+      expect(invocation?.event.Records[0]?.attributes.ApproximateReceiveCount).toBe(String(receive));
+      vi.setSystemTime(Date.now() + 30_000);
+    }
+    expect(await source.pollOnce()).toBeUndefined();
+    expect(engine.deadLetterIds(target)).toEqual(['doomed']);
   });
 
   it('fails a record that is not a job of the queue like one that threw', async () => {
-    const queue = sqsQueue(fake);
+    vi.useFakeTimers({ toFake: ['Date'], now: T0 });
+    const target = freshQueue();
+    const queue = sqsQueue(target);
     const handler = createSqsBatchHandler({ queue, logger: silentLogger, handle: async () => undefined });
+    const source = createSqsEventSource({ sqs: engine.sqs, queue: target, handler });
     await queue.enqueue([{ id: 'ok', body: { n: 1 } }]);
-    await fake.sqs.send(
+    await engine.sqs.send(
       new SendMessageBatchCommand({
-        QueueUrl: FAKE_QUEUE_URL,
+        QueueUrl: target.url,
         Entries: [{ Id: 'x', MessageBody: JSON.stringify({ id: 'odd', body: { n: 'one' } }) }],
       }),
     );
-    const event = await fake.pollEvent();
-    if (!event) throw new Error('nothing delivered');
 
-    const response = await handler(event, lambdaContext('worker'));
+    const invocation = await source.pollOnce();
 
-    const odd = event.Records.find((r) => r.body.includes('"odd"'));
-    expect(response.batchItemFailures).toEqual([{ itemIdentifier: odd?.messageId }]);
-    await fake.deleteSucceeded(event, response.batchItemFailures);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect((await fake.pollEvent())?.Records.map((r) => r.messageId)).toEqual([odd?.messageId]);
+    const odd = invocation?.event.Records.find((r) => r.body.includes('"odd"'));
+    expect(invocation?.event.Records).toHaveLength(2);
+    expect(invocation?.failed).toEqual([odd?.messageId]);
+    vi.setSystemTime(Date.now() + 1000);
+    expect((await source.pollOnce())?.event.Records.map((r) => r.messageId)).toEqual([odd?.messageId]);
   });
 
   it('rejects an event that is not an SQS batch', async () => {
     const handler = createSqsBatchHandler({
-      queue: sqsQueue(fake),
+      queue: sqsQueue(freshQueue()),
       logger: silentLogger,
       handle: async () => undefined,
     });

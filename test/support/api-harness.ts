@@ -16,12 +16,12 @@ import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts
 import type { SchedulerOptions } from '../../lib/local/scheduler.ts';
 import { type Clock, isoTime, systemClock } from '../../lib/platform/clock.ts';
 import { type Config, loadConfig } from '../../lib/platform/config.ts';
-import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import type { Table } from '../../lib/store/table.ts';
-import { createFakeSqs, FAKE_QUEUE_URL, type FakeSqs } from '../platform/fake-sqs.ts';
 import { createTestTable } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
+import { DEPLOYED_QUEUES, type FauxqsEngine, startFauxqsEngine, type TestQueue } from './fauxqs.ts';
+import { createSqsEventSource, type SqsEventSource } from './sqs-event-source.ts';
 
 /** One API surface, driven either over real HTTP (local runtime) or through the Lambda handler. */
 export interface ApiResponse {
@@ -56,7 +56,7 @@ export interface ApiHarness {
   drainChanges(): Promise<void>;
   /**
    * Runs the notify jobs visible now until none is left (delayed ones, retries and repeats, stay
-   * queued): the local job runner going idle, or the notifier Lambda over the fake SQS queue.
+   * queued): the local job runner going idle, or the notifier Lambda polling the notify queue (fauxqs).
    */
   runNotifyJobs(): Promise<void>;
   /** Runs an operator CLI command against this harness's store. */
@@ -78,16 +78,33 @@ export interface HarnessOptions {
   eventBridge?: EventBridgeClient;
 }
 
+/** One queue of the Lambda harness on its SQS engine (fauxqs). */
+export interface HarnessQueue extends TestQueue {
+  /** Messages in the queue: ready, delayed and in flight. */
+  size(): number;
+  /** Bodies of the messages its redrive policy moved to the DLQ. */
+  deadLetterBodies(): string[];
+  /** Bodies of every message sent to the queue so far, oldest first. */
+  sentBodies(): string[];
+  /** When each in-flight message becomes visible again (epoch ms). */
+  inflightUntil(): number[];
+}
+
 /**
- * The Lambda harness also exposes the notify, action and probe queues: SQS faked in memory
- * (test/platform/fake-sqs.ts), one fake per queue.
+ * The Lambda harness also exposes its SQS engine (fauxqs, test/support/fauxqs.ts) and the notify,
+ * action and probe queues on it, shaped like the deployed ones (visibility, redrive to a DLQ).
  */
 export interface LambdaHarness extends ApiHarness {
-  notifySqs: FakeSqs;
-  actionSqs: FakeSqs;
-  probeSqs: FakeSqs;
+  sqs: FauxqsEngine;
+  notifySqs: HarnessQueue;
+  actionSqs: HarnessQueue;
+  probeSqs: HarnessQueue;
   /** Runs the action jobs visible now through the action worker Lambda until none is left (delayed ones stay queued). */
   runActionJobs(): Promise<void>;
+  /** Runs the probe jobs visible now through the worker Lambda (batch size 1) until none is left. */
+  runProbeJobs(): Promise<void>;
+  /** The event-source mappings of the notifier, the action worker and the probe worker (their invocations). */
+  eventSources: { notify: SqsEventSource; action: SqsEventSource; probe: SqsEventSource };
   /**
    * Runs the generator handler as the schedule invokes it for the minute of `scheduledMs` (default:
    * now): due checks go to the probe queue, due scheduled actions' runs to the action queue.
@@ -192,17 +209,28 @@ let requestCounter = 0;
 export async function startLambdaHarness(options: HarnessOptions = {}): Promise<LambdaHarness> {
   const testTable = await createTestTable(inject('dynamodbEndpoint'));
   const logs: string[] = [];
+  const engine = await startFauxqsEngine();
+  const harnessQueue = (name: string, shape: TestQueue['shape']): HarnessQueue => {
+    const queue = engine.createQueue(name, shape);
+    return {
+      ...queue,
+      size: () => engine.size(name),
+      deadLetterBodies: () => engine.bodies(queue.dlqName),
+      sentBodies: () => engine.sentBodies(name),
+      inflightUntil: () =>
+        (engine.server.inspectQueue(name)?.messages.inflight ?? []).map((m) => m.visibilityDeadline),
+    };
+  };
+  const notifySqs = harnessQueue('vigil-notify', DEPLOYED_QUEUES.notify);
+  const actionSqs = harnessQueue('vigil-actions', DEPLOYED_QUEUES.action);
+  const probeSqs = harnessQueue('vigil-probes', DEPLOYED_QUEUES.probe);
   const config = testConfig('cloud', '/nonexistent', {
     VIGIL_TABLE_NAME: testTable.tableName,
-    VIGIL_NOTIFY_QUEUE_URL: FAKE_QUEUE_URL,
-    VIGIL_ACTION_QUEUE_URL: FAKE_QUEUE_URL,
-    VIGIL_PROBE_QUEUE_URL: FAKE_QUEUE_URL,
+    VIGIL_NOTIFY_QUEUE_URL: notifySqs.url,
+    VIGIL_ACTION_QUEUE_URL: actionSqs.url,
+    VIGIL_PROBE_QUEUE_URL: probeSqs.url,
     ...options.env,
   });
-  // The queues' redrive policy: the job queue's attempts (infra/notifications.ts, infra/actions.ts).
-  const notifySqs = createFakeSqs({ maxReceiveCount: DEFAULT_MAX_ATTEMPTS });
-  const actionSqs = createFakeSqs({ maxReceiveCount: DEFAULT_MAX_ATTEMPTS });
-  const probeSqs = createFakeSqs({ maxReceiveCount: DEFAULT_MAX_ATTEMPTS });
   // The same composition and middy edges as the deployed functions, over DynamoDB Local.
   const cloud = createCloudApp(
     { ...config, logLevel: 'debug' },
@@ -210,9 +238,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       dynamodb: testTable.client,
       clock: options.clock ?? systemClock,
       logWrite: (line) => logs.push(line),
-      sqs: notifySqs.sqs,
-      actionSqs: actionSqs.sqs,
-      probeSqs: probeSqs.sqs,
+      sqs: engine.sqs,
       ...(options.egress ? { egress: options.egress } : {}),
       ...(options.eventBridge ? { eventBridge: options.eventBridge } : {}),
     },
@@ -231,26 +257,25 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
   const stream = createStreamReader(testTable.client, inject('dynamodbEndpoint'), testTable.tableName);
   const first = await app.tenants.createTenant({ name: 'Local', email: 'admin@localhost' });
   const context = { awsRequestId: 'test', functionName: 'api' } as unknown as Context;
-  /** Polls like the notifier's event-source mapping until nothing is visible; answers the batches run. */
-  const runNotifyBatches = async (): Promise<number> => {
-    for (let round = 0; round < 100; round += 1) {
-      const event = await notifySqs.pollEvent(10);
-      if (!event) return round;
-      const response = await notifierHandler(event, context);
-      await notifySqs.deleteSucceeded(event, response.batchItemFailures);
-    }
-    throw new Error('notify queue did not settle after 100 batches');
-  };
-  /** Polls like the action worker's event-source mapping until nothing is visible; answers the batches run. */
-  const runActionBatches = async (): Promise<number> => {
-    for (let round = 0; round < 100; round += 1) {
-      const event = await actionSqs.pollEvent(10);
-      if (!event) return round;
-      const response = await actionWorkerHandler(event, context);
-      await actionSqs.deleteSucceeded(event, response.batchItemFailures);
-    }
-    throw new Error('action queue did not settle after 100 batches');
-  };
+  // The notifier's and the action worker's event-source mappings, polled when a test asks.
+  const notifySource = createSqsEventSource({
+    sqs: engine.sqs,
+    queue: notifySqs,
+    handler: notifierHandler,
+    functionName: 'notifier',
+  });
+  const actionSource = createSqsEventSource({
+    sqs: engine.sqs,
+    queue: actionSqs,
+    handler: actionWorkerHandler,
+    functionName: 'actions',
+  });
+  const probeSource = createSqsEventSource({
+    sqs: engine.sqs,
+    queue: probeSqs,
+    handler: cloud.workerHandler(),
+    functionName: 'worker',
+  });
 
   return {
     runtime: 'lambda',
@@ -259,6 +284,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     tenantId: first.tenant.id,
     table,
     logs,
+    sqs: engine,
     notifySqs,
     actionSqs,
     probeSqs,
@@ -302,17 +328,21 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       for (let round = 0; round < 100; round += 1) {
         const records = await stream.readNew();
         if (records.length > 0) await streamHandler({ Records: records }, context);
-        const batches = (await runNotifyBatches()) + (await runActionBatches());
+        const batches = (await notifySource.runVisible()) + (await actionSource.runVisible());
         if (records.length === 0 && batches === 0) return;
       }
       throw new Error('change feed did not settle after 100 rounds');
     },
     async runNotifyJobs() {
-      await runNotifyBatches();
+      await notifySource.runVisible();
     },
     async runActionJobs() {
-      await runActionBatches();
+      await actionSource.runVisible();
     },
+    async runProbeJobs() {
+      await probeSource.runVisible();
+    },
+    eventSources: { notify: notifySource, action: actionSource, probe: probeSource },
     async runGenerator(scheduledMs = (options.clock ?? systemClock).now()) {
       const minute = Math.floor(scheduledMs / 60_000) * 60_000;
       return generatorHandler({ scheduled_time: isoTime(minute) });
@@ -320,9 +350,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     operator: (argv) => runOperatorCommand(argv, { table, clock: systemClock }),
     async close() {
       stream.close();
-      notifySqs.restore();
-      actionSqs.restore();
-      probeSqs.restore();
+      await engine.stop();
       await testTable.drop();
     },
   };
