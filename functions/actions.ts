@@ -2,7 +2,9 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
-import { createCloudApp } from '../lib/cloud/composition.ts';
+import { composeActionFunction } from '../lib/cloud/action-composition.ts';
+import { createCloudBase } from '../lib/cloud/cloud-base.ts';
+import { loadConfig } from '../lib/platform/config.ts';
 
 /** SQS action jobs -> the action worker (trigger fan-out, runs, pipeline deadlines); failed records get their retry delay and are reported. */
 export function createActionWorkerLambda(deps: {
@@ -12,4 +14,5 @@ export function createActionWorkerLambda(deps: {
   return middy(deps.actionWorkerHandler()).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
 }
 
-export const handler = createActionWorkerLambda(createCloudApp());
+// Only what this function runs: no routes, no MCP, no console (lib/cloud/action-composition.ts).
+export const handler = createActionWorkerLambda(composeActionFunction(createCloudBase(loadConfig('cloud'))));

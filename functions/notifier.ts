@@ -2,7 +2,9 @@ import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse } from 'aws-lambda';
-import { createCloudApp } from '../lib/cloud/composition.ts';
+import { createCloudBase } from '../lib/cloud/cloud-base.ts';
+import { composeNotifierFunction } from '../lib/cloud/notifier-composition.ts';
+import { loadConfig } from '../lib/platform/config.ts';
 
 /** SQS notify jobs -> the notifier (evaluate, deliver, repeat); failed records get their retry delay and are reported. */
 export function createNotifierLambda(deps: {
@@ -12,4 +14,5 @@ export function createNotifierLambda(deps: {
   return middy(deps.notifierHandler()).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
 }
 
-export const handler = createNotifierLambda(createCloudApp());
+// Only what this function runs: no routes, no MCP, no console (lib/cloud/notifier-composition.ts).
+export const handler = createNotifierLambda(composeNotifierFunction(createCloudBase(loadConfig('cloud'))));
