@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { composeActions } from './actions/compose.ts';
 import type { ActionJob } from './actions/jobs.ts';
 import { createAuthenticator } from './auth/authenticate.ts';

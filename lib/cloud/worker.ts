@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CellJob, type CellRunner, cellJobSchema } from '../checks/cell-runner.ts';
 import { type JobRunnerDeps, type ProbeJob, probeJobSchema, runProbeJob } from '../checks/probe-job.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
