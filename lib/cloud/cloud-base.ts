@@ -2,12 +2,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
-import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
 import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
-import type { StatusStreamSettings } from '../status/stream-service.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
 import { createActionJobQueue } from './action-queue.ts';
 import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
@@ -15,17 +13,13 @@ import { createNotifyJobQueue, deferredJobQueue } from './notify-queue.ts';
 import type { SqsJobQueue } from './sqs-job-queue.ts';
 import { createProbeJobQueue } from './worker.ts';
 
-/** What tests replace in the cloud compositions; a deployment passes nothing but `statusStream`. */
-export interface CloudOverrides {
+/** What tests replace in every cloud composition (the HTTP functions' own: CloudOverrides in composition.ts). */
+export interface CloudBaseOverrides {
   /** A DynamoDB client of the test's own (DynamoDB Local). */
   dynamodb?: DynamoDBClient;
   clock?: Clock;
   /** Where the Powertools logger writes its JSON lines (default stdout). */
   logWrite?: (line: string) => void;
-  /** How GET /v1/status/stream polls and when it ends; default STATUS_STREAM_VIA_API_GATEWAY. */
-  statusStream?: StatusStreamSettings;
-  /** When the legacy MCP SSE stream ends and how it polls the relay; default MCP_SSE_VIA_API_GATEWAY. */
-  mcpSse?: Partial<LegacyStreamSettings>;
   /** An SQS client of the test's own (test/platform/fake-sqs.ts) for the probe and notify queues. */
   sqs?: SQSClient;
   /** SQS clients of the test's own for the action and probe queues (default: `sqs`); a fake SQS holds one queue. */
@@ -42,7 +36,7 @@ export interface CloudOverrides {
  * the clock, the SQS client and the job queues (each resolved at its first use, so a function
  * without a queue's URL still starts). Built once per Lambda container, at module scope.
  */
-export function createCloudBase(config: Config, overrides: CloudOverrides = {}) {
+export function createCloudBase(config: Config, overrides: CloudBaseOverrides = {}) {
   const powertools = createPowertoolsLogger({
     level: config.logLevel,
     ...(overrides.logWrite ? { write: overrides.logWrite } : {}),

@@ -5,13 +5,19 @@ import { type Config, loadConfig } from '../platform/config.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
 import { createStoreStreamSlots } from '../streams/store-stream-slots.ts';
 import { composeActionFunction } from './action-composition.ts';
-import { type CloudOverrides, createCloudBase } from './cloud-base.ts';
+import { type CloudBaseOverrides, createCloudBase } from './cloud-base.ts';
 import { composeGeneratorFunction } from './generator-composition.ts';
 import { composeNotifierFunction } from './notifier-composition.ts';
 import { streamConsumersOf } from './stream-composition.ts';
 import { composeWorkerFunction } from './worker-composition.ts';
 
-export type { CloudOverrides } from './cloud-base.ts';
+/** What tests replace in the cloud composition; a deployment passes nothing but `statusStream`. */
+export interface CloudOverrides extends CloudBaseOverrides {
+  /** How GET /v1/status/stream polls and when it ends; default STATUS_STREAM_VIA_API_GATEWAY. */
+  statusStream?: StatusStreamSettings;
+  /** When the legacy MCP SSE stream ends and how it polls the relay; default MCP_SSE_VIA_API_GATEWAY. */
+  mcpSse?: Partial<LegacyStreamSettings>;
+}
 
 /**
  * Through API Gateway the stream is buffered until it ends, and the api function has 29 s: it
