@@ -21,7 +21,9 @@ function recordingQueue<B>(name: string) {
     },
     receive: async () => [],
     ack: async () => {},
-    fail: async () => {},
+    fail: async () => {
+      throw new Error('the stream consumers never fail a job');
+    },
   };
   return { queue, sent };
 }
