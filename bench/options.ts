@@ -13,6 +13,7 @@ export const SCENARIOS = [
   'alerts',
   'status',
   'cost',
+  'bundles',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -63,6 +64,7 @@ const optionsSchema = z.object({
   'status-unpaged-requests': int(1).default(5),
   'cost-checks': int(1).default(200),
   'cost-cycles': int(1).default(5),
+  'bundle-runs': int(1).default(9),
   against: z.string().min(1).optional(),
   rounds: int(1).default(1),
   profile: z.boolean().default(false),
@@ -73,7 +75,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, cost, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, cost, bundles, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -101,7 +103,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
-  --against <dir>           also run max and push on the checkout at <dir> (e.g. a git worktree of the
+  --bundle-runs <n>         bundles: fresh imports of each function's bundle (default 9)
+  --against <dir>           also run max, push and bundles on the checkout at <dir> (e.g. a git worktree of the
                             previous commit, node_modules linked), in the same run, side by side
   --rounds <n>              max and push: runs per checkout, alternating with --against (default 1)
   --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
@@ -138,6 +141,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'status-entities': { type: 'string' },
       'status-requests': { type: 'string' },
       'status-unpaged-requests': { type: 'string' },
+      'bundle-runs': { type: 'string' },
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },
       against: { type: 'string' },

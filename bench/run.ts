@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAlerts } from './alerts.ts';
+import { type BundleFigures, formatBundles, runBundles } from './bundles.ts';
 import { benchDir, repoRoot } from './child.ts';
 import { runCost } from './cost.ts';
 import { parseOptions } from './options.ts';
@@ -51,6 +52,7 @@ const rootOf = (side: Side) => (side === 'against' ? sides.against?.dir : undefi
 if (sides.against)
   log(`side by side with ${sides.against.dir} (${sides.against.commit}), ${options.rounds} round(s)`);
 let target: ProbeTarget | undefined;
+let bundles: BundleFigures | undefined;
 
 const bare = async () => {
   if (!target) return;
@@ -210,6 +212,15 @@ try {
       `  $${c.healthy.perResult.dollarsPerMillion.atScale.toFixed(2)} per million healthy checks, $${c.flapping.perResult.dollarsPerMillion.atScale.toFixed(2)} per million state changes`,
     );
   }
+  if (wants('bundles')) {
+    log(`bundles: each functions/*.ts built as CDK builds it, then ${options['bundle-runs']} fresh imports`);
+    bundles = await runBundles({
+      root: repoRoot,
+      ...(options.against ? { against: options.against } : {}),
+      runs: options['bundle-runs'],
+      onProgress: log,
+    });
+  }
 } finally {
   await target?.child.stop();
 }
@@ -217,6 +228,7 @@ try {
 if (sides.against || options.rounds > 1) results.sideBySide = sides;
 const targets = evaluateTargets(results);
 process.stdout.write(`\n${formatResults(results, targets)}\n`);
+if (bundles) process.stdout.write(`${formatBundles(bundles)}\n`);
 const finishedAt = new Date();
 const out = options.out ?? join(resultsDir, `${stamp}.json`);
 writeFileSync(
@@ -229,6 +241,7 @@ writeFileSync(
       machine: { ...machine, loadAverageAtEnd: describeMachine().loadAverage },
       options,
       results,
+      ...(bundles ? { bundles } : {}),
       targets,
     },
     null,

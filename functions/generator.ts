@@ -1,8 +1,10 @@
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import { createCloudApp } from '../lib/cloud/composition.ts';
+import { createCloudBase } from '../lib/cloud/cloud-base.ts';
 import type { GeneratorCounts } from '../lib/cloud/generator.ts';
+import { composeGeneratorFunction } from '../lib/cloud/generator-composition.ts';
+import { loadConfig } from '../lib/platform/config.ts';
 
 /** EventBridge Scheduler, every minute -> the generator for that minute's window. */
 export function createGeneratorLambda(deps: {
@@ -12,4 +14,5 @@ export function createGeneratorLambda(deps: {
   return middy(deps.generatorHandler()).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
 }
 
-export const handler = createGeneratorLambda(createCloudApp());
+// Only what this function runs: no routes, no MCP, no console (lib/cloud/generator-composition.ts).
+export const handler = createGeneratorLambda(composeGeneratorFunction(createCloudBase(loadConfig('cloud'))));

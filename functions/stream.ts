@@ -3,8 +3,10 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
-import { createCloudApp } from '../lib/cloud/composition.ts';
+import { createCloudBase } from '../lib/cloud/cloud-base.ts';
+import { composeStreamFunction } from '../lib/cloud/stream-composition.ts';
 import { changeRecordHandler } from '../lib/events/stream-handler.ts';
+import { loadConfig } from '../lib/platform/config.ts';
 import type { ChangeConsumer } from '../lib/store/change-feed.ts';
 
 /** DynamoDB Streams -> change-feed consumers, record by record in order; failed records are reported. */
@@ -16,7 +18,8 @@ export function createStreamHandler(deps: { consumers: ChangeConsumer[]; powerto
   ).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
 }
 
-const cloud = createCloudApp();
+// Only the change consumers and the bus: no routes, no MCP, no console (lib/cloud/stream-composition.ts).
+const cloud = composeStreamFunction(createCloudBase(loadConfig('cloud')));
 export const handler = createStreamHandler({
   consumers: cloud.streamConsumers,
   powertools: cloud.powertools,

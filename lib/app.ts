@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { purgeActionExecutions } from './actions/action-purge.ts';
+import * as z from 'zod';
 import { composeActions } from './actions/compose.ts';
 import type { ActionJob } from './actions/jobs.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
@@ -10,23 +9,18 @@ import { authRoutes } from './auth/routes.ts';
 import { teamRoutes } from './auth/team-routes.ts';
 import { createTeamService } from './auth/team-service.ts';
 import { createTeamStore } from './auth/team-store.ts';
-import { createTenantStore } from './auth/tenant-store.ts';
 import { createBlueprintService } from './catalog/blueprint-service.ts';
 import { createBlueprintStore } from './catalog/blueprint-store.ts';
 import { createEntityService } from './catalog/entity-service.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
 import { createRelationStore } from './catalog/relation-items.ts';
-import { purgeEntityRelations } from './catalog/relation-purge.ts';
 import { createRelationService } from './catalog/relation-service.ts';
 import { catalogRoutes } from './catalog/routes.ts';
-import { purgeEntityChecks } from './checks/check-purge.ts';
 import { createCheckService } from './checks/check-service.ts';
-import { createCheckStore } from './checks/check-store.ts';
-import type { JobRunnerDeps } from './checks/probe-job.ts';
 import { createCheckReadService } from './checks/read-service.ts';
-import { createResultRecorder } from './checks/result-recorder.ts';
 import { checkRoutes } from './checks/routes.ts';
-import { TRANSITION_ENTITY } from './checks/transition-items.ts';
+import { composeChangeConsumers, consumerList } from './compose-feed.ts';
+import { composeProbing } from './compose-probing.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
@@ -43,10 +37,7 @@ import type { Resolve } from './platform/egress-guard.ts';
 import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
-import { inProcessProber } from './probes/run-probe.ts';
 import type { Prober } from './probes/types.ts';
-import { createPurgeConsumer, type PurgeSteps } from './purge/purge-consumer.ts';
-import { PURGE_JOB_ENTITY } from './purge/purge-job-items.ts';
 import { pingRoutes } from './push/ping-routes.ts';
 import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
@@ -57,23 +48,12 @@ import { statusRoutes } from './status/routes.ts';
 import { createStatusService } from './status/status-service.ts';
 import { statusStreamRoutes } from './status/stream-routes.ts';
 import { createStatusStream, type StatusStreamSettings } from './status/stream-service.ts';
-import type { ChangeConsumer } from './store/change-feed.ts';
 import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
 import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slots.ts';
 
-/**
- * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
- * stream event source filters on the same list, so high-volume items (results) never reach it.
- */
-export const STREAM_ENTITIES: readonly string[] = [PURGE_JOB_ENTITY, TRANSITION_ENTITY];
-
-/** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
-const purgeSteps: PurgeSteps = {
-  entity: [purgeEntityRelations, purgeEntityChecks],
-  action: [purgeActionExecutions],
-};
+export { STREAM_ENTITIES } from './compose-feed.ts';
 
 /** What every runtime provides to the core. */
 export interface CoreDeps {
@@ -103,7 +83,7 @@ export interface CoreDeps {
 
 /** The composition of services and routes shared by both runtimes. */
 export function createApp(deps: CoreDeps) {
-  const tenants = createTenantStore(deps.table, deps.clock);
+  const { tenants, checks, checkDeps, recorder, jobRunner } = composeProbing(deps);
   const keys = createKeyStore(deps.table);
   const keyService = createKeyService({
     table: deps.table,
@@ -123,30 +103,7 @@ export function createApp(deps: CoreDeps) {
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 
-  const checks = createCheckStore(deps.table);
-  const checkDeps = {
-    table: deps.table,
-    checks,
-    tenants,
-    clock: deps.clock,
-    dueShards: deps.config.dueShards,
-    logger: deps.logger,
-  };
   const checkService = createCheckService({ ...checkDeps, entities, cursors });
-  const recorder = createResultRecorder(checkDeps);
-  const jobRunner: JobRunnerDeps = {
-    checks,
-    recorder,
-    prober:
-      deps.prober ??
-      inProcessProber({
-        clock: deps.clock,
-        allowPrivate: deps.config.allowPrivateTargets,
-        httpClient: deps.config.probeHttpClient,
-        ...deps.probe,
-      }),
-    logger: deps.logger,
-  };
 
   const notifications = composeNotifications({
     table: deps.table,
@@ -259,19 +216,22 @@ export function createApp(deps: CoreDeps) {
   ];
 
   /** Change-feed consumers, fed by the sqlite outbox pump locally and DynamoDB Streams in the cloud. */
-  const consumers: ChangeConsumer[] = [
-    createPurgeConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger, steps: purgeSteps }),
-    notifications.consumer,
-    actions.consumer,
-    ...(statusStream.consumer ? [statusStream.consumer] : []),
-  ];
+  const changeConsumers = composeChangeConsumers({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    notifyQueue: deps.notifyQueue,
+    actionQueue: deps.actionQueue,
+    statusStream: statusStream.consumer,
+  });
 
   const router = createRouter({ routes, authenticate, rateLimit, logger: deps.logger });
   return {
     config: deps.config,
     routes,
     router,
-    consumers,
+    changeConsumers,
+    consumers: consumerList(changeConsumers),
     tenants,
     keys,
     keyService,

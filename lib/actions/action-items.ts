@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../domain/action-rules.ts';
 import { shardOf } from '../domain/schedule.ts';
 import { isoTime } from '../platform/clock.ts';

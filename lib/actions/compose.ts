@@ -3,35 +3,13 @@ import type { TenantStore } from '../auth/tenant-store.ts';
 import type { CheckStore } from '../checks/check-store.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Route, RouteContext } from '../http/types.ts';
-import type { Clock } from '../platform/clock.ts';
-import type { Config } from '../platform/config.ts';
-import type { Resolve } from '../platform/egress-guard.ts';
-import type { JobQueue } from '../platform/job-queue.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { ChangeConsumer } from '../store/change-feed.ts';
-import type { CursorSeal } from '../store/cursor-seal.ts';
-import type { Table } from '../store/table.ts';
 import { createActionService } from './action-service.ts';
-import { createActionStore } from './action-store.ts';
-import { createActionRunner } from './execute.ts';
-import { createExecutionStore } from './execution-store.ts';
-import type { ActionJob } from './jobs.ts';
+import { type ActionWorkerDeps, composeActionWorker } from './compose-worker.ts';
 import { actionRoutes } from './routes.ts';
 import { actionRunRoutes } from './run-routes.ts';
-import { createActionTriggerConsumer } from './trigger-consumer.ts';
-import { createActionWorker, scheduleDeadline } from './worker.ts';
 
-export interface ActionsDeps {
-  table: Table;
-  clock: Clock;
-  logger: Logger;
-  config: Pick<Config, 'runtime' | 'egressAllow' | 'publicUrl' | 'dueShards'>;
-  /** The action queue: the local SQLite queue or SQS. */
-  queue: JobQueue<ActionJob>;
+export interface ActionsDeps extends ActionWorkerDeps {
   checks: Pick<CheckStore, 'get'>;
-  cursors: CursorSeal;
-  /** Outbound TLS trust and name resolution (tests: a test CA, loopback receivers). */
-  egress?: { ca?: string[]; resolve?: Resolve } | undefined;
   /** The router's API-key authentication, for the events route that also takes a callback token. */
   authenticateKey(ctx: RouteContext): Promise<Principal>;
   /** The rate-limit steps of callback tokens (failed attempts, writes per execution and tenant). */
@@ -39,29 +17,11 @@ export interface ActionsDeps {
   tenants: Pick<TenantStore, 'getTenant'>;
 }
 
-/** The actions feature as the app composes it: stores, the runner, the worker, its routes and its change consumer. */
+/** The actions feature as the app composes it: stores, the runner, the worker and its routes. */
 export function composeActions(deps: ActionsDeps) {
   const { clock, config } = deps;
-  const actions = createActionStore(deps.table, { dueShards: config.dueShards });
-  const executions = createExecutionStore(deps.table, deps.cursors);
-  const actionRunner = createActionRunner({
-    executions,
-    clock,
-    logger: deps.logger.child({ component: 'actions' }),
-    egressAllow: config.egressAllow,
-    runtime: config.runtime,
-    ...deps.egress,
-    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
-    onDispatched: (execution) => scheduleDeadline({ queue: deps.queue, clock }, execution),
-  });
-  const actionWorker = createActionWorker({
-    clock,
-    logger: deps.logger.child({ component: 'action-worker' }),
-    queue: deps.queue,
-    actions,
-    executions,
-    runner: actionRunner,
-  });
+  const services = composeActionWorker(deps);
+  const { actions, executions, actionRunner } = services;
   const routes: Route[] = [
     ...actionRoutes({
       actionService: createActionService({
@@ -81,6 +41,5 @@ export function composeActions(deps: ActionsDeps) {
     }),
     ...actionRunRoutes({ actions, runner: actionRunner, clock }),
   ];
-  const consumer: ChangeConsumer = createActionTriggerConsumer({ queue: deps.queue, logger: deps.logger });
-  return { actions, executions, actionRunner, actionWorker, routes, consumer };
+  return { ...services, routes };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RESERVED_NAMES } from '../domain/reserved-names.ts';
 import { TEMPLATED_URL_PATTERN } from '../domain/url-patterns.ts';
 import { pageQuery } from '../http/page-query.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REDACTED } from '../domain/redacted.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from '../platform/clock.ts';
 import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
 import { defineItem } from '../store/item-definition.ts';

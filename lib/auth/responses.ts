@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { apiKeySchema } from './api-key-items.ts';
 import { invitationSchema } from './invitation-items.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Role } from '../domain/principal.ts';
 import { defineItem, type ItemChange } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';

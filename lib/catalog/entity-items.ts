@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { fieldValueSchema } from '../domain/field-values.ts';
 import { SLUG } from '../domain/slug.ts';
 import { isId } from '../platform/ids.ts';

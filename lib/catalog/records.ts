@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type FieldDefinition, sortFields } from '../domain/blueprint-fields.ts';
 import type { BlueprintRecord } from './blueprint-items.ts';
 import type { EntityRecord } from './entity-items.ts';

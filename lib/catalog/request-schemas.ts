@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../domain/blueprint-fields.ts';
 import { slugSchema } from '../domain/slug.ts';
 import { RELATION_TYPES } from './relation-items.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { fieldDefinitionSchema } from '../domain/blueprint-fields.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { blueprintSchema } from './blueprint-items.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHECK_TYPES, type CheckType } from '../domain/check-config.ts';
 import {
   type CheckDefinitionRecord,

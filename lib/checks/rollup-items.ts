@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CurrentRollup } from '../domain/rollup-bucket.ts';
 import { ROLLUP_HISTOGRAM_SIZE } from '../domain/sparkline.ts';
 import { defineItem } from '../store/item-definition.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { bucketStartMs, type CurrentRollup, ROLLUP_BUCKET_MS } from '../domain/rollup-bucket.ts';
 import {
   bucketize,

@@ -1,49 +1,22 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import type { Context, SQSBatchResponse } from 'aws-lambda';
-import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
-import { type CoreDeps, createApp } from '../app.ts';
+import { createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
-import { createCellRunner } from '../checks/cell-runner.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
-import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
-import { type Clock, systemClock } from '../platform/clock.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
-import type { ChangeConsumer } from '../store/change-feed.ts';
-import { createDynamoTable } from '../store/dynamodb-table.ts';
 import { createStoreStreamSlots } from '../streams/store-stream-slots.ts';
-import { createActionJobQueue } from './action-queue.ts';
-import { createEventBusPublisher } from './event-bus.ts';
-import { createGenerator } from './generator.ts';
-import { createGeneratorHandler } from './generator-handler.ts';
-import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
-import { createNotifyJobQueue, deferredJobQueue } from './notify-queue.ts';
-import { createSqsBatchHandler } from './sqs-batch.ts';
-import type { SqsJobQueue } from './sqs-job-queue.ts';
-import { createProbeJobQueue, createWorkerHandler } from './worker.ts';
+import { composeActionFunction } from './action-composition.ts';
+import { type CloudBaseOverrides, createCloudBase } from './cloud-base.ts';
+import { composeGeneratorFunction } from './generator-composition.ts';
+import { composeNotifierFunction } from './notifier-composition.ts';
+import { streamConsumersOf } from './stream-composition.ts';
+import { composeWorkerFunction } from './worker-composition.ts';
 
 /** What tests replace in the cloud composition; a deployment passes nothing but `statusStream`. */
-export interface CloudOverrides {
-  /** A DynamoDB client of the test's own (DynamoDB Local). */
-  dynamodb?: DynamoDBClient;
-  clock?: Clock;
-  /** Where the Powertools logger writes its JSON lines (default stdout). */
-  logWrite?: (line: string) => void;
+export interface CloudOverrides extends CloudBaseOverrides {
   /** How GET /v1/status/stream polls and when it ends; default STATUS_STREAM_VIA_API_GATEWAY. */
   statusStream?: StatusStreamSettings;
   /** When the legacy MCP SSE stream ends and how it polls the relay; default MCP_SSE_VIA_API_GATEWAY. */
   mcpSse?: Partial<LegacyStreamSettings>;
-  /** An SQS client of the test's own (test/platform/fake-sqs.ts) for the probe and notify queues. */
-  sqs?: SQSClient;
-  /** SQS clients of the test's own for the action and probe queues (default: `sqs`); a fake SQS holds one queue. */
-  actionSqs?: SQSClient;
-  probeSqs?: SQSClient;
-  /** An EventBridge client of the test's own (aws-sdk-client-mock). */
-  eventBridge?: EventBridgeClient;
-  /** Outbound TLS trust and name resolution of the channels (a test CA, loopback receivers). */
-  egress?: CoreDeps['egress'];
 }
 
 /**
@@ -65,37 +38,14 @@ export const MCP_SSE_FUNCTION_MS = MCP_FUNCTION_TIMEOUT_MS - 30_000;
  */
 export const MCP_SSE_VIA_API_GATEWAY: Partial<LegacyStreamSettings> = { maxDurationMs: 20_000 };
 
-/** The cloud composition root: built once per Lambda container, at module scope. */
+/**
+ * The composition root of the HTTP functions (api, mcp, status-stream): the whole app with its
+ * routes. The queue-driven functions compose only what they run (lib/cloud/*-composition.ts); the
+ * handler factories here build those same compositions over this one's table, logger and queues.
+ */
 export function createCloudApp(config: Config = loadConfig('cloud'), overrides: CloudOverrides = {}) {
-  const powertools = createPowertoolsLogger({
-    level: config.logLevel,
-    ...(overrides.logWrite ? { write: overrides.logWrite } : {}),
-  });
-  const logger = fromPowertools(powertools);
-  const client =
-    overrides.dynamodb ??
-    new DynamoDBClient({
-      region: config.region,
-      ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
-    });
-  const table = createDynamoTable({ client, tableName: config.tableName });
-  const clock = overrides.clock ?? systemClock;
-  // Creating a client opens nothing; the generator, the worker, the notify flow call SQS.
-  const sqs = overrides.sqs ?? new SQSClient({ region: config.region });
-  let notifySqsQueue: SqsJobQueue<NotifyJob> | undefined;
-  const notifyQueue = (why: string) => {
-    const queueUrl = config.notifyQueueUrl;
-    if (!queueUrl) throw new Error(`VIGIL_NOTIFY_QUEUE_URL is not set (${why})`);
-    notifySqsQueue ??= createNotifyJobQueue({ sqs, queueUrl, logger });
-    return notifySqsQueue;
-  };
-  let actionSqsQueue: SqsJobQueue<ActionJob> | undefined;
-  const actionQueue = (why: string) => {
-    const queueUrl = config.actionQueueUrl;
-    if (!queueUrl) throw new Error(`VIGIL_ACTION_QUEUE_URL is not set (${why})`);
-    actionSqsQueue ??= createActionJobQueue({ sqs: overrides.actionSqs ?? sqs, queueUrl, logger });
-    return actionSqsQueue;
-  };
+  const base = createCloudBase(config, overrides);
+  const { table, clock, logger } = base;
   // Rate limits hold across Lambda instances: every instance counts in the same table items.
   const app = createApp({
     table,
@@ -107,90 +57,27 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     streamSlots: createStoreStreamSlots({ table, clock, logger, caps: config.streamCaps }),
     statusStream: overrides.statusStream ?? STATUS_STREAM_VIA_API_GATEWAY,
     mcpSse: overrides.mcpSse ?? MCP_SSE_VIA_API_GATEWAY,
-    // Only the stream function (events), the notifier and the api function (retries) enqueue there.
-    notifyQueue: deferredJobQueue(NOTIFY_QUEUE, () => notifyQueue('notification jobs are enqueued there')),
-    // The stream function (triggers), the generator (schedule runs), the action worker and the
-    // api function (deadlines of dispatched pipelines) enqueue there.
-    actionQueue: deferredJobQueue(ACTION_QUEUE, () => actionQueue('action jobs are enqueued there')),
+    notifyQueue: base.notifyQueue,
+    actionQueue: base.actionQueue,
     ...(overrides.egress ? { egress: overrides.egress } : {}),
   });
-  const busName = config.eventBusName;
-  // The stream function's consumers: the app's, and the bus publisher when a bus is configured.
-  const streamConsumers: ChangeConsumer[] = busName
-    ? [
-        ...app.consumers,
-        createEventBusPublisher({
-          client: overrides.eventBridge ?? new EventBridgeClient({ region: config.region }),
-          busName,
-          logger,
-        }),
-      ]
-    : app.consumers;
-  const probeQueue = (why: string) => {
-    const queueUrl = config.probeQueueUrl;
-    if (!queueUrl) throw new Error(`VIGIL_PROBE_QUEUE_URL is not set (${why})`);
-    return createProbeJobQueue({ sqs: overrides.probeSqs ?? sqs, queueUrl, logger });
-  };
   return {
     config,
     /** The Powertools logger the edges hand to `injectLambdaContext`; `logger` writes through it. */
-    powertools,
+    powertools: base.powertools,
     logger,
     table,
     app,
-    sqs,
+    sqs: base.sqs,
     /** What the stream function feeds each change to (the app's consumers, then the event bus). */
-    streamConsumers,
-    /** The generator Lambda's handler; needs VIGIL_PROBE_QUEUE_URL, and VIGIL_ACTION_QUEUE_URL once a scheduled action is due. */
-    generatorHandler() {
-      const queue = probeQueue('the generator enqueues there');
-      const generator = createGenerator({
-        table,
-        queue,
-        clock,
-        dueShards: config.dueShards,
-        logger,
-        actionQueue: app.actionQueue,
-      });
-      return createGeneratorHandler({ generator, clock, logger });
-    },
-    /** The probe worker Lambda's SQS batch handler; needs VIGIL_PROBE_QUEUE_URL. */
-    workerHandler: () =>
-      createWorkerHandler({
-        queue: probeQueue('the worker sets retry delays there'),
-        jobRunner: app.jobRunner,
-        cells: createCellRunner({ table, prober: app.jobRunner.prober, tenants: app.tenants, clock }),
-        logger,
-      }),
-    /**
-     * The notifier Lambda's SQS batch handler; needs VIGIL_NOTIFY_QUEUE_URL, read at the first
-     * invocation so that importing the function module (tests do) needs no queue.
-     */
-    notifierHandler() {
-      let handler: ((event: unknown, context: Context) => Promise<SQSBatchResponse>) | undefined;
-      return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
-        handler ??= createSqsBatchHandler({
-          queue: notifyQueue('the notifier sets retry delays there'),
-          handle: (job) => app.notifier.handle(job),
-          logger,
-        });
-        return handler(event, context);
-      };
-    },
-    /**
-     * The action worker Lambda's SQS batch handler; needs VIGIL_ACTION_QUEUE_URL, read at the first
-     * invocation so that importing the function module (tests do) needs no queue.
-     */
-    actionWorkerHandler() {
-      let handler: ((event: unknown, context: Context) => Promise<SQSBatchResponse>) | undefined;
-      return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
-        handler ??= createSqsBatchHandler({
-          queue: actionQueue('the action worker sets retry delays there'),
-          handle: (job) => app.actionWorker.handle(job),
-          logger,
-        });
-        return handler(event, context);
-      };
-    },
+    streamConsumers: streamConsumersOf(base, app.changeConsumers),
+    /** The generator Lambda's handler (lib/cloud/generator-composition.ts). */
+    generatorHandler: () => composeGeneratorFunction(base).generatorHandler(),
+    /** The probe worker Lambda's SQS batch handler (lib/cloud/worker-composition.ts). */
+    workerHandler: () => composeWorkerFunction(base).workerHandler(),
+    /** The notifier Lambda's SQS batch handler (lib/cloud/notifier-composition.ts). */
+    notifierHandler: () => composeNotifierFunction(base).notifierHandler(),
+    /** The action worker Lambda's SQS batch handler (lib/cloud/action-composition.ts). */
+    actionWorkerHandler: () => composeActionFunction(base).actionWorkerHandler(),
   };
 }

@@ -1,10 +1,10 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { type CellJob, type CellRunner, cellJobSchema } from '../checks/cell-runner.ts';
 import { type JobRunnerDeps, type ProbeJob, probeJobSchema, runProbeJob } from '../checks/probe-job.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
-import { createSqsBatchHandler } from './sqs-batch.ts';
+import { type BatchMetrics, createSqsBatchHandler } from './sqs-batch.ts';
 import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
 /** What the probe queue carries: a cell's slot (pull checks), or one check's job (push deadlines, older messages). */
@@ -58,10 +58,12 @@ export function createWorkerHandler(deps: {
   jobRunner: JobRunnerDeps;
   cells: CellRunner;
   logger: Logger;
+  metrics?: BatchMetrics<WorkerJob>;
 }) {
   return createSqsBatchHandler({
     queue: deps.queue,
     handle: createProbeJobHandler(deps),
     logger: deps.logger,
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });
 }

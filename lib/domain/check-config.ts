@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The `config` of each check type, as one zod discriminated union by `check_type`: strict for

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Blueprint field types and the values entities may hold (DECISIONS.md "Catalog"). Pure: no I/O.

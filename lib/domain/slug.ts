@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The slug rule (DECISIONS.md): how blueprints, entities and skills are addressed. One place holds

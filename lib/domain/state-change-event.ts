@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * SPEC.md's state-change event ("Events"): what a change of an entity's state publishes, carried by

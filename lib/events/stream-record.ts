@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, AttributeValue as LambdaAttributeValue } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Change } from '../store/change-feed.ts';
 import { parseStoredItem } from '../store/item-schema.ts';
 import type { Item } from '../store/table.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_PAGE_SIZE } from '../store/paging.ts';
 import { queryInteger } from './route-schemas.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What a route declares about its wire format. The same zod schemas parse the request (in

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { DueCellSlot } from '../checks/cell-generator.ts';
 import { cellJobId, cellJobSchema } from '../checks/cell-runner.ts';
 import type { DueClaim } from '../checks/generator.ts';

@@ -1,6 +1,6 @@
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { JSONRPCMessageSchema, JSONRPCResponseSchema } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What /v1/mcp exchanges, for the OpenAPI document: the SDK's own JSON-RPC schemas (the ones its

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { natsSubjectProblem } from '../domain/nats-subject.ts';
 import { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
 import { parseInput } from '../http/validation.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHANNEL_TYPES } from '../domain/channel-types.ts';
 import { stateChangeEventSchema } from '../domain/state-change-event.ts';
 import { defineItem } from '../store/item-definition.ts';

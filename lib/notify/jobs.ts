@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { stateChangeEventSchema } from '../domain/state-change-event.ts';
 
 /**

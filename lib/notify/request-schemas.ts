@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { DELIVERY_STATUSES } from './delivery-items.ts';

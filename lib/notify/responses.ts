@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { natsSubjectProblem, publishedSubject } from '../domain/nats-subject.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { isRecovery } from '../domain/state-change-event.ts';

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-format.ts';
 import { DEFAULT_NATS_PREFIX, natsSubjectProblem } from '../domain/nats-subject.ts';
 

@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
-import { z } from 'zod';
+import * as z from 'zod';
 import { systemClock } from '../platform/clock.ts';
 import { inProcessProber } from './run-probe.ts';
 import type { ProbeDefinition, Probed } from './types.ts';

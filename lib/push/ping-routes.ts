@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { keyPrefix } from '../auth/api-key.ts';
 import type { RateLimitGuard } from '../auth/rate-limit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The range comes before int(): a huge number reads as one problem (too big), not also an unsafe integer.
 const latencyMs = z.number().min(0).max(86_400_000).int();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { belowLimit } from '../store/conditions.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkParams } from '../checks/routes.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';

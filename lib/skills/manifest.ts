@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { slugSchema } from '../domain/slug.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { createInputSchemaCompiler, DRAFT_07, DRAFT_2020_12 } from './input-schema.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { toolManifestSchema } from './manifest.ts';
 import type { SkillRecord } from './skill-items.ts';

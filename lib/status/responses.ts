@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { publicEntitySchema } from '../catalog/responses.ts';
 import { checkCommonSchema } from '../checks/responses.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { STATES } from '../catalog/entity-state-index-items.ts';
 import { transitionsPageSchema } from '../checks/responses.ts';
 import { slugSchema } from '../domain/slug.ts';

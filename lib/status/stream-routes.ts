@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { SSE_HEADERS } from '../http/stream-sse.ts';

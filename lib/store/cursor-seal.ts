@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Page cursors as clients see them: the store position sealed with AES-256-GCM under a key derived

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineItem } from './item-definition.ts';
 import { itemType } from './item-type.ts';
 import { ConditionFailedError, type Table } from './table.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type IndexName, InvalidWriteError } from './table.ts';
 
 /** The partition and sort attribute names of the table or of a GSI. */

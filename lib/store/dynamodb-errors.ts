@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConditionFailedError, InvalidWriteError, ItemTooLargeError } from './table.ts';
 
 /** Maps DynamoDB write errors to the port's errors and retries transaction conflicts. */

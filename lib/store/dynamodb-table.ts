@@ -11,7 +11,7 @@ import {
   type TransactWriteCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { decodeCursor, encodeCursor, positionOf } from './cursor.ts';
 import { backoffMs, withConflictRetries } from './dynamodb-errors.ts';
 import {

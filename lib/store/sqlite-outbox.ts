@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Change } from './change-feed.ts';
 import { parseStoredItem } from './item-schema.ts';
 import type { JsonObject } from './sqlite-records.ts';

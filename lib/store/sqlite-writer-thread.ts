@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { z } from 'zod';
+import * as z from 'zod';
 import { startBackgroundCheckpoints } from './sqlite-checkpointer.ts';
 import { openSqliteDatabase } from './sqlite-schema.ts';
 import { createSqliteWriter, type WriteOutcome } from './sqlite-writer.ts';

@@ -1,0 +1,96 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
+import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
+import { type Clock, systemClock } from '../platform/clock.ts';
+import type { Config } from '../platform/config.ts';
+import type { Resolve } from '../platform/egress-guard.ts';
+import { createDynamoTable } from '../store/dynamodb-table.ts';
+import { createActionJobQueue } from './action-queue.ts';
+import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
+import { createNotifyJobQueue, deferredJobQueue } from './notify-queue.ts';
+import type { SqsJobQueue } from './sqs-job-queue.ts';
+import { createProbeJobQueue } from './worker.ts';
+
+/** What tests replace in every cloud composition (the HTTP functions' own: CloudOverrides in composition.ts). */
+export interface CloudBaseOverrides {
+  /** A DynamoDB client of the test's own (DynamoDB Local). */
+  dynamodb?: DynamoDBClient;
+  clock?: Clock;
+  /** Where the Powertools logger writes its JSON lines (default stdout). */
+  logWrite?: (line: string) => void;
+  /** An SQS client of the test's own (test/platform/fake-sqs.ts) for the probe and notify queues. */
+  sqs?: SQSClient;
+  /** SQS clients of the test's own for the action and probe queues (default: `sqs`); a fake SQS holds one queue. */
+  actionSqs?: SQSClient;
+  probeSqs?: SQSClient;
+  /** An EventBridge client of the test's own (aws-sdk-client-mock). */
+  eventBridge?: EventBridgeClient;
+  /** Outbound TLS trust and name resolution of the channels (a test CA, loopback receivers). */
+  egress?: { ca?: string[]; resolve?: Resolve };
+}
+
+/**
+ * What every Vigil function holds, whatever it runs: config, the Powertools logger, the table,
+ * the clock, the SQS client and the job queues (each resolved at its first use, so a function
+ * without a queue's URL still starts). Built once per Lambda container, at module scope.
+ */
+export function createCloudBase(config: Config, overrides: CloudBaseOverrides = {}) {
+  const powertools = createPowertoolsLogger({
+    level: config.logLevel,
+    ...(overrides.logWrite ? { write: overrides.logWrite } : {}),
+  });
+  const logger = fromPowertools(powertools);
+  const client =
+    overrides.dynamodb ??
+    new DynamoDBClient({
+      region: config.region,
+      ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
+    });
+  const table = createDynamoTable({ client, tableName: config.tableName });
+  const clock = overrides.clock ?? systemClock;
+  // Creating a client opens nothing; the generator, the worker, the notify flow call SQS.
+  const sqs = overrides.sqs ?? new SQSClient({ region: config.region });
+  let notifySqsQueue: SqsJobQueue<NotifyJob> | undefined;
+  const requireNotifyQueue = (why: string) => {
+    const queueUrl = config.notifyQueueUrl;
+    if (!queueUrl) throw new Error(`VIGIL_NOTIFY_QUEUE_URL is not set (${why})`);
+    notifySqsQueue ??= createNotifyJobQueue({ sqs, queueUrl, logger });
+    return notifySqsQueue;
+  };
+  let actionSqsQueue: SqsJobQueue<ActionJob> | undefined;
+  const requireActionQueue = (why: string) => {
+    const queueUrl = config.actionQueueUrl;
+    if (!queueUrl) throw new Error(`VIGIL_ACTION_QUEUE_URL is not set (${why})`);
+    actionSqsQueue ??= createActionJobQueue({ sqs: overrides.actionSqs ?? sqs, queueUrl, logger });
+    return actionSqsQueue;
+  };
+  const probeQueue = (why: string) => {
+    const queueUrl = config.probeQueueUrl;
+    if (!queueUrl) throw new Error(`VIGIL_PROBE_QUEUE_URL is not set (${why})`);
+    return createProbeJobQueue({ sqs: overrides.probeSqs ?? sqs, queueUrl, logger });
+  };
+  return {
+    config,
+    overrides,
+    /** The Powertools logger the edges hand to `injectLambdaContext`; `logger` writes through it. */
+    powertools,
+    logger,
+    table,
+    clock,
+    sqs,
+    // Only the stream function (events), the notifier and the api function (retries) enqueue there.
+    notifyQueue: deferredJobQueue(NOTIFY_QUEUE, () =>
+      requireNotifyQueue('notification jobs are enqueued there'),
+    ),
+    // The stream function (triggers), the generator (schedule runs), the action worker and the
+    // api function (deadlines of dispatched pipelines) enqueue there.
+    actionQueue: deferredJobQueue(ACTION_QUEUE, () => requireActionQueue('action jobs are enqueued there')),
+    requireNotifyQueue,
+    requireActionQueue,
+    probeQueue,
+  };
+}
+
+export type CloudBase = ReturnType<typeof createCloudBase>;

@@ -1,0 +1,29 @@
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { type ChangeConsumers, composeChangeConsumers, consumerList } from '../compose-feed.ts';
+import type { ChangeConsumer } from '../store/change-feed.ts';
+import type { CloudBase } from './cloud-base.ts';
+import { createEventBusPublisher } from './event-bus.ts';
+
+/**
+ * The stream function's consumers: the app's change consumers (the same composeChangeConsumers
+ * the app runs), then the bus publisher when a bus is configured.
+ */
+export function streamConsumersOf(base: CloudBase, consumers: ChangeConsumers): ChangeConsumer[] {
+  const busName = base.config.eventBusName;
+  if (!busName) return consumerList(consumers);
+  const client = base.overrides.eventBridge ?? new EventBridgeClient({ region: base.config.region });
+  return [...consumerList(consumers), createEventBusPublisher({ client, busName, logger: base.logger })];
+}
+
+/** The stream function: DynamoDB Streams -> the change consumers and the event bus; no routes. */
+export function composeStreamFunction(base: CloudBase) {
+  const { table, clock, logger } = base;
+  const consumers = composeChangeConsumers({
+    table,
+    clock,
+    logger,
+    notifyQueue: base.notifyQueue,
+    actionQueue: base.actionQueue,
+  });
+  return { powertools: base.powertools, consumers, streamConsumers: streamConsumersOf(base, consumers) };
+}

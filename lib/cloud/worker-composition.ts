@@ -1,0 +1,32 @@
+import { createCellRunner } from '../checks/cell-runner.ts';
+import { composeProbing } from '../compose-probing.ts';
+import type { CloudBase } from './cloud-base.ts';
+import { createFunctionMetrics } from './metrics.ts';
+import { createWorkerHandler } from './worker.ts';
+
+/** The probe worker function: probing and the cell runner over the probe queue; no routes. */
+export function composeWorkerFunction(base: CloudBase) {
+  const { table, clock, logger, config } = base;
+  const probing = composeProbing({ table, clock, logger, config });
+  const metrics = createFunctionMetrics('worker');
+  return {
+    powertools: base.powertools,
+    /** Flushed after each invocation by the function's logMetrics middleware. */
+    metrics: metrics.powertools,
+    jobRunner: probing.jobRunner,
+    /** The probe worker Lambda's SQS batch handler; needs VIGIL_PROBE_QUEUE_URL. */
+    workerHandler: () =>
+      createWorkerHandler({
+        queue: base.probeQueue('the worker sets retry delays there'),
+        jobRunner: probing.jobRunner,
+        cells: createCellRunner({ table, prober: probing.jobRunner.prober, tenants: probing.tenants, clock }),
+        logger,
+        // A cell job probes every member of its cell; a probe job one check.
+        metrics: {
+          metrics: metrics.metrics,
+          names: () => ({ ok: 'ProbeJobsRun', failed: 'ProbeJobsFailed' }),
+          now: () => clock.now(),
+        },
+      }),
+  };
+}

@@ -1,0 +1,66 @@
+import { purgeActionExecutions } from './actions/action-purge.ts';
+import type { ActionJob } from './actions/jobs.ts';
+import { createActionTriggerConsumer } from './actions/trigger-consumer.ts';
+import { purgeEntityRelations } from './catalog/relation-purge.ts';
+import { purgeEntityChecks } from './checks/check-purge.ts';
+import { TRANSITION_ENTITY } from './checks/transition-items.ts';
+import { createNotifyConsumer } from './notify/consumer.ts';
+import type { NotifyJob } from './notify/jobs.ts';
+import type { Clock } from './platform/clock.ts';
+import type { JobQueue } from './platform/job-queue.ts';
+import type { Logger } from './platform/logger.ts';
+import { createPurgeConsumer, type PurgeSteps } from './purge/purge-consumer.ts';
+import { PURGE_JOB_ENTITY } from './purge/purge-job-items.ts';
+import type { ChangeConsumer } from './store/change-feed.ts';
+import type { Table } from './store/table.ts';
+
+/**
+ * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
+ * stream event source filters on the same list, so high-volume items (results) never reach it.
+ */
+export const STREAM_ENTITIES: readonly string[] = [PURGE_JOB_ENTITY, TRANSITION_ENTITY];
+
+/** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
+const purgeSteps: PurgeSteps = {
+  entity: [purgeEntityRelations, purgeEntityChecks],
+  action: [purgeActionExecutions],
+};
+
+/** The change-feed consumers by name: what the app runs and what the stream function runs. */
+export interface ChangeConsumers {
+  purge: ChangeConsumer;
+  notify: ChangeConsumer;
+  actions: ChangeConsumer;
+  /** Pushes transitions to this process's open status streams (push mode only). */
+  statusStream?: ChangeConsumer;
+}
+
+/**
+ * Every change-feed consumer, fed by the sqlite outbox pump locally and by DynamoDB Streams in the
+ * cloud (functions/stream.ts): one list for both, so a consumer cannot be left out of one of them.
+ */
+export function composeChangeConsumers(deps: {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  notifyQueue: JobQueue<NotifyJob>;
+  actionQueue: JobQueue<ActionJob>;
+  statusStream?: ChangeConsumer | undefined;
+}): ChangeConsumers {
+  return {
+    purge: createPurgeConsumer({
+      table: deps.table,
+      clock: deps.clock,
+      logger: deps.logger,
+      steps: purgeSteps,
+    }),
+    notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
+    actions: createActionTriggerConsumer({ queue: deps.actionQueue, logger: deps.logger }),
+    ...(deps.statusStream ? { statusStream: deps.statusStream } : {}),
+  };
+}
+
+/** The consumers in the order they run for each batch. */
+export function consumerList(c: ChangeConsumers): ChangeConsumer[] {
+  return [c.purge, c.notify, c.actions, ...(c.statusStream ? [c.statusStream] : [])];
+}

@@ -1,0 +1,53 @@
+import { createTenantStore } from './auth/tenant-store.ts';
+import { createCheckStore } from './checks/check-store.ts';
+import type { JobRunnerDeps } from './checks/probe-job.ts';
+import { createResultRecorder } from './checks/result-recorder.ts';
+import type { Clock } from './platform/clock.ts';
+import type { Config } from './platform/config.ts';
+import type { Logger } from './platform/logger.ts';
+import { inProcessProber } from './probes/run-probe.ts';
+import type { Prober } from './probes/types.ts';
+import type { Table } from './store/table.ts';
+
+export interface ProbingDeps {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  config: Pick<Config, 'dueShards' | 'allowPrivateTargets' | 'probeHttpClient'>;
+  /** Probe settings tests override (extra trusted CAs). */
+  probe?: { tlsCa?: string[] };
+  /** Where probes run; default on the event loop (the local runtime may hand them to probe threads). */
+  prober?: Prober;
+}
+
+/**
+ * What runs and records a probe: the tenant and check stores, the result recorder and the job
+ * runner. The app builds its check routes on these; the probe worker function needs nothing else.
+ */
+export function composeProbing(deps: ProbingDeps) {
+  const tenants = createTenantStore(deps.table, deps.clock);
+  const checks = createCheckStore(deps.table);
+  const checkDeps = {
+    table: deps.table,
+    checks,
+    tenants,
+    clock: deps.clock,
+    dueShards: deps.config.dueShards,
+    logger: deps.logger,
+  };
+  const recorder = createResultRecorder(checkDeps);
+  const jobRunner: JobRunnerDeps = {
+    checks,
+    recorder,
+    prober:
+      deps.prober ??
+      inProcessProber({
+        clock: deps.clock,
+        allowPrivate: deps.config.allowPrivateTargets,
+        httpClient: deps.config.probeHttpClient,
+        ...deps.probe,
+      }),
+    logger: deps.logger,
+  };
+  return { tenants, checks, checkDeps, recorder, jobRunner };
+}

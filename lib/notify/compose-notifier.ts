@@ -1,0 +1,60 @@
+import type { TenantStore } from '../auth/tenant-store.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Config } from '../platform/config.ts';
+import type { Resolve } from '../platform/egress-guard.ts';
+import type { JobQueue } from '../platform/job-queue.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
+import type { Table } from '../store/table.ts';
+import { createChannelStore } from './channel-store.ts';
+import { createChannelSenders } from './channels/index.ts';
+import { createDeliveryStore } from './delivery-store.ts';
+import type { NotifyJob } from './jobs.ts';
+import { createNotifier } from './notifier.ts';
+import { createPolicyStore } from './policy-store.ts';
+
+export interface NotifierDeps {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  config: Pick<Config, 'runtime' | 'egressAllow' | 'natsUrls' | 'natsPrefix' | 'publicUrl'>;
+  /** The notify queue: the local SQLite queue or SQS. */
+  queue: JobQueue<NotifyJob>;
+  tenants: TenantStore;
+  cursors: CursorSeal;
+  /** Outbound TLS trust and name resolution (tests: a test CA, loopback receivers). */
+  egress?: { ca?: string[]; resolve?: Resolve } | undefined;
+}
+
+/**
+ * The notifier and the stores and senders it works with, without the routes: what the notifier
+ * function runs (lib/cloud/notifier-composition.ts) and what the app's notification routes build on.
+ */
+export function composeNotifier(deps: NotifierDeps) {
+  const { table, clock, config } = deps;
+  const policies = createPolicyStore(table);
+  const channels = createChannelStore(table, deps.cursors);
+  const deliveries = createDeliveryStore(table, { clock, cursors: deps.cursors });
+  const senders = createChannelSenders({
+    egressAllow: config.egressAllow,
+    runtime: config.runtime,
+    natsUrls: config.natsUrls,
+    natsPrefix: config.natsPrefix,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+    ...deps.egress,
+    logger: deps.logger,
+    clock,
+  });
+  const notifier = createNotifier({
+    table,
+    clock,
+    logger: deps.logger.child({ component: 'notifier' }),
+    queue: deps.queue,
+    senders,
+    policies,
+    channels,
+    deliveries,
+    tenants: deps.tenants,
+  });
+  return { policies, channels, deliveries, senders, notifier };
+}

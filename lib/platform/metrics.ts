@@ -1,0 +1,11 @@
+/**
+ * The few numbers an operator watches (docs/operations.md "Metrics"): the core counts through
+ * this port, the cloud writes them as CloudWatch embedded metric format (lib/cloud/metrics.ts),
+ * and where nobody reads them (locally, tests) they go nowhere.
+ */
+export interface Metrics {
+  count(name: string, value: number): void;
+  milliseconds(name: string, value: number): void;
+}
+
+export const noMetrics: Metrics = { count: () => {}, milliseconds: () => {} };

@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The queue-driven functions compose only what they run (lib/cloud/*-composition.ts): their
+ * bundles are a fraction of the api function's and they build no routes at start-up
+ * (`npm run bench -- --only bundles` measures it). This keeps it so without timing: the import
+ * graph of each such function does not reach the app's composition, the router, MCP, the console
+ * or any routes module.
+ */
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const LEAN = ['worker', 'generator', 'stream', 'notifier', 'actions'];
+
+/** Paths (relative to the repository) the lean functions must not import, directly or not. */
+const FORBIDDEN: RegExp[] = [
+  /^lib\/app\.ts$/,
+  /^lib\/cloud\/composition\.ts$/,
+  /^lib\/http\/(router|openapi|define-route)\.ts$/,
+  /^lib\/mcp\//,
+  /^lib\/skills\//,
+  /^web\//,
+  /(^|\/)[a-z-]*routes\.ts$/,
+];
+
+function relativeImports(file: string): string[] {
+  const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+  return info.importedFiles
+    .map((f) => f.fileName)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => resolve(dirname(file), s));
+}
+
+/** Every file the entry reaches through relative imports (type-only ones included: they are cheap to keep out too). */
+function reach(entry: string): Map<string, string> {
+  const via = new Map<string, string>([[entry, relative(ROOT, entry)]]);
+  const queue = [entry];
+  for (let file = queue.shift(); file; file = queue.shift()) {
+    for (const target of relativeImports(file)) {
+      if (via.has(target)) continue;
+      via.set(target, `${via.get(file)} -> ${relative(ROOT, target)}`);
+      queue.push(target);
+    }
+  }
+  return via;
+}
+
+describe('lean functions', () => {
+  it.each(LEAN)('functions/%s.ts reaches no routes, router, MCP, console or the whole app', (name) => {
+    const graph = reach(join(ROOT, 'functions', `${name}.ts`));
+
+    const found = [...graph.entries()]
+      .filter(([file]) => FORBIDDEN.some((pattern) => pattern.test(relative(ROOT, file))))
+      .map(([, chain]) => chain);
+
+    expect(graph.size).toBeGreaterThan(10);
+    expect(found).toEqual([]);
+  });
+
+  it('finds what it forbids when it is there (the api function composes the whole app)', () => {
+    const graph = [...reach(join(ROOT, 'functions', 'api.ts')).keys()].map((f) => relative(ROOT, f));
+
+    expect(graph).toContain('lib/app.ts');
+    expect(graph.filter((f) => FORBIDDEN.some((p) => p.test(f))).length).toBeGreaterThan(10);
+  });
+
+  it("imports zod as a namespace everywhere in lib/ and functions/ (esbuild keeps all of zod's locales for `import { z }`)", () => {
+    const files = ['lib', 'functions'].flatMap((dir) =>
+      readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join(ROOT, dir, f)),
+    );
+
+    const named = files.filter((f) =>
+      /^import \{[^}]*\bz\b[^}]*\} from 'zod';/m.test(readFileSync(f, 'utf8')),
+    );
+
+    expect(files.length).toBeGreaterThan(100);
+    expect(named.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+});
