@@ -20,9 +20,9 @@ export interface CloudBaseOverrides {
   clock?: Clock;
   /** Where the Powertools logger writes its JSON lines (default stdout). */
   logWrite?: (line: string) => void;
-  /** An SQS client of the test's own (test/platform/fake-sqs.ts) for the probe and notify queues. */
+  /** An SQS client of the test's own (fauxqs, test/support/fauxqs.ts) for every queue. */
   sqs?: SQSClient;
-  /** SQS clients of the test's own for the action and probe queues (default: `sqs`); a fake SQS holds one queue. */
+  /** SQS clients of the test's own for the action and probe queues (default: `sqs`): the cost run counts each queue's requests. */
   actionSqs?: SQSClient;
   probeSqs?: SQSClient;
   /** An EventBridge client of the test's own (aws-sdk-client-mock). */
