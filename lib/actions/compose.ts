@@ -5,7 +5,7 @@ import type { Principal } from '../domain/principal.ts';
 import type { Route, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
-import type { Resolve } from '../platform/egress-guard.ts';
+import type { EgressSettings } from '../platform/egress.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
@@ -30,8 +30,8 @@ export interface ActionsDeps {
   queue: JobQueue<ActionJob>;
   checks: Pick<CheckStore, 'get'>;
   cursors: CursorSeal;
-  /** Outbound TLS trust and name resolution (tests: a test CA, loopback receivers). */
-  egress?: { ca?: string[]; resolve?: Resolve } | undefined;
+  /** Outbound TLS trust, name resolution (tests: a test CA, loopback receivers) and the process's pools. */
+  egress?: EgressSettings | undefined;
   /** The router's API-key authentication, for the events route that also takes a callback token. */
   authenticateKey(ctx: RouteContext): Promise<Principal>;
   /** The rate-limit steps of callback tokens (failed attempts, writes per execution and tenant). */

@@ -10,6 +10,7 @@ import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
 import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
+import { createEgressPool } from '../platform/egress-pool.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
@@ -112,7 +113,8 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     // The stream function (triggers), the generator (schedule runs), the action worker and the
     // api function (deadlines of dispatched pipelines) enqueue there.
     actionQueue: deferredJobQueue(ACTION_QUEUE, () => actionQueue('action jobs are enqueued there')),
-    ...(overrides.egress ? { egress: overrides.egress } : {}),
+    // One set of kept-alive pools per container: its idle sockets close on their own (4-10 s).
+    egress: { transport: createEgressPool().transport, ...overrides.egress },
   });
   const busName = config.eventBusName;
   // The stream function's consumers: the app's, and the bus publisher when a bus is configured.

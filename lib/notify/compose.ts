@@ -3,7 +3,7 @@ import type { CheckService } from '../checks/check-service.ts';
 import type { Route } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
-import type { Resolve } from '../platform/egress-guard.ts';
+import type { EgressSettings } from '../platform/egress.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
@@ -30,8 +30,8 @@ export interface NotificationsDeps {
   tenants: TenantStore;
   checkService: Pick<CheckService, 'requireCheck'>;
   cursors: CursorSeal;
-  /** Outbound TLS trust and name resolution (tests: a test CA, loopback receivers). */
-  egress?: { ca?: string[]; resolve?: Resolve } | undefined;
+  /** Outbound TLS trust, name resolution (tests: a test CA, loopback receivers) and the process's pools. */
+  egress?: EgressSettings | undefined;
 }
 
 /** The notification feature as the app composes it: stores, senders, the notifier, its routes and its change consumer. */
