@@ -62,6 +62,8 @@ export interface AlertOptions {
   phaseTimeoutMs: number;
   logFile: string;
   nodeFlags?: string[];
+  /** Another checkout whose bin/serve.ts is measured (--against); the receiver and the bare loop stay this one's. */
+  root?: string;
   onProgress?: (line: string) => void;
 }
 
@@ -180,7 +182,11 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
       VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
       NODE_EXTRA_CA_CERTS: caFile,
     },
-    { logFile: options.logFile, ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}) },
+    {
+      logFile: options.logFile,
+      ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
+      ...(options.root ? { root: options.root } : {}),
+    },
   );
   const agent = new Agent({ keepAlive: true, maxSockets: options.checks });
   try {

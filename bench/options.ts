@@ -101,9 +101,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
-  --against <dir>           also run max and push on the checkout at <dir> (e.g. a git worktree of the
+  --against <dir>           also run max, push and alerts on the checkout at <dir> (e.g. a git worktree of the
                             previous commit, node_modules linked), in the same run, side by side
-  --rounds <n>              max and push: runs per checkout, alternating with --against (default 1)
+  --rounds <n>              max, push and alerts: runs per checkout, alternating with --against (default 1)
   --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
   --out <file>              JSON output (default bench/results/<timestamp>.json)
 `;
