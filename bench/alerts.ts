@@ -21,7 +21,8 @@ import { type Percentiles, percentiles } from './stats.ts';
  * to an HTTPS receiver (bench/alerts-receiver.ts, another child, test CA trusted by the server
  * through NODE_EXTRA_CA_CERTS). Each phase posts a crossing result to every check at once and
  * waits for every alert at the receiver. Side by side: the same number of HTTPS POSTs from a bare
- * Node loop to the same receiver at the same concurrency, a fresh connection each, as Vigil sends.
+ * Node loop to the same receiver at the same concurrency, a fresh connection each (as Vigil sent
+ * before its kept-alive pools, lib/platform/egress-pool.ts): the design Vigil is measured against.
  */
 
 export interface AlertFigures {
