@@ -187,8 +187,13 @@ export function createEgressPool(options: EgressPoolOptions = {}): EgressPool {
     retireMissing(host, found);
     const rest = `${servername ?? ''}|${caId(req.ca)}|${guardKey(req.guard)}`;
     const keyOf = (a: ResolvedAddress) => `${host}|${a.address}|${rest}`;
-    // An address with a pool already (round-robin answers), else the answer's first.
-    const chosen = found.find((a) => pools.has(keyOf(a))) ?? (found[0] as ResolvedAddress);
+    // An address with a pool already (round-robin answers), else the answer's first IPv4 one: a pool
+    // dials one address, without the fallback between families a fresh connect had, and many
+    // hosts (a Lambda outside a dual-stack VPC) have no IPv6 route.
+    const chosen =
+      found.find((a) => pools.has(keyOf(a))) ??
+      found.find((a) => a.family === 4) ??
+      (found[0] as ResolvedAddress);
     const key = keyOf(chosen);
     let entry = pools.get(key);
     if (entry) {

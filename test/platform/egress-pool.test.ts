@@ -116,6 +116,26 @@ describe('egress pools', () => {
     await expect.poll(() => b.open()).toBe(0);
   });
 
+  it('takes the IPv4 address of a dual-stack answer, and stays on an address it has a pool for', async () => {
+    const pool = poolOf();
+    const dual = async (): Promise<ResolvedAddress[]> => [
+      { address: '::1', family: 6 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    const [beforeA, beforeB] = [a.connections(), b.connections()];
+    await post(pool, { resolve: dual, allow: ['127.0.0.0/8', '::1/128'] });
+    expect(a.connections() - beforeA).toBe(1);
+    // Round robin: both addresses answered, 127.0.0.2 first; the kept 127.0.0.1 is used.
+    const both = async (): Promise<ResolvedAddress[]> => [
+      { address: '127.0.0.2', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    await post(pool, { resolve: both, allow: ['127.0.0.0/8', '::1/128'] });
+    expect(a.connections() - beforeA).toBe(1);
+    expect(b.connections()).toBe(beforeB);
+    expect(a.open()).toBe(1);
+  });
+
   it('closes idle connections after the bound and connects anew after', async () => {
     names.set('localhost', '127.0.0.1');
     // The receiver keeps idle connections 30 s (and says so in Keep-Alive): the close is the pool's.
