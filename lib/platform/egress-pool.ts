@@ -1,8 +1,8 @@
 /**
  * Kept-alive connection pools for the sends of channels and actions (never probes: a probe
- * measures its connect). A fresh TLS connection per alert cost ~4.5 ms of CPU and put the 100th of
- * 100 simultaneous alerts ~470 ms behind the first (docs/performance.md, "Alerts"); a kept
- * connection costs a write and a read.
+ * measures its connect). A fresh TLS connection per alert doubled the server's CPU per alert
+ * (3.3-3.4 ms against 1.5 kept, result ingest included; docs/performance.md, "Alerts"), and with
+ * it how long the last of 100 simultaneous alerts waits.
  *
  * How the SSRF guard still holds: every send resolves its host through the guard (DNS answers
  * change), and only then picks a pool, keyed by the approved address with the host, port, SNI
@@ -29,7 +29,7 @@ export interface EgressPoolOptions {
   keepAliveMaxTimeoutMs?: number;
   /** Pools kept at once; beyond, the least recently used is closed. 256 by default. */
   maxPools?: number;
-  /** Connections per pool; more sends at once wait in the pool's queue, under their own deadline. 32 by default. */
+  /** Connections per pool; more sends at once queue on the least busy one, under their own deadline. 32 by default. */
   connectionsPerPool?: number;
 }
 
