@@ -21,7 +21,8 @@ import { type Percentiles, percentiles } from './stats.ts';
  * to an HTTPS receiver (bench/alerts-receiver.ts, another child, test CA trusted by the server
  * through NODE_EXTRA_CA_CERTS). Each phase posts a crossing result to every check at once and
  * waits for every alert at the receiver. Side by side: the same number of HTTPS POSTs from a bare
- * Node loop to the same receiver at the same concurrency, a fresh connection each, as Vigil sends.
+ * Node loop to the same receiver at the same concurrency, a fresh connection each (as Vigil sent
+ * before its kept-alive pools, lib/platform/egress-pool.ts): the design Vigil is measured against.
  */
 
 export interface AlertFigures {
@@ -62,6 +63,8 @@ export interface AlertOptions {
   phaseTimeoutMs: number;
   logFile: string;
   nodeFlags?: string[];
+  /** Another checkout whose bin/serve.ts is measured (--against); the receiver and the bare loop stay this one's. */
+  root?: string;
   onProgress?: (line: string) => void;
 }
 
@@ -180,7 +183,11 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
       VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
       NODE_EXTRA_CA_CERTS: caFile,
     },
-    { logFile: options.logFile, ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}) },
+    {
+      logFile: options.logFile,
+      ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
+      ...(options.root ? { root: options.root } : {}),
+    },
   );
   const agent = new Agent({ keepAlive: true, maxSockets: options.checks });
   try {

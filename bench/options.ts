@@ -104,9 +104,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
   --bundle-runs <n>         bundles: fresh imports of each function's bundle (default 9)
-  --against <dir>           also run max, push and bundles on the checkout at <dir> (e.g. a git worktree of the
+  --against <dir>           also run max, push, alerts and bundles on the checkout at <dir> (e.g. a git worktree of the
                             previous commit, node_modules linked), in the same run, side by side
-  --rounds <n>              max and push: runs per checkout, alternating with --against (default 1)
+  --rounds <n>              max, push and alerts: runs per checkout, alternating with --against (default 1)
   --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
   --out <file>              JSON output (default bench/results/<timestamp>.json)
 `;

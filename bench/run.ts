@@ -169,22 +169,27 @@ try {
     results.push = sides.push.this[0];
   }
   if (wants('alerts')) {
-    log(
-      `alerts: ${options['alert-checks']} push checks alerting at once, ${options['alert-rounds']} rounds of down and up, webhooks over HTTPS`,
-    );
-    results.alerts = await runAlerts({
-      checks: options['alert-checks'],
-      rounds: options['alert-rounds'],
-      warmupRounds: options['alert-warmup-rounds'],
-      phaseTimeoutMs: options['alert-timeout'] * 1000,
-      logFile: join(logDir, 'alerts.log'),
-      ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
-      onProgress: log,
-    });
-    const a = results.alerts;
-    log(
-      `  ${a.alerts} alerts, p99 ${Math.round(a.from201Ms.p99)} ms (bare POSTs p99 ${Math.round(a.bare.latencyMs.p99)} ms)`,
-    );
+    for (const side of order) {
+      const root = rootOf(side);
+      log(
+        `alerts${root ? ` (${sides.against?.commit})` : ''}: ${options['alert-checks']} push checks alerting at once, ${options['alert-rounds']} rounds of down and up, webhooks over HTTPS`,
+      );
+      const a = await runAlerts({
+        checks: options['alert-checks'],
+        rounds: options['alert-rounds'],
+        warmupRounds: options['alert-warmup-rounds'],
+        phaseTimeoutMs: options['alert-timeout'] * 1000,
+        logFile: join(logDir, root ? 'alerts-against.log' : 'alerts.log'),
+        ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+        ...(root ? { root } : {}),
+        onProgress: log,
+      });
+      sides.alerts[side].push(a);
+      log(
+        `  ${a.alerts} alerts, p99 ${Math.round(a.from201Ms.p99)} ms (bare POSTs p99 ${Math.round(a.bare.latencyMs.p99)} ms)`,
+      );
+    }
+    results.alerts = sides.alerts.this[0];
   }
   if (wants('status')) {
     log(`status: ${options['status-entities']} entities in one tenant, paged and unpaged GET /v1/status`);

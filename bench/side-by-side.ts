@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
+import type { AlertFigures } from './alerts.ts';
 import { table } from './markdown.ts';
 import type { RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
 import { round } from './stats.ts';
 
 /**
- * `--against <dir>`: the maximum-rate and push scenarios run again on another checkout (its own
+ * `--against <dir>`: the maximum-rate, push and alerts scenarios run again on another checkout (its own
  * bench children, runtime and bin/serve.ts, e.g. a `git worktree` of the previous commit) in the
  * same run, `--rounds` times each, the order alternating (this, other; other, this; ...), so both
  * sides see the same machine and the same noise.
@@ -24,6 +25,7 @@ export interface SideBySide {
   against?: Checkout;
   max: Record<Side, RuntimeFigures[]>;
   push: Record<Side, PushFigures[]>;
+  alerts: Record<Side, AlertFigures[]>;
 }
 
 /** A checkout's directory and short commit (`unknown` when git cannot tell). */
@@ -43,6 +45,7 @@ export function emptySideBySide(thisDir: string, againstDir: string | undefined)
     ...(againstDir ? { against: describeCheckout(againstDir) } : {}),
     max: { this: [], against: [] },
     push: { this: [], against: [] },
+    alerts: { this: [], against: [] },
   };
 }
 
@@ -116,6 +119,35 @@ export function formatSideBySide(s: SideBySide, ceiling: number | undefined): st
             ];
           }),
         ),
+      ),
+    );
+  }
+  const alerts = (side: Side) => s.alerts[side] ?? [];
+  if (alerts('this').length + alerts('against').length > 0) {
+    out.push(
+      "\nAlerts, side by side (ms from the 201 to the receiver's read; bare: fresh HTTPS POSTs in the same run):\n",
+    );
+    out.push(
+      table(
+        [
+          'side',
+          'p99 ms (runs)',
+          'p50 ms (runs)',
+          'bare p99 ms (runs)',
+          'bare p99 / p99 (runs)',
+          'ms server CPU per alert (mean)',
+        ],
+        sides.map((side) => {
+          const runs = alerts(side);
+          return [
+            name(side),
+            runs.map((a) => round(a.from201Ms.p99)).join(', '),
+            runs.map((a) => round(a.from201Ms.p50)).join(', '),
+            runs.map((a) => round(a.bare.latencyMs.p99)).join(', '),
+            runs.map((a) => round(a.bare.latencyMs.p99 / Math.max(0.001, a.from201Ms.p99), 1)).join(', '),
+            round(mean(runs.map((a) => a.serverCpuMsPerAlert)), 2),
+          ];
+        }),
       ),
     );
   }

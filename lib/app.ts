@@ -33,7 +33,7 @@ import { composeNotifications } from './notify/compose.ts';
 import type { NotifyJob } from './notify/jobs.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
-import type { Resolve } from './platform/egress-guard.ts';
+import type { EgressSettings } from './platform/egress.ts';
 import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
@@ -75,8 +75,8 @@ export interface CoreDeps {
   notifyQueue: JobQueue<NotifyJob>;
   /** The action queue: state_change triggers, runs and pipeline deadlines (the local SQLite queue, SQS in the cloud). */
   actionQueue: JobQueue<ActionJob>;
-  /** Outbound TLS trust and name resolution of the channels (tests: a test CA, loopback receivers). */
-  egress?: { ca?: string[]; resolve?: Resolve };
+  /** Outbound TLS trust and name resolution of channels and actions (tests: a test CA), and the process's kept-alive pools. */
+  egress?: EgressSettings;
   /** The legacy MCP SSE stream's limits (the cloud ends it before the Lambda timeout). */
   mcpSse?: Partial<LegacyStreamSettings>;
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
-import type { Resolve } from '../platform/egress-guard.ts';
+import type { EgressSettings } from '../platform/egress.ts';
 import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
@@ -20,7 +20,7 @@ export interface ActionWorkerDeps {
   queue: JobQueue<ActionJob>;
   cursors: CursorSeal;
   /** Outbound TLS trust and name resolution (tests: a test CA, loopback receivers). */
-  egress?: { ca?: string[]; resolve?: Resolve } | undefined;
+  egress?: EgressSettings | undefined;
 }
 
 /**

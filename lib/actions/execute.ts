@@ -52,6 +52,8 @@ export interface ActionRunnerDeps {
   /** Extra trusted CAs (PEM) for HTTPS endpoints. */
   ca?: string[];
   resolve?: Resolve;
+  /** The process's kept-alive pools (lib/platform/egress-pool.ts); a fresh connection per send without. */
+  transport?: HttpTransport;
   publicUrl?: string;
   /** Called once for each newly stored execution that has a pipeline deadline (success or failed). */
   onDispatched?(execution: ExecutionRecord): Promise<void>;
@@ -73,15 +75,18 @@ interface Dispatch {
  * a response only when it carries a Location, so the transport drops that header and keeps the
  * body prefix, and a 3xx is recorded with its snippet instead of being followed.
  */
-const noRedirectTransport: HttpTransport = async (req) => {
-  const res = await undiciRequest({ ...req, maxBodyBytes: ACTION_LIMITS.responseSnippetBytes });
-  const { location: _location, ...headers } = res.headers;
-  return { ...res, headers };
-};
+function noRedirect(transport: HttpTransport): HttpTransport {
+  return async (req) => {
+    const res = await transport({ ...req, maxBodyBytes: ACTION_LIMITS.responseSnippetBytes });
+    const { location: _location, ...headers } = res.headers;
+    return { ...res, headers };
+  };
+}
 
 /** The action runner (ports.ts): templates, the SSRF guard, one send, one stored execution. */
 export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
   const allow = [...deps.egressAllow];
+  const noRedirectTransport = noRedirect(deps.transport ?? undiciRequest);
 
   async function send(request: RunRequest, vars: Record<string, string>, redact: Redact): Promise<Dispatch> {
     const { action } = request;

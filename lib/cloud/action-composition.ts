@@ -3,6 +3,7 @@ import { composeActionWorker } from '../actions/compose-worker.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';
+import { containerEgress } from './container-egress.ts';
 import { createFunctionMetrics } from './metrics.ts';
 import { createSqsBatchHandler } from './sqs-batch.ts';
 
@@ -16,7 +17,7 @@ export function composeActionFunction(base: CloudBase) {
     config,
     queue: base.actionQueue,
     cursors: createCursorSeal(() => loadCursorSecret(table)),
-    egress: base.overrides.egress,
+    egress: containerEgress(base.overrides.egress),
   });
   const metrics = createFunctionMetrics('actions');
   return {

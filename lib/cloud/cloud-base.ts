@@ -5,7 +5,7 @@ import { ACTION_QUEUE, type ActionJob } from '../actions/jobs.ts';
 import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
-import type { Resolve } from '../platform/egress-guard.ts';
+import type { EgressSettings } from '../platform/egress.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
 import { createActionJobQueue } from './action-queue.ts';
 import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
@@ -28,7 +28,7 @@ export interface CloudBaseOverrides {
   /** An EventBridge client of the test's own (aws-sdk-client-mock). */
   eventBridge?: EventBridgeClient;
   /** Outbound TLS trust and name resolution of the channels (a test CA, loopback receivers). */
-  egress?: { ca?: string[]; resolve?: Resolve };
+  egress?: EgressSettings;
 }
 
 /**

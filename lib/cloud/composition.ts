@@ -6,6 +6,7 @@ import type { StatusStreamSettings } from '../status/stream-service.ts';
 import { createStoreStreamSlots } from '../streams/store-stream-slots.ts';
 import { composeActionFunction } from './action-composition.ts';
 import { type CloudBaseOverrides, createCloudBase } from './cloud-base.ts';
+import { containerEgress } from './container-egress.ts';
 import { composeGeneratorFunction } from './generator-composition.ts';
 import { composeNotifierFunction } from './notifier-composition.ts';
 import { streamConsumersOf } from './stream-composition.ts';
@@ -59,7 +60,7 @@ export function createCloudApp(config: Config = loadConfig('cloud'), overrides: 
     mcpSse: overrides.mcpSse ?? MCP_SSE_VIA_API_GATEWAY,
     notifyQueue: base.notifyQueue,
     actionQueue: base.actionQueue,
-    ...(overrides.egress ? { egress: overrides.egress } : {}),
+    egress: containerEgress(overrides.egress),
   });
   return {
     config,

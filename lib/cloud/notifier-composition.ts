@@ -4,6 +4,7 @@ import { composeNotifier } from '../notify/compose-notifier.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';
+import { containerEgress } from './container-egress.ts';
 import { createFunctionMetrics } from './metrics.ts';
 import { createSqsBatchHandler } from './sqs-batch.ts';
 
@@ -18,7 +19,7 @@ export function composeNotifierFunction(base: CloudBase) {
     queue: base.notifyQueue,
     tenants: createTenantStore(table, clock),
     cursors: createCursorSeal(() => loadCursorSecret(table)),
-    egress: base.overrides.egress,
+    egress: containerEgress(base.overrides.egress),
   });
   const metrics = createFunctionMetrics('notifier');
   return {

@@ -9,6 +9,7 @@ import { migrateCheckItems } from '../checks/check-migration.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
+import { createEgressPool } from '../platform/egress-pool.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
 import { migrateStatusCounters } from '../status/status-migration.ts';
@@ -111,11 +112,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     clock,
     logger: logger.child({ component: 'action-queue' }),
   });
+  // The process's kept-alive connections of channel and action sends; closed at stop.
+  const egressPool = createEgressPool();
   const app = createApp({
     table,
     notifyQueue,
     actionQueue,
-    ...(options.egress ? { egress: options.egress } : {}),
+    egress: { transport: egressPool.transport, ...options.egress },
     clock,
     logger,
     config,
@@ -166,6 +169,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       notifyQueue.close();
       actionQueue.close();
       await probeThreads?.close();
+      await egressPool.close();
       await table.close();
       throw err;
     },
@@ -243,6 +247,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       await actionJobs.stop();
       actionQueue.close();
       await app.senders.close();
+      await egressPool.close();
       await probeThreads?.close();
       await table.close();
       logger.info('stopped');

@@ -4,16 +4,40 @@ import { performance } from 'node:perf_hooks';
 import { rootCertificates } from 'node:tls';
 import { type CancelSignal, withDeadline } from './egress-deadline.ts';
 import { TooManyRedirectsError } from './egress-errors.ts';
-import { allowedLiteral, createGuardedLookup, type GuardOptions, parseHttpUrl } from './egress-guard.ts';
+import {
+  allowedLiteral,
+  createGuardedLookup,
+  type GuardOptions,
+  parseHttpUrl,
+  type Resolve,
+} from './egress-guard.ts';
 import type { Http1Request, Http1Response } from './http1-client.ts';
 import { undiciRequest } from './undici-client.ts';
 
+/** One hop as a transport gets it: the request, and the guard it is judged by. */
+export interface TransportRequest extends Http1Request {
+  /**
+   * The guard of this hop (`requireAllowListed` set for a clear-text channel hop): what `lookup`
+   * resolves through, and what a pooled transport resolves and checks the host with itself.
+   */
+  guard: GuardOptions;
+}
+
 /**
- * What sends one hop on a fresh connection: undici (the default, for channels and actions), or
- * the hand-written lib/platform/http1-client.ts that probes use because it costs less than half the
- * CPU per request (docs/performance.md, "HTTP client for probes").
+ * What sends one hop: on a fresh connection, undici (the default) or the hand-written
+ * lib/platform/http1-client.ts that probes use because it costs less than half the CPU per request
+ * (docs/performance.md, "HTTP client for probes"); or on a kept-alive connection of the process's
+ * pools (lib/platform/egress-pool.ts), which channels and actions get from their composition.
  */
-export type HttpTransport = (req: Http1Request) => Promise<Http1Response>;
+export type HttpTransport = (req: TransportRequest) => Promise<Http1Response>;
+
+/** Outbound TLS trust, name resolution and transport of channels and actions, as compositions pass them. */
+export interface EgressSettings {
+  ca?: string[];
+  resolve?: Resolve;
+  /** The process's kept-alive pools (createEgressPool().transport); a fresh connection per send without. */
+  transport?: HttpTransport;
+}
 
 /** One outbound HTTP call, as probes, channels and actions make it. */
 export interface HttpRequestOptions {
@@ -81,7 +105,8 @@ const CROSS_ORIGIN_HEADERS = new Set(['user-agent', 'accept', 'accept-language',
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'transfer-encoding']);
 
 /**
- * Makes an HTTP(S) request through the SSRF guard on a fresh connection, following redirects
+ * Makes an HTTP(S) request through the SSRF guard (on a fresh connection unless `transport` is a
+ * pool's, which resolves and checks the host per hop itself), following redirects
  * (each hop re-checked) and keeping a bounded body prefix. Throws EgressDeniedError,
  * TimeoutError, ConnectionError, TooManyRedirectsError or InvalidUrlError.
  */
@@ -96,8 +121,8 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
   };
   const lookup = createGuardedLookup(guard);
   // Built only when a hop is http:// and the caller keeps clear text to the allow-list.
-  let cleartextLookup: LookupFunction | undefined;
-  const ca = options.ca?.length ? [...rootCertificates, ...options.ca] : undefined;
+  let cleartext: { guard: GuardOptions; lookup: LookupFunction } | undefined;
+  const ca = trustedCas(options.ca);
   const transport = options.transport ?? undiciRequest;
   let hop: Hop = {
     url: parseHttpUrl(options.url),
@@ -109,12 +134,15 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
     options.timeoutMs,
     async (signal) => {
       for (let redirects = 0; redirects <= maxRedirects; redirects++) {
-        const cleartext = options.httpOnlyToAllowList === true && hop.url.protocol === 'http:';
+        const clear = options.httpOnlyToAllowList === true && hop.url.protocol === 'http:';
         // Names are checked inside `lookup` on connect; Node skips `lookup` for IP literals.
-        allowedLiteral(hop.url.hostname, guard.allowPrivate, guard.allow, cleartext);
-        if (cleartext) cleartextLookup ??= createGuardedLookup({ ...guard, requireAllowListed: true });
-        const hopLookup = cleartext && cleartextLookup ? cleartextLookup : lookup;
-        const result = await send(hop, { transport, lookup: hopLookup, ca, signal, maxBodyBytes });
+        allowedLiteral(hop.url.hostname, guard.allowPrivate, guard.allow, clear);
+        if (clear && !cleartext) {
+          const strict = { ...guard, requireAllowListed: true };
+          cleartext = { guard: strict, lookup: createGuardedLookup(strict) };
+        }
+        const judged = clear && cleartext ? cleartext : { guard, lookup };
+        const result = await send(hop, { transport, ...judged, ca, signal, maxBodyBytes });
         const location = REDIRECT_STATUSES.has(result.status) ? result.headers.location : undefined;
         if (location === undefined) {
           const latencyMs = Math.round(performance.now() - started);
@@ -126,6 +154,19 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
     },
     options.signal,
   );
+}
+
+/** The system CAs plus the caller's, one array per caller's array: pools tell trust apart by it. */
+const caBundles = new WeakMap<readonly string[], string[]>();
+
+function trustedCas(extra: readonly string[] | undefined): string[] | undefined {
+  if (!extra?.length) return undefined;
+  let bundle = caBundles.get(extra);
+  if (!bundle) {
+    bundle = [...rootCertificates, ...extra];
+    caBundles.set(extra, bundle);
+  }
+  return bundle;
 }
 
 function withDefaults(headers: Record<string, string>): Record<string, string> {
@@ -152,13 +193,14 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
 
 interface SendContext {
   transport: HttpTransport;
+  guard: GuardOptions;
   lookup: LookupFunction;
   ca: string[] | undefined;
   signal: CancelSignal;
   maxBodyBytes: number;
 }
 
-/** One hop on a fresh connection; a redirect's body is never read, only its Location is needed. */
+/** One hop; a redirect's body is never read, only its Location is needed. */
 function send(hop: Hop, ctx: SendContext): Promise<HopResult> {
   return ctx.transport({
     url: hop.url,
@@ -166,6 +208,7 @@ function send(hop: Hop, ctx: SendContext): Promise<HopResult> {
     headers: hop.headers,
     body: hop.body,
     lookup: ctx.lookup,
+    guard: ctx.guard,
     ca: ctx.ca,
     signal: ctx.signal,
     maxBodyBytes: (status) => (REDIRECT_STATUSES.has(status) ? 0 : ctx.maxBodyBytes),

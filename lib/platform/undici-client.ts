@@ -1,7 +1,8 @@
 /**
- * The same one-request exchange as lib/platform/http1-client.ts, sent with undici: a Client of its
- * own per request (a fresh connection through the guarded lookup, SNI and CA as given), closed as
- * soon as the status, headers and the bounded body prefix are known.
+ * The same one-request exchange as lib/platform/http1-client.ts, sent with undici: by default a
+ * Client of its own per request (a fresh connection through the guarded lookup, SNI and CA as
+ * given), closed as soon as the status, headers and the bounded body prefix are known; channels
+ * and actions send the same exchange on kept-alive pools (lib/platform/egress-pool.ts).
  */
 
 import type { IncomingHttpHeaders } from 'node:http';
@@ -37,7 +38,22 @@ export async function undiciRequest(req: Http1Request): Promise<Http1Response> {
     pipelining: 0,
   });
   try {
-    const res = await client.request({
+    return await undiciExchange(client, req);
+  } finally {
+    client.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * The request itself on `dispatcher` (a Client of its own, or a kept-alive Pool of
+ * lib/platform/egress-pool.ts): status, headers and the bounded body prefix, undici's errors
+ * mapped to egress errors. A body read to its end leaves a pooled connection reusable; one cut at
+ * the prefix closes it.
+ */
+export async function undiciExchange(dispatcher: Dispatcher, req: Http1Request): Promise<Http1Response> {
+  const { url, signal } = req;
+  try {
+    const res = await dispatcher.request({
       method: req.method as 'GET',
       path: `${url.pathname}${url.search}`,
       headers: requestHeaders(req),
@@ -55,8 +71,6 @@ export async function undiciRequest(req: Http1Request): Promise<Http1Response> {
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     throw err instanceof errors.InvalidArgumentError ? err : toEgressError(undiciCause(err), url.hostname);
-  } finally {
-    client.destroy().catch(() => undefined);
   }
 }
 

@@ -8,12 +8,14 @@ import {
   TimeoutError,
   TooManyRedirectsError,
 } from '../../lib/platform/egress-errors.ts';
+import { createEgressPool } from '../../lib/platform/egress-pool.ts';
 import { http1Request } from '../../lib/platform/http1-client.ts';
 import { undiciRequest } from '../../lib/platform/undici-client.ts';
 import { closedPort, portOf, startHttpServer, type TestHttpServer } from '../probes/support/http-server.ts';
 
 let server: TestHttpServer;
 let other: TestHttpServer;
+const pool = createEgressPool();
 
 beforeAll(async () => {
   server = await startHttpServer();
@@ -21,17 +23,22 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await pool.close();
   await server.close();
   await other.close();
 });
 
-/** Channels and actions send with undici, probes with the hand-written client: both behave alike. */
-const transports: [string, HttpTransport][] = [
-  ['undici', undiciRequest],
-  ['the hand-written client', http1Request],
+/**
+ * Channels and actions send with undici on kept-alive pools, probes with the hand-written client
+ * on fresh connections: all behave alike but for the connection.
+ */
+const transports: [string, HttpTransport, 'fresh' | 'kept'][] = [
+  ['undici', undiciRequest, 'fresh'],
+  ['the hand-written client', http1Request, 'fresh'],
+  ['undici pools', pool.transport, 'kept'],
 ];
 
-describe.each(transports)('with %s', (_name, transport) => {
+describe.each(transports)('with %s', (_name, transport, connection) => {
   const local = { allowPrivate: true, timeoutMs: 2000, transport };
 
   describe('httpRequest', () => {
@@ -43,11 +50,12 @@ describe.each(transports)('with %s', (_name, transport) => {
       expect(res.headers['content-length']).toBe('6');
     });
 
-    it('uses a fresh connection for every request', async () => {
+    it(`uses a ${connection === 'fresh' ? 'fresh connection for every request' : 'kept connection again'}`, async () => {
+      await httpRequest({ ...local, url: `${server.origin}/ok` });
       const before = server.connections();
       await httpRequest({ ...local, url: `${server.origin}/ok` });
       await httpRequest({ ...local, url: `${server.origin}/ok` });
-      expect(server.connections() - before).toBe(2);
+      expect(server.connections() - before).toBe(connection === 'fresh' ? 2 : 0);
     });
 
     it('sends method, headers and body', async () => {

@@ -1,5 +1,5 @@
 import type { Runtime } from '../../platform/config.ts';
-import { httpRequest } from '../../platform/egress.ts';
+import { type HttpTransport, httpRequest } from '../../platform/egress.ts';
 import { connectionFailureText, egressRefusal } from '../../platform/egress-advice.ts';
 import {
   ConnectionError,
@@ -18,6 +18,8 @@ export interface HttpPostDeps {
   runtime?: Runtime;
   ca?: string[];
   resolve?: Resolve;
+  /** The process's kept-alive pools (lib/platform/egress-pool.ts); a fresh connection per send without. */
+  transport?: HttpTransport | undefined;
 }
 
 /** DECISIONS.md: a webhook attempt that takes longer fails; the other URL channels share the budget. */
@@ -66,6 +68,7 @@ export async function postOnce(
       httpOnlyToAllowList: true,
       resolve: deps.resolve,
       ca: deps.ca,
+      ...(deps.transport ? { transport: deps.transport } : {}),
     });
     if (res.status >= 200 && res.status < 300) return { ok: true, status_code: res.status, error: null };
     const snippet = answerSnippet(res.bodyPrefix);

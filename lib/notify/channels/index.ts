@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
+import type { HttpTransport } from '../../platform/egress.ts';
 import type { Resolve } from '../../platform/egress-guard.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { ChannelRecord } from '../channel-items.ts';
@@ -26,6 +27,8 @@ export interface ChannelSenderDeps {
   /** Extra trusted CA certificates (PEM) for HTTPS receivers. */
   ca?: string[];
   resolve?: Resolve;
+  /** The process's kept-alive pools; a fresh connection per send without. */
+  transport?: HttpTransport;
   clock: Clock;
 }
 
@@ -36,6 +39,7 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
     runtime: deps.runtime,
     ca: deps.ca,
     resolve: deps.resolve,
+    transport: deps.transport,
     publicUrl: deps.publicUrl,
   };
   const nats = createNatsPublisher({ natsUrls: deps.natsUrls, logger: deps.logger });
