@@ -23,6 +23,8 @@ const FORBIDDEN: RegExp[] = [
   /^lib\/skills\//,
   /^web\//,
   /(^|\/)[a-z-]*routes\.ts$/,
+  // The local runtime's choice of probe transport: it would bring undici into the worker.
+  /^lib\/probes\/probe-transport\.ts$/,
 ];
 
 function relativeImports(file: string): string[] {
