@@ -1,5 +1,6 @@
 import { createCloudApp, MCP_SSE_FUNCTION_MS } from '../lib/cloud/composition.ts';
 import { createStreamingUrlHandler } from '../lib/cloud/function-url-stream.ts';
+import { createFunctionTracer } from '../lib/cloud/tracing.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 
 /**
@@ -10,5 +11,14 @@ import { loadConfig } from '../lib/platform/config.ts';
 export const createMcpHandler = createStreamingUrlHandler;
 
 // A legacy SSE stream ends before the function's timeout (infra/mcp.ts); the client reconnects.
-const cloud = createCloudApp(loadConfig('cloud'), { mcpSse: { maxDurationMs: MCP_SSE_FUNCTION_MS } });
-export const handler = createMcpHandler<awslambda.HttpResponseStream>({ ...cloud, runtime: awslambda });
+const tracer = createFunctionTracer('mcp');
+const cloud = createCloudApp(
+  loadConfig('cloud'),
+  { mcpSse: { maxDurationMs: MCP_SSE_FUNCTION_MS } },
+  { tracer },
+);
+export const handler = createMcpHandler<awslambda.HttpResponseStream>({
+  ...cloud,
+  runtime: awslambda,
+  tracer,
+});

@@ -1,5 +1,6 @@
 import { createCloudApp } from '../lib/cloud/composition.ts';
 import { createStreamingUrlHandler } from '../lib/cloud/function-url-stream.ts';
+import { createFunctionTracer } from '../lib/cloud/tracing.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import { STATUS_STREAM_FUNCTION_MS } from '../lib/status/stream-service.ts';
 
@@ -7,10 +8,14 @@ import { STATUS_STREAM_FUNCTION_MS } from '../lib/status/stream-service.ts';
 export const createStatusStreamHandler = createStreamingUrlHandler;
 
 // Streams end before the function's timeout (infra/status-stream.ts); the client resumes with Last-Event-ID.
-const cloud = createCloudApp(loadConfig('cloud'), {
-  statusStream: { follow: 'poll', maxDurationMs: STATUS_STREAM_FUNCTION_MS },
-});
+const tracer = createFunctionTracer('status-stream');
+const cloud = createCloudApp(
+  loadConfig('cloud'),
+  { statusStream: { follow: 'poll', maxDurationMs: STATUS_STREAM_FUNCTION_MS } },
+  { tracer },
+);
 export const handler = createStatusStreamHandler<awslambda.HttpResponseStream>({
   ...cloud,
   runtime: awslambda,
+  tracer,
 });

@@ -99,6 +99,7 @@ export class VigilApi extends Construct {
     this.handler = new VigilFunction(this, 'Handler', {
       entry: 'functions/api.ts',
       environment: props.environment,
+      tracing: true,
     }).function;
     props.table.grantReadWriteData(this.handler);
 

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -24,6 +24,12 @@ export interface VigilFunctionProps {
   readonly timeout?: Duration;
   /** @default one month */
   readonly logRetention?: RetentionDays;
+  /**
+   * X-Ray active tracing, for the functions that carry a Powertools Tracer (lib/cloud/tracing.ts):
+   * the HTTP edges. The role gets the X-Ray write permissions with it.
+   * @default false
+   */
+  readonly tracing?: boolean;
 }
 
 /**
@@ -49,6 +55,7 @@ export class VigilFunction extends Construct {
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
+      ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
       environment: {
         VIGIL_LOG_LEVEL: 'info',
         NODE_OPTIONS: '--enable-source-maps',

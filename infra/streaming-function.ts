@@ -31,6 +31,8 @@ export class StreamingFunction extends Construct {
       entry: props.entry,
       timeout: props.timeout,
       environment: props.environment,
+      // Both streaming edges (mcp, status-stream) carry the HTTP functions' Tracer.
+      tracing: true,
     }).function;
     props.table.grantReadWriteData(this.handler);
     this.url = this.handler.addFunctionUrl({

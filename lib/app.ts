@@ -20,7 +20,7 @@ import { createCheckService } from './checks/check-service.ts';
 import { createCheckReadService } from './checks/read-service.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { composeChangeConsumers, consumerList } from './compose-feed.ts';
-import { composeProbing } from './compose-probing.ts';
+import { composeProbing, type ProbingDeps } from './compose-probing.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
@@ -61,8 +61,8 @@ export interface CoreDeps {
   clock: Clock;
   logger: Logger;
   config: Config;
-  /** Probe settings tests override (extra trusted CAs, a resolver). */
-  probe?: { tlsCa?: string[] };
+  /** Probe settings: extra trusted CAs (tests), the http probes' transport (the local runtime's choice). */
+  probe?: ProbingDeps['probe'];
   /** Where probes run; default on the event loop (the local runtime may hand them to probe threads). */
   prober?: Prober;
   /** How GET /v1/status/stream follows new events; default: it polls the feed (works in any process). */

@@ -6,16 +6,16 @@ import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
 import { inProcessProber } from './probes/run-probe.ts';
-import type { Prober } from './probes/types.ts';
+import type { ProbeDeps, Prober } from './probes/types.ts';
 import type { Table } from './store/table.ts';
 
 export interface ProbingDeps {
   table: Table;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'dueShards' | 'allowPrivateTargets' | 'probeHttpClient'>;
-  /** Probe settings tests override (extra trusted CAs). */
-  probe?: { tlsCa?: string[] };
+  config: Pick<Config, 'dueShards' | 'allowPrivateTargets'>;
+  /** Probe settings: extra trusted CAs (tests), the http probes' transport (the local runtime's choice). */
+  probe?: Pick<ProbeDeps, 'tlsCa' | 'transport'>;
   /** Where probes run; default on the event loop (the local runtime may hand them to probe threads). */
   prober?: Prober;
 }
@@ -44,7 +44,6 @@ export function composeProbing(deps: ProbingDeps) {
       inProcessProber({
         clock: deps.clock,
         allowPrivate: deps.config.allowPrivateTargets,
-        httpClient: deps.config.probeHttpClient,
         ...deps.probe,
       }),
     logger: deps.logger,

@@ -31,27 +31,38 @@ export interface CloudBaseOverrides {
   egress?: EgressSettings;
 }
 
+/** How a function wraps the AWS clients the base creates; the HTTP functions trace them (X-Ray). */
+export interface CloudBaseHooks {
+  traceClient?: <C extends object>(client: C) => C;
+}
+
 /**
  * What every Vigil function holds, whatever it runs: config, the Powertools logger, the table,
  * the clock, the SQS client and the job queues (each resolved at its first use, so a function
  * without a queue's URL still starts). Built once per Lambda container, at module scope.
  */
-export function createCloudBase(config: Config, overrides: CloudBaseOverrides = {}) {
+export function createCloudBase(
+  config: Config,
+  overrides: CloudBaseOverrides = {},
+  hooks: CloudBaseHooks = {},
+) {
+  const traced = hooks.traceClient ?? (<C>(client: C) => client);
   const powertools = createPowertoolsLogger({
     level: config.logLevel,
     ...(overrides.logWrite ? { write: overrides.logWrite } : {}),
   });
   const logger = fromPowertools(powertools);
-  const client =
+  const client = traced(
     overrides.dynamodb ??
-    new DynamoDBClient({
-      region: config.region,
-      ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
-    });
+      new DynamoDBClient({
+        region: config.region,
+        ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
+      }),
+  );
   const table = createDynamoTable({ client, tableName: config.tableName });
   const clock = overrides.clock ?? systemClock;
   // Creating a client opens nothing; the generator, the worker, the notify flow call SQS.
-  const sqs = overrides.sqs ?? new SQSClient({ region: config.region });
+  const sqs = traced(overrides.sqs ?? new SQSClient({ region: config.region }));
   let notifySqsQueue: SqsJobQueue<NotifyJob> | undefined;
   const requireNotifyQueue = (why: string) => {
     const queueUrl = config.notifyQueueUrl;
@@ -63,13 +74,21 @@ export function createCloudBase(config: Config, overrides: CloudBaseOverrides = 
   const requireActionQueue = (why: string) => {
     const queueUrl = config.actionQueueUrl;
     if (!queueUrl) throw new Error(`VIGIL_ACTION_QUEUE_URL is not set (${why})`);
-    actionSqsQueue ??= createActionJobQueue({ sqs: overrides.actionSqs ?? sqs, queueUrl, logger });
+    actionSqsQueue ??= createActionJobQueue({
+      sqs: overrides.actionSqs ? traced(overrides.actionSqs) : sqs,
+      queueUrl,
+      logger,
+    });
     return actionSqsQueue;
   };
   const probeQueue = (why: string) => {
     const queueUrl = config.probeQueueUrl;
     if (!queueUrl) throw new Error(`VIGIL_PROBE_QUEUE_URL is not set (${why})`);
-    return createProbeJobQueue({ sqs: overrides.probeSqs ?? sqs, queueUrl, logger });
+    return createProbeJobQueue({
+      sqs: overrides.probeSqs ? traced(overrides.probeSqs) : sqs,
+      queueUrl,
+      logger,
+    });
   };
   return {
     config,

@@ -1,3 +1,4 @@
+import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
@@ -44,8 +45,18 @@ export const MCP_SSE_VIA_API_GATEWAY: Partial<LegacyStreamSettings> = { maxDurat
  * routes. The queue-driven functions compose only what they run (lib/cloud/*-composition.ts); the
  * handler factories here build those same compositions over this one's table, logger and queues.
  */
-export function createCloudApp(config: Config = loadConfig('cloud'), overrides: CloudOverrides = {}) {
-  const base = createCloudBase(config, overrides);
+export function createCloudApp(
+  config: Config = loadConfig('cloud'),
+  overrides: CloudOverrides = {},
+  /** The function's Tracer: the DynamoDB and SQS clients become X-Ray subsegments (a no-op outside Lambda). */
+  edge: { tracer?: Tracer } = {},
+) {
+  const { tracer } = edge;
+  const base = createCloudBase(
+    config,
+    overrides,
+    tracer ? { traceClient: (client) => tracer.captureAWSv3Client(client) } : {},
+  );
   const { table, clock, logger } = base;
   // Rate limits hold across Lambda instances: every instance counts in the same table items.
   const app = createApp({

@@ -88,13 +88,15 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
     throw new NotFoundError('route');
   };
 
-  /** `limitHeaders` receives the caller's RateLimit-* headers, for every answer the limits saw (errors too). */
+  /** `limitHeaders` receives the caller's RateLimit-* headers, for every answer the limits saw (errors too); `matched` the route. */
   const dispatch = async (
     req: HttpRequest,
     logger: Logger,
     limitHeaders: Record<string, string>,
+    matched: { route?: string },
   ): Promise<HttpResponse> => {
     const { route, params } = match(req);
+    matched.route = `${route.method} ${route.path}`;
     if (req.body.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     const ctxBase = {
       method: req.method,
@@ -137,11 +139,13 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       const started = Date.now();
       let response: HttpResponse;
       const limitHeaders: Record<string, string> = {};
+      const matched: { route?: string } = {};
       try {
-        response = await dispatch(req, logger, limitHeaders);
+        response = await dispatch(req, logger, limitHeaders, matched);
       } catch (err) {
         response = errorResponse(err, logger);
       }
+      if (matched.route) response.route = matched.route;
       Object.assign(response.headers, limitHeaders);
       response.headers['x-request-id'] = req.requestId;
       logger.info('request', {

@@ -27,6 +27,8 @@ export interface HttpResponse {
   /** The whole body; empty when `stream` is set. */
   body: string;
   stream?: ReadableStream<Uint8Array>;
+  /** The matched route, `GET /v1/checks/{id}` (none when nothing matched): the Lambda edges' trace annotation. */
+  route?: string;
 }
 
 /** What a route handler returns; the router serialises it. */

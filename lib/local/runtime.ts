@@ -12,6 +12,7 @@ import type { Config } from '../platform/config.ts';
 import { createEgressPool } from '../platform/egress-pool.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
+import { probeTransport } from '../probes/probe-transport.ts';
 import { migrateStatusCounters } from '../status/status-migration.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
 import { type ActionSchedule, type ActionScheduleDeps, createActionSchedule } from './action-schedule.ts';
@@ -123,7 +124,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     logger,
     config,
     rateLimiter: createMemoryRateLimiter({ clock }),
-    ...(options.probe ? { probe: options.probe } : {}),
+    // VIGIL_PROBE_HTTP_CLIENT picks the transport here, so only this runtime bundles undici for probes.
+    probe: { ...options.probe, transport: probeTransport(config.probeHttpClient) },
     ...(probeThreads ? { prober: probeThreads.prober } : {}),
     // The change pump runs the consumers in this process, so open streams hear of transitions at once.
     statusStream: { follow: 'push', ...options.statusStream },

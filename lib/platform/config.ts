@@ -136,7 +136,7 @@ export interface Config {
   /** Local runtime: threads the probes run on (0: on the event loop). */
   probeThreads: number;
   probeQueueUrl: string | undefined;
-  /** The HTTP client of http probes: the hand-written one, or undici (the benchmark compares them). */
+  /** The HTTP client of http probes: the hand-written one, or undici (local only: the benchmark compares them). */
   probeHttpClient: 'http1' | 'undici';
   /**
    * The token bucket of each API key, each callback token (per execution) and each source address
@@ -199,6 +199,12 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (runtime === 'cloud' && e.VIGIL_PROBE_HTTP_CLIENT === 'undici') {
+    // The worker function bundles only the hand-written client (docs/performance.md, "Function bundles").
+    throw new Error(
+      'invalid configuration:\n  VIGIL_PROBE_HTTP_CLIENT: undici is a diagnostic of the local runtime; the cloud probes with http1',
+    );
+  }
   return {
     runtime,
     port: e.PORT,

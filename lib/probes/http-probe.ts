@@ -1,6 +1,5 @@
 import { httpRequest } from '../platform/egress.ts';
 import { http1Request } from '../platform/http1-client.ts';
-import { undiciRequest } from '../platform/undici-client.ts';
 import { failed, failedOn, passed, startTimer } from './outcome.ts';
 import type { HttpProbeDefinition, ProbeDeps, ProbeOutcome } from './types.ts';
 
@@ -23,7 +22,7 @@ export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): P
       allowPrivate: deps.allowPrivate,
       resolve: deps.resolve,
       ca: deps.tlsCa,
-      transport: deps.httpClient === 'undici' ? undiciRequest : http1Request,
+      transport: deps.transport ?? http1Request,
     });
     const latency = elapsed();
     if (res.status !== expected)

@@ -2,6 +2,7 @@ import { setImmediate } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
 import * as z from 'zod';
 import { systemClock } from '../platform/clock.ts';
+import { probeTransport } from './probe-transport.ts';
 import { inProcessProber } from './run-probe.ts';
 import type { ProbeDefinition, Probed } from './types.ts';
 
@@ -32,7 +33,7 @@ const prober = inProcessProber({
   clock: systemClock,
   allowPrivate: settings.allowPrivate,
   ...(settings.tlsCa ? { tlsCa: settings.tlsCa } : {}),
-  ...(settings.httpClient ? { httpClient: settings.httpClient } : {}),
+  transport: probeTransport(settings.httpClient ?? 'http1'),
 });
 
 let answers: ProbeAnswer[] = [];

@@ -1,4 +1,5 @@
 import type { Clock } from '../platform/clock.ts';
+import type { HttpTransport } from '../platform/egress.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
 
 /**
@@ -75,8 +76,11 @@ export interface ProbeDeps {
    * Tests point it at a loopback server standing in for a platform resolver with private zones.
    */
   dnsServers?: string[];
-  /** The HTTP client of http probes (VIGIL_PROBE_HTTP_CLIENT); the hand-written one by default. */
-  httpClient?: ProbeHttpClient;
+  /**
+   * How http probes send each hop; the hand-written lib/platform/http1-client.ts by default. The
+   * local runtime may pass undici (lib/probes/probe-transport.ts), so only it bundles undici for probes.
+   */
+  transport?: HttpTransport;
 }
 
 /** http1: lib/platform/http1-client.ts (the default, see docs/performance.md); undici: the channels' client. */

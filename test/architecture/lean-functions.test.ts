@@ -23,6 +23,10 @@ const FORBIDDEN: RegExp[] = [
   /^lib\/skills\//,
   /^web\//,
   /(^|\/)[a-z-]*routes\.ts$/,
+  // The local runtime's choice of probe transport: it would bring undici into the worker.
+  /^lib\/probes\/probe-transport\.ts$/,
+  // The HTTP functions' Tracer (X-Ray): the lean functions do not load it.
+  /^lib\/cloud\/tracing\.ts$/,
 ];
 
 function relativeImports(file: string): string[] {
@@ -57,6 +61,26 @@ describe('lean functions', () => {
 
     expect(graph.size).toBeGreaterThan(10);
     expect(found).toEqual([]);
+  });
+
+  it.each(LEAN)(
+    'functions/%s.ts imports no Powertools Tracer (only the HTTP functions are traced)',
+    (name) => {
+      const files = [...reach(join(ROOT, 'functions', `${name}.ts`)).keys()];
+
+      const tracer = files.filter((f) => /@aws-lambda-powertools\/tracer/.test(readFileSync(f, 'utf8')));
+
+      expect(files.length).toBeGreaterThan(10);
+      expect(tracer.map((f) => relative(ROOT, f))).toEqual([]);
+    },
+  );
+
+  it('finds the Tracer where it is (the api function)', () => {
+    const files = [...reach(join(ROOT, 'functions', 'api.ts')).keys()];
+
+    expect(
+      files.filter((f) => /@aws-lambda-powertools\/tracer/.test(readFileSync(f, 'utf8'))).length,
+    ).toBeGreaterThan(0);
   });
 
   it('finds what it forbids when it is there (the api function composes the whole app)', () => {
