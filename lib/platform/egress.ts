@@ -12,7 +12,6 @@ import {
   type Resolve,
 } from './egress-guard.ts';
 import type { Http1Request, Http1Response } from './http1-client.ts';
-import { undiciRequest } from './undici-client.ts';
 
 /** One hop as a transport gets it: the request, and the guard it is judged by. */
 export interface TransportRequest extends Http1Request {
@@ -66,8 +65,11 @@ export interface HttpRequestOptions {
   resolve?: GuardOptions['resolve'];
   /** Extra trusted CA certificates (PEM), added to the system ones. */
   ca?: string[];
-  /** How each hop is sent; undici by default. */
-  transport?: HttpTransport;
+  /**
+   * How each hop is sent: a pool's, undiciRequest (a fresh connection) or a probe's client. Required:
+   * a default here would bundle undici into every function that probes (the worker), which never needs it.
+   */
+  transport: HttpTransport;
 }
 
 /** What came back: the final response after redirects. */
@@ -123,7 +125,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
   // Built only when a hop is http:// and the caller keeps clear text to the allow-list.
   let cleartext: { guard: GuardOptions; lookup: LookupFunction } | undefined;
   const ca = trustedCas(options.ca);
-  const transport = options.transport ?? undiciRequest;
+  const transport = options.transport;
   let hop: Hop = {
     url: parseHttpUrl(options.url),
     method: (options.method ?? 'GET').toUpperCase(),

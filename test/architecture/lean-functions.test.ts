@@ -75,6 +75,22 @@ describe('lean functions', () => {
     },
   );
 
+  // undici (523 KB of a bundle) is how channels and actions send; the functions that never send skip it.
+  const importsUndici = (f: string) => /from 'undici'/.test(readFileSync(f, 'utf8'));
+
+  it.each(['worker', 'generator', 'stream'])('functions/%s.ts imports no undici (it never sends)', (name) => {
+    const files = [...reach(join(ROOT, 'functions', `${name}.ts`)).keys()];
+
+    expect(files.length).toBeGreaterThan(10);
+    expect(files.filter(importsUndici).map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  it('finds undici where it is (the notifier sends with it)', () => {
+    const files = [...reach(join(ROOT, 'functions', 'notifier.ts')).keys()];
+
+    expect(files.filter(importsUndici).length).toBeGreaterThan(0);
+  });
+
   it('finds the Tracer where it is (the api function)', () => {
     const files = [...reach(join(ROOT, 'functions', 'api.ts')).keys()];
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpRequest } from '../../lib/platform/egress.ts';
+import { type HttpRequestOptions, httpRequest } from '../../lib/platform/egress.ts';
 import { CleartextDeniedError, EgressDeniedError } from '../../lib/platform/egress-errors.ts';
 import {
   allowedLiteral,
@@ -7,6 +7,7 @@ import {
   type ResolvedAddress,
   resolveAllowed,
 } from '../../lib/platform/egress-guard.ts';
+import { undiciRequest } from '../../lib/platform/undici-client.ts';
 import { startHttpServer, type TestHttpServer } from '../probes/support/http-server.ts';
 
 const v4 = (address: string): ResolvedAddress => ({ address, family: 4 });
@@ -66,6 +67,10 @@ describe('the egress allow-list', () => {
   });
 });
 
+/** A send on a fresh undici connection, as channels make without a pool. */
+const send = (options: Omit<HttpRequestOptions, 'transport'>) =>
+  httpRequest({ ...options, transport: undiciRequest });
+
 describe('httpRequest with an allow-list', () => {
   let server: TestHttpServer;
   beforeAll(async () => {
@@ -77,18 +82,18 @@ describe('httpRequest with an allow-list', () => {
 
   it('reaches a loopback server only when its range is listed', async () => {
     const base = { url: `${server.origin}/ok`, timeoutMs: 5000, allowPrivate: false };
-    const res = await httpRequest({ ...base, allow: ['127.0.0.0/8'] });
+    const res = await send({ ...base, allow: ['127.0.0.0/8'] });
     expect(res.status).toBe(200);
     const connectionsBefore = server.connections();
-    await expect(httpRequest(base)).rejects.toThrow('destination 127.0.0.1 is a loopback address');
-    await expect(httpRequest({ ...base, allow: ['10.0.0.0/8'] })).rejects.toBeInstanceOf(EgressDeniedError);
+    await expect(send(base)).rejects.toThrow('destination 127.0.0.1 is a loopback address');
+    await expect(send({ ...base, allow: ['10.0.0.0/8'] })).rejects.toBeInstanceOf(EgressDeniedError);
     expect(server.connections()).toBe(connectionsBefore);
   });
 
   it('checks host names on connect against the list', async () => {
     const resolve = table({ 'receiver.lan.test': [v4('127.0.0.1')] });
     const url = `http://receiver.lan.test:${server.port}/ok`;
-    const res = await httpRequest({
+    const res = await send({
       url,
       timeoutMs: 5000,
       allowPrivate: false,
@@ -96,7 +101,7 @@ describe('httpRequest with an allow-list', () => {
       resolve,
     });
     expect(res.status).toBe(200);
-    await expect(httpRequest({ url, timeoutMs: 5000, allowPrivate: false, resolve })).rejects.toThrow(
+    await expect(send({ url, timeoutMs: 5000, allowPrivate: false, resolve })).rejects.toThrow(
       'destination 127.0.0.1 is a loopback address',
     );
   });
@@ -120,10 +125,8 @@ describe('httpRequest keeping http:// to the allow-list', () => {
       resolve,
       httpOnlyToAllowList: true,
     };
-    expect((await httpRequest({ ...base, url: `${server.origin}/ok` })).status).toBe(200);
-    expect((await httpRequest({ ...base, url: `http://receiver.lan.test:${server.port}/ok` })).status).toBe(
-      200,
-    );
+    expect((await send({ ...base, url: `${server.origin}/ok` })).status).toBe(200);
+    expect((await send({ ...base, url: `http://receiver.lan.test:${server.port}/ok` })).status).toBe(200);
   });
 
   it('refuses http:// to a public address, literal or resolved on connect, without connecting', async () => {
@@ -136,10 +139,10 @@ describe('httpRequest keeping http:// to the allow-list', () => {
       httpOnlyToAllowList: true,
     };
     const before = server.connections();
-    await expect(httpRequest({ ...base, url: 'http://93.184.216.34/x' })).rejects.toBeInstanceOf(
+    await expect(send({ ...base, url: 'http://93.184.216.34/x' })).rejects.toBeInstanceOf(
       CleartextDeniedError,
     );
-    await expect(httpRequest({ ...base, url: `http://hooks.public.test:${server.port}/x` })).rejects.toThrow(
+    await expect(send({ ...base, url: `http://hooks.public.test:${server.port}/x` })).rejects.toThrow(
       'destination 93.184.216.34 is a public address, and http:// is sent only to the egress allow-list',
     );
     expect(server.connections()).toBe(before);

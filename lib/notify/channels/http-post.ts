@@ -9,6 +9,7 @@ import {
   TooManyRedirectsError,
 } from '../../platform/egress-errors.ts';
 import type { Resolve } from '../../platform/egress-guard.ts';
+import { undiciRequest } from '../../platform/undici-client.ts';
 import type { SendOutcome } from '../ports.ts';
 
 /** How URL channels reach the network: the SSRF guard's allow-list, and test hooks. */
@@ -68,7 +69,7 @@ export async function postOnce(
       httpOnlyToAllowList: true,
       resolve: deps.resolve,
       ca: deps.ca,
-      ...(deps.transport ? { transport: deps.transport } : {}),
+      transport: deps.transport ?? undiciRequest,
     });
     if (res.status >= 200 && res.status < 300) return { ok: true, status_code: res.status, error: null };
     const snippet = answerSnippet(res.bodyPrefix);
