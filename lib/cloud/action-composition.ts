@@ -1,11 +1,10 @@
-import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { composeActionWorker } from '../actions/compose-worker.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { containerEgress } from './container-egress.ts';
 import { createFunctionMetrics } from './metrics.ts';
-import { createSqsBatchHandler } from './sqs-batch.ts';
+import { lazySqsBatchHandler } from './sqs-batch.ts';
 
 /** The action worker function: the action stores, runner and worker over the action queue; no routes. */
 export function composeActionFunction(base: CloudBase) {
@@ -30,21 +29,16 @@ export function composeActionFunction(base: CloudBase) {
      * invocation so that importing the function module (tests do) needs no queue.
      */
     actionWorkerHandler() {
-      let handler: ((event: unknown, context: Context) => Promise<SQSBatchResponse>) | undefined;
-      return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
-        handler ??= createSqsBatchHandler({
-          queue: base.requireActionQueue('the action worker sets retry delays there'),
-          handle: (job) => actions.actionWorker.handle(job),
-          logger,
-          metrics: {
-            metrics: metrics.metrics,
-            names: (job) =>
-              job.kind === 'run' ? { ok: 'ActionRuns', failed: 'ActionRunsFailed' } : undefined,
-            now: () => clock.now(),
-          },
-        });
-        return handler(event, context);
-      };
+      return lazySqsBatchHandler(() => ({
+        queue: base.requireActionQueue('the action worker sets retry delays there'),
+        handle: (job) => actions.actionWorker.handle(job),
+        logger,
+        metrics: {
+          metrics: metrics.metrics,
+          names: (job) => (job.kind === 'run' ? { ok: 'ActionRuns', failed: 'ActionRunsFailed' } : undefined),
+          now: () => clock.now(),
+        },
+      }));
     },
   };
 }

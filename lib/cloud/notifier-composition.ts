@@ -1,4 +1,3 @@
-import type { Context, SQSBatchResponse } from 'aws-lambda';
 import { createTenantStore } from '../auth/tenant-store.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
@@ -6,7 +5,7 @@ import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { containerEgress } from './container-egress.ts';
 import { createFunctionMetrics } from './metrics.ts';
-import { createSqsBatchHandler } from './sqs-batch.ts';
+import { lazySqsBatchHandler } from './sqs-batch.ts';
 
 /** The notifier function: the notifier, its stores and senders over the notify queue; no routes. */
 export function composeNotifierFunction(base: CloudBase) {
@@ -32,22 +31,17 @@ export function composeNotifierFunction(base: CloudBase) {
      * invocation so that importing the function module (tests do) needs no queue.
      */
     notifierHandler() {
-      let handler: ((event: unknown, context: Context) => Promise<SQSBatchResponse>) | undefined;
-      return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
-        handler ??= createSqsBatchHandler({
-          queue: base.requireNotifyQueue('the notifier sets retry delays there'),
-          handle: (job) => notifications.notifier.handle(job),
-          logger,
-          // A deliver job sends one alert to one channel (a failed one is retried, then dead-lettered).
-          metrics: {
-            metrics: metrics.metrics,
-            names: (job) =>
-              job.kind === 'deliver' ? { ok: 'AlertsSent', failed: 'AlertsFailed' } : undefined,
-            now: () => clock.now(),
-          },
-        });
-        return handler(event, context);
-      };
+      return lazySqsBatchHandler(() => ({
+        queue: base.requireNotifyQueue('the notifier sets retry delays there'),
+        handle: (job) => notifications.notifier.handle(job),
+        logger,
+        // A deliver job sends one alert to one channel (a failed one is retried, then dead-lettered).
+        metrics: {
+          metrics: metrics.metrics,
+          names: (job) => (job.kind === 'deliver' ? { ok: 'AlertsSent', failed: 'AlertsFailed' } : undefined),
+          now: () => clock.now(),
+        },
+      }));
     },
   };
 }

@@ -48,12 +48,14 @@ function oldestAgeMs(records: { attributes: { SentTimestamp?: string | undefined
  * gets its visibility changed to the retry delay, so it comes back after 1 s, 2 s, 4 s as on the
  * queue's own `fail`, and after its last attempt the redrive policy dead-letters it.
  */
-export function createSqsBatchHandler<B>(deps: {
+export interface SqsBatchHandlerDeps<B> {
   queue: SqsJobQueue<B>;
   handle(job: ReceivedJob<B>): Promise<void>;
   logger: Logger;
   metrics?: BatchMetrics<B>;
-}) {
+}
+
+export function createSqsBatchHandler<B>(deps: SqsBatchHandlerDeps<B>) {
   const recordHandler =
     (tally: Map<string, number>) =>
     async (record: SQSRecord): Promise<void> => {
@@ -106,5 +108,17 @@ export function createSqsBatchHandler<B>(deps: {
     });
     for (const [name, value] of tally) m?.metrics.count(name, value);
     return response;
+  };
+}
+
+/**
+ * A batch handler built at its first invocation, so that importing a function module (tests do)
+ * needs no queue URL: `deps` reads it then.
+ */
+export function lazySqsBatchHandler<B>(deps: () => SqsBatchHandlerDeps<B>) {
+  let handler: ((event: unknown, context: Context) => Promise<SQSBatchResponse>) | undefined;
+  return async (event: unknown, context: Context): Promise<SQSBatchResponse> => {
+    handler ??= createSqsBatchHandler(deps());
+    return handler(event, context);
   };
 }

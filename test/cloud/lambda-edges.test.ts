@@ -8,34 +8,8 @@ import { createPowertoolsLogger } from '../../lib/cloud/lambda-edge.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+import { apiEvent } from '../support/lambda-context.ts';
 import { lambdaContext } from './support.ts';
-
-function apiEvent(
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: path,
-    rawQueryString: '',
-    headers,
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'api',
-      domainName: 'api.example.com',
-      domainPrefix: 'api',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
-      requestId: 'apigw-request-1',
-      routeKey: '$default',
-      stage: '$default',
-      time: new Date().toISOString(),
-      timeEpoch: Date.now(),
-    },
-    isBase64Encoded: false,
-  };
-}
 
 function streamRecord(sequence: string, sk: string): DynamoDBRecord {
   return {

@@ -1,4 +1,3 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import AWSXRay from 'aws-xray-sdk-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
@@ -6,40 +5,13 @@ import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { createFunctionTracer } from '../../lib/cloud/tracing.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
-import { lambdaContext } from '../support/lambda-context.ts';
+import { apiEvent, lambdaContext } from '../support/lambda-context.ts';
 
 /**
  * The api function's Tracer, enabled as in Lambda (AWS_EXECUTION_ENV), under a facade segment of
  * the X-Ray SDK's own, as the Lambda runtime opens one per invocation. Nothing is sent: the facade
  * is never closed, so no segment is flushed to a daemon.
  */
-
-function apiEvent(
-  method: string,
-  path: string,
-  headers: Record<string, string> = {},
-): APIGatewayProxyEventV2 {
-  return {
-    version: '2.0',
-    routeKey: '$default',
-    rawPath: path,
-    rawQueryString: '',
-    headers,
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'api',
-      domainName: 'api.example.com',
-      domainPrefix: 'api',
-      http: { method, path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'vitest' },
-      requestId: 'apigw-trace-1',
-      routeKey: '$default',
-      stage: '$default',
-      time: new Date().toISOString(),
-      timeEpoch: Date.now(),
-    },
-    isBase64Encoded: false,
-  };
-}
 
 /** A subsegment's annotations, as it would send them (its JSON document). */
 function annotationsOf(segment: AWSXRay.Subsegment | undefined): Record<string, unknown> | undefined {
