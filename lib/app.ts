@@ -20,11 +20,13 @@ import { createCheckService } from './checks/check-service.ts';
 import { createCheckReadService } from './checks/read-service.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { composeChangeConsumers, consumerList } from './compose-feed.ts';
+import { composeIncidents } from './compose-incidents.ts';
 import { composeProbing, type ProbingDeps } from './compose-probing.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
+import { incidentRoutes } from './incidents/routes.ts';
 import { composeMcp } from './mcp/compose.ts';
 import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
 import { createMcpRelay } from './mcp/relay.ts';
@@ -131,6 +133,15 @@ export function createApp(deps: CoreDeps) {
     tenants,
   });
 
+  const incidents = composeIncidents({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    cursors,
+    actions: actions.actions,
+    executions: actions.executions,
+  });
+
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
   const mcp = composeMcp({
     table: deps.table,
@@ -143,6 +154,7 @@ export function createApp(deps: CoreDeps) {
     skills: skills.skills,
     actions: actions.actions,
     actionRunner: actions.actionRunner,
+    incidents,
   });
 
   const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
@@ -200,6 +212,7 @@ export function createApp(deps: CoreDeps) {
     }),
     ...notifications.routes,
     ...actions.routes,
+    ...incidentRoutes({ incidents }),
     ...skills.routes,
     ...mcpRoutes({
       tools: mcp.tools,
@@ -251,6 +264,7 @@ export function createApp(deps: CoreDeps) {
     executions: actions.executions,
     actionRunner: actions.actionRunner,
     actionWorker: actions.actionWorker,
+    incidents,
     skills: skills.skills,
     tools: mcp.tools,
   };

@@ -7,6 +7,7 @@ import type { EntityStore } from '../catalog/entity-store.ts';
 import { createRelationStore } from '../catalog/relation-items.ts';
 import type { CheckService } from '../checks/check-service.ts';
 import { createCheckReadService } from '../checks/read-service.ts';
+import type { IncidentService } from '../incidents/incident-service.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Prober } from '../probes/types.ts';
 import { createStatusService } from '../status/status-service.ts';
@@ -29,6 +30,8 @@ export interface McpDeps {
   skills: { listEnabledTools(tenantId: string): Promise<McpTool[]> };
   actions: Pick<ActionStore, 'get'>;
   actionRunner: ActionRunner;
+  /** Incidents (list_incidents' state filters, acknowledge_incident, add_incident_note). */
+  incidents: IncidentService;
 }
 
 /** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions. */
@@ -45,6 +48,7 @@ export function composeMcp(deps: McpDeps) {
     checkService: deps.checkService,
     checkReads: createCheckReadService({ table, checkService: deps.checkService, clock, cursors }),
     prober: deps.prober,
+    incidents: deps.incidents,
   });
   const tools = createToolCatalog({
     skills: deps.skills,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CHANNEL_TYPES } from '../domain/channel-types.ts';
 import { stateChangeEventSchema } from '../domain/state-change-event.ts';
+import { deterministicId } from '../platform/ids.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { openPageCursor, type PageDeps, sealPageCursor, unexpired } from '../store/paging.ts';
@@ -172,4 +173,34 @@ export async function readDeliveryLog(
     deliveries: kept.map(parseDelivery),
     nextCursor: more && last ? await sealPageCursor(deps.cursors, last, source) : null,
   };
+}
+
+/**
+ * The tenant's delivery records of one entity whose ids' time (the event's, or a repeat's due
+ * time) is from `fromMs` to `toMs`, oldest first, reading at most `maxScanned` records of the
+ * tenant (consistent): an incident's alerts. `truncated` says the read stopped at the bound.
+ */
+export async function readEntityDeliveriesBetween(
+  table: Table,
+  tenantId: string,
+  input: { entityId: string; fromMs: number; toMs: number; maxScanned: number },
+): Promise<{ deliveries: DeliveryRecord[]; truncated: boolean }> {
+  // A delivery id's first 10 characters after the prefix are its time (lib/platform/ids.ts).
+  const timePart = (ms: number) => deterministicId('dlv', ms, '').slice(0, PREFIX.length + 10);
+  const kept: DeliveryRecord[] = [];
+  let scanned = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await table.query({
+      pk: deliveriesPk(tenantId),
+      sk: { op: 'between', low: timePart(input.fromMs), high: `${timePart(input.toMs)}~` },
+      consistent: true,
+      limit: Math.min(MAX_QUERY_LIMIT, input.maxScanned - scanned),
+      cursor,
+    });
+    scanned += page.items.length;
+    for (const item of page.items) if (item.entity_id === input.entityId) kept.push(parseDelivery(item));
+    cursor = page.cursor;
+  } while (cursor && scanned < input.maxScanned);
+  return { deliveries: kept, truncated: cursor !== undefined };
 }

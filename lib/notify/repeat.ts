@@ -1,5 +1,6 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import { readOpenIncident } from '../incidents/incident-items.ts';
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
 import { repeatJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -17,7 +18,8 @@ import { isDownState } from './upstream.ts';
  * Repeats: while an entity stays down with the same transition and its check's policy asks for it,
  * every channel gets the alert again each `repeat_interval_seconds`. A `repeat` job waits for its
  * time in hops of at most 15 minutes (the longest queue delay); when due it stops on recovery, on
- * silence, or when the policy changed since the series began.
+ * silence, when the policy changed since the series began, or when the entity's open incident was
+ * acknowledged (someone is on it).
  */
 
 type RepeatJob = Extract<NotifyJob, { kind: 'repeat' }>;
@@ -64,6 +66,8 @@ export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<vo
   const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
   if (policy.silenced || policy.revision !== job.policy_revision || policy.repeat_interval_seconds <= 0)
     return;
+  const incident = await readOpenIncident(deps.table, event.tenant_id, event.entity_id);
+  if (incident?.state === 'acknowledged') return;
 
   const channels = await deps.channels.listForCheck(event.check_id);
   const records = channels.map((channel) =>

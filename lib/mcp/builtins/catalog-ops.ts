@@ -25,7 +25,7 @@ const entityRef = {
   additionalProperties: false,
 };
 
-/** The catalog-ops skill: SPEC.md's seven catalog tools plus get_blast_radius and explain_entity_state. */
+/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state and the incident tools. */
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
@@ -64,7 +64,8 @@ export const CATALOG_OPS_MANIFEST = {
     },
     {
       name: 'list_incidents',
-      description: 'Recent entity state transitions as an incident feed, newest first.',
+      description:
+        'Incidents (an entity away from up) filtered by state or entity, newest first; without state and entity_id, the entity state transitions of the last hours.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -73,7 +74,20 @@ export const CATALOG_OPS_MANIFEST = {
             minimum: 1,
             maximum: 720,
             default: 24,
-            description: 'How far back to look',
+            description: 'Without state and entity_id: how far back to look at transitions',
+          },
+          state: {
+            type: 'string',
+            enum: ['open', 'acknowledged', 'resolved'],
+            description: 'Only incidents in this state',
+          },
+          entity_id: { type: 'string', description: 'Only incidents of this entity (ent_…)' },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 200,
+            default: 50,
+            description: 'At most this many incidents',
           },
         },
         additionalProperties: false,
@@ -142,6 +156,31 @@ export const CATALOG_OPS_MANIFEST = {
         'Why an entity is in its state: failing checks with their last errors, upstream entities that are down, recent transitions.',
       inputSchema: entityRef,
       annotations: builtinAnnotations('explain_entity_state'),
+    },
+    {
+      name: 'acknowledge_incident',
+      description: 'Acknowledge an open incident: its repeats and escalation stop; says who acknowledged.',
+      inputSchema: {
+        type: 'object',
+        properties: { incident_id: { type: 'string', description: 'The incident (inc_…)' } },
+        required: ['incident_id'],
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('acknowledge_incident'),
+    },
+    {
+      name: 'add_incident_note',
+      description: 'Add a note (at most 4 KB) to an incident’s timeline.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          incident_id: { type: 'string', description: 'The incident (inc_…)' },
+          text: { type: 'string', minLength: 1, maxLength: 4096, description: 'The note' },
+        },
+        required: ['incident_id', 'text'],
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('add_incident_note'),
     },
   ],
 } satisfies CreateSkillBody;
