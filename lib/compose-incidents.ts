@@ -1,6 +1,6 @@
 import type { ActionStore } from './actions/action-store.ts';
-import { stateChangeExecutionId } from './actions/job-ids.ts';
 import type { ExecutionStore } from './actions/execution-store.ts';
+import { stateChangeExecutionId } from './actions/job-ids.ts';
 import type { InMaintenance } from './incidents/incident-consumer.ts';
 import { createIncidentService } from './incidents/incident-service.ts';
 import type { TimelineEntry, TimelineSources } from './incidents/timeline.ts';
