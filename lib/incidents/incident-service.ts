@@ -102,23 +102,19 @@ export function createIncidentService(deps: IncidentServiceDeps) {
 
     /**
      * Acknowledges an open incident for the caller (stops its repeats and escalation). An
-     * acknowledged one answers as it is (idempotent: the first acknowledgement stays); a resolved
-     * one is 409 CONFLICT.
+     * acknowledged or resolved one answers as it is (idempotent: the first acknowledgement stays;
+     * a resolved incident has nothing left to stop).
      */
     async acknowledge(caller: Caller, id: string): Promise<PublicIncident> {
       const record = await require(caller.tenantId, id);
-      if (record.state === 'open') {
-        await acknowledgeIncident(
-          table,
-          { tenant_id: caller.tenantId, id },
-          isoTime(clock.now()),
-          caller.userId,
-        );
-      }
-      const after = await require(caller.tenantId, id);
-      if (after.state === 'resolved' && after.acknowledged_at === null)
-        throw new ConflictError('incident is resolved: there is nothing to acknowledge');
-      return publicIncident(after, clock.now());
+      if (record.state !== 'open') return publicIncident(record, clock.now());
+      await acknowledgeIncident(
+        table,
+        { tenant_id: caller.tenantId, id },
+        isoTime(clock.now()),
+        caller.userId,
+      );
+      return publicIncident(await require(caller.tenantId, id), clock.now());
     },
 
     /** Adds a note (at most NOTE_LIMITS.maxBytes bytes, NOTE_LIMITS.perIncident per incident). */

@@ -103,8 +103,9 @@ export function incidentRoutes(deps: { incidents: IncidentService }): AuthedRout
       auth: 'key',
       operationId: 'acknowledgeIncident',
       tag,
-      summary: 'Acknowledge an open incident (stops repeats and escalation; idempotent)',
-      schemas: { params: incidentParams, responses: { 200: publicIncidentSchema }, errors: ['CONFLICT'] },
+      summary:
+        'Acknowledge an open incident (stops repeats and escalation); idempotent: an acknowledged or resolved one answers as it is',
+      schemas: { params: incidentParams, responses: { 200: publicIncidentSchema } },
       handler: async ({ principal, params }) =>
         ok(await incidents.acknowledge(principal, params.incident_id)),
     }),

@@ -186,7 +186,7 @@ describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
     expect(detail.timeline.filter((e: { type: string }) => e.type === 'note')).toHaveLength(200);
   });
 
-  it("answers 404 for another tenant's incident and for ids that cannot be one; 409 acknowledging a resolved one", async () => {
+  it("answers 404 for another tenant's incident and for ids that cannot be one; a resolved one acknowledges as it is", async () => {
     const { entityId, checkId } = await fx.entityWithCheck('Other');
     await fx.result(checkId, true);
     await fx.result(checkId, false);

@@ -72,6 +72,7 @@ export async function createFixture(
   // A placeholder host is checked at run time only, so the fixture needs no resolvable destination.
   const action = await call('POST', '/v1/actions', { name: 'Fixture', url: 'https://{{host}}/hook' });
   const execution = await seedExecution(api, (await call('GET', '/v1/me')).id, action.id);
+  const incident = await seedIncident(api, key, (await call('GET', '/v1/me')).id, check.id, a.id);
   const skill = await call('POST', '/v1/skills', {
     slug: `${prefix}-skill`,
     name: 'Fixture skill',
@@ -95,6 +96,7 @@ export async function createFixture(
       delivery,
       action: action.id,
       execution,
+      incident,
       skill: skill.slug,
       pushToken: pushToken.id,
       pingToken: pushToken.token,
@@ -128,6 +130,33 @@ async function seedExecution(api: ApiHarness, tenantId: string, actionId: string
   });
   expect(stored).toBe(true);
   return id;
+}
+
+/** An open incident of the fixture's entity, opened as the change feed opens one (an up -> down transition); answers its id. */
+async function seedIncident(
+  api: ApiHarness,
+  key: string,
+  tenantId: string,
+  checkId: string,
+  entityId: string,
+): Promise<string> {
+  const id = newId('trn');
+  await api.app.incidents.apply({
+    id,
+    tenant_id: tenantId,
+    kind: 'entity',
+    entity_id: entityId,
+    entity_name: 'A',
+    check_id: checkId,
+    from_state: 'up',
+    to_state: 'down',
+    reason: 'fixture',
+    created_at: new Date().toISOString(),
+  });
+  const listed = await api.request('GET', `/v1/incidents?entity_id=${entityId}`, { key });
+  const incident = listed.body.incidents?.[0]?.id;
+  expect(incident, listed.text).toMatch(/^inc_/);
+  return incident;
 }
 
 /** A failed delivery record of the fixture's check, as the notification flow stores one; answers its id. */
@@ -192,6 +221,7 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     logs: fx.ids.delivery,
     actions: fx.ids.action,
     executions: fx.ids.execution,
+    incidents: fx.ids.incident,
     skills: fx.ids.skill,
     'push-tokens': fx.ids.pushToken,
     ping: fx.ids.pingToken,
@@ -253,6 +283,8 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'PUT /v1/actions/{id}': { name: 'Renamed' },
     'DELETE /v1/actions/{id}': undefined,
     'POST /v1/actions/{id}/run': { vars: {} },
+    'POST /v1/incidents/{incident_id}/acknowledge': undefined,
+    'POST /v1/incidents/{incident_id}/notes': { text: 'a note' },
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,
