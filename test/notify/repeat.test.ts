@@ -89,7 +89,7 @@ describe('repeats and incidents', () => {
       { limit: 10, entity_id: entityId, state: 'open' },
     );
     expect(incidents).toHaveLength(1);
-    await h.call('POST', `/v1/incidents/${incidents[0].id}/acknowledge`, undefined, 200);
+    await h.call('POST', `/v1/incidents/${incidents[0]?.id}/acknowledge`, undefined, 200);
     await h.time.advance(240_000, 5000);
     expect(kinds()).toEqual(['alert:down', 'repeat:down']);
   });
