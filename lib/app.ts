@@ -31,6 +31,7 @@ import { composeMcp } from './mcp/compose.ts';
 import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
 import { createMcpRelay } from './mcp/relay.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import type { EmailTransport } from './notify/channels/email.ts';
 import { composeNotifications } from './notify/compose.ts';
 import type { NotifyJob } from './notify/jobs.ts';
 import type { Clock } from './platform/clock.ts';
@@ -81,6 +82,8 @@ export interface CoreDeps {
   egress?: EgressSettings;
   /** The legacy MCP SSE stream's limits (the cloud ends it before the Lambda timeout). */
   mcpSse?: Partial<LegacyStreamSettings>;
+  /** How email channels send: SMTP locally, SES in the cloud; undefined: email deliveries fail, saying why. */
+  email?: EmailTransport;
 }
 
 /** The composition of services and routes shared by both runtimes. */
@@ -117,6 +120,7 @@ export function createApp(deps: CoreDeps) {
     checkService,
     cursors,
     egress: deps.egress,
+    email: deps.email,
   });
   const actions = composeActions({
     table: deps.table,

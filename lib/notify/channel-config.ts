@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { EMAIL_ADDRESS_PATTERN, isSafeEmailAddress, MAX_EMAIL_LENGTH } from '../domain/email-address.ts';
 import { natsSubjectProblem } from '../domain/nats-subject.ts';
 import { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
 import { parseInput } from '../http/validation.ts';
@@ -86,6 +87,28 @@ const subject = z
 
 const chatConfig = z.strictObject({ url: receiverUrl });
 
+/** DECISIONS.md "Operations features": an email channel has 1 to 10 recipients. */
+export const MAX_EMAIL_RECIPIENTS = 10;
+
+/**
+ * One recipient: zod's email check and Vigil's conservative pattern (lib/domain/email-address.ts),
+ * so no CR, LF, comma, semicolon or space can reach a header, whatever the mail library does.
+ */
+const emailAddress = z
+  .string()
+  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
+  .pipe(z.email('must be an email address such as ops@example.com'))
+  .refine(isSafeEmailAddress, 'must be one plain address such as ops@example.com (no name, comma or spaces)')
+  .meta({ pattern: EMAIL_ADDRESS_PATTERN, description: 'One email address, such as ops@example.com' });
+
+const emailConfig = z.strictObject({
+  to: z
+    .array(emailAddress)
+    .min(1, 'must list at least one address')
+    .max(MAX_EMAIL_RECIPIENTS, `must list at most ${MAX_EMAIL_RECIPIENTS} addresses`)
+    .meta({ description: `1 to ${MAX_EMAIL_RECIPIENTS} recipients` }),
+});
+
 /** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
 export const channelInputSchema = z.discriminatedUnion(
   'channel_type',
@@ -101,6 +124,7 @@ export const channelInputSchema = z.discriminatedUnion(
       channel_type: z.literal('ntfy'),
       config: z.strictObject({ url: topicUrl, token: headerSafe(MAX_TOKEN_LENGTH).optional() }),
     }),
+    z.strictObject({ channel_type: z.literal('email'), config: emailConfig }),
   ],
   {
     error: (issue) =>
@@ -121,13 +145,14 @@ export function parseChannelInput(body: unknown): ChannelInput {
  * address is judged as written, a host name by what it resolves to now (its name says nothing of
  * where it points; every send checks again on connect, so a name moved out of the allowed range
  * later is refused then). Throws ValidationError at `config.url`, naming the setting that would
- * allow the address; nats channels have no URL (their server is VIGIL_NATS_URL, the operator's).
+ * allow the address; nats and email channels have no URL (their servers are the operator's:
+ * VIGIL_NATS_URL, VIGIL_SMTP_URL or SES; the SMTP host passes the guard at every send).
  */
 export async function checkChannelDestination(
   input: ChannelInput,
   egress: { allow: readonly string[]; resolve?: Resolve; runtime?: Runtime },
 ): Promise<void> {
-  if (input.channel_type === 'nats') return;
+  if (input.channel_type === 'nats' || input.channel_type === 'email') return;
   try {
     await checkUrl(input.config.url, {
       allowPrivate: false,

@@ -22,6 +22,7 @@ export const webhookConfigSchema = z.object({ url: z.string(), secret: z.string(
 export const chatConfigSchema = z.object({ url: z.string() });
 export const natsConfigSchema = z.object({ subject: z.string() });
 export const ntfyConfigSchema = z.object({ url: z.string(), token: z.string().optional() });
+export const emailConfigSchema = z.object({ to: z.array(z.string()) });
 
 /** A stored channel: its type and that type's config (validated at create: channel-config.ts). */
 export const channelSchema = z
@@ -33,6 +34,7 @@ export const channelSchema = z
       z.object({ channel_type: z.literal('webhook'), config: webhookConfigSchema }),
       z.object({ channel_type: z.literal('nats'), config: natsConfigSchema }),
       z.object({ channel_type: z.literal('ntfy'), config: ntfyConfigSchema }),
+      z.object({ channel_type: z.literal('email'), config: emailConfigSchema }),
     ]),
   );
 export type ChannelRecord = z.infer<typeof channelSchema>;

@@ -64,6 +64,11 @@ export const publicChannelSchema = z
       channel_type: z.literal('ntfy'),
       config: z.strictObject({ url: urlView, token: redacted.optional() }),
     }),
+    z.strictObject({
+      ...channelCommon,
+      channel_type: z.literal('email'),
+      config: z.strictObject({ to: z.array(z.string()).meta({ description: 'The recipients' }) }),
+    }),
   ])
   .meta({ id: 'NotificationChannel', description: 'secret and token always read ********' });
 
@@ -173,6 +178,9 @@ export function publicChannel(channel: ChannelRecord, options: ChannelView): Pub
         channel_type: 'ntfy',
         config: { url: url(channel.config.url), ...(channel.config.token ? { token: REDACTED } : {}) },
       };
+    case 'email':
+      // Addresses are no secret (unlike Slack and Discord URLs): read-only keys see them too.
+      return { ...common, channel_type: 'email', config: { to: [...channel.config.to] } };
     default:
       return { ...common, channel_type: channel.channel_type, config: { url: url(channel.config.url) } };
   }
