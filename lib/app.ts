@@ -25,6 +25,8 @@ import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
+import { createMaintenanceService } from './maintenance/maintenance-service.ts';
+import { maintenanceRoutes } from './maintenance/routes.ts';
 import { composeMcp } from './mcp/compose.ts';
 import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
 import { createMcpRelay } from './mcp/relay.ts';
@@ -131,6 +133,7 @@ export function createApp(deps: CoreDeps) {
     tenants,
   });
 
+  const maintenance = createMaintenanceService({ table: deps.table, clock: deps.clock });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
   const mcp = composeMcp({
     table: deps.table,
@@ -199,6 +202,7 @@ export function createApp(deps: CoreDeps) {
       }),
     }),
     ...notifications.routes,
+    ...maintenanceRoutes({ maintenance }),
     ...actions.routes,
     ...skills.routes,
     ...mcpRoutes({
