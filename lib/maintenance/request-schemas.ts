@@ -44,7 +44,8 @@ export const windowBody = z
     const oneOff = body.starts_at !== undefined || body.ends_at !== undefined;
     const recurring =
       body.cron !== undefined || body.duration_seconds !== undefined || body.timezone !== undefined;
-    if (oneOff && recurring) return issue('cron', 'give either starts_at + ends_at or cron + duration_seconds');
+    if (oneOff && recurring)
+      return issue('cron', 'give either starts_at + ends_at or cron + duration_seconds');
     if (recurring) {
       if (body.cron === undefined) issue('cron', 'required for a recurring window');
       if (body.duration_seconds === undefined) issue('duration_seconds', 'required for a recurring window');

@@ -72,6 +72,13 @@ export async function createFixture(
   // A placeholder host is checked at run time only, so the fixture needs no resolvable destination.
   const action = await call('POST', '/v1/actions', { name: 'Fixture', url: 'https://{{host}}/hook' });
   const execution = await seedExecution(api, (await call('GET', '/v1/me')).id, action.id);
+  // A window far in the future: it covers the fixture's entity without quieting anything now.
+  const maintenance = await call('POST', '/v1/maintenance', {
+    name: 'Fixture window',
+    entity_ids: [a.id],
+    starts_at: '2099-01-01T00:00:00.000Z',
+    ends_at: '2099-01-01T01:00:00.000Z',
+  });
   const skill = await call('POST', '/v1/skills', {
     slug: `${prefix}-skill`,
     name: 'Fixture skill',
@@ -95,6 +102,7 @@ export async function createFixture(
       delivery,
       action: action.id,
       execution,
+      maintenance: maintenance.id,
       skill: skill.slug,
       pushToken: pushToken.id,
       pingToken: pushToken.token,
@@ -192,6 +200,7 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     logs: fx.ids.delivery,
     actions: fx.ids.action,
     executions: fx.ids.execution,
+    maintenance: fx.ids.maintenance,
     skills: fx.ids.skill,
     'push-tokens': fx.ids.pushToken,
     ping: fx.ids.pingToken,
