@@ -55,7 +55,12 @@ export function composeChangeConsumers(deps: {
       steps: purgeSteps,
     }),
     notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
-    actions: createActionTriggerConsumer({ queue: deps.actionQueue, logger: deps.logger }),
+    actions: createActionTriggerConsumer({
+      table: deps.table,
+      clock: deps.clock,
+      queue: deps.actionQueue,
+      logger: deps.logger,
+    }),
     ...(deps.statusStream ? { statusStream: deps.statusStream } : {}),
   };
 }

@@ -11,6 +11,7 @@ import type { ChannelRecord } from './channel-items.ts';
 import { handleDeliver } from './deliver.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { handleEvent } from './flow.ts';
+import { handleMaintenanceEnd } from './maintenance-end.ts';
 import { retryJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
@@ -37,6 +38,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleDeliver(deps, { ...job, body });
       case 'repeat':
         return handleRepeat(deps, body);
+      case 'maintenance_end':
+        return handleMaintenanceEnd(deps, body);
     }
   };
 

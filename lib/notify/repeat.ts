@@ -1,5 +1,6 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import { activeMaintenanceFor } from '../maintenance/evaluate.ts';
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
 import { repeatJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -17,7 +18,8 @@ import { isDownState } from './upstream.ts';
  * Repeats: while an entity stays down with the same transition and its check's policy asks for it,
  * every channel gets the alert again each `repeat_interval_seconds`. A `repeat` job waits for its
  * time in hops of at most 15 minutes (the longest queue delay); when due it stops on recovery, on
- * silence, or when the policy changed since the series began.
+ * silence, or when the policy changed since the series began, and is logged skipped while a
+ * maintenance window covers the entity.
  */
 
 type RepeatJob = Extract<NotifyJob, { kind: 'repeat' }>;
@@ -66,8 +68,14 @@ export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<vo
     return;
 
   const channels = await deps.channels.listForCheck(event.check_id);
+  // During a maintenance window a repeat is logged skipped; the series goes on after it.
+  const maintenance = await activeMaintenanceFor(deps.table, deps.clock, event.tenant_id, event.entity_id);
+  const skipped = maintenance ? { skipped: `maintenance: ${maintenance.name}` } : {};
   const records = channels.map((channel) =>
-    newDelivery({ event, channel, kind: 'repeat', seq: String(job.seq), timeMs: job.due_ms }, nowMs),
+    newDelivery(
+      { event, channel, kind: 'repeat', seq: String(job.seq), timeMs: job.due_ms, ...skipped },
+      nowMs,
+    ),
   );
   await storeAndDispatch(deps, records);
   // The next one counts from this one's due time, so a late run does not push the series back.
