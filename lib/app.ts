@@ -25,6 +25,7 @@ import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
+import { maintenanceLookup } from './maintenance/evaluate.ts';
 import { createMaintenanceService } from './maintenance/maintenance-service.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
 import { composeMcp } from './mcp/compose.ts';
@@ -101,7 +102,9 @@ export function createApp(deps: CoreDeps) {
   });
   const blueprints = createBlueprintStore(deps.table);
   const entities = createEntityStore(deps.table);
-  const catalog = { table: deps.table, clock: deps.clock, blueprints, entities };
+  // Entity responses say whether a maintenance window covers the entity (the tenant's windows, read once per response).
+  const maintenanceOf = (tenantId: string) => maintenanceLookup(deps.table, deps.clock, tenantId);
+  const catalog = { table: deps.table, clock: deps.clock, blueprints, entities, maintenance: maintenanceOf };
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 

@@ -7,6 +7,7 @@ import type { EntityStore } from '../catalog/entity-store.ts';
 import { createRelationStore } from '../catalog/relation-items.ts';
 import type { CheckService } from '../checks/check-service.ts';
 import { createCheckReadService } from '../checks/read-service.ts';
+import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Prober } from '../probes/types.ts';
 import { createStatusService } from '../status/status-service.ts';
@@ -34,7 +35,13 @@ export interface McpDeps {
 /** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions. */
 export function composeMcp(deps: McpDeps) {
   const { table, clock, cursors } = deps;
-  const catalog = { table, clock, blueprints: deps.blueprints, entities: deps.entities };
+  const catalog = {
+    table,
+    clock,
+    blueprints: deps.blueprints,
+    entities: deps.entities,
+    maintenance: (tenantId: string) => maintenanceLookup(table, clock, tenantId),
+  };
   const builtins = createBuiltins({
     clock,
     status: createStatusService({ table, clock, cursors }),

@@ -5,6 +5,7 @@ import type { JobInput } from '../platform/job-queue.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
+import { maintenanceEndJob } from './maintenance-end.ts';
 import {
   type DeliverySpec,
   effectivePolicy,
@@ -13,7 +14,6 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
-import { maintenanceEndJob } from './maintenance-end.ts';
 import { lastSentAtMs } from './notify-state-items.ts';
 import type { PolicyRecord } from './policy-items.ts';
 import { firstRepeat } from './repeat.ts';
