@@ -8,6 +8,7 @@ import { createRelationStore } from '../catalog/relation-items.ts';
 import type { CheckService } from '../checks/check-service.ts';
 import { createCheckReadService } from '../checks/read-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
+import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Prober } from '../probes/types.ts';
 import { createStatusService } from '../status/status-service.ts';
@@ -52,6 +53,7 @@ export function composeMcp(deps: McpDeps) {
     checkService: deps.checkService,
     checkReads: createCheckReadService({ table, checkService: deps.checkService, clock, cursors }),
     prober: deps.prober,
+    maintenance: createMaintenanceService({ table, clock }),
   });
   const tools = createToolCatalog({
     skills: deps.skills,
