@@ -68,7 +68,9 @@ describe('a maintenance window', () => {
     );
     expect(flags).toEqual({ [covered.entityId]: true, [other.entityId]: false });
     expect((await h.call('GET', '/v1/blueprints/svc/entities/e1', undefined, 200)).in_maintenance).toBe(true);
-    expect((await h.call('GET', '/v1/blueprints/svc/entities/e2', undefined, 200)).in_maintenance).toBe(false);
+    expect((await h.call('GET', '/v1/blueprints/svc/entities/e2', undefined, 200)).in_maintenance).toBe(
+      false,
+    );
     const listed = await h.call('GET', '/v1/blueprints/svc/entities', undefined, 200);
     expect(listed.map((e: { in_maintenance: boolean }) => e.in_maintenance)).toEqual([true, false]);
   });
@@ -125,9 +127,9 @@ describe('a maintenance window', () => {
     // The end is past a 15-minute queue delay: the look waits in hops.
     await h.time.advance(35 * MINUTE, MINUTE);
     await h.settle();
-    expect(h.sent.map((s) => `${s.alert.event.entity_id}:${s.alert.kind}:${s.alert.event.to_state}`)).toEqual([
-      `${down.entityId}:alert:down`,
-    ]);
+    expect(h.sent.map((s) => `${s.alert.event.entity_id}:${s.alert.kind}:${s.alert.event.to_state}`)).toEqual(
+      [`${down.entityId}:alert:down`],
+    );
     expect(h.sent[0]?.atMs).toBeGreaterThanOrEqual(Date.parse(ends_at));
     expect(statuses(await h.logs(down.checkId))).toEqual(['alert:sent', 'alert:skipped:maintenance: Deploy']);
     expect(statuses(await h.logs(recovered.checkId))).toEqual([
@@ -148,10 +150,7 @@ describe('a maintenance window', () => {
     await window({ entity_ids: [entityId] }, 8);
 
     await h.time.advance(6 * MINUTE, 30_000);
-    expect(statuses(await h.logs(checkId))).toEqual([
-      'repeat:skipped:maintenance: Deploy',
-      'alert:sent',
-    ]);
+    expect(statuses(await h.logs(checkId))).toEqual(['repeat:skipped:maintenance: Deploy', 'alert:sent']);
     await h.time.advance(5 * MINUTE, 30_000);
     expect(statuses(await h.logs(checkId))).toEqual([
       'repeat:sent',

@@ -22,7 +22,12 @@ const base: WindowRecord = {
 };
 
 /** A daily 02:30 Berlin window of 30 minutes. */
-const nightly: WindowRecord = { ...base, cron: '30 2 * * *', duration_seconds: 1800, timezone: 'Europe/Berlin' };
+const nightly: WindowRecord = {
+  ...base,
+  cron: '30 2 * * *',
+  duration_seconds: 1800,
+  timezone: 'Europe/Berlin',
+};
 const at = (iso: string) => Date.parse(iso);
 const on = (window: WindowRecord, iso: string) => activeSpan(window, at(iso)) !== undefined;
 
