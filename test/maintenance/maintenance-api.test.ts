@@ -192,10 +192,10 @@ describe.each(runtimes)('maintenance windows ($runtime runtime)', ({ start }) =>
       starts_at: iso(T0),
       ends_at: iso(T0 + 600_000),
     });
-    expect(made.isError, JSON.stringify(made)).toBeFalsy();
+    expect(made?.isError, JSON.stringify(made)).toBeFalsy();
     expect(data(made).window).toMatchObject({ name: 'Agent work', active: true });
     const bad = await api.app.tools.call(admin, 'create_maintenance', { name: 'Nothing' });
-    expect(bad.isError).toBe(true);
+    expect(bad?.isError).toBe(true);
 
     const listed = data(await api.app.tools.call(viewer, 'list_maintenance', {}));
     expect(listed.windows.map((w: { name: string }) => w.name)).toContain('Agent work');

@@ -220,6 +220,14 @@ export function fillPath(route: Route, fx: TenantFixture): string {
   );
 }
 
+/** A maintenance window of the fixture's entity, far in the future. */
+const maintenanceBody = (fx: TenantFixture) => ({
+  name: 'Another window',
+  entity_ids: [fx.ids.entityId],
+  starts_at: '2099-02-01T00:00:00.000Z',
+  ends_at: '2099-02-01T01:00:00.000Z',
+});
+
 /** A valid body for each write route (so a test sees the 404/403 rather than a 400). */
 export function sampleBody(route: Route, fx: TenantFixture): unknown {
   const bodies: Record<string, unknown> = {
@@ -262,6 +270,9 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'PUT /v1/actions/{id}': { name: 'Renamed' },
     'DELETE /v1/actions/{id}': undefined,
     'POST /v1/actions/{id}/run': { vars: {} },
+    'POST /v1/maintenance': maintenanceBody(fx),
+    'PUT /v1/maintenance/{id}': maintenanceBody(fx),
+    'DELETE /v1/maintenance/{id}': undefined,
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,
