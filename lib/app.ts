@@ -27,6 +27,9 @@ import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
 import { incidentRoutes } from './incidents/routes.ts';
+import { maintenanceLookup } from './maintenance/evaluate.ts';
+import { createMaintenanceService } from './maintenance/maintenance-service.ts';
+import { maintenanceRoutes } from './maintenance/routes.ts';
 import { composeMcp } from './mcp/compose.ts';
 import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
 import { createMcpRelay } from './mcp/relay.ts';
@@ -104,7 +107,9 @@ export function createApp(deps: CoreDeps) {
   });
   const blueprints = createBlueprintStore(deps.table);
   const entities = createEntityStore(deps.table);
-  const catalog = { table: deps.table, clock: deps.clock, blueprints, entities };
+  // Entity responses say whether a maintenance window covers the entity (the tenant's windows, read once per response).
+  const maintenanceOf = (tenantId: string) => maintenanceLookup(deps.table, deps.clock, tenantId);
+  const catalog = { table: deps.table, clock: deps.clock, blueprints, entities, maintenance: maintenanceOf };
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 
@@ -146,6 +151,7 @@ export function createApp(deps: CoreDeps) {
     executions: actions.executions,
   });
 
+  const maintenance = createMaintenanceService({ table: deps.table, clock: deps.clock });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
   const mcp = composeMcp({
     table: deps.table,
@@ -215,6 +221,7 @@ export function createApp(deps: CoreDeps) {
       }),
     }),
     ...notifications.routes,
+    ...maintenanceRoutes({ maintenance }),
     ...actions.routes,
     ...incidentRoutes({ incidents }),
     ...skills.routes,

@@ -5,6 +5,7 @@ import { purgeEntityRelations } from './catalog/relation-purge.ts';
 import { purgeEntityChecks } from './checks/check-purge.ts';
 import { TRANSITION_ENTITY } from './checks/transition-items.ts';
 import { createIncidentConsumer, type InMaintenance } from './incidents/incident-consumer.ts';
+import { activeMaintenanceFor } from './maintenance/evaluate.ts';
 import { createNotifyConsumer } from './notify/consumer.ts';
 import type { NotifyJob } from './notify/jobs.ts';
 import type { Clock } from './platform/clock.ts';
@@ -60,11 +61,20 @@ export function composeChangeConsumers(deps: {
       steps: purgeSteps,
     }),
     notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
-    actions: createActionTriggerConsumer({ queue: deps.actionQueue, logger: deps.logger }),
+    actions: createActionTriggerConsumer({
+      table: deps.table,
+      clock: deps.clock,
+      queue: deps.actionQueue,
+      logger: deps.logger,
+    }),
     incidents: createIncidentConsumer({
       table: deps.table,
       logger: deps.logger,
-      inMaintenance: deps.inMaintenance,
+      // An incident opened while a window covers its entity is marked in_maintenance.
+      inMaintenance:
+        deps.inMaintenance ??
+        (async (tenantId, entityId) =>
+          (await activeMaintenanceFor(deps.table, deps.clock, tenantId, entityId)) !== undefined),
     }),
     ...(deps.statusStream ? { statusStream: deps.statusStream } : {}),
   };

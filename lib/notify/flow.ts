@@ -1,9 +1,11 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import { isRecovery, type StateChangeEvent } from '../domain/state-change-event.ts';
+import { activeMaintenanceFor } from '../maintenance/evaluate.ts';
 import type { JobInput } from '../platform/job-queue.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
+import { maintenanceEndJob } from './maintenance-end.ts';
 import {
   type DeliverySpec,
   effectivePolicy,
@@ -48,6 +50,13 @@ async function skipReason(
 ): Promise<string | undefined> {
   if (event.from_state === 'unknown' && event.to_state === 'up') return 'first result';
   if (policy.silenced) return 'silenced';
+  const maintenance = await activeMaintenanceFor(deps.table, deps.clock, event.tenant_id, event.entity_id);
+  if (maintenance) {
+    // A down skipped now gets one look when the window ends (maintenance-end.ts).
+    if (isDownState(event.to_state))
+      await enqueueAll(deps, [maintenanceEndJob(event, maintenance, deps.clock.now())]);
+    return `maintenance: ${maintenance.name}`;
+  }
   if (isRecovery(event) && !policy.notify_on_recovery) return 'recovery alerts are off';
   const lastSent = await lastSentAtMs(deps.table, event.check_id);
   if (lastSent !== undefined && policy.cooldown_seconds > 0) {
@@ -95,8 +104,14 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
   const channels: (ChannelRecord | null)[] = await deps.channels.listForCheck(event.check_id);
   const reason = await skipReason(deps, event, policy);
-  const seq = job.after_upstream ? `after:${job.after_upstream}` : '0';
-  const timeMs = (job.after_upstream && idTimeMs(job.after_upstream)) || Date.parse(event.timestamp);
+  const after = job.after_maintenance;
+  const seq = after
+    ? `maint:${after.window_id}:${after.ends_ms}`
+    : job.after_upstream
+      ? `after:${job.after_upstream}`
+      : '0';
+  const timeMs =
+    after?.ends_ms ?? ((job.after_upstream && idTimeMs(job.after_upstream)) || Date.parse(event.timestamp));
   const base: Omit<DeliverySpec, 'channel'> = { event, kind: 'alert', seq, timeMs };
 
   if (reason !== undefined || channels.length === 0) {

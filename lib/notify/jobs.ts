@@ -21,6 +21,8 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     event: stateChangeEventSchema,
     /** Set when an upstream's recovery released this held-back alert: that upstream's transition id. */
     after_upstream: z.string().optional(),
+    /** Set when a maintenance window's end re-evaluates an alert skipped during it: the window and its end. */
+    after_maintenance: z.object({ window_id: z.string(), ends_ms: z.number().int() }).optional(),
   }),
   z.object({ kind: z.literal('deliver'), tenant_id: z.string(), delivery_id: z.string() }),
   z.object({
@@ -30,6 +32,13 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     seq: z.number().int().min(1),
     /** The policy revision that asked for it: a changed policy stops the series. */
     policy_revision: z.number().int(),
+    due_ms: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('maintenance_end'),
+    event: stateChangeEventSchema,
+    window_id: z.string(),
+    /** The window's end: the job waits for it. */
     due_ms: z.number().int(),
   }),
 ]);

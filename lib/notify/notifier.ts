@@ -13,6 +13,7 @@ import type { DeliveryRecord } from './delivery-items.ts';
 import { handleEvent } from './flow.ts';
 import { retryJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
+import { handleMaintenanceEnd } from './maintenance-end.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
 import type { NotifyActions, SendOutcome } from './ports.ts';
 import { handleRepeat } from './repeat.ts';
@@ -37,6 +38,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleDeliver(deps, { ...job, body });
       case 'repeat':
         return handleRepeat(deps, body);
+      case 'maintenance_end':
+        return handleMaintenanceEnd(deps, body);
     }
   };
 

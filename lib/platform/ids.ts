@@ -20,6 +20,7 @@ export type IdPrefix =
   | 'skl'
   | 'ptk'
   | 'cel'
+  | 'mnt'
   | 'req';
 
 /**

@@ -73,6 +73,13 @@ export async function createFixture(
   const action = await call('POST', '/v1/actions', { name: 'Fixture', url: 'https://{{host}}/hook' });
   const execution = await seedExecution(api, (await call('GET', '/v1/me')).id, action.id);
   const incident = await seedIncident(api, key, (await call('GET', '/v1/me')).id, check.id, a.id);
+  // A window far in the future: it covers the fixture's entity without quieting anything now.
+  const maintenance = await call('POST', '/v1/maintenance', {
+    name: 'Fixture window',
+    entity_ids: [a.id],
+    starts_at: '2099-01-01T00:00:00.000Z',
+    ends_at: '2099-01-01T01:00:00.000Z',
+  });
   const skill = await call('POST', '/v1/skills', {
     slug: `${prefix}-skill`,
     name: 'Fixture skill',
@@ -97,6 +104,7 @@ export async function createFixture(
       action: action.id,
       execution,
       incident,
+      maintenance: maintenance.id,
       skill: skill.slug,
       pushToken: pushToken.id,
       pingToken: pushToken.token,
@@ -222,6 +230,7 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     actions: fx.ids.action,
     executions: fx.ids.execution,
     incidents: fx.ids.incident,
+    maintenance: fx.ids.maintenance,
     skills: fx.ids.skill,
     'push-tokens': fx.ids.pushToken,
     ping: fx.ids.pingToken,
@@ -240,6 +249,14 @@ export function fillPath(route: Route, fx: TenantFixture): string {
     encodeURIComponent(paramValue(route, name, fx)),
   );
 }
+
+/** A maintenance window of the fixture's entity, far in the future. */
+const maintenanceBody = (fx: TenantFixture) => ({
+  name: 'Another window',
+  entity_ids: [fx.ids.entityId],
+  starts_at: '2099-02-01T00:00:00.000Z',
+  ends_at: '2099-02-01T01:00:00.000Z',
+});
 
 /** A valid body for each write route (so a test sees the 404/403 rather than a 400). */
 export function sampleBody(route: Route, fx: TenantFixture): unknown {
@@ -285,6 +302,9 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/actions/{id}/run': { vars: {} },
     'POST /v1/incidents/{incident_id}/acknowledge': undefined,
     'POST /v1/incidents/{incident_id}/notes': { text: 'a note' },
+    'POST /v1/maintenance': maintenanceBody(fx),
+    'PUT /v1/maintenance/{id}': maintenanceBody(fx),
+    'DELETE /v1/maintenance/{id}': undefined,
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,

@@ -25,7 +25,7 @@ const entityRef = {
   additionalProperties: false,
 };
 
-/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state and the incident tools. */
+/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools. */
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
@@ -181,6 +181,54 @@ export const CATALOG_OPS_MANIFEST = {
         additionalProperties: false,
       },
       annotations: builtinAnnotations('add_incident_note'),
+    },
+    {
+      name: 'list_maintenance',
+      description:
+        'Maintenance windows (one-off and recurring) with what they cover and whether each is on now.',
+      inputSchema: noInput,
+      annotations: builtinAnnotations('list_maintenance'),
+    },
+    {
+      name: 'create_maintenance',
+      description:
+        'Quiet entities for a while: during the window alerts are logged skipped, state-change actions do not fire; a window ending with an entity still down alerts once.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 100, description: 'What the window is for' },
+          entity_ids: {
+            type: 'array',
+            maxItems: 100,
+            items: { type: 'string' },
+            description: 'Entities covered (ent_…)',
+          },
+          blueprint_slugs: {
+            type: 'array',
+            maxItems: 20,
+            items: { type: 'string' },
+            description: 'Every entity of these blueprints is covered',
+          },
+          include_dependents: {
+            type: 'boolean',
+            default: false,
+            description: 'Also cover entities that depend on a covered one, transitively',
+          },
+          starts_at: { type: 'string', description: 'One-off: ISO 8601 UTC start' },
+          ends_at: { type: 'string', description: 'One-off: ISO 8601 UTC end' },
+          cron: { type: 'string', maxLength: 200, description: 'Recurring: 5-field cron expression' },
+          duration_seconds: {
+            type: 'integer',
+            minimum: 60,
+            maximum: 604800,
+            description: 'Recurring: how long each run lasts',
+          },
+          timezone: { type: 'string', maxLength: 64, description: 'Recurring: IANA timezone, default UTC' },
+        },
+        required: ['name'],
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('create_maintenance'),
     },
   ],
 } satisfies CreateSkillBody;

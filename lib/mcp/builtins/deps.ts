@@ -7,6 +7,7 @@ import type { CheckService } from '../../checks/check-service.ts';
 import type { CheckReadService } from '../../checks/read-service.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { IncidentService } from '../../incidents/incident-service.ts';
+import type { MaintenanceService } from '../../maintenance/maintenance-service.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Prober } from '../../probes/types.ts';
@@ -25,6 +26,7 @@ export interface BuiltinDeps {
   /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
   prober: Prober;
   incidents: Pick<IncidentService, 'list' | 'acknowledge' | 'addNote'>;
+  maintenance: Pick<MaintenanceService, 'list' | 'create'>;
 }
 
 /**

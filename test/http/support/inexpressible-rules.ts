@@ -115,6 +115,18 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     message: /VIGIL_EGRESS_ALLOW|could not resolve/,
     why: "the SSRF guard resolves the host at create time, and keeps http:// to VIGIL_EGRESS_ALLOW (this test's resolver answers 127.0.0.1, allowed)",
   },
+  {
+    operation: 'POST /v1/maintenance',
+    path: /^(entity_ids|starts_at|ends_at|cron|duration_seconds|timezone)\b/,
+    message: /./,
+    why: 'a window is one-off (starts_at before ends_at) or recurring (a 5-field cron croner reads, an IANA timezone), covers something, and lists stored entities only: comparisons, grammars, name lists and stored data',
+  },
+  {
+    operation: 'PUT /v1/maintenance/{id}',
+    path: /^(entity_ids|starts_at|ends_at|cron|duration_seconds|timezone)\b/,
+    message: /./,
+    why: 'a window is one-off (starts_at before ends_at) or recurring (a 5-field cron croner reads, an IANA timezone), covers something, and lists stored entities only: comparisons, grammars, name lists and stored data',
+  },
 ];
 
 /** MCP answers a JSON-RPC error for these even to a body valid by the document. */
