@@ -717,6 +717,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Incidents, newest first: {incidents, next_cursor}; filters state and entity_id */
+        get: operations["listIncidents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One incident with its timeline */
+        get: operations["getIncident"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incident_id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Acknowledge an open incident (stops repeats and escalation); idempotent: an acknowledged or resolved one answers as it is */
+        post: operations["acknowledgeIncident"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incident_id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a note (at most 4096 bytes, 200 per incident) */
+        post: operations["addIncidentNote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/skills": {
         parameters: {
             query?: never;
@@ -1469,6 +1537,102 @@ export interface components {
             seq: number;
             line: string;
             at: components["schemas"]["Timestamp"];
+        };
+        Incident: {
+            /** @description inc_ + a 26-character ULID (the opening transition’s) */
+            id: string;
+            entity_id: string;
+            entity_name: string;
+            /** @enum {string} */
+            state: "open" | "acknowledged" | "resolved";
+            opened_at: components["schemas"]["Timestamp"];
+            acknowledged_at: components["schemas"]["Timestamp"] | null;
+            /** @description The user (usr_…) whose key acknowledged */
+            acknowledged_by: string | null;
+            resolved_at: components["schemas"]["Timestamp"] | null;
+            /** @description Until resolution, or until now while unresolved */
+            duration_seconds: number;
+            /** @description Opened during a maintenance window of the entity */
+            in_maintenance: boolean;
+        };
+        IncidentDetail: {
+            /** @description inc_ + a 26-character ULID (the opening transition’s) */
+            id: string;
+            entity_id: string;
+            entity_name: string;
+            /** @enum {string} */
+            state: "open" | "acknowledged" | "resolved";
+            opened_at: components["schemas"]["Timestamp"];
+            acknowledged_at: components["schemas"]["Timestamp"] | null;
+            /** @description The user (usr_…) whose key acknowledged */
+            acknowledged_by: string | null;
+            resolved_at: components["schemas"]["Timestamp"] | null;
+            /** @description Until resolution, or until now while unresolved */
+            duration_seconds: number;
+            /** @description Opened during a maintenance window of the entity */
+            in_maintenance: boolean;
+            /** @description Oldest first: transitions, alerts, action runs, acknowledgement, notes, resolution (at most 500) */
+            timeline: ({
+                /** @constant */
+                type: "transition";
+                at: string;
+                transition_id: string;
+                check_id: string;
+                /** @enum {string} */
+                from_state: "unknown" | "up" | "down" | "degraded";
+                /** @enum {string} */
+                to_state: "unknown" | "up" | "down" | "degraded";
+                reason: string;
+            } | {
+                /** @constant */
+                type: "alert";
+                at: string;
+                delivery_id: string;
+                /** @enum {string} */
+                kind: "alert" | "repeat" | "test";
+                /** @description pending, retrying, sent, failed or skipped */
+                status: string;
+                /** @description Why it was skipped (status skipped) */
+                reason: string | null;
+                channel_id: string | null;
+                channel_type: string | null;
+            } | {
+                /** @constant */
+                type: "action";
+                at: string;
+                execution_id: string;
+                action_id: string;
+                dispatch_status: string;
+                status_code: number | null;
+            } | {
+                /** @constant */
+                type: "acknowledgement";
+                at: string;
+                by: string;
+            } | {
+                /** @constant */
+                type: "note";
+                at: string;
+                by: string;
+                text: string;
+            } | {
+                /** @constant */
+                type: "resolution";
+                at: string;
+                transition_id: string;
+            })[];
+            /** @description Entries were left out (the timeline’s bounds) */
+            timeline_truncated: boolean;
+        };
+        IncidentNoteInput: {
+            /** @description The note: 1 character to 4096 bytes (UTF-8) */
+            text: string;
+        };
+        IncidentNote: {
+            incident_id: string;
+            text: string;
+            created_by: string;
+            created_at: components["schemas"]["Timestamp"];
         };
         Skill: {
             /** @description skl_ + a 26-character ULID */
@@ -6892,6 +7056,327 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listIncidents: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200; default 50 */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only incidents in this state */
+                state?: "open" | "acknowledged" | "resolved";
+                /** @description Only the incidents of this entity */
+                entity_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        incidents: components["schemas"]["Incident"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDetail"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acknowledgeIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addIncidentNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncidentNoteInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentNote"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
