@@ -151,7 +151,7 @@ describe('console incidents', { timeout: 90_000 }, () => {
     const timeline = p.page.getByRole('list', { name: 'Timeline, oldest first' });
     await expectText(
       timeline.locator('[data-type="transition"]').first(),
-      /^up\W+to\W+down by Push check for billing/,
+      /^up\W+to\W+down\s*by Push check for billing/,
     );
     // No channel: the alert is logged skipped, with its reason. The down action ran against the receiver.
     await expectText(timeline.locator('[data-type="alert"]').first(), /^Alert skipped: .+/);

@@ -36,7 +36,7 @@ export function EntityIncidents({ entityId, entityState }: { entityId: string; e
           {mttr ? (
             <p>
               Mean time to resolve: <strong>{durationInWords(mttr.seconds)}</strong>{' '}
-              <span className="muted">(of {mttr.of} resolved here)</span>
+              <span className="muted">(of the {mttr.of === 1 ? 'one' : mttr.of} resolved below)</span>
             </p>
           ) : null}
           <IncidentTable label="Incident history" incidents={incidents} withEntity={false} />

@@ -90,6 +90,12 @@ export function IncidentTable({
   );
 }
 
+/** When an incident was acknowledged; "not yet" while open, "never" once resolved without. */
+export function Acknowledged({ incident: i }: { incident: Incident }) {
+  if (i.acknowledged_at) return <Time iso={i.acknowledged_at} />;
+  return <span className="muted">{i.state === 'resolved' ? 'never' : 'not yet'}</span>;
+}
+
 function when(i: Incident): string {
   return new Date(i.opened_at).toLocaleString();
 }

@@ -49,15 +49,18 @@ function Step({
 }) {
   switch (e.type) {
     case 'transition':
+      // A fragment: each part is its own item of the feed line (it wraps on narrow screens).
       return (
-        <span className="feed-change">
-          <StateBadge state={e.from_state} /> <span aria-hidden="true">→</span>
-          <span className="visually-hidden"> to </span> <StateBadge state={e.to_state} />{' '}
+        <>
+          <span className="feed-change">
+            <StateBadge state={e.from_state} /> <span aria-hidden="true">→</span>
+            <span className="visually-hidden"> to </span> <StateBadge state={e.to_state} />
+          </span>
           <span>
             by <Link to={`/checks/${e.check_id}`}>{checkName(e.check_id)}</Link>
           </span>
           {e.reason ? <span className="feed-reason">{e.reason}</span> : null}
-        </span>
+        </>
       );
     case 'alert':
       return <span>{alertInWords(e)}</span>;

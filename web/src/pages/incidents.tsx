@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { AcknowledgeButton, NoteForm } from '../incidents/incident-controls';
-import { Duration, IncidentState, IncidentTable } from '../incidents/incident-table';
+import { Acknowledged, Duration, IncidentState, IncidentTable } from '../incidents/incident-table';
 import {
   UNRESOLVED_REFRESH_MS,
   useEntityAddresses,
@@ -77,7 +77,9 @@ function Resolved() {
           {mttr ? (
             <p>
               Mean time to resolve: <strong>{durationInWords(mttr.seconds)}</strong>{' '}
-              <span className="muted">(the {mttr.of} incidents below)</span>
+              <span className="muted">
+                ({mttr.of === 1 ? 'the incident below' : `the ${mttr.of} incidents below`})
+              </span>
             </p>
           ) : null}
           <IncidentTable label="Resolved incidents" incidents={resolved.data?.incidents ?? []} />
@@ -142,14 +144,8 @@ export function IncidentPage() {
           </dd>
           <dt>Acknowledged</dt>
           <dd>
-            {i.acknowledged_at ? (
-              <>
-                <Time iso={i.acknowledged_at} />
-                {i.acknowledged_by ? ` by ${who(i.acknowledged_by)}` : null}
-              </>
-            ) : (
-              <span className="muted">not yet</span>
-            )}
+            <Acknowledged incident={i} />
+            {i.acknowledged_at && i.acknowledged_by ? ` by ${who(i.acknowledged_by)}` : null}
           </dd>
           <dt>Resolved</dt>
           <dd>{i.resolved_at ? <Time iso={i.resolved_at} /> : <span className="muted">not yet</span>}</dd>
