@@ -6,6 +6,7 @@ import { BlueprintPage, CatalogPage } from './pages/catalog';
 import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
+import { IncidentPage, IncidentsPage } from './pages/incidents';
 import { NotificationsPage } from './pages/notifications';
 import { SettingsPage } from './pages/settings';
 import { SignInPage } from './pages/sign-in';
@@ -35,6 +36,8 @@ export function App() {
           <Route path="/checks" element={<ChecksPage />} />
           <Route path="/checks/new" element={<NewCheckPage />} />
           <Route path="/checks/:id" element={<CheckPage />} />
+          <Route path="/incidents" element={<IncidentsPage />} />
+          <Route path="/incidents/:id" element={<IncidentPage />} />
           <Route path="/notifications" element={<NotificationsPage />} />
           <Route path="/actions" element={<ActionsPage />} />
           <Route path="/actions/:id" element={<ActionPage />} />

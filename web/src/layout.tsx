@@ -5,6 +5,7 @@ import { useSession } from './session';
 
 const NAV = [
   ['/status', 'Status'],
+  ['/incidents', 'Incidents'],
   ['/catalog', 'Catalog'],
   ['/catalog/graph', 'Graph'],
   ['/checks', 'Checks'],
