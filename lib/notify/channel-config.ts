@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { natsSubjectProblem } from '../domain/nats-subject.ts';
 import { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
+import { idSchema } from '../http/route-schemas.ts';
 import { parseInput } from '../http/validation.ts';
 import type { Runtime } from '../platform/config.ts';
 import { egressRefusal } from '../platform/egress-advice.ts';
@@ -86,27 +87,63 @@ const subject = z
 
 const chatConfig = z.strictObject({ url: receiverUrl });
 
-/** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
-export const channelInputSchema = z.discriminatedUnion(
-  'channel_type',
-  [
-    z.strictObject({ channel_type: z.literal('slack'), config: chatConfig }),
-    z.strictObject({ channel_type: z.literal('discord'), config: chatConfig }),
+/** The channel variants, each with `extra` fields (a tenant channel's name) besides type and config. */
+function channelVariants<E extends z.core.$ZodLooseShape>(extra: E) {
+  return [
+    z.strictObject({ ...extra, channel_type: z.literal('slack'), config: chatConfig }),
+    z.strictObject({ ...extra, channel_type: z.literal('discord'), config: chatConfig }),
     z.strictObject({
+      ...extra,
       channel_type: z.literal('webhook'),
       config: z.strictObject({ url: receiverUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
     }),
-    z.strictObject({ channel_type: z.literal('nats'), config: z.strictObject({ subject }) }),
+    z.strictObject({ ...extra, channel_type: z.literal('nats'), config: z.strictObject({ subject }) }),
     z.strictObject({
+      ...extra,
       channel_type: z.literal('ntfy'),
       config: z.strictObject({ url: topicUrl, token: headerSafe(MAX_TOKEN_LENGTH).optional() }),
     }),
-  ],
-  {
-    error: (issue) =>
-      issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')}` : undefined,
-  },
+  ] as const;
+}
+
+const unknownType = {
+  error: (issue: z.core.$ZodRawIssue) =>
+    issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')}` : undefined,
+};
+
+/** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
+export const channelInputSchema = z.discriminatedUnion('channel_type', channelVariants({}), unknownType);
+
+/** A tenant channel's name: what the console and routes show it by. */
+export const MAX_CHANNEL_NAME_LENGTH = 100;
+export const channelNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_CHANNEL_NAME_LENGTH, `must be at most ${MAX_CHANNEL_NAME_LENGTH} characters`)
+  .meta({ description: 'Shown in the console and the routes editor' });
+
+/** POST /v1/notify/channels: a tenant channel `{name, channel_type, config}`, validated as a check's. */
+export const tenantChannelInputSchema = z
+  .discriminatedUnion('channel_type', channelVariants({ name: channelNameSchema }), unknownType)
+  .meta({ id: 'TenantChannelInput' });
+export type TenantChannelInput = z.output<typeof tenantChannelInputSchema>;
+
+/** `{channel_id}` in place of a new channel: attaches that tenant channel to the check. */
+export const attachChannelSchema = z.strictObject({
+  // Absent: the variant without a type (OpenAPI's discriminator then stays off this union).
+  channel_type: z.undefined().optional().meta({ description: 'Absent when attaching' }),
+  channel_id: idSchema('chn').meta({ description: 'A tenant channel (POST /v1/notify/channels) to attach' }),
+});
+
+/** POST /v1/checks/{check_id}/policy/channels: a new channel of the check, or `{channel_id}` to attach a tenant channel. */
+export const checkChannelBodySchema = z.discriminatedUnion(
+  'channel_type',
+  [...channelVariants({}), attachChannelSchema],
+  unknownType,
 );
+export type CheckChannelBody = z.output<typeof checkChannelBodySchema>;
+
 /** A validated channel body, ready to store. */
 export type ChannelInput = z.output<typeof channelInputSchema>;
 
@@ -124,7 +161,7 @@ export function parseChannelInput(body: unknown): ChannelInput {
  * allow the address; nats channels have no URL (their server is VIGIL_NATS_URL, the operator's).
  */
 export async function checkChannelDestination(
-  input: ChannelInput,
+  input: ChannelInput | TenantChannelInput,
   egress: { allow: readonly string[]; resolve?: Resolve; runtime?: Runtime },
 ): Promise<void> {
   if (input.channel_type === 'nats') return;

@@ -15,6 +15,7 @@ import {
 import { lastSentAtMs } from './notify-state-items.ts';
 import type { PolicyRecord } from './policy-items.ts';
 import { firstRepeat } from './repeat.ts';
+import { channelsForEvent } from './route-channels.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
 import { downUpstreams, isDownState } from './upstream.ts';
 
@@ -93,7 +94,7 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   if (event.to_state === 'up') await releaseHeldBack(deps, event);
 
   const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
-  const channels: (ChannelRecord | null)[] = await deps.channels.listForCheck(event.check_id);
+  const channels: (ChannelRecord | null)[] = await channelsForEvent(deps, event);
   const reason = await skipReason(deps, event, policy);
   const seq = job.after_upstream ? `after:${job.after_upstream}` : '0';
   const timeMs = (job.after_upstream && idTimeMs(job.after_upstream)) || Date.parse(event.timestamp);

@@ -11,6 +11,7 @@ import {
   storeAndDispatch,
 } from './notify-deps.ts';
 import type { PolicyRecord } from './policy-items.ts';
+import { channelsForEvent } from './route-channels.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -65,7 +66,7 @@ export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<vo
   if (policy.silenced || policy.revision !== job.policy_revision || policy.repeat_interval_seconds <= 0)
     return;
 
-  const channels = await deps.channels.listForCheck(event.check_id);
+  const channels = await channelsForEvent(deps, event);
   const records = channels.map((channel) =>
     newDelivery({ event, channel, kind: 'repeat', seq: String(job.seq), timeMs: job.due_ms }, nowMs),
   );

@@ -20,7 +20,8 @@ export type IdPrefix =
   | 'skl'
   | 'ptk'
   | 'cel'
-  | 'req';
+  | 'req'
+  | 'rte';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws
