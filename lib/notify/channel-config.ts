@@ -132,7 +132,8 @@ export type TenantChannelInput = z.output<typeof tenantChannelInputSchema>;
 /** `{channel_id}` in place of a new channel: attaches that tenant channel to the check. */
 export const attachChannelSchema = z.strictObject({
   // Absent: the variant without a type (OpenAPI's discriminator then stays off this union).
-  channel_type: z.undefined().optional().meta({ description: 'Absent when attaching' }),
+  // `not: {}` states "absent" in the document (zod's undefined has no JSON Schema).
+  channel_type: z.undefined().optional().meta({ description: 'Absent when attaching', not: {} }),
   channel_id: idSchema('chn').meta({ description: 'A tenant channel (POST /v1/notify/channels) to attach' }),
 });
 

@@ -55,6 +55,8 @@ const NEVER_SUCCEEDS: Record<string, string> = {
   'PUT /v1/checks/{id}':
     "the fixture's check is a push check: most generated bodies set a field only http checks take (400)",
   'DELETE /v1/blueprints/{slug}': 'the fixture blueprint still holds entities (409)',
+  'POST /v1/notify/routes':
+    'a route names existing tenant channels in arrays; hints stand for strings only, so generated ids name none (400)',
 };
 
 function hintsFor(fx: TenantFixture, invitationToken: string): Hints {
