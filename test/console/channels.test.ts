@@ -178,7 +178,10 @@ describe('console shared channels and routes', { timeout: 90_000 }, () => {
     await signIn(p.page, viewer.body.key);
     await p.page.goto('/channels');
     await p.page.getByRole('table', { name: 'Shared channels' }).getByText('********').first().waitFor();
-    await p.page.getByRole('table', { name: 'Routes' }).getByRole('cell', { name: 'every alert', exact: true }).waitFor();
+    await p.page
+      .getByRole('table', { name: 'Routes' })
+      .getByRole('cell', { name: 'every alert', exact: true })
+      .waitFor();
     await expectCount(p.page.getByText(/https:/), 0);
     await expectCount(p.page.locator('form'), 0);
     await expectCount(p.page.getByRole('button', { name: /^(Send test|Delete|Create)/ }), 0);
