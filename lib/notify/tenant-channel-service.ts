@@ -48,13 +48,13 @@ export function createTenantChannelService(deps: TenantChannelServiceDeps) {
     async create(caller: Caller, input: TenantChannelInput) {
       await destinationOk(input);
       const now = isoTime(clock.now());
-      const record = {
+      const record: TenantChannelRecord = {
         ...input,
         id: newId('chn', clock.now()),
         tenant_id: caller.tenantId,
         created_at: now,
         updated_at: now,
-      } as TenantChannelRecord;
+      };
       if (!(await channels.createShared(record)))
         throw new LimitExceededError(`a tenant has at most ${MAX_TENANT_CHANNELS} tenant channels`);
       return publicChannel(record, view(caller));
@@ -81,12 +81,12 @@ export function createTenantChannelService(deps: TenantChannelServiceDeps) {
       if (destination) await destinationOk(destination);
       const stored = await withRetries(OPTIMISTIC_ATTEMPTS, 'the channel', async () => {
         const current = await require(caller.tenantId, channelId);
-        const next = {
+        const next: TenantChannelRecord = {
           ...current,
           ...(body.name === undefined ? {} : { name: body.name }),
           ...(destination ?? {}),
           updated_at: isoTime(clock.now()),
-        } as TenantChannelRecord;
+        };
         return (await channels.replaceShared(next, current.updated_at)) ? next : RETRY;
       });
       return publicChannel(stored, view(caller));

@@ -8,6 +8,7 @@ import { CheckboxField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { AttachChannel } from './attach-channel';
 import { DestinationFields, useDestination } from './channel-fields';
+import { PolicyFacts } from './policy-facts';
 import { ChannelTarget, deliveryInWords } from './words';
 
 type Policy = Schemas['NotificationPolicy'];
@@ -45,33 +46,6 @@ export function CheckNotifications({ checkId }: { checkId: string }) {
         </>
       ) : null}
     </Section>
-  );
-}
-
-function PolicyFacts({ policy }: { policy: Policy }) {
-  return (
-    <dl className="check-config">
-      <div>
-        <dt>Cooldown</dt>
-        <dd>{policy.cooldown_seconds} s</dd>
-      </div>
-      <div>
-        <dt>Recovery alerts</dt>
-        <dd>{policy.notify_on_recovery ? 'on' : 'off'}</dd>
-      </div>
-      <div>
-        <dt>Silenced</dt>
-        <dd>{policy.silenced ? 'yes: no alerts are sent' : 'no'}</dd>
-      </div>
-      <div>
-        <dt>Repeat while down</dt>
-        <dd>{policy.repeat_interval_seconds ? `every ${policy.repeat_interval_seconds} s` : 'never'}</dd>
-      </div>
-      <div>
-        <dt>Hold back while an upstream is down</dt>
-        <dd>{policy.suppress_when_upstream_down ? 'yes' : 'no'}</dd>
-      </div>
-    </dl>
   );
 }
 
@@ -201,19 +175,19 @@ function Channels({ policy, canWrite }: { policy: Policy; canWrite: boolean }) {
               <span className="badge">{c.channel_type}</span>{' '}
               {c.check_id === null ? <strong>{c.name} (shared) </strong> : null}
               <ChannelTarget channel={c} />
-              {canWrite && c.check_id === null ? (
+              {canWrite ? (
                 <ConfirmButton
-                  label={`Detach ${c.name}`}
-                  question={`Detach the shared channel ${c.name} from this check? It stays for its other checks and routes.`}
-                  confirmLabel="Detach"
-                  onConfirm={() => remove(c.id)}
-                />
-              ) : null}
-              {canWrite && c.check_id !== null ? (
-                <ConfirmButton
-                  label={`Remove ${c.channel_type} channel`}
-                  question={`Remove this ${c.channel_type} channel? It gets no more alerts.`}
-                  confirmLabel="Remove"
+                  {...(c.check_id === null
+                    ? {
+                        label: `Detach ${c.name}`,
+                        question: `Detach the shared channel ${c.name} from this check? It stays for its other checks and routes.`,
+                        confirmLabel: 'Detach',
+                      }
+                    : {
+                        label: `Remove ${c.channel_type} channel`,
+                        question: `Remove this ${c.channel_type} channel? It gets no more alerts.`,
+                        confirmLabel: 'Remove',
+                      })}
                   onConfirm={() => remove(c.id)}
                 />
               ) : null}
