@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { EMAIL_ADDRESS_PATTERN, isSafeEmailAddress, MAX_EMAIL_LENGTH } from '../domain/email-address.ts';
 import { natsSubjectProblem } from '../domain/nats-subject.ts';
 import { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
+import { idSchema } from '../http/route-schemas.ts';
 import { parseInput } from '../http/validation.ts';
 import type { Runtime } from '../platform/config.ts';
 import { egressRefusal } from '../platform/egress-advice.ts';
@@ -109,28 +110,65 @@ const emailConfig = z.strictObject({
     .meta({ description: `1 to ${MAX_EMAIL_RECIPIENTS} recipients` }),
 });
 
-/** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
-export const channelInputSchema = z.discriminatedUnion(
-  'channel_type',
-  [
-    z.strictObject({ channel_type: z.literal('slack'), config: chatConfig }),
-    z.strictObject({ channel_type: z.literal('discord'), config: chatConfig }),
+/** The channel variants, each with `extra` fields (a tenant channel's name) besides type and config. */
+function channelVariants<E extends z.core.$ZodLooseShape>(extra: E) {
+  return [
+    z.strictObject({ ...extra, channel_type: z.literal('slack'), config: chatConfig }),
+    z.strictObject({ ...extra, channel_type: z.literal('discord'), config: chatConfig }),
     z.strictObject({
+      ...extra,
       channel_type: z.literal('webhook'),
       config: z.strictObject({ url: receiverUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
     }),
-    z.strictObject({ channel_type: z.literal('nats'), config: z.strictObject({ subject }) }),
+    z.strictObject({ ...extra, channel_type: z.literal('nats'), config: z.strictObject({ subject }) }),
     z.strictObject({
+      ...extra,
       channel_type: z.literal('ntfy'),
       config: z.strictObject({ url: topicUrl, token: headerSafe(MAX_TOKEN_LENGTH).optional() }),
     }),
-    z.strictObject({ channel_type: z.literal('email'), config: emailConfig }),
-  ],
-  {
-    error: (issue) =>
-      issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')}` : undefined,
-  },
+    z.strictObject({ ...extra, channel_type: z.literal('email'), config: emailConfig }),
+  ] as const;
+}
+
+const unknownType = {
+  error: (issue: z.core.$ZodRawIssue) =>
+    issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')}` : undefined,
+};
+
+/** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
+export const channelInputSchema = z.discriminatedUnion('channel_type', channelVariants({}), unknownType);
+
+/** A tenant channel's name: what the console and routes show it by. */
+export const MAX_CHANNEL_NAME_LENGTH = 100;
+export const channelNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_CHANNEL_NAME_LENGTH, `must be at most ${MAX_CHANNEL_NAME_LENGTH} characters`)
+  .meta({ description: 'Shown in the console and the routes editor' });
+
+/** POST /v1/notify/channels: a tenant channel `{name, channel_type, config}`, validated as a check's. */
+export const tenantChannelInputSchema = z
+  .discriminatedUnion('channel_type', channelVariants({ name: channelNameSchema }), unknownType)
+  .meta({ id: 'TenantChannelInput' });
+export type TenantChannelInput = z.output<typeof tenantChannelInputSchema>;
+
+/** `{channel_id}` in place of a new channel: attaches that tenant channel to the check. */
+export const attachChannelSchema = z.strictObject({
+  // Absent: the variant without a type (OpenAPI's discriminator then stays off this union).
+  // `not: {}` states "absent" in the document (zod's undefined has no JSON Schema).
+  channel_type: z.undefined().optional().meta({ description: 'Absent when attaching', not: {} }),
+  channel_id: idSchema('chn').meta({ description: 'A tenant channel (POST /v1/notify/channels) to attach' }),
+});
+
+/** POST /v1/checks/{check_id}/policy/channels: a new channel of the check, or `{channel_id}` to attach a tenant channel. */
+export const checkChannelBodySchema = z.discriminatedUnion(
+  'channel_type',
+  [...channelVariants({}), attachChannelSchema],
+  unknownType,
 );
+export type CheckChannelBody = z.output<typeof checkChannelBodySchema>;
+
 /** A validated channel body, ready to store. */
 export type ChannelInput = z.output<typeof channelInputSchema>;
 
@@ -149,7 +187,7 @@ export function parseChannelInput(body: unknown): ChannelInput {
  * VIGIL_NATS_URL, VIGIL_SMTP_URL or SES; the SMTP host passes the guard at every send).
  */
 export async function checkChannelDestination(
-  input: ChannelInput,
+  input: ChannelInput | TenantChannelInput,
   egress: { allow: readonly string[]; resolve?: Resolve; runtime?: Runtime },
 ): Promise<void> {
   if (input.channel_type === 'nats' || input.channel_type === 'email') return;

@@ -17,6 +17,7 @@ import {
 import { lastSentAtMs } from './notify-state-items.ts';
 import type { PolicyRecord } from './policy-items.ts';
 import { firstRepeat } from './repeat.ts';
+import { channelsForEvent } from './route-channels.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
 import { downUpstreams, isDownState } from './upstream.ts';
 
@@ -102,7 +103,7 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   if (event.to_state === 'up') await releaseHeldBack(deps, event);
 
   const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
-  const channels: (ChannelRecord | null)[] = await deps.channels.listForCheck(event.check_id);
+  const channels: (ChannelRecord | null)[] = await channelsForEvent(deps, event);
   const reason = await skipReason(deps, event, policy);
   const after = job.after_maintenance;
   const seq = after

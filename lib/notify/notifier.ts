@@ -67,7 +67,7 @@ export function createNotifier(deps: NotifyDeps) {
   };
 
   const actions: NotifyActions = {
-    async sendTest(tenantId, checkId) {
+    async sendTest(tenantId, checkId, only) {
       const check = await getCheckDefinition(deps.table, tenantId, checkId, { consistent: true });
       if (!check) throw new NotFoundError('check');
       const entity = await readEntityById(deps.table, tenantId, check.entity_id);
@@ -82,7 +82,7 @@ export function createNotifier(deps: NotifyDeps) {
         transition_id: TEST_TRANSITION_ID,
         timestamp: isoTime(nowMs),
       };
-      const channels = await deps.channels.listForCheck(checkId);
+      const channels = only ?? (await deps.channels.listForCheck(checkId));
       const days = await retentionDays(deps, tenantId);
       const series = newId('req', nowMs);
       return Promise.all(

@@ -33,8 +33,11 @@ export interface ChannelSenders {
 
 /** What the API asks of the notification flow beyond reading records. */
 export interface NotifyActions {
-  /** Sends a test message to every channel of the check's policy now (one attempt each); answers the records. */
-  sendTest(tenantId: string, checkId: string): Promise<DeliveryRecord[]>;
+  /**
+   * Sends a test message about the check to every channel of its policy now (one attempt each), or
+   * to `only` (a tenant channel's test); answers the records.
+   */
+  sendTest(tenantId: string, checkId: string, only?: ChannelRecord[]): Promise<DeliveryRecord[]>;
   /** Re-sends a failed delivery (a new series of up to 3 attempts); answers the record, now pending. */
   retry(tenantId: string, deliveryId: string): Promise<DeliveryRecord>;
 }

@@ -13,6 +13,7 @@ import {
   storeAndDispatch,
 } from './notify-deps.ts';
 import type { PolicyRecord } from './policy-items.ts';
+import { channelsForEvent } from './route-channels.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -70,7 +71,7 @@ export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<vo
   const incident = await readOpenIncident(deps.table, event.tenant_id, event.entity_id);
   if (incident?.state === 'acknowledged') return;
 
-  const channels = await deps.channels.listForCheck(event.check_id);
+  const channels = await channelsForEvent(deps, event);
   // During a maintenance window a repeat is logged skipped; the series goes on after it.
   const maintenance = await activeMaintenanceFor(deps.table, deps.clock, event.tenant_id, event.entity_id);
   const skipped = maintenance ? { skipped: `maintenance: ${maintenance.name}` } : {};

@@ -3,7 +3,7 @@ import { natsSubjectProblem, publishedSubject } from '../domain/nats-subject.ts'
 import { REDACTED } from '../domain/redacted.ts';
 import { isRecovery } from '../domain/state-change-event.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { CHANNEL_TYPES, type ChannelRecord } from './channel-items.ts';
+import { CHANNEL_TYPES, type ChannelRecord, type TenantChannelRecord } from './channel-items.ts';
 import { DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 
@@ -35,7 +35,19 @@ const natsConfigView = z.strictObject({
         'its deliveries fail',
     }),
 });
-const channelCommon = { id: idSchema('chn'), check_id: idSchema('chk'), created_at: timestampSchema };
+const channelCommon = {
+  id: idSchema('chn'),
+  check_id: idSchema('chk')
+    .nullable()
+    .meta({ description: 'The check the channel belongs to; null for a tenant channel (attached by id)' }),
+  name: z.string().optional().meta({ description: 'A tenant channel’s name (tenant channels only)' }),
+  attached_check_ids: z
+    .array(idSchema('chk'))
+    .optional()
+    .meta({ description: 'GET /v1/notify/channels/{id}: the checks the tenant channel is attached to' }),
+  created_at: timestampSchema,
+  updated_at: timestampSchema.optional().meta({ description: 'Tenant channels only' }),
+};
 
 export const publicChannelSchema = z
   .discriminatedUnion('channel_type', [
@@ -154,9 +166,22 @@ export interface ChannelView {
   natsPrefix: string;
 }
 
-/** A channel as the API shows it to a caller with or without write access. */
-export function publicChannel(channel: ChannelRecord, options: ChannelView): PublicChannel {
-  const common = { id: channel.id, check_id: channel.check_id, created_at: channel.created_at };
+/** A channel (a check's own or a tenant channel) as the API shows it to a caller with or without write access. */
+export function publicChannel(
+  channel: ChannelRecord | TenantChannelRecord,
+  options: ChannelView,
+): PublicChannel {
+  // A check's own channel answers exactly its fields of before; a tenant channel has no check.
+  const common =
+    'check_id' in channel
+      ? { id: channel.id, check_id: channel.check_id, created_at: channel.created_at }
+      : {
+          id: channel.id,
+          check_id: null,
+          name: channel.name,
+          created_at: channel.created_at,
+          updated_at: channel.updated_at,
+        };
   const url = (value: string) => (options.readOnly ? REDACTED : value);
   switch (channel.channel_type) {
     case 'nats': {
@@ -186,11 +211,11 @@ export function publicChannel(channel: ChannelRecord, options: ChannelView): Pub
   }
 }
 
-/** A check's policy (or the defaults when none is stored) with its channels. */
+/** A check's policy (or the defaults when none is stored) with its channels (own, then attached tenant ones). */
 export function publicPolicy(
   checkId: string,
   policy: PolicyRecord | undefined,
-  channels: ChannelRecord[],
+  channels: (ChannelRecord | TenantChannelRecord)[],
   options: ChannelView,
 ): z.output<typeof publicPolicySchema> {
   const fields = policy ?? POLICY_DEFAULTS;

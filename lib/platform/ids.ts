@@ -21,7 +21,8 @@ export type IdPrefix =
   | 'ptk'
   | 'cel'
   | 'mnt'
-  | 'req';
+  | 'req'
+  | 'rte';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

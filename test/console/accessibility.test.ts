@@ -98,6 +98,13 @@ describe('console accessibility', { timeout: 120_000 }, () => {
       channel_type: 'nats',
       config: { subject: 'ops.alerts' },
     });
+    const shared = await call<{ id: string }>('POST', '/v1/notify/channels', {
+      name: 'On-call',
+      channel_type: 'nats',
+      config: { subject: 'ops.oncall' },
+    });
+    await call('POST', `/v1/checks/${check.id}/policy/channels`, { channel_id: shared.id });
+    await call('POST', '/v1/notify/routes', { match: { to_states: ['down'] }, channel_ids: [shared.id] });
     const action = await call<{ id: string }>('POST', '/v1/actions', {
       name: 'Deploy',
       url: 'https://{{host}}/hook',
@@ -121,6 +128,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
       ['new check', `/checks/new?entity_id=${api.id}`],
       ['check', `/checks/${check.id}`],
       ['notifications', '/notifications'],
+      ['channels', '/channels'],
       ['actions', '/actions'],
       ['action', `/actions/${action.id}`],
       ['skills', '/skills'],

@@ -59,6 +59,8 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'a generated window is almost never valid as a whole: both one-off times and no recurring field, or the reverse, and stored entity ids (400; test/maintenance covers the successes)',
   'PUT /v1/maintenance/{id}':
     'a generated window is almost never valid as a whole: both one-off times and no recurring field, or the reverse, and stored entity ids (400; test/maintenance covers the successes)',
+  'POST /v1/notify/routes':
+    'a route names existing tenant channels in arrays; hints stand for strings only, so generated ids name none (400)',
 };
 
 function hintsFor(fx: TenantFixture, invitationToken: string): Hints {

@@ -68,6 +68,12 @@ export async function createFixture(
     channel_type: 'nats',
     config: { subject: 'fixture.alerts' },
   });
+  const tenantChannel = await call('POST', '/v1/notify/channels', {
+    name: 'Fixture shared',
+    channel_type: 'nats',
+    config: { subject: 'fixture.shared' },
+  });
+  const route = await call('POST', '/v1/notify/routes', { match: {}, channel_ids: [tenantChannel.id] });
   const delivery = await seedDelivery(api, (await call('GET', '/v1/me')).id, check.id, a.id, channel.id);
   // A placeholder host is checked at run time only, so the fixture needs no resolvable destination.
   const action = await call('POST', '/v1/actions', { name: 'Fixture', url: 'https://{{host}}/hook' });
@@ -100,6 +106,8 @@ export async function createFixture(
       invitation: pending.id,
       check: check.id,
       channel: channel.id,
+      tenantChannel: tenantChannel.id,
+      route: route.id,
       delivery,
       action: action.id,
       execution,
@@ -218,6 +226,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
   const segments = route.path.split('/');
   const index = segments.indexOf(`{${param}}`);
   const collection = segments[index - 1];
+  // Under /v1/notify/channels a channel id is a tenant channel's; under a check, the check's own.
+  if (route.path.startsWith('/v1/notify/channels/')) return fx.ids.tenantChannel ?? '';
   const byCollection: Record<string, string | undefined> = {
     blueprints: fx.ids.blueprint,
     entities: fx.ids.entity,
@@ -227,6 +237,7 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     checks: fx.ids.check,
     channels: fx.ids.channel,
     logs: fx.ids.delivery,
+    routes: fx.ids.route,
     actions: fx.ids.action,
     executions: fx.ids.execution,
     incidents: fx.ids.incident,
@@ -296,6 +307,12 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/checks/{check_id}/policy/channels/{channel_id}': undefined,
     'POST /v1/checks/{check_id}/policy/test': undefined,
     'POST /v1/notify/logs/{id}/retry': undefined,
+    'POST /v1/notify/channels': { name: 'Another', channel_type: 'nats', config: { subject: 'a.b' } },
+    'PUT /v1/notify/channels/{id}': { name: 'Renamed' },
+    'DELETE /v1/notify/channels/{id}': undefined,
+    'POST /v1/notify/channels/{id}/test': { check_id: fx.ids.check },
+    'POST /v1/notify/routes': { channel_ids: [fx.ids.tenantChannel] },
+    'DELETE /v1/notify/routes/{id}': undefined,
     'POST /v1/actions': { name: 'Another', url: 'https://{{host}}/other' },
     'PUT /v1/actions/{id}': { name: 'Renamed' },
     'DELETE /v1/actions/{id}': undefined,

@@ -3,6 +3,7 @@ import { Layout } from './layout';
 import { AcceptPage } from './pages/accept';
 import { ActionPage, ActionsPage } from './pages/actions';
 import { BlueprintPage, CatalogPage } from './pages/catalog';
+import { ChannelsPage } from './pages/channels';
 import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
@@ -39,6 +40,7 @@ export function App() {
           <Route path="/incidents" element={<IncidentsPage />} />
           <Route path="/incidents/:id" element={<IncidentPage />} />
           <Route path="/notifications" element={<NotificationsPage />} />
+          <Route path="/channels" element={<ChannelsPage />} />
           <Route path="/actions" element={<ActionsPage />} />
           <Route path="/actions/:id" element={<ActionPage />} />
           <Route path="/skills" element={<SkillsPage />} />

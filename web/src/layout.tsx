@@ -10,6 +10,7 @@ const NAV = [
   ['/catalog/graph', 'Graph'],
   ['/checks', 'Checks'],
   ['/notifications', 'Notifications'],
+  ['/channels', 'Channels'],
   ['/actions', 'Actions'],
   ['/skills', 'Skills & MCP'],
   ['/settings', 'Settings'],

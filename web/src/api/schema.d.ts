@@ -519,7 +519,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a channel (at most 10 per check); URLs must pass the SSRF guard */
+        /** Add a channel, or attach a tenant channel with {channel_id} (at most 10 per check); URLs must pass the SSRF guard */
         post: operations["createNotificationChannel"];
         delete?: never;
         options?: never;
@@ -537,7 +537,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a channel from the check’s policy */
+        /** Remove a channel from the check’s policy (a tenant channel is detached, not deleted) */
         delete: operations["deleteNotificationChannel"];
         options?: never;
         head?: never;
@@ -551,10 +551,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Channels across all checks, newest first: {channels, next_cursor} (limit 1-200, default 50) */
+        /** Channels across all checks and the tenant channels (check_id null), newest first: {channels, next_cursor} (limit 1-200, default 50) */
         get: operations["listNotificationChannels"];
         put?: never;
-        post?: never;
+        /** Create a tenant channel (at most 100), attachable to many checks and named by routes */
+        post: operations["createTenantChannel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -573,6 +574,77 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notify/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant channel with the checks it is attached to (attached_check_ids) */
+        get: operations["getTenantChannel"];
+        /** Rename a tenant channel and/or replace its channel_type and config (secrets given again) */
+        put: operations["updateTenantChannel"];
+        post?: never;
+        /** Delete a tenant channel: detached from every check and taken out of every route */
+        delete: operations["deleteTenantChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notify/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message to a tenant channel now (one attempt, in the delivery log), about check_id or the first attached check */
+        post: operations["testTenantChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notify/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s alert routes, oldest first (at most 50): {routes} */
+        get: operations["listNotificationRoutes"];
+        put?: never;
+        /** Create an alert route: alerts matching it also go to its tenant channels (each channel once per event) */
+        post: operations["createNotificationRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notify/routes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an alert route */
+        delete: operations["deleteNotificationRoute"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1244,9 +1316,15 @@ export interface components {
         NotificationChannel: {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "slack";
             config: {
@@ -1256,9 +1334,15 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "discord";
             config: {
@@ -1268,9 +1352,15 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "webhook";
             config: {
@@ -1282,9 +1372,15 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "nats";
             config: {
@@ -1296,9 +1392,15 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "ntfy";
             config: {
@@ -1310,9 +1412,15 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "email";
             config: {
@@ -1363,6 +1471,112 @@ export interface components {
             error: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+        };
+        TenantChannelInput: {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "slack";
+            config: {
+                /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "discord";
+            config: {
+                /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "webhook";
+            config: {
+                /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+                secret?: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "nats";
+            config: {
+                /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                subject: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "ntfy";
+            config: {
+                /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+                token?: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "email";
+            config: {
+                /** @description 1 to 10 recipients */
+                to: string[];
+            };
+        };
+        TenantChannelUpdate: {
+            /** @description Shown in the console and the routes editor */
+            name?: string;
+            /**
+             * @description With config: a new destination
+             * @enum {string}
+             */
+            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email";
+            /** @description With channel_type: the whole new config, secrets given again (they are never read back) */
+            config?: {
+                [key: string]: unknown;
+            };
+        };
+        NotificationRoute: {
+            /** @description rte_ + a 26-character ULID */
+            id: string;
+            match: {
+                blueprint_slugs: string[];
+                entity_ids: string[];
+                to_states: string[];
+            };
+            channel_ids: string[];
+            escalate_after_seconds: number | null;
+            escalate_channel_ids: string[];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        NotificationRouteInput: {
+            /**
+             * @description Every criterion given must hold; none given: every alert of the tenant
+             * @default {}
+             */
+            match: {
+                /** @description Entities of these blueprints; absent or empty: any */
+                blueprint_slugs?: string[];
+                /** @description These entities; absent or empty: any */
+                entity_ids?: string[];
+                /** @description Changes to these states (a recovery is a change to up); absent or empty: any */
+                to_states?: ("down" | "degraded" | "up" | "unknown")[];
+            };
+            /**
+             * @description Tenant channels the matching alerts also go to
+             * @default []
+             */
+            channel_ids: string[];
+            /** @description An incident unacknowledged this long is sent once to escalate_channel_ids */
+            escalate_after_seconds?: number;
+            /** @description Tenant channels to escalate to */
+            escalate_channel_ids?: string[];
         };
         MaintenanceWindow: {
             /** @description mnt_ + a 26-character ULID */
@@ -5926,6 +6140,11 @@ export interface operations {
                         /** @description 1 to 10 recipients */
                         to: string[];
                     };
+                } | {
+                    /** @description Absent when attaching */
+                    channel_type?: unknown;
+                    /** @description A tenant channel (POST /v1/notify/channels) to attach */
+                    channel_id: string;
                 };
             };
         };
@@ -5969,6 +6188,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6155,6 +6383,87 @@ export interface operations {
             };
         };
     };
+    createTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantChannelInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listNotificationLogs: {
         parameters: {
             query?: {
@@ -6209,6 +6518,555 @@ export interface operations {
             };
             /** @description ACCOUNT_DISABLED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chn_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chn_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantChannelUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chn_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chn_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The check the message names; default the first check the channel is attached to */
+                    check_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listNotificationRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        routes: components["schemas"]["NotificationRoute"][];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createNotificationRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationRouteInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRoute"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteNotificationRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description rte_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
