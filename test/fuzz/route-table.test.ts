@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../lib/http/types.ts';
 import { createFixture } from '../security/route-fixtures.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { sealedEgress } from '../support/sealed-egress.ts';
 import { describeRequest, logsOf, violations } from './answer-checks.ts';
 import { createFuzzClient, type FuzzClient, type FuzzRequest } from './fuzz-client.ts';
 import { pullCheckResults } from './probe-evidence.ts';
@@ -10,7 +11,9 @@ import { type FuzzWorld, requestArbitrary } from './request-arbitrary.ts';
 
 /**
  * Generated requests over every route of the route table, against a live local runtime whose
- * scheduler is off: no check a request creates is ever probed, so nothing leaves the machine.
+ * scheduler is off (no check a request creates is ever probed) and whose channels and actions send
+ * through a sealed transport (a policy test or an action run to a generated public address dials
+ * nothing): nothing leaves the machine.
  * VIGIL_FUZZ_SEED replays or explores another run; VIGIL_FUZZ_REQUESTS sets how many are sent.
  */
 const SEED = Number(process.env.VIGIL_FUZZ_SEED ?? 15_2025);
@@ -36,6 +39,7 @@ describe('the route table under generated requests (local runtime, scheduler off
       scheduler: false,
       // No probe threads either; private targets allowed so loopback checks are created like any other.
       env: { VIGIL_PROBE_THREADS: '0', VIGIL_ALLOW_PRIVATE_TARGETS: 'true' },
+      egress: { transport: sealedEgress().transport },
     });
     const owner = await createFixture(api, api.adminKey);
     const other = await createFixture(api, (await api.createTenant('Other')).key, 'other');

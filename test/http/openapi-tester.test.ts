@@ -5,6 +5,7 @@ import { describeRequest } from '../fuzz/answer-checks.ts';
 import { createFuzzClient, type FuzzClient } from '../fuzz/fuzz-client.ts';
 import { createFixture, type TenantFixture } from '../security/route-fixtures.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { sealedEgress } from '../support/sealed-egress.ts';
 import { INEXPRESSIBLE_JSON_RPC, inexpressible } from './support/inexpressible-rules.ts';
 import type { Hints } from './support/openapi-arbitrary.ts';
 import {
@@ -106,7 +107,11 @@ describe('requests valid by the OpenAPI document (local runtime, scheduler off)'
         VIGIL_ALLOW_PRIVATE_TARGETS: 'true',
         VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
       },
-      egress: { resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
+      // Names resolve to loopback; a generated literal public address is dialled by nothing.
+      egress: {
+        resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+        transport: sealedEgress().transport,
+      },
     });
     fx = await createFixture(api, api.adminKey);
     const invited = await api.request('POST', '/v1/settings/users/invite', {
