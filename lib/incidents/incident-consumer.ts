@@ -36,7 +36,7 @@ function insertedEntityTransition(change: Change): TransitionRecord | undefined 
 }
 
 /** True for a transition that opens an incident (DECISIONS.md: leaves up for down or degraded). */
-export const opensIncident = (t: Pick<TransitionRecord, 'from_state' | 'to_state'>) =>
+export const opensIncident = (t: { from_state: string; to_state: string }) =>
   t.from_state === 'up' && (t.to_state === 'down' || t.to_state === 'degraded');
 
 /** The incident a transition opens. */

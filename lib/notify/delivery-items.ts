@@ -16,7 +16,7 @@ import {
 } from '../store/table.ts';
 
 /**
- * Owner of `delivery`: one record per event (or repeat, or test) and channel, expiring with results.
+ * Owner of `delivery`: one record per event (or repeat, test, escalation) and channel, expiring with results.
  * It lives in the tenant's delivery partition (it outlives a deleted check, like transitions), on
  * gsi1 under its check and on gsi2 under its channel (when it names one). Delivery ids are
  * time-ordered, so every list is newest first.
@@ -24,6 +24,13 @@ import {
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * alert: the state change itself; repeat: a re-send while down; test: POST .../policy/test;
+ * escalation: an incident left unacknowledged, sent once per channel to its routes' escalation channels.
+ */
+export const DELIVERY_KINDS = ['alert', 'repeat', 'test', 'escalation'] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** One attempt of a delivery. */
 export const attemptSchema = z.object({
@@ -46,8 +53,7 @@ export const deliverySchema = z.object({
   /** null for a test message. */
   transition_id: z.string().nullable(),
   channel_type: z.enum(CHANNEL_TYPES).nullable(),
-  /** alert: the state change itself; repeat: a re-send while down; test: POST .../policy/test. */
-  kind: z.enum(['alert', 'repeat', 'test']),
+  kind: z.enum(DELIVERY_KINDS),
   status: z.enum(DELIVERY_STATUSES),
   /** Why nothing was sent (status skipped), e.g. "silenced" or "upstream api is down". */
   reason: z.string().nullable(),

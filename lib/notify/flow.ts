@@ -3,6 +3,7 @@ import { isRecovery, type StateChangeEvent } from '../domain/state-change-event.
 import { activeMaintenanceFor } from '../maintenance/evaluate.ts';
 import type { JobInput } from '../platform/job-queue.ts';
 import type { ChannelRecord } from './channel-items.ts';
+import { escalationJobs } from './escalation.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { maintenanceEndJob } from './maintenance-end.ts';
@@ -101,6 +102,10 @@ async function releaseHeldBack(deps: NotifyDeps, event: StateChangeEvent): Promi
 export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void> {
   const { event } = job;
   if (event.to_state === 'up') await releaseHeldBack(deps, event);
+
+  // The incident this event opens escalates whatever happens to the alert itself (escalation.ts).
+  if (!job.after_upstream && !job.after_maintenance)
+    await enqueueAll(deps, await escalationJobs(deps, event, deps.clock.now()));
 
   const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
   const channels: (ChannelRecord | null)[] = await channelsForEvent(deps, event);

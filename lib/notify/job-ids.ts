@@ -23,3 +23,6 @@ export const maintenanceEndJobId = (transitionId: string, windowId: string, ends
 /** The re-evaluation of a maintenance-skipped alert once window `windowId` ended at `endsMs`. */
 export const afterMaintenanceJobId = (transitionId: string, windowId: string, endsMs: number) =>
   `evt:${transitionId}:mnt:${windowId}:${Math.ceil(endsMs / 1000)}`;
+
+/** One route's escalation of an incident (escalation.ts). */
+export const escalateJobId = (incidentId: string, routeId: string) => `esc:${incidentId}:${routeId}`;

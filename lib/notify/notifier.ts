@@ -10,6 +10,7 @@ import { alertFor } from './alert-context.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { handleDeliver } from './deliver.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
+import { handleEscalate } from './escalation.ts';
 import { handleEvent } from './flow.ts';
 import { retryJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -40,6 +41,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleRepeat(deps, body);
       case 'maintenance_end':
         return handleMaintenanceEnd(deps, body);
+      case 'escalate':
+        return handleEscalate(deps, body);
     }
   };
 

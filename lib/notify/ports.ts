@@ -1,11 +1,13 @@
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { ChannelRecord } from './channel-items.ts';
-import type { DeliveryRecord } from './delivery-items.ts';
+import type { DeliveryKind, DeliveryRecord } from './delivery-items.ts';
 
 /** What a channel is asked to send: the event and what a human message needs. */
 export interface Alert {
   event: StateChangeEvent;
-  kind: 'alert' | 'repeat' | 'test';
+  kind: DeliveryKind;
+  /** An escalation's whole minutes since the incident opened (unacknowledged all along). */
+  unacknowledgedMinutes?: number;
   /** The delivery record's id: the webhook's X-Service-Delivery header, the same on every attempt. */
   deliveryId: string;
   entity: { id: string; name: string; blueprint_slug: string; slug: string };

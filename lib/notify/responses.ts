@@ -4,7 +4,7 @@ import { REDACTED } from '../domain/redacted.ts';
 import { isRecovery } from '../domain/state-change-event.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { CHANNEL_TYPES, type ChannelRecord, type TenantChannelRecord } from './channel-items.ts';
-import { DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
+import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 
 /**
@@ -104,10 +104,19 @@ export const publicPolicySchema = z
 /**
  * What a delivery told its channel, in one word: the state change (`down`, `degraded`, `recovery`;
  * `up` for a first result, `unknown` for a change to unknown), a `repeat` (a reminder while still
- * down) or a `test`. Derived from the stored kind and state change on every read, so records
+ * down), a `test` or an `escalation`. Derived from the stored kind and state change on every read, so records
  * written before the field existed carry it too.
  */
-export const DELIVERY_EVENTS = ['down', 'degraded', 'recovery', 'up', 'unknown', 'repeat', 'test'] as const;
+export const DELIVERY_EVENTS = [
+  'down',
+  'degraded',
+  'recovery',
+  'up',
+  'unknown',
+  'repeat',
+  'test',
+  'escalation',
+] as const;
 export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
 /** The event a delivery record carries (see DELIVERY_EVENTS). */
@@ -121,11 +130,12 @@ export function deliveryEvent(record: Pick<DeliveryRecord, 'kind' | 'event'>): D
 export const publicDeliverySchema = z
   .strictObject({
     id: idSchema('dlv'),
-    kind: z.enum(['alert', 'repeat', 'test']),
+    kind: z.enum(DELIVERY_KINDS),
     event: z.enum(DELIVERY_EVENTS).meta({
       description:
         'What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, ' +
-        '`unknown` for a change to unknown), `repeat` (a reminder while still down) or `test`',
+        '`unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or ' +
+        "`escalation` (an incident left unacknowledged, sent to its routes' escalation channels)",
     }),
     channel_id: idSchema('chn').nullable(),
     check_id: idSchema('chk'),

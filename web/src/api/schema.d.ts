@@ -1444,12 +1444,12 @@ export interface components {
             /** @description dlv_ + a 26-character ULID */
             id: string;
             /** @enum {string} */
-            kind: "alert" | "repeat" | "test";
+            kind: "alert" | "repeat" | "test" | "escalation";
             /**
-             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down) or `test`
+             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels)
              * @enum {string}
              */
-            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test";
+            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation";
             channel_id: string | null;
             /** @description chk_ + a 26-character ULID */
             check_id: string;
@@ -1871,7 +1871,7 @@ export interface components {
                 at: string;
                 delivery_id: string;
                 /** @enum {string} */
-                kind: "alert" | "repeat" | "test";
+                kind: "alert" | "repeat" | "test" | "escalation";
                 /** @description pending, retrying, sent, failed or skipped */
                 status: string;
                 /** @description Why it was skipped (status skipped) */

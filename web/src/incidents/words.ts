@@ -43,6 +43,7 @@ const ALERT_KIND: Record<Extract<TimelineEntry, { type: 'alert' }>['kind'], stri
   alert: 'Alert',
   repeat: 'Reminder (still down)',
   test: 'Test alert',
+  escalation: 'Escalation (unacknowledged)',
 };
 
 /** An alert step: "Alert sent via webhook", "Alert skipped: maintenance: deploy". */

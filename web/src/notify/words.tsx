@@ -30,6 +30,7 @@ export const EVENT_WORDS: Record<Delivery['event'], string> = {
   unknown: 'Now unknown',
   repeat: 'Reminder: still down',
   test: 'Test',
+  escalation: 'Escalation: unacknowledged',
 };
 
 /** The last attempt's answer in words: "HTTP 500", or the error. */
