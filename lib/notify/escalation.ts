@@ -14,6 +14,7 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
+import { listRoutes } from './route-items.ts';
 import { escalationTargets } from './route-match.ts';
 
 /**
@@ -48,6 +49,9 @@ export async function escalationJobs(
   nowMs: number,
 ): Promise<JobInput<NotifyJob>[]> {
   if (!opensIncident(event)) return [];
+  // Most tenants have no escalating route: one read of the routes, and the entity is not read.
+  const routes = await listRoutes(deps.table, event.tenant_id);
+  if (!routes.some((r) => r.escalate_after_seconds !== null && r.escalate_channel_ids.length > 0)) return [];
   const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
   const targets = await escalationTargets(
     deps.table,
