@@ -8,7 +8,7 @@ import { SelectField, TextField } from '../ui/fields';
  */
 
 export type ChannelType = Schemas['NotificationChannel']['channel_type'];
-export const CHANNEL_TYPES: readonly ChannelType[] = ['webhook', 'slack', 'discord', 'ntfy', 'nats'];
+export const CHANNEL_TYPES: readonly ChannelType[] = ['webhook', 'slack', 'discord', 'ntfy', 'nats', 'email'];
 
 const URL_HINT: Record<ChannelType, string> = {
   webhook:
@@ -17,7 +17,13 @@ const URL_HINT: Record<ChannelType, string> = {
   discord: 'Channel settings → Integrations → Webhooks → copy the URL',
   ntfy: 'The full topic URL, e.g. https://ntfy.sh/my-topic',
   nats: '',
+  email: '',
 };
+
+/** The recipients a field lists, separated by commas, semicolons, spaces or new lines. */
+function recipients(text: string): string[] {
+  return text.split(/[\s,;]+/).filter((address) => address !== '');
+}
 
 /** The fields' state, the config they make, and a reset after a save. */
 export function useDestination() {
@@ -25,20 +31,24 @@ export function useDestination() {
   const [url, setUrl] = useState('');
   const [secret, setSecret] = useState('');
   const [subject, setSubject] = useState('');
-  const config = (): Record<string, string> =>
-    type === 'nats'
-      ? { subject: subject.trim() }
-      : type === 'webhook'
-        ? { url: url.trim(), ...(secret ? { secret } : {}) }
-        : type === 'ntfy'
-          ? { url: url.trim(), ...(secret ? { token: secret } : {}) }
-          : { url: url.trim() };
+  const [to, setTo] = useState('');
+  const config = (): Record<string, string | string[]> =>
+    type === 'email'
+      ? { to: recipients(to) }
+      : type === 'nats'
+        ? { subject: subject.trim() }
+        : type === 'webhook'
+          ? { url: url.trim(), ...(secret ? { secret } : {}) }
+          : type === 'ntfy'
+            ? { url: url.trim(), ...(secret ? { token: secret } : {}) }
+            : { url: url.trim() };
   const reset = () => {
     setUrl('');
     setSecret('');
     setSubject('');
+    setTo('');
   };
-  return { type, setType, url, setUrl, secret, setSecret, subject, setSubject, config, reset };
+  return { type, setType, url, setUrl, secret, setSecret, subject, setSubject, to, setTo, config, reset };
 }
 export type Destination = ReturnType<typeof useDestination>;
 
@@ -53,7 +63,21 @@ export function DestinationFields({ d, errs }: { d: Destination; errs: Record<st
         options={CHANNEL_TYPES}
         error={errs.channel_type}
       />
-      {d.type === 'nats' ? (
+      {d.type === 'email' ? (
+        <TextField
+          label="Recipients"
+          value={d.to}
+          onChange={d.setTo}
+          required
+          placeholder="oncall@example.com, ops@example.com"
+          hint="1 to 10 addresses, separated by commas; the deployment sends from VIGIL_EMAIL_FROM"
+          error={
+            errs['config.to'] ??
+            Object.entries(errs).find(([k]) => k.startsWith('config.to.'))?.[1] ??
+            errs.config
+          }
+        />
+      ) : d.type === 'nats' ? (
         <TextField
           label="Subject"
           value={d.subject}
