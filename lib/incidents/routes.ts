@@ -105,7 +105,12 @@ export function incidentRoutes(deps: { incidents: IncidentService }): AuthedRout
       tag,
       summary:
         'Acknowledge an open incident (stops repeats and escalation); idempotent: an acknowledged or resolved one answers as it is',
-      schemas: { params: incidentParams, responses: { 200: publicIncidentSchema } },
+      // No body, or an empty object: anything else is a 400 like every other write.
+      schemas: {
+        params: incidentParams,
+        body: z.strictObject({}).optional(),
+        responses: { 200: publicIncidentSchema },
+      },
       handler: async ({ principal, params }) =>
         ok(await incidents.acknowledge(principal, params.incident_id)),
     }),
