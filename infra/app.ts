@@ -21,6 +21,7 @@ new VigilStack(app, 'Vigil', {
     natsPrefix: setting('natsPrefix'),
     publicUrl: setting('publicUrl'),
     egressAllow: setting('egressAllow'),
+    emailFrom: setting('emailFrom'),
     apiRateLimit: setting('apiRateLimit'),
     apiBurstLimit: setting('apiBurstLimit'),
   },

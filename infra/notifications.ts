@@ -1,10 +1,12 @@
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { parseEmailSender } from '../lib/domain/email-address.ts';
 import { DEFAULT_MAX_ATTEMPTS } from '../lib/platform/job-queue.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
@@ -86,9 +88,35 @@ export class VigilNotifications extends Construct {
     fn.addEnvironment('VIGIL_NOTIFY_QUEUE_URL', this.queue.queueUrl);
   }
 
+  /**
+   * Lets `fn` send email through SES as `emailFrom` (VIGIL_EMAIL_FROM, set by the caller): the
+   * function may call ses:SendEmail on the sender's identity only, the address or its domain
+   * (whichever of the two is verified in SES), never on another identity of the account.
+   */
+  sendEmailFrom(fn: NodejsFunction, emailFrom: string): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['ses:SendEmail'], resources: sesIdentityArns(this, emailFrom) }),
+    );
+  }
+
   /** Lets `fn` publish to the event bus and tells it the bus name. */
   publishFrom(fn: NodejsFunction): void {
     this.eventBus.grantPutEventsTo(fn);
     fn.addEnvironment('VIGIL_EVENT_BUS_NAME', this.eventBus.eventBusName);
   }
+}
+
+/** The SES identities a sender may be verified as: its address and its domain. */
+export function sesIdentityArns(scope: Construct, emailFrom: string): string[] {
+  const sender = parseEmailSender(emailFrom);
+  if (!sender) throw new Error(`invalid deployment settings:\n  vigil:emailFrom: not an email address`);
+  const domain = sender.address.slice(sender.address.lastIndexOf('@') + 1);
+  return [sender.address, domain].map((identity) =>
+    Stack.of(scope).formatArn({
+      service: 'ses',
+      resource: 'identity',
+      resourceName: identity,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    }),
+  );
 }

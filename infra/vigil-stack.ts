@@ -28,6 +28,8 @@ export interface VigilSettings {
   readonly publicUrl?: string;
   /** VIGIL_EGRESS_ALLOW: private CIDRs channels and actions may reach, comma-separated. */
   readonly egressAllow?: string;
+  /** VIGIL_EMAIL_FROM: the sender of email alerts, an SES-verified address or one of a verified domain. */
+  readonly emailFrom?: string;
   /** The HTTP API's steady requests per second over all routes (API Gateway throttling; default 500). */
   readonly apiRateLimit?: string | number;
   /** The HTTP API's burst of requests over all routes (default 1000). */
@@ -50,6 +52,7 @@ export function settingsEnvironment(settings: VigilSettings = {}): Record<string
   if (settings.natsPrefix) env.VIGIL_NATS_PREFIX = settings.natsPrefix;
   if (settings.publicUrl) env.VIGIL_PUBLIC_URL = settings.publicUrl;
   if (settings.egressAllow) env.VIGIL_EGRESS_ALLOW = settings.egressAllow;
+  if (settings.emailFrom) env.VIGIL_EMAIL_FROM = settings.emailFrom;
   loadConfig('cloud', env);
   return env;
 }
@@ -108,6 +111,12 @@ export class VigilStack extends Stack {
     this.notifications.enqueueFrom(this.changeFeed.handler);
     this.notifications.publishFrom(this.changeFeed.handler);
     this.notifications.enqueueFrom(this.api.handler);
+    // Email alerts leave through SES: the notifier's alerts and the api function's test sends.
+    const emailFrom = props?.settings?.emailFrom;
+    if (emailFrom) {
+      this.notifications.sendEmailFrom(this.notifications.notifier, emailFrom);
+      this.notifications.sendEmailFrom(this.api.handler, emailFrom);
+    }
     this.actions = new VigilActions(this, 'Actions', {
       table,
       environment: { ...environment, ...channelSettings },

@@ -20,15 +20,21 @@ import { createCheckService } from './checks/check-service.ts';
 import { createCheckReadService } from './checks/read-service.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { composeChangeConsumers, consumerList } from './compose-feed.ts';
+import { composeIncidents } from './compose-incidents.ts';
 import { composeProbing, type ProbingDeps } from './compose-probing.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
+import { incidentRoutes } from './incidents/routes.ts';
+import { maintenanceLookup } from './maintenance/evaluate.ts';
+import { createMaintenanceService } from './maintenance/maintenance-service.ts';
+import { maintenanceRoutes } from './maintenance/routes.ts';
 import { composeMcp } from './mcp/compose.ts';
 import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
 import { createMcpRelay } from './mcp/relay.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import type { EmailTransport } from './notify/channels/email.ts';
 import { composeNotifications } from './notify/compose.ts';
 import type { NotifyJob } from './notify/jobs.ts';
 import type { Clock } from './platform/clock.ts';
@@ -79,6 +85,8 @@ export interface CoreDeps {
   egress?: EgressSettings;
   /** The legacy MCP SSE stream's limits (the cloud ends it before the Lambda timeout). */
   mcpSse?: Partial<LegacyStreamSettings>;
+  /** How email channels send: SMTP locally, SES in the cloud; undefined: email deliveries fail, saying why. */
+  email?: EmailTransport;
 }
 
 /** The composition of services and routes shared by both runtimes. */
@@ -99,7 +107,9 @@ export function createApp(deps: CoreDeps) {
   });
   const blueprints = createBlueprintStore(deps.table);
   const entities = createEntityStore(deps.table);
-  const catalog = { table: deps.table, clock: deps.clock, blueprints, entities };
+  // Entity responses say whether a maintenance window covers the entity (the tenant's windows, read once per response).
+  const maintenanceOf = (tenantId: string) => maintenanceLookup(deps.table, deps.clock, tenantId);
+  const catalog = { table: deps.table, clock: deps.clock, blueprints, entities, maintenance: maintenanceOf };
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 
@@ -115,6 +125,7 @@ export function createApp(deps: CoreDeps) {
     checkService,
     cursors,
     egress: deps.egress,
+    email: deps.email,
   });
   const actions = composeActions({
     table: deps.table,
@@ -131,6 +142,16 @@ export function createApp(deps: CoreDeps) {
     tenants,
   });
 
+  const incidents = composeIncidents({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    cursors,
+    actions: actions.actions,
+    executions: actions.executions,
+  });
+
+  const maintenance = createMaintenanceService({ table: deps.table, clock: deps.clock });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
   const mcp = composeMcp({
     table: deps.table,
@@ -143,6 +164,7 @@ export function createApp(deps: CoreDeps) {
     skills: skills.skills,
     actions: actions.actions,
     actionRunner: actions.actionRunner,
+    incidents,
   });
 
   const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
@@ -199,7 +221,9 @@ export function createApp(deps: CoreDeps) {
       }),
     }),
     ...notifications.routes,
+    ...maintenanceRoutes({ maintenance }),
     ...actions.routes,
+    ...incidentRoutes({ incidents }),
     ...skills.routes,
     ...mcpRoutes({
       tools: mcp.tools,
@@ -251,6 +275,7 @@ export function createApp(deps: CoreDeps) {
     executions: actions.executions,
     actionRunner: actions.actionRunner,
     actionWorker: actions.actionWorker,
+    incidents,
     skills: skills.skills,
     tools: mcp.tools,
   };

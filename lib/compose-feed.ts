@@ -4,6 +4,8 @@ import { createActionTriggerConsumer } from './actions/trigger-consumer.ts';
 import { purgeEntityRelations } from './catalog/relation-purge.ts';
 import { purgeEntityChecks } from './checks/check-purge.ts';
 import { TRANSITION_ENTITY } from './checks/transition-items.ts';
+import { createIncidentConsumer, type InMaintenance } from './incidents/incident-consumer.ts';
+import { activeMaintenanceFor } from './maintenance/evaluate.ts';
 import { createNotifyConsumer } from './notify/consumer.ts';
 import type { NotifyJob } from './notify/jobs.ts';
 import type { Clock } from './platform/clock.ts';
@@ -31,6 +33,8 @@ export interface ChangeConsumers {
   purge: ChangeConsumer;
   notify: ChangeConsumer;
   actions: ChangeConsumer;
+  /** Opens and resolves incidents from entity transitions. */
+  incidents: ChangeConsumer;
   /** Pushes transitions to this process's open status streams (push mode only). */
   statusStream?: ChangeConsumer;
 }
@@ -46,6 +50,8 @@ export function composeChangeConsumers(deps: {
   notifyQueue: JobQueue<NotifyJob>;
   actionQueue: JobQueue<ActionJob>;
   statusStream?: ChangeConsumer | undefined;
+  /** Whether an entity is in a maintenance window now (marks the incidents it opens); default never. */
+  inMaintenance?: InMaintenance | undefined;
 }): ChangeConsumers {
   return {
     purge: createPurgeConsumer({
@@ -55,12 +61,26 @@ export function composeChangeConsumers(deps: {
       steps: purgeSteps,
     }),
     notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
-    actions: createActionTriggerConsumer({ queue: deps.actionQueue, logger: deps.logger }),
+    actions: createActionTriggerConsumer({
+      table: deps.table,
+      clock: deps.clock,
+      queue: deps.actionQueue,
+      logger: deps.logger,
+    }),
+    incidents: createIncidentConsumer({
+      table: deps.table,
+      logger: deps.logger,
+      // An incident opened while a window covers its entity is marked in_maintenance.
+      inMaintenance:
+        deps.inMaintenance ??
+        (async (tenantId, entityId) =>
+          (await activeMaintenanceFor(deps.table, deps.clock, tenantId, entityId)) !== undefined),
+    }),
     ...(deps.statusStream ? { statusStream: deps.statusStream } : {}),
   };
 }
 
 /** The consumers in the order they run for each batch. */
 export function consumerList(c: ChangeConsumers): ChangeConsumer[] {
-  return [c.purge, c.notify, c.actions, ...(c.statusStream ? [c.statusStream] : [])];
+  return [c.purge, c.incidents, c.notify, c.actions, ...(c.statusStream ? [c.statusStream] : [])];
 }

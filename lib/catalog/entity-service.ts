@@ -15,11 +15,21 @@ import type { EntityStore } from './entity-store.ts';
 import { publicEntity } from './records.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
+/**
+ * Which of a tenant's entities a maintenance window covers now: lib/maintenance's lookup, passed in
+ * by the composition (the catalog cannot import it: maintenance builds on the catalog's relations).
+ */
+export type MaintenanceOf = (
+  tenantId: string,
+) => Promise<(entity: { id: string; blueprint_slug: string }) => Promise<unknown>>;
+
 export interface EntityServiceDeps {
   table: Table;
   blueprints: BlueprintStore;
   entities: EntityStore;
   clock: Clock;
+  /** Entity responses carry `in_maintenance` from it; without it (tests of the catalog alone) false. */
+  maintenance?: MaintenanceOf | undefined;
 }
 
 export interface NewEntity {
@@ -56,13 +66,23 @@ function tooLarge(err: unknown): unknown {
 }
 
 /** The entity as returned: fields in blueprint order, defaults filled for fields added after it was written. */
-function view(bp: BlueprintRecord, entity: EntityRecord) {
-  return publicEntity(entity, withDefaults(bp.fields, entity.fields));
+function view(bp: BlueprintRecord, entity: EntityRecord, inMaintenance = false) {
+  return publicEntity(entity, withDefaults(bp.fields, entity.fields), inMaintenance);
 }
 
 /** Entities: create (plan limit in the same transaction), read, merge-patch update, delete with an async purge. */
 export function createEntityService(deps: EntityServiceDeps) {
   const { table, blueprints, entities, clock } = deps;
+
+  /** The entities as returned, each with `in_maintenance` (the tenant's windows read once). */
+  const views = async (tenantId: string, bp: BlueprintRecord, list: EntityRecord[]) => {
+    if (!deps.maintenance || list.length === 0) return list.map((entity) => view(bp, entity));
+    const covering = await deps.maintenance(tenantId);
+    const covered = await Promise.all(list.map(async (entity) => (await covering(entity)) !== undefined));
+    return list.map((entity, i) => view(bp, entity, covered[i] ?? false));
+  };
+  const one = async (tenantId: string, bp: BlueprintRecord, entity: EntityRecord) =>
+    (await views(tenantId, bp, [entity]))[0] ?? view(bp, entity);
 
   const load = async (tenantId: string, blueprintSlug: string, slug: string) => {
     const [bp, entity] = await Promise.all([
@@ -112,7 +132,6 @@ export function createEntityService(deps: EntityServiceDeps) {
         // The tenant's status counters and state index.
         ...entityAddedOps(tenantId, entity, 'unknown'),
       ]);
-      return view(bp, entity);
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw tooLarge(err);
       if (err.failed.includes(0)) {
@@ -126,6 +145,7 @@ export function createEntityService(deps: EntityServiceDeps) {
       // The blueprint's fields changed meanwhile: validate again against the new definitions.
       return RETRY;
     }
+    return one(tenantId, bp, entity);
   };
 
   const updateOnce = async (tenantId: string, blueprintSlug: string, slug: string, patch: EntityPatch) => {
@@ -147,11 +167,11 @@ export function createEntityService(deps: EntityServiceDeps) {
         }),
         blueprintUnchangedOp(tenantId, bp.slug, bp.version),
       ]);
-      return view(bp, next);
     } catch (err) {
       if (err instanceof ConditionFailedError) return RETRY;
       throw tooLarge(err);
     }
+    return one(tenantId, bp, next);
   };
 
   const removeOnce = async (tenantId: string, blueprintSlug: string, slug: string) => {
@@ -175,12 +195,12 @@ export function createEntityService(deps: EntityServiceDeps) {
   return {
     async list(tenantId: string, blueprintSlug: string) {
       const bp = await blueprints.require(tenantId, blueprintSlug);
-      return (await entities.list(tenantId, bp.slug)).map((entity) => view(bp, entity));
+      return views(tenantId, bp, await entities.list(tenantId, bp.slug));
     },
 
     async get(tenantId: string, blueprintSlug: string, slug: string) {
       const { bp, entity } = await load(tenantId, blueprintSlug, slug);
-      return view(bp, entity);
+      return one(tenantId, bp, entity);
     },
 
     async create(tenantId: string, blueprintSlug: string, input: NewEntity) {

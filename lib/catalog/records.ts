@@ -44,8 +44,11 @@ export function publicBlueprint(bp: BlueprintRecord) {
   };
 }
 
-/** An entity as returned (the caller passes fields with read-time defaults filled). */
-export function publicEntity(entity: EntityRecord, fields: EntityRecord['fields']) {
+/**
+ * An entity as returned (the caller passes fields with read-time defaults filled, and whether a
+ * maintenance window covers it now).
+ */
+export function publicEntity(entity: EntityRecord, fields: EntityRecord['fields'], inMaintenance: boolean) {
   return {
     id: entity.id,
     blueprint_slug: entity.blueprint_slug,
@@ -53,6 +56,7 @@ export function publicEntity(entity: EntityRecord, fields: EntityRecord['fields'
     name: entity.name,
     fields,
     state: entity.state,
+    in_maintenance: inMaintenance,
     created_at: entity.created_at,
     updated_at: entity.updated_at,
   };

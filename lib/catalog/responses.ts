@@ -21,7 +21,12 @@ export const publicBlueprintSchema = z
 
 /** An entity as publicEntity returns it. */
 export const publicEntitySchema = z
-  .strictObject({ ...entitySchema.omit({ version: true }).shape, id: idSchema('ent'), ...times })
+  .strictObject({
+    ...entitySchema.omit({ version: true }).shape,
+    id: idSchema('ent'),
+    in_maintenance: z.boolean().meta({ description: 'A maintenance window covers the entity now' }),
+    ...times,
+  })
   .meta({ id: 'Entity' });
 
 /** A relation as publicRelation returns it (relations are immutable: created_at only). */

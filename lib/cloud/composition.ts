@@ -2,6 +2,7 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
+import { createSesTransport } from '../notify/channels/email-ses.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
 import { createStoreStreamSlots } from '../streams/store-stream-slots.ts';
@@ -72,6 +73,8 @@ export function createCloudApp(
     notifyQueue: base.notifyQueue,
     actionQueue: base.actionQueue,
     egress: containerEgress(overrides.egress),
+    // Test sends to email channels go through SES, as the notifier's alerts do.
+    email: createSesTransport({ region: config.region }),
   });
   return {
     config,

@@ -1,4 +1,5 @@
 import { createTenantStore } from '../auth/tenant-store.ts';
+import { createSesTransport } from '../notify/channels/email-ses.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
@@ -19,6 +20,8 @@ export function composeNotifierFunction(base: CloudBase) {
     tenants: createTenantStore(table, clock),
     cursors: createCursorSeal(() => loadCursorSecret(table)),
     egress: containerEgress(base.overrides.egress),
+    // Email channels send through SES in the cloud (the function may call ses:SendEmail for VIGIL_EMAIL_FROM only).
+    email: createSesTransport({ region: config.region }),
   });
   const metrics = createFunctionMetrics('notifier');
   return {

@@ -6,6 +6,7 @@ import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
 import { migrateChecksToCells } from '../checks/cell-migration.ts';
 import { type CellRunner, createCellRunner } from '../checks/cell-runner.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
+import { createSmtpTransport } from '../notify/channels/email-smtp.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
@@ -115,11 +116,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   });
   // The process's kept-alive connections of channel and action sends; closed at stop.
   const egressPool = createEgressPool();
+  // Email channels send over SMTP here (SES in the cloud); without VIGIL_SMTP_URL their deliveries fail, saying so.
+  const email = config.smtpUrl
+    ? createSmtpTransport({
+        url: config.smtpUrl,
+        egressAllow: config.egressAllow,
+        runtime: 'local',
+        ca: options.egress?.ca,
+        resolve: options.egress?.resolve,
+      })
+    : undefined;
   const app = createApp({
     table,
     notifyQueue,
     actionQueue,
     egress: { transport: egressPool.transport, ...options.egress },
+    ...(email ? { email } : {}),
     clock,
     logger,
     config,

@@ -7,6 +7,9 @@ import type { EntityStore } from '../catalog/entity-store.ts';
 import { createRelationStore } from '../catalog/relation-items.ts';
 import type { CheckService } from '../checks/check-service.ts';
 import { createCheckReadService } from '../checks/read-service.ts';
+import type { IncidentService } from '../incidents/incident-service.ts';
+import { maintenanceLookup } from '../maintenance/evaluate.ts';
+import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Prober } from '../probes/types.ts';
 import { createStatusService } from '../status/status-service.ts';
@@ -29,12 +32,20 @@ export interface McpDeps {
   skills: { listEnabledTools(tenantId: string): Promise<McpTool[]> };
   actions: Pick<ActionStore, 'get'>;
   actionRunner: ActionRunner;
+  /** Incidents (list_incidents' state filters, acknowledge_incident, add_incident_note). */
+  incidents: IncidentService;
 }
 
 /** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions. */
 export function composeMcp(deps: McpDeps) {
   const { table, clock, cursors } = deps;
-  const catalog = { table, clock, blueprints: deps.blueprints, entities: deps.entities };
+  const catalog = {
+    table,
+    clock,
+    blueprints: deps.blueprints,
+    entities: deps.entities,
+    maintenance: (tenantId: string) => maintenanceLookup(table, clock, tenantId),
+  };
   const builtins = createBuiltins({
     clock,
     status: createStatusService({ table, clock, cursors }),
@@ -45,6 +56,8 @@ export function composeMcp(deps: McpDeps) {
     checkService: deps.checkService,
     checkReads: createCheckReadService({ table, checkService: deps.checkService, clock, cursors }),
     prober: deps.prober,
+    incidents: deps.incidents,
+    maintenance: createMaintenanceService({ table, clock }),
   });
   const tools = createToolCatalog({
     skills: deps.skills,

@@ -69,6 +69,15 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
   return {
     event,
     kind: record.kind,
+    // An escalation's record is made when it is due: the incident has been unacknowledged since its opening.
+    ...(record.kind === 'escalation'
+      ? {
+          unacknowledgedMinutes: Math.max(
+            0,
+            Math.floor((Date.parse(record.created_at) - Date.parse(event.timestamp)) / 60_000),
+          ),
+        }
+      : {}),
     deliveryId: record.id,
     entity: {
       id: event.entity_id,

@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { EMAIL_ADDRESS_PATTERN, isSafeEmailAddress, MAX_EMAIL_LENGTH } from '../domain/email-address.ts';
 import { natsSubjectProblem } from '../domain/nats-subject.ts';
 import { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
+import { idSchema } from '../http/route-schemas.ts';
 import { parseInput } from '../http/validation.ts';
 import type { Runtime } from '../platform/config.ts';
 import { egressRefusal } from '../platform/egress-advice.ts';
@@ -86,27 +88,87 @@ const subject = z
 
 const chatConfig = z.strictObject({ url: receiverUrl });
 
-/** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
-export const channelInputSchema = z.discriminatedUnion(
-  'channel_type',
-  [
-    z.strictObject({ channel_type: z.literal('slack'), config: chatConfig }),
-    z.strictObject({ channel_type: z.literal('discord'), config: chatConfig }),
+/** DECISIONS.md "Operations features": an email channel has 1 to 10 recipients. */
+export const MAX_EMAIL_RECIPIENTS = 10;
+
+/**
+ * One recipient: zod's email check and Vigil's conservative pattern (lib/domain/email-address.ts),
+ * so no CR, LF, comma, semicolon or space can reach a header, whatever the mail library does.
+ */
+const emailAddress = z
+  .string()
+  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
+  .pipe(z.email('must be an email address such as ops@example.com'))
+  .refine(isSafeEmailAddress, 'must be one plain address such as ops@example.com (no name, comma or spaces)')
+  .meta({ pattern: EMAIL_ADDRESS_PATTERN, description: 'One email address, such as ops@example.com' });
+
+const emailConfig = z.strictObject({
+  to: z
+    .array(emailAddress)
+    .min(1, 'must list at least one address')
+    .max(MAX_EMAIL_RECIPIENTS, `must list at most ${MAX_EMAIL_RECIPIENTS} addresses`)
+    .meta({ description: `1 to ${MAX_EMAIL_RECIPIENTS} recipients` }),
+});
+
+/** The channel variants, each with `extra` fields (a tenant channel's name) besides type and config. */
+function channelVariants<E extends z.core.$ZodLooseShape>(extra: E) {
+  return [
+    z.strictObject({ ...extra, channel_type: z.literal('slack'), config: chatConfig }),
+    z.strictObject({ ...extra, channel_type: z.literal('discord'), config: chatConfig }),
     z.strictObject({
+      ...extra,
       channel_type: z.literal('webhook'),
       config: z.strictObject({ url: receiverUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
     }),
-    z.strictObject({ channel_type: z.literal('nats'), config: z.strictObject({ subject }) }),
+    z.strictObject({ ...extra, channel_type: z.literal('nats'), config: z.strictObject({ subject }) }),
     z.strictObject({
+      ...extra,
       channel_type: z.literal('ntfy'),
       config: z.strictObject({ url: topicUrl, token: headerSafe(MAX_TOKEN_LENGTH).optional() }),
     }),
-  ],
-  {
-    error: (issue) =>
-      issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')}` : undefined,
-  },
+    z.strictObject({ ...extra, channel_type: z.literal('email'), config: emailConfig }),
+  ] as const;
+}
+
+const unknownType = {
+  error: (issue: z.core.$ZodRawIssue) =>
+    issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')}` : undefined,
+};
+
+/** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
+export const channelInputSchema = z.discriminatedUnion('channel_type', channelVariants({}), unknownType);
+
+/** A tenant channel's name: what the console and routes show it by. */
+export const MAX_CHANNEL_NAME_LENGTH = 100;
+export const channelNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_CHANNEL_NAME_LENGTH, `must be at most ${MAX_CHANNEL_NAME_LENGTH} characters`)
+  .meta({ description: 'Shown in the console and the routes editor' });
+
+/** POST /v1/notify/channels: a tenant channel `{name, channel_type, config}`, validated as a check's. */
+export const tenantChannelInputSchema = z
+  .discriminatedUnion('channel_type', channelVariants({ name: channelNameSchema }), unknownType)
+  .meta({ id: 'TenantChannelInput' });
+export type TenantChannelInput = z.output<typeof tenantChannelInputSchema>;
+
+/** `{channel_id}` in place of a new channel: attaches that tenant channel to the check. */
+export const attachChannelSchema = z.strictObject({
+  // Absent: the variant without a type (OpenAPI's discriminator then stays off this union).
+  // `not: {}` states "absent" in the document (zod's undefined has no JSON Schema).
+  channel_type: z.undefined().optional().meta({ description: 'Absent when attaching', not: {} }),
+  channel_id: idSchema('chn').meta({ description: 'A tenant channel (POST /v1/notify/channels) to attach' }),
+});
+
+/** POST /v1/checks/{check_id}/policy/channels: a new channel of the check, or `{channel_id}` to attach a tenant channel. */
+export const checkChannelBodySchema = z.discriminatedUnion(
+  'channel_type',
+  [...channelVariants({}), attachChannelSchema],
+  unknownType,
 );
+export type CheckChannelBody = z.output<typeof checkChannelBodySchema>;
+
 /** A validated channel body, ready to store. */
 export type ChannelInput = z.output<typeof channelInputSchema>;
 
@@ -121,13 +183,14 @@ export function parseChannelInput(body: unknown): ChannelInput {
  * address is judged as written, a host name by what it resolves to now (its name says nothing of
  * where it points; every send checks again on connect, so a name moved out of the allowed range
  * later is refused then). Throws ValidationError at `config.url`, naming the setting that would
- * allow the address; nats channels have no URL (their server is VIGIL_NATS_URL, the operator's).
+ * allow the address; nats and email channels have no URL (their servers are the operator's:
+ * VIGIL_NATS_URL, VIGIL_SMTP_URL or SES; the SMTP host passes the guard at every send).
  */
 export async function checkChannelDestination(
-  input: ChannelInput,
+  input: ChannelInput | TenantChannelInput,
   egress: { allow: readonly string[]; resolve?: Resolve; runtime?: Runtime },
 ): Promise<void> {
-  if (input.channel_type === 'nats') return;
+  if (input.channel_type === 'nats' || input.channel_type === 'email') return;
   try {
     await checkUrl(input.config.url, {
       allowPrivate: false,

@@ -2,15 +2,21 @@ import * as z from 'zod';
 import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
+import { batchGetAll, queryAll } from '../store/items.ts';
 import { type Page, type PageDeps, type PageRequest, readPage } from '../store/paging.ts';
-import { checkPartition } from '../store/partitions.ts';
+import { checkPartition, tenantPk } from '../store/partitions.ts';
 import type { Table, WriteOp } from '../store/table.ts';
 
 /**
- * Owner of `notify_channel` and `notify_channel_count`: a check's channels, items in the check's
- * partition (purged with it) listed across the tenant through gsi1, and the counter next to them
- * that keeps the per-check limit under concurrent creates (always written together).
+ * Owner of every channel item (one owner, since they share the tenant's channel list on gsi1):
+ * - `notify_channel`: a check's own channel, in the check's partition (purged with it);
+ * - `notify_channel_count`: next to them, the check's own channels plus its attachments, which keeps
+ *   the per-check limit under concurrent writes (always written together);
+ * - `notify_tenant_channel`: a shared channel of the tenant, in the tenant partition, attached to
+ *   checks by id and named by routes; `notify_tenant_channel_count` bounds how many a tenant has;
+ * - `notify_channel_attachment`: one tenant channel attached to one check, in the check's partition
+ *   (purged with it), listed per channel on gsi1 so deleting the channel detaches it everywhere.
+ * Both kinds of channel sit on gsi1 under `CHN#<tnt>` by id: one list, newest first.
  */
 
 export { CHANNEL_TYPES, type ChannelType } from '../domain/channel-types.ts';
@@ -22,24 +28,59 @@ export const webhookConfigSchema = z.object({ url: z.string(), secret: z.string(
 export const chatConfigSchema = z.object({ url: z.string() });
 export const natsConfigSchema = z.object({ subject: z.string() });
 export const ntfyConfigSchema = z.object({ url: z.string(), token: z.string().optional() });
+export const emailConfigSchema = z.object({ to: z.array(z.string()) });
 
-/** A stored channel: its type and that type's config (validated at create: channel-config.ts). */
+/** Tenant channels one tenant may have (a fixed limit; 101st create is 403 LIMIT_EXCEEDED). */
+export const MAX_TENANT_CHANNELS = 100;
+
+/** A channel's type and that type's config (validated at create: channel-config.ts). */
+const channelConfigSchema = z.discriminatedUnion('channel_type', [
+  z.object({ channel_type: z.literal('slack'), config: chatConfigSchema }),
+  z.object({ channel_type: z.literal('discord'), config: chatConfigSchema }),
+  z.object({ channel_type: z.literal('webhook'), config: webhookConfigSchema }),
+  z.object({ channel_type: z.literal('nats'), config: natsConfigSchema }),
+  z.object({ channel_type: z.literal('ntfy'), config: ntfyConfigSchema }),
+  z.object({ channel_type: z.literal('email'), config: emailConfigSchema }),
+]);
+export type ChannelConfig = z.infer<typeof channelConfigSchema>;
+
+/**
+ * A channel as senders and deliveries see it: a check's own, or a tenant channel seen from the
+ * check whose alert it carries (`check_id` is then that check and `name` is set).
+ */
 export const channelSchema = z
   .object({ id: z.string(), tenant_id: z.string(), check_id: z.string(), created_at: z.string() })
-  .and(
-    z.discriminatedUnion('channel_type', [
-      z.object({ channel_type: z.literal('slack'), config: chatConfigSchema }),
-      z.object({ channel_type: z.literal('discord'), config: chatConfigSchema }),
-      z.object({ channel_type: z.literal('webhook'), config: webhookConfigSchema }),
-      z.object({ channel_type: z.literal('nats'), config: natsConfigSchema }),
-      z.object({ channel_type: z.literal('ntfy'), config: ntfyConfigSchema }),
-    ]),
-  );
-export type ChannelRecord = z.infer<typeof channelSchema>;
+  .and(channelConfigSchema);
+export type ChannelRecord = z.infer<typeof channelSchema> & { name?: string };
+
+/** A tenant channel: attached to checks by id, reached by routes. */
+export const tenantChannelSchema = z
+  .object({
+    id: z.string(),
+    tenant_id: z.string(),
+    name: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .and(channelConfigSchema);
+export type TenantChannelRecord = z.infer<typeof tenantChannelSchema>;
+
+/** One tenant channel attached to one check. */
+export const attachmentSchema = z.object({
+  tenant_id: z.string(),
+  check_id: z.string(),
+  channel_id: z.string(),
+  created_at: z.string(),
+});
+export type AttachmentRecord = z.infer<typeof attachmentSchema>;
 
 const CHANNEL_PREFIX = 'CHANNEL#';
-/** gsi1 partition of a tenant's channels (gsi1sk: the channel id). */
+const ATTACHMENT_PREFIX = 'LINK#CHN#';
+const TENANT_CHANNEL_PREFIX = 'NCHANNEL#';
+/** gsi1 partition of a tenant's channels, both kinds (gsi1sk: the channel id). */
 const tenantChannelsPk = (tenantId: string) => `CHN#${tenantId}`;
+/** gsi1 partition of one tenant channel's attachments (gsi1sk: the check id). */
+const attachmentsPk = (tenantId: string, channelId: string) => `CHNLINK#${tenantId}#${channelId}`;
 
 const channel = defineItem({
   type: itemType('notify_channel'),
@@ -60,6 +101,36 @@ const channelCount = defineItem({
   // The record does not repeat its check: the key comes from the context of a write.
   keyOf: (_r, c: { check_id: string }) => c,
   docKey: { check_id: '<chk_id>' },
+});
+
+const tenantChannel = defineItem({
+  type: itemType('notify_tenant_channel'),
+  schema: tenantChannelSchema,
+  key: (k: { tenant_id: string; id: string }) => ({
+    pk: tenantPk(k.tenant_id),
+    sk: `${TENANT_CHANNEL_PREFIX}${k.id}`,
+  }),
+  gsi1: (r) => ({ pk: tenantChannelsPk(r.tenant_id), sk: r.id }),
+  docKey: { tenant_id: '<tnt>', id: '<chn_id>' },
+});
+
+const tenantChannelCount = defineItem({
+  type: itemType('notify_tenant_channel_count'),
+  schema: z.object({ count: z.number().int() }),
+  key: (k: { tenant_id: string }) => ({ pk: tenantPk(k.tenant_id), sk: 'NOTIFY#TCHANNELS' }),
+  keyOf: (_r, c: { tenant_id: string }) => c,
+  docKey: { tenant_id: '<tnt>' },
+});
+
+const attachment = defineItem({
+  type: itemType('notify_channel_attachment'),
+  schema: attachmentSchema,
+  key: (k: { check_id: string; channel_id: string }) => ({
+    pk: checkPartition(k.check_id),
+    sk: `${ATTACHMENT_PREFIX}${k.channel_id}`,
+  }),
+  gsi1: (r) => ({ pk: attachmentsPk(r.tenant_id, r.channel_id), sk: r.check_id }),
+  docKey: { check_id: '<chk_id>', channel_id: '<chn_id>' },
 });
 
 /** Every channel of the check, oldest first (consistent). */
@@ -84,14 +155,64 @@ export function getChannel(
   return channel.get(table, { check_id: checkId, id: channelId }, { consistent: true });
 }
 
-/** A page of the tenant's channels across its checks (gsi1), newest first; the cursor is sealed for this list. */
+/**
+ * A page of the tenant's channels (gsi1): its checks' own and its tenant channels, newest first;
+ * the cursor is sealed for this list.
+ */
 export async function readTenantChannels(
   deps: PageDeps,
   tenantId: string,
   page: PageRequest,
-): Promise<{ channels: ChannelRecord[]; nextCursor: Page['nextCursor'] }> {
+): Promise<{ channels: (ChannelRecord | TenantChannelRecord)[]; nextCursor: Page['nextCursor'] }> {
   const read = await readPage(deps, { index: 'gsi1', pk: tenantChannelsPk(tenantId), prefix: 'chn_' }, page);
-  return { channels: read.items.map((item) => channel.parse(item)), nextCursor: read.nextCursor };
+  const parse = (item: (typeof read.items)[number]) =>
+    tenantChannel.is(item) ? tenantChannel.parse(item) : channel.parse(item);
+  return { channels: read.items.map(parse), nextCursor: read.nextCursor };
+}
+
+/** One tenant channel (consistent), or undefined. */
+export function getTenantChannel(
+  table: Table,
+  tenantId: string,
+  channelId: string,
+): Promise<TenantChannelRecord | undefined> {
+  return tenantChannel.get(table, { tenant_id: tenantId, id: channelId }, { consistent: true });
+}
+
+/** The tenant channels of these ids that exist (any order; unknown ids are left out). */
+export async function getTenantChannels(
+  table: Table,
+  tenantId: string,
+  channelIds: readonly string[],
+): Promise<TenantChannelRecord[]> {
+  if (channelIds.length === 0) return [];
+  const keys = [...new Set(channelIds)].map((id) => tenantChannel.key({ tenant_id: tenantId, id }));
+  return tenantChannel.parseAll(await batchGetAll(table, keys));
+}
+
+/** The tenant channels attached to the check, oldest attachment first (consistent). */
+export async function listAttachmentsOfCheck(table: Table, checkId: string): Promise<AttachmentRecord[]> {
+  const items = await queryAll((cursor) =>
+    table.query({
+      pk: checkPartition(checkId),
+      sk: { op: 'beginsWith', prefix: ATTACHMENT_PREFIX },
+      consistent: true,
+      cursor,
+    }),
+  );
+  return attachment.parseAll(items);
+}
+
+/** The checks a tenant channel is attached to (gsi1: eventually consistent in the cloud). */
+export async function listAttachmentsOfChannel(
+  table: Table,
+  tenantId: string,
+  channelId: string,
+): Promise<AttachmentRecord[]> {
+  const items = await queryAll((cursor) =>
+    table.query({ index: 'gsi1', pk: attachmentsPk(tenantId, channelId), cursor }),
+  );
+  return attachment.parseAll(items);
 }
 
 /**
@@ -117,6 +238,61 @@ export function channelAddedOps(record: ChannelRecord): WriteOp[] {
 export function channelRemovedOps(checkId: string, channelId: string): WriteOp[] {
   return [
     channel.delete({ check_id: checkId, id: channelId }, { kind: 'itemExists' }),
+    channelCount.upsert({ check_id: checkId }, { add: { count: -1 } }),
+  ];
+}
+
+/** The writes that create a tenant channel: the tenant's counter (below MAX_TENANT_CHANNELS), then the channel. */
+export function tenantChannelCreatedOps(record: TenantChannelRecord): WriteOp[] {
+  return [
+    tenantChannelCount.upsert(
+      { tenant_id: record.tenant_id },
+      { add: { count: 1 }, condition: belowLimit('count', MAX_TENANT_CHANNELS) },
+    ),
+    tenantChannel.put(record, { kind: 'itemNotExists' }),
+  ];
+}
+
+/** The put that replaces a tenant channel while its `updated_at` is still `expected` (no lost update). */
+export function tenantChannelChangedOp(record: TenantChannelRecord, expected: string): WriteOp {
+  return tenantChannel.put(record, { kind: 'compare', attr: 'updated_at', op: '=', value: expected });
+}
+
+/** The writes that delete a tenant channel (`itemExists`: first op) and count it out. */
+export function tenantChannelDeletedOps(tenantId: string, channelId: string): WriteOp[] {
+  return [
+    tenantChannel.delete({ tenant_id: tenantId, id: channelId }, { kind: 'itemExists' }),
+    tenantChannelCount.upsert({ tenant_id: tenantId }, { add: { count: -1 } }),
+  ];
+}
+
+/**
+ * The writes that attach a tenant channel to a check, in this order: the check's counter (an
+ * attachment counts toward MAX_CHANNELS_PER_CHECK), the attachment (`itemNotExists`: not attached
+ * yet) and a check that the channel exists. The caller puts a check-exists condition first.
+ */
+export function attachmentAddedOps(record: AttachmentRecord): WriteOp[] {
+  return [
+    channelCount.upsert(
+      { check_id: record.check_id },
+      {
+        set: { tenant_id: record.tenant_id },
+        add: { count: 1 },
+        condition: belowLimit('count', MAX_CHANNELS_PER_CHECK),
+      },
+    ),
+    attachment.put(record, { kind: 'itemNotExists' }),
+    tenantChannel.conditionCheck(
+      { tenant_id: record.tenant_id, id: record.channel_id },
+      { kind: 'itemExists' },
+    ),
+  ];
+}
+
+/** The writes that detach a tenant channel from a check: the attachment's delete (`itemExists`: first op), the counter's subtract. */
+export function attachmentRemovedOps(checkId: string, channelId: string): WriteOp[] {
+  return [
+    attachment.delete({ check_id: checkId, channel_id: channelId }, { kind: 'itemExists' }),
     channelCount.upsert({ check_id: checkId }, { add: { count: -1 } }),
   ];
 }

@@ -7,6 +7,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { createChannelStore } from './channel-store.ts';
+import type { EmailTransport } from './channels/email.ts';
 import { createChannelSenders } from './channels/index.ts';
 import { createDeliveryStore } from './delivery-store.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -17,13 +18,15 @@ export interface NotifierDeps {
   table: Table;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'runtime' | 'egressAllow' | 'natsUrls' | 'natsPrefix' | 'publicUrl'>;
+  config: Pick<Config, 'runtime' | 'egressAllow' | 'natsUrls' | 'natsPrefix' | 'publicUrl' | 'emailFrom'>;
   /** The notify queue: the local SQLite queue or SQS. */
   queue: JobQueue<NotifyJob>;
   tenants: TenantStore;
   cursors: CursorSeal;
   /** Outbound TLS trust and name resolution (tests: a test CA, loopback receivers). */
   egress?: EgressSettings | undefined;
+  /** How email channels send: SMTP locally (lib/local/runtime.ts), SES in the cloud; undefined: they fail, saying why. */
+  email?: EmailTransport | undefined;
 }
 
 /**
@@ -44,6 +47,8 @@ export function composeNotifier(deps: NotifierDeps) {
     ...deps.egress,
     logger: deps.logger,
     clock,
+    email: deps.email,
+    emailFrom: config.emailFrom,
   });
   const notifier = createNotifier({
     table,

@@ -3,7 +3,10 @@ import type { Route } from '../http/types.ts';
 import { notifyActionRoutes } from './action-routes.ts';
 import { composeNotifier, type NotifierDeps } from './compose-notifier.ts';
 import { createPolicyService } from './policy-service.ts';
+import { createRouteService } from './route-service.ts';
 import { notifyRoutes } from './routes.ts';
+import { sharedChannelRoutes } from './tenant-channel-routes.ts';
+import { createTenantChannelService } from './tenant-channel-service.ts';
 
 export interface NotificationsDeps extends NotifierDeps {
   checkService: Pick<CheckService, 'requireCheck'>;
@@ -14,20 +17,33 @@ export function composeNotifications(deps: NotificationsDeps) {
   const { clock, config } = deps;
   const services = composeNotifier(deps);
   const { policies, channels, deliveries, notifier } = services;
+  const egress = {
+    egressAllow: config.egressAllow,
+    runtime: config.runtime,
+    natsPrefix: config.natsPrefix,
+    resolve: deps.egress?.resolve,
+  };
+  const tenantChannels = createTenantChannelService({
+    table: deps.table,
+    checkService: deps.checkService,
+    channels,
+    actions: notifier,
+    clock,
+    ...egress,
+  });
   const routes: Route[] = [
     ...notifyRoutes({
+      tenantChannels,
       policyService: createPolicyService({
         checkService: deps.checkService,
         policies,
         channels,
         deliveries,
         clock,
-        egressAllow: config.egressAllow,
-        runtime: config.runtime,
-        natsPrefix: config.natsPrefix,
-        resolve: deps.egress?.resolve,
+        ...egress,
       }),
     }),
+    ...sharedChannelRoutes({ tenantChannels, routes: createRouteService({ table: deps.table, clock }) }),
     ...notifyActionRoutes({ actions: notifier }),
   ];
   return { ...services, routes };

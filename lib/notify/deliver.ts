@@ -37,7 +37,9 @@ export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJo
   // This attempt was logged before (the job came back after a crash): only its outcome is left to apply.
   if (record.attempts >= job.attempt) return afterFailedAttempt(deps, record, job.attempt, record.error);
 
-  const channel = record.channel_id ? await deps.channels.get(record.check_id, record.channel_id) : undefined;
+  const channel = record.channel_id
+    ? await deps.channels.get(record.check_id, record.channel_id, tenantId)
+    : undefined;
   if (!channel) {
     await deps.deliveries.update(tenantId, deliveryId, {
       status: 'failed',

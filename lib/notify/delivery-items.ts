@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CHANNEL_TYPES } from '../domain/channel-types.ts';
 import { stateChangeEventSchema } from '../domain/state-change-event.ts';
+import { deterministicId } from '../platform/ids.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { openPageCursor, type PageDeps, sealPageCursor, unexpired } from '../store/paging.ts';
@@ -15,7 +16,7 @@ import {
 } from '../store/table.ts';
 
 /**
- * Owner of `delivery`: one record per event (or repeat, or test) and channel, expiring with results.
+ * Owner of `delivery`: one record per event (or repeat, test, escalation) and channel, expiring with results.
  * It lives in the tenant's delivery partition (it outlives a deleted check, like transitions), on
  * gsi1 under its check and on gsi2 under its channel (when it names one). Delivery ids are
  * time-ordered, so every list is newest first.
@@ -23,6 +24,13 @@ import {
 
 export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * alert: the state change itself; repeat: a re-send while down; test: POST .../policy/test;
+ * escalation: an incident left unacknowledged, sent once per channel to its routes' escalation channels.
+ */
+export const DELIVERY_KINDS = ['alert', 'repeat', 'test', 'escalation'] as const;
+export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** One attempt of a delivery. */
 export const attemptSchema = z.object({
@@ -45,8 +53,7 @@ export const deliverySchema = z.object({
   /** null for a test message. */
   transition_id: z.string().nullable(),
   channel_type: z.enum(CHANNEL_TYPES).nullable(),
-  /** alert: the state change itself; repeat: a re-send while down; test: POST .../policy/test. */
-  kind: z.enum(['alert', 'repeat', 'test']),
+  kind: z.enum(DELIVERY_KINDS),
   status: z.enum(DELIVERY_STATUSES),
   /** Why nothing was sent (status skipped), e.g. "silenced" or "upstream api is down". */
   reason: z.string().nullable(),
@@ -172,4 +179,34 @@ export async function readDeliveryLog(
     deliveries: kept.map(parseDelivery),
     nextCursor: more && last ? await sealPageCursor(deps.cursors, last, source) : null,
   };
+}
+
+/**
+ * The tenant's delivery records of one entity whose ids' time (the event's, or a repeat's due
+ * time) is from `fromMs` to `toMs`, oldest first, reading at most `maxScanned` records of the
+ * tenant (consistent): an incident's alerts. `truncated` says the read stopped at the bound.
+ */
+export async function readEntityDeliveriesBetween(
+  table: Table,
+  tenantId: string,
+  input: { entityId: string; fromMs: number; toMs: number; maxScanned: number },
+): Promise<{ deliveries: DeliveryRecord[]; truncated: boolean }> {
+  // A delivery id's first 10 characters after the prefix are its time (lib/platform/ids.ts).
+  const timePart = (ms: number) => deterministicId('dlv', ms, '').slice(0, PREFIX.length + 10);
+  const kept: DeliveryRecord[] = [];
+  let scanned = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await table.query({
+      pk: deliveriesPk(tenantId),
+      sk: { op: 'between', low: timePart(input.fromMs), high: `${timePart(input.toMs)}~` },
+      consistent: true,
+      limit: Math.min(MAX_QUERY_LIMIT, input.maxScanned - scanned),
+      cursor,
+    });
+    scanned += page.items.length;
+    for (const item of page.items) if (item.entity_id === input.entityId) kept.push(parseDelivery(item));
+    cursor = page.cursor;
+  } while (cursor && scanned < input.maxScanned);
+  return { deliveries: kept, truncated: cursor !== undefined };
 }

@@ -1,9 +1,12 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import { isRecovery, type StateChangeEvent } from '../domain/state-change-event.ts';
+import { activeMaintenanceFor } from '../maintenance/evaluate.ts';
 import type { JobInput } from '../platform/job-queue.ts';
 import type { ChannelRecord } from './channel-items.ts';
+import { escalationJobs } from './escalation.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
+import { maintenanceEndJob } from './maintenance-end.ts';
 import {
   type DeliverySpec,
   effectivePolicy,
@@ -15,6 +18,7 @@ import {
 import { lastSentAtMs } from './notify-state-items.ts';
 import type { PolicyRecord } from './policy-items.ts';
 import { firstRepeat } from './repeat.ts';
+import { channelsForEvent } from './route-channels.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
 import { downUpstreams, isDownState } from './upstream.ts';
 
@@ -48,6 +52,13 @@ async function skipReason(
 ): Promise<string | undefined> {
   if (event.from_state === 'unknown' && event.to_state === 'up') return 'first result';
   if (policy.silenced) return 'silenced';
+  const maintenance = await activeMaintenanceFor(deps.table, deps.clock, event.tenant_id, event.entity_id);
+  if (maintenance) {
+    // A down skipped now gets one look when the window ends (maintenance-end.ts).
+    if (isDownState(event.to_state))
+      await enqueueAll(deps, [maintenanceEndJob(event, maintenance, deps.clock.now())]);
+    return `maintenance: ${maintenance.name}`;
+  }
   if (isRecovery(event) && !policy.notify_on_recovery) return 'recovery alerts are off';
   const lastSent = await lastSentAtMs(deps.table, event.check_id);
   if (lastSent !== undefined && policy.cooldown_seconds > 0) {
@@ -92,11 +103,21 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   const { event } = job;
   if (event.to_state === 'up') await releaseHeldBack(deps, event);
 
+  // The incident this event opens escalates whatever happens to the alert itself (escalation.ts).
+  if (!job.after_upstream && !job.after_maintenance)
+    await enqueueAll(deps, await escalationJobs(deps, event, deps.clock.now()));
+
   const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
-  const channels: (ChannelRecord | null)[] = await deps.channels.listForCheck(event.check_id);
+  const channels: (ChannelRecord | null)[] = await channelsForEvent(deps, event);
   const reason = await skipReason(deps, event, policy);
-  const seq = job.after_upstream ? `after:${job.after_upstream}` : '0';
-  const timeMs = (job.after_upstream && idTimeMs(job.after_upstream)) || Date.parse(event.timestamp);
+  const after = job.after_maintenance;
+  const seq = after
+    ? `maint:${after.window_id}:${after.ends_ms}`
+    : job.after_upstream
+      ? `after:${job.after_upstream}`
+      : '0';
+  const timeMs =
+    after?.ends_ms ?? ((job.after_upstream && idTimeMs(job.after_upstream)) || Date.parse(event.timestamp));
   const base: Omit<DeliverySpec, 'channel'> = { event, kind: 'alert', seq, timeMs };
 
   if (reason !== undefined || channels.length === 0) {

@@ -15,3 +15,14 @@ export const retryJobId = (deliveryId: string, n: number) => `dlv:${deliveryId}:
 
 /** The `repeat` job of the `seq`th re-send of a transition. */
 export const repeatJobId = (transitionId: string, seq: number) => `rep:${transitionId}:${seq}`;
+
+/** The look at a maintenance-skipped alert when window `windowId` ends at `endsMs`. */
+export const maintenanceEndJobId = (transitionId: string, windowId: string, endsMs: number) =>
+  `mnt:${transitionId}:${windowId}:${Math.ceil(endsMs / 1000)}`;
+
+/** The re-evaluation of a maintenance-skipped alert once window `windowId` ended at `endsMs`. */
+export const afterMaintenanceJobId = (transitionId: string, windowId: string, endsMs: number) =>
+  `evt:${transitionId}:mnt:${windowId}:${Math.ceil(endsMs / 1000)}`;
+
+/** One route's escalation of an incident (escalation.ts). */
+export const escalateJobId = (incidentId: string, routeId: string) => `esc:${incidentId}:${routeId}`;

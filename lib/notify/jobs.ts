@@ -10,7 +10,10 @@ import { stateChangeEventSchema } from '../domain/state-change-event.ts';
  *   through the API: `dlv:<delivery_id>:retry:<n>`); a failed attempt throws, so the queue brings
  *   it back after 1 s, then 2 s; the third failure marks the delivery failed and returns;
  * - `repeat`: the next re-send while the entity stays down (id `rep:<transition_id>:<seq>`); it
- *   is delayed to `due_ms` (in hops of at most 15 minutes, the longest queue delay).
+ *   is delayed to `due_ms` (in hops of at most 15 minutes, the longest queue delay);
+ * - `maintenance_end`: the look at a maintenance-skipped down when its window ends (maintenance-end.ts);
+ * - `escalate`: one route's escalation of the incident an event opened (id `esc:<incident_id>:<route_id>`),
+ *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts).
  */
 
 export const NOTIFY_QUEUE = 'notify';
@@ -21,6 +24,8 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     event: stateChangeEventSchema,
     /** Set when an upstream's recovery released this held-back alert: that upstream's transition id. */
     after_upstream: z.string().optional(),
+    /** Set when a maintenance window's end re-evaluates an alert skipped during it: the window and its end. */
+    after_maintenance: z.object({ window_id: z.string(), ends_ms: z.number().int() }).optional(),
   }),
   z.object({ kind: z.literal('deliver'), tenant_id: z.string(), delivery_id: z.string() }),
   z.object({
@@ -30,6 +35,22 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     seq: z.number().int().min(1),
     /** The policy revision that asked for it: a changed policy stops the series. */
     policy_revision: z.number().int(),
+    due_ms: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('maintenance_end'),
+    event: stateChangeEventSchema,
+    window_id: z.string(),
+    /** The window's end: the job waits for it. */
+    due_ms: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('escalate'),
+    /** The transition that opened the incident (its tenant, entity and check). */
+    event: stateChangeEventSchema,
+    incident_id: z.string(),
+    route_id: z.string(),
+    /** The incident's opening plus the route's escalate_after_seconds: the job waits for it. */
     due_ms: z.number().int(),
   }),
 ]);

@@ -10,9 +10,11 @@ import { alertFor } from './alert-context.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { handleDeliver } from './deliver.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
+import { handleEscalate } from './escalation.ts';
 import { handleEvent } from './flow.ts';
 import { retryJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
+import { handleMaintenanceEnd } from './maintenance-end.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
 import type { NotifyActions, SendOutcome } from './ports.ts';
 import { handleRepeat } from './repeat.ts';
@@ -37,6 +39,10 @@ export function createNotifier(deps: NotifyDeps) {
         return handleDeliver(deps, { ...job, body });
       case 'repeat':
         return handleRepeat(deps, body);
+      case 'maintenance_end':
+        return handleMaintenanceEnd(deps, body);
+      case 'escalate':
+        return handleEscalate(deps, body);
     }
   };
 
@@ -64,7 +70,7 @@ export function createNotifier(deps: NotifyDeps) {
   };
 
   const actions: NotifyActions = {
-    async sendTest(tenantId, checkId) {
+    async sendTest(tenantId, checkId, only) {
       const check = await getCheckDefinition(deps.table, tenantId, checkId, { consistent: true });
       if (!check) throw new NotFoundError('check');
       const entity = await readEntityById(deps.table, tenantId, check.entity_id);
@@ -79,7 +85,7 @@ export function createNotifier(deps: NotifyDeps) {
         transition_id: TEST_TRANSITION_ID,
         timestamp: isoTime(nowMs),
       };
-      const channels = await deps.channels.listForCheck(checkId);
+      const channels = only ?? (await deps.channels.listForCheck(checkId));
       const days = await retentionDays(deps, tenantId);
       const series = newId('req', nowMs);
       return Promise.all(

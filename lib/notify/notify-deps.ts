@@ -24,7 +24,7 @@ export interface NotifyDeps {
   queue: JobQueue<NotifyJob>;
   senders: ChannelSenders;
   policies: Pick<PolicyStore, 'get'>;
-  channels: Pick<ChannelStore, 'listForCheck' | 'get'>;
+  channels: Pick<ChannelStore, 'listForCheck' | 'get' | 'getSharedMany'>;
   deliveries: Pick<DeliveryStore, 'get' | 'putNew' | 'update'>;
   tenants: { getTenant(tenantId: string): Promise<Pick<Tenant, 'retention_days'> | undefined> };
 }

@@ -46,8 +46,10 @@ export function createPolicyService(deps: PolicyServiceDeps) {
   const { clock } = deps;
   const view = (caller: Caller): ChannelView => ({ readOnly: caller.readOnly, natsPrefix: deps.natsPrefix });
 
-  const policyView = async (caller: Caller, checkId: string, policy: PolicyRecord | undefined) =>
-    publicPolicy(checkId, policy, await deps.channels.listForCheck(checkId), view(caller));
+  const policyView = async (caller: Caller, checkId: string, policy: PolicyRecord | undefined) => {
+    const { own, attached } = await deps.channels.listApart(checkId);
+    return publicPolicy(checkId, policy, [...own, ...attached], view(caller));
+  };
 
   return {
     /** The check's policy with its channels; the defaults (id null) while none was set. */
@@ -99,10 +101,14 @@ export function createPolicyService(deps: PolicyServiceDeps) {
       return publicChannel(record, view(caller));
     },
 
-    /** Removes one channel of the check (404 when the check has no such channel). */
+    /** Removes one channel of the check, or detaches a tenant channel from it (404 when neither). */
     async removeChannel(caller: Caller, checkId: string, channelId: string): Promise<void> {
       const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
-      if (!(await deps.channels.remove(check.id, channelId))) throw new NotFoundError('channel');
+      if (
+        !(await deps.channels.remove(check.id, channelId)) &&
+        !(await deps.channels.detach(check.id, channelId))
+      )
+        throw new NotFoundError('channel');
     },
 
     /** A page of the tenant's channels across its checks, newest first. */

@@ -1,11 +1,13 @@
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { ChannelRecord } from './channel-items.ts';
-import type { DeliveryRecord } from './delivery-items.ts';
+import type { DeliveryKind, DeliveryRecord } from './delivery-items.ts';
 
 /** What a channel is asked to send: the event and what a human message needs. */
 export interface Alert {
   event: StateChangeEvent;
-  kind: 'alert' | 'repeat' | 'test';
+  kind: DeliveryKind;
+  /** An escalation's whole minutes since the incident opened (unacknowledged all along). */
+  unacknowledgedMinutes?: number;
   /** The delivery record's id: the webhook's X-Service-Delivery header, the same on every attempt. */
   deliveryId: string;
   entity: { id: string; name: string; blueprint_slug: string; slug: string };
@@ -33,8 +35,11 @@ export interface ChannelSenders {
 
 /** What the API asks of the notification flow beyond reading records. */
 export interface NotifyActions {
-  /** Sends a test message to every channel of the check's policy now (one attempt each); answers the records. */
-  sendTest(tenantId: string, checkId: string): Promise<DeliveryRecord[]>;
+  /**
+   * Sends a test message about the check to every channel of its policy now (one attempt each), or
+   * to `only` (a tenant channel's test); answers the records.
+   */
+  sendTest(tenantId: string, checkId: string, only?: ChannelRecord[]): Promise<DeliveryRecord[]>;
   /** Re-sends a failed delivery (a new series of up to 3 attempts); answers the record, now pending. */
   retry(tenantId: string, deliveryId: string): Promise<DeliveryRecord>;
 }

@@ -1,5 +1,7 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import { readOpenIncident } from '../incidents/incident-items.ts';
+import { activeMaintenanceFor } from '../maintenance/evaluate.ts';
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
 import { repeatJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -11,13 +13,15 @@ import {
   storeAndDispatch,
 } from './notify-deps.ts';
 import type { PolicyRecord } from './policy-items.ts';
+import { channelsForEvent } from './route-channels.ts';
 import { isDownState } from './upstream.ts';
 
 /**
  * Repeats: while an entity stays down with the same transition and its check's policy asks for it,
  * every channel gets the alert again each `repeat_interval_seconds`. A `repeat` job waits for its
  * time in hops of at most 15 minutes (the longest queue delay); when due it stops on recovery, on
- * silence, or when the policy changed since the series began.
+ * silence, when the policy changed since the series began, or when the entity's open incident was
+ * acknowledged (someone is on it); it is logged skipped while a maintenance window covers the entity.
  */
 
 type RepeatJob = Extract<NotifyJob, { kind: 'repeat' }>;
@@ -64,10 +68,18 @@ export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<vo
   const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
   if (policy.silenced || policy.revision !== job.policy_revision || policy.repeat_interval_seconds <= 0)
     return;
+  const incident = await readOpenIncident(deps.table, event.tenant_id, event.entity_id);
+  if (incident?.state === 'acknowledged') return;
 
-  const channels = await deps.channels.listForCheck(event.check_id);
+  const channels = await channelsForEvent(deps, event);
+  // During a maintenance window a repeat is logged skipped; the series goes on after it.
+  const maintenance = await activeMaintenanceFor(deps.table, deps.clock, event.tenant_id, event.entity_id);
+  const skipped = maintenance ? { skipped: `maintenance: ${maintenance.name}` } : {};
   const records = channels.map((channel) =>
-    newDelivery({ event, channel, kind: 'repeat', seq: String(job.seq), timeMs: job.due_ms }, nowMs),
+    newDelivery(
+      { event, channel, kind: 'repeat', seq: String(job.seq), timeMs: job.due_ms, ...skipped },
+      nowMs,
+    ),
   );
   await storeAndDispatch(deps, records);
   // The next one counts from this one's due time, so a late run does not push the series back.

@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { CHANNEL_TYPES } from '../domain/channel-types.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
+import { channelNameSchema } from './channel-config.ts';
 import { DELIVERY_STATUSES } from './delivery-items.ts';
 
 /** Request shapes of the notification routes (the channel body is channel-config.ts's). */
@@ -57,3 +59,27 @@ export const logsQuery = logsPage.extend({
 
 /** GET /v1/notify/channels: the page. */
 export const channelsQuery = pageQuery(200);
+
+/** /v1/notify/channels/{id}: a tenant channel. */
+export const tenantChannelParams = z.object({ id: channelIdSchema });
+
+/** PUT /v1/notify/channels/{id}: a new name, a new type and config (together), or both. */
+export const tenantChannelUpdateBody = z
+  .strictObject({
+    name: channelNameSchema.optional(),
+    channel_type: z.enum(CHANNEL_TYPES).optional().meta({ description: 'With config: a new destination' }),
+    config: z.record(z.string(), z.unknown()).optional().meta({
+      description: 'With channel_type: the whole new config, secrets given again (they are never read back)',
+    }),
+  })
+  .meta({ id: 'TenantChannelUpdate' });
+export type TenantChannelUpdateBody = z.output<typeof tenantChannelUpdateBody>;
+
+/** POST /v1/notify/channels/{id}/test: the check the test message is about (default: the first attached). */
+export const channelTestBody = z
+  .strictObject({
+    check_id: idSchema('chk').optional().meta({
+      description: 'The check the message names; default the first check the channel is attached to',
+    }),
+  })
+  .optional();

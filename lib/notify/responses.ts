@@ -3,8 +3,8 @@ import { natsSubjectProblem, publishedSubject } from '../domain/nats-subject.ts'
 import { REDACTED } from '../domain/redacted.ts';
 import { isRecovery } from '../domain/state-change-event.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { CHANNEL_TYPES, type ChannelRecord } from './channel-items.ts';
-import { DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
+import { CHANNEL_TYPES, type ChannelRecord, type TenantChannelRecord } from './channel-items.ts';
+import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 
 /**
@@ -35,7 +35,19 @@ const natsConfigView = z.strictObject({
         'its deliveries fail',
     }),
 });
-const channelCommon = { id: idSchema('chn'), check_id: idSchema('chk'), created_at: timestampSchema };
+const channelCommon = {
+  id: idSchema('chn'),
+  check_id: idSchema('chk')
+    .nullable()
+    .meta({ description: 'The check the channel belongs to; null for a tenant channel (attached by id)' }),
+  name: z.string().optional().meta({ description: 'A tenant channel’s name (tenant channels only)' }),
+  attached_check_ids: z
+    .array(idSchema('chk'))
+    .optional()
+    .meta({ description: 'GET /v1/notify/channels/{id}: the checks the tenant channel is attached to' }),
+  created_at: timestampSchema,
+  updated_at: timestampSchema.optional().meta({ description: 'Tenant channels only' }),
+};
 
 export const publicChannelSchema = z
   .discriminatedUnion('channel_type', [
@@ -64,6 +76,11 @@ export const publicChannelSchema = z
       channel_type: z.literal('ntfy'),
       config: z.strictObject({ url: urlView, token: redacted.optional() }),
     }),
+    z.strictObject({
+      ...channelCommon,
+      channel_type: z.literal('email'),
+      config: z.strictObject({ to: z.array(z.string()).meta({ description: 'The recipients' }) }),
+    }),
   ])
   .meta({ id: 'NotificationChannel', description: 'secret and token always read ********' });
 
@@ -87,10 +104,19 @@ export const publicPolicySchema = z
 /**
  * What a delivery told its channel, in one word: the state change (`down`, `degraded`, `recovery`;
  * `up` for a first result, `unknown` for a change to unknown), a `repeat` (a reminder while still
- * down) or a `test`. Derived from the stored kind and state change on every read, so records
+ * down), a `test` or an `escalation`. Derived from the stored kind and state change on every read, so records
  * written before the field existed carry it too.
  */
-export const DELIVERY_EVENTS = ['down', 'degraded', 'recovery', 'up', 'unknown', 'repeat', 'test'] as const;
+export const DELIVERY_EVENTS = [
+  'down',
+  'degraded',
+  'recovery',
+  'up',
+  'unknown',
+  'repeat',
+  'test',
+  'escalation',
+] as const;
 export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
 /** The event a delivery record carries (see DELIVERY_EVENTS). */
@@ -104,11 +130,12 @@ export function deliveryEvent(record: Pick<DeliveryRecord, 'kind' | 'event'>): D
 export const publicDeliverySchema = z
   .strictObject({
     id: idSchema('dlv'),
-    kind: z.enum(['alert', 'repeat', 'test']),
+    kind: z.enum(DELIVERY_KINDS),
     event: z.enum(DELIVERY_EVENTS).meta({
       description:
         'What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, ' +
-        '`unknown` for a change to unknown), `repeat` (a reminder while still down) or `test`',
+        '`unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or ' +
+        "`escalation` (an incident left unacknowledged, sent to its routes' escalation channels)",
     }),
     channel_id: idSchema('chn').nullable(),
     check_id: idSchema('chk'),
@@ -149,9 +176,22 @@ export interface ChannelView {
   natsPrefix: string;
 }
 
-/** A channel as the API shows it to a caller with or without write access. */
-export function publicChannel(channel: ChannelRecord, options: ChannelView): PublicChannel {
-  const common = { id: channel.id, check_id: channel.check_id, created_at: channel.created_at };
+/** A channel (a check's own or a tenant channel) as the API shows it to a caller with or without write access. */
+export function publicChannel(
+  channel: ChannelRecord | TenantChannelRecord,
+  options: ChannelView,
+): PublicChannel {
+  // A check's own channel answers exactly its fields of before; a tenant channel has no check.
+  const common =
+    'check_id' in channel
+      ? { id: channel.id, check_id: channel.check_id, created_at: channel.created_at }
+      : {
+          id: channel.id,
+          check_id: null,
+          name: channel.name,
+          created_at: channel.created_at,
+          updated_at: channel.updated_at,
+        };
   const url = (value: string) => (options.readOnly ? REDACTED : value);
   switch (channel.channel_type) {
     case 'nats': {
@@ -173,16 +213,19 @@ export function publicChannel(channel: ChannelRecord, options: ChannelView): Pub
         channel_type: 'ntfy',
         config: { url: url(channel.config.url), ...(channel.config.token ? { token: REDACTED } : {}) },
       };
+    case 'email':
+      // Addresses are no secret (unlike Slack and Discord URLs): read-only keys see them too.
+      return { ...common, channel_type: 'email', config: { to: [...channel.config.to] } };
     default:
       return { ...common, channel_type: channel.channel_type, config: { url: url(channel.config.url) } };
   }
 }
 
-/** A check's policy (or the defaults when none is stored) with its channels. */
+/** A check's policy (or the defaults when none is stored) with its channels (own, then attached tenant ones). */
 export function publicPolicy(
   checkId: string,
   policy: PolicyRecord | undefined,
-  channels: ChannelRecord[],
+  channels: (ChannelRecord | TenantChannelRecord)[],
   options: ChannelView,
 ): z.output<typeof publicPolicySchema> {
   const fields = policy ?? POLICY_DEFAULTS;

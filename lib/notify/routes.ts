@@ -1,12 +1,14 @@
 import { defineRoute } from '../http/define-route.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
-import { channelInputSchema } from './channel-config.ts';
+import { checkChannelBodySchema } from './channel-config.ts';
 import type { Caller, PolicyService } from './policy-service.ts';
 import { channelParams, channelsQuery, checkIdParams, logsQuery, policyBody } from './request-schemas.ts';
 import { channelsPageSchema, logsPageSchema, publicChannelSchema, publicPolicySchema } from './responses.ts';
+import type { TenantChannelService } from './tenant-channel-service.ts';
 
 export interface NotifyRouteDeps {
   policyService: PolicyService;
+  tenantChannels: Pick<TenantChannelService, 'attach'>;
 }
 
 const tag = 'Notifications';
@@ -54,15 +56,20 @@ export function notifyRoutes(deps: NotifyRouteDeps): AuthedRoute[] {
       auth: 'key',
       operationId: 'createNotificationChannel',
       tag,
-      summary: 'Add a channel (at most 10 per check); URLs must pass the SSRF guard',
+      summary:
+        'Add a channel, or attach a tenant channel with {channel_id} (at most 10 per check); URLs must pass the SSRF guard',
       schemas: {
         params: checkIdParams,
-        body: channelInputSchema,
+        body: checkChannelBodySchema,
         responses: { 201: publicChannelSchema },
-        errors: ['LIMIT_EXCEEDED'],
+        errors: ['LIMIT_EXCEEDED', 'CONFLICT'],
       },
       handler: async ({ principal, params, body }) =>
-        created(await policies.addChannel(callerOf(principal), params.check_id, body)),
+        created(
+          'channel_id' in body
+            ? await deps.tenantChannels.attach(callerOf(principal), params.check_id, body.channel_id)
+            : await policies.addChannel(callerOf(principal), params.check_id, body),
+        ),
     }),
     defineRoute({
       method: 'DELETE',
@@ -70,7 +77,7 @@ export function notifyRoutes(deps: NotifyRouteDeps): AuthedRoute[] {
       auth: 'key',
       operationId: 'deleteNotificationChannel',
       tag,
-      summary: 'Remove a channel from the check’s policy',
+      summary: 'Remove a channel from the check’s policy (a tenant channel is detached, not deleted)',
       schemas: { params: channelParams, responses: { 204: null } },
       handler: async ({ principal, params }) => {
         await policies.removeChannel(callerOf(principal), params.check_id, params.channel_id);
@@ -83,7 +90,8 @@ export function notifyRoutes(deps: NotifyRouteDeps): AuthedRoute[] {
       auth: 'key',
       operationId: 'listNotificationChannels',
       tag,
-      summary: 'Channels across all checks, newest first: {channels, next_cursor} (limit 1-200, default 50)',
+      summary:
+        'Channels across all checks and the tenant channels (check_id null), newest first: {channels, next_cursor} (limit 1-200, default 50)',
       schemas: { query: channelsQuery, responses: { 200: channelsPageSchema } },
       handler: async ({ principal, query }) => ok(await policies.listChannels(callerOf(principal), query)),
     }),

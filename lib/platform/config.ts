@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-format.ts';
+import { type EmailSender, parseEmailSender } from '../domain/email-address.ts';
 import { DEFAULT_NATS_PREFIX, natsSubjectProblem } from '../domain/nats-subject.ts';
 
 /**
@@ -31,6 +32,24 @@ const natsPrefix = z
         message: `expected NATS subject tokens such as vigil or acme.vigil: ${problem}`,
       });
   });
+
+/** `smtp://[user:pass@]host[:port]` (STARTTLS) or `smtps://...` (TLS from the start). */
+const smtpUrl = z.string().refine((value) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}, 'expected smtp://[user:password@]host[:port] or smtps://...');
+
+/** `alerts@example.com` or `Vigil <alerts@example.com>`. */
+const emailFrom = z.string().transform((value, ctx) => {
+  const sender = parseEmailSender(value);
+  if (!sender)
+    ctx.addIssue({ code: 'custom', message: 'expected alerts@example.com or Vigil <alerts@example.com>' });
+  return sender ?? { address: '' };
+});
 
 /** IPv4 or IPv6 CIDRs, comma-separated. */
 const cidrs = z.array(
@@ -84,6 +103,8 @@ const envSchema = z.object({
   VIGIL_NATS_PREFIX: natsPrefix.default(DEFAULT_NATS_PREFIX),
   VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
   VIGIL_PUBLIC_URL: z.string().url().optional(),
+  VIGIL_SMTP_URL: smtpUrl.optional(),
+  VIGIL_EMAIL_FROM: emailFrom.optional(),
   VIGIL_NOTIFY_QUEUE_URL: z.string().optional(),
   VIGIL_ACTION_QUEUE_URL: z.string().optional(),
   VIGIL_EVENT_BUS_NAME: z.string().optional(),
@@ -162,6 +183,10 @@ export interface Config {
   egressAllow: string[];
   /** Where users reach Vigil (links to the console in alerts); undefined: no links. */
   publicUrl: string | undefined;
+  /** Local runtime: the SMTP server of email channels; undefined: email deliveries fail with a clear error. */
+  smtpUrl: string | undefined;
+  /** The From of email alerts (SMTP and SES); undefined: email deliveries fail with a clear error. */
+  emailFrom: EmailSender | undefined;
   /** Cloud: the SQS queue of notification jobs. */
   notifyQueueUrl: string | undefined;
   /** Cloud: the SQS queue of action jobs (triggers, schedule runs, pipeline deadlines). */
@@ -236,6 +261,8 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     natsPrefix: e.VIGIL_NATS_PREFIX,
     egressAllow: e.VIGIL_EGRESS_ALLOW,
     publicUrl: e.VIGIL_PUBLIC_URL?.replace(/\/+$/, ''),
+    smtpUrl: e.VIGIL_SMTP_URL,
+    emailFrom: e.VIGIL_EMAIL_FROM,
     notifyQueueUrl: e.VIGIL_NOTIFY_QUEUE_URL,
     actionQueueUrl: e.VIGIL_ACTION_QUEUE_URL,
     eventBusName: e.VIGIL_EVENT_BUS_NAME,

@@ -20,7 +20,9 @@ export type IdPrefix =
   | 'skl'
   | 'ptk'
   | 'cel'
-  | 'req';
+  | 'mnt'
+  | 'req'
+  | 'rte';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

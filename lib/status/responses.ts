@@ -8,6 +8,7 @@ export const statusBoardSchema = z.strictObject({
     z.strictObject({
       ...publicEntitySchema.pick({ id: true, blueprint_slug: true, slug: true, name: true, state: true })
         .shape,
+      in_maintenance: z.boolean().meta({ description: 'A maintenance window covers the entity now' }),
       checks: z.array(
         z.strictObject(checkCommonSchema.pick({ id: true, check_type: true, state: true }).shape),
       ),

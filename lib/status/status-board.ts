@@ -12,6 +12,8 @@ import {
 } from '../catalog/entity-state-index-items.ts';
 import { checkTypesOf } from '../checks/check-items.ts';
 import type { CheckType } from '../checks/records.ts';
+import { maintenanceLookup } from '../maintenance/evaluate.ts';
+import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
@@ -35,6 +37,8 @@ export interface BoardQuery {
 export interface BoardDeps {
   table: Table;
   cursors: CursorSeal;
+  /** What `in_maintenance` is computed at (the tenant's windows, read once per board). */
+  clock: Clock;
 }
 
 /** Reads the status board of a tenant (see the module comment). */
@@ -109,12 +113,13 @@ export function createBoardReader(deps: BoardDeps) {
       whole ? undefined : entities.flatMap((e) => Object.keys(e.check_states ?? {})),
     );
 
-  const view = (entity: EntityState, checkTypes: Map<string, CheckType>) => ({
+  const view = (entity: EntityState, checkTypes: Map<string, CheckType>, inMaintenance: boolean) => ({
     id: entity.id,
     blueprint_slug: entity.blueprint_slug,
     slug: entity.slug,
     name: entity.name,
     state: entity.state,
+    in_maintenance: inMaintenance,
     checks: Object.entries(entity.check_states ?? {})
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .flatMap(([id, state]) => {
@@ -129,10 +134,11 @@ export function createBoardReader(deps: BoardDeps) {
       const whole = query.limit === undefined && !query.state && !query.blueprint_slug;
       // Only a state page depends on the counters (the index exists once they do), and the whole
       // board's check types need no entity: whatever can be read at once is.
-      const [counted, unindexed, wholeCheckTypes] = await Promise.all([
+      const [counted, unindexed, wholeCheckTypes, maintenance] = await Promise.all([
         readCounts(table, tenantId),
         query.state ? undefined : readEntities(tenantId, query, false),
         whole ? checkTypesOfBoard(tenantId, [], true) : undefined,
+        maintenanceLookup(table, deps.clock, tenantId),
       ]);
       const read = unindexed ?? (await readEntities(tenantId, query, counted !== undefined));
       const entities = read.entities.map(parseEntityState);
@@ -145,7 +151,12 @@ export function createBoardReader(deps: BoardDeps) {
           : tally(
               (await readEntities(tenantId, {}, false)).entities.map((item) => parseEntityState(item).state),
             ));
-      return { entities: entities.map((e) => view(e, checkTypes)), ...counts, next_cursor: read.nextCursor };
+      const covered = await Promise.all(entities.map(async (e) => (await maintenance(e)) !== undefined));
+      return {
+        entities: entities.map((e, i) => view(e, checkTypes, covered[i] ?? false)),
+        ...counts,
+        next_cursor: read.nextCursor,
+      };
     },
   };
 }

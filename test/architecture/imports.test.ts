@@ -19,6 +19,7 @@ const FEATURE_FOLDERS = [
   'checks',
   'probes',
   'push',
+  'incidents',
   'status',
   'events',
   'http',

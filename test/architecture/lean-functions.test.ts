@@ -91,6 +91,29 @@ describe('lean functions', () => {
     expect(files.filter(importsUndici).length).toBeGreaterThan(0);
   });
 
+  // The SES client and nodemailer are how email channels send: only functions that send load them.
+  const importsMail = (f: string) =>
+    /from '(@aws-sdk\/client-sesv2|nodemailer)'/.test(readFileSync(f, 'utf8'));
+
+  it.each(['worker', 'generator', 'stream', 'actions'])(
+    'functions/%s.ts imports neither the SES client nor nodemailer (it never sends email)',
+    (name) => {
+      const files = [...reach(join(ROOT, 'functions', `${name}.ts`)).keys()];
+
+      expect(files.length).toBeGreaterThan(10);
+      expect(files.filter(importsMail).map((f) => relative(ROOT, f))).toEqual([]);
+    },
+  );
+
+  it('finds the SES client where it is (the notifier sends email through it), and no nodemailer there', () => {
+    const files = [...reach(join(ROOT, 'functions', 'notifier.ts')).keys()];
+
+    expect(
+      files.filter((f) => /from '@aws-sdk\/client-sesv2'/.test(readFileSync(f, 'utf8'))).length,
+    ).toBeGreaterThan(0);
+    expect(files.filter((f) => /from 'nodemailer'/.test(readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
   it('finds the Tracer where it is (the api function)', () => {
     const files = [...reach(join(ROOT, 'functions', 'api.ts')).keys()];
 

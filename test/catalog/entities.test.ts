@@ -50,7 +50,17 @@ describe.each(runtimes)('entities ($runtime runtime)', ({ start }) => {
       tier: 'bronze',
     });
     expect(Object.keys(res.body).sort()).toEqual(
-      ['blueprint_slug', 'created_at', 'fields', 'id', 'name', 'slug', 'state', 'updated_at'].sort(),
+      [
+        'blueprint_slug',
+        'created_at',
+        'fields',
+        'id',
+        'in_maintenance',
+        'name',
+        'slug',
+        'state',
+        'updated_at',
+      ].sort(),
     );
     const read = await call('GET', `${base}/checkout`);
     expect(read.status).toBe(200);

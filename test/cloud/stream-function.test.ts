@@ -1,6 +1,6 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { mockClient } from 'aws-sdk-client-mock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ActionJob } from '../../lib/actions/jobs.ts';
 import { createCloudBase } from '../../lib/cloud/cloud-base.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
@@ -9,6 +9,7 @@ import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import type { JobInput, JobQueue } from '../../lib/platform/job-queue.ts';
 import type { Change } from '../../lib/store/change-feed.ts';
+import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 
 /** A job queue that only records what is enqueued (the consumers' side of the queue). */
 function recordingQueue<B>(name: string) {
@@ -28,7 +29,7 @@ function recordingQueue<B>(name: string) {
   return { queue, sent };
 }
 
-const config = loadConfig('cloud', { VIGIL_LOG_LEVEL: 'silent', VIGIL_EVENT_BUS_NAME: 'vigil-bus' });
+let config = loadConfig('cloud', { VIGIL_LOG_LEVEL: 'silent', VIGIL_EVENT_BUS_NAME: 'vigil-bus' });
 
 /** A new entity transition, as DynamoDB Streams hands it over (lib/checks/transition-items.ts). */
 const transition: Change = {
@@ -56,19 +57,34 @@ const transition: Change = {
 };
 
 describe('the stream function (its own composition)', () => {
+  // The incident and trigger consumers read and write the table (DynamoDB Local).
+  let table: TestTable;
+  beforeAll(async () => {
+    table = await createTestTable(inject('dynamodbEndpoint'));
+    config = loadConfig('cloud', {
+      VIGIL_LOG_LEVEL: 'silent',
+      VIGIL_EVENT_BUS_NAME: 'vigil-bus',
+      VIGIL_TABLE_NAME: table.tableName,
+    });
+  });
+  afterAll(async () => {
+    await table?.drop();
+  });
   const bridgeClient = new EventBridgeClient({ region: 'us-east-1' });
   const bridge = mockClient(bridgeClient);
   afterEach(() => bridge.reset());
 
   it('runs every change consumer the app runs, then the event bus', () => {
-    const cloud = createCloudApp(config, { eventBridge: bridgeClient });
-    const lean = composeStreamFunction(createCloudBase(config, { eventBridge: bridgeClient }));
+    const cloud = createCloudApp(config, { eventBridge: bridgeClient, dynamodb: table.client });
+    const lean = composeStreamFunction(
+      createCloudBase(config, { eventBridge: bridgeClient, dynamodb: table.client }),
+    );
 
     expect(Object.keys(lean.consumers).sort()).toEqual(Object.keys(cloud.app.changeConsumers).sort());
-    expect(Object.keys(lean.consumers).sort()).toEqual(['actions', 'notify', 'purge']);
+    expect(Object.keys(lean.consumers).sort()).toEqual(['actions', 'incidents', 'notify', 'purge']);
     // The app's consumers, then the bus publisher, in both.
     expect(lean.streamConsumers).toHaveLength(cloud.streamConsumers.length);
-    expect(lean.streamConsumers).toHaveLength(4);
+    expect(lean.streamConsumers).toHaveLength(5);
     cloud.sqs.destroy();
   });
 
@@ -76,7 +92,7 @@ describe('the stream function (its own composition)', () => {
     bridge.on(PutEventsCommand).resolves({ FailedEntryCount: 0, Entries: [{ EventId: 'ev1' }] });
     const notify = recordingQueue<NotifyJob>('notify');
     const actions = recordingQueue<ActionJob>('action');
-    const base = createCloudBase(config, { eventBridge: bridgeClient });
+    const base = createCloudBase(config, { eventBridge: bridgeClient, dynamodb: table.client });
     const lean = composeStreamFunction({ ...base, notifyQueue: notify.queue, actionQueue: actions.queue });
 
     for (const consume of lean.streamConsumers) await consume([transition]);

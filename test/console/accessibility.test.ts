@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ConsoleRig,
   expectCount,
@@ -77,10 +77,34 @@ describe('console accessibility', { timeout: 120_000 }, () => {
       interval_seconds: 60,
     });
     await call('POST', `/v1/checks/${check.id}/heartbeat`);
+    // The database goes down after being up: an incident opens (from the change feed) with a timeline.
+    const dbCheck = await call<{ id: string }>('POST', '/v1/checks', {
+      entity_id: db.id,
+      check_type: 'push',
+      interval_seconds: 60,
+      failure_threshold: 1,
+    });
+    await call('POST', `/v1/checks/${dbCheck.id}/results`, { success: true, latency_ms: 5 });
+    await call('POST', `/v1/checks/${dbCheck.id}/results`, { success: false, latency_ms: 5 });
+    const incident = await vi.waitFor(
+      async () => {
+        const list = await call<{ incidents: { id: string }[] }>('GET', `/v1/incidents?entity_id=${db.id}`);
+        expect(list.incidents).toHaveLength(1);
+        return list.incidents[0] as { id: string };
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     await call('POST', `/v1/checks/${check.id}/policy/channels`, {
       channel_type: 'nats',
       config: { subject: 'ops.alerts' },
     });
+    const shared = await call<{ id: string }>('POST', '/v1/notify/channels', {
+      name: 'On-call',
+      channel_type: 'nats',
+      config: { subject: 'ops.oncall' },
+    });
+    await call('POST', `/v1/checks/${check.id}/policy/channels`, { channel_id: shared.id });
+    await call('POST', '/v1/notify/routes', { match: { to_states: ['down'] }, channel_ids: [shared.id] });
     const action = await call<{ id: string }>('POST', '/v1/actions', {
       name: 'Deploy',
       url: 'https://{{host}}/hook',
@@ -93,14 +117,18 @@ describe('console accessibility', { timeout: 120_000 }, () => {
     });
     pages.push(
       ['status', '/status'],
+      ['incidents', '/incidents'],
+      ['incident', `/incidents/${incident.id}`],
       ['catalog', '/catalog'],
       ['blueprint', `/catalog/blueprints/${bp.slug}`],
       ['graph', '/catalog/graph'],
       ['entity', `/entities/${bp.slug}/${api.slug}`],
+      ['entity with incidents', `/entities/${bp.slug}/db`],
       ['checks', '/checks'],
       ['new check', `/checks/new?entity_id=${api.id}`],
       ['check', `/checks/${check.id}`],
       ['notifications', '/notifications'],
+      ['channels', '/channels'],
       ['actions', '/actions'],
       ['action', `/actions/${action.id}`],
       ['skills', '/skills'],
@@ -164,6 +192,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
     expect(reached).toEqual(
       expect.arrayContaining([
         'Status',
+        'Incidents',
         'Catalog',
         'Graph',
         'Checks',

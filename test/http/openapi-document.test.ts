@@ -142,9 +142,17 @@ describe('the OpenAPI document', () => {
         (o: { properties: { check_type: { const: string } } }) => o.properties.check_type.const,
       ),
     ).toEqual(['http', 'tcp', 'tls', 'dns', 'push']);
-    const channelBody = body('post', '/v1/checks/{check_id}/policy/channels');
+    const channelBody = doc.components.schemas.TenantChannelInput;
+    expect(body('post', '/v1/notify/channels').$ref).toBe('#/components/schemas/TenantChannelInput');
     expect(channelBody.discriminator).toEqual({ propertyName: 'channel_type' });
     expect(channelBody.oneOf[0].properties.config.properties.url.pattern).toMatch(/^\^https\?:\/\//);
+    // A check's channel body also takes {channel_id} (attach a tenant channel), which has no type:
+    // no discriminator there, and the attach alternative states channel_type absent.
+    const checkChannelBody = body('post', '/v1/checks/{check_id}/policy/channels');
+    expect(checkChannelBody.discriminator).toBeUndefined();
+    expect(checkChannelBody.oneOf[0].properties.config.properties.url.pattern).toMatch(/^\^https\?:\/\//);
+    expect(checkChannelBody.oneOf.at(-1).properties.channel_type).toMatchObject({ not: {} });
+    expect(checkChannelBody.oneOf.at(-1).required).toEqual(['channel_id']);
     const email = body('post', '/v1/settings/users/invite').properties.email;
     expect(email.format).toBe('email');
     expect(email.pattern).toBeDefined();

@@ -6,6 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 
+/** The catalog's tools that write: every other one is read-only. */
+const WRITING_TOOLS = ['create_check', 'acknowledge_incident', 'add_incident_note', 'create_maintenance'];
+
 const transports = {
   streamable: (url: URL, key: string) =>
     new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
@@ -49,7 +52,7 @@ describe.each(Object.entries(transports))('MCP over %s (local runtime)', (_name,
     expect(tools.map((t) => t.name)).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort());
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
-      expect(tool.annotations?.readOnlyHint).toBe(tool.name !== 'create_check');
+      expect(tool.annotations?.readOnlyHint).toBe(!WRITING_TOOLS.includes(tool.name));
     }
   });
 

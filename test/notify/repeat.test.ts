@@ -73,3 +73,24 @@ describe('repeats', () => {
     expect(h.queue.timed).toBe(0);
   });
 });
+
+describe('repeats and incidents', () => {
+  it('stop when the entity’s open incident is acknowledged', async () => {
+    const { entityId, checkId } = await h.entityWithCheck('API');
+    await h.channel(checkId);
+    await h.policy(checkId, { repeat_interval_seconds: 60, cooldown_seconds: 0 });
+    await h.result(checkId, true);
+    await h.result(checkId, false);
+    await h.time.advance(61_000, 1000);
+    expect(kinds()).toEqual(['alert:down', 'repeat:down']);
+    // The router takes the query apart from the path: list through the service the route calls.
+    const { incidents } = await h.app.incidents.list(
+      { tenantId: h.tenantId, userId: 'usr_test' },
+      { limit: 10, entity_id: entityId, state: 'open' },
+    );
+    expect(incidents).toHaveLength(1);
+    await h.call('POST', `/v1/incidents/${incidents[0]?.id}/acknowledge`, undefined, 200);
+    await h.time.advance(240_000, 5000);
+    expect(kinds()).toEqual(['alert:down', 'repeat:down']);
+  });
+});

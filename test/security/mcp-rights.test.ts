@@ -64,7 +64,16 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
 
   /** Arguments under which each writing tool would write if it ran. */
   const writingArgs = (name: string): Record<string, unknown> =>
-    name === 'create_check' ? { entity_id: entityId, target_url: 'http://127.0.0.1:9/health' } : {};
+    name === 'create_check'
+      ? { entity_id: entityId, target_url: 'http://127.0.0.1:9/health' }
+      : name === 'create_maintenance'
+        ? {
+            name: 'Quiet',
+            entity_ids: [entityId],
+            starts_at: '2099-01-01T00:00:00.000Z',
+            ends_at: '2099-01-01T01:00:00.000Z',
+          }
+        : {};
 
   const sdk = async (key: string) => {
     const client = await connectSdkClient(api, key);
@@ -117,6 +126,9 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
     );
     expect(BUILTIN_TOOLS.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual([
       'create_check',
+      'acknowledge_incident',
+      'add_incident_note',
+      'create_maintenance',
     ]);
   });
 

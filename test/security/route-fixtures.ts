@@ -68,10 +68,24 @@ export async function createFixture(
     channel_type: 'nats',
     config: { subject: 'fixture.alerts' },
   });
+  const tenantChannel = await call('POST', '/v1/notify/channels', {
+    name: 'Fixture shared',
+    channel_type: 'nats',
+    config: { subject: 'fixture.shared' },
+  });
+  const route = await call('POST', '/v1/notify/routes', { match: {}, channel_ids: [tenantChannel.id] });
   const delivery = await seedDelivery(api, (await call('GET', '/v1/me')).id, check.id, a.id, channel.id);
   // A placeholder host is checked at run time only, so the fixture needs no resolvable destination.
   const action = await call('POST', '/v1/actions', { name: 'Fixture', url: 'https://{{host}}/hook' });
   const execution = await seedExecution(api, (await call('GET', '/v1/me')).id, action.id);
+  const incident = await seedIncident(api, key, (await call('GET', '/v1/me')).id, check.id, a.id);
+  // A window far in the future: it covers the fixture's entity without quieting anything now.
+  const maintenance = await call('POST', '/v1/maintenance', {
+    name: 'Fixture window',
+    entity_ids: [a.id],
+    starts_at: '2099-01-01T00:00:00.000Z',
+    ends_at: '2099-01-01T01:00:00.000Z',
+  });
   const skill = await call('POST', '/v1/skills', {
     slug: `${prefix}-skill`,
     name: 'Fixture skill',
@@ -92,9 +106,13 @@ export async function createFixture(
       invitation: pending.id,
       check: check.id,
       channel: channel.id,
+      tenantChannel: tenantChannel.id,
+      route: route.id,
       delivery,
       action: action.id,
       execution,
+      incident,
+      maintenance: maintenance.id,
       skill: skill.slug,
       pushToken: pushToken.id,
       pingToken: pushToken.token,
@@ -128,6 +146,33 @@ async function seedExecution(api: ApiHarness, tenantId: string, actionId: string
   });
   expect(stored).toBe(true);
   return id;
+}
+
+/** An open incident of the fixture's entity, opened as the change feed opens one (an up -> down transition); answers its id. */
+async function seedIncident(
+  api: ApiHarness,
+  key: string,
+  tenantId: string,
+  checkId: string,
+  entityId: string,
+): Promise<string> {
+  const id = newId('trn');
+  await api.app.incidents.apply({
+    id,
+    tenant_id: tenantId,
+    kind: 'entity',
+    entity_id: entityId,
+    entity_name: 'A',
+    check_id: checkId,
+    from_state: 'up',
+    to_state: 'down',
+    reason: 'fixture',
+    created_at: new Date().toISOString(),
+  });
+  const listed = await api.request('GET', `/v1/incidents?entity_id=${entityId}`, { key });
+  const incident = listed.body.incidents?.[0]?.id;
+  expect(incident, listed.text).toMatch(/^inc_/);
+  return incident;
 }
 
 /** A failed delivery record of the fixture's check, as the notification flow stores one; answers its id. */
@@ -181,6 +226,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
   const segments = route.path.split('/');
   const index = segments.indexOf(`{${param}}`);
   const collection = segments[index - 1];
+  // Under /v1/notify/channels a channel id is a tenant channel's; under a check, the check's own.
+  if (route.path.startsWith('/v1/notify/channels/')) return fx.ids.tenantChannel ?? '';
   const byCollection: Record<string, string | undefined> = {
     blueprints: fx.ids.blueprint,
     entities: fx.ids.entity,
@@ -190,8 +237,11 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     checks: fx.ids.check,
     channels: fx.ids.channel,
     logs: fx.ids.delivery,
+    routes: fx.ids.route,
     actions: fx.ids.action,
     executions: fx.ids.execution,
+    incidents: fx.ids.incident,
+    maintenance: fx.ids.maintenance,
     skills: fx.ids.skill,
     'push-tokens': fx.ids.pushToken,
     ping: fx.ids.pingToken,
@@ -210,6 +260,14 @@ export function fillPath(route: Route, fx: TenantFixture): string {
     encodeURIComponent(paramValue(route, name, fx)),
   );
 }
+
+/** A maintenance window of the fixture's entity, far in the future. */
+const maintenanceBody = (fx: TenantFixture) => ({
+  name: 'Another window',
+  entity_ids: [fx.ids.entityId],
+  starts_at: '2099-02-01T00:00:00.000Z',
+  ends_at: '2099-02-01T01:00:00.000Z',
+});
 
 /** A valid body for each write route (so a test sees the 404/403 rather than a 400). */
 export function sampleBody(route: Route, fx: TenantFixture): unknown {
@@ -249,10 +307,21 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/checks/{check_id}/policy/channels/{channel_id}': undefined,
     'POST /v1/checks/{check_id}/policy/test': undefined,
     'POST /v1/notify/logs/{id}/retry': undefined,
+    'POST /v1/notify/channels': { name: 'Another', channel_type: 'nats', config: { subject: 'a.b' } },
+    'PUT /v1/notify/channels/{id}': { name: 'Renamed' },
+    'DELETE /v1/notify/channels/{id}': undefined,
+    'POST /v1/notify/channels/{id}/test': { check_id: fx.ids.check },
+    'POST /v1/notify/routes': { channel_ids: [fx.ids.tenantChannel] },
+    'DELETE /v1/notify/routes/{id}': undefined,
     'POST /v1/actions': { name: 'Another', url: 'https://{{host}}/other' },
     'PUT /v1/actions/{id}': { name: 'Renamed' },
     'DELETE /v1/actions/{id}': undefined,
     'POST /v1/actions/{id}/run': { vars: {} },
+    'POST /v1/incidents/{incident_id}/acknowledge': undefined,
+    'POST /v1/incidents/{incident_id}/notes': { text: 'a note' },
+    'POST /v1/maintenance': maintenanceBody(fx),
+    'PUT /v1/maintenance/{id}': maintenanceBody(fx),
+    'DELETE /v1/maintenance/{id}': undefined,
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,

@@ -55,6 +55,9 @@ describe.each(runtimes)('skills API ($runtime runtime)', ({ start }) => {
     expect(tools.map((t) => t.name)).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name));
     expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([
       'create_check',
+      'acknowledge_incident',
+      'add_incident_note',
+      'create_maintenance',
     ]);
     expect((await call('GET', '/v1/skills/catalog-ops')).body.tools).toEqual(CATALOG_OPS_MANIFEST.tools);
   });

@@ -109,7 +109,16 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
       checks: [{ id: checks.s1, check_type: 'tcp', state: 'unknown' }],
     });
     const mixed = res.body.entities.find((e: BoardEntity) => e.name === 'mixed');
-    expect(Object.keys(mixed).sort()).toEqual(['blueprint_slug', 'checks', 'id', 'name', 'slug', 'state']);
+    expect(Object.keys(mixed).sort()).toEqual([
+      'blueprint_slug',
+      'checks',
+      'id',
+      'in_maintenance',
+      'name',
+      'slug',
+      'state',
+    ]);
+    expect(mixed.in_maintenance).toBe(false);
     expect(mixed.blueprint_slug).toBe('database');
   });
 

@@ -3,9 +3,11 @@ import { Layout } from './layout';
 import { AcceptPage } from './pages/accept';
 import { ActionPage, ActionsPage } from './pages/actions';
 import { BlueprintPage, CatalogPage } from './pages/catalog';
+import { ChannelsPage } from './pages/channels';
 import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
+import { IncidentPage, IncidentsPage } from './pages/incidents';
 import { NotificationsPage } from './pages/notifications';
 import { SettingsPage } from './pages/settings';
 import { SignInPage } from './pages/sign-in';
@@ -35,7 +37,10 @@ export function App() {
           <Route path="/checks" element={<ChecksPage />} />
           <Route path="/checks/new" element={<NewCheckPage />} />
           <Route path="/checks/:id" element={<CheckPage />} />
+          <Route path="/incidents" element={<IncidentsPage />} />
+          <Route path="/incidents/:id" element={<IncidentPage />} />
           <Route path="/notifications" element={<NotificationsPage />} />
+          <Route path="/channels" element={<ChannelsPage />} />
           <Route path="/actions" element={<ActionsPage />} />
           <Route path="/actions/:id" element={<ActionPage />} />
           <Route path="/skills" element={<SkillsPage />} />

@@ -5,10 +5,12 @@ import { useSession } from './session';
 
 const NAV = [
   ['/status', 'Status'],
+  ['/incidents', 'Incidents'],
   ['/catalog', 'Catalog'],
   ['/catalog/graph', 'Graph'],
   ['/checks', 'Checks'],
   ['/notifications', 'Notifications'],
+  ['/channels', 'Channels'],
   ['/actions', 'Actions'],
   ['/skills', 'Skills & MCP'],
   ['/settings', 'Settings'],

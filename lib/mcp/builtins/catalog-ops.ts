@@ -25,7 +25,7 @@ const entityRef = {
   additionalProperties: false,
 };
 
-/** The catalog-ops skill: SPEC.md's seven catalog tools plus get_blast_radius and explain_entity_state. */
+/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools. */
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
@@ -64,7 +64,8 @@ export const CATALOG_OPS_MANIFEST = {
     },
     {
       name: 'list_incidents',
-      description: 'Recent entity state transitions as an incident feed, newest first.',
+      description:
+        'Incidents (an entity away from up) filtered by state or entity, newest first; without state and entity_id, the entity state transitions of the last hours.',
       inputSchema: {
         type: 'object',
         properties: {
@@ -73,7 +74,20 @@ export const CATALOG_OPS_MANIFEST = {
             minimum: 1,
             maximum: 720,
             default: 24,
-            description: 'How far back to look',
+            description: 'Without state and entity_id: how far back to look at transitions',
+          },
+          state: {
+            type: 'string',
+            enum: ['open', 'acknowledged', 'resolved'],
+            description: 'Only incidents in this state',
+          },
+          entity_id: { type: 'string', description: 'Only incidents of this entity (ent_…)' },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 200,
+            default: 50,
+            description: 'At most this many incidents',
           },
         },
         additionalProperties: false,
@@ -142,6 +156,79 @@ export const CATALOG_OPS_MANIFEST = {
         'Why an entity is in its state: failing checks with their last errors, upstream entities that are down, recent transitions.',
       inputSchema: entityRef,
       annotations: builtinAnnotations('explain_entity_state'),
+    },
+    {
+      name: 'acknowledge_incident',
+      description: 'Acknowledge an open incident: its repeats and escalation stop; says who acknowledged.',
+      inputSchema: {
+        type: 'object',
+        properties: { incident_id: { type: 'string', description: 'The incident (inc_…)' } },
+        required: ['incident_id'],
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('acknowledge_incident'),
+    },
+    {
+      name: 'add_incident_note',
+      description: 'Add a note (at most 4 KB) to an incident’s timeline.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          incident_id: { type: 'string', description: 'The incident (inc_…)' },
+          text: { type: 'string', minLength: 1, maxLength: 4096, description: 'The note' },
+        },
+        required: ['incident_id', 'text'],
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('add_incident_note'),
+    },
+    {
+      name: 'list_maintenance',
+      description:
+        'Maintenance windows (one-off and recurring) with what they cover and whether each is on now.',
+      inputSchema: noInput,
+      annotations: builtinAnnotations('list_maintenance'),
+    },
+    {
+      name: 'create_maintenance',
+      description:
+        'Quiet entities for a while: during the window alerts are logged skipped, state-change actions do not fire; a window ending with an entity still down alerts once.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 100, description: 'What the window is for' },
+          entity_ids: {
+            type: 'array',
+            maxItems: 100,
+            items: { type: 'string' },
+            description: 'Entities covered (ent_…)',
+          },
+          blueprint_slugs: {
+            type: 'array',
+            maxItems: 20,
+            items: { type: 'string' },
+            description: 'Every entity of these blueprints is covered',
+          },
+          include_dependents: {
+            type: 'boolean',
+            default: false,
+            description: 'Also cover entities that depend on a covered one, transitively',
+          },
+          starts_at: { type: 'string', description: 'One-off: ISO 8601 UTC start' },
+          ends_at: { type: 'string', description: 'One-off: ISO 8601 UTC end' },
+          cron: { type: 'string', maxLength: 200, description: 'Recurring: 5-field cron expression' },
+          duration_seconds: {
+            type: 'integer',
+            minimum: 60,
+            maximum: 604800,
+            description: 'Recurring: how long each run lasts',
+          },
+          timezone: { type: 'string', maxLength: 64, description: 'Recurring: IANA timezone, default UTC' },
+        },
+        required: ['name'],
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('create_maintenance'),
     },
   ],
 } satisfies CreateSkillBody;

@@ -6,6 +6,8 @@ import type { RelationStore } from '../../catalog/relation-items.ts';
 import type { CheckService } from '../../checks/check-service.ts';
 import type { CheckReadService } from '../../checks/read-service.ts';
 import type { Principal } from '../../domain/principal.ts';
+import type { IncidentService } from '../../incidents/incident-service.ts';
+import type { MaintenanceService } from '../../maintenance/maintenance-service.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Prober } from '../../probes/types.ts';
@@ -23,6 +25,8 @@ export interface BuiltinDeps {
   checkReads: Pick<CheckReadService, 'results'>;
   /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
   prober: Prober;
+  incidents: Pick<IncidentService, 'list' | 'acknowledge' | 'addNote'>;
+  maintenance: Pick<MaintenanceService, 'list' | 'create'>;
 }
 
 /**

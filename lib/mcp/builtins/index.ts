@@ -2,6 +2,8 @@ import { getEntity, listBlueprints, listEntities } from './catalog.ts';
 import { createCheck, getCheckResults } from './checks.ts';
 import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './deps.ts';
 import { explainEntityState, getBlastRadius } from './graph.ts';
+import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
+import { createMaintenance, listMaintenance } from './maintenance.ts';
 import { getStatusSummary, listIncidents } from './status.ts';
 
 /** Every built-in tool, one definition each: SPEC.md's catalog-ops tools plus get_blast_radius and explain_entity_state. */
@@ -15,6 +17,10 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   createCheck,
   getBlastRadius,
   explainEntityState,
+  acknowledgeIncident,
+  addIncidentNote,
+  listMaintenance,
+  createMaintenance,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */

@@ -1,7 +1,7 @@
 import type { publicTransition } from '../../checks/records.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
-import { positiveInt, READS } from './deps.ts';
-import { toolResult } from './result.ts';
+import { optionalString, positiveInt, READS } from './deps.ts';
+import { asToolResult, toolResult } from './result.ts';
 
 /** How far back list_incidents looks at most (results and transitions expire anyway), and how many it returns. */
 export const INCIDENT_LIMITS = { maxHours: 24 * 30, maxItems: 500 } as const;
@@ -42,19 +42,43 @@ export const getStatusSummary: BuiltinTool = {
   },
 };
 
-/** list_incidents: the entity transitions of the last hours, newest first. */
+/** The incident states list_incidents filters on. */
+const STATES = ['open', 'acknowledged', 'resolved'] as const;
+type IncidentState = (typeof STATES)[number];
+
+/**
+ * list_incidents: with `state` or `entity_id`, the tenant's incidents (newest first, at most
+ * `limit`); without them, as before, the entity transitions of the last `hours`, newest first.
+ */
 export const listIncidents: BuiltinTool = {
   name: 'list_incidents',
   annotations: { title: 'List incidents', ...READS },
-  handler: async (deps, caller, args) => {
-    const hours = positiveInt(args, 'hours', 24, INCIDENT_LIMITS.maxHours);
-    const since = deps.clock.now() - hours * 3_600_000;
-    const read = await entityTransitionsSince(deps, caller.tenantId, since, INCIDENT_LIMITS.maxItems);
-    const summary =
-      read.transitions.length === 0
-        ? `No entity state changes in the last ${hours} h.`
-        : `${read.transitions.length} entity state changes in the last ${hours} h, newest first` +
-          `${read.truncated ? ` (only the newest ${INCIDENT_LIMITS.maxItems})` : ''}.`;
-    return toolResult(summary, { hours, incidents: read.transitions, truncated: read.truncated });
-  },
+  handler: (deps, caller, args) =>
+    asToolResult(async () => {
+      const state = optionalString(args, 'state') as IncidentState | undefined;
+      const entityId = optionalString(args, 'entity_id');
+      if (state !== undefined || entityId !== undefined) {
+        const limit = positiveInt(args, 'limit', 50, 200);
+        const page = await deps.incidents.list(caller, {
+          limit,
+          ...(state && STATES.includes(state) ? { state } : {}),
+          ...(entityId ? { entity_id: entityId } : {}),
+        });
+        const what = `${state ?? ''} incidents${entityId ? ` of ${entityId}` : ''}`.trim();
+        const summary =
+          page.incidents.length === 0
+            ? `No ${what}.`
+            : `${page.incidents.length} ${what}, newest first${page.next_cursor ? ` (only the newest ${limit})` : ''}.`;
+        return toolResult(summary, { state: state ?? null, entity_id: entityId ?? null, ...page });
+      }
+      const hours = positiveInt(args, 'hours', 24, INCIDENT_LIMITS.maxHours);
+      const since = deps.clock.now() - hours * 3_600_000;
+      const read = await entityTransitionsSince(deps, caller.tenantId, since, INCIDENT_LIMITS.maxItems);
+      const summary =
+        read.transitions.length === 0
+          ? `No entity state changes in the last ${hours} h.`
+          : `${read.transitions.length} entity state changes in the last ${hours} h, newest first` +
+            `${read.truncated ? ` (only the newest ${INCIDENT_LIMITS.maxItems})` : ''}.`;
+      return toolResult(summary, { hours, incidents: read.transitions, truncated: read.truncated });
+    }),
 };

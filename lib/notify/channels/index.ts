@@ -1,3 +1,4 @@
+import type { EmailSender } from '../../domain/email-address.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import type { HttpTransport } from '../../platform/egress.ts';
@@ -6,6 +7,7 @@ import type { Logger } from '../../platform/logger.ts';
 import type { ChannelRecord } from '../channel-items.ts';
 import type { Alert, ChannelSenders, SendOutcome } from '../ports.ts';
 import { sendDiscord } from './discord.ts';
+import { type EmailTransport, sendEmail } from './email.ts';
 import { createNatsPublisher, sendNats } from './nats.ts';
 import { sendNtfy } from './ntfy.ts';
 import { sendSlack } from './slack.ts';
@@ -30,9 +32,13 @@ export interface ChannelSenderDeps {
   /** The process's kept-alive pools; a fresh connection per send without. */
   transport?: HttpTransport;
   clock: Clock;
+  /** The runtime's email transport (SMTP locally, SES in the cloud); undefined: email deliveries fail, saying why. */
+  email?: EmailTransport | undefined;
+  /** VIGIL_EMAIL_FROM. */
+  emailFrom?: EmailSender | undefined;
 }
 
-/** Sends one attempt to any channel type: five senders behind the ChannelSenders port. */
+/** Sends one attempt to any channel type: six senders behind the ChannelSenders port. */
 export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
   const http = {
     egressAllow: deps.egressAllow,
@@ -43,6 +49,12 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
     publicUrl: deps.publicUrl,
   };
   const nats = createNatsPublisher({ natsUrls: deps.natsUrls, logger: deps.logger });
+  const email = {
+    transport: deps.email,
+    from: deps.emailFrom,
+    publicUrl: deps.publicUrl,
+    runtime: deps.runtime,
+  };
 
   function dispatch(channel: ChannelRecord, alert: Alert): Promise<SendOutcome> {
     switch (channel.channel_type) {
@@ -56,6 +68,8 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
         return sendNtfy(http, channel, alert);
       case 'nats':
         return sendNats(nats, deps.natsPrefix, channel, alert);
+      case 'email':
+        return sendEmail(email, channel, alert);
     }
   }
 
@@ -75,6 +89,8 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
       });
       return outcome;
     },
-    close: () => nats.close(),
+    async close() {
+      await Promise.all([nats.close(), deps.email?.close?.()]);
+    },
   };
 }

@@ -17,7 +17,7 @@ export interface MessageFact {
 /** What every human-facing channel renders. */
 export interface AlertMessage {
   title: string;
-  /** A sentence under the title for repeats and tests; undefined for a plain alert. */
+  /** A sentence under the title for repeats, tests and escalations; undefined for a plain alert. */
   note: string | undefined;
   facts: MessageFact[];
   /** The entity in the web console, when VIGIL_PUBLIC_URL is set. */
@@ -46,6 +46,7 @@ export function isRecovery(alert: Alert): boolean {
 function headline(alert: Alert, name: string): string {
   const to = alert.event.to_state;
   if (alert.kind === 'repeat') return `${name} is still ${to}`;
+  if (alert.kind === 'escalation') return `Escalation: ${name} is ${to} and unacknowledged`;
   if (isRecovery(alert)) return `${name} recovered: it is up again`;
   return `${name} is ${to}`;
 }
@@ -53,6 +54,10 @@ function headline(alert: Alert, name: string): string {
 function noteOf(alert: Alert): string | undefined {
   if (alert.kind === 'repeat') return `Reminder: ${alert.event.to_state} since the change below.`;
   if (alert.kind === 'test') return 'This is a test message from Vigil: nothing changed.';
+  if (alert.kind === 'escalation') {
+    const minutes = alert.unacknowledgedMinutes ?? 0;
+    return `Escalated: the incident has been unacknowledged for ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  }
   return undefined;
 }
 

@@ -115,6 +115,48 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     message: /VIGIL_EGRESS_ALLOW|could not resolve/,
     why: "the SSRF guard resolves the host at create time, and keeps http:// to VIGIL_EGRESS_ALLOW (this test's resolver answers 127.0.0.1, allowed)",
   },
+  {
+    operation: 'POST /v1/maintenance',
+    path: /^(entity_ids|starts_at|ends_at|cron|duration_seconds|timezone)\b/,
+    message: /./,
+    why: 'a window is one-off (starts_at before ends_at) or recurring (a 5-field cron croner reads, an IANA timezone), covers something, and lists stored entities only: comparisons, grammars, name lists and stored data',
+  },
+  {
+    operation: 'PUT /v1/maintenance/{id}',
+    path: /^(entity_ids|starts_at|ends_at|cron|duration_seconds|timezone)\b/,
+    message: /./,
+    why: 'a window is one-off (starts_at before ends_at) or recurring (a 5-field cron croner reads, an IANA timezone), covers something, and lists stored entities only: comparisons, grammars, name lists and stored data',
+  },
+  {
+    operation: 'POST /v1/notify/channels/{id}/test',
+    path: /^check_id$/,
+    message: /attached to no check/,
+    why: 'check_id may be left out only while the channel is attached to a check (stored state)',
+  },
+  {
+    operation: 'POST /v1/notify/routes',
+    path: /^(channel_ids|escalate_channel_ids|match\.entity_ids)$/,
+    message: /^no (tenant channel|entity) /,
+    why: 'the ids a route names must exist in the tenant (stored state)',
+  },
+  {
+    operation: 'POST /v1/notify/routes',
+    path: /^(channel_ids|escalate_channel_ids|escalate_after_seconds)$/,
+    message: /at least one channel|go together/,
+    why: 'a dependency between fields: some channel to send to, and the escalation delay with its channels',
+  },
+  {
+    operation: 'PUT /v1/notify/channels/{id}',
+    path: /^(channel_type|config)/,
+    message: /./,
+    why: 'the config is validated against the channel_type given with it (a field depending on another)',
+  },
+  {
+    operation: 'PUT /v1/actions/{id}',
+    path: /^url$/,
+    message: /headers are sent only to the origin/,
+    why: "headers given alone are checked against the stored url's placeholders (stored state)",
+  },
 ];
 
 /** MCP answers a JSON-RPC error for these even to a body valid by the document. */

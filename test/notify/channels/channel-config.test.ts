@@ -26,10 +26,10 @@ describe('parseChannelInput', () => {
   });
 
   it('names an unknown channel type and lists the known ones', () => {
-    const err = rejection({ channel_type: 'email', config: {} });
+    const err = rejection({ channel_type: 'sms', config: {} });
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details).toEqual([
-      { path: 'channel_type', message: 'must be one of slack, discord, webhook, nats, ntfy' },
+      { path: 'channel_type', message: 'must be one of slack, discord, webhook, nats, ntfy, email' },
     ]);
   });
 

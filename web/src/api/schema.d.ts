@@ -519,7 +519,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a channel (at most 10 per check); URLs must pass the SSRF guard */
+        /** Add a channel, or attach a tenant channel with {channel_id} (at most 10 per check); URLs must pass the SSRF guard */
         post: operations["createNotificationChannel"];
         delete?: never;
         options?: never;
@@ -537,7 +537,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a channel from the check’s policy */
+        /** Remove a channel from the check’s policy (a tenant channel is detached, not deleted) */
         delete: operations["deleteNotificationChannel"];
         options?: never;
         head?: never;
@@ -551,10 +551,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Channels across all checks, newest first: {channels, next_cursor} (limit 1-200, default 50) */
+        /** Channels across all checks and the tenant channels (check_id null), newest first: {channels, next_cursor} (limit 1-200, default 50) */
         get: operations["listNotificationChannels"];
         put?: never;
-        post?: never;
+        /** Create a tenant channel (at most 100), attachable to many checks and named by routes */
+        post: operations["createTenantChannel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -573,6 +574,77 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notify/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant channel with the checks it is attached to (attached_check_ids) */
+        get: operations["getTenantChannel"];
+        /** Rename a tenant channel and/or replace its channel_type and config (secrets given again) */
+        put: operations["updateTenantChannel"];
+        post?: never;
+        /** Delete a tenant channel: detached from every check and taken out of every route */
+        delete: operations["deleteTenantChannel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notify/channels/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test message to a tenant channel now (one attempt, in the delivery log), about check_id or the first attached check */
+        post: operations["testTenantChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notify/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s alert routes, oldest first (at most 50): {routes} */
+        get: operations["listNotificationRoutes"];
+        put?: never;
+        /** Create an alert route: alerts matching it also go to its tenant channels (each channel once per event) */
+        post: operations["createNotificationRoute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/notify/routes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an alert route */
+        delete: operations["deleteNotificationRoute"];
         options?: never;
         head?: never;
         patch?: never;
@@ -607,6 +679,43 @@ export interface paths {
         /** Send a failed delivery again (a new series of up to 3 attempts); 409 unless it failed */
         post: operations["retryDelivery"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s maintenance windows, oldest first, each with `active` as of now */
+        get: operations["listMaintenanceWindows"];
+        put?: never;
+        /** Create a window: starts_at + ends_at (one-off) or cron + duration_seconds + timezone (recurring); alerts of covered entities are skipped while it is on */
+        post: operations["createMaintenanceWindow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/maintenance/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One maintenance window */
+        get: operations["getMaintenanceWindow"];
+        /** Replace a maintenance window (the whole window, as created) */
+        put: operations["replaceMaintenanceWindow"];
+        post?: never;
+        /** Delete a maintenance window */
+        delete: operations["deleteMaintenanceWindow"];
         options?: never;
         head?: never;
         patch?: never;
@@ -711,6 +820,74 @@ export interface paths {
         put?: never;
         /** Run the action now, synchronously: one outbound call (no redirects followed); a URL the SSRF guard denies is recorded as a blocked execution */
         post: operations["runAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Incidents, newest first: {incidents, next_cursor}; filters state and entity_id */
+        get: operations["listIncidents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incident_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One incident with its timeline */
+        get: operations["getIncident"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incident_id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Acknowledge an open incident (stops repeats and escalation); idempotent: an acknowledged or resolved one answers as it is */
+        post: operations["acknowledgeIncident"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incident_id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a note (at most 4096 bytes, 200 per incident) */
+        post: operations["addIncidentNote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -843,6 +1020,8 @@ export interface components {
             state: "up" | "degraded" | "down" | "unknown";
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            /** @description A maintenance window covers the entity now */
+            in_maintenance: boolean;
         };
         Relation: {
             /** @description rel_ + a 26-character ULID */
@@ -1137,9 +1316,15 @@ export interface components {
         NotificationChannel: {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "slack";
             config: {
@@ -1149,9 +1334,15 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "discord";
             config: {
@@ -1161,9 +1352,15 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "webhook";
             config: {
@@ -1175,9 +1372,15 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "nats";
             config: {
@@ -1189,9 +1392,15 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
             /** @constant */
             channel_type: "ntfy";
             config: {
@@ -1199,6 +1408,24 @@ export interface components {
                 url: string;
                 /** @constant */
                 token?: "********";
+            };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "email";
+            config: {
+                /** @description The recipients */
+                to: string[];
             };
         };
         PolicyInput: {
@@ -1217,19 +1444,19 @@ export interface components {
             /** @description dlv_ + a 26-character ULID */
             id: string;
             /** @enum {string} */
-            kind: "alert" | "repeat" | "test";
+            kind: "alert" | "repeat" | "test" | "escalation";
             /**
-             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down) or `test`
+             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels)
              * @enum {string}
              */
-            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test";
+            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation";
             channel_id: string | null;
             /** @description chk_ + a 26-character ULID */
             check_id: string;
             /** @description ent_ + a 26-character ULID */
             entity_id: string;
             transition_id: string | null;
-            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy") | null;
+            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email") | null;
             /** @enum {string} */
             status: "pending" | "retrying" | "sent" | "failed" | "skipped";
             /** @description Why nothing was sent (status skipped) */
@@ -1242,6 +1469,129 @@ export interface components {
             }[];
             sent_at: components["schemas"]["Timestamp"] | null;
             error: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        TenantChannelInput: {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "slack";
+            config: {
+                /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "discord";
+            config: {
+                /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "webhook";
+            config: {
+                /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+                secret?: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "nats";
+            config: {
+                /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                subject: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "ntfy";
+            config: {
+                /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+                token?: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "email";
+            config: {
+                /** @description 1 to 10 recipients */
+                to: string[];
+            };
+        };
+        TenantChannelUpdate: {
+            /** @description Shown in the console and the routes editor */
+            name?: string;
+            /**
+             * @description With config: a new destination
+             * @enum {string}
+             */
+            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email";
+            /** @description With channel_type: the whole new config, secrets given again (they are never read back) */
+            config?: {
+                [key: string]: unknown;
+            };
+        };
+        NotificationRoute: {
+            /** @description rte_ + a 26-character ULID */
+            id: string;
+            match: {
+                blueprint_slugs: string[];
+                entity_ids: string[];
+                to_states: string[];
+            };
+            channel_ids: string[];
+            escalate_after_seconds: number | null;
+            escalate_channel_ids: string[];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        NotificationRouteInput: {
+            /**
+             * @description Every criterion given must hold; none given: every alert of the tenant
+             * @default {}
+             */
+            match: {
+                /** @description Entities of these blueprints; absent or empty: any */
+                blueprint_slugs?: string[];
+                /** @description These entities; absent or empty: any */
+                entity_ids?: string[];
+                /** @description Changes to these states (a recovery is a change to up); absent or empty: any */
+                to_states?: ("down" | "degraded" | "up" | "unknown")[];
+            };
+            /**
+             * @description Tenant channels the matching alerts also go to
+             * @default []
+             */
+            channel_ids: string[];
+            /** @description An incident unacknowledged this long is sent once to escalate_channel_ids */
+            escalate_after_seconds?: number;
+            /** @description Tenant channels to escalate to */
+            escalate_channel_ids?: string[];
+        };
+        MaintenanceWindow: {
+            /** @description mnt_ + a 26-character ULID */
+            id: string;
+            name: string;
+            entity_ids: string[];
+            blueprint_slugs: string[];
+            include_dependents: boolean;
+            starts_at: components["schemas"]["Timestamp"] | null;
+            ends_at: components["schemas"]["Timestamp"] | null;
+            cron: string | null;
+            duration_seconds: number | null;
+            timezone: string | null;
+            /** @description Whether the window is on now (computed when read) */
+            active: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1469,6 +1819,102 @@ export interface components {
             seq: number;
             line: string;
             at: components["schemas"]["Timestamp"];
+        };
+        Incident: {
+            /** @description inc_ + a 26-character ULID (the opening transition’s) */
+            id: string;
+            entity_id: string;
+            entity_name: string;
+            /** @enum {string} */
+            state: "open" | "acknowledged" | "resolved";
+            opened_at: components["schemas"]["Timestamp"];
+            acknowledged_at: components["schemas"]["Timestamp"] | null;
+            /** @description The user (usr_…) whose key acknowledged */
+            acknowledged_by: string | null;
+            resolved_at: components["schemas"]["Timestamp"] | null;
+            /** @description Until resolution, or until now while unresolved */
+            duration_seconds: number;
+            /** @description Opened during a maintenance window of the entity */
+            in_maintenance: boolean;
+        };
+        IncidentDetail: {
+            /** @description inc_ + a 26-character ULID (the opening transition’s) */
+            id: string;
+            entity_id: string;
+            entity_name: string;
+            /** @enum {string} */
+            state: "open" | "acknowledged" | "resolved";
+            opened_at: components["schemas"]["Timestamp"];
+            acknowledged_at: components["schemas"]["Timestamp"] | null;
+            /** @description The user (usr_…) whose key acknowledged */
+            acknowledged_by: string | null;
+            resolved_at: components["schemas"]["Timestamp"] | null;
+            /** @description Until resolution, or until now while unresolved */
+            duration_seconds: number;
+            /** @description Opened during a maintenance window of the entity */
+            in_maintenance: boolean;
+            /** @description Oldest first: transitions, alerts, action runs, acknowledgement, notes, resolution (at most 500) */
+            timeline: ({
+                /** @constant */
+                type: "transition";
+                at: string;
+                transition_id: string;
+                check_id: string;
+                /** @enum {string} */
+                from_state: "unknown" | "up" | "down" | "degraded";
+                /** @enum {string} */
+                to_state: "unknown" | "up" | "down" | "degraded";
+                reason: string;
+            } | {
+                /** @constant */
+                type: "alert";
+                at: string;
+                delivery_id: string;
+                /** @enum {string} */
+                kind: "alert" | "repeat" | "test" | "escalation";
+                /** @description pending, retrying, sent, failed or skipped */
+                status: string;
+                /** @description Why it was skipped (status skipped) */
+                reason: string | null;
+                channel_id: string | null;
+                channel_type: string | null;
+            } | {
+                /** @constant */
+                type: "action";
+                at: string;
+                execution_id: string;
+                action_id: string;
+                dispatch_status: string;
+                status_code: number | null;
+            } | {
+                /** @constant */
+                type: "acknowledgement";
+                at: string;
+                by: string;
+            } | {
+                /** @constant */
+                type: "note";
+                at: string;
+                by: string;
+                text: string;
+            } | {
+                /** @constant */
+                type: "resolution";
+                at: string;
+                transition_id: string;
+            })[];
+            /** @description Entries were left out (the timeline’s bounds) */
+            timeline_truncated: boolean;
+        };
+        IncidentNoteInput: {
+            /** @description The note: 1 character to 4096 bytes (UTF-8) */
+            text: string;
+        };
+        IncidentNote: {
+            incident_id: string;
+            text: string;
+            created_by: string;
+            created_at: components["schemas"]["Timestamp"];
         };
         Skill: {
             /** @description skl_ + a 26-character ULID */
@@ -4223,6 +4669,8 @@ export interface operations {
                             name: string;
                             /** @enum {string} */
                             state: "up" | "degraded" | "down" | "unknown";
+                            /** @description A maintenance window covers the entity now */
+                            in_maintenance: boolean;
                             checks: {
                                 /** @description chk_ + a 26-character ULID */
                                 id: string;
@@ -5685,6 +6133,18 @@ export interface operations {
                         url: string;
                         token?: string;
                     };
+                } | {
+                    /** @constant */
+                    channel_type: "email";
+                    config: {
+                        /** @description 1 to 10 recipients */
+                        to: string[];
+                    };
+                } | {
+                    /** @description Absent when attaching */
+                    channel_type?: unknown;
+                    /** @description A tenant channel (POST /v1/notify/channels) to attach */
+                    channel_id: string;
                 };
             };
         };
@@ -5728,6 +6188,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5914,6 +6383,87 @@ export interface operations {
             };
         };
     };
+    createTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantChannelInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listNotificationLogs: {
         parameters: {
             query?: {
@@ -5968,6 +6518,555 @@ export interface operations {
             };
             /** @description ACCOUNT_DISABLED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chn_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chn_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantChannelUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationChannel"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chn_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testTenantChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description chn_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The check the message names; default the first check the channel is attached to */
+                    check_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listNotificationRoutes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        routes: components["schemas"]["NotificationRoute"][];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createNotificationRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationRouteInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationRoute"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteNotificationRoute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description rte_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6163,6 +7262,442 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMaintenanceWindows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        windows: components["schemas"]["MaintenanceWindow"][];
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default [] */
+                    entity_ids?: string[];
+                    /** @default [] */
+                    blueprint_slugs?: string[];
+                    /**
+                     * @description Entities that depend_on a covered entity, transitively, are covered too
+                     * @default false
+                     */
+                    include_dependents?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC (Z)
+                     */
+                    starts_at?: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC (Z)
+                     */
+                    ends_at?: string;
+                    /** @description 5 fields (minute hour day-of-month month day-of-week), read in timezone */
+                    cron?: string;
+                    duration_seconds?: number;
+                    /** @description IANA name, default UTC */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description mnt_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description mnt_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default [] */
+                    entity_ids?: string[];
+                    /** @default [] */
+                    blueprint_slugs?: string[];
+                    /**
+                     * @description Entities that depend_on a covered entity, transitively, are covered too
+                     * @default false
+                     */
+                    include_dependents?: boolean;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC (Z)
+                     */
+                    starts_at?: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC (Z)
+                     */
+                    ends_at?: string;
+                    /** @description 5 fields (minute hour day-of-month month day-of-week), read in timezone */
+                    cron?: string;
+                    duration_seconds?: number;
+                    /** @description IANA name, default UTC */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MaintenanceWindow"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteMaintenanceWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description mnt_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6892,6 +8427,349 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listIncidents: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200; default 50 */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only incidents in this state */
+                state?: "open" | "acknowledged" | "resolved";
+                /** @description Only the incidents of this entity */
+                entity_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        incidents: components["schemas"]["Incident"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentDetail"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acknowledgeIncident: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Incident"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addIncidentNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                incident_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncidentNoteInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentNote"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,13 +4,14 @@ import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { ErrorNote, Loading, Notice } from '../ui/feedback';
-import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { CheckboxField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
+import { AttachChannel } from './attach-channel';
+import { DestinationFields, useDestination } from './channel-fields';
+import { PolicyFacts } from './policy-facts';
 import { ChannelTarget, deliveryInWords } from './words';
 
 type Policy = Schemas['NotificationPolicy'];
-type ChannelType = Schemas['NotificationChannel']['channel_type'];
-const CHANNEL_TYPES: readonly ChannelType[] = ['webhook', 'slack', 'discord', 'ntfy', 'nats'];
 
 /**
  * A check's notifications (docs/notifications.md): its policy, its channels, and "Send test".
@@ -45,33 +46,6 @@ export function CheckNotifications({ checkId }: { checkId: string }) {
         </>
       ) : null}
     </Section>
-  );
-}
-
-function PolicyFacts({ policy }: { policy: Policy }) {
-  return (
-    <dl className="check-config">
-      <div>
-        <dt>Cooldown</dt>
-        <dd>{policy.cooldown_seconds} s</dd>
-      </div>
-      <div>
-        <dt>Recovery alerts</dt>
-        <dd>{policy.notify_on_recovery ? 'on' : 'off'}</dd>
-      </div>
-      <div>
-        <dt>Silenced</dt>
-        <dd>{policy.silenced ? 'yes: no alerts are sent' : 'no'}</dd>
-      </div>
-      <div>
-        <dt>Repeat while down</dt>
-        <dd>{policy.repeat_interval_seconds ? `every ${policy.repeat_interval_seconds} s` : 'never'}</dd>
-      </div>
-      <div>
-        <dt>Hold back while an upstream is down</dt>
-        <dd>{policy.suppress_when_upstream_down ? 'yes' : 'no'}</dd>
-      </div>
-    </dl>
   );
 }
 
@@ -198,12 +172,22 @@ function Channels({ policy, canWrite }: { policy: Policy; canWrite: boolean }) {
         <ul className="channel-list" aria-label="Channels">
           {policy.channels.map((c) => (
             <li key={c.id}>
-              <span className="badge">{c.channel_type}</span> <ChannelTarget channel={c} />
+              <span className="badge">{c.channel_type}</span>{' '}
+              {c.check_id === null ? <strong>{c.name} (shared) </strong> : null}
+              <ChannelTarget channel={c} />
               {canWrite ? (
                 <ConfirmButton
-                  label={`Remove ${c.channel_type} channel`}
-                  question={`Remove this ${c.channel_type} channel? It gets no more alerts.`}
-                  confirmLabel="Remove"
+                  {...(c.check_id === null
+                    ? {
+                        label: `Detach ${c.name}`,
+                        question: `Detach the shared channel ${c.name} from this check? It stays for its other checks and routes.`,
+                        confirmLabel: 'Detach',
+                      }
+                    : {
+                        label: `Remove ${c.channel_type} channel`,
+                        question: `Remove this ${c.channel_type} channel? It gets no more alerts.`,
+                        confirmLabel: 'Remove',
+                      })}
                   onConfirm={() => remove(c.id)}
                 />
               ) : null}
@@ -212,6 +196,9 @@ function Channels({ policy, canWrite }: { policy: Policy; canWrite: boolean }) {
         </ul>
       )}
       <ErrorNote error={removeError} title="The channel was not removed." />
+      {canWrite ? (
+        <AttachChannel checkId={policy.check_id} attached={policy.channels.map((c) => c.id)} />
+      ) : null}
       {canWrite ? <AddChannel checkId={policy.check_id} /> : null}
     </div>
   );
@@ -219,31 +206,17 @@ function Channels({ policy, canWrite }: { policy: Policy; canWrite: boolean }) {
 
 function AddChannel({ checkId }: { checkId: string }) {
   const queryClient = useQueryClient();
-  const [type, setType] = useState<ChannelType>('webhook');
-  const [url, setUrl] = useState('');
-  const [secret, setSecret] = useState('');
-  const [subject, setSubject] = useState('');
+  const d = useDestination();
   const add = useMutation({
-    mutationFn: () => {
-      const config =
-        type === 'nats'
-          ? { subject: subject.trim() }
-          : type === 'webhook'
-            ? { url: url.trim(), ...(secret ? { secret } : {}) }
-            : type === 'ntfy'
-              ? { url: url.trim(), ...(secret ? { token: secret } : {}) }
-              : { url: url.trim() };
-      return must(
+    mutationFn: () =>
+      must(
         api.POST('/v1/checks/{check_id}/policy/channels', {
           params: { path: { check_id: checkId } },
-          body: { channel_type: type, config } as never,
+          body: { channel_type: d.type, config: d.config() } as never,
         }),
-      );
-    },
+      ),
     onSuccess: async () => {
-      setUrl('');
-      setSecret('');
-      setSubject('');
+      d.reset();
       await queryClient.invalidateQueries({ queryKey: ['policy', checkId] });
       await queryClient.invalidateQueries({ queryKey: ['channels'] });
     },
@@ -253,62 +226,11 @@ function AddChannel({ checkId }: { checkId: string }) {
     e.preventDefault();
     add.mutate();
   };
-  const urlHint: Record<ChannelType, string> = {
-    webhook:
-      'Any HTTPS endpoint of yours; http:// only for a receiver on your own machine or LAN that VIGIL_EGRESS_ALLOW allows',
-    slack: 'The incoming webhook URL (https://hooks.slack.com/…)',
-    discord: 'Channel settings → Integrations → Webhooks → copy the URL',
-    ntfy: 'The full topic URL, e.g. https://ntfy.sh/my-topic',
-    nats: '',
-  };
   return (
     <form onSubmit={submit} aria-label="Add a channel" noValidate>
       <h3>Add a channel</h3>
       <div className="form-grid">
-        <SelectField
-          label="Channel type"
-          value={type}
-          onChange={(v) => setType(v as ChannelType)}
-          options={CHANNEL_TYPES}
-          error={errs.channel_type}
-        />
-        {type === 'nats' ? (
-          <TextField
-            label="Subject"
-            value={subject}
-            onChange={setSubject}
-            required
-            placeholder="alerts.checkout"
-            hint="Dot-separated tokens, no wildcards; the server is the deployment's VIGIL_NATS_URL"
-            error={errs['config.subject'] ?? errs.config}
-          />
-        ) : (
-          <TextField
-            label="URL"
-            type="url"
-            value={url}
-            onChange={setUrl}
-            required
-            placeholder="https://"
-            hint={urlHint[type]}
-            error={errs['config.url'] ?? errs.config}
-          />
-        )}
-        {type === 'webhook' || type === 'ntfy' ? (
-          <TextField
-            label={type === 'webhook' ? 'Signing secret' : 'Access token'}
-            type="password"
-            autoComplete="new-password"
-            value={secret}
-            onChange={setSecret}
-            hint={
-              type === 'webhook'
-                ? 'Optional: requests are signed (X-Service-Signature); shown as ******** afterwards'
-                : 'Optional, for a protected topic; shown as ******** afterwards'
-            }
-            error={errs[type === 'webhook' ? 'config.secret' : 'config.token']}
-          />
-        ) : null}
+        <DestinationFields d={d} errs={errs} />
       </div>
       <ErrorNote error={add.error} title="The channel was not added." />
       {add.isSuccess ? <Notice>The {add.data.channel_type} channel was added.</Notice> : null}

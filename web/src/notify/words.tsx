@@ -7,6 +7,7 @@ export function ChannelTarget({ channel }: { channel: Schemas['NotificationChann
   const c = channel;
   // The subject a consumer subscribes to (tenant-prefixed); null for a refused legacy subject.
   if (c.channel_type === 'nats') return <code>{c.config.published_subject ?? c.config.subject}</code>;
+  if (c.channel_type === 'email') return <span className="channel-target">{c.config.to.join(', ')}</span>;
   const extra =
     c.channel_type === 'webhook' && c.config.secret
       ? ' (signed)'
@@ -30,6 +31,7 @@ export const EVENT_WORDS: Record<Delivery['event'], string> = {
   unknown: 'Now unknown',
   repeat: 'Reminder: still down',
   test: 'Test',
+  escalation: 'Escalation: unacknowledged',
 };
 
 /** The last attempt's answer in words: "HTTP 500", or the error. */

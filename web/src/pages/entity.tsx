@@ -4,6 +4,7 @@ import { ApiError, api, must, type Schemas } from '../api/client';
 import { useEntity, useEntityDirectory } from '../catalog/directory';
 import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
 import { RecentResults } from '../checks/check-summary';
+import { EntityIncidents } from '../incidents/entity-incidents';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -12,7 +13,8 @@ import { Page, Section } from '../ui/page';
 /**
  * One entity (route /entities/:blueprint/:slug, where alert messages link): its fields as its
  * blueprint types them, its state, relations, and per check the state, a 24 h sparkline and
- * latency chart, recent results and transitions. Read only: editing lives in the catalog.
+ * latency chart, recent results and transitions; its incident history. Read only: editing lives in
+ * the catalog.
  */
 
 type Entity = Schemas['Entity'];
@@ -70,6 +72,7 @@ export function EntityPage() {
         </Section>
         <Relations entity={e} />
       </div>
+      <EntityIncidents entityId={e.id} entityState={e.state} />
       <Checks entity={e} />
     </Page>
   );

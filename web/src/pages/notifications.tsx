@@ -65,7 +65,9 @@ function DeliveryLog() {
     setParams(next, { replace: true });
   };
   const channelLabel = (c: Schemas['NotificationChannel']) =>
-    `${c.channel_type} · ${names.get(c.check_id) ?? c.check_id} · ${c.id.slice(-6)}`;
+    c.check_id === null
+      ? `${c.channel_type} · shared: ${c.name ?? c.id}`
+      : `${c.channel_type} · ${names.get(c.check_id) ?? c.check_id} · ${c.id.slice(-6)}`;
   return (
     <Section title="Delivery log">
       <search className="form-grid" aria-label="Filter deliveries">
@@ -221,7 +223,9 @@ function AllChannels() {
       <ErrorNote error={channels.error} title="The channels could not be read." />
       {channels.isPending ? <Loading what="channels" /> : null}
       {channels.data && channels.data.channels.length === 0 ? (
-        <Empty title="No channels yet.">Add a channel on a check's page, under Notifications.</Empty>
+        <Empty title="No channels yet.">
+          Add a channel on a check's page, under Notifications, or a shared one on the Channels page.
+        </Empty>
       ) : null}
       {channels.data && channels.data.channels.length > 0 ? (
         <div className="table-wrap" {...scrollRegion('Channels')}>
@@ -242,7 +246,11 @@ function AllChannels() {
                     <ChannelTarget channel={c} />
                   </td>
                   <td>
-                    <Link to={`/checks/${c.check_id}`}>{names.get(c.check_id) ?? c.check_id}</Link>
+                    {c.check_id === null ? (
+                      <Link to="/channels">Shared: {c.name}</Link>
+                    ) : (
+                      <Link to={`/checks/${c.check_id}`}>{names.get(c.check_id) ?? c.check_id}</Link>
+                    )}
                   </td>
                   <td>
                     <Time iso={c.created_at} />

@@ -1,0 +1,86 @@
+import { parseTransition, TRANSITION_ENTITY, type TransitionRecord } from '../checks/transition-items.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Change, ChangeConsumer } from '../store/change-feed.ts';
+import type { Table } from '../store/table.ts';
+import {
+  type IncidentRecord,
+  incidentIdOf,
+  openIncident,
+  readOpenIncidentRecord,
+  resolveIncident,
+} from './incident-items.ts';
+
+/**
+ * Incidents from the change feed: an entity transition out of up into down or degraded opens an
+ * incident (its id derived from the transition), a transition into up resolves the entity's open
+ * one. Every write is conditional, so a redelivered change opens or resolves nothing twice, and a
+ * stale resolving transition (older than the open incident) is ignored.
+ */
+
+/** Whether the entity is covered by a maintenance window now (the maintenance module wires it). */
+export type InMaintenance = (tenantId: string, entityId: string) => Promise<boolean>;
+
+export interface IncidentConsumerDeps {
+  table: Table;
+  logger: Logger;
+  /** Default: never in maintenance. */
+  inMaintenance?: InMaintenance | undefined;
+}
+
+/** The entity transition a change inserted, or undefined for any other change. */
+function insertedEntityTransition(change: Change): TransitionRecord | undefined {
+  const item = change.newImage;
+  if (change.eventName !== 'INSERT' || item?.entity !== TRANSITION_ENTITY) return undefined;
+  const transition = parseTransition(item);
+  return transition.kind === 'entity' ? transition : undefined;
+}
+
+/** True for a transition that opens an incident (DECISIONS.md: leaves up for down or degraded). */
+export const opensIncident = (t: { from_state: string; to_state: string }) =>
+  t.from_state === 'up' && (t.to_state === 'down' || t.to_state === 'degraded');
+
+/** The incident a transition opens. */
+export function incidentOpenedBy(t: TransitionRecord, inMaintenance: boolean): IncidentRecord {
+  return {
+    id: incidentIdOf(t.id),
+    tenant_id: t.tenant_id,
+    entity_id: t.entity_id,
+    entity_name: t.entity_name,
+    state: 'open',
+    opened_at: t.created_at,
+    acknowledged_at: null,
+    acknowledged_by: null,
+    resolved_at: null,
+    in_maintenance: inMaintenance,
+    opening_transition_id: t.id,
+    check_id: t.check_id,
+    resolving_transition_id: null,
+    note_count: 0,
+  };
+}
+
+/** Applies one entity transition to the entity's incidents (idempotent). */
+export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionRecord): Promise<void> {
+  if (opensIncident(t)) {
+    const maintenance = deps.inMaintenance ? await deps.inMaintenance(t.tenant_id, t.entity_id) : false;
+    const opened = await openIncident(deps.table, incidentOpenedBy(t, maintenance));
+    if (!opened)
+      deps.logger.debug('incident not opened: stored already or another is open', { transition: t.id });
+    return;
+  }
+  if (t.to_state !== 'up') return;
+  const open = await readOpenIncidentRecord(deps.table, t.tenant_id, t.entity_id);
+  // A redelivered recovery of an earlier episode finds the next episode's incident: leave it open.
+  if (!open || open.opening_transition_id >= t.id) return;
+  await resolveIncident(deps.table, open, t.created_at, t.id);
+}
+
+/** A change-feed consumer that opens and resolves incidents, in the order of the changes. */
+export function createIncidentConsumer(deps: IncidentConsumerDeps): ChangeConsumer {
+  return async (changes) => {
+    for (const change of changes) {
+      const transition = insertedEntityTransition(change);
+      if (transition) await applyTransition(deps, transition);
+    }
+  };
+}

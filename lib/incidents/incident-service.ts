@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import type { TransitionRecord } from '../checks/transition-items.ts';
+import { isoTime } from '../domain/iso-time.ts';
+import type { Principal } from '../domain/principal.ts';
+import type { Clock } from '../platform/clock.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
+import type { Table } from '../store/table.ts';
+import { applyTransition, type InMaintenance } from './incident-consumer.ts';
+import {
+  acknowledgeIncident,
+  addNote,
+  getIncident,
+  type IncidentListRequest,
+  type IncidentRecord,
+  NOTE_LIMITS,
+  type NoteRecord,
+  readIncidents,
+  readNotes,
+} from './incident-items.ts';
+import { buildTimeline, type TimelineEntry, type TimelineSources } from './timeline.ts';
+
+/** What the API shows of an incident (DECISIONS.md's record). */
+export interface PublicIncident {
+  id: string;
+  entity_id: string;
+  entity_name: string;
+  state: IncidentRecord['state'];
+  opened_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+  resolved_at: string | null;
+  /** Until resolution, or until now while it is open. */
+  duration_seconds: number;
+  in_maintenance: boolean;
+}
+
+export interface IncidentDetail extends PublicIncident {
+  timeline: TimelineEntry[];
+  timeline_truncated: boolean;
+}
+
+export interface IncidentServiceDeps {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  cursors: CursorSeal;
+  sources: TimelineSources;
+  inMaintenance?: InMaintenance | undefined;
+}
+
+type Caller = Pick<Principal, 'tenantId' | 'userId'>;
+
+export function publicIncident(record: IncidentRecord, nowMs: number): PublicIncident {
+  const endMs = record.resolved_at ? Date.parse(record.resolved_at) : nowMs;
+  return {
+    id: record.id,
+    entity_id: record.entity_id,
+    entity_name: record.entity_name,
+    state: record.state,
+    opened_at: record.opened_at,
+    acknowledged_at: record.acknowledged_at,
+    acknowledged_by: record.acknowledged_by,
+    resolved_at: record.resolved_at,
+    duration_seconds: Math.max(0, Math.floor((endMs - Date.parse(record.opened_at)) / 1000)),
+    in_maintenance: record.in_maintenance,
+  };
+}
+
+const notFound = () => new NotFoundError('incident not found');
+
+/** Incidents as the routes and MCP tools read and change them. */
+export function createIncidentService(deps: IncidentServiceDeps) {
+  const { table, clock } = deps;
+  const require = async (tenantId: string, id: string): Promise<IncidentRecord> => {
+    const record = await getIncident(table, tenantId, id);
+    if (!record) throw notFound();
+    return record;
+  };
+
+  return {
+    /** A page of the tenant's incidents, newest first. */
+    async list(caller: Caller, request: IncidentListRequest) {
+      const read = await readIncidents({ table, cursors: deps.cursors }, caller.tenantId, request);
+      const nowMs = clock.now();
+      return { incidents: read.incidents.map((r) => publicIncident(r, nowMs)), next_cursor: read.nextCursor };
+    },
+
+    /** One incident with its timeline. */
+    async get(caller: Caller, id: string): Promise<IncidentDetail> {
+      const record = await require(caller.tenantId, id);
+      const notes = record.note_count > 0 ? await readNotes(table, caller.tenantId, id) : [];
+      const nowMs = clock.now();
+      const built = await buildTimeline({ table, sources: deps.sources, nowMs }, record, notes);
+      return {
+        ...publicIncident(record, nowMs),
+        timeline: built.timeline,
+        timeline_truncated: built.truncated,
+      };
+    },
+
+    /**
+     * Acknowledges an open incident for the caller (stops its repeats and escalation). An
+     * acknowledged or resolved one answers as it is (idempotent: the first acknowledgement stays;
+     * a resolved incident has nothing left to stop).
+     */
+    async acknowledge(caller: Caller, id: string): Promise<PublicIncident> {
+      const record = await require(caller.tenantId, id);
+      if (record.state !== 'open') return publicIncident(record, clock.now());
+      await acknowledgeIncident(
+        table,
+        { tenant_id: caller.tenantId, id },
+        isoTime(clock.now()),
+        caller.userId,
+      );
+      return publicIncident(await require(caller.tenantId, id), clock.now());
+    },
+
+    /** Adds a note (at most NOTE_LIMITS.maxBytes bytes, NOTE_LIMITS.perIncident per incident). */
+    async addNote(caller: Caller, id: string, text: string): Promise<NoteRecord> {
+      if (Buffer.byteLength(text, 'utf8') > NOTE_LIMITS.maxBytes)
+        throw ValidationError.field('text', `must be at most ${NOTE_LIMITS.maxBytes} bytes`);
+      const record = await require(caller.tenantId, id);
+      if (record.note_count >= NOTE_LIMITS.perIncident) throw tooManyNotes();
+      const now = isoTime(clock.now());
+      const note: NoteRecord = { incident_id: id, text, created_by: caller.userId, created_at: now };
+      const seq = `${now}#${randomBytes(6).toString('hex')}`;
+      if (!(await addNote(table, caller.tenantId, note, seq))) throw tooManyNotes();
+      return note;
+    },
+
+    /** Applies an entity transition as the change feed would (the route-table fixtures seed incidents with it). */
+    apply: (transition: TransitionRecord) =>
+      applyTransition({ table, logger: deps.logger, inMaintenance: deps.inMaintenance }, transition),
+  };
+}
+
+const tooManyNotes = () => new ConflictError(`incident already holds ${NOTE_LIMITS.perIncident} notes`);
+
+export type IncidentService = ReturnType<typeof createIncidentService>;

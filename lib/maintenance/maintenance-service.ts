@@ -1,0 +1,124 @@
+import { existingEntityIds } from '../catalog/entity-items.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { ConditionFailedError, type Table } from '../store/table.ts';
+import {
+  getWindow,
+  listWindows,
+  MAX_WINDOWS_PER_TENANT,
+  type WindowRecord,
+  windowCreatedOp,
+  windowDeletedOp,
+  windowReplacedOp,
+} from './maintenance-items.ts';
+import type { WindowBody } from './request-schemas.ts';
+import { type PublicWindow, publicWindow } from './responses.ts';
+import { activeSpan } from './schedule.ts';
+
+export interface MaintenanceServiceDeps {
+  table: Table;
+  clock: Clock;
+}
+
+/** The schedule part of a record from a validated body: one-off or recurring, the other fields null. */
+function scheduleOf(body: WindowBody) {
+  const recurring = body.cron !== undefined;
+  return {
+    starts_at: !recurring && body.starts_at ? isoTime(Date.parse(body.starts_at)) : null,
+    ends_at: !recurring && body.ends_at ? isoTime(Date.parse(body.ends_at)) : null,
+    cron: recurring ? (body.cron?.trim().replace(/\s+/g, ' ') ?? null) : null,
+    duration_seconds: recurring ? (body.duration_seconds ?? null) : null,
+    timezone: recurring ? (body.timezone ?? 'UTC') : null,
+  };
+}
+
+/** Maintenance windows of a tenant: CRUD (members write, read-only keys read: the router's rule). */
+export function createMaintenanceService(deps: MaintenanceServiceDeps) {
+  const { table, clock } = deps;
+  const view = (window: WindowRecord): PublicWindow =>
+    publicWindow(window, activeSpan(window, clock.now()) !== undefined);
+
+  /** Listed entities must be the tenant's: another tenant's id is as unknown as a made-up one. */
+  const requireEntities = async (tenantId: string, entityIds: string[]) => {
+    const found = await existingEntityIds(table, tenantId, entityIds);
+    const issues = entityIds
+      .map((id, i) => ({ id, path: `entity_ids.${i}` }))
+      .filter(({ id }) => !found.has(id))
+      .map(({ id, path }) => ({ path, message: `no entity ${id}` }));
+    if (issues.length > 0) throw new ValidationError('unknown entities', issues);
+  };
+
+  const require = async (tenantId: string, id: string) => {
+    const window = await getWindow(table, tenantId, id);
+    if (!window) throw new NotFoundError('maintenance window');
+    return window;
+  };
+
+  return {
+    async list(tenantId: string): Promise<PublicWindow[]> {
+      return (await listWindows(table, tenantId, { consistent: true })).map(view);
+    },
+
+    async get(tenantId: string, id: string): Promise<PublicWindow> {
+      return view(await require(tenantId, id));
+    },
+
+    async create(tenantId: string, body: WindowBody): Promise<PublicWindow> {
+      await requireEntities(tenantId, body.entity_ids);
+      // A soft bound (each evaluation reads every window): concurrent creates may pass it by a few.
+      if ((await listWindows(table, tenantId, { consistent: true })).length >= MAX_WINDOWS_PER_TENANT)
+        throw new LimitExceededError(`a tenant keeps at most ${MAX_WINDOWS_PER_TENANT} maintenance windows`);
+      const now = clock.now();
+      const record: WindowRecord = {
+        id: newId('mnt', now),
+        tenant_id: tenantId,
+        name: body.name,
+        entity_ids: [...new Set(body.entity_ids)],
+        blueprint_slugs: [...new Set(body.blueprint_slugs)],
+        include_dependents: body.include_dependents,
+        ...scheduleOf(body),
+        created_at: isoTime(now),
+        updated_at: isoTime(now),
+        version: 1,
+      };
+      await table.transact([windowCreatedOp(record)]);
+      return view(record);
+    },
+
+    /** Replaces the window (PUT carries the whole window); a concurrent change first is 409 CONFLICT. */
+    async replace(tenantId: string, id: string, body: WindowBody): Promise<PublicWindow> {
+      const current = await require(tenantId, id);
+      await requireEntities(tenantId, body.entity_ids);
+      const record: WindowRecord = {
+        ...current,
+        name: body.name,
+        entity_ids: [...new Set(body.entity_ids)],
+        blueprint_slugs: [...new Set(body.blueprint_slugs)],
+        include_dependents: body.include_dependents,
+        ...scheduleOf(body),
+        updated_at: isoTime(clock.now()),
+        version: current.version + 1,
+      };
+      try {
+        await table.transact([windowReplacedOp(record, current.version)]);
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        if (!(await getWindow(table, tenantId, id))) throw new NotFoundError('maintenance window');
+        throw new ConflictError('the maintenance window changed meanwhile: read it again');
+      }
+      return view(record);
+    },
+
+    async remove(tenantId: string, id: string): Promise<void> {
+      try {
+        await table.transact([windowDeletedOp(tenantId, id)]);
+      } catch (error) {
+        if (error instanceof ConditionFailedError) throw new NotFoundError('maintenance window');
+        throw error;
+      }
+    },
+  };
+}
+
+export type MaintenanceService = ReturnType<typeof createMaintenanceService>;

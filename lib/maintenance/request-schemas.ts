@@ -1,0 +1,63 @@
+import * as z from 'zod';
+import { slugSchema } from '../domain/slug.ts';
+import { idSchema, namesResource } from '../http/route-schemas.ts';
+import { WINDOW_LIMITS } from './maintenance-items.ts';
+import { cronProblem, isTimeZone } from './schedule.ts';
+
+/** Request bodies of the maintenance routes; unknown fields are rejected (400). */
+
+/** The longest run of a recurring window: a week (a longer one is a one-off window). */
+export const MAX_DURATION_SECONDS = 7 * 24 * 3600;
+
+export const windowIdSchema = namesResource(idSchema('mnt'), 'maintenance window');
+export const windowParams = z.object({ id: windowIdSchema });
+
+const isoUtc = z.iso.datetime().meta({ description: 'ISO 8601 UTC (Z)' });
+
+/**
+ * A window as created or replaced (PUT takes the whole window): either `starts_at` + `ends_at`
+ * (one-off) or `cron` + `duration_seconds` (+ `timezone`, default UTC) for a recurring one.
+ */
+export const windowBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(WINDOW_LIMITS.name),
+    entity_ids: z.array(idSchema('ent')).max(WINDOW_LIMITS.entityIds).default([]),
+    blueprint_slugs: z.array(slugSchema()).max(WINDOW_LIMITS.blueprintSlugs).default([]),
+    include_dependents: z
+      .boolean()
+      .default(false)
+      .meta({ description: 'Entities that depend_on a covered entity, transitively, are covered too' }),
+    starts_at: isoUtc.optional(),
+    ends_at: isoUtc.optional(),
+    cron: z
+      .string()
+      .max(200)
+      .optional()
+      .meta({ description: '5 fields (minute hour day-of-month month day-of-week), read in timezone' }),
+    duration_seconds: z.number().int().min(60).max(MAX_DURATION_SECONDS).optional(),
+    timezone: z.string().max(64).optional().meta({ description: 'IANA name, default UTC' }),
+  })
+  .superRefine((body, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (body.entity_ids.length === 0 && body.blueprint_slugs.length === 0)
+      issue('entity_ids', 'a window covers at least one entity or blueprint');
+    const oneOff = body.starts_at !== undefined || body.ends_at !== undefined;
+    const recurring =
+      body.cron !== undefined || body.duration_seconds !== undefined || body.timezone !== undefined;
+    if (oneOff && recurring)
+      return issue('cron', 'give either starts_at + ends_at or cron + duration_seconds');
+    if (recurring) {
+      if (body.cron === undefined) issue('cron', 'required for a recurring window');
+      if (body.duration_seconds === undefined) issue('duration_seconds', 'required for a recurring window');
+      const timezone = body.timezone ?? 'UTC';
+      if (!isTimeZone(timezone)) return issue('timezone', 'not an IANA timezone');
+      const problem = body.cron === undefined ? undefined : cronProblem(body.cron, timezone);
+      if (problem) issue('cron', problem);
+      return;
+    }
+    if (body.starts_at === undefined) issue('starts_at', 'required (or cron + duration_seconds)');
+    if (body.ends_at === undefined) issue('ends_at', 'required (or cron + duration_seconds)');
+    if (body.starts_at && body.ends_at && Date.parse(body.ends_at) <= Date.parse(body.starts_at))
+      issue('ends_at', 'must be after starts_at');
+  });
+export type WindowBody = z.output<typeof windowBody>;

@@ -1,0 +1,45 @@
+import * as z from 'zod';
+import { idSchema, timestampSchema } from '../http/route-schemas.ts';
+import type { WindowRecord } from './maintenance-items.ts';
+
+/** Response bodies of the maintenance routes. */
+
+export const publicWindowSchema = z
+  .strictObject({
+    id: idSchema('mnt'),
+    name: z.string(),
+    entity_ids: z.array(z.string()),
+    blueprint_slugs: z.array(z.string()),
+    include_dependents: z.boolean(),
+    starts_at: timestampSchema.nullable(),
+    ends_at: timestampSchema.nullable(),
+    cron: z.string().nullable(),
+    duration_seconds: z.number().int().nullable(),
+    timezone: z.string().nullable(),
+    active: z.boolean().meta({ description: 'Whether the window is on now (computed when read)' }),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .meta({ id: 'MaintenanceWindow' });
+export type PublicWindow = z.infer<typeof publicWindowSchema>;
+
+export const windowListSchema = z.strictObject({ windows: z.array(publicWindowSchema) });
+
+/** A window as returned: the stored record without its tenant and version, with `active` as of now. */
+export function publicWindow(window: WindowRecord, active: boolean): PublicWindow {
+  return {
+    id: window.id,
+    name: window.name,
+    entity_ids: window.entity_ids,
+    blueprint_slugs: window.blueprint_slugs,
+    include_dependents: window.include_dependents,
+    starts_at: window.starts_at,
+    ends_at: window.ends_at,
+    cron: window.cron,
+    duration_seconds: window.duration_seconds,
+    timezone: window.timezone,
+    active,
+    created_at: window.created_at,
+    updated_at: window.updated_at,
+  };
+}

@@ -1,0 +1,78 @@
+import { defineRoute } from '../http/define-route.ts';
+import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
+import type { MaintenanceService } from './maintenance-service.ts';
+import { windowBody, windowParams } from './request-schemas.ts';
+import { publicWindowSchema, windowListSchema } from './responses.ts';
+
+const tag = 'Maintenance';
+
+/** GET/POST /v1/maintenance and GET/PUT/DELETE /v1/maintenance/{id} (members write, read-only keys read). */
+export function maintenanceRoutes(deps: { maintenance: MaintenanceService }): AuthedRoute[] {
+  const { maintenance } = deps;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/maintenance',
+      auth: 'key',
+      operationId: 'listMaintenanceWindows',
+      tag,
+      summary: 'The tenant’s maintenance windows, oldest first, each with `active` as of now',
+      schemas: { responses: { 200: windowListSchema } },
+      handler: async ({ principal }) => ok({ windows: await maintenance.list(principal.tenantId) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/maintenance',
+      auth: 'key',
+      operationId: 'createMaintenanceWindow',
+      tag,
+      summary:
+        'Create a window: starts_at + ends_at (one-off) or cron + duration_seconds + timezone (recurring); alerts of covered entities are skipped while it is on',
+      schemas: {
+        body: windowBody,
+        responses: { 201: publicWindowSchema },
+        errors: ['LIMIT_EXCEEDED'],
+      },
+      handler: async ({ principal, body }) => created(await maintenance.create(principal.tenantId, body)),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/maintenance/{id}',
+      auth: 'key',
+      operationId: 'getMaintenanceWindow',
+      tag,
+      summary: 'One maintenance window',
+      schemas: { params: windowParams, responses: { 200: publicWindowSchema } },
+      handler: async ({ principal, params }) => ok(await maintenance.get(principal.tenantId, params.id)),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/maintenance/{id}',
+      auth: 'key',
+      operationId: 'replaceMaintenanceWindow',
+      tag,
+      summary: 'Replace a maintenance window (the whole window, as created)',
+      schemas: {
+        params: windowParams,
+        body: windowBody,
+        responses: { 200: publicWindowSchema },
+        errors: ['CONFLICT'],
+      },
+      handler: async ({ principal, params, body }) =>
+        ok(await maintenance.replace(principal.tenantId, params.id, body)),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/maintenance/{id}',
+      auth: 'key',
+      operationId: 'deleteMaintenanceWindow',
+      tag,
+      summary: 'Delete a maintenance window',
+      schemas: { params: windowParams, responses: { 204: null } },
+      handler: async ({ principal, params }) => {
+        await maintenance.remove(principal.tenantId, params.id);
+        return noContent();
+      },
+    }),
+  ];
+}

@@ -1,0 +1,70 @@
+import { Cron } from 'croner';
+import type { WindowRecord } from './maintenance-items.ts';
+
+/**
+ * When a maintenance window is on. A one-off window runs from `starts_at` to `ends_at`; a
+ * recurring one from each occurrence of its cron expression, read in its IANA timezone by croner
+ * (so a daily 02:30 window follows the local clock across DST changes: croner runs a time that a
+ * spring-forward skips at the end of the gap, and a time an autumn fall-back repeats once), for
+ * `duration_seconds`: it is active when its most recent occurrence <= now < occurrence + duration.
+ */
+
+/** The span of a window's current run. */
+export interface WindowSpan {
+  startMs: number;
+  endMs: number;
+}
+
+/** True for an IANA timezone name the runtime knows. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The cron of a window, paused (it only computes occurrences, it never runs anything). */
+function cronOf(pattern: string, timezone: string): Cron {
+  return new Cron(pattern, { timezone, paused: true });
+}
+
+/** Why `pattern` is not a usable 5-field cron expression, or undefined when it is. */
+export function cronProblem(pattern: string, timezone: string): string | undefined {
+  if (pattern.trim().split(/\s+/).length !== 5)
+    return 'a cron expression has 5 fields: minute hour day-of-month month day-of-week';
+  try {
+    if (!cronOf(pattern, timezone).nextRun()) return 'the expression never matches';
+  } catch (error) {
+    return error instanceof Error ? error.message : 'not a cron expression';
+  }
+  return undefined;
+}
+
+/** The most recent occurrence of a recurring window at or before `nowMs`, or undefined. */
+function latestOccurrence(pattern: string, timezone: string, nowMs: number): number | undefined {
+  // croner's reference is exclusive and whole-second: look from just after now and keep what is <= now.
+  const runs = cronOf(pattern, timezone).previousRuns(2, new Date(nowMs + 1000));
+  return runs.map((run) => run.getTime()).find((ms) => ms <= nowMs);
+}
+
+/** The window's run that covers `nowMs`, or undefined when the window is not active then. */
+export function activeSpan(window: WindowRecord, nowMs: number): WindowSpan | undefined {
+  if (window.cron !== null && window.duration_seconds !== null) {
+    let startMs: number | undefined;
+    try {
+      startMs = latestOccurrence(window.cron, window.timezone ?? 'UTC', nowMs);
+    } catch {
+      // A stored expression the library no longer reads covers nothing rather than failing alerts.
+      return undefined;
+    }
+    if (startMs === undefined) return undefined;
+    const endMs = startMs + window.duration_seconds * 1000;
+    return nowMs < endMs ? { startMs, endMs } : undefined;
+  }
+  if (window.starts_at === null || window.ends_at === null) return undefined;
+  const startMs = Date.parse(window.starts_at);
+  const endMs = Date.parse(window.ends_at);
+  return startMs <= nowMs && nowMs < endMs ? { startMs, endMs } : undefined;
+}

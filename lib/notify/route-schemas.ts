@@ -1,0 +1,97 @@
+import * as z from 'zod';
+import { slugSchema } from '../domain/slug.ts';
+import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
+import type { RouteRecord } from './route-items.ts';
+
+/** Request and response shapes of /v1/notify/routes (DECISIONS.md "Operations features (wave 3)"). */
+
+/** Bounds: every alert of the tenant reads its routes, so each stays small. */
+export const MAX_ROUTE_BLUEPRINTS = 50;
+export const MAX_ROUTE_ENTITIES = 100;
+export const MAX_ROUTE_CHANNELS = 10;
+export const MIN_ESCALATE_SECONDS = 60;
+export const MAX_ESCALATE_SECONDS = 7 * 86_400;
+
+export const ROUTE_STATES = ['down', 'degraded', 'up', 'unknown'] as const;
+
+export const routeIdSchema = namesResource(idSchema('rte'), 'route');
+export const routeParams = z.object({ id: routeIdSchema });
+
+const channelIds = z
+  .array(idSchema('chn'))
+  .max(MAX_ROUTE_CHANNELS, `must name at most ${MAX_ROUTE_CHANNELS} channels`);
+
+/** POST /v1/notify/routes. */
+export const routeInputSchema = z
+  .strictObject({
+    match: z
+      .strictObject({
+        blueprint_slugs: z
+          .array(slugSchema())
+          .max(MAX_ROUTE_BLUEPRINTS, `must name at most ${MAX_ROUTE_BLUEPRINTS} blueprints`)
+          .optional()
+          .meta({ description: 'Entities of these blueprints; absent or empty: any' }),
+        entity_ids: z
+          .array(idSchema('ent'))
+          .max(MAX_ROUTE_ENTITIES, `must name at most ${MAX_ROUTE_ENTITIES} entities`)
+          .optional()
+          .meta({ description: 'These entities; absent or empty: any' }),
+        to_states: z.array(z.enum(ROUTE_STATES)).max(ROUTE_STATES.length).optional().meta({
+          description: 'Changes to these states (a recovery is a change to up); absent or empty: any',
+        }),
+      })
+      .default({})
+      .meta({ description: 'Every criterion given must hold; none given: every alert of the tenant' }),
+    channel_ids: channelIds
+      .default([])
+      .meta({ description: 'Tenant channels the matching alerts also go to' }),
+    escalate_after_seconds: z
+      .int()
+      .min(MIN_ESCALATE_SECONDS)
+      .max(MAX_ESCALATE_SECONDS)
+      .optional()
+      .meta({ description: 'An incident unacknowledged this long is sent once to escalate_channel_ids' }),
+    escalate_channel_ids: channelIds.optional().meta({ description: 'Tenant channels to escalate to' }),
+  })
+  .superRefine((body, ctx) => {
+    const escalates = (body.escalate_channel_ids ?? []).length > 0;
+    if (body.channel_ids.length === 0 && !escalates)
+      ctx.addIssue({ code: 'custom', path: ['channel_ids'], message: 'must name at least one channel' });
+    if (escalates !== (body.escalate_after_seconds !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: [escalates ? 'escalate_after_seconds' : 'escalate_channel_ids'],
+        message: 'escalate_after_seconds and escalate_channel_ids go together',
+      });
+  })
+  .meta({ id: 'NotificationRouteInput' });
+export type RouteInput = z.output<typeof routeInputSchema>;
+
+export const publicRouteSchema = z
+  .strictObject({
+    id: idSchema('rte'),
+    match: z.strictObject({
+      blueprint_slugs: z.array(z.string()),
+      entity_ids: z.array(idSchema('ent')),
+      to_states: z.array(z.string()),
+    }),
+    channel_ids: z.array(idSchema('chn')),
+    escalate_after_seconds: z.number().int().nullable(),
+    escalate_channel_ids: z.array(idSchema('chn')),
+    created_at: timestampSchema,
+  })
+  .meta({ id: 'NotificationRoute' });
+
+export const routesListSchema = z.strictObject({ routes: z.array(publicRouteSchema) });
+
+/** A route as the API shows it (its record less the tenant). */
+export function publicRoute(route: RouteRecord): z.output<typeof publicRouteSchema> {
+  return {
+    id: route.id,
+    match: route.match,
+    channel_ids: route.channel_ids,
+    escalate_after_seconds: route.escalate_after_seconds,
+    escalate_channel_ids: route.escalate_channel_ids,
+    created_at: route.created_at,
+  };
+}

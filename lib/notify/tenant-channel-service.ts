@@ -1,0 +1,141 @@
+import type { CheckService } from '../checks/check-service.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import type { Runtime } from '../platform/config.ts';
+import type { Resolve } from '../platform/egress-guard.ts';
+import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
+import type { Table } from '../store/table.ts';
+import { checkChannelDestination, parseChannelInput, type TenantChannelInput } from './channel-config.ts';
+import { MAX_CHANNELS_PER_CHECK, MAX_TENANT_CHANNELS, type TenantChannelRecord } from './channel-items.ts';
+import { type ChannelStore, channelSeenFrom } from './channel-store.ts';
+import type { Caller } from './policy-service.ts';
+import type { NotifyActions } from './ports.ts';
+import type { TenantChannelUpdateBody } from './request-schemas.ts';
+import { type ChannelView, publicChannel, publicDelivery } from './responses.ts';
+import { withoutChannel } from './route-service.ts';
+
+export interface TenantChannelServiceDeps {
+  table: Table;
+  checkService: Pick<CheckService, 'requireCheck'>;
+  channels: ChannelStore;
+  actions: Pick<NotifyActions, 'sendTest'>;
+  clock: Clock;
+  egressAllow: readonly string[];
+  runtime?: Runtime;
+  natsPrefix: string;
+  resolve?: Resolve | undefined;
+}
+
+/**
+ * Tenant channels (DECISIONS.md "Operations features (wave 3)"): created once, attached to many
+ * checks by id, reached by routes. Validation and the SSRF guard are the per-check channels'
+ * (channel-config.ts); another tenant's channel is 404.
+ */
+export function createTenantChannelService(deps: TenantChannelServiceDeps) {
+  const { clock, channels } = deps;
+  const view = (caller: Caller): ChannelView => ({ readOnly: caller.readOnly, natsPrefix: deps.natsPrefix });
+  const destinationOk = (input: Parameters<typeof checkChannelDestination>[0]) =>
+    checkChannelDestination(input, { allow: deps.egressAllow, resolve: deps.resolve, runtime: deps.runtime });
+
+  const require = async (tenantId: string, channelId: string): Promise<TenantChannelRecord> => {
+    const channel = await channels.getShared(tenantId, channelId);
+    if (!channel) throw new NotFoundError('channel');
+    return channel;
+  };
+
+  return {
+    async create(caller: Caller, input: TenantChannelInput) {
+      await destinationOk(input);
+      const now = isoTime(clock.now());
+      const record: TenantChannelRecord = {
+        ...input,
+        id: newId('chn', clock.now()),
+        tenant_id: caller.tenantId,
+        created_at: now,
+        updated_at: now,
+      };
+      if (!(await channels.createShared(record)))
+        throw new LimitExceededError(`a tenant has at most ${MAX_TENANT_CHANNELS} tenant channels`);
+      return publicChannel(record, view(caller));
+    },
+
+    /** One tenant channel with the checks it is attached to. */
+    async get(caller: Caller, channelId: string) {
+      const channel = await require(caller.tenantId, channelId);
+      const links = await channels.attachmentsOf(caller.tenantId, channelId);
+      return { ...publicChannel(channel, view(caller)), attached_check_ids: links.map((l) => l.check_id) };
+    },
+
+    /** Renames it and/or gives it a new type and config (validated and guarded as at create). */
+    async update(caller: Caller, channelId: string, body: TenantChannelUpdateBody) {
+      if ((body.channel_type === undefined) !== (body.config === undefined))
+        throw ValidationError.field(
+          body.config === undefined ? 'config' : 'channel_type',
+          'channel_type and config go together',
+        );
+      const destination =
+        body.channel_type === undefined
+          ? undefined
+          : parseChannelInput({ channel_type: body.channel_type, config: body.config });
+      if (destination) await destinationOk(destination);
+      const stored = await withRetries(OPTIMISTIC_ATTEMPTS, 'the channel', async () => {
+        const current = await require(caller.tenantId, channelId);
+        const next: TenantChannelRecord = {
+          ...current,
+          ...(body.name === undefined ? {} : { name: body.name }),
+          ...(destination ?? {}),
+          updated_at: isoTime(clock.now()),
+        };
+        return (await channels.replaceShared(next, current.updated_at)) ? next : RETRY;
+      });
+      return publicChannel(stored, view(caller));
+    },
+
+    /** Deletes it: detached from every check and taken out of every route. */
+    async remove(caller: Caller, channelId: string): Promise<void> {
+      if (!(await channels.deleteShared(caller.tenantId, channelId))) throw new NotFoundError('channel');
+      await withoutChannel(deps.table, caller.tenantId, channelId);
+    },
+
+    /** Attaches it to a check of the caller's tenant (counted among the check's channels). */
+    async attach(caller: Caller, checkId: string, channelId: string) {
+      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
+      const channel = await require(caller.tenantId, channelId);
+      const refusal = await channels.attach({
+        tenant_id: caller.tenantId,
+        check_id: check.id,
+        channel_id: channelId,
+        created_at: isoTime(clock.now()),
+      });
+      if (refusal === 'check-missing') throw new NotFoundError('check');
+      if (refusal === 'channel-missing') throw new NotFoundError('channel');
+      if (refusal === 'attached') throw new ConflictError('the channel is attached to this check already');
+      if (refusal === 'limit')
+        throw new LimitExceededError(`a check has at most ${MAX_CHANNELS_PER_CHECK} channels`);
+      return publicChannel(channel, view(caller));
+    },
+
+    /**
+     * Sends a test message to it now (one attempt, logged as the policy test's): about `checkId`,
+     * else the first check it is attached to.
+     */
+    async test(caller: Caller, channelId: string, checkId: string | undefined) {
+      const channel = await require(caller.tenantId, channelId);
+      const about = checkId ?? (await channels.attachmentsOf(caller.tenantId, channelId))[0]?.check_id;
+      if (about === undefined)
+        throw ValidationError.field(
+          'check_id',
+          'the channel is attached to no check: name the check to test with',
+        );
+      const check = await deps.checkService.requireCheck(caller.tenantId, about);
+      const [record] = await deps.actions.sendTest(caller.tenantId, check.id, [
+        channelSeenFrom(channel, check.id),
+      ]);
+      if (!record) throw new Error('the test message was not recorded');
+      return publicDelivery(record);
+    },
+  };
+}
+
+export type TenantChannelService = ReturnType<typeof createTenantChannelService>;

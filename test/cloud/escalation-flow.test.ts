@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { escalateJobId } from '../../lib/notify/job-ids.ts';
+import { type NotifyJob, notifyJobSchema } from '../../lib/notify/jobs.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
+import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { createTlsFixtures } from '../support/tls-fixtures.ts';
+
+/**
+ * Escalation through the cloud runtime's Lambda handlers over DynamoDB Local and a real SQS engine
+ * (fauxqs), on a fake clock: the notifier, handling the event job of the transition that opens an
+ * incident, puts one delayed `escalate` job per escalating route on the notify queue (id incident +
+ * route, due at the opening plus escalate_after_seconds). The queue's delay is real time in fauxqs,
+ * so once the fake clock has passed the due time the test sends the job as queued again without a
+ * delay (what the queue does when the delay ends): the notifier then sends the escalation once to
+ * the route's channel (Slack-shaped, to an HTTPS receiver on 127.0.0.1), a redelivery sends nothing
+ * more, and an acknowledged incident's escalation sends nothing.
+ */
+
+const T0 = Date.parse('2026-03-02T09:00:00.000Z');
+const clock = createFakeClock(T0);
+let h: LambdaHarness;
+let receiver: Receiver;
+let origin: string;
+
+beforeAll(async () => {
+  const tls = createTlsFixtures();
+  receiver = await startReceiver(tls.valid, 'unused');
+  origin = receiver.origin;
+  h = await startLambdaHarness({
+    clock,
+    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
+    egress: { ca: [tls.caCert] },
+  });
+  await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+  await receiver?.close();
+});
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+const push = async (checkId: string, success: boolean) => {
+  await call('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 });
+  await h.drainChanges();
+};
+
+/** An entity with a push check, a route escalating its downs after 60 s to a tenant channel at `path`; up, then down. */
+async function downEntity(slug: string, path: string) {
+  const entity = await call('POST', '/v1/blueprints/svc/entities', { slug, name: `${slug} service` });
+  const check = await call('POST', '/v1/checks', {
+    entity_id: entity.id,
+    check_type: 'push',
+    interval_seconds: 60,
+    failure_threshold: 1,
+  });
+  const channel = await call('POST', '/v1/notify/channels', {
+    name: path,
+    channel_type: 'slack',
+    config: { url: `${origin}${path}` },
+  });
+  const route = await call('POST', '/v1/notify/routes', {
+    match: { entity_ids: [entity.id] },
+    escalate_after_seconds: 60,
+    escalate_channel_ids: [channel.id],
+  });
+  await push(check.id, true);
+  clock.advance(1000);
+  await push(check.id, false);
+  const { incidents } = await call('GET', `/v1/incidents?entity_id=${entity.id}&state=open`);
+  expect(incidents).toHaveLength(1);
+  return {
+    checkId: String(check.id),
+    channelId: String(channel.id),
+    routeId: String(route.id),
+    incidentId: String(incidents[0].id),
+  };
+}
+
+/** The escalate jobs the notify queue accepted so far, with their ids. */
+function escalateJobs() {
+  return h.notifySqs.sentBodies().flatMap((body) => {
+    const envelope = jobEnvelopeSchema.parse(JSON.parse(body));
+    const job = notifyJobSchema.parse(envelope.body);
+    return job.kind === 'escalate' ? [{ id: envelope.id, job }] : [];
+  });
+}
+
+/** Sends `job` to the notify queue with no delay (its delay ended) and runs the notifier on what is visible. */
+async function deliverNow(id: string, job: NotifyJob) {
+  const queue = createNotifyJobQueue({ sqs: h.sqs.sqs, queueUrl: h.notifySqs.url, logger: silentLogger });
+  expect((await queue.enqueue([{ id, body: job }])).failed).toEqual([]);
+  await h.runNotifyJobs();
+}
+
+const hits = (path: string) => receiver.received.filter((r) => r.path === path);
+const escalationLogs = async (checkId: string) =>
+  ((await call('GET', `/v1/notify/logs?check_id=${checkId}`)).logs as Record<string, unknown>[])
+    .filter((d) => d.kind === 'escalation')
+    .map((d) => `${d.channel_id}:${d.event}:${d.status}`);
+
+describe('escalation on the cloud runtime', () => {
+  it('queues a delayed escalate job when the incident opens and sends once when it is due; a redelivery sends nothing more', async () => {
+    const { checkId, channelId, routeId, incidentId } = await downEntity('api', '/esc-api');
+    const queued = escalateJobs().filter((e) => e.id === escalateJobId(incidentId, routeId));
+    expect(queued).toHaveLength(1);
+    const job = queued[0]?.job as NotifyJob & { kind: 'escalate' };
+    expect(job.due_ms).toBe(clock.now() + 60_000);
+    // Not due yet: nothing is sent (the job waits again in another hop).
+    await deliverNow('early', job);
+    expect(hits('/esc-api')).toHaveLength(0);
+
+    clock.advance(61_000);
+    await deliverNow(escalateJobId(incidentId, routeId), job);
+    expect(hits('/esc-api')).toHaveLength(1);
+    const text = JSON.stringify(JSON.parse(String(hits('/esc-api')[0]?.body)));
+    expect(text).toContain('Escalation: api service is down and unacknowledged');
+    expect(text).toContain('unacknowledged for 1 minute.');
+    expect(await escalationLogs(checkId)).toEqual([`${channelId}:escalation:sent`]);
+
+    await deliverNow(`${escalateJobId(incidentId, routeId)}:again`, job);
+    expect(hits('/esc-api')).toHaveLength(1);
+    expect(await escalationLogs(checkId)).toEqual([`${channelId}:escalation:sent`]);
+  });
+
+  it('sends nothing for an incident acknowledged before its escalation is due', async () => {
+    const { checkId, routeId, incidentId } = await downEntity('db', '/esc-db');
+    const [queued] = escalateJobs().filter((e) => e.id === escalateJobId(incidentId, routeId));
+    expect(queued).toBeDefined();
+    await call('POST', `/v1/incidents/${incidentId}/acknowledge`);
+    clock.advance(61_000);
+    await deliverNow(`${escalateJobId(incidentId, routeId)}:due`, queued?.job as NotifyJob);
+    expect(hits('/esc-db')).toHaveLength(0);
+    expect(await escalationLogs(checkId)).toEqual([]);
+  });
+});

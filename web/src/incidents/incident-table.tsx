@@ -1,0 +1,101 @@
+import { Link } from 'react-router';
+import { Time } from '../ui/bits';
+import { scrollRegion } from '../ui/scroll-region';
+import { useEntityAddresses } from './queries';
+import { durationInWords, INCIDENT_STATE, type Incident } from './words';
+
+/** An incident's state as a badge, in words. */
+export function IncidentState({ state }: { state: Incident['state'] }) {
+  const s = INCIDENT_STATE[state];
+  return <span className={`badge ${s.className}`}>{s.words}</span>;
+}
+
+/** How long an incident lasted, or has lasted so far. */
+export function Duration({ incident }: { incident: Incident }) {
+  return (
+    <>
+      {durationInWords(incident.duration_seconds)}
+      {incident.state === 'resolved' ? null : <span className="muted"> so far</span>}
+    </>
+  );
+}
+
+/**
+ * Incidents as a table named `label`: when each opened (the link to its timeline), its entity
+ * (unless `withEntity` is false, on the entity's own page), state, acknowledgement, resolution
+ * and duration.
+ */
+export function IncidentTable({
+  label,
+  incidents,
+  withEntity = true,
+}: {
+  label: string;
+  incidents: readonly Incident[];
+  withEntity?: boolean;
+}) {
+  const addresses = useEntityAddresses();
+  return (
+    <div className="table-wrap" {...scrollRegion(label)}>
+      <table aria-label={label}>
+        <thead>
+          <tr>
+            <th scope="col">Opened</th>
+            {withEntity ? <th scope="col">Entity</th> : null}
+            <th scope="col">State</th>
+            <th scope="col">Acknowledged</th>
+            <th scope="col">Resolved</th>
+            <th scope="col">Duration</th>
+          </tr>
+        </thead>
+        <tbody>
+          {incidents.map((i) => {
+            const entityPage = addresses.get(i.entity_id);
+            return (
+              <tr key={i.id}>
+                <td>
+                  <Link
+                    to={`/incidents/${i.id}`}
+                    aria-label={`Incident of ${i.entity_name}, opened ${when(i)}`}
+                  >
+                    <Time iso={i.opened_at} />
+                  </Link>
+                  {i.in_maintenance ? <span className="muted"> (in maintenance)</span> : null}
+                </td>
+                {withEntity ? (
+                  <td>{entityPage ? <Link to={entityPage}>{i.entity_name}</Link> : i.entity_name}</td>
+                ) : null}
+                <td>
+                  <IncidentState state={i.state} />
+                </td>
+                <td>
+                  {i.acknowledged_at ? (
+                    <Time iso={i.acknowledged_at} />
+                  ) : (
+                    <span className="muted">not yet</span>
+                  )}
+                </td>
+                <td>
+                  {i.resolved_at ? <Time iso={i.resolved_at} /> : <span className="muted">not yet</span>}
+                </td>
+                <td>
+                  <Duration incident={i} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** When an incident was acknowledged; "not yet" while open, "never" once resolved without. */
+export function Acknowledged({ incident: i }: { incident: Incident }) {
+  if (i.acknowledged_at) return <Time iso={i.acknowledged_at} />;
+  return <span className="muted">{i.state === 'resolved' ? 'never' : 'not yet'}</span>;
+}
+
+function when(i: Incident): string {
+  return new Date(i.opened_at).toLocaleString();
+}

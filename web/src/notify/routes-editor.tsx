@@ -1,0 +1,234 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, fieldErrors, must, type Schemas } from '../api/client';
+import { entityLabel, useEntityDirectory } from '../catalog/directory';
+import { ConfirmButton } from '../ui/confirm';
+import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
+import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
+import { type TenantChannel, useTenantChannels } from './tenant-channels';
+
+type Route = Schemas['NotificationRoute'];
+const STATES = ['down', 'degraded', 'up', 'unknown'] as const;
+
+/** Toggles `value` in a list (checkbox groups). */
+const toggled = (list: string[], value: string, on: boolean) =>
+  on ? [...list, value] : list.filter((v) => v !== value);
+
+/**
+ * Alert routes: which alerts (by blueprint, entity, new state) also go to which shared channels,
+ * and where an unacknowledged incident escalates. Each channel still gets one alert per event.
+ */
+export function RoutesEditor({ canWrite }: { canWrite: boolean }) {
+  const routes = useQuery({ queryKey: ['routes'], queryFn: () => must(api.GET('/v1/notify/routes')) });
+  const shared = useTenantChannels();
+  const directory = useEntityDirectory();
+  const channelName = (id: string) => shared.data?.find((c) => c.id === id)?.name ?? id;
+  const entityName = (id: string) => {
+    const e = directory.data?.entities.find((x) => x.id === id);
+    return e ? entityLabel(e) : id;
+  };
+  const describe = (r: Route) =>
+    [
+      r.match.blueprint_slugs.length ? `blueprints ${r.match.blueprint_slugs.join(', ')}` : '',
+      r.match.entity_ids.length ? `entities ${r.match.entity_ids.map(entityName).join(', ')}` : '',
+      r.match.to_states.length ? `to ${r.match.to_states.join(' or ')}` : '',
+    ]
+      .filter(Boolean)
+      .join('; ') || 'every alert';
+  return (
+    <Section title="Routes">
+      <ErrorNote error={routes.error} title="The routes could not be read." />
+      {routes.isPending ? <Loading what="routes" /> : null}
+      {routes.data && routes.data.routes.length === 0 ? (
+        <Empty title="No routes yet.">
+          A route sends the alerts of matching entities to shared channels, besides each check's own.
+        </Empty>
+      ) : null}
+      {routes.data && routes.data.routes.length > 0 ? (
+        <div className="table-wrap" {...scrollRegion('Routes')}>
+          <table aria-label="Routes">
+            <thead>
+              <tr>
+                <th scope="col">Alerts of</th>
+                <th scope="col">Also go to</th>
+                <th scope="col">Escalation</th>
+                {canWrite ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {routes.data.routes.map((r) => (
+                <tr key={r.id}>
+                  <td>{describe(r)}</td>
+                  <td>{r.channel_ids.map(channelName).join(', ') || '—'}</td>
+                  <td>
+                    {r.escalate_after_seconds === null
+                      ? '—'
+                      : `after ${r.escalate_after_seconds} s to ${r.escalate_channel_ids.map(channelName).join(', ')}`}
+                  </td>
+                  {canWrite ? (
+                    <td>
+                      <DeleteRoute id={r.id} what={describe(r)} />
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {canWrite ? <NewRoute channels={shared.data ?? []} /> : null}
+    </Section>
+  );
+}
+
+function DeleteRoute({ id, what }: { id: string; what: string }) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<unknown>();
+  const remove = async () => {
+    setError(undefined);
+    try {
+      await must(api.DELETE('/v1/notify/routes/{id}', { params: { path: { id } } }));
+    } catch (err) {
+      setError(err);
+    }
+    await queryClient.invalidateQueries({ queryKey: ['routes'] });
+  };
+  return (
+    <>
+      <ConfirmButton
+        label={`Delete route for ${what}`}
+        question="Delete this route? Its channels get no more alerts through it."
+        confirmLabel="Delete"
+        onConfirm={remove}
+      />
+      <ErrorNote error={error} title="The route was not deleted." />
+    </>
+  );
+}
+
+function NewRoute({ channels }: { channels: TenantChannel[] }) {
+  const queryClient = useQueryClient();
+  const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
+  const directory = useEntityDirectory();
+  const [bps, setBps] = useState<string[]>([]);
+  const [entityId, setEntityId] = useState('');
+  const [states, setStates] = useState<string[]>([]);
+  const [targets, setTargets] = useState<string[]>([]);
+  const [escalateAfter, setEscalateAfter] = useState('');
+  const [escalateTo, setEscalateTo] = useState<string[]>([]);
+  const create = useMutation({
+    mutationFn: () =>
+      must(
+        api.POST('/v1/notify/routes', {
+          body: {
+            match: {
+              ...(bps.length ? { blueprint_slugs: bps } : {}),
+              ...(entityId ? { entity_ids: [entityId] } : {}),
+              ...(states.length ? { to_states: states as (typeof STATES)[number][] } : {}),
+            },
+            channel_ids: targets,
+            ...(escalateAfter.trim() ? { escalate_after_seconds: Number(escalateAfter) } : {}),
+            ...(escalateTo.length ? { escalate_channel_ids: escalateTo } : {}),
+          },
+        }),
+      ),
+    onSuccess: async () => {
+      setBps([]);
+      setEntityId('');
+      setStates([]);
+      setTargets([]);
+      setEscalateAfter('');
+      setEscalateTo([]);
+      await queryClient.invalidateQueries({ queryKey: ['routes'] });
+    },
+  });
+  const errs = fieldErrors(create.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  if (channels.length === 0)
+    return <p className="muted">Create a shared channel first: routes send to them.</p>;
+  return (
+    <form onSubmit={submit} aria-label="New route" noValidate>
+      <h3>New route</h3>
+      <fieldset>
+        <legend>Alerts of entities of these blueprints (none: any)</legend>
+        {(blueprints.data ?? []).map((b) => (
+          <CheckboxField
+            key={b.slug}
+            label={`Blueprint ${b.name}`}
+            checked={bps.includes(b.slug)}
+            onChange={(on) => setBps(toggled(bps, b.slug, on))}
+          />
+        ))}
+      </fieldset>
+      <div className="form-grid">
+        <SelectField
+          label="Entity"
+          value={entityId}
+          onChange={setEntityId}
+          options={[
+            { value: '', label: 'Any entity' },
+            ...(directory.data?.entities ?? []).map((e) => ({ value: e.id, label: entityLabel(e) })),
+          ]}
+          error={errs['match.entity_ids']}
+        />
+      </div>
+      <fieldset>
+        <legend>Changing to (none: any state)</legend>
+        {STATES.map((s) => (
+          <CheckboxField
+            key={s}
+            label={`To ${s}`}
+            checked={states.includes(s)}
+            onChange={(on) => setStates(toggled(states, s, on))}
+          />
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Also send to</legend>
+        {channels.map((c) => (
+          <CheckboxField
+            key={c.id}
+            label={`Send to ${c.name}`}
+            checked={targets.includes(c.id)}
+            onChange={(on) => setTargets(toggled(targets, c.id, on))}
+          />
+        ))}
+        {errs.channel_ids ? <span className="field-error">{errs.channel_ids}</span> : null}
+      </fieldset>
+      <div className="form-grid">
+        <TextField
+          label="Escalate after (seconds)"
+          type="number"
+          value={escalateAfter}
+          onChange={setEscalateAfter}
+          hint="Optional, 60 to 604800: an incident not acknowledged this long is sent once to the channels below"
+          error={errs.escalate_after_seconds}
+        />
+      </div>
+      <fieldset>
+        <legend>Escalate to</legend>
+        {channels.map((c) => (
+          <CheckboxField
+            key={c.id}
+            label={`Escalate to ${c.name}`}
+            checked={escalateTo.includes(c.id)}
+            onChange={(on) => setEscalateTo(toggled(escalateTo, c.id, on))}
+          />
+        ))}
+        {errs.escalate_channel_ids ? <span className="field-error">{errs.escalate_channel_ids}</span> : null}
+      </fieldset>
+      <ErrorNote error={create.error} title="The route was not created." />
+      {create.isSuccess ? <Notice>The route was created.</Notice> : null}
+      <div className="row">
+        <button type="submit" className="primary" disabled={create.isPending}>
+          Create route
+        </button>
+      </div>
+    </form>
+  );
+}

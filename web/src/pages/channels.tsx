@@ -1,0 +1,176 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { api, fieldErrors, must } from '../api/client';
+import { useCheckNames } from '../checks/check-names';
+import { DestinationFields, useDestination } from '../notify/channel-fields';
+import { RoutesEditor } from '../notify/routes-editor';
+import { type TenantChannel, useTenantChannels } from '../notify/tenant-channels';
+import { ChannelTarget, deliveryInWords } from '../notify/words';
+import { useSession } from '../session';
+import { ConfirmButton } from '../ui/confirm';
+import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
+import { SelectField, TextField } from '../ui/fields';
+import { Page, Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
+
+/**
+ * Shared channels (docs/notifications.md "Shared channels and routes"): created once here, attached
+ * to any check from its notification settings, reached by routes; and the routes editor.
+ */
+export function ChannelsPage() {
+  const { canWrite } = useSession();
+  return (
+    <Page title="Channels">
+      <SharedChannels canWrite={canWrite} />
+      {canWrite ? <NewSharedChannel /> : null}
+      <RoutesEditor canWrite={canWrite} />
+    </Page>
+  );
+}
+
+function SharedChannels({ canWrite }: { canWrite: boolean }) {
+  const shared = useTenantChannels();
+  return (
+    <Section title="Shared channels">
+      <ErrorNote error={shared.error} title="The channels could not be read." />
+      {shared.isPending ? <Loading what="shared channels" /> : null}
+      {shared.data && shared.data.length === 0 ? (
+        <Empty title="No shared channels yet.">
+          A shared channel is set up once and attached to many checks, or reached by routes.
+        </Empty>
+      ) : null}
+      {shared.data && shared.data.length > 0 ? (
+        <div className="table-wrap" {...scrollRegion('Shared channels')}>
+          <table aria-label="Shared channels">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Target</th>
+                {canWrite ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {shared.data.map((c) => (
+                <SharedChannelRow key={c.id} channel={c} canWrite={canWrite} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </Section>
+  );
+}
+
+function SharedChannelRow({ channel: c, canWrite }: { channel: TenantChannel; canWrite: boolean }) {
+  const queryClient = useQueryClient();
+  const { names } = useCheckNames();
+  const [about, setAbout] = useState('');
+  const test = useMutation({
+    mutationFn: () =>
+      must(
+        api.POST('/v1/notify/channels/{id}/test', {
+          params: { path: { id: c.id } },
+          body: about ? { check_id: about } : {},
+        }),
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['notify-logs'] }),
+  });
+  const [removeError, setRemoveError] = useState<unknown>();
+  const remove = async () => {
+    setRemoveError(undefined);
+    try {
+      await must(api.DELETE('/v1/notify/channels/{id}', { params: { path: { id: c.id } } }));
+    } catch (err) {
+      setRemoveError(err);
+    }
+    await queryClient.invalidateQueries({ queryKey: ['channels'] });
+    await queryClient.invalidateQueries({ queryKey: ['policy'] });
+    await queryClient.invalidateQueries({ queryKey: ['routes'] });
+  };
+  return (
+    <tr>
+      <td>{c.name}</td>
+      <td>{c.channel_type}</td>
+      <td>
+        <ChannelTarget channel={c} />
+      </td>
+      {canWrite ? (
+        <td>
+          <div className="row">
+            <SelectField
+              label={`Test ${c.name} about`}
+              value={about}
+              onChange={setAbout}
+              options={[
+                { value: '', label: 'The first check it is attached to' },
+                ...[...names].map(([id, name]) => ({ value: id, label: name })),
+              ]}
+            />
+            <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
+              {test.isPending ? 'Sending test…' : `Send test to ${c.name}`}
+            </button>
+            <ConfirmButton
+              label={`Delete ${c.name}`}
+              question={`Delete the shared channel ${c.name}? It is detached from every check and taken out of every route.`}
+              confirmLabel="Delete"
+              onConfirm={remove}
+            />
+          </div>
+          <ErrorNote error={test.error} title="The test could not be sent." />
+          {test.data ? <Notice>Test result: {deliveryInWords(test.data)}</Notice> : null}
+          <ErrorNote error={removeError} title="The channel was not deleted." />
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+function NewSharedChannel() {
+  const queryClient = useQueryClient();
+  const d = useDestination();
+  const [name, setName] = useState('');
+  const create = useMutation({
+    mutationFn: () =>
+      must(
+        api.POST('/v1/notify/channels', {
+          body: { name: name.trim(), channel_type: d.type, config: d.config() } as never,
+        }),
+      ),
+    onSuccess: async () => {
+      setName('');
+      d.reset();
+      await queryClient.invalidateQueries({ queryKey: ['channels'] });
+    },
+  });
+  const errs = fieldErrors(create.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate();
+  };
+  return (
+    <Section title="New shared channel">
+      <form onSubmit={submit} aria-label="New shared channel" noValidate>
+        <div className="form-grid">
+          <TextField
+            label="Name"
+            value={name}
+            onChange={setName}
+            required
+            placeholder="On-call Slack"
+            hint="Shown where you attach it and in routes"
+            error={errs.name}
+          />
+          <DestinationFields d={d} errs={errs} />
+        </div>
+        <ErrorNote error={create.error} title="The channel was not created." />
+        {create.isSuccess ? <Notice>The shared channel {create.data.name} was created.</Notice> : null}
+        <div className="row">
+          <button type="submit" className="primary" disabled={create.isPending}>
+            Create channel
+          </button>
+        </div>
+      </form>
+    </Section>
+  );
+}
