@@ -19,10 +19,11 @@ export interface ActiveMaintenance {
   endsMs: number;
 }
 
-/** An entity as the lookup needs it: its blueprint when the caller has it (else it is read). */
+/** An entity as the lookup needs it: its blueprint, or how to read it, when the caller has them (else it is read). */
 export interface MaintenanceSubject {
   id: string;
   blueprint_slug?: string | undefined;
+  blueprint?: () => Promise<string | undefined>;
 }
 
 /** Answers, for entities of one tenant, the window that covers each now (or undefined). */
@@ -61,6 +62,7 @@ export async function maintenanceLookup(
   const blueprints = new Map<string, Promise<string | undefined>>();
   const blueprintOf = (entity: MaintenanceSubject): Promise<string | undefined> => {
     if (entity.blueprint_slug !== undefined) return Promise.resolve(entity.blueprint_slug);
+    if (entity.blueprint) return entity.blueprint();
     let known = blueprints.get(entity.id);
     if (!known) {
       known = readEntityById(table, tenantId, entity.id).then((state) => state?.blueprint_slug);

@@ -1,8 +1,7 @@
-import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { opensIncident } from '../incidents/incident-consumer.ts';
 import { incidentIdOf, readOpenIncident } from '../incidents/incident-items.ts';
-import { activeMaintenanceFor } from '../maintenance/evaluate.ts';
+import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
 import { channelSeenFrom } from './channel-store.ts';
 import { escalateJobId } from './job-ids.ts';
@@ -15,7 +14,8 @@ import {
   storeAndDispatch,
 } from './notify-deps.ts';
 import { listRoutes } from './route-items.ts';
-import { escalationTargets } from './route-match.ts';
+import { type EventRouting, eventRouting } from './route-channels.ts';
+import { anyEscalates, escalationTargetsIn } from './route-match.ts';
 
 /**
  * Escalation (DECISIONS.md "Operations features (wave 3)"): an incident still open (neither
@@ -32,8 +32,11 @@ import { escalationTargets } from './route-match.ts';
  * incident's opening transition and the channel alone (its time part is the opening, the same for
  * every route), so a channel named by two routes, or a redelivered job, gets one record and one send.
  * Acknowledged or resolved before due: nothing is stored (the timeline shows the acknowledgement or
- * resolution instead). A maintenance window covering the entity then, or a silenced policy, logs
- * the records `skipped` with the reason; the escalation is not tried again afterwards.
+ * resolution instead). A maintenance window covering the entity when it is due logs the records
+ * `skipped` with the reason (under their own ids, naming the window's run) and postpones the
+ * escalation to the window's end: still open then, it is sent (a window that quiets an entity
+ * quiets its escalation for that long, not for good). A silenced policy logs them `skipped` for
+ * good, as it does every alert of the check: silence is the operator's open-ended choice.
  */
 
 type EscalateJob = Extract<NotifyJob, { kind: 'escalate' }>;
@@ -44,21 +47,17 @@ function escalateJob(body: EscalateJob, nowMs: number, id: string): JobInput<Not
 
 /** The `escalate` jobs of an event that opens an incident (none for any other event, or without routes that escalate). */
 export async function escalationJobs(
-  deps: NotifyDeps,
   event: StateChangeEvent,
+  routing: EventRouting,
   nowMs: number,
 ): Promise<JobInput<NotifyJob>[]> {
-  if (!opensIncident(event)) return [];
-  // Most tenants have no escalating route: one read of the routes, and the entity is not read.
-  const routes = await listRoutes(deps.table, event.tenant_id);
-  if (!routes.some((r) => r.escalate_after_seconds !== null && r.escalate_channel_ids.length > 0)) return [];
-  const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
-  const targets = await escalationTargets(
-    deps.table,
-    event.tenant_id,
-    { id: event.entity_id, blueprint_slug: entity?.blueprint_slug ?? '' },
-    event.to_state,
-  );
+  // Most tenants have no escalating route: the entity's blueprint is then not read.
+  if (!opensIncident(event) || !anyEscalates(routing.routes)) return [];
+  const targets = escalationTargetsIn(routing.routes, {
+    entity_id: event.entity_id,
+    blueprint_slug: await routing.blueprint(),
+    to_state: event.to_state,
+  });
   const incidentId = incidentIdOf(event.transition_id);
   const openedMs = Date.parse(event.timestamp);
   return targets.map((target) =>
@@ -96,30 +95,33 @@ export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promis
     return;
   }
   // The route as it is now: deleted, or no longer escalating or matching, it escalates nothing.
-  const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
-  const targets = await escalationTargets(
-    deps.table,
-    event.tenant_id,
-    { id: event.entity_id, blueprint_slug: entity?.blueprint_slug ?? '' },
-    event.to_state,
-  );
-  const target = targets.find((t) => t.route_id === job.route_id);
+  const routing = await eventRouting(deps.table, event);
+  const target = escalationTargetsIn(routing.routes, {
+    entity_id: event.entity_id,
+    blueprint_slug: await routing.blueprint(),
+    to_state: event.to_state,
+  }).find((t) => t.route_id === job.route_id);
   if (!target) return;
   const channels = await deps.channels.getSharedMany(event.tenant_id, target.channel_ids);
   if (channels.length === 0) return;
 
-  const maintenance = await activeMaintenanceFor(deps.table, deps.clock, event.tenant_id, event.entity_id);
+  const maintenance = await (await maintenanceLookup(deps.table, deps.clock, event.tenant_id))({
+    id: event.entity_id,
+    blueprint: routing.blueprint,
+  });
   const policy = maintenance ? undefined : await effectivePolicy(deps, event.tenant_id, event.check_id);
   const reason = maintenance ? `maintenance: ${maintenance.name}` : policy?.silenced ? 'silenced' : undefined;
   const skipped = reason === undefined ? {} : { skipped: reason };
   // seq and time are the incident's alone (not the route's): one record per incident and channel.
+  // A skip for a window names the window's run, so the escalation sent after it has its own record.
+  const seq = maintenance ? `${job.incident_id}:maint:${maintenance.id}:${maintenance.endsMs}` : job.incident_id;
   const records = channels.map((channel) =>
     newDelivery(
       {
         event,
         channel: channelSeenFrom(channel, event.check_id),
         kind: 'escalation',
-        seq: job.incident_id,
+        seq,
         timeMs: Date.parse(event.timestamp),
         ...skipped,
       },
@@ -127,4 +129,8 @@ export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promis
     ),
   );
   await storeAndDispatch(deps, records);
+  if (maintenance) {
+    const after = `${baseId}:maint:${maintenance.id}:${maintenance.endsMs}`;
+    await enqueueAll(deps, [escalateJob({ ...job, due_ms: maintenance.endsMs }, nowMs, after)]);
+  }
 }

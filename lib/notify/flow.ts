@@ -1,6 +1,6 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import { isRecovery, type StateChangeEvent } from '../domain/state-change-event.ts';
-import { activeMaintenanceFor } from '../maintenance/evaluate.ts';
+import { type ActiveMaintenance, maintenanceLookup } from '../maintenance/evaluate.ts';
 import type { JobInput } from '../platform/job-queue.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { escalationJobs } from './escalation.ts';
@@ -18,7 +18,7 @@ import {
 import { lastSentAtMs } from './notify-state-items.ts';
 import type { PolicyRecord } from './policy-items.ts';
 import { firstRepeat } from './repeat.ts';
-import { channelsForEvent } from './route-channels.ts';
+import { channelsForEvent, eventRouting } from './route-channels.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
 import { downUpstreams, isDownState } from './upstream.ts';
 
@@ -49,10 +49,11 @@ async function skipReason(
   deps: NotifyDeps,
   event: StateChangeEvent,
   policy: PolicyRecord,
+  maintenanceNow: () => Promise<ActiveMaintenance | undefined>,
 ): Promise<string | undefined> {
   if (event.from_state === 'unknown' && event.to_state === 'up') return 'first result';
   if (policy.silenced) return 'silenced';
-  const maintenance = await activeMaintenanceFor(deps.table, deps.clock, event.tenant_id, event.entity_id);
+  const maintenance = await maintenanceNow();
   if (maintenance) {
     // A down skipped now gets one look when the window ends (maintenance-end.ts).
     if (isDownState(event.to_state))
@@ -103,13 +104,22 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   const { event } = job;
   if (event.to_state === 'up') await releaseHeldBack(deps, event);
 
+  // Each read once, side by side: the policy, the check's channels, the tenant's routes and its
+  // maintenance windows (the entity only if a route or an active window asks for its blueprint).
+  const [policy, own, routing, maintenanceOf] = await Promise.all([
+    effectivePolicy(deps, event.tenant_id, event.check_id),
+    deps.channels.listForCheck(event.check_id),
+    eventRouting(deps.table, event),
+    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
+  ]);
   // The incident this event opens escalates whatever happens to the alert itself (escalation.ts).
   if (!job.after_upstream && !job.after_maintenance)
-    await enqueueAll(deps, await escalationJobs(deps, event, deps.clock.now()));
+    await enqueueAll(deps, await escalationJobs(event, routing, deps.clock.now()));
 
-  const policy = await effectivePolicy(deps, event.tenant_id, event.check_id);
-  const channels: (ChannelRecord | null)[] = await channelsForEvent(deps, event);
-  const reason = await skipReason(deps, event, policy);
+  const channels: (ChannelRecord | null)[] = await channelsForEvent(deps, event, own, routing);
+  const reason = await skipReason(deps, event, policy, () =>
+    maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
+  );
   const after = job.after_maintenance;
   const seq = after
     ? `maint:${after.window_id}:${after.ends_ms}`

@@ -1,7 +1,7 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { readOpenIncident } from '../incidents/incident-items.ts';
-import { activeMaintenanceFor } from '../maintenance/evaluate.ts';
+import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
 import { repeatJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -13,7 +13,7 @@ import {
   storeAndDispatch,
 } from './notify-deps.ts';
 import type { PolicyRecord } from './policy-items.ts';
-import { channelsForEvent } from './route-channels.ts';
+import { channelsForEvent, eventRouting } from './route-channels.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -71,9 +71,14 @@ export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<vo
   const incident = await readOpenIncident(deps.table, event.tenant_id, event.entity_id);
   if (incident?.state === 'acknowledged') return;
 
-  const channels = await channelsForEvent(deps, event);
+  const [own, routing, maintenanceOf] = await Promise.all([
+    deps.channels.listForCheck(event.check_id),
+    eventRouting(deps.table, event, entity.blueprint_slug),
+    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
+  ]);
+  const channels = await channelsForEvent(deps, event, own, routing);
   // During a maintenance window a repeat is logged skipped; the series goes on after it.
-  const maintenance = await activeMaintenanceFor(deps.table, deps.clock, event.tenant_id, event.entity_id);
+  const maintenance = await maintenanceOf({ id: event.entity_id, blueprint_slug: entity.blueprint_slug });
   const skipped = maintenance ? { skipped: `maintenance: ${maintenance.name}` } : {};
   const records = channels.map((channel) =>
     newDelivery(

@@ -3,30 +3,57 @@ import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { Table } from '../store/table.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { type ChannelStore, channelSeenFrom, uniqueChannels } from './channel-store.ts';
-import { listRoutes } from './route-items.ts';
+import { listRoutes, type RouteRecord } from './route-items.ts';
 import { needsBlueprint, routeMatches } from './route-match.ts';
 
 /**
- * The channels one alert goes to: the check's own, its attached tenant channels, and the channels
- * of every route the alert matches, each channel once however it was reached (DECISIONS.md: one
- * alert per channel per event), so its delivery record id (transition, channel) stays the same.
+ * What one alert decision knows of its tenant's routing, each read once however many steps use
+ * it (the channels, the escalations, the maintenance lookup): the tenant's routes, and the
+ * entity's blueprint, read only when first asked (most alerts of a tenant without routes or
+ * windows that name blueprints never read the entity).
+ */
+export interface EventRouting {
+  routes: RouteRecord[];
+  blueprint: () => Promise<string>;
+}
+
+/** Reads the tenant's routes; the blueprint is read on first ask unless `knownBlueprint` is given. */
+export async function eventRouting(
+  table: Table,
+  event: StateChangeEvent,
+  knownBlueprint?: string,
+): Promise<EventRouting> {
+  const routes = await listRoutes(table, event.tenant_id);
+  let blueprint: Promise<string> | undefined =
+    knownBlueprint === undefined ? undefined : Promise.resolve(knownBlueprint);
+  return {
+    routes,
+    blueprint: () => {
+      blueprint ??= readEntityById(table, event.tenant_id, event.entity_id).then(
+        (entity) => entity?.blueprint_slug ?? '',
+      );
+      return blueprint;
+    },
+  };
+}
+
+/**
+ * The channels one alert goes to: the check's own (`own`), its attached tenant channels, and the
+ * channels of every route the alert matches, each channel once however it was reached
+ * (DECISIONS.md: one alert per channel per event), so its delivery record id (transition, channel)
+ * stays the same.
  */
 export async function channelsForEvent(
-  deps: { table: Table; channels: Pick<ChannelStore, 'listForCheck' | 'getSharedMany'> },
+  deps: { channels: Pick<ChannelStore, 'getSharedMany'> },
   event: StateChangeEvent,
+  own: ChannelRecord[],
+  routing: EventRouting,
 ): Promise<ChannelRecord[]> {
-  const [own, routes] = await Promise.all([
-    deps.channels.listForCheck(event.check_id),
-    listRoutes(deps.table, event.tenant_id),
-  ]);
+  const { routes } = routing;
   if (routes.length === 0) return own;
-  // The blueprint is read only when a route asks for one (most alerts of a tenant without routes read nothing more).
-  const entity = needsBlueprint(routes)
-    ? await readEntityById(deps.table, event.tenant_id, event.entity_id)
-    : undefined;
   const subject = {
     entity_id: event.entity_id,
-    blueprint_slug: entity?.blueprint_slug ?? '',
+    blueprint_slug: needsBlueprint(routes) ? await routing.blueprint() : '',
     to_state: event.to_state,
   };
   const known = new Set(own.map((channel) => channel.id));

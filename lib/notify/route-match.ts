@@ -29,17 +29,33 @@ export function routeMatches(match: RouteMatch, subject: RouteSubject): boolean 
 export const needsBlueprint = (routes: readonly RouteRecord[]) =>
   routes.some((route) => route.match.blueprint_slugs.length > 0);
 
-/** The routes of the tenant the subject matches, oldest first. */
-export async function matchingRoutes(table: Table, tenantId: string, subject: RouteSubject) {
-  return (await listRoutes(table, tenantId)).filter((route) => routeMatches(route.match, subject));
-}
-
 /** Where an unacknowledged incident escalates: one entry per matching route that escalates. */
 export interface EscalationTarget {
   route_id: string;
   escalate_after_seconds: number;
   channel_ids: string[];
 }
+
+/** The escalations `routes` give an entity's incident that went to `subject.to_state`: one per matching route that escalates. */
+export function escalationTargetsIn(routes: readonly RouteRecord[], subject: RouteSubject): EscalationTarget[] {
+  return routes.flatMap((route) =>
+    routeMatches(route.match, subject) &&
+    route.escalate_after_seconds !== null &&
+    route.escalate_channel_ids.length > 0
+      ? [
+          {
+            route_id: route.id,
+            escalate_after_seconds: route.escalate_after_seconds,
+            channel_ids: route.escalate_channel_ids,
+          },
+        ]
+      : [],
+  );
+}
+
+/** True when some route escalates at all (only then is an incident's escalation worked out). */
+export const anyEscalates = (routes: readonly RouteRecord[]) =>
+  routes.some((route) => route.escalate_after_seconds !== null && route.escalate_channel_ids.length > 0);
 
 /**
  * The escalations of an entity's incident that went to `toState` (for the incidents engine): the
@@ -52,15 +68,5 @@ export async function escalationTargets(
   toState: string,
 ): Promise<EscalationTarget[]> {
   const subject = { entity_id: entity.id, blueprint_slug: entity.blueprint_slug, to_state: toState };
-  return (await matchingRoutes(table, tenantId, subject)).flatMap((route) =>
-    route.escalate_after_seconds !== null && route.escalate_channel_ids.length > 0
-      ? [
-          {
-            route_id: route.id,
-            escalate_after_seconds: route.escalate_after_seconds,
-            channel_ids: route.escalate_channel_ids,
-          },
-        ]
-      : [],
-  );
+  return escalationTargetsIn(await listRoutes(table, tenantId), subject);
 }

@@ -12,7 +12,8 @@ import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
  * notify queue, job runner) on fake time: an incident still open `escalate_after_seconds` after it
  * opened is sent once to the route's escalation channels; acknowledged or resolved before, nothing;
  * a channel named by two routes gets one escalation; a redelivered job sends nothing more; in a
- * maintenance window the escalation is logged skipped. The cloud path: test/cloud/escalation-flow.test.ts.
+ * maintenance window the escalation is logged skipped and sent when the window ends if the incident
+ * is still open. The cloud path: test/cloud/escalation-flow.test.ts.
  */
 
 let h: FlowHarness;
@@ -164,10 +165,8 @@ describe('escalation', () => {
     expect(await escalationLogs(checkId)).toEqual([`${pager}:sent`]);
   });
 
-  it('is logged skipped while a maintenance window covers the entity', async () => {
-    const pager = await shared('pager');
-    await route(300, [pager]);
-    const { checkId, entityId } = await downEntity();
+  /** A one-off window named Deploy covering the entity from now for `minutes`. */
+  async function deployWindow(entityId: string, minutes: number) {
     const now = h.time.clock.now();
     await h.call(
       'POST',
@@ -176,12 +175,49 @@ describe('escalation', () => {
         name: 'Deploy',
         entity_ids: [entityId],
         starts_at: isoTime(now),
-        ends_at: isoTime(now + 60 * MINUTE),
+        ends_at: isoTime(now + minutes * MINUTE),
       },
       201,
     );
+  }
+
+  it('is logged skipped while a maintenance window covers the entity, and sent when it ends', async () => {
+    const pager = await shared('pager');
+    await route(300, [pager]);
+    const { checkId, entityId } = await downEntity();
+    await deployWindow(entityId, 60);
     await h.time.advance(6 * MINUTE, 10_000);
     expect(escalatedTo()).toEqual([]);
     expect(await escalationLogs(checkId)).toEqual([`${pager}:skipped:maintenance: Deploy`]);
+    await h.time.advance(50 * MINUTE, MINUTE);
+    expect(escalatedTo()).toEqual([]);
+    // The window ends with the incident still open: the escalation goes out then, once.
+    await h.time.advance(10 * MINUTE, 10_000);
+    expect(escalatedTo()).toEqual([pager]);
+    await h.time.advance(30 * MINUTE, MINUTE);
+    expect(escalatedTo()).toEqual([pager]);
+    expect(await escalationLogs(checkId)).toEqual([`${pager}:skipped:maintenance: Deploy`, `${pager}:sent`]);
+  });
+
+  it('sends nothing after the window when the incident was acknowledged during it', async () => {
+    const pager = await shared('pager');
+    await route(300, [pager]);
+    const { checkId, entityId, incidentId } = await downEntity();
+    await deployWindow(entityId, 30);
+    await h.time.advance(6 * MINUTE, 10_000);
+    await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
+    await h.time.advance(40 * MINUTE, MINUTE);
+    expect(escalatedTo()).toEqual([]);
+    expect(await escalationLogs(checkId)).toEqual([`${pager}:skipped:maintenance: Deploy`]);
+  });
+
+  it('is logged skipped for good while the check is silenced', async () => {
+    const pager = await shared('pager');
+    await route(300, [pager]);
+    const { checkId } = await downEntity();
+    await h.policy(checkId, { silenced: true });
+    await h.time.advance(30 * MINUTE, MINUTE);
+    expect(escalatedTo()).toEqual([]);
+    expect(await escalationLogs(checkId)).toEqual([`${pager}:skipped:silenced`]);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelsForEvent } from '../../lib/notify/route-channels.ts';
+import { channelsForEvent, eventRouting } from '../../lib/notify/route-channels.ts';
 import { escalationTargets } from '../../lib/notify/route-match.ts';
 import { eventually } from '../local/scheduler-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -108,7 +108,12 @@ describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({
       transition_id: 'trn_01J9Z3ZZZZZZZZZZZZZZZZZZZZ',
       timestamp: new Date().toISOString(),
     };
-    const union = await channelsForEvent({ table: api.table, channels: api.app.channels }, event);
+    const union = await channelsForEvent(
+      { channels: api.app.channels },
+      event,
+      await api.app.channels.listForCheck(check.id),
+      await eventRouting(api.table, event),
+    );
     expect(union.map((c) => c.id)).toEqual([ownId, attached, routed]);
     expect(union.every((c) => c.check_id === check.id)).toBe(true);
 
