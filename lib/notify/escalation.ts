@@ -13,7 +13,6 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
-import { listRoutes } from './route-items.ts';
 import { type EventRouting, eventRouting } from './route-channels.ts';
 import { anyEscalates, escalationTargetsIn } from './route-match.ts';
 
@@ -114,7 +113,9 @@ export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promis
   const skipped = reason === undefined ? {} : { skipped: reason };
   // seq and time are the incident's alone (not the route's): one record per incident and channel.
   // A skip for a window names the window's run, so the escalation sent after it has its own record.
-  const seq = maintenance ? `${job.incident_id}:maint:${maintenance.id}:${maintenance.endsMs}` : job.incident_id;
+  const seq = maintenance
+    ? `${job.incident_id}:maint:${maintenance.id}:${maintenance.endsMs}`
+    : job.incident_id;
   const records = channels.map((channel) =>
     newDelivery(
       {
