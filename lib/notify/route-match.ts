@@ -37,7 +37,10 @@ export interface EscalationTarget {
 }
 
 /** The escalations `routes` give an entity's incident that went to `subject.to_state`: one per matching route that escalates. */
-export function escalationTargetsIn(routes: readonly RouteRecord[], subject: RouteSubject): EscalationTarget[] {
+export function escalationTargetsIn(
+  routes: readonly RouteRecord[],
+  subject: RouteSubject,
+): EscalationTarget[] {
   return routes.flatMap((route) =>
     routeMatches(route.match, subject) &&
     route.escalate_after_seconds !== null &&
