@@ -15,7 +15,8 @@ const tracer = createFunctionTracer('mcp');
 const cloud = createCloudApp(
   loadConfig('cloud'),
   { mcpSse: { maxDurationMs: MCP_SSE_FUNCTION_MS } },
-  { tracer },
+  // No route of this function sends email; its role has no ses:SendEmail (infra/vigil-stack.ts).
+  { tracer, sendsEmail: false },
 );
 export const handler = createMcpHandler<awslambda.HttpResponseStream>({
   ...cloud,

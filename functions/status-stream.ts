@@ -12,7 +12,8 @@ const tracer = createFunctionTracer('status-stream');
 const cloud = createCloudApp(
   loadConfig('cloud'),
   { statusStream: { follow: 'poll', maxDurationMs: STATUS_STREAM_FUNCTION_MS } },
-  { tracer },
+  // No route of this function sends email; its role has no ses:SendEmail (infra/vigil-stack.ts).
+  { tracer, sendsEmail: false },
 );
 export const handler = createStatusStreamHandler<awslambda.HttpResponseStream>({
   ...cloud,

@@ -49,8 +49,12 @@ export const MCP_SSE_VIA_API_GATEWAY: Partial<LegacyStreamSettings> = { maxDurat
 export function createCloudApp(
   config: Config = loadConfig('cloud'),
   overrides: CloudOverrides = {},
-  /** The function's Tracer: the DynamoDB and SQS clients become X-Ray subsegments (a no-op outside Lambda). */
-  edge: { tracer?: Tracer } = {},
+  /**
+   * The function's Tracer: the DynamoDB and SQS clients become X-Ray subsegments (a no-op outside
+   * Lambda). `sendsEmail: false` for a function whose role may not call ses:SendEmail (the mcp and
+   * status-stream functions: nothing they serve sends email), so it holds no SES client.
+   */
+  edge: { tracer?: Tracer; sendsEmail?: boolean } = {},
 ) {
   const { tracer } = edge;
   const base = createCloudBase(
@@ -73,8 +77,8 @@ export function createCloudApp(
     notifyQueue: base.notifyQueue,
     actionQueue: base.actionQueue,
     egress: containerEgress(overrides.egress),
-    // Test sends to email channels go through SES, as the notifier's alerts do.
-    email: createSesTransport({ region: config.region }),
+    // Test sends to email channels go through SES, as the notifier's alerts do (the api function).
+    ...(edge.sendsEmail === false ? {} : { email: createSesTransport({ region: config.region }) }),
   });
   return {
     config,
