@@ -57,9 +57,12 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
     expect(stored?.config).toEqual(BODIES.webhook.config);
   });
 
-  it('redacts every URL for a read-only key and still shows the nats subject', async () => {
+  it('redacts every URL for a read-only key and still shows the nats subject and email recipients', async () => {
     const checkId = await newCheck(api, quietTcpCheck(entityId));
     for (const body of Object.values(BODIES)) expect((await addChannel(checkId, body)).status).toBe(201);
+    // Recipients are who gets paged, not a credential (docs/notifications.md "Email set-up").
+    const email = { channel_type: 'email', config: { to: ['ops@example.com'] } };
+    expect((await addChannel(checkId, email)).status).toBe(201);
     const res = await call('GET', `/v1/checks/${checkId}/policy`, undefined, viewer);
     const configs = Object.fromEntries(
       res.body.channels.map((c: { channel_type: string; config: unknown }) => [c.channel_type, c.config]),
@@ -70,6 +73,7 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
       webhook: { url: '********', secret: '********' },
       nats: { subject: 'vigil.alerts.prod', published_subject: `vigil.${api.tenantId}.vigil.alerts.prod` },
       ntfy: { url: '********', token: '********' },
+      email: { to: ['ops@example.com'] },
     });
     const listed = await call('GET', '/v1/notify/channels?limit=200', undefined, viewer);
     expect(listed.status).toBe(200);
