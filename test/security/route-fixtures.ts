@@ -4,6 +4,7 @@ import { newId } from '../../lib/platform/ids.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
+import { seedDelivery, seedExecution, seedIncident } from './fixture-seeds.ts';
 
 /**
  * One of everything in a tenant, so generated tests can fill every route's path parameters with
@@ -118,107 +119,6 @@ export async function createFixture(
       pingToken: pushToken.token,
     },
   };
-}
-
-/** A finished execution of the fixture's action, as the runner stores one; answers its id. */
-async function seedExecution(api: ApiHarness, tenantId: string, actionId: string): Promise<string> {
-  const at = new Date().toISOString();
-  const id = newId('exe');
-  const stored = await api.app.executions.putNew({
-    id,
-    tenant_id: tenantId,
-    action_id: actionId,
-    trigger: 'manual',
-    dispatch_status: 'success',
-    status_code: 200,
-    latency_ms: 5,
-    response_snippet: 'ok',
-    error_message: null,
-    pipeline_status: null,
-    transition_id: null,
-    vars: {},
-    callback_token_hash: null,
-    callback_expires_at: null,
-    pipeline_deadline_at: null,
-    log_count: 0,
-    created_at: at,
-    updated_at: at,
-  });
-  expect(stored).toBe(true);
-  return id;
-}
-
-/** An open incident of the fixture's entity, opened as the change feed opens one (an up -> down transition); answers its id. */
-async function seedIncident(
-  api: ApiHarness,
-  key: string,
-  tenantId: string,
-  checkId: string,
-  entityId: string,
-): Promise<string> {
-  const id = newId('trn');
-  await api.app.incidents.apply({
-    id,
-    tenant_id: tenantId,
-    kind: 'entity',
-    entity_id: entityId,
-    entity_name: 'A',
-    check_id: checkId,
-    from_state: 'up',
-    to_state: 'down',
-    reason: 'fixture',
-    created_at: new Date().toISOString(),
-  });
-  const listed = await api.request('GET', `/v1/incidents?entity_id=${entityId}`, { key });
-  const incident = listed.body.incidents?.[0]?.id;
-  expect(incident, listed.text).toMatch(/^inc_/);
-  return incident;
-}
-
-/** A failed delivery record of the fixture's check, as the notification flow stores one; answers its id. */
-async function seedDelivery(
-  api: ApiHarness,
-  tenantId: string,
-  checkId: string,
-  entityId: string,
-  channelId: string,
-): Promise<string> {
-  const at = new Date().toISOString();
-  const id = newId('dlv');
-  const transitionId = newId('trn');
-  const stored = await api.app.deliveries.putNew(
-    {
-      id,
-      tenant_id: tenantId,
-      channel_id: channelId,
-      check_id: checkId,
-      entity_id: entityId,
-      transition_id: transitionId,
-      channel_type: 'nats',
-      kind: 'alert',
-      status: 'failed',
-      reason: null,
-      attempts: 3,
-      attempt_log: [],
-      sent_at: null,
-      error: 'no NATS server configured',
-      created_at: at,
-      updated_at: at,
-      event: {
-        entity_id: entityId,
-        entity_name: 'A',
-        check_id: checkId,
-        tenant_id: tenantId,
-        from_state: 'up',
-        to_state: 'down',
-        transition_id: transitionId,
-        timestamp: at,
-      },
-    },
-    30,
-  );
-  expect(stored).toBe(true);
-  return id;
 }
 
 /** The value for `param` of `route`, chosen by the path segment naming the collection before it. */
