@@ -124,8 +124,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
       cron: null,
       blueprint_slugs: [],
     });
-    const span = Date.parse(stored?.ends_at ?? '') - Date.parse(stored?.starts_at ?? '');
-    expect(span).toBe(3_600_000);
+    expect(Date.parse(stored?.ends_at ?? '') - Date.parse(stored?.starts_at ?? '')).toBe(3_600_000);
     expectNoConsoleErrors(p);
     await p.close();
   });
