@@ -10,7 +10,7 @@ import { ErrorNote } from '../ui/feedback';
 import { scrollRegion } from '../ui/scroll-region';
 import { windowsChanged } from './queries';
 import {
-  coverInWords,
+  coverBeyondEntities,
   isOver,
   type MaintenanceWindow,
   nextStartMs,
@@ -97,8 +97,7 @@ function Covers({ window: w }: { window: MaintenanceWindow }) {
   const addresses = useEntityAddresses();
   const directory = useEntityDirectory();
   const names = new Map((directory.data?.entities ?? []).map((e) => [e.id, e.name]));
-  // Entities first (linked), then blueprints and dependents in words.
-  const others = coverInWords(w, () => '').slice(w.entity_ids.length);
+  const others = coverBeyondEntities(w);
   return (
     <ul className="plain">
       {w.entity_ids.map((id) => {

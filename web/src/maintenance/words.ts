@@ -44,10 +44,9 @@ export function isOver(w: MaintenanceWindow, nowMs: number): boolean {
   return w.cron === null && w.ends_at !== null && Date.parse(w.ends_at) <= nowMs;
 }
 
-/** What a window covers, as a list of phrases; entities are named by `entityName`. */
-export function coverInWords(w: MaintenanceWindow, entityName: (id: string) => string): string[] {
+/** What a window covers besides its entities (which pages link by name), in phrases. */
+export function coverBeyondEntities(w: MaintenanceWindow): string[] {
   return [
-    ...w.entity_ids.map(entityName),
     ...w.blueprint_slugs.map((slug) => `every entity of blueprint ${slug}`),
     ...(w.include_dependents ? ['and what depends on them'] : []),
   ];
