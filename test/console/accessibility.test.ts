@@ -94,6 +94,21 @@ describe('console accessibility', { timeout: 120_000 }, () => {
       },
       { timeout: 10_000, interval: 100 },
     );
+    // One window on now (the entity page's "in maintenance" badge) and one recurring.
+    await call('POST', '/v1/maintenance', {
+      name: 'API deploy',
+      entity_ids: [api.id],
+      starts_at: new Date(Date.now() - 60_000).toISOString(),
+      ends_at: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    await call('POST', '/v1/maintenance', {
+      name: 'Nightly backup',
+      blueprint_slugs: [bp.slug],
+      include_dependents: true,
+      cron: '30 2 * * *',
+      duration_seconds: 3600,
+      timezone: 'Europe/Berlin',
+    });
     await call('POST', `/v1/checks/${check.id}/policy/channels`, {
       channel_type: 'nats',
       config: { subject: 'ops.alerts' },
@@ -119,6 +134,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
       ['status', '/status'],
       ['incidents', '/incidents'],
       ['incident', `/incidents/${incident.id}`],
+      ['maintenance', '/maintenance'],
       ['catalog', '/catalog'],
       ['blueprint', `/catalog/blueprints/${bp.slug}`],
       ['graph', '/catalog/graph'],
@@ -193,6 +209,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
       expect.arrayContaining([
         'Status',
         'Incidents',
+        'Maintenance',
         'Catalog',
         'Graph',
         'Checks',

@@ -8,6 +8,7 @@ import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
 import { IncidentPage, IncidentsPage } from './pages/incidents';
+import { MaintenancePage } from './pages/maintenance';
 import { NotificationsPage } from './pages/notifications';
 import { SettingsPage } from './pages/settings';
 import { SignInPage } from './pages/sign-in';
@@ -39,6 +40,7 @@ export function App() {
           <Route path="/checks/:id" element={<CheckPage />} />
           <Route path="/incidents" element={<IncidentsPage />} />
           <Route path="/incidents/:id" element={<IncidentPage />} />
+          <Route path="/maintenance" element={<MaintenancePage />} />
           <Route path="/notifications" element={<NotificationsPage />} />
           <Route path="/channels" element={<ChannelsPage />} />
           <Route path="/actions" element={<ActionsPage />} />

@@ -6,6 +6,7 @@ import { useSession } from './session';
 const NAV = [
   ['/status', 'Status'],
   ['/incidents', 'Incidents'],
+  ['/maintenance', 'Maintenance'],
   ['/catalog', 'Catalog'],
   ['/catalog/graph', 'Graph'],
   ['/checks', 'Checks'],

@@ -2,10 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ApiError, api, must, type Schemas } from '../api/client';
 import { useEntity, useEntityDirectory } from '../catalog/directory';
+import { EntityFields } from '../catalog/entity-fields';
 import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
 import { RecentResults } from '../checks/check-summary';
 import { EntityIncidents } from '../incidents/entity-incidents';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
+import { IN_MAINTENANCE } from '../maintenance/words';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
@@ -18,7 +20,6 @@ import { Page, Section } from '../ui/page';
  */
 
 type Entity = Schemas['Entity'];
-type Blueprint = Schemas['Blueprint'];
 type Check = Schemas['Check'];
 
 const HOURS = 24;
@@ -58,6 +59,9 @@ export function EntityPage() {
       actions={
         <>
           <StateBadge state={e.state} />
+          {e.in_maintenance ? (
+            <span className={`badge ${IN_MAINTENANCE.className}`}>{IN_MAINTENANCE.words}</span>
+          ) : null}
           <Link to={`/catalog/blueprints/${e.blueprint_slug}`}>In the catalog</Link>
         </>
       }
@@ -68,73 +72,13 @@ export function EntityPage() {
       <div className="grid">
         <Section title="Fields">
           <ErrorNote error={bp.error} title="The blueprint could not be loaded." />
-          <Fields entity={e} blueprint={bp.data} />
+          <EntityFields entity={e} blueprint={bp.data} />
         </Section>
         <Relations entity={e} />
       </div>
       <EntityIncidents entityId={e.id} entityState={e.state} />
       <Checks entity={e} />
     </Page>
-  );
-}
-
-function FieldValue({
-  value,
-  type,
-}: {
-  value: Entity['fields'][string] | undefined;
-  type: string | undefined;
-}) {
-  if (value === undefined || value === '') return <span className="muted">not set</span>;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return <span className="muted">none</span>;
-    return (
-      <ul className="plain">
-        {value.map((v, i) => (
-          // Array items may repeat; their position is their identity.
-          // biome-ignore lint/suspicious/noArrayIndexKey: values may repeat
-          <li key={i}>{String(v)}</li>
-        ))}
-      </ul>
-    );
-  }
-  if (typeof value === 'boolean') return <>{value ? 'yes' : 'no'}</>;
-  // Only web addresses become links (never javascript: or other schemes).
-  if (type === 'url' && typeof value === 'string' && /^https?:\/\//i.test(value))
-    return (
-      <a href={value} rel="noreferrer noopener" target="_blank">
-        {value}
-      </a>
-    );
-  return <>{String(value)}</>;
-}
-
-function Fields({ entity, blueprint }: { entity: Entity; blueprint: Blueprint | undefined }) {
-  const typed = blueprint?.fields ?? [];
-  const names = new Set(typed.map((f) => f.name));
-  const others = Object.keys(entity.fields).filter((k) => !names.has(k));
-  if (typed.length === 0 && others.length === 0) return <Empty title="This blueprint defines no fields." />;
-  return (
-    <dl className="fields">
-      {typed.map((f) => (
-        <div key={f.name}>
-          <dt>
-            {f.name} <span className="muted">({f.field_type})</span>
-          </dt>
-          <dd>
-            <FieldValue value={entity.fields[f.name]} type={f.field_type} />
-          </dd>
-        </div>
-      ))}
-      {others.map((k) => (
-        <div key={k}>
-          <dt>{k}</dt>
-          <dd>
-            <FieldValue value={entity.fields[k]} type={undefined} />
-          </dd>
-        </div>
-      ))}
-    </dl>
   );
 }
 

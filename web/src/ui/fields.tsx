@@ -67,6 +67,7 @@ export function TextField({
   placeholder,
   autoComplete,
   disabled,
+  list,
   ...field
 }: Common & {
   value: string;
@@ -76,6 +77,8 @@ export function TextField({
   placeholder?: string;
   autoComplete?: string;
   disabled?: boolean;
+  /** The id of a <datalist> of suggestions (the input still takes any text). */
+  list?: string;
 }) {
   const id = useId();
   return (
@@ -88,6 +91,7 @@ export function TextField({
         placeholder={placeholder}
         autoComplete={autoComplete}
         disabled={disabled}
+        list={list}
         onChange={(e) => onChange(e.target.value)}
       />
     </Labelled>

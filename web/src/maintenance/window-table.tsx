@@ -1,0 +1,156 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { api, must } from '../api/client';
+import { useEntityDirectory } from '../catalog/directory';
+import { useEntityAddresses } from '../incidents/queries';
+import { Time } from '../ui/bits';
+import { ConfirmButton } from '../ui/confirm';
+import { ErrorNote } from '../ui/feedback';
+import { scrollRegion } from '../ui/scroll-region';
+import { windowsChanged } from './queries';
+import {
+  coverBeyondEntities,
+  isOver,
+  type MaintenanceWindow,
+  nextStartMs,
+  ON_NOW,
+  recurrenceInWords,
+} from './words';
+
+/**
+ * The tenant's windows as a table: name, schedule, what it covers (entities linked to their
+ * pages), whether it is on now (as the API computed when read) and when it next starts; members
+ * also get Edit and Delete.
+ */
+export function WindowTable({
+  windows,
+  canWrite,
+  onEdit,
+}: {
+  windows: readonly MaintenanceWindow[];
+  canWrite: boolean;
+  onEdit: (w: MaintenanceWindow) => void;
+}) {
+  const nowMs = Date.now();
+  return (
+    <div className="table-wrap" {...scrollRegion('Maintenance windows')}>
+      <table aria-label="Maintenance windows">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Schedule</th>
+            <th scope="col">Covers</th>
+            <th scope="col">Now</th>
+            <th scope="col">Next start</th>
+            {canWrite ? <th scope="col">Actions</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {windows.map((w) => (
+            <tr key={w.id}>
+              <td>{w.name}</td>
+              <td>
+                <Schedule window={w} />
+              </td>
+              <td>
+                <Covers window={w} />
+              </td>
+              <td>
+                {w.active ? (
+                  <span className={`badge ${ON_NOW.className}`}>{ON_NOW.words}</span>
+                ) : (
+                  <span className="muted">{isOver(w, nowMs) ? 'over' : 'off'}</span>
+                )}
+              </td>
+              <td>
+                <NextStart window={w} nowMs={nowMs} />
+              </td>
+              {canWrite ? (
+                <td>
+                  <RowActions window={w} onEdit={onEdit} />
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Schedule({ window: w }: { window: MaintenanceWindow }) {
+  if (w.cron !== null)
+    return (
+      <>
+        Recurring: <code>{recurrenceInWords(w)}</code>
+      </>
+    );
+  return (
+    <>
+      Once: <Time iso={w.starts_at} /> to <Time iso={w.ends_at} />
+    </>
+  );
+}
+
+function Covers({ window: w }: { window: MaintenanceWindow }) {
+  const addresses = useEntityAddresses();
+  const directory = useEntityDirectory();
+  const names = new Map((directory.data?.entities ?? []).map((e) => [e.id, e.name]));
+  const others = coverBeyondEntities(w);
+  return (
+    <ul className="plain">
+      {w.entity_ids.map((id) => {
+        const page = addresses.get(id);
+        const name = names.get(id) ?? id;
+        return <li key={id}>{page ? <Link to={page}>{name}</Link> : <code>{name}</code>}</li>;
+      })}
+      {others.map((phrase) => (
+        <li key={phrase}>{phrase}</li>
+      ))}
+    </ul>
+  );
+}
+
+function NextStart({ window: w, nowMs }: { window: MaintenanceWindow; nowMs: number }) {
+  const next = nextStartMs(w, nowMs);
+  if (next === undefined)
+    return <span className="muted">{w.cron === null ? 'none (once only)' : 'never'}</span>;
+  return <Time iso={new Date(next).toISOString()} />;
+}
+
+function RowActions({
+  window: w,
+  onEdit,
+}: {
+  window: MaintenanceWindow;
+  onEdit: (w: MaintenanceWindow) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<unknown>();
+  const remove = async () => {
+    setError(undefined);
+    try {
+      await must(api.DELETE('/v1/maintenance/{id}', { params: { path: { id: w.id } } }));
+    } catch (err) {
+      setError(err);
+    }
+    await windowsChanged(queryClient);
+  };
+  return (
+    <>
+      <div className="row">
+        <button type="button" onClick={() => onEdit(w)}>
+          Edit {w.name}
+        </button>
+        <ConfirmButton
+          label={`Delete ${w.name}`}
+          question={`Delete the maintenance window ${w.name}? Alerts of the entities it covers are sent again.`}
+          confirmLabel="Delete"
+          onConfirm={remove}
+        />
+      </div>
+      <ErrorNote error={error} title="The window was not deleted." />
+    </>
+  );
+}
