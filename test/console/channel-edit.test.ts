@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +55,16 @@ const signed = (hit: Hit | undefined, secret: string) =>
   `sha256=${createHmac('sha256', secret)
     .update(hit?.body ?? '')
     .digest('hex')}`;
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe's WCAG 2 A/AA violations (ids) on the page as it is now, as accessibility.test.ts audits pages. */
+async function axeViolations(p: ConsolePage): Promise<string[]> {
+  await p.page.evaluate(`${AXE};0`);
+  return p.page.evaluate<string[]>(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => r.violations.map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' ')).join(', ')))",
+  );
+}
 
 /** The bodies of the channel PUTs the page sends. */
 function watchPuts(p: ConsolePage): unknown[] {
@@ -181,14 +192,14 @@ describe('console shared channel edit and multi-entity routes', { timeout: 90_00
     await p.close();
   });
 
-  it('makes a route of several entities from the chip list', async () => {
+  it('makes a route of several entities from the chip list (a phone-width page, edit form open, axe-clean)', async () => {
     const made = await rig.api<{ id: string; name: string }>('POST', '/v1/notify/channels', {
       name: 'Routed',
       channel_type: 'webhook',
       config: { url: hookUrl('/routed') },
     });
     expect(made.status).toBe(201);
-    const p = await openPage(rig);
+    const p = await openPage(rig, { width: 390 });
     await signIn(p.page, rig.key);
     await p.page.goto('/channels');
     const route = p.page.getByRole('form', { name: 'New route' });
@@ -203,6 +214,15 @@ describe('console shared channel edit and multi-entity routes', { timeout: 90_00
     await expectCount(chips.getByRole('listitem'), 3);
     // A chosen entity is no longer offered.
     await expectCount(pick.locator('option', { hasText: 'Orders' }), 0);
+    await p.page.getByRole('button', { name: 'Edit Routed' }).click();
+    await p.page.getByRole('form', { name: 'Edit Routed' }).waitFor();
+    expect(await axeViolations(p)).toEqual([]);
+    expect(
+      await p.page.evaluate<number>(
+        'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+      ),
+    ).toBe(0);
+    await p.page.getByRole('form', { name: 'Edit Routed' }).getByRole('button', { name: 'Cancel' }).click();
     await chips.getByRole('button', { name: 'Remove Search (svc/search)' }).click();
     await expectCount(chips.getByRole('listitem'), 2);
     await route.getByLabel('To down').check();
