@@ -184,7 +184,7 @@ describe('console shared channels and routes', { timeout: 90_000 }, () => {
       .waitFor();
     await expectCount(p.page.getByText(/https:/), 0);
     await expectCount(p.page.locator('form'), 0);
-    await expectCount(p.page.getByRole('button', { name: /^(Send test|Delete|Create)/ }), 0);
+    await expectCount(p.page.getByRole('button', { name: /^(Send test|Edit|Delete|Create|Add entity)/ }), 0);
     expectNoConsoleErrors(p);
     await p.close();
   });

@@ -25,13 +25,38 @@ function recipients(text: string): string[] {
   return text.split(/[\s,;]+/).filter((address) => address !== '');
 }
 
-/** The fields' state, the config they make, and a reset after a save. */
-export function useDestination() {
-  const [type, setType] = useState<ChannelType>('webhook');
-  const [url, setUrl] = useState('');
+/** A destination as the fields hold it (the secret is never among them: it is never read back). */
+export interface DestinationValues {
+  type: ChannelType;
+  url: string;
+  subject: string;
+  to: string;
+}
+
+/** The fields' values of a stored channel, for an edit (URLs read ******** for read-only keys). */
+export function destinationValues(channel: Schemas['NotificationChannel']): DestinationValues {
+  const c = channel;
+  const none = { url: '', subject: '', to: '' };
+  if (c.channel_type === 'email') return { ...none, type: c.channel_type, to: c.config.to.join(', ') };
+  if (c.channel_type === 'nats') return { ...none, type: c.channel_type, subject: c.config.subject };
+  return { ...none, type: c.channel_type, url: c.config.url };
+}
+
+/** Whether the channel has a secret (webhook) or token (ntfy): write-only, shown as ********. */
+export function hasSecret(channel: Schemas['NotificationChannel']): boolean {
+  const c = channel;
+  if (c.channel_type === 'webhook') return Boolean(c.config.secret);
+  if (c.channel_type === 'ntfy') return Boolean(c.config.token);
+  return false;
+}
+
+/** The fields' state (from `initial` for an edit), the config they make, and a reset after a save. */
+export function useDestination(initial?: DestinationValues) {
+  const [type, setType] = useState<ChannelType>(initial?.type ?? 'webhook');
+  const [url, setUrl] = useState(initial?.url ?? '');
   const [secret, setSecret] = useState('');
-  const [subject, setSubject] = useState('');
-  const [to, setTo] = useState('');
+  const [subject, setSubject] = useState(initial?.subject ?? '');
+  const [to, setTo] = useState(initial?.to ?? '');
   const config = (): Record<string, string | string[]> =>
     type === 'email'
       ? { to: recipients(to) }
@@ -42,18 +67,48 @@ export function useDestination() {
           : type === 'ntfy'
             ? { url: url.trim(), ...(secret ? { token: secret } : {}) }
             : { url: url.trim() };
+  /** Type, URL, subject or recipients differ from `initial` (a new secret is not counted). */
+  const changed = (): boolean => {
+    if (!initial || type !== initial.type) return true;
+    if (type === 'email') return recipients(to).join() !== recipients(initial.to).join();
+    if (type === 'nats') return subject.trim() !== initial.subject.trim();
+    return url.trim() !== initial.url.trim();
+  };
   const reset = () => {
     setUrl('');
     setSecret('');
     setSubject('');
     setTo('');
   };
-  return { type, setType, url, setUrl, secret, setSecret, subject, setSubject, to, setTo, config, reset };
+  return {
+    type,
+    setType,
+    url,
+    setUrl,
+    secret,
+    setSecret,
+    subject,
+    setSubject,
+    to,
+    setTo,
+    config,
+    changed,
+    reset,
+  };
 }
 export type Destination = ReturnType<typeof useDestination>;
 
 /** The type select and the fields that type takes, with the API's errors at each. */
-export function DestinationFields({ d, errs }: { d: Destination; errs: Record<string, string | undefined> }) {
+export function DestinationFields({
+  d,
+  errs,
+  secretHint,
+}: {
+  d: Destination;
+  errs: Record<string, string | undefined>;
+  /** An edit's own hint for the secret or token field (the stored one is kept when left empty). */
+  secretHint?: string | undefined;
+}) {
   return (
     <>
       <SelectField
@@ -107,9 +162,10 @@ export function DestinationFields({ d, errs }: { d: Destination; errs: Record<st
           value={d.secret}
           onChange={d.setSecret}
           hint={
-            d.type === 'webhook'
+            secretHint ??
+            (d.type === 'webhook'
               ? 'Optional: requests are signed (X-Service-Signature); shown as ******** afterwards'
-              : 'Optional, for a protected topic; shown as ******** afterwards'
+              : 'Optional, for a protected topic; shown as ******** afterwards')
           }
           error={errs[d.type === 'webhook' ? 'config.secret' : 'config.token']}
         />

@@ -4,9 +4,10 @@ import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { entityLabel, useEntityDirectory } from '../catalog/directory';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
-import { CheckboxField, SelectField, TextField } from '../ui/fields';
+import { CheckboxField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { EntityChips } from './entity-chips';
 import { type TenantChannel, useTenantChannels } from './tenant-channels';
 
 type Route = Schemas['NotificationRoute'];
@@ -113,7 +114,7 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
   const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
   const directory = useEntityDirectory();
   const [bps, setBps] = useState<string[]>([]);
-  const [entityId, setEntityId] = useState('');
+  const [entityIds, setEntityIds] = useState<string[]>([]);
   const [states, setStates] = useState<string[]>([]);
   const [targets, setTargets] = useState<string[]>([]);
   const [escalateAfter, setEscalateAfter] = useState('');
@@ -125,7 +126,7 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
           body: {
             match: {
               ...(bps.length ? { blueprint_slugs: bps } : {}),
-              ...(entityId ? { entity_ids: [entityId] } : {}),
+              ...(entityIds.length ? { entity_ids: entityIds } : {}),
               ...(states.length ? { to_states: states as (typeof STATES)[number][] } : {}),
             },
             channel_ids: targets,
@@ -136,7 +137,7 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
       ),
     onSuccess: async () => {
       setBps([]);
-      setEntityId('');
+      setEntityIds([]);
       setStates([]);
       setTargets([]);
       setEscalateAfter('');
@@ -165,18 +166,15 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
           />
         ))}
       </fieldset>
-      <div className="form-grid">
-        <SelectField
-          label="Entity"
-          value={entityId}
-          onChange={setEntityId}
-          options={[
-            { value: '', label: 'Any entity' },
-            ...(directory.data?.entities ?? []).map((e) => ({ value: e.id, label: entityLabel(e) })),
-          ]}
-          error={errs['match.entity_ids']}
-        />
-      </div>
+      <EntityChips
+        chosen={entityIds}
+        onChange={setEntityIds}
+        entities={directory.data?.entities ?? []}
+        error={
+          errs['match.entity_ids'] ??
+          Object.entries(errs).find(([k]) => k.startsWith('match.entity_ids.'))?.[1]
+        }
+      />
       <fieldset>
         <legend>Changing to (none: any state)</legend>
         {STATES.map((s) => (

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
 import { useCheckNames } from '../checks/check-names';
 import { DestinationFields, useDestination } from '../notify/channel-fields';
+import { EditSharedChannel } from '../notify/edit-channel';
 import { RoutesEditor } from '../notify/routes-editor';
 import { type TenantChannel, useTenantChannels } from '../notify/tenant-channels';
 import { ChannelTarget, deliveryInWords } from '../notify/words';
@@ -30,6 +31,9 @@ export function ChannelsPage() {
 
 function SharedChannels({ canWrite }: { canWrite: boolean }) {
   const shared = useTenantChannels();
+  const [editing, setEditing] = useState<string>();
+  const [saved, setSaved] = useState<string>();
+  const edited = shared.data?.find((c) => c.id === editing);
   return (
     <Section title="Shared channels">
       <ErrorNote error={shared.error} title="The channels could not be read." />
@@ -52,17 +56,44 @@ function SharedChannels({ canWrite }: { canWrite: boolean }) {
             </thead>
             <tbody>
               {shared.data.map((c) => (
-                <SharedChannelRow key={c.id} channel={c} canWrite={canWrite} />
+                <SharedChannelRow
+                  key={c.id}
+                  channel={c}
+                  canWrite={canWrite}
+                  onEdit={() => {
+                    setSaved(undefined);
+                    setEditing(c.id);
+                  }}
+                />
               ))}
             </tbody>
           </table>
         </div>
       ) : null}
+      {saved ? <Notice>The shared channel {saved} was saved.</Notice> : null}
+      {canWrite && edited ? (
+        <EditSharedChannel
+          key={edited.id}
+          channel={edited}
+          onDone={(channel) => {
+            setEditing(undefined);
+            setSaved(channel?.name);
+          }}
+        />
+      ) : null}
     </Section>
   );
 }
 
-function SharedChannelRow({ channel: c, canWrite }: { channel: TenantChannel; canWrite: boolean }) {
+function SharedChannelRow({
+  channel: c,
+  canWrite,
+  onEdit,
+}: {
+  channel: TenantChannel;
+  canWrite: boolean;
+  onEdit: () => void;
+}) {
   const queryClient = useQueryClient();
   const { names } = useCheckNames();
   const [about, setAbout] = useState('');
@@ -109,6 +140,9 @@ function SharedChannelRow({ channel: c, canWrite }: { channel: TenantChannel; ca
             />
             <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
               {test.isPending ? 'Sending test…' : `Send test to ${c.name}`}
+            </button>
+            <button type="button" onClick={onEdit}>
+              Edit {c.name}
             </button>
             <ConfirmButton
               label={`Delete ${c.name}`}

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeWords, startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
+import {
+  type ConsoleRig,
+  expectNoConsoleErrors,
+  expectText,
+  openPage,
+  seedEntity,
+  signIn,
+  startConsole,
+} from './support.ts';
+
+/**
+ * The email channel through the Channels page, against a real SMTP server on 127.0.0.1 (the
+ * runtime's VIGIL_SMTP_URL): the API's errors at the Recipients field (a bad address, 11
+ * recipients), a shared email channel created, "Send test" about a check (the mail arrives with the
+ * entity and the test's words), and its recipients edited (the next test reaches the new ones).
+ */
+
+const FROM = 'alerts@vigil.example.com';
+
+describe('console email channel', { timeout: 90_000 }, () => {
+  let smtp: TestSmtpServer;
+  let rig: ConsoleRig;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    rig = await startConsole({ VIGIL_SMTP_URL: smtp.url, VIGIL_EMAIL_FROM: `Vigil <${FROM}>` });
+    const entityId = await seedEntity(
+      rig,
+      { slug: 'svc', name: 'Services' },
+      { slug: 'payments', name: 'Payments' },
+    );
+    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      entity_id: entityId,
+      check_type: 'push',
+      name: 'Payments heartbeat',
+      interval_seconds: 60,
+    });
+    expect(check.status).toBe(201);
+  }, 120_000);
+  afterAll(async () => {
+    await rig?.stop();
+    await smtp?.close();
+  });
+
+  it('creates an email channel from the form, sends a test that arrives, and edits its recipients', async () => {
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto('/channels');
+    await p.page.getByText('No shared channels yet.').waitFor();
+    const form = p.page.getByRole('form', { name: 'New shared channel' });
+    await form.getByLabel(/^Name/).fill('Ops mail');
+    await form.getByLabel(/^Channel type/).selectOption('email');
+    const recipients = form.getByLabel(/^Recipients/);
+
+    // A bad address: the API's message at the field.
+    await recipients.fill('ops@example.com, not-an-address');
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    await expect.poll(() => recipients.getAttribute('aria-invalid')).toBe('true');
+    await expectText(
+      form.locator(`#${await recipients.getAttribute('id')}-error`),
+      'must be an email address such as ops@example.com',
+    );
+    // Eleven recipients: one too many.
+    await recipients.fill(Array.from({ length: 11 }, (_, i) => `ops${i}@example.com`).join(', '));
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    await expectText(
+      form.locator(`#${await recipients.getAttribute('id')}-error`),
+      'must list at most 10 addresses',
+    );
+    expect(smtp.received).toHaveLength(0);
+
+    await recipients.fill('oncall@example.com; ops@example.com');
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    await p.page.getByText('The shared channel Ops mail was created.').waitFor();
+    const table = p.page.getByRole('table', { name: 'Shared channels' });
+    await table.getByText('oncall@example.com, ops@example.com').waitFor();
+
+    // Attached to no check: the test names one.
+    await p.page.getByLabel('Test Ops mail about').selectOption({ label: 'Payments heartbeat' });
+    await p.page.getByRole('button', { name: 'Send test to Ops mail' }).click();
+    await p.page.getByText('Test result: Test, email: sent').waitFor();
+    await expect.poll(() => smtp.received.length).toBe(1);
+    const mail = smtp.received[0];
+    expect(mail?.from).toBe(FROM);
+    expect(mail?.to).toEqual(['oncall@example.com', 'ops@example.com']);
+    const subject = decodeWords(mail?.message.headers.get('subject') ?? '');
+    expect(subject).toMatch(/^\[Vigil\] Test: /);
+    expect(subject).toContain('Payments');
+    expect(mail?.message.text).toContain('This is a test message from Vigil: nothing changed.');
+    expect(mail?.message.text).toContain('Payments');
+    expect(mail?.message.html).toContain('This is a test message from Vigil');
+
+    // Edit: the recipients are replaced (the API's errors show at the field here too).
+    await p.page.getByRole('button', { name: 'Edit Ops mail' }).click();
+    const edit = p.page.getByRole('form', { name: 'Edit Ops mail' });
+    const editRecipients = edit.getByLabel(/^Recipients/);
+    await expect.poll(() => editRecipients.inputValue()).toBe('oncall@example.com, ops@example.com');
+    await editRecipients.fill('pager@example.com, bad address');
+    await edit.getByRole('button', { name: 'Save Ops mail' }).click();
+    await expect.poll(() => editRecipients.getAttribute('aria-invalid')).toBe('true');
+    await editRecipients.fill('pager@example.com');
+    await edit.getByRole('button', { name: 'Save Ops mail' }).click();
+    await p.page.getByText('The shared channel Ops mail was saved.').waitFor();
+    await table.getByText('pager@example.com', { exact: true }).waitFor();
+    await p.page.getByLabel('Test Ops mail about').selectOption({ label: 'Payments heartbeat' });
+    await p.page.getByRole('button', { name: 'Send test to Ops mail' }).click();
+    await expect.poll(() => smtp.received.length).toBe(2);
+    expect(smtp.received[1]?.to).toEqual(['pager@example.com']);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+});
