@@ -5,6 +5,7 @@ import { purgeEntityRelations } from './catalog/relation-purge.ts';
 import { purgeEntityChecks } from './checks/check-purge.ts';
 import { TRANSITION_ENTITY } from './checks/transition-items.ts';
 import { createIncidentConsumer, type InMaintenance } from './incidents/incident-consumer.ts';
+import { resolveDeletedEntityIncident } from './incidents/incident-purge.ts';
 import { activeMaintenanceFor } from './maintenance/evaluate.ts';
 import { createNotifyConsumer } from './notify/consumer.ts';
 import type { NotifyJob } from './notify/jobs.ts';
@@ -23,10 +24,11 @@ import type { Table } from './store/table.ts';
 export const STREAM_ENTITIES: readonly string[] = [PURGE_JOB_ENTITY, TRANSITION_ENTITY];
 
 /** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
-const purgeSteps: PurgeSteps = {
-  entity: [purgeEntityRelations, purgeEntityChecks],
+const purgeSteps = (clock: Clock): PurgeSteps => ({
+  // The incidents' step resolves the deleted entity's open incident (kept, never deleted).
+  entity: [purgeEntityRelations, purgeEntityChecks, resolveDeletedEntityIncident(clock)],
   action: [purgeActionExecutions],
-};
+});
 
 /** The change-feed consumers by name: what the app runs and what the stream function runs. */
 export interface ChangeConsumers {
@@ -58,7 +60,7 @@ export function composeChangeConsumers(deps: {
       table: deps.table,
       clock: deps.clock,
       logger: deps.logger,
-      steps: purgeSteps,
+      steps: purgeSteps(deps.clock),
     }),
     notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
     actions: createActionTriggerConsumer({

@@ -1,3 +1,4 @@
+import { readEntityById } from '../catalog/entity-items.ts';
 import { parseTransition, TRANSITION_ENTITY, type TransitionRecord } from '../checks/transition-items.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
@@ -62,6 +63,13 @@ export function incidentOpenedBy(t: TransitionRecord, inMaintenance: boolean): I
 /** Applies one entity transition to the entity's incidents (idempotent). */
 export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionRecord): Promise<void> {
   if (opensIncident(t)) {
+    // A transition read after its entity was deleted opens nothing: the entity's purge (which
+    // resolves its open incident, incident-purge.ts) may have run already, and nothing else would
+    // ever resolve an incident opened now.
+    if (!(await readEntityById(deps.table, t.tenant_id, t.entity_id))) {
+      deps.logger.debug('incident not opened: the entity is deleted', { transition: t.id });
+      return;
+    }
     const maintenance = deps.inMaintenance ? await deps.inMaintenance(t.tenant_id, t.entity_id) : false;
     const opened = await openIncident(deps.table, incidentOpenedBy(t, maintenance));
     if (!opened)
@@ -72,7 +80,7 @@ export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionR
   const open = await readOpenIncidentRecord(deps.table, t.tenant_id, t.entity_id);
   // A redelivered recovery of an earlier episode finds the next episode's incident: leave it open.
   if (!open || open.opening_transition_id >= t.id) return;
-  await resolveIncident(deps.table, open, t.created_at, t.id);
+  await resolveIncident(deps.table, open, { at: t.created_at, transitionId: t.id, cause: 'up' });
 }
 
 /** A change-feed consumer that opens and resolves incidents, in the order of the changes. */

@@ -38,6 +38,12 @@ export const incidentSchema = z.object({
   /** The check whose result made the opening transition. */
   check_id: z.string(),
   resolving_transition_id: z.string().nullable(),
+  /**
+   * What resolved it: the entity back up (its transition above), or the entity deleted (no
+   * transition: its incident-purge step resolves it). Absent on incidents stored before it existed
+   * (those were resolved by an up transition) and on unresolved ones.
+   */
+  resolution: z.enum(['up', 'entity_deleted']).optional(),
   note_count: z.number().int(),
 });
 export type IncidentRecord = z.infer<typeof incidentSchema>;
@@ -202,18 +208,29 @@ export function openIncident(table: Table, record: IncidentRecord): Promise<bool
   ]);
 }
 
+/** How an incident was resolved: when, by which transition (none when the entity was deleted), and why. */
+export interface Resolution {
+  at: string;
+  transitionId: string | null;
+  cause: NonNullable<IncidentRecord['resolution']>;
+}
+
 /** Resolves an unresolved incident and drops its entity's pointer; false when it was resolved already. */
 export function resolveIncident(
   table: Table,
   record: IncidentRecord,
-  resolvedAt: string,
-  transitionId: string,
+  resolution: Resolution,
 ): Promise<boolean> {
   return conditional(table, [
     incident.update(
       { tenant_id: record.tenant_id, id: record.id },
       {
-        set: { state: 'resolved', resolved_at: resolvedAt, resolving_transition_id: transitionId },
+        set: {
+          state: 'resolved',
+          resolved_at: resolution.at,
+          resolving_transition_id: resolution.transitionId,
+          resolution: resolution.cause,
+        },
         condition: { kind: 'compare', attr: 'state', op: '<>', value: 'resolved' },
       },
     ),

@@ -52,7 +52,15 @@ export const timelineEntrySchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('acknowledgement'), at: z.string(), by: z.string() }),
   z.strictObject({ type: z.literal('note'), at: z.string(), by: z.string(), text: z.string() }),
-  z.strictObject({ type: z.literal('resolution'), at: z.string(), transition_id: z.string() }),
+  z.strictObject({
+    type: z.literal('resolution'),
+    at: z.string(),
+    transition_id: z
+      .string()
+      .nullable()
+      .meta({ description: 'The transition back to up; null when the entity was deleted' }),
+    reason: z.string().meta({ description: 'Why it resolved: the entity is up again, or was deleted' }),
+  }),
 ]);
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
@@ -100,6 +108,12 @@ async function incidentTransitions(
   return { transitions, truncated: cursor !== undefined };
 }
 
+/** The resolution entry's reason, by what resolved the incident. */
+const RESOLUTION_REASONS = {
+  up: 'the entity is up again',
+  entity_deleted: 'the entity was deleted',
+} as const satisfies Record<NonNullable<IncidentRecord['resolution']>, string>;
+
 const transitionEntry = (t: TransitionRecord): TimelineEntry => ({
   type: 'transition',
   at: t.created_at,
@@ -140,12 +154,13 @@ export async function buildTimeline(
       ? [{ type: 'acknowledgement' as const, at: incident.acknowledged_at, by: incident.acknowledged_by }]
       : []),
     ...notes.map((n): TimelineEntry => ({ type: 'note', at: n.created_at, by: n.created_by, text: n.text })),
-    ...(incident.resolved_at && incident.resolving_transition_id
+    ...(incident.resolved_at
       ? [
           {
             type: 'resolution' as const,
             at: incident.resolved_at,
             transition_id: incident.resolving_transition_id,
+            reason: RESOLUTION_REASONS[incident.resolution ?? 'up'],
           },
         ]
       : []),

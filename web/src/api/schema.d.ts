@@ -1901,7 +1901,10 @@ export interface components {
                 /** @constant */
                 type: "resolution";
                 at: string;
-                transition_id: string;
+                /** @description The transition back to up; null when the entity was deleted */
+                transition_id: string | null;
+                /** @description Why it resolved: the entity is up again, or was deleted */
+                reason: string;
             })[];
             /** @description Entries were left out (the timeline’s bounds) */
             timeline_truncated: boolean;

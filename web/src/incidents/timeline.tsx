@@ -89,6 +89,6 @@ function Step({
         </span>
       );
     case 'resolution':
-      return <strong>Resolved: the entity is up again</strong>;
+      return <strong>Resolved: {e.reason}</strong>;
   }
 }
