@@ -1,4 +1,4 @@
-import { readEntityById } from '../catalog/entity-items.ts';
+import { entityExistsOp } from '../catalog/entity-items.ts';
 import { parseTransition, TRANSITION_ENTITY, type TransitionRecord } from '../checks/transition-items.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
@@ -26,6 +26,16 @@ export interface IncidentConsumerDeps {
   logger: Logger;
   /** Default: never in maintenance. */
   inMaintenance?: InMaintenance | undefined;
+}
+
+export interface IncidentFeedDeps {
+  table: Table;
+  logger: Logger;
+  /**
+   * A fresh answer to "in maintenance?" for each batch of changes (so it may read a tenant's
+   * windows once per batch, not once per transition of a burst); default: never in maintenance.
+   */
+  maintenanceForBatch?: (() => InMaintenance) | undefined;
 }
 
 /** The entity transition a change inserted, or undefined for any other change. */
@@ -63,17 +73,17 @@ export function incidentOpenedBy(t: TransitionRecord, inMaintenance: boolean): I
 /** Applies one entity transition to the entity's incidents (idempotent). */
 export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionRecord): Promise<void> {
   if (opensIncident(t)) {
-    // A transition read after its entity was deleted opens nothing: the entity's purge (which
-    // resolves its open incident, incident-purge.ts) may have run already, and nothing else would
-    // ever resolve an incident opened now.
-    if (!(await readEntityById(deps.table, t.tenant_id, t.entity_id))) {
-      deps.logger.debug('incident not opened: the entity is deleted', { transition: t.id });
-      return;
-    }
     const maintenance = deps.inMaintenance ? await deps.inMaintenance(t.tenant_id, t.entity_id) : false;
-    const opened = await openIncident(deps.table, incidentOpenedBy(t, maintenance));
+    // Opened only while the entity exists (checked in the same transaction): a transition read
+    // after its entity was deleted opens nothing, since the entity's purge (which resolves its
+    // open incident, incident-purge.ts) may have run already and nothing would resolve it later.
+    const opened = await openIncident(deps.table, incidentOpenedBy(t, maintenance), [
+      entityExistsOp(t.tenant_id, t.entity_id),
+    ]);
     if (!opened)
-      deps.logger.debug('incident not opened: stored already or another is open', { transition: t.id });
+      deps.logger.debug('incident not opened: stored already, another is open, or the entity is deleted', {
+        transition: t.id,
+      });
     return;
   }
   if (t.to_state !== 'up') return;
@@ -84,11 +94,12 @@ export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionR
 }
 
 /** A change-feed consumer that opens and resolves incidents, in the order of the changes. */
-export function createIncidentConsumer(deps: IncidentConsumerDeps): ChangeConsumer {
+export function createIncidentConsumer(deps: IncidentFeedDeps): ChangeConsumer {
   return async (changes) => {
+    const batch = { table: deps.table, logger: deps.logger, inMaintenance: deps.maintenanceForBatch?.() };
     for (const change of changes) {
       const transition = insertedEntityTransition(change);
-      if (transition) await applyTransition(deps, transition);
+      if (transition) await applyTransition(batch, transition);
     }
   };
 }

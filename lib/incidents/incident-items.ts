@@ -195,10 +195,12 @@ async function conditional(table: Table, ops: WriteOp[]): Promise<boolean> {
 
 /**
  * Opens an incident with its entity's open pointer; false when it exists already (a redelivered
- * transition) or the entity has another open incident (nothing is written then).
+ * transition), the entity has another open incident, or one of the caller's `holds` (condition
+ * checks of other owners' items, in the same transaction) fails: nothing is written then.
  */
-export function openIncident(table: Table, record: IncidentRecord): Promise<boolean> {
+export function openIncident(table: Table, record: IncidentRecord, holds: WriteOp[] = []): Promise<boolean> {
   return conditional(table, [
+    ...holds,
     incident.put(record, { kind: 'itemNotExists' }),
     openPointer.putAt(
       { tenant_id: record.tenant_id, entity_id: record.entity_id },
