@@ -142,6 +142,7 @@ export const channelInputSchema = z.discriminatedUnion('channel_type', channelVa
 export const MAX_CHANNEL_NAME_LENGTH = 100;
 export const channelNameSchema = z
   .string()
+  .regex(/\S/, 'must not be blank')
   .trim()
   .min(1, 'must not be empty')
   .max(MAX_CHANNEL_NAME_LENGTH, `must be at most ${MAX_CHANNEL_NAME_LENGTH} characters`)
