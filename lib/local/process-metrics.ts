@@ -37,6 +37,14 @@ export function createProcessMetrics(options: ProcessMetricsOptions) {
   // not register the same names twice, and nothing else's metrics leak into this answer.
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Gauges prom-client names `_total`, which `promtool check metrics` refuses; the same counts stay
+  // as nodejs_active_handles, nodejs_active_requests and nodejs_active_resources (by type).
+  for (const name of [
+    'nodejs_active_handles_total',
+    'nodejs_active_requests_total',
+    'nodejs_active_resources_total',
+  ])
+    registry.removeSingleMetric(name);
   const queues: CountedQueue[] = [];
   new Gauge({
     name: 'vigil_local_queue_jobs',
