@@ -5,7 +5,7 @@ import type { AuthedRoute } from '../http/types.ts';
 import type { Table } from '../store/table.ts';
 import { MAX_METRIC_ENTITIES, tenantMetrics } from './tenant-metrics.ts';
 
-/** What Prometheus asks for and what the answer is (text exposition format 0.0.4). */
+/** What the answer is (the text exposition format 0.0.4); the document names its media type, text/plain. */
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4';
 
 const metricsQuery = z.object({
@@ -28,8 +28,10 @@ export function metricsRoutes(deps: { table: Table }): AuthedRoute[] {
         query: metricsQuery,
         responses: {
           200: {
-            contentType: PROMETHEUS_TEXT,
-            schema: z.string().meta({ description: 'Prometheus text exposition format 0.0.4' }),
+            contentType: 'text/plain',
+            schema: z
+              .string()
+              .meta({ description: `Prometheus text exposition format 0.0.4 (${PROMETHEUS_TEXT})` }),
           },
         },
       },
