@@ -50,6 +50,7 @@ import { pushRoutes } from './push/routes.ts';
 import { pushTokenRoutes } from './push/token-routes.ts';
 import { createPushTokenService } from './push/token-service.ts';
 import { composeSkills } from './skills/compose.ts';
+import { metricsRoutes } from './status/metrics-routes.ts';
 import { statusRoutes } from './status/routes.ts';
 import { createStatusService } from './status/status-service.ts';
 import { statusStreamRoutes } from './status/stream-routes.ts';
@@ -207,6 +208,7 @@ export function createApp(deps: CoreDeps) {
       statusService: createStatusService({ table: deps.table, clock: deps.clock, cursors }),
     }),
     ...statusStreamRoutes({ statusStream: statusStream.service }),
+    ...metricsRoutes({ table: deps.table }),
     ...pushRoutes({ pushService }),
     ...pushTokenRoutes({ pushTokens, publicUrl: deps.config.publicUrl }),
     ...pingRoutes({ pushService, pushTokens, limits: rateLimit, tenants }),

@@ -1,9 +1,11 @@
 import * as z from 'zod';
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
+import { cellRollsUp } from '../domain/cell-rollup.ts';
 import { evaluateCellSlot } from '../domain/cell-state.ts';
 import type { CheckDefinitionRecord } from '../domain/check-record.ts';
 import type { CheckStateSnapshot } from '../domain/check-state.ts';
+import { resultsCountedOp } from '../metrics/metric-counter-items.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Prober } from '../probes/types.ts';
 import { mergeCounterUpdates } from '../store/merge-updates.ts';
@@ -196,7 +198,18 @@ export function createCellRunner(deps: CellRunnerDeps) {
       };
       let fresh = true;
       try {
-        await deps.table.transact([cellResultsOp(record, tenant.retention_days)]);
+        // A cell slower than a rollup bucket writes no rollup: its slot moves the result counters.
+        await deps.table.transact([
+          cellResultsOp(record, tenant.retention_days),
+          ...(cellRollsUp(cell.interval_seconds)
+            ? []
+            : [
+                resultsCountedOp(cell.tenant_id, cell.id, {
+                  total: record.results.length,
+                  failures: record.results.filter((r) => !r.ok).length,
+                }),
+              ]),
+        ]);
       } catch (error) {
         if (!(error instanceof ConditionFailedError)) throw error;
         // Delivered before: the first delivery's results stand; apply what it may not have.

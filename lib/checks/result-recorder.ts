@@ -5,6 +5,7 @@ import { pushGraceSeconds } from '../domain/check-config.ts';
 import { applyResult } from '../domain/check-state.ts';
 import { rollResult } from '../domain/rollup-bucket.ts';
 import { graceMs, shardOf } from '../domain/schedule.ts';
+import { resultsCountedOp } from '../metrics/metric-counter-items.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { deterministicId, newId } from '../platform/ids.ts';
@@ -148,7 +149,11 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       // this version too, so a result in flight across an API write is refused and retried).
       stateRecordedOp({ tenantId: input.tenantId, checkId: check.id, set, version: current.version, due }),
     ];
-    if (rollup.stored) ops.push(rollupAddOp(check.id, rollup.stored, retention));
+    if (rollup.stored) {
+      ops.push(rollupAddOp(check.id, rollup.stored, retention));
+      // A bucket leaving the state item (or a late result's own) moves the tenant's result counters.
+      ops.push(resultsCountedOp(input.tenantId, check.id, rollup.stored));
+    }
     if (input.alsoCommit) ops.push(input.alsoCommit);
 
     const commit = async (): Promise<RecordOutcome | typeof RETRY> => {

@@ -32,6 +32,8 @@ export const CONSOLE_NOT_BUILT =
 export function isApiPath(url: string): boolean {
   if (url.startsWith('/v1')) return url.length === 3 || url[3] === '/' || url[3] === '?';
   if (url.startsWith('/healthz')) return url.length === 8 || url[8] === '?';
+  // The process's Prometheus metrics (lib/local/process-metrics.ts).
+  if (url.startsWith('/metrics')) return url.length === 8 || url[8] === '?';
   // Ping URLs (/ping/<token>, /ping/<token>/fail) are the API's even on GET, which cron curls send.
   if (url.startsWith('/ping/')) return true;
   // Absolute-form and asterisk-form request targets are the router's to judge, never a file.

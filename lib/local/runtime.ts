@@ -22,6 +22,7 @@ import { createConsoleFiles } from './console-files.ts';
 import { createHttpServer, listen } from './http-server.ts';
 import { type JobRunner, startJobRunner } from './job-runner.ts';
 import { startProbeThreads } from './probe-threads.ts';
+import { createProcessMetrics } from './process-metrics.ts';
 import { createScheduler, type Scheduler, type SchedulerOptions } from './scheduler.ts';
 import { createSqliteJobQueue } from './sqlite-job-queue.ts';
 
@@ -82,11 +83,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   const clock = options.clock ?? systemClock;
   mkdirSync(config.dataDir, { recursive: true });
   const db = openSqliteDatabase(join(config.dataDir, 'vigil.db'));
+  const processMetrics = createProcessMetrics({ open: config.metricsOpen });
   const table = createSqliteTable({
     db,
     streamEntities: STREAM_ENTITIES,
     backgroundCheckpoints: true,
     writerThread: true,
+    observeCommit: (ms) => processMetrics.observeCommit(ms),
   });
   // Probe threads read the system clock: a caller's (fake) clock keeps the probes on the event loop.
   const probeThreads =
@@ -114,6 +117,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     clock,
     logger: logger.child({ component: 'action-queue' }),
   });
+  processMetrics.watchQueues(notifyQueue, actionQueue);
   // The process's kept-alive connections of channel and action sends; closed at stop.
   const egressPool = createEgressPool();
   // Email channels send over SMTP here (SES in the cloud); without VIGIL_SMTP_URL their deliveries fail, saying so.
@@ -171,6 +175,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   });
   const server = createHttpServer(
     async (req) => {
+      const metrics = await processMetrics.answer(req); // GET /metrics: loopback only by default
+      if (metrics) return metrics;
       await open;
       return app.router.handle(req);
     },

@@ -231,6 +231,11 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     },
 
     /** Stops timing jobs (they stay stored for the next start); returns how many were waiting. */
+    /** Jobs this process holds (waiting for their time, or handed out and not acked yet): GET /metrics. */
+    depth(): number {
+      return held.size;
+    },
+
     close(): number {
       closed = true;
       const dropped = heap.clear().length + ready.length;

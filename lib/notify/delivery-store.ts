@@ -1,3 +1,4 @@
+import { alertCountedOp, type CountedAlertStatus } from '../metrics/metric-counter-items.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
@@ -11,6 +12,14 @@ import {
   parseDelivery,
   readDeliveryLog,
 } from './delivery-items.ts';
+
+/** A record that reached a final status and is an alert (not a test send): what GET /v1/metrics counts. */
+function countedStatus(record: Pick<DeliveryRecord, 'status' | 'kind'>): CountedAlertStatus | undefined {
+  if (record.kind === 'test') return undefined;
+  return record.status === 'sent' || record.status === 'failed' || record.status === 'skipped'
+    ? record.status
+    : undefined;
+}
 
 /** Delivery records (delivery-items.ts): the flow writes, the API reads. */
 export function createDeliveryStore(table: Table, deps: { clock?: Clock; cursors?: CursorSeal } = {}) {
@@ -26,6 +35,10 @@ export function createDeliveryStore(table: Table, deps: { clock?: Clock; cursors
     async putNew(record: DeliveryRecord, retentionDays: number): Promise<boolean> {
       try {
         await table.transact([deliveryCreatedOp(record, retentionDays)]);
+        // A record stored final (skipped) is counted after its put (only if absent, so once): a
+        // separate update costs half of a two-item transaction, and a crash between loses one count.
+        const counted = countedStatus(record);
+        if (counted) await table.update(alertCountedOp(record.tenant_id, record.id, counted));
         return true;
       } catch (error) {
         if (error instanceof ConditionFailedError) return false;
@@ -43,7 +56,12 @@ export function createDeliveryStore(table: Table, deps: { clock?: Clock; cursors
       set: Partial<Omit<DeliveryRecord, 'id' | 'tenant_id'>>,
       condition?: Condition,
     ): Promise<DeliveryRecord> {
-      return parseDelivery(await table.update(deliveryChangedOp(tenantId, id, set, condition)));
+      const record = parseDelivery(await table.update(deliveryChangedOp(tenantId, id, set, condition)));
+      // The write that makes a record final moves the alert counters (GET /v1/metrics) after it: a
+      // crash between the two loses one count, never adds one; the flow makes a record final once.
+      const counted = set.status === undefined ? undefined : countedStatus(record);
+      if (counted) await table.update(alertCountedOp(tenantId, id, counted));
+      return record;
     },
 
     /**

@@ -104,6 +104,7 @@ const envSchema = z.object({
   VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
   VIGIL_PUBLIC_URL: z.string().url().optional(),
   VIGIL_SMTP_URL: smtpUrl.optional(),
+  VIGIL_METRICS_OPEN: bool.optional(),
   VIGIL_EMAIL_FROM: emailFrom.optional(),
   VIGIL_NOTIFY_QUEUE_URL: z.string().optional(),
   VIGIL_ACTION_QUEUE_URL: z.string().optional(),
@@ -185,6 +186,8 @@ export interface Config {
   publicUrl: string | undefined;
   /** Local runtime: the SMTP server of email channels; undefined: email deliveries fail with a clear error. */
   smtpUrl: string | undefined;
+  /** Local runtime: GET /metrics answers any address (true) or only loopback peers (false, the default). */
+  metricsOpen: boolean;
   /** The From of email alerts (SMTP and SES); undefined: email deliveries fail with a clear error. */
   emailFrom: EmailSender | undefined;
   /** Cloud: the SQS queue of notification jobs. */
@@ -262,6 +265,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     egressAllow: e.VIGIL_EGRESS_ALLOW,
     publicUrl: e.VIGIL_PUBLIC_URL?.replace(/\/+$/, ''),
     smtpUrl: e.VIGIL_SMTP_URL,
+    metricsOpen: e.VIGIL_METRICS_OPEN ?? false,
     emailFrom: e.VIGIL_EMAIL_FROM,
     notifyQueueUrl: e.VIGIL_NOTIFY_QUEUE_URL,
     actionQueueUrl: e.VIGIL_ACTION_QUEUE_URL,

@@ -41,6 +41,8 @@ export interface SqliteTableOptions {
    * loop keeps only the reads. The local runtime's default; tests and the CLI write inline.
    */
   writerThread?: boolean;
+  /** Told how long each group commit took, from its send to the writer to its answer (GET /metrics). */
+  observeCommit?: (ms: number) => void;
 }
 
 /** A transaction waiting for the next group commit. */
@@ -161,8 +163,10 @@ export function createSqliteTable(options: SqliteTableOptions): SqliteTable {
     pending = pending.slice(group.length);
     if (pending.length > 0) scheduleFlush();
     if (group.length === 0) return;
+    const sentAt = performance.now();
     const done = writer.commit(group.map((entry) => entry.ops)).then(
       (outcomes) => {
+        options.observeCommit?.(performance.now() - sentAt);
         settleCache(group, outcomes);
         notify(outcomes.reduce((sum, o) => sum + (o.ok ? o.result.changes : 0), 0));
         outcomes.forEach((outcome, i) => {

@@ -1,0 +1,88 @@
+import * as z from 'zod';
+import { defineItem } from '../store/item-definition.ts';
+import { itemType } from '../store/item-type.ts';
+import { queryAll } from '../store/items.ts';
+import { tenantPk } from '../store/partitions.ts';
+import type { Table, UpdateOp } from '../store/table.ts';
+
+/**
+ * Owner of the `metric_counters` items: the tenant's running totals of results and alerts by
+ * status, which GET /v1/metrics exposes as Prometheus counters (docs/metrics.md). Results are
+ * counted where a write happens anyway and happens once: a cell's 5-minute rollup put (only if
+ * absent), a slow cell's slot put, a check's finished rollup bucket; alerts where a delivery record
+ * reaches its final status. A few shards (`METRIC_COUNTERS#<shard>`, by the writer's cell or check
+ * id) keep the concurrent transactions of a big tenant off one item; a read sums them (one query).
+ */
+
+export const COUNTER_SHARDS = 8;
+
+const count = z.number().int().min(0).optional();
+
+const countersSchema = z.object({
+  results_success: count,
+  results_failure: count,
+  alerts_sent: count,
+  alerts_failed: count,
+  alerts_skipped: count,
+});
+export type MetricCounters = Required<z.infer<typeof countersSchema>>;
+
+const PREFIX = 'METRIC_COUNTERS#';
+
+const counters = defineItem({
+  type: itemType('metric_counters'),
+  schema: countersSchema,
+  key: (k: { tenant_id: string; shard: number }) => ({
+    pk: tenantPk(k.tenant_id),
+    sk: `${PREFIX}${k.shard}`,
+  }),
+  keyOf: null,
+  docKey: { tenant_id: '<tnt>', shard: '<shard 0-7>' },
+});
+
+/** The shard a writer keyed by `id` (a cell or check id) adds to: the same id, the same shard. */
+export function counterShard(id: string): number {
+  let hash = 0;
+  for (let i = 0; i < id.length; i += 1) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
+  return hash % COUNTER_SHARDS;
+}
+
+/** Adds results to the tenant's counters (in the transaction that stores them once). */
+export function resultsCountedOp(
+  tenantId: string,
+  shardOf: string,
+  results: { total: number; failures: number },
+): UpdateOp {
+  return counters.upsert(
+    { tenant_id: tenantId, shard: counterShard(shardOf) },
+    { add: { results_success: results.total - results.failures, results_failure: results.failures } },
+  );
+}
+
+export const COUNTED_ALERT_STATUSES = ['sent', 'failed', 'skipped'] as const;
+export type CountedAlertStatus = (typeof COUNTED_ALERT_STATUSES)[number];
+
+/** Counts one alert that reached its final status `status` (in the write that sets it). */
+export function alertCountedOp(tenantId: string, deliveryId: string, status: CountedAlertStatus): UpdateOp {
+  const add: Partial<Record<`alerts_${CountedAlertStatus}`, number>> = {};
+  add[`alerts_${status}`] = 1;
+  return counters.upsert({ tenant_id: tenantId, shard: counterShard(deliveryId) }, { add });
+}
+
+/** The tenant's totals: its shards summed (zeros before its first counted write). */
+export async function readMetricCounters(table: Table, tenantId: string): Promise<MetricCounters> {
+  const items = await queryAll((cursor) =>
+    table.query({ pk: tenantPk(tenantId), sk: { op: 'beginsWith', prefix: PREFIX }, cursor }),
+  );
+  const sum: MetricCounters = {
+    results_success: 0,
+    results_failure: 0,
+    alerts_sent: 0,
+    alerts_failed: 0,
+    alerts_skipped: 0,
+  };
+  for (const shard of counters.parseAll(items)) {
+    for (const name of Object.keys(sum) as (keyof MetricCounters)[]) sum[name] += shard[name] ?? 0;
+  }
+  return sum;
+}

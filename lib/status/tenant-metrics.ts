@@ -1,0 +1,158 @@
+import { Counter, Gauge, Registry } from 'prom-client';
+import {
+  type EntityState,
+  entityListSource,
+  parseEntityState,
+  readEntityListChunk,
+} from '../catalog/entity-items.ts';
+import { STATES } from '../catalog/entity-state-index-items.ts';
+import { type CellResultsRecord, cellResultsPage } from '../checks/cell-result-items.ts';
+import { checkDefinitionsById } from '../checks/check-items.ts';
+import type { CheckDefinitionRecord } from '../checks/records.ts';
+import { readMetricCounters } from '../metrics/metric-counter-items.ts';
+import { MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
+import { readCounts } from './status-counts.ts';
+
+/**
+ * GET /v1/metrics: the tenant's state in the Prometheus text format (docs/metrics.md), from what
+ * the status board reads (entity items with their checks' states, the status counters), the
+ * definitions (check types and cells), each cell's newest slots (the last latency) and the
+ * tenant's metric counters; never a scan of results. Every request fills a Registry of its own, so
+ * no series of one tenant can reach another's answer.
+ *
+ * Bounded: at most MAX_METRIC_ENTITIES entities (and their checks) per answer, in blueprint then
+ * slug order; past that `vigil_metrics_truncated` is 1 and a scrape per blueprint
+ * (`?blueprint_slug=`) covers the rest. The per-state totals always count every entity.
+ */
+
+export const MAX_METRIC_ENTITIES = 5000;
+/** Slots read per cell to find each member's last result (a member that joined late is in an older one). */
+const CELL_SLOTS = 3;
+
+export interface MetricsQuery {
+  blueprint_slug?: string | undefined;
+}
+
+/** Up to `max` entities of the tenant (or one blueprint), and whether more were left out. */
+async function readEntities(table: Table, tenantId: string, blueprint: string | undefined, max: number) {
+  const source = entityListSource(tenantId, blueprint);
+  const entities: EntityState[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await readEntityListChunk(table, source, {
+      limit: Math.min(MAX_QUERY_LIMIT, max + 1 - entities.length),
+      cursor,
+    });
+    entities.push(...page.items.map(parseEntityState));
+    cursor = page.cursor;
+  } while (cursor && entities.length <= max);
+  return { entities: entities.slice(0, max), truncated: entities.length > max || cursor !== undefined };
+}
+
+/** check id -> latency (ms) of its newest result among the cells' newest slots. */
+async function lastLatencies(table: Table, checks: readonly CheckDefinitionRecord[]) {
+  const cellIds = [...new Set(checks.flatMap((c) => (c.cell ? [c.cell.cell_id] : [])))];
+  const latency = new Map<string, number>();
+  const reads = await Promise.all(
+    cellIds.map((id) => cellResultsPage(table, id, { limit: CELL_SLOTS }).then((page) => page.slots)),
+  );
+  // Newest slot first: the first entry seen of a check is its last result.
+  const slots: CellResultsRecord[] = reads.flat();
+  for (const slot of slots)
+    for (const entry of slot.results) if (!latency.has(entry.c)) latency.set(entry.c, entry.l);
+  return latency;
+}
+
+/** The exposition of one tenant (its own registry, filled and rendered once). */
+export async function tenantMetrics(
+  table: Table,
+  tenantId: string,
+  query: MetricsQuery = {},
+): Promise<{ body: string }> {
+  const [read, counts, counters] = await Promise.all([
+    readEntities(table, tenantId, query.blueprint_slug, MAX_METRIC_ENTITIES),
+    readCounts(table, tenantId),
+    readMetricCounters(table, tenantId),
+  ]);
+  const checkIds = read.entities.flatMap((e) => Object.keys(e.check_states ?? {}));
+  const definitions = await checkDefinitionsById(table, tenantId, checkIds);
+  const latencies = await lastLatencies(table, definitions);
+  const byId = new Map(definitions.map((d) => [d.id, d] as const));
+
+  const registry = new Registry();
+  const entityState = new Gauge({
+    name: 'vigil_entity_state',
+    help: 'The entity is in this state (1) or not (0)',
+    labelNames: ['blueprint', 'entity', 'state'] as const,
+    registers: [registry],
+  });
+  const checkUp = new Gauge({
+    name: 'vigil_check_up',
+    help: 'The check is up or degraded (1) or down (0); no sample while its state is unknown',
+    labelNames: ['check_id', 'entity', 'check_type'] as const,
+    registers: [registry],
+  });
+  // DECISIONS.md names it vigil_check_latency_ms, which `promtool check metrics` refuses ("metric
+  // names should not contain abbreviated units"): the base unit, as Prometheus names it, instead.
+  const checkLatency = new Gauge({
+    name: 'vigil_check_latency_seconds',
+    help: 'Latency of the last result of the check in seconds (pull checks in cells)',
+    labelNames: ['check_id', 'entity', 'check_type'] as const,
+    registers: [registry],
+  });
+  const entities = new Gauge({
+    name: 'vigil_entities',
+    help: 'Entities of the tenant per state (all of them, whatever the bound of the answer)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+  });
+  const results = new Counter({
+    name: 'vigil_check_results_total',
+    help: 'Check results recorded, by status (counted per 5-minute rollup bucket)',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const alerts = new Counter({
+    name: 'vigil_alerts_total',
+    help: 'Alert deliveries that reached a final status, by status',
+    labelNames: ['status'] as const,
+    registers: [registry],
+  });
+  const truncated = new Gauge({
+    name: 'vigil_metrics_truncated',
+    help: `1 when the answer left entities out (more than ${MAX_METRIC_ENTITIES}): scrape per blueprint`,
+    registers: [registry],
+  });
+
+  for (const entity of read.entities) {
+    for (const state of STATES)
+      entityState.set(
+        { blueprint: entity.blueprint_slug, entity: entity.slug, state },
+        entity.state === state ? 1 : 0,
+      );
+    for (const [checkId, state] of Object.entries(entity.check_states ?? {})) {
+      const definition = byId.get(checkId);
+      if (!definition) continue;
+      const labels = { check_id: checkId, entity: entity.slug, check_type: definition.check_type };
+      if (state !== 'unknown') checkUp.set(labels, state === 'down' ? 0 : 1);
+      const latency = latencies.get(checkId);
+      if (latency !== undefined) checkLatency.set(labels, latency / 1000);
+    }
+  }
+  const tally = counts ?? countStates(read.entities);
+  for (const state of STATES) entities.set({ state }, tally[state]);
+  results.inc({ status: 'success' }, counters.results_success);
+  results.inc({ status: 'failure' }, counters.results_failure);
+  alerts.inc({ status: 'sent' }, counters.alerts_sent);
+  alerts.inc({ status: 'failed' }, counters.alerts_failed);
+  alerts.inc({ status: 'skipped' }, counters.alerts_skipped);
+  truncated.set(read.truncated ? 1 : 0);
+  return { body: await registry.metrics() };
+}
+
+/** Counts per state of the entities read (a tenant whose counters are not seeded yet). */
+function countStates(list: readonly EntityState[]): Record<(typeof STATES)[number], number> {
+  const tally = { up: 0, degraded: 0, down: 0, unknown: 0 };
+  for (const entity of list) tally[entity.state] += 1;
+  return tally;
+}

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  newCheck,
+  newEntity,
+  quietTcpCheck,
+  record,
+  recordSlot,
+  soloTcpCheck,
+} from '../checks/check-fixtures.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { promtoolCheck } from '../support/prometheus.ts';
+
+/**
+ * GET /v1/metrics (DECISIONS.md "Operations features (wave 3)", docs/metrics.md): the tenant's
+ * series in the Prometheus text format, read-only keys allowed, another tenant's series never in
+ * the answer, and the output accepted by Debian's `promtool check metrics`.
+ */
+
+/** The value of the sample `line` starts (name and labels exactly as exposed), or undefined. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+const T0 = Date.parse('2030-01-01T00:00:00Z');
+
+describe.each(runtimes)('GET /v1/metrics ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let other: { tenantId: string; key: string };
+  let readOnlyKey: string;
+  const ids = { upEntity: '', upCheck: '', downEntity: '', pushCheck: '', otherEntity: '', otherCheck: '' };
+  const slugs = { up: '', down: '', other: '' };
+
+  beforeAll(async () => {
+    api = await start({ scheduler: false });
+    other = await api.createTenant('Metrics-Other');
+    const ro = await api.request('POST', '/v1/auth/keys', {
+      body: { label: 'scraper', is_read_only: true },
+      key: api.adminKey,
+    });
+    expect(ro.status, ro.text).toBe(201);
+    readOnlyKey = ro.body.key;
+
+    ids.upEntity = await newEntity(api, { blueprint: 'web' });
+    ids.upCheck = await newCheck(api, soloTcpCheck(ids.upEntity));
+    await recordSlot(api, ids.upCheck, { success: true, latency_ms: 42, checkedAtMs: T0 });
+    ids.downEntity = await newEntity(api, { blueprint: 'jobs' });
+    ids.pushCheck = await newCheck(api, {
+      entity_id: ids.downEntity,
+      check_type: 'push',
+      interval_seconds: 3600,
+    });
+    await record(api, ids.pushCheck, { success: false, checkedAtMs: T0 });
+    // A push check's results are counted when their 5-minute bucket closes: a result in the next one closes it.
+    await record(api, ids.pushCheck, { success: false, checkedAtMs: T0 + 6 * 60_000 });
+
+    ids.otherEntity = await newEntity(api, { key: other.key, blueprint: 'web' });
+    ids.otherCheck = await newCheck(
+      api,
+      quietTcpCheck(ids.otherEntity, { interval_seconds: 86_399 }),
+      other.key,
+    );
+    await recordSlot(api, ids.otherCheck, { success: true, checkedAtMs: T0, tenantId: other.tenantId });
+    await api.drainChanges();
+
+    const slugOf = async (id: string, key: string) => {
+      const board = await api.request('GET', '/v1/status', { key });
+      return board.body.entities.find((e: { id: string }) => e.id === id).slug as string;
+    };
+    slugs.up = await slugOf(ids.upEntity, api.adminKey);
+    slugs.down = await slugOf(ids.downEntity, api.adminKey);
+    slugs.other = await slugOf(ids.otherEntity, other.key);
+  }, 120_000);
+
+  afterAll(() => api?.close());
+
+  it('answers the tenant state in the Prometheus text format', async () => {
+    const res = await api.request('GET', '/v1/metrics', { key: api.adminKey });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; version=0.0.4');
+    const text = res.text;
+    expect(sample(text, `vigil_entity_state{blueprint="web",entity="${slugs.up}",state="up"}`)).toBe(1);
+    expect(sample(text, `vigil_entity_state{blueprint="web",entity="${slugs.up}",state="down"}`)).toBe(0);
+    expect(
+      sample(text, `vigil_check_up{check_id="${ids.upCheck}",entity="${slugs.up}",check_type="tcp"}`),
+    ).toBe(1);
+    // The push check's entity: the state the board shows is the one at 1.
+    const board = await api.request('GET', '/v1/status', { key: api.adminKey });
+    const jobs = board.body.entities.find((e: { id: string }) => e.id === ids.downEntity);
+    expect(
+      sample(text, `vigil_entity_state{blueprint="jobs",entity="${slugs.down}",state="${jobs.state}"}`),
+    ).toBe(1);
+    const pushUp = sample(
+      text,
+      `vigil_check_up{check_id="${ids.pushCheck}",entity="${slugs.down}",check_type="push"}`,
+    );
+    expect(pushUp).toBe(jobs.state === 'unknown' ? undefined : jobs.state === 'down' ? 0 : 1);
+    expect(
+      sample(
+        text,
+        `vigil_check_latency_seconds{check_id="${ids.upCheck}",entity="${slugs.up}",check_type="tcp"}`,
+      ),
+    ).toBe(0.042);
+    // The solo cell runs slower than a rollup bucket: its slot counted its one success; the push
+    // check's closed bucket its one failure.
+    expect(sample(text, 'vigil_check_results_total{status="success"}')).toBe(1);
+    expect(sample(text, 'vigil_check_results_total{status="failure"}')).toBe(1);
+    expect(sample(text, 'vigil_alerts_total{status="sent"}')).toBe(0);
+    expect(sample(text, 'vigil_alerts_total{status="failed"}')).toBe(0);
+    expect(sample(text, 'vigil_entities{state="up"}')).toBe(1);
+    expect(sample(text, `vigil_entities{state="${jobs.state}"}`)).toBe(1);
+    expect(sample(text, 'vigil_metrics_truncated')).toBe(0);
+  });
+
+  it('passes promtool check metrics', async () => {
+    const res = await api.request('GET', '/v1/metrics', { key: readOnlyKey });
+    const checked = await promtoolCheck(res.text);
+    expect(checked.output).toBe('');
+    expect(checked.code).toBe(0);
+  });
+
+  it('answers read-only keys, and no one without a key', async () => {
+    const ro = await api.request('GET', '/v1/metrics', { key: readOnlyKey });
+    expect(ro.status, ro.text).toBe(200);
+    expect(ro.text).toContain(ids.upCheck);
+    const none = await api.request('GET', '/v1/metrics');
+    expect(none.status).toBe(401);
+  });
+
+  it('never shows another tenant its series', async () => {
+    const mine = (await api.request('GET', '/v1/metrics', { key: api.adminKey })).text;
+    const theirs = (await api.request('GET', '/v1/metrics', { key: other.key })).text;
+    expect(theirs).toContain(ids.otherCheck);
+    expect(sample(theirs, `vigil_entity_state{blueprint="web",entity="${slugs.other}",state="up"}`)).toBe(1);
+    for (const id of [ids.upCheck, ids.pushCheck]) expect(theirs).not.toContain(id);
+    expect(theirs).not.toContain(`entity="${slugs.up}"`);
+    expect(theirs).not.toContain(`entity="${slugs.down}"`);
+    expect(mine).not.toContain(ids.otherCheck);
+    expect(mine).not.toContain(`entity="${slugs.other}"`);
+    expect(sample(theirs, 'vigil_check_results_total{status="failure"}')).toBe(0);
+  });
+
+  it('narrows to one blueprint with blueprint_slug', async () => {
+    const res = await api.request('GET', '/v1/metrics?blueprint_slug=jobs', { key: api.adminKey });
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).toContain(`entity="${slugs.down}"`);
+    expect(res.text).not.toContain(`entity="${slugs.up}"`);
+  });
+});
