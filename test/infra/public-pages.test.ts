@@ -91,7 +91,7 @@ describe('public status pages at the edge', () => {
       'ConsolePublicPagesOrigin',
     );
     expect(behaviorOf('/p/*').OriginRequestPolicyId).toEqual({ Ref: policyId });
-    const config = policy.Properties.OriginRequestPolicyConfig;
+    const config = policy.Properties.OriginRequestPolicyConfig as Record<string, unknown>;
     expect(config.HeadersConfig).toEqual({
       HeaderBehavior: 'whitelist',
       Headers: [VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER],
