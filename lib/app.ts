@@ -225,8 +225,7 @@ export function createApp(deps: CoreDeps) {
     ...maintenanceRoutes({ maintenance }),
     ...actions.routes,
     ...incidentRoutes({ incidents }),
-    ...composeStatusPages({ table: deps.table, clock: deps.clock, dailyUptime: async () => new Map() })
-      .routes,
+    ...composeStatusPages({ table: deps.table, clock: deps.clock }).routes,
     ...skills.routes,
     ...mcpRoutes({
       tools: mcp.tools,

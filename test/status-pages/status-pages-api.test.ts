@@ -123,6 +123,10 @@ describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
       entities: [{ name: 'Public API', state: 'unknown' }],
       incidents: { open: [], resolved: [] },
     });
+    // 90 daily bars, oldest first, today last (no results yet: null each day).
+    const days = json.body.entities[0].days;
+    expect(days).toHaveLength(90);
+    expect(days.at(-1)).toEqual({ date: '2026-06-01', uptime_ratio: null });
 
     const badge = await api.request('GET', '/p/public/badge.svg');
     expect(badge.status).toBe(200);
