@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PublicPage, PublicState } from './public-view.ts';
+import { BARS_STYLE, percent, renderBars } from './render-bars.ts';
 
 /**
  * The public status page as HTML, rendered on the server from the public view alone: no script at
@@ -17,9 +18,7 @@ const STYLE = [
   '.entity{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:10px 14px;margin:8px 0}',
   '.row{display:flex;justify-content:space-between;gap:12px;flex-wrap:wrap}',
   '.state{font-weight:600}.t-up{color:#16794a}.t-degraded{color:#8a5a00}.t-down{color:#b3261e}.t-unknown{color:#5b6470}',
-  '.bars{display:flex;gap:1px;height:26px;margin-top:6px}',
-  '.bars i{flex:1;border-radius:1px;background:#c9ced6}',
-  '.bars .b4{background:#1f9d5c}.bars .b3{background:#8fbf3a}.bars .b2{background:#e0a400}.bars .b1{background:#d9534f}',
+  BARS_STYLE,
   '.meta{color:#4a515b;font-size:13px}',
   'footer{color:#4a515b;font-size:13px;margin-top:32px}',
 ].join('');
@@ -62,36 +61,13 @@ const BANNER: Record<PublicState, string> = {
   unknown: 'No status yet',
 };
 
-const percent = (ratio: number) => `${(Math.floor(ratio * 10000) / 100).toFixed(2)}%`;
-
-/** A day's bar class: no data, then by how much of the day was up. */
-function barClass(ratio: number | null): string {
-  if (ratio === null) return '';
-  if (ratio >= 0.999) return ' class="b4"';
-  if (ratio >= 0.99) return ' class="b3"';
-  if (ratio >= 0.95) return ' class="b2"';
-  return ' class="b1"';
-}
-
-function bars(days: PublicPage['entities'][number]['days'], label: string): string {
-  if (days.length === 0) return '';
-  const cells = days
-    .map(
-      (d) =>
-        `<i${barClass(d.uptime_ratio)} title="${d.date}: ${d.uptime_ratio === null ? 'no data' : percent(d.uptime_ratio)}"></i>`,
-    )
-    .join('');
-  return `<div class="bars" role="img" aria-label="${escapeHtml(label)}">${cells}</div>`;
-}
-
 function entityItem(entity: PublicPage['entities'][number]): string {
   const name = escapeHtml(entity.name);
   const uptime = entity.uptime_ratio === null ? 'no uptime data' : `${percent(entity.uptime_ratio)} uptime`;
-  const label = `${entity.name}: daily uptime over the last ${entity.days.length} days, ${uptime}`;
   return [
     '<li class="entity"><div class="row">',
     `<span>${name}</span><span class="state t-${entity.state}">${STATE_WORDS[entity.state]}</span></div>`,
-    bars(entity.days, label),
+    renderBars(entity.days),
     `<div class="meta">${escapeHtml(uptime)}</div></li>`,
   ].join('');
 }
