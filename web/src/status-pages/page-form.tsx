@@ -132,7 +132,11 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
       {!editing && save.isSuccess ? (
         <Notice>
           The status page {save.data.title} was created:{' '}
-          <a href={save.data.public_path}>{save.data.public_path}</a>.
+          <a href={save.data.public_path} target="_blank" rel="noopener noreferrer">
+            {save.data.public_path}
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+          .
         </Notice>
       ) : null}
       <div className="row">
