@@ -8,6 +8,7 @@ import type { PushFigures } from './push.ts';
 import { formatSideBySide, type SideBySide } from './side-by-side.ts';
 import { round } from './stats.ts';
 import type { StatusFigures } from './status.ts';
+import type { StatusPageFigures } from './status-page.ts';
 import { THREAD_GROUPS } from './threads.ts';
 
 /** The machine, the tables printed at the end of a run, and the verdict on each target. */
@@ -47,6 +48,7 @@ export interface Results {
   push?: PushFigures;
   alerts?: AlertFigures;
   status?: StatusFigures;
+  statusPage?: StatusPageFigures;
   cost?: CostBenchFigures;
   /** --against / --rounds: every run of max and push, per checkout. */
   sideBySide?: SideBySide;

@@ -10,6 +10,7 @@ import { runPush } from './push.ts';
 import { describeMachine, evaluateTargets, formatResults, type Results } from './report.ts';
 import { emptySideBySide, roundOrder, type Side } from './side-by-side.ts';
 import { runStatus } from './status.ts';
+import { runStatusPage } from './status-page.ts';
 
 /**
  * `npm run bench`: every workload in a child process of its own, talking to 127.0.0.1 only,
@@ -202,6 +203,19 @@ try {
     });
     const st = results.status;
     log(`  paged p99 ${Math.round(st.paged.p99)} ms, unpaged p99 ${Math.round(st.unpaged.p99)} ms`);
+  }
+  if (wants('status-page')) {
+    log(`status-page: a public page of ${options['page-entities']} entities, keyless GET /p/{slug}`);
+    results.statusPage = await runStatusPage({
+      entities: options['page-entities'],
+      requests: options['page-requests'],
+      logFile: join(logDir, 'status-page.log'),
+      onProgress: log,
+    });
+    const sp = results.statusPage;
+    log(
+      `  p50 ${Math.round(sp.latencyMs.p50)} ms, p99 ${Math.round(sp.latencyMs.p99)} ms, ${sp.bytes} bytes`,
+    );
   }
   if (wants('cost')) {
     log(

@@ -5,7 +5,11 @@ import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   AllowedMethods,
   type BehaviorOptions,
+  CacheCookieBehavior,
+  CachedMethods,
+  CacheHeaderBehavior,
   CachePolicy,
+  CacheQueryStringBehavior,
   Distribution,
   Function as EdgeFunction,
   FunctionCode,
@@ -15,7 +19,10 @@ import {
   HeadersReferrerPolicy,
   type IOrigin,
   OriginProtocolPolicy,
+  OriginRequestCookieBehavior,
+  OriginRequestHeaderBehavior,
   OriginRequestPolicy,
+  OriginRequestQueryStringBehavior,
   ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
@@ -82,7 +89,7 @@ const VIEWER_ADDRESS = `function handler(event) {
 /**
  * The web console in the cloud: the built files in a private bucket that only this distribution
  * reads (origin access control), and the API on the same origin: /v1/status/stream and /v1/mcp to
- * their streaming function URLs, every other /v1 path (and /healthz, and the ping URLs /ping/*) to the HTTP API. The browser
+ * their streaming function URLs, every other /v1 path (and /healthz, the ping URLs /ping/* and the public status pages /p/*, cached) to the HTTP API. The browser
  * calls one origin, so no CORS; the API's own URLs keep working as before.
  */
 export class VigilConsole extends Construct {
@@ -139,6 +146,7 @@ export class VigilConsole extends Construct {
     const statusStream = new FunctionUrlOrigin(props.statusStreamUrl, streamed);
     const mcp = new FunctionUrlOrigin(props.mcpUrl, streamed);
     const apiBehavior = (origin: IOrigin) => apiPath(origin, viewerAddress);
+    const publicPages = publicPagesPath(this, api, viewerAddress);
 
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Vigil console and API',
@@ -162,6 +170,8 @@ export class VigilConsole extends Construct {
         // a redirect would turn a cron's plain-http ping into a silent 301 (curl -f passes it)
         // instead of a failed request, and would have sent the token in the clear.
         '/ping/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
+        // Public status pages: the API's, cached at the edge as long as the API says (30 s).
+        '/p/*': publicPages,
       },
     });
 
@@ -194,6 +204,45 @@ export class VigilConsole extends Construct {
   get url(): string {
     return `https://${this.distribution.distributionDomainName}/`;
   }
+}
+
+/** The longest a public status page stays at the edge, whatever the API says (it says 30 s). */
+export const PUBLIC_PAGE_MAX_TTL = Duration.seconds(60);
+
+/**
+ * The public status pages (/p/{slug}, its status.json and badge.svg) on the console's origin:
+ * GET and HEAD only, cached by the API's Cache-Control (max-age=30; at most PUBLIC_PAGE_MAX_TTL),
+ * keyed on the path alone (no query string, header or cookie), so every viewer shares one copy.
+ * Only the viewer's address and Host (the viewer-request function's) reach the API, for its
+ * per-address limit: never Authorization or cookies, which these keyless routes do not read.
+ */
+function publicPagesPath(scope: Construct, origin: IOrigin, viewerAddress: EdgeFunction): BehaviorOptions {
+  const cachePolicy = new CachePolicy(scope, 'PublicPagesCache', {
+    comment: 'Vigil public status pages: as long as the API says, keyed on the path',
+    minTtl: Duration.seconds(0),
+    defaultTtl: Duration.seconds(30),
+    maxTtl: PUBLIC_PAGE_MAX_TTL,
+    headerBehavior: CacheHeaderBehavior.none(),
+    cookieBehavior: CacheCookieBehavior.none(),
+    queryStringBehavior: CacheQueryStringBehavior.none(),
+    enableAcceptEncodingGzip: true,
+    enableAcceptEncodingBrotli: true,
+  });
+  const originRequestPolicy = new OriginRequestPolicy(scope, 'PublicPagesOrigin', {
+    comment: 'Vigil public status pages: the viewer address and Host only',
+    headerBehavior: OriginRequestHeaderBehavior.allowList(VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER),
+    cookieBehavior: OriginRequestCookieBehavior.none(),
+    queryStringBehavior: OriginRequestQueryStringBehavior.none(),
+  });
+  return {
+    origin,
+    viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+    allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+    cachedMethods: CachedMethods.CACHE_GET_HEAD,
+    cachePolicy,
+    originRequestPolicy,
+    functionAssociations: [{ function: viewerAddress, eventType: FunctionEventType.VIEWER_REQUEST }],
+  };
 }
 
 /**

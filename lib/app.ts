@@ -55,6 +55,7 @@ import { statusRoutes } from './status/routes.ts';
 import { createStatusService } from './status/status-service.ts';
 import { statusStreamRoutes } from './status/stream-routes.ts';
 import { createStatusStream, type StatusStreamSettings } from './status/stream-service.ts';
+import { composeStatusPages } from './status-pages/compose.ts';
 import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
@@ -226,6 +227,7 @@ export function createApp(deps: CoreDeps) {
     ...maintenanceRoutes({ maintenance }),
     ...actions.routes,
     ...incidentRoutes({ incidents }),
+    ...composeStatusPages({ table: deps.table, clock: deps.clock }).routes,
     ...skills.routes,
     ...mcpRoutes({
       tools: mcp.tools,

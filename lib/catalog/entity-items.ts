@@ -186,13 +186,17 @@ export async function existingEntityIds(
   tenantId: string,
   entityIds: readonly string[],
 ): Promise<Set<string>> {
-  const unique = [...new Set(entityIds)];
-  const found = new Set<string>();
-  for (let i = 0; i < unique.length; i += 100) {
-    const keys = unique.slice(i, i + 100).map((id) => pointers.key({ tenant_id: tenantId, id }));
-    for (const item of await table.batchGet(keys)) found.add(pointers.parse(item).id);
-  }
-  return found;
+  const keys = [...new Set(entityIds)].map((id) => pointers.key({ tenant_id: tenantId, id }));
+  return new Set((await batchGetAll(table, keys)).map((item) => pointers.parse(item).id));
+}
+
+/** The state part of the entities with these ids still in the tenant (a status page's; batched, eventually consistent). */
+export async function readEntityStatesByIds(table: Table, tenantId: string, ids: readonly string[]) {
+  const keys = [...new Set(ids)].map((id) => pointers.key({ tenant_id: tenantId, id }));
+  const found = (await batchGetAll(table, keys)).map((item) => pointers.parse(item));
+  const entityKeys = found.map((p) => entities.key(at(tenantId, p)));
+  const states = (await batchGetAll(table, entityKeys)).map(parseEntityState);
+  return states.filter((entity) => ids.includes(entity.id));
 }
 
 /** The paged list of the tenant's entity items (or one blueprint's), for sealed cursors. */

@@ -23,6 +23,7 @@ import {
 import { rollUpFinishedBucket } from './cell-rollups.ts';
 import { cellTransitionOps } from './cell-transitions.ts';
 import { checkDefinitionsById } from './check-items.ts';
+import { closeCellDay } from './day-rollups.ts';
 import { probeDefinition } from './probe-job.ts';
 import type { TransitionRecord } from './transition-items.ts';
 
@@ -218,6 +219,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
       }
       const transitions = await applySlot(cell, members, record, tenant.retention_days);
       await rollUpFinishedBucket(deps.table, cell, job.slot_ms, tenant.retention_days);
+      await closeCellDay(deps.table, cell, job.slot_ms, tenant.retention_days);
       return {
         status: fresh || transitions.length > 0 ? 'recorded' : 'duplicate',
         results: record.results.length,

@@ -15,6 +15,7 @@ import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { type DueAt, stateRecordedOp } from './check-state-items.ts';
 import type { CheckRun, CheckStore } from './check-store.ts';
+import { closeCheckDay, dayClosedBy } from './day-rollups.ts';
 import { entityStateOps } from './entity-state-ops.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from './records.ts';
 import { resultRecordedOp } from './result-items.ts';
@@ -207,6 +208,18 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         if (!(err instanceof ConditionFailedError)) throw err;
         if (err.failed.includes(0)) return { status: 'duplicate' };
         return RETRY;
+      }
+      const closed = dayClosedBy(rollup);
+      if (closed) {
+        // Once per check and day. A close that fails is not retried: reads fold that day's 5-minute
+        // rollups instead (lib/checks/day-rollups.ts), so it costs time, never correctness.
+        await closeCheckDay(deps.table, check.id, closed, retention).catch((error: unknown) =>
+          deps.logger.warn('closing a day of rollups failed', {
+            check_id: check.id,
+            date: closed,
+            error: String(error),
+          }),
+        );
       }
       return { status: 'recorded', result, run: { definition: check, state: after }, transitions };
     };

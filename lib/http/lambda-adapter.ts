@@ -39,7 +39,7 @@ export function toApiGatewayResult(response: HttpResponse): APIGatewayProxyStruc
 }
 
 /** Text bodies go as they are; anything else base64, as API Gateway requires for binary. */
-const TEXT_TYPE = /^(text\/|application\/(json|xml|[a-z.+-]+\+json))/i;
+const TEXT_TYPE = /^(text\/|image\/svg\+xml|application\/(json|xml|[a-z.+-]+\+json))/i;
 
 /**
  * A streamed response as an API Gateway result: API Gateway cannot stream, so the body is read

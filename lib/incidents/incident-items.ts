@@ -167,6 +167,25 @@ export async function readIncidents(
   return { incidents: read.items.map((item) => incident.parse(item)), nextCursor: read.nextCursor };
 }
 
+/** The newest of the tenant's incidents `keep` accepts, of at most `scan` read (a status page's; eventually consistent). */
+export async function readRecentIncidents(
+  table: Table,
+  tenantId: string,
+  options: { want: number; scan: number; keep: (record: IncidentRecord) => boolean },
+): Promise<IncidentRecord[]> {
+  const source = { pk: incidentsPk(tenantId), sk: { op: 'beginsWith', prefix: PREFIX } } as const;
+  const kept: IncidentRecord[] = [];
+  let cursor: string | undefined;
+  let read = 0;
+  do {
+    const page = await table.query({ ...source, direction: 'desc', limit: options.scan - read, cursor });
+    read += page.items.length;
+    kept.push(...incident.parseAll(page.items).filter(options.keep));
+    cursor = page.cursor;
+  } while (kept.length < options.want && cursor && read < options.scan);
+  return kept.slice(0, options.want);
+}
+
 /** The incident's notes, oldest first (consistent), at most NOTE_LIMITS.perIncident. */
 export async function readNotes(table: Table, tenantId: string, incidentId: string): Promise<NoteRecord[]> {
   const items = await queryAll(

@@ -36,6 +36,8 @@ export function isApiPath(url: string): boolean {
   if (url.startsWith('/metrics')) return url.length === 8 || url[8] === '?';
   // Ping URLs (/ping/<token>, /ping/<token>/fail) are the API's even on GET, which cron curls send.
   if (url.startsWith('/ping/')) return true;
+  // Public status pages (/p/<slug>, its status.json and badge.svg) are rendered by the API.
+  if (url.startsWith('/p/')) return true;
   // Absolute-form and asterisk-form request targets are the router's to judge, never a file.
   return url[0] !== '/';
 }

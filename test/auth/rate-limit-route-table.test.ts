@@ -87,6 +87,9 @@ describe.each(runtimes)('the per-address limit over the keyless routes ($runtime
 
     expect(limited.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /v1/settings/users/accept',
+      'GET /p/{slug}',
+      'GET /p/{slug}/status.json',
+      'GET /p/{slug}/badge.svg',
       'GET /v1/openapi.json',
     ]);
     expect(answers.map((r) => r.status)).toEqual(limited.map(() => 429));

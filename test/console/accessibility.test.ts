@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  audit,
   type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
@@ -15,27 +13,6 @@ import {
  * Every page of the console, on real data, audited with axe-core (WCAG 2 A and AA: labels, names,
  * contrast, landmarks) at 1280 px and 390 px wide; at 390 px the page must not scroll sideways.
  */
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe's violations on the page as it is now, one line each. */
-async function audit(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the console's CSP (script-src 'self') stays on.
-  await page.evaluate(`${AXE};0`);
-  const violations = await page.evaluate<AxeViolation[]>(
-    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => r.violations)",
-  );
-  return violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-  );
-}
 
 describe('console accessibility', { timeout: 120_000 }, () => {
   let rig: ConsoleRig;
@@ -130,11 +107,18 @@ describe('console accessibility', { timeout: 120_000 }, () => {
       version: '1.0.0',
       tools: [{ name: 'ops_tool', description: 'A tool', inputSchema: { type: 'object' } }],
     });
+    await call('POST', '/v1/status-pages', {
+      slug: 'acme',
+      title: 'Acme status',
+      description: 'Our public services',
+      entity_ids: [api.id, db.id],
+    });
     pages.push(
       ['status', '/status'],
       ['incidents', '/incidents'],
       ['incident', `/incidents/${incident.id}`],
       ['maintenance', '/maintenance'],
+      ['status pages', '/status-pages'],
       ['catalog', '/catalog'],
       ['blueprint', `/catalog/blueprints/${bp.slug}`],
       ['graph', '/catalog/graph'],
@@ -198,7 +182,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
     await p.page.keyboard.press('Tab');
     expect(await p.page.evaluate<string>('document.activeElement.textContent')).toBe('Skip to content');
     const reached: string[] = [];
-    for (let i = 0; i < 12; i += 1) {
+    for (let i = 0; i < 14; i += 1) {
       await p.page.keyboard.press('Tab');
       const text = await p.page.evaluate<string>(
         "document.activeElement.closest('nav') ? document.activeElement.textContent : ''",
@@ -210,6 +194,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
         'Status',
         'Incidents',
         'Maintenance',
+        'Status pages',
         'Catalog',
         'Graph',
         'Checks',

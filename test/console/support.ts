@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -202,4 +203,25 @@ export function expectNoConsoleErrors(p: ConsolePage): void {
 export function storedKey(page: Page): Promise<string | null> {
   // A string, not a function: the test program is compiled without the DOM's types.
   return page.evaluate<string | null>("sessionStorage.getItem('vigil.apiKey')");
+}
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's WCAG 2 A and AA violations on the page as it is now, one line each. */
+export async function audit(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP stays on (and forbids any script of its own).
+  await page.evaluate(`${AXE};0`);
+  const violations = await page.evaluate<AxeViolation[]>(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((r) => r.violations)",
+  );
+  return violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }

@@ -32,6 +32,11 @@ export function describeRequest(req: FuzzRequest): string {
 const isConsole = (req: FuzzRequest) =>
   (req.method === 'GET' || req.method === 'HEAD') && !isApiPath(req.target);
 
+/** A public status page's own 404 (lib/status-pages/public-routes.ts): an HTML page or an SVG badge, as a browser wants. */
+const isPublicPageAnswer = (req: FuzzRequest, answer: FuzzAnswer) =>
+  req.target.startsWith('/p/') &&
+  /^(text\/html|image\/svg\+xml)/.test(String(answer.headers['content-type']));
+
 const isMcp = (req: FuzzRequest) => /^\/v1\/mcp(?:[/?#]|$)/.test(req.target);
 
 /** `{jsonrpc: "2.0", error: {code: <integer>, message: <string>}, id}`. */
@@ -57,7 +62,7 @@ export function violations(req: FuzzRequest, answer: FuzzAnswer): string[] {
   const size = Buffer.byteLength(answer.body);
   if (answer.status >= 400) {
     if (size >= LIMITS.maxErrorBytes) found.push(`error body of ${size} bytes`);
-    if (isConsole(req)) return found;
+    if (isConsole(req) || isPublicPageAnswer(req, answer)) return found;
     let parsed: unknown;
     try {
       parsed = JSON.parse(answer.body);

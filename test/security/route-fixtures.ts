@@ -87,6 +87,12 @@ export async function createFixture(
     starts_at: '2099-01-01T00:00:00.000Z',
     ends_at: '2099-01-01T01:00:00.000Z',
   });
+  // Status-page slugs are global: the prefix keeps two tenants' apart.
+  const statusPage = await call('POST', '/v1/status-pages', {
+    slug: `${prefix}-page`,
+    title: 'Fixture status',
+    entity_ids: [a.id],
+  });
   const skill = await call('POST', '/v1/skills', {
     slug: `${prefix}-skill`,
     name: 'Fixture skill',
@@ -114,6 +120,7 @@ export async function createFixture(
       execution,
       incident,
       maintenance: maintenance.id,
+      statusPage: statusPage.slug,
       skill: skill.slug,
       pushToken: pushToken.id,
       pingToken: pushToken.token,
@@ -142,6 +149,9 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     executions: fx.ids.execution,
     incidents: fx.ids.incident,
     maintenance: fx.ids.maintenance,
+    'status-pages': fx.ids.statusPage,
+    // The public page of the same status page (no key: the route-table suites see it as public).
+    p: fx.ids.statusPage,
     skills: fx.ids.skill,
     'push-tokens': fx.ids.pushToken,
     ping: fx.ids.pingToken,
@@ -222,6 +232,9 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/maintenance': maintenanceBody(fx),
     'PUT /v1/maintenance/{id}': maintenanceBody(fx),
     'DELETE /v1/maintenance/{id}': undefined,
+    'POST /v1/status-pages': { slug: 'another-page', title: 'Another', entity_ids: [fx.ids.entityId] },
+    'PUT /v1/status-pages/{slug}': { title: 'Renamed', entity_ids: [fx.ids.entityId], show_incidents: false },
+    'DELETE /v1/status-pages/{slug}': undefined,
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,

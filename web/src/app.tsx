@@ -14,6 +14,7 @@ import { SettingsPage } from './pages/settings';
 import { SignInPage } from './pages/sign-in';
 import { SkillsPage } from './pages/skills';
 import { StatusPage } from './pages/status';
+import { StatusPagesPage } from './pages/status-pages';
 import { useSessionState } from './session';
 import { Loading } from './ui/feedback';
 
@@ -41,6 +42,7 @@ export function App() {
           <Route path="/incidents" element={<IncidentsPage />} />
           <Route path="/incidents/:id" element={<IncidentPage />} />
           <Route path="/maintenance" element={<MaintenancePage />} />
+          <Route path="/status-pages" element={<StatusPagesPage />} />
           <Route path="/notifications" element={<NotificationsPage />} />
           <Route path="/channels" element={<ChannelsPage />} />
           <Route path="/actions" element={<ActionsPage />} />

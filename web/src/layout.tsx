@@ -7,6 +7,7 @@ const NAV = [
   ['/status', 'Status'],
   ['/incidents', 'Incidents'],
   ['/maintenance', 'Maintenance'],
+  ['/status-pages', 'Status pages'],
   ['/catalog', 'Catalog'],
   ['/catalog/graph', 'Graph'],
   ['/checks', 'Checks'],

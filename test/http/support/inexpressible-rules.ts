@@ -128,6 +128,18 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: 'a window is one-off (starts_at before ends_at) or recurring (a 5-field cron croner reads, an IANA timezone), covers something, and lists stored entities only: comparisons, grammars, name lists and stored data',
   },
   {
+    operation: 'POST /v1/status-pages',
+    path: /^entity_ids\b/,
+    message: /no entity/,
+    why: 'a status page lists stored entities of the tenant only (stored data)',
+  },
+  {
+    operation: 'PUT /v1/status-pages/{slug}',
+    path: /^entity_ids\b/,
+    message: /no entity/,
+    why: 'a status page lists stored entities of the tenant only (stored data)',
+  },
+  {
     operation: 'POST /v1/notify/channels/{id}/test',
     path: /^check_id$/,
     message: /attached to no check/,

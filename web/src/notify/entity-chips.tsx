@@ -2,8 +2,21 @@ import { useState } from 'react';
 import { type DirectoryEntity, entityLabel } from '../catalog/directory';
 import { SelectField } from '../ui/fields';
 
-/** The API's bound on a route's entities (lib/notify/route-schemas.ts MAX_ROUTE_ENTITIES). */
+/** The API's bound on a route's entities (lib/notify/route-schemas.ts MAX_ROUTE_ENTITIES), as on a status page's. */
 const MAX_ENTITIES = 100;
+
+/** What the chip list says: a route's wording unless its user (a status page) gives its own. */
+export interface EntityChipsWords {
+  legend: string;
+  listLabel: string;
+  none: string;
+}
+
+const ROUTE_WORDS: EntityChipsWords = {
+  legend: 'Alerts of these entities (none: any)',
+  listLabel: 'Route entities',
+  none: 'Any entity.',
+};
 
 /**
  * A route's entities as a chip list: picked one at a time (select, then "Add entity", so arrowing
@@ -14,11 +27,13 @@ export function EntityChips({
   onChange,
   entities,
   error,
+  words = ROUTE_WORDS,
 }: {
   chosen: string[];
   onChange: (ids: string[]) => void;
   entities: DirectoryEntity[];
   error?: string | undefined;
+  words?: EntityChipsWords;
 }) {
   const [pick, setPick] = useState('');
   const label = (id: string) => {
@@ -32,9 +47,9 @@ export function EntityChips({
   };
   return (
     <fieldset>
-      <legend>Alerts of these entities (none: any)</legend>
+      <legend>{words.legend}</legend>
       {chosen.length > 0 ? (
-        <ul className="chips" aria-label="Route entities">
+        <ul className="chips" aria-label={words.listLabel}>
           {chosen.map((id) => (
             <li key={id}>
               <span>{label(id)}</span>
@@ -45,7 +60,7 @@ export function EntityChips({
           ))}
         </ul>
       ) : (
-        <p className="muted">Any entity.</p>
+        <p className="muted">{words.none}</p>
       )}
       <div className="row">
         <SelectField

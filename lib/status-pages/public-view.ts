@@ -1,0 +1,159 @@
+import * as z from 'zod';
+import { readEntityStatesByIds } from '../catalog/entity-items.ts';
+import { readOpenIncidentRecord, readRecentIncidents } from '../incidents/incident-items.ts';
+import { isoTime } from '../platform/clock.ts';
+import type { Table } from '../store/table.ts';
+import type { StatusPageRecord } from './status-page-items.ts';
+
+/**
+ * What a public status page shows (DECISIONS.md): the title and description its owner wrote, its
+ * entities' names and states, 90 daily uptime bars each, and (when `show_incidents`) their open and
+ * last 10 resolved incidents. Built field by field from an allow-list, so nothing else of a record
+ * (ids, slugs, field values, check targets, error messages, channels) can reach the HTML, the JSON
+ * or the badge: each is rendered from this view alone.
+ */
+
+export const PAGE_DAYS = 90;
+/** Resolved incidents shown, and how many of the tenant's newest incidents are read to find them. */
+const RESOLVED_SHOWN = 10;
+const INCIDENTS_SCANNED = 500;
+
+const state = z.enum(['up', 'degraded', 'down', 'unknown']);
+
+export const publicPageSchema = z
+  .strictObject({
+    title: z.string(),
+    description: z.string().nullable(),
+    state: state.meta({ description: 'The worst of the entities’ states (unknown when none is known)' }),
+    generated_at: z.string(),
+    entities: z.array(
+      z.strictObject({
+        name: z.string(),
+        state,
+        uptime_ratio: z.number().nullable().meta({ description: 'Over the days that have data; null: none' }),
+        days: z.array(
+          z.strictObject({ date: z.string(), uptime_ratio: z.number().nullable() }).meta({
+            description: 'One UTC day, oldest first; uptime_ratio null when nothing ran that day',
+          }),
+        ),
+      }),
+    ),
+    incidents: z
+      .strictObject({
+        open: z.array(
+          z.strictObject({
+            entity_name: z.string(),
+            state: z.enum(['open', 'acknowledged']),
+            opened_at: z.string(),
+          }),
+        ),
+        resolved: z.array(
+          z.strictObject({
+            entity_name: z.string(),
+            opened_at: z.string(),
+            resolved_at: z.string(),
+            duration_seconds: z.number().int(),
+          }),
+        ),
+      })
+      .nullable()
+      .meta({ description: 'null when the page does not show incidents' }),
+  })
+  .meta({ id: 'PublicStatusPage' });
+export type PublicPage = z.infer<typeof publicPageSchema>;
+export type PublicState = z.infer<typeof state>;
+
+/** One entity's daily bars, oldest first (the uptime feature's rollups), keyed by entity id. */
+export interface DailyBar {
+  date: string;
+  uptime_ratio: number | null;
+}
+export type DailyUptimeReader = (
+  tenantId: string,
+  entityIds: string[],
+  days: number,
+) => Promise<Map<string, DailyBar[]>>;
+
+export interface PublicViewDeps {
+  table: Table;
+  clock: { now(): number };
+  dailyUptime: DailyUptimeReader;
+}
+
+const SEVERITY: Record<PublicState, number> = { up: 1, unknown: 0, degraded: 2, down: 3 };
+
+/** The worst state of the page: down, then degraded, then up; unknown when nothing is known. */
+export function overallState(states: PublicState[]): PublicState {
+  return states.reduce<PublicState>((worst, s) => (SEVERITY[s] > SEVERITY[worst] ? s : worst), 'unknown');
+}
+
+/** The ratio over the days that have one (each day weighs the same), 5 decimals; null when none has. */
+function meanRatio(days: DailyBar[]): number | null {
+  const known = days.flatMap((d) => (d.uptime_ratio === null ? [] : [d.uptime_ratio]));
+  if (known.length === 0) return null;
+  return Math.round((known.reduce((a, b) => a + b, 0) / known.length) * 1e5) / 1e5;
+}
+
+const seconds = (from: string, to: string) =>
+  Math.max(0, Math.floor((Date.parse(to) - Date.parse(from)) / 1000));
+
+/** Builds the public view of `page` (eventually consistent reads; the answer is cached 30 s anyway). */
+export async function buildPublicView(deps: PublicViewDeps, page: StatusPageRecord): Promise<PublicPage> {
+  const tenantId = page.tenant_id;
+  const [found, bars] = await Promise.all([
+    readEntityStatesByIds(deps.table, tenantId, page.entity_ids),
+    deps.dailyUptime(tenantId, page.entity_ids, PAGE_DAYS),
+  ]);
+  const byId = new Map(found.map((entity) => [entity.id, entity]));
+  // The owner's order; entities deleted since the page was saved are left out.
+  const shown = page.entity_ids.flatMap((id) => {
+    const entity = byId.get(id);
+    return entity ? [entity] : [];
+  });
+  const entities = shown.map((entity) => {
+    const days = (bars.get(entity.id) ?? []).map((d) => ({ date: d.date, uptime_ratio: d.uptime_ratio }));
+    return { name: entity.name, state: entity.state, uptime_ratio: meanRatio(days), days };
+  });
+  return {
+    title: page.title,
+    description: page.description,
+    state: overallState(shown.map((entity) => entity.state)),
+    generated_at: isoTime(deps.clock.now()),
+    entities,
+    incidents: page.show_incidents ? await incidentsOf(deps, tenantId, shown) : null,
+  };
+}
+
+/** Open incidents of the entities not up (one pointer read each) and the newest resolved ones. */
+async function incidentsOf(
+  deps: PublicViewDeps,
+  tenantId: string,
+  shown: { id: string; name: string; state: PublicState }[],
+): Promise<NonNullable<PublicPage['incidents']>> {
+  const names = new Map(shown.map((entity) => [entity.id, entity.name]));
+  const troubled = shown.filter((entity) => entity.state === 'down' || entity.state === 'degraded');
+  const [openRecords, resolvedRecords] = await Promise.all([
+    Promise.all(troubled.map((entity) => readOpenIncidentRecord(deps.table, tenantId, entity.id))),
+    readRecentIncidents(deps.table, tenantId, {
+      want: RESOLVED_SHOWN,
+      scan: INCIDENTS_SCANNED,
+      keep: (record) => record.state === 'resolved' && names.has(record.entity_id),
+    }),
+  ]);
+  const open = openRecords.flatMap((record) =>
+    record && record.state !== 'resolved'
+      ? [{ entity_name: names.get(record.entity_id) ?? '', state: record.state, opened_at: record.opened_at }]
+      : [],
+  );
+  open.sort((a, b) => b.opened_at.localeCompare(a.opened_at));
+  const resolved = resolvedRecords.map((record) => {
+    const resolvedAt = record.resolved_at ?? record.opened_at;
+    return {
+      entity_name: names.get(record.entity_id) ?? '',
+      opened_at: record.opened_at,
+      resolved_at: resolvedAt,
+      duration_seconds: seconds(record.opened_at, resolvedAt),
+    };
+  });
+  return { open, resolved };
+}

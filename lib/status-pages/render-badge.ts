@@ -1,0 +1,53 @@
+import type { PublicState } from './public-view.ts';
+
+/**
+ * A shields-style badge of a page's overall state: a grey label (the page's title, clipped) and a
+ * coloured state word. Text is escaped for XML; widths are estimated from the character count
+ * (no font metrics on the server), generous enough for the usual fonts.
+ */
+
+const WORD: Record<PublicState, string> = {
+  up: 'up',
+  degraded: 'degraded',
+  down: 'down',
+  unknown: 'unknown',
+};
+const COLOR: Record<PublicState, string> = {
+  up: '#16794a',
+  degraded: '#8a5a00',
+  down: '#b3261e',
+  unknown: '#5b6470',
+};
+const MAX_LABEL = 40;
+
+const XML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+
+const widthOf = (text: string) => Math.round([...text].length * 7 + 12);
+
+export function renderBadge(title: string, state: PublicState): string {
+  // Control characters are not allowed in XML: each becomes a space.
+  const chars = [...title].map((c) => (c.charCodeAt(0) < 32 || c === '\u007f' ? ' ' : c));
+  const label = chars.length > MAX_LABEL ? `${chars.slice(0, MAX_LABEL - 1).join('')}…` : chars.join('');
+  const word = WORD[state];
+  const left = widthOf(label);
+  const right = widthOf(word);
+  const total = left + right;
+  const text = escapeXml(`${label}: ${word}`);
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${total}" height="20" role="img" aria-label="${text}">`,
+    `<title>${text}</title>`,
+    `<rect width="${left}" height="20" fill="#555"/>`,
+    `<rect x="${left}" width="${right}" height="20" fill="${COLOR[state]}"/>`,
+    '<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle">',
+    `<text x="${left / 2}" y="14">${escapeXml(label)}</text>`,
+    `<text x="${left + right / 2}" y="14">${word}</text>`,
+    '</g></svg>',
+  ].join('');
+}

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { PublicPage, PublicState } from './public-view.ts';
+import { BARS_STYLE, percent, renderBars } from './render-bars.ts';
+
+/**
+ * The public status page as HTML, rendered on the server from the public view alone: no script at
+ * all (so no console code and no key can be in it), one inline stylesheet allowed by its hash, and
+ * every text escaped. The CSP below forbids everything else.
+ */
+
+const STYLE = [
+  'body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f6f7f9;color:#1c1f24}',
+  'main{max-width:860px;margin:0 auto;padding:24px 16px}',
+  'h1{font-size:26px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px}',
+  '.banner{padding:12px 16px;border-radius:6px;font-weight:600;margin:16px 0;color:#fff}',
+  '.s-up{background:#16794a}.s-degraded{background:#8a5a00}.s-down{background:#b3261e}.s-unknown{background:#5b6470}',
+  'ul{list-style:none;padding:0;margin:0}',
+  '.entity{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:10px 14px;margin:8px 0}',
+  '.row{display:flex;justify-content:space-between;gap:12px;flex-wrap:wrap}',
+  '.state{font-weight:600}.t-up{color:#16794a}.t-degraded{color:#8a5a00}.t-down{color:#b3261e}.t-unknown{color:#5b6470}',
+  BARS_STYLE,
+  '.meta{color:#4a515b;font-size:13px}',
+  'footer{color:#4a515b;font-size:13px;margin-top:32px}',
+].join('');
+
+const STYLE_HASH = `sha256-${createHash('sha256').update(STYLE).digest('base64')}`;
+
+/** The page's CSP: nothing but its own hashed stylesheet; no script, frame, form, base or plugin. */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  `style-src '${STYLE_HASH}'`,
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+const STATE_WORDS: Record<PublicState, string> = {
+  up: 'Operational',
+  degraded: 'Degraded',
+  down: 'Down',
+  unknown: 'No data yet',
+};
+const BANNER: Record<PublicState, string> = {
+  up: 'All systems operational',
+  degraded: 'Some systems are degraded',
+  down: 'Some systems are down',
+  unknown: 'No status yet',
+};
+
+function entityItem(entity: PublicPage['entities'][number]): string {
+  const name = escapeHtml(entity.name);
+  const uptime = entity.uptime_ratio === null ? 'no uptime data' : `${percent(entity.uptime_ratio)} uptime`;
+  return [
+    '<li class="entity"><div class="row">',
+    `<span>${name}</span><span class="state t-${entity.state}">${STATE_WORDS[entity.state]}</span></div>`,
+    renderBars(entity.days),
+    `<div class="meta">${escapeHtml(uptime)}</div></li>`,
+  ].join('');
+}
+
+const time = (iso: string) =>
+  `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+
+function incidents(view: NonNullable<PublicPage['incidents']>): string {
+  const open = view.open.map(
+    (i) =>
+      `<li class="entity">${escapeHtml(i.entity_name)}: ${i.state === 'acknowledged' ? 'investigating' : 'open'} since ${time(i.opened_at)}</li>`,
+  );
+  const resolved = view.resolved.map(
+    (i) =>
+      `<li class="entity">${escapeHtml(i.entity_name)}: ${time(i.opened_at)} to ${time(i.resolved_at)} (${Math.max(1, Math.round(i.duration_seconds / 60))} min)</li>`,
+  );
+  return [
+    '<h2>Open incidents</h2>',
+    open.length > 0 ? `<ul>${open.join('')}</ul>` : '<p>None.</p>',
+    '<h2>Recent incidents</h2>',
+    resolved.length > 0 ? `<ul>${resolved.join('')}</ul>` : '<p>None.</p>',
+  ].join('');
+}
+
+function documentOf(title: string, body: string): string {
+  return [
+    '<!doctype html><html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>`,
+    `<body><main>${body}</main></body></html>`,
+  ].join('');
+}
+
+/** The whole page. */
+export function renderPage(view: PublicPage): string {
+  const body = [
+    `<h1>${escapeHtml(view.title)}</h1>`,
+    view.description ? `<p>${escapeHtml(view.description)}</p>` : '',
+    `<div class="banner s-${view.state}" role="status">${BANNER[view.state]}</div>`,
+    '<h2>Services</h2>',
+    view.entities.length > 0
+      ? `<ul>${view.entities.map(entityItem).join('')}</ul>`
+      : '<p>Nothing is shown yet.</p>',
+    view.incidents ? incidents(view.incidents) : '',
+    `<footer>Updated ${time(view.generated_at)}. Powered by Vigil.</footer>`,
+  ].join('');
+  return documentOf(view.title, body);
+}
+
+/** The page of an unknown slug. */
+export function renderNotFound(): string {
+  return documentOf(
+    'Status page not found',
+    '<h1>Status page not found</h1><p>There is no status page at this address.</p>',
+  );
+}

@@ -1,0 +1,35 @@
+import * as z from 'zod';
+import { timestampSchema } from '../http/route-schemas.ts';
+import type { StatusPageRecord } from './status-page-items.ts';
+
+/** Response bodies of the status-page routes (the owner's view; the public view is public-view.ts's). */
+
+export const statusPageSchema = z
+  .strictObject({
+    slug: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    entity_ids: z.array(z.string()),
+    show_incidents: z.boolean(),
+    public_path: z.string().meta({ description: 'Where the page is served without a key: /p/{slug}' }),
+    created_at: timestampSchema,
+    updated_at: timestampSchema,
+  })
+  .meta({ id: 'StatusPage' });
+export type PublicStatusPageRecord = z.infer<typeof statusPageSchema>;
+
+export const statusPageListSchema = z.strictObject({ status_pages: z.array(statusPageSchema) });
+
+/** A page as its owner reads it: the stored record without tenant and version. */
+export function ownerView(page: StatusPageRecord): PublicStatusPageRecord {
+  return {
+    slug: page.slug,
+    title: page.title,
+    description: page.description,
+    entity_ids: page.entity_ids,
+    show_incidents: page.show_incidents,
+    public_path: `/p/${page.slug}`,
+    created_at: page.created_at,
+    updated_at: page.updated_at,
+  };
+}

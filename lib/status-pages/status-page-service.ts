@@ -1,0 +1,114 @@
+import { existingEntityIds } from '../catalog/entity-items.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { ConditionFailedError, type Table } from '../store/table.ts';
+import type { PageCreateBody, PageReplaceBody } from './request-schemas.ts';
+import { ownerView, type PublicStatusPageRecord } from './responses.ts';
+import {
+  getStatusPage,
+  listStatusPages,
+  MAX_PAGES_PER_TENANT,
+  pageCreatedOps,
+  pageDeletedOps,
+  pageReplacedOp,
+  type StatusPageRecord,
+} from './status-page-items.ts';
+
+export interface StatusPageServiceDeps {
+  table: Table;
+  clock: Clock;
+}
+
+/** The owner's side of public status pages: CRUD under /v1/status-pages (members write, read-only keys read). */
+export function createStatusPageService(deps: StatusPageServiceDeps) {
+  const { table, clock } = deps;
+
+  /** Listed entities must be the tenant's: another tenant's id is as unknown as a made-up one. */
+  const requireEntities = async (tenantId: string, entityIds: string[]) => {
+    const found = await existingEntityIds(table, tenantId, entityIds);
+    const issues = entityIds
+      .map((id, i) => ({ id, path: `entity_ids.${i}` }))
+      .filter(({ id }) => !found.has(id))
+      .map(({ id, path }) => ({ path, message: `no entity ${id}` }));
+    if (issues.length > 0) throw new ValidationError('unknown entities', issues);
+  };
+
+  const require = async (tenantId: string, slug: string) => {
+    const page = await getStatusPage(table, tenantId, slug);
+    if (!page) throw new NotFoundError('status page');
+    return page;
+  };
+
+  const fields = (body: PageReplaceBody) => ({
+    title: body.title,
+    description: body.description ? body.description : null,
+    entity_ids: [...new Set(body.entity_ids)],
+    show_incidents: body.show_incidents,
+  });
+
+  return {
+    async list(tenantId: string): Promise<PublicStatusPageRecord[]> {
+      return (await listStatusPages(table, tenantId)).map(ownerView);
+    },
+
+    async get(tenantId: string, slug: string): Promise<PublicStatusPageRecord> {
+      return ownerView(await require(tenantId, slug));
+    },
+
+    /** A slug any tenant holds already is 409 CONFLICT (the public URL names no tenant). */
+    async create(tenantId: string, body: PageCreateBody): Promise<PublicStatusPageRecord> {
+      await requireEntities(tenantId, body.entity_ids);
+      // A soft bound: concurrent creates may pass it by a few.
+      if ((await listStatusPages(table, tenantId)).length >= MAX_PAGES_PER_TENANT)
+        throw new LimitExceededError(`a tenant keeps at most ${MAX_PAGES_PER_TENANT} status pages`);
+      const now = isoTime(clock.now());
+      const record: StatusPageRecord = {
+        slug: body.slug,
+        tenant_id: tenantId,
+        ...fields(body),
+        created_at: now,
+        updated_at: now,
+        version: 1,
+      };
+      try {
+        await table.transact(pageCreatedOps(record));
+      } catch (error) {
+        if (error instanceof ConditionFailedError)
+          throw new ConflictError(`the status page slug ${body.slug} is taken`);
+        throw error;
+      }
+      return ownerView(record);
+    },
+
+    /** Replaces the page's fields; a concurrent change first is 409 CONFLICT. */
+    async replace(tenantId: string, slug: string, body: PageReplaceBody): Promise<PublicStatusPageRecord> {
+      const current = await require(tenantId, slug);
+      await requireEntities(tenantId, body.entity_ids);
+      const record: StatusPageRecord = {
+        ...current,
+        ...fields(body),
+        updated_at: isoTime(clock.now()),
+        version: current.version + 1,
+      };
+      try {
+        await table.transact([pageReplacedOp(record, current.version)]);
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        if (!(await getStatusPage(table, tenantId, slug))) throw new NotFoundError('status page');
+        throw new ConflictError('the status page changed meanwhile: read it again');
+      }
+      return ownerView(record);
+    },
+
+    async remove(tenantId: string, slug: string): Promise<void> {
+      try {
+        await table.transact(pageDeletedOps(tenantId, slug));
+      } catch (error) {
+        if (error instanceof ConditionFailedError) throw new NotFoundError('status page');
+        throw error;
+      }
+    },
+  };
+}
+
+export type StatusPageService = ReturnType<typeof createStatusPageService>;

@@ -1,0 +1,93 @@
+import { checkDefinitionsById, entityCheckIds } from '../checks/check-items.ts';
+import { parseStates, statesById } from '../checks/check-state-items.ts';
+import { checkDailyRollups, type DailyCheck } from '../checks/day-rollups.ts';
+import { mergeRollups, type Rollup } from '../domain/sparkline.ts';
+import { lastDays, uptimeRatio } from '../domain/uptime.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Table } from '../store/table.ts';
+
+/**
+ * Daily uptime of entities (the 90-day bars of the console and of public status pages): per UTC
+ * day, the successes over the results of all the entity's checks (results-based, like the uptime
+ * ratio of GET .../uptime), read from daily rollups (lib/checks/day-rollups.ts), never from results.
+ */
+
+/** Checks an entity may have at most (the per-entity limit is far below it). */
+const MAX_CHECKS_PER_ENTITY = 1000;
+
+/** An entity's checks as their daily rollups are read (definition and state joined). */
+export async function entityDailyChecks(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+): Promise<DailyCheck[]> {
+  const { ids } = await entityCheckIds(table, tenantId, entityId, MAX_CHECKS_PER_ENTITY);
+  return dailyChecksById(table, tenantId, ids);
+}
+
+/** Checks by id as their daily rollups are read; ids of checks that do not exist are left out. */
+export async function dailyChecksById(
+  table: Table,
+  tenantId: string,
+  ids: readonly string[],
+): Promise<DailyCheck[]> {
+  if (ids.length === 0) return [];
+  const [definitions, stateItems] = await Promise.all([
+    checkDefinitionsById(table, tenantId, ids),
+    statesById(table, tenantId, ids),
+  ]);
+  const states = new Map(parseStates(stateItems).map((s) => [s.check_id, s]));
+  return definitions.map((d) => ({
+    id: d.id,
+    created_at: d.created_at,
+    current_rollup: states.get(d.id)?.current_rollup,
+    cell: d.cell,
+    interval_seconds: d.interval_seconds,
+    former_cells: d.former_cells,
+  }));
+}
+
+/** The checks' rollups of each day in `dates`, summed across the checks (absent: no result that day). */
+export async function summedDailyRollups(
+  table: Table,
+  checks: readonly DailyCheck[],
+  dates: readonly string[],
+): Promise<Map<string, Rollup>> {
+  const perCheck = await Promise.all(checks.map((check) => checkDailyRollups(table, check, dates)));
+  const out = new Map<string, Rollup>();
+  for (const date of dates) {
+    const rollups = perCheck.flatMap((days) => {
+      const r = days.get(date);
+      return r ? [r] : [];
+    });
+    if (rollups.length > 0) out.set(date, mergeRollups(rollups));
+  }
+  return out;
+}
+
+/**
+ * Per entity, its uptime of each of the last `days` UTC days (today last; oldest first):
+ * successes / results across its checks, 5 decimals, null for a day without results (before it
+ * had checks, or while they were disabled). Entities without checks answer all nulls; ids of
+ * entities that do not exist (or of another tenant) too: callers pass ids they have read.
+ */
+export async function entityDailyUptime(
+  deps: { table: Table; clock: Clock },
+  tenantId: string,
+  entityIds: string[],
+  days: number,
+): Promise<Map<string, { date: string; uptime_ratio: number | null }[]>> {
+  const dates = lastDays(deps.clock.now(), days);
+  const answers = await Promise.all(
+    entityIds.map(async (entityId) => {
+      const checks = await entityDailyChecks(deps.table, tenantId, entityId);
+      const daily = await summedDailyRollups(deps.table, checks, dates);
+      const bars = dates.map((date) => {
+        const r = daily.get(date);
+        return { date, uptime_ratio: r ? uptimeRatio(r.total, r.failures) : null };
+      });
+      return [entityId, bars] as const;
+    }),
+  );
+  return new Map(answers);
+}

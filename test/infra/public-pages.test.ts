@@ -1,0 +1,107 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VigilStack } from '../../infra/vigil-stack.ts';
+import {
+  EDGE_SECRET_HEADER,
+  VIEWER_ADDRESS_HEADER,
+  VIEWER_HOST_HEADER,
+} from '../../lib/http/edge-address.ts';
+import { only } from './synth.ts';
+
+// The public status pages in the cloud: /p/* goes through the console's CloudFront distribution to
+// the HTTP API, cached at the edge for as long as the API's Cache-Control says, shared by every
+// viewer (the cache key is the path), and never forwarding a key or a cookie.
+
+const root = join(import.meta.dirname, '..', '..');
+const work = mkdtempSync(join(tmpdir(), 'vigil-pages-cdk-'));
+let template: Template;
+
+interface Behavior {
+  PathPattern: string;
+  TargetOriginId: string;
+  AllowedMethods: string[];
+  CachePolicyId: unknown;
+  OriginRequestPolicyId: unknown;
+  ViewerProtocolPolicy: string;
+  FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
+}
+
+function behaviors(): Behavior[] {
+  const [, resource] = only(template, 'AWS::CloudFront::Distribution');
+  return (resource.Properties.DistributionConfig as { CacheBehaviors: Behavior[] }).CacheBehaviors;
+}
+const behaviorOf = (pattern: string) => {
+  const found = behaviors().find((b) => b.PathPattern === pattern);
+  if (!found) throw new Error(`no behavior for ${pattern}`);
+  return found;
+};
+
+beforeAll(() => {
+  const dir = join(work, 'dist');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Vigil</title>');
+  const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
+  const app = new App({ outdir: join(work, 'cdk'), context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  template = Template.fromStack(new VigilStack(app, 'Vigil', { consoleDir: dir }));
+}, 120_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('public status pages at the edge', () => {
+  it('sends /p/* to the HTTP API origin (with the edge secret), GET and HEAD only, over HTTPS', () => {
+    const pages = behaviorOf('/p/*');
+    expect(pages.TargetOriginId).toBe(behaviorOf('/v1/*').TargetOriginId);
+    expect(pages.AllowedMethods).toEqual(['GET', 'HEAD']);
+    expect(pages.ViewerProtocolPolicy).toBe('redirect-to-https');
+    const [, resource] = only(template, 'AWS::CloudFront::Distribution');
+    const origins = (
+      resource.Properties.DistributionConfig as {
+        Origins: { Id: string; OriginCustomHeaders?: { HeaderName: string }[] }[];
+      }
+    ).Origins;
+    const origin = origins.find((o) => o.Id === pages.TargetOriginId);
+    expect(origin?.OriginCustomHeaders?.map((h) => h.HeaderName)).toEqual([EDGE_SECRET_HEADER]);
+  });
+
+  it('caches as long as the API says (30 s), at most 60 s, keyed on the path alone', () => {
+    const [policyId, policy] = only(template, 'AWS::CloudFront::CachePolicy', 'ConsolePublicPagesCache');
+    expect(behaviorOf('/p/*').CachePolicyId).toEqual({ Ref: policyId });
+    expect(policy.Properties.CachePolicyConfig).toMatchObject({
+      MinTTL: 0,
+      DefaultTTL: 30,
+      MaxTTL: 60,
+      ParametersInCacheKeyAndForwardedToOrigin: {
+        HeadersConfig: { HeaderBehavior: 'none' },
+        CookiesConfig: { CookieBehavior: 'none' },
+        QueryStringsConfig: { QueryStringBehavior: 'none' },
+        EnableAcceptEncodingGzip: true,
+        EnableAcceptEncodingBrotli: true,
+      },
+    });
+  });
+
+  it('forwards only the viewer address and Host (for the per-address limit), no Authorization or cookie', () => {
+    const [policyId, policy] = only(
+      template,
+      'AWS::CloudFront::OriginRequestPolicy',
+      'ConsolePublicPagesOrigin',
+    );
+    expect(behaviorOf('/p/*').OriginRequestPolicyId).toEqual({ Ref: policyId });
+    const config = policy.Properties.OriginRequestPolicyConfig as Record<string, unknown>;
+    expect(config.HeadersConfig).toEqual({
+      HeaderBehavior: 'whitelist',
+      Headers: [VIEWER_ADDRESS_HEADER, VIEWER_HOST_HEADER],
+    });
+    expect(config.CookiesConfig).toEqual({ CookieBehavior: 'none' });
+    expect(config.QueryStringsConfig).toEqual({ QueryStringBehavior: 'none' });
+    // The viewer-request function that writes the viewer's address runs on /p/* too.
+    const [fnId] = only(template, 'AWS::CloudFront::Function', 'ConsoleViewerAddress');
+    expect(behaviorOf('/p/*').FunctionAssociations).toEqual([
+      { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [fnId, 'FunctionARN'] } },
+    ]);
+  });
+});

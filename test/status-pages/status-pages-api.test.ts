@@ -1,0 +1,200 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/edge-address.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
+
+/**
+ * /v1/status-pages and the keyless /p/{slug} routes on both runtimes: CRUD with a globally unique
+ * slug, tenant isolation and read-only keys; the HTML page (CSP, cache header), status.json and
+ * badge.svg; unknown slugs; and the per-address rate limit of the public routes.
+ */
+
+const T0 = Date.parse('2026-06-01T12:00:00.000Z');
+const EDGE_SECRET = 'edge-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+
+describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let readOnlyKey = '';
+  let entityId = '';
+  const req = (method: string, path: string, body?: unknown, key = api.adminKey) =>
+    api.request(method, path, { key, body });
+
+  beforeAll(async () => {
+    api = await start({ clock: createFakeClock(T0) });
+    readOnlyKey = (await req('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })).body.key;
+    await req('POST', '/v1/blueprints', { slug: 'service', name: 'Service' });
+    entityId = (await req('POST', '/v1/blueprints/service/entities', { slug: 'api', name: 'Public API' }))
+      .body.id;
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('creates, reads, lists, replaces and deletes a page', async () => {
+    const created = await req('POST', '/v1/status-pages', {
+      slug: 'acme',
+      title: 'Acme status',
+      entity_ids: [entityId],
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({
+      slug: 'acme',
+      title: 'Acme status',
+      description: null,
+      entity_ids: [entityId],
+      show_incidents: true,
+      public_path: '/p/acme',
+    });
+    expect((await req('GET', '/v1/status-pages/acme')).body).toEqual(created.body);
+    expect((await req('GET', '/v1/status-pages')).body.status_pages).toEqual([created.body]);
+
+    const replaced = await req('PUT', '/v1/status-pages/acme', {
+      title: 'Acme',
+      description: 'Our services',
+      entity_ids: [entityId],
+      show_incidents: false,
+    });
+    expect(replaced.status, replaced.text).toBe(200);
+    expect(replaced.body).toMatchObject({ slug: 'acme', title: 'Acme', description: 'Our services' });
+
+    expect((await req('DELETE', '/v1/status-pages/acme')).status).toBe(204);
+    expect((await req('GET', '/v1/status-pages/acme')).status).toBe(404);
+    expect((await api.request('GET', '/p/acme')).status).toBe(404);
+  });
+
+  it('keeps slugs unique across tenants and pages isolated', async () => {
+    const other = await api.createTenant('Globex');
+    expect((await req('POST', '/v1/status-pages', { slug: 'shared', title: 'Mine' })).status).toBe(201);
+    const taken = await req('POST', '/v1/status-pages', { slug: 'shared', title: 'Theirs' }, other.key);
+    expect(taken.status).toBe(409);
+    expect(taken.body.code).toBe('CONFLICT');
+    expect((await req('GET', '/v1/status-pages/shared', undefined, other.key)).status).toBe(404);
+    expect((await req('DELETE', '/v1/status-pages/shared', undefined, other.key)).status).toBe(404);
+    expect((await req('GET', '/v1/status-pages', undefined, other.key)).body.status_pages).toEqual([]);
+    // Another tenant's entity is as unknown as a made-up one.
+    const foreign = await req(
+      'POST',
+      '/v1/status-pages',
+      { slug: 'g', title: 'G', entity_ids: [entityId] },
+      other.key,
+    );
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.details[0].path).toBe('entity_ids.0');
+    // Freed by its deletion, the slug is anyone's.
+    expect((await req('DELETE', '/v1/status-pages/shared')).status).toBe(204);
+    expect(
+      (await req('POST', '/v1/status-pages', { slug: 'shared', title: 'Theirs' }, other.key)).status,
+    ).toBe(201);
+  });
+
+  it('lets read-only keys read but not write', async () => {
+    await req('POST', '/v1/status-pages', { slug: 'ro', title: 'RO' });
+    expect((await req('GET', '/v1/status-pages/ro', undefined, readOnlyKey)).status).toBe(200);
+    const denied = await req('PUT', '/v1/status-pages/ro', { title: 'x' }, readOnlyKey);
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('READ_ONLY');
+    expect((await req('POST', '/v1/status-pages', { slug: 'ro2', title: 'x' }, readOnlyKey)).status).toBe(
+      403,
+    );
+  });
+
+  it('serves the page, its JSON and its badge without a key, cached 30 s', async () => {
+    await req('POST', '/v1/status-pages', { slug: 'public', title: 'Acme <status>', entity_ids: [entityId] });
+
+    const html = await api.request('GET', '/p/public');
+    expect(html.status).toBe(200);
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    expect(html.headers['cache-control']).toBe('public, max-age=30');
+    expect(html.headers['content-security-policy']).toMatch(/default-src 'none'/);
+    expect(html.headers['content-security-policy']).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
+    expect(html.headers['content-security-policy']).not.toMatch(/script-src|unsafe/);
+    expect(html.text).toContain('Acme &lt;status&gt;');
+    expect(html.text).toContain('Public API');
+    expect(html.text).not.toMatch(/<script/i);
+
+    const json = await api.request('GET', '/p/public/status.json');
+    expect(json.status).toBe(200);
+    expect(json.headers['cache-control']).toBe('public, max-age=30');
+    expect(json.body).toMatchObject({
+      title: 'Acme <status>',
+      description: null,
+      state: 'unknown',
+      entities: [{ name: 'Public API', state: 'unknown' }],
+      incidents: { open: [], resolved: [] },
+    });
+    // 90 daily bars, oldest first, today last (no results yet: null each day).
+    const days = json.body.entities[0].days;
+    expect(days).toHaveLength(90);
+    expect(days.at(-1)).toEqual({ date: '2026-06-01', uptime_ratio: null });
+
+    const badge = await api.request('GET', '/p/public/badge.svg');
+    expect(badge.status).toBe(200);
+    expect(badge.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(badge.headers['cache-control']).toBe('public, max-age=30');
+    expect(badge.text).toMatch(/^<svg /);
+    expect(badge.text).toContain('Acme &lt;status&gt;');
+    expect(badge.text).toContain('unknown');
+  });
+
+  it('answers an unknown slug with a 404 page, JSON error and grey badge', async () => {
+    const html = await api.request('GET', '/p/no-such-page');
+    expect(html.status).toBe(404);
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    expect(html.text).toContain('Status page not found');
+    expect((await api.request('GET', '/p/NOT_A_SLUG!')).status).toBe(404);
+    const json = await api.request('GET', '/p/no-such-page/status.json');
+    expect(json.status).toBe(404);
+    expect(json.body.code).toBe('NOT_FOUND');
+    const badge = await api.request('GET', '/p/no-such-page/badge.svg');
+    expect(badge.status).toBe(404);
+    expect(badge.text).toMatch(/^<svg /);
+  });
+});
+
+/** A GET of the local server from a chosen loopback source address. */
+function fromAddress(h: LocalHarness, path: string, localAddress: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${h.local.url}${path}`, { localAddress }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe.each(runtimes)('the public routes’ per-address limit ($runtime runtime)', ({ runtime, start }) => {
+  let api: ApiHarness;
+
+  beforeAll(async () => {
+    api = await start({
+      clock: createFakeClock(Date.parse('2026-01-01T00:00:10.000Z')),
+      env: { VIGIL_RATE_LIMIT_RPS: '1', VIGIL_RATE_LIMIT_BURST: '3', VIGIL_EDGE_SECRET: EDGE_SECRET },
+    });
+    await api.request('POST', '/v1/status-pages', {
+      key: api.adminKey,
+      body: { slug: 'limited', title: 'L' },
+    });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  /** One viewer's GET: a loopback source address locally, the edge's viewer header in the cloud. */
+  const get = async (path: string, viewer: number): Promise<number> => {
+    if (runtime === 'local') return fromAddress(api as LocalHarness, path, `127.0.0.${viewer}`);
+    const res = await api.request('GET', path, {
+      headers: { [EDGE_SECRET_HEADER]: EDGE_SECRET, [VIEWER_ADDRESS_HEADER]: `203.0.113.${viewer}` },
+    });
+    return res.status;
+  };
+
+  it('answers 429 past the limit, to that address only', async () => {
+    const first = [];
+    for (const path of ['/p/limited', '/p/limited/status.json', '/p/limited/badge.svg', '/p/limited'])
+      first.push(await get(path, 2));
+    expect(first).toEqual([200, 200, 200, 429]);
+    expect(await get('/p/limited', 3)).toBe(200);
+  });
+});

@@ -1,0 +1,154 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { ApiError, api, fieldErrors, must } from '../api/client';
+import { useEntityDirectory } from '../catalog/directory';
+import { EntityChips } from '../notify/entity-chips';
+import { ErrorNote, Notice } from '../ui/feedback';
+import { CheckboxField, TextAreaField, TextField } from '../ui/fields';
+import { type StatusPageRecord, statusPagesChanged } from './queries';
+
+/**
+ * Creates a status page (POST /v1/status-pages) or replaces one (PUT, every field but the slug,
+ * which is the page's public address). The form checks nothing the API checks: a 400 names the
+ * field and its message shows there; a taken slug (409, whoever holds it) shows at the slug.
+ */
+
+interface Draft {
+  slug: string;
+  title: string;
+  description: string;
+  entityIds: string[];
+  showIncidents: boolean;
+}
+
+function draftOf(p: StatusPageRecord | undefined): Draft {
+  return {
+    slug: p?.slug ?? '',
+    title: p?.title ?? '',
+    description: p?.description ?? '',
+    entityIds: p?.entity_ids ?? [],
+    showIncidents: p?.show_incidents ?? true,
+  };
+}
+
+const CHIP_WORDS = {
+  legend: 'Entities shown (in this order)',
+  listLabel: 'Shown entities',
+  none: 'None yet: the page says nothing is shown.',
+};
+
+/** The errors to show at the fields: the API's by path, a 409 at the slug, an item's at its list. */
+function errorsOf(error: unknown): Record<string, string | undefined> {
+  const errs: Record<string, string | undefined> = fieldErrors(error);
+  if (error instanceof ApiError && error.status === 409 && error.code === 'CONFLICT')
+    errs.slug ??= error.message;
+  errs.entity_ids ??= Object.entries(errs).find(([path]) => path.startsWith('entity_ids.'))?.[1];
+  return errs;
+}
+
+export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDone?: () => void }) {
+  const queryClient = useQueryClient();
+  const directory = useEntityDirectory();
+  const [draft, setDraft] = useState(() => draftOf(editing));
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const save = useMutation({
+    mutationFn: () => {
+      const fields = {
+        title: draft.title,
+        description: draft.description.trim() === '' ? null : draft.description,
+        entity_ids: draft.entityIds,
+        show_incidents: draft.showIncidents,
+      };
+      return editing
+        ? must(api.PUT('/v1/status-pages/{slug}', { params: { path: { slug: editing.slug } }, body: fields }))
+        : must(api.POST('/v1/status-pages', { body: { slug: draft.slug, ...fields } }));
+    },
+    onSuccess: async () => {
+      if (!editing) setDraft(draftOf(undefined));
+      await statusPagesChanged(queryClient);
+      onDone?.();
+    },
+  });
+  const errs = errorsOf(save.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <form onSubmit={submit} aria-label={editing ? `Edit ${editing.title}` : 'New status page'} noValidate>
+      <div className="form-grid">
+        <TextField
+          label="Slug"
+          value={draft.slug}
+          onChange={(slug) => set({ slug })}
+          required
+          disabled={Boolean(editing)}
+          placeholder="acme"
+          hint={
+            editing
+              ? 'The page’s address; it does not change.'
+              : 'The public address /p/<slug>: lowercase letters, digits and dashes, unique across Vigil.'
+          }
+          error={errs.slug}
+        />
+        <TextField
+          label="Title"
+          value={draft.title}
+          onChange={(title) => set({ title })}
+          required
+          placeholder="Acme status"
+          error={errs.title}
+        />
+      </div>
+      <TextAreaField
+        label="Description"
+        value={draft.description}
+        onChange={(description) => set({ description })}
+        rows={2}
+        hint="Shown under the title; optional."
+        error={errs.description}
+      />
+      <EntityChips
+        chosen={draft.entityIds}
+        onChange={(entityIds) => set({ entityIds })}
+        entities={directory.data?.entities ?? []}
+        error={errs.entity_ids}
+        words={CHIP_WORDS}
+      />
+      <CheckboxField
+        label="Show incidents"
+        checked={draft.showIncidents}
+        onChange={(showIncidents) => set({ showIncidents })}
+        hint="The shown entities' open incidents and their last 10 resolved ones."
+      />
+      <p className="muted">
+        Anyone with the address sees the title, the description, and each shown entity's name, state and daily
+        uptime over 90 days; never ids, fields, check targets or error messages.
+      </p>
+      <ErrorNote
+        error={save.error}
+        title={editing ? 'The status page was not saved.' : 'The status page was not created.'}
+      />
+      {!editing && save.isSuccess ? (
+        <Notice>
+          The status page {save.data.title} was created:{' '}
+          <a href={save.data.public_path} target="_blank" rel="noopener noreferrer">
+            {save.data.public_path}
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+          .
+        </Notice>
+      ) : null}
+      <div className="row">
+        <button type="submit" className="primary" disabled={save.isPending}>
+          {editing ? 'Save status page' : 'Create status page'}
+        </button>
+        {onDone ? (
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

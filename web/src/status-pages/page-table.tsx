@@ -1,0 +1,90 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, must } from '../api/client';
+import { ConfirmButton } from '../ui/confirm';
+import { ErrorNote } from '../ui/feedback';
+import { scrollRegion } from '../ui/scroll-region';
+import { type StatusPageRecord, statusPagesChanged } from './queries';
+
+/**
+ * The tenant's status pages as a table: title, slug, how many entities it shows and a link to the
+ * public page (a new tab: it is a page of its own, outside the console); members also get Edit and
+ * Delete.
+ */
+export function PageTable({
+  pages,
+  canWrite,
+  onEdit,
+}: {
+  pages: readonly StatusPageRecord[];
+  canWrite: boolean;
+  onEdit: (page: StatusPageRecord) => void;
+}) {
+  return (
+    <div className="table-wrap" {...scrollRegion('Status pages')}>
+      <table aria-label="Status pages">
+        <thead>
+          <tr>
+            <th scope="col">Title</th>
+            <th scope="col">Slug</th>
+            <th scope="col">Entities</th>
+            <th scope="col">Public page</th>
+            {canWrite ? <th scope="col">Actions</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {pages.map((p) => (
+            <tr key={p.slug}>
+              <td>{p.title}</td>
+              <td>
+                <code>{p.slug}</code>
+              </td>
+              <td>{p.entity_ids.length}</td>
+              <td>
+                <a href={p.public_path} target="_blank" rel="noopener noreferrer">
+                  {p.public_path}
+                  <span className="visually-hidden"> (opens in a new tab)</span>
+                </a>
+              </td>
+              {canWrite ? (
+                <td>
+                  <RowActions page={p} onEdit={onEdit} />
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RowActions({ page, onEdit }: { page: StatusPageRecord; onEdit: (page: StatusPageRecord) => void }) {
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<unknown>();
+  const remove = async () => {
+    setError(undefined);
+    try {
+      await must(api.DELETE('/v1/status-pages/{slug}', { params: { path: { slug: page.slug } } }));
+    } catch (err) {
+      setError(err);
+    }
+    await statusPagesChanged(queryClient);
+  };
+  return (
+    <>
+      <div className="row">
+        <button type="button" onClick={() => onEdit(page)}>
+          Edit {page.title}
+        </button>
+        <ConfirmButton
+          label={`Delete ${page.title}`}
+          question={`Delete the status page ${page.title}? ${page.public_path} answers "not found" from then on, and its slug is free for anyone to take.`}
+          confirmLabel="Delete"
+          onConfirm={remove}
+        />
+      </div>
+      <ErrorNote error={error} title="The status page was not deleted." />
+    </>
+  );
+}
