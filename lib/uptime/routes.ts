@@ -45,6 +45,18 @@ export const uptimeSchema = z
       description:
         '1 - (1 - uptime_ratio) / (1 - slo_target), 5 decimals: 1 untouched, 0 spent, negative when overspent (not clamped); null without results',
     }),
+    days: z
+      .array(
+        z.strictObject({
+          date: z.iso.date(),
+          uptime_ratio: z.number().min(0).max(1).nullable(),
+        }),
+      )
+      .optional()
+      .meta({
+        description:
+          'The daily windows (7d, 30d, 90d) only: each UTC day of the window, oldest first (today last), with its uptime_ratio (null: no result that day)',
+      }),
   })
   .meta({ id: 'Uptime' });
 

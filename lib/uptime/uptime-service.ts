@@ -18,7 +18,7 @@ import { readIncidents } from '../incidents/incident-items.ts';
 import type { Clock } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { type PageDeps, readPage } from '../store/paging.ts';
-import { entityDailyChecks, summedDailyRollups } from './daily-uptime.ts';
+import { dailyBars, entityDailyChecks, summedDailyRollups } from './daily-uptime.ts';
 
 /**
  * Uptime and SLO figures of a check or an entity over a window (DECISIONS.md "Operations features
@@ -52,6 +52,13 @@ export interface UptimeFigures {
   latency_ms: { p50: number | null; p95: number | null; p99: number | null };
   slo_target?: number;
   error_budget_remaining?: number | null;
+  /** The daily windows (7d, 30d, 90d): each UTC day's uptime, oldest first (the console's bars). */
+  days?: DailyUptime[];
+}
+
+export interface DailyUptime {
+  date: string;
+  uptime_ratio: number | null;
 }
 
 /** The window's start (ms): 24 h before the end of the current 5-minute bucket, or the first of its UTC days. */
@@ -65,17 +72,24 @@ async function rollupOf(
   checks: readonly DailyCheck[],
   window: UptimeWindow,
   nowMs: number,
-) {
+): Promise<{ rollup: Rollup; days?: DailyUptime[] }> {
   if (window === '24h') {
     const end = bucketStartMs(nowMs) + ROLLUP_BUCKET_MS;
     const buckets = await Promise.all(checks.map((c) => checkBuckets(deps.table, c, end - DAY_MS, end)));
-    return mergeRollups(buckets.flat().map((b) => b.rollup));
+    return { rollup: mergeRollups(buckets.flat().map((b) => b.rollup)) };
   }
-  const daily = await summedDailyRollups(deps.table, checks, lastDays(nowMs, WINDOW_DAYS[window]));
-  return mergeRollups([...daily.values()]);
+  const dates = lastDays(nowMs, WINDOW_DAYS[window]);
+  const daily = await summedDailyRollups(deps.table, checks, dates);
+  // The per-day answer costs nothing more: the window's figures are the sum of these days.
+  return { rollup: mergeRollups([...daily.values()]), days: dailyBars(dates, daily) };
 }
 
-function figures(window: UptimeWindow, rollup: Rollup, down: ReturnType<typeof downtimeOf>, slo?: number) {
+function figures(
+  window: UptimeWindow,
+  { rollup, days }: { rollup: Rollup; days?: DailyUptime[] },
+  down: ReturnType<typeof downtimeOf>,
+  slo?: number,
+) {
   const ratio = uptimeRatio(rollup.total, rollup.failures);
   const answer: UptimeFigures = {
     window,
@@ -93,6 +107,7 @@ function figures(window: UptimeWindow, rollup: Rollup, down: ReturnType<typeof d
     answer.slo_target = slo;
     answer.error_budget_remaining = errorBudgetRemaining(ratio, slo);
   }
+  if (days) answer.days = days;
   return answer;
 }
 

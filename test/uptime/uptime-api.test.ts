@@ -75,6 +75,13 @@ describe.each(runtimes)('uptime and SLOs ($runtime)', ({ start: startHarness }) 
     });
     expect(u.latency_ms.p50).toBe(u.latency_ms.p99);
     expect(Math.abs(u.latency_ms.p50 - 10)).toBeLessThanOrEqual(1);
+    // Each day of the window, oldest first: the outage days below 1, the others 1.
+    expect(u.days).toHaveLength(90);
+    expect(u.days[0]).toEqual({ date: '2026-01-01', uptime_ratio: 1 });
+    expect(u.days[10]).toEqual({ date: '2026-01-11', uptime_ratio: 0.5 });
+    expect(u.days[50]).toEqual({ date: '2026-02-20', uptime_ratio: 0.75 });
+    expect(u.days[89]).toEqual({ date: '2026-03-31', uptime_ratio: 1 });
+    expect(u.days.filter((d: { uptime_ratio: number }) => d.uptime_ratio < 1)).toHaveLength(2);
   });
 
   it('answers the shorter windows from the same history', async () => {
@@ -87,8 +94,20 @@ describe.each(runtimes)('uptime and SLOs ($runtime)', ({ start: startHarness }) 
       mttr_seconds: null,
       error_budget_remaining: 1,
     });
-    expect(await get(`/v1/checks/${first}/uptime?window=7d`)).toMatchObject({ results: 28, failures: 0 });
-    expect(await get(`/v1/checks/${first}/uptime`)).toMatchObject({ window: '24h', results: 4, failures: 0 });
+    const week = await get(`/v1/checks/${first}/uptime?window=7d`);
+    expect(week).toMatchObject({ results: 28, failures: 0 });
+    expect(week.days.map((d: { date: string }) => d.date)).toEqual([
+      '2026-03-25',
+      '2026-03-26',
+      '2026-03-27',
+      '2026-03-28',
+      '2026-03-29',
+      '2026-03-30',
+      '2026-03-31',
+    ]);
+    const day = await get(`/v1/checks/${first}/uptime`);
+    expect(day).toMatchObject({ window: '24h', results: 4, failures: 0 });
+    expect(day).not.toHaveProperty('days');
   });
 
   it('counts a check created mid-window from its creation only, without an SLO', async () => {
@@ -106,7 +125,10 @@ describe.each(runtimes)('uptime and SLOs ($runtime)', ({ start: startHarness }) 
   });
 
   it('sums an entity over its checks, with downtime from its incidents', async () => {
-    expect(await get(`${entityPath}/uptime?window=90d`)).toMatchObject({
+    const u = await get(`${entityPath}/uptime?window=90d`);
+    // Day 80 (2026-03-22): the first check up 4 of 4, the second 1 of 4.
+    expect(u.days[80]).toEqual({ date: '2026-03-22', uptime_ratio: 0.625 });
+    expect(u).toMatchObject({
       results: 400,
       failures: 6,
       uptime_ratio: 0.985,
