@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ConsoleRig,
   expectCount,
@@ -62,19 +62,14 @@ describe('console uptime', { timeout: 120_000 }, () => {
       expect(res.status).toBe(201);
     }
     // The entity's incident opens and resolves through the change consumers: wait for both.
-    await expect
-      .poll(
-        async () =>
-          (await rig.api<Uptime>('GET', '/v1/blueprints/svc/entities/billing/uptime?window=24h')).body
-            .incidents,
-        { timeout: SHOWN_WITHIN_MS },
-      )
-      .toBe(1);
-    await expect
-      .poll(async () => (await rig.api<{ state: string }>('GET', `/v1/checks/${checkId}`)).body.state, {
-        timeout: SHOWN_WITHIN_MS,
-      })
-      .toBe('up');
+    await vi.waitFor(
+      async () => {
+        const entity = await rig.api<Uptime>('GET', '/v1/blueprints/svc/entities/billing/uptime?window=24h');
+        expect(entity.body.incidents).toBe(1);
+        expect((await rig.api<{ state: string }>('GET', `/v1/checks/${checkId}`)).body.state).toBe('up');
+      },
+      { timeout: SHOWN_WITHIN_MS, interval: 200 },
+    );
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();

@@ -389,7 +389,11 @@ function CheckView({ check }: { check: Check }) {
       {check.check_type === 'push' ? (
         <PushInstructions checkId={check.id} intervalSeconds={check.interval_seconds} />
       ) : null}
-      <UptimeSection subject={{ kind: 'check', id: check.id }} changedAt={check.last_result_at} />
+      {/* A new result or an edit (the SLO target) changes the figures. */}
+      <UptimeSection
+        subject={{ kind: 'check', id: check.id }}
+        changedAt={`${check.last_result_at} ${check.updated_at}`}
+      />
       <Section title="Recent results">
         <RecentResults checkId={check.id} />
       </Section>
