@@ -10,6 +10,7 @@ import { runPush } from './push.ts';
 import { describeMachine, evaluateTargets, formatResults, type Results } from './report.ts';
 import { emptySideBySide, roundOrder, type Side } from './side-by-side.ts';
 import { runStatus } from './status.ts';
+import { runUptime } from './uptime.ts';
 
 /**
  * `npm run bench`: every workload in a child process of its own, talking to 127.0.0.1 only,
@@ -202,6 +203,19 @@ try {
     });
     const st = results.status;
     log(`  paged p99 ${Math.round(st.paged.p99)} ms, unpaged p99 ${Math.round(st.unpaged.p99)} ms`);
+  }
+  if (wants('uptime')) {
+    log(`uptime: a 1-minute check with ${options['uptime-days']} days of history, GET .../uptime?window=90d`);
+    results.uptime = await runUptime({
+      days: options['uptime-days'],
+      requests: options['uptime-requests'],
+      logFile: join(logDir, 'uptime.log'),
+      onProgress: log,
+    });
+    const u = results.uptime;
+    log(
+      `  uptime p50 ${Math.round(u.uptime.p50)} ms, p99 ${Math.round(u.uptime.p99)} ms; sparkline p50 ${Math.round(u.sparkline.p50)} ms, p99 ${Math.round(u.sparkline.p99)} ms`,
+    );
   }
   if (wants('cost')) {
     log(

@@ -129,7 +129,7 @@ function UptimeTable({ label, rows, withBudget }: { label: string; rows: Uptime[
                 <span className="muted"> ({resultWords(u)})</span>
               </td>
               {withBudget ? <td>{budgetWords(u.error_budget_remaining)}</td> : null}
-              <td>{downtimeWords(u.downtime_seconds)}</td>
+              <td>{downtimeWords(u.downtime_seconds, u.incidents)}</td>
               <td>{u.incidents}</td>
               <td>{mttrWords(u.mttr_seconds)}</td>
               <td>{msWords(u.latency_ms.p50)}</td>

@@ -45,8 +45,9 @@ export function msWords(ms: number | null): string {
   return ms === null ? 'no data' : `${ms} ms`;
 }
 
-export function downtimeWords(seconds: number): string {
-  return seconds === 0 ? 'none' : durationInWords(seconds);
+/** "none" only when nothing went down: a spell shorter than a second still reads "0 s". */
+export function downtimeWords(seconds: number, incidents: number): string {
+  return seconds === 0 && incidents === 0 ? 'none' : durationInWords(seconds);
 }
 
 export function mttrWords(seconds: number | null): string {
