@@ -13,6 +13,7 @@ export const SCENARIOS = [
   'alerts',
   'status',
   'status-page',
+  'uptime',
   'cost',
   'bundles',
 ] as const;
@@ -25,7 +26,7 @@ export type Scenario = (typeof SCENARIOS)[number];
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],
-  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status', 'status-page', 'cost'],
+  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status', 'status-page', 'uptime', 'cost'],
 };
 
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -65,6 +66,8 @@ const optionsSchema = z.object({
   'status-unpaged-requests': int(1).default(5),
   'page-entities': int(1).default(100),
   'page-requests': int(1).default(200),
+  'uptime-days': int(2).default(90),
+  'uptime-requests': int(1).default(200),
   'cost-checks': int(1).default(200),
   'cost-cycles': int(1).default(5),
   'bundle-runs': int(1).default(9),
@@ -78,7 +81,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, cost, bundles, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, uptime, cost, bundles, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -106,6 +109,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
   --page-entities <n>       status-page: entities on the public page (default 100)
   --page-requests <n>       status-page: measured keyless GET /p/{slug} (default 200)
+  --uptime-days <n>         uptime: days of history of the 1-minute check (default 90)
+  --uptime-requests <n>     uptime: measured GET .../uptime?window=90d, and as many sparkline reads (default 200)
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
   --bundle-runs <n>         bundles: fresh imports of each function's bundle (default 9)
@@ -148,6 +153,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'status-unpaged-requests': { type: 'string' },
       'page-entities': { type: 'string' },
       'page-requests': { type: 'string' },
+      'uptime-days': { type: 'string' },
+      'uptime-requests': { type: 'string' },
       'bundle-runs': { type: 'string' },
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },

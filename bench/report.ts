@@ -10,6 +10,7 @@ import { round } from './stats.ts';
 import type { StatusFigures } from './status.ts';
 import type { StatusPageFigures } from './status-page.ts';
 import { THREAD_GROUPS } from './threads.ts';
+import type { UptimeFigures } from './uptime.ts';
 
 /** The machine, the tables printed at the end of a run, and the verdict on each target. */
 
@@ -49,6 +50,7 @@ export interface Results {
   alerts?: AlertFigures;
   status?: StatusFigures;
   statusPage?: StatusPageFigures;
+  uptime?: UptimeFigures;
   cost?: CostBenchFigures;
   /** --against / --rounds: every run of max and push, per checkout. */
   sideBySide?: SideBySide;
@@ -130,6 +132,15 @@ export function evaluateTargets(results: Results): Target[] {
       goal: `counts + first page of down entities p99 <= 100 ms (${results.status.entities} entities)`,
       measured: `p99 ${round(p99, 1)} ms`,
       met: p99 <= 100,
+    });
+  }
+  if (results.uptime) {
+    const p99 = results.uptime.uptime.p99;
+    targets.push({
+      name: 'uptime over 90 days',
+      goal: `GET .../uptime?window=90d p99 <= 50 ms (a 1-minute check, ${results.uptime.days} days)`,
+      measured: `p99 ${round(p99, 1)} ms`,
+      met: p99 <= 50,
     });
   }
   const c = results.cost;
@@ -367,6 +378,33 @@ export function formatResults(results: Results, targets: Target[]): string {
       ),
     );
     out.push(`\nStartup seeding the counters and state index of every entity: ${st.startupSeconds} s.`);
+  }
+  const up = results.uptime;
+  if (up) {
+    out.push(
+      `\nUptime of a 1-minute check with ${up.days} days of history (${up.items} items, ${up.todayBuckets} buckets of today folded; sequential GETs over HTTP):\n`,
+    );
+    out.push(
+      table(
+        ['request', 'requests', 'p50 ms', 'p99 ms', 'max ms'],
+        [
+          [
+            'GET /v1/checks/{id}/uptime?window=90d',
+            up.uptime.count,
+            ms(up.uptime.p50),
+            ms(up.uptime.p99),
+            ms(up.uptime.max),
+          ],
+          [
+            'GET /v1/checks/{id}/sparkline?hours=24&buckets=48',
+            up.sparkline.count,
+            ms(up.sparkline.p50),
+            ms(up.sparkline.p99),
+            ms(up.sparkline.max),
+          ],
+        ],
+      ),
+    );
   }
   if (results.sideBySide) out.push(formatSideBySide(results.sideBySide, bareCeiling(results)));
   if (results.cost) out.push(`\n${formatCost(results.cost)}`);

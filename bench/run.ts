@@ -11,6 +11,7 @@ import { describeMachine, evaluateTargets, formatResults, type Results } from '.
 import { emptySideBySide, roundOrder, type Side } from './side-by-side.ts';
 import { runStatus } from './status.ts';
 import { runStatusPage } from './status-page.ts';
+import { runUptime } from './uptime.ts';
 
 /**
  * `npm run bench`: every workload in a child process of its own, talking to 127.0.0.1 only,
@@ -215,6 +216,19 @@ try {
     const sp = results.statusPage;
     log(
       `  p50 ${Math.round(sp.latencyMs.p50)} ms, p99 ${Math.round(sp.latencyMs.p99)} ms, ${sp.bytes} bytes`,
+    );
+  }
+  if (wants('uptime')) {
+    log(`uptime: a 1-minute check with ${options['uptime-days']} days of history, GET .../uptime?window=90d`);
+    results.uptime = await runUptime({
+      days: options['uptime-days'],
+      requests: options['uptime-requests'],
+      logFile: join(logDir, 'uptime.log'),
+      onProgress: log,
+    });
+    const u = results.uptime;
+    log(
+      `  uptime p50 ${Math.round(u.uptime.p50)} ms, p99 ${Math.round(u.uptime.p99)} ms; sparkline p50 ${Math.round(u.sparkline.p50)} ms, p99 ${Math.round(u.sparkline.p99)} ms`,
     );
   }
   if (wants('cost')) {

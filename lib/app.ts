@@ -60,6 +60,8 @@ import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
 import { createMemoryStreamSlots, type StreamSlots } from './streams/stream-slots.ts';
+import { uptimeRoutes } from './uptime/routes.ts';
+import { createUptimeService } from './uptime/uptime-service.ts';
 
 export { STREAM_ENTITIES } from './compose-feed.ts';
 
@@ -154,6 +156,7 @@ export function createApp(deps: CoreDeps) {
   });
 
   const maintenance = createMaintenanceService({ table: deps.table, clock: deps.clock });
+  const uptime = createUptimeService({ table: deps.table, clock: deps.clock, cursors, checkService });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
   const mcp = composeMcp({
     table: deps.table,
@@ -228,6 +231,7 @@ export function createApp(deps: CoreDeps) {
     ...actions.routes,
     ...incidentRoutes({ incidents }),
     ...composeStatusPages({ table: deps.table, clock: deps.clock }).routes,
+    ...uptimeRoutes({ uptime }),
     ...skills.routes,
     ...mcpRoutes({
       tools: mcp.tools,

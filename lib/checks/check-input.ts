@@ -9,25 +9,12 @@ import {
 import { checkNameSchema } from '../domain/check-name.ts';
 import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from '../domain/reserved-names.ts';
 import { originOf } from '../domain/url-origin.ts';
-import { HTTP_URL_PATTERN } from '../domain/url-patterns.ts';
 import { unredactedUrl } from '../domain/url-redaction.ts';
 import { ValidationError } from '../platform/errors.ts';
+import { httpUrl, sloTarget } from './check-fields.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
-
-const httpUrl = z
-  .string()
-  .max(2048)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an absolute http(s) URL')
-  .meta({ pattern: HTTP_URL_PATTERN, description: 'An absolute http or https URL' });
 
 const settable = z
   .object({
@@ -57,6 +44,7 @@ const settable = z
     interval_seconds: z.number().int().min(1).max(86_400),
     timeout_ms: z.number().int().min(100).max(60_000),
     failure_threshold: z.number().int().min(1).max(100),
+    slo_target: sloTarget.nullable(),
     enabled: z.boolean(),
     config: z.record(z.string(), z.unknown()),
     execution_mode: z.enum(['pull', 'push']),
@@ -177,6 +165,7 @@ type SettableFields = { name: string | null } & Pick<
   | 'timeout_ms'
   | 'failure_threshold'
   | 'enabled'
+  | 'slo_target'
 >;
 
 /** The user-settable definition of a check, after defaults, with its config parsed for its type. */
@@ -252,6 +241,7 @@ export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
     interval_seconds: body.interval_seconds ?? DEFAULTS.interval_seconds,
     timeout_ms: body.timeout_ms ?? DEFAULTS.timeout_ms,
     failure_threshold: body.failure_threshold ?? DEFAULTS.failure_threshold,
+    slo_target: body.slo_target ?? null,
     enabled: body.enabled ?? DEFAULTS.enabled,
     config: body.config ?? DEFAULTS.config,
   });
@@ -294,6 +284,7 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
     interval_seconds: patch.interval_seconds ?? current.interval_seconds,
     timeout_ms: patch.timeout_ms ?? current.timeout_ms,
     failure_threshold: patch.failure_threshold ?? current.failure_threshold,
+    slo_target: patch.slo_target !== undefined ? patch.slo_target : (current.slo_target ?? null),
     enabled: patch.enabled ?? current.enabled,
     config: patch.config ?? current.config,
   });

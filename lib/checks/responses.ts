@@ -33,6 +33,12 @@ export const checkCommonSchema = z.strictObject({
     state: true,
     consecutive_failures: true,
   }).shape,
+  slo_target: z
+    .number()
+    .gt(0)
+    .lt(1)
+    .nullable()
+    .meta({ description: 'The uptime objective (GET /v1/checks/{id}/uptime), or null' }),
   last_result_at: timestampSchema.nullable(),
   next_run_at: timestampSchema.nullable(),
   created_at: timestampSchema,

@@ -53,6 +53,8 @@ export const checkFieldsSchema = z.object({
   interval_seconds: z.number().int(),
   timeout_ms: z.number().int(),
   failure_threshold: z.number().int(),
+  /** The uptime objective (0 < t < 1), or null/absent: none (GET .../uptime's error budget). */
+  slo_target: z.number().nullable().optional(),
   enabled: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -121,7 +121,7 @@ export function downtimeOf(periods: readonly StatePeriod[], windowStartMs: numbe
       if (p.startMs > windowStartMs) incidents += 1;
     }
     const next = periods[i + 1];
-    const ends = !(next && isDownState(next.state));
+    const ends = !(next && isDownState(next.state) && next.startMs === p.endMs);
     if (ends && p.endMs < windowEndMs && spellStart !== undefined && spellStart > windowStartMs) {
       repairedMs += p.endMs - spellStart;
       repaired += 1;

@@ -15,6 +15,7 @@ import type { Prober } from '../probes/types.ts';
 import { createStatusService } from '../status/status-service.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
+import { createUptimeService } from '../uptime/uptime-service.ts';
 import { createBuiltins } from './builtins/index.ts';
 import type { McpTool } from './ports.ts';
 import { createToolCatalog } from './tool-catalog.ts';
@@ -58,6 +59,7 @@ export function composeMcp(deps: McpDeps) {
     prober: deps.prober,
     incidents: deps.incidents,
     maintenance: createMaintenanceService({ table, clock }),
+    uptime: createUptimeService({ table, clock, cursors, checkService: deps.checkService }),
   });
   const tools = createToolCatalog({
     skills: deps.skills,

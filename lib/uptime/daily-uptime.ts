@@ -65,6 +65,17 @@ export async function summedDailyRollups(
   return out;
 }
 
+/** Each of `dates` with its uptime from the summed rollups, null for a day without results. */
+export function dailyBars(
+  dates: readonly string[],
+  daily: ReadonlyMap<string, Rollup>,
+): { date: string; uptime_ratio: number | null }[] {
+  return dates.map((date) => {
+    const r = daily.get(date);
+    return { date, uptime_ratio: r ? uptimeRatio(r.total, r.failures) : null };
+  });
+}
+
 /**
  * Per entity, its uptime of each of the last `days` UTC days (today last; oldest first):
  * successes / results across its checks, 5 decimals, null for a day without results (before it
@@ -82,11 +93,7 @@ export async function entityDailyUptime(
     entityIds.map(async (entityId) => {
       const checks = await entityDailyChecks(deps.table, tenantId, entityId);
       const daily = await summedDailyRollups(deps.table, checks, dates);
-      const bars = dates.map((date) => {
-        const r = daily.get(date);
-        return { date, uptime_ratio: r ? uptimeRatio(r.total, r.failures) : null };
-      });
-      return [entityId, bars] as const;
+      return [entityId, dailyBars(dates, daily)] as const;
     }),
   );
   return new Map(answers);

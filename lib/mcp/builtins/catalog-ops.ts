@@ -230,5 +230,20 @@ export const CATALOG_OPS_MANIFEST = {
       },
       annotations: builtinAnnotations('create_maintenance'),
     },
+    {
+      name: 'get_uptime',
+      description:
+        "Uptime of an entity (its checks' results summed) or of a check over 24h, 7d, 30d or 90d: uptime ratio, results, failures, downtime, incidents, MTTR, latency p50/p95/p99, and a check's SLO target and error budget left.",
+      inputSchema: {
+        type: 'object',
+        properties: {
+          entity_id: { type: 'string', description: 'The entity (ent_…); or check_id' },
+          check_id: { type: 'string', description: 'The check (chk_…); or entity_id' },
+          window: { type: 'string', enum: ['24h', '7d', '30d', '90d'], default: '24h' },
+        },
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('get_uptime'),
+    },
   ],
 } satisfies CreateSkillBody;

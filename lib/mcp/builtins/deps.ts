@@ -12,6 +12,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Prober } from '../../probes/types.ts';
 import type { StatusService } from '../../status/status-service.ts';
+import type { UptimeService } from '../../uptime/uptime-service.ts';
 
 /** The services the built-in tools read and write through: the same ones the HTTP routes use. */
 export interface BuiltinDeps {
@@ -27,6 +28,7 @@ export interface BuiltinDeps {
   prober: Prober;
   incidents: Pick<IncidentService, 'list' | 'acknowledge' | 'addNote'>;
   maintenance: Pick<MaintenanceService, 'list' | 'create'>;
+  uptime: Pick<UptimeService, 'checkUptime' | 'entityUptimeById'>;
 }
 
 /**

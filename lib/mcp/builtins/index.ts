@@ -5,6 +5,7 @@ import { explainEntityState, getBlastRadius } from './graph.ts';
 import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
 import { createMaintenance, listMaintenance } from './maintenance.ts';
 import { getStatusSummary, listIncidents } from './status.ts';
+import { getUptime } from './uptime.ts';
 
 /** Every built-in tool, one definition each: SPEC.md's catalog-ops tools plus get_blast_radius and explain_entity_state. */
 export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
@@ -21,6 +22,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   addIncidentNote,
   listMaintenance,
   createMaintenance,
+  getUptime,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */

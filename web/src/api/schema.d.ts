@@ -999,6 +999,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checks/{id}/uptime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Uptime, downtime, incidents, MTTR, latency percentiles and error budget of a check over a window */
+        get: operations["getCheckUptime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/blueprints/{blueprint_slug}/entities/{slug}/uptime": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Uptime of an entity over a window: its checks' results summed; downtime from its incidents */
+        get: operations["getEntityUptime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/skills": {
         parameters: {
             query?: never;
@@ -1163,6 +1197,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down";
             consecutive_failures: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1203,6 +1239,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down";
             consecutive_failures: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1236,6 +1274,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down";
             consecutive_failures: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1271,6 +1311,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down";
             consecutive_failures: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1307,6 +1349,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down";
             consecutive_failures: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -2070,6 +2114,36 @@ export interface components {
                     duration_seconds: number;
                 }[];
             } | null;
+        };
+        Uptime: {
+            /** @enum {string} */
+            window: "24h" | "7d" | "30d" | "90d";
+            /** @description Successful results / results in the window (results-based), 5 decimals; null without results */
+            uptime_ratio: number | null;
+            results: number;
+            failures: number;
+            /** @description Time in the window spent down or degraded (from transitions; an entity: its incidents) */
+            downtime_seconds: number;
+            /** @description Spells of downtime that started in the window */
+            incidents: number;
+            /** @description Mean length of the spells that started and ended in the window; null when none did */
+            mttr_seconds: number | null;
+            /** @description Latency percentiles of every result (failures too), from rollup histograms (within ~9%) */
+            latency_ms: {
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+            };
+            /** @description The check's slo_target, when it has one */
+            slo_target?: number;
+            /** @description 1 - (1 - uptime_ratio) / (1 - slo_target), 5 decimals: 1 untouched, 0 spent, negative when overspent (not clamped); null without results */
+            error_budget_remaining?: number | null;
+            /** @description The daily windows (7d, 30d, 90d) only: each UTC day of the window, oldest first (today last), with its uptime_ratio (null: no result that day) */
+            days?: {
+                /** Format: date */
+                date: string;
+                uptime_ratio: number | null;
+            }[];
         };
         Skill: {
             /** @description skl_ + a 26-character ULID */
@@ -3870,6 +3944,7 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    slo_target?: number | null;
                     enabled?: boolean;
                     /** @description An absolute http or https URL */
                     target_url: string;
@@ -3904,6 +3979,7 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; tcp checks leave it out */
                     target_url?: null;
@@ -3941,6 +4017,7 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; tls checks leave it out */
                     target_url?: null;
@@ -3980,6 +4057,7 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; dns checks leave it out */
                     target_url?: null;
@@ -4025,6 +4103,7 @@ export interface operations {
                      */
                     timeout_ms?: 5000;
                     failure_threshold?: number;
+                    slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; push checks leave it out */
                     target_url?: null;
@@ -4223,6 +4302,7 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    slo_target?: number | null;
                     enabled?: boolean;
                     config?: {
                         [key: string]: unknown;
@@ -9575,6 +9655,172 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckUptime: {
+        parameters: {
+            query?: {
+                /** @description 24h: the last 24 hours (5-minute rollups); 7d, 30d, 90d: that many UTC days, today included (daily rollups). Default 24h */
+                window?: "24h" | "7d" | "30d" | "90d";
+            };
+            header?: never;
+            path: {
+                /** @description chk_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Uptime"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEntityUptime: {
+        parameters: {
+            query?: {
+                /** @description 24h: the last 24 hours (5-minute rollups); 7d, 30d, 90d: that many UTC days, today included (daily rollups). Default 24h */
+                window?: "24h" | "7d" | "30d" | "90d";
+            };
+            header?: never;
+            path: {
+                blueprint_slug: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Uptime"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description NOT_FOUND */

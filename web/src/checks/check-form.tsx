@@ -38,6 +38,8 @@ export interface CheckDraft {
   expected_value: string;
   nameserver: string;
   grace_seconds: string;
+  /** A ratio, 0 < t < 1 (0.999); blank: no target. */
+  slo_target: string;
 }
 
 /** An empty draft of a type: blank inputs mean "the default". */
@@ -64,6 +66,7 @@ export function emptyDraft(check_type: CheckType): CheckDraft {
     expected_value: '',
     nameserver: '',
     grace_seconds: '',
+    slo_target: '',
   };
 }
 
@@ -76,6 +79,7 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
   d.interval_seconds = str(check.interval_seconds);
   d.failure_threshold = str(check.failure_threshold);
   d.enabled = check.enabled;
+  d.slo_target = str(check.slo_target);
   if (check.check_type !== 'push') d.timeout_ms = str(check.timeout_ms);
   if (check.check_type === 'http') {
     d.target_url = check.target_url;
@@ -144,6 +148,10 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
   const name = d.name.trim();
   if (name) common.name = name;
   else if (editing) common.name = null;
+  // Blank: no target (on edit, null clears one).
+  const slo = num(d.slo_target);
+  if (slo !== undefined) common.slo_target = slo;
+  else if (editing) common.slo_target = null;
   switch (d.check_type) {
     case 'http':
       return {
@@ -345,6 +353,10 @@ export function CheckForm({
             t === 'push'
               ? 'Consecutive failures before it is down; 1 suits push checks'
               : 'Consecutive failures before it is down',
+        })}
+        {text('slo_target', 'SLO target', {
+          placeholder: '0.999',
+          hint: 'Share of results that should succeed, between 0 and 1 (0.999 is 99.9 %); blank: none',
         })}
       </div>
       {t === 'http' ? (

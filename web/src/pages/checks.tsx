@@ -17,6 +17,7 @@ import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { UptimeSection } from '../uptime/uptime-section';
 
 type Check = Schemas['Check'];
 
@@ -388,6 +389,11 @@ function CheckView({ check }: { check: Check }) {
       {check.check_type === 'push' ? (
         <PushInstructions checkId={check.id} intervalSeconds={check.interval_seconds} />
       ) : null}
+      {/* A new result or an edit (the SLO target) changes the figures. */}
+      <UptimeSection
+        subject={{ kind: 'check', id: check.id }}
+        changedAt={`${check.last_result_at} ${check.updated_at}`}
+      />
       <Section title="Recent results">
         <RecentResults checkId={check.id} />
       </Section>

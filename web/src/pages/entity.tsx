@@ -11,6 +11,7 @@ import { IN_MAINTENANCE } from '../maintenance/words';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
+import { UptimeSection } from '../uptime/uptime-section';
 
 /**
  * One entity (route /entities/:blueprint/:slug, where alert messages link): its fields as its
@@ -76,6 +77,10 @@ export function EntityPage() {
         </Section>
         <Relations entity={e} />
       </div>
+      <UptimeSection
+        subject={{ kind: 'entity', blueprint: e.blueprint_slug, slug: e.slug }}
+        changedAt={e.updated_at}
+      />
       <EntityIncidents entityId={e.id} entityState={e.state} />
       <Checks entity={e} />
     </Page>

@@ -1,0 +1,149 @@
+import { useQueries } from '@tanstack/react-query';
+import { api, must } from '../api/client';
+import { useRefreshOnChange } from '../live/refresh';
+import { ErrorNote, Loading } from '../ui/feedback';
+import { Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
+import {
+  barSummary,
+  budgetWords,
+  dayClass,
+  dayWords,
+  downtimeWords,
+  msWords,
+  mttrWords,
+  percent,
+  UPTIME_WINDOWS,
+  type Uptime,
+  type UptimeDay,
+  type UptimeWindow,
+  uptimeWords,
+  WINDOW_WORDS,
+} from './words';
+
+/**
+ * Uptime of a check or an entity (GET .../uptime, docs/api.md "Uptime and SLOs"): a 90-day bar of
+ * daily uptime (the `days` of the 90d answer) and a table of the four windows: uptime, downtime,
+ * incidents, MTTR, latency percentiles and, for a check with an SLO target, the budget left.
+ */
+
+export type UptimeSubject =
+  | { kind: 'check'; id: string }
+  | { kind: 'entity'; blueprint: string; slug: string };
+
+function keyOf(subject: UptimeSubject): string[] {
+  return subject.kind === 'check'
+    ? ['uptime', 'check', subject.id]
+    : ['uptime', 'entity', subject.blueprint, subject.slug];
+}
+
+function read(subject: UptimeSubject, window: UptimeWindow): Promise<Uptime> {
+  const query = { window };
+  if (subject.kind === 'check') {
+    return must(api.GET('/v1/checks/{id}/uptime', { params: { path: { id: subject.id }, query } }));
+  }
+  return must(
+    api.GET('/v1/blueprints/{blueprint_slug}/entities/{slug}/uptime', {
+      params: { path: { blueprint_slug: subject.blueprint, slug: subject.slug }, query },
+    }),
+  );
+}
+
+/** The section; `changedAt` (a check's last result, an entity's update) refreshes it when it moves. */
+export function UptimeSection({ subject, changedAt }: { subject: UptimeSubject; changedAt?: unknown }) {
+  const key = keyOf(subject);
+  useRefreshOnChange(changedAt, [key]);
+  const answers = useQueries({
+    queries: UPTIME_WINDOWS.map((window) => ({
+      queryKey: [...key, window],
+      queryFn: () => read(subject, window),
+    })),
+  });
+  const error = answers.find((a) => a.error)?.error;
+  const rows = answers.map((a) => a.data).filter((u): u is Uptime => u !== undefined);
+  const days = rows.find((u) => u.window === '90d')?.days;
+  const slo = rows.find((u) => u.slo_target !== undefined)?.slo_target;
+  const label = subject.kind === 'check' ? 'Uptime of the check' : 'Uptime of the entity';
+  return (
+    <Section title="Uptime">
+      <ErrorNote error={error} title="The uptime could not be loaded." />
+      {answers.some((a) => a.isPending) ? <Loading what="uptime" /> : null}
+      {days ? <DailyBar days={days} /> : null}
+      {slo !== undefined ? (
+        <p className="muted uptime-slo">
+          SLO target {percent(slo)} of results successful; the error budget is the {percent(1 - slo)} that may
+          fail.
+        </p>
+      ) : null}
+      {rows.length === UPTIME_WINDOWS.length ? (
+        <UptimeTable label={label} rows={rows} withBudget={slo !== undefined} />
+      ) : null}
+      <p className="muted">
+        Uptime counts successful results over all results; downtime is time spent down or degraded
+        {subject.kind === 'entity' ? ' (the entity’s incidents)' : ''}. Latency percentiles are estimates.
+      </p>
+    </Section>
+  );
+}
+
+/** One bar per UTC day, oldest first; colour and a tooltip per day, one sentence for screen readers. */
+function DailyBar({ days }: { days: readonly UptimeDay[] }) {
+  return (
+    <figure className="uptime-bar-figure">
+      <div className="uptime-bar" role="img" aria-label={barSummary(days)}>
+        {days.map((d) => (
+          <span key={d.date} className={dayClass(d)} title={dayWords(d)} data-date={d.date} />
+        ))}
+      </div>
+      <figcaption className="uptime-bar-axis muted">
+        <span>{days.length} days ago</span>
+        <span>today</span>
+      </figcaption>
+    </figure>
+  );
+}
+
+function UptimeTable({ label, rows, withBudget }: { label: string; rows: Uptime[]; withBudget: boolean }) {
+  return (
+    <div className="table-wrap" {...scrollRegion(label)}>
+      <table aria-label={label}>
+        <thead>
+          <tr>
+            <th scope="col">Window</th>
+            <th scope="col">Uptime</th>
+            {withBudget ? <th scope="col">Error budget</th> : null}
+            <th scope="col">Downtime</th>
+            <th scope="col">Incidents</th>
+            <th scope="col">MTTR</th>
+            <th scope="col">p50</th>
+            <th scope="col">p95</th>
+            <th scope="col">p99</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((u) => (
+            <tr key={u.window}>
+              <th scope="row">{WINDOW_WORDS[u.window]}</th>
+              <td>
+                {uptimeWords(u.uptime_ratio)}
+                <span className="muted"> ({resultWords(u)})</span>
+              </td>
+              {withBudget ? <td>{budgetWords(u.error_budget_remaining)}</td> : null}
+              <td>{downtimeWords(u.downtime_seconds, u.incidents)}</td>
+              <td>{u.incidents}</td>
+              <td>{mttrWords(u.mttr_seconds)}</td>
+              <td>{msWords(u.latency_ms.p50)}</td>
+              <td>{msWords(u.latency_ms.p95)}</td>
+              <td>{msWords(u.latency_ms.p99)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function resultWords(u: Uptime): string {
+  const results = `${u.results} result${u.results === 1 ? '' : 's'}`;
+  return u.failures === 0 ? results : `${u.failures} of ${results} failed`;
+}
