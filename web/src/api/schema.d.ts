@@ -1056,7 +1056,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
@@ -1073,8 +1073,19 @@ export interface components {
             headers: {
                 [key: string]: "********";
             };
+            /** @description All must pass; [] when none */
+            assertions: {
+                /** @enum {string} */
+                source: "status" | "body" | "json" | "header" | "latency_ms";
+                path?: string;
+                /** @enum {string} */
+                op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
+                value?: string | number | boolean | null;
+            }[];
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
         };
         TcpCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1096,7 +1107,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
@@ -1108,6 +1119,8 @@ export interface components {
             };
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
         };
         TlsCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1129,7 +1142,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
@@ -1143,6 +1156,8 @@ export interface components {
             };
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
         };
         DnsCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1164,7 +1179,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
@@ -1179,6 +1194,8 @@ export interface components {
             };
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
         };
         PushCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1200,7 +1217,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
@@ -1219,6 +1236,11 @@ export interface components {
             status_code: number;
             latency_ms: number;
             success: boolean;
+            /**
+             * @description A success that is degraded (error_message says why)
+             * @constant
+             */
+            degraded?: true;
             error_message: string;
             checked_at: components["schemas"]["Timestamp"];
             /**
@@ -1229,6 +1251,11 @@ export interface components {
             details?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold
+             * @enum {string}
+             */
+            outcome: "up" | "degraded" | "down";
         };
         Transition: {
             /** @enum {string} */
@@ -3715,6 +3742,18 @@ export interface operations {
                     body?: string | null;
                     expected_status?: number;
                     body_contains?: string;
+                    assertions?: {
+                        /** @enum {string} */
+                        source: "status" | "body" | "json" | "header" | "latency_ms";
+                        /** @description json: a path in dotted form ($.a.b[0]); header: the header name */
+                        path?: string;
+                        /** @enum {string} */
+                        op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
+                        /** @description What to compare with: a number for lt/lte/gt/gte, an RE2 regular expression for matches, true or false (default true) for exists */
+                        value?: string | number | boolean | null;
+                    }[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -3749,6 +3788,10 @@ export interface operations {
                      * @constant
                      */
                     body_contains?: "";
+                    /** @description Only http checks assert; tcp checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -3786,6 +3829,10 @@ export interface operations {
                      * @constant
                      */
                     body_contains?: "";
+                    /** @description Only http checks assert; tls checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -3825,6 +3872,10 @@ export interface operations {
                      * @constant
                      */
                     body_contains?: "";
+                    /** @description Only http checks assert; dns checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -3865,6 +3916,9 @@ export interface operations {
                      * @constant
                      */
                     body_contains?: "";
+                    /** @description Only http checks assert; push checks leave it out */
+                    assertions?: unknown[];
+                    degraded_latency_ms?: null;
                     /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     /**
@@ -4067,6 +4121,18 @@ export interface operations {
                     body?: string | null;
                     expected_status?: number;
                     body_contains?: string;
+                    assertions?: {
+                        /** @enum {string} */
+                        source: "status" | "body" | "json" | "header" | "latency_ms";
+                        /** @description json: a path in dotted form ($.a.b[0]); header: the header name */
+                        path?: string;
+                        /** @enum {string} */
+                        op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
+                        /** @description What to compare with: a number for lt/lte/gt/gte, an RE2 regular expression for matches, true or false (default true) for exists */
+                        value?: string | number | boolean | null;
+                    }[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     timeout_ms?: number;
@@ -4680,7 +4746,7 @@ export interface operations {
                                 /** @enum {string} */
                                 check_type: "http" | "tcp" | "tls" | "dns" | "push";
                                 /** @enum {string} */
-                                state: "unknown" | "up" | "down";
+                                state: "unknown" | "up" | "down" | "degraded";
                             }[];
                         }[];
                         total: number;
