@@ -29,7 +29,6 @@ export const MAX_PATTERN_LENGTH = 512;
 /** RE2 program instructions a pattern may compile to (as for tool input schemas). */
 export const MAX_PATTERN_INSTRUCTIONS = 1000;
 const MAX_PATH_LENGTH = 256;
-const MAX_PATH_SEGMENTS = 32;
 
 export type AssertionValue = string | number | boolean | null;
 
@@ -47,8 +46,9 @@ const SEGMENT = /^(?:\.([A-Za-z_$][\w$-]*)|\[(\d{1,9})\])/;
 
 /**
  * A json path in the dotted form `$.a.b[0]` as its segments, or undefined when it is not one.
- * Only the dotted form (names and indexes): filters, wildcards and recursive descent would make a
- * check's cost depend on the body, and one value per assertion is what the ops compare.
+ * Only the dotted form (names and indexes), at most 256 characters: filters, wildcards and
+ * recursive descent would make a check's cost depend on the body, and one value per assertion is
+ * what the ops compare; a small walker does it (lib/probes/assertions.ts).
  */
 export function parseJsonPath(path: string): PathSegment[] | undefined {
   if (!path.startsWith('$') || path.length > MAX_PATH_LENGTH) return undefined;
@@ -60,7 +60,7 @@ export function parseJsonPath(path: string): PathSegment[] | undefined {
     segments.push(match[1] ?? Number(match[2]));
     rest = rest.slice(match[0].length);
   }
-  return segments.length <= MAX_PATH_SEGMENTS ? segments : undefined;
+  return segments;
 }
 
 /** The RE2 program of a pattern, or why it is refused (syntax RE2 cannot run linearly, or too large). */
@@ -89,9 +89,9 @@ export function assertionProblem(a: HttpAssertion): [string, string] | undefined
   if (pathed && a.path === undefined) return ['path', `required for ${a.source} assertions`];
   if (!pathed && a.path !== undefined) return ['path', `only json and header assertions take a path`];
   if (a.source === 'json' && !parseJsonPath(a.path ?? '')) {
-    return ['path', 'must be a json path in dotted form, e.g. $.data.items[0].status'];
+    return ['path', JSON_PATH_MESSAGE];
   }
-  if (a.source === 'header' && !HEADER_NAME.test(a.path ?? '')) return ['path', 'must be a header name'];
+  if (a.source === 'header' && !HEADER_NAME.test(a.path ?? '')) return ['path', HEADER_NAME_MESSAGE];
   if (a.op === 'exists') {
     if (a.value !== undefined && typeof a.value !== 'boolean') {
       return ['value', 'exists takes true (the default) or false'];
@@ -112,25 +112,75 @@ export function assertionProblem(a: HttpAssertion): [string, string] | undefined
 
 const valueSchema = z.union([z.string().max(1024), z.number(), z.boolean(), z.null()]);
 
-/** One assertion as requests send it (each validated whole: assertionProblem). */
-export const assertionInputSchema = z
-  .strictObject({
-    source: z.enum(ASSERTION_SOURCES),
+/** The json path syntax parseJsonPath reads, for the document (the parser is the rule). */
+const JSON_PATH_PATTERN = '^\\$(?:\\.[A-Za-z_$][A-Za-z0-9_$-]*|\\[[0-9]{1,9}\\])*$';
+const JSON_PATH_MESSAGE = 'must be a json path in dotted form, e.g. $.data.items[0].status';
+const HEADER_NAME_MESSAGE = 'must be a header name';
+const pathSchemas = {
+  plain: {},
+  json: {
     path: z
       .string()
       .max(MAX_PATH_LENGTH)
-      .optional()
-      .meta({ description: 'json: a path in dotted form ($.a.b[0]); header: the header name' }),
-    op: z.enum(ASSERTION_OPS),
-    value: valueSchema.optional().meta({
-      description:
-        'What to compare with: a number for lt/lte/gt/gte, an RE2 regular expression for matches, true or false (default true) for exists',
-    }),
-  })
+      .regex(new RegExp(JSON_PATH_PATTERN), { error: JSON_PATH_MESSAGE })
+      .meta({ description: 'A json path in dotted form: $.data.items[0].status' }),
+  },
+  header: {
+    path: z
+      .string()
+      .regex(HEADER_NAME, { error: HEADER_NAME_MESSAGE })
+      .meta({ description: 'The header name (any case)' }),
+  },
+} as const;
+const sourceSchemas = {
+  plain: z.enum(['status', 'body', 'latency_ms']),
+  json: z.literal('json'),
+  header: z.literal('header'),
+} as const;
+const opShapes = [
+  { op: z.enum(['eq', 'ne', 'contains', 'not_contains']), value: valueSchema },
+  { op: z.enum(['lt', 'lte', 'gt', 'gte']), value: z.number() },
+  {
+    op: z.literal('matches'),
+    value: z
+      .string()
+      .max(MAX_PATTERN_LENGTH)
+      .meta({ description: 'An RE2 regular expression (no lookaround or backreferences)' }),
+  },
+  {
+    op: z.literal('exists'),
+    value: z.boolean().optional().meta({ description: 'true (the default): must exist; false: must not' }),
+  },
+] as const;
+
+/**
+ * One assertion as requests send it: one shape per kind of source (json and header take a path,
+ * the others none) and kind of op (numbers for lt/lte/gt/gte, a regex for matches, a boolean or
+ * nothing for exists), so the document states them; a refusal names the field (assertionProblem).
+ */
+export const assertionInputSchema = z
+  .union(
+    (['plain', 'json', 'header'] as const).flatMap((kind) =>
+      opShapes.map((shape) =>
+        z.strictObject({ source: sourceSchemas[kind], ...pathSchemas[kind], ...shape }),
+      ),
+    ) as unknown as [z.ZodType<HttpAssertion>, ...z.ZodType<HttpAssertion>[]],
+    {
+      error: (issue) => {
+        if (issue.code !== 'invalid_union') return undefined;
+        const parsed = storedAssertionSchema.safeParse(issue.input);
+        if (!parsed.success) return 'must be {source, path?, op, value?} with a known source and op';
+        const problem = assertionProblem(parsed.data);
+        return problem ? `${problem[0]}: ${problem[1]}` : 'is not a valid assertion';
+      },
+    },
+  )
   .superRefine((a, ctx) => {
+    // What the document cannot state: a pattern RE2 refuses or that compiles too large.
     const problem = assertionProblem(a);
     if (problem) ctx.addIssue({ code: 'custom', path: [problem[0]], message: problem[1] });
-  });
+  })
+  .meta({ id: 'HttpAssertion' });
 
 export const assertionsInputSchema = z
   .array(assertionInputSchema)

