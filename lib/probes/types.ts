@@ -1,7 +1,7 @@
+import type { HttpAssertion } from '../domain/http-assertions.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { HttpTransport } from '../platform/egress.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
-import type { HttpAssertion } from '../domain/http-assertions.ts';
 
 /**
  * What a probe runs: one definition per pull check type, flattened from the check record

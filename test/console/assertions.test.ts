@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ConsoleRig,
@@ -27,7 +27,7 @@ const target: Server = createServer((_req, res) => {
   }, 300);
 });
 
-async function choose(page: Page, label: string | RegExp, option: string | { label: string }) {
+async function choose(page: Page | Locator, label: string | RegExp, option: string | { label: string }) {
   await page.getByLabel(label).selectOption(option);
 }
 

@@ -159,7 +159,9 @@ describe('validation at the boundary', () => {
 
   it('refuses each malformed shape with the field it names', () => {
     expect(problem({ source: 'json', op: 'exists' })).toMatch(/path: required/);
-    expect(problem({ source: 'status', path: '$.a', op: 'eq', value: 1 })).toMatch(/Unrecognized key: "path"/);
+    expect(problem({ source: 'status', path: '$.a', op: 'eq', value: 1 })).toMatch(
+      /Unrecognized key: "path"/,
+    );
     expect(problem({ source: 'json', path: 'a.b', op: 'exists' })).toMatch(/path: must be a json path/);
     expect(problem({ source: 'header', path: 'bad header', op: 'exists' })).toMatch(
       /^path: must be a header/,

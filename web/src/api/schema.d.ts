@@ -1228,6 +1228,101 @@ export interface components {
                 grace_seconds?: number;
             };
         };
+        HttpAssertion: {
+            /** @enum {string} */
+            source: "status" | "body" | "latency_ms";
+            /** @enum {string} */
+            op: "eq" | "ne" | "contains" | "not_contains";
+            value: string | number | boolean | null;
+        } | {
+            /** @enum {string} */
+            source: "status" | "body" | "latency_ms";
+            /** @enum {string} */
+            op: "lt" | "lte" | "gt" | "gte";
+            value: number;
+        } | {
+            /** @enum {string} */
+            source: "status" | "body" | "latency_ms";
+            /** @constant */
+            op: "matches";
+            /** @description An RE2 regular expression (no lookaround or backreferences) */
+            value: string;
+        } | {
+            /** @enum {string} */
+            source: "status" | "body" | "latency_ms";
+            /** @constant */
+            op: "exists";
+            /** @description true (the default): must exist; false: must not */
+            value?: boolean;
+        } | {
+            /** @constant */
+            source: "json";
+            /** @description A json path in dotted form: $.data.items[0].status */
+            path: string;
+            /** @enum {string} */
+            op: "eq" | "ne" | "contains" | "not_contains";
+            value: string | number | boolean | null;
+        } | {
+            /** @constant */
+            source: "json";
+            /** @description A json path in dotted form: $.data.items[0].status */
+            path: string;
+            /** @enum {string} */
+            op: "lt" | "lte" | "gt" | "gte";
+            value: number;
+        } | {
+            /** @constant */
+            source: "json";
+            /** @description A json path in dotted form: $.data.items[0].status */
+            path: string;
+            /** @constant */
+            op: "matches";
+            /** @description An RE2 regular expression (no lookaround or backreferences) */
+            value: string;
+        } | {
+            /** @constant */
+            source: "json";
+            /** @description A json path in dotted form: $.data.items[0].status */
+            path: string;
+            /** @constant */
+            op: "exists";
+            /** @description true (the default): must exist; false: must not */
+            value?: boolean;
+        } | {
+            /** @constant */
+            source: "header";
+            /** @description The header name (any case) */
+            path: string;
+            /** @enum {string} */
+            op: "eq" | "ne" | "contains" | "not_contains";
+            value: string | number | boolean | null;
+        } | {
+            /** @constant */
+            source: "header";
+            /** @description The header name (any case) */
+            path: string;
+            /** @enum {string} */
+            op: "lt" | "lte" | "gt" | "gte";
+            value: number;
+        } | {
+            /** @constant */
+            source: "header";
+            /** @description The header name (any case) */
+            path: string;
+            /** @constant */
+            op: "matches";
+            /** @description An RE2 regular expression (no lookaround or backreferences) */
+            value: string;
+        } | {
+            /** @constant */
+            source: "header";
+            /** @description The header name (any case) */
+            path: string;
+            /** @constant */
+            op: "exists";
+            /** @description true (the default): must exist; false: must not */
+            value?: boolean;
+        };
         Result: {
             /** @description res_ + a 26-character ULID */
             id: string;
@@ -3742,16 +3837,7 @@ export interface operations {
                     body?: string | null;
                     expected_status?: number;
                     body_contains?: string;
-                    assertions?: {
-                        /** @enum {string} */
-                        source: "status" | "body" | "json" | "header" | "latency_ms";
-                        /** @description json: a path in dotted form ($.a.b[0]); header: the header name */
-                        path?: string;
-                        /** @enum {string} */
-                        op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
-                        /** @description What to compare with: a number for lt/lte/gt/gte, an RE2 regular expression for matches, true or false (default true) for exists */
-                        value?: string | number | boolean | null;
-                    }[];
+                    assertions?: components["schemas"]["HttpAssertion"][];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
                     interval_seconds?: number;
@@ -4121,16 +4207,7 @@ export interface operations {
                     body?: string | null;
                     expected_status?: number;
                     body_contains?: string;
-                    assertions?: {
-                        /** @enum {string} */
-                        source: "status" | "body" | "json" | "header" | "latency_ms";
-                        /** @description json: a path in dotted form ($.a.b[0]); header: the header name */
-                        path?: string;
-                        /** @enum {string} */
-                        op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
-                        /** @description What to compare with: a number for lt/lte/gt/gte, an RE2 regular expression for matches, true or false (default true) for exists */
-                        value?: string | number | boolean | null;
-                    }[];
+                    assertions?: components["schemas"]["HttpAssertion"][];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
                     /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */

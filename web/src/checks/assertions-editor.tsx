@@ -77,7 +77,7 @@ export function AssertionsEditor({
         const n = i + 1;
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity besides their place
-          <div className="assertion-row" key={i} role="group" aria-label={`Assertion ${n}`}>
+          <fieldset className="assertion-row" key={i} aria-label={`Assertion ${n}`}>
             <label>
               Source
               <select value={row.source} onChange={(e) => update(i, 'source')(e.target.value)}>
@@ -121,7 +121,7 @@ export function AssertionsEditor({
                 {rowError}
               </p>
             ) : null}
-          </div>
+          </fieldset>
         );
       })}
       {listError ? (
