@@ -17,7 +17,7 @@ import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
  * The status board's index items that go with every state change are entity-state-index-items.ts's.
  */
 
-const checkStateValue = z.enum(['unknown', 'up', 'down']);
+const checkStateValue = z.enum(['unknown', 'up', 'down', 'degraded']);
 
 /** The catalog's view of an entity item (what the API shows, plus its optimistic-lock `version`). */
 export const entitySchema = z.object({
@@ -277,7 +277,7 @@ export function entityUnchangedOp(tenantId: string, entity: EntityState): WriteO
 /** What a check write changes on its entity item; without `condition` (e.g. a plan limit) it must exist. */
 export interface EntityChecksChange {
   state: EntityState['state'];
-  checkStates: Record<string, 'unknown' | 'up' | 'down'>;
+  checkStates: Record<string, 'unknown' | 'up' | 'down' | 'degraded'>;
   /** The entity transition that moved `state`, when it moved. */
   lastTransitionId?: string | undefined;
   /** check_count change: check create (+1) and delete (-1). */

@@ -16,13 +16,15 @@ import { type Item, MAX_QUERY_LIMIT, type Table, type WriteOp } from '../store/t
  * slot's transitions. A healthy slot is one put for up to 100 checks.
  */
 
-const checkStates = z.enum(['unknown', 'up', 'down']);
+const checkStates = z.enum(['unknown', 'up', 'down', 'degraded']);
 
 /** One member's result in a slot: short names, since each is stored once per check and minute. */
 export const cellResultEntrySchema = z.object({
   /** The check id. */
   c: z.string(),
   ok: z.boolean(),
+  /** A degraded success (`e` says why); absent otherwise. */
+  g: z.boolean().optional(),
   /** status_code */
   s: z.number().int(),
   /** latency_ms */

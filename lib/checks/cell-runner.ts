@@ -102,6 +102,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
           (proberFor?.(member.id) ?? deps.prober)(probe).then(({ outcome, startedMs }) => ({
             c: member.id,
             ok: outcome.success,
+            ...(outcome.degraded ? { g: true } : {}),
             s: outcome.status_code,
             l: Math.max(0, Math.round(outcome.latency_ms)),
             o: startedMs - slotMs,
@@ -140,7 +141,11 @@ export function createCellRunner(deps: CellRunnerDeps) {
       }
       const evaluation = evaluateCellSlot(
         before,
-        pending.map((entry) => ({ check_id: entry.c, success: entry.ok })),
+        pending.map((entry) => ({
+          check_id: entry.c,
+          success: entry.ok,
+          ...(entry.g ? { degraded: true, message: entry.e } : {}),
+        })),
         thresholds,
       );
       if (!evaluation.changed) return recorded;

@@ -79,6 +79,7 @@ export function memberResult(slot: CellResultsRecord, checkId: string): ResultRe
     status_code: entry.s,
     latency_ms: entry.l,
     success: entry.ok,
+    ...(entry.g ? { degraded: true } : {}),
     error_message: entry.e ?? '',
     checked_at: isoTime(slotMs + entry.o),
     ...(entry.d ? { details: entry.d } : {}),

@@ -7,11 +7,15 @@ import {
   scheduleProblem,
 } from '../domain/check-config.ts';
 import { checkNameSchema } from '../domain/check-name.ts';
-import { isAllowedKey, RESERVED_NAME_MESSAGE, RESERVED_NAMES } from '../domain/reserved-names.ts';
+import {
+  assertionsInputSchema,
+  degradedLatencySchema,
+  type HttpAssertion,
+} from '../domain/http-assertions.ts';
 import { originOf } from '../domain/url-origin.ts';
-import { unredactedUrl } from '../domain/url-redaction.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { httpUrl, sloTarget } from './check-fields.ts';
+import { httpHeaders, sloTarget } from './check-fields.ts';
+import { httpUrl, writtenUrl } from './check-url-input.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
@@ -23,24 +27,15 @@ const settable = z
       .meta({ description: 'null: no name of its own, the derived one is shown (the default)' }),
     target_url: httpUrl.nullable(),
     method: z.enum(HTTP_METHODS),
-    headers: z
-      .record(
-        z
-          .string()
-          .min(1)
-          .max(256)
-          .refine(isAllowedKey, RESERVED_NAME_MESSAGE)
-          .meta({ not: { enum: [...RESERVED_NAMES] } }),
-        z.string().max(8192),
-      )
-      .refine((h) => Object.keys(h).length <= 20, { message: 'at most 20 headers' })
-      .meta({ maxProperties: 20 }),
+    headers: httpHeaders,
     body: z
       .string()
       .max(64 * 1024)
       .nullable(),
     expected_status: z.number().int().min(100).max(599),
     body_contains: z.string().max(1024),
+    assertions: assertionsInputSchema,
+    degraded_latency_ms: degradedLatencySchema,
     interval_seconds: z.number().int().min(1).max(86_400),
     timeout_ms: z.number().int().min(100).max(60_000),
     failure_threshold: z.number().int().min(1).max(100),
@@ -57,6 +52,8 @@ export const DEFAULTS = {
   body: null,
   expected_status: 200,
   body_contains: '',
+  assertions: [] as HttpAssertion[],
+  degraded_latency_ms: null,
   interval_seconds: 60,
   timeout_ms: 5000,
   failure_threshold: 3,
@@ -78,6 +75,7 @@ const notHttp = (type: CheckType) => ({
     'expect a status',
   ),
   body_contains: httpOnly(z.literal('', { error: 'only http checks read a body' }), type, 'read a body'),
+  assertions: httpOnly(z.array(z.never()).max(0, { error: 'only http checks assert' }), type, 'assert'),
   execution_mode: z.literal('pull', { error: `${type} checks use execution_mode "pull"` }).optional(),
 });
 const common = { entity_id: z.string().min(1) } as const;
@@ -134,6 +132,7 @@ export const createCheckBody = z.discriminatedUnion(
         .optional()
         .meta({ description: 'Push checks are not probed: leave it out' }),
       config: configSchemas.push.optional(),
+      degraded_latency_ms: z.null({ error: 'push checks are not probed' }).optional(),
       execution_mode: z.literal('push', { error: 'push checks use execution_mode "push"' }).optional(),
       interval_seconds: pushInterval,
     }),
@@ -152,7 +151,11 @@ export const updateCheckBody = z
 export type UpdateCheckBody = z.infer<typeof updateCheckBody>;
 
 /** The user-settable fields of a check besides its type and config. */
-type SettableFields = { name: string | null } & Pick<
+type SettableFields = {
+  name: string | null;
+  assertions: HttpAssertion[];
+  degraded_latency_ms: number | null;
+} & Pick<
   CheckRecord,
   | 'execution_mode'
   | 'target_url'
@@ -192,11 +195,15 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
     if (Object.keys(def.headers).length > 0) fail('headers', 'only http checks send headers');
     if (def.method !== 'GET') fail('method', 'only http checks have a method');
     if (def.body_contains !== '') fail('body_contains', 'only http checks read a body');
+    if (def.assertions.length > 0) fail('assertions', 'only http checks assert');
     if (def.expected_status !== DEFAULTS.expected_status) {
       fail('expected_status', 'only http checks expect a status');
     }
     if (def.check_type === 'push' && def.timeout_ms !== DEFAULTS.timeout_ms) {
       fail('timeout_ms', 'push checks are not probed');
+    }
+    if (def.check_type === 'push' && def.degraded_latency_ms !== null) {
+      fail('degraded_latency_ms', 'push checks are not probed');
     }
   }
   const { check_type, config, ...fields } = def;
@@ -213,18 +220,6 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
   return { ...fields, ...parsed.data };
 }
 
-/** The target URL a write stores: an echo of the read-only view keeps the stored URL; another `********` is a 400. */
-function writtenUrl(given: string | null, stored: string | null): string | null {
-  if (given === null) return null;
-  return (
-    unredactedUrl(given, stored) ??
-    fail(
-      'target_url',
-      `${REDACTED} stands for a hidden part of the stored URL: send the URL back unchanged or give it in full`,
-    )
-  );
-}
-
 /** A definition from a create body: defaults filled, execution_mode derived, rules applied. */
 export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
   const execution_mode = body.execution_mode ?? (body.check_type === 'push' ? 'push' : 'pull');
@@ -238,6 +233,8 @@ export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
     body: body.body ?? DEFAULTS.body,
     expected_status: body.expected_status ?? DEFAULTS.expected_status,
     body_contains: body.body_contains ?? DEFAULTS.body_contains,
+    assertions: body.assertions ?? DEFAULTS.assertions,
+    degraded_latency_ms: body.degraded_latency_ms ?? DEFAULTS.degraded_latency_ms,
     interval_seconds: body.interval_seconds ?? DEFAULTS.interval_seconds,
     timeout_ms: body.timeout_ms ?? DEFAULTS.timeout_ms,
     failure_threshold: body.failure_threshold ?? DEFAULTS.failure_threshold,
@@ -281,6 +278,11 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
     body: patch.body !== undefined ? patch.body : current.body,
     expected_status: patch.expected_status ?? current.expected_status,
     body_contains: patch.body_contains ?? current.body_contains,
+    assertions: patch.assertions ?? current.assertions ?? DEFAULTS.assertions,
+    degraded_latency_ms:
+      patch.degraded_latency_ms !== undefined
+        ? patch.degraded_latency_ms
+        : (current.degraded_latency_ms ?? null),
     interval_seconds: patch.interval_seconds ?? current.interval_seconds,
     timeout_ms: patch.timeout_ms ?? current.timeout_ms,
     failure_threshold: patch.failure_threshold ?? current.failure_threshold,

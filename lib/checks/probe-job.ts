@@ -22,6 +22,8 @@ export type ProbeJob = z.infer<typeof probeJobSchema>;
 
 /** The probe definition of a pull check: http fields at the top level, the typed config spread in. */
 export function probeDefinition(check: CheckDefinitionRecord): ProbeDefinition | undefined {
+  const slow =
+    typeof check.degraded_latency_ms === 'number' ? { degraded_latency_ms: check.degraded_latency_ms } : {};
   switch (check.check_type) {
     case 'http':
       return {
@@ -32,14 +34,16 @@ export function probeDefinition(check: CheckDefinitionRecord): ProbeDefinition |
         ...(check.body !== null ? { body: check.body } : {}),
         expected_status: check.expected_status,
         body_contains: check.body_contains,
+        ...(check.assertions?.length ? { assertions: check.assertions } : {}),
         timeout_ms: check.timeout_ms,
+        ...slow,
       };
     case 'tcp':
-      return { check_type: 'tcp', ...check.config, timeout_ms: check.timeout_ms };
+      return { check_type: 'tcp', ...check.config, timeout_ms: check.timeout_ms, ...slow };
     case 'tls':
-      return { check_type: 'tls', ...check.config, timeout_ms: check.timeout_ms };
+      return { check_type: 'tls', ...check.config, timeout_ms: check.timeout_ms, ...slow };
     case 'dns':
-      return { check_type: 'dns', ...check.config, timeout_ms: check.timeout_ms };
+      return { check_type: 'dns', ...check.config, timeout_ms: check.timeout_ms, ...slow };
     case 'push':
       return undefined;
   }
@@ -107,6 +111,7 @@ export async function runProbeJob(
   return deps.recorder.record({
     ...common,
     success: outcome.success,
+    ...(outcome.degraded ? { degraded: true } : {}),
     status_code: outcome.status_code,
     latency_ms: outcome.latency_ms,
     error_message: outcome.error_message,

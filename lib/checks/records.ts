@@ -60,13 +60,29 @@ export function publicCheck(check: CheckRecord, options: { readOnly: boolean }) 
         body: check.body,
         expected_status: check.expected_status,
         body_contains: check.body_contains,
+        assertions: check.assertions ?? [],
         timeout_ms: check.timeout_ms,
+        degraded_latency_ms: check.degraded_latency_ms ?? null,
       };
     case 'push':
       return { check_type: check.check_type, ...common, config: check.config };
     default:
-      return { check_type: check.check_type, ...common, config: check.config, timeout_ms: check.timeout_ms };
+      return {
+        check_type: check.check_type,
+        ...common,
+        config: check.config,
+        timeout_ms: check.timeout_ms,
+        degraded_latency_ms: check.degraded_latency_ms ?? null,
+      };
   }
+}
+
+/** What a result says of its check: down (failed), degraded (a degraded success) or up. */
+export function resultOutcome(
+  result: Pick<ResultRecord, 'success' | 'degraded'>,
+): 'up' | 'degraded' | 'down' {
+  if (!result.success) return 'down';
+  return result.degraded ? 'degraded' : 'up';
 }
 
 /** A result as returned. */
@@ -77,6 +93,8 @@ export function publicResult(result: ResultRecord) {
     status_code: result.status_code,
     latency_ms: result.latency_ms,
     success: result.success,
+    ...(result.success && result.degraded ? { degraded: true as const } : {}),
+    outcome: resultOutcome(result),
     error_message: result.error_message,
     checked_at: result.checked_at,
     ...(result.synthetic ? { synthetic: true } : {}),

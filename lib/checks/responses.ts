@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { configSchemas } from '../domain/check-config.ts';
+import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { CHECK_TYPES, checkRecordFieldsSchema, resultSchema, transitionSchema } from './records.ts';
@@ -48,6 +49,7 @@ export const checkCommonSchema = z.strictObject({
 const probeTimeout = checkRecordFieldsSchema.shape.timeout_ms.meta({
   description: 'How long a probe may take (ms)',
 });
+const degradedLatency = { degraded_latency_ms: degradedLatencySchema };
 
 const httpCheckSchema = checkCommonSchema
   .extend({
@@ -60,7 +62,9 @@ const httpCheckSchema = checkCommonSchema
     ...checkRecordFieldsSchema.pick({ method: true, body: true, expected_status: true, body_contains: true })
       .shape,
     headers: z.record(z.string(), z.literal(REDACTED)).meta({ description: 'Values are always redacted' }),
+    assertions: z.array(storedAssertionSchema).meta({ description: 'All must pass; [] when none' }),
     timeout_ms: probeTimeout,
+    ...degradedLatency,
   })
   .meta({ id: 'HttpCheck' });
 
@@ -72,6 +76,7 @@ const configuredCheck = <T extends 'tcp' | 'tls' | 'dns'>(type: T, id: string) =
       execution_mode: z.literal('pull'),
       config: configSchemas[type],
       timeout_ms: probeTimeout,
+      ...degradedLatency,
     })
     .meta({ id });
 
@@ -97,6 +102,14 @@ export const publicResultSchema = z
     id: idSchema('res'),
     check_id: idSchema('chk'),
     checked_at: timestampSchema,
+    degraded: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'A success that is degraded (error_message says why)' }),
+    outcome: z.enum(['up', 'degraded', 'down']).meta({
+      description:
+        'down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold',
+    }),
     synthetic: z
       .literal(true)
       .optional()

@@ -17,6 +17,8 @@ export const resultSchema = z.object({
   status_code: z.number().int(),
   latency_ms: z.number().int(),
   success: z.boolean(),
+  /** A degraded success (its error_message says why); absent otherwise. */
+  degraded: z.boolean().optional(),
   error_message: z.string(),
   checked_at: z.string(),
   /** Recorded by the service (dead man's switch) rather than probed or pushed. */

@@ -26,6 +26,8 @@ export interface ResultInput {
   tenantId: string;
   checkId: string;
   success: boolean;
+  /** A degraded success (error_message says why). */
+  degraded?: boolean;
   status_code: number;
   latency_ms: number;
   error_message: string;
@@ -99,6 +101,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       status_code: input.status_code,
       latency_ms: Math.max(0, Math.round(input.latency_ms)),
       success: input.success,
+      ...(input.success && input.degraded ? { degraded: true } : {}),
       error_message: input.error_message,
       checked_at: checkedAt,
       ...(input.synthetic ? { synthetic: true } : {}),
@@ -106,7 +109,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     };
     const applied = applyResult(
       { state: current.state, consecutive_failures: current.consecutive_failures },
-      { success: input.success },
+      { success: input.success, degraded: input.degraded, message: input.error_message },
       check.failure_threshold,
     );
     const lastResultAt =

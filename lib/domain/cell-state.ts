@@ -30,7 +30,7 @@ export interface CellSlotEvaluation {
  */
 export function evaluateCellSlot(
   states: MemberStates,
-  outcomes: readonly { check_id: string; success: boolean }[],
+  outcomes: readonly { check_id: string; success: boolean; degraded?: boolean; message?: string }[],
   thresholds: Readonly<Record<string, number>>,
 ): CellSlotEvaluation {
   const next: Record<string, CheckStateSnapshot> = { ...states };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { type CheckConfig, HTTP_METHODS, storedCheckConfigSchema } from './check-config.ts';
+import { storedAssertionSchema } from './http-assertions.ts';
 import { currentRollupSchema } from './rollup-bucket.ts';
 
 /**
@@ -8,7 +9,7 @@ import { currentRollupSchema } from './rollup-bucket.ts';
  * with it, the two joined. lib/checks/check-items.ts stores them.
  */
 
-const checkState = z.enum(['unknown', 'up', 'down']);
+const checkState = z.enum(['unknown', 'up', 'down', 'degraded']);
 
 /** The definition's fields besides `check_type` and `config` (typed together: lib/domain/check-config.ts). */
 export const checkFieldsSchema = z.object({
@@ -50,6 +51,10 @@ export const checkFieldsSchema = z.object({
   body: z.string().nullable(),
   expected_status: z.number().int(),
   body_contains: z.string(),
+  /** http: what the response must also satisfy (lib/domain/http-assertions.ts); absent on checks without any. */
+  assertions: z.array(storedAssertionSchema).optional(),
+  /** A success slower than this is degraded; absent or null: never (pull checks). */
+  degraded_latency_ms: z.number().int().nullable().optional(),
   interval_seconds: z.number().int(),
   timeout_ms: z.number().int(),
   failure_threshold: z.number().int(),

@@ -3,11 +3,11 @@
  * Pure: the caller loads the snapshot, applies one result and stores `next`.
  */
 
-/** Every state an entity can be in; a single check is only ever unknown, up or down. */
+/** Every state an entity or a check can be in. */
 export type State = 'up' | 'down' | 'degraded' | 'unknown';
 
-/** The states a single check can be in. */
-export type CheckState = Extract<State, 'unknown' | 'up' | 'down'>;
+/** The states a single check can be in: all of them (degraded since issue 29: a slow or near-expiry success). */
+export type CheckState = State;
 
 export interface CheckStateSnapshot {
   state: CheckState;
@@ -26,9 +26,10 @@ export interface AppliedResult {
  * Applies one check result to a snapshot and returns the next snapshot.
  *
  * Rules (where SPEC.md is silent, the choice is marked):
- * - Any success → up, counter 0 (down → up is a recovery).
+ * - Any success → up, counter 0 (down → up is a recovery); a degraded success (slower than
+ *   degraded_latency_ms, a certificate inside its expiry threshold) → degraded, counter 0.
  * - A failure increments the counter; when the counter reaches `failureThreshold` the check is down.
- * - Below the threshold a failure keeps the state: up stays up, and (choice) unknown stays unknown,
+ * - Below the threshold a failure keeps the state: up stays up, degraded stays degraded, and (choice) unknown stays unknown,
  *   because a check that has never succeeded has shown no evidence of being up. So "unknown until
  *   its first result" means until its first *decisive* result: a success, or failures reaching the
  *   threshold.
@@ -40,11 +41,19 @@ export interface AppliedResult {
  */
 export function applyResult(
   snapshot: CheckStateSnapshot,
-  result: { success: boolean },
+  result: { success: boolean; degraded?: boolean | undefined; message?: string | undefined },
   failureThreshold: number,
 ): AppliedResult {
   if (!Number.isInteger(failureThreshold) || failureThreshold < 1) {
     throw new RangeError(`failure threshold must be an integer >= 1, got ${failureThreshold}`);
+  }
+  if (result.success && result.degraded) {
+    const next: CheckStateSnapshot = { state: 'degraded', consecutive_failures: 0 };
+    return {
+      next,
+      changed: snapshot.state !== 'degraded',
+      reason: `degraded: ${result.message || 'check degraded'}`,
+    };
   }
   if (result.success) {
     const next: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };

@@ -1,5 +1,7 @@
 import { ZodError } from 'zod';
 import { readEntityById } from '../catalog/entity-items.ts';
+import { cellResultsPage } from '../checks/cell-result-items.ts';
+import { memberResult } from '../checks/cell-view.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
 import { latestResults } from '../checks/result-items.ts';
@@ -50,10 +52,23 @@ export function checkNameFrom(check: CheckRead): string {
   return check === 'unreadable' ? 'check' : checkNameOf(check);
 }
 
-/** The error of the check's latest failed result among its most recent ones, or null. */
-async function lastError(table: Table, checkId: string): Promise<string | null> {
-  for (const result of await latestResults(table, checkId, RESULTS_SCANNED)) {
-    if (!result.success && result.error_message) return result.error_message;
+/** Slots of a cell read back for the last error (a cell keeps one item per slot, all members in it). */
+const CELL_SLOTS_SCANNED = 5;
+
+/**
+ * The words of the check's latest failed or degraded result among its most recent ones (a failing
+ * assertion, a slow answer, a certificate near expiry), or null. A check in a cell has its results
+ * in the cell's slots.
+ */
+async function lastError(table: Table, checkId: string, check: CheckRead): Promise<string | null> {
+  const cellId = typeof check === 'object' ? check.cell?.cell_id : undefined;
+  const results = cellId
+    ? (await cellResultsPage(table, cellId, { limit: CELL_SLOTS_SCANNED })).slots.flatMap(
+        (slot) => memberResult(slot, checkId) ?? [],
+      )
+    : await latestResults(table, checkId, RESULTS_SCANNED);
+  for (const result of results) {
+    if ((!result.success || result.degraded) && result.error_message) return result.error_message;
   }
   return null;
 }
@@ -61,11 +76,11 @@ async function lastError(table: Table, checkId: string): Promise<string | null> 
 /** The Alert a channel is sent for a delivery record: its event, entity, check name and label, last error. */
 export async function alertFor(table: Table, record: DeliveryRecord): Promise<Alert> {
   const { event } = record;
-  const [entity, check, error] = await Promise.all([
+  const [entity, check] = await Promise.all([
     readEntityById(table, event.tenant_id, event.entity_id),
     readCheck(table, event.tenant_id, event.check_id),
-    lastError(table, event.check_id),
   ]);
+  const error = await lastError(table, event.check_id, check);
   return {
     event,
     kind: record.kind,

@@ -1,16 +1,19 @@
 import { httpRequest } from '../platform/egress.ts';
 import { http1Request } from '../platform/http1-client.ts';
+import { evaluateAssertions } from './assertions.ts';
 import { failed, failedOn, passed, startTimer } from './outcome.ts';
 import type { HttpProbeDefinition, ProbeDeps, ProbeOutcome } from './types.ts';
 
-/** How much of the body `body_contains` searches; the rest is never read. */
+/** How much of the body `body_contains` and assertions search; the rest is never read. */
 export const BODY_CONTAINS_WINDOW_BYTES = 64 * 1024;
 
-/** Requests the target on a fresh connection and checks the status and, if asked, a body substring. */
+/** Requests the target on a fresh connection and checks the status and, if asked, a body substring and the assertions. */
 export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
   const elapsed = startTimer();
   const expected = def.expected_status ?? 200;
   const needle = def.body_contains ?? '';
+  const assertions = def.assertions ?? [];
+  const readsBody = needle !== '' || assertions.some((a) => a.source === 'body' || a.source === 'json');
   try {
     const res = await httpRequest({
       url: def.target_url,
@@ -18,7 +21,7 @@ export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): P
       headers: def.headers,
       body: def.body,
       timeoutMs: def.timeout_ms,
-      maxBodyBytes: needle === '' ? 0 : BODY_CONTAINS_WINDOW_BYTES,
+      maxBodyBytes: readsBody ? BODY_CONTAINS_WINDOW_BYTES : 0,
       allowPrivate: deps.allowPrivate,
       resolve: deps.resolve,
       ca: deps.tlsCa,
@@ -29,6 +32,15 @@ export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): P
       return failed(`expected status ${expected}, got ${res.status}`, latency, res.status);
     if (needle !== '' && !res.bodyPrefix.toString('utf8').includes(needle)) {
       return failed(`body does not contain ${JSON.stringify(needle)}`, latency, res.status);
+    }
+    if (assertions.length > 0) {
+      const failure = evaluateAssertions(assertions, {
+        status: res.status,
+        headers: res.headers,
+        body: readsBody ? res.bodyPrefix.toString('utf8') : '',
+        latencyMs: latency,
+      });
+      if (failure !== undefined) return failed(failure, latency, res.status);
     }
     return passed(latency, res.status);
   } catch (err) {

@@ -16,6 +16,30 @@ export function passed(latencyMs: number, statusCode = 0, details?: ProbeDetails
   );
 }
 
+/** A degraded pass: it succeeded, with the reason it is degraded in `error_message`. */
+export function degraded(
+  message: string,
+  latencyMs: number,
+  statusCode = 0,
+  details?: ProbeDetails,
+): ProbeOutcome {
+  return withDetails(
+    { success: true, degraded: true, status_code: statusCode, latency_ms: latencyMs, error_message: message },
+    details,
+  );
+}
+
+/** The outcome degraded when it passed slower than `thresholdMs`; as it was otherwise. */
+export function degradeIfSlow(outcome: ProbeOutcome, thresholdMs: number | undefined): ProbeOutcome {
+  if (!outcome.success || outcome.degraded || thresholdMs === undefined) return outcome;
+  if (outcome.latency_ms <= thresholdMs) return outcome;
+  return {
+    ...outcome,
+    degraded: true,
+    error_message: `latency ${outcome.latency_ms} ms is above degraded_latency_ms ${thresholdMs}`,
+  };
+}
+
 /** A failing outcome with the message a user reads in the check results. */
 export function failed(
   message: string,

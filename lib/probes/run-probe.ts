@@ -1,12 +1,16 @@
 import { runDnsProbe } from './dns-probe.ts';
 import { runHttpProbe } from './http-probe.ts';
-import { failed } from './outcome.ts';
+import { degradeIfSlow, failed } from './outcome.ts';
 import { runTcpProbe } from './tcp-probe.ts';
 import { runTlsProbe } from './tls-probe.ts';
 import type { ProbeDefinition, ProbeDeps, ProbeOutcome, Prober } from './types.ts';
 
 /** Runs the probe for a pull check's type. Never throws: every failure is a failed outcome. */
 export async function runProbe(def: ProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
+  return degradeIfSlow(await probeOnce(def, deps), def.degraded_latency_ms);
+}
+
+async function probeOnce(def: ProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
   try {
     switch (def.check_type) {
       case 'http':

@@ -3,7 +3,7 @@ import { checkServerIdentity, connect, type PeerCertificate, rootCertificates } 
 import { type CancelSignal, withDeadline } from '../platform/egress-deadline.ts';
 import { certificateNames, hostnameMismatchMessage, tlsFailureMessage } from '../platform/egress-errors.ts';
 import { bareHost, resolveAllowed } from '../platform/egress-guard.ts';
-import { days, failed, failedOn, passed, startTimer } from './outcome.ts';
+import { days, degraded, failed, failedOn, passed, startTimer } from './outcome.ts';
 import type { ProbeDeps, ProbeOutcome, TlsProbeDefinition } from './types.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -67,8 +67,9 @@ function judge(
       error_code: 'ERR_TLS_CERT_ALTNAME_INVALID',
     });
   }
+  // Inside the threshold the certificate still works: degraded, not down (DECISIONS.md).
   if (daysLeft < thresholdDays) {
-    return failed(
+    return degraded(
       `certificate expires in ${days(daysLeft)} (threshold ${thresholdDays})`,
       latency,
       0,

@@ -1,3 +1,4 @@
+import type { HttpAssertion } from '../domain/http-assertions.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { HttpTransport } from '../platform/egress.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
@@ -20,7 +21,10 @@ export interface HttpProbeDefinition {
   expected_status?: number;
   /** Empty or absent: the body is not read. */
   body_contains?: string;
+  /** All must pass (lib/probes/assertions.ts); the body is read only if one reads it. */
+  assertions?: HttpAssertion[];
   timeout_ms: number;
+  degraded_latency_ms?: number;
 }
 
 export interface TcpProbeDefinition {
@@ -28,6 +32,8 @@ export interface TcpProbeDefinition {
   host: string;
   port: number;
   timeout_ms: number;
+  /** A success slower than this (ms) is degraded (run-probe.ts); absent: never. */
+  degraded_latency_ms?: number;
 }
 
 export interface TlsProbeDefinition {
@@ -40,6 +46,8 @@ export interface TlsProbeDefinition {
   /** 14 when absent. */
   expiry_threshold_days?: number;
   timeout_ms: number;
+  /** A success slower than this (ms) is degraded (run-probe.ts); absent: never. */
+  degraded_latency_ms?: number;
 }
 
 export type DnsRecordType = 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | 'SRV' | 'CAA';
@@ -53,6 +61,8 @@ export interface DnsProbeDefinition {
   /** "host" or "host:port" ("[v6]:port" for IPv6); the system resolvers when absent. */
   nameserver?: string;
   timeout_ms: number;
+  /** A success slower than this (ms) is degraded (run-probe.ts); absent: never. */
+  degraded_latency_ms?: number;
 }
 
 export type ProbeDefinition =
@@ -93,8 +103,10 @@ export interface ProbeOutcome {
   status_code: number;
   /** Whole milliseconds the probe took, successful or not. */
   latency_ms: number;
-  /** Empty when the probe passed. */
+  /** Empty when the probe passed; for a degraded pass, why it is degraded. */
   error_message: string;
+  /** A pass that is degraded (slower than degraded_latency_ms, a certificate inside its expiry threshold); absent otherwise. */
+  degraded?: true;
   details?: ProbeDetails;
 }
 

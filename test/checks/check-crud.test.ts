@@ -24,10 +24,20 @@ const COMMON_KEYS = [
 ];
 /** The fields of each type on top: its request and expectations, or its config and probe timeout. */
 const TYPE_KEYS: Record<string, string[]> = {
-  http: ['body', 'body_contains', 'expected_status', 'headers', 'method', 'target_url', 'timeout_ms'],
-  tcp: ['config', 'timeout_ms'],
-  tls: ['config', 'timeout_ms'],
-  dns: ['config', 'timeout_ms'],
+  http: [
+    'assertions',
+    'body',
+    'body_contains',
+    'degraded_latency_ms',
+    'expected_status',
+    'headers',
+    'method',
+    'target_url',
+    'timeout_ms',
+  ],
+  tcp: ['config', 'degraded_latency_ms', 'timeout_ms'],
+  tls: ['config', 'degraded_latency_ms', 'timeout_ms'],
+  dns: ['config', 'degraded_latency_ms', 'timeout_ms'],
   push: ['config'],
 };
 const recordKeys = (checkType: string) => [...COMMON_KEYS, ...(TYPE_KEYS[checkType] ?? [])].sort();

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { newCheck, newEntity, recordSlot, soloTcpCheck } from './check-fixtures.ts';
 
-const RESULT_KEYS = ['check_id', 'checked_at', 'error_message', 'id', 'latency_ms', 'status_code', 'success'];
+const RESULT_KEYS = [
+  'check_id',
+  'checked_at',
+  'error_message',
+  'id',
+  'latency_ms',
+  'outcome',
+  'status_code',
+  'success',
+];
 const COUNT = 7;
 
 /** The results API of pull checks, each alone in its cell: results recorded as its cell's slots. */

@@ -235,3 +235,33 @@ describe('applyResult: every sequence of up to 8 results for thresholds 1 to 5',
     }
   });
 });
+
+describe('degraded (issue 29: a slow or near-expiry success)', () => {
+  const slow = { success: true, degraded: true, message: 'latency 900 ms is above degraded_latency_ms 500' };
+  const fail = { success: false };
+
+  it('a degraded success makes any state degraded with the counter reset, saying why', () => {
+    for (const state of ['unknown', 'up', 'down'] as const) {
+      const applied = applyResult({ state, consecutive_failures: 2 }, slow, 3);
+      expect(applied).toEqual({
+        next: { state: 'degraded', consecutive_failures: 0 },
+        changed: true,
+        reason: 'degraded: latency 900 ms is above degraded_latency_ms 500',
+      });
+    }
+  });
+
+  it('stays degraded on more degraded successes (no new transition) and below the threshold of failures', () => {
+    expect(applyResult({ state: 'degraded', consecutive_failures: 0 }, slow, 3).changed).toBe(false);
+    const once = applyResult({ state: 'degraded', consecutive_failures: 0 }, fail, 3);
+    expect(once.next).toEqual({ state: 'degraded', consecutive_failures: 1 });
+    expect(once.changed).toBe(false);
+    const third = applyResult({ state: 'degraded', consecutive_failures: 2 }, fail, 3);
+    expect(third.next.state).toBe('down');
+  });
+
+  it('a plain success takes degraded back to up', () => {
+    const applied = applyResult({ state: 'degraded', consecutive_failures: 0 }, ok, 3);
+    expect(applied).toMatchObject({ next: { state: 'up', consecutive_failures: 0 }, changed: true });
+  });
+});

@@ -131,3 +131,15 @@ describe('transitionsFor', () => {
     }
   });
 });
+
+describe('aggregateEntityState with degraded checks (issue 29)', () => {
+  it.each<[string, CheckStateInput[], State]>([
+    ['one degraded check', [on('degraded')], 'degraded'],
+    ['degraded beside up', [on('up'), on('degraded')], 'degraded'],
+    ['degraded beside down', [on('down'), on('degraded')], 'degraded'],
+    ['degraded beside unknown', [on('unknown'), on('degraded')], 'degraded'],
+    ['a disabled degraded check is ignored', [on('up'), off('degraded')], 'up'],
+  ])('%s', (_name, checks, expected) => {
+    expect(aggregateEntityState(checks)).toBe(expected);
+  });
+});

@@ -81,10 +81,11 @@ describe('tls probe', () => {
     expect(outcome.success).toBe(true);
   });
 
-  it('fails a certificate expiring within the threshold', async () => {
+  it('degrades (does not fail) a certificate expiring within the threshold', async () => {
     const outcome = await runTlsProbe(check('soon'), trusting());
     expect(outcome).toMatchObject({
-      success: false,
+      success: true,
+      degraded: true,
       error_message: 'certificate expires in 3 days (threshold 14)',
       details: { days_left: 3 },
     });
@@ -93,6 +94,7 @@ describe('tls probe', () => {
   it('passes the same certificate under a smaller threshold', async () => {
     const outcome = await runTlsProbe(check('soon', { expiry_threshold_days: 2 }), trusting());
     expect(outcome).toMatchObject({ success: true, details: { days_left: 3 } });
+    expect(outcome.degraded).toBeUndefined();
   });
 
   it('fails an expired certificate', async () => {

@@ -84,7 +84,11 @@ export function describeAlert(alert: Alert, publicUrl: string | undefined): Aler
     { label: 'Target', value: clip(alert.checkLabel, MAX_NAME) },
     { label: 'State', value: `${alert.event.from_state} → ${alert.event.to_state}` },
   ];
-  if (alert.lastError) facts.push({ label: 'Last error', value: clip(alert.lastError, MAX_ERROR) });
+  if (alert.lastError) {
+    // A degraded alert's line says why (a slow answer, a certificate near expiry, a failing assertion).
+    const label = alert.event.to_state === 'degraded' ? 'Why' : 'Last error';
+    facts.push({ label, value: clip(alert.lastError, MAX_ERROR) });
+  }
   facts.push({ label: 'Time', value: humanTime(alert.event.timestamp) });
   return {
     title,

@@ -69,9 +69,21 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   },
   {
     operation: 'PUT /v1/checks/{id}',
-    path: /^(target_url|method|headers|body|body_contains|expected_status|timeout_ms|execution_mode|config|interval_seconds)\b/,
+    path: /^(target_url|method|headers|body|body_contains|expected_status|timeout_ms|execution_mode|config|interval_seconds|assertions|degraded_latency_ms)\b/,
     message: /./,
     why: "which fields apply depends on the stored check's check_type, which the body does not carry",
+  },
+  {
+    operation: 'POST /v1/checks',
+    path: /^assertions\.\d+\.value$/,
+    message: /is not a supported regular expression|is too complex/,
+    why: 'a matches pattern must compile on RE2 within a program budget, which JSON Schema cannot state',
+  },
+  {
+    operation: 'PUT /v1/checks/{id}',
+    path: /^assertions\.\d+\.value$/,
+    message: /is not a supported regular expression|is too complex/,
+    why: 'a matches pattern must compile on RE2 within a program budget, which JSON Schema cannot state',
   },
   {
     operation: 'POST /v1/checks',

@@ -1195,7 +1195,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
@@ -1214,8 +1214,19 @@ export interface components {
             headers: {
                 [key: string]: "********";
             };
+            /** @description All must pass; [] when none */
+            assertions: {
+                /** @enum {string} */
+                source: "status" | "body" | "json" | "header" | "latency_ms";
+                path?: string;
+                /** @enum {string} */
+                op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
+                value?: string | number | boolean | null;
+            }[];
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
         };
         TcpCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1237,7 +1248,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
@@ -1251,6 +1262,8 @@ export interface components {
             };
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
         };
         TlsCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1272,7 +1285,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
@@ -1288,6 +1301,8 @@ export interface components {
             };
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
         };
         DnsCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1309,7 +1324,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
@@ -1326,6 +1341,8 @@ export interface components {
             };
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
         };
         PushCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1347,7 +1364,7 @@ export interface components {
             failure_threshold: number;
             enabled: boolean;
             /** @enum {string} */
-            state: "unknown" | "up" | "down";
+            state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
@@ -1360,6 +1377,101 @@ export interface components {
                 grace_seconds?: number;
             };
         };
+        HttpAssertion: {
+            /** @enum {string} */
+            source: "status" | "body" | "latency_ms";
+            /** @enum {string} */
+            op: "eq" | "ne" | "contains" | "not_contains";
+            value: string | number | boolean | null;
+        } | {
+            /** @enum {string} */
+            source: "status" | "body" | "latency_ms";
+            /** @enum {string} */
+            op: "lt" | "lte" | "gt" | "gte";
+            value: number;
+        } | {
+            /** @enum {string} */
+            source: "status" | "body" | "latency_ms";
+            /** @constant */
+            op: "matches";
+            /** @description An RE2 regular expression (no lookaround or backreferences) */
+            value: string;
+        } | {
+            /** @enum {string} */
+            source: "status" | "body" | "latency_ms";
+            /** @constant */
+            op: "exists";
+            /** @description true (the default): must exist; false: must not */
+            value?: boolean;
+        } | {
+            /** @constant */
+            source: "json";
+            /** @description A json path in dotted form: $.data.items[0].status */
+            path: string;
+            /** @enum {string} */
+            op: "eq" | "ne" | "contains" | "not_contains";
+            value: string | number | boolean | null;
+        } | {
+            /** @constant */
+            source: "json";
+            /** @description A json path in dotted form: $.data.items[0].status */
+            path: string;
+            /** @enum {string} */
+            op: "lt" | "lte" | "gt" | "gte";
+            value: number;
+        } | {
+            /** @constant */
+            source: "json";
+            /** @description A json path in dotted form: $.data.items[0].status */
+            path: string;
+            /** @constant */
+            op: "matches";
+            /** @description An RE2 regular expression (no lookaround or backreferences) */
+            value: string;
+        } | {
+            /** @constant */
+            source: "json";
+            /** @description A json path in dotted form: $.data.items[0].status */
+            path: string;
+            /** @constant */
+            op: "exists";
+            /** @description true (the default): must exist; false: must not */
+            value?: boolean;
+        } | {
+            /** @constant */
+            source: "header";
+            /** @description The header name (any case) */
+            path: string;
+            /** @enum {string} */
+            op: "eq" | "ne" | "contains" | "not_contains";
+            value: string | number | boolean | null;
+        } | {
+            /** @constant */
+            source: "header";
+            /** @description The header name (any case) */
+            path: string;
+            /** @enum {string} */
+            op: "lt" | "lte" | "gt" | "gte";
+            value: number;
+        } | {
+            /** @constant */
+            source: "header";
+            /** @description The header name (any case) */
+            path: string;
+            /** @constant */
+            op: "matches";
+            /** @description An RE2 regular expression (no lookaround or backreferences) */
+            value: string;
+        } | {
+            /** @constant */
+            source: "header";
+            /** @description The header name (any case) */
+            path: string;
+            /** @constant */
+            op: "exists";
+            /** @description true (the default): must exist; false: must not */
+            value?: boolean;
+        };
         Result: {
             /** @description res_ + a 26-character ULID */
             id: string;
@@ -1368,6 +1480,11 @@ export interface components {
             status_code: number;
             latency_ms: number;
             success: boolean;
+            /**
+             * @description A success that is degraded (error_message says why)
+             * @constant
+             */
+            degraded?: true;
             error_message: string;
             checked_at: components["schemas"]["Timestamp"];
             /**
@@ -1378,6 +1495,11 @@ export interface components {
             details?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold
+             * @enum {string}
+             */
+            outcome: "up" | "degraded" | "down";
         };
         Transition: {
             /** @enum {string} */
@@ -3941,6 +4063,9 @@ export interface operations {
                     body?: string | null;
                     expected_status?: number;
                     body_contains?: string;
+                    assertions?: components["schemas"]["HttpAssertion"][];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -3976,6 +4101,10 @@ export interface operations {
                      * @constant
                      */
                     body_contains?: "";
+                    /** @description Only http checks assert; tcp checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -4014,6 +4143,10 @@ export interface operations {
                      * @constant
                      */
                     body_contains?: "";
+                    /** @description Only http checks assert; tls checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -4054,6 +4187,10 @@ export interface operations {
                      * @constant
                      */
                     body_contains?: "";
+                    /** @description Only http checks assert; dns checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -4095,6 +4232,9 @@ export interface operations {
                      * @constant
                      */
                     body_contains?: "";
+                    /** @description Only http checks assert; push checks leave it out */
+                    assertions?: unknown[];
+                    degraded_latency_ms?: null;
                     /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     /**
@@ -4298,6 +4438,9 @@ export interface operations {
                     body?: string | null;
                     expected_status?: number;
                     body_contains?: string;
+                    assertions?: components["schemas"]["HttpAssertion"][];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
                     /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     timeout_ms?: number;
@@ -4912,7 +5055,7 @@ export interface operations {
                                 /** @enum {string} */
                                 check_type: "http" | "tcp" | "tls" | "dns" | "push";
                                 /** @enum {string} */
-                                state: "unknown" | "up" | "down";
+                                state: "unknown" | "up" | "down" | "degraded";
                             }[];
                         }[];
                         total: number;

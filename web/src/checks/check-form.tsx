@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { fieldErrors, type Schemas } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
+import { type AssertionRow, AssertionsEditor, assertionsOf, rowsOf } from './assertions-editor';
 
 /**
  * The create and edit form of a check: only the fields of its type (SPEC.md "Check" and
@@ -25,6 +26,9 @@ export interface CheckDraft {
   body: string;
   expected_status: string;
   body_contains: string;
+  assertions: AssertionRow[];
+  /** Blank: never degraded by latency. */
+  degraded_latency_ms: string;
   interval_seconds: string;
   timeout_ms: string;
   failure_threshold: string;
@@ -53,6 +57,8 @@ export function emptyDraft(check_type: CheckType): CheckDraft {
     body: '',
     expected_status: '',
     body_contains: '',
+    assertions: [],
+    degraded_latency_ms: '',
     interval_seconds: '',
     timeout_ms: '',
     failure_threshold: '',
@@ -80,7 +86,10 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
   d.failure_threshold = str(check.failure_threshold);
   d.enabled = check.enabled;
   d.slo_target = str(check.slo_target);
-  if (check.check_type !== 'push') d.timeout_ms = str(check.timeout_ms);
+  if (check.check_type !== 'push') {
+    d.timeout_ms = str(check.timeout_ms);
+    d.degraded_latency_ms = str(check.degraded_latency_ms);
+  }
   if (check.check_type === 'http') {
     d.target_url = check.target_url;
     d.method = check.method;
@@ -90,6 +99,7 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
     d.body = check.body ?? '';
     d.expected_status = str(check.expected_status);
     d.body_contains = check.body_contains;
+    d.assertions = rowsOf(check.assertions);
   } else if (check.check_type === 'tcp' || check.check_type === 'tls') {
     d.host = check.config.host;
     d.port = str(check.config.port);
@@ -140,6 +150,9 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
     failure_threshold: threshold,
     ...(d.check_type === 'push' ? {} : { timeout_ms: num(d.timeout_ms) }),
   });
+  // Blank: none on create; on edit, null clears a stored one.
+  const slow = num(d.degraded_latency_ms);
+  if (d.check_type !== 'push' && (slow !== undefined || editing)) common.degraded_latency_ms = slow ?? null;
   if (!editing) {
     common.check_type = d.check_type;
     common.enabled = d.enabled;
@@ -162,6 +175,7 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
           expected_status: num(d.expected_status),
         }),
         body_contains: d.body_contains,
+        assertions: assertionsOf(d.assertions),
         headers: parseHeaders(d.headers),
         body: d.method === 'GET' || d.method === 'HEAD' || d.body === '' ? null : d.body,
       };
@@ -304,7 +318,7 @@ export function CheckForm({
               path: 'config.expiry_threshold_days',
               type: 'number',
               placeholder: '14',
-              hint: 'Fails when the certificate expires within this many days',
+              hint: 'Degraded when the certificate expires within this many days; down once expired',
             })}
           </>
         ) : null}
@@ -346,6 +360,12 @@ export function CheckForm({
           hint: intervalHint,
         })}
         {t !== 'push' ? text('timeout_ms', 'Timeout (ms)', { type: 'number', placeholder: '5000' }) : null}
+        {t !== 'push'
+          ? text('degraded_latency_ms', 'Degraded above (ms)', {
+              type: 'number',
+              hint: 'A success slower than this makes the check degraded (empty: never)',
+            })
+          : null}
         {text('failure_threshold', 'Failure threshold', {
           type: 'number',
           placeholder: t === 'push' && !editing ? '1' : '3',
@@ -378,6 +398,7 @@ export function CheckForm({
               error={errs.body}
             />
           ) : null}
+          <AssertionsEditor rows={d.assertions} onChange={set('assertions')} errors={errs} />
         </>
       ) : null}
       {!editing ? <CheckboxField label="Enabled" checked={d.enabled} onChange={set('enabled')} /> : null}

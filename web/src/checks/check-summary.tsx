@@ -28,13 +28,20 @@ export function CheckConfig({ check }: { check: Schemas['Check'] }) {
     ['Interval', `${check.interval_seconds} s`],
     ['Failure threshold', String(check.failure_threshold)],
   ];
-  if (check.check_type !== 'push') rows.push(['Timeout', `${check.timeout_ms} ms`]);
+  if (check.check_type !== 'push') {
+    rows.push(['Timeout', `${check.timeout_ms} ms`]);
+    if (check.degraded_latency_ms) rows.push(['Degraded above', `${check.degraded_latency_ms} ms`]);
+  }
   if (check.check_type === 'http') {
     rows.push(
       ['Target', `${check.method} ${check.target_url}`],
       ['Expected status', String(check.expected_status)],
     );
     if (check.body_contains) rows.push(['Body contains', check.body_contains]);
+    check.assertions.forEach((a, i) => {
+      const value = a.value === undefined ? '' : ` ${JSON.stringify(a.value)}`;
+      rows.push([`Assertion ${i + 1}`, `${a.source}${a.path ? ` ${a.path}` : ''} ${a.op}${value}`]);
+    });
     const names = Object.keys(check.headers);
     if (names.length) rows.push(['Headers', names.map((n) => `${n}: ********`).join(', ')]);
   } else if (check.check_type === 'tcp') {
@@ -106,8 +113,8 @@ export function RecentResults({ checkId }: { checkId: string }) {
                     <Time iso={r.checked_at} />
                   </td>
                   <td>
-                    <span className={`badge state-${r.success ? 'up' : 'down'}`}>
-                      {r.success ? 'success' : 'failure'}
+                    <span className={`badge state-${r.outcome}`}>
+                      {r.outcome === 'down' ? 'failure' : r.outcome === 'degraded' ? 'degraded' : 'success'}
                     </span>
                     {r.synthetic ? <span className="muted"> (no report)</span> : null}
                   </td>

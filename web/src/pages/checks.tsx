@@ -122,7 +122,7 @@ export function ChecksPage() {
           label="State"
           value={state}
           onChange={(v) => setFilter({ state: v })}
-          options={[{ value: '', label: 'All states' }, 'up', 'down', 'unknown']}
+          options={[{ value: '', label: 'All states' }, 'up', 'degraded', 'down', 'unknown']}
         />
       </search>
       <p className="muted">

@@ -1,0 +1,204 @@
+import { RE2JS } from 're2js';
+import * as z from 'zod';
+
+/**
+ * HTTP assertions (DECISIONS.md "HTTP assertions and degraded"): what an http check asserts on
+ * the response besides its expected status, all of which must pass. Validated here once, at the
+ * API boundary (a regex must compile on RE2 within a program budget, a json path must parse), and
+ * stored leniently so a stored check always reads back. lib/probes/assertions.ts evaluates them.
+ */
+
+export const ASSERTION_SOURCES = ['status', 'body', 'json', 'header', 'latency_ms'] as const;
+export const ASSERTION_OPS = [
+  'eq',
+  'ne',
+  'lt',
+  'lte',
+  'gt',
+  'gte',
+  'contains',
+  'not_contains',
+  'matches',
+  'exists',
+] as const;
+export type AssertionSource = (typeof ASSERTION_SOURCES)[number];
+export type AssertionOp = (typeof ASSERTION_OPS)[number];
+
+export const MAX_ASSERTIONS = 20;
+export const MAX_PATTERN_LENGTH = 512;
+/** RE2 program instructions a pattern may compile to (as for tool input schemas). */
+export const MAX_PATTERN_INSTRUCTIONS = 1000;
+const MAX_PATH_LENGTH = 256;
+
+export type AssertionValue = string | number | boolean | null;
+
+export interface HttpAssertion {
+  source: AssertionSource;
+  path?: string;
+  op: AssertionOp;
+  value?: AssertionValue;
+}
+
+/** One step of a json path: an object key or an array index. */
+export type PathSegment = string | number;
+
+const SEGMENT = /^(?:\.([A-Za-z_$][\w$-]*)|\[(\d{1,9})\])/;
+
+/**
+ * A json path in the dotted form `$.a.b[0]` as its segments, or undefined when it is not one.
+ * Only the dotted form (names and indexes), at most 256 characters: filters, wildcards and
+ * recursive descent would make a check's cost depend on the body, and one value per assertion is
+ * what the ops compare; a small walker does it (lib/probes/assertions.ts).
+ */
+export function parseJsonPath(path: string): PathSegment[] | undefined {
+  if (!path.startsWith('$') || path.length > MAX_PATH_LENGTH) return undefined;
+  const segments: PathSegment[] = [];
+  let rest = path.slice(1);
+  while (rest !== '') {
+    const match = SEGMENT.exec(rest);
+    if (!match) return undefined;
+    segments.push(match[1] ?? Number(match[2]));
+    rest = rest.slice(match[0].length);
+  }
+  return segments;
+}
+
+/** The RE2 program of a pattern, or why it is refused (syntax RE2 cannot run linearly, or too large). */
+export function compilePattern(pattern: string): RE2JS | string {
+  if (pattern.length > MAX_PATTERN_LENGTH) return `must be at most ${MAX_PATTERN_LENGTH} characters`;
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return `is not a supported regular expression (RE2 syntax: no backreferences or lookaround): ${reason}`;
+  }
+  if (compiled.programSize() > MAX_PATTERN_INSTRUCTIONS) {
+    return `is too complex: at most ${MAX_PATTERN_INSTRUCTIONS} RE2 instructions`;
+  }
+  return compiled;
+}
+
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+const NUMERIC_OPS: readonly AssertionOp[] = ['lt', 'lte', 'gt', 'gte'];
+
+/** Why an assertion cannot run, as [field, message], or undefined when it is well formed. */
+export function assertionProblem(a: HttpAssertion): [string, string] | undefined {
+  const pathed = a.source === 'json' || a.source === 'header';
+  if (pathed && a.path === undefined) return ['path', `required for ${a.source} assertions`];
+  if (!pathed && a.path !== undefined) return ['path', `only json and header assertions take a path`];
+  if (a.source === 'json' && !parseJsonPath(a.path ?? '')) {
+    return ['path', JSON_PATH_MESSAGE];
+  }
+  if (a.source === 'header' && !HEADER_NAME.test(a.path ?? '')) return ['path', HEADER_NAME_MESSAGE];
+  if (a.op === 'exists') {
+    if (a.value !== undefined && typeof a.value !== 'boolean') {
+      return ['value', 'exists takes true (the default) or false'];
+    }
+    return undefined;
+  }
+  if (a.value === undefined) return ['value', `required for ${a.op}`];
+  if (NUMERIC_OPS.includes(a.op) && typeof a.value !== 'number') {
+    return ['value', `${a.op} compares numbers: value must be a number`];
+  }
+  if (a.op === 'matches') {
+    if (typeof a.value !== 'string') return ['value', 'matches takes a regular expression (a string)'];
+    const compiled = compilePattern(a.value);
+    if (typeof compiled === 'string') return ['value', compiled];
+  }
+  return undefined;
+}
+
+const valueSchema = z.union([z.string().max(1024), z.number(), z.boolean(), z.null()]);
+
+/** The json path syntax parseJsonPath reads, for the document (the parser is the rule). */
+const JSON_PATH_PATTERN = '^\\$(?:\\.[A-Za-z_$][A-Za-z0-9_$-]*|\\[[0-9]{1,9}\\])*$';
+const JSON_PATH_MESSAGE = 'must be a json path in dotted form, e.g. $.data.items[0].status';
+const HEADER_NAME_MESSAGE = 'must be a header name';
+const pathSchemas = {
+  plain: {},
+  json: {
+    path: z
+      .string()
+      .max(MAX_PATH_LENGTH)
+      .regex(new RegExp(JSON_PATH_PATTERN), { error: JSON_PATH_MESSAGE })
+      .meta({ description: 'A json path in dotted form: $.data.items[0].status' }),
+  },
+  header: {
+    path: z
+      .string()
+      .regex(HEADER_NAME, { error: HEADER_NAME_MESSAGE })
+      .meta({ description: 'The header name (any case)' }),
+  },
+} as const;
+const sourceSchemas = {
+  plain: z.enum(['status', 'body', 'latency_ms']),
+  json: z.literal('json'),
+  header: z.literal('header'),
+} as const;
+const opShapes = [
+  { op: z.enum(['eq', 'ne', 'contains', 'not_contains']), value: valueSchema },
+  { op: z.enum(['lt', 'lte', 'gt', 'gte']), value: z.number() },
+  {
+    op: z.literal('matches'),
+    value: z
+      .string()
+      .max(MAX_PATTERN_LENGTH)
+      .meta({ description: 'An RE2 regular expression (no lookaround or backreferences)' }),
+  },
+  {
+    op: z.literal('exists'),
+    value: z.boolean().optional().meta({ description: 'true (the default): must exist; false: must not' }),
+  },
+] as const;
+
+/**
+ * One assertion as requests send it: one shape per kind of source (json and header take a path,
+ * the others none) and kind of op (numbers for lt/lte/gt/gte, a regex for matches, a boolean or
+ * nothing for exists), so the document states them; a refusal names the field (assertionProblem).
+ */
+export const assertionInputSchema = z
+  .union(
+    (['plain', 'json', 'header'] as const).flatMap((kind) =>
+      opShapes.map((shape) =>
+        z.strictObject({ source: sourceSchemas[kind], ...pathSchemas[kind], ...shape }),
+      ),
+    ) as unknown as [z.ZodType<HttpAssertion>, ...z.ZodType<HttpAssertion>[]],
+    {
+      error: (issue) => {
+        if (issue.code !== 'invalid_union') return undefined;
+        const parsed = storedAssertionSchema.safeParse(issue.input);
+        if (!parsed.success) return 'must be {source, path?, op, value?} with a known source and op';
+        const problem = assertionProblem(parsed.data);
+        return problem ? `${problem[0]}: ${problem[1]}` : 'is not a valid assertion';
+      },
+    },
+  )
+  .superRefine((a, ctx) => {
+    // What the document cannot state: a pattern RE2 refuses or that compiles too large.
+    const problem = assertionProblem(a);
+    if (problem) ctx.addIssue({ code: 'custom', path: [problem[0]], message: problem[1] });
+  })
+  .meta({ id: 'HttpAssertion' });
+
+export const assertionsInputSchema = z
+  .array(assertionInputSchema)
+  .max(MAX_ASSERTIONS, { error: `at most ${MAX_ASSERTIONS} assertions` });
+
+/** Assertions as stored: read back without checking again what the API checked when they were written. */
+export const storedAssertionSchema = z.object({
+  source: z.enum(ASSERTION_SOURCES),
+  path: z.string().optional(),
+  op: z.enum(ASSERTION_OPS),
+  value: valueSchema.optional(),
+});
+
+/** `degraded_latency_ms`: a success slower than this is degraded. */
+export const degradedLatencySchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(600_000)
+  .nullable()
+  .meta({ description: 'A successful probe slower than this (ms) makes the check degraded; null: never' });
