@@ -55,11 +55,25 @@ interface EntityKey {
   slug: string;
 }
 
+/** search_entities' indexes (docs/data-model.md): by lowercased name (gsi1) and by slug (gsi2), per tenant. */
+const byName = (tenantId: string, entity: Pick<EntityRecord, 'id' | 'name'>) => ({
+  pk: `ENTNAME#${tenantId}`,
+  sk: `${searchText(entity.name)}#${entity.id}`,
+});
+const bySlug = (tenantId: string, entity: Pick<EntityRecord, 'slug' | 'blueprint_slug'>) => ({
+  pk: `ENTSLUG#${tenantId}`,
+  sk: `${entity.slug}#${entity.blueprint_slug}`,
+});
+/** What a name is found by: lowercased, cut to 200 characters (an index key holds at most 1,024 bytes). */
+export const searchText = (text: string) => text.toLowerCase().slice(0, 200);
+
 const entities = defineItem({
   type: itemType('entity'),
   schema: entitySchema.extend(checksPart),
   key: (k: EntityKey) => ({ pk: tenantPk(k.tenant_id), sk: `ENT#${k.blueprint_slug}#${k.slug}` }),
   keyOf: null,
+  gsi1: (r, c: { tenant_id: string }) => byName(c.tenant_id, r),
+  gsi2: (r, c) => bySlug(c.tenant_id, r),
   docKey: { tenant_id: '<tnt>', blueprint_slug: '<bp_slug>', slug: '<slug>' },
 });
 
@@ -76,21 +90,11 @@ const at = (tenantId: string, entity: { blueprint_slug: string; slug: string }):
   blueprint_slug: entity.blueprint_slug,
   slug: entity.slug,
 });
-const versionHeld = (version: number): Condition => ({
-  kind: 'compare',
-  attr: 'version',
-  op: '=',
-  value: version,
-});
+const versionHeld = (value: number): Condition => ({ kind: 'compare', attr: 'version', op: '=', value });
 
 /** Reads an entity's item (consistent), unparsed: for callers that need its state only sometimes. */
-export function readEntityItem(
-  table: Table,
-  tenantId: string,
-  blueprintSlug: string,
-  slug: string,
-): Promise<Item | undefined> {
-  return table.get(entities.key(at(tenantId, { blueprint_slug: blueprintSlug, slug })), { consistent: true });
+export function readEntityItem(table: Table, tenantId: string, bpSlug: string, slug: string) {
+  return table.get(entities.key(at(tenantId, { blueprint_slug: bpSlug, slug })), { consistent: true });
 }
 
 /** The state part of an entity item. */
@@ -99,34 +103,20 @@ export function parseEntityState(item: Item): EntityState {
 }
 
 /** Reads the state part of an entity item (consistent). */
-export async function readEntityState(
-  table: Table,
-  tenantId: string,
-  blueprintSlug: string,
-  slug: string,
-): Promise<EntityState | undefined> {
-  const item = await readEntityItem(table, tenantId, blueprintSlug, slug);
+export async function readEntityState(table: Table, tenantId: string, bpSlug: string, slug: string) {
+  const item = await readEntityItem(table, tenantId, bpSlug, slug);
   return item ? parseEntityState(item) : undefined;
 }
 
 /** The entity (consistent), or undefined; slugs that cannot exist are not read. */
-export async function getEntity(
-  table: Table,
-  tenantId: string,
-  blueprintSlug: string,
-  slug: string,
-): Promise<EntityRecord | undefined> {
-  if (!SLUG.test(blueprintSlug) || !SLUG.test(slug)) return undefined;
-  const item = await readEntityItem(table, tenantId, blueprintSlug, slug);
+export async function getEntity(table: Table, tenantId: string, bpSlug: string, slug: string) {
+  if (!SLUG.test(bpSlug) || !SLUG.test(slug)) return undefined;
+  const item = await readEntityItem(table, tenantId, bpSlug, slug);
   return item ? entitySchema.parse(item) : undefined;
 }
 
 /** The entity with this id in this tenant (id pointer, then record), or undefined. */
-export async function getEntityById(
-  table: Table,
-  tenantId: string,
-  entityId: string,
-): Promise<EntityRecord | undefined> {
+export async function getEntityById(table: Table, tenantId: string, entityId: string) {
   if (!isId('ent', entityId)) return undefined;
   const pointer = await pointers.get(table, { tenant_id: tenantId, id: entityId }, { consistent: true });
   const entity = pointer && (await getEntity(table, tenantId, pointer.blueprint_slug, pointer.slug));
@@ -134,11 +124,7 @@ export async function getEntityById(
 }
 
 /** The state part of the entity with this id (consistent), or undefined when it is gone. */
-export async function readEntityById(
-  table: Table,
-  tenantId: string,
-  entityId: string,
-): Promise<EntityState | undefined> {
+export async function readEntityById(table: Table, tenantId: string, entityId: string) {
   const pointer = await pointers.get(table, { tenant_id: tenantId, id: entityId }, { consistent: true });
   if (!pointer) return undefined;
   const entity = await readEntityState(table, tenantId, pointer.blueprint_slug, pointer.slug);
@@ -148,36 +134,25 @@ export async function readEntityById(
 /** The sort-key prefix of the tenant's entity items, or of one blueprint's. */
 const entityPrefix = (blueprintSlug?: string) => (blueprintSlug ? `ENT#${blueprintSlug}#` : 'ENT#');
 
+/** Every entity item of the tenant's or of one blueprint's (consistent), by slug; at most `max`. */
+const allEntityItems = (table: Table, tenantId: string, blueprintSlug?: string, max?: number) =>
+  queryAll((cursor) => {
+    const sk = { op: 'beginsWith', prefix: entityPrefix(blueprintSlug) } as const;
+    return table.query({ pk: tenantPk(tenantId), sk, cursor, consistent: true });
+  }, max);
+
 /** Entities of one blueprint (consistent), by slug. */
-export async function listEntities(
-  table: Table,
-  tenantId: string,
-  blueprintSlug: string,
-): Promise<EntityRecord[]> {
-  const items = await queryAll((cursor) =>
-    table.query({
-      pk: tenantPk(tenantId),
-      sk: { op: 'beginsWith', prefix: entityPrefix(blueprintSlug) },
-      cursor,
-      consistent: true,
-    }),
-  );
-  return items.map((item) => entitySchema.parse(item));
+export async function listEntities(table: Table, tenantId: string, blueprintSlug: string) {
+  return (await allEntityItems(table, tenantId, blueprintSlug)).map((item) => entitySchema.parse(item));
 }
+
+/** The entity items of the tenant (consistent, unbounded: the migrations), unparsed. */
+export const listEntityItems = (table: Table, tenantId: string): Promise<Item[]> =>
+  allEntityItems(table, tenantId, undefined, Number.MAX_SAFE_INTEGER);
 
 /** The state part of every entity of the tenant (consistent, unbounded: the status migration). */
 export async function listEntityStates(table: Table, tenantId: string): Promise<EntityState[]> {
-  const items = await queryAll(
-    (cursor) =>
-      table.query({
-        pk: tenantPk(tenantId),
-        sk: { op: 'beginsWith', prefix: 'ENT#' },
-        cursor,
-        consistent: true,
-      }),
-    Number.MAX_SAFE_INTEGER,
-  );
-  return items.map(parseEntityState);
+  return (await listEntityItems(table, tenantId)).map(parseEntityState);
 }
 
 /** Which of `entityIds` still exist in this tenant (id pointers, read in batches of 100). */
@@ -200,18 +175,21 @@ export function entityListSource(tenantId: string, blueprintSlug?: string): Page
   return { pk: tenantPk(tenantId), prefix: entityPrefix(blueprintSlug) };
 }
 
-/** One read of `entityListSource` after the store cursor `cursor`: entity items, ascending (consistent). */
+/**
+ * One read of `entityListSource` (consistent) or `entitySearchSource` (an index: eventually
+ * consistent) after the store cursor `cursor`: entity items, ascending.
+ */
 export function readEntityListChunk(
   table: Table,
   source: PageSource,
   page: { limit: number; cursor?: string | undefined },
 ): Promise<{ items: Item[]; cursor?: string }> {
   return table.query({
+    ...(source.index ? { index: source.index } : { consistent: true }),
     pk: source.pk,
     sk: { op: 'beginsWith', prefix: source.prefix },
     limit: page.limit,
     cursor: page.cursor,
-    consistent: true,
   });
 }
 
@@ -230,7 +208,7 @@ export function readEntityItems(
 /** The puts of a new entity and its id pointer; an entity of that slug already there fails op 0. */
 export function entityCreatedOps(tenantId: string, entity: EntityRecord): WriteOp[] {
   return [
-    entities.putAt(at(tenantId, entity), entity, { kind: 'itemNotExists' }),
+    entities.putAt(at(tenantId, entity), entity, { kind: 'itemNotExists' }, { tenant_id: tenantId }),
     pointers.putAt(
       { tenant_id: tenantId, id: entity.id },
       { id: entity.id, blueprint_slug: entity.blueprint_slug, slug: entity.slug },
@@ -248,6 +226,7 @@ export function entityPatchedOp(
   return entities.update(at(tenantId, entity), {
     set: change,
     add: { version: 1 },
+    index: { gsi1: byName(tenantId, { id: entity.id, name: change.name }) },
     condition: versionHeld(entity.version),
   });
 }
@@ -292,5 +271,26 @@ export function entityChecksOp(tenantId: string, entity: EntityState, change: En
     },
     add: { version: 1, ...(change.countDelta ? { check_count: change.countDelta } : {}) },
     condition: { kind: 'and', conditions: [held, change.condition ?? { kind: 'itemExists' }] },
+  });
+}
+
+/** A search index's list (search_entities): names (gsi1, lowercased) or slugs (gsi2) starting with `prefix`. */
+export function entitySearchSource(tenantId: string, by: 'name' | 'slug', prefix: string): PageSource {
+  return by === 'name'
+    ? { index: 'gsi1', pk: byName(tenantId, { id: '', name: '' }).pk, prefix: searchText(prefix) }
+    : { index: 'gsi2', pk: bySlug(tenantId, { slug: '', blueprint_slug: '' }).pk, prefix };
+}
+
+/** Whether an entity item is in the search indexes (items written before them are not, until the backfill). */
+export const hasSearchKeys = (item: Item): boolean => item.gsi1pk !== undefined && item.gsi2pk !== undefined;
+
+/** The backfill's update of an entity item written before the search indexes, held on the version read. */
+export function entitySearchKeysOp(tenantId: string, entity: EntityState): WriteOp {
+  return entities.update(at(tenantId, entity), {
+    index: {
+      gsi1: byName(tenantId, entity),
+      gsi2: bySlug(tenantId, entity),
+    },
+    condition: versionHeld(entity.version),
   });
 }

@@ -1,10 +1,13 @@
+import { getActionRun } from './action-runs.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
 import { createCheck, getCheckResults } from './checks.ts';
 import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './deps.ts';
 import { explainEntityState, getBlastRadius } from './graph.ts';
 import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
 import { createMaintenance, listMaintenance } from './maintenance.ts';
-import { getStatusSummary, listIncidents } from './status.ts';
+import { listIncidents } from './status.ts';
+import { searchEntities } from './search.ts';
+import { getStatusSummary } from './summary.ts';
 
 /** Every built-in tool, one definition each: SPEC.md's catalog-ops tools plus get_blast_radius and explain_entity_state. */
 export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
@@ -21,6 +24,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   addIncidentNote,
   listMaintenance,
   createMaintenance,
+  searchEntities,
+  getActionRun,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */
