@@ -33,7 +33,18 @@ describe('the catalog owner modules', () => {
     expect([...entityCreatedOps(TNT, entity), ...entityAddedOps(TNT, entity, 'unknown')]).toEqual([
       {
         type: 'put',
-        item: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api', entity: 'entity', schema_version: 1, ...entity },
+        item: {
+          pk: 'TENANT#tnt_1',
+          sk: 'ENT#svc#api',
+          entity: 'entity',
+          schema_version: 1,
+          ...entity,
+          // search_entities' indexes: by lowercased name and by slug.
+          gsi1pk: 'ENTNAME#tnt_1',
+          gsi1sk: `${entity.name.toLowerCase()}#ent_1`,
+          gsi2pk: 'ENTSLUG#tnt_1',
+          gsi2sk: 'api#svc',
+        },
         condition: { kind: 'itemNotExists' },
       },
       {

@@ -1,6 +1,6 @@
 import { publicExecution, publicLogLine } from '../../actions/responses.ts';
-import { isId } from '../../platform/ids.ts';
 import { NotFoundError } from '../../platform/errors.ts';
+import { isId } from '../../platform/ids.ts';
 import type { BuiltinTool } from './deps.ts';
 import { positiveInt, READS, requiredString } from './deps.ts';
 import { ANSWER_ITEM_BYTES, countThatFit } from './paging.ts';

@@ -5,8 +5,8 @@ import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './de
 import { explainEntityState, getBlastRadius } from './graph.ts';
 import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
 import { createMaintenance, listMaintenance } from './maintenance.ts';
-import { listIncidents } from './status.ts';
 import { searchEntities } from './search.ts';
+import { listIncidents } from './status.ts';
 import { getStatusSummary } from './summary.ts';
 
 /** Every built-in tool, one definition each: SPEC.md's catalog-ops tools plus get_blast_radius and explain_entity_state. */
