@@ -1,99 +1,78 @@
-import * as z from 'zod';
-import { fieldValueSchema } from '../domain/field-values.ts';
+import {
+  type EntityPointer,
+  type EntityRecord,
+  type EntityState,
+  entityChecksPart,
+  entityPointerSchema,
+  entitySchema,
+  entityStateSchema,
+} from '../domain/entity-record.ts';
 import { SLUG } from '../domain/slug.ts';
 import { isId } from '../platform/ids.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { batchGetAll, queryAll } from '../store/items.ts';
-import type { PageSource } from '../store/paging.ts';
+import type { PageRequest, PageSource } from '../store/paging.ts';
 import { tenantPk } from '../store/partitions.ts';
-import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
+import type { Condition, Item, QueryPage, Table, WriteOp } from '../store/table.ts';
 
 /**
- * The owner of an entity's items (docs/data-model.md, Catalog): the `entity` item, keyed by its
- * blueprint and slug, and its id pointer (`entity_pointer`, ENTID#<ent_id>), written and deleted
- * together. The entity item also carries the checks engine's attributes (`state`, `check_states`,
- * `check_count`, `last_transition_id`), written with `entityChecksOp` in the checks' transactions.
- * The status board's index items that go with every state change are entity-state-index-items.ts's.
+ * The owner of an entity's items (docs/data-model.md, Catalog; their attributes: domain/entity-record.ts):
+ * the `entity` item, keyed by its blueprint and slug, and its id pointer (`entity_pointer`,
+ * ENTID#<ent_id>), written and deleted together. The pointer carries the name too and is in
+ * search_entities' indexes: state changes never write it, so they write no index replica. The entity
+ * item also carries the checks engine's attributes (`state`, `check_states`, `check_count`,
+ * `last_transition_id`), written with `entityChecksOp` in the checks' transactions. The status
+ * board's index items that go with every state change are entity-state-index-items.ts's.
  */
 
-const checkStateValue = z.enum(['unknown', 'up', 'down']);
+export type { EntityPointer, EntityRecord, EntityState } from '../domain/entity-record.ts';
+export { entitySchema, entityStateSchema } from '../domain/entity-record.ts';
 
-/** The catalog's view of an entity item (what the API shows, plus its optimistic-lock `version`). */
-export const entitySchema = z.object({
-  id: z.string(),
-  blueprint_slug: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  fields: z.record(z.string(), fieldValueSchema),
-  state: z.enum(['up', 'degraded', 'down', 'unknown']),
-  created_at: z.string(),
-  updated_at: z.string(),
-  version: z.number().int(),
-});
-export type EntityRecord = z.infer<typeof entitySchema>;
+type EntityKey = { tenant_id: string; blueprint_slug: string; slug: string };
+/** Where an entity item is within its tenant. */
+type Ref = Pick<EntityKey, 'blueprint_slug' | 'slug'>;
 
-/** The checks engine's attributes of the entity item. */
-const checksPart = {
-  /** All its checks: the check_limit_per_entity counter. */
-  check_count: z.number().int().optional(),
-  /** `{<chk_id>: unknown|up|down}` of its enabled checks: the aggregate `state` is computed from them. */
-  check_states: z.record(z.string(), checkStateValue).optional(),
-  /** The entity transition that set `state` (absent before the first one): the notifier tells a still-current alert by it. */
-  last_transition_id: z.string().optional(),
-};
-
-/** The state part of an entity item: what the checks engine, the notifier and the status board read. */
-export const entityStateSchema = entitySchema
-  .pick({ id: true, name: true, blueprint_slug: true, slug: true, state: true, version: true })
-  .extend(checksPart);
-export type EntityState = z.infer<typeof entityStateSchema>;
-
-interface EntityKey {
-  tenant_id: string;
-  blueprint_slug: string;
-  slug: string;
-}
-
-/** search_entities' indexes (docs/data-model.md): by lowercased name (gsi1) and by slug (gsi2), per tenant. */
-const byName = (tenantId: string, entity: Pick<EntityRecord, 'id' | 'name'>) => ({
-  pk: `ENTNAME#${tenantId}`,
-  sk: `${searchText(entity.name)}#${entity.id}`,
-});
-const bySlug = (tenantId: string, entity: Pick<EntityRecord, 'slug' | 'blueprint_slug'>) => ({
-  pk: `ENTSLUG#${tenantId}`,
-  sk: `${entity.slug}#${entity.blueprint_slug}`,
-});
 /** What a name is found by: lowercased, cut to 200 characters (an index key holds at most 1,024 bytes). */
-export const searchText = (text: string) => text.toLowerCase().slice(0, 200);
+const searchText = (text: string): string => text.toLowerCase().slice(0, 200);
+/** search_entities' indexes on the pointer (docs/data-model.md): by lowercased name (gsi1), by slug (gsi2). */
+const byName = (tnt: string, name: string, id: string) => ({
+  pk: `ENTNAME#${tnt}`,
+  sk: `${searchText(name)}#${id}`,
+});
+const bySlug = (tnt: string, slug: string, bpSlug: string) => ({
+  pk: `ENTSLUG#${tnt}`,
+  sk: `${slug}#${bpSlug}`,
+});
 
 const entities = defineItem({
   type: itemType('entity'),
-  schema: entitySchema.extend(checksPart),
+  schema: entitySchema.extend(entityChecksPart),
   key: (k: EntityKey) => ({ pk: tenantPk(k.tenant_id), sk: `ENT#${k.blueprint_slug}#${k.slug}` }),
   keyOf: null,
-  gsi1: (r, c: { tenant_id: string }) => byName(c.tenant_id, r),
-  gsi2: (r, c) => bySlug(c.tenant_id, r),
   docKey: { tenant_id: '<tnt>', blueprint_slug: '<bp_slug>', slug: '<slug>' },
 });
 
 const pointers = defineItem({
   type: itemType('entity_pointer'),
-  schema: z.object({ id: z.string(), blueprint_slug: z.string(), slug: z.string() }),
+  schema: entityPointerSchema,
   key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `ENTID#${k.id}` }),
   keyOf: null,
+  gsi1: (r, c: { tenant_id: string }) => (r.name === undefined ? null : byName(c.tenant_id, r.name, r.id)),
+  gsi2: (r, c) => (r.name === undefined ? null : bySlug(c.tenant_id, r.slug, r.blueprint_slug)),
   docKey: { tenant_id: '<tnt>', id: '<ent_id>' },
 });
 
-const at = (tenantId: string, entity: { blueprint_slug: string; slug: string }): EntityKey => ({
-  tenant_id: tenantId,
-  blueprint_slug: entity.blueprint_slug,
-  slug: entity.slug,
-});
+const at = (tenant_id: string, { blueprint_slug, slug }: Ref) => ({ tenant_id, blueprint_slug, slug });
 const versionHeld = (value: number): Condition => ({ kind: 'compare', attr: 'version', op: '=', value });
 
 /** Reads an entity's item (consistent), unparsed: for callers that need its state only sometimes. */
-export function readEntityItem(table: Table, tenantId: string, bpSlug: string, slug: string) {
+export function readEntityItem(
+  table: Table,
+  tenantId: string,
+  bpSlug: string,
+  slug: string,
+): Promise<Item | undefined> {
   return table.get(entities.key(at(tenantId, { blueprint_slug: bpSlug, slug })), { consistent: true });
 }
 
@@ -103,20 +82,34 @@ export function parseEntityState(item: Item): EntityState {
 }
 
 /** Reads the state part of an entity item (consistent). */
-export async function readEntityState(table: Table, tenantId: string, bpSlug: string, slug: string) {
+export async function readEntityState(
+  table: Table,
+  tenantId: string,
+  bpSlug: string,
+  slug: string,
+): Promise<EntityState | undefined> {
   const item = await readEntityItem(table, tenantId, bpSlug, slug);
   return item ? parseEntityState(item) : undefined;
 }
 
 /** The entity (consistent), or undefined; slugs that cannot exist are not read. */
-export async function getEntity(table: Table, tenantId: string, bpSlug: string, slug: string) {
+export async function getEntity(
+  table: Table,
+  tenantId: string,
+  bpSlug: string,
+  slug: string,
+): Promise<EntityRecord | undefined> {
   if (!SLUG.test(bpSlug) || !SLUG.test(slug)) return undefined;
   const item = await readEntityItem(table, tenantId, bpSlug, slug);
   return item ? entitySchema.parse(item) : undefined;
 }
 
 /** The entity with this id in this tenant (id pointer, then record), or undefined. */
-export async function getEntityById(table: Table, tenantId: string, entityId: string) {
+export async function getEntityById(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+): Promise<EntityRecord | undefined> {
   if (!isId('ent', entityId)) return undefined;
   const pointer = await pointers.get(table, { tenant_id: tenantId, id: entityId }, { consistent: true });
   const entity = pointer && (await getEntity(table, tenantId, pointer.blueprint_slug, pointer.slug));
@@ -124,7 +117,11 @@ export async function getEntityById(table: Table, tenantId: string, entityId: st
 }
 
 /** The state part of the entity with this id (consistent), or undefined when it is gone. */
-export async function readEntityById(table: Table, tenantId: string, entityId: string) {
+export async function readEntityById(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+): Promise<EntityState | undefined> {
   const pointer = await pointers.get(table, { tenant_id: tenantId, id: entityId }, { consistent: true });
   if (!pointer) return undefined;
   const entity = await readEntityState(table, tenantId, pointer.blueprint_slug, pointer.slug);
@@ -135,39 +132,35 @@ export async function readEntityById(table: Table, tenantId: string, entityId: s
 const entityPrefix = (blueprintSlug?: string) => (blueprintSlug ? `ENT#${blueprintSlug}#` : 'ENT#');
 
 /** Every entity item of the tenant's or of one blueprint's (consistent), by slug; at most `max`. */
-const allEntityItems = (table: Table, tenantId: string, blueprintSlug?: string, max?: number) =>
+const allItems = (table: Table, tenantId: string, prefix: string, max?: number): Promise<Item[]> =>
   queryAll((cursor) => {
-    const sk = { op: 'beginsWith', prefix: entityPrefix(blueprintSlug) } as const;
+    const sk = { op: 'beginsWith', prefix } as const;
     return table.query({ pk: tenantPk(tenantId), sk, cursor, consistent: true });
   }, max);
 
 /** Entities of one blueprint (consistent), by slug. */
-export async function listEntities(table: Table, tenantId: string, blueprintSlug: string) {
-  return (await allEntityItems(table, tenantId, blueprintSlug)).map((item) => entitySchema.parse(item));
+export async function listEntities(table: Table, tenantId: string, bpSlug: string): Promise<EntityRecord[]> {
+  return (await allItems(table, tenantId, entityPrefix(bpSlug))).map((item) => entitySchema.parse(item));
 }
-
-/** The entity items of the tenant (consistent, unbounded: the migrations), unparsed. */
-export const listEntityItems = (table: Table, tenantId: string): Promise<Item[]> =>
-  allEntityItems(table, tenantId, undefined, Number.MAX_SAFE_INTEGER);
 
 /** The state part of every entity of the tenant (consistent, unbounded: the status migration). */
 export async function listEntityStates(table: Table, tenantId: string): Promise<EntityState[]> {
-  return (await listEntityItems(table, tenantId)).map(parseEntityState);
+  return (await allItems(table, tenantId, 'ENT#', Number.MAX_SAFE_INTEGER)).map(parseEntityState);
+}
+
+/** Every id pointer of the tenant (consistent, unbounded: the search keys' backfill). */
+export async function listEntityPointers(table: Table, tenantId: string): Promise<EntityPointer[]> {
+  return (await allItems(table, tenantId, 'ENTID#', Number.MAX_SAFE_INTEGER)).map(pointers.parse);
 }
 
 /** Which of `entityIds` still exist in this tenant (id pointers, read in batches of 100). */
 export async function existingEntityIds(
   table: Table,
   tenantId: string,
-  entityIds: readonly string[],
+  ids: readonly string[],
 ): Promise<Set<string>> {
-  const unique = [...new Set(entityIds)];
-  const found = new Set<string>();
-  for (let i = 0; i < unique.length; i += 100) {
-    const keys = unique.slice(i, i + 100).map((id) => pointers.key({ tenant_id: tenantId, id }));
-    for (const item of await table.batchGet(keys)) found.add(pointers.parse(item).id);
-  }
-  return found;
+  const keys = [...new Set(ids)].map((id) => pointers.key({ tenant_id: tenantId, id }));
+  return new Set((await batchGetAll(table, keys)).map((item) => pointers.parse(item).id));
 }
 
 /** The paged list of the tenant's entity items (or one blueprint's), for sealed cursors. */
@@ -176,14 +169,10 @@ export function entityListSource(tenantId: string, blueprintSlug?: string): Page
 }
 
 /**
- * One read of `entityListSource` (consistent) or `entitySearchSource` (an index: eventually
- * consistent) after the store cursor `cursor`: entity items, ascending.
+ * One read of `entityListSource` (consistent: entity items) or `entitySearchSource` (an index,
+ * eventually consistent: id pointers) after the store cursor `cursor`, ascending.
  */
-export function readEntityListChunk(
-  table: Table,
-  source: PageSource,
-  page: { limit: number; cursor?: string | undefined },
-): Promise<{ items: Item[]; cursor?: string }> {
+export function readEntityListChunk(table: Table, source: PageSource, page: PageRequest): Promise<QueryPage> {
   return table.query({
     ...(source.index ? { index: source.index } : { consistent: true }),
     pk: source.pk,
@@ -194,11 +183,7 @@ export function readEntityListChunk(
 }
 
 /** The entity items of these entities that exist (consistent batch reads), unparsed. */
-export function readEntityItems(
-  table: Table,
-  tenantId: string,
-  refs: readonly { blueprint_slug: string; slug: string }[],
-): Promise<Item[]> {
+export function readEntityItems(table: Table, tenantId: string, refs: readonly Ref[]): Promise<Item[]> {
   return batchGetAll(
     table,
     refs.map((ref) => entities.key(at(tenantId, ref))),
@@ -208,27 +193,38 @@ export function readEntityItems(
 /** The puts of a new entity and its id pointer; an entity of that slug already there fails op 0. */
 export function entityCreatedOps(tenantId: string, entity: EntityRecord): WriteOp[] {
   return [
-    entities.putAt(at(tenantId, entity), entity, { kind: 'itemNotExists' }, { tenant_id: tenantId }),
+    entities.putAt(at(tenantId, entity), entity, { kind: 'itemNotExists' }),
     pointers.putAt(
       { tenant_id: tenantId, id: entity.id },
-      { id: entity.id, blueprint_slug: entity.blueprint_slug, slug: entity.slug },
+      { id: entity.id, blueprint_slug: entity.blueprint_slug, slug: entity.slug, name: entity.name },
       { kind: 'itemNotExists' },
+      { tenant_id: tenantId },
     ),
   ];
 }
 
-/** The update of a merge patch (name, fields), held on the version read. */
-export function entityPatchedOp(
+/** The pointer `entity` has with the name `name`: its attributes and both index entries. */
+const namedPointerChange = (tenantId: string, entity: EntityPointer, name: string) => ({
+  set: { name },
+  reindex: { id: entity.id, blueprint_slug: entity.blueprint_slug, slug: entity.slug, name },
+  context: { tenant_id: tenantId },
+});
+
+/** The update of a merge patch (name, fields), held on the version read; a new name also moves the pointer. */
+export function entityPatchedOps(
   tenantId: string,
   entity: EntityRecord,
   change: Pick<EntityRecord, 'name' | 'fields' | 'updated_at'>,
-): WriteOp {
-  return entities.update(at(tenantId, entity), {
+): WriteOp[] {
+  const held = entities.update(at(tenantId, entity), {
     set: change,
     add: { version: 1 },
-    index: { gsi1: byName(tenantId, { id: entity.id, name: change.name }) },
     condition: versionHeld(entity.version),
   });
+  if (change.name === entity.name) return [held];
+  // The entity update is version-held, so the pointer (unconditional) changes only with it.
+  const pointer = { tenant_id: tenantId, id: entity.id };
+  return [held, pointers.update(pointer, namedPointerChange(tenantId, entity, change.name))];
 }
 
 /** The deletes of an entity (held on the version read: its status counter is the state read) and its pointer. */
@@ -277,20 +273,28 @@ export function entityChecksOp(tenantId: string, entity: EntityState, change: En
 /** A search index's list (search_entities): names (gsi1, lowercased) or slugs (gsi2) starting with `prefix`. */
 export function entitySearchSource(tenantId: string, by: 'name' | 'slug', prefix: string): PageSource {
   return by === 'name'
-    ? { index: 'gsi1', pk: byName(tenantId, { id: '', name: '' }).pk, prefix: searchText(prefix) }
-    : { index: 'gsi2', pk: bySlug(tenantId, { slug: '', blueprint_slug: '' }).pk, prefix };
+    ? { index: 'gsi1', pk: byName(tenantId, '', '').pk, prefix: searchText(prefix) }
+    : { index: 'gsi2', pk: bySlug(tenantId, '', '').pk, prefix };
 }
 
-/** Whether an entity item is in the search indexes (items written before them are not, until the backfill). */
-export const hasSearchKeys = (item: Item): boolean => item.gsi1pk !== undefined && item.gsi2pk !== undefined;
+/** An id pointer read from a search index. */
+export const parseEntityPointer = (item: Item): EntityPointer => pointers.parse(item);
 
-/** The backfill's update of an entity item written before the search indexes, held on the version read. */
-export function entitySearchKeysOp(tenantId: string, entity: EntityState): WriteOp {
-  return entities.update(at(tenantId, entity), {
-    index: {
-      gsi1: byName(tenantId, entity),
-      gsi2: bySlug(tenantId, entity),
-    },
-    condition: versionHeld(entity.version),
-  });
+/**
+ * The backfill of a pointer written before the search indexes (no `name`): its name and index
+ * entries, held on what was read: the pointer still without a name (a rename or a delete since
+ * wins) and the entity still of this id and name.
+ */
+export function pointerNamedOps(tenantId: string, pointer: EntityPointer, name: string): WriteOp[] {
+  const unnamed: Condition = {
+    kind: 'and',
+    conditions: [{ kind: 'itemExists' }, { kind: 'attrNotExists', attr: 'name' }],
+  };
+  const same = (attr: string, value: string): Condition => ({ kind: 'compare', attr, op: '=', value });
+  const asRead: Condition = { kind: 'and', conditions: [same('id', pointer.id), same('name', name)] };
+  const change = { ...namedPointerChange(tenantId, pointer, name), condition: unnamed };
+  return [
+    pointers.update({ tenant_id: tenantId, id: pointer.id }, change),
+    entities.conditionCheck(at(tenantId, pointer), asRead),
+  ];
 }

@@ -9,9 +9,11 @@ import { asToolResult, toolResult } from './result.ts';
 /**
  * search_entities: entities by name or slug prefix (case-insensitive), state and blueprint,
  * paged. What a call reads depends on what it is given:
- * - `prefix`: the name index from the prefix on, then the slug index from the prefix on (an entity
- *   found by its name is not repeated by its slug), filtered by state and blueprint; at most
- *   2,000 index entries per call (lib/catalog/entity-search.ts);
+ * - `prefix`: the id pointers' name index from the prefix on, then their slug index from the prefix
+ *   on (an entity found by its name is not repeated by its slug), filtered by blueprint and state;
+ *   at most 2,000 index entries per call, and the entity items of the page (or, with `state`,
+ *   of the entries that pass the other filters) batch-read for their state
+ *   (lib/catalog/entity-search.ts);
  * - `state` without prefix: the status board's index of that state (of that blueprint, with one);
  * - neither: the tenant's entity items (of the blueprint, with one), by blueprint and slug.
  * Never the whole fleet for one page; each answer stays under 50 KB (paging.ts).
@@ -53,7 +55,7 @@ function searchLists(
     ];
   }
   const lower = prefix.toLowerCase();
-  const byName = (entity: Found) => entity.name.toLowerCase().startsWith(lower);
+  const byName = (entity: { name: string }) => entity.name.toLowerCase().startsWith(lower);
   return (['name', 'slug'] as const).map((by) => ({
     async read(limit, cursor) {
       const page = await deps.search.page(
