@@ -92,4 +92,16 @@ describe.each(runtimes)('the entity search keys backfill ($runtime runtime)', ({
     await expect.poll(() => search('AP'), { timeout: 30_000 }).toEqual([found]);
     expect(await search('api')).toEqual([found]);
   });
+
+  it('moves the pointer with a rename: found by the new name, no longer by the old', async () => {
+    const path = '/v1/blueprints/service/entities/api';
+    const renamed = await api.request('PUT', path, { key: dump.api_key, body: { name: 'Edge gateway' } });
+    expect(renamed.status, renamed.text).toBe(200);
+    await expect
+      .poll(async () => (await search('edge')).map((e) => e.name), { timeout: 30_000 })
+      .toEqual(['Edge gateway']);
+    // Still found by its slug (its old name shared that prefix); the pointer holds the new name.
+    expect((await search('api')).map((e) => e.name)).toEqual(['Edge gateway']);
+    expect((await listEntityPointers(api.table, dump.tenant_id))[0]?.name).toBe('Edge gateway');
+  });
 });
