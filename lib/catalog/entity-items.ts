@@ -1,63 +1,52 @@
-import * as z from 'zod';
-import { fieldValueSchema } from '../domain/field-values.ts';
+import {
+  type EntityPointer,
+  type EntityRecord,
+  type EntityState,
+  entityChecksPart,
+  entityPointerSchema,
+  entitySchema,
+  entityStateSchema,
+} from '../domain/entity-record.ts';
 import { SLUG } from '../domain/slug.ts';
 import { isId } from '../platform/ids.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { batchGetAll, queryAll } from '../store/items.ts';
-import type { PageSource } from '../store/paging.ts';
+import type { PageRequest, PageSource } from '../store/paging.ts';
 import { tenantPk } from '../store/partitions.ts';
-import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
+import type { Condition, Item, QueryPage, Table, WriteOp } from '../store/table.ts';
 
 /**
- * The owner of an entity's items (docs/data-model.md, Catalog): the `entity` item, keyed by its
- * blueprint and slug, and its id pointer (`entity_pointer`, ENTID#<ent_id>), written and deleted
- * together. The entity item also carries the checks engine's attributes (`state`, `check_states`,
- * `check_count`, `last_transition_id`), written with `entityChecksOp` in the checks' transactions.
- * The status board's index items that go with every state change are entity-state-index-items.ts's.
+ * The owner of an entity's items (docs/data-model.md, Catalog; their attributes: domain/entity-record.ts):
+ * the `entity` item, keyed by its blueprint and slug, and its id pointer (`entity_pointer`,
+ * ENTID#<ent_id>), written and deleted together. The pointer carries the name too and is in
+ * search_entities' indexes: state changes never write it, so they write no index replica. The entity
+ * item also carries the checks engine's attributes (`state`, `check_states`, `check_count`,
+ * `last_transition_id`), written with `entityChecksOp` in the checks' transactions. The status
+ * board's index items that go with every state change are entity-state-index-items.ts's.
  */
 
-const checkStateValue = z.enum(['unknown', 'up', 'down', 'degraded']);
+export type { EntityPointer, EntityRecord, EntityState } from '../domain/entity-record.ts';
+export { entitySchema, entityStateSchema } from '../domain/entity-record.ts';
 
-/** The catalog's view of an entity item (what the API shows, plus its optimistic-lock `version`). */
-export const entitySchema = z.object({
-  id: z.string(),
-  blueprint_slug: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  fields: z.record(z.string(), fieldValueSchema),
-  state: z.enum(['up', 'degraded', 'down', 'unknown']),
-  created_at: z.string(),
-  updated_at: z.string(),
-  version: z.number().int(),
+type EntityKey = { tenant_id: string; blueprint_slug: string; slug: string };
+type Ref = Pick<EntityKey, 'blueprint_slug' | 'slug'>; // where an entity item is within its tenant
+
+/** What a name is found by: lowercased, cut to 200 characters (an index key holds at most 1,024 bytes). */
+const searchText = (text: string): string => text.toLowerCase().slice(0, 200);
+/** search_entities' indexes on the pointer (docs/data-model.md): by lowercased name (gsi1), by slug (gsi2). */
+const byName = (tnt: string, name: string, id: string) => ({
+  pk: `ENTNAME#${tnt}`,
+  sk: `${searchText(name)}#${id}`,
 });
-export type EntityRecord = z.infer<typeof entitySchema>;
-
-/** The checks engine's attributes of the entity item. */
-const checksPart = {
-  /** All its checks: the check_limit_per_entity counter. */
-  check_count: z.number().int().optional(),
-  /** `{<chk_id>: unknown|up|down}` of its enabled checks: the aggregate `state` is computed from them. */
-  check_states: z.record(z.string(), checkStateValue).optional(),
-  /** The entity transition that set `state` (absent before the first one): the notifier tells a still-current alert by it. */
-  last_transition_id: z.string().optional(),
-};
-
-/** The state part of an entity item: what the checks engine, the notifier and the status board read. */
-export const entityStateSchema = entitySchema
-  .pick({ id: true, name: true, blueprint_slug: true, slug: true, state: true, version: true })
-  .extend(checksPart);
-export type EntityState = z.infer<typeof entityStateSchema>;
-
-interface EntityKey {
-  tenant_id: string;
-  blueprint_slug: string;
-  slug: string;
-}
+const bySlug = (tnt: string, slug: string, bpSlug: string) => ({
+  pk: `ENTSLUG#${tnt}`,
+  sk: `${slug}#${bpSlug}`,
+});
 
 const entities = defineItem({
   type: itemType('entity'),
-  schema: entitySchema.extend(checksPart),
+  schema: entitySchema.extend(entityChecksPart),
   key: (k: EntityKey) => ({ pk: tenantPk(k.tenant_id), sk: `ENT#${k.blueprint_slug}#${k.slug}` }),
   keyOf: null,
   docKey: { tenant_id: '<tnt>', blueprint_slug: '<bp_slug>', slug: '<slug>' },
@@ -65,32 +54,25 @@ const entities = defineItem({
 
 const pointers = defineItem({
   type: itemType('entity_pointer'),
-  schema: z.object({ id: z.string(), blueprint_slug: z.string(), slug: z.string() }),
+  schema: entityPointerSchema,
   key: (k: { tenant_id: string; id: string }) => ({ pk: tenantPk(k.tenant_id), sk: `ENTID#${k.id}` }),
   keyOf: null,
+  gsi1: (r, c: { tenant_id: string }) => (r.name === undefined ? null : byName(c.tenant_id, r.name, r.id)),
+  gsi2: (r, c) => (r.name === undefined ? null : bySlug(c.tenant_id, r.slug, r.blueprint_slug)),
   docKey: { tenant_id: '<tnt>', id: '<ent_id>' },
 });
 
-const at = (tenantId: string, entity: { blueprint_slug: string; slug: string }): EntityKey => ({
-  tenant_id: tenantId,
-  blueprint_slug: entity.blueprint_slug,
-  slug: entity.slug,
-});
-const versionHeld = (version: number): Condition => ({
-  kind: 'compare',
-  attr: 'version',
-  op: '=',
-  value: version,
-});
+const at = (tenant_id: string, { blueprint_slug, slug }: Ref) => ({ tenant_id, blueprint_slug, slug });
+const versionHeld = (value: number): Condition => ({ kind: 'compare', attr: 'version', op: '=', value });
 
 /** Reads an entity's item (consistent), unparsed: for callers that need its state only sometimes. */
 export function readEntityItem(
   table: Table,
   tenantId: string,
-  blueprintSlug: string,
+  bpSlug: string,
   slug: string,
 ): Promise<Item | undefined> {
-  return table.get(entities.key(at(tenantId, { blueprint_slug: blueprintSlug, slug })), { consistent: true });
+  return table.get(entities.key(at(tenantId, { blueprint_slug: bpSlug, slug })), { consistent: true });
 }
 
 /** The state part of an entity item. */
@@ -102,10 +84,10 @@ export function parseEntityState(item: Item): EntityState {
 export async function readEntityState(
   table: Table,
   tenantId: string,
-  blueprintSlug: string,
+  bpSlug: string,
   slug: string,
 ): Promise<EntityState | undefined> {
-  const item = await readEntityItem(table, tenantId, blueprintSlug, slug);
+  const item = await readEntityItem(table, tenantId, bpSlug, slug);
   return item ? parseEntityState(item) : undefined;
 }
 
@@ -113,11 +95,11 @@ export async function readEntityState(
 export async function getEntity(
   table: Table,
   tenantId: string,
-  blueprintSlug: string,
+  bpSlug: string,
   slug: string,
 ): Promise<EntityRecord | undefined> {
-  if (!SLUG.test(blueprintSlug) || !SLUG.test(slug)) return undefined;
-  const item = await readEntityItem(table, tenantId, blueprintSlug, slug);
+  if (!SLUG.test(bpSlug) || !SLUG.test(slug)) return undefined;
+  const item = await readEntityItem(table, tenantId, bpSlug, slug);
   return item ? entitySchema.parse(item) : undefined;
 }
 
@@ -148,55 +130,37 @@ export async function readEntityById(
 /** The sort-key prefix of the tenant's entity items, or of one blueprint's. */
 const entityPrefix = (blueprintSlug?: string) => (blueprintSlug ? `ENT#${blueprintSlug}#` : 'ENT#');
 
+/** Every entity item of the tenant's or of one blueprint's (consistent), by slug; at most `max`. */
+const allItems = (table: Table, tenantId: string, prefix: string, max?: number): Promise<Item[]> =>
+  queryAll((cursor) => {
+    const sk = { op: 'beginsWith', prefix } as const;
+    return table.query({ pk: tenantPk(tenantId), sk, cursor, consistent: true });
+  }, max);
+
 /** Entities of one blueprint (consistent), by slug. */
-export async function listEntities(
-  table: Table,
-  tenantId: string,
-  blueprintSlug: string,
-): Promise<EntityRecord[]> {
-  const items = await queryAll((cursor) =>
-    table.query({
-      pk: tenantPk(tenantId),
-      sk: { op: 'beginsWith', prefix: entityPrefix(blueprintSlug) },
-      cursor,
-      consistent: true,
-    }),
-  );
-  return items.map((item) => entitySchema.parse(item));
+export async function listEntities(table: Table, tenantId: string, bpSlug: string): Promise<EntityRecord[]> {
+  return (await allItems(table, tenantId, entityPrefix(bpSlug))).map((item) => entitySchema.parse(item));
 }
 
 /** The state part of every entity of the tenant (consistent, unbounded: the status migration). */
 export async function listEntityStates(table: Table, tenantId: string): Promise<EntityState[]> {
-  const items = await queryAll(
-    (cursor) =>
-      table.query({
-        pk: tenantPk(tenantId),
-        sk: { op: 'beginsWith', prefix: 'ENT#' },
-        cursor,
-        consistent: true,
-      }),
-    Number.MAX_SAFE_INTEGER,
-  );
-  return items.map(parseEntityState);
+  return (await allItems(table, tenantId, 'ENT#', Number.MAX_SAFE_INTEGER)).map(parseEntityState);
 }
 
-/** Which of `entityIds` still exist in this tenant (id pointers, read in batches of 100). */
-export async function existingEntityIds(
-  table: Table,
-  tenantId: string,
-  entityIds: readonly string[],
-): Promise<Set<string>> {
-  const keys = [...new Set(entityIds)].map((id) => pointers.key({ tenant_id: tenantId, id }));
-  return new Set((await batchGetAll(table, keys)).map((item) => pointers.parse(item).id));
+/** Every id pointer of the tenant (consistent, unbounded: the search keys' backfill). */
+export async function listEntityPointers(table: Table, tenantId: string): Promise<EntityPointer[]> {
+  return (await allItems(table, tenantId, 'ENTID#', Number.MAX_SAFE_INTEGER)).map(pointers.parse);
 }
 
-/** The state part of the entities with these ids still in the tenant (a status page's; batched, eventually consistent). */
-export async function readEntityStatesByIds(table: Table, tenantId: string, ids: readonly string[]) {
+/** The id pointers of the entities with these ids still in the tenant (batches of 100, eventually consistent). */
+export async function readEntityPointers(table: Table, tenantId: string, ids: readonly string[]) {
   const keys = [...new Set(ids)].map((id) => pointers.key({ tenant_id: tenantId, id }));
-  const found = (await batchGetAll(table, keys)).map((item) => pointers.parse(item));
-  const entityKeys = found.map((p) => entities.key(at(tenantId, p)));
-  const states = (await batchGetAll(table, entityKeys)).map(parseEntityState);
-  return states.filter((entity) => ids.includes(entity.id));
+  return (await batchGetAll(table, keys)).map(pointers.parse);
+}
+
+/** Which of `ids` still exist in this tenant. */
+export async function existingEntityIds(table: Table, tenantId: string, ids: readonly string[]) {
+  return new Set((await readEntityPointers(table, tenantId, ids)).map((pointer) => pointer.id));
 }
 
 /** The paged list of the tenant's entity items (or one blueprint's), for sealed cursors. */
@@ -204,27 +168,22 @@ export function entityListSource(tenantId: string, blueprintSlug?: string): Page
   return { pk: tenantPk(tenantId), prefix: entityPrefix(blueprintSlug) };
 }
 
-/** One read of `entityListSource` after the store cursor `cursor`: entity items, ascending (consistent). */
-export function readEntityListChunk(
-  table: Table,
-  source: PageSource,
-  page: { limit: number; cursor?: string | undefined },
-): Promise<{ items: Item[]; cursor?: string }> {
+/**
+ * One read of `entityListSource` (consistent: entity items) or `entitySearchSource` (an index,
+ * eventually consistent: id pointers) after the store cursor `cursor`, ascending.
+ */
+export function readEntityListChunk(table: Table, source: PageSource, page: PageRequest): Promise<QueryPage> {
   return table.query({
+    ...(source.index ? { index: source.index } : { consistent: true }),
     pk: source.pk,
     sk: { op: 'beginsWith', prefix: source.prefix },
     limit: page.limit,
     cursor: page.cursor,
-    consistent: true,
   });
 }
 
 /** The entity items of these entities that exist (consistent batch reads), unparsed. */
-export function readEntityItems(
-  table: Table,
-  tenantId: string,
-  refs: readonly { blueprint_slug: string; slug: string }[],
-): Promise<Item[]> {
+export function readEntityItems(table: Table, tenantId: string, refs: readonly Ref[]): Promise<Item[]> {
   return batchGetAll(
     table,
     refs.map((ref) => entities.key(at(tenantId, ref))),
@@ -237,23 +196,35 @@ export function entityCreatedOps(tenantId: string, entity: EntityRecord): WriteO
     entities.putAt(at(tenantId, entity), entity, { kind: 'itemNotExists' }),
     pointers.putAt(
       { tenant_id: tenantId, id: entity.id },
-      { id: entity.id, blueprint_slug: entity.blueprint_slug, slug: entity.slug },
+      { id: entity.id, blueprint_slug: entity.blueprint_slug, slug: entity.slug, name: entity.name },
       { kind: 'itemNotExists' },
+      { tenant_id: tenantId },
     ),
   ];
 }
 
-/** The update of a merge patch (name, fields), held on the version read. */
-export function entityPatchedOp(
+/** The pointer `entity` has with the name `name`: its attributes and both index entries. */
+const namedPointerChange = (tenantId: string, entity: EntityPointer, name: string) => ({
+  set: { name },
+  reindex: { id: entity.id, blueprint_slug: entity.blueprint_slug, slug: entity.slug, name },
+  context: { tenant_id: tenantId },
+});
+
+/** The update of a merge patch (name, fields), held on the version read; a new name also moves the pointer. */
+export function entityPatchedOps(
   tenantId: string,
   entity: EntityRecord,
   change: Pick<EntityRecord, 'name' | 'fields' | 'updated_at'>,
-): WriteOp {
-  return entities.update(at(tenantId, entity), {
+): WriteOp[] {
+  const held = entities.update(at(tenantId, entity), {
     set: change,
     add: { version: 1 },
     condition: versionHeld(entity.version),
   });
+  if (change.name === entity.name) return [held];
+  // The entity update is version-held, so the pointer (unconditional) changes only with it.
+  const pointer = { tenant_id: tenantId, id: entity.id };
+  return [held, pointers.update(pointer, namedPointerChange(tenantId, entity, change.name))];
 }
 
 /** The deletes of an entity (held on the version read: its status counter is the state read) and its pointer. */
@@ -297,4 +268,33 @@ export function entityChecksOp(tenantId: string, entity: EntityState, change: En
     add: { version: 1, ...(change.countDelta ? { check_count: change.countDelta } : {}) },
     condition: { kind: 'and', conditions: [held, change.condition ?? { kind: 'itemExists' }] },
   });
+}
+
+/** A search index's list (search_entities): names (gsi1, lowercased) or slugs (gsi2) starting with `prefix`. */
+export function entitySearchSource(tenantId: string, by: 'name' | 'slug', prefix: string): PageSource {
+  return by === 'name'
+    ? { index: 'gsi1', pk: byName(tenantId, '', '').pk, prefix: searchText(prefix) }
+    : { index: 'gsi2', pk: bySlug(tenantId, '', '').pk, prefix };
+}
+
+/** An id pointer read from a search index. */
+export const parseEntityPointer = (item: Item): EntityPointer => pointers.parse(item);
+
+/**
+ * The backfill of a pointer written before the search indexes (no `name`): its name and index
+ * entries, held on what was read: the pointer still without a name (a rename or a delete since
+ * wins) and the entity still of this id and name.
+ */
+export function pointerNamedOps(tenantId: string, pointer: EntityPointer, name: string): WriteOp[] {
+  const unnamed: Condition = {
+    kind: 'and',
+    conditions: [{ kind: 'itemExists' }, { kind: 'attrNotExists', attr: 'name' }],
+  };
+  const same = (attr: string, value: string): Condition => ({ kind: 'compare', attr, op: '=', value });
+  const asRead: Condition = { kind: 'and', conditions: [same('id', pointer.id), same('name', name)] };
+  const change = { ...namedPointerChange(tenantId, pointer, name), condition: unnamed };
+  return [
+    pointers.update({ tenant_id: tenantId, id: pointer.id }, change),
+    entities.conditionCheck(at(tenantId, pointer), asRead),
+  ];
 }

@@ -9,7 +9,7 @@ import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, ItemTooLargeError, type Table } from '../store/table.ts';
 import { type BlueprintRecord, blueprintUnchangedOp, entityCountOp } from './blueprint-items.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
-import { type EntityRecord, entityCreatedOps, entityDeletedOps, entityPatchedOp } from './entity-items.ts';
+import { type EntityRecord, entityCreatedOps, entityDeletedOps, entityPatchedOps } from './entity-items.ts';
 import { entityAddedOps, entityRemovedOps } from './entity-state-index-items.ts';
 import type { EntityStore } from './entity-store.ts';
 import { publicEntity } from './records.ts';
@@ -160,7 +160,8 @@ export function createEntityService(deps: EntityServiceDeps) {
     };
     try {
       await table.transact([
-        entityPatchedOp(tenantId, entity, {
+        // A new name also moves the id pointer (search_entities' indexes), in this transaction.
+        ...entityPatchedOps(tenantId, entity, {
           name: next.name,
           fields: next.fields,
           updated_at: next.updated_at,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createOperatorKey } from '../auth/operator-key.ts';
 import type { PlanLimits } from '../auth/tenant-items.ts';
 import { createTenantStore } from '../auth/tenant-store.ts';
+import { backfillSearchKeys } from '../catalog/search-backfill.ts';
 import { migrateChecksToCells } from '../checks/cell-migration.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -25,9 +26,9 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
       back in when no admin key is left. Read-write unless --read-only; labelled "operator"
       unless --name is given.
   data migrate
-      Run every data migration in order (check layout, status counters, cells) and print what each
-      did (idempotent; run once after every \`cdk deploy\` upgrade; the local runtime does it at
-      startup). Use the deployment's VIGIL_DUE_SHARDS.
+      Run every data migration in order (check layout, status counters, cells, entity search
+      keys) and print what each did (idempotent; run once after every \`cdk deploy\` upgrade; the
+      local runtime does it at startup). Use the deployment's VIGIL_DUE_SHARDS.
   checks migrate
       Move checks stored in the first layout (one item) to the definition and state items
       (idempotent; run once after deploying this version; the local runtime does it at startup).
@@ -131,11 +132,13 @@ async function migrateData(deps: OperatorDeps, tenants: ReturnType<typeof create
     ...common,
     dueShards: deps.dueShards ?? DEFAULT_DUE_SHARDS,
   });
+  const entityPointersNamed = await backfillSearchKeys(common);
   return JSON.stringify(
     {
       checks_migrated: checksMigrated,
       tenants_seeded: tenantsSeeded,
       checks_moved_to_cells: checksMovedToCells,
+      entity_pointers_named: entityPointersNamed,
     },
     null,
     2,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
+import { backfillSearchKeys } from '../catalog/search-backfill.ts';
 import { migrateChecksToCells } from '../checks/cell-migration.ts';
 import { type CellRunner, createCellRunner } from '../checks/cell-runner.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
@@ -212,6 +213,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   await migrateStatusCounters({ table, tenants: app.tenants, logger, clock });
   // Before the scheduler runs: enabled pull checks stored before cells join cells.
   await migrateChecksToCells({ table, tenants: app.tenants, logger, clock, dueShards: config.dueShards });
+  // Before the MCP tools serve: id pointers stored before the search indexes get their keys.
+  await backfillSearchKeys({ table, tenants: app.tenants, logger, clock });
 
   opened();
   const url = reachableUrl(address);

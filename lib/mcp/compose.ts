@@ -1,7 +1,9 @@
 import type { ActionStore } from '../actions/action-store.ts';
+import { createExecutionStore } from '../actions/execution-store.ts';
 import type { ActionRunner } from '../actions/ports.ts';
 import { createBlueprintService } from '../catalog/blueprint-service.ts';
 import type { BlueprintStore } from '../catalog/blueprint-store.ts';
+import { createEntitySearch } from '../catalog/entity-search.ts';
 import { createEntityService } from '../catalog/entity-service.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
 import { createRelationStore } from '../catalog/relation-items.ts';
@@ -60,6 +62,9 @@ export function composeMcp(deps: McpDeps) {
     incidents: deps.incidents,
     maintenance: createMaintenanceService({ table, clock }),
     uptime: createUptimeService({ table, clock, cursors, checkService: deps.checkService }),
+    executions: createExecutionStore(table, cursors),
+    actions: deps.actions,
+    search: createEntitySearch({ table, cursors }),
   });
   const tools = createToolCatalog({
     skills: deps.skills,

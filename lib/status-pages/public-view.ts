@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { readEntityStatesByIds } from '../catalog/entity-items.ts';
+import { parseEntityState, readEntityItems, readEntityPointers } from '../catalog/entity-items.ts';
 import { readOpenIncidentRecord, readRecentIncidents } from '../incidents/incident-items.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
@@ -101,7 +101,9 @@ const seconds = (from: string, to: string) =>
 export async function buildPublicView(deps: PublicViewDeps, page: StatusPageRecord): Promise<PublicPage> {
   const tenantId = page.tenant_id;
   const [found, bars] = await Promise.all([
-    readEntityStatesByIds(deps.table, tenantId, page.entity_ids),
+    readEntityPointers(deps.table, tenantId, page.entity_ids).then(async (pointers) =>
+      (await readEntityItems(deps.table, tenantId, pointers)).map(parseEntityState),
+    ),
     deps.dailyUptime(tenantId, page.entity_ids, PAGE_DAYS),
   ]);
   const byId = new Map(found.map((entity) => [entity.id, entity]));

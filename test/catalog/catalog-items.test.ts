@@ -5,6 +5,8 @@ import {
   entityChecksOp,
   entityCreatedOps,
   entityDeletedOps,
+  entityPatchedOps,
+  pointerNamedOps,
 } from '../../lib/catalog/entity-items.ts';
 import { entityAddedOps, stateMoveOps } from '../../lib/catalog/entity-state-index-items.ts';
 import { deleteRelationOps, newRelationOps } from '../../lib/catalog/relation-items.ts';
@@ -33,6 +35,7 @@ describe('the catalog owner modules', () => {
     expect([...entityCreatedOps(TNT, entity), ...entityAddedOps(TNT, entity, 'unknown')]).toEqual([
       {
         type: 'put',
+        // No index keys: every state change updates this item, and an index entry would be written with it.
         item: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api', entity: 'entity', schema_version: 1, ...entity },
         condition: { kind: 'itemNotExists' },
       },
@@ -46,6 +49,12 @@ describe('the catalog owner modules', () => {
           id: 'ent_1',
           blueprint_slug: 'svc',
           slug: 'api',
+          name: 'API',
+          // search_entities' indexes, on the pointer (state changes never write it).
+          gsi1pk: 'ENTNAME#tnt_1',
+          gsi1sk: 'api#ent_1',
+          gsi2pk: 'ENTSLUG#tnt_1',
+          gsi2sk: 'api#svc',
         },
         condition: { kind: 'itemNotExists' },
       },
@@ -69,6 +78,61 @@ describe('the catalog owner modules', () => {
     expect(entityDeletedOps(TNT, entity)).toEqual([
       { type: 'delete', key: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api' }, condition: held(1) },
       { type: 'delete', key: { pk: 'TENANT#tnt_1', sk: 'ENTID#ent_1' } },
+    ]);
+  });
+
+  it('rename an entity on its pointer too, and backfill an old pointer held on what was read', () => {
+    const change = { name: 'Public API', fields: {}, updated_at: 't1' };
+    expect(entityPatchedOps(TNT, entity, change)).toEqual([
+      {
+        type: 'update',
+        key: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api' },
+        set: change,
+        add: { version: 1 },
+        condition: held(1),
+      },
+      {
+        type: 'update',
+        key: { pk: 'TENANT#tnt_1', sk: 'ENTID#ent_1' },
+        set: {
+          name: 'Public API',
+          gsi1pk: 'ENTNAME#tnt_1',
+          gsi1sk: 'public api#ent_1',
+          gsi2pk: 'ENTSLUG#tnt_1',
+          gsi2sk: 'api#svc',
+        },
+      },
+    ]);
+    // Fields alone: the pointer is not written.
+    expect(entityPatchedOps(TNT, entity, { ...change, name: 'API' })).toHaveLength(1);
+    const old = { id: 'ent_1', blueprint_slug: 'svc', slug: 'api' };
+    expect(pointerNamedOps(TNT, old, 'API')).toEqual([
+      {
+        type: 'update',
+        key: { pk: 'TENANT#tnt_1', sk: 'ENTID#ent_1' },
+        set: {
+          name: 'API',
+          gsi1pk: 'ENTNAME#tnt_1',
+          gsi1sk: 'api#ent_1',
+          gsi2pk: 'ENTSLUG#tnt_1',
+          gsi2sk: 'api#svc',
+        },
+        condition: {
+          kind: 'and',
+          conditions: [{ kind: 'itemExists' }, { kind: 'attrNotExists', attr: 'name' }],
+        },
+      },
+      {
+        type: 'conditionCheck',
+        key: { pk: 'TENANT#tnt_1', sk: 'ENT#svc#api' },
+        condition: {
+          kind: 'and',
+          conditions: [
+            { kind: 'compare', attr: 'id', op: '=', value: 'ent_1' },
+            { kind: 'compare', attr: 'name', op: '=', value: 'API' },
+          ],
+        },
+      },
     ]);
   });
 

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listEntityPointers } from '../../lib/catalog/entity-items.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
@@ -56,5 +57,9 @@ describe('starting the local runtime on a store of the previous layout', () => {
     for (const id of [dump.checks.disabled, dump.checks.push]) {
       expect((await getCheckDefinition(runtime.table, dump.tenant_id, id))?.cell ?? null).toBeNull();
     }
+    // Its entity's id pointer, stored without a name, carries it now (search_entities' indexes).
+    expect(await listEntityPointers(runtime.table, dump.tenant_id)).toEqual([
+      { id: dump.entity_id, blueprint_slug: 'service', slug: 'api', name: 'API' },
+    ]);
   });
 });

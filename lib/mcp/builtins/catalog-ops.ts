@@ -15,6 +15,15 @@ export const CATALOG_OPS = 'catalog-ops';
 
 const noInput = { type: 'object', properties: {}, additionalProperties: false };
 
+const cursor = { type: 'string', maxLength: 4096, description: 'The next_cursor of the previous answer' };
+const pageLimit = (byDefault: number, maximum: number) => ({
+  type: 'integer',
+  minimum: 1,
+  maximum,
+  default: byDefault,
+  description: 'At most this many items (fewer when the answer would pass 50 KB)',
+});
+
 const entityRef = {
   type: 'object',
   properties: {
@@ -25,7 +34,7 @@ const entityRef = {
   additionalProperties: false,
 };
 
-/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools. */
+/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities and get_action_run. */
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
@@ -36,8 +45,12 @@ export const CATALOG_OPS_MANIFEST = {
     {
       name: 'get_status_summary',
       description:
-        'Current status (up, degraded, down, unknown) of every monitored entity: fleet-wide counts and the entity list.',
-      inputSchema: noInput,
+        'Current status of the fleet: counts per state (up, degraded, down, unknown) and a page of entities, problems first (down, degraded, unknown, then up); next_cursor continues.',
+      inputSchema: {
+        type: 'object',
+        properties: { limit: pageLimit(100, 500), cursor },
+        additionalProperties: false,
+      },
       annotations: builtinAnnotations('get_status_summary'),
     },
     {
@@ -244,6 +257,49 @@ export const CATALOG_OPS_MANIFEST = {
         additionalProperties: false,
       },
       annotations: builtinAnnotations('get_uptime'),
+    },
+    {
+      name: 'search_entities',
+      description:
+        'Entities whose name or slug starts with prefix (case-insensitive), in a state, of a blueprint; paged (next_cursor continues).',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          prefix: { type: 'string', minLength: 1, maxLength: 200, description: 'Start of the name or slug' },
+          state: {
+            type: 'string',
+            enum: ['up', 'degraded', 'down', 'unknown'],
+            description: 'Only this state',
+          },
+          blueprint_slug: { type: 'string', description: 'Only entities of this blueprint' },
+          limit: pageLimit(50, 200),
+          cursor,
+        },
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('search_entities'),
+    },
+    {
+      name: 'get_action_run',
+      description:
+        'One run of an action (an execution): dispatch outcome, the pipeline status its pipeline reported, and its log lines.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          execution_id: { type: 'string', description: 'The execution (exe_…)' },
+          after_seq: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 1000,
+            default: 0,
+            description: 'Log lines after this one',
+          },
+          limit: pageLimit(200, 1000),
+        },
+        required: ['execution_id'],
+        additionalProperties: false,
+      },
+      annotations: builtinAnnotations('get_action_run'),
     },
   ],
 } satisfies CreateSkillBody;

@@ -1,5 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ActionStore } from '../../actions/action-store.ts';
+import type { ExecutionStore } from '../../actions/execution-store.ts';
 import type { BlueprintService } from '../../catalog/blueprint-service.ts';
+import type { EntitySearch } from '../../catalog/entity-search.ts';
 import type { EntityService } from '../../catalog/entity-service.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
 import type { RelationStore } from '../../catalog/relation-items.ts';
@@ -29,6 +32,11 @@ export interface BuiltinDeps {
   incidents: Pick<IncidentService, 'list' | 'acknowledge' | 'addNote'>;
   maintenance: Pick<MaintenanceService, 'list' | 'create'>;
   uptime: Pick<UptimeService, 'checkUptime' | 'entityUptimeById'>;
+  /** get_action_run: executions (any tenant's: the tool checks the caller's) and their log lines. */
+  executions: Pick<ExecutionStore, 'get' | 'readLogs'>;
+  /** search_entities' reads of the entity search indexes. */
+  search: EntitySearch;
+  actions: Pick<ActionStore, 'get'>;
 }
 
 /**

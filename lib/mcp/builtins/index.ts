@@ -1,10 +1,13 @@
+import { getActionRun } from './action-runs.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
 import { createCheck, getCheckResults } from './checks.ts';
 import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './deps.ts';
 import { explainEntityState, getBlastRadius } from './graph.ts';
 import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
 import { createMaintenance, listMaintenance } from './maintenance.ts';
-import { getStatusSummary, listIncidents } from './status.ts';
+import { searchEntities } from './search.ts';
+import { listIncidents } from './status.ts';
+import { getStatusSummary } from './summary.ts';
 import { getUptime } from './uptime.ts';
 
 /** Every built-in tool, one definition each: SPEC.md's catalog-ops tools plus get_blast_radius and explain_entity_state. */
@@ -23,6 +26,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   listMaintenance,
   createMaintenance,
   getUptime,
+  searchEntities,
+  getActionRun,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */

@@ -3,12 +3,24 @@ import { AppError } from '../../platform/errors.ts';
 
 /** Tool results: a text block a model reads and the same data as structuredContent (always an object). */
 
-/** A successful result: `summary` as text, followed by the data as JSON so a model without structured output sees it too. */
-export function toolResult(summary: string, data: Record<string, unknown>): CallToolResult {
-  return {
-    content: [{ type: 'text', text: `${summary}\n${JSON.stringify(data, null, 2)}` }],
-    structuredContent: data,
-  };
+/**
+ * A successful result: `summary` as text, followed by the data as JSON so a model without
+ * structured output sees it too. `compact` writes that JSON without indentation: the tools whose
+ * answers are bounded in bytes (get_status_summary, search_entities, get_action_run) use it.
+ */
+export function toolResult(
+  summary: string,
+  data: Record<string, unknown>,
+  options: { compact?: boolean } = {},
+): CallToolResult {
+  const json = options.compact ? JSON.stringify(data) : JSON.stringify(data, null, 2);
+  return { content: [{ type: 'text', text: `${summary}\n${json}` }], structuredContent: data };
+}
+
+/** The bytes `value` adds to a tool answer: once as structuredContent, once inside the text block (escaped again). */
+export function answerBytes(value: unknown): number {
+  const json = JSON.stringify(value);
+  return Buffer.byteLength(json, 'utf8') + Buffer.byteLength(JSON.stringify(json), 'utf8') - 2;
 }
 
 /** A tool error the model can read and act on (MCP `isError`), not a protocol error. */

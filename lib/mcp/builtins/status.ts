@@ -29,19 +29,6 @@ export async function entityTransitionsSince(
   return { transitions, truncated: false };
 }
 
-/** get_status_summary: the status board in one sentence and as data. */
-export const getStatusSummary: BuiltinTool = {
-  name: 'get_status_summary',
-  annotations: { title: 'Status summary', ...READS },
-  handler: async (deps, caller) => {
-    const board = await deps.status.board(caller.tenantId);
-    const summary =
-      `${board.total} entities: ${board.up} up, ${board.degraded} degraded, ${board.down} down, ` +
-      `${board.unknown} unknown.`;
-    return toolResult(summary, board);
-  },
-};
-
 /** The incident states list_incidents filters on. */
 const STATES = ['open', 'acknowledged', 'resolved'] as const;
 type IncidentState = (typeof STATES)[number];

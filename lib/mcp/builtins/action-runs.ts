@@ -1,0 +1,63 @@
+import { publicExecution, publicLogLine } from '../../actions/responses.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { isId } from '../../platform/ids.ts';
+import type { BuiltinTool } from './deps.ts';
+import { positiveInt, READS, requiredString } from './deps.ts';
+import { ANSWER_ITEM_BYTES, countThatFit } from './paging.ts';
+import { answerBytes, asToolResult, toolResult } from './result.ts';
+
+/**
+ * get_action_run: one execution of an action (an action run) as GET
+ * /v1/actions/{id}/executions and GET /v1/actions/executions/{exec_id}/logs show it: the dispatch
+ * outcome, the pipeline status its pipeline reported, and the log lines it reported, after
+ * `after_seq`, at most `limit` of them and ANSWER_ITEM_BYTES of them (the answer stays under
+ * 50 KB; `next_after_seq` continues). Reads: the execution record (one get), its action (one get)
+ * and its log lines (at most 1,000, one partition). Another tenant's execution is NOT_FOUND, as
+ * over the API. The execution is the API's public view (the callback token's hash never shows;
+ * the response snippet was stored with the action's header values and token already replaced by
+ * ********); of the action only its id, name and trigger show, never its URL, headers or body.
+ */
+
+export const ACTION_RUN_LIMITS = { defaultLines: 200, maxLines: 1000 } as const;
+
+export const getActionRun: BuiltinTool = {
+  name: 'get_action_run',
+  annotations: { title: 'Get action run', ...READS },
+  handler: (deps, caller, args) =>
+    asToolResult(async () => {
+      const executionId = requiredString(args, 'execution_id');
+      const record = isId('exe', executionId) ? await deps.executions.get(executionId) : undefined;
+      if (!record || record.tenant_id !== caller.tenantId) throw new NotFoundError('execution');
+      const afterSeq = typeof args.after_seq === 'number' && args.after_seq > 0 ? args.after_seq : 0;
+      const limit = positiveInt(args, 'limit', ACTION_RUN_LIMITS.defaultLines, ACTION_RUN_LIMITS.maxLines);
+      const [action, lines] = await Promise.all([
+        deps.actions.get(caller.tenantId, record.action_id),
+        deps.executions.readLogs(executionId),
+      ]);
+      const after = lines.filter((line) => line.seq > afterSeq).map(publicLogLine);
+      const execution = publicExecution(record);
+      const about = action ? { id: action.id, name: action.name, trigger_type: action.trigger_type } : null;
+      // The record and the action take their share of the answer first; the lines get the rest.
+      const room = ANSWER_ITEM_BYTES - answerBytes({ execution, action: about });
+      const wanted = after.slice(0, limit);
+      const logs = wanted.slice(0, countThatFit(wanted, room, true));
+      const last = logs.at(-1);
+      const more = logs.length < after.length && last !== undefined;
+      const name = action ? `"${action.name}"` : record.action_id;
+      const pipeline = execution.pipeline_status ?? 'not reported';
+      const summary =
+        `Run ${execution.id} of action ${name} (${execution.trigger}): dispatch ${execution.dispatch_status}` +
+        `${execution.status_code !== null ? ` (HTTP ${execution.status_code})` : ''}, pipeline ${pipeline}; ` +
+        `${logs.length} log line(s)${more ? `, more after seq ${last.seq}` : ''}.`;
+      return toolResult(
+        summary,
+        {
+          execution,
+          action: about,
+          logs,
+          next_after_seq: more ? last.seq : null,
+        },
+        { compact: true },
+      );
+    }),
+};

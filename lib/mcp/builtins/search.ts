@@ -1,0 +1,113 @@
+import type { EntityState } from '../../catalog/entity-items.ts';
+import { STATES } from '../../catalog/entity-state-index-items.ts';
+import { ValidationError } from '../../platform/errors.ts';
+import type { BuiltinDeps, BuiltinTool } from './deps.ts';
+import { optionalString, positiveInt, READS } from './deps.ts';
+import { decodeListCursor, encodeListCursor, type PagedList, readLists } from './paging.ts';
+import { asToolResult, toolResult } from './result.ts';
+
+/**
+ * search_entities: entities by name or slug prefix (case-insensitive), state and blueprint,
+ * paged. What a call reads depends on what it is given:
+ * - `prefix`: the id pointers' name index from the prefix on, then their slug index from the prefix
+ *   on (an entity found by its name is not repeated by its slug), filtered by blueprint and state;
+ *   at most 2,000 index entries per call, and the entity items of the page (or, with `state`,
+ *   of the entries that pass the other filters) batch-read for their state
+ *   (lib/catalog/entity-search.ts);
+ * - `state` without prefix: the status board's index of that state (of that blueprint, with one);
+ * - neither: the tenant's entity items (of the blueprint, with one), by blueprint and slug.
+ * Never the whole fleet for one page; each answer stays under 50 KB (paging.ts).
+ */
+
+export const SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 200, maxPrefix: 200 } as const;
+
+type State = EntityState['state'];
+type Found = Pick<EntityState, 'id' | 'blueprint_slug' | 'slug' | 'name' | 'state'>;
+
+const found = (e: Found): Found => ({
+  id: e.id,
+  blueprint_slug: e.blueprint_slug,
+  slug: e.slug,
+  name: e.name,
+  state: e.state,
+});
+
+/** The lists a search reads, in order (see the module comment). */
+function searchLists(
+  deps: Pick<BuiltinDeps, 'status' | 'search'>,
+  tenantId: string,
+  filter: { prefix?: string | undefined; state?: State | undefined; blueprint_slug?: string | undefined },
+): PagedList<Found>[] {
+  const { prefix, state, blueprint_slug } = filter;
+  if (prefix === undefined) {
+    return [
+      {
+        async read(limit, cursor) {
+          const board = await deps.status.board(tenantId, {
+            limit,
+            ...(state ? { state } : {}),
+            ...(blueprint_slug ? { blueprint_slug } : {}),
+            ...(cursor ? { cursor } : {}),
+          });
+          return { items: board.entities.map(found), next_cursor: board.next_cursor };
+        },
+      },
+    ];
+  }
+  const lower = prefix.toLowerCase();
+  const byName = (entity: { name: string }) => entity.name.toLowerCase().startsWith(lower);
+  return (['name', 'slug'] as const).map((by) => ({
+    async read(limit, cursor) {
+      const page = await deps.search.page(
+        tenantId,
+        by,
+        lower,
+        { state, blueprint_slug, ...(by === 'slug' ? { skip: byName } : {}) },
+        { limit, ...(cursor ? { cursor } : {}) },
+      );
+      return { items: page.entities.map(found), next_cursor: page.next_cursor };
+    },
+  }));
+}
+
+export const searchEntities: BuiltinTool = {
+  name: 'search_entities',
+  annotations: { title: 'Search entities', ...READS },
+  handler: (deps, caller, args) =>
+    asToolResult(async () => {
+      const prefix = optionalString(args, 'prefix');
+      if (prefix !== undefined && prefix.length > SEARCH_LIMITS.maxPrefix)
+        throw ValidationError.field('prefix', `at most ${SEARCH_LIMITS.maxPrefix} characters`);
+      const state = optionalString(args, 'state') as State | undefined;
+      if (state !== undefined && !STATES.includes(state))
+        throw ValidationError.field('state', `one of ${STATES.join(', ')}`);
+      const blueprintSlug = optionalString(args, 'blueprint_slug');
+      const limit = positiveInt(args, 'limit', SEARCH_LIMITS.defaultLimit, SEARCH_LIMITS.maxLimit);
+      const filter = { prefix, state, blueprint_slug: blueprintSlug };
+      const lists = searchLists(deps, caller.tenantId, filter);
+      const page = await readLists(
+        lists,
+        decodeListCursor(optionalString(args, 'cursor'), lists.length),
+        limit,
+      );
+      const what = [
+        prefix !== undefined ? `name or slug starting with "${prefix}"` : undefined,
+        state ? `state ${state}` : undefined,
+        blueprintSlug ? `blueprint ${blueprintSlug}` : undefined,
+      ].filter(Boolean);
+      const summary =
+        `${page.items.length} entities${what.length ? ` (${what.join(', ')})` : ''}` +
+        `${page.next ? '; more: pass next_cursor as cursor' : ''}.`;
+      return toolResult(
+        summary,
+        {
+          prefix: prefix ?? null,
+          state: state ?? null,
+          blueprint_slug: blueprintSlug ?? null,
+          entities: page.items,
+          next_cursor: page.next ? encodeListCursor(page.next) : null,
+        },
+        { compact: true },
+      );
+    }),
+};
