@@ -2,9 +2,8 @@ import { parseArgs } from 'node:util';
 import { createOperatorKey } from '../auth/operator-key.ts';
 import type { PlanLimits } from '../auth/tenant-items.ts';
 import { createTenantStore } from '../auth/tenant-store.ts';
-import { backfillSearchKeys } from '../catalog/search-backfill.ts';
-import { migrateChecksToCells } from '../checks/cell-migration.ts';
 import { migrateCheckItems } from '../checks/check-migration.ts';
+import { runMigrations } from '../migrations.ts';
 import type { Clock } from '../platform/clock.ts';
 import { silentLogger } from '../platform/logger.ts';
 import { migrateStatusCounters } from '../status/status-migration.ts';
@@ -123,26 +122,16 @@ export interface OperatorDeps {
 /** The shard count of a default configuration (VIGIL_DUE_SHARDS unset). */
 const DEFAULT_DUE_SHARDS = 4;
 
-/** `data migrate`: every migration, in the order the layouts followed each other. */
+/** `data migrate`: every migration, in the order the layouts followed each other (lib/migrations.ts). */
 async function migrateData(deps: OperatorDeps, tenants: ReturnType<typeof createTenantStore>) {
-  const common = { table: deps.table, clock: deps.clock, tenants, logger: silentLogger };
-  const checksMigrated = await migrateCheckItems(common);
-  const tenantsSeeded = await migrateStatusCounters(common);
-  const checksMovedToCells = await migrateChecksToCells({
-    ...common,
+  const summary = await runMigrations({
+    table: deps.table,
+    clock: deps.clock,
+    tenants,
+    logger: silentLogger,
     dueShards: deps.dueShards ?? DEFAULT_DUE_SHARDS,
   });
-  const entityPointersNamed = await backfillSearchKeys(common);
-  return JSON.stringify(
-    {
-      checks_migrated: checksMigrated,
-      tenants_seeded: tenantsSeeded,
-      checks_moved_to_cells: checksMovedToCells,
-      entity_pointers_named: entityPointersNamed,
-    },
-    null,
-    2,
-  );
+  return JSON.stringify(summary, null, 2);
 }
 
 /** Runs one operator command against `table`; returns what to print. Throws UsageError on bad input. */

@@ -3,10 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
-import { backfillSearchKeys } from '../catalog/search-backfill.ts';
-import { migrateChecksToCells } from '../checks/cell-migration.ts';
 import { type CellRunner, createCellRunner } from '../checks/cell-runner.ts';
-import { migrateCheckItems } from '../checks/check-migration.ts';
+import { runMigrations } from '../migrations.ts';
 import { createSmtpTransport } from '../notify/channels/email-smtp.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
@@ -15,7 +13,6 @@ import { createEgressPool } from '../platform/egress-pool.ts';
 import { createLogger, type Logger } from '../platform/logger.ts';
 import { createMemoryRateLimiter } from '../platform/rate-limiter.ts';
 import { probeTransport } from '../probes/probe-transport.ts';
-import { migrateStatusCounters } from '../status/status-migration.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../store/sqlite-table.ts';
 import { type ActionSchedule, type ActionScheduleDeps, createActionSchedule } from './action-schedule.ts';
 import { createChangePump } from './change-pump.ts';
@@ -207,14 +204,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     logger.info('bootstrap tenant created', { tenant_id: created.tenant.id, user_id: created.user.id });
   }
 
-  // Before the scheduler reads the due index: checks stored in the first layout move to the current one.
-  await migrateCheckItems({ table, tenants: app.tenants, logger, clock });
-  // Before the API serves the board: tenants written before the status counters get them.
-  await migrateStatusCounters({ table, tenants: app.tenants, logger, clock });
-  // Before the scheduler runs: enabled pull checks stored before cells join cells.
-  await migrateChecksToCells({ table, tenants: app.tenants, logger, clock, dueShards: config.dueShards });
-  // Before the MCP tools serve: id pointers stored before the search indexes get their keys.
-  await backfillSearchKeys({ table, tenants: app.tenants, logger, clock });
+  // Before the scheduler reads the due index and the API serves: every data migration (lib/migrations.ts).
+  await runMigrations({ table, tenants: app.tenants, logger, clock, dueShards: config.dueShards });
 
   opened();
   const url = reachableUrl(address);

@@ -1,4 +1,5 @@
 import type { CreateSkillBody } from '../../skills/manifest.ts';
+import { cursor, entityRef, noInput, pageLimit } from './catalog-ops-schemas.ts';
 import { builtinAnnotations } from './index.ts';
 
 /**
@@ -12,27 +13,6 @@ import { builtinAnnotations } from './index.ts';
 
 /** The skill slug under which the built-in catalog tools are registered (SPEC.md). */
 export const CATALOG_OPS = 'catalog-ops';
-
-const noInput = { type: 'object', properties: {}, additionalProperties: false };
-
-const cursor = { type: 'string', maxLength: 4096, description: 'The next_cursor of the previous answer' };
-const pageLimit = (byDefault: number, maximum: number) => ({
-  type: 'integer',
-  minimum: 1,
-  maximum,
-  default: byDefault,
-  description: 'At most this many items (fewer when the answer would pass 50 KB)',
-});
-
-const entityRef = {
-  type: 'object',
-  properties: {
-    blueprint_slug: { type: 'string', description: 'The blueprint of the entity, e.g. service' },
-    entity_slug: { type: 'string', description: 'The entity within the blueprint' },
-  },
-  required: ['blueprint_slug', 'entity_slug'],
-  additionalProperties: false,
-};
 
 /** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities and get_action_run. */
 export const CATALOG_OPS_MANIFEST = {

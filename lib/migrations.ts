@@ -1,0 +1,47 @@
+import type { TenantStore } from './auth/tenant-store.ts';
+import { backfillSearchKeys } from './catalog/search-backfill.ts';
+import { migrateChecksToCells } from './checks/cell-migration.ts';
+import { migrateCheckItems } from './checks/check-migration.ts';
+import type { Clock } from './platform/clock.ts';
+import type { Logger } from './platform/logger.ts';
+import { migrateStatusCounters } from './status/status-migration.ts';
+import type { Table } from './store/table.ts';
+
+/** What each migration moved or wrote (`npm run vigil -- data migrate` prints it as JSON). */
+export interface MigrationSummary {
+  checks_migrated: number;
+  tenants_seeded: number;
+  checks_moved_to_cells: number;
+  entity_pointers_named: number;
+}
+
+/**
+ * Every data migration, in the order the layouts followed each other: the local runtime runs them at
+ * start (before the scheduler reads the due index and before the API serves), the operator CLI's
+ * `data migrate` after a cloud deploy. Each is idempotent, with a marker; one list, so neither path
+ * can leave one out.
+ */
+export async function runMigrations(deps: {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  tenants: Pick<TenantStore, 'listTenants'>;
+  /** The deployment's due shard count, where new cells go. */
+  dueShards: number;
+}): Promise<MigrationSummary> {
+  const common = { table: deps.table, clock: deps.clock, tenants: deps.tenants, logger: deps.logger };
+  // Checks stored in the first layout move to the current one (the scheduler reads the due index).
+  const checksMigrated = await migrateCheckItems(common);
+  // Tenants written before the status counters get them (the API serves the board).
+  const tenantsSeeded = await migrateStatusCounters(common);
+  // Enabled pull checks stored before cells join cells.
+  const checksMovedToCells = await migrateChecksToCells({ ...common, dueShards: deps.dueShards });
+  // Id pointers stored before the search indexes get their keys (search_entities).
+  const entityPointersNamed = await backfillSearchKeys(common);
+  return {
+    checks_migrated: checksMigrated,
+    tenants_seeded: tenantsSeeded,
+    checks_moved_to_cells: checksMovedToCells,
+    entity_pointers_named: entityPointersNamed,
+  };
+}
