@@ -1,8 +1,9 @@
 import { existingEntityIds } from '../catalog/entity-items.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
-import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import { deleteHeld, replaceHeld } from '../store/held-writes.ts';
+import type { Table } from '../store/table.ts';
 import {
   getWindow,
   listWindows,
@@ -100,23 +101,15 @@ export function createMaintenanceService(deps: MaintenanceServiceDeps) {
         updated_at: isoTime(clock.now()),
         version: current.version + 1,
       };
-      try {
-        await table.transact([windowReplacedOp(record, current.version)]);
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        if (!(await getWindow(table, tenantId, id))) throw new NotFoundError('maintenance window');
-        throw new ConflictError('the maintenance window changed meanwhile: read it again');
-      }
+      await replaceHeld(table, [windowReplacedOp(record, current.version)], {
+        name: 'maintenance window',
+        exists: async () => (await getWindow(table, tenantId, id)) !== undefined,
+      });
       return view(record);
     },
 
     async remove(tenantId: string, id: string): Promise<void> {
-      try {
-        await table.transact([windowDeletedOp(tenantId, id)]);
-      } catch (error) {
-        if (error instanceof ConditionFailedError) throw new NotFoundError('maintenance window');
-        throw error;
-      }
+      await deleteHeld(table, [windowDeletedOp(tenantId, id)], 'maintenance window');
     },
   };
 }

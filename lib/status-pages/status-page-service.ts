@@ -1,6 +1,7 @@
 import { existingEntityIds } from '../catalog/entity-items.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { deleteHeld, replaceHeld } from '../store/held-writes.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import type { PageCreateBody, PageReplaceBody } from './request-schemas.ts';
 import { ownerView, type PublicStatusPageRecord } from './responses.ts';
@@ -90,23 +91,15 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
         updated_at: isoTime(clock.now()),
         version: current.version + 1,
       };
-      try {
-        await table.transact([pageReplacedOp(record, current.version)]);
-      } catch (error) {
-        if (!(error instanceof ConditionFailedError)) throw error;
-        if (!(await getStatusPage(table, tenantId, slug))) throw new NotFoundError('status page');
-        throw new ConflictError('the status page changed meanwhile: read it again');
-      }
+      await replaceHeld(table, [pageReplacedOp(record, current.version)], {
+        name: 'status page',
+        exists: async () => (await getStatusPage(table, tenantId, slug)) !== undefined,
+      });
       return ownerView(record);
     },
 
     async remove(tenantId: string, slug: string): Promise<void> {
-      try {
-        await table.transact(pageDeletedOps(tenantId, slug));
-      } catch (error) {
-        if (error instanceof ConditionFailedError) throw new NotFoundError('status page');
-        throw error;
-      }
+      await deleteHeld(table, pageDeletedOps(tenantId, slug), 'status page');
     },
   };
 }

@@ -1,12 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, must } from '../api/client';
 import { useEntityDirectory } from '../catalog/directory';
 import { useEntityAddresses } from '../incidents/queries';
 import { Time } from '../ui/bits';
-import { ConfirmButton } from '../ui/confirm';
-import { ErrorNote } from '../ui/feedback';
+import { EditDeleteActions } from '../ui/confirm';
 import { scrollRegion } from '../ui/scroll-region';
 import { windowsChanged } from './queries';
 import {
@@ -127,30 +125,14 @@ function RowActions({
   onEdit: (w: MaintenanceWindow) => void;
 }) {
   const queryClient = useQueryClient();
-  const [error, setError] = useState<unknown>();
-  const remove = async () => {
-    setError(undefined);
-    try {
-      await must(api.DELETE('/v1/maintenance/{id}', { params: { path: { id: w.id } } }));
-    } catch (err) {
-      setError(err);
-    }
-    await windowsChanged(queryClient);
-  };
   return (
-    <>
-      <div className="row">
-        <button type="button" onClick={() => onEdit(w)}>
-          Edit {w.name}
-        </button>
-        <ConfirmButton
-          label={`Delete ${w.name}`}
-          question={`Delete the maintenance window ${w.name}? Alerts of the entities it covers are sent again.`}
-          confirmLabel="Delete"
-          onConfirm={remove}
-        />
-      </div>
-      <ErrorNote error={error} title="The window was not deleted." />
-    </>
+    <EditDeleteActions
+      name={w.name}
+      question={`Delete the maintenance window ${w.name}? Alerts of the entities it covers are sent again.`}
+      onEdit={() => onEdit(w)}
+      remove={() => must(api.DELETE('/v1/maintenance/{id}', { params: { path: { id: w.id } } }))}
+      changed={() => windowsChanged(queryClient)}
+      notDeleted="The window was not deleted."
+    />
   );
 }

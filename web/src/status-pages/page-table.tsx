@@ -1,8 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
 import { api, must } from '../api/client';
-import { ConfirmButton } from '../ui/confirm';
-import { ErrorNote } from '../ui/feedback';
+import { EditDeleteActions } from '../ui/confirm';
 import { scrollRegion } from '../ui/scroll-region';
 import { type StatusPageRecord, statusPagesChanged } from './queries';
 
@@ -61,30 +59,14 @@ export function PageTable({
 
 function RowActions({ page, onEdit }: { page: StatusPageRecord; onEdit: (page: StatusPageRecord) => void }) {
   const queryClient = useQueryClient();
-  const [error, setError] = useState<unknown>();
-  const remove = async () => {
-    setError(undefined);
-    try {
-      await must(api.DELETE('/v1/status-pages/{slug}', { params: { path: { slug: page.slug } } }));
-    } catch (err) {
-      setError(err);
-    }
-    await statusPagesChanged(queryClient);
-  };
   return (
-    <>
-      <div className="row">
-        <button type="button" onClick={() => onEdit(page)}>
-          Edit {page.title}
-        </button>
-        <ConfirmButton
-          label={`Delete ${page.title}`}
-          question={`Delete the status page ${page.title}? ${page.public_path} answers "not found" from then on, and its slug is free for anyone to take.`}
-          confirmLabel="Delete"
-          onConfirm={remove}
-        />
-      </div>
-      <ErrorNote error={error} title="The status page was not deleted." />
-    </>
+    <EditDeleteActions
+      name={page.title}
+      question={`Delete the status page ${page.title}? ${page.public_path} answers "not found" from then on, and its slug is free for anyone to take.`}
+      onEdit={() => onEdit(page)}
+      remove={() => must(api.DELETE('/v1/status-pages/{slug}', { params: { path: { slug: page.slug } } }))}
+      changed={() => statusPagesChanged(queryClient)}
+      notDeleted="The status page was not deleted."
+    />
   );
 }

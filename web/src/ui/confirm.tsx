@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { ErrorNote } from './feedback';
 
 /**
  * A destructive action that asks first: the button opens a modal dialog (native <dialog>, so focus
@@ -49,6 +50,48 @@ export function ConfirmButton({
           </button>
         </div>
       </dialog>
+    </>
+  );
+}
+
+/**
+ * A table row's Edit and Delete (the delete asks first, then `changed` refreshes the list whatever
+ * happened; a refusal shows below the buttons): the Maintenance and Status pages tables.
+ */
+export function EditDeleteActions({
+  name,
+  question,
+  onEdit,
+  remove,
+  changed,
+  notDeleted,
+}: {
+  name: string;
+  question: string;
+  onEdit: () => void;
+  remove: () => Promise<unknown>;
+  changed: () => Promise<unknown>;
+  notDeleted: string;
+}) {
+  const [error, setError] = useState<unknown>();
+  const run = async () => {
+    setError(undefined);
+    try {
+      await remove();
+    } catch (err) {
+      setError(err);
+    }
+    await changed();
+  };
+  return (
+    <>
+      <div className="row">
+        <button type="button" onClick={onEdit}>
+          Edit {name}
+        </button>
+        <ConfirmButton label={`Delete ${name}`} question={question} confirmLabel="Delete" onConfirm={run} />
+      </div>
+      <ErrorNote error={error} title={notDeleted} />
     </>
   );
 }
