@@ -19,6 +19,7 @@ const COMMON_KEYS = [
   'name',
   'name_is_default',
   'next_run_at',
+  'slo_target',
   'state',
   'updated_at',
 ];

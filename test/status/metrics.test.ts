@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   newCheck,
@@ -145,5 +147,61 @@ describe.each(runtimes)('GET /v1/metrics ($runtime runtime)', ({ start }) => {
     expect(res.status, res.text).toBe(200);
     expect(res.text).toContain(`entity="${slugs.down}"`);
     expect(res.text).not.toContain(`entity="${slugs.up}"`);
+  });
+});
+
+describe.each(runtimes)('GET /v1/metrics alert counters ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  let receiver: Server;
+  let received = 0;
+
+  beforeAll(async () => {
+    receiver = createServer((_req, res) => {
+      received += 1;
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    api = await start({ scheduler: false, env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await api?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
+  });
+
+  const alerts = async () => {
+    const text = (await api.request('GET', '/v1/metrics', { key: api.adminKey })).text;
+    return {
+      sent: sample(text, 'vigil_alerts_total{status="sent"}'),
+      failed: sample(text, 'vigil_alerts_total{status="failed"}'),
+    };
+  };
+
+  it('counts alerts by their final status, and not test messages', async () => {
+    const entityId = await newEntity(api, { blueprint: 'queue' });
+    const checkId = await newCheck(api, {
+      entity_id: entityId,
+      check_type: 'push',
+      interval_seconds: 3600,
+      failure_threshold: 1,
+    });
+    const { port } = receiver.address() as AddressInfo;
+    const channel = await api.request('POST', `/v1/checks/${checkId}/policy/channels`, {
+      key: api.adminKey,
+      body: { channel_type: 'webhook', config: { url: `http://127.0.0.1:${port}/hook` } },
+    });
+    expect(channel.status, channel.text).toBe(201);
+    const test = await api.request('POST', `/v1/checks/${checkId}/policy/test`, { key: api.adminKey });
+    expect(test.status, test.text).toBe(200);
+    expect(received).toBe(1);
+    expect(await alerts()).toEqual({ sent: 0, failed: 0 });
+
+    // up, then down: the down alert is sent (the first result's up is skipped, never sent).
+    await record(api, checkId, { success: true, checkedAtMs: T0 });
+    await record(api, checkId, { success: false, checkedAtMs: T0 + 1000 });
+    await api.drainChanges();
+    await api.runNotifyJobs();
+    expect(received).toBe(2);
+    expect(await alerts()).toEqual({ sent: 1, failed: 0 });
   });
 });
