@@ -95,7 +95,10 @@ describe('console journey', { timeout: 120_000 }, () => {
     const checkUrl = page.url();
 
     // The status page follows it down and up; the marker proves the page was never reloaded.
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Status' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Status', exact: true })
+      .click();
     await page.evaluate('window.__journey = true');
     const tile = (state: string) =>
       page.locator('.stat', { hasText: new RegExp(`^\\s*\\d+\\s*${state}\\s*$`, 'i') }).locator('.n');

@@ -42,6 +42,7 @@ describe.each(runtimes)('pushed results and heartbeats ($runtime runtime)', ({ s
       success: false,
       error_message: 'backup failed: disk full',
       checked_at: checkedAt,
+      outcome: 'down',
     });
     const results = await call('GET', `/v1/checks/${id}/results`);
     expect(results.body.results[0]).toEqual(res.body);
