@@ -230,7 +230,11 @@ export function createApp(deps: CoreDeps) {
     ...maintenanceRoutes({ maintenance }),
     ...actions.routes,
     ...incidentRoutes({ incidents }),
-    ...composeStatusPages({ table: deps.table, clock: deps.clock }).routes,
+    ...composeStatusPages({
+      table: deps.table,
+      clock: deps.clock,
+      tenantLive: async (tenantId) => (await tenants.getTenant(tenantId))?.disabled === false,
+    }).routes,
     ...uptimeRoutes({ uptime }),
     ...skills.routes,
     ...mcpRoutes({

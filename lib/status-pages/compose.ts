@@ -8,7 +8,13 @@ import { statusPageRoutes } from './routes.ts';
 import { createStatusPageService } from './status-page-service.ts';
 
 /** Public status pages: the owner's /v1/status-pages routes and the keyless /p/{slug} ones. */
-export function composeStatusPages(deps: { table: Table; clock: Clock; dailyUptime?: DailyUptimeReader }): {
+export function composeStatusPages(deps: {
+  table: Table;
+  clock: Clock;
+  /** False for a tenant gone or disabled by the operator (its public pages go dark: 404). */
+  tenantLive: (tenantId: string) => Promise<boolean>;
+  dailyUptime?: DailyUptimeReader;
+}): {
   routes: Route[];
 } {
   const pages = createStatusPageService({ table: deps.table, clock: deps.clock });
@@ -20,7 +26,12 @@ export function composeStatusPages(deps: { table: Table; clock: Clock; dailyUpti
   return {
     routes: [
       ...statusPageRoutes({ pages }),
-      ...publicStatusPageRoutes({ table: deps.table, clock: deps.clock, dailyUptime }),
+      ...publicStatusPageRoutes({
+        table: deps.table,
+        clock: deps.clock,
+        dailyUptime,
+        tenantLive: deps.tenantLive,
+      }),
     ],
   };
 }

@@ -46,12 +46,15 @@ const params = z.object({ slug: z.string().max(200).meta({ description: 'The pag
 
 export interface PublicRouteDeps extends PublicViewDeps {
   table: Table;
+  /** False for a tenant that is gone or disabled by the operator: its pages answer as unknown. */
+  tenantLive: (tenantId: string) => Promise<boolean>;
 }
 
 export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
   const view = async (slug: string) => {
     const page = SLUG.test(slug) ? await findPublicPage(deps.table, slug) : undefined;
-    return page && buildPublicView(deps, page);
+    if (!page || !(await deps.tenantLive(page.tenant_id))) return undefined;
+    return buildPublicView(deps, page);
   };
   return [
     defineRoute({

@@ -137,6 +137,26 @@ describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
     expect(badge.text).toContain('unknown');
   });
 
+  it('takes the pages of a disabled account dark (404), and back when it is enabled again', async () => {
+    const made = await req('POST', '/v1/status-pages', {
+      slug: `dark-${api.runtime}`,
+      title: 'Dark',
+      entity_ids: [entityId],
+    });
+    expect(made.status, made.text).toBe(201);
+    const path = `/p/dark-${api.runtime}`;
+    expect((await api.request('GET', path)).status).toBe(200);
+    await api.app.tenants.setDisabled(api.tenantId, true);
+    try {
+      expect((await api.request('GET', path)).status).toBe(404);
+      expect((await api.request('GET', `${path}/status.json`)).status).toBe(404);
+      expect((await api.request('GET', `${path}/badge.svg`)).status).toBe(404);
+    } finally {
+      await api.app.tenants.setDisabled(api.tenantId, false);
+    }
+    expect((await api.request('GET', path)).status).toBe(200);
+  });
+
   it('answers an unknown slug with a 404 page, JSON error and grey badge', async () => {
     const html = await api.request('GET', '/p/no-such-page');
     expect(html.status).toBe(404);
