@@ -29,6 +29,20 @@ export const listEntities: BuiltinTool = {
   },
 };
 
+/**
+ * An entity's checks in words for get_entity: how many, how many down (named) and, when any is,
+ * how many degraded (named), so an agent sees which checks make the entity down or degraded.
+ */
+export function checksInWords(checks: readonly { name: string; state: string }[]): string {
+  const named = (state: string) => {
+    const those = checks.filter((c) => c.state === state);
+    const names = those.length ? ` (${those.map((c) => `"${c.name}"`).join(', ')})` : '';
+    return `${those.length} ${state}${names}`;
+  };
+  const degraded = checks.some((c) => c.state === 'degraded') ? `, ${named('degraded')}` : '';
+  return `${checks.length} checks, ${named('down')}${degraded}`;
+}
+
 /** get_entity: one entity with its state and attached checks. */
 export const getEntity: BuiltinTool = {
   name: 'get_entity',
@@ -42,11 +56,9 @@ export const getEntity: BuiltinTool = {
     const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map((c) =>
       publicCheck(c, caller),
     );
-    const failing = checks.filter((c) => c.state === 'down');
-    const down = failing.length ? ` (${failing.map((c) => `"${c.name}"`).join(', ')})` : '';
     const summary =
       `${entity.blueprint_slug}/${entity.slug} (${entity.name}) is ${entity.state}: ` +
-      `${checks.length} checks, ${failing.length} down${down}.`;
+      `${checksInWords(checks)}.`;
     return toolResult(summary, { entity, checks });
   },
 };
