@@ -12,7 +12,7 @@ import { createTlsFixtures } from '../test/support/tls-fixtures.ts';
 import { type Arrival, countMatched, matchPhase, type PhaseMatch, splitStages } from './alert-stats.ts';
 import { startChild } from './child.ts';
 import { call } from './push.ts';
-import { processUsage, startServe } from './serve.ts';
+import { loadServeEnv, processUsage, startServe } from './serve.ts';
 import { type Percentiles, percentiles } from './stats.ts';
 
 /**
@@ -175,11 +175,7 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
   });
   const serve = await startServe(
     {
-      VIGIL_DATA_DIR: join(dataDir, 'data'),
-      VIGIL_BOOTSTRAP_KEY: key,
-      VIGIL_LOG_LEVEL: 'info',
-      VIGIL_RATE_LIMIT_RPS: '1000000',
-      VIGIL_RATE_LIMIT_BURST: '1000000',
+      ...loadServeEnv(join(dataDir, 'data'), key),
       VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
       NODE_EXTRA_CA_CERTS: caFile,
     },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { generateApiKey } from '../lib/auth/api-key.ts';
 import { startChild } from './child.ts';
 import { type LoadFigures, runLoad } from './load.ts';
-import { processUsage, startServe } from './serve.ts';
+import { loadServeEnv, processUsage, startServe } from './serve.ts';
 
 /**
  * Push ingestion: the product over real HTTP (bin/serve.ts in a child, its own data dir) takes
@@ -80,22 +80,11 @@ export async function runPush(options: {
 }): Promise<PushFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-push-'));
   const key = generateApiKey();
-  const serve = await startServe(
-    {
-      VIGIL_DATA_DIR: dataDir,
-      VIGIL_BOOTSTRAP_KEY: key,
-      VIGIL_LOG_LEVEL: 'info',
-      // One key drives the whole load: a limit far above it keeps the limiter's work in the
-      // measurement without ever refusing a request.
-      VIGIL_RATE_LIMIT_RPS: '1000000',
-      VIGIL_RATE_LIMIT_BURST: '1000000',
-    },
-    {
-      logFile: options.logFile,
-      ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
-      ...(options.root ? { root: options.root } : {}),
-    },
-  );
+  const serve = await startServe(loadServeEnv(dataDir, key), {
+    logFile: options.logFile,
+    ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
+    ...(options.root ? { root: options.root } : {}),
+  });
   const bare = startChild('bare-server.ts', { logFile: options.logFile });
   try {
     const bareUrl = (await bare.next('ready', z.object({ url: z.string() }))).url;

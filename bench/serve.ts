@@ -5,6 +5,21 @@ import { repoRoot } from './child.ts';
 
 /** The product as it runs: `node --import tsx bin/serve.ts` in a child, its logs going to a file. */
 
+/**
+ * The environment of a served runtime under bench load: its data dir, the bootstrap key every
+ * request is sent with, and a rate limit far above the load, so the limiter's work stays in the
+ * measurement without ever refusing a request.
+ */
+export function loadServeEnv(dataDir: string, key: string): Record<string, string> {
+  return {
+    VIGIL_DATA_DIR: dataDir,
+    VIGIL_BOOTSTRAP_KEY: key,
+    VIGIL_LOG_LEVEL: 'info',
+    VIGIL_RATE_LIMIT_RPS: '1000000',
+    VIGIL_RATE_LIMIT_BURST: '1000000',
+  };
+}
+
 export interface ServeProcess {
   child: ChildProcess;
   /** http://127.0.0.1:<port> */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '../lib/auth/api-key.ts';
 import { call } from './push.ts';
-import { startServe } from './serve.ts';
+import { loadServeEnv, startServe } from './serve.ts';
 import { type Percentiles, percentiles } from './stats.ts';
 
 /**
@@ -29,14 +29,7 @@ export async function runStatusPage(options: {
 }): Promise<StatusPageFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-page-'));
   const key = generateApiKey();
-  // Every request comes from one address: a limit far above the load never refuses one.
-  const env = {
-    VIGIL_DATA_DIR: dataDir,
-    VIGIL_BOOTSTRAP_KEY: key,
-    VIGIL_LOG_LEVEL: 'info',
-    VIGIL_RATE_LIMIT_RPS: '1000000',
-    VIGIL_RATE_LIMIT_BURST: '1000000',
-  };
+  const env = loadServeEnv(dataDir, key);
   try {
     const serve = await startServe(env, { logFile: options.logFile });
     try {

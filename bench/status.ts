@@ -10,7 +10,7 @@ import { newId } from '../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
 import { MAX_TRANSACTION_OPS, type WriteOp } from '../lib/store/table.ts';
 import { call } from './push.ts';
-import { startServe } from './serve.ts';
+import { loadServeEnv, startServe } from './serve.ts';
 import { type Percentiles, percentiles } from './stats.ts';
 
 /**
@@ -102,14 +102,7 @@ export async function runStatus(options: {
 }): Promise<StatusFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-status-'));
   const key = generateApiKey();
-  // One key sends every request: a limit far above the load never refuses one.
-  const env = {
-    VIGIL_DATA_DIR: dataDir,
-    VIGIL_BOOTSTRAP_KEY: key,
-    VIGIL_LOG_LEVEL: 'info',
-    VIGIL_RATE_LIMIT_RPS: '1000000',
-    VIGIL_RATE_LIMIT_BURST: '1000000',
-  };
+  const env = loadServeEnv(dataDir, key);
   try {
     const first = await startServe(env, { logFile: options.logFile });
     await first.stop();
