@@ -1,8 +1,8 @@
 import { readEntityById } from '../catalog/entity-items.ts';
-import { isRecovery, type StateChangeEvent } from '../domain/state-change-event.ts';
-import { type ActiveMaintenance, maintenanceLookup } from '../maintenance/evaluate.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import type { JobInput } from '../platform/job-queue.ts';
-import type { ChannelRecord } from './channel-items.ts';
+import { type AlertVerdict, alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import { escalationJobs } from './escalation.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -15,12 +15,10 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
-import { lastSentAtMs } from './notify-state-items.ts';
-import type { PolicyRecord } from './policy-items.ts';
 import { firstRepeat } from './repeat.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
-import { downUpstreams, isDownState } from './upstream.ts';
+import { isDownState } from './upstream.ts';
 
 /**
  * The `event` job: one state change evaluated against its check's policy in SPEC.md's order
@@ -44,42 +42,18 @@ function idTimeMs(id: string): number | undefined {
   return ms;
 }
 
-/** Why the flow stops before sending (the steps before the channels), or undefined to send. */
-async function skipReason(
-  deps: NotifyDeps,
-  event: StateChangeEvent,
-  policy: PolicyRecord,
-  maintenanceNow: () => Promise<ActiveMaintenance | undefined>,
-): Promise<string | undefined> {
-  if (event.from_state === 'unknown' && event.to_state === 'up') return 'first result';
-  if (policy.silenced) return 'silenced';
-  const maintenance = await maintenanceNow();
-  if (maintenance) {
-    // A down skipped now gets one look when the window ends (maintenance-end.ts).
-    if (isDownState(event.to_state))
-      await enqueueAll(deps, [maintenanceEndJob(event, maintenance, deps.clock.now())]);
-    return `maintenance: ${maintenance.name}`;
-  }
-  if (isRecovery(event) && !policy.notify_on_recovery) return 'recovery alerts are off';
-  const lastSent = await lastSentAtMs(deps.table, event.check_id);
-  if (lastSent !== undefined && policy.cooldown_seconds > 0) {
-    const leftMs = lastSent + policy.cooldown_seconds * 1000 - deps.clock.now();
-    if (leftMs > 0) return `cooldown: ${Math.ceil(leftMs / 1000)} s left`;
-  }
-  if (policy.suppress_when_upstream_down && isDownState(event.to_state)) {
-    const upstreams = await downUpstreams(deps.table, event.tenant_id, event.entity_id);
-    const first = upstreams[0];
-    if (first) {
-      await deps.table.transact(
-        alertHeldBackOps(
-          event,
-          upstreams.map((up) => up.id),
-        ),
-      );
-      return `upstream ${first.name} is down`;
-    }
-  }
-  return undefined;
+/** The side effects of a verdict: a down skipped for a window gets one look when it ends; a held alert is marked under its upstreams. */
+async function actOnVerdict(deps: NotifyDeps, event: StateChangeEvent, verdict: AlertVerdict | undefined) {
+  // A down skipped now gets one look when the window ends (maintenance-end.ts).
+  if (verdict?.maintenance && isDownState(event.to_state))
+    await enqueueAll(deps, [maintenanceEndJob(event, verdict.maintenance, deps.clock.now())]);
+  if (verdict?.upstreams)
+    await deps.table.transact(
+      alertHeldBackOps(
+        event,
+        verdict.upstreams.map((up) => up.id),
+      ),
+    );
 }
 
 /** Releases the alerts held back while this entity was down: each is evaluated again in full. */
@@ -116,10 +90,12 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   if (!job.after_upstream && !job.after_maintenance)
     await enqueueAll(deps, await escalationJobs(event, routing, deps.clock.now()));
 
-  const channels: (ChannelRecord | null)[] = await channelsForEvent(deps, event, own, routing);
-  const reason = await skipReason(deps, event, policy, () =>
+  const channels = await channelsForEvent(deps, event, own, routing);
+  const facts = alertFacts(deps, event, policy, deps.clock.now(), () =>
     maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
   );
+  const verdict = await decideAlert(facts);
+  await actOnVerdict(deps, event, verdict);
   const after = job.after_maintenance;
   const seq = after
     ? `maint:${after.window_id}:${after.ends_ms}`
@@ -130,17 +106,18 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
     after?.ends_ms ?? ((job.after_upstream && idTimeMs(job.after_upstream)) || Date.parse(event.timestamp));
   const base: Omit<DeliverySpec, 'channel'> = { event, kind: 'alert', seq, timeMs };
 
-  if (reason !== undefined || channels.length === 0) {
-    const skipped = reason ?? 'no channels';
-    const targets = channels.length > 0 ? channels : [null];
-    const records = targets.map((channel) => newDelivery({ ...base, channel, skipped }, deps.clock.now()));
-    await storeAndDispatch(deps, records);
-    deps.logger.debug('alert skipped', { transition_id: event.transition_id, reason: skipped });
+  const decisions = channelDecisions(verdict, channels);
+  const records = decisions.map(({ channel, outcome, reason }) =>
+    newDelivery(
+      { ...base, channel, ...(outcome === 'send' ? {} : { skipped: reason ?? outcome }) },
+      deps.clock.now(),
+    ),
+  );
+  await storeAndDispatch(deps, records);
+  if (decisions.some((d) => d.outcome !== 'send')) {
+    deps.logger.debug('alert skipped', { transition_id: event.transition_id, reason: decisions[0]?.reason });
     return;
   }
-
-  const records = channels.map((channel) => newDelivery({ ...base, channel }, deps.clock.now()));
-  await storeAndDispatch(deps, records);
   if (isDownState(event.to_state) && policy.repeat_interval_seconds > 0) {
     await enqueueAll(deps, [firstRepeat(event, policy, deps.clock.now())]);
   }
