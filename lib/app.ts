@@ -170,6 +170,7 @@ export function createApp(deps: CoreDeps) {
     actions: actions.actions,
     actionRunner: actions.actionRunner,
     incidents,
+    simulator: notifications.simulator,
   });
 
   const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);

@@ -7,7 +7,7 @@ import {
   type ResponseSchema,
   type RouteSchemas,
 } from './route-schemas.ts';
-import { ok, type PublicRoute, type Route } from './types.ts';
+import { deniesReadOnly, ok, type PublicRoute, type Route } from './types.ts';
 
 /**
  * The OpenAPI 3.1 document of the API, built from the route table: every operation's parameters,
@@ -149,7 +149,7 @@ export function routeErrorCodes(route: Route): ErrorCode[] {
   if (schemas.params) codes.add('NOT_FOUND');
   if (route.auth === 'key') {
     for (const code of ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'RATE_LIMITED'] as const) codes.add(code);
-    if (route.method !== 'GET' || route.denyReadOnly) codes.add('READ_ONLY');
+    if (deniesReadOnly(route)) codes.add('READ_ONLY');
     if (route.role === 'admin') codes.add('FORBIDDEN');
   }
   // Keyless routes are limited per address, or by the credential their handler checks.

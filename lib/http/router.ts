@@ -10,7 +10,14 @@ import type { Logger } from '../platform/logger.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
 import { parseJsonBody } from './json-body.ts';
 import { fromWebResponse } from './stream-web.ts';
-import type { HttpRequest, HttpResponse, Route, RouteContext, RouteReply } from './types.ts';
+import {
+  deniesReadOnly,
+  type HttpRequest,
+  type HttpResponse,
+  type Route,
+  type RouteContext,
+  type RouteReply,
+} from './types.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -120,7 +127,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
     const { principal, headers } = await deps.rateLimit.admit(req, deps.authenticate);
     Object.assign(limitHeaders, headers);
     // Read-only enforcement lives here and only here: every write method and the routes marked denyReadOnly.
-    if (principal.readOnly && (route.method !== 'GET' || route.denyReadOnly)) throw new ReadOnlyError();
+    if (principal.readOnly && deniesReadOnly(route)) throw new ReadOnlyError();
     if (route.role === 'admin' && principal.role !== 'admin')
       throw new ForbiddenError('this requires the admin role');
     const body = route.body === 'raw' ? undefined : parseJsonBody(req.body);

@@ -84,6 +84,8 @@ export interface AuthedRoute extends RouteBase {
   auth: 'key';
   /** Deny read-only keys even on GET (key listing). */
   denyReadOnly?: boolean;
+  /** A POST that writes nothing (a simulation): read-only keys may call it. */
+  readsOnly?: boolean;
   /** Minimum role; default member. */
   role?: Role;
   handler(ctx: AuthedContext): Promise<RouteReply>;
@@ -106,6 +108,10 @@ export interface PublicRoute extends RouteBase {
 }
 
 export type Route = AuthedRoute | PublicRoute;
+
+/** True when read-only keys get 403 READ_ONLY: every write method unless it only reads, and routes marked denyReadOnly. */
+export const deniesReadOnly = (route: AuthedRoute) =>
+  (route.method !== 'GET' && !route.readsOnly) || route.denyReadOnly === true;
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
 export const created = (body: unknown): Reply => ({ status: 201, body });

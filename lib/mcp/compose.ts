@@ -12,6 +12,7 @@ import { createCheckReadService } from '../checks/read-service.ts';
 import type { IncidentService } from '../incidents/incident-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
+import type { Simulator } from '../notify/simulate.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Prober } from '../probes/types.ts';
 import { createStatusService } from '../status/status-service.ts';
@@ -37,6 +38,8 @@ export interface McpDeps {
   actionRunner: ActionRunner;
   /** Incidents (list_incidents' state filters, acknowledge_incident, add_incident_note). */
   incidents: IncidentService;
+  /** explain_alerting (lib/notify/simulate.ts). */
+  simulator: Simulator;
 }
 
 /** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions. */
@@ -65,6 +68,7 @@ export function composeMcp(deps: McpDeps) {
     executions: createExecutionStore(table, cursors),
     actions: deps.actions,
     search: createEntitySearch({ table, cursors }),
+    simulator: deps.simulator,
   });
   const tools = createToolCatalog({
     skills: deps.skills,

@@ -5,11 +5,12 @@ import { composeNotifier, type NotifierDeps } from './compose-notifier.ts';
 import { createPolicyService } from './policy-service.ts';
 import { createRouteService } from './route-service.ts';
 import { notifyRoutes } from './routes.ts';
+import { createSimulator } from './simulate.ts';
 import { sharedChannelRoutes } from './tenant-channel-routes.ts';
 import { createTenantChannelService } from './tenant-channel-service.ts';
 
 export interface NotificationsDeps extends NotifierDeps {
-  checkService: Pick<CheckService, 'requireCheck'>;
+  checkService: Pick<CheckService, 'requireCheck' | 'list'>;
 }
 
 /** The notification feature as the app composes it: the notifier with its stores and senders, and its routes. */
@@ -31,9 +32,18 @@ export function composeNotifications(deps: NotificationsDeps) {
     clock,
     ...egress,
   });
+  // What would be decided for each channel, through the flow's own steps (simulate.ts).
+  const simulator = createSimulator({
+    table: deps.table,
+    clock,
+    checkService: deps.checkService,
+    policies,
+    channels,
+  });
   const routes: Route[] = [
     ...notifyRoutes({
       tenantChannels,
+      simulator,
       policyService: createPolicyService({
         checkService: deps.checkService,
         policies,
@@ -46,5 +56,5 @@ export function composeNotifications(deps: NotificationsDeps) {
     ...sharedChannelRoutes({ tenantChannels, routes: createRouteService({ table: deps.table, clock }) }),
     ...notifyActionRoutes({ actions: notifier }),
   ];
-  return { ...services, routes };
+  return { ...services, simulator, routes };
 }

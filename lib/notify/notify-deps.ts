@@ -31,7 +31,7 @@ export interface NotifyDeps {
 
 /** The check's policy, or the defaults (revision 0) when none was ever written. */
 export async function effectivePolicy(
-  deps: NotifyDeps,
+  deps: Pick<NotifyDeps, 'policies' | 'clock'>,
   tenantId: string,
   checkId: string,
 ): Promise<PolicyRecord> {

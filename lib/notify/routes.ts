@@ -4,11 +4,14 @@ import { checkChannelBodySchema } from './channel-config.ts';
 import type { Caller, PolicyService } from './policy-service.ts';
 import { channelParams, channelsQuery, checkIdParams, logsQuery, policyBody } from './request-schemas.ts';
 import { channelsPageSchema, logsPageSchema, publicChannelSchema, publicPolicySchema } from './responses.ts';
+import type { Simulator } from './simulate.ts';
+import { simulateBody, simulateResponse } from './simulate-schemas.ts';
 import type { TenantChannelService } from './tenant-channel-service.ts';
 
 export interface NotifyRouteDeps {
   policyService: PolicyService;
   tenantChannels: Pick<TenantChannelService, 'attach'>;
+  simulator: Simulator;
 }
 
 const tag = 'Notifications';
@@ -105,6 +108,18 @@ export function notifyRoutes(deps: NotifyRouteDeps): AuthedRoute[] {
         'Delivery records, newest first: {logs, next_cursor}; filters check_id, channel_id, status (a filtered page may hold fewer than limit)',
       schemas: { query: logsQuery, responses: { 200: logsPageSchema } },
       handler: async ({ principal, query }) => ok(await policies.listLogs(callerOf(principal), query)),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/notify/simulate',
+      auth: 'key',
+      readsOnly: true,
+      operationId: 'simulateNotification',
+      tag,
+      summary:
+        'Why would I (not) be paged: the decision per channel if the entity changed to to_state now, without sending or writing anything',
+      schemas: { body: simulateBody, responses: { 200: simulateResponse }, errors: ['NOT_FOUND'] },
+      handler: async ({ principal, body }) => ok(await deps.simulator.simulate(principal.tenantId, body)),
     }),
   ];
 }

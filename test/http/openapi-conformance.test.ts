@@ -208,6 +208,11 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect((await call('GET', '/v1/notify/channels?limit=1')).body.channels).toHaveLength(1);
     expect((await call('GET', '/v1/notify/logs?status=failed')).status).toBe(200);
     expect((await call('GET', '/v1/notify/logs?status=lost')).status).toBe(400);
+    const simulated = await call('POST', '/v1/notify/simulate', {
+      body: { check_id: check.body.id, to_state: 'down' },
+    });
+    expect(simulated.body.decisions[0]).toMatchObject({ channel_id: channel.body.id, path: 'own' });
+    expect((await call('POST', '/v1/notify/simulate', { body: { to_state: 'down' } })).status).toBe(400);
     expect((await call('DELETE', `${policyPath}/channels/${channel.body.id}`)).status).toBe(204);
     expect((await call('DELETE', `${policyPath}/channels/${channel.body.id}`)).status).toBe(404);
   });

@@ -251,6 +251,35 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     expect(text(web)).toContain('upstream service/db (down)');
   });
 
+  it('explains alerting without sending: the decisions of the flow, for read-only callers too', async () => {
+    // web depends on db (through api), which is down: web's alert would be held back.
+    const web = await call('explain_alerting', { entity_id: ids.web, to_state: 'down' }, viewer);
+    expect(web?.isError).toBeUndefined();
+    expect(data(web).entity).toEqual({ id: ids.web, name: 'WEB', state: 'up' });
+    expect(data(web).decisions).toEqual([
+      expect.objectContaining({
+        kind: 'alert',
+        channel_id: null,
+        outcome: 'skip',
+        reason: 'upstream DB is down',
+      }),
+    ]);
+    expect(text(web)).toContain(
+      'If WEB (now up) changed to down now, 0 channel(s) would be alerted at once.',
+    );
+    expect(text(web)).toContain('no channel: skip — upstream DB is down');
+    const db = data(await call('explain_alerting', { check_id: dbCheck, to_state: 'up' }));
+    expect(db.decisions).toEqual([expect.objectContaining({ check_id: dbCheck, reason: 'no channels' })]);
+    const both = await call('explain_alerting', { check_id: dbCheck, entity_id: ids.db, to_state: 'up' });
+    expect(both?.isError).toBe(true);
+    expect(text(both)).toContain('exactly one of check_id and entity_id');
+    const other = await call('explain_alerting', {
+      check_id: 'chk_01J9Z3ZZZZZZZZZZZZZZZZZZZZ',
+      to_state: 'up',
+    });
+    expect(text(other)).toContain('check not found');
+  });
+
   it('create_check with dry_run probes the target once and creates nothing', async () => {
     const result = await call('create_check', {
       entity_id: ids.api,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEventStream } from '../../lib/http/route-schemas.ts';
-import type { Route } from '../../lib/http/types.ts';
+import { deniesReadOnly, type Route } from '../../lib/http/types.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { createFixture, denialFailures, fillPath, type TenantFixture } from './route-fixtures.ts';
 
 function deniedToReadOnly(routes: Route[]): Route[] {
-  return routes.filter((r) => r.auth === 'key' && (r.method !== 'GET' || r.denyReadOnly === true));
+  return routes.filter((r) => r.auth === 'key' && deniesReadOnly(r));
 }
 
 describe.each(runtimes)('read-only keys over the whole route table ($runtime runtime)', ({ start }) => {

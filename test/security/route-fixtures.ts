@@ -222,6 +222,7 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/notify/channels/{id}': undefined,
     'POST /v1/notify/channels/{id}/test': { check_id: fx.ids.check },
     'POST /v1/notify/routes': { channel_ids: [fx.ids.tenantChannel] },
+    'POST /v1/notify/simulate': { check_id: fx.ids.check, to_state: 'down' },
     'DELETE /v1/notify/routes/{id}': undefined,
     'POST /v1/actions': { name: 'Another', url: 'https://{{host}}/other' },
     'PUT /v1/actions/{id}': { name: 'Renamed' },

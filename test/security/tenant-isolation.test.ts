@@ -4,7 +4,7 @@ import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { createFixture, denialFailures, type TenantFixture } from './route-fixtures.ts';
 
 /** Routes that reference another object only through the body: sent with tenant A's ids. */
-const BODY_REFERENCES = new Set(['POST /v1/relations', 'POST /v1/checks']);
+const BODY_REFERENCES = new Set(['POST /v1/relations', 'POST /v1/checks', 'POST /v1/notify/simulate']);
 
 function isolationCases(routes: Route[]): Route[] {
   return routes.filter(

@@ -24,3 +24,25 @@ export const entityRef = {
   required: ['blueprint_slug', 'entity_slug'],
   additionalProperties: false,
 };
+
+/** explain_alerting: exactly one of check_id and entity_id, and the state to simulate. */
+export const explainAlertingInput = {
+  type: 'object',
+  properties: {
+    check_id: {
+      type: 'string',
+      description: 'The check whose failure (or recovery) moves its entity (chk_…); or entity_id',
+    },
+    entity_id: {
+      type: 'string',
+      description: 'The entity (ent_…): each of its enabled checks is simulated; or check_id',
+    },
+    to_state: {
+      type: 'string',
+      enum: ['up', 'down', 'degraded'],
+      description: 'The state the entity would change to now',
+    },
+  },
+  required: ['to_state'],
+  additionalProperties: false,
+};

@@ -1,5 +1,5 @@
 import type { CreateSkillBody } from '../../skills/manifest.ts';
-import { cursor, entityRef, noInput, pageLimit } from './catalog-ops-schemas.ts';
+import { cursor, entityRef, explainAlertingInput, noInput, pageLimit } from './catalog-ops-schemas.ts';
 import { builtinAnnotations } from './index.ts';
 
 /**
@@ -14,7 +14,7 @@ import { builtinAnnotations } from './index.ts';
 /** The skill slug under which the built-in catalog tools are registered (SPEC.md). */
 export const CATALOG_OPS = 'catalog-ops';
 
-/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities and get_action_run. */
+/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities, get_action_run and explain_alerting. */
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
@@ -280,6 +280,13 @@ export const CATALOG_OPS_MANIFEST = {
         additionalProperties: false,
       },
       annotations: builtinAnnotations('get_action_run'),
+    },
+    {
+      name: 'explain_alerting',
+      description:
+        'Why would I (not) be paged: for a check or an entity changing to to_state now, what each channel would get (send, skip, defer) and why; sends nothing.',
+      inputSchema: explainAlertingInput,
+      annotations: builtinAnnotations('explain_alerting'),
     },
   ],
 } satisfies CreateSkillBody;

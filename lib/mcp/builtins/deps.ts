@@ -11,6 +11,7 @@ import type { CheckReadService } from '../../checks/read-service.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { IncidentService } from '../../incidents/incident-service.ts';
 import type { MaintenanceService } from '../../maintenance/maintenance-service.ts';
+import type { Simulator } from '../../notify/simulate.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Prober } from '../../probes/types.ts';
@@ -37,6 +38,8 @@ export interface BuiltinDeps {
   /** search_entities' reads of the entity search indexes. */
   search: EntitySearch;
   actions: Pick<ActionStore, 'get'>;
+  /** explain_alerting: the notifier's decisions without sending (POST /v1/notify/simulate). */
+  simulator: Simulator;
 }
 
 /**

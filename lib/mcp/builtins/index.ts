@@ -2,6 +2,7 @@ import { getActionRun } from './action-runs.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
 import { createCheck, getCheckResults } from './checks.ts';
 import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './deps.ts';
+import { explainAlerting } from './explain-alerting.ts';
 import { explainEntityState, getBlastRadius } from './graph.ts';
 import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
 import { createMaintenance, listMaintenance } from './maintenance.ts';
@@ -28,6 +29,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   getUptime,
   searchEntities,
   getActionRun,
+  explainAlerting,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */

@@ -596,6 +596,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notify/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Why would I (not) be paged: the decision per channel if the entity changed to to_state now, without sending or writing anything */
+        post: operations["simulateNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/notify/channels/{id}": {
         parameters: {
             query?: never;
@@ -1742,6 +1759,48 @@ export interface components {
             error: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+        };
+        AlertSimulation: {
+            entity: {
+                /** @description ent_ + a 26-character ULID */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                state: "up" | "degraded" | "down" | "unknown";
+            };
+            /**
+             * @description The state the entity would change to now
+             * @enum {string}
+             */
+            to_state: "up" | "down" | "degraded";
+            decisions: {
+                /** @description The check the change is simulated for */
+                check_id: string | null;
+                check_name: string | null;
+                /**
+                 * @description alert: the change’s own alert; escalation: sent later if the incident stays unacknowledged
+                 * @enum {string}
+                 */
+                kind: "alert" | "escalation";
+                /** @description null: the decision holds for no channel at all */
+                channel_id: string | null;
+                channel_name: string | null;
+                channel_type: string | null;
+                /** @description How the alert reaches the channel: the check’s own, attached to the check, or a route */
+                path: ("own" | "attached" | "route") | null;
+                /** @description The route that reaches the channel (path route) */
+                route_id: string | null;
+                /** @enum {string} */
+                outcome: "send" | "skip" | "defer" | "fold" | "group";
+                /** @description Why, in words (a skip names what the delivery log would) */
+                reason: string;
+                /** @description defer: when it would be sent */
+                due_at?: components["schemas"]["Timestamp"];
+                /** @description escalation: when it is due */
+                escalation_at?: components["schemas"]["Timestamp"];
+                /** @description A sent down alert whose policy repeats: the first repeat */
+                repeat_at?: components["schemas"]["Timestamp"];
+            }[];
         };
         TenantChannelInput: {
             /** @description Shown in the console and the routes editor */
@@ -6967,6 +7026,112 @@ export interface operations {
             };
             /** @description ACCOUNT_DISABLED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    simulateNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The check whose failure (or recovery) moves its entity */
+                    check_id: string;
+                    /**
+                     * @description The state the entity would change to now
+                     * @enum {string}
+                     */
+                    to_state: "up" | "down" | "degraded";
+                } | {
+                    /** @description The entity: each of its enabled checks is simulated */
+                    entity_id: string;
+                    /**
+                     * @description The state the entity would change to now
+                     * @enum {string}
+                     */
+                    to_state: "up" | "down" | "degraded";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSimulation"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,6 +10,7 @@ import { EntityPicker } from '../checks/entities';
 import { PushInstructions } from '../checks/push-urls';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { CheckNotifications } from '../notify/check-notifications';
+import { WhyPaged } from '../notify/why-paged';
 import { useSession } from '../session';
 import { StateBadge, Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
@@ -398,6 +399,7 @@ function CheckView({ check }: { check: Check }) {
         <RecentResults checkId={check.id} />
       </Section>
       <CheckNotifications checkId={check.id} />
+      <WhyPaged subject={{ check_id: check.id }} />
     </Page>
   );
 }

@@ -8,6 +8,7 @@ import { RecentResults } from '../checks/check-summary';
 import { EntityIncidents } from '../incidents/entity-incidents';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { IN_MAINTENANCE } from '../maintenance/words';
+import { WhyPaged } from '../notify/why-paged';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
@@ -83,6 +84,7 @@ export function EntityPage() {
       />
       <EntityIncidents entityId={e.id} entityState={e.state} />
       <Checks entity={e} />
+      <WhyPaged subject={{ entity_id: e.id }} />
     </Page>
   );
 }

@@ -1,0 +1,37 @@
+import { ValidationError } from '../../platform/errors.ts';
+import { type BuiltinTool, optionalString, READS, requiredString } from './deps.ts';
+import { toolResult } from './result.ts';
+
+/** explain_alerting: POST /v1/notify/simulate as a tool, "why would I (not) be paged", in words. */
+
+const TO_STATES = ['up', 'down', 'degraded'] as const;
+type ToState = (typeof TO_STATES)[number];
+
+export const explainAlerting: BuiltinTool = {
+  name: 'explain_alerting',
+  annotations: { title: 'Explain alerting', ...READS },
+  handler: async (deps, caller, args) => {
+    const toState = requiredString(args, 'to_state');
+    if (!(TO_STATES as readonly string[]).includes(toState))
+      throw ValidationError.field('to_state', `one of ${TO_STATES.join(', ')}`);
+    const checkId = optionalString(args, 'check_id');
+    const entityId = optionalString(args, 'entity_id');
+    if ((checkId === undefined) === (entityId === undefined))
+      throw ValidationError.field('check_id', 'give exactly one of check_id and entity_id');
+    const to_state = toState as ToState;
+    const answer = await deps.simulator.simulate(
+      caller.tenantId,
+      checkId === undefined ? { entity_id: entityId as string, to_state } : { check_id: checkId, to_state },
+    );
+    const lines = answer.decisions.map(
+      (d) =>
+        `- ${d.kind === 'escalation' ? 'escalation to ' : ''}${d.channel_name ?? 'no channel'}` +
+        `${d.path ? ` (${d.path})` : ''}: ${d.outcome} — ${d.reason}`,
+    );
+    const sent = answer.decisions.filter((d) => d.outcome === 'send' && d.kind === 'alert').length;
+    const summary =
+      `If ${answer.entity.name} (now ${answer.entity.state}) changed to ${to_state} now, ` +
+      `${sent} channel(s) would be alerted at once. Nothing was sent.\n${lines.join('\n')}`;
+    return toolResult(summary, answer);
+  },
+};

@@ -1,0 +1,172 @@
+import { readEntityById } from '../catalog/entity-items.ts';
+import type { CheckService } from '../checks/check-service.ts';
+import { checkNameOf } from '../domain/check-name.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import { maintenanceLookup } from '../maintenance/evaluate.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
+import { NotFoundError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
+import type { Table } from '../store/table.ts';
+import { alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
+import type { ChannelStore } from './channel-store.ts';
+import { escalationJobs } from './escalation.ts';
+import { effectivePolicy } from './notify-deps.ts';
+import type { PolicyStore } from './policy-store.ts';
+import { firstRepeat } from './repeat.ts';
+import { channelsForEvent, eventRouting } from './route-channels.ts';
+import { channelPaths, escalationDecisions, type Reached, type SimulatedDecision } from './simulate-words.ts';
+import { isDownState } from './upstream.ts';
+
+/**
+ * "Why was I (not) paged" (DECISIONS.md "Alert model (wave 4)"): what the event job would decide
+ * for each channel if an entity changed to `to_state` now, through the same steps (alert-steps.ts),
+ * channel union (route-channels.ts), escalation and repeat schedules the flow uses, reading what
+ * they read and writing nothing: no record, no job, no marker, no send.
+ *
+ * A check_id simulates the entity's change caused by that check (its policy, its channels). An
+ * entity_id answers "would I be paged if this entity went down": every enabled check of the entity
+ * could be the one whose failure moves it, so each is simulated and its decisions carry its id.
+ */
+
+export interface SimulateDeps {
+  table: Table;
+  clock: Clock;
+  checkService: Pick<CheckService, 'requireCheck' | 'list'>;
+  policies: Pick<PolicyStore, 'get'>;
+  channels: Pick<ChannelStore, 'listForCheck' | 'getSharedMany'>;
+}
+
+export type SimulateRequest = { to_state: 'up' | 'down' | 'degraded' } & (
+  | { check_id: string }
+  | { entity_id: string }
+);
+
+type Check = Awaited<ReturnType<SimulateDeps['checkService']['requireCheck']>>;
+type Entity = NonNullable<Awaited<ReturnType<typeof readEntityById>>>;
+
+/** The decisions of one check's change of the entity. */
+async function simulateCheck(
+  deps: SimulateDeps,
+  entity: Entity,
+  check: Check,
+  toState: string,
+): Promise<SimulatedDecision[]> {
+  const nowMs = deps.clock.now();
+  const tag = { check_id: check.id, check_name: checkNameOf(check) };
+  const none = (reason: string): SimulatedDecision[] => [
+    { ...tag, ...withoutChannel, kind: 'alert', outcome: 'skip', reason },
+  ];
+  if (!check.enabled) return none('the check is disabled: it changes no state');
+  if (entity.state === toState) return none(`no change: ${entity.name} is ${toState} already`);
+  const event: StateChangeEvent = {
+    entity_id: entity.id,
+    entity_name: entity.name,
+    check_id: check.id,
+    tenant_id: check.tenant_id,
+    from_state: entity.state,
+    to_state: toState,
+    transition_id: newId('trn', nowMs),
+    timestamp: isoTime(nowMs),
+  };
+  const [policy, own, routing, maintenanceOf] = await Promise.all([
+    effectivePolicy(deps, event.tenant_id, check.id),
+    deps.channels.listForCheck(check.id),
+    eventRouting(deps.table, event, entity.blueprint_slug),
+    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
+  ]);
+  const channels = await channelsForEvent(deps, event, own, routing);
+  const facts = alertFacts(deps, event, policy, nowMs, () =>
+    maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
+  );
+  const verdict = await decideAlert(facts);
+  const paths = channelPaths(own, routing.routes, {
+    entity_id: entity.id,
+    blueprint_slug: entity.blueprint_slug,
+    to_state: toState,
+  });
+  // The first repeat the flow would schedule after sending (repeat.ts), when the policy repeats.
+  const repeat =
+    isDownState(toState) && policy.repeat_interval_seconds > 0
+      ? firstRepeat(event, policy, nowMs).body
+      : undefined;
+  const repeatMs = repeat?.kind === 'repeat' ? repeat.due_ms : undefined;
+  const alerts = channelDecisions(verdict, channels).map((d): SimulatedDecision => {
+    const { via, ...reached } = d.channel ? paths.of(d.channel) : noChannel;
+    const base = { ...tag, ...reached, kind: 'alert' as const, outcome: d.outcome };
+    if (d.outcome === 'send')
+      return {
+        ...base,
+        reason:
+          via +
+          (repeatMs
+            ? `; repeats every ${policy.repeat_interval_seconds} s while down and unacknowledged`
+            : ''),
+        ...(repeatMs ? { repeat_at: isoTime(repeatMs) } : {}),
+      };
+    if (d.dueMs !== undefined)
+      return {
+        ...base,
+        reason: `${d.reason}; sent when the cooldown ends if still ${toState}`,
+        due_at: isoTime(d.dueMs),
+      };
+    return { ...base, reason: d.reason ?? d.outcome };
+  });
+  const escalations = await escalationJobs(event, routing, nowMs);
+  return [...alerts, ...(await escalationDecisions(deps, event, routing.routes, escalations, verdict, tag))];
+}
+
+const noChannel: Reached = {
+  channel_id: null,
+  channel_name: null,
+  channel_type: null,
+  path: null,
+  route_id: null,
+  via: '',
+};
+
+const { via: _via, ...withoutChannel } = noChannel;
+
+/** Answers what would happen to each channel if the entity changed to `to_state` now; sends and writes nothing. */
+export function createSimulator(deps: SimulateDeps) {
+  const entityOf = async (tenantId: string, entityId: string): Promise<Entity> => {
+    const entity = await readEntityById(deps.table, tenantId, entityId);
+    if (!entity) throw new NotFoundError('entity');
+    return entity;
+  };
+  return {
+    async simulate(tenantId: string, request: SimulateRequest) {
+      let entity: Entity;
+      let checks: Check[];
+      if ('check_id' in request) {
+        const check = await deps.checkService.requireCheck(tenantId, request.check_id);
+        entity = await entityOf(tenantId, check.entity_id);
+        checks = [check];
+      } else {
+        entity = await entityOf(tenantId, request.entity_id);
+        checks = (await deps.checkService.list(tenantId, { entity_id: entity.id })).filter((c) => c.enabled);
+      }
+      const decisions =
+        checks.length === 0
+          ? [
+              {
+                check_id: null,
+                check_name: null,
+                ...withoutChannel,
+                kind: 'alert' as const,
+                outcome: 'skip' as const,
+                reason: 'no enabled checks: the entity changes no state',
+              },
+            ]
+          : (
+              await Promise.all(checks.map((check) => simulateCheck(deps, entity, check, request.to_state)))
+            ).flat();
+      return {
+        entity: { id: entity.id, name: entity.name, state: entity.state },
+        to_state: request.to_state,
+        decisions,
+      };
+    },
+  };
+}
+
+export type Simulator = ReturnType<typeof createSimulator>;
