@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { OperatorKeyError } from '../lib/auth/operator-key.ts';
+import { deadLetterRedrive } from '../lib/cli/dlq.ts';
 import { OPERATOR_USAGE, runOperatorCommand, UsageError } from '../lib/cli/operator.ts';
 import { systemClock } from '../lib/platform/clock.ts';
 import { loadConfig } from '../lib/platform/config.ts';
@@ -32,7 +33,12 @@ if (args.length === 0 || args.includes('--help')) {
 const table = openTable();
 try {
   process.stdout.write(
-    `${await runOperatorCommand(args, { table, clock: systemClock, dueShards: config.dueShards })}\n`,
+    `${await runOperatorCommand(args, {
+      table,
+      clock: systemClock,
+      dueShards: config.dueShards,
+      redriveDeadLetters: deadLetterRedrive({ config, table, clock: systemClock }),
+    })}\n`,
   );
 } catch (err) {
   const known = err instanceof UsageError || err instanceof OperatorKeyError || err instanceof AppError;

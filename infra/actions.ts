@@ -4,7 +4,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { DEFAULT_MAX_ATTEMPTS } from '../lib/platform/job-queue.ts';
+import { OUTAGE_RETRIES } from '../lib/platform/job-queue.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
 
@@ -21,11 +21,11 @@ export interface VigilActionsProps {
  */
 export const ACTION_WORKER_TIMEOUT = Duration.seconds(60);
 /**
- * Receives before an action job moves to the DLQ: the job queue's attempts. A run job's execution
- * is recorded whether the call failed or not, so only a handler that kept throwing (a store
- * outage) lands there.
+ * Receives before an action job moves to the DLQ: the attempts of OUTAGE_RETRIES (delays doubling
+ * from 1 s to 60 s, outlasting a 15-minute store outage). A run job's execution is recorded whether
+ * the call failed or not, so only a handler that kept throwing lands there.
  */
-export const ACTION_MAX_RECEIVE_COUNT = DEFAULT_MAX_ATTEMPTS;
+export const ACTION_MAX_RECEIVE_COUNT = OUTAGE_RETRIES.maxAttempts;
 
 /**
  * Actions in the cloud: the stream function turns each entity transition into a `state_change`

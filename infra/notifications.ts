@@ -7,7 +7,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { parseEmailSender } from '../lib/domain/email-address.ts';
-import { DEFAULT_MAX_ATTEMPTS } from '../lib/platform/job-queue.ts';
+import { OUTAGE_RETRIES } from '../lib/platform/job-queue.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
 
@@ -24,16 +24,18 @@ export interface VigilNotificationsProps {
  */
 export const NOTIFIER_TIMEOUT = Duration.seconds(60);
 /**
- * Receives before a notify job moves to the DLQ: the job queue's attempts (lib/platform/job-queue.ts).
- * A delivery stops after its 3rd attempt on its own (marked failed); the 4th receive is for jobs
- * whose handler kept throwing (a store outage), which rest in the DLQ for inspection.
+ * Receives before a notify job moves to the DLQ: the attempts of OUTAGE_RETRIES
+ * (lib/platform/job-queue.ts), delays doubling from 1 s to 60 s that outlast a 15-minute store
+ * outage. A delivery stops after its 3rd send on its own (marked failed); the rest is for jobs whose
+ * handler kept throwing, which rest in the DLQ until `vigil dlq redrive notify`.
  */
-export const NOTIFY_MAX_RECEIVE_COUNT = DEFAULT_MAX_ATTEMPTS;
+export const NOTIFY_MAX_RECEIVE_COUNT = OUTAGE_RETRIES.maxAttempts;
 
 /**
  * Notifications in the cloud: the stream function turns each entity transition into an `event`
  * job on the notify queue; the notifier function (functions/notifier.ts) consumes it, writes the
  * delivery records and sends; a failed attempt comes back through the queue's delays (1 s, 2 s),
+ * a store error with growing delays for at least 15 minutes;
  * repeats are delayed jobs. The EventBridge bus receives every state-change event (published by
  * the stream function) for users' own rules.
  */

@@ -8,6 +8,7 @@ import type { Clock } from '../platform/clock.ts';
 import { silentLogger } from '../platform/logger.ts';
 import { migrateStatusCounters } from '../status/status-migration.ts';
 import type { Table } from '../store/table.ts';
+import { REDRIVE_QUEUES, type RedriveDeadLetters } from './dlq.ts';
 
 export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
 
@@ -34,6 +35,10 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
   status migrate
       Seed each tenant's status counters and state index from its entities (idempotent; run once
       after deploying this version; the local runtime does it at startup).
+  dlq redrive <notify|action|probe>
+      Move the queue's dead letters back to it and print how many moved. Deployed (VIGIL_STORE=
+      dynamodb): from the SQS DLQ to VIGIL_<NOTIFY|ACTION|PROBE>_QUEUE_URL; local: the stored
+      dead letters become queued jobs again, run at the runtime's next start.
 
 The store comes from configuration (VIGIL_STORE, VIGIL_DATA_DIR, VIGIL_TABLE_NAME, ...).`;
 
@@ -117,6 +122,17 @@ export interface OperatorDeps {
   clock: Clock;
   /** The deployment's due shard count (config.dueShards), where `data migrate` puts new cells. */
   dueShards?: number;
+  /** `dlq redrive` (lib/cli/dlq.ts); without it the command is refused. */
+  redriveDeadLetters?: RedriveDeadLetters;
+}
+
+/** `dlq redrive <queue>`: the store's dead letters of a known queue back to it. */
+async function redrive(deps: OperatorDeps, queue: string | undefined): Promise<string> {
+  const known = REDRIVE_QUEUES.find((name) => name === queue);
+  if (!known) throw new UsageError(`dlq redrive needs a queue: ${REDRIVE_QUEUES.join(', ')}`);
+  if (!deps.redriveDeadLetters) throw new UsageError('dlq redrive is not available here');
+  const { moved } = await deps.redriveDeadLetters(known);
+  return JSON.stringify({ queue: known, moved }, null, 2);
 }
 
 /** The shard count of a default configuration (VIGIL_DUE_SHARDS unset). */
@@ -149,6 +165,7 @@ export async function runOperatorCommand(argv: string[], deps: OperatorDeps): Pr
     return JSON.stringify({ tenants_seeded: seeded }, null, 2);
   }
   if (group === 'key' && command === 'create') return createKey(values, deps, tenants);
+  if (group === 'dlq' && command === 'redrive') return redrive(deps, id);
   if (group !== 'tenant') throw new UsageError(OPERATOR_USAGE);
   const requireId = () => {
     if (!id) throw new UsageError(`tenant ${command} needs a tenant id`);

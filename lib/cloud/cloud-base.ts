@@ -6,6 +6,7 @@ import { NOTIFY_QUEUE, type NotifyJob } from '../notify/jobs.ts';
 import { type Clock, systemClock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import type { EgressSettings } from '../platform/egress.ts';
+import type { RetrySchedule } from '../platform/job-queue.ts';
 import { createDynamoTable } from '../store/dynamodb-table.ts';
 import { createActionJobQueue } from './action-queue.ts';
 import { createPowertoolsLogger, fromPowertools } from './lambda-edge.ts';
@@ -29,6 +30,11 @@ export interface CloudBaseOverrides {
   eventBridge?: EventBridgeClient;
   /** Outbound TLS trust and name resolution of the channels (a test CA, loopback receivers). */
   egress?: EgressSettings;
+  /**
+   * The notify and action queues' retry schedule (default OUTAGE_RETRIES); a test's queues carry
+   * its maxAttempts as their maxReceiveCount.
+   */
+  queueRetries?: RetrySchedule;
 }
 
 /** How a function wraps the AWS clients the base creates; the HTTP functions trace them (X-Ray). */
@@ -63,11 +69,12 @@ export function createCloudBase(
   const clock = overrides.clock ?? systemClock;
   // Creating a client opens nothing; the generator, the worker, the notify flow call SQS.
   const sqs = traced(overrides.sqs ?? new SQSClient({ region: config.region }));
+  const retries = overrides.queueRetries ? { retries: overrides.queueRetries } : {};
   let notifySqsQueue: SqsJobQueue<NotifyJob> | undefined;
   const requireNotifyQueue = (why: string) => {
     const queueUrl = config.notifyQueueUrl;
     if (!queueUrl) throw new Error(`VIGIL_NOTIFY_QUEUE_URL is not set (${why})`);
-    notifySqsQueue ??= createNotifyJobQueue({ sqs, queueUrl, logger });
+    notifySqsQueue ??= createNotifyJobQueue({ sqs, queueUrl, logger, ...retries });
     return notifySqsQueue;
   };
   let actionSqsQueue: SqsJobQueue<ActionJob> | undefined;
@@ -78,6 +85,7 @@ export function createCloudBase(
       sqs: overrides.actionSqs ? traced(overrides.actionSqs) : sqs,
       queueUrl,
       logger,
+      ...retries,
     });
     return actionSqsQueue;
   };

@@ -1,19 +1,22 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { NOTIFY_QUEUE, type NotifyJob, notifyJobSchema } from '../notify/jobs.ts';
-import type { JobQueue } from '../platform/job-queue.ts';
+import { type JobQueue, OUTAGE_RETRIES, type RetrySchedule } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
 /**
- * The notify queue on SQS (bodies parsed as notify jobs). Its redrive maxReceiveCount
- * (infra/notifications.ts) is the job queue's default attempts, as `maxAttempts` here.
+ * The notify queue on SQS (bodies parsed as notify jobs). It retries through a store outage of 15
+ * minutes (OUTAGE_RETRIES); its redrive maxReceiveCount (infra/notifications.ts) is that schedule's attempts.
  */
 export function createNotifyJobQueue(deps: {
   sqs: SQSClient;
   queueUrl: string;
   logger: Logger;
+  /** Default OUTAGE_RETRIES; a test may scale the cap down (with its queue's maxReceiveCount). */
+  retries?: RetrySchedule;
 }): SqsJobQueue<NotifyJob> {
-  return createSqsJobQueue({ ...deps, name: NOTIFY_QUEUE, schema: notifyJobSchema });
+  const { retries = OUTAGE_RETRIES, ...rest } = deps;
+  return createSqsJobQueue({ ...rest, retries, name: NOTIFY_QUEUE, schema: notifyJobSchema });
 }
 
 /**

@@ -10,23 +10,25 @@ import { chunks } from '../platform/chunks.ts';
 import {
   afterFailure,
   clampDelaySeconds,
-  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_RETRIES,
   type EnqueueOptions,
   type EnqueueResult,
   type FailOutcome,
   type JobInput,
   type JobQueue,
   type ReceivedJob,
+  type RetrySchedule,
 } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { SQS_BATCH_SIZE, sendInBatches } from './sqs-send.ts';
 
 /**
  * The SQS adapter of the job-queue port. A message body is the envelope `{id, body}`; a retry is
- * the message's visibility changed to the retry delay (1 s, 2 s, 4 s by ApproximateReceiveCount),
- * not the queue's visibility timeout; after the last attempt the message is made visible at once
- * and the queue's redrive policy (maxReceiveCount = the attempts, infra/checks.ts) moves it to the
- * dead-letter queue on its next receive. Standard queues may deliver a message twice: the
+ * the message's visibility changed to the retry delay (1 s, 2 s, 4 s … by ApproximateReceiveCount,
+ * up to the schedule's cap, or the delay a RetryLaterError names), not the queue's visibility
+ * timeout; after the last attempt the message is made visible at once and the queue's redrive
+ * policy (maxReceiveCount = the schedule's attempts, infra/) moves it to the dead-letter queue on
+ * its next receive. Standard queues may deliver a message twice: the
  * envelope's id is what lets a consumer see a duplicate.
  */
 
@@ -46,8 +48,8 @@ export interface SqsJobQueueDeps<B> {
   /** Parses each received body; a body that does not parse is failed like a job that threw. */
   schema: z.ZodType<B>;
   logger: Logger;
-  /** Must equal the queue's redrive maxReceiveCount; default DEFAULT_MAX_ATTEMPTS. */
-  maxAttempts?: number;
+  /** Its maxAttempts must equal the queue's redrive maxReceiveCount; default DEFAULT_RETRIES. */
+  retries?: RetrySchedule;
 }
 
 /** A malformed message: not an envelope, or a body its queue does not accept. */
@@ -58,7 +60,7 @@ export class MalformedJobError extends Error {
 /** A named job queue on SQS (see the file comment). */
 export function createSqsJobQueue<B>(deps: SqsJobQueueDeps<B>) {
   const { sqs, queueUrl, name, logger } = deps;
-  const maxAttempts = deps.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  const retries = deps.retries ?? DEFAULT_RETRIES;
 
   /** Parses a message body into a job (throws MalformedJobError). */
   const parseBody = (text: string, delivery: Delivery): ReceivedJob<B> => {
@@ -79,7 +81,7 @@ export function createSqsJobQueue<B>(deps: SqsJobQueueDeps<B>) {
 
   /** Ends a failed attempt of any delivery, parsed or not. */
   const failDelivery = async (delivery: Delivery, error?: unknown): Promise<FailOutcome> => {
-    const outcome = afterFailure(delivery.attempt, maxAttempts);
+    const outcome = afterFailure(delivery.attempt, retries, error);
     await sqs.send(
       new ChangeMessageVisibilityCommand({
         QueueUrl: queueUrl,

@@ -137,3 +137,19 @@ export async function listDeadLetters(table: Table, queue: string, limit: number
     return { id: d.job_id, body: d.body, attempts: d.attempts, error: d.error, dead_at: d.dead_at };
   });
 }
+
+/**
+ * The writes that put a dead letter back in its queue, visible at `visibleMs` with no failed
+ * attempt (`itemNotExists`: a job of that id queued meanwhile stays as it is), and delete the letter.
+ */
+export function deadLetterRedrivenOps(queue: string, letter: DeadLetter, visibleMs: number): WriteOp[] {
+  return [
+    deadLetter.delete({ queue, dead_at: letter.dead_at, job_id: letter.id }),
+    jobQueuedOp(queue, { id: letter.id, body: letter.body }, visibleMs),
+  ];
+}
+
+/** The delete of a dead letter alone (its job is queued again already). */
+export function deadLetterDroppedOp(queue: string, letter: DeadLetter): WriteOp {
+  return deadLetter.delete({ queue, dead_at: letter.dead_at, job_id: letter.id });
+}

@@ -5,6 +5,7 @@ import {
   afterFailure,
   clampDelaySeconds,
   DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_RETRIES,
   type EnqueueOptions,
   type EnqueueResult,
   type FailOutcome,
@@ -127,7 +128,7 @@ export function createSqliteJobQueue<B>(deps: SqliteJobQueueDeps<B>) {
     },
 
     async fail(job: ReceivedJob<B>, error?: unknown): Promise<FailOutcome> {
-      const outcome = afterFailure(job.attempt, maxAttempts);
+      const outcome = afterFailure(job.attempt, { ...DEFAULT_RETRIES, maxAttempts }, error);
       const current = held.get(job.id) ?? { id: job.id, body: job.body, attempt: job.attempt };
       if (outcome.status === 'dead') {
         await table.transact(deadLetterOps(name, job, job.attempt, error, clock.now()));

@@ -1,5 +1,5 @@
 import { isoTime } from '../platform/clock.ts';
-import type { ReceivedJob } from '../platform/job-queue.ts';
+import { type ReceivedJob, RetryLaterError, retryDelaySeconds } from '../platform/job-queue.ts';
 import { ConditionFailedError } from '../store/table.ts';
 import { alertFor } from './alert-context.ts';
 import type { Attempt, DeliveryRecord } from './delivery-items.ts';
@@ -12,8 +12,11 @@ import type { SendOutcome } from './ports.ts';
  * The `deliver` job: one attempt of one delivery record per delivery of the job. A failed attempt
  * throws, so the queue brings the job back after 1 s, then 2 s; the third failure marks the record
  * failed. The record's `attempts` counts the attempts of its current series (a retry through the
- * API starts a new one; `attempt_log` keeps them all), and an attempt already logged is never
- * made again when the same delivery of the job comes back.
+ * API starts a new one; `attempt_log` keeps them all) and says which attempt is next: a delivery of
+ * the job that failed on the store (an outage the queue outlasts with its own delays) made no
+ * attempt, so it spends none. A send whose record write failed left no trace: the retry sends again
+ * under the same delivery id (X-Service-Delivery), so the receiver can tell the duplicate. A
+ * record already `sent` only has its follow-up writes completed, never a second send.
  */
 
 type DeliverJob = Extract<NotifyJob, { kind: 'deliver' }>;
@@ -21,8 +24,8 @@ type DeliverJob = Extract<NotifyJob, { kind: 'deliver' }>;
 /** Attempts per delivery, the first included (SPEC.md limits: 3, waiting 1 s then 2 s). */
 const MAX_DELIVERY_ATTEMPTS = 3;
 
-/** Thrown after a failed attempt that has attempts left: the queue retries the job. */
-export class DeliveryAttemptError extends Error {
+/** Thrown after a failed attempt that has attempts left: the queue retries the job after 1 s, then 2 s. */
+export class DeliveryAttemptError extends RetryLaterError {
   override name = 'DeliveryAttemptError';
 }
 
@@ -32,10 +35,14 @@ const FINAL: ReadonlySet<DeliveryRecord['status']> = new Set(['sent', 'failed', 
 export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJob>): Promise<void> {
   const { tenant_id: tenantId, delivery_id: deliveryId } = job.body;
   const record = await deps.deliveries.get(tenantId, deliveryId);
-  if (!record || FINAL.has(record.status)) return;
-
-  // This attempt was logged before (the job came back after a crash): only its outcome is left to apply.
-  if (record.attempts >= job.attempt) return afterFailedAttempt(deps, record, job.attempt, record.error);
+  if (!record) return;
+  // Sent before, and its cooldown write may have failed with the store: write it again (a newer one stays).
+  if (record.status === 'sent' && record.kind === 'alert' && record.sent_at)
+    return recordSent(deps, tenantId, record.check_id, Date.parse(record.sent_at));
+  if (FINAL.has(record.status)) return;
+  // Every attempt of this series was made and logged; only marking the record failed was left.
+  if (record.attempts >= MAX_DELIVERY_ATTEMPTS) return afterFailedAttempt(deps, record, record.error);
+  const attemptNo = record.attempts + 1;
 
   const channel = record.channel_id
     ? await deps.channels.get(record.check_id, record.channel_id, tenantId)
@@ -59,7 +66,7 @@ export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJo
   const nowMs = deps.clock.now();
   const attempt: Attempt = { at: isoTime(nowMs), status_code: outcome.status_code, error: outcome.error };
   const logged = {
-    attempts: job.attempt,
+    attempts: attemptNo,
     attempt_log: [...record.attempt_log, attempt],
     updated_at: attempt.at,
   };
@@ -76,23 +83,23 @@ export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJo
   const error = outcome.error ?? `answered ${outcome.status_code ?? 'nothing'}`;
   const updated = await deps.deliveries.update(tenantId, deliveryId, {
     ...logged,
-    status: job.attempt < MAX_DELIVERY_ATTEMPTS ? 'retrying' : 'failed',
+    status: attemptNo < MAX_DELIVERY_ATTEMPTS ? 'retrying' : 'failed',
     error,
   });
-  return afterFailedAttempt(deps, updated, job.attempt, error);
+  return afterFailedAttempt(deps, updated, error);
 }
 
-/** After a failed attempt: throw while attempts are left, else the record is (already) failed. */
+/** After a failed attempt: throw while attempts are left (1 s, then 2 s), else the record is (already) failed. */
 async function afterFailedAttempt(
   deps: NotifyDeps,
   record: DeliveryRecord,
-  attempt: number,
   error: string | null,
 ): Promise<void> {
   if (record.status === 'sent') return;
-  if (attempt < MAX_DELIVERY_ATTEMPTS) {
+  if (record.attempts < MAX_DELIVERY_ATTEMPTS) {
     throw new DeliveryAttemptError(
-      `delivery ${record.id} attempt ${attempt} failed: ${error ?? 'unknown error'}`,
+      `delivery ${record.id} attempt ${record.attempts} failed: ${error ?? 'unknown error'}`,
+      retryDelaySeconds(record.attempts),
     );
   }
   if (record.status !== 'failed') {

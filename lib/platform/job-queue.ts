@@ -9,8 +9,10 @@
  * stores an id once: re-enqueueing an id that is still queued adds nothing. SQS standard queues
  * cannot refuse a duplicate; there the second message arrives with the same id.
  *
- * Retries: a failed attempt comes back after 1 s, 2 s, 4 s; after the last attempt (4 in all by
- * default) the job is a dead letter, kept for inspection and never run again by itself.
+ * Retries: a failed attempt comes back after 1 s, 2 s, 4 s … (doubling up to the queue's cap, or
+ * the delay a RetryLaterError names); after the last attempt (4 in all by default; the notify and
+ * action queues on SQS outlast a 15-minute store outage, OUTAGE_RETRIES) the job is a dead letter,
+ * kept for inspection and never run again by itself (until an operator redrives it).
  */
 
 /** A job as produced: its idempotency key, a JSON body, and optionally its own delay. */
@@ -62,16 +64,82 @@ export const DEFAULT_MAX_ATTEMPTS = 4;
 /** The longest delay SQS allows (15 minutes); the local queue keeps the same bound. */
 export const MAX_DELAY_SECONDS = 900;
 
-/** The delay after failed attempt `attempt` (1-based): 1 s, 2 s, 4 s, ... */
-export function retryDelaySeconds(attempt: number): number {
-  return 2 ** Math.max(0, attempt - 1);
+/** How a queue spaces the attempts of a job: delays doubling from 1 s up to a cap, and how many attempts. */
+export interface RetrySchedule {
+  /** Attempts, the first included, before a dead letter (on SQS, the redrive maxReceiveCount). */
+  maxAttempts: number;
+  /** The longest delay between two attempts. */
+  capSeconds: number;
 }
 
-/** What follows failed attempt `attempt` of `maxAttempts`. */
-export function afterFailure(attempt: number, maxAttempts = DEFAULT_MAX_ATTEMPTS): FailOutcome {
-  return attempt >= maxAttempts
-    ? { status: 'dead' }
-    : { status: 'retry', retryInSeconds: retryDelaySeconds(attempt) };
+/** The probe queue and the local queues: 1 s, 2 s, 4 s, then a dead letter. */
+export const DEFAULT_RETRIES: RetrySchedule = {
+  maxAttempts: DEFAULT_MAX_ATTEMPTS,
+  capSeconds: MAX_DELAY_SECONDS,
+};
+
+/** How long the notify and action queues keep retrying through a store outage before a job dead-letters. */
+export const OUTAGE_COVER_SECONDS = 900;
+/**
+ * Failed attempts a delivery may spend on its receiver (its 1st and 2nd; the 3rd ends it): they
+ * take receives of the job without the schedule's delays, so the cover does not count them.
+ */
+const RECEIVER_ATTEMPTS = 2;
+
+/**
+ * A schedule whose delays (1, 2, 4 … `capSeconds`) add up to at least `coverSeconds` even when a
+ * delivery's receiver failures took two of the receives: what a store outage may last before a
+ * job dead-letters.
+ */
+export function outageRetries(capSeconds: number, coverSeconds = OUTAGE_COVER_SECONDS): RetrySchedule {
+  let waited = 0;
+  let failures = 0;
+  while (waited < coverSeconds) {
+    failures += 1;
+    waited += retryDelaySeconds(failures, capSeconds);
+  }
+  // The failures that wait, the receiver's, and the last one (after which the job dead-letters).
+  return { maxAttempts: failures + RECEIVER_ATTEMPTS + 1, capSeconds };
+}
+
+/**
+ * The notify and action queues: a store outage is retried with growing delays capped at a minute
+ * (an alert leaves within a minute of the store's return) for at least 15 minutes (23 receives).
+ */
+export const OUTAGE_RETRIES = outageRetries(60);
+
+/**
+ * Thrown by a job's handler that knows when the job should come back (a delivery's 1 s, then 2 s,
+ * whatever the job's receive count): the queue uses `retryInSeconds` instead of its schedule.
+ */
+export class RetryLaterError extends Error {
+  override name = 'RetryLaterError';
+  constructor(
+    message: string,
+    readonly retryInSeconds: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** The delay after failed attempt `attempt` (1-based): 1 s, 2 s, 4 s, ... at most `capSeconds`. */
+export function retryDelaySeconds(attempt: number, capSeconds = MAX_DELAY_SECONDS): number {
+  return Math.min(capSeconds, MAX_DELAY_SECONDS, 2 ** Math.max(0, attempt - 1));
+}
+
+/** What follows failed attempt `attempt` under `schedule`; an `error` naming its delay is retried after it. */
+export function afterFailure(
+  attempt: number,
+  schedule: RetrySchedule = DEFAULT_RETRIES,
+  error?: unknown,
+): FailOutcome {
+  if (attempt >= schedule.maxAttempts) return { status: 'dead' };
+  const retryInSeconds =
+    error instanceof RetryLaterError
+      ? clampDelaySeconds(error.retryInSeconds)
+      : retryDelaySeconds(attempt, schedule.capSeconds);
+  return { status: 'retry', retryInSeconds };
 }
 
 /** A delay within 0..MAX_DELAY_SECONDS whole seconds. */

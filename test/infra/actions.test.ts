@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTION_MAX_RECEIVE_COUNT, ACTION_WORKER_TIMEOUT } from '../../infra/actions.ts';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { ACTION_LIMITS } from '../../lib/actions/action-items.ts';
-import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
+import { OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
 import {
   actionsOn,
   functionVariables,
@@ -42,13 +42,13 @@ beforeAll(() => {
 afterAll(() => cleanup());
 
 describe('action queue', () => {
-  it('redrives to an encrypted DLQ after 4 receives, the job queue attempts, and the DLQ keeps messages 14 days', () => {
+  it('redrives to an encrypted DLQ after 23 receives (a 15-minute store outage outlasted), and the DLQ keeps messages 14 days', () => {
     const [, dlq] = only(template, 'AWS::SQS::Queue', 'ActionsDlq');
     const [, queue] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
-    expect(ACTION_MAX_RECEIVE_COUNT).toBe(DEFAULT_MAX_ATTEMPTS);
+    expect(ACTION_MAX_RECEIVE_COUNT).toBe(OUTAGE_RETRIES.maxAttempts);
     expect(queue.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: getAtt(dlqId),
-      maxReceiveCount: 4,
+      maxReceiveCount: 23,
     });
     expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
     expect(queue.Properties.SqsManagedSseEnabled).toBe(true);

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFIER_TIMEOUT, NOTIFY_MAX_RECEIVE_COUNT } from '../../infra/notifications.ts';
 import { settingsEnvironment, VigilStack } from '../../infra/vigil-stack.ts';
-import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
+import { OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
 import {
   actionsOn,
   functionVariables,
@@ -39,13 +39,13 @@ beforeAll(() => {
 afterAll(() => cleanup());
 
 describe('notify queue', () => {
-  it('redrives to an encrypted DLQ after 4 receives, the job queue attempts, and the DLQ keeps messages 14 days', () => {
+  it('redrives to an encrypted DLQ after 23 receives (a 15-minute store outage outlasted), and the DLQ keeps messages 14 days', () => {
     const [dlqId, dlq] = only(template, 'AWS::SQS::Queue', 'NotifyDlq');
     const [, queue] = only(template, 'AWS::SQS::Queue', 'NotifyQueue');
-    expect(NOTIFY_MAX_RECEIVE_COUNT).toBe(DEFAULT_MAX_ATTEMPTS);
+    expect(NOTIFY_MAX_RECEIVE_COUNT).toBe(OUTAGE_RETRIES.maxAttempts);
     expect(queue.Properties.RedrivePolicy).toEqual({
       deadLetterTargetArn: getAtt(dlqId),
-      maxReceiveCount: 4,
+      maxReceiveCount: 23,
     });
     expect(dlq.Properties).toMatchObject({ MessageRetentionPeriod: 14 * 86_400, SqsManagedSseEnabled: true });
     expect(queue.Properties.SqsManagedSseEnabled).toBe(true);

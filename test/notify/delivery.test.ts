@@ -56,19 +56,23 @@ describe('a delivery', () => {
     expect((await h.logs(checkId))[0]?.attempt_log).toHaveLength(1);
   });
 
-  it('does not log an attempt twice when a failed attempt is redelivered', async () => {
+  it('counts its attempts from the record, not from the receives a store outage used up', async () => {
     const { checkId } = await h.entityWithCheck('API');
     await h.channel(checkId);
     h.answerWith(failing);
     await h.result(checkId, false);
     const [record] = await h.logs(checkId);
     if (!record) throw new Error('no record');
+    expect(record.attempts).toBe(1);
     const job = { kind: 'deliver' as const, tenant_id: h.tenantId, delivery_id: record.id };
-    await expect(h.notifier.handle({ id: 'x', body: job, attempt: 1, receipt: 'r' })).rejects.toThrow(
-      /attempt 1 failed/,
-    );
-    expect(h.sent).toHaveLength(1);
-    expect((await h.logs(checkId))[0]?.attempt_log).toHaveLength(1);
+
+    // The 9th receive of the job: the 8 before it failed on the store and made no attempt.
+    const next = h.notifier.handle({ id: 'x', body: job, attempt: 9, receipt: 'r' });
+
+    await expect(next).rejects.toMatchObject({ name: 'DeliveryAttemptError', retryInSeconds: 2 });
+    await expect(next).rejects.toThrow(/attempt 2 failed/);
+    expect(h.sent).toHaveLength(2);
+    expect((await h.logs(checkId))[0]).toMatchObject({ status: 'retrying', attempts: 2 });
   });
 
   it('updates the cooldown when sent, and only then', async () => {

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { inject } from 'vitest';
@@ -16,6 +17,7 @@ import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts
 import type { SchedulerOptions } from '../../lib/local/scheduler.ts';
 import { type Clock, isoTime, systemClock } from '../../lib/platform/clock.ts';
 import { type Config, loadConfig } from '../../lib/platform/config.ts';
+import type { RetrySchedule } from '../../lib/platform/job-queue.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { createTestTable } from './dynamodb-local.ts';
@@ -76,6 +78,13 @@ export interface HarnessOptions {
   egress?: CoreDeps['egress'];
   /** Lambda runtime only: the EventBridge client the stream function publishes with (set VIGIL_EVENT_BUS_NAME). */
   eventBridge?: EventBridgeClient;
+  /** Lambda runtime only: a DynamoDB Local of the test's own (default: the global setup's). */
+  dynamodbEndpoint?: string;
+  /**
+   * Lambda runtime only: the notify and action queues' retry schedule (default OUTAGE_RETRIES);
+   * their maxReceiveCount follows it.
+   */
+  queueRetries?: RetrySchedule;
 }
 
 /** One queue of the Lambda harness on its SQS engine (fauxqs). */
@@ -96,6 +105,10 @@ export interface HarnessQueue extends TestQueue {
  */
 export interface LambdaHarness extends ApiHarness {
   sqs: FauxqsEngine;
+  /** The DynamoDB client every function of the harness uses (a test may add middleware). */
+  dynamodb: DynamoDBClient;
+  /** Feeds the stream records written since the last call to the stream handler; answers how many. */
+  runStreamOnce(): Promise<number>;
   notifySqs: HarnessQueue;
   actionSqs: HarnessQueue;
   probeSqs: HarnessQueue;
@@ -207,7 +220,8 @@ let requestCounter = 0;
 
 /** The api Lambda handler over a fresh DynamoDB Local table, driven with API Gateway v2 events. */
 export async function startLambdaHarness(options: HarnessOptions = {}): Promise<LambdaHarness> {
-  const testTable = await createTestTable(inject('dynamodbEndpoint'));
+  const endpoint = options.dynamodbEndpoint ?? inject('dynamodbEndpoint');
+  const testTable = await createTestTable(endpoint);
   const logs: string[] = [];
   const engine = await startFauxqsEngine();
   const harnessQueue = (name: string, shape: TestQueue['shape']): HarnessQueue => {
@@ -221,8 +235,10 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
         (engine.server.inspectQueue(name)?.messages.inflight ?? []).map((m) => m.visibilityDeadline),
     };
   };
-  const notifySqs = harnessQueue('vigil-notify', DEPLOYED_QUEUES.notify);
-  const actionSqs = harnessQueue('vigil-actions', DEPLOYED_QUEUES.action);
+  const retried = (shape: TestQueue['shape']) =>
+    options.queueRetries ? { ...shape, maxReceiveCount: options.queueRetries.maxAttempts } : shape;
+  const notifySqs = harnessQueue('vigil-notify', retried(DEPLOYED_QUEUES.notify));
+  const actionSqs = harnessQueue('vigil-actions', retried(DEPLOYED_QUEUES.action));
   const probeSqs = harnessQueue('vigil-probes', DEPLOYED_QUEUES.probe);
   const config = testConfig('cloud', '/nonexistent', {
     VIGIL_TABLE_NAME: testTable.tableName,
@@ -241,6 +257,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       sqs: engine.sqs,
       ...(options.egress ? { egress: options.egress } : {}),
       ...(options.eventBridge ? { eventBridge: options.eventBridge } : {}),
+      ...(options.queueRetries ? { queueRetries: options.queueRetries } : {}),
     },
   );
   const { app, table } = cloud;
@@ -254,7 +271,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
   // The composition's handler itself: importing functions/generator.ts would build a second app
   // from process.env at module load, where no probe queue is configured.
   const generatorHandler = cloud.generatorHandler();
-  const stream = createStreamReader(testTable.client, inject('dynamodbEndpoint'), testTable.tableName);
+  const stream = createStreamReader(testTable.client, endpoint, testTable.tableName);
   const first = await app.tenants.createTenant({ name: 'Local', email: 'admin@localhost' });
   const context = { awsRequestId: 'test', functionName: 'api' } as unknown as Context;
   // The notifier's and the action worker's event-source mappings, polled when a test asks.
@@ -285,6 +302,12 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
     table,
     logs,
     sqs: engine,
+    dynamodb: testTable.client,
+    async runStreamOnce() {
+      const records = await stream.readNew();
+      if (records.length > 0) await streamHandler({ Records: records }, context);
+      return records.length;
+    },
     notifySqs,
     actionSqs,
     probeSqs,

@@ -18,7 +18,10 @@ import { createTableDefinition } from '../../lib/store/dynamodb-table.ts';
 
 export interface DynamoDbLocal {
   endpoint: string;
+  port: number;
   stop(): Promise<void>;
+  /** SIGKILLs the JVM (no shutdown of any kind) and waits until it is gone: a store outage. */
+  kill(): Promise<void>;
 }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -53,9 +56,10 @@ export function localClient(endpoint: string): DynamoDBClient {
 export async function waitForDynamoDbLocal(
   endpoint: string,
   failure: () => string | undefined = () => undefined,
+  timeoutMs = START_TIMEOUT_MS,
 ) {
   const client = localClient(endpoint);
-  const deadline = Date.now() + START_TIMEOUT_MS;
+  const deadline = Date.now() + timeoutMs;
   try {
     while (Date.now() < deadline) {
       const dead = failure();
@@ -68,7 +72,7 @@ export async function waitForDynamoDbLocal(
       }
     }
     throw new Error(
-      `DynamoDB Local at ${endpoint} did not answer within ${START_TIMEOUT_MS} ms (is java on PATH?)`,
+      `DynamoDB Local at ${endpoint} did not answer within ${timeoutMs} ms (is java on PATH?)`,
     );
   } finally {
     client.destroy();
@@ -94,18 +98,21 @@ function stopProcess(child: ChildProcess): Promise<void> {
 /**
  * Starts DynamoDB Local in memory on an ephemeral port; by default waits until it answers.
  * DynamoDB Local 1.x has no bind-address flag, so it listens on every interface; clients only
- * use 127.0.0.1, and telemetry is off.
+ * use 127.0.0.1, and telemetry is off. With `dbPath` its data is kept in a file there instead, so
+ * a process killed and started again on the same `port` and path finds its tables as it left them.
  */
-export async function startDynamoDbLocal(options: { waitUntilReady?: boolean } = {}): Promise<DynamoDbLocal> {
+export async function startDynamoDbLocal(
+  options: { waitUntilReady?: boolean; dbPath?: string; port?: number; startTimeoutMs?: number } = {},
+): Promise<DynamoDbLocal> {
   const jar = join(emulatorDir, 'DynamoDBLocal.jar');
   if (!existsSync(jar)) throw new Error(`DynamoDB Local jar not found at ${jar}`);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const libraryPath = `-Djava.library.path=${join(emulatorDir, 'DynamoDBLocal_lib')}`;
   const args = [
     libraryPath,
     '-jar',
     jar,
-    '-inMemory',
+    ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
     '-sharedDb',
     '-disableTelemetry',
     '-port',
@@ -113,14 +120,18 @@ export async function startDynamoDbLocal(options: { waitUntilReady?: boolean } =
   ];
   // A shell between us and java: when our end of its stdin closes (stop(), or this process dying
   // without a chance to clean up), it kills java, so no JVM outlives the test run.
-  const watchdog = 'exec 3<&0; java "$@" & pid=$!; (read -r _ <&3; kill "$pid" 2>/dev/null) & wait "$pid"';
+  // It prints java's pid first, for kill().
+  const watchdog =
+    'exec 3<&0; java "$@" & pid=$!; echo "java-pid:$pid"; (read -r _ <&3; kill "$pid" 2>/dev/null) & wait "$pid"';
   const child = spawn('sh', ['-c', watchdog, 'dynamodb-local', ...args], {
     cwd: emulatorDir,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
+  let javaPid: number | undefined;
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-4000);
+    javaPid ??= Number(/java-pid:(\d+)/.exec(output)?.[1]) || undefined;
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
@@ -136,18 +147,30 @@ export async function startDynamoDbLocal(options: { waitUntilReady?: boolean } =
     stopping = true;
     return stopProcess(child);
   };
+  const kill = async () => {
+    stopping = true;
+    const pid = javaPid;
+    if (!pid) throw new Error(`no java pid in the DynamoDB Local output:\n${output}`);
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+    process.kill(pid, 'SIGKILL');
+    await exited;
+    child.stdin?.end();
+  };
   const endpoint = `http://127.0.0.1:${port}`;
   if (options.waitUntilReady ?? true) {
     const failure = () =>
       child.exitCode === null ? undefined : `DynamoDB Local exited with ${child.exitCode}:\n${output}`;
     try {
-      await waitForDynamoDbLocal(endpoint, failure);
+      await waitForDynamoDbLocal(endpoint, failure, options.startTimeoutMs);
     } catch (error) {
       await stop();
       throw error;
     }
   }
-  return { endpoint, stop };
+  return { endpoint, port, stop, kill };
 }
 
 export interface TestTable {

@@ -1,7 +1,7 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { FauxqsServer } from 'fauxqs';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
-import { DEFAULT_MAX_ATTEMPTS } from '../../lib/platform/job-queue.ts';
+import { DEFAULT_MAX_ATTEMPTS, OUTAGE_RETRIES } from '../../lib/platform/job-queue.ts';
 
 /**
  * A real SQS engine for tests: fauxqs (npm, in-process, no Docker) listening on 127.0.0.1 on a free
@@ -28,9 +28,17 @@ export const DEPLOYED_QUEUES = {
   // infra/checks.ts: WORKER_TIMEOUT 90 s, PROBE_MAX_RECEIVE_COUNT, batchSize 1.
   probe: { visibilityTimeoutSeconds: 90 * 6 + 60, maxReceiveCount: DEFAULT_MAX_ATTEMPTS, batchSize: 1 },
   // infra/notifications.ts: NOTIFIER_TIMEOUT 60 s, NOTIFY_MAX_RECEIVE_COUNT, batchSize 10.
-  notify: { visibilityTimeoutSeconds: 60 * 6 + 60, maxReceiveCount: DEFAULT_MAX_ATTEMPTS, batchSize: 10 },
+  notify: {
+    visibilityTimeoutSeconds: 60 * 6 + 60,
+    maxReceiveCount: OUTAGE_RETRIES.maxAttempts,
+    batchSize: 10,
+  },
   // infra/actions.ts: ACTION_WORKER_TIMEOUT 60 s, ACTION_MAX_RECEIVE_COUNT, batchSize 10.
-  action: { visibilityTimeoutSeconds: 60 * 6 + 60, maxReceiveCount: DEFAULT_MAX_ATTEMPTS, batchSize: 10 },
+  action: {
+    visibilityTimeoutSeconds: 60 * 6 + 60,
+    maxReceiveCount: OUTAGE_RETRIES.maxAttempts,
+    batchSize: 10,
+  },
 } as const satisfies Record<string, QueueShape>;
 
 /** One queue of the engine, with its dead-letter queue. */
