@@ -52,6 +52,11 @@ export interface CellRunnerDeps {
   prober: Prober;
   tenants: Pick<TenantStore, 'requireTenant'>;
   clock: Clock;
+  /**
+   * A fault-injection seam (tests, the crash bench): runs after a slot's results are stored and
+   * before its state moves are written, the window a crash must not lose anything in.
+   */
+  afterResultsStored?: (job: CellJob) => void | Promise<void>;
 }
 
 const UP: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };
@@ -187,7 +192,40 @@ export function createCellRunner(deps: CellRunnerDeps) {
     throw new Error(`cell ${cell.id} kept changing while its slot was recorded`);
   };
 
+  /** A stored slot's state moves, then the rollups it finishes (each written once). */
+  const finish = async (
+    cell: CellRecord,
+    members: CheckDefinitionRecord[],
+    record: CellResultsRecord,
+    retentionDays: number,
+    slotMs: number,
+  ): Promise<TransitionRecord[]> => {
+    const transitions = await applySlot(cell, members, record, retentionDays);
+    await rollUpFinishedBucket(deps.table, cell, slotMs, retentionDays);
+    await closeCellDay(deps.table, cell, slotMs, retentionDays);
+    return transitions;
+  };
+
   return {
+    /**
+     * Applies a slot's stored results without probing: what a restart does for a slot whose
+     * process died between its results and its state moves (the members it moved already keep
+     * it). `stored: false` when the slot has no results (it never probed: nothing to apply).
+     */
+    async reapply(job: CellJob): Promise<{ stored: boolean; transitions: TransitionRecord[] }> {
+      const cell = await getCell(deps.table, job.shard, job.cell_id);
+      if (!cell || cell.tenant_id !== job.tenant_id) return { stored: false, transitions: [] };
+      const record = await getCellResults(deps.table, cell.id, isoTime(job.slot_ms));
+      if (!record) return { stored: false, transitions: [] };
+      const members = await membersOf(cell);
+      if (members.length === 0) return { stored: true, transitions: [] };
+      const tenant = await tenants.requireTenant(cell.tenant_id);
+      return {
+        stored: true,
+        transitions: await finish(cell, members, record, tenant.retention_days, job.slot_ms),
+      };
+    },
+
     /** `proberFor`: each member's prober instead of deps.prober (locally: bounded, with the hooks). */
     async run(job: CellJob, options: { proberFor?: ProberFor } = {}): Promise<CellOutcome> {
       const cell = await getCell(deps.table, job.shard, job.cell_id);
@@ -222,9 +260,8 @@ export function createCellRunner(deps: CellRunnerDeps) {
         fresh = false;
         record = (await getCellResults(deps.table, cell.id, slot)) ?? record;
       }
-      const transitions = await applySlot(cell, members, record, tenant.retention_days);
-      await rollUpFinishedBucket(deps.table, cell, job.slot_ms, tenant.retention_days);
-      await closeCellDay(deps.table, cell, job.slot_ms, tenant.retention_days);
+      await deps.afterResultsStored?.(job);
+      const transitions = await finish(cell, members, record, tenant.retention_days, job.slot_ms);
       return {
         status: fresh || transitions.length > 0 ? 'recorded' : 'duplicate',
         results: record.results.length,

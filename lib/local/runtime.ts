@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
-import { type CellRunner, createCellRunner } from '../checks/cell-runner.ts';
+import { type CellRunner, type CellRunnerDeps, createCellRunner } from '../checks/cell-runner.ts';
 import { runMigrations } from '../migrations.ts';
 import { createSmtpTransport } from '../notify/channels/email-smtp.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
@@ -67,6 +67,8 @@ export interface LocalRuntimeOptions {
   egress?: CoreDeps['egress'];
   /** The schedule trigger's tick (tests: fake timers); false: built but not started (tests tick by hand). */
   actionSchedule?: Pick<ActionScheduleDeps, 'tickMs' | 'timers'> | false;
+  /** The cell runner's fault-injection seam (the crash test and bench; never set in the product). */
+  cellFaults?: Pick<CellRunnerDeps, 'afterResultsStored'>;
 }
 
 /** Notify jobs run at once: each mostly waits on a receiver (at most 10 s for a webhook). */
@@ -146,7 +148,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   });
   const pump = createChangePump({ table, consumers: app.consumers, logger });
   // The cloud worker's cell runner (lib/cloud/composition.ts) over the same app pieces and table.
-  const cells = createCellRunner({ table, prober: app.jobRunner.prober, tenants: app.tenants, clock });
+  const { prober } = app.jobRunner;
+  const cells = createCellRunner({ table, prober, tenants: app.tenants, clock, ...options.cellFaults });
   const scheduler = createScheduler({
     ...(options.scheduler || {}),
     table,

@@ -8,6 +8,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { SqliteTable } from '../store/sqlite-table.ts';
 import type { Table } from '../store/table.ts';
 import { createCellJobs } from './cell-jobs.ts';
+import { reapplyQueuedCellSlots } from './cell-recovery.ts';
 import {
   commitClaims,
   createProbeQueue,
@@ -230,10 +231,12 @@ export function createScheduler(deps: SchedulerDeps) {
   const tick = loop.tick;
 
   /**
-   * Jobs queued before a restart: run those whose next slot (their check's or cell's) is not due
-   * yet, delete the rest. The shards' leases keep the first ticks from queueing those slots again.
+   * Jobs queued before a restart: first the cell slots a crash left with results but without their
+   * state moves are applied (cell-recovery.ts); then run those whose next slot (their check's or
+   * cell's) is not due yet, delete the rest. The shards' leases keep the first ticks from queueing those slots again.
    */
   const reload = async () => {
+    await reapplyQueuedCellSlots({ table, cells: deps.cells, clock, logger });
     const nowMs = clock.now();
     const { resumed, dropped } = await queue.load((job) => job.body.next_ms > nowMs);
     if (resumed + dropped > 0) logger.info('probe queue reloaded', { resumed, dropped });

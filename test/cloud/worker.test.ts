@@ -118,6 +118,7 @@ describe('the worker handler (private targets allowed)', () => {
       clock: systemClock,
     });
     const cells: CellRunner = {
+      ...runner,
       run: (job, options) =>
         job.cell_id === brokenJob.cell_id
           ? Promise.reject(new Error('ProvisionedThroughputExceededException'))
