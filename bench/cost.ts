@@ -62,6 +62,17 @@ export function formatCost(f: CostBenchFigures): string {
         ['Lambda invocations', invocations(h), invocations(s)],
       ],
     ),
+    '\nHottest partition keys (most table write units in one wall-clock second, as the meter counts them):\n',
+    table(
+      ['phase', 'seconds', 'hottest keys (WCU in their busiest second)'],
+      [h, s].map((r) => [
+        r.mode,
+        String(round(r.seconds, 1)),
+        r.hottestKeys
+          .map((k) => `${k.pk.replace(/(tnt|cel|chk|ent)_[0-9A-Z]{26}/g, '<$1>')} ${units(k.wcu)}`)
+          .join('; '),
+      ]),
+    ),
     '\nPer item type, per result (WRU table + index, RRU, stream records, $ per million):\n',
   ];
   const types = [

@@ -5,16 +5,16 @@ import middy from '@middy/core';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { createCloudBase } from '../lib/cloud/cloud-base.ts';
 import { composeStreamFunction } from '../lib/cloud/stream-composition.ts';
-import { changeRecordHandler } from '../lib/events/stream-handler.ts';
+import { batchRecordHandler } from '../lib/events/stream-handler.ts';
 import { loadConfig } from '../lib/platform/config.ts';
 import type { ChangeConsumer } from '../lib/store/change-feed.ts';
 
-/** DynamoDB Streams -> change-feed consumers, record by record in order; failed records are reported. */
+/** DynamoDB Streams -> change-feed consumers, entities concurrently, each in order; failed records are reported. */
 export function createStreamHandler(deps: { consumers: ChangeConsumer[]; powertools: Logger }) {
   const processor = new BatchProcessor(EventType.DynamoDBStreams);
-  const onRecord = changeRecordHandler(deps.consumers);
+  const forBatch = batchRecordHandler(deps.consumers);
   return middy((event: DynamoDBStreamEvent, context: Context) =>
-    processPartialResponse(event, onRecord, processor, { context, processInParallel: false }),
+    processPartialResponse(event, forBatch(event.Records), processor, { context, processInParallel: true }),
   ).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
 }
 

@@ -2,6 +2,7 @@ import type { TenantStore } from './auth/tenant-store.ts';
 import { backfillSearchKeys } from './catalog/search-backfill.ts';
 import { migrateChecksToCells } from './checks/cell-migration.ts';
 import { migrateCheckItems } from './checks/check-migration.ts';
+import { moveLegacyIncidents } from './incidents/incident-items.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Logger } from './platform/logger.ts';
 import { migrateStatusCounters } from './status/status-migration.ts';
@@ -13,6 +14,7 @@ export interface MigrationSummary {
   tenants_seeded: number;
   checks_moved_to_cells: number;
   entity_pointers_named: number;
+  incidents_moved_to_shards: number;
 }
 
 /**
@@ -38,10 +40,16 @@ export async function runMigrations(deps: {
   const checksMovedToCells = await migrateChecksToCells({ ...common, dueShards: deps.dueShards });
   // Id pointers stored before the search indexes get their keys (search_entities).
   const entityPointersNamed = await backfillSearchKeys(common);
+  // Incidents and open pointers of the single tenant partition move to its shards (issue 35).
+  let incidentsMoved = 0;
+  for (const tenant of await deps.tenants.listTenants()) {
+    incidentsMoved += await moveLegacyIncidents(deps.table, tenant.id);
+  }
   return {
     checks_migrated: checksMigrated,
     tenants_seeded: tenantsSeeded,
     checks_moved_to_cells: checksMovedToCells,
     entity_pointers_named: entityPointersNamed,
+    incidents_moved_to_shards: incidentsMoved,
   };
 }

@@ -1,16 +1,21 @@
 import * as z from 'zod';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import type { CursorSeal } from '../store/cursor-seal.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import type { PageSource } from '../store/paging.ts';
 import { checkPartition } from '../store/partitions.ts';
+import { readMerged, readMergedPage, shardOf, shardPartitions } from '../store/sharded-feed.ts';
 import type { Item, Table, WriteOp } from '../store/table.ts';
 
 /**
  * Owner of the `transition` items. A check's transitions (`kind: check`) live in its partition
  * (`TRN#<trn_id>`, purged with it); entity transitions, the tenant's incident feed, live in the
- * tenant's transition partition (`TRN#<tnt>`, sort key the id) so they outlive a deleted check.
- * Both expire with results.
+ * tenant's transition feed so they outlive a deleted check: 16 shards (`TRN#<tnt>#<nn>`, the shard
+ * the entity id hashes to, sort key the id: store/sharded-feed.ts), so a tenant's mass outage spreads its
+ * writes over 16 keys. Reads merge the shards and the single partition the feed had before
+ * (`TRN#<tnt>`): its transitions are on the change feed, so moving them would send them again;
+ * they expire with results, and that partition is empty after the retention period. Both expire.
  */
 
 export const transitionSchema = z.object({
@@ -36,6 +41,11 @@ const TYPE = itemType('transition');
 const expiry = (t: TransitionRecord, retentionDays: number) =>
   Math.floor(Date.parse(t.created_at) / 1000) + retentionDays * 86_400;
 const tenantTransitionsPk = (tenantId: string) => `TRN#${tenantId}`;
+/** Every partition of the tenant's feed: its shards, then the legacy single partition. */
+const feedPartitions = (tenantId: string) => [
+  ...shardPartitions(tenantTransitionsPk(tenantId)),
+  tenantTransitionsPk(tenantId),
+];
 
 const checkTransition = defineItem({
   type: TYPE,
@@ -48,9 +58,14 @@ const checkTransition = defineItem({
 const entityTransition = defineItem({
   type: TYPE,
   schema: transitionSchema,
-  key: (k: { tenant_id: string; id: string }) => ({ pk: tenantTransitionsPk(k.tenant_id), sk: k.id }),
+  key: (k: { tenant_id: string; id: string; shard: string }) => ({
+    pk: `${tenantTransitionsPk(k.tenant_id)}#${k.shard}`,
+    sk: k.id,
+  }),
+  // By entity: one entity's transitions share a key, so DynamoDB Streams keeps their order.
+  keyOf: (r) => ({ tenant_id: r.tenant_id, id: r.id, shard: shardOf(r.entity_id) }),
   ttl: (r, c: { retentionDays: number }) => expiry(r, c.retentionDays),
-  docKey: { tenant_id: '<tnt>', id: '<trn_id>' },
+  docKey: { tenant_id: '<tnt>', id: '<trn_id>', shard: '<shard>' },
 });
 
 /** The state-change event of SPEC.md "Events" for an entity transition: what streams, webhooks, NATS and the bus carry. */
@@ -87,14 +102,20 @@ export function checkTransitionsSource(checkId: string): PageSource {
   return { pk: checkPartition(checkId), prefix: 'TRN#' };
 }
 
-/** The paged list of the tenant's entity transitions, newest first (for sealed cursors). */
-export function tenantTransitionsSource(tenantId: string): PageSource {
-  return { pk: tenantTransitionsPk(tenantId), prefix: 'trn_' };
+/** A page of the tenant's entity transitions, newest first, over every shard (sealed cursors). */
+export function tenantTransitionsPage(
+  deps: { table: Table; cursors: CursorSeal },
+  tenantId: string,
+  page: { limit: number; cursor?: string | undefined },
+  keep?: (item: Item) => boolean,
+) {
+  const source = { pk: tenantTransitionsPk(tenantId), pks: feedPartitions(tenantId), prefix: 'trn_' };
+  return readMergedPage(deps, source, page, keep);
 }
 
 /**
  * One page of the tenant's entity transitions whose id (sort key) is in `range`, strongly
- * consistent; `cursor` continues it.
+ * consistent, merged over the shards; `cursor` (the last id returned) continues it.
  */
 export async function tenantTransitionItems(
   table: Table,
@@ -106,17 +127,23 @@ export async function tenantTransitionItems(
     cursor?: string | undefined;
   },
 ): Promise<{ items: Item[]; cursor: string | undefined }> {
-  const { range } = input;
-  const page = await table.query({
-    pk: tenantTransitionsPk(tenantId),
-    sk:
-      'after' in range ? { op: '>', value: range.after } : { op: 'between', low: range.from, high: range.to },
-    direction: input.direction,
-    consistent: true,
-    limit: input.limit,
-    ...(input.cursor ? { cursor: input.cursor } : {}),
-  });
-  return { items: page.items, cursor: page.cursor };
+  const { range, cursor } = input;
+  let low = 'after' in range ? range.after : range.from;
+  let high = 'after' in range ? '\uffff' : range.to;
+  const exclude = 'after' in range ? [range.after] : [];
+  if (cursor !== undefined) {
+    if (input.direction === 'asc') low = cursor > low ? cursor : low;
+    else high = cursor < high ? cursor : high;
+    exclude.push(cursor);
+  }
+  if (low > high) return { items: [], cursor: undefined };
+  const read = await readMerged(
+    table,
+    { pks: feedPartitions(tenantId), low, high, exclude, direction: input.direction, consistent: true },
+    { want: input.limit },
+  );
+  const last = read.items.at(-1);
+  return { items: read.items, cursor: read.more && last ? last.sk : undefined };
 }
 
 /**

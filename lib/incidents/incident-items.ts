@@ -2,17 +2,25 @@ import * as z from 'zod';
 import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
+import { transactIf } from '../store/items.ts';
 import { type Page, type PageDeps, type PageRequest, readPage } from '../store/paging.ts';
-import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import {
+  readMerged,
+  readMergedPage,
+  relocatePartition,
+  shardOf,
+  shardPartitions,
+} from '../store/sharded-feed.ts';
+import type { Item, Table, WriteOp } from '../store/table.ts';
 
 /**
- * Owner of `incident`, `incident_open` and `incident_note`. An incident is one episode of an
- * entity away from up; it lives in the tenant's incident partition (`INC#<tnt>`, sort key its id,
- * time-ordered, so lists are newest first) and on gsi1 under its entity. `incident_open` is the
+ * Owner of `incident` and `incident_open` (notes: incident-note-items.ts). An incident is one episode of an
+ * entity away from up; it lives in one of the tenant's 16 incident shards (`INC#<tnt>#<nn>`, the
+ * shard its id hashes to, sort key its id, time-ordered: lists merge the shards newest first; see
+ * store/sharded-feed.ts) and on gsi1 under its entity. `incident_open`, in the shard of its entity, is the
  * entity's pointer to its open incident, written and deleted with the incident's opening and
- * resolution in one transaction: at most one open incident per entity, found with one read. Notes
- * live in the incident's own partition. Incidents are kept (they are what MTTR is computed from).
+ * resolution in one transaction: at most one open incident per entity, found with one read.
+ * Incidents are kept (they are what MTTR is computed from).
  */
 
 export const INCIDENT_STATES = ['open', 'acknowledged', 'resolved'] as const;
@@ -48,18 +56,20 @@ export const incidentSchema = z.object({
 });
 export type IncidentRecord = z.infer<typeof incidentSchema>;
 
-export const noteSchema = z.object({
-  incident_id: z.string(),
-  text: z.string(),
-  /** The user id of the key that wrote it. */
-  created_by: z.string(),
-  created_at: z.string(),
-});
-export type NoteRecord = z.infer<typeof noteSchema>;
-
 const incidentsPk = (tenantId: string) => `INC#${tenantId}`;
+const incidentKey = (tenantId: string, id: string) => ({ tenant_id: tenantId, id, shard: shardOf(id) });
+const pointerKey = (tenantId: string, entityId: string) => ({
+  tenant_id: tenantId,
+  entity_id: entityId,
+  shard: shardOf(entityId),
+});
+/** The merged list of the tenant's incidents (named by the partition it had before the shards). */
+const incidentList = (tenantId: string) => ({
+  pk: incidentsPk(tenantId),
+  pks: shardPartitions(incidentsPk(tenantId)),
+  prefix: PREFIX,
+});
 const entityIncidentsPk = (tenantId: string, entityId: string) => `INCENT#${tenantId}#${entityId}`;
-const notesPk = (tenantId: string, incidentId: string) => `INC#${tenantId}#${incidentId}`;
 const PREFIX = 'inc_';
 
 /** The incident opened by a transition: the transition's ULID under the `inc_` prefix (a redelivery finds it). */
@@ -73,38 +83,30 @@ export const isIncidentId = (value: string) => /^inc_[0-9A-HJKMNP-TV-Z]{26}$/.te
 const incident = defineItem({
   type: itemType('incident'),
   schema: incidentSchema,
-  key: (k: { tenant_id: string; id: string }) => ({ pk: incidentsPk(k.tenant_id), sk: k.id }),
+  key: (k: { tenant_id: string; id: string; shard: string }) => ({
+    pk: `${incidentsPk(k.tenant_id)}#${k.shard}`,
+    sk: k.id,
+  }),
+  keyOf: (r) => incidentKey(r.tenant_id, r.id),
   gsi1: (r) => ({ pk: entityIncidentsPk(r.tenant_id, r.entity_id), sk: r.id }),
-  docKey: { tenant_id: '<tnt>', id: '<inc_id>' },
+  docKey: { tenant_id: '<tnt>', id: '<inc_id>', shard: '<shard>' },
 });
 
 const openPointer = defineItem({
   type: itemType('incident_open'),
   schema: z.object({ incident_id: z.string() }),
-  key: (k: { tenant_id: string; entity_id: string }) => ({
-    pk: incidentsPk(k.tenant_id),
+  key: (k: { tenant_id: string; entity_id: string; shard: string }) => ({
+    pk: `${incidentsPk(k.tenant_id)}#${k.shard}`,
     sk: `OPEN#${k.entity_id}`,
   }),
   keyOf: null,
-  docKey: { tenant_id: '<tnt>', entity_id: '<ent_id>' },
-});
-
-const note = defineItem({
-  type: itemType('incident_note'),
-  schema: noteSchema,
-  // Notes sort by time, then by a random tail so two notes of the same millisecond both stay.
-  key: (k: { tenant_id: string; incident_id: string; seq: string }) => ({
-    pk: notesPk(k.tenant_id, k.incident_id),
-    sk: `NOTE#${k.seq}`,
-  }),
-  keyOf: null,
-  docKey: { tenant_id: '<tnt>', incident_id: '<inc_id>', seq: '<created_at>#<random>' },
+  docKey: { tenant_id: '<tnt>', entity_id: '<ent_id>', shard: '<shard>' },
 });
 
 /** One incident of the tenant (consistent), or undefined. */
 export function getIncident(table: Table, tenantId: string, id: string): Promise<IncidentRecord | undefined> {
   if (!isIncidentId(id)) return Promise.resolve(undefined);
-  return incident.get(table, { tenant_id: tenantId, id }, { consistent: true });
+  return incident.get(table, incidentKey(tenantId, id), { consistent: true });
 }
 
 /** The entity's open (or acknowledged) incident (consistent), or undefined. */
@@ -113,11 +115,7 @@ export async function readOpenIncidentRecord(
   tenantId: string,
   entityId: string,
 ): Promise<IncidentRecord | undefined> {
-  const pointer = await openPointer.get(
-    table,
-    { tenant_id: tenantId, entity_id: entityId },
-    { consistent: true },
-  );
+  const pointer = await openPointer.get(table, pointerKey(tenantId, entityId), { consistent: true });
   if (!pointer) return undefined;
   const record = await getIncident(table, tenantId, pointer.incident_id);
   return record && record.state !== 'resolved' ? record : undefined;
@@ -155,15 +153,16 @@ export async function readIncidents(
   tenantId: string,
   request: IncidentListRequest,
 ): Promise<{ incidents: IncidentRecord[]; nextCursor: Page['nextCursor'] }> {
-  const source = request.entity_id
-    ? { index: 'gsi1' as const, pk: entityIncidentsPk(tenantId, request.entity_id), prefix: PREFIX }
-    : { pk: incidentsPk(tenantId), prefix: PREFIX };
-  const read = await readPage(
-    deps,
-    source,
-    request,
-    (item) => incident.is(item) && (request.state === undefined || item.state === request.state),
-  );
+  const keep = (item: Item) =>
+    incident.is(item) && (request.state === undefined || item.state === request.state);
+  const read = request.entity_id
+    ? await readPage(
+        deps,
+        { index: 'gsi1', pk: entityIncidentsPk(tenantId, request.entity_id), prefix: PREFIX },
+        request,
+        keep,
+      )
+    : await readMergedPage(deps, incidentList(tenantId), request, keep);
   return { incidents: read.items.map((item) => incident.parse(item)), nextCursor: read.nextCursor };
 }
 
@@ -173,43 +172,14 @@ export async function readRecentIncidents(
   tenantId: string,
   options: { want: number; scan: number; keep: (record: IncidentRecord) => boolean },
 ): Promise<IncidentRecord[]> {
-  const source = { pk: incidentsPk(tenantId), sk: { op: 'beginsWith', prefix: PREFIX } } as const;
-  const kept: IncidentRecord[] = [];
-  let cursor: string | undefined;
-  let read = 0;
-  do {
-    const page = await table.query({ ...source, direction: 'desc', limit: options.scan - read, cursor });
-    read += page.items.length;
-    kept.push(...incident.parseAll(page.items).filter(options.keep));
-    cursor = page.cursor;
-  } while (kept.length < options.want && cursor && read < options.scan);
-  return kept.slice(0, options.want);
-}
-
-/** The incident's notes, oldest first (consistent), at most NOTE_LIMITS.perIncident. */
-export async function readNotes(table: Table, tenantId: string, incidentId: string): Promise<NoteRecord[]> {
-  const items = await queryAll(
-    (cursor) =>
-      table.query({
-        pk: notesPk(tenantId, incidentId),
-        sk: { op: 'beginsWith', prefix: 'NOTE#' },
-        consistent: true,
-        cursor,
-      }),
-    NOTE_LIMITS.perIncident,
+  const keep = (item: Item) => incident.is(item) && options.keep(incident.parse(item));
+  const list = incidentList(tenantId);
+  const read = await readMerged(
+    table,
+    { pks: list.pks, low: PREFIX, high: `${PREFIX}\uffff`, direction: 'desc' },
+    { want: options.want, keep, scan: options.scan },
   );
-  return note.parseAll(items);
-}
-
-/** Runs `ops`; false when a condition failed (the write was made before, or is not due). */
-async function conditional(table: Table, ops: WriteOp[]): Promise<boolean> {
-  try {
-    await table.transact(ops);
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionFailedError) return false;
-    throw error;
-  }
+  return incident.parseAll(read.items);
 }
 
 /**
@@ -218,11 +188,11 @@ async function conditional(table: Table, ops: WriteOp[]): Promise<boolean> {
  * checks of other owners' items, in the same transaction) fails: nothing is written then.
  */
 export function openIncident(table: Table, record: IncidentRecord, holds: WriteOp[] = []): Promise<boolean> {
-  return conditional(table, [
+  return transactIf(table, [
     ...holds,
     incident.put(record, { kind: 'itemNotExists' }),
     openPointer.putAt(
-      { tenant_id: record.tenant_id, entity_id: record.entity_id },
+      pointerKey(record.tenant_id, record.entity_id),
       { incident_id: record.id },
       { kind: 'itemNotExists' },
     ),
@@ -242,23 +212,22 @@ export function resolveIncident(
   record: IncidentRecord,
   resolution: Resolution,
 ): Promise<boolean> {
-  return conditional(table, [
-    incident.update(
-      { tenant_id: record.tenant_id, id: record.id },
-      {
-        set: {
-          state: 'resolved',
-          resolved_at: resolution.at,
-          resolving_transition_id: resolution.transitionId,
-          resolution: resolution.cause,
-        },
-        condition: { kind: 'compare', attr: 'state', op: '<>', value: 'resolved' },
+  return transactIf(table, [
+    incident.update(incidentKey(record.tenant_id, record.id), {
+      set: {
+        state: 'resolved',
+        resolved_at: resolution.at,
+        resolving_transition_id: resolution.transitionId,
+        resolution: resolution.cause,
       },
-    ),
-    openPointer.delete(
-      { tenant_id: record.tenant_id, entity_id: record.entity_id },
-      { kind: 'compare', attr: 'incident_id', op: '=', value: record.id },
-    ),
+      condition: { kind: 'compare', attr: 'state', op: '<>', value: 'resolved' },
+    }),
+    openPointer.delete(pointerKey(record.tenant_id, record.entity_id), {
+      kind: 'compare',
+      attr: 'incident_id',
+      op: '=',
+      value: record.id,
+    }),
   ]);
 }
 
@@ -269,29 +238,36 @@ export function acknowledgeIncident(
   at: string,
   by: string,
 ): Promise<boolean> {
-  return conditional(table, [
-    incident.update(key, {
+  return transactIf(table, [
+    incident.update(incidentKey(key.tenant_id, key.id), {
       set: { state: 'acknowledged', acknowledged_at: at, acknowledged_by: by },
       condition: { kind: 'compare', attr: 'state', op: '=', value: 'open' },
     }),
   ]);
 }
 
-/** Adds a note and counts it; false when the incident is gone or holds NOTE_LIMITS.perIncident notes. */
-export function addNote(table: Table, tenantId: string, record: NoteRecord, seq: string): Promise<boolean> {
-  return conditional(table, [
-    incident.update(
-      { tenant_id: tenantId, id: record.incident_id },
-      {
-        add: { note_count: 1 },
-        condition: {
-          kind: 'and',
-          conditions: [{ kind: 'itemExists' }, belowLimit('note_count', NOTE_LIMITS.perIncident)],
-        },
-      },
-    ),
-    note.putAt({ tenant_id: tenantId, incident_id: record.incident_id, seq }, record, {
-      kind: 'itemNotExists',
-    }),
-  ]);
+/** A note's count on its incident, for the note's put: fails when the incident is gone or holds NOTE_LIMITS.perIncident notes. */
+export function noteCountedOp(tenantId: string, incidentId: string): WriteOp {
+  return incident.update(incidentKey(tenantId, incidentId), {
+    add: { note_count: 1 },
+    condition: {
+      kind: 'and',
+      conditions: [{ kind: 'itemExists' }, belowLimit('note_count', NOTE_LIMITS.perIncident)],
+    },
+  });
+}
+
+/**
+ * Moves the tenant's incidents and open pointers from the partition they had before the shards
+ * (`INC#<tnt>`) to their shards; returns how many moved. Idempotent, and safe while incidents
+ * open: incidents are not on the change feed, so a move notifies no one.
+ */
+export function moveLegacyIncidents(table: Table, tenantId: string): Promise<number> {
+  const absent = { kind: 'itemNotExists' } as const;
+  return relocatePartition(table, incidentsPk(tenantId), (item) => {
+    if (incident.is(item)) return incident.put(incident.parse(item), absent);
+    if (!openPointer.is(item)) return undefined;
+    const at = pointerKey(tenantId, item.sk.slice('OPEN#'.length));
+    return openPointer.putAt(at, openPointer.parse(item), absent);
+  });
 }

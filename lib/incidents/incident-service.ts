@@ -6,19 +6,19 @@ import type { Clock } from '../platform/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
+import { transactIf } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
 import { applyTransition, type InMaintenance } from './incident-consumer.ts';
 import {
   acknowledgeIncident,
-  addNote,
   getIncident,
   type IncidentListRequest,
   type IncidentRecord,
   NOTE_LIMITS,
-  type NoteRecord,
+  noteCountedOp,
   readIncidents,
-  readNotes,
 } from './incident-items.ts';
+import { type NoteRecord, notePutOp, readNotes } from './incident-note-items.ts';
 import { buildTimeline, type TimelineEntry, type TimelineSources } from './timeline.ts';
 
 /** What the API shows of an incident (DECISIONS.md's record). */
@@ -126,7 +126,8 @@ export function createIncidentService(deps: IncidentServiceDeps) {
       const now = isoTime(clock.now());
       const note: NoteRecord = { incident_id: id, text, created_by: caller.userId, created_at: now };
       const seq = `${now}#${randomBytes(6).toString('hex')}`;
-      if (!(await addNote(table, caller.tenantId, note, seq))) throw tooManyNotes();
+      const ops = [noteCountedOp(caller.tenantId, id), notePutOp(caller.tenantId, note, seq)];
+      if (!(await transactIf(table, ops))) throw tooManyNotes();
       return note;
     },
 

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { parseTransition, type TransitionRecord, tenantTransitionItems } from '../checks/transition-items.ts';
 import type { Table } from '../store/table.ts';
-import type { IncidentRecord, NoteRecord } from './incident-items.ts';
+import type { IncidentRecord } from './incident-items.ts';
+import type { NoteRecord } from './incident-note-items.ts';
 
 /**
  * An incident's timeline, built when it is read from the items that already record each step:

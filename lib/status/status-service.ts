@@ -1,8 +1,8 @@
 import { publicTransition } from '../checks/records.ts';
-import { parseTransition, tenantTransitionsSource } from '../checks/transition-items.ts';
+import { parseTransition, tenantTransitionsPage } from '../checks/transition-items.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import { type PageRequest, readPage, unexpired } from '../store/paging.ts';
+import { type PageRequest, unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
 import { type BoardQuery, createBoardReader } from './status-board.ts';
 
@@ -35,7 +35,7 @@ export function createStatusService(deps: StatusDeps) {
     /** A page of the tenant's entity state changes, newest first. */
     async transitions(tenantId: string, page: PageRequest) {
       const live = unexpired(deps.clock.now());
-      const read = await readPage(deps, tenantTransitionsSource(tenantId), page, live);
+      const read = await tenantTransitionsPage(deps, tenantId, page, live);
       return {
         transitions: read.items.map((item) => publicTransition(parseTransition(item))),
         next_cursor: read.nextCursor,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Item, Key, Table } from './table.ts';
+import { ConditionFailedError, type Item, type Key, type Table, type WriteOp } from './table.ts';
 
 /** Parses a stored item with its schema (parse, don't assert), stripping the key attributes. */
 export function parseItem<S extends z.ZodType>(schema: S, item: Item): z.output<S> {
@@ -51,4 +51,15 @@ export async function batchGetAll(table: Table, keys: Key[], parallel = 8): Prom
     for (const items of answers) out.push(...items);
   }
   return out;
+}
+
+/** Runs `ops` in one transaction; false when a condition failed (the write was made before, or is not due). */
+export async function transactIf(table: Table, ops: WriteOp[]): Promise<boolean> {
+  try {
+    await table.transact(ops);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
 }

@@ -47,6 +47,7 @@ export function createCostMeter(options: {
   let snap: MeterSnapshot;
   let paused = false;
   const reset = () => {
+    keySeconds = new Map();
     snap = {
       byEntity: {},
       calls: {},
@@ -60,6 +61,16 @@ export function createCostMeter(options: {
   reset();
   const bump = (counts: Record<string, number>, name: string, by = 1) => {
     counts[name] = (counts[name] ?? 0) + by;
+  };
+  /**
+   * Write units per partition key per wall-clock second (table writes, transactions at twice):
+   * what DynamoDB's 1,000 WCU/s per partition key bounds (issue 35's storm in the cloud).
+   */
+  let keySeconds = new Map<string, number>();
+  const chargeKey = (key: StoredItem | undefined, units: number) => {
+    const pk = (key?.pk as { S?: string } | undefined)?.S ?? '?';
+    const slot = `${Math.floor(Date.now() / 1000)}|${pk}`;
+    keySeconds.set(slot, (keySeconds.get(slot) ?? 0) + units);
   };
   const cost = (entity: string) => {
     snap.byEntity[entity] ??= emptyCost();
@@ -89,9 +100,16 @@ export function createCostMeter(options: {
   };
 
   /** Table, index and stream costs of one committed write (`factor` 2 inside a transaction). */
-  const chargeWrite = (before: StoredItem | undefined, after: StoredItem | undefined, factor: number) => {
+  const chargeWrite = (
+    key: StoredItem,
+    before: StoredItem | undefined,
+    after: StoredItem | undefined,
+    factor: number,
+  ) => {
     const entity = cost(entityOf(after, before));
-    entity.wru += factor * writeUnits(Math.max(itemSize(before), itemSize(after)));
+    const units = factor * writeUnits(Math.max(itemSize(before), itemSize(after)));
+    entity.wru += units;
+    chargeKey(key, units);
     const changed = canonical(before) !== canonical(after);
     if (changed) entity.streamRecords += 1;
     for (const index of GSIS) {
@@ -139,8 +157,11 @@ export function createCostMeter(options: {
             : updated.shift(),
     );
     writes.forEach((w, i) => {
-      if (w.kind === 'check') cost(entityOf(befores[i])).wru += factor * writeUnits(itemSize(befores[i]));
-      else chargeWrite(befores[i], afters[i], factor);
+      if (w.kind === 'check') {
+        const units = factor * writeUnits(itemSize(befores[i]));
+        cost(entityOf(befores[i])).wru += units;
+        chargeKey(w.key, units);
+      } else chargeWrite(w.key, befores[i], afters[i], factor);
     });
     return out;
   };
@@ -257,6 +278,16 @@ export function createCostMeter(options: {
     },
     /** A copy of what was counted since the last reset. */
     snapshot: (): MeterSnapshot => structuredClone(snap),
+    /** The partition keys that took the most write units in one second since the last reset, hottest first. */
+    hottestKeys(count = 5): { pk: string; second: number; wcu: number }[] {
+      const best = new Map<string, { pk: string; second: number; wcu: number }>();
+      for (const [slot, wcu] of keySeconds) {
+        const [second, pk] = [Number(slot.slice(0, slot.indexOf('|'))), slot.slice(slot.indexOf('|') + 1)];
+        const seen = best.get(pk);
+        if (!seen || wcu > seen.wcu) best.set(pk, { pk, second, wcu });
+      }
+      return [...best.values()].sort((a, b) => b.wcu - a.wcu).slice(0, count);
+    },
     /** A send to SQS of `payloadBytes` (billed per started 64 KB), or another SQS request. */
     countSqs(operation: string, payloadBytes = 0) {
       bump(snap.sqsRequests, operation, Math.max(1, Math.ceil(payloadBytes / SQS_CHUNK_BYTES)));

@@ -54,6 +54,10 @@ export interface CostRun {
   /** Stream records the event-source filter passes to the stream function (metered minutes). */
   keptStreamRecords: number;
   perResult: CostFigures;
+  /** The partition keys that took the most write units in one (wall-clock) second, hottest first. */
+  hottestKeys: { pk: string; second: number; wcu: number }[];
+  /** Wall-clock seconds of the metered minutes. */
+  seconds: number;
 }
 
 const START_MS = Date.parse('2026-01-01T00:00:00.000Z');
@@ -242,6 +246,7 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
       const before = await stored();
       meter.reset();
       meter.resume();
+      const startedMs = Date.now();
       results = 0;
       kept = 0;
       for (let c = 1; c <= cycles; c += 1) {
@@ -250,6 +255,8 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
         progress(`${mode}: minute ${c} of ${cycles}`);
       }
       const snapshot = meter.snapshot();
+      const hottestKeys = meter.hottestKeys(5);
+      const seconds = (Date.now() - startedMs) / 1000;
       const gained = (await stored()).map((n, i) => n - (before[i] ?? 0));
       // Per check result: a cell's message carries up to 100.
       results = gained.reduce((sum, n) => sum + n, 0);
@@ -262,6 +269,8 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
         snapshot,
         keptStreamRecords: kept,
         perResult: priceSnapshot(snapshot, results),
+        hottestKeys,
+        seconds,
       };
     };
     const healthy = await phase('healthy');
