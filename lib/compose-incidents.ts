@@ -29,7 +29,12 @@ export function composeIncidents(deps: {
       const read = await readEntityDeliveriesBetween(deps.table, tenantId, input);
       const entries = read.deliveries
         .filter(
-          (d) => d.kind !== 'test' && d.transition_id !== null && input.transitionIds.has(d.transition_id),
+          // A digest names no transition (its folded alerts do, status `folded`).
+          (d): d is typeof d & { kind: 'alert' | 'repeat' | 'escalation' } =>
+            d.kind !== 'test' &&
+            d.kind !== 'digest' &&
+            d.transition_id !== null &&
+            input.transitionIds.has(d.transition_id),
         )
         .map(
           (d): TimelineEntry => ({

@@ -2,6 +2,7 @@ import type { CheckService } from '../checks/check-service.ts';
 import type { Route } from '../http/types.ts';
 import { notifyActionRoutes } from './action-routes.ts';
 import { composeNotifier, type NotifierDeps } from './compose-notifier.ts';
+import { alertSettingsRoutes } from './grouping/settings-routes.ts';
 import { createPolicyService } from './policy-service.ts';
 import { createRouteService } from './route-service.ts';
 import { notifyRoutes } from './routes.ts';
@@ -55,6 +56,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     }),
     ...sharedChannelRoutes({ tenantChannels, routes: createRouteService({ table: deps.table, clock }) }),
     ...notifyActionRoutes({ actions: notifier }),
+    ...alertSettingsRoutes({ table: deps.table }),
   ];
   return { ...services, simulator, routes };
 }

@@ -22,14 +22,16 @@ import {
  * time-ordered, so every list is newest first.
  */
 
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
+/** folded: not sent alone, but as part of a digest (`reason` names it; lib/notify/grouping). */
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'folded'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
  * alert: the state change itself; repeat: a re-send while down; test: POST .../policy/test;
- * escalation: an incident left unacknowledged, sent once per channel to its routes' escalation channels.
+ * escalation: an incident left unacknowledged, sent once per channel to its routes' escalation channels;
+ * digest: one part of a group's or the storm fold's digest (lib/notify/grouping), its `event` the first folded one.
  */
-export const DELIVERY_KINDS = ['alert', 'repeat', 'test', 'escalation'] as const;
+export const DELIVERY_KINDS = ['alert', 'repeat', 'test', 'escalation', 'digest'] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** One attempt of a delivery. */
@@ -65,6 +67,21 @@ export const deliverySchema = z.object({
   updated_at: z.string(),
   /** The event this delivery carries (what each attempt sends). */
   event: stateChangeEventSchema,
+  /**
+   * The digest batch: on a `folded` record the batch it joined (its group and flush time, so a
+   * redelivered job can enqueue the flush again); on a `digest` record also its part (1-based) of
+   * parts and the number of events in it.
+   */
+  digest: z
+    .object({
+      batch_id: z.string(),
+      group_id: z.string(),
+      due_ms: z.number().int(),
+      part: z.number().int().optional(),
+      parts: z.number().int().optional(),
+      events: z.number().int().optional(),
+    })
+    .optional(),
 });
 export type DeliveryRecord = z.infer<typeof deliverySchema>;
 

@@ -26,3 +26,6 @@ export const afterMaintenanceJobId = (transitionId: string, windowId: string, en
 
 /** One route's escalation of an incident (escalation.ts). */
 export const escalateJobId = (incidentId: string, routeId: string) => `esc:${incidentId}:${routeId}`;
+
+/** The flush of one batch of a channel's group (grouping/digest.ts). */
+export const digestJobId = (batchId: string) => `dig:${batchId}`;

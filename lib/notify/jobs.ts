@@ -13,7 +13,9 @@ import { stateChangeEventSchema } from '../domain/state-change-event.ts';
  *   is delayed to `due_ms` (in hops of at most 15 minutes, the longest queue delay);
  * - `maintenance_end`: the look at a maintenance-skipped down when its window ends (maintenance-end.ts);
  * - `escalate`: one route's escalation of the incident an event opened (id `esc:<incident_id>:<route_id>`),
- *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts).
+ *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts);
+ * - `digest`: the flush of one batch of a channel's group (id `dig:<batch_id>`), delayed to `due_ms`
+ *   in hops as repeats; it cuts the batch into digest records and sends them (grouping/digest.ts).
  */
 
 export const NOTIFY_QUEUE = 'notify';
@@ -51,6 +53,16 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     incident_id: z.string(),
     route_id: z.string(),
     /** The incident's opening plus the route's escalate_after_seconds: the job waits for it. */
+    due_ms: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('digest'),
+    tenant_id: z.string(),
+    channel_id: z.string(),
+    /** The group within its channel (`route:<by>:<key>` or `fold:<by>:<key>`). */
+    group_id: z.string(),
+    batch_id: z.string(),
+    /** When the batch is flushed: the job waits for it. */
     due_ms: z.number().int(),
   }),
 ]);

@@ -12,6 +12,7 @@ import { handleDeliver } from './deliver.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { handleEscalate } from './escalation.ts';
 import { handleEvent } from './flow.ts';
+import { handleDigest } from './grouping/digest.ts';
 import { retryJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { handleMaintenanceEnd } from './maintenance-end.ts';
@@ -43,6 +44,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleMaintenanceEnd(deps, body);
       case 'escalate':
         return handleEscalate(deps, body);
+      case 'digest':
+        return handleDigest(deps, { ...job, body });
     }
   };
 

@@ -10,6 +10,7 @@ import type { ChannelRecord } from './channel-items.ts';
 import type { ChannelStore } from './channel-store.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import type { DeliveryStore } from './delivery-store.ts';
+import { digestJob, groupingContext, placeInGroup, planFor } from './grouping/intercept.ts';
 import { deliverJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
@@ -113,10 +114,18 @@ export async function storeAndDispatch(deps: NotifyDeps, records: DeliveryRecord
   if (!first) return;
   const days = await retentionDays(deps, first.tenant_id);
   const jobs: JobInput<NotifyJob>[] = [];
+  const grouping = groupingContext(deps.table, first.tenant_id);
   for (const record of records) {
     const created = await deps.deliveries.putNew(record, days);
     const current = created ? record : await deps.deliveries.get(record.tenant_id, record.id);
-    if (current?.status === 'pending') {
+    // Grouping and the storm fold (grouping/intercept.ts): a new alert may join a group's digest
+    // instead; a folded one found again (a redelivered job) has its batch's flush enqueued again.
+    const plan = created ? await planFor(grouping, record, deps.clock.now()) : undefined;
+    if (plan) {
+      jobs.push(await placeInGroup(deps.table, record, plan, deps.clock.now()));
+    } else if (current?.status === 'folded' && current.digest) {
+      jobs.push(digestJob(current, current.digest, deps.clock.now()));
+    } else if (current?.status === 'pending') {
       jobs.push({
         id: deliverJobId(record.id),
         body: { kind: 'deliver', tenant_id: record.tenant_id, delivery_id: record.id },

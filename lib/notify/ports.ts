@@ -19,6 +19,25 @@ export interface Alert {
   lastError: string | null;
 }
 
+/** One folded event of a digest: the SPEC event fields plus what it would have been sent as alone. */
+export interface DigestEvent {
+  event: StateChangeEvent;
+  kind: 'alert' | 'recovery';
+}
+
+/** What a channel is asked to send for one part of a digest (lib/notify/grouping). */
+export interface Digest {
+  /** The part's delivery record id (X-Service-Delivery), the same on every attempt. */
+  deliveryId: string;
+  group: { by: 'entity' | 'blueprint' | 'tenant'; key: string; name: string };
+  /** The whole digest's events by the state they changed to (every part says the same). */
+  counts: { down: number; degraded: number; up: number };
+  /** This part's events (at most 1,000), oldest first. */
+  events: DigestEvent[];
+  part: number;
+  parts: number;
+}
+
 /** One attempt's outcome: ok for a 2xx (or a NATS publish the server acknowledged by flush). */
 export interface SendOutcome {
   ok: boolean;
@@ -29,6 +48,8 @@ export interface SendOutcome {
 /** Sends alerts to channels (lib/notify/channels/); every URL passes the SSRF guard at send time. */
 export interface ChannelSenders {
   send(channel: ChannelRecord, alert: Alert): Promise<SendOutcome>;
+  /** Sends one part of a digest (every channel type renders it within its size limits). */
+  sendDigest?(channel: ChannelRecord, digest: Digest): Promise<SendOutcome>;
   /** Closes the NATS connection, if one was opened. */
   close(): Promise<void>;
 }

@@ -116,6 +116,7 @@ export const DELIVERY_EVENTS = [
   'repeat',
   'test',
   'escalation',
+  'digest',
 ] as const;
 export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 

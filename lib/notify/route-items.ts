@@ -15,6 +15,15 @@ import type { Table, WriteOp } from '../store/table.ts';
 /** Routes one tenant may have: each alert reads them all. */
 export const MAX_ROUTES = 50;
 
+/** What a route's alerts are grouped by: each entity alone (default), its blueprint, or the whole tenant. */
+export const GROUP_BYS = ['entity', 'blueprint', 'tenant'] as const;
+export type GroupBy = (typeof GROUP_BYS)[number];
+export const GROUP_DEFAULTS = {
+  group_by: 'entity',
+  group_wait_seconds: 0,
+  group_interval_seconds: 300,
+} as const;
+
 export const routeMatchSchema = z.object({
   blueprint_slugs: z.array(z.string()),
   entity_ids: z.array(z.string()),
@@ -30,9 +39,13 @@ export const routeSchema = z.object({
   channel_ids: z.array(z.string()),
   escalate_after_seconds: z.number().int().nullable(),
   escalate_channel_ids: z.array(z.string()),
+  /** Grouping (DECISIONS.md "Alert model (wave 4)"); routes stored before it parse with the defaults. */
+  group_by: z.enum(GROUP_BYS).default('entity'),
+  group_wait_seconds: z.number().int().default(0),
+  group_interval_seconds: z.number().int().default(300),
   created_at: z.string(),
 });
-export type RouteRecord = z.infer<typeof routeSchema>;
+export type RouteRecord = z.output<typeof routeSchema>;
 
 const ROUTE_PREFIX = 'NROUTE#';
 

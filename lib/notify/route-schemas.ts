@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { slugSchema } from '../domain/slug.ts';
 import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
-import type { RouteRecord } from './route-items.ts';
+import { GROUP_BYS, type RouteRecord } from './route-items.ts';
 
 /** Request and response shapes of /v1/notify/routes (DECISIONS.md "Operations features (wave 3)"). */
 
@@ -11,6 +11,10 @@ export const MAX_ROUTE_ENTITIES = 100;
 export const MAX_ROUTE_CHANNELS = 10;
 export const MIN_ESCALATE_SECONDS = 60;
 export const MAX_ESCALATE_SECONDS = 7 * 86_400;
+
+export const MAX_GROUP_WAIT_SECONDS = 300;
+export const MIN_GROUP_INTERVAL_SECONDS = 60;
+export const MAX_GROUP_INTERVAL_SECONDS = 3600;
 
 export const ROUTE_STATES = ['down', 'degraded', 'up', 'unknown'] as const;
 
@@ -52,6 +56,21 @@ export const routeInputSchema = z
       .optional()
       .meta({ description: 'An incident unacknowledged this long is sent once to escalate_channel_ids' }),
     escalate_channel_ids: channelIds.optional().meta({ description: 'Tenant channels to escalate to' }),
+    group_by: z.enum(GROUP_BYS).default('entity').meta({
+      description: 'What one notification groups: each entity alone (default), its blueprint, or the tenant',
+    }),
+    group_wait_seconds: z.int().min(0).max(MAX_GROUP_WAIT_SECONDS).default(0).meta({
+      description:
+        'The first notification of a new group waits this long, collecting (Alertmanager group_wait)',
+    }),
+    group_interval_seconds: z
+      .int()
+      .min(MIN_GROUP_INTERVAL_SECONDS)
+      .max(MAX_GROUP_INTERVAL_SECONDS)
+      .default(300)
+      .meta({
+        description: 'Updates of a group already notified go out at most this often (group_interval)',
+      }),
   })
   .superRefine((body, ctx) => {
     const escalates = (body.escalate_channel_ids ?? []).length > 0;
@@ -78,6 +97,9 @@ export const publicRouteSchema = z
     channel_ids: z.array(idSchema('chn')),
     escalate_after_seconds: z.number().int().nullable(),
     escalate_channel_ids: z.array(idSchema('chn')),
+    group_by: z.enum(GROUP_BYS),
+    group_wait_seconds: z.number().int(),
+    group_interval_seconds: z.number().int(),
     created_at: timestampSchema,
   })
   .meta({ id: 'NotificationRoute' });
@@ -92,6 +114,9 @@ export function publicRoute(route: RouteRecord): z.output<typeof publicRouteSche
     channel_ids: route.channel_ids,
     escalate_after_seconds: route.escalate_after_seconds,
     escalate_channel_ids: route.escalate_channel_ids,
+    group_by: route.group_by,
+    group_wait_seconds: route.group_wait_seconds,
+    group_interval_seconds: route.group_interval_seconds,
     created_at: route.created_at,
   };
 }

@@ -58,6 +58,9 @@ export function createRouteService(deps: { table: Table; clock: Clock }) {
         channel_ids: [...new Set(input.channel_ids)],
         escalate_after_seconds: input.escalate_after_seconds ?? null,
         escalate_channel_ids: [...new Set(input.escalate_channel_ids ?? [])],
+        group_by: input.group_by,
+        group_wait_seconds: input.group_wait_seconds,
+        group_interval_seconds: input.group_interval_seconds,
         created_at: isoTime(clock.now()),
       };
       try {

@@ -22,7 +22,8 @@ export type IdPrefix =
   | 'cel'
   | 'mnt'
   | 'req'
-  | 'rte';
+  | 'rte'
+  | 'dig';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

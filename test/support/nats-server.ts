@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,8 @@ export interface NatsServerOptions {
   auth?: { user: string; pass: string };
   /** Enable JetStream (`-js`), storing in a temporary folder removed on close. */
   jetstream?: boolean;
+  /** The server's max_payload in bytes (default 1 MB), set through a config file. */
+  maxPayload?: number;
 }
 
 /**
@@ -72,10 +74,16 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   if (auth) args.push('--user', auth.user, '--pass', auth.pass);
   const storeDir = options.jetstream ? mkdtempSync(join(tmpdir(), 'vigil-nats-js-')) : undefined;
   if (storeDir) args.push('-js', '-sd', storeDir);
+  const configDir = options.maxPayload ? mkdtempSync(join(tmpdir(), 'vigil-nats-conf-')) : undefined;
+  if (configDir) {
+    writeFileSync(join(configDir, 'nats.conf'), `max_payload: ${options.maxPayload}\n`);
+    args.push('-c', join(configDir, 'nats.conf'));
+  }
   const child = spawn(NATS_SERVER_BIN, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   const close = async () => {
     await stop(child);
     if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+    if (configDir) rmSync(configDir, { recursive: true, force: true });
   };
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

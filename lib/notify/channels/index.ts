@@ -6,6 +6,7 @@ import type { Resolve } from '../../platform/egress-guard.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { ChannelRecord } from '../channel-items.ts';
 import type { Alert, ChannelSenders, SendOutcome } from '../ports.ts';
+import { sendDigestTo } from './digest.ts';
 import { sendDiscord } from './discord.ts';
 import { type EmailTransport, sendEmail } from './email.ts';
 import { createNatsPublisher, sendNats } from './nats.ts';
@@ -88,6 +89,9 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
         ms: deps.clock.now() - started,
       });
       return outcome;
+    },
+    sendDigest(channel, digest) {
+      return sendDigestTo({ http, email, nats, natsPrefix: deps.natsPrefix }, channel, digest);
     },
     async close() {
       await Promise.all([nats.close(), deps.email?.close?.()]);

@@ -17,6 +17,8 @@ type NatsChannel = Extract<ChannelRecord, { channel_type: 'nats' }>;
 /** Publishes bytes to a subject and waits for the server to have them. */
 export interface NatsPublisher {
   publish(subject: string, data: Uint8Array): Promise<SendOutcome>;
+  /** The server's max_payload (bytes), once connected; undefined when unknown. */
+  maxPayload?(): Promise<number | undefined>;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,11 @@ export function createNatsPublisher(deps: {
       } catch (err) {
         return { ok: false, status_code: null, error: errorText(err) };
       }
+    },
+    async maxPayload() {
+      if (deps.natsUrls.length === 0) return undefined;
+      const nc = await connection().catch(() => undefined);
+      return nc?.info?.max_payload;
     },
     async close() {
       const opening = current;

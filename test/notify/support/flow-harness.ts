@@ -10,7 +10,7 @@ import type { ChannelRecord } from '../../../lib/notify/channel-items.ts';
 import type { DeliveryRecord } from '../../../lib/notify/delivery-items.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../../../lib/notify/jobs.ts';
 import { createNotifier } from '../../../lib/notify/notifier.ts';
-import type { Alert, ChannelSenders, SendOutcome } from '../../../lib/notify/ports.ts';
+import type { Alert, ChannelSenders, Digest, SendOutcome } from '../../../lib/notify/ports.ts';
 import { isoTime } from '../../../lib/platform/clock.ts';
 import { loadConfig } from '../../../lib/platform/config.ts';
 import { newId } from '../../../lib/platform/ids.ts';
@@ -49,7 +49,12 @@ export async function startFlowHarness() {
     timers: time.timers,
     maxAttempts: 4,
   });
-  const config = loadConfig('local', { VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' });
+  // Loopback allowed: tenant channels made through the API may name 127.0.0.1 (the senders are fake).
+  const config = loadConfig('local', {
+    VIGIL_RATE_LIMIT_RPS: '0',
+    VIGIL_AUTH_FAILURE_LIMIT: '0',
+    VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
+  });
   const app = createApp({
     table,
     clock: time.clock,
@@ -59,6 +64,8 @@ export async function startFlowHarness() {
     actionQueue: memoryJobQueue('action'),
   });
   const sent: Sent[] = [];
+  /** The digest parts the fake channels were sent (grouping and the storm fold). */
+  const digests: { channel: ChannelRecord; digest: Digest; atMs: number }[] = [];
   let answer: (channel: ChannelRecord, n: number) => SendOutcome = () => ({
     ok: true,
     status_code: 200,
@@ -68,6 +75,10 @@ export async function startFlowHarness() {
     async send(channel, alert) {
       sent.push({ channel, alert, atMs: time.clock.now() });
       return answer(channel, sent.length);
+    },
+    async sendDigest(channel, digest) {
+      digests.push({ channel, digest, atMs: time.clock.now() });
+      return { ok: true, status_code: 200, error: null };
     },
     close: async () => {},
   };
@@ -117,6 +128,7 @@ export async function startFlowHarness() {
     queue,
     notifier,
     sent,
+    digests,
     tenantId: tenant.id,
     call,
     settle,

@@ -718,6 +718,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/settings/alerting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant’s alerting settings: {alert_fold_per_minute} */
+        get: operations["getAlertSettings"];
+        /** Change the tenant’s alerting settings (admins) */
+        put: operations["putAlertSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/maintenance": {
         parameters: {
             query?: never;
@@ -1732,12 +1750,12 @@ export interface components {
             /** @description dlv_ + a 26-character ULID */
             id: string;
             /** @enum {string} */
-            kind: "alert" | "repeat" | "test" | "escalation";
+            kind: "alert" | "repeat" | "test" | "escalation" | "digest";
             /**
              * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels)
              * @enum {string}
              */
-            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation";
+            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest";
             channel_id: string | null;
             /** @description chk_ + a 26-character ULID */
             check_id: string;
@@ -1746,7 +1764,7 @@ export interface components {
             transition_id: string | null;
             channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email") | null;
             /** @enum {string} */
-            status: "pending" | "retrying" | "sent" | "failed" | "skipped";
+            status: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded";
             /** @description Why nothing was sent (status skipped) */
             reason: string | null;
             attempts: number;
@@ -1883,6 +1901,10 @@ export interface components {
             channel_ids: string[];
             escalate_after_seconds: number | null;
             escalate_channel_ids: string[];
+            /** @enum {string} */
+            group_by: "entity" | "blueprint" | "tenant";
+            group_wait_seconds: number;
+            group_interval_seconds: number;
             created_at: components["schemas"]["Timestamp"];
         };
         NotificationRouteInput: {
@@ -1907,6 +1929,29 @@ export interface components {
             escalate_after_seconds?: number;
             /** @description Tenant channels to escalate to */
             escalate_channel_ids?: string[];
+            /**
+             * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
+             * @default entity
+             * @enum {string}
+             */
+            group_by: "entity" | "blueprint" | "tenant";
+            /**
+             * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
+             * @default 0
+             */
+            group_wait_seconds: number;
+            /**
+             * @description Updates of a group already notified go out at most this often (group_interval)
+             * @default 300
+             */
+            group_interval_seconds: number;
+        };
+        AlertSettings: {
+            alert_fold_per_minute: number;
+        };
+        AlertSettingsInput: {
+            /** @description Alerts one channel is sent alone in any minute; past it they fold into one digest per group per minute (default 10) */
+            alert_fold_per_minute: number;
         };
         MaintenanceWindow: {
             /** @description mnt_ + a 26-character ULID */
@@ -6984,7 +7029,7 @@ export interface operations {
                 /** @description Only the deliveries of this channel */
                 channel_id?: string;
                 /** @description Only deliveries in this status */
-                status?: "pending" | "retrying" | "sent" | "failed" | "skipped";
+                status?: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded";
             };
             header?: never;
             path?: never;
@@ -7867,6 +7912,146 @@ export interface operations {
             };
             /** @description CONFLICT */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAlertSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSettings"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAlertSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlertSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertSettings"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
