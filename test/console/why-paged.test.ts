@@ -117,7 +117,6 @@ describe('console: why would I (not) be paged', { timeout: 90_000 }, () => {
     // The route matches down only: a change to degraded reaches the check's own channel alone.
     await expectText(table.locator('tbody'), /^Shop heartbeat.*nats ops\.alerts.*sent/);
     expect(await table.locator('tbody tr').count()).toBe(1);
-    await screenshot(p.page, 'why-paged-entity-read-only');
     expectNoConsoleErrors(p);
     await p.close();
     // The only record is the first result's skip, written before any simulation.
