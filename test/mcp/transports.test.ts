@@ -88,6 +88,31 @@ describe.each(Object.entries(transports))('MCP over %s (local runtime)', (_name,
     expect(checks.body).toEqual([]);
   });
 
+  it('calls explain_alerting with a read-only key: the decisions as data and in words', async () => {
+    const call = async (path: string, body: unknown) =>
+      (await api.request('POST', path, { key: api.adminKey, body })).body;
+    await call('/v1/blueprints', { slug: 'explained', name: 'Explained' });
+    const entity = await call('/v1/blueprints/explained/entities', { slug: 'e', name: 'Explained E' });
+    const check = await call('/v1/checks', {
+      entity_id: entity.id,
+      check_type: 'push',
+      interval_seconds: 60,
+    });
+    const client = await connect(readOnlyKey);
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('explain_alerting');
+    const result = await client.callTool({
+      name: 'explain_alerting',
+      arguments: { check_id: check.id, to_state: 'down' },
+    });
+    expect(result.isError ?? false).toBe(false);
+    expect(result.structuredContent).toMatchObject({
+      entity: { id: entity.id, state: 'unknown' },
+      decisions: [{ check_id: check.id, channel_id: null, outcome: 'skip', reason: 'no channels' }],
+    });
+    const content = result.content as Array<{ type: string; text?: string }>;
+    expect(content[0]?.text).toContain('If Explained E (now unknown) changed to down now');
+  });
+
   it("shows another tenant none of this tenant's tools", async () => {
     const other = await api.createTenant('other');
     const client = await connect(other.key);

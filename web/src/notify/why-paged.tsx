@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { api, must, type Schemas } from '../api/client';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote } from '../ui/feedback';
@@ -38,24 +38,21 @@ export function WhyPaged({ subject }: { subject: { check_id: string } | { entity
     mutationFn: (to_state: ToState) =>
       must(api.POST('/v1/notify/simulate', { body: { ...subject, to_state } as never })),
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    ask.mutate(toState);
-  };
   const byEntity = 'entity_id' in subject;
   return (
     <Section title="Why would I (not) be paged?">
-      <form className="form-grid" onSubmit={submit}>
+      {/* Not a form: it asks, it changes nothing (read-only pages hold no form). */}
+      <div className="form-grid">
         <SelectField
           label="If it went"
           value={toState}
           onChange={(v) => setToState(v as ToState)}
           options={['down', 'degraded', 'up']}
         />
-        <button type="submit" disabled={ask.isPending}>
+        <button type="button" disabled={ask.isPending} onClick={() => ask.mutate(toState)}>
           Why would I (not) be paged?
         </button>
-      </form>
+      </div>
       <ErrorNote error={ask.error} title="The simulation could not be run." />
       {ask.data ? <Decisions answer={ask.data} byEntity={byEntity} /> : null}
     </Section>
