@@ -3,6 +3,7 @@ import { isRecovery, type StateChangeEvent } from '../domain/state-change-event.
 import { type ActiveMaintenance, maintenanceLookup } from '../maintenance/evaluate.ts';
 import type { JobInput } from '../platform/job-queue.ts';
 import type { ChannelRecord } from './channel-items.ts';
+import { deferredReason, recoveryDueJob } from './deferred-recovery.ts';
 import { escalationJobs } from './escalation.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -44,13 +45,33 @@ function idTimeMs(id: string): number | undefined {
   return ms;
 }
 
+/**
+ * Why the flow stops before sending: a reason to log; `deferUntilMs` for a recovery the cooldown
+ * defers to its end (deferred-recovery.ts); `held` for an alert held back behind a down upstream.
+ */
+interface Skip {
+  reason: string;
+  deferUntilMs?: number;
+  held?: boolean;
+}
+
 /** Why the flow stops before sending (the steps before the channels), or undefined to send. */
+async function skipOf(
+  deps: NotifyDeps,
+  event: StateChangeEvent,
+  policy: PolicyRecord,
+  maintenanceNow: () => Promise<ActiveMaintenance | undefined>,
+): Promise<Skip | undefined> {
+  const reason = await skipReason(deps, event, policy, maintenanceNow);
+  return typeof reason === 'string' ? { reason } : reason;
+}
+
 async function skipReason(
   deps: NotifyDeps,
   event: StateChangeEvent,
   policy: PolicyRecord,
   maintenanceNow: () => Promise<ActiveMaintenance | undefined>,
-): Promise<string | undefined> {
+): Promise<string | Skip | undefined> {
   if (event.from_state === 'unknown' && event.to_state === 'up') return 'first result';
   if (policy.silenced) return 'silenced';
   const maintenance = await maintenanceNow();
@@ -63,7 +84,10 @@ async function skipReason(
   if (isRecovery(event) && !policy.notify_on_recovery) return 'recovery alerts are off';
   const lastSent = await lastSentAtMs(deps.table, event.check_id);
   if (lastSent !== undefined && policy.cooldown_seconds > 0) {
-    const leftMs = lastSent + policy.cooldown_seconds * 1000 - deps.clock.now();
+    const endsMs = lastSent + policy.cooldown_seconds * 1000;
+    const leftMs = endsMs - deps.clock.now();
+    // A recovery is deferred to the cooldown's end, never dropped (only silence and the switch drop it).
+    if (leftMs > 0 && isRecovery(event)) return { reason: deferredReason(endsMs), deferUntilMs: endsMs };
     if (leftMs > 0) return `cooldown: ${Math.ceil(leftMs / 1000)} s left`;
   }
   if (policy.suppress_when_upstream_down && isDownState(event.to_state)) {
@@ -76,7 +100,7 @@ async function skipReason(
           upstreams.map((up) => up.id),
         ),
       );
-      return `upstream ${first.name} is down`;
+      return { reason: `upstream ${first.name} is down`, held: true };
     }
   }
   return undefined;
@@ -112,14 +136,19 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
     eventRouting(deps.table, event),
     maintenanceLookup(deps.table, deps.clock, event.tenant_id),
   ]);
-  // The incident this event opens escalates whatever happens to the alert itself (escalation.ts).
-  if (!job.after_upstream && !job.after_maintenance)
-    await enqueueAll(deps, await escalationJobs(event, routing, deps.clock.now()));
-
   const channels: (ChannelRecord | null)[] = await channelsForEvent(deps, event, own, routing);
-  const reason = await skipReason(deps, event, policy, () =>
+  const skip = await skipOf(deps, event, policy, () =>
     maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
   );
+  const reason = skip?.reason;
+  // The incident this event opens escalates whatever happens to the alert itself (escalation.ts),
+  // except while it is held back behind a down upstream: inhibition holds, and the release (an
+  // after_upstream job that is not held again) schedules it from then, as for a fresh alert.
+  const nowMs = deps.clock.now();
+  if (!skip?.held && !job.after_maintenance) {
+    const from = job.after_upstream ? { fromMs: nowMs, afterUpstream: job.after_upstream } : undefined;
+    await enqueueAll(deps, await escalationJobs(event, routing, nowMs, from));
+  }
   const after = job.after_maintenance;
   const seq = after
     ? `maint:${after.window_id}:${after.ends_ms}`
@@ -129,6 +158,16 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   const timeMs =
     after?.ends_ms ?? ((job.after_upstream && idTimeMs(job.after_upstream)) || Date.parse(event.timestamp));
   const base: Omit<DeliverySpec, 'channel'> = { event, kind: 'alert', seq, timeMs };
+
+  const deferUntil = skip?.deferUntilMs;
+  if (deferUntil !== undefined && channels.length > 0) {
+    const records = channels.map((channel) =>
+      newDelivery({ ...base, channel, deferred: skip?.reason }, deps.clock.now()),
+    );
+    await storeAndDispatch(deps, records);
+    await enqueueAll(deps, [recoveryDueJob(event, deferUntil, deps.clock.now())]);
+    return;
+  }
 
   if (reason !== undefined || channels.length === 0) {
     const skipped = reason ?? 'no channels';

@@ -26,3 +26,13 @@ export const afterMaintenanceJobId = (transitionId: string, windowId: string, en
 
 /** One route's escalation of an incident (escalation.ts). */
 export const escalateJobId = (incidentId: string, routeId: string) => `esc:${incidentId}:${routeId}`;
+
+/** One route's escalation of an incident whose alert was held back, counted from its release (escalation.ts). */
+export const escalateAfterUpstreamJobId = (
+  incidentId: string,
+  routeId: string,
+  upstreamTransitionId: string,
+) => `esc:${incidentId}:${routeId}:after:${upstreamTransitionId}`;
+
+/** The send of a recovery the cooldown deferred (deferred-recovery.ts). */
+export const recoveryDueJobId = (transitionId: string) => `rcv:${transitionId}`;
