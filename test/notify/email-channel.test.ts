@@ -99,7 +99,8 @@ describe('email channel over SMTP', () => {
     const escalation = last().message;
     expect(escalation.text).toContain('Kind: escalation');
     expect(escalation.html).toMatch(/>Kind<\/th><td[^>]*>escalation</);
-    for (const body of [escalation.text, escalation.html]) expect(body).toContain('unacknowledged for 5 minutes');
+    for (const body of [escalation.text, escalation.html])
+      expect(body).toContain('unacknowledged for 5 minutes');
   });
 
   it('escapes the HTML: a name with <script> is text, never markup', async () => {

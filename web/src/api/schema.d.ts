@@ -1729,8 +1729,8 @@ export interface components {
             transition_id: string | null;
             channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email") | null;
             /** @enum {string} */
-            status: "pending" | "retrying" | "sent" | "failed" | "skipped";
-            /** @description Why nothing was sent (status skipped) */
+            status: "pending" | "retrying" | "sent" | "failed" | "skipped" | "deferred";
+            /** @description Why nothing was sent (status skipped), or when it will be (status deferred: `deferred: cooldown, due <time>`) */
             reason: string | null;
             attempts: number;
             attempt_log: {
@@ -6925,7 +6925,7 @@ export interface operations {
                 /** @description Only the deliveries of this channel */
                 channel_id?: string;
                 /** @description Only deliveries in this status */
-                status?: "pending" | "retrying" | "sent" | "failed" | "skipped";
+                status?: "pending" | "retrying" | "sent" | "failed" | "skipped" | "deferred";
             };
             header?: never;
             path?: never;
