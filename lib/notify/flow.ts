@@ -25,9 +25,10 @@ import { downUpstreams, isDownState } from './upstream.ts';
 
 /**
  * The `event` job: one state change evaluated against its check's policy in SPEC.md's order
- * (DECISIONS.md "Notifications"). Every skip is logged as a `skipped` record per channel with its
- * reason; otherwise each channel gets a pending record and a `deliver` job. Record ids are
- * deterministic, so a redelivered job stores and sends nothing twice.
+ * (DECISIONS.md "Notifications", "Alert model (wave 4)"). Every skip is logged as a `skipped`
+ * record per channel with its reason; a recovery inside the cooldown as a `deferred` one, sent at
+ * the cooldown's end (deferred-recovery.ts); otherwise each channel gets a pending record and a
+ * `deliver` job. Record ids are deterministic, so a redelivered job stores and sends nothing twice.
  */
 
 type EventJob = Extract<NotifyJob, { kind: 'event' }>;
@@ -170,7 +171,8 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   }
 
   if (reason !== undefined || channels.length === 0) {
-    const skipped = reason ?? 'no channels';
+    // No channel to defer to (a deferral names a channel): a deferred recovery logs "no channels".
+    const skipped = deferUntil === undefined ? (reason ?? 'no channels') : 'no channels';
     const targets = channels.length > 0 ? channels : [null];
     const records = targets.map((channel) => newDelivery({ ...base, channel, skipped }, deps.clock.now()));
     await storeAndDispatch(deps, records);
