@@ -15,6 +15,8 @@ import {
 } from './notify-deps.ts';
 import { type EventRouting, eventRouting } from './route-channels.ts';
 import { anyEscalates, escalationTargetsIn } from './route-match.ts';
+import { isHeldBack } from './suppressed-alert-items.ts';
+import { downUpstreams } from './upstream.ts';
 
 /**
  * Escalation (DECISIONS.md "Operations features (wave 3)"): an incident still open (neither
@@ -100,6 +102,23 @@ export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promis
     deps.logger.debug('escalation not sent: the incident was acknowledged or resolved', {
       incident_id: job.incident_id,
       route_id: job.route_id,
+    });
+    return;
+  }
+  // Inhibition holds: an alert held back behind a down upstream (held after this job was scheduled,
+  // e.g. when a window's end re-evaluated it) does not escalate; its release schedules a fresh one.
+  const upstreams = await downUpstreams(deps.table, event.tenant_id, event.entity_id);
+  if (
+    upstreams.length > 0 &&
+    (await isHeldBack(
+      deps.table,
+      event,
+      upstreams.map((up) => up.id),
+    ))
+  ) {
+    deps.logger.debug('escalation not sent: the alert is held back', {
+      incident_id: job.incident_id,
+      held_by: upstreams[0]?.name,
     });
     return;
   }

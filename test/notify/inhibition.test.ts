@@ -55,7 +55,7 @@ async function scenario() {
     { slug: 'acme-shop', title: 'Acme Shop', entity_ids: [shop.entityId] },
     201,
   );
-  await h.call(
+  const route = await h.call(
     'POST',
     '/v1/notify/routes',
     { match: {}, escalate_after_seconds: 60, escalate_channel_ids: [await pager()] },
@@ -66,7 +66,7 @@ async function scenario() {
     await h.policy(e.checkId, { cooldown_seconds: 0, repeat_interval_seconds: 300 });
     await h.result(e.checkId, true);
   }
-  return { db, backup, shop };
+  return { db, backup, shop, routeId: String(route.id) };
 }
 
 describe('inhibition', () => {
@@ -131,5 +131,32 @@ describe('inhibition', () => {
     expect(escalations).toHaveLength(1);
     await h.time.advance(5 * MINUTE, 10_000);
     expect(told()).toContain('repeat:Nightly Backup:down');
+  });
+
+  it('does not send an escalation scheduled before the alert was held, while it is held', async () => {
+    const { db, backup, routeId } = await scenario();
+    await h.result(db.checkId, false);
+    await h.result(backup.checkId, false);
+    const [record] = await h.logs(backup.checkId);
+    if (!record) throw new Error('no record');
+    const { incidents } = await h.app.incidents.list(
+      { tenantId: h.tenantId, userId: 'usr_test' },
+      { limit: 10, entity_id: backup.entityId, state: 'open' },
+    );
+    // An escalate job as one scheduled earlier would be (say, before a window's end held the alert).
+    await h.notifier.handle({
+      id: 'esc:earlier',
+      body: {
+        kind: 'escalate',
+        event: record.event,
+        incident_id: String(incidents[0]?.id),
+        route_id: routeId,
+        due_ms: h.time.clock.now() - 1000,
+      },
+      attempt: 1,
+      receipt: 'r',
+    });
+    await h.settle();
+    expect(told().filter((t) => t.includes('Nightly Backup'))).toEqual([]);
   });
 });
