@@ -9,6 +9,7 @@ import { checkNameOf } from '../domain/check-name.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { Table } from '../store/table.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
+import { holdingOf } from './holding.ts';
 import type { Alert } from './ports.ts';
 
 /** Results read back for the last error: a recovery's latest result is a success, the error is just before it. */
@@ -80,19 +81,25 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     readEntityById(table, event.tenant_id, event.entity_id),
     readCheck(table, event.tenant_id, event.check_id),
   ]);
-  const error = await lastError(table, event.check_id, check);
+  const [error, holding] = await Promise.all([
+    lastError(table, event.check_id, check),
+    record.kind === 'test' ? undefined : holdingOf(table, event),
+  ]);
+  // Repeat and escalation records are made when due: the time since the change is the record's age
+  // (a retry re-sends the same figures, so a delivery's body stays the same on every attempt).
+  const sinceChangeMs = Math.max(0, Date.parse(record.created_at) - Date.parse(event.timestamp));
   return {
     event,
     kind: record.kind,
-    // An escalation's record is made when it is due: the incident has been unacknowledged since its opening.
+    // An escalation's incident has been unacknowledged since its opening (the change).
     ...(record.kind === 'escalation'
       ? {
-          unacknowledgedMinutes: Math.max(
-            0,
-            Math.floor((Date.parse(record.created_at) - Date.parse(event.timestamp)) / 60_000),
-          ),
+          unacknowledgedMinutes: Math.floor(sinceChangeMs / 60_000),
+          unacknowledgedSeconds: Math.floor(sinceChangeMs / 1000),
         }
       : {}),
+    ...(record.kind === 'repeat' ? { downForSeconds: Math.floor(sinceChangeMs / 1000) } : {}),
+    ...(holding ? { holding } : {}),
     deliveryId: record.id,
     entity: {
       id: event.entity_id,

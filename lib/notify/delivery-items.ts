@@ -22,8 +22,11 @@ import {
  * time-ordered, so every list is newest first.
  */
 
-/** folded: not sent alone, but as part of a digest (`reason` names it; lib/notify/grouping). */
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'folded'] as const;
+/**
+ * folded: not sent alone, but as part of a digest (`reason` names it; lib/notify/grouping);
+ * deferred: a recovery held to its cooldown's end (deferred-recovery.ts), sent then under a record of its own.
+ */
+export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'folded', 'deferred'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
@@ -126,6 +129,41 @@ export const parseDelivery = (item: Item): DeliveryRecord => delivery.parse(item
 /** One delivery record of the tenant (consistent), or undefined. */
 export function getDelivery(table: Table, tenantId: string, id: string): Promise<DeliveryRecord | undefined> {
   return delivery.get(table, { tenant_id: tenantId, id }, { consistent: true });
+}
+
+/** Records of a check read back for the last one sent to a channel (a cooldown's worth is far fewer). */
+const LAST_SENT_SCANNED = 200;
+
+/**
+ * The event of the newest record of kind alert or repeat sent to `channelId` about `checkId`
+ * (the check's index, newest first, at most 200 records read), or undefined: what that channel
+ * was last told of the check.
+ */
+export async function lastToldEvent(
+  table: Table,
+  tenantId: string,
+  checkId: string,
+  channelId: string,
+): Promise<DeliveryRecord['event'] | undefined> {
+  let scanned = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await table.query({
+      index: 'gsi1',
+      pk: checkDeliveriesPk(tenantId, checkId),
+      sk: { op: 'beginsWith', prefix: PREFIX },
+      direction: 'desc',
+      limit: Math.min(MAX_QUERY_LIMIT, LAST_SENT_SCANNED - scanned),
+      cursor,
+    });
+    scanned += page.items.length;
+    for (const item of page.items) {
+      if (item.channel_id !== channelId || item.status !== 'sent') continue;
+      if (item.kind === 'alert' || item.kind === 'repeat') return parseDelivery(item).event;
+    }
+    cursor = page.cursor;
+  } while (cursor && scanned < LAST_SENT_SCANNED);
+  return undefined;
 }
 
 /** Filters and page of GET /v1/notify/logs. */

@@ -4,7 +4,7 @@ import { incidentIdOf, readOpenIncident } from '../incidents/incident-items.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
 import { channelSeenFrom } from './channel-store.ts';
-import { escalateJobId } from './job-ids.ts';
+import { escalateAfterUpstreamJobId, escalateJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import {
   effectivePolicy,
@@ -15,6 +15,8 @@ import {
 } from './notify-deps.ts';
 import { type EventRouting, eventRouting } from './route-channels.ts';
 import { anyEscalates, escalationTargetsIn } from './route-match.ts';
+import { isHeldBack } from './suppressed-alert-items.ts';
+import { downUpstreams } from './upstream.ts';
 
 /**
  * Escalation (DECISIONS.md "Operations features (wave 3)"): an incident still open (neither
@@ -44,11 +46,23 @@ function escalateJob(body: EscalateJob, nowMs: number, id: string): JobInput<Not
   return { id, body, delaySeconds: delaySecondsFor(body.due_ms, nowMs) };
 }
 
-/** The `escalate` jobs of an event that opens an incident (none for any other event, or without routes that escalate). */
+/** The base id of an escalate job (its hops add to it). */
+const baseIdOf = (job: Pick<EscalateJob, 'incident_id' | 'route_id' | 'after_upstream'>) =>
+  job.after_upstream
+    ? escalateAfterUpstreamJobId(job.incident_id, job.route_id, job.after_upstream)
+    : escalateJobId(job.incident_id, job.route_id);
+
+/**
+ * The `escalate` jobs of an event that opens an incident (none for any other event, or without
+ * routes that escalate). An alert held back behind a down upstream gets none (flow.ts: inhibition
+ * holds); when it is released (`from`: the release's time and the upstream's recovery), its
+ * escalation counts from then, as for a fresh alert.
+ */
 export async function escalationJobs(
   event: StateChangeEvent,
   routing: EventRouting,
   nowMs: number,
+  from?: { fromMs: number; afterUpstream: string },
 ): Promise<JobInput<NotifyJob>[]> {
   // Most tenants have no escalating route: the entity's blueprint is then not read.
   if (!opensIncident(event) || !anyEscalates(routing.routes)) return [];
@@ -58,27 +72,25 @@ export async function escalationJobs(
     to_state: event.to_state,
   });
   const incidentId = incidentIdOf(event.transition_id);
-  const openedMs = Date.parse(event.timestamp);
-  return targets.map((target) =>
-    escalateJob(
-      {
-        kind: 'escalate',
-        event,
-        incident_id: incidentId,
-        route_id: target.route_id,
-        due_ms: openedMs + target.escalate_after_seconds * 1000,
-      },
-      nowMs,
-      escalateJobId(incidentId, target.route_id),
-    ),
-  );
+  const startMs = from?.fromMs ?? Date.parse(event.timestamp);
+  return targets.map((target) => {
+    const body: EscalateJob = {
+      kind: 'escalate',
+      event,
+      incident_id: incidentId,
+      route_id: target.route_id,
+      due_ms: startMs + target.escalate_after_seconds * 1000,
+      ...(from ? { after_upstream: from.afterUpstream } : {}),
+    };
+    return escalateJob(body, nowMs, baseIdOf(body));
+  });
 }
 
 /** Handles one `escalate` job; throws to have it retried. */
 export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promise<void> {
   const nowMs = deps.clock.now();
   const { event } = job;
-  const baseId = escalateJobId(job.incident_id, job.route_id);
+  const baseId = baseIdOf(job);
   if (job.due_ms > nowMs) {
     // Not yet due (a delay is at most 15 minutes): wait another hop, under an id naming where it lands.
     const landsMs = Math.min(job.due_ms, nowMs + MAX_DELAY_SECONDS * 1000);
@@ -90,6 +102,23 @@ export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promis
     deps.logger.debug('escalation not sent: the incident was acknowledged or resolved', {
       incident_id: job.incident_id,
       route_id: job.route_id,
+    });
+    return;
+  }
+  // Inhibition holds: an alert held back behind a down upstream (held after this job was scheduled,
+  // e.g. when a window's end re-evaluated it) does not escalate; its release schedules a fresh one.
+  const upstreams = await downUpstreams(deps.table, event.tenant_id, event.entity_id);
+  if (
+    upstreams.length > 0 &&
+    (await isHeldBack(
+      deps.table,
+      event,
+      upstreams.map((up) => up.id),
+    ))
+  ) {
+    deps.logger.debug('escalation not sent: the alert is held back', {
+      incident_id: job.incident_id,
+      held_by: upstreams[0]?.name,
     });
     return;
   }

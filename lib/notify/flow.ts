@@ -3,6 +3,7 @@ import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import type { JobInput } from '../platform/job-queue.ts';
 import { type AlertVerdict, alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
+import { deferredReason, recoveryDueJob } from './deferred-recovery.ts';
 import { escalationJobs } from './escalation.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -22,9 +23,10 @@ import { isDownState } from './upstream.ts';
 
 /**
  * The `event` job: one state change evaluated against its check's policy in SPEC.md's order
- * (DECISIONS.md "Notifications"). Every skip is logged as a `skipped` record per channel with its
- * reason; otherwise each channel gets a pending record and a `deliver` job. Record ids are
- * deterministic, so a redelivered job stores and sends nothing twice.
+ * (DECISIONS.md "Notifications", "Alert model (wave 4)"). Every skip is logged as a `skipped`
+ * record per channel with its reason; a recovery inside the cooldown as a `deferred` one, sent at
+ * the cooldown's end (deferred-recovery.ts); otherwise each channel gets a pending record and a
+ * `deliver` job. Record ids are deterministic, so a redelivered job stores and sends nothing twice.
  */
 
 type EventJob = Extract<NotifyJob, { kind: 'event' }>;
@@ -86,16 +88,20 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
     eventRouting(deps.table, event),
     maintenanceLookup(deps.table, deps.clock, event.tenant_id),
   ]);
-  // The incident this event opens escalates whatever happens to the alert itself (escalation.ts).
-  if (!job.after_upstream && !job.after_maintenance)
-    await enqueueAll(deps, await escalationJobs(event, routing, deps.clock.now()));
-
   const channels = await channelsForEvent(deps, event, own, routing);
   const facts = alertFacts(deps, event, policy, deps.clock.now(), () =>
     maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
   );
   const verdict = await decideAlert(facts);
   await actOnVerdict(deps, event, verdict);
+  // The incident this event opens escalates whatever happens to the alert itself (escalation.ts),
+  // except while it is held back behind a down upstream: inhibition holds, and the release (an
+  // after_upstream job that is not held again) schedules it from then, as for a fresh alert.
+  const nowMs = deps.clock.now();
+  if (!verdict?.upstreams && !job.after_maintenance) {
+    const from = job.after_upstream ? { fromMs: nowMs, afterUpstream: job.after_upstream } : undefined;
+    await enqueueAll(deps, await escalationJobs(event, routing, nowMs, from));
+  }
   const after = job.after_maintenance;
   const seq = after
     ? `maint:${after.window_id}:${after.ends_ms}`
@@ -107,13 +113,19 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
   const base: Omit<DeliverySpec, 'channel'> = { event, kind: 'alert', seq, timeMs };
 
   const decisions = channelDecisions(verdict, channels);
-  const records = decisions.map(({ channel, outcome, reason }) =>
-    newDelivery(
-      { ...base, channel, ...(outcome === 'send' ? {} : { skipped: reason ?? outcome }) },
-      deps.clock.now(),
-    ),
-  );
+  const records = decisions.map(({ channel, outcome, reason, dueMs }) => {
+    if (outcome === 'send') return newDelivery({ ...base, channel }, deps.clock.now());
+    // A recovery the cooldown defers is logged `deferred` on each channel and sent at its end by a
+    // recovery_due job (deferred-recovery.ts); with no channel to defer to it logs "no channels".
+    if (outcome === 'defer' && dueMs !== undefined)
+      return channel
+        ? newDelivery({ ...base, channel, deferred: deferredReason(dueMs) }, deps.clock.now())
+        : newDelivery({ ...base, channel, skipped: 'no channels' }, deps.clock.now());
+    return newDelivery({ ...base, channel, skipped: reason ?? outcome }, deps.clock.now());
+  });
   await storeAndDispatch(deps, records);
+  const deferredTo = decisions.find((d) => d.outcome === 'defer' && d.channel)?.dueMs;
+  if (deferredTo !== undefined) await enqueueAll(deps, [recoveryDueJob(event, deferredTo, deps.clock.now())]);
   if (decisions.some((d) => d.outcome !== 'send')) {
     deps.logger.debug('alert skipped', { transition_id: event.transition_id, reason: decisions[0]?.reason });
     return;

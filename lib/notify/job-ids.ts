@@ -29,3 +29,12 @@ export const escalateJobId = (incidentId: string, routeId: string) => `esc:${inc
 
 /** The flush of one batch of a channel's group (grouping/digest.ts). */
 export const digestJobId = (batchId: string) => `dig:${batchId}`;
+/** One route's escalation of an incident whose alert was held back, counted from its release (escalation.ts). */
+export const escalateAfterUpstreamJobId = (
+  incidentId: string,
+  routeId: string,
+  upstreamTransitionId: string,
+) => `esc:${incidentId}:${routeId}:after:${upstreamTransitionId}`;
+
+/** The send of a recovery the cooldown deferred (deferred-recovery.ts). */
+export const recoveryDueJobId = (transitionId: string) => `rcv:${transitionId}`;

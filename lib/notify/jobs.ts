@@ -16,6 +16,10 @@ import { stateChangeEventSchema } from '../domain/state-change-event.ts';
  *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts);
  * - `digest`: the flush of one batch of a channel's group (id `dig:<batch_id>`), delayed to `due_ms`
  *   in hops as repeats; it cuts the batch into digest records and sends them (grouping/digest.ts).
+ *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts); one
+ *   scheduled when a held-back alert is released counts from then (id `…:after:<upstream transition_id>`);
+ * - `recovery_due`: a recovery deferred by the cooldown, sent at its end if still current (id
+ *   `rcv:<transition_id>`, in hops as repeats: deferred-recovery.ts).
  */
 
 export const NOTIFY_QUEUE = 'notify';
@@ -53,6 +57,15 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     incident_id: z.string(),
     route_id: z.string(),
     /** The incident's opening plus the route's escalate_after_seconds: the job waits for it. */
+    due_ms: z.number().int(),
+    /** Set when a held-back alert's release scheduled it: that upstream's transition id. */
+    after_upstream: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('recovery_due'),
+    /** The recovery the cooldown deferred. */
+    event: stateChangeEventSchema,
+    /** The cooldown's end: the job waits for it. */
     due_ms: z.number().int(),
   }),
   z.object({

@@ -8,6 +8,7 @@ import type { ReceivedJob } from '../platform/job-queue.ts';
 import { ConditionFailedError } from '../store/table.ts';
 import { alertFor } from './alert-context.ts';
 import type { ChannelRecord } from './channel-items.ts';
+import { handleRecoveryDue } from './deferred-recovery.ts';
 import { handleDeliver } from './deliver.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { handleEscalate } from './escalation.ts';
@@ -46,6 +47,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleEscalate(deps, body);
       case 'digest':
         return handleDigest(deps, { ...job, body });
+      case 'recovery_due':
+        return handleRecoveryDue(deps, body);
     }
   };
 

@@ -68,6 +68,8 @@ export interface DeliverySpec {
   timeMs: number;
   /** A skip reason: the record is stored `skipped` and no job follows. */
   skipped?: string;
+  /** A deferral's reason (a recovery waiting for its cooldown's end): stored `deferred`, no job follows. */
+  deferred?: string;
 }
 
 /** A new record; its id is the same for the same transition, channel, kind and seq, so a redelivery collides. */
@@ -87,8 +89,8 @@ export function newDelivery(spec: DeliverySpec, nowMs: number): DeliveryRecord {
     transition_id: spec.kind === 'test' ? null : event.transition_id,
     channel_type: channel?.channel_type ?? null,
     kind: spec.kind,
-    status: spec.skipped === undefined ? 'pending' : 'skipped',
-    reason: spec.skipped ?? null,
+    status: spec.skipped !== undefined ? 'skipped' : spec.deferred !== undefined ? 'deferred' : 'pending',
+    reason: spec.skipped ?? spec.deferred ?? null,
     attempts: 0,
     attempt_log: [],
     sent_at: null,

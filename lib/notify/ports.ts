@@ -8,6 +8,12 @@ export interface Alert {
   kind: DeliveryKind;
   /** An escalation's whole minutes since the incident opened (unacknowledged all along). */
   unacknowledgedMinutes?: number;
+  /** An escalation's seconds since the incident opened (the webhook's `unacknowledged_seconds`). */
+  unacknowledgedSeconds?: number;
+  /** A repeat's seconds since the change to down or degraded (the webhook's `down_for_seconds`). */
+  downForSeconds?: number;
+  /** What a root cause holds back (inhibition): its dependents down now, or up again on its recovery. */
+  holding?: Holding;
   /** The delivery record's id: the webhook's X-Service-Delivery header, the same on every attempt. */
   deliveryId: string;
   entity: { id: string; name: string; blueprint_slug: string; slug: string };
@@ -36,6 +42,27 @@ export interface Digest {
   events: DigestEvent[];
   part: number;
   parts: number;
+}
+
+/** A dependent as an alert names it. */
+export interface HoldingDependent {
+  entity_id: string;
+  name: string;
+  state: string;
+}
+
+/**
+ * The dependents (through depends_on, transitively) of an alert's entity at send time: for a down
+ * or degraded alert those down or degraded (held back behind it); for a recovery those up again
+ * and those still down. Bounded lists: `dependents_total` counts them all.
+ */
+export interface Holding {
+  dependents: HoldingDependent[];
+  dependents_total: number;
+  /** Recoveries only: dependents still down or degraded. */
+  still_down?: HoldingDependent[];
+  /** The status pages showing the entity or one of the dependents. */
+  status_pages: { slug: string; title: string }[];
 }
 
 /** One attempt's outcome: ok for a 2xx (or a NATS publish the server acknowledged by flush). */

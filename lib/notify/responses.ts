@@ -144,7 +144,10 @@ export const publicDeliverySchema = z
     transition_id: idSchema('trn').nullable(),
     channel_type: z.enum(CHANNEL_TYPES).nullable(),
     status: z.enum(DELIVERY_STATUSES),
-    reason: z.string().nullable().meta({ description: 'Why nothing was sent (status skipped)' }),
+    reason: z.string().nullable().meta({
+      description:
+        'Why nothing was sent (status skipped), or when it will be (status deferred: `deferred: cooldown, due <time>`)',
+    }),
     attempts: z.number().int(),
     attempt_log: z.array(
       z.strictObject({

@@ -77,3 +77,21 @@ export function heldBackReleasedOp(marker: SuppressedMarker): WriteOp {
     transition_id: marker.event.transition_id,
   });
 }
+
+/** True when `event`'s alert is held back under one of `upstreamEntityIds` now (consistent reads). */
+export async function isHeldBack(
+  table: Table,
+  event: StateChangeEvent,
+  upstreamEntityIds: string[],
+): Promise<boolean> {
+  const markers = await Promise.all(
+    upstreamEntityIds.map((id) =>
+      suppressed.get(
+        table,
+        { tenant_id: event.tenant_id, upstream_entity_id: id, transition_id: event.transition_id },
+        { consistent: true },
+      ),
+    ),
+  );
+  return markers.some((marker) => marker !== undefined);
+}

@@ -120,7 +120,7 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     expect(requestsTo('/webhook')).toHaveLength(1);
     expect(request?.signatureValid).toBe(true);
     const event = stateChangeEventSchema
-      .extend({ check_name: z.string() })
+      .extend({ check_name: z.string(), kind: z.literal('alert') })
       .strict()
       .parse(JSON.parse(String(request?.body)));
     expect(event.check_name).toBe('Push check for payments, every 1 min');
@@ -146,7 +146,7 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     expect(firstResult).toMatchObject({ status: 'skipped', reason: 'first result' });
   });
 
-  it('publishes every state change to the EventBridge bus as detail-type Vigil State Change, the webhook body without check_name as detail', async () => {
+  it('publishes every state change to the EventBridge bus as detail-type Vigil State Change, the webhook body without check_name and kind as detail', async () => {
     const delivered = JSON.parse(String(requestsTo('/webhook')[0]?.body));
 
     const published = busEvents().filter((e) => e.detail.check_id === delivered.check_id);
@@ -157,9 +157,10 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     ]);
     for (const e of published)
       expect(e).toMatchObject({ bus: BUS, source: 'vigil', detailType: 'Vigil State Change' });
-    // The bus carries the state-change event as recorded; webhooks add the check's name to it.
-    const { check_name, ...event } = delivered;
+    // The bus carries the state-change event as recorded; webhooks add the check's name and the kind to it.
+    const { check_name, kind, ...event } = delivered;
     expect(check_name).toEqual(expect.any(String));
+    expect(kind).toBe('alert');
     expect(published[1]?.detail).toEqual(event);
   });
 
@@ -194,7 +195,8 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     const recovery = JSON.parse(String(requestsTo('/webhook')[1]?.body));
     expect(requestsTo('/webhook')[1]?.signatureValid).toBe(true);
     expect(recovery).toMatchObject({ entity_id: delivered.entity_id, from_state: 'down', to_state: 'up' });
-    const { check_name: _name, ...recoveryEvent } = recovery;
+    const { check_name: _name, kind, ...recoveryEvent } = recovery;
+    expect(kind).toBe('recovery');
     expect(busEvents().at(-1)?.detail).toEqual(recoveryEvent);
   });
 

@@ -255,6 +255,52 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await p.close();
   });
 
+  it('shows a recovery deferred by the cooldown in the log, with its due time', async () => {
+    const entity = await rig.api<{ id: string }>('POST', '/v1/blueprints/svc/entities', {
+      slug: 'ledger',
+      name: 'Ledger',
+    });
+    expect(entity.status).toBe(201);
+    const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      entity_id: entity.body.id,
+      check_type: 'push',
+      failure_threshold: 1,
+      interval_seconds: 3600,
+    });
+    expect(check.status).toBe(201);
+    const logs = `/v1/notify/logs?check_id=${check.body.id}`;
+    const policy = await rig.api('POST', `/v1/checks/${check.body.id}/policy`, { cooldown_seconds: 300 });
+    expect(policy.status).toBe(201);
+    const channel = await rig.api('POST', `/v1/checks/${check.body.id}/policy/channels`, {
+      channel_type: 'webhook',
+      config: { url: `https://127.0.0.1:${port(receiver)}/ledger` },
+    });
+    expect(channel.status).toBe(201);
+    const report = (success: boolean) =>
+      rig.api('POST', `/v1/checks/${check.body.id}/results`, { success, latency_ms: 3 });
+    expect((await report(false)).status).toBe(201);
+    const latest = async () =>
+      (await rig.api<{ logs: { status: string; reason: string | null }[] }>('GET', logs)).body.logs[0];
+    await expect.poll(async () => (await latest())?.status, { timeout: 20_000, interval: 250 }).toBe('sent');
+    expect((await report(true)).status).toBe(201);
+    await expect
+      .poll(async () => (await latest())?.status, { timeout: 20_000, interval: 250 })
+      .toBe('deferred');
+    const reason = String((await latest())?.reason);
+    expect(reason).toMatch(/^deferred: cooldown, due \d{4}-\d{2}-\d{2}T/);
+
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto('/notifications');
+    await choose(p.page, 'Status', 'deferred');
+    const log = p.page.getByRole('table', { name: 'Deliveries' });
+    await log.getByText(reason, { exact: true }).waitFor();
+    await expectCount(log.getByRole('row'), 2);
+    await expectText(log.getByRole('row').nth(1), /Recovery.*deferred/);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
   it('gives a read-only key no write controls and hides channel URLs', async () => {
     const created = await rig.api<{ key: string }>('POST', '/v1/auth/keys', {
       label: 'viewer',

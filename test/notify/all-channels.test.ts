@@ -140,6 +140,7 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
         'entity_id',
         'entity_name',
         'from_state',
+        'kind',
         'tenant_id',
         'timestamp',
         'to_state',
@@ -152,13 +153,14 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
       check_name: 'Checkout heartbeat',
       from_state: 'up',
       to_state: 'down',
+      kind: 'alert',
     });
     expect(published[0]).toEqual(event);
 
     await call('POST', `/v1/checks/${check.id}/results`, { success: true, latency_ms: 5 });
     await settle();
     await eventually(() => (hooks().length >= 2 && published.length >= 2 ? true : undefined), 'recovery');
-    expect(published[1]).toMatchObject({ from_state: 'down', to_state: 'up' });
+    expect(published[1]).toMatchObject({ from_state: 'down', to_state: 'up', kind: 'recovery' });
     await eventually(
       () => (at('slack').length >= 2 && at('ntfy').length >= 2 ? true : undefined),
       'recovery on chat',

@@ -83,6 +83,26 @@ describe('email channel over SMTP', () => {
     expect(html).toContain(`<a href="${link}">Open in Vigil</a>`);
   });
 
+  it('says what each message is: a repeat how long it has been down, an escalation how long unacknowledged', async () => {
+    const to = mailTo('ops@example.com');
+    await senders.send(to, sampleAlert({ kind: 'repeat', downForSeconds: 1500 }));
+    const repeat = last().message;
+    expect(decodeWords(repeat.headers.get('subject') ?? '')).toBe(
+      '[Vigil] Payments API is still down for 25 min',
+    );
+    expect(repeat.text).toContain('Kind: repeat');
+    expect(repeat.html).toMatch(/>Kind<\/th><td[^>]*>repeat</);
+    await senders.send(
+      to,
+      sampleAlert({ kind: 'escalation', unacknowledgedMinutes: 5, unacknowledgedSeconds: 300 }),
+    );
+    const escalation = last().message;
+    expect(escalation.text).toContain('Kind: escalation');
+    expect(escalation.html).toMatch(/>Kind<\/th><td[^>]*>escalation</);
+    for (const body of [escalation.text, escalation.html])
+      expect(body).toContain('unacknowledged for 5 minutes');
+  });
+
   it('escapes the HTML: a name with <script> is text, never markup', async () => {
     const name = '<script>alert("x")</script> & <b>co</b>';
     const alert = sampleAlert({

@@ -29,6 +29,10 @@ describe('repeats', () => {
     expect(kinds()).toEqual(['alert:down', 'repeat:down', 'repeat:down', 'alert:up']);
     const logs = await h.logs(checkId);
     expect(logs.map((l) => l.kind)).toEqual(['alert', 'repeat', 'repeat', 'alert']);
+    // Each says what it is and how long it has been down (issue 35: say what each message is).
+    const repeats = h.sent.filter((s) => s.alert.kind === 'repeat').map((s) => s.alert.downForSeconds);
+    expect(repeats.map((d) => Math.floor((d ?? 0) / 60))).toEqual([1, 2]);
+    expect(h.sent[0]?.alert.downForSeconds).toBeUndefined();
   });
 
   it('stops when the policy changed', async () => {

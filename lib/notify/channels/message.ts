@@ -1,4 +1,5 @@
-import type { Alert } from '../ports.ts';
+import { humanDuration, payloadKindOf } from '../payload-kind.ts';
+import type { Alert, Holding, HoldingDependent } from '../ports.ts';
 
 /**
  * The human side of an alert, shared by Slack, Discord and ntfy: a title and the lines under it.
@@ -45,18 +46,71 @@ export function isRecovery(alert: Alert): boolean {
 
 function headline(alert: Alert, name: string): string {
   const to = alert.event.to_state;
-  if (alert.kind === 'repeat') return `${name} is still ${to}`;
+  if (alert.kind === 'repeat') {
+    const d = alert.downForSeconds;
+    return d === undefined ? `${name} is still ${to}` : `${name} is still ${to} for ${humanDuration(d)}`;
+  }
   if (alert.kind === 'escalation') return `Escalation: ${name} is ${to} and unacknowledged`;
   if (isRecovery(alert)) return `${name} recovered: it is up again`;
   return `${name} is ${to}`;
 }
 
-function noteOf(alert: Alert): string | undefined {
-  if (alert.kind === 'repeat') return `Reminder: ${alert.event.to_state} since the change below.`;
+/** Dependents a text names before "… and N more" (the webhook JSON lists up to 100). */
+const NAMED_DEPENDENTS = 5;
+
+function names(list: HoldingDependent[], total: number): string {
+  const shown = list.slice(0, NAMED_DEPENDENTS).map((d) => clip(d.name, MAX_NAME));
+  const more = total - shown.length;
+  return more > 0 ? `${shown.join(', ')}, … and ${more} more` : shown.join(', ');
+}
+
+/**
+ * The root cause's sentence (holding.ts): "Orders DB is down; holding 4 dependents: Shop API,
+ * Nightly Backup, …; status pages affected: Acme Shop", or on its recovery the all-clear.
+ */
+export function holdingSentence(name: string, state: string, recovery: boolean, h: Holding): string {
+  const pages = h.status_pages.map((p) => clip(p.title, MAX_NAME)).join(', ');
+  const plural = (n: number) => `${n} dependent${n === 1 ? '' : 's'}`;
+  const parts = recovery
+    ? [
+        `All clear: ${name} is up again`,
+        ...(h.dependents_total > 0
+          ? [`${plural(h.dependents_total)} up again: ${names(h.dependents, h.dependents_total)}`]
+          : []),
+        ...(h.still_down && h.still_down.length > 0
+          ? [`still down: ${names(h.still_down, h.still_down.length)}`]
+          : []),
+      ]
+    : [
+        `${name} is ${state}`,
+        `holding ${plural(h.dependents_total)}: ${names(h.dependents, h.dependents_total)}`,
+      ];
+  if (pages) parts.push(`status pages affected: ${pages}`);
+  return parts.join('; ');
+}
+
+function noteOf(alert: Alert, name: string): string | undefined {
+  const base = kindNote(alert);
+  if (!alert.holding) return base;
+  const sentence = holdingSentence(name, alert.event.to_state, isRecovery(alert), alert.holding);
+  return base ? `${base} ${sentence}.` : `${sentence}.`;
+}
+
+function kindNote(alert: Alert): string | undefined {
+  if (alert.kind === 'repeat') {
+    const d = alert.downForSeconds;
+    const since = d === undefined ? 'since the change below' : `for ${humanDuration(d)}`;
+    return `Repeat: ${alert.event.to_state} ${since}, not resolved yet.`;
+  }
   if (alert.kind === 'test') return 'This is a test message from Vigil: nothing changed.';
   if (alert.kind === 'escalation') {
     const minutes = alert.unacknowledgedMinutes ?? 0;
-    return `Escalated: the incident has been unacknowledged for ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+    const seconds = alert.unacknowledgedSeconds;
+    const span =
+      seconds === undefined || seconds >= 60
+        ? `${minutes} minute${minutes === 1 ? '' : 's'}`
+        : humanDuration(seconds);
+    return `Escalated: the incident has been unacknowledged for ${span}.`;
   }
   return undefined;
 }
@@ -80,6 +134,8 @@ export function describeAlert(alert: Alert, publicUrl: string | undefined): Aler
   const name = clip(alert.entity.name || alert.event.entity_name, MAX_NAME);
   const title = alert.kind === 'test' ? `Test: ${headline(alert, name)}` : headline(alert, name);
   const facts: MessageFact[] = [
+    // What the message is, in words every channel shows (payload-kind.ts): alert, recovery, repeat...
+    { label: 'Kind', value: payloadKindOf(alert.kind, alert.event) },
     { label: 'Check', value: clip(alert.checkName, MAX_NAME) },
     { label: 'Target', value: clip(alert.checkLabel, MAX_NAME) },
     { label: 'State', value: `${alert.event.from_state} → ${alert.event.to_state}` },
@@ -92,7 +148,7 @@ export function describeAlert(alert: Alert, publicUrl: string | undefined): Aler
   facts.push({ label: 'Time', value: humanTime(alert.event.timestamp) });
   return {
     title,
-    note: noteOf(alert),
+    note: noteOf(alert, name),
     facts,
     link: consoleLink(alert, publicUrl),
     tone: toneOf(alert.event.to_state),

@@ -1,10 +1,27 @@
+import { payloadKindOf } from '../payload-kind.ts';
 import type { Alert } from '../ports.ts';
 
 /**
  * The JSON body of the webhook and nats channels: the state-change event of SPEC.md "Events"
  * (its fields never renamed) plus `check_name`, so a receiver can say which check without
- * looking its id up.
+ * looking its id up, and `kind` (payload-kind.ts), so it can tell a repeat or an escalation from
+ * the first alert: `down_for_seconds` on repeats, `unacknowledged_seconds` on escalations, and
+ * `holding` when the entity is a root cause others are held back behind (holding.ts).
  */
+export function eventBody(alert: Alert): Record<string, unknown> {
+  return {
+    ...alert.event,
+    check_name: alert.checkName,
+    kind: payloadKindOf(alert.kind, alert.event),
+    ...(alert.downForSeconds === undefined ? {} : { down_for_seconds: alert.downForSeconds }),
+    ...(alert.unacknowledgedSeconds === undefined
+      ? {}
+      : { unacknowledged_seconds: alert.unacknowledgedSeconds }),
+    ...(alert.holding ? { holding: alert.holding } : {}),
+  };
+}
+
+/** The body as the bytes sent (and signed). */
 export function eventPayload(alert: Alert): Buffer {
-  return Buffer.from(JSON.stringify({ ...alert.event, check_name: alert.checkName }), 'utf8');
+  return Buffer.from(JSON.stringify(eventBody(alert)), 'utf8');
 }

@@ -56,6 +56,7 @@ describe('webhook channel', () => {
     expect(JSON.parse(request.body.toString('utf8'))).toEqual({
       ...sampleEvent(),
       check_name: 'Payments health',
+      kind: 'alert',
     });
   });
 
@@ -269,5 +270,66 @@ describe('ntfy channel', () => {
     expect(title).toMatch(/^=\?UTF-8\?B\?[A-Za-z0-9+/=]+\?=$/);
     const decoded = Buffer.from(title.slice('=?UTF-8?B?'.length, -2), 'base64').toString('utf8');
     expect(decoded).toBe('Zahlungsdienst Köln is down');
+  });
+});
+
+describe('every channel says what the message is (issue 35: indistinguishable messages)', () => {
+  const first = sampleAlert({ deliveryId: 'dlv_01JFIRST' });
+  const repeat = sampleAlert({ kind: 'repeat', deliveryId: 'dlv_01JREPEAT', downForSeconds: 1500 });
+  const escalation = sampleAlert({
+    kind: 'escalation',
+    deliveryId: 'dlv_01JESCALATION',
+    unacknowledgedMinutes: 5,
+    unacknowledgedSeconds: 300,
+  });
+
+  it('gives repeat and escalation webhook bodies their kind and duration: they differ from the first alert', async () => {
+    const webhook = channel('webhook', { url: `${receiver.origin}/webhook`, secret: SECRET });
+    const bodies = [];
+    for (const alert of [first, repeat, escalation]) {
+      expect((await senders.send(webhook, alert)).ok).toBe(true);
+      const request = lastRequest();
+      expect(request.headers['x-service-delivery']).toBe(alert.deliveryId);
+      bodies.push(JSON.parse(request.body.toString('utf8')));
+    }
+    const [a, r, e] = bodies;
+    expect(a).toEqual({ ...sampleEvent(), check_name: 'Payments health', kind: 'alert' });
+    expect(r).toEqual({
+      ...sampleEvent(),
+      check_name: 'Payments health',
+      kind: 'repeat',
+      down_for_seconds: 1500,
+    });
+    expect(e).toEqual({
+      ...sampleEvent(),
+      check_name: 'Payments health',
+      kind: 'escalation',
+      unacknowledged_seconds: 300,
+    });
+    const recovery = sampleAlert({ lastError: null }, { from_state: 'down', to_state: 'up' });
+    await senders.send(webhook, recovery);
+    expect(JSON.parse(lastRequest().body.toString('utf8')).kind).toBe('recovery');
+  });
+
+  it('puts the kind word and the duration in the text of slack, discord and ntfy', async () => {
+    const targets = [
+      channel('slack', { url: `${receiver.origin}/services/T000/B000/XXXX` }),
+      channel('discord', { url: `${receiver.origin}/api/webhooks/1/x` }),
+      channel('ntfy', { url: `${receiver.origin}/alerts` }),
+    ];
+    for (const target of targets) {
+      const texts: string[] = [];
+      for (const alert of [first, repeat, escalation]) {
+        expect((await senders.send(target, alert)).ok).toBe(true);
+        const request = lastRequest();
+        texts.push(`${String(request.headers.title ?? '')}\n${request.body.toString('utf8')}`);
+      }
+      const [a, r, e] = texts;
+      expect(a, target.channel_type).toMatch(/Kind:\**\s*alert\b/);
+      expect(r, target.channel_type).toMatch(/Kind:\**\s*repeat\b/);
+      expect(r, target.channel_type).toContain('still down for 25 min');
+      expect(e, target.channel_type).toMatch(/Kind:\**\s*escalation\b/);
+      expect(e, target.channel_type).toContain('unacknowledged for 5 minutes');
+    }
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { consoleLink, describeAlert, plainText } from '../../../lib/notify/channels/message.ts';
+import { humanDuration, payloadKindOf } from '../../../lib/notify/payload-kind.ts';
+import type { Holding } from '../../../lib/notify/ports.ts';
 import { sampleAlert } from './alert-fixture.ts';
 
 describe('describeAlert', () => {
@@ -9,6 +11,7 @@ describe('describeAlert', () => {
     expect(message.tone).toBe('down');
     expect(message.note).toBeUndefined();
     expect(message.facts).toEqual([
+      { label: 'Kind', value: 'alert' },
       { label: 'Check', value: 'Payments health' },
       { label: 'Target', value: 'GET https://payments.example.com/health' },
       { label: 'State', value: 'up → down' },
@@ -26,7 +29,8 @@ describe('describeAlert', () => {
       );
       expect(message.title).toBe('Payments API recovered: it is up again');
       expect(message.tone).toBe('up');
-      expect(message.facts.map((f) => f.label)).toEqual(['Check', 'Target', 'State', 'Time']);
+      expect(message.facts.map((f) => f.label)).toEqual(['Kind', 'Check', 'Target', 'State', 'Time']);
+      expect(message.facts[0]?.value).toBe('recovery');
     }
     const first = describeAlert(sampleAlert({}, { from_state: 'unknown', to_state: 'up' }), undefined);
     expect(first.title).toBe('Payments API is up');
@@ -35,7 +39,7 @@ describe('describeAlert', () => {
   it('words a repeat as a reminder and a test as a test', () => {
     const repeat = describeAlert(sampleAlert({ kind: 'repeat' }), undefined);
     expect(repeat.title).toBe('Payments API is still down');
-    expect(repeat.note).toBe('Reminder: down since the change below.');
+    expect(repeat.note).toBe('Repeat: down since the change below, not resolved yet.');
     const test = describeAlert(sampleAlert({ kind: 'test' }), undefined);
     expect(test.title).toBe('Test: Payments API is down');
     expect(test.note).toBe('This is a test message from Vigil: nothing changed.');
@@ -49,6 +53,7 @@ describe('describeAlert', () => {
     expect(plainText(describeAlert(alert, 'https://vigil.example.com'), true)).toBe(
       [
         'Payments API is down',
+        'Kind: alert',
         'Check: Payments health',
         'Target: GET https://payments.example.com/health',
         'State: up → down',
@@ -64,5 +69,79 @@ describe('describeAlert', () => {
     const error = message.facts.find((f) => f.label === 'Last error');
     expect(error?.value).toHaveLength(500);
     expect(error?.value.endsWith('…')).toBe(true);
+  });
+});
+
+describe('what each message is (issue 35: say what each message is)', () => {
+  it('maps a delivery record to its payload kind: an alert out of down or degraded is a recovery', () => {
+    expect(payloadKindOf('alert', { from_state: 'up', to_state: 'down' })).toBe('alert');
+    expect(payloadKindOf('alert', { from_state: 'down', to_state: 'up' })).toBe('recovery');
+    expect(payloadKindOf('alert', { from_state: 'degraded', to_state: 'up' })).toBe('recovery');
+    expect(payloadKindOf('alert', { from_state: 'unknown', to_state: 'up' })).toBe('alert');
+    expect(payloadKindOf('repeat', { from_state: 'up', to_state: 'down' })).toBe('repeat');
+    expect(payloadKindOf('escalation', { from_state: 'up', to_state: 'down' })).toBe('escalation');
+    expect(payloadKindOf('test', { from_state: 'up', to_state: 'up' })).toBe('test');
+  });
+
+  it('says how long a repeat has been down, in its title and note', () => {
+    const repeat = describeAlert(sampleAlert({ kind: 'repeat', downForSeconds: 25 * 60 + 10 }), undefined);
+    expect(repeat.title).toBe('Payments API is still down for 25 min');
+    expect(repeat.note).toBe('Repeat: down for 25 min, not resolved yet.');
+    expect(repeat.facts[0]).toEqual({ label: 'Kind', value: 'repeat' });
+  });
+
+  it('says how long an escalation has been unacknowledged', () => {
+    const escalation = describeAlert(
+      sampleAlert({ kind: 'escalation', unacknowledgedMinutes: 3, unacknowledgedSeconds: 200 }),
+      undefined,
+    );
+    expect(escalation.title).toBe('Escalation: Payments API is down and unacknowledged');
+    expect(escalation.note).toBe('Escalated: the incident has been unacknowledged for 3 minutes.');
+    expect(escalation.facts[0]).toEqual({ label: 'Kind', value: 'escalation' });
+  });
+
+  it('words durations in whole units', () => {
+    expect([45, 60, 25 * 60, 2 * 3600, 2 * 3600 + 5 * 60, 3 * 86_400 + 4 * 3600].map(humanDuration)).toEqual([
+      '45 s',
+      '1 min',
+      '25 min',
+      '2 h',
+      '2 h 5 min',
+      '3 d 4 h',
+    ]);
+  });
+});
+
+describe('a root cause names what it holds back (issue 35: inhibition)', () => {
+  const dependents = ['Shop API', 'Nightly Backup', 'Search', 'Mailer', 'Reports', 'Billing', 'Export'].map(
+    (name, i) => ({ entity_id: `ent_${i}`, name, state: 'down' }),
+  );
+
+  it('lists its held dependents, clipped, and the status pages affected', () => {
+    const holding: Holding = {
+      dependents,
+      dependents_total: 9,
+      status_pages: [{ slug: 'acme', title: 'Acme Shop' }],
+    };
+    const message = describeAlert(sampleAlert({ holding }, { entity_name: 'Orders DB' }), undefined);
+    expect(message.note).toBe(
+      'Payments API is down; holding 9 dependents: Shop API, Nightly Backup, Search, Mailer, Reports, … and 4 more; status pages affected: Acme Shop.',
+    );
+  });
+
+  it('says on its recovery which dependents are up again (the all-clear)', () => {
+    const holding: Holding = {
+      dependents: [{ entity_id: 'ent_1', name: 'Shop API', state: 'up' }],
+      dependents_total: 1,
+      still_down: [{ entity_id: 'ent_2', name: 'Nightly Backup', state: 'down' }],
+      status_pages: [],
+    };
+    const message = describeAlert(
+      sampleAlert({ holding, lastError: null }, { from_state: 'down', to_state: 'up' }),
+      undefined,
+    );
+    expect(message.note).toBe(
+      'All clear: Payments API is up again; 1 dependent up again: Shop API; still down: Nightly Backup.',
+    );
   });
 });

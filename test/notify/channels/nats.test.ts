@@ -47,7 +47,11 @@ describe('nats channel', () => {
     await subscriber.flush();
     const outcome = await senders.send(channel('nats', { subject: 'alerts.payments' }), sampleAlert());
     expect(outcome).toEqual({ ok: true, status_code: null, error: null });
-    expect(JSON.parse(await received)).toEqual({ ...sampleEvent(), check_name: 'Payments health' });
+    expect(JSON.parse(await received)).toEqual({
+      ...sampleEvent(),
+      check_name: 'Payments health',
+      kind: 'alert',
+    });
     await senders.close();
   });
 
@@ -56,7 +60,11 @@ describe('nats channel', () => {
     const received = nextMessage(subscriber, 'acme.vigil.tnt_01JTEST.alerts');
     await subscriber.flush();
     expect((await senders.send(channel('nats', { subject: 'alerts' }), sampleAlert())).ok).toBe(true);
-    expect(JSON.parse(await received)).toEqual({ ...sampleEvent(), check_name: 'Payments health' });
+    expect(JSON.parse(await received)).toEqual({
+      ...sampleEvent(),
+      check_name: 'Payments health',
+      kind: 'alert',
+    });
     await senders.close();
   });
 

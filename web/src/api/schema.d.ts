@@ -1764,8 +1764,8 @@ export interface components {
             transition_id: string | null;
             channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email") | null;
             /** @enum {string} */
-            status: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded";
-            /** @description Why nothing was sent (status skipped) */
+            status: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded" | "deferred";
+            /** @description Why nothing was sent (status skipped), or when it will be (status deferred: `deferred: cooldown, due <time>`) */
             reason: string | null;
             attempts: number;
             attempt_log: {
@@ -7029,7 +7029,7 @@ export interface operations {
                 /** @description Only the deliveries of this channel */
                 channel_id?: string;
                 /** @description Only deliveries in this status */
-                status?: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded";
+                status?: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded" | "deferred";
             };
             header?: never;
             path?: never;

@@ -57,5 +57,7 @@ export function deliveryInWords(d: Delivery): string {
       return `${who}: retrying after ${tries}${lastAttempt(d) ? ` (${lastAttempt(d)})` : ''}.`;
     case 'pending':
       return `${who}: pending.`;
+    case 'deferred':
+      return `${who}: ${d.reason ?? 'deferred'}.`;
   }
 }
