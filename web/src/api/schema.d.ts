@@ -1197,6 +1197,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -1250,6 +1252,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -1287,6 +1291,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -1326,6 +1332,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -1366,6 +1374,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -4069,6 +4079,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description An absolute http or https URL */
@@ -4108,6 +4120,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; tcp checks leave it out */
@@ -4150,6 +4164,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; tls checks leave it out */
@@ -4194,6 +4210,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; dns checks leave it out */
@@ -4243,6 +4261,8 @@ export interface operations {
                      */
                     timeout_ms?: 5000;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; push checks leave it out */
@@ -4445,6 +4465,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     config?: {
