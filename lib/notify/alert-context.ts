@@ -9,6 +9,7 @@ import { checkNameOf } from '../domain/check-name.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { Table } from '../store/table.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
+import { flapNoticeOf } from './flap-state-items.ts';
 import type { Alert } from './ports.ts';
 
 /** Results read back for the last error: a recovery's latest result is a success, the error is just before it. */
@@ -93,6 +94,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
           ),
         }
       : {}),
+    ...(record.kind === 'flapping' ? { flapping: await flapNoticeOf(table, event.check_id) } : {}),
     deliveryId: record.id,
     entity: {
       id: event.entity_id,

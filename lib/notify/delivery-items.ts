@@ -29,7 +29,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * alert: the state change itself; repeat: a re-send while down; test: POST .../policy/test;
  * escalation: an incident left unacknowledged, sent once per channel to its routes' escalation channels.
  */
-export const DELIVERY_KINDS = ['alert', 'repeat', 'test', 'escalation'] as const;
+export const DELIVERY_KINDS = ['alert', 'repeat', 'test', 'escalation', 'flapping'] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** One attempt of a delivery. */

@@ -4,6 +4,7 @@ import { type ActiveMaintenance, maintenanceLookup } from '../maintenance/evalua
 import type { JobInput } from '../platform/job-queue.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { escalationJobs } from './escalation.ts';
+import { flapDecision } from './flapping.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { maintenanceEndJob } from './maintenance-end.ts';
@@ -61,6 +62,9 @@ async function skipReason(
     return `maintenance: ${maintenance.name}`;
   }
   if (isRecovery(event) && !policy.notify_on_recovery) return 'recovery alerts are off';
+  // Flapping (issue 35): the change counts in the check's flap history; while flapping it is held.
+  const flapping = await flapDecision(deps, event, policy);
+  if (flapping) return flapping;
   const lastSent = await lastSentAtMs(deps.table, event.check_id);
   if (lastSent !== undefined && policy.cooldown_seconds > 0) {
     const leftMs = lastSent + policy.cooldown_seconds * 1000 - deps.clock.now();

@@ -26,3 +26,6 @@ export const afterMaintenanceJobId = (transitionId: string, windowId: string, en
 
 /** One route's escalation of an incident (escalation.ts). */
 export const escalateJobId = (incidentId: string, routeId: string) => `esc:${incidentId}:${routeId}`;
+
+/** The settle look of a flapping check due at `dueMs` (flapping.ts); a change re-arms it under a new id. */
+export const flapSettleJobId = (checkId: string, dueMs: number) => `flap:${checkId}:${dueMs}`;

@@ -13,7 +13,9 @@ import { stateChangeEventSchema } from '../domain/state-change-event.ts';
  *   is delayed to `due_ms` (in hops of at most 15 minutes, the longest queue delay);
  * - `maintenance_end`: the look at a maintenance-skipped down when its window ends (maintenance-end.ts);
  * - `escalate`: one route's escalation of the incident an event opened (id `esc:<incident_id>:<route_id>`),
- *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts).
+ *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts);
+ * - `flap_settle`: the look at a flapping check once it may have been stable for its window (id
+ *   `flap:<check_id>:<due_ms>`), delayed to `due_ms` in hops as repeats; each change re-arms it (flapping.ts).
  */
 
 export const NOTIFY_QUEUE = 'notify';
@@ -51,6 +53,13 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     incident_id: z.string(),
     route_id: z.string(),
     /** The incident's opening plus the route's escalate_after_seconds: the job waits for it. */
+    due_ms: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('flap_settle'),
+    tenant_id: z.string(),
+    check_id: z.string(),
+    /** The check's latest change plus its flap window: a later change moves it (this job is then stale). */
     due_ms: z.number().int(),
   }),
 ]);

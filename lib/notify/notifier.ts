@@ -11,6 +11,7 @@ import type { ChannelRecord } from './channel-items.ts';
 import { handleDeliver } from './deliver.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { handleEscalate } from './escalation.ts';
+import { handleFlapSettle } from './flapping.ts';
 import { handleEvent } from './flow.ts';
 import { retryJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -43,6 +44,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleMaintenanceEnd(deps, body);
       case 'escalate':
         return handleEscalate(deps, body);
+      case 'flap_settle':
+        return handleFlapSettle(deps, body);
     }
   };
 

@@ -8,6 +8,8 @@ export interface Alert {
   kind: DeliveryKind;
   /** An escalation's whole minutes since the incident opened (unacknowledged all along). */
   unacknowledgedMinutes?: number;
+  /** A `flapping` notice's figures: the changes counted within the window (issue 35). */
+  flapping?: { changes: number; window_seconds: number } | undefined;
   /** The delivery record's id: the webhook's X-Service-Delivery header, the same on every attempt. */
   deliveryId: string;
   entity: { id: string; name: string; blueprint_slug: string; slug: string };

@@ -47,8 +47,16 @@ function headline(alert: Alert, name: string): string {
   const to = alert.event.to_state;
   if (alert.kind === 'repeat') return `${name} is still ${to}`;
   if (alert.kind === 'escalation') return `Escalation: ${name} is ${to} and unacknowledged`;
+  if (alert.kind === 'flapping') return flappingHeadline(alert, name);
   if (isRecovery(alert)) return `${name} recovered: it is up again`;
   return `${name} is ${to}`;
+}
+
+/** "X is flapping: 7 changes in 30 minutes; alerts held until stable" (issue 35). */
+function flappingHeadline(alert: Alert, name: string): string {
+  const changes = alert.flapping?.changes ?? 0;
+  const minutes = Math.round((alert.flapping?.window_seconds ?? 0) / 60);
+  return `${name} is flapping: ${changes} changes in ${minutes} minute${minutes === 1 ? '' : 's'}; alerts held until stable`;
 }
 
 function noteOf(alert: Alert): string | undefined {

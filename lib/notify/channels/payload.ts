@@ -6,5 +6,7 @@ import type { Alert } from '../ports.ts';
  * looking its id up.
  */
 export function eventPayload(alert: Alert): Buffer {
-  return Buffer.from(JSON.stringify({ ...alert.event, check_name: alert.checkName }), 'utf8');
+  // A flapping notice says so, with its figures (issue 35).
+  const flapping = alert.kind === 'flapping' ? { kind: 'flapping', flapping: alert.flapping ?? null } : {};
+  return Buffer.from(JSON.stringify({ ...alert.event, check_name: alert.checkName, ...flapping }), 'utf8');
 }

@@ -1589,6 +1589,8 @@ export interface components {
             silenced: boolean;
             repeat_interval_seconds: number;
             suppress_when_upstream_down: boolean;
+            flap_changes: number;
+            flap_window_seconds: number;
             channels: components["schemas"]["NotificationChannel"][];
             created_at: components["schemas"]["Timestamp"] | null;
             updated_at: components["schemas"]["Timestamp"] | null;
@@ -1720,17 +1722,21 @@ export interface components {
             repeat_interval_seconds?: 0 | number;
             /** @description Hold the alert back while an entity it depends on is down; default true */
             suppress_when_upstream_down?: boolean;
+            /** @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6 */
+            flap_changes?: 0 | number;
+            /** @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800 */
+            flap_window_seconds?: number;
         };
         Delivery: {
             /** @description dlv_ + a 26-character ULID */
             id: string;
             /** @enum {string} */
-            kind: "alert" | "repeat" | "test" | "escalation";
+            kind: "alert" | "repeat" | "test" | "escalation" | "flapping";
             /**
              * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels)
              * @enum {string}
              */
-            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation";
+            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "flapping";
             channel_id: string | null;
             /** @description chk_ + a 26-character ULID */
             check_id: string;
@@ -2152,7 +2158,7 @@ export interface components {
                 at: string;
                 delivery_id: string;
                 /** @enum {string} */
-                kind: "alert" | "repeat" | "test" | "escalation";
+                kind: "alert" | "repeat" | "test" | "escalation" | "flapping";
                 /** @description pending, retrying, sent, failed or skipped */
                 status: string;
                 /** @description Why it was skipped (status skipped) */
