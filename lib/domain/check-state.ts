@@ -85,7 +85,12 @@ export function applyResult(
   }
   if (result.success) {
     const next: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };
-    const reason = snapshot.state === 'unknown' ? 'first result: check succeeded' : 'check succeeded';
+    const reason =
+      snapshot.state === 'unknown'
+        ? 'first result: check succeeded'
+        : successThreshold > 1 && snapshot.state !== 'up'
+          ? `${successThreshold} consecutive successes (success threshold ${successThreshold})`
+          : 'check succeeded';
     return { next, changed: snapshot.state !== 'up', reason };
   }
   const failures = snapshot.consecutive_failures + 1;

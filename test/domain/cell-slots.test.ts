@@ -100,7 +100,7 @@ describe('a cell slot through the state machine', () => {
     const second = evaluateCellSlot(first.next, [{ check_id: 'a', success: true }], { a: 3, b: 3 }, { a: 2 });
     expect(second.next.a).toEqual({ state: 'up', consecutive_failures: 0 });
     expect(second.transitions).toEqual([
-      { check_id: 'a', from: 'down', to: 'up', reason: 'check succeeded' },
+      { check_id: 'a', from: 'down', to: 'up', reason: '2 consecutive successes (success threshold 2)' },
     ]);
   });
 });

@@ -287,7 +287,7 @@ describe('applyResult: success_threshold (issue 35)', () => {
     expect(third).toEqual({
       next: { state: 'up', consecutive_failures: 0 },
       changed: true,
-      reason: 'check succeeded',
+      reason: '3 consecutive successes (success threshold 3)',
     });
   });
 
