@@ -120,6 +120,20 @@ export async function flapDecision(
   return FLAPPING_REASON;
 }
 
+/**
+ * Read-only (for `POST /v1/notify/simulate`): whether a change of the check now would be held for
+ * flapping (`start`: it would begin flapping, `hold`: it is flapping), without counting it.
+ */
+export async function flapOutcomeIfChanged(
+  deps: Pick<NotifyDeps, 'table'>,
+  checkId: string,
+  policy: PolicyRecord,
+  nowMs: number,
+): Promise<'pass' | 'start' | 'hold'> {
+  const history = historyOf(await getFlapState(deps.table, checkId));
+  return applyFlapChange(history, { id: 'simulated', at_ms: nowMs }, nowMs, flapPolicyOf(policy)).outcome;
+}
+
 /** Handles one `flap_settle` job; throws to have it retried. */
 export async function handleFlapSettle(deps: NotifyDeps, job: SettleJob): Promise<void> {
   const nowMs = deps.clock.now();

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
 import { eventPayload } from '../../lib/notify/channels/payload.ts';
+import { flapOutcomeIfChanged } from '../../lib/notify/flapping.ts';
 import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
 
 /** Issue 35 item 5: flap detection in the local flow (SQLite, change feed, notify queue, fake time). */
@@ -114,5 +115,24 @@ describe('flap settings on the policy', () => {
       flap_window_seconds: 60,
     });
     expect(set).toMatchObject({ flap_changes: 0, flap_window_seconds: 60 });
+  });
+});
+
+describe('the flapping outlook (for simulate)', () => {
+  it('says whether a change now would start or continue flapping, without counting it', async () => {
+    const { checkId } = await h.entityWithCheck('API');
+    await h.channel(checkId);
+    await h.policy(checkId, { cooldown_seconds: 0, flap_changes: 2, flap_window_seconds: 600 });
+    const policy = await h.app.policies.get(checkId);
+    if (!policy) throw new Error('no policy stored');
+    const outlook = () => flapOutcomeIfChanged({ table: h.table }, checkId, policy, h.time.clock.now());
+    await h.result(checkId, false);
+    expect(await outlook()).toBe('pass');
+    await h.result(checkId, true);
+    // A third change would be flapping; asking twice counts nothing.
+    expect(await outlook()).toBe('start');
+    expect(await outlook()).toBe('start');
+    await h.result(checkId, false);
+    expect(await outlook()).toBe('hold');
   });
 });
