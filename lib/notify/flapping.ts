@@ -100,8 +100,10 @@ export async function flapDecision(
       notice,
       held_event: held,
     };
-    const same =
-      stored && JSON.stringify({ ...stored, version: 0 }) === JSON.stringify({ ...next, version: 0 });
+    // Nothing to store (detection off, no history yet) or nothing moved (a redelivered change).
+    const same = stored
+      ? JSON.stringify({ ...stored, version: 0 }) === JSON.stringify({ ...next, version: 0 })
+      : applied.history.changes.length === 0;
     if (!same && !(await putFlapState(deps.table, next, stored?.version))) return RETRY;
     return { ...applied, notice };
   });

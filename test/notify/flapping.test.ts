@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
 import { eventPayload } from '../../lib/notify/channels/payload.ts';
+import { getFlapState } from '../../lib/notify/flap-state-items.ts';
 import { flapOutcomeIfChanged } from '../../lib/notify/flapping.ts';
 import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
 
@@ -91,6 +92,8 @@ describe('flapping', () => {
     await flap(checkId, 10);
     expect(kinds()).toHaveLength(10);
     expect(kinds().every((k) => k.startsWith('alert:'))).toBe(true);
+    // Detection off stores no history at all.
+    expect(await getFlapState(h.table, checkId)).toBeUndefined();
   });
 });
 

@@ -54,9 +54,10 @@ function headline(alert: Alert, name: string): string {
 
 /** "X is flapping: 7 changes in 30 minutes; alerts held until stable" (issue 35). */
 function flappingHeadline(alert: Alert, name: string): string {
-  const changes = alert.flapping?.changes ?? 0;
-  const minutes = Math.round((alert.flapping?.window_seconds ?? 0) / 60);
-  return `${name} is flapping: ${changes} changes in ${minutes} minute${minutes === 1 ? '' : 's'}; alerts held until stable`;
+  // The figures are gone once the check settled (a notice retried that late says less).
+  if (!alert.flapping) return `${name} is flapping; alerts held until stable`;
+  const minutes = Math.round(alert.flapping.window_seconds / 60);
+  return `${name} is flapping: ${alert.flapping.changes} changes in ${minutes} minute${minutes === 1 ? '' : 's'}; alerts held until stable`;
 }
 
 function noteOf(alert: Alert): string | undefined {
