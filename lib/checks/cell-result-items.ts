@@ -62,6 +62,8 @@ export const cellStateSchema = z.object({
     z.object({
       state: checkStates,
       consecutive_failures: z.number().int().min(0),
+      /** Successes in a row while down or degraded (success_threshold); absent before issue 35: 0. */
+      consecutive_successes: z.number().int().min(0).optional(),
       /** The slot whose result last moved this member (ISO): a slot is applied to a member once. */
       slot: z.string(),
     }),

@@ -4,7 +4,7 @@ import type { TenantStore } from '../auth/tenant-store.ts';
 import { cellRollsUp } from '../domain/cell-rollup.ts';
 import { evaluateCellSlot } from '../domain/cell-state.ts';
 import type { CheckDefinitionRecord } from '../domain/check-record.ts';
-import type { CheckStateSnapshot } from '../domain/check-state.ts';
+import { type CheckStateSnapshot, sameSnapshot } from '../domain/check-state.ts';
 import { resultsCountedOp } from '../metrics/metric-counter-items.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Prober } from '../probes/types.ts';
@@ -132,6 +132,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
   ): Promise<TransitionRecord[]> => {
     const recorded: TransitionRecord[] = [];
     const thresholds = Object.fromEntries(members.map((m) => [m.id, m.failure_threshold]));
+    const successThresholds = Object.fromEntries(members.map((m) => [m.id, m.success_threshold ?? 1]));
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const current = await getCellState(deps.table, cell.id);
       // A slot older than one that already moved a member is stored, not applied: states move forward.
@@ -141,7 +142,11 @@ export function createCellRunner(deps: CellRunnerDeps) {
       for (const entry of pending) {
         const stored = current?.members[entry.c];
         before[entry.c] = stored
-          ? { state: stored.state, consecutive_failures: stored.consecutive_failures }
+          ? {
+              state: stored.state,
+              consecutive_failures: stored.consecutive_failures,
+              consecutive_successes: stored.consecutive_successes ?? 0,
+            }
           : UP;
       }
       const evaluation = evaluateCellSlot(
@@ -152,6 +157,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
           ...(entry.g ? { degraded: true, message: entry.e } : {}),
         })),
         thresholds,
+        successThresholds,
       );
       if (!evaluation.changed) return recorded;
       const moved = await cellTransitionOps(
@@ -167,8 +173,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
       const nextMembers: CellStateRecord['members'] = { ...(current?.members ?? {}) };
       for (const [id, snapshot] of Object.entries(evaluation.next)) {
         const was = before[id];
-        const same =
-          was?.state === snapshot.state && was.consecutive_failures === snapshot.consecutive_failures;
+        const same = was !== undefined && sameSnapshot(was, snapshot);
         // This round moves the members without a transition and those whose entity fitted.
         if (same || (transitioning.has(id) && !moved.covered.has(id))) continue;
         if (snapshot.state === 'up' && snapshot.consecutive_failures === 0) delete nextMembers[id];

@@ -22,3 +22,9 @@ export const httpHeaders = z
   )
   .refine((h) => Object.keys(h).length <= 20, { message: 'at most 20 headers' })
   .meta({ maxProperties: 20 });
+
+/** Successes in a row a down or degraded check needs to recover (issue 35; 1 = SPEC's "any single success"). */
+export const successThreshold = z.number().int().min(1).max(10).meta({
+  description:
+    'Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success',
+});

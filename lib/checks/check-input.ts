@@ -14,7 +14,7 @@ import {
 } from '../domain/http-assertions.ts';
 import { originOf } from '../domain/url-origin.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { httpHeaders, sloTarget } from './check-fields.ts';
+import { httpHeaders, sloTarget, successThreshold } from './check-fields.ts';
 import { httpUrl, writtenUrl } from './check-url-input.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
 
@@ -39,6 +39,7 @@ const settable = z
     interval_seconds: z.number().int().min(1).max(86_400),
     timeout_ms: z.number().int().min(100).max(60_000),
     failure_threshold: z.number().int().min(1).max(100),
+    success_threshold: successThreshold,
     slo_target: sloTarget.nullable(),
     enabled: z.boolean(),
     config: z.record(z.string(), z.unknown()),
@@ -57,6 +58,7 @@ export const DEFAULTS = {
   interval_seconds: 60,
   timeout_ms: 5000,
   failure_threshold: 3,
+  success_threshold: 1,
   enabled: true,
   config: {},
 } as const;
@@ -155,6 +157,7 @@ type SettableFields = {
   name: string | null;
   assertions: HttpAssertion[];
   degraded_latency_ms: number | null;
+  success_threshold: number;
 } & Pick<
   CheckRecord,
   | 'execution_mode'
@@ -238,6 +241,7 @@ export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
     interval_seconds: body.interval_seconds ?? DEFAULTS.interval_seconds,
     timeout_ms: body.timeout_ms ?? DEFAULTS.timeout_ms,
     failure_threshold: body.failure_threshold ?? DEFAULTS.failure_threshold,
+    success_threshold: body.success_threshold ?? DEFAULTS.success_threshold,
     slo_target: body.slo_target ?? null,
     enabled: body.enabled ?? DEFAULTS.enabled,
     config: body.config ?? DEFAULTS.config,
@@ -286,6 +290,7 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
     interval_seconds: patch.interval_seconds ?? current.interval_seconds,
     timeout_ms: patch.timeout_ms ?? current.timeout_ms,
     failure_threshold: patch.failure_threshold ?? current.failure_threshold,
+    success_threshold: patch.success_threshold ?? current.success_threshold ?? DEFAULTS.success_threshold,
     slo_target: patch.slo_target !== undefined ? patch.slo_target : (current.slo_target ?? null),
     enabled: patch.enabled ?? current.enabled,
     config: patch.config ?? current.config,

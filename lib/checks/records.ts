@@ -39,6 +39,7 @@ export function publicCheck(check: CheckRecord, options: { readOnly: boolean }) 
     execution_mode: check.execution_mode,
     interval_seconds: check.interval_seconds,
     failure_threshold: check.failure_threshold,
+    success_threshold: check.success_threshold ?? 1,
     slo_target: check.slo_target ?? null,
     enabled: check.enabled,
     state: check.state,

@@ -34,6 +34,10 @@ export const checkCommonSchema = z.strictObject({
     state: true,
     consecutive_failures: true,
   }).shape,
+  success_threshold: z
+    .number()
+    .int()
+    .meta({ description: 'Consecutive successes a down or degraded check needs to recover (1 to 10)' }),
   slo_target: z
     .number()
     .gt(0)

@@ -108,15 +108,22 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       ...(input.details ? { details: input.details } : {}),
     };
     const applied = applyResult(
-      { state: current.state, consecutive_failures: current.consecutive_failures },
+      current,
       { success: input.success, degraded: input.degraded, message: input.error_message },
       check.failure_threshold,
+      check.success_threshold ?? 1,
     );
+    // success_threshold's count, written only while counting or to reset one: most items never carry it.
+    const successes =
+      applied.next.consecutive_successes || current.consecutive_successes
+        ? { consecutive_successes: applied.next.consecutive_successes ?? 0 }
+        : {};
     const lastResultAt =
       current.last_result_at && current.last_result_at > checkedAt ? current.last_result_at : checkedAt;
     const set: Partial<CheckStateRecord> = {
       state: applied.next.state,
       consecutive_failures: applied.next.consecutive_failures,
+      ...successes,
       last_result_at: lastResultAt,
       ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
     };
@@ -129,6 +136,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       ...current,
       state: applied.next.state,
       consecutive_failures: applied.next.consecutive_failures,
+      ...successes,
       last_result_at: lastResultAt,
       ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
       ...(rollup.current ? { current_rollup: rollup.current } : {}),

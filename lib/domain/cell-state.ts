@@ -1,4 +1,10 @@
-import { applyResult, type CheckState, type CheckStateSnapshot, initialCheckState } from './check-state.ts';
+import {
+  applyResult,
+  type CheckState,
+  type CheckStateSnapshot,
+  initialCheckState,
+  sameSnapshot,
+} from './check-state.ts';
 
 /**
  * One slot of a cell through the per-check state machine (pure). A cell keeps the snapshot of each
@@ -19,19 +25,20 @@ export interface MemberTransition {
 export interface CellSlotEvaluation {
   /** Every member's snapshot after the slot (members without a result keep theirs). */
   next: Record<string, CheckStateSnapshot>;
-  /** True when any member's snapshot (state or failure count) moved: the state item must be written. */
+  /** True when any member's snapshot (state or a counter) moved: the state item must be written. */
   changed: boolean;
   transitions: MemberTransition[];
 }
 
 /**
- * Applies a slot's outcomes to the members' snapshots, each with its own failure threshold. A
- * member absent from `states` (it joined the cell since) starts unknown.
+ * Applies a slot's outcomes to the members' snapshots, each with its own failure threshold and
+ * success threshold (absent: 1). A member absent from `states` (it joined the cell since) starts unknown.
  */
 export function evaluateCellSlot(
   states: MemberStates,
   outcomes: readonly { check_id: string; success: boolean; degraded?: boolean; message?: string }[],
   thresholds: Readonly<Record<string, number>>,
+  successThresholds: Readonly<Record<string, number>> = {},
 ): CellSlotEvaluation {
   const next: Record<string, CheckStateSnapshot> = { ...states };
   const transitions: MemberTransition[] = [];
@@ -40,13 +47,9 @@ export function evaluateCellSlot(
     const threshold = thresholds[outcome.check_id];
     if (threshold === undefined) continue;
     const before = states[outcome.check_id] ?? initialCheckState();
-    const applied = applyResult(before, outcome, threshold);
+    const applied = applyResult(before, outcome, threshold, successThresholds[outcome.check_id] ?? 1);
     next[outcome.check_id] = applied.next;
-    if (
-      !(outcome.check_id in states) ||
-      applied.next.state !== before.state ||
-      applied.next.consecutive_failures !== before.consecutive_failures
-    ) {
+    if (!(outcome.check_id in states) || !sameSnapshot(applied.next, before)) {
       changed = true;
     }
     if (applied.changed) {

@@ -58,6 +58,8 @@ export const checkFieldsSchema = z.object({
   interval_seconds: z.number().int(),
   timeout_ms: z.number().int(),
   failure_threshold: z.number().int(),
+  /** Successes in a row a down or degraded check needs to recover (issue 35); absent before it: 1. */
+  success_threshold: z.number().int().optional(),
   /** The uptime objective (0 < t < 1), or null/absent: none (GET .../uptime's error budget). */
   slo_target: z.number().nullable().optional(),
   enabled: z.boolean(),
@@ -75,6 +77,8 @@ export type CheckDefinitionRecord = z.infer<typeof checkFieldsSchema> & CheckCon
 const runningStateShape = {
   state: checkState,
   consecutive_failures: z.number().int(),
+  /** Successes in a row while down or degraded (success_threshold); absent before issue 35: 0. */
+  consecutive_successes: z.number().int().optional(),
   last_result_at: z.string().nullable(),
   /** Push checks: when the agent last reported (synthetic results do not count). */
   last_push_at: z.string().nullable().optional(),
@@ -114,6 +118,7 @@ export function splitCheck(check: CheckRecord): {
   const {
     state,
     consecutive_failures,
+    consecutive_successes,
     last_result_at,
     last_push_at,
     next_run_at,
@@ -131,6 +136,7 @@ export function splitCheck(check: CheckRecord): {
       definition_version: check.version,
       state,
       consecutive_failures,
+      ...(consecutive_successes ? { consecutive_successes } : {}),
       last_result_at,
       ...(last_push_at !== undefined ? { last_push_at } : {}),
       next_run_at,
@@ -146,6 +152,7 @@ export function joinCheck(definition: CheckDefinitionRecord, state: CheckStateRe
     ...definition,
     state: state.state,
     consecutive_failures: state.consecutive_failures,
+    ...(state.consecutive_successes ? { consecutive_successes: state.consecutive_successes } : {}),
     last_result_at: state.last_result_at,
     ...(state.last_push_at !== undefined ? { last_push_at: state.last_push_at } : {}),
     next_run_at: state.next_run_at,

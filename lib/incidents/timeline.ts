@@ -37,7 +37,7 @@ export const timelineEntrySchema = z.discriminatedUnion('type', [
     type: z.literal('alert'),
     at: z.string(),
     delivery_id: z.string(),
-    kind: z.enum(['alert', 'repeat', 'test', 'escalation']),
+    kind: z.enum(['alert', 'repeat', 'test', 'escalation', 'flapping']),
     status: z.string().meta({ description: 'pending, retrying, sent, failed or skipped' }),
     reason: z.string().nullable().meta({ description: 'Why it was skipped (status skipped)' }),
     channel_id: z.string().nullable(),

@@ -10,6 +10,7 @@ import { redactUrl } from '../domain/url-redaction.ts';
 import type { Table } from '../store/table.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { holdingOf } from './holding.ts';
+import { flapNoticeOf } from './flap-state-items.ts';
 import type { Alert } from './ports.ts';
 
 /** Results read back for the last error: a recovery's latest result is a success, the error is just before it. */
@@ -100,6 +101,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
       : {}),
     ...(record.kind === 'repeat' ? { downForSeconds: Math.floor(sinceChangeMs / 1000) } : {}),
     ...(holding ? { holding } : {}),
+    ...(record.kind === 'flapping' ? { flapping: await flapNoticeOf(table, event.check_id) } : {}),
     deliveryId: record.id,
     entity: {
       id: event.entity_id,

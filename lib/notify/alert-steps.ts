@@ -40,6 +40,8 @@ export interface AlertFacts {
   maintenance(): Promise<ActiveMaintenance | undefined>;
   lastSentMs(): Promise<number | undefined>;
   upstreams(): Promise<EntityState[]>;
+  /** The flap step's answer: `flapping` while the check's alerts are held (flapping.ts), else undefined. */
+  flapping(): Promise<string | undefined>;
 }
 
 /** One step of the flow: a verdict that stops the alert here, or undefined to go on. */
@@ -63,6 +65,7 @@ export function alertFacts(
   policy: PolicyRecord,
   nowMs: number,
   maintenanceNow: () => Promise<ActiveMaintenance | undefined>,
+  flapping: () => Promise<string | undefined>,
 ): AlertFacts {
   return {
     event,
@@ -71,6 +74,7 @@ export function alertFacts(
     maintenance: once(maintenanceNow),
     lastSentMs: once(() => lastSentAtMs(deps.table, event.check_id)),
     upstreams: once(() => downUpstreams(deps.table, event.tenant_id, event.entity_id)),
+    flapping: once(flapping),
   };
 }
 
@@ -107,6 +111,13 @@ export const ALERT_STEPS: readonly AlertStep[] = [
       isRecovery(event) && !policy.notify_on_recovery
         ? skip('recovery switch', 'recovery alerts are off')
         : undefined,
+  },
+  {
+    name: 'flapping',
+    async check(facts) {
+      const reason = await facts.flapping();
+      return reason === undefined ? undefined : skip('flapping', reason);
+    },
   },
   {
     name: 'cooldown',

@@ -34,7 +34,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * escalation: an incident left unacknowledged, sent once per channel to its routes' escalation channels;
  * digest: one part of a group's or the storm fold's digest (lib/notify/grouping), its `event` the first folded one.
  */
-export const DELIVERY_KINDS = ['alert', 'repeat', 'test', 'escalation', 'digest'] as const;
+export const DELIVERY_KINDS = ['alert', 'repeat', 'test', 'escalation', 'digest', 'flapping'] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** One attempt of a delivery. */

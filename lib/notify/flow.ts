@@ -5,6 +5,7 @@ import type { JobInput } from '../platform/job-queue.ts';
 import { type AlertVerdict, alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import { deferredReason, recoveryDueJob } from './deferred-recovery.ts';
 import { escalationJobs } from './escalation.ts';
+import { flapDecision } from './flapping.ts';
 import { afterUpstreamJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { maintenanceEndJob } from './maintenance-end.ts';
@@ -89,8 +90,14 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
     maintenanceLookup(deps.table, deps.clock, event.tenant_id),
   ]);
   const channels = await channelsForEvent(deps, event, own, routing);
-  const facts = alertFacts(deps, event, policy, deps.clock.now(), () =>
-    maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
+  const facts = alertFacts(
+    deps,
+    event,
+    policy,
+    deps.clock.now(),
+    () => maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
+    // The change counts in the check's flap history; while flapping it is held (flapping.ts).
+    () => flapDecision(deps, event, policy),
   );
   const verdict = await decideAlert(facts);
   await actOnVerdict(deps, event, verdict);

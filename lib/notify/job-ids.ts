@@ -38,3 +38,5 @@ export const escalateAfterUpstreamJobId = (
 
 /** The send of a recovery the cooldown deferred (deferred-recovery.ts). */
 export const recoveryDueJobId = (transitionId: string) => `rcv:${transitionId}`;
+/** The settle look of a flapping check due at `dueMs` (flapping.ts); a change re-arms it under a new id. */
+export const flapSettleJobId = (checkId: string, dueMs: number) => `flap:${checkId}:${dueMs}`;

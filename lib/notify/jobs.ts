@@ -13,13 +13,14 @@ import { stateChangeEventSchema } from '../domain/state-change-event.ts';
  *   is delayed to `due_ms` (in hops of at most 15 minutes, the longest queue delay);
  * - `maintenance_end`: the look at a maintenance-skipped down when its window ends (maintenance-end.ts);
  * - `escalate`: one route's escalation of the incident an event opened (id `esc:<incident_id>:<route_id>`),
- *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts);
- * - `digest`: the flush of one batch of a channel's group (id `dig:<batch_id>`), delayed to `due_ms`
- *   in hops as repeats; it cuts the batch into digest records and sends them (grouping/digest.ts).
  *   delayed to `due_ms` = opened + `escalate_after_seconds` in hops as repeats (escalation.ts); one
  *   scheduled when a held-back alert is released counts from then (id `…:after:<upstream transition_id>`);
+ * - `digest`: the flush of one batch of a channel's group (id `dig:<batch_id>`), delayed to `due_ms`
+ *   in hops as repeats; it cuts the batch into digest records and sends them (grouping/digest.ts);
  * - `recovery_due`: a recovery deferred by the cooldown, sent at its end if still current (id
- *   `rcv:<transition_id>`, in hops as repeats: deferred-recovery.ts).
+ *   `rcv:<transition_id>`, in hops as repeats: deferred-recovery.ts);
+ * - `flap_settle`: the look at a flapping check once it may have been stable for its window (id
+ *   `flap:<check_id>:<due_ms>`), delayed to `due_ms` in hops as repeats; each change re-arms it (flapping.ts).
  */
 
 export const NOTIFY_QUEUE = 'notify';
@@ -76,6 +77,13 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     group_id: z.string(),
     batch_id: z.string(),
     /** When the batch is flushed: the job waits for it. */
+    due_ms: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('flap_settle'),
+    tenant_id: z.string(),
+    check_id: z.string(),
+    /** The check's latest change plus its flap window: a later change moves it (this job is then stale). */
     due_ms: z.number().int(),
   }),
 ]);

@@ -12,6 +12,7 @@ import { handleRecoveryDue } from './deferred-recovery.ts';
 import { handleDeliver } from './deliver.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { handleEscalate } from './escalation.ts';
+import { handleFlapSettle } from './flapping.ts';
 import { handleEvent } from './flow.ts';
 import { handleDigest } from './grouping/digest.ts';
 import { retryJobId } from './job-ids.ts';
@@ -49,6 +50,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleDigest(deps, { ...job, body });
       case 'recovery_due':
         return handleRecoveryDue(deps, body);
+      case 'flap_settle':
+        return handleFlapSettle(deps, body);
     }
   };
 

@@ -30,6 +30,8 @@ export function payloadKindOf(
       return isRecovery(event) ? 'recovery' : 'alert';
     case 'repeat':
     case 'escalation':
+    case 'digest':
+    case 'flapping':
     case 'test':
       return kind;
   }

@@ -17,6 +17,9 @@ export const POLICY_DEFAULTS = {
   silenced: false,
   repeat_interval_seconds: 0,
   suppress_when_upstream_down: true,
+  /** Flap detection (issue 35): more than this many changes within flap_window_seconds; 0: off. */
+  flap_changes: 6,
+  flap_window_seconds: 1800,
 } as const;
 
 export const policySchema = z.object({
@@ -28,6 +31,9 @@ export const policySchema = z.object({
   silenced: z.boolean(),
   repeat_interval_seconds: z.number().int(),
   suppress_when_upstream_down: z.boolean(),
+  /** Absent in policies stored before issue 35: the defaults apply (flapping.ts). */
+  flap_changes: z.number().int().optional(),
+  flap_window_seconds: z.number().int().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   /** Bumped by every write: a pending repeat of an older revision stops. */

@@ -14,6 +14,8 @@ export interface Alert {
   downForSeconds?: number;
   /** What a root cause holds back (inhibition): its dependents down now, or up again on its recovery. */
   holding?: Holding;
+  /** A `flapping` notice's figures: the changes counted within the window (issue 35). */
+  flapping?: { changes: number; window_seconds: number } | undefined;
   /** The delivery record's id: the webhook's X-Service-Delivery header, the same on every attempt. */
   deliveryId: string;
   entity: { id: string; name: string; blueprint_slug: string; slug: string };

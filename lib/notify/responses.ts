@@ -95,6 +95,8 @@ export const publicPolicySchema = z
     silenced: z.boolean(),
     repeat_interval_seconds: z.number().int(),
     suppress_when_upstream_down: z.boolean(),
+    flap_changes: z.number().int(),
+    flap_window_seconds: z.number().int(),
     channels: z.array(publicChannelSchema),
     created_at: timestampSchema.nullable(),
     updated_at: timestampSchema.nullable(),
@@ -117,6 +119,7 @@ export const DELIVERY_EVENTS = [
   'test',
   'escalation',
   'digest',
+  'flapping',
 ] as const;
 export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
@@ -241,6 +244,8 @@ export function publicPolicy(
     silenced: fields.silenced,
     repeat_interval_seconds: fields.repeat_interval_seconds,
     suppress_when_upstream_down: fields.suppress_when_upstream_down,
+    flap_changes: fields.flap_changes ?? POLICY_DEFAULTS.flap_changes,
+    flap_window_seconds: fields.flap_window_seconds ?? POLICY_DEFAULTS.flap_window_seconds,
     channels: channels.map((channel) => publicChannel(channel, options)),
     created_at: policy?.created_at ?? null,
     updated_at: policy?.updated_at ?? null,

@@ -8,6 +8,7 @@ import { NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import type { Table } from '../store/table.ts';
 import { alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
+import { FLAPPING_REASON, flapOutcomeIfChanged } from './flapping.ts';
 import type { ChannelStore } from './channel-store.ts';
 import { escalationJobs } from './escalation.ts';
 import { effectivePolicy } from './notify-deps.ts';
@@ -75,8 +76,15 @@ async function simulateCheck(
     maintenanceLookup(deps.table, deps.clock, event.tenant_id),
   ]);
   const channels = await channelsForEvent(deps, event, own, routing);
-  const facts = alertFacts(deps, event, policy, nowMs, () =>
-    maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
+  const facts = alertFacts(
+    deps,
+    event,
+    policy,
+    nowMs,
+    () => maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
+    // Read-only: whether this change would start or continue flapping, without counting it.
+    async () =>
+      (await flapOutcomeIfChanged(deps, check.id, policy, nowMs)) === 'pass' ? undefined : FLAPPING_REASON,
   );
   const verdict = await decideAlert(facts);
   const paths = channelPaths(own, routing.routes, {

@@ -21,6 +21,7 @@ const COMMON_KEYS = [
   'next_run_at',
   'slo_target',
   'state',
+  'success_threshold',
   'updated_at',
 ];
 /** The fields of each type on top: its request and expectations, or its config and probe timeout. */
@@ -79,6 +80,7 @@ describe.each(runtimes)('check CRUD ($runtime runtime)', ({ start }) => {
       interval_seconds: 60,
       timeout_ms: 5000,
       failure_threshold: 3,
+      success_threshold: 1,
       enabled: true,
       state: 'unknown',
       consecutive_failures: 0,
@@ -185,6 +187,8 @@ describe.each(runtimes)('check CRUD ($runtime runtime)', ({ start }) => {
     ['an unknown body field', { check_type: 'push', colour: 'red' }, 'colour'],
     ['interval_seconds 0', { check_type: 'push', interval_seconds: 0 }, 'interval_seconds'],
     ['a string threshold', { check_type: 'push', failure_threshold: '3' }, 'failure_threshold'],
+    ['success_threshold 0', { check_type: 'push', success_threshold: 0 }, 'success_threshold'],
+    ['success_threshold 11', { check_type: 'push', success_threshold: 11 }, 'success_threshold'],
   ])('rejects %s with 400 VALIDATION_ERROR naming the field', async (_label, body, path) => {
     const entity = await newEntity(api);
     const res = await call('POST', '/v1/checks', { entity_id: entity, ...body });

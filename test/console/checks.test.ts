@@ -143,10 +143,15 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await choose(p.page, 'Check type', 'push');
     await p.page.getByLabel('Interval (seconds)').fill('300');
     await p.page.getByLabel('Failure threshold').fill('1');
+    await p.page.getByLabel('Success threshold').fill('2');
     await p.page.getByRole('button', { name: 'Create check' }).click();
     // No name given: the check is named after its type, entity and interval.
     await p.page.getByRole('heading', { name: 'Push check for checkout, every 5 min', level: 1 }).waitFor();
     const checkId = p.page.url().split('/checks/')[1] ?? '';
+    // Issue 35: the form's success threshold is the check's, and its page shows it.
+    const stored = await rig.api<{ success_threshold: number }>('GET', `/v1/checks/${checkId}`);
+    expect(stored.body.success_threshold).toBe(2);
+    await p.page.getByText('Success threshold').first().waitFor();
     const code = (name: string) => p.page.getByRole('figure', { name }).locator('code');
     const heartbeat = `${rig.url}/v1/checks/${checkId}/heartbeat`;
     await expectText(code('Heartbeat URL'), heartbeat);

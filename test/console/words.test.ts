@@ -109,10 +109,17 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
     await form.getByRole('button', { name: 'Save policy' }).click();
     await expectText(form.getByRole('status'), 'The policy was saved.');
     await form.getByLabel('Cooldown (seconds)').fill('90');
+    // Issue 35: the flap settings are part of the same form.
+    await form.getByLabel('Flapping after (changes)').fill('4');
+    await form.getByLabel('Flapping window (seconds)').fill('600');
     await form.getByRole('button', { name: 'Save policy' }).click();
     await expectText(form.getByRole('status'), 'The policy was saved.');
-    const stored = await rig.api<{ cooldown_seconds: number }>('GET', `/v1/checks/${checkId}/policy`);
-    expect(stored.body.cooldown_seconds).toBe(90);
+    const stored = await rig.api<{
+      cooldown_seconds: number;
+      flap_changes: number;
+      flap_window_seconds: number;
+    }>('GET', `/v1/checks/${checkId}/policy`);
+    expect(stored.body).toMatchObject({ cooldown_seconds: 90, flap_changes: 4, flap_window_seconds: 600 });
     expectNoConsoleErrors(p);
     await p.close();
   });

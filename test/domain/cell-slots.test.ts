@@ -81,4 +81,26 @@ describe('a cell slot through the state machine', () => {
       { check_id: 'new', from: 'unknown', to: 'up', reason: 'first result: check succeeded' },
     ]);
   });
+
+  it('keeps a down member down until its success threshold, storing the count (issue 35)', () => {
+    const down = { state: 'down' as const, consecutive_failures: 3 };
+    const first = evaluateCellSlot(
+      { a: down, b: down },
+      [
+        { check_id: 'a', success: true },
+        { check_id: 'b', success: true },
+      ],
+      { a: 3, b: 3 },
+      { a: 2 },
+    );
+    // The count moved (the state item is written) but a is not up yet; b has the default of 1.
+    expect(first.changed).toBe(true);
+    expect(first.next.a).toEqual({ state: 'down', consecutive_failures: 0, consecutive_successes: 1 });
+    expect(first.transitions.map((t) => t.check_id)).toEqual(['b']);
+    const second = evaluateCellSlot(first.next, [{ check_id: 'a', success: true }], { a: 3, b: 3 }, { a: 2 });
+    expect(second.next.a).toEqual({ state: 'up', consecutive_failures: 0 });
+    expect(second.transitions).toEqual([
+      { check_id: 'a', from: 'down', to: 'up', reason: '2 consecutive successes (success threshold 2)' },
+    ]);
+  });
 });

@@ -265,3 +265,71 @@ describe('degraded (issue 29: a slow or near-expiry success)', () => {
     expect(applied).toMatchObject({ next: { state: 'up', consecutive_failures: 0 }, changed: true });
   });
 });
+
+describe('applyResult: success_threshold (issue 35)', () => {
+  const down = (consecutive_successes = 0): CheckStateSnapshot => ({
+    state: 'down',
+    consecutive_failures: 4,
+    ...(consecutive_successes ? { consecutive_successes } : {}),
+  });
+
+  it('keeps a down check down until the threshold of successes in a row, then recovers', () => {
+    const first = applyResult(down(), ok, 3, 3);
+    expect(first).toEqual({
+      next: { state: 'down', consecutive_failures: 0, consecutive_successes: 1 },
+      changed: false,
+      reason: '1 consecutive success (success threshold 3)',
+    });
+    const second = applyResult(first.next, ok, 3, 3);
+    expect(second.next).toEqual({ state: 'down', consecutive_failures: 0, consecutive_successes: 2 });
+    expect(second.changed).toBe(false);
+    const third = applyResult(second.next, ok, 3, 3);
+    expect(third).toEqual({
+      next: { state: 'up', consecutive_failures: 0 },
+      changed: true,
+      reason: '3 consecutive successes (success threshold 3)',
+    });
+  });
+
+  it('restarts the count on a failure, and the check stays down', () => {
+    const counted = applyResult(down(2), fail, 3, 3);
+    expect(counted.next).toEqual({ state: 'down', consecutive_failures: 5 });
+    expect(counted.changed).toBe(false);
+    expect(applyResult(counted.next, ok, 3, 3).next.state).toBe('down');
+  });
+
+  it('counts degraded successes toward a down check recovery and lands on the last result', () => {
+    const degraded = { success: true, degraded: true, message: 'slow' };
+    const first = applyResult(down(), degraded, 3, 2);
+    expect(first.next).toEqual({ state: 'down', consecutive_failures: 0, consecutive_successes: 1 });
+    const second = applyResult(first.next, degraded, 3, 2);
+    expect(second.next).toEqual({ state: 'degraded', consecutive_failures: 0 });
+    expect(second.changed).toBe(true);
+  });
+
+  it('holds degraded → up too, but not up → degraded', () => {
+    const degradedNow: CheckStateSnapshot = { state: 'degraded', consecutive_failures: 0 };
+    const held = applyResult(degradedNow, ok, 3, 2);
+    expect(held.next).toEqual({ state: 'degraded', consecutive_failures: 0, consecutive_successes: 1 });
+    expect(applyResult(held.next, ok, 3, 2).next.state).toBe('up');
+    const worse = applyResult(snapshot('up'), { success: true, degraded: true }, 3, 5);
+    expect(worse.next.state).toBe('degraded');
+    expect(worse.changed).toBe(true);
+  });
+
+  it('moves unknown → up on the first success whatever the threshold, and never counts while up', () => {
+    const first = applyResult(initialCheckState(), ok, 3, 10);
+    expect(first.next).toEqual({ state: 'up', consecutive_failures: 0 });
+    expect(first.changed).toBe(true);
+    // A healthy check's snapshot does not move: a healthy slot writes nothing.
+    expect(applyResult(first.next, ok, 3, 10).next).toEqual(first.next);
+  });
+
+  it('is SPEC behaviour at the default of 1', () => {
+    expect(applyResult(down(), ok, 3).next).toEqual({ state: 'up', consecutive_failures: 0 });
+  });
+
+  it('refuses a threshold below 1', () => {
+    expect(() => applyResult(down(), ok, 3, 0)).toThrow(RangeError);
+  });
+});

@@ -29,7 +29,7 @@ const down = { name: 'Orders DB', id: 'ent_db' } as EntityState;
 function facts(
   change: [string, string],
   fields: Partial<PolicyRecord> = {},
-  reads: { window?: string; lastSentMs?: number; upstream?: boolean } = {},
+  reads: { window?: string; lastSentMs?: number; upstream?: boolean; flapping?: boolean } = {},
 ) {
   const asked: string[] = [];
   const f: AlertFacts = {
@@ -57,6 +57,10 @@ function facts(
       asked.push('upstreams');
       return reads.upstream ? [down] : [];
     },
+    async flapping() {
+      asked.push('flapping');
+      return reads.flapping ? 'flapping' : undefined;
+    },
   };
   return { f, asked };
 }
@@ -74,6 +78,12 @@ describe('the alert decision', () => {
     expect(await decideAlert(windowed.f)).toMatchObject({ outcome: 'skip', reason: 'maintenance: Deploy' });
     expect(windowed.asked).toEqual(['maintenance']);
     expect(await decideAlert(facts(['unknown', 'up']).f)).toMatchObject({ reason: 'first result' });
+  });
+
+  it('holds a flapping check after the recovery switch and before the cooldown', async () => {
+    const flapping = facts(['up', 'down'], {}, { flapping: true, lastSentMs: NOW - 1000, upstream: true });
+    expect(await decideAlert(flapping.f)).toMatchObject({ step: 'flapping', outcome: 'skip', reason: 'flapping' });
+    expect(flapping.asked).toEqual(['maintenance', 'flapping']);
   });
 
   it('holds a down for a down upstream, naming it, and sends when nothing holds', async () => {
@@ -128,6 +138,9 @@ describe('the alert decision', () => {
       match: { blueprint_slugs: blueprints, entity_ids: [], to_states: ['down'] },
       channel_ids: channels,
       escalate_after_seconds: null,
+      group_by: 'entity',
+      group_wait_seconds: 0,
+      group_interval_seconds: 300,
       escalate_channel_ids: [],
       created_at: '',
     });

@@ -51,8 +51,17 @@ function headline(alert: Alert, name: string): string {
     return d === undefined ? `${name} is still ${to}` : `${name} is still ${to} for ${humanDuration(d)}`;
   }
   if (alert.kind === 'escalation') return `Escalation: ${name} is ${to} and unacknowledged`;
+  if (alert.kind === 'flapping') return flappingHeadline(alert, name);
   if (isRecovery(alert)) return `${name} recovered: it is up again`;
   return `${name} is ${to}`;
+}
+
+/** "X is flapping: 7 changes in 30 minutes; alerts held until stable" (issue 35). */
+function flappingHeadline(alert: Alert, name: string): string {
+  // The figures are gone once the check settled (a notice retried that late says less).
+  if (!alert.flapping) return `${name} is flapping; alerts held until stable`;
+  const minutes = Math.round(alert.flapping.window_seconds / 60);
+  return `${name} is flapping: ${alert.flapping.changes} changes in ${minutes} minute${minutes === 1 ? '' : 's'}; alerts held until stable`;
 }
 
 /** Dependents a text names before "… and N more" (the webhook JSON lists up to 100). */

@@ -18,6 +18,8 @@ export function eventBody(alert: Alert): Record<string, unknown> {
       ? {}
       : { unacknowledged_seconds: alert.unacknowledgedSeconds }),
     ...(alert.holding ? { holding: alert.holding } : {}),
+    // A flapping notice carries its figures.
+    ...(alert.kind === 'flapping' ? { flapping: alert.flapping ?? null } : {}),
   };
 }
 

@@ -1232,6 +1232,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -1285,6 +1287,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -1322,6 +1326,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -1361,6 +1367,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -1401,6 +1409,8 @@ export interface components {
             /** @enum {string} */
             state: "unknown" | "up" | "down" | "degraded";
             consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
             last_result_at: components["schemas"]["Timestamp"] | null;
@@ -1614,6 +1624,8 @@ export interface components {
             silenced: boolean;
             repeat_interval_seconds: number;
             suppress_when_upstream_down: boolean;
+            flap_changes: number;
+            flap_window_seconds: number;
             channels: components["schemas"]["NotificationChannel"][];
             created_at: components["schemas"]["Timestamp"] | null;
             updated_at: components["schemas"]["Timestamp"] | null;
@@ -1745,17 +1757,21 @@ export interface components {
             repeat_interval_seconds?: 0 | number;
             /** @description Hold the alert back while an entity it depends on is down; default true */
             suppress_when_upstream_down?: boolean;
+            /** @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6 */
+            flap_changes?: 0 | number;
+            /** @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800 */
+            flap_window_seconds?: number;
         };
         Delivery: {
             /** @description dlv_ + a 26-character ULID */
             id: string;
             /** @enum {string} */
-            kind: "alert" | "repeat" | "test" | "escalation" | "digest";
+            kind: "alert" | "repeat" | "test" | "escalation" | "digest" | "flapping";
             /**
              * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels)
              * @enum {string}
              */
-            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest";
+            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest" | "flapping";
             channel_id: string | null;
             /** @description chk_ + a 26-character ULID */
             check_id: string;
@@ -2246,7 +2262,7 @@ export interface components {
                 at: string;
                 delivery_id: string;
                 /** @enum {string} */
-                kind: "alert" | "repeat" | "test" | "escalation";
+                kind: "alert" | "repeat" | "test" | "escalation" | "flapping";
                 /** @description pending, retrying, sent, failed or skipped */
                 status: string;
                 /** @description Why it was skipped (status skipped) */
@@ -4173,6 +4189,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description An absolute http or https URL */
@@ -4212,6 +4230,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; tcp checks leave it out */
@@ -4254,6 +4274,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; tls checks leave it out */
@@ -4298,6 +4320,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; dns checks leave it out */
@@ -4347,6 +4371,8 @@ export interface operations {
                      */
                     timeout_ms?: 5000;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     /** @description Only http checks have a target URL; push checks leave it out */
@@ -4549,6 +4575,8 @@ export interface operations {
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
                     config?: {

@@ -32,6 +32,8 @@ export interface CheckDraft {
   interval_seconds: string;
   timeout_ms: string;
   failure_threshold: string;
+  /** Blank: the default (1, any single success recovers). */
+  success_threshold: string;
   enabled: boolean;
   host: string;
   port: string;
@@ -62,6 +64,7 @@ export function emptyDraft(check_type: CheckType): CheckDraft {
     interval_seconds: '',
     timeout_ms: '',
     failure_threshold: '',
+    success_threshold: '',
     enabled: true,
     host: '',
     port: '',
@@ -84,6 +87,7 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
   d.name = check.name_is_default ? '' : check.name;
   d.interval_seconds = str(check.interval_seconds);
   d.failure_threshold = str(check.failure_threshold);
+  d.success_threshold = str(check.success_threshold);
   d.enabled = check.enabled;
   d.slo_target = str(check.slo_target);
   if (check.check_type !== 'push') {
@@ -148,6 +152,7 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
   const common = compact({
     interval_seconds: num(d.interval_seconds),
     failure_threshold: threshold,
+    success_threshold: num(d.success_threshold),
     ...(d.check_type === 'push' ? {} : { timeout_ms: num(d.timeout_ms) }),
   });
   // Blank: none on create; on edit, null clears a stored one.
@@ -373,6 +378,11 @@ export function CheckForm({
             t === 'push'
               ? 'Consecutive failures before it is down; 1 suits push checks'
               : 'Consecutive failures before it is down',
+        })}
+        {text('success_threshold', 'Success threshold', {
+          type: 'number',
+          placeholder: '1',
+          hint: 'Consecutive successes before a down or degraded check recovers (1 to 10)',
         })}
         {text('slo_target', 'SLO target', {
           placeholder: '0.999',

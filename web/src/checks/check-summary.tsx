@@ -27,6 +27,7 @@ export function CheckConfig({ check }: { check: Schemas['Check'] }) {
     ['Type', check.check_type],
     ['Interval', `${check.interval_seconds} s`],
     ['Failure threshold', String(check.failure_threshold)],
+    ['Success threshold', String(check.success_threshold)],
   ];
   if (check.check_type !== 'push') {
     rows.push(['Timeout', `${check.timeout_ms} ms`]);

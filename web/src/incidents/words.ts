@@ -44,6 +44,7 @@ const ALERT_KIND: Record<Extract<TimelineEntry, { type: 'alert' }>['kind'], stri
   repeat: 'Reminder (still down)',
   test: 'Test alert',
   escalation: 'Escalation (unacknowledged)',
+  flapping: 'Flapping notice',
 };
 
 /** An alert step: "Alert sent via webhook", "Alert skipped: maintenance: deploy". */

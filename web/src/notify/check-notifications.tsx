@@ -66,6 +66,8 @@ function PolicyForm({
   const [recovery, setRecovery] = useState(policy.notify_on_recovery);
   const [silenced, setSilenced] = useState(policy.silenced);
   const [suppress, setSuppress] = useState(policy.suppress_when_upstream_down);
+  const [flaps, setFlaps] = useState(String(policy.flap_changes));
+  const [flapWindow, setFlapWindow] = useState(String(policy.flap_window_seconds));
   const save = useMutation({
     mutationFn: () =>
       must(
@@ -77,6 +79,8 @@ function PolicyForm({
             notify_on_recovery: recovery,
             silenced,
             suppress_when_upstream_down: suppress,
+            flap_changes: (flaps.trim() === '' ? 6 : Number(flaps)) as number,
+            flap_window_seconds: flapWindow.trim() === '' ? 1800 : Number(flapWindow),
           },
         }),
       ),
@@ -112,6 +116,24 @@ function PolicyForm({
           placeholder="0"
           hint="0: never; otherwise 60 to 86400"
           error={errs.repeat_interval_seconds}
+        />
+        <TextField
+          label="Flapping after (changes)"
+          type="number"
+          value={flaps}
+          onChange={setFlaps}
+          placeholder="6"
+          hint="More changes than this within the window: one flapping notice, then alerts held until stable (0: off; 2 to 50)"
+          error={errs.flap_changes}
+        />
+        <TextField
+          label="Flapping window (seconds)"
+          type="number"
+          value={flapWindow}
+          onChange={setFlapWindow}
+          placeholder="1800"
+          hint="60 to 86400; also how long it must be stable"
+          error={errs.flap_window_seconds}
         />
       </div>
       <CheckboxField

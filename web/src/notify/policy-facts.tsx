@@ -24,6 +24,14 @@ export function PolicyFacts({ policy }: { policy: Schemas['NotificationPolicy'] 
         <dt>Hold back while an upstream is down</dt>
         <dd>{policy.suppress_when_upstream_down ? 'yes' : 'no'}</dd>
       </div>
+      <div>
+        <dt>Flapping</dt>
+        <dd>
+          {policy.flap_changes
+            ? `more than ${policy.flap_changes} changes in ${policy.flap_window_seconds} s`
+            : 'not detected'}
+        </dd>
+      </div>
     </dl>
   );
 }

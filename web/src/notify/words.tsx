@@ -32,6 +32,7 @@ export const EVENT_WORDS: Record<Delivery['event'], string> = {
   repeat: 'Reminder: still down',
   test: 'Test',
   escalation: 'Escalation: unacknowledged',
+  flapping: 'Flapping: alerts held until stable',
 };
 
 /** The last attempt's answer in words: "HTTP 500", or the error. */
