@@ -94,7 +94,7 @@ describe('flapping on the cloud runtime', () => {
     const sent = bodies('/flap');
     expect(sent.map((b) => `${b.kind ?? 'alert'}:${b.to_state}`)).toEqual([
       'alert:down',
-      'alert:up',
+      'recovery:up',
       'flapping:down',
     ]);
     expect(sent[2]).toMatchObject({ check_id: checkId, flapping: { changes: 3, window_seconds: 600 } });
@@ -120,9 +120,9 @@ describe('flapping on the cloud runtime', () => {
     await deliverNow(`${last.id}:again`, last.job);
     expect(bodies('/flap').map((b) => `${b.kind ?? 'alert'}:${b.to_state}`)).toEqual([
       'alert:down',
-      'alert:up',
+      'recovery:up',
       'flapping:down',
-      'alert:up',
+      'recovery:up',
     ]);
   });
 });
