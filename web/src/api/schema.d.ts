@@ -1143,6 +1143,11 @@ export interface components {
                 sort_order: number;
             }[];
             is_default: boolean;
+            /**
+             * @description The state rule of its entities that have none of their own
+             * @enum {string}
+             */
+            state_rule: "worst" | "all_down";
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1157,8 +1162,15 @@ export interface components {
             };
             /** @enum {string} */
             state: "up" | "degraded" | "down" | "unknown";
+            /** @description The entity's own state rule; null: its blueprint's */
+            state_rule: ("worst" | "all_down") | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            /**
+             * @description The rule its state is aggregated by
+             * @enum {string}
+             */
+            effective_state_rule: "worst" | "all_down";
             /** @description A maintenance window covers the entity now */
             in_maintenance: boolean;
         };
@@ -2805,6 +2817,12 @@ export interface operations {
                     })[];
                     /** @default false */
                     is_default?: boolean;
+                    /**
+                     * @description worst: down when any check is down; all_down: down only when every check is down
+                     * @default worst
+                     * @enum {string}
+                     */
+                    state_rule?: "worst" | "all_down";
                 };
             };
         };
@@ -2972,6 +2990,11 @@ export interface operations {
                     description?: string;
                     /** @description true makes this the tenant's default blueprint; false clears the default */
                     is_default?: boolean;
+                    /**
+                     * @description worst: down when any check is down; all_down: down only when every check is down
+                     * @enum {string}
+                     */
+                    state_rule?: "worst" | "all_down";
                 };
             };
         };
@@ -3373,6 +3396,11 @@ export interface operations {
                     fields?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * @description null: the blueprint's state_rule
+                     * @default null
+                     */
+                    state_rule?: ("worst" | "all_down") | null;
                 };
             };
         };
@@ -3551,6 +3579,8 @@ export interface operations {
                     fields?: {
                         [key: string]: unknown;
                     };
+                    /** @description null: the blueprint's state_rule */
+                    state_rule?: ("worst" | "all_down") | null;
                 };
             };
         };
