@@ -1,5 +1,4 @@
 import { getTenant } from '../auth/tenant-items.ts';
-import { ruleChangeOps } from '../checks/entity-restate.ts';
 import { applyFieldPatch, type FieldValues, withDefaults } from '../domain/entity-fields.ts';
 import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
@@ -9,11 +8,13 @@ import { countOf } from '../platform/plural.ts';
 import { entityPurgeJobOp } from '../purge/purge-job-items.ts';
 import { belowLimit, unchanged } from '../store/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
-import { ConditionFailedError, ItemTooLargeError, type Table } from '../store/table.ts';
+import { ConditionFailedError, ItemTooLargeError, type Table, type WriteOp } from '../store/table.ts';
 import { type BlueprintRecord, blueprintUnchangedOp, entityCountOp } from './blueprint-items.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
 import {
+  type EntityChecksChange,
   type EntityRecord,
+  type EntityState,
   entityCreatedOps,
   entityDeletedOps,
   entityPatchedOps,
@@ -41,7 +42,19 @@ export interface EntityServiceDeps {
   clock: Clock;
   /** Entity responses carry `in_maintenance` from it; without it (tests of the catalog alone) false. */
   maintenance?: MaintenanceOf | undefined;
+  /** The checks engine's re-aggregation of a rule change (lib/checks/entity-restate.ts), passed in by the composition. */
+  ruleChangeOps?: RuleChangeOps | undefined;
 }
+
+/** The entity update (and transition) that applies a state rule to an entity as read, with its patch. */
+export type RuleChangeOps = (input: {
+  tenantId: string;
+  entity: EntityState;
+  rule: StateRule;
+  nowMs: number;
+  retentionDays: number;
+  patch: EntityChecksChange['patch'];
+}) => { ops: WriteOp[] };
 
 export interface NewEntity {
   slug: string;
@@ -187,7 +200,8 @@ export function createEntityService(deps: EntityServiceDeps) {
       getTenant(table, tenantId),
     ]);
     if (!item || !tenant || entitySchema.parse(item).version !== entity.version) return RETRY;
-    const { ops } = ruleChangeOps({
+    if (!deps.ruleChangeOps) throw new Error('state rule changes need the checks engine (ruleChangeOps)');
+    const { ops } = deps.ruleChangeOps({
       tenantId,
       entity: parseEntityState(item),
       rule: ruleOf(bp, own),
