@@ -114,14 +114,14 @@ describe.each(runtimes)('hidden outage: the worst check wins ($runtime runtime)'
   };
 
   /** The entity (http + tls checks) after the tls check degraded, then the http check failed. */
-  const outage = async (stateRule: 'all_down' | null) => {
+  const outage = async (stateRule: 'all_down' | null, blueprint = 'service') => {
     const slug = uniqueSlug('shop');
-    const entity = await call('POST', '/v1/blueprints/service/entities', {
+    const entity = await call('POST', `/v1/blueprints/${blueprint}/entities`, {
       slug,
       name: `Shop ${slug}`,
       ...(stateRule ? { state_rule: stateRule } : {}),
     });
-    expect(entity).toMatchObject({ state_rule: stateRule, effective_state_rule: stateRule ?? 'worst' });
+    expect(entity.state_rule).toBe(stateRule);
     const path = `/slack/${api.runtime}-${slug}`;
     const cert = await check(entity.id, path, {
       check_type: 'tls',
@@ -131,7 +131,7 @@ describe.each(runtimes)('hidden outage: the worst check wins ($runtime runtime)'
 
     await probe(cert);
     expect((await call('GET', `/v1/checks/${cert}`)).state).toBe('degraded');
-    expect((await call('GET', `/v1/blueprints/service/entities/${slug}`)).state).toBe('degraded');
+    expect((await call('GET', `/v1/blueprints/${blueprint}/entities/${slug}`)).state).toBe('degraded');
     const first = await sentTo(path);
     expect(first).toHaveLength(1);
     expect(first[0]).toContain('is degraded');
@@ -161,5 +161,49 @@ describe.each(runtimes)('hidden outage: the worst check wins ($runtime runtime)'
       to_state: 'degraded',
     });
     expect(sent).toHaveLength(1);
+  });
+
+  it("changing an entity's state rule re-aggregates it: a transition 'state rule changed'", async () => {
+    const { entity, slug, http } = await outage('all_down');
+    const put = await call('PUT', `/v1/blueprints/service/entities/${slug}`, { state_rule: null });
+    expect(put).toMatchObject({ state_rule: null, effective_state_rule: 'worst', state: 'down' });
+    const feed = (await call('GET', '/v1/status/transitions?limit=200')).transitions;
+    expect(feed.filter((t: { entity_id: string }) => t.entity_id === entity.id)[0]).toMatchObject({
+      from_state: 'degraded',
+      to_state: 'down',
+      reason: 'state rule changed',
+      check_id: http,
+    });
+    const back = await call('PUT', `/v1/blueprints/service/entities/${slug}`, { state_rule: 'all_down' });
+    expect(back).toMatchObject({
+      state_rule: 'all_down',
+      effective_state_rule: 'all_down',
+      state: 'degraded',
+    });
+  });
+
+  it("changing a blueprint's state rule re-aggregates its entities that inherit it, through the change feed", async () => {
+    await call('POST', '/v1/blueprints', { slug: 'replicas', name: 'Replicas', state_rule: 'all_down' });
+    const inherits = await outage(null, 'replicas');
+    const own = await outage('all_down', 'replicas');
+    expect(
+      (await call('GET', `/v1/blueprints/replicas/entities/${inherits.slug}`)).effective_state_rule,
+    ).toBe('all_down');
+    expect(await call('PUT', '/v1/blueprints/replicas', { state_rule: 'worst' })).toMatchObject({
+      state_rule: 'worst',
+    });
+    await api.drainChanges();
+    expect(await call('GET', `/v1/blueprints/replicas/entities/${inherits.slug}`)).toMatchObject({
+      state: 'down',
+      state_rule: null,
+      effective_state_rule: 'worst',
+    });
+    // An entity with its own rule keeps it.
+    expect((await call('GET', `/v1/blueprints/replicas/entities/${own.slug}`)).state).toBe('degraded');
+    const feed = (await call('GET', '/v1/status/transitions?limit=200')).transitions;
+    expect(feed.filter((t: { entity_id: string }) => t.entity_id === inherits.entity.id)[0]).toMatchObject({
+      to_state: 'down',
+      reason: 'state rule changed',
+    });
   });
 });
