@@ -1,5 +1,6 @@
 import type { TenantStore } from './auth/tenant-store.ts';
 import { backfillSearchKeys } from './catalog/search-backfill.ts';
+import { migrateEntityAggregates } from './checks/aggregate-migration.ts';
 import { migrateChecksToCells } from './checks/cell-migration.ts';
 import { migrateCheckItems } from './checks/check-migration.ts';
 import type { Clock } from './platform/clock.ts';
@@ -13,6 +14,7 @@ export interface MigrationSummary {
   tenants_seeded: number;
   checks_moved_to_cells: number;
   entity_pointers_named: number;
+  entity_aggregates_moved: number;
 }
 
 /**
@@ -38,10 +40,13 @@ export async function runMigrations(deps: {
   const checksMovedToCells = await migrateChecksToCells({ ...common, dueShards: deps.dueShards });
   // Id pointers stored before the search indexes get their keys (search_entities).
   const entityPointersNamed = await backfillSearchKeys(common);
+  // Entities aggregated before the worst check wins (issue 35) are aggregated again, counters moved.
+  const entityAggregatesMoved = await migrateEntityAggregates(common);
   return {
     checks_migrated: checksMigrated,
     tenants_seeded: tenantsSeeded,
     checks_moved_to_cells: checksMovedToCells,
     entity_pointers_named: entityPointersNamed,
+    entity_aggregates_moved: entityAggregatesMoved,
   };
 }

@@ -70,3 +70,21 @@ export function stateRuleJobNextOp(job: StateRuleJob, cursor: string): WriteOp {
 export function stateRuleJobDoneOp(job: StateRuleJob): WriteOp {
   return jobs.delete(job, sameRound(job));
 }
+
+/** The marker of the entity aggregates' migration (lib/checks/aggregate-migration.ts). */
+const marker = defineItem({
+  type: itemType('migration'),
+  schema: z.object({ entities_moved: z.number().int(), completed_at: z.string() }),
+  key: (_: object) => ({ pk: 'MIGRATION', sk: 'entity-state-rule' }),
+  docKey: {},
+});
+
+/** Whether every stored entity was re-aggregated by its state rule (consistent). */
+export async function aggregatesMigrated(table: Table): Promise<boolean> {
+  return (await marker.get(table, {}, { consistent: true })) !== undefined;
+}
+
+/** The put of the aggregates migration's marker. */
+export function aggregatesMigratedOp(moved: number, completedAt: string): WriteOp {
+  return marker.put({ entities_moved: moved, completed_at: completedAt });
+}
