@@ -70,7 +70,7 @@ export function composeChangeConsumers(deps: {
       logger: deps.logger,
       steps: purgeSteps(deps.clock),
     }),
-    notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
+    notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger, table: deps.table }),
     stateRules: createStateRuleConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
     actions: createActionTriggerConsumer({
       table: deps.table,

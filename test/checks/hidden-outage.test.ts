@@ -50,7 +50,7 @@ afterAll(async () => {
 
 let interval = 2900;
 
-describe.each(runtimes)('hidden outage: the worst check wins ($runtime runtime)', ({ start }) => {
+describe.each(runtimes)('hidden outage: the worst check wins ($runtime runtime)', ({ start, runtime }) => {
   let api: ApiHarness;
   const prober = inProcessProber({ clock: systemClock, allowPrivate: true, tlsCa: [tls.caCert] });
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
@@ -206,4 +206,29 @@ describe.each(runtimes)('hidden outage: the worst check wins ($runtime runtime)'
       reason: 'state rule changed',
     });
   });
+
+  // The feed hands both transitions over together (the stream's batches); the local runtime's live
+  // pump may hand the first over before the second is written, which then alerts as before.
+  it.skipIf(runtime === 'local')(
+    'an entity passing through degraded on its way down within one slot alerts once, with its final state',
+    async () => {
+      const slug = uniqueSlug('slot');
+      const entity = await call('POST', '/v1/blueprints/service/entities', { slug, name: `Slot ${slug}` });
+      const path = `/slack/${api.runtime}-${slug}`;
+      const cert = await check(entity.id, path, {
+        check_type: 'tls',
+        config: { host: '127.0.0.1', port: soonPort, expiry_threshold_days: 14 },
+      });
+      const http = await check(entity.id, path, { check_type: 'http', target_url: `${origin}/` });
+      // The two checks are in different cells: each slot moves the entity in its own transaction.
+      await probe(cert);
+      await probe(http);
+      const feed = (await call('GET', '/v1/status/transitions?limit=200')).transitions;
+      const moves = feed.filter((t: { entity_id: string }) => t.entity_id === entity.id);
+      expect(moves.map((t: { to_state: string }) => t.to_state)).toEqual(['down', 'degraded']);
+      const sent = await sentTo(path);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toContain('is down');
+    },
+  );
 });
