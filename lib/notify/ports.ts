@@ -17,6 +17,8 @@ export interface Alert {
   checkLabel: string;
   /** The error of the check's latest failed result, if any. */
   lastError: string | null;
+  /** Checks that started failing after the entity went down (its open incident's "also failing"). */
+  alsoFailing?: string[];
 }
 
 /** One attempt's outcome: ok for a 2xx (or a NATS publish the server acknowledged by flush). */

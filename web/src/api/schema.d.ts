@@ -2176,6 +2176,13 @@ export interface components {
                 by: string;
             } | {
                 /** @constant */
+                type: "also_failing";
+                at: string;
+                check_id: string;
+                /** @description "also failing: <check name>" */
+                text: string;
+            } | {
+                /** @constant */
                 type: "note";
                 at: string;
                 by: string;
