@@ -17,6 +17,7 @@ import { createRelationStore } from './catalog/relation-items.ts';
 import { createRelationService } from './catalog/relation-service.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { createCheckService } from './checks/check-service.ts';
+import { ruleChangeOps } from './checks/entity-restate.ts';
 import { createCheckReadService } from './checks/read-service.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { composeChangeConsumers, consumerList } from './compose-feed.ts';
@@ -113,7 +114,9 @@ export function createApp(deps: CoreDeps) {
   const entities = createEntityStore(deps.table);
   // Entity responses say whether a maintenance window covers the entity (the tenant's windows, read once per response).
   const maintenanceOf = (tenantId: string) => maintenanceLookup(deps.table, deps.clock, tenantId);
+  // A change of an entity's state rule re-aggregates it (the checks engine's ruleChangeOps).
   const catalog = { table: deps.table, clock: deps.clock, blueprints, entities, maintenance: maintenanceOf };
+  const catalogDeps = { ...catalog, ruleChangeOps };
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 
@@ -202,7 +205,7 @@ export function createApp(deps: CoreDeps) {
     ...authRoutes({ keyService, tenants }),
     ...catalogRoutes({
       blueprintService: createBlueprintService(catalog),
-      entityService: createEntityService(catalog),
+      entityService: createEntityService(catalogDeps),
       relationService: createRelationService({ ...catalog, relations: createRelationStore(deps.table) }),
     }),
     ...checkRoutes({

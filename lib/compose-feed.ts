@@ -2,7 +2,9 @@ import { purgeActionExecutions } from './actions/action-purge.ts';
 import type { ActionJob } from './actions/jobs.ts';
 import { createActionTriggerConsumer } from './actions/trigger-consumer.ts';
 import { purgeEntityRelations } from './catalog/relation-purge.ts';
+import { STATE_RULE_JOB_ENTITY } from './catalog/state-rule-job-items.ts';
 import { purgeEntityChecks } from './checks/check-purge.ts';
+import { createStateRuleConsumer } from './checks/state-rule-consumer.ts';
 import { TRANSITION_ENTITY } from './checks/transition-items.ts';
 import { createIncidentConsumer, type InMaintenance } from './incidents/incident-consumer.ts';
 import { resolveDeletedEntityIncident } from './incidents/incident-purge.ts';
@@ -21,7 +23,11 @@ import type { Table } from './store/table.ts';
  * Item types whose changes the consumers need. The sqlite outbox keeps only these and the CDK
  * stream event source filters on the same list, so high-volume items (results) never reach it.
  */
-export const STREAM_ENTITIES: readonly string[] = [PURGE_JOB_ENTITY, TRANSITION_ENTITY];
+export const STREAM_ENTITIES: readonly string[] = [
+  PURGE_JOB_ENTITY,
+  TRANSITION_ENTITY,
+  STATE_RULE_JOB_ENTITY,
+];
 
 /** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
 const purgeSteps = (clock: Clock): PurgeSteps => ({
@@ -37,6 +43,8 @@ export interface ChangeConsumers {
   actions: ChangeConsumer;
   /** Opens and resolves incidents from entity transitions. */
   incidents: ChangeConsumer;
+  /** Applies a blueprint's new state rule to its entities in bounded rounds. */
+  stateRules: ChangeConsumer;
   /** Pushes transitions to this process's open status streams (push mode only). */
   statusStream?: ChangeConsumer;
 }
@@ -62,7 +70,8 @@ export function composeChangeConsumers(deps: {
       logger: deps.logger,
       steps: purgeSteps(deps.clock),
     }),
-    notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger }),
+    notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger, table: deps.table }),
+    stateRules: createStateRuleConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
     actions: createActionTriggerConsumer({
       table: deps.table,
       clock: deps.clock,
@@ -99,5 +108,12 @@ export function composeChangeConsumers(deps: {
  * timeline is read when asked).
  */
 export function consumerList(c: ChangeConsumers): ChangeConsumer[] {
-  return [c.purge, c.notify, c.actions, c.incidents, ...(c.statusStream ? [c.statusStream] : [])];
+  return [
+    c.purge,
+    c.notify,
+    c.actions,
+    c.incidents,
+    c.stateRules,
+    ...(c.statusStream ? [c.statusStream] : []),
+  ];
 }

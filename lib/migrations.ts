@@ -1,5 +1,6 @@
 import type { TenantStore } from './auth/tenant-store.ts';
 import { backfillSearchKeys } from './catalog/search-backfill.ts';
+import { migrateEntityAggregates } from './checks/aggregate-migration.ts';
 import { migrateChecksToCells } from './checks/cell-migration.ts';
 import { migrateCheckItems } from './checks/check-migration.ts';
 import { moveLegacyIncidents } from './incidents/incident-items.ts';
@@ -15,6 +16,7 @@ export interface MigrationSummary {
   checks_moved_to_cells: number;
   entity_pointers_named: number;
   incidents_moved_to_shards: number;
+  entity_aggregates_moved: number;
 }
 
 /**
@@ -45,11 +47,14 @@ export async function runMigrations(deps: {
   for (const tenant of await deps.tenants.listTenants()) {
     incidentsMoved += await moveLegacyIncidents(deps.table, tenant.id);
   }
+  // Entities aggregated before the worst check wins (issue 35) are aggregated again, counters moved.
+  const entityAggregatesMoved = await migrateEntityAggregates(common);
   return {
     checks_migrated: checksMigrated,
     tenants_seeded: tenantsSeeded,
     checks_moved_to_cells: checksMovedToCells,
     entity_pointers_named: entityPointersNamed,
     incidents_moved_to_shards: incidentsMoved,
+    entity_aggregates_moved: entityAggregatesMoved,
   };
 }

@@ -1,6 +1,8 @@
 import { tenantCatalogOp } from '../auth/tenant-items.ts';
+import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';
+import { newId } from '../platform/ids.ts';
 import { unchanged } from '../store/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
@@ -12,6 +14,7 @@ import {
 } from './blueprint-items.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
 import { publicBlueprint } from './records.ts';
+import { stateRuleJobOp } from './state-rule-job-items.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 export interface BlueprintChangeDeps {
@@ -25,6 +28,8 @@ export interface BlueprintChange {
   name?: string | undefined;
   description?: string | undefined;
   is_default?: boolean | undefined;
+  /** A new state rule for its entities without their own (applied to them in bounded rounds). */
+  state_rule?: StateRule | undefined;
 }
 
 const holdsEntities = (slug: string, count: number) =>
@@ -50,11 +55,14 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
       blueprints.require(tenantId, slug),
     ]);
     const isDefault = change.is_default ?? bp.is_default;
+    const rule = change.state_rule ?? bp.state_rule ?? DEFAULT_STATE_RULE;
+    const ruleChanged = rule !== (bp.state_rule ?? DEFAULT_STATE_RULE);
     const next: BlueprintRecord = {
       ...bp,
       name: change.name ?? bp.name,
       description: change.description ?? bp.description,
       is_default: isDefault,
+      state_rule: rule,
       updated_at: isoTime(clock.now()),
     };
     const ops: WriteOp[] = [
@@ -66,6 +74,7 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
           description: next.description,
           is_default: isDefault,
           updated_at: next.updated_at,
+          ...(ruleChanged ? { state_rule: rule } : {}),
         },
         // is_default as read: the tenant's default_blueprint below is written from it.
         {
@@ -77,6 +86,11 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
         },
       ),
     ];
+    if (ruleChanged) {
+      // Its entities that inherit the rule are re-aggregated through the change feed (lib/checks/state-rule-consumer.ts).
+      const job = { tenant_id: tenantId, blueprint_slug: slug, rule, job_id: newId('bp', clock.now()) };
+      ops.push(stateRuleJobOp(job));
+    }
     if (isDefault !== bp.is_default) {
       ops.push(
         tenantCatalogOp(tenantId, {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { fieldDefinitionSchema } from '../domain/blueprint-fields.ts';
+import { STATE_RULES } from '../domain/entity-state.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
@@ -19,6 +20,8 @@ export const blueprintSchema = z.object({
   description: z.string(),
   fields: z.array(fieldDefinitionSchema),
   is_default: z.boolean(),
+  /** The state rule of its entities that have none of their own; absent (written before it): `worst`. */
+  state_rule: z.enum(STATE_RULES).optional(),
   created_at: z.string(),
   updated_at: z.string(),
   /** Internal: entities of this blueprint (the entity_limit_per_bp counter). */
@@ -84,10 +87,12 @@ export function blueprintFieldsOp(
 export function blueprintChangedOp(
   tenantId: string,
   slug: string,
-  change: Pick<BlueprintRecord, 'name' | 'description' | 'is_default' | 'updated_at'>,
+  change: Pick<BlueprintRecord, 'name' | 'description' | 'is_default' | 'updated_at' | 'state_rule'>,
   condition: Condition,
 ): WriteOp {
-  return blueprints.update(at(tenantId, slug), { set: change, condition });
+  // A new state rule bumps `version`: an entity created meanwhile (held on it) reads the rule again.
+  const bump = change.state_rule !== undefined ? { add: { version: 1 } } : {};
+  return blueprints.update(at(tenantId, slug), { set: change, condition, ...bump });
 }
 
 /** The write that takes the default flag off a blueprint whose tenant default moves elsewhere. */

@@ -5,6 +5,7 @@ import {
   type FieldDefinition,
   MAX_FIELDS_PER_BLUEPRINT,
 } from '../domain/blueprint-fields.ts';
+import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
@@ -36,6 +37,7 @@ export interface NewBlueprint {
   description: string;
   fields: FieldDefinition[];
   is_default: boolean;
+  state_rule?: StateRule | undefined;
 }
 
 function rejectIssues(what: string, issues: { path: string; message: string }[]): void {
@@ -66,6 +68,7 @@ export function createBlueprintService(deps: BlueprintServiceDeps) {
       description: input.description,
       fields: input.fields.map(plainField),
       is_default: input.is_default,
+      state_rule: input.state_rule ?? DEFAULT_STATE_RULE,
       created_at: at,
       updated_at: at,
       entity_count: 0,

@@ -17,13 +17,10 @@ import { tenantPk } from '../store/partitions.ts';
 import type { Condition, Item, QueryPage, Table, WriteOp } from '../store/table.ts';
 
 /**
- * The owner of an entity's items (docs/data-model.md, Catalog; their attributes: domain/entity-record.ts):
- * the `entity` item, keyed by its blueprint and slug, and its id pointer (`entity_pointer`,
- * ENTID#<ent_id>), written and deleted together. The pointer carries the name too and is in
- * search_entities' indexes: state changes never write it, so they write no index replica. The entity
- * item also carries the checks engine's attributes (`state`, `check_states`, `check_count`,
- * `last_transition_id`), written with `entityChecksOp` in the checks' transactions. The status
- * board's index items that go with every state change are entity-state-index-items.ts's.
+ * The owner of an entity's items (docs/data-model.md, Catalog; attributes: domain/entity-record.ts):
+ * the `entity` item (by blueprint and slug) and its id pointer (`entity_pointer`, ENTID#<ent_id>,
+ * with the name: search_entities' indexes; state changes never write it). The entity item carries
+ * the checks engine's attributes too, written with `entityChecksOp` in the checks' transactions.
  */
 
 export type { EntityPointer, EntityRecord, EntityState } from '../domain/entity-record.ts';
@@ -76,9 +73,7 @@ export function readEntityItem(
 }
 
 /** The state part of an entity item. */
-export function parseEntityState(item: Item): EntityState {
-  return entityStateSchema.parse(item);
-}
+export const parseEntityState = (item: Item): EntityState => entityStateSchema.parse(item);
 
 /** Reads the state part of an entity item (consistent). */
 export async function readEntityState(
@@ -127,7 +122,7 @@ export async function readEntityById(
   return entity?.id === entityId ? entity : undefined;
 }
 
-/** The sort-key prefix of the tenant's entity items, or of one blueprint's. */
+// The sort-key prefix of the tenant's entity items, or of one blueprint's.
 const entityPrefix = (blueprintSlug?: string) => (blueprintSlug ? `ENT#${blueprintSlug}#` : 'ENT#');
 
 /** Every entity item of the tenant's or of one blueprint's (consistent), by slug; at most `max`. */
@@ -168,10 +163,7 @@ export function entityListSource(tenantId: string, blueprintSlug?: string): Page
   return { pk: tenantPk(tenantId), prefix: entityPrefix(blueprintSlug) };
 }
 
-/**
- * One read of `entityListSource` (consistent: entity items) or `entitySearchSource` (an index,
- * eventually consistent: id pointers) after the store cursor `cursor`, ascending.
- */
+/** One read of `entityListSource` (consistent) or `entitySearchSource` (an index) after `cursor`, ascending. */
 export function readEntityListChunk(table: Table, source: PageSource, page: PageRequest): Promise<QueryPage> {
   return table.query({
     ...(source.index ? { index: source.index } : { consistent: true }),
@@ -191,7 +183,10 @@ export function readEntityItems(table: Table, tenantId: string, refs: readonly R
 }
 
 /** The puts of a new entity and its id pointer; an entity of that slug already there fails op 0. */
-export function entityCreatedOps(tenantId: string, entity: EntityRecord): WriteOp[] {
+export function entityCreatedOps(
+  tenantId: string,
+  entity: EntityRecord & Pick<EntityState, 'applied_state_rule'>,
+) {
   return [
     entities.putAt(at(tenantId, entity), entity, { kind: 'itemNotExists' }),
     pointers.putAt(
@@ -214,7 +209,7 @@ const namedPointerChange = (tenantId: string, entity: EntityPointer, name: strin
 export function entityPatchedOps(
   tenantId: string,
   entity: EntityRecord,
-  change: Pick<EntityRecord, 'name' | 'fields' | 'updated_at'>,
+  change: Pick<EntityRecord, 'name' | 'fields' | 'updated_at' | 'state_rule'>,
 ): WriteOp[] {
   const held = entities.update(at(tenantId, entity), {
     set: change,
@@ -254,6 +249,9 @@ export interface EntityChecksChange {
   /** check_count change: check create (+1) and delete (-1). */
   countDelta?: number | undefined;
   condition?: Condition | undefined;
+  /** A new applied state rule, and the entity's own attributes a rule change writes with it (a PUT). */
+  rule?: NonNullable<EntityState['applied_state_rule']> | undefined;
+  patch?: Partial<Pick<EntityRecord, 'name' | 'fields' | 'updated_at' | 'state_rule'>> | undefined;
 }
 
 /** The entity update of a check write: its state and check states, held on the version read. */
@@ -261,9 +259,11 @@ export function entityChecksOp(tenantId: string, entity: EntityState, change: En
   const held = versionHeld(entity.version);
   return entities.update(at(tenantId, entity), {
     set: {
+      ...change.patch,
       state: change.state,
       check_states: change.checkStates,
       ...(change.lastTransitionId !== undefined ? { last_transition_id: change.lastTransitionId } : {}),
+      ...(change.rule !== undefined ? { applied_state_rule: change.rule } : {}),
     },
     add: { version: 1, ...(change.countDelta ? { check_count: change.countDelta } : {}) },
     condition: { kind: 'and', conditions: [held, change.condition ?? { kind: 'itemExists' }] },
@@ -281,9 +281,8 @@ export function entitySearchSource(tenantId: string, by: 'name' | 'slug', prefix
 export const parseEntityPointer = (item: Item): EntityPointer => pointers.parse(item);
 
 /**
- * The backfill of a pointer written before the search indexes (no `name`): its name and index
- * entries, held on what was read: the pointer still without a name (a rename or a delete since
- * wins) and the entity still of this id and name.
+ * The backfill of a pointer written before the search indexes (no `name`): its name and index entries,
+ * held on what was read (a pointer still unnamed: a rename or a delete since wins; the entity as read).
  */
 export function pointerNamedOps(tenantId: string, pointer: EntityPointer, name: string): WriteOp[] {
   const unnamed: Condition = {

@@ -1,4 +1,6 @@
+import { getTenant } from '../auth/tenant-items.ts';
 import { applyFieldPatch, type FieldValues, withDefaults } from '../domain/entity-fields.ts';
+import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
@@ -6,10 +8,20 @@ import { countOf } from '../platform/plural.ts';
 import { entityPurgeJobOp } from '../purge/purge-job-items.ts';
 import { belowLimit, unchanged } from '../store/conditions.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
-import { ConditionFailedError, ItemTooLargeError, type Table } from '../store/table.ts';
+import { ConditionFailedError, ItemTooLargeError, type Table, type WriteOp } from '../store/table.ts';
 import { type BlueprintRecord, blueprintUnchangedOp, entityCountOp } from './blueprint-items.ts';
 import type { BlueprintStore } from './blueprint-store.ts';
-import { type EntityRecord, entityCreatedOps, entityDeletedOps, entityPatchedOps } from './entity-items.ts';
+import {
+  type EntityChecksChange,
+  type EntityRecord,
+  type EntityState,
+  entityCreatedOps,
+  entityDeletedOps,
+  entityPatchedOps,
+  entitySchema,
+  parseEntityState,
+  readEntityItem,
+} from './entity-items.ts';
 import { entityAddedOps, entityRemovedOps } from './entity-state-index-items.ts';
 import type { EntityStore } from './entity-store.ts';
 import { publicEntity } from './records.ts';
@@ -30,19 +42,39 @@ export interface EntityServiceDeps {
   clock: Clock;
   /** Entity responses carry `in_maintenance` from it; without it (tests of the catalog alone) false. */
   maintenance?: MaintenanceOf | undefined;
+  /** The checks engine's re-aggregation of a rule change (lib/checks/entity-restate.ts), passed in by the composition. */
+  ruleChangeOps?: RuleChangeOps | undefined;
 }
+
+/** The entity update (and transition) that applies a state rule to an entity as read, with its patch. */
+export type RuleChangeOps = (input: {
+  tenantId: string;
+  entity: EntityState;
+  rule: StateRule;
+  nowMs: number;
+  retentionDays: number;
+  patch: EntityChecksChange['patch'];
+}) => { ops: WriteOp[] };
 
 export interface NewEntity {
   slug: string;
   name: string;
   fields: Record<string, unknown>;
+  /** Its own state rule; null or absent: its blueprint's. */
+  state_rule?: StateRule | null | undefined;
 }
 
 /** An entity PUT body: a JSON merge patch of name and fields. */
 export interface EntityPatch {
   name?: string | undefined;
   fields?: Record<string, unknown> | undefined;
+  /** A new own state rule (null: its blueprint's), which re-aggregates its state. */
+  state_rule?: StateRule | null | undefined;
 }
+
+/** The rule an entity's state is aggregated by: its own, else its blueprint's. */
+const ruleOf = (bp: BlueprintRecord, own: StateRule | null | undefined): StateRule =>
+  own ?? bp.state_rule ?? DEFAULT_STATE_RULE;
 
 function resolveFields(
   bp: BlueprintRecord,
@@ -67,7 +99,7 @@ function tooLarge(err: unknown): unknown {
 
 /** The entity as returned: fields in blueprint order, defaults filled for fields added after it was written. */
 function view(bp: BlueprintRecord, entity: EntityRecord, inMaintenance = false) {
-  return publicEntity(entity, withDefaults(bp.fields, entity.fields), inMaintenance);
+  return publicEntity(entity, withDefaults(bp.fields, entity.fields), inMaintenance, bp.state_rule);
 }
 
 /** Entities: create (plan limit in the same transaction), read, merge-patch update, delete with an async purge. */
@@ -111,14 +143,16 @@ export function createEntityService(deps: EntityServiceDeps) {
       name: input.name,
       fields,
       state: 'unknown',
+      state_rule: input.state_rule ?? null,
       created_at: at,
       updated_at: at,
       version: 1,
     };
     try {
       await table.transact([
-        // The entity put is op 0: its condition failing means the slug is taken.
-        ...entityCreatedOps(tenantId, entity),
+        // The entity put is op 0: its condition failing means the slug is taken. Its applied state
+        // rule is its blueprint's as read (held on the blueprint's version, which a rule change bumps).
+        ...entityCreatedOps(tenantId, { ...entity, applied_state_rule: ruleOf(bp, entity.state_rule) }),
         // The limit counter and the field-definition version are checked on the blueprint in the same
         // transaction; the id: a blueprint deleted and created again under this slug is another blueprint.
         entityCountOp(tenantId, bp.slug, 1, {
@@ -148,6 +182,37 @@ export function createEntityService(deps: EntityServiceDeps) {
     return one(tenantId, bp, entity);
   };
 
+  /**
+   * The writes of a patch. One that changes the own state rule re-aggregates the entity's state in
+   * the same entity update (lib/checks/entity-restate.ts: a transition when it moves).
+   */
+  const patchOps = async (
+    tenantId: string,
+    bp: BlueprintRecord,
+    entity: EntityRecord,
+    next: EntityRecord,
+  ) => {
+    const change = { name: next.name, fields: next.fields, updated_at: next.updated_at };
+    const own = next.state_rule ?? null;
+    if (own === (entity.state_rule ?? null)) return entityPatchedOps(tenantId, entity, change);
+    const [item, tenant] = await Promise.all([
+      readEntityItem(table, tenantId, bp.slug, entity.slug),
+      getTenant(table, tenantId),
+    ]);
+    if (!item || !tenant || entitySchema.parse(item).version !== entity.version) return RETRY;
+    if (!deps.ruleChangeOps) throw new Error('state rule changes need the checks engine (ruleChangeOps)');
+    const { ops } = deps.ruleChangeOps({
+      tenantId,
+      entity: parseEntityState(item),
+      rule: ruleOf(bp, own),
+      nowMs: clock.now(),
+      retentionDays: tenant.retention_days,
+      patch: { ...change, state_rule: own },
+    });
+    // The pointer's rename (the patch's other op), when the name changed: ops after the entity update.
+    return [...ops, ...entityPatchedOps(tenantId, entity, change).slice(1)];
+  };
+
   const updateOnce = async (tenantId: string, blueprintSlug: string, slug: string, patch: EntityPatch) => {
     const { bp, entity } = await load(tenantId, blueprintSlug, slug);
     const fields = resolveFields(bp, entity.fields, patch.fields ?? {});
@@ -155,24 +220,26 @@ export function createEntityService(deps: EntityServiceDeps) {
       ...entity,
       name: patch.name ?? entity.name,
       fields,
+      state_rule: patch.state_rule === undefined ? (entity.state_rule ?? null) : patch.state_rule,
       updated_at: isoTime(clock.now()),
       version: entity.version + 1,
     };
+    const ops = await patchOps(tenantId, bp, entity, next);
+    if (ops === RETRY) return RETRY;
     try {
       await table.transact([
         // A new name also moves the id pointer (search_entities' indexes), in this transaction.
-        ...entityPatchedOps(tenantId, entity, {
-          name: next.name,
-          fields: next.fields,
-          updated_at: next.updated_at,
-        }),
+        ...ops,
         blueprintUnchangedOp(tenantId, bp.slug, bp.version),
       ]);
     } catch (err) {
       if (err instanceof ConditionFailedError) return RETRY;
       throw tooLarge(err);
     }
-    return one(tenantId, bp, next);
+    // A rule change may have moved the state: answer the entity as stored.
+    const stored =
+      next.state_rule === entity.state_rule ? undefined : await entities.get(tenantId, bp.slug, slug);
+    return one(tenantId, bp, stored ?? next);
   };
 
   const removeOnce = async (tenantId: string, blueprintSlug: string, slug: string) => {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { type FieldDefinition, sortFields } from '../domain/blueprint-fields.ts';
+import { DEFAULT_STATE_RULE } from '../domain/entity-state.ts';
 import type { BlueprintRecord } from './blueprint-items.ts';
 import type { EntityRecord } from './entity-items.ts';
 import type { RelationRecord } from './relation-items.ts';
@@ -39,6 +40,7 @@ export function publicBlueprint(bp: BlueprintRecord) {
     description: bp.description,
     fields: sortFields(bp.fields).map(plainField),
     is_default: bp.is_default,
+    state_rule: bp.state_rule ?? DEFAULT_STATE_RULE,
     created_at: bp.created_at,
     updated_at: bp.updated_at,
   };
@@ -48,7 +50,12 @@ export function publicBlueprint(bp: BlueprintRecord) {
  * An entity as returned (the caller passes fields with read-time defaults filled, and whether a
  * maintenance window covers it now).
  */
-export function publicEntity(entity: EntityRecord, fields: EntityRecord['fields'], inMaintenance: boolean) {
+export function publicEntity(
+  entity: EntityRecord,
+  fields: EntityRecord['fields'],
+  inMaintenance: boolean,
+  blueprintRule: BlueprintRecord['state_rule'],
+) {
   return {
     id: entity.id,
     blueprint_slug: entity.blueprint_slug,
@@ -56,6 +63,8 @@ export function publicEntity(entity: EntityRecord, fields: EntityRecord['fields'
     name: entity.name,
     fields,
     state: entity.state,
+    state_rule: entity.state_rule ?? null,
+    effective_state_rule: entity.state_rule ?? blueprintRule ?? DEFAULT_STATE_RULE,
     in_maintenance: inMaintenance,
     created_at: entity.created_at,
     updated_at: entity.updated_at,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../domain/blueprint-fields.ts';
+import { STATE_RULES } from '../domain/entity-state.ts';
 import { slugSchema } from '../domain/slug.ts';
 import { RELATION_TYPES } from './relation-items.ts';
 
@@ -8,6 +9,12 @@ import { RELATION_TYPES } from './relation-items.ts';
 const slug = slugSchema();
 const name = z.string().regex(/\S/, 'must not be blank').trim().min(1).max(200);
 const fieldValues = z.record(z.string(), z.unknown());
+/** How an entity's checks make its state (issue 35): `worst` (default) or `all_down` (redundant replicas). */
+export const stateRuleSchema = z
+  .enum(STATE_RULES)
+  .meta({ description: 'worst: down when any check is down; all_down: down only when every check is down' });
+/** An entity's own rule: null (or absent on create) inherits its blueprint's. */
+const entityStateRule = stateRuleSchema.nullable().meta({ description: "null: the blueprint's state_rule" });
 
 export const createBlueprintBody = z.strictObject({
   slug,
@@ -15,15 +22,25 @@ export const createBlueprintBody = z.strictObject({
   description: z.string().max(2000).default(''),
   fields: z.array(newFieldDefinitionSchema).max(MAX_FIELDS_PER_BLUEPRINT).default([]),
   is_default: z.boolean().default(false),
+  state_rule: stateRuleSchema.default('worst'),
 });
 
 /** POST /v1/blueprints/{slug}/fields: one field definition. */
 export const addFieldBody = newFieldDefinitionSchema;
 
-export const createEntityBody = z.strictObject({ slug, name, fields: fieldValues.default({}) });
+export const createEntityBody = z.strictObject({
+  slug,
+  name,
+  fields: fieldValues.default({}),
+  state_rule: entityStateRule.default(null),
+});
 
 /** PUT is a JSON merge patch; the slug never changes, and name and fields cannot be removed as a whole. */
-export const updateEntityBody = z.strictObject({ name: name.optional(), fields: fieldValues.optional() });
+export const updateEntityBody = z.strictObject({
+  name: name.optional(),
+  fields: fieldValues.optional(),
+  state_rule: entityStateRule.optional(),
+});
 
 export const createRelationBody = z.strictObject({
   from_entity_id: z.string().min(1),

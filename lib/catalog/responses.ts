@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { fieldDefinitionSchema } from '../domain/blueprint-fields.ts';
+import { STATE_RULES } from '../domain/entity-state.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { blueprintSchema } from './blueprint-items.ts';
 import { entitySchema } from './entity-items.ts';
@@ -15,6 +16,9 @@ export const publicBlueprintSchema = z
     ...blueprintSchema.omit({ entity_count: true, version: true }).shape,
     id: idSchema('bp'),
     fields: z.array(fieldDefinitionSchema).meta({ description: 'In display order: sort_order, then name' }),
+    state_rule: z
+      .enum(STATE_RULES)
+      .meta({ description: 'The state rule of its entities that have none of their own' }),
     ...times,
   })
   .meta({ id: 'Blueprint' });
@@ -24,6 +28,11 @@ export const publicEntitySchema = z
   .strictObject({
     ...entitySchema.omit({ version: true }).shape,
     id: idSchema('ent'),
+    state_rule: z
+      .enum(STATE_RULES)
+      .nullable()
+      .meta({ description: "The entity's own state rule; null: its blueprint's" }),
+    effective_state_rule: z.enum(STATE_RULES).meta({ description: 'The rule its state is aggregated by' }),
     in_maintenance: z.boolean().meta({ description: 'A maintenance window covers the entity now' }),
     ...times,
   })

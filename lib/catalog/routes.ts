@@ -12,6 +12,7 @@ import {
   createEntityBody,
   createRelationBody,
   listRelationsQuery,
+  stateRuleSchema,
   updateEntityBody,
 } from './request-schemas.ts';
 import { publicBlueprintSchema, publicEntitySchema, publicRelationSchema } from './responses.ts';
@@ -38,6 +39,7 @@ const updateBlueprintBody = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: "true makes this the tenant's default blueprint; false clears the default" }),
+  state_rule: stateRuleSchema.optional(),
 });
 
 /** The /v1/blueprints, /v1/blueprints/{blueprint_slug}/entities and /v1/relations routes. */

@@ -1,7 +1,7 @@
-import { type EntityState, entityChecksOp } from '../catalog/entity-items.ts';
+import { type EntityChecksChange, type EntityState, entityChecksOp } from '../catalog/entity-items.ts';
 import { stateMoveOps } from '../catalog/entity-state-index-items.ts';
 import type { CheckState, State } from '../domain/check-state.ts';
-import { aggregateEntityState } from '../domain/entity-state.ts';
+import { aggregateEntityState, DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
 import { isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import type { Condition, WriteOp } from '../store/table.ts';
@@ -28,7 +28,15 @@ export interface EntityChange {
   countDelta?: number;
   /** Extra condition on the entity op (e.g. a plan limit). */
   condition?: Condition;
+  /** A new state rule to apply (a rule change); without it, the entity's applied rule. */
+  rule?: StateRule;
+  /** The entity's own attributes written with a rule change (an entity PUT). */
+  patch?: EntityChecksChange['patch'];
 }
+
+/** The rule an entity's state is aggregated by (items written before issue 35 have none: the default). */
+export const appliedRule = (entity: EntityState): StateRule =>
+  entity.applied_state_rule ?? DEFAULT_STATE_RULE;
 
 /** The entity update (version-checked) and, when the aggregate moved, the entity transition record. */
 export function entityStateOps(change: EntityChange): {
@@ -38,6 +46,7 @@ export function entityStateOps(change: EntityChange): {
   const { entity } = change;
   const next: State = aggregateEntityState(
     Object.values(change.checkStates).map((state) => ({ enabled: true, state })),
+    change.rule ?? appliedRule(entity),
   );
   const entityOp = (lastTransitionId?: string) =>
     entityChecksOp(change.tenantId, entity, {
@@ -46,6 +55,8 @@ export function entityStateOps(change: EntityChange): {
       lastTransitionId,
       countDelta: change.countDelta,
       condition: change.condition,
+      rule: change.rule,
+      patch: change.patch,
     });
   if (next === entity.state) return { ops: [entityOp()], transition: undefined };
   const transition: TransitionRecord = {

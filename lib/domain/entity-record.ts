@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { STATE_RULES } from './entity-state.ts';
 import { fieldValueSchema } from './field-values.ts';
 
 /**
@@ -17,6 +18,8 @@ export const entitySchema = z.object({
   name: z.string(),
   fields: z.record(z.string(), fieldValueSchema),
   state: z.enum(['up', 'degraded', 'down', 'unknown']),
+  /** The entity's own state rule; absent or null: its blueprint's (issue 35). */
+  state_rule: z.enum(STATE_RULES).nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   version: z.number().int(),
@@ -31,11 +34,21 @@ export const entityChecksPart = {
   check_states: z.record(z.string(), checkStateValue).optional(),
   /** The entity transition that set `state` (absent before the first one): the notifier tells a still-current alert by it. */
   last_transition_id: z.string().optional(),
+  /** The rule `state` is aggregated by: its own `state_rule`, else its blueprint's; absent: `worst`. */
+  applied_state_rule: z.enum(STATE_RULES).optional(),
 };
 
 /** The state part of an entity item: what the checks engine, the notifier and the status board read. */
 export const entityStateSchema = entitySchema
-  .pick({ id: true, name: true, blueprint_slug: true, slug: true, state: true, version: true })
+  .pick({
+    id: true,
+    name: true,
+    blueprint_slug: true,
+    slug: true,
+    state: true,
+    state_rule: true,
+    version: true,
+  })
   .extend(entityChecksPart);
 export type EntityState = z.infer<typeof entityStateSchema>;
 

@@ -12,14 +12,27 @@ export interface EntityTransition {
 }
 
 /**
- * Aggregates an entity's state from its checks (DECISIONS.md "Checks and state").
- *
- * Disabled checks are ignored, and so are enabled checks still unknown: unknown when no enabled
- * check has a known state (including no checks at all); up when every known one is up; down when
- * every known one is down; degraded when any is degraded or known ones disagree. (Choice) An unknown check does not
- * turn a down entity into degraded, so adding a check to a failing entity publishes no false change.
+ * How an entity's checks make its state (DECISIONS.md "Alert model (wave 4)"): `worst` (the
+ * default) lets the worst check win; `all_down` is the earlier rule, for redundant replicas.
  */
-export function aggregateEntityState(checks: readonly CheckStateInput[]): State {
+export const STATE_RULES = ['worst', 'all_down'] as const;
+export type StateRule = (typeof STATE_RULES)[number];
+export const DEFAULT_STATE_RULE: StateRule = 'worst';
+
+/**
+ * Aggregates an entity's state from its checks. Disabled checks are ignored, and so are enabled
+ * checks still unknown: unknown when no enabled check has a known state (including no checks).
+ *
+ * `worst`: down when any known check is down, else degraded when any is degraded, else up.
+ * `all_down` (DECISIONS.md "Checks and state"): degraded when any is degraded or known ones
+ * disagree; down only when every known one is down.
+ * (Choice) An unknown check does not move the entity, so adding a check to a failing entity
+ * publishes no false change.
+ */
+export function aggregateEntityState(
+  checks: readonly CheckStateInput[],
+  rule: StateRule = DEFAULT_STATE_RULE,
+): State {
   let up = 0;
   let down = 0;
   let degraded = false;
@@ -29,6 +42,11 @@ export function aggregateEntityState(checks: readonly CheckStateInput[]): State 
     else if (check.state === 'up') up += 1;
     else if (check.state === 'down') down += 1;
   }
+  if (rule === 'worst') {
+    if (down > 0) return 'down';
+    if (degraded) return 'degraded';
+    return up > 0 ? 'up' : 'unknown';
+  }
   if (degraded) return 'degraded';
   if (up === 0 && down === 0) return 'unknown';
   if (down === 0) return 'up';
@@ -37,7 +55,11 @@ export function aggregateEntityState(checks: readonly CheckStateInput[]): State 
 }
 
 /** Compares the entity's previous aggregate with the aggregate of its checks after a result. */
-export function transitionsFor(previous: State, checksAfter: readonly CheckStateInput[]): EntityTransition {
-  const to = aggregateEntityState(checksAfter);
+export function transitionsFor(
+  previous: State,
+  checksAfter: readonly CheckStateInput[],
+  rule: StateRule = DEFAULT_STATE_RULE,
+): EntityTransition {
+  const to = aggregateEntityState(checksAfter, rule);
   return { changed: to !== previous, from: previous, to };
 }

@@ -3,6 +3,7 @@ import { parseTransition, TRANSITION_ENTITY, type TransitionRecord } from '../ch
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
+import { applyCheckTransition } from './also-failing.ts';
 import {
   type IncidentRecord,
   incidentIdOf,
@@ -38,12 +39,11 @@ export interface IncidentFeedDeps {
   maintenanceForBatch?: (() => InMaintenance) | undefined;
 }
 
-/** The entity transition a change inserted, or undefined for any other change. */
-function insertedEntityTransition(change: Change): TransitionRecord | undefined {
+/** The transition (entity or check) a change inserted, or undefined for any other change. */
+function insertedTransition(change: Change): TransitionRecord | undefined {
   const item = change.newImage;
   if (change.eventName !== 'INSERT' || item?.entity !== TRANSITION_ENTITY) return undefined;
-  const transition = parseTransition(item);
-  return transition.kind === 'entity' ? transition : undefined;
+  return parseTransition(item);
 }
 
 /** True for a transition that opens an incident (DECISIONS.md: leaves up for down or degraded). */
@@ -98,8 +98,10 @@ export function createIncidentConsumer(deps: IncidentFeedDeps): ChangeConsumer {
   return async (changes) => {
     const batch = { table: deps.table, logger: deps.logger, inMaintenance: deps.maintenanceForBatch?.() };
     for (const change of changes) {
-      const transition = insertedEntityTransition(change);
-      if (transition) await applyTransition(batch, transition);
+      const transition = insertedTransition(change);
+      if (transition?.kind === 'entity') await applyTransition(batch, transition);
+      // A check failing inside an entity already down joins its open incident ("also failing").
+      else if (transition) await applyCheckTransition(deps.table, transition);
     }
   };
 }

@@ -8,6 +8,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { transactIf } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
+import { readAlsoFailing } from './also-failing-items.ts';
 import { applyTransition, type InMaintenance } from './incident-consumer.ts';
 import {
   acknowledgeIncident,
@@ -90,9 +91,12 @@ export function createIncidentService(deps: IncidentServiceDeps) {
     /** One incident with its timeline. */
     async get(caller: Caller, id: string): Promise<IncidentDetail> {
       const record = await require(caller.tenantId, id);
-      const notes = record.note_count > 0 ? await readNotes(table, caller.tenantId, id) : [];
+      const [notes, also] = await Promise.all([
+        record.note_count > 0 ? readNotes(table, caller.tenantId, id) : [],
+        readAlsoFailing(table, caller.tenantId, id),
+      ]);
       const nowMs = clock.now();
-      const built = await buildTimeline({ table, sources: deps.sources, nowMs }, record, notes);
+      const built = await buildTimeline({ table, sources: deps.sources, nowMs }, record, notes, also);
       return {
         ...publicIncident(record, nowMs),
         timeline: built.timeline,

@@ -3,6 +3,7 @@ import { parseTransition, type TransitionRecord, tenantTransitionItems } from '.
 import type { Table } from '../store/table.ts';
 import type { IncidentRecord } from './incident-items.ts';
 import type { NoteRecord } from './incident-note-items.ts';
+import type { AlsoFailingRecord } from './also-failing-items.ts';
 
 /**
  * An incident's timeline, built when it is read from the items that already record each step:
@@ -52,6 +53,16 @@ export const timelineEntrySchema = z.discriminatedUnion('type', [
     status_code: z.number().int().nullable(),
   }),
   z.strictObject({ type: z.literal('acknowledgement'), at: z.string(), by: z.string() }),
+  z
+    .strictObject({
+      type: z.literal('also_failing'),
+      at: z.string(),
+      check_id: z.string(),
+      text: z.string().meta({ description: '"also failing: <check name>"' }),
+    })
+    .meta({
+      description: 'A check that started failing while the entity was already down (it paged nobody)',
+    }),
   z.strictObject({ type: z.literal('note'), at: z.string(), by: z.string(), text: z.string() }),
   z.strictObject({
     type: z.literal('resolution'),
@@ -130,6 +141,7 @@ export async function buildTimeline(
   deps: { table: Table; sources: TimelineSources; nowMs: number },
   incident: IncidentRecord,
   notes: readonly NoteRecord[],
+  alsoFailing: readonly AlsoFailingRecord[] = [],
 ): Promise<{ timeline: TimelineEntry[]; truncated: boolean }> {
   const read = await incidentTransitions(deps.table, incident);
   const fromMs = Date.parse(incident.opened_at);
@@ -155,6 +167,14 @@ export async function buildTimeline(
       ? [{ type: 'acknowledgement' as const, at: incident.acknowledged_at, by: incident.acknowledged_by }]
       : []),
     ...notes.map((n): TimelineEntry => ({ type: 'note', at: n.created_at, by: n.created_by, text: n.text })),
+    ...alsoFailing.map(
+      (a): TimelineEntry => ({
+        type: 'also_failing',
+        at: a.at,
+        check_id: a.check_id,
+        text: `also failing: ${a.check_name}`,
+      }),
+    ),
     ...(incident.resolved_at
       ? [
           {

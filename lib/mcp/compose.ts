@@ -8,6 +8,7 @@ import { createEntityService } from '../catalog/entity-service.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
 import { createRelationStore } from '../catalog/relation-items.ts';
 import type { CheckService } from '../checks/check-service.ts';
+import { ruleChangeOps } from '../checks/entity-restate.ts';
 import { createCheckReadService } from '../checks/read-service.ts';
 import type { IncidentService } from '../incidents/incident-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
@@ -51,6 +52,7 @@ export function composeMcp(deps: McpDeps) {
     blueprints: deps.blueprints,
     entities: deps.entities,
     maintenance: (tenantId: string) => maintenanceLookup(table, clock, tenantId),
+    ruleChangeOps,
   };
   const builtins = createBuiltins({
     clock,

@@ -1,10 +1,12 @@
-import { entityTransitionEvent } from '../checks/transition-items.ts';
+import { entityTransitionEvent, parseTransition } from '../checks/transition-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
+import type { Table } from '../store/table.ts';
 import { eventJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
+import { passedThroughDegraded } from './slot-coalesce.ts';
 
 /**
  * The first step of the notification flow: every new entity transition in the change feed becomes
@@ -20,12 +22,28 @@ export function stateChangeEventOf(change: Change): StateChangeEvent | undefined
 }
 
 /** A change-feed consumer that enqueues an `event` job per new entity transition; enqueue failures throw. */
-export function createNotifyConsumer(deps: { queue: JobQueue<NotifyJob>; logger: Logger }): ChangeConsumer {
+export function createNotifyConsumer(deps: {
+  queue: JobQueue<NotifyJob>;
+  logger: Logger;
+  /** Reads the entity to leave out a degraded step overtaken by down in its slot (slot-coalesce.ts). */
+  table?: Table | undefined;
+}): ChangeConsumer {
   return async (changes) => {
     const jobs: JobInput<NotifyJob>[] = [];
     for (const change of changes) {
       const event = stateChangeEventOf(change);
-      if (event) jobs.push({ id: eventJobId(event.transition_id), body: { kind: 'event', event } });
+      if (!event) continue;
+      if (
+        deps.table &&
+        change.newImage &&
+        (await passedThroughDegraded(deps.table, parseTransition(change.newImage)))
+      ) {
+        deps.logger.info('degraded step overtaken by down in its slot: not alerted', {
+          transition: event.transition_id,
+        });
+        continue;
+      }
+      jobs.push({ id: eventJobId(event.transition_id), body: { kind: 'event', event } });
     }
     if (jobs.length === 0) return;
     const { failed } = await deps.queue.enqueue(jobs);

@@ -25,6 +25,8 @@ export interface Alert {
   checkLabel: string;
   /** The error of the check's latest failed result, if any. */
   lastError: string | null;
+  /** Checks that started failing after the entity went down (its open incident's "also failing"). */
+  alsoFailing?: string[];
 }
 
 /** One folded event of a digest: the SPEC event fields plus what it would have been sent as alone. */

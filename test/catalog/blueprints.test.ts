@@ -40,7 +40,17 @@ describe.each(runtimes)('blueprints ($runtime runtime)', ({ start }) => {
     ]);
     expect(res.body.fields[0]).toEqual(everyType[4]);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['created_at', 'description', 'fields', 'id', 'is_default', 'name', 'slug', 'updated_at'].sort(),
+      [
+        'created_at',
+        'description',
+        'fields',
+        'id',
+        'is_default',
+        'name',
+        'slug',
+        'state_rule',
+        'updated_at',
+      ].sort(),
     );
 
     const read = await get('/v1/blueprints/service');

@@ -53,12 +53,14 @@ describe.each(runtimes)('entities ($runtime runtime)', ({ start }) => {
       [
         'blueprint_slug',
         'created_at',
+        'effective_state_rule',
         'fields',
         'id',
         'in_maintenance',
         'name',
         'slug',
         'state',
+        'state_rule',
         'updated_at',
       ].sort(),
     );

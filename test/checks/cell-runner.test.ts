@@ -118,10 +118,10 @@ describe.each(runtimes)('a cell of pull checks ($runtime runtime)', ({ start }) 
     });
     const third = await failing.run(job(t0 + 120_000));
     if (third.status === 'gone') throw new Error('the cell is there');
-    // One check up, one down: the entity is degraded.
+    // One check up, one down: the entity is down (the worst check wins, issue 35).
     expect(third.transitions.map((t) => [t.kind, t.to_state])).toEqual([
       ['check', 'down'],
-      ['entity', 'degraded'],
+      ['entity', 'down'],
     ]);
     const state = await getCellState(api.table, cell.id);
     expect(state?.members).toEqual({

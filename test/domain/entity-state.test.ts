@@ -4,8 +4,10 @@ import { aggregateEntityState, type CheckStateInput, transitionsFor } from '../.
 
 const on = (state: CheckState): CheckStateInput => ({ enabled: true, state });
 const off = (state: CheckState): CheckStateInput => ({ enabled: false, state });
+/** The earlier rule, kept as `state_rule: "all_down"` (issue 35). */
+const allDown = (checks: readonly CheckStateInput[]) => aggregateEntityState(checks, 'all_down');
 
-describe('aggregateEntityState', () => {
+describe('aggregateEntityState under all_down', () => {
   it.each<[string, CheckStateInput[], State]>([
     ['no checks', [], 'unknown'],
     ['only unknown checks', [on('unknown'), on('unknown')], 'unknown'],
@@ -20,7 +22,7 @@ describe('aggregateEntityState', () => {
     ['down checks beside a disabled up one', [on('down'), off('up')], 'down'],
     ['an unknown check beside a disabled up one', [on('unknown'), off('up')], 'unknown'],
   ])('is %s → %s', (_label, checks, expected) => {
-    expect(aggregateEntityState(checks)).toBe(expected);
+    expect(allDown(checks)).toBe(expected);
   });
 
   describe('every combination of up to 4 checks, enabled or disabled, unknown, up or down', () => {
@@ -50,20 +52,20 @@ describe('aggregateEntityState', () => {
 
     it('matches the oracle for every combination', () => {
       for (const checks of all) {
-        expect(aggregateEntityState(checks), JSON.stringify(checks)).toBe(oracle(checks));
+        expect(allDown(checks), JSON.stringify(checks)).toBe(oracle(checks));
       }
     });
 
     it('does not depend on the order of the checks', () => {
       for (const checks of all) {
-        expect(aggregateEntityState([...checks].reverse())).toBe(aggregateEntityState(checks));
+        expect(allDown([...checks].reverse())).toBe(allDown(checks));
       }
     });
 
     it('does not change when a disabled check is added', () => {
       for (const checks of all) {
         for (const extra of options.filter((c) => !c.enabled)) {
-          expect(aggregateEntityState([...checks, extra])).toBe(aggregateEntityState(checks));
+          expect(allDown([...checks, extra])).toBe(allDown(checks));
         }
       }
     });
@@ -73,7 +75,7 @@ describe('aggregateEntityState', () => {
         const enabled = checks.filter((c) => c.enabled);
         const mixed = enabled.some((c) => c.state === 'up') && enabled.some((c) => c.state === 'down');
 
-        expect(aggregateEntityState(checks) === 'degraded').toBe(mixed);
+        expect(allDown(checks) === 'degraded').toBe(mixed);
       }
     });
   });
@@ -84,8 +86,12 @@ describe('transitionsFor', () => {
     expect(transitionsFor('up', [on('down')])).toEqual({ changed: true, from: 'up', to: 'down' });
   });
 
-  it('reports a change from up to degraded when one of two checks goes down', () => {
-    expect(transitionsFor('up', [on('up'), on('down')])).toEqual({
+  it('reports a change from up to down when one of two checks goes down (worst check wins)', () => {
+    expect(transitionsFor('up', [on('up'), on('down')])).toEqual({ changed: true, from: 'up', to: 'down' });
+  });
+
+  it('reports a change from up to degraded when one of two checks goes down under all_down', () => {
+    expect(transitionsFor('up', [on('up'), on('down')], 'all_down')).toEqual({
       changed: true,
       from: 'up',
       to: 'degraded',
@@ -105,7 +111,7 @@ describe('transitionsFor', () => {
   });
 
   it('reports no change when the aggregate stays the same', () => {
-    expect(transitionsFor('degraded', [on('up'), on('down'), on('unknown')])).toEqual({
+    expect(transitionsFor('degraded', [on('up'), on('down'), on('unknown')], 'all_down')).toEqual({
       changed: false,
       from: 'degraded',
       to: 'degraded',
@@ -132,7 +138,7 @@ describe('transitionsFor', () => {
   });
 });
 
-describe('aggregateEntityState with degraded checks (issue 29)', () => {
+describe('aggregateEntityState with degraded checks under all_down (issue 29)', () => {
   it.each<[string, CheckStateInput[], State]>([
     ['one degraded check', [on('degraded')], 'degraded'],
     ['degraded beside up', [on('up'), on('degraded')], 'degraded'],
@@ -140,6 +146,35 @@ describe('aggregateEntityState with degraded checks (issue 29)', () => {
     ['degraded beside unknown', [on('unknown'), on('degraded')], 'degraded'],
     ['a disabled degraded check is ignored', [on('up'), off('degraded')], 'up'],
   ])('%s', (_name, checks, expected) => {
+    expect(allDown(checks)).toBe(expected);
+  });
+});
+
+describe('aggregateEntityState: the worst check wins (issue 35, the default rule)', () => {
+  it.each<[string, CheckStateInput[], State]>([
+    ['no checks', [], 'unknown'],
+    ['only unknown checks', [on('unknown')], 'unknown'],
+    ['all up', [on('up'), on('up')], 'up'],
+    ['one down beside up', [on('up'), on('down')], 'down'],
+    ['down beside degraded (the hidden outage)', [on('degraded'), on('down')], 'down'],
+    ['degraded beside up', [on('up'), on('degraded')], 'degraded'],
+    ['down beside unknown', [on('down'), on('unknown')], 'down'],
+    ['a disabled down check is ignored', [on('up'), off('down')], 'up'],
+  ])('%s', (_name, checks, expected) => {
     expect(aggregateEntityState(checks)).toBe(expected);
+    expect(aggregateEntityState(checks, 'worst')).toBe(expected);
+  });
+
+  it('is the worst known state among enabled checks, for every combination of up to 3 checks', () => {
+    const options = (['unknown', 'up', 'degraded', 'down'] as const).flatMap((s) => [on(s), off(s)]);
+    const rank: Record<CheckState, number> = { unknown: 0, up: 1, degraded: 2, down: 3 };
+    let all: CheckStateInput[][] = [[]];
+    for (let n = 0; n < 3; n += 1) all = [...all, ...all.flatMap((rest) => options.map((c) => [c, ...rest]))];
+    for (const checks of all) {
+      const worst = checks
+        .filter((c) => c.enabled)
+        .reduce<CheckState>((w, c) => (rank[c.state] > rank[w] ? c.state : w), 'unknown');
+      expect(aggregateEntityState(checks), JSON.stringify(checks)).toBe(worst);
+    }
   });
 });

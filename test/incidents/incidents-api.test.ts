@@ -99,7 +99,7 @@ describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
     expect(listed[0].opened_at > listed[1].opened_at).toBe(true);
   });
 
-  it('opens on degraded (one of two checks down)', async () => {
+  it('opens on down when one of two checks goes down (the worst check wins, issue 35)', async () => {
     const { entityId, checkId } = await fx.entityWithCheck('Mixed');
     const second = await call(
       'POST',
@@ -113,7 +113,7 @@ describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
     const [incident] = await incidentsOf(entityId);
     expect(incident).toMatchObject({ state: 'open' });
     const detail = await call('GET', `/v1/incidents/${incident.id}`, undefined, 200);
-    expect(detail.timeline[0]).toMatchObject({ type: 'transition', from_state: 'up', to_state: 'degraded' });
+    expect(detail.timeline[0]).toMatchObject({ type: 'transition', from_state: 'up', to_state: 'down' });
   });
 
   it('acknowledges once (who and when), idempotently; notes within their limits; read-only keys read only', async () => {

@@ -154,6 +154,9 @@ export function describeAlert(alert: Alert, publicUrl: string | undefined): Aler
     const label = alert.event.to_state === 'degraded' ? 'Why' : 'Last error';
     facts.push({ label, value: clip(alert.lastError, MAX_ERROR) });
   }
+  // Checks that joined the open incident after the entity went down (issue 35: named, never paged).
+  if (alert.alsoFailing?.length)
+    facts.push({ label: 'Also failing', value: clip(alert.alsoFailing.join(', '), MAX_ERROR) });
   facts.push({ label: 'Time', value: humanTime(alert.event.timestamp) });
   return {
     title,

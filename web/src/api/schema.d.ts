@@ -1178,6 +1178,11 @@ export interface components {
                 sort_order: number;
             }[];
             is_default: boolean;
+            /**
+             * @description The state rule of its entities that have none of their own
+             * @enum {string}
+             */
+            state_rule: "worst" | "all_down";
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1192,8 +1197,15 @@ export interface components {
             };
             /** @enum {string} */
             state: "up" | "degraded" | "down" | "unknown";
+            /** @description The entity's own state rule; null: its blueprint's */
+            state_rule: ("worst" | "all_down") | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            /**
+             * @description The rule its state is aggregated by
+             * @enum {string}
+             */
+            effective_state_rule: "worst" | "all_down";
             /** @description A maintenance window covers the entity now */
             in_maintenance: boolean;
         };
@@ -2284,6 +2296,13 @@ export interface components {
                 by: string;
             } | {
                 /** @constant */
+                type: "also_failing";
+                at: string;
+                check_id: string;
+                /** @description "also failing: <check name>" */
+                text: string;
+            } | {
+                /** @constant */
                 type: "note";
                 at: string;
                 by: string;
@@ -2925,6 +2944,12 @@ export interface operations {
                     })[];
                     /** @default false */
                     is_default?: boolean;
+                    /**
+                     * @description worst: down when any check is down; all_down: down only when every check is down
+                     * @default worst
+                     * @enum {string}
+                     */
+                    state_rule?: "worst" | "all_down";
                 };
             };
         };
@@ -3092,6 +3117,11 @@ export interface operations {
                     description?: string;
                     /** @description true makes this the tenant's default blueprint; false clears the default */
                     is_default?: boolean;
+                    /**
+                     * @description worst: down when any check is down; all_down: down only when every check is down
+                     * @enum {string}
+                     */
+                    state_rule?: "worst" | "all_down";
                 };
             };
         };
@@ -3493,6 +3523,11 @@ export interface operations {
                     fields?: {
                         [key: string]: unknown;
                     };
+                    /**
+                     * @description null: the blueprint's state_rule
+                     * @default null
+                     */
+                    state_rule?: ("worst" | "all_down") | null;
                 };
             };
         };
@@ -3671,6 +3706,8 @@ export interface operations {
                     fields?: {
                         [key: string]: unknown;
                     };
+                    /** @description null: the blueprint's state_rule */
+                    state_rule?: ("worst" | "all_down") | null;
                 };
             };
         };

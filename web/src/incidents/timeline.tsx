@@ -73,6 +73,13 @@ function Step({
       );
     case 'acknowledgement':
       return <strong>Acknowledged by {who(e.by)}</strong>;
+    case 'also_failing':
+      // A check that started failing inside the already-down entity: it joined, it paged nobody.
+      return (
+        <span>
+          Also failing: <Link to={`/checks/${e.check_id}`}>{checkName(e.check_id)}</Link>
+        </span>
+      );
     case 'note':
       return (
         <span className="incident-note">

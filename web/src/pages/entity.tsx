@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import { ApiError, api, must, type Schemas } from '../api/client';
 import { useEntity, useEntityDirectory } from '../catalog/directory';
 import { EntityFields } from '../catalog/entity-fields';
+import { StateRuleSection } from '../catalog/state-rule';
 import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
 import { RecentResults } from '../checks/check-summary';
 import { EntityIncidents } from '../incidents/entity-incidents';
@@ -77,6 +78,7 @@ export function EntityPage() {
           <EntityFields entity={e} blueprint={bp.data} />
         </Section>
         <Relations entity={e} />
+        <StateRuleSection key={`${e.id}:${e.state_rule}`} entity={e} />
       </div>
       <UptimeSection
         subject={{ kind: 'entity', blueprint: e.blueprint_slug, slug: e.slug }}

@@ -1,0 +1,60 @@
+import * as z from 'zod';
+import { defineItem } from '../store/item-definition.ts';
+import { itemType } from '../store/item-type.ts';
+import { queryAll } from '../store/items.ts';
+import { ConditionFailedError, type Table } from '../store/table.ts';
+
+/**
+ * The owner of `incident_also_failing` items (docs/data-model.md, Incidents): a check that started
+ * failing while its entity was already down with an open incident joins that incident (issue 35,
+ * "also failing"), one item per incident and check, kept with the incident. The timeline shows it
+ * and later repeats, escalations and digests name it; it pages nobody.
+ */
+
+const alsoFailingSchema = z.object({
+  incident_id: z.string(),
+  check_id: z.string(),
+  check_name: z.string(),
+  /** When the check's transition happened. */
+  at: z.string(),
+});
+export type AlsoFailingRecord = z.infer<typeof alsoFailingSchema>;
+
+const items = defineItem({
+  type: itemType('incident_also_failing'),
+  schema: alsoFailingSchema,
+  key: (k: { tenant_id: string; incident_id: string; check_id: string }) => ({
+    pk: `ALSOFAIL#${k.tenant_id}#${k.incident_id}`,
+    sk: `CHK#${k.check_id}`,
+  }),
+  keyOf: null,
+  docKey: { tenant_id: '<tnt>', incident_id: '<inc_id>', check_id: '<chk_id>' },
+});
+
+/** Records the check on the incident; false when it is there already (a redelivered transition). */
+export async function addAlsoFailing(
+  table: Table,
+  tenantId: string,
+  record: AlsoFailingRecord,
+): Promise<boolean> {
+  try {
+    await table.transact([
+      items.putAt({ tenant_id: tenantId, ...record }, record, { kind: 'itemNotExists' }),
+    ]);
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionFailedError) return false;
+    throw err;
+  }
+}
+
+/** The checks that joined an incident (consistent), oldest first; at most one per check of the entity. */
+export async function readAlsoFailing(
+  table: Table,
+  tenantId: string,
+  incidentId: string,
+): Promise<AlsoFailingRecord[]> {
+  const pk = items.key({ tenant_id: tenantId, incident_id: incidentId, check_id: '' }).pk;
+  const found = await queryAll((cursor) => table.query({ pk, cursor, consistent: true }));
+  return found.map((item) => items.parse(item)).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}

@@ -1,0 +1,42 @@
+import { readEntityById } from '../catalog/entity-items.ts';
+import { getCheckDefinition } from '../checks/check-items.ts';
+import type { TransitionRecord } from '../checks/transition-items.ts';
+import { checkNameOf } from '../domain/check-name.ts';
+import type { Table } from '../store/table.ts';
+import { addAlsoFailing, readAlsoFailing } from './also-failing-items.ts';
+import { readOpenIncidentRecord } from './incident-items.ts';
+
+/**
+ * "Also failing" (DECISIONS.md "Alert model (wave 4)"): a check that starts failing inside an
+ * entity already down joins the entity's open incident instead of paging again. Its check
+ * transition (kind `check`, on the change feed beside the entity's) is recorded on the incident;
+ * the entity publishes no transition (its state stays down), so no alert is sent for it.
+ */
+
+const failing = (state: string) => state === 'down' || state === 'degraded';
+
+/** Applies one check transition to the entity's open incident (idempotent). */
+export async function applyCheckTransition(table: Table, t: TransitionRecord): Promise<boolean> {
+  if (t.kind !== 'check' || !failing(t.to_state) || failing(t.from_state)) return false;
+  const [incident, entity] = await Promise.all([
+    readOpenIncidentRecord(table, t.tenant_id, t.entity_id),
+    readEntityById(table, t.tenant_id, t.entity_id),
+  ]);
+  // The check that opened the incident (or moved the entity down) is its cause, not "also failing".
+  if (!incident || entity?.state !== 'down' || incident.check_id === t.check_id) return false;
+  if (t.created_at < incident.opened_at) return false;
+  const check = await getCheckDefinition(table, t.tenant_id, t.check_id);
+  return addAlsoFailing(table, t.tenant_id, {
+    incident_id: incident.id,
+    check_id: t.check_id,
+    check_name: check ? checkNameOf(check) : t.check_id,
+    at: t.created_at,
+  });
+}
+
+/** The names of the checks also failing in the entity's open incident (the notifier names them). */
+export async function alsoFailingOf(table: Table, tenantId: string, entityId: string): Promise<string[]> {
+  const incident = await readOpenIncidentRecord(table, tenantId, entityId);
+  if (!incident) return [];
+  return (await readAlsoFailing(table, tenantId, incident.id)).map((r) => r.check_name);
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alsoFailingOf } from '../../lib/incidents/also-failing.ts';
+import { describeAlert } from '../../lib/notify/channels/message.ts';
+import type { Alert } from '../../lib/notify/ports.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { pushCheckFixtures } from '../support/push-fixtures.ts';
+
+/**
+ * Issue 35, "also failing": a check that starts failing inside an entity already down joins the
+ * entity's open incident (a timeline entry "also failing: <check>") and is named in what the
+ * notifier sends next; the entity does not move, so nothing pages again. Both runtimes, push
+ * results through the API and the change feed.
+ */
+describe.each(runtimes)('also failing ($runtime)', ({ start }) => {
+  let api: ApiHarness;
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+  const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {
+    const res = await api.request(method, path, { key: api.adminKey, body });
+    if (expected !== undefined) expect(res.status, `${method} ${path}: ${res.text}`).toBe(expected);
+    return res.body;
+  };
+  let fx: ReturnType<typeof pushCheckFixtures>;
+
+  beforeAll(async () => {
+    api = await start();
+    fx = pushCheckFixtures(call, () => api.drainChanges());
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('a second check failing inside a down entity joins its open incident and pages nobody', async () => {
+    const { entityId, checkId } = await fx.entityWithCheck('Orders');
+    const second = await call(
+      'POST',
+      '/v1/checks',
+      {
+        entity_id: entityId,
+        check_type: 'push',
+        interval_seconds: 3600,
+        failure_threshold: 1,
+        name: 'Queue depth',
+      },
+      201,
+    );
+    await fx.result(checkId, true);
+    await fx.result(second.id, true);
+    await fx.result(checkId, false);
+    await fx.result(checkId, false);
+    const [incident] = (await call('GET', `/v1/incidents?entity_id=${entityId}`, undefined, 200)).incidents;
+    expect(incident).toMatchObject({ state: 'open' });
+    const feed = async () =>
+      (await call('GET', '/v1/status/transitions?limit=200', undefined, 200)).transitions.filter(
+        (t: { entity_id: string }) => t.entity_id === entityId,
+      );
+    const before = await feed();
+
+    await fx.result(second.id, false);
+    await api.drainChanges();
+    expect((await call('GET', `/v1/checks/${second.id}`, undefined, 200)).state).toBe('down');
+    // The entity stays down: no transition, so no event and no alert.
+    expect(await feed()).toEqual(before);
+    const detail = await call('GET', `/v1/incidents/${incident.id}`, undefined, 200);
+    const joined = detail.timeline.filter((e: { type: string }) => e.type === 'also_failing');
+    expect(joined).toEqual([
+      {
+        type: 'also_failing',
+        at: expect.any(String),
+        check_id: second.id,
+        text: 'also failing: Queue depth',
+      },
+    ]);
+    // Redelivered: recorded once.
+    await fx.result(second.id, false);
+    await api.drainChanges();
+    expect(await alsoFailingOf(api.table, api.tenantId, entityId)).toEqual(['Queue depth']);
+  });
+});
+
+describe('describeAlert names the checks also failing', () => {
+  it('adds one fact line "Also failing: a, b"', () => {
+    const alert: Alert = {
+      event: {
+        entity_id: 'ent_1',
+        entity_name: 'Orders',
+        check_id: 'chk_1',
+        tenant_id: 'tnt_1',
+        from_state: 'up',
+        to_state: 'down',
+        transition_id: 'trn_1',
+        timestamp: '2026-11-24T05:00:00.000Z',
+      },
+      kind: 'repeat',
+      deliveryId: 'dlv_1',
+      entity: { id: 'ent_1', name: 'Orders', blueprint_slug: 'service', slug: 'orders' },
+      checkName: 'HTTP',
+      checkLabel: 'GET https://orders.example.com',
+      lastError: null,
+      alsoFailing: ['Queue depth', 'TLS'],
+    };
+    const facts = describeAlert(alert, undefined).facts;
+    expect(facts).toContainEqual({ label: 'Also failing', value: 'Queue depth, TLS' });
+    expect(
+      describeAlert({ ...alert, alsoFailing: undefined }, undefined).facts.map((f) => f.label),
+    ).not.toContain('Also failing');
+  });
+});
