@@ -56,7 +56,7 @@ export interface CellRunnerDeps {
    * A fault-injection seam (tests, the crash bench): runs after a slot's results are stored and
    * before its state moves are written, the window a crash must not lose anything in.
    */
-  afterResultsStored?: (job: CellJob) => void | Promise<void>;
+  afterResultsStored?: (job: CellJob, record: CellResultsRecord) => void | Promise<void>;
 }
 
 const UP: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };
@@ -260,7 +260,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
         fresh = false;
         record = (await getCellResults(deps.table, cell.id, slot)) ?? record;
       }
-      await deps.afterResultsStored?.(job);
+      await deps.afterResultsStored?.(job, record);
       const transitions = await finish(cell, members, record, tenant.retention_days, job.slot_ms);
       return {
         status: fresh || transitions.length > 0 ? 'recorded' : 'duplicate',
