@@ -104,7 +104,13 @@ export async function runCrashRounds(options: CrashRoundsOptions): Promise<Crash
         await sleep(1000 + Math.random() * 4000);
         server.child.kill('SIGKILL');
       }
-      const signal = await Promise.race([server.exited, sleep(30_000).then(() => 'timeout' as const)]);
+      // A seam that never fires (no failing slot in 30 s) ends the round from outside.
+      const patience = new AbortController();
+      const signal = await Promise.race([
+        server.exited,
+        sleep(30_000, 'timeout' as const, { signal: patience.signal }).catch(() => 'aborted' as const),
+      ]);
+      patience.abort();
       if (signal === 'timeout') server.child.kill('SIGKILL');
       await server.exited;
       await pushing;
