@@ -260,7 +260,7 @@ try {
     log(`crash: ${options['crash-rounds']} kill -9 rounds of served processes (half at the cell seam)`);
     crash = await runCrashRounds({ rounds: options['crash-rounds'], onProgress: (line) => log(`  ${line}`) });
     log(
-      `  ${crash.lostMoves} of ${crash.expectedMoves} state moves lost, ${crash.duplicateMoves} duplicated; ${crash.lostPushResults} acknowledged push results lost`,
+      `  ${crash.lostMoves} of ${crash.expectedMoves} state moves lost, ${crash.unexpectedMoves} unexpected; ${crash.lostPushResults} acknowledged push results lost`,
     );
   }
 } finally {

@@ -26,7 +26,7 @@ import type { Table } from '../../lib/store/table.ts';
  * left) and kills it: on odd rounds at the seam, between a cell slot's stored results and its state
  * moves; on even rounds from outside, with SIGKILL at a random moment. Then the stored results are
  * replayed through the state machine, and every move they imply is looked for among the stored
- * transitions: what is missing is a lost move, what is left over a duplicate.
+ * transitions by the slot that made it: what is missing is a lost move, what is left over unexpected.
  */
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -49,7 +49,8 @@ export interface CrashFigures {
   /** Moves (transitions) the stored results imply. */
   expectedMoves: number;
   lostMoves: number;
-  duplicateMoves: number;
+  /** Stored moves no result implies (made by another slot, or twice). */
+  unexpectedMoves: number;
   /** Push results answered 201 but not stored. */
   lostPushResults: number;
 }
@@ -88,7 +89,7 @@ export async function runCrashRounds(options: CrashRoundsOptions): Promise<Crash
     results: 0,
     expectedMoves: 0,
     lostMoves: 0,
-    duplicateMoves: 0,
+    unexpectedMoves: 0,
     lostPushResults: 0,
   };
   const pushed = new Map<string, number>();
@@ -274,7 +275,7 @@ async function assess(
       figures.results += results.length;
       figures.expectedMoves += expected.length;
       figures.lostMoves += expected.length - matched;
-      figures.duplicateMoves += stored.length - matched;
+      figures.unexpectedMoves += stored.length - matched;
       if (pushed.has(id)) figures.lostPushResults += Math.max(0, (pushed.get(id) ?? 0) - results.length);
     }
   } finally {
