@@ -16,6 +16,7 @@ export const SCENARIOS = [
   'uptime',
   'cost',
   'bundles',
+  'crash',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -70,6 +71,7 @@ const optionsSchema = z.object({
   'uptime-requests': int(1).default(200),
   'cost-checks': int(1).default(200),
   'cost-cycles': int(1).default(5),
+  'crash-rounds': int(2).default(32),
   'bundle-runs': int(1).default(9),
   against: z.string().min(1).optional(),
   rounds: int(1).default(1),
@@ -81,7 +83,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, uptime, cost, bundles, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, uptime, cost, bundles, crash, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -114,6 +116,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
   --bundle-runs <n>         bundles: fresh imports of each function's bundle (default 9)
+  --crash-rounds <n>        crash: kill -9 rounds of served processes, half at the cell seam (default 32)
   --against <dir>           also run max, push, alerts and bundles on the checkout at <dir> (e.g. a git worktree of the
                             previous commit, node_modules linked), in the same run, side by side
   --rounds <n>              max, push and alerts: runs per checkout, alternating with --against (default 1)
@@ -158,6 +161,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'bundle-runs': { type: 'string' },
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },
+      'crash-rounds': { type: 'string' },
       against: { type: 'string' },
       rounds: { type: 'string' },
       profile: { type: 'boolean' },

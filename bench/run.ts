@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type CrashFigures, runCrashRounds } from '../test/support/crash-rounds.ts';
 import { runAlerts } from './alerts.ts';
 import { type BundleFigures, formatBundles, runBundles } from './bundles.ts';
 import { benchDir, repoRoot } from './child.ts';
@@ -55,6 +56,7 @@ if (sides.against)
   log(`side by side with ${sides.against.dir} (${sides.against.commit}), ${options.rounds} round(s)`);
 let target: ProbeTarget | undefined;
 let bundles: BundleFigures | undefined;
+let crash: CrashFigures | undefined;
 
 const bare = async () => {
   if (!target) return;
@@ -254,6 +256,13 @@ try {
       onProgress: log,
     });
   }
+  if (wants('crash')) {
+    log(`crash: ${options['crash-rounds']} kill -9 rounds of served processes (half at the cell seam)`);
+    crash = await runCrashRounds({ rounds: options['crash-rounds'], onProgress: (line) => log(`  ${line}`) });
+    log(
+      `  ${crash.lostMoves} of ${crash.expectedMoves} state moves lost, ${crash.unexpectedMoves} unexpected; ${crash.lostPushResults} acknowledged push results lost`,
+    );
+  }
 } finally {
   await target?.child.stop();
 }
@@ -275,6 +284,7 @@ writeFileSync(
       options,
       results,
       ...(bundles ? { bundles } : {}),
+      ...(crash ? { crash } : {}),
       targets,
     },
     null,

@@ -15,6 +15,7 @@ import {
   type CellResultEntry,
   type CellResultsRecord,
   type CellStateRecord,
+  cellResultsBetween,
   cellResultsOp,
   cellStateOp,
   getCellResults,
@@ -56,7 +57,7 @@ export interface CellRunnerDeps {
    * A fault-injection seam (tests, the crash bench): runs after a slot's results are stored and
    * before its state moves are written, the window a crash must not lose anything in.
    */
-  afterResultsStored?: (job: CellJob) => void | Promise<void>;
+  afterResultsStored?: (job: CellJob, record: CellResultsRecord) => void | Promise<void>;
 }
 
 const UP: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };
@@ -64,6 +65,9 @@ const UP: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };
 const MAX_OPS = 100;
 /** Rounds of one slot at most: 100 members of 100 entities take about 17. */
 const MAX_ROUNDS = 64;
+/** How far back a moving slot looks for stored slots left unapplied: past a redelivery's delay. */
+const CATCH_UP_MS = 15 * 60_000;
+const CATCH_UP_SLOTS = 100;
 
 /**
  * Runs one slot of a cell: probes its members together, stores their results as ONE item (a plain
@@ -129,6 +133,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
     members: CheckDefinitionRecord[],
     record: CellResultsRecord,
     retentionDays: number,
+    catchingUp = false,
   ): Promise<TransitionRecord[]> => {
     const recorded: TransitionRecord[] = [];
     const thresholds = Object.fromEntries(members.map((m) => [m.id, m.failure_threshold]));
@@ -160,6 +165,23 @@ export function createCellRunner(deps: CellRunnerDeps) {
         successThresholds,
       );
       if (!evaluation.changed) return recorded;
+      // Before this slot moves the state past them: the stored slots since the last move, oldest
+      // first. One applied before moved nobody (else it were last_slot), so it moves nobody again;
+      // one whose worker died between its two writes (redelivered only after a visibility timeout)
+      // is applied now, where this slot would have made it too old to apply.
+      if (round === 0 && !catchingUp) {
+        const slotMs = Date.parse(record.slot);
+        const back = Math.min(CATCH_UP_MS, CATCH_UP_SLOTS * cell.interval_seconds * 1000);
+        const fromMs = Math.max(slotMs - back, current?.last_slot ? Date.parse(current.last_slot) + 1 : 0);
+        const older = await cellResultsBetween(deps.table, cell.id, {
+          from: isoTime(fromMs),
+          to: isoTime(slotMs - 1),
+          max: CATCH_UP_SLOTS,
+        });
+        for (const slot of older)
+          recorded.push(...(await applySlot(cell, members, slot, retentionDays, true)));
+        if (older.length > 0) continue;
+      }
       const moved = await cellTransitionOps(
         deps,
         cell,
@@ -265,7 +287,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
         fresh = false;
         record = (await getCellResults(deps.table, cell.id, slot)) ?? record;
       }
-      await deps.afterResultsStored?.(job);
+      await deps.afterResultsStored?.(job, record);
       const transitions = await finish(cell, members, record, tenant.retention_days, job.slot_ms);
       return {
         status: fresh || transitions.length > 0 ? 'recorded' : 'duplicate',

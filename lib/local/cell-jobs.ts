@@ -30,7 +30,8 @@ export type CellJobStatus = 'recorded' | 'duplicate' | 'gone' | 'retry' | 'dead'
  * pool slot: what config.workerConcurrency bounds is probes in flight, and a cell job's members
  * take one probe slot each (ProbeSlots, shared with the per-check jobs), so one job of 100
  * members waits for 100 slots, not one. The job is acked after the runner stored its slot: a crash
- * in between runs the slot again at the restart, which the runner makes harmless (its results put
+ * in between leaves it queued, and the restart applies its stored results first (cell-recovery.ts),
+ * then runs the slot again if it is still current, which the runner makes harmless (its results put
  * is conditional, and members apply a slot once). A job that throws is retried like a probe job
  * (after 1 s, 2 s, 4 s, then a dead letter).
  */

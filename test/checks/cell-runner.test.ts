@@ -147,4 +147,75 @@ describe.each(runtimes)('a cell of pull checks ($runtime runtime)', ({ start }) 
     );
     expect((await getCellState(api.table, cell.id))?.version).toBe(state?.version);
   });
+
+  it('applies a slot whose worker died between its results and its state before a later slot moves the cell', async () => {
+    // Prepare: a threshold-2 check in its cell, entered unknown.
+    const entityId = await newEntity(api, { key: tenant.key });
+    const id = await newCheck(
+      api,
+      quietTcpCheck(entityId, { config: { host: '127.0.0.1', port: 9011 }, failure_threshold: 2 }),
+      tenant.key,
+    );
+    const cell = {
+      id: 'cel_01JD0000000000000000000002',
+      tenant_id: tenant.tenantId,
+      shard: 0,
+      interval_seconds: 60,
+      members: { [id]: 1 },
+      version: 1,
+      created_at: new Date().toISOString(),
+    };
+    await api.table.transact([
+      cellCreatedOp(cell),
+      cellStateOp(
+        {
+          cell_id: cell.id,
+          tenant_id: tenant.tenantId,
+          last_slot: '',
+          members: { [id]: { state: 'unknown', consecutive_failures: 0, slot: '' } },
+          version: 1,
+        },
+        undefined,
+      ),
+    ]);
+    const job = (slotMs: number) => ({
+      kind: 'cell' as const,
+      tenant_id: tenant.tenantId,
+      cell_id: cell.id,
+      shard: 0,
+      slot_ms: slotMs,
+    });
+    const t0 = Date.parse('2026-01-01T00:00:00.000Z');
+    const down = new Set([9011]);
+    const deps = { table: api.table, prober: proberFor(down), tenants: api.app.tenants, clock: systemClock };
+    const runner = createCellRunner(deps);
+    // The fault seam: the worker dies after the slot's results are stored (its message comes back late).
+    const dying = createCellRunner({
+      ...deps,
+      afterResultsStored: () => {
+        throw new Error('worker died');
+      },
+    });
+
+    // Act: two failures, the second one's worker dying; then a success moves the cell.
+    await runner.run(job(t0));
+    await expect(dying.run(job(t0 + 60_000))).rejects.toThrow('worker died');
+    expect(await getCellResults(api.table, cell.id, '2026-01-01T00:01:00.000Z')).toBeDefined();
+    down.clear();
+    const later = await runner.run(job(t0 + 120_000));
+    // The message of the dead worker's slot, redelivered after the later slot.
+    const redelivered = await runner.run(job(t0 + 60_000));
+
+    // Assess: the second failure took the check down, then the success up; each once.
+    if (later.status === 'gone' || redelivered.status === 'gone') throw new Error('the cell is there');
+    expect(
+      later.transitions.filter((t) => t.kind === 'check').map((t) => [t.from_state, t.to_state]),
+    ).toEqual([
+      ['unknown', 'down'],
+      ['down', 'up'],
+    ]);
+    expect(redelivered.transitions).toEqual([]);
+    const read = await api.request('GET', `/v1/checks/${id}/transitions`, { key: tenant.key });
+    expect(read.body.transitions.map((t: { to_state: string }) => t.to_state)).toEqual(['up', 'down']);
+  });
 });
