@@ -168,19 +168,18 @@ async function outageAt(point: Point) {
       // (c): the store dies right after the first delivery record is written `sent`, while the
       // rest of the batch is writing theirs (and that one's cooldown and counter writes are next).
       h.dynamodb.middlewareStack.add(
-        (next) => async (args) => {
+        (next, context) => async (args) => {
           const out = await next(args);
-          const request = args.request as { headers?: Record<string, string>; body?: unknown };
-          const body = typeof request.body === 'string' ? request.body : '';
+          const input = JSON.stringify(args.input);
           if (
-            request.headers?.['x-amz-target'] === 'DynamoDB_20120810.UpdateItem' &&
-            body.includes('"DLV#') &&
-            body.includes('{"S":"sent"}')
+            context.commandName === 'UpdateItemCommand' &&
+            input.includes('"DLV#') &&
+            input.includes('{"S":"sent"}')
           )
             await store.kill();
           return out;
         },
-        { step: 'finalizeRequest', name: 'killStoreAfterSentWrite' },
+        { step: 'build', name: 'killStoreAfterSentWrite' },
       );
     }
     for (const checkId of checkIds) await fail(checkId);
