@@ -45,8 +45,9 @@ function oldestAgeMs(records: { attributes: { SentTimestamp?: string | undefined
 /**
  * The Lambda event-source path of a job queue: Powertools batch processing over an SQS batch,
  * reporting partial batch failures. A record whose job throws (or whose body does not parse) first
- * gets its visibility changed to the retry delay, so it comes back after 1 s, 2 s, 4 s as on the
- * queue's own `fail`, and after its last attempt the redrive policy dead-letters it.
+ * gets its visibility changed to the retry delay, so it comes back after 1 s, 2 s, 4 s … (the
+ * queue's schedule, or the delay a RetryLaterError names) as on the queue's own `fail`, and after
+ * its last attempt the redrive policy dead-letters it.
  */
 export interface SqsBatchHandlerDeps<B> {
   queue: SqsJobQueue<B>;

@@ -138,7 +138,10 @@ async function outageAt(point: Point) {
     await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
     const checkIds: string[] = [];
     for (let i = 0; i < ALERTS; i += 1) {
-      const entity = await call('POST', '/v1/blueprints/svc/entities', { slug: `node-${i}`, name: `Node ${i}` });
+      const entity = await call('POST', '/v1/blueprints/svc/entities', {
+        slug: `node-${i}`,
+        name: `Node ${i}`,
+      });
       const check = await call('POST', '/v1/checks', {
         entity_id: entity.id,
         check_type: 'push',
@@ -155,25 +158,28 @@ async function outageAt(point: Point) {
     }
     await h.drainChanges();
     const fail = (checkId: string) =>
-      call('POST', `/v1/checks/${checkId}/results`, { success: false, latency_ms: 5, error_message: 'refused' });
+      call('POST', `/v1/checks/${checkId}/results`, {
+        success: false,
+        latency_ms: 5,
+        error_message: 'refused',
+      });
 
     if (point === 'records being written') {
       // (c): the store dies right after the first delivery record is written `sent`, while the
       // rest of the batch is writing theirs (and that one's cooldown and counter writes are next).
       h.dynamodb.middlewareStack.add(
-        (next) => async (args) => {
+        (next, context) => async (args) => {
           const out = await next(args);
-          const request = args.request as { headers?: Record<string, string>; body?: unknown };
-          const body = typeof request.body === 'string' ? request.body : '';
+          const input = JSON.stringify(args.input);
           if (
-            request.headers?.['x-amz-target'] === 'DynamoDB_20120810.UpdateItem' &&
-            body.includes('"DLV#') &&
-            body.includes('{"S":"sent"}')
+            context.commandName === 'UpdateItemCommand' &&
+            input.includes('"DLV#') &&
+            input.includes('{"S":"sent"}')
           )
             await store.kill();
           return out;
         },
-        { step: 'finalizeRequest', name: 'killStoreAfterSentWrite' },
+        { step: 'build', name: 'killStoreAfterSentWrite' },
       );
     }
     for (const checkId of checkIds) await fail(checkId);
@@ -188,7 +194,8 @@ async function outageAt(point: Point) {
     const logs = async (status: string) =>
       (await call('GET', `/v1/notify/logs?status=${status}&limit=100`)).logs as unknown[];
     const perDelivery = new Map<string, number>();
-    for (const r of receiver.received) perDelivery.set(r.deliveryId, (perDelivery.get(r.deliveryId) ?? 0) + 1);
+    for (const r of receiver.received)
+      perDelivery.set(r.deliveryId, (perDelivery.get(r.deliveryId) ?? 0) + 1);
     return {
       outageHappened: store.outage() !== undefined,
       alertedEntities: new Set(

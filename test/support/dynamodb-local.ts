@@ -71,9 +71,7 @@ export async function waitForDynamoDbLocal(
         await delay(100);
       }
     }
-    throw new Error(
-      `DynamoDB Local at ${endpoint} did not answer within ${timeoutMs} ms (is java on PATH?)`,
-    );
+    throw new Error(`DynamoDB Local at ${endpoint} did not answer within ${timeoutMs} ms (is java on PATH?)`);
   } finally {
     client.destroy();
   }
