@@ -93,12 +93,15 @@ export async function runStormCloud(options: {
       VIGIL_EVENT_BUS_NAME: 'vigil-storm-events',
       VIGIL_ALLOW_PRIVATE_TARGETS: 'true',
       VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
-      VIGIL_LOG_LEVEL: 'silent',
+      VIGIL_LOG_LEVEL: process.env.STORM_LOG_LEVEL === 'warn' ? 'warn' : 'silent',
     });
     const cloud = createCloudApp(config, {
       dynamodb: metered,
       clock,
-      logWrite: () => {},
+      logWrite:
+        process.env.STORM_LOG_LEVEL === 'warn'
+          ? (line: string) => process.stderr.write(`${line}\n`)
+          : () => {},
       sqs: notify.sqs,
       actionSqs: actions.sqs,
       probeSqs: probes.sqs,
