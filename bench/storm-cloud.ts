@@ -38,10 +38,19 @@ export function formatStormCloud(r: StormCloudRun): string {
         ['entities alerted / webhooks received', `${r.entitiesAlerted} / ${r.webhooks}`],
         ['stream records (kept by the filter)', String(r.streamRecords)],
         ['SQS requests', sqs],
-        ...r.hottestKeys.map((k, i) => [
-          `hottest key ${i + 1}: WCU in its busiest second`,
-          `${keyName(k.pk)}: ${round(k.wcu, 1)}`,
-        ]),
+        ...['TRN#', 'INC#'].map((prefix) => {
+          const k = r.hottestKeys.find((key) => key.pk.startsWith(prefix));
+          return [
+            `hottest ${prefix}… key: WCU in its busiest second`,
+            k ? `${keyName(k.pk)}: ${round(k.wcu, 1)}` : '-',
+          ];
+        }),
+        ...r.hottestKeys
+          .slice(0, 6)
+          .map((k, i) => [
+            `hottest key ${i + 1}: WCU in its busiest second`,
+            `${keyName(k.pk)}: ${round(k.wcu, 1)}`,
+          ]),
         ['setup and warm-up seconds', String(round(r.setupSeconds, 0))],
       ],
     ),

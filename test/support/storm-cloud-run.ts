@@ -277,7 +277,7 @@ export async function runStormCloud(options: {
       alertSeconds: ((allAt ?? Date.now()) - stormStarted) / 1000,
       entitiesAlerted: alerted.size,
       webhooks,
-      hottestKeys: meter.hottestKeys(6),
+      hottestKeys: meter.hottestKeys(100),
       sqsRequests: snapshot.sqsRequests,
       streamRecords,
     };
