@@ -15,6 +15,7 @@ export const SCENARIOS = [
   'status-page',
   'uptime',
   'cost',
+  'storm-cloud',
   'bundles',
   'crash',
 ] as const;
@@ -72,6 +73,7 @@ const optionsSchema = z.object({
   'cost-checks': int(1).default(200),
   'cost-cycles': int(1).default(5),
   'crash-rounds': int(2).default(32),
+  'storm-entities': int(1).default(5000),
   'bundle-runs': int(1).default(9),
   against: z.string().min(1).optional(),
   rounds: int(1).default(1),
@@ -115,6 +117,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --uptime-requests <n>     uptime: measured GET .../uptime?window=90d, and as many sparkline reads (default 200)
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
+  --storm-entities <n>      storm-cloud: entities of one tenant that go down at once (default 5000)
   --bundle-runs <n>         bundles: fresh imports of each function's bundle (default 9)
   --crash-rounds <n>        crash: kill -9 rounds of served processes, half at the cell seam (default 32)
   --against <dir>           also run max, push, alerts and bundles on the checkout at <dir> (e.g. a git worktree of the
@@ -162,6 +165,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },
       'crash-rounds': { type: 'string' },
+      'storm-entities': { type: 'string' },
       against: { type: 'string' },
       rounds: { type: 'string' },
       profile: { type: 'boolean' },

@@ -12,6 +12,7 @@ import { describeMachine, evaluateTargets, formatResults, type Results } from '.
 import { emptySideBySide, roundOrder, type Side } from './side-by-side.ts';
 import { runStatus } from './status.ts';
 import { runStatusPage } from './status-page.ts';
+import { formatStormCloud, runStormCloudBench } from './storm-cloud.ts';
 import { runUptime } from './uptime.ts';
 
 /**
@@ -246,6 +247,16 @@ try {
     log(
       `  $${c.healthy.perResult.dollarsPerMillion.atScale.toFixed(2)} per million healthy checks, $${c.flapping.perResult.dollarsPerMillion.atScale.toFixed(2)} per million state changes`,
     );
+  }
+  if (wants('storm-cloud')) {
+    log(
+      `storm-cloud: ${options['storm-entities']} entities of one tenant down at once, through the cloud handlers`,
+    );
+    const storm = await runStormCloudBench({
+      entities: options['storm-entities'],
+      onProgress: (line) => log(`  ${line}`),
+    });
+    log(formatStormCloud(storm));
   }
   if (wants('bundles')) {
     log(`bundles: each functions/*.ts built as CDK builds it, then ${options['bundle-runs']} fresh imports`);

@@ -132,8 +132,9 @@ export async function tenantTransitionItems(
   let high = 'after' in range ? '\uffff' : range.to;
   const exclude = 'after' in range ? [range.after] : [];
   if (cursor !== undefined) {
-    if (input.direction === 'asc') low = cursor > low ? cursor : low;
-    else high = cursor < high ? cursor : high;
+    // Ids are text: the continuation narrows the range on the side the read moves towards.
+    if (input.direction === 'asc' && cursor > low) low = cursor;
+    if (input.direction === 'desc' && cursor < high) high = cursor;
     exclude.push(cursor);
   }
   if (low > high) return { items: [], cursor: undefined };

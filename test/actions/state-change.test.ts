@@ -122,13 +122,13 @@ describe('state_change actions on the local flow (fake time)', () => {
   });
 
   it('makes no second execution when the state_change or the run job is delivered again', async () => {
-    const { checkId } = await h.entityWithCheck('svc');
+    const { entityId, checkId } = await h.entityWithCheck('svc');
     const action = await h.action(hookFields(checkId));
     await h.result(checkId, false);
     const [execution] = await h.executions(action.id);
     expect(execution).toBeDefined();
     const transitionId = execution?.transition_id ?? '';
-    const transition = await h.table.get(storedKeys.entityTransition(h.tenantId, transitionId));
+    const transition = await h.table.get(storedKeys.entityTransition(h.tenantId, entityId, transitionId));
     const event = stateChangeEvent(transitionSchema.parse(transition));
     const executionId = stateChangeExecutionId(Date.parse(event.timestamp), transitionId, action.id);
     expect(execution?.id).toBe(executionId);

@@ -46,6 +46,16 @@ export function createCostMeter(options: {
   const { peek, tableName } = options;
   let snap: MeterSnapshot;
   let paused = false;
+  /**
+   * Write units per partition key per wall-clock second (table writes, transactions at twice):
+   * what DynamoDB's 1,000 WCU/s per partition key bounds (issue 35's storm in the cloud).
+   */
+  let keySeconds = new Map<string, number>();
+  const chargeKey = (key: StoredItem | undefined, units: number) => {
+    const pk = (key?.pk as { S?: string } | undefined)?.S ?? '?';
+    const slot = `${Math.floor(Date.now() / 1000)}|${pk}`;
+    keySeconds.set(slot, (keySeconds.get(slot) ?? 0) + units);
+  };
   const reset = () => {
     keySeconds = new Map();
     snap = {
@@ -61,16 +71,6 @@ export function createCostMeter(options: {
   reset();
   const bump = (counts: Record<string, number>, name: string, by = 1) => {
     counts[name] = (counts[name] ?? 0) + by;
-  };
-  /**
-   * Write units per partition key per wall-clock second (table writes, transactions at twice):
-   * what DynamoDB's 1,000 WCU/s per partition key bounds (issue 35's storm in the cloud).
-   */
-  let keySeconds = new Map<string, number>();
-  const chargeKey = (key: StoredItem | undefined, units: number) => {
-    const pk = (key?.pk as { S?: string } | undefined)?.S ?? '?';
-    const slot = `${Math.floor(Date.now() / 1000)}|${pk}`;
-    keySeconds.set(slot, (keySeconds.get(slot) ?? 0) + units);
   };
   const cost = (entity: string) => {
     snap.byEntity[entity] ??= emptyCost();

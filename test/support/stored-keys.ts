@@ -1,3 +1,5 @@
+import { shardOf } from '../../lib/store/sharded-feed.ts';
+
 /**
  * Keys of stored items as docs/data-model.md gives them, for tests that read or damage items
  * directly. Lib keeps each item's keys private to its owner module; tests hold the documented
@@ -9,7 +11,11 @@ export const storedKeys = {
     pk: `TENANT#${tenantId}`,
     sk: `CHECK#${checkId}#STATE`,
   }),
-  entityTransition: (tenantId: string, transitionId: string) => ({ pk: `TRN#${tenantId}`, sk: transitionId }),
+  /** In the shard of its entity (`TRN#<tnt>#<shard>`, lib/store/sharded-feed.ts). */
+  entityTransition: (tenantId: string, entityId: string, transitionId: string) => ({
+    pk: `TRN#${tenantId}#${shardOf(entityId)}`,
+    sk: transitionId,
+  }),
 };
 
 /** The sort-key prefix of a check's results in its partition (`CHECK#<chk_id>`). */
