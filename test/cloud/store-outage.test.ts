@@ -12,8 +12,9 @@ import { type DynamoDbLocal, startDynamoDbLocal } from '../support/dynamodb-loca
 /**
  * Issue 35, "Faults, cloud": the notification path through its Lambda handlers (stream -> notify
  * queue on fauxqs -> notifier -> a webhook receiver), and the action path beside it (stream ->
- * action queue -> action worker -> an action's endpoint on the same receiver), while its DynamoDB Local is SIGKILLed for 60 s
- * and then started again on the same port with its data (-dbPath), at three points: (a) the event
+ * action queue -> action worker -> an action's endpoint on the same receiver), while its DynamoDB
+ * Local is SIGKILLed for 60 s and then started again on the same port with its data (-dbPath), at
+ * three points: (a) the event
  * jobs are queued, (b) the sends are in flight, (c) a delivery record's write has just landed and
  * the rest of the batch is writing. Each point has its own DynamoDB Local, fauxqs and receiver, and
  * the three run concurrently. The queues keep production's schedule shape (delays doubling from
