@@ -11,8 +11,10 @@ import { type DynamoDbLocal, startDynamoDbLocal } from '../support/dynamodb-loca
 
 /**
  * Issue 35, "Faults, cloud": the notification path through its Lambda handlers (stream -> notify
- * queue on fauxqs -> notifier -> a webhook receiver) while its DynamoDB Local is SIGKILLed for 60 s
- * and then started again on the same port with its data (-dbPath), at three points: (a) the event
+ * queue on fauxqs -> notifier -> a webhook receiver), and the action path beside it (stream ->
+ * action queue -> action worker -> an action's endpoint on the same receiver), while its DynamoDB
+ * Local is SIGKILLed for 60 s and then started again on the same port with its data (-dbPath), at
+ * three points: (a) the event
  * jobs are queued, (b) the sends are in flight, (c) a delivery record's write has just landed and
  * the rest of the batch is writing. Each point has its own DynamoDB Local, fauxqs and receiver, and
  * the three run concurrently. The queues keep production's schedule shape (delays doubling from
@@ -28,8 +30,17 @@ const SETTLE_MS = 240_000;
 const START_MS = 120_000;
 
 interface Request {
+  path: string;
   deliveryId: string;
   body: { entity_id?: string; to_state?: string };
+}
+
+function jsonOrEmpty(text: string): Request['body'] {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
 }
 
 /** A plain-HTTP webhook receiver on loopback that runs `onRequest` before answering 204. */
@@ -41,8 +52,9 @@ async function startWebhookReceiver(onRequest: () => Promise<void>) {
     req.on('end', () => {
       const headers: IncomingHttpHeaders = req.headers;
       received.push({
+        path: req.url ?? '/',
         deliveryId: String(headers['x-service-delivery']),
-        body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        body: jsonOrEmpty(Buffer.concat(chunks).toString('utf8')),
       });
       void onRequest().then(() => res.writeHead(204).end());
     });
@@ -51,7 +63,7 @@ async function startWebhookReceiver(onRequest: () => Promise<void>) {
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('receiver is not on TCP');
   return {
-    url: `http://127.0.0.1:${address.port}/webhook`,
+    origin: `http://127.0.0.1:${address.port}`,
     received,
     close: () =>
       new Promise<void>((resolve) => {
@@ -93,6 +105,12 @@ async function startOutageStore() {
 
 type Store = Awaited<ReturnType<typeof startOutageStore>>;
 
+/** Messages of a queue that are visible or in flight (not those delayed). */
+function undelayed(h: LambdaHarness, queueName: string): number {
+  const messages = h.sqs.server.inspectQueue(queueName)?.messages;
+  return (messages?.ready.length ?? 0) + (messages?.inflight.length ?? 0);
+}
+
 /** Runs the stream function and the notify and action consumers as Lambda would, until all is settled after the outage. */
 async function runLambdasUntilSettled(h: LambdaHarness, store: Store): Promise<void> {
   const deadline = performance.now() + SETTLE_MS;
@@ -106,7 +124,8 @@ async function runLambdasUntilSettled(h: LambdaHarness, store: Store): Promise<v
     const notify = await h.eventSources.notify.pollOnce();
     const action = await h.eventSources.action.pollOnce();
     const idle = records === 0 && !notify && !action;
-    if (idle && store.isBack() && h.notifySqs.size() === 0 && h.actionSqs.size() === 0) return;
+    // Delayed messages do not count: each run schedules its pipeline deadline minutes ahead.
+    if (idle && store.isBack() && h.notifySqs.size() === 0 && undelayed(h, h.actionSqs.name) === 0) return;
     if (performance.now() > deadline) {
       const where = `store back: ${store.isBack()}, outage begun: ${store.outage() !== undefined}`;
       const queued = `notify queue: ${h.notifySqs.size()}, action queue: ${h.actionSqs.size()}`;
@@ -151,7 +170,15 @@ async function outageAt(point: Point) {
       await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 0 });
       await call('POST', `/v1/checks/${check.id}/policy/channels`, {
         channel_type: 'webhook',
-        config: { url: receiver.url },
+        config: { url: `${receiver.origin}/webhook` },
+      });
+      // An action on the same change: the action queue's path through the outage too.
+      await call('POST', '/v1/actions', {
+        name: `page-${i}`,
+        url: `${receiver.origin}/action/{{entity_id}}`,
+        trigger_type: 'state_change',
+        check_id: check.id,
+        trigger_to_state: 'down',
       });
       await call('POST', `/v1/checks/${check.id}/results`, { success: true, latency_ms: 5 });
       checkIds.push(String(check.id));
@@ -193,14 +220,15 @@ async function outageAt(point: Point) {
 
     const logs = async (status: string) =>
       (await call('GET', `/v1/notify/logs?status=${status}&limit=100`)).logs as unknown[];
+    const alerts = receiver.received.filter((r) => r.path === '/webhook');
     const perDelivery = new Map<string, number>();
-    for (const r of receiver.received)
-      perDelivery.set(r.deliveryId, (perDelivery.get(r.deliveryId) ?? 0) + 1);
+    for (const r of alerts) perDelivery.set(r.deliveryId, (perDelivery.get(r.deliveryId) ?? 0) + 1);
+    const actionPaths = receiver.received.filter((r) => r.path.startsWith('/action/')).map((r) => r.path);
     return {
       outageHappened: store.outage() !== undefined,
-      alertedEntities: new Set(
-        receiver.received.filter((r) => r.body.to_state === 'down').map((r) => r.body.entity_id),
-      ).size,
+      alertedEntities: new Set(alerts.filter((r) => r.body.to_state === 'down').map((r) => r.body.entity_id))
+        .size,
+      actionedEntities: new Set(actionPaths).size,
       mostSendsOfOneDelivery: Math.max(0, ...perDelivery.values()),
       pending: await logs('pending'),
       retrying: await logs('retrying'),
@@ -216,12 +244,13 @@ async function outageAt(point: Point) {
 
 describe.concurrent('a 60 s DynamoDB outage on the notification path (Lambda handlers, DynamoDB Local SIGKILLed)', () => {
   it.each<Point>(['jobs queued', 'sends in flight', 'records being written'])(
-    'loses no alert when the store dies with %s: each alert sent at least once, no delivery id more than twice, no record left pending or retrying, no dead letter',
+    'loses no alert and no action run when the store dies with %s: each alert sent at least once, no delivery id more than twice, no record left pending or retrying, no dead letter',
     async (point) => {
       const outcome = await outageAt(point);
 
       expect(outcome.outageHappened).toBe(true);
       expect(outcome.alertedEntities).toBe(ALERTS);
+      expect(outcome.actionedEntities).toBe(ALERTS);
       expect(outcome.mostSendsOfOneDelivery).toBeLessThanOrEqual(2);
       expect(outcome.pending).toEqual([]);
       expect(outcome.retrying).toEqual([]);
