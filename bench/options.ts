@@ -16,6 +16,7 @@ export const SCENARIOS = [
   'uptime',
   'cost',
   'bundles',
+  'storm',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -58,6 +59,8 @@ const optionsSchema = z.object({
   'push-warmup': int(0).default(1),
   'max-requests': int(1).default(5_000_000),
   'alert-checks': int(1).default(100),
+  'storm-entities': int(1).default(1000),
+  'storm-outage': int(1).default(65),
   'alert-rounds': int(1).default(10),
   'alert-warmup-rounds': int(0).default(1),
   'alert-timeout': int(1).default(30),
@@ -100,6 +103,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --push-duration <s>       measured seconds per push level and server (default 8)
   --push-warmup <s>         unmeasured seconds before each push level (default 1)
   --max-requests <n>        bound on requests per load run (default 5000000)
+  --storm-entities <n>      storm: entities of one blueprint going down at once through one route (default 1000)
+  --storm-outage <s>        storm: seconds they stay down, at least the 60 s group interval (default 65)
   --alert-checks <n>        alerts: push checks alerting at once, each with a webhook (default 100)
   --alert-rounds <n>        alerts: measured rounds, each every check down then up (default 10: 2000 alerts)
   --alert-warmup-rounds <n> alerts: unmeasured rounds first (default 1)
@@ -145,6 +150,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'push-warmup': { type: 'string' },
       'max-requests': { type: 'string' },
       'alert-checks': { type: 'string' },
+      'storm-entities': { type: 'string' },
+      'storm-outage': { type: 'string' },
       'alert-rounds': { type: 'string' },
       'alert-warmup-rounds': { type: 'string' },
       'alert-timeout': { type: 'string' },

@@ -11,6 +11,7 @@ import { describeMachine, evaluateTargets, formatResults, type Results } from '.
 import { emptySideBySide, roundOrder, type Side } from './side-by-side.ts';
 import { runStatus } from './status.ts';
 import { runStatusPage } from './status-page.ts';
+import { runStorm, type StormFigures } from './storm.ts';
 import { runUptime } from './uptime.ts';
 
 /**
@@ -55,6 +56,8 @@ if (sides.against)
   log(`side by side with ${sides.against.dir} (${sides.against.commit}), ${options.rounds} round(s)`);
 let target: ProbeTarget | undefined;
 let bundles: BundleFigures | undefined;
+/** The storm scenario's runs: this checkout grouped and folded, the --against checkout on the same workload. */
+const storm: (StormFigures & { commit: string })[] = [];
 
 const bare = async () => {
   if (!target) return;
@@ -245,6 +248,31 @@ try {
       `  $${c.healthy.perResult.dollarsPerMillion.atScale.toFixed(2)} per million healthy checks, $${c.flapping.perResult.dollarsPerMillion.atScale.toFixed(2)} per million state changes`,
     );
   }
+  if (wants('storm')) {
+    const runs: { mode: StormFigures['mode']; side: Side }[] = [
+      { mode: 'grouped', side: 'this' },
+      { mode: 'fold', side: 'this' },
+      // The commit before has no grouping: the same workload through a plain route.
+      ...(sides.against ? [{ mode: 'fold' as const, side: 'against' as const }] : []),
+    ];
+    for (const { mode, side } of runs) {
+      const root = rootOf(side);
+      const commit = root ? (sides.against?.commit ?? 'against') : 'this';
+      log(
+        `storm (${mode}, ${commit}): ${options['storm-entities']} entities down at once, up after ${options['storm-outage']} s`,
+      );
+      const figures = await runStorm({
+        entities: options['storm-entities'],
+        outageSeconds: options['storm-outage'],
+        mode,
+        logFile: join(logDir, `storm-${mode}${root ? '-against' : ''}.log`),
+        ...(root ? { root } : {}),
+        onProgress: log,
+      });
+      storm.push({ ...figures, commit });
+      log(`  ${JSON.stringify(figures)}`);
+    }
+  }
   if (wants('bundles')) {
     log(`bundles: each functions/*.ts built as CDK builds it, then ${options['bundle-runs']} fresh imports`);
     bundles = await runBundles({
@@ -275,6 +303,7 @@ writeFileSync(
       options,
       results,
       ...(bundles ? { bundles } : {}),
+      ...(storm.length > 0 ? { storm } : {}),
       targets,
     },
     null,
