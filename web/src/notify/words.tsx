@@ -32,6 +32,7 @@ export const EVENT_WORDS: Record<Delivery['event'], string> = {
   repeat: 'Reminder: still down',
   test: 'Test',
   escalation: 'Escalation: unacknowledged',
+  digest: 'Digest',
 };
 
 /** The last attempt's answer in words: "HTTP 500", or the error. */
@@ -57,5 +58,7 @@ export function deliveryInWords(d: Delivery): string {
       return `${who}: retrying after ${tries}${lastAttempt(d) ? ` (${lastAttempt(d)})` : ''}.`;
     case 'pending':
       return `${who}: pending.`;
+    case 'folded':
+      return `${who}: folded into a digest (${d.reason ?? 'digest'}).`;
   }
 }

@@ -13,7 +13,7 @@ import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
 
 type Delivery = Schemas['Delivery'];
-const STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped'] as const;
+const STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'folded'] as const;
 type Status = (typeof STATUSES)[number];
 
 /** The delivery log (filters, pages, attempts, retry) and every channel of the account. */
@@ -145,6 +145,7 @@ const STATUS_CLASS: Record<Status, string> = {
   retrying: 'state-degraded',
   pending: 'state-unknown',
   skipped: 'state-unknown',
+  folded: 'state-unknown',
 };
 
 function DeliveryRow({
