@@ -16,7 +16,7 @@ import { loadServeEnv, startServe } from './serve.ts';
  * The local storm (issue 35): the product (bin/serve.ts in a child) with `entities` entities of
  * one blueprint, a push check each (cooldown 0), and one route to a signed webhook on an HTTPS
  * receiver on 127.0.0.1 (bench/alerts-receiver.ts). Every entity goes down at once (one failed
- * result each, posted together), stays down `outageSeconds`, and comes back at once. Two modes:
+ * result each, posted together), stays down `outageSeconds` (and until all were told), then comes back at once. Two modes:
  * `grouped` (the route groups by blueprint, group_wait_seconds 10, group_interval_seconds 60) and
  * `fold` (a plain route: the storm fold alone). Counted at the receiver: notifications (alone and
  * digests) in the first minute, the time until the first one, the distinct entities told down and
@@ -30,6 +30,8 @@ export interface StormFigures {
   firstMinute: { alone: number; digests: number };
   /** From the first result posted to the first notification read (ms). */
   firstNotificationMs: number | null;
+  /** From the first result posted to the read that completed the set of entities told down (ms). */
+  allDownMs: number | null;
   /** Distinct entities the receiver was told were down (alone or in a digest). */
   toldDown: number;
   toldUp: number;
@@ -182,8 +184,15 @@ export async function runStorm(options: StormOptions): Promise<StormFigures> {
       new Set(told.flatMap((t) => t.events.filter((e) => e.to_state === to).map((e) => e.entity_id))).size;
     const stormAt = wallMs();
     await Promise.all(checkIds.map((id) => postResult(agent, base, key, id, false)));
+    // Down at least `outageSeconds`, and until every entity was told down (at most 150 s).
     const downUntil = stormAt + options.outageSeconds * 1000;
-    while (wallMs() < downUntil) await sleep(50);
+    const downDeadline = stormAt + 150_000;
+    let allDownMs: number | null = null;
+    while (wallMs() < downUntil || (allDownMs === null && wallMs() < downDeadline)) {
+      if (allDownMs === null && distinct('down') >= checkIds.length)
+        allDownMs = (told.at(-1)?.atMs ?? wallMs()) - stormAt;
+      await sleep(50);
+    }
     const firstMinute = told.filter((t) => t.atMs <= stormAt + 60_000);
     const toldDown = distinct('down');
     const firstNotificationMs = told[0] ? told[0].atMs - stormAt : null;
@@ -195,7 +204,7 @@ export async function runStorm(options: StormOptions): Promise<StormFigures> {
         answered.set(id, await postResult(agent, base, key, id, true));
       }),
     );
-    const upDeadline = wallMs() + 90_000;
+    const upDeadline = wallMs() + 150_000;
     while (distinct('up') < checkIds.length && wallMs() < upDeadline) await sleep(100);
     const delays: number[] = [];
     const seen = new Set<string>();
@@ -216,6 +225,7 @@ export async function runStorm(options: StormOptions): Promise<StormFigures> {
         digests: firstMinute.filter((t) => t.digest).length,
       },
       firstNotificationMs,
+      allDownMs,
       toldDown,
       toldUp: distinct('up'),
       recoveryMs:
