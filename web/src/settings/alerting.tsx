@@ -35,7 +35,13 @@ export function AlertingSection() {
     <Section title="Alerting">
       <ErrorNote error={settings.error} title="The alerting settings could not be read." />
       {settings.isPending ? <Loading what="alerting settings" /> : null}
-      {settings.data ? (
+      {settings.data && !admin ? (
+        <p>
+          Alerts per channel per minute: <strong>{settings.data.alert_fold_per_minute}</strong>. Past this, a
+          channel's alerts fold into one digest per group per minute; admins change it.
+        </p>
+      ) : null}
+      {settings.data && admin ? (
         <form onSubmit={submit} aria-label="Alerting settings" noValidate>
           <div className="form-grid">
             <TextField
@@ -43,20 +49,17 @@ export function AlertingSection() {
               type="number"
               value={value}
               onChange={setValue}
-              disabled={!admin}
               hint="1 to 1000: past this, a channel's alerts fold into one digest per group per minute (the storm fold)"
               error={errs.alert_fold_per_minute}
             />
           </div>
           <ErrorNote error={save.error} title="The alerting settings were not saved." />
           {save.isSuccess ? <Notice>Saved.</Notice> : null}
-          {admin ? (
-            <div className="row">
-              <button type="submit" className="primary" disabled={save.isPending}>
-                Save alerting settings
-              </button>
-            </div>
-          ) : null}
+          <div className="row">
+            <button type="submit" className="primary" disabled={save.isPending}>
+              Save alerting settings
+            </button>
+          </div>
         </form>
       ) : null}
     </Section>
