@@ -18,6 +18,7 @@ export const SCENARIOS = [
   'storm-cloud',
   'bundles',
   'crash',
+  'storm',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -60,6 +61,8 @@ const optionsSchema = z.object({
   'push-warmup': int(0).default(1),
   'max-requests': int(1).default(5_000_000),
   'alert-checks': int(1).default(100),
+  'storm-entities': int(1).default(1000),
+  'storm-outage': int(1).default(65),
   'alert-rounds': int(1).default(10),
   'alert-warmup-rounds': int(0).default(1),
   'alert-timeout': int(1).default(30),
@@ -73,7 +76,7 @@ const optionsSchema = z.object({
   'cost-checks': int(1).default(200),
   'cost-cycles': int(1).default(5),
   'crash-rounds': int(2).default(32),
-  'storm-entities': int(1).default(5000),
+  'storm-cloud-entities': int(1).default(5000),
   'bundle-runs': int(1).default(9),
   against: z.string().min(1).optional(),
   rounds: int(1).default(1),
@@ -85,7 +88,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, uptime, cost, bundles, crash, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, uptime, cost, bundles, crash, storm, storm-cloud, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -104,6 +107,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --push-duration <s>       measured seconds per push level and server (default 8)
   --push-warmup <s>         unmeasured seconds before each push level (default 1)
   --max-requests <n>        bound on requests per load run (default 5000000)
+  --storm-entities <n>      storm: entities of one blueprint going down at once through one route (default 1000)
+  --storm-outage <s>        storm: seconds they stay down, at least the 60 s group interval (default 65)
+  --storm-cloud-entities <n> storm-cloud: entities of one tenant going down through the cloud handlers (default 5000)
   --alert-checks <n>        alerts: push checks alerting at once, each with a webhook (default 100)
   --alert-rounds <n>        alerts: measured rounds, each every check down then up (default 10: 2000 alerts)
   --alert-warmup-rounds <n> alerts: unmeasured rounds first (default 1)
@@ -151,6 +157,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'push-warmup': { type: 'string' },
       'max-requests': { type: 'string' },
       'alert-checks': { type: 'string' },
+      'storm-entities': { type: 'string' },
+      'storm-outage': { type: 'string' },
       'alert-rounds': { type: 'string' },
       'alert-warmup-rounds': { type: 'string' },
       'alert-timeout': { type: 'string' },
@@ -165,7 +173,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },
       'crash-rounds': { type: 'string' },
-      'storm-entities': { type: 'string' },
+      'storm-cloud-entities': { type: 'string' },
       against: { type: 'string' },
       rounds: { type: 'string' },
       profile: { type: 'boolean' },

@@ -12,6 +12,7 @@ import { describeMachine, evaluateTargets, formatResults, type Results } from '.
 import { emptySideBySide, roundOrder, type Side } from './side-by-side.ts';
 import { runStatus } from './status.ts';
 import { runStatusPage } from './status-page.ts';
+import { runStorm, type StormFigures } from './storm.ts';
 import { formatStormCloud, runStormCloudBench } from './storm-cloud.ts';
 import { runUptime } from './uptime.ts';
 
@@ -58,6 +59,8 @@ if (sides.against)
 let target: ProbeTarget | undefined;
 let bundles: BundleFigures | undefined;
 let crash: CrashFigures | undefined;
+/** The storm scenario's runs: this checkout grouped and folded, the --against checkout on the same workload. */
+const storm: (StormFigures & { commit: string })[] = [];
 
 const bare = async () => {
   if (!target) return;
@@ -250,13 +253,38 @@ try {
   }
   if (wants('storm-cloud')) {
     log(
-      `storm-cloud: ${options['storm-entities']} entities of one tenant down at once, through the cloud handlers`,
+      `storm-cloud: ${options['storm-cloud-entities']} entities of one tenant down at once, through the cloud handlers`,
     );
-    const storm = await runStormCloudBench({
-      entities: options['storm-entities'],
+    const cloud = await runStormCloudBench({
+      entities: options['storm-cloud-entities'],
       onProgress: (line) => log(`  ${line}`),
     });
-    log(formatStormCloud(storm));
+    log(formatStormCloud(cloud));
+  }
+  if (wants('storm')) {
+    const runs: { mode: StormFigures['mode']; side: Side }[] = [
+      { mode: 'grouped', side: 'this' },
+      { mode: 'fold', side: 'this' },
+      // The commit before has no grouping: the same workload through a plain route.
+      ...(sides.against ? [{ mode: 'fold' as const, side: 'against' as const }] : []),
+    ];
+    for (const { mode, side } of runs) {
+      const root = rootOf(side);
+      const commit = root ? (sides.against?.commit ?? 'against') : 'this';
+      log(
+        `storm (${mode}, ${commit}): ${options['storm-entities']} entities down at once, up after ${options['storm-outage']} s`,
+      );
+      const figures = await runStorm({
+        entities: options['storm-entities'],
+        outageSeconds: options['storm-outage'],
+        mode,
+        logFile: join(logDir, `storm-${mode}${root ? '-against' : ''}.log`),
+        ...(root ? { root } : {}),
+        onProgress: log,
+      });
+      storm.push({ ...figures, commit });
+      log(`  ${JSON.stringify(figures)}`);
+    }
   }
   if (wants('bundles')) {
     log(`bundles: each functions/*.ts built as CDK builds it, then ${options['bundle-runs']} fresh imports`);
@@ -296,6 +324,7 @@ writeFileSync(
       results,
       ...(bundles ? { bundles } : {}),
       ...(crash ? { crash } : {}),
+      ...(storm.length > 0 ? { storm } : {}),
       targets,
     },
     null,

@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { parseTransition, type TransitionRecord, tenantTransitionItems } from '../checks/transition-items.ts';
 import type { Table } from '../store/table.ts';
+import type { AlsoFailingRecord } from './also-failing-items.ts';
 import type { IncidentRecord } from './incident-items.ts';
 import type { NoteRecord } from './incident-note-items.ts';
-import type { AlsoFailingRecord } from './also-failing-items.ts';
 
 /**
  * An incident's timeline, built when it is read from the items that already record each step:

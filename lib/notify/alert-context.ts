@@ -10,8 +10,8 @@ import { redactUrl } from '../domain/url-redaction.ts';
 import { alsoFailingOf } from '../incidents/also-failing.ts';
 import type { Table } from '../store/table.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
-import { holdingOf } from './holding.ts';
 import { flapNoticeOf } from './flap-state-items.ts';
+import { holdingOf } from './holding.ts';
 import type { Alert } from './ports.ts';
 
 /** Results read back for the last error: a recovery's latest result is a success, the error is just before it. */

@@ -29,7 +29,14 @@ export class DeliveryAttemptError extends RetryLaterError {
   override name = 'DeliveryAttemptError';
 }
 
-const FINAL: ReadonlySet<DeliveryRecord['status']> = new Set(['sent', 'failed', 'skipped']);
+// folded and deferred records never get a deliver job; a stray one sends nothing.
+const FINAL: ReadonlySet<DeliveryRecord['status']> = new Set([
+  'sent',
+  'failed',
+  'skipped',
+  'folded',
+  'deferred',
+]);
 
 /** Handles one delivery of a `deliver` job; throws to have the next attempt made later. */
 export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJob>): Promise<void> {

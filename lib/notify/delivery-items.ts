@@ -26,7 +26,15 @@ import {
  * folded: not sent alone, but as part of a digest (`reason` names it; lib/notify/grouping);
  * deferred: a recovery held to its cooldown's end (deferred-recovery.ts), sent then under a record of its own.
  */
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'folded', 'deferred'] as const;
+export const DELIVERY_STATUSES = [
+  'pending',
+  'retrying',
+  'sent',
+  'failed',
+  'skipped',
+  'folded',
+  'deferred',
+] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**

@@ -124,7 +124,8 @@ export async function storeAndDispatch(deps: NotifyDeps, records: DeliveryRecord
     // instead; a folded one found again (a redelivered job) has its batch's flush enqueued again.
     const plan = created ? await planFor(grouping, record, deps.clock.now()) : undefined;
     if (plan) {
-      jobs.push(await placeInGroup(deps.table, record, plan, deps.clock.now()));
+      const flush = await placeInGroup(deps.table, record, plan, deps.clock.now());
+      if (flush) jobs.push(flush);
     } else if (current?.status === 'folded' && current.digest) {
       jobs.push(digestJob(current, current.digest, deps.clock.now()));
     } else if (current?.status === 'pending') {

@@ -51,15 +51,10 @@ export const policyBody = z
         description:
           'Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6',
       }),
-    flap_window_seconds: z
-      .int()
-      .min(60)
-      .max(86_400)
-      .optional()
-      .meta({
-        description:
-          'The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800',
-      }),
+    flap_window_seconds: z.int().min(60).max(86_400).optional().meta({
+      description:
+        'The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800',
+    }),
   })
   .meta({ id: 'PolicyInput' });
 export type PolicyBody = z.output<typeof policyBody>;

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 const page = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'performance.md'), 'utf8');
 
 describe('docs/performance.md', () => {
-  it('is a reader’s page of at most 200 lines', () => {
-    expect(page.split('\n').length).toBeLessThanOrEqual(200);
+  it('is a reader’s page of at most 220 lines', () => {
+    expect(page.split('\n').length).toBeLessThanOrEqual(220);
   });
 
   it('has the sections a reader looks for, in order', () => {

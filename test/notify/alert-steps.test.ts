@@ -82,7 +82,11 @@ describe('the alert decision', () => {
 
   it('holds a flapping check after the recovery switch and before the cooldown', async () => {
     const flapping = facts(['up', 'down'], {}, { flapping: true, lastSentMs: NOW - 1000, upstream: true });
-    expect(await decideAlert(flapping.f)).toMatchObject({ step: 'flapping', outcome: 'skip', reason: 'flapping' });
+    expect(await decideAlert(flapping.f)).toMatchObject({
+      step: 'flapping',
+      outcome: 'skip',
+      reason: 'flapping',
+    });
     expect(flapping.asked).toEqual(['maintenance', 'flapping']);
   });
 

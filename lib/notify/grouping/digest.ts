@@ -15,7 +15,9 @@ import { batchClosedOp, type DigestEntry, type GroupRecord, readBatch, readGroup
  * (conditioned on the entries it read, so none joins after) in the same transaction that stores
  * its digest records, one per part of at most 1,000 events (kind `digest`, ids derived from the
  * batch); then it sends each part not yet sent, with the attempts of a `deliver` job (3, the queue
- * waiting between them). A redelivered job finds the batch closed and sends only what is left.
+ * waiting between them), each attempt claimed on the record first (a conditional write), so two
+ * runs of one flush never both send a part. A redelivered job finds the batch closed and sends
+ * only what is left.
  */
 
 type DigestJob = Extract<NotifyJob, { kind: 'digest' }>;
@@ -170,6 +172,11 @@ export async function handleDigest(deps: NotifyDeps, job: ReceivedJob<DigestJob>
       });
       continue;
     }
+    // Claims the attempt: of two flushes of one batch running at once, only one sends each part.
+    if (!(await claimAttempt(deps, record, job.attempt))) {
+      failures += 1;
+      continue;
+    }
     entries ??= await readBatch(deps.table, body.tenant_id, body.batch_id);
     group ??= await readGroup(deps.table, body);
     const outcome = await sendDigest(deps, channel, digestOf(record, group, entries));
@@ -216,4 +223,20 @@ async function markFailed(deps: NotifyDeps, record: DeliveryRecord): Promise<voi
     status: 'failed',
     updated_at: isoTime(deps.clock.now()),
   });
+}
+
+/** Sets the part's attempts to `attempt` while it is lower; false when another run took it. */
+async function claimAttempt(deps: NotifyDeps, record: DeliveryRecord, attempt: number): Promise<boolean> {
+  try {
+    await deps.deliveries.update(
+      record.tenant_id,
+      record.id,
+      { attempts: attempt, updated_at: isoTime(deps.clock.now()) },
+      { kind: 'compare', attr: 'attempts', op: '<', value: attempt },
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
 }

@@ -135,15 +135,16 @@ const MAX_TRIES = 8;
 
 /**
  * Puts the record into its group's open batch, or opens one due after the group's wait (and not
- * before `interval` after its last flush); answers the flush job to enqueue (after the write: a
- * crash in between is covered by the redelivered event job, which finds the record `folded`).
+ * before `interval` after its last flush); answers the flush job to enqueue when it opened the
+ * batch (after the write: a crash in between is covered by the redelivered event job, which finds
+ * the record `folded` and enqueues the flush again).
  */
 export async function placeInGroup(
   table: Table,
   record: DeliveryRecord,
   plan: GroupPlan,
   nowMs: number,
-): Promise<JobInput<NotifyJob>> {
+): Promise<JobInput<NotifyJob> | undefined> {
   const channelId = record.channel_id ?? '';
   const key = {
     tenant_id: record.tenant_id,
@@ -182,7 +183,8 @@ export async function placeInGroup(
         : batchOpenedOps({ ...key, by: plan.by, key: plan.key, name: plan.name }, batchId, dueMs, entry);
     try {
       await table.transact([...ops, folded]);
-      return digestJob(record, batch, nowMs);
+      // The batch's opener enqueues its flush; an alert joining it adds none.
+      return open === undefined ? digestJob(record, batch, nowMs) : undefined;
     } catch (error) {
       if (!(error instanceof ConditionFailedError)) throw error;
     }

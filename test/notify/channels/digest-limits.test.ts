@@ -158,7 +158,9 @@ describe('a 1,000-event digest on every channel type', () => {
     const outcome = await senders.sendDigest?.(channel('email', { to: ['ops@example.com'] }), bigDigest());
     expect(outcome?.ok).toBe(true);
     const mail = smtp.received.at(-1);
-    expect(decodeWords(mail?.message.headers.get('subject')?.toString() ?? '')).toBe('[Vigil] Digest: host: 1000 down');
+    expect(decodeWords(mail?.message.headers.get('subject')?.toString() ?? '')).toBe(
+      '[Vigil] Digest: host: 1000 down',
+    );
     expect(mail?.message.headers.get('x-vigil-delivery')).toBe('dlv_01JDIGEST');
     const text = String(mail?.message.text);
     const html = String(mail?.message.html);

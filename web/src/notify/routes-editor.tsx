@@ -4,7 +4,7 @@ import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { entityLabel, useEntityDirectory } from '../catalog/directory';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
-import { CheckboxField, TextField } from '../ui/fields';
+import { CheckboxField, SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 import { EntityChips } from './entity-chips';
@@ -16,6 +16,14 @@ const STATES = ['down', 'degraded', 'up', 'unknown'] as const;
 /** Toggles `value` in a list (checkbox groups). */
 const toggled = (list: string[], value: string, on: boolean) =>
   on ? [...list, value] : list.filter((v) => v !== value);
+
+/** A route's grouping in words: "each alert at once", or the group, its wait and interval. */
+export function grouping(
+  r: Pick<Route, 'group_by' | 'group_wait_seconds' | 'group_interval_seconds'>,
+): string {
+  if (r.group_by === 'entity' && r.group_wait_seconds === 0) return 'each alert at once';
+  return `by ${r.group_by}, wait ${r.group_wait_seconds} s, then every ${r.group_interval_seconds} s`;
+}
 
 /**
  * Alert routes: which alerts (by blueprint, entity, new state) also go to which shared channels,
@@ -55,6 +63,7 @@ export function RoutesEditor({ canWrite }: { canWrite: boolean }) {
                 <th scope="col">Alerts of</th>
                 <th scope="col">Also go to</th>
                 <th scope="col">Escalation</th>
+                <th scope="col">Grouping</th>
                 {canWrite ? <th scope="col">Actions</th> : null}
               </tr>
             </thead>
@@ -68,6 +77,7 @@ export function RoutesEditor({ canWrite }: { canWrite: boolean }) {
                       ? '—'
                       : `after ${r.escalate_after_seconds} s to ${r.escalate_channel_ids.map(channelName).join(', ')}`}
                   </td>
+                  <td>{grouping(r)}</td>
                   {canWrite ? (
                     <td>
                       <DeleteRoute id={r.id} what={describe(r)} />
@@ -119,6 +129,9 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
   const [targets, setTargets] = useState<string[]>([]);
   const [escalateAfter, setEscalateAfter] = useState('');
   const [escalateTo, setEscalateTo] = useState<string[]>([]);
+  const [groupBy, setGroupBy] = useState<Route['group_by']>('entity');
+  const [groupWait, setGroupWait] = useState('0');
+  const [groupInterval, setGroupInterval] = useState('300');
   const create = useMutation({
     mutationFn: () =>
       must(
@@ -132,6 +145,9 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
             channel_ids: targets,
             ...(escalateAfter.trim() ? { escalate_after_seconds: Number(escalateAfter) } : {}),
             ...(escalateTo.length ? { escalate_channel_ids: escalateTo } : {}),
+            group_by: groupBy,
+            group_wait_seconds: Number(groupWait),
+            group_interval_seconds: Number(groupInterval),
           },
         }),
       ),
@@ -142,6 +158,9 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
       setTargets([]);
       setEscalateAfter('');
       setEscalateTo([]);
+      setGroupBy('entity');
+      setGroupWait('0');
+      setGroupInterval('300');
       await queryClient.invalidateQueries({ queryKey: ['routes'] });
     },
   });
@@ -220,6 +239,36 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
         ))}
         {errs.escalate_channel_ids ? <span className="field-error">{errs.escalate_channel_ids}</span> : null}
       </fieldset>
+      <div className="form-grid">
+        <SelectField
+          label="Group by"
+          value={groupBy}
+          onChange={(v) => setGroupBy(v as Route['group_by'])}
+          options={[
+            { value: 'entity', label: 'Entity (each alert on its own)' },
+            { value: 'blueprint', label: 'Blueprint (one notification per blueprint)' },
+            { value: 'tenant', label: 'Everything (one notification)' },
+          ]}
+          hint="Alerts of one group go out together as one digest"
+          error={errs.group_by}
+        />
+        <TextField
+          label="Group wait (seconds)"
+          type="number"
+          value={groupWait}
+          onChange={setGroupWait}
+          hint="0 to 300: the first notification of a new group waits this long, collecting"
+          error={errs.group_wait_seconds}
+        />
+        <TextField
+          label="Group interval (seconds)"
+          type="number"
+          value={groupInterval}
+          onChange={setGroupInterval}
+          hint="60 to 3600: a group already notified gets its updates at most this often"
+          error={errs.group_interval_seconds}
+        />
+      </div>
       <ErrorNote error={create.error} title="The route was not created." />
       {create.isSuccess ? <Notice>The route was created.</Notice> : null}
       <div className="row">

@@ -33,6 +33,7 @@ export const EVENT_WORDS: Record<Delivery['event'], string> = {
   test: 'Test',
   escalation: 'Escalation: unacknowledged',
   flapping: 'Flapping: alerts held until stable',
+  digest: 'Digest',
 };
 
 /** The last attempt's answer in words: "HTTP 500", or the error. */
@@ -60,5 +61,7 @@ export function deliveryInWords(d: Delivery): string {
       return `${who}: pending.`;
     case 'deferred':
       return `${who}: ${d.reason ?? 'deferred'}.`;
+    case 'folded':
+      return `${who}: folded into a digest (${d.reason ?? 'digest'}).`;
   }
 }

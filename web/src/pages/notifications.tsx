@@ -13,7 +13,7 @@ import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
 
 type Delivery = Schemas['Delivery'];
-const STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'deferred'] as const;
+const STATUSES = ['pending', 'retrying', 'sent', 'failed', 'skipped', 'deferred', 'folded'] as const;
 type Status = (typeof STATUSES)[number];
 
 /** The delivery log (filters, pages, attempts, retry) and every channel of the account. */
@@ -147,6 +147,7 @@ const STATUS_CLASS: Record<Status, string> = {
   skipped: 'state-unknown',
   // A recovery waiting for its cooldown's end: its reason says when it is due.
   deferred: 'state-degraded',
+  folded: 'state-unknown',
 };
 
 function DeliveryRow({

@@ -1,4 +1,5 @@
 import { useSession } from '../session';
+import { AlertingSection } from '../settings/alerting';
 import { KeysSection } from '../settings/keys';
 import { TeamSection } from '../settings/team';
 import { Page, Section } from '../ui/page';
@@ -10,6 +11,7 @@ export function SettingsPage() {
     <Page title="Settings">
       <KeysSection />
       <TeamSection />
+      <AlertingSection />
       <Section title="Plan limits">
         <p className="muted">
           Account {me.name} ({me.email}). The operator sets these limits.

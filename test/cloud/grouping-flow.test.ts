@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { type NotifyJob, notifyJobSchema } from '../../lib/notify/jobs.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
+import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
+import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { createTlsFixtures } from '../support/tls-fixtures.ts';
+
+/**
+ * Grouping and the storm fold through the cloud runtime's Lambda handlers (api, stream, notifier)
+ * over DynamoDB Local and fauxqs, on a fake clock, to an HTTPS webhook receiver on 127.0.0.1: 50
+ * entities of one blueprint go down through one route. With no grouping the receiver gets 10
+ * alerts alone and one digest of the other 40; with group_by blueprint and group_wait 10 s, one
+ * digest of all 50, and their recoveries in one more ("recovered"). The digest job's delay is real
+ * time in fauxqs: once the fake clock has passed its due time the test sends it again undelayed
+ * (what the queue does when the delay ends), as test/cloud/escalation-flow.test.ts does.
+ */
+
+const T0 = Date.parse('2026-03-02T09:00:00.000Z');
+const clock = createFakeClock(T0);
+const ENTITIES = 50;
+let h: LambdaHarness;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  const tls = createTlsFixtures();
+  receiver = await startReceiver(tls.valid, 'unused');
+  h = await startLambdaHarness({
+    clock,
+    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
+    egress: { ca: [tls.caCert] },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+  await receiver?.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+async function call(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** A blueprint of 50 entities (a push check each, no cooldown, up), a route to a webhook at `path`. */
+async function world(slug: string, path: string, route: Record<string, unknown>) {
+  await call('POST', '/v1/blueprints', { slug, name: slug });
+  const channel = await call('POST', '/v1/notify/channels', {
+    name: path,
+    channel_type: 'webhook',
+    config: { url: `${receiver.origin}${path}` },
+  });
+  await call('POST', '/v1/notify/routes', {
+    match: { blueprint_slugs: [slug] },
+    channel_ids: [channel.id],
+    ...route,
+  });
+  const checks: string[] = [];
+  for (let i = 1; i <= ENTITIES; i += 1) {
+    const entity = await call('POST', `/v1/blueprints/${slug}/entities`, {
+      slug: `n${i}`,
+      name: `Web node ${i}`,
+    });
+    const check = await call('POST', '/v1/checks', {
+      entity_id: entity.id,
+      check_type: 'push',
+      interval_seconds: 3600,
+      failure_threshold: 1,
+    });
+    await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 0 });
+    await call('POST', `/v1/checks/${check.id}/results`, { success: true, latency_ms: 5 });
+    checks.push(check.id);
+  }
+  await h.drainChanges();
+  return checks;
+}
+
+async function pushAll(checks: string[], success: boolean) {
+  for (const id of checks) await call('POST', `/v1/checks/${id}/results`, { success, latency_ms: 5 });
+  await h.drainChanges();
+}
+
+/** What the receiver got at `path`: alerts alone and digests. */
+function got(path: string) {
+  const bodies = receiver.received
+    .filter((r) => r.path === path)
+    .map((r) => JSON.parse(r.body.toString('utf8')));
+  const digests = bodies.filter((b) => b.kind === 'digest');
+  const alone = bodies.filter((b) => b.kind !== 'digest');
+  const told = (to: string) =>
+    new Set([
+      ...alone.filter((b) => b.to_state === to).map((b) => b.entity_id),
+      ...digests
+        .flatMap((d) => d.events.filter((e: { to_state: string }) => e.to_state === to))
+        .map((e) => e.entity_id),
+    ]).size;
+  return { alone, digests, told };
+}
+
+/** Sends every digest job queued so far again, undelayed, and runs the notifier on what is visible. */
+async function flushDigests() {
+  const jobs = h.notifySqs.sentBodies().flatMap((body) => {
+    const envelope = jobEnvelopeSchema.parse(JSON.parse(body));
+    const job = notifyJobSchema.parse(envelope.body);
+    return job.kind === 'digest' ? [{ id: envelope.id, job }] : [];
+  });
+  const queue = createNotifyJobQueue({ sqs: h.sqs.sqs, queueUrl: h.notifySqs.url, logger: silentLogger });
+  const sent = jobs.map((j, i) => ({ id: `${j.id}:now:${clock.now()}:${i}`, body: j.job as NotifyJob }));
+  expect((await queue.enqueue(sent)).failed).toEqual([]);
+  await h.runNotifyJobs();
+  await h.runNotifyJobs();
+}
+
+describe('grouping and the storm fold on the cloud runtime', () => {
+  it('folds a storm with no configuration: 10 alerts alone, the other 40 in one digest', async () => {
+    const checks = await world('fold', '/fold', {});
+    clock.advance(1000);
+    await pushAll(checks, false);
+    expect(got('/fold').alone).toHaveLength(10);
+    expect(got('/fold').digests).toHaveLength(0);
+
+    clock.advance(6000);
+    await flushDigests();
+    const { digests, told } = got('/fold');
+    expect(digests).toHaveLength(1);
+    expect(digests[0]).toMatchObject({ group: { by: 'blueprint', key: 'fold' }, counts: { down: 40 } });
+    expect(told('down')).toBe(ENTITIES);
+    // A redelivered flush (every digest job sent again) sends nothing twice.
+    await flushDigests();
+    expect(got('/fold').digests).toHaveLength(1);
+  }, 180_000);
+
+  it('group_by blueprint, group_wait 10 s: one notification of all 50; recoveries fold into one more', async () => {
+    clock.advance(120_000);
+    const checks = await world('grp', '/grp', {
+      group_by: 'blueprint',
+      group_wait_seconds: 10,
+      group_interval_seconds: 60,
+    });
+    clock.advance(1000);
+    await pushAll(checks, false);
+    expect(receiver.received.filter((r) => r.path === '/grp')).toHaveLength(0);
+    clock.advance(11_000);
+    await flushDigests();
+    expect(got('/grp').alone).toHaveLength(0);
+    expect(got('/grp').digests).toHaveLength(1);
+    expect(got('/grp').told('down')).toBe(ENTITIES);
+
+    clock.advance(120_000);
+    await pushAll(checks, true);
+    clock.advance(11_000);
+    await flushDigests();
+    const { alone, digests, told } = got('/grp');
+    expect(alone).toHaveLength(0);
+    expect(digests).toHaveLength(2);
+    expect(digests[1]).toMatchObject({ counts: { down: 0, degraded: 0, up: 50 } });
+    expect(digests[1].events.every((e: { kind: string }) => e.kind === 'recovery')).toBe(true);
+    expect(told('up')).toBe(ENTITIES);
+  }, 180_000);
+});

@@ -1,0 +1,67 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, fieldErrors, must } from '../api/client';
+import { useSession } from '../session';
+import { ErrorNote, Loading, Notice } from '../ui/feedback';
+import { TextField } from '../ui/fields';
+import { Section } from '../ui/page';
+
+/**
+ * The storm fold's setting (`alert_fold_per_minute`): how many alerts one channel is sent alone in
+ * any minute before the rest fold into one digest per group per minute. Admins change it.
+ */
+export function AlertingSection() {
+  const { isAdmin: admin } = useSession();
+  const queryClient = useQueryClient();
+  const settings = useQuery({
+    queryKey: ['alert-settings'],
+    queryFn: () => must(api.GET('/v1/settings/alerting')),
+  });
+  const [value, setValue] = useState('');
+  useEffect(() => {
+    if (settings.data) setValue(String(settings.data.alert_fold_per_minute));
+  }, [settings.data]);
+  const save = useMutation({
+    mutationFn: () =>
+      must(api.PUT('/v1/settings/alerting', { body: { alert_fold_per_minute: Number(value) } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['alert-settings'] }),
+  });
+  const errs = fieldErrors(save.error);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  return (
+    <Section title="Alerting">
+      <ErrorNote error={settings.error} title="The alerting settings could not be read." />
+      {settings.isPending ? <Loading what="alerting settings" /> : null}
+      {settings.data && !admin ? (
+        <p>
+          Alerts per channel per minute: <strong>{settings.data.alert_fold_per_minute}</strong>. Past this, a
+          channel's alerts fold into one digest per group per minute; admins change it.
+        </p>
+      ) : null}
+      {settings.data && admin ? (
+        <form onSubmit={submit} aria-label="Alerting settings" noValidate>
+          <div className="form-grid">
+            <TextField
+              label="Alerts per channel per minute"
+              type="number"
+              value={value}
+              onChange={setValue}
+              hint="1 to 1000: past this, a channel's alerts fold into one digest per group per minute (the storm fold)"
+              error={errs.alert_fold_per_minute}
+            />
+          </div>
+          <ErrorNote error={save.error} title="The alerting settings were not saved." />
+          {save.isSuccess ? <Notice>Saved.</Notice> : null}
+          <div className="row">
+            <button type="submit" className="primary" disabled={save.isPending}>
+              Save alerting settings
+            </button>
+          </div>
+        </form>
+      ) : null}
+    </Section>
+  );
+}
