@@ -11,6 +11,7 @@ import { alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import type { ChannelStore } from './channel-store.ts';
 import { escalationJobs } from './escalation.ts';
 import { FLAPPING_REASON, flapOutcomeIfChanged } from './flapping.ts';
+import { type GroupPlan, groupingContext, previewPlan } from './grouping/intercept.ts';
 import { effectivePolicy } from './notify-deps.ts';
 import type { PolicyStore } from './policy-store.ts';
 import { firstRepeat } from './repeat.ts';
@@ -98,29 +99,52 @@ async function simulateCheck(
       ? firstRepeat(event, policy, nowMs).body
       : undefined;
   const repeatMs = repeat?.kind === 'repeat' ? repeat.due_ms : undefined;
-  const alerts = channelDecisions(verdict, channels).map((d): SimulatedDecision => {
-    const { via, ...reached } = d.channel ? paths.of(d.channel) : noChannel;
-    const base = { ...tag, ...reached, kind: 'alert' as const, outcome: d.outcome };
-    if (d.outcome === 'send')
-      return {
-        ...base,
-        reason:
-          via +
-          (repeatMs
-            ? `; repeats every ${policy.repeat_interval_seconds} s while down and unacknowledged`
-            : ''),
-        ...(repeatMs ? { repeat_at: isoTime(repeatMs) } : {}),
-      };
-    if (d.dueMs !== undefined)
-      return {
-        ...base,
-        reason: `${d.reason}; sent when the cooldown ends if still ${toState}`,
-        due_at: isoTime(d.dueMs),
-      };
-    return { ...base, reason: d.reason ?? d.outcome };
-  });
+  const grouping = groupingContext(deps.table, event.tenant_id);
+  const decided = channelDecisions(verdict, channels);
+  const alerts = await Promise.all(
+    decided.map(async (d): Promise<SimulatedDecision> => {
+      const { via, ...reached } = d.channel ? paths.of(d.channel) : noChannel;
+      const base = { ...tag, ...reached, kind: 'alert' as const, outcome: d.outcome };
+      // Sent, it may still join a route's group or fold into the storm digest (grouping/intercept.ts).
+      const plan =
+        d.outcome === 'send' && d.channel
+          ? await previewPlan(grouping, d.channel.id, event, nowMs)
+          : undefined;
+      if (plan)
+        return {
+          ...base,
+          outcome: plan.scope === 'route' ? 'group' : 'fold',
+          reason: `${via}; ${groupWords(plan)}`,
+        };
+      if (d.outcome === 'send')
+        return {
+          ...base,
+          reason:
+            via +
+            (repeatMs
+              ? `; repeats every ${policy.repeat_interval_seconds} s while down and unacknowledged`
+              : ''),
+          ...(repeatMs ? { repeat_at: isoTime(repeatMs) } : {}),
+        };
+      if (d.dueMs !== undefined)
+        return {
+          ...base,
+          reason: `${d.reason}; sent when the cooldown ends if still ${toState}`,
+          due_at: isoTime(d.dueMs),
+        };
+      return { ...base, reason: d.reason ?? d.outcome };
+    }),
+  );
   const escalations = await escalationJobs(event, routing, nowMs);
   return [...alerts, ...(await escalationDecisions(deps, event, routing.routes, escalations, verdict, tag))];
+}
+
+/** A grouped or folded alert in words: which group, and when its digest goes out. */
+function groupWords(plan: GroupPlan): string {
+  const group = `${plan.by} ${plan.name}`;
+  return plan.scope === 'route'
+    ? `grouped by ${group}: one notification for the group after ${plan.waitSeconds} s, updates at most every ${plan.intervalSeconds} s`
+    : `folded into the ${group} digest: the channel had its individual alerts of the last minute (alert_fold_per_minute)`;
 }
 
 const noChannel: Reached = {

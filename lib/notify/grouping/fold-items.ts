@@ -90,3 +90,17 @@ export async function takeIndividualSend(
     throw error;
   }
 }
+
+/** Read-only: the individual sends `channelId` has left now (this minute and the one before together). */
+export async function individualSendsLeft(
+  table: Table,
+  input: { tenant_id: string; channel_id: string; limit: number; nowMs: number },
+): Promise<number> {
+  const minute = Math.floor(input.nowMs / 60_000);
+  const key = { tenant_id: input.tenant_id, channel_id: input.channel_id };
+  const [before, current] = await Promise.all([
+    foldCount.get(table, { ...key, minute: minute - 1 }, { consistent: true }),
+    foldCount.get(table, { ...key, minute }, { consistent: true }),
+  ]);
+  return input.limit - (before?.count ?? 0) - (current?.count ?? 0);
+}

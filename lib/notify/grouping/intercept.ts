@@ -9,7 +9,7 @@ import { digestJobId } from '../job-ids.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { type GroupBy, listRoutes, type RouteRecord } from '../route-items.ts';
 import { routeMatches } from '../route-match.ts';
-import { readAlertSettings, takeIndividualSend } from './fold-items.ts';
+import { individualSendsLeft, readAlertSettings, takeIndividualSend } from './fold-items.ts';
 import { batchJoinedOps, batchOpenedOps, type DigestEntry, readGroup } from './group-items.ts';
 
 /**
@@ -71,6 +71,36 @@ export function groupingContext(table: Table, tenantId: string) {
 }
 export type GroupingContext = ReturnType<typeof groupingContext>;
 
+/** The routes reaching `channelId` that match the event, the one of them that groups it, and its blueprint. */
+async function reachOf(ctx: GroupingContext, channelId: string, event: StateChangeEvent) {
+  const blueprint = await ctx.blueprint(event.entity_id);
+  const subject = { entity_id: event.entity_id, blueprint_slug: blueprint, to_state: event.to_state };
+  const routes = (await ctx.routes()).filter(
+    (route) => route.channel_ids.includes(channelId) && routeMatches(route.match, subject),
+  );
+  const grouping = routes.find((r) => r.group_by !== 'entity' || r.group_wait_seconds > 0);
+  return { blueprint, routes, grouping };
+}
+
+function routePlan(grouping: RouteRecord, event: StateChangeEvent, blueprint: string): GroupPlan {
+  return {
+    scope: 'route',
+    ...groupOf(grouping.group_by, event, blueprint),
+    waitSeconds: grouping.group_wait_seconds,
+    intervalSeconds: grouping.group_interval_seconds,
+  };
+}
+
+function foldPlan(routes: RouteRecord[], event: StateChangeEvent, blueprint: string): GroupPlan {
+  const by = routes.some((r) => r.group_by === 'tenant') ? 'tenant' : 'blueprint';
+  return {
+    scope: 'fold',
+    ...groupOf(by, event, blueprint),
+    waitSeconds: FOLD_WAIT_SECONDS,
+    intervalSeconds: FOLD_INTERVAL_SECONDS,
+  };
+}
+
 /** The plan of one pending alert record on a channel: alone (undefined) or into a group. */
 export async function planFor(
   ctx: GroupingContext,
@@ -80,19 +110,8 @@ export async function planFor(
   const channelId = record.channel_id;
   if (record.kind !== 'alert' || record.status !== 'pending' || !channelId) return undefined;
   const { event } = record;
-  const blueprint = await ctx.blueprint(event.entity_id);
-  const subject = { entity_id: event.entity_id, blueprint_slug: blueprint, to_state: event.to_state };
-  const routes = (await ctx.routes()).filter(
-    (route) => route.channel_ids.includes(channelId) && routeMatches(route.match, subject),
-  );
-  const grouping = routes.find((r) => r.group_by !== 'entity' || r.group_wait_seconds > 0);
-  if (grouping)
-    return {
-      scope: 'route',
-      ...groupOf(grouping.group_by, event, blueprint),
-      waitSeconds: grouping.group_wait_seconds,
-      intervalSeconds: grouping.group_interval_seconds,
-    };
+  const { blueprint, routes, grouping } = await reachOf(ctx, channelId, event);
+  if (grouping) return routePlan(grouping, event, blueprint);
   const limit = await ctx.limit();
   const alone = await takeIndividualSend(ctx.table, {
     tenant_id: record.tenant_id,
@@ -100,14 +119,29 @@ export async function planFor(
     limit,
     nowMs,
   });
-  if (alone) return undefined;
-  const by = routes.some((r) => r.group_by === 'tenant') ? 'tenant' : 'blueprint';
-  return {
-    scope: 'fold',
-    ...groupOf(by, event, blueprint),
-    waitSeconds: FOLD_WAIT_SECONDS,
-    intervalSeconds: FOLD_INTERVAL_SECONDS,
-  };
+  return alone ? undefined : foldPlan(routes, event, blueprint);
+}
+
+/**
+ * Read-only (for `POST /v1/notify/simulate`): where an alert about `event` on `channelId` would go
+ * now, without taking a send from the fold counter: alone (undefined), into a route's group, or
+ * folded because the channel had its individual alerts of the last minute.
+ */
+export async function previewPlan(
+  ctx: GroupingContext,
+  channelId: string,
+  event: StateChangeEvent,
+  nowMs: number,
+): Promise<GroupPlan | undefined> {
+  const { blueprint, routes, grouping } = await reachOf(ctx, channelId, event);
+  if (grouping) return routePlan(grouping, event, blueprint);
+  const left = await individualSendsLeft(ctx.table, {
+    tenant_id: event.tenant_id,
+    channel_id: channelId,
+    limit: await ctx.limit(),
+    nowMs,
+  });
+  return left > 0 ? undefined : foldPlan(routes, event, blueprint);
 }
 
 /** The flush job of a batch (its id the same whoever enqueues it). */
