@@ -18,13 +18,12 @@ const failing = (state: string) => state === 'down' || state === 'degraded';
 /** Applies one check transition to the entity's open incident (idempotent). */
 export async function applyCheckTransition(table: Table, t: TransitionRecord): Promise<boolean> {
   if (t.kind !== 'check' || !failing(t.to_state) || failing(t.from_state)) return false;
-  const [incident, entity] = await Promise.all([
-    readOpenIncidentRecord(table, t.tenant_id, t.entity_id),
-    readEntityById(table, t.tenant_id, t.entity_id),
-  ]);
-  // The check that opened the incident (or moved the entity down) is its cause, not "also failing".
-  if (!incident || entity?.state !== 'down' || incident.check_id === t.check_id) return false;
-  if (t.created_at < incident.opened_at) return false;
+  // Most failing checks find no open incident (they open it): the entity is read only when there is one.
+  const incident = await readOpenIncidentRecord(table, t.tenant_id, t.entity_id);
+  // The check that opened the incident is its cause, not "also failing".
+  if (!incident || incident.check_id === t.check_id || t.created_at < incident.opened_at) return false;
+  const entity = await readEntityById(table, t.tenant_id, t.entity_id);
+  if (entity?.state !== 'down') return false;
   const check = await getCheckDefinition(table, t.tenant_id, t.check_id);
   return addAlsoFailing(table, t.tenant_id, {
     incident_id: incident.id,
