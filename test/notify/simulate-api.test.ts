@@ -195,6 +195,40 @@ describe.each(runtimes)('the alert simulation on the $runtime runtime', ({ start
     expect(Date.parse(recovery?.due_at ?? '')).toBe(Date.parse(sent.sent_at) + 600_000);
   });
 
+  it('says when a route groups the alert and when the storm fold would take it', async () => {
+    const tag = `g-${api.runtime}-${Date.now()}`;
+    const { bp, check } = await upEntity(tag, 'web');
+    const pager = await call('POST', '/v1/notify/channels', { name: 'Pager', ...hook(`${tag}/pager`) });
+    await call('POST', '/v1/notify/routes', {
+      match: { blueprint_slugs: [bp] },
+      channel_ids: [pager.id],
+      group_by: 'blueprint',
+      group_wait_seconds: 30,
+    });
+    const [grouped] = await simulate({ check_id: check.id, to_state: 'down' });
+    expect(grouped).toMatchObject({ channel_id: pager.id, path: 'route', outcome: 'group' });
+    expect(grouped?.reason).toContain(`grouped by blueprint ${bp}`);
+    expect(grouped?.reason).toContain('after 30 s');
+
+    // One individual alert a minute: the own channel's first down takes it, the next would fold.
+    await call('PUT', '/v1/settings/alerting', { alert_fold_per_minute: 1 });
+    const other = await upEntity(tag, 'db');
+    const own = await call('POST', `/v1/checks/${other.check.id}/policy/channels`, hook(`${tag}/own`));
+    await call('POST', `/v1/checks/${other.check.id}/policy`, { cooldown_seconds: 0 });
+    expect((await simulate({ check_id: other.check.id, to_state: 'down' }))[0]).toMatchObject({
+      channel_id: own.id,
+      outcome: 'send',
+    });
+    await call('POST', `/v1/checks/${other.check.id}/results`, { success: false, latency_ms: 5 });
+    await settle();
+    await call('POST', `/v1/checks/${other.check.id}/results`, { success: true, latency_ms: 5 });
+    await api.drainChanges();
+    const [folded] = await simulate({ check_id: other.check.id, to_state: 'down' });
+    expect(folded).toMatchObject({ channel_id: own.id, outcome: 'fold' });
+    expect(folded?.reason).toContain('folded into the blueprint');
+    await call('PUT', '/v1/settings/alerting', { alert_fold_per_minute: 10 });
+  });
+
   it('simulates each enabled check of an entity, readable with a read-only key', async () => {
     const tag = `d-${api.runtime}-${Date.now()}`;
     const { entity, check } = await upEntity(tag, 'node');
