@@ -165,10 +165,8 @@ export function createCellRunner(deps: CellRunnerDeps) {
         successThresholds,
       );
       if (!evaluation.changed) return recorded;
-      // Before this slot moves the state past them: the stored slots since the last move, oldest
-      // first. One applied before moved nobody (else it were last_slot), so it moves nobody again;
-      // one whose worker died between its two writes (redelivered only after a visibility timeout)
-      // is applied now, where this slot would have made it too old to apply.
+      // First the stored slots since the last move, oldest first: one applied before moved nobody, so it
+      // moves nobody again; one whose worker died between its two writes is applied now, not made too old.
       if (round === 0 && !catchingUp) {
         const slotMs = Date.parse(record.slot);
         const back = Math.min(CATCH_UP_MS, CATCH_UP_SLOTS * cell.interval_seconds * 1000);

@@ -21,7 +21,7 @@ describe('cell membership', () => {
     if (!first) throw new Error('joined');
     const cell = await getCell(table, first.shard, first.cell_id);
     expect(Object.keys(cell?.members ?? {})).toHaveLength(CELL_SIZE);
-    expect((await getCellState(table, first.cell_id))?.members['chk_00000000000000000000000000']).toEqual({
+    expect((await getCellState(table, first.cell_id))?.members.chk_00000000000000000000000000).toEqual({
       state: 'unknown',
       consecutive_failures: 0,
       slot: '',

@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import type { Route } from '../../lib/http/types.ts';
-import { newId } from '../../lib/platform/ids.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
@@ -223,6 +222,7 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/notify/channels/{id}/test': { check_id: fx.ids.check },
     'POST /v1/notify/routes': { channel_ids: [fx.ids.tenantChannel] },
     'POST /v1/notify/simulate': { check_id: fx.ids.check, to_state: 'down' },
+    'PUT /v1/settings/alerting': { alert_fold_per_minute: 20 },
     'DELETE /v1/notify/routes/{id}': undefined,
     'POST /v1/actions': { name: 'Another', url: 'https://{{host}}/other' },
     'PUT /v1/actions/{id}': { name: 'Renamed' },
