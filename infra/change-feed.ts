@@ -52,8 +52,11 @@ export class VigilChangeFeed extends Construct {
         bisectBatchOnError: true,
         // The handler reports the records a consumer failed (Powertools batch processing): retries resume there.
         reportBatchItemFailures: true,
-        retryAttempts: 5,
-        maxRecordAge: Duration.hours(6),
+        // A store outage fails every consumer's batch: retry it until the record is an hour old (the
+        // attempts are Lambda's maximum, so the age decides), which outlasts the 15 minutes the notify
+        // and action paths must survive; a record that still fails then goes to the DLQ's metadata.
+        retryAttempts: 10_000,
+        maxRecordAge: Duration.hours(1),
         onFailure: new SqsDlq(this.dlq),
         filters: streamFilters(STREAM_ENTITIES),
       }),

@@ -32,7 +32,7 @@ export interface Alert {
 /** One folded event of a digest: the SPEC event fields plus what it would have been sent as alone. */
 export interface DigestEvent {
   event: StateChangeEvent;
-  kind: 'alert' | 'recovery';
+  kind: 'alert' | 'recovery' | 'repeat' | 'escalation';
 }
 
 /** What a channel is asked to send for one part of a digest (lib/notify/grouping). */

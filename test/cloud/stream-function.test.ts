@@ -81,7 +81,13 @@ describe('the stream function (its own composition)', () => {
     );
 
     expect(Object.keys(lean.consumers).sort()).toEqual(Object.keys(cloud.app.changeConsumers).sort());
-    expect(Object.keys(lean.consumers).sort()).toEqual(['actions', 'incidents', 'notify', 'purge', 'stateRules']);
+    expect(Object.keys(lean.consumers).sort()).toEqual([
+      'actions',
+      'incidents',
+      'notify',
+      'purge',
+      'stateRules',
+    ]);
     // The app's consumers, then the bus publisher, in both.
     expect(lean.streamConsumers).toHaveLength(cloud.streamConsumers.length);
     expect(lean.streamConsumers).toHaveLength(5);

@@ -188,7 +188,9 @@ describe('change feed', () => {
       StartingPosition: 'TRIM_HORIZON',
       BatchSize: 100,
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: expect.any(Number),
+      // Retried until an hour old (past a 15-minute store outage), then the DLQ.
+      MaximumRetryAttempts: 10_000,
+      MaximumRecordAgeInSeconds: 3_600,
       DestinationConfig: { OnFailure: { Destination: getAtt(dlqId) } },
     });
   });

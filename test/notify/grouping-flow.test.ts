@@ -83,6 +83,35 @@ describe('the storm fold (no configuration)', () => {
     expect(told('up').size).toBe(ENTITIES);
   });
 
+  it('folds the repeats of a storm as well: still 10 alone, the rest in a digest of repeats', async () => {
+    const channel = await h.call(
+      'POST',
+      '/v1/notify/channels',
+      { name: 'storm', channel_type: 'webhook', config: { url: 'http://127.0.0.1:9/storm' } },
+      201,
+    );
+    await h.call('POST', '/v1/notify/routes', { channel_ids: [channel.id] }, 201);
+    const checks: string[] = [];
+    for (let i = 1; i <= 20; i += 1) {
+      const { checkId } = await h.entityWithCheck(`Web node ${i}`);
+      await h.policy(checkId, { cooldown_seconds: 0, repeat_interval_seconds: 600 });
+      await h.result(checkId, true);
+      checks.push(checkId);
+    }
+    for (const checkId of checks) await h.result(checkId, false);
+    await h.time.advance(6000, 500);
+    expect(h.sent).toHaveLength(10);
+    expect(h.digests).toHaveLength(1);
+
+    // Ten minutes on, all 20 repeat at once: the channel is again sent 10 alone and one digest.
+    await h.time.advance(600_000, 10_000);
+    await h.time.advance(6000, 500);
+    expect(h.sent.filter((s) => s.alert.kind === 'repeat')).toHaveLength(10);
+    const repeats = h.digests.at(-1)?.digest.events ?? [];
+    expect(repeats).toHaveLength(10);
+    expect(repeats.every((e) => e.kind === 'repeat')).toBe(true);
+  });
+
   it('honours the tenant setting alert_fold_per_minute', async () => {
     await h.call('PUT', '/v1/settings/alerting', { alert_fold_per_minute: 3 }, 200);
     expect(await h.call('GET', '/v1/settings/alerting', undefined, 200)).toEqual({

@@ -7,7 +7,7 @@ import { type DeliveryRecord, deliveryCreatedOp } from '../delivery-items.ts';
 import { digestJobId } from '../job-ids.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { enqueueAll, type NotifyDeps, retentionDays } from '../notify-deps.ts';
-import type { Digest, SendOutcome } from '../ports.ts';
+import type { Digest, DigestEvent, SendOutcome } from '../ports.ts';
 import { batchClosedOp, type DigestEntry, type GroupRecord, readBatch, readGroup } from './group-items.ts';
 
 /**
@@ -133,7 +133,7 @@ function digestOf(record: DeliveryRecord, group: GroupRecord | undefined, entrie
     counts,
     events: entries
       .slice((part - 1) * MAX_PART_EVENTS, part * MAX_PART_EVENTS)
-      .map((e) => ({ event: e.event, kind: e.kind === 'recovery' ? 'recovery' : 'alert' })),
+      .map((e) => ({ event: e.event, kind: digestKind(e.kind) })),
     part,
     parts: record.digest?.parts ?? 1,
   };
@@ -239,4 +239,9 @@ async function claimAttempt(deps: NotifyDeps, record: DeliveryRecord, attempt: n
     if (error instanceof ConditionFailedError) return false;
     throw error;
   }
+}
+
+/** A folded entry's kind as its digest names it (entries stored before repeats folded are alerts or recoveries). */
+function digestKind(kind: string): DigestEvent['kind'] {
+  return kind === 'recovery' || kind === 'repeat' || kind === 'escalation' ? kind : 'alert';
 }

@@ -1,5 +1,5 @@
 import { readEntityById } from '../../catalog/entity-items.ts';
-import { isRecovery, type StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { StateChangeEvent } from '../../domain/state-change-event.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import { delaySecondsFor, type JobInput } from '../../platform/job-queue.ts';
@@ -7,6 +7,7 @@ import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { type DeliveryRecord, deliveryChangedOp } from '../delivery-items.ts';
 import { digestJobId } from '../job-ids.ts';
 import type { NotifyJob } from '../jobs.ts';
+import { payloadKindOf } from '../payload-kind.ts';
 import { type GroupBy, listRoutes, type RouteRecord } from '../route-items.ts';
 import { routeMatches } from '../route-match.ts';
 import { individualSendsLeft, readAlertSettings, takeIndividualSend } from './fold-items.ts';
@@ -101,6 +102,9 @@ function foldPlan(routes: RouteRecord[], event: StateChangeEvent, blueprint: str
   };
 }
 
+/** What the storm fold counts and folds: every message about a state, not a test or a notice. */
+const FOLDED_KINDS: ReadonlySet<DeliveryRecord['kind']> = new Set(['alert', 'repeat', 'escalation']);
+
 /** The plan of one pending alert record on a channel: alone (undefined) or into a group. */
 export async function planFor(
   ctx: GroupingContext,
@@ -108,10 +112,11 @@ export async function planFor(
   nowMs: number,
 ): Promise<GroupPlan | undefined> {
   const channelId = record.channel_id;
-  if (record.kind !== 'alert' || record.status !== 'pending' || !channelId) return undefined;
+  if (!FOLDED_KINDS.has(record.kind) || record.status !== 'pending' || !channelId) return undefined;
   const { event } = record;
   const { blueprint, routes, grouping } = await reachOf(ctx, channelId, event);
-  if (grouping) return routePlan(grouping, event, blueprint);
+  // A route groups the state changes; repeats and escalations keep their own schedules and only fold.
+  if (grouping && record.kind === 'alert') return routePlan(grouping, event, blueprint);
   const limit = await ctx.limit();
   const alone = await takeIndividualSend(ctx.table, {
     tenant_id: record.tenant_id,
@@ -185,7 +190,7 @@ export async function placeInGroup(
     channel_id: channelId,
     group_id: `${plan.scope}:${plan.by}:${plan.key}`,
   };
-  const kind: DigestEntry['kind'] = isRecovery(record.event) ? 'recovery' : 'alert';
+  const kind: DigestEntry['kind'] = payloadKindOf(record.kind, record.event);
   for (let tries = 0; tries < MAX_TRIES; tries += 1) {
     const group = await readGroup(table, key);
     const open = group?.open;
