@@ -98,3 +98,29 @@ describe('repeats and incidents', () => {
     expect(kinds()).toEqual(['alert:down', 'repeat:down']);
   });
 });
+
+describe('repeats and checks also failing', () => {
+  it('names a check that started failing inside the down entity in the next repeat, without paging for it', async () => {
+    const { entityId, checkId } = await h.entityWithCheck('Orders');
+    const second = await h.call('POST', '/v1/checks', {
+      entity_id: entityId,
+      check_type: 'push',
+      interval_seconds: 3600,
+      failure_threshold: 1,
+      name: 'Queue depth',
+    });
+    await h.channel(checkId);
+    await h.policy(checkId, { repeat_interval_seconds: 60, cooldown_seconds: 0 });
+    await h.result(checkId, true);
+    await h.result(second.id, true);
+    await h.result(checkId, false);
+    expect(kinds()).toEqual(['alert:down']);
+    expect(h.sent[0]?.alert.alsoFailing).toBeUndefined();
+
+    await h.result(second.id, false);
+    expect(kinds()).toEqual(['alert:down']);
+    await h.time.advance(61_000, 1000);
+    expect(kinds()).toEqual(['alert:down', 'repeat:down']);
+    expect(h.sent[1]?.alert.alsoFailing).toEqual(['Queue depth']);
+  });
+});
