@@ -90,7 +90,7 @@ describe('the stream function (its own composition)', () => {
     ]);
     // The app's consumers, then the bus publisher, in both.
     expect(lean.streamConsumers).toHaveLength(cloud.streamConsumers.length);
-    expect(lean.streamConsumers).toHaveLength(5);
+    expect(lean.streamConsumers).toHaveLength(6);
     cloud.sqs.destroy();
   });
 
