@@ -95,7 +95,16 @@ describe('console grouping and the storm fold', { timeout: 90_000 }, () => {
     }
     await p.page.goto('/notifications');
     const log = p.page.getByRole('table').first();
-    await log.getByText('folded', { exact: true }).waitFor({ timeout: 20_000 });
+    // The alerts are made after the results' answers: reload until the log holds the folded one.
+    await expect
+      .poll(
+        async () => {
+          await p.page.reload();
+          return log.getByText('folded', { exact: true }).count();
+        },
+        { timeout: 20_000, interval: 1000 },
+      )
+      .toBeGreaterThan(0);
     await log.getByText(/^in digest dig_/).waitFor();
     await expect
       .poll(
