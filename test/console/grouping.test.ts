@@ -25,7 +25,7 @@ const receiver: HttpsServer = createHttpsServer(tls.valid, (req, res) => {
 });
 const hookUrl = () => `https://127.0.0.1:${(receiver.address() as AddressInfo).port}/storm`;
 
-describe('console grouping and the storm fold', { timeout: 90_000 }, () => {
+describe('console grouping and the storm fold', { timeout: 180_000 }, () => {
   let rig: ConsoleRig;
   beforeAll(async () => {
     receiver.listen(0, '127.0.0.1');
@@ -93,28 +93,23 @@ describe('console grouping and the storm fold', { timeout: 90_000 }, () => {
       });
       await rig.api('POST', `/v1/checks/${check.body.id}/results`, { success: false, latency_ms: 5 });
     }
+    // The alerts follow the results' answers through the queue: wait in the store for the folded
+    // alert and the digest's record, then the page shows both on its first load.
+    type Logs = { logs: { status: string; kind: string }[] };
+    const logs = async () => (await rig.api<Logs>('GET', '/v1/notify/logs?limit=200')).body.logs;
+    await expect
+      .poll(async () => (await logs()).filter((d) => d.status === 'folded').length, { timeout: 60_000 })
+      .toBe(1);
+    await expect
+      .poll(async () => (await logs()).filter((d) => d.kind === 'digest').length, { timeout: 60_000 })
+      .toBe(1);
     await p.page.goto('/notifications');
     const log = p.page.getByRole('table').first();
-    // The alerts are made after the results' answers: reload until the log holds the folded one.
-    await expect
-      .poll(
-        async () => {
-          await p.page.reload();
-          return log.getByText('folded', { exact: true }).count();
-        },
-        { timeout: 20_000, interval: 1000 },
-      )
-      .toBeGreaterThan(0);
+    await log.getByText('folded', { exact: true }).waitFor();
     await log.getByText(/^in digest dig_/).waitFor();
-    await expect
-      .poll(
-        async () => {
-          await p.page.reload();
-          return p.page.getByRole('cell', { name: 'Digest', exact: true }).count();
-        },
-        { timeout: 20_000, interval: 1000 },
-      )
-      .toBe(1);
+    const digestCell = p.page.getByRole('cell', { name: 'Digest', exact: true });
+    await digestCell.waitFor();
+    expect(await digestCell.count()).toBe(1);
     expectNoConsoleErrors(p);
     await p.close();
   });
