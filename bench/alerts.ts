@@ -1,19 +1,12 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { createHmac } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { generateApiKey } from '../lib/auth/api-key.ts';
-import { createTlsFixtures } from '../test/support/tls-fixtures.ts';
 import { type Arrival, countMatched, matchPhase, type PhaseMatch, splitStages } from './alert-stats.ts';
-import { startChild } from './child.ts';
 import { call } from './push.ts';
-import { loadServeEnv, processUsage, startServe } from './serve.ts';
+import { processUsage } from './serve.ts';
 import { type Percentiles, percentiles } from './stats.ts';
+import { idSchema, inBatches, postResult, startWebhookRig, wallMs } from './webhook-rig.ts';
 
 /**
  * Alert latency: the product (bin/serve.ts in a child, its own data dir) with `checks` push checks,
@@ -68,35 +61,13 @@ export interface AlertOptions {
   onProgress?: (line: string) => void;
 }
 
-const idSchema = z.object({ id: z.string() });
 const logsPage = z.object({
   logs: z.array(z.object({ transition_id: z.string().nullable(), created_at: z.string() })),
   next_cursor: z.string().nullable(),
 });
-const arrivalsMessage = z.object({
-  type: z.literal('arrivals'),
-  arrivals: z.array(
-    z.object({
-      readAtMs: z.number(),
-      delivery: z.string().optional(),
-      body: z.string(),
-      signatureValid: z.boolean(),
-    }),
-  ),
-});
 /** Where the receiver's arrivals land; each phase starts a new array. */
 interface Inbox {
   arrivals: Arrival[];
-}
-
-const wallMs = () => performance.timeOrigin + performance.now();
-
-/** Runs `task` over `items`, `width` at a time. */
-async function inBatches<T, R>(items: T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += width)
-    out.push(...(await Promise.all(items.slice(i, i + width).map(task))));
-  return out;
 }
 
 /** Delivery records with `status`, paged through the API: their count and creation time by transition id. */
@@ -120,81 +91,19 @@ async function readLogs(
   return { count, createdMs };
 }
 
-/** POSTs one result; resolves with the wall-clock ms its answer's headers arrived. */
-function postResult(
-  agent: Agent,
-  base: URL,
-  key: string,
-  checkId: string,
-  success: boolean,
-): Promise<number> {
-  const body = JSON.stringify(
-    success
-      ? { success: true, latency_ms: 5 }
-      : { success: false, latency_ms: 5, error_message: 'bench down' },
-  );
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        agent,
-        hostname: base.hostname,
-        port: base.port,
-        path: `/v1/checks/${checkId}/results`,
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${key}`,
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
-        },
-      },
-      (res) => {
-        const at = wallMs();
-        res.resume();
-        if (res.statusCode !== 201) reject(new Error(`result for ${checkId}: ${res.statusCode}`));
-        else res.on('end', () => resolve(at));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** Runs the scenario: setup, warm-up, measured rounds, the bare loop, the read-back. */
 export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-alerts-'));
-  const tls = createTlsFixtures();
-  const caFile = join(dataDir, 'bench-ca.pem');
-  writeFileSync(caFile, tls.caCert);
-  const secret = randomBytes(16).toString('hex');
-  const key = generateApiKey();
-  const receiver = startChild('alerts-receiver.ts', { logFile: options.logFile });
   const inbox: Inbox = { arrivals: [] };
-  receiver.process.on('message', (m: unknown) => {
-    const parsed = arrivalsMessage.safeParse(m);
-    if (parsed.success) inbox.arrivals.push(...parsed.data.arrivals);
+  const rig = await startWebhookRig({
+    name: 'alerts',
+    logFile: options.logFile,
+    ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
+    ...(options.root ? { root: options.root } : {}),
+    maxSockets: options.checks,
+    onArrivals: (arrivals) => inbox.arrivals.push(...arrivals),
   });
-  const serve = await startServe(
-    {
-      ...loadServeEnv(join(dataDir, 'data'), key),
-      VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
-      NODE_EXTRA_CA_CERTS: caFile,
-    },
-    {
-      logFile: options.logFile,
-      ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
-      ...(options.root ? { root: options.root } : {}),
-    },
-  );
-  const agent = new Agent({ keepAlive: true, maxSockets: options.checks });
+  const { serve, key, secret, tls, origin, api, agent, base } = rig;
   try {
-    const origin = (
-      await receiver.ask(
-        { type: 'setup', key: tls.valid.key, cert: tls.valid.cert, secret },
-        'ready',
-        z.object({ url: z.string() }),
-      )
-    ).url;
-    const api = (method: string, path: string, body?: unknown) => call(serve.url, key, method, path, body);
     await api('POST', '/v1/blueprints', { slug: 'services', name: 'Services' });
     const indexes = Array.from({ length: options.checks }, (_, i) => i);
     const checkIds = await inBatches(indexes, 10, async (i) => {
@@ -218,7 +127,6 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
     });
     options.onProgress?.(`alerts: ${checkIds.length} push checks with a webhook each`);
 
-    const base = new URL(serve.url);
     /** One phase: every check gets a result crossing into `toState` at once; waits for every alert. */
     const phase = async (toState: 'up' | 'down'): Promise<{ match: PhaseMatch; ms: number }> => {
       inbox.arrivals = [];
@@ -301,10 +209,7 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
       bare,
     };
   } finally {
-    agent.destroy();
-    await serve.stop();
-    await receiver.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await rig.stop();
   }
 }
 

@@ -1,16 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
-import { generateApiKey } from '../lib/auth/api-key.ts';
-import { createTlsFixtures } from '../test/support/tls-fixtures.ts';
-import { startChild } from './child.ts';
-import { call } from './push.ts';
-import { loadServeEnv, startServe } from './serve.ts';
+import { idSchema, inBatches, postResult, startWebhookRig, wallMs } from './webhook-rig.ts';
 
 /**
  * The local storm (issue 35): the product (bin/serve.ts in a child) with `entities` entities of
@@ -51,13 +40,6 @@ export interface StormOptions {
   onProgress?: (line: string) => void;
 }
 
-const idSchema = z.object({ id: z.string() });
-const arrivalsMessage = z.object({
-  type: z.literal('arrivals'),
-  arrivals: z.array(z.object({ readAtMs: z.number(), body: z.string() })),
-});
-const wallMs = () => performance.timeOrigin + performance.now();
-
 interface Told {
   atMs: number;
   digest: boolean;
@@ -70,75 +52,18 @@ function parseArrival(a: { readAtMs: number; body: string }): Told {
   return { atMs: a.readAtMs, digest: false, events: [body] };
 }
 
-function postResult(
-  agent: Agent,
-  base: URL,
-  key: string,
-  checkId: string,
-  success: boolean,
-): Promise<number> {
-  const body = JSON.stringify({ success, latency_ms: 5, ...(success ? {} : { error_message: 'storm' }) });
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        agent,
-        hostname: base.hostname,
-        port: base.port,
-        path: `/v1/checks/${checkId}/results`,
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      },
-      (res) => {
-        const at = wallMs();
-        res.resume();
-        if (res.statusCode !== 201) reject(new Error(`result for ${checkId}: ${res.statusCode}`));
-        else res.on('end', () => resolve(at));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function inBatches<T, R>(items: T[], width: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += width)
-    out.push(...(await Promise.all(items.slice(i, i + width).map(task))));
-  return out;
-}
-
 /** Runs one mode of the storm on a fresh runtime. */
 export async function runStorm(options: StormOptions): Promise<StormFigures> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-storm-'));
-  const tls = createTlsFixtures();
-  const caFile = join(dataDir, 'bench-ca.pem');
-  writeFileSync(caFile, tls.caCert);
-  const secret = randomBytes(16).toString('hex');
-  const key = generateApiKey();
-  const receiver = startChild('alerts-receiver.ts', { logFile: options.logFile });
   const told: Told[] = [];
-  receiver.process.on('message', (m: unknown) => {
-    const parsed = arrivalsMessage.safeParse(m);
-    if (parsed.success) told.push(...parsed.data.arrivals.map(parseArrival));
+  const rig = await startWebhookRig({
+    name: 'storm',
+    logFile: options.logFile,
+    ...(options.root ? { root: options.root } : {}),
+    maxSockets: 64,
+    onArrivals: (arrivals) => told.push(...arrivals.map(parseArrival)),
   });
-  const serve = await startServe(
-    {
-      ...loadServeEnv(join(dataDir, 'data'), key),
-      VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
-      NODE_EXTRA_CA_CERTS: caFile,
-    },
-    { logFile: options.logFile, ...(options.root ? { root: options.root } : {}) },
-  );
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const { secret, origin, api, agent, base } = rig;
   try {
-    const origin = (
-      await receiver.ask(
-        { type: 'setup', key: tls.valid.key, cert: tls.valid.cert, secret },
-        'ready',
-        z.object({ url: z.string() }),
-      )
-    ).url;
-    const api = (method: string, path: string, body?: unknown) => call(serve.url, key, method, path, body);
     await api('POST', '/v1/blueprints', { slug: 'host', name: 'Host' });
     const channel = idSchema.parse(
       await api('POST', '/v1/notify/channels', {
@@ -173,9 +98,8 @@ export async function runStorm(options: StormOptions): Promise<StormFigures> {
       entityOf.set(entity.id, check.id);
       return check.id;
     });
-    const base = new URL(serve.url);
     // First results (unknown -> up) alert no one.
-    await inBatches(checkIds, 64, (id) => postResult(agent, base, key, id, true));
+    await inBatches(checkIds, 64, (id) => postResult(agent, base, rig.key, id, true, 'storm'));
     await sleep(3000);
     told.length = 0;
     options.onProgress?.(`storm (${options.mode}): ${checkIds.length} entities, all down at once`);
@@ -183,7 +107,7 @@ export async function runStorm(options: StormOptions): Promise<StormFigures> {
     const distinct = (to: string) =>
       new Set(told.flatMap((t) => t.events.filter((e) => e.to_state === to).map((e) => e.entity_id))).size;
     const stormAt = wallMs();
-    await Promise.all(checkIds.map((id) => postResult(agent, base, key, id, false)));
+    await Promise.all(checkIds.map((id) => postResult(agent, base, rig.key, id, false, 'storm')));
     // Down at least `outageSeconds`, and until every entity was told down (at most 150 s).
     const downUntil = stormAt + options.outageSeconds * 1000;
     const downDeadline = stormAt + 150_000;
@@ -201,7 +125,7 @@ export async function runStorm(options: StormOptions): Promise<StormFigures> {
     const answered = new Map<string, number>();
     await Promise.all(
       checkIds.map(async (id) => {
-        answered.set(id, await postResult(agent, base, key, id, true));
+        answered.set(id, await postResult(agent, base, rig.key, id, true, 'storm'));
       }),
     );
     const upDeadline = wallMs() + 150_000;
@@ -238,9 +162,6 @@ export async function runStorm(options: StormOptions): Promise<StormFigures> {
       webhooks: told.length,
     };
   } finally {
-    agent.destroy();
-    await serve.stop();
-    await receiver.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await rig.stop();
   }
 }

@@ -1,19 +1,14 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { isoTime } from '../platform/clock.ts';
-import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
+import type { JobInput } from '../platform/job-queue.ts';
 import { ConditionFailedError } from '../store/table.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { lastToldEvent } from './delivery-items.ts';
+import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { recoveryDueJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
-import {
-  effectivePolicy,
-  enqueueAll,
-  type NotifyDeps,
-  newDelivery,
-  storeAndDispatch,
-} from './notify-deps.ts';
+import { effectivePolicy, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
 import { isDownState } from './upstream.ts';
 
@@ -37,16 +32,16 @@ import { isDownState } from './upstream.ts';
 
 type RecoveryDueJob = Extract<NotifyJob, { kind: 'recovery_due' }>;
 
-function dueJob(body: RecoveryDueJob, nowMs: number, id: string): JobInput<NotifyJob> {
-  return { id, body, delaySeconds: delaySecondsFor(body.due_ms, nowMs) };
-}
-
 /** The reason a deferred record carries. */
 export const deferredReason = (dueMs: number) => `deferred: cooldown, due ${isoTime(dueMs)}`;
 
 /** The job sending `event` (a recovery the cooldown stopped) when the cooldown ends at `dueMs`. */
 export function recoveryDueJob(event: StateChangeEvent, dueMs: number, nowMs: number): JobInput<NotifyJob> {
-  return dueJob({ kind: 'recovery_due', event, due_ms: dueMs }, nowMs, recoveryDueJobId(event.transition_id));
+  return delayedJob(
+    { kind: 'recovery_due', event, due_ms: dueMs },
+    nowMs,
+    recoveryDueJobId(event.transition_id),
+  );
 }
 
 /** The deferred record of `event` on `channel` (the id the event job stored it under). */
@@ -87,13 +82,7 @@ async function cancelReason(deps: NotifyDeps, event: StateChangeEvent): Promise<
 export async function handleRecoveryDue(deps: NotifyDeps, job: RecoveryDueJob): Promise<void> {
   const nowMs = deps.clock.now();
   const { event } = job;
-  if (job.due_ms > nowMs) {
-    // Not yet due (a delay is at most 15 minutes): wait another hop, under an id naming where it lands.
-    const landsMs = Math.min(job.due_ms, nowMs + MAX_DELAY_SECONDS * 1000);
-    const id = `${recoveryDueJobId(event.transition_id)}:hop:${Math.ceil(landsMs / 1000)}`;
-    await enqueueAll(deps, [dueJob(job, nowMs, id)]);
-    return;
-  }
+  if (await waitedAnotherHop(deps, job, recoveryDueJobId(event.transition_id), nowMs)) return;
   const [own, routing] = await Promise.all([
     deps.channels.listForCheck(event.check_id),
     eventRouting(deps.table, event),

@@ -2,8 +2,9 @@ import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { opensIncident } from '../incidents/incident-consumer.ts';
 import { incidentIdOf, readOpenIncident } from '../incidents/incident-items.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
-import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
+import type { JobInput } from '../platform/job-queue.ts';
 import { channelSeenFrom } from './channel-store.ts';
+import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { escalateAfterUpstreamJobId, escalateJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import {
@@ -42,10 +43,6 @@ import { downUpstreams } from './upstream.ts';
 
 type EscalateJob = Extract<NotifyJob, { kind: 'escalate' }>;
 
-function escalateJob(body: EscalateJob, nowMs: number, id: string): JobInput<NotifyJob> {
-  return { id, body, delaySeconds: delaySecondsFor(body.due_ms, nowMs) };
-}
-
 /** The base id of an escalate job (its hops add to it). */
 const baseIdOf = (job: Pick<EscalateJob, 'incident_id' | 'route_id' | 'after_upstream'>) =>
   job.after_upstream
@@ -82,7 +79,7 @@ export async function escalationJobs(
       due_ms: startMs + target.escalate_after_seconds * 1000,
       ...(from ? { after_upstream: from.afterUpstream } : {}),
     };
-    return escalateJob(body, nowMs, baseIdOf(body));
+    return delayedJob(body, nowMs, baseIdOf(body));
   });
 }
 
@@ -91,12 +88,7 @@ export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promis
   const nowMs = deps.clock.now();
   const { event } = job;
   const baseId = baseIdOf(job);
-  if (job.due_ms > nowMs) {
-    // Not yet due (a delay is at most 15 minutes): wait another hop, under an id naming where it lands.
-    const landsMs = Math.min(job.due_ms, nowMs + MAX_DELAY_SECONDS * 1000);
-    await enqueueAll(deps, [escalateJob(job, nowMs, `${baseId}:hop:${Math.ceil(landsMs / 1000)}`)]);
-    return;
-  }
+  if (await waitedAnotherHop(deps, job, baseId, nowMs)) return;
   const incident = await readOpenIncident(deps.table, event.tenant_id, event.entity_id);
   if (incident?.id !== job.incident_id || incident.state !== 'open') {
     deps.logger.debug('escalation not sent: the incident was acknowledged or resolved', {
@@ -161,6 +153,6 @@ export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promis
   await storeAndDispatch(deps, records);
   if (maintenance) {
     const after = `${baseId}:maint:${maintenance.id}:${maintenance.endsMs}`;
-    await enqueueAll(deps, [escalateJob({ ...job, due_ms: maintenance.endsMs }, nowMs, after)]);
+    await enqueueAll(deps, [delayedJob({ ...job, due_ms: maintenance.endsMs }, nowMs, after)]);
   }
 }

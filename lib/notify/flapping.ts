@@ -2,8 +2,9 @@ import { readEntityById } from '../catalog/entity-items.ts';
 import { applyFlapChange, emptyFlapHistory, type FlapPolicy, settleFlap } from '../domain/flap.ts';
 import { isRecovery, type StateChangeEvent } from '../domain/state-change-event.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
-import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
+import type { JobInput } from '../platform/job-queue.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
+import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { getFlapState, historyOf, putFlapState } from './flap-state-items.ts';
 import { flapSettleJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -46,7 +47,7 @@ function settleJob(
   nowMs: number,
   id = flapSettleJobId(body.check_id, body.due_ms),
 ): JobInput<NotifyJob> {
-  return { id, body, delaySeconds: delaySecondsFor(body.due_ms, nowMs) };
+  return delayedJob(body, nowMs, id);
 }
 
 /** Sends the `flapping` notice of the change that started it (ids per transition: a redelivery sends nothing twice). */
@@ -139,14 +140,7 @@ export async function flapOutcomeIfChanged(
 /** Handles one `flap_settle` job; throws to have it retried. */
 export async function handleFlapSettle(deps: NotifyDeps, job: SettleJob): Promise<void> {
   const nowMs = deps.clock.now();
-  if (job.due_ms > nowMs) {
-    // Not yet due (a delay is at most 15 minutes): wait another hop, under an id naming where it lands.
-    const landsMs = Math.min(job.due_ms, nowMs + MAX_DELAY_SECONDS * 1000);
-    await enqueueAll(deps, [
-      settleJob(job, nowMs, `${flapSettleJobId(job.check_id, job.due_ms)}:hop:${Math.ceil(landsMs / 1000)}`),
-    ]);
-    return;
-  }
+  if (await waitedAnotherHop(deps, job, flapSettleJobId(job.check_id, job.due_ms), nowMs)) return;
   const held = await withRetries(OPTIMISTIC_ATTEMPTS, 'the flap history', async () => {
     const stored = await getFlapState(deps.table, job.check_id);
     if (!stored) return null;

@@ -1,7 +1,8 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { ActiveMaintenance } from '../maintenance/evaluate.ts';
-import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
+import type { JobInput } from '../platform/job-queue.ts';
+import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { afterMaintenanceJobId, maintenanceEndJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { enqueueAll, type NotifyDeps } from './notify-deps.ts';
@@ -18,10 +19,6 @@ import { isDownState } from './upstream.ts';
 
 type MaintenanceEndJob = Extract<NotifyJob, { kind: 'maintenance_end' }>;
 
-function endJob(body: MaintenanceEndJob, nowMs: number, id: string): JobInput<NotifyJob> {
-  return { id, body, delaySeconds: delaySecondsFor(body.due_ms, nowMs) };
-}
-
 /** The look at `event` (skipped for `window`) when the window's current run ends. */
 export function maintenanceEndJob(
   event: StateChangeEvent,
@@ -34,20 +31,15 @@ export function maintenanceEndJob(
     window_id: window.id,
     due_ms: window.endsMs,
   };
-  return endJob(body, nowMs, maintenanceEndJobId(event.transition_id, window.id, window.endsMs));
+  return delayedJob(body, nowMs, maintenanceEndJobId(event.transition_id, window.id, window.endsMs));
 }
 
 /** Handles one `maintenance_end` job; throws to have it retried. */
 export async function handleMaintenanceEnd(deps: NotifyDeps, job: MaintenanceEndJob): Promise<void> {
   const nowMs = deps.clock.now();
   const { event } = job;
-  if (job.due_ms > nowMs) {
-    // Not yet due (a delay is at most 15 minutes): wait another hop, under an id naming where it lands.
-    const landsMs = Math.min(job.due_ms, nowMs + MAX_DELAY_SECONDS * 1000);
-    const id = `${maintenanceEndJobId(event.transition_id, job.window_id, job.due_ms)}:hop:${Math.ceil(landsMs / 1000)}`;
-    await enqueueAll(deps, [endJob(job, nowMs, id)]);
-    return;
-  }
+  const baseId = maintenanceEndJobId(event.transition_id, job.window_id, job.due_ms);
+  if (await waitedAnotherHop(deps, job, baseId, nowMs)) return;
   const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
   if (!entity || !isDownState(entity.state) || entity.last_transition_id !== event.transition_id) return;
   await enqueueAll(deps, [

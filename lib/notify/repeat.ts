@@ -2,7 +2,8 @@ import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { readOpenIncident } from '../incidents/incident-items.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
-import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../platform/job-queue.ts';
+import type { JobInput } from '../platform/job-queue.ts';
+import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { repeatJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import {
@@ -31,7 +32,7 @@ function repeatJob(
   nowMs: number,
   id = repeatJobId(body.event.transition_id, body.seq),
 ): JobInput<NotifyJob> {
-  return { id, body, delaySeconds: delaySecondsFor(body.due_ms, nowMs) };
+  return delayedJob(body, nowMs, id);
 }
 
 /** The first repeat of an alert for a change to down or degraded (the policy asks for repeats). */
@@ -55,13 +56,7 @@ export function firstRepeat(
 /** Handles one `repeat` job; throws to have it retried. */
 export async function handleRepeat(deps: NotifyDeps, job: RepeatJob): Promise<void> {
   const nowMs = deps.clock.now();
-  if (job.due_ms > nowMs) {
-    // Not yet due (a delay is at most 15 minutes): wait another hop, under an id naming where it lands.
-    const landsMs = Math.min(job.due_ms, nowMs + MAX_DELAY_SECONDS * 1000);
-    const id = `${repeatJobId(job.event.transition_id, job.seq)}:hop:${Math.ceil(landsMs / 1000)}`;
-    await enqueueAll(deps, [repeatJob(job, nowMs, id)]);
-    return;
-  }
+  if (await waitedAnotherHop(deps, job, repeatJobId(job.event.transition_id, job.seq), nowMs)) return;
   const { event } = job;
   const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
   if (!entity || !isDownState(entity.state) || entity.last_transition_id !== event.transition_id) return;

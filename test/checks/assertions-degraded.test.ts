@@ -1,14 +1,11 @@
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCell } from '../../lib/checks/cell-items.ts';
-import { createCellRunner } from '../../lib/checks/cell-runner.ts';
-import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { inProcessProber } from '../../lib/probes/run-probe.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { listenOnLoopback, probeCellSlot } from '../support/cell-fixtures.ts';
 import { createTlsFixtures, type KeyPair } from '../support/tls-fixtures.ts';
 import { newEntity } from './check-fixtures.ts';
 
@@ -28,13 +25,6 @@ let receiver: Receiver;
 /** What /health answers; tests switch it. */
 let health = { status: 'ok', items: [{ id: 'db', up: true }], version: 7 };
 
-async function listen<T extends Server | TlsServer>(server: T): Promise<number> {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('not on TCP');
-  return address.port;
-}
 const tlsServer = (pair: KeyPair) => createTlsServer(pair, (socket) => socket.resume().end());
 const ports: Record<string, number> = {};
 
@@ -48,11 +38,11 @@ beforeAll(async () => {
       setTimeout(() => res.end('slow but fine'), 400);
     } else res.writeHead(404).end();
   });
-  origin = `http://127.0.0.1:${await listen(target)}`;
+  origin = `http://127.0.0.1:${await listenOnLoopback(target)}`;
   soon = tlsServer(tls.expiringIn3Days);
   expired = tlsServer(tls.expired10DaysAgo);
-  ports.soon = await listen(soon);
-  ports.expired = await listen(expired);
+  ports.soon = await listenOnLoopback(soon);
+  ports.expired = await listenOnLoopback(expired);
   receiver = await startReceiver(tls.valid, 'unused');
 });
 afterAll(async () => {
@@ -94,26 +84,8 @@ describe.each(runtimes)('assertions and degraded on real targets ($runtime runti
   let slotMs = Date.now() - 3_600_000;
   /** One slot of the check's cell, probed for real. */
   const probe = async (checkId: string) => {
-    const place = (await getCheckDefinition(api.table, api.tenantId, checkId, { consistent: true }))?.cell;
-    if (!place) throw new Error('the check runs in no cell');
-    const cell = await getCell(api.table, place.shard, place.cell_id);
-    if (!cell) throw new Error('no cell');
-    const runner = createCellRunner({
-      table: api.table,
-      prober,
-      tenants: api.app.tenants,
-      clock: systemClock,
-    });
     slotMs += 60_000;
-    const outcome = await runner.run({
-      kind: 'cell',
-      tenant_id: api.tenantId,
-      cell_id: cell.id,
-      shard: cell.shard,
-      slot_ms: slotMs,
-    });
-    expect(outcome.status).toBe('recorded');
-    return outcome;
+    return probeCellSlot(api, prober, checkId, slotMs);
   };
   const latest = async (checkId: string) =>
     (await call('GET', `/v1/checks/${checkId}/results?limit=1`)).results[0];

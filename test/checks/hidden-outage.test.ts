@@ -1,14 +1,11 @@
-import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCell } from '../../lib/checks/cell-items.ts';
-import { createCellRunner } from '../../lib/checks/cell-runner.ts';
-import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { inProcessProber } from '../../lib/probes/run-probe.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { listenOnLoopback, probeCellSlot } from '../support/cell-fixtures.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { uniqueSlug } from './check-fixtures.ts';
 
@@ -27,19 +24,11 @@ let soon: TlsServer;
 let soonPort = 0;
 let receiver: Receiver;
 
-async function listen<T extends Server | TlsServer>(server: T): Promise<number> {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('not on TCP');
-  return address.port;
-}
-
 beforeAll(async () => {
   target = createServer((_req, res) => res.writeHead(500).end('broken'));
-  origin = `http://127.0.0.1:${await listen(target)}`;
+  origin = `http://127.0.0.1:${await listenOnLoopback(target)}`;
   soon = createTlsServer(tls.expiringIn3Days, (socket) => socket.resume().end());
-  soonPort = await listen(soon);
+  soonPort = await listenOnLoopback(soon);
   receiver = await startReceiver(tls.valid, 'unused');
 });
 afterAll(async () => {
@@ -87,25 +76,8 @@ describe.each(runtimes)('hidden outage: the worst check wins ($runtime runtime)'
   let slotMs = Date.now() - 3_600_000;
   /** One slot of the check's cell, probed for real. */
   const probe = async (checkId: string) => {
-    const place = (await getCheckDefinition(api.table, api.tenantId, checkId, { consistent: true }))?.cell;
-    if (!place) throw new Error('the check runs in no cell');
-    const cell = await getCell(api.table, place.shard, place.cell_id);
-    if (!cell) throw new Error('no cell');
-    const runner = createCellRunner({
-      table: api.table,
-      prober,
-      tenants: api.app.tenants,
-      clock: systemClock,
-    });
     slotMs += 60_000;
-    const outcome = await runner.run({
-      kind: 'cell',
-      tenant_id: api.tenantId,
-      cell_id: cell.id,
-      shard: cell.shard,
-      slot_ms: slotMs,
-    });
-    expect(outcome.status).toBe('recorded');
+    return probeCellSlot(api, prober, checkId, slotMs);
   };
   const sentTo = async (path: string) => {
     await api.drainChanges();

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../lib/domain/iso-time.ts';
 import { escalateJobId, recoveryDueJobId } from '../../lib/notify/job-ids.ts';
-import { type NotifyJob, notifyJobSchema } from '../../lib/notify/jobs.ts';
+import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
-import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
-import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
-import { createTlsFixtures } from '../support/tls-fixtures.ts';
+import { notifyFlowRig } from './notify-flow.ts';
 
 /**
  * Issue 35's deferred recoveries and inhibition through the cloud runtime's Lambda handlers over
@@ -20,36 +15,8 @@ import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 const T0 = Date.parse('2026-03-03T09:00:00.000Z');
 const clock = createFakeClock(T0);
-let h: LambdaHarness;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  const tls = createTlsFixtures();
-  receiver = await startReceiver(tls.valid, 'unused');
-  h = await startLambdaHarness({
-    clock,
-    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
-    egress: { ca: [tls.caCert] },
-  });
-  await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-  await receiver?.close();
-});
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-const push = async (checkId: string, success: boolean) => {
-  await call('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 });
-  await h.drainChanges();
-};
+const flow = notifyFlowRig(clock, { blueprint: { slug: 'svc', name: 'Service' } });
+const { call, push } = flow;
 
 /** An entity with a push check whose own webhook channel posts to `path`; `cooldown` seconds between alerts. */
 async function monitored(name: string, path: string, cooldown: number) {
@@ -64,30 +31,23 @@ async function monitored(name: string, path: string, cooldown: number) {
   await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: cooldown });
   await call('POST', `/v1/checks/${check.id}/policy/channels`, {
     channel_type: 'webhook',
-    config: { url: `${receiver.origin}${path}` },
+    config: { url: `${flow.receiver.origin}${path}` },
   });
   return { entityId: String(entity.id), checkId: String(check.id) };
 }
 
-/** The notify jobs the queue accepted so far, with their ids. */
-function queuedJobs() {
-  return h.notifySqs.sentBodies().map((body) => {
-    const envelope = jobEnvelopeSchema.parse(JSON.parse(body));
-    return { id: envelope.id, job: notifyJobSchema.parse(envelope.body) };
-  });
-}
+const queuedJobs = () => flow.queued();
 
 /** Queues `job` with no delay (its delay ended) and runs the notifier on what is visible. */
 async function deliverNow(id: string, job: NotifyJob) {
-  const queue = createNotifyJobQueue({ sqs: h.sqs.sqs, queueUrl: h.notifySqs.url, logger: silentLogger });
-  expect((await queue.enqueue([{ id, body: job }])).failed).toEqual([]);
-  await h.runNotifyJobs();
-  await h.drainChanges();
+  await flow.requeueNow([{ id, job }]);
+  await flow.h.runNotifyJobs();
+  await flow.h.drainChanges();
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: webhook bodies are inspected freely
 const bodiesAt = (path: string): any[] =>
-  receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body.toString('utf8')));
+  flow.receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body.toString('utf8')));
 const rows = async (checkId: string) =>
   ((await call('GET', `/v1/notify/logs?check_id=${checkId}`)).logs as Record<string, unknown>[]).map(
     (d) => `${d.kind}:${d.status}${d.reason ? `:${d.reason}` : ''}`,
@@ -162,7 +122,7 @@ describe('inhibition on the cloud runtime (Nightly Backup depends_on Orders DB)'
     const pager = await call('POST', '/v1/notify/channels', {
       name: 'pager',
       channel_type: 'webhook',
-      config: { url: `${receiver.origin}/pager` },
+      config: { url: `${flow.receiver.origin}/pager` },
     });
     const route = await call('POST', '/v1/notify/routes', {
       match: { entity_ids: [db.entityId, backup.entityId] },

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { describe, expect, it } from 'vitest';
 import { escalateJobId } from '../../lib/notify/job-ids.ts';
-import { type NotifyJob, notifyJobSchema } from '../../lib/notify/jobs.ts';
+import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
-import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
-import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
-import { createTlsFixtures } from '../support/tls-fixtures.ts';
+import { notifyFlowRig } from './notify-flow.ts';
 
 /**
  * Escalation through the cloud runtime's Lambda handlers over DynamoDB Local and a real SQS engine
@@ -22,37 +17,8 @@ import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 const clock = createFakeClock(T0);
-let h: LambdaHarness;
-let receiver: Receiver;
-let origin: string;
-
-beforeAll(async () => {
-  const tls = createTlsFixtures();
-  receiver = await startReceiver(tls.valid, 'unused');
-  origin = receiver.origin;
-  h = await startLambdaHarness({
-    clock,
-    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
-    egress: { ca: [tls.caCert] },
-  });
-  await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-  await receiver?.close();
-});
-
-async function call(method: string, path: string, body?: unknown) {
-  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-const push = async (checkId: string, success: boolean) => {
-  await call('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 });
-  await h.drainChanges();
-};
+const flow = notifyFlowRig(clock, { blueprint: { slug: 'svc', name: 'Service' } });
+const { call, push } = flow;
 
 /** An entity with a push check, a route escalating its downs after 60 s to a tenant channel at `path`; up, then down. */
 async function downEntity(slug: string, path: string) {
@@ -66,7 +32,7 @@ async function downEntity(slug: string, path: string) {
   const channel = await call('POST', '/v1/notify/channels', {
     name: path,
     channel_type: 'slack',
-    config: { url: `${origin}${path}` },
+    config: { url: `${flow.receiver.origin}${path}` },
   });
   const route = await call('POST', '/v1/notify/routes', {
     match: { entity_ids: [entity.id] },
@@ -86,23 +52,15 @@ async function downEntity(slug: string, path: string) {
   };
 }
 
-/** The escalate jobs the notify queue accepted so far, with their ids. */
-function escalateJobs() {
-  return h.notifySqs.sentBodies().flatMap((body) => {
-    const envelope = jobEnvelopeSchema.parse(JSON.parse(body));
-    const job = notifyJobSchema.parse(envelope.body);
-    return job.kind === 'escalate' ? [{ id: envelope.id, job }] : [];
-  });
-}
+const escalateJobs = () => flow.queued('escalate');
 
 /** Sends `job` to the notify queue with no delay (its delay ended) and runs the notifier on what is visible. */
 async function deliverNow(id: string, job: NotifyJob) {
-  const queue = createNotifyJobQueue({ sqs: h.sqs.sqs, queueUrl: h.notifySqs.url, logger: silentLogger });
-  expect((await queue.enqueue([{ id, body: job }])).failed).toEqual([]);
-  await h.runNotifyJobs();
+  await flow.requeueNow([{ id, job }]);
+  await flow.h.runNotifyJobs();
 }
 
-const hits = (path: string) => receiver.received.filter((r) => r.path === path);
+const hits = (path: string) => flow.receiver.received.filter((r) => r.path === path);
 const escalationLogs = async (checkId: string) =>
   ((await call('GET', `/v1/notify/logs?check_id=${checkId}`)).logs as Record<string, unknown>[])
     .filter((d) => d.kind === 'escalation')

@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
-import { type NotifyJob, notifyJobSchema } from '../../lib/notify/jobs.ts';
+import { describe, expect, it } from 'vitest';
+import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
-import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
-import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
-import { createTlsFixtures } from '../support/tls-fixtures.ts';
+import { notifyFlowRig } from './notify-flow.ts';
 
 /**
  * Flapping (issue 35 item 5) through the cloud runtime's Lambda handlers over DynamoDB Local and a
@@ -18,55 +13,25 @@ import { createTlsFixtures } from '../support/tls-fixtures.ts';
 
 const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 const clock = createFakeClock(T0);
-let h: LambdaHarness;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  const tls = createTlsFixtures();
-  receiver = await startReceiver(tls.valid, 'unused');
-  h = await startLambdaHarness({
-    clock,
-    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
-    egress: { ca: [tls.caCert] },
-  });
-  await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-  await receiver?.close();
-});
-
-async function call(method: string, path: string, body?: unknown) {
-  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const flow = notifyFlowRig(clock, { blueprint: { slug: 'svc', name: 'Service' } });
+const { call } = flow;
 
 const push = async (checkId: string, success: boolean) => {
   clock.advance(1000);
   await call('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 });
-  await h.drainChanges();
+  await flow.h.drainChanges();
 };
 
-/** The flap_settle jobs the notify queue accepted so far. */
-function settleJobs() {
-  return h.notifySqs.sentBodies().flatMap((body) => {
-    const envelope = jobEnvelopeSchema.parse(JSON.parse(body));
-    const job = notifyJobSchema.parse(envelope.body);
-    return job.kind === 'flap_settle' ? [{ id: envelope.id, job }] : [];
-  });
-}
+const settleJobs = () => flow.queued('flap_settle');
 
 /** Sends `job` to the notify queue with no delay (its delay ended) and runs the notifier on what is visible. */
 async function deliverNow(id: string, job: NotifyJob) {
-  const queue = createNotifyJobQueue({ sqs: h.sqs.sqs, queueUrl: h.notifySqs.url, logger: silentLogger });
-  expect((await queue.enqueue([{ id, body: job }])).failed).toEqual([]);
-  await h.runNotifyJobs();
+  await flow.requeueNow([{ id, job }]);
+  await flow.h.runNotifyJobs();
 }
 
 const bodies = (path: string) =>
-  receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(String(r.body)));
+  flow.receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(String(r.body)));
 
 describe('flapping on the cloud runtime', () => {
   it('sends one flapping notice, holds the alerts, and sends the settled state when the settle job is due', async () => {
@@ -85,7 +50,7 @@ describe('flapping on the cloud runtime', () => {
     });
     await call('POST', `/v1/checks/${checkId}/policy/channels`, {
       channel_type: 'webhook',
-      config: { url: `${receiver.origin}/flap` },
+      config: { url: `${flow.receiver.origin}/flap` },
     });
     // unknown → down, down → up: alerts; down again: the third change in 600 s is flapping.
     await push(checkId, false);

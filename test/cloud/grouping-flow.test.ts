@@ -1,12 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
-import { type NotifyJob, notifyJobSchema } from '../../lib/notify/jobs.ts';
+import { describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
-import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
-import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
-import { createTlsFixtures } from '../support/tls-fixtures.ts';
+import { notifyFlowRig } from './notify-flow.ts';
 
 /**
  * Grouping and the storm fold through the cloud runtime's Lambda handlers (api, stream, notifier)
@@ -21,30 +15,8 @@ import { createTlsFixtures } from '../support/tls-fixtures.ts';
 const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 const clock = createFakeClock(T0);
 const ENTITIES = 50;
-let h: LambdaHarness;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  const tls = createTlsFixtures();
-  receiver = await startReceiver(tls.valid, 'unused');
-  h = await startLambdaHarness({
-    clock,
-    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
-    egress: { ca: [tls.caCert] },
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-  await receiver?.close();
-});
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
+const flow = notifyFlowRig(clock);
+const { call } = flow;
 
 /** A blueprint of 50 entities (a push check each, no cooldown, up), a route to a webhook at `path`. */
 async function world(slug: string, path: string, route: Record<string, unknown>) {
@@ -52,7 +24,7 @@ async function world(slug: string, path: string, route: Record<string, unknown>)
   const channel = await call('POST', '/v1/notify/channels', {
     name: path,
     channel_type: 'webhook',
-    config: { url: `${receiver.origin}${path}` },
+    config: { url: `${flow.receiver.origin}${path}` },
   });
   await call('POST', '/v1/notify/routes', {
     match: { blueprint_slugs: [slug] },
@@ -75,18 +47,18 @@ async function world(slug: string, path: string, route: Record<string, unknown>)
     await call('POST', `/v1/checks/${check.id}/results`, { success: true, latency_ms: 5 });
     checks.push(check.id);
   }
-  await h.drainChanges();
+  await flow.h.drainChanges();
   return checks;
 }
 
 async function pushAll(checks: string[], success: boolean) {
   for (const id of checks) await call('POST', `/v1/checks/${id}/results`, { success, latency_ms: 5 });
-  await h.drainChanges();
+  await flow.h.drainChanges();
 }
 
 /** What the receiver got at `path`: alerts alone and digests. */
 function got(path: string) {
-  const bodies = receiver.received
+  const bodies = flow.receiver.received
     .filter((r) => r.path === path)
     .map((r) => JSON.parse(r.body.toString('utf8')));
   const digests = bodies.filter((b) => b.kind === 'digest');
@@ -103,16 +75,10 @@ function got(path: string) {
 
 /** Sends every digest job queued so far again, undelayed, and runs the notifier on what is visible. */
 async function flushDigests() {
-  const jobs = h.notifySqs.sentBodies().flatMap((body) => {
-    const envelope = jobEnvelopeSchema.parse(JSON.parse(body));
-    const job = notifyJobSchema.parse(envelope.body);
-    return job.kind === 'digest' ? [{ id: envelope.id, job }] : [];
-  });
-  const queue = createNotifyJobQueue({ sqs: h.sqs.sqs, queueUrl: h.notifySqs.url, logger: silentLogger });
-  const sent = jobs.map((j, i) => ({ id: `${j.id}:now:${clock.now()}:${i}`, body: j.job as NotifyJob }));
-  expect((await queue.enqueue(sent)).failed).toEqual([]);
-  await h.runNotifyJobs();
-  await h.runNotifyJobs();
+  const jobs = flow.queued('digest');
+  await flow.requeueNow(jobs.map((j, i) => ({ id: `${j.id}:now:${clock.now()}:${i}`, job: j.job })));
+  await flow.h.runNotifyJobs();
+  await flow.h.runNotifyJobs();
 }
 
 describe('grouping and the storm fold on the cloud runtime', () => {
@@ -143,7 +109,7 @@ describe('grouping and the storm fold on the cloud runtime', () => {
     });
     clock.advance(1000);
     await pushAll(checks, false);
-    expect(receiver.received.filter((r) => r.path === '/grp')).toHaveLength(0);
+    expect(flow.receiver.received.filter((r) => r.path === '/grp')).toHaveLength(0);
     clock.advance(11_000);
     await flushDigests();
     expect(got('/grp').alone).toHaveLength(0);

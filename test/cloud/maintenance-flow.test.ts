@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNotifyJobQueue } from '../../lib/cloud/notify-queue.ts';
-import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { describe, expect, it } from 'vitest';
 import { maintenanceEndJobId } from '../../lib/notify/job-ids.ts';
-import { type NotifyJob, notifyJobSchema } from '../../lib/notify/jobs.ts';
+import type { NotifyJob } from '../../lib/notify/jobs.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
-import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
-import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
-import { createTlsFixtures } from '../support/tls-fixtures.ts';
+import { notifyFlowRig } from './notify-flow.ts';
 
 /**
  * Maintenance windows through the cloud runtime's Lambda handlers over DynamoDB Local and a real
@@ -22,35 +17,8 @@ import { createTlsFixtures } from '../support/tls-fixtures.ts';
 const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 const MINUTE = 60_000;
 const clock = createFakeClock(T0);
-let h: LambdaHarness;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  const tls = createTlsFixtures();
-  receiver = await startReceiver(tls.valid, 'unused');
-  h = await startLambdaHarness({
-    clock,
-    env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' },
-    egress: { ca: [tls.caCert] },
-  });
-  await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.close();
-  await receiver?.close();
-});
-
-async function call(method: string, path: string, body?: unknown) {
-  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body;
-}
-
-const push = async (checkId: string, success: boolean) => {
-  await call('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 });
-  await h.drainChanges();
-};
+const flow = notifyFlowRig(clock, { blueprint: { slug: 'svc', name: 'Service' } });
+const { call, push } = flow;
 
 /**
  * An entity with a push check (down at the first failure) that is up: its policy sends to the
@@ -67,11 +35,11 @@ async function monitored(slug: string) {
   await call('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 0 });
   await call('POST', `/v1/checks/${check.id}/policy/channels`, {
     channel_type: 'webhook',
-    config: { url: `${receiver.origin}/alert/${slug}` },
+    config: { url: `${flow.receiver.origin}/alert/${slug}` },
   });
   const action = await call('POST', '/v1/actions', {
     name: `restart ${slug}`,
-    url: `${receiver.origin}/action/${slug}`,
+    url: `${flow.receiver.origin}/action/${slug}`,
     trigger_type: 'state_change',
     check_id: check.id,
     trigger_to_state: 'down',
@@ -80,7 +48,7 @@ async function monitored(slug: string) {
   return { entityId: String(entity.id), checkId: String(check.id), actionId: String(action.id) };
 }
 
-const hits = (path: string) => receiver.received.filter((r) => r.path === path);
+const hits = (path: string) => flow.receiver.received.filter((r) => r.path === path);
 const alertLogs = async (checkId: string) =>
   ((await call('GET', `/v1/notify/logs?check_id=${checkId}`)).logs as Record<string, unknown>[])
     .filter((d) => d.kind === 'alert')
@@ -88,20 +56,12 @@ const alertLogs = async (checkId: string) =>
 const executions = async (actionId: string) =>
   (await call('GET', `/v1/actions/${actionId}/executions`)).executions as unknown[];
 
-/** The maintenance_end jobs the notify queue accepted so far, with their ids. */
-function maintenanceEndJobs() {
-  return h.notifySqs.sentBodies().flatMap((body) => {
-    const envelope = jobEnvelopeSchema.parse(JSON.parse(body));
-    const job = notifyJobSchema.parse(envelope.body);
-    return job.kind === 'maintenance_end' ? [{ id: envelope.id, job }] : [];
-  });
-}
+const maintenanceEndJobs = () => flow.queued('maintenance_end');
 
 /** Sends `job` to the notify queue with no delay (its delay ended) and runs the notifier until it settles. */
 async function deliverNow(id: string, job: NotifyJob) {
-  const queue = createNotifyJobQueue({ sqs: h.sqs.sqs, queueUrl: h.notifySqs.url, logger: silentLogger });
-  expect((await queue.enqueue([{ id, body: job }])).failed).toEqual([]);
-  await h.drainChanges();
+  await flow.requeueNow([{ id, job }]);
+  await flow.h.drainChanges();
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -187,6 +147,6 @@ describe('maintenance windows on the cloud runtime', () => {
     await deliverNow(`${downEnd.id}:again`, downEnd.job);
     expect(hits('/alert/api')).toHaveLength(1);
     expect(await alertLogs(covered.checkId)).toEqual(['sent', 'skipped:maintenance: Deploy', FIRST]);
-    expect(h.notifySqs.deadLetterBodies()).toEqual([]);
+    expect(flow.h.notifySqs.deadLetterBodies()).toEqual([]);
   });
 });

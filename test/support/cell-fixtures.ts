@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { Server as TlsServer } from 'node:tls';
 import { expect } from 'vitest';
 import { getCell } from '../../lib/checks/cell-items.ts';
 import { type CellOutcome, createCellRunner } from '../../lib/checks/cell-runner.ts';
@@ -75,6 +78,14 @@ export async function runCellSlot(
     };
   };
 
+  return runSlotWith(api, prober, { tenantId, cell, slotMs: slot.slotMs, clock: slot.clock });
+}
+
+async function runSlotWith(
+  api: Pick<ApiHarness, 'table' | 'app'>,
+  prober: Prober,
+  slot: { tenantId: string; cell: { id: string; shard: number }; slotMs: number; clock?: Clock | undefined },
+): Promise<CellOutcome> {
   const runner = createCellRunner({
     table: api.table,
     prober,
@@ -83,11 +94,37 @@ export async function runCellSlot(
   });
   const outcome = await runner.run({
     kind: 'cell',
-    tenant_id: tenantId,
-    cell_id: cell.id,
-    shard: cell.shard,
+    tenant_id: slot.tenantId,
+    cell_id: slot.cell.id,
+    shard: slot.cell.shard,
     slot_ms: slot.slotMs,
   });
   expect(outcome.status).toBe('recorded');
   return outcome;
+}
+
+/**
+ * Runs slot `slotMs` of the cell holding `checkId` with a real prober (real targets on 127.0.0.1):
+ * the cell runner as a worker runs it, every member probed for real.
+ */
+export async function probeCellSlot(
+  api: Pick<ApiHarness, 'table' | 'app' | 'tenantId'>,
+  prober: Prober,
+  checkId: string,
+  slotMs: number,
+): Promise<CellOutcome> {
+  const place = (await getCheckDefinition(api.table, api.tenantId, checkId, { consistent: true }))?.cell;
+  if (!place) throw new Error('the check runs in no cell');
+  const cell = await getCell(api.table, place.shard, place.cell_id);
+  if (!cell) throw new Error('no cell');
+  return runSlotWith(api, prober, { tenantId: api.tenantId, cell, slotMs });
+}
+
+/** Listens on 127.0.0.1 at a port the system picks; answers the port. */
+export async function listenOnLoopback(server: Server | TlsServer): Promise<number> {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('not on TCP');
+  return address.port;
 }

@@ -1,12 +1,13 @@
 import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
-import { delaySecondsFor, MAX_DELAY_SECONDS, type ReceivedJob } from '../../platform/job-queue.ts';
+import type { ReceivedJob } from '../../platform/job-queue.ts';
 import { ConditionFailedError } from '../../store/table.ts';
 import type { ChannelRecord } from '../channel-items.ts';
 import { type DeliveryRecord, deliveryCreatedOp } from '../delivery-items.ts';
+import { waitedAnotherHop } from '../due-jobs.ts';
 import { digestJobId } from '../job-ids.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { enqueueAll, type NotifyDeps, retentionDays } from '../notify-deps.ts';
+import { type NotifyDeps, retentionDays } from '../notify-deps.ts';
 import type { Digest, DigestEvent, SendOutcome } from '../ports.ts';
 import { batchClosedOp, type DigestEntry, type GroupRecord, readBatch, readGroup } from './group-items.ts';
 
@@ -143,13 +144,7 @@ function digestOf(record: DeliveryRecord, group: GroupRecord | undefined, entrie
 export async function handleDigest(deps: NotifyDeps, job: ReceivedJob<DigestJob>): Promise<void> {
   const { body } = job;
   const nowMs = deps.clock.now();
-  if (body.due_ms > nowMs) {
-    // Not yet due (a delay is at most 15 minutes): another hop, under an id naming where it lands.
-    const landsMs = Math.min(body.due_ms, nowMs + MAX_DELAY_SECONDS * 1000);
-    const id = `${digestJobId(body.batch_id)}:hop:${Math.ceil(landsMs / 1000)}`;
-    await enqueueAll(deps, [{ id, body, delaySeconds: delaySecondsFor(body.due_ms, nowMs) }]);
-    return;
-  }
+  if (await waitedAnotherHop(deps, body, digestJobId(body.batch_id), nowMs)) return;
   const parts = await cutBatch(deps, body);
   let entries: DigestEntry[] | undefined;
   let group: GroupRecord | undefined;
