@@ -4,21 +4,23 @@ import { notifyFlowRig } from './notify-flow.ts';
 
 /**
  * Grouping and the storm fold through the cloud runtime's Lambda handlers (api, stream, notifier)
- * over DynamoDB Local and fauxqs, on a fake clock, to an HTTPS webhook receiver on 127.0.0.1: 50
- * entities of one blueprint go down through one route. With no grouping the receiver gets 10
- * alerts alone and one digest of the other 40; with group_by blueprint and group_wait 10 s, one
- * digest of all 50, and their recoveries in one more ("recovered"). The digest job's delay is real
+ * over DynamoDB Local and fauxqs, on a fake clock, to an HTTPS webhook receiver on 127.0.0.1: 12
+ * entities of one blueprint go down through one route. With no grouping (and the tenant's fold
+ * limit at 3) the receiver gets 3 alerts alone and one digest of the other 9; with group_by
+ * blueprint and group_wait 10 s, one digest of all 12, and their recoveries in one more. The digest job's delay is real
  * time in fauxqs: once the fake clock has passed its due time the test sends it again undelayed
  * (what the queue does when the delay ends), as test/cloud/escalation-flow.test.ts does.
  */
 
 const T0 = Date.parse('2026-03-02T09:00:00.000Z');
 const clock = createFakeClock(T0);
-const ENTITIES = 50;
+const ENTITIES = 12;
+/** The tenant's alert_fold_per_minute here: a storm of 12 folds as one of 50 does at the default 10. */
+const FOLD_LIMIT = 3;
 const flow = notifyFlowRig(clock);
 const { call } = flow;
 
-/** A blueprint of 50 entities (a push check each, no cooldown, up), a route to a webhook at `path`. */
+/** A blueprint of ENTITIES entities (a push check each, no cooldown, up), a route to a webhook at `path`. */
 async function world(slug: string, path: string, route: Record<string, unknown>) {
   await call('POST', '/v1/blueprints', { slug, name: slug });
   const channel = await call('POST', '/v1/notify/channels', {
@@ -82,25 +84,29 @@ async function flushDigests() {
 }
 
 describe('grouping and the storm fold on the cloud runtime', () => {
-  it('folds a storm with no configuration: 10 alerts alone, the other 40 in one digest', async () => {
+  it('folds a storm with no route configuration: 3 alerts alone (the fold limit), the other 9 in one digest', async () => {
+    await flow.call('PUT', '/v1/settings/alerting', { alert_fold_per_minute: FOLD_LIMIT });
     const checks = await world('fold', '/fold', {});
     clock.advance(1000);
     await pushAll(checks, false);
-    expect(got('/fold').alone).toHaveLength(10);
+    expect(got('/fold').alone).toHaveLength(FOLD_LIMIT);
     expect(got('/fold').digests).toHaveLength(0);
 
     clock.advance(6000);
     await flushDigests();
     const { digests, told } = got('/fold');
     expect(digests).toHaveLength(1);
-    expect(digests[0]).toMatchObject({ group: { by: 'blueprint', key: 'fold' }, counts: { down: 40 } });
+    expect(digests[0]).toMatchObject({
+      group: { by: 'blueprint', key: 'fold' },
+      counts: { down: ENTITIES - FOLD_LIMIT },
+    });
     expect(told('down')).toBe(ENTITIES);
     // A redelivered flush (every digest job sent again) sends nothing twice.
     await flushDigests();
     expect(got('/fold').digests).toHaveLength(1);
   }, 180_000);
 
-  it('group_by blueprint, group_wait 10 s: one notification of all 50; recoveries fold into one more', async () => {
+  it('group_by blueprint, group_wait 10 s: one notification of all 12; recoveries fold into one more', async () => {
     clock.advance(120_000);
     const checks = await world('grp', '/grp', {
       group_by: 'blueprint',
@@ -123,7 +129,7 @@ describe('grouping and the storm fold on the cloud runtime', () => {
     const { alone, digests, told } = got('/grp');
     expect(alone).toHaveLength(0);
     expect(digests).toHaveLength(2);
-    expect(digests[1]).toMatchObject({ counts: { down: 0, degraded: 0, up: 50 } });
+    expect(digests[1]).toMatchObject({ counts: { down: 0, degraded: 0, up: ENTITIES } });
     expect(digests[1].events.every((e: { kind: string }) => e.kind === 'recovery')).toBe(true);
     expect(told('up')).toBe(ENTITIES);
   }, 180_000);
