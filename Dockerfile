@@ -2,12 +2,13 @@
 # this checkout: deploy/image-context.sh makes one with a production node_modules that carries the
 # project's pinned Node 24 and the built console, so the build needs no registry beyond the base image.
 #   deploy/image-context.sh /tmp/vigil-image
-#   podman build --format docker -t vigil /tmp/vigil-image     (or: docker build -t vigil /tmp/vigil-image)
+#   podman build --format docker -t localhost/vigil /tmp/vigil-image   (or: docker build -t localhost/vigil ...)
 # (--format docker keeps the HEALTHCHECK below; the OCI image format has no field for it.)
 FROM debian:bookworm-slim
 
 # Nothing is installed from Debian: Node brings its own TLS roots, and the image runs no other program.
-RUN useradd --system --user-group --uid 10001 --home-dir /nonexistent --no-create-home \
+RUN groupadd --system --gid 10001 vigil \
+ && useradd --system --uid 10001 --gid vigil --home-dir /nonexistent --no-create-home \
       --shell /usr/sbin/nologin vigil \
  && mkdir /data && chown vigil:vigil /data && chmod 0700 /data
 

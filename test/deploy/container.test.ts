@@ -207,7 +207,9 @@ describe('the container image', () => {
     // The image's own HEALTHCHECK, run by podman inside the container.
     await podman(['healthcheck', 'run', first]);
     // The service user owns /data and nothing of the code.
-    expect((await podman(['exec', first, 'id', '-u'])).stdout.trim()).toBe('10001');
+    expect((await podman(['exec', first, 'id'])).stdout.trim()).toBe(
+      'uid=10001(vigil) gid=10001(vigil) groups=10001(vigil)',
+    );
     expect((await podman(['exec', first, 'stat', '-c', '%U', '/data', '/data/vigil.db'])).stdout.trim()).toBe(
       'vigil\nvigil',
     );
