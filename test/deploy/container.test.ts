@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The Dockerfile and compose.yaml, built and run with Debian's podman (.ci/run installs podman,
 // runc, mmdebstrap and podman-compose). No image registry is reachable here, so the Dockerfile's base
 // image is made from the Debian mirror apt uses (mmdebstrap) and imported under the Dockerfile's
-// base name, unless podman already has an image of that name. The containers run with runc and
+// base name, unless podman already has an image of that name. deploy/vigil.service boots in a
+// container of a Debian with systemd made the same way. The containers run with runc and
 // explicit ulimits: crun, and runc's default rlimits, fail on this machine's hybrid cgroups.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -22,6 +23,10 @@ const suffix = `${process.pid}-${Date.now().toString(36)}`;
 const image = `localhost/vigil-test:${suffix}`;
 const keyPattern = /vgl_[0-9A-Za-z]{38}/;
 const work = mkdtempSync(join(tmpdir(), 'vigil-image-'));
+/** The production tree (deploy/image-context.sh): the image's build context and the unit's /opt/vigil. */
+const context = join(work, 'context');
+/** Debian with systemd as PID 1, to boot deploy/vigil.service in a container. */
+const SYSTEMD_IMAGE = 'localhost/vigil-test-systemd:bookworm';
 const containers: string[] = [];
 const volumes: string[] = [];
 const networks: string[] = [];
@@ -73,23 +78,24 @@ function debianMirror(): string {
   return 'http://deb.debian.org/debian';
 }
 
-/** Makes the Dockerfile's base image offline when podman has none of that name. */
-async function ensureBaseImage(): Promise<void> {
-  const from = /^FROM\s+(\S+)/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
-  expect(from).toBe('debian:bookworm-slim');
-  const name = `docker.io/library/${from}`;
+/**
+ * Imports a Debian bookworm made by mmdebstrap (minbase plus `include`, without documentation,
+ * manuals and translations, as debian:bookworm-slim) under `name`, unless podman has that image:
+ * it stays in podman's store for the next run.
+ */
+async function ensureDebianImage(name: string, include: string[] = []): Promise<void> {
   const exists = await run('podman', ['image', 'exists', name]).then(
     () => true,
     () => false,
   );
   if (exists) return;
-  const tarball = join(work, 'base.tar');
-  // minbase, without documentation, manuals and translations: what debian:bookworm-slim leaves out.
+  const tarball = join(work, `${name.replace(/\W/g, '-')}.tar`);
   await sh(
     'mmdebstrap',
     [
       '--variant=minbase',
       '--quiet',
+      ...(include.length > 0 ? [`--include=${include.join(',')}`] : []),
       '--dpkgopt=path-exclude=/usr/share/man/*',
       '--dpkgopt=path-exclude=/usr/share/locale/*',
       '--dpkgopt=path-exclude=/usr/share/doc/*',
@@ -154,9 +160,14 @@ async function startContainer(name: string, volume: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  await ensureBaseImage();
-  const context = join(work, 'context');
-  await sh(join(root, 'deploy', 'image-context.sh'), [context], { timeoutMs: 10 * MINUTE });
+  const from = /^FROM\s+(\S+)/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1];
+  expect(from).toBe('debian:bookworm-slim');
+  // The two images and the production tree are independent: made side by side.
+  await Promise.all([
+    ensureDebianImage(`docker.io/library/${from}`),
+    ensureDebianImage(SYSTEMD_IMAGE, ['systemd', 'systemd-sysv', 'dbus']),
+    sh(join(root, 'deploy', 'image-context.sh'), [context], { timeoutMs: 10 * MINUTE }),
+  ]);
   await podman(
     ['build', '--pull=never', '--format', 'docker', ...RUNTIME_ARGS, ...LIMIT_ARGS, '--tag', image, context],
     10 * MINUTE,
@@ -278,5 +289,83 @@ describe('the container image', () => {
     // `down` removes the container and keeps the data.
     await expect(run('podman', ['container', 'exists', name])).rejects.toThrow();
     await podman(['volume', 'exists', volume]);
+  });
+});
+
+describe('deploy/vigil.service', () => {
+  it('boots under systemd: runs the production tree sandboxed, answers /healthz, stops cleanly', async () => {
+    const name = `vigil-test-${suffix}-systemd`;
+    containers.push(name);
+    await podman([
+      'run',
+      '--detach',
+      '--name',
+      name,
+      ...RUNTIME_ARGS,
+      ...LIMIT_ARGS,
+      '--systemd=always',
+      '--volume',
+      `${context}:/opt/vigil:ro`,
+      '--volume',
+      `${join(root, 'deploy', 'vigil.service')}:/etc/systemd/system/vigil.service:ro`,
+      SYSTEMD_IMAGE,
+      '/sbin/init',
+    ]);
+    // Boot ends as running or degraded (a unit a container cannot run); either way systemctl answers.
+    await run('podman', ['exec', name, 'systemctl', 'is-system-running', '--wait'], {
+      timeout: 2 * MINUTE,
+    }).catch(() => undefined);
+    await podman(['exec', name, 'systemctl', 'start', 'vigil']);
+    const deadline = Date.now() + 3 * MINUTE;
+    let journal = '';
+    while (!/Vigil API listening on /.test(journal)) {
+      if (Date.now() > deadline) throw new Error(`vigil.service not listening:\n${journal}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      journal = (await podman(['exec', name, 'journalctl', '--unit', 'vigil', '--output', 'cat'])).stdout;
+    }
+    expect(journal).toMatch(keyPattern);
+    expect(journal).toContain('data in /var/lib/vigil');
+    const health = await podman([
+      'exec',
+      name,
+      '/opt/vigil/node_modules/.bin/node',
+      '-e',
+      "fetch('http://127.0.0.1:8080/healthz').then(async (r) => console.log(r.status, await r.text()))",
+    ]);
+    expect(health.stdout.trim()).toBe('200 {"status":"ok"}');
+
+    // The sandbox is in force: a user of its own, no capabilities, no new privileges, a system call filter.
+    const pid = (
+      await podman(['exec', name, 'systemctl', 'show', '--property', 'MainPID', '--value', 'vigil'])
+    ).stdout.trim();
+    const status = (await podman(['exec', name, 'cat', `/proc/${pid}/status`])).stdout;
+    expect(status).toMatch(/^Uid:\s+([1-9]\d*)\s/m);
+    expect(status).toMatch(/^CapEff:\s+0+$/m);
+    expect(status).toMatch(/^CapBnd:\s+0+$/m);
+    expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+    expect(status).toMatch(/^Seccomp:\s+2$/m);
+    // Its data is in its state directory, readable by it alone.
+    const files = (
+      await podman([
+        'exec',
+        name,
+        'stat',
+        '-c',
+        '%a %n',
+        '/var/lib/private/vigil',
+        '/var/lib/private/vigil/vigil.db',
+      ])
+    ).stdout;
+    expect(files.trim().split('\n')).toEqual([
+      '700 /var/lib/private/vigil',
+      '600 /var/lib/private/vigil/vigil.db',
+    ]);
+
+    await podman(['exec', name, 'systemctl', 'stop', 'vigil']);
+    expect(
+      (
+        await podman(['exec', name, 'systemctl', 'show', '--property', 'Result', '--value', 'vigil'])
+      ).stdout.trim(),
+    ).toBe('success');
   });
 });

@@ -8,8 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 // deploy/vigil.service is checked by systemd's own tools (.ci/run installs systemd for
 // systemd-analyze): `verify` parses it as systemd would load it, and `security --offline` scores its
-// sandbox. No systemd runs as PID 1 here, so the unit is not started; the image test
-// (container.test.ts) runs the same production tree and entry point.
+// sandbox. container.test.ts boots it under systemd in a container.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const unitPath = join(root, 'deploy', 'vigil.service');
