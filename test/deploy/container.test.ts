@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // image is made from the Debian mirror apt uses (mmdebstrap) and imported under the Dockerfile's
 // base name, unless podman already has an image of that name. deploy/vigil.service boots in a
 // container of a Debian with systemd made the same way. The containers run with runc and
-// explicit ulimits: crun, and runc's default rlimits, fail on this machine's hybrid cgroups.
+// explicit ulimits: with podman's default rlimits runc cannot start one here ("error setting rlimit
+// type 7: operation not permitted"), and crun fails on this machine's hybrid cgroups. Both images
+// stay in podman's store as a cache; the test removes the rest of what it made.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const run = promisify(execFile);
