@@ -3,7 +3,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const ROOTS = ['lib', 'test', 'functions', 'infra', 'bin', 'bench', 'docs', '.ci', 'web'];
+const ROOTS = ['lib', 'test', 'functions', 'infra', 'bin', 'bench', 'docs', '.ci', 'web', 'deploy'];
 /** Output folders git ignores: a fresh clone does not have them until a benchmark has run. */
 const GENERATED = ['bench/results/', 'web/dist'];
 

@@ -1,0 +1,32 @@
+# The local runtime (SQLite under /data) in a container. Build it from a prepared context, not from
+# this checkout: deploy/image-context.sh makes one with a production node_modules that carries the
+# project's pinned Node 24 and the built console, so the build needs no registry beyond the base image.
+#   deploy/image-context.sh /tmp/vigil-image
+#   podman build --format docker -t localhost/vigil /tmp/vigil-image   (or: docker build -t localhost/vigil ...)
+# (--format docker keeps the HEALTHCHECK below; the OCI image format has no field for it.)
+FROM debian:bookworm-slim
+
+# Nothing is installed from Debian: Node brings its own TLS roots, and the image runs no other program.
+RUN groupadd --system --gid 10001 vigil \
+ && useradd --system --uid 10001 --gid vigil --home-dir /nonexistent --no-create-home \
+      --shell /usr/sbin/nologin vigil \
+ && mkdir /data && chown vigil:vigil /data && chmod 0700 /data
+
+# Code and dependencies belong to root and are read-only for the service user; only /data is its.
+WORKDIR /opt/vigil
+COPY . .
+
+ENV VIGIL_DATA_DIR=/data \
+    VIGIL_HOST=0.0.0.0 \
+    PORT=8080 \
+    PATH=/opt/vigil/node_modules/.bin:$PATH
+USER vigil
+VOLUME ["/data"]
+EXPOSE 8080
+
+# Node is the only program the image has that speaks HTTP; /healthz answers 200 while the store answers.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+# Node is PID 1 and stops cleanly on SIGTERM (bin/serve.ts), within a 4 s deadline of its own.
+CMD ["node", "--import", "tsx", "bin/serve.ts"]
