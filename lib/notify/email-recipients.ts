@@ -144,6 +144,8 @@ export function createEmailRecipients(deps: EmailRecipientDeps) {
      * against today's quota), or be skipped with the reason.
      */
     async admit(tenantId: string, addresses: readonly string[]): Promise<{ to: string[] } | Refusal> {
+      // No transport or sender at all: the sender's own error names the missing setting.
+      if (!deps.transport || !deps.from) return { to: [...addresses] };
       const states = await statesFor(tenantId, addresses);
       const to = addresses.filter((a) => states.get(a) === 'confirmed');
       if (to.length === 0)
