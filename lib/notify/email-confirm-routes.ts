@@ -21,6 +21,14 @@ const params = z.object({
   token: z.string().max(200).meta({ description: 'The token of the confirmation email' }),
 });
 const html = { contentType: 'text/html', schema: z.string() };
+/** An unknown, used, expired or other tenant's link: an HTML page for the browser, not the JSON envelope. */
+const invalidPage = {
+  404: {
+    description: 'The invalid-link page (HTML): unknown, used, expired or another tenant’s',
+    contentType: 'text/html',
+    schema: z.string(),
+  },
+};
 const tag = 'Notifications';
 const invalid = () => new Response(invalidLinkPage(), { status: 404, headers: CONFIRM_PAGE_HEADERS });
 
@@ -35,7 +43,7 @@ export function emailConfirmRoutes(deps: { recipients: EmailRecipients }): Publi
       operationId: 'getEmailConfirmation',
       tag,
       summary: 'The page of an email confirmation link (HTML, no key): the address and a Confirm button',
-      schemas: { params, responses: { 200: html } },
+      schemas: { params, responses: { 200: html }, otherErrors: invalidPage },
       handler: async ({ params: p }) => {
         const found = await deps.recipients.peek(p.tenant_id, p.token);
         if (!found) return invalid();
@@ -52,7 +60,7 @@ export function emailConfirmRoutes(deps: { recipients: EmailRecipients }): Publi
       operationId: 'confirmEmailRecipient',
       tag,
       summary: 'Confirm an email recipient by its link’s token (the page’s button; no key; single use)',
-      schemas: { params, responses: { 200: html } },
+      schemas: { params, responses: { 200: html }, otherErrors: invalidPage },
       handler: async ({ params: p }) => {
         const address = await deps.recipients.confirm(p.tenant_id, p.token);
         if (!address) return invalid();
