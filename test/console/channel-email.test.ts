@@ -14,8 +14,10 @@ import {
 /**
  * The email channel through the Channels page, against a real SMTP server on 127.0.0.1 (the
  * runtime's VIGIL_SMTP_URL): the API's errors at the Recipients field (a bad address, 11
- * recipients), a shared email channel created, "Send test" about a check (the mail arrives with the
- * entity and the test's words), and its recipients edited (the next test reaches the new ones).
+ * recipients), a shared email channel created (its addresses shown awaiting confirmation until
+ * each one's emailed link is opened and confirmed in the browser), "Send test" about a check (the
+ * mail arrives with the entity and the test's words), and its recipients edited (the new address
+ * confirms, and the next test reaches it).
  */
 
 const FROM = 'alerts@vigil.example.com';
