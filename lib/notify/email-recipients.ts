@@ -136,7 +136,13 @@ export function createEmailRecipients(deps: EmailRecipientDeps) {
       const stored = new Map(
         (await getRecipients(table, tenantId, pending)).map((r) => [r.address, r.token_hash]),
       );
-      for (const address of pending) await requestOne(tenantId, address, stored.get(address.toLowerCase()));
+      for (const address of pending) {
+        // The channel is saved already: a failed confirmation email leaves the address pending
+        // (saving the channel again sends one), never the save failed.
+        await requestOne(tenantId, address, stored.get(address.toLowerCase())).catch((error: unknown) =>
+          deps.logger.warn('confirmation email not sent', { tenant_id: tenantId, error: String(error) }),
+        );
+      }
     },
 
     /**
