@@ -42,6 +42,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     checkService: deps.checkService,
     policies,
     channels,
+    recipients,
   });
   const routes: Route[] = [
     ...notifyRoutes({

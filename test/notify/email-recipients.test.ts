@@ -162,6 +162,11 @@ describe.each(rigs)('email recipients on the $runtime runtime', { timeout: 60_00
     const [test] = await sendTest(checkId);
     expect(test?.status).toBe('skipped');
     expect(test?.reason).toMatch(/^no confirmed recipient/);
+    // The simulation says so too.
+    const simulated = await call('POST', '/v1/notify/simulate', { check_id: checkId, to_state: 'down' });
+    expect(simulated.decisions).toMatchObject([
+      { outcome: 'skip', reason: expect.stringContaining('no confirmed recipient: 1 address(es)') },
+    ]);
 
     // A real alert: the check goes down; the delivery is logged skipped, nothing is sent.
     await call('POST', `/v1/checks/${checkId}/results`, { success: true, latency_ms: 5 });
