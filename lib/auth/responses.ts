@@ -13,6 +13,7 @@ const rawKey = z.string().meta({ description: 'The raw API key (vgl_...): shown 
 export const meSchema = z.strictObject({
   ...tenantSchema.pick({ email: true, name: true }).shape,
   ...limitsSchema.shape,
+  email_daily_limit: z.number().int().meta({ description: 'Emails (one per recipient) per UTC day' }),
   id: idSchema('tnt'),
   created_at: timestampSchema,
   user: z

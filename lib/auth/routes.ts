@@ -4,6 +4,7 @@ import { idSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import type { KeyService } from './key-service.ts';
 import { createdKeySchema, meSchema, publicKeySchema } from './responses.ts';
+import { DEFAULT_LIMITS } from './tenant-items.ts';
 import type { TenantStore } from './tenant-store.ts';
 
 const createKeyBody = z.strictObject({
@@ -37,6 +38,7 @@ export function authRoutes(deps: { keyService: KeyService; tenants: TenantStore 
           entity_limit_per_bp: tenant.entity_limit_per_bp,
           check_limit_per_entity: tenant.check_limit_per_entity,
           retention_days: tenant.retention_days,
+          email_daily_limit: tenant.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit,
           created_at: tenant.created_at,
           user: user ? { id: user.id, email: user.email, name: user.name, role: user.role } : null,
           key: { id: principal.keyId, is_read_only: principal.readOnly },

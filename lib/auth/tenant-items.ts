@@ -17,6 +17,8 @@ export const DEFAULT_LIMITS = {
   entity_limit_per_bp: 1000,
   check_limit_per_entity: 20,
   retention_days: 30,
+  /** Emails (one per recipient) the tenant's channels may send per UTC day (issue 36: no relay). */
+  email_daily_limit: 200,
 } as const;
 
 export const limitsSchema = z.object({
@@ -24,6 +26,8 @@ export const limitsSchema = z.object({
   entity_limit_per_bp: z.number().int().min(0),
   check_limit_per_entity: z.number().int().min(0),
   retention_days: z.number().int().min(1),
+  // Absent on tenants created before it existed: DEFAULT_LIMITS' value applies.
+  email_daily_limit: z.number().int().min(0).optional(),
 });
 export type PlanLimits = z.infer<typeof limitsSchema>;
 

@@ -18,7 +18,8 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
       List tenants with their plan limits and status.
   tenant limits <tenant_id> [--blueprint-limit N] [--entity-limit-per-bp N]
                             [--check-limit-per-entity N] [--retention-days N]
-      Set plan limits.
+                            [--email-daily-limit N]
+      Set plan limits (--email-daily-limit: emails per UTC day, one per recipient; default 200).
   tenant disable <tenant_id>    Disable a tenant (its keys get 403 ACCOUNT_DISABLED).
   tenant enable <tenant_id>     Enable it again.
   key create --tenant <tenant_id> [--read-only] [--name <label>]
@@ -51,6 +52,7 @@ const limitFlags = {
   'entity-limit-per-bp': 'entity_limit_per_bp',
   'check-limit-per-entity': 'check_limit_per_entity',
   'retention-days': 'retention_days',
+  'email-daily-limit': 'email_daily_limit',
 } as const;
 
 function parseCount(flag: string, value: string): number {
@@ -75,6 +77,7 @@ function parseOperatorArgs(argv: string[]) {
         'entity-limit-per-bp': { type: 'string' },
         'check-limit-per-entity': { type: 'string' },
         'retention-days': { type: 'string' },
+        'email-daily-limit': { type: 'string' },
       },
     });
   } catch (err) {

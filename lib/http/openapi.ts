@@ -187,7 +187,14 @@ function errorResponses(route: Route, components: Components): Record<string, Js
     responses[String(status)] = {
       description: [codes.join(', '), extra?.description].filter(Boolean).join('; '),
       ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
-      content: { 'application/json': { schema } },
+      // A page for a browser (an email confirmation link's 404) is its own media type beside the envelope.
+      content:
+        extra?.contentType && own
+          ? {
+              ...(codes.length > 0 ? { 'application/json': { schema: envelope } } : {}),
+              [extra.contentType]: { schema: own },
+            }
+          : { 'application/json': { schema } },
     };
   }
   return responses;

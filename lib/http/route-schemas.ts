@@ -72,7 +72,12 @@ export interface RouteSchemas {
    * Error answers whose body is not the API's `{error, code}` envelope, by status (the MCP transport
    * answers JSON-RPC error objects). A status that also has envelope codes documents either body.
    */
-  otherErrors?: Partial<Record<number, { description: string; schema: z.ZodType }>>;
+  otherErrors?: Partial<
+    Record<
+      number,
+      { description: string; schema: z.ZodType /** default application/json */; contentType?: string }
+    >
+  >;
   /** A public route (auth 'none' to the router) whose handler checks the Bearer key itself (MCP). */
   checksKey?: true;
 }

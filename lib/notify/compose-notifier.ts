@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS } from '../auth/tenant-items.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
@@ -10,6 +11,8 @@ import { createChannelStore } from './channel-store.ts';
 import type { EmailTransport } from './channels/email.ts';
 import { createChannelSenders } from './channels/index.ts';
 import { createDeliveryStore } from './delivery-store.ts';
+import { gateEmail } from './email-gate.ts';
+import { createEmailRecipients } from './email-recipients.ts';
 import type { NotifyJob } from './jobs.ts';
 import { createNotifier } from './notifier.ts';
 import { createPolicyStore } from './policy-store.ts';
@@ -50,16 +53,27 @@ export function composeNotifier(deps: NotifierDeps) {
     email: deps.email,
     emailFrom: config.emailFrom,
   });
+  // Email goes only to confirmed recipients, within the tenant's daily quota (email-recipients.ts).
+  const recipients = createEmailRecipients({
+    table,
+    clock,
+    logger: deps.logger.child({ component: 'email-recipients' }),
+    transport: deps.email,
+    from: config.emailFrom,
+    publicUrl: config.publicUrl,
+    dailyLimit: async (tenantId) =>
+      (await deps.tenants.getTenant(tenantId))?.email_daily_limit ?? DEFAULT_LIMITS.email_daily_limit,
+  });
   const notifier = createNotifier({
     table,
     clock,
     logger: deps.logger.child({ component: 'notifier' }),
     queue: deps.queue,
-    senders,
+    senders: gateEmail(senders, recipients),
     policies,
     channels,
     deliveries,
     tenants: deps.tenants,
   });
-  return { policies, channels, deliveries, senders, notifier };
+  return { policies, channels, deliveries, senders, notifier, recipients };
 }

@@ -2,6 +2,7 @@ import type { CheckService } from '../checks/check-service.ts';
 import type { Route } from '../http/types.ts';
 import { notifyActionRoutes } from './action-routes.ts';
 import { composeNotifier, type NotifierDeps } from './compose-notifier.ts';
+import { emailConfirmRoutes } from './email-confirm-routes.ts';
 import { alertSettingsRoutes } from './grouping/settings-routes.ts';
 import { createPolicyService } from './policy-service.ts';
 import { createRouteService } from './route-service.ts';
@@ -18,7 +19,7 @@ export interface NotificationsDeps extends NotifierDeps {
 export function composeNotifications(deps: NotificationsDeps) {
   const { clock, config } = deps;
   const services = composeNotifier(deps);
-  const { policies, channels, deliveries, notifier } = services;
+  const { policies, channels, deliveries, notifier, recipients } = services;
   const egress = {
     egressAllow: config.egressAllow,
     runtime: config.runtime,
@@ -31,6 +32,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     channels,
     actions: notifier,
     clock,
+    recipients,
     ...egress,
   });
   // What would be decided for each channel, through the flow's own steps (simulate.ts).
@@ -40,6 +42,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     checkService: deps.checkService,
     policies,
     channels,
+    recipients,
   });
   const routes: Route[] = [
     ...notifyRoutes({
@@ -51,12 +54,14 @@ export function composeNotifications(deps: NotificationsDeps) {
         channels,
         deliveries,
         clock,
+        recipients,
         ...egress,
       }),
     }),
     ...sharedChannelRoutes({ tenantChannels, routes: createRouteService({ table: deps.table, clock }) }),
     ...notifyActionRoutes({ actions: notifier }),
     ...alertSettingsRoutes({ table: deps.table }),
+    ...emailConfirmRoutes({ recipients }),
   ];
   return { ...services, simulator, routes };
 }

@@ -71,6 +71,15 @@ export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJo
     error: error instanceof Error ? error.message : String(error),
   }));
   const nowMs = deps.clock.now();
+  // The email gate sent nothing on purpose (unconfirmed recipients, the daily quota): no retry.
+  if (outcome.skipped !== undefined) {
+    await deps.deliveries.update(tenantId, deliveryId, {
+      status: 'skipped',
+      reason: outcome.skipped,
+      updated_at: isoTime(nowMs),
+    });
+    return;
+  }
   const attempt: Attempt = { at: isoTime(nowMs), status_code: outcome.status_code, error: outcome.error };
   const logged = {
     attempts: attemptNo,

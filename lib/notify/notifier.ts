@@ -67,6 +67,12 @@ export function createNotifier(deps: NotifyDeps) {
       };
     }
     const at = isoTime(deps.clock.now());
+    if (outcome.skipped !== undefined)
+      return deps.deliveries.update(record.tenant_id, record.id, {
+        status: 'skipped',
+        reason: outcome.skipped,
+        updated_at: at,
+      });
     const error = outcome.ok ? null : (outcome.error ?? `answered ${outcome.status_code ?? 'nothing'}`);
     return deps.deliveries.update(record.tenant_id, record.id, {
       status: outcome.ok ? 'sent' : 'failed',

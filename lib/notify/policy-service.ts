@@ -7,10 +7,11 @@ import { newId } from '../platform/ids.ts';
 import type { PageRequest } from '../store/paging.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
 import { type ChannelInput, checkChannelDestination } from './channel-config.ts';
-import { type ChannelRecord, MAX_CHANNELS_PER_CHECK } from './channel-items.ts';
+import { type ChannelRecord, MAX_CHANNELS_PER_CHECK, type TenantChannelRecord } from './channel-items.ts';
 import type { ChannelStore } from './channel-store.ts';
 import type { DeliveryListRequest } from './delivery-items.ts';
 import type { DeliveryStore } from './delivery-store.ts';
+import { type EmailRecipients, emailAddressesOf } from './email-recipients.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 import type { PolicyStore } from './policy-store.ts';
 import type { PolicyBody } from './request-schemas.ts';
@@ -30,6 +31,8 @@ export interface PolicyServiceDeps {
   natsPrefix: string;
   /** Name resolution for the SSRF check at create (tests: loopback receivers); default the system's. */
   resolve?: Resolve | undefined;
+  /** Email recipients: confirmation links on create, their states in views. */
+  recipients: Pick<EmailRecipients, 'statesFor' | 'requestConfirmations'>;
 }
 
 /** Who asks: the tenant, and whether its key is read-only (channel URLs are then redacted). */
@@ -44,11 +47,16 @@ export interface Caller {
  */
 export function createPolicyService(deps: PolicyServiceDeps) {
   const { clock } = deps;
-  const view = (caller: Caller): ChannelView => ({ readOnly: caller.readOnly, natsPrefix: deps.natsPrefix });
+  const view = async (caller: Caller, channels: readonly (ChannelRecord | TenantChannelRecord)[]) => {
+    const addresses = emailAddressesOf(channels);
+    const recipientStates = await deps.recipients.statesFor(caller.tenantId, addresses);
+    return { readOnly: caller.readOnly, natsPrefix: deps.natsPrefix, recipientStates } satisfies ChannelView;
+  };
 
   const policyView = async (caller: Caller, checkId: string, policy: PolicyRecord | undefined) => {
     const { own, attached } = await deps.channels.listApart(checkId);
-    return publicPolicy(checkId, policy, [...own, ...attached], view(caller));
+    const channels = [...own, ...attached];
+    return publicPolicy(checkId, policy, channels, await view(caller, channels));
   };
 
   return {
@@ -98,7 +106,8 @@ export function createPolicyService(deps: PolicyServiceDeps) {
       if (refusal === 'check-missing') throw new NotFoundError('check');
       if (refusal === 'limit')
         throw new LimitExceededError(`a check has at most ${MAX_CHANNELS_PER_CHECK} channels`);
-      return publicChannel(record, view(caller));
+      await deps.recipients.requestConfirmations(caller.tenantId, emailAddressesOf([record]));
+      return publicChannel(record, await view(caller, [record]));
     },
 
     /** Removes one channel of the check, or detaches a tenant channel from it (404 when neither). */
@@ -114,8 +123,9 @@ export function createPolicyService(deps: PolicyServiceDeps) {
     /** A page of the tenant's channels across its checks, newest first. */
     async listChannels(caller: Caller, page: PageRequest) {
       const read = await deps.channels.listForTenant(caller.tenantId, page);
+      const shown = await view(caller, read.channels);
       return {
-        channels: read.channels.map((channel) => publicChannel(channel, view(caller))),
+        channels: read.channels.map((channel) => publicChannel(channel, shown)),
         next_cursor: read.nextCursor,
       };
     },

@@ -74,6 +74,8 @@ export interface SendOutcome {
   ok: boolean;
   status_code: number | null;
   error: string | null;
+  /** Nothing was sent, on purpose: the delivery is logged `skipped` with this reason (email-gate.ts). */
+  skipped?: string;
 }
 
 /** Sends alerts to channels (lib/notify/channels/); every URL passes the SSRF guard at send time. */

@@ -80,6 +80,12 @@ export const publicChannelSchema = z
       ...channelCommon,
       channel_type: z.literal('email'),
       config: z.strictObject({ to: z.array(z.string()).meta({ description: 'The recipients' }) }),
+      recipients: z
+        .array(z.strictObject({ address: z.string(), state: z.enum(['confirmed', 'pending']) }))
+        .meta({
+          description:
+            'Each recipient’s state: confirmed (by the emailed link, or a user of the tenant) or pending; only confirmed ones receive email',
+        }),
     }),
   ])
   .meta({ id: 'NotificationChannel', description: 'secret and token always read ********' });
@@ -181,6 +187,8 @@ type PublicChannel = z.output<typeof publicChannelSchema>;
 export interface ChannelView {
   readOnly: boolean;
   natsPrefix: string;
+  /** Email recipients' states by address (email-recipients.ts); an address not in it shows pending. */
+  recipientStates?: ReadonlyMap<string, 'confirmed' | 'pending'>;
 }
 
 /** A channel (a check's own or a tenant channel) as the API shows it to a caller with or without write access. */
@@ -222,7 +230,15 @@ export function publicChannel(
       };
     case 'email':
       // Addresses are no secret (unlike Slack and Discord URLs): read-only keys see them too.
-      return { ...common, channel_type: 'email', config: { to: [...channel.config.to] } };
+      return {
+        ...common,
+        channel_type: 'email',
+        config: { to: [...channel.config.to] },
+        recipients: channel.config.to.map((address) => ({
+          address,
+          state: options.recipientStates?.get(address) ?? 'pending',
+        })),
+      };
     default:
       return { ...common, channel_type: channel.channel_type, config: { url: url(channel.config.url) } };
   }

@@ -9,6 +9,7 @@ import { newId } from '../platform/ids.ts';
 import type { Table } from '../store/table.ts';
 import { alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import type { ChannelStore } from './channel-store.ts';
+import type { EmailRecipients } from './email-recipients.ts';
 import { escalationJobs } from './escalation.ts';
 import { FLAPPING_REASON, flapOutcomeIfChanged } from './flapping.ts';
 import { type GroupPlan, groupingContext, previewPlan } from './grouping/intercept.ts';
@@ -36,6 +37,8 @@ export interface SimulateDeps {
   checkService: Pick<CheckService, 'requireCheck' | 'list'>;
   policies: Pick<PolicyStore, 'get'>;
   channels: Pick<ChannelStore, 'listForCheck' | 'getSharedMany'>;
+  /** An email channel none of whose recipients confirmed sends nothing (email-recipients.ts). */
+  recipients?: Pick<EmailRecipients, 'statesFor'>;
 }
 
 export type SimulateRequest = { to_state: 'up' | 'down' | 'degraded' } & (
@@ -105,6 +108,11 @@ async function simulateCheck(
     decided.map(async (d): Promise<SimulatedDecision> => {
       const { via, ...reached } = d.channel ? paths.of(d.channel) : noChannel;
       const base = { ...tag, ...reached, kind: 'alert' as const, outcome: d.outcome };
+      const unconfirmed =
+        d.outcome === 'send' && d.channel?.channel_type === 'email' && deps.recipients
+          ? await noConfirmedRecipient(deps.recipients, event.tenant_id, d.channel.config.to)
+          : undefined;
+      if (unconfirmed) return { ...base, outcome: 'skip', reason: `${via}; ${unconfirmed}` };
       // Sent, it may still join a route's group or fold into the storm digest (grouping/intercept.ts).
       const plan =
         d.outcome === 'send' && d.channel
@@ -157,6 +165,17 @@ const noChannel: Reached = {
 };
 
 const { via: _via, ...withoutChannel } = noChannel;
+
+/** The skip reason of an email to these addresses when none is confirmed (as the email gate logs it). */
+async function noConfirmedRecipient(
+  recipients: Pick<EmailRecipients, 'statesFor'>,
+  tenantId: string,
+  to: readonly string[],
+): Promise<string | undefined> {
+  const states = await recipients.statesFor(tenantId, to);
+  if ([...states.values()].includes('confirmed')) return undefined;
+  return `no confirmed recipient: ${to.length} address(es) pending confirmation by the link emailed to them`;
+}
 
 /** Answers what would happen to each channel if the entity changed to `to_state` now; sends and writes nothing. */
 export function createSimulator(deps: SimulateDeps) {

@@ -9,6 +9,7 @@ import type { Table } from '../store/table.ts';
 import { checkChannelDestination, parseChannelInput, type TenantChannelInput } from './channel-config.ts';
 import { MAX_CHANNELS_PER_CHECK, MAX_TENANT_CHANNELS, type TenantChannelRecord } from './channel-items.ts';
 import { type ChannelStore, channelSeenFrom } from './channel-store.ts';
+import { type EmailRecipients, emailAddressesOf } from './email-recipients.ts';
 import type { Caller } from './policy-service.ts';
 import type { NotifyActions } from './ports.ts';
 import type { TenantChannelUpdateBody } from './request-schemas.ts';
@@ -25,6 +26,8 @@ export interface TenantChannelServiceDeps {
   runtime?: Runtime;
   natsPrefix: string;
   resolve?: Resolve | undefined;
+  /** Email recipients: confirmation links on create and update, their states in views. */
+  recipients: Pick<EmailRecipients, 'statesFor' | 'requestConfirmations'>;
 }
 
 /**
@@ -34,7 +37,12 @@ export interface TenantChannelServiceDeps {
  */
 export function createTenantChannelService(deps: TenantChannelServiceDeps) {
   const { clock, channels } = deps;
-  const view = (caller: Caller): ChannelView => ({ readOnly: caller.readOnly, natsPrefix: deps.natsPrefix });
+  const view = async (caller: Caller, channel: TenantChannelRecord) => {
+    const recipientStates = await deps.recipients.statesFor(caller.tenantId, emailAddressesOf([channel]));
+    return { readOnly: caller.readOnly, natsPrefix: deps.natsPrefix, recipientStates } satisfies ChannelView;
+  };
+  const confirm = (caller: Caller, channel: TenantChannelRecord) =>
+    deps.recipients.requestConfirmations(caller.tenantId, emailAddressesOf([channel]));
   const destinationOk = (input: Parameters<typeof checkChannelDestination>[0]) =>
     checkChannelDestination(input, { allow: deps.egressAllow, resolve: deps.resolve, runtime: deps.runtime });
 
@@ -57,14 +65,16 @@ export function createTenantChannelService(deps: TenantChannelServiceDeps) {
       };
       if (!(await channels.createShared(record)))
         throw new LimitExceededError(`a tenant has at most ${MAX_TENANT_CHANNELS} tenant channels`);
-      return publicChannel(record, view(caller));
+      await confirm(caller, record);
+      return publicChannel(record, await view(caller, record));
     },
 
     /** One tenant channel with the checks it is attached to. */
     async get(caller: Caller, channelId: string) {
       const channel = await require(caller.tenantId, channelId);
       const links = await channels.attachmentsOf(caller.tenantId, channelId);
-      return { ...publicChannel(channel, view(caller)), attached_check_ids: links.map((l) => l.check_id) };
+      const shown = publicChannel(channel, await view(caller, channel));
+      return { ...shown, attached_check_ids: links.map((l) => l.check_id) };
     },
 
     /** Renames it and/or gives it a new type and config (validated and guarded as at create). */
@@ -89,7 +99,8 @@ export function createTenantChannelService(deps: TenantChannelServiceDeps) {
         };
         return (await channels.replaceShared(next, current.updated_at)) ? next : RETRY;
       });
-      return publicChannel(stored, view(caller));
+      if (destination) await confirm(caller, stored);
+      return publicChannel(stored, await view(caller, stored));
     },
 
     /** Deletes it: detached from every check and taken out of every route. */
@@ -113,7 +124,7 @@ export function createTenantChannelService(deps: TenantChannelServiceDeps) {
       if (refusal === 'attached') throw new ConflictError('the channel is attached to this check already');
       if (refusal === 'limit')
         throw new LimitExceededError(`a check has at most ${MAX_CHANNELS_PER_CHECK} channels`);
-      return publicChannel(channel, view(caller));
+      return publicChannel(channel, await view(caller, channel));
     },
 
     /**

@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWords, startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 import {
@@ -13,15 +14,35 @@ import {
 /**
  * The email channel through the Channels page, against a real SMTP server on 127.0.0.1 (the
  * runtime's VIGIL_SMTP_URL): the API's errors at the Recipients field (a bad address, 11
- * recipients), a shared email channel created, "Send test" about a check (the mail arrives with the
- * entity and the test's words), and its recipients edited (the next test reaches the new ones).
+ * recipients), a shared email channel created (its addresses shown awaiting confirmation until
+ * each one's emailed link is opened and confirmed in the browser), "Send test" about a check (the
+ * mail arrives with the entity and the test's words), and its recipients edited (the new address
+ * confirms, and the next test reaches it).
  */
 
 const FROM = 'alerts@vigil.example.com';
 
+const CONFIRM_SUBJECT = '[Vigil] Confirm alerts to this address';
+
 describe('console email channel', { timeout: 90_000 }, () => {
   let smtp: TestSmtpServer;
   let rig: ConsoleRig;
+  /** The mails other than confirmation emails. */
+  const alerts = () => smtp.received.filter((m) => m.message.headers.get('subject') !== CONFIRM_SUBJECT);
+
+  /** Opens the confirmation link emailed to `address` and presses Confirm. */
+  async function confirmInBrowser(page: Page, address: string) {
+    const mail = smtp.received.filter(
+      (m) => m.to.includes(address) && m.message.headers.get('subject') === CONFIRM_SUBJECT,
+    );
+    // Sent while the channel was saved: it is there by the time the page shows the channel.
+    const path = mail.at(-1)?.message.text?.match(/(\/v1\/email-confirmations\/\S+)/)?.[1];
+    if (!path) throw new Error(`no confirmation link to ${address}`);
+    await page.goto(path);
+    await page.getByText(address).first().waitFor();
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Address confirmed').waitFor();
+  }
   beforeAll(async () => {
     smtp = await startSmtpServer();
     rig = await startConsole({ VIGIL_SMTP_URL: smtp.url, VIGIL_EMAIL_FROM: `Vigil <${FROM}>` });
@@ -75,13 +96,20 @@ describe('console email channel', { timeout: 90_000 }, () => {
     await p.page.getByText('The shared channel Ops mail was created.').waitFor();
     const table = p.page.getByRole('table', { name: 'Shared channels' });
     await table.getByText('oncall@example.com, ops@example.com').waitFor();
+    await table.getByText('(awaiting confirmation: oncall@example.com, ops@example.com)').waitFor();
+    // Each address confirms in the browser: the emailed link's page, then its Confirm button.
+    await confirmInBrowser(p.page, 'oncall@example.com');
+    await confirmInBrowser(p.page, 'ops@example.com');
+    await p.page.goto('/channels');
+    await table.getByText('oncall@example.com, ops@example.com').waitFor();
+    expect(await table.getByText(/awaiting confirmation/).count()).toBe(0);
 
     // Attached to no check: the test names one.
     await p.page.getByLabel('Test Ops mail about').selectOption({ label: 'Payments heartbeat' });
     await p.page.getByRole('button', { name: 'Send test to Ops mail' }).click();
     await p.page.getByText('Test result: Test, email: sent').waitFor();
-    await expect.poll(() => smtp.received.length).toBe(1);
-    const mail = smtp.received[0];
+    await expect.poll(() => alerts().length).toBe(1);
+    const mail = alerts()[0];
     expect(mail?.from).toBe(FROM);
     expect(mail?.to).toEqual(['oncall@example.com', 'ops@example.com']);
     const subject = decodeWords(mail?.message.headers.get('subject') ?? '');
@@ -102,11 +130,14 @@ describe('console email channel', { timeout: 90_000 }, () => {
     await editRecipients.fill('pager@example.com');
     await edit.getByRole('button', { name: 'Save Ops mail' }).click();
     await p.page.getByText('The shared channel Ops mail was saved.').waitFor();
+    await table.getByText('pager@example.com (awaiting confirmation: pager@example.com)').waitFor();
+    await confirmInBrowser(p.page, 'pager@example.com');
+    await p.page.goto('/channels');
     await table.getByText('pager@example.com', { exact: true }).waitFor();
     await p.page.getByLabel('Test Ops mail about').selectOption({ label: 'Payments heartbeat' });
     await p.page.getByRole('button', { name: 'Send test to Ops mail' }).click();
-    await expect.poll(() => smtp.received.length).toBe(2);
-    expect(smtp.received[1]?.to).toEqual(['pager@example.com']);
+    await expect.poll(() => alerts().length).toBe(2);
+    expect(alerts()[1]?.to).toEqual(['pager@example.com']);
     expectNoConsoleErrors(p);
     await p.close();
   });

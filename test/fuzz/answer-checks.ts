@@ -32,9 +32,12 @@ export function describeRequest(req: FuzzRequest): string {
 const isConsole = (req: FuzzRequest) =>
   (req.method === 'GET' || req.method === 'HEAD') && !isApiPath(req.target);
 
-/** A public status page's own 404 (lib/status-pages/public-routes.ts): an HTML page or an SVG badge, as a browser wants. */
+/**
+ * A public status page's own 404 (lib/status-pages/public-routes.ts): an HTML page or an SVG badge,
+ * as a browser wants; so is an email confirmation link's (lib/notify/email-confirm-routes.ts).
+ */
 const isPublicPageAnswer = (req: FuzzRequest, answer: FuzzAnswer) =>
-  req.target.startsWith('/p/') &&
+  (req.target.startsWith('/p/') || req.target.startsWith('/v1/email-confirmations/')) &&
   /^(text\/html|image\/svg\+xml)/.test(String(answer.headers['content-type']));
 
 const isMcp = (req: FuzzRequest) => /^\/v1\/mcp(?:[/?#]|$)/.test(req.target);

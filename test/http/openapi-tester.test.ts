@@ -62,6 +62,10 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'a generated window is almost never valid as a whole: both one-off times and no recurring field, or the reverse, and stored entity ids (400; test/maintenance covers the successes)',
   'PUT /v1/notify/channels/{id}':
     'channel_type and config are generated apart: a config of the type given is rare, and a type without its config is refused (400; test/notify/shared-channels-api covers the successes)',
+  'GET /v1/email-confirmations/{tenant_id}/{token}':
+    'a confirmation token exists only in the email it was sent by (404 page; test/notify/email-recipients covers the successes)',
+  'POST /v1/email-confirmations/{tenant_id}/{token}':
+    'a confirmation token exists only in the email it was sent by (404 page; test/notify/email-recipients covers the successes)',
   'POST /v1/notify/routes':
     'a route names existing tenant channels in arrays; hints stand for strings only, so generated ids name none (400)',
 };

@@ -49,6 +49,14 @@ async function goDown(api: ApiHarness, checkId: string) {
   await api.runNotifyJobs();
 }
 
+/** Confirms an address by the link its confirmation email carries (issue 36: only confirmed addresses get alerts). */
+async function confirmByLink(api: ApiHarness, mailText: string | undefined) {
+  const link = mailText?.match(/https:\/\/vigil\.example\.com(\/v1\/email-confirmations\/\S+)/)?.[1];
+  if (!link) throw new Error(`no confirmation link in ${mailText}`);
+  const res = await api.request('POST', link, { rawBody: '' });
+  expect(res.status, res.text).toBe(200);
+}
+
 const logsOf = async (api: ApiHarness, checkId: string) =>
   (await call(api, 'GET', `/v1/notify/logs?check_id=${checkId}`)).logs as {
     status: string;
@@ -134,6 +142,7 @@ describe('email alerts end to end on the local runtime (SMTP)', () => {
       channel_type: 'email',
       config: { to: ['ops@example.com'] },
     });
+    await confirmByLink(api, smtp.received.at(-1)?.message.text);
     const before = smtp.received.length;
 
     await goDown(api, check.id);
@@ -165,6 +174,8 @@ describe('email alerts end to end on the local runtime (SMTP)', () => {
       channel_type: 'email',
       config: { to: ['billing@example.com'] },
     });
+    await confirmByLink(api, smtp.received.at(-1)?.message.text);
+    const before = smtp.received.length;
     smtp.refuseNext(2, { code: 451, message: 'Greylisted, try again' });
 
     await goDown(api, check.id);
@@ -177,7 +188,7 @@ describe('email alerts end to end on the local runtime (SMTP)', () => {
       expect.stringMatching(/^the SMTP server answered: 451 .*Greylisted/),
       null,
     ]);
-    expect(smtp.received.filter((m) => m.to.includes('billing@example.com'))).toHaveLength(1);
+    expect(smtp.received.slice(before).filter((m) => m.to.includes('billing@example.com'))).toHaveLength(1);
   });
 });
 
@@ -224,11 +235,15 @@ describe('email alerts through SES on the Lambda runtime', () => {
       channel_type: 'email',
       config: { to: ['ops@example.com', 'oncall@example.org'] },
     });
+    for (const call of ses.commandCalls(SendEmailCommand))
+      await confirmByLink(api, call.args[0].input.Content?.Simple?.Body?.Text?.Data);
+    const before = ses.commandCalls(SendEmailCommand).length;
+    expect(before).toBe(2);
 
     await goDown(api, check.id);
 
-    await expect.poll(() => ses.commandCalls(SendEmailCommand).length).toBe(1);
-    const input = ses.commandCalls(SendEmailCommand)[0]?.args[0].input;
+    await expect.poll(() => ses.commandCalls(SendEmailCommand).length).toBe(before + 1);
+    const input = ses.commandCalls(SendEmailCommand)[before]?.args[0].input;
     expect(input?.FromEmailAddress).toBe('"Vigil" <alerts@vigil.example.com>');
     expect(input?.Destination).toEqual({ ToAddresses: ['ops@example.com', 'oncall@example.org'] });
     const simple = input?.Content?.Simple;
@@ -245,15 +260,21 @@ describe('email alerts through SES on the Lambda runtime', () => {
   });
 
   it('logs a refusal by SES as a failed attempt to retry, and the api function sends test messages through SES too', async () => {
-    ses
-      .on(SendEmailCommand)
-      .rejectsOnce(Object.assign(new Error('Email address is not verified.'), { name: 'MessageRejected' }))
-      .resolves({ MessageId: 'ses-2' });
+    ses.on(SendEmailCommand).resolves({ MessageId: 'ses-confirm' });
     const { check } = await pushCheck(api, 'Billing');
     await call(api, 'POST', `/v1/checks/${check.id}/policy/channels`, {
       channel_type: 'email',
       config: { to: ['billing@example.com'] },
     });
+    await confirmByLink(
+      api,
+      ses.commandCalls(SendEmailCommand).at(-1)?.args[0].input.Content?.Simple?.Body?.Text?.Data,
+    );
+    ses.reset();
+    ses
+      .on(SendEmailCommand)
+      .rejectsOnce(Object.assign(new Error('Email address is not verified.'), { name: 'MessageRejected' }))
+      .resolves({ MessageId: 'ses-2' });
 
     await goDown(api, check.id);
 

@@ -136,6 +136,20 @@ describe('email channel over SMTP', () => {
     );
   });
 
+  it('shows at most 80 characters of a long entity name in the subject, so the state still shows (issue 36)', async () => {
+    const name = `${'Spam offer '.repeat(18)}\r\nBcc: victim@attacker.example`;
+    const alert = sampleAlert({ entity: { id: 'ent_1', name, blueprint_slug: 'service', slug: 'x' } });
+    await senders.send(mailTo('ops@example.com'), alert);
+
+    const mail = last();
+    const subject = decodeWords(mail.message.headers.get('subject') ?? '');
+    expect(subject).toMatch(/^\[Vigil\] Spam offer .*… is down$/);
+    expect(subject.length).toBeLessThanOrEqual('[Vigil] '.length + 80 + ' is down'.length);
+    expect(subject).not.toContain('victim');
+    // The body still names the entity whole (up to 200 characters).
+    expect(mail.message.text).toContain('Spam offer '.repeat(18).trim());
+  });
+
   it('is guarded by nodemailer too: a raw CR/LF subject given to the transport adds no header', async () => {
     const transport = createSmtpTransport({ url: smtp.url, egressAllow: LOOPBACK });
     const outcome = await transport.send({

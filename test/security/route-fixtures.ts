@@ -123,6 +123,9 @@ export async function createFixture(
       skill: skill.slug,
       pushToken: pushToken.id,
       pingToken: pushToken.token,
+      tenantId: (await call('GET', '/v1/me')).id,
+      // An email confirmation link's token (never valid here: its page answers 404).
+      confirmToken: 'vgi_fixture',
     },
   };
 }
@@ -134,6 +137,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
   const collection = segments[index - 1];
   // Under /v1/notify/channels a channel id is a tenant channel's; under a check, the check's own.
   if (route.path.startsWith('/v1/notify/channels/')) return fx.ids.tenantChannel ?? '';
+  if (route.path.startsWith('/v1/email-confirmations/'))
+    return (param === 'tenant_id' ? fx.ids.tenantId : fx.ids.confirmToken) ?? '';
   const byCollection: Record<string, string | undefined> = {
     blueprints: fx.ids.blueprint,
     entities: fx.ids.entity,
@@ -203,6 +208,7 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/auth/keys/{id}': undefined,
     'POST /v1/settings/users/invite': { email: 'someone@example.com', role: 'member' },
     'POST /v1/settings/users/accept': { token: 'vgi_x', name: 'x' },
+    'POST /v1/email-confirmations/{tenant_id}/{token}': undefined,
     'DELETE /v1/settings/users/{id}': undefined,
     'POST /v1/checks': { entity_id: fx.ids.entityId, check_type: 'push' },
     'PUT /v1/checks/{id}': { interval_seconds: 120 },

@@ -2,8 +2,8 @@ import type { EmailSender } from '../../domain/email-address.ts';
 import type { Runtime } from '../../platform/config.ts';
 import type { ChannelRecord } from '../channel-items.ts';
 import type { Alert, SendOutcome } from '../ports.ts';
-import { type EmailContent, emailContent } from './email-message.ts';
-import { describeAlert } from './message.ts';
+import { type EmailContent, emailContent, headerLine } from './email-message.ts';
+import { clip, describeAlert } from './message.ts';
 
 /**
  * The email channel: the alert's message as text and HTML to the channel's 1-10 recipients, from
@@ -48,6 +48,9 @@ export function noSenderError(runtime: Runtime | undefined): string {
     : 'no sender address configured (set VIGIL_EMAIL_FROM, e.g. VIGIL_EMAIL_FROM=alerts@example.com)';
 }
 
+/** Characters of the entity's name a subject shows (the body shows it whole, up to 200). */
+export const SUBJECT_NAME = 80;
+
 const failed = (error: string): SendOutcome => ({ ok: false, status_code: null, error });
 
 /** Sends the alert by email: one attempt, whose failure the notifier retries as any channel's. */
@@ -55,6 +58,12 @@ export async function sendEmail(deps: EmailDeps, channel: EmailChannel, alert: A
   if (!deps.transport) return failed(NO_SMTP_SERVER);
   if (!deps.from) return failed(noSenderError(deps.runtime));
   const content = emailContent(describeAlert(alert, deps.publicUrl));
+  // The subject names the entity shortened, so that the state after it always shows and a
+  // recipient's inbox never carries more than 80 characters of a user's text (issue 36).
+  const name = clip(alert.entity.name || alert.event.entity_name, SUBJECT_NAME);
+  content.subject = headerLine(
+    `[Vigil] ${describeAlert({ ...alert, entity: { ...alert.entity, name } }, undefined).title}`,
+  );
   try {
     return await deps.transport.send({
       ...content,

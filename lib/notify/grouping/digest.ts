@@ -176,6 +176,14 @@ export async function handleDigest(deps: NotifyDeps, job: ReceivedJob<DigestJob>
     group ??= await readGroup(deps.table, body);
     const outcome = await sendDigest(deps, channel, digestOf(record, group, entries));
     const at = isoTime(deps.clock.now());
+    if (outcome.skipped !== undefined) {
+      await deps.deliveries.update(body.tenant_id, record.id, {
+        status: 'skipped',
+        reason: outcome.skipped,
+        updated_at: at,
+      });
+      continue;
+    }
     const logged = {
       attempts: job.attempt,
       attempt_log: [...record.attempt_log, { at, status_code: outcome.status_code, error: outcome.error }],

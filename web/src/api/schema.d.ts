@@ -736,6 +736,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/email-confirmations/{tenant_id}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page of an email confirmation link (HTML, no key): the address and a Confirm button */
+        get: operations["getEmailConfirmation"];
+        put?: never;
+        /** Confirm an email recipient by its link’s token (the page’s button; no key; single use) */
+        post: operations["confirmEmailRecipient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/maintenance": {
         parameters: {
             query?: never;
@@ -1757,6 +1775,12 @@ export interface components {
                 /** @description The recipients */
                 to: string[];
             };
+            /** @description Each recipient’s state: confirmed (by the emailed link, or a user of the tenant) or pending; only confirmed ones receive email */
+            recipients: {
+                address: string;
+                /** @enum {string} */
+                state: "confirmed" | "pending";
+            }[];
         };
         PolicyInput: {
             /** @description Minimum gap between alerts of the check: 0 to 86400; default 300 */
@@ -2529,6 +2553,8 @@ export interface operations {
                         entity_limit_per_bp: number;
                         check_limit_per_entity: number;
                         retention_days: number;
+                        /** @description Emails (one per recipient) per UTC day */
+                        email_daily_limit: number;
                         /** @description tnt_ + a 26-character ULID */
                         id: string;
                         created_at: components["schemas"]["Timestamp"];
@@ -8122,6 +8148,130 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEmailConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the link was sent for */
+                tenant_id: string;
+                /** @description The token of the confirmation email */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description NOT_FOUND; The invalid-link page (HTML): unknown, used, expired or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmEmailRecipient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant the link was sent for */
+                tenant_id: string;
+                /** @description The token of the confirmation email */
+                token: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description NOT_FOUND; The invalid-link page (HTML): unknown, used, expired or another tenant’s */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */

@@ -125,7 +125,7 @@ export function DestinationFields({
           onChange={d.setTo}
           required
           placeholder="oncall@example.com, ops@example.com"
-          hint="1 to 10 addresses, separated by commas; the deployment sends from VIGIL_EMAIL_FROM"
+          hint="1 to 10 addresses, separated by commas; each new address gets a confirmation link and receives alerts once confirmed (a team member’s address needs none)"
           error={
             errs['config.to'] ??
             Object.entries(errs).find(([k]) => k.startsWith('config.to.'))?.[1] ??

@@ -7,7 +7,18 @@ export function ChannelTarget({ channel }: { channel: Schemas['NotificationChann
   const c = channel;
   // The subject a consumer subscribes to (tenant-prefixed); null for a refused legacy subject.
   if (c.channel_type === 'nats') return <code>{c.config.published_subject ?? c.config.subject}</code>;
-  if (c.channel_type === 'email') return <span className="channel-target">{c.config.to.join(', ')}</span>;
+  if (c.channel_type === 'email') {
+    // Only confirmed addresses get email: the others are waiting for the link emailed to them.
+    const pending = c.recipients.filter((r) => r.state === 'pending').map((r) => r.address);
+    return (
+      <span className="channel-target">
+        {c.config.to.join(', ')}
+        {pending.length > 0 ? (
+          <span className="muted"> (awaiting confirmation: {pending.join(', ')})</span>
+        ) : null}
+      </span>
+    );
+  }
   const extra =
     c.channel_type === 'webhook' && c.config.secret
       ? ' (signed)'

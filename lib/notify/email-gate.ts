@@ -1,0 +1,36 @@
+import type { ChannelRecord } from './channel-items.ts';
+import type { EmailRecipients } from './email-recipients.ts';
+import type { ChannelSenders, SendOutcome } from './ports.ts';
+
+/**
+ * The senders with the email channel's gate in front (issue 36): an email goes only to the
+ * channel's confirmed recipients and only within the tenant's daily quota; otherwise nothing is
+ * sent and the outcome says `skipped` with the reason (the delivery is logged skipped, not retried).
+ * Every other channel type passes through untouched.
+ */
+export function gateEmail(senders: ChannelSenders, recipients: EmailRecipients): ChannelSenders {
+  const admitted = async (channel: ChannelRecord): Promise<ChannelRecord | SendOutcome> => {
+    if (channel.channel_type !== 'email') return channel;
+    const admit = await recipients.admit(channel.tenant_id, channel.config.to);
+    if ('skipped' in admit) return { ok: false, status_code: null, error: null, skipped: admit.skipped };
+    return { ...channel, config: { ...channel.config, to: admit.to } };
+  };
+  const digests = senders.sendDigest?.bind(senders);
+  const isChannel = (value: ChannelRecord | SendOutcome): value is ChannelRecord => 'channel_type' in value;
+
+  return {
+    async send(channel, alert) {
+      const gated = await admitted(channel);
+      return isChannel(gated) ? senders.send(gated, alert) : gated;
+    },
+    ...(digests
+      ? {
+          async sendDigest(channel, digest) {
+            const gated = await admitted(channel);
+            return isChannel(gated) ? digests(gated, digest) : gated;
+          },
+        }
+      : {}),
+    close: () => senders.close(),
+  };
+}
