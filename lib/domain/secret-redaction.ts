@@ -41,6 +41,8 @@ function secretsOf(values: readonly string[]): Set<string> {
   for (const raw of values) {
     const value = raw.trim();
     add(value, MIN_VALUE_CHARS);
+    // The credentials of `<scheme> <credentials>` (Bearer, Token, Digest...), whatever they hold.
+    add(value.replace(/^\S+\s+/, ''), MIN_VALUE_CHARS);
     for (const part of value.split(/[\s:,;=]+/)) add(part, MIN_PART_CHARS);
     const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(value)?.[1];
     if (basic) {
@@ -52,7 +54,7 @@ function secretsOf(values: readonly string[]): Set<string> {
   return secrets;
 }
 
-/** The URL-encoded forms; none for text that has none (a lone surrogate). */
+/** The URL-encoded forms (encodeURIComponent's, RFC 3986's, HTML forms'); none for text that has none (a lone surrogate). */
 function urlEncoded(text: string): string[] {
   let encoded: string;
   try {
@@ -61,20 +63,31 @@ function urlEncoded(text: string): string[] {
     return [];
   }
   const strict = encoded.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const forms = [encoded, strict, encoded.replaceAll('%20', '+'), strict.replaceAll('%20', '+')];
-  return [...forms, ...forms.map((form) => form.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))];
+  const form = new URLSearchParams({ v: text }).toString().slice(2);
+  const forms = [encoded, strict, encoded.replaceAll('%20', '+'), strict.replaceAll('%20', '+'), form];
+  return [...forms, ...forms.map((f) => f.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()))];
 }
 
-/** JSON string content, as JSON.stringify writes it and with every non-ASCII character as `\uXXXX`. */
+/**
+ * JSON string content as encoders write it: JSON.stringify's, with every non-ASCII character as
+ * `\uXXXX` (Python's default), with `/` as `\/` (PHP's), with `<`, `>`, `&` as `\u003c`... (Go's).
+ */
 function jsonEscaped(text: string): string[] {
   const json = JSON.stringify(text).slice(1, -1);
-  const ascii = json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return [json, ascii];
+  const unicode = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  return [
+    json,
+    json.replace(/[^\x20-\x7e]/g, unicode),
+    json.replaceAll('/', '\\/'),
+    json.replace(/[<>&]/g, unicode),
+  ];
 }
 
+/** HTML text and attribute escaping, with and without quotes, `'` as `&#39;` or `&#x27;`. */
 function htmlEscaped(text: string): string[] {
   const base = text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  return [base.replaceAll('"', '&quot;').replaceAll("'", '&#39;'), base.replaceAll("'", '&#x27;')];
+  const quoted = base.replaceAll('"', '&quot;');
+  return [base, quoted, quoted.replaceAll("'", '&#39;'), quoted.replaceAll("'", '&#x27;')];
 }
 
 /**
