@@ -118,12 +118,10 @@ function hexForms(text: string): string[] {
 /** Every text to hide for these secret values, longest first, and the pieces of them to hide alone. */
 function secretForms(values: readonly string[]): { forms: string[]; pieces: Map<string, string[]> } {
   const forms = new Set<string>();
-  const pieces = new Map<string, string[]>();
   for (const secret of secretsOf(values)) {
     forms.add(secret);
-    const json = jsonEscaped(secret);
     for (const form of [
-      ...json,
+      ...jsonEscaped(secret),
       ...urlEncoded(secret),
       ...htmlEscaped(secret),
       ...hexForms(secret),
@@ -131,19 +129,23 @@ function secretForms(values: readonly string[]): { forms: string[]; pieces: Map<
     ]) {
       if (form.length >= MIN_ENCODED_CHARS) forms.add(form);
     }
-    for (const form of new Set([secret, ...json])) {
-      for (let at = 0; at + PIECE_CHARS <= form.length; at += 1) {
-        const piece = form.slice(at, at + PIECE_CHARS);
-        pieces.set(piece, [...(pieces.get(piece) ?? []), form]);
-      }
+  }
+  // Pieces of every form, so a part of a secret is hidden in whichever encoding it is shown.
+  const pieces = new Map<string, string[]>();
+  for (const form of forms) {
+    for (let at = 0; at + PIECE_CHARS <= form.length; at += 1) {
+      const piece = form.slice(at, at + PIECE_CHARS);
+      const holders = pieces.get(piece);
+      if (holders === undefined) pieces.set(piece, [form]);
+      else if (!holders.includes(form)) holders.push(form);
     }
   }
   return { forms: [...forms].sort((a, b) => b.length - a.length), pieces };
 }
 
 /**
- * The text with every run of PIECE_CHARS or more characters of a secret (a secret split across
- * fields, or quoted in part) hidden: each piece found is grown while the text goes on agreeing
+ * The text with every run of PIECE_CHARS or more characters of a secret, as written or in one of
+ * its forms (a secret split across fields, or quoted in part), hidden: each piece found is grown while the text goes on agreeing
  * with the secret, and each hidden run becomes one `********`.
  */
 function redactPieces(text: string, pieces: Map<string, string[]>): string {

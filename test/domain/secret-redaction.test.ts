@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CUT_MARK, secretRedactor, urlSecrets } from '../../lib/domain/secret-redaction.ts';
-import { ENCODINGS, encode, LEAK_RUN, leakOf, secretValue } from '../support/secret-leaks.ts';
+import { ENCODINGS, encode, filler, headerValue, LEAK_RUN, leakOf } from '../support/secret-leaks.ts';
 
 /**
  * The redactor of what probes and action runs store (docs/api.md "Secrets in results"): examples
@@ -72,24 +72,6 @@ describe('the secret redactor', () => {
   });
 });
 
-/** Filler an echo puts around what it reflects: characters no generated secret has. */
-const filler = fc.string({ unit: fc.constantFrom(' ', '\n', '\t', 'é'), maxLength: 6 });
-
-/** A header value holding a generated secret, and the secrets to look for in what is stored. */
-const headerValue = fc.oneof(
-  secretValue.map((s) => ({ value: s, secrets: [s] })),
-  secretValue.map((s) => ({ value: `Bearer ${s}`, secrets: [s] })),
-  fc
-    .tuple(
-      secretValue,
-      secretValue.filter((p) => !p.includes(':')),
-    )
-    .map(([user, pass]) => ({
-      value: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
-      secrets: [pass],
-    })),
-);
-
 /** One reflection of the value: an encoding, the bytes before it in an encoded stream, whether the whole value or the secret alone. */
 const reflection = fc.record({
   encoding: fc.constantFrom(...ENCODINGS),
@@ -113,8 +95,11 @@ describe('a generated echo', () => {
             .map((r) => `${r.before}${encode(r.whole ? value : secret, r.encoding, r.lead)}${r.after}`)
             .join(' | ');
           if (split !== undefined) {
-            const at = split % secret.length;
-            echo += ` {"a":"${secret.slice(0, at)}","b":"${secret.slice(at)}"}`;
+            // The secret in the first reflection's encoding, split in two fields.
+            const [first] = reflections;
+            const encoded = first ? encode(secret, first.encoding, first.lead) : secret;
+            const at = split % encoded.length;
+            echo += ` {"a":"${encoded.slice(0, at)}","b":"${encoded.slice(at)}"}`;
           }
           if (cut !== undefined && cut < echo.length) {
             // A value shortened in a message (…), or a snippet cut at its size.

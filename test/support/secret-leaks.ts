@@ -88,6 +88,24 @@ export const secretValue = fc
   })
   .filter((s) => s.trim() === s);
 
+/** Filler an echo puts around what it reflects: characters no generated secret has. */
+export const filler = fc.string({ unit: fc.constantFrom(' ', '\n', '\t', 'é'), maxLength: 6 });
+
+/** A header value holding a generated secret, and the secrets to look for in what is stored. */
+export const headerValue = fc.oneof(
+  secretValue.map((s) => ({ value: s, secrets: [s] })),
+  secretValue.map((s) => ({ value: `Bearer ${s}`, secrets: [s] })),
+  fc
+    .tuple(
+      secretValue,
+      secretValue.filter((p) => !p.includes(':')),
+    )
+    .map(([user, pass]) => ({
+      value: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
+      secrets: [pass],
+    })),
+);
+
 /** How a reflecting endpoint may carry a value; `skip` is the number of bytes before it in the encoded stream. */
 export const ENCODINGS = [
   'raw',
