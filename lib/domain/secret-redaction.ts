@@ -145,8 +145,8 @@ function secretForms(values: readonly string[]): { forms: string[]; pieces: Map<
 
 /**
  * The text with every run of PIECE_CHARS or more characters of a secret, as written or in one of
- * its forms (a secret split across fields, or quoted in part), hidden: each piece found is grown while the text goes on agreeing
- * with the secret, and each hidden run becomes one `********`.
+ * its forms (a secret split across fields, or quoted in part), hidden: each piece found is grown
+ * while the text goes on agreeing with that form, and each hidden run becomes one `********`.
  */
 function redactPieces(text: string, pieces: Map<string, string[]>): string {
   const hidden = new Uint8Array(text.length);
