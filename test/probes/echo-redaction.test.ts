@@ -6,12 +6,14 @@ import { systemClock } from '../../lib/platform/clock.ts';
 import { runProbe } from '../../lib/probes/run-probe.ts';
 import { listenOnLoopback } from '../support/cell-fixtures.ts';
 import {
+  assertionsFor,
   ENCODINGS,
-  type Encoding,
-  encode,
   filler,
   headerValue,
   leakOf,
+  PLACES,
+  type Reflection,
+  reflectingEndpoint,
   secretValue,
 } from '../support/secret-leaks.ts';
 
@@ -24,70 +26,18 @@ import {
  * the outcome's message gives no secret back (test/support/secret-leaks.ts decodes it to look).
  */
 
-const PLACES = ['json', 'nested', 'halves', 'header', 'text'] as const;
-type Place = (typeof PLACES)[number];
-
 let target: Server;
 let origin: string;
-/** What the endpoint sent back last, and the value it reflected (the test checks it was the secret). */
-let reflected = '';
-let reflectedValue = '';
+/** What the endpoint answered last (the test checks it did reflect the secret). */
+const last: Reflection = { text: '', value: '' };
 
 beforeAll(async () => {
-  target = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const query = url.searchParams;
-    const from = query.get('from') ?? 'header';
-    const raw =
-      from === 'url' ? (query.get('api_key') ?? '') : String(req.headers[query.get('name') ?? ''] ?? '');
-    const value = encode(raw, (query.get('enc') ?? 'raw') as Encoding, query.get('lead') ?? '');
-    const place = (query.get('place') ?? 'json') as Place;
-    const half = Math.floor(value.length / 2);
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    let body: string;
-    if (place === 'json') body = JSON.stringify({ echo: value });
-    else if (place === 'nested') body = JSON.stringify({ data: { items: [{ v: value, n: 1 }] } });
-    else if (place === 'halves') body = JSON.stringify({ parts: [value.slice(0, half), value.slice(half)] });
-    else if (place === 'header') {
-      headers['x-echo'] = value;
-      body = '{}';
-    } else body = `reflected: ${value}`;
-    reflected = `${body} ${headers['x-echo'] ?? ''}`;
-    reflectedValue = raw;
-    res.writeHead(200, headers);
-    res.end(body);
-  });
+  target = createServer(reflectingEndpoint(last));
   origin = `http://127.0.0.1:${await listenOnLoopback(target)}`;
 });
 afterAll(() => {
   target?.close();
 });
-
-/** Assertions that fail on each place, each showing what it read where it shows anything. */
-const assertionsFor: Record<Place, HttpAssertion[]> = {
-  json: [
-    { source: 'json', path: '$.echo', op: 'eq', value: 'x' },
-    { source: 'json', path: '$', op: 'eq', value: 'x' },
-    { source: 'json', path: '$.echo', op: 'gt', value: 1 },
-  ],
-  nested: [
-    { source: 'json', path: '$.data', op: 'eq', value: 'x' },
-    { source: 'json', path: '$.data.items[0].v', op: 'matches', value: '^nothing$' },
-    { source: 'json', path: '$.data.items', op: 'contains', value: 'x' },
-  ],
-  halves: [
-    { source: 'json', path: '$.parts', op: 'eq', value: 'x' },
-    { source: 'json', path: '$.parts[1]', op: 'eq', value: 'x' },
-  ],
-  header: [
-    { source: 'header', path: 'X-Echo', op: 'eq', value: 'x' },
-    { source: 'header', path: 'x-echo', op: 'lt', value: 0 },
-  ],
-  text: [
-    { source: 'body', op: 'matches', value: '^nothing$' },
-    { source: 'json', path: '$.echo', op: 'exists' },
-  ],
-};
 
 const echoCase = fc.record({
   header: headerValue,
@@ -128,12 +78,12 @@ describe('a probe of a target that reflects its request', () => {
         const secrets = c.fromUrl ? [c.urlSecret] : [c.header.value, ...c.header.secrets];
         expect(outcome.success, outcome.error_message).toBe(false);
         // The endpoint did reflect the secret...
-        expect(reflectedValue).toBe(sent);
+        expect(last.value).toBe(sent);
         // ...and the message does not.
         for (const secret of secrets) {
           expect(
             leakOf(outcome.error_message, secret),
-            `${JSON.stringify(assertion)} on ${reflected}`,
+            `${JSON.stringify(assertion)} on ${last.text}`,
           ).toBeUndefined();
         }
       }),

@@ -1,4 +1,6 @@
+import type { RequestListener } from 'node:http';
 import fc from 'fast-check';
+import type { HttpAssertion } from '../../lib/domain/http-assertions.ts';
 
 /**
  * An oracle for secret leaks, written apart from lib/domain/secret-redaction.ts so the property
@@ -165,3 +167,70 @@ export function encode(value: string, encoding: Encoding, lead = ''): string {
       return Buffer.from(lead + value).toString('base64url');
   }
 }
+
+/** Where a reflecting endpoint puts the value: a json field, deep in an object, split in two fields, a response header, a text body. */
+export const PLACES = ['json', 'nested', 'halves', 'header', 'text'] as const;
+export type Place = (typeof PLACES)[number];
+
+/** What a reflecting endpoint answered last: its body and x-echo header, and the value it reflected. */
+export interface Reflection {
+  text: string;
+  value: string;
+}
+
+/**
+ * A reflecting endpoint (httpbin's /headers, /anything and their kin): it gives back the request
+ * header `?name=` (or, with `?from=url`, its own `api_key` query value) encoded as `?enc=` (with
+ * `?lead=` before it in a hex or base64 stream) at `?place=`. `last` records each answer.
+ */
+export function reflectingEndpoint(last: Reflection): RequestListener {
+  return (req, res) => {
+    const query = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
+    const raw =
+      query.get('from') === 'url'
+        ? (query.get('api_key') ?? '')
+        : String(req.headers[query.get('name') ?? ''] ?? '');
+    const value = encode(raw, (query.get('enc') ?? 'raw') as Encoding, query.get('lead') ?? '');
+    const place = (query.get('place') ?? 'json') as Place;
+    const half = Math.floor(value.length / 2);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    let body: string;
+    if (place === 'json') body = JSON.stringify({ echo: value });
+    else if (place === 'nested') body = JSON.stringify({ data: { items: [{ v: value, n: 1 }] } });
+    else if (place === 'halves') body = JSON.stringify({ parts: [value.slice(0, half), value.slice(half)] });
+    else if (place === 'header') {
+      headers['x-echo'] = value;
+      body = '{}';
+    } else body = `reflected: ${value}`;
+    last.text = `${body} ${headers['x-echo'] ?? ''}`;
+    last.value = raw;
+    res.writeHead(200, headers);
+    res.end(body);
+  };
+}
+
+/** Assertions that fail on each place, each showing what it read where it shows anything. */
+export const assertionsFor: Record<Place, HttpAssertion[]> = {
+  json: [
+    { source: 'json', path: '$.echo', op: 'eq', value: 'x' },
+    { source: 'json', path: '$', op: 'eq', value: 'x' },
+    { source: 'json', path: '$.echo', op: 'gt', value: 1 },
+  ],
+  nested: [
+    { source: 'json', path: '$.data', op: 'eq', value: 'x' },
+    { source: 'json', path: '$.data.items[0].v', op: 'matches', value: '^nothing$' },
+    { source: 'json', path: '$.data.items', op: 'contains', value: 'x' },
+  ],
+  halves: [
+    { source: 'json', path: '$.parts', op: 'eq', value: 'x' },
+    { source: 'json', path: '$.parts[1]', op: 'eq', value: 'x' },
+  ],
+  header: [
+    { source: 'header', path: 'X-Echo', op: 'eq', value: 'x' },
+    { source: 'header', path: 'x-echo', op: 'lt', value: 0 },
+  ],
+  text: [
+    { source: 'body', op: 'matches', value: '^nothing$' },
+    { source: 'json', path: '$.echo', op: 'exists' },
+  ],
+};
