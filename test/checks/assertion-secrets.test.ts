@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
@@ -8,6 +9,16 @@ import { inProcessProber } from '../../lib/probes/run-probe.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { listenOnLoopback, probeCellSlot } from '../support/cell-fixtures.ts';
+import {
+  assertionsFor,
+  ENCODINGS,
+  filler,
+  headerValue,
+  leakOf,
+  PLACES,
+  type Reflection,
+  reflectingEndpoint,
+} from '../support/secret-leaks.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { newEntity } from './check-fixtures.ts';
 
@@ -36,6 +47,9 @@ let target: Server;
 let origin: string;
 /** The x-api-key each request to the target carried, by path. */
 const seen: { path: string; key: string | undefined }[] = [];
+/** What /reflect answered last. */
+const last: Reflection = { text: '', value: '' };
+const reflect = reflectingEndpoint(last);
 
 beforeAll(async () => {
   target = createServer((req, res) => {
@@ -47,7 +61,8 @@ beforeAll(async () => {
       res.end(JSON.stringify(body));
     };
     const value = String(key ?? '');
-    if (url.pathname === '/health') json({ status: 'ok' });
+    if (url.pathname === '/reflect') reflect(req, res);
+    else if (url.pathname === '/health') json({ status: 'ok' });
     // httpbin's /headers: the request's headers, at the top level.
     else if (url.pathname === '/headers') json(req.headers);
     // The header again, in the forms and places a reflecting endpoint uses.
@@ -244,5 +259,33 @@ describe.each(runtimes)('secrets and assertion messages ($runtime runtime)', ({ 
       'assertion failed: $.session_token is ********, expected eq ********',
     );
     for (const text of [cookieRead.text, tokenRead.text]) expect(text).not.toContain(COOKIE);
+  });
+
+  it('stores and answers no generated secret, whatever a reflecting target does (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        headerValue,
+        fc.constantFrom(...ENCODINGS),
+        filler,
+        fc.constantFrom(...PLACES),
+        fc.nat(),
+        async ({ value, secrets }, enc, lead, place, pick) => {
+          const assertions = assertionsFor[place];
+          const query = new URLSearchParams({ name: 'x-upstream', enc, lead, place });
+          const check = await httpCheck({
+            target_url: `${origin}/reflect?${query}`,
+            headers: { 'X-Upstream': value },
+            assertions: [assertions[pick % assertions.length]],
+          });
+          await probe(check.id);
+          expect(last.value).toBe(value);
+          const read = await readable(check.id);
+          expect(read.latest.success).toBe(false);
+          for (const secret of [value, ...secrets])
+            expect(leakOf(read.text, secret), read.text).toBeUndefined();
+        },
+      ),
+      { numRuns: 6 },
+    );
   });
 });
