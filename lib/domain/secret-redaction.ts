@@ -115,8 +115,8 @@ function hexForms(text: string): string[] {
   return [hex, hex.toUpperCase()];
 }
 
-/** Every text to hide for these secret values, longest first, and the pieces of them to hide alone. */
-function secretForms(values: readonly string[]): { forms: string[]; pieces: Map<string, string[]> } {
+/** Every text to hide for these secret values, longest first. */
+function secretForms(values: readonly string[]): string[] {
   const forms = new Set<string>();
   for (const secret of secretsOf(values)) {
     forms.add(secret);
@@ -130,17 +130,38 @@ function secretForms(values: readonly string[]): { forms: string[]; pieces: Map<
       if (form.length >= MIN_ENCODED_CHARS) forms.add(form);
     }
   }
-  // Pieces of every form, so a part of a secret is hidden in whichever encoding it is shown.
-  const pieces = new Map<string, string[]>();
-  for (const form of forms) {
-    for (let at = 0; at + PIECE_CHARS <= form.length; at += 1) {
-      const piece = form.slice(at, at + PIECE_CHARS);
-      const holders = pieces.get(piece);
-      if (holders === undefined) pieces.set(piece, [form]);
-      else if (!holders.includes(form)) holders.push(form);
-    }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** The forms in one text (searched once per window of the text), and where each starts in it. */
+interface FormIndex {
+  haystack: string;
+  starts: number[];
+  forms: string[];
+}
+
+function formIndex(forms: readonly string[]): FormIndex {
+  const long = forms.filter((form) => form.length >= PIECE_CHARS);
+  const starts: number[] = [];
+  let at = 0;
+  for (const form of long) {
+    starts.push(at);
+    at += form.length + 1;
   }
-  return { forms: [...forms].sort((a, b) => b.length - a.length), pieces };
+  // NUL cannot stand in a header value; a window across two forms would only hide more.
+  return { haystack: long.join('\0'), starts, forms: long };
+}
+
+/** The form holding haystack position `at` and where it starts (the last start at or before it). */
+function formAt(index: FormIndex, at: number): { form: string; start: number } {
+  let lo = 0;
+  let hi = index.starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((index.starts[mid] ?? 0) <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return { form: index.forms[lo] ?? '', start: index.starts[lo] ?? 0 };
 }
 
 /**
@@ -148,25 +169,22 @@ function secretForms(values: readonly string[]): { forms: string[]; pieces: Map<
  * its forms (a secret split across fields, or quoted in part), hidden: each piece found is grown
  * while the text goes on agreeing with that form, and each hidden run becomes one `********`.
  */
-function redactPieces(text: string, pieces: Map<string, string[]>): string {
+function redactPieces(text: string, index: FormIndex): string {
+  if (index.forms.length === 0) return text;
   const hidden = new Uint8Array(text.length);
   let found = false;
   for (let at = 0; at + PIECE_CHARS <= text.length; at += 1) {
     const piece = text.slice(at, at + PIECE_CHARS);
-    for (const form of pieces.get(piece) ?? []) {
-      for (let from = form.indexOf(piece); from >= 0; from = form.indexOf(piece, from + 1)) {
-        let start = at;
-        let end = at + PIECE_CHARS;
-        for (let i = from; start > 0 && i > 0 && text[start - 1] === form[i - 1]; i -= 1) start -= 1;
-        for (
-          let j = from + PIECE_CHARS;
-          end < text.length && j < form.length && text[end] === form[j];
-          j += 1
-        )
-          end += 1;
-        hidden.fill(1, start, end);
-        found = true;
-      }
+    for (let hit = index.haystack.indexOf(piece); hit >= 0; hit = index.haystack.indexOf(piece, hit + 1)) {
+      const { form, start: formStart } = formAt(index, hit);
+      const from = hit - formStart;
+      let start = at;
+      let end = at + PIECE_CHARS;
+      for (let i = from; start > 0 && i > 0 && text[start - 1] === form[i - 1]; i -= 1) start -= 1;
+      for (let j = from + PIECE_CHARS; end < text.length && j < form.length && text[end] === form[j]; j += 1)
+        end += 1;
+      hidden.fill(1, start, end);
+      found = true;
     }
   }
   if (!found) return text;
@@ -184,12 +202,13 @@ function redactPieces(text: string, pieces: Map<string, string[]>): string {
  * of one where the text was cut (its end, or just before a `…`).
  */
 export function secretRedactor(values: readonly string[]): Redact {
-  const { forms, pieces } = secretForms(values);
+  const forms = secretForms(values);
   if (forms.length === 0) return (text) => text;
+  const index = formIndex(forms);
   return (text) => {
     let out = text;
     for (const form of forms) if (out.includes(form)) out = out.replaceAll(form, REDACTED);
-    return redactCutSecrets(redactPieces(out, pieces), forms);
+    return redactCutSecrets(redactPieces(out, index), forms);
   };
 }
 
