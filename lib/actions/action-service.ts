@@ -1,3 +1,4 @@
+import { requestTarget } from '../domain/url-origin.ts';
 import { unredactedUrl } from '../domain/url-redaction.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
@@ -11,7 +12,7 @@ import { ACTION_LIMITS, type ActionRecord } from './action-items.ts';
 import type { ActionStore } from './action-store.ts';
 import type { ExecutionRecord } from './execution-items.ts';
 import type { ExecutionStore } from './execution-store.ts';
-import { originChanged, templatesOrigin } from './origin.ts';
+import { templatesOrigin } from './origin.ts';
 import type { CreateActionBody, EventsBody, UpdateActionBody } from './request-schemas.ts';
 import { REDACTED } from './responses.ts';
 
@@ -153,13 +154,17 @@ export function createActionService(deps: ActionServiceDeps) {
 
     /**
      * Updates the given fields; a header value of `********` keeps the stored value of that header.
-     * A new URL origin clears the stored header values: only headers given again in full are kept.
+     * A new URL (origin, path or query) or method clears the stored header values: only headers
+     * given again in full are kept.
      */
     async update(tenantId: string, actionId: string, patch: UpdateActionBody): Promise<ActionRecord> {
       for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt += 1) {
         const stored = await requireAction(tenantId, actionId);
         const url = patch.url === undefined ? stored.url : writtenUrl(patch.url, stored.url);
-        const moved = originChanged(stored.url, url);
+        // Header values were given for one request: a new URL (origin, path or query) or method keeps none.
+        const moved =
+          requestTarget(stored.url) !== requestTarget(url) ||
+          (patch.method !== undefined && patch.method !== stored.method);
         const kept = moved ? {} : stored.headers;
         const headers = patch.headers ? keepRedacted(patch.headers, kept, moved) : kept;
         const nowMs = clock.now();
@@ -228,7 +233,7 @@ export function createActionService(deps: ActionServiceDeps) {
 function keepRedacted(
   next: Record<string, string>,
   stored: Record<string, string>,
-  originMoved: boolean,
+  moved: boolean,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(next)) {
@@ -242,8 +247,8 @@ function keepRedacted(
     if (kept === undefined)
       throw ValidationError.field(
         `headers.${name}`,
-        originMoved
-          ? `${REDACTED} cannot keep a stored value when the url's origin changes (headers are sent only to the origin they were stored with): give the value again`
+        moved
+          ? `${REDACTED} cannot keep a stored value when the url (origin, path or query) or method changes: stored values are sent only to the request they were given for; give the value again`
           : `${REDACTED} keeps a stored value, but there is none`,
       );
     out[name] = kept;

@@ -19,9 +19,9 @@ import { undiciRequest } from '../platform/undici-client.ts';
 import { ACTION_LIMITS } from './action-items.ts';
 import { newCallbackToken } from './callback-token.ts';
 import type { ExecutionRecord } from './execution-items.ts';
+import { actionRedactor, redactDispatch } from './execution-redaction.ts';
 import { headersRefusal } from './origin.ts';
 import type { ActionRunner, RunRequest } from './ports.ts';
-import { redactSecrets, secretTexts } from './secret-redaction.ts';
 import { builtInVars, fillBody, fillTemplate } from './template.ts';
 
 /** A send's lease: the action's timeout plus this, so a live sender never loses it mid-request. */
@@ -37,9 +37,6 @@ export interface RunnerExecutions {
   /** Takes the lease to send it until `untilMs`; false while another caller holds one. */
   reserve(executionId: string, nowMs: number, untilMs: number): Promise<boolean>;
 }
-
-/** Hides the action's secrets (header values, the callback token) in what an execution stores. */
-type Redact = (text: string) => string;
 
 /** The runner's dependencies; `egressAllow` is VIGIL_EGRESS_ALLOW, `publicUrl` VIGIL_PUBLIC_URL. */
 export interface ActionRunnerDeps {
@@ -88,17 +85,17 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
   const allow = [...deps.egressAllow];
   const noRedirectTransport = noRedirect(deps.transport ?? undiciRequest);
 
-  async function send(request: RunRequest, vars: Record<string, string>, redact: Redact): Promise<Dispatch> {
+  async function send(request: RunRequest, vars: Record<string, string>): Promise<Dispatch> {
     const { action } = request;
     const url = fillTemplate(action.url, vars);
     // Headers go only to the origin they were stored with: a run elsewhere is refused, not sent bare.
     const refused = headersRefusal(action, url);
-    if (refused) return notSent('blocked', redact(`blocked: ${refused}`));
+    if (refused) return notSent('blocked', `blocked: ${refused}`);
     let filled: ReturnType<typeof fillBody>;
     try {
       filled = fillBody(action.headers, action.body_template, vars, request.vars);
     } catch (err) {
-      if (err instanceof ValidationError) return notSent('failed', redact(err.message));
+      if (err instanceof ValidationError) return notSent('failed', err.message);
       throw err;
     }
     const { body, headers } = filled;
@@ -123,12 +120,12 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
         dispatch_status: success ? 'success' : 'failed',
         status_code: res.status,
         latency_ms: res.latencyMs,
-        response_snippet: redact(res.bodyPrefix.toString('utf8')),
+        response_snippet: res.bodyPrefix.toString('utf8'),
         error_message: success ? null : `the endpoint answered ${res.status}`,
         sent: true,
       };
     } catch (err) {
-      return failure(err, redact, Math.round(performance.now() - started), deps.runtime ?? 'local');
+      return failure(err, Math.round(performance.now() - started), deps.runtime ?? 'local');
     }
   }
 
@@ -201,8 +198,8 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
       }),
       ...request.vars,
     };
-    const secrets = secretTexts(Object.values(action.headers), callback.token);
-    const outcome = await send(request, vars, (text) => redactSecrets(text, secrets));
+    // Every text the send produced is redacted here, once, before anything is stored.
+    const outcome = redactDispatch(await send(request, vars), actionRedactor(action, callback.token));
     const { sent, ...dispatch } = outcome;
     const now = isoTime(nowMs);
     const record: ExecutionRecord = {
@@ -257,25 +254,23 @@ function notSent(status: 'blocked' | 'failed', message: string): Dispatch {
 }
 
 /** Why the call did not get an answer: a guard denial is `blocked`, anything else `failed`. */
-function failure(err: unknown, redact: Redact, elapsedMs: number, runtime: Runtime): Dispatch {
-  if (err instanceof EgressDeniedError)
-    return notSent('blocked', redact(`blocked: ${egressRefusal(err, runtime)}`));
+function failure(err: unknown, elapsedMs: number, runtime: Runtime): Dispatch {
+  if (err instanceof EgressDeniedError) return notSent('blocked', `blocked: ${egressRefusal(err, runtime)}`);
   const message =
     err instanceof ConnectionError
       ? connectionFailureText(err)
       : err instanceof Error
         ? err.message
         : String(err);
-  if (err instanceof InvalidUrlError) return notSent('failed', redact(message));
+  if (err instanceof InvalidUrlError) return notSent('failed', message);
   // Node rejects a header it cannot send (a CR or LF in a value) before connecting.
-  if (!(err instanceof EgressError))
-    return notSent('failed', redact(`the request could not be sent: ${message}`));
+  if (!(err instanceof EgressError)) return notSent('failed', `the request could not be sent: ${message}`);
   return {
     dispatch_status: 'failed',
     status_code: null,
     latency_ms: elapsedMs,
     response_snippet: null,
-    error_message: redact(message),
+    error_message: message,
     sent: true,
   };
 }

@@ -28,17 +28,6 @@ export function fixedOrigin(url: string): string | undefined {
 }
 
 /**
- * Whether a change of URL template moves the origin: two fixed origins that differ, or a
- * templated origin whose written scheme and authority changed.
- */
-export function originChanged(before: string, after: string): boolean {
-  const fixed = fixedOrigin(before);
-  if (fixed !== undefined) return fixed !== fixedOrigin(after);
-  const written = (url: string) => SCHEME_AUTHORITY.exec(url)?.[0].toLowerCase();
-  return fixedOrigin(after) !== undefined || written(before) !== written(after);
-}
-
-/**
  * Why a run with this filled URL may not send the action's headers (undefined: it may): the
  * action's URL has no fixed origin, or the filled URL reaches another one. A URL that does not
  * parse is left to the send, which fails on it.

@@ -12,11 +12,11 @@ import {
   degradedLatencySchema,
   type HttpAssertion,
 } from '../domain/http-assertions.ts';
-import { originOf } from '../domain/url-origin.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { httpHeaders, sloTarget, successThreshold } from './check-fields.ts';
+import { updatedHeaders } from './check-headers-input.ts';
 import { httpUrl, writtenUrl } from './check-url-input.ts';
-import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS, REDACTED } from './records.ts';
+import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
 
@@ -249,29 +249,13 @@ export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
 }
 
 /**
- * A definition from a partial update: only supplied fields change; "********" header values keep
- * the stored ones. Header values are sent only to the origin they were stored with: a target_url
- * on another origin clears them, so only headers given again in full are kept.
+ * A definition from a partial update: only supplied fields change; stored header values are kept
+ * by `********` only while the request goes where it went (lib/checks/check-headers-input.ts).
  */
 export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBody): CheckDefinition {
   const target_url =
     patch.target_url !== undefined ? writtenUrl(patch.target_url, current.target_url) : current.target_url;
-  const originOfUrl = (url: string | null) => (url === null ? undefined : originOf(url));
-  const moved = originOfUrl(target_url) !== originOfUrl(current.target_url);
-  const stored = moved ? {} : current.headers;
-  const keep = (name: string) =>
-    (Object.hasOwn(stored, name) ? stored[name] : undefined) ??
-    fail(
-      `headers.${name}`,
-      moved
-        ? 'target_url moved to another origin, so stored values are not kept (they are sent only to their origin): give the value again'
-        : 'no stored value to keep',
-    );
-  const headers = patch.headers
-    ? Object.fromEntries(
-        Object.entries(patch.headers).map(([name, value]) => [name, value === REDACTED ? keep(name) : value]),
-      )
-    : stored;
+  const headers = updatedHeaders(current, patch, target_url);
   return validateDefinition({
     check_type: current.check_type,
     name: patch.name !== undefined ? patch.name : (current.name ?? null),

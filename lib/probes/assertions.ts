@@ -5,6 +5,7 @@ import {
   type PathSegment,
   parseJsonPath,
 } from '../domain/http-assertions.ts';
+import { failureMessage, subject } from './assertion-text.ts';
 
 /**
  * Evaluates an http check's assertions on one response (DECISIONS.md "HTTP assertions and
@@ -122,33 +123,6 @@ export function judge(assertion: HttpAssertion, actual: Actual): Verdict {
     case 'exists':
       return (actual !== MISSING) === (value ?? true) || '';
   }
-}
-
-/** How the assertion names what it reads: `$.a.b`, `header content-type`, `status`, `body`, `latency`. */
-export function subject(assertion: HttpAssertion): string {
-  if (assertion.source === 'json') return assertion.path ?? '$';
-  if (assertion.source === 'header') return `header ${(assertion.path ?? '').toLowerCase()}`;
-  if (assertion.source === 'latency_ms') return 'latency_ms';
-  return assertion.source;
-}
-
-const MAX_SHOWN = 120;
-function shown(value: unknown): string {
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length <= MAX_SHOWN ? json : `${json.slice(0, MAX_SHOWN - 1)}…`;
-}
-
-/** The words of a failed assertion: `assertion failed: $.status is "degraded", expected eq "ok"`. */
-export function failureMessage(assertion: HttpAssertion, actual: Actual, reason: string): string {
-  const is = actual === MISSING ? 'is missing' : `is ${shown(actual)}`;
-  const expected =
-    assertion.op === 'exists'
-      ? `expected ${(assertion.value ?? true) ? 'to exist' : 'not to exist'}`
-      : `expected ${assertion.op} ${shown(assertion.value)}`;
-  const why = reason !== '' && reason !== 'is missing' ? ` (${reason})` : '';
-  // A body is not repeated in the message: it may be long, and the target's words are not ours.
-  const what = assertion.source === 'body' && actual !== MISSING ? 'body' : `${subject(assertion)} ${is}`;
-  return `assertion failed: ${what}, ${expected}${why}`;
 }
 
 /**

@@ -1,13 +1,18 @@
 import { runDnsProbe } from './dns-probe.ts';
 import { runHttpProbe } from './http-probe.ts';
 import { degradeIfSlow, failed } from './outcome.ts';
+import { redactOutcome } from './outcome-redaction.ts';
 import { runTcpProbe } from './tcp-probe.ts';
 import { runTlsProbe } from './tls-probe.ts';
 import type { ProbeDefinition, ProbeDeps, ProbeOutcome, Prober } from './types.ts';
 
-/** Runs the probe for a pull check's type. Never throws: every failure is a failed outcome. */
+/**
+ * Runs the probe for a pull check's type. Never throws: every failure is a failed outcome. What it
+ * answers is the only text a probe produces, so the check's secrets are hidden here, once, for
+ * every runtime and caller (lib/probes/outcome-redaction.ts).
+ */
 export async function runProbe(def: ProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
-  return degradeIfSlow(await probeOnce(def, deps), def.degraded_latency_ms);
+  return redactOutcome(degradeIfSlow(await probeOnce(def, deps), def.degraded_latency_ms), def);
 }
 
 async function probeOnce(def: ProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {

@@ -163,19 +163,35 @@ describe.each(runtimes)('action secrets on the $runtime runtime', ({ start }) =>
     expect(home.seen.length).toBe(before.home);
   });
 
-  it('clears stored headers when a PUT moves the URL to another origin', async () => {
-    const id = await createAction({
-      url: `${home.url}/deploy`,
-      headers: { Authorization: SECRET, 'X-Api-Key': API_KEY },
-    });
+  it('clears stored headers when a PUT changes the URL or the method', async () => {
+    const secrets = { Authorization: SECRET, 'X-Api-Key': API_KEY };
+    const id = await createAction({ url: `${home.url}/deploy`, headers: secrets });
     const path = `/v1/actions/${id}`;
+    const stored = async () => (await api.app.actions.get(api.tenantId, id))?.headers;
 
-    // Same origin, another path: the headers stay.
+    // The same URL and method, ******** sent back: the headers stay.
     const samePlace = await api.request('PUT', path, {
       key: api.adminKey,
-      body: { url: `${home.url}/v2/deploy` },
+      body: { url: `${home.url}/deploy`, headers: { Authorization: '********', 'X-Api-Key': '********' } },
     });
-    expect(samePlace.body.headers).toEqual({ Authorization: '********', 'X-Api-Key': '********' });
+    expect(samePlace.status, samePlace.text).toBe(200);
+    expect(await stored()).toEqual(secrets);
+
+    // Another path on the same origin (an echoing endpoint there), or another method: they go.
+    for (const change of [
+      { url: `${home.url}/echo` },
+      { url: `${home.url}/deploy?x=1` },
+      { method: 'PUT' },
+    ]) {
+      const moved = await api.request('PUT', path, { key: api.adminKey, body: change });
+      expect(moved.status, moved.text).toBe(200);
+      expect(moved.body.headers, JSON.stringify(change)).toEqual({});
+      await api.request('PUT', path, {
+        key: api.adminKey,
+        body: { url: `${home.url}/deploy`, method: 'POST', headers: secrets },
+      });
+      expect(await stored()).toEqual(secrets);
+    }
 
     // Echoing ******** while moving the origin cannot carry the stored value along.
     const echoed = await api.request('PUT', path, {

@@ -6,7 +6,8 @@ import { newCheck, newEntity } from './check-fixtures.ts';
 
 /**
  * An http check's secrets stay with it (docs/api.md "Checks"): header values are sent only to the
- * origin they were stored with, so a PUT moving target_url elsewhere clears them; read-only keys
+ * request they were given for, so a PUT changing target_url (origin, path or query) or the method
+ * clears them unless it gives them again; read-only keys
  * see target_url without its credentials and secret-looking query values, over the API and MCP.
  */
 
@@ -33,39 +34,51 @@ describe.each(runtimes)('http check secrets ($runtime runtime)', ({ start }) => 
     await api?.close();
   });
 
-  it('clears stored header values when a PUT moves target_url to another origin', async () => {
-    const id = await httpCheck('https://status.example.com/health', {
-      Authorization: 'Bearer s3cret-token',
-      'X-Api-Key': 'k3y-value',
-    });
+  it('clears stored header values when a PUT changes where the request goes or its method', async () => {
+    const secrets = { Authorization: 'Bearer s3cret-token', 'X-Api-Key': 'k3y-value' };
+    const id = await httpCheck('https://status.example.com/health', secrets);
     const path = `/v1/checks/${id}`;
     const stored = async () => (await api.app.checks.get(api.tenantId, id))?.headers;
 
-    // Same origin, another path (and the default port written out): the values stay.
-    const samePlace = await call('PUT', path, { target_url: 'https://status.example.com:443/v2/health' });
+    // The same request (the default port written out, a fragment, ******** sent back): the values stay.
+    const samePlace = await call('PUT', path, {
+      target_url: 'https://status.example.com:443/health#top',
+      method: 'GET',
+      headers: { Authorization: '********', 'X-Api-Key': '********' },
+      timeout_ms: 4000,
+    });
     expect(samePlace.status, samePlace.text).toBe(200);
-    expect(await stored()).toEqual({ Authorization: 'Bearer s3cret-token', 'X-Api-Key': 'k3y-value' });
+    expect(await stored()).toEqual(secrets);
 
-    // ******** cannot carry a stored value to the new origin.
+    // ******** cannot carry a stored value to another request.
     const echoed = await call('PUT', path, {
-      target_url: 'https://collector.example.net/health',
+      target_url: 'https://status.example.com/echo',
       headers: { Authorization: '********', 'X-Api-Key': 'new-key' },
     });
     expect(echoed.status).toBe(400);
     expect(echoed.body.details).toEqual([
       { path: 'headers.Authorization', message: expect.stringContaining('give the value again') },
     ]);
-    expect(await stored()).toEqual({ Authorization: 'Bearer s3cret-token', 'X-Api-Key': 'k3y-value' });
+    expect(await stored()).toEqual(secrets);
 
-    for (const target_url of ['http://status.example.com/v2/health', 'https://status.example.com:8443/']) {
-      const moved = await call('PUT', path, { target_url });
+    for (const change of [
+      { target_url: 'http://status.example.com/health' },
+      { target_url: 'https://status.example.com:8443/health' },
+      { target_url: 'https://collector.example.net/health' },
+      { target_url: 'https://status.example.com/anything' },
+      { target_url: 'https://status.example.com/health?echo=1' },
+      { method: 'POST' },
+    ]) {
+      const moved = await call('PUT', path, change);
       expect(moved.status, moved.text).toBe(200);
-      expect(moved.body.headers).toEqual({});
+      expect(moved.body.headers, JSON.stringify(change)).toEqual({});
       expect(await stored()).toEqual({});
       await call('PUT', path, {
         target_url: 'https://status.example.com/health',
-        headers: { Authorization: 'Bearer s3cret-token' },
+        method: 'GET',
+        headers: secrets,
       });
+      expect(await stored()).toEqual(secrets);
     }
 
     const withNewValues = await call('PUT', path, {

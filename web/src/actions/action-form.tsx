@@ -165,7 +165,7 @@ export function ActionForm({
         pairs={d.headers}
         onChange={set('headers')}
         error={headerErr || undefined}
-        hint="Put secrets here: stored values read ********; leave ******** to keep the stored value, or type a new one."
+        hint="Put secrets here: stored values read ********; leave ******** to keep the stored value (while the URL and method stay the same), or type a new one."
       />
       <TextAreaField
         label="Body template"

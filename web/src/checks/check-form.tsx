@@ -396,7 +396,7 @@ export function CheckForm({
             value={d.headers}
             onChange={set('headers')}
             rows={3}
-            hint="One per line, Name: value. Stored values read ******** and are kept as they are."
+            hint="One per line, Name: value. Stored values read ******** and are kept while the URL and method stay the same; type them again after changing either."
             error={errs.headers ?? Object.entries(errs).find(([p]) => p.startsWith('headers.'))?.[1]}
           />
           {d.method !== 'GET' && d.method !== 'HEAD' ? (
