@@ -157,6 +157,38 @@ describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
     expect((await api.request('GET', path)).status).toBe(200);
   });
 
+  it('refuses reserved slugs and punycode look-alikes (400), whatever else the body says', async () => {
+    for (const slug of [
+      'admin',
+      'login',
+      'api',
+      'www',
+      'status',
+      'xn--pple-43d',
+      'xn--80ak6aa92e',
+      'ab--c',
+    ]) {
+      const refused = await req('POST', '/v1/status-pages', { slug, title: 'Official status' });
+      expect(refused.status, slug).toBe(400);
+      expect(refused.body.code).toBe('VALIDATION_ERROR');
+      expect(refused.text).toMatch(/reserved|punycode/);
+      expect((await api.request('GET', `/p/${slug}`)).status).toBe(404);
+    }
+    // Near names are anyone's: only the exact reserved word and the xn-- shape are refused.
+    expect((await req('POST', '/v1/status-pages', { slug: 'admin-tools', title: 'Tools' })).status).toBe(201);
+  });
+
+  it('leaves XML-invalid characters (U+FFFE, U+FFFF, controls) out of the badge', async () => {
+    const title = 'Bad\uFFFE\uFFFF\u0001\u0008\u001b chars\ttab \u{1F600}';
+    const made = await req('POST', '/v1/status-pages', { slug: 'xml-chars', title });
+    expect(made.status, made.text).toBe(201);
+    const badge = await api.request('GET', '/p/xml-chars/badge.svg');
+    expect(badge.status).toBe(200);
+    // Only XML 1.0 Chars (https://www.w3.org/TR/xml/#NT-Char): nothing else makes a broken image.
+    expect(badge.text).not.toMatch(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u);
+    expect(badge.text).toContain('Bad chars tab \u{1F600}: unknown');
+  });
+
   it('answers an unknown slug with a 404 page, JSON error and grey badge', async () => {
     const html = await api.request('GET', '/p/no-such-page');
     expect(html.status).toBe(404);
