@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/edge-address.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { PAGE_CACHE_MS } from '../../lib/status-pages/public-routes.ts';
 import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
 
 /**
@@ -20,8 +21,10 @@ describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
   const req = (method: string, path: string, body?: unknown, key = api.adminKey) =>
     api.request(method, path, { key, body });
 
+  const clock = createFakeClock(T0);
+
   beforeAll(async () => {
-    api = await start({ clock: createFakeClock(T0) });
+    api = await start({ clock });
     readOnlyKey = (await req('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })).body.key;
     await req('POST', '/v1/blueprints', { slug: 'service', name: 'Service' });
     entityId = (await req('POST', '/v1/blueprints/service/entities', { slug: 'api', name: 'Public API' }))
@@ -147,6 +150,9 @@ describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
     const path = `/p/dark-${api.runtime}`;
     expect((await api.request('GET', path)).status).toBe(200);
     await api.app.tenants.setDisabled(api.tenantId, true);
+    // The rendered page serves its 30 s (docs/status-pages.md "Caching"): dark once they pass.
+    expect((await api.request('GET', path)).status).toBe(200);
+    clock.advance(PAGE_CACHE_MS);
     try {
       expect((await api.request('GET', path)).status).toBe(404);
       expect((await api.request('GET', `${path}/status.json`)).status).toBe(404);
