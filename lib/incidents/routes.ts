@@ -77,6 +77,7 @@ export function incidentRoutes(deps: { incidents: IncidentService }): AuthedRout
       path: '/v1/incidents',
       auth: 'key',
       operationId: 'listIncidents',
+      expensive: true,
       tag,
       summary: 'Incidents, newest first: {incidents, next_cursor}; filters state and entity_id',
       schemas: {
