@@ -81,7 +81,8 @@ export function createReadGate(settings: ReadGateSettings = READ_GATE_DEFAULTS):
           },
         };
         const timer = setTimeout(() => {
-          held.waiting.splice(held.waiting.indexOf(waiter), 1);
+          const at = held.waiting.indexOf(waiter);
+          if (at >= 0) held.waiting.splice(at, 1);
           reject(busy());
         }, settings.waitMs);
         held.waiting.push(waiter);
