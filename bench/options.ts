@@ -13,6 +13,7 @@ export const SCENARIOS = [
   'alerts',
   'status',
   'status-page',
+  'abuse',
   'uptime',
   'cost',
   'storm-cloud',
@@ -29,7 +30,7 @@ export type Scenario = (typeof SCENARIOS)[number];
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],
-  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status', 'status-page', 'uptime', 'cost'],
+  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status', 'status-page', 'abuse', 'uptime', 'cost'],
 };
 
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -71,6 +72,9 @@ const optionsSchema = z.object({
   'status-unpaged-requests': int(1).default(5),
   'page-entities': int(1).default(100),
   'page-requests': int(1).default(200),
+  'abuse-addresses': int(1).default(40),
+  'abuse-readers': int(1).default(16),
+  'abuse-samples': int(1).default(300),
   'uptime-days': int(2).default(90),
   'uptime-requests': int(1).default(200),
   'cost-checks': int(1).default(200),
@@ -88,7 +92,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, uptime, cost, bundles, crash, storm, storm-cloud, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, bundles, crash, storm, storm-cloud, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -119,6 +123,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
   --page-entities <n>       status-page: entities on the public page (default 100)
   --page-requests <n>       status-page: measured keyless GET /p/{slug} (default 200)
+  --abuse-addresses <n>     abuse: keyless visitors of the public page, one loopback address each (default 40)
+  --abuse-readers <n>       abuse: one key's loops of expensive reads (status, metrics, incidents; default 16)
+  --abuse-samples <n>       abuse: measured GET /healthz under that load, one at a time (default 300)
   --uptime-days <n>         uptime: days of history of the 1-minute check (default 90)
   --uptime-requests <n>     uptime: measured GET .../uptime?window=90d, and as many sparkline reads (default 200)
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
@@ -126,7 +133,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --storm-entities <n>      storm-cloud: entities of one tenant that go down at once (default 5000)
   --bundle-runs <n>         bundles: fresh imports of each function's bundle (default 9)
   --crash-rounds <n>        crash: kill -9 rounds of served processes, half at the cell seam (default 32)
-  --against <dir>           also run max, push, alerts and bundles on the checkout at <dir> (e.g. a git worktree of the
+  --against <dir>           also run max, push, alerts, abuse and bundles on the checkout at <dir> (e.g. a git worktree of the
                             previous commit, node_modules linked), in the same run, side by side
   --rounds <n>              max, push and alerts: runs per checkout, alternating with --against (default 1)
   --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
@@ -167,6 +174,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'status-unpaged-requests': { type: 'string' },
       'page-entities': { type: 'string' },
       'page-requests': { type: 'string' },
+      'abuse-addresses': { type: 'string' },
+      'abuse-readers': { type: 'string' },
+      'abuse-samples': { type: 'string' },
       'uptime-days': { type: 'string' },
       'uptime-requests': { type: 'string' },
       'bundle-runs': { type: 'string' },

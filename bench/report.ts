@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
+import type { AbuseFigures } from './abuse.ts';
 import type { AlertFigures } from './alerts.ts';
 import { type CostBenchFigures, formatCost } from './cost.ts';
 import { table } from './markdown.ts';
@@ -50,6 +51,8 @@ export interface Results {
   alerts?: AlertFigures;
   status?: StatusFigures;
   statusPage?: StatusPageFigures;
+  /** This checkout's figure, then the --against checkout's when given. */
+  abuse?: (AbuseFigures & { commit: string })[];
   uptime?: UptimeFigures;
   cost?: CostBenchFigures;
   /** --against / --rounds: every run of max and push, per checkout. */
@@ -78,6 +81,16 @@ export function evaluateTargets(results: Results): Target[] {
       goal: `p99 <= 50 ms at ${Math.round(s.demandPerSecond)} probes/s`,
       measured: `p99 ${s.latenessMs.p99} ms at ${Math.round(s.probesPerSecond)} probes/s`,
       met: s.latenessMs.p99 <= 50 && s.probesPerSecond >= 0.98 * s.demandPerSecond,
+    });
+  }
+  const abuse = results.abuse?.[0];
+  if (abuse) {
+    // Issue 36: no key or address may push /healthz past 300 ms at p99.
+    targets.push({
+      name: '/healthz under the abuse mix',
+      goal: 'p99 <= 300 ms',
+      measured: `p50 ${round(abuse.healthz.p50)} ms, p99 ${round(abuse.healthz.p99)} ms`,
+      met: abuse.healthz.p99 <= 300 && abuse.healthzFailed === 0,
     });
   }
   const ceiling = bareCeiling(results);
@@ -378,6 +391,38 @@ export function formatResults(results: Results, targets: Target[]): string {
       ),
     );
     out.push(`\nStartup seeding the counters and state index of every entity: ${st.startupSeconds} s.`);
+  }
+  if (results.abuse?.length) {
+    const first = results.abuse[0];
+    out.push(
+      `\nGET /healthz under the abuse mix (${first?.addresses} addresses reading a public page of ${first?.entities} entities, one key's ${first?.readers} loops of expensive reads; /healthz one GET at a time):\n`,
+    );
+    out.push(
+      table(
+        [
+          'commit',
+          'healthz',
+          'failed',
+          'p50 ms',
+          'p99 ms',
+          'max ms',
+          'page answers',
+          'reads 200',
+          'reads 429',
+        ],
+        results.abuse.map((a) => [
+          a.commit,
+          a.healthz.count,
+          a.healthzFailed,
+          ms(a.healthz.p50),
+          ms(a.healthz.p99),
+          ms(a.healthz.max),
+          a.pages.ok,
+          a.reads.ok,
+          a.reads.refused,
+        ]),
+      ),
+    );
   }
   const up = results.uptime;
   if (up) {

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CrashFigures, runCrashRounds } from '../test/support/crash-rounds.ts';
+import { runAbuse } from './abuse.ts';
 import { runAlerts } from './alerts.ts';
 import { type BundleFigures, formatBundles, runBundles } from './bundles.ts';
 import { benchDir, repoRoot } from './child.ts';
@@ -223,6 +224,29 @@ try {
     log(
       `  p50 ${Math.round(sp.latencyMs.p50)} ms, p99 ${Math.round(sp.latencyMs.p99)} ms, ${sp.bytes} bytes`,
     );
+  }
+  if (wants('abuse')) {
+    results.abuse = [];
+    for (const side of ['this', 'against'] as const) {
+      const checkout = sides[side];
+      if (!checkout) continue;
+      log(
+        `abuse (${checkout.commit}): ${options['abuse-addresses']} addresses on a public page, ${options['abuse-readers']} expensive-read loops of one key, GET /healthz`,
+      );
+      const a = await runAbuse({
+        entities: options['page-entities'],
+        addresses: options['abuse-addresses'],
+        readers: options['abuse-readers'],
+        samples: options['abuse-samples'],
+        logFile: join(logDir, `abuse-${side}.log`),
+        ...(side === 'against' ? { root: checkout.dir } : {}),
+        onProgress: log,
+      });
+      results.abuse.push({ ...a, commit: checkout.commit });
+      log(
+        `  /healthz p50 ${Math.round(a.healthz.p50)} ms, p99 ${Math.round(a.healthz.p99)} ms (${a.healthz.count} GETs, ${a.healthzFailed} failed); pages ${a.pages.ok}; reads ${a.reads.ok} ok, ${a.reads.refused} refused`,
+      );
+    }
   }
   if (wants('uptime')) {
     log(`uptime: a 1-minute check with ${options['uptime-days']} days of history, GET .../uptime?window=90d`);

@@ -10,8 +10,9 @@ import { type Percentiles, percentiles } from './stats.ts';
 /**
  * A public status page of `entities` entities (each with a push check and a few results, so the
  * daily bars read rollups) on the local runtime: sequential keyless GET /p/{slug} over HTTP on
- * 127.0.0.1, the whole HTML each time (no cache in the server: the 30 s are the browser's and the
- * edge's). Target: p99 <= 200 ms at 100 entities.
+ * 127.0.0.1, the whole HTML each time. The server renders a page once per 30 s
+ * (lib/status-pages/page-cache.ts), so past the warm-up these are answers from that render: what
+ * a crowd of visitors costs. Target: p99 <= 200 ms at 100 entities.
  */
 
 export interface StatusPageFigures {

@@ -41,20 +41,20 @@ export function parseViewerAddress(value: string | undefined): string | undefine
  * The request's client address and its headers without the edge's three: with the matching
  * secret, the viewer's address (when well formed) replaces the connection's own `sourceIp`, and
  * the viewer's Host (when well formed) replaces the origin's. The edge's headers go in every case,
- * so neither the secret nor a forged value reaches a route or a log.
+ * so neither the secret nor a forged value reaches a route or a log. `fromEdge`: the secret matched.
  */
 export function clientAddress(
   headers: Record<string, string>,
   sourceIp: string | undefined,
   trust: EdgeTrust | undefined,
-): { headers: Record<string, string>; sourceIp: string | undefined } {
+): { headers: Record<string, string>; sourceIp: string | undefined; fromEdge: boolean } {
   // Most requests carry none of them: no copy of the headers for them.
   if (
     !(EDGE_SECRET_HEADER in headers) &&
     !(VIEWER_ADDRESS_HEADER in headers) &&
     !(VIEWER_HOST_HEADER in headers)
   )
-    return { headers, sourceIp };
+    return { headers, sourceIp, fromEdge: false };
   const {
     [EDGE_SECRET_HEADER]: secret,
     [VIEWER_ADDRESS_HEADER]: viewer,
@@ -65,5 +65,5 @@ export function clientAddress(
   const trusted = expected !== undefined && secret !== undefined && sameSecret(secret, expected);
   const address = trusted ? parseViewerAddress(viewer) : undefined;
   const host = trusted && viewerHost !== undefined && isHostValue(viewerHost) ? viewerHost : undefined;
-  return { headers: host ? { ...rest, host } : rest, sourceIp: address ?? sourceIp };
+  return { headers: host ? { ...rest, host } : rest, sourceIp: address ?? sourceIp, fromEdge: trusted };
 }

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Logger } from '../platform/logger.ts';
 import { clientAddress, type EdgeTrust } from './edge-address.ts';
+import { requireEdge } from './edge-only.ts';
 import { errorResponse } from './error-response.ts';
 import { readStream } from './stream-web.ts';
 import type { HttpRequest, HttpResponse } from './types.ts';
@@ -8,13 +9,16 @@ import type { HttpRequest, HttpResponse } from './types.ts';
 /**
  * API Gateway HTTP API (payload v2) event -> runtime-neutral request. Behind the console's
  * CloudFront edge, `trust` decides whether the viewer's address replaces the edge's (edge-address.ts).
+ * Throws NotFoundError for an edge-only path (/p/*) that did not come through that edge (edge-only.ts).
  */
 export function fromApiGatewayEvent(event: APIGatewayProxyEventV2, trust?: EdgeTrust): HttpRequest {
   const received: Record<string, string> = {};
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) received[name.toLowerCase()] = value;
   }
-  const { headers, sourceIp } = clientAddress(received, event.requestContext.http.sourceIp, trust);
+  const { headers, sourceIp, fromEdge } = clientAddress(received, event.requestContext.http.sourceIp, trust);
+  // /p/* only through CloudFront when it is configured (edge-only.ts): a 404 from both callers' catch.
+  requireEdge(event.rawPath, fromEdge, trust);
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(event.rawQueryString ?? '')) {
     if (!(name in query)) query[name] = value;

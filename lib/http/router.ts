@@ -9,6 +9,7 @@ import {
 import type { Logger } from '../platform/logger.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
 import { parseJsonBody } from './json-body.ts';
+import { createReadGate, type ReadGate } from './read-gate.ts';
 import { fromWebResponse } from './stream-web.ts';
 import {
   deniesReadOnly,
@@ -36,6 +37,8 @@ export interface RouterDeps {
     admitAddress(req: HttpRequest): Promise<Record<string, string>>;
   };
   logger: Logger;
+  /** The per-tenant bound on routes marked `expensive`; default READ_GATE_DEFAULTS. */
+  readGate?: ReadGate;
 }
 
 interface CompiledRoute {
@@ -75,6 +78,7 @@ function toHttpResponse(reply: RouteReply): HttpResponse {
 /** The one router used by the Lambda entry and the local server: match, authenticate, authorize, dispatch. */
 export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Promise<HttpResponse> } {
   const compiled = deps.routes.map(compile);
+  const readGate = deps.readGate ?? createReadGate();
 
   const match = (req: HttpRequest) => {
     const allowed: string[] = [];
@@ -131,13 +135,19 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
     if (route.role === 'admin' && principal.role !== 'admin')
       throw new ForbiddenError('this requires the admin role');
     const body = route.body === 'raw' ? undefined : parseJsonBody(req.body);
-    const reply = await route.handler({
-      ...ctxBase,
-      body,
-      principal,
-      logger: logger.child({ tenant_id: principal.tenantId, key_id: principal.keyId }),
-    });
-    return toHttpResponse(reply);
+    // After authentication and the limits, so a refused or unknown caller never takes a slot.
+    const release = route.expensive ? await readGate.acquire(principal.tenantId) : undefined;
+    try {
+      const reply = await route.handler({
+        ...ctxBase,
+        body,
+        principal,
+        logger: logger.child({ tenant_id: principal.tenantId, key_id: principal.keyId }),
+      });
+      return toHttpResponse(reply);
+    } finally {
+      release?.();
+    }
   };
 
   return {

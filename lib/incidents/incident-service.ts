@@ -15,6 +15,7 @@ import {
   getIncident,
   type IncidentListRequest,
   type IncidentRecord,
+  NOTE_BLANK,
   NOTE_LIMITS,
   noteCountedOp,
   readIncidents,
@@ -123,6 +124,8 @@ export function createIncidentService(deps: IncidentServiceDeps) {
 
     /** Adds a note (at most NOTE_LIMITS.maxBytes bytes, NOTE_LIMITS.perIncident per incident). */
     async addNote(caller: Caller, id: string, text: string): Promise<NoteRecord> {
+      // The route's schema says the same; MCP's add-note tool reaches this without it.
+      if (!/\S/u.test(text)) throw ValidationError.field('text', NOTE_BLANK);
       if (Buffer.byteLength(text, 'utf8') > NOTE_LIMITS.maxBytes)
         throw ValidationError.field('text', `must be at most ${NOTE_LIMITS.maxBytes} bytes`);
       const record = await require(caller.tenantId, id);

@@ -3,7 +3,7 @@ import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
-import { INCIDENT_STATES, NOTE_LIMITS } from './incident-items.ts';
+import { INCIDENT_STATES, NOTE_BLANK, NOTE_LIMITS } from './incident-items.ts';
 import type { IncidentService } from './incident-service.ts';
 import { TIMELINE_LIMITS, timelineEntrySchema } from './timeline.ts';
 
@@ -25,8 +25,11 @@ export const noteBody = z
     text: z
       .string()
       .min(1)
+      .regex(/\S/u, NOTE_BLANK)
       .max(NOTE_LIMITS.maxBytes)
-      .meta({ description: `The note: 1 character to ${NOTE_LIMITS.maxBytes} bytes (UTF-8)` }),
+      .meta({
+        description: `The note (not whitespace only): 1 character to ${NOTE_LIMITS.maxBytes} bytes (UTF-8)`,
+      }),
   })
   .meta({ id: 'IncidentNoteInput' });
 
@@ -74,6 +77,7 @@ export function incidentRoutes(deps: { incidents: IncidentService }): AuthedRout
       path: '/v1/incidents',
       auth: 'key',
       operationId: 'listIncidents',
+      expensive: true,
       tag,
       summary: 'Incidents, newest first: {incidents, next_cursor}; filters state and entity_id',
       schemas: {

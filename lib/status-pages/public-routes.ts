@@ -3,7 +3,8 @@ import { SLUG } from '../domain/slug.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { PublicRoute } from '../http/types.ts';
 import type { Table } from '../store/table.ts';
-import { buildPublicView, type PublicViewDeps, publicPageSchema } from './public-view.ts';
+import { createLoadCache } from './page-cache.ts';
+import { buildPublicView, type PublicPage, type PublicViewDeps, publicPageSchema } from './public-view.ts';
 import { renderBadge } from './render-badge.ts';
 import { PAGE_CSP, renderNotFound, renderPage } from './render-html.ts';
 import { findPublicPage } from './status-page-items.ts';
@@ -11,7 +12,9 @@ import { findPublicPage } from './status-page-items.ts';
 /**
  * The public status pages, served without a key (DECISIONS.md): /p/{slug} (HTML), its
  * status.json and badge.svg. Limited per source address by the router (`limit: 'address'`), cached
- * 30 s by browsers and, in the cloud, by the console's CloudFront distribution (infra/console.ts).
+ * 30 s in this process (below), by browsers and, in the cloud, by the console's CloudFront
+ * distribution (infra/console.ts). A change of a page or its entities shows within those 30 s:
+ * the cache expires by time only (no invalidation to get wrong across Lambda instances).
  * An unknown slug is a 404 of the same kind (an HTML page, a JSON error, a grey badge).
  */
 
@@ -50,12 +53,49 @@ export interface PublicRouteDeps extends PublicViewDeps {
   tenantLive: (tenantId: string) => Promise<boolean>;
 }
 
-export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
-  const view = async (slug: string) => {
-    const page = SLUG.test(slug) ? await findPublicPage(deps.table, slug) : undefined;
-    if (!page || !(await deps.tenantLive(page.tenant_id))) return undefined;
-    return buildPublicView(deps, page);
+/** How long one render of a page serves every request for it: the answers' own max-age. */
+export const PAGE_CACHE_MS = 30_000;
+/** Pages held per process: far more than are read at once; a rarely read one is rendered again. */
+export const PAGE_CACHE_ENTRIES = 1000;
+
+/** A page's three answers, each rendered at its first request from the one view. */
+interface Rendered {
+  html(): string;
+  json(): string;
+  badge(): string;
+}
+
+function rendered(page: PublicPage): Rendered {
+  const once = (render: () => string) => {
+    let text: string | undefined;
+    return () => {
+      text ??= render();
+      return text;
+    };
   };
+  return {
+    html: once(() => renderPage(page)),
+    json: once(() => JSON.stringify(page)),
+    badge: once(() => renderBadge(page.title, page.state)),
+  };
+}
+
+export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
+  // One render per slug per PAGE_CACHE_MS whatever the traffic (concurrent misses share it):
+  // keyless visitors cannot make the server read a page's entities, bars and incidents more often.
+  // Only pages found are kept: an unknown slug is one item read, and a page just created shows at once.
+  const cache = createLoadCache<Rendered | undefined>({
+    clock: deps.clock,
+    ttlMs: PAGE_CACHE_MS,
+    maxEntries: PAGE_CACHE_ENTRIES,
+    keep: (page) => page !== undefined,
+  });
+  const load = async (slug: string) => {
+    const page = await findPublicPage(deps.table, slug);
+    if (!page || !(await deps.tenantLive(page.tenant_id))) return undefined;
+    return rendered(await buildPublicView(deps, page));
+  };
+  const view = async (slug: string) => (SLUG.test(slug) ? cache.get(slug, () => load(slug)) : undefined);
   return [
     defineRoute({
       method: 'GET',
@@ -69,7 +109,7 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
       handler: async ({ params: p }) => {
         const page = await view(p.slug);
         if (!page) return new Response(renderNotFound(), { status: 404, headers: HTML_HEADERS });
-        return new Response(renderPage(page), { status: 200, headers: HTML_HEADERS });
+        return new Response(page.html(), { status: 200, headers: HTML_HEADERS });
       },
     }),
     defineRoute({
@@ -83,8 +123,10 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
       schemas: { params, responses: { 200: publicPageSchema } },
       handler: async ({ params: p }) => {
         const page = await view(p.slug);
-        const body = page ?? { error: 'status page not found', code: 'NOT_FOUND' };
-        return new Response(JSON.stringify(body), { status: page ? 200 : 404, headers: JSON_HEADERS });
+        const body = page
+          ? page.json()
+          : JSON.stringify({ error: 'status page not found', code: 'NOT_FOUND' });
+        return new Response(body, { status: page ? 200 : 404, headers: JSON_HEADERS });
       },
     }),
     defineRoute({
@@ -98,7 +140,7 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
       schemas: { params, responses: { 200: { contentType: 'image/svg+xml', schema: z.string() } } },
       handler: async ({ params: p }) => {
         const page = await view(p.slug);
-        const svg = page ? renderBadge(page.title, page.state) : renderBadge('status page', 'unknown');
+        const svg = page ? page.badge() : renderBadge('status page', 'unknown');
         return new Response(svg, { status: page ? 200 : 404, headers: SVG_HEADERS });
       },
     }),

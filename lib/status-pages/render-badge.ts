@@ -31,9 +31,20 @@ export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_E
 
 const widthOf = (text: string) => Math.round([...text].length * 7 + 12);
 
+/**
+ * Anything outside XML 1.0's Char production (https://www.w3.org/TR/xml/#NT-Char): C0 controls but
+ * tab, LF and CR; lone surrogates; U+FFFE and U+FFFF. One of them makes the whole SVG malformed (a
+ * broken image), so they are removed; the `u` flag makes a lone surrogate a code point of its own.
+ */
+const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+/** Valid but unwanted in a one-line label: tab, LF, CR and DEL each become a space. */
+const LINE_BREAKING = /[\t\n\r\u007f]/g;
+
+/** The title as badge text: XML-valid characters only, on one line. */
+export const badgeText = (text: string) => text.replace(XML_INVALID, '').replace(LINE_BREAKING, ' ');
+
 export function renderBadge(title: string, state: PublicState): string {
-  // Control characters are not allowed in XML: each becomes a space.
-  const chars = [...title].map((c) => (c.charCodeAt(0) < 32 || c === '\u007f' ? ' ' : c));
+  const chars = [...badgeText(title)];
   const label = chars.length > MAX_LABEL ? `${chars.slice(0, MAX_LABEL - 1).join('')}…` : chars.join('');
   const word = WORD[state];
   const left = widthOf(label);

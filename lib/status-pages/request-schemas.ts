@@ -8,6 +8,60 @@ import { PAGE_LIMITS } from './status-page-items.ts';
 export const pageSlugSchema = namesResource(slugSchema(), 'status page');
 export const pageParams = z.object({ slug: pageSlugSchema });
 
+/**
+ * Names a public page may not take, since a visitor would read /p/{slug} as the service's own page
+ * (a sign-in, the API, an official status) and a phishing page could pose as it. Only new pages
+ * are refused: a page created before keeps its name and can still be read, changed and deleted.
+ * Slugs are ASCII (SLUG), so no mixed-script look-alike exists; punycode is the one way to spell
+ * one, refused below.
+ */
+export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
+  'about',
+  'account',
+  'accounts',
+  'admin',
+  'administrator',
+  'api',
+  'app',
+  'assets',
+  'auth',
+  'billing',
+  'console',
+  'dashboard',
+  'docs',
+  'health',
+  'healthz',
+  'help',
+  'login',
+  'logout',
+  'mail',
+  'oauth',
+  'official',
+  'p',
+  'password',
+  'ping',
+  'register',
+  'root',
+  'security',
+  'settings',
+  'signin',
+  'signup',
+  'static',
+  'status',
+  'support',
+  'system',
+  'v1',
+  'verify',
+  'vigil',
+  'www',
+]);
+
+/**
+ * IDNA reserves labels with hyphens in the 3rd and 4th places (RFC 5891 §4.2.3.1): `xn--` is
+ * punycode, which a browser shows as another script (xn--pple-43d is аpple with a Cyrillic а).
+ */
+const PUNYCODE_LIKE = 'must not have hyphens in the 3rd and 4th places (xn--…: a punycode look-alike)';
+
 /** The editable part of a page (PUT takes all of it; the slug is the page's name and never changes). */
 const pageFields = {
   title: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(PAGE_LIMITS.title),
@@ -24,7 +78,14 @@ const pageFields = {
 };
 
 export const pageCreateBody = z.strictObject({
-  slug: slugSchema().meta({ description: 'Globally unique: the public URL is /p/{slug}' }),
+  slug: slugSchema()
+    .refine((slug) => !RESERVED_SLUGS.has(slug), 'is reserved: choose another name')
+    .refine((slug) => slug.slice(2, 4) !== '--', PUNYCODE_LIKE)
+    .meta({
+      description:
+        'Globally unique: the public URL is /p/{slug}. Reserved names (admin, login, api, www, status, …) and ' +
+        'names with hyphens in the 3rd and 4th places (xn--…, punycode look-alikes) are refused',
+    }),
   ...pageFields,
 });
 export type PageCreateBody = z.infer<typeof pageCreateBody>;

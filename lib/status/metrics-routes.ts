@@ -22,6 +22,7 @@ export function metricsRoutes(deps: { table: Table }): AuthedRoute[] {
       path: '/v1/metrics',
       auth: 'key',
       operationId: 'getMetrics',
+      expensive: true,
       tag: 'Status',
       summary: `The tenant's entity and check states, last latencies and result and alert counters in the Prometheus text format (at most ${MAX_METRIC_ENTITIES} entities per answer)`,
       schemas: {

@@ -38,6 +38,7 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       path: '/v1/status',
       auth: 'key',
       operationId: 'getStatus',
+      expensive: true,
       tag,
       summary:
         'Entities with their state and checks (filtered by state or blueprint, paged with limit), and tenant-wide counts: {entities, total, up, degraded, down, unknown, next_cursor}',
@@ -49,6 +50,7 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       path: '/v1/status/transitions',
       auth: 'key',
       operationId: 'listStatusTransitions',
+      expensive: true,
       tag,
       summary: 'Entity state changes across the tenant, newest first: {transitions, next_cursor}',
       schemas: { query: transitionsQuery, responses: { 200: transitionsPageSchema } },

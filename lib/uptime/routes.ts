@@ -73,6 +73,7 @@ export function uptimeRoutes(deps: { uptime: UptimeService }): AuthedRoute[] {
       path: '/v1/checks/{id}/uptime',
       auth: 'key',
       operationId: 'getCheckUptime',
+      expensive: true,
       tag: 'Checks',
       summary:
         'Uptime, downtime, incidents, MTTR, latency percentiles and error budget of a check over a window',
@@ -85,6 +86,7 @@ export function uptimeRoutes(deps: { uptime: UptimeService }): AuthedRoute[] {
       path: '/v1/blueprints/{blueprint_slug}/entities/{slug}/uptime',
       auth: 'key',
       operationId: 'getEntityUptime',
+      expensive: true,
       tag: 'Catalog',
       summary: "Uptime of an entity over a window: its checks' results summed; downtime from its incidents",
       schemas: { params: entityParams, query: uptimeQuery, responses: { 200: uptimeSchema } },

@@ -88,6 +88,13 @@ describe.each(runtimes)('incident MCP tools ($runtime)', ({ start }) => {
     expect(detail.timeline.filter((e: { type: string }) => e.type === 'note')).toMatchObject([
       { text: 'looking at it' },
     ]);
+    // A note of whitespace alone is a tool error, as it is a 400 on the route.
+    const blank = await client.callTool({
+      name: 'add_incident_note',
+      arguments: { incident_id: incidentId, text: '  \n\t ' },
+    });
+    expect(blank.isError).toBe(true);
+    expect(JSON.stringify(blank.content)).toContain('must not be blank');
     const missing = await client.callTool({
       name: 'acknowledge_incident',
       arguments: { incident_id: 'inc_00000000000000000000000000' },

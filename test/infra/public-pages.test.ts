@@ -67,6 +67,27 @@ describe('public status pages at the edge', () => {
     expect(origin?.OriginCustomHeaders?.map((h) => h.HeaderName)).toEqual([EDGE_SECRET_HEADER]);
   });
 
+  it('proves itself on /p/* with the generated edge secret, which the api function holds (the only way in)', () => {
+    // The api function refuses /p/* without this header (test/status-pages/edge-only.test.ts), so
+    // the distribution, with its cache, is the only way to a public page.
+    const [secretId] = only(template, 'AWS::SecretsManager::Secret', 'EdgeSecret');
+    const reference = {
+      'Fn::Join': ['', ['{{resolve:secretsmanager:', { Ref: secretId }, ':SecretString:::}}']],
+    };
+    const [, resource] = only(template, 'AWS::CloudFront::Distribution');
+    const origins = (
+      resource.Properties.DistributionConfig as {
+        Origins: { Id: string; OriginCustomHeaders?: { HeaderName: string; HeaderValue: unknown }[] }[];
+      }
+    ).Origins;
+    const origin = origins.find((o) => o.Id === behaviorOf('/p/*').TargetOriginId);
+    expect(origin?.OriginCustomHeaders).toEqual([{ HeaderName: EDGE_SECRET_HEADER, HeaderValue: reference }]);
+    const [, api] = only(template, 'AWS::Lambda::Function', 'ApiHandler');
+    expect((api.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toMatchObject({
+      VIGIL_EDGE_SECRET: reference,
+    });
+  });
+
   it('caches as long as the API says (30 s), at most 60 s, keyed on the path alone', () => {
     const [policyId, policy] = only(template, 'AWS::CloudFront::CachePolicy', 'ConsolePublicPagesCache');
     expect(behaviorOf('/p/*').CachePolicyId).toEqual({ Ref: policyId });

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/edge-address.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { PAGE_CACHE_MS } from '../../lib/status-pages/public-routes.ts';
 import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
 
 /**
@@ -20,8 +21,10 @@ describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
   const req = (method: string, path: string, body?: unknown, key = api.adminKey) =>
     api.request(method, path, { key, body });
 
+  const clock = createFakeClock(T0);
+
   beforeAll(async () => {
-    api = await start({ clock: createFakeClock(T0) });
+    api = await start({ clock });
     readOnlyKey = (await req('POST', '/v1/auth/keys', { label: 'viewer', is_read_only: true })).body.key;
     await req('POST', '/v1/blueprints', { slug: 'service', name: 'Service' });
     entityId = (await req('POST', '/v1/blueprints/service/entities', { slug: 'api', name: 'Public API' }))
@@ -147,6 +150,9 @@ describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
     const path = `/p/dark-${api.runtime}`;
     expect((await api.request('GET', path)).status).toBe(200);
     await api.app.tenants.setDisabled(api.tenantId, true);
+    // The rendered page serves its 30 s (docs/status-pages.md "Caching"): dark once they pass.
+    expect((await api.request('GET', path)).status).toBe(200);
+    clock.advance(PAGE_CACHE_MS);
     try {
       expect((await api.request('GET', path)).status).toBe(404);
       expect((await api.request('GET', `${path}/status.json`)).status).toBe(404);
@@ -155,6 +161,38 @@ describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
       await api.app.tenants.setDisabled(api.tenantId, false);
     }
     expect((await api.request('GET', path)).status).toBe(200);
+  });
+
+  it('refuses reserved slugs and punycode look-alikes (400), whatever else the body says', async () => {
+    for (const slug of [
+      'admin',
+      'login',
+      'api',
+      'www',
+      'status',
+      'xn--pple-43d',
+      'xn--80ak6aa92e',
+      'ab--c',
+    ]) {
+      const refused = await req('POST', '/v1/status-pages', { slug, title: 'Official status' });
+      expect(refused.status, slug).toBe(400);
+      expect(refused.body.code).toBe('VALIDATION_ERROR');
+      expect(refused.text).toMatch(/reserved|punycode/);
+      expect((await api.request('GET', `/p/${slug}`)).status).toBe(404);
+    }
+    // Near names are anyone's: only the exact reserved word and the xn-- shape are refused.
+    expect((await req('POST', '/v1/status-pages', { slug: 'admin-tools', title: 'Tools' })).status).toBe(201);
+  });
+
+  it('leaves XML-invalid characters (U+FFFE, U+FFFF, controls) out of the badge', async () => {
+    const title = 'Bad\uFFFE\uFFFF\u0001\u0008\u001b chars\ttab \u{1F600}';
+    const made = await req('POST', '/v1/status-pages', { slug: 'xml-chars', title });
+    expect(made.status, made.text).toBe(201);
+    const badge = await api.request('GET', '/p/xml-chars/badge.svg');
+    expect(badge.status).toBe(200);
+    // Only XML 1.0 Chars (https://www.w3.org/TR/xml/#NT-Char): nothing else makes a broken image.
+    expect(badge.text).not.toMatch(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u);
+    expect(badge.text).toContain('Bad chars tab \u{1F600}: unknown');
   });
 
   it('answers an unknown slug with a 404 page, JSON error and grey badge', async () => {

@@ -2344,7 +2344,7 @@ export interface components {
             timeline_truncated: boolean;
         };
         IncidentNoteInput: {
-            /** @description The note: 1 character to 4096 bytes (UTF-8) */
+            /** @description The note (not whitespace only): 1 character to 4096 bytes (UTF-8) */
             text: string;
         };
         IncidentNote: {
@@ -9893,7 +9893,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Globally unique: the public URL is /p/{slug} */
+                    /** @description Globally unique: the public URL is /p/{slug}. Reserved names (admin, login, api, www, status, …) and names with hyphens in the 3rd and 4th places (xn--…, punycode look-alikes) are refused */
                     slug: string;
                     title: string;
                     description?: string | null;
