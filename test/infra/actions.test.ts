@@ -120,7 +120,6 @@ describe('action worker function', () => {
           'UpdateItem',
           'DeleteItem',
           'ConditionCheckItem',
-          'BatchWriteItem',
         ].map((a) => `dynamodb:${a}`),
       ),
     );
@@ -169,7 +168,7 @@ describe('functions enqueueing action jobs', () => {
             JSON.stringify([st.Resource].flat()).includes(JSON.stringify(getAtt(queueId))),
         ),
       )
-      .map(([id]) => id.replace(/FunctionServiceRoleDefaultPolicy.*$/, ''));
+      .map(([id]) => id.replace(/RoleDefaultPolicy.*$/, ''));
     expect(senders.sort()).toEqual([API, MCP, STREAM, GENERATOR, WORKER].sort());
   });
 });

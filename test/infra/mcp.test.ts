@@ -66,7 +66,6 @@ describe('mcp function', () => {
           'UpdateItem',
           'DeleteItem',
           'ConditionCheckItem',
-          'BatchWriteItem',
         ].map((a) => `dynamodb:${a}`),
       ),
     );

@@ -103,7 +103,6 @@ describe('notifier function', () => {
           'UpdateItem',
           'DeleteItem',
           'ConditionCheckItem',
-          'BatchWriteItem',
         ].map((a) => `dynamodb:${a}`),
       ),
     );
