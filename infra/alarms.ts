@@ -57,7 +57,11 @@ export class VigilAlarms extends Construct {
     this.topic = new Topic(this, 'Topic', { displayName: 'Vigil alarms', enforceSSL: true });
     if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
     const action = new SnsAction(this.topic);
-    const alarm = (alarmId: string, metric: IMetric, options: Partial<AlarmOptions> & { description: string }) => {
+    const alarm = (
+      alarmId: string,
+      metric: IMetric,
+      options: Partial<AlarmOptions> & { description: string },
+    ) => {
       const created = new Alarm(this, alarmId, {
         metric,
         threshold: options.threshold ?? 0,
@@ -76,11 +80,18 @@ export class VigilAlarms extends Construct {
     const fiveMinutes = Duration.minutes(5);
 
     for (const [name, queue] of Object.entries(props.deadLetterQueues))
-      alarm(`${name}DlqDepth`, queue.metricApproximateNumberOfMessagesVisible({ period: minute, statistic: 'Maximum' }), {
-        description: `Vigil: messages in the ${name} DLQ (jobs that failed every attempt; \`vigil dlq\` inspects and redrives them)`,
-      });
+      alarm(
+        `${name}DlqDepth`,
+        queue.metricApproximateNumberOfMessagesVisible({ period: minute, statistic: 'Maximum' }),
+        {
+          description: `Vigil: messages in the ${name} DLQ (jobs that failed every attempt; \`vigil dlq\` inspects and redrives them)`,
+        },
+      );
 
-    const probeAge = props.probeQueue.metricApproximateAgeOfOldestMessage({ period: minute, statistic: 'Maximum' });
+    const probeAge = props.probeQueue.metricApproximateAgeOfOldestMessage({
+      period: minute,
+      statistic: 'Maximum',
+    });
     alarm('ProbeQueueAge', probeAge, {
       threshold: PROBE_AGE_LIMIT.toSeconds(),
       evaluationPeriods: 3,
@@ -137,7 +148,8 @@ export class VigilAlarms extends Construct {
       period: fiveMinutes,
     });
     alarm('TableThrottleEvents', throttleEvents, {
-      description: 'Vigil: DynamoDB throttled reads or writes of the table (on-demand limits, a hot partition)',
+      description:
+        'Vigil: DynamoDB throttled reads or writes of the table (on-demand limits, a hot partition)',
     });
     // The operations the store calls (at most 10 metrics in an alarm's expression).
     const throttledRequests = props.table.metricThrottledRequestsForOperations({
@@ -159,12 +171,18 @@ export class VigilAlarms extends Construct {
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
     const fns = Object.entries(props.functions);
     this.dashboard.addWidgets(
-      new TextWidget({ markdown: '# Vigil\nEvery widget has an alarm on the SNS topic `Vigil alarms`.', width: 24, height: 2 }),
+      new TextWidget({
+        markdown: '# Vigil\nEvery widget has an alarm on the SNS topic `Vigil alarms`.',
+        width: 24,
+        height: 2,
+      }),
     );
     this.dashboard.addWidgets(
       new GraphWidget({
         title: 'DLQ depth',
-        left: Object.values(props.deadLetterQueues).map((q) => q.metricApproximateNumberOfMessagesVisible({ period: minute })),
+        left: Object.values(props.deadLetterQueues).map((q) =>
+          q.metricApproximateNumberOfMessagesVisible({ period: minute }),
+        ),
       }),
       new GraphWidget({ title: 'Probe queue: oldest message (s)', left: [probeAge] }),
       new GraphWidget({ title: 'Worker QueueLag (ms)', left: [queueLag] }),
@@ -175,11 +193,19 @@ export class VigilAlarms extends Construct {
       new GraphWidget({ title: 'DynamoDB throttling', left: [throttleEvents, throttledRequests] }),
     );
     this.dashboard.addWidgets(
-      new GraphWidget({ title: 'Errors', left: fns.map(([, fn]) => fn.metricErrors({ period: fiveMinutes })) }),
-      new GraphWidget({ title: 'Throttles', left: fns.map(([, fn]) => fn.metricThrottles({ period: fiveMinutes })) }),
+      new GraphWidget({
+        title: 'Errors',
+        left: fns.map(([, fn]) => fn.metricErrors({ period: fiveMinutes })),
+      }),
+      new GraphWidget({
+        title: 'Throttles',
+        left: fns.map(([, fn]) => fn.metricThrottles({ period: fiveMinutes })),
+      }),
       new GraphWidget({
         title: 'Concurrent executions',
-        left: fns.map(([, fn]) => fn.metric('ConcurrentExecutions', { statistic: 'Maximum', period: minute })),
+        left: fns.map(([, fn]) =>
+          fn.metric('ConcurrentExecutions', { statistic: 'Maximum', period: minute }),
+        ),
       }),
     );
   }

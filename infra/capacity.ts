@@ -86,7 +86,9 @@ function fail(lines: string[]): never {
 export function capacityPlan(settings: CapacitySettings = {}): CapacityPlan {
   const parsed = planSchema.safeParse(settings);
   if (!parsed.success)
-    fail(parsed.error.issues.map((i) => `${contextKey[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`));
+    fail(
+      parsed.error.issues.map((i) => `${contextKey[String(i.path[0])] ?? i.path.join('.')}: ${i.message}`),
+    );
   const { expectedChecks, dueShards, accountConcurrency } = parsed.data;
   const cells = parsed.data.expectedCells ?? Math.ceil(expectedChecks / CELL_SIZE);
   // Every cell has a slot each minute at a 1-minute interval: the worker runs them within the minute.

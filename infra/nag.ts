@@ -16,7 +16,8 @@ export function acknowledgeNagFindings(stack: Stack): void {
     if (!construct) throw new Error(`no construct ${path} to acknowledge a cdk-nag finding on`);
     return construct;
   };
-  const ack = (construct: IConstruct, id: string, reason: string) => Validations.of(construct).acknowledge({ id, reason });
+  const ack = (construct: IConstruct, id: string, reason: string) =>
+    Validations.of(construct).acknowledge({ id, reason });
 
   ack(
     at('Api/HttpApi'),
@@ -59,7 +60,11 @@ export function acknowledgeNagFindings(stack: Stack): void {
   // The CDK's BucketDeployment handler (a singleton Lambda the console's file upload runs in).
   const deployment = stack.node.children.find((c) => c.node.id.startsWith('Custom::CDKBucketDeployment'));
   if (deployment) {
-    ack(deployment, 'AwsSolutions-L1', "The CDK's BucketDeployment handler: its runtime is aws-cdk-lib's choice.");
+    ack(
+      deployment,
+      'AwsSolutions-L1',
+      "The CDK's BucketDeployment handler: its runtime is aws-cdk-lib's choice.",
+    );
     ack(
       deployment,
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',

@@ -1,5 +1,12 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, type ITable, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import {
+  AttributeType,
+  BillingMode,
+  type ITable,
+  ProjectionType,
+  StreamViewType,
+  Table,
+} from 'aws-cdk-lib/aws-dynamodb';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 
@@ -70,8 +77,14 @@ export class VigilTable extends Construct {
  * Lets `fn` call `actions` on the table, and Query on its two indexes by name (never `index/*`).
  * Default: every action the store calls.
  */
-export function grantTable(table: ITable, fn: IGrantable, actions: readonly TableAction[] = TABLE_ACTIONS): void {
-  fn.grantPrincipal.addToPrincipalPolicy(new PolicyStatement({ actions: [...actions], resources: [table.tableArn] }));
+export function grantTable(
+  table: ITable,
+  fn: IGrantable,
+  actions: readonly TableAction[] = TABLE_ACTIONS,
+): void {
+  fn.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({ actions: [...actions], resources: [table.tableArn] }),
+  );
   if (actions.includes('dynamodb:Query'))
     fn.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({

@@ -115,7 +115,11 @@ export class VigilStack extends Stack {
       workerConcurrency: reserved.worker,
       shardGroups: plan.shardGroups,
     });
-    this.changeFeed = new VigilChangeFeed(this, 'ChangeFeed', { table, environment, concurrency: reserved.stream });
+    this.changeFeed = new VigilChangeFeed(this, 'ChangeFeed', {
+      table,
+      environment,
+      concurrency: reserved.stream,
+    });
     this.statusStream = new VigilStatusStream(this, 'StatusStream', {
       table,
       environment: { ...environment, ...edge },
@@ -197,7 +201,8 @@ export class VigilStack extends Stack {
     });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarms.topic.topicArn,
-      description: 'SNS topic of every alarm and its recovery: subscribe to it (or deploy with -c vigil:alarmEmail=)',
+      description:
+        'SNS topic of every alarm and its recovery: subscribe to it (or deploy with -c vigil:alarmEmail=)',
     });
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Vigil API base URL' });
     new CfnOutput(this, 'StreamUrl', {
@@ -238,6 +243,8 @@ function webAclArn(scope: Construct, settings: VigilSettings): string | undefine
   if (settings.waf !== true && settings.waf !== 'true') return undefined;
   const rateLimit = wafRateLimitSchema.safeParse(settings.wafRateLimit);
   if (!rateLimit.success)
-    throw new Error('invalid deployment settings:\n  vigil:wafRateLimit: a whole number of requests per 5 minutes, at least 10');
+    throw new Error(
+      'invalid deployment settings:\n  vigil:wafRateLimit: a whole number of requests per 5 minutes, at least 10',
+    );
   return new VigilWaf(scope, 'Waf', { rateLimit: rateLimit.data }).webAclArn;
 }

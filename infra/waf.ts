@@ -6,7 +6,12 @@ import { z } from 'zod';
 /** Requests one address may make in 5 minutes through CloudFront before WAF blocks it (`vigil:wafRateLimit`). */
 export const DEFAULT_WAF_RATE_LIMIT = 2_000;
 
-export const wafRateLimitSchema = z.coerce.number().int().min(10).max(2_000_000_000).default(DEFAULT_WAF_RATE_LIMIT);
+export const wafRateLimitSchema = z.coerce
+  .number()
+  .int()
+  .min(10)
+  .max(2_000_000_000)
+  .default(DEFAULT_WAF_RATE_LIMIT);
 
 /**
  * The optional web ACL (`-c vigil:waf=true`) in front of the console's CloudFront distribution,

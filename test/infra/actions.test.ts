@@ -113,14 +113,9 @@ describe('action worker function', () => {
     const tableActions = actionsOfRole(WORKER, tableResources(tableId));
     expect(tableActions).toEqual(
       expect.arrayContaining(
-        [
-          'GetItem',
-          'Query',
-          'PutItem',
-          'UpdateItem',
-          'DeleteItem',
-          'ConditionCheckItem',
-        ].map((a) => `dynamodb:${a}`),
+        ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
+          (a) => `dynamodb:${a}`,
+        ),
       ),
     );
     expect(actionsOfRole(WORKER, getAtt(queueId))).toEqual(

@@ -143,6 +143,9 @@ describe('schedule', () => {
       scheduled_time: '2026-01-01T00:05:00Z',
       execution_id: 'd32c5kddcf5bb8c3',
       attempt: 1,
+      // One group of every shard at the default size (infra/capacity.ts).
+      shard_from: 0,
+      shard_to: 4,
     });
   });
 });

@@ -38,7 +38,6 @@ const alarm = (prefix: string): Resource => {
   expect(found, prefix).toHaveLength(1);
   return (found[0] as [string, Resource])[1];
 };
-const ref = (prefix: string, type: string) => ({ Ref: only(template, type, prefix)[0] });
 
 describe('alarms (item 9)', () => {
   it('publishes every alarm and its recovery to one SNS topic, with the operator’s email subscribed', () => {
@@ -70,7 +69,9 @@ describe('alarms (item 9)', () => {
       expect(alarm(`${name}DlqDepth`).Properties).toMatchObject({
         Namespace: 'AWS/SQS',
         MetricName: 'ApproximateNumberOfMessagesVisible',
-        Dimensions: [{ Name: 'QueueName', Value: getAtt(only(template, 'AWS::SQS::Queue', queue)[0], 'QueueName') }],
+        Dimensions: [
+          { Name: 'QueueName', Value: getAtt(only(template, 'AWS::SQS::Queue', queue)[0], 'QueueName') },
+        ],
         Threshold: 0,
         ComparisonOperator: 'GreaterThanThreshold',
       });
@@ -81,7 +82,10 @@ describe('alarms (item 9)', () => {
     expect(alarm('ProbeQueueAge').Properties).toMatchObject({
       MetricName: 'ApproximateAgeOfOldestMessage',
       Dimensions: [
-        { Name: 'QueueName', Value: getAtt(only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue')[0], 'QueueName') },
+        {
+          Name: 'QueueName',
+          Value: getAtt(only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue')[0], 'QueueName'),
+        },
       ],
       Threshold: 300,
     });
@@ -97,7 +101,9 @@ describe('alarms (item 9)', () => {
     expect(alarm('StreamIteratorAge').Properties).toMatchObject({
       Namespace: 'AWS/Lambda',
       MetricName: 'IteratorAge',
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: lambdaFunction(template, 'ChangeFeedHandler')[0] } }],
+      Dimensions: [
+        { Name: 'FunctionName', Value: { Ref: lambdaFunction(template, 'ChangeFeedHandler')[0] } },
+      ],
       Statistic: 'Maximum',
     });
   });
@@ -197,7 +203,9 @@ describe('isolation and least privilege (item 10)', () => {
     expect(actions).not.toContain('dynamodb:Scan');
     for (const [id, role] of Object.entries(template.findResources('AWS::IAM::Role'))) {
       if (id.startsWith('CustomCDKBucketDeployment')) continue;
-      expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? []), id).not.toContain('AWSLambdaBasicExecutionRole');
+      expect(JSON.stringify(role.Properties.ManagedPolicyArns ?? []), id).not.toContain(
+        'AWSLambdaBasicExecutionRole',
+      );
     }
   });
 
@@ -207,7 +215,10 @@ describe('isolation and least privilege (item 10)', () => {
       JSON.stringify(st.Action).includes('logs:'),
     );
     expect(logs).toEqual([
-      expect.objectContaining({ Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: getAtt(logsId) }),
+      expect.objectContaining({
+        Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        Resource: getAtt(logsId),
+      }),
     ]);
   });
 
@@ -224,8 +235,17 @@ describe('isolation and least privilege (item 10)', () => {
       { Action: [...GENERATOR_TABLE_ACTIONS].sort(), Resource: getAtt(tableId) },
       indexes,
     ]);
-    for (const prefix of ['ApiHandler', 'McpHandler', 'StatusStreamHandler', 'ChecksWorker', 'NotifyNotifier'])
-      expect(onTable(prefix), prefix).toEqual([{ Action: [...TABLE_ACTIONS].sort(), Resource: getAtt(tableId) }, indexes]);
+    for (const prefix of [
+      'ApiHandler',
+      'McpHandler',
+      'StatusStreamHandler',
+      'ChecksWorker',
+      'NotifyNotifier',
+    ])
+      expect(onTable(prefix), prefix).toEqual([
+        { Action: [...TABLE_ACTIONS].sort(), Resource: getAtt(tableId) },
+        indexes,
+      ]);
   });
 
   it('lets the schedules invoke the generator itself, no version or alias of it', () => {
@@ -264,7 +284,10 @@ describe('isolation and least privilege (item 10)', () => {
     const [aclId, acl] = only(waf, 'AWS::WAFv2::WebACL');
     expect(acl.Properties.Scope).toBe('CLOUDFRONT');
     const rules = acl.Properties.Rules as { Statement: Record<string, Record<string, unknown>> }[];
-    expect(rules.map((r) => Object.keys(r.Statement)[0])).toEqual(['RateBasedStatement', 'ManagedRuleGroupStatement']);
+    expect(rules.map((r) => Object.keys(r.Statement)[0])).toEqual([
+      'RateBasedStatement',
+      'ManagedRuleGroupStatement',
+    ]);
     expect(rules[0]?.Statement.RateBasedStatement).toMatchObject({ AggregateKeyType: 'IP', Limit: 2000 });
     expect(rules[1]?.Statement.ManagedRuleGroupStatement).toMatchObject({
       VendorName: 'AWS',
@@ -311,9 +334,9 @@ describe('scale by design (item 11)', () => {
       [8, 10],
     ]);
     const [, generator] = lambdaFunction(big, 'ChecksGenerator');
-    expect((generator.Properties.Environment as { Variables: Record<string, unknown> }).Variables.VIGIL_DUE_SHARDS).toBe(
-      '10',
-    );
+    expect(
+      (generator.Properties.Environment as { Variables: Record<string, unknown> }).Variables.VIGIL_DUE_SHARDS,
+    ).toBe('10');
     // The missed-minute alarm expects one invocation per group.
     const missed = Object.entries(big.findResources('AWS::CloudWatch::Alarm')).find(([id]) =>
       id.startsWith('AlarmsGeneratorMissedMinute'),
@@ -322,9 +345,8 @@ describe('scale by design (item 11)', () => {
   });
 
   it('keeps one schedule, with every shard, at the default size', () => {
-    const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule')) as Resource[];
-    expect(schedules).toHaveLength(1);
-    expect(JSON.parse((schedules[0]?.Properties.Target as { Input: string }).Input)).toMatchObject({
+    const [, schedule] = only(template, 'AWS::Scheduler::Schedule');
+    expect(JSON.parse((schedule.Properties.Target as { Input: string }).Input)).toMatchObject({
       shard_from: 0,
       shard_to: 4,
     });

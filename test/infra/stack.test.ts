@@ -133,14 +133,9 @@ describe('api function', () => {
     const actions = onTable.flatMap((st) => st.Action);
     expect(actions).toEqual(
       expect.arrayContaining(
-        [
-          'GetItem',
-          'Query',
-          'PutItem',
-          'UpdateItem',
-          'DeleteItem',
-          'ConditionCheckItem',
-        ].map((action) => `dynamodb:${action}`),
+        ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
+          (action) => `dynamodb:${action}`,
+        ),
       ),
     );
   });
