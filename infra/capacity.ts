@@ -41,15 +41,18 @@ export const FIXED_CONCURRENCY = {
   statusStream: 100,
 } as const;
 
+/** The default plan's checks: 1,500 cells, 50 workers (the fixed maximum before plans). */
+export const DEFAULT_EXPECTED_CHECKS = 150_000;
+
 const planSchema = z.object({
-  expectedChecks: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  expectedChecks: z.coerce.number().int().min(1).max(10_000_000).default(DEFAULT_EXPECTED_CHECKS),
   expectedCells: z.coerce.number().int().min(1).optional(),
   dueShards: z.coerce.number().int().min(1).max(256).default(4),
   accountConcurrency: z.coerce.number().int().min(1).default(1_000),
 });
 
 export interface CapacitySettings {
-  /** `vigil:expectedChecks`: pull checks at a 1-minute interval the deployment must run (default 100,000). */
+  /** `vigil:expectedChecks`: pull checks at a 1-minute interval the deployment must run (default 150,000). */
   expectedChecks?: string | number | undefined;
   /** `vigil:expectedCells`: their cells, when tenants' cells are far from full (default checks / 100). */
   expectedCells?: string | number | undefined;

@@ -311,6 +311,8 @@ describe('isolation and least privilege (item 10)', () => {
 
 describe('scale by design (item 11)', () => {
   it('sizes the worker from the cells due each minute, not a fixed number', () => {
+    // The default keeps the fixed maximum of before (50), now as 150,000 checks' cells.
+    expect(capacityPlan().workerConcurrency).toBe(50);
     expect(capacityPlan({ expectedChecks: 100_000 }).workerConcurrency).toBe(34);
     expect(capacityPlan({ expectedChecks: 1_000_000, dueShards: 10 }).workerConcurrency).toBe(334);
     // Half-full cells: twice the cells, twice the workers.
