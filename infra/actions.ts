@@ -7,12 +7,15 @@ import { Construct } from 'constructs';
 import { OUTAGE_RETRIES } from '../lib/platform/job-queue.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
+import { grantTable } from './table.ts';
 
 /** What the actions side needs from the rest of the stack. */
 export interface VigilActionsProps {
   readonly table: ITable;
   /** Runtime settings every function shares, with the egress settings (VIGIL_EGRESS_ALLOW, VIGIL_PUBLIC_URL). */
   readonly environment: Record<string, string>;
+  /** The action worker's reserved concurrency, and its event source's maximum (infra/capacity.ts). */
+  readonly concurrency: number;
 }
 
 /**
@@ -57,9 +60,10 @@ export class VigilActions extends Construct {
     this.worker = new VigilFunction(this, 'Worker', {
       entry: 'functions/actions.ts',
       timeout: ACTION_WORKER_TIMEOUT,
+      reservedConcurrency: props.concurrency,
       environment: { ...props.environment, VIGIL_ACTION_QUEUE_URL: this.queue.queueUrl },
     }).function;
-    props.table.grantReadWriteData(this.worker);
+    grantTable(props.table, this.worker);
     // Run jobs of a state change and deadline hops are enqueued by the worker itself; the event
     // source grants receive, delete and ChangeMessageVisibility.
     this.queue.grantSendMessages(this.worker);
@@ -69,7 +73,7 @@ export class VigilActions extends Construct {
         // No batching window: a state_change action fires as soon as its job is visible.
         reportBatchItemFailures: true,
         // Caps the outbound calls (and the table's write rate) when a backlog builds up.
-        maxConcurrency: 20,
+        maxConcurrency: props.concurrency,
       }),
     );
   }

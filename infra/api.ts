@@ -15,6 +15,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { z } from 'zod';
 import { VigilFunction } from './node-function.ts';
+import { grantTable } from './table.ts';
 
 /** The default stage's throttling when the deployment sets none (`vigil:apiRateLimit`, `vigil:apiBurstLimit`). */
 export const DEFAULT_API_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
@@ -101,7 +102,7 @@ export class VigilApi extends Construct {
       environment: props.environment,
       tracing: true,
     }).function;
-    props.table.grantReadWriteData(this.handler);
+    grantTable(props.table, this.handler);
 
     const integration = new HttpLambdaIntegration('Lambda', this.handler, {
       payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,

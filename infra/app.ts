@@ -24,5 +24,15 @@ new VigilStack(app, 'Vigil', {
     emailFrom: setting('emailFrom'),
     apiRateLimit: setting('apiRateLimit'),
     apiBurstLimit: setting('apiBurstLimit'),
+    alarmEmail: setting('alarmEmail'),
+    waf: setting('waf'),
+    wafRateLimit: setting('wafRateLimit'),
+    wafAclArn: setting('wafAclArn'),
+  },
+  capacity: {
+    expectedChecks: setting('expectedChecks'),
+    expectedCells: setting('expectedCells'),
+    dueShards: setting('dueShards'),
+    accountConcurrency: setting('accountConcurrency'),
   },
 });

@@ -8,10 +8,13 @@ import { Construct } from 'constructs';
 import { STREAM_ENTITIES } from '../lib/app.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
+import { grantTable } from './table.ts';
 
 export interface VigilChangeFeedProps {
   readonly table: ITable;
   readonly environment: Record<string, string>;
+  /** Reserved concurrency: the stream's shards in flight at once, held for it (infra/capacity.ts). */
+  readonly concurrency: number;
 }
 
 /**
@@ -39,9 +42,10 @@ export class VigilChangeFeed extends Construct {
     this.handler = new VigilFunction(this, 'Handler', {
       entry: 'functions/stream.ts',
       timeout: Duration.seconds(60),
+      reservedConcurrency: props.concurrency,
       environment: props.environment,
     }).function;
-    props.table.grantReadWriteData(this.handler);
+    grantTable(props.table, this.handler);
     this.handler.addEventSource(
       new DynamoEventSource(props.table, {
         // Consumers are idempotent; starting at the oldest record loses nothing when the mapping

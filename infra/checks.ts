@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import {
@@ -15,12 +16,17 @@ import { Construct } from 'constructs';
 import { DEFAULT_MAX_ATTEMPTS } from '../lib/platform/job-queue.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
+import { GENERATOR_TABLE_ACTIONS, grantTable } from './table.ts';
 
 /** What the checks engine needs from the rest of the stack. */
 export interface VigilChecksProps {
   readonly table: ITable;
   /** Runtime settings every function shares (table name, due index shards). */
   readonly environment: Record<string, string>;
+  /** The worker's concurrency (reserved, and its event source's maximum): infra/capacity.ts. */
+  readonly workerConcurrency: number;
+  /** Due shard ranges [from, to): one scheduler target each, every minute (infra/capacity.ts). */
+  readonly shardGroups: readonly { from: number; to: number }[];
 }
 
 /** Longest probe (timeout_ms max 60 s) plus the result's writes, with room to spare. */
@@ -42,7 +48,8 @@ export class VigilChecks extends Construct {
   readonly probeDlq: Queue;
   readonly generator: NodejsFunction;
   readonly worker: NodejsFunction;
-  readonly schedule: Schedule;
+  /** One schedule per shard group, each invoking the generator for its shards every minute. */
+  readonly schedules: Schedule[];
 
   constructor(scope: Construct, id: string, props: VigilChecksProps) {
     super(scope, id);
@@ -64,35 +71,54 @@ export class VigilChecks extends Construct {
       timeout: Duration.seconds(60),
       environment: { ...props.environment, VIGIL_PROBE_QUEUE_URL: this.probeQueue.queueUrl },
     }).function;
-    props.table.grantReadWriteData(this.generator);
+    // Query, GetItem, UpdateItem only: it never puts, deletes or batch-writes an item.
+    grantTable(props.table, this.generator, GENERATOR_TABLE_ACTIONS);
     this.probeQueue.grantSendMessages(this.generator);
     // A failed run is not retried: the next minute's run finds every check it left due.
     this.generator.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.minutes(2) });
-
-    this.schedule = new Schedule(this, 'GeneratorSchedule', {
-      description: 'Vigil: runs the check generator for each minute',
-      schedule: ScheduleExpression.rate(Duration.minutes(1)),
-      timeWindow: TimeWindow.off(),
-      target: new LambdaInvoke(this.generator, {
-        // Read by lib/cloud/generator-handler.ts (schedulerPayloadSchema).
-        input: ScheduleTargetInput.fromObject({
-          scheduled_time: ContextAttribute.scheduledTime,
-          execution_id: ContextAttribute.executionId,
-          attempt: ContextAttribute.attemptNumber,
-        }),
-        // Only for failed deliveries (throttling): a minute-old invocation is worth little.
-        retryAttempts: 2,
-        maxEventAge: Duration.minutes(1),
-      }),
+    // The schedules may invoke the generator itself, no version or alias of it (the target's
+    // default role would allow `<function>:*`).
+    const schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com'),
     });
+    schedulerRole.addToPolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.generator.functionArn] }),
+    );
+
+    // A group per schedule: the generator's work each minute grows with the cells, and a group's
+    // share fits the minute (docs/performance.md "Scale model (cloud)"). The first keeps its id,
+    // so a deployed stack keeps its schedule.
+    this.schedules = props.shardGroups.map(
+      (group, index) =>
+        new Schedule(this, index === 0 ? 'GeneratorSchedule' : `GeneratorSchedule${index}`, {
+          description: `Vigil: runs the check generator for each minute (due shards ${group.from}-${group.to - 1})`,
+          schedule: ScheduleExpression.rate(Duration.minutes(1)),
+          timeWindow: TimeWindow.off(),
+          target: new LambdaInvoke(this.generator, {
+            // Read by lib/cloud/generator-handler.ts (schedulerPayloadSchema).
+            input: ScheduleTargetInput.fromObject({
+              scheduled_time: ContextAttribute.scheduledTime,
+              execution_id: ContextAttribute.executionId,
+              attempt: ContextAttribute.attemptNumber,
+              shard_from: group.from,
+              shard_to: group.to,
+            }),
+            // Only for failed deliveries (throttling): a minute-old invocation is worth little.
+            retryAttempts: 2,
+            maxEventAge: Duration.minutes(1),
+            role: schedulerRole.withoutPolicyUpdates(),
+          }),
+        }),
+    );
 
     this.worker = new VigilFunction(this, 'Worker', {
       entry: 'functions/worker.ts',
       timeout: WORKER_TIMEOUT,
+      reservedConcurrency: props.workerConcurrency,
       // The worker changes a failed message's visibility there (the event source grants it).
       environment: { ...props.environment, VIGIL_PROBE_QUEUE_URL: this.probeQueue.queueUrl },
     }).function;
-    props.table.grantReadWriteData(this.worker);
+    grantTable(props.table, this.worker);
     this.worker.addEventSource(
       new SqsEventSource(this.probeQueue, {
         // One message per invocation: a message is a cell's slot, up to 100 probes run together.
@@ -100,8 +126,10 @@ export class VigilChecks extends Construct {
         // latencies would measure that CPU. (A push check's deadline job, cheap, also runs alone.)
         batchSize: 1,
         reportBatchItemFailures: true,
-        // Caps the probe fleet (and the table's write rate) when a backlog builds up.
-        maxConcurrency: 50,
+        // Caps the probe fleet (and the table's write rate) when a backlog builds up: the cells due
+        // each minute, at CELL_SLOT_SECONDS each (infra/capacity.ts), never more than it reserves,
+        // so Lambda never throttles a message back to the queue (a throttle counts as a receive).
+        maxConcurrency: props.workerConcurrency,
       }),
     );
   }

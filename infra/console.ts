@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   AllowedMethods,
@@ -28,7 +28,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -52,6 +52,8 @@ export interface VigilConsoleProps {
    * as VIGIL_EDGE_SECRET and only then believe VIEWER_ADDRESS_HEADER (lib/http/edge-address.ts).
    */
   readonly edgeSecret: ISecret;
+  /** A CloudFront web ACL (us-east-1) for the distribution: infra/waf.ts. */
+  readonly webAclArn?: string | undefined;
 }
 
 /**
@@ -94,6 +96,8 @@ const VIEWER_ADDRESS = `function handler(event) {
  */
 export class VigilConsole extends Construct {
   readonly bucket: Bucket;
+  /** The console bucket's server access logs and the distribution's access logs, kept 90 days. */
+  readonly accessLogs: Bucket;
   readonly distribution: Distribution;
 
   constructor(scope: Construct, id: string, props: VigilConsoleProps) {
@@ -104,10 +108,22 @@ export class VigilConsole extends Construct {
         `The web console is not built: ${join(dir, 'index.html')} is missing. Run \`npm run build:web\` before \`cdk synth\` or \`cdk deploy\`.`,
       );
 
+    // Retained on `cdk destroy` (it is not empty); its objects expire on their own.
+    this.accessLogs = new Bucket(this, 'AccessLogs', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      encryption: BucketEncryption.S3_MANAGED,
+      // CloudFront's standard logs are written with an ACL.
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
     this.bucket = new Bucket(this, 'Files', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       encryption: BucketEncryption.S3_MANAGED,
+      serverAccessLogsBucket: this.accessLogs,
+      serverAccessLogsPrefix: 'console-bucket/',
     });
 
     const rewrite = new EdgeFunction(this, 'SpaRewrite', {
@@ -151,6 +167,10 @@ export class VigilConsole extends Construct {
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Vigil console and API',
       defaultRootObject: 'index.html',
+      enableLogging: true,
+      logBucket: this.accessLogs,
+      logFilePrefix: 'cloudfront/',
+      ...(props.webAclArn ? { webAclId: props.webAclArn } : {}),
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,

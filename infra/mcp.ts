@@ -8,6 +8,8 @@ export interface VigilMcpProps {
   readonly table: ITable;
   /** Runtime settings every function shares, with the egress settings (runbook tools run actions). */
   readonly environment: Record<string, string>;
+  /** The cap on its concurrent instances (infra/capacity.ts). */
+  readonly concurrency: number;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -30,6 +31,12 @@ export interface VigilFunctionProps {
    * @default false
    */
   readonly tracing?: boolean;
+  /**
+   * Reserved concurrency: the most instances the function runs at once, held for it alone so no
+   * other function (a burst of API calls) can starve it (infra/capacity.ts).
+   * @default none (the account's unreserved pool)
+   */
+  readonly reservedConcurrency?: number;
 }
 
 /**
@@ -45,7 +52,17 @@ export class VigilFunction extends Construct {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    // Its own role, allowed to write its own log group and nothing else until the stack grants
+    // what the function uses (AWSLambdaBasicExecutionRole would let it write every log group).
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    role.addToPolicy(
+      new PolicyStatement({
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
     this.function = new NodejsFunction(this, 'Function', {
+      role,
       entry: join(repoRoot, props.entry),
       handler: 'handler',
       projectRoot: repoRoot,
@@ -56,6 +73,7 @@ export class VigilFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
       ...(props.tracing ? { tracing: Tracing.ACTIVE } : {}),
+      ...(props.reservedConcurrency ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
       environment: {
         VIGIL_LOG_LEVEL: 'info',
         NODE_OPTIONS: '--enable-source-maps',

@@ -10,12 +10,15 @@ import { parseEmailSender } from '../lib/domain/email-address.ts';
 import { OUTAGE_RETRIES } from '../lib/platform/job-queue.ts';
 import { VigilFunction } from './node-function.ts';
 import { deadLetterQueue } from './queues.ts';
+import { grantTable } from './table.ts';
 
 /** What the notification side needs from the rest of the stack. */
 export interface VigilNotificationsProps {
   readonly table: ITable;
   /** Runtime settings every function shares (table name, due shards, channel settings). */
   readonly environment: Record<string, string>;
+  /** The notifier's reserved concurrency, and its event source's maximum (infra/capacity.ts). */
+  readonly concurrency: number;
 }
 
 /**
@@ -69,9 +72,10 @@ export class VigilNotifications extends Construct {
     this.notifier = new VigilFunction(this, 'Notifier', {
       entry: 'functions/notifier.ts',
       timeout: NOTIFIER_TIMEOUT,
+      reservedConcurrency: props.concurrency,
       environment: { ...props.environment, VIGIL_NOTIFY_QUEUE_URL: this.queue.queueUrl },
     }).function;
-    props.table.grantReadWriteData(this.notifier);
+    grantTable(props.table, this.notifier);
     // Deliver and repeat jobs, and re-evaluations after an upstream recovered, are enqueued by the
     // notifier itself; the event source grants receive, delete and ChangeMessageVisibility.
     this.queue.grantSendMessages(this.notifier);
@@ -80,6 +84,8 @@ export class VigilNotifications extends Construct {
         batchSize: 10,
         // No batching window: an alert leaves as soon as its job is visible.
         reportBatchItemFailures: true,
+        // Never more than it reserves: a throttled batch would go back to the queue as a receive.
+        maxConcurrency: props.concurrency,
       }),
     );
   }

@@ -7,6 +7,8 @@ import { StreamingFunction } from './streaming-function.ts';
 export interface VigilStatusStreamProps {
   readonly table: ITable;
   readonly environment: Record<string, string>;
+  /** The cap on its concurrent instances (infra/capacity.ts). */
+  readonly concurrency: number;
 }
 
 /** GET /v1/status/stream in the cloud: the status-stream Lambda (functions/status-stream.ts) behind its function URL. */

@@ -4,6 +4,7 @@ import { type FunctionUrl, FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/a
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Construct } from 'constructs';
 import { VigilFunction } from './node-function.ts';
+import { grantTable } from './table.ts';
 
 export interface StreamingFunctionProps {
   readonly table: ITable;
@@ -12,6 +13,8 @@ export interface StreamingFunctionProps {
   readonly entry: string;
   /** Longer than the longest stream, which ends on its own first so the client reconnects. */
   readonly timeout: Duration;
+  /** The most streams open at once (reserved concurrency): past it a request is refused, the others keep theirs. */
+  readonly concurrency: number;
 }
 
 /**
@@ -30,11 +33,12 @@ export class StreamingFunction extends Construct {
     this.handler = new VigilFunction(this, 'Handler', {
       entry: props.entry,
       timeout: props.timeout,
+      reservedConcurrency: props.concurrency,
       environment: props.environment,
       // Both streaming edges (mcp, status-stream) carry the HTTP functions' Tracer.
       tracing: true,
     }).function;
-    props.table.grantReadWriteData(this.handler);
+    grantTable(props.table, this.handler);
     this.url = this.handler.addFunctionUrl({
       authType: FunctionUrlAuthType.NONE,
       invokeMode: InvokeMode.RESPONSE_STREAM,

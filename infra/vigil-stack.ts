@@ -3,20 +3,18 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { loadConfig } from '../lib/platform/config.ts';
 import { VigilActions } from './actions.ts';
+import { VigilAlarms } from './alarms.ts';
 import { apiThrottle, VigilApi } from './api.ts';
+import { type CapacitySettings, capacityPlan } from './capacity.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
 import { VigilConsole } from './console.ts';
 import { VigilMcp } from './mcp.ts';
+import { acknowledgeNagFindings } from './nag.ts';
 import { VigilNotifications } from './notifications.ts';
 import { VigilStatusStream } from './status-stream.ts';
 import { VigilTable } from './table.ts';
-
-/**
- * Shards of the due index. Every function that writes a check's due-index key (api, worker) and
- * the generator that reads it must agree, so it is set once here.
- */
-export const DUE_SHARDS = 4;
+import { VigilWaf, wafRateLimitSchema } from './waf.ts';
 
 /** Deployment settings of the notification channels, actions and the HTTP API (README.md "Deploying to AWS"); each optional. */
 export interface VigilSettings {
@@ -34,10 +32,20 @@ export interface VigilSettings {
   readonly apiRateLimit?: string | number;
   /** The HTTP API's burst of requests over all routes (default 1000). */
   readonly apiBurstLimit?: string | number;
+  /** Subscribed by email to the alarms' SNS topic (infra/alarms.ts). */
+  readonly alarmEmail?: string;
+  /** `true`: a WAF web ACL in front of CloudFront (infra/waf.ts). */
+  readonly waf?: string | boolean;
+  /** Requests per address and 5 minutes past which WAF blocks (default 2,000). */
+  readonly wafRateLimit?: string | number;
+  /** An existing CloudFront web ACL (us-east-1) to attach instead of creating one. */
+  readonly wafAclArn?: string;
 }
 
 export interface VigilStackProps extends StackProps {
   readonly settings?: VigilSettings;
+  /** What the deployment expects to run: sizes the worker, the due shards and reservations (infra/capacity.ts). */
+  readonly capacity?: CapacitySettings;
   /** The built web console deployed to the console bucket; default web/dist (`npm run build:web`). */
   readonly consoleDir?: string;
 }
@@ -71,6 +79,7 @@ export class VigilStack extends Stack {
   readonly actions: VigilActions;
   readonly mcp: VigilMcp;
   readonly console: VigilConsole;
+  readonly alarms: VigilAlarms;
   /** The console edge's proof to the API (VIGIL_EDGE_SECRET). */
   readonly edgeSecret: Secret;
 
@@ -78,7 +87,11 @@ export class VigilStack extends Stack {
     super(scope, id, props);
     this.table = new VigilTable(this, 'Store');
     const table = this.table.table;
-    const environment = { VIGIL_TABLE_NAME: table.tableName, VIGIL_DUE_SHARDS: String(DUE_SHARDS) };
+    // Every function that writes a check's due-index key (api, worker) and the generator that reads
+    // it must agree on the shard count, so it is set once here.
+    const plan = capacityPlan(props?.capacity);
+    const { reserved } = plan;
+    const environment = { VIGIL_TABLE_NAME: table.tableName, VIGIL_DUE_SHARDS: String(plan.dueShards) };
     // The api function validates channel URLs, sends test messages and runs actions by hand; the
     // notifier sends alerts; the action worker runs triggered and scheduled actions.
     const channelSettings = settingsEnvironment(props?.settings);
@@ -96,15 +109,26 @@ export class VigilStack extends Stack {
       environment: { ...environment, ...channelSettings, ...edge },
       throttle: apiThrottle(props?.settings ?? {}),
     });
-    this.checks = new VigilChecks(this, 'Checks', { table, environment });
-    this.changeFeed = new VigilChangeFeed(this, 'ChangeFeed', { table, environment });
+    this.checks = new VigilChecks(this, 'Checks', {
+      table,
+      environment,
+      workerConcurrency: reserved.worker,
+      shardGroups: plan.shardGroups,
+    });
+    this.changeFeed = new VigilChangeFeed(this, 'ChangeFeed', {
+      table,
+      environment,
+      concurrency: reserved.stream,
+    });
     this.statusStream = new VigilStatusStream(this, 'StatusStream', {
       table,
       environment: { ...environment, ...edge },
+      concurrency: reserved.statusStream,
     });
     this.notifications = new VigilNotifications(this, 'Notify', {
       table,
       environment: { ...environment, ...channelSettings },
+      concurrency: reserved.notifier,
     });
     // The stream function enqueues an event job per transition and publishes it to the bus; the
     // api function enqueues the deliveries a retry asks for.
@@ -120,6 +144,7 @@ export class VigilStack extends Stack {
     this.actions = new VigilActions(this, 'Actions', {
       table,
       environment: { ...environment, ...channelSettings },
+      concurrency: reserved.actions,
     });
     // The stream function enqueues a state_change job per transition, the generator the runs of
     // due schedule actions, the api function the deadline of a pipeline it dispatched by hand.
@@ -131,6 +156,7 @@ export class VigilStack extends Stack {
     this.mcp = new VigilMcp(this, 'Mcp', {
       table,
       environment: { ...environment, ...channelSettings, ...edge },
+      concurrency: reserved.mcp,
     });
     this.actions.enqueueFrom(this.mcp.handler);
     // The web console, with the API on its own origin: the browser never makes a cross-origin call.
@@ -140,8 +166,44 @@ export class VigilStack extends Stack {
       mcpUrl: this.mcp.url,
       edgeSecret: this.edgeSecret,
       ...(props?.consoleDir ? { consoleDir: props.consoleDir } : {}),
+      webAclArn: webAclArn(this, props?.settings ?? {}),
+    });
+    this.alarms = new VigilAlarms(this, 'Alarms', {
+      table,
+      functions: {
+        Api: this.api.handler,
+        Generator: this.checks.generator,
+        Worker: this.checks.worker,
+        Stream: this.changeFeed.handler,
+        StatusStream: this.statusStream.handler,
+        Notifier: this.notifications.notifier,
+        Actions: this.actions.worker,
+        Mcp: this.mcp.handler,
+      },
+      deadLetterQueues: {
+        Probe: this.checks.probeDlq,
+        Notify: this.notifications.dlq,
+        Action: this.actions.dlq,
+        Stream: this.changeFeed.dlq,
+      },
+      probeQueue: this.checks.probeQueue,
+      generator: this.checks.generator,
+      generatorInvocationsPerMinute: plan.shardGroups.length,
+      streamFunction: this.changeFeed.handler,
+      alarmEmail: props?.settings?.alarmEmail,
     });
 
+    acknowledgeNagFindings(this);
+
+    new CfnOutput(this, 'TableName', {
+      value: table.tableName,
+      description: 'The DynamoDB table: VIGIL_TABLE_NAME of the operator CLI (`npm run vigil`)',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarms.topic.topicArn,
+      description:
+        'SNS topic of every alarm and its recovery: subscribe to it (or deploy with -c vigil:alarmEmail=)',
+    });
     new CfnOutput(this, 'ApiUrl', { value: this.api.httpApi.apiEndpoint, description: 'Vigil API base URL' });
     new CfnOutput(this, 'StreamUrl', {
       value: this.statusStream.url.url,
@@ -173,4 +235,16 @@ export class VigilStack extends Stack {
       description: 'EventBridge bus receiving every state-change event (detail-type "Vigil State Change")',
     });
   }
+}
+
+/** The web ACL for the distribution: one given (`vigil:wafAclArn`), one made here (`vigil:waf=true`), or none. */
+function webAclArn(scope: Construct, settings: VigilSettings): string | undefined {
+  if (settings.wafAclArn) return settings.wafAclArn;
+  if (settings.waf !== true && settings.waf !== 'true') return undefined;
+  const rateLimit = wafRateLimitSchema.safeParse(settings.wafRateLimit);
+  if (!rateLimit.success)
+    throw new Error(
+      'invalid deployment settings:\n  vigil:wafRateLimit: a whole number of requests per 5 minutes, at least 10',
+    );
+  return new VigilWaf(scope, 'Waf', { rateLimit: rateLimit.data }).webAclArn;
 }

@@ -11,6 +11,9 @@ export const schedulerPayloadSchema = z.object({
   scheduled_time: z.iso.datetime({ offset: true }),
   execution_id: z.string().optional(),
   attempt: z.coerce.number().int().min(1).optional(),
+  /** The schedule's due shards [shard_from, shard_to); absent: every shard. */
+  shard_from: z.coerce.number().int().min(0).optional(),
+  shard_to: z.coerce.number().int().min(1).optional(),
 });
 
 /** The generator Lambda: EventBridge Scheduler, every minute -> one generator run for that minute. */
@@ -24,6 +27,10 @@ export function createGeneratorHandler(deps: { generator: Generator; clock: Cloc
       });
     }
     const atMs = payload.success ? Date.parse(payload.data.scheduled_time) : deps.clock.now();
-    return deps.generator.run(Math.floor(atMs / WINDOW_MS) * WINDOW_MS);
+    const range =
+      payload.success && payload.data.shard_from !== undefined && payload.data.shard_to !== undefined
+        ? { from: payload.data.shard_from, to: payload.data.shard_to }
+        : undefined;
+    return deps.generator.run(Math.floor(atMs / WINDOW_MS) * WINDOW_MS, range);
   };
 }

@@ -109,7 +109,8 @@ async function runScheduledActions(
  */
 export function createGenerator(deps: GeneratorDeps) {
   return {
-    async run(windowStartMs: number): Promise<GeneratorCounts> {
+    /** Runs the window over `range` (default: every shard); several ranges split a large fleet's minute. */
+    async run(windowStartMs: number, range?: ShardRange): Promise<GeneratorCounts> {
       const windowEndMs = windowStartMs + WINDOW_MS + LOOKAHEAD_MS;
       const nowMs = deps.clock.now();
       const counts: GeneratorCounts = {
@@ -162,7 +163,9 @@ export function createGenerator(deps: GeneratorDeps) {
       };
 
       const errors: unknown[] = [];
-      const shards = Array.from({ length: deps.dueShards }, (_, shard) => shard);
+      const from = Math.max(0, range?.from ?? 0);
+      const to = Math.min(deps.dueShards, range?.to ?? deps.dueShards);
+      const shards = Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
       await mapBounded(shards, SHARD_CONCURRENCY, async (shard) => {
         let failed = false;
         try {
@@ -205,3 +208,9 @@ export function createGenerator(deps: GeneratorDeps) {
 }
 
 export type Generator = ReturnType<typeof createGenerator>;
+
+/** A range of due shards [from, to): one scheduler target's share of the minute (infra/capacity.ts). */
+export interface ShardRange {
+  from: number;
+  to: number;
+}

@@ -89,7 +89,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('console bucket', () => {
   it('is private, encrypted and refuses plain HTTP', () => {
-    const [bucketId, bucket] = only(template, 'AWS::S3::Bucket', 'Console');
+    const [bucketId, bucket] = only(template, 'AWS::S3::Bucket', 'ConsoleFiles');
     expect(bucket.Properties).toMatchObject({
       PublicAccessBlockConfiguration: {
         BlockPublicAcls: true,
@@ -102,7 +102,7 @@ describe('console bucket', () => {
       },
     });
     expect(bucket.Properties.WebsiteConfiguration).toBeUndefined();
-    const [, policy] = only(template, 'AWS::S3::BucketPolicy', 'Console');
+    const [, policy] = only(template, 'AWS::S3::BucketPolicy', 'ConsoleFiles');
     expect(policy.Properties.Bucket).toEqual({ Ref: bucketId });
     const { Statement } = policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] };
     expect(Statement).toContainEqual(
@@ -115,7 +115,7 @@ describe('console bucket', () => {
   });
 
   it('lets only this distribution read objects, through origin access control', () => {
-    const [, policy] = only(template, 'AWS::S3::BucketPolicy', 'Console');
+    const [, policy] = only(template, 'AWS::S3::BucketPolicy', 'ConsoleFiles');
     const { Statement } = policy.Properties.PolicyDocument as { Statement: Record<string, unknown>[] };
     const allows = Statement.filter((s) => s.Effect === 'Allow');
     expect(allows).toHaveLength(1);

@@ -61,9 +61,7 @@ describe('email through SES', () => {
       .filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('"ses:'))
       .map(([id]) => id);
     for (const prefix of SENDERS)
-      expect(mailing.filter((id) => id.startsWith(`${prefix}FunctionServiceRoleDefaultPolicy`))).toHaveLength(
-        1,
-      );
+      expect(mailing.filter((id) => id.startsWith(`${prefix}RoleDefaultPolicy`))).toHaveLength(1);
     expect(mailing).toHaveLength(SENDERS.length);
     for (const prefix of SENDERS) expect(JSON.stringify(sesStatements(withEmail, prefix))).not.toContain('*');
   });

@@ -59,15 +59,9 @@ describe('mcp function', () => {
       .flatMap((st) => st.Action as string | string[]);
     expect(onTable).toEqual(
       expect.arrayContaining(
-        [
-          'GetItem',
-          'Query',
-          'PutItem',
-          'UpdateItem',
-          'DeleteItem',
-          'ConditionCheckItem',
-          'BatchWriteItem',
-        ].map((a) => `dynamodb:${a}`),
+        ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
+          (a) => `dynamodb:${a}`,
+        ),
       ),
     );
   });

@@ -96,15 +96,9 @@ describe('notifier function', () => {
     const tableActions = actionsOfRole(NOTIFIER, tableResources(tableId));
     expect(tableActions).toEqual(
       expect.arrayContaining(
-        [
-          'GetItem',
-          'Query',
-          'PutItem',
-          'UpdateItem',
-          'DeleteItem',
-          'ConditionCheckItem',
-          'BatchWriteItem',
-        ].map((a) => `dynamodb:${a}`),
+        ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
+          (a) => `dynamodb:${a}`,
+        ),
       ),
     );
     expect(actionsOfRole(NOTIFIER, getAtt(queueId))).toEqual(
