@@ -5,8 +5,11 @@ import type { Page, PageRequest } from '../store/paging.ts';
 import { type Condition, ConditionFailedError, type Table } from '../store/table.ts';
 import { ACTION_LIMITS } from './action-items.ts';
 import {
+  type DispatchFields,
   type ExecutionRecord,
   executionCreatedOp,
+  executionDispatchedOp,
+  executionInterruptedOp,
   executionReservedOp,
   getExecution,
   type LogLine,
@@ -41,6 +44,22 @@ export function createExecutionStore(
     async putNew(record: ExecutionRecord): Promise<boolean> {
       try {
         await table.transact([executionCreatedOp(record)]);
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return false;
+        throw error;
+      }
+    },
+
+    /** Completes a record stored before its send with the send's outcome. */
+    async complete(executionId: string, fields: DispatchFields): Promise<void> {
+      await table.update(executionDispatchedOp(executionId, fields));
+    },
+
+    /** Marks a still-running execution interrupted; false when it is no longer running. */
+    async interrupt(executionId: string, nowIso: string, message: string): Promise<boolean> {
+      try {
+        await table.update(executionInterruptedOp(executionId, nowIso, message));
         return true;
       } catch (error) {
         if (error instanceof ConditionFailedError) return false;
