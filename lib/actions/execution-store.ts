@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../platform/clock.ts';
 import { LogLimitError } from '../platform/errors.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
@@ -23,6 +24,7 @@ import {
   readActionExecutions,
   readLogLines,
 } from './execution-items.ts';
+import { settledRunning } from './run-record.ts';
 
 /** Attempts of a log append that lost a race for the next line numbers to another append. */
 const APPEND_ATTEMPTS = 8;
@@ -36,8 +38,13 @@ const APPEND_ATTEMPTS = 8;
 export function createExecutionStore(
   table: Table,
   cursors: CursorSeal = createCursorSeal(() => loadCursorSecret(table)),
+  clock: Clock = systemClock,
 ) {
-  const get = (executionId: string): Promise<ExecutionRecord | undefined> => getExecution(table, executionId);
+  // A manual run left `running` by a process that died mid-send reads `interrupted` (run-record.ts).
+  const get = async (executionId: string): Promise<ExecutionRecord | undefined> => {
+    const record = await getExecution(table, executionId);
+    return record && settledRunning(record, clock.now());
+  };
 
   return {
     /** Stores a new execution; false when one with its id is stored already (a redelivered run). */
@@ -90,7 +97,10 @@ export function createExecutionStore(
       actionId: string,
       page: PageRequest,
     ): Promise<{ executions: ExecutionRecord[]; nextCursor: Page['nextCursor'] }> =>
-      readActionExecutions({ table, cursors }, actionId, page),
+      readActionExecutions({ table, cursors }, actionId, page).then((read) => ({
+        ...read,
+        executions: read.executions.map((record) => settledRunning(record, clock.now())),
+      })),
 
     /**
      * Sets the pipeline status (the last write wins); with `onlyFrom`, only while the stored status

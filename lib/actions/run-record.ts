@@ -28,6 +28,20 @@ export const RUNNING: Dispatch = {
 export const INTERRUPTED_MESSAGE =
   'interrupted: Vigil stopped while the request was in flight; the endpoint may or may not have received it';
 
+/**
+ * How long a `running` record may be before it reads `interrupted`: longer than any send can take
+ * (ACTION_LIMITS.timeoutMs.max, 15 s, plus the request's own time and margin). A process that died
+ * mid-send (kill -9, a Lambda timeout) never completed it, and no stop marked it.
+ */
+export const RUNNING_AT_MOST_MS = 60_000;
+
+/** The record as read at `nowMs`: a `running` one older than RUNNING_AT_MOST_MS reads `interrupted`. */
+export function settledRunning(record: ExecutionRecord, nowMs: number): ExecutionRecord {
+  if (record.dispatch_status !== 'running') return record;
+  if (nowMs - Date.parse(record.created_at) <= RUNNING_AT_MOST_MS) return record;
+  return { ...record, dispatch_status: 'interrupted', error_message: INTERRUPTED_MESSAGE };
+}
+
 /** An outcome where nothing left Vigil: refused before sending. */
 export function notSent(status: 'blocked' | 'failed', message: string): Dispatch {
   return {
