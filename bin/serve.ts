@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { DataDirLockedError, lockDataDir } from '../lib/local/data-dir-lock.ts';
 import { PortUnavailableError } from '../lib/local/http-server.ts';
 import { startLocalRuntime } from '../lib/local/runtime.ts';
 import { loadConfig } from '../lib/platform/config.ts';
@@ -5,6 +7,18 @@ import { createLogger } from '../lib/platform/logger.ts';
 
 const config = loadConfig('local');
 const logger = createLogger({ level: config.logLevel });
+// One server per data dir (lib/local/data-dir-lock.ts): a second start refuses with one line.
+mkdirSync(config.dataDir, { recursive: true });
+// Held (referenced) for the process's life; the kernel drops it however the process ends.
+const dataDirLock = (() => {
+  try {
+    return lockDataDir(config.dataDir);
+  } catch (err) {
+    if (!(err instanceof DataDirLockedError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+})();
 const runtime = await startLocalRuntime({ config, logger }).catch((err: unknown) => {
   // A busy port is the operator's to fix: one line saying how, no stack trace.
   if (!(err instanceof PortUnavailableError)) throw err;
@@ -48,7 +62,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
     runtime.stop().then(
-      () => process.exit(0),
+      () => {
+        dataDirLock.release();
+        process.exit(0);
+      },
       (err: unknown) => {
         logger.error('shutdown failed', { err });
         process.exit(1);

@@ -1,6 +1,7 @@
 import { purgeActionExecutions } from './actions/action-purge.ts';
 import type { ActionJob } from './actions/jobs.ts';
 import { createActionTriggerConsumer } from './actions/trigger-consumer.ts';
+import { getTenant } from './auth/tenant-items.ts';
 import { purgeEntityRelations } from './catalog/relation-purge.ts';
 import { STATE_RULE_JOB_ENTITY } from './catalog/state-rule-job-items.ts';
 import { purgeEntityChecks } from './checks/check-purge.ts';
@@ -8,6 +9,7 @@ import { createStateRuleConsumer } from './checks/state-rule-consumer.ts';
 import { TRANSITION_ENTITY } from './checks/transition-items.ts';
 import { createIncidentConsumer, type InMaintenance } from './incidents/incident-consumer.ts';
 import { resolveDeletedEntityIncident } from './incidents/incident-purge.ts';
+import type { RetentionDays } from './incidents/incident-retention.ts';
 import { type MaintenanceLookup, maintenanceLookup } from './maintenance/evaluate.ts';
 import { createNotifyConsumer } from './notify/consumer.ts';
 import type { NotifyJob } from './notify/jobs.ts';
@@ -29,10 +31,16 @@ export const STREAM_ENTITIES: readonly string[] = [
   STATE_RULE_JOB_ENTITY,
 ];
 
+/** A tenant's retention in days (resolved incidents expire with it); the default for one not found. */
+export const tenantRetentionDays =
+  (table: Table): RetentionDays =>
+  async (tenantId) =>
+    (await getTenant(table, tenantId))?.retention_days ?? 30;
+
 /** The owners' steps of each purge job kind: each purges its own items (lib/purge/purge-consumer.ts). */
-const purgeSteps = (clock: Clock): PurgeSteps => ({
-  // The incidents' step resolves the deleted entity's open incident (kept, never deleted).
-  entity: [purgeEntityRelations, purgeEntityChecks, resolveDeletedEntityIncident(clock)],
+const purgeSteps = (clock: Clock, retentionDays: RetentionDays): PurgeSteps => ({
+  // The incidents' step resolves the deleted entity's open incident (kept until its retention ends).
+  entity: [purgeEntityRelations, purgeEntityChecks, resolveDeletedEntityIncident(clock, retentionDays)],
   action: [purgeActionExecutions],
 });
 
@@ -63,12 +71,13 @@ export function composeChangeConsumers(deps: {
   /** Whether an entity is in a maintenance window now (marks the incidents it opens); default never. */
   inMaintenance?: InMaintenance | undefined;
 }): ChangeConsumers {
+  const retentionDays = tenantRetentionDays(deps.table);
   return {
     purge: createPurgeConsumer({
       table: deps.table,
       clock: deps.clock,
       logger: deps.logger,
-      steps: purgeSteps(deps.clock),
+      steps: purgeSteps(deps.clock, retentionDays),
     }),
     notify: createNotifyConsumer({ queue: deps.notifyQueue, logger: deps.logger, table: deps.table }),
     stateRules: createStateRuleConsumer({ table: deps.table, clock: deps.clock, logger: deps.logger }),
@@ -81,6 +90,7 @@ export function composeChangeConsumers(deps: {
     incidents: createIncidentConsumer({
       table: deps.table,
       logger: deps.logger,
+      retentionDays,
       // An incident opened while a window covers its entity is marked in_maintenance: each tenant's
       // windows are read once per batch (a burst of transitions reads them once).
       maintenanceForBatch: () => {

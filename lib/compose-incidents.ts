@@ -1,6 +1,7 @@
 import type { ActionStore } from './actions/action-store.ts';
 import type { ExecutionStore } from './actions/execution-store.ts';
 import { stateChangeExecutionId } from './actions/job-ids.ts';
+import { tenantRetentionDays } from './compose-feed.ts';
 import type { InMaintenance } from './incidents/incident-consumer.ts';
 import { createIncidentService } from './incidents/incident-service.ts';
 import type { TimelineEntry, TimelineSources } from './incidents/timeline.ts';
@@ -77,5 +78,5 @@ export function composeIncidents(deps: {
       );
     },
   };
-  return createIncidentService({ ...deps, sources });
+  return createIncidentService({ ...deps, sources, retentionDays: tenantRetentionDays(deps.table) });
 }

@@ -4,6 +4,7 @@ import { migrateEntityAggregates } from './checks/aggregate-migration.ts';
 import { migrateChecksToCells } from './checks/cell-migration.ts';
 import { migrateCheckItems } from './checks/check-migration.ts';
 import { moveLegacyIncidents } from './incidents/incident-items.ts';
+import { migrateIncidentExpiry } from './incidents/incident-retention.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Logger } from './platform/logger.ts';
 import { migrateStatusCounters } from './status/status-migration.ts';
@@ -17,6 +18,7 @@ export interface MigrationSummary {
   entity_pointers_named: number;
   incidents_moved_to_shards: number;
   entity_aggregates_moved: number;
+  incidents_given_expiry: number;
 }
 
 /**
@@ -49,6 +51,8 @@ export async function runMigrations(deps: {
   }
   // Entities aggregated before the worst check wins (issue 35) are aggregated again, counters moved.
   const entityAggregatesMoved = await migrateEntityAggregates(common);
+  // Incidents resolved before they expired (issue 36) get their expiry, after the move to the shards.
+  const incidentsGivenExpiry = await migrateIncidentExpiry(common);
   return {
     checks_migrated: checksMigrated,
     tenants_seeded: tenantsSeeded,
@@ -56,5 +60,6 @@ export async function runMigrations(deps: {
     entity_pointers_named: entityPointersNamed,
     incidents_moved_to_shards: incidentsMoved,
     entity_aggregates_moved: entityAggregatesMoved,
+    incidents_given_expiry: incidentsGivenExpiry,
   };
 }

@@ -30,7 +30,7 @@ export interface ActionWorkerDeps {
 export function composeActionWorker(deps: ActionWorkerDeps) {
   const { clock, config } = deps;
   const actions = createActionStore(deps.table, { dueShards: config.dueShards });
-  const executions = createExecutionStore(deps.table, deps.cursors);
+  const executions = createExecutionStore(deps.table, deps.cursors, clock);
   const actionRunner = createActionRunner({
     executions,
     clock,

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { REDACTED } from '../domain/redacted.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
@@ -18,10 +17,18 @@ import type { Logger } from '../platform/logger.ts';
 import { undiciRequest } from '../platform/undici-client.ts';
 import { ACTION_LIMITS } from './action-items.ts';
 import { newCallbackToken } from './callback-token.ts';
-import type { ExecutionRecord } from './execution-items.ts';
+import type { DispatchFields, ExecutionRecord } from './execution-items.ts';
 import { actionRedactor, redactDispatch } from './execution-redaction.ts';
 import { headersRefusal } from './origin.ts';
 import type { ActionRunner, RunRequest } from './ports.ts';
+import {
+  type Dispatch,
+  dispatchFieldsOf,
+  executionOf,
+  INTERRUPTED_MESSAGE,
+  notSent,
+  RUNNING,
+} from './run-record.ts';
 import { builtInVars, fillBody, fillTemplate } from './template.ts';
 
 /** A send's lease: the action's timeout plus this, so a live sender never loses it mid-request. */
@@ -36,6 +43,10 @@ export interface RunnerExecutions {
   putNew(record: ExecutionRecord): Promise<boolean>;
   /** Takes the lease to send it until `untilMs`; false while another caller holds one. */
   reserve(executionId: string, nowMs: number, untilMs: number): Promise<boolean>;
+  /** Completes a record stored before its send (a manual run's) with the send's outcome. */
+  complete(executionId: string, fields: DispatchFields): Promise<void>;
+  /** Marks a still-running execution interrupted; false when it is no longer running. */
+  interrupt(executionId: string, nowIso: string, message: string): Promise<boolean>;
 }
 
 /** The runner's dependencies; `egressAllow` is VIGIL_EGRESS_ALLOW, `publicUrl` VIGIL_PUBLIC_URL. */
@@ -54,17 +65,6 @@ export interface ActionRunnerDeps {
   publicUrl?: string;
   /** Called once for each newly stored execution that has a pipeline deadline (success or failed). */
   onDispatched?(execution: ExecutionRecord): Promise<void>;
-}
-
-/** The outcome of the one outbound call, before it becomes a record. */
-interface Dispatch {
-  dispatch_status: ExecutionRecord['dispatch_status'];
-  status_code: number | null;
-  latency_ms: number | null;
-  response_snippet: string | null;
-  error_message: string | null;
-  /** Whether anything may have reached the endpoint (so a pipeline may report back). */
-  sent: boolean;
 }
 
 /**
@@ -165,6 +165,8 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
   // Concurrent runs of one id in this process share the first one's send (a redelivery that
   // overlaps the delivery still running); across processes the store's putNew decides the record.
   const inFlight = new Map<string, Promise<ExecutionRecord>>();
+  // Manual runs whose request is out now (their record reads `running`).
+  const manualInFlight = new Set<string>();
 
   return {
     run(request) {
@@ -180,6 +182,15 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
       const started = runOnce(request).finally(() => inFlight.delete(request.executionId));
       inFlight.set(request.executionId, started);
       return started;
+    },
+    async interruptInFlight() {
+      const nowIso = isoTime(deps.clock.now());
+      let marked = 0;
+      for (const executionId of manualInFlight) {
+        if (await deps.executions.interrupt(executionId, nowIso, INTERRUPTED_MESSAGE)) marked += 1;
+      }
+      if (marked > 0) deps.logger.warn('manual action runs interrupted by the stop', { interrupted: marked });
+      return marked;
     },
   };
 
@@ -199,34 +210,42 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
       ...request.vars,
     };
     // Every text the send produced is redacted here, once, before anything is stored.
-    const outcome = redactDispatch(await send(request, vars), actionRedactor(action, callback.token));
-    const { sent, ...dispatch } = outcome;
-    const now = isoTime(nowMs);
-    const record: ExecutionRecord = {
-      id: executionId,
-      tenant_id: action.tenant_id,
-      action_id: action.id,
-      trigger: request.trigger,
-      ...dispatch,
-      pipeline_status: null,
-      transition_id: request.event?.transition_id ?? null,
-      vars: storedVars(vars, callback.token),
-      // A token that never left Vigil authorises nothing: only a sent request gets one.
-      callback_token_hash: sent ? callback.hash : null,
-      callback_expires_at: sent ? callback.expiresAt : null,
-      pipeline_deadline_at: sent ? isoTime(nowMs + action.pipeline_timeout_seconds * 1000) : null,
-      log_count: 0,
-      created_at: now,
-      updated_at: now,
-    };
+    const redact = actionRedactor(action, callback.token);
+    const dispatched = async () => redactDispatch(await send(request, vars), redact);
+    const run = { request, nowMs, vars, callback };
+    if (request.trigger === 'manual') {
+      // Recorded before it is sent (issue 36): a manual run is never sent without a record, and a
+      // stop while it is in flight marks it interrupted (interruptInFlight). Queued runs keep their
+      // record-after-send: their job stays queued until the record is stored, and a redelivery sends.
+      const pending = executionOf(run, RUNNING);
+      if (!(await deps.executions.putNew(pending)))
+        return (await deps.executions.get(executionId)) ?? pending;
+      manualInFlight.add(executionId);
+      let record: ExecutionRecord;
+      try {
+        record = executionOf(run, await dispatched());
+      } finally {
+        manualInFlight.delete(executionId);
+      }
+      const fields = dispatchFieldsOf(record, deps.clock.now());
+      await deps.executions.complete(executionId, fields);
+      return recorded({ ...record, ...fields });
+    }
+    const record = executionOf(run, await dispatched());
     if (!(await deps.executions.putNew(record))) {
       // A concurrent run of the same id stored first: its record is the execution.
       return (await deps.executions.get(executionId)) ?? record;
     }
+    return recorded(record);
+  }
+
+  /** Logs a stored execution and schedules its pipeline deadline. */
+  async function recorded(record: ExecutionRecord): Promise<ExecutionRecord> {
+    const { action_id, id: executionId } = record;
     deps.logger.info('action executed', {
-      action_id: action.id,
+      action_id,
       execution_id: executionId,
-      trigger: request.trigger,
+      trigger: record.trigger,
       dispatch_status: record.dispatch_status,
       status_code: record.status_code,
     });
@@ -239,18 +258,6 @@ export function createActionRunner(deps: ActionRunnerDeps): ActionRunner {
     }
     return record;
   }
-}
-
-/** An outcome where nothing left Vigil: refused before sending. */
-function notSent(status: 'blocked' | 'failed', message: string): Dispatch {
-  return {
-    dispatch_status: status,
-    status_code: null,
-    latency_ms: null,
-    response_snippet: null,
-    error_message: message,
-    sent: false,
-  };
 }
 
 /** Why the call did not get an answer: a guard denial is `blocked`, anything else `failed`. */
@@ -273,12 +280,4 @@ function failure(err: unknown, elapsedMs: number, runtime: Runtime): Dispatch {
     error_message: message,
     sent: true,
   };
-}
-
-/** The variables as stored: the callback token is a secret and never kept. */
-function storedVars(vars: Record<string, string>, token: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(vars))
-    out[name] = name === 'callback_token' ? REDACTED : value.replaceAll(token, REDACTED);
-  return out;
 }

@@ -14,7 +14,11 @@ import type { Condition, Item, Table, UpdateOp, WriteOp } from '../store/table.t
  * a purge job in bounded rounds (actionExecutionsPage, executionDeletedOp, executionPartition).
  */
 
-export const DISPATCH_STATUSES = ['success', 'failed', 'blocked'] as const;
+/**
+ * `running`: a manual run's record, written before its request is sent (issue 36); `interrupted`:
+ * the process stopped while that request was in flight (the endpoint may or may not have it).
+ */
+export const DISPATCH_STATUSES = ['success', 'failed', 'blocked', 'running', 'interrupted'] as const;
 export const PIPELINE_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
 
@@ -122,6 +126,40 @@ export async function actionExecutionsPage(
 /** The put of a new execution (`itemNotExists`: a redelivered run finds its record). */
 export function executionCreatedOp(record: ExecutionRecord): WriteOp {
   return execution.put(record, { kind: 'itemNotExists' });
+}
+
+/** What a send decides of an execution (the rest of its record was written before the send). */
+export type DispatchFields = Pick<
+  ExecutionRecord,
+  | 'dispatch_status'
+  | 'status_code'
+  | 'latency_ms'
+  | 'response_snippet'
+  | 'error_message'
+  | 'callback_token_hash'
+  | 'callback_expires_at'
+  | 'pipeline_deadline_at'
+  | 'updated_at'
+>;
+
+/**
+ * The update completing a record written before its send (`running`, or `interrupted` by a stop
+ * meanwhile: the outcome, when it still comes, is the truth). Only the send's fields: a pipeline
+ * may have reported through its callback token already.
+ */
+export function executionDispatchedOp(executionId: string, fields: DispatchFields): UpdateOp {
+  return execution.update({ id: executionId }, { set: fields, condition: { kind: 'itemExists' } });
+}
+
+/** The update marking a still-`running` execution `interrupted` (its process stops). */
+export function executionInterruptedOp(executionId: string, nowIso: string, message: string): UpdateOp {
+  return execution.update(
+    { id: executionId },
+    {
+      set: { dispatch_status: 'interrupted', error_message: message, updated_at: nowIso },
+      condition: { kind: 'compare', attr: 'dispatch_status', op: '=', value: 'running' },
+    },
+  );
 }
 
 /** The delete of an execution's record (its lease and log lines go with its partition's purge). */

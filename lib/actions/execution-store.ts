@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../platform/clock.ts';
 import { LogLimitError } from '../platform/errors.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
@@ -5,8 +6,11 @@ import type { Page, PageRequest } from '../store/paging.ts';
 import { type Condition, ConditionFailedError, type Table } from '../store/table.ts';
 import { ACTION_LIMITS } from './action-items.ts';
 import {
+  type DispatchFields,
   type ExecutionRecord,
   executionCreatedOp,
+  executionDispatchedOp,
+  executionInterruptedOp,
   executionReservedOp,
   getExecution,
   type LogLine,
@@ -20,6 +24,7 @@ import {
   readActionExecutions,
   readLogLines,
 } from './execution-items.ts';
+import { settledRunning } from './run-record.ts';
 
 /** Attempts of a log append that lost a race for the next line numbers to another append. */
 const APPEND_ATTEMPTS = 8;
@@ -33,14 +38,35 @@ const APPEND_ATTEMPTS = 8;
 export function createExecutionStore(
   table: Table,
   cursors: CursorSeal = createCursorSeal(() => loadCursorSecret(table)),
+  clock: Clock = systemClock,
 ) {
-  const get = (executionId: string): Promise<ExecutionRecord | undefined> => getExecution(table, executionId);
+  // A manual run left `running` by a process that died mid-send reads `interrupted` (run-record.ts).
+  const get = async (executionId: string): Promise<ExecutionRecord | undefined> => {
+    const record = await getExecution(table, executionId);
+    return record && settledRunning(record, clock.now());
+  };
 
   return {
     /** Stores a new execution; false when one with its id is stored already (a redelivered run). */
     async putNew(record: ExecutionRecord): Promise<boolean> {
       try {
         await table.transact([executionCreatedOp(record)]);
+        return true;
+      } catch (error) {
+        if (error instanceof ConditionFailedError) return false;
+        throw error;
+      }
+    },
+
+    /** Completes a record stored before its send with the send's outcome. */
+    async complete(executionId: string, fields: DispatchFields): Promise<void> {
+      await table.update(executionDispatchedOp(executionId, fields));
+    },
+
+    /** Marks a still-running execution interrupted; false when it is no longer running. */
+    async interrupt(executionId: string, nowIso: string, message: string): Promise<boolean> {
+      try {
+        await table.update(executionInterruptedOp(executionId, nowIso, message));
         return true;
       } catch (error) {
         if (error instanceof ConditionFailedError) return false;
@@ -71,7 +97,10 @@ export function createExecutionStore(
       actionId: string,
       page: PageRequest,
     ): Promise<{ executions: ExecutionRecord[]; nextCursor: Page['nextCursor'] }> =>
-      readActionExecutions({ table, cursors }, actionId, page),
+      readActionExecutions({ table, cursors }, actionId, page).then((read) => ({
+        ...read,
+        executions: read.executions.map((record) => settledRunning(record, clock.now())),
+      })),
 
     /**
      * Sets the pipeline status (the last write wins); with `onlyFrom`, only while the stored status

@@ -23,4 +23,10 @@ export interface RunRequest {
  */
 export interface ActionRunner {
   run(request: RunRequest): Promise<ExecutionRecord>;
+  /**
+   * Marks the manual runs whose request is in flight `interrupted` (their records were written
+   * `running` before the send); the process is stopping. A send that still completes afterwards
+   * records its outcome over it. Answers how many were marked.
+   */
+  interruptInFlight(): Promise<number>;
 }

@@ -40,6 +40,12 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
       Move the queue's dead letters back to it and print how many moved. Deployed (VIGIL_STORE=
       dynamodb): from the SQS DLQ to VIGIL_<NOTIFY|ACTION|PROBE>_QUEUE_URL; local: the stored
       dead letters become queued jobs again, run at the runtime's next start.
+  backup <file>
+      Copy the local runtime's database (VIGIL_DATA_DIR/vigil.db) to <file> with SQLite's online
+      backup API: consistent while the server runs (a plain cp of vigil.db is not).
+  restore <file>
+      Replace the local database with the backup <file> (checked to be a Vigil database first);
+      refused while a server uses the data dir. The old database is kept as vigil.db.before-restore.
 
 The store comes from configuration (VIGIL_STORE, VIGIL_DATA_DIR, VIGIL_TABLE_NAME, ...).`;
 

@@ -1,14 +1,15 @@
 import * as z from 'zod';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import { queryAll, transactIf } from '../store/items.ts';
+import type { Table, WriteOp } from '../store/table.ts';
 
 /**
  * The owner of `incident_also_failing` items (docs/data-model.md, Incidents): a check that started
  * failing while its entity was already down with an open incident joins that incident (issue 35,
  * "also failing"), one item per incident and check, kept with the incident. The timeline shows it
- * and later repeats, escalations and digests name it; it pages nobody.
+ * and later repeats, escalations and digests name it; it pages nobody. It joins an unresolved
+ * incident only, and expires with it (the resolution gives it the incident's expiry: expireAlsoFailing).
  */
 
 const alsoFailingSchema = z.object({
@@ -31,21 +32,20 @@ const items = defineItem({
   docKey: { tenant_id: '<tnt>', incident_id: '<inc_id>', check_id: '<chk_id>' },
 });
 
-/** Records the check on the incident; false when it is there already (a redelivered transition). */
-export async function addAlsoFailing(
+/**
+ * Records the check on the incident; false when it is there already (a redelivered transition) or
+ * one of `holds` fails (the caller's check that the incident is still unresolved).
+ */
+export function addAlsoFailing(
   table: Table,
   tenantId: string,
   record: AlsoFailingRecord,
+  holds: WriteOp[],
 ): Promise<boolean> {
-  try {
-    await table.transact([
-      items.putAt({ tenant_id: tenantId, ...record }, record, { kind: 'itemNotExists' }),
-    ]);
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionFailedError) return false;
-    throw err;
-  }
+  return transactIf(table, [
+    ...holds,
+    items.putAt({ tenant_id: tenantId, ...record }, record, { kind: 'itemNotExists' }),
+  ]);
 }
 
 /** The checks that joined an incident (consistent), oldest first; at most one per check of the entity. */
@@ -54,7 +54,20 @@ export async function readAlsoFailing(
   tenantId: string,
   incidentId: string,
 ): Promise<AlsoFailingRecord[]> {
-  const pk = items.key({ tenant_id: tenantId, incident_id: incidentId, check_id: '' }).pk;
-  const found = await queryAll((cursor) => table.query({ pk, cursor, consistent: true }));
+  const found = await storedFor(table, tenantId, incidentId);
   return found.map((item) => items.parse(item)).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+const storedFor = (table: Table, tenantId: string, incidentId: string) => {
+  const pk = items.key({ tenant_id: tenantId, incident_id: incidentId, check_id: '' }).pk;
+  return queryAll((cursor) => table.query({ pk, cursor, consistent: true }));
+};
+
+/** Gives the incident's also-failing items the expiry `ttl` (the incident's, set by its resolution). */
+export async function expireAlsoFailing(table: Table, tenantId: string, incidentId: string, ttl: number) {
+  for (const record of (await storedFor(table, tenantId, incidentId)).map((item) => items.parse(item))) {
+    const key = { tenant_id: tenantId, incident_id: incidentId, check_id: record.check_id };
+    // itemExists: an update upserts, and an item expired meanwhile must not come back bare.
+    await transactIf(table, [items.update(key, { ttl, condition: { kind: 'itemExists' } })]);
+  }
 }

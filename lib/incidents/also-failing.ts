@@ -4,7 +4,7 @@ import type { TransitionRecord } from '../checks/transition-items.ts';
 import { checkNameOf } from '../domain/check-name.ts';
 import type { Table } from '../store/table.ts';
 import { addAlsoFailing, readAlsoFailing } from './also-failing-items.ts';
-import { readOpenIncidentRecord } from './incident-items.ts';
+import { incidentUnresolvedOp, readOpenIncidentRecord } from './incident-items.ts';
 
 /**
  * "Also failing" (DECISIONS.md "Alert model (wave 4)"): a check that starts failing inside an
@@ -25,12 +25,14 @@ export async function applyCheckTransition(table: Table, t: TransitionRecord): P
   const entity = await readEntityById(table, t.tenant_id, t.entity_id);
   if (entity?.state !== 'down') return false;
   const check = await getCheckDefinition(table, t.tenant_id, t.check_id);
-  return addAlsoFailing(table, t.tenant_id, {
+  const record = {
     incident_id: incident.id,
     check_id: t.check_id,
     check_name: check ? checkNameOf(check) : t.check_id,
     at: t.created_at,
-  });
+  };
+  // Only while the incident is unresolved: its resolution gave the items it found their expiry.
+  return addAlsoFailing(table, t.tenant_id, record, [incidentUnresolvedOp(t.tenant_id, incident.id)]);
 }
 
 /** The names of the checks also failing in the entity's open incident (the notifier names them). */

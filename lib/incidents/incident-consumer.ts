@@ -4,13 +4,8 @@ import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
 import { applyCheckTransition } from './also-failing.ts';
-import {
-  type IncidentRecord,
-  incidentIdOf,
-  openIncident,
-  readOpenIncidentRecord,
-  resolveIncident,
-} from './incident-items.ts';
+import { type IncidentRecord, incidentIdOf, openIncident, readOpenIncidentRecord } from './incident-items.ts';
+import { type RetentionDays, resolveExpiring } from './incident-retention.ts';
 
 /**
  * Incidents from the change feed: an entity transition out of up into down or degraded opens an
@@ -25,6 +20,8 @@ export type InMaintenance = (tenantId: string, entityId: string) => Promise<bool
 export interface IncidentConsumerDeps {
   table: Table;
   logger: Logger;
+  /** The tenant's retention: a resolved incident expires that long after its resolution. */
+  retentionDays: RetentionDays;
   /** Default: never in maintenance. */
   inMaintenance?: InMaintenance | undefined;
 }
@@ -32,6 +29,7 @@ export interface IncidentConsumerDeps {
 export interface IncidentFeedDeps {
   table: Table;
   logger: Logger;
+  retentionDays: RetentionDays;
   /**
    * A fresh answer to "in maintenance?" for each batch of changes (so it may read a tenant's
    * windows once per batch, not once per transition of a burst); default: never in maintenance.
@@ -90,13 +88,13 @@ export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionR
   const open = await readOpenIncidentRecord(deps.table, t.tenant_id, t.entity_id);
   // A redelivered recovery of an earlier episode finds the next episode's incident: leave it open.
   if (!open || open.opening_transition_id >= t.id) return;
-  await resolveIncident(deps.table, open, { at: t.created_at, transitionId: t.id, cause: 'up' });
+  await resolveExpiring(deps, open, { at: t.created_at, transitionId: t.id, cause: 'up' });
 }
 
 /** A change-feed consumer that opens and resolves incidents, in the order of the changes. */
 export function createIncidentConsumer(deps: IncidentFeedDeps): ChangeConsumer {
   return async (changes) => {
-    const batch = { table: deps.table, logger: deps.logger, inMaintenance: deps.maintenanceForBatch?.() };
+    const batch = { ...deps, inMaintenance: deps.maintenanceForBatch?.() };
     for (const change of changes) {
       const transition = insertedTransition(change);
       if (transition?.kind === 'entity') await applyTransition(batch, transition);

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { transactIf } from '../store/items.ts';
+import { queryAll, transactIf } from '../store/items.ts';
 import { type Page, type PageDeps, type PageRequest, readPage } from '../store/paging.ts';
 import {
   readMerged,
@@ -20,7 +20,7 @@ import type { Item, Table, WriteOp } from '../store/table.ts';
  * store/sharded-feed.ts) and on gsi1 under its entity. `incident_open`, in the shard of its entity, is the
  * entity's pointer to its open incident, written and deleted with the incident's opening and
  * resolution in one transaction: at most one open incident per entity, found with one read.
- * Incidents are kept (they are what MTTR is computed from).
+ * An incident expires (ttl) the tenant's retention after its resolution, never while unresolved.
  */
 
 export const INCIDENT_STATES = ['open', 'acknowledged', 'resolved'] as const;
@@ -133,14 +133,9 @@ export async function readOpenIncident(
   entityId: string,
 ): Promise<Pick<IncidentRecord, 'id' | 'state' | 'opened_at' | 'acknowledged_at'> | undefined> {
   const record = await readOpenIncidentRecord(table, tenantId, entityId);
-  return (
-    record && {
-      id: record.id,
-      state: record.state,
-      opened_at: record.opened_at,
-      acknowledged_at: record.acknowledged_at,
-    }
-  );
+  if (!record) return undefined;
+  const { id, state, opened_at, acknowledged_at } = record;
+  return { id, state, opened_at, acknowledged_at };
 }
 
 /** Filters and page of GET /v1/incidents. */
@@ -208,14 +203,16 @@ export interface Resolution {
   cause: NonNullable<IncidentRecord['resolution']>;
 }
 
-/** Resolves an unresolved incident and drops its entity's pointer; false when it was resolved already. */
+/** Resolves an unresolved incident (expiring at `ttl`) and drops its entity's pointer; false when resolved already. */
 export function resolveIncident(
   table: Table,
   record: IncidentRecord,
   resolution: Resolution,
+  ttl: number,
 ): Promise<boolean> {
   return transactIf(table, [
     incident.update(incidentKey(record.tenant_id, record.id), {
+      ttl,
       set: {
         state: 'resolved',
         resolved_at: resolution.at,
@@ -248,16 +245,43 @@ export function acknowledgeIncident(
   ]);
 }
 
-/** A note's count on its incident, for the note's put: fails when the incident is gone or holds NOTE_LIMITS.perIncident notes. */
-export function noteCountedOp(tenantId: string, incidentId: string): WriteOp {
+const unresolved = { kind: 'compare', attr: 'state', op: '<>', value: 'resolved' } as const;
+
+/** A note's count, with its put: fails when the incident is gone, full, or (`whileUnresolved`: a note without expiry) resolved. */
+export function noteCountedOp(tenantId: string, incidentId: string, whileUnresolved: boolean): WriteOp {
+  const held = [{ kind: 'itemExists' } as const, belowLimit('note_count', NOTE_LIMITS.perIncident)];
   return incident.update(incidentKey(tenantId, incidentId), {
     add: { note_count: 1 },
-    condition: {
-      kind: 'and',
-      conditions: [{ kind: 'itemExists' }, belowLimit('note_count', NOTE_LIMITS.perIncident)],
-    },
+    condition: { kind: 'and', conditions: whileUnresolved ? [...held, unresolved] : held },
   });
 }
+
+/** Holds a write on the incident being unresolved (what joins an open incident: also failing). */
+export const incidentUnresolvedOp = (tenantId: string, incidentId: string): WriteOp =>
+  incident.conditionCheck(incidentKey(tenantId, incidentId), unresolved);
+
+/** Calls `each` with every resolved incident of the tenant stored without an expiry (before issue 36). */
+export async function forEachUnexpiredResolved(
+  table: Table,
+  tenantId: string,
+  each: (record: IncidentRecord) => Promise<void>,
+): Promise<void> {
+  for (const pk of shardPartitions(incidentsPk(tenantId))) {
+    const query = (cursor: string | undefined) =>
+      table.query({ pk, sk: { op: 'beginsWith', prefix: PREFIX }, cursor });
+    for (const item of await queryAll(query)) {
+      const record = incident.is(item) && item.ttl === undefined ? incident.parse(item) : undefined;
+      if (record?.state === 'resolved') await each(record);
+    }
+  }
+}
+
+/** Sets the expiry of a resolved incident stored without one. */
+export const incidentExpiryOp = (tenantId: string, incidentId: string, ttl: number): WriteOp =>
+  incident.update(incidentKey(tenantId, incidentId), {
+    ttl,
+    condition: { kind: 'compare', attr: 'state', op: '=', value: 'resolved' },
+  });
 
 /**
  * Moves the tenant's incidents and open pointers from the partition they had before the shards

@@ -2,13 +2,15 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import type { PurgeRound, PurgeStep } from '../purge/purge-consumer.ts';
 import type { EntityPurgeJob } from '../purge/purge-job-items.ts';
 import type { Table } from '../store/table.ts';
-import { readOpenIncidentRecord, resolveIncident } from './incident-items.ts';
+import { readOpenIncidentRecord } from './incident-items.ts';
+import { type RetentionDays, resolveExpiring } from './incident-retention.ts';
 
 /**
  * The incidents' step of an entity purge (lib/purge): a deleted entity will never have the `up`
  * transition that resolves its open incident, so the purge resolves it (resolution
- * `entity_deleted`, no resolving transition; the incident itself is kept, as every incident is,
- * with the entity's name it was opened with, so GET /v1/incidents/{id} still answers).
+ * `entity_deleted`, no resolving transition; the incident itself is kept, as every incident is
+ * until the tenant's retention after its resolution, with the entity's name it was opened with, so
+ * GET /v1/incidents/{id} still answers).
  *
  * Why here and not in a change-feed consumer of the entity's removal: the entity delete already
  * writes its purge job in the delete's transaction, and the purge consumer runs in both runtimes
@@ -22,11 +24,14 @@ import { readOpenIncidentRecord, resolveIncident } from './incident-items.ts';
  * by an `up` transition at the same moment wins or loses cleanly. The incident consumer opens no
  * incident for a transition read after the entity is gone (incident-consumer.ts).
  */
-export function resolveDeletedEntityIncident(clock: Clock): PurgeStep<EntityPurgeJob> {
+export function resolveDeletedEntityIncident(
+  clock: Clock,
+  retentionDays: RetentionDays,
+): PurgeStep<EntityPurgeJob> {
   return async (table: Table, job: EntityPurgeJob): Promise<PurgeRound> => {
     const open = await readOpenIncidentRecord(table, job.tenant_id, job.entity_id);
     if (open) {
-      await resolveIncident(table, open, {
+      await resolveExpiring({ table, retentionDays }, open, {
         at: isoTime(clock.now()),
         transitionId: null,
         cause: 'entity_deleted',

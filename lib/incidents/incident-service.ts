@@ -21,6 +21,7 @@ import {
   readIncidents,
 } from './incident-items.ts';
 import { type NoteRecord, notePutOp, readNotes } from './incident-note-items.ts';
+import { incidentExpiry, type RetentionDays } from './incident-retention.ts';
 import { buildTimeline, type TimelineEntry, type TimelineSources } from './timeline.ts';
 
 /** What the API shows of an incident (DECISIONS.md's record). */
@@ -49,6 +50,8 @@ export interface IncidentServiceDeps {
   logger: Logger;
   cursors: CursorSeal;
   sources: TimelineSources;
+  /** The tenant's retention: what a resolved incident's notes expire with. */
+  retentionDays: RetentionDays;
   inMaintenance?: InMaintenance | undefined;
 }
 
@@ -128,19 +131,33 @@ export function createIncidentService(deps: IncidentServiceDeps) {
       if (!/\S/u.test(text)) throw ValidationError.field('text', NOTE_BLANK);
       if (Buffer.byteLength(text, 'utf8') > NOTE_LIMITS.maxBytes)
         throw ValidationError.field('text', `must be at most ${NOTE_LIMITS.maxBytes} bytes`);
-      const record = await require(caller.tenantId, id);
-      if (record.note_count >= NOTE_LIMITS.perIncident) throw tooManyNotes();
       const now = isoTime(clock.now());
       const note: NoteRecord = { incident_id: id, text, created_by: caller.userId, created_at: now };
       const seq = `${now}#${randomBytes(6).toString('hex')}`;
-      const ops = [noteCountedOp(caller.tenantId, id), notePutOp(caller.tenantId, note, seq)];
-      if (!(await transactIf(table, ops))) throw tooManyNotes();
-      return note;
+      // A note on a resolved incident expires with it; one on an unresolved incident is given its
+      // expiry by the resolution, and is refused once that happened (read again: it then has one).
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const record = await require(caller.tenantId, id);
+        if (record.note_count >= NOTE_LIMITS.perIncident) throw tooManyNotes();
+        const expiresAt = record.resolved_at
+          ? incidentExpiry(record.resolved_at, await deps.retentionDays(caller.tenantId))
+          : undefined;
+        const ops = [
+          noteCountedOp(caller.tenantId, id, expiresAt === undefined),
+          notePutOp(caller.tenantId, note, seq, expiresAt),
+        ];
+        if (await transactIf(table, ops)) return note;
+        if (expiresAt !== undefined) break;
+      }
+      throw tooManyNotes();
     },
 
     /** Applies an entity transition as the change feed would (the route-table fixtures seed incidents with it). */
     apply: (transition: TransitionRecord) =>
-      applyTransition({ table, logger: deps.logger, inMaintenance: deps.inMaintenance }, transition),
+      applyTransition(
+        { table, logger: deps.logger, retentionDays: deps.retentionDays, inMaintenance: deps.inMaintenance },
+        transition,
+      ),
   };
 }
 

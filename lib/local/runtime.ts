@@ -251,6 +251,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
       // Before the server closes, so no probe starts while the rest shuts down; unfinished jobs stay queued for the restart.
       await scheduler.stop();
       await actionSchedule.stop();
+      // Manual runs still sending read `interrupted` unless their answer comes before the server closes.
+      await app.actionRunner.interruptInFlight();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Keep-alive connections become idle once their in-flight request is answered; close them then.

@@ -18,7 +18,7 @@ import {
   queueCellSlots,
 } from './probe-queue.ts';
 import { callHook, createProbeSlots, type JobStart } from './probe-slots.ts';
-import { sweepRetention } from './retention-sweep.ts';
+import { createRetentionSweeper } from './retention-sweep.ts';
 import { createTickLoop } from './tick-loop.ts';
 import { systemTimers, type Timers } from './timer-heap.ts';
 import { createWorkerPool } from './worker-pool.ts';
@@ -30,7 +30,7 @@ export interface SchedulerOptions {
   tickMs?: number;
   /** How far past the next tick a tick claims, so slow ticks never make a job late; default 500 ms. */
   lookaheadMs?: number;
-  /** Retention sweep period; default 60 s. */
+  /** Retention sweep period (more often while it is behind, retention-sweep.ts); default 60 s. */
   sweepEveryMs?: number;
   /** How long stop() waits for running jobs before abandoning them (their queue items stay); default 3 s. */
   stopGraceMs?: number;
@@ -106,7 +106,7 @@ export function createScheduler(deps: SchedulerDeps) {
     ...(deps.onProbeStart ? { onProbeStart: deps.onProbeStart } : {}),
     stopped: () => stopped,
   });
-  let lastSweepMs = Number.NEGATIVE_INFINITY;
+  const sweeper = createRetentionSweeper({ table, logger, everyMs: sweepEveryMs });
 
   const executeCheck = async (delivery: CheckDelivery, onProbed?: () => void): Promise<JobStatus> => {
     const { next_ms: _next, ...job } = delivery.body;
@@ -184,11 +184,7 @@ export function createScheduler(deps: SchedulerDeps) {
     }
   });
 
-  const sweep = async (): Promise<number> => {
-    const deleted = await sweepRetention(table, clock.now());
-    if (deleted > 0) logger.info('retention sweep deleted expired items', { deleted });
-    return deleted;
-  };
+  const sweep = (): Promise<number> => sweeper.sweep(clock.now());
 
   const runTick = async (): Promise<number> => {
     const nowMs = clock.now();
@@ -219,10 +215,7 @@ export function createScheduler(deps: SchedulerDeps) {
         dispatch: (slots) => queueCellSlots(queue, slots, nowMs),
       });
     }
-    if (nowMs - lastSweepMs >= sweepEveryMs) {
-      lastSweepMs = nowMs;
-      await sweep().catch((err: unknown) => logger.error('retention sweep failed', { err }));
-    }
+    await sweeper.onTick(nowMs).catch((err: unknown) => logger.error('retention sweep failed', { err }));
     return claimed;
   };
 

@@ -106,6 +106,21 @@ function memoryExecutions() {
       stored.set(record.id, record);
       return true;
     },
+    complete: async (id: string, fields: Partial<ExecutionRecord>) => {
+      const record = stored.get(id);
+      if (record) stored.set(id, { ...record, ...fields });
+    },
+    interrupt: async (id: string, nowIso: string, message: string) => {
+      const record = stored.get(id);
+      if (record?.dispatch_status !== 'running') return false;
+      stored.set(id, {
+        ...record,
+        dispatch_status: 'interrupted',
+        error_message: message,
+        updated_at: nowIso,
+      });
+      return true;
+    },
     leases,
     reserve: async (id: string, nowMs: number, untilMs: number) => {
       const held = leases.get(id);
@@ -416,6 +431,30 @@ describe('the action runner', () => {
     const { runner } = setup({ executions: racing });
     const answered = await runner.run({ action: a, trigger: 'manual', executionId: id });
     expect(answered.response_snippet).toBe('stored first');
+  });
+});
+
+describe('a manual run in flight', () => {
+  it('is recorded running before its request is sent, and a stop marks it interrupted', async () => {
+    const { runner, executions } = setup();
+    const before = rx.seen.length;
+    const id = newId('exe', T0);
+    const a = action({ url: `${rx.http}/slow`, timeout_ms: 1000 });
+    const running = runner.run({ action: a, trigger: 'manual', executionId: id });
+    await expect.poll(() => arrivedSince(before).length, { timeout: 10_000 }).toBe(1);
+    // The request is at the endpoint: its record was stored first.
+    expect(executions.stored.get(id)).toMatchObject({ dispatch_status: 'running', trigger: 'manual' });
+    expect(executions.stored.get(id)?.callback_token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await runner.interruptInFlight()).toBe(1);
+    expect(executions.stored.get(id)).toMatchObject({
+      dispatch_status: 'interrupted',
+      error_message: expect.stringMatching(/^interrupted: /),
+    });
+    // The send's outcome, when it still comes, is recorded over it (here the timeout).
+    const done = await running;
+    expect(done.dispatch_status).toBe('failed');
+    expect(executions.stored.get(id)).toMatchObject({ dispatch_status: 'failed', pipeline_status: null });
+    expect(await runner.interruptInFlight()).toBe(0);
   });
 });
 

@@ -107,7 +107,10 @@ describe('the entity purge and incidents', () => {
     const entityId = newId('ent');
     const incident = await opened(entityId);
     clock.advance(1000);
-    await applyTransition({ table, logger: silentLogger }, transition(entityId, 'down', 'up'));
+    await applyTransition(
+      { table, logger: silentLogger, retentionDays: async () => 30 },
+      transition(entityId, 'down', 'up'),
+    );
     const before = await getIncident(table, TENANT, incident.id);
     expect(before).toMatchObject({ state: 'resolved', resolution: 'up' });
 

@@ -186,7 +186,7 @@ describe.each(engines)('sharded tenant feeds ($engine)', ({ make }) => {
     expect(await getIncident(table, tenantId, moved.id)).toEqual(moved);
     expect(await readOpenIncidentRecord(table, tenantId, moved.entity_id)).toEqual(moved);
     const resolution = { at: new Date(T0 + 10_000).toISOString(), transitionId: null, cause: 'up' as const };
-    expect(await resolveIncident(table, moved, resolution)).toBe(true);
+    expect(await resolveIncident(table, moved, resolution, T0 / 1000 + 86_400)).toBe(true);
     expect(await readOpenIncidentRecord(table, tenantId, moved.entity_id)).toBeUndefined();
 
     const resolvedOnly = await readIncidents({ table, cursors }, tenantId, { limit: 5, state: 'resolved' });

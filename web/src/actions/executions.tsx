@@ -12,7 +12,14 @@ type Execution = Schemas['ActionExecution'];
 
 /** A dispatch status in words and colour. */
 export function DispatchBadge({ status }: { status: Execution['dispatch_status'] }) {
-  const tone = status === 'success' ? 'up' : status === 'blocked' ? 'degraded' : 'down';
+  const tone =
+    status === 'success'
+      ? 'up'
+      : status === 'running'
+        ? 'unknown'
+        : status === 'blocked' || status === 'interrupted'
+          ? 'degraded'
+          : 'down';
   return <span className={`badge state-${tone}`}>{status}</span>;
 }
 

@@ -2216,7 +2216,7 @@ export interface components {
              * @description success means HTTP 2xx
              * @enum {string}
              */
-            dispatch_status: "success" | "failed" | "blocked";
+            dispatch_status: "success" | "failed" | "blocked" | "running" | "interrupted";
             status_code: number | null;
             latency_ms: number | null;
             /** @description The first 4 KB of the response body */

@@ -1,0 +1,86 @@
+import { type Clock, isoTime } from '../platform/clock.ts';
+import type { Logger } from '../platform/logger.ts';
+import { transactIf } from '../store/items.ts';
+import type { Table } from '../store/table.ts';
+import { expireAlsoFailing } from './also-failing-items.ts';
+import { incidentExpiryMigrated, incidentExpiryMigratedOp } from './incident-expiry-items.ts';
+import {
+  forEachUnexpiredResolved,
+  type IncidentRecord,
+  incidentExpiryOp,
+  type Resolution,
+  resolveIncident,
+} from './incident-items.ts';
+import { expireNotes } from './incident-note-items.ts';
+
+/**
+ * Incidents expire with the tenant's retention (issue 36; before, they grew forever): an incident
+ * and its notes and also-failing items get a ttl (DynamoDB TTL in the cloud, the retention sweep
+ * locally) of its resolution time plus the tenant's `retention_days`, set when it resolves. An
+ * unresolved incident never expires, however long it stays open. Notes written after the
+ * resolution carry the expiry from their put (incident-service.ts); a note or check joining an
+ * unresolved incident carries none and is given it here.
+ *
+ * Incidents resolved before this version have no ttl: a migration (migrateIncidentExpiry, run
+ * with the others at local start and by `data migrate`) gives each its expiry from its
+ * `resolved_at`, once (marker), rather than a lazy rule on read, which would leave the incidents
+ * nobody reads growing forever.
+ */
+
+/** A tenant's retention in days (its `retention_days`; the root wires the tenant store). */
+export type RetentionDays = (tenantId: string) => Promise<number>;
+
+/** When an incident resolved at `resolvedAt` expires (epoch seconds). */
+export const incidentExpiry = (resolvedAt: string, retentionDays: number) =>
+  Math.floor(Date.parse(resolvedAt) / 1000) + retentionDays * 86_400;
+
+async function expireParts(table: Table, record: IncidentRecord, ttl: number): Promise<void> {
+  await expireNotes(table, record.tenant_id, record.id, ttl);
+  await expireAlsoFailing(table, record.tenant_id, record.id, ttl);
+}
+
+/**
+ * Resolves an unresolved incident so that it and its parts expire with the tenant's retention;
+ * false when it was resolved already. The parts get their expiry before the resolution (a crash
+ * between leaves the incident unresolved: the redelivered transition or purge round does it all
+ * again) and after it (a note or check that joined meanwhile; later ones cannot join without an
+ * expiry, see noteCountedOp and incidentUnresolvedOp).
+ */
+export async function resolveExpiring(
+  deps: { table: Table; retentionDays: RetentionDays },
+  record: IncidentRecord,
+  resolution: Resolution,
+): Promise<boolean> {
+  const ttl = incidentExpiry(resolution.at, await deps.retentionDays(record.tenant_id));
+  await expireParts(deps.table, record, ttl);
+  if (!(await resolveIncident(deps.table, record, resolution, ttl))) return false;
+  await expireParts(deps.table, record, ttl);
+  return true;
+}
+
+/**
+ * Gives every resolved incident stored without an expiry (before issue 36) and its parts the
+ * expiry of its `resolved_at` plus its tenant's retention (one already past it goes at the next
+ * sweep). Idempotent: an incident with a ttl is skipped, and the marker written at the end makes
+ * later runs read only it. Answers how many incidents it gave an expiry.
+ */
+export async function migrateIncidentExpiry(deps: {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  tenants: { listTenants(): Promise<{ id: string; retention_days: number }[]> };
+}): Promise<number> {
+  const { table } = deps;
+  if (await incidentExpiryMigrated(table)) return 0;
+  let expiring = 0;
+  for (const tenant of await deps.tenants.listTenants()) {
+    await forEachUnexpiredResolved(table, tenant.id, async (record) => {
+      const ttl = incidentExpiry(record.resolved_at ?? record.opened_at, tenant.retention_days);
+      await expireParts(table, record, ttl);
+      if (await transactIf(table, [incidentExpiryOp(tenant.id, record.id, ttl)])) expiring += 1;
+    });
+  }
+  await table.transact([incidentExpiryMigratedOp(expiring, isoTime(deps.clock.now()))]);
+  if (expiring > 0) deps.logger.info('resolved incidents given their expiry', { incidents: expiring });
+  return expiring;
+}
