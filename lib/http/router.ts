@@ -114,6 +114,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       headers: req.headers,
       requestId: req.requestId,
       sourceIp: req.sourceIp,
+      platformHost: req.platformHost,
       logger,
     };
     if (route.auth === 'none') {
