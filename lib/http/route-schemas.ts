@@ -70,11 +70,19 @@ export interface RouteSchemas {
   errors?: readonly ErrorCode[];
   /**
    * Error answers whose body is not the API's `{error, code}` envelope, by status (the MCP transport
-   * answers JSON-RPC error objects). A status that also has envelope codes documents either body.
+   * answers JSON-RPC error objects, a public page an HTML 404). A status that also has envelope
+   * codes documents either body.
    */
-  otherErrors?: Partial<Record<number, { description: string; schema: z.ZodType }>>;
+  otherErrors?: Partial<Record<number, OtherError>>;
   /** A public route (auth 'none' to the router) whose handler checks the Bearer key itself (MCP). */
   checksKey?: true;
+}
+
+/** An error answer other than the envelope: JSON unless `contentType` names another media type (an HTML page, a badge). */
+export interface OtherError {
+  description: string;
+  schema: z.ZodType;
+  contentType?: string;
 }
 
 /** The error body of every non-2xx JSON answer. */

@@ -112,13 +112,9 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
               }),
             },
           },
-          202: {
-            contentType: 'text/plain',
-            schema: z.string().meta({
-              description:
-                'Accepted: a legacy message POST (its answers go to the session stream), or notifications and responses only (empty body)',
-            }),
-          },
+          // Accepted, no body: a legacy message POST (its answers go to the session stream), or
+          // notifications and responses only.
+          202: null,
         },
         errors: [...errors, 'NOT_FOUND'],
         otherErrors: {
@@ -153,7 +149,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         if (!messages)
           return jsonRpcErrorResponse(400, -32700, 'Parse error: the body is not a JSON-RPC message');
         await deps.relay.push(session, await exchange(deps.tools, caller, messages));
-        return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
+        return new Response(null, { status: 202 });
       },
     }),
     defineRoute({

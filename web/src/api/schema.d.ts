@@ -10111,13 +10111,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description NOT_FOUND; An unknown slug: the 404 page */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
             /** @description RATE_LIMITED */
@@ -10215,13 +10216,14 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description NOT_FOUND; An unknown slug: a grey "unknown" badge */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "image/svg+xml": string;
                 };
             };
             /** @description RATE_LIMITED */
@@ -10863,7 +10865,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description ACCOUNT_DISABLED; An Origin header other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000) */
+            /** @description ACCOUNT_DISABLED; A Host the server is not known by (DNS rebinding) or an Origin other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11109,9 +11111,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "text/plain": string;
-                };
+                content?: never;
             };
             /** @description VALIDATION_ERROR; JSON-RPC -32700/-32600/-32000: a body that is not a JSON-RPC message or batch, an unsupported MCP-Protocol-Version */
             400: {
@@ -11132,7 +11132,7 @@ export interface operations {
                     "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
-            /** @description ACCOUNT_DISABLED; An Origin header other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000) */
+            /** @description ACCOUNT_DISABLED; A Host the server is not known by (DNS rebinding) or an Origin other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000) */
             403: {
                 headers: {
                     [name: string]: unknown;
