@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineRoute } from './define-route.ts';
 import {
+  documentedShape,
   ERROR_STATUS,
   type ErrorCode,
   errorBodySchema,
@@ -118,7 +119,7 @@ function requestBody(route: Route, components: Components): JsonSchema | undefin
   // What an absent body stands for is the server's business (`required: false` says it may be
   // left out); a top-level default would be an example that must itself be valid, and `{}` is not
   // where the body needs a field (Spectral: oas3-valid-schema-example).
-  const { default: _absent, ...schema } = toJsonSchema(body, 'input', components);
+  const { default: _absent, ...schema } = toJsonSchema(documentedShape(body), 'input', components);
   return {
     required: !body.safeParse(undefined).success,
     content: { 'application/json': { schema } },

@@ -85,6 +85,25 @@ export interface OtherError {
   contentType?: string;
 }
 
+/** Request-body schemas documented by a stricter shape (documentedAs). */
+const documentedShapes = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * Documents the request body `schema` by `shape`: the same rules stated as alternatives (a
+ * one-off or a recurring window) where the parser checks them in a refinement, with messages of
+ * its own per field. `shape` must accept nothing `schema` refuses for a reason it states:
+ * test/http/openapi-tester.test.ts sends bodies generated from the document to the server.
+ */
+export function documentedAs<S extends z.ZodType>(schema: S, shape: z.ZodType): S {
+  documentedShapes.set(schema, shape);
+  return schema;
+}
+
+/** The shape the document states for `schema` (documentedAs), or `schema` itself. */
+export function documentedShape(schema: z.ZodType): z.ZodType {
+  return documentedShapes.get(schema) ?? schema;
+}
+
 /** The error body of every non-2xx JSON answer. */
 export const errorBodySchema = z.strictObject({
   error: z.string().meta({ description: 'A human-readable message' }),

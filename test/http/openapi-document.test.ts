@@ -227,6 +227,23 @@ describe('the OpenAPI document', () => {
         ).not.toHaveProperty('default');
   });
 
+  it('states a maintenance window as one-off or recurring, each with its required fields', () => {
+    for (const [path, method] of [
+      ['/v1/maintenance', 'post'],
+      ['/v1/maintenance/{id}', 'put'],
+    ] as const) {
+      const schema = doc.paths[path][method].requestBody.content['application/json'].schema;
+      const [oneOff, recurring] = schema.anyOf;
+      expect(oneOff.required).toEqual(expect.arrayContaining(['name', 'starts_at', 'ends_at']));
+      expect(oneOff.properties).not.toHaveProperty('cron');
+      expect(recurring.required).toEqual(expect.arrayContaining(['name', 'cron', 'duration_seconds']));
+      expect(recurring.properties).not.toHaveProperty('starts_at');
+      expect(recurring.properties.timezone.enum).toEqual(expect.arrayContaining(['UTC', 'Europe/Paris']));
+      expect(recurring.properties.timezone.enum).not.toContain('Mars/Base');
+      expect(oneOff.additionalProperties).toBe(false);
+    }
+  });
+
   it("passes Spectral's OpenAPI ruleset (spectral:oas) without an error", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigil-spectral-'));
     try {
