@@ -244,6 +244,18 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('states a notification route as channels to send to, an escalation (delay and channels together), or both', () => {
+    const schema = doc.paths['/v1/notify/routes'].post.requestBody.content['application/json'].schema;
+    const [direct, escalating] = schema.anyOf;
+    expect(direct.required).toContain('channel_ids');
+    expect(direct.properties.channel_ids.minItems).toBe(1);
+    expect(direct.properties).not.toHaveProperty('escalate_after_seconds');
+    expect(escalating.required).toEqual(
+      expect.arrayContaining(['escalate_after_seconds', 'escalate_channel_ids']),
+    );
+    expect(escalating.properties.escalate_channel_ids.minItems).toBe(1);
+  });
+
   it("passes Spectral's OpenAPI ruleset (spectral:oas) without an error", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vigil-spectral-'));
     try {

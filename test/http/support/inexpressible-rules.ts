@@ -176,12 +176,6 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: 'the ids a route names must exist in the tenant (stored state)',
   },
   {
-    operation: 'POST /v1/notify/routes',
-    path: /^(channel_ids|escalate_channel_ids|escalate_after_seconds)$/,
-    message: /at least one channel|go together/,
-    why: 'a dependency between fields: some channel to send to, and the escalation delay with its channels',
-  },
-  {
     operation: 'PUT /v1/notify/channels/{id}',
     path: /^(channel_type|config)/,
     message: /./,

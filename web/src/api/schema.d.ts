@@ -1935,45 +1935,6 @@ export interface components {
             group_interval_seconds: number;
             created_at: components["schemas"]["Timestamp"];
         };
-        NotificationRouteInput: {
-            /**
-             * @description Every criterion given must hold; none given: every alert of the tenant
-             * @default {}
-             */
-            match: {
-                /** @description Entities of these blueprints; absent or empty: any */
-                blueprint_slugs?: string[];
-                /** @description These entities; absent or empty: any */
-                entity_ids?: string[];
-                /** @description Changes to these states (a recovery is a change to up); absent or empty: any */
-                to_states?: ("down" | "degraded" | "up" | "unknown")[];
-            };
-            /**
-             * @description Tenant channels the matching alerts also go to
-             * @default []
-             */
-            channel_ids: string[];
-            /** @description An incident unacknowledged this long is sent once to escalate_channel_ids */
-            escalate_after_seconds?: number;
-            /** @description Tenant channels to escalate to */
-            escalate_channel_ids?: string[];
-            /**
-             * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
-             * @default entity
-             * @enum {string}
-             */
-            group_by: "entity" | "blueprint" | "tenant";
-            /**
-             * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
-             * @default 0
-             */
-            group_wait_seconds: number;
-            /**
-             * @description Updates of a group already notified go out at most this often (group_interval)
-             * @default 300
-             */
-            group_interval_seconds: number;
-        };
         AlertSettings: {
             alert_fold_per_minute: number;
         };
@@ -7679,7 +7640,75 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NotificationRouteInput"];
+                "application/json": {
+                    /**
+                     * @description Every criterion given must hold; none given: every alert of the tenant
+                     * @default {}
+                     */
+                    match?: {
+                        /** @description Entities of these blueprints; absent or empty: any */
+                        blueprint_slugs?: string[];
+                        /** @description These entities; absent or empty: any */
+                        entity_ids?: string[];
+                        /** @description Changes to these states (a recovery is a change to up); absent or empty: any */
+                        to_states?: ("down" | "degraded" | "up" | "unknown")[];
+                    };
+                    /** @description Tenant channels the matching alerts go to */
+                    channel_ids: string[];
+                    /**
+                     * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
+                     * @default entity
+                     * @enum {string}
+                     */
+                    group_by?: "entity" | "blueprint" | "tenant";
+                    /**
+                     * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
+                     * @default 0
+                     */
+                    group_wait_seconds?: number;
+                    /**
+                     * @description Updates of a group already notified go out at most this often (group_interval)
+                     * @default 300
+                     */
+                    group_interval_seconds?: number;
+                } | {
+                    /**
+                     * @description Every criterion given must hold; none given: every alert of the tenant
+                     * @default {}
+                     */
+                    match?: {
+                        /** @description Entities of these blueprints; absent or empty: any */
+                        blueprint_slugs?: string[];
+                        /** @description These entities; absent or empty: any */
+                        entity_ids?: string[];
+                        /** @description Changes to these states (a recovery is a change to up); absent or empty: any */
+                        to_states?: ("down" | "degraded" | "up" | "unknown")[];
+                    };
+                    /**
+                     * @description Tenant channels the matching alerts also go to
+                     * @default []
+                     */
+                    channel_ids?: string[];
+                    escalate_after_seconds: number;
+                    /** @description Tenant channels to escalate to */
+                    escalate_channel_ids: string[];
+                    /**
+                     * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
+                     * @default entity
+                     * @enum {string}
+                     */
+                    group_by?: "entity" | "blueprint" | "tenant";
+                    /**
+                     * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
+                     * @default 0
+                     */
+                    group_wait_seconds?: number;
+                    /**
+                     * @description Updates of a group already notified go out at most this often (group_interval)
+                     * @default 300
+                     */
+                    group_interval_seconds?: number;
+                };
             };
         };
         responses: {
