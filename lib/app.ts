@@ -250,7 +250,7 @@ export function createApp(deps: CoreDeps) {
       authenticateKey: async (ctx) =>
         (await rateLimit.admit({ ...ctx, body: ctx.rawBody }, authenticate)).principal,
       legacy: deps.mcpSse,
-      publicUrl: deps.config.publicUrl,
+      hosts: deps.config,
     }),
     openApiRoute(() => routes),
   ];

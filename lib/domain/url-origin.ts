@@ -16,3 +16,16 @@ export function requestTarget(value: string): string {
   const url = new URL(value);
   return `${origin}${url.pathname}${url.search}`;
 }
+
+const HOST = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/** A Host header value: a DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
+export function isHostValue(value: string): boolean {
+  return HOST.test(value);
+}
+
+/** The host name of a Host header value (lower case, IPv6 in brackets, no port); undefined for no host. */
+export function hostnameOf(host: string): string | undefined {
+  if (!isHostValue(host) || !URL.canParse(`http://${host}`)) return undefined;
+  return new URL(`http://${host}`).hostname;
+}

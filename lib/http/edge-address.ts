@@ -40,14 +40,16 @@ export function parseViewerAddress(value: string | undefined): string | undefine
 /**
  * The request's client address and its headers without the edge's three: with the matching
  * secret, the viewer's address (when well formed) replaces the connection's own `sourceIp`, and
- * the viewer's Host (when well formed) replaces the origin's. The edge's headers go in every case,
- * so neither the secret nor a forged value reaches a route or a log. `fromEdge`: the secret matched.
+ * the viewer's Host (when well formed) replaces the origin's (and is returned as `viewerHost`: a
+ * name CloudFront routed to this distribution, so one the Host policy knows). The edge's headers go
+ * in every case, so neither the secret nor a forged value reaches a route or a log. `fromEdge`: the
+ * secret matched.
  */
 export function clientAddress(
   headers: Record<string, string>,
   sourceIp: string | undefined,
   trust: EdgeTrust | undefined,
-): { headers: Record<string, string>; sourceIp: string | undefined; fromEdge: boolean } {
+): { headers: Record<string, string>; sourceIp: string | undefined; fromEdge: boolean; viewerHost?: string } {
   // Most requests carry none of them: no copy of the headers for them.
   if (
     !(EDGE_SECRET_HEADER in headers) &&
@@ -65,5 +67,6 @@ export function clientAddress(
   const trusted = expected !== undefined && secret !== undefined && sameSecret(secret, expected);
   const address = trusted ? parseViewerAddress(viewer) : undefined;
   const host = trusted && viewerHost !== undefined && isHostValue(viewerHost) ? viewerHost : undefined;
-  return { headers: host ? { ...rest, host } : rest, sourceIp: address ?? sourceIp, fromEdge: trusted };
+  if (!host) return { headers: rest, sourceIp: address ?? sourceIp, fromEdge: trusted };
+  return { headers: { ...rest, host }, sourceIp: address ?? sourceIp, fromEdge: trusted, viewerHost: host };
 }

@@ -16,9 +16,16 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2, trust?: EdgeT
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) received[name.toLowerCase()] = value;
   }
-  const { headers, sourceIp, fromEdge } = clientAddress(received, event.requestContext.http.sourceIp, trust);
+  const { headers, sourceIp, fromEdge, viewerHost } = clientAddress(
+    received,
+    event.requestContext.http.sourceIp,
+    trust,
+  );
   // /p/* only through CloudFront when it is configured (edge-only.ts): a 404 from both callers' catch.
   requireEdge(event.rawPath, fromEdge, trust);
+  // The name API Gateway or the function URL routed the request by (the console edge's viewer
+  // Host when proven): the Host policy's platform host (lib/http/origin-policy.ts).
+  const platformHost = viewerHost ?? event.requestContext.domainName;
   const query: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(event.rawQueryString ?? '')) {
     if (!(name in query)) query[name] = value;
@@ -34,6 +41,7 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2, trust?: EdgeT
     body,
     requestId: event.requestContext.requestId,
     ...(sourceIp !== undefined ? { sourceIp } : {}),
+    ...(platformHost ? { platformHost } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineRoute } from './define-route.ts';
 import {
+  documentedShape,
   ERROR_STATUS,
   type ErrorCode,
   errorBodySchema,
@@ -115,9 +116,13 @@ function requestBody(route: Route, components: Components): JsonSchema | undefin
   }
   const { body } = route.schemas;
   if (!body) return undefined;
+  // What an absent body stands for is the server's business (`required: false` says it may be
+  // left out); a top-level default would be an example that must itself be valid, and `{}` is not
+  // where the body needs a field (Spectral: oas3-valid-schema-example).
+  const { default: _absent, ...schema } = toJsonSchema(documentedShape(body), 'input', components);
   return {
     required: !body.safeParse(undefined).success,
-    content: { 'application/json': { schema: toJsonSchema(body, 'input', components) } },
+    content: { 'application/json': { schema } },
   };
 }
 
@@ -183,18 +188,19 @@ function errorResponses(route: Route, components: Components): Record<string, Js
     const extra = other[status];
     const envelope = { $ref: `${COMPONENT_REF}Error` };
     const own = extra ? toJsonSchema(extra.schema, 'output', components) : undefined;
-    const schema = own ? (codes.length > 0 ? { anyOf: [envelope, own] } : own) : envelope;
+    const type = extra?.contentType ?? 'application/json';
+    // Another media type (an HTML 404 page, a badge) is its own content entry beside the envelope's.
+    const content =
+      own && type !== 'application/json'
+        ? {
+            ...(codes.length > 0 ? { 'application/json': { schema: envelope } } : {}),
+            [type]: { schema: own },
+          }
+        : { [type]: { schema: own ? (codes.length > 0 ? { anyOf: [envelope, own] } : own) : envelope } };
     responses[String(status)] = {
       description: [codes.join(', '), extra?.description].filter(Boolean).join('; '),
       ...(ERROR_HEADERS[status] ? { headers: ERROR_HEADERS[status] } : {}),
-      // A page for a browser (an email confirmation link's 404) is its own media type beside the envelope.
-      content:
-        extra?.contentType && own
-          ? {
-              ...(codes.length > 0 ? { 'application/json': { schema: envelope } } : {}),
-              [extra.contentType]: { schema: own },
-            }
-          : { 'application/json': { schema } },
+      content,
     };
   }
   return responses;

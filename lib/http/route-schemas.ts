@@ -70,16 +70,38 @@ export interface RouteSchemas {
   errors?: readonly ErrorCode[];
   /**
    * Error answers whose body is not the API's `{error, code}` envelope, by status (the MCP transport
-   * answers JSON-RPC error objects). A status that also has envelope codes documents either body.
+   * answers JSON-RPC error objects, a public page an HTML 404). A status that also has envelope
+   * codes documents either body.
    */
-  otherErrors?: Partial<
-    Record<
-      number,
-      { description: string; schema: z.ZodType /** default application/json */; contentType?: string }
-    >
-  >;
+  otherErrors?: Partial<Record<number, OtherError>>;
   /** A public route (auth 'none' to the router) whose handler checks the Bearer key itself (MCP). */
   checksKey?: true;
+}
+
+/** An error answer other than the envelope: JSON unless `contentType` names another media type (an HTML page, a badge). */
+export interface OtherError {
+  description: string;
+  schema: z.ZodType;
+  contentType?: string;
+}
+
+/** Request-body schemas documented by a stricter shape (documentedAs). */
+const documentedShapes = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * Documents the request body `schema` by `shape`: the same rules stated as alternatives (a
+ * one-off or a recurring window) where the parser checks them in a refinement, with messages of
+ * its own per field. `shape` must accept nothing `schema` refuses for a reason it states:
+ * test/http/openapi-tester.test.ts sends bodies generated from the document to the server.
+ */
+export function documentedAs<S extends z.ZodType>(schema: S, shape: z.ZodType): S {
+  documentedShapes.set(schema, shape);
+  return schema;
+}
+
+/** The shape the document states for `schema` (documentedAs), or `schema` itself. */
+export function documentedShape(schema: z.ZodType): z.ZodType {
+  return documentedShapes.get(schema) ?? schema;
 }
 
 /** The error body of every non-2xx JSON answer. */

@@ -10,7 +10,7 @@ import type { Logger } from '../platform/logger.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
 import { parseJsonBody } from './json-body.ts';
 import { createReadGate, type ReadGate } from './read-gate.ts';
-import { fromWebResponse } from './stream-web.ts';
+import { fromWebResponse, readStream } from './stream-web.ts';
 import {
   deniesReadOnly,
   type HttpRequest,
@@ -75,6 +75,23 @@ function toHttpResponse(reply: RouteReply): HttpResponse {
   return jsonResponse(reply.status, reply.body, reply.headers);
 }
 
+/**
+ * The answer to a HEAD: GET's status and headers, Content-Length included, and no body. A finite
+ * web Response body (a page, a badge) is read for its length; an event stream, which never ends
+ * by itself, is cancelled, which ends what the route opened for it.
+ */
+async function withoutBody(response: HttpResponse): Promise<void> {
+  const { stream } = response;
+  delete response.stream;
+  let length = Buffer.byteLength(response.body);
+  if (stream && response.headers['content-type']?.startsWith('text/event-stream')) {
+    await stream.cancel().catch(() => undefined);
+    length = 0;
+  } else if (stream) length = (await readStream(stream)).length;
+  if (length > 0) response.headers['content-length'] ??= String(length);
+  response.body = '';
+}
+
 /** The one router used by the Lambda entry and the local server: match, authenticate, authorize, dispatch. */
 export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Promise<HttpResponse> } {
   const compiled = deps.routes.map(compile);
@@ -82,11 +99,14 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
 
   const match = (req: HttpRequest) => {
     const allowed: string[] = [];
+    // HEAD is GET without the body (RFC 9110 9.3.2): every GET route answers it.
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
     for (const c of compiled) {
       const m = c.regex.exec(req.path);
       if (!m) continue;
-      if (c.route.method !== req.method) {
+      if (c.route.method !== method) {
         allowed.push(c.route.method);
+        if (c.route.method === 'GET') allowed.push('HEAD');
         continue;
       }
       const params: Record<string, string> = {};
@@ -110,7 +130,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
     matched.route = `${route.method} ${route.path}`;
     if (req.body.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     const ctxBase = {
-      method: req.method,
+      method: route.method,
       path: req.path,
       params,
       query: req.query,
@@ -118,6 +138,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       headers: req.headers,
       requestId: req.requestId,
       sourceIp: req.sourceIp,
+      platformHost: req.platformHost,
       logger,
     };
     if (route.auth === 'none') {
@@ -162,6 +183,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       } catch (err) {
         response = errorResponse(err, logger);
       }
+      if (req.method === 'HEAD') await withoutBody(response).catch(() => undefined);
       if (matched.route) response.route = matched.route;
       Object.assign(response.headers, limitHeaders);
       response.headers['x-request-id'] = req.requestId;

@@ -14,6 +14,8 @@ export interface HttpRequest {
   requestId: string;
   /** The client's address as the runtime sees it (the socket's peer; API Gateway's sourceIp). */
   sourceIp?: string;
+  /** Cloud: the host name the platform routed the request by (lib/http/lambda-adapter.ts); none locally. */
+  platformHost?: string;
 }
 
 /**
@@ -57,6 +59,8 @@ export interface RouteContext {
   requestId: string;
   /** The client's address (HttpRequest.sourceIp): the rate limits of handlers that authenticate count by it. */
   sourceIp?: string | undefined;
+  /** HttpRequest.platformHost: the Host policy accepts it (lib/http/origin-policy.ts). */
+  platformHost?: string | undefined;
   logger: Logger;
 }
 

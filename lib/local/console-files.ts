@@ -8,6 +8,7 @@ import {
   CONSOLE_ASSETS_PREFIX,
   CONSOLE_SECURITY_HEADERS,
 } from '../http/console-policy.ts';
+import { browserRefusal, hostPolicyOf } from '../http/origin-policy.ts';
 
 /** The built web console (web/dist) served at `/`; everything under /v1 stays the API's. */
 export interface ConsoleFiles {
@@ -43,13 +44,17 @@ export function isApiPath(url: string): boolean {
 }
 
 /**
- * Serves the console from `dir` with sirv. Files are looked up per request (sirv's dev mode), so a
+ * Serves the console from `dir` with sirv, under the host names of `hostConfig` only (403 otherwise). Files are looked up per request (sirv's dev mode), so a
  * rebuild while the server runs (new hashed names, index.html changed in place) is served as it
  * is, never from a listing taken at start. Client routes (/status, /entities/a/b, /accept?token=…)
  * answer index.html; a missing file with an extension, or anything under /assets/, is a 404.
  */
-export function createConsoleFiles(dir: string): ConsoleFiles {
+export function createConsoleFiles(
+  dir: string,
+  hostConfig: Parameters<typeof hostPolicyOf>[0] = { publicUrl: undefined, allowedHosts: [] },
+): ConsoleFiles {
   const root = resolve(dir);
+  const hosts = hostPolicyOf(hostConfig);
   const index = join(root, 'index.html');
   const files = sirv(root, {
     dev: true,
@@ -61,6 +66,15 @@ export function createConsoleFiles(dir: string): ConsoleFiles {
 
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) res.setHeader(name, value);
+    // A DNS-rebinding page (its own name resolved to this server) must not read the console or
+    // its assets as same-origin: only the host names the server is known by get them.
+    const refusal = browserRefusal(headersOf(req), hosts);
+    if (refusal)
+      return answer(
+        res,
+        403,
+        `Forbidden: ${refusal === 'host' ? 'unknown Host' : 'cross-origin request'}.\n`,
+      );
     const path = safePath(req.url ?? '/');
     if (path === undefined) return answer(res, 404, 'Not found.\n');
     // Set before sirv answers, so a 304 carries it too (sirv keeps a header already set).
@@ -91,6 +105,16 @@ function safePath(url: string): string | undefined {
   }
   if (path.includes('/.') || path.includes('\\') || path.includes('\0')) return undefined;
   return path;
+}
+
+/** The request's headers as the Host policy reads them (one value each). */
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of ['host', 'origin', 'x-forwarded-proto'] as const) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return headers;
 }
 
 function answer(res: ServerResponse, status: number, text: string): void {

@@ -80,11 +80,12 @@ function send(res: ServerResponse, response: HttpResponse): void {
   // A length instead of chunked framing: the head and the body leave in one write. (A 204 has
   // neither a body nor a Content-Length.)
   const bodyless = response.status === 204 || response.status === 304;
+  // A HEAD's answer has no body but GET's Content-Length (the router keeps it); Node sends no body to a HEAD.
+  const kept = response.body === '' ? response.headers['content-length'] : undefined;
+  const length = kept ?? String(Buffer.byteLength(response.body));
   res.writeHead(
     response.status,
-    bodyless
-      ? response.headers
-      : { ...response.headers, 'content-length': String(Buffer.byteLength(response.body)) },
+    bodyless ? response.headers : { ...response.headers, 'content-length': length },
   );
   res.end(bodyless ? undefined : response.body);
 }

@@ -162,7 +162,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   });
 
   const streams = new AbortController();
-  const consoleFiles = createConsoleFiles(config.consoleDir);
+  const consoleFiles = createConsoleFiles(config.consoleDir, config);
   if (!consoleFiles.built)
     logger.warn('console not built: / answers a 503 page until it is; the API is unaffected', {
       dir: consoleFiles.dir,

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { slugSchema } from '../domain/slug.ts';
-import { idSchema, namesResource } from '../http/route-schemas.ts';
+import { documentedAs, idSchema, namesResource } from '../http/route-schemas.ts';
 import { WINDOW_LIMITS } from './maintenance-items.ts';
 import { cronProblem, isTimeZone } from './schedule.ts';
 
@@ -14,28 +14,52 @@ export const windowParams = z.object({ id: windowIdSchema });
 
 const isoUtc = z.iso.datetime().meta({ description: 'ISO 8601 UTC (Z)' });
 
+const windowFields = {
+  name: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(WINDOW_LIMITS.name),
+  entity_ids: z.array(idSchema('ent')).max(WINDOW_LIMITS.entityIds).default([]),
+  blueprint_slugs: z.array(slugSchema()).max(WINDOW_LIMITS.blueprintSlugs).default([]),
+  include_dependents: z
+    .boolean()
+    .default(false)
+    .meta({ description: 'Entities that depend_on a covered entity, transitively, are covered too' }),
+};
+const cronField = z
+  .string()
+  .max(200)
+  .meta({ description: '5 fields (minute hour day-of-month month day-of-week), read in timezone' });
+const durationField = z.number().int().min(60).max(MAX_DURATION_SECONDS);
+const timezoneField = z.string().max(64).meta({ description: 'IANA name, default UTC' });
+
+/**
+ * The window as the OpenAPI document states it: one-off or recurring, each with its own required
+ * fields, the timezone one of the runtime's IANA names and the cron five fields. What no schema
+ * says stays windowBody's: starts_at before ends_at, the cron's grammar, stored entities, at least
+ * one entity or blueprint.
+ */
+const documentedWindow = z.union([
+  z.strictObject({ ...windowFields, starts_at: isoUtc, ends_at: isoUtc }),
+  z.strictObject({
+    ...windowFields,
+    cron: cronField.regex(/^\s*\S+(\s+\S+){4}\s*$/),
+    duration_seconds: durationField,
+    timezone: z
+      .enum(['UTC', ...Intl.supportedValuesOf('timeZone').filter((name) => name !== 'UTC')])
+      .optional(),
+  }),
+]);
+
 /**
  * A window as created or replaced (PUT takes the whole window): either `starts_at` + `ends_at`
  * (one-off) or `cron` + `duration_seconds` (+ `timezone`, default UTC) for a recurring one.
  */
 export const windowBody = z
   .strictObject({
-    name: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(WINDOW_LIMITS.name),
-    entity_ids: z.array(idSchema('ent')).max(WINDOW_LIMITS.entityIds).default([]),
-    blueprint_slugs: z.array(slugSchema()).max(WINDOW_LIMITS.blueprintSlugs).default([]),
-    include_dependents: z
-      .boolean()
-      .default(false)
-      .meta({ description: 'Entities that depend_on a covered entity, transitively, are covered too' }),
+    ...windowFields,
     starts_at: isoUtc.optional(),
     ends_at: isoUtc.optional(),
-    cron: z
-      .string()
-      .max(200)
-      .optional()
-      .meta({ description: '5 fields (minute hour day-of-month month day-of-week), read in timezone' }),
-    duration_seconds: z.number().int().min(60).max(MAX_DURATION_SECONDS).optional(),
-    timezone: z.string().max(64).optional().meta({ description: 'IANA name, default UTC' }),
+    cron: cronField.optional(),
+    duration_seconds: durationField.optional(),
+    timezone: timezoneField.optional(),
   })
   .superRefine((body, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
@@ -60,4 +84,5 @@ export const windowBody = z
     if (body.starts_at && body.ends_at && Date.parse(body.ends_at) <= Date.parse(body.starts_at))
       issue('ends_at', 'must be after starts_at');
   });
+documentedAs(windowBody, documentedWindow);
 export type WindowBody = z.output<typeof windowBody>;

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { isAllowedOrigin } from '../http/origin-policy.ts';
+import { browserRefusal, type HostPolicy, hostPolicyOf } from '../http/origin-policy.ts';
 import { webRequest } from '../http/stream-web.ts';
 import type { PublicRoute, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -33,8 +33,8 @@ export interface McpRouteDeps {
   authenticateKey(ctx: RouteContext): Promise<Principal>;
   /** The legacy SSE stream's limits; default DEFAULT_LEGACY_STREAM. */
   legacy?: Partial<LegacyStreamSettings>;
-  /** VIGIL_PUBLIC_URL: a browser page on its origin may call too (lib/http/origin-policy.ts). */
-  publicUrl?: string | undefined;
+  /** The host names it answers under and VIGIL_PUBLIC_URL, against DNS rebinding (lib/http/origin-policy.ts). */
+  hosts: Parameters<typeof hostPolicyOf>[0];
 }
 
 /** JSON-RPC's implementation-defined server error range: the code MCP clients see with a 401. */
@@ -52,11 +52,21 @@ const sessionQuery = z.object({
 /**
  * The caller, or the 401 MCP clients understand: `WWW-Authenticate: Bearer` and a JSON-RPC error
  * body. The key is checked here rather than by the router because read-only keys may POST
- * (read-only tools) and the 401 body is JSON-RPC, not the API's error envelope. A browser page
- * of another origin is refused first, as MCP requires: 403 with a JSON-RPC error (as the SDK's own).
+ * (read-only tools) and the 401 body is JSON-RPC, not the API's error envelope. A Host the server
+ * is not known by (DNS rebinding) and a browser page of another origin are refused first, as MCP
+ * requires: 403 with a JSON-RPC error, as the SDK's own. Not the SDK transport's
+ * allowedHosts/allowedOrigins: they match whole `host:port` values (loopback on any port cannot be
+ * said), do not cover the legacy SSE GET, and would answer after the key check.
  */
-async function callerOf(deps: McpRouteDeps, ctx: RouteContext): Promise<Principal | Response> {
-  if (!isAllowedOrigin(ctx.headers, deps.publicUrl))
+async function callerOf(
+  deps: McpRouteDeps,
+  hosts: HostPolicy,
+  ctx: RouteContext,
+): Promise<Principal | Response> {
+  const refusal = browserRefusal(ctx.headers, hosts, ctx.platformHost);
+  if (refusal === 'host')
+    return jsonRpcErrorResponse(403, -32000, 'Forbidden: this server does not answer under this Host');
+  if (refusal === 'origin')
     return jsonRpcErrorResponse(403, -32000, 'Forbidden: requests from this Origin are not allowed');
   try {
     return await deps.authenticateKey(ctx);
@@ -75,6 +85,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
     logger: deps.logger.child({ component: 'mcp' }),
     settings: { ...DEFAULT_LEGACY_STREAM, ...deps.legacy },
   };
+  const hosts = hostPolicyOf(deps.hosts);
   return [
     defineRoute({
       method: 'POST',
@@ -101,13 +112,9 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
               }),
             },
           },
-          202: {
-            contentType: 'text/plain',
-            schema: z.string().meta({
-              description:
-                'Accepted: a legacy message POST (its answers go to the session stream), or notifications and responses only (empty body)',
-            }),
-          },
+          // Accepted, no body: a legacy message POST (its answers go to the session stream), or
+          // notifications and responses only.
+          202: null,
         },
         errors: [...errors, 'NOT_FOUND'],
         otherErrors: {
@@ -119,7 +126,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
           401: { description: 'UNAUTHORIZED, as a JSON-RPC error (-32001)', schema: jsonRpcErrorBody },
           403: {
             description:
-              "An Origin header other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
+              "A Host the server is not known by (DNS rebinding) or an Origin other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
             schema: jsonRpcErrorBody,
           },
           406: {
@@ -133,7 +140,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         },
       },
       handler: async (ctx) => {
-        const caller = await callerOf(deps, ctx);
+        const caller = await callerOf(deps, hosts, ctx);
         if (caller instanceof Response) return caller;
         const sessionId = ctx.query.sessionId;
         if (sessionId === undefined) return handleStreamable(deps.tools, caller, webRequest(ctx));
@@ -142,7 +149,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         if (!messages)
           return jsonRpcErrorResponse(400, -32700, 'Parse error: the body is not a JSON-RPC message');
         await deps.relay.push(session, await exchange(deps.tools, caller, messages));
-        return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain' } });
+        return new Response(null, { status: 202 });
       },
     }),
     defineRoute({
@@ -171,7 +178,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
           401: { description: 'UNAUTHORIZED, as a JSON-RPC error (-32001)', schema: jsonRpcErrorBody },
           403: {
             description:
-              "An Origin header other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
+              "A Host the server is not known by (DNS rebinding) or an Origin other than the console's own (MCP: invalid Origin), as a JSON-RPC error (-32000)",
             schema: jsonRpcErrorBody,
           },
           405: {
@@ -187,7 +194,7 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         },
       },
       handler: async (ctx) => {
-        const caller = await callerOf(deps, ctx);
+        const caller = await callerOf(deps, hosts, ctx);
         if (caller instanceof Response) return caller;
         // Streamable HTTP's GET (a server-to-client stream) needs a session; this server keeps none.
         if (ctx.headers['mcp-protocol-version'] !== undefined || ctx.headers['mcp-session-id'] !== undefined)

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { slugSchema } from '../domain/slug.ts';
-import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
+import { documentedAs, idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
 import { GROUP_BYS, type RouteRecord } from './route-items.ts';
 
 /** Request and response shapes of /v1/notify/routes (DECISIONS.md "Operations features (wave 3)"). */
@@ -25,53 +25,72 @@ const channelIds = z
   .array(idSchema('chn'))
   .max(MAX_ROUTE_CHANNELS, `must name at most ${MAX_ROUTE_CHANNELS} channels`);
 
+/** The fields of a route as posted (routeInputSchema). */
+const routeFields = {
+  match: z
+    .strictObject({
+      blueprint_slugs: z
+        .array(slugSchema())
+        .max(MAX_ROUTE_BLUEPRINTS, `must name at most ${MAX_ROUTE_BLUEPRINTS} blueprints`)
+        .optional()
+        .meta({ description: 'Entities of these blueprints; absent or empty: any' }),
+      entity_ids: z
+        .array(idSchema('ent'))
+        .max(MAX_ROUTE_ENTITIES, `must name at most ${MAX_ROUTE_ENTITIES} entities`)
+        .optional()
+        .meta({ description: 'These entities; absent or empty: any' }),
+      to_states: z.array(z.enum(ROUTE_STATES)).max(ROUTE_STATES.length).optional().meta({
+        description: 'Changes to these states (a recovery is a change to up); absent or empty: any',
+      }),
+    })
+    .default({})
+    .meta({ description: 'Every criterion given must hold; none given: every alert of the tenant' }),
+  channel_ids: channelIds.default([]).meta({ description: 'Tenant channels the matching alerts also go to' }),
+  escalate_after_seconds: z
+    .int()
+    .min(MIN_ESCALATE_SECONDS)
+    .max(MAX_ESCALATE_SECONDS)
+    .optional()
+    .meta({ description: 'An incident unacknowledged this long is sent once to escalate_channel_ids' }),
+  escalate_channel_ids: channelIds.optional().meta({ description: 'Tenant channels to escalate to' }),
+  group_by: z.enum(GROUP_BYS).default('entity').meta({
+    description: 'What one notification groups: each entity alone (default), its blueprint, or the tenant',
+  }),
+  group_wait_seconds: z.int().min(0).max(MAX_GROUP_WAIT_SECONDS).default(0).meta({
+    description:
+      'The first notification of a new group waits this long, collecting (Alertmanager group_wait)',
+  }),
+  group_interval_seconds: z
+    .int()
+    .min(MIN_GROUP_INTERVAL_SECONDS)
+    .max(MAX_GROUP_INTERVAL_SECONDS)
+    .default(300)
+    .meta({
+      description: 'Updates of a group already notified go out at most this often (group_interval)',
+    }),
+};
+
+/**
+ * A route as the OpenAPI document states it: channels to send to, or an escalation (its channels
+ * and its delay together), or both. What no schema says (the ids name the tenant's channels and
+ * entities) stays routeInputSchema's.
+ */
+const { escalate_after_seconds: _after, escalate_channel_ids: _escalate, ...directFields } = routeFields;
+const documentedRoute = z.union([
+  z.strictObject({
+    ...directFields,
+    channel_ids: channelIds.min(1).meta({ description: 'Tenant channels the matching alerts go to' }),
+  }),
+  z.strictObject({
+    ...routeFields,
+    escalate_after_seconds: routeFields.escalate_after_seconds.unwrap(),
+    escalate_channel_ids: channelIds.min(1).meta({ description: 'Tenant channels to escalate to' }),
+  }),
+]);
+
 /** POST /v1/notify/routes. */
 export const routeInputSchema = z
-  .strictObject({
-    match: z
-      .strictObject({
-        blueprint_slugs: z
-          .array(slugSchema())
-          .max(MAX_ROUTE_BLUEPRINTS, `must name at most ${MAX_ROUTE_BLUEPRINTS} blueprints`)
-          .optional()
-          .meta({ description: 'Entities of these blueprints; absent or empty: any' }),
-        entity_ids: z
-          .array(idSchema('ent'))
-          .max(MAX_ROUTE_ENTITIES, `must name at most ${MAX_ROUTE_ENTITIES} entities`)
-          .optional()
-          .meta({ description: 'These entities; absent or empty: any' }),
-        to_states: z.array(z.enum(ROUTE_STATES)).max(ROUTE_STATES.length).optional().meta({
-          description: 'Changes to these states (a recovery is a change to up); absent or empty: any',
-        }),
-      })
-      .default({})
-      .meta({ description: 'Every criterion given must hold; none given: every alert of the tenant' }),
-    channel_ids: channelIds
-      .default([])
-      .meta({ description: 'Tenant channels the matching alerts also go to' }),
-    escalate_after_seconds: z
-      .int()
-      .min(MIN_ESCALATE_SECONDS)
-      .max(MAX_ESCALATE_SECONDS)
-      .optional()
-      .meta({ description: 'An incident unacknowledged this long is sent once to escalate_channel_ids' }),
-    escalate_channel_ids: channelIds.optional().meta({ description: 'Tenant channels to escalate to' }),
-    group_by: z.enum(GROUP_BYS).default('entity').meta({
-      description: 'What one notification groups: each entity alone (default), its blueprint, or the tenant',
-    }),
-    group_wait_seconds: z.int().min(0).max(MAX_GROUP_WAIT_SECONDS).default(0).meta({
-      description:
-        'The first notification of a new group waits this long, collecting (Alertmanager group_wait)',
-    }),
-    group_interval_seconds: z
-      .int()
-      .min(MIN_GROUP_INTERVAL_SECONDS)
-      .max(MAX_GROUP_INTERVAL_SECONDS)
-      .default(300)
-      .meta({
-        description: 'Updates of a group already notified go out at most this often (group_interval)',
-      }),
-  })
+  .strictObject(routeFields)
   .superRefine((body, ctx) => {
     const escalates = (body.escalate_channel_ids ?? []).length > 0;
     if (body.channel_ids.length === 0 && !escalates)
@@ -84,6 +103,7 @@ export const routeInputSchema = z
       });
   })
   .meta({ id: 'NotificationRouteInput' });
+documentedAs(routeInputSchema, documentedRoute);
 export type RouteInput = z.output<typeof routeInputSchema>;
 
 export const publicRouteSchema = z

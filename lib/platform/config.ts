@@ -5,6 +5,7 @@ import * as z from 'zod';
 import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-format.ts';
 import { type EmailSender, parseEmailSender } from '../domain/email-address.ts';
 import { DEFAULT_NATS_PREFIX, natsSubjectProblem } from '../domain/nats-subject.ts';
+import { isHostValue } from '../domain/url-origin.ts';
 
 /**
  * The only module that reads process.env. Every variable is documented in README.md's
@@ -64,6 +65,11 @@ function isCidr(value: string): boolean {
   return version !== 0 && Number(bits) <= (version === 4 ? 32 : 128);
 }
 
+/** Host names or addresses (a port is ignored), comma-separated. */
+const hostNames = z.array(
+  z.string().refine(isHostValue, 'expected host names such as vigil.lan, comma-separated'),
+);
+
 const commaList = (value: string) =>
   value
     .split(',')
@@ -103,6 +109,7 @@ const envSchema = z.object({
   VIGIL_NATS_PREFIX: natsPrefix.default(DEFAULT_NATS_PREFIX),
   VIGIL_EGRESS_ALLOW: z.string().default('').transform(commaList).pipe(cidrs),
   VIGIL_PUBLIC_URL: z.string().url().optional(),
+  VIGIL_ALLOWED_HOSTS: z.string().default('').transform(commaList).pipe(hostNames),
   VIGIL_SMTP_URL: smtpUrl.optional(),
   VIGIL_METRICS_OPEN: bool.optional(),
   VIGIL_EMAIL_FROM: emailFrom.optional(),
@@ -184,6 +191,8 @@ export interface Config {
   egressAllow: string[];
   /** Where users reach Vigil (links to the console in alerts); undefined: no links. */
   publicUrl: string | undefined;
+  /** VIGIL_ALLOWED_HOSTS: more host names the MCP endpoint and the console answer under (lib/http/origin-policy.ts). */
+  allowedHosts: string[];
   /** Local runtime: the SMTP server of email channels; undefined: email deliveries fail with a clear error. */
   smtpUrl: string | undefined;
   /** Local runtime: GET /metrics answers any address (true) or only loopback peers (false, the default). */
@@ -264,6 +273,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     natsPrefix: e.VIGIL_NATS_PREFIX,
     egressAllow: e.VIGIL_EGRESS_ALLOW,
     publicUrl: e.VIGIL_PUBLIC_URL?.replace(/\/+$/, ''),
+    allowedHosts: e.VIGIL_ALLOWED_HOSTS,
     smtpUrl: e.VIGIL_SMTP_URL,
     metricsOpen: e.VIGIL_METRICS_OPEN ?? false,
     emailFrom: e.VIGIL_EMAIL_FROM,

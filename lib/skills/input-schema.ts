@@ -94,6 +94,8 @@ function optionsFor(mode: Mode) {
 
 /** The draft-07 dialect URI a tool may name in `$schema`. */
 export const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+/** The URI ajv registers draft-07's meta-schema under. */
+const DRAFT_07_URI = 'http://json-schema.org/draft-07/schema#';
 /** The 2020-12 dialect URI (MCP's default). */
 export const DRAFT_2020_12 = /^https:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
 
@@ -120,15 +122,18 @@ export function createInputSchemaCompiler(
     });
     return ajv;
   };
-  return (schema) => {
-    const dialect = schema.$schema;
+  return (given) => {
+    const dialect = given.$schema;
     let ajv: AjvDraft07 | Ajv2020;
+    let schema = given;
     if (dialect === undefined || (typeof dialect === 'string' && DRAFT_2020_12.test(dialect))) {
       draft2020 ??= prepared(new Ajv2020(optionsFor(mode)));
       ajv = draft2020;
     } else if (typeof dialect === 'string' && DRAFT_07.test(dialect)) {
       draft07 ??= prepared(new AjvDraft07(optionsFor(mode)));
       ajv = draft07;
+      // ajv knows draft-07's meta-schema by its http URI only; https names the same dialect.
+      schema = { ...given, $schema: DRAFT_07_URI };
     } else {
       throw new Error('$schema must name JSON Schema 2020-12 or draft-07');
     }

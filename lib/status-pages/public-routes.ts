@@ -105,7 +105,13 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
       operationId: 'getPublicStatusPage',
       tag,
       summary: 'A public status page (HTML, no script, no key); 404 page for an unknown slug',
-      schemas: { params, responses: { 200: { contentType: 'text/html', schema: z.string() } } },
+      schemas: {
+        params,
+        responses: { 200: { contentType: 'text/html', schema: z.string() } },
+        otherErrors: {
+          404: { description: 'An unknown slug: the 404 page', contentType: 'text/html', schema: z.string() },
+        },
+      },
       handler: async ({ params: p }) => {
         const page = await view(p.slug);
         if (!page) return new Response(renderNotFound(), { status: 404, headers: HTML_HEADERS });
@@ -137,7 +143,17 @@ export function publicStatusPageRoutes(deps: PublicRouteDeps): PublicRoute[] {
       operationId: 'getPublicStatusBadge',
       tag,
       summary: 'A badge (SVG) of a public status page’s overall state',
-      schemas: { params, responses: { 200: { contentType: 'image/svg+xml', schema: z.string() } } },
+      schemas: {
+        params,
+        responses: { 200: { contentType: 'image/svg+xml', schema: z.string() } },
+        otherErrors: {
+          404: {
+            description: 'An unknown slug: a grey "unknown" badge',
+            contentType: 'image/svg+xml',
+            schema: z.string(),
+          },
+        },
+      },
       handler: async ({ params: p }) => {
         const page = await view(p.slug);
         const svg = page ? page.badge() : renderBadge('status page', 'unknown');

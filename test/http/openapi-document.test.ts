@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../lib/app.ts';
@@ -182,7 +188,8 @@ describe('the OpenAPI document', () => {
     expect(request.anyOf.map((s: { type?: string }) => s.type ?? 'message')).toEqual(['message', 'array']);
     expect(post.responses['200'].content['application/json'].schema.anyOf[1].type).toBe('array');
     expect(Object.keys(post.responses['200'].content)).toEqual(['application/json', 'text/event-stream']);
-    expect(Object.keys(post.responses['202'].content)).toEqual(['text/plain']);
+    // Accepted without a body (a legacy message POST; notifications or responses only).
+    expect(post.responses['202']).toEqual({ description: 'Accepted' });
     const rpc = { $ref: '#/components/schemas/JsonRpcError' };
     for (const status of ['401', '406', '415'])
       expect(post.responses[status].content['application/json'].schema).toEqual(rpc);
@@ -194,6 +201,87 @@ describe('the OpenAPI document', () => {
     expect(doc.paths['/v1/mcp'].get.responses['405'].content['application/json'].schema).toEqual(rpc);
     expect(doc.components.schemas.JsonRpcError.required).toEqual(['jsonrpc', 'error', 'id']);
   });
+
+  it("documents the public pages' 404s in their own media types: an HTML page, a grey badge, JSON", () => {
+    const page = doc.paths['/p/{slug}'].get.responses['404'].content;
+    expect(Object.keys(page).sort()).toEqual(['application/json', 'text/html']);
+    expect(page['text/html'].schema).toEqual({ type: 'string' });
+    const badge = doc.paths['/p/{slug}/badge.svg'].get.responses['404'].content;
+    expect(Object.keys(badge).sort()).toEqual(['application/json', 'image/svg+xml']);
+    expect(Object.keys(doc.paths['/p/{slug}/status.json'].get.responses['404'].content)).toEqual([
+      'application/json',
+    ]);
+  });
+
+  it('states no default for a request body (PUT /v1/checks/{id} may be sent empty: required false)', () => {
+    const put = doc.paths['/v1/checks/{id}'].put.requestBody;
+    expect(put.required).toBe(false);
+    expect(put.content['application/json'].schema).not.toHaveProperty('default');
+    for (const [path, item] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(
+        item as Record<string, { requestBody?: { content: Record<string, { schema: object }> } }>,
+      ))
+        expect(
+          op.requestBody?.content?.['application/json']?.schema ?? {},
+          `${method} ${path}`,
+        ).not.toHaveProperty('default');
+  });
+
+  it('states a maintenance window as one-off or recurring, each with its required fields', () => {
+    for (const [path, method] of [
+      ['/v1/maintenance', 'post'],
+      ['/v1/maintenance/{id}', 'put'],
+    ] as const) {
+      const schema = doc.paths[path][method].requestBody.content['application/json'].schema;
+      const [oneOff, recurring] = schema.anyOf;
+      expect(oneOff.required).toEqual(expect.arrayContaining(['name', 'starts_at', 'ends_at']));
+      expect(oneOff.properties).not.toHaveProperty('cron');
+      expect(recurring.required).toEqual(expect.arrayContaining(['name', 'cron', 'duration_seconds']));
+      expect(recurring.properties).not.toHaveProperty('starts_at');
+      expect(recurring.properties.timezone.enum).toEqual(expect.arrayContaining(['UTC', 'Europe/Paris']));
+      expect(recurring.properties.timezone.enum).not.toContain('Mars/Base');
+      expect(oneOff.additionalProperties).toBe(false);
+    }
+  });
+
+  it('states a notification route as channels to send to, an escalation (delay and channels together), or both', () => {
+    const schema = doc.paths['/v1/notify/routes'].post.requestBody.content['application/json'].schema;
+    const [direct, escalating] = schema.anyOf;
+    expect(direct.required).toContain('channel_ids');
+    expect(direct.properties.channel_ids.minItems).toBe(1);
+    expect(direct.properties).not.toHaveProperty('escalate_after_seconds');
+    expect(escalating.required).toEqual(
+      expect.arrayContaining(['escalate_after_seconds', 'escalate_channel_ids']),
+    );
+    expect(escalating.properties.escalate_channel_ids.minItems).toBe(1);
+  });
+
+  it("passes Spectral's OpenAPI ruleset (spectral:oas) without an error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-spectral-'));
+    try {
+      writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
+      writeFileSync(join(dir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
+      const cli = fileURLToPath(import.meta.resolve('@stoplight/spectral-cli/dist/index.js'));
+      const args = [cli, 'lint', join(dir, 'openapi.json'), '--ruleset', join(dir, '.spectral.yaml')];
+      // Exit 1 when it finds an error; its JSON report is judged, not its exit code.
+      const { stdout } = await promisify(execFile)(process.execPath, [...args, '-f', 'json', '-q'], {
+        timeout: 120_000,
+        maxBuffer: 16 * 1024 * 1024,
+      }).catch((err: { stdout: string }) => err);
+      const findings = JSON.parse(stdout) as {
+        code: string;
+        severity: number;
+        path: string[];
+        message: string;
+      }[];
+      const errors = findings
+        .filter((f) => f.severity === 0)
+        .map((f) => `${f.code} ${f.path.join('.')}: ${f.message}`);
+      expect(errors).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 
   it('is a valid OpenAPI 3.1 document', async () => {
     const validator = new Validator();

@@ -55,7 +55,11 @@ async function start(consoleDir: string): Promise<{ runtime: LocalRuntime; logs:
   workdirs.push(dataDir);
   const logs: string[] = [];
   const runtime = await startLocalRuntime({
-    config: { ...loadConfig('local', { VIGIL_CONSOLE_DIR: consoleDir }), dataDir, port: 0 },
+    config: {
+      ...loadConfig('local', { VIGIL_CONSOLE_DIR: consoleDir, VIGIL_ALLOWED_HOSTS: 'vigil.lan' }),
+      dataDir,
+      port: 0,
+    },
     logger: createLogger({ level: 'info', write: (line) => logs.push(line) }),
     host: '127.0.0.1',
     scheduler: false,
@@ -170,6 +174,33 @@ describe('local runtime: the built console', () => {
     expect(head.headers['content-length']).toBe(String(Buffer.byteLength(SCRIPT)));
     expect(head.headers['content-type']).toBe(get.headers['content-type']);
     expect((await send(url, '/entities/a/b', 'HEAD')).headers['content-length']).toBe(String(INDEX.length));
+  });
+
+  it('refuses the shell and its assets under a Host it is not known by (DNS rebinding), 403', async () => {
+    for (const path of ['/', '/assets/index-abc123.js', '/entities/a/b'])
+      for (const headers of [
+        { host: 'evil.example.com' } as Record<string, string>,
+        { host: 'evil.example.com:8080', origin: 'http://evil.example.com:8080' },
+      ]) {
+        const res = await send(url, path, 'GET', headers);
+        expect(res.status, `${path} ${headers.host}`).toBe(403);
+        expect(res.body).not.toContain(SCRIPT);
+        expect(res.body).not.toContain('<title>');
+      }
+    // A known Host with another page's Origin (a module script fetched cross-site) is refused too.
+    const crossSite = await send(url, '/assets/index-abc123.js', 'GET', {
+      host: 'localhost',
+      origin: 'http://evil.example.com',
+    });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it('serves under the loopback names on any port and VIGIL_ALLOWED_HOSTS', async () => {
+    for (const host of ['localhost:1234', '127.0.0.1', '[::1]:8080', 'vigil.lan:8080']) {
+      const res = await send(url, '/', 'GET', { host });
+      expect(res.status, host).toBe(200);
+      expect(res.body).toBe(INDEX);
+    }
   });
 
   it.each([

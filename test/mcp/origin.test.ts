@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_SECRET_HEADER, VIEWER_HOST_HEADER } from '../../lib/http/edge-address.ts';
 import { type LambdaHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
@@ -8,6 +9,32 @@ import { type LambdaHarness, type LocalHarness, runtimes } from '../support/api-
 const PUBLIC_URL = 'https://vigil.example.com';
 const EDGE_SECRET = 'edge-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 const CONSOLE_HOST = 'd111111abcdef8.cloudfront.net';
+/** VIGIL_ALLOWED_HOSTS of these tests. */
+const ALLOWED = 'vigil.lan';
+
+/** A POST with any Host header (fetch will not send one of its own choosing). */
+function rawPost(url: string, headers: Record<string, string>, body: unknown) {
+  return new Promise<{ status: number; contentType: string | undefined; json: unknown }>(
+    (resolve, reject) => {
+      const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = text;
+          }
+          resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], json });
+        });
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(body));
+    },
+  );
+}
 
 const initialize = {
   jsonrpc: '2.0',
@@ -26,7 +53,9 @@ describe.each(runtimes)('MCP Origin policy ($runtime)', ({ runtime, start }) => 
   let own: { origin: string; headers: Record<string, string> };
 
   beforeAll(async () => {
-    api = await start({ env: { VIGIL_PUBLIC_URL: PUBLIC_URL, VIGIL_EDGE_SECRET: EDGE_SECRET } });
+    api = await start({
+      env: { VIGIL_PUBLIC_URL: PUBLIC_URL, VIGIL_EDGE_SECRET: EDGE_SECRET, VIGIL_ALLOWED_HOSTS: ALLOWED },
+    });
     own =
       'local' in api
         ? { origin: api.local.url, headers: {} }
@@ -86,6 +115,44 @@ describe.each(runtimes)('MCP Origin policy ($runtime)', ({ runtime, start }) => 
     });
     expect(stream.status).toBe(403);
     expect(stream.body.error.code).toBe(-32000);
+  });
+
+  /** An initialize with this Host and Origin, sent as the runtime receives it. */
+  const withHost = async (host: string, origin: string) => {
+    const headers = {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      authorization: `Bearer ${api.adminKey}`,
+      host,
+      origin,
+    };
+    if ('local' in api) return rawPost(`${api.local.url}/v1/mcp`, headers, initialize);
+    const res = await api.request('POST', '/v1/mcp', { body: initialize, headers });
+    return { status: res.status, contentType: res.headers['content-type'], json: res.body };
+  };
+
+  it('refuses a DNS-rebinding page (its own Host and Origin, a valid key) with 403 and a JSON-RPC error', async () => {
+    for (const host of ['evil.example.com', 'evil.example.com:8080', 'localhost.evil.example', '10.0.0.1']) {
+      const res = await withHost(host, `http://${host}`);
+      expect(res.status, host).toBe(403);
+      expect(res.contentType).toMatch(/^application\/json/);
+      expect(res.json).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: expect.stringContaining('Host') },
+        id: null,
+      });
+    }
+    // A known Host does not make another page's Origin acceptable.
+    expect((await withHost('localhost:8080', 'http://evil.example.com')).status).toBe(403);
+  });
+
+  it("answers under the loopback names on any port, VIGIL_PUBLIC_URL's host and VIGIL_ALLOWED_HOSTS", async () => {
+    for (const host of ['localhost:8080', '127.0.0.1:1', '[::1]:65000', 'LOCALHOST', `${ALLOWED}:9000`]) {
+      const res = await withHost(host, `http://${host}`);
+      expect(res.status, `${host}: ${JSON.stringify(res.json)}`).toBe(200);
+    }
+    const pub = await withHost('vigil.example.com', PUBLIC_URL);
+    expect(pub.status, JSON.stringify(pub.json)).toBe(200);
   });
 
   if (runtime === 'lambda')

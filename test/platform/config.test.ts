@@ -57,6 +57,17 @@ describe('loadConfig: notification settings', () => {
     }
   });
 
+  it('reads VIGIL_ALLOWED_HOSTS as a comma list of host names, refusing anything that is no host', () => {
+    expect(loadConfig('local', {}).allowedHosts).toEqual([]);
+    expect(
+      loadConfig('local', { VIGIL_ALLOWED_HOSTS: ' vigil.lan, 10.0.0.5:8080,[fd00::5] ,' }).allowedHosts,
+    ).toEqual(['vigil.lan', '10.0.0.5:8080', '[fd00::5]']);
+    for (const bad of ['https://vigil.lan', 'vigil.lan/x', 'a b', 'user@vigil.lan'])
+      expect(() => loadConfig('local', { VIGIL_ALLOWED_HOSTS: bad }), bad).toThrow(
+        'VIGIL_ALLOWED_HOSTS.0: expected host names',
+      );
+  });
+
   it('roots NATS subjects at VIGIL_NATS_PREFIX, vigil by default', () => {
     expect(loadConfig('local', {}).natsPrefix).toBe('vigil');
     expect(loadConfig('cloud', { VIGIL_NATS_PREFIX: 'acme.vigil' }).natsPrefix).toBe('acme.vigil');

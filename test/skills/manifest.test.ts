@@ -82,4 +82,27 @@ describe('skill manifest', () => {
     const draft07 = compile({ ...schema, $schema: 'http://json-schema.org/draft-07/schema#' });
     expect(draft07({ n: 2 })).toBe(true);
   });
+
+  it('takes https://json-schema.org/draft-07/schema as it takes http:// (with or without #), in both modes', () => {
+    const schema = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
+    for (const mode of ['register', 'call'] as const)
+      for (const $schema of [
+        'https://json-schema.org/draft-07/schema',
+        'https://json-schema.org/draft-07/schema#',
+        'http://json-schema.org/draft-07/schema',
+      ]) {
+        const validate = createInputSchemaCompiler(mode)({ ...schema, $schema });
+        expect(validate({ n: 1 }), `${mode} ${$schema}`).toBe(true);
+        expect(validate({ n: 'x' }), `${mode} ${$schema}`).toBe(false);
+      }
+    expect(
+      problems(
+        manifest({
+          tools: [
+            tool({ inputSchema: { type: 'object', $schema: 'https://json-schema.org/draft-07/schema' } }),
+          ],
+        }),
+      ),
+    ).toEqual([]);
+  });
 });

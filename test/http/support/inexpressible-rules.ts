@@ -129,15 +129,27 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   },
   {
     operation: 'POST /v1/maintenance',
-    path: /^(entity_ids|starts_at|ends_at|cron|duration_seconds|timezone)\b/,
-    message: /./,
-    why: 'a window is one-off (starts_at before ends_at) or recurring (a 5-field cron croner reads, an IANA timezone), covers something, and lists stored entities only: comparisons, grammars, name lists and stored data',
+    path: /^(entity_ids|blueprint_slugs)\b/,
+    message: /at least one entity or blueprint|^no entity /,
+    why: 'a window covers something and lists stored entities only (the document states one-off or recurring and their fields)',
+  },
+  {
+    operation: 'POST /v1/maintenance',
+    path: /^(ends_at|cron)$/,
+    message: /^(?!give either|required)/,
+    why: "two times compared (starts_at before ends_at), and a cron's grammar as croner reads it (the document states its five fields)",
   },
   {
     operation: 'PUT /v1/maintenance/{id}',
-    path: /^(entity_ids|starts_at|ends_at|cron|duration_seconds|timezone)\b/,
-    message: /./,
-    why: 'a window is one-off (starts_at before ends_at) or recurring (a 5-field cron croner reads, an IANA timezone), covers something, and lists stored entities only: comparisons, grammars, name lists and stored data',
+    path: /^(entity_ids|blueprint_slugs)\b/,
+    message: /at least one entity or blueprint|^no entity /,
+    why: 'a window covers something and lists stored entities only (the document states one-off or recurring and their fields)',
+  },
+  {
+    operation: 'PUT /v1/maintenance/{id}',
+    path: /^(ends_at|cron)$/,
+    message: /^(?!give either|required)/,
+    why: "two times compared (starts_at before ends_at), and a cron's grammar as croner reads it (the document states its five fields)",
   },
   {
     operation: 'POST /v1/status-pages',
@@ -162,12 +174,6 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     path: /^(channel_ids|escalate_channel_ids|match\.entity_ids)$/,
     message: /^no (tenant channel|entity) /,
     why: 'the ids a route names must exist in the tenant (stored state)',
-  },
-  {
-    operation: 'POST /v1/notify/routes',
-    path: /^(channel_ids|escalate_channel_ids|escalate_after_seconds)$/,
-    message: /at least one channel|go together/,
-    why: 'a dependency between fields: some channel to send to, and the escalation delay with its channels',
   },
   {
     operation: 'PUT /v1/notify/channels/{id}',
