@@ -85,6 +85,8 @@ export const pageCreateBody = z.strictObject({
       description:
         'Globally unique: the public URL is /p/{slug}. Reserved names (admin, login, api, www, status, …) and ' +
         'names with hyphens in the 3rd and 4th places (xn--…, punycode look-alikes) are refused',
+      // The same two rules, stated for the document's readers and generators.
+      not: { anyOf: [{ enum: [...RESERVED_SLUGS] }, { pattern: '^.{2}--' }] },
     }),
   ...pageFields,
 });

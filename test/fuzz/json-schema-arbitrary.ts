@@ -19,6 +19,7 @@ export interface JsonSchema {
   maximum?: number;
   minItems?: number;
   maxItems?: number;
+  not?: JsonSchema;
 }
 
 /**
@@ -68,6 +69,10 @@ function objectArbitrary(schema: JsonSchema, hints: Hints): fc.Arbitrary<Record<
 
 /** Values that satisfy `schema` most of the time (hints may not), for "valid-ish" request parts. */
 export function arbitraryFromJsonSchema(schema: JsonSchema, hints: Hints = {}): fc.Arbitrary<unknown> {
+  if (schema.not) {
+    const { not, ...rest } = schema;
+    return arbitraryFromJsonSchema(rest, hints).filter((value) => !matchesExclusion(not, value));
+  }
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.anyOf ?? schema.oneOf;
@@ -95,4 +100,17 @@ export function arbitraryFromJsonSchema(schema: JsonSchema, hints: Hints = {}): 
       // `{}` (any value), as for entity field values.
       return fc.jsonValue({ maxDepth: 3 });
   }
+}
+
+/**
+ * Whether `value` matches a `not` schema of the kinds the document states exclusions with (an
+ * enum, a pattern, or any of them: the reserved status-page slugs). Other `not`s (`{}` for a
+ * property that must be absent) are ignored, as generation ignored every `not` before: the route
+ * fuzzer sends such properties on purpose.
+ */
+function matchesExclusion(schema: JsonSchema, value: unknown): boolean {
+  if (schema.anyOf) return schema.anyOf.some((s) => matchesExclusion(s, value));
+  if (schema.enum) return schema.enum.includes(value);
+  if (schema.pattern) return typeof value === 'string' && new RegExp(schema.pattern).test(value);
+  return false;
 }

@@ -39,11 +39,14 @@ async function openStream(api: ApiHarness, path: string, key: string): Promise<O
     };
   }
   // The streaming function URLs run this router; the api function's buffered path would wait for the end.
+  // As a function URL hands it over: the Host it was called by is the one it routed by.
+  const host = 'stream.lambda-url.us-east-1.on.aws';
   const res = await api.app.router.handle({
     method: 'GET',
     path,
     query: {},
-    headers,
+    headers: { ...headers, host },
+    platformHost: host,
     body: Buffer.alloc(0),
     requestId: 'stream-caps',
     sourceIp: '127.0.0.1',
