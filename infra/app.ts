@@ -20,6 +20,7 @@ new VigilStack(app, 'Vigil', {
     natsUrl: setting('natsUrl'),
     natsPrefix: setting('natsPrefix'),
     publicUrl: setting('publicUrl'),
+    allowedHosts: setting('allowedHosts'),
     egressAllow: setting('egressAllow'),
     emailFrom: setting('emailFrom'),
     apiRateLimit: setting('apiRateLimit'),

@@ -24,6 +24,8 @@ export interface VigilSettings {
   readonly natsPrefix?: string;
   /** VIGIL_PUBLIC_URL: where users reach Vigil, for console links in alerts and actions' callback URLs. */
   readonly publicUrl?: string;
+  /** VIGIL_ALLOWED_HOSTS: more names MCP clients may reach Vigil by (a custom domain), comma-separated. */
+  readonly allowedHosts?: string;
   /** VIGIL_EGRESS_ALLOW: private CIDRs channels and actions may reach, comma-separated. */
   readonly egressAllow?: string;
   /** VIGIL_EMAIL_FROM: the sender of email alerts, an SES-verified address or one of a verified domain. */
@@ -59,6 +61,7 @@ export function settingsEnvironment(settings: VigilSettings = {}): Record<string
   if (settings.natsUrl) env.VIGIL_NATS_URL = settings.natsUrl;
   if (settings.natsPrefix) env.VIGIL_NATS_PREFIX = settings.natsPrefix;
   if (settings.publicUrl) env.VIGIL_PUBLIC_URL = settings.publicUrl;
+  if (settings.allowedHosts) env.VIGIL_ALLOWED_HOSTS = settings.allowedHosts;
   if (settings.egressAllow) env.VIGIL_EGRESS_ALLOW = settings.egressAllow;
   if (settings.emailFrom) env.VIGIL_EMAIL_FROM = settings.emailFrom;
   loadConfig('cloud', env);

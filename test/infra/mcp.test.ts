@@ -86,7 +86,11 @@ describe('mcp function', () => {
     const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
     const configured = Template.fromStack(
       new VigilStack(app, 'Configured', {
-        settings: { publicUrl: 'https://vigil.example.com', egressAllow: '10.0.0.0/8' },
+        settings: {
+          publicUrl: 'https://vigil.example.com',
+          egressAllow: '10.0.0.0/8',
+          allowedHosts: 'mcp.example.com,status.example.com',
+        },
       }),
     );
     const [[, resource] = []] = Object.entries(configured.findResources('AWS::Lambda::Function')).filter(
@@ -95,6 +99,7 @@ describe('mcp function', () => {
     expect(resource?.Properties.Environment.Variables).toMatchObject({
       VIGIL_PUBLIC_URL: 'https://vigil.example.com',
       VIGIL_EGRESS_ALLOW: '10.0.0.0/8',
+      VIGIL_ALLOWED_HOSTS: 'mcp.example.com,status.example.com',
     });
   });
 
