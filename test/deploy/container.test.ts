@@ -313,10 +313,19 @@ describe('deploy/vigil.service', () => {
       SYSTEMD_IMAGE,
       '/sbin/init',
     ]);
-    // Boot ends as running or degraded (a unit a container cannot run); either way systemctl answers.
-    await run('podman', ['exec', name, 'systemctl', 'is-system-running', '--wait'], {
-      timeout: 2 * MINUTE,
-    }).catch(() => undefined);
+    // Boot ends as running or degraded (a unit a container cannot run). Asked too early, podman
+    // exec or systemctl itself can fail (no container process or no bus yet): ask again, bounded.
+    const booted = Date.now() + 2 * MINUTE;
+    for (let state = ''; !/^(running|degraded)$/.test(state); ) {
+      if (Date.now() > booted)
+        throw new Error(`systemd did not finish booting (last state: ${state || 'none'})`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      state = await run('podman', ['exec', name, 'systemctl', 'is-system-running'], { timeout: MINUTE }).then(
+        (r) => r.stdout.trim(),
+        // It exits non-zero while starting or degraded; what it printed is the state.
+        (err: { stdout?: string }) => (err.stdout ?? '').trim(),
+      );
+    }
     await podman(['exec', name, 'systemctl', 'start', 'vigil']);
     const deadline = Date.now() + 3 * MINUTE;
     let journal = '';
