@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import type { CheckRecord } from '../domain/check-record.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
-import type { QueryInput, QueryPage, Table } from '../store/table.ts';
+import { sharingQueries } from '../store/shared-queries.ts';
+import type { Table } from '../store/table.ts';
 import { resultsPage } from './results-list.ts';
 import { readSparkline } from './sparkline-reads.ts';
 
@@ -43,27 +44,6 @@ export const recentSchema = z
   .meta({ id: 'CheckRecent', description: 'With include=recent: the last results and the 24 h uptime' });
 
 export type Recent = z.infer<typeof recentSchema>;
-
-/** A view of `table` whose identical queries are made once (the members of one cell read its items). */
-function sharingQueries(table: Table): Table {
-  const made = new Map<string, Promise<QueryPage>>();
-  return {
-    get: (key, options) => table.get(key, options),
-    batchGet: (keys) => table.batchGet(keys),
-    query: (input: QueryInput) => {
-      const key = JSON.stringify(input);
-      let page = made.get(key);
-      if (!page) {
-        page = table.query(input);
-        made.set(key, page);
-      }
-      return page;
-    },
-    transact: (ops) => table.transact(ops),
-    update: (op) => table.update(op),
-    close: () => table.close(),
-  };
-}
 
 /** The recent results and 24 h uptime of each of `checks`, by check id. */
 export async function recentOf(
