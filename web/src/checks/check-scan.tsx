@@ -32,10 +32,17 @@ export function ResultStrip({ recent }: { recent: Recent | undefined }) {
   if (!recent) return null;
   const words = stripWords(recent.results);
   if (recent.results.length === 0) return <span className="muted">{words}</span>;
+  // Two results may share a time (pushed with the same checked_at): number the repeats for keys.
+  const seen = new Map<string, number>();
+  const cells = recent.results.map((r) => {
+    const n = (seen.get(r.checked_at) ?? 0) + 1;
+    seen.set(r.checked_at, n);
+    return { key: `${r.checked_at}#${n}`, outcome: r.outcome };
+  });
   return (
     <span className="result-strip" role="img" aria-label={words} title={words}>
-      {recent.results.map((r) => (
-        <span key={r.checked_at} className={`strip-cell strip-${r.outcome}`} />
+      {cells.map((c) => (
+        <span key={c.key} className={`strip-cell strip-${c.outcome}`} />
       ))}
     </span>
   );
