@@ -20,6 +20,7 @@ export const SCENARIOS = [
   'bundles',
   'crash',
   'storm',
+  'checks-list',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -82,6 +83,8 @@ const optionsSchema = z.object({
   'crash-rounds': int(2).default(32),
   'storm-cloud-entities': int(1).default(5000),
   'bundle-runs': int(1).default(9),
+  'list-checks': int(1).default(10_000),
+  'list-requests': int(1).default(20),
   against: z.string().min(1).optional(),
   rounds: int(1).default(1),
   profile: z.boolean().default(false),
@@ -92,7 +95,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, bundles, crash, storm, storm-cloud, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, bundles, crash, storm, storm-cloud, checks-list, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -121,6 +124,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --status-entities <n>     status: entities of the one tenant (default 100000)
   --status-requests <n>     status: measured GET /v1/status?state=down&limit=100 (default 200)
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
+  --list-checks <n>         checks-list: push checks of the one tenant (default 10000)
+  --list-requests <n>       checks-list: measured GETs of each first page (default 20)
   --page-entities <n>       status-page: entities on the public page (default 100)
   --page-requests <n>       status-page: measured keyless GET /p/{slug} (default 200)
   --abuse-addresses <n>     abuse: keyless visitors of the public page, one loopback address each (default 40)
@@ -180,6 +185,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'uptime-days': { type: 'string' },
       'uptime-requests': { type: 'string' },
       'bundle-runs': { type: 'string' },
+      'list-checks': { type: 'string' },
+      'list-requests': { type: 'string' },
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },
       'crash-rounds': { type: 'string' },

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { AbuseFigures } from './abuse.ts';
 import type { AlertFigures } from './alerts.ts';
+import type { ChecksListFigures } from './checks-list.ts';
 import { type CostBenchFigures, formatCost } from './cost.ts';
 import { table } from './markdown.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
@@ -51,6 +52,7 @@ export interface Results {
   alerts?: AlertFigures;
   status?: StatusFigures;
   statusPage?: StatusPageFigures;
+  checksList?: ChecksListFigures;
   /** This checkout's figure, then the --against checkout's when given. */
   abuse?: (AbuseFigures & { commit: string })[];
   uptime?: UptimeFigures;
@@ -363,6 +365,29 @@ export function formatResults(results: Results, targets: Target[]): string {
     out.push(
       `\n${a.alerts} of ${a.expected} alerts read (${a.missing} missing, ${a.duplicates} duplicate, ${a.badSignatures} bad signatures, ${a.foreign} unmatched); ${a.sentLogged} deliveries logged sent of ${a.sentExpected} with the warm-up; server CPU ${round(a.serverCpuMsPerAlert, 2)} ms per alert; p99 ${round(a.from201Ms.p99 / Math.max(0.001, a.bare.latencyMs.p99), 1)}x the bare POST's.`,
     );
+  }
+  const cl = results.checksList;
+  if (cl) {
+    out.push(`\nChecks list, ${cl.checks} checks in one tenant (sequential first pages over HTTP):\n`);
+    out.push(
+      table(
+        ['request', 'requests', 'rows', 'p50 ms', 'p99 ms', 'max ms', 'body bytes'],
+        cl.requests.map((r) => [
+          `GET ${r.path}`,
+          r.latency.count,
+          r.rows,
+          ms(r.latency.p50),
+          ms(r.latency.p99),
+          ms(r.latency.max),
+          r.bytes,
+        ]),
+      ),
+    );
+    if (cl.firstRows) {
+      out.push(
+        `\nChromium, "Checks" clicked to the first row of /checks: p50 ${ms(cl.firstRows.p50)} ms, max ${ms(cl.firstRows.max)} ms (${cl.firstRows.count} times).`,
+      );
+    }
   }
   const st = results.status;
   if (st) {

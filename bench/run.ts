@@ -4,6 +4,7 @@ import { type CrashFigures, runCrashRounds } from '../test/support/crash-rounds.
 import { runAbuse } from './abuse.ts';
 import { runAlerts } from './alerts.ts';
 import { type BundleFigures, formatBundles, runBundles } from './bundles.ts';
+import { runChecksList } from './checks-list.ts';
 import { benchDir, repoRoot } from './child.ts';
 import { runCost } from './cost.ts';
 import { parseOptions } from './options.ts';
@@ -211,6 +212,21 @@ try {
     });
     const st = results.status;
     log(`  paged p99 ${Math.round(st.paged.p99)} ms, unpaged p99 ${Math.round(st.unpaged.p99)} ms`);
+  }
+  if (wants('checks-list')) {
+    log(
+      `checks-list: ${options['list-checks']} checks in one tenant, first pages of GET /v1/checks and /checks in Chromium`,
+    );
+    results.checksList = await runChecksList({
+      checks: options['list-checks'],
+      requests: options['list-requests'],
+      logFile: join(logDir, 'checks-list.log'),
+      onProgress: log,
+    });
+    const cl = results.checksList;
+    for (const r of cl.requests)
+      log(`  ${r.path}: p50 ${Math.round(r.latency.p50)} ms, p99 ${Math.round(r.latency.p99)} ms`);
+    if (cl.firstRows) log(`  first rows in Chromium: p50 ${Math.round(cl.firstRows.p50)} ms`);
   }
   if (wants('status-page')) {
     log(`status-page: a public page of ${options['page-entities']} entities, keyless GET /p/{slug}`);

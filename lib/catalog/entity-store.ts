@@ -1,5 +1,11 @@
 import type { Table } from '../store/table.ts';
-import { existingEntityIds, getEntity, getEntityById, listEntities } from './entity-items.ts';
+import {
+  existingEntityIds,
+  getEntity,
+  getEntityById,
+  listEntities,
+  readEntityPointers,
+} from './entity-items.ts';
 
 /** Reads of entities (consistent), bound to a table. The checks engine uses `getById` and `existing`. */
 export function createEntityStore(table: Table) {
@@ -16,6 +22,10 @@ export function createEntityStore(table: Table) {
     /** Which of `entityIds` still exist in this tenant (id pointers, read in batches of 100). */
     existing: (tenantId: string, entityIds: readonly string[]) =>
       existingEntityIds(table, tenantId, entityIds),
+
+    /** The names of those of `entityIds` that still exist in this tenant (a pointer without one: its slug). */
+    names: async (tenantId: string, entityIds: readonly string[]): Promise<Map<string, string>> =>
+      new Map((await readEntityPointers(table, tenantId, entityIds)).map((p) => [p.id, p.name ?? p.slug])),
   };
 }
 

@@ -16,6 +16,7 @@ import { createCellMembership } from './cell-membership.ts';
 import { inCell, moveCells } from './cell-moves.ts';
 import { createCellView } from './cell-view.ts';
 import { createCheckAggregate } from './check-aggregate.ts';
+import type { CheckFilter, NamedCheck } from './check-filter.ts';
 import {
   type CheckDefinition,
   type CreateCheckBody,
@@ -44,9 +45,9 @@ export interface CheckServiceDeps {
 export function createCheckService(deps: CheckServiceDeps) {
   const { table, clock } = deps;
   const aggregate = createCheckAggregate(deps);
-  const pager = createCheckPager(deps);
   const cells = createCellMembership({ table, dueShards: deps.dueShards, nowMs: () => clock.now() });
   const cellView = createCellView({ table, clock });
+  const pager = createCheckPager({ ...deps, cellView });
 
   /** The check as a run needs it (its state, and its definition kept parsed), or 404. */
   const requireRun = async (tenantId: string, checkId: string): Promise<CheckRun> => {
@@ -66,6 +67,12 @@ export function createCheckService(deps: CheckServiceDeps) {
     const [shown] = await cellView.overlay([joinCheck(run.definition, run.state)]);
     if (!shown) throw new NotFoundError('check');
     return shown;
+  };
+
+  /** The check with its entity's name (its slug while the entity's id pointer has none). */
+  const named = async (tenantId: string, check: CheckRecord): Promise<NamedCheck> => {
+    const names = await deps.entities.names(tenantId, [check.entity_id]);
+    return { ...check, entity_name: names.get(check.entity_id) ?? check.entity_slug };
   };
 
   /** Commits `ops`; a lost optimistic condition asks the caller to read again and retry. */
@@ -256,21 +263,22 @@ export function createCheckService(deps: CheckServiceDeps) {
       );
     },
 
-    async list(tenantId: string, filter: { entity_id?: string | undefined }): Promise<CheckRecord[]> {
-      const all = await deps.checks.list(tenantId);
-      const wanted = filter.entity_id ? all.filter((c) => c.entity_id === filter.entity_id) : all;
-      const alive = await deps.entities.existing(
-        tenantId,
-        wanted.map((c) => c.entity_id),
-      );
-      return cellView.overlay(wanted.filter((c) => alive.has(c.entity_id)));
+    /** Every check of the tenant (or of one entity) that matches `filter`, named, oldest first (unbounded). */
+    list(tenantId: string, filter: CheckFilter & { entity_id?: string | undefined }) {
+      return pager.all(tenantId, filter);
     },
 
-    /** A page of the tenant's checks (or one entity's), oldest first, read with bounded queries. */
-    async page(tenantId: string, query: CheckPageQuery) {
-      const page = await pager.page(tenantId, query);
-      return { ...page, checks: await cellView.overlay(page.checks) };
+    /** A page of the tenant's checks (or one entity's) that match the filters, oldest first, read with bounded queries. */
+    page(tenantId: string, query: CheckPageQuery) {
+      return pager.page(tenantId, query);
     },
+
+    /** The check with its entity's name (as GET /v1/checks/{id} shows it), or 404. */
+    async read(tenantId: string, checkId: string): Promise<NamedCheck> {
+      return named(tenantId, await requireCheck(tenantId, checkId));
+    },
+
+    named,
 
     async update(tenantId: string, checkId: string, patch: UpdateCheckBody): Promise<CheckRecord> {
       if (Object.keys(patch).length === 0)

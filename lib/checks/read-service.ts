@@ -1,7 +1,9 @@
+import type { CheckRecord } from '../domain/check-record.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { type PageRequest, readPage, unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
+import { recentOf } from './check-recent.ts';
 import type { CheckService } from './check-service.ts';
 import { publicTransition } from './records.ts';
 import { resultsPage } from './results-list.ts';
@@ -24,6 +26,11 @@ export function createCheckReadService(deps: CheckReadDeps) {
   const { clock } = deps;
 
   return {
+    /** The last results and 24 h uptime of each of `checks` (a page of the list), by check id. */
+    recent(checks: readonly CheckRecord[]) {
+      return recentOf(deps, checks, clock.now());
+    },
+
     /** A page of the check's results, newest first by checked_at. */
     async results(tenantId: string, checkId: string, page: PageRequest) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);

@@ -26,9 +26,10 @@ export { REDACTED };
  * The check as returned: internal keys out, and only the fields its type uses. http checks show
  * their request (header values redacted; for read-only keys the target URL's credentials and
  * secret-looking query values too) and expectations; tcp, tls and dns checks their config and
- * probe timeout; push checks, which are never probed, only their config.
+ * probe timeout; push checks, which are never probed, only their config. The entity's name is
+ * shown when the caller read it (the check routes do).
  */
-export function publicCheck(check: CheckRecord, options: { readOnly: boolean }) {
+export function publicCheck(check: CheckRecord & { entity_name?: string }, options: { readOnly: boolean }) {
   const common = {
     id: check.id,
     name: checkNameOf(check),
@@ -36,6 +37,7 @@ export function publicCheck(check: CheckRecord, options: { readOnly: boolean }) 
     entity_id: check.entity_id,
     blueprint_slug: check.blueprint_slug,
     entity_slug: check.entity_slug,
+    ...(check.entity_name === undefined ? {} : { entity_name: check.entity_name }),
     execution_mode: check.execution_mode,
     interval_seconds: check.interval_seconds,
     failure_threshold: check.failure_threshold,

@@ -3,6 +3,7 @@ import { configSchemas } from '../domain/check-config.ts';
 import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
+import { recentSchema } from './check-recent.ts';
 import { CHECK_TYPES, checkRecordFieldsSchema, resultSchema, transitionSchema } from './records.ts';
 
 /** Response bodies of the check routes: publicCheck, publicResult and publicTransition as schemas. */
@@ -25,6 +26,10 @@ export const checkCommonSchema = z.strictObject({
   entity_id: idSchema('ent'),
   blueprint_slug: z.string().meta({ description: "The entity's blueprint (with entity_slug: its address)" }),
   entity_slug: z.string(),
+  entity_name: z
+    .string()
+    .optional()
+    .meta({ description: "The entity's name (every answer of the /v1/checks routes carries it)" }),
   check_type: z.enum(CHECK_TYPES),
   ...checkRecordFieldsSchema.pick({
     execution_mode: true,
@@ -48,6 +53,7 @@ export const checkCommonSchema = z.strictObject({
   next_run_at: timestampSchema.nullable(),
   created_at: timestampSchema,
   updated_at: timestampSchema,
+  recent: recentSchema.optional(),
 });
 
 const probeTimeout = checkRecordFieldsSchema.shape.timeout_ms.meta({

@@ -3,7 +3,9 @@ import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
+import { type CheckFilter, checkFilterQuery, filterParams } from './check-filter.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
+import { RECENT_PAGE_MAX, RECENT_RESULTS } from './check-recent.ts';
 import type { CheckService } from './check-service.ts';
 import type { CheckReadService } from './read-service.ts';
 import { publicCheck } from './records.ts';
@@ -22,6 +24,13 @@ export const CHECK_LIST_MAX = 1000;
 const listChecksQuery = z
   .object({
     entity_id: z.string().min(1).optional().meta({ description: 'Only the checks of this entity' }),
+    ...checkFilterQuery,
+    include: z
+      .enum(['recent'])
+      .optional()
+      .meta({
+        description: `recent: each check carries \`recent\` (its last ${RECENT_RESULTS} results and its 24 h uptime); needs limit, at most ${RECENT_PAGE_MAX}`,
+      }),
     limit: queryInteger(1, CHECK_LIST_MAX)
       .optional()
       .meta({
@@ -37,20 +46,33 @@ const listChecksQuery = z
   .refine((query) => query.cursor === undefined || query.limit !== undefined, {
     path: ['limit'],
     message: 'is required with cursor',
+  })
+  .refine((query) => query.include === undefined || (query.limit ?? Infinity) <= RECENT_PAGE_MAX, {
+    path: ['limit'],
+    message: `must be given and at most ${RECENT_PAGE_MAX} with include=recent`,
   });
 /** The Link header of a paged list: GitHub-style, the next page only. */
 const linkHeader = {
   Link: {
     description:
-      'With limit: `</v1/checks?limit=100&cursor=...>; rel="next"` (entity_id kept) while more checks follow; absent on the last page',
+      'With limit: `</v1/checks?limit=100&cursor=...>; rel="next"` (entity_id, the filters and include kept) while more checks may follow; absent on the last page. A filtered page may hold fewer than limit checks (each request reads a bounded number of stored checks); follow the link until it is absent',
     schema: { type: 'string' },
   },
 };
 
+/** The query of GET /v1/checks a next page repeats. */
+type ListQuery = CheckFilter & {
+  entity_id?: string | undefined;
+  include?: 'recent' | undefined;
+  limit: number;
+};
+
 /** The Link header value announcing the page after `cursor` of GET /v1/checks. */
-export function nextChecksLink(query: { entity_id?: string | undefined; limit: number }, cursor: string) {
+export function nextChecksLink(query: ListQuery, cursor: string) {
   const params = new URLSearchParams();
   if (query.entity_id !== undefined) params.set('entity_id', query.entity_id);
+  filterParams(query, params);
+  if (query.include !== undefined) params.set('include', query.include);
   params.set('limit', String(query.limit));
   params.set('cursor', cursor);
   return `</v1/checks?${params.toString()}>; rel="next"`;
@@ -71,26 +93,29 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       operationId: 'listChecks',
       tag,
       summary:
-        'List the checks of the tenant, oldest first (optionally ?entity_id= for one entity); paged with limit (next page in the Link header)',
+        'List the checks of the tenant, oldest first, filtered on the server (entity_id, blueprint, type, state, q); paged with limit (next page in the Link header)',
       schemas: {
         query: listChecksQuery,
         responses: { 200: z.array(publicCheckSchema) },
         responseHeaders: linkHeader,
       },
       handler: async ({ principal, query }) => {
-        const { entity_id, limit, cursor } = query;
+        const { entity_id, limit, cursor, include, blueprint, type, state, q } = query;
+        const filter = { entity_id, blueprint, type, state, q };
         if (limit === undefined) {
-          return ok(
-            (await checks.list(principal.tenantId, { entity_id })).map((c) => publicCheck(c, principal)),
-          );
+          return ok((await checks.list(principal.tenantId, filter)).map((c) => publicCheck(c, principal)));
         }
-        const page = await checks.page(principal.tenantId, { entity_id, limit, cursor });
-        const body = page.checks.map((c) => publicCheck(c, principal));
+        const page = await checks.page(principal.tenantId, { ...filter, limit, cursor });
+        const recent = include === 'recent' ? await reads.recent(page.checks) : undefined;
+        const body = page.checks.map((c) => ({
+          ...publicCheck(c, principal),
+          ...(recent ? { recent: recent.get(c.id) } : {}),
+        }));
         if (page.nextCursor === null) return ok(body);
         return {
           status: 200,
           body,
-          headers: { link: nextChecksLink({ entity_id, limit }, page.nextCursor) },
+          headers: { link: nextChecksLink({ ...filter, include, limit }, page.nextCursor) },
         };
       },
     }),
@@ -108,7 +133,12 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
         errors: ['NOT_FOUND', 'CONFLICT', 'LIMIT_EXCEEDED'],
       },
       handler: async ({ principal, body }) =>
-        created(publicCheck(await checks.create(principal.tenantId, body), principal)),
+        created(
+          publicCheck(
+            await checks.named(principal.tenantId, await checks.create(principal.tenantId, body)),
+            principal,
+          ),
+        ),
     }),
     defineRoute({
       method: 'GET',
@@ -119,7 +149,7 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       summary: 'Get a check (header values redacted)',
       schemas: { params: checkParams, responses: { 200: publicCheckSchema } },
       handler: async ({ principal, params }) =>
-        ok(publicCheck(await checks.requireCheck(principal.tenantId, params.id), principal)),
+        ok(publicCheck(await checks.read(principal.tenantId, params.id), principal)),
     }),
     defineRoute({
       method: 'PUT',
@@ -135,7 +165,12 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
         errors: ['CONFLICT'],
       },
       handler: async ({ principal, params, body }) =>
-        ok(publicCheck(await checks.update(principal.tenantId, params.id, body), principal)),
+        ok(
+          publicCheck(
+            await checks.named(principal.tenantId, await checks.update(principal.tenantId, params.id, body)),
+            principal,
+          ),
+        ),
     }),
     defineRoute({
       method: 'DELETE',

@@ -11,6 +11,7 @@ const COMMON_KEYS = [
   'enabled',
   'entity_id',
   'entity_slug',
+  'entity_name',
   'execution_mode',
   'failure_threshold',
   'id',

@@ -203,7 +203,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the checks of the tenant, oldest first (optionally ?entity_id= for one entity); paged with limit (next page in the Link header) */
+        /** List the checks of the tenant, oldest first, filtered on the server (entity_id, blueprint, type, state, q); paged with limit (next page in the Link header) */
         get: operations["listChecks"];
         put?: never;
         /** Create a check (plan limit check_limit_per_entity) */
@@ -1252,6 +1252,8 @@ export interface components {
             /** @description The entity's blueprint (with entity_slug: its address) */
             blueprint_slug: string;
             entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
             /** @constant */
             check_type: "http";
             /** @constant */
@@ -1270,6 +1272,7 @@ export interface components {
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
             /** @description For read-only keys, userinfo and secret-looking query values (token, key, secret, password, sig, ...) read ******** */
             target_url: string;
             /** @enum {string} */
@@ -1295,6 +1298,19 @@ export interface components {
             /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
             degraded_latency_ms: number | null;
         };
+        /** @description With include=recent: the last results and the 24 h uptime */
+        CheckRecent: {
+            /** @description The check's last results (up to 30), oldest first */
+            results: {
+                /** @enum {string} */
+                outcome: "up" | "degraded" | "down";
+                checked_at: string;
+            }[];
+            /** @description The share of successful results in the last 24 hours (0 to 1); null with none */
+            uptime_24h: number | null;
+            /** @description How many results the last 24 hours hold */
+            results_24h: number;
+        };
         TcpCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
@@ -1307,6 +1323,8 @@ export interface components {
             /** @description The entity's blueprint (with entity_slug: its address) */
             blueprint_slug: string;
             entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
             /** @constant */
             check_type: "tcp";
             /** @constant */
@@ -1325,6 +1343,7 @@ export interface components {
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
             config: {
                 host: string;
                 port: number;
@@ -1346,6 +1365,8 @@ export interface components {
             /** @description The entity's blueprint (with entity_slug: its address) */
             blueprint_slug: string;
             entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
             /** @constant */
             check_type: "tls";
             /** @constant */
@@ -1364,6 +1385,7 @@ export interface components {
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
             config: {
                 host: string;
                 port?: number;
@@ -1387,6 +1409,8 @@ export interface components {
             /** @description The entity's blueprint (with entity_slug: its address) */
             blueprint_slug: string;
             entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
             /** @constant */
             check_type: "dns";
             /** @constant */
@@ -1405,6 +1429,7 @@ export interface components {
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
             config: {
                 hostname: string;
                 /** @enum {string} */
@@ -1429,6 +1454,8 @@ export interface components {
             /** @description The entity's blueprint (with entity_slug: its address) */
             blueprint_slug: string;
             entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
             /** @constant */
             check_type: "push";
             /** @constant */
@@ -1447,6 +1474,7 @@ export interface components {
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
             config: {
                 /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
                 grace_seconds?: number;
@@ -4112,6 +4140,16 @@ export interface operations {
             query?: {
                 /** @description Only the checks of this entity */
                 entity_id?: string;
+                /** @description Only the checks of this blueprint's entities (its slug) */
+                blueprint?: string;
+                /** @description Only checks of this type: http, tcp, tls, dns, push */
+                type?: "http" | "tcp" | "tls" | "dns" | "push";
+                /** @description Only checks in this state: up, down, degraded, unknown */
+                state?: "up" | "down" | "degraded" | "unknown";
+                /** @description Only checks whose name or entity's name contains this text (any case) */
+                q?: string;
+                /** @description recent: each check carries `recent` (its last 30 results and its 24 h uptime); needs limit, at most 200 */
+                include?: "recent";
                 /** @description Page size, 1 to 1000; without it, every check in one answer. The next page is in the Link header */
                 limit?: number;
                 /** @description The cursor of the Link header's next page (with limit) */
@@ -4126,7 +4164,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    /** @description With limit: `</v1/checks?limit=100&cursor=...>; rel="next"` (entity_id kept) while more checks follow; absent on the last page */
+                    /** @description With limit: `</v1/checks?limit=100&cursor=...>; rel="next"` (entity_id, the filters and include kept) while more checks may follow; absent on the last page. A filtered page may hold fewer than limit checks (each request reads a bounded number of stored checks); follow the link until it is absent */
                     Link?: string;
                     [name: string]: unknown;
                 };

@@ -4,6 +4,7 @@ import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
+import { everyWords } from './check-scan';
 import { checkQueries } from './queries';
 
 /** What a check probes, in one line: `GET https://…`, `tcp db:5432`, `dns A example.com`, `push`. */
@@ -26,7 +27,7 @@ export function targetOf(check: Schemas['Check']): string {
 export function CheckConfig({ check }: { check: Schemas['Check'] }) {
   const rows: [string, string][] = [
     ['Type', check.check_type],
-    ['Interval', `${check.interval_seconds} s`],
+    ['Interval', everyWords(check.interval_seconds)],
     ['Failure threshold', String(check.failure_threshold)],
     ['Success threshold', String(check.success_threshold)],
   ];

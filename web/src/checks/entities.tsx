@@ -2,7 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { blueprintQueries, entityQueries } from '../catalog/queries';
 import { SelectField } from '../ui/fields';
 
-/** Choose a blueprint, then one of its entities; answers the entity id through `onChange`. */
+/**
+ * Choose a blueprint, then one of its entities; answers the entity id through `onChange`. A new
+ * blueprint is answered through `onBlueprint` alone, whose caller clears the entity in the same
+ * update (two calls in one event would each start from the same URL params and undo each other).
+ */
 export function EntityPicker({
   blueprint,
   onBlueprint,
@@ -28,10 +32,7 @@ export function EntityPicker({
       <SelectField
         label="Blueprint"
         value={blueprint}
-        onChange={(v) => {
-          onBlueprint(v);
-          onChange('');
-        }}
+        onChange={onBlueprint}
         options={[
           { value: '', label: anyLabel ?? (bps.length ? 'Choose a blueprint' : 'No blueprints yet') },
           ...bps.map((b) => ({ value: b.slug, label: b.name })),

@@ -1,5 +1,6 @@
-import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { api, must } from '../api/client';
+import { nextCursor } from '../api/link-header';
 
 /**
  * The check reads. Everything about a check lives under the ['checks'] root (lists, one check,
@@ -23,7 +24,44 @@ export const checkKeys = {
   pushTokens: (id: string) => ['push-tokens', id] as const,
 };
 
+/** The filters of the checks list, as the URL and GET /v1/checks name them (empty: not filtered). */
+export interface CheckListFilter {
+  blueprint?: string;
+  entity_id?: string;
+  type?: 'http' | 'tcp' | 'tls' | 'dns' | 'push';
+  state?: 'up' | 'down' | 'degraded' | 'unknown';
+  q?: string;
+}
+
+/** Checks read per page of the checks list (the API's `limit`). */
+export const CHECKS_PAGE = 100;
+
 export const checkQueries = {
+  /**
+   * The checks list: pages of GET /v1/checks filtered on the server, each check with its last
+   * results and 24 h uptime (include=recent); the next page's cursor from the Link header.
+   */
+  pages: (filter: CheckListFilter) =>
+    infiniteQueryOptions({
+      queryKey: checkKeys.pages(filter as Record<string, string>),
+      initialPageParam: undefined as string | undefined,
+      queryFn: async ({ pageParam }) => {
+        const call = api.GET('/v1/checks', {
+          params: {
+            query: {
+              ...filter,
+              include: 'recent',
+              limit: CHECKS_PAGE,
+              ...(pageParam ? { cursor: pageParam } : {}),
+            },
+          },
+        });
+        const checks = await must(call);
+        const { response } = await call;
+        return { checks, next: nextCursor(response.headers.get('link')) };
+      },
+      getNextPageParam: (last) => last.next,
+    }),
   /** GET /v1/checks, whole (for name lookups and pickers), or an entity's checks. */
   list: (filter: { entity_id?: string } = {}) =>
     queryOptions({

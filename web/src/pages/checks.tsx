@@ -1,14 +1,13 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
-import { nextCursor } from '../api/link-header';
-import { useEntity, useEntityDirectory } from '../catalog/directory';
 import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-form';
+import { everyWords, ResultStrip, uptimeWords } from '../checks/check-scan';
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
 import { EntityPicker } from '../checks/entities';
 import { PushInstructions } from '../checks/push-urls';
-import { checkKeys, checkQueries, checksChanged } from '../checks/queries';
+import { CHECKS_PAGE, type CheckListFilter, checkKeys, checkQueries, checksChanged } from '../checks/queries';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { CheckNotifications } from '../notify/check-notifications';
 import { WhyPaged } from '../notify/why-paged';
@@ -16,69 +15,63 @@ import { useSession } from '../session';
 import { StateBadge, Time } from '../ui/bits';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
-import { SelectField } from '../ui/fields';
+import { SelectField, TextField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 import { UptimeSection } from '../uptime/uptime-section';
 
 type Check = Schemas['Check'];
 
-/** A link to a check's entity page, named by its address (the list never reads every entity). */
-function EntityLink({ check, name }: { check: Check; name?: string | undefined }) {
+/** A link to a check's entity page, named by the entity's name (every check answer carries it). */
+function EntityLink({ check }: { check: Check }) {
   return (
     <Link to={`/entities/${check.blueprint_slug}/${check.entity_slug}`}>
-      {name ?? `${check.blueprint_slug}/${check.entity_slug}`}
+      {check.entity_name ?? check.entity_slug}
     </Link>
   );
 }
 
-/** Checks read per page of the list (the API's `limit`). */
-const CHECKS_PAGE = 100;
-
-/** One page of GET /v1/checks and the cursor of the next, from the answer's Link header. */
-async function checksPage(entityId: string, cursor: string | undefined) {
-  const call = api.GET('/v1/checks', {
-    params: {
-      query: {
-        limit: CHECKS_PAGE,
-        ...(entityId ? { entity_id: entityId } : {}),
-        ...(cursor ? { cursor } : {}),
-      },
-    },
-  });
-  const checks = await must(call);
-  const { response } = await call;
-  return { checks, next: nextCursor(response.headers.get('link')) };
-}
+/** The filters the list reads from the URL (a link reproduces the view) and sends to the server. */
+const FILTERS = ['blueprint', 'entity_id', 'type', 'state', 'q'] as const;
+/** Pages read on their own while a sparse filter's pages come back short (each reads a bounded part of the list). */
+const AUTO_PAGES = 20;
 
 /**
- * The account's checks (GET /v1/checks), 100 at a time with "Load more checks"; the entity filter
- * (?blueprint, ?entity_id) goes to the API, type and state filter the checks loaded so far.
+ * The account's checks (GET /v1/checks), 100 at a time with "Load more checks". Every filter
+ * (blueprint, entity, type, state, text) is in the URL and asks the server; each row shows the
+ * check's last results as a strip and its 24 h uptime.
  */
 export function ChecksPage() {
   const { canWrite } = useSession();
   const [params, setParams] = useSearchParams();
-  const entityId = params.get('entity_id') ?? '';
-  const blueprint = params.get('blueprint') ?? '';
-  const type = params.get('type') ?? '';
-  const state = params.get('state') ?? '';
+  const filter = Object.fromEntries(
+    FILTERS.flatMap((k) => {
+      const v = params.get(k);
+      return v ? [[k, v]] : [];
+    }),
+  ) as CheckListFilter;
+  const { blueprint = '', entity_id: entityId = '', type = '', state = '', q = '' } = filter;
   const checks = useInfiniteQuery({
-    queryKey: checkKeys.pages({ entity_id: entityId }),
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => checksPage(entityId, pageParam),
-    getNextPageParam: (last) => last.next,
+    ...checkQueries.pages(filter),
     // "Last result" moves without a state change: read again after the soonest run (lists: at most every 10 s).
-    refetchInterval: (q) =>
+    refetchInterval: (query) =>
       refreshDelay(
-        q.state.data?.pages.flatMap((p) => p.checks.map((c) => c.next_run_at)) ?? [],
+        query.state.data?.pages.flatMap((p) => p.checks.map((c) => c.next_run_at)) ?? [],
         Date.now(),
         10_000,
       ),
   });
-  const loaded = checks.data?.pages.flatMap((p) => p.checks) ?? [];
-  // Names from the entity directory (one bounded page, shared with the catalog); the rest show their address.
-  const directory = useEntityDirectory();
-  const names = new Map((directory.data?.entities ?? []).map((e) => [e.id, e.name]));
+  const rows = checks.data?.pages.flatMap((p) => p.checks) ?? [];
+  const pagesRead = checks.data?.pages.length ?? 0;
+  const { hasNextPage, isFetching, fetchNextPage } = checks;
+  // A sparse filter's page can come back short (the server reads a bounded part of the list per
+  // page): read on until a page's worth is shown, for a bounded number of pages.
+  useEffect(() => {
+    if (hasNextPage && !isFetching && rows.length < CHECKS_PAGE && pagesRead < AUTO_PAGES) {
+      void fetchNextPage();
+    }
+  }, [hasNextPage, isFetching, rows.length, pagesRead, fetchNextPage]);
+  /** Changes filters in one navigation (two calls in one event would each start from the same params). */
   const setFilter = (changes: Record<string, string>) => {
     const next = new URLSearchParams(params);
     for (const [k, v] of Object.entries(changes)) {
@@ -87,7 +80,7 @@ export function ChecksPage() {
     }
     setParams(next, { replace: true });
   };
-  const rows = loaded.filter((c) => (!type || c.check_type === type) && (!state || c.state === state));
+  const filtered = FILTERS.some((k) => params.has(k));
   return (
     <Page
       title="Checks"
@@ -126,31 +119,18 @@ export function ChecksPage() {
           onChange={(v) => setFilter({ state: v })}
           options={[{ value: '', label: 'All states' }, 'up', 'degraded', 'down', 'unknown']}
         />
+        <SearchText value={q} onChange={(v) => setFilter({ q: v })} />
       </search>
-      <p className="muted">
-        The entity filter asks the server; type and state filters apply to the loaded checks
-        {checks.hasNextPage ? ' (load more to filter the rest)' : ''}.
-      </p>
       <ErrorNote error={checks.error} title="The checks could not be read." />
       {checks.isPending ? (
         <Loading what="checks" />
-      ) : checks.isSuccess && rows.length === 0 ? (
-        <Empty
-          title={
-            loaded.length === 0
-              ? 'No checks yet.'
-              : checks.hasNextPage
-                ? 'No loaded check matches these filters.'
-                : 'No check matches these filters.'
-          }
-        >
-          {loaded.length === 0
-            ? canWrite
+      ) : checks.isSuccess && rows.length === 0 && !hasNextPage ? (
+        <Empty title={filtered ? 'No check matches these filters.' : 'No checks yet.'}>
+          {filtered
+            ? 'Clear a filter to see more.'
+            : canWrite
               ? 'Create a check to start watching an entity: an HTTP endpoint, a port, a certificate, a DNS record, or a push check your own agent reports to.'
-              : 'Checks appear here once someone with write access creates them.'
-            : checks.hasNextPage
-              ? 'Load more checks, or clear a filter to see more.'
-              : 'Clear a filter to see more.'}
+              : 'Checks appear here once someone with write access creates them.'}
         </Empty>
       ) : rows.length > 0 ? (
         <div className="table-wrap" {...scrollRegion('Checks')}>
@@ -161,6 +141,8 @@ export function ChecksPage() {
                 <th scope="col">Entity</th>
                 <th scope="col">Type</th>
                 <th scope="col">State</th>
+                <th scope="col">Last 30 results</th>
+                <th scope="col">Uptime 24 h</th>
                 <th scope="col">Last result</th>
               </tr>
             </thead>
@@ -170,15 +152,24 @@ export function ChecksPage() {
                   <td>
                     <Link to={`/checks/${c.id}`}>{c.name}</Link>
                     {c.enabled ? null : <span className="muted"> (disabled)</span>}
-                    {c.name_is_default ? null : <div className="muted check-target">{targetOf(c)}</div>}
+                    {c.name_is_default || c.check_type === 'push' ? null : (
+                      <div className="muted check-target">{targetOf(c)}</div>
+                    )}
                   </td>
                   <td>
-                    <EntityLink check={c} name={names.get(c.entity_id)} />
+                    <EntityLink check={c} />
                   </td>
-                  <td>{c.check_type}</td>
+                  <td>
+                    {c.check_type}
+                    <div className="muted">{everyWords(c.interval_seconds)}</div>
+                  </td>
                   <td>
                     <StateBadge state={c.state} />
                   </td>
+                  <td>
+                    <ResultStrip recent={c.recent} />
+                  </td>
+                  <td>{uptimeWords(c.recent)}</td>
                   <td>
                     <Time iso={c.last_result_at} />
                   </td>
@@ -190,18 +181,46 @@ export function ChecksPage() {
       ) : null}
       {checks.isSuccess ? (
         <p className="muted" aria-live="polite">
-          {loaded.length === rows.length
-            ? `${countChecks(loaded.length)} loaded`
-            : `${rows.length} of ${countChecks(loaded.length)} loaded match the filters`}
-          {checks.hasNextPage ? '; more follow.' : '.'}
+          {`${countChecks(rows.length)} shown`}
+          {hasNextPage ? '; more follow.' : '.'}
         </p>
       ) : null}
-      {checks.hasNextPage ? (
-        <button type="button" disabled={checks.isFetchingNextPage} onClick={() => checks.fetchNextPage()}>
+      {hasNextPage ? (
+        <button type="button" disabled={checks.isFetchingNextPage} onClick={() => fetchNextPage()}>
           {checks.isFetchingNextPage ? 'Loading more checks…' : 'Load more checks'}
         </button>
       ) : null}
     </Page>
+  );
+}
+
+/** The text filter: typed freely, sent to the URL (and the server) once typing pauses. */
+function SearchText({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const [text, setText] = useState(value);
+  const sent = useRef(value);
+  // A link or Back changes the URL: show its text (not the echo of what this field sent).
+  useEffect(() => {
+    if (value !== sent.current) {
+      sent.current = value;
+      setText(value);
+    }
+  }, [value]);
+  useEffect(() => {
+    if (text.trim() === sent.current) return;
+    const timer = setTimeout(() => {
+      sent.current = text.trim();
+      onChange(text.trim());
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [text, onChange]);
+  return (
+    <TextField
+      label="Name contains"
+      type="search"
+      value={text}
+      onChange={setText}
+      placeholder="Check or entity name"
+    />
   );
 }
 
@@ -253,7 +272,10 @@ export function NewCheckPage() {
           before={
             <EntityPicker
               blueprint={blueprint}
-              onBlueprint={setBlueprint}
+              onBlueprint={(v) => {
+                setBlueprint(v);
+                setEntityId('');
+              }}
               entityId={entityId}
               onChange={setEntityId}
               error={entityError}
@@ -288,7 +310,6 @@ function CheckView({ check }: { check: Check }) {
   const { canWrite } = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const entity = useEntity(check.blueprint_slug, check.entity_slug).data;
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState<string>();
   useRefreshOnChange(check.last_result_at, [checkKeys.results(check.id)]);
@@ -322,7 +343,7 @@ function CheckView({ check }: { check: Check }) {
   const [removeError, setRemoveError] = useState<unknown>();
   return (
     <Page
-      title={check.name}
+      title={`${check.entity_name ?? check.entity_slug}: ${check.name}`}
       actions={
         canWrite ? (
           <>
@@ -343,7 +364,14 @@ function CheckView({ check }: { check: Check }) {
       }
     >
       <p className="check-target">
-        <code>{targetOf(check)}</code> on <EntityLink check={check} name={entity?.name} />
+        {check.check_type === 'push' ? (
+          <>A push check your agent reports to, {everyWords(check.interval_seconds)}, </>
+        ) : (
+          <>
+            <code>{targetOf(check)}</code> {everyWords(check.interval_seconds)},{' '}
+          </>
+        )}
+        on <EntityLink check={check} />
       </p>
       {saved ? <Notice>{saved}</Notice> : null}
       <ErrorNote error={toggle.error ?? removeError} />
