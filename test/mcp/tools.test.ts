@@ -242,7 +242,7 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     ]);
     expect(
       text(await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'db' })),
-    ).toContain('check "TCP 127.0.0.1:9" is down since 2026-03-01T11:58:01');
+    ).toContain('Check "TCP 127.0.0.1:9" is down since 2026-03-01T11:58:01');
     expect(db.recent_transitions.map((t: { to_state: string }) => t.to_state)).toEqual(['down', 'up']);
     const web = await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'web' });
     expect(data(web).checks_not_up).toEqual([]);

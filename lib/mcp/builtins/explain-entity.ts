@@ -82,7 +82,8 @@ async function explain(deps: BuiltinDeps, caller: Principal, args: Record<string
   if (explained.length > 0) {
     const listed = explained.slice(0, EXPLAINED_CHECKS).map(checkWords);
     const more = explained.length > EXPLAINED_CHECKS ? `; ${explained.length - EXPLAINED_CHECKS} more` : '';
-    parts.push(`${listed.join('; ')}${more}.`);
+    const sentence = `${listed.join('; ')}${more}.`;
+    parts.push(`${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}`);
     if (entity.state === 'degraded' && notUp.some((c) => c.state === 'down')) {
       parts.push('(Its state rule is all_down: the entity is down only when all its checks are.)');
     }
