@@ -140,7 +140,7 @@ export const CATALOG_OPS_MANIFEST = {
     {
       name: 'explain_entity_state',
       description:
-        'Why an entity is in its state: failing checks with their last errors, upstream entities that are down, recent transitions.',
+        'Why an entity is in its state: its down and degraded checks first, each with its reason (last error or assertion failure) and since when; then upstream entities not up, as a possible cause; recent transitions.',
       inputSchema: entityRef,
       annotations: builtinAnnotations('explain_entity_state'),
     },
