@@ -87,13 +87,13 @@ async function explain(deps: BuiltinDeps, caller: Principal, args: Record<string
     if (entity.state === 'degraded' && notUp.some((c) => c.state === 'down')) {
       parts.push('(Its state rule is all_down: the entity is down only when all its checks are.)');
     }
-    parts.push(`${up} of its ${named.length} enabled checks are up.`);
+    parts.push(`Enabled checks up: ${up} of ${named.length}.`);
   } else if (named.length === 0) {
     parts.push('It has no enabled checks.');
   } else if (bad) {
-    parts.push(`None of its ${named.length} enabled checks is down or degraded now.`);
+    parts.push(`None of its enabled checks (${named.length}) is down or degraded now.`);
   } else {
-    parts.push(`${up} of its ${named.length} enabled checks are up; none is down or degraded.`);
+    parts.push(`Enabled checks up: ${up} of ${named.length}; none is down or degraded.`);
   }
   const upstreamNames = someOf(upstreamNotUp.map(entityWithState));
   if (upstreamNotUp.length > 0 && bad) {
@@ -103,7 +103,7 @@ async function explain(deps: BuiltinDeps, caller: Principal, args: Record<string
       `Upstream not up: ${upstreamNames}; it does not change this entity's state, which comes from its own checks.`,
     );
   } else if (upstream.reached.length > 0 && bad) {
-    parts.push(`Its ${upstream.reached.length} upstream entities are not down or degraded.`);
+    parts.push(`None of its upstream entities (${upstream.reached.length}) is down or degraded.`);
   }
   parts.push(`${transitions.length} state changes in the last ${GRAPH_LIMITS.transitionHours} h.`);
   return toolResult(parts.join(' '), {
