@@ -117,7 +117,7 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
       execution.dispatch_status === 'success'
         ? `answered ${execution.status_code}`
         : `${execution.dispatch_status}${execution.error_message ? `: ${execution.error_message}` : ''}`;
-    return toolResult(`Ran action ${action.name} (execution ${execution.id}): ${outcome}.`, execution);
+    return toolResult(`Ran action "${action.name}": ${outcome}.`, execution);
   };
 
   return {

@@ -201,7 +201,8 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     expect(data(result).hours).toBe(1);
     expect(data(result).results.map((r: { success: boolean }) => r.success)).toEqual([false, true]);
     expect(data(result).results[0]).toMatchObject({ latency_ms: 10, error_message: 'connection refused' });
-    expect(text(result)).toContain('Check "TCP 127.0.0.1:9": 2 results in the last 1 h');
+    expect(text(result)).toContain('Check "TCP 127.0.0.1:9" of DB (service/db), last 1 h: 2 results');
+    expect(data(result).summary).toMatchObject({ results: 2, up: 1, down: 1, latency_p50_ms: 10 });
     expect(data(result).check_name).toBe('TCP 127.0.0.1:9');
     // Another tenant with the same tools cannot read this tenant's check.
     const other = await api.createTenant('Other');
@@ -228,27 +229,29 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     ]);
     const leaf = await call('get_blast_radius', { blueprint_slug: 'service', entity_slug: 'web' });
     expect(data(leaf).dependents).toEqual([]);
-    expect(text(leaf)).toContain('Nothing depends on service/web (up).');
+    expect(text(leaf)).toContain('Nothing depends on WEB (service/web, up).');
   });
 
   it('explains an entity state: failing checks with their last error, upstream down, recent transitions', async () => {
     const db = data(await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'db' }));
-    expect(db.failing_checks).toEqual([
+    expect(db.checks_not_up).toEqual([
       expect.objectContaining({
-        check: expect.objectContaining({ id: dbCheck }),
-        last_error: 'connection refused',
+        check: expect.objectContaining({ id: dbCheck, state: 'down' }),
+        reason: 'connection refused',
       }),
     ]);
     expect(
       text(await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'db' })),
-    ).toContain('check "TCP 127.0.0.1:9" is down (connection refused)');
+    ).toContain('Check "TCP 127.0.0.1:9" is down since 2026-03-01T11:58:01');
     expect(db.recent_transitions.map((t: { to_state: string }) => t.to_state)).toEqual(['down', 'up']);
     const web = await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'web' });
-    expect(data(web).failing_checks).toEqual([]);
+    expect(data(web).checks_not_up).toEqual([]);
     expect(data(web).upstream_not_up).toEqual([
       expect.objectContaining({ slug: 'db', state: 'down', depth: 2 }),
     ]);
-    expect(text(web)).toContain('upstream service/db (down)');
+    expect(text(web)).toContain(
+      "Upstream not up: DB (service/db, down); it does not change this entity's state",
+    );
   });
 
   it('explains alerting without sending: the decisions of the flow, for read-only callers too', async () => {

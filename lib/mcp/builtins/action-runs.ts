@@ -43,10 +43,10 @@ export const getActionRun: BuiltinTool = {
       const logs = wanted.slice(0, countThatFit(wanted, room, true));
       const last = logs.at(-1);
       const more = logs.length < after.length && last !== undefined;
-      const name = action ? `"${action.name}"` : record.action_id;
+      const name = action ? `"${action.name}"` : '(deleted)';
       const pipeline = execution.pipeline_status ?? 'not reported';
       const summary =
-        `Run ${execution.id} of action ${name} (${execution.trigger}): dispatch ${execution.dispatch_status}` +
+        `Run of action ${name} at ${execution.created_at} (${execution.trigger}): dispatch ${execution.dispatch_status}` +
         `${execution.status_code !== null ? ` (HTTP ${execution.status_code})` : ''}, pipeline ${pipeline}; ` +
         `${logs.length} log line(s)${more ? `, more after seq ${last.seq}` : ''}.`;
       return toolResult(

@@ -46,3 +46,22 @@ export const explainAlertingInput = {
   required: ['to_state'],
   additionalProperties: false,
 };
+
+/** get_check_results: the check, the window and a page of its results. */
+export const checkResultsInput = {
+  type: 'object',
+  properties: {
+    check_id: { type: 'string', description: 'The check (chk_…)' },
+    hours: { type: 'integer', minimum: 1, maximum: 168, default: 1, description: 'How far back to look' },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 500,
+      default: 50,
+      description: 'At most this many results (fewer when the answer would pass 50 KB)',
+    },
+    cursor,
+  },
+  required: ['check_id'],
+  additionalProperties: false,
+};

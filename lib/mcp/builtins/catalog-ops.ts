@@ -1,5 +1,12 @@
 import type { CreateSkillBody } from '../../skills/manifest.ts';
-import { cursor, entityRef, explainAlertingInput, noInput, pageLimit } from './catalog-ops-schemas.ts';
+import {
+  checkResultsInput,
+  cursor,
+  entityRef,
+  explainAlertingInput,
+  noInput,
+  pageLimit,
+} from './catalog-ops-schemas.ts';
 import { builtinAnnotations } from './index.ts';
 
 /**
@@ -89,22 +96,9 @@ export const CATALOG_OPS_MANIFEST = {
     },
     {
       name: 'get_check_results',
-      description: 'Per-attempt results of one check (success, latency, error) over the last hours.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          check_id: { type: 'string', description: 'The check (chk_…)' },
-          hours: {
-            type: 'integer',
-            minimum: 1,
-            maximum: 168,
-            default: 1,
-            description: 'How far back to look',
-          },
-        },
-        required: ['check_id'],
-        additionalProperties: false,
-      },
+      description:
+        'Per-attempt results of one check (outcome, latency, error) over the last hours, newest first and paged (next_cursor continues); the first page also summarises the window: results by outcome, latency p50/p95, first and last time.',
+      inputSchema: checkResultsInput,
       annotations: builtinAnnotations('get_check_results'),
     },
     {
@@ -146,7 +140,7 @@ export const CATALOG_OPS_MANIFEST = {
     {
       name: 'explain_entity_state',
       description:
-        'Why an entity is in its state: failing checks with their last errors, upstream entities that are down, recent transitions.',
+        'Why an entity is in its state: its down and degraded checks first, each with its reason (last error or assertion failure) and since when; then upstream entities not up, as a possible cause; recent transitions.',
       inputSchema: entityRef,
       annotations: builtinAnnotations('explain_entity_state'),
     },

@@ -1,6 +1,7 @@
 import { publicCheck } from '../../checks/records.ts';
 import type { BuiltinTool } from './deps.ts';
 import { optionalString, READS, requiredString } from './deps.ts';
+import { entityWords, someOf } from './names.ts';
 import { toolResult } from './result.ts';
 
 /** list_blueprints: every blueprint of the tenant. */
@@ -9,7 +10,10 @@ export const listBlueprints: BuiltinTool = {
   annotations: { title: 'List blueprints', ...READS },
   handler: async (deps, caller) => {
     const blueprints = await deps.blueprints.list(caller.tenantId);
-    const names = blueprints.map((bp) => bp.slug).join(', ');
+    const names = someOf(
+      blueprints.map((bp) => `${bp.name} (${bp.slug})`),
+      50,
+    );
     return toolResult(`${blueprints.length} blueprints${names ? `: ${names}` : ''}.`, { blueprints });
   },
 };
@@ -25,7 +29,8 @@ export const listEntities: BuiltinTool = {
       await Promise.all(slugs.map((slug) => deps.entities.list(caller.tenantId, slug)))
     ).flat();
     const scope = only ? ` of blueprint ${only}` : '';
-    return toolResult(`${entities.length} entities${scope}.`, { entities });
+    const names = someOf(entities.map(entityWords), 20);
+    return toolResult(`${entities.length} entities${scope}${names ? `: ${names}` : ''}.`, { entities });
   },
 };
 
@@ -56,9 +61,7 @@ export const getEntity: BuiltinTool = {
     const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map((c) =>
       publicCheck(c, caller),
     );
-    const summary =
-      `${entity.blueprint_slug}/${entity.slug} (${entity.name}) is ${entity.state}: ` +
-      `${checksInWords(checks)}.`;
+    const summary = `${entityWords(entity)} is ${entity.state}: ` + `${checksInWords(checks)}.`;
     return toolResult(summary, { entity, checks });
   },
 };

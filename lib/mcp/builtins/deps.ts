@@ -27,10 +27,10 @@ export interface BuiltinDeps {
   entityStore: Pick<EntityStore, 'getById'>;
   relations: Pick<RelationStore, 'list'>;
   checkService: Pick<CheckService, 'list' | 'create' | 'requireCheck'>;
-  checkReads: Pick<CheckReadService, 'results'>;
+  checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
   /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
   prober: Prober;
-  incidents: Pick<IncidentService, 'list' | 'acknowledge' | 'addNote'>;
+  incidents: Pick<IncidentService, 'list' | 'get' | 'acknowledge' | 'addNote'>;
   maintenance: Pick<MaintenanceService, 'list' | 'create'>;
   uptime: Pick<UptimeService, 'checkUptime' | 'entityUptimeById'>;
   /** get_action_run: executions (any tenant's: the tool checks the caller's) and their log lines. */

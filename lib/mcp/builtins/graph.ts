@@ -1,10 +1,9 @@
-import { publicCheck } from '../../checks/records.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { READS, requiredString } from './deps.ts';
+import { entityWithState, someOf } from './names.ts';
 import { toolResult } from './result.ts';
-import { entityTransitionsSince } from './status.ts';
 
-/** Bounds of the graph tools: entities walked, and the history explain_entity_state shows. */
+/** Bounds of the graph tools: entities walked, and the history explain_entity_state shows (explain-entity.ts). */
 export const GRAPH_LIMITS = { maxEntities: 1000, transitionHours: 24, maxTransitions: 10 } as const;
 
 type Board = Awaited<ReturnType<BuiltinDeps['status']['board']>>;
@@ -25,7 +24,7 @@ interface Reached {
  * on (upstream), otherwise what depends on it (the blast radius). Entities already deleted (their
  * relations still being purged) are skipped.
  */
-async function walk(deps: BuiltinDeps, tenantId: string, startId: string, forward: boolean) {
+export async function walk(deps: BuiltinDeps, tenantId: string, startId: string, forward: boolean) {
   const [relations, board] = await Promise.all([deps.relations.list(tenantId), deps.status.board(tenantId)]);
   const byId = new Map(board.entities.map((e) => [e.id, e]));
   const next = new Map<string, string[]>();
@@ -59,19 +58,23 @@ async function walk(deps: BuiltinDeps, tenantId: string, startId: string, forwar
   return { reached, truncated };
 }
 
-const label = (e: { blueprint_slug: string; slug: string; state: string }) =>
-  `${e.blueprint_slug}/${e.slug} (${e.state})`;
-
 /** The entity as a tool result names it: its id, address and state. */
-const entityRef = (e: { id: string; blueprint_slug: string; slug: string; state: string }) => ({
+export const entityRef = (e: {
+  id: string;
+  name: string;
+  blueprint_slug: string;
+  slug: string;
+  state: string;
+}) => ({
   id: e.id,
+  name: e.name,
   blueprint_slug: e.blueprint_slug,
   slug: e.slug,
   state: e.state,
 });
 
 /** The entity the arguments name (blueprint_slug, entity_slug). */
-const load = (deps: BuiltinDeps, tenantId: string, args: Record<string, unknown>) =>
+export const load = (deps: BuiltinDeps, tenantId: string, args: Record<string, unknown>) =>
   deps.entities.get(tenantId, requiredString(args, 'blueprint_slug'), requiredString(args, 'entity_slug'));
 
 /** get_blast_radius: every entity that depends on one, directly or transitively. */
@@ -84,64 +87,13 @@ export const getBlastRadius: BuiltinTool = {
     const notUp = reached.filter((e) => e.state !== 'up');
     const summary =
       reached.length === 0
-        ? `Nothing depends on ${label(entity)}.`
-        : `${reached.length} entities depend on ${label(entity)}, directly or transitively: ` +
-          `${reached.map(label).join(', ')}. ${notUp.length} of them are not up.`;
+        ? `Nothing depends on ${entityWithState(entity)}.`
+        : `${reached.length} entities depend on ${entityWithState(entity)}, directly or transitively: ` +
+          `${someOf(reached.map(entityWithState), 20)}. ${notUp.length} of them are not up.`;
     return toolResult(summary, {
       entity: entityRef(entity),
       dependents: reached,
       truncated,
-    });
-  },
-};
-
-/** explain_entity_state: failing checks, upstream entities not up and recent transitions of one entity. */
-export const explainEntityState: BuiltinTool = {
-  name: 'explain_entity_state',
-  annotations: { title: 'Explain entity state', ...READS },
-  handler: async (deps, caller, args) => {
-    const entity = await load(deps, caller.tenantId, args);
-    const checks = (await deps.checkService.list(caller.tenantId, { entity_id: entity.id })).map((c) =>
-      publicCheck(c, caller),
-    );
-    const failing = await Promise.all(
-      checks
-        .filter((c) => c.state === 'down')
-        .map(async (check) => {
-          const recent = await deps.checkReads.results(caller.tenantId, check.id, { limit: 20 });
-          const lastFailure = recent.results.find((r) => !r.success);
-          return {
-            check,
-            last_error: lastFailure?.error_message ?? null,
-            last_failure_at: lastFailure?.checked_at ?? null,
-          };
-        }),
-    );
-    const upstream = await walk(deps, caller.tenantId, entity.id, true);
-    const upstreamNotUp = upstream.reached.filter((e) => e.state === 'down' || e.state === 'degraded');
-    const since = deps.clock.now() - GRAPH_LIMITS.transitionHours * 3_600_000;
-    // The tenant feed holds every entity's transitions: read a bounded window and keep this entity's.
-    const feed = await entityTransitionsSince(deps, caller.tenantId, since, GRAPH_LIMITS.maxEntities);
-    const transitions = feed.transitions
-      .filter((t) => t.entity_id === entity.id)
-      .slice(0, GRAPH_LIMITS.maxTransitions);
-
-    const reasons = [
-      ...failing.map((f) => `check "${f.check.name}" is down${f.last_error ? ` (${f.last_error})` : ''}`),
-      ...upstreamNotUp.map((e) => `upstream ${label(e)}`),
-    ];
-    const summary =
-      `${entity.blueprint_slug}/${entity.slug} is ${entity.state}: ` +
-      `${failing.length} of ${checks.length} checks failing` +
-      `${reasons.length ? `; ${reasons.join('; ')}` : ''}; ` +
-      `${transitions.length} state changes in the last ${GRAPH_LIMITS.transitionHours} h.`;
-    return toolResult(summary, {
-      entity: entityRef(entity),
-      checks_total: checks.length,
-      failing_checks: failing,
-      upstream_not_up: upstreamNotUp,
-      upstream_truncated: upstream.truncated,
-      recent_transitions: transitions,
     });
   },
 };

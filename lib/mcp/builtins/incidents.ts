@@ -18,7 +18,7 @@ export const acknowledgeIncident: BuiltinTool = {
     asToolResult(async () => {
       const incident = await deps.incidents.acknowledge(caller, requiredString(args, 'incident_id'));
       return toolResult(
-        `Incident ${incident.id} of ${incident.entity_name} is ${incident.state} (acknowledged ${incident.acknowledged_at}).`,
+        `The incident of ${incident.entity_name} opened at ${incident.opened_at} is ${incident.state} (acknowledged at ${incident.acknowledged_at}).`,
         { incident },
       );
     }),
@@ -38,6 +38,10 @@ export const addIncidentNote: BuiltinTool = {
     asToolResult(async () => {
       const id = requiredString(args, 'incident_id');
       const note = await deps.incidents.addNote(caller, id, requiredString(args, 'text'));
-      return toolResult(`Note added to incident ${id}.`, { note });
+      const incident = await deps.incidents.get(caller, id);
+      return toolResult(
+        `Note added to the incident of ${incident.entity_name} opened at ${incident.opened_at} (${incident.state}).`,
+        { note },
+      );
     }),
 };

@@ -1,9 +1,11 @@
 import { getActionRun } from './action-runs.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
-import { createCheck, getCheckResults } from './checks.ts';
+import { getCheckResults } from './check-results.ts';
+import { createCheck } from './checks.ts';
 import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './deps.ts';
 import { explainAlerting } from './explain-alerting.ts';
-import { explainEntityState, getBlastRadius } from './graph.ts';
+import { explainEntityState } from './explain-entity.ts';
+import { getBlastRadius } from './graph.ts';
 import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
 import { createMaintenance, listMaintenance } from './maintenance.ts';
 import { searchEntities } from './search.ts';

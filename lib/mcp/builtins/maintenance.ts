@@ -2,6 +2,7 @@ import { windowBody } from '../../maintenance/request-schemas.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinTool } from './deps.ts';
 import { READS } from './deps.ts';
+import { someOf } from './names.ts';
 import { toolResult } from './result.ts';
 
 /**
@@ -19,7 +20,11 @@ export const listMaintenance: BuiltinTool = {
     const summary =
       windows.length === 0
         ? 'No maintenance windows.'
-        : `${windows.length} maintenance window(s), ${active} active now.`;
+        : `${windows.length} maintenance window(s), ${active} active now: ` +
+          `${someOf(
+            windows.map((w) => `"${w.name}"${w.active ? ' (active)' : ''}`),
+            20,
+          )}.`;
     return toolResult(summary, { windows });
   },
 };
@@ -46,9 +51,8 @@ export const createMaintenance: BuiltinTool = {
     const when = window.cron
       ? `every "${window.cron}" (${window.timezone}) for ${window.duration_seconds} s`
       : `from ${window.starts_at} to ${window.ends_at}`;
-    return toolResult(
-      `Created maintenance window ${window.name} (${window.id}), ${when}; active now: ${window.active}.`,
-      { window },
-    );
+    return toolResult(`Created maintenance window "${window.name}", ${when}; active now: ${window.active}.`, {
+      window,
+    });
   },
 };

@@ -3,6 +3,7 @@ import { STATES } from '../../catalog/entity-state-index-items.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { optionalString, positiveInt, READS } from './deps.ts';
+import { entityWithState, someOf } from './names.ts';
 import { decodeListCursor, encodeListCursor, type PagedList, readLists } from './paging.ts';
 import { asToolResult, toolResult } from './result.ts';
 
@@ -97,6 +98,7 @@ export const searchEntities: BuiltinTool = {
       ].filter(Boolean);
       const summary =
         `${page.items.length} entities${what.length ? ` (${what.join(', ')})` : ''}` +
+        `${page.items.length ? `: ${someOf(page.items.map(entityWithState), 5)}` : ''}` +
         `${page.next ? '; more: pass next_cursor as cursor' : ''}.`;
       return toolResult(
         summary,

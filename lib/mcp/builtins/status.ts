@@ -1,6 +1,7 @@
 import type { publicTransition } from '../../checks/records.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { optionalString, positiveInt, READS } from './deps.ts';
+import { entityWords, someOf } from './names.ts';
 import { asToolResult, toolResult } from './result.ts';
 
 /** How far back list_incidents looks at most (results and transitions expire anyway), and how many it returns. */
@@ -29,6 +30,11 @@ export async function entityTransitionsSince(
   return { transitions, truncated: false };
 }
 
+/** One transition in words: `DB (service/db) up → down at <time>`. */
+const changeWords = (t: Transition) =>
+  `${t.entity_name}${t.blueprint_slug ? ` (${t.blueprint_slug}/${t.entity_slug})` : ''} ` +
+  `${t.from_state} → ${t.to_state} at ${t.created_at}`;
+
 /** The incident states list_incidents filters on. */
 const STATES = ['open', 'acknowledged', 'resolved'] as const;
 type IncidentState = (typeof STATES)[number];
@@ -51,11 +57,16 @@ export const listIncidents: BuiltinTool = {
           ...(state && STATES.includes(state) ? { state } : {}),
           ...(entityId ? { entity_id: entityId } : {}),
         });
-        const what = `${state ?? ''} incidents${entityId ? ` of ${entityId}` : ''}`.trim();
+        const owner = entityId ? await deps.entityStore.getById(caller.tenantId, entityId) : undefined;
+        const of = owner ? ` of ${entityWords(owner)}` : entityId ? ' of an unknown entity' : '';
+        const what = `${state ?? ''} incidents${of}`.trim();
+        const listed = someOf(
+          page.incidents.map((i) => `${i.entity_name} (${i.state}, opened ${i.opened_at})`),
+        );
         const summary =
           page.incidents.length === 0
             ? `No ${what}.`
-            : `${page.incidents.length} ${what}, newest first${page.next_cursor ? ` (only the newest ${limit})` : ''}.`;
+            : `${page.incidents.length} ${what}, newest first${page.next_cursor ? ` (only the newest ${limit})` : ''}: ${listed}.`;
         return toolResult(summary, { state: state ?? null, entity_id: entityId ?? null, ...page });
       }
       const hours = positiveInt(args, 'hours', 24, INCIDENT_LIMITS.maxHours);
@@ -65,7 +76,8 @@ export const listIncidents: BuiltinTool = {
         read.transitions.length === 0
           ? `No entity state changes in the last ${hours} h.`
           : `${read.transitions.length} entity state changes in the last ${hours} h, newest first` +
-            `${read.truncated ? ` (only the newest ${INCIDENT_LIMITS.maxItems})` : ''}.`;
+            `${read.truncated ? ` (only the newest ${INCIDENT_LIMITS.maxItems})` : ''}: ` +
+            `${someOf(read.transitions.map(changeWords))}.`;
       return toolResult(summary, { hours, incidents: read.transitions, truncated: read.truncated });
     }),
 };

@@ -1,6 +1,7 @@
 import type { BoardState } from '../../catalog/entity-state-index-items.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { optionalString, positiveInt, READS } from './deps.ts';
+import { entityWords, someOf } from './names.ts';
 import { decodeListCursor, encodeListCursor, type PagedList, readLists } from './paging.ts';
 import { asToolResult, toolResult } from './result.ts';
 
@@ -53,7 +54,15 @@ export const getStatusSummary: BuiltinTool = {
       const more = page.next
         ? ` Showing ${page.items.length}, problems first; pass next_cursor as cursor for more.`
         : '';
-      const summary = `${total} entities: ${up} up, ${degraded} degraded, ${down} down, ${unknown} unknown.${more}`;
+      const problems = (['down', 'degraded'] as const).flatMap((state) => {
+        const those = page.items.filter((e) => e.state === state);
+        return those.length
+          ? [` ${state === 'down' ? 'Down' : 'Degraded'}: ${someOf(those.map(entityWords), 5)}.`]
+          : [];
+      });
+      const summary =
+        `${total} entities: ${up} up, ${degraded} degraded, ${down} down, ${unknown} unknown.` +
+        `${problems.join('')}${more}`;
       const data = { total, up, degraded, down, unknown, entities: page.items };
       return toolResult(
         summary,

@@ -1,7 +1,9 @@
+import { checkNameOf } from '../../domain/check-name.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { UPTIME_WINDOWS, type UptimeFigures, type UptimeWindow } from '../../uptime/uptime-service.ts';
 import type { BuiltinTool } from './deps.ts';
 import { optionalString, READS } from './deps.ts';
+import { entityWords } from './names.ts';
 import { toolResult } from './result.ts';
 
 /** get_uptime: the figures of GET /v1/checks/{id}/uptime or of an entity, by id, for one window. */
@@ -32,10 +34,24 @@ export const getUptime: BuiltinTool = {
     }
     if (checkId !== undefined) {
       const uptime = await deps.uptime.checkUptime(caller.tenantId, checkId, window);
-      return toolResult(summaryOf(`Check ${checkId}`, uptime), { check_id: checkId, uptime });
+      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
+      const owner = await deps.entityStore.getById(caller.tenantId, check.entity_id);
+      const of = owner ? entityWords(owner) : `${check.blueprint_slug}/${check.entity_slug}`;
+      return toolResult(summaryOf(`Check "${checkNameOf(check)}" of ${of}`, uptime), {
+        check_id: checkId,
+        check_name: checkNameOf(check),
+        entity_id: check.entity_id,
+        uptime,
+      });
     }
     const id = entityId as string;
     const uptime = await deps.uptime.entityUptimeById(caller.tenantId, id, window);
-    return toolResult(summaryOf(`Entity ${id}`, uptime), { entity_id: id, uptime });
+    // entityUptimeById answered, so the entity exists in the caller's tenant.
+    const entity = await deps.entityStore.getById(caller.tenantId, id);
+    return toolResult(summaryOf(entity ? entityWords(entity) : 'The entity', uptime), {
+      entity_id: id,
+      entity_name: entity?.name ?? null,
+      uptime,
+    });
   },
 };

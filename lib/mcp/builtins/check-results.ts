@@ -1,0 +1,151 @@
+import { checkNameOf } from '../../domain/check-name.ts';
+import type { BuiltinDeps, BuiltinTool } from './deps.ts';
+import { optionalString, positiveInt, READS, requiredString } from './deps.ts';
+import { entityWords } from './names.ts';
+import { decodeListCursor, encodeListCursor, readLists } from './paging.ts';
+import { asToolResult, toolResult } from './result.ts';
+
+/**
+ * get_check_results: a page of one check's per-attempt results over the last `hours` (newest
+ * first, at most `limit` and ANSWER_ITEM_BYTES of them: an answer stays under 50 KB however often
+ * the check runs; `next_cursor` continues), and on the first page a summary of the whole window:
+ * results by outcome, latency p50/p95, the oldest and newest result's time. The summary reads the
+ * window's results (at most `summaryMax` of them, the newest; `summary.complete` says whether that
+ * was all); later pages leave it out (`summary: null`), so paging costs only the pages.
+ */
+
+export const RESULT_LIMITS = {
+  maxHours: 24 * 7,
+  defaultLimit: 50,
+  maxLimit: 500,
+  summaryMax: 10_000,
+} as const;
+
+type Result = Awaited<ReturnType<BuiltinDeps['checkReads']['results']>>['results'][number];
+
+export interface WindowSummary {
+  results: number;
+  up: number;
+  degraded: number;
+  down: number;
+  latency_p50_ms: number | null;
+  latency_p95_ms: number | null;
+  first_at: string | null;
+  last_at: string | null;
+  /** false: the window held more than RESULT_LIMITS.summaryMax results; these are the newest. */
+  complete: boolean;
+}
+
+/** The nearest-rank percentile `p` (0..100) of sorted values. */
+function percentile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] ?? null;
+}
+
+/** The summary of results (newest first). */
+export function summarise(results: readonly Result[], complete: boolean): WindowSummary {
+  const latencies = results.map((r) => r.latency_ms).sort((a, b) => a - b);
+  const count = (outcome: string) => results.filter((r) => r.outcome === outcome).length;
+  return {
+    results: results.length,
+    up: count('up'),
+    degraded: count('degraded'),
+    down: count('down'),
+    latency_p50_ms: percentile(latencies, 50),
+    latency_p95_ms: percentile(latencies, 95),
+    first_at: results.at(-1)?.checked_at ?? null,
+    last_at: results[0]?.checked_at ?? null,
+    complete,
+  };
+}
+
+/** The window's results, newest first, at most RESULT_LIMITS.summaryMax (and whether that was all). */
+async function windowResults(deps: BuiltinDeps, tenantId: string, checkId: string, sinceMs: number) {
+  const results: Result[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await deps.checkReads.results(tenantId, checkId, {
+      limit: 1000,
+      ...(cursor ? { cursor } : {}),
+    });
+    for (const r of page.results) {
+      if (Date.parse(r.checked_at) < sinceMs) return { results, complete: true };
+      if (results.length === RESULT_LIMITS.summaryMax) return { results, complete: false };
+      results.push(r);
+    }
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return { results, complete: true };
+}
+
+/** The summary in words. */
+function summaryWords(s: WindowSummary): string {
+  if (s.results === 0) return 'no results';
+  const latency = `latency p50 ${s.latency_p50_ms} ms, p95 ${s.latency_p95_ms} ms`;
+  return (
+    `${s.results}${s.complete ? '' : ' (the newest)'} results from ${s.first_at} to ${s.last_at}: ` +
+    `${s.up} up, ${s.degraded} degraded, ${s.down} down; ${latency}`
+  );
+}
+
+export const getCheckResults: BuiltinTool = {
+  name: 'get_check_results',
+  annotations: { title: 'Check results', ...READS },
+  handler: (deps, caller, args) =>
+    asToolResult(async () => {
+      const checkId = requiredString(args, 'check_id');
+      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
+      const name = checkNameOf(check);
+      const entity = `${check.blueprint_slug}/${check.entity_slug}`;
+      const hours = positiveInt(args, 'hours', 1, RESULT_LIMITS.maxHours);
+      const limit = positiveInt(args, 'limit', RESULT_LIMITS.defaultLimit, RESULT_LIMITS.maxLimit);
+      const sinceMs = deps.clock.now() - hours * 3_600_000;
+      const given = optionalString(args, 'cursor');
+      // One list: the check's results (their cursors are sealed for this check), cut at the window's start.
+      const page = await readLists(
+        [
+          {
+            async read(room, cursor) {
+              const read = await deps.checkReads.results(caller.tenantId, checkId, {
+                limit: room,
+                ...(cursor ? { cursor } : {}),
+              });
+              const inWindow = read.results.filter((r) => Date.parse(r.checked_at) >= sinceMs);
+              const ended = inWindow.length < read.results.length;
+              return { items: inWindow, next_cursor: ended ? null : read.next_cursor };
+            },
+          },
+        ],
+        decodeListCursor(given, 1),
+        limit,
+      );
+      const window =
+        given === undefined ? await windowResults(deps, caller.tenantId, checkId, sinceMs) : null;
+      const summary = window ? summarise(window.results, window.complete) : null;
+      const owner = await deps.entityStore.getById(caller.tenantId, check.entity_id);
+      const about = `Check "${name}" of ${owner ? entityWords(owner) : entity}`;
+      const words = summary
+        ? `${about}, last ${hours} h: ${summaryWords(summary)}.`
+        : `${about}, last ${hours} h, a further page.`;
+      const more = page.next ? ' More results: pass next_cursor as cursor.' : '';
+      return toolResult(
+        `${words} Showing ${page.items.length}, newest first.${more}`,
+        {
+          check_id: checkId,
+          check_name: name,
+          entity: {
+            id: check.entity_id,
+            name: owner?.name ?? null,
+            blueprint_slug: check.blueprint_slug,
+            slug: check.entity_slug,
+          },
+          hours,
+          summary,
+          results: page.items,
+          next_cursor: page.next ? encodeListCursor(page.next) : null,
+        },
+        { compact: true },
+      );
+    }),
+};
