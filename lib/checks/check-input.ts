@@ -141,7 +141,9 @@ export const createCheckBody = z.discriminatedUnion(
   ],
   {
     error: (issue) =>
-      issue.code === 'invalid_union' ? `must be one of ${CHECK_TYPES.join(', ')}` : undefined,
+      issue.code === 'invalid_union'
+        ? `Choose one of: ${CHECK_TYPES.slice(0, -1).join(', ')} or ${CHECK_TYPES.at(-1)}.`
+        : undefined,
   },
 );
 export type CreateCheckBody = z.infer<typeof createCheckBody>;

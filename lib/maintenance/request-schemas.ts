@@ -15,7 +15,7 @@ export const windowParams = z.object({ id: windowIdSchema });
 const isoUtc = z.iso.datetime().meta({ description: 'ISO 8601 UTC (Z)' });
 
 const windowFields = {
-  name: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(WINDOW_LIMITS.name),
+  name: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(WINDOW_LIMITS.name),
   entity_ids: z.array(idSchema('ent')).max(WINDOW_LIMITS.entityIds).default([]),
   blueprint_slugs: z.array(slugSchema()).max(WINDOW_LIMITS.blueprintSlugs).default([]),
   include_dependents: z
