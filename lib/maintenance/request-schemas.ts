@@ -74,7 +74,7 @@ export const windowBody = z
       if (body.cron === undefined) issue('cron', 'required for a recurring window');
       if (body.duration_seconds === undefined) issue('duration_seconds', 'required for a recurring window');
       const timezone = body.timezone ?? 'UTC';
-      if (!isTimeZone(timezone)) return issue('timezone', 'not an IANA timezone');
+      if (!isTimeZone(timezone)) return issue('timezone', 'Enter a timezone name, such as Europe/Berlin.');
       const problem = body.cron === undefined ? undefined : cronProblem(body.cron, timezone);
       if (problem) issue('cron', problem);
       return;
