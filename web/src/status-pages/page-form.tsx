@@ -133,7 +133,7 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
       />
       <p className="muted">
         Anyone with the address sees the title, the description, and each shown entity's name, state and daily
-        uptime over 90 days; never ids, fields, check targets or error messages.
+        uptime over 90 days; never its other details, what its checks watch, or error messages.
       </p>
       <ErrorNote
         error={save.error}
