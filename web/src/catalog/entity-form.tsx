@@ -14,7 +14,7 @@ const TYPE_HINT: Record<FieldDef['field_type'], string> = {
   string: 'text',
   number: 'a number',
   boolean: 'true or false',
-  url: 'an absolute http or https URL',
+  url: 'a full web address, such as https://example.com',
   array: 'a list: one item per line',
 };
 

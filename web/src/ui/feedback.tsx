@@ -9,7 +9,8 @@ export function asSentence(text: string): string {
   return /[.!?…)]$/.test(capital) ? capital : `${capital}.`;
 }
 
-const squeeze = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
+/** A text as compared: one sentence, spaces squeezed (a field may show the API's words as they came). */
+const squeeze = (text: string | null) => asSentence((text ?? '').replace(/\s+/g, ' '));
 
 /**
  * Which of `messages` the form around `note` already shows at a field (a `.field-error`, as
@@ -23,7 +24,7 @@ function useShownAtFields(note: RefObject<HTMLElement | null>, messages: readonl
     const texts = new Set(
       [...(scope?.querySelectorAll('.field-error') ?? [])].map((e) => squeeze(e.textContent)),
     );
-    const next = messages.filter((m) => texts.has(squeeze(asSentence(m))));
+    const next = messages.filter((m) => texts.has(squeeze(m)));
     setShown((prev) => (prev.join('\n') === next.join('\n') ? prev : next));
   });
   return shown;
