@@ -80,5 +80,23 @@ describe.each(runtimes)('a refused slug says the rule in words ($runtime runtime
     });
     expect(interval.status, interval.text).toBe(400);
     expect(interval.body.details).toEqual([{ path: 'interval_seconds', message: 'Enter 1 or more.' }]);
+    // A stored check's config is checked by its type on update: the same sentences.
+    const push = await api.request('POST', '/v1/checks', {
+      key: api.adminKey,
+      body: { entity_id: entity.body.id, check_type: 'push', interval_seconds: 3600 },
+    });
+    expect(push.status, push.text).toBe(201);
+    const grace = await api.request('PUT', `/v1/checks/${push.body.id}`, {
+      key: api.adminKey,
+      body: { config: { grace_seconds: 0 } },
+    });
+    expect(grace.status, grace.text).toBe(400);
+    expect(grace.body.details).toEqual([{ path: 'config.grace_seconds', message: 'Enter 1 or more.' }]);
+    const extra = await api.request('PUT', `/v1/checks/${push.body.id}`, {
+      key: api.adminKey,
+      body: { config: { grace_seconds: 7200, colour: 'red' } },
+    });
+    expect(extra.status, extra.text).toBe(400);
+    expect(extra.body.details).toEqual([{ path: 'config.colour', message: 'Unknown field: colour.' }]);
   });
 });
