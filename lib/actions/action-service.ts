@@ -36,17 +36,22 @@ export interface ActionServiceDeps {
 function triggerIssues(action: ActionRecord): ErrorDetail[] {
   const issues: ErrorDetail[] = [];
   const forbid = (path: string, present: boolean) => {
-    if (present) issues.push({ path, message: `only a ${triggerOf(path)} action has one` });
+    if (present)
+      issues.push({
+        path,
+        message: `Only a ${triggerOf(path).replace('_', ' ')} action has this; leave it empty.`,
+      });
   };
   if (action.trigger_type === 'state_change') {
-    if (!action.check_id) issues.push({ path: 'check_id', message: 'a state_change action needs one' });
+    if (!action.check_id)
+      issues.push({ path: 'check_id', message: 'Choose the check whose changes run this action.' });
   } else {
     forbid('check_id', action.check_id !== null);
     forbid('trigger_to_state', action.trigger_to_state !== null);
   }
   if (action.trigger_type === 'schedule') {
     if (action.interval_seconds === null)
-      issues.push({ path: 'interval_seconds', message: 'a schedule action needs one' });
+      issues.push({ path: 'interval_seconds', message: 'Enter how often a scheduled action runs.' });
   } else {
     forbid('interval_seconds', action.interval_seconds !== null);
   }

@@ -49,7 +49,7 @@ const headersSchema = z
 const fields = {
   name: z
     .string()
-    .regex(/\S/, 'must not be blank')
+    .regex(/\S/, 'This field is required.')
     .trim()
     .min(1)
     .max(MAX_NAME_LENGTH)

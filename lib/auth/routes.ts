@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS } from './tenant-items.ts';
 import type { TenantStore } from './tenant-store.ts';
 
 const createKeyBody = z.strictObject({
-  label: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(100),
+  label: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(100),
   is_read_only: z.boolean().optional(),
 });
 

@@ -19,7 +19,7 @@ const inviteBody = z.strictObject({
 
 const acceptBody = z.strictObject({
   token: z.string().min(1).max(200),
-  name: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(100),
+  name: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(100),
 });
 
 const tag = 'Team';

@@ -7,7 +7,7 @@ import { RELATION_TYPES } from './relation-items.ts';
 /** Request bodies and queries of the catalog routes; unknown body fields are rejected (400). */
 
 const slug = slugSchema();
-const name = z.string().regex(/\S/, 'must not be blank').trim().min(1).max(200);
+const name = z.string().regex(/\S/, 'This field is required.').trim().min(1).max(200);
 const fieldValues = z.record(z.string(), z.unknown());
 /** How an entity's checks make its state (issue 35): `worst` (default) or `all_down` (redundant replicas). */
 export const stateRuleSchema = z

@@ -33,7 +33,7 @@ const tag = 'Catalog';
 
 /** PUT /v1/blueprints/{slug}: the attributes given change; slug and fields do not (400). */
 const updateBlueprintBody = z.strictObject({
-  name: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(200).optional(),
+  name: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(200).optional(),
   description: z.string().max(2000).optional(),
   is_default: z
     .boolean()

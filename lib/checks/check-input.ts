@@ -12,6 +12,7 @@ import {
   degradedLatencySchema,
   type HttpAssertion,
 } from '../domain/http-assertions.ts';
+import { issueSentence, unknownKeysSentence } from '../http/issue-messages.ts';
 import { ValidationError } from '../platform/errors.ts';
 import { httpHeaders, sloTarget, successThreshold } from './check-fields.ts';
 import { updatedHeaders } from './check-headers-input.ts';
@@ -141,7 +142,9 @@ export const createCheckBody = z.discriminatedUnion(
   ],
   {
     error: (issue) =>
-      issue.code === 'invalid_union' ? `must be one of ${CHECK_TYPES.join(', ')}` : undefined,
+      issue.code === 'invalid_union'
+        ? `Choose one of: ${CHECK_TYPES.slice(0, -1).join(', ')} or ${CHECK_TYPES.at(-1)}.`
+        : undefined,
   },
 );
 export type CreateCheckBody = z.infer<typeof createCheckBody>;
@@ -210,13 +213,13 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
     }
   }
   const { check_type, config, ...fields } = def;
-  const parsed = checkConfigSchema.safeParse({ check_type, config });
+  const parsed = checkConfigSchema.safeParse({ check_type, config }, { error: issueSentence });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = [...(issue?.path ?? ['config'])];
     if (issue?.code === 'unrecognized_keys') path.push(issue.keys.join(','));
-    const message = issue?.code === 'unrecognized_keys' ? `unknown key(s) for ${check_type}` : issue?.message;
-    return fail(path.join('.'), message ?? 'invalid');
+    const message = issue?.code === 'unrecognized_keys' ? unknownKeysSentence(issue.keys) : issue?.message;
+    return fail(path.join('.'), message ?? 'This value is not valid.');
   }
   const schedule = scheduleProblem({ ...parsed.data, interval_seconds: fields.interval_seconds });
   if (schedule) fail(schedule.path, schedule.message);

@@ -72,7 +72,9 @@ export const newFieldDefinitionSchema = z.discriminatedUnion(
   ],
   {
     error: (issue) =>
-      issue.code === 'invalid_union' ? `must be one of ${FIELD_TYPES.join(', ')}` : undefined,
+      issue.code === 'invalid_union'
+        ? `Choose one of: ${FIELD_TYPES.slice(0, -1).join(', ')} or ${FIELD_TYPES.at(-1)}.`
+        : undefined,
   },
 );
 
@@ -95,7 +97,7 @@ export function checkFieldDefinitions(defs: readonly FieldDefinition[], path = '
   const seen = new Set<string>();
   defs.forEach((def, i) => {
     if (seen.has(def.name))
-      issues.push({ path: `${path}.${i}.name`, message: `duplicate field name '${def.name}'` });
+      issues.push({ path: `${path}.${i}.name`, message: `Another field is already named ${def.name}.` });
     seen.add(def.name);
     issues.push(...checkFieldDefinition(def, `${path}.${i}`));
   });

@@ -18,7 +18,7 @@ export const PULL_MAX_INTERVAL_SECONDS = 86_400;
 /** The longest interval of a push check: 30 days (monthly jobs). */
 export const PUSH_MAX_INTERVAL_SECONDS = 30 * 86_400;
 
-const host = z.string().regex(/\S/, 'must not be blank').trim().min(1).max(253);
+const host = z.string().regex(/\S/, 'This field is required.').trim().min(1).max(253);
 const port = z.number().int().min(1).max(65535);
 
 /** The config each check type accepts on create and update (the Check responses show the same). */
@@ -122,7 +122,7 @@ export function scheduleProblem(
     return check.interval_seconds > PULL_MAX_INTERVAL_SECONDS
       ? {
           path: 'interval_seconds',
-          message: `must be at most ${PULL_MAX_INTERVAL_SECONDS} (one day) for ${check.check_type} checks; only push checks may wait up to 30 days`,
+          message: `Check at least once a day (${PULL_MAX_INTERVAL_SECONDS} seconds or less); only push checks may wait up to 30 days.`,
         }
       : undefined;
   }
@@ -130,6 +130,6 @@ export function scheduleProblem(
   if (grace === undefined || grace >= check.interval_seconds) return undefined;
   return {
     path: 'config.grace_seconds',
-    message: `must be at least interval_seconds (${check.interval_seconds}): the grace is the whole silence allowed after a result, so a shorter one would fail the check before its next report is due. Leave it out for twice the interval`,
+    message: `Enter ${check.interval_seconds} or more (the interval): the grace is the whole silence allowed after a report, so a shorter one would fail the check before its next report is due. Leave it empty for twice the interval.`,
   };
 }

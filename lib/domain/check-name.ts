@@ -13,7 +13,7 @@ export const CHECK_NAME_MAX = 200;
 /** The `name` a request may set: 1 to 200 characters after trimming, not blank. */
 export const checkNameSchema = z
   .string()
-  .regex(/\S/, 'must not be blank')
+  .regex(/\S/, 'This field is required.')
   .trim()
   .min(1)
   .max(CHECK_NAME_MAX)

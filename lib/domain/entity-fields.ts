@@ -22,15 +22,15 @@ function nameIssues(
 ): FieldIssue[] {
   const names = Object.keys(patch);
   if (names.length > MAX_FIELDS_PER_ENTITY) {
-    return [{ path: 'fields', message: `must hold at most ${MAX_FIELDS_PER_ENTITY} fields` }];
+    return [{ path: 'fields', message: `Use at most ${MAX_FIELDS_PER_ENTITY} fields.` }];
   }
   const issues: FieldIssue[] = [];
   for (const name of names) {
     const def = byName.get(name);
     if (!isAllowedKey(name)) issues.push({ path: `fields.${name}`, message: RESERVED_NAME_MESSAGE });
-    else if (!def) issues.push({ path: `fields.${name}`, message: 'is not a field of this blueprint' });
+    else if (!def) issues.push({ path: `fields.${name}`, message: 'This blueprint has no such field.' });
     else if (patch[name] === null && !creating && def.required) {
-      issues.push({ path: `fields.${name}`, message: 'is required and cannot be removed' });
+      issues.push({ path: `fields.${name}`, message: 'This field is required and cannot be removed.' });
     }
   }
   return issues;
@@ -62,13 +62,13 @@ export function applyFieldPatch(
       const fallback = defaultOf(def);
       if (fallback !== undefined) entries.push([def.name, fallback]);
       else if (def.required && !issues.some((issue) => issue.path === path)) {
-        issues.push({ path, message: 'is required' });
+        issues.push({ path, message: 'This field is required.' });
       }
       continue;
     }
     const checked = checkFieldValue(def.field_type, given.get(def.name));
     if (checked.ok) entries.push([def.name, checked.value]);
-    else issues.push({ path, message: `${checked.message} (field_type ${def.field_type})` });
+    else issues.push({ path, message: checked.message });
   }
   if (issues.length > 0) return { ok: false, issues };
   // Object.fromEntries defines own members, so no key can reach a prototype.
@@ -76,9 +76,7 @@ export function applyFieldPatch(
   if (Buffer.byteLength(JSON.stringify(fields)) > MAX_FIELDS_BYTES) {
     return {
       ok: false,
-      issues: [
-        { path: 'fields', message: `must be at most ${MAX_FIELDS_BYTES / 1024} KB serialised as JSON` },
-      ],
+      issues: [{ path: 'fields', message: `Keep the fields under ${MAX_FIELDS_BYTES / 1024} KB in all.` }],
     };
   }
   return { ok: true, fields };

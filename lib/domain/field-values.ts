@@ -38,15 +38,15 @@ export const MAX_STRING_VALUE = 4096;
 /** The most items an array value holds. */
 export const MAX_ARRAY_ITEMS = 100;
 
-const TOO_LONG = `must be at most ${MAX_STRING_VALUE} characters`;
+const TOO_LONG = `Use at most ${MAX_STRING_VALUE} characters.`;
 
 /** The size rules every value meets whatever its type; undefined when it meets them. */
 function sizeProblem(value: unknown): string | undefined {
   if (typeof value === 'string') return value.length > MAX_STRING_VALUE ? TOO_LONG : undefined;
   if (!Array.isArray(value)) return undefined;
-  if (value.length > MAX_ARRAY_ITEMS) return `must hold at most ${MAX_ARRAY_ITEMS} items`;
+  if (value.length > MAX_ARRAY_ITEMS) return `Use at most ${MAX_ARRAY_ITEMS} items.`;
   return value.some((item) => typeof item === 'string' && item.length > MAX_STRING_VALUE)
-    ? `must hold strings of at most ${MAX_STRING_VALUE} characters`
+    ? `Keep each item to at most ${MAX_STRING_VALUE} characters.`
     : undefined;
 }
 
@@ -56,21 +56,21 @@ export function checkFieldValue(type: FieldType, value: unknown): ValueCheck {
   if (tooBig) return { ok: false, message: tooBig };
   switch (type) {
     case 'string':
-      return typeof value === 'string' ? { ok: true, value } : { ok: false, message: 'must be a string' };
+      return typeof value === 'string' ? { ok: true, value } : { ok: false, message: 'Enter text.' };
     case 'number':
       return typeof value === 'number' && Number.isFinite(value)
         ? { ok: true, value }
-        : { ok: false, message: 'must be a number' };
+        : { ok: false, message: 'Enter a number.' };
     case 'boolean':
-      return typeof value === 'boolean' ? { ok: true, value } : { ok: false, message: 'must be a boolean' };
+      return typeof value === 'boolean' ? { ok: true, value } : { ok: false, message: 'Use true or false.' };
     case 'url':
       return typeof value === 'string' && isHttpUrl(value)
         ? { ok: true, value }
-        : { ok: false, message: 'must be an absolute http or https URL' };
+        : { ok: false, message: 'Enter a full http or https URL, such as https://example.com.' };
     case 'array':
       return Array.isArray(value) && value.every(isScalar)
         ? { ok: true, value: [...value] }
-        : { ok: false, message: 'must be an array of strings, numbers or booleans' };
+        : { ok: false, message: 'Use a list of text, numbers or true/false values.' };
   }
 }
 
@@ -93,21 +93,21 @@ export function parseDefaultValue(type: FieldType, raw: string): ValueCheck {
       const n = Number(raw);
       return NUMBER_TEXT.test(raw) && Number.isFinite(n)
         ? { ok: true, value: n }
-        : { ok: false, message: 'must be a number written as text, e.g. "42"' };
+        : { ok: false, message: 'Enter a number, such as 42.' };
     }
     case 'boolean':
       if (raw === 'true') return { ok: true, value: true };
       if (raw === 'false') return { ok: true, value: false };
-      return { ok: false, message: 'must be "true" or "false"' };
+      return { ok: false, message: 'Use true or false.' };
     case 'url':
       return isHttpUrl(raw)
         ? { ok: true, value: raw }
-        : { ok: false, message: 'must be an absolute http or https URL' };
+        : { ok: false, message: 'Enter a full http or https URL, such as https://example.com.' };
     case 'array': {
       const parsed = checkFieldValue('array', parseJson(raw));
       return parsed.ok
         ? parsed
-        : { ok: false, message: 'must be a JSON array of strings, numbers or booleans' };
+        : { ok: false, message: 'Use a JSON list of text, numbers or true/false values, such as ["a", 1].' };
     }
   }
 }

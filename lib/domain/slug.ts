@@ -8,12 +8,14 @@ import * as z from 'zod';
 /** 1 to 63 characters: lowercase letters, digits and hyphens, not starting with a hyphen. */
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
-/** What a slug may contain, said to a user whose slug was refused (a field's message: "slug: …"). */
+/** What a slug may contain, said to a user whose slug was refused (shown at the slug's field). */
 export const SLUG_RULE =
-  'may contain only lowercase letters (a-z), digits and hyphens, must start with a letter or a digit, ' +
-  'and is at most 63 characters long';
+  'Use lower-case letters (a-z), digits and hyphens, starting with a letter or a digit, at most 63 characters.';
+
+/** Said for an empty slug: it is missing, not badly written. */
+export const SLUG_MISSING = 'Enter a slug.';
 
 /** A slug in a request (body, query or path); a fresh schema each call, so each may name its resource. */
 export function slugSchema() {
-  return z.string().regex(SLUG, SLUG_RULE);
+  return z.string().regex(SLUG, { error: (issue) => (issue.input === '' ? SLUG_MISSING : SLUG_RULE) });
 }

@@ -1,16 +1,11 @@
 import type { z } from 'zod';
 import { clipText, type ErrorDetail, ValidationError } from '../platform/errors.ts';
+import { issueSentence, unknownKeysSentence } from './issue-messages.ts';
 
-/** How many unknown key names one detail lists; the rest are counted. */
+/** How many unknown key names one detail's path lists. */
 const MAX_KEYS_NAMED = 5;
 /** How many details the one-line message summarises. */
 const MAX_SUMMARISED = 3;
-
-function unknownKeysMessage(keys: readonly string[]): string {
-  const named = keys.slice(0, MAX_KEYS_NAMED).map((key) => clipText(key, 64));
-  const rest = keys.length - named.length;
-  return `unknown field(s): ${named.join(', ')}${rest > 0 ? ` and ${rest} more` : ''}`;
-}
 
 function toDetail(issue: z.core.$ZodIssue, where: string): ErrorDetail {
   const base = issue.path.map(String).join('.');
@@ -19,7 +14,7 @@ function toDetail(issue: z.core.$ZodIssue, where: string): ErrorDetail {
     .slice(0, MAX_KEYS_NAMED)
     .map((key) => clipText(key, 64))
     .join(',');
-  return { path: [base, named].filter(Boolean).join('.') || where, message: unknownKeysMessage(issue.keys) };
+  return { path: [base, named].filter(Boolean).join('.') || where, message: unknownKeysSentence(issue.keys) };
 }
 
 /** One detail per path (the first issue found for it): one problem reads as one message. */
@@ -37,20 +32,22 @@ function onePerPath(issues: readonly z.core.$ZodIssue[], where: string): ErrorDe
 
 /** The one-line message of a list of details: the first few, and how many more. */
 export function summarise(details: readonly ErrorDetail[]): string {
-  const shown = details.slice(0, MAX_SUMMARISED).map((d) => `${d.path}: ${d.message}`);
+  const shown = details.slice(0, MAX_SUMMARISED).map((d) => `${d.path}: ${d.message.replace(/\.$/, '')}`);
   const rest = details.length - shown.length;
   return `${shown.join('; ')}${rest > 0 ? ` (and ${rest} more)` : ''}`;
 }
 
 /**
- * Parses `value` with `schema`, turning zod issues into a VALIDATION_ERROR that names each field;
- * a missing request body says so instead of naming a type.
+ * Parses `value` with `schema`, turning zod issues into a VALIDATION_ERROR that names each field
+ * with a sentence (issue-messages.ts); a missing request body says so instead of naming a type.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where = 'body'): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: issueSentence });
   if (result.success) return result.data;
   if (value === undefined && where === 'body') {
-    throw new ValidationError('request body is required', [{ path: 'body', message: 'is required' }]);
+    throw new ValidationError('request body is required', [
+      { path: 'body', message: 'A request body is required.' },
+    ]);
   }
   const details = onePerPath(result.error.issues, where);
   throw new ValidationError(`invalid ${where}: ${summarise(details)}`, details);

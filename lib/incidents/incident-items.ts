@@ -29,7 +29,7 @@ export type IncidentState = (typeof INCIDENT_STATES)[number];
 /** Notes one incident may hold, and the longest note (UTF-8 bytes): DECISIONS.md. */
 export const NOTE_LIMITS = { perIncident: 200, maxBytes: 4096 } as const;
 /** Why a note of whitespace alone is refused: it would show as an empty entry in the timeline. */
-export const NOTE_BLANK = 'must not be blank (whitespace only)';
+export const NOTE_BLANK = 'Write the note: it holds only spaces.';
 
 export const incidentSchema = z.object({
   id: z.string(),

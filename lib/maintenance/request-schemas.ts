@@ -15,7 +15,7 @@ export const windowParams = z.object({ id: windowIdSchema });
 const isoUtc = z.iso.datetime().meta({ description: 'ISO 8601 UTC (Z)' });
 
 const windowFields = {
-  name: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(WINDOW_LIMITS.name),
+  name: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(WINDOW_LIMITS.name),
   entity_ids: z.array(idSchema('ent')).max(WINDOW_LIMITS.entityIds).default([]),
   blueprint_slugs: z.array(slugSchema()).max(WINDOW_LIMITS.blueprintSlugs).default([]),
   include_dependents: z
@@ -74,7 +74,7 @@ export const windowBody = z
       if (body.cron === undefined) issue('cron', 'required for a recurring window');
       if (body.duration_seconds === undefined) issue('duration_seconds', 'required for a recurring window');
       const timezone = body.timezone ?? 'UTC';
-      if (!isTimeZone(timezone)) return issue('timezone', 'not an IANA timezone');
+      if (!isTimeZone(timezone)) return issue('timezone', 'Enter a timezone name, such as Europe/Berlin.');
       const problem = body.cron === undefined ? undefined : cronProblem(body.cron, timezone);
       if (problem) issue('cron', problem);
       return;

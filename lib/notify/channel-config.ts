@@ -60,7 +60,7 @@ const topicUrl = receiverUrl
 const headerSafe = (max: number) =>
   z
     .string()
-    .min(1, 'must not be empty')
+    .min(1, 'This field is required.')
     .max(max, `must be at most ${max} characters`)
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
@@ -74,7 +74,7 @@ const FIRST_SUBJECT_CHAR = '[\\x21-\\x23\\x25-\\x29\\x2b-\\x2d\\x2f-\\x3d\\x3f-\
  */
 const subject = z
   .string()
-  .min(1, 'must not be empty')
+  .min(1, 'This field is required.')
   .max(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters`)
   .superRefine((value, ctx) => {
     const problem = natsSubjectProblem(value);
@@ -132,7 +132,9 @@ function channelVariants<E extends z.core.$ZodLooseShape>(extra: E) {
 
 const unknownType = {
   error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'invalid_union' ? `must be one of ${CHANNEL_TYPES.join(', ')}` : undefined,
+    issue.code === 'invalid_union'
+      ? `Choose one of: ${CHANNEL_TYPES.slice(0, -1).join(', ')} or ${CHANNEL_TYPES.at(-1)}.`
+      : undefined,
 };
 
 /** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
@@ -142,9 +144,9 @@ export const channelInputSchema = z.discriminatedUnion('channel_type', channelVa
 export const MAX_CHANNEL_NAME_LENGTH = 100;
 export const channelNameSchema = z
   .string()
-  .regex(/\S/, 'must not be blank')
+  .regex(/\S/, 'This field is required.')
   .trim()
-  .min(1, 'must not be empty')
+  .min(1, 'This field is required.')
   .max(MAX_CHANNEL_NAME_LENGTH, `must be at most ${MAX_CHANNEL_NAME_LENGTH} characters`)
   .meta({ description: 'Shown in the console and the routes editor' });
 

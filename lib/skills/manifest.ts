@@ -107,7 +107,7 @@ export const toolsSchema = z
   .meta({ description: `At most ${SKILL_LIMITS.tools} tools` });
 
 const fields = {
-  name: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(200),
+  name: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(200),
   description: z.string().max(SKILL_LIMITS.descriptionLength),
   version: z.string().max(64).regex(SEMVER, 'must be a semantic version such as 1.2.3'),
   tools: toolsSchema,

@@ -64,7 +64,7 @@ const PUNYCODE_LIKE = 'must not have hyphens in the 3rd and 4th places (xn--…:
 
 /** The editable part of a page (PUT takes all of it; the slug is the page's name and never changes). */
 const pageFields = {
-  title: z.string().regex(/\S/, 'must not be blank').trim().min(1).max(PAGE_LIMITS.title),
+  title: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(PAGE_LIMITS.title),
   description: z.string().trim().max(PAGE_LIMITS.description).nullable().optional(),
   entity_ids: z
     .array(idSchema('ent'))

@@ -181,7 +181,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
     await form.getByLabel('Blueprint Services').check();
     await form.getByRole('button', { name: 'Create window' }).click();
     await expect.poll(() => form.getByLabel('Timezone').getAttribute('aria-invalid')).toBe('true');
-    await expectText(form.locator('.field-error'), 'not an IANA timezone');
+    await expectText(form.locator('.field-error'), 'Enter a timezone name, such as Europe/Berlin.');
     await expectText(form.getByRole('alert').locator('strong'), 'The window was not created.');
 
     // A known timezone, a cron with minute 61: the API's message for `cron` shows at the Cron field.
@@ -203,7 +203,12 @@ describe('console maintenance', { timeout: 90_000 }, () => {
     await form.getByLabel(/^Cron/).fill('61 2 * * *');
     await form.getByRole('button', { name: 'Create window' }).click();
     await expect.poll(() => form.getByLabel(/^Cron/).getAttribute('aria-invalid')).toBe('true');
-    await expectText(form.locator('.field-error'), cronMessage);
+    // The console shows it as a sentence: a capital first letter and a full stop.
+    const cronSentence = cronMessage.charAt(0).toUpperCase() + cronMessage.slice(1);
+    await expectText(
+      form.locator('.field-error'),
+      /[.!?…)]$/.test(cronSentence) ? cronSentence : `${cronSentence}.`,
+    );
     expect(await form.getByLabel('Timezone').getAttribute('aria-invalid')).toBeNull();
 
     await form.getByLabel(/^Cron/).fill('30 2 * * *');

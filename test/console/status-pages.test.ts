@@ -134,12 +134,12 @@ describe('console status pages', { timeout: 90_000 }, () => {
     await form.getByLabel(/^Title/).fill('Another');
     await form.getByRole('button', { name: 'Create status page' }).click();
     await expect.poll(() => slug.getAttribute('aria-invalid'), { timeout: SHOWN_WITHIN_MS }).toBe('true');
-    await expectText(form.locator('.field-error'), 'the status page slug acme is taken');
+    await expectText(form.locator('.field-error'), 'The status page slug acme is taken.');
     await expectText(form.getByRole('alert').locator('strong'), 'The status page was not created.');
 
     await slug.fill('Not A Slug');
     await form.getByRole('button', { name: 'Create status page' }).click();
-    await expectText(form.locator('.field-error'), /^may contain only lowercase letters/);
+    await expectText(form.locator('.field-error'), /^Use lower-case letters \(a-z\), digits and hyphens/);
     expect(await form.getByLabel(/^Title/).getAttribute('aria-invalid')).toBeNull();
     expect((await pages()).map((x) => x.slug)).toEqual(['acme']);
     expectNoConsoleErrors(p);

@@ -44,7 +44,7 @@ describe('checkFieldDefinitions', () => {
 
   it('names duplicate field names by index', () => {
     expect(checkFieldDefinitions([field('a'), field('b'), field('a')])).toEqual([
-      { path: 'fields.2.name', message: "duplicate field name 'a'" },
+      { path: 'fields.2.name', message: 'Another field is already named a.' },
     ]);
   });
 

@@ -30,7 +30,7 @@ describe('applyFieldPatch on create', () => {
       'fields.tags',
       'fields.url',
     ]);
-    expect(result.issues.find((i) => i.path === 'fields.url')?.message).toBe('is required');
+    expect(result.issues.find((i) => i.path === 'fields.url')?.message).toBe('This field is required.');
   });
 
   it('treats null as not given', () => {
@@ -61,8 +61,8 @@ describe('applyFieldPatch on update (merge patch)', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.issues).toEqual([
-        { path: 'fields.url', message: 'is required and cannot be removed' },
-        { path: 'fields.tier', message: 'is required and cannot be removed' },
+        { path: 'fields.url', message: 'This field is required and cannot be removed.' },
+        { path: 'fields.tier', message: 'This field is required and cannot be removed.' },
       ]);
     }
   });

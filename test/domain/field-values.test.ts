@@ -39,7 +39,7 @@ describe('checkFieldValue', () => {
   ])('rejects a %s value %j with a message', (type, value) => {
     const checked = checkFieldValue(type, value);
     expect(checked.ok).toBe(false);
-    if (!checked.ok) expect(checked.message).toMatch(/^must be/);
+    if (!checked.ok) expect(checked.message).toMatch(/^[A-Z].*\.$/);
   });
 });
 

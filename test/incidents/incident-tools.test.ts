@@ -94,7 +94,7 @@ describe.each(runtimes)('incident MCP tools ($runtime)', ({ start }) => {
       arguments: { incident_id: incidentId, text: '  \n\t ' },
     });
     expect(blank.isError).toBe(true);
-    expect(JSON.stringify(blank.content)).toContain('must not be blank');
+    expect(JSON.stringify(blank.content)).toContain('Write the note: it holds only spaces.');
     const missing = await client.callTool({
       name: 'acknowledge_incident',
       arguments: { incident_id: 'inc_00000000000000000000000000' },

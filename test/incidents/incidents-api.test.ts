@@ -160,7 +160,7 @@ describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
     // Whitespace alone (spaces, a tab, newlines, a no-break space) is no note either.
     const blank = await call('POST', `/v1/incidents/${incident.id}/notes`, { text: ' \t\n\u00a0\n' }, 400);
     expect(blank.code).toBe('VALIDATION_ERROR');
-    expect(JSON.stringify(blank)).toContain('must not be blank');
+    expect(JSON.stringify(blank)).toContain('Write the note: it holds only spaces.');
     const extra = await call('POST', `/v1/incidents/${incident.id}/notes`, { text: 'x', pinned: true }, 400);
     expect(extra.code).toBe('VALIDATION_ERROR');
 

@@ -32,9 +32,7 @@ describe.each(runtimes)('push check input ($runtime runtime)', ({ start }) => {
     expect(failed.status, failed.text).toBe(201);
     expect(failed.body).toMatchObject({ success: false, latency_ms: 0, error_message: 'disk full' });
     expect(success.status).toBe(400);
-    expect(success.body.details).toEqual([
-      { path: 'latency_ms', message: 'Invalid input: expected number, received undefined' },
-    ]);
+    expect(success.body.details).toEqual([{ path: 'latency_ms', message: 'This field is required.' }]);
   });
 
   it('takes Healthchecks\' "period 1 h, grace 10 min" as interval 3600 and grace_seconds 4200', async () => {
@@ -51,7 +49,7 @@ describe.each(runtimes)('push check input ($runtime runtime)', ({ start }) => {
       {
         path: 'config.grace_seconds',
         message: expect.stringMatching(
-          /^must be at least interval_seconds \(3600\): the grace is the whole silence allowed after a result/,
+          /^Enter 3600 or more \(the interval\): the grace is the whole silence allowed after a report/,
         ),
       },
     ]);
@@ -96,7 +94,8 @@ describe.each(runtimes)('push check input ($runtime runtime)', ({ start }) => {
     expect(longer.body.details).toEqual([
       {
         path: 'interval_seconds',
-        message: 'must be at most 86400 (one day) for tcp checks; only push checks may wait up to 30 days',
+        message:
+          'Check at least once a day (86400 seconds or less); only push checks may wait up to 30 days.',
       },
     ]);
   });

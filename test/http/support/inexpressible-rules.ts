@@ -46,7 +46,7 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
     operation: 'POST /v1/blueprints',
     path: /^fields\.\d+\.name$/,
-    message: /duplicate field name/,
+    message: /Another field is already named/,
     why: 'unique names within an array: JSON Schema has uniqueItems for whole items only',
   },
   {
@@ -88,13 +88,13 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
     operation: 'POST /v1/checks',
     path: /^config\.grace_seconds$/,
-    message: /must be at least interval_seconds/,
+    message: /the grace is the whole silence allowed/,
     why: "two fields compared: a push check's grace_seconds may not be shorter than its interval_seconds",
   },
   {
     operation: 'PUT /v1/actions/{id}',
     path: /^(check_id|trigger_to_state|interval_seconds)$/,
-    message: /action (has|needs) one/,
+    message: /action has this|whose changes run this action|how often a scheduled action runs/,
     why: "the trigger rules apply to the update merged with the stored action's trigger_type",
   },
   {

@@ -29,7 +29,7 @@ describe('parseChannelInput', () => {
     const err = rejection({ channel_type: 'sms', config: {} });
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details).toEqual([
-      { path: 'channel_type', message: 'must be one of slack, discord, webhook, nats, ntfy, email' },
+      { path: 'channel_type', message: 'Choose one of: slack, discord, webhook, nats, ntfy or email.' },
     ]);
   });
 
@@ -51,11 +51,11 @@ describe('parseChannelInput', () => {
 
   it('rejects unknown keys in the body and in the config', () => {
     expect(rejection({ channel_type: 'nats', config: { subject: 'a' }, extra: 1 }).details).toEqual([
-      { path: 'extra', message: 'unknown field(s): extra' },
+      { path: 'extra', message: 'Unknown field: extra.' },
     ]);
     expect(
       rejection({ channel_type: 'slack', config: { url: 'https://x.example/a', secret: 's' } }).details,
-    ).toEqual([{ path: 'config.secret', message: 'unknown field(s): secret' }]);
+    ).toEqual([{ path: 'config.secret', message: 'Unknown field: secret.' }]);
   });
 
   it('rejects a NATS subject with wildcards or empty tokens', () => {

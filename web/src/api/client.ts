@@ -57,16 +57,20 @@ const auth: Middleware = {
 export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '' });
 api.use(auth);
 
+/** What a person is told of a server failure: the API says nothing more of it ("internal error"). */
+const SERVER_FAILED = 'Something went wrong on the server. Try again in a moment.';
+
 /** Turns an error body (or its absence) into an ApiError. */
 export function toApiError(status: number, body: unknown, headers?: Headers): ApiError {
   const retryAfter = Number(headers?.get('retry-after'));
   const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+  if (status >= 500) return new ApiError(status, 'INTERNAL', SERVER_FAILED, [], wait);
   if (body && typeof body === 'object' && 'error' in body) {
     const b = body as { error?: unknown; code?: unknown; details?: unknown };
     const details = Array.isArray(b.details) ? (b.details as ErrorDetail[]) : [];
     return new ApiError(status, String(b.code ?? 'ERROR'), String(b.error), details, wait);
   }
-  return new ApiError(status, status >= 500 ? 'INTERNAL' : 'ERROR', `the server answered ${status}`);
+  return new ApiError(status, 'ERROR', `The server refused the request (HTTP ${status}).`);
 }
 
 /**
@@ -77,8 +81,9 @@ export async function must<T>(call: Promise<{ data?: T; error?: unknown; respons
   let result: { data?: T; error?: unknown; response: Response };
   try {
     result = await call;
-  } catch (err) {
-    throw new ApiError(0, 'NETWORK', `the server could not be reached (${(err as Error).message})`);
+  } catch {
+    // The browser's own words ("Failed to fetch") say nothing more to a person.
+    throw new ApiError(0, 'NETWORK', 'The server could not be reached. Check your connection and try again.');
   }
   if (!result.response.ok) throw toApiError(result.response.status, result.error, result.response.headers);
   return result.data as T;

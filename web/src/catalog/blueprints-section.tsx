@@ -7,6 +7,7 @@ import { Empty, ErrorNote, Notice } from '../ui/feedback';
 import { TextAreaField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { useNameAndSlug } from '../ui/slug';
 import { blueprintKeys } from './queries';
 
 type Blueprint = Schemas['Blueprint'];
@@ -18,14 +19,12 @@ export function blueprintPath(slug: string): string {
 
 function NewBlueprintForm({ onCreated }: { onCreated: (bp: Blueprint) => void }) {
   const queryClient = useQueryClient();
-  const [slug, setSlug] = useState('');
-  const [name, setName] = useState('');
+  const { name, slug, setName, setSlug, reset } = useNameAndSlug();
   const [description, setDescription] = useState('');
   const create = useMutation({
     mutationFn: () => must(api.POST('/v1/blueprints', { body: { slug, name, description } })),
     onSuccess: async (bp) => {
-      setSlug('');
-      setName('');
+      reset();
       setDescription('');
       await queryClient.invalidateQueries({ queryKey: blueprintKeys.list() });
       onCreated(bp);
@@ -40,15 +39,15 @@ function NewBlueprintForm({ onCreated }: { onCreated: (bp: Blueprint) => void })
     <form aria-label="New blueprint" onSubmit={submit} noValidate>
       <h3>New blueprint</h3>
       <div className="form-grid">
+        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
         <TextField
           label="Slug"
           required
           value={slug}
           onChange={setSlug}
           error={errors.slug}
-          hint="lowercase letters, digits and -, e.g. service"
+          hint="Its address, made from the name until you change it: lower-case letters, digits and hyphens."
         />
-        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
         <TextAreaField
           label="Description"
           rows={2}

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
+import { useNameAndSlug } from '../ui/slug';
 import { createFields, type Draft, draftOf, type FieldDef, patchFields } from './entity-values';
 import { entitiesChanged } from './queries';
 
@@ -13,7 +14,7 @@ const TYPE_HINT: Record<FieldDef['field_type'], string> = {
   string: 'text',
   number: 'a number',
   boolean: 'true or false',
-  url: 'an absolute http or https URL',
+  url: 'a full web address, such as https://example.com',
   array: 'a list: one item per line',
 };
 
@@ -75,8 +76,8 @@ export function EntityForm({
   onDone: (saved: Entity | undefined) => void;
 }) {
   const queryClient = useQueryClient();
-  const [slug, setSlug] = useState(entity?.slug ?? '');
-  const [name, setName] = useState(entity?.name ?? '');
+  // A new entity's slug follows its name until the slug is edited; an entity's slug never changes.
+  const { name, slug, setName, setSlug, reset } = useNameAndSlug(entity?.name ?? '');
   const [draft, setDraft] = useState<Draft>(() => draftOf(blueprint.fields, entity?.fields));
   const bp = blueprint.slug;
   const save = useMutation({
@@ -97,8 +98,7 @@ export function EntityForm({
     onSuccess: async (saved) => {
       await entitiesChanged(queryClient, bp);
       if (!entity) {
-        setSlug('');
-        setName('');
+        reset();
         setDraft(draftOf(blueprint.fields));
       }
       onDone(saved);
@@ -114,6 +114,7 @@ export function EntityForm({
     <form aria-label={title} onSubmit={submit} noValidate>
       <h3>{title}</h3>
       <div className="form-grid">
+        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
         {entity ? null : (
           <TextField
             label="Slug"
@@ -121,10 +122,9 @@ export function EntityForm({
             value={slug}
             onChange={setSlug}
             error={errors.slug}
-            hint="lowercase letters, digits and -; unique in the blueprint"
+            hint="Its address in the blueprint, made from the name until you change it: lower-case letters, digits and hyphens."
           />
         )}
-        <TextField label="Name" required value={name} onChange={setName} error={errors.name} />
         {blueprint.fields.map((def) => (
           <FieldInput
             key={def.name}

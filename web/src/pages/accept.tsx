@@ -84,12 +84,13 @@ export function AcceptPage() {
             autoComplete="name"
           />
           {errs.token ? (
-            <p className="field-error">
-              The invitation is not valid: {errs.token}. It may have been used, cancelled or have expired —
-              ask an admin for a new one.
+            <p className="note note-error" role="alert">
+              This invitation is no longer valid: it may have been used, cancelled or have expired. Ask an
+              admin for a new one.
             </p>
-          ) : null}
-          <ErrorNote error={error} title="The invitation was not accepted." />
+          ) : (
+            <ErrorNote error={error} title="The invitation was not accepted." />
+          )}
           <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
             {busy ? 'Accepting…' : 'Accept invitation'}
           </button>

@@ -169,8 +169,13 @@ function Checks({ entity }: { entity: Entity }) {
       ) : (checks.data ?? []).length === 0 ? (
         <Empty title="This entity has no checks yet.">
           <p>
-            Its state stays unknown until a check reports. Add one on the{' '}
-            <Link to="/checks">checks page</Link>.
+            Its state stays unknown until a check reports.{' '}
+            <Link
+              to={`/checks/new?${new URLSearchParams({ blueprint: entity.blueprint_slug, entity_id: entity.id })}`}
+            >
+              Add a check
+            </Link>{' '}
+            to start watching it.
           </p>
         </Empty>
       ) : (

@@ -29,6 +29,7 @@ export function MaintenancePage() {
         ) : (windows.data ?? []).length === 0 ? (
           <Empty title="No maintenance windows yet.">
             A window quiets the alerts of some entities for a while, once or on a schedule.
+            {canWrite ? ' Plan your next upgrade with the form below.' : ''}
           </Empty>
         ) : (
           <WindowTable windows={windows.data ?? []} canWrite={canWrite} onEdit={setEditing} />

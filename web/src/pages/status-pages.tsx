@@ -28,6 +28,7 @@ export function StatusPagesPage() {
         ) : (pages.data ?? []).length === 0 ? (
           <Empty title="No status pages yet.">
             A status page tells your users how your services are doing, at an address you can share.
+            {canWrite ? ' Create the first one with the form below.' : ''}
           </Empty>
         ) : (
           <PageTable pages={pages.data ?? []} canWrite={canWrite} onEdit={setEditing} />

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { blueprintQueries, statusKeys } from '../catalog/queries';
@@ -82,6 +82,12 @@ export function StatusPage() {
   });
 
   const entities = board.data?.pages.flatMap((p) => p.body.entities) ?? [];
+  // An empty page with more to follow ("problems" past no down entity, to the degraded ones) is
+  // followed at once: the board never says "nothing" while offering more.
+  const followEmpty = entities.length === 0 && board.hasNextPage && !board.error;
+  useEffect(() => {
+    if (followEmpty && !board.isFetchingNextPage) void board.fetchNextPage();
+  }, [followEmpty, board.isFetchingNextPage, board.fetchNextPage]);
   for (const e of entities)
     rememberEntity(e.id, { name: e.name, blueprint_slug: e.blueprint_slug, slug: e.slug });
   const names = new Map((blueprints.data ?? []).map((b) => [b.slug, b.name]));
@@ -115,8 +121,15 @@ export function StatusPage() {
           />
         </div>
         <ErrorNote error={board.error} title="The status board could not be loaded." />
-        {board.isPending ? (
+        {board.isPending || followEmpty ? (
           <Loading what="entities" />
+        ) : counts.data?.total === 0 && blueprint === '' ? (
+          <Empty title="No entities yet.">
+            <p>
+              Add your services, hosts and other things you watch in the <Link to="/catalog">catalog</Link>,
+              then give them checks: their state shows here.
+            </p>
+          </Empty>
         ) : entities.length === 0 && !board.error ? (
           <Empty title={filter === 'problems' ? 'Nothing is down or degraded.' : 'No entities match.'}>
             {filter === 'problems' ? (
@@ -133,7 +146,7 @@ export function StatusPage() {
         ) : (
           <Groups entities={entities} blueprintNames={names} />
         )}
-        {board.hasNextPage ? (
+        {board.hasNextPage && entities.length > 0 ? (
           <button type="button" onClick={() => board.fetchNextPage()} disabled={board.isFetchingNextPage}>
             {board.isFetchingNextPage ? 'Loading…' : 'Load more entities'}
           </button>

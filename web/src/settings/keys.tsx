@@ -107,7 +107,9 @@ export function KeysSection() {
       <ErrorNote error={revoke.error} title="The key was not revoked." />
       {keys.isLoading ? <Loading what="keys" /> : null}
       <ErrorNote error={keys.error} title="The keys could not be loaded." />
-      {keys.data && keys.data.length === 0 ? <Empty title="No keys." /> : null}
+      {keys.data && keys.data.length === 0 ? (
+        <Empty title="No keys yet.">Create one above: each program or person signs in with its own.</Empty>
+      ) : null}
       {keys.data && keys.data.length > 0 ? (
         <div className="table-wrap" {...scrollRegion('API keys')}>
           <table>

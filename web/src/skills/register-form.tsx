@@ -67,7 +67,7 @@ export function RegisterSkillForm({ onDone }: { onDone: () => void }) {
         rows={16}
         hint="slug, name, description, version (semantic) and tools: each with name, description, inputSchema (a JSON Schema object), annotations and, for a runbook tool, the action_id it runs."
       />
-      <ErrorNote error={error} title="The skill was not registered." />
+      <ErrorNote error={error} title="The skill was not registered." showPaths />
       <button type="submit" className="primary" disabled={busy}>
         {busy ? 'Registering…' : 'Register skill'}
       </button>

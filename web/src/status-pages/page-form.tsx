@@ -5,6 +5,7 @@ import { useEntityDirectory } from '../catalog/directory';
 import { EntityChips } from '../notify/entity-chips';
 import { ErrorNote, Notice } from '../ui/feedback';
 import { CheckboxField, TextAreaField, TextField } from '../ui/fields';
+import { slugOf } from '../ui/slug';
 import { type StatusPageRecord, statusPagesChanged } from './queries';
 
 /**
@@ -51,6 +52,9 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
   const directory = useEntityDirectory();
   const [draft, setDraft] = useState(() => draftOf(editing));
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  // A new page's slug follows its title until the slug is edited (the slug of a saved page is fixed).
+  const [slugEdited, setSlugEdited] = useState(false);
+  const setTitle = (title: string) => set(slugEdited || editing ? { title } : { title, slug: slugOf(title) });
   const save = useMutation({
     mutationFn: () => {
       const fields = {
@@ -64,7 +68,10 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
         : must(api.POST('/v1/status-pages', { body: { slug: draft.slug, ...fields } }));
     },
     onSuccess: async () => {
-      if (!editing) setDraft(draftOf(undefined));
+      if (!editing) {
+        setDraft(draftOf(undefined));
+        setSlugEdited(false);
+      }
       await statusPagesChanged(queryClient);
       onDone?.();
     },
@@ -78,26 +85,29 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
     <form onSubmit={submit} aria-label={editing ? `Edit ${editing.title}` : 'New status page'} noValidate>
       <div className="form-grid">
         <TextField
+          label="Title"
+          value={draft.title}
+          onChange={setTitle}
+          required
+          placeholder="Acme status"
+          error={errs.title}
+        />
+        <TextField
           label="Slug"
           value={draft.slug}
-          onChange={(slug) => set({ slug })}
+          onChange={(slug) => {
+            setSlugEdited(true);
+            set({ slug });
+          }}
           required
           disabled={Boolean(editing)}
           placeholder="acme"
           hint={
             editing
               ? 'The page’s address; it does not change.'
-              : 'The public address /p/<slug>: lowercase letters, digits and dashes, unique across Vigil.'
+              : 'The public address /p/<slug>, made from the title until you change it: lower-case letters, digits and hyphens, unique across Vigil.'
           }
           error={errs.slug}
-        />
-        <TextField
-          label="Title"
-          value={draft.title}
-          onChange={(title) => set({ title })}
-          required
-          placeholder="Acme status"
-          error={errs.title}
         />
       </div>
       <TextAreaField
@@ -123,7 +133,7 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
       />
       <p className="muted">
         Anyone with the address sees the title, the description, and each shown entity's name, state and daily
-        uptime over 90 days; never ids, fields, check targets or error messages.
+        uptime over 90 days; never its other details, what its checks watch, or error messages.
       </p>
       <ErrorNote
         error={save.error}

@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react';
+import { asSentence } from './feedback';
 
 /**
  * Labelled form fields that show their validation error at the field (aria-invalid and
@@ -22,7 +23,7 @@ function Described({ id, error, hint }: { id: string; error?: string | undefined
       ) : null}
       {error ? (
         <span className="field-error" id={`${id}-error`}>
-          {error}
+          {asSentence(error)}
         </span>
       ) : null}
     </>
