@@ -14,6 +14,7 @@ const searchQuery = z.object({
     .meta({
       description: `The text: at most ${SEARCH_LIMITS.text} characters (or an ent_, chk_ or inc_ id); empty finds nothing`,
     }),
+  kind: z.enum(SEARCH_KINDS).optional().meta({ description: 'Only results of this kind' }),
   limit: queryInteger(1, SEARCH_LIMITS.perKind)
     .default(SEARCH_LIMITS.defaultPerKind)
     .meta({

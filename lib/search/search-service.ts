@@ -34,17 +34,27 @@ const encode = encodeURIComponent;
 /** GET /v1/search: the caller's tenant's entities, checks, shared channels, incidents and status pages matching a text. */
 export function createSearchService(deps: SearchDeps) {
   return {
-    async search(caller: Pick<Principal, 'tenantId'>, request: { q: string; limit: number }) {
+    async search(
+      caller: Pick<Principal, 'tenantId'>,
+      request: { q: string; limit: number; kind?: SearchKind | undefined },
+    ) {
       const { tenantId } = caller;
       const q = request.q.trim();
       const limit = request.limit;
       if (q === '') return { q, results: [] };
-      const entities = await findEntities(deps, tenantId, q, limit);
+      // One kind only (a picker): the others are not read (entities are, for their checks and incidents).
+      const wants = (kind: SearchKind) => request.kind === undefined || request.kind === kind;
+      const none = Promise.resolve([]);
+      const found =
+        wants('entity') || wants('check') || wants('incident')
+          ? await findEntities(deps, tenantId, q, limit)
+          : [];
+      const entities = wants('entity') ? found : [];
       const [checks, channels, incidents, pages] = await Promise.all([
-        findChecks(deps, tenantId, q, entities, limit),
-        findChannels(deps, tenantId, q, limit),
-        findIncidents(deps, tenantId, q, entities, limit),
-        findStatusPages(deps, tenantId, q, limit),
+        wants('check') ? findChecks(deps, tenantId, q, found, limit) : none,
+        wants('channel') ? findChannels(deps, tenantId, q, limit) : none,
+        wants('incident') ? findIncidents(deps, tenantId, q, found, limit) : none,
+        wants('status_page') ? findStatusPages(deps, tenantId, q, limit) : none,
       ]);
       const names = await entityNames(
         deps,

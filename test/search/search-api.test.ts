@@ -78,6 +78,11 @@ describe.each(runtimes)('global search ($runtime)', ({ start }) => {
     expect((await search('billing')).filter((r) => r.kind === 'check')).toHaveLength(1);
     expect((await search(payments.checkId)).map((r) => r.name)).toEqual(['Payments heartbeat']);
     expect((await search(payments.entityId)).map((r) => r.kind)).toEqual(['entity', 'check', 'incident']);
+    // One kind only (the console's entity picker).
+    expect((await search('pay', api.adminKey, '&kind=entity')).map((r) => r.kind)).toEqual(['entity']);
+    expect((await search('pay', api.adminKey, '&kind=incident')).map((r) => r.name)).toEqual([
+      'Payments API',
+    ]);
   });
 
   it('never shows another tenant’s objects, and lets a read-only key search', async () => {

@@ -10659,6 +10659,8 @@ export interface operations {
             query?: {
                 /** @description The text: at most 100 characters (or an ent_, chk_ or inc_ id); empty finds nothing */
                 q?: string;
+                /** @description Only results of this kind */
+                kind?: "entity" | "check" | "channel" | "incident" | "status_page";
                 /** @description Results per kind: an integer from 1 to 20; default 5 */
                 limit?: number;
             };
