@@ -13,6 +13,7 @@ export const SCENARIOS = [
   'alerts',
   'status',
   'status-page',
+  'search',
   'abuse',
   'uptime',
   'cost',
@@ -30,7 +31,19 @@ export type Scenario = (typeof SCENARIOS)[number];
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],
-  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status', 'status-page', 'abuse', 'uptime', 'cost'],
+  all: [
+    'bare',
+    'scheduled',
+    'max',
+    'push',
+    'alerts',
+    'status',
+    'status-page',
+    'search',
+    'abuse',
+    'uptime',
+    'cost',
+  ],
 };
 
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -70,6 +83,9 @@ const optionsSchema = z.object({
   'status-entities': int(1).default(100_000),
   'status-requests': int(1).default(200),
   'status-unpaged-requests': int(1).default(5),
+  'search-entities': int(1).default(10_000),
+  'search-checks': int(1).default(2_000),
+  'search-requests': int(1).default(100),
   'page-entities': int(1).default(100),
   'page-requests': int(1).default(200),
   'abuse-addresses': int(1).default(40),
@@ -92,7 +108,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, bundles, crash, storm, storm-cloud, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, search, abuse, uptime, cost, bundles, crash, storm, storm-cloud, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -121,6 +137,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --status-entities <n>     status: entities of the one tenant (default 100000)
   --status-requests <n>     status: measured GET /v1/status?state=down&limit=100 (default 200)
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
+  --search-entities <n>     search: entities of the one tenant (default 10000)
+  --search-checks <n>       search: push checks made through the API (default 2000)
+  --search-requests <n>     search: measured GET /v1/search per text (default 100)
   --page-entities <n>       status-page: entities on the public page (default 100)
   --page-requests <n>       status-page: measured keyless GET /p/{slug} (default 200)
   --abuse-addresses <n>     abuse: keyless visitors of the public page, one loopback address each (default 40)
@@ -172,6 +191,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'status-entities': { type: 'string' },
       'status-requests': { type: 'string' },
       'status-unpaged-requests': { type: 'string' },
+      'search-entities': { type: 'string' },
+      'search-checks': { type: 'string' },
+      'search-requests': { type: 'string' },
       'page-entities': { type: 'string' },
       'page-requests': { type: 'string' },
       'abuse-addresses': { type: 'string' },

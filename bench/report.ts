@@ -6,6 +6,7 @@ import { type CostBenchFigures, formatCost } from './cost.ts';
 import { table } from './markdown.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
+import type { SearchFigures } from './search.ts';
 import { formatSideBySide, type SideBySide } from './side-by-side.ts';
 import { round } from './stats.ts';
 import type { StatusFigures } from './status.ts';
@@ -51,6 +52,7 @@ export interface Results {
   alerts?: AlertFigures;
   status?: StatusFigures;
   statusPage?: StatusPageFigures;
+  search?: SearchFigures;
   /** This checkout's figure, then the --against checkout's when given. */
   abuse?: (AbuseFigures & { commit: string })[];
   uptime?: UptimeFigures;
@@ -391,6 +393,26 @@ export function formatResults(results: Results, targets: Target[]): string {
       ),
     );
     out.push(`\nStartup seeding the counters and state index of every entity: ${st.startupSeconds} s.`);
+  }
+  const se = results.search;
+  if (se) {
+    out.push(
+      `\nGlobal search, ${se.entities} entities and ${se.checks} checks in one tenant (sequential GETs over HTTP):\n`,
+    );
+    out.push(
+      table(
+        ['GET /v1/search?', 'finds', 'results', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+        se.queries.map((q) => [
+          q.query,
+          q.what,
+          q.results,
+          ms(q.latency.p50),
+          ms(q.latency.p95),
+          ms(q.latency.p99),
+          ms(q.latency.max),
+        ]),
+      ),
+    );
   }
   if (results.abuse?.length) {
     const first = results.abuse[0];

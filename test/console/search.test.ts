@@ -107,7 +107,9 @@ describe('console search at 1,000+ entities', { timeout: 240_000 }, () => {
     const listbox = dialog.getByRole('listbox');
 
     await p.page.keyboard.press('/');
-    await expect.poll(() => box.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    // A string, not a function: the test program is compiled without the DOM's types.
+    const focused = "document.activeElement?.getAttribute('role') ?? ''";
+    await expect.poll(() => p.page.evaluate<string>(focused)).toBe('combobox');
     await box.fill('payments');
     for (const group of ['Entities', 'Checks', 'Channels', 'Incidents']) {
       await listbox.getByRole('group', { name: group }).waitFor({ timeout: SHOWN_WITHIN_MS });
