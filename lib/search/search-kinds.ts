@@ -13,10 +13,12 @@ import type { EntityState } from '../domain/entity-record.ts';
 import {
   getIncident,
   type IncidentRecord,
+  isIncidentId,
   readIncidents,
   readRecentIncidents,
 } from '../incidents/incident-items.ts';
 import { readTenantChannels } from '../notify/channel-items.ts';
+import { isId } from '../platform/ids.ts';
 import { listStatusPages } from '../status-pages/status-page-items.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
@@ -57,7 +59,7 @@ export async function findEntities(
   q: string,
   limit: number,
 ): Promise<EntityState[]> {
-  if (/^ent_/i.test(q)) {
+  if (isId('ent', q)) {
     const entity = await readEntityById(deps.table, tenantId, q);
     return entity ? [entity] : [];
   }
@@ -89,7 +91,7 @@ export async function findChecks(
     if (found.size < limit && !found.has(check.id))
       found.set(check.id, { check, name: checkNameOf(check), state });
   };
-  if (/^chk_/i.test(q)) {
+  if (isId('chk', q)) {
     const check = await getCheckDefinition(deps.table, tenantId, q);
     if (check) add(check, null);
     return [...found.values()];
@@ -147,7 +149,7 @@ export async function findIncidents(
   entities: readonly EntityState[],
   limit: number,
 ): Promise<IncidentRecord[]> {
-  if (/^inc_/i.test(q)) {
+  if (isIncidentId(q)) {
     const incident = await getIncident(deps.table, tenantId, q);
     return incident ? [incident] : [];
   }
