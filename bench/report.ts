@@ -413,6 +413,11 @@ export function formatResults(results: Results, targets: Target[]): string {
         ]),
       ),
     );
+    const c = se.console;
+    if (c)
+      out.push(
+        `\nConsole (Chromium): last typed character to the first result shown, the 150 ms typing pause included: p50 ${ms(c.p50)}, p95 ${ms(c.p95)}, max ${ms(c.max)} ms (${c.count} texts).`,
+      );
   }
   if (results.abuse?.length) {
     const first = results.abuse[0];

@@ -10,6 +10,7 @@ import { newId } from '../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
 import { MAX_TRANSACTION_OPS, type WriteOp } from '../lib/store/table.ts';
 import { call } from './push.ts';
+import { buildConsole, chromiumPresent, removeConsole, timeFirstResults } from './search-console.ts';
 import { loadServeEnv, startServe } from './serve.ts';
 import { type Percentiles, percentiles } from './stats.ts';
 
@@ -33,6 +34,8 @@ export interface SearchFigures {
   entities: number;
   checks: number;
   queries: SearchQueryFigures[];
+  /** The console: ms from the last typed character to the first result shown (Chromium); absent without one. */
+  console?: Percentiles;
 }
 
 const BLUEPRINTS = 10;
@@ -156,7 +159,8 @@ export async function runSearch(options: {
 }): Promise<SearchFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-search-'));
   const key = generateApiKey();
-  const env = loadServeEnv(dataDir, key);
+  const consoleDir = chromiumPresent() ? await buildConsole() : undefined;
+  const env = { ...loadServeEnv(dataDir, key), ...(consoleDir ? { VIGIL_CONSOLE_DIR: consoleDir } : {}) };
   try {
     const first = await startServe(env, { logFile: options.logFile });
     await first.stop();
@@ -176,11 +180,24 @@ export async function runSearch(options: {
           `  ${q.query}: ${timed.results} results, p50 ${Math.round(timed.latency.p50)} ms, p95 ${Math.round(timed.latency.p95)} ms`,
         );
       }
-      return { entities: options.entities, checks: options.checks, queries };
+      // Texts not typed before (the console keeps an answer for 15 s): entity numbers spread over the fleet.
+      const texts = Array.from({ length: 20 }, (_, i) => `entity ${(i * 487 + 13) % options.entities}`);
+      const shown = consoleDir ? await timeFirstResults(serve.url, key, texts) : undefined;
+      if (shown)
+        options.onProgress?.(
+          `  console: first result p50 ${Math.round(shown.p50)} ms, p95 ${Math.round(shown.p95)} ms`,
+        );
+      return {
+        entities: options.entities,
+        checks: options.checks,
+        queries,
+        ...(shown ? { console: shown } : {}),
+      };
     } finally {
       await serve.stop();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+    if (consoleDir) removeConsole(consoleDir);
   }
 }

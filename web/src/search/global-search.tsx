@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { SearchCombobox } from './search-combobox';
 
@@ -24,13 +24,17 @@ export function GlobalSearch() {
     dialog.current?.showModal();
   };
   const close = () => dialog.current?.close();
+  const opener = useRef(open);
+  opener.current = open;
 
-  useEffect(() => {
+  // Listening from the moment the header is drawn (a layout effect runs before the browser paints
+  // it): a key pressed as soon as the page shows is not lost.
+  useLayoutEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
       const k = event.key.toLowerCase();
       if ((event.ctrlKey || event.metaKey) && k === 'k') {
         event.preventDefault();
-        open();
+        opener.current();
       } else if (
         event.key === '/' &&
         !event.ctrlKey &&
@@ -39,12 +43,12 @@ export function GlobalSearch() {
         !typingIn(event.target)
       ) {
         event.preventDefault();
-        open();
+        opener.current();
       }
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  });
+  }, []);
 
   return (
     <>
