@@ -5,6 +5,8 @@ import { SearchCombobox } from './search-combobox';
 /** Whether a key press lands in a place where "/" is text (a field), not the shortcut. */
 function typingIn(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
+  // The search box of a dialog just closed can keep the focus until the browser's next frame.
+  if (target.closest('dialog') && !target.closest('dialog[open]')) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
