@@ -31,19 +31,7 @@ export type Scenario = (typeof SCENARIOS)[number];
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],
-  all: [
-    'bare',
-    'scheduled',
-    'max',
-    'push',
-    'alerts',
-    'status',
-    'status-page',
-    'search',
-    'abuse',
-    'uptime',
-    'cost',
-  ],
+  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status', 'status-page', 'abuse', 'uptime', 'cost'],
 };
 
 const int = (min: number) => z.coerce.number().int().min(min);
