@@ -13,6 +13,7 @@ export const SCENARIOS = [
   'alerts',
   'status',
   'status-page',
+  'search',
   'abuse',
   'uptime',
   'cost',
@@ -71,6 +72,9 @@ const optionsSchema = z.object({
   'status-entities': int(1).default(100_000),
   'status-requests': int(1).default(200),
   'status-unpaged-requests': int(1).default(5),
+  'search-entities': int(1).default(10_000),
+  'search-checks': int(1).default(2_000),
+  'search-requests': int(1).default(100),
   'page-entities': int(1).default(100),
   'page-requests': int(1).default(200),
   'abuse-addresses': int(1).default(40),
@@ -128,6 +132,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --list-requests <n>       checks-list: measured GETs of each first page (default 20)
   --page-entities <n>       status-page: entities on the public page (default 100)
   --page-requests <n>       status-page: measured keyless GET /p/{slug} (default 200)
+  --search-entities <n>     search: entities of the one tenant (default 10000)
+  --search-checks <n>       search: push checks made through the API (default 2000)
+  --search-requests <n>     search: measured GET /v1/search per text (default 100)
   --abuse-addresses <n>     abuse: keyless visitors of the public page, one loopback address each (default 40)
   --abuse-readers <n>       abuse: one key's loops of expensive reads (status, metrics, incidents; default 16)
   --abuse-samples <n>       abuse: measured GET /healthz under that load, one at a time (default 300)
@@ -177,6 +184,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'status-entities': { type: 'string' },
       'status-requests': { type: 'string' },
       'status-unpaged-requests': { type: 'string' },
+      'search-entities': { type: 'string' },
+      'search-checks': { type: 'string' },
+      'search-requests': { type: 'string' },
       'page-entities': { type: 'string' },
       'page-requests': { type: 'string' },
       'abuse-addresses': { type: 'string' },

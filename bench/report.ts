@@ -7,6 +7,7 @@ import { type CostBenchFigures, formatCost } from './cost.ts';
 import { table } from './markdown.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
+import type { SearchFigures } from './search.ts';
 import { formatSideBySide, type SideBySide } from './side-by-side.ts';
 import { round } from './stats.ts';
 import type { StatusFigures } from './status.ts';
@@ -57,6 +58,7 @@ export interface Results {
   abuse?: (AbuseFigures & { commit: string })[];
   uptime?: UptimeFigures;
   cost?: CostBenchFigures;
+  search?: SearchFigures;
   /** --against / --rounds: every run of max and push, per checkout. */
   sideBySide?: SideBySide;
 }
@@ -478,6 +480,31 @@ export function formatResults(results: Results, targets: Target[]): string {
   }
   if (results.sideBySide) out.push(formatSideBySide(results.sideBySide, bareCeiling(results)));
   if (results.cost) out.push(`\n${formatCost(results.cost)}`);
+  const se = results.search;
+  if (se) {
+    out.push(
+      `\nGlobal search, ${se.entities} entities and ${se.checks} checks in one tenant (sequential GETs over HTTP):\n`,
+    );
+    out.push(
+      table(
+        ['GET /v1/search?', 'finds', 'results', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'],
+        se.queries.map((q) => [
+          q.query,
+          q.what,
+          q.results,
+          ms(q.latency.p50),
+          ms(q.latency.p95),
+          ms(q.latency.p99),
+          ms(q.latency.max),
+        ]),
+      ),
+    );
+    const c = se.console;
+    if (c)
+      out.push(
+        `\nConsole (Chromium): last typed character to the first result shown, the 150 ms typing pause included: p50 ${ms(c.p50)}, p95 ${ms(c.p95)}, max ${ms(c.max)} ms (${c.count} texts).`,
+      );
+  }
   if (targets.length > 0) {
     out.push('\nTargets:\n');
     out.push(

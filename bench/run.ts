@@ -11,6 +11,7 @@ import { parseOptions } from './options.ts';
 import { type Target as ProbeTarget, runBareLoop, runRuntime, startTarget } from './probes.ts';
 import { runPush } from './push.ts';
 import { describeMachine, evaluateTargets, formatResults, type Results } from './report.ts';
+import { runSearch } from './search.ts';
 import { emptySideBySide, roundOrder, type Side } from './side-by-side.ts';
 import { runStatus } from './status.ts';
 import { runStatusPage } from './status-page.ts';
@@ -240,6 +241,18 @@ try {
     log(
       `  p50 ${Math.round(sp.latencyMs.p50)} ms, p99 ${Math.round(sp.latencyMs.p99)} ms, ${sp.bytes} bytes`,
     );
+  }
+  if (wants('search')) {
+    log(
+      `search: ${options['search-entities']} entities and ${options['search-checks']} checks, GET /v1/search`,
+    );
+    results.search = await runSearch({
+      entities: options['search-entities'],
+      checks: options['search-checks'],
+      requests: options['search-requests'],
+      logFile: join(logDir, 'search.log'),
+      onProgress: log,
+    });
   }
   if (wants('abuse')) {
     results.abuse = [];

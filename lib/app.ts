@@ -50,6 +50,7 @@ import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
 import { pushTokenRoutes } from './push/token-routes.ts';
 import { createPushTokenService } from './push/token-service.ts';
+import { searchRoutes } from './search/routes.ts';
 import { composeSkills } from './skills/compose.ts';
 import { metricsRoutes } from './status/metrics-routes.ts';
 import { statusRoutes } from './status/routes.ts';
@@ -157,8 +158,6 @@ export function createApp(deps: CoreDeps) {
     actions: actions.actions,
     executions: actions.executions,
   });
-
-  const maintenance = createMaintenanceService({ table: deps.table, clock: deps.clock });
   const uptime = createUptimeService({ table: deps.table, clock: deps.clock, cursors, checkService });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
   const mcp = composeMcp({
@@ -231,7 +230,7 @@ export function createApp(deps: CoreDeps) {
       }),
     }),
     ...notifications.routes,
-    ...maintenanceRoutes({ maintenance }),
+    ...maintenanceRoutes({ maintenance: createMaintenanceService({ table: deps.table, clock: deps.clock }) }),
     ...actions.routes,
     ...incidentRoutes({ incidents }),
     ...composeStatusPages({
@@ -240,6 +239,7 @@ export function createApp(deps: CoreDeps) {
       tenantLive: async (tenantId) => (await tenants.getTenant(tenantId))?.disabled === false,
     }).routes,
     ...uptimeRoutes({ uptime }),
+    ...searchRoutes({ table: deps.table, cursors }),
     ...skills.routes,
     ...mcpRoutes({
       tools: mcp.tools,

@@ -9,6 +9,7 @@ import type { CursorSeal } from '../store/cursor-seal.ts';
 import { transactIf } from '../store/items.ts';
 import type { Table } from '../store/table.ts';
 import { readAlsoFailing } from './also-failing-items.ts';
+import { type EntityAddress, entityAddresses } from './entity-address.ts';
 import { applyTransition, type InMaintenance } from './incident-consumer.ts';
 import {
   acknowledgeIncident,
@@ -29,6 +30,9 @@ export interface PublicIncident {
   id: string;
   entity_id: string;
   entity_name: string;
+  /** Where the entity's page is (its blueprint's slug and its own); null once the entity is gone. */
+  blueprint_slug: string | null;
+  entity_slug: string | null;
   state: IncidentRecord['state'];
   opened_at: string;
   acknowledged_at: string | null;
@@ -57,12 +61,18 @@ export interface IncidentServiceDeps {
 
 type Caller = Pick<Principal, 'tenantId' | 'userId'>;
 
-export function publicIncident(record: IncidentRecord, nowMs: number): PublicIncident {
+export function publicIncident(
+  record: IncidentRecord,
+  nowMs: number,
+  address: EntityAddress | undefined,
+): PublicIncident {
   const endMs = record.resolved_at ? Date.parse(record.resolved_at) : nowMs;
   return {
     id: record.id,
     entity_id: record.entity_id,
     entity_name: record.entity_name,
+    blueprint_slug: address?.blueprint_slug ?? null,
+    entity_slug: address?.slug ?? null,
     state: record.state,
     opened_at: record.opened_at,
     acknowledged_at: record.acknowledged_at,
@@ -83,13 +93,26 @@ export function createIncidentService(deps: IncidentServiceDeps) {
     if (!record) throw notFound();
     return record;
   };
+  /** The answer for one record, with its entity's address. */
+  const answer = async (tenantId: string, record: IncidentRecord) =>
+    publicIncident(
+      record,
+      clock.now(),
+      (await entityAddresses(table, tenantId, [record.entity_id])).get(record.entity_id),
+    );
 
   return {
     /** A page of the tenant's incidents, newest first. */
     async list(caller: Caller, request: IncidentListRequest) {
       const read = await readIncidents({ table, cursors: deps.cursors }, caller.tenantId, request);
+      const addresses = await entityAddresses(
+        table,
+        caller.tenantId,
+        read.incidents.map((r) => r.entity_id),
+      );
       const nowMs = clock.now();
-      return { incidents: read.incidents.map((r) => publicIncident(r, nowMs)), next_cursor: read.nextCursor };
+      const incidents = read.incidents.map((r) => publicIncident(r, nowMs, addresses.get(r.entity_id)));
+      return { incidents, next_cursor: read.nextCursor };
     },
 
     /** One incident with its timeline. */
@@ -102,7 +125,7 @@ export function createIncidentService(deps: IncidentServiceDeps) {
       const nowMs = clock.now();
       const built = await buildTimeline({ table, sources: deps.sources, nowMs }, record, notes, also);
       return {
-        ...publicIncident(record, nowMs),
+        ...(await answer(caller.tenantId, record)),
         timeline: built.timeline,
         timeline_truncated: built.truncated,
       };
@@ -115,14 +138,14 @@ export function createIncidentService(deps: IncidentServiceDeps) {
      */
     async acknowledge(caller: Caller, id: string): Promise<PublicIncident> {
       const record = await require(caller.tenantId, id);
-      if (record.state !== 'open') return publicIncident(record, clock.now());
+      if (record.state !== 'open') return answer(caller.tenantId, record);
       await acknowledgeIncident(
         table,
         { tenant_id: caller.tenantId, id },
         isoTime(clock.now()),
         caller.userId,
       );
-      return publicIncident(await require(caller.tenantId, id), clock.now());
+      return answer(caller.tenantId, await require(caller.tenantId, id));
     },
 
     /** Adds a note (at most NOTE_LIMITS.maxBytes bytes, NOTE_LIMITS.perIncident per incident). */

@@ -38,6 +38,14 @@ export const publicIncidentSchema = z
     id: z.string().meta({ description: 'inc_ + a 26-character ULID (the opening transition’s)' }),
     entity_id: z.string(),
     entity_name: z.string(),
+    blueprint_slug: z.string().nullable().meta({
+      description:
+        'The entity’s blueprint (its page: /entities/{blueprint_slug}/{entity_slug}); null once the entity is gone',
+    }),
+    entity_slug: z
+      .string()
+      .nullable()
+      .meta({ description: 'The entity’s slug; null once the entity is gone' }),
     state: z.enum(INCIDENT_STATES),
     opened_at: timestampSchema,
     acknowledged_at: timestampSchema.nullable(),

@@ -51,6 +51,9 @@ describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
     expect(open).toMatchObject({
       entity_id: entityId,
       entity_name: 'API',
+      // Where the entity's page is, without a directory of the tenant's entities.
+      blueprint_slug: 'svc',
+      entity_slug: 'e1',
       state: 'open',
       acknowledged_at: null,
       acknowledged_by: null,

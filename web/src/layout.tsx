@@ -1,6 +1,7 @@
 import { NavLink, Outlet } from 'react-router';
 import { LiveIndicator } from './live/live-indicator';
 import { useStatusStream } from './live/use-status-stream';
+import { GlobalSearch } from './search/global-search';
 import { useSession } from './session';
 
 const NAV = [
@@ -42,6 +43,7 @@ export function Layout() {
           </ul>
         </nav>
         <div className="who">
+          <GlobalSearch />
           <LiveIndicator state={live} />
           <span>{who}</span>
           {session.canWrite ? null : <span className="badge read-only">read-only key</span>}

@@ -1086,6 +1086,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Entities (name or slug starting with q), checks, shared channels, incidents and status pages (containing q): {q, results}, grouped by kind */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/skills": {
         parameters: {
             query?: never;
@@ -2241,6 +2258,10 @@ export interface components {
             id: string;
             entity_id: string;
             entity_name: string;
+            /** @description The entity’s blueprint (its page: /entities/{blueprint_slug}/{entity_slug}); null once the entity is gone */
+            blueprint_slug: string | null;
+            /** @description The entity’s slug; null once the entity is gone */
+            entity_slug: string | null;
             /** @enum {string} */
             state: "open" | "acknowledged" | "resolved";
             opened_at: components["schemas"]["Timestamp"];
@@ -2258,6 +2279,10 @@ export interface components {
             id: string;
             entity_id: string;
             entity_name: string;
+            /** @description The entity’s blueprint (its page: /entities/{blueprint_slug}/{entity_slug}); null once the entity is gone */
+            blueprint_slug: string | null;
+            /** @description The entity’s slug; null once the entity is gone */
+            entity_slug: string | null;
             /** @enum {string} */
             state: "open" | "acknowledged" | "resolved";
             opened_at: components["schemas"]["Timestamp"];
@@ -2418,6 +2443,20 @@ export interface components {
                 date: string;
                 uptime_ratio: number | null;
             }[];
+        };
+        SearchResult: {
+            /** @enum {string} */
+            kind: "entity" | "check" | "channel" | "incident" | "status_page";
+            /** @description The id (a status page: its slug) */
+            id: string;
+            /** @description Its name (an incident: its entity’s) */
+            name: string;
+            /** @description Where it belongs: an entity’s blueprint, a check’s entity and type, a channel’s type, when an incident opened, a status page’s public path */
+            context: string;
+            /** @description Entities, checks and incidents: the state; else null */
+            state: string | null;
+            /** @description The console page that shows it */
+            path: string;
         };
         Skill: {
             /** @description skl_ + a 26-character ULID */
@@ -10624,6 +10663,84 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query?: {
+                /** @description The text: at most 100 characters (or an ent_, chk_ or inc_ id); empty finds nothing */
+                q?: string;
+                /** @description Only results of this kind */
+                kind?: "entity" | "check" | "channel" | "incident" | "status_page";
+                /** @description Results per kind: an integer from 1 to 20; default 5 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        q: string;
+                        results: components["schemas"]["SearchResult"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Time } from '../ui/bits';
 import { scrollRegion } from '../ui/scroll-region';
-import { useEntityAddresses } from './queries';
+import { entityPageOf } from './queries';
 import { durationInWords, INCIDENT_STATE, type Incident } from './words';
 
 /** An incident's state as a badge, in words. */
@@ -34,7 +34,6 @@ export function IncidentTable({
   incidents: readonly Incident[];
   withEntity?: boolean;
 }) {
-  const addresses = useEntityAddresses();
   return (
     <div className="table-wrap" {...scrollRegion(label)}>
       <table aria-label={label}>
@@ -50,7 +49,7 @@ export function IncidentTable({
         </thead>
         <tbody>
           {incidents.map((i) => {
-            const entityPage = addresses.get(i.entity_id);
+            const entityPage = entityPageOf(i);
             return (
               <tr key={i.id}>
                 <td>

@@ -1,7 +1,6 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { actionQueries } from '../actions/queries';
 import { api, must } from '../api/client';
-import { useEntityDirectory } from '../catalog/directory';
 import { useSession } from '../session';
 import { settingsQueries } from '../settings/queries';
 import type { Incident } from './words';
@@ -67,14 +66,15 @@ export async function incidentsChanged(queryClient: QueryClient): Promise<void> 
 }
 
 /**
- * Where an entity's page is, by entity id: incidents carry the id and name only. Read from the
- * shared entity directory (one bounded status page); an entity past it is named without a link.
+ * Where an incident's entity's page is: incidents carry the entity's blueprint and slug (no
+ * directory of the tenant's entities is read); undefined once the entity is gone (named, not linked).
  */
-export function useEntityAddresses(): Map<string, string> {
-  const directory = useEntityDirectory();
-  return new Map(
-    (directory.data?.entities ?? []).map((e) => [e.id, `/entities/${e.blueprint_slug}/${e.slug}`]),
-  );
+export function entityPageOf(incident: {
+  blueprint_slug: string | null;
+  entity_slug: string | null;
+}): string | undefined {
+  const { blueprint_slug: bp, entity_slug: slug } = incident;
+  return bp && slug ? `/entities/${encodeURIComponent(bp)}/${encodeURIComponent(slug)}` : undefined;
 }
 
 /**

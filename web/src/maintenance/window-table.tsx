@@ -2,7 +2,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, must } from '../api/client';
 import { useEntityDirectory } from '../catalog/directory';
-import { useEntityAddresses } from '../incidents/queries';
 import { Time } from '../ui/bits';
 import { EditDeleteActions } from '../ui/confirm';
 import { scrollRegion } from '../ui/scroll-region';
@@ -92,9 +91,11 @@ function Schedule({ window: w }: { window: MaintenanceWindow }) {
 }
 
 function Covers({ window: w }: { window: MaintenanceWindow }) {
-  const addresses = useEntityAddresses();
   const directory = useEntityDirectory();
   const names = new Map((directory.data?.entities ?? []).map((e) => [e.id, e.name]));
+  const addresses = new Map(
+    (directory.data?.entities ?? []).map((e) => [e.id, `/entities/${e.blueprint_slug}/${e.slug}`]),
+  );
   const others = coverBeyondEntities(w);
   return (
     <ul className="plain">

@@ -1,10 +1,11 @@
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { AcknowledgeButton, NoteForm } from '../incidents/incident-controls';
+import { IncidentFilterBar, type IncidentUrlFilter, useIncidentFilter } from '../incidents/incident-filter';
 import { Acknowledged, Duration, IncidentState, IncidentTable } from '../incidents/incident-table';
 import {
+  entityPageOf,
   UNRESOLVED_REFRESH_MS,
-  useEntityAddresses,
   useIncident,
   useIncidentList,
   useUserNames,
@@ -21,17 +22,64 @@ import { CursorPager, useCursorPages } from '../ui/pager';
 const UNRESOLVED_LIMIT = 200;
 const RESOLVED_PAGE = 50;
 
-/** The account's incidents: open ones first, then acknowledged, then resolved ones page by page. */
+/**
+ * The account's incidents: open ones first, then acknowledged, then resolved ones page by page; or,
+ * filtered by state and entity (in the URL), the matching ones page by page as the server finds them.
+ */
 export function IncidentsPage() {
+  const filtering = useIncidentFilter();
   return (
     <Page title="Incidents">
       <p className="muted">
         An incident opens when an entity goes down or degraded and resolves when it is up again. Acknowledging
         one says someone is on it: reminders and escalation stop.
       </p>
-      <Unresolved />
-      <Resolved />
+      <IncidentFilterBar {...filtering} />
+      {filtering.active ? (
+        <Filtered
+          key={`${filtering.filter.state ?? ''}/${filtering.filter.entityId}`}
+          filter={filtering.filter}
+        />
+      ) : (
+        <>
+          <Unresolved />
+          <Resolved />
+        </>
+      )}
     </Page>
+  );
+}
+
+/** The incidents matching the URL's filter, newest first, a page at a time (keyed by the filter: a change starts at page one). */
+function Filtered({ filter }: { filter: IncidentUrlFilter }) {
+  const pages = useCursorPages();
+  const list = useIncidentList(
+    {
+      limit: RESOLVED_PAGE,
+      cursor: pages.cursor,
+      ...(filter.state ? { state: filter.state } : {}),
+      ...(filter.entityId ? { entity_id: filter.entityId } : {}),
+    },
+    filter.state === 'resolved' ? false : UNRESOLVED_REFRESH_MS,
+  );
+  const incidents = list.data?.incidents ?? [];
+  return (
+    <Section title="Matching incidents">
+      <ErrorNote error={list.error} title="The incidents could not be loaded." />
+      {list.isPending ? (
+        <Loading what="incidents" />
+      ) : incidents.length === 0 ? (
+        <Empty title="No incident matches these filters." />
+      ) : (
+        <IncidentTable label="Matching incidents" incidents={incidents} withEntity={!filter.entityId} />
+      )}
+      <CursorPager
+        pages={pages}
+        next={list.data?.next_cursor}
+        first="Newest matching incidents"
+        more="Older matching incidents"
+      />
+    </Section>
   );
 }
 
@@ -100,7 +148,6 @@ export function IncidentPage() {
   const { id = '' } = useParams();
   const { canWrite } = useSession();
   const q = useIncident(id);
-  const addresses = useEntityAddresses();
   const who = useUserNames();
   if (q.isPending) return <Loading what="the incident" />;
   if (q.error) {
@@ -119,7 +166,7 @@ export function IncidentPage() {
     );
   }
   const i = q.data;
-  const entityPage = addresses.get(i.entity_id);
+  const entityPage = entityPageOf(i);
   return (
     <Page
       title={`Incident: ${i.entity_name}`}
