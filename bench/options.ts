@@ -99,7 +99,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, bundles, crash, storm, storm-cloud, checks-list, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, bundles, crash, storm, storm-cloud, checks-list, search, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
