@@ -4,12 +4,18 @@ import { transitionsPageSchema } from '../checks/responses.ts';
 import { slugSchema } from '../domain/slug.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
-import { queryInteger } from '../http/route-schemas.ts';
+import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { statusBoardSchema } from './responses.ts';
 import type { StatusService } from './status-service.ts';
 
-const transitionsQuery = pageQuery(200);
+const transitionsQuery = pageQuery(200).extend({
+  entity_id: idSchema('ent').optional().meta({ description: "Only this entity's state changes" }),
+  first_results: z.enum(['include', 'exclude']).default('include').meta({
+    description:
+      'exclude: leave out first results (changes from unknown, e.g. after a bulk create); a filtered page may hold fewer than limit and still have a next_cursor. Default include',
+  }),
+});
 const BOARD_MAX_PAGE = 1000;
 
 /** GET /v1/status filters and paging: without `limit`, every matching entity. */
@@ -52,7 +58,8 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       operationId: 'listStatusTransitions',
       expensive: true,
       tag,
-      summary: 'Entity state changes across the tenant, newest first: {transitions, next_cursor}',
+      summary:
+        'Entity state changes across the tenant (or of one entity), newest first: {transitions, next_cursor}',
       schemas: { query: transitionsQuery, responses: { 200: transitionsPageSchema } },
       handler: async ({ principal, query }) =>
         ok(await deps.statusService.transitions(principal.tenantId, query)),
