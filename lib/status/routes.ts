@@ -6,7 +6,10 @@ import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
+import { ValidationError } from '../platform/errors.ts';
+import { RECENT_SLOTS } from './recent-strip.ts';
 import { statusBoardSchema } from './responses.ts';
+import { RECENT_MAX_PAGE } from './status-board.ts';
 import type { StatusService } from './status-service.ts';
 
 const transitionsQuery = pageQuery(200).extend({
@@ -33,6 +36,12 @@ const boardQuery = z.object({
     .max(2048)
     .optional()
     .meta({ description: 'The next_cursor of the previous page (same filters and limit)' }),
+  include: z
+    .enum(['recent'])
+    .optional()
+    .meta({
+      description: `recent: each entity's recent-results strip (its newest ${RECENT_SLOTS} result times, worst result per time); needs limit, at most ${RECENT_MAX_PAGE}`,
+    }),
 });
 const tag = 'Status';
 
@@ -49,7 +58,12 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       summary:
         'Entities with their state and checks (filtered by state or blueprint, paged with limit), and tenant-wide counts: {entities, total, up, degraded, down, unknown, next_cursor}',
       schemas: { query: boardQuery, responses: { 200: statusBoardSchema } },
-      handler: async ({ principal, query }) => ok(await deps.statusService.board(principal.tenantId, query)),
+      handler: async ({ principal, query }) => {
+        if (query.include && (query.limit === undefined || query.limit > RECENT_MAX_PAGE)) {
+          throw ValidationError.field('limit', `must be given, and at most ${RECENT_MAX_PAGE}, with include`);
+        }
+        return ok(await deps.statusService.board(principal.tenantId, query));
+      },
     }),
     defineRoute({
       method: 'GET',
