@@ -115,4 +115,25 @@ describe('status board at 1,000+ entities', { timeout: 240_000 }, () => {
     expectNoConsoleErrors(p);
     await p.close();
   });
+
+  it("draws an entity's charts over the range picked, from the rollups", async () => {
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto('/entities/fleet/svc-0003');
+    await page.getByRole('heading', { name: 'Service 0003', level: 1 }).waitFor();
+    await page.getByRole('img', { name: /^Availability, 24 h: 3 results, 1 failure, p50 \d+ ms$/ }).waitFor();
+    expect(await page.getByRole('button', { name: '24 h' }).getAttribute('aria-pressed')).toBe('true');
+    for (const label of ['1 h', '7 days', '30 days']) {
+      await page.getByRole('button', { name: label, exact: true }).click();
+      await page
+        .getByRole('img', { name: new RegExp(`^Latency, ${label}: 3 results, 1 failure, p50 \\d+ ms$`) })
+        .waitFor();
+      await page.getByText(`Availability, last ${label}`).waitFor();
+    }
+    await screenshot(page, 'entity-range-30d');
+    expect(await audit(page)).toEqual([]);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
 });
