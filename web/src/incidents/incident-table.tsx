@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Time } from '../ui/bits';
+import { Time, useRelativeTime } from '../ui/bits';
 import { scrollRegion } from '../ui/scroll-region';
 import { useEntityAddresses } from './queries';
 import { durationInWords, INCIDENT_STATE, type Incident } from './words';
@@ -54,11 +54,7 @@ export function IncidentTable({
             return (
               <tr key={i.id}>
                 <td>
-                  <Link to={`/incidents/${i.id}`}>
-                    {/* The name holds the time as shown (relative), so it contains the visible text. */}
-                    <span className="visually-hidden">Incident of {i.entity_name}, opened </span>
-                    <Time iso={i.opened_at} />
-                  </Link>
+                  <IncidentLink incident={i} />
                   {i.in_maintenance ? <span className="muted"> (in maintenance)</span> : null}
                 </td>
                 {withEntity ? (
@@ -93,4 +89,17 @@ export function IncidentTable({
 export function Acknowledged({ incident: i }: { incident: Incident }) {
   if (i.acknowledged_at) return <Time iso={i.acknowledged_at} />;
   return <span className="muted">{i.state === 'resolved' ? 'never' : 'not yet'}</span>;
+}
+
+/** The incident's link: its name holds the opening time as shown (relative), so it contains the visible text. */
+function IncidentLink({ incident }: { incident: Incident }) {
+  const opened = useRelativeTime(incident.opened_at);
+  return (
+    <Link
+      to={`/incidents/${incident.id}`}
+      aria-label={`Incident of ${incident.entity_name}, opened ${opened}`}
+    >
+      <Time iso={incident.opened_at} />
+    </Link>
+  );
 }

@@ -65,18 +65,25 @@ export function useNow(): number {
   return useSyncExternalStore(subscribe, () => nowMs);
 }
 
+/** `iso` relative to now in words ("3 min ago"), refreshed with the shared clock; "never" without one. */
+export function useRelativeTime(iso: string | null | undefined): string {
+  const now = useNow();
+  if (!iso) return 'never';
+  return relativeWords(Date.parse(iso), Math.max(now, Date.now() - TICK_MS));
+}
+
 /**
  * A timestamp relative to now ("3 min ago", "in 20 s"), with the reader's local date and time on
- * hover (title) and the exact time in `<time dateTime>` for machines and tests.
+ * hover (title) and the exact time in `<time dateTime>` for machines and tests. A link around it
+ * that needs a longer name passes the same words in its aria-label (useRelativeTime), so the
+ * name holds the visible text.
  */
 export function Time({ iso }: { iso: string | null | undefined }) {
-  const now = useNow();
+  const words = useRelativeTime(iso);
   if (!iso) return <span className="muted">never</span>;
-  const at = Date.parse(iso);
-  const absolute = new Date(at).toLocaleString();
   return (
-    <time dateTime={iso} title={absolute}>
-      {relativeWords(at, Math.max(now, Date.now() - TICK_MS))}
+    <time dateTime={iso} title={new Date(Date.parse(iso)).toLocaleString()}>
+      {words}
     </time>
   );
 }
