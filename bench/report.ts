@@ -407,6 +407,14 @@ export function formatResults(results: Results, targets: Target[]): string {
             st.pagedBytes,
           ],
           [
+            'GET /v1/status?limit=100&include=recent (strips, a push check per row)',
+            st.strips.count,
+            ms(st.strips.p50),
+            ms(st.strips.p99),
+            ms(st.strips.max),
+            st.stripsBytes,
+          ],
+          [
             'GET /v1/status (unpaged baseline)',
             st.unpaged.count,
             ms(st.unpaged.p50),

@@ -18,8 +18,15 @@ import { type Percentiles, percentiles } from './stats.ts';
  * 2 % unknown, the rest up) stored straight into the local runtime's SQLite file, then seeded by
  * the status migration the runtime runs at startup (the path an upgraded installation takes).
  * Measures, over HTTP on 127.0.0.1, sequential GET /v1/status?state=down&limit=100 (the counts
- * plus the first page of down entities) beside the unpaged GET /v1/status as the baseline.
+ * plus the first page of down entities) beside the unpaged GET /v1/status as the baseline; then
+ * gives each entity of the first page of the whole board a push check with RESULTS_PER_CHECK
+ * results and measures that page with its recent-results strips (`&include=recent`, what the
+ * console's status board asks for): a push check per row is the strip's dearest case (one query
+ * per check; pull checks share one query per cell).
  */
+
+const STRIP_PAGE = 100;
+const RESULTS_PER_CHECK = 30;
 
 export interface StatusFigures {
   entities: number;
@@ -29,6 +36,35 @@ export interface StatusFigures {
   pagedBytes: number;
   unpaged: Percentiles;
   unpagedBytes: number;
+  /** GET /v1/status?limit=100&include=recent, every row with a push check and its results. */
+  strips: Percentiles;
+  stripsBytes: number;
+}
+
+/** A push check with RESULTS_PER_CHECK results for each entity of the board's first page. */
+async function giveFirstPageChecks(url: string, key: string): Promise<void> {
+  const page = (await call(url, key, 'GET', `/v1/status?limit=${STRIP_PAGE}`)) as {
+    entities: { id: string }[];
+  };
+  let next = 0;
+  const worker = async () => {
+    while (next < page.entities.length) {
+      const entity = page.entities[next++];
+      if (!entity) return;
+      const check = (await call(url, key, 'POST', '/v1/checks', {
+        entity_id: entity.id,
+        check_type: 'push',
+        interval_seconds: 3600,
+      })) as { id: string };
+      for (let i = 0; i < RESULTS_PER_CHECK; i += 1) {
+        await call(url, key, 'POST', `/v1/checks/${check.id}/results`, {
+          success: i % 10 !== 9,
+          latency_ms: 20,
+        });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
 }
 
 const BLUEPRINTS = 10;
@@ -115,7 +151,20 @@ export async function runStatus(options: {
     try {
       const paged = await timeGets(serve.url, key, '/v1/status?state=down&limit=100', options.requests, 10);
       const unpaged = await timeGets(serve.url, key, '/v1/status', options.unpagedRequests, 1);
+      options.onProgress?.(
+        `  a push check with ${RESULTS_PER_CHECK} results for each of the first ${STRIP_PAGE} entities`,
+      );
+      await giveFirstPageChecks(serve.url, key);
+      const strips = await timeGets(
+        serve.url,
+        key,
+        `/v1/status?limit=${STRIP_PAGE}&include=recent`,
+        options.requests,
+        10,
+      );
       return {
+        strips: strips.figures,
+        stripsBytes: strips.bytes,
         entities: options.entities,
         startupSeconds,
         paged: paged.figures,

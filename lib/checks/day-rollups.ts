@@ -1,5 +1,5 @@
 import { cellRollsUp, memberRollupOf, rollUpMembers, storedMemberRollup } from '../domain/cell-rollup.ts';
-import { type CurrentRollup, ROLLUP_BUCKET_MS } from '../domain/rollup-bucket.ts';
+import { bucketStartMs, type CurrentRollup, ROLLUP_BUCKET_MS } from '../domain/rollup-bucket.ts';
 import { mergeRollups, ROLLUP_HISTOGRAM_SIZE, type Rollup } from '../domain/sparkline.ts';
 import { DAY_MS, dateStartMs, dayStartMs, utcDate } from '../domain/uptime.ts';
 import { isoTime } from '../platform/clock.ts';
@@ -185,13 +185,14 @@ function runsOf(dates: readonly string[]): [string, string][] {
 
 /**
  * The check's rollup of each UTC day in `dates` (consecutive, oldest first; none after `nowMs`'s
- * day): closed days from their daily items, the others folded from their 5-minute buckets. Days
- * before the check was created and days without results are absent.
+ * day): closed days from their daily items, the others folded from their 5-minute buckets up to
+ * the end of `nowMs`'s bucket. Days before the check was created and days without results are absent.
  */
 export async function checkDailyRollups(
   table: Table,
   check: DailyCheck,
   dates: readonly string[],
+  nowMs: number,
 ): Promise<Map<string, Rollup>> {
   const createdDay = utcDate(Date.parse(check.created_at));
   const wanted = dates.filter((d) => d >= createdDay);
@@ -217,8 +218,14 @@ export async function checkDailyRollups(
       if (member && !open.includes(d.date)) put(d.date, memberRollupOf(member));
     }
   });
+  // A fold ends with the bucket in progress, not with its day: a cell reads its newest buckets,
+  // not yet rolled up, from its slots, and takes the last two of the window for them (reading to
+  // the day's end left today's bucket in progress out, so "Last 7 days" counted fewer than "Last 24 h").
+  const nowEnd = bucketStartMs(nowMs) + ROLLUP_BUCKET_MS;
   const folded = await Promise.all(
-    runsOf(open).map(([from, to]) => checkBuckets(table, check, dateStartMs(from), dateStartMs(to) + DAY_MS)),
+    runsOf(open).map(([from, to]) =>
+      checkBuckets(table, check, dateStartMs(from), Math.min(dateStartMs(to) + DAY_MS, nowEnd)),
+    ),
   );
   for (const bucket of folded.flat()) put(utcDate(bucket.bucketStartMs), bucket.rollup);
   return new Map([...out].map(([date, rollups]) => [date, mergeRollups(rollups)]));

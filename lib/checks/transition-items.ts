@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import { ValidationError } from '../platform/errors.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
@@ -156,4 +157,59 @@ export function entityTransitionEvent(item: Item): StateChangeEvent | undefined 
   const parsed = transitionSchema.safeParse(item);
   if (!parsed.success || parsed.data.kind !== 'entity') return undefined;
   return stateChangeEvent(parsed.data);
+}
+
+/** Feed items one filtered page looks at, at most: a filtered page is bounded even when few items match. */
+export const FILTERED_FEED_SCAN = 1000;
+
+/**
+ * A page of the tenant's entity transitions that `keep` accepts, newest first. With `entityId`
+ * only the shard that entity hashes to (and the legacy partition) is read. At most
+ * FILTERED_FEED_SCAN items are looked at: a page can hold fewer than `limit` transitions and still
+ * have a `nextCursor` (from the last item looked at), so a feed mostly filtered out stays cheap.
+ */
+export async function filteredTransitionsPage(
+  deps: { table: Table; cursors: CursorSeal },
+  tenantId: string,
+  filter: { entityId?: string | undefined; name: string },
+  page: { limit: number; cursor?: string | undefined },
+  keep: (item: Item) => boolean,
+): Promise<{ items: Item[]; nextCursor: string | null }> {
+  const base = tenantTransitionsPk(tenantId);
+  const pks = filter.entityId ? [`${base}#${shardOf(filter.entityId)}`, base] : feedPartitions(tenantId);
+  // The cursor is bound to the filter: one of another filter (or of the plain feed) is refused.
+  const list = JSON.stringify(['transitions', base, filter.name]);
+  let high = 'trn_\uffff';
+  if (page.cursor !== undefined) {
+    const position = await deps.cursors.open(page.cursor, list);
+    if (!position || position.pk !== base || !position.sk?.startsWith('trn_')) {
+      throw new ValidationError('invalid cursor', [
+        { path: 'cursor', message: 'is not a cursor of this list' },
+      ]);
+    }
+    high = position.sk;
+  }
+  const read = await readMerged(
+    deps.table,
+    { pks, low: 'trn_', high, exclude: [high], direction: 'desc', consistent: true },
+    { want: FILTERED_FEED_SCAN },
+  );
+  const items: Item[] = [];
+  let last: Item | undefined;
+  for (const item of read.items) {
+    if (keep(item)) {
+      if (items.length === page.limit) {
+        // One more matched than the page: continue after the page's last item.
+        return { items, nextCursor: await deps.cursors.seal({ pk: base, sk: String(last?.sk) }, list) };
+      }
+      items.push(item);
+    }
+    last = item;
+  }
+  const scanned = read.items.at(-1);
+  const more = read.more && scanned !== undefined;
+  return {
+    items,
+    nextCursor: more ? await deps.cursors.seal({ pk: base, sk: String(scanned.sk) }, list) : null,
+  };
 }

@@ -76,7 +76,7 @@ function rendered(page: PublicPage): Rendered {
   return {
     html: once(() => renderPage(page)),
     json: once(() => JSON.stringify(page)),
-    badge: once(() => renderBadge(page.title, page.state)),
+    badge: once(() => renderBadge(page.title, page.state, page.maintenance)),
   };
 }
 

@@ -1,13 +1,15 @@
 import * as z from 'zod';
 import { parseEntityState, readEntityItems, readEntityPointers } from '../catalog/entity-items.ts';
 import { readOpenIncidentRecord, readRecentIncidents } from '../incidents/incident-items.ts';
-import { isoTime } from '../platform/clock.ts';
+import { maintenanceLookup } from '../maintenance/evaluate.ts';
+import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
 import type { StatusPageRecord } from './status-page-items.ts';
 
 /**
  * What a public status page shows (DECISIONS.md): the title and description its owner wrote, its
- * entities' names and states, 90 daily uptime bars each, and (when `show_incidents`) their open and
+ * entities' names and states (and whether a maintenance window covers each now, never the window
+ * itself), 90 daily uptime bars each, and (when `show_incidents`) their open and
  * last 10 resolved incidents. Built field by field from an allow-list, so nothing else of a record
  * (ids, slugs, field values, check targets, error messages, channels) can reach the HTML, the JSON
  * or the badge: each is rendered from this view alone.
@@ -24,12 +26,20 @@ export const publicPageSchema = z
   .strictObject({
     title: z.string(),
     description: z.string().nullable(),
-    state: state.meta({ description: 'The worst of the entities’ states (unknown when none is known)' }),
+    state: state.meta({
+      description:
+        'The worst state of the entities outside maintenance (unknown when none is known or all are under maintenance)',
+    }),
+    maintenance: z.boolean().meta({ description: 'A maintenance window covers one of the entities now' }),
     generated_at: z.string(),
     entities: z.array(
       z.strictObject({
         name: z.string(),
         state,
+        in_maintenance: z.boolean().meta({
+          description:
+            'A maintenance window covers the entity now: shown as "Under maintenance", whatever its state',
+        }),
         uptime_ratio: z.number().nullable().meta({ description: 'Over the days that have data; null: none' }),
         days: z.array(
           z.strictObject({ date: z.string(), uptime_ratio: z.number().nullable() }).meta({
@@ -76,7 +86,7 @@ export type DailyUptimeReader = (
 
 export interface PublicViewDeps {
   table: Table;
-  clock: { now(): number };
+  clock: Clock;
   dailyUptime: DailyUptimeReader;
 }
 
@@ -100,11 +110,12 @@ const seconds = (from: string, to: string) =>
 /** Builds the public view of `page` (eventually consistent reads; the answer is cached 30 s anyway). */
 export async function buildPublicView(deps: PublicViewDeps, page: StatusPageRecord): Promise<PublicPage> {
   const tenantId = page.tenant_id;
-  const [found, bars] = await Promise.all([
+  const [found, bars, maintenance] = await Promise.all([
     readEntityPointers(deps.table, tenantId, page.entity_ids).then(async (pointers) =>
       (await readEntityItems(deps.table, tenantId, pointers)).map(parseEntityState),
     ),
     deps.dailyUptime(tenantId, page.entity_ids, PAGE_DAYS),
+    maintenanceLookup(deps.table, deps.clock, tenantId),
   ]);
   const byId = new Map(found.map((entity) => [entity.id, entity]));
   // The owner's order; entities deleted since the page was saved are left out.
@@ -112,14 +123,24 @@ export async function buildPublicView(deps: PublicViewDeps, page: StatusPageReco
     const entity = byId.get(id);
     return entity ? [entity] : [];
   });
-  const entities = shown.map((entity) => {
+  const covered = await Promise.all(shown.map(async (entity) => (await maintenance(entity)) !== undefined));
+  const entities = shown.map((entity, i) => {
     const days = (bars.get(entity.id) ?? []).map((d) => ({ date: d.date, uptime_ratio: d.uptime_ratio }));
-    return { name: entity.name, state: entity.state, uptime_ratio: meanRatio(days), days };
+    const inMaintenance = covered[i] ?? false;
+    return {
+      name: entity.name,
+      state: entity.state,
+      in_maintenance: inMaintenance,
+      uptime_ratio: meanRatio(days),
+      days,
+    };
   });
   return {
     title: page.title,
     description: page.description,
-    state: overallState(shown.map((entity) => entity.state)),
+    // Planned work does not make the page "down": entities under maintenance are left out of its state.
+    state: overallState(shown.filter((_, i) => !covered[i]).map((entity) => entity.state)),
+    maintenance: covered.some(Boolean),
     generated_at: isoTime(deps.clock.now()),
     entities,
     incidents: page.show_incidents ? await incidentsOf(deps, tenantId, shown) : null,

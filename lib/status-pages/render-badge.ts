@@ -43,10 +43,12 @@ const LINE_BREAKING = /[\t\n\r\u007f]/g;
 /** The title as badge text: XML-valid characters only, on one line. */
 export const badgeText = (text: string) => text.replace(XML_INVALID, '').replace(LINE_BREAKING, ' ');
 
-export function renderBadge(title: string, state: PublicState): string {
+/** The badge's word: "maintenance" (blue) when a window covers an entity and nothing outside it is wrong. */
+export function renderBadge(title: string, state: PublicState, maintenance = false): string {
+  const shown = maintenance && (state === 'up' || state === 'unknown');
   const chars = [...badgeText(title)];
   const label = chars.length > MAX_LABEL ? `${chars.slice(0, MAX_LABEL - 1).join('')}…` : chars.join('');
-  const word = WORD[state];
+  const word = shown ? 'maintenance' : WORD[state];
   const left = widthOf(label);
   const right = widthOf(word);
   const total = left + right;
@@ -55,7 +57,7 @@ export function renderBadge(title: string, state: PublicState): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${total}" height="20" role="img" aria-label="${text}">`,
     `<title>${text}</title>`,
     `<rect width="${left}" height="20" fill="#555"/>`,
-    `<rect x="${left}" width="${right}" height="20" fill="${COLOR[state]}"/>`,
+    `<rect x="${left}" width="${right}" height="20" fill="${shown ? '#1f5fa8' : COLOR[state]}"/>`,
     '<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11" text-anchor="middle">',
     `<text x="${left / 2}" y="14">${escapeXml(label)}</text>`,
     `<text x="${left + right / 2}" y="14">${word}</text>`,

@@ -13,11 +13,11 @@ const STYLE = [
   'main{max-width:860px;margin:0 auto;padding:24px 16px}',
   'h1{font-size:26px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px}',
   '.banner{padding:12px 16px;border-radius:6px;font-weight:600;margin:16px 0;color:#fff}',
-  '.s-up{background:#16794a}.s-degraded{background:#8a5a00}.s-down{background:#b3261e}.s-unknown{background:#5b6470}',
+  '.s-up{background:#16794a}.s-degraded{background:#8a5a00}.s-down{background:#b3261e}.s-unknown{background:#5b6470}.s-maintenance{background:#1f5fa8}',
   'ul{list-style:none;padding:0;margin:0}',
   '.entity{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:10px 14px;margin:8px 0}',
   '.row{display:flex;justify-content:space-between;gap:12px;flex-wrap:wrap}',
-  '.state{font-weight:600}.t-up{color:#16794a}.t-degraded{color:#8a5a00}.t-down{color:#b3261e}.t-unknown{color:#5b6470}',
+  '.state{font-weight:600}.t-up{color:#16794a}.t-degraded{color:#8a5a00}.t-down{color:#b3261e}.t-unknown{color:#5b6470}.t-maintenance{color:#1f5fa8}',
   BARS_STYLE,
   '.meta{color:#4a515b;font-size:13px}',
   'footer{color:#4a515b;font-size:13px;margin-top:32px}',
@@ -61,12 +61,22 @@ const BANNER: Record<PublicState, string> = {
   unknown: 'No status yet',
 };
 
+/** The page's banner: under maintenance when a window covers an entity and nothing outside it is wrong. */
+export function bannerOf(view: PublicPage): { className: string; text: string } {
+  if (view.maintenance && (view.state === 'up' || view.state === 'unknown')) {
+    return { className: 's-maintenance', text: 'Under maintenance' };
+  }
+  return { className: `s-${view.state}`, text: BANNER[view.state] };
+}
+
 function entityItem(entity: PublicPage['entities'][number]): string {
   const name = escapeHtml(entity.name);
   const uptime = entity.uptime_ratio === null ? 'no uptime data' : `${percent(entity.uptime_ratio)} uptime`;
   return [
     '<li class="entity"><div class="row">',
-    `<span>${name}</span><span class="state t-${entity.state}">${STATE_WORDS[entity.state]}</span></div>`,
+    entity.in_maintenance
+      ? `<span>${name}</span><span class="state t-maintenance">Under maintenance</span></div>`
+      : `<span>${name}</span><span class="state t-${entity.state}">${STATE_WORDS[entity.state]}</span></div>`,
     renderBars(entity.days),
     `<div class="meta">${escapeHtml(uptime)}</div></li>`,
   ].join('');
@@ -106,7 +116,7 @@ export function renderPage(view: PublicPage): string {
   const body = [
     `<h1>${escapeHtml(view.title)}</h1>`,
     view.description ? `<p>${escapeHtml(view.description)}</p>` : '',
-    `<div class="banner s-${view.state}" role="status">${BANNER[view.state]}</div>`,
+    `<div class="banner ${bannerOf(view).className}" role="status">${bannerOf(view).text}</div>`,
     '<h2>Services</h2>',
     view.entities.length > 0
       ? `<ul>${view.entities.map(entityItem).join('')}</ul>`

@@ -12,6 +12,20 @@ export const statusBoardSchema = z.strictObject({
       checks: z.array(
         z.strictObject(checkCommonSchema.pick({ id: true, check_type: true, state: true }).shape),
       ),
+      recent: z
+        .array(
+          z.strictObject({
+            at: z.string().meta({ description: 'When the results ran (a pull check: its slot)' }),
+            state: z.enum(['up', 'degraded', 'down']).meta({
+              description: "The worst of the entity's results at that time",
+            }),
+          }),
+        )
+        .optional()
+        .meta({
+          description:
+            "With include=recent: the entity's newest result times across its checks, oldest first (at most 30)",
+        }),
     }),
   ),
   total: z.number().int(),

@@ -4,12 +4,21 @@ import { transitionsPageSchema } from '../checks/responses.ts';
 import { slugSchema } from '../domain/slug.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
-import { queryInteger } from '../http/route-schemas.ts';
+import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
+import { ValidationError } from '../platform/errors.ts';
+import { RECENT_SLOTS } from './recent-strip.ts';
 import { statusBoardSchema } from './responses.ts';
+import { RECENT_MAX_PAGE } from './status-board.ts';
 import type { StatusService } from './status-service.ts';
 
-const transitionsQuery = pageQuery(200);
+const transitionsQuery = pageQuery(200).extend({
+  entity_id: idSchema('ent').optional().meta({ description: "Only this entity's state changes" }),
+  first_results: z.enum(['include', 'exclude']).default('include').meta({
+    description:
+      'exclude: leave out first results (changes from unknown, e.g. after a bulk create); a filtered page may hold fewer than limit and still have a next_cursor. Default include',
+  }),
+});
 const BOARD_MAX_PAGE = 1000;
 
 /** GET /v1/status filters and paging: without `limit`, every matching entity. */
@@ -27,6 +36,12 @@ const boardQuery = z.object({
     .max(2048)
     .optional()
     .meta({ description: 'The next_cursor of the previous page (same filters and limit)' }),
+  include: z
+    .enum(['recent'])
+    .optional()
+    .meta({
+      description: `recent: each entity's recent-results strip (its newest ${RECENT_SLOTS} result times, worst result per time); needs limit, at most ${RECENT_MAX_PAGE}`,
+    }),
 });
 const tag = 'Status';
 
@@ -43,7 +58,12 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       summary:
         'Entities with their state and checks (filtered by state or blueprint, paged with limit), and tenant-wide counts: {entities, total, up, degraded, down, unknown, next_cursor}',
       schemas: { query: boardQuery, responses: { 200: statusBoardSchema } },
-      handler: async ({ principal, query }) => ok(await deps.statusService.board(principal.tenantId, query)),
+      handler: async ({ principal, query }) => {
+        if (query.include && (query.limit === undefined || query.limit > RECENT_MAX_PAGE)) {
+          throw ValidationError.field('limit', `must be given, and at most ${RECENT_MAX_PAGE}, with include`);
+        }
+        return ok(await deps.statusService.board(principal.tenantId, query));
+      },
     }),
     defineRoute({
       method: 'GET',
@@ -52,7 +72,8 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       operationId: 'listStatusTransitions',
       expensive: true,
       tag,
-      summary: 'Entity state changes across the tenant, newest first: {transitions, next_cursor}',
+      summary:
+        'Entity state changes across the tenant (or of one entity), newest first: {transitions, next_cursor}',
       schemas: { query: transitionsQuery, responses: { 200: transitionsPageSchema } },
       handler: async ({ principal, query }) =>
         ok(await deps.statusService.transitions(principal.tenantId, query)),

@@ -17,6 +17,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
+import { recentStrips } from './recent-strip.ts';
 import { readCounts } from './status-counts.ts';
 
 /**
@@ -32,7 +33,12 @@ export interface BoardQuery {
   /** Page size; absent: every matching entity. */
   limit?: number | undefined;
   cursor?: string | undefined;
+  /** `recent`: each entity's recent-results strip (recent-strip.ts), for a page of at most RECENT_MAX_PAGE. */
+  include?: 'recent' | undefined;
 }
+
+/** The largest page `include=recent` is answered for: its cost grows with the page's cells and push checks. */
+export const RECENT_MAX_PAGE = 200;
 
 export interface BoardDeps {
   table: Table;
@@ -151,9 +157,21 @@ export function createBoardReader(deps: BoardDeps) {
           : tally(
               (await readEntities(tenantId, {}, false)).entities.map((item) => parseEntityState(item).state),
             ));
-      const covered = await Promise.all(entities.map(async (e) => (await maintenance(e)) !== undefined));
+      const [covered, strips] = await Promise.all([
+        Promise.all(entities.map(async (e) => (await maintenance(e)) !== undefined)),
+        query.include === 'recent'
+          ? recentStrips(
+              table,
+              tenantId,
+              entities.map((e) => ({ id: e.id, checkIds: Object.keys(e.check_states ?? {}) })),
+            )
+          : undefined,
+      ]);
       return {
-        entities: entities.map((e, i) => view(e, checkTypes, covered[i] ?? false)),
+        entities: entities.map((e, i) => ({
+          ...view(e, checkTypes, covered[i] ?? false),
+          ...(strips ? { recent: strips.get(e.id) ?? [] } : {}),
+        })),
         ...counts,
         next_cursor: read.nextCursor,
       };

@@ -9,6 +9,7 @@ import { STATES } from '../catalog/entity-state-index-items.ts';
 import { type CellResultsRecord, cellResultsPage } from '../checks/cell-result-items.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
+import { checkNameOf } from '../domain/check-name.ts';
 import { readMetricCounters } from '../metrics/metric-counter-items.ts';
 import { MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { readCounts } from './status-counts.ts';
@@ -49,18 +50,27 @@ async function readEntities(table: Table, tenantId: string, blueprint: string | 
   return { entities: entities.slice(0, max), truncated: entities.length > max || cursor !== undefined };
 }
 
-/** check id -> latency (ms) of its newest result among the cells' newest slots. */
-async function lastLatencies(table: Table, checks: readonly CheckDefinitionRecord[]) {
+/**
+ * check id -> its newest result among the cells' newest slots: the latency (ms), and the whole
+ * days its certificate has left when the probe reported them (tls checks).
+ */
+async function lastResults(table: Table, checks: readonly CheckDefinitionRecord[]) {
   const cellIds = [...new Set(checks.flatMap((c) => (c.cell ? [c.cell.cell_id] : [])))];
   const latency = new Map<string, number>();
+  const daysLeft = new Map<string, number>();
   const reads = await Promise.all(
     cellIds.map((id) => cellResultsPage(table, id, { limit: CELL_SLOTS }).then((page) => page.slots)),
   );
   // Newest slot first: the first entry seen of a check is its last result.
   const slots: CellResultsRecord[] = reads.flat();
   for (const slot of slots)
-    for (const entry of slot.results) if (!latency.has(entry.c)) latency.set(entry.c, entry.l);
-  return latency;
+    for (const entry of slot.results) {
+      if (latency.has(entry.c)) continue;
+      latency.set(entry.c, entry.l);
+      const days = entry.d?.days_left;
+      if (typeof days === 'number' && Number.isFinite(days)) daysLeft.set(entry.c, days);
+    }
+  return { latency, daysLeft };
 }
 
 /** The exposition of one tenant (its own registry, filled and rendered once). */
@@ -76,20 +86,23 @@ export async function tenantMetrics(
   ]);
   const checkIds = read.entities.flatMap((e) => Object.keys(e.check_states ?? {}));
   const definitions = await checkDefinitionsById(table, tenantId, checkIds);
-  const latencies = await lastLatencies(table, definitions);
+  const last = await lastResults(table, definitions);
   const byId = new Map(definitions.map((d) => [d.id, d] as const));
 
   const registry = new Registry();
   const entityState = new Gauge({
     name: 'vigil_entity_state',
     help: 'The entity is in this state (1) or not (0)',
-    labelNames: ['blueprint', 'entity', 'state'] as const,
+    labelNames: ['blueprint', 'entity', 'state', 'entity_name'] as const,
     registers: [registry],
   });
+  // Names beside the ids, so dashboards' legends read "Checkout API" rather than chk_01…
+  // (prom-client escapes backslashes, quotes and newlines in label values).
+  const checkLabels = ['check_id', 'entity', 'check_type', 'check_name', 'entity_name'] as const;
   const checkUp = new Gauge({
     name: 'vigil_check_up',
     help: 'The check is up or degraded (1) or down (0); no sample while its state is unknown',
-    labelNames: ['check_id', 'entity', 'check_type'] as const,
+    labelNames: checkLabels,
     registers: [registry],
   });
   // DECISIONS.md names it vigil_check_latency_ms, which `promtool check metrics` refuses ("metric
@@ -97,7 +110,15 @@ export async function tenantMetrics(
   const checkLatency = new Gauge({
     name: 'vigil_check_latency_seconds',
     help: 'Latency of the last result of the check in seconds (pull checks in cells)',
-    labelNames: ['check_id', 'entity', 'check_type'] as const,
+    labelNames: checkLabels,
+    registers: [registry],
+  });
+  // Certificate days left, in the base unit `promtool check metrics` asks for (it refuses "days"):
+  // whole days times 86,400, so `/ 86400` gives the days.
+  const certificateDays = new Gauge({
+    name: 'vigil_check_certificate_remaining_seconds',
+    help: "Time until the certificate of the check's target expires, in whole days as seconds, from its last result (negative once expired)",
+    labelNames: checkLabels,
     registers: [registry],
   });
   const entities = new Gauge({
@@ -127,16 +148,24 @@ export async function tenantMetrics(
   for (const entity of read.entities) {
     for (const state of STATES)
       entityState.set(
-        { blueprint: entity.blueprint_slug, entity: entity.slug, state },
+        { blueprint: entity.blueprint_slug, entity: entity.slug, state, entity_name: entity.name },
         entity.state === state ? 1 : 0,
       );
     for (const [checkId, state] of Object.entries(entity.check_states ?? {})) {
       const definition = byId.get(checkId);
       if (!definition) continue;
-      const labels = { check_id: checkId, entity: entity.slug, check_type: definition.check_type };
+      const labels = {
+        check_id: checkId,
+        entity: entity.slug,
+        check_type: definition.check_type,
+        check_name: checkNameOf(definition),
+        entity_name: entity.name,
+      };
       if (state !== 'unknown') checkUp.set(labels, state === 'down' ? 0 : 1);
-      const latency = latencies.get(checkId);
+      const latency = last.latency.get(checkId);
       if (latency !== undefined) checkLatency.set(labels, latency / 1000);
+      const days = last.daysLeft.get(checkId);
+      if (days !== undefined) certificateDays.set(labels, days * 86_400);
     }
   }
   const tally = counts ?? countStates(read.entities);

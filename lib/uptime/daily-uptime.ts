@@ -47,13 +47,14 @@ export async function dailyChecksById(
   }));
 }
 
-/** The checks' rollups of each day in `dates`, summed across the checks (absent: no result that day). */
+/** The checks' rollups of each day in `dates` up to `nowMs`, summed across the checks (absent: no result that day). */
 export async function summedDailyRollups(
   table: Table,
   checks: readonly DailyCheck[],
   dates: readonly string[],
+  nowMs: number,
 ): Promise<Map<string, Rollup>> {
-  const perCheck = await Promise.all(checks.map((check) => checkDailyRollups(table, check, dates)));
+  const perCheck = await Promise.all(checks.map((check) => checkDailyRollups(table, check, dates, nowMs)));
   const out = new Map<string, Rollup>();
   for (const date of dates) {
     const rollups = perCheck.flatMap((days) => {
@@ -88,11 +89,12 @@ export async function entityDailyUptime(
   entityIds: string[],
   days: number,
 ): Promise<Map<string, { date: string; uptime_ratio: number | null }[]>> {
-  const dates = lastDays(deps.clock.now(), days);
+  const nowMs = deps.clock.now();
+  const dates = lastDays(nowMs, days);
   const answers = await Promise.all(
     entityIds.map(async (entityId) => {
       const checks = await entityDailyChecks(deps.table, tenantId, entityId);
-      const daily = await summedDailyRollups(deps.table, checks, dates);
+      const daily = await summedDailyRollups(deps.table, checks, dates, nowMs);
       return [entityId, dailyBars(dates, daily)] as const;
     }),
   );

@@ -79,7 +79,7 @@ async function rollupOf(
     return { rollup: mergeRollups(buckets.flat().map((b) => b.rollup)) };
   }
   const dates = lastDays(nowMs, WINDOW_DAYS[window]);
-  const daily = await summedDailyRollups(deps.table, checks, dates);
+  const daily = await summedDailyRollups(deps.table, checks, dates, nowMs);
   // The per-day answer costs nothing more: the window's figures are the sum of these days.
   return { rollup: mergeRollups([...daily.values()]), days: dailyBars(dates, daily) };
 }

@@ -80,11 +80,23 @@ export async function newCheck(api: ApiHarness, body: Record<string, unknown>, k
 export async function recordSlot(
   api: ApiHarness,
   checkId: string,
-  result: { success: boolean; latency_ms?: number; checkedAtMs: number; tenantId?: string },
+  result: {
+    success: boolean;
+    latency_ms?: number;
+    checkedAtMs: number;
+    tenantId?: string;
+    details?: { days_left?: number };
+  },
 ) {
   return runCellSlot(api, {
     slotMs: result.checkedAtMs,
-    answers: { [checkId]: { success: result.success, latency_ms: result.latency_ms ?? 10 } },
+    answers: {
+      [checkId]: {
+        success: result.success,
+        latency_ms: result.latency_ms ?? 10,
+        ...(result.details ? { details: result.details } : {}),
+      },
+    },
     ...(result.tenantId ? { tenantId: result.tenantId } : {}),
   });
 }

@@ -88,10 +88,12 @@ describe('status page bars', () => {
       title: 'Acme',
       description: null,
       state: 'up',
+      maintenance: false,
       generated_at: '2026-06-01T00:00:00.000Z',
       entities: Array.from({ length: 100 }, (_, i) => ({
         name: `Service ${i}`,
         state: 'up' as const,
+        in_maintenance: false,
         uptime_ratio: 0.999,
         days: days(ratioOf),
       })),

@@ -18,10 +18,29 @@ import { promtoolCheck } from '../support/prometheus.ts';
  * the answer, and the output accepted by Debian's `promtool check metrics`.
  */
 
-/** The value of the sample `line` starts (name and labels exactly as exposed), or undefined. */
+/** The labels of an exposed series `name{a="b",...}`, unescaped. */
+function labelsOf(series: string): Record<string, string> {
+  const labels: Record<string, string> = {};
+  for (const m of series.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) {
+    labels[m[1] ?? ''] = (m[2] ?? '').replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+  }
+  return labels;
+}
+
+/**
+ * The value of the sample of `series` (a name and some of its labels, as exposed), or undefined:
+ * the labels given must all match; the sample may carry more (e.g. the names).
+ */
 function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+  const name = series.split('{')[0] ?? '';
+  const wanted = labelsOf(series);
+  const line = text.split('\n').find((l) => {
+    const head = l.slice(0, l.lastIndexOf(' '));
+    if (head.split('{')[0] !== name) return false;
+    const have = labelsOf(head);
+    return Object.entries(wanted).every(([k, v]) => have[k] === v);
+  });
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
 const T0 = Date.parse('2030-01-01T00:00:00Z');
@@ -30,7 +49,16 @@ describe.each(runtimes)('GET /v1/metrics ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let other: { tenantId: string; key: string };
   let readOnlyKey: string;
-  const ids = { upEntity: '', upCheck: '', downEntity: '', pushCheck: '', otherEntity: '', otherCheck: '' };
+  const ids = {
+    upEntity: '',
+    upCheck: '',
+    downEntity: '',
+    pushCheck: '',
+    otherEntity: '',
+    otherCheck: '',
+    tlsEntity: '',
+    tlsCheck: '',
+  };
   const slugs = { up: '', down: '', other: '' };
 
   beforeAll(async () => {
@@ -46,6 +74,17 @@ describe.each(runtimes)('GET /v1/metrics ($runtime runtime)', ({ start }) => {
     ids.upEntity = await newEntity(api, { blueprint: 'web' });
     ids.upCheck = await newCheck(api, soloTcpCheck(ids.upEntity));
     await recordSlot(api, ids.upCheck, { success: true, latency_ms: 42, checkedAtMs: T0 });
+    // Names with a quote and a backslash: the exposition format escapes both in label values.
+    ids.tlsEntity = await newEntity(api, { blueprint: 'edge', name: 'Shop "north" \\ eu' });
+    ids.tlsCheck = await newCheck(
+      api,
+      soloTcpCheck(ids.tlsEntity, {
+        check_type: 'tls',
+        config: { host: 'example.com' },
+        name: 'Cert "main"',
+      }),
+    );
+    await recordSlot(api, ids.tlsCheck, { success: true, checkedAtMs: T0, details: { days_left: 42 } });
     ids.downEntity = await newEntity(api, { blueprint: 'jobs' });
     ids.pushCheck = await newCheck(api, {
       entity_id: ids.downEntity,
@@ -105,13 +144,29 @@ describe.each(runtimes)('GET /v1/metrics ($runtime runtime)', ({ start }) => {
     ).toBe(0.042);
     // The solo cell runs slower than a rollup bucket: its slot counted its one success; the push
     // check's closed bucket its one failure.
-    expect(sample(text, 'vigil_check_results_total{status="success"}')).toBe(1);
+    expect(sample(text, 'vigil_check_results_total{status="success"}')).toBe(2);
     expect(sample(text, 'vigil_check_results_total{status="failure"}')).toBe(1);
     expect(sample(text, 'vigil_alerts_total{status="sent"}')).toBe(0);
     expect(sample(text, 'vigil_alerts_total{status="failed"}')).toBe(0);
-    expect(sample(text, 'vigil_entities{state="up"}')).toBe(1);
+    expect(sample(text, 'vigil_entities{state="up"}')).toBe(2);
     expect(sample(text, `vigil_entities{state="${jobs.state}"}`)).toBe(1);
     expect(sample(text, 'vigil_metrics_truncated')).toBe(0);
+  });
+
+  it('names each check and entity in labels, escaped, and exposes certificate days left', async () => {
+    const text = (await api.request('GET', '/v1/metrics', { key: api.adminKey })).text;
+    const up = text.split('\n').find((l) => l.startsWith('vigil_check_up{') && l.includes(ids.tlsCheck));
+    expect(up).toContain('check_name="Cert \\"main\\""');
+    expect(up).toContain('entity_name="Shop \\"north\\" \\\\ eu"');
+    expect(
+      sample(
+        text,
+        `vigil_check_certificate_remaining_seconds{check_id="${ids.tlsCheck}",check_name="Cert \\"main\\"",entity_name="Shop \\"north\\" \\\\ eu"}`,
+      ),
+    ).toBe(42 * 86_400);
+    // Only checks whose last result carried a certificate expiry have the series.
+    expect(text).not.toMatch(new RegExp(`vigil_check_certificate_remaining_seconds\\{[^}]*${ids.upCheck}`));
+    expect(sample(text, `vigil_entity_state{entity="${slugs.up}",state="up"}`)).toBe(1);
   });
 
   it('passes promtool check metrics', async () => {

@@ -13,7 +13,13 @@ import type { ApiHarness } from './api-harness.ts';
 /** What the prober answers for one member: a success flag, or the outcome's fields. */
 export type SlotAnswer =
   | boolean
-  | { success: boolean; latency_ms?: number; status_code?: number; error_message?: string };
+  | {
+      success: boolean;
+      latency_ms?: number;
+      status_code?: number;
+      error_message?: string;
+      details?: { days_left?: number };
+    };
 
 export interface CellSlot {
   /** The slot (ms): each call needs its own, later than the cell's last applied one. */
@@ -74,6 +80,7 @@ export async function runCellSlot(
         status_code: outcome.status_code ?? 0,
         latency_ms: outcome.latency_ms ?? 10,
         error_message: outcome.error_message ?? (outcome.success ? '' : 'connection refused'),
+        ...(typeof answer === 'object' && answer.details ? { details: answer.details } : {}),
       },
     };
   };

@@ -32,6 +32,12 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: 'a dependency between two query parameters; OpenAPI parameters are described one by one',
   },
   {
+    operation: 'GET /v1/status',
+    path: /^limit$/,
+    message: /must be given, and at most \d+, with include/,
+    why: 'a dependency between two query parameters; OpenAPI parameters are described one by one',
+  },
+  {
     operation: 'POST /v1/blueprints/{blueprint_slug}/entities',
     path: /^fields/,
     message: /./,

@@ -309,7 +309,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Entity state changes across the tenant, newest first: {transitions, next_cursor} */
+        /** Entity state changes across the tenant (or of one entity), newest first: {transitions, next_cursor} */
         get: operations["listStatusTransitions"];
         put?: never;
         post?: never;
@@ -2382,15 +2382,19 @@ export interface components {
             title: string;
             description: string | null;
             /**
-             * @description The worst of the entities’ states (unknown when none is known)
+             * @description The worst state of the entities outside maintenance (unknown when none is known or all are under maintenance)
              * @enum {string}
              */
             state: "up" | "degraded" | "down" | "unknown";
+            /** @description A maintenance window covers one of the entities now */
+            maintenance: boolean;
             generated_at: string;
             entities: {
                 name: string;
                 /** @enum {string} */
                 state: "up" | "degraded" | "down" | "unknown";
+                /** @description A maintenance window covers the entity now: shown as "Under maintenance", whatever its state */
+                in_maintenance: boolean;
                 /** @description Over the days that have data; null: none */
                 uptime_ratio: number | null;
                 days: {
@@ -5258,6 +5262,8 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page (same filters and limit) */
                 cursor?: string;
+                /** @description recent: each entity's recent-results strip (its newest 30 result times, worst result per time); needs limit, at most 200 */
+                include?: "recent";
             };
             header?: never;
             path?: never;
@@ -5289,6 +5295,16 @@ export interface operations {
                                 check_type: "http" | "tcp" | "tls" | "dns" | "push";
                                 /** @enum {string} */
                                 state: "unknown" | "up" | "down" | "degraded";
+                            }[];
+                            /** @description With include=recent: the entity's newest result times across its checks, oldest first (at most 30) */
+                            recent?: {
+                                /** @description When the results ran (a pull check: its slot) */
+                                at: string;
+                                /**
+                                 * @description The worst of the entity's results at that time
+                                 * @enum {string}
+                                 */
+                                state: "up" | "degraded" | "down";
                             }[];
                         }[];
                         total: number;
@@ -5358,6 +5374,10 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
+                /** @description Only this entity's state changes */
+                entity_id?: string;
+                /** @description exclude: leave out first results (changes from unknown, e.g. after a bulk create); a filtered page may hold fewer than limit and still have a next_cursor. Default include */
+                first_results?: "include" | "exclude";
             };
             header?: never;
             path?: never;

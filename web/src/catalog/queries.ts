@@ -85,6 +85,8 @@ export const statusKeys = {
   board: (filter: Record<string, string>) => [...statusKeys.all, 'board', filter] as const,
   /** The tenant's entity state changes, newest first (GET /v1/status/transitions). */
   feed: () => [...statusKeys.all, 'transitions'] as const,
+  /** The feed with or without first results (`first_results`, docs/api.md). */
+  feedOf: (firstResults: 'include' | 'exclude') => [...statusKeys.feed(), firstResults] as const,
 };
 
 /** After an entity is created, changed or deleted: its lists, reads, relations and the board. */

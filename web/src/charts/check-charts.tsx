@@ -11,8 +11,8 @@ export type SparkBucket = {
   max_latency_ms: number | null;
 };
 
-/** The words a chart's summary is made of: "24 h: 480 results, 3 failures, p50 42 ms". */
-export function summarize(buckets: SparkBucket[], hours: number): string {
+/** The words a chart's summary is made of: "24 h: 480 results, 3 failures, p50 42 ms" (`range` in words). */
+export function summarize(buckets: SparkBucket[], range: string): string {
   const total = buckets.reduce((n, b) => n + b.total, 0);
   const failures = buckets.reduce((n, b) => n + b.failures, 0);
   const p50s = buckets
@@ -21,7 +21,7 @@ export function summarize(buckets: SparkBucket[], hours: number): string {
     .sort((a, b) => a - b);
   const mid = p50s[Math.floor(p50s.length / 2)];
   const p50 = mid === undefined ? 'no latency yet' : `p50 ${Math.round(mid)} ms`;
-  return `${hours} h: ${total} result${total === 1 ? '' : 's'}, ${failures} failure${failures === 1 ? '' : 's'}, ${p50}`;
+  return `${range}: ${total} result${total === 1 ? '' : 's'}, ${failures} failure${failures === 1 ? '' : 's'}, ${p50}`;
 }
 
 function seconds(buckets: SparkBucket[]): number[] {
@@ -33,7 +33,7 @@ const DOWN = '#991b1b';
 const ACCENT = '#1d4ed8';
 
 // Bars, not a line: one bucket with results among empty ones (a new check) must still show.
-const bars = uPlot.paths.bars?.({ size: [0.85, 24] });
+const bars = uPlot.paths.bars?.({ size: [0.85, 48], gap: 1 });
 
 /** The window the buckets cover, so a few results sit at their time instead of filling the chart. */
 function windowRange(buckets: SparkBucket[]): uPlot.Range.MinMax {
@@ -60,7 +60,7 @@ function sparkOptions(buckets: SparkBucket[]): Omit<uPlot.Options, 'width' | 'he
 }
 
 /** Availability per bucket: green up to the share of successful results, red above; gaps where there were none. */
-export function Sparkline({ buckets, hours }: { buckets: SparkBucket[]; hours: number }) {
+export function Sparkline({ buckets, label }: { buckets: SparkBucket[]; label: string }) {
   const options = useMemo(() => sparkOptions(buckets), [buckets]);
   const data = useMemo<uPlot.AlignedData>(
     () => [
@@ -75,7 +75,7 @@ export function Sparkline({ buckets, hours }: { buckets: SparkBucket[]; hours: n
       options={options}
       data={data}
       height={56}
-      label={`Availability, ${summarize(buckets, hours)}`}
+      label={`Availability, ${summarize(buckets, label)}`}
     />
   );
 }
@@ -87,20 +87,28 @@ function latencyOptions(buckets: SparkBucket[]): Omit<uPlot.Options, 'width' | '
     axes: [{}, { label: 'ms', size: 56 }],
     series: [
       {},
-      { label: 'p50 ms', stroke: ACCENT, width: 2, points: { show: true, size: 6 } },
-      { label: 'max ms', stroke: DOWN, width: 1, dash: [4, 4], points: { show: true, size: 5 } },
+      // spanGaps false: a bucket without results breaks the line (a gap, not a slope across it).
+      { label: 'p50 ms', stroke: ACCENT, width: 2, spanGaps: false, points: { show: true, size: 4 } },
+      {
+        label: 'max ms',
+        stroke: DOWN,
+        width: 1,
+        dash: [4, 4],
+        spanGaps: false,
+        points: { show: true, size: 3 },
+      },
     ],
   };
 }
 
 /** Latency per bucket: the median and the maximum. */
-export function LatencyChart({ buckets, hours }: { buckets: SparkBucket[]; hours: number }) {
+export function LatencyChart({ buckets, label }: { buckets: SparkBucket[]; label: string }) {
   const options = useMemo(() => latencyOptions(buckets), [buckets]);
   const data = useMemo<uPlot.AlignedData>(
     () => [seconds(buckets), buckets.map((b) => b.p50_latency_ms), buckets.map((b) => b.max_latency_ms)],
     [buckets],
   );
   return (
-    <UplotChart options={options} data={data} height={160} label={`Latency, ${summarize(buckets, hours)}`} />
+    <UplotChart options={options} data={data} height={160} label={`Latency, ${summarize(buckets, label)}`} />
   );
 }

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { Time } from '../ui/bits';
+import { Time, useRelativeTime } from '../ui/bits';
 import { scrollRegion } from '../ui/scroll-region';
 import { entityPageOf } from './queries';
 import { durationInWords, INCIDENT_STATE, type Incident } from './words';
@@ -53,12 +53,7 @@ export function IncidentTable({
             return (
               <tr key={i.id}>
                 <td>
-                  <Link
-                    to={`/incidents/${i.id}`}
-                    aria-label={`Incident of ${i.entity_name}, opened ${when(i)}`}
-                  >
-                    <Time iso={i.opened_at} />
-                  </Link>
+                  <IncidentLink incident={i} />
                   {i.in_maintenance ? <span className="muted"> (in maintenance)</span> : null}
                 </td>
                 {withEntity ? (
@@ -95,6 +90,15 @@ export function Acknowledged({ incident: i }: { incident: Incident }) {
   return <span className="muted">{i.state === 'resolved' ? 'never' : 'not yet'}</span>;
 }
 
-function when(i: Incident): string {
-  return new Date(i.opened_at).toLocaleString();
+/** The incident's link: its name holds the opening time as shown (relative), so it contains the visible text. */
+function IncidentLink({ incident }: { incident: Incident }) {
+  const opened = useRelativeTime(incident.opened_at);
+  return (
+    <Link
+      to={`/incidents/${incident.id}`}
+      aria-label={`Incident of ${incident.entity_name}, opened ${opened}`}
+    >
+      <Time iso={incident.opened_at} />
+    </Link>
+  );
 }

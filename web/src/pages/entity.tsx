@@ -5,7 +5,7 @@ import { useEntity, useEntityDirectory } from '../catalog/directory';
 import { EntityFields } from '../catalog/entity-fields';
 import { blueprintQueries, relationQueries } from '../catalog/queries';
 import { StateRuleSection } from '../catalog/state-rule';
-import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
+import { CheckCharts } from '../charts/check-charts-panel';
 import { RecentResults } from '../checks/check-summary';
 import { checkKeys, checkQueries } from '../checks/queries';
 import { EntityIncidents } from '../incidents/entity-incidents';
@@ -15,6 +15,7 @@ import { WhyPaged } from '../notify/why-paged';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Page, Section } from '../ui/page';
+import { everyWords } from '../ui/time-words';
 import { UptimeSection } from '../uptime/uptime-section';
 
 /**
@@ -26,9 +27,6 @@ import { UptimeSection } from '../uptime/uptime-section';
 
 type Entity = Schemas['Entity'];
 type Check = Schemas['Check'];
-
-const HOURS = 24;
-const BUCKETS = 48;
 
 /** The entity page. */
 export function EntityPage() {
@@ -200,13 +198,12 @@ function target(c: Check): string {
     case 'dns':
       return `${c.config.record_type} ${c.config.hostname}`;
     case 'push':
-      return `push, every ${c.interval_seconds} s`;
+      return `push, ${everyWords(c.interval_seconds)}`;
   }
 }
 
 function CheckCard({ check }: { check: Check }) {
   useRefreshOnChange(check.last_result_at, [checkKeys.results(check.id)]);
-  const spark = useQuery(checkQueries.sparkline(check.id, HOURS, BUCKETS));
   const transitions = useQuery(checkQueries.transitions(check.id, 20));
   return (
     <article className="check-card" aria-labelledby={`chk-${check.id}`}>
@@ -217,21 +214,7 @@ function CheckCard({ check }: { check: Check }) {
         </h3>
         <span className="muted check-target">{target(check)}</span>
       </header>
-      <ErrorNote error={spark.error} title="The charts could not be loaded." />
-      {spark.data ? (
-        <div className="check-charts">
-          <figure>
-            <figcaption>Availability, last 24 h ({summarize(spark.data.buckets, HOURS)})</figcaption>
-            <Sparkline buckets={spark.data.buckets} hours={HOURS} />
-          </figure>
-          <figure>
-            <figcaption>Latency, last 24 h</figcaption>
-            <LatencyChart buckets={spark.data.buckets} hours={HOURS} />
-          </figure>
-        </div>
-      ) : spark.isPending ? (
-        <Loading what="charts" />
-      ) : null}
+      <CheckCharts checkId={check.id} />
       <div className="grid">
         <div>
           <h4>Recent results</h4>

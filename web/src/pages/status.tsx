@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { blueprintQueries, statusKeys } from '../catalog/queries';
+import { RecentStrip } from '../charts/recent-strip';
 import { knownEntity, rememberEntity } from '../live/entity-names';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -45,6 +46,7 @@ function fetchBoard(blueprint: string, at: BoardCursor) {
       params: {
         query: {
           limit: PAGE,
+          include: 'recent',
           ...(at.state ? { state: at.state } : {}),
           ...(blueprint ? { blueprint_slug: blueprint } : {}),
           ...(at.cursor ? { cursor: at.cursor } : {}),
@@ -202,6 +204,7 @@ function Groups({
                 <tr>
                   <th scope="col">Entity</th>
                   <th scope="col">State</th>
+                  <th scope="col">Recent results</th>
                   <th scope="col">Checks</th>
                 </tr>
               </thead>
@@ -213,6 +216,9 @@ function Groups({
                     </td>
                     <td>
                       <StateBadge state={e.state} />
+                    </td>
+                    <td>
+                      <RecentStrip slots={e.recent} />
                     </td>
                     <td>
                       <CheckSummary checks={e.checks} />
@@ -243,15 +249,26 @@ function CheckSummary({ checks }: { checks: BoardEntity['checks'] }) {
   );
 }
 
-/** Entity state changes across the tenant, newest first, paged. */
+/**
+ * Entity state changes across the tenant, newest first, paged. First results (unknown → up, as
+ * after a bulk create) are left out unless asked for: they are not news, and a thousand of them
+ * would push every real change out of sight.
+ */
 function IncidentFeed() {
+  const [firstResults, setFirstResults] = useState<'include' | 'exclude'>('exclude');
   const feed = useInfiniteQuery({
-    queryKey: statusKeys.feed(),
+    queryKey: statusKeys.feedOf(firstResults),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       must(
         api.GET('/v1/status/transitions', {
-          params: { query: { limit: FEED_PAGE, ...(pageParam ? { cursor: pageParam } : {}) } },
+          params: {
+            query: {
+              limit: FEED_PAGE,
+              first_results: firstResults,
+              ...(pageParam ? { cursor: pageParam } : {}),
+            },
+          },
         }),
       ),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
@@ -259,6 +276,14 @@ function IncidentFeed() {
   const items = feed.data?.pages.flatMap((p) => p.transitions) ?? [];
   return (
     <Section title="Incident feed">
+      <label className="row">
+        <input
+          type="checkbox"
+          checked={firstResults === 'include'}
+          onChange={(e) => setFirstResults(e.target.checked ? 'include' : 'exclude')}
+        />
+        Show first results (unknown → up)
+      </label>
       <ErrorNote error={feed.error} title="The incident feed could not be loaded." />
       {feed.isPending ? (
         <Loading what="the incident feed" />

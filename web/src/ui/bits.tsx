@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
+import { relativeWords } from './time-words';
 
 /** An entity or check state, coloured and in words (never colour alone). */
 export function StateBadge({ state }: { state: string | null | undefined }) {
@@ -36,13 +37,53 @@ export function CopyBlock({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** A timestamp as the reader's local time, with the exact ISO time on hover. */
+/** One clock for every relative time on the page: it ticks every 15 s while something shows one. */
+const TICK_MS = 15_000;
+const listeners = new Set<() => void>();
+let nowMs = Date.now();
+let timer: ReturnType<typeof setInterval> | undefined;
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  if (!timer) {
+    nowMs = Date.now();
+    timer = setInterval(() => {
+      nowMs = Date.now();
+      for (const l of listeners) l();
+    }, TICK_MS);
+  }
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+}
+
+/** Now (ms), shared by every relative time and refreshed every 15 s. */
+export function useNow(): number {
+  return useSyncExternalStore(subscribe, () => nowMs);
+}
+
+/** `iso` relative to now in words ("3 min ago"), refreshed with the shared clock; "never" without one. */
+export function useRelativeTime(iso: string | null | undefined): string {
+  const now = useNow();
+  if (!iso) return 'never';
+  return relativeWords(Date.parse(iso), Math.max(now, Date.now() - TICK_MS));
+}
+
+/**
+ * A timestamp relative to now ("3 min ago", "in 20 s"), with the reader's local date and time on
+ * hover (title) and the exact time in `<time dateTime>` for machines and tests. A link around it
+ * that needs a longer name passes the same words in its aria-label (useRelativeTime), so the
+ * name holds the visible text.
+ */
 export function Time({ iso }: { iso: string | null | undefined }) {
+  const words = useRelativeTime(iso);
   if (!iso) return <span className="muted">never</span>;
-  const d = new Date(iso);
   return (
-    <time dateTime={iso} title={iso}>
-      {d.toLocaleString()}
+    <time dateTime={iso} title={new Date(Date.parse(iso)).toLocaleString()}>
+      {words}
     </time>
   );
 }

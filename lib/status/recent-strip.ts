@@ -1,0 +1,71 @@
+import { cellResultsPage } from '../checks/cell-result-items.ts';
+import { checkDefinitionsById } from '../checks/check-items.ts';
+import { latestResults } from '../checks/result-items.ts';
+import type { Table } from '../store/table.ts';
+
+/**
+ * The board's recent-results strip (GET /v1/status?include=recent, docs/api.md): per entity its
+ * newest RECENT_SLOTS result times across its checks, oldest first, each the worst result at that
+ * time (down: a failure; degraded: a degraded success; up). A pull check's results are its cell's
+ * slots, so the newest slots of each cell on the page are read once for all its members (one
+ * query per cell); a push check's own newest results are one query each. Never a window of history.
+ */
+
+export const RECENT_SLOTS = 30;
+
+export type StripState = 'up' | 'degraded' | 'down';
+export interface StripSlot {
+  at: string;
+  state: StripState;
+}
+
+const RANK: Record<StripState, number> = { up: 0, degraded: 1, down: 2 };
+const stateOf = (ok: boolean, degraded: boolean | undefined): StripState =>
+  !ok ? 'down' : degraded ? 'degraded' : 'up';
+
+/** entity id -> its strip, for `entities` (each with its check ids) of one tenant. */
+export async function recentStrips(
+  table: Table,
+  tenantId: string,
+  entities: readonly { id: string; checkIds: readonly string[] }[],
+): Promise<Map<string, StripSlot[]>> {
+  const definitions = await checkDefinitionsById(
+    table,
+    tenantId,
+    entities.flatMap((e) => e.checkIds),
+  );
+  const cellIds = [...new Set(definitions.flatMap((d) => (d.cell ? [d.cell.cell_id] : [])))];
+  const pushIds = definitions.filter((d) => !d.cell).map((d) => d.id);
+  // check id -> (time -> state) of its newest results.
+  const byCheck = new Map<string, Map<string, StripState>>();
+  const add = (checkId: string, at: string, state: StripState) => {
+    const times = byCheck.get(checkId) ?? new Map<string, StripState>();
+    const before = times.get(at);
+    if (!before || RANK[state] > RANK[before]) times.set(at, state);
+    byCheck.set(checkId, times);
+  };
+  const [cells, pushes] = await Promise.all([
+    Promise.all(cellIds.map((id) => cellResultsPage(table, id, { limit: RECENT_SLOTS }))),
+    Promise.all(pushIds.map((id) => latestResults(table, id, RECENT_SLOTS))),
+  ]);
+  for (const page of cells)
+    for (const slot of page.slots) for (const e of slot.results) add(e.c, slot.slot, stateOf(e.ok, e.g));
+  for (const results of pushes)
+    for (const r of results) add(r.check_id, r.checked_at, stateOf(r.success, r.degraded));
+
+  const strips = new Map<string, StripSlot[]>();
+  for (const entity of entities) {
+    const merged = new Map<string, StripState>();
+    for (const checkId of entity.checkIds)
+      for (const [at, state] of byCheck.get(checkId) ?? []) {
+        const before = merged.get(at);
+        if (!before || RANK[state] > RANK[before]) merged.set(at, state);
+      }
+    const newest = [...merged].sort(([a], [b]) => (a < b ? 1 : a > b ? -1 : 0)).slice(0, RECENT_SLOTS);
+    strips.set(
+      entity.id,
+      newest.reverse().map(([at, state]) => ({ at, state })),
+    );
+  }
+  return strips;
+}
