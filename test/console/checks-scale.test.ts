@@ -178,14 +178,17 @@ describe('console checks list at 1,000+ checks', { timeout: 240_000 }, () => {
     await signIn(p.page, rig.key);
     await p.page.goto(`/checks?${new URLSearchParams({ q: firstName })}`);
     const row = p.page.getByRole('row', { name: new RegExp(`${firstName}\\b`) });
-    await row.getByRole('img', { name: 'last 4 results: 3 up, 1 down' }).waitFor();
-    await expectCount(row.locator('.strip-cell'), 4);
+    await row.getByText(/^Last 4 results: 3 up, 1 down; newest: (up|down)$/).waitFor();
+    await expectCount(row.locator('.strip-bar'), 4);
     await expectCount(row.locator('.strip-down'), 1);
     await row.getByRole('cell', { name: '75 %' }).waitFor();
     await row.getByText('every hour').waitFor();
     await p.page.goto('/checks');
     await p.page.getByText('100 checks shown; more follow.').waitFor();
-    await p.page.getByRole('img', { name: 'last 4 results: 3 up, 1 down' }).waitFor();
+    await p.page
+      .getByText(/^Last 4 results: 3 up, 1 down; newest: (up|down)$/)
+      .first()
+      .waitFor();
     await screenshot(p.page, 'checks-scale');
     expectNoConsoleErrors(p);
     await p.close();

@@ -19,6 +19,8 @@ describe('time words', () => {
     expect(everyWords(30)).toBe('every 30 s');
     expect(everyWords(300)).toBe('every 5 min');
     expect(everyWords(7200)).toBe('every 2 h');
+    expect(everyWords(60)).toBe('every minute');
+    expect(everyWords(3600)).toBe('every hour');
     expect(everyWords(86_400)).toBe('every day');
     expect(everyWords(172_800)).toBe('every 2 days');
     expect(everyWords(90)).toBe('every 1 min 30 s');

@@ -29,9 +29,10 @@ export function RecentStrip({ slots }: { slots: readonly Slot[] | undefined }) {
   return (
     <span className="recent-strip" data-testid="recent-strip">
       <span className="strip-bars" aria-hidden="true">
-        {slots.map((s) => (
+        {slots.map((s, i) => (
           <span
-            key={s.at}
+            // Two results may share a time (pushes with one checked_at): the index keeps keys apart.
+            key={`${s.at}#${i}`}
             className={`strip-bar strip-${s.state}`}
             title={`${new Date(s.at).toLocaleString()}: ${s.state}`}
           />

@@ -4,7 +4,7 @@ import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
-import { everyWords } from './check-scan';
+import { everyWords } from '../ui/time-words';
 import { checkQueries } from './queries';
 
 /** What a check probes, in one line: `GET https://…`, `tcp db:5432`, `dns A example.com`, `push`. */

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-form';
-import { everyWords, ResultStrip, uptimeWords } from '../checks/check-scan';
+import { ResultStrip, uptimeWords } from '../checks/check-scan';
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
 import { EntityPicker } from '../checks/entities';
 import { PushInstructions } from '../checks/push-urls';
@@ -18,6 +18,7 @@ import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { everyWords } from '../ui/time-words';
 import { UptimeSection } from '../uptime/uptime-section';
 
 type Check = Schemas['Check'];

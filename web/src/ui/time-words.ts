@@ -7,11 +7,11 @@ const MINUTE = 60;
 const HOUR = 3600;
 const DAY = 86_400;
 
-/** A span of whole seconds in the largest unit that divides it evenly: "30 s", "5 min", "2 h", "3 days". */
+/** A span of whole seconds in the largest unit that divides it evenly: "30 s", "minute", "5 min", "hour", "2 h", "3 days". */
 function spanWords(seconds: number): string {
   if (seconds % DAY === 0) return seconds === DAY ? 'day' : `${seconds / DAY} days`;
-  if (seconds % HOUR === 0) return `${seconds / HOUR} h`;
-  if (seconds % MINUTE === 0) return `${seconds / MINUTE} min`;
+  if (seconds % HOUR === 0) return seconds === HOUR ? 'hour' : `${seconds / HOUR} h`;
+  if (seconds % MINUTE === 0) return seconds === MINUTE ? 'minute' : `${seconds / MINUTE} min`;
   if (seconds > HOUR) return `${Math.floor(seconds / HOUR)} h ${Math.floor((seconds % HOUR) / MINUTE)} min`;
   if (seconds > MINUTE) return `${Math.floor(seconds / MINUTE)} min ${seconds % MINUTE} s`;
   return `${seconds} s`;
