@@ -34,6 +34,8 @@ describe.each(runtimes)('relations ($runtime runtime)', ({ start }) => {
       from_entity_id: id('a'),
       to_entity_id: id('b'),
       relation_type: 'part_of',
+      from_entity: { name: 'A', slug: 'a', blueprint_slug: 'node', state: 'unknown' },
+      to_entity: { name: 'B', slug: 'b', blueprint_slug: 'node', state: 'unknown' },
       created_at: expect.any(String),
     });
     const list = await call('GET', '/v1/relations');
