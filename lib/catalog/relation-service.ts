@@ -109,9 +109,10 @@ export function createRelationService(deps: RelationServiceDeps) {
       MAX_DEPENDENCY_SEARCH,
     );
     if (verdict === 'cycle') {
-      throw ValidationError.field(
-        'to_entity_id',
-        'depends_on would create a cycle (it already depends on the from entity)',
+      // A sentence for the banner and one for the field: no field name in the words a person reads.
+      throw new ValidationError(
+        'This relation would close a dependency cycle: the entity it would depend on already depends on the other one.',
+        [{ path: 'to_entity_id', message: 'This entity already depends on the other one, directly or through others.' }],
       );
     }
     if (verdict === 'too_large') {
