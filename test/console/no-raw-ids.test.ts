@@ -1,9 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooseEntity } from './entity-picker.ts';
 import {
+  audit,
   type ConsolePage,
   type ConsoleRig,
+  expectCount,
   expectNoConsoleErrors,
+  expectText,
   openPage,
   SHOWN_WITHIN_MS,
   signIn,
@@ -55,7 +59,7 @@ function rawIdsShown(page: Page): Promise<string[]> {
   })()`);
 }
 
-describe('no raw ids on any console page at 1,010 entities', () => {
+describe('the console at 1,010 entities: names, not ids; the graph and pickers at scale', () => {
   let rig: ConsoleRig;
   let p: ConsolePage;
   const ids: { entity: string; check: string; incident: string; action: string } = {
@@ -102,10 +106,14 @@ describe('no raw ids on any console page at 1,010 entities', () => {
     const byRef = new Map(made.map((e) => [`${e.bp}/${e.slug}`, e.id]));
     const ref = (r: string) => byRef.get(r) ?? '';
     // The last service (beyond the first page of any list) depends on a host and on another service.
+    // service-0598 sorts past the first 1,000 entities of the status board (the old directory).
     for (const [from, to] of [
       ['service/service-0599', 'host/host-0409'],
       ['service/service-0599', 'service/service-0001'],
       ['service/service-0001', 'host/host-0409'],
+      ['service/service-0598', 'service/service-0599'],
+      ['service/service-0597', 'service/service-0598'],
+      ['host/host-0001', 'host/host-0002'],
     ] as const) {
       const rel = await rig.api('POST', '/v1/relations', {
         from_entity_id: ref(from),
@@ -207,6 +215,58 @@ describe('no raw ids on any console page at 1,010 entities', () => {
       .toBe(0);
     expect(await rawIdsShown(p.page)).toEqual([]);
     expectNoConsoleErrors(p);
+  });
+
+  it("names an entity's relations, also with entities past the first 1,000", async () => {
+    await p.page.goto('/entities/service/service-0599');
+    const relations = p.page.locator('section.card', {
+      has: p.page.getByRole('heading', { name: 'Relations', exact: true }),
+    });
+    await relations.getByRole('link', { name: 'Service 0598', exact: true }).waitFor();
+    await expectText(relations, /Service 0598\s*unknown\s*depends on this/);
+    await relations.getByRole('link', { name: 'Host 0409', exact: true }).waitFor();
+  });
+
+  it('asks a large catalog for a blueprint or an entity before drawing, with the count', async () => {
+    await p.page.goto('/catalog/graph');
+    await expectText(p.page.getByRole('main'), /The catalog has 1010 entities: too many to draw at once/);
+    await expectCount(p.page.locator('.graph-node'), 0);
+  });
+
+  it('draws the depends_on graph of one blueprint, only entities with a relation', async () => {
+    await p.page.goto('/catalog/graph');
+    await p.page.getByLabel('Blueprint', { exact: true }).selectOption('host');
+    await expect.poll(() => new URL(p.page.url()).searchParams.get('blueprint')).toBe('host');
+    // host-0001 → host-0002, and service-0599 / service-0001 → host-0409.
+    await expectCount(p.page.locator('.graph-node'), 5);
+    await expectCount(p.page.locator('.react-flow__edge'), 3);
+  });
+
+  it('focuses an entity found by search and draws its neighbourhood, hops from the select', async () => {
+    await p.page.goto('/catalog/graph');
+    await chooseEntity(p.page, 'Focus on an entity', 'service 0598', 'Service 0598');
+    await expect.poll(() => new URL(p.page.url()).searchParams.get('focus')).toBe('service/service-0598');
+    // Two hops around 0598: 0597 → 0598 → 0599 → 0001 and host-0409 (0001 → host-0409 is drawn too).
+    await expectText(p.page.locator('[data-selected-entity="true"]'), /Service 0598/);
+    await expectCount(p.page.locator('.graph-node'), 5);
+    await p.page.getByLabel('Neighbourhood').selectOption('1');
+    await expectCount(p.page.locator('.graph-node'), 3);
+    // The blast radius of the focused entity: what depends on it, by name.
+    await expectText(p.page.getByTestId('blast-count'), '1 entity depends on it, directly or transitively.');
+    await p.page.getByRole('list').filter({ hasText: 'Service 0597' }).first().waitFor();
+    expect(await audit(p.page)).toEqual([]);
+  });
+
+  it('filters the entities list on the server, the filter in the URL', async () => {
+    await p.page.goto('/catalog?blueprint=service&q=service%2005');
+    const table = p.page.getByRole('region', { name: 'Entities', exact: true });
+    // Service 0500 … 0599: one page of 25, and a next page.
+    await expectCount(table.getByRole('row'), 26);
+    await p.page.getByRole('button', { name: 'Next page' }).click();
+    await table.getByRole('link', { name: 'Service 0525', exact: true }).waitFor();
+    await p.page.getByLabel('Search entities').fill('Service 0598');
+    await expect.poll(() => new URL(p.page.url()).searchParams.get('q')).toBe('Service 0598');
+    await expectCount(table.getByRole('row'), 2);
   });
 
   it('finds a raw id when a page shows one (the scan is not blind)', async () => {

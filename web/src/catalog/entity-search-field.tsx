@@ -48,7 +48,11 @@ export function EntitySearchField({
           <span className="muted">
             ({value.blueprint_slug}/{value.slug})
           </span>{' '}
-          <button type="button" onClick={() => onChange(undefined)} aria-label={`${label}: choose another`}>
+          <button
+            type="button"
+            onClick={() => onChange(undefined)}
+            aria-label={`Change ${label.toLowerCase()}`}
+          >
             Change
           </button>
         </span>
