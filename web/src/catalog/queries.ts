@@ -86,6 +86,7 @@ export const relationKeys = {
   list: () => [...relationKeys.all, 'list'] as const,
   ofEntity: (entityId: string) => [...relationKeys.all, 'entity', entityId] as const,
   graph: (filter: RelationGraphFilter) => [...relationKeys.all, 'graph', filter] as const,
+  ofBlueprint: (blueprint: string) => [...relationKeys.all, 'blueprint', blueprint] as const,
 };
 
 /** The depends_on relations the graph draws: one entity's neighbourhood, or one blueprint's. */
@@ -103,6 +104,13 @@ export const relationQueries = {
     queryOptions({
       queryKey: relationKeys.ofEntity(entityId),
       queryFn: () => must(api.GET('/v1/relations', { params: { query: { entity_id: entityId } } })),
+    }),
+  /** GET /v1/relations?blueprint_slug=: the relations with an end in one blueprint. */
+  ofBlueprint: (blueprint: string) =>
+    queryOptions({
+      queryKey: relationKeys.ofBlueprint(blueprint),
+      queryFn: () => must(api.GET('/v1/relations', { params: { query: { blueprint_slug: blueprint } } })),
+      enabled: blueprint !== '',
     }),
   /** GET /v1/relations?relation_type=depends_on with a neighbourhood or blueprint filter: the graph. */
   graph: (filter: RelationGraphFilter) =>

@@ -20,11 +20,14 @@ function EntityRef({ end }: { end: Schemas['RelationEnd'] }) {
   return <Link to={entityPath(end)}>{entityLabel(end)}</Link>;
 }
 
-/** Relations: the list, a create form with from/to entity pickers and the type, delete that asks first. */
-export function RelationsSection() {
+/**
+ * Relations: those with an end in the blueprint shown (each end named as the answer carries it), a
+ * create form with from/to entity search pickers and the type, delete that asks first.
+ */
+export function RelationsSection({ blueprint }: { blueprint: Schemas['Blueprint'] | undefined }) {
   const { canWrite } = useSession();
   const queryClient = useQueryClient();
-  const relations = useQuery(relationQueries.list());
+  const relations = useQuery(relationQueries.ofBlueprint(blueprint?.slug ?? ''));
   const [from, setFrom] = useState<ChosenEntity | undefined>();
   const [to, setTo] = useState<ChosenEntity | undefined>();
   const [type, setType] = useState<RelationType>('depends_on');
@@ -56,13 +59,18 @@ export function RelationsSection() {
   };
   return (
     <Section title="Relations">
-      <p className="muted">A relation reads from left to right: “API depends_on Database”.</p>
+      <p className="muted">
+        {blueprint ? `Relations with an entity of ${blueprint.name}. ` : ''}A relation reads from left to
+        right: “API depends_on Database”.
+      </p>
       {done ? <Notice>{done}</Notice> : null}
       <ErrorNote error={relations.error} title="The relations could not be loaded." />
       <ErrorNote error={remove.error} title="The relation was not deleted." />
       {relations.isLoading ? <Loading what="relations" /> : null}
       {relations.data && relations.data.length === 0 ? (
-        <Empty title="No relations yet.">
+        <Empty
+          title={blueprint ? `No relations with an entity of ${blueprint.name} yet.` : 'No relations yet.'}
+        >
           {canWrite
             ? 'Link two entities with the form below, e.g. a service that depends_on its database.'
             : null}
