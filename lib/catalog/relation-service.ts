@@ -112,7 +112,12 @@ export function createRelationService(deps: RelationServiceDeps) {
       // A sentence for the banner and one for the field: no field name in the words a person reads.
       throw new ValidationError(
         'This relation would close a dependency cycle: the entity it would depend on already depends on the other one.',
-        [{ path: 'to_entity_id', message: 'This entity already depends on the other one, directly or through others.' }],
+        [
+          {
+            path: 'to_entity_id',
+            message: 'This entity already depends on the other one, so the relation would close a cycle.',
+          },
+        ],
       );
     }
     if (verdict === 'too_large') {
