@@ -121,7 +121,7 @@ export function EntitiesSection({
       <ErrorNote error={remove.error} title="The entity was not deleted." />
       <ErrorNote error={entities.error} title="The entities could not be loaded." />
       {entities.isLoading ? <Loading what="entities" /> : null}
-      {entities.data && shown.length === 0 && current === 0 ? (
+      {entities.data && shown.length === 0 && current === 0 && !next ? (
         <Empty
           title={
             needle
