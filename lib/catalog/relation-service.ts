@@ -44,6 +44,8 @@ export interface RelationServiceDeps {
 /** What GET /v1/relations filters by. */
 export interface RelationFilter {
   entityId?: string | undefined;
+  /** The depends_on relations on a path into this entity: its blast radius, transitively. */
+  dependentsOf?: string | undefined;
   hops?: number | undefined;
   blueprintSlug?: string | undefined;
   relationType?: RelationType | undefined;
@@ -77,22 +79,31 @@ export function createRelationService(deps: RelationServiceDeps) {
   /**
    * The relations within `hops` of an entity (of one type, with one): a breadth-first walk over the
    * relation indexes of each entity reached, which stops widening at MAX_NEIGHBOURHOOD entities.
+   * `dependents`: only the depends_on relations into each entity reached (its blast radius).
    */
-  const neighbourhood = async (tenantId: string, start: string, hops: number, type?: RelationType) => {
+  const neighbourhood = async (
+    tenantId: string,
+    start: string,
+    hops: number,
+    type?: RelationType,
+    dependents = false,
+  ) => {
     const found = new Map<string, RelationRecord>();
     const seen = new Set([start]);
     let frontier = [start];
     for (let hop = 0; hop < hops && frontier.length > 0; hop += 1) {
       const next: string[] = [];
-      for (const rels of await Promise.all(frontier.map((id) => relations.ofEntity(tenantId, id)))) {
-        for (const rel of rels) {
-          if (type && rel.relation_type !== type) continue;
-          found.set(rel.id, rel);
-          for (const end of [rel.from_entity_id, rel.to_entity_id]) {
-            if (seen.has(end) || seen.size >= MAX_NEIGHBOURHOOD) continue;
-            seen.add(end);
-            next.push(end);
-          }
+      const read = await Promise.all(
+        frontier.map(async (id) => (await relations.ofEntity(tenantId, id)).map((rel) => ({ id, rel }))),
+      );
+      for (const { id, rel } of read.flat()) {
+        if (dependents && (rel.relation_type !== 'depends_on' || rel.to_entity_id !== id)) continue;
+        if (type && rel.relation_type !== type) continue;
+        found.set(rel.id, rel);
+        for (const end of dependents ? [rel.from_entity_id] : [rel.from_entity_id, rel.to_entity_id]) {
+          if (seen.has(end) || seen.size >= MAX_NEIGHBOURHOOD) continue;
+          seen.add(end);
+          next.push(end);
         }
       }
       frontier = next;
@@ -188,13 +199,17 @@ export function createRelationService(deps: RelationServiceDeps) {
     },
 
     /**
-     * Every relation of the tenant, or those within `hops` (default 1) of one entity, or those with
-     * an end in one blueprint, optionally of one type; oldest first, each end named.
+     * Every relation of the tenant, or those within `hops` (default 1) of one entity, or the
+     * depends_on relations of its blast radius (`dependentsOf`), or those with an end in one
+     * blueprint, optionally of one type; oldest first, each end named.
      */
     async list(tenantId: string, filter: RelationFilter = {}) {
       const type = filter.relationType;
       let rels: RelationRecord[];
-      if (filter.entityId === undefined) {
+      if (filter.dependentsOf !== undefined) {
+        if (!(await entities.getById(tenantId, filter.dependentsOf))) throw new NotFoundError('entity');
+        rels = await neighbourhood(tenantId, filter.dependentsOf, MAX_NEIGHBOURHOOD, type, true);
+      } else if (filter.entityId === undefined) {
         rels = (await relations.list(tenantId)).filter((rel) => !type || rel.relation_type === type);
       } else {
         if (!(await entities.getById(tenantId, filter.entityId))) throw new NotFoundError('entity');

@@ -6,7 +6,7 @@ import { pageQuery } from '../http/page-query.ts';
 import { queryInteger } from '../http/route-schemas.ts';
 import { ENTITY_PAGE_MAX } from './entity-listing.ts';
 import { RELATION_TYPES } from './relation-items.ts';
-import { MAX_HOPS } from './relation-service.ts';
+import { MAX_HOPS, MAX_NEIGHBOURHOOD } from './relation-service.ts';
 
 /** Request bodies and queries of the catalog routes; unknown body fields are rejected (400). */
 
@@ -58,6 +58,13 @@ export const listRelationsQuery = z.object({
     .min(1)
     .optional()
     .meta({ description: 'Only relations with this entity at either end' }),
+  dependents_of: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description: `The depends_on relations into this entity, transitively: its blast radius (at most ${MAX_NEIGHBOURHOOD} entities); entity_id and hops are then not used`,
+    }),
   hops: queryInteger(1, MAX_HOPS)
     .optional()
     .meta({

@@ -230,6 +230,7 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         ok(
           await relations.list(principal.tenantId, {
             entityId: query.entity_id,
+            dependentsOf: query.dependents_of,
             hops: query.hops,
             blueprintSlug: query.blueprint_slug,
             relationType: query.relation_type,

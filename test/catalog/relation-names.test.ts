@@ -83,6 +83,15 @@ describe.each(runtimes)('relation names and filters ($runtime runtime)', ({ star
     expect((await call('GET', `/v1/relations?entity_id=${id('web')}&hops=4`)).status).toBe(400);
   });
 
+  it('answers the blast radius of an entity: every depends_on path into it, however deep', async () => {
+    const disk = await call('GET', `/v1/relations?dependents_of=${id('disk')}`);
+    expect(disk.status).toBe(200);
+    expect(pairs(disk.body)).toEqual(['api>main-db', 'main-db>disk', 'web>api']);
+    const cache = await call('GET', `/v1/relations?dependents_of=${id('cache')}`);
+    expect(pairs(cache.body)).toEqual(['worker>cache']);
+    expect((await call('GET', `/v1/relations?dependents_of=${id('web')}`)).body).toEqual([]);
+  });
+
   it('answers the relations with an end in one blueprint', async () => {
     const db = await call('GET', '/v1/relations?blueprint_slug=db&relation_type=depends_on');
     expect(pairs(db.body)).toEqual(['api>main-db', 'main-db>disk', 'worker>cache']);

@@ -257,6 +257,15 @@ describe('the console at 1,010 entities: names, not ids; the graph and pickers a
     expect(await audit(p.page)).toEqual([]);
   });
 
+  it('counts the whole blast radius from the server, beyond the hops drawn', async () => {
+    await p.page.goto('/catalog/graph?focus=host/host-0409&hops=1');
+    // One hop around host-0409: service-0599 and service-0001 depend on it directly.
+    await expectCount(p.page.locator('.graph-node'), 3);
+    // 0598 and 0597 depend on it through 0599.
+    await expectText(p.page.getByTestId('blast-count'), '4 entities depend on it, directly or transitively.');
+    await p.page.getByRole('link', { name: 'Service 0597', exact: true }).waitFor();
+  });
+
   it('filters the entities list on the server, the filter in the URL', async () => {
     await p.page.goto('/catalog?blueprint=service&q=service%2005');
     const table = p.page.getByRole('region', { name: 'Entities', exact: true });

@@ -119,6 +119,7 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect(rel.status).toBe(201);
     expect((await call('GET', `/v1/relations?entity_id=${a.body.id}&hops=2`)).body).toHaveLength(1);
     expect((await call('GET', '/v1/relations?blueprint_slug=svc&relation_type=depends_on')).status).toBe(200);
+    expect((await call('GET', `/v1/relations?dependents_of=${b.body.id}`)).body).toHaveLength(1);
     expect((await call('GET', '/v1/relations')).status).toBe(200);
     expect((await call('DELETE', `/v1/relations/${rel.body.id}`)).status).toBe(204);
     expect((await call('POST', '/v1/relations', { body: { relation_type: 'x' } })).status).toBe(400);

@@ -3976,6 +3976,8 @@ export interface operations {
             query?: {
                 /** @description Only relations with this entity at either end */
                 entity_id?: string;
+                /** @description The depends_on relations into this entity, transitively: its blast radius (at most 500 entities); entity_id and hops are then not used */
+                dependents_of?: string;
                 /** @description With entity_id: its neighbourhood, every relation within this many hops of it (1 to 3; default 1) */
                 hops?: number;
                 /** @description Only relations with an entity of this blueprint at either end */

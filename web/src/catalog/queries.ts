@@ -87,6 +87,7 @@ export const relationKeys = {
   ofEntity: (entityId: string) => [...relationKeys.all, 'entity', entityId] as const,
   graph: (filter: RelationGraphFilter) => [...relationKeys.all, 'graph', filter] as const,
   ofBlueprint: (blueprint: string) => [...relationKeys.all, 'blueprint', blueprint] as const,
+  dependents: (entityId: string) => [...relationKeys.all, 'dependents', entityId] as const,
 };
 
 /** The depends_on relations the graph draws: one entity's neighbourhood, or one blueprint's. */
@@ -104,6 +105,13 @@ export const relationQueries = {
     queryOptions({
       queryKey: relationKeys.ofEntity(entityId),
       queryFn: () => must(api.GET('/v1/relations', { params: { query: { entity_id: entityId } } })),
+    }),
+  /** GET /v1/relations?dependents_of=: the depends_on relations of an entity's blast radius. */
+  dependents: (entityId: string) =>
+    queryOptions({
+      queryKey: relationKeys.dependents(entityId),
+      queryFn: () => must(api.GET('/v1/relations', { params: { query: { dependents_of: entityId } } })),
+      enabled: entityId !== '',
     }),
   /** GET /v1/relations?blueprint_slug=: the relations with an end in one blueprint. */
   ofBlueprint: (blueprint: string) =>

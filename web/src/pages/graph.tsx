@@ -8,7 +8,7 @@ import { entityPath } from '../catalog/entities-section';
 import { EntityNode, type EntityNodeType } from '../catalog/entity-node';
 import { type ChosenEntity, EntitySearchField } from '../catalog/entity-search-field';
 import { layeredLayout } from '../catalog/graph-layout';
-import { blastRadius, dependsOnEdges, GRAPH_NODE_CAP } from '../catalog/graph-model';
+import { dependsOnEdges, GRAPH_NODE_CAP } from '../catalog/graph-model';
 import { blueprintQueries, entityQueries, relationQueries, statusQueries } from '../catalog/queries';
 import { StateBadge } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -27,8 +27,9 @@ const HOPS = ['1', '2', '3'];
  * (1 to 3 hops) of an entity found by search, read from the server (GET /v1/relations with
  * blueprint_slug or entity_id and hops) and laid out in layers by dagre; only entities with a
  * relation in view are drawn. A small catalog is drawn whole; a large one first asks for a
- * blueprint or an entity. Selecting an entity (the search, or a click) highlights its blast
- * radius among what is drawn: every entity that depends on it, directly or transitively.
+ * blueprint or an entity. Selecting an entity (the search, or a click) lists its blast radius
+ * (GET /v1/relations?dependents_of=: every entity that depends on it, directly or transitively,
+ * drawn or not) and highlights it among what is drawn.
  * Filters live in the URL (?blueprint=, ?focus=<blueprint>/<slug>, ?hops=).
  */
 export function GraphPage() {
@@ -81,10 +82,15 @@ export function GraphPage() {
     [ends],
   );
   const edges = useMemo(() => dependsOnEdges(relations.data ?? []), [relations.data]);
-  const affected = useMemo(
-    () => (selected ? blastRadius(selected, edges) : new Set<string>()),
-    [selected, edges],
-  );
+  // The blast radius from the server: every entity that depends on the selected one, however deep.
+  const dependents = useQuery(relationQueries.dependents(selected));
+  const blast = useMemo(() => {
+    const map = new Map<string, End>();
+    for (const r of dependents.data ?? [])
+      map.set(r.from_entity_id, { id: r.from_entity_id, ...r.from_entity });
+    return map;
+  }, [dependents.data]);
+  const affected = useMemo(() => new Set(blast.keys()), [blast]);
   const chosen = ends.get(selected);
 
   const { nodes, lines } = useMemo(() => {
@@ -172,7 +178,8 @@ export function GraphPage() {
         <>
           <Section title="Blast radius">
             <div aria-live="polite">
-              {chosen ? (
+              <ErrorNote error={dependents.error} title="The blast radius could not be loaded." />
+              {chosen && dependents.data ? (
                 <>
                   <p>
                     <Link to={entityPath(chosen)}>{chosen.name}</Link> <StateBadge state={chosen.state} />:{' '}
@@ -182,21 +189,13 @@ export function GraphPage() {
                         : `${affected.size} ${affected.size === 1 ? 'entity depends' : 'entities depend'} on it, directly or transitively.`}
                     </strong>
                   </p>
-                  {focus && !blueprint ? (
-                    <p className="muted">Counted within the {hops} hops drawn.</p>
-                  ) : null}
                   {affected.size > 0 ? (
                     <ul className="graph-affected">
-                      {[...affected].flatMap((id) => {
-                        const e = ends.get(id);
-                        return e
-                          ? [
-                              <li key={id}>
-                                <Link to={entityPath(e)}>{e.name}</Link> <StateBadge state={e.state} />
-                              </li>,
-                            ]
-                          : [];
-                      })}
+                      {[...blast.values()].map((e) => (
+                        <li key={e.id}>
+                          <Link to={entityPath(e)}>{e.name}</Link> <StateBadge state={e.state} />
+                        </li>
+                      ))}
                     </ul>
                   ) : null}
                 </>
