@@ -9,12 +9,9 @@ import { authRoutes } from './auth/routes.ts';
 import { teamRoutes } from './auth/team-routes.ts';
 import { createTeamService } from './auth/team-service.ts';
 import { createTeamStore } from './auth/team-store.ts';
-import { createBlueprintService } from './catalog/blueprint-service.ts';
 import { createBlueprintStore } from './catalog/blueprint-store.ts';
-import { createEntityService } from './catalog/entity-service.ts';
+import { catalogServices } from './catalog/compose.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
-import { createRelationStore } from './catalog/relation-items.ts';
-import { createRelationService } from './catalog/relation-service.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { createCheckService } from './checks/check-service.ts';
 import { ruleChangeOps } from './checks/entity-restate.ts';
@@ -202,11 +199,7 @@ export function createApp(deps: CoreDeps) {
       handler: async () => ok({ status: 'ok' }),
     }),
     ...authRoutes({ keyService, tenants }),
-    ...catalogRoutes({
-      blueprintService: createBlueprintService(catalog),
-      entityService: createEntityService(catalogDeps),
-      relationService: createRelationService({ ...catalog, relations: createRelationStore(deps.table) }),
-    }),
+    ...catalogRoutes(catalogServices({ ...catalogDeps, cursors })),
     ...checkRoutes({
       checkService,
       reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock, cursors }),

@@ -1,5 +1,5 @@
 import { getTenant } from '../auth/tenant-items.ts';
-import { applyFieldPatch, type FieldValues, withDefaults } from '../domain/entity-fields.ts';
+import { applyFieldPatch, type FieldValues } from '../domain/entity-fields.ts';
 import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
@@ -24,16 +24,8 @@ import {
 } from './entity-items.ts';
 import { entityAddedOps, entityRemovedOps } from './entity-state-index-items.ts';
 import type { EntityStore } from './entity-store.ts';
-import { publicEntity } from './records.ts';
+import { entityView, entityViews, type MaintenanceOf } from './entity-views.ts';
 import { readTenantCatalog } from './tenant-catalog.ts';
-
-/**
- * Which of a tenant's entities a maintenance window covers now: lib/maintenance's lookup, passed in
- * by the composition (the catalog cannot import it: maintenance builds on the catalog's relations).
- */
-export type MaintenanceOf = (
-  tenantId: string,
-) => Promise<(entity: { id: string; blueprint_slug: string }) => Promise<unknown>>;
 
 export interface EntityServiceDeps {
   table: Table;
@@ -97,24 +89,14 @@ function tooLarge(err: unknown): unknown {
   );
 }
 
-/** The entity as returned: fields in blueprint order, defaults filled for fields added after it was written. */
-function view(bp: BlueprintRecord, entity: EntityRecord, inMaintenance = false) {
-  return publicEntity(entity, withDefaults(bp.fields, entity.fields), inMaintenance, bp.state_rule);
-}
-
 /** Entities: create (plan limit in the same transaction), read, merge-patch update, delete with an async purge. */
 export function createEntityService(deps: EntityServiceDeps) {
   const { table, blueprints, entities, clock } = deps;
 
-  /** The entities as returned, each with `in_maintenance` (the tenant's windows read once). */
-  const views = async (tenantId: string, bp: BlueprintRecord, list: EntityRecord[]) => {
-    if (!deps.maintenance || list.length === 0) return list.map((entity) => view(bp, entity));
-    const covering = await deps.maintenance(tenantId);
-    const covered = await Promise.all(list.map(async (entity) => (await covering(entity)) !== undefined));
-    return list.map((entity, i) => view(bp, entity, covered[i] ?? false));
-  };
+  const views = (tenantId: string, bp: BlueprintRecord, list: EntityRecord[]) =>
+    entityViews(deps.maintenance, tenantId, bp, list);
   const one = async (tenantId: string, bp: BlueprintRecord, entity: EntityRecord) =>
-    (await views(tenantId, bp, [entity]))[0] ?? view(bp, entity);
+    (await views(tenantId, bp, [entity]))[0] ?? entityView(bp, entity);
 
   const load = async (tenantId: string, blueprintSlug: string, slug: string) => {
     const [bp, entity] = await Promise.all([

@@ -9,6 +9,7 @@ import { ConditionFailedError, type Table, type WriteOp } from '../store/table.t
 import { entityExistsOp } from './entity-items.ts';
 import type { EntityStore } from './entity-store.ts';
 import { publicRelation } from './records.ts';
+import { readRelationEnds } from './relation-ends.ts';
 import {
   deleteRelationOps,
   newRelationOps,
@@ -20,6 +21,10 @@ import { readTenantCatalog } from './tenant-catalog.ts';
 
 /** The cycle search visits at most this many entities; beyond it a depends_on is refused. */
 export const MAX_DEPENDENCY_SEARCH = 1000;
+
+/** The most hops a neighbourhood reaches, and the most entities its walk visits. */
+export const MAX_HOPS = 3;
+export const MAX_NEIGHBOURHOOD = 500;
 
 /** Ids are 30 characters; a longer one is clipped so the 404 never grows with the input. */
 const MAX_ECHOED_ID = 40;
@@ -36,6 +41,16 @@ export interface RelationServiceDeps {
   clock: Clock;
 }
 
+/** What GET /v1/relations filters by. */
+export interface RelationFilter {
+  entityId?: string | undefined;
+  /** The depends_on relations on a path into this entity: its blast radius, transitively. */
+  dependentsOf?: string | undefined;
+  hops?: number | undefined;
+  blueprintSlug?: string | undefined;
+  relationType?: RelationType | undefined;
+}
+
 export interface NewRelation {
   from_entity_id: string;
   to_entity_id: string;
@@ -46,13 +61,55 @@ export interface NewRelation {
 export function createRelationService(deps: RelationServiceDeps) {
   const { table, relations, entities, clock } = deps;
 
-  /** Relations whose two ends still exist (an entity's relations linger until its purge job has run). */
-  const withoutDangling = async (tenantId: string, rels: RelationRecord[]) => {
-    const alive = await entities.existing(
-      tenantId,
-      rels.flatMap((rel) => [rel.from_entity_id, rel.to_entity_id]),
-    );
-    return rels.filter((rel) => alive.has(rel.from_entity_id) && alive.has(rel.to_entity_id));
+  /**
+   * Relations whose two ends still exist (an entity's relations linger until its purge job has
+   * run), each with its ends named (relation-ends.ts: batch reads).
+   */
+  const named = async (tenantId: string, rels: RelationRecord[]) => {
+    const ends = await readRelationEnds(table, tenantId, [
+      ...new Set(rels.flatMap((rel) => [rel.from_entity_id, rel.to_entity_id])),
+    ]);
+    return rels.flatMap((rel) => {
+      const from = ends.get(rel.from_entity_id);
+      const to = ends.get(rel.to_entity_id);
+      return from && to ? [{ ...publicRelation(rel), from_entity: from, to_entity: to }] : [];
+    });
+  };
+
+  /**
+   * The relations within `hops` of an entity (of one type, with one): a breadth-first walk over the
+   * relation indexes of each entity reached, which stops widening at MAX_NEIGHBOURHOOD entities.
+   * `dependents`: only the depends_on relations into each entity reached (its blast radius).
+   */
+  const neighbourhood = async (
+    tenantId: string,
+    start: string,
+    hops: number,
+    type?: RelationType,
+    dependents = false,
+  ) => {
+    const found = new Map<string, RelationRecord>();
+    const seen = new Set([start]);
+    let frontier = [start];
+    for (let hop = 0; hop < hops && frontier.length > 0; hop += 1) {
+      const next: string[] = [];
+      const read = await Promise.all(
+        frontier.map(async (id) => (await relations.ofEntity(tenantId, id)).map((rel) => ({ id, rel }))),
+      );
+      for (const { id, rel } of read.flat()) {
+        if (dependents && (rel.relation_type !== 'depends_on' || rel.to_entity_id !== id)) continue;
+        if (type && rel.relation_type !== type) continue;
+        found.set(rel.id, rel);
+        for (const end of dependents ? [rel.from_entity_id] : [rel.from_entity_id, rel.to_entity_id]) {
+          if (seen.has(end) || seen.size >= MAX_NEIGHBOURHOOD) continue;
+          seen.add(end);
+          next.push(end);
+        }
+      }
+      frontier = next;
+    }
+    // Relations to entities past the bound are left out, so every end answered was reached.
+    return [...found.values()].filter((rel) => seen.has(rel.from_entity_id) && seen.has(rel.to_entity_id));
   };
 
   const checkAcyclic = async (tenantId: string, input: NewRelation) => {
@@ -63,9 +120,15 @@ export function createRelationService(deps: RelationServiceDeps) {
       MAX_DEPENDENCY_SEARCH,
     );
     if (verdict === 'cycle') {
-      throw ValidationError.field(
-        'to_entity_id',
-        'depends_on would create a cycle (it already depends on the from entity)',
+      // A sentence for the banner and one for the field: no field name in the words a person reads.
+      throw new ValidationError(
+        'This relation would close a dependency cycle: the entity it would depend on already depends on the other one.',
+        [
+          {
+            path: 'to_entity_id',
+            message: 'This entity already depends on the other one, so the relation would close a cycle.',
+          },
+        ],
       );
     }
     if (verdict === 'too_large') {
@@ -123,19 +186,40 @@ export function createRelationService(deps: RelationServiceDeps) {
       ]);
       if (!from) throw missingEntity(input.from_entity_id, 'from_entity_id');
       if (!to) throw missingEntity(input.to_entity_id, 'to_entity_id');
-      return withRetries(OPTIMISTIC_ATTEMPTS, 'the dependency graph', () => createOnce(tenantId, input));
+      const rel = await withRetries(OPTIMISTIC_ATTEMPTS, 'the dependency graph', () =>
+        createOnce(tenantId, input),
+      );
+      const end = (e: typeof from) => ({
+        name: e.name,
+        slug: e.slug,
+        blueprint_slug: e.blueprint_slug,
+        state: e.state,
+      });
+      return { ...rel, from_entity: end(from), to_entity: end(to) };
     },
 
-    /** Every relation of the tenant, or those from or to one entity; oldest first. */
-    async list(tenantId: string, filter: { entityId?: string | undefined } = {}) {
+    /**
+     * Every relation of the tenant, or those within `hops` (default 1) of one entity, or the
+     * depends_on relations of its blast radius (`dependentsOf`), or those with an end in one
+     * blueprint, optionally of one type; oldest first, each end named.
+     */
+    async list(tenantId: string, filter: RelationFilter = {}) {
+      const type = filter.relationType;
       let rels: RelationRecord[];
-      if (filter.entityId === undefined) rels = await relations.list(tenantId);
-      else {
+      if (filter.dependentsOf !== undefined) {
+        if (!(await entities.getById(tenantId, filter.dependentsOf))) throw new NotFoundError('entity');
+        rels = await neighbourhood(tenantId, filter.dependentsOf, MAX_NEIGHBOURHOOD, type, true);
+      } else if (filter.entityId === undefined) {
+        rels = (await relations.list(tenantId)).filter((rel) => !type || rel.relation_type === type);
+      } else {
         if (!(await entities.getById(tenantId, filter.entityId))) throw new NotFoundError('entity');
-        rels = await relations.ofEntity(tenantId, filter.entityId);
+        rels = await neighbourhood(tenantId, filter.entityId, filter.hops ?? 1, type);
       }
-      const alive = await withoutDangling(tenantId, rels);
-      return alive.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(publicRelation);
+      const bp = filter.blueprintSlug;
+      const alive = (await named(tenantId, rels)).filter(
+        (rel) => !bp || rel.from_entity.blueprint_slug === bp || rel.to_entity.blueprint_slug === bp,
+      );
+      return alive.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     },
 
     async remove(tenantId: string, relationId: string): Promise<void> {

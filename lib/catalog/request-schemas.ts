@@ -2,7 +2,11 @@ import * as z from 'zod';
 import { MAX_FIELDS_PER_BLUEPRINT, newFieldDefinitionSchema } from '../domain/blueprint-fields.ts';
 import { STATE_RULES } from '../domain/entity-state.ts';
 import { slugSchema } from '../domain/slug.ts';
+import { pageQuery } from '../http/page-query.ts';
+import { queryInteger } from '../http/route-schemas.ts';
+import { ENTITY_PAGE_MAX } from './entity-listing.ts';
 import { RELATION_TYPES } from './relation-items.ts';
+import { MAX_HOPS, MAX_NEIGHBOURHOOD } from './relation-service.ts';
 
 /** Request bodies and queries of the catalog routes; unknown body fields are rejected (400). */
 
@@ -54,4 +58,30 @@ export const listRelationsQuery = z.object({
     .min(1)
     .optional()
     .meta({ description: 'Only relations with this entity at either end' }),
+  dependents_of: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description: `The depends_on relations into this entity, transitively: its blast radius (at most ${MAX_NEIGHBOURHOOD} entities); entity_id and hops are then not used`,
+    }),
+  hops: queryInteger(1, MAX_HOPS)
+    .optional()
+    .meta({
+      description: `With entity_id: its neighbourhood, every relation within this many hops of it (1 to ${MAX_HOPS}; default 1)`,
+    }),
+  blueprint_slug: slugSchema()
+    .optional()
+    .meta({ description: 'Only relations with an entity of this blueprint at either end' }),
+  relation_type: z.enum(RELATION_TYPES).optional().meta({ description: 'Only relations of this type' }),
+});
+
+/** GET /v1/entities: a text filter, a blueprint, and a page. */
+export const listEntitiesQuery = pageQuery(ENTITY_PAGE_MAX).extend({
+  q: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Only entities whose name or slug starts with this text (case-insensitive)' }),
+  blueprint_slug: slugSchema().optional().meta({ description: 'Only entities of this blueprint' }),
 });

@@ -38,13 +38,36 @@ export const publicEntitySchema = z
   })
   .meta({ id: 'Entity' });
 
-/** A relation as publicRelation returns it (relations are immutable: created_at only). */
+/** One end of a relation as answers name it (relation-ends.ts). */
+export const relationEndSchema = z
+  .strictObject({
+    name: z.string(),
+    slug: z.string(),
+    blueprint_slug: z.string(),
+    state: z.enum(['up', 'degraded', 'down', 'unknown']),
+  })
+  .meta({ id: 'RelationEnd' });
+
+/** A relation as answered (relations are immutable: created_at only), its two ends named. */
 export const publicRelationSchema = z
   .strictObject({
     ...relationSchema.shape,
     id: idSchema('rel'),
     from_entity_id: idSchema('ent'),
     to_entity_id: idSchema('ent'),
+    from_entity: relationEndSchema,
+    to_entity: relationEndSchema,
     created_at: timestampSchema,
   })
   .meta({ id: 'Relation' });
+
+/** A page of GET /v1/entities. */
+export const entityPageSchema = z
+  .strictObject({
+    entities: z.array(publicEntitySchema),
+    next_cursor: z
+      .string()
+      .nullable()
+      .meta({ description: 'Pass as cursor for the next page; null at the end' }),
+  })
+  .meta({ id: 'EntityPage' });

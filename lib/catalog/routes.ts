@@ -4,6 +4,7 @@ import { defineRoute } from '../http/define-route.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import type { BlueprintService } from './blueprint-service.ts';
+import type { EntityListing } from './entity-listing.ts';
 import type { EntityService } from './entity-service.ts';
 import type { RelationService } from './relation-service.ts';
 import {
@@ -11,16 +12,23 @@ import {
   createBlueprintBody,
   createEntityBody,
   createRelationBody,
+  listEntitiesQuery,
   listRelationsQuery,
   stateRuleSchema,
   updateEntityBody,
 } from './request-schemas.ts';
-import { publicBlueprintSchema, publicEntitySchema, publicRelationSchema } from './responses.ts';
+import {
+  entityPageSchema,
+  publicBlueprintSchema,
+  publicEntitySchema,
+  publicRelationSchema,
+} from './responses.ts';
 
 export interface CatalogRouteDeps {
   blueprintService: BlueprintService;
   entityService: EntityService;
   relationService: RelationService;
+  entityListing: EntityListing;
 }
 
 const blueprintSlug = namesResource(slugSchema(), 'blueprint');
@@ -42,9 +50,10 @@ const updateBlueprintBody = z.strictObject({
   state_rule: stateRuleSchema.optional(),
 });
 
-/** The /v1/blueprints, /v1/blueprints/{blueprint_slug}/entities and /v1/relations routes. */
+/** The /v1/blueprints, /v1/blueprints/{blueprint_slug}/entities, /v1/entities and /v1/relations routes. */
 export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
   const { blueprintService: blueprints, entityService: entities, relationService: relations } = deps;
+  const listing = deps.entityListing;
   return [
     defineRoute({
       method: 'GET',
@@ -138,6 +147,16 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         ok(await entities.list(principal.tenantId, params.blueprint_slug)),
     }),
     defineRoute({
+      method: 'GET',
+      path: '/v1/entities',
+      auth: 'key',
+      operationId: 'searchEntities',
+      tag,
+      summary: 'List entities a page at a time (?q= name or slug prefix, ?blueprint_slug=)',
+      schemas: { query: listEntitiesQuery, responses: { 200: entityPageSchema }, errors: ['NOT_FOUND'] },
+      handler: async ({ principal, query }) => ok(await listing.list(principal.tenantId, query)),
+    }),
+    defineRoute({
       method: 'POST',
       path: '/v1/blueprints/{blueprint_slug}/entities',
       auth: 'key',
@@ -199,7 +218,8 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
       auth: 'key',
       operationId: 'listRelations',
       tag,
-      summary: 'List relations (optionally ?entity_id= for one entity, either end)',
+      summary:
+        'List relations, their ends named (?entity_id= and ?hops= for a neighbourhood, ?blueprint_slug=, ?relation_type=)',
       schemas: {
         query: listRelationsQuery,
         responses: { 200: z.array(publicRelationSchema) },
@@ -207,7 +227,15 @@ export function catalogRoutes(deps: CatalogRouteDeps): AuthedRoute[] {
         errors: ['NOT_FOUND'],
       },
       handler: async ({ principal, query }) =>
-        ok(await relations.list(principal.tenantId, { entityId: query.entity_id })),
+        ok(
+          await relations.list(principal.tenantId, {
+            entityId: query.entity_id,
+            dependentsOf: query.dependents_of,
+            hops: query.hops,
+            blueprintSlug: query.blueprint_slug,
+            relationType: query.relation_type,
+          }),
+        ),
     }),
     defineRoute({
       method: 'POST',

@@ -34,6 +34,8 @@ describe.each(runtimes)('relations ($runtime runtime)', ({ start }) => {
       from_entity_id: id('a'),
       to_entity_id: id('b'),
       relation_type: 'part_of',
+      from_entity: { name: 'A', slug: 'a', blueprint_slug: 'node', state: 'unknown' },
+      to_entity: { name: 'B', slug: 'b', blueprint_slug: 'node', state: 'unknown' },
       created_at: expect.any(String),
     });
     const list = await call('GET', '/v1/relations');
@@ -48,6 +50,9 @@ describe.each(runtimes)('relations ($runtime runtime)', ({ start }) => {
     expect(cycle.status).toBe(400);
     expect(cycle.body.code).toBe('VALIDATION_ERROR');
     expect(cycle.body.details[0].path).toBe('to_entity_id');
+    // Sentences a person reads, without the field's name.
+    expect(cycle.body.error).toMatch(/^This relation would close a dependency cycle/);
+    expect(cycle.body.error).not.toContain('to_entity_id');
     // Other relation types do not take part in the depends_on graph.
     expect((await relate(id('c'), id('a'), 'connects_to')).status).toBe(201);
     // A shortcut in the same direction is no cycle.

@@ -1,6 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blastRadius, dependsOnEdges, layers } from '../../web/src/catalog/graph-model.ts';
+import { layeredLayout } from '../../web/src/catalog/graph-layout.ts';
+import { dependsOnEdges } from '../../web/src/catalog/graph-model.ts';
+import { chooseEntity } from './entity-picker.ts';
 import {
   type ConsoleRig,
   expectCount,
@@ -140,13 +142,12 @@ describe('console catalog', { timeout: 90_000 }, () => {
     await entityForm.getByLabel('port').fill('8080');
     await entityForm.getByRole('button', { name: 'Create entity' }).click();
     await page.getByRole('link', { name: 'API', exact: true }).waitFor();
-    const apiEntity = await rig.api<{ id: string }>('GET', '/v1/blueprints/service/entities/api');
 
     const relationForm = page.getByRole('form', { name: 'New relation' });
-    await expectCount(relationForm.getByRole('option', { name: 'API (service/api)' }), 2);
-    await relationForm.getByLabel('From entity').selectOption(apiEntity.body.id);
+    // The pickers search on the server: type the start of a name, choose a match.
+    await chooseEntity(relationForm, 'From entity', 'ap', 'API');
     await relationForm.getByLabel('Relation type').selectOption('depends_on');
-    await relationForm.getByLabel('To entity').selectOption(db.body.id);
+    await chooseEntity(relationForm, 'To entity', 'data', 'Database');
     await relationForm.getByRole('button', { name: 'Create relation' }).click();
     await page.getByRole('button', { name: 'Delete relation' }).waitFor();
     await screenshot(page, 'catalog');
@@ -156,7 +157,7 @@ describe('console catalog', { timeout: 90_000 }, () => {
     // React Flow draws the nodes first and each edge once both its nodes are measured.
     await expectCount(page.locator('.graph-node'), 2);
     await expectCount(page.locator('.react-flow__edge'), 1);
-    await page.getByLabel('Selected entity').selectOption(db.body.id);
+    await chooseEntity(page, 'Focus on an entity', 'data', 'Database');
     await expectCount(page.locator('[data-blast="true"]'), 1);
     await expectText(page.locator('[data-blast="true"]'), /API.*affected/);
     await expectText(page.locator('[data-selected-entity="true"]'), /Database/);
@@ -237,24 +238,20 @@ describe('catalog graph model', () => {
     { id: 'r3', from: 'worker', to: 'db' },
   ];
 
-  it('finds every entity that depends on the selected one, transitively', () => {
-    expect([...blastRadius('db', edges)].sort()).toEqual(['api', 'web', 'worker']);
-    expect([...blastRadius('api', edges)]).toEqual(['web']);
-    expect(blastRadius('web', edges).size).toBe(0);
-  });
-
-  it('lays entities out in layers by dependency depth, cycles below the rest', () => {
-    expect(layers(['api', 'db', 'web', 'worker', 'lone'], edges)).toEqual([
-      ['db', 'lone'],
-      ['api', 'worker'],
-      ['web'],
-    ]);
+  it('lays entities out in layers with dagre: what is depended on above its dependents', () => {
+    const at = layeredLayout(['api', 'db', 'web', 'worker'], edges);
+    const y = (id: string) => at.get(id)?.y ?? Number.NaN;
+    expect(y('db')).toBeLessThan(y('api'));
+    expect(y('api')).toBeLessThan(y('web'));
+    expect(y('db')).toBeLessThan(y('worker'));
+    expect(y('api')).toBe(y('worker'));
+    // Nodes of one layer do not overlap.
+    expect(Math.abs((at.get('api')?.x ?? 0) - (at.get('worker')?.x ?? 0))).toBeGreaterThanOrEqual(200);
     const cycle = [
       { id: 'c1', from: 'a', to: 'b' },
       { id: 'c2', from: 'b', to: 'a' },
     ];
-    expect(layers(['a', 'b', 'c'], cycle).flat().sort()).toEqual(['a', 'b', 'c']);
-    expect([...blastRadius('a', cycle)]).toEqual(['b']);
+    expect([...layeredLayout(['a', 'b', 'c'], cycle).keys()].sort()).toEqual(['a', 'b', 'c']);
   });
 
   it('draws only depends_on relations', () => {

@@ -112,11 +112,14 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect((await call('PUT', '/v1/blueprints/svc/entities/a', { body: { name: 'A2' } })).status).toBe(200);
     expect((await call('GET', '/v1/blueprints/svc/entities')).body).toHaveLength(2);
     expect((await call('GET', '/v1/blueprints/svc/entities/b')).status).toBe(200);
+    expect((await call('GET', '/v1/entities?q=a&blueprint_slug=svc&limit=5')).body.entities).toHaveLength(1);
     const rel = await call('POST', '/v1/relations', {
       body: { from_entity_id: a.body.id, to_entity_id: b.body.id, relation_type: 'depends_on' },
     });
     expect(rel.status).toBe(201);
-    expect((await call('GET', `/v1/relations?entity_id=${a.body.id}`)).body).toHaveLength(1);
+    expect((await call('GET', `/v1/relations?entity_id=${a.body.id}&hops=2`)).body).toHaveLength(1);
+    expect((await call('GET', '/v1/relations?blueprint_slug=svc&relation_type=depends_on')).status).toBe(200);
+    expect((await call('GET', `/v1/relations?dependents_of=${b.body.id}`)).body).toHaveLength(1);
     expect((await call('GET', '/v1/relations')).status).toBe(200);
     expect((await call('DELETE', `/v1/relations/${rel.body.id}`)).status).toBe(204);
     expect((await call('POST', '/v1/relations', { body: { relation_type: 'x' } })).status).toBe(400);

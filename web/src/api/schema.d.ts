@@ -142,6 +142,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/entities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List entities a page at a time (?q= name or slug prefix, ?blueprint_slug=) */
+        get: operations["searchEntities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/blueprints/{blueprint_slug}/entities/{slug}": {
         parameters: {
             query?: never;
@@ -168,7 +185,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List relations (optionally ?entity_id= for one entity, either end) */
+        /** List relations, their ends named (?entity_id= and ?hops= for a neighbourhood, ?blueprint_slug=, ?relation_type=) */
         get: operations["listRelations"];
         put?: never;
         /** Create a relation between two entities */
@@ -1244,6 +1261,11 @@ export interface components {
             /** @description A maintenance window covers the entity now */
             in_maintenance: boolean;
         };
+        EntityPage: {
+            entities: components["schemas"]["Entity"][];
+            /** @description Pass as cursor for the next page; null at the end */
+            next_cursor: string | null;
+        };
         Relation: {
             /** @description rel_ + a 26-character ULID */
             id: string;
@@ -1254,6 +1276,15 @@ export interface components {
             /** @enum {string} */
             relation_type: "depends_on" | "part_of" | "connects_to" | "owned_by";
             created_at: components["schemas"]["Timestamp"];
+            from_entity: components["schemas"]["RelationEnd"];
+            to_entity: components["schemas"]["RelationEnd"];
+        };
+        RelationEnd: {
+            name: string;
+            slug: string;
+            blueprint_slug: string;
+            /** @enum {string} */
+            state: "up" | "degraded" | "down" | "unknown";
         };
         /** @description The fields a check returns depend on its check_type */
         Check: components["schemas"]["HttpCheck"] | components["schemas"]["TcpCheck"] | components["schemas"]["TlsCheck"] | components["schemas"]["DnsCheck"] | components["schemas"]["PushCheck"];
@@ -3676,6 +3707,92 @@ export interface operations {
             };
         };
     };
+    searchEntities: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 200; default 50 */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+                /** @description Only entities whose name or slug starts with this text (case-insensitive) */
+                q?: string;
+                /** @description Only entities of this blueprint */
+                blueprint_slug?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntityPage"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getEntity: {
         parameters: {
             query?: never;
@@ -3930,6 +4047,14 @@ export interface operations {
             query?: {
                 /** @description Only relations with this entity at either end */
                 entity_id?: string;
+                /** @description The depends_on relations into this entity, transitively: its blast radius (at most 500 entities); entity_id and hops are then not used */
+                dependents_of?: string;
+                /** @description With entity_id: its neighbourhood, every relation within this many hops of it (1 to 3; default 1) */
+                hops?: number;
+                /** @description Only relations with an entity of this blueprint at either end */
+                blueprint_slug?: string;
+                /** @description Only relations of this type */
+                relation_type?: "depends_on" | "part_of" | "connects_to" | "owned_by";
             };
             header?: never;
             path?: never;

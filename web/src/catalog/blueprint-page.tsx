@@ -220,8 +220,8 @@ export function BlueprintPage() {
           </Section>
           <Section title="Fields">
             <p className="muted">
-              Entities of this blueprint hold these typed fields. The API adds fields; it has no route to
-              change or remove one, so a field is kept once added.
+              Every entity of this blueprint can hold these fields. A field can be added at any time; once
+              added, it stays as it is: it cannot be renamed, retyped or removed.
             </p>
             {bp.fields.length === 0 ? (
               <Empty title="No fields yet.">{canWrite ? 'Add the first one below.' : null}</Empty>

@@ -1,6 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDeferredValue, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { StateBadge } from '../ui/bits';
@@ -16,7 +16,7 @@ import { entitiesChanged, entityQueries } from './queries';
 type Blueprint = Schemas['Blueprint'];
 type Entity = Schemas['Entity'];
 
-/** Entities shown per page of the table (the API returns a blueprint's entities in one list). */
+/** Entities shown per page of the table (one page of GET /v1/entities). */
 export const ENTITY_PAGE = 25;
 
 /** The link to an entity's page. */
@@ -32,9 +32,9 @@ function fieldSummary(bp: Blueprint, e: Entity): string {
 }
 
 /**
- * The entities of one blueprint: a blueprint picker, a search over name and slug (in the page: the
- * API lists a blueprint's entities whole, by slug), pages of ENTITY_PAGE, and the generated
- * create/edit form and delete for writers.
+ * The entities of one blueprint: a blueprint picker, a search by the start of a name or slug (on
+ * the server, GET /v1/entities?q=, kept in the URL as ?q= so a link shows the same list), pages of
+ * ENTITY_PAGE read one at a time, and the generated create/edit form and delete for writers.
  */
 export function EntitiesSection({
   blueprints,
@@ -47,12 +47,34 @@ export function EntitiesSection({
 }) {
   const { canWrite } = useSession();
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [page, setPage] = useState(0);
+  const [params, setParams] = useSearchParams();
+  const search = params.get('q') ?? '';
+  const setSearch = (q: string) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (q) next.set('q', q);
+        else next.delete('q');
+        return next;
+      },
+      { replace: true },
+    );
+  // The cursors of the pages before the one shown (the first page has none).
+  const [cursors, setCursors] = useState<string[]>([]);
   const [editing, setEditing] = useState<Entity | undefined>();
   const [done, setDone] = useState<string | undefined>();
   const blueprint = blueprints.find((b) => b.slug === selected);
-  const entities = useQuery(entityQueries.list(selected));
+  const needle = useDeferredValue(search.trim());
+  const entities = useQuery({
+    ...entityQueries.search({
+      blueprint_slug: selected,
+      q: needle,
+      limit: ENTITY_PAGE,
+      cursor: cursors.at(-1),
+    }),
+    enabled: selected !== '',
+    placeholderData: keepPreviousData,
+  });
   const remove = useMutation({
     mutationFn: (e: Entity) =>
       must(
@@ -67,13 +89,9 @@ export function EntitiesSection({
     },
   });
 
-  const needle = search.trim().toLowerCase();
-  const matching = (entities.data ?? []).filter(
-    (e) => needle === '' || e.name.toLowerCase().includes(needle) || e.slug.includes(needle),
-  );
-  const pages = Math.max(1, Math.ceil(matching.length / ENTITY_PAGE));
-  const current = Math.min(page, pages - 1);
-  const shown = matching.slice(current * ENTITY_PAGE, (current + 1) * ENTITY_PAGE);
+  const shown = entities.data?.entities ?? [];
+  const next = entities.data?.next_cursor ?? null;
+  const current = cursors.length;
 
   return (
     <Section title="Entities">
@@ -83,7 +101,7 @@ export function EntitiesSection({
           value={selected}
           onChange={(slug) => {
             onSelect(slug);
-            setPage(0);
+            setCursors([]);
             setEditing(undefined);
           }}
           options={blueprints.map((b) => ({ value: b.slug, label: `${b.name} (${b.slug})` }))}
@@ -94,19 +112,21 @@ export function EntitiesSection({
           value={search}
           onChange={(v) => {
             setSearch(v);
-            setPage(0);
+            setCursors([]);
           }}
-          hint="by name or slug"
+          hint="the start of a name or slug"
         />
       </div>
       {done ? <Notice>{done}</Notice> : null}
       <ErrorNote error={remove.error} title="The entity was not deleted." />
       <ErrorNote error={entities.error} title="The entities could not be loaded." />
       {entities.isLoading ? <Loading what="entities" /> : null}
-      {entities.data && matching.length === 0 ? (
+      {entities.data && shown.length === 0 && current === 0 && !next ? (
         <Empty
           title={
-            needle ? 'No entity matches the search.' : `${blueprint?.name ?? selected} has no entities yet.`
+            needle
+              ? `No entity's name or slug starts with “${needle}”.`
+              : `${blueprint?.name ?? selected} has no entities yet.`
           }
         >
           {needle ? 'Try another name or slug.' : canWrite ? 'Create one with the form below.' : null}
@@ -116,8 +136,8 @@ export function EntitiesSection({
         <div className="table-wrap" {...scrollRegion('Entities')}>
           <table>
             <caption className="muted">
-              {matching.length} {matching.length === 1 ? 'entity' : 'entities'}
-              {pages > 1 ? `, page ${current + 1} of ${pages}` : ''}
+              {needle ? `Entities whose name or slug starts with “${needle}”` : 'Entities by slug'}
+              {current > 0 || next ? `, page ${current + 1}` : ''}
             </caption>
             <thead>
               <tr>
@@ -162,12 +182,16 @@ export function EntitiesSection({
           </table>
         </div>
       ) : null}
-      {pages > 1 ? (
+      {current > 0 || next ? (
         <nav className="row" aria-label="Entity pages">
-          <button type="button" disabled={current === 0} onClick={() => setPage(current - 1)}>
+          <button type="button" disabled={current === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
             Previous page
           </button>
-          <button type="button" disabled={current >= pages - 1} onClick={() => setPage(current + 1)}>
+          <button
+            type="button"
+            disabled={!next || entities.isPlaceholderData}
+            onClick={() => next && setCursors([...cursors, next])}
+          >
             Next page
           </button>
         </nav>

@@ -32,7 +32,22 @@ export const entityKeys = {
   /** Every entity of a blueprint read by address. */
   details: (blueprint: string) => [...entityKeys.all, 'detail', blueprint] as const,
   detail: (blueprint: string, slug: string) => [...entityKeys.details(blueprint), slug] as const,
+  /** Every page of GET /v1/entities (the catalog's list, pickers' searches). */
+  searches: () => [...entityKeys.all, 'search'] as const,
+  search: (filter: EntitySearch) => [...entityKeys.searches(), filter] as const,
 };
+
+/** What GET /v1/entities filters and pages by. */
+export interface EntitySearch {
+  q?: string | undefined;
+  blueprint_slug?: string | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** Only the filters that are set (an empty text is no filter). */
+const given = (filter: EntitySearch) =>
+  Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== undefined && v !== ''));
 
 export const entityQueries = {
   /** GET /v1/blueprints/{blueprint_slug}/entities: a blueprint's entities. */
@@ -58,13 +73,29 @@ export const entityQueries = {
           }),
         ),
     }),
+  /** GET /v1/entities: one page of the tenant's entities, by name or slug prefix and blueprint (server-side). */
+  search: (filter: EntitySearch) =>
+    queryOptions({
+      queryKey: entityKeys.search(given(filter)),
+      queryFn: () => must(api.GET('/v1/entities', { params: { query: given(filter) } })),
+    }),
 };
 
 export const relationKeys = {
   all: ['relations'] as const,
   list: () => [...relationKeys.all, 'list'] as const,
   ofEntity: (entityId: string) => [...relationKeys.all, 'entity', entityId] as const,
+  graph: (filter: RelationGraphFilter) => [...relationKeys.all, 'graph', filter] as const,
+  ofBlueprint: (blueprint: string) => [...relationKeys.all, 'blueprint', blueprint] as const,
+  dependents: (entityId: string) => [...relationKeys.all, 'dependents', entityId] as const,
 };
+
+/** The depends_on relations the graph draws: one entity's neighbourhood, or one blueprint's. */
+export interface RelationGraphFilter {
+  entity_id?: string | undefined;
+  hops?: number | undefined;
+  blueprint_slug?: string | undefined;
+}
 
 export const relationQueries = {
   /** GET /v1/relations: the tenant's relations. */
@@ -74,6 +105,30 @@ export const relationQueries = {
     queryOptions({
       queryKey: relationKeys.ofEntity(entityId),
       queryFn: () => must(api.GET('/v1/relations', { params: { query: { entity_id: entityId } } })),
+    }),
+  /** GET /v1/relations?dependents_of=: the depends_on relations of an entity's blast radius. */
+  dependents: (entityId: string) =>
+    queryOptions({
+      queryKey: relationKeys.dependents(entityId),
+      queryFn: () => must(api.GET('/v1/relations', { params: { query: { dependents_of: entityId } } })),
+      enabled: entityId !== '',
+    }),
+  /** GET /v1/relations?blueprint_slug=: the relations with an end in one blueprint. */
+  ofBlueprint: (blueprint: string) =>
+    queryOptions({
+      queryKey: relationKeys.ofBlueprint(blueprint),
+      queryFn: () => must(api.GET('/v1/relations', { params: { query: { blueprint_slug: blueprint } } })),
+      enabled: blueprint !== '',
+    }),
+  /** GET /v1/relations?relation_type=depends_on with a neighbourhood or blueprint filter: the graph. */
+  graph: (filter: RelationGraphFilter) =>
+    queryOptions({
+      queryKey: relationKeys.graph(given(filter)),
+      queryFn: () =>
+        must(
+          api.GET('/v1/relations', { params: { query: { ...given(filter), relation_type: 'depends_on' } } }),
+        ),
+      enabled: Boolean(filter.entity_id || filter.blueprint_slug),
     }),
 };
 
@@ -89,11 +144,21 @@ export const statusKeys = {
   feedOf: (firstResults: 'include' | 'exclude') => [...statusKeys.feed(), firstResults] as const,
 };
 
+export const statusQueries = {
+  /** GET /v1/status?limit=1: the tenant's counts by state and its entity total. */
+  counts: () =>
+    queryOptions({
+      queryKey: statusKeys.counts(),
+      queryFn: () => must(api.GET('/v1/status', { params: { query: { limit: 1 } } })),
+    }),
+};
+
 /** After an entity is created, changed or deleted: its lists, reads, relations and the board. */
 export async function entitiesChanged(queryClient: QueryClient, blueprint?: string): Promise<void> {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: blueprint ? entityKeys.lists(blueprint) : entityKeys.all }),
     queryClient.invalidateQueries({ queryKey: blueprint ? entityKeys.details(blueprint) : entityKeys.all }),
+    queryClient.invalidateQueries({ queryKey: entityKeys.searches() }),
     queryClient.invalidateQueries({ queryKey: statusKeys.all }),
     queryClient.invalidateQueries({ queryKey: relationKeys.all }),
   ]);

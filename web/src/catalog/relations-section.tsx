@@ -8,30 +8,28 @@ import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
-import { DIRECTORY_LIMIT, type DirectoryEntity, entityLabel, useEntityDirectory } from './directory';
+import { entityLabel } from './directory';
 import { entityPath } from './entities-section';
+import { type ChosenEntity, EntitySearchField } from './entity-search-field';
 import { relationKeys, relationQueries } from './queries';
 
 type RelationType = Schemas['Relation']['relation_type'];
 const RELATION_TYPES: RelationType[] = ['depends_on', 'part_of', 'connects_to', 'owned_by'];
 
-function EntityRef({ id, byId }: { id: string; byId: Map<string, DirectoryEntity> }) {
-  const e = byId.get(id);
-  return e ? <Link to={entityPath(e)}>{entityLabel(e)}</Link> : <code>{id}</code>;
+function EntityRef({ end }: { end: Schemas['RelationEnd'] }) {
+  return <Link to={entityPath(end)}>{entityLabel(end)}</Link>;
 }
 
-/** Relations: the list, a create form with from/to entity pickers and the type, delete that asks first. */
-export function RelationsSection() {
+/**
+ * Relations: those with an end in the blueprint shown (each end named as the answer carries it), a
+ * create form with from/to entity search pickers and the type, delete that asks first.
+ */
+export function RelationsSection({ blueprint }: { blueprint: Schemas['Blueprint'] | undefined }) {
   const { canWrite } = useSession();
   const queryClient = useQueryClient();
-  const relations = useQuery(relationQueries.list());
-  const directory = useEntityDirectory();
-  const entities = [...(directory.data?.entities ?? [])].sort((a, b) =>
-    entityLabel(a).localeCompare(entityLabel(b)),
-  );
-  const byId = new Map(entities.map((e) => [e.id, e]));
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const relations = useQuery(relationQueries.ofBlueprint(blueprint?.slug ?? ''));
+  const [from, setFrom] = useState<ChosenEntity | undefined>();
+  const [to, setTo] = useState<ChosenEntity | undefined>();
   const [type, setType] = useState<RelationType>('depends_on');
   const [done, setDone] = useState<string | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: relationKeys.all });
@@ -39,7 +37,7 @@ export function RelationsSection() {
     mutationFn: () =>
       must(
         api.POST('/v1/relations', {
-          body: { from_entity_id: from, to_entity_id: to, relation_type: type },
+          body: { from_entity_id: from?.id ?? '', to_entity_id: to?.id ?? '', relation_type: type },
         }),
       ),
     onSuccess: async () => {
@@ -59,19 +57,20 @@ export function RelationsSection() {
     e.preventDefault();
     create.mutate();
   };
-  const options = [
-    { value: '', label: 'Choose an entity' },
-    ...entities.map((e) => ({ value: e.id, label: entityLabel(e) })),
-  ];
   return (
     <Section title="Relations">
-      <p className="muted">A relation reads from left to right: “API depends_on Database”.</p>
+      <p className="muted">
+        {blueprint ? `Relations with an entity of ${blueprint.name}. ` : ''}A relation reads from left to
+        right: “API depends_on Database”.
+      </p>
       {done ? <Notice>{done}</Notice> : null}
       <ErrorNote error={relations.error} title="The relations could not be loaded." />
       <ErrorNote error={remove.error} title="The relation was not deleted." />
       {relations.isLoading ? <Loading what="relations" /> : null}
       {relations.data && relations.data.length === 0 ? (
-        <Empty title="No relations yet.">
+        <Empty
+          title={blueprint ? `No relations with an entity of ${blueprint.name} yet.` : 'No relations yet.'}
+        >
           {canWrite
             ? 'Link two entities with the form below, e.g. a service that depends_on its database.'
             : null}
@@ -92,19 +91,19 @@ export function RelationsSection() {
               {relations.data.map((r) => (
                 <tr key={r.id}>
                   <td>
-                    <EntityRef id={r.from_entity_id} byId={byId} />
+                    <EntityRef end={r.from_entity} />
                   </td>
                   <td>
                     <code>{r.relation_type}</code>
                   </td>
                   <td>
-                    <EntityRef id={r.to_entity_id} byId={byId} />
+                    <EntityRef end={r.to_entity} />
                   </td>
                   {canWrite ? (
                     <td>
                       <ConfirmButton
                         label="Delete relation"
-                        question={`Delete the relation ${byId.get(r.from_entity_id)?.name ?? r.from_entity_id} ${r.relation_type} ${byId.get(r.to_entity_id)?.name ?? r.to_entity_id}?`}
+                        question={`Delete the relation ${r.from_entity.name} ${r.relation_type} ${r.to_entity.name}?`}
                         confirmLabel="Delete"
                         onConfirm={() => remove.mutateAsync(r.id).catch(() => undefined)}
                       />
@@ -116,21 +115,14 @@ export function RelationsSection() {
           </table>
         </div>
       ) : null}
-      {directory.data?.next_cursor ? (
-        <p className="muted">
-          The pickers offer the first {DIRECTORY_LIMIT} of {directory.data.total} entities; others show by id.
-        </p>
-      ) : null}
       {canWrite ? (
         <form aria-label="New relation" onSubmit={submit} noValidate>
           <h3>New relation</h3>
           <div className="form-grid">
-            <SelectField
+            <EntitySearchField
               label="From entity"
-              required
               value={from}
               onChange={setFrom}
-              options={options}
               error={errors.from_entity_id}
             />
             <SelectField
@@ -141,14 +133,7 @@ export function RelationsSection() {
               options={RELATION_TYPES}
               error={errors.relation_type}
             />
-            <SelectField
-              label="To entity"
-              required
-              value={to}
-              onChange={setTo}
-              options={options}
-              error={errors.to_entity_id}
-            />
+            <EntitySearchField label="To entity" value={to} onChange={setTo} error={errors.to_entity_id} />
           </div>
           <ErrorNote error={create.error} title="The relation was not created." />
           <div className="row">

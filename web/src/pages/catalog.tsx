@@ -31,7 +31,7 @@ export function CatalogPage() {
               onSelect={(slug) => setParams({ blueprint: slug }, { replace: true })}
             />
           ) : null}
-          <RelationsSection />
+          <RelationsSection blueprint={list.find((b) => b.slug === selected)} />
         </>
       ) : null}
     </Page>

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ApiError, type Schemas } from '../api/client';
-import { useEntity, useEntityDirectory } from '../catalog/directory';
+import { useEntity } from '../catalog/directory';
+import { entityPath } from '../catalog/entities-section';
 import { EntityFields } from '../catalog/entity-fields';
 import { blueprintQueries, relationQueries } from '../catalog/queries';
 import { StateRuleSection } from '../catalog/state-rule';
@@ -88,23 +89,15 @@ export function EntityPage() {
   );
 }
 
-/**
- * Relations in and out. Relations name entity ids only, so the other ends are named from the
- * entity directory (one bounded page of the status board, shared with the catalog's pickers).
- */
+/** Relations in and out, the other end named as the relation answers carry it. */
 function Relations({ entity }: { entity: Entity }) {
   const relations = useQuery(relationQueries.ofEntity(entity.id));
-  const directory = useEntityDirectory();
-  const byId = new Map((directory.data?.entities ?? []).map((e) => [e.id, e]));
 
-  const other = (id: string) => {
-    const e = byId.get(id);
-    return e ? (
-      <Link to={`/entities/${e.blueprint_slug}/${e.slug}`}>{e.name}</Link>
-    ) : (
-      <code className="muted">{id}</code>
-    );
-  };
+  const other = (e: Schemas['RelationEnd']) => (
+    <>
+      <Link to={entityPath(e)}>{e.name}</Link> <StateBadge state={e.state} />
+    </>
+  );
   const out = (relations.data ?? []).filter((r) => r.from_entity_id === entity.id);
   const incoming = (relations.data ?? []).filter((r) => r.to_entity_id === entity.id);
   return (
@@ -126,7 +119,7 @@ function Relations({ entity }: { entity: Entity }) {
               <ul className="plain">
                 {out.map((r) => (
                   <li key={r.id}>
-                    {label(r.relation_type)} {other(r.to_entity_id)}
+                    {label(r.relation_type)} {other(r.to_entity)}
                   </li>
                 ))}
               </ul>
@@ -138,7 +131,7 @@ function Relations({ entity }: { entity: Entity }) {
               <ul className="plain">
                 {incoming.map((r) => (
                   <li key={r.id}>
-                    {other(r.from_entity_id)} {label(r.relation_type)} this
+                    {other(r.from_entity)} {label(r.relation_type)} this
                   </li>
                 ))}
               </ul>

@@ -2,65 +2,110 @@ import '@xyflow/react/dist/style.css';
 import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, type Edge, MarkerType, ReactFlow } from '@xyflow/react';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
-import { entityLabel, useEntityDirectory } from '../catalog/directory';
+import { Link, useSearchParams } from 'react-router';
+import type { Schemas } from '../api/client';
 import { entityPath } from '../catalog/entities-section';
 import { EntityNode, type EntityNodeType } from '../catalog/entity-node';
-import { blastRadius, dependsOnEdges, GRAPH_NODE_CAP, layers } from '../catalog/graph-model';
-import { relationQueries } from '../catalog/queries';
+import { type ChosenEntity, EntitySearchField } from '../catalog/entity-search-field';
+import { layeredLayout } from '../catalog/graph-layout';
+import { dependsOnEdges, GRAPH_NODE_CAP } from '../catalog/graph-model';
+import { blueprintQueries, entityQueries, relationQueries, statusQueries } from '../catalog/queries';
 import { StateBadge } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
 
 const nodeTypes = { entity: EntityNode };
-const COLUMN = 230;
-const ROW = 130;
+type End = Schemas['RelationEnd'] & { id: string };
+
+/** Up to this many entities, the whole depends_on graph is drawn without a filter. */
+export const WHOLE_GRAPH_LIMIT = 200;
+const HOPS = ['1', '2', '3'];
 
 /**
- * The catalog graph: entities as nodes coloured by state, depends_on edges (an arrow points at
- * what an entity depends on), laid out in layers by dependency depth; selecting an entity (click,
- * or the list, for keyboards) highlights its blast radius: every entity that depends on it,
- * directly or transitively, computed here from the relations (the REST API has no blast-radius
- * route; the MCP tool get_blast_radius walks the same edges).
+ * The catalog graph at any size: the depends_on relations of one blueprint, or the neighbourhood
+ * (1 to 3 hops) of an entity found by search, read from the server (GET /v1/relations with
+ * blueprint_slug or entity_id and hops) and laid out in layers by dagre; only entities with a
+ * relation in view are drawn. A small catalog is drawn whole; a large one first asks for a
+ * blueprint or an entity. Selecting an entity (the search, or a click) lists its blast radius
+ * (GET /v1/relations?dependents_of=: every entity that depends on it, directly or transitively,
+ * drawn or not) and highlights it among what is drawn.
+ * Filters live in the URL (?blueprint=, ?focus=<blueprint>/<slug>, ?hops=).
  */
 export function GraphPage() {
-  const directory = useEntityDirectory();
-  const relations = useQuery(relationQueries.list());
-  const [selected, setSelected] = useState('');
+  const [params, setParams] = useSearchParams();
+  const blueprint = params.get('blueprint') ?? '';
+  const [focusBp = '', focusSlug = ''] = (params.get('focus') ?? '').split('/');
+  const hops = Math.min(3, Math.max(1, Number(params.get('hops') ?? '2') || 2));
+  const set = (changes: Record<string, string>) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(changes)) {
+          if (v) next.set(k, v);
+          else next.delete(k);
+        }
+        return next;
+      },
+      { replace: true },
+    );
 
-  const all = useMemo(() => directory.data?.entities ?? [], [directory.data]);
-  const sorted = useMemo(
-    () => [...all].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
-    [all],
+  const counts = useQuery(statusQueries.counts());
+  const blueprints = useQuery(blueprintQueries.list());
+  const focusEntity = useQuery({ ...entityQueries.detail(focusBp, focusSlug), enabled: focusSlug !== '' });
+  const focus = focusSlug ? focusEntity.data : undefined;
+  const total = counts.data?.total ?? 0;
+  const whole = counts.data !== undefined && total <= WHOLE_GRAPH_LIMIT && !blueprint && !focusSlug;
+  const relations = useQuery({
+    ...relationQueries.graph(
+      focus ? { entity_id: focus.id, hops } : blueprint ? { blueprint_slug: blueprint } : {},
+    ),
+    enabled: Boolean(focus || blueprint || whole),
+  });
+  const [clicked, setClicked] = useState('');
+  const selected = clicked || focus?.id || '';
+
+  const ends = useMemo(() => {
+    const map = new Map<string, End>();
+    for (const r of relations.data ?? []) {
+      map.set(r.from_entity_id, { id: r.from_entity_id, ...r.from_entity });
+      map.set(r.to_entity_id, { id: r.to_entity_id, ...r.to_entity });
+    }
+    if (focus && !map.has(focus.id)) map.set(focus.id, focus);
+    return map;
+  }, [relations.data, focus]);
+  const drawn = useMemo(
+    () =>
+      [...ends.values()]
+        .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))
+        .slice(0, GRAPH_NODE_CAP),
+    [ends],
   );
-  const drawn = useMemo(() => sorted.slice(0, GRAPH_NODE_CAP), [sorted]);
   const edges = useMemo(() => dependsOnEdges(relations.data ?? []), [relations.data]);
-  const affected = useMemo(
-    () => (selected ? blastRadius(selected, edges) : new Set<string>()),
-    [selected, edges],
-  );
-  const byId = new Map(all.map((e) => [e.id, e]));
-  const chosen = byId.get(selected);
+  // The blast radius from the server: every entity that depends on the selected one, however deep.
+  const dependents = useQuery(relationQueries.dependents(selected));
+  const blast = useMemo(() => {
+    const map = new Map<string, End>();
+    for (const r of dependents.data ?? [])
+      map.set(r.from_entity_id, { id: r.from_entity_id, ...r.from_entity });
+    return map;
+  }, [dependents.data]);
+  const affected = useMemo(() => new Set(blast.keys()), [blast]);
+  const chosen = ends.get(selected);
 
   const { nodes, lines } = useMemo(() => {
     const ids = drawn.map((e) => e.id);
     const drawnSet = new Set(ids);
-    const entity = new Map(drawn.map((e) => [e.id, e]));
-    const ns: EntityNodeType[] = [];
-    layers(ids, edges).forEach((layer, row) => {
-      layer.forEach((id, col) => {
-        const e = entity.get(id);
-        if (!e) return;
-        const role = id === selected ? 'selected' : affected.has(id) ? 'blast' : 'none';
-        ns.push({
-          id,
-          type: 'entity',
-          position: { x: (col - (layer.length - 1) / 2) * COLUMN, y: row * ROW },
-          data: { name: e.name, where: `${e.blueprint_slug}/${e.slug}`, state: e.state, role },
-          ariaLabel: `${e.name}, ${e.state}${role === 'blast' ? ', affected' : role === 'selected' ? ', selected' : ''}`,
-        });
-      });
+    const at = layeredLayout(ids, edges);
+    const ns: EntityNodeType[] = drawn.map((e) => {
+      const role = e.id === selected ? 'selected' : affected.has(e.id) ? 'blast' : 'none';
+      return {
+        id: e.id,
+        type: 'entity',
+        position: at.get(e.id) ?? { x: 0, y: 0 },
+        data: { name: e.name, where: `${e.blueprint_slug}/${e.slug}`, state: e.state, role },
+        ariaLabel: `${e.name}, ${e.state}${role === 'blast' ? ', affected' : role === 'selected' ? ', selected' : ''}`,
+      };
     });
     const ls: Edge[] = edges
       .filter((e) => drawnSet.has(e.from) && drawnSet.has(e.to))
@@ -75,34 +120,66 @@ export function GraphPage() {
     return { nodes: ns, lines: ls };
   }, [drawn, edges, selected, affected]);
 
-  const loading = directory.isLoading || relations.isLoading;
-  const total = directory.data?.total ?? 0;
+  const chooseFocus = (e: ChosenEntity | undefined) => {
+    setClicked('');
+    set({ focus: e ? `${e.blueprint_slug}/${e.slug}` : '' });
+  };
+  const filtered = Boolean(focus || blueprint || whole);
+  const loading = counts.isLoading || relations.isLoading || (focusSlug !== '' && focusEntity.isLoading);
   return (
     <Page title="Catalog graph" actions={<Link to="/catalog">Back to the catalog</Link>}>
-      {loading ? <Loading what="the graph" /> : null}
-      <ErrorNote error={directory.error} title="The entities could not be loaded." />
+      <ErrorNote error={counts.error} title="The entities could not be counted." />
       <ErrorNote error={relations.error} title="The relations could not be loaded." />
-      {directory.data && all.length === 0 ? (
+      <ErrorNote
+        error={focusSlug ? focusEntity.error : undefined}
+        title="The chosen entity could not be loaded."
+      />
+      <Section title="What to draw">
+        <div className="form-grid">
+          <SelectField
+            label="Blueprint"
+            value={blueprint}
+            onChange={(slug) => set({ blueprint: slug })}
+            options={[
+              { value: '', label: 'Any blueprint' },
+              ...(blueprints.data ?? []).map((b) => ({ value: b.slug, label: b.name })),
+            ]}
+            hint={focus ? 'The neighbourhood below crosses blueprints' : undefined}
+          />
+          <EntitySearchField
+            label="Focus on an entity"
+            value={focus ? { ...focus } : undefined}
+            onChange={chooseFocus}
+            blueprint={blueprint || undefined}
+          />
+          <SelectField
+            label="Neighbourhood"
+            value={String(hops)}
+            onChange={(h) => set({ hops: h === '2' ? '' : h })}
+            options={HOPS.map((h) => ({ value: h, label: `${h} ${h === '1' ? 'hop' : 'hops'} around it` }))}
+          />
+        </div>
+      </Section>
+      {loading ? <Loading what="the graph" /> : null}
+      {counts.data && total === 0 ? (
         <Empty title="The catalog has no entities yet.">
           Create blueprints and entities in the <Link to="/catalog">catalog</Link>, then link them with
           depends_on relations to see them here.
         </Empty>
       ) : null}
-      {directory.data && relations.data && all.length > 0 ? (
+      {counts.data && total > 0 && !filtered && !loading ? (
+        <Empty title={`The catalog has ${total} entities: too many to draw at once.`}>
+          <span data-testid="graph-prompt">
+            Choose a blueprint, or search for an entity to see its neighbourhood.
+          </span>
+        </Empty>
+      ) : null}
+      {filtered && relations.data ? (
         <>
           <Section title="Blast radius">
-            <SelectField
-              label="Selected entity"
-              value={selected}
-              onChange={setSelected}
-              options={[
-                { value: '', label: 'None: choose an entity' },
-                ...sorted.map((e) => ({ value: e.id, label: `${entityLabel(e)}, ${e.state}` })),
-              ]}
-              hint="or click a node in the graph"
-            />
             <div aria-live="polite">
-              {chosen ? (
+              <ErrorNote error={dependents.error} title="The blast radius could not be loaded." />
+              {chosen && dependents.data ? (
                 <>
                   <p>
                     <Link to={entityPath(chosen)}>{chosen.name}</Link> <StateBadge state={chosen.state} />:{' '}
@@ -114,56 +191,55 @@ export function GraphPage() {
                   </p>
                   {affected.size > 0 ? (
                     <ul className="graph-affected">
-                      {[...affected].map((id) => {
-                        const e = byId.get(id);
-                        return (
-                          <li key={id}>
-                            {e ? (
-                              <>
-                                <Link to={entityPath(e)}>{entityLabel(e)}</Link>{' '}
-                                <StateBadge state={e.state} />
-                              </>
-                            ) : (
-                              <code>{id}</code>
-                            )}
-                          </li>
-                        );
-                      })}
+                      {[...blast.values()].map((e) => (
+                        <li key={e.id}>
+                          <Link to={entityPath(e)}>{e.name}</Link> <StateBadge state={e.state} />
+                        </li>
+                      ))}
                     </ul>
                   ) : null}
                 </>
               ) : (
-                <p className="muted">Choose an entity to see everything that depends on it.</p>
+                <p className="muted">
+                  Search for an entity above, or click one in the graph, to see what depends on it.
+                </p>
               )}
             </div>
           </Section>
           <Section title="Graph">
             <p className="muted">
               An arrow points from an entity to what it depends on. Entities that depend on nothing drawn are
-              in the top row; each row below depends on a row above. Only depends_on relations are drawn.
+              at the top; each layer below depends on a layer above. Only depends_on relations are drawn, and
+              only entities that have one here.
             </p>
-            {total > drawn.length ? (
+            {ends.size > drawn.length ? (
               <p className="note">
-                Showing {drawn.length} of {total} entities (the first by name); the blast radius above counts
-                every dependent, drawn or not.
+                Showing {drawn.length} of {ends.size} entities (the first by name): choose an entity to see
+                its neighbourhood.
               </p>
             ) : null}
-            <div className="graph-canvas">
-              <ReactFlow
-                nodes={nodes}
-                edges={lines}
-                nodeTypes={nodeTypes}
-                nodesDraggable={false}
-                nodesConnectable={false}
-                onNodeClick={(_, node) => setSelected(node.id)}
-                fitView
-                fitViewOptions={{ maxZoom: 1 }}
-                minZoom={0.1}
-              >
-                <Background />
-                <Controls showInteractive={false} />
-              </ReactFlow>
-            </div>
+            {drawn.length === 0 ? (
+              <Empty title="No depends_on relations here.">
+                Link entities with depends_on relations in the <Link to="/catalog">catalog</Link>.
+              </Empty>
+            ) : (
+              <div className="graph-canvas">
+                <ReactFlow
+                  nodes={nodes}
+                  edges={lines}
+                  nodeTypes={nodeTypes}
+                  nodesDraggable={false}
+                  nodesConnectable={false}
+                  onNodeClick={(_, node) => setClicked(node.id)}
+                  fitView
+                  fitViewOptions={{ maxZoom: 1 }}
+                  minZoom={0.05}
+                >
+                  <Background />
+                  <Controls showInteractive={false} />
+                </ReactFlow>
+              </div>
+            )}
           </Section>
         </>
       ) : null}
