@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '../lib/auth/api-key.ts';
-import { call } from './push.ts';
 import { loadServeEnv, startServe } from './serve.ts';
 import { type Percentiles, percentiles } from './stats.ts';
+import { seedStatusPage } from './status-page.ts';
 
 /**
  * The abuse mix of issue 36 item 3 on the local runtime: `addresses` keyless visitors (each from
@@ -67,23 +67,7 @@ export async function runAbuse(options: {
     });
     const agents: Agent[] = [];
     try {
-      const api = (method: string, path: string, body?: unknown) => call(serve.url, key, method, path, body);
-      await api('POST', '/v1/blueprints', { slug: 'service', name: 'Service' });
-      const ids: string[] = [];
-      for (let i = 0; i < options.entities; i += 1) {
-        const entity = (await api('POST', '/v1/blueprints/service/entities', {
-          slug: `svc-${i}`,
-          name: `Service ${i}`,
-        })) as { id: string };
-        const check = (await api('POST', '/v1/checks', {
-          entity_id: entity.id,
-          check_type: 'push',
-          interval_seconds: 3600,
-        })) as { id: string };
-        await api('POST', `/v1/checks/${check.id}/results`, { success: i % 10 !== 0, latency_ms: 20 });
-        ids.push(entity.id);
-      }
-      await api('POST', '/v1/status-pages', { slug: 'abuse', title: 'Abuse', entity_ids: ids });
+      await seedStatusPage(serve.url, key, 'abuse', options.entities, (i) => [i % 10 !== 0]);
       options.onProgress?.(`  ${options.entities} entities with a push check each, one page`);
 
       const figures: AbuseFigures = {

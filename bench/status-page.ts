@@ -22,6 +22,36 @@ export interface StatusPageFigures {
   bytes: number;
 }
 
+/**
+ * A status page `slug` over `entities` entities, each with one push check holding the results
+ * `outcomes(i)` gives (success or not): the page the status-page and abuse benches read.
+ */
+export async function seedStatusPage(
+  url: string,
+  key: string,
+  slug: string,
+  entities: number,
+  outcomes: (i: number) => boolean[],
+): Promise<void> {
+  const api = (method: string, path: string, body?: unknown) => call(url, key, method, path, body);
+  await api('POST', '/v1/blueprints', { slug: 'service', name: 'Service' });
+  const ids: string[] = [];
+  for (let i = 0; i < entities; i += 1) {
+    const entity = idOf(
+      await api('POST', '/v1/blueprints/service/entities', { slug: `svc-${i}`, name: `Service ${i}` }),
+    );
+    const check = idOf(
+      await api('POST', '/v1/checks', { entity_id: entity, check_type: 'push', interval_seconds: 3600 }),
+    );
+    for (const success of outcomes(i))
+      await api('POST', `/v1/checks/${check}/results`, { success, latency_ms: 20 });
+    ids.push(entity);
+  }
+  await api('POST', '/v1/status-pages', { slug, title: `${slug} status`, entity_ids: ids });
+}
+
+const idOf = (answer: unknown) => (answer as { id: string }).id;
+
 export async function runStatusPage(options: {
   entities: number;
   requests: number;
@@ -34,27 +64,8 @@ export async function runStatusPage(options: {
   try {
     const serve = await startServe(env, { logFile: options.logFile });
     try {
-      const api = (method: string, path: string, body?: unknown) => call(serve.url, key, method, path, body);
-      await api('POST', '/v1/blueprints', { slug: 'service', name: 'Service' });
-      const ids: string[] = [];
-      for (let i = 0; i < options.entities; i += 1) {
-        const entity = (await api('POST', '/v1/blueprints/service/entities', {
-          slug: `svc-${i}`,
-          name: `Service ${i}`,
-        })) as { id: string };
-        const check = (await api('POST', '/v1/checks', {
-          entity_id: entity.id,
-          check_type: 'push',
-          interval_seconds: 3600,
-        })) as { id: string };
-        for (let r = 0; r < 3; r += 1)
-          await api('POST', `/v1/checks/${check.id}/results`, {
-            success: r !== 1 || i % 10 !== 0,
-            latency_ms: 20,
-          });
-        ids.push(entity.id);
-      }
-      await api('POST', '/v1/status-pages', { slug: 'bench', title: 'Bench status', entity_ids: ids });
+      // Three results each; every tenth entity's second one failed.
+      await seedStatusPage(serve.url, key, 'bench', options.entities, (i) => [true, i % 10 !== 0, true]);
       options.onProgress?.(`  ${options.entities} entities with a push check each, one page`);
       const samples: number[] = [];
       let bytes = 0;

@@ -2,9 +2,7 @@ import { listBlueprints } from '../catalog/blueprint-items.ts';
 import { listEntityStates } from '../catalog/entity-items.ts';
 import { aggregatesMigrated, aggregatesMigratedOp } from '../catalog/state-rule-job-items.ts';
 import { DEFAULT_STATE_RULE } from '../domain/entity-state.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { Table } from '../store/table.ts';
+import { type MigrationDeps, runMarkedMigration } from '../store/marked-migration.ts';
 import { applyStateRule } from './entity-restate.ts';
 
 /**
@@ -17,30 +15,28 @@ import { applyStateRule } from './entity-restate.ts';
  * the entity's version (retried). Idempotent: an entity already at its rule and state is not
  * written, and the marker written at the end makes later runs read only it.
  */
-export async function migrateEntityAggregates(deps: {
-  table: Table;
-  clock: Clock;
-  logger: Logger;
-  tenants: { listTenants(): Promise<{ id: string; retention_days: number }[]> };
-}): Promise<number> {
+export function migrateEntityAggregates(deps: MigrationDeps): Promise<number> {
   const { table } = deps;
-  if (await aggregatesMigrated(table)) return 0;
-  let moved = 0;
-  for (const tenant of await deps.tenants.listTenants()) {
-    const rules = new Map((await listBlueprints(table, tenant.id)).map((bp) => [bp.slug, bp.state_rule]));
-    for (const entity of await listEntityStates(table, tenant.id)) {
-      const outcome = await applyStateRule(deps, {
-        tenantId: tenant.id,
-        bpSlug: entity.blueprint_slug,
-        slug: entity.slug,
-        ruleOf: (e) => e.state_rule ?? rules.get(e.blueprint_slug) ?? DEFAULT_STATE_RULE,
-        nowMs: deps.clock.now(),
-        retentionDays: tenant.retention_days,
-      });
-      if (outcome === 'moved') moved += 1;
-    }
-  }
-  await table.transact([aggregatesMigratedOp(moved, isoTime(deps.clock.now()))]);
-  if (moved > 0) deps.logger.info('entity aggregates migrated', { entities_moved: moved });
-  return moved;
+  return runMarkedMigration(deps, {
+    done: aggregatesMigrated,
+    markerOp: aggregatesMigratedOp,
+    message: 'entity aggregates migrated',
+    field: 'entities_moved',
+    perTenant: async (tenant) => {
+      const rules = new Map((await listBlueprints(table, tenant.id)).map((bp) => [bp.slug, bp.state_rule]));
+      let moved = 0;
+      for (const entity of await listEntityStates(table, tenant.id)) {
+        const outcome = await applyStateRule(deps, {
+          tenantId: tenant.id,
+          bpSlug: entity.blueprint_slug,
+          slug: entity.slug,
+          ruleOf: (e) => e.state_rule ?? rules.get(e.blueprint_slug) ?? DEFAULT_STATE_RULE,
+          nowMs: deps.clock.now(),
+          retentionDays: tenant.retention_days,
+        });
+        if (outcome === 'moved') moved += 1;
+      }
+      return moved;
+    },
+  });
 }

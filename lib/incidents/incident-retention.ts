@@ -1,6 +1,5 @@
-import { type Clock, isoTime } from '../platform/clock.ts';
-import type { Logger } from '../platform/logger.ts';
 import { transactIf } from '../store/items.ts';
+import { type MigrationDeps, runMarkedMigration } from '../store/marked-migration.ts';
 import type { Table } from '../store/table.ts';
 import { expireAlsoFailing } from './also-failing-items.ts';
 import { incidentExpiryMigrated, incidentExpiryMigratedOp } from './incident-expiry-items.ts';
@@ -64,23 +63,21 @@ export async function resolveExpiring(
  * sweep). Idempotent: an incident with a ttl is skipped, and the marker written at the end makes
  * later runs read only it. Answers how many incidents it gave an expiry.
  */
-export async function migrateIncidentExpiry(deps: {
-  table: Table;
-  clock: Clock;
-  logger: Logger;
-  tenants: { listTenants(): Promise<{ id: string; retention_days: number }[]> };
-}): Promise<number> {
+export function migrateIncidentExpiry(deps: MigrationDeps): Promise<number> {
   const { table } = deps;
-  if (await incidentExpiryMigrated(table)) return 0;
-  let expiring = 0;
-  for (const tenant of await deps.tenants.listTenants()) {
-    await forEachUnexpiredResolved(table, tenant.id, async (record) => {
-      const ttl = incidentExpiry(record.resolved_at ?? record.opened_at, tenant.retention_days);
-      await expireParts(table, record, ttl);
-      if (await transactIf(table, [incidentExpiryOp(tenant.id, record.id, ttl)])) expiring += 1;
-    });
-  }
-  await table.transact([incidentExpiryMigratedOp(expiring, isoTime(deps.clock.now()))]);
-  if (expiring > 0) deps.logger.info('resolved incidents given their expiry', { incidents: expiring });
-  return expiring;
+  return runMarkedMigration(deps, {
+    done: incidentExpiryMigrated,
+    markerOp: incidentExpiryMigratedOp,
+    message: 'resolved incidents given their expiry',
+    field: 'incidents',
+    perTenant: async (tenant) => {
+      let expiring = 0;
+      await forEachUnexpiredResolved(table, tenant.id, async (record) => {
+        const ttl = incidentExpiry(record.resolved_at ?? record.opened_at, tenant.retention_days);
+        await expireParts(table, record, ttl);
+        if (await transactIf(table, [incidentExpiryOp(tenant.id, record.id, ttl)])) expiring += 1;
+      });
+      return expiring;
+    },
+  });
 }

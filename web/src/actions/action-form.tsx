@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { api, fieldErrors, must, type Schemas } from '../api/client';
+import { fieldErrors, type Schemas } from '../api/client';
+import { checkQueries } from '../checks/queries';
 import { ErrorNote } from '../ui/feedback';
 import { SelectField, TextAreaField, TextField } from '../ui/fields';
 import { objectToPairs, type Pair, PairsEditor, pairsToObject } from './pairs-editor';
@@ -103,8 +104,7 @@ export function ActionForm({
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const checks = useQuery({
-    queryKey: ['checks'],
-    queryFn: () => must(api.GET('/v1/checks')),
+    ...checkQueries.list(),
     enabled: d.trigger_type === 'state_change',
   });
   const set =

@@ -4,6 +4,7 @@ import { api, must, type Schemas } from '../api/client';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { scrollRegion } from '../ui/scroll-region';
+import { actionKeys, actionQueries } from './queries';
 
 /** How often the executions list reads again: runs come from triggers, schedules and other people. */
 const EXECUTIONS_REFRESH_MS = 10_000;
@@ -58,7 +59,7 @@ export function ExecutionSummary({ execution: x }: { execution: Execution }) {
 export function ExecutionsList({ actionId }: { actionId: string }) {
   const [open, setOpen] = useState<string | undefined>();
   const q = useInfiniteQuery({
-    queryKey: ['executions', actionId],
+    queryKey: actionKeys.executions(actionId),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       must(
@@ -142,11 +143,7 @@ export function ExecutionsList({ actionId }: { actionId: string }) {
 }
 
 function ExecutionLogs({ execId }: { execId: string }) {
-  const q = useQuery({
-    queryKey: ['execution-logs', execId],
-    queryFn: () =>
-      must(api.GET('/v1/actions/executions/{exec_id}/logs', { params: { path: { exec_id: execId } } })),
-  });
+  const q = useQuery(actionQueries.executionLogs(execId));
   return (
     <>
       <h4>Pipeline logs</h4>

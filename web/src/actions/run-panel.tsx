@@ -4,6 +4,7 @@ import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
 import { ExecutionSummary } from './executions';
 import { type Pair, PairsEditor, pairsToObject } from './pairs-editor';
+import { actionKeys } from './queries';
 
 /** Runs an action now with the variables given, and shows the execution the API answered. */
 export function RunPanel({ actionId }: { actionId: string }) {
@@ -12,7 +13,7 @@ export function RunPanel({ actionId }: { actionId: string }) {
   const run = useMutation({
     mutationFn: (v: Record<string, string>) =>
       must(api.POST('/v1/actions/{id}/run', { params: { path: { id: actionId } }, body: { vars: v } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['executions', actionId] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: actionKeys.executions(actionId) }),
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();

@@ -9,6 +9,7 @@ import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fiel
 import { Page, Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 import type { FieldDef } from './entity-values';
+import { blueprintKeys, blueprintQueries } from './queries';
 
 type Blueprint = Schemas['Blueprint'];
 const FIELD_TYPES: FieldDef['field_type'][] = ['string', 'number', 'boolean', 'url', 'array'];
@@ -43,8 +44,8 @@ function AddFieldForm({ blueprint }: { blueprint: Blueprint }) {
       setRequired(false);
       setDflt('');
       setOrder('');
-      queryClient.setQueryData(['blueprint', bp.slug], bp);
-      await queryClient.invalidateQueries({ queryKey: ['blueprints'] });
+      queryClient.setQueryData(blueprintKeys.detail(bp.slug), bp);
+      await queryClient.invalidateQueries({ queryKey: blueprintKeys.list() });
     },
   });
   const errors = fieldErrors(add.error);
@@ -133,8 +134,8 @@ function DetailsForm({
       ),
     onSuccess: async (bp) => {
       onSaved(bp.updated_at);
-      queryClient.setQueryData(['blueprint', bp.slug], bp);
-      await queryClient.invalidateQueries({ queryKey: ['blueprints'] });
+      queryClient.setQueryData(blueprintKeys.detail(bp.slug), bp);
+      await queryClient.invalidateQueries({ queryKey: blueprintKeys.list() });
     },
   });
   const errors = fieldErrors(save.error);
@@ -181,14 +182,13 @@ export function BlueprintPage() {
   // Kept here, not in the form: a save changes updated_at, which remounts the form (its key).
   const [savedAt, setSavedAt] = useState<string>();
   const blueprint = useQuery({
-    queryKey: ['blueprint', slug],
-    queryFn: () => must(api.GET('/v1/blueprints/{slug}', { params: { path: { slug } } })),
+    ...blueprintQueries.detail(slug),
   });
   const remove = useMutation({
     mutationFn: () => must(api.DELETE('/v1/blueprints/{slug}', { params: { path: { slug } } })),
     onSuccess: async () => {
-      queryClient.removeQueries({ queryKey: ['blueprint', slug] });
-      await queryClient.invalidateQueries({ queryKey: ['blueprints'] });
+      queryClient.removeQueries({ queryKey: blueprintKeys.detail(slug) });
+      await queryClient.invalidateQueries({ queryKey: blueprintKeys.list() });
       navigate('/catalog');
     },
   });

@@ -7,6 +7,7 @@ import { Empty, ErrorNote, Notice } from '../ui/feedback';
 import { TextAreaField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { blueprintKeys } from './queries';
 
 type Blueprint = Schemas['Blueprint'];
 
@@ -26,7 +27,7 @@ function NewBlueprintForm({ onCreated }: { onCreated: (bp: Blueprint) => void })
       setSlug('');
       setName('');
       setDescription('');
-      await queryClient.invalidateQueries({ queryKey: ['blueprints'] });
+      await queryClient.invalidateQueries({ queryKey: blueprintKeys.list() });
       onCreated(bp);
     },
   });

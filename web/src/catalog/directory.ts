@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, must } from '../api/client';
+import { entityQueries, statusKeys } from './queries';
 
 /** The most entities the console reads at once for pickers and the graph (one status page). */
 export const DIRECTORY_LIMIT = 1000;
@@ -11,7 +12,7 @@ export const DIRECTORY_LIMIT = 1000;
  */
 export function useEntityDirectory() {
   return useQuery({
-    queryKey: ['status', 'directory'],
+    queryKey: statusKeys.directory(),
     queryFn: () => must(api.GET('/v1/status', { params: { query: { limit: DIRECTORY_LIMIT } } })),
   });
 }
@@ -25,13 +26,5 @@ export function entityLabel(e: { name: string; blueprint_slug: string; slug: str
 
 /** One entity by its address (GET /v1/blueprints/{blueprint_slug}/entities/{slug}). */
 export function useEntity(blueprintSlug: string, slug: string) {
-  return useQuery({
-    queryKey: ['entity', blueprintSlug, slug],
-    queryFn: () =>
-      must(
-        api.GET('/v1/blueprints/{blueprint_slug}/entities/{slug}', {
-          params: { path: { blueprint_slug: blueprintSlug, slug } },
-        }),
-      ),
-  });
+  return useQuery(entityQueries.detail(blueprintSlug, slug));
 }

@@ -11,6 +11,7 @@ import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 import { EntityForm } from './entity-form';
 import { toText } from './entity-values';
+import { entitiesChanged, entityQueries } from './queries';
 
 type Blueprint = Schemas['Blueprint'];
 type Entity = Schemas['Entity'];
@@ -51,16 +52,7 @@ export function EntitiesSection({
   const [editing, setEditing] = useState<Entity | undefined>();
   const [done, setDone] = useState<string | undefined>();
   const blueprint = blueprints.find((b) => b.slug === selected);
-  const entities = useQuery({
-    queryKey: ['entities', selected],
-    queryFn: () =>
-      must(
-        api.GET('/v1/blueprints/{blueprint_slug}/entities', {
-          params: { path: { blueprint_slug: selected } },
-        }),
-      ),
-    enabled: selected !== '',
-  });
+  const entities = useQuery(entityQueries.list(selected));
   const remove = useMutation({
     mutationFn: (e: Entity) =>
       must(
@@ -71,11 +63,7 @@ export function EntitiesSection({
     onSuccess: async (_, e) => {
       setDone(`Deleted ${e.name}.`);
       setEditing(undefined);
-      await Promise.all(
-        ['entities', 'entity', 'status', 'relations'].map((k) =>
-          queryClient.invalidateQueries({ queryKey: [k] }),
-        ),
-      );
+      await entitiesChanged(queryClient);
     },
   });
 

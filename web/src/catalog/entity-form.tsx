@@ -4,6 +4,7 @@ import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { createFields, type Draft, draftOf, type FieldDef, patchFields } from './entity-values';
+import { entitiesChanged } from './queries';
 
 type Blueprint = Schemas['Blueprint'];
 type Entity = Schemas['Entity'];
@@ -94,11 +95,7 @@ export function EntityForm({
             }),
           ),
     onSuccess: async (saved) => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['entities', bp] }),
-        queryClient.invalidateQueries({ queryKey: ['entity', bp] }),
-        queryClient.invalidateQueries({ queryKey: ['status'] }),
-      ]);
+      await entitiesChanged(queryClient, bp);
       if (!entity) {
         setSlug('');
         setName('');

@@ -10,6 +10,7 @@ import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 import { DIRECTORY_LIMIT, type DirectoryEntity, entityLabel, useEntityDirectory } from './directory';
 import { entityPath } from './entities-section';
+import { relationKeys, relationQueries } from './queries';
 
 type RelationType = Schemas['Relation']['relation_type'];
 const RELATION_TYPES: RelationType[] = ['depends_on', 'part_of', 'connects_to', 'owned_by'];
@@ -23,7 +24,7 @@ function EntityRef({ id, byId }: { id: string; byId: Map<string, DirectoryEntity
 export function RelationsSection() {
   const { canWrite } = useSession();
   const queryClient = useQueryClient();
-  const relations = useQuery({ queryKey: ['relations'], queryFn: () => must(api.GET('/v1/relations')) });
+  const relations = useQuery(relationQueries.list());
   const directory = useEntityDirectory();
   const entities = [...(directory.data?.entities ?? [])].sort((a, b) =>
     entityLabel(a).localeCompare(entityLabel(b)),
@@ -33,7 +34,7 @@ export function RelationsSection() {
   const [to, setTo] = useState('');
   const [type, setType] = useState<RelationType>('depends_on');
   const [done, setDone] = useState<string | undefined>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['relations'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: relationKeys.all });
   const create = useMutation({
     mutationFn: () =>
       must(

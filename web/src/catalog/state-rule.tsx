@@ -5,6 +5,7 @@ import { useSession } from '../session';
 import { ErrorNote } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Section } from '../ui/page';
+import { entitiesChanged } from './queries';
 
 type Entity = Schemas['Entity'];
 
@@ -33,10 +34,7 @@ export function StateRuleSection({ entity }: { entity: Entity }) {
         }),
       ),
     onSuccess: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['entity', entity.blueprint_slug] }),
-        queryClient.invalidateQueries({ queryKey: ['status'] }),
-      ]);
+      await entitiesChanged(queryClient, entity.blueprint_slug);
     },
   });
   const submit = (e: FormEvent) => {

@@ -1,15 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../api/client';
+import { checkQueries } from './queries';
 
 /**
  * The account's check names by id, for pages that hold only a check id (actions, deliveries,
  * channels): people read names, not `chk_…` ids. One shared query (GET /v1/checks).
  */
 export function useCheckNames(): { names: Map<string, string>; loaded: boolean } {
-  const checks = useQuery({
-    queryKey: ['checks', ''],
-    queryFn: () => must(api.GET('/v1/checks', { params: { query: {} } })),
-  });
+  const checks = useQuery(checkQueries.list());
   return {
     names: new Map((checks.data ?? []).map((c) => [c.id, c.name])),
     loaded: checks.isSuccess,

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, must, type Schemas } from '../api/client';
+import type { Schemas } from '../api/client';
 import { Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
+import { checkQueries } from './queries';
 
 /** What a check probes, in one line: `GET https://…`, `tcp db:5432`, `dns A example.com`, `push`. */
 export function targetOf(check: Schemas['Check']): string {
@@ -77,15 +78,7 @@ export function CheckConfig({ check }: { check: Schemas['Check'] }) {
 export function RecentResults({ checkId }: { checkId: string }) {
   const pages = useCursorPages();
   const { cursor } = pages;
-  const results = useQuery({
-    queryKey: ['results', checkId, cursor ?? ''],
-    queryFn: () =>
-      must(
-        api.GET('/v1/checks/{id}/results', {
-          params: { path: { id: checkId }, query: { limit: 20, ...(cursor ? { cursor } : {}) } },
-        }),
-      ),
-  });
+  const results = useQuery(checkQueries.results(checkId, cursor, 20));
   if (results.isPending) return <Loading what="results" />;
   if (results.error) return <ErrorNote error={results.error} title="The results could not be read." />;
   const { results: rows, next_cursor } = results.data;

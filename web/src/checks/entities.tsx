@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../api/client';
+import { blueprintQueries, entityQueries } from '../catalog/queries';
 import { SelectField } from '../ui/fields';
 
 /** Choose a blueprint, then one of its entities; answers the entity id through `onChange`. */
@@ -19,17 +19,8 @@ export function EntityPicker({
   /** As a filter: the empty choice means "any" and says this (and nothing is required). */
   anyLabel?: string;
 }) {
-  const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
-  const entities = useQuery({
-    queryKey: ['entities', blueprint],
-    enabled: blueprint !== '',
-    queryFn: () =>
-      must(
-        api.GET('/v1/blueprints/{blueprint_slug}/entities', {
-          params: { path: { blueprint_slug: blueprint } },
-        }),
-      ),
-  });
+  const blueprints = useQuery(blueprintQueries.list());
+  const entities = useQuery(entityQueries.list(blueprint));
   const bps = blueprints.data ?? [];
   const ents = entities.data ?? [];
   return (

@@ -7,6 +7,7 @@ import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { checkQueries } from './queries';
 
 /** The absolute URLs a push check's agent posts to (on this console's origin, which serves /v1). */
 export function pushUrls(checkId: string, origin = window.location.origin) {
@@ -75,9 +76,9 @@ function PingUrls({ checkId, intervalSeconds }: { checkId: string; intervalSecon
   const session = useSession();
   const queryClient = useQueryClient();
   const [fresh, setFresh] = useState<string | undefined>();
-  const queryKey = ['push-tokens', checkId];
+  const { queryKey } = checkQueries.pushTokens(checkId);
   const path = { params: { path: { id: checkId } } };
-  const tokens = useQuery({ queryKey, queryFn: () => must(api.GET('/v1/checks/{id}/push-tokens', path)) });
+  const tokens = useQuery(checkQueries.pushTokens(checkId));
   const create = useMutation({
     mutationFn: () => must(api.POST('/v1/checks/{id}/push-tokens', path)),
     onSuccess: (made) => {

@@ -3,7 +3,7 @@ import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
 import { CursorPager, useCursorPages } from '../ui/pager';
 import { IncidentTable } from './incident-table';
-import { UNRESOLVED_REFRESH_MS, useIncidentList } from './queries';
+import { incidentKeys, UNRESOLVED_REFRESH_MS, useIncidentList } from './queries';
 import { durationInWords, meanTimeToResolve } from './words';
 
 const PAGE = 20;
@@ -19,7 +19,7 @@ export function EntityIncidents({ entityId, entityState }: { entityId: string; e
     { entity_id: entityId, limit: PAGE, cursor: pages.cursor },
     UNRESOLVED_REFRESH_MS,
   );
-  useRefreshOnChange(entityState, [['incidents', 'list']]);
+  useRefreshOnChange(entityState, [incidentKeys.lists()]);
   const incidents = list.data?.incidents ?? [];
   const mttr = meanTimeToResolve(incidents);
   return (

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
 import { ErrorNote, Notice } from '../ui/feedback';
 import { TextAreaField } from '../ui/fields';
+import { incidentsChanged } from './queries';
 import { type IncidentDetail, NOTE_MAX_BYTES, noteBytes } from './words';
 
 /**
@@ -20,7 +21,7 @@ export function AcknowledgeButton({ incident }: { incident: IncidentDetail }) {
           params: { path: { incident_id: incident.id } },
         }),
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['incidents'] }),
+    onSettled: () => incidentsChanged(queryClient),
   });
   return (
     <>
@@ -48,7 +49,7 @@ export function NoteForm({ incidentId }: { incidentId: string }) {
     onSuccess: async () => {
       setText('');
       setAdded(true);
-      await queryClient.invalidateQueries({ queryKey: ['incidents'] });
+      await incidentsChanged(queryClient);
     },
   });
   const submit = (e: FormEvent) => {

@@ -1,7 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { actionQueries } from '../actions/queries';
 import { api, must } from '../api/client';
 import { useEntityDirectory } from '../catalog/directory';
 import { useSession } from '../session';
+import { settingsQueries } from '../settings/queries';
 import type { Incident } from './words';
 
 /**
@@ -20,24 +22,48 @@ export interface IncidentFilter {
   limit: number;
 }
 
+export const incidentKeys = {
+  all: ['incidents'] as const,
+  lists: () => [...incidentKeys.all, 'list'] as const,
+  list: (filter: Omit<IncidentFilter, 'cursor'> & { cursor: string }) =>
+    [...incidentKeys.lists(), filter] as const,
+  detail: (id: string) => [...incidentKeys.all, 'detail', id] as const,
+};
+
+export const incidentQueries = {
+  /** One page of GET /v1/incidents, newest first. */
+  list: (filter: IncidentFilter) => {
+    const { cursor, ...rest } = filter;
+    return queryOptions({
+      queryKey: incidentKeys.list({ ...rest, cursor: cursor ?? '' }),
+      queryFn: () =>
+        must(api.GET('/v1/incidents', { params: { query: { ...rest, ...(cursor ? { cursor } : {}) } } })),
+    });
+  },
+  /** One incident with its timeline. */
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: incidentKeys.detail(id),
+      queryFn: () => must(api.GET('/v1/incidents/{incident_id}', { params: { path: { incident_id: id } } })),
+    }),
+};
+
 /** One page of GET /v1/incidents, newest first. */
 export function useIncidentList(filter: IncidentFilter, refreshMs: number | false = false) {
-  const { cursor, ...rest } = filter;
-  return useQuery({
-    queryKey: ['incidents', 'list', { ...rest, cursor: cursor ?? '' }],
-    queryFn: () =>
-      must(api.GET('/v1/incidents', { params: { query: { ...rest, ...(cursor ? { cursor } : {}) } } })),
-    refetchInterval: refreshMs,
-  });
+  return useQuery({ ...incidentQueries.list(filter), refetchInterval: refreshMs });
 }
 
 /** One incident with its timeline; read again while it is unresolved. */
 export function useIncident(id: string) {
   return useQuery({
-    queryKey: ['incidents', 'detail', id],
-    queryFn: () => must(api.GET('/v1/incidents/{incident_id}', { params: { path: { incident_id: id } } })),
+    ...incidentQueries.detail(id),
     refetchInterval: (q) => (q.state.data?.state === 'resolved' ? false : UNRESOLVED_REFRESH_MS),
   });
+}
+
+/** After an acknowledgement, a note or a resolution: every incident list and detail. */
+export async function incidentsChanged(queryClient: QueryClient): Promise<void> {
+  await queryClient.invalidateQueries({ queryKey: incidentKeys.all });
 }
 
 /**
@@ -58,8 +84,7 @@ export function useEntityAddresses(): Map<string, string> {
 export function useUserNames(): (id: string) => string {
   const session = useSession();
   const team = useQuery({
-    queryKey: ['users'],
-    queryFn: () => must(api.GET('/v1/settings/users')),
+    ...settingsQueries.users(),
     enabled: session.canWrite,
   });
   const names = new Map(
@@ -71,6 +96,6 @@ export function useUserNames(): (id: string) => string {
 
 /** The tenant's action names by id, for the timeline's action runs. */
 export function useActionNames(): Map<string, string> {
-  const actions = useQuery({ queryKey: ['actions'], queryFn: () => must(api.GET('/v1/actions')) });
+  const actions = useQuery(actionQueries.list());
   return new Map((actions.data ?? []).map((a) => [a.id, a.name]));
 }

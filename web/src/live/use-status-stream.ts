@@ -1,22 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../api/client';
+import { entityKeys, statusKeys } from '../catalog/queries';
+import { checkKeys } from '../checks/queries';
 import { useSession } from '../session';
 import { rememberEntity } from './entity-names';
 import { shareStatusStream } from './shared-stream';
 import type { StreamState } from './status-stream';
 
-/** The queries a state change can make stale (the web brief's list); each is a key prefix. */
-export const LIVE_KEYS = [
-  'status',
-  'transitions',
-  'entity',
-  'entities',
-  'checks',
-  'check',
-  'results',
-  'sparkline',
-];
+/** The resources a state change can make stale (the web brief's list); each is a key root. */
+export const LIVE_KEYS = [statusKeys.all, entityKeys.all, checkKeys.all];
 
 /** Changes arriving together (a replay after a reconnect) refresh the queries once. */
 const COALESCE_MS = 100;
@@ -38,7 +31,7 @@ export function useStatusStream(): StreamState {
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;
-        for (const k of LIVE_KEYS) void queryClient.invalidateQueries({ queryKey: [k] });
+        for (const queryKey of LIVE_KEYS) void queryClient.invalidateQueries({ queryKey });
       }, COALESCE_MS);
     };
     const stop = shareStatusStream({

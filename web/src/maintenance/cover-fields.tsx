@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, must } from '../api/client';
 import { entityLabel, useEntityDirectory } from '../catalog/directory';
+import { blueprintQueries } from '../catalog/queries';
 import { CheckboxField, SelectField } from '../ui/fields';
 
 /**
@@ -30,7 +30,7 @@ export function CoverFields({
   errs: Record<string, string>;
 }) {
   const directory = useEntityDirectory();
-  const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
+  const blueprints = useQuery(blueprintQueries.list());
   const entities = directory.data?.entities ?? [];
   const name = (id: string) => {
     const e = entities.find((x) => x.id === id);

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { api, fieldErrors, must } from '../api/client';
 import { ErrorNote, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
+import { channelsChanged } from './queries';
 import { useTenantChannels } from './tenant-channels';
 
 /** "Attach a shared channel": picks one of the tenant channels not attached to this check yet. */
@@ -22,8 +23,7 @@ export function AttachChannel({ checkId, attached }: { checkId: string; attached
         }),
       ),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['policy', checkId] });
-      await queryClient.invalidateQueries({ queryKey: ['channels'] });
+      await channelsChanged(queryClient);
     },
   });
   const submit = (e: FormEvent) => {

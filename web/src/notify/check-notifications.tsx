@@ -9,6 +9,7 @@ import { Section } from '../ui/page';
 import { AttachChannel } from './attach-channel';
 import { DestinationFields, useDestination } from './channel-fields';
 import { PolicyFacts } from './policy-facts';
+import { channelsChanged, deliveriesChanged, notifyQueries, policyKeys } from './queries';
 import { ChannelTarget, deliveryInWords } from './words';
 
 type Policy = Schemas['NotificationPolicy'];
@@ -21,10 +22,7 @@ export function CheckNotifications({ checkId }: { checkId: string }) {
   const { canWrite } = useSession();
   // Kept here, not in the form: a save changes updated_at, which remounts the form (its key).
   const [savedAt, setSavedAt] = useState<string | null>();
-  const policy = useQuery({
-    queryKey: ['policy', checkId],
-    queryFn: () => must(api.GET('/v1/checks/{check_id}/policy', { params: { path: { check_id: checkId } } })),
-  });
+  const policy = useQuery(notifyQueries.policy(checkId));
   return (
     <Section title="Notifications">
       {policy.isPending ? <Loading what="the notification policy" /> : null}
@@ -86,7 +84,7 @@ function PolicyForm({
       ),
     onSuccess: async (p) => {
       onSaved(p.updated_at);
-      queryClient.setQueryData(['policy', policy.check_id], p);
+      queryClient.setQueryData(policyKeys.ofCheck(policy.check_id), p);
     },
   });
   const errs = fieldErrors(save.error);
@@ -179,8 +177,7 @@ function Channels({ policy, canWrite }: { policy: Policy; canWrite: boolean }) {
     } catch (err) {
       setRemoveError(err);
     }
-    await queryClient.invalidateQueries({ queryKey: ['policy', policy.check_id] });
-    await queryClient.invalidateQueries({ queryKey: ['channels'] });
+    await channelsChanged(queryClient);
   };
   return (
     <div className="notify-channels">
@@ -239,8 +236,7 @@ function AddChannel({ checkId }: { checkId: string }) {
       ),
     onSuccess: async () => {
       d.reset();
-      await queryClient.invalidateQueries({ queryKey: ['policy', checkId] });
-      await queryClient.invalidateQueries({ queryKey: ['channels'] });
+      await channelsChanged(queryClient);
     },
   });
   const errs = fieldErrors(add.error);
@@ -272,7 +268,7 @@ function SendTest({ checkId, hasChannels }: { checkId: string; hasChannels: bool
       must(
         api.POST('/v1/checks/{check_id}/policy/test', { params: { path: { check_id: checkId } }, body: {} }),
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['notify-logs'] }),
+    onSettled: () => deliveriesChanged(queryClient),
   });
   return (
     <div className="notify-test">

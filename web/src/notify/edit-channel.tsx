@@ -4,6 +4,7 @@ import { api, fieldErrors, must } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, TextField } from '../ui/fields';
 import { DestinationFields, destinationValues, hasSecret, useDestination } from './channel-fields';
+import { channelsChanged } from './queries';
 import type { TenantChannel } from './tenant-channels';
 
 /**
@@ -42,7 +43,7 @@ export function EditSharedChannel({
         api.PUT('/v1/notify/channels/{id}', { params: { path: { id: channel.id } }, body: body as never }),
       ),
     onSuccess: async (saved) => {
-      await queryClient.invalidateQueries({ queryKey: ['channels'] });
+      await channelsChanged(queryClient);
       onDone(saved as TenantChannel);
     },
   });

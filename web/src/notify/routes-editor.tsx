@@ -2,12 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { entityLabel, useEntityDirectory } from '../catalog/directory';
+import { blueprintQueries } from '../catalog/queries';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 import { EntityChips } from './entity-chips';
+import { notifyQueries, routeKeys } from './queries';
 import { type TenantChannel, useTenantChannels } from './tenant-channels';
 
 type Route = Schemas['NotificationRoute'];
@@ -30,7 +32,7 @@ export function grouping(
  * and where an unacknowledged incident escalates. Each channel still gets one alert per event.
  */
 export function RoutesEditor({ canWrite }: { canWrite: boolean }) {
-  const routes = useQuery({ queryKey: ['routes'], queryFn: () => must(api.GET('/v1/notify/routes')) });
+  const routes = useQuery(notifyQueries.routes());
   const shared = useTenantChannels();
   const directory = useEntityDirectory();
   const channelName = (id: string) => shared.data?.find((c) => c.id === id)?.name ?? id;
@@ -104,7 +106,7 @@ function DeleteRoute({ id, what }: { id: string; what: string }) {
     } catch (err) {
       setError(err);
     }
-    await queryClient.invalidateQueries({ queryKey: ['routes'] });
+    await queryClient.invalidateQueries({ queryKey: routeKeys.all });
   };
   return (
     <>
@@ -121,7 +123,7 @@ function DeleteRoute({ id, what }: { id: string; what: string }) {
 
 function NewRoute({ channels }: { channels: TenantChannel[] }) {
   const queryClient = useQueryClient();
-  const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
+  const blueprints = useQuery(blueprintQueries.list());
   const directory = useEntityDirectory();
   const [bps, setBps] = useState<string[]>([]);
   const [entityIds, setEntityIds] = useState<string[]>([]);
@@ -161,7 +163,7 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
       setGroupBy('entity');
       setGroupWait('0');
       setGroupInterval('300');
-      await queryClient.invalidateQueries({ queryKey: ['routes'] });
+      await queryClient.invalidateQueries({ queryKey: routeKeys.all });
     },
   });
   const errs = fieldErrors(create.error);

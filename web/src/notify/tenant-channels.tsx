@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, must, type Schemas } from '../api/client';
+import { channelKeys } from './queries';
 
 export type TenantChannel = Schemas['NotificationChannel'] & { name: string; check_id: null };
 
@@ -9,7 +10,7 @@ export type TenantChannel = Schemas['NotificationChannel'] & { name: string; che
  */
 export function useTenantChannels() {
   return useQuery({
-    queryKey: ['channels', 'shared'],
+    queryKey: channelKeys.shared(),
     queryFn: async () => {
       const shared: TenantChannel[] = [];
       let cursor: string | null | undefined;

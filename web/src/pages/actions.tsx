@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { type ActionBodies, ActionForm } from '../actions/action-form';
 import { ExecutionsList } from '../actions/executions';
+import { actionKeys, actionQueries } from '../actions/queries';
 import { RunPanel } from '../actions/run-panel';
 import { api, must } from '../api/client';
 import { checkNameIn, useCheckNames } from '../checks/check-names';
@@ -20,11 +21,11 @@ export function ActionsPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [creating, setCreating] = useState(false);
-  const q = useQuery({ queryKey: ['actions'], queryFn: () => must(api.GET('/v1/actions')) });
+  const q = useQuery(actionQueries.list());
   const checks = useCheckNames();
   const create = async ({ create: body }: ActionBodies) => {
     const made = await must(api.POST('/v1/actions', { body }));
-    await queryClient.invalidateQueries({ queryKey: ['actions'] });
+    await queryClient.invalidateQueries({ queryKey: actionKeys.list() });
     navigate(`/actions/${made.id}`);
   };
   return (
@@ -117,26 +118,25 @@ export function ActionPage() {
   /** Set by a save, cleared by the next edit: the edit form closes, so the page says it was saved. */
   const [saved, setSaved] = useState(false);
   const q = useQuery({
-    queryKey: ['action', id],
-    queryFn: () => must(api.GET('/v1/actions/{id}', { params: { path: { id } } })),
+    ...actionQueries.detail(id),
     // A schedule action's "next run" moves when it runs: read it again just after.
     refetchInterval: (q) =>
       q.state.data?.next_run_at ? refreshDelay([q.state.data.next_run_at], Date.now()) : false,
   });
   const checks = useCheckNames();
-  useRefreshOnChange(q.data?.next_run_at, [['executions', id]]);
+  useRefreshOnChange(q.data?.next_run_at, [actionKeys.executions(id)]);
   const remove = useMutation({
     mutationFn: () => must(api.DELETE('/v1/actions/{id}', { params: { path: { id } } })),
     onSuccess: async () => {
-      queryClient.removeQueries({ queryKey: ['action', id] });
-      await queryClient.invalidateQueries({ queryKey: ['actions'] });
+      queryClient.removeQueries({ queryKey: actionKeys.detail(id) });
+      await queryClient.invalidateQueries({ queryKey: actionKeys.list() });
       navigate('/actions');
     },
   });
   const update = async ({ update: body }: ActionBodies) => {
     const saved = await must(api.PUT('/v1/actions/{id}', { params: { path: { id } }, body }));
-    queryClient.setQueryData(['action', id], saved);
-    await queryClient.invalidateQueries({ queryKey: ['actions'] });
+    queryClient.setQueryData(actionKeys.detail(id), saved);
+    await queryClient.invalidateQueries({ queryKey: actionKeys.list() });
     setEditing(false);
     setSaved(true);
   };

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, must } from '../api/client';
 import { BlueprintsSection } from '../catalog/blueprints-section';
 import { EntitiesSection } from '../catalog/entities-section';
+import { blueprintQueries } from '../catalog/queries';
 import { RelationsSection } from '../catalog/relations-section';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { Page } from '../ui/page';
@@ -12,7 +12,7 @@ export { BlueprintPage } from '../catalog/blueprint-page';
 /** The catalog: blueprints, the entities of one blueprint (?blueprint=), and relations. */
 export function CatalogPage() {
   const [params, setParams] = useSearchParams();
-  const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
+  const blueprints = useQuery(blueprintQueries.list());
   const list = blueprints.data ?? [];
   const asked = params.get('blueprint');
   const selected =

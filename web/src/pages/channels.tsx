@@ -4,6 +4,7 @@ import { api, fieldErrors, must } from '../api/client';
 import { useCheckNames } from '../checks/check-names';
 import { DestinationFields, useDestination } from '../notify/channel-fields';
 import { EditSharedChannel } from '../notify/edit-channel';
+import { channelsChanged, deliveriesChanged } from '../notify/queries';
 import { RoutesEditor } from '../notify/routes-editor';
 import { type TenantChannel, useTenantChannels } from '../notify/tenant-channels';
 import { ChannelTarget, deliveryInWords } from '../notify/words';
@@ -105,7 +106,7 @@ function SharedChannelRow({
           body: about ? { check_id: about } : {},
         }),
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['notify-logs'] }),
+    onSettled: () => deliveriesChanged(queryClient),
   });
   const [removeError, setRemoveError] = useState<unknown>();
   const remove = async () => {
@@ -115,9 +116,7 @@ function SharedChannelRow({
     } catch (err) {
       setRemoveError(err);
     }
-    await queryClient.invalidateQueries({ queryKey: ['channels'] });
-    await queryClient.invalidateQueries({ queryKey: ['policy'] });
-    await queryClient.invalidateQueries({ queryKey: ['routes'] });
+    await channelsChanged(queryClient);
   };
   return (
     <tr>
@@ -174,7 +173,7 @@ function NewSharedChannel() {
     onSuccess: async () => {
       setName('');
       d.reset();
-      await queryClient.invalidateQueries({ queryKey: ['channels'] });
+      await channelsChanged(queryClient);
     },
   });
   const errs = fieldErrors(create.error);

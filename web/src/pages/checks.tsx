@@ -8,6 +8,7 @@ import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
 import { EntityPicker } from '../checks/entities';
 import { PushInstructions } from '../checks/push-urls';
+import { checkKeys, checkQueries, checksChanged } from '../checks/queries';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { CheckNotifications } from '../notify/check-notifications';
 import { WhyPaged } from '../notify/why-paged';
@@ -62,7 +63,7 @@ export function ChecksPage() {
   const type = params.get('type') ?? '';
   const state = params.get('state') ?? '';
   const checks = useInfiniteQuery({
-    queryKey: ['checks', 'pages', entityId],
+    queryKey: checkKeys.pages({ entity_id: entityId }),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) => checksPage(entityId, pageParam),
     getNextPageParam: (last) => last.next,
@@ -233,7 +234,7 @@ export function NewCheckPage() {
     }
     try {
       const created = await must(api.POST('/v1/checks', { body: { ...body, entity_id: entityId } as never }));
-      await queryClient.invalidateQueries({ queryKey: ['checks'] });
+      await checksChanged(queryClient);
       navigate(`/checks/${created.id}`);
     } catch (err) {
       setEntityError(fieldErrors(err).entity_id);
@@ -268,8 +269,7 @@ export function NewCheckPage() {
 export function CheckPage() {
   const { id = '' } = useParams();
   const check = useQuery({
-    queryKey: ['check', id],
-    queryFn: () => must(api.GET('/v1/checks/{id}', { params: { path: { id } } })),
+    ...checkQueries.detail(id),
     refetchInterval: (q) => refreshDelay([q.state.data?.next_run_at], Date.now()),
   });
   if (check.isPending) return <Loading what="the check" />;
@@ -291,12 +291,8 @@ function CheckView({ check }: { check: Check }) {
   const entity = useEntity(check.blueprint_slug, check.entity_slug).data;
   const [editing, setEditing] = useState(false);
   const [saved, setSaved] = useState<string>();
-  useRefreshOnChange(check.last_result_at, [['results', check.id]]);
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['check', check.id] }),
-      queryClient.invalidateQueries({ queryKey: ['checks'] }),
-    ]);
+  useRefreshOnChange(check.last_result_at, [checkKeys.results(check.id)]);
+  const refresh = () => checksChanged(queryClient);
   const update = async (body: Record<string, unknown>) => {
     await must(api.PUT('/v1/checks/{id}', { params: { path: { id: check.id } }, body: body as never }));
     await refresh();
@@ -319,8 +315,8 @@ function CheckView({ check }: { check: Check }) {
   });
   const remove = async () => {
     await must(api.DELETE('/v1/checks/{id}', { params: { path: { id: check.id } } }));
-    queryClient.removeQueries({ queryKey: ['check', check.id] });
-    await queryClient.invalidateQueries({ queryKey: ['checks'] });
+    queryClient.removeQueries({ queryKey: checkKeys.detail(check.id) });
+    await checksChanged(queryClient);
     navigate('/checks');
   };
   const [removeError, setRemoveError] = useState<unknown>();

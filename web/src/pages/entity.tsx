@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { ApiError, api, must, type Schemas } from '../api/client';
+import { ApiError, type Schemas } from '../api/client';
 import { useEntity, useEntityDirectory } from '../catalog/directory';
 import { EntityFields } from '../catalog/entity-fields';
+import { blueprintQueries, relationQueries } from '../catalog/queries';
 import { StateRuleSection } from '../catalog/state-rule';
 import { LatencyChart, Sparkline, summarize } from '../charts/check-charts';
 import { RecentResults } from '../checks/check-summary';
+import { checkKeys, checkQueries } from '../checks/queries';
 import { EntityIncidents } from '../incidents/entity-incidents';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { IN_MAINTENANCE } from '../maintenance/words';
@@ -32,10 +34,7 @@ const BUCKETS = 48;
 export function EntityPage() {
   const { blueprint = '', slug = '' } = useParams();
   const entity = useEntity(blueprint, slug);
-  const bp = useQuery({
-    queryKey: ['blueprints', blueprint],
-    queryFn: () => must(api.GET('/v1/blueprints/{slug}', { params: { path: { slug: blueprint } } })),
-  });
+  const bp = useQuery(blueprintQueries.detail(blueprint));
 
   if (entity.isPending) return <Loading what="the entity" />;
   if (entity.error) {
@@ -96,10 +95,7 @@ export function EntityPage() {
  * entity directory (one bounded page of the status board, shared with the catalog's pickers).
  */
 function Relations({ entity }: { entity: Entity }) {
-  const relations = useQuery({
-    queryKey: ['relations', entity.id],
-    queryFn: () => must(api.GET('/v1/relations', { params: { query: { entity_id: entity.id } } })),
-  });
+  const relations = useQuery(relationQueries.ofEntity(entity.id));
   const directory = useEntityDirectory();
   const byId = new Map((directory.data?.entities ?? []).map((e) => [e.id, e]));
 
@@ -162,8 +158,7 @@ function label(type: string): string {
 
 function Checks({ entity }: { entity: Entity }) {
   const checks = useQuery({
-    queryKey: ['checks', { entity_id: entity.id }],
-    queryFn: () => must(api.GET('/v1/checks', { params: { query: { entity_id: entity.id } } })),
+    ...checkQueries.list({ entity_id: entity.id }),
     refetchInterval: (q) => refreshDelay(q.state.data?.map((c) => c.next_run_at) ?? [], Date.now()),
   });
   return (
@@ -205,28 +200,9 @@ function target(c: Check): string {
 }
 
 function CheckCard({ check }: { check: Check }) {
-  useRefreshOnChange(check.last_result_at, [
-    ['results', check.id],
-    ['sparkline', check.id],
-  ]);
-  const spark = useQuery({
-    queryKey: ['sparkline', check.id, HOURS, BUCKETS],
-    queryFn: () =>
-      must(
-        api.GET('/v1/checks/{id}/sparkline', {
-          params: { path: { id: check.id }, query: { hours: HOURS, buckets: BUCKETS } },
-        }),
-      ),
-  });
-  const transitions = useQuery({
-    queryKey: ['transitions', 'check', check.id],
-    queryFn: () =>
-      must(
-        api.GET('/v1/checks/{id}/transitions', {
-          params: { path: { id: check.id }, query: { limit: 20 } },
-        }),
-      ),
-  });
+  useRefreshOnChange(check.last_result_at, [checkKeys.results(check.id)]);
+  const spark = useQuery(checkQueries.sparkline(check.id, HOURS, BUCKETS));
+  const transitions = useQuery(checkQueries.transitions(check.id, 20));
   return (
     <article className="check-card" aria-labelledby={`chk-${check.id}`}>
       <header className="card-head">

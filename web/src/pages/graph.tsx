@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Background, Controls, type Edge, MarkerType, ReactFlow } from '@xyflow/react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { api, must } from '../api/client';
 import { entityLabel, useEntityDirectory } from '../catalog/directory';
 import { entityPath } from '../catalog/entities-section';
 import { EntityNode, type EntityNodeType } from '../catalog/entity-node';
 import { blastRadius, dependsOnEdges, GRAPH_NODE_CAP, layers } from '../catalog/graph-model';
+import { relationQueries } from '../catalog/queries';
 import { StateBadge } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
@@ -26,7 +26,7 @@ const ROW = 130;
  */
 export function GraphPage() {
   const directory = useEntityDirectory();
-  const relations = useQuery({ queryKey: ['relations'], queryFn: () => must(api.GET('/v1/relations')) });
+  const relations = useQuery(relationQueries.list());
   const [selected, setSelected] = useState('');
 
   const all = useMemo(() => directory.data?.entities ?? [], [directory.data]);

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { useCheckNames } from '../checks/check-names';
+import { deliveriesChanged, deliveryKeys, notifyQueries } from '../notify/queries';
 import { ChannelTarget, deliveryInWords, EVENT_WORDS } from '../notify/words';
 import { useSession } from '../session';
 import { Time } from '../ui/bits';
@@ -35,13 +36,10 @@ function DeliveryLog() {
   const { cursor } = pages;
   const [retried, setRetried] = useState<Delivery>();
   const { names } = useCheckNames();
-  const channels = useQuery({
-    queryKey: ['channels'],
-    queryFn: () => must(api.GET('/v1/notify/channels', { params: { query: { limit: 200 } } })),
-  });
+  const channels = useQuery(notifyQueries.channels(undefined, 200));
   const filters = { check_id: checkId, channel_id: channelId, status, cursor: cursor ?? '' };
   const logs = useQuery({
-    queryKey: ['notify-logs', filters],
+    queryKey: deliveryKeys.list(filters),
     queryFn: () =>
       must(
         api.GET('/v1/notify/logs', {
@@ -165,7 +163,7 @@ function DeliveryRow({
     mutationFn: () =>
       must(api.POST('/v1/notify/logs/{id}/retry', { params: { path: { id: d.id } }, body: {} })),
     onSuccess: onRetried,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['notify-logs'] }),
+    onSettled: () => deliveriesChanged(queryClient),
   });
   return (
     <tr>
@@ -214,13 +212,7 @@ function AllChannels() {
   const { names } = useCheckNames();
   const pages = useCursorPages();
   const { cursor } = pages;
-  const channels = useQuery({
-    queryKey: ['channels', cursor ?? ''],
-    queryFn: () =>
-      must(
-        api.GET('/v1/notify/channels', { params: { query: { limit: 50, ...(cursor ? { cursor } : {}) } } }),
-      ),
-  });
+  const channels = useQuery(notifyQueries.channels(cursor, 50));
   return (
     <Section title="All channels">
       <ErrorNote error={channels.error} title="The channels could not be read." />

@@ -4,6 +4,7 @@ import { api, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ConnectMcp } from '../skills/connect';
 import { CatalogTools } from '../skills/enable-catalog';
+import { skillQueries, skillsChanged } from '../skills/queries';
 import { RegisterSkillForm } from '../skills/register-form';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -15,7 +16,7 @@ export function SkillsPage() {
   const { isAdmin } = useSession();
   const queryClient = useQueryClient();
   const [registering, setRegistering] = useState(false);
-  const q = useQuery({ queryKey: ['skills'], queryFn: () => must(api.GET('/v1/skills')) });
+  const q = useQuery(skillQueries.list());
   return (
     <Page
       title="Skills & MCP"
@@ -39,7 +40,7 @@ export function SkillsPage() {
           <RegisterSkillForm
             onDone={() => {
               setRegistering(false);
-              void queryClient.invalidateQueries({ queryKey: ['skills'] });
+              void skillsChanged(queryClient);
             }}
           />
         </Section>
@@ -67,7 +68,7 @@ export function SkillsPage() {
 
 function SkillCard({ skill, canManage }: { skill: Schemas['Skill']; canManage: boolean }) {
   const queryClient = useQueryClient();
-  const done = () => queryClient.invalidateQueries({ queryKey: ['skills'] });
+  const done = () => skillsChanged(queryClient);
   const toggle = useMutation({
     mutationFn: () =>
       must(

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
+import { blueprintQueries, statusKeys } from '../catalog/queries';
 import { knownEntity, rememberEntity } from '../live/entity-names';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -64,13 +65,13 @@ export function StatusPage() {
   const [blueprint, setBlueprint] = useState('');
 
   const counts = useQuery({
-    queryKey: ['status', 'counts'],
+    queryKey: statusKeys.counts(),
     queryFn: () => must(api.GET('/v1/status', { params: { query: { limit: 1 } } })),
   });
-  const blueprints = useQuery({ queryKey: ['blueprints'], queryFn: () => must(api.GET('/v1/blueprints')) });
+  const blueprints = useQuery(blueprintQueries.list());
 
   const board = useInfiniteQuery({
-    queryKey: ['status', 'board', filter, blueprint],
+    queryKey: statusKeys.board({ filter, blueprint }),
     initialPageParam: firstCursor(filter),
     queryFn: async ({ pageParam }) => ({ at: pageParam, body: await fetchBoard(blueprint, pageParam) }),
     getNextPageParam: (last): BoardCursor | undefined => {
@@ -232,7 +233,7 @@ function CheckSummary({ checks }: { checks: BoardEntity['checks'] }) {
 /** Entity state changes across the tenant, newest first, paged. */
 function IncidentFeed() {
   const feed = useInfiniteQuery({
-    queryKey: ['transitions', 'status'],
+    queryKey: statusKeys.feed(),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) =>
       must(

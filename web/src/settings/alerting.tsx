@@ -5,6 +5,7 @@ import { useSession } from '../session';
 import { ErrorNote, Loading, Notice } from '../ui/feedback';
 import { TextField } from '../ui/fields';
 import { Section } from '../ui/page';
+import { settingsKeys, settingsQueries } from './queries';
 
 /**
  * The storm fold's setting (`alert_fold_per_minute`): how many alerts one channel is sent alone in
@@ -13,10 +14,7 @@ import { Section } from '../ui/page';
 export function AlertingSection() {
   const { isAdmin: admin } = useSession();
   const queryClient = useQueryClient();
-  const settings = useQuery({
-    queryKey: ['alert-settings'],
-    queryFn: () => must(api.GET('/v1/settings/alerting')),
-  });
+  const settings = useQuery(settingsQueries.alerting());
   const [value, setValue] = useState('');
   useEffect(() => {
     if (settings.data) setValue(String(settings.data.alert_fold_per_minute));
@@ -24,7 +22,7 @@ export function AlertingSection() {
   const save = useMutation({
     mutationFn: () =>
       must(api.PUT('/v1/settings/alerting', { body: { alert_fold_per_minute: Number(value) } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['alert-settings'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.alerting }),
   });
   const errs = fieldErrors(save.error);
   const submit = (e: FormEvent) => {

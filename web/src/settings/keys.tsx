@@ -8,6 +8,7 @@ import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { CheckboxField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { settingsKeys, settingsQueries } from './queries';
 
 const LAST_ADMIN_KEY =
   'The last read-write key with admin rights: create another read-write key before revoking it.';
@@ -37,14 +38,12 @@ export function KeysSection() {
   const [readOnly, setReadOnly] = useState(false);
   const [fresh, setFresh] = useState<{ key: string; label: string } | undefined>();
   const keys = useQuery({
-    queryKey: ['keys'],
-    queryFn: () => must(api.GET('/v1/auth/keys')),
+    ...settingsQueries.keys(),
     enabled: session.canWrite,
   });
   // Only admins see other people's keys, so only they need the roles (the team section reads the same).
   const team = useQuery({
-    queryKey: ['users'],
-    queryFn: () => must(api.GET('/v1/settings/users')),
+    ...settingsQueries.users(),
     enabled: session.isAdmin,
   });
   const lastAdminKey = onlyAdminKey(keys.data, team.data);
@@ -55,17 +54,17 @@ export function KeysSection() {
       setLabel('');
       setReadOnly(false);
       revoke.reset();
-      void queryClient.invalidateQueries({ queryKey: ['keys'] });
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.keys });
     },
   });
   const revoke = useMutation({
     mutationFn: (id: string) => must(api.DELETE('/v1/auth/keys/{id}', { params: { path: { id } } })),
     onSuccess: (_, id) => {
       if (id === session.me.key.id) session.signOut();
-      else void queryClient.invalidateQueries({ queryKey: ['keys'] });
+      else void queryClient.invalidateQueries({ queryKey: settingsKeys.keys });
     },
     // Refused (the last admin key) or gone: show the keys as they are now.
-    onError: () => queryClient.invalidateQueries({ queryKey: ['keys'] }),
+    onError: () => queryClient.invalidateQueries({ queryKey: settingsKeys.keys }),
   });
   if (!session.canWrite)
     return (

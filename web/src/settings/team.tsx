@@ -8,6 +8,7 @@ import { ErrorNote, Loading } from '../ui/feedback';
 import { SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { settingsKeys, settingsQueries } from './queries';
 
 /**
  * The team: members and pending invitations. Admins invite (the invitation link carries a token
@@ -21,8 +22,7 @@ export function TeamSection() {
   const [role, setRole] = useState<'member' | 'admin'>('member');
   const [link, setLink] = useState<{ email: string; url: string } | undefined>();
   const team = useQuery({
-    queryKey: ['users'],
-    queryFn: () => must(api.GET('/v1/settings/users')),
+    ...settingsQueries.users(),
     enabled: session.canWrite,
   });
   const invite = useMutation({
@@ -33,12 +33,12 @@ export function TeamSection() {
         url: `${window.location.origin}/accept?token=${encodeURIComponent(inv.token)}`,
       });
       setEmail('');
-      void queryClient.invalidateQueries({ queryKey: ['users'] });
+      void queryClient.invalidateQueries({ queryKey: settingsKeys.users });
     },
   });
   const remove = useMutation({
     mutationFn: (id: string) => must(api.DELETE('/v1/settings/users/{id}', { params: { path: { id } } })),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.users }),
   });
   if (!session.canWrite)
     return (

@@ -3,6 +3,7 @@ import { ApiError, api, must, type Schemas } from '../api/client';
 import { ErrorNote, Notice } from '../ui/feedback';
 import { Section } from '../ui/page';
 import manifest from './catalog-ops.json';
+import { skillsChanged } from './queries';
 
 /**
  * "Enable catalog tools": the built-in catalog tools (docs/mcp.md) become MCP tools once the
@@ -75,7 +76,7 @@ export function CatalogTools({
   const queryClient = useQueryClient();
   const enable = useMutation({
     mutationFn: enableCatalogTools,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['skills'] }),
+    onSettled: () => skillsChanged(queryClient),
   });
   if (skills === undefined) return null;
   const on = catalogToolsOn(skills);

@@ -5,17 +5,19 @@ import { api, must, type Schemas } from '../api/client';
 
 export type StatusPageRecord = Schemas['StatusPage'];
 
-const KEY = ['status-pages'] as const;
+export const statusPageKeys = {
+  all: ['status-pages'] as const,
+};
 
 /** The tenant's public status pages, by slug. */
 export function useStatusPages() {
   return useQuery({
-    queryKey: KEY,
+    queryKey: statusPageKeys.all,
     queryFn: async () => (await must(api.GET('/v1/status-pages'))).status_pages,
   });
 }
 
 /** After a page is created, changed or deleted. */
 export async function statusPagesChanged(queryClient: QueryClient): Promise<void> {
-  await queryClient.invalidateQueries({ queryKey: KEY });
+  await queryClient.invalidateQueries({ queryKey: statusPageKeys.all });
 }

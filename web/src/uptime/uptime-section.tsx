@@ -4,6 +4,7 @@ import { useRefreshOnChange } from '../live/refresh';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { uptimeKeys } from './queries';
 import {
   barSummary,
   budgetWords,
@@ -31,12 +32,6 @@ export type UptimeSubject =
   | { kind: 'check'; id: string }
   | { kind: 'entity'; blueprint: string; slug: string };
 
-function keyOf(subject: UptimeSubject): string[] {
-  return subject.kind === 'check'
-    ? ['uptime', 'check', subject.id]
-    : ['uptime', 'entity', subject.blueprint, subject.slug];
-}
-
 function read(subject: UptimeSubject, window: UptimeWindow): Promise<Uptime> {
   const query = { window };
   if (subject.kind === 'check') {
@@ -51,11 +46,11 @@ function read(subject: UptimeSubject, window: UptimeWindow): Promise<Uptime> {
 
 /** The section; `changedAt` (a check's last result, an entity's update) refreshes it when it moves. */
 export function UptimeSection({ subject, changedAt }: { subject: UptimeSubject; changedAt?: unknown }) {
-  const key = keyOf(subject);
+  const key = uptimeKeys.of(subject);
   useRefreshOnChange(changedAt, [key]);
   const answers = useQueries({
     queries: UPTIME_WINDOWS.map((window) => ({
-      queryKey: [...key, window],
+      queryKey: uptimeKeys.window(subject, window),
       queryFn: () => read(subject, window),
     })),
   });

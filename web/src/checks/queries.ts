@@ -1,0 +1,75 @@
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
+import { api, must } from '../api/client';
+
+/**
+ * The check reads. Everything about a check lives under the ['checks'] root (lists, one check,
+ * its results, sparkline and transitions), so a state change or an edit refreshes them by that
+ * root. Ping URLs have their own root: no state change makes them stale.
+ */
+
+export const checkKeys = {
+  all: ['checks'] as const,
+  lists: () => [...checkKeys.all, 'list'] as const,
+  list: (filter: Record<string, string>) => [...checkKeys.lists(), filter] as const,
+  /** The paged list (an infinite query: its data is pages, not a list). */
+  pages: (filter: Record<string, string>) => [...checkKeys.lists(), 'pages', filter] as const,
+  detail: (id: string) => [...checkKeys.all, 'detail', id] as const,
+  /** Everything read about one check's results (pages of results, sparklines). */
+  results: (id: string) => [...checkKeys.all, 'results', id] as const,
+  resultsPage: (id: string, cursor: string) => [...checkKeys.results(id), 'page', cursor] as const,
+  sparkline: (id: string, hours: number, buckets: number) =>
+    [...checkKeys.results(id), 'sparkline', hours, buckets] as const,
+  transitions: (id: string) => [...checkKeys.all, 'transitions', id] as const,
+  pushTokens: (id: string) => ['push-tokens', id] as const,
+};
+
+export const checkQueries = {
+  /** GET /v1/checks, whole (for name lookups and pickers), or an entity's checks. */
+  list: (filter: { entity_id?: string } = {}) =>
+    queryOptions({
+      queryKey: checkKeys.list(filter as Record<string, string>),
+      queryFn: () => must(api.GET('/v1/checks', { params: { query: filter } })),
+    }),
+  /** GET /v1/checks/{id}. */
+  detail: (id: string) =>
+    queryOptions({
+      queryKey: checkKeys.detail(id),
+      queryFn: () => must(api.GET('/v1/checks/{id}', { params: { path: { id } } })),
+    }),
+  /** One page of GET /v1/checks/{id}/results, newest first. */
+  results: (id: string, cursor: string | undefined, limit: number) =>
+    queryOptions({
+      queryKey: checkKeys.resultsPage(id, cursor ?? ''),
+      queryFn: () =>
+        must(
+          api.GET('/v1/checks/{id}/results', {
+            params: { path: { id }, query: { limit, ...(cursor ? { cursor } : {}) } },
+          }),
+        ),
+    }),
+  /** GET /v1/checks/{id}/sparkline. */
+  sparkline: (id: string, hours: number, buckets: number) =>
+    queryOptions({
+      queryKey: checkKeys.sparkline(id, hours, buckets),
+      queryFn: () =>
+        must(api.GET('/v1/checks/{id}/sparkline', { params: { path: { id }, query: { hours, buckets } } })),
+    }),
+  /** The newest `limit` state changes of a check (GET /v1/checks/{id}/transitions). */
+  transitions: (id: string, limit: number) =>
+    queryOptions({
+      queryKey: checkKeys.transitions(id),
+      queryFn: () =>
+        must(api.GET('/v1/checks/{id}/transitions', { params: { path: { id }, query: { limit } } })),
+    }),
+  /** GET /v1/checks/{id}/push-tokens: the ping URLs by prefix. */
+  pushTokens: (id: string) =>
+    queryOptions({
+      queryKey: checkKeys.pushTokens(id),
+      queryFn: () => must(api.GET('/v1/checks/{id}/push-tokens', { params: { path: { id } } })),
+    }),
+};
+
+/** After a check is created, changed or deleted: every check read. */
+export async function checksChanged(queryClient: QueryClient): Promise<void> {
+  await queryClient.invalidateQueries({ queryKey: checkKeys.all });
+}

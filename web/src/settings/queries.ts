@@ -1,0 +1,21 @@
+import { queryOptions } from '@tanstack/react-query';
+import { api, must } from '../api/client';
+
+/** The settings reads: the team, the API keys, the tenant's alerting settings. */
+
+export const settingsKeys = {
+  users: ['users'] as const,
+  keys: ['keys'] as const,
+  alerting: ['alert-settings'] as const,
+};
+
+export const settingsQueries = {
+  /** GET /v1/settings/users: the team (not for read-only keys: personal data). */
+  users: () =>
+    queryOptions({ queryKey: settingsKeys.users, queryFn: () => must(api.GET('/v1/settings/users')) }),
+  /** GET /v1/auth/keys. */
+  keys: () => queryOptions({ queryKey: settingsKeys.keys, queryFn: () => must(api.GET('/v1/auth/keys')) }),
+  /** GET /v1/settings/alerting. */
+  alerting: () =>
+    queryOptions({ queryKey: settingsKeys.alerting, queryFn: () => must(api.GET('/v1/settings/alerting')) }),
+};
