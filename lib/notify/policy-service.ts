@@ -1,4 +1,6 @@
+import { checkDefinitionsById } from '../checks/check-items.ts';
 import type { CheckService } from '../checks/check-service.ts';
+import { checkNameOf } from '../domain/check-name.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
@@ -137,9 +139,17 @@ export function createPolicyService(deps: PolicyServiceDeps) {
     /** A page of the tenant's channels across its checks, newest first. */
     async listChannels(caller: Caller, page: PageRequest) {
       const read = await deps.channels.listForTenant(caller.tenantId, page);
-      const shown = await view(caller, read.channels);
+      const checkIds = read.channels.flatMap((channel) => ('check_id' in channel ? [channel.check_id] : []));
+      const [shown, checks] = await Promise.all([
+        view(caller, read.channels),
+        checkDefinitionsById(deps.table, caller.tenantId, [...new Set(checkIds)]),
+      ]);
+      const names = new Map(checks.map((check) => [check.id, checkNameOf(check)]));
       return {
-        channels: read.channels.map((channel) => publicChannel(channel, shown)),
+        channels: read.channels.map((channel) => {
+          const name = 'check_id' in channel ? names.get(channel.check_id) : undefined;
+          return { ...publicChannel(channel, shown), ...(name === undefined ? {} : { check_name: name }) };
+        }),
         next_cursor: read.nextCursor,
       };
     },

@@ -40,6 +40,10 @@ const channelCommon = {
     .nullable()
     .meta({ description: 'The check the channel belongs to; null for a tenant channel (attached by id)' }),
   name: z.string().optional().meta({ description: 'A tenant channel’s name (tenant channels only)' }),
+  check_name: z
+    .string()
+    .optional()
+    .meta({ description: 'GET /v1/notify/channels: the name of the check a check’s own channel belongs to' }),
   attached_check_ids: z
     .array(idSchema('chk'))
     .optional()

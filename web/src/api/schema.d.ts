@@ -1682,6 +1682,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1700,6 +1702,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1718,6 +1722,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1738,6 +1744,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1758,6 +1766,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1778,6 +1788,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
