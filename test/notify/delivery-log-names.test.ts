@@ -233,6 +233,23 @@ describe.each(runtimes)('the delivery log and notification edges on the $runtime
         channels: [{ id: pager.id, name: `Pager ${tag}`, channel_type: 'slack' }],
       },
     ]);
+    // The routes list names the entities a route matches (no directory needed to read it).
+    const byEntity = await call('POST', '/v1/notify/routes', {
+      match: { entity_ids: [check.entity_id] },
+      channel_ids: [elsewhere.id],
+    });
+    expect(byEntity.entities).toEqual([
+      { id: check.entity_id, name: 'Orders API', blueprint_slug: bp, slug: 'api' },
+    ]);
+    const listed = (await call('GET', '/v1/notify/routes')).routes.find(
+      (r: { id: string }) => r.id === byEntity.id,
+    );
+    expect(listed.entities).toEqual(byEntity.entities);
+    // A check's own channel names its check in the channels list.
+    const own = await call('POST', `/v1/checks/${check.id}/policy/channels`, slack(`${tag}/own`));
+    const channels = (await call('GET', '/v1/notify/channels?limit=200')).channels;
+    expect(channels.find((c: { id: string }) => c.id === own.id)?.check_name).toBe(`Heartbeat ${tag}`);
+    expect(channels.find((c: { id: string }) => c.id === pager.id)?.check_name).toBeUndefined();
     // And that route does deliver the check's down alert.
     await push(check.id, true);
     await push(check.id, false);

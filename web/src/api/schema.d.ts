@@ -1985,6 +1985,14 @@ export interface components {
                 entity_ids: string[];
                 to_states: string[];
             };
+            /** @description The entities match.entity_ids names that still exist, with their names and addresses */
+            entities: {
+                /** @description ent_ + a 26-character ULID */
+                id: string;
+                name: string;
+                blueprint_slug: string;
+                slug: string;
+            }[];
             channel_ids: string[];
             escalate_after_seconds: number | null;
             escalate_channel_ids: string[];

@@ -8,6 +8,8 @@ import { notifyQueries, PICKER_LIMIT } from './queries';
 export interface PickedEntity {
   id: string;
   name: string;
+  blueprint_slug: string;
+  slug: string;
 }
 
 /**
@@ -20,11 +22,13 @@ export function EntityPicker({
   onPick,
   exclude = [],
   error,
+  disabled = false,
 }: {
   label: string;
   onPick: (entity: PickedEntity) => void;
   exclude?: readonly string[];
   error?: string | undefined;
+  disabled?: boolean;
 }) {
   const [blueprint, setBlueprint] = useState('');
   const blueprints = useQuery(blueprintQueries.list());
@@ -47,11 +51,17 @@ export function EntityPicker({
         value=""
         onChange={(id) => {
           const entity = left.find((e) => e.id === id);
-          if (entity) onPick({ id: entity.id, name: entity.name });
+          if (entity)
+            onPick({
+              id: entity.id,
+              name: entity.name,
+              blueprint_slug: entity.blueprint_slug,
+              slug: entity.slug,
+            });
         }}
         options={[
           { value: '', label: blueprint ? 'Choose an entity' : 'Choose a blueprint first' },
-          ...left.map((e) => ({ value: e.id, label: e.name })),
+          ...(disabled ? [] : left.map((e) => ({ value: e.id, label: e.name }))),
         ]}
         hint={more ? `The first ${PICKER_LIMIT} of this blueprint` : undefined}
         error={error}
