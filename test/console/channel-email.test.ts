@@ -80,14 +80,14 @@ describe('console email channel', { timeout: 90_000 }, () => {
     await expect.poll(() => recipients.getAttribute('aria-invalid')).toBe('true');
     await expectText(
       form.locator(`#${await recipients.getAttribute('id')}-error`),
-      'must be an email address such as ops@example.com',
+      'Enter an email address such as ops@example.com.',
     );
     // Eleven recipients: one too many.
     await recipients.fill(Array.from({ length: 11 }, (_, i) => `ops${i}@example.com`).join(', '));
     await form.getByRole('button', { name: 'Create channel' }).click();
     await expectText(
       form.locator(`#${await recipients.getAttribute('id')}-error`),
-      'must list at most 10 addresses',
+      'Enter at most 10 addresses.',
     );
     expect(smtp.received).toHaveLength(0);
 
