@@ -11,6 +11,7 @@ import {
   type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
+  expectText,
   openPage,
   screenshot,
   signIn,
@@ -223,6 +224,18 @@ describe('console delivery log at 1,000+ deliveries', { timeout: 240_000 }, () =
     await p.page.getByText('No channels of its own: only the routes above tell anyone.').waitFor();
     await expectCount(p.page.getByText(/nobody is told/), 0);
     await screenshot(p.page, 'check-routed-channels');
+
+    // A repeat under a minute reads as one sentence at its field, not zod's "Too small".
+    const form = p.page.getByRole('form', { name: 'Notification policy' });
+    const repeat = form.getByLabel(/^Repeat while down/);
+    await repeat.fill('30');
+    await form.getByRole('button', { name: /^Save/ }).click();
+    await expect.poll(() => repeat.getAttribute('aria-invalid')).toBe('true');
+    await expectText(
+      form.locator(`#${await repeat.getAttribute('id')}-error`),
+      'Repeat at most every minute: enter 60 seconds or more, or 0 for no repeat.',
+    );
+    await expectCount(p.page.getByText(/Too small|expected number/), 0);
     expect(await audit(p.page)).toEqual([]);
     expectNoConsoleErrors(p);
     await p.close();
