@@ -2,15 +2,18 @@ import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
+import { publicDeliverySchema, type ShowDeliveries, showOne } from './delivery-responses.ts';
 import type { NotifyActions } from './ports.ts';
-import { publicDelivery, publicDeliverySchema } from './responses.ts';
 
 const tag = 'Notifications';
 /** These actions take no input beyond the path: an empty body or an empty object. */
 const noBody = z.strictObject({}).optional();
 
 /** POST .../policy/test and POST /v1/notify/logs/{id}/retry: what a user asks of the flow itself (writable keys). */
-export function notifyActionRoutes(deps: { actions: NotifyActions }): AuthedRoute[] {
+export function notifyActionRoutes(deps: {
+  actions: NotifyActions;
+  showDeliveries: ShowDeliveries;
+}): AuthedRoute[] {
   return [
     defineRoute({
       method: 'POST',
@@ -26,7 +29,12 @@ export function notifyActionRoutes(deps: { actions: NotifyActions }): AuthedRout
         errors: ['NOT_FOUND'],
       },
       handler: async ({ principal, params }) =>
-        ok((await deps.actions.sendTest(principal.tenantId, params.check_id)).map(publicDelivery)),
+        ok(
+          await deps.showDeliveries(
+            principal.tenantId,
+            await deps.actions.sendTest(principal.tenantId, params.check_id),
+          ),
+        ),
     }),
     defineRoute({
       method: 'POST',
@@ -42,7 +50,13 @@ export function notifyActionRoutes(deps: { actions: NotifyActions }): AuthedRout
         errors: ['NOT_FOUND', 'CONFLICT'],
       },
       handler: async ({ principal, params }) =>
-        ok(publicDelivery(await deps.actions.retry(principal.tenantId, params.id))),
+        ok(
+          await showOne(
+            deps.showDeliveries,
+            principal.tenantId,
+            await deps.actions.retry(principal.tenantId, params.id),
+          ),
+        ),
     }),
   ];
 }

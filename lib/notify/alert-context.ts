@@ -76,9 +76,24 @@ async function lastError(table: Table, checkId: string, check: CheckRead): Promi
   return null;
 }
 
+/** A shared channel's test about no check (notifier.ts): nothing to read, no entity or check to name. */
+function channelTestAlert(record: DeliveryRecord): Alert {
+  const { event } = record;
+  return {
+    event,
+    kind: record.kind,
+    deliveryId: record.id,
+    entity: { id: '', name: event.entity_name, blueprint_slug: '', slug: '' },
+    checkName: 'none',
+    checkLabel: 'none',
+    lastError: null,
+  };
+}
+
 /** The Alert a channel is sent for a delivery record: its event, entity, check name and label, last error. */
 export async function alertFor(table: Table, record: DeliveryRecord): Promise<Alert> {
   const { event } = record;
+  if (event.check_id === '') return channelTestAlert(record);
   const [entity, check] = await Promise.all([
     readEntityById(table, event.tenant_id, event.entity_id),
     readCheck(table, event.tenant_id, event.check_id),

@@ -38,8 +38,8 @@ const HTTP_ONLY_ALLOWED = 'http:// only for a receiver in a range VIGIL_EGRESS_A
 
 const receiverUrl = z
   .string()
-  .max(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`)
-  .refine(isHttpUrl, 'must be an https:// URL (or http:// for a receiver VIGIL_EGRESS_ALLOW allows)')
+  .max(MAX_URL_LENGTH, `Enter a URL of at most ${MAX_URL_LENGTH} characters.`)
+  .refine(isHttpUrl, 'Enter an https:// URL (http:// only for a receiver VIGIL_EGRESS_ALLOW allows).')
   .meta({ pattern: HTTP_URL_PATTERN, description: `An https URL; ${HTTP_ONLY_ALLOWED}` });
 
 /** A topic URL names its topic in the path: `https://ntfy.sh/` alone publishes nowhere. */
@@ -50,7 +50,7 @@ const topicUrl = receiverUrl
     } catch {
       return false;
     }
-  }, 'must be the full topic URL, such as https://ntfy.sh/my-topic')
+  }, 'Enter the full topic URL, such as https://ntfy.sh/my-topic.')
   .meta({
     pattern: HTTP_TOPIC_URL_PATTERN,
     description: `The full https topic URL, such as https://ntfy.sh/my-topic; ${HTTP_ONLY_ALLOWED}`,
@@ -60,9 +60,9 @@ const topicUrl = receiverUrl
 const headerSafe = (max: number) =>
   z
     .string()
-    .min(1, 'This field is required.')
-    .max(max, `must be at most ${max} characters`)
-    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+    .min(1, 'Enter a value, or leave the field out.')
+    .max(max, `Enter at most ${max} characters.`)
+    .regex(/^[\x21-\x7e]+$/, 'Use printable ASCII characters without spaces.');
 
 /** Printable ASCII but space, `*`, `.` and `>`; a subject's first character is not `$` or `_` either. */
 const SUBJECT_CHAR = '[\\x21-\\x29\\x2b-\\x2d\\x2f-\\x3d\\x3f-\\x7e]';
@@ -74,8 +74,8 @@ const FIRST_SUBJECT_CHAR = '[\\x21-\\x23\\x25-\\x29\\x2b-\\x2d\\x2f-\\x3d\\x3f-\
  */
 const subject = z
   .string()
-  .min(1, 'This field is required.')
-  .max(MAX_SUBJECT_LENGTH, `must be at most ${MAX_SUBJECT_LENGTH} characters`)
+  .min(1, 'Enter a subject, such as alerts.api.')
+  .max(MAX_SUBJECT_LENGTH, `Enter a subject of at most ${MAX_SUBJECT_LENGTH} characters.`)
   .superRefine((value, ctx) => {
     const problem = natsSubjectProblem(value);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -97,16 +97,16 @@ export const MAX_EMAIL_RECIPIENTS = 10;
  */
 const emailAddress = z
   .string()
-  .max(MAX_EMAIL_LENGTH, `must be at most ${MAX_EMAIL_LENGTH} characters`)
-  .pipe(z.email('must be an email address such as ops@example.com'))
-  .refine(isSafeEmailAddress, 'must be one plain address such as ops@example.com (no name, comma or spaces)')
+  .max(MAX_EMAIL_LENGTH, `Enter an address of at most ${MAX_EMAIL_LENGTH} characters.`)
+  .pipe(z.email('Enter an email address such as ops@example.com.'))
+  .refine(isSafeEmailAddress, 'Enter one plain address such as ops@example.com (no name, comma or spaces).')
   .meta({ pattern: EMAIL_ADDRESS_PATTERN, description: 'One email address, such as ops@example.com' });
 
 const emailConfig = z.strictObject({
   to: z
     .array(emailAddress)
-    .min(1, 'must list at least one address')
-    .max(MAX_EMAIL_RECIPIENTS, `must list at most ${MAX_EMAIL_RECIPIENTS} addresses`)
+    .min(1, 'Enter at least one address.')
+    .max(MAX_EMAIL_RECIPIENTS, `Enter at most ${MAX_EMAIL_RECIPIENTS} addresses.`)
     .meta({ description: `1 to ${MAX_EMAIL_RECIPIENTS} recipients` }),
 });
 
@@ -132,9 +132,7 @@ function channelVariants<E extends z.core.$ZodLooseShape>(extra: E) {
 
 const unknownType = {
   error: (issue: z.core.$ZodRawIssue) =>
-    issue.code === 'invalid_union'
-      ? `Choose one of: ${CHANNEL_TYPES.slice(0, -1).join(', ')} or ${CHANNEL_TYPES.at(-1)}.`
-      : undefined,
+    issue.code === 'invalid_union' ? `Choose a channel type: ${CHANNEL_TYPES.join(', ')}.` : undefined,
 };
 
 /** The request body of a new channel: `{channel_type, config}`, unknown keys rejected at every level. */
@@ -144,9 +142,9 @@ export const channelInputSchema = z.discriminatedUnion('channel_type', channelVa
 export const MAX_CHANNEL_NAME_LENGTH = 100;
 export const channelNameSchema = z
   .string()
-  .regex(/\S/, 'This field is required.')
+  .regex(/\S/, 'must not be blank')
   .trim()
-  .min(1, 'This field is required.')
+  .min(1, 'must not be empty')
   .max(MAX_CHANNEL_NAME_LENGTH, `must be at most ${MAX_CHANNEL_NAME_LENGTH} characters`)
   .meta({ description: 'Shown in the console and the routes editor' });
 

@@ -2,6 +2,7 @@ import type { CheckService } from '../checks/check-service.ts';
 import type { Route } from '../http/types.ts';
 import { notifyActionRoutes } from './action-routes.ts';
 import { composeNotifier, type NotifierDeps } from './compose-notifier.ts';
+import { publicDeliveries, type ShowDeliveries } from './delivery-responses.ts';
 import { emailConfirmRoutes } from './email-confirm-routes.ts';
 import { alertSettingsRoutes } from './grouping/settings-routes.ts';
 import { createPolicyService } from './policy-service.ts';
@@ -20,6 +21,8 @@ export function composeNotifications(deps: NotificationsDeps) {
   const { clock, config } = deps;
   const services = composeNotifier(deps);
   const { policies, channels, deliveries, notifier, recipients } = services;
+  const showDeliveries: ShowDeliveries = (tenantId, records) =>
+    publicDeliveries({ table: deps.table, channels }, tenantId, records);
   const egress = {
     egressAllow: config.egressAllow,
     runtime: config.runtime,
@@ -31,6 +34,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     checkService: deps.checkService,
     channels,
     actions: notifier,
+    showDeliveries,
     clock,
     recipients,
     ...egress,
@@ -53,13 +57,15 @@ export function composeNotifications(deps: NotificationsDeps) {
         policies,
         channels,
         deliveries,
+        showDeliveries,
+        table: deps.table,
         clock,
         recipients,
         ...egress,
       }),
     }),
     ...sharedChannelRoutes({ tenantChannels, routes: createRouteService({ table: deps.table, clock }) }),
-    ...notifyActionRoutes({ actions: notifier }),
+    ...notifyActionRoutes({ actions: notifier, showDeliveries }),
     ...alertSettingsRoutes({ table: deps.table }),
     ...emailConfirmRoutes({ recipients }),
   ];

@@ -104,7 +104,8 @@ const delivery = defineItem({
   type: itemType('delivery'),
   schema: deliverySchema,
   key: (k: { tenant_id: string; id: string }) => ({ pk: deliveriesPk(k.tenant_id), sk: k.id }),
-  gsi1: (r) => ({ pk: checkDeliveriesPk(r.tenant_id, r.check_id), sk: r.id }),
+  // A shared channel's test about no check has no check to be listed under.
+  gsi1: (r) => (r.check_id ? { pk: checkDeliveriesPk(r.tenant_id, r.check_id), sk: r.id } : undefined),
   gsi2: (r) => (r.channel_id ? { pk: channelDeliveriesPk(r.tenant_id, r.channel_id), sk: r.id } : undefined),
   // Expires with results: the tenant's retention (a setting the record does not carry) after its creation.
   ttl: (r, c: { retentionDays: number }) =>
@@ -178,6 +179,7 @@ export async function lastToldEvent(
 export interface DeliveryListRequest {
   check_id?: string | undefined;
   channel_id?: string | undefined;
+  entity_id?: string | undefined;
   status?: DeliveryStatus | undefined;
   limit: number;
   cursor?: string | undefined;
@@ -195,8 +197,8 @@ function sourceOf(tenantId: string, filter: DeliveryListRequest): { index?: Inde
 }
 
 /**
- * A page of the tenant's unexpired records, newest first, filtered by check, channel and status as
- * read. Unlike lib/store/paging.ts, a page stops after MAX_SCANNED records whatever it kept, so a
+ * A page of the tenant's unexpired records, newest first, filtered by check, channel, entity and
+ * status as read (an entity's records are the tenant's, filtered: none has an index of its own). Unlike lib/store/paging.ts, a page stops after MAX_SCANNED records whatever it kept, so a
  * rare status costs a bounded read per request and may answer fewer than `limit` (even none) with
  * a cursor (null exactly at the end) to read on after the last record scanned.
  */
@@ -211,7 +213,8 @@ export async function readDeliveryLog(
   const keep = (item: Item) =>
     live(item) &&
     (request.status === undefined || item.status === request.status) &&
-    (request.channel_id === undefined || item.channel_id === request.channel_id);
+    (request.channel_id === undefined || item.channel_id === request.channel_id) &&
+    (request.entity_id === undefined || item.entity_id === request.entity_id);
   const kept: Item[] = [];
   let scanned = 0;
   let last: Item | undefined;

@@ -8,6 +8,7 @@ import type { ReceivedJob } from '../platform/job-queue.ts';
 import { ConditionFailedError } from '../store/table.ts';
 import { alertFor } from './alert-context.ts';
 import type { ChannelRecord } from './channel-items.ts';
+import { channelSeenFrom } from './channel-store.ts';
 import { handleRecoveryDue } from './deferred-recovery.ts';
 import { handleDeliver } from './deliver.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
@@ -85,6 +86,29 @@ export function createNotifier(deps: NotifyDeps) {
   };
 
   const actions: NotifyActions = {
+    async sendChannelTest(tenantId, channel) {
+      // A shared channel attached to no check: a test message about no entity or check (empty ids,
+      // so the record is listed under no check and its text names none: message.ts).
+      const nowMs = deps.clock.now();
+      const event: StateChangeEvent = {
+        entity_id: '',
+        entity_name: 'Vigil',
+        check_id: '',
+        tenant_id: tenantId,
+        from_state: 'up',
+        to_state: 'up',
+        transition_id: TEST_TRANSITION_ID,
+        timestamp: isoTime(nowMs),
+      };
+      const target = channelSeenFrom(channel, '');
+      const record = newDelivery(
+        { event, channel: target, kind: 'test', seq: newId('req', nowMs), timeMs: nowMs },
+        nowMs,
+      );
+      await deps.deliveries.putNew(record, await retentionDays(deps, tenantId));
+      return sendOne(target, record);
+    },
+
     async sendTest(tenantId, checkId, only) {
       const check = await getCheckDefinition(deps.table, tenantId, checkId, { consistent: true });
       if (!check) throw new NotFoundError('check');

@@ -1,4 +1,6 @@
+import { checkDefinitionsById } from '../checks/check-items.ts';
 import type { CheckService } from '../checks/check-service.ts';
+import { checkNameOf } from '../domain/check-name.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
@@ -6,22 +8,29 @@ import { LimitExceededError, NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import type { PageRequest } from '../store/paging.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../store/retry.ts';
+import type { Table } from '../store/table.ts';
 import { type ChannelInput, checkChannelDestination } from './channel-config.ts';
 import { type ChannelRecord, MAX_CHANNELS_PER_CHECK, type TenantChannelRecord } from './channel-items.ts';
 import type { ChannelStore } from './channel-store.ts';
+import { routesReaching } from './check-routes.ts';
 import type { DeliveryListRequest } from './delivery-items.ts';
+import type { ShowDeliveries } from './delivery-responses.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import { type EmailRecipients, emailAddressesOf } from './email-recipients.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 import type { PolicyStore } from './policy-store.ts';
 import type { PolicyBody } from './request-schemas.ts';
-import { type ChannelView, publicChannel, publicDelivery, publicPolicy } from './responses.ts';
+import { type ChannelView, publicChannel, publicPolicy } from './responses.ts';
 
 export interface PolicyServiceDeps {
   checkService: Pick<CheckService, 'requireCheck'>;
   policies: PolicyStore;
   channels: ChannelStore;
   deliveries: DeliveryStore;
+  /** The routes reaching a check (check-routes.ts) are read from it. */
+  table: Table;
+  /** Delivery records as the API shows them, named (delivery-responses.ts). */
+  showDeliveries: ShowDeliveries;
   clock: Clock;
   /** CIDRs the SSRF guard lets channel URLs reach (VIGIL_EGRESS_ALLOW). */
   egressAllow: readonly string[];
@@ -53,23 +62,30 @@ export function createPolicyService(deps: PolicyServiceDeps) {
     return { readOnly: caller.readOnly, natsPrefix: deps.natsPrefix, recipientStates } satisfies ChannelView;
   };
 
-  const policyView = async (caller: Caller, checkId: string, policy: PolicyRecord | undefined) => {
-    const { own, attached } = await deps.channels.listApart(checkId);
+  const policyView = async (
+    caller: Caller,
+    check: { id: string; entity_id: string; blueprint_slug: string },
+    policy: PolicyRecord | undefined,
+  ) => {
+    const [{ own, attached }, routes] = await Promise.all([
+      deps.channels.listApart(check.id),
+      routesReaching(deps, caller.tenantId, { id: check.entity_id, blueprint_slug: check.blueprint_slug }),
+    ]);
     const channels = [...own, ...attached];
-    return publicPolicy(checkId, policy, channels, await view(caller, channels));
+    return publicPolicy(check.id, policy, channels, await view(caller, channels), routes);
   };
 
   return {
     /** The check's policy with its channels; the defaults (id null) while none was set. */
     async get(caller: Caller, checkId: string) {
       const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
-      return policyView(caller, check.id, await deps.policies.get(check.id));
+      return policyView(caller, check, await deps.policies.get(check.id));
     },
 
     /** Creates or updates the check's policy: given fields change, absent ones keep their value. */
     async upsert(caller: Caller, checkId: string, body: PolicyBody) {
+      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
       const stored = await withRetries(OPTIMISTIC_ATTEMPTS, 'the policy', async () => {
-        const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
         const current = await deps.policies.get(check.id);
         const now = isoTime(clock.now());
         const base: PolicyRecord = current ?? {
@@ -84,7 +100,7 @@ export function createPolicyService(deps: PolicyServiceDeps) {
         const written = await deps.policies.put({ ...base, ...body, updated_at: now });
         return written ? { policy: written, created: current === undefined } : RETRY;
       });
-      return { created: stored.created, policy: await policyView(caller, checkId, stored.policy) };
+      return { created: stored.created, policy: await policyView(caller, check, stored.policy) };
     },
 
     /** Adds a channel to the check's policy after the SSRF guard accepted its URL. */
@@ -123,9 +139,17 @@ export function createPolicyService(deps: PolicyServiceDeps) {
     /** A page of the tenant's channels across its checks, newest first. */
     async listChannels(caller: Caller, page: PageRequest) {
       const read = await deps.channels.listForTenant(caller.tenantId, page);
-      const shown = await view(caller, read.channels);
+      const checkIds = read.channels.flatMap((channel) => ('check_id' in channel ? [channel.check_id] : []));
+      const [shown, checks] = await Promise.all([
+        view(caller, read.channels),
+        checkDefinitionsById(deps.table, caller.tenantId, [...new Set(checkIds)]),
+      ]);
+      const names = new Map(checks.map((check) => [check.id, checkNameOf(check)]));
       return {
-        channels: read.channels.map((channel) => publicChannel(channel, shown)),
+        channels: read.channels.map((channel) => {
+          const name = 'check_id' in channel ? names.get(channel.check_id) : undefined;
+          return { ...publicChannel(channel, shown), ...(name === undefined ? {} : { check_name: name }) };
+        }),
         next_cursor: read.nextCursor,
       };
     },
@@ -133,7 +157,10 @@ export function createPolicyService(deps: PolicyServiceDeps) {
     /** A page of the tenant's delivery log, newest first, with its filters. */
     async listLogs(caller: Caller, request: DeliveryListRequest) {
       const read = await deps.deliveries.list(caller.tenantId, request);
-      return { logs: read.deliveries.map(publicDelivery), next_cursor: read.nextCursor };
+      return {
+        logs: await deps.showDeliveries(caller.tenantId, read.deliveries),
+        next_cursor: read.nextCursor,
+      };
     },
   };
 }

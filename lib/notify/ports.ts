@@ -1,5 +1,5 @@
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
-import type { ChannelRecord } from './channel-items.ts';
+import type { ChannelRecord, TenantChannelRecord } from './channel-items.ts';
 import type { DeliveryKind, DeliveryRecord } from './delivery-items.ts';
 
 /** What a channel is asked to send: the event and what a human message needs. */
@@ -94,6 +94,8 @@ export interface NotifyActions {
    * to `only` (a tenant channel's test); answers the records.
    */
   sendTest(tenantId: string, checkId: string, only?: ChannelRecord[]): Promise<DeliveryRecord[]>;
+  /** Sends a test message about no check to a tenant channel attached to none (one attempt); answers the record. */
+  sendChannelTest(tenantId: string, channel: TenantChannelRecord): Promise<DeliveryRecord>;
   /** Re-sends a failed delivery (a new series of up to 3 attempts); answers the record, now pending. */
   retry(tenantId: string, deliveryId: string): Promise<DeliveryRecord>;
 }

@@ -13,6 +13,15 @@ export const MAX_COOLDOWN_SECONDS = 86_400;
 export const MIN_REPEAT_SECONDS = 60;
 export const MAX_REPEAT_SECONDS = 86_400;
 
+/** What a person reads at each policy field when its value is refused: one sentence, with the unit. */
+const COOLDOWN_WORDS = 'Enter a cooldown from 0 to 86,400 seconds (a day), in whole seconds.';
+const REPEAT_WORDS = {
+  low: 'Repeat at most every minute: enter 60 seconds or more, or 0 for no repeat.',
+  high: 'Repeat at least once a day: enter 86,400 seconds or fewer, or 0 for no repeat.',
+};
+const FLAP_CHANGES_WORDS = 'Enter 2 to 50 changes, or 0 to turn flap detection off.';
+const FLAP_WINDOW_WORDS = 'Enter a flap window from 60 to 86,400 seconds (a minute to a day).';
+
 export const checkIdParams = z.object({ check_id: idSchema('chk') });
 export const channelIdSchema = namesResource(idSchema('chn'), 'channel');
 export const channelParams = checkIdParams.extend({ channel_id: channelIdSchema });
@@ -21,21 +30,29 @@ export const channelParams = checkIdParams.extend({ channel_id: channelIdSchema 
 export const policyBody = z
   .strictObject({
     cooldown_seconds: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_COOLDOWN_SECONDS)
+      .int({ error: COOLDOWN_WORDS })
+      .min(0, { error: COOLDOWN_WORDS })
+      .max(MAX_COOLDOWN_SECONDS, { error: COOLDOWN_WORDS })
       .optional()
       .meta({
         description: `Minimum gap between alerts of the check: 0 to ${MAX_COOLDOWN_SECONDS}; default 300`,
       }),
     notify_on_recovery: z.boolean().optional().meta({ description: 'Also alert on recovery; default true' }),
     silenced: z.boolean().optional().meta({ description: 'Pause all alerts; default false' }),
-    // A union rather than a refine, so the document states both the 0 and the bounded range.
+    // A union rather than a refine, so the document states both the 0 and the bounded range. zod
+    // answers the issue of the branch that came closest (30 is "too small" for the range), so every
+    // check of a branch carries the sentence.
     repeat_interval_seconds: z
-      .union([z.literal(0), z.int().min(MIN_REPEAT_SECONDS).max(MAX_REPEAT_SECONDS)], {
-        error: `must be 0 or an integer from ${MIN_REPEAT_SECONDS} to ${MAX_REPEAT_SECONDS}`,
-      })
+      .union(
+        [
+          z.literal(0, { error: REPEAT_WORDS.low }),
+          z
+            .int({ error: REPEAT_WORDS.low })
+            .min(MIN_REPEAT_SECONDS, { error: REPEAT_WORDS.low })
+            .max(MAX_REPEAT_SECONDS, { error: REPEAT_WORDS.high }),
+        ],
+        { error: REPEAT_WORDS.low },
+      )
       .optional()
       .meta({
         description: `Re-alert every N seconds while down: 0 (never) or ${MIN_REPEAT_SECONDS} to ${MAX_REPEAT_SECONDS}; default 0`,
@@ -45,16 +62,30 @@ export const policyBody = z
       .optional()
       .meta({ description: 'Hold the alert back while an entity it depends on is down; default true' }),
     flap_changes: z
-      .union([z.literal(0), z.int().min(2).max(50)], { error: 'must be 0 or an integer from 2 to 50' })
+      .union(
+        [
+          z.literal(0, { error: FLAP_CHANGES_WORDS }),
+          z
+            .int({ error: FLAP_CHANGES_WORDS })
+            .min(2, { error: FLAP_CHANGES_WORDS })
+            .max(50, { error: FLAP_CHANGES_WORDS }),
+        ],
+        { error: FLAP_CHANGES_WORDS },
+      )
       .optional()
       .meta({
         description:
           'Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6',
       }),
-    flap_window_seconds: z.int().min(60).max(86_400).optional().meta({
-      description:
-        'The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800',
-    }),
+    flap_window_seconds: z
+      .int({ error: FLAP_WINDOW_WORDS })
+      .min(60, { error: FLAP_WINDOW_WORDS })
+      .max(86_400, { error: FLAP_WINDOW_WORDS })
+      .optional()
+      .meta({
+        description:
+          'The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800',
+      }),
   })
   .meta({ id: 'PolicyInput' });
 export type PolicyBody = z.output<typeof policyBody>;
@@ -65,6 +96,7 @@ const logsPage = pageQuery(200);
 export const logsQuery = logsPage.extend({
   check_id: idSchema('chk').optional().meta({ description: 'Only the deliveries of this check' }),
   channel_id: idSchema('chn').optional().meta({ description: 'Only the deliveries of this channel' }),
+  entity_id: idSchema('ent').optional().meta({ description: 'Only the deliveries about this entity' }),
   status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this status' }),
 });
 
@@ -90,7 +122,8 @@ export type TenantChannelUpdateBody = z.output<typeof tenantChannelUpdateBody>;
 export const channelTestBody = z
   .strictObject({
     check_id: idSchema('chk').optional().meta({
-      description: 'The check the message names; default the first check the channel is attached to',
+      description:
+        'The check the message names; default the first check the channel is attached to, else none (a test message about no check)',
     }),
   })
   .optional();

@@ -1,14 +1,13 @@
 import * as z from 'zod';
 import { natsSubjectProblem, publishedSubject } from '../domain/nats-subject.ts';
 import { REDACTED } from '../domain/redacted.ts';
-import { isRecovery } from '../domain/state-change-event.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { CHANNEL_TYPES, type ChannelRecord, type TenantChannelRecord } from './channel-items.ts';
-import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
+import type { ChannelRecord, TenantChannelRecord } from './channel-items.ts';
+import { type CheckRoute, checkRouteSchema } from './check-routes.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 
 /**
- * Public views of policies, channels and delivery records, and their schemas for the OpenAPI
+ * Public views of policies and channels (delivery records: delivery-responses.ts), and their schemas for the OpenAPI
  * document. Secrets and tokens are write-only (always `********`); for read-only keys channel URLs
  * are `********` too, since Slack and Discord URLs embed their secret (DECISIONS.md). NATS subjects show,
  * with the full subject the channel publishes to (under the tenant's root).
@@ -17,7 +16,7 @@ import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 export { REDACTED };
 
 const redacted = z.literal(REDACTED);
-const nextCursor = z
+export const nextCursor = z
   .string()
   .nullable()
   .meta({ description: 'Pass as `cursor` for the next page; null on the last page' });
@@ -41,6 +40,10 @@ const channelCommon = {
     .nullable()
     .meta({ description: 'The check the channel belongs to; null for a tenant channel (attached by id)' }),
   name: z.string().optional().meta({ description: 'A tenant channel’s name (tenant channels only)' }),
+  check_name: z
+    .string()
+    .optional()
+    .meta({ description: 'GET /v1/notify/channels: the name of the check a check’s own channel belongs to' }),
   attached_check_ids: z
     .array(idSchema('chk'))
     .optional()
@@ -104,80 +107,17 @@ export const publicPolicySchema = z
     flap_changes: z.number().int(),
     flap_window_seconds: z.number().int(),
     channels: z.array(publicChannelSchema),
+    routes: z.array(checkRouteSchema).meta({
+      description:
+        'The routes that also send the check’s alerts (matching its entity or blueprint), with their shared channels',
+    }),
     created_at: timestampSchema.nullable(),
     updated_at: timestampSchema.nullable(),
   })
   .meta({ id: 'NotificationPolicy' });
 
-/**
- * What a delivery told its channel, in one word: the state change (`down`, `degraded`, `recovery`;
- * `up` for a first result, `unknown` for a change to unknown), a `repeat` (a reminder while still
- * down), a `test` or an `escalation`. Derived from the stored kind and state change on every read, so records
- * written before the field existed carry it too.
- */
-export const DELIVERY_EVENTS = [
-  'down',
-  'degraded',
-  'recovery',
-  'up',
-  'unknown',
-  'repeat',
-  'test',
-  'escalation',
-  'digest',
-  'flapping',
-] as const;
-export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
-
-/** The event a delivery record carries (see DELIVERY_EVENTS). */
-export function deliveryEvent(record: Pick<DeliveryRecord, 'kind' | 'event'>): DeliveryEvent {
-  if (record.kind !== 'alert') return record.kind;
-  const to = record.event.to_state;
-  if (isRecovery(record.event)) return 'recovery';
-  return to === 'down' || to === 'degraded' || to === 'up' ? to : 'unknown';
-}
-
-export const publicDeliverySchema = z
-  .strictObject({
-    id: idSchema('dlv'),
-    kind: z.enum(DELIVERY_KINDS),
-    event: z.enum(DELIVERY_EVENTS).meta({
-      description:
-        'What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, ' +
-        '`unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or ' +
-        "`escalation` (an incident left unacknowledged, sent to its routes' escalation channels)",
-    }),
-    channel_id: idSchema('chn').nullable(),
-    check_id: idSchema('chk'),
-    entity_id: idSchema('ent'),
-    transition_id: idSchema('trn').nullable(),
-    channel_type: z.enum(CHANNEL_TYPES).nullable(),
-    status: z.enum(DELIVERY_STATUSES),
-    reason: z.string().nullable().meta({
-      description:
-        'Why nothing was sent (status skipped), or when it will be (status deferred: `deferred: cooldown, due <time>`)',
-    }),
-    attempts: z.number().int(),
-    attempt_log: z.array(
-      z.strictObject({
-        at: timestampSchema,
-        status_code: z.number().int().nullable(),
-        error: z.string().nullable(),
-      }),
-    ),
-    sent_at: timestampSchema.nullable(),
-    error: z.string().nullable(),
-    created_at: timestampSchema,
-    updated_at: timestampSchema,
-  })
-  .meta({ id: 'Delivery' });
-
 export const channelsPageSchema = z.strictObject({
   channels: z.array(publicChannelSchema),
-  next_cursor: nextCursor,
-});
-export const logsPageSchema = z.strictObject({
-  logs: z.array(publicDeliverySchema),
   next_cursor: nextCursor,
 });
 
@@ -250,6 +190,7 @@ export function publicPolicy(
   policy: PolicyRecord | undefined,
   channels: (ChannelRecord | TenantChannelRecord)[],
   options: ChannelView,
+  routes: CheckRoute[],
 ): z.output<typeof publicPolicySchema> {
   const fields = policy ?? POLICY_DEFAULTS;
   return {
@@ -263,29 +204,8 @@ export function publicPolicy(
     flap_changes: fields.flap_changes ?? POLICY_DEFAULTS.flap_changes,
     flap_window_seconds: fields.flap_window_seconds ?? POLICY_DEFAULTS.flap_window_seconds,
     channels: channels.map((channel) => publicChannel(channel, options)),
+    routes,
     created_at: policy?.created_at ?? null,
     updated_at: policy?.updated_at ?? null,
-  };
-}
-
-/** A delivery record as the API shows it: DECISIONS.md's fields and its kind, never the channel config. */
-export function publicDelivery(record: DeliveryRecord): z.output<typeof publicDeliverySchema> {
-  return {
-    id: record.id,
-    kind: record.kind,
-    event: deliveryEvent(record),
-    channel_id: record.channel_id,
-    check_id: record.check_id,
-    entity_id: record.entity_id,
-    transition_id: record.transition_id,
-    channel_type: record.channel_type,
-    status: record.status,
-    reason: record.reason,
-    attempts: record.attempts,
-    attempt_log: record.attempt_log.map((a) => ({ at: a.at, status_code: a.status_code, error: a.error })),
-    sent_at: record.sent_at,
-    error: record.error,
-    created_at: record.created_at,
-    updated_at: record.updated_at,
   };
 }

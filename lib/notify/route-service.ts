@@ -1,4 +1,4 @@
-import { readEntityById } from '../catalog/entity-items.ts';
+import { readEntityById, readEntityPointers } from '../catalog/entity-items.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
@@ -40,9 +40,23 @@ export function createRouteService(deps: { table: Table; clock: Clock }) {
     if (missing) throw ValidationError.field('match.entity_ids', `no entity ${missing}`);
   };
 
+  /** The entities the routes name, by id: one batch read of their id pointers (names, addresses). */
+  const namedEntities = async (tenantId: string, routes: readonly RouteRecord[]) =>
+    new Map(
+      (
+        await readEntityPointers(
+          table,
+          tenantId,
+          routes.flatMap((r) => r.match.entity_ids),
+        )
+      ).map((e) => [e.id, e]),
+    );
+
   return {
     async list(caller: Caller) {
-      return { routes: (await listRoutes(table, caller.tenantId)).map(publicRoute) };
+      const routes = await listRoutes(table, caller.tenantId);
+      const entities = await namedEntities(caller.tenantId, routes);
+      return { routes: routes.map((route) => publicRoute(route, entities)) };
     },
 
     async create(caller: Caller, input: RouteInput) {
@@ -70,7 +84,7 @@ export function createRouteService(deps: { table: Table; clock: Clock }) {
           throw new LimitExceededError(`a tenant has at most ${MAX_ROUTES} routes`);
         throw error;
       }
-      return publicRoute(record);
+      return publicRoute(record, await namedEntities(caller.tenantId, [record]));
     },
 
     async remove(caller: Caller, routeId: string): Promise<void> {

@@ -1,9 +1,10 @@
 import { defineRoute } from '../http/define-route.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import { checkChannelBodySchema } from './channel-config.ts';
+import { logsPageSchema } from './delivery-responses.ts';
 import type { Caller, PolicyService } from './policy-service.ts';
 import { channelParams, channelsQuery, checkIdParams, logsQuery, policyBody } from './request-schemas.ts';
-import { channelsPageSchema, logsPageSchema, publicChannelSchema, publicPolicySchema } from './responses.ts';
+import { channelsPageSchema, publicChannelSchema, publicPolicySchema } from './responses.ts';
 import type { Simulator } from './simulate.ts';
 import { simulateBody, simulateResponse } from './simulate-schemas.ts';
 import type { TenantChannelService } from './tenant-channel-service.ts';
@@ -105,7 +106,7 @@ export function notifyRoutes(deps: NotifyRouteDeps): AuthedRoute[] {
       operationId: 'listNotificationLogs',
       tag,
       summary:
-        'Delivery records, newest first: {logs, next_cursor}; filters check_id, channel_id, status (a filtered page may hold fewer than limit)',
+        'Delivery records, newest first, with the names of their entity, check and shared channel: {logs, next_cursor}; filters check_id, channel_id, entity_id, status (a filtered page may hold fewer than limit)',
       schemas: { query: logsQuery, responses: { 200: logsPageSchema } },
       handler: async ({ principal, query }) => ok(await policies.listLogs(callerOf(principal), query)),
     }),

@@ -1,9 +1,10 @@
 import { defineRoute } from '../http/define-route.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import { tenantChannelInputSchema } from './channel-config.ts';
+import { publicDeliverySchema } from './delivery-responses.ts';
 import type { Caller } from './policy-service.ts';
 import { channelTestBody, tenantChannelParams, tenantChannelUpdateBody } from './request-schemas.ts';
-import { publicChannelSchema, publicDeliverySchema } from './responses.ts';
+import { publicChannelSchema } from './responses.ts';
 import { publicRouteSchema, routeInputSchema, routeParams, routesListSchema } from './route-schemas.ts';
 import type { RouteService } from './route-service.ts';
 import type { TenantChannelService } from './tenant-channel-service.ts';

@@ -9,18 +9,20 @@ import type { Table } from '../store/table.ts';
 import { checkChannelDestination, parseChannelInput, type TenantChannelInput } from './channel-config.ts';
 import { MAX_CHANNELS_PER_CHECK, MAX_TENANT_CHANNELS, type TenantChannelRecord } from './channel-items.ts';
 import { type ChannelStore, channelSeenFrom } from './channel-store.ts';
+import { type ShowDeliveries, showOne } from './delivery-responses.ts';
 import { type EmailRecipients, emailAddressesOf } from './email-recipients.ts';
 import type { Caller } from './policy-service.ts';
 import type { NotifyActions } from './ports.ts';
 import type { TenantChannelUpdateBody } from './request-schemas.ts';
-import { type ChannelView, publicChannel, publicDelivery } from './responses.ts';
+import { type ChannelView, publicChannel } from './responses.ts';
 import { withoutChannel } from './route-service.ts';
 
 export interface TenantChannelServiceDeps {
   table: Table;
   checkService: Pick<CheckService, 'requireCheck'>;
   channels: ChannelStore;
-  actions: Pick<NotifyActions, 'sendTest'>;
+  actions: Pick<NotifyActions, 'sendTest' | 'sendChannelTest'>;
+  showDeliveries: ShowDeliveries;
   clock: Clock;
   egressAllow: readonly string[];
   runtime?: Runtime;
@@ -129,22 +131,23 @@ export function createTenantChannelService(deps: TenantChannelServiceDeps) {
 
     /**
      * Sends a test message to it now (one attempt, logged as the policy test's): about `checkId`,
-     * else the first check it is attached to.
+     * else the first check it is attached to, else (attached to none) about no check at all.
      */
     async test(caller: Caller, channelId: string, checkId: string | undefined) {
       const channel = await require(caller.tenantId, channelId);
       const about = checkId ?? (await channels.attachmentsOf(caller.tenantId, channelId))[0]?.check_id;
       if (about === undefined)
-        throw ValidationError.field(
-          'check_id',
-          'the channel is attached to no check: name the check to test with',
+        return showOne(
+          deps.showDeliveries,
+          caller.tenantId,
+          await deps.actions.sendChannelTest(caller.tenantId, channel),
         );
       const check = await deps.checkService.requireCheck(caller.tenantId, about);
       const [record] = await deps.actions.sendTest(caller.tenantId, check.id, [
         channelSeenFrom(channel, check.id),
       ]);
       if (!record) throw new Error('the test message was not recorded');
-      return publicDelivery(record);
+      return showOne(deps.showDeliveries, caller.tenantId, record);
     },
   };
 }

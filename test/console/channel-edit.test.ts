@@ -205,10 +205,12 @@ describe('console shared channel edit and multi-entity routes', { timeout: 90_00
     const route = p.page.getByRole('form', { name: 'New route' });
     const group = route.getByRole('group', { name: 'Alerts of these entities (none: any)' });
     await group.getByText('Any entity.').waitFor();
-    const pick = group.getByLabel(/^Entity to add/);
-    for (const label of ['Payments (svc/payments)', 'Orders (svc/orders)', 'Search (svc/search)']) {
+    // Picked by blueprint, then entity (no directory of the tenant's entities).
+    await group.getByLabel('Entity to add: blueprint').selectOption({ label: 'Services' });
+    const pick = group.getByLabel(/^Entity to add$/);
+    for (const label of ['Payments', 'Orders', 'Search']) {
+      await expect.poll(() => pick.locator('option', { hasText: label }).count()).toBe(1);
       await pick.selectOption({ label });
-      await group.getByRole('button', { name: 'Add entity' }).click();
     }
     const chips = group.getByRole('list', { name: 'Route entities' });
     await expectCount(chips.getByRole('listitem'), 3);

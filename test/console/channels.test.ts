@@ -156,7 +156,7 @@ describe('console shared channels and routes', { timeout: 90_000 }, () => {
     await p.page.getByText('No shared channels yet.').waitFor();
     await p.page.goto(`/checks/${checkId}`);
     await p.page
-      .getByText('No channels: state changes of this check are logged but nobody is told.')
+      .getByText('No channels and no route: state changes of this check are logged but nobody is told.')
       .waitFor();
     expectNoConsoleErrors(p);
     await p.close();

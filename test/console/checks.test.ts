@@ -238,7 +238,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await p.page.goto('/notifications');
     const log = p.page.getByRole('table', { name: 'Deliveries' });
     await log.getByText('sent', { exact: true }).first().waitFor();
-    await choose(p.page, 'Status', 'failed');
+    await choose(p.page, 'Outcome', 'failed');
     await log.getByRole('button', { name: 'Retry' }).waitFor();
     await expectCount(log.getByText('sent', { exact: true }), 0);
     await log.getByText('Attempt log (3)').click();
@@ -253,7 +253,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
       .getByRole('table', { name: 'Channels' })
       .getByText(`https://127.0.0.1:${port(receiver)}/fail`)
       .waitFor();
-    await choose(p.page, 'Status', { label: 'Any status' });
+    await choose(p.page, 'Outcome', { label: 'Any outcome' });
     await log.getByText('sent', { exact: true }).first().waitFor();
     await screenshot(p.page, 'notifications');
     expectNoConsoleErrors(p);
@@ -297,7 +297,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     const p = await openPage(rig);
     await signIn(p.page, rig.key);
     await p.page.goto('/notifications');
-    await choose(p.page, 'Status', 'deferred');
+    await choose(p.page, 'Outcome', 'deferred');
     const log = p.page.getByRole('table', { name: 'Deliveries' });
     await log.getByText(reason, { exact: true }).waitFor();
     await expectCount(log.getByRole('row'), 2);

@@ -158,7 +158,8 @@ describe('console maintenance', { timeout: 90_000 }, () => {
       .filter({ hasText: 'maintenance: Billing deploy' });
     await expectCount(down, 1);
     await expectText(down.getByRole('cell').nth(1), 'Down');
-    await expectText(down.getByRole('cell').nth(4), 'skipped');
+    // Time, Event, Entity, Check, Channel, Outcome.
+    await expectText(down.getByRole('cell').nth(5), 'skipped');
 
     await p.page.goto('/entities/svc/billing');
     await p.page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();

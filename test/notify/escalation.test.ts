@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TenantChannelRecord } from '../../lib/notify/channel-items.ts';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
+import { publicDelivery, publicDeliverySchema } from '../../lib/notify/delivery-responses.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
-import { publicDelivery, publicDeliverySchema } from '../../lib/notify/responses.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
@@ -91,7 +91,9 @@ describe('escalation', () => {
     expect(message.note).toBe('Escalated: the incident has been unacknowledged for 5 minutes.');
     expect(await escalationLogs(checkId)).toEqual([`${pager}:sent`]);
     // The delivery log's API shape names it (the router takes the query apart: the records, then their shape).
-    const shown = (await h.logs(checkId)).filter((l) => l.kind === 'escalation').map(publicDelivery);
+    const shown = (await h.logs(checkId))
+      .filter((l) => l.kind === 'escalation')
+      .map((l) => publicDelivery(l));
     expect(shown.map((d) => publicDeliverySchema.parse(d).event)).toEqual(['escalation']);
     const incident = await h.call('GET', `/v1/incidents/${incidentId}`, undefined, 200);
     expect(

@@ -1,17 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryRecord, DeliveryStatus } from '../../lib/notify/delivery-items.ts';
-import { logsPageSchema } from '../../lib/notify/responses.ts';
+import { logsPageSchema } from '../../lib/notify/delivery-responses.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 const DELIVERY_KEYS = [
   'attempt_log',
   'attempts',
+  'blueprint_slug',
   'channel_id',
+  'channel_name',
   'channel_type',
   'check_id',
+  'check_name',
   'created_at',
   'entity_id',
+  'entity_name',
+  'entity_slug',
   'error',
   'event',
   'id',

@@ -12,6 +12,7 @@ const POLICY_KEYS = [
   'id',
   'notify_on_recovery',
   'repeat_interval_seconds',
+  'routes',
   'silenced',
   'suppress_when_upstream_down',
   'updated_at',
@@ -48,6 +49,7 @@ describe.each(runtimes)('notification policy API ($runtime runtime)', ({ start }
       flap_changes: 6,
       flap_window_seconds: 1800,
       channels: [],
+      routes: [],
       created_at: null,
       updated_at: null,
     });

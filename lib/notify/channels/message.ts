@@ -138,8 +138,23 @@ export function consoleLink(alert: Alert, publicUrl: string | undefined): string
   return `${base}/entities/${encodeURIComponent(blueprint_slug)}/${encodeURIComponent(slug)}`;
 }
 
+/** The test message of a shared channel attached to no check: it names no entity or check. */
+function channelTestMessage(alert: Alert): AlertMessage {
+  return {
+    title: 'Test: Vigil reaches this channel',
+    note: 'This is a test message from Vigil: nothing changed. The channel is attached to no check yet, so it names none.',
+    facts: [
+      { label: 'Kind', value: payloadKindOf(alert.kind, alert.event) },
+      { label: 'Time', value: humanTime(alert.event.timestamp) },
+    ],
+    link: undefined,
+    tone: toneOf('up'),
+  };
+}
+
 /** Builds the human message of an alert: entity, check name and target, from → to, last error, time and link. */
 export function describeAlert(alert: Alert, publicUrl: string | undefined): AlertMessage {
+  if (alert.kind === 'test' && alert.event.check_id === '') return channelTestMessage(alert);
   const name = clip(alert.entity.name || alert.event.entity_name, MAX_NAME);
   const title = alert.kind === 'test' ? `Test: ${headline(alert, name)}` : headline(alert, name);
   const facts: MessageFact[] = [

@@ -170,12 +170,6 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: 'a status page lists stored entities of the tenant only (stored data)',
   },
   {
-    operation: 'POST /v1/notify/channels/{id}/test',
-    path: /^check_id$/,
-    message: /attached to no check/,
-    why: 'check_id may be left out only while the channel is attached to a check (stored state)',
-  },
-  {
     operation: 'POST /v1/notify/routes',
     path: /^(channel_ids|escalate_channel_ids|match\.entity_ids)$/,
     message: /^no (tenant channel|entity) /,

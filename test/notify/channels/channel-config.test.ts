@@ -29,7 +29,7 @@ describe('parseChannelInput', () => {
     const err = rejection({ channel_type: 'sms', config: {} });
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details).toEqual([
-      { path: 'channel_type', message: 'Choose one of: slack, discord, webhook, nats, ntfy or email.' },
+      { path: 'channel_type', message: 'Choose a channel type: slack, discord, webhook, nats, ntfy, email.' },
     ]);
   });
 
@@ -40,7 +40,7 @@ describe('parseChannelInput', () => {
       expect(err.details).toEqual([
         {
           path: 'config.url',
-          message: 'must be an https:// URL (or http:// for a receiver VIGIL_EGRESS_ALLOW allows)',
+          message: 'Enter an https:// URL (http:// only for a receiver VIGIL_EGRESS_ALLOW allows).',
         },
       ]);
     }
@@ -51,11 +51,11 @@ describe('parseChannelInput', () => {
 
   it('rejects unknown keys in the body and in the config', () => {
     expect(rejection({ channel_type: 'nats', config: { subject: 'a' }, extra: 1 }).details).toEqual([
-      { path: 'extra', message: 'Unknown field: extra.' },
+      { path: 'extra', message: 'unknown field(s): extra' },
     ]);
     expect(
       rejection({ channel_type: 'slack', config: { url: 'https://x.example/a', secret: 's' } }).details,
-    ).toEqual([{ path: 'config.secret', message: 'Unknown field: secret.' }]);
+    ).toEqual([{ path: 'config.secret', message: 'unknown field(s): secret' }]);
   });
 
   it('rejects a NATS subject with wildcards or empty tokens', () => {
@@ -73,7 +73,7 @@ describe('parseChannelInput', () => {
     );
     expect(
       rejection({ channel_type: 'nats', config: { subject: 'a'.repeat(256) } }).details?.[0]?.message,
-    ).toBe('must be at most 255 characters');
+    ).toBe('Enter a subject of at most 255 characters.');
   });
 
   it('rejects a NATS subject on the server’s own APIs ($…) or other clients’ replies (_INBOX…)', () => {
@@ -99,19 +99,19 @@ describe('parseChannelInput', () => {
       channel_type: 'webhook',
       config: { url: 'https://x.example/h', secret: 's'.repeat(257) },
     });
-    expect(long.details).toEqual([{ path: 'config.secret', message: 'must be at most 256 characters' }]);
+    expect(long.details).toEqual([{ path: 'config.secret', message: 'Enter at most 256 characters.' }]);
     const split = rejection({
       channel_type: 'ntfy',
       config: { url: 'https://ntfy.sh/t', token: 'a\r\nX-Evil: 1' },
     });
     expect(split.details).toEqual([
-      { path: 'config.token', message: 'must be printable ASCII without spaces' },
+      { path: 'config.token', message: 'Use printable ASCII characters without spaces.' },
     ]);
   });
 
   it('wants the full ntfy topic URL, not the server alone', () => {
     expect(rejection({ channel_type: 'ntfy', config: { url: 'https://ntfy.sh/' } }).details).toEqual([
-      { path: 'config.url', message: 'must be the full topic URL, such as https://ntfy.sh/my-topic' },
+      { path: 'config.url', message: 'Enter the full topic URL, such as https://ntfy.sh/my-topic.' },
     ]);
   });
 

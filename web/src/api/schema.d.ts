@@ -603,7 +603,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery records, newest first: {logs, next_cursor}; filters check_id, channel_id, status (a filtered page may hold fewer than limit) */
+        /** Delivery records, newest first, with the names of their entity, check and shared channel: {logs, next_cursor}; filters check_id, channel_id, entity_id, status (a filtered page may hold fewer than limit) */
         get: operations["listNotificationLogs"];
         put?: never;
         post?: never;
@@ -1733,6 +1733,20 @@ export interface components {
             flap_changes: number;
             flap_window_seconds: number;
             channels: components["schemas"]["NotificationChannel"][];
+            /** @description The routes that also send the check’s alerts (matching its entity or blueprint), with their shared channels */
+            routes: {
+                /** @description rte_ + a 26-character ULID */
+                route_id: string;
+                /** @description The new states the route takes (empty: every change); the check’s alerts to others skip it */
+                to_states: string[];
+                channels: {
+                    /** @description chn_ + a 26-character ULID */
+                    id: string;
+                    name: string;
+                    /** @enum {string} */
+                    channel_type: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email";
+                }[];
+            }[];
             created_at: components["schemas"]["Timestamp"] | null;
             updated_at: components["schemas"]["Timestamp"] | null;
         };
@@ -1744,6 +1758,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1762,6 +1778,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1780,6 +1798,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1800,6 +1820,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1820,6 +1842,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1840,6 +1864,8 @@ export interface components {
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
             name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
@@ -1885,10 +1911,19 @@ export interface components {
              */
             event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest" | "flapping";
             channel_id: string | null;
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
-            /** @description ent_ + a 26-character ULID */
-            entity_id: string;
+            /** @description The shared (tenant) channel’s name; null for a check’s own channel, none, or a deleted one */
+            channel_name: string | null;
+            /** @description null only for the test message of a shared channel attached to no check */
+            check_id: string | null;
+            /** @description The check’s name; null when it is gone or none */
+            check_name: string | null;
+            /** @description null exactly when check_id is */
+            entity_id: string | null;
+            /** @description The entity’s name (as the event named it once the entity is gone); null when check_id is */
+            entity_name: string | null;
+            /** @description With entity_slug, where the entity is (/v1/blueprints/{bp}/entities/{slug}); null once it is gone */
+            blueprint_slug: string | null;
+            entity_slug: string | null;
             transition_id: string | null;
             channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email") | null;
             /** @enum {string} */
@@ -2026,6 +2061,14 @@ export interface components {
                 entity_ids: string[];
                 to_states: string[];
             };
+            /** @description The entities match.entity_ids names that still exist, with their names and addresses */
+            entities: {
+                /** @description ent_ + a 26-character ULID */
+                id: string;
+                name: string;
+                blueprint_slug: string;
+                slug: string;
+            }[];
             channel_ids: string[];
             escalate_after_seconds: number | null;
             escalate_channel_ids: string[];
@@ -7302,6 +7345,8 @@ export interface operations {
                 check_id?: string;
                 /** @description Only the deliveries of this channel */
                 channel_id?: string;
+                /** @description Only the deliveries about this entity */
+                entity_id?: string;
                 /** @description Only deliveries in this status */
                 status?: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded" | "deferred";
             };
@@ -7735,7 +7780,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description The check the message names; default the first check the channel is attached to */
+                    /** @description The check the message names; default the first check the channel is attached to, else none (a test message about no check) */
                     check_id?: string;
                 };
             };

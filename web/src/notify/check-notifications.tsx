@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import { useSession } from '../session';
 import { ConfirmButton } from '../ui/confirm';
@@ -112,7 +113,7 @@ function PolicyForm({
           value={repeat}
           onChange={setRepeat}
           placeholder="0"
-          hint="0: never; otherwise 60 to 86400"
+          hint="0: never; otherwise 60 (a minute) to 86400 (a day)"
           error={errs.repeat_interval_seconds}
         />
         <TextField
@@ -182,11 +183,16 @@ function Channels({ policy, canWrite }: { policy: Policy; canWrite: boolean }) {
   return (
     <div className="notify-channels">
       <h3>Channels</h3>
+      <RoutedChannels routes={policy.routes} own={policy.channels.length} />
       {policy.channels.length === 0 ? (
-        <p className="muted">
-          No channels: state changes of this check are logged but nobody is told.
-          {canWrite ? ' Add one below.' : ''}
-        </p>
+        policy.routes.some((r) => r.channels.length > 0) ? (
+          <p className="muted">No channels of its own: only the routes above tell anyone.</p>
+        ) : (
+          <p className="muted">
+            No channels and no route: state changes of this check are logged but nobody is told.
+            {canWrite ? ' Add one below.' : ''}
+          </p>
+        )
       ) : (
         <ul className="channel-list" aria-label="Channels">
           {policy.channels.map((c) => (
@@ -289,6 +295,39 @@ function SendTest({ checkId, hasChannels }: { checkId: string; hasChannels: bool
           </ul>
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** The states a route takes, in words: "when it goes down", or every change. */
+function statesWords(states: readonly string[]): string {
+  return states.length === 0 ? 'on every change' : `when it goes ${states.join(' or ')}`;
+}
+
+/**
+ * The routes that also deliver this check's alerts (matching its entity or blueprint), with their
+ * shared channels: a check whose only path is a route is still told about.
+ */
+function RoutedChannels({ routes, own }: { routes: Policy['routes']; own: number }) {
+  const delivering = routes.filter((r) => r.channels.length > 0);
+  if (delivering.length === 0) return null;
+  return (
+    <div className="routed-channels">
+      <p>
+        {own === 0 ? 'Routes deliver its alerts' : 'Routes also deliver its alerts'} to{' '}
+        {delivering.length === 1 ? 'this shared channel' : 'these shared channels'} (
+        <Link to="/channels">routes</Link>):
+      </p>
+      <ul aria-label="Channels reached by routes">
+        {delivering.flatMap((r) =>
+          r.channels.map((c) => (
+            <li key={`${r.route_id}-${c.id}`}>
+              <span className="badge">{c.channel_type}</span> <strong>{c.name}</strong>{' '}
+              {statesWords(r.to_states)}
+            </li>
+          )),
+        )}
+      </ul>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { type QueryClient, queryOptions } from '@tanstack/react-query';
-import { api, must } from '../api/client';
+import { api, must, type Schemas } from '../api/client';
+import { statusKeys } from '../catalog/queries';
 
 /**
  * The notification reads: channels, check policies, routes and the delivery log, each under its
@@ -26,6 +27,17 @@ export const deliveryKeys = {
   list: (filter: Record<string, string>) => [...deliveryKeys.all, filter] as const,
 };
 
+/** The delivery log's filters (each may be empty: no filter). */
+export interface DeliveryFilter {
+  check_id: string;
+  channel_id: string;
+  entity_id: string;
+  status: '' | Schemas['Delivery']['status'];
+}
+
+/** Entities a picker lists of one blueprint (the board's page bound). */
+export const PICKER_LIMIT = 200;
+
 export const notifyQueries = {
   /** One page of GET /v1/notify/channels (shared channels and the checks' own). */
   channels: (cursor: string | undefined, limit: number) =>
@@ -40,6 +52,39 @@ export const notifyQueries = {
       queryKey: policyKeys.ofCheck(checkId),
       queryFn: () =>
         must(api.GET('/v1/checks/{check_id}/policy', { params: { path: { check_id: checkId } } })),
+    }),
+  /** One page of the delivery log (GET /v1/notify/logs) with its filters, as the URL gives them. */
+  deliveries: (filter: DeliveryFilter, cursor: string | undefined) =>
+    queryOptions({
+      queryKey: deliveryKeys.list({ ...filter, cursor: cursor ?? '' }),
+      queryFn: () =>
+        must(
+          api.GET('/v1/notify/logs', {
+            params: {
+              query: {
+                limit: 50,
+                ...(filter.check_id ? { check_id: filter.check_id } : {}),
+                ...(filter.channel_id ? { channel_id: filter.channel_id } : {}),
+                ...(filter.entity_id ? { entity_id: filter.entity_id } : {}),
+                ...(filter.status ? { status: filter.status } : {}),
+                ...(cursor ? { cursor } : {}),
+              },
+            },
+          }),
+        ),
+    }),
+  /**
+   * A blueprint's entities for a picker: the first page of GET /v1/status filtered by blueprint
+   * (the server has no text search of entities yet), under the board's key so the stream refreshes it.
+   */
+  entitiesOf: (blueprint: string) =>
+    queryOptions({
+      queryKey: statusKeys.board({ blueprint_slug: blueprint, limit: String(PICKER_LIMIT) }),
+      queryFn: () =>
+        must(
+          api.GET('/v1/status', { params: { query: { blueprint_slug: blueprint, limit: PICKER_LIMIT } } }),
+        ),
+      enabled: blueprint !== '',
     }),
   /** GET /v1/notify/routes. */
   routes: () => queryOptions({ queryKey: routeKeys.all, queryFn: () => must(api.GET('/v1/notify/routes')) }),

@@ -1,19 +1,26 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
-import { entityLabel, useEntityDirectory } from '../catalog/directory';
+import { entityLabel } from '../catalog/directory';
 import { blueprintQueries } from '../catalog/queries';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { CheckboxField, SelectField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
-import { EntityChips } from './entity-chips';
+import type { PickedEntity } from './entity-picker';
 import { notifyQueries, routeKeys } from './queries';
+import { RouteEntities } from './route-entities';
 import { type TenantChannel, useTenantChannels } from './tenant-channels';
 
 type Route = Schemas['NotificationRoute'];
 const STATES = ['down', 'degraded', 'up', 'unknown'] as const;
+
+/** "1 deleted entity" for the ids a route names that no longer exist (the answer names the others). */
+function deletedEntities(r: Route): string[] {
+  const gone = r.match.entity_ids.length - r.entities.length;
+  return gone > 0 ? [`${gone} deleted ${gone === 1 ? 'entity' : 'entities'}`] : [];
+}
 
 /** Toggles `value` in a list (checkbox groups). */
 const toggled = (list: string[], value: string, on: boolean) =>
@@ -34,16 +41,14 @@ export function grouping(
 export function RoutesEditor({ canWrite }: { canWrite: boolean }) {
   const routes = useQuery(notifyQueries.routes());
   const shared = useTenantChannels();
-  const directory = useEntityDirectory();
-  const channelName = (id: string) => shared.data?.find((c) => c.id === id)?.name ?? id;
-  const entityName = (id: string) => {
-    const e = directory.data?.entities.find((x) => x.id === id);
-    return e ? entityLabel(e) : id;
-  };
+  const channelName = (id: string) => shared.data?.find((c) => c.id === id)?.name ?? 'a deleted channel';
   const describe = (r: Route) =>
     [
       r.match.blueprint_slugs.length ? `blueprints ${r.match.blueprint_slugs.join(', ')}` : '',
-      r.match.entity_ids.length ? `entities ${r.match.entity_ids.map(entityName).join(', ')}` : '',
+      // Named by the answer; an entity deleted since stays in the match and matches nothing.
+      r.match.entity_ids.length
+        ? `entities ${[...r.entities.map(entityLabel), ...deletedEntities(r)].join(', ')}`
+        : '',
       r.match.to_states.length ? `to ${r.match.to_states.join(' or ')}` : '',
     ]
       .filter(Boolean)
@@ -124,9 +129,9 @@ function DeleteRoute({ id, what }: { id: string; what: string }) {
 function NewRoute({ channels }: { channels: TenantChannel[] }) {
   const queryClient = useQueryClient();
   const blueprints = useQuery(blueprintQueries.list());
-  const directory = useEntityDirectory();
   const [bps, setBps] = useState<string[]>([]);
-  const [entityIds, setEntityIds] = useState<string[]>([]);
+  const [entities, setEntities] = useState<PickedEntity[]>([]);
+  const entityIds = entities.map((e) => e.id);
   const [states, setStates] = useState<string[]>([]);
   const [targets, setTargets] = useState<string[]>([]);
   const [escalateAfter, setEscalateAfter] = useState('');
@@ -155,7 +160,7 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
       ),
     onSuccess: async () => {
       setBps([]);
-      setEntityIds([]);
+      setEntities([]);
       setStates([]);
       setTargets([]);
       setEscalateAfter('');
@@ -187,10 +192,9 @@ function NewRoute({ channels }: { channels: TenantChannel[] }) {
           />
         ))}
       </fieldset>
-      <EntityChips
-        chosen={entityIds}
-        onChange={setEntityIds}
-        entities={directory.data?.entities ?? []}
+      <RouteEntities
+        chosen={entities}
+        onChange={setEntities}
         error={
           errs['match.entity_ids'] ??
           Object.entries(errs).find(([k]) => k.startsWith('match.entity_ids.'))?.[1]

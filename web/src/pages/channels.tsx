@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
-import { useCheckNames } from '../checks/check-names';
 import { DestinationFields, useDestination } from '../notify/channel-fields';
 import { EditSharedChannel } from '../notify/edit-channel';
 import { channelsChanged, deliveriesChanged } from '../notify/queries';
@@ -11,7 +10,7 @@ import { ChannelTarget, deliveryInWords } from '../notify/words';
 import { useSession } from '../session';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
-import { SelectField, TextField } from '../ui/fields';
+import { TextField } from '../ui/fields';
 import { Page, Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 
@@ -96,14 +95,13 @@ function SharedChannelRow({
   onEdit: () => void;
 }) {
   const queryClient = useQueryClient();
-  const { names } = useCheckNames();
-  const [about, setAbout] = useState('');
   const test = useMutation({
     mutationFn: () =>
       must(
         api.POST('/v1/notify/channels/{id}/test', {
           params: { path: { id: c.id } },
-          body: about ? { check_id: about } : {},
+          // About the first check it is attached to, or (attached to none) about no check.
+          body: {},
         }),
       ),
     onSettled: () => deliveriesChanged(queryClient),
@@ -128,15 +126,6 @@ function SharedChannelRow({
       {canWrite ? (
         <td>
           <div className="row">
-            <SelectField
-              label={`Test ${c.name} about`}
-              value={about}
-              onChange={setAbout}
-              options={[
-                { value: '', label: 'The first check it is attached to' },
-                ...[...names].map(([id, name]) => ({ value: id, label: name })),
-              ]}
-            />
             <button type="button" disabled={test.isPending} onClick={() => test.mutate()}>
               {test.isPending ? 'Sending test…' : `Send test to ${c.name}`}
             </button>

@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
-import { useCheckNames } from '../checks/check-names';
-import { deliveriesChanged, deliveryKeys, notifyQueries } from '../notify/queries';
+import { EntityPicker, type PickedEntity } from '../notify/entity-picker';
+import { type DeliveryFilter, deliveriesChanged, notifyQueries } from '../notify/queries';
 import { ChannelTarget, deliveryInWords, EVENT_WORDS } from '../notify/words';
 import { useSession } from '../session';
 import { Time } from '../ui/bits';
@@ -27,101 +27,117 @@ export function NotificationsPage() {
   );
 }
 
+/** The delivery log's filters in the URL, so a link reproduces the view. */
+const FILTER_KEYS = ['entity_id', 'check_id', 'channel_id', 'status'] as const;
+
 function DeliveryLog() {
   const [params, setParams] = useSearchParams();
-  const checkId = params.get('check_id') ?? '';
-  const channelId = params.get('channel_id') ?? '';
-  const status = (params.get('status') ?? '') as Status | '';
+  const filter: DeliveryFilter = {
+    entity_id: params.get('entity_id') ?? '',
+    check_id: params.get('check_id') ?? '',
+    channel_id: params.get('channel_id') ?? '',
+    status: (params.get('status') ?? '') as DeliveryFilter['status'],
+  };
   const pages = useCursorPages();
-  const { cursor } = pages;
   const [retried, setRetried] = useState<Delivery>();
-  const { names } = useCheckNames();
+  // The name a filter shows: the one picked here, else the rows' (every row matches the filter).
+  const [picked, setPicked] = useState<PickedEntity>();
   const channels = useQuery(notifyQueries.channels(undefined, 200));
-  const filters = { check_id: checkId, channel_id: channelId, status, cursor: cursor ?? '' };
-  const logs = useQuery({
-    queryKey: deliveryKeys.list(filters),
-    queryFn: () =>
-      must(
-        api.GET('/v1/notify/logs', {
-          params: {
-            query: {
-              limit: 50,
-              ...(checkId ? { check_id: checkId } : {}),
-              ...(channelId ? { channel_id: channelId } : {}),
-              ...(status ? { status } : {}),
-              ...(cursor ? { cursor } : {}),
-            },
-          },
-        }),
-      ),
-  });
-  const setFilter = (k: string, v: string) => {
+  const logs = useQuery(notifyQueries.deliveries(filter, pages.cursor));
+  const setFilter = (k: (typeof FILTER_KEYS)[number], v: string) => {
     const next = new URLSearchParams(params);
     if (v) next.set(k, v);
     else next.delete(k);
     pages.reset();
     setParams(next, { replace: true });
   };
-  const channelLabel = (c: Schemas['NotificationChannel']) =>
-    c.check_id === null
-      ? `${c.channel_type} · shared: ${c.name ?? c.id}`
-      : `${c.channel_type} · ${names.get(c.check_id) ?? c.check_id} · ${c.id.slice(-6)}`;
+  const rows = logs.data?.logs ?? [];
+  const first = rows[0];
+  const sharedChannels = (channels.data?.channels ?? []).filter((c) => c.check_id === null);
+  const filtered = FILTER_KEYS.some((k) => filter[k] !== '');
+  const entityName =
+    (picked?.id === filter.entity_id ? picked.name : undefined) ?? first?.entity_name ?? 'the chosen entity';
+  const channelName =
+    sharedChannels.find((c) => c.id === filter.channel_id)?.name ??
+    (first ? channelWords(first) : 'the chosen channel');
   return (
     <Section title="Delivery log">
-      <search className="form-grid" aria-label="Filter deliveries">
-        <SelectField
-          label="Check"
-          value={checkId}
-          onChange={(v) => setFilter('check_id', v)}
-          options={[
-            { value: '', label: 'All checks' },
-            ...[...names].map(([id, name]) => ({ value: id, label: name })),
-          ]}
+      <search aria-label="Filter deliveries">
+        <div className="form-grid">
+          <SelectField
+            label="Outcome"
+            value={filter.status}
+            onChange={(v) => setFilter('status', v)}
+            options={[{ value: '', label: 'Any outcome' }, ...STATUSES]}
+          />
+          <SelectField
+            label="Shared channel"
+            value={sharedChannels.some((c) => c.id === filter.channel_id) ? filter.channel_id : ''}
+            onChange={(v) => setFilter('channel_id', v)}
+            options={[
+              { value: '', label: 'Any channel' },
+              ...sharedChannels.map((c) => ({
+                value: c.id,
+                label: `${c.name ?? 'Shared'} (${c.channel_type})`,
+              })),
+            ]}
+          />
+        </div>
+        <EntityPicker
+          label="Entity"
+          onPick={(e) => {
+            setPicked(e);
+            setFilter('entity_id', e.id);
+          }}
         />
-        <SelectField
-          label="Channel"
-          value={channelId}
-          onChange={(v) => setFilter('channel_id', v)}
-          options={[
-            { value: '', label: 'All channels' },
-            ...(channels.data?.channels ?? []).map((c) => ({ value: c.id, label: channelLabel(c) })),
-          ]}
-        />
-        <SelectField
-          label="Status"
-          value={status}
-          onChange={(v) => setFilter('status', v)}
-          options={[{ value: '', label: 'Any status' }, ...STATUSES]}
-        />
+        {filtered ? (
+          <ul className="chips" aria-label="Active filters">
+            {filter.entity_id ? (
+              <FilterChip what={`Entity: ${entityName}`} onRemove={() => setFilter('entity_id', '')} />
+            ) : null}
+            {filter.check_id ? (
+              <FilterChip
+                what={`Check: ${first?.check_name ?? 'the chosen check'}`}
+                onRemove={() => setFilter('check_id', '')}
+              />
+            ) : null}
+            {filter.channel_id ? (
+              <FilterChip what={`Channel: ${channelName}`} onRemove={() => setFilter('channel_id', '')} />
+            ) : null}
+            {filter.status ? (
+              <FilterChip what={`Outcome: ${filter.status}`} onRemove={() => setFilter('status', '')} />
+            ) : null}
+          </ul>
+        ) : null}
       </search>
       <ErrorNote error={logs.error} title="The delivery log could not be read." />
       {retried ? <Notice>Retried: {deliveryInWords(retried)}</Notice> : null}
       {logs.isPending ? <Loading what="deliveries" /> : null}
-      {logs.data && logs.data.logs.length === 0 ? (
-        <Empty
-          title={checkId || channelId || status ? 'No delivery matches these filters.' : 'No deliveries yet.'}
-        >
-          Every state change of a check with a policy is logged here, sent or not; "Send test" on a check page
-          adds one too.
+      {logs.data && rows.length === 0 ? (
+        <Empty title={filtered ? 'No delivery matches these filters on this page.' : 'No deliveries yet.'}>
+          {filtered && logs.data.next_cursor
+            ? 'A page reads a bounded stretch of the log: older deliveries may still match.'
+            : 'Every state change of a check is logged here, sent or not; "Send test" on a check or a shared channel adds one too.'}
         </Empty>
       ) : null}
-      {logs.data && logs.data.logs.length > 0 ? (
+      {rows.length > 0 ? (
         <div className="table-wrap" {...scrollRegion('Deliveries')}>
           <table aria-label="Deliveries">
             <thead>
               <tr>
                 <th scope="col">Time</th>
                 <th scope="col">Event</th>
+                <th scope="col">Entity</th>
                 <th scope="col">Check</th>
                 <th scope="col">Channel</th>
-                <th scope="col">Status</th>
+                <th scope="col">Outcome</th>
                 <th scope="col">Attempts</th>
                 <th scope="col">Reason or error</th>
               </tr>
             </thead>
             <tbody>
-              {logs.data.logs.map((d) => (
-                <DeliveryRow key={d.id} d={d} checkName={names.get(d.check_id)} onRetried={setRetried} />
+              {rows.map((d) => (
+                <DeliveryRow key={d.id} d={d} params={params} onRetried={setRetried} />
               ))}
             </tbody>
           </table>
@@ -137,6 +153,31 @@ function DeliveryLog() {
   );
 }
 
+function FilterChip({ what, onRemove }: { what: string; onRemove: () => void }) {
+  return (
+    <li>
+      <span>{what}</span>
+      <button type="button" onClick={onRemove}>
+        Remove<span className="visually-hidden"> filter {what}</span>
+      </button>
+    </li>
+  );
+}
+
+/** The channel a delivery went to, in words: a shared one's name, else "own slack channel" or none. */
+function channelWords(d: Delivery): string {
+  if (d.channel_name) return d.channel_name;
+  if (d.channel_type) return `own ${d.channel_type} channel`;
+  return 'no channel';
+}
+
+/** The log's URL with one more filter (the others kept), so the link reproduces that view. */
+function withFilter(params: URLSearchParams, key: (typeof FILTER_KEYS)[number], value: string): string {
+  const next = new URLSearchParams(params);
+  next.set(key, value);
+  return `?${next.toString()}`;
+}
+
 const STATUS_CLASS: Record<Status, string> = {
   sent: 'state-up',
   failed: 'state-down',
@@ -150,11 +191,11 @@ const STATUS_CLASS: Record<Status, string> = {
 
 function DeliveryRow({
   d,
-  checkName,
+  params,
   onRetried,
 }: {
   d: Delivery;
-  checkName: string | undefined;
+  params: URLSearchParams;
   onRetried: (d: Delivery) => void;
 }) {
   const { canWrite } = useSession();
@@ -172,9 +213,49 @@ function DeliveryRow({
       </td>
       <td>{EVENT_WORDS[d.event]}</td>
       <td>
-        <Link to={`/checks/${d.check_id}`}>{checkName ?? d.check_id}</Link>
+        {d.entity_id && d.entity_name ? (
+          <>
+            {d.blueprint_slug && d.entity_slug ? (
+              <Link to={`/entities/${d.blueprint_slug}/${d.entity_slug}`}>{d.entity_name}</Link>
+            ) : (
+              d.entity_name
+            )}{' '}
+            <Link className="filter-link" to={withFilter(params, 'entity_id', d.entity_id)}>
+              only<span className="visually-hidden"> deliveries of {d.entity_name}</span>
+            </Link>
+          </>
+        ) : (
+          <span className="muted">none (a channel test)</span>
+        )}
       </td>
-      <td>{d.channel_type ?? <span className="muted">none</span>}</td>
+      <td>
+        {d.check_id ? (
+          <>
+            {d.check_name ? (
+              <Link to={`/checks/${d.check_id}`}>{d.check_name}</Link>
+            ) : (
+              <span className="muted">a deleted check</span>
+            )}{' '}
+            <Link className="filter-link" to={withFilter(params, 'check_id', d.check_id)}>
+              only<span className="visually-hidden"> deliveries of {d.check_name ?? 'this check'}</span>
+            </Link>
+          </>
+        ) : (
+          <span className="muted">none</span>
+        )}
+      </td>
+      <td>
+        {d.channel_id ? (
+          <>
+            {channelWords(d)}{' '}
+            <Link className="filter-link" to={withFilter(params, 'channel_id', d.channel_id)}>
+              only<span className="visually-hidden"> deliveries to {channelWords(d)}</span>
+            </Link>
+          </>
+        ) : (
+          <span className="muted">none</span>
+        )}
+      </td>
       <td>
         <span className={`badge ${STATUS_CLASS[d.status]}`}>{d.status}</span>
       </td>
@@ -209,7 +290,6 @@ function DeliveryRow({
 }
 
 function AllChannels() {
-  const { names } = useCheckNames();
   const pages = useCursorPages();
   const { cursor } = pages;
   const channels = useQuery(notifyQueries.channels(cursor, 50));
@@ -244,7 +324,7 @@ function AllChannels() {
                     {c.check_id === null ? (
                       <Link to="/channels">Shared: {c.name}</Link>
                     ) : (
-                      <Link to={`/checks/${c.check_id}`}>{names.get(c.check_id) ?? c.check_id}</Link>
+                      <Link to={`/checks/${c.check_id}`}>{c.check_name ?? 'a check'}</Link>
                     )}
                   </td>
                   <td>
