@@ -1,4 +1,5 @@
 import { existingEntityIds } from '../catalog/entity-items.ts';
+import { entityNamer } from '../catalog/entity-names.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
@@ -37,8 +38,18 @@ function scheduleOf(body: WindowBody) {
 /** Maintenance windows of a tenant: CRUD (members write, read-only keys read: the router's rule). */
 export function createMaintenanceService(deps: MaintenanceServiceDeps) {
   const { table, clock } = deps;
-  const view = (window: WindowRecord): PublicWindow =>
-    publicWindow(window, activeSpan(window, clock.now()) !== undefined);
+  /** The windows as returned, their entities named by one batch read for them all. */
+  const views = async (tenantId: string, windows: WindowRecord[]): Promise<PublicWindow[]> => {
+    const name = await entityNamer(
+      table,
+      tenantId,
+      windows.flatMap((w) => w.entity_ids),
+    );
+    const now = clock.now();
+    return windows.map((w) => publicWindow(w, activeSpan(w, now) !== undefined, name(w.entity_ids)));
+  };
+  const view = async (window: WindowRecord): Promise<PublicWindow> =>
+    (await views(window.tenant_id, [window]))[0] as PublicWindow;
 
   /** Listed entities must be the tenant's: another tenant's id is as unknown as a made-up one. */
   const requireEntities = async (tenantId: string, entityIds: string[]) => {
@@ -58,7 +69,7 @@ export function createMaintenanceService(deps: MaintenanceServiceDeps) {
 
   return {
     async list(tenantId: string): Promise<PublicWindow[]> {
-      return (await listWindows(table, tenantId, { consistent: true })).map(view);
+      return views(tenantId, await listWindows(table, tenantId, { consistent: true }));
     },
 
     async get(tenantId: string, id: string): Promise<PublicWindow> {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { type NamedEntity, namedEntitySchema } from '../catalog/entity-names.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import type { WindowRecord } from './maintenance-items.ts';
 
@@ -9,6 +10,9 @@ export const publicWindowSchema = z
     id: idSchema('mnt'),
     name: z.string(),
     entity_ids: z.array(z.string()),
+    entities: z.array(namedEntitySchema).meta({
+      description: 'The entities entity_ids names that still exist, with their names and addresses',
+    }),
     blueprint_slugs: z.array(z.string()),
     include_dependents: z.boolean(),
     starts_at: timestampSchema.nullable(),
@@ -25,12 +29,13 @@ export type PublicWindow = z.infer<typeof publicWindowSchema>;
 
 export const windowListSchema = z.strictObject({ windows: z.array(publicWindowSchema) });
 
-/** A window as returned: the stored record without its tenant and version, with `active` as of now. */
-export function publicWindow(window: WindowRecord, active: boolean): PublicWindow {
+/** A window as returned: the stored record without its tenant and version, with `active` as of now and its entities named. */
+export function publicWindow(window: WindowRecord, active: boolean, entities: NamedEntity[]): PublicWindow {
   return {
     id: window.id,
     name: window.name,
     entity_ids: window.entity_ids,
+    entities,
     blueprint_slugs: window.blueprint_slugs,
     include_dependents: window.include_dependents,
     starts_at: window.starts_at,

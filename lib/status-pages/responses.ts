@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { type NamedEntity, namedEntitySchema } from '../catalog/entity-names.ts';
 import { timestampSchema } from '../http/route-schemas.ts';
 import type { StatusPageRecord } from './status-page-items.ts';
 
@@ -10,6 +11,9 @@ export const statusPageSchema = z
     title: z.string(),
     description: z.string().nullable(),
     entity_ids: z.array(z.string()),
+    entities: z.array(namedEntitySchema).meta({
+      description: 'The entities entity_ids names that still exist, with their names and addresses',
+    }),
     show_incidents: z.boolean(),
     public_path: z.string().meta({ description: 'Where the page is served without a key: /p/{slug}' }),
     created_at: timestampSchema,
@@ -20,13 +24,14 @@ export type PublicStatusPageRecord = z.infer<typeof statusPageSchema>;
 
 export const statusPageListSchema = z.strictObject({ status_pages: z.array(statusPageSchema) });
 
-/** A page as its owner reads it: the stored record without tenant and version. */
-export function ownerView(page: StatusPageRecord): PublicStatusPageRecord {
+/** A page as its owner reads it: the stored record without tenant and version, its entities named. */
+export function ownerView(page: StatusPageRecord, entities: NamedEntity[]): PublicStatusPageRecord {
   return {
     slug: page.slug,
     title: page.title,
     description: page.description,
     entity_ids: page.entity_ids,
+    entities,
     show_incidents: page.show_incidents,
     public_path: `/p/${page.slug}`,
     created_at: page.created_at,

@@ -1,4 +1,5 @@
 import { existingEntityIds } from '../catalog/entity-items.ts';
+import { entityNamer } from '../catalog/entity-names.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { deleteHeld, replaceHeld } from '../store/held-writes.ts';
@@ -40,6 +41,18 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
     return page;
   };
 
+  /** The pages as their owner reads them, their entities named by one batch read for them all. */
+  const views = async (tenantId: string, pages: StatusPageRecord[]): Promise<PublicStatusPageRecord[]> => {
+    const name = await entityNamer(
+      table,
+      tenantId,
+      pages.flatMap((p) => p.entity_ids),
+    );
+    return pages.map((p) => ownerView(p, name(p.entity_ids)));
+  };
+  const view = async (page: StatusPageRecord): Promise<PublicStatusPageRecord> =>
+    (await views(page.tenant_id, [page]))[0] as PublicStatusPageRecord;
+
   const fields = (body: PageReplaceBody) => ({
     title: body.title,
     description: body.description ? body.description : null,
@@ -49,11 +62,11 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
 
   return {
     async list(tenantId: string): Promise<PublicStatusPageRecord[]> {
-      return (await listStatusPages(table, tenantId)).map(ownerView);
+      return views(tenantId, await listStatusPages(table, tenantId));
     },
 
     async get(tenantId: string, slug: string): Promise<PublicStatusPageRecord> {
-      return ownerView(await require(tenantId, slug));
+      return view(await require(tenantId, slug));
     },
 
     /** A slug any tenant holds already is 409 CONFLICT (the public URL names no tenant). */
@@ -78,7 +91,7 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
           throw new ConflictError(`the status page slug ${body.slug} is taken`);
         throw error;
       }
-      return ownerView(record);
+      return view(record);
     },
 
     /** Replaces the page's fields; a concurrent change first is 409 CONFLICT. */
@@ -95,7 +108,7 @@ export function createStatusPageService(deps: StatusPageServiceDeps) {
         name: 'status page',
         exists: async () => (await getStatusPage(table, tenantId, slug)) !== undefined,
       });
-      return ownerView(record);
+      return view(record);
     },
 
     async remove(tenantId: string, slug: string): Promise<void> {

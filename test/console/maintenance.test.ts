@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooseEntity } from './entity-picker.ts';
 import {
   type ConsoleRig,
   expectCount,
@@ -98,7 +99,7 @@ describe('console maintenance', { timeout: 90_000 }, () => {
     // The form starts a one-off window now, for an hour: name it and pick the entity.
     const form = p.page.getByRole('form', { name: 'New maintenance window' });
     await form.getByLabel(/^Name/).fill('Billing deploy');
-    await form.getByLabel('Add an entity').selectOption({ label: 'Billing (svc/billing)' });
+    await chooseEntity(form, 'Add an entity', 'bill', 'Billing');
     await expectText(
       form.getByRole('list', { name: 'Covered entities' }).getByRole('listitem'),
       /^Billing \(svc\/billing\)/,

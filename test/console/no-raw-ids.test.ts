@@ -171,6 +171,14 @@ describe('the console at 1,010 entities: names, not ids; the graph and pickers a
         })
       ).status,
     ).toBe(201);
+    // A window covering two entities past the first 1,000 of the board (the old directory's reach).
+    const window = await rig.api('POST', '/v1/maintenance', {
+      name: 'Late services',
+      entity_ids: [ref('service/service-0598'), ids.entity],
+      starts_at: new Date(Date.now() + 86_400_000).toISOString(),
+      ends_at: new Date(Date.now() + 90_000_000).toISOString(),
+    });
+    expect(window.status, JSON.stringify(window.body)).toBe(201);
     p = await openPage(rig);
     await signIn(p.page, rig.key);
   });
@@ -225,6 +233,42 @@ describe('the console at 1,010 entities: names, not ids; the graph and pickers a
     await relations.getByRole('link', { name: 'Service 0598', exact: true }).waitFor();
     await expectText(relations, /Service 0598\s*unknown\s*depends on this/);
     await relations.getByRole('link', { name: 'Host 0409', exact: true }).waitFor();
+  });
+
+  it('names the entities of a maintenance window and of a status page past the first 1,000, and picks by search', async () => {
+    // No page here reads the old directory (the first 1,000 entities of the board): names come from the answers.
+    const directoryReads: string[] = [];
+    const listen = (request: { url(): string }) => {
+      if (/\/v1\/status\?limit=1000/.test(request.url())) directoryReads.push(request.url());
+    };
+    p.page.on('request', listen);
+    await p.page.goto('/maintenance');
+    const covers = p.page.getByRole('table', { name: 'Maintenance windows' }).getByRole('row').nth(1);
+    await covers.getByRole('link', { name: 'Service 0598', exact: true }).waitFor();
+    expect(await covers.getByRole('link', { name: 'Service 0599', exact: true }).getAttribute('href')).toBe(
+      '/entities/service/service-0599',
+    );
+    await covers.getByRole('button', { name: 'Edit Late services' }).click();
+    const windowForm = p.page.getByRole('form', { name: /Late services/ });
+    await expectText(
+      windowForm.getByRole('list', { name: 'Covered entities' }).getByRole('listitem').first(),
+      /^Service 0598 \(service\/service-0598\)/,
+    );
+
+    await p.page.goto('/status-pages');
+    await p.page.getByRole('button', { name: 'Edit Public status' }).click();
+    const form = p.page.getByRole('form', { name: 'Edit Public status' });
+    const shown = form.getByRole('list', { name: 'Shown entities' }).getByRole('listitem');
+    await expectText(shown.first(), /^Service 0599 \(service\/service-0599\)/);
+    await chooseEntity(form, 'Entity to add', 'service 0598', 'Service 0598');
+    await expectCount(shown, 3);
+    await form.getByRole('button', { name: 'Save status page' }).click();
+    await p.page.getByRole('form', { name: 'New status page' }).waitFor();
+    const saved = await rig.api<{ entities: { name: string }[] }>('GET', '/v1/status-pages/public');
+    expect(saved.body.entities.map((e) => e.name)).toEqual(['Service 0599', 'Host 0409', 'Service 0598']);
+    p.page.off('request', listen);
+    expect(directoryReads).toEqual([]);
+    expect(await audit(p.page)).toEqual([]);
   });
 
   it('asks a large catalog for a blueprint or an entity before drawing, with the count', async () => {

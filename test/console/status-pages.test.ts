@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooseEntity } from './entity-picker.ts';
 import {
   audit,
   type ConsoleRig,
@@ -88,10 +89,8 @@ describe('console status pages', { timeout: 90_000 }, () => {
     await form.getByLabel(/^Slug/).fill('acme');
     await form.getByLabel(/^Title/).fill('Acme status');
     await form.getByLabel(/^Description/).fill('How our services are doing');
-    for (const label of ['Billing (svc/billing)', 'Search (svc/search)']) {
-      await form.getByLabel('Entity to add').selectOption({ label });
-      await form.getByRole('button', { name: 'Add entity' }).click();
-    }
+    await chooseEntity(form, 'Entity to add', 'bill', 'Billing');
+    await chooseEntity(form, 'Entity to add', 'sea', 'Search');
     await expectCount(form.getByRole('list', { name: 'Shown entities' }).getByRole('listitem'), 2);
     await form.getByRole('button', { name: 'Create status page' }).click();
     await expectText(

@@ -1,7 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { createFakeClock } from '../../lib/platform/clock.ts';
+import { windowCreatedOp } from '../../lib/maintenance/maintenance-items.ts';
+import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
+import { newId } from '../../lib/platform/ids.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 /**
@@ -126,6 +128,53 @@ describe.each(runtimes)('maintenance windows ($runtime runtime)', ({ start }) =>
     const res = await req('POST', '/v1/maintenance', { name: 'R', entity_ids: [entityId], ...schedule });
     expect(res.status, res.text).toBe(400);
     expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
+  });
+
+  it('names the entities it covers in every answer, one deleted left out', async () => {
+    const gone = (await req('POST', '/v1/blueprints/service/entities', { slug: 'old', name: 'Old box' })).body
+      .id;
+    const named = [{ id: entityId, name: 'API', blueprint_slug: 'service', slug: 'api' }];
+    const created = await req(
+      'POST',
+      '/v1/maintenance',
+      oneOff({ name: 'Named', entity_ids: [entityId, gone] }),
+    );
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.entities).toEqual([
+      ...named,
+      { id: gone, name: 'Old box', blueprint_slug: 'service', slug: 'old' },
+    ]);
+    const { id } = created.body;
+    expect((await req('DELETE', `/v1/blueprints/service/entities/old`)).status).toBe(204);
+    expect((await req('GET', `/v1/maintenance/${id}`)).body.entities).toEqual(named);
+    const listed = (await req('GET', '/v1/maintenance')).body.windows.find(
+      (w: { id: string }) => w.id === id,
+    );
+    expect(listed.entity_ids).toEqual([entityId, gone]);
+    expect(listed.entities).toEqual(named);
+    const replaced = await req(
+      'PUT',
+      `/v1/maintenance/${id}`,
+      oneOff({ name: 'Named', entity_ids: [entityId] }),
+    );
+    expect(replaced.body.entities).toEqual(named);
+    await req('DELETE', `/v1/maintenance/${id}`);
+  });
+
+  it("never names another tenant's entity, even one its stored window names", async () => {
+    const other = await api.createTenant('Initech');
+    // The API refuses a foreign id; a record written past it must still not learn the name.
+    const now = isoTime(T0);
+    const base = { name: 'Foreign', entity_ids: [entityId], blueprint_slugs: [], include_dependents: false };
+    const schedule = { starts_at: now, ends_at: now, cron: null, duration_seconds: null, timezone: null };
+    const record = { id: newId('mnt', T0), tenant_id: other.tenantId, ...base, ...schedule };
+    await api.table.transact([windowCreatedOp({ ...record, created_at: now, updated_at: now, version: 1 })]);
+    const read = await req('GET', `/v1/maintenance/${record.id}`, undefined, other.key);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.entity_ids).toEqual([entityId]);
+    expect(read.body.entities).toEqual([]);
+    expect((await req('GET', '/v1/maintenance', undefined, other.key)).body.windows[0].entities).toEqual([]);
+    expect(read.text).not.toContain('API');
   });
 
   it('lets read-only keys read windows but not write them', async () => {

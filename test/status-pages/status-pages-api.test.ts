@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/edge-address.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { PAGE_CACHE_MS } from '../../lib/status-pages/public-routes.ts';
+import { pageCreatedOps } from '../../lib/status-pages/status-page-items.ts';
 import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
 
 /**
@@ -89,6 +90,53 @@ describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
     expect(
       (await req('POST', '/v1/status-pages', { slug: 'shared', title: 'Theirs' }, other.key)).status,
     ).toBe(201);
+  });
+
+  it('names its entities in every answer, one deleted left out', async () => {
+    const gone = (await req('POST', '/v1/blueprints/service/entities', { slug: 'old', name: 'Old box' })).body
+      .id;
+    const named = [{ id: entityId, name: 'Public API', blueprint_slug: 'service', slug: 'api' }];
+    const body = { slug: 'named', title: 'Named', entity_ids: [gone, entityId] };
+    const created = await req('POST', '/v1/status-pages', body);
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.entities).toEqual([
+      { id: gone, name: 'Old box', blueprint_slug: 'service', slug: 'old' },
+      ...named,
+    ]);
+    expect((await req('DELETE', '/v1/blueprints/service/entities/old')).status).toBe(204);
+    expect((await req('GET', '/v1/status-pages/named')).body.entities).toEqual(named);
+    const listed = (await req('GET', '/v1/status-pages')).body.status_pages.find(
+      (p: { slug: string }) => p.slug === 'named',
+    );
+    expect(listed.entity_ids).toEqual([gone, entityId]);
+    expect(listed.entities).toEqual(named);
+    const replaced = await req('PUT', '/v1/status-pages/named', { title: 'Named', entity_ids: [entityId] });
+    expect(replaced.status, replaced.text).toBe(200);
+    expect(replaced.body.entities).toEqual(named);
+    expect((await req('DELETE', '/v1/status-pages/named')).status).toBe(204);
+  });
+
+  it("never names another tenant's entity, even one its stored page names", async () => {
+    const other = await api.createTenant('Initech');
+    // The API refuses a foreign id; a record written past it must still not learn the name.
+    const at = new Date(T0).toISOString();
+    const record = { slug: 'foreign', tenant_id: other.tenantId, title: 'F', description: null };
+    const rest = {
+      entity_ids: [entityId],
+      show_incidents: false,
+      created_at: at,
+      updated_at: at,
+      version: 1,
+    };
+    await api.table.transact(pageCreatedOps({ ...record, ...rest }));
+    const read = await req('GET', '/v1/status-pages/foreign', undefined, other.key);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.entity_ids).toEqual([entityId]);
+    expect(read.body.entities).toEqual([]);
+    expect(read.text).not.toContain('Public API');
+    expect(
+      (await req('GET', '/v1/status-pages', undefined, other.key)).body.status_pages[0].entities,
+    ).toEqual([]);
   });
 
   it('lets read-only keys read but not write', async () => {

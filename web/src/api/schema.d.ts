@@ -2090,6 +2090,8 @@ export interface components {
             id: string;
             name: string;
             entity_ids: string[];
+            /** @description The entities entity_ids names that still exist, with their names and addresses */
+            entities: components["schemas"]["NamedEntity"][];
             blueprint_slugs: string[];
             include_dependents: boolean;
             starts_at: components["schemas"]["Timestamp"] | null;
@@ -2101,6 +2103,13 @@ export interface components {
             active: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+        };
+        NamedEntity: {
+            /** @description ent_ + a 26-character ULID */
+            id: string;
+            name: string;
+            blueprint_slug: string;
+            slug: string;
         };
         Action: {
             /** @description act_ + a 26-character ULID */
@@ -2446,6 +2455,8 @@ export interface components {
             title: string;
             description: string | null;
             entity_ids: string[];
+            /** @description The entities entity_ids names that still exist, with their names and addresses */
+            entities: components["schemas"]["NamedEntity"][];
             show_incidents: boolean;
             /** @description Where the page is served without a key: /p/{slug} */
             public_path: string;

@@ -1,19 +1,31 @@
 import { useQuery } from '@tanstack/react-query';
-import { entityLabel, useEntityDirectory } from '../catalog/directory';
+import { EntitySearchChips } from '../catalog/entity-search-chips';
+import type { ChosenEntity } from '../catalog/entity-search-field';
 import { blueprintQueries } from '../catalog/queries';
-import { CheckboxField, SelectField } from '../ui/fields';
+import { CheckboxField } from '../ui/fields';
 
 /**
- * What a window covers: entities picked one by one from the entity directory (a select scales to
- * a thousand entities where checkboxes would not), the tenant's blueprints as checkboxes, and
+ * What a window covers: entities picked one by one through the server-side entity search (no list
+ * of every entity, so any fleet size), the tenant's blueprints as checkboxes, and
  * whether dependents are covered too. Errors arrive from the API keyed by field path.
  */
 
 export interface Cover {
-  entityIds: string[];
+  /** Named as the window's answer names them (`entities`), or as the search chose them. */
+  entities: ChosenEntity[];
   blueprintSlugs: string[];
   includeDependents: boolean;
 }
+
+/** The API's bound on a window's entities (lib/maintenance/maintenance-items.ts WINDOW_LIMITS). */
+const MAX_ENTITIES = 100;
+
+const ENTITY_WORDS = {
+  legend: 'Entities it covers',
+  listLabel: 'Covered entities',
+  none: 'No entity chosen.',
+  field: 'Add an entity',
+};
 
 /** The first error the API gave for `field` or one of its items (`entity_ids.2`). */
 function errorFor(errs: Record<string, string>, field: string): string | undefined {
@@ -29,47 +41,18 @@ export function CoverFields({
   onChange: (cover: Cover) => void;
   errs: Record<string, string>;
 }) {
-  const directory = useEntityDirectory();
   const blueprints = useQuery(blueprintQueries.list());
-  const entities = directory.data?.entities ?? [];
-  const name = (id: string) => {
-    const e = entities.find((x) => x.id === id);
-    return e ? entityLabel(e) : id;
-  };
   const bpError = errorFor(errs, 'blueprint_slugs');
   return (
     <>
-      <fieldset>
-        <legend>Entities it covers</legend>
-        {cover.entityIds.length > 0 ? (
-          <ul className="plain" aria-label="Covered entities">
-            {cover.entityIds.map((id) => (
-              <li key={id} className="row">
-                <span>{name(id)}</span>
-                <button
-                  type="button"
-                  onClick={() => onChange({ ...cover, entityIds: cover.entityIds.filter((x) => x !== id) })}
-                >
-                  Remove {name(id)}
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-        <SelectField
-          label="Add an entity"
-          value=""
-          onChange={(id) => id && onChange({ ...cover, entityIds: [...cover.entityIds, id] })}
-          options={[
-            { value: '', label: 'Choose an entity…' },
-            ...entities
-              .filter((e) => !cover.entityIds.includes(e.id))
-              .map((e) => ({ value: e.id, label: entityLabel(e) })),
-          ]}
-          error={errorFor(errs, 'entity_ids')}
-          hint="A window covers at least one entity or blueprint."
-        />
-      </fieldset>
+      <EntitySearchChips
+        chosen={cover.entities}
+        onChange={(entities) => onChange({ ...cover, entities })}
+        words={ENTITY_WORDS}
+        max={MAX_ENTITIES}
+        error={errorFor(errs, 'entity_ids')}
+        hint="A window covers at least one entity or blueprint."
+      />
       <fieldset>
         <legend>Blueprints it covers (every entity of them)</legend>
         {(blueprints.data ?? []).map((b) => (

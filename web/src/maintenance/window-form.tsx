@@ -46,7 +46,7 @@ function draftOf(w: MaintenanceWindow | undefined, nowMs: number): Draft {
     durationMinutes: w?.duration_seconds ? String(w.duration_seconds / 60) : '60',
     timezone: w?.timezone ?? readerTimeZone(),
     cover: {
-      entityIds: w?.entity_ids ?? [],
+      entities: w?.entities ?? [],
       blueprintSlugs: w?.blueprint_slugs ?? [],
       includeDependents: w?.include_dependents ?? false,
     },
@@ -66,7 +66,7 @@ function bodyOf(d: Draft) {
         };
   return {
     name: d.name,
-    entity_ids: d.cover.entityIds,
+    entity_ids: d.cover.entities.map((e) => e.id),
     blueprint_slugs: d.cover.blueprintSlugs,
     include_dependents: d.cover.includeDependents,
     ...schedule,

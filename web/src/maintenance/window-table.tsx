@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, must } from '../api/client';
-import { useEntityDirectory } from '../catalog/directory';
 import { Time } from '../ui/bits';
 import { EditDeleteActions } from '../ui/confirm';
 import { scrollRegion } from '../ui/scroll-region';
@@ -91,19 +90,19 @@ function Schedule({ window: w }: { window: MaintenanceWindow }) {
 }
 
 function Covers({ window: w }: { window: MaintenanceWindow }) {
-  const directory = useEntityDirectory();
-  const names = new Map((directory.data?.entities ?? []).map((e) => [e.id, e.name]));
-  const addresses = new Map(
-    (directory.data?.entities ?? []).map((e) => [e.id, `/entities/${e.blueprint_slug}/${e.slug}`]),
-  );
+  // The answer names the entities that still exist; a deleted one is left out of `entities`.
   const others = coverBeyondEntities(w);
+  const gone = w.entity_ids.length - w.entities.length;
   return (
     <ul className="plain">
-      {w.entity_ids.map((id) => {
-        const page = addresses.get(id);
-        const name = names.get(id) ?? id;
-        return <li key={id}>{page ? <Link to={page}>{name}</Link> : <code>{name}</code>}</li>;
-      })}
+      {w.entities.map((e) => (
+        <li key={e.id}>
+          <Link to={`/entities/${e.blueprint_slug}/${e.slug}`}>{e.name}</Link>
+        </li>
+      ))}
+      {gone > 0 ? (
+        <li className="muted">{gone === 1 ? 'a deleted entity' : `${gone} deleted entities`}</li>
+      ) : null}
       {others.map((phrase) => (
         <li key={phrase}>{phrase}</li>
       ))}

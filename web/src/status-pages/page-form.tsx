@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, fieldErrors, must } from '../api/client';
-import { useEntityDirectory } from '../catalog/directory';
-import { EntityChips } from '../notify/entity-chips';
+import { EntitySearchChips } from '../catalog/entity-search-chips';
+import type { ChosenEntity } from '../catalog/entity-search-field';
 import { ErrorNote, Notice } from '../ui/feedback';
 import { CheckboxField, TextAreaField, TextField } from '../ui/fields';
 import { slugOf } from '../ui/slug';
@@ -18,7 +18,8 @@ interface Draft {
   slug: string;
   title: string;
   description: string;
-  entityIds: string[];
+  /** Named as the page's answer names them (`entities`), or as the search chose them. */
+  entities: ChosenEntity[];
   showIncidents: boolean;
 }
 
@@ -27,7 +28,7 @@ function draftOf(p: StatusPageRecord | undefined): Draft {
     slug: p?.slug ?? '',
     title: p?.title ?? '',
     description: p?.description ?? '',
-    entityIds: p?.entity_ids ?? [],
+    entities: p?.entities ?? [],
     showIncidents: p?.show_incidents ?? true,
   };
 }
@@ -36,7 +37,11 @@ const CHIP_WORDS = {
   legend: 'Entities shown (in this order)',
   listLabel: 'Shown entities',
   none: 'None yet: the page says nothing is shown.',
+  field: 'Entity to add',
 };
+
+/** The API's bound on a page's entities (lib/status-pages/status-page-items.ts PAGE_LIMITS). */
+const MAX_ENTITIES = 100;
 
 /** The errors to show at the fields: the API's by path, a 409 at the slug, an item's at its list. */
 function errorsOf(error: unknown): Record<string, string | undefined> {
@@ -49,7 +54,6 @@ function errorsOf(error: unknown): Record<string, string | undefined> {
 
 export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDone?: () => void }) {
   const queryClient = useQueryClient();
-  const directory = useEntityDirectory();
   const [draft, setDraft] = useState(() => draftOf(editing));
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   // A new page's slug follows its title until the slug is edited (the slug of a saved page is fixed).
@@ -60,7 +64,7 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
       const fields = {
         title: draft.title,
         description: draft.description.trim() === '' ? null : draft.description,
-        entity_ids: draft.entityIds,
+        entity_ids: draft.entities.map((e) => e.id),
         show_incidents: draft.showIncidents,
       };
       return editing
@@ -118,12 +122,12 @@ export function PageForm({ editing, onDone }: { editing?: StatusPageRecord; onDo
         hint="Shown under the title; optional."
         error={errs.description}
       />
-      <EntityChips
-        chosen={draft.entityIds}
-        onChange={(entityIds) => set({ entityIds })}
-        entities={directory.data?.entities ?? []}
-        error={errs.entity_ids}
+      <EntitySearchChips
+        chosen={draft.entities}
+        onChange={(entities) => set({ entities })}
         words={CHIP_WORDS}
+        max={MAX_ENTITIES}
+        error={errs.entity_ids}
       />
       <CheckboxField
         label="Show incidents"
