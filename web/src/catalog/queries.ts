@@ -136,7 +136,6 @@ export const relationQueries = {
 export const statusKeys = {
   all: ['status'] as const,
   counts: () => [...statusKeys.all, 'counts'] as const,
-  directory: () => [...statusKeys.all, 'directory'] as const,
   board: (filter: Record<string, string>) => [...statusKeys.all, 'board', filter] as const,
   /** The tenant's entity state changes, newest first (GET /v1/status/transitions). */
   feed: () => [...statusKeys.all, 'transitions'] as const,

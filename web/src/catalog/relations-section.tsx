@@ -8,8 +8,8 @@ import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
-import { entityLabel } from './directory';
 import { entityPath } from './entities-section';
+import { entityLabel } from './entity-reads';
 import { type ChosenEntity, EntitySearchField } from './entity-search-field';
 import { relationKeys, relationQueries } from './queries';
 

@@ -1,4 +1,4 @@
-import { entityLabel } from '../catalog/directory';
+import { entityLabel } from '../catalog/entity-reads';
 import { EntityPicker, type PickedEntity } from './entity-picker';
 
 /** The API's bound on a route's entities (lib/notify/route-schemas.ts MAX_ROUTE_ENTITIES). */

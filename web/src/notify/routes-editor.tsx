@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
-import { entityLabel } from '../catalog/directory';
+import { entityLabel } from '../catalog/entity-reads';
 import { blueprintQueries } from '../catalog/queries';
 import { ConfirmButton } from '../ui/confirm';
 import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';

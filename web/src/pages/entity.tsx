@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ApiError, type Schemas } from '../api/client';
-import { useEntity } from '../catalog/directory';
 import { entityPath } from '../catalog/entities-section';
 import { EntityFields } from '../catalog/entity-fields';
+import { useEntity } from '../catalog/entity-reads';
 import { blueprintQueries, relationQueries } from '../catalog/queries';
 import { StateRuleSection } from '../catalog/state-rule';
 import { CheckCharts } from '../charts/check-charts-panel';
