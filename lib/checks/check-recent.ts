@@ -4,7 +4,7 @@ import type { CursorSeal } from '../store/cursor-seal.ts';
 import { sharingQueries } from '../store/shared-queries.ts';
 import type { Table } from '../store/table.ts';
 import { resultsPage } from './results-list.ts';
-import { readSparkline } from './sparkline-reads.ts';
+import { readSparkline, type SparklineCheck } from './sparkline-reads.ts';
 
 /**
  * What a row of the checks list shows besides the check (GET /v1/checks?include=recent): its last
@@ -12,7 +12,7 @@ import { readSparkline } from './sparkline-reads.ts';
  * stores the check page reads (results-list.ts, sparkline-reads.ts): the results the same way as
  * GET /v1/checks/{id}/results (one query of the check's newest results, or of its cell's newest
  * slots), the uptime from the 5-minute rollups (at most 288 small items per check, or per cell).
- * The checks of a page are read RECENT_CONCURRENCY at a time, and a cell's reads are made once for
+ * The checks of a page are read RECENT_CONCURRENCY at a time (results and uptime alongside), and a cell's reads are made once for
  * all its members on the page (identical queries are shared), so a page's cost is bounded by its
  * size (RECENT_PAGE_MAX checks).
  */
@@ -45,6 +45,54 @@ export const recentSchema = z
 
 export type Recent = z.infer<typeof recentSchema>;
 
+/** What one check's last 24 hours hold: its results and how many of them failed. */
+export interface DayCounts {
+  total: number;
+  failures: number;
+}
+
+/** `fn` of each of `items`, `RECENT_CONCURRENCY` at a time, in order. */
+async function inBatches<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += RECENT_CONCURRENCY) {
+    out.push(...(await Promise.all(items.slice(i, i + RECENT_CONCURRENCY).map(fn))));
+  }
+  return out;
+}
+
+/**
+ * The counts of the last 24 hours of each of `checks`, by check id: from the 5-minute rollups (at
+ * most 288 small items per check, or per cell), RECENT_CONCURRENCY checks at a time. Give it a
+ * sharingQueries table (lib/store/shared-queries.ts) so a cell's rollups are read once for all its
+ * members. The one way the checks list and the status board count their 24 h uptime.
+ */
+export async function dayCountsOf(
+  table: Table,
+  checks: readonly SparklineCheck[],
+  nowMs: number,
+): Promise<Map<string, DayCounts>> {
+  const counted = await inBatches(checks, async (check) => {
+    const day = await readSparkline(table, check, { hours: DAY_HOURS, buckets: 1, nowMs });
+    const total = day.buckets.reduce((sum, b) => sum + b.total, 0);
+    const failures = day.buckets.reduce((sum, b) => sum + b.failures, 0);
+    return [check.id, { total, failures }] as const;
+  });
+  return new Map(counted);
+}
+
+/** The 24 h uptime of `counts` together: their successes over their results, null without any. */
+export function dayUptimeOf(
+  counts: Iterable<DayCounts | undefined>,
+): Pick<Recent, 'uptime_24h' | 'results_24h'> {
+  let total = 0;
+  let failures = 0;
+  for (const c of counts) {
+    total += c?.total ?? 0;
+    failures += c?.failures ?? 0;
+  }
+  return { uptime_24h: total === 0 ? null : (total - failures) / total, results_24h: total };
+}
+
 /** The recent results and 24 h uptime of each of `checks`, by check id. */
 export async function recentOf(
   deps: { table: Table; cursors: CursorSeal },
@@ -52,27 +100,19 @@ export async function recentOf(
   nowMs: number,
 ): Promise<Map<string, Recent>> {
   const shared = { table: sharingQueries(deps.table), cursors: deps.cursors };
-  const one = async (check: CheckRecord): Promise<[string, Recent]> => {
-    const [page, day] = await Promise.all([
-      resultsPage(shared, check, { limit: RECENT_RESULTS }, nowMs),
-      readSparkline(shared.table, check, { hours: DAY_HOURS, buckets: 1, nowMs }),
-    ]);
-    const total = day.buckets.reduce((sum, b) => sum + b.total, 0);
-    const failures = day.buckets.reduce((sum, b) => sum + b.failures, 0);
-    return [
+  const [pages, days] = await Promise.all([
+    inBatches(checks, (check) => resultsPage(shared, check, { limit: RECENT_RESULTS }, nowMs)),
+    dayCountsOf(shared.table, checks, nowMs),
+  ]);
+  return new Map(
+    checks.map((check, i) => [
       check.id,
       {
-        results: page.results.map((r) => ({ outcome: r.outcome, checked_at: r.checked_at })).reverse(),
-        uptime_24h: total === 0 ? null : (total - failures) / total,
-        results_24h: total,
+        results: (pages[i]?.results ?? [])
+          .map((r) => ({ outcome: r.outcome, checked_at: r.checked_at }))
+          .reverse(),
+        ...dayUptimeOf([days.get(check.id)]),
       },
-    ];
-  };
-  const found = new Map<string, Recent>();
-  for (let i = 0; i < checks.length; i += RECENT_CONCURRENCY) {
-    for (const [id, recent] of await Promise.all(checks.slice(i, i + RECENT_CONCURRENCY).map(one))) {
-      found.set(id, recent);
-    }
-  }
-  return found;
+    ]),
+  );
 }

@@ -1,6 +1,10 @@
 import { cellResultsPage } from '../checks/cell-result-items.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
+import { dayCountsOf, dayUptimeOf } from '../checks/check-recent.ts';
+import { parseStates, statesById } from '../checks/check-state-items.ts';
 import { latestResults } from '../checks/result-items.ts';
+import type { CheckDefinitionRecord } from '../domain/check-record.ts';
+import { sharingQueries } from '../store/shared-queries.ts';
 import type { Table } from '../store/table.ts';
 
 /**
@@ -9,6 +13,9 @@ import type { Table } from '../store/table.ts';
  * time (down: a failure; degraded: a degraded success; up). A pull check's results are its cell's
  * slots, so the newest slots of each cell on the page are read once for all its members (one
  * query per cell); a push check's own newest results are one query each. Never a window of history.
+ * Beside the strip, the entity's 24 h uptime across its enabled checks, counted the checks list's
+ * way (dayCountsOf in lib/checks/check-recent.ts: up to 288 rollup items per push check, or per cell
+ * on the page, a cell's read once).
  */
 
 export const RECENT_SLOTS = 30;
@@ -23,17 +30,49 @@ const RANK: Record<StripState, number> = { up: 0, degraded: 1, down: 2 };
 const stateOf = (ok: boolean, degraded: boolean | undefined): StripState =>
   !ok ? 'down' : degraded ? 'degraded' : 'up';
 
-/** entity id -> its strip, for `entities` (each with its check ids) of one tenant. */
-export async function recentStrips(
+export interface BoardRecent {
+  recent: StripSlot[];
+  uptime_24h: number | null;
+  results_24h: number;
+}
+
+type BoardEntity = { id: string; checkIds: readonly string[] };
+
+/** entity id -> its strip and 24 h uptime, for `entities` (each with its check ids) of one tenant. */
+export async function boardRecent(
   table: Table,
   tenantId: string,
-  entities: readonly { id: string; checkIds: readonly string[] }[],
-): Promise<Map<string, StripSlot[]>> {
-  const definitions = await checkDefinitionsById(
-    table,
-    tenantId,
-    entities.flatMap((e) => e.checkIds),
+  entities: readonly BoardEntity[],
+  nowMs: number,
+): Promise<Map<string, BoardRecent>> {
+  const ids = entities.flatMap((e) => e.checkIds);
+  const [definitions, stateItems] = await Promise.all([
+    checkDefinitionsById(table, tenantId, ids),
+    statesById(table, tenantId, ids),
+  ]);
+  // A push check's newest 5 minutes are on its state item (`current_rollup`), not yet in a rollup.
+  const states = new Map(parseStates(stateItems).map((s) => [s.check_id, s]));
+  const enabled = definitions
+    .filter((d) => d.enabled)
+    .map((d) => ({ ...d, current_rollup: states.get(d.id)?.current_rollup }));
+  const [strips, days] = await Promise.all([
+    recentStrips(table, definitions, entities),
+    dayCountsOf(sharingQueries(table), enabled, nowMs),
+  ]);
+  return new Map(
+    entities.map((e) => [
+      e.id,
+      { recent: strips.get(e.id) ?? [], ...dayUptimeOf(e.checkIds.map((id) => days.get(id))) },
+    ]),
   );
+}
+
+/** entity id -> its strip, for `entities` given the definitions of their checks. */
+async function recentStrips(
+  table: Table,
+  definitions: readonly CheckDefinitionRecord[],
+  entities: readonly BoardEntity[],
+): Promise<Map<string, StripSlot[]>> {
   const cellIds = [...new Set(definitions.flatMap((d) => (d.cell ? [d.cell.cell_id] : [])))];
   const pushIds = definitions.filter((d) => !d.cell).map((d) => d.id);
   // check id -> (time -> state) of its newest results.

@@ -26,6 +26,13 @@ export const statusBoardSchema = z.strictObject({
           description:
             "With include=recent: the entity's newest result times across its checks, oldest first (at most 30)",
         }),
+      uptime_24h: z.number().min(0).max(1).nullable().optional().meta({
+        description:
+          "With include=recent: the share of successful results in the last 24 hours across the entity's enabled checks (0 to 1); null with none",
+      }),
+      results_24h: z.number().int().optional().meta({
+        description: "With include=recent: how many results the entity's checks hold in the last 24 hours",
+      }),
     }),
   ),
   total: z.number().int(),

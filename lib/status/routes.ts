@@ -40,7 +40,7 @@ const boardQuery = z.object({
     .enum(['recent'])
     .optional()
     .meta({
-      description: `recent: each entity's recent-results strip (its newest ${RECENT_SLOTS} result times, worst result per time); needs limit, at most ${RECENT_MAX_PAGE}`,
+      description: `recent: each entity's recent-results strip (its newest ${RECENT_SLOTS} result times, worst result per time) and its 24 h uptime (uptime_24h, results_24h); needs limit, at most ${RECENT_MAX_PAGE}`,
     }),
 });
 const tag = 'Status';

@@ -17,7 +17,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging.ts';
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
-import { recentStrips } from './recent-strip.ts';
+import { boardRecent } from './recent-strip.ts';
 import { readCounts } from './status-counts.ts';
 
 /**
@@ -33,7 +33,7 @@ export interface BoardQuery {
   /** Page size; absent: every matching entity. */
   limit?: number | undefined;
   cursor?: string | undefined;
-  /** `recent`: each entity's recent-results strip (recent-strip.ts), for a page of at most RECENT_MAX_PAGE. */
+  /** `recent`: each entity's recent-results strip and 24 h uptime (recent-strip.ts), for a page of at most RECENT_MAX_PAGE. */
   include?: 'recent' | undefined;
 }
 
@@ -157,20 +157,22 @@ export function createBoardReader(deps: BoardDeps) {
           : tally(
               (await readEntities(tenantId, {}, false)).entities.map((item) => parseEntityState(item).state),
             ));
-      const [covered, strips] = await Promise.all([
+      const [covered, recent] = await Promise.all([
         Promise.all(entities.map(async (e) => (await maintenance(e)) !== undefined)),
         query.include === 'recent'
-          ? recentStrips(
+          ? boardRecent(
               table,
               tenantId,
               entities.map((e) => ({ id: e.id, checkIds: Object.keys(e.check_states ?? {}) })),
+              deps.clock.now(),
             )
           : undefined,
       ]);
+      const none = { recent: [], uptime_24h: null, results_24h: 0 };
       return {
         entities: entities.map((e, i) => ({
           ...view(e, checkTypes, covered[i] ?? false),
-          ...(strips ? { recent: strips.get(e.id) ?? [] } : {}),
+          ...(recent ? (recent.get(e.id) ?? none) : {}),
         })),
         ...counts,
         next_cursor: read.nextCursor,

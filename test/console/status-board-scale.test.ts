@@ -11,8 +11,8 @@ import {
 
 /**
  * The status board at 1,000+ entities (issue 37): each row shows its recent-results strip with a
- * text alternative, the first rows come from one request per page (no request per row), the feed
- * leaves first results out until asked, and axe stays clean.
+ * text alternative and its 24 h uptime, the first rows come from one request per page (no request
+ * per row), the feed leaves first results out until asked, and axe stays clean.
  */
 
 const ENTITIES = 1010;
@@ -98,6 +98,16 @@ describe('status board at 1,000+ entities', { timeout: 240_000 }, () => {
       .getByText('no results yet')
       .waitFor();
     expect(await page.getByTestId('recent-strip').count()).toBe(20);
+    // The 24 h uptime under its column header: 2 of 3 results up, all up, none.
+    const uptimeColumn = (
+      await page.getByRole('table').first().getByRole('columnheader').allInnerTexts()
+    ).indexOf('24 h uptime');
+    expect(uptimeColumn).toBeGreaterThan(0);
+    const uptimeOf = (name: RegExp) =>
+      page.getByRole('row', { name }).getByRole('cell').nth(uptimeColumn).textContent();
+    await expect.poll(() => uptimeOf(/Service 0003/)).toBe('66.7 %');
+    await expect.poll(() => uptimeOf(/Service 0010/)).toBe('100 %');
+    await expect.poll(() => uptimeOf(/Service 0050/)).toBe('–');
     // One page of 100 rows, and more on demand.
     await expect.poll(() => page.locator('tbody tr').count()).toBe(100);
     await page.getByRole('button', { name: 'Load more entities' }).click();

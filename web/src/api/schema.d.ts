@@ -5441,7 +5441,7 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page (same filters and limit) */
                 cursor?: string;
-                /** @description recent: each entity's recent-results strip (its newest 30 result times, worst result per time); needs limit, at most 200 */
+                /** @description recent: each entity's recent-results strip (its newest 30 result times, worst result per time) and its 24 h uptime (uptime_24h, results_24h); needs limit, at most 200 */
                 include?: "recent";
             };
             header?: never;
@@ -5485,6 +5485,10 @@ export interface operations {
                                  */
                                 state: "up" | "degraded" | "down";
                             }[];
+                            /** @description With include=recent: the share of successful results in the last 24 hours across the entity's enabled checks (0 to 1); null with none */
+                            uptime_24h?: number | null;
+                            /** @description With include=recent: how many results the entity's checks hold in the last 24 hours */
+                            results_24h?: number;
                         }[];
                         total: number;
                         up: number;

@@ -11,8 +11,11 @@ export function ResultStrip({ recent }: { recent: Recent | undefined }) {
   return <RecentStrip slots={recent.results.map((r) => ({ at: r.checked_at, state: r.outcome }))} />;
 }
 
-/** "99.8 %" of the last 24 hours' results that succeeded; "–" without any. */
-export function uptimeWords(recent: Recent | undefined): string {
+/**
+ * "99.8 %" of the last 24 hours' results that succeeded; "–" without any. For a check's `recent`
+ * (the checks list) and a status board entity (its checks together).
+ */
+export function uptimeWords(recent: { uptime_24h?: number | null } | undefined): string {
   const share = recent?.uptime_24h;
   if (share === null || share === undefined) return '–';
   const percent = share * 100;

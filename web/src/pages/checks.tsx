@@ -143,7 +143,7 @@ export function ChecksPage() {
                 <th scope="col">Type</th>
                 <th scope="col">State</th>
                 <th scope="col">Last 30 results</th>
-                <th scope="col">Uptime 24 h</th>
+                <th scope="col">24 h uptime</th>
                 <th scope="col">Last result</th>
               </tr>
             </thead>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { blueprintQueries, statusKeys } from '../catalog/queries';
 import { RecentStrip } from '../charts/recent-strip';
+import { uptimeWords } from '../checks/check-scan';
 import { knownEntity, rememberEntity } from '../live/entity-names';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -205,6 +206,7 @@ function Groups({
                   <th scope="col">Entity</th>
                   <th scope="col">State</th>
                   <th scope="col">Recent results</th>
+                  <th scope="col">24 h uptime</th>
                   <th scope="col">Checks</th>
                 </tr>
               </thead>
@@ -220,6 +222,7 @@ function Groups({
                     <td>
                       <RecentStrip slots={e.recent} />
                     </td>
+                    <td>{uptimeWords(e)}</td>
                     <td>
                       <CheckSummary checks={e.checks} />
                     </td>
