@@ -175,7 +175,7 @@ export function createCheckPager(deps: CheckPageDeps) {
   /** A blueprint filter must name one of the tenant's blueprints (a mistyped slug is a 400, not an empty list). */
   const requireBlueprint = async (tenantId: string, filter: CheckFilter) => {
     if (filter.blueprint !== undefined && !(await getBlueprint(table, tenantId, filter.blueprint))) {
-      throw ValidationError.field('blueprint', 'no blueprint has this slug');
+      throw ValidationError.field('blueprint', 'No blueprint has this slug.');
     }
   };
 

@@ -49,7 +49,7 @@ const listChecksQuery = z
   })
   .refine((query) => query.include === undefined || (query.limit ?? Infinity) <= RECENT_PAGE_MAX, {
     path: ['limit'],
-    message: `must be given and at most ${RECENT_PAGE_MAX} with include=recent`,
+    message: `Give a limit of at most ${RECENT_PAGE_MAX} with include=recent.`,
   });
 /** The Link header of a paged list: GitHub-style, the next page only. */
 const linkHeader = {

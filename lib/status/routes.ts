@@ -60,7 +60,10 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       schemas: { query: boardQuery, responses: { 200: statusBoardSchema } },
       handler: async ({ principal, query }) => {
         if (query.include && (query.limit === undefined || query.limit > RECENT_MAX_PAGE)) {
-          throw ValidationError.field('limit', `must be given, and at most ${RECENT_MAX_PAGE}, with include`);
+          throw ValidationError.field(
+            'limit',
+            `Give a limit of at most ${RECENT_MAX_PAGE} with include=recent.`,
+          );
         }
         return ok(await deps.statusService.board(principal.tenantId, query));
       },

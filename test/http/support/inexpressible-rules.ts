@@ -34,8 +34,20 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
     operation: 'GET /v1/status',
     path: /^limit$/,
-    message: /must be given, and at most \d+, with include/,
+    message: /^Give a limit of at most \d+ with include=recent\.$/,
     why: 'a dependency between two query parameters; OpenAPI parameters are described one by one',
+  },
+  {
+    operation: 'GET /v1/checks',
+    path: /^limit$/,
+    message: /^Give a limit of at most \d+ with include=recent\.$/,
+    why: 'a dependency between two query parameters; OpenAPI parameters are described one by one',
+  },
+  {
+    operation: 'GET /v1/checks',
+    path: /^blueprint$/,
+    message: /^No blueprint has this slug\.$/,
+    why: 'the blueprint filter names a stored blueprint of the tenant (stored data)',
   },
   {
     operation: 'POST /v1/blueprints/{blueprint_slug}/entities',

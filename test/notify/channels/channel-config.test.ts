@@ -51,11 +51,11 @@ describe('parseChannelInput', () => {
 
   it('rejects unknown keys in the body and in the config', () => {
     expect(rejection({ channel_type: 'nats', config: { subject: 'a' }, extra: 1 }).details).toEqual([
-      { path: 'extra', message: 'unknown field(s): extra' },
+      { path: 'extra', message: 'Unknown field: extra.' },
     ]);
     expect(
       rejection({ channel_type: 'slack', config: { url: 'https://x.example/a', secret: 's' } }).details,
-    ).toEqual([{ path: 'config.secret', message: 'unknown field(s): secret' }]);
+    ).toEqual([{ path: 'config.secret', message: 'Unknown field: secret.' }]);
   });
 
   it('rejects a NATS subject with wildcards or empty tokens', () => {
