@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { type NamedEntity, namedEntitySchema } from '../catalog/entity-names.ts';
 import { slugSchema } from '../domain/slug.ts';
 import { documentedAs, idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
 import { GROUP_BYS, type RouteRecord } from './route-items.ts';
@@ -114,18 +115,9 @@ export const publicRouteSchema = z
       entity_ids: z.array(idSchema('ent')),
       to_states: z.array(z.string()),
     }),
-    entities: z
-      .array(
-        z.strictObject({
-          id: idSchema('ent'),
-          name: z.string(),
-          blueprint_slug: z.string(),
-          slug: z.string(),
-        }),
-      )
-      .meta({
-        description: 'The entities match.entity_ids names that still exist, with their names and addresses',
-      }),
+    entities: z.array(namedEntitySchema).meta({
+      description: 'The entities match.entity_ids names that still exist, with their names and addresses',
+    }),
     channel_ids: z.array(idSchema('chn')),
     escalate_after_seconds: z.number().int().nullable(),
     escalate_channel_ids: z.array(idSchema('chn')),
@@ -138,26 +130,15 @@ export const publicRouteSchema = z
 
 export const routesListSchema = z.strictObject({ routes: z.array(publicRouteSchema) });
 
-/** An entity a route names, as its answer names it (lib/catalog's id pointer). */
-export interface RouteEntity {
-  id: string;
-  name?: string | undefined;
-  blueprint_slug: string;
-  slug: string;
-}
-
-/** A route as the API shows it (its record less the tenant), its entities named from `entities`. */
+/** A route as the API shows it (its record less the tenant), its entities named by `named` (entityNamer). */
 export function publicRoute(
   route: RouteRecord,
-  entities: ReadonlyMap<string, RouteEntity>,
+  named: (entityIds: readonly string[]) => NamedEntity[],
 ): z.output<typeof publicRouteSchema> {
   return {
     id: route.id,
     match: route.match,
-    entities: route.match.entity_ids.flatMap((id) => {
-      const e = entities.get(id);
-      return e ? [{ id, name: e.name ?? e.slug, blueprint_slug: e.blueprint_slug, slug: e.slug }] : [];
-    }),
+    entities: named(route.match.entity_ids),
     channel_ids: route.channel_ids,
     escalate_after_seconds: route.escalate_after_seconds,
     escalate_channel_ids: route.escalate_channel_ids,

@@ -1,4 +1,5 @@
-import { readEntityById, readEntityPointers } from '../catalog/entity-items.ts';
+import { readEntityById } from '../catalog/entity-items.ts';
+import { entityNamer } from '../catalog/entity-names.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
@@ -40,16 +41,12 @@ export function createRouteService(deps: { table: Table; clock: Clock }) {
     if (missing) throw ValidationError.field('match.entity_ids', `no entity ${missing}`);
   };
 
-  /** The entities the routes name, by id: one batch read of their id pointers (names, addresses). */
-  const namedEntities = async (tenantId: string, routes: readonly RouteRecord[]) =>
-    new Map(
-      (
-        await readEntityPointers(
-          table,
-          tenantId,
-          routes.flatMap((r) => r.match.entity_ids),
-        )
-      ).map((e) => [e.id, e]),
+  /** The entities the routes name: one batch read of their id pointers (names, addresses). */
+  const namedEntities = (tenantId: string, routes: readonly RouteRecord[]) =>
+    entityNamer(
+      table,
+      tenantId,
+      routes.flatMap((r) => r.match.entity_ids),
     );
 
   return {

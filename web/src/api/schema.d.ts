@@ -2062,13 +2062,7 @@ export interface components {
                 to_states: string[];
             };
             /** @description The entities match.entity_ids names that still exist, with their names and addresses */
-            entities: {
-                /** @description ent_ + a 26-character ULID */
-                id: string;
-                name: string;
-                blueprint_slug: string;
-                slug: string;
-            }[];
+            entities: components["schemas"]["NamedEntity"][];
             channel_ids: string[];
             escalate_after_seconds: number | null;
             escalate_channel_ids: string[];
@@ -2077,6 +2071,13 @@ export interface components {
             group_wait_seconds: number;
             group_interval_seconds: number;
             created_at: components["schemas"]["Timestamp"];
+        };
+        NamedEntity: {
+            /** @description ent_ + a 26-character ULID */
+            id: string;
+            name: string;
+            blueprint_slug: string;
+            slug: string;
         };
         AlertSettings: {
             alert_fold_per_minute: number;
@@ -2103,13 +2104,6 @@ export interface components {
             active: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
-        };
-        NamedEntity: {
-            /** @description ent_ + a 26-character ULID */
-            id: string;
-            name: string;
-            blueprint_slug: string;
-            slug: string;
         };
         Action: {
             /** @description act_ + a 26-character ULID */
