@@ -23,16 +23,25 @@ export function stripWords(slots: readonly Slot[]): string {
   return `Last ${slots.length} results: ${parts.join(', ')}; newest: ${newest}`;
 }
 
+/** Each slot with a key: its time, numbered when two results share a time (pushes with one checked_at). */
+function keyedByTime(slots: readonly Slot[]): { key: string; slot: Slot }[] {
+  const seen = new Map<string, number>();
+  return slots.map((slot) => {
+    const n = (seen.get(slot.at) ?? 0) + 1;
+    seen.set(slot.at, n);
+    return { key: `${slot.at}#${n}`, slot };
+  });
+}
+
 export function RecentStrip({ slots }: { slots: readonly Slot[] | undefined }) {
   if (!slots) return null;
   if (slots.length === 0) return <span className="muted">no results yet</span>;
   return (
     <span className="recent-strip" data-testid="recent-strip">
       <span className="strip-bars" aria-hidden="true">
-        {slots.map((s, i) => (
+        {keyedByTime(slots).map(({ key, slot: s }) => (
           <span
-            // Two results may share a time (pushes with one checked_at): the index keeps keys apart.
-            key={`${s.at}#${i}`}
+            key={key}
             className={`strip-bar strip-${s.state}`}
             title={`${new Date(s.at).toLocaleString()}: ${s.state}`}
           />
