@@ -40,7 +40,7 @@ describe('console ping URLs', { timeout: 60_000 }, () => {
     await p.page.getByLabel(/^Check type/).selectOption('push');
     await p.page.getByLabel('Interval (seconds)').fill('86400');
     await p.page.getByRole('button', { name: 'Create check' }).click();
-    await p.page.getByRole('heading', { level: 1, name: /^Push check for / }).waitFor();
+    await p.page.getByRole('heading', { level: 1, name: /: Push check for backup/ }).waitFor();
     const checkId = p.page.url().split('/checks/')[1] ?? '';
     const check = await rig.api<{ failure_threshold: number }>('GET', `/v1/checks/${checkId}`);
     expect(check.body.failure_threshold).toBe(1);

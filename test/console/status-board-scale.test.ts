@@ -143,6 +143,13 @@ describe('status board at 1,000+ entities', { timeout: 240_000 }, () => {
     }
     await screenshot(page, 'entity-range-30d');
     expect(await audit(page)).toEqual([]);
+    // The check page draws the same charts with the same picker.
+    await page.locator('.check-card h3 a').first().click();
+    await page.getByRole('heading', { name: 'Charts' }).waitFor();
+    await page.getByRole('img', { name: /^Availability, 24 h: 3 results, 1 failure, p50 \d+ ms$/ }).waitFor();
+    await page.getByRole('button', { name: '7 days', exact: true }).click();
+    await page.getByRole('img', { name: /^Latency, 7 days: 3 results, 1 failure, p50 \d+ ms$/ }).waitFor();
+    expect(await audit(page)).toEqual([]);
     expectNoConsoleErrors(p);
     await p.close();
   });

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
+import { CheckCharts } from '../charts/check-charts-panel';
 import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-form';
 import { ResultStrip, uptimeWords } from '../checks/check-scan';
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
@@ -307,6 +308,12 @@ export function CheckPage() {
   return <CheckView check={check.data} />;
 }
 
+/** "Entity: Check", or the check's name alone when it names its entity already ("Push check for Billing"). */
+function checkTitle(check: Check): string {
+  const entity = check.entity_name ?? check.entity_slug;
+  return check.name.toLowerCase().includes(entity.toLowerCase()) ? check.name : `${entity}: ${check.name}`;
+}
+
 function CheckView({ check }: { check: Check }) {
   const { canWrite } = useSession();
   const navigate = useNavigate();
@@ -344,7 +351,7 @@ function CheckView({ check }: { check: Check }) {
   const [removeError, setRemoveError] = useState<unknown>();
   return (
     <Page
-      title={`${check.entity_name ?? check.entity_slug}: ${check.name}`}
+      title={checkTitle(check)}
       actions={
         canWrite ? (
           <>
@@ -415,6 +422,9 @@ function CheckView({ check }: { check: Check }) {
       {check.check_type === 'push' ? (
         <PushInstructions checkId={check.id} intervalSeconds={check.interval_seconds} />
       ) : null}
+      <Section title="Charts">
+        <CheckCharts checkId={check.id} />
+      </Section>
       {/* A new result or an edit (the SLO target) changes the figures. */}
       <UptimeSection
         subject={{ kind: 'check', id: check.id }}
