@@ -1,12 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium } from 'playwright-core';
-import { build } from 'vite';
 import { generateApiKey } from '../lib/auth/api-key.ts';
-import { repoRoot } from './child.ts';
 import { call } from './push.ts';
+import { buildConsole, chromiumPresent, removeConsole, timeFirstRows } from './search-console.ts';
 import { loadServeEnv, startServe } from './serve.ts';
 import { type Percentiles, percentiles } from './stats.ts';
 
@@ -30,7 +28,6 @@ export interface ChecksListFigures {
 const BLUEPRINTS = 10;
 const PER_ENTITY = 10;
 const RECENT = 30;
-const CHROMIUM = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Runs `make` over `items`, `width` at a time. */
 async function inBatches<T>(items: readonly T[], width: number, make: (item: T) => Promise<void>) {
@@ -106,34 +103,6 @@ async function timeGets(url: string, key: string, path: string, count: number, w
   return { path, latency: percentiles(samples), rows, bytes };
 }
 
-/** ms from navigating to /checks to its first row, `count` times in one signed-in page. */
-async function firstRows(url: string, key: string, count: number): Promise<Percentiles> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
-  try {
-    const page = await browser.newPage({ baseURL: url, viewport: { width: 1280, height: 900 } });
-    await page.goto('/');
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor();
-    const samples: number[] = [];
-    for (let i = 0; i < count + 1; i += 1) {
-      await page.goto('/status');
-      await page.getByRole('navigation', { name: 'Main' }).waitFor();
-      const started = performance.now();
-      await page.getByRole('link', { name: 'Checks', exact: true }).click();
-      await page
-        .getByRole('table', { name: 'Checks' })
-        .locator('tbody tr')
-        .first()
-        .waitFor({ timeout: 30_000 });
-      if (i > 0) samples.push(performance.now() - started);
-    }
-    return percentiles(samples);
-  } finally {
-    await browser.close();
-  }
-}
-
 /** Runs the checks list scenario; the data dir and the built console are removed afterwards. */
 export async function runChecksList(options: {
   checks: number;
@@ -142,17 +111,10 @@ export async function runChecksList(options: {
   onProgress?: (line: string) => void;
 }): Promise<ChecksListFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-checks-'));
-  const consoleDir = mkdtempSync(join(tmpdir(), 'vigil-bench-console-'));
   const key = generateApiKey();
-  const withChromium = existsSync(CHROMIUM);
+  const withChromium = chromiumPresent();
+  const consoleDir = await buildConsole();
   try {
-    if (withChromium) {
-      await build({
-        configFile: join(repoRoot, 'web', 'vite.config.ts'),
-        logLevel: 'error',
-        build: { outDir: consoleDir, emptyOutDir: true },
-      });
-    }
     const env = { ...loadServeEnv(dataDir, key), VIGIL_LOG_LEVEL: 'warn', VIGIL_CONSOLE_DIR: consoleDir };
     const serve = await startServe(env, { logFile: options.logFile, timeoutMs: 120_000 });
     try {
@@ -170,13 +132,24 @@ export async function runChecksList(options: {
       const requests = [];
       for (const path of paths) requests.push(await timeGets(serve.url, key, path, options.requests, 3));
       const figures: ChecksListFigures = { checks: options.checks, seedSeconds, requests };
-      if (withChromium) figures.firstRows = await firstRows(serve.url, key, 10);
+      if (withChromium) {
+        figures.firstRows = await timeFirstRows(
+          serve.url,
+          key,
+          {
+            from: '/status',
+            link: 'Checks',
+            firstRow: (page) => page.getByRole('table', { name: 'Checks' }).locator('tbody tr').first(),
+          },
+          10,
+        );
+      }
       return figures;
     } finally {
       await serve.stop();
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(consoleDir, { recursive: true, force: true });
+    removeConsole(consoleDir);
   }
 }

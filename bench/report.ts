@@ -426,6 +426,11 @@ export function formatResults(results: Results, targets: Target[]): string {
       ),
     );
     out.push(`\nStartup seeding the counters and state index of every entity: ${st.startupSeconds} s.`);
+    if (st.firstRows) {
+      out.push(
+        `\nChromium, "Status" clicked to the board's first row: p50 ${ms(st.firstRows.p50)} ms, max ${ms(st.firstRows.max)} ms (${st.firstRows.count} times).`,
+      );
+    }
   }
   if (results.abuse?.length) {
     const first = results.abuse[0];

@@ -213,6 +213,7 @@ try {
     });
     const st = results.status;
     log(`  paged p99 ${Math.round(st.paged.p99)} ms, unpaged p99 ${Math.round(st.unpaged.p99)} ms`);
+    if (st.firstRows) log(`  first rows in Chromium: p50 ${Math.round(st.firstRows.p50)} ms`);
   }
   if (wants('checks-list')) {
     log(

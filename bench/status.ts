@@ -10,6 +10,7 @@ import { newId } from '../lib/platform/ids.ts';
 import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
 import { MAX_TRANSACTION_OPS, type WriteOp } from '../lib/store/table.ts';
 import { call } from './push.ts';
+import { buildConsole, chromiumPresent, removeConsole, timeFirstRows } from './search-console.ts';
 import { loadServeEnv, startServe } from './serve.ts';
 import { type Percentiles, percentiles } from './stats.ts';
 
@@ -39,6 +40,8 @@ export interface StatusFigures {
   /** GET /v1/status?limit=100&include=recent, every row with a push check and its results. */
   strips: Percentiles;
   stripsBytes: number;
+  /** ms from clicking "Status" to the board's first row in Chromium (absent without Chromium). */
+  firstRows?: Percentiles;
 }
 
 /** A push check with RESULTS_PER_CHECK results for each entity of the board's first page. */
@@ -138,7 +141,9 @@ export async function runStatus(options: {
 }): Promise<StatusFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-bench-status-'));
   const key = generateApiKey();
-  const env = loadServeEnv(dataDir, key);
+  const withChromium = chromiumPresent();
+  const consoleDir = await buildConsole();
+  const env = { ...loadServeEnv(dataDir, key), VIGIL_CONSOLE_DIR: consoleDir };
   try {
     const first = await startServe(env, { logFile: options.logFile });
     await first.stop();
@@ -162,7 +167,20 @@ export async function runStatus(options: {
         options.requests,
         10,
       );
+      const firstRows = withChromium
+        ? await timeFirstRows(
+            serve.url,
+            key,
+            {
+              from: '/settings',
+              link: 'Status',
+              firstRow: (page) => page.locator('.status-group table tbody tr').first(),
+            },
+            10,
+          )
+        : undefined;
       return {
+        ...(firstRows ? { firstRows } : {}),
         strips: strips.figures,
         stripsBytes: strips.bytes,
         entities: options.entities,
@@ -177,5 +195,6 @@ export async function runStatus(options: {
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+    removeConsole(consoleDir);
   }
 }
