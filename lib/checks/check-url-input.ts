@@ -16,7 +16,7 @@ export const httpUrl = z
     } catch {
       return false;
     }
-  }, 'must be an absolute http(s) URL')
+  }, 'Enter an absolute http:// or https:// URL, such as https://example.com/health.')
   .meta({ pattern: HTTP_URL_PATTERN, description: 'An absolute http or https URL' });
 
 /** The target URL a write stores: an echo of the read-only view keeps the stored URL; another `********` is a 400. */

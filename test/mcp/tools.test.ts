@@ -333,6 +333,18 @@ describe.each(runtimes)('MCP tools ($runtime runtime)', ({ start }) => {
     expect(text(wrongType)).toContain('/hours must be integer');
     const badUrl = await call('create_check', { entity_id: ids.api, target_url: 'not a url' });
     expect(badUrl?.isError).toBe(true);
+    // What to fix is in the text, in the API's sentences (not zod's defaults).
+    expect(text(badUrl)).toMatch(/^VALIDATION_ERROR: invalid check \(target_url: [A-Z][^;]*\.\)$/);
+    const badWindow = await call('create_maintenance', {
+      name: 'x',
+      entity_ids: [ids.api],
+      starts_at: 'soon',
+      ends_at: 'later',
+    });
+    expect(badWindow?.isError).toBe(true);
+    expect(text(badWindow)).toMatch(
+      /^VALIDATION_ERROR: invalid maintenance window \(starts_at: [A-Z].*\.\)$/,
+    );
   });
 
   it('validates the arguments of tools whose schemas share a nested $id', async () => {

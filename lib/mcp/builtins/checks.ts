@@ -1,5 +1,6 @@
 import { createCheckBody } from '../../checks/check-input.ts';
 import { publicCheck } from '../../checks/records.ts';
+import { issueSentence } from '../../http/issue-messages.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { ProbeOutcome } from '../../probes/types.ts';
 import type { BuiltinTool } from './deps.ts';
@@ -29,13 +30,16 @@ export const createCheck: BuiltinTool = {
     openWorldHint: true,
   },
   handler: async (deps, caller, args) => {
-    const parsed = createCheckBody.safeParse({
-      entity_id: args.entity_id,
-      check_type: 'http',
-      target_url: args.target_url,
-      ...(args.name !== undefined ? { name: args.name } : {}),
-      interval_seconds: positiveInt(args, 'interval_seconds', 60, 86_400),
-    });
+    const parsed = createCheckBody.safeParse(
+      {
+        entity_id: args.entity_id,
+        check_type: 'http',
+        target_url: args.target_url,
+        ...(args.name !== undefined ? { name: args.name } : {}),
+        interval_seconds: positiveInt(args, 'interval_seconds', 60, 86_400),
+      },
+      { error: issueSentence },
+    );
     if (!parsed.success) {
       throw new ValidationError(
         'invalid check',

@@ -1,3 +1,4 @@
+import { issueSentence } from '../../http/issue-messages.ts';
 import { windowBody } from '../../maintenance/request-schemas.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { BuiltinTool } from './deps.ts';
@@ -40,7 +41,7 @@ export const createMaintenance: BuiltinTool = {
     openWorldHint: false,
   },
   handler: async (deps, caller, args) => {
-    const parsed = windowBody.safeParse(args);
+    const parsed = windowBody.safeParse(args, { error: issueSentence });
     if (!parsed.success) {
       throw new ValidationError(
         'invalid maintenance window',

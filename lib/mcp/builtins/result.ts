@@ -42,7 +42,9 @@ export async function asToolResult(body: () => Promise<CallToolResult>): Promise
   } catch (err) {
     if (err instanceof AppError && err.expose) {
       const details = err.details?.map((d) => `${d.path}: ${d.message}`);
-      return toolError(`${err.code}: ${err.message}`, details);
+      // The text says what to fix too: many clients show the model the text, not structuredContent.
+      const fix = details?.length ? ` (${details.join('; ')})` : '';
+      return toolError(`${err.code}: ${err.message}${fix}`, details);
     }
     throw err;
   }
