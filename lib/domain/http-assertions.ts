@@ -65,7 +65,7 @@ export function parseJsonPath(path: string): PathSegment[] | undefined {
 
 /** The RE2 program of a pattern, or why it is refused (syntax RE2 cannot run linearly, or too large). */
 export function compilePattern(pattern: string): RE2JS | string {
-  if (pattern.length > MAX_PATTERN_LENGTH) return `must be at most ${MAX_PATTERN_LENGTH} characters`;
+  if (pattern.length > MAX_PATTERN_LENGTH) return `Use at most ${MAX_PATTERN_LENGTH} characters.`;
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
@@ -100,7 +100,7 @@ export function assertionProblem(a: HttpAssertion): [string, string] | undefined
   }
   if (a.value === undefined) return ['value', `required for ${a.op}`];
   if (NUMERIC_OPS.includes(a.op) && typeof a.value !== 'number') {
-    return ['value', `${a.op} compares numbers: value must be a number`];
+    return ['value', `Enter a number: ${a.op} compares numbers.`];
   }
   if (a.op === 'matches') {
     if (typeof a.value !== 'string') return ['value', 'matches takes a regular expression (a string)'];
@@ -114,8 +114,8 @@ const valueSchema = z.union([z.string().max(1024), z.number(), z.boolean(), z.nu
 
 /** The json path syntax parseJsonPath reads, for the document (the parser is the rule). */
 const JSON_PATH_PATTERN = '^\\$(?:\\.[A-Za-z_$][A-Za-z0-9_$-]*|\\[[0-9]{1,9}\\])*$';
-const JSON_PATH_MESSAGE = 'must be a json path in dotted form, e.g. $.data.items[0].status';
-const HEADER_NAME_MESSAGE = 'must be a header name';
+const JSON_PATH_MESSAGE = 'Enter a json path in dotted form, such as $.data.items[0].status.';
+const HEADER_NAME_MESSAGE = 'Enter a header name.';
 const pathSchemas = {
   plain: {},
   json: {
@@ -169,7 +169,7 @@ export const assertionInputSchema = z
       error: (issue) => {
         if (issue.code !== 'invalid_union') return undefined;
         const parsed = storedAssertionSchema.safeParse(issue.input);
-        if (!parsed.success) return 'must be {source, path?, op, value?} with a known source and op';
+        if (!parsed.success) return 'Use {source, path?, op, value?} with a known source and op.';
         const problem = assertionProblem(parsed.data);
         return problem ? `${problem[0]}: ${problem[1]}` : 'is not a valid assertion';
       },

@@ -82,7 +82,7 @@ export const windowBody = z
     if (body.starts_at === undefined) issue('starts_at', 'required (or cron + duration_seconds)');
     if (body.ends_at === undefined) issue('ends_at', 'required (or cron + duration_seconds)');
     if (body.starts_at && body.ends_at && Date.parse(body.ends_at) <= Date.parse(body.starts_at))
-      issue('ends_at', 'must be after starts_at');
+      issue('ends_at', 'End after the start time.');
   });
 documentedAs(windowBody, documentedWindow);
 export type WindowBody = z.output<typeof windowBody>;

@@ -152,7 +152,7 @@ export function schemaBudgetProblem(schema: Schema): string | undefined {
     const cost = (node: Schema): Cost => {
       const known = costs.get(node);
       if (known) return known;
-      if (open.has(node)) throw new BudgetError('a $ref must not recurse (a schema may not refer to itself)');
+      if (open.has(node)) throw new BudgetError('a $ref may not recurse (a schema may not refer to itself)');
       for (const keyword of ['$dynamicRef', '$recursiveRef'])
         if (keyword in node) throw new BudgetError(`${keyword} is not supported`);
       open.add(node);

@@ -162,18 +162,20 @@ describe('validation at the boundary', () => {
     expect(problem({ source: 'status', path: '$.a', op: 'eq', value: 1 })).toMatch(
       /Unrecognized key: "path"/,
     );
-    expect(problem({ source: 'json', path: 'a.b', op: 'exists' })).toMatch(/path: must be a json path/);
+    expect(problem({ source: 'json', path: 'a.b', op: 'exists' })).toMatch(/path: Enter a json path/);
     expect(problem({ source: 'header', path: 'bad header', op: 'exists' })).toMatch(
-      /^path: must be a header/,
+      /^path: Enter a header name/,
     );
     expect(problem({ source: 'status', op: 'eq' })).toMatch(/value: required/);
-    expect(problem({ source: 'status', op: 'lt', value: '5' })).toMatch(/value: lt compares numbers/);
+    expect(problem({ source: 'status', op: 'lt', value: '5' })).toMatch(
+      /value: Enter a number: lt compares numbers/,
+    );
     expect(problem({ source: 'json', path: '$.a', op: 'exists', value: 'yes' })).toMatch(/value: exists/);
     expect(problem({ source: 'body', op: 'matches', value: 7 })).toMatch(/value: matches takes/);
     expect(problem({ source: 'body', op: 'matches', value: '(a)\\1' })).toMatch(/value: is not a supported/);
     expect(problem({ source: 'body', op: 'matches', value: '(?=a)' })).toMatch(/value: is not a supported/);
     expect(problem({ source: 'body', op: 'matches', value: 'a'.repeat(513) })).toMatch(
-      /^value: (Too big|must be at most)/,
+      /^value: (Too big|Use at most)/,
     );
     expect(problem({ source: 'body', op: 'matches', value: '(a{1,100}){1,100}' })).toMatch(
       /value: is (too complex|not a supported)/,

@@ -108,7 +108,7 @@ describe('the validation budget of an inputSchema', () => {
   });
 
   it.each([
-    ['a recursive $ref', object({ child: { $ref: '#' } }), /must not recurse/],
+    ['a recursive $ref', object({ child: { $ref: '#' } }), /may not recurse/],
     [
       'a $ref outside the schema',
       object({ x: { $ref: 'https://example.com/other' } }),

@@ -136,7 +136,7 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
     operation: '*',
     path: /^tools\.\d+\.(inputSchema|name|action_id)$/,
-    message: /is not a valid JSON Schema|duplicate tool name|not found/,
+    message: /is not a valid JSON Schema|Another tool of this skill is named|not found/,
     why: 'a tool inputSchema must compile as a JSON Schema (strict mode), names be unique within the array, action_id name a stored action',
   },
   {
