@@ -33,7 +33,7 @@ const headersSchema = z
     z
       .string()
       .regex(HEADER_NAME, 'Enter an HTTP header name (a token), such as X-Request-Id.')
-      .refine((name) => !RESERVED_NAMES.has(name), 'is a reserved name')
+      .refine((name) => !RESERVED_NAMES.has(name), 'Choose another header name: this one is reserved.')
       .meta({ not: { enum: [...RESERVED_NAMES] } }),
     z
       .string()
