@@ -116,7 +116,7 @@ function indexOf(root: Schema) {
         : fragment.startsWith('/')
           ? pointer(document, fragment)
           : anchors.get(`${url.href}#${fragment}`);
-    if (!isSchema(target)) throw new BudgetError(`$ref ${ref} must point to a subschema of the same schema`);
+    if (!isSchema(target)) throw new BudgetError(`$ref ${ref} points to no subschema of the same schema`);
     return target;
   };
   return resolve;
