@@ -185,7 +185,7 @@ export const assertionInputSchema = z
 
 export const assertionsInputSchema = z
   .array(assertionInputSchema)
-  .max(MAX_ASSERTIONS, { error: `at most ${MAX_ASSERTIONS} assertions` });
+  .max(MAX_ASSERTIONS, { error: `Use at most ${MAX_ASSERTIONS} assertions.` });
 
 /** Assertions as stored: read back without checking again what the API checked when they were written. */
 export const storedAssertionSchema = z.object({
