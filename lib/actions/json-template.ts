@@ -83,7 +83,7 @@ export function fillJsonTemplate(
       const path = Object.hasOwn(ownVars, part.name) ? `vars.${part.name}` : 'body_template';
       throw ValidationError.field(
         path,
-        `{{${part.name}}} stands outside a JSON string, so its value must be a JSON number, true, false or null (quote the placeholder for text)`,
+        `{{${part.name}}} stands outside a JSON string, so give it a JSON number, true, false or null (or quote the placeholder for text).`,
       );
     })
     .join('');

@@ -32,13 +32,16 @@ const headersSchema = z
   .record(
     z
       .string()
-      .regex(HEADER_NAME, 'must be an HTTP header name (a token)')
-      .refine((name) => !RESERVED_NAMES.has(name), 'is a reserved name')
+      .regex(HEADER_NAME, 'Enter an HTTP header name (a token), such as X-Request-Id.')
+      .refine((name) => !RESERVED_NAMES.has(name), 'Choose another header name: this one is reserved.')
       .meta({ not: { enum: [...RESERVED_NAMES] } }),
-    z.string().max(MAX_HEADER_VALUE_LENGTH).regex(HEADER_VALUE, 'must not contain CR, LF or NUL'),
+    z
+      .string()
+      .max(MAX_HEADER_VALUE_LENGTH)
+      .regex(HEADER_VALUE, 'Leave out line breaks (CR, LF) and NUL characters.'),
   )
   .refine((headers) => Object.keys(headers).length <= ACTION_LIMITS.headers, {
-    message: `at most ${ACTION_LIMITS.headers} headers`,
+    message: `Use at most ${ACTION_LIMITS.headers} headers.`,
   })
   .meta({
     maxProperties: ACTION_LIMITS.headers,
@@ -57,7 +60,7 @@ const fields = {
   url: z
     .string()
     .max(MAX_URL_LENGTH)
-    .regex(/^https?:\/\/[^\s]+$/i, 'must be an http or https URL')
+    .regex(/^https?:\/\/[^\s]+$/i, 'Enter an http:// or https:// URL.')
     .meta({
       pattern: TEMPLATED_URL_PATTERN,
       description:
@@ -68,7 +71,7 @@ const fields = {
   body_template: z
     .string()
     .refine((body) => utf8Bytes(body) <= ACTION_LIMITS.bodyTemplateBytes, {
-      message: `must be at most ${ACTION_LIMITS.bodyTemplateBytes} bytes (UTF-8)`,
+      message: `Use at most ${ACTION_LIMITS.bodyTemplateBytes} bytes (UTF-8).`,
     })
     .meta({
       maxLength: ACTION_LIMITS.bodyTemplateBytes,
@@ -184,7 +187,7 @@ export const executionsQuery = pageQuery(ACTION_LIMITS.executionsPage.max);
 const logLine = z
   .string()
   .refine((line) => utf8Bytes(line) <= ACTION_LIMITS.logLineBytes, {
-    message: `must be at most ${ACTION_LIMITS.logLineBytes} bytes (UTF-8); lines are never truncated`,
+    message: `Use at most ${ACTION_LIMITS.logLineBytes} bytes (UTF-8) per line: lines are never truncated.`,
   })
   // The byte bound, as far as JSON Schema can say it (characters; a character takes 1 to 4 bytes).
   .meta({ maxLength: ACTION_LIMITS.logLineBytes });

@@ -19,17 +19,17 @@ const varsSchema = z
       .string()
       .regex(
         TEMPLATE_VAR_NAME,
-        'a variable name is lowercase letters, digits and _, not starting with a digit',
+        'Name a variable with lower-case letters, digits and _, not starting with a digit.',
       ),
     z
       .string()
       .refine((v) => Buffer.byteLength(v, 'utf8') <= RUN_VARS_LIMITS.valueBytes, {
-        message: `at most ${RUN_VARS_LIMITS.valueBytes} bytes`,
+        message: `Use at most ${RUN_VARS_LIMITS.valueBytes} bytes.`,
       })
       .meta({ maxLength: RUN_VARS_LIMITS.valueBytes }),
   )
   .refine((vars) => Object.keys(vars).length <= RUN_VARS_LIMITS.count, {
-    message: `at most ${RUN_VARS_LIMITS.count} variables`,
+    message: `Use at most ${RUN_VARS_LIMITS.count} variables.`,
   })
   .meta({
     maxProperties: RUN_VARS_LIMITS.count,

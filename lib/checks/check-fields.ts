@@ -20,7 +20,7 @@ export const httpHeaders = z
       .meta({ not: { enum: [...RESERVED_NAMES] } }),
     z.string().max(8192),
   )
-  .refine((h) => Object.keys(h).length <= 20, { message: 'at most 20 headers' })
+  .refine((h) => Object.keys(h).length <= 20, { message: 'Use at most 20 headers.' })
   .meta({ maxProperties: 20 });
 
 /** Successes in a row a down or degraded check needs to recover (issue 35; 1 = SPEC's "any single success"). */

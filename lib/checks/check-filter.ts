@@ -29,7 +29,7 @@ export const checkFilterQuery = {
   q: z
     .string()
     .trim()
-    .min(1, 'must not be blank')
+    .min(1, 'Enter text to search for, or leave this out.')
     .max(CHECK_QUERY_MAX)
     .optional()
     .meta({ description: "Only checks whose name or entity's name contains this text (any case)" }),

@@ -45,7 +45,7 @@ const listChecksQuery = z
   })
   .refine((query) => query.cursor === undefined || query.limit !== undefined, {
     path: ['limit'],
-    message: 'is required with cursor',
+    message: 'This field is required with cursor.',
   })
   .refine((query) => query.include === undefined || (query.limit ?? Infinity) <= RECENT_PAGE_MAX, {
     path: ['limit'],

@@ -14,7 +14,7 @@ const CHECKSUM_LENGTH = 6;
 const KEY_PATTERN = /^vgl_[0-9A-Za-z]{38}$/;
 /** Why a string is not a key, in words an operator reading a startup error understands. */
 export const API_KEY_FORMAT_MESSAGE =
-  'must be a valid Vigil key (vgl_ + 32 base62 characters + 6-character checksum)';
+  'Use a valid Vigil key: vgl_, 32 base62 characters and a 6-character checksum.';
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n;

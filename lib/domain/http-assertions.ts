@@ -65,16 +65,16 @@ export function parseJsonPath(path: string): PathSegment[] | undefined {
 
 /** The RE2 program of a pattern, or why it is refused (syntax RE2 cannot run linearly, or too large). */
 export function compilePattern(pattern: string): RE2JS | string {
-  if (pattern.length > MAX_PATTERN_LENGTH) return `must be at most ${MAX_PATTERN_LENGTH} characters`;
+  if (pattern.length > MAX_PATTERN_LENGTH) return `Use at most ${MAX_PATTERN_LENGTH} characters.`;
   let compiled: RE2JS;
   try {
     compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return `is not a supported regular expression (RE2 syntax: no backreferences or lookaround): ${reason}`;
+    return `This is not a supported regular expression (RE2 syntax: no backreferences or lookaround): ${reason.replace(/\.$/, '')}.`;
   }
   if (compiled.programSize() > MAX_PATTERN_INSTRUCTIONS) {
-    return `is too complex: at most ${MAX_PATTERN_INSTRUCTIONS} RE2 instructions`;
+    return `This pattern is too complex: use at most ${MAX_PATTERN_INSTRUCTIONS} RE2 instructions.`;
   }
   return compiled;
 }
@@ -86,24 +86,25 @@ const NUMERIC_OPS: readonly AssertionOp[] = ['lt', 'lte', 'gt', 'gte'];
 /** Why an assertion cannot run, as [field, message], or undefined when it is well formed. */
 export function assertionProblem(a: HttpAssertion): [string, string] | undefined {
   const pathed = a.source === 'json' || a.source === 'header';
-  if (pathed && a.path === undefined) return ['path', `required for ${a.source} assertions`];
-  if (!pathed && a.path !== undefined) return ['path', `only json and header assertions take a path`];
+  if (pathed && a.path === undefined) return ['path', `Enter a path for ${a.source} assertions.`];
+  if (!pathed && a.path !== undefined)
+    return ['path', 'Leave the path out: only json and header assertions take one.'];
   if (a.source === 'json' && !parseJsonPath(a.path ?? '')) {
     return ['path', JSON_PATH_MESSAGE];
   }
   if (a.source === 'header' && !HEADER_NAME.test(a.path ?? '')) return ['path', HEADER_NAME_MESSAGE];
   if (a.op === 'exists') {
     if (a.value !== undefined && typeof a.value !== 'boolean') {
-      return ['value', 'exists takes true (the default) or false'];
+      return ['value', 'Use true (the default) or false for exists.'];
     }
     return undefined;
   }
-  if (a.value === undefined) return ['value', `required for ${a.op}`];
+  if (a.value === undefined) return ['value', `Enter a value for ${a.op}.`];
   if (NUMERIC_OPS.includes(a.op) && typeof a.value !== 'number') {
-    return ['value', `${a.op} compares numbers: value must be a number`];
+    return ['value', `Enter a number: ${a.op} compares numbers.`];
   }
   if (a.op === 'matches') {
-    if (typeof a.value !== 'string') return ['value', 'matches takes a regular expression (a string)'];
+    if (typeof a.value !== 'string') return ['value', 'Enter a regular expression (a string) for matches.'];
     const compiled = compilePattern(a.value);
     if (typeof compiled === 'string') return ['value', compiled];
   }
@@ -114,8 +115,8 @@ const valueSchema = z.union([z.string().max(1024), z.number(), z.boolean(), z.nu
 
 /** The json path syntax parseJsonPath reads, for the document (the parser is the rule). */
 const JSON_PATH_PATTERN = '^\\$(?:\\.[A-Za-z_$][A-Za-z0-9_$-]*|\\[[0-9]{1,9}\\])*$';
-const JSON_PATH_MESSAGE = 'must be a json path in dotted form, e.g. $.data.items[0].status';
-const HEADER_NAME_MESSAGE = 'must be a header name';
+const JSON_PATH_MESSAGE = 'Enter a json path in dotted form, such as $.data.items[0].status.';
+const HEADER_NAME_MESSAGE = 'Enter a header name.';
 const pathSchemas = {
   plain: {},
   json: {
@@ -169,9 +170,9 @@ export const assertionInputSchema = z
       error: (issue) => {
         if (issue.code !== 'invalid_union') return undefined;
         const parsed = storedAssertionSchema.safeParse(issue.input);
-        if (!parsed.success) return 'must be {source, path?, op, value?} with a known source and op';
+        if (!parsed.success) return 'Use {source, path?, op, value?} with a known source and op.';
         const problem = assertionProblem(parsed.data);
-        return problem ? `${problem[0]}: ${problem[1]}` : 'is not a valid assertion';
+        return problem ? `${problem[0]}: ${problem[1]}` : 'This is not a valid assertion.';
       },
     },
   )
@@ -184,7 +185,7 @@ export const assertionInputSchema = z
 
 export const assertionsInputSchema = z
   .array(assertionInputSchema)
-  .max(MAX_ASSERTIONS, { error: `at most ${MAX_ASSERTIONS} assertions` });
+  .max(MAX_ASSERTIONS, { error: `Use at most ${MAX_ASSERTIONS} assertions.` });
 
 /** Assertions as stored: read back without checking again what the API checked when they were written. */
 export const storedAssertionSchema = z.object({

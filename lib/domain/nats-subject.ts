@@ -10,17 +10,17 @@
 /** VIGIL_NATS_PREFIX's default: the first token of every published subject. */
 export const DEFAULT_NATS_PREFIX = 'vigil';
 
-/** Why `subject` cannot be published to (in words for a `config.subject` error), or undefined. */
+/** Why `subject` cannot be published to (a sentence for a `config.subject` error), or undefined. */
 export function natsSubjectProblem(subject: string): string | undefined {
   if (subject.startsWith('$'))
-    return 'must not start with $ (such subjects are the NATS server’s own APIs, such as $JS.API)';
+    return 'Do not start with $: such subjects are the NATS server’s own APIs, such as $JS.API.';
   if (subject.startsWith('_INBOX'))
-    return 'must not start with _INBOX (such subjects are other clients’ reply subjects)';
+    return 'Do not start with _INBOX: such subjects are other clients’ reply subjects.';
   const tokens = subject.split('.');
-  if (tokens.some((token) => token === '')) return 'must be dot-separated tokens, none empty';
+  if (tokens.some((token) => token === '')) return 'Use dot-separated tokens, none of them empty.';
   if (tokens.some((token) => token.includes('*') || token.includes('>')))
-    return 'must not contain the wildcards * or > (a subject to publish to is exact)';
-  if (!/^[\x21-\x7e]+$/.test(subject)) return 'must be printable ASCII without spaces';
+    return 'Leave out the wildcards * and >: a subject to publish to is exact.';
+  if (!/^[\x21-\x7e]+$/.test(subject)) return 'Use printable ASCII without spaces.';
   return undefined;
 }
 

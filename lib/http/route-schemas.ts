@@ -120,7 +120,7 @@ export const errorBodySchema = z.strictObject({
  * so a client generated from the document sends a number. Anything else is refused with `message`.
  */
 export function queryInteger(min: number, max: number) {
-  const message = `must be an integer from ${min} to ${max}`;
+  const message = `Enter a whole number from ${min} to ${max}.`;
   return z.preprocess(
     (value) => (typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value),
     z.int({ error: message }).min(min, message).max(max, message),

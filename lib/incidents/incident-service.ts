@@ -153,7 +153,7 @@ export function createIncidentService(deps: IncidentServiceDeps) {
       // The route's schema says the same; MCP's add-note tool reaches this without it.
       if (!/\S/u.test(text)) throw ValidationError.field('text', NOTE_BLANK);
       if (Buffer.byteLength(text, 'utf8') > NOTE_LIMITS.maxBytes)
-        throw ValidationError.field('text', `must be at most ${NOTE_LIMITS.maxBytes} bytes`);
+        throw ValidationError.field('text', `Use at most ${NOTE_LIMITS.maxBytes} bytes.`);
       const now = isoTime(clock.now());
       const note: NoteRecord = { incident_id: id, text, created_by: caller.userId, created_at: now };
       const seq = `${now}#${randomBytes(6).toString('hex')}`;

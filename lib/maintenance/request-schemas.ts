@@ -64,25 +64,28 @@ export const windowBody = z
   .superRefine((body, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
     if (body.entity_ids.length === 0 && body.blueprint_slugs.length === 0)
-      issue('entity_ids', 'a window covers at least one entity or blueprint');
+      issue('entity_ids', 'Choose at least one entity or blueprint to cover.');
     const oneOff = body.starts_at !== undefined || body.ends_at !== undefined;
     const recurring =
       body.cron !== undefined || body.duration_seconds !== undefined || body.timezone !== undefined;
     if (oneOff && recurring)
-      return issue('cron', 'give either starts_at + ends_at or cron + duration_seconds');
+      return issue('cron', 'Give either starts_at and ends_at, or cron and duration_seconds.');
     if (recurring) {
-      if (body.cron === undefined) issue('cron', 'required for a recurring window');
-      if (body.duration_seconds === undefined) issue('duration_seconds', 'required for a recurring window');
+      if (body.cron === undefined) issue('cron', 'This field is required for a recurring window.');
+      if (body.duration_seconds === undefined)
+        issue('duration_seconds', 'This field is required for a recurring window.');
       const timezone = body.timezone ?? 'UTC';
       if (!isTimeZone(timezone)) return issue('timezone', 'Enter a timezone name, such as Europe/Berlin.');
       const problem = body.cron === undefined ? undefined : cronProblem(body.cron, timezone);
       if (problem) issue('cron', problem);
       return;
     }
-    if (body.starts_at === undefined) issue('starts_at', 'required (or cron + duration_seconds)');
-    if (body.ends_at === undefined) issue('ends_at', 'required (or cron + duration_seconds)');
+    if (body.starts_at === undefined)
+      issue('starts_at', 'This field is required (or give cron and duration_seconds).');
+    if (body.ends_at === undefined)
+      issue('ends_at', 'This field is required (or give cron and duration_seconds).');
     if (body.starts_at && body.ends_at && Date.parse(body.ends_at) <= Date.parse(body.starts_at))
-      issue('ends_at', 'must be after starts_at');
+      issue('ends_at', 'End after the start time.');
   });
 documentedAs(windowBody, documentedWindow);
 export type WindowBody = z.output<typeof windowBody>;

@@ -142,10 +142,10 @@ export const channelInputSchema = z.discriminatedUnion('channel_type', channelVa
 export const MAX_CHANNEL_NAME_LENGTH = 100;
 export const channelNameSchema = z
   .string()
-  .regex(/\S/, 'must not be blank')
+  .regex(/\S/, 'This field is required.')
   .trim()
-  .min(1, 'must not be empty')
-  .max(MAX_CHANNEL_NAME_LENGTH, `must be at most ${MAX_CHANNEL_NAME_LENGTH} characters`)
+  .min(1, 'This field is required.')
+  .max(MAX_CHANNEL_NAME_LENGTH, `Use at most ${MAX_CHANNEL_NAME_LENGTH} characters.`)
   .meta({ description: 'Shown in the console and the routes editor' });
 
 /** POST /v1/notify/channels: a tenant channel `{name, channel_type, config}`, validated as a check's. */

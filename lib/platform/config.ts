@@ -30,7 +30,7 @@ const natsPrefix = z
     if (problem)
       ctx.addIssue({
         code: 'custom',
-        message: `expected NATS subject tokens such as vigil or acme.vigil: ${problem}`,
+        message: `expected NATS subject tokens such as vigil or acme.vigil. ${problem}`,
       });
   });
 

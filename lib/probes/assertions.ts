@@ -117,7 +117,7 @@ export function judge(assertion: HttpAssertion, actual: Actual): Verdict {
     case 'matches': {
       if (actual === MISSING) return 'is missing';
       const pattern = typeof value === 'string' ? compiled(value) : 'is not a pattern';
-      if (typeof pattern === 'string') return `pattern ${pattern}`;
+      if (typeof pattern === 'string') return `pattern refused: ${pattern.replace(/\.$/, '')}`;
       return pattern.matcher(text(actual)).find() || '';
     }
     case 'exists':

@@ -25,6 +25,6 @@ export const pushResultBody = z.discriminatedUnion(
       ...common,
     }),
   ],
-  { error: (issue) => (issue.code === 'invalid_union' ? 'must be true or false' : undefined) },
+  { error: (issue) => (issue.code === 'invalid_union' ? 'Use true or false.' : undefined) },
 );
 export type PushResultBody = z.infer<typeof pushResultBody>;

@@ -52,13 +52,13 @@ export function createPushService(deps: PushServiceDeps) {
       const now = deps.clock.now();
       const checkedAtMs = body.checked_at ? Date.parse(body.checked_at) : now;
       if (checkedAtMs > now + MAX_FUTURE_MS) {
-        throw ValidationError.field('checked_at', 'must not be more than 1 minute in the future');
+        throw ValidationError.field('checked_at', 'Use a time at most 1 minute in the future.');
       }
       const tenant = await tenants.requireTenant(tenantId);
       if (checkedAtMs < now - tenant.retention_days * 86_400_000) {
         throw ValidationError.field(
           'checked_at',
-          `must not be older than the retention window (${tenant.retention_days} days)`,
+          `Use a time within the retention window (the last ${tenant.retention_days} days).`,
         );
       }
       return record(tenantId, checkId, {

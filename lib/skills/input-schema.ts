@@ -135,7 +135,7 @@ export function createInputSchemaCompiler(
       // ajv knows draft-07's meta-schema by its http URI only; https names the same dialect.
       schema = { ...given, $schema: DRAFT_07_URI };
     } else {
-      throw new Error('$schema must name JSON Schema 2020-12 or draft-07');
+      throw new Error('$schema names neither JSON Schema 2020-12 nor draft-07');
     }
     const problem = schemaBudgetProblem(schema);
     if (problem) throw new Error(problem);

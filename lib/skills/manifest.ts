@@ -59,7 +59,7 @@ export const toolManifestSchema = z
   .strictObject({
     name: z
       .string()
-      .regex(TOOL_NAME, 'must be 1–128 characters of A–Z, a–z, 0–9, _, - and .')
+      .regex(TOOL_NAME, 'Use 1 to 128 characters: letters A–Z and a–z, digits 0–9, _, - and full stops.')
       .meta({ description: 'Unique across the tenant’s enabled skills' }),
     description: z.string().min(1).max(SKILL_LIMITS.descriptionLength),
     inputSchema: inputSchemaField,
@@ -77,13 +77,14 @@ function inputSchemaProblem(
   compile: ReturnType<typeof createInputSchemaCompiler>,
 ) {
   if (utf8Bytes(schema) > SKILL_LIMITS.inputSchemaBytes)
-    return `must be at most ${SKILL_LIMITS.inputSchemaBytes} bytes as JSON`;
-  if (schema.type !== 'object') return 'must have type "object"';
+    return `Use at most ${SKILL_LIMITS.inputSchemaBytes} bytes as JSON.`;
+  if (schema.type !== 'object') return 'Give the schema type "object".';
   try {
     compile(schema);
     return undefined;
   } catch (error) {
-    return `is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = error instanceof Error ? error.message : String(error);
+    return `This is not a valid JSON Schema: ${reason.replace(/\.$/, '')}.`;
   }
 }
 
@@ -96,20 +97,27 @@ export const toolsSchema = z
     const seen = new Set<string>();
     tools.forEach((tool, index) => {
       if (seen.has(tool.name))
-        ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate tool name ${tool.name}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'name'],
+          message: `Another tool of this skill is named ${tool.name}: use a different name.`,
+        });
       seen.add(tool.name);
       const problem = inputSchemaProblem(tool.inputSchema, compile);
       if (problem) ctx.addIssue({ code: 'custom', path: [index, 'inputSchema'], message: problem });
     });
     if (utf8Bytes(tools) > SKILL_LIMITS.toolsBytes)
-      ctx.addIssue({ code: 'custom', message: `must be at most ${SKILL_LIMITS.toolsBytes} bytes as JSON` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `Use at most ${SKILL_LIMITS.toolsBytes} bytes as JSON for all the tools together.`,
+      });
   })
   .meta({ description: `At most ${SKILL_LIMITS.tools} tools` });
 
 const fields = {
   name: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(200),
   description: z.string().max(SKILL_LIMITS.descriptionLength),
-  version: z.string().max(64).regex(SEMVER, 'must be a semantic version such as 1.2.3'),
+  version: z.string().max(64).regex(SEMVER, 'Enter a semantic version, such as 1.2.3.'),
   tools: toolsSchema,
   enabled: z
     .boolean()

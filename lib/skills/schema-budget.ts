@@ -116,7 +116,7 @@ function indexOf(root: Schema) {
         : fragment.startsWith('/')
           ? pointer(document, fragment)
           : anchors.get(`${url.href}#${fragment}`);
-    if (!isSchema(target)) throw new BudgetError(`$ref ${ref} must point to a subschema of the same schema`);
+    if (!isSchema(target)) throw new BudgetError(`$ref ${ref} points to no subschema of the same schema`);
     return target;
   };
   return resolve;
@@ -152,7 +152,7 @@ export function schemaBudgetProblem(schema: Schema): string | undefined {
     const cost = (node: Schema): Cost => {
       const known = costs.get(node);
       if (known) return known;
-      if (open.has(node)) throw new BudgetError('a $ref must not recurse (a schema may not refer to itself)');
+      if (open.has(node)) throw new BudgetError('a $ref may not recurse (a schema may not refer to itself)');
       for (const keyword of ['$dynamicRef', '$recursiveRef'])
         if (keyword in node) throw new BudgetError(`${keyword} is not supported`);
       open.add(node);

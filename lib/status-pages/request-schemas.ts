@@ -60,7 +60,7 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
  * IDNA reserves labels with hyphens in the 3rd and 4th places (RFC 5891 §4.2.3.1): `xn--` is
  * punycode, which a browser shows as another script (xn--pple-43d is аpple with a Cyrillic а).
  */
-const PUNYCODE_LIKE = 'must not have hyphens in the 3rd and 4th places (xn--…: a punycode look-alike)';
+const PUNYCODE_LIKE = 'Do not put hyphens in the 3rd and 4th places (xn--…: a punycode look-alike).';
 
 /** The editable part of a page (PUT takes all of it; the slug is the page's name and never changes). */
 const pageFields = {
@@ -79,7 +79,7 @@ const pageFields = {
 
 export const pageCreateBody = z.strictObject({
   slug: slugSchema()
-    .refine((slug) => !RESERVED_SLUGS.has(slug), 'is reserved: choose another name')
+    .refine((slug) => !RESERVED_SLUGS.has(slug), 'This name is reserved: choose another.')
     .refine((slug) => slug.slice(2, 4) !== '--', PUNYCODE_LIKE)
     .meta({
       description:

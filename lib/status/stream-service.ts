@@ -176,7 +176,10 @@ export function createStatusStream(deps: StatusStreamDeps, settings: StatusStrea
     async open(caller: StreamHolder, lastEventId: string | undefined): Promise<ReadableStream<Uint8Array>> {
       const now = deps.clock.now();
       if (lastEventId !== undefined && timeOfPosition(lastEventId) > now + MAX_AHEAD_MS)
-        throw ValidationError.field('last-event-id', 'is ahead of the server clock');
+        throw ValidationError.field(
+          'last-event-id',
+          'Use an event id that is not ahead of the server clock.',
+        );
       const slot = await takeStreamSlot(deps.slots, 'status', caller);
       const { tenantId } = caller;
       const start = lastEventId ?? positionAt(now);

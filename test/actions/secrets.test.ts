@@ -302,7 +302,7 @@ describe.each(runtimes)('action secrets on the $runtime runtime', ({ start }) =>
     expect(refused.status, refused.text).toBe(400);
     expect(refused.body.code).toBe('VALIDATION_ERROR');
     expect(refused.body.details).toEqual([
-      { path: 'vars.n', message: expect.stringContaining('must be a JSON number, true, false or null') },
+      { path: 'vars.n', message: expect.stringContaining('give it a JSON number, true, false or null') },
     ]);
     expect(home.seen.length).toBe(before);
     const history = await api.request('GET', `/v1/actions/${id}/executions`, { key: memberKey });

@@ -17,7 +17,7 @@ describe('loadConfig: VIGIL_BOOTSTRAP_KEY', () => {
 
     for (const bad of ['vgl_not-a-key', typo]) {
       expect(() => loadConfig('local', { VIGIL_BOOTSTRAP_KEY: bad })).toThrow(
-        'invalid configuration:\n  VIGIL_BOOTSTRAP_KEY: must be a valid Vigil key (vgl_ + 32 base62 characters + 6-character checksum)',
+        'invalid configuration:\n  VIGIL_BOOTSTRAP_KEY: Use a valid Vigil key: vgl_, 32 base62 characters and a 6-character checksum.',
       );
     }
   });
@@ -75,16 +75,16 @@ describe('loadConfig: notification settings', () => {
 
   it('refuses a prefix that is not plain NATS tokens: $ and _INBOX roots, wildcards, empty tokens', () => {
     for (const [bad, why] of [
-      ['$JS', 'must not start with $'],
-      ['_INBOX.vigil', 'must not start with _INBOX'],
-      ['vigil.*', 'must not contain the wildcards'],
-      ['vigil.>', 'must not contain the wildcards'],
-      ['vigil..x', 'must be dot-separated tokens'],
-      ['', 'must be dot-separated tokens'],
-      ['has space', 'must be printable ASCII'],
+      ['$JS', 'Do not start with $'],
+      ['_INBOX.vigil', 'Do not start with _INBOX'],
+      ['vigil.*', 'Leave out the wildcards'],
+      ['vigil.>', 'Leave out the wildcards'],
+      ['vigil..x', 'Use dot-separated tokens'],
+      ['', 'Use dot-separated tokens'],
+      ['has space', 'Use printable ASCII'],
     ]) {
       expect(() => loadConfig('local', { VIGIL_NATS_PREFIX: bad }), bad).toThrow(
-        `VIGIL_NATS_PREFIX: expected NATS subject tokens such as vigil or acme.vigil: ${why}`,
+        `VIGIL_NATS_PREFIX: expected NATS subject tokens such as vigil or acme.vigil. ${why}`,
       );
     }
   });

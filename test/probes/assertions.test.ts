@@ -158,25 +158,35 @@ describe('validation at the boundary', () => {
   });
 
   it('refuses each malformed shape with the field it names', () => {
-    expect(problem({ source: 'json', op: 'exists' })).toMatch(/path: required/);
+    expect(problem({ source: 'json', op: 'exists' })).toMatch(/path: Enter a path for json assertions\./);
     expect(problem({ source: 'status', path: '$.a', op: 'eq', value: 1 })).toMatch(
       /Unrecognized key: "path"/,
     );
-    expect(problem({ source: 'json', path: 'a.b', op: 'exists' })).toMatch(/path: must be a json path/);
+    expect(problem({ source: 'json', path: 'a.b', op: 'exists' })).toMatch(/path: Enter a json path/);
     expect(problem({ source: 'header', path: 'bad header', op: 'exists' })).toMatch(
-      /^path: must be a header/,
+      /^path: Enter a header name/,
     );
-    expect(problem({ source: 'status', op: 'eq' })).toMatch(/value: required/);
-    expect(problem({ source: 'status', op: 'lt', value: '5' })).toMatch(/value: lt compares numbers/);
-    expect(problem({ source: 'json', path: '$.a', op: 'exists', value: 'yes' })).toMatch(/value: exists/);
-    expect(problem({ source: 'body', op: 'matches', value: 7 })).toMatch(/value: matches takes/);
-    expect(problem({ source: 'body', op: 'matches', value: '(a)\\1' })).toMatch(/value: is not a supported/);
-    expect(problem({ source: 'body', op: 'matches', value: '(?=a)' })).toMatch(/value: is not a supported/);
+    expect(problem({ source: 'status', op: 'eq' })).toMatch(/value: Enter a value for eq\./);
+    expect(problem({ source: 'status', op: 'lt', value: '5' })).toMatch(
+      /value: Enter a number: lt compares numbers/,
+    );
+    expect(problem({ source: 'json', path: '$.a', op: 'exists', value: 'yes' })).toMatch(
+      /value: Use true \(the default\) or false for exists\./,
+    );
+    expect(problem({ source: 'body', op: 'matches', value: 7 })).toMatch(
+      /value: Enter a regular expression \(a string\) for matches\./,
+    );
+    expect(problem({ source: 'body', op: 'matches', value: '(a)\\1' })).toMatch(
+      /value: This is not a supported/,
+    );
+    expect(problem({ source: 'body', op: 'matches', value: '(?=a)' })).toMatch(
+      /value: This is not a supported/,
+    );
     expect(problem({ source: 'body', op: 'matches', value: 'a'.repeat(513) })).toMatch(
-      /^value: (Too big|must be at most)/,
+      /^value: (Too big|Use at most)/,
     );
     expect(problem({ source: 'body', op: 'matches', value: '(a{1,100}){1,100}' })).toMatch(
-      /value: is (too complex|not a supported)/,
+      /value: This (pattern is too complex|is not a supported)/,
     );
     expect(problem({ source: 'body', op: 'contains', value: 'x', extra: 1 })).toBeDefined();
   });

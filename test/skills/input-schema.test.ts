@@ -108,13 +108,13 @@ describe('the validation budget of an inputSchema', () => {
   });
 
   it.each([
-    ['a recursive $ref', object({ child: { $ref: '#' } }), /must not recurse/],
+    ['a recursive $ref', object({ child: { $ref: '#' } }), /may not recurse/],
     [
       'a $ref outside the schema',
       object({ x: { $ref: 'https://example.com/other' } }),
-      /must point to a subschema/,
+      /points to no subschema/,
     ],
-    ['a $ref to nothing', object({ x: { $ref: '#/$defs/missing' } }), /must point to a subschema/],
+    ['a $ref to nothing', object({ x: { $ref: '#/$defs/missing' } }), /points to no subschema/],
     ['$dynamicRef', object({ x: { $dynamicRef: '#node' } }), /\$dynamicRef is not supported/],
     [
       'too many enum values',

@@ -68,7 +68,9 @@ describe('skill manifest', () => {
   });
 
   it('rejects duplicate tool names, too many tools and unknown fields', () => {
-    expect(problems(manifest({ tools: [tool(), tool()] }))[0]).toMatch(/duplicate tool name/);
+    expect(problems(manifest({ tools: [tool(), tool()] }))[0]).toMatch(
+      /^tools\.1\.name: Another tool of this skill is named restart_service: use a different name\.$/,
+    );
     const many = Array.from({ length: SKILL_LIMITS.tools + 1 }, (_, i) => tool({ name: `t${i}` }));
     expect(problems(manifest({ tools: many }))[0]).toMatch(/^tools/);
     expect(problems(manifest({ tools: [tool({ outputSchema: {} })] }))[0]).toMatch(/outputSchema/);

@@ -89,7 +89,7 @@ export function optionalString(args: Record<string, unknown>, name: string): str
 /** Reads a string argument the tool needs (a 400-style tool error when a custom inputSchema let it through empty). */
 export function requiredString(args: Record<string, unknown>, name: string): string {
   const value = optionalString(args, name);
-  if (value === undefined) throw ValidationError.field(name, 'required');
+  if (value === undefined) throw ValidationError.field(name, 'This field is required.');
   return value;
 }
 

@@ -78,7 +78,7 @@ export const searchEntities: BuiltinTool = {
     asToolResult(async () => {
       const prefix = optionalString(args, 'prefix');
       if (prefix !== undefined && prefix.length > SEARCH_LIMITS.maxPrefix)
-        throw ValidationError.field('prefix', `at most ${SEARCH_LIMITS.maxPrefix} characters`);
+        throw ValidationError.field('prefix', `Use at most ${SEARCH_LIMITS.maxPrefix} characters.`);
       const state = optionalString(args, 'state') as State | undefined;
       if (state !== undefined && !STATES.includes(state))
         throw ValidationError.field('state', `one of ${STATES.join(', ')}`);

@@ -175,8 +175,7 @@ export async function sendDigestTo(
     }
     case 'nats': {
       const problem = natsSubjectProblem(channel.config.subject);
-      if (problem)
-        return { ok: false, status_code: null, error: `the subject is not published: it ${problem}` };
+      if (problem) return { ok: false, status_code: null, error: `the subject is not published. ${problem}` };
       const max = (await deps.nats.maxPayload?.()) ?? NATS_DEFAULT_MAX_PAYLOAD;
       const subject = publishedSubject(deps.natsPrefix, channel.tenant_id, channel.config.subject);
       for (const message of natsDigestMessages(digest, max)) {

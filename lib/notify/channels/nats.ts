@@ -157,7 +157,7 @@ export async function sendNats(
   const { subject } = channel.config;
   const problem = natsSubjectProblem(subject);
   if (problem) {
-    const error = `the subject ${subject} is not published: it ${problem}; replace the channel with one on another subject`;
+    const error = `the subject ${subject} is not published. ${problem} Replace the channel with one on another subject.`;
     return { ok: false, status_code: null, error };
   }
   const data = eventPayload(alert);

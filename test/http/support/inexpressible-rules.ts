@@ -136,7 +136,7 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
     operation: '*',
     path: /^tools\.\d+\.(inputSchema|name|action_id)$/,
-    message: /is not a valid JSON Schema|duplicate tool name|not found/,
+    message: /is not a valid JSON Schema|Another tool of this skill is named|not found/,
     why: 'a tool inputSchema must compile as a JSON Schema (strict mode), names be unique within the array, action_id name a stored action',
   },
   {
@@ -154,7 +154,7 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
     operation: 'POST /v1/maintenance',
     path: /^(ends_at|cron)$/,
-    message: /^(?!give either|required)/,
+    message: /^(?!Give either|This field is required)/,
     why: "two times compared (starts_at before ends_at), and a cron's grammar as croner reads it (the document states its five fields)",
   },
   {
@@ -166,7 +166,7 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
     operation: 'PUT /v1/maintenance/{id}',
     path: /^(ends_at|cron)$/,
-    message: /^(?!give either|required)/,
+    message: /^(?!Give either|This field is required)/,
     why: "two times compared (starts_at before ends_at), and a cron's grammar as croner reads it (the document states its five fields)",
   },
   {

@@ -60,16 +60,16 @@ describe('parseChannelInput', () => {
 
   it('rejects a NATS subject with wildcards or empty tokens', () => {
     expect(rejection({ channel_type: 'nats', config: { subject: 'vigil.*' } }).details?.[0]?.message).toMatch(
-      /wildcards \* or >/,
+      /wildcards \* and >/,
     );
     expect(rejection({ channel_type: 'nats', config: { subject: 'vigil.>' } }).details?.[0]?.message).toMatch(
       /wildcards/,
     );
     expect(rejection({ channel_type: 'nats', config: { subject: 'vigil..x' } }).details?.[0]?.message).toBe(
-      'must be dot-separated tokens, none empty',
+      'Use dot-separated tokens, none of them empty.',
     );
     expect(rejection({ channel_type: 'nats', config: { subject: 'has space' } }).details?.[0]?.message).toBe(
-      'must be printable ASCII without spaces',
+      'Use printable ASCII without spaces.',
     );
     expect(
       rejection({ channel_type: 'nats', config: { subject: 'a'.repeat(256) } }).details?.[0]?.message,
@@ -81,12 +81,12 @@ describe('parseChannelInput', () => {
       rejection({ channel_type: 'nats', config: { subject } }).details?.[0]?.message;
     for (const subject of ['$JS.API.STREAM.PURGE.ORDERS', '$SYS.REQ.SERVER.PING', '$KV.bucket.key']) {
       expect(message(subject)).toBe(
-        'must not start with $ (such subjects are the NATS server’s own APIs, such as $JS.API)',
+        'Do not start with $: such subjects are the NATS server’s own APIs, such as $JS.API.',
       );
     }
     for (const subject of ['_INBOX.abc', '_INBOX']) {
       expect(message(subject)).toBe(
-        'must not start with _INBOX (such subjects are other clients’ reply subjects)',
+        'Do not start with _INBOX: such subjects are other clients’ reply subjects.',
       );
     }
     expect(parseChannelInput({ channel_type: 'nats', config: { subject: 'alerts.$JS.x' } })).toMatchObject({

@@ -69,9 +69,9 @@ describe('nats channel', () => {
   });
 
   it.each([
-    ['$JS.API.STREAM.PURGE.ORDERS', 'must not start with $'],
-    ['$SYS.REQ.SERVER.PING', 'must not start with $'],
-    ['_INBOX.abc', 'must not start with _INBOX'],
+    ['$JS.API.STREAM.PURGE.ORDERS', 'Do not start with $'],
+    ['$SYS.REQ.SERVER.PING', 'Do not start with $'],
+    ['_INBOX.abc', 'Do not start with _INBOX'],
   ])('never publishes a stored subject %s from before such subjects were refused', async (subject, rule) => {
     // A callback runs as the client reads each message: after a flush, nothing routed is missing.
     const seen: string[] = [];
@@ -85,11 +85,11 @@ describe('nats channel', () => {
     const outcome = await senders.send(channel('nats', { subject }), sampleAlert());
     expect(outcome).toMatchObject({ ok: false, status_code: null });
     expect(outcome.error).toBe(
-      `the subject ${subject} is not published: it ${rule} ${
+      `the subject ${subject} is not published. ${rule}: ${
         rule.endsWith('$')
-          ? '(such subjects are the NATS server’s own APIs, such as $JS.API)'
-          : '(such subjects are other clients’ reply subjects)'
-      }; replace the channel with one on another subject`,
+          ? 'such subjects are the NATS server’s own APIs, such as $JS.API.'
+          : 'such subjects are other clients’ reply subjects.'
+      } Replace the channel with one on another subject.`,
     );
     // A publish would have reached the server before the sender answered; this round trip brings it here.
     await subscriber.flush();
