@@ -150,7 +150,7 @@ describe('console shared channel edit and multi-entity routes', { timeout: 90_00
     await expect.poll(() => secret.getAttribute('aria-invalid')).toBe('true');
     await expectText(
       edit.locator(`#${await secret.getAttribute('id')}-error`),
-      'Give the signing secret again to change the destination (it is never read back), or remove it',
+      'Give the signing secret again to change the destination (it is never read back), or remove it.',
     );
     expect(puts).toHaveLength(1);
     await secret.fill('second-secret');

@@ -57,7 +57,7 @@ export function EditSharedChannel({
     // The stored secret cannot be kept under a new config: the API replaces the config whole.
     if (newDestination && keepsSecret && d.secret === '' && !dropping) {
       setSecretError(
-        `Give the ${secretWord} again to change the destination (it is never read back), or remove it`,
+        `Give the ${secretWord} again to change the destination (it is never read back), or remove it.`,
       );
       return;
     }
