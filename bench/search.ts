@@ -3,16 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateApiKey } from '../lib/auth/api-key.ts';
-import { createTenantStore } from '../lib/auth/tenant-store.ts';
-import { type EntityRecord, entityCreatedOps } from '../lib/catalog/entity-items.ts';
-import { isoTime, systemClock } from '../lib/platform/clock.ts';
-import { newId } from '../lib/platform/ids.ts';
-import { createSqliteTable, openSqliteDatabase } from '../lib/store/sqlite-table.ts';
-import { MAX_TRANSACTION_OPS, type WriteOp } from '../lib/store/table.ts';
 import { call } from './push.ts';
 import { buildConsole, chromiumPresent, removeConsole, timeFirstResults } from './search-console.ts';
 import { loadServeEnv, startServe } from './serve.ts';
 import { type Percentiles, percentiles } from './stats.ts';
+import { seedEntities } from './status.ts';
 
 /**
  * The global search of a large account: one tenant with `entities` entities stored straight into
@@ -38,44 +33,7 @@ export interface SearchFigures {
   console?: Percentiles;
 }
 
-const BLUEPRINTS = 10;
 const INCIDENTS = 50;
-
-/** Writes the entity items (and their id pointers, with the name and slug index entries) of one tenant. */
-async function seed(dataDir: string, entities: number): Promise<void> {
-  const table = createSqliteTable({ db: openSqliteDatabase(join(dataDir, 'vigil.db')), streamEntities: [] });
-  try {
-    const [tenant] = await createTenantStore(table, systemClock).listTenants();
-    if (!tenant) throw new Error('the bootstrap tenant is missing');
-    const at = isoTime(Date.now());
-    let ops: WriteOp[] = [];
-    for (let i = 0; i < entities; i += 1) {
-      const entity: EntityRecord = {
-        id: newId('ent', Date.now()),
-        blueprint_slug: `bp-${i % BLUEPRINTS}`,
-        slug: `e-${i}`,
-        name: `Entity ${i}`,
-        fields: {},
-        state: 'unknown',
-        created_at: at,
-        updated_at: at,
-        version: 1,
-      };
-      ops.push(...entityCreatedOps(tenant.id, entity));
-      if (ops.length >= MAX_TRANSACTION_OPS || i === entities - 1) {
-        await table.transact(ops);
-        ops = [];
-      }
-    }
-    // As an installation from before the status counters: the next start seeds them from the entities.
-    await table.transact([
-      { type: 'delete', key: { pk: 'MIGRATION', sk: 'status-counters' } },
-      { type: 'delete', key: { pk: `STATUS#${tenant.id}`, sk: 'COUNTS' } },
-    ]);
-  } finally {
-    await table.close();
-  }
-}
 
 /** Runs `each` over `items`, `concurrency` at a time. */
 async function inParallel<T>(items: T[], concurrency: number, each: (item: T) => Promise<void>) {
@@ -165,7 +123,7 @@ export async function runSearch(options: {
     const first = await startServe(env, { logFile: options.logFile });
     await first.stop();
     options.onProgress?.(`  seeding ${options.entities} entities`);
-    await seed(dataDir, options.entities);
+    await seedEntities(dataDir, options.entities, () => 'unknown');
     const serve = await startServe(env, { logFile: options.logFile, timeoutMs: 600_000 });
     try {
       options.onProgress?.(

@@ -77,8 +77,16 @@ function stateOf(i: number): EntityRecord['state'] {
   return r === 0 ? 'down' : r < 4 ? 'degraded' : r < 6 ? 'unknown' : 'up';
 }
 
-/** Writes the entity items (and their id pointers) of one tenant, as entity create does, minus the counters. */
-async function seed(dataDir: string, entities: number): Promise<void> {
+/**
+ * Writes the entity items (and their id pointers, with the name and slug index entries) of one
+ * tenant, as entity create does, minus the counters; entity i is `e-i` of blueprint `bp-(i % 10)`,
+ * in state `state(i)`. The status and search benches seed through it.
+ */
+export async function seedEntities(
+  dataDir: string,
+  entities: number,
+  state: (i: number) => EntityRecord['state'] = stateOf,
+): Promise<void> {
   const table = createSqliteTable({ db: openSqliteDatabase(join(dataDir, 'vigil.db')), streamEntities: [] });
   try {
     const [tenant] = await createTenantStore(table, systemClock).listTenants();
@@ -95,7 +103,7 @@ async function seed(dataDir: string, entities: number): Promise<void> {
         slug,
         name: `Entity ${i}`,
         fields: {},
-        state: stateOf(i),
+        state: state(i),
         created_at: at,
         updated_at: at,
         version: 1,
@@ -148,7 +156,7 @@ export async function runStatus(options: {
     const first = await startServe(env, { logFile: options.logFile });
     await first.stop();
     options.onProgress?.(`  seeding ${options.entities} entities`);
-    await seed(dataDir, options.entities);
+    await seedEntities(dataDir, options.entities);
     const started = performance.now();
     const serve = await startServe(env, { logFile: options.logFile, timeoutMs: 600_000 });
     const startupSeconds = Math.round((performance.now() - started) / 100) / 10;
