@@ -1,5 +1,6 @@
 import { humanDuration, payloadKindOf } from '../payload-kind.ts';
 import type { Alert, Holding, HoldingDependent } from '../ports.ts';
+import type { MessageTemplate } from './definition.ts';
 
 /**
  * The human side of an alert, shared by Slack, Discord and ntfy: a title and the lines under it.
@@ -189,4 +190,19 @@ export function plainText(message: AlertMessage, withTitle: boolean): string {
   for (const fact of message.facts) lines.push(`${fact.label}: ${fact.value}`);
   if (message.link) lines.push(`Open in Vigil: ${message.link}`);
   return lines.join('\n');
+}
+
+/**
+ * The message a channel sends for an alert: describeAlert's, or the channel's own template's
+ * title and body when it has one. Every human-facing definition renders what this answers.
+ */
+export function messageFor(
+  channel: { template?: MessageTemplate | undefined },
+  alert: Alert,
+  publicUrl: string | undefined,
+): AlertMessage {
+  const message = describeAlert(alert, publicUrl);
+  // Templates (issue 38 item 4) render here; until a channel has one, the default message stands.
+  void channel.template;
+  return message;
 }

@@ -1,0 +1,40 @@
+/**
+ * One channel type's form in the console, declared as data: the type's label and its config
+ * fields in order. One file per type under this folder, registered in ./registry.ts typed
+ * `satisfies Record<ChannelType, ChannelForm>` (the API document's channel types), so `tsc -p web`
+ * fails until a new type has its form. ../channel-fields.tsx renders any of them.
+ */
+
+/** How a field edits its config key. */
+export type ChannelFieldKind =
+  /** One line of text. */
+  | 'text'
+  /** A URL (type="url"). */
+  | 'url'
+  /** Write-only (password input): never read back; left empty on an edit, the stored value is kept. */
+  | 'secret'
+  /** A whole number (sent as a JSON number; empty leaves the key out). */
+  | 'number'
+  /** One of `options` (sent as the string chosen; '' leaves the key out). */
+  | 'select'
+  /** Several values separated by commas, semicolons, spaces or new lines (sent as a string array). */
+  | 'list';
+
+export interface ChannelField {
+  /** The config key (`config.<key>` in the API's field errors). */
+  key: string;
+  label: string;
+  kind: ChannelFieldKind;
+  required?: boolean;
+  /** A sentence under the field: where to find the value, what it does. */
+  hint?: string;
+  placeholder?: string;
+  /** select: the values offered (the first is the default of a new channel). */
+  options?: readonly string[];
+}
+
+export interface ChannelForm {
+  /** The type select's label: "PagerDuty", "Microsoft Teams". */
+  label: string;
+  fields: readonly ChannelField[];
+}
