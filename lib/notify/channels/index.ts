@@ -5,14 +5,11 @@ import type { HttpTransport } from '../../platform/egress.ts';
 import type { Resolve } from '../../platform/egress-guard.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { ChannelRecord } from '../channel-items.ts';
-import type { Alert, ChannelSenders, SendOutcome } from '../ports.ts';
-import { sendDigestTo } from './digest.ts';
-import { sendDiscord } from './discord.ts';
-import { type EmailTransport, sendEmail } from './email.ts';
-import { createNatsPublisher, sendNats } from './nats.ts';
-import { sendNtfy } from './ntfy.ts';
-import { sendSlack } from './slack.ts';
-import { sendWebhook } from './webhook.ts';
+import type { ChannelSenders } from '../ports.ts';
+import type { ChannelSendDeps } from './definition.ts';
+import type { EmailTransport } from './email.ts';
+import { createNatsPublisher } from './nats.ts';
+import { channelDefinition } from './registry.ts';
 
 /** What the senders need: egress settings, the NATS servers, the console URL for links. */
 export interface ChannelSenderDeps {
@@ -39,45 +36,36 @@ export interface ChannelSenderDeps {
   emailFrom?: EmailSender | undefined;
 }
 
-/** Sends one attempt to any channel type: six senders behind the ChannelSenders port. */
+/** Sends one attempt to any channel type: its definition's sender behind the ChannelSenders port. */
 export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
-  const http = {
-    egressAllow: deps.egressAllow,
-    runtime: deps.runtime,
-    ca: deps.ca,
-    resolve: deps.resolve,
-    transport: deps.transport,
-    publicUrl: deps.publicUrl,
-  };
   const nats = createNatsPublisher({ natsUrls: deps.natsUrls, logger: deps.logger });
-  const email = {
-    transport: deps.email,
-    from: deps.emailFrom,
+  const send: ChannelSendDeps = {
+    http: {
+      egressAllow: deps.egressAllow,
+      runtime: deps.runtime,
+      ca: deps.ca,
+      resolve: deps.resolve,
+      transport: deps.transport,
+    },
     publicUrl: deps.publicUrl,
-    runtime: deps.runtime,
+    email: { transport: deps.email, from: deps.emailFrom, publicUrl: deps.publicUrl, runtime: deps.runtime },
+    nats,
+    natsPrefix: deps.natsPrefix,
+    runtime: deps.runtime ?? 'local',
+    clock: deps.clock,
   };
 
-  function dispatch(channel: ChannelRecord, alert: Alert): Promise<SendOutcome> {
-    switch (channel.channel_type) {
-      case 'webhook':
-        return sendWebhook(http, channel, alert);
-      case 'slack':
-        return sendSlack(http, channel, alert);
-      case 'discord':
-        return sendDiscord(http, channel, alert);
-      case 'ntfy':
-        return sendNtfy(http, channel, alert);
-      case 'nats':
-        return sendNats(nats, deps.natsPrefix, channel, alert);
-      case 'email':
-        return sendEmail(email, channel, alert);
-    }
-  }
+  /** The channel with its config read by its type's stored schema (an old item's extra keys dropped). */
+  const typed = (channel: ChannelRecord) => {
+    const definition = channelDefinition(channel.channel_type);
+    return { definition, channel: { ...channel, config: definition.stored.parse(channel.config) } };
+  };
 
   return {
-    async send(channel, alert) {
+    async send(record, alert) {
       const started = deps.clock.now();
-      const outcome = await dispatch(channel, alert);
+      const { definition, channel } = typed(record);
+      const outcome = await definition.send(send, channel, alert);
       // Ids and outcome only: channel configs hold secrets and secret-bearing URLs.
       deps.logger.debug('channel send', {
         channel_id: channel.id,
@@ -90,8 +78,9 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
       });
       return outcome;
     },
-    sendDigest(channel, digest) {
-      return sendDigestTo({ http, email, nats, natsPrefix: deps.natsPrefix }, channel, digest);
+    sendDigest(record, digest) {
+      const { definition, channel } = typed(record);
+      return definition.sendDigest(send, channel, digest);
     },
     async close() {
       await Promise.all([nats.close(), deps.email?.close?.()]);
