@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { CHANNEL_TYPES } from '../domain/channel-types.ts';
 import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
@@ -20,8 +19,6 @@ import type { Table, WriteOp } from '../store/table.ts';
  * Both kinds of channel sit on gsi1 under `CHN#<tnt>` by id: one list, newest first.
  */
 
-export { CHANNEL_TYPES, type ChannelType } from '../domain/channel-types.ts';
-
 /** Channels one check may have; one more is 403 LIMIT_EXCEEDED (a fixed limit, like 50 actions). */
 export const MAX_CHANNELS_PER_CHECK = 10;
 
@@ -29,12 +26,13 @@ export const MAX_CHANNELS_PER_CHECK = 10;
 export const MAX_TENANT_CHANNELS = 100;
 
 /**
- * A channel's type and config as stored. The config was validated by its type's `input` schema at
- * create (channel-config.ts) and is read by its type's `stored` schema where it is used
- * (channels/registry.ts): the owner of the items imports no feature code, so it keeps it as an object.
+ * A channel's type and config as stored. Both were validated by the type's definition at create
+ * (channel-config.ts), and the config is read by its type's `stored` schema where it is used
+ * (channels/registry.ts): the owner of the items imports no feature code (the registry is the one
+ * list of types), so it keeps the type as a name and the config as an object.
  */
 const channelConfigSchema = z.object({
-  channel_type: z.enum(CHANNEL_TYPES),
+  channel_type: z.string(),
   config: z.record(z.string(), z.unknown()),
 });
 export type ChannelConfig = z.infer<typeof channelConfigSchema>;

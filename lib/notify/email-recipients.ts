@@ -5,7 +5,7 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import type { EmailTransport } from './channels/email.ts';
-import { type ChannelType, recipientsOf } from './channels/registry.ts';
+import { recipientsOf } from './channels/registry.ts';
 import { confirmationEmail } from './email-confirm-page.ts';
 import {
   type ConfirmToken,
@@ -189,8 +189,6 @@ export function createEmailRecipients(deps: EmailRecipientDeps) {
 export type EmailRecipients = ReturnType<typeof createEmailRecipients>;
 
 /** The recipients of the channels among `channels` that have some to confirm (what their views show the states of). */
-export function emailAddressesOf(
-  channels: readonly { channel_type: ChannelType; config: unknown }[],
-): string[] {
+export function emailAddressesOf(channels: readonly { channel_type: string; config: unknown }[]): string[] {
   return channels.flatMap((c) => recipientsOf(c) ?? []);
 }

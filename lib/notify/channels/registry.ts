@@ -1,5 +1,4 @@
 import type * as z from 'zod';
-import type { ChannelType } from '../../domain/channel-types.ts';
 import type { ChannelDefinition } from './definition.ts';
 import { discordChannel } from './discord.ts';
 import { emailChannel } from './email.ts';
@@ -9,11 +8,10 @@ import { slackChannel } from './slack.ts';
 import { webhookChannel } from './webhook.ts';
 
 /**
- * Every channel type, by the name the API knows it by: adding a type is its definition file, one
- * line here and its name in lib/domain/channel-types.ts (the item owners' copy of the list: owners
- * import no feature code), CONTRIBUTING.md "Adding a channel type". The request schemas, the
- * OpenAPI document's variants, the views, the SSRF check at create and every send are derived from
- * this object; the compiler keeps it and the list equal (below).
+ * Every channel type, by the name the API knows it by: adding a type is its definition file and
+ * one line here (CONTRIBUTING.md "Adding a channel type"). The list of types, the request schemas,
+ * the OpenAPI document's variants, the views, the SSRF check at create and every send are derived
+ * from this object, in its order (the API document's and its error messages').
  */
 export const CHANNEL_DEFINITIONS = {
   slack: slackChannel,
@@ -23,13 +21,13 @@ export const CHANNEL_DEFINITIONS = {
   ntfy: ntfyChannel,
   email: emailChannel,
   // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own config types; any only widens the check.
-} satisfies Record<ChannelType, ChannelDefinition<any, any>>;
+} satisfies Record<string, ChannelDefinition<any, any>>;
 
-/** A name registered here but missing from lib/domain/channel-types.ts fails to compile here. */
-const everyRegisteredTypeListed: Record<Exclude<keyof typeof CHANNEL_DEFINITIONS, ChannelType>, never> = {};
-void everyRegisteredTypeListed;
+/** A channel type's name ("slack", "pagerduty"). */
+export type ChannelType = keyof typeof CHANNEL_DEFINITIONS;
 
-export { CHANNEL_TYPES, type ChannelType } from '../../domain/channel-types.ts';
+/** The channel types, in the registry's order (a non-empty tuple, as z.enum wants it). */
+export const CHANNEL_TYPES = Object.keys(CHANNEL_DEFINITIONS) as [ChannelType, ...ChannelType[]];
 
 /** A type's stored config. */
 export type ChannelConfigOf<K extends ChannelType> = z.output<(typeof CHANNEL_DEFINITIONS)[K]['stored']>;
@@ -46,11 +44,18 @@ export function isChannelType(name: string): name is ChannelType {
 
 /**
  * The definition of a type, its config types widened: callers pass a config the type's own
- * schema parsed (channel-config.ts at create, its `stored` schema at read).
+ * schema parsed (channel-config.ts at create, its `stored` schema at read). A stored channel names
+ * its type as a string (the item owner imports no registry): one no longer registered throws.
  */
 // biome-ignore lint/suspicious/noExplicitAny: see above.
-export function channelDefinition(type: ChannelType): ChannelDefinition<any, any> {
-  return CHANNEL_DEFINITIONS[type];
+export function channelDefinition(type: string): ChannelDefinition<any, any> {
+  return CHANNEL_DEFINITIONS[registeredType(type)];
+}
+
+/** A stored type name as a registered type; one no longer registered throws. */
+export function registeredType(type: string): ChannelType {
+  if (!isChannelType(type)) throw new Error(`no channel type ${JSON.stringify(type)} is registered`);
+  return type;
 }
 
 /**
@@ -58,7 +63,7 @@ export function channelDefinition(type: ChannelType): ChannelDefinition<any, any
  * `recipients`: email), or undefined when its type has none to confirm.
  */
 export function recipientsOf(channel: {
-  channel_type: ChannelType;
+  channel_type: string;
   config: unknown;
 }): readonly string[] | undefined {
   const definition = channelDefinition(channel.channel_type);
@@ -66,7 +71,7 @@ export function recipientsOf(channel: {
 }
 
 /** The channel sending only to `to` (its confirmed recipients). */
-export function withRecipients<R extends { channel_type: ChannelType; config: object }>(
+export function withRecipients<R extends { channel_type: string; config: object }>(
   channel: R,
   to: string[],
 ): R {
