@@ -1,4 +1,4 @@
-import type { CellJob, CellRunner } from '../checks/cell-runner.ts';
+import type { CellJob, CellRunner } from '../checks/cells/cell-runner.ts';
 import type { ProbeJob } from '../checks/probe-job.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';

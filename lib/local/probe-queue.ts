@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import type { DueCellSlot } from '../checks/cell-generator.ts';
-import { cellJobId, cellJobSchema } from '../checks/cell-runner.ts';
-import type { DueClaim } from '../checks/generator.ts';
+import type { DueCellSlot } from '../checks/cells/cell-generator.ts';
+import { cellJobId, cellJobSchema } from '../checks/cells/cell-runner.ts';
 import { probeJobId, probeJobSchema } from '../checks/probe-job.ts';
+import type { DueClaim } from '../checks/services/generator.ts';
 import { chunks } from '../platform/chunks.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';

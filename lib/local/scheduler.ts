@@ -1,7 +1,7 @@
-import { generateCellShard } from '../checks/cell-generator.ts';
-import type { CellRunner } from '../checks/cell-runner.ts';
-import { generateShard } from '../checks/generator.ts';
+import { generateCellShard } from '../checks/cells/cell-generator.ts';
+import type { CellRunner } from '../checks/cells/cell-runner.ts';
 import { type JobRunnerDeps, runProbeJob } from '../checks/probe-job.ts';
+import { generateShard } from '../checks/services/generator.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';

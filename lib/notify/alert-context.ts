@@ -1,10 +1,10 @@
 import { ZodError } from 'zod';
 import { readEntityById } from '../catalog/entity-items.ts';
-import { cellResultsPage } from '../checks/cell-result-items.ts';
-import { memberResult } from '../checks/cell-view.ts';
+import { cellResultsPage } from '../checks/cells/cell-result-items.ts';
+import { memberResult } from '../checks/cells/cell-view.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
-import { latestResults } from '../checks/result-items.ts';
+import { latestResults } from '../checks/results/result-items.ts';
 import { checkNameOf } from '../domain/check-name.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import { alsoFailingOf } from '../incidents/also-failing.ts';

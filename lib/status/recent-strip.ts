@@ -1,8 +1,8 @@
-import { cellResultsPage } from '../checks/cell-result-items.ts';
+import { cellResultsPage } from '../checks/cells/cell-result-items.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
-import { dayCountsOf, dayUptimeOf } from '../checks/check-recent.ts';
-import { parseStates, statesById } from '../checks/check-state-items.ts';
-import { latestResults } from '../checks/result-items.ts';
+import { dayCountsOf, dayUptimeOf } from '../checks/results/check-recent.ts';
+import { parseStates, statesById } from '../checks/results/check-state-items.ts';
+import { latestResults } from '../checks/results/result-items.ts';
 import type { CheckDefinitionRecord } from '../domain/check-record.ts';
 import { sharingQueries } from '../store/shared-queries.ts';
 import type { Table } from '../store/table.ts';

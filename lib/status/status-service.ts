@@ -3,7 +3,7 @@ import {
   filteredTransitionsPage,
   parseTransition,
   tenantTransitionsPage,
-} from '../checks/transition-items.ts';
+} from '../checks/results/transition-items.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { type PageRequest, unexpired } from '../store/paging.ts';

@@ -6,7 +6,7 @@ import {
   readEntityListChunk,
 } from '../catalog/entity-items.ts';
 import { STATES } from '../catalog/entity-state-index-items.ts';
-import { type CellResultsRecord, cellResultsPage } from '../checks/cell-result-items.ts';
+import { type CellResultsRecord, cellResultsPage } from '../checks/cells/cell-result-items.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
 import { checkNameOf } from '../domain/check-name.ts';

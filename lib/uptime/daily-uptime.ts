@@ -1,6 +1,6 @@
 import { checkDefinitionsById, entityCheckIds } from '../checks/check-items.ts';
-import { parseStates, statesById } from '../checks/check-state-items.ts';
-import { checkDailyRollups, type DailyCheck } from '../checks/day-rollups.ts';
+import { parseStates, statesById } from '../checks/results/check-state-items.ts';
+import { checkDailyRollups, type DailyCheck } from '../checks/results/day-rollups.ts';
 import { mergeRollups, type Rollup } from '../domain/sparkline.ts';
 import { lastDays, uptimeRatio } from '../domain/uptime.ts';
 import type { Clock } from '../platform/clock.ts';

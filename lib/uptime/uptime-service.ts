@@ -1,7 +1,7 @@
 import { getEntity, getEntityById } from '../catalog/entity-items.ts';
-import type { CheckService } from '../checks/check-service.ts';
-import { checkBuckets, type DailyCheck } from '../checks/day-rollups.ts';
-import { checkTransitionsSource, parseTransition } from '../checks/transition-items.ts';
+import { checkBuckets, type DailyCheck } from '../checks/results/day-rollups.ts';
+import { checkTransitionsSource, parseTransition } from '../checks/results/transition-items.ts';
+import type { CheckService } from '../checks/services/check-service.ts';
 import { bucketStartMs, ROLLUP_BUCKET_MS } from '../domain/rollup-bucket.ts';
 import { mergeRollups, type Rollup } from '../domain/sparkline.ts';
 import {
