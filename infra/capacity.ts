@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CELL_SIZE } from '../lib/checks/cells/cell-items.ts';
+import { CELL_SIZE } from '../lib/checks/probing.ts';
 
 /**
  * The deployment's capacity plan, derived at synth from what it expects to run (docs/performance.md

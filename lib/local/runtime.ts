@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ACTION_QUEUE, actionJobSchema } from '../actions/jobs.ts';
 import { type App, type CoreDeps, createApp, STREAM_ENTITIES } from '../app.ts';
-import { type CellRunner, type CellRunnerDeps, createCellRunner } from '../checks/cells/cell-runner.ts';
+import { type CellRunner, type CellRunnerDeps, createCellRunner } from '../checks/probing.ts';
 import { runMigrations } from '../migrations.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../notify/jobs.ts';
 import { createSmtpTransport } from '../notify/smtp-transport.ts';

@@ -44,7 +44,7 @@ const rollup = defineItem({
     pk: cellPartition(k.cell_id),
     sk: `${ROLLUP_PREFIX}${k.bucket_start}`,
   }),
-  // Kept as long as the results it sums (lib/checks/cell-result-items.ts).
+  // Kept as long as the results it sums (lib/checks/cells/cell-result-items.ts).
   ttl: (r, c: { retentionDays: number }) =>
     Math.floor(Date.parse(r.bucket_start) / 1000) + c.retentionDays * 86_400,
   docKey: { cell_id: '<cel_id>', bucket_start: '<bucket_start>' },

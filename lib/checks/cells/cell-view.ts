@@ -6,6 +6,7 @@ import { deterministicId } from '../../platform/ids.ts';
 import type { Table } from '../../store/table.ts';
 import type { ResultRecord } from '../results/result-items.ts';
 import {
+  type CellResultEntry,
   type CellResultsRecord,
   type CellStateRecord,
   cellResultsPage,
@@ -71,7 +72,12 @@ export type CellView = ReturnType<typeof createCellView>;
 /** A member's result in a stored slot, as the results API shows results (its id fixed by check and slot). */
 export function memberResult(slot: CellResultsRecord, checkId: string): ResultRecord | undefined {
   const entry = slot.results.find((r) => r.c === checkId);
-  if (!entry) return undefined;
+  return entry ? entryResult(slot, entry) : undefined;
+}
+
+/** One entry of a stored slot as a result record (memberResult without the search). */
+export function entryResult(slot: CellResultsRecord, entry: CellResultEntry): ResultRecord {
+  const checkId = entry.c;
   const slotMs = Date.parse(slot.slot);
   return {
     id: deterministicId('res', slotMs, `${checkId}:${slotMs}:p`),

@@ -10,7 +10,7 @@ import type { Table, WriteOp } from '../../store/table.ts';
  * Owner of the daily rollups (uptime over 7 to 90 days without reading 26,000 5-minute items):
  * `day_rollup` (`DAY#<date>` in a check's partition, per-check and push checks) and
  * `cell_day_rollup` (`DAY#<date>` in a cell's partition, every member's day). Both are written
- * once, when the day is closed (lib/checks/day-rollups.ts), from that day's 5-minute rollups, with
+ * once, when the day is closed (lib/checks/results/day-rollups.ts), from that day's 5-minute rollups, with
  * a put only if absent: every writer computes the same item from the same stored buckets, and a
  * closed day never changes after that.
  */

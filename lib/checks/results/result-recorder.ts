@@ -223,7 +223,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       const closed = dayClosedBy(rollup);
       if (closed) {
         // Once per check and day. A close that fails is not retried: reads fold that day's 5-minute
-        // rollups instead (lib/checks/day-rollups.ts), so it costs time, never correctness.
+        // rollups instead (lib/checks/results/day-rollups.ts), so it costs time, never correctness.
         await closeCheckDay(deps.table, check.id, closed, retention).catch((error: unknown) =>
           deps.logger.warn('closing a day of rollups failed', {
             check_id: check.id,

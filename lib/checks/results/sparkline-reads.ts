@@ -24,7 +24,7 @@ import { rollupsBetween } from './rollup-items.ts';
  * answer comes from the rollup items (at most 12 per hour of window, however often the check
  * runs); only other bucket widths read the raw results of the window, and at most
  * RAW_SPARKLINE_MAX_RESULTS of them. A pull check in a cell reads its cell's rollups or slots
- * (lib/checks/cell-rollups.ts), and those of the cells it left (its `former_cells`), and, as a check
+ * (lib/checks/cells/cell-rollups.ts), and those of the cells it left (its `former_cells`), and, as a check
  * moved into a cell keeps the per-check items it had before (until they expire), its own ones too:
  * all count, so its history is not cut.
  */
