@@ -5,7 +5,6 @@
  */
 
 export { type DueCellSlot, generateCellShard } from './cells/cell-generator.ts';
-export { CELL_SIZE } from './cells/cell-items.ts';
 export {
   type CellJob,
   type CellRunner,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CELL_SIZE } from '../../domain/cell-slots.ts';
 import { unchanged } from '../../store/conditions.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
@@ -15,8 +16,7 @@ import type { Table, UpdateOp, WriteOp } from '../../store/table.ts';
  * of one interval, to find one with room for a new check.
  */
 
-/** Checks per cell at most: a slot's results item stays far below DynamoDB's 400 KB. */
-export const CELL_SIZE = 100;
+export { CELL_SIZE };
 
 export const cellSchema = z.object({
   id: z.string(),
