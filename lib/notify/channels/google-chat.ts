@@ -54,7 +54,7 @@ export function googleChatPayload(alert: AlertMessage): Record<string, unknown> 
       buttonList: { buttons: [{ text: 'Open in Vigil', onClick: { openLink: { url: alert.link } } }] },
     });
   }
-  const header = { title: html(alert.title, MAX_TITLE), subtitle: `Vigil: ${alert.tone}` };
+  const header = { title: html(alert.title, MAX_TITLE), subtitle: 'Vigil' };
   return message(alert.title, 'vigil-alert', { header, sections: [{ widgets }] });
 }
 
