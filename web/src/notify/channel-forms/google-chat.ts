@@ -1,4 +1,4 @@
-import type { ChannelForm } from './form.ts';
+import type { ChannelForm } from './form';
 
 export const googleChatForm: ChannelForm = {
   label: 'Google Chat',

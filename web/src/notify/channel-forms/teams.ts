@@ -1,4 +1,4 @@
-import type { ChannelForm } from './form.ts';
+import type { ChannelForm } from './form';
 
 export const teamsForm: ChannelForm = {
   label: 'Microsoft Teams',
