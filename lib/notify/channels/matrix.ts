@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { REDACTED } from '../../domain/redacted.ts';
+import { HTTP_URL_PATTERN } from '../../domain/url-patterns.ts';
 import type { SendOutcome } from '../ports.ts';
-import { fitLines, receiverUrlSchema, sendJson, utf8Bytes } from './chat-common.ts';
+import { fitLines, sendJson, utf8Bytes } from './chat-common.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { escapeHtml } from './email-message.ts';
@@ -16,6 +17,8 @@ import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
  */
 
 const MAX_BYTES = 60_000;
+/** Annotated, so the mask keeps its literal type in the view (a bare const widens to string there). */
+const MASK: typeof REDACTED = REDACTED;
 const MAX_TITLE = 300;
 
 /** formatted_body is HTML (org.matrix.custom.html): every user text escaped. */
@@ -60,15 +63,33 @@ export function matrixDigestContent(digest: DigestMessage): Record<string, unkno
   return build(fitLines(digest.lines, (kept) => utf8Bytes(build(kept)) <= MAX_BYTES));
 }
 
-/** A homeserver's base URL: no query or fragment (the API's paths are appended). */
-const homeserver = receiverUrlSchema('https://matrix.example.org').refine((value) => {
+/** An http(s) URL as HTTP_URL_PATTERN, its path without `?` or `#`: the API's paths are appended to it. */
+const HOMESERVER_PATTERN = HTTP_URL_PATTERN.replace(
+  '(?:[/?#][\\x21-\\x7e]*)?$',
+  '(?:/[\\x21-\\x22\\x24-\\x3e\\x40-\\x7e]*)?$',
+);
+
+function isBaseUrl(value: string): boolean {
+  if (/[?#]/.test(value)) return false;
   try {
     const url = new URL(value);
-    return url.search === '' && url.hash === '';
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
   } catch {
     return false;
   }
-}, 'Enter the homeserver base URL without a query or fragment, such as https://matrix.example.org.');
+}
+
+const homeserver = z
+  .string()
+  .max(2048, 'Enter a URL of at most 2048 characters.')
+  .refine(
+    isBaseUrl,
+    'Enter the homeserver base URL, such as https://matrix.example.org (no query or fragment; http:// only for one VIGIL_EGRESS_ALLOW allows).',
+  )
+  .meta({
+    pattern: HOMESERVER_PATTERN,
+    description: 'The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows)',
+  });
 
 const roomId = z
   .string()
@@ -131,7 +152,7 @@ export const matrixChannel = defineChannel({
   }),
   secrets: ['access_token'],
   present: (stored) => ({
-    config: { homeserver: stored.homeserver, room_id: stored.room_id, access_token: REDACTED },
+    config: { homeserver: stored.homeserver, room_id: stored.room_id, access_token: MASK },
   }),
   destinations: (stored) => [{ path: 'config.homeserver', url: stored.homeserver }],
   send: (deps, channel, alert) =>
