@@ -1,46 +1,13 @@
-import * as z from 'zod';
 import { REDACTED } from '../../domain/redacted.ts';
-import { HTTP_URL_PATTERN } from '../../domain/url-patterns.ts';
 import type { SendOutcome } from '../ports.ts';
 import { type HttpPostDeps, postOnce } from './http-post.ts';
 
 /**
- * What the chat channels whose address is a URL (Microsoft Teams, Google Chat, Mattermost) and
- * Matrix share: the URL field of their config, its read-only view, the JSON send through the SSRF
- * guard with any secret scrubbed from an error answer, and fitting a digest's lines into a
- * provider's size limit.
+ * What Microsoft Teams, Google Chat, Mattermost and Matrix share: the JSON send through the SSRF
+ * guard with the secret parts of the URL scrubbed from an error answer (the dispatch scrubs the
+ * URL and its path; a Teams signature or a Google key and token sit in the query), and fitting a
+ * digest's lines into a provider's size limit.
  */
-
-const MAX_URL_LENGTH = 2048;
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** A receiver's URL: https, or http:// for a receiver VIGIL_EGRESS_ALLOW allows (checked at create and send). */
-export function receiverUrlSchema(example: string) {
-  return z
-    .string()
-    .max(MAX_URL_LENGTH, `Enter a URL of at most ${MAX_URL_LENGTH} characters.`)
-    .refine(isHttpUrl, `Enter an https:// URL, such as ${example}.`)
-    .meta({
-      pattern: HTTP_URL_PATTERN,
-      description: `An https URL such as ${example}; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows`,
-    });
-}
-
-/** A URL that embeds its secret, as the API shows it. */
-export const secretUrlView = z.string().meta({ description: `The URL; ${REDACTED} for read-only keys` });
-
-/** The URL as the caller may see it: the whole secret-bearing URL, or the mask for a read-only key. */
-export function shownUrl(url: string, readOnly: boolean): string {
-  return readOnly ? REDACTED : url;
-}
 
 /** Parts of a URL long enough to be a secret (a path segment, a query value), the URL itself first. */
 export function secretPartsOf(url: string): string[] {

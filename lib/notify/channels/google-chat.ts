@@ -1,13 +1,6 @@
 import * as z from 'zod';
-import {
-  fitLines,
-  receiverUrlSchema,
-  secretPartsOf,
-  secretUrlView,
-  sendJson,
-  shownUrl,
-  utf8Bytes,
-} from './chat-common.ts';
+import { fitLines, secretPartsOf, sendJson, utf8Bytes } from './chat-common.ts';
+import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { escapeHtml } from './email-message.ts';
@@ -81,17 +74,17 @@ export function threadedUrl(url: string, threadKey: string): string {
 }
 
 const config = z.strictObject({
-  url: receiverUrlSchema('https://chat.googleapis.com/v1/spaces/AAAA/messages?key=…&token=…'),
+  url: receiverUrl,
 });
 
 export const googleChatChannel = defineChannel({
   label: 'Google Chat',
   input: config,
   stored: z.object({ url: z.string() }),
-  view: z.strictObject({ url: secretUrlView }),
+  view: z.strictObject({ url: urlView }),
   secrets: [],
-  present: (stored, _tenantId, options) => ({ config: { url: shownUrl(stored.url, options.readOnly) } }),
-  destinations: (stored) => [{ path: 'config.url', url: stored.url }],
+  present: (stored, _tenantId, options) => ({ config: { url: shownUrl(stored.url, options) } }),
+  destinations: urlDestination,
   send: (deps, channel, alert) =>
     sendJson(
       deps.http,

@@ -1,12 +1,6 @@
 import * as z from 'zod';
-import {
-  fitLines,
-  receiverUrlSchema,
-  secretPartsOf,
-  secretUrlView,
-  sendJson,
-  shownUrl,
-} from './chat-common.ts';
+import { fitLines, secretPartsOf, sendJson } from './chat-common.ts';
+import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, plainText, type Tone } from './message.ts';
@@ -101,7 +95,7 @@ const channelName = z
   .meta({ description: "A channel name as in its URL, or @username: overrides the webhook's channel" });
 
 const config = z.strictObject({
-  url: receiverUrlSchema('https://mattermost.example.com/hooks/xxx-generatedkey-xxx'),
+  url: receiverUrl,
   channel: channelName.optional(),
 });
 
@@ -109,15 +103,15 @@ export const mattermostChannel = defineChannel({
   label: 'Mattermost',
   input: config,
   stored: z.object({ url: z.string(), channel: z.string().optional() }),
-  view: z.strictObject({ url: secretUrlView, channel: z.string().optional() }),
+  view: z.strictObject({ url: urlView, channel: z.string().optional() }),
   secrets: [],
   present: (stored, _tenantId, options) => ({
     config: {
-      url: shownUrl(stored.url, options.readOnly),
+      url: shownUrl(stored.url, options),
       ...(stored.channel ? { channel: stored.channel } : {}),
     },
   }),
-  destinations: (stored) => [{ path: 'config.url', url: stored.url }],
+  destinations: urlDestination,
   send: (deps, channel, alert) =>
     sendJson(
       deps.http,

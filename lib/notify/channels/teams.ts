@@ -1,13 +1,6 @@
 import * as z from 'zod';
-import {
-  fitLines,
-  receiverUrlSchema,
-  secretPartsOf,
-  secretUrlView,
-  sendJson,
-  shownUrl,
-  utf8Bytes,
-} from './chat-common.ts';
+import { fitLines, secretPartsOf, sendJson, utf8Bytes } from './chat-common.ts';
+import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
@@ -93,17 +86,17 @@ export function teamsDigestPayload(message: DigestMessage): Record<string, unkno
 }
 
 const config = z.strictObject({
-  url: receiverUrlSchema('https://prod-00.westus.logic.azure.com/workflows/…'),
+  url: receiverUrl,
 });
 
 export const teamsChannel = defineChannel({
   label: 'Microsoft Teams',
   input: config,
   stored: z.object({ url: z.string() }),
-  view: z.strictObject({ url: secretUrlView }),
+  view: z.strictObject({ url: urlView }),
   secrets: [],
-  present: (stored, _tenantId, options) => ({ config: { url: shownUrl(stored.url, options.readOnly) } }),
-  destinations: (stored) => [{ path: 'config.url', url: stored.url }],
+  present: (stored, _tenantId, options) => ({ config: { url: shownUrl(stored.url, options) } }),
+  destinations: urlDestination,
   send: (deps, channel, alert) =>
     sendJson(
       deps.http,

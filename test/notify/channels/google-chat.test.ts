@@ -78,7 +78,13 @@ describe('Google Chat channel', () => {
 
   it('fails a rate-limited attempt (429 RESOURCE_EXHAUSTED)', async () => {
     receiver.answerNext(
-      json(429, { error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } }),
+      json(429, {
+        error: {
+          code: 429,
+          message: 'Resource has been exhausted (e.g. check quota).',
+          status: 'RESOURCE_EXHAUSTED',
+        },
+      }),
     );
     const outcome = await send(alerts.down());
     expect(outcome).toMatchObject({ ok: false, status_code: 429 });
@@ -86,7 +92,11 @@ describe('Google Chat channel', () => {
   });
 
   it('keeps a 1,000-event digest under 32,000 bytes, saying how many it left out', async () => {
-    const outcome = await googleChatChannel.sendDigest(chatDeps(tls.caCert), stored({ url: receiver.url }), bigDigest());
+    const outcome = await googleChatChannel.sendDigest(
+      chatDeps(tls.caCert),
+      stored({ url: receiver.url }),
+      bigDigest(),
+    );
     expect(outcome).toEqual({ ok: true, status_code: 200, error: null });
     const { request, card } = last();
     expect(request.body.length).toBeLessThanOrEqual(GOOGLE_CHAT_MAX_BYTES);
@@ -95,9 +105,13 @@ describe('Google Chat channel', () => {
   });
 
   it('shows the URL to read-only keys as ********', () => {
-    expect(googleChatChannel.present({ url: receiver.url }, 'tnt_1', { readOnly: true, natsPrefix: 'v' })).toEqual({
+    expect(
+      googleChatChannel.present({ url: receiver.url }, 'tnt_1', { readOnly: true, natsPrefix: 'v' }),
+    ).toEqual({
       config: { url: '********' },
     });
-    expect(googleChatChannel.destinations({ url: receiver.url })).toEqual([{ path: 'config.url', url: receiver.url }]);
+    expect(googleChatChannel.destinations({ url: receiver.url })).toEqual([
+      { path: 'config.url', url: receiver.url },
+    ]);
   });
 });

@@ -47,8 +47,12 @@ describe('Matrix channel', () => {
     );
     const { content } = lastEvent();
     expect(content.body.split('\n')[0]).toBe('Payments API is down');
-    expect(content.formatted_body).toContain('<li><strong>Last error:</strong> the endpoint answered 503</li>');
-    expect(content.formatted_body).toContain('<a href="https://vigil.example.com/entities/service/payments-api">');
+    expect(content.formatted_body).toContain(
+      '<li><strong>Last error:</strong> the endpoint answered 503</li>',
+    );
+    expect(content.formatted_body).toContain(
+      '<a href="https://vigil.example.com/entities/service/payments-api">',
+    );
     expect(content['m.mentions']).toEqual({});
   });
 
@@ -107,8 +111,14 @@ describe('Matrix channel', () => {
     const alias = matrixChannel.input.safeParse({ ...config(), room_id: '#ops:localhost' });
     expect(alias.success).toBe(false);
     expect(alias.error?.issues[0]?.message).toMatch(/not its alias: aliases are not resolved/);
-    expect(matrixChannel.input.safeParse({ ...config(), homeserver: 'https://m.example.org/?x=1' }).success).toBe(false);
-    expect(matrixChannel.present(config(), 't', { readOnly: false, natsPrefix: 'v' }).config.access_token).toBe('********');
-    expect(matrixChannel.destinations(config())).toEqual([{ path: 'config.homeserver', url: `${receiver.origin}/` }]);
+    expect(
+      matrixChannel.input.safeParse({ ...config(), homeserver: 'https://m.example.org/?x=1' }).success,
+    ).toBe(false);
+    expect(
+      matrixChannel.present(config(), 't', { readOnly: false, natsPrefix: 'v' }).config.access_token,
+    ).toBe('********');
+    expect(matrixChannel.destinations(config())).toEqual([
+      { path: 'config.homeserver', url: `${receiver.origin}/` },
+    ]);
   });
 });

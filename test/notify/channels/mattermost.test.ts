@@ -26,8 +26,10 @@ function last() {
   return { answer: got.answer, body: JSON.parse(got.request.body.toString('utf8')) };
 }
 
-const send = (alert: ReturnType<typeof alerts.down>, config: { url: string; channel?: string } = { url: receiver.url }) =>
-  mattermostChannel.send(chatDeps(tls.caCert), stored(config), alert);
+const send = (
+  alert: ReturnType<typeof alerts.down>,
+  config: { url: string; channel?: string } = { url: receiver.url },
+) => mattermostChannel.send(chatDeps(tls.caCert), stored(config), alert);
 
 describe('Mattermost channel', () => {
   it('posts an alert with a coloured attachment (200 "ok"), to the channel set', async () => {
@@ -43,7 +45,11 @@ describe('Mattermost channel', () => {
     const [attachment] = body.attachments;
     expect(attachment.color).toBe('#e5484d');
     expect(attachment.title_link).toBe('https://vigil.example.com/entities/service/payments-api');
-    expect(attachment.fields).toContainEqual({ short: false, title: 'Last error', value: 'the endpoint answered 503' });
+    expect(attachment.fields).toContainEqual({
+      short: false,
+      title: 'Last error',
+      value: 'the endpoint answered 503',
+    });
   });
 
   it('colours a recovery green and names an escalation', async () => {
@@ -72,7 +78,11 @@ describe('Mattermost channel', () => {
 
   it('fails a rate-limited attempt (429)', async () => {
     receiver.answerNext(
-      json(429, { id: 'api.context.rate_limit', message: 'limit exceeded', status_code: 429 }, { 'retry-after': '1' }),
+      json(
+        429,
+        { id: 'api.context.rate_limit', message: 'limit exceeded', status_code: 429 },
+        { 'retry-after': '1' },
+      ),
     );
     const outcome = await send(alerts.down());
     expect(outcome).toMatchObject({ ok: false, status_code: 429 });
@@ -80,7 +90,11 @@ describe('Mattermost channel', () => {
   });
 
   it('keeps a 1,000-event digest within 16,383 characters, saying how many it left out', async () => {
-    const outcome = await mattermostChannel.sendDigest(chatDeps(tls.caCert), stored({ url: receiver.url }), bigDigest());
+    const outcome = await mattermostChannel.sendDigest(
+      chatDeps(tls.caCert),
+      stored({ url: receiver.url }),
+      bigDigest(),
+    );
     expect(outcome).toEqual({ ok: true, status_code: 200, error: null });
     const { text } = last().body;
     expect(text.length).toBeLessThanOrEqual(MATTERMOST_MAX_TEXT);
@@ -89,9 +103,14 @@ describe('Mattermost channel', () => {
   });
 
   it('refuses a channel name Mattermost cannot have and redacts the URL for read-only keys', () => {
-    expect(mattermostChannel.input.safeParse({ url: receiver.url, channel: 'Town Square' }).success).toBe(false);
+    expect(mattermostChannel.input.safeParse({ url: receiver.url, channel: 'Town Square' }).success).toBe(
+      false,
+    );
     expect(mattermostChannel.input.safeParse({ url: receiver.url, channel: '@ana' }).success).toBe(true);
-    const view = mattermostChannel.present({ url: receiver.url, channel: 'ops' }, 't', { readOnly: true, natsPrefix: 'v' });
+    const view = mattermostChannel.present({ url: receiver.url, channel: 'ops' }, 't', {
+      readOnly: true,
+      natsPrefix: 'v',
+    });
     expect(view).toEqual({ config: { url: '********', channel: 'ops' } });
   });
 });

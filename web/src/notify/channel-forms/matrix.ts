@@ -2,6 +2,8 @@ import type { ChannelForm } from './form';
 
 export const matrixForm: ChannelForm = {
   label: 'Matrix',
+  // The lists show the room it posts to (the homeserver is the first field).
+  target: ['room_id'],
   fields: [
     {
       key: 'homeserver',
