@@ -2,9 +2,13 @@ import type * as z from 'zod';
 import type { ChannelDefinition } from './definition.ts';
 import { discordChannel } from './discord.ts';
 import { emailChannel } from './email.ts';
+import { googleChatChannel } from './google-chat.ts';
+import { matrixChannel } from './matrix.ts';
+import { mattermostChannel } from './mattermost.ts';
 import { natsChannel } from './nats.ts';
 import { ntfyChannel } from './ntfy.ts';
 import { slackChannel } from './slack.ts';
+import { teamsChannel } from './teams.ts';
 import { webhookChannel } from './webhook.ts';
 
 /**
@@ -20,6 +24,10 @@ export const CHANNEL_DEFINITIONS = {
   nats: natsChannel,
   ntfy: ntfyChannel,
   email: emailChannel,
+  teams: teamsChannel,
+  google_chat: googleChatChannel,
+  mattermost: mattermostChannel,
+  matrix: matrixChannel,
   // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own config types; any only widens the check.
 } satisfies Record<string, ChannelDefinition<any, any>>;
 

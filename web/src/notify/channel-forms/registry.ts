@@ -2,9 +2,13 @@ import type { Schemas } from '../../api/client';
 import { discordForm } from './discord';
 import { emailForm } from './email';
 import type { ChannelForm } from './form';
+import { googleChatForm } from './google-chat';
+import { matrixForm } from './matrix';
+import { mattermostForm } from './mattermost';
 import { natsForm } from './nats';
 import { ntfyForm } from './ntfy';
 import { slackForm } from './slack';
+import { teamsForm } from './teams';
 import { webhookForm } from './webhook';
 
 /** A channel type as the API document names it. */
@@ -22,6 +26,10 @@ export const CHANNEL_FORMS = {
   ntfy: ntfyForm,
   nats: natsForm,
   email: emailForm,
+  teams: teamsForm,
+  google_chat: googleChatForm,
+  mattermost: mattermostForm,
+  matrix: matrixForm,
 } satisfies Record<ChannelType, ChannelForm>;
 
 /** The types, in the select's order. */
