@@ -1,9 +1,9 @@
+import type { CheckDefinitionRecord } from '../check-types/check-record.ts';
 import { cellResultsPage } from '../checks/cell-result-items.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
 import { dayCountsOf, dayUptimeOf } from '../checks/check-recent.ts';
 import { parseStates, statesById } from '../checks/check-state-items.ts';
 import { latestResults } from '../checks/result-items.ts';
-import type { CheckDefinitionRecord } from '../domain/check-record.ts';
 import { sharingQueries } from '../store/shared-queries.ts';
 import type { Table } from '../store/table.ts';
 
