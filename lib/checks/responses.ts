@@ -4,7 +4,6 @@ import { checkTypeDefinition } from '../check-types/registry.ts';
 import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { recentSchema } from './check-recent.ts';
 import {
   CHECK_TYPES,
   type CheckType,
@@ -12,6 +11,7 @@ import {
   resultSchema,
   transitionSchema,
 } from './records.ts';
+import { recentSchema } from './results/check-recent.ts';
 
 /** Response bodies of the check routes: publicCheck, publicResult and publicTransition as schemas. */
 

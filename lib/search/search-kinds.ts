@@ -8,7 +8,7 @@ import {
   parseDefinitions,
   tenantCheckItemsPage,
 } from '../checks/check-items.ts';
-import { parseStates } from '../checks/check-state-items.ts';
+import { parseStates } from '../checks/results.ts';
 import type { EntityState } from '../domain/entity-record.ts';
 import {
   getIncident,
