@@ -116,7 +116,7 @@ export function createApp(deps: CoreDeps) {
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 
-  const checkService = createCheckService({ ...checkDeps, entities, cursors });
+  const checkService = createCheckService({ ...checkDeps, entities, cursors, runtime: deps.config.runtime });
 
   const notifications = composeNotifications({
     table: deps.table,

@@ -1,10 +1,10 @@
 import { ZodError } from 'zod';
 import { readEntityById } from '../catalog/entity-items.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
+import { checkTypeDefinition } from '../check-types/registry.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
 import { lastErrorOf } from '../checks/results.ts';
-import { checkNameOf } from '../domain/check-name.ts';
-import { redactUrl } from '../domain/url-redaction.ts';
 import { alsoFailingOf } from '../incidents/also-failing.ts';
 import type { Table } from '../store/table.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
@@ -29,19 +29,9 @@ async function readCheck(table: Table, tenantId: string, checkId: string): Promi
 export function checkLabelOf(c: CheckRead): string {
   if (c === 'removed') return 'check removed';
   if (c === 'unreadable') return 'check';
-  switch (c.check_type) {
-    case 'http':
-      // Alert text goes to chat rooms and inboxes: credentials in the URL stay out of it.
-      return `${c.method} ${c.target_url ? redactUrl(c.target_url) : ''}`.trim();
-    case 'tcp':
-      return `tcp ${c.config.host}:${c.config.port}`;
-    case 'tls':
-      return `tls ${c.config.host}:${c.config.port ?? 443}`;
-    case 'dns':
-      return `dns ${c.config.record_type} ${c.config.hostname}`;
-    case 'push':
-      return 'push';
-  }
+  const type = checkTypeDefinition(c.check_type);
+  // http and push label themselves from the check's fields, the others from their config.
+  return 'kind' in type ? type.targetLabel(c) : type.targetLabel(c.config);
 }
 
 /** The check's name for humans (the one given, else derived from its type and target: check-name.ts). */

@@ -1,6 +1,6 @@
 import { readEntityById } from '../catalog/entity-items.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
 import type { CheckService } from '../checks/services.ts';
-import { checkNameOf } from '../domain/check-name.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';

@@ -1,6 +1,6 @@
+import type { CheckDefinitionRecord } from '../check-types/check-record.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
 import { dayCountsOf, dayUptimeOf, latestResultsOf, parseStates, statesById } from '../checks/results.ts';
-import type { CheckDefinitionRecord } from '../domain/check-record.ts';
 import { sharingQueries } from '../store/shared-queries.ts';
 import type { Table } from '../store/table.ts';
 

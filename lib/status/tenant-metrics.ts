@@ -6,10 +6,10 @@ import {
   readEntityListChunk,
 } from '../catalog/entity-items.ts';
 import { STATES } from '../catalog/entity-state-index-items.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
 import { latestResultsOf } from '../checks/results.ts';
-import { checkNameOf } from '../domain/check-name.ts';
 import { readMetricCounters } from '../metrics/metric-counter-items.ts';
 import { MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { readCounts } from './status-counts.ts';

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { CHECK_TYPE_DEFINITIONS } from '../../lib/check-types/registry.ts';
 import { CHANNEL_DEFINITIONS } from '../../lib/notify/channels/registry.ts';
 
 /**
@@ -48,6 +49,26 @@ const FAMILIES: readonly Family[] = [
           'ChannelSendDeps (definition.ts) names the runtime’s email transport and NATS publisher: outbound paths a definition may use, built once here, not a switch on the type',
       })),
     ],
+  },
+  {
+    what: 'check type',
+    // http and push are kinds of their own in the contract (HttpCheckType, PushCheckType: top-level
+    // request fields, no probe) that generic code may name; every type configured by `config`
+    // alone (tcp, tls, dns, and those added after them) is named only in its own files.
+    names: Object.entries(CHECK_TYPE_DEFINITIONS)
+      .filter(([, definition]) => !('kind' in definition))
+      .map(([name]) => name),
+    allowedFiles: [
+      'lib/check-types/{name}.ts',
+      // A definition's own helpers beside it.
+      'lib/check-types/{name}-*.ts',
+      'lib/check-types/registry.ts',
+      'web/src/checks/check-types/{name}.ts',
+      'web/src/checks/check-types/registry.ts',
+      // Generated from the API document (npm run api:types).
+      'web/src/api/schema.d.ts',
+    ],
+    exceptions: [],
   },
 ];
 

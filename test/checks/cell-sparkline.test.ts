@@ -71,7 +71,7 @@ describe.each(runtimes)('sparklines of pull checks in cells ($runtime runtime)',
 
     let answers = new Map<number, Answer>();
     const prober: Prober = async (def) => {
-      const [ok, latency] = answers.get(def.check_type === 'tcp' ? def.port : 0) ?? [true, 1];
+      const [ok, latency] = answers.get(def.check_type === 'tcp' ? Number(def.port) : 0) ?? [true, 1];
       return {
         startedMs: clock.now(),
         outcome: { success: ok, status_code: 0, latency_ms: latency, error_message: ok ? '' : 'refused' },

@@ -1,9 +1,9 @@
-import type { CheckRecord } from '../../domain/check-record.ts';
+import type { CheckRecord } from '../../check-types/check-record.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { WriteOp } from '../../store/table.ts';
 import type { CellMembership, CellPlace } from './cell-membership.ts';
 
-/** A cell the check left, and when (lib/domain/check-record.ts `former_cells`). */
+/** A cell the check left, and when (lib/check-types/check-record.ts `former_cells`). */
 export type FormerCell = NonNullable<CheckRecord['former_cells']>[number];
 
 /**

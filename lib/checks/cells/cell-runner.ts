@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { createTenantCache } from '../../auth/tenant-cache.ts';
 import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import { cellRollsUp } from '../../domain/cell-rollup.ts';
 import { evaluateCellSlot } from '../../domain/cell-state.ts';
-import type { CheckDefinitionRecord } from '../../domain/check-record.ts';
 import { type CheckStateSnapshot, sameSnapshot } from '../../domain/check-state.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { checkNameOf } from '../../domain/check-name.ts';
-import type { CheckRecord } from '../../domain/check-record.ts';
+import { checkNameOf } from '../../check-types/check-name.ts';
+import type { CheckRecord } from '../../check-types/check-record.ts';
 import { slugSchema } from '../../domain/slug.ts';
 import { CHECK_TYPES } from '../records.ts';
 
@@ -9,7 +9,7 @@ import { CHECK_TYPES } from '../records.ts';
  * cell's state overlaid, its entity's name known), so a page holds only matching checks.
  */
 
-/** The states a check can be in (lib/domain/check-record.ts), as the `state` filter names them. */
+/** The states a check can be in (lib/check-types/check-record.ts), as the `state` filter names them. */
 export const CHECK_STATES = ['up', 'down', 'degraded', 'unknown'] as const;
 /** The longest `q` text. */
 export const CHECK_QUERY_MAX = 200;

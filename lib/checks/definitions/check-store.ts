@@ -4,7 +4,7 @@ import {
   type CheckStateRecord,
   joinCheck,
   splitCheck,
-} from '../../domain/check-record.ts';
+} from '../../check-types/check-record.ts';
 import type { Item, Table, WriteOp } from '../../store/table.ts';
 import {
   definitionCreatedOp,

@@ -1,5 +1,5 @@
 import type { TenantStore } from '../../auth/tenant-store.ts';
-import type { CheckRecord } from '../../domain/check-record.ts';
+import type { CheckRecord } from '../../check-types/check-record.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';

@@ -1,6 +1,6 @@
 import type { TenantStore } from '../../auth/tenant-store.ts';
-import { storedCheckConfigSchema } from '../../domain/check-config.ts';
-import { checkRecordFieldsSchema, splitCheck } from '../../domain/check-record.ts';
+import { storedCheckConfigSchema } from '../../check-types/check-config.ts';
+import { checkRecordFieldsSchema, splitCheck } from '../../check-types/check-record.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { parseItem } from '../../store/items.ts';

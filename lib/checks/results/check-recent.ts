@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { CheckRecord } from '../../domain/check-record.ts';
+import type { CheckRecord } from '../../check-types/check-record.ts';
 import type { CursorSeal } from '../../store/cursor-seal.ts';
 import { sharingQueries } from '../../store/shared-queries.ts';
 import type { Table } from '../../store/table.ts';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type CheckStateRecord, checkStateSchema } from '../../domain/check-record.ts';
+import { type CheckStateRecord, checkStateSchema } from '../../check-types/check-record.ts';
 import { unchanged } from '../../store/conditions.ts';
 import { defineItem, type IndexKey } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';

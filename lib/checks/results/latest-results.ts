@@ -1,4 +1,4 @@
-import type { CheckDefinitionRecord } from '../../domain/check-record.ts';
+import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import type { Table } from '../../store/table.ts';
 import { cellResultsPage } from '../cells/cell-result-items.ts';
 import { entryResult } from '../cells/cell-view.ts';

@@ -1,7 +1,7 @@
 import { createTenantCache } from '../../auth/tenant-cache.ts';
 import type { TenantStore } from '../../auth/tenant-store.ts';
 import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
-import { pushGraceSeconds } from '../../domain/check-config.ts';
+import { pushGraceSeconds } from '../../check-types/check-config.ts';
 import { applyResult } from '../../domain/check-state.ts';
 import { rollResult } from '../../domain/rollup-bucket.ts';
 import { graceMs, shardOf } from '../../domain/schedule.ts';

@@ -1,10 +1,11 @@
 import type { TenantStore } from '../../auth/tenant-store.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
-import { pushGraceSeconds } from '../../domain/check-config.ts';
-import { type CheckRecord, joinCheck } from '../../domain/check-record.ts';
+import { pushGraceSeconds } from '../../check-types/check-config.ts';
+import { type CheckRecord, joinCheck } from '../../check-types/check-record.ts';
 import { scheduledRunAt, shardOf } from '../../domain/schedule.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
+import type { Runtime } from '../../platform/config.ts';
 import { LimitExceededError, NotFoundError, ValidationError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { countOf } from '../../platform/plural.ts';
@@ -39,6 +40,8 @@ export interface CheckServiceDeps {
   dueShards: number;
   /** Seals the cursors of the paged check list. */
   cursors: CursorSeal;
+  /** Where this process runs: a check type it cannot run is refused at create. */
+  runtime: Runtime;
 }
 
 /** Check CRUD: the plan limit, the entity's check states and the due index move in one transaction. */
@@ -252,7 +255,7 @@ export function createCheckService(deps: CheckServiceDeps) {
     requireRun,
 
     async create(tenantId: string, body: CreateCheckBody): Promise<CheckRecord> {
-      const def = definitionFromCreate(body);
+      const def = definitionFromCreate(body, deps.runtime);
       const tenant = await deps.tenants.requireTenant(tenantId);
       const limit = tenant.check_limit_per_entity;
       if (limit <= 0)

@@ -1,4 +1,4 @@
-import type { CheckRecord } from '../../domain/check-record.ts';
+import type { CheckRecord } from '../../check-types/check-record.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { CursorSeal } from '../../store/cursor-seal.ts';
 import { type PageRequest, readPage, unexpired } from '../../store/paging.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
+import { storedAssertionSchema } from '../domain/http-assertions.ts';
+import { currentRollupSchema } from '../domain/rollup-bucket.ts';
 import { type CheckConfig, HTTP_METHODS, storedCheckConfigSchema } from './check-config.ts';
-import { storedAssertionSchema } from './http-assertions.ts';
-import { currentRollupSchema } from './rollup-bucket.ts';
 
 /**
  * The stored shapes of a check (docs/data-model.md "Checks"): its definition, written only by the
@@ -11,7 +11,7 @@ import { currentRollupSchema } from './rollup-bucket.ts';
 
 const checkState = z.enum(['unknown', 'up', 'down', 'degraded']);
 
-/** The definition's fields besides `check_type` and `config` (typed together: lib/domain/check-config.ts). */
+/** The definition's fields besides `check_type` and `config` (typed together: lib/check-types/check-config.ts). */
 export const checkFieldsSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),

@@ -1,15 +1,12 @@
-import { runDnsProbe } from './dns-probe.ts';
-import { runHttpProbe } from './http-probe.ts';
-import { degradeIfSlow, failed } from './outcome.ts';
+import { degradeIfSlow, failed } from '../probes/outcome.ts';
+import type { ProbeDefinition, ProbeDeps, ProbeOutcome, Prober } from '../probes/types.ts';
 import { redactOutcome } from './outcome-redaction.ts';
-import { runTcpProbe } from './tcp-probe.ts';
-import { runTlsProbe } from './tls-probe.ts';
-import type { ProbeDefinition, ProbeDeps, ProbeOutcome, Prober } from './types.ts';
+import { checkTypeDefinition, isCheckType } from './registry.ts';
 
 /**
  * Runs the probe for a pull check's type. Never throws: every failure is a failed outcome. What it
  * answers is the only text a probe produces, so the check's secrets are hidden here, once, for
- * every runtime and caller (lib/probes/outcome-redaction.ts).
+ * every runtime and caller (lib/check-types/outcome-redaction.ts).
  */
 export async function runProbe(def: ProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
   return redactOutcome(degradeIfSlow(await probeOnce(def, deps), def.degraded_latency_ms), def);
@@ -17,21 +14,11 @@ export async function runProbe(def: ProbeDefinition, deps: ProbeDeps): Promise<P
 
 async function probeOnce(def: ProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
   try {
-    switch (def.check_type) {
-      case 'http':
-        return await runHttpProbe(def, deps);
-      case 'tcp':
-        return await runTcpProbe(def, deps);
-      case 'tls':
-        return await runTlsProbe(def, deps);
-      case 'dns':
-        return await runDnsProbe(def, deps);
-      default: {
-        // Unreachable for typed callers (push checks have no probe); kept for data read at runtime.
-        const unsupported: never = def;
-        return failed(`unsupported check type: ${JSON.stringify(unsupported)}`, 0);
-      }
-    }
+    // Data read at runtime may name a type no longer known (push checks have no probe either).
+    const type = isCheckType(def.check_type) ? checkTypeDefinition(def.check_type) : undefined;
+    if (!type || !('probe' in type)) return failed(`unsupported check type: ${def.check_type}`, 0);
+    // The registry pairs each type with its own probe; the job's check_type chose it.
+    return await (type.probe as (job: ProbeDefinition, deps: ProbeDeps) => Promise<ProbeOutcome>)(def, deps);
   } catch (err) {
     // The probes catch their own failures; this is the backstop for a bug, not a path.
     return failed(`probe failed: ${err instanceof Error ? err.message : String(err)}`, 0);

@@ -2,9 +2,9 @@ import { setImmediate } from 'node:timers';
 import { parentPort, workerData } from 'node:worker_threads';
 import * as z from 'zod';
 import { systemClock } from '../platform/clock.ts';
-import { probeTransport } from './probe-transport.ts';
+import { probeTransport } from '../probes/probe-transport.ts';
+import type { ProbeDefinition, Probed } from '../probes/types.ts';
 import { inProcessProber } from './run-probe.ts';
-import type { ProbeDefinition, Probed } from './types.ts';
 
 /**
  * A probe thread (see lib/local/probe-threads.ts): runs the probes it is sent with the same code,

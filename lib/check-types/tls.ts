@@ -1,10 +1,46 @@
 import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type PeerCertificate, rootCertificates } from 'node:tls';
+import * as z from 'zod';
 import { type CancelSignal, withDeadline } from '../platform/egress-deadline.ts';
 import { certificateNames, hostnameMismatchMessage, tlsFailureMessage } from '../platform/egress-errors.ts';
 import { bareHost, resolveAllowed } from '../platform/egress-guard.ts';
-import { days, degraded, failed, failedOn, passed, startTimer } from './outcome.ts';
-import type { ProbeDeps, ProbeOutcome, TlsProbeDefinition } from './types.ts';
+import { days, degraded, failed, failedOn, passed, startTimer } from '../probes/outcome.ts';
+import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
+import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
+import { hostSchema, portSchema, storedPortSchema } from './fields.ts';
+
+const stored = z.object({
+  host: z.string(),
+  port: storedPortSchema.optional(),
+  servername: z.string().optional(),
+  expiry_threshold_days: z.number().int().optional(),
+});
+/** A tls check's config as stored. */
+export type TlsConfig = z.output<typeof stored>;
+/** What a tls probe runs: the config with the common probe fields. */
+export type TlsProbeJob = ConfiguredProbeJob<'tls', TlsConfig>;
+
+/**
+ * tls: a TLS handshake with host:port; the certificate must be trusted, unexpired and match
+ * `servername`; inside `expiry_threshold_days` (14 when absent) the check is degraded.
+ */
+export const tlsCheckType = defineCheckType('tls', {
+  label: 'TLS certificate',
+  input: z.strictObject({
+    host: hostSchema,
+    port: portSchema.optional(),
+    servername: hostSchema.optional(),
+    expiry_threshold_days: z.number().int().min(0).max(3650).optional(),
+  }),
+  stored,
+  tls: true,
+  defaultName: (config) => {
+    const port = config.port ?? 443;
+    return `TLS ${config.host}${port === 443 ? '' : `:${port}`}`;
+  },
+  targetLabel: (config) => `tls ${config.host}:${config.port ?? 443}`,
+  probe: runTlsProbe,
+});
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -18,7 +54,7 @@ interface Handshake {
  * Completes a TLS handshake and judges the certificate: chain trusted (system CAs plus
  * `deps.tlsCa`), not expired, matching `servername`, and not expiring within the threshold.
  */
-export async function runTlsProbe(def: TlsProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
+export async function runTlsProbe(def: TlsProbeJob, deps: ProbeDeps): Promise<ProbeOutcome> {
   const elapsed = startTimer();
   const servername = bareHost(def.servername ?? def.host);
   const ca = deps.tlsCa?.length ? [...rootCertificates, ...deps.tlsCa] : undefined;

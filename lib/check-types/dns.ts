@@ -1,18 +1,59 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import * as z from 'zod';
 import { withDeadline } from '../platform/egress-deadline.ts';
 import { EgressDeniedError, EgressError, TimeoutError } from '../platform/egress-errors.ts';
 import { resolveAllowed } from '../platform/egress-guard.ts';
-import { anyAnswerMatches, queryAnswers, withoutPrivateAddresses } from './dns-answers.ts';
-import { describeError, failed, passed, startTimer } from './outcome.ts';
-import type { DnsProbeDefinition, DnsRecordType, ProbeDeps, ProbeOutcome } from './types.ts';
+import {
+  anyAnswerMatches,
+  DNS_RECORD_TYPES,
+  type DnsRecordType,
+  queryAnswers,
+  withoutPrivateAddresses,
+} from '../probes/dns-answers.ts';
+import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
+import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
+import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
+import { hostSchema } from './fields.ts';
+
+export { DNS_RECORD_TYPES, type DnsRecordType };
+
+const stored = z.object({
+  hostname: z.string(),
+  record_type: z.enum(DNS_RECORD_TYPES),
+  expected_value: z.string().optional(),
+  nameserver: z.string().optional(),
+});
+/** A dns check's config as stored. */
+export type DnsConfig = z.output<typeof stored>;
+/** What a dns probe runs: the config with the common probe fields. */
+export type DnsProbeJob = ConfiguredProbeJob<'dns', DnsConfig>;
+
+/**
+ * dns: one record type resolves (at `nameserver`, "host", "host:port" or "[v6]:port", when given)
+ * and, with `expected_value`, one answer matches it.
+ */
+export const dnsCheckType = defineCheckType('dns', {
+  label: 'DNS',
+  input: z.strictObject({
+    hostname: hostSchema,
+    record_type: z.enum(DNS_RECORD_TYPES),
+    expected_value: z.string().min(1).max(1024).optional(),
+    nameserver: z.string().min(1).max(300).optional(),
+  }),
+  stored,
+  tls: false,
+  defaultName: (config) => `DNS ${config.record_type} ${config.hostname}`,
+  targetLabel: (config) => `dns ${config.record_type} ${config.hostname}`,
+  probe: runDnsProbe,
+});
 
 /**
  * Resolves one record type (at `nameserver` when given) and checks the expected value, if any.
  * With private targets denied, private and reserved addresses in the answers are hidden, in the
  * results and in the matching alike (so expected_value cannot probe for them either).
  */
-export async function runDnsProbe(def: DnsProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
+export async function runDnsProbe(def: DnsProbeJob, deps: ProbeDeps): Promise<ProbeOutcome> {
   const elapsed = startTimer();
   try {
     const found = await withDeadline(def.timeout_ms, async (signal) => {

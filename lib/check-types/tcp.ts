@@ -1,11 +1,31 @@
 import { connect } from 'node:net';
+import * as z from 'zod';
 import { withDeadline } from '../platform/egress-deadline.ts';
 import { resolveAllowed } from '../platform/egress-guard.ts';
-import { describeError, failed, passed, startTimer } from './outcome.ts';
-import type { ProbeDeps, ProbeOutcome, TcpProbeDefinition } from './types.ts';
+import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
+import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
+import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
+import { hostSchema, portSchema, storedPortSchema } from './fields.ts';
+
+const stored = z.object({ host: z.string(), port: storedPortSchema });
+/** A tcp check's config as stored. */
+export type TcpConfig = z.output<typeof stored>;
+/** What a tcp probe runs: the config with the common probe fields. */
+export type TcpProbeJob = ConfiguredProbeJob<'tcp', TcpConfig>;
+
+/** tcp: a TCP connection to host:port opens (and is closed at once). */
+export const tcpCheckType = defineCheckType('tcp', {
+  label: 'TCP',
+  input: z.strictObject({ host: hostSchema, port: portSchema }),
+  stored,
+  tls: false,
+  defaultName: (config) => `TCP ${config.host}:${config.port}`,
+  targetLabel: (config) => `tcp ${config.host}:${config.port}`,
+  probe: runTcpProbe,
+});
 
 /** Opens a TCP connection to host:port (through the SSRF guard) and closes it at once. */
-export async function runTcpProbe(def: TcpProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
+export async function runTcpProbe(def: TcpProbeJob, deps: ProbeDeps): Promise<ProbeOutcome> {
   const elapsed = startTimer();
   try {
     await withDeadline(def.timeout_ms, async (signal) => {

@@ -1,5 +1,6 @@
-import { type Redact, secretRedactor, urlSecrets } from '../domain/secret-redaction.ts';
-import type { ProbeDefinition, ProbeDetails, ProbeOutcome } from './types.ts';
+import { type Redact, secretRedactor } from '../domain/secret-redaction.ts';
+import type { ProbeDefinition, ProbeDetails, ProbeOutcome } from '../probes/types.ts';
+import { checkTypeDefinition, isCheckType } from './registry.ts';
 
 /**
  * A probe's outcome as it may be stored (docs/api.md "Secrets in results"): a target that echoes
@@ -9,10 +10,15 @@ import type { ProbeDefinition, ProbeDetails, ProbeOutcome } from './types.ts';
  * cloud worker, the cell runner and MCP's first probe all store the same redacted text.
  */
 
-/** The secrets a probe sends: an http check's header values and its URL's credentials. */
+/**
+ * The secrets a probe sends, as its type's definition names them (`secrets`): an http check's
+ * header values and its URL's credentials, a gRPC check's metadata values.
+ */
 export function probeSecrets(def: ProbeDefinition): string[] {
-  if (def.check_type !== 'http') return [];
-  return [...Object.values(def.headers ?? {}), ...urlSecrets(def.target_url)];
+  const type = isCheckType(def.check_type) ? checkTypeDefinition(def.check_type) : undefined;
+  if (!type || !('secrets' in type) || !type.secrets) return [];
+  // The registry pairs each type with its own secrets; the job's check_type chose it.
+  return (type.secrets as (job: ProbeDefinition) => string[])(def);
 }
 
 function redactDetails(details: ProbeDetails, redact: Redact): ProbeDetails {
