@@ -71,7 +71,7 @@ const incidentList = (tenantId: string) => ({
   pks: shardPartitions(incidentsPk(tenantId)),
   prefix: PREFIX,
 });
-const entityIncidentsPk = (tenantId: string, entityId: string) => `INCENT#${tenantId}#${entityId}`;
+export const entityIncidentsPk = (tenantId: string, entityId: string) => `INCENT#${tenantId}#${entityId}`;
 const PREFIX = 'inc_';
 
 /** The incident opened by a transition: the transition's ULID under the `inc_` prefix (a redelivery finds it). */
@@ -82,7 +82,7 @@ export function incidentIdOf(transitionId: string): string {
 /** True when `value` has the shape of an incident id. */
 export const isIncidentId = (value: string) => /^inc_[0-9A-HJKMNP-TV-Z]{26}$/.test(value);
 
-const incident = defineItem({
+export const incident = defineItem({
   type: itemType('incident'),
   schema: incidentSchema,
   key: (k: { tenant_id: string; id: string; shard: string }) => ({

@@ -8,6 +8,7 @@ import { latestResults } from '../checks/result-items.ts';
 import { checkNameOf } from '../domain/check-name.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import { alsoFailingOf } from '../incidents/also-failing.ts';
+import { incidentIdOfEvent } from '../incidents/incident-of-event.ts';
 import type { Table } from '../store/table.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { flapNoticeOf } from './flap-state-items.ts';
@@ -98,13 +99,14 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     readEntityById(table, event.tenant_id, event.entity_id),
     readCheck(table, event.tenant_id, event.check_id),
   ]);
-  const [error, holding, alsoFailing] = await Promise.all([
+  const [error, holding, alsoFailing, incidentId] = await Promise.all([
     lastError(table, event.check_id, check),
     record.kind === 'test' ? undefined : holdingOf(table, event),
     // Named in what follows the first alert of a down entity (repeats, escalations, digests).
     record.kind === 'alert' || record.kind === 'test' || event.to_state === 'up'
       ? []
       : alsoFailingOf(table, event.tenant_id, event.entity_id),
+    record.kind === 'test' ? undefined : incidentIdOfEvent(table, event),
   ]);
   // Repeat and escalation records are made when due: the time since the change is the record's age
   // (a retry re-sends the same figures, so a delivery's body stays the same on every attempt).
@@ -133,5 +135,6 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     checkLabel: checkLabelOf(check),
     lastError: error,
     ...(alsoFailing.length > 0 ? { alsoFailing } : {}),
+    ...(incidentId ? { incidentId } : {}),
   };
 }

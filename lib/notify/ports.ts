@@ -27,6 +27,8 @@ export interface Alert {
   lastError: string | null;
   /** Checks that started failing after the entity went down (its open incident's "also failing"). */
   alsoFailing?: string[];
+  /** The incident the change belongs to (PagerDuty's dedup_key, Opsgenie's alias), if any: incident-of-event.ts. */
+  incidentId?: string | undefined;
 }
 
 /** One folded event of a digest: the SPEC event fields plus what it would have been sent as alone. */
