@@ -1,7 +1,7 @@
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { Table } from '../store/table.ts';
 import { opensIncident } from './incident-consumer.ts';
-import { entityIncidentsPk, incident, incidentIdOf } from './incident-items.ts';
+import { incidentAtOrBefore, incidentIdOf } from './incident-items.ts';
 
 /**
  * The incident an entity's state change belongs to, for channels whose provider tracks incidents
@@ -14,16 +14,9 @@ import { entityIncidentsPk, incident, incidentIdOf } from './incident-items.ts';
  */
 export async function incidentIdOfEvent(table: Table, event: StateChangeEvent): Promise<string | undefined> {
   if (opensIncident(event)) return incidentIdOf(event.transition_id);
-  const page = await table.query({
-    index: 'gsi1',
-    pk: entityIncidentsPk(event.tenant_id, event.entity_id),
-    sk: { op: '<=', value: incidentIdOf(event.transition_id) },
-    direction: 'desc',
-    limit: 1,
-  });
-  const item = page.items[0];
-  if (!item || !incident.is(item)) return undefined;
-  const record = incident.parse(item);
+  const at = incidentIdOf(event.transition_id);
+  const record = await incidentAtOrBefore(table, { tenant: event.tenant_id, entity: event.entity_id, at });
+  if (!record) return undefined;
   const belongs =
     record.resolved_at === null ||
     record.resolving_transition_id === event.transition_id ||

@@ -1904,12 +1904,12 @@ export interface components {
             /** @description dlv_ + a 26-character ULID */
             id: string;
             /** @enum {string} */
-            kind: "alert" | "repeat" | "test" | "escalation" | "digest" | "flapping";
+            kind: "alert" | "repeat" | "test" | "escalation" | "digest" | "flapping" | "acknowledge";
             /**
-             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels)
+             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels), or `acknowledge` (the incident acknowledged in Vigil, told to a PagerDuty or Opsgenie channel)
              * @enum {string}
              */
-            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest" | "flapping";
+            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest" | "flapping" | "acknowledge";
             channel_id: string | null;
             /** @description The shared (tenant) channel’s name; null for a check’s own channel, none, or a deleted one */
             channel_name: string | null;
