@@ -6,6 +6,8 @@ import { describeDigest, linesWithin } from './digest-message.ts';
 import { postOnce } from './http-post.ts';
 import { clip, messageFor, plainText } from './message.ts';
 
+/** The view's mask, typed as the literal (a fresh `REDACTED` in an object widens to string). */
+const MASK: typeof REDACTED = REDACTED;
 /**
  * Opsgenie through its Alert API v2 (`Authorization: GenieKey <key>`; every call answered 202
  * `{result, took, requestId}` and processed asynchronously, 422 for an invalid request, 429 when
@@ -187,14 +189,14 @@ function sendDigest(
   });
 }
 
-export const opsgenie = defineChannel({
+export const opsgenieChannel = defineChannel({
   label: 'Opsgenie',
   input,
   stored,
   view,
   secrets: ['api_key'],
   present: (config) => ({
-    config: { api_key: REDACTED, region: config.region ?? 'us', priorities: prioritiesOf(config) },
+    config: { api_key: MASK, region: config.region ?? 'us', priorities: prioritiesOf(config) },
   }),
   destinations: (config) => [{ path: 'config.region', url: `${baseOf(config)}/v2/alerts` }],
   send,

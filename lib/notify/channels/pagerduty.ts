@@ -7,6 +7,8 @@ import { describeDigest, linesWithin } from './digest-message.ts';
 import { postOnce } from './http-post.ts';
 import { clip, messageFor } from './message.ts';
 
+/** The view's mask, typed as the literal (a fresh `REDACTED` in an object widens to string). */
+const MASK: typeof REDACTED = REDACTED;
 /**
  * PagerDuty through the Events API v2 (`POST /v2/enqueue`, answered 202 `{status, message,
  * dedup_key}`, 400 for an invalid event, 429 when rate limited). The dedup_key is the Vigil
@@ -171,13 +173,13 @@ function sendDigest(
   });
 }
 
-export const pagerduty = defineChannel({
+export const pagerdutyChannel = defineChannel({
   label: 'PagerDuty',
   input,
   stored,
   view,
   secrets: ['routing_key'],
-  present: (config) => ({ config: { routing_key: REDACTED, region: config.region ?? 'us' } }),
+  present: (config) => ({ config: { routing_key: MASK, region: config.region ?? 'us' } }),
   destinations: (config) => [{ path: 'config.region', url: endpoint(config) }],
   send,
   sendDigest,

@@ -4,6 +4,8 @@ import { discordChannel } from './discord.ts';
 import { emailChannel } from './email.ts';
 import { natsChannel } from './nats.ts';
 import { ntfyChannel } from './ntfy.ts';
+import { opsgenieChannel } from './opsgenie.ts';
+import { pagerdutyChannel } from './pagerduty.ts';
 import { slackChannel } from './slack.ts';
 import { webhookChannel } from './webhook.ts';
 
@@ -20,6 +22,8 @@ export const CHANNEL_DEFINITIONS = {
   nats: natsChannel,
   ntfy: ntfyChannel,
   email: emailChannel,
+  pagerduty: pagerdutyChannel,
+  opsgenie: opsgenieChannel,
   // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own config types; any only widens the check.
 } satisfies Record<string, ChannelDefinition<any, any>>;
 

@@ -1744,7 +1744,7 @@ export interface components {
                     id: string;
                     name: string;
                     /** @enum {string} */
-                    channel_type: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email";
+                    channel_type: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "pagerduty" | "opsgenie";
                 }[];
             }[];
             created_at: components["schemas"]["Timestamp"] | null;
@@ -1883,6 +1883,69 @@ export interface components {
                 /** @enum {string} */
                 state: "confirmed" | "pending";
             }[];
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "pagerduty";
+            config: {
+                /**
+                 * @description Write-only: always shown as ********
+                 * @constant
+                 */
+                routing_key: "********";
+                /**
+                 * @description The account's service region: us (default) or eu
+                 * @enum {string}
+                 */
+                region: "us" | "eu";
+            };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "opsgenie";
+            config: {
+                /**
+                 * @description Write-only: always shown as ********
+                 * @constant
+                 */
+                api_key: "********";
+                /**
+                 * @description The account's instance: us (default) or eu
+                 * @enum {string}
+                 */
+                region: "us" | "eu";
+                /** @description The priority of a down and a degraded alert (default P1 and P3) */
+                priorities: {
+                    /** @enum {string} */
+                    down: "P1" | "P2" | "P3" | "P4" | "P5";
+                    /** @enum {string} */
+                    degraded: "P1" | "P2" | "P3" | "P4" | "P5";
+                };
+            };
         };
         PolicyInput: {
             /** @description Minimum gap between alerts of the check: 0 to 86400; default 300 */
@@ -1925,7 +1988,7 @@ export interface components {
             blueprint_slug: string | null;
             entity_slug: string | null;
             transition_id: string | null;
-            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email") | null;
+            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "pagerduty" | "opsgenie") | null;
             /** @enum {string} */
             status: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded" | "deferred";
             /** @description Why nothing was sent (status skipped), or when it will be (status deferred: `deferred: cooldown, due <time>`) */
@@ -2039,6 +2102,32 @@ export interface components {
                 /** @description 1 to 10 recipients */
                 to: string[];
             };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "pagerduty";
+            config: {
+                routing_key: string;
+                /** @enum {string} */
+                region?: "us" | "eu";
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "opsgenie";
+            config: {
+                api_key: string;
+                /** @enum {string} */
+                region?: "us" | "eu";
+                priorities?: {
+                    /** @enum {string} */
+                    down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                    /** @enum {string} */
+                    degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                };
+            };
         };
         TenantChannelUpdate: {
             /** @description Shown in the console and the routes editor */
@@ -2047,7 +2136,7 @@ export interface components {
              * @description With config: a new destination
              * @enum {string}
              */
-            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email";
+            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "pagerduty" | "opsgenie";
             /** @description With channel_type: the whole new config, secrets given again (they are never read back) */
             config?: {
                 [key: string]: unknown;
@@ -7018,6 +7107,28 @@ export interface operations {
                     config: {
                         /** @description 1 to 10 recipients */
                         to: string[];
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "pagerduty";
+                    config: {
+                        routing_key: string;
+                        /** @enum {string} */
+                        region?: "us" | "eu";
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "opsgenie";
+                    config: {
+                        api_key: string;
+                        /** @enum {string} */
+                        region?: "us" | "eu";
+                        priorities?: {
+                            /** @enum {string} */
+                            down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                            /** @enum {string} */
+                            degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                        };
                     };
                 } | {
                     /** @description Absent when attaching */

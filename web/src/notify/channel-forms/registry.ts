@@ -4,6 +4,8 @@ import { emailForm } from './email';
 import type { ChannelForm } from './form';
 import { natsForm } from './nats';
 import { ntfyForm } from './ntfy';
+import { opsgenieForm } from './opsgenie';
+import { pagerdutyForm } from './pagerduty';
 import { slackForm } from './slack';
 import { webhookForm } from './webhook';
 
@@ -22,6 +24,8 @@ export const CHANNEL_FORMS = {
   ntfy: ntfyForm,
   nats: natsForm,
   email: emailForm,
+  pagerduty: pagerdutyForm,
+  opsgenie: opsgenieForm,
 } satisfies Record<ChannelType, ChannelForm>;
 
 /** The types, in the select's order. */
