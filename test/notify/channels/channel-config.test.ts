@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkChannelDestination, parseChannelInput } from '../../../lib/notify/channel-config.ts';
+import { CHANNEL_TYPES } from '../../../lib/notify/channels/registry.ts';
 import { ValidationError } from '../../../lib/platform/errors.ts';
 
 function rejection(body: unknown): ValidationError {
@@ -29,7 +30,8 @@ describe('parseChannelInput', () => {
     const err = rejection({ channel_type: 'sms', config: {} });
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details).toEqual([
-      { path: 'channel_type', message: 'Choose a channel type: slack, discord, webhook, nats, ntfy, email.' },
+      // Every registered type, in the registry's order (each type added extends it).
+      { path: 'channel_type', message: `Choose a channel type: ${CHANNEL_TYPES.join(', ')}.` },
     ]);
   });
 
