@@ -106,13 +106,10 @@ function triggerOf(deps: ChannelSendDeps, channel: ChannelOf<PagerDutyConfig>, a
     payload: {
       summary: clip(message.title, MAX_SUMMARY),
       // "The unique location of the affected system": what the check probes, else the entity.
-      source: clip(
-        alert.checkLabel && alert.checkLabel !== 'none' ? alert.checkLabel : alert.entity.name,
-        255,
-      ),
+      source: clip((alert.checkLabel !== 'none' && alert.checkLabel) || alert.entity.name || 'Vigil', 255),
       severity: severityOf(alert),
       timestamp: alert.event.timestamp,
-      component: clip(alert.entity.name || alert.event.entity_name, 255),
+      component: clip(alert.entity.name || alert.event.entity_name || 'Vigil', 255),
       ...(alert.entity.blueprint_slug ? { group: alert.entity.blueprint_slug } : {}),
       class: payloadKindOf(alert.kind, alert.event),
       custom_details: details,
@@ -164,7 +161,7 @@ function sendDigest(
     dedup_key: clip(`vigil-digest-${digest.group.by}-${digest.group.key}`, MAX_DEDUP_KEY),
     payload: {
       summary: clip(message.title, MAX_SUMMARY),
-      source: clip(digest.group.name, 255),
+      source: clip(digest.group.name || 'Vigil', 255),
       severity,
       class: 'digest',
       custom_details: { summary: message.summary.join('\n'), events: events.join('\n') },
