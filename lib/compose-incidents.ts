@@ -88,8 +88,12 @@ export function composeIncidents(deps: {
   const queue = deps.notifyQueue;
   const onAcknowledged = queue
     ? async (record: IncidentRecord) => {
-        const { failed } = await queue.enqueue([acknowledgeJob(record)]);
-        if (failed.length > 0) throw new Error('the acknowledgement could not be queued for its channels');
+        // The acknowledgement stands either way: a queue outage only keeps the providers from hearing of it.
+        const { failed } = await queue
+          .enqueue([acknowledgeJob(record)])
+          .catch(() => ({ failed: [record.id] }));
+        if (failed.length > 0)
+          deps.logger.error('acknowledgement not queued for its channels', { incident_id: record.id });
       }
     : undefined;
   return createIncidentService({
