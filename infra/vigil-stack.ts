@@ -162,6 +162,8 @@ export class VigilStack extends Stack {
       concurrency: reserved.mcp,
     });
     this.actions.enqueueFrom(this.mcp.handler);
+    // acknowledge_incident tells the providers that track incidents through a notify job.
+    this.notifications.enqueueFrom(this.mcp.handler);
     // The web console, with the API on its own origin: the browser never makes a cross-origin call.
     this.console = new VigilConsole(this, 'Console', {
       httpApi: this.api.httpApi,

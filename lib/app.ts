@@ -152,6 +152,7 @@ export function createApp(deps: CoreDeps) {
     cursors,
     actions: actions.actions,
     executions: actions.executions,
+    notifyQueue: deps.notifyQueue,
   });
   const uptime = createUptimeService({ table: deps.table, clock: deps.clock, cursors, checkService });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });

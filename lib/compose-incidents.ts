@@ -3,10 +3,14 @@ import type { ExecutionStore } from './actions/execution-store.ts';
 import { stateChangeExecutionId } from './actions/job-ids.ts';
 import { tenantRetentionDays } from './compose-feed.ts';
 import type { InMaintenance } from './incidents/incident-consumer.ts';
+import type { IncidentRecord } from './incidents/incident-items.ts';
 import { createIncidentService } from './incidents/incident-service.ts';
 import type { TimelineEntry, TimelineSources } from './incidents/timeline.ts';
+import { acknowledgeJob } from './notify/acknowledge.ts';
 import { readEntityDeliveriesBetween } from './notify/delivery-items.ts';
+import type { NotifyJob } from './notify/jobs.ts';
 import type { Clock } from './platform/clock.ts';
+import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
 import type { CursorSeal } from './store/cursor-seal.ts';
 import type { Table } from './store/table.ts';
@@ -24,6 +28,8 @@ export function composeIncidents(deps: {
   actions: Pick<ActionStore, 'listForCheck'>;
   executions: Pick<ExecutionStore, 'get'>;
   inMaintenance?: InMaintenance | undefined;
+  /** Where an acknowledgement's job goes (the providers that track incidents are told: lib/notify/acknowledge.ts). */
+  notifyQueue?: JobQueue<NotifyJob> | undefined;
 }) {
   const sources: TimelineSources = {
     async alerts(tenantId, input) {
@@ -34,6 +40,7 @@ export function composeIncidents(deps: {
           (d): d is typeof d & { kind: 'alert' | 'repeat' | 'escalation' } =>
             d.kind !== 'test' &&
             d.kind !== 'digest' &&
+            d.kind !== 'acknowledge' &&
             d.transition_id !== null &&
             input.transitionIds.has(d.transition_id),
         )
@@ -78,5 +85,21 @@ export function composeIncidents(deps: {
       );
     },
   };
-  return createIncidentService({ ...deps, sources, retentionDays: tenantRetentionDays(deps.table) });
+  const queue = deps.notifyQueue;
+  const onAcknowledged = queue
+    ? async (record: IncidentRecord) => {
+        // The acknowledgement stands either way: a queue outage only keeps the providers from hearing of it.
+        const { failed } = await queue
+          .enqueue([acknowledgeJob(record)])
+          .catch(() => ({ failed: [record.id] }));
+        if (failed.length > 0)
+          deps.logger.error('acknowledgement not queued for its channels', { incident_id: record.id });
+      }
+    : undefined;
+  return createIncidentService({
+    ...deps,
+    sources,
+    retentionDays: tenantRetentionDays(deps.table),
+    onAcknowledged,
+  });
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { INCIDENT_STATES, type IncidentState, NOTE_LIMITS } from '../domain/incident-limits.ts';
 import { belowLimit } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
@@ -22,14 +23,6 @@ import type { Item, Table, WriteOp } from '../store/table.ts';
  * resolution in one transaction: at most one open incident per entity, found with one read.
  * An incident expires (ttl) the tenant's retention after its resolution, never while unresolved.
  */
-
-export const INCIDENT_STATES = ['open', 'acknowledged', 'resolved'] as const;
-export type IncidentState = (typeof INCIDENT_STATES)[number];
-
-/** Notes one incident may hold, and the longest note (UTF-8 bytes): DECISIONS.md. */
-export const NOTE_LIMITS = { perIncident: 200, maxBytes: 4096 } as const;
-/** Why a note of whitespace alone is refused: it would show as an empty entry in the timeline. */
-export const NOTE_BLANK = 'Write the note: it holds only spaces.';
 
 export const incidentSchema = z.object({
   id: z.string(),
@@ -109,6 +102,13 @@ const openPointer = defineItem({
 export function getIncident(table: Table, tenantId: string, id: string): Promise<IncidentRecord | undefined> {
   if (!isIncidentId(id)) return Promise.resolve(undefined);
   return incident.get(table, incidentKey(tenantId, id), { consistent: true });
+}
+
+/** The entity's newest incident opened at or before incident id `k.at` (gsi1), or undefined. */
+export async function incidentAtOrBefore(table: Table, k: { tenant: string; entity: string; at: string }) {
+  const query = { index: 'gsi1', pk: entityIncidentsPk(k.tenant, k.entity), limit: 1 } as const;
+  const read = await table.query({ ...query, sk: { op: '<=', value: k.at }, direction: 'desc' });
+  return incident.parseAll(read.items)[0];
 }
 
 /** The entity's open (or acknowledged) incident (consistent), or undefined. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TransitionRecord } from '../checks/results.ts';
+import { NOTE_BLANK, NOTE_LIMITS } from '../domain/incident-limits.ts';
 import { isoTime } from '../domain/iso-time.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -16,8 +17,6 @@ import {
   getIncident,
   type IncidentListRequest,
   type IncidentRecord,
-  NOTE_BLANK,
-  NOTE_LIMITS,
   noteCountedOp,
   readIncidents,
 } from './incident-items.ts';
@@ -57,6 +56,8 @@ export interface IncidentServiceDeps {
   /** The tenant's retention: what a resolved incident's notes expire with. */
   retentionDays: RetentionDays;
   inMaintenance?: InMaintenance | undefined;
+  /** Called once an incident was acknowledged (notify tells the providers that track incidents). */
+  onAcknowledged?: ((record: IncidentRecord) => Promise<void>) | undefined;
 }
 
 type Caller = Pick<Principal, 'tenantId' | 'userId'>;
@@ -139,13 +140,15 @@ export function createIncidentService(deps: IncidentServiceDeps) {
     async acknowledge(caller: Caller, id: string): Promise<PublicIncident> {
       const record = await require(caller.tenantId, id);
       if (record.state !== 'open') return answer(caller.tenantId, record);
-      await acknowledgeIncident(
+      const acknowledged = await acknowledgeIncident(
         table,
         { tenant_id: caller.tenantId, id },
         isoTime(clock.now()),
         caller.userId,
       );
-      return answer(caller.tenantId, await require(caller.tenantId, id));
+      const now = await require(caller.tenantId, id);
+      if (acknowledged) await deps.onAcknowledged?.(now);
+      return answer(caller.tenantId, now);
     },
 
     /** Adds a note (at most NOTE_LIMITS.maxBytes bytes, NOTE_LIMITS.perIncident per incident). */

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { INCIDENT_STATES, NOTE_BLANK, NOTE_LIMITS } from '../domain/incident-limits.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
-import { INCIDENT_STATES, NOTE_BLANK, NOTE_LIMITS } from './incident-items.ts';
 import type { IncidentService } from './incident-service.ts';
 import { TIMELINE_LIMITS, timelineEntrySchema } from './timeline.ts';
 

@@ -6,6 +6,7 @@ import { getCheckDefinition } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
 import { lastErrorOf } from '../checks/results.ts';
 import { alsoFailingOf } from '../incidents/also-failing.ts';
+import { incidentIdOfEvent } from '../incidents/incident-of-event.ts';
 import type { Table } from '../store/table.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { flapNoticeOf } from './flap-state-items.ts';
@@ -62,13 +63,14 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     readEntityById(table, event.tenant_id, event.entity_id),
     readCheck(table, event.tenant_id, event.check_id),
   ]);
-  const [error, holding, alsoFailing] = await Promise.all([
+  const [error, holding, alsoFailing, incidentId] = await Promise.all([
     lastErrorOf(table, event.check_id, typeof check === 'object' ? check : undefined),
     record.kind === 'test' ? undefined : holdingOf(table, event),
     // Named in what follows the first alert of a down entity (repeats, escalations, digests).
     record.kind === 'alert' || record.kind === 'test' || event.to_state === 'up'
       ? []
       : alsoFailingOf(table, event.tenant_id, event.entity_id),
+    record.kind === 'test' ? undefined : incidentIdOfEvent(table, event),
   ]);
   // Repeat and escalation records are made when due: the time since the change is the record's age
   // (a retry re-sends the same figures, so a delivery's body stays the same on every attempt).
@@ -97,5 +99,6 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     checkLabel: checkLabelOf(check),
     lastError: error,
     ...(alsoFailing.length > 0 ? { alsoFailing } : {}),
+    ...(incidentId ? { incidentId } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { isoTime } from '../platform/clock.ts';
 import { type ReceivedJob, RetryLaterError, retryDelaySeconds } from '../platform/job-queue.ts';
 import { ConditionFailedError } from '../store/table.ts';
+import { sendAcknowledgement } from './acknowledge.ts';
 import { alertFor } from './alert-context.ts';
 import type { Attempt, DeliveryRecord } from './delivery-items.ts';
 import type { NotifyJob } from './jobs.ts';
@@ -63,9 +64,12 @@ export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJo
     return;
   }
 
-  const alert = await alertFor(deps.table, record);
   // A sender that throws instead of answering an outcome still counts as a logged, failed attempt.
-  const outcome: SendOutcome = await deps.senders.send(channel, alert).catch((error: unknown) => ({
+  const sending =
+    record.kind === 'acknowledge'
+      ? sendAcknowledgement(deps, channel, record)
+      : alertFor(deps.table, record).then((alert) => deps.senders.send(channel, alert));
+  const outcome: SendOutcome = await sending.catch((error: unknown) => ({
     ok: false,
     status_code: null,
     error: error instanceof Error ? error.message : String(error),

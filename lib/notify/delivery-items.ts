@@ -39,9 +39,18 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /**
  * alert: the state change itself; repeat: a re-send while down; test: POST .../policy/test;
  * escalation: an incident left unacknowledged, sent once per channel to its routes' escalation channels;
- * digest: one part of a group's or the storm fold's digest (lib/notify/grouping), its `event` the first folded one.
+ * digest: one part of a group's or the storm fold's digest (lib/notify/grouping), its `event` the first folded one;
+ * acknowledge: an incident acknowledged in Vigil, told to a channel that got its alerts and whose type tracks incidents (acknowledge.ts).
  */
-export const DELIVERY_KINDS = ['alert', 'repeat', 'test', 'escalation', 'digest', 'flapping'] as const;
+export const DELIVERY_KINDS = [
+  'alert',
+  'repeat',
+  'test',
+  'escalation',
+  'digest',
+  'flapping',
+  'acknowledge',
+] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** One attempt of a delivery. */

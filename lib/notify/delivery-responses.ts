@@ -33,6 +33,7 @@ export const DELIVERY_EVENTS = [
   'escalation',
   'digest',
   'flapping',
+  'acknowledge',
 ] as const;
 export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
@@ -52,7 +53,8 @@ export const publicDeliverySchema = z
       description:
         'What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, ' +
         '`unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or ' +
-        "`escalation` (an incident left unacknowledged, sent to its routes' escalation channels)",
+        "`escalation` (an incident left unacknowledged, sent to its routes' escalation channels), or " +
+        '`acknowledge` (the incident acknowledged in Vigil, told to a PagerDuty or Opsgenie channel)',
     }),
     channel_id: idSchema('chn').nullable(),
     channel_name: z.string().nullable().meta({

@@ -33,6 +33,9 @@ export function gateEmail(senders: ChannelSenders, recipients: EmailRecipients):
           },
         }
       : {}),
+    // Acknowledgements go to providers that track incidents (never email): passed through.
+    ...(senders.acknowledges ? { acknowledges: senders.acknowledges.bind(senders) } : {}),
+    ...(senders.acknowledge ? { acknowledge: senders.acknowledge.bind(senders) } : {}),
     close: () => senders.close(),
   };
 }

@@ -20,7 +20,9 @@ import { stateChangeEventSchema } from '../domain/state-change-event.ts';
  * - `recovery_due`: a recovery deferred by the cooldown, sent at its end if still current (id
  *   `rcv:<transition_id>`, in hops as repeats: deferred-recovery.ts);
  * - `flap_settle`: the look at a flapping check once it may have been stable for its window (id
- *   `flap:<check_id>:<due_ms>`), delayed to `due_ms` in hops as repeats; each change re-arms it (flapping.ts).
+ *   `flap:<check_id>:<due_ms>`), delayed to `due_ms` in hops as repeats; each change re-arms it (flapping.ts);
+ * - `acknowledge`: an incident acknowledged in Vigil, told to the channels of its alerts whose type
+ *   tracks incidents (id `ack:<incident_id>`: acknowledge.ts).
  */
 
 export const NOTIFY_QUEUE = 'notify';
@@ -86,5 +88,6 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     /** The check's latest change plus its flap window: a later change moves it (this job is then stale). */
     due_ms: z.number().int(),
   }),
+  z.object({ kind: z.literal('acknowledge'), tenant_id: z.string(), incident_id: z.string() }),
 ]);
 export type NotifyJob = z.infer<typeof notifyJobSchema>;

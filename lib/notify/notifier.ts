@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import { ConditionFailedError } from '../store/table.ts';
+import { handleAcknowledge } from './acknowledge.ts';
 import { alertFor } from './alert-context.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { channelSeenFrom } from './channel-store.ts';
@@ -53,6 +54,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleRecoveryDue(deps, body);
       case 'flap_settle':
         return handleFlapSettle(deps, body);
+      case 'acknowledge':
+        return handleAcknowledge(deps, body);
     }
   };
 

@@ -17,6 +17,7 @@ export const PAYLOAD_KINDS = [
   'digest',
   'flapping',
   'test',
+  'acknowledge',
 ] as const;
 export type PayloadKind = (typeof PAYLOAD_KINDS)[number];
 
@@ -33,6 +34,7 @@ export function payloadKindOf(
     case 'digest':
     case 'flapping':
     case 'test':
+    case 'acknowledge':
       return kind;
   }
 }

@@ -1,5 +1,6 @@
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { ChannelRecord, TenantChannelRecord } from './channel-items.ts';
+import type { Acknowledgement } from './channels/definition.ts';
 import type { DeliveryKind, DeliveryRecord } from './delivery-items.ts';
 
 /** What a channel is asked to send: the event and what a human message needs. */
@@ -27,6 +28,8 @@ export interface Alert {
   lastError: string | null;
   /** Checks that started failing after the entity went down (its open incident's "also failing"). */
   alsoFailing?: string[];
+  /** The incident the change belongs to (PagerDuty's dedup_key, Opsgenie's alias), if any: incident-of-event.ts. */
+  incidentId?: string | undefined;
 }
 
 /** One folded event of a digest: the SPEC event fields plus what it would have been sent as alone. */
@@ -83,6 +86,10 @@ export interface ChannelSenders {
   send(channel: ChannelRecord, alert: Alert): Promise<SendOutcome>;
   /** Sends one part of a digest (every channel type renders it within its size limits). */
   sendDigest?(channel: ChannelRecord, digest: Digest): Promise<SendOutcome>;
+  /** Whether the channel's type tells its provider of an acknowledgement (its definition has acknowledge()). */
+  acknowledges?(channel: ChannelRecord): boolean;
+  /** Tells the channel's provider an incident was acknowledged in Vigil (PagerDuty, Opsgenie). */
+  acknowledge?(channel: ChannelRecord, ack: Acknowledgement): Promise<SendOutcome>;
   /** Closes the NATS connection, if one was opened. */
   close(): Promise<void>;
 }

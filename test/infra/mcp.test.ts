@@ -66,7 +66,7 @@ describe('mcp function', () => {
     );
   });
 
-  it('gets the table and the action queue (runbook tools) from its environment, and no other queue', () => {
+  it('gets the table, the action queue (runbook tools) and the notify queue (acknowledge_incident) from its environment, and no other queue', () => {
     const [queueId] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
     expect(variables()).toMatchObject({
       VIGIL_TABLE_NAME: { Ref: tableId },
@@ -76,7 +76,8 @@ describe('mcp function', () => {
     expect(variables().VIGIL_PROBE_QUEUE_URL).toBeUndefined();
     expect(variables().VIGIL_EVENT_BUS_NAME).toBeUndefined();
     const onQueue = allowStatements(template, PREFIX)
-      .filter((st) => JSON.stringify(st.Resource) === JSON.stringify(getAtt(queueId)))
+      // One statement may name both queues (the same actions on each).
+      .filter((st) => [st.Resource].flat().some((r) => JSON.stringify(r) === JSON.stringify(getAtt(queueId))))
       .flatMap((st) => st.Action as string | string[]);
     expect(onQueue).toContain('sqs:SendMessage');
     expect(onQueue).not.toContain('sqs:ReceiveMessage');

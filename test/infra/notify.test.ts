@@ -143,6 +143,14 @@ describe('api function', () => {
   });
 });
 
+describe('mcp function', () => {
+  it('may enqueue on the notify queue (an incident acknowledged through acknowledge_incident), and nothing more of it', () => {
+    expect(actionsOfRole('McpHandler', getAtt(queueId))).toEqual(expect.arrayContaining(['sqs:SendMessage']));
+    expect(actionsOfRole('McpHandler', getAtt(queueId))).not.toContain('sqs:ReceiveMessage');
+    expect(variables('McpHandler')).toMatchObject({ VIGIL_NOTIFY_QUEUE_URL: { Ref: queueId } });
+  });
+});
+
 describe('event bus', () => {
   it('is a custom bus named after the stack, whose name is a stack output', () => {
     const [, bus] = only(template, 'AWS::Events::EventBus');

@@ -122,6 +122,13 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
       const { definition, channel, scrub } = typed(record);
       return scrub(await definition.sendDigest(send, channel, digest));
     },
+    acknowledges: (record) => channelDefinition(record.channel_type).acknowledge !== undefined,
+    async acknowledge(record, ack) {
+      const { definition, channel, scrub } = typed(record);
+      if (!definition.acknowledge)
+        return { ok: false, status_code: null, error: 'this channel type has no incidents' };
+      return scrub(await definition.acknowledge(send, channel, ack));
+    },
     async close() {
       await Promise.all([nats.close(), deps.email?.close?.()]);
     },

@@ -7,6 +7,8 @@ import { matrixChannel } from './matrix.ts';
 import { mattermostChannel } from './mattermost.ts';
 import { natsChannel } from './nats.ts';
 import { ntfyChannel } from './ntfy.ts';
+import { opsgenieChannel } from './opsgenie.ts';
+import { pagerdutyChannel } from './pagerduty.ts';
 import { slackChannel } from './slack.ts';
 import { teamsChannel } from './teams.ts';
 import { webhookChannel } from './webhook.ts';
@@ -28,6 +30,8 @@ export const CHANNEL_DEFINITIONS = {
   google_chat: googleChatChannel,
   mattermost: mattermostChannel,
   matrix: matrixChannel,
+  pagerduty: pagerdutyChannel,
+  opsgenie: opsgenieChannel,
   // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own config types; any only widens the check.
 } satisfies Record<string, ChannelDefinition<any, any>>;
 

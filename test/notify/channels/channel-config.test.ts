@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkChannelDestination, parseChannelInput } from '../../../lib/notify/channel-config.ts';
+import { CHANNEL_TYPES } from '../../../lib/notify/channels/registry.ts';
 import { ValidationError } from '../../../lib/platform/errors.ts';
 
 function rejection(body: unknown): ValidationError {
@@ -26,14 +27,11 @@ describe('parseChannelInput', () => {
   });
 
   it('names an unknown channel type and lists the known ones', () => {
-    const err = rejection({ channel_type: 'sms', config: {} });
+    const err = rejection({ channel_type: 'carrier_pigeon', config: {} });
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details).toEqual([
-      {
-        path: 'channel_type',
-        message:
-          'Choose a channel type: slack, discord, webhook, nats, ntfy, email, teams, google_chat, mattermost, matrix.',
-      },
+      // Every registered type, in the registry's order (each type added extends it).
+      { path: 'channel_type', message: `Choose a channel type: ${CHANNEL_TYPES.join(', ')}.` },
     ]);
   });
 

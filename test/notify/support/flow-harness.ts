@@ -7,6 +7,7 @@ import { createChangePump } from '../../../lib/local/change-pump.ts';
 import { startJobRunner } from '../../../lib/local/job-runner.ts';
 import { createSqliteJobQueue } from '../../../lib/local/sqlite-job-queue.ts';
 import type { ChannelRecord } from '../../../lib/notify/channel-items.ts';
+import type { Acknowledgement } from '../../../lib/notify/channels/definition.ts';
 import type { DeliveryRecord } from '../../../lib/notify/delivery-items.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../../../lib/notify/jobs.ts';
 import { createNotifier } from '../../../lib/notify/notifier.ts';
@@ -71,6 +72,10 @@ export async function startFlowHarness() {
     status_code: 200,
     error: null,
   });
+  /** The acknowledgements the fake channels were told of (lib/notify/acknowledge.ts). */
+  const acks: { channel: ChannelRecord; ack: Acknowledgement; atMs: number }[] = [];
+  let acknowledging: ((channel: ChannelRecord) => boolean) | undefined;
+  let ackAnswer: (n: number) => SendOutcome = () => ({ ok: true, status_code: 202, error: null });
   const senders: ChannelSenders = {
     async send(channel, alert) {
       sent.push({ channel, alert, atMs: time.clock.now() });
@@ -79,6 +84,12 @@ export async function startFlowHarness() {
     async sendDigest(channel, digest) {
       digests.push({ channel, digest, atMs: time.clock.now() });
       return { ok: true, status_code: 200, error: null };
+    },
+    // Off unless a test turns it on (acknowledgeWith): an acknowledgement then reaches these channels.
+    acknowledges: (channel) => acknowledging?.(channel) ?? false,
+    async acknowledge(channel, ack) {
+      acks.push({ channel, ack, atMs: time.clock.now() });
+      return ackAnswer(acks.length);
     },
     close: async () => {},
   };
@@ -129,6 +140,12 @@ export async function startFlowHarness() {
     notifier,
     sent,
     digests,
+    acks,
+    /** Which channels take acknowledgements, and how the n-th acknowledgement overall is answered. */
+    acknowledgeWith(which: (channel: ChannelRecord) => boolean, fn?: (n: number) => SendOutcome) {
+      acknowledging = which;
+      if (fn) ackAnswer = fn;
+    },
     tenantId: tenant.id,
     call,
     settle,

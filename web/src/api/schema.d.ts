@@ -1744,7 +1744,7 @@ export interface components {
                     id: string;
                     name: string;
                     /** @enum {string} */
-                    channel_type: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix";
+                    channel_type: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie";
                 }[];
             }[];
             created_at: components["schemas"]["Timestamp"] | null;
@@ -1969,6 +1969,69 @@ export interface components {
                  */
                 access_token: "********";
             };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "pagerduty";
+            config: {
+                /**
+                 * @description Write-only: always shown as ********
+                 * @constant
+                 */
+                routing_key: "********";
+                /**
+                 * @description The account's service region: us (default) or eu
+                 * @enum {string}
+                 */
+                region: "us" | "eu";
+            };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "opsgenie";
+            config: {
+                /**
+                 * @description Write-only: always shown as ********
+                 * @constant
+                 */
+                api_key: "********";
+                /**
+                 * @description The account's instance: us (default) or eu
+                 * @enum {string}
+                 */
+                region: "us" | "eu";
+                /** @description The priority of a down and a degraded alert (default P1 and P3) */
+                priorities: {
+                    /** @enum {string} */
+                    down: "P1" | "P2" | "P3" | "P4" | "P5";
+                    /** @enum {string} */
+                    degraded: "P1" | "P2" | "P3" | "P4" | "P5";
+                };
+            };
         };
         PolicyInput: {
             /** @description Minimum gap between alerts of the check: 0 to 86400; default 300 */
@@ -1990,12 +2053,12 @@ export interface components {
             /** @description dlv_ + a 26-character ULID */
             id: string;
             /** @enum {string} */
-            kind: "alert" | "repeat" | "test" | "escalation" | "digest" | "flapping";
+            kind: "alert" | "repeat" | "test" | "escalation" | "digest" | "flapping" | "acknowledge";
             /**
-             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels)
+             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels), or `acknowledge` (the incident acknowledged in Vigil, told to a PagerDuty or Opsgenie channel)
              * @enum {string}
              */
-            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest" | "flapping";
+            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest" | "flapping" | "acknowledge";
             channel_id: string | null;
             /** @description The shared (tenant) channel’s name; null for a check’s own channel, none, or a deleted one */
             channel_name: string | null;
@@ -2011,7 +2074,7 @@ export interface components {
             blueprint_slug: string | null;
             entity_slug: string | null;
             transition_id: string | null;
-            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix") | null;
+            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie") | null;
             /** @enum {string} */
             status: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded" | "deferred";
             /** @description Why nothing was sent (status skipped), or when it will be (status deferred: `deferred: cooldown, due <time>`) */
@@ -2166,6 +2229,32 @@ export interface components {
                 room_id: string;
                 access_token: string;
             };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "pagerduty";
+            config: {
+                routing_key: string;
+                /** @enum {string} */
+                region?: "us" | "eu";
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "opsgenie";
+            config: {
+                api_key: string;
+                /** @enum {string} */
+                region?: "us" | "eu";
+                priorities?: {
+                    /** @enum {string} */
+                    down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                    /** @enum {string} */
+                    degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                };
+            };
         };
         TenantChannelUpdate: {
             /** @description Shown in the console and the routes editor */
@@ -2174,7 +2263,7 @@ export interface components {
              * @description With config: a new destination
              * @enum {string}
              */
-            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix";
+            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie";
             /** @description With channel_type: the whole new config, secrets given again (they are never read back) */
             config?: {
                 [key: string]: unknown;
@@ -7178,6 +7267,28 @@ export interface operations {
                         /** @description The room ID (!…:server), not an alias (#…:server) */
                         room_id: string;
                         access_token: string;
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "pagerduty";
+                    config: {
+                        routing_key: string;
+                        /** @enum {string} */
+                        region?: "us" | "eu";
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "opsgenie";
+                    config: {
+                        api_key: string;
+                        /** @enum {string} */
+                        region?: "us" | "eu";
+                        priorities?: {
+                            /** @enum {string} */
+                            down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                            /** @enum {string} */
+                            degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                        };
                     };
                 } | {
                     /** @description Absent when attaching */

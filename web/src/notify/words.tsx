@@ -43,6 +43,7 @@ export const EVENT_WORDS: Record<Delivery['event'], string> = {
   escalation: 'Escalation: unacknowledged',
   flapping: 'Flapping: alerts held until stable',
   digest: 'Digest',
+  acknowledge: 'Acknowledged in Vigil',
 };
 
 /** The last attempt's answer in words: "HTTP 500", or the error. */

@@ -7,6 +7,8 @@ import { matrixForm } from './matrix';
 import { mattermostForm } from './mattermost';
 import { natsForm } from './nats';
 import { ntfyForm } from './ntfy';
+import { opsgenieForm } from './opsgenie';
+import { pagerdutyForm } from './pagerduty';
 import { slackForm } from './slack';
 import { teamsForm } from './teams';
 import { webhookForm } from './webhook';
@@ -30,6 +32,8 @@ export const CHANNEL_FORMS = {
   google_chat: googleChatForm,
   mattermost: mattermostForm,
   matrix: matrixForm,
+  pagerduty: pagerdutyForm,
+  opsgenie: opsgenieForm,
 } satisfies Record<ChannelType, ChannelForm>;
 
 /** The types, in the select's order. */

@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
+
+/**
+ * An incident acknowledged in Vigil reaches the channels that were sent its alert and whose type
+ * tracks incidents (PagerDuty, Opsgenie: their definitions' acknowledge()): one `acknowledge`
+ * delivery per channel, in the delivery log, retried as any delivery, and never twice.
+ */
+
+let h: FlowHarness;
+
+beforeEach(async () => {
+  h = await startFlowHarness();
+});
+afterEach(async () => {
+  await h.close();
+});
+
+/** An entity with a push check and its own channel that was up and is now down: its incident is open. */
+async function downEntity() {
+  const fixture = await h.entityWithCheck('API');
+  const channel = await h.channel(fixture.checkId);
+  await h.policy(fixture.checkId, { cooldown_seconds: 0 });
+  await h.result(fixture.checkId, true);
+  await h.result(fixture.checkId, false);
+  const { incidents } = await h.app.incidents.list(
+    { tenantId: h.tenantId, userId: 'usr_test' },
+    { limit: 10, entity_id: fixture.entityId, state: 'open' },
+  );
+  expect(incidents).toHaveLength(1);
+  return { ...fixture, channel, incidentId: String(incidents[0]?.id) };
+}
+
+const ackLogs = async (checkId: string) =>
+  (await h.logs(checkId))
+    .filter((l) => l.kind === 'acknowledge')
+    .map((l) => `${l.channel_id}:${l.status}:${l.attempts}`);
+
+describe('the acknowledge path', () => {
+  it('tells each channel of the incident once, logged as an acknowledge delivery', async () => {
+    h.acknowledgeWith(() => true);
+    const { checkId, channel, incidentId, entityId } = await downEntity();
+    const acknowledged = await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
+    await h.settle();
+    expect(h.acks).toHaveLength(1);
+    expect(h.acks[0]?.channel.id).toBe(channel.id);
+    expect(h.acks[0]?.ack).toMatchObject({
+      incidentId,
+      entity: { id: entityId, name: 'API' },
+      by: acknowledged.acknowledged_by,
+      at: acknowledged.acknowledged_at,
+    });
+    expect(await ackLogs(checkId)).toEqual([`${channel.id}:sent:1`]);
+    // Acknowledging again changes nothing: the first acknowledgement stays, nothing is sent twice.
+    await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
+    await h.settle();
+    expect(h.acks).toHaveLength(1);
+  });
+
+  it('retries a failed acknowledgement as any delivery', async () => {
+    h.acknowledgeWith(
+      () => true,
+      (n) =>
+        n === 1
+          ? { ok: false, status_code: 429, error: 'rate limited' }
+          : { ok: true, status_code: 202, error: null },
+    );
+    const { checkId, channel, incidentId } = await downEntity();
+    await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
+    await h.settle();
+    await h.time.advance(5000, 1000);
+    await h.settle();
+    expect(h.acks).toHaveLength(2);
+    expect(await ackLogs(checkId)).toEqual([`${channel.id}:sent:2`]);
+  });
+
+  it('sends nothing to channels whose type has no incidents', async () => {
+    const { checkId, incidentId } = await downEntity();
+    await h.call('POST', `/v1/incidents/${incidentId}/acknowledge`, undefined, 200);
+    await h.settle();
+    expect(h.acks).toEqual([]);
+    expect(await ackLogs(checkId)).toEqual([]);
+  });
+});
