@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHANNEL_FORMS } from '../../web/src/notify/channel-forms/registry.ts';
 import { type MatrixReceiver, startMatrixReceiver } from '../support/receivers/matrix.ts';
 import { type MattermostReceiver, startMattermostReceiver } from '../support/receivers/mattermost.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
@@ -32,6 +31,17 @@ const caFile = join(tmp, 'test-ca.pem');
 writeFileSync(caFile, tls.caCert);
 const TOKEN = 'syt_matrix_token_1';
 const ROOM = '!ops:localhost';
+
+/** The console's registry of channel forms, as the page uses it (its own imports are Vite's, so loaded by path). */
+const REGISTRY = '../../web/src/notify/channel-forms/registry.ts';
+const { CHANNEL_FORMS } = (await import(REGISTRY)) as {
+  CHANNEL_FORMS: Record<string, { label: string; fields: { label: string }[] }>;
+};
+const formOf = (type: string) => {
+  const form = CHANNEL_FORMS[type];
+  if (!form) throw new Error(`no ${type} form in the registry`);
+  return form;
+};
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -79,7 +89,7 @@ describe('console channel type forms', { timeout: 90_000 }, () => {
     }
 
     // A room alias: refused by the API, shown at the Room ID field as a sentence.
-    await select.selectOption({ label: CHANNEL_FORMS.matrix.label });
+    await select.selectOption({ label: formOf('matrix').label });
     await form.getByLabel(/^Name/).fill('Alias room');
     await form.getByLabel(/^Homeserver URL/).fill(matrix.origin);
     const room = form.getByLabel(/^Room ID/);
@@ -103,7 +113,7 @@ describe('console channel type forms', { timeout: 90_000 }, () => {
     const form = p.page.getByRole('form', { name: 'New shared channel' });
     const table = p.page.getByRole('table', { name: 'Shared channels' });
 
-    await form.getByLabel(/^Channel type/).selectOption({ label: CHANNEL_FORMS.matrix.label });
+    await form.getByLabel(/^Channel type/).selectOption({ label: formOf('matrix').label });
     await form.getByLabel(/^Name/).fill('Ops room');
     await form.getByLabel(/^Homeserver URL/).fill(matrix.origin);
     await form.getByLabel(/^Room ID/).fill(ROOM);
@@ -114,7 +124,7 @@ describe('console channel type forms', { timeout: 90_000 }, () => {
     await matrixRow.getByText(ROOM).waitFor();
     expect(await matrixRow.textContent()).not.toContain(TOKEN);
 
-    await form.getByLabel(/^Channel type/).selectOption({ label: CHANNEL_FORMS.mattermost.label });
+    await form.getByLabel(/^Channel type/).selectOption({ label: formOf('mattermost').label });
     await form.getByLabel(/^Name/).fill('Town square');
     await form.getByLabel(/^Webhook URL/).fill(mattermost.url);
     await form
