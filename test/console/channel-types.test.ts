@@ -12,6 +12,7 @@ import {
   expectNoConsoleErrors,
   expectText,
   openPage,
+  screenshot,
   signIn,
   startConsole,
 } from './support.ts';
@@ -149,6 +150,7 @@ describe('console channel type forms', { timeout: 90_000 }, () => {
       'Set, never shown: leave it empty to keep it while the destination stays; a new destination needs it again.',
     );
     expect(await axeViolations(p)).toEqual([]);
+    await screenshot(p.page, 'channel-matrix-edit');
     await edit.getByLabel(/^Name/).fill('Ops room 2');
     await edit.getByRole('button', { name: 'Save Ops room' }).click();
     await p.page.getByText('The shared channel Ops room 2 was saved.').waitFor();
