@@ -83,8 +83,10 @@ function explain(answer: ProviderAnswer): string | undefined {
   const description = field(answer.json, 'description');
   if (description === undefined) return undefined;
   const parameters = (answer.json as { parameters?: { retry_after?: unknown } }).parameters;
-  const wait = typeof parameters?.retry_after === 'number' ? `; retry after ${parameters.retry_after} s` : '';
-  return `${description}${wait}`;
+  const wait = parameters?.retry_after;
+  // "Too Many Requests: retry after 7" usually says it already; parameters.retry_after is the rule.
+  const said = typeof wait !== 'number' || String(description).includes(`retry after ${wait}`);
+  return said ? String(description) : `${description}; retry after ${wait} s`;
 }
 
 function post(deps: { http: Parameters<typeof postToProvider>[0] }, cfg: TelegramConfig, text: string) {
