@@ -10,7 +10,7 @@ import { type ProviderAnswer, postToProvider } from './provider-post.ts';
  * Pushover (https://pushover.net/api): one form-encoded POST per message with the application's
  * token and the user's (or group's) key, plain text (no HTML, so user text stays inert). A change
  * to down goes at the channel's priority (1, high, by default); with priority 2 (emergency)
- * Pushover repeats it every `retry` seconds until acknowledged or `expire` seconds pass. Everything
+ * Pushover repeats it every `emergency_retry` seconds until acknowledged or `emergency_expire` seconds pass. Everything
  * else (recoveries, degraded, tests, digests without a change to down) goes at priority 0.
  */
 
@@ -31,22 +31,23 @@ const key = (what: string) =>
     .regex(/^[A-Za-z0-9]{30}$/, `Enter the ${what}: 30 letters and digits.`)
     .meta({ description: `The ${what} (write-only)` });
 
-const emergency = z
-  .strictObject({
-    retry: z
-      .int('Enter whole seconds.')
-      .min(MIN_RETRY, `Pushover retries at most every ${MIN_RETRY} seconds: enter ${MIN_RETRY} or more.`)
-      .max(MAX_EXPIRE, `Enter at most ${MAX_EXPIRE} seconds.`),
-    expire: z
-      .int('Enter whole seconds.')
-      .min(MIN_RETRY, `Enter at least ${MIN_RETRY} seconds.`)
-      .max(
-        MAX_EXPIRE,
-        `Pushover stops retrying after at most ${MAX_EXPIRE} seconds (3 hours): enter ${MAX_EXPIRE} or less.`,
-      ),
-  })
+/** Emergency priority's bounds: flat keys, as the console's form fields are (config.<key>). */
+const retry = z
+  .int('Enter whole seconds.')
+  .min(MIN_RETRY, `Pushover retries at most every ${MIN_RETRY} seconds: enter ${MIN_RETRY} or more.`)
+  .max(MAX_EXPIRE, `Enter at most ${MAX_EXPIRE} seconds.`)
+  .optional()
+  .meta({ description: 'Emergency priority (2): seconds between retries, 30 or more (60 by default)' });
+const expire = z
+  .int('Enter whole seconds.')
+  .min(MIN_RETRY, `Enter at least ${MIN_RETRY} seconds.`)
+  .max(
+    MAX_EXPIRE,
+    `Pushover stops retrying after at most ${MAX_EXPIRE} seconds (3 hours): enter ${MAX_EXPIRE} or less.`,
+  )
+  .optional()
   .meta({
-    description: 'Emergency priority (2): seconds between retries (≥ 30) and until they stop (≤ 10,800)',
+    description: 'Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default)',
   });
 
 const config = z.strictObject({
@@ -58,7 +59,8 @@ const config = z.strictObject({
     .max(2, 'Enter a priority from -2 to 2.')
     .optional()
     .meta({ description: 'The priority of a change to down: -2 to 2, 1 by default; 2 is emergency' }),
-  emergency: emergency.optional(),
+  emergency_retry: retry,
+  emergency_expire: expire,
 });
 export type PushoverConfig = z.output<typeof config>;
 
@@ -66,7 +68,8 @@ const view = z.object({
   app_token: z.literal(REDACTED),
   user_key: z.literal(REDACTED),
   priority: z.int().optional(),
-  emergency: z.object({ retry: z.int(), expire: z.int() }).optional(),
+  emergency_retry: z.int().optional(),
+  emergency_expire: z.int().optional(),
 });
 
 /** The form fields of one message; `down` decides the priority. */
@@ -88,9 +91,8 @@ export function pushoverForm(
     form.set('url_title', 'Open in Vigil');
   }
   if (priority === 2) {
-    const { retry, expire } = cfg.emergency ?? DEFAULT_EMERGENCY;
-    form.set('retry', String(retry));
-    form.set('expire', String(expire));
+    form.set('retry', String(cfg.emergency_retry ?? DEFAULT_EMERGENCY.retry));
+    form.set('expire', String(cfg.emergency_expire ?? DEFAULT_EMERGENCY.expire));
   }
   return form;
 }
@@ -148,7 +150,8 @@ export const pushoverChannel = defineChannel({
     app_token: z.string(),
     user_key: z.string(),
     priority: z.int().optional(),
-    emergency: z.object({ retry: z.int(), expire: z.int() }).optional(),
+    emergency_retry: z.int().optional(),
+    emergency_expire: z.int().optional(),
   }),
   view,
   secrets: ['app_token', 'user_key'],
@@ -157,7 +160,8 @@ export const pushoverChannel = defineChannel({
       app_token: REDACTED,
       user_key: REDACTED,
       ...(cfg.priority === undefined ? {} : { priority: cfg.priority }),
-      ...(cfg.emergency ? { emergency: { ...cfg.emergency } } : {}),
+      ...(cfg.emergency_retry === undefined ? {} : { emergency_retry: cfg.emergency_retry }),
+      ...(cfg.emergency_expire === undefined ? {} : { emergency_expire: cfg.emergency_expire }),
     },
   }),
   destinations: () => [{ path: 'config.app_token', url: PUSHOVER_API }],

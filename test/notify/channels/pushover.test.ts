@@ -43,7 +43,7 @@ describe('Pushover channel', () => {
   });
 
   it('sends emergency priority with retry and expire, and the recovery at priority 0', async () => {
-    const config = cfg({ priority: 2, emergency: { retry: 30, expire: 10_800 } });
+    const config = cfg({ priority: 2, emergency_retry: 30, emergency_expire: 10_800 });
     expect((await send(config)).ok).toBe(true);
     expect(receiver.messages.at(-1)?.fields).toMatchObject({ priority: '2', retry: '30', expire: '10800' });
     const recovery = sampleAlert({}, { from_state: 'down', to_state: 'up' });
@@ -109,8 +109,8 @@ describe('Pushover channel', () => {
     expect(ok(cfg())).toBe(true);
     expect(ok(cfg({ app_token: 'short' }))).toBe(false);
     expect(ok(cfg({ priority: 3 }))).toBe(false);
-    expect(ok(cfg({ priority: 2, emergency: { retry: 29, expire: 600 } }))).toBe(false);
-    expect(ok(cfg({ priority: 2, emergency: { retry: 60, expire: 10_801 } }))).toBe(false);
+    expect(ok(cfg({ priority: 2, emergency_retry: 29, emergency_expire: 600 }))).toBe(false);
+    expect(ok(cfg({ priority: 2, emergency_retry: 60, emergency_expire: 10_801 }))).toBe(false);
     expect(
       pushoverChannel.present(cfg({ priority: -1 }), 'tnt', { readOnly: true, natsPrefix: 'v' }),
     ).toEqual({
