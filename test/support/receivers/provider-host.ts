@@ -91,22 +91,30 @@ export async function startProviderServer(
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const port = (server.address() as AddressInfo).port;
-  const resolve: Resolve = async (host) =>
-    PROVIDER_HOSTS.includes(host) ? [{ address: '127.0.0.1', family: 4 }] : [];
-  const transport: HttpTransport = (req) => {
-    const url = new URL(req.url);
-    if (PROVIDER_HOSTS.includes(url.hostname)) url.port = String(port);
-    return undiciRequest({ ...req, url });
-  };
   return {
     port,
-    egress: { resolve, ca: [tls.cert], transport },
+    egress: providerEgress(new Map(PROVIDER_HOSTS.map((host) => [host, port]))),
     async close() {
       server.closeAllConnections();
       server.close();
       await once(server, 'close');
     },
   };
+}
+
+/**
+ * Egress settings that reach each provider host at its receiver's port on 127.0.0.1 (one harness
+ * talking to several receivers: `new Map([[host, receiver.port], ...])`).
+ */
+export function providerEgress(ports: ReadonlyMap<string, number>): ProviderServer['egress'] {
+  const resolve: Resolve = async (host) => (ports.has(host) ? [{ address: '127.0.0.1', family: 4 }] : []);
+  const transport: HttpTransport = (req) => {
+    const url = new URL(req.url);
+    const port = ports.get(url.hostname);
+    if (port !== undefined) url.port = String(port);
+    return undiciRequest({ ...req, url });
+  };
+  return { resolve, ca: [providerTls().cert], transport };
 }
 
 /** A form or JSON body as a flat record of strings (the providers that take both parse both). */
