@@ -1,4 +1,4 @@
-import type { ChannelForm } from './form.ts';
+import type { ChannelForm } from './form';
 
 /** Gotify: the server's address, an application's token, the priority of a change to down. */
 export const gotifyForm: ChannelForm = {

@@ -1,4 +1,4 @@
-import type { ChannelForm } from './form.ts';
+import type { ChannelForm } from './form';
 
 /** Pushover: an application's token, the user or group key, and the priority of a change to down. */
 export const pushoverForm: ChannelForm = {

@@ -1,4 +1,4 @@
-import type { ChannelForm } from './form.ts';
+import type { ChannelForm } from './form';
 
 /** Telegram: a bot's token (from @BotFather) and the chat it posts to. */
 export const telegramForm: ChannelForm = {
