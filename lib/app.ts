@@ -32,6 +32,7 @@ import { composeMcp } from './mcp/compose.ts';
 import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
 import { createMcpRelay } from './mcp/relay.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import type { SmsTransport } from './notify/channels/definition.ts';
 import type { EmailTransport } from './notify/channels/email.ts';
 import { composeNotifications } from './notify/compose.ts';
 import type { NotifyJob } from './notify/jobs.ts';
@@ -90,6 +91,8 @@ export interface CoreDeps {
   mcpSse?: Partial<LegacyStreamSettings>;
   /** How email channels send: SMTP locally, SES in the cloud; undefined: email deliveries fail, saying why. */
   email?: EmailTransport;
+  /** How sms channels with provider sns send: Amazon SNS in the cloud; undefined locally. */
+  smsTransport?: SmsTransport;
 }
 
 /** The composition of services and routes shared by both runtimes. */
@@ -131,6 +134,7 @@ export function createApp(deps: CoreDeps) {
     cursors,
     egress: deps.egress,
     email: deps.email,
+    smsTransport: deps.smsTransport,
   });
   const actions = composeActions({
     table: deps.table,

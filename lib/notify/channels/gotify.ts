@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { REDACTED } from '../../domain/redacted.ts';
 import { HTTP_URL_PATTERN } from '../../domain/url-patterns.ts';
+import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';
 import { clip, messageFor, plainText } from './message.ts';
@@ -97,13 +97,13 @@ export const gotifyChannel = defineChannel({
   label: 'Gotify',
   input: config,
   stored: z.object({ url: z.string(), token: z.string(), priority: z.int().optional() }),
-  view: z.object({ url: z.string(), token: z.literal(REDACTED), priority: z.int().optional() }),
+  view: z.object({ url: z.string(), token: redactedView.optional(), priority: z.int().optional() }),
   secrets: ['token'],
   // The server's address is no secret (the token is): read-only keys see it.
   present: (cfg) => ({
     config: {
       url: cfg.url,
-      token: REDACTED,
+      ...shownSecret('token', cfg.token),
       ...(cfg.priority === undefined ? {} : { priority: cfg.priority }),
     },
   }),

@@ -7,7 +7,7 @@ import type { Resolve } from '../../platform/egress-guard.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { ChannelRecord } from '../channel-items.ts';
 import type { ChannelSenders, SendOutcome } from '../ports.ts';
-import type { ChannelSendDeps } from './definition.ts';
+import type { ChannelSendDeps, SmsTransport } from './definition.ts';
 import type { EmailTransport } from './email.ts';
 import { createNatsPublisher } from './nats.ts';
 import { channelDefinition } from './registry.ts';
@@ -35,6 +35,8 @@ export interface ChannelSenderDeps {
   email?: EmailTransport | undefined;
   /** VIGIL_EMAIL_FROM. */
   emailFrom?: EmailSender | undefined;
+  /** The cloud's SMS transport (Amazon SNS); undefined locally, where sms channels send through Twilio. */
+  smsTransport?: SmsTransport | undefined;
 }
 
 /** A URL's path and query (Slack's and Discord's hold their secret; an error answer may echo them). */
@@ -85,6 +87,7 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
     natsPrefix: deps.natsPrefix,
     runtime: deps.runtime ?? 'local',
     clock: deps.clock,
+    sms: deps.smsTransport,
   };
 
   /** The channel with its config read by its type's stored schema (an old item's extra keys dropped). */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { REDACTED } from '../../domain/redacted.ts';
 import type { Alert, Digest } from '../ports.ts';
+import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
@@ -65,8 +65,8 @@ const config = z.strictObject({
 export type PushoverConfig = z.output<typeof config>;
 
 const view = z.object({
-  app_token: z.literal(REDACTED),
-  user_key: z.literal(REDACTED),
+  app_token: redactedView.optional(),
+  user_key: redactedView.optional(),
   priority: z.int().optional(),
   emergency_retry: z.int().optional(),
   emergency_expire: z.int().optional(),
@@ -157,8 +157,8 @@ export const pushoverChannel = defineChannel({
   secrets: ['app_token', 'user_key'],
   present: (cfg) => ({
     config: {
-      app_token: REDACTED,
-      user_key: REDACTED,
+      ...shownSecret('app_token', cfg.app_token),
+      ...shownSecret('user_key', cfg.user_key),
       ...(cfg.priority === undefined ? {} : { priority: cfg.priority }),
       ...(cfg.emergency_retry === undefined ? {} : { emergency_retry: cfg.emergency_retry }),
       ...(cfg.emergency_expire === undefined ? {} : { emergency_expire: cfg.emergency_expire }),

@@ -2,9 +2,13 @@ import type * as z from 'zod';
 import type { ChannelDefinition } from './definition.ts';
 import { discordChannel } from './discord.ts';
 import { emailChannel } from './email.ts';
+import { gotifyChannel } from './gotify.ts';
 import { natsChannel } from './nats.ts';
 import { ntfyChannel } from './ntfy.ts';
+import { pushoverChannel } from './pushover.ts';
 import { slackChannel } from './slack.ts';
+import { smsChannel } from './sms.ts';
+import { telegramChannel } from './telegram.ts';
 import { webhookChannel } from './webhook.ts';
 
 /**
@@ -20,6 +24,10 @@ export const CHANNEL_DEFINITIONS = {
   nats: natsChannel,
   ntfy: ntfyChannel,
   email: emailChannel,
+  telegram: telegramChannel,
+  pushover: pushoverChannel,
+  gotify: gotifyChannel,
+  sms: smsChannel,
   // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own config types; any only widens the check.
 } satisfies Record<string, ChannelDefinition<any, any>>;
 

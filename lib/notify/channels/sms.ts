@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { REDACTED } from '../../domain/redacted.ts';
 import type { SendOutcome } from '../ports.ts';
+import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest } from './digest-message.ts';
 import { messageFor } from './message.ts';
@@ -80,17 +80,6 @@ const input = z.discriminatedUnion('provider', [twilio, sns], {
   error: (issue) => (issue.code === 'invalid_union' ? 'Choose a provider: twilio or sns.' : undefined),
 });
 
-/** The stored config, either provider's fields optional (the provider decides which are set). */
-export interface SmsConfig {
-  provider: 'twilio' | 'sns';
-  to: string[];
-  account_sid?: string | undefined;
-  auth_token?: string | undefined;
-  api_key_sid?: string | undefined;
-  from?: string | undefined;
-  messaging_service_sid?: string | undefined;
-}
-
 const stored = z.object({
   provider: z.enum(['twilio', 'sns']),
   to: z.array(z.string()),
@@ -101,11 +90,14 @@ const stored = z.object({
   messaging_service_sid: z.string().optional(),
 });
 
+/** The stored config, either provider's fields optional (the provider decides which are set). */
+export type SmsConfig = z.output<typeof stored>;
+
 const view = z.object({
   provider: z.enum(['twilio', 'sns']),
   to: z.array(z.string()),
   account_sid: z.string().optional(),
-  auth_token: z.literal(REDACTED).optional(),
+  auth_token: redactedView.optional(),
   api_key_sid: z.string().optional(),
   from: z.string().optional(),
   messaging_service_sid: z.string().optional(),
@@ -187,7 +179,7 @@ export const smsChannel = defineChannel<SmsConfig, SmsView>({
       provider: cfg.provider,
       to: [...cfg.to],
       ...(cfg.account_sid ? { account_sid: cfg.account_sid } : {}),
-      ...(cfg.auth_token ? { auth_token: REDACTED } : {}),
+      ...shownSecret('auth_token', cfg.auth_token),
       ...(cfg.api_key_sid ? { api_key_sid: cfg.api_key_sid } : {}),
       ...(cfg.from ? { from: cfg.from } : {}),
       ...(cfg.messaging_service_sid ? { messaging_service_sid: cfg.messaging_service_sid } : {}),

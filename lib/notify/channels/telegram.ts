@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { REDACTED } from '../../domain/redacted.ts';
+import { redactedView, shownSecret } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
@@ -112,9 +112,9 @@ export const telegramChannel = defineChannel({
   label: 'Telegram',
   input: config,
   stored: z.object({ bot_token: z.string(), chat_id: z.string() }),
-  view: z.object({ bot_token: z.literal(REDACTED), chat_id: z.string() }),
+  view: z.object({ bot_token: redactedView.optional(), chat_id: z.string() }),
   secrets: ['bot_token'],
-  present: (cfg) => ({ config: { bot_token: REDACTED, chat_id: cfg.chat_id } }),
+  present: (cfg) => ({ config: { ...shownSecret('bot_token', cfg.bot_token), chat_id: cfg.chat_id } }),
   // The host is fixed; the guard still judges where it resolves (and every send judges it again).
   destinations: () => [{ path: 'config.bot_token', url: `${TELEGRAM_API}/` }],
   send: (deps, channel, alert) =>

@@ -26,10 +26,14 @@ describe('parseChannelInput', () => {
   });
 
   it('names an unknown channel type and lists the known ones', () => {
-    const err = rejection({ channel_type: 'sms', config: {} });
+    const err = rejection({ channel_type: 'carrier-pigeon', config: {} });
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details).toEqual([
-      { path: 'channel_type', message: 'Choose a channel type: slack, discord, webhook, nats, ntfy, email.' },
+      {
+        path: 'channel_type',
+        message:
+          'Choose a channel type: slack, discord, webhook, nats, ntfy, email, telegram, pushover, gotify, sms.',
+      },
     ]);
   });
 

@@ -2,9 +2,13 @@ import type { Schemas } from '../../api/client';
 import { discordForm } from './discord';
 import { emailForm } from './email';
 import type { ChannelForm } from './form';
+import { gotifyForm } from './gotify';
 import { natsForm } from './nats';
 import { ntfyForm } from './ntfy';
+import { pushoverForm } from './pushover';
 import { slackForm } from './slack';
+import { smsForm } from './sms';
+import { telegramForm } from './telegram';
 import { webhookForm } from './webhook';
 
 /** A channel type as the API document names it. */
@@ -22,6 +26,10 @@ export const CHANNEL_FORMS = {
   ntfy: ntfyForm,
   nats: natsForm,
   email: emailForm,
+  telegram: telegramForm,
+  pushover: pushoverForm,
+  gotify: gotifyForm,
+  sms: smsForm,
 } satisfies Record<ChannelType, ChannelForm>;
 
 /** The types, in the select's order. */

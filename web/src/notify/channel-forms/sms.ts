@@ -1,8 +1,9 @@
-import type { ChannelForm } from './form.ts';
+import type { ChannelForm } from './form';
 
 /** SMS: Twilio (both runtimes) or Amazon SNS (the cloud), to 1 to 10 phone numbers. */
 export const smsForm: ChannelForm = {
   label: 'SMS',
+  target: ['to'],
   fields: [
     {
       key: 'provider',
