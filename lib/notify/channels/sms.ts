@@ -43,6 +43,16 @@ const sid = (prefix: string, what: string) =>
       `Enter the ${what}: ${prefix} and 32 hexadecimal digits.`,
     );
 
+/**
+ * An alphanumeric sender ID: 1 to 11 letters, digits and spaces, at least one a letter (Twilio's
+ * rule); written without lookahead, which the OpenAPI document's pattern may not use: the first
+ * letter at each position in turn.
+ */
+const ALPHANUMERIC_SENDER = Array.from(
+  { length: 11 },
+  (_, k) => `[0-9 ]{${k}}[A-Za-z][A-Za-z0-9 ]{0,${10 - k}}`,
+).join('|');
+
 const twilio = z
   .strictObject({
     provider: z.literal('twilio'),
@@ -60,7 +70,7 @@ const twilio = z
     from: z
       .string()
       .regex(
-        /^(\+[1-9]\d{6,14}|(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11})$/,
+        new RegExp(`^(\\+[1-9]\\d{6,14}|${ALPHANUMERIC_SENDER})$`),
         'Enter the sending number in E.164 form (+14155550100) or an alphanumeric sender ID of up to 11 letters and digits.',
       )
       .optional()
