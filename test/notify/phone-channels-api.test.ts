@@ -1,3 +1,5 @@
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNS_LOCALLY } from '../../lib/notify/channels/sms.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -11,9 +13,9 @@ import { startTwilioReceiver, type TwilioReceiver } from '../support/receivers/t
  * Telegram, Pushover, Gotify and SMS (Twilio) end to end in both runtimes: a tenant channel made
  * through the API (validated, its destination checked by the SSRF guard), "send test" reaching the
  * local receiver that plays the provider under its real host name, and a read-only key seeing
- * every secret as ********. Amazon SNS is not reached from tests (no local engine; its transport is
- * tested with the SDK mocked in test/notify/channels/sms.test.ts); locally an sns channel's send
- * fails saying to use Twilio.
+ * every secret as ********. Amazon SNS has no local engine: in the cloud runtime its SDK client is
+ * mocked (aws-sdk-client-mock) to see the api function's transport publish; locally an sns
+ * channel's send fails saying to use Twilio.
  */
 
 const BOT = '123456789:AAEhBP0av28fNvN2vE5k1Qx8Vq2bYp9T3xQ';
@@ -140,6 +142,30 @@ describe.each(runtimes)(
       expect(bad.status).toBe(400);
       expect(bad.text).toContain('E.164');
     });
+
+    it.runIf(runtime === 'lambda')(
+      'sends an sns channel’s test through the cloud’s SNS transport (the SDK client mocked)',
+      async () => {
+        const sns = mockClient(SNSClient);
+        try {
+          sns.on(PublishCommand).resolves({ MessageId: 'm-1' });
+          const made = await call('POST', '/v1/notify/channels', {
+            name: 'SNS cloud',
+            channel_type: 'sms',
+            config: { provider: 'sns', to: ['+14155550100'] },
+          });
+          expect(made.status, made.text).toBe(201);
+          const sent = await call('POST', `/v1/notify/channels/${made.body.id}/test`, {});
+          expect(sent.body).toMatchObject({ status: 'sent' });
+          const published = sns.commandCalls(PublishCommand).map((c) => c.args[0].input);
+          expect(published).toHaveLength(1);
+          expect(published[0]?.PhoneNumber).toBe('+14155550100');
+          expect(published[0]?.Message).toMatch(/^Vigil: Test/);
+        } finally {
+          sns.restore();
+        }
+      },
+    );
 
     it.runIf(runtime === 'local')('fails an sns channel’s send locally, saying to use Twilio', async () => {
       const made = await call('POST', '/v1/notify/channels', {
