@@ -1,7 +1,7 @@
 import { createTenantStore } from './auth/tenant-store.ts';
-import { createCheckStore } from './checks/check-store.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
-import { createResultRecorder } from './checks/result-recorder.ts';
+import { createResultRecorder } from './checks/probing.ts';
+import { createCheckStore } from './checks/services.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';

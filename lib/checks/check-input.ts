@@ -14,9 +14,9 @@ import {
 } from '../domain/http-assertions.ts';
 import { issueSentence, unknownKeysSentence } from '../http/issue-messages.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { httpHeaders, sloTarget, successThreshold } from './check-fields.ts';
-import { updatedHeaders } from './check-headers-input.ts';
-import { httpUrl, writtenUrl } from './check-url-input.ts';
+import { httpHeaders, sloTarget, successThreshold } from './definitions/check-fields.ts';
+import { updatedHeaders } from './definitions/check-headers-input.ts';
+import { httpUrl, writtenUrl } from './definitions/check-url-input.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */

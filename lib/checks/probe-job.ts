@@ -2,9 +2,9 @@ import * as z from 'zod';
 import type { Logger } from '../platform/logger.ts';
 import type { ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
-import type { CheckStore } from './check-store.ts';
+import type { CheckStore } from './definitions/check-store.ts';
 import type { CheckDefinitionRecord } from './records.ts';
-import type { RecordOutcome, ResultRecorder } from './result-recorder.ts';
+import type { RecordOutcome, ResultRecorder } from './results/result-recorder.ts';
 
 /** One scheduled run of a check: a probe (pull) or the dead man's switch (push). Queue messages carry it. */
 export const probeJobSchema = z.strictObject({

@@ -2,8 +2,8 @@ import { checkNameOf } from '../domain/check-name.ts';
 import type { CheckRecord } from '../domain/check-record.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
-import type { ResultRecord } from './result-items.ts';
-import type { TransitionRecord } from './transition-items.ts';
+import type { ResultRecord } from './results/result-items.ts';
+import type { TransitionRecord } from './results/transition-items.ts';
 
 /** The public views of the checks engine's records (their stored shapes: lib/domain/check-record.ts and the owner modules). */
 
@@ -17,8 +17,8 @@ export {
   checkRecordFieldsSchema,
   checkStateSchema,
 } from '../domain/check-record.ts';
-export { type ResultRecord, resultSchema } from './result-items.ts';
-export { stateChangeEvent, type TransitionRecord, transitionSchema } from './transition-items.ts';
+export { type ResultRecord, resultSchema } from './results/result-items.ts';
+export { stateChangeEvent, type TransitionRecord, transitionSchema } from './results/transition-items.ts';
 
 export { REDACTED };
 

@@ -3,8 +3,8 @@ import { configSchemas } from '../domain/check-config.ts';
 import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { recentSchema } from './check-recent.ts';
 import { CHECK_TYPES, checkRecordFieldsSchema, resultSchema, transitionSchema } from './records.ts';
+import { recentSchema } from './results/check-recent.ts';
 
 /** Response bodies of the check routes: publicCheck, publicResult and publicTransition as schemas. */
 

@@ -1,7 +1,7 @@
 import { createTenantStore } from '../auth/tenant-store.ts';
-import { createSesTransport } from '../notify/channels/email-ses.ts';
-import { createSnsSmsTransport } from '../notify/channels/sms-sns.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
+import { createSesTransport } from '../notify/ses-transport.ts';
+import { createSnsSmsTransport } from '../notify/sms-transport.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';

@@ -21,7 +21,7 @@ export const checkFieldsSchema = z.object({
   /** The name the user gave; null or absent (checks older than names): derived on read (check-name.ts). */
   name: z.string().nullable().optional(),
   /**
-   * Where an enabled pull check runs: its cell (lib/checks/cell-items.ts) and the cell's due shard.
+   * Where an enabled pull check runs: its cell (lib/checks/cells/cell-items.ts) and the cell's due shard.
    * Absent on push checks, disabled checks, and checks stored before cells.
    */
   cell: z

@@ -1,6 +1,6 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
-import type { TransitionRecord } from '../checks/transition-items.ts';
+import type { TransitionRecord } from '../checks/results.ts';
 import { checkNameOf } from '../domain/check-name.ts';
 import type { Table } from '../store/table.ts';
 import { addAlsoFailing, readAlsoFailing } from './also-failing-items.ts';

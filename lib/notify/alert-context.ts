@@ -1,10 +1,8 @@
 import { ZodError } from 'zod';
 import { readEntityById } from '../catalog/entity-items.ts';
-import { cellResultsPage } from '../checks/cell-result-items.ts';
-import { memberResult } from '../checks/cell-view.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
-import { latestResults } from '../checks/result-items.ts';
+import { lastErrorOf } from '../checks/results.ts';
 import { checkNameOf } from '../domain/check-name.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import { alsoFailingOf } from '../incidents/also-failing.ts';
@@ -13,9 +11,6 @@ import type { DeliveryRecord } from './delivery-items.ts';
 import { flapNoticeOf } from './flap-state-items.ts';
 import { holdingOf } from './holding.ts';
 import type { Alert } from './ports.ts';
-
-/** Results read back for the last error: a recovery's latest result is a success, the error is just before it. */
-const RESULTS_SCANNED = 20;
 
 /** The check an alert is about, as read: its definition, gone, or stored in a shape that does not parse. */
 export type CheckRead = CheckDefinitionRecord | 'removed' | 'unreadable';
@@ -55,27 +50,6 @@ export function checkNameFrom(check: CheckRead): string {
   return check === 'unreadable' ? 'check' : checkNameOf(check);
 }
 
-/** Slots of a cell read back for the last error (a cell keeps one item per slot, all members in it). */
-const CELL_SLOTS_SCANNED = 5;
-
-/**
- * The words of the check's latest failed or degraded result among its most recent ones (a failing
- * assertion, a slow answer, a certificate near expiry), or null. A check in a cell has its results
- * in the cell's slots.
- */
-async function lastError(table: Table, checkId: string, check: CheckRead): Promise<string | null> {
-  const cellId = typeof check === 'object' ? check.cell?.cell_id : undefined;
-  const results = cellId
-    ? (await cellResultsPage(table, cellId, { limit: CELL_SLOTS_SCANNED })).slots.flatMap(
-        (slot) => memberResult(slot, checkId) ?? [],
-      )
-    : await latestResults(table, checkId, RESULTS_SCANNED);
-  for (const result of results) {
-    if ((!result.success || result.degraded) && result.error_message) return result.error_message;
-  }
-  return null;
-}
-
 /** A shared channel's test about no check (notifier.ts): nothing to read, no entity or check to name. */
 function channelTestAlert(record: DeliveryRecord): Alert {
   const { event } = record;
@@ -99,7 +73,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     readCheck(table, event.tenant_id, event.check_id),
   ]);
   const [error, holding, alsoFailing] = await Promise.all([
-    lastError(table, event.check_id, check),
+    lastErrorOf(table, event.check_id, typeof check === 'object' ? check : undefined),
     record.kind === 'test' ? undefined : holdingOf(table, event),
     // Named in what follows the first alert of a down entity (repeats, escalations, digests).
     record.kind === 'alert' || record.kind === 'test' || event.to_state === 'up'

@@ -1,5 +1,5 @@
 import { checkDefinitionsById } from '../checks/check-items.ts';
-import type { CheckService } from '../checks/check-service.ts';
+import type { CheckService } from '../checks/services.ts';
 import { checkNameOf } from '../domain/check-name.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';

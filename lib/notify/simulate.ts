@@ -1,5 +1,5 @@
 import { readEntityById } from '../catalog/entity-items.ts';
-import type { CheckService } from '../checks/check-service.ts';
+import type { CheckService } from '../checks/services.ts';
 import { checkNameOf } from '../domain/check-name.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';

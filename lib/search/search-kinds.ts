@@ -6,7 +6,7 @@ import {
   parseDefinitions,
   tenantCheckItemsPage,
 } from '../checks/check-items.ts';
-import { parseStates } from '../checks/check-state-items.ts';
+import { parseStates } from '../checks/results.ts';
 import { checkNameOf } from '../domain/check-name.ts';
 import type { CheckDefinitionRecord } from '../domain/check-record.ts';
 import type { EntityState } from '../domain/entity-record.ts';

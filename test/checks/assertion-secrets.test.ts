@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { inProcessProber } from '../../lib/probes/run-probe.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';

@@ -10,8 +10,8 @@ import type { NatsPublisher } from './nats.ts';
  * One channel type, whole, in one file (Gatus's `alerting/provider/<name>/<name>.go`, Healthchecks'
  * `Transport`): what a request may configure, what is stored, what the API shows, which URLs the
  * SSRF guard checks at create, and how an alert, a digest part and an incident's acknowledgement
- * are sent. Registered once in ./registry.ts, typed `satisfies Record<ChannelType, ...>`, so the
- * compiler refuses a type without every part. Nothing outside a definition file switches on a
+ * are sent. Registered once in ./registry.ts (`CHANNEL_DEFINITIONS`, whose keys are the types), so
+ * the compiler refuses a type without every part. Nothing outside a definition file switches on a
  * channel type's name (test/architecture/variant-switches.test.ts).
  */
 

@@ -21,7 +21,7 @@ type EmailChannel = ChannelOf<z.output<typeof storedConfig>>;
 /** DECISIONS.md "Operations features": an email channel has 1 to 10 recipients. */
 export const MAX_EMAIL_RECIPIENTS = 10;
 
-/** One email to send: addresses validated at create (channel-config.ts), content header-safe. */
+/** One email to send: addresses validated at create (its `input` schema), content header-safe. */
 export interface OutgoingEmail extends EmailContent {
   from: EmailSender;
   to: string[];

@@ -2,12 +2,16 @@ import type * as z from 'zod';
 import type { ChannelDefinition } from './definition.ts';
 import { discordChannel } from './discord.ts';
 import { emailChannel } from './email.ts';
+import { googleChatChannel } from './google-chat.ts';
 import { gotifyChannel } from './gotify.ts';
+import { matrixChannel } from './matrix.ts';
+import { mattermostChannel } from './mattermost.ts';
 import { natsChannel } from './nats.ts';
 import { ntfyChannel } from './ntfy.ts';
 import { pushoverChannel } from './pushover.ts';
 import { slackChannel } from './slack.ts';
 import { smsChannel } from './sms.ts';
+import { teamsChannel } from './teams.ts';
 import { telegramChannel } from './telegram.ts';
 import { webhookChannel } from './webhook.ts';
 
@@ -24,6 +28,10 @@ export const CHANNEL_DEFINITIONS = {
   nats: natsChannel,
   ntfy: ntfyChannel,
   email: emailChannel,
+  teams: teamsChannel,
+  google_chat: googleChatChannel,
+  mattermost: mattermostChannel,
+  matrix: matrixChannel,
   telegram: telegramChannel,
   pushover: pushoverChannel,
   gotify: gotifyChannel,

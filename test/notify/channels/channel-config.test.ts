@@ -32,7 +32,7 @@ describe('parseChannelInput', () => {
       {
         path: 'channel_type',
         message:
-          'Choose a channel type: slack, discord, webhook, nats, ntfy, email, telegram, pushover, gotify, sms.',
+          'Choose a channel type: slack, discord, webhook, nats, ntfy, email, teams, google_chat, mattermost, matrix, telegram, pushover, gotify, sms.',
       },
     ]);
   });

@@ -2,12 +2,16 @@ import type { Schemas } from '../../api/client';
 import { discordForm } from './discord';
 import { emailForm } from './email';
 import type { ChannelForm } from './form';
+import { googleChatForm } from './google-chat';
 import { gotifyForm } from './gotify';
+import { matrixForm } from './matrix';
+import { mattermostForm } from './mattermost';
 import { natsForm } from './nats';
 import { ntfyForm } from './ntfy';
 import { pushoverForm } from './pushover';
 import { slackForm } from './slack';
 import { smsForm } from './sms';
+import { teamsForm } from './teams';
 import { telegramForm } from './telegram';
 import { webhookForm } from './webhook';
 
@@ -26,6 +30,10 @@ export const CHANNEL_FORMS = {
   ntfy: ntfyForm,
   nats: natsForm,
   email: emailForm,
+  teams: teamsForm,
+  google_chat: googleChatForm,
+  mattermost: mattermostForm,
+  matrix: matrixForm,
   telegram: telegramForm,
   pushover: pushoverForm,
   gotify: gotifyForm,
