@@ -107,6 +107,23 @@ export class VigilNotifications extends Construct {
     );
   }
 
+  /**
+   * Lets `fn` send SMS through Amazon SNS (sms channels with provider sns): sns:Publish straight
+   * to a phone number. Such a Publish names no resource ARN (the number is a request parameter),
+   * so the grant cannot name one; instead it excludes every SNS ARN (NotResource), which leaves
+   * phone numbers only: the function can publish to no topic and no platform endpoint.
+   */
+  sendSmsFrom(fn: NodejsFunction): void {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['sns:Publish'],
+        notResources: [
+          Stack.of(this).formatArn({ service: 'sns', region: '*', account: '*', resource: '*' }),
+        ],
+      }),
+    );
+  }
+
   /** Lets `fn` publish to the event bus and tells it the bus name. */
   publishFrom(fn: NodejsFunction): void {
     this.eventBus.grantPutEventsTo(fn);

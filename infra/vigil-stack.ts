@@ -144,6 +144,9 @@ export class VigilStack extends Stack {
       this.notifications.sendEmailFrom(this.notifications.notifier, emailFrom);
       this.notifications.sendEmailFrom(this.api.handler, emailFrom);
     }
+    // SMS channels with provider sns: the notifier's alerts and the api function's test sends.
+    this.notifications.sendSmsFrom(this.notifications.notifier);
+    this.notifications.sendSmsFrom(this.api.handler);
     this.actions = new VigilActions(this, 'Actions', {
       table,
       environment: { ...environment, ...channelSettings },

@@ -33,6 +33,7 @@ import { mcpRoutes } from './mcp/routes.ts';
 import { composeNotifications } from './notify/compose.ts';
 import type { EmailTransport } from './notify/email-transport.ts';
 import type { NotifyJob } from './notify/jobs.ts';
+import type { SmsTransport } from './notify/sms-transport.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { EgressSettings } from './platform/egress.ts';
@@ -88,6 +89,8 @@ export interface CoreDeps {
   mcpSse?: Partial<LegacyStreamSettings>;
   /** How email channels send: SMTP locally, SES in the cloud; undefined: email deliveries fail, saying why. */
   email?: EmailTransport;
+  /** How sms channels with provider sns send: Amazon SNS in the cloud; undefined locally. */
+  smsTransport?: SmsTransport;
 }
 
 /** The composition of services and routes shared by both runtimes. */
@@ -129,6 +132,7 @@ export function createApp(deps: CoreDeps) {
     cursors,
     egress: deps.egress,
     email: deps.email,
+    smsTransport: deps.smsTransport,
   });
   const actions = composeActions({
     table: deps.table,

@@ -3,6 +3,7 @@ import { createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
+import { createSnsSmsTransport } from '../notify/sms-transport.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
 import { createStoreStreamSlots } from '../streams/store-stream-slots.ts';
@@ -52,7 +53,7 @@ export function createCloudApp(
   /**
    * The function's Tracer: the DynamoDB and SQS clients become X-Ray subsegments (a no-op outside
    * Lambda). `sendsEmail: false` for a function whose role may not call ses:SendEmail (the mcp and
-   * status-stream functions: nothing they serve sends email), so it holds no SES client.
+   * status-stream functions: nothing they serve sends email or SMS), so it holds no SES or SNS client.
    */
   edge: { tracer?: Tracer; sendsEmail?: boolean } = {},
 ) {
@@ -79,6 +80,8 @@ export function createCloudApp(
     egress: containerEgress(overrides.egress),
     // Test sends to email channels go through SES, as the notifier's alerts do (the api function).
     ...(edge.sendsEmail === false ? {} : { email: createSesTransport({ region: config.region }) }),
+    // Test sends to sms channels with provider sns go through SNS (the api function may sns:Publish).
+    ...(edge.sendsEmail === false ? {} : { smsTransport: createSnsSmsTransport({ region: config.region }) }),
   });
   return {
     config,

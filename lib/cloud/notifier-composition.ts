@@ -1,6 +1,7 @@
 import { createTenantStore } from '../auth/tenant-store.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
+import { createSnsSmsTransport } from '../notify/sms-transport.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';
@@ -22,6 +23,8 @@ export function composeNotifierFunction(base: CloudBase) {
     egress: containerEgress(base.overrides.egress),
     // Email channels send through SES in the cloud (the function may call ses:SendEmail for VIGIL_EMAIL_FROM only).
     email: createSesTransport({ region: config.region }),
+    // SMS channels with provider sns publish through SNS (the function may call sns:Publish to phone numbers only).
+    smsTransport: createSnsSmsTransport({ region: config.region }),
   });
   const metrics = createFunctionMetrics('notifier');
   return {

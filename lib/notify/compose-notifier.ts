@@ -8,6 +8,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { createChannelStore } from './channel-store.ts';
+import type { SmsTransport } from './channels/definition.ts';
 import type { EmailTransport } from './channels/email.ts';
 import { createChannelSenders } from './channels/index.ts';
 import { createDeliveryStore } from './delivery-store.ts';
@@ -30,6 +31,8 @@ export interface NotifierDeps {
   egress?: EgressSettings | undefined;
   /** How email channels send: SMTP locally (lib/local/runtime.ts), SES in the cloud; undefined: they fail, saying why. */
   email?: EmailTransport | undefined;
+  /** How sms channels with provider sns send: Amazon SNS in the cloud; undefined locally (they fail, saying why). */
+  smsTransport?: SmsTransport | undefined;
 }
 
 /**
@@ -52,6 +55,7 @@ export function composeNotifier(deps: NotifierDeps) {
     clock,
     email: deps.email,
     emailFrom: config.emailFrom,
+    smsTransport: deps.smsTransport,
   });
   // Email goes only to confirmed recipients, within the tenant's daily quota (email-recipients.ts).
   const recipients = createEmailRecipients({

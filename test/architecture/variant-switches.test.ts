@@ -42,11 +42,11 @@ const FAMILIES: readonly Family[] = [
       'web/src/api/schema.d.ts',
     ],
     exceptions: [
-      ...['email', 'nats'].map((name) => ({
+      ...['email', 'nats', 'sms'].map((name) => ({
         file: 'lib/notify/channels/index.ts',
         name,
         reason:
-          'ChannelSendDeps (definition.ts) names the runtime’s email transport and NATS publisher: outbound paths a definition may use, built once here, not a switch on the type',
+          'ChannelSendDeps (definition.ts) names the runtime’s email transport, NATS publisher and SMS transport: outbound paths a definition may use, built once here, not a switch on the type',
       })),
     ],
   },

@@ -225,7 +225,8 @@ describe('isolation and least privilege (item 10)', () => {
   it('gives the generator Query, GetItem and UpdateItem only; the others the store’s actions; indexes by name', () => {
     const onTable = (prefix: string) =>
       allowStatements(template, prefix)
-        .filter((st) => JSON.stringify(st.Resource).includes(tableId))
+        // A NotResource statement (sns:Publish to phone numbers) has no Resource.
+        .filter((st) => JSON.stringify(st.Resource ?? null).includes(tableId))
         .map((st) => ({ Action: [st.Action].flat().sort(), Resource: st.Resource }));
     const indexes = {
       Action: ['dynamodb:Query'],

@@ -35,8 +35,8 @@ export interface ChannelSenderDeps {
   email?: EmailTransport | undefined;
   /** VIGIL_EMAIL_FROM. */
   emailFrom?: EmailSender | undefined;
-  /** The cloud's SMS path (Amazon SNS); undefined locally. */
-  sms?: SmsTransport | undefined;
+  /** The cloud's SMS transport (Amazon SNS); undefined locally, where sms channels send through Twilio. */
+  smsTransport?: SmsTransport | undefined;
 }
 
 /** A URL's path and query (Slack's and Discord's hold their secret; an error answer may echo them). */
@@ -87,7 +87,7 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
     natsPrefix: deps.natsPrefix,
     runtime: deps.runtime ?? 'local',
     clock: deps.clock,
-    sms: deps.sms,
+    sms: deps.smsTransport,
   };
 
   /** The channel with its config read by its type's stored schema (an old item's extra keys dropped). */

@@ -3,14 +3,18 @@ import type { ChannelDefinition } from './definition.ts';
 import { discordChannel } from './discord.ts';
 import { emailChannel } from './email.ts';
 import { googleChatChannel } from './google-chat.ts';
+import { gotifyChannel } from './gotify.ts';
 import { matrixChannel } from './matrix.ts';
 import { mattermostChannel } from './mattermost.ts';
 import { natsChannel } from './nats.ts';
 import { ntfyChannel } from './ntfy.ts';
 import { opsgenieChannel } from './opsgenie.ts';
 import { pagerdutyChannel } from './pagerduty.ts';
+import { pushoverChannel } from './pushover.ts';
 import { slackChannel } from './slack.ts';
+import { smsChannel } from './sms.ts';
 import { teamsChannel } from './teams.ts';
+import { telegramChannel } from './telegram.ts';
 import { webhookChannel } from './webhook.ts';
 
 /**
@@ -32,6 +36,10 @@ export const CHANNEL_DEFINITIONS = {
   matrix: matrixChannel,
   pagerduty: pagerdutyChannel,
   opsgenie: opsgenieChannel,
+  telegram: telegramChannel,
+  pushover: pushoverChannel,
+  gotify: gotifyChannel,
+  sms: smsChannel,
   // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own config types; any only widens the check.
 } satisfies Record<string, ChannelDefinition<any, any>>;
 

@@ -15,6 +15,12 @@ export interface InexpressibleRule {
 export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
     operation: '*',
+    path: /^config\.from$/,
+    message: /^Enter either from \(the sending number\) or messaging_service_sid, not both\.$/,
+    why: "a Twilio sms channel's sender is exactly one of two optional fields (the document lists both as optional)",
+  },
+  {
+    operation: '*',
     path: /^cursor$/,
     message: /is not a cursor of this list/,
     why: 'a cursor is opaque: only the server knows which ones it handed out',

@@ -1744,7 +1744,7 @@ export interface components {
                     id: string;
                     name: string;
                     /** @enum {string} */
-                    channel_type: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie";
+                    channel_type: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie" | "telegram" | "pushover" | "gotify" | "sms";
                 }[];
             }[];
             created_at: components["schemas"]["Timestamp"] | null;
@@ -2032,6 +2032,101 @@ export interface components {
                     degraded: "P1" | "P2" | "P3" | "P4" | "P5";
                 };
             };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "telegram";
+            config: {
+                /** @constant */
+                bot_token?: "********";
+                chat_id: string;
+            };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "pushover";
+            config: {
+                /** @constant */
+                app_token?: "********";
+                /** @constant */
+                user_key?: "********";
+                priority?: number;
+                emergency_retry?: number;
+                emergency_expire?: number;
+            };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "gotify";
+            config: {
+                url: string;
+                /** @constant */
+                token?: "********";
+                priority?: number;
+            };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "sms";
+            config: {
+                /** @enum {string} */
+                provider: "twilio" | "sns";
+                to: string[];
+                account_sid?: string;
+                /** @constant */
+                auth_token?: "********";
+                api_key_sid?: string;
+                from?: string;
+                messaging_service_sid?: string;
+            };
         };
         PolicyInput: {
             /** @description Minimum gap between alerts of the check: 0 to 86400; default 300 */
@@ -2074,7 +2169,7 @@ export interface components {
             blueprint_slug: string | null;
             entity_slug: string | null;
             transition_id: string | null;
-            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie") | null;
+            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie" | "telegram" | "pushover" | "gotify" | "sms") | null;
             /** @enum {string} */
             status: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded" | "deferred";
             /** @description Why nothing was sent (status skipped), or when it will be (status deferred: `deferred: cooldown, due <time>`) */
@@ -2255,6 +2350,71 @@ export interface components {
                     degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                 };
             };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "telegram";
+            config: {
+                /** @description The bot token from @BotFather (write-only) */
+                bot_token: string;
+                /** @description A chat id (-1001234567890) or @channelusername */
+                chat_id: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "pushover";
+            config: {
+                /** @description The application API token (write-only) */
+                app_token: string;
+                /** @description The user or group key (write-only) */
+                user_key: string;
+                /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                priority?: number;
+                /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                emergency_retry?: number;
+                /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                emergency_expire?: number;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "gotify";
+            config: {
+                /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+                /** @description The Gotify application's token (write-only) */
+                token: string;
+                /** @description The priority of a change to down: 0 to 10, 8 by default */
+                priority?: number;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "sms";
+            config: {
+                /** @constant */
+                provider: "twilio";
+                /** @description 1 to 10 phone numbers */
+                to: string[];
+                account_sid: string;
+                /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                auth_token: string;
+                /** @description An API key SID to authenticate with instead of the account SID */
+                api_key_sid?: string;
+                /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                from?: string;
+                messaging_service_sid?: string;
+            } | {
+                /** @constant */
+                provider: "sns";
+                /** @description 1 to 10 phone numbers */
+                to: string[];
+            };
         };
         TenantChannelUpdate: {
             /** @description Shown in the console and the routes editor */
@@ -2263,7 +2423,7 @@ export interface components {
              * @description With config: a new destination
              * @enum {string}
              */
-            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie";
+            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie" | "telegram" | "pushover" | "gotify" | "sms";
             /** @description With channel_type: the whole new config, secrets given again (they are never read back) */
             config?: {
                 [key: string]: unknown;
@@ -7289,6 +7449,63 @@ export interface operations {
                             /** @enum {string} */
                             degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                         };
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "telegram";
+                    config: {
+                        /** @description The bot token from @BotFather (write-only) */
+                        bot_token: string;
+                        /** @description A chat id (-1001234567890) or @channelusername */
+                        chat_id: string;
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "pushover";
+                    config: {
+                        /** @description The application API token (write-only) */
+                        app_token: string;
+                        /** @description The user or group key (write-only) */
+                        user_key: string;
+                        /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                        priority?: number;
+                        /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                        emergency_retry?: number;
+                        /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                        emergency_expire?: number;
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "gotify";
+                    config: {
+                        /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                        url: string;
+                        /** @description The Gotify application's token (write-only) */
+                        token: string;
+                        /** @description The priority of a change to down: 0 to 10, 8 by default */
+                        priority?: number;
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "sms";
+                    config: {
+                        /** @constant */
+                        provider: "twilio";
+                        /** @description 1 to 10 phone numbers */
+                        to: string[];
+                        account_sid: string;
+                        /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                        auth_token: string;
+                        /** @description An API key SID to authenticate with instead of the account SID */
+                        api_key_sid?: string;
+                        /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                        from?: string;
+                        messaging_service_sid?: string;
+                    } | {
+                        /** @constant */
+                        provider: "sns";
+                        /** @description 1 to 10 phone numbers */
+                        to: string[];
                     };
                 } | {
                     /** @description Absent when attaching */

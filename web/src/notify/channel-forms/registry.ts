@@ -3,14 +3,18 @@ import { discordForm } from './discord';
 import { emailForm } from './email';
 import type { ChannelForm } from './form';
 import { googleChatForm } from './google-chat';
+import { gotifyForm } from './gotify';
 import { matrixForm } from './matrix';
 import { mattermostForm } from './mattermost';
 import { natsForm } from './nats';
 import { ntfyForm } from './ntfy';
 import { opsgenieForm } from './opsgenie';
 import { pagerdutyForm } from './pagerduty';
+import { pushoverForm } from './pushover';
 import { slackForm } from './slack';
+import { smsForm } from './sms';
 import { teamsForm } from './teams';
+import { telegramForm } from './telegram';
 import { webhookForm } from './webhook';
 
 /** A channel type as the API document names it. */
@@ -34,6 +38,10 @@ export const CHANNEL_FORMS = {
   matrix: matrixForm,
   pagerduty: pagerdutyForm,
   opsgenie: opsgenieForm,
+  telegram: telegramForm,
+  pushover: pushoverForm,
+  gotify: gotifyForm,
+  sms: smsForm,
 } satisfies Record<ChannelType, ChannelForm>;
 
 /** The types, in the select's order. */

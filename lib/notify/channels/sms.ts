@@ -1,0 +1,212 @@
+import * as z from 'zod';
+import type { SendOutcome } from '../ports.ts';
+import { redactedView, shownSecret } from './config-fields.ts';
+import { type ChannelSendDeps, defineChannel } from './definition.ts';
+import { describeDigest } from './digest-message.ts';
+import { messageFor } from './message.ts';
+import { field, type ProviderAnswer, postToProvider } from './provider-post.ts';
+import { smsAlertText, smsDigestText } from './sms-text.ts';
+
+/**
+ * SMS to 1 to 10 phone numbers (E.164), through Twilio's Messages API (both runtimes:
+ * https://www.twilio.com/docs/messaging/api/message-resource#create-a-message-resource) or, in
+ * the cloud, Amazon SNS Publish to a phone number (ChannelSendDeps.sms, ./sms-sns.ts). The text is
+ * at most two segments (./sms-text.ts). Each number gets its own message; the attempt fails when
+ * any number's did, naming those numbers (a retry sends to every number again).
+ * Locally a `provider: 'sns'` channel is accepted (it may be meant for a cloud deployment of the
+ * same config) and each of its deliveries fails saying to use Twilio: the create path does not
+ * know the runtime, and a failed attempt in the log says it where the user looks for alerts.
+ */
+
+export const TWILIO_API = 'https://api.twilio.com';
+/** DECISIONS.md's bound on a channel's recipients, as email has it. */
+export const MAX_SMS_RECIPIENTS = 10;
+export const SNS_LOCALLY =
+  'not sent: SMS through Amazon SNS works in the cloud runtime only; here, use provider twilio (a Twilio account SID, auth token and sender)';
+
+const phone = z
+  .string()
+  .regex(/^\+[1-9]\d{6,14}$/, 'Enter a phone number in E.164 form: + and country code, such as +14155550100.')
+  .meta({ description: 'A phone number in E.164 form, such as +14155550100' });
+
+const to = z
+  .array(phone)
+  .min(1, 'Enter at least one phone number.')
+  .max(MAX_SMS_RECIPIENTS, `Enter at most ${MAX_SMS_RECIPIENTS} phone numbers.`)
+  .meta({ description: `1 to ${MAX_SMS_RECIPIENTS} phone numbers` });
+
+const sid = (prefix: string, what: string) =>
+  z
+    .string()
+    .regex(
+      new RegExp(`^${prefix}[0-9a-fA-F]{32}$`),
+      `Enter the ${what}: ${prefix} and 32 hexadecimal digits.`,
+    );
+
+/**
+ * An alphanumeric sender ID: 1 to 11 letters, digits and spaces, at least one a letter (Twilio's
+ * rule); written without lookahead, which the OpenAPI document's pattern may not use: the first
+ * letter at each position in turn.
+ */
+const ALPHANUMERIC_SENDER = Array.from(
+  { length: 11 },
+  (_, k) => `[0-9 ]{${k}}[A-Za-z][A-Za-z0-9 ]{0,${10 - k}}`,
+).join('|');
+
+const twilio = z
+  .strictObject({
+    provider: z.literal('twilio'),
+    to,
+    account_sid: sid('AC', 'account SID'),
+    auth_token: z
+      .string()
+      .min(1, 'Enter the auth token (or the API key secret).')
+      .max(256, 'Enter at most 256 characters.')
+      .regex(/^[\x21-\x7e]+$/, 'Use printable ASCII characters without spaces.')
+      .meta({ description: 'The account auth token, or the API key secret with api_key_sid (write-only)' }),
+    api_key_sid: sid('SK', 'API key SID')
+      .optional()
+      .meta({ description: 'An API key SID to authenticate with instead of the account SID' }),
+    from: z
+      .string()
+      .regex(
+        new RegExp(`^(\\+[1-9]\\d{6,14}|${ALPHANUMERIC_SENDER})$`),
+        'Enter the sending number in E.164 form (+14155550100) or an alphanumeric sender ID of up to 11 letters and digits.',
+      )
+      .optional()
+      .meta({
+        description: 'The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid',
+      }),
+    messaging_service_sid: sid('MG', 'messaging service SID').optional(),
+  })
+  .refine((c) => (c.from === undefined) !== (c.messaging_service_sid === undefined), {
+    message: 'Enter either from (the sending number) or messaging_service_sid, not both.',
+    path: ['from'],
+  });
+
+const sns = z.strictObject({ provider: z.literal('sns'), to });
+
+const input = z.discriminatedUnion('provider', [twilio, sns], {
+  error: (issue) => (issue.code === 'invalid_union' ? 'Choose a provider: twilio or sns.' : undefined),
+});
+
+const stored = z.object({
+  provider: z.enum(['twilio', 'sns']),
+  to: z.array(z.string()),
+  account_sid: z.string().optional(),
+  auth_token: z.string().optional(),
+  api_key_sid: z.string().optional(),
+  from: z.string().optional(),
+  messaging_service_sid: z.string().optional(),
+});
+
+/** The stored config, either provider's fields optional (the provider decides which are set). */
+export type SmsConfig = z.output<typeof stored>;
+
+const view = z.object({
+  provider: z.enum(['twilio', 'sns']),
+  to: z.array(z.string()),
+  account_sid: z.string().optional(),
+  auth_token: redactedView.optional(),
+  api_key_sid: z.string().optional(),
+  from: z.string().optional(),
+  messaging_service_sid: z.string().optional(),
+});
+type SmsView = z.output<typeof view>;
+
+/** The Messages resource of the account. */
+export function twilioMessagesUrl(accountSid: string): string {
+  return `${TWILIO_API}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
+}
+
+/** `{"code":21211,"message":"The 'To' number ... is not a valid phone number.","more_info":...,"status":400}`. */
+function explain(answer: ProviderAnswer): string | undefined {
+  const message = field(answer.json, 'message');
+  const code = field(answer.json, 'code');
+  if (message === undefined) return undefined;
+  return code === undefined ? String(message) : `${message} (error ${code})`;
+}
+
+function sendTwilio(
+  deps: ChannelSendDeps,
+  cfg: SmsConfig,
+  number: string,
+  text: string,
+): Promise<SendOutcome> {
+  const form = new URLSearchParams({ To: number, Body: text });
+  if (cfg.messaging_service_sid) form.set('MessagingServiceSid', cfg.messaging_service_sid);
+  else form.set('From', cfg.from ?? '');
+  const user = cfg.api_key_sid ?? cfg.account_sid ?? '';
+  const auth = Buffer.from(`${user}:${cfg.auth_token ?? ''}`, 'utf8').toString('base64');
+  return postToProvider(
+    deps.http,
+    'Twilio',
+    {
+      url: twilioMessagesUrl(cfg.account_sid ?? ''),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${auth}` },
+      body: form.toString(),
+    },
+    { secrets: [cfg.auth_token, auth], explain },
+  );
+}
+
+/** Sends `text` to every number; a failed number is named in the attempt's error. */
+async function sendText(
+  deps: ChannelSendDeps,
+  cfg: SmsConfig,
+  text: string,
+  deliveryId: string,
+): Promise<SendOutcome> {
+  const sms = deps.sms;
+  if (cfg.provider === 'sns' && !sms) return { ok: false, status_code: null, error: SNS_LOCALLY };
+  const failures: { number: string; outcome: SendOutcome }[] = [];
+  let last: SendOutcome = { ok: true, status_code: null, error: null };
+  for (const number of cfg.to) {
+    last =
+      cfg.provider === 'sns' && sms
+        ? await sms.send({ to: number, text, deliveryId })
+        : await sendTwilio(deps, cfg, number, text);
+    if (!last.ok) failures.push({ number, outcome: last });
+  }
+  if (failures.length === 0) return last;
+  const first = failures[0] as { number: string; outcome: SendOutcome };
+  const others = failures.length > 1 ? ` (and ${failures.length - 1} more number(s) failed)` : '';
+  return {
+    ok: false,
+    status_code: first.outcome.status_code,
+    error: `to ${first.number}: ${first.outcome.error ?? 'failed'}${others}`,
+  };
+}
+
+export const smsChannel = defineChannel<SmsConfig, SmsView>({
+  label: 'SMS',
+  input,
+  stored,
+  view,
+  secrets: ['auth_token'],
+  present: (cfg) => ({
+    config: {
+      provider: cfg.provider,
+      to: [...cfg.to],
+      ...(cfg.account_sid ? { account_sid: cfg.account_sid } : {}),
+      ...shownSecret('auth_token', cfg.auth_token),
+      ...(cfg.api_key_sid ? { api_key_sid: cfg.api_key_sid } : {}),
+      ...(cfg.from ? { from: cfg.from } : {}),
+      ...(cfg.messaging_service_sid ? { messaging_service_sid: cfg.messaging_service_sid } : {}),
+    },
+  }),
+  // SNS's endpoint is the cloud's own (the function's role, not a URL the user gives).
+  destinations: (cfg) =>
+    cfg.provider === 'twilio'
+      ? [{ path: 'config.account_sid', url: twilioMessagesUrl(cfg.account_sid ?? '') }]
+      : [],
+  send: (deps, channel, alert) =>
+    sendText(
+      deps,
+      channel.config,
+      smsAlertText(messageFor(channel, alert, deps.publicUrl)),
+      alert.deliveryId,
+    ),
+  sendDigest: (deps, channel, digest) =>
+    sendText(deps, channel.config, smsDigestText(describeDigest(digest)), digest.deliveryId),
+});

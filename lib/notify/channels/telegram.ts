@@ -1,0 +1,124 @@
+import * as z from 'zod';
+import { redactedView, shownSecret } from './config-fields.ts';
+import { defineChannel } from './definition.ts';
+import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
+import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
+import { field, type ProviderAnswer, postToProvider } from './provider-post.ts';
+
+/**
+ * Telegram (Bot API sendMessage, https://core.telegram.org/bots/api#sendmessage): the bot's
+ * token travels in the URL's path, so neither the URL nor the token ever appears in a delivery
+ * error. The text uses MarkdownV2, with every character of user-supplied text escaped as the API
+ * documents, so an entity name cannot add a link or formatting; at most 4,096 characters after
+ * the markup is parsed.
+ */
+
+/** Fixed: the Bot API's host (tests reach a local receiver through the egress resolver and CA). */
+export const TELEGRAM_API = 'https://api.telegram.org';
+/** sendMessage's text limit, counted after entities parsing (UTF-16 units, as JavaScript counts). */
+export const TELEGRAM_MAX_TEXT = 4096;
+
+/** MarkdownV2: these (and the backslash) must be escaped with a preceding backslash outside entities. */
+const RESERVED = /[_*[\]()~`>#+\-=|{}.!\\]/g;
+
+/** User text as MarkdownV2 that renders literally. */
+export function escapeMarkdownV2(text: string): string {
+  return text.replace(RESERVED, (c) => `\\${c}`);
+}
+
+/** Inside the (...) of an inline link only `)` and `\` are escaped. */
+function escapeLinkUrl(url: string): string {
+  return url.replace(/[)\\]/g, (c) => `\\${c}`);
+}
+
+const MAX_NOTE = 2000;
+const EMOJI: Record<Tone, string> = { down: '🔴', degraded: '🟠', up: '🟢', other: '⚪' };
+
+/** A bot token as @BotFather gives it: `<bot id>:<35 characters>`. */
+const botToken = z
+  .string()
+  .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'Enter the bot token @BotFather gave, such as 123456789:AAE….')
+  .meta({ description: 'The bot token from @BotFather (write-only)' });
+
+/** A chat's integer id (groups and channels are negative) or a public channel's @username. */
+const chatId = z
+  .string()
+  .regex(
+    /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/,
+    'Enter the chat id (a number such as -1001234567890) or a public channel as @channelusername.',
+  )
+  .meta({ description: 'A chat id (-1001234567890) or @channelusername' });
+
+const config = z.strictObject({ bot_token: botToken, chat_id: chatId });
+export type TelegramConfig = z.output<typeof config>;
+
+/** The message's text: a bold title, the note in italics, one line per fact, the console link. */
+export function telegramText(message: AlertMessage): string {
+  const lines = [`${EMOJI[message.tone]} *${escapeMarkdownV2(message.title)}*`];
+  // Title ≤ 200 and facts ≤ ~1,500 characters (message.ts clips them): the note keeps the rest under 4,096.
+  if (message.note) lines.push(`_${escapeMarkdownV2(clip(message.note, MAX_NOTE))}_`);
+  for (const fact of message.facts)
+    lines.push(`*${escapeMarkdownV2(fact.label)}:* ${escapeMarkdownV2(fact.value)}`);
+  if (message.link) lines.push(`[Open in Vigil](${escapeLinkUrl(message.link)})`);
+  return lines.join('\n');
+}
+
+/** A digest part: the title, the summary, and as many event lines as 4,096 parsed characters hold. */
+export function telegramDigestText(message: DigestMessage): string {
+  const title = clip(message.title, 256);
+  const summary = message.summary.map((line) => clip(line, 1024));
+  // The budget counts what Telegram shows (escapes and markup are not counted), with room for the emoji.
+  const head = [title, ...summary].reduce((n, line) => n + line.length + 1, 4);
+  const lines = linesWithin(message.lines, TELEGRAM_MAX_TEXT - head - 1, (line) => line.length);
+  return [
+    `${EMOJI[message.tone]} *${escapeMarkdownV2(title)}*`,
+    ...summary.map(escapeMarkdownV2),
+    '',
+    ...lines.map(escapeMarkdownV2),
+  ].join('\n');
+}
+
+/** "Bad Request: chat not found"; a 429's parameters.retry_after as a sentence. */
+function explain(answer: ProviderAnswer): string | undefined {
+  const description = field(answer.json, 'description');
+  if (description === undefined) return undefined;
+  const parameters = (answer.json as { parameters?: { retry_after?: unknown } }).parameters;
+  const wait = parameters?.retry_after;
+  // "Too Many Requests: retry after 7" usually says it already; parameters.retry_after is the rule.
+  const said = typeof wait !== 'number' || String(description).includes(`retry after ${wait}`);
+  return said ? String(description) : `${description}; retry after ${wait} s`;
+}
+
+function post(deps: { http: Parameters<typeof postToProvider>[0] }, cfg: TelegramConfig, text: string) {
+  const body = JSON.stringify({
+    chat_id: cfg.chat_id,
+    text,
+    parse_mode: 'MarkdownV2',
+    link_preview_options: { is_disabled: true },
+  });
+  return postToProvider(
+    deps.http,
+    'Telegram',
+    {
+      url: `${TELEGRAM_API}/bot${cfg.bot_token}/sendMessage`,
+      headers: { 'content-type': 'application/json' },
+      body,
+    },
+    { secrets: [cfg.bot_token], explain },
+  );
+}
+
+export const telegramChannel = defineChannel({
+  label: 'Telegram',
+  input: config,
+  stored: z.object({ bot_token: z.string(), chat_id: z.string() }),
+  view: z.object({ bot_token: redactedView.optional(), chat_id: z.string() }),
+  secrets: ['bot_token'],
+  present: (cfg) => ({ config: { ...shownSecret('bot_token', cfg.bot_token), chat_id: cfg.chat_id } }),
+  // The host is fixed; the guard still judges where it resolves (and every send judges it again).
+  destinations: () => [{ path: 'config.bot_token', url: `${TELEGRAM_API}/` }],
+  send: (deps, channel, alert) =>
+    post(deps, channel.config, telegramText(messageFor(channel, alert, deps.publicUrl))),
+  sendDigest: (deps, channel, digest) =>
+    post(deps, channel.config, telegramDigestText(describeDigest(digest))),
+});
