@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
 import { DestinationFields, useDestination } from '../notify/channel-fields';
+import { channelForm } from '../notify/channel-forms/registry';
 import { EditSharedChannel } from '../notify/edit-channel';
 import { channelsChanged, deliveriesChanged } from '../notify/queries';
 import { RoutesEditor } from '../notify/routes-editor';
@@ -119,7 +120,7 @@ function SharedChannelRow({
   return (
     <tr>
       <td>{c.name}</td>
-      <td>{c.channel_type}</td>
+      <td>{channelForm(c.channel_type).label}</td>
       <td>
         <ChannelTarget channel={c} />
       </td>
