@@ -15,22 +15,22 @@ import type { MessageTemplate } from './definition.ts';
 /** The fields a template may use, each with what it holds (the console and the docs list them). */
 export const TEMPLATE_FIELDS = {
   entity_name: 'the entity’s name (Checkout API)',
-  entity_slug: 'the entity’s slug (checkout-api)',
-  blueprint_slug: 'the entity’s blueprint (service)',
   check_name: 'the check’s name',
-  check_label: 'what the check probes (GET https://api.example.com/health)',
-  from_state: 'the state before the change (up)',
-  to_state: 'the state after it (down)',
-  kind: 'alert, recovery, repeat, escalation, flapping or test',
-  timestamp: 'the change’s time, ISO 8601',
-  time: 'the change’s time for humans (2026-01-01 12:00:00 UTC)',
+  to_state: 'the state it changed to (down)',
+  from_state: 'the state it changed from (up)',
   last_error: 'the latest failed result’s error; empty when none',
-  also_failing: 'checks that started failing after the entity went down, comma-separated; empty when none',
-  down_for: 'a repeat’s time since the change (2 h 5 min); empty otherwise',
-  unacknowledged_for: 'an escalation’s time unacknowledged (15 min); empty otherwise',
   link: 'the entity’s console page (VIGIL_PUBLIC_URL set); empty otherwise',
+  time: 'the change’s time for humans (2026-01-01 12:00:00 UTC)',
+  kind: 'alert, recovery, repeat, escalation, flapping or test',
+  check_label: 'what the check probes (GET https://api.example.com/health)',
   headline: 'Vigil’s own title (Checkout API is down)',
   note: 'Vigil’s sentence for repeats, escalations, tests and root causes; empty otherwise',
+  down_for: 'a repeat’s time since the change (2 h 5 min); empty otherwise',
+  unacknowledged_for: 'an escalation’s time unacknowledged (15 min); empty otherwise',
+  also_failing: 'checks that started failing after the entity went down, comma-separated; empty when none',
+  entity_slug: 'the entity’s slug (checkout-api)',
+  blueprint_slug: 'the entity’s blueprint (service)',
+  timestamp: 'the change’s time, ISO 8601',
 } as const;
 
 export type TemplateField = keyof typeof TEMPLATE_FIELDS;
@@ -53,6 +53,22 @@ const TAG = /\{\{\s*([#^/]?)\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/y;
 const isField = (name: string): name is TemplateField => Object.hasOwn(TEMPLATE_FIELDS, name);
 
 const known = () => FIELD_NAMES.join(', ');
+
+/** An error detail's text is clipped at 200 characters (lib/platform/errors.ts). */
+const MAX_SENTENCE = 200;
+
+/** `start` and as many known field names as fit in one error detail, in their documented order. */
+function fitted(start: string): string {
+  let sentence = start;
+  for (const [i, name] of FIELD_NAMES.entries()) {
+    const next = `${i === 0 ? '' : ', '}${name}`;
+    const last = i === FIELD_NAMES.length - 1;
+    if (sentence.length + next.length + (last ? 1 : 3) > MAX_SENTENCE)
+      return `${sentence}${i === 0 ? '' : ','} …`;
+    sentence += next;
+  }
+  return `${sentence}.`;
+}
 
 /** A parsed template, or the sentences saying what is wrong with it. */
 export type Parsed = { ok: true; nodes: Node[] } | { ok: false; problems: string[] };
@@ -119,9 +135,13 @@ export function parseTemplate(source: string): Parsed {
   for (const section of open)
     problems.push(`${section.written} is never closed: end it with {{/${section.name}}}.`);
   if (unknown.size > 0) {
-    const list = [...unknown].map((name) => `{{${name}}}`);
+    // Names come from the request: a few, clipped, so the field list still fits.
+    const list = [...unknown]
+      .slice(0, 3)
+      .map((name) => `{{${name.length > 32 ? `${name.slice(0, 31)}…` : name}}}`);
+    const more = unknown.size > 3 ? ` and ${unknown.size - 3} more` : '';
     problems.unshift(
-      `${list.join(', ')} ${list.length === 1 ? 'is not a field' : 'are not fields'}: use ${known()}.`,
+      fitted(`${list.join(', ')}${more} ${unknown.size === 1 ? 'is not a field' : 'are not fields'}: use `),
     );
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, nodes: root };
@@ -161,6 +181,9 @@ export function templateProblems(template: MessageTemplate): { path: 'title' | '
   return out;
 }
 
+/** What a template's text may hold as JSON Schema says it: every `{{` starts a tag of a known field (not the sections' balance). */
+const TEMPLATE_PATTERN = `^(?:[^{]|\\{(?!\\{)|\\{\\{\\s*[#^/]?\\s*(?:${FIELD_NAMES.join('|')})\\s*\\}\\})*$`;
+
 /** The request's and the stored record's `template`: a title, a body or both, each a valid template. */
 export const messageTemplateSchema = z
   .strictObject({
@@ -168,12 +191,20 @@ export const messageTemplateSchema = z
       .string()
       .min(1, 'Enter a title template, or leave the title out.')
       .optional()
-      .meta({ description: `At most ${MAX_TEMPLATE_TITLE} characters; {{field}} placeholders` }),
+      .meta({
+        description: `At most ${MAX_TEMPLATE_TITLE} characters; {{field}} placeholders`,
+        pattern: TEMPLATE_PATTERN,
+        maxLength: MAX_TEMPLATE_TITLE,
+      }),
     body: z
       .string()
       .min(1, 'Enter a body template, or leave the body out.')
       .optional()
-      .meta({ description: `At most ${MAX_TEMPLATE_BODY} characters; {{field}} placeholders and sections` }),
+      .meta({
+        description: `At most ${MAX_TEMPLATE_BODY} characters; {{field}} placeholders and sections`,
+        pattern: TEMPLATE_PATTERN,
+        maxLength: MAX_TEMPLATE_BODY,
+      }),
   })
   .superRefine((template, ctx) => {
     if (template.title === undefined && template.body === undefined)
@@ -182,6 +213,7 @@ export const messageTemplateSchema = z
       ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
   })
   .meta({
+    minProperties: 1,
     description: `The channel's own alert title and body: {{field}} placeholders over ${known()}; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty`,
   });
 

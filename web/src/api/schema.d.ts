@@ -771,6 +771,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notify/template-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A channel’s message template rendered with a made-up event (entity “Checkout API”), without sending or writing anything */
+        post: operations["previewMessageTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/maintenance": {
         parameters: {
             query?: never;
@@ -8577,6 +8594,117 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                     "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewMessageTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A channel type that takes a template (not webhook or nats: they send the event as JSON)
+                     * @enum {string}
+                     */
+                    channel_type: "slack" | "discord" | "ntfy" | "email";
+                    /** @description The channel's own alert title and body: {{field}} placeholders over entity_name, check_name, to_state, from_state, last_error, link, time, kind, check_label, headline, note, down_for, unacknowledged_for, also_failing, entity_slug, blueprint_slug, timestamp; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty */
+                    template: {
+                        /** @description At most 250 characters; {{field}} placeholders */
+                        title?: string;
+                        /** @description At most 4000 characters; {{field}} placeholders and sections */
+                        body?: string;
+                    };
+                    /**
+                     * @description The kind of message to preview; alert by default
+                     * @enum {string}
+                     */
+                    kind?: "alert" | "recovery" | "repeat" | "escalation" | "flapping" | "test";
+                    /**
+                     * @description The state the sample entity changes to; down by default (up for a recovery)
+                     * @enum {string}
+                     */
+                    to_state?: "down" | "degraded" | "up";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rendered title (the default title when the template has none) */
+                        title: string;
+                        /** @description The rendered body as plain lines (the default lines when the template has none); each channel adds its own markup */
+                        body: string;
+                        /** @description The console link the message carries; null without VIGIL_PUBLIC_URL */
+                        link: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
