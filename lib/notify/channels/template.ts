@@ -182,7 +182,7 @@ export function templateProblems(template: MessageTemplate): { path: 'title' | '
 }
 
 /** What a template's text may hold as JSON Schema says it: every `{{` starts a tag of a known field (not the sections' balance). */
-const TEMPLATE_PATTERN = `^(?:[^{]|\\{(?!\\{)|\\{\\{\\s*[#^/]?\\s*(?:${FIELD_NAMES.join('|')})\\s*\\}\\})*$`;
+const TEMPLATE_PATTERN = `^(?:[^{]|\\{[^{]|\\{\\{\\s*[#^/]?\\s*(?:${FIELD_NAMES.join('|')})\\s*\\}\\})*\\{?$`;
 
 /** The request's and the stored record's `template`: a title, a body or both, each a valid template. */
 export const messageTemplateSchema = z
@@ -213,6 +213,7 @@ export const messageTemplateSchema = z
       ctx.addIssue({ code: 'custom', path: [problem.path], message: problem.message });
   })
   .meta({
+    id: 'MessageTemplate',
     minProperties: 1,
     description: `The channel's own alert title and body: {{field}} placeholders over ${known()}; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty`,
   });

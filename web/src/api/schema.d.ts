@@ -2103,6 +2103,13 @@ export interface components {
             /** @description Alerts one channel is sent alone in any minute; past it they fold into one digest per group per minute (default 10) */
             alert_fold_per_minute: number;
         };
+        /** @description The channel's own alert title and body: {{field}} placeholders over entity_name, check_name, to_state, from_state, last_error, link, time, kind, check_label, headline, note, down_for, unacknowledged_for, also_failing, entity_slug, blueprint_slug, timestamp; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty */
+        MessageTemplate: {
+            /** @description At most 250 characters; {{field}} placeholders */
+            title?: string;
+            /** @description At most 4000 characters; {{field}} placeholders and sections */
+            body?: string;
+        };
         MaintenanceWindow: {
             /** @description mnt_ + a 26-character ULID */
             id: string;
@@ -8642,13 +8649,7 @@ export interface operations {
                      * @enum {string}
                      */
                     channel_type: "slack" | "discord" | "ntfy" | "email";
-                    /** @description The channel's own alert title and body: {{field}} placeholders over entity_name, check_name, to_state, from_state, last_error, link, time, kind, check_label, headline, note, down_for, unacknowledged_for, also_failing, entity_slug, blueprint_slug, timestamp; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty */
-                    template: {
-                        /** @description At most 250 characters; {{field}} placeholders */
-                        title?: string;
-                        /** @description At most 4000 characters; {{field}} placeholders and sections */
-                        body?: string;
-                    };
+                    template: components["schemas"]["MessageTemplate"];
                     /**
                      * @description The kind of message to preview; alert by default
                      * @enum {string}
