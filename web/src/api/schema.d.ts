@@ -1782,6 +1782,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "slack";
             config: {
@@ -1802,6 +1804,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "discord";
             config: {
@@ -1822,6 +1826,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "webhook";
             config: {
@@ -1844,6 +1850,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "nats";
             config: {
@@ -1866,6 +1874,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "ntfy";
             config: {
@@ -1888,6 +1898,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "email";
             config: {
@@ -1900,6 +1912,13 @@ export interface components {
                 /** @enum {string} */
                 state: "confirmed" | "pending";
             }[];
+        };
+        /** @description The channel's own alert title and body: {{field}} placeholders over entity_name, check_name, to_state, from_state, last_error, link, time, kind, check_label, headline, note, down_for, unacknowledged_for, also_failing, entity_slug, blueprint_slug, timestamp; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty */
+        MessageTemplate: {
+            /** @description At most 250 characters; {{field}} placeholders */
+            title?: string;
+            /** @description At most 4000 characters; {{field}} placeholders and sections */
+            body?: string;
         };
         PolicyInput: {
             /** @description Minimum gap between alerts of the check: 0 to 86400; default 300 */
@@ -2009,6 +2028,7 @@ export interface components {
                 /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                 url: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2018,6 +2038,7 @@ export interface components {
                 /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                 url: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2028,6 +2049,8 @@ export interface components {
                 url: string;
                 secret?: string;
             };
+            /** @description Absent: this type sends the event as JSON and takes no template */
+            template?: unknown;
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2037,6 +2060,8 @@ export interface components {
                 /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
                 subject: string;
             };
+            /** @description Absent: this type sends the event as JSON and takes no template */
+            template?: unknown;
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2047,6 +2072,7 @@ export interface components {
                 url: string;
                 token?: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2056,6 +2082,7 @@ export interface components {
                 /** @description 1 to 10 recipients */
                 to: string[];
             };
+            template?: components["schemas"]["MessageTemplate"];
         };
         TenantChannelUpdate: {
             /** @description Shown in the console and the routes editor */
@@ -2069,6 +2096,8 @@ export interface components {
             config?: {
                 [key: string]: unknown;
             };
+            /** @description A new message template; null removes it; absent keeps it */
+            template?: components["schemas"]["MessageTemplate"] | null;
         };
         NotificationRoute: {
             /** @description rte_ + a 26-character ULID */
@@ -2102,13 +2131,6 @@ export interface components {
         AlertSettingsInput: {
             /** @description Alerts one channel is sent alone in any minute; past it they fold into one digest per group per minute (default 10) */
             alert_fold_per_minute: number;
-        };
-        /** @description The channel's own alert title and body: {{field}} placeholders over entity_name, check_name, to_state, from_state, last_error, link, time, kind, check_label, headline, note, down_for, unacknowledged_for, also_failing, entity_slug, blueprint_slug, timestamp; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty */
-        MessageTemplate: {
-            /** @description At most 250 characters; {{field}} placeholders */
-            title?: string;
-            /** @description At most 4000 characters; {{field}} placeholders and sections */
-            body?: string;
         };
         MaintenanceWindow: {
             /** @description mnt_ + a 26-character ULID */
@@ -7006,6 +7028,7 @@ export interface operations {
                         /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "discord";
@@ -7013,6 +7036,7 @@ export interface operations {
                         /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "webhook";
@@ -7021,6 +7045,8 @@ export interface operations {
                         url: string;
                         secret?: string;
                     };
+                    /** @description Absent: this type sends the event as JSON and takes no template */
+                    template?: unknown;
                 } | {
                     /** @constant */
                     channel_type: "nats";
@@ -7028,6 +7054,8 @@ export interface operations {
                         /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
                         subject: string;
                     };
+                    /** @description Absent: this type sends the event as JSON and takes no template */
+                    template?: unknown;
                 } | {
                     /** @constant */
                     channel_type: "ntfy";
@@ -7036,6 +7064,7 @@ export interface operations {
                         url: string;
                         token?: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "email";
@@ -7043,6 +7072,7 @@ export interface operations {
                         /** @description 1 to 10 recipients */
                         to: string[];
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @description Absent when attaching */
                     channel_type?: unknown;
