@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { api, fieldErrors, must, type Schemas } from '../api/client';
 import type { paths } from '../api/schema';
 import { TextAreaField, TextField } from '../ui/fields';
+import { templateKeys } from './queries';
 
 /**
  * A channel's optional message template (docs/notifications.md "Message templates"): a title and a
@@ -53,16 +54,17 @@ export function TemplateFields({
   errs,
 }: {
   t: TemplateState;
-  channelType: TemplateChannelType;
+  channelType: string;
   errs: Record<string, string | undefined>;
 }) {
   const template = useSettled(t.value(), DEBOUNCE_MS);
   const preview = useQuery({
-    queryKey: ['template-preview', channelType, template],
+    queryKey: templateKeys.preview(channelType, template),
     queryFn: () =>
       must(
         api.POST('/v1/notify/template-preview', {
-          body: { channel_type: channelType, template: template as MessageTemplate },
+          // The form offers the fields only for types that take a template (ChannelForm.templates).
+          body: { channel_type: channelType as TemplateChannelType, template: template as MessageTemplate },
         }),
       ),
     enabled: template !== null,
@@ -97,8 +99,10 @@ export function TemplateFields({
       />
       {shown ? (
         <div className="template-preview" role="status" aria-label="Template preview">
-          <span className="muted">Preview with a made-up event (Checkout API goes down):</span>
-          <strong className="template-preview-title">{shown.title}</strong>
+          <p className="muted">Preview with a made-up event (Checkout API goes down):</p>
+          <p>
+            <strong className="template-preview-title">{shown.title}</strong>
+          </p>
           <pre className="template-preview-body">{shown.body}</pre>
         </div>
       ) : null}
