@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import { type ConsoleRig, expectNoConsoleErrors, openPage, screenshot, signIn, startConsole } from './support.ts';
+import {
+  type ConsoleRig,
+  expectNoConsoleErrors,
+  openPage,
+  screenshot,
+  signIn,
+  startConsole,
+} from './support.ts';
 
 /**
  * A shared channel's message template in the console (docs/notifications.md "Message templates"):
@@ -64,7 +71,9 @@ describe('console message templates', { timeout: 90_000 }, () => {
     await form.getByText(/\{\{entity\}\} is not a field: use entity_name, /).waitFor();
 
     await title.fill('[{{to_state}}] {{entity_name}}');
-    await form.getByLabel('Body template').fill('{{check_name}}{{#last_error}}: {{last_error}}{{/last_error}}');
+    await form
+      .getByLabel('Body template')
+      .fill('{{check_name}}{{#last_error}}: {{last_error}}{{/last_error}}');
     const preview = form.getByRole('status', { name: 'Template preview' });
     await preview.getByText('[down] Checkout API').waitFor();
     await preview.getByText('Health endpoint: connect ECONNREFUSED 203.0.113.10:443').waitFor();
@@ -86,6 +95,31 @@ describe('console message templates', { timeout: 90_000 }, () => {
     await expect.poll(() => received.length).toBe(1);
     expect(received[0]).toMatchObject({ path: '/alerts', title: 'Test: [down] Checkout API' });
     expect(received[0]?.body).toContain('Health endpoint: connect ECONNREFUSED 203.0.113.10:443');
+
+    // Edit: a new title is sent; emptying both fields removes the template.
+    const templateOf = async () =>
+      (
+        await rig.api<{ channels: { name?: string; template?: unknown }[] }>(
+          'GET',
+          '/v1/notify/channels?limit=200',
+        )
+      ).body.channels.find((c) => c.name === 'Phone')?.template;
+    await p.page.getByRole('button', { name: 'Edit Phone' }).click();
+    let edit = p.page.getByRole('form', { name: 'Edit Phone' });
+    expect(await edit.getByLabel('Title template').inputValue()).toBe('[{{to_state}}] {{entity_name}}');
+    await edit.getByLabel('Title template').fill('{{entity_name}} ({{kind}})');
+    await edit.getByRole('status', { name: 'Template preview' }).getByText('Checkout API (alert)').waitFor();
+    await edit.getByRole('button', { name: 'Save Phone' }).click();
+    await expect.poll(templateOf).toEqual({
+      title: '{{entity_name}} ({{kind}})',
+      body: '{{check_name}}{{#last_error}}: {{last_error}}{{/last_error}}',
+    });
+    await p.page.getByRole('button', { name: 'Edit Phone' }).click();
+    edit = p.page.getByRole('form', { name: 'Edit Phone' });
+    await edit.getByLabel('Title template').fill('');
+    await edit.getByLabel('Body template').fill('');
+    await edit.getByRole('button', { name: 'Save Phone' }).click();
+    await expect.poll(templateOf).toBeUndefined();
     expectNoConsoleErrors(p);
   });
 });
