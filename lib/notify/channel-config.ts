@@ -12,6 +12,8 @@ import {
   type ChannelType,
   channelDefinition,
 } from './channels/registry.ts';
+import { messageTemplateSchema } from './channels/template.ts';
+import { templateRefusal } from './channels/template-types.ts';
 
 /**
  * A channel's type and config as a request body carries them (DECISIONS.md "Notifications"):
@@ -22,16 +24,35 @@ import {
 /** One request variant per registered type, each with `extra` fields (a tenant channel's name) besides type and config. */
 function channelVariants<E extends z.core.$ZodLooseShape>(extra: E) {
   const variants = Object.entries(CHANNEL_DEFINITIONS).map(([type, definition]) =>
-    z.strictObject({ ...extra, channel_type: z.literal(type), config: definition.input }),
+    z.strictObject({
+      ...extra,
+      channel_type: z.literal(type),
+      config: definition.input,
+      template: templateField(type, definition.templates !== false),
+    }),
   );
   // zod's discriminated union wants a tuple; its element type is the registry's, type by type.
   return variants as unknown as [InputVariant<E>, ...InputVariant<E>[]];
 }
 
+/** A type's `template`: the message template, or (a raw-event type) refused with a sentence when given. */
+function templateField(type: string, takes: boolean) {
+  if (takes) return messageTemplateSchema.optional();
+  // `not: {}` states "absent" in the document, as the attach variant's channel_type.
+  return z
+    .never({ error: templateRefusal(type) })
+    .optional()
+    .meta({ description: 'Absent: this type sends the event as JSON and takes no template', not: {} });
+}
+
 type Definitions = typeof CHANNEL_DEFINITIONS;
 type InputVariant<E extends z.core.$ZodLooseShape> = {
   [K in ChannelType]: z.ZodObject<
-    E & { channel_type: z.ZodLiteral<K>; config: Definitions[K]['input'] },
+    E & {
+      channel_type: z.ZodLiteral<K>;
+      config: Definitions[K]['input'];
+      template: z.ZodOptional<typeof messageTemplateSchema>;
+    },
     z.core.$strict
   >;
 }[ChannelType];

@@ -34,6 +34,8 @@ export const MAX_TENANT_CHANNELS = 100;
 const channelConfigSchema = z.object({
   channel_type: z.string(),
   config: z.record(z.string(), z.unknown()),
+  /** The channel's own message template (validated at save: channels/template.ts); absent: Vigil's message. */
+  template: z.object({ title: z.string().optional(), body: z.string().optional() }).optional(),
 });
 export type ChannelConfig = z.infer<typeof channelConfigSchema>;
 

@@ -9,6 +9,7 @@ import { createPolicyService } from './policy-service.ts';
 import { createRouteService } from './route-service.ts';
 import { notifyRoutes } from './routes.ts';
 import { createSimulator } from './simulate.ts';
+import { templatePreviewRoutes } from './template-preview.ts';
 import { sharedChannelRoutes } from './tenant-channel-routes.ts';
 import { createTenantChannelService } from './tenant-channel-service.ts';
 
@@ -68,6 +69,7 @@ export function composeNotifications(deps: NotificationsDeps) {
     ...notifyActionRoutes({ actions: notifier, showDeliveries }),
     ...alertSettingsRoutes({ table: deps.table }),
     ...emailConfirmRoutes({ recipients }),
+    ...templatePreviewRoutes({ publicUrl: config.publicUrl }),
   ];
   return { ...services, simulator, routes };
 }

@@ -3,6 +3,7 @@ import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { channelNameSchema } from './channel-config.ts';
 import { CHANNEL_TYPES } from './channels/registry.ts';
+import { messageTemplateSchema } from './channels/template.ts';
 import { DELIVERY_STATUSES } from './delivery-items.ts';
 
 /** Request shapes of the notification routes (the channel body is channel-config.ts's). */
@@ -114,6 +115,10 @@ export const tenantChannelUpdateBody = z
     config: z.record(z.string(), z.unknown()).optional().meta({
       description: 'With channel_type: the whole new config, secrets given again (they are never read back)',
     }),
+    template: messageTemplateSchema
+      .nullable()
+      .optional()
+      .meta({ description: 'A new message template; null removes it; absent keeps it' }),
   })
   .meta({ id: 'TenantChannelUpdate' });
 export type TenantChannelUpdateBody = z.output<typeof tenantChannelUpdateBody>;

@@ -4,6 +4,7 @@ import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import type { ChannelRecord, TenantChannelRecord } from './channel-items.ts';
 import type { ChannelViewOptions } from './channels/definition.ts';
 import { CHANNEL_DEFINITIONS, type ChannelType, channelDefinition } from './channels/registry.ts';
+import { messageTemplateSchema } from './channels/template.ts';
 import { type CheckRoute, checkRouteSchema } from './check-routes.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 
@@ -37,6 +38,9 @@ const channelCommon = {
     .meta({ description: 'GET /v1/notify/channels/{id}: the checks the tenant channel is attached to' }),
   created_at: timestampSchema,
   updated_at: timestampSchema.optional().meta({ description: 'Tenant channels only' }),
+  template: messageTemplateSchema
+    .optional()
+    .meta({ description: 'The channel’s own message template; absent: Vigil’s message' }),
 };
 
 /** One view variant per registered type: its `view` config and any `viewExtra` fields. */
@@ -119,7 +123,8 @@ export function publicChannel(
         };
   const definition = channelDefinition(channel.channel_type);
   const shown = definition.present(definition.stored.parse(channel.config), channel.tenant_id, options);
-  return { ...common, channel_type: channel.channel_type, ...shown } as PublicChannel;
+  const template = channel.template ? { template: channel.template } : {};
+  return { ...common, channel_type: channel.channel_type, ...shown, ...template } as PublicChannel;
 }
 
 /** A check's policy (or the defaults when none is stored) with its channels (own, then attached tenant ones). */

@@ -9,6 +9,8 @@ import type { Table } from '../store/table.ts';
 import { checkChannelDestination, parseChannelInput, type TenantChannelInput } from './channel-config.ts';
 import { MAX_CHANNELS_PER_CHECK, MAX_TENANT_CHANNELS, type TenantChannelRecord } from './channel-items.ts';
 import { type ChannelStore, channelSeenFrom } from './channel-store.ts';
+import type { MessageTemplate } from './channels/definition.ts';
+import { takesTemplate, templateRefusal } from './channels/template-types.ts';
 import { type ShowDeliveries, showOne } from './delivery-responses.ts';
 import { type EmailRecipients, emailAddressesOf } from './email-recipients.ts';
 import type { Caller } from './policy-service.ts';
@@ -30,6 +32,17 @@ export interface TenantChannelServiceDeps {
   resolve?: Resolve | undefined;
   /** Email recipients: confirmation links on create and update, their states in views. */
   recipients: Pick<EmailRecipients, 'statesFor' | 'requestConfirmations'>;
+}
+
+/** Refuses a template on a type that takes none: the one given (`given`), or the one kept on a new type. */
+function templateFits(type: string, template: MessageTemplate | undefined, given: boolean): void {
+  if (!template || takesTemplate(type)) return;
+  throw ValidationError.field(
+    'template',
+    given
+      ? templateRefusal(type)
+      : `${templateRefusal(type).replace(/: leave the template out\.$/, '')}: remove this channel’s with "template": null.`,
+  );
 }
 
 /**
@@ -92,11 +105,18 @@ export function createTenantChannelService(deps: TenantChannelServiceDeps) {
           : parseChannelInput({ channel_type: body.channel_type, config: body.config });
       if (destination) await destinationOk(destination);
       const stored = await withRetries(OPTIMISTIC_ATTEMPTS, 'the channel', async () => {
-        const current = await require(caller.tenantId, channelId);
+        const { template: kept, ...current } = await require(caller.tenantId, channelId);
+        const template = body.template === undefined ? kept : (body.template ?? undefined);
+        templateFits(
+          destination?.channel_type ?? current.channel_type,
+          template,
+          body.template !== undefined,
+        );
         const next: TenantChannelRecord = {
           ...current,
           ...(body.name === undefined ? {} : { name: body.name }),
           ...(destination ?? {}),
+          ...(template ? { template } : {}),
           updated_at: isoTime(clock.now()),
         };
         return (await channels.replaceShared(next, current.updated_at)) ? next : RETRY;

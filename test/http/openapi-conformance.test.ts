@@ -216,6 +216,14 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     });
     expect(simulated.body.decisions[0]).toMatchObject({ channel_id: channel.body.id, path: 'own' });
     expect((await call('POST', '/v1/notify/simulate', { body: { to_state: 'down' } })).status).toBe(400);
+    const preview = await call('POST', '/v1/notify/template-preview', {
+      body: { channel_type: 'slack', template: { title: '{{entity_name}} is {{to_state}}' }, kind: 'repeat' },
+    });
+    expect(preview.body).toMatchObject({ title: 'Checkout API is down' });
+    const refused = await call('POST', '/v1/notify/template-preview', {
+      body: { channel_type: 'slack', template: { body: '{{nope}}' } },
+    });
+    expect(refused.status).toBe(400);
     expect((await call('DELETE', `${policyPath}/channels/${channel.body.id}`)).status).toBe(204);
     expect((await call('DELETE', `${policyPath}/channels/${channel.body.id}`)).status).toBe(404);
   });

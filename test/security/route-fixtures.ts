@@ -228,6 +228,7 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/notify/channels/{id}/test': { check_id: fx.ids.check },
     'POST /v1/notify/routes': { channel_ids: [fx.ids.tenantChannel] },
     'POST /v1/notify/simulate': { check_id: fx.ids.check, to_state: 'down' },
+    'POST /v1/notify/template-preview': { channel_type: 'slack', template: { title: '{{entity_name}}' } },
     'PUT /v1/settings/alerting': { alert_fold_per_minute: 20 },
     'DELETE /v1/notify/routes/{id}': undefined,
     'POST /v1/actions': { name: 'Another', url: 'https://{{host}}/other' },

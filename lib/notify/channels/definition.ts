@@ -80,6 +80,12 @@ export interface Acknowledgement {
 export interface ChannelDefinition<C extends object = object, V extends object = object> {
   /** The console's and the docs' name of the type: "PagerDuty", "Microsoft Teams". */
   label: string;
+  /**
+   * false: the type sends the event as JSON for programs (webhook, nats), with no human title or
+   * text, so it takes no message template and the API refuses one (template-types.ts). Absent: it
+   * sends people a message built by messageFor, which applies the channel's template.
+   */
+  templates?: false;
   /** The request's config: strict, every field with a sentence-long message (validated at create and update). */
   input: z.ZodType<C>;
   /** The stored config: lenient (unknown keys dropped), so an old item still reads. */

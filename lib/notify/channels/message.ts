@@ -1,6 +1,8 @@
 import { humanDuration, payloadKindOf } from '../payload-kind.ts';
 import type { Alert, Holding, HoldingDependent } from '../ports.ts';
 import type { MessageTemplate } from './definition.ts';
+import { renderTemplate, type TemplateValues } from './template.ts';
+import { sampleAlert } from './template-sample.ts';
 
 /**
  * The human side of an alert, shared by Slack, Discord and ntfy: a title and the lines under it.
@@ -192,17 +194,75 @@ export function plainText(message: AlertMessage, withTitle: boolean): string {
   return lines.join('\n');
 }
 
+/** The fields a template fills, from the alert and its default message (template.ts TEMPLATE_FIELDS). */
+export function templateValues(alert: Alert, message: AlertMessage): TemplateValues {
+  const { event } = alert;
+  const unacknowledged = alert.unacknowledgedSeconds ?? (alert.unacknowledgedMinutes ?? 0) * 60;
+  return {
+    entity_name: clip(alert.entity.name || event.entity_name, MAX_NAME),
+    entity_slug: alert.entity.slug,
+    blueprint_slug: alert.entity.blueprint_slug,
+    check_name: clip(alert.checkName, MAX_NAME),
+    check_label: clip(alert.checkLabel, MAX_NAME),
+    from_state: event.from_state,
+    to_state: event.to_state,
+    kind: payloadKindOf(alert.kind, event),
+    timestamp: event.timestamp,
+    time: humanTime(event.timestamp),
+    last_error: alert.lastError ? clip(alert.lastError, MAX_ERROR) : '',
+    also_failing: alert.alsoFailing?.length ? clip(alert.alsoFailing.join(', '), MAX_ERROR) : '',
+    down_for:
+      alert.kind === 'repeat' && alert.downForSeconds !== undefined
+        ? humanDuration(alert.downForSeconds)
+        : '',
+    unacknowledged_for: alert.kind === 'escalation' ? humanDuration(unacknowledged) : '',
+    link: message.link ?? '',
+    headline: message.title,
+    note: message.note ?? '',
+  };
+}
+
+const TEST_LINE = 'This is a test message from Vigil: nothing changed.';
+const SAMPLE_TEST_LINE =
+  'This is a test message from Vigil, rendered with a made-up event (Checkout API): nothing changed.';
+
 /**
  * The message a channel sends for an alert: describeAlert's, or the channel's own template's
- * title and body when it has one. Every human-facing definition renders what this answers.
+ * title and body when it has one. Every human-facing definition renders what this answers. The
+ * rendered body replaces the note and the facts; the link and the tone stay. A test says it is one
+ * (title and first line), and a shared channel's test attached to no check renders the made-up
+ * event of template-sample.ts, so the test shows what the template makes.
  */
 export function messageFor(
   channel: { template?: MessageTemplate | undefined },
   alert: Alert,
   publicUrl: string | undefined,
 ): AlertMessage {
-  const message = describeAlert(alert, publicUrl);
-  // Templates (issue 38 item 4) render here; until a channel has one, the default message stands.
-  void channel.template;
-  return message;
+  const template = channel.template;
+  if (!template || (template.title === undefined && template.body === undefined))
+    return describeAlert(alert, publicUrl);
+  const sampled = alert.kind === 'test' && alert.event.check_id === '';
+  const subject = sampled
+    ? sampleAlert({ kind: 'test', timestamp: alert.event.timestamp, tenantId: alert.event.tenant_id })
+    : alert;
+  // The made-up entity has no console page.
+  const message = describeAlert(subject, sampled ? undefined : publicUrl);
+  const values = templateValues(subject, message);
+  const title = template.title === undefined ? '' : oneLine(renderTemplate(template.title, values));
+  const body = template.body === undefined ? '' : renderTemplate(template.body, values).trim();
+  const test = alert.kind === 'test';
+  return {
+    ...message,
+    title: title === '' ? message.title : test ? `Test: ${title}` : title,
+    ...(body !== ''
+      ? { note: test ? `${sampled ? SAMPLE_TEST_LINE : TEST_LINE}\n\n${body}` : body, facts: [] }
+      : sampled
+        ? { note: SAMPLE_TEST_LINE }
+        : {}),
+  };
+}
+
+/** A title is one line: a template's line breaks and runs of spaces become one space. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }

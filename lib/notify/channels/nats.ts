@@ -206,6 +206,7 @@ async function sendNatsDigest(
 
 export const natsChannel = defineChannel({
   label: 'NATS',
+  templates: false,
   input: z.strictObject({ subject: natsSubject }),
   stored: storedConfig,
   view: z.strictObject({

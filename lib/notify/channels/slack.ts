@@ -34,12 +34,15 @@ export function slackPayload(message: AlertMessage): { text: string; blocks: unk
   const blocks: unknown[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(message.title, MAX_HEADER), emoji: true } },
   ];
-  if (message.note) {
+  // A template's body comes as the note with no facts (messageFor): it is then the section itself.
+  const bodyOnly = message.facts.length === 0 && message.note !== undefined;
+  if (message.note && !bodyOnly) {
     blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: escapeSlack(message.note) }] });
   }
+  const section = bodyOnly ? escapeSlack(message.note ?? '') : facts;
   blocks.push({
     type: 'section',
-    text: { type: 'mrkdwn', text: clip(`${EMOJI[message.tone]} ${facts}`, MAX_SECTION) },
+    text: { type: 'mrkdwn', text: clip(`${EMOJI[message.tone]} ${section}`, MAX_SECTION) },
   });
   if (message.link) {
     blocks.push({

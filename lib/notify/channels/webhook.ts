@@ -58,6 +58,7 @@ export function sendWebhook(
 
 export const webhookChannel = defineChannel({
   label: 'Webhook',
+  templates: false,
   input: z.strictObject({ url: receiverUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
   stored: storedConfig,
   view: z.strictObject({ url: urlView, secret: redactedView.optional() }),

@@ -194,6 +194,12 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: 'the ids a route names must exist in the tenant (stored state)',
   },
   {
+    operation: '*',
+    path: /^template\.(title|body)$/,
+    message: /is never closed|closes no (open )?section/,
+    why: 'a message template’s sections must nest and close ({{#x}}…{{/x}}): balance is beyond a regular pattern',
+  },
+  {
     operation: 'PUT /v1/notify/channels/{id}',
     path: /^(channel_type|config)/,
     message: /./,

@@ -106,7 +106,10 @@ function objectOf(schema: Schema, hints: Hints): fc.Arbitrary<Record<string, unk
     });
   }
   const known = Object.fromEntries(
-    Object.entries(properties).map(([name, property]) => [name, propertyOf(name, property, hints)]),
+    Object.entries(properties)
+      // `not: {}` says the property is absent (a raw-event channel's template, the attach variant's type).
+      .filter(([, property]) => !(property.not && Object.keys(property.not).length === 0))
+      .map(([name, property]) => [name, propertyOf(name, property, hints)]),
   );
   return fc.record(known, { requiredKeys: [...required].filter((name) => name in known) });
 }

@@ -771,6 +771,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/notify/template-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A channel’s message template rendered with a made-up event (entity “Checkout API”), without sending or writing anything */
+        post: operations["previewMessageTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/maintenance": {
         parameters: {
             query?: never;
@@ -1765,6 +1782,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "slack";
             config: {
@@ -1785,6 +1804,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "discord";
             config: {
@@ -1805,6 +1826,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "webhook";
             config: {
@@ -1827,6 +1850,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "nats";
             config: {
@@ -1849,6 +1874,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "ntfy";
             config: {
@@ -1871,6 +1898,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "email";
             config: {
@@ -1897,6 +1926,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "teams";
             config: {
@@ -1917,6 +1948,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "google_chat";
             config: {
@@ -1937,6 +1970,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "mattermost";
             config: {
@@ -1958,6 +1993,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "matrix";
             config: {
@@ -1983,6 +2020,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "pagerduty";
             config: {
@@ -2011,6 +2050,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "opsgenie";
             config: {
@@ -2046,6 +2087,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "telegram";
             config: {
@@ -2067,6 +2110,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "pushover";
             config: {
@@ -2092,6 +2137,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "gotify";
             config: {
@@ -2114,6 +2161,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
+            /** @description The channel’s own message template; absent: Vigil’s message */
+            template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "sms";
             config: {
@@ -2127,6 +2176,13 @@ export interface components {
                 from?: string;
                 messaging_service_sid?: string;
             };
+        };
+        /** @description The channel's own alert title and body: {{field}} placeholders over entity_name, check_name, to_state, from_state, last_error, link, time, kind, check_label, headline, note, down_for, unacknowledged_for, also_failing, entity_slug, blueprint_slug, timestamp; {{#field}}…{{/field}} and {{^field}}…{{/field}} keep text only when the field is set or empty */
+        MessageTemplate: {
+            /** @description At most 250 characters; {{field}} placeholders */
+            title?: string;
+            /** @description At most 4000 characters; {{field}} placeholders and sections */
+            body?: string;
         };
         PolicyInput: {
             /** @description Minimum gap between alerts of the check: 0 to 86400; default 300 */
@@ -2236,6 +2292,7 @@ export interface components {
                 /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                 url: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2245,6 +2302,7 @@ export interface components {
                 /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                 url: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2255,6 +2313,8 @@ export interface components {
                 url: string;
                 secret?: string;
             };
+            /** @description Absent: this type sends the event as JSON and takes no template */
+            template?: unknown;
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2264,6 +2324,8 @@ export interface components {
                 /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
                 subject: string;
             };
+            /** @description Absent: this type sends the event as JSON and takes no template */
+            template?: unknown;
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2274,6 +2336,7 @@ export interface components {
                 url: string;
                 token?: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2283,6 +2346,7 @@ export interface components {
                 /** @description 1 to 10 recipients */
                 to: string[];
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2292,6 +2356,7 @@ export interface components {
                 /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                 url: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2301,6 +2366,7 @@ export interface components {
                 /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                 url: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2312,6 +2378,7 @@ export interface components {
                 /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
                 channel?: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2324,6 +2391,7 @@ export interface components {
                 room_id: string;
                 access_token: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2334,6 +2402,7 @@ export interface components {
                 /** @enum {string} */
                 region?: "us" | "eu";
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2350,6 +2419,7 @@ export interface components {
                     degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                 };
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2361,6 +2431,7 @@ export interface components {
                 /** @description A chat id (-1001234567890) or @channelusername */
                 chat_id: string;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2378,6 +2449,7 @@ export interface components {
                 /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
                 emergency_expire?: number;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2391,6 +2463,7 @@ export interface components {
                 /** @description The priority of a change to down: 0 to 10, 8 by default */
                 priority?: number;
             };
+            template?: components["schemas"]["MessageTemplate"];
         } | {
             /** @description Shown in the console and the routes editor */
             name: string;
@@ -2415,6 +2488,7 @@ export interface components {
                 /** @description 1 to 10 phone numbers */
                 to: string[];
             };
+            template?: components["schemas"]["MessageTemplate"];
         };
         TenantChannelUpdate: {
             /** @description Shown in the console and the routes editor */
@@ -2428,6 +2502,8 @@ export interface components {
             config?: {
                 [key: string]: unknown;
             };
+            /** @description A new message template; null removes it; absent keeps it */
+            template?: components["schemas"]["MessageTemplate"] | null;
         };
         NotificationRoute: {
             /** @description rte_ + a 26-character ULID */
@@ -7358,6 +7434,7 @@ export interface operations {
                         /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "discord";
@@ -7365,6 +7442,7 @@ export interface operations {
                         /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "webhook";
@@ -7373,6 +7451,8 @@ export interface operations {
                         url: string;
                         secret?: string;
                     };
+                    /** @description Absent: this type sends the event as JSON and takes no template */
+                    template?: unknown;
                 } | {
                     /** @constant */
                     channel_type: "nats";
@@ -7380,6 +7460,8 @@ export interface operations {
                         /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
                         subject: string;
                     };
+                    /** @description Absent: this type sends the event as JSON and takes no template */
+                    template?: unknown;
                 } | {
                     /** @constant */
                     channel_type: "ntfy";
@@ -7388,6 +7470,7 @@ export interface operations {
                         url: string;
                         token?: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "email";
@@ -7395,6 +7478,7 @@ export interface operations {
                         /** @description 1 to 10 recipients */
                         to: string[];
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "teams";
@@ -7402,6 +7486,7 @@ export interface operations {
                         /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "google_chat";
@@ -7409,6 +7494,7 @@ export interface operations {
                         /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
                         url: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "mattermost";
@@ -7418,6 +7504,7 @@ export interface operations {
                         /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
                         channel?: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "matrix";
@@ -7428,6 +7515,7 @@ export interface operations {
                         room_id: string;
                         access_token: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "pagerduty";
@@ -7436,6 +7524,7 @@ export interface operations {
                         /** @enum {string} */
                         region?: "us" | "eu";
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "opsgenie";
@@ -7450,6 +7539,7 @@ export interface operations {
                             degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                         };
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "telegram";
@@ -7459,6 +7549,7 @@ export interface operations {
                         /** @description A chat id (-1001234567890) or @channelusername */
                         chat_id: string;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "pushover";
@@ -7474,6 +7565,7 @@ export interface operations {
                         /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
                         emergency_expire?: number;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "gotify";
@@ -7485,6 +7577,7 @@ export interface operations {
                         /** @description The priority of a change to down: 0 to 10, 8 by default */
                         priority?: number;
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @constant */
                     channel_type: "sms";
@@ -7507,6 +7600,7 @@ export interface operations {
                         /** @description 1 to 10 phone numbers */
                         to: string[];
                     };
+                    template?: components["schemas"]["MessageTemplate"];
                 } | {
                     /** @description Absent when attaching */
                     channel_type?: unknown;
@@ -9065,6 +9159,111 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                     "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewMessageTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A channel type that takes a template (not webhook or nats: they send the event as JSON)
+                     * @enum {string}
+                     */
+                    channel_type: "slack" | "discord" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie" | "telegram" | "pushover" | "gotify" | "sms";
+                    template: components["schemas"]["MessageTemplate"];
+                    /**
+                     * @description The kind of message to preview; alert by default
+                     * @enum {string}
+                     */
+                    kind?: "alert" | "recovery" | "repeat" | "escalation" | "flapping" | "test";
+                    /**
+                     * @description The state the sample entity changes to; down by default (up for a recovery)
+                     * @enum {string}
+                     */
+                    to_state?: "down" | "degraded" | "up";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rendered title (the default title when the template has none) */
+                        title: string;
+                        /** @description The rendered body as plain lines (the default lines when the template has none); each channel adds its own markup */
+                        body: string;
+                        /** @description The console link the message carries; null without VIGIL_PUBLIC_URL */
+                        link: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */

@@ -9,8 +9,10 @@ import { CheckboxField, TextField } from '../ui/fields';
 import { Section } from '../ui/page';
 import { AttachChannel } from './attach-channel';
 import { DestinationFields, useDestination } from './channel-fields';
+import { channelForm } from './channel-forms/registry';
 import { PolicyFacts } from './policy-facts';
 import { channelsChanged, deliveriesChanged, notifyQueries, policyKeys } from './queries';
+import { TemplateFields, useTemplate } from './template-fields';
 import { ChannelTarget, deliveryInWords } from './words';
 
 type Policy = Schemas['NotificationPolicy'];
@@ -232,16 +234,21 @@ function Channels({ policy, canWrite }: { policy: Policy; canWrite: boolean }) {
 function AddChannel({ checkId }: { checkId: string }) {
   const queryClient = useQueryClient();
   const d = useDestination();
+  const t = useTemplate();
+  const takesTemplate = channelForm(d.type).templates !== false;
   const add = useMutation({
-    mutationFn: () =>
-      must(
+    mutationFn: () => {
+      const template = takesTemplate ? t.value() : null;
+      return must(
         api.POST('/v1/checks/{check_id}/policy/channels', {
           params: { path: { check_id: checkId } },
-          body: { channel_type: d.type, config: d.config() } as never,
+          body: { channel_type: d.type, config: d.config(), ...(template ? { template } : {}) } as never,
         }),
-      ),
+      );
+    },
     onSuccess: async () => {
       d.reset();
+      t.reset();
       await channelsChanged(queryClient);
     },
   });
@@ -256,6 +263,7 @@ function AddChannel({ checkId }: { checkId: string }) {
       <div className="form-grid">
         <DestinationFields d={d} errs={errs} />
       </div>
+      {takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
       <ErrorNote error={add.error} title="The channel was not added." />
       {add.isSuccess ? <Notice>The {add.data.channel_type} channel was added.</Notice> : null}
       <div className="row">

@@ -4,7 +4,9 @@ import { api, fieldErrors, must } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, TextField } from '../ui/fields';
 import { DestinationFields, destinationValues, setSecrets, useDestination } from './channel-fields';
+import { channelForm } from './channel-forms/registry';
 import { channelsChanged } from './queries';
+import { TemplateFields, useTemplate } from './template-fields';
 import type { TenantChannel } from './tenant-channels';
 
 /**
@@ -30,6 +32,8 @@ export function EditSharedChannel({
     form.current?.querySelector('input')?.focus();
   }, []);
   const d = useDestination(destinationValues(channel));
+  const t = useTemplate(channel.template);
+  const takesTemplate = channelForm(d.type).templates !== false;
   const [name, setName] = useState(channel.name);
   const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
   const [secretErrors, setSecretErrors] = useState<Record<string, string>>({});
@@ -68,9 +72,13 @@ export function EditSharedChannel({
     }
     const config = d.config();
     for (const f of dropping) delete config[f.key];
+    // The template: a new one, null to remove it (also when the new type takes none), else kept.
+    const template = takesTemplate ? t.value() : null;
+    const templateChanged = takesTemplate ? t.changed() : channel.template !== undefined;
     save.mutate({
       name: name.trim(),
       ...(newDestination ? { channel_type: d.type, config } : {}),
+      ...(templateChanged ? { template } : {}),
     });
   };
   return (
@@ -97,6 +105,7 @@ export function EditSharedChannel({
             />
           ))}
       </div>
+      {takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
       <ErrorNote error={save.error} title="The channel was not saved." />
       <div className="row">
         <button type="submit" className="primary" disabled={save.isPending}>

@@ -22,6 +22,11 @@ export const routeKeys = {
   all: ['routes'] as const,
 };
 
+export const templateKeys = {
+  /** A template's preview (POST /v1/notify/template-preview): by type and template. */
+  preview: (channelType: string, template: unknown) => ['template-preview', channelType, template] as const,
+};
+
 export const deliveryKeys = {
   all: ['notify-logs'] as const,
   list: (filter: Record<string, string>) => [...deliveryKeys.all, filter] as const,

@@ -6,6 +6,7 @@ import { channelForm } from '../notify/channel-forms/registry';
 import { EditSharedChannel } from '../notify/edit-channel';
 import { channelsChanged, deliveriesChanged } from '../notify/queries';
 import { RoutesEditor } from '../notify/routes-editor';
+import { TemplateFields, useTemplate } from '../notify/template-fields';
 import { type TenantChannel, useTenantChannels } from '../notify/tenant-channels';
 import { ChannelTarget, deliveryInWords } from '../notify/words';
 import { useSession } from '../session';
@@ -152,17 +153,27 @@ function SharedChannelRow({
 function NewSharedChannel() {
   const queryClient = useQueryClient();
   const d = useDestination();
+  const t = useTemplate();
+  const takesTemplate = channelForm(d.type).templates !== false;
   const [name, setName] = useState('');
   const create = useMutation({
-    mutationFn: () =>
-      must(
+    mutationFn: () => {
+      const template = takesTemplate ? t.value() : null;
+      return must(
         api.POST('/v1/notify/channels', {
-          body: { name: name.trim(), channel_type: d.type, config: d.config() } as never,
+          body: {
+            name: name.trim(),
+            channel_type: d.type,
+            config: d.config(),
+            ...(template ? { template } : {}),
+          } as never,
         }),
-      ),
+      );
+    },
     onSuccess: async () => {
       setName('');
       d.reset();
+      t.reset();
       await channelsChanged(queryClient);
     },
   });
@@ -186,6 +197,7 @@ function NewSharedChannel() {
           />
           <DestinationFields d={d} errs={errs} />
         </div>
+        {takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
         <ErrorNote error={create.error} title="The channel was not created." />
         {create.isSuccess ? <Notice>The shared channel {create.data.name} was created.</Notice> : null}
         <div className="row">

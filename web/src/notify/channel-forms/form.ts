@@ -44,4 +44,9 @@ export interface ChannelForm {
    * the published subject, else the subject); default: the first field that is not a secret.
    */
   target?: readonly string[];
+  /**
+   * false: the type sends the event as JSON (webhook, nats) and takes no message template, as its
+   * definition in lib says; the form then offers none. Absent: "Message template (optional)".
+   */
+  templates?: false;
 }

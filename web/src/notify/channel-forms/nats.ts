@@ -2,6 +2,7 @@ import type { ChannelForm } from './form';
 
 export const natsForm: ChannelForm = {
   label: 'NATS',
+  templates: false,
   fields: [
     {
       key: 'subject',

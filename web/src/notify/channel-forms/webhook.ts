@@ -2,6 +2,7 @@ import type { ChannelForm } from './form';
 
 export const webhookForm: ChannelForm = {
   label: 'Webhook',
+  templates: false,
   fields: [
     {
       key: 'url',
