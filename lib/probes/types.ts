@@ -117,6 +117,18 @@ export interface ProbeDetails {
   answers?: string[];
   /** tls, and http on https targets: the OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED). */
   error_code?: string;
+  /** icmp: echo requests sent and replies received, the loss, and the round trips (ms). */
+  packets_sent?: number;
+  packets_received?: number;
+  packet_loss_percent?: number;
+  rtt_min_ms?: number;
+  rtt_avg_ms?: number;
+  rtt_max_ms?: number;
+  /** grpc: the serving status the health service answered (SERVING, NOT_SERVING, …). */
+  grpc_status?: string;
+  /** domain: the registration's expiry (ISO 8601) and the RDAP server asked. */
+  expires_at?: string;
+  rdap_server?: string;
 }
 
 /** A probe run and when it began (epoch ms): the result's checked_at. */
