@@ -150,5 +150,6 @@ function describeGrpcError(
  */
 function lastError(details: string): string {
   const last = /Last error: (?:\w*Error(?: \[\w+\])?: )?(.*)$/s.exec(details)?.[1] ?? details;
-  return last.split('; if the root CA')[0].split(' Resolution note:')[0].trim().replace(/\.$/, '');
+  const cut = (text: string, at: string) => text.split(at)[0] ?? text;
+  return cut(cut(last, '; if the root CA'), ' Resolution note:').trim().replace(/\.$/, '');
 }
