@@ -1,3 +1,4 @@
+import type { RdapBootstrap } from '../check-types/domain/rdap-bootstrap.ts';
 import type { HttpAssertion } from '../domain/http-assertions.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { HttpTransport } from '../platform/egress.ts';
@@ -86,6 +87,11 @@ export interface ProbeDeps {
    * Tests point it at a loopback server standing in for a platform resolver with private zones.
    */
   dnsServers?: string[];
+  /**
+   * The RDAP bootstrap domain checks find their registry's server in; the shipped IANA copy
+   * (lib/check-types/domain/rdap-bootstrap.json) when absent. Tests point a TLD at a loopback server.
+   */
+  rdapBootstrap?: RdapBootstrap;
   /**
    * How http probes send each hop; the hand-written lib/platform/http1-client.ts by default. The
    * local runtime may pass undici (lib/probes/probe-transport.ts), so only it bundles undici for probes.
