@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { rdapBootstrapSchema } from '../lib/check-types/domain/rdap-bootstrap.ts';
+import { rdapBootstrapSchema } from '../lib/check-types/rdap-bootstrap.ts';
 import { httpRequest } from '../lib/platform/egress.ts';
 import { http1Request } from '../lib/platform/http1-client.ts';
 

@@ -6,8 +6,8 @@ import { days, degraded, describeError, failed, passed, startTimer } from '../pr
 import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
 import { defineCheckType } from './definition.ts';
 import { cachedExpiry, rememberExpiry } from './domain/expiry-cache.ts';
-import { rdapServerFor, shippedBootstrap } from './domain/rdap-bootstrap.ts';
 import { readExpiry } from './domain/rdap-response.ts';
+import { rdapServerFor, shippedBootstrap } from './rdap-bootstrap.ts';
 
 /**
  * RDAP servers rate-limit (a few queries a minute per client at some registries), and a

@@ -1,4 +1,4 @@
-import type { RdapBootstrap } from '../check-types/domain/rdap-bootstrap.ts';
+import type { RdapBootstrap } from '../check-types/rdap-bootstrap.ts';
 import type { HttpAssertion } from '../domain/http-assertions.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { HttpTransport } from '../platform/egress.ts';

@@ -1,12 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type RdapBootstrap,
-  rdapServerFor,
-  shippedBootstrap,
-} from '../../lib/check-types/domain/rdap-bootstrap.ts';
 import { domainCheckType } from '../../lib/check-types/domain.ts';
+import { type RdapBootstrap, rdapServerFor, shippedBootstrap } from '../../lib/check-types/rdap-bootstrap.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { portOf } from '../probes/support/http-server.ts';

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import shipped from './rdap-bootstrap.json' with { type: 'json' };
+import shipped from './domain/rdap-bootstrap.json' with { type: 'json' };
 
 /**
  * The IANA RDAP bootstrap for domain names (RFC 9224, https://data.iana.org/rdap/dns.json): which
- * RDAP servers answer for which top-level domains. A copy ships in ./rdap-bootstrap.json (imported,
+ * RDAP servers answer for which top-level domains. A copy ships in ./domain/rdap-bootstrap.json (imported,
  * so the cloud's bundles carry it) and `npm run rdap:bootstrap` refreshes it (bin/rdap-bootstrap.ts).
  */
 export const rdapBootstrapSchema = z.object({
