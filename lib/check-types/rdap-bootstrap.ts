@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { RdapBootstrap } from '../probes/types.ts';
 import shipped from './domain/rdap-bootstrap.json' with { type: 'json' };
 
 /**
@@ -14,7 +15,7 @@ export const rdapBootstrapSchema = z.object({
   services: z.array(z.tuple([z.array(z.string()), z.array(z.string())]).rest(z.unknown())),
 });
 
-export type RdapBootstrap = z.output<typeof rdapBootstrapSchema>;
+export type { RdapBootstrap } from '../probes/types.ts';
 
 export const shippedBootstrap: RdapBootstrap = rdapBootstrapSchema.parse(shipped);
 

@@ -1,4 +1,3 @@
-import type { RdapBootstrap } from '../check-types/rdap-bootstrap.ts';
 import type { HttpAssertion } from '../domain/http-assertions.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { HttpTransport } from '../platform/egress.ts';
@@ -71,6 +70,15 @@ export type ProbeDefinition =
   | TcpProbeDefinition
   | TlsProbeDefinition
   | DnsProbeDefinition;
+
+/**
+ * The IANA RDAP bootstrap for domain names (RFC 9224) as domain checks read it: per service, its
+ * labels ("com", "co.uk") and its base URLs (lib/check-types/rdap-bootstrap.ts parses the shipped copy).
+ */
+export interface RdapBootstrap {
+  publication?: string | undefined;
+  services: [string[], string[], ...unknown[]][];
+}
 
 /** What every probe needs from its runtime. */
 export interface ProbeDeps {
