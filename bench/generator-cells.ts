@@ -6,7 +6,7 @@
  * time per run and per cell. The queue takes every job in memory: SendMessageBatch's time in AWS
  * (10 jobs a call, 25 calls in flight) is added in the doc's arithmetic, not here.
  */
-import { cellCreatedOp } from '../lib/checks/cell-items.ts';
+import { cellCreatedOp } from '../lib/checks/cells/cell-items.ts';
 import { createGenerator } from '../lib/cloud/generator.ts';
 import { createGeneratorHandler } from '../lib/cloud/generator-handler.ts';
 import type { WorkerJob } from '../lib/cloud/worker.ts';

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { CATALOG_OPS_MANIFEST } from '../lib/mcp/builtins/catalog-ops.ts';
+import { CATALOG_OPS_MANIFEST } from '../lib/mcp/builtin-tools.ts';
 
 /**
  * Writes the tools section of docs/mcp.md from the built-in tools' definitions (the catalog-ops

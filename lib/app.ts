@@ -13,10 +13,8 @@ import { createBlueprintStore } from './catalog/blueprint-store.ts';
 import { catalogServices } from './catalog/compose.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
 import { catalogRoutes } from './catalog/routes.ts';
-import { createCheckService } from './checks/check-service.ts';
-import { ruleChangeOps } from './checks/entity-restate.ts';
-import { createCheckReadService } from './checks/read-service.ts';
 import { checkRoutes } from './checks/routes.ts';
+import { createCheckReadService, createCheckService, ruleChangeOps } from './checks/services.ts';
 import { composeChangeConsumers, consumerList } from './compose-feed.ts';
 import { composeIncidents } from './compose-incidents.ts';
 import { composeProbing, type ProbingDeps } from './compose-probing.ts';
@@ -32,8 +30,8 @@ import { composeMcp } from './mcp/compose.ts';
 import type { LegacyStreamSettings } from './mcp/legacy-sse.ts';
 import { createMcpRelay } from './mcp/relay.ts';
 import { mcpRoutes } from './mcp/routes.ts';
-import type { EmailTransport } from './notify/channels/email.ts';
 import { composeNotifications } from './notify/compose.ts';
+import type { EmailTransport } from './notify/email-transport.ts';
 import type { NotifyJob } from './notify/jobs.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
@@ -118,7 +116,7 @@ export function createApp(deps: CoreDeps) {
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
 
-  const checkService = createCheckService({ ...checkDeps, entities, cursors });
+  const checkService = createCheckService({ ...checkDeps, entities, cursors, runtime: deps.config.runtime });
 
   const notifications = composeNotifications({
     table: deps.table,

@@ -1,11 +1,11 @@
 import { createTenantStore } from './auth/tenant-store.ts';
-import { createCheckStore } from './checks/check-store.ts';
+import { inProcessProber } from './check-types/run-probe.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
-import { createResultRecorder } from './checks/result-recorder.ts';
+import { createResultRecorder } from './checks/probing.ts';
+import { createCheckStore } from './checks/services.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
-import { inProcessProber } from './probes/run-probe.ts';
 import type { ProbeDeps, Prober } from './probes/types.ts';
 import type { Table } from './store/table.ts';
 

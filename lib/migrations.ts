@@ -1,8 +1,6 @@
 import type { TenantStore } from './auth/tenant-store.ts';
 import { backfillSearchKeys } from './catalog/search-backfill.ts';
-import { migrateEntityAggregates } from './checks/aggregate-migration.ts';
-import { migrateChecksToCells } from './checks/cell-migration.ts';
-import { migrateCheckItems } from './checks/check-migration.ts';
+import { migrateCheckItems, migrateChecksToCells, migrateEntityAggregates } from './checks/services.ts';
 import { moveLegacyIncidents } from './incidents/incident-items.ts';
 import { migrateIncidentExpiry } from './incidents/incident-retention.ts';
 import type { Clock } from './platform/clock.ts';

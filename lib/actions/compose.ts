@@ -1,6 +1,6 @@
 import type { RateLimitGuard } from '../auth/rate-limit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
-import type { CheckStore } from '../checks/check-store.ts';
+import type { CheckStore } from '../checks/services.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Route, RouteContext } from '../http/types.ts';
 import { createActionService } from './action-service.ts';

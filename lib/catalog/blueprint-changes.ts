@@ -87,7 +87,7 @@ export function createBlueprintChanges(deps: BlueprintChangeDeps) {
       ),
     ];
     if (ruleChanged) {
-      // Its entities that inherit the rule are re-aggregated through the change feed (lib/checks/state-rule-consumer.ts).
+      // Its entities that inherit the rule are re-aggregated through the change feed (lib/checks/services/state-rule-consumer.ts).
       const job = { tenant_id: tenantId, blueprint_slug: slug, rule, job_id: newId('bp', clock.now()) };
       ops.push(stateRuleJobOp(job));
     }

@@ -34,7 +34,7 @@ export interface EntityServiceDeps {
   clock: Clock;
   /** Entity responses carry `in_maintenance` from it; without it (tests of the catalog alone) false. */
   maintenance?: MaintenanceOf | undefined;
-  /** The checks engine's re-aggregation of a rule change (lib/checks/entity-restate.ts), passed in by the composition. */
+  /** The checks engine's re-aggregation of a rule change (lib/checks/definitions/entity-restate.ts), passed in by the composition. */
   ruleChangeOps?: RuleChangeOps | undefined;
 }
 
@@ -166,7 +166,7 @@ export function createEntityService(deps: EntityServiceDeps) {
 
   /**
    * The writes of a patch. One that changes the own state rule re-aggregates the entity's state in
-   * the same entity update (lib/checks/entity-restate.ts: a transition when it moves).
+   * the same entity update (lib/checks/definitions/entity-restate.ts: a transition when it moves).
    */
   const patchOps = async (
     tenantId: string,

@@ -8,7 +8,7 @@ import type { Condition, Item, Table, WriteOp } from '../store/table.ts';
  * The owner of `state_rule_job` items (docs/data-model.md, Catalog): a blueprint's new state rule
  * applied to its entities that inherit it, in bounded rounds through the change feed (CONTRIBUTING:
  * bulk work goes through the change feed). A blueprint's rule change puts its job (one per
- * blueprint: a later change restarts it under a new `job_id`); lib/checks/state-rule-consumer.ts
+ * blueprint: a later change restarts it under a new `job_id`); lib/checks/services/state-rule-consumer.ts
  * works it off, moving `cursor` and `round` on, then deletes it.
  */
 
@@ -71,7 +71,7 @@ export function stateRuleJobDoneOp(job: StateRuleJob): WriteOp {
   return jobs.delete(job, sameRound(job));
 }
 
-/** The marker of the entity aggregates' migration (lib/checks/aggregate-migration.ts). */
+/** The marker of the entity aggregates' migration (lib/checks/migration/aggregate-migration.ts). */
 const marker = defineItem({
   type: itemType('migration'),
   schema: z.object({ entities_moved: z.number().int(), completed_at: z.string() }),

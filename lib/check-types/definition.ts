@@ -1,6 +1,12 @@
 import type * as z from 'zod';
 import type { Runtime } from '../platform/config.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
+import type {
+  CheckTlsTrust,
+  HttpProbeDefinition,
+  ProbeCommon,
+  ProbeDeps,
+  ProbeOutcome,
+} from '../probes/types.ts';
 
 /**
  * One check type, whole, in one file under this folder: what a request may configure, what is
@@ -10,21 +16,10 @@ import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
  * (test/architecture/variant-switches.test.ts).
  */
 
-/** Per-check TLS trust (http, tls and grpc checks): an extra CA, or no verification at all. */
-export interface CheckTlsTrust {
-  /** PEM certificates trusted for this check only, on top of the system's and VIGIL_EXTRA_CA. */
-  ca_pem?: string | undefined;
-  /** Accept any certificate (self-signed, expired, wrong name); results say so as a warning. */
-  skip_verify?: boolean | undefined;
-}
+export type { CheckTlsTrust, ProbeCommon };
 
-/** What every probe job carries besides its type's config. */
-export interface ProbeCommon {
-  timeout_ms: number;
-  /** A success slower than this (ms) is degraded; absent: never. */
-  degraded_latency_ms?: number | undefined;
-  tls?: CheckTlsTrust | undefined;
-}
+/** The job of a configured type: its config with the common probe fields and `check_type`. */
+export type ConfiguredProbeJob<T extends string, C extends object> = C & ProbeCommon & { check_type: T };
 
 /**
  * A probed check type configured by `config` alone (tcp, tls, dns, icmp, grpc, domain): the job
@@ -49,9 +44,59 @@ export interface ConfiguredCheckType<T extends string, C extends object> {
   defaultName(config: C): string;
   /** What alerts say it probes: "tcp db.internal:5432" (no secrets). */
   targetLabel(config: C): string;
+  /**
+   * The secrets its probe sends (a token, metadata values): hidden in every outcome before it is
+   * stored (lib/check-types/outcome-redaction.ts); absent: none.
+   */
+  secrets?(config: C): string[];
   /** Runs one probe; never throws (a failure is a failed outcome). */
-  probe(job: C & ProbeCommon & { check_type: T }, deps: ProbeDeps): Promise<ProbeOutcome>;
+  probe(job: ConfiguredProbeJob<T, C>, deps: ProbeDeps): Promise<ProbeOutcome>;
 }
+
+/** What the derived name and the alert label of an http or push check read: its top-level fields. */
+export interface CheckTopFields {
+  method: string;
+  target_url: string | null;
+  entity_slug: string;
+  interval_seconds: number;
+}
+
+/**
+ * The http check type: its target and request are top-level fields of the check (the job is
+ * lib/probes/types.ts' HttpProbeDefinition), its `config` is empty.
+ */
+export interface HttpCheckType {
+  kind: 'http';
+  label: string;
+  input: z.ZodType<Record<string, never>>;
+  stored: z.ZodType<Record<string, never>>;
+  tls: true;
+  unsupported?: Partial<Record<Runtime, string>>;
+  defaultName(check: CheckTopFields): string;
+  targetLabel(check: CheckTopFields): string;
+  /** The secrets its probe sends: the header values and the URL's credentials. */
+  secrets(job: HttpProbeDefinition): string[];
+  probe(job: HttpProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome>;
+}
+
+/** The push check type: reported to, never probed (a dead man's switch runs out instead). */
+export interface PushCheckType<C extends object = object> {
+  kind: 'push';
+  label: string;
+  input: z.ZodType<C>;
+  stored: z.ZodType<C>;
+  tls: false;
+  unsupported?: Partial<Record<Runtime, string>>;
+  defaultName(check: CheckTopFields): string;
+  targetLabel(check: CheckTopFields): string;
+}
+
+/** Any check type, as the registry (./registry.ts) holds it. */
+export type CheckTypeDefinition =
+  | HttpCheckType
+  | PushCheckType
+  // Methods are compared bivariantly, so every ConfiguredCheckType<T, C> is one of these.
+  | ConfiguredCheckType<string, object>;
 
 /** Declares a configured check type with its config type inferred from its schemas. */
 export function defineCheckType<T extends string, C extends object>(

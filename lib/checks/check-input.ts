@@ -5,18 +5,20 @@ import {
   configSchemas,
   PUSH_MAX_INTERVAL_SECONDS,
   scheduleProblem,
-} from '../domain/check-config.ts';
-import { checkNameSchema } from '../domain/check-name.ts';
+} from '../check-types/check-config.ts';
+import { checkNameSchema } from '../check-types/check-name.ts';
+import { checkTypeDefinition } from '../check-types/registry.ts';
 import {
   assertionsInputSchema,
   degradedLatencySchema,
   type HttpAssertion,
 } from '../domain/http-assertions.ts';
 import { issueSentence, unknownKeysSentence } from '../http/issue-messages.ts';
+import type { Runtime } from '../platform/config.ts';
 import { ValidationError } from '../platform/errors.ts';
-import { httpHeaders, sloTarget, successThreshold } from './check-fields.ts';
-import { updatedHeaders } from './check-headers-input.ts';
-import { httpUrl, writtenUrl } from './check-url-input.ts';
+import { httpHeaders, sloTarget, successThreshold } from './definitions/check-fields.ts';
+import { updatedHeaders } from './definitions/check-headers-input.ts';
+import { httpUrl, writtenUrl } from './definitions/check-url-input.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
@@ -88,58 +90,52 @@ const pushInterval = z.number().int().min(1).max(PUSH_MAX_INTERVAL_SECONDS).opti
 });
 const { config: _config, execution_mode: _mode, target_url: _url, ...httpFields } = settable;
 
+const httpVariant = z.strictObject({
+  ...common,
+  check_type: z.literal('http'),
+  ...httpFields,
+  target_url: httpUrl,
+  config: configSchemas.http.optional(),
+  execution_mode: z.literal('pull', { error: 'http checks use execution_mode "pull"' }).optional(),
+});
+const pushVariant = z.strictObject({
+  ...common,
+  check_type: z.literal('push'),
+  ...httpFields,
+  ...notHttp('push'),
+  timeout_ms: z
+    .literal(DEFAULTS.timeout_ms, { error: 'push checks are not probed' })
+    .optional()
+    .meta({ description: 'Push checks are not probed: leave it out' }),
+  config: configSchemas.push.optional(),
+  degraded_latency_ms: z.null({ error: 'push checks are not probed' }).optional(),
+  execution_mode: z.literal('push', { error: 'push checks use execution_mode "push"' }).optional(),
+  interval_seconds: pushInterval,
+});
+/** A type configured by `config` alone: the common fields, none of http's, and its config. */
+const configuredVariant = (type: CheckType) =>
+  z.strictObject({
+    ...common,
+    check_type: z.literal(type),
+    ...httpFields,
+    ...notHttp(type),
+    config: configSchemas[type],
+  });
+const createVariants = CHECK_TYPES.map((type) => {
+  const definition = checkTypeDefinition(type);
+  if (!('kind' in definition)) return configuredVariant(type);
+  return definition.kind === 'http' ? httpVariant : pushVariant;
+});
+
 /**
- * POST /v1/checks: one shape per check_type (a discriminated union), so the document says what
- * each type takes: http checks a target_url; the others a config of their type and none of the
- * http fields; push checks no timeout (they are not probed) and execution_mode "push".
+ * POST /v1/checks: one shape per check_type (a discriminated union, in the registry's order), so
+ * the document says what each type takes: http checks a target_url; the others a config of their
+ * type and none of the http fields; push checks no timeout (they are not probed) and
+ * execution_mode "push".
  */
 export const createCheckBody = z.discriminatedUnion(
   'check_type',
-  [
-    z.strictObject({
-      ...common,
-      check_type: z.literal('http'),
-      ...httpFields,
-      target_url: httpUrl,
-      config: configSchemas.http.optional(),
-      execution_mode: z.literal('pull', { error: 'http checks use execution_mode "pull"' }).optional(),
-    }),
-    z.strictObject({
-      ...common,
-      check_type: z.literal('tcp'),
-      ...httpFields,
-      ...notHttp('tcp'),
-      config: configSchemas.tcp,
-    }),
-    z.strictObject({
-      ...common,
-      check_type: z.literal('tls'),
-      ...httpFields,
-      ...notHttp('tls'),
-      config: configSchemas.tls,
-    }),
-    z.strictObject({
-      ...common,
-      check_type: z.literal('dns'),
-      ...httpFields,
-      ...notHttp('dns'),
-      config: configSchemas.dns,
-    }),
-    z.strictObject({
-      ...common,
-      check_type: z.literal('push'),
-      ...httpFields,
-      ...notHttp('push'),
-      timeout_ms: z
-        .literal(DEFAULTS.timeout_ms, { error: 'push checks are not probed' })
-        .optional()
-        .meta({ description: 'Push checks are not probed: leave it out' }),
-      config: configSchemas.push.optional(),
-      degraded_latency_ms: z.null({ error: 'push checks are not probed' }).optional(),
-      execution_mode: z.literal('push', { error: 'push checks use execution_mode "push"' }).optional(),
-      interval_seconds: pushInterval,
-    }),
-  ],
+  createVariants as [(typeof createVariants)[number]],
   {
     error: (issue) =>
       issue.code === 'invalid_union'
@@ -226,8 +222,13 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
   return { ...fields, ...parsed.data };
 }
 
-/** A definition from a create body: defaults filled, execution_mode derived, rules applied. */
-export function definitionFromCreate(body: CreateCheckBody): CheckDefinition {
+/**
+ * A definition from a create body: defaults filled, execution_mode derived, rules applied. A type
+ * the runtime cannot run (ICMP in Lambda) is refused with its definition's sentence.
+ */
+export function definitionFromCreate(body: CreateCheckBody, runtime?: Runtime): CheckDefinition {
+  const unsupported = runtime ? checkTypeDefinition(body.check_type).unsupported?.[runtime] : undefined;
+  if (unsupported) fail('check_type', unsupported);
   const execution_mode = body.execution_mode ?? (body.check_type === 'push' ? 'push' : 'pull');
   return validateDefinition({
     check_type: body.check_type,

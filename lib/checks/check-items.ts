@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { CHECK_TYPES, type CheckType } from '../domain/check-config.ts';
+import { CHECK_TYPES, type CheckType } from '../check-types/check-config.ts';
 import {
   type CheckDefinitionRecord,
   checkDefinitionSchema,
   checkFieldsSchema,
-} from '../domain/check-record.ts';
+} from '../check-types/check-record.ts';
 import { unchanged } from '../store/conditions.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';

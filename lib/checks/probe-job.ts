@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { checkTypeDefinition } from '../check-types/registry.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
-import type { CheckStore } from './check-store.ts';
+import type { CheckStore } from './definitions/check-store.ts';
 import type { CheckDefinitionRecord } from './records.ts';
-import type { RecordOutcome, ResultRecorder } from './result-recorder.ts';
+import type { RecordOutcome, ResultRecorder } from './results/result-recorder.ts';
 
 /** One scheduled run of a check: a probe (pull) or the dead man's switch (push). Queue messages carry it. */
 export const probeJobSchema = z.strictObject({
@@ -20,33 +21,36 @@ export const probeJobSchema = z.strictObject({
 });
 export type ProbeJob = z.infer<typeof probeJobSchema>;
 
-/** The probe definition of a pull check: http fields at the top level, the typed config spread in. */
+/**
+ * The probe job of a pull check: an http check's top-level fields, a configured type's config with
+ * the common probe fields; none for a type that is not probed (push).
+ */
 export function probeDefinition(check: CheckDefinitionRecord): ProbeDefinition | undefined {
   const slow =
     typeof check.degraded_latency_ms === 'number' ? { degraded_latency_ms: check.degraded_latency_ms } : {};
-  switch (check.check_type) {
-    case 'http':
-      return {
-        check_type: 'http',
-        target_url: check.target_url ?? '',
-        method: check.method,
-        headers: check.headers,
-        ...(check.body !== null ? { body: check.body } : {}),
-        expected_status: check.expected_status,
-        body_contains: check.body_contains,
-        ...(check.assertions?.length ? { assertions: check.assertions } : {}),
-        timeout_ms: check.timeout_ms,
-        ...slow,
-      };
-    case 'tcp':
-      return { check_type: 'tcp', ...check.config, timeout_ms: check.timeout_ms, ...slow };
-    case 'tls':
-      return { check_type: 'tls', ...check.config, timeout_ms: check.timeout_ms, ...slow };
-    case 'dns':
-      return { check_type: 'dns', ...check.config, timeout_ms: check.timeout_ms, ...slow };
-    case 'push':
-      return undefined;
+  const type = checkTypeDefinition(check.check_type);
+  if (!('probe' in type)) return undefined;
+  if (check.check_type !== 'http') {
+    // A configured type's job is its config with the common fields (lib/check-types/definition.ts).
+    return {
+      ...check.config,
+      check_type: check.check_type,
+      timeout_ms: check.timeout_ms,
+      ...slow,
+    } as ProbeDefinition;
   }
+  return {
+    check_type: 'http',
+    target_url: check.target_url ?? '',
+    method: check.method,
+    headers: check.headers,
+    ...(check.body !== null ? { body: check.body } : {}),
+    expected_status: check.expected_status,
+    body_contains: check.body_contains,
+    ...(check.assertions?.length ? { assertions: check.assertions } : {}),
+    timeout_ms: check.timeout_ms,
+    ...slow,
+  };
 }
 
 export interface JobRunnerDeps {

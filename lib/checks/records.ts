@@ -1,13 +1,13 @@
-import { checkNameOf } from '../domain/check-name.ts';
-import type { CheckRecord } from '../domain/check-record.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
+import type { CheckRecord } from '../check-types/check-record.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
-import type { ResultRecord } from './result-items.ts';
-import type { TransitionRecord } from './transition-items.ts';
+import type { ResultRecord } from './results/result-items.ts';
+import type { TransitionRecord } from './results/transition-items.ts';
 
-/** The public views of the checks engine's records (their stored shapes: lib/domain/check-record.ts and the owner modules). */
+/** The public views of the checks engine's records (their stored shapes: lib/check-types/check-record.ts and the owner modules). */
 
-export { CHECK_TYPES, type CheckType, HTTP_METHODS } from '../domain/check-config.ts';
+export { CHECK_TYPES, type CheckType, HTTP_METHODS } from '../check-types/check-config.ts';
 export {
   type CheckDefinitionRecord,
   type CheckRecord,
@@ -16,9 +16,9 @@ export {
   checkFieldsSchema,
   checkRecordFieldsSchema,
   checkStateSchema,
-} from '../domain/check-record.ts';
-export { type ResultRecord, resultSchema } from './result-items.ts';
-export { stateChangeEvent, type TransitionRecord, transitionSchema } from './transition-items.ts';
+} from '../check-types/check-record.ts';
+export { type ResultRecord, resultSchema } from './results/result-items.ts';
+export { stateChangeEvent, type TransitionRecord, transitionSchema } from './results/transition-items.ts';
 
 export { REDACTED };
 

@@ -1,10 +1,17 @@
 import * as z from 'zod';
-import { configSchemas } from '../domain/check-config.ts';
+import { configSchemas } from '../check-types/check-config.ts';
+import { checkTypeDefinition } from '../check-types/registry.ts';
 import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { recentSchema } from './check-recent.ts';
-import { CHECK_TYPES, checkRecordFieldsSchema, resultSchema, transitionSchema } from './records.ts';
+import {
+  CHECK_TYPES,
+  type CheckType,
+  checkRecordFieldsSchema,
+  resultSchema,
+  transitionSchema,
+} from './records.ts';
+import { recentSchema } from './results/check-recent.ts';
 
 /** Response bodies of the check routes: publicCheck, publicResult and publicTransition as schemas. */
 
@@ -78,8 +85,8 @@ const httpCheckSchema = checkCommonSchema
   })
   .meta({ id: 'HttpCheck' });
 
-/** A probed check of a type configured by `config` alone. */
-const configuredCheck = <T extends 'tcp' | 'tls' | 'dns'>(type: T, id: string) =>
+/** A probed check of a type configured by `config` alone: "TcpCheck", "DnsCheck", ... */
+const configuredCheck = (type: CheckType) =>
   checkCommonSchema
     .extend({
       check_type: z.literal(type),
@@ -88,21 +95,22 @@ const configuredCheck = <T extends 'tcp' | 'tls' | 'dns'>(type: T, id: string) =
       timeout_ms: probeTimeout,
       ...degradedLatency,
     })
-    .meta({ id });
+    .meta({ id: `${type.charAt(0).toUpperCase()}${type.slice(1)}Check` });
 
 const pushCheckSchema = checkCommonSchema
   .extend({ check_type: z.literal('push'), execution_mode: z.literal('push'), config: configSchemas.push })
   .meta({ id: 'PushCheck' });
 
+/** Each type's Check shape, in the registry's order: http and push have their own, the others one each. */
+const checkSchemas = CHECK_TYPES.map((type) => {
+  const definition = checkTypeDefinition(type);
+  if (!('kind' in definition)) return configuredCheck(type);
+  return definition.kind === 'http' ? httpCheckSchema : pushCheckSchema;
+});
+
 /** A check as publicCheck returns it: the fields of its type only, header values redacted. */
 export const publicCheckSchema = z
-  .discriminatedUnion('check_type', [
-    httpCheckSchema,
-    configuredCheck('tcp', 'TcpCheck'),
-    configuredCheck('tls', 'TlsCheck'),
-    configuredCheck('dns', 'DnsCheck'),
-    pushCheckSchema,
-  ])
+  .discriminatedUnion('check_type', checkSchemas as [(typeof checkSchemas)[number]])
   .meta({ id: 'Check', description: 'The fields a check returns depend on its check_type' });
 
 /** A result as publicResult returns it. */

@@ -3,14 +3,14 @@ import { defineRoute } from '../http/define-route.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
-import { type CheckFilter, checkFilterQuery, filterParams } from './check-filter.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
-import { RECENT_PAGE_MAX, RECENT_RESULTS } from './check-recent.ts';
-import type { CheckService } from './check-service.ts';
-import type { CheckReadService } from './read-service.ts';
+import { type CheckFilter, checkFilterQuery, filterParams } from './definitions/check-filter.ts';
 import { publicCheck } from './records.ts';
 import { publicCheckSchema, resultsPageSchema, sparklineSchema, transitionsPageSchema } from './responses.ts';
-import { sparklineQuery } from './sparkline-reads.ts';
+import { RECENT_PAGE_MAX, RECENT_RESULTS } from './results/check-recent.ts';
+import { sparklineQuery } from './results/sparkline-reads.ts';
+import type { CheckService } from './services/check-service.ts';
+import type { CheckReadService } from './services/read-service.ts';
 
 export interface CheckRouteDeps {
   checkService: CheckService;

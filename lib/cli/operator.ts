@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { createOperatorKey } from '../auth/operator-key.ts';
 import type { PlanLimits } from '../auth/tenant-items.ts';
 import { createTenantStore } from '../auth/tenant-store.ts';
-import { migrateCheckItems } from '../checks/check-migration.ts';
+import { migrateCheckItems } from '../checks/services.ts';
 import { runMigrations } from '../migrations.ts';
 import type { Clock } from '../platform/clock.ts';
 import { silentLogger } from '../platform/logger.ts';

@@ -2,7 +2,7 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
-import { createSesTransport } from '../notify/channels/email-ses.ts';
+import { createSesTransport } from '../notify/ses-transport.ts';
 import { type Config, loadConfig } from '../platform/config.ts';
 import type { StatusStreamSettings } from '../status/stream-service.ts';
 import { createStoreStreamSlots } from '../streams/store-stream-slots.ts';

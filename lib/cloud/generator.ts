@@ -1,9 +1,13 @@
 import type { ActionJob } from '../actions/jobs.ts';
 import { claimDueActions, enqueueClaimed } from '../actions/schedule.ts';
-import { type DueCellSlot, generateCellShard } from '../checks/cell-generator.ts';
-import { cellJobId } from '../checks/cell-runner.ts';
-import { type DueClaim, generateShard } from '../checks/generator.ts';
 import { probeJobId } from '../checks/probe-job.ts';
+import {
+  cellJobId,
+  type DueCellSlot,
+  type DueClaim,
+  generateCellShard,
+  generateShard,
+} from '../checks/probing.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { delaySecondsFor, type JobInput, type JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';

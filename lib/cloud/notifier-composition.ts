@@ -1,6 +1,6 @@
 import { createTenantStore } from '../auth/tenant-store.ts';
-import { createSesTransport } from '../notify/channels/email-ses.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
+import { createSesTransport } from '../notify/ses-transport.ts';
 import { createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
 import type { CloudBase } from './cloud-base.ts';

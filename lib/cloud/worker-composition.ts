@@ -1,4 +1,4 @@
-import { createCellRunner } from '../checks/cell-runner.ts';
+import { createCellRunner } from '../checks/probing.ts';
 import { composeProbing } from '../compose-probing.ts';
 import type { CloudBase } from './cloud-base.ts';
 import { createFunctionMetrics } from './metrics.ts';

@@ -1,7 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { type CellJob, type CellRunner, cellJobSchema } from '../checks/cell-runner.ts';
 import { type JobRunnerDeps, type ProbeJob, probeJobSchema, runProbeJob } from '../checks/probe-job.ts';
+import { type CellJob, type CellRunner, cellJobSchema } from '../checks/probing.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { type BatchMetrics, createSqsBatchHandler } from './sqs-batch.ts';

@@ -19,7 +19,7 @@ export interface StoredMemberRollup {
   histogram: Record<string, number>;
 }
 
-/** What a rollup needs of a member's entry in a slot (lib/checks/cell-result-items.ts). */
+/** What a rollup needs of a member's entry in a slot (lib/checks/cells/cell-result-items.ts). */
 export interface RolledEntry {
   c: string;
   ok: boolean;

@@ -6,6 +6,9 @@ import { firstSlot } from './schedule.ts';
  * check's: lib/domain/schedule.ts), so one message and one results item serve every member.
  */
 
+/** Checks per cell at most: a slot's results item stays far below DynamoDB's 400 KB. */
+export const CELL_SIZE = 100;
+
 /** What a cell's slots depend on. */
 export interface CellSchedule {
   id: string;

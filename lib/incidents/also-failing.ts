@@ -1,7 +1,7 @@
 import { readEntityById } from '../catalog/entity-items.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
-import type { TransitionRecord } from '../checks/transition-items.ts';
-import { checkNameOf } from '../domain/check-name.ts';
+import type { TransitionRecord } from '../checks/results.ts';
 import type { Table } from '../store/table.ts';
 import { addAlsoFailing, readAlsoFailing } from './also-failing-items.ts';
 import { incidentUnresolvedOp, readOpenIncidentRecord } from './incident-items.ts';

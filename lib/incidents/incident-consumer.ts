@@ -1,5 +1,5 @@
 import { entityExistsOp } from '../catalog/entity-items.ts';
-import { parseTransition, TRANSITION_ENTITY, type TransitionRecord } from '../checks/transition-items.ts';
+import { parseTransition, TRANSITION_ENTITY, type TransitionRecord } from '../checks/results.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { TransitionRecord } from '../checks/transition-items.ts';
+import type { TransitionRecord } from '../checks/results.ts';
 import { isoTime } from '../domain/iso-time.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';

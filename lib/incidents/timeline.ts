@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { parseTransition, type TransitionRecord, tenantTransitionItems } from '../checks/transition-items.ts';
+import { parseTransition, type TransitionRecord, tenantTransitionItems } from '../checks/results.ts';
 import type { Table } from '../store/table.ts';
 import type { AlsoFailingRecord } from './also-failing-items.ts';
 import type { IncidentRecord } from './incident-items.ts';

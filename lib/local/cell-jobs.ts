@@ -1,5 +1,5 @@
-import type { CellJob, CellRunner } from '../checks/cell-runner.ts';
 import type { ProbeJob } from '../checks/probe-job.ts';
+import type { CellJob, CellRunner } from '../checks/probing.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -1,4 +1,4 @@
-import type { CellRunner } from '../checks/cell-runner.ts';
+import type { CellRunner } from '../checks/probing.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';

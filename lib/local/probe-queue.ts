@@ -1,8 +1,7 @@
 import * as z from 'zod';
-import type { DueCellSlot } from '../checks/cell-generator.ts';
-import { cellJobId, cellJobSchema } from '../checks/cell-runner.ts';
-import type { DueClaim } from '../checks/generator.ts';
 import { probeJobId, probeJobSchema } from '../checks/probe-job.ts';
+import type { DueCellSlot, DueClaim } from '../checks/probing.ts';
+import { cellJobId, cellJobSchema } from '../checks/probing.ts';
 import { chunks } from '../platform/chunks.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -16,7 +15,7 @@ import type { Timers } from './timer-heap.ts';
  * (runProbeJob's `alsoCommit`), so a job is never lost between the claim and the result, nor run
  * twice after it. Cell jobs (a cell's slot: its pull checks) share the queue: queued by the cell
  * generator before it moves its shard's lease, acked after the cell runner stored the slot (a
- * second run of a slot is harmless, see lib/checks/cell-runner.ts).
+ * second run of a slot is harmless, see lib/checks/cells/cell-runner.ts).
  */
 
 export const PROBE_QUEUE = 'probe';

@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers';
 import type { Worker } from 'node:worker_threads';
+import type { ProbeAnswer, ProbeRequest } from '../check-types/probe-thread.ts';
 import { startModuleWorker } from '../platform/module-worker.ts';
-import type { ProbeAnswer, ProbeRequest } from '../probes/probe-thread.ts';
 import type { ProbeDefinition, Probed, ProbeHttpClient, Prober } from '../probes/types.ts';
 
 export interface ProbeThreadsOptions {
@@ -9,7 +9,7 @@ export interface ProbeThreadsOptions {
   allowPrivate: boolean;
   tlsCa?: string[];
   httpClient?: ProbeHttpClient;
-  /** Starts one probe thread (tests wrap it); default: lib/probes/probe-thread.ts on a worker. */
+  /** Starts one probe thread (tests wrap it); default: lib/check-types/probe-thread.ts on a worker. */
   startWorker?: (name: string, workerData: unknown) => Worker;
 }
 
@@ -28,7 +28,7 @@ interface Thread {
   waiting: Map<number, (probed: Probed) => void>;
 }
 
-const PROBE_THREAD = new URL('../probes/probe-thread.ts', import.meta.url);
+const PROBE_THREAD = new URL('../check-types/probe-thread.ts', import.meta.url);
 /** Probe threads are named `vigil-probe-<n>` (their workers and their OS threads). */
 export const PROBE_THREAD_PREFIX = 'vigil-probe-';
 

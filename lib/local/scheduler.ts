@@ -1,7 +1,6 @@
-import { generateCellShard } from '../checks/cell-generator.ts';
-import type { CellRunner } from '../checks/cell-runner.ts';
-import { generateShard } from '../checks/generator.ts';
 import { type JobRunnerDeps, runProbeJob } from '../checks/probe-job.ts';
+import type { CellRunner } from '../checks/probing.ts';
+import { generateCellShard, generateShard } from '../checks/probing.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -1,21 +1,16 @@
 import { ZodError } from 'zod';
 import { readEntityById } from '../catalog/entity-items.ts';
-import { cellResultsPage } from '../checks/cell-result-items.ts';
-import { memberResult } from '../checks/cell-view.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
+import { checkTypeDefinition } from '../check-types/registry.ts';
 import { getCheckDefinition } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
-import { latestResults } from '../checks/result-items.ts';
-import { checkNameOf } from '../domain/check-name.ts';
-import { redactUrl } from '../domain/url-redaction.ts';
+import { lastErrorOf } from '../checks/results.ts';
 import { alsoFailingOf } from '../incidents/also-failing.ts';
 import type { Table } from '../store/table.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { flapNoticeOf } from './flap-state-items.ts';
 import { holdingOf } from './holding.ts';
 import type { Alert } from './ports.ts';
-
-/** Results read back for the last error: a recovery's latest result is a success, the error is just before it. */
-const RESULTS_SCANNED = 20;
 
 /** The check an alert is about, as read: its definition, gone, or stored in a shape that does not parse. */
 export type CheckRead = CheckDefinitionRecord | 'removed' | 'unreadable';
@@ -34,46 +29,15 @@ async function readCheck(table: Table, tenantId: string, checkId: string): Promi
 export function checkLabelOf(c: CheckRead): string {
   if (c === 'removed') return 'check removed';
   if (c === 'unreadable') return 'check';
-  switch (c.check_type) {
-    case 'http':
-      // Alert text goes to chat rooms and inboxes: credentials in the URL stay out of it.
-      return `${c.method} ${c.target_url ? redactUrl(c.target_url) : ''}`.trim();
-    case 'tcp':
-      return `tcp ${c.config.host}:${c.config.port}`;
-    case 'tls':
-      return `tls ${c.config.host}:${c.config.port ?? 443}`;
-    case 'dns':
-      return `dns ${c.config.record_type} ${c.config.hostname}`;
-    case 'push':
-      return 'push';
-  }
+  const type = checkTypeDefinition(c.check_type);
+  // http and push label themselves from the check's fields, the others from their config.
+  return 'kind' in type ? type.targetLabel(c) : type.targetLabel(c.config);
 }
 
 /** The check's name for humans (the one given, else derived from its type and target: check-name.ts). */
 export function checkNameFrom(check: CheckRead): string {
   if (check === 'removed') return 'check removed';
   return check === 'unreadable' ? 'check' : checkNameOf(check);
-}
-
-/** Slots of a cell read back for the last error (a cell keeps one item per slot, all members in it). */
-const CELL_SLOTS_SCANNED = 5;
-
-/**
- * The words of the check's latest failed or degraded result among its most recent ones (a failing
- * assertion, a slow answer, a certificate near expiry), or null. A check in a cell has its results
- * in the cell's slots.
- */
-async function lastError(table: Table, checkId: string, check: CheckRead): Promise<string | null> {
-  const cellId = typeof check === 'object' ? check.cell?.cell_id : undefined;
-  const results = cellId
-    ? (await cellResultsPage(table, cellId, { limit: CELL_SLOTS_SCANNED })).slots.flatMap(
-        (slot) => memberResult(slot, checkId) ?? [],
-      )
-    : await latestResults(table, checkId, RESULTS_SCANNED);
-  for (const result of results) {
-    if ((!result.success || result.degraded) && result.error_message) return result.error_message;
-  }
-  return null;
 }
 
 /** A shared channel's test about no check (notifier.ts): nothing to read, no entity or check to name. */
@@ -99,7 +63,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     readCheck(table, event.tenant_id, event.check_id),
   ]);
   const [error, holding, alsoFailing] = await Promise.all([
-    lastError(table, event.check_id, check),
+    lastErrorOf(table, event.check_id, typeof check === 'object' ? check : undefined),
     record.kind === 'test' ? undefined : holdingOf(table, event),
     // Named in what follows the first alert of a down entity (repeats, escalations, digests).
     record.kind === 'alert' || record.kind === 'test' || event.to_state === 'up'

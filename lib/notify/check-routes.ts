@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { idSchema } from '../http/route-schemas.ts';
 import type { Table } from '../store/table.ts';
-import { CHANNEL_TYPES } from './channel-items.ts';
 import type { ChannelStore } from './channel-store.ts';
+import { CHANNEL_TYPES, registeredType } from './channels/registry.ts';
 import { listRoutes } from './route-items.ts';
 import { routeMatches } from './route-match.ts';
 
@@ -44,7 +44,9 @@ export async function routesReaching(
     to_states: route.match.to_states,
     channels: route.channel_ids.flatMap((id) => {
       const channel = found.get(id);
-      return channel ? [{ id: channel.id, name: channel.name, channel_type: channel.channel_type }] : [];
+      return channel
+        ? [{ id: channel.id, name: channel.name, channel_type: registeredType(channel.channel_type) }]
+        : [];
     }),
   }));
 }

@@ -1,4 +1,4 @@
-import type { CheckService } from '../checks/check-service.ts';
+import type { CheckService } from '../checks/services.ts';
 import type { Route } from '../http/types.ts';
 import { notifyActionRoutes } from './action-routes.ts';
 import { composeNotifier, type NotifierDeps } from './compose-notifier.ts';

@@ -1,4 +1,4 @@
-import { entityTransitionEvent, parseTransition } from '../checks/transition-items.ts';
+import { entityTransitionEvent, parseTransition } from '../checks/results.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { CHANNEL_TYPES } from '../domain/channel-types.ts';
 import { stateChangeEventSchema } from '../domain/state-change-event.ts';
 import { deterministicId } from '../platform/ids.ts';
 import { defineItem } from '../store/item-definition.ts';
@@ -65,7 +64,8 @@ export const deliverySchema = z.object({
   entity_id: z.string(),
   /** null for a test message. */
   transition_id: z.string().nullable(),
-  channel_type: z.enum(CHANNEL_TYPES).nullable(),
+  // A registered type's name (channels/registry.ts); null for a delivery that reached no channel.
+  channel_type: z.string().nullable(),
   kind: z.enum(DELIVERY_KINDS),
   status: z.enum(DELIVERY_STATUSES),
   /** Why nothing was sent (status skipped), e.g. "silenced" or "upstream api is down". */

@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { readEntityPointers } from '../catalog/entity-items.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
-import { checkNameOf } from '../domain/check-name.ts';
 import { isRecovery } from '../domain/state-change-event.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import type { Table } from '../store/table.ts';
-import { CHANNEL_TYPES } from './channel-items.ts';
 import type { ChannelStore } from './channel-store.ts';
+import { CHANNEL_TYPES, registeredType } from './channels/registry.ts';
 import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
 import { nextCursor } from './responses.ts';
 
@@ -149,7 +149,7 @@ export function publicDelivery(
     blueprint_slug: entity?.blueprint_slug ?? null,
     entity_slug: entity?.slug ?? null,
     transition_id: record.transition_id,
-    channel_type: record.channel_type,
+    channel_type: record.channel_type === null ? null : registeredType(record.channel_type),
     status: record.status,
     reason: record.reason,
     attempts: record.attempts,

@@ -1,4 +1,5 @@
 import type { ChannelRecord } from './channel-items.ts';
+import { recipientsOf, withRecipients } from './channels/registry.ts';
 import type { EmailRecipients } from './email-recipients.ts';
 import type { ChannelSenders, SendOutcome } from './ports.ts';
 
@@ -6,14 +7,15 @@ import type { ChannelSenders, SendOutcome } from './ports.ts';
  * The senders with the email channel's gate in front (issue 36): an email goes only to the
  * channel's confirmed recipients and only within the tenant's daily quota; otherwise nothing is
  * sent and the outcome says `skipped` with the reason (the delivery is logged skipped, not retried).
- * Every other channel type passes through untouched.
+ * Channel types without recipients to confirm (their definition has no `recipients`) pass through untouched.
  */
 export function gateEmail(senders: ChannelSenders, recipients: EmailRecipients): ChannelSenders {
   const admitted = async (channel: ChannelRecord): Promise<ChannelRecord | SendOutcome> => {
-    if (channel.channel_type !== 'email') return channel;
-    const admit = await recipients.admit(channel.tenant_id, channel.config.to);
+    const addresses = recipientsOf(channel);
+    if (addresses === undefined) return channel;
+    const admit = await recipients.admit(channel.tenant_id, addresses);
     if ('skipped' in admit) return { ok: false, status_code: null, error: null, skipped: admit.skipped };
-    return { ...channel, config: { ...channel.config, to: admit.to } };
+    return withRecipients(channel, admit.to);
   };
   const digests = senders.sendDigest?.bind(senders);
   const isChannel = (value: ChannelRecord | SendOutcome): value is ChannelRecord => 'channel_type' in value;

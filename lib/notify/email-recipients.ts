@@ -5,6 +5,7 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import type { EmailTransport } from './channels/email.ts';
+import { recipientsOf } from './channels/registry.ts';
 import { confirmationEmail } from './email-confirm-page.ts';
 import {
   type ConfirmToken,
@@ -187,7 +188,7 @@ export function createEmailRecipients(deps: EmailRecipientDeps) {
 
 export type EmailRecipients = ReturnType<typeof createEmailRecipients>;
 
-/** The addresses of the email channels among `channels` (what their views show the states of). */
+/** The recipients of the channels among `channels` that have some to confirm (what their views show the states of). */
 export function emailAddressesOf(channels: readonly { channel_type: string; config: unknown }[]): string[] {
-  return channels.flatMap((c) => (c.channel_type === 'email' ? (c.config as { to: string[] }).to : []));
+  return channels.flatMap((c) => recipientsOf(c) ?? []);
 }

@@ -1,6 +1,6 @@
+import { checkNameOf } from '../check-types/check-name.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
-import type { CheckService } from '../checks/check-service.ts';
-import { checkNameOf } from '../domain/check-name.ts';
+import type { CheckService } from '../checks/services.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
 import type { Resolve } from '../platform/egress-guard.ts';

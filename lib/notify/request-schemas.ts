@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { CHANNEL_TYPES } from '../domain/channel-types.ts';
 import { pageQuery } from '../http/page-query.ts';
 import { idSchema, namesResource } from '../http/route-schemas.ts';
 import { channelNameSchema } from './channel-config.ts';
+import { CHANNEL_TYPES } from './channels/registry.ts';
 import { DELIVERY_STATUSES } from './delivery-items.ts';
 
 /** Request shapes of the notification routes (the channel body is channel-config.ts's). */

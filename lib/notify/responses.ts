@@ -1,8 +1,9 @@
 import * as z from 'zod';
-import { natsSubjectProblem, publishedSubject } from '../domain/nats-subject.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import type { ChannelRecord, TenantChannelRecord } from './channel-items.ts';
+import type { ChannelViewOptions } from './channels/definition.ts';
+import { CHANNEL_DEFINITIONS, type ChannelType, channelDefinition } from './channels/registry.ts';
 import { type CheckRoute, checkRouteSchema } from './check-routes.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 
@@ -15,25 +16,11 @@ import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 
 export { REDACTED };
 
-const redacted = z.literal(REDACTED);
 export const nextCursor = z
   .string()
   .nullable()
   .meta({ description: 'Pass as `cursor` for the next page; null on the last page' });
 
-const urlView = z.string().meta({ description: `The URL; ${REDACTED} for read-only keys` });
-const natsConfigView = z.strictObject({
-  subject: z.string().meta({ description: 'The subject as given, under the tenant’s root' }),
-  published_subject: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        'Read-only: the full subject events are published to, `<VIGIL_NATS_PREFIX>.<tenant id>.<subject>`; ' +
-        'subscribe to it. null for a subject stored before `$` and `_INBOX` subjects were refused: ' +
-        'its deliveries fail',
-    }),
-});
 const channelCommon = {
   id: idSchema('chn'),
   check_id: idSchema('chk')
@@ -52,45 +39,33 @@ const channelCommon = {
   updated_at: timestampSchema.optional().meta({ description: 'Tenant channels only' }),
 };
 
+/** One view variant per registered type: its `view` config and any `viewExtra` fields. */
+function viewVariants() {
+  const variants = Object.entries(CHANNEL_DEFINITIONS).map(([type, definition]) =>
+    z.strictObject({
+      ...channelCommon,
+      channel_type: z.literal(type),
+      config: definition.view,
+      ...('viewExtra' in definition ? definition.viewExtra : {}),
+    }),
+  );
+  // zod's discriminated union wants a tuple; its element type is the registry's, type by type.
+  return variants as unknown as [ViewVariant, ...ViewVariant[]];
+}
+
+type Definitions = typeof CHANNEL_DEFINITIONS;
+type ExtraOf<D> = D extends { viewExtra: infer X extends z.ZodRawShape } ? X : Record<never, never>;
+type ViewVariant = {
+  [K in ChannelType]: z.ZodObject<
+    typeof channelCommon & { channel_type: z.ZodLiteral<K>; config: Definitions[K]['view'] } & ExtraOf<
+        Definitions[K]
+      >,
+    z.core.$strict
+  >;
+}[ChannelType];
+
 export const publicChannelSchema = z
-  .discriminatedUnion('channel_type', [
-    z.strictObject({
-      ...channelCommon,
-      channel_type: z.literal('slack'),
-      config: z.strictObject({ url: urlView }),
-    }),
-    z.strictObject({
-      ...channelCommon,
-      channel_type: z.literal('discord'),
-      config: z.strictObject({ url: urlView }),
-    }),
-    z.strictObject({
-      ...channelCommon,
-      channel_type: z.literal('webhook'),
-      config: z.strictObject({ url: urlView, secret: redacted.optional() }),
-    }),
-    z.strictObject({
-      ...channelCommon,
-      channel_type: z.literal('nats'),
-      config: natsConfigView,
-    }),
-    z.strictObject({
-      ...channelCommon,
-      channel_type: z.literal('ntfy'),
-      config: z.strictObject({ url: urlView, token: redacted.optional() }),
-    }),
-    z.strictObject({
-      ...channelCommon,
-      channel_type: z.literal('email'),
-      config: z.strictObject({ to: z.array(z.string()).meta({ description: 'The recipients' }) }),
-      recipients: z
-        .array(z.strictObject({ address: z.string(), state: z.enum(['confirmed', 'pending']) }))
-        .meta({
-          description:
-            'Each recipient’s state: confirmed (by the emailed link, or a user of the tenant) or pending; only confirmed ones receive email',
-        }),
-    }),
-  ])
+  .discriminatedUnion('channel_type', viewVariants())
   .meta({ id: 'NotificationChannel', description: 'secret and token always read ********' });
 
 export const publicPolicySchema = z
@@ -124,12 +99,7 @@ export const channelsPageSchema = z.strictObject({
 type PublicChannel = z.output<typeof publicChannelSchema>;
 
 /** How a caller sees channels: redacted for read-only keys; nats subjects under VIGIL_NATS_PREFIX. */
-export interface ChannelView {
-  readOnly: boolean;
-  natsPrefix: string;
-  /** Email recipients' states by address (email-recipients.ts); an address not in it shows pending. */
-  recipientStates?: ReadonlyMap<string, 'confirmed' | 'pending'>;
-}
+export type ChannelView = ChannelViewOptions;
 
 /** A channel (a check's own or a tenant channel) as the API shows it to a caller with or without write access. */
 export function publicChannel(
@@ -147,41 +117,9 @@ export function publicChannel(
           created_at: channel.created_at,
           updated_at: channel.updated_at,
         };
-  const url = (value: string) => (options.readOnly ? REDACTED : value);
-  switch (channel.channel_type) {
-    case 'nats': {
-      const { subject } = channel.config;
-      const published = natsSubjectProblem(subject)
-        ? null
-        : publishedSubject(options.natsPrefix, channel.tenant_id, subject);
-      return { ...common, channel_type: 'nats', config: { subject, published_subject: published } };
-    }
-    case 'webhook':
-      return {
-        ...common,
-        channel_type: 'webhook',
-        config: { url: url(channel.config.url), ...(channel.config.secret ? { secret: REDACTED } : {}) },
-      };
-    case 'ntfy':
-      return {
-        ...common,
-        channel_type: 'ntfy',
-        config: { url: url(channel.config.url), ...(channel.config.token ? { token: REDACTED } : {}) },
-      };
-    case 'email':
-      // Addresses are no secret (unlike Slack and Discord URLs): read-only keys see them too.
-      return {
-        ...common,
-        channel_type: 'email',
-        config: { to: [...channel.config.to] },
-        recipients: channel.config.to.map((address) => ({
-          address,
-          state: options.recipientStates?.get(address) ?? 'pending',
-        })),
-      };
-    default:
-      return { ...common, channel_type: channel.channel_type, config: { url: url(channel.config.url) } };
-  }
+  const definition = channelDefinition(channel.channel_type);
+  const shown = definition.present(definition.stored.parse(channel.config), channel.tenant_id, options);
+  return { ...common, channel_type: channel.channel_type, ...shown } as PublicChannel;
 }
 
 /** A check's policy (or the defaults when none is stored) with its channels (own, then attached tenant ones). */

@@ -1,6 +1,6 @@
 import { readEntityById } from '../catalog/entity-items.ts';
-import type { CheckService } from '../checks/check-service.ts';
-import { checkNameOf } from '../domain/check-name.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
+import type { CheckService } from '../checks/services.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
@@ -9,6 +9,7 @@ import { newId } from '../platform/ids.ts';
 import type { Table } from '../store/table.ts';
 import { alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import type { ChannelStore } from './channel-store.ts';
+import { recipientsOf } from './channels/registry.ts';
 import type { EmailRecipients } from './email-recipients.ts';
 import { escalationJobs } from './escalation.ts';
 import { FLAPPING_REASON, flapOutcomeIfChanged } from './flapping.ts';
@@ -108,9 +109,10 @@ async function simulateCheck(
     decided.map(async (d): Promise<SimulatedDecision> => {
       const { via, ...reached } = d.channel ? paths.of(d.channel) : noChannel;
       const base = { ...tag, ...reached, kind: 'alert' as const, outcome: d.outcome };
+      const addresses = d.outcome === 'send' && d.channel ? recipientsOf(d.channel) : undefined;
       const unconfirmed =
-        d.outcome === 'send' && d.channel?.channel_type === 'email' && deps.recipients
-          ? await noConfirmedRecipient(deps.recipients, event.tenant_id, d.channel.config.to)
+        addresses && deps.recipients
+          ? await noConfirmedRecipient(deps.recipients, event.tenant_id, addresses)
           : undefined;
       if (unconfirmed) return { ...base, outcome: 'skip', reason: `${via}; ${unconfirmed}` };
       // Sent, it may still join a route's group or fold into the storm digest (grouping/intercept.ts).

@@ -1,5 +1,5 @@
 import { readEntityState } from '../catalog/entity-items.ts';
-import type { TransitionRecord } from '../checks/transition-items.ts';
+import type { TransitionRecord } from '../checks/results.ts';
 import type { Table } from '../store/table.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { CheckService } from '../checks/check-service.ts';
+import type { CheckService } from '../checks/services.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
 import type { Resolve } from '../platform/egress-guard.ts';

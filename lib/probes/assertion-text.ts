@@ -8,7 +8,7 @@ import { CUT_MARK } from '../domain/secret-redaction.ts';
  * result that read-only keys, alerts and MCP clients read, so a value is shown only when it is not
  * secret-looking (a secret-looking header or json name, a credential-shaped text, at any depth of
  * an object), and at most MAX_SHOWN characters of it. The check's own secrets are hidden after, by
- * the probe's redactor (lib/probes/run-probe.ts), which also knows the `…` of a shortened value.
+ * the probe's redactor (lib/check-types/run-probe.ts), which also knows the `…` of a shortened value.
  */
 
 /** Characters of a value a message shows at most. */

@@ -1,6 +1,9 @@
 import type { Resolver } from 'node:dns/promises';
 import { addressClass, parseAddress } from '../platform/ip-rules.ts';
-import type { DnsRecordType } from './types.ts';
+
+/** The record types a dns check may ask for. */
+export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;
+export type DnsRecordType = (typeof DNS_RECORD_TYPES)[number];
 
 /** One answer as shown to users (`text`) plus further forms an expected value may match. */
 export interface DnsAnswer {

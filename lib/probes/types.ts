@@ -3,14 +3,30 @@ import type { Clock } from '../platform/clock.ts';
 import type { HttpTransport } from '../platform/egress.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
 
+/** Per-check TLS trust (http, tls and grpc checks): an extra CA, or no verification at all. */
+export interface CheckTlsTrust {
+  /** PEM certificates trusted for this check only, on top of the system's and VIGIL_EXTRA_CA. */
+  ca_pem?: string | undefined;
+  /** Accept any certificate (self-signed, expired, wrong name); results say so as a warning. */
+  skip_verify?: boolean | undefined;
+}
+
+/** What every probe job carries besides its type's config. */
+export interface ProbeCommon {
+  timeout_ms: number;
+  /** A success slower than this (ms) is degraded; absent: never. */
+  degraded_latency_ms?: number | undefined;
+  tls?: CheckTlsTrust | undefined;
+}
+
 /**
- * What a probe runs: one definition per pull check type, flattened from the check record
- * (top-level fields for http, `config` keys for the others). Validation (zod) happens before;
+ * What an http probe runs: the check's top-level fields (the other types' jobs are their config
+ * with the common probe fields: lib/check-types/definition.ts). Validation (zod) happens before;
  * optional fields fall back to the documented defaults here.
  */
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface HttpProbeDefinition {
+export type HttpProbeDefinition = {
   check_type: 'http';
   target_url: string;
   /** GET when absent. */
@@ -25,51 +41,16 @@ export interface HttpProbeDefinition {
   assertions?: HttpAssertion[];
   timeout_ms: number;
   degraded_latency_ms?: number;
-}
+  /** This check's own TLS trust (an extra CA, or no verification); absent: the process's. */
+  tls?: CheckTlsTrust | undefined;
+};
 
-export interface TcpProbeDefinition {
-  check_type: 'tcp';
-  host: string;
-  port: number;
-  timeout_ms: number;
-  /** A success slower than this (ms) is degraded (run-probe.ts); absent: never. */
-  degraded_latency_ms?: number;
-}
-
-export interface TlsProbeDefinition {
-  check_type: 'tls';
-  host: string;
-  /** 443 when absent. */
-  port?: number;
-  /** The name the certificate must match; `host` when absent. */
-  servername?: string;
-  /** 14 when absent. */
-  expiry_threshold_days?: number;
-  timeout_ms: number;
-  /** A success slower than this (ms) is degraded (run-probe.ts); absent: never. */
-  degraded_latency_ms?: number;
-}
-
-export type DnsRecordType = 'A' | 'AAAA' | 'CNAME' | 'MX' | 'TXT' | 'NS' | 'SRV' | 'CAA';
-
-export interface DnsProbeDefinition {
-  check_type: 'dns';
-  hostname: string;
-  record_type: DnsRecordType;
-  /** Passes when any answer matches; absent: any answer passes. */
-  expected_value?: string;
-  /** "host" or "host:port" ("[v6]:port" for IPv6); the system resolvers when absent. */
-  nameserver?: string;
-  timeout_ms: number;
-  /** A success slower than this (ms) is degraded (run-probe.ts); absent: never. */
-  degraded_latency_ms?: number;
-}
-
-export type ProbeDefinition =
-  | HttpProbeDefinition
-  | TcpProbeDefinition
-  | TlsProbeDefinition
-  | DnsProbeDefinition;
+/**
+ * A probe job as the probers carry it (to a probe thread as JSON): its check type and the common
+ * fields; each type's own fields are its definition's business (lib/check-types/registry.ts
+ * `CheckProbeJob` is the precise union).
+ */
+export type ProbeDefinition = ProbeCommon & { check_type: string; [field: string]: unknown };
 
 /**
  * The IANA RDAP bootstrap for domain names (RFC 9224) as domain checks read it: per service, its

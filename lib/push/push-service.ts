@@ -1,8 +1,8 @@
 import { createTenantCache } from '../auth/tenant-cache.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
-import type { CheckService } from '../checks/check-service.ts';
+import type { ResultRecorder } from '../checks/probing.ts';
 import { publicResult } from '../checks/records.ts';
-import type { ResultRecorder } from '../checks/result-recorder.ts';
+import type { CheckService } from '../checks/services.ts';
 import type { Clock } from '../platform/clock.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import type { PushResultBody } from './push-input.ts';

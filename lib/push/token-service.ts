@@ -1,5 +1,5 @@
 import { checkExistsOp } from '../checks/check-items.ts';
-import type { CheckService } from '../checks/check-service.ts';
+import type { CheckService } from '../checks/services.ts';
 import type { Clock } from '../platform/clock.ts';
 import { ConflictError, LimitExceededError, NotFoundError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';

@@ -1,14 +1,14 @@
 import { readEntityById, readEntityPointers } from '../catalog/entity-items.ts';
 import { createEntitySearch } from '../catalog/entity-search.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
+import type { CheckDefinitionRecord } from '../check-types/check-record.ts';
 import {
   entityDefinitionItemsPage,
   getCheckDefinition,
   parseDefinitions,
   tenantCheckItemsPage,
 } from '../checks/check-items.ts';
-import { parseStates } from '../checks/check-state-items.ts';
-import { checkNameOf } from '../domain/check-name.ts';
-import type { CheckDefinitionRecord } from '../domain/check-record.ts';
+import { parseStates } from '../checks/results.ts';
 import type { EntityState } from '../domain/entity-record.ts';
 import {
   getIncident,

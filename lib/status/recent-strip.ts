@@ -1,20 +1,16 @@
-import { cellResultsPage } from '../checks/cell-result-items.ts';
+import type { CheckDefinitionRecord } from '../check-types/check-record.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
-import { dayCountsOf, dayUptimeOf } from '../checks/check-recent.ts';
-import { parseStates, statesById } from '../checks/check-state-items.ts';
-import { latestResults } from '../checks/result-items.ts';
-import type { CheckDefinitionRecord } from '../domain/check-record.ts';
+import { dayCountsOf, dayUptimeOf, latestResultsOf, parseStates, statesById } from '../checks/results.ts';
 import { sharingQueries } from '../store/shared-queries.ts';
 import type { Table } from '../store/table.ts';
 
 /**
  * The board's recent-results strip (GET /v1/status?include=recent, docs/api.md): per entity its
  * newest RECENT_SLOTS result times across its checks, oldest first, each the worst result at that
- * time (down: a failure; degraded: a degraded success; up). A pull check's results are its cell's
- * slots, so the newest slots of each cell on the page are read once for all its members (one
- * query per cell); a push check's own newest results are one query each. Never a window of history.
+ * time (down: a failure; degraded: a degraded success; up), read with latestResultsOf (one query
+ * per cell of pull checks on the page, one per push check). Never a window of history.
  * Beside the strip, the entity's 24 h uptime across its enabled checks, counted the checks list's
- * way (dayCountsOf in lib/checks/check-recent.ts: up to 288 rollup items per push check, or per cell
+ * way (dayCountsOf in lib/checks/results.ts: up to 288 rollup items per push check, or per cell
  * on the page, a cell's read once).
  */
 
@@ -73,8 +69,6 @@ async function recentStrips(
   definitions: readonly CheckDefinitionRecord[],
   entities: readonly BoardEntity[],
 ): Promise<Map<string, StripSlot[]>> {
-  const cellIds = [...new Set(definitions.flatMap((d) => (d.cell ? [d.cell.cell_id] : [])))];
-  const pushIds = definitions.filter((d) => !d.cell).map((d) => d.id);
   // check id -> (time -> state) of its newest results.
   const byCheck = new Map<string, Map<string, StripState>>();
   const add = (checkId: string, at: string, state: StripState) => {
@@ -83,14 +77,9 @@ async function recentStrips(
     if (!before || RANK[state] > RANK[before]) times.set(at, state);
     byCheck.set(checkId, times);
   };
-  const [cells, pushes] = await Promise.all([
-    Promise.all(cellIds.map((id) => cellResultsPage(table, id, { limit: RECENT_SLOTS }))),
-    Promise.all(pushIds.map((id) => latestResults(table, id, RECENT_SLOTS))),
-  ]);
-  for (const page of cells)
-    for (const slot of page.slots) for (const e of slot.results) add(e.c, slot.slot, stateOf(e.ok, e.g));
-  for (const results of pushes)
-    for (const r of results) add(r.check_id, r.checked_at, stateOf(r.success, r.degraded));
+  const latest = await latestResultsOf(table, definitions, { limit: RECENT_SLOTS });
+  for (const results of latest.values())
+    for (const r of results) add(r.check_id, r.slot_at, stateOf(r.success, r.degraded));
 
   const strips = new Map<string, StripSlot[]>();
   for (const entity of entities) {

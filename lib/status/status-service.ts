@@ -1,9 +1,5 @@
 import { publicTransition } from '../checks/records.ts';
-import {
-  filteredTransitionsPage,
-  parseTransition,
-  tenantTransitionsPage,
-} from '../checks/transition-items.ts';
+import { filteredTransitionsPage, parseTransition, tenantTransitionsPage } from '../checks/results.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { type PageRequest, unexpired } from '../store/paging.ts';

@@ -6,10 +6,10 @@ import {
   readEntityListChunk,
 } from '../catalog/entity-items.ts';
 import { STATES } from '../catalog/entity-state-index-items.ts';
-import { type CellResultsRecord, cellResultsPage } from '../checks/cell-result-items.ts';
+import { checkNameOf } from '../check-types/check-name.ts';
 import { checkDefinitionsById } from '../checks/check-items.ts';
 import type { CheckDefinitionRecord } from '../checks/records.ts';
-import { checkNameOf } from '../domain/check-name.ts';
+import { latestResultsOf } from '../checks/results.ts';
 import { readMetricCounters } from '../metrics/metric-counter-items.ts';
 import { MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { readCounts } from './status-counts.ts';
@@ -17,7 +17,7 @@ import { readCounts } from './status-counts.ts';
 /**
  * GET /v1/metrics: the tenant's state in the Prometheus text format (docs/metrics.md), from what
  * the status board reads (entity items with their checks' states, the status counters), the
- * definitions (check types and cells), each cell's newest slots (the last latency) and the
+ * definitions (check types), the probed checks' newest results (the last latency) and the
  * tenant's metric counters; never a scan of results. Every request fills a Registry of its own, so
  * no series of one tenant can reach another's answer.
  *
@@ -27,8 +27,8 @@ import { readCounts } from './status-counts.ts';
  */
 
 export const MAX_METRIC_ENTITIES = 5000;
-/** Slots read per cell to find each member's last result (a member that joined late is in an older one). */
-const CELL_SLOTS = 3;
+/** Newest results read per probed check to find its last one (lib/checks reads them a cell at a time). */
+const LAST_SCANNED = 3;
 
 export interface MetricsQuery {
   blueprint_slug?: string | undefined;
@@ -51,25 +51,19 @@ async function readEntities(table: Table, tenantId: string, blueprint: string | 
 }
 
 /**
- * check id -> its newest result among the cells' newest slots: the latency (ms), and the whole
- * days its certificate has left when the probe reported them (tls checks).
+ * check id -> its last result's latency (ms), and the whole days its certificate has left when the
+ * probe reported them (tls checks), for the checks being probed (push checks report no latency).
  */
 async function lastResults(table: Table, checks: readonly CheckDefinitionRecord[]) {
-  const cellIds = [...new Set(checks.flatMap((c) => (c.cell ? [c.cell.cell_id] : [])))];
   const latency = new Map<string, number>();
   const daysLeft = new Map<string, number>();
-  const reads = await Promise.all(
-    cellIds.map((id) => cellResultsPage(table, id, { limit: CELL_SLOTS }).then((page) => page.slots)),
-  );
-  // Newest slot first: the first entry seen of a check is its last result.
-  const slots: CellResultsRecord[] = reads.flat();
-  for (const slot of slots)
-    for (const entry of slot.results) {
-      if (latency.has(entry.c)) continue;
-      latency.set(entry.c, entry.l);
-      const days = entry.d?.days_left;
-      if (typeof days === 'number' && Number.isFinite(days)) daysLeft.set(entry.c, days);
-    }
+  const latest = await latestResultsOf(table, checks, { limit: LAST_SCANNED, probedOnly: true });
+  for (const [checkId, [last]] of latest) {
+    if (!last) continue;
+    latency.set(checkId, last.latency_ms);
+    const days = last.details?.days_left;
+    if (typeof days === 'number' && Number.isFinite(days)) daysLeft.set(checkId, days);
+  }
   return { latency, daysLeft };
 }
 

@@ -1,6 +1,4 @@
-import { checkDefinitionsById, entityCheckIds } from '../checks/check-items.ts';
-import { parseStates, statesById } from '../checks/check-state-items.ts';
-import { checkDailyRollups, type DailyCheck } from '../checks/day-rollups.ts';
+import { checkDailyRollups, type DailyCheck, entityDailyChecks } from '../checks/results.ts';
 import { mergeRollups, type Rollup } from '../domain/sparkline.ts';
 import { lastDays, uptimeRatio } from '../domain/uptime.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -9,43 +7,8 @@ import type { Table } from '../store/table.ts';
 /**
  * Daily uptime of entities (the 90-day bars of the console and of public status pages): per UTC
  * day, the successes over the results of all the entity's checks (results-based, like the uptime
- * ratio of GET .../uptime), read from daily rollups (lib/checks/day-rollups.ts), never from results.
+ * ratio of GET .../uptime), read from daily rollups (lib/checks/results/day-rollups.ts), never from results.
  */
-
-/** Checks an entity may have at most (the per-entity limit is far below it). */
-const MAX_CHECKS_PER_ENTITY = 1000;
-
-/** An entity's checks as their daily rollups are read (definition and state joined). */
-export async function entityDailyChecks(
-  table: Table,
-  tenantId: string,
-  entityId: string,
-): Promise<DailyCheck[]> {
-  const { ids } = await entityCheckIds(table, tenantId, entityId, MAX_CHECKS_PER_ENTITY);
-  return dailyChecksById(table, tenantId, ids);
-}
-
-/** Checks by id as their daily rollups are read; ids of checks that do not exist are left out. */
-export async function dailyChecksById(
-  table: Table,
-  tenantId: string,
-  ids: readonly string[],
-): Promise<DailyCheck[]> {
-  if (ids.length === 0) return [];
-  const [definitions, stateItems] = await Promise.all([
-    checkDefinitionsById(table, tenantId, ids),
-    statesById(table, tenantId, ids),
-  ]);
-  const states = new Map(parseStates(stateItems).map((s) => [s.check_id, s]));
-  return definitions.map((d) => ({
-    id: d.id,
-    created_at: d.created_at,
-    current_rollup: states.get(d.id)?.current_rollup,
-    cell: d.cell,
-    interval_seconds: d.interval_seconds,
-    former_cells: d.former_cells,
-  }));
-}
 
 /** The checks' rollups of each day in `dates` up to `nowMs`, summed across the checks (absent: no result that day). */
 export async function summedDailyRollups(

@@ -1,7 +1,12 @@
 import { getEntity, getEntityById } from '../catalog/entity-items.ts';
-import type { CheckService } from '../checks/check-service.ts';
-import { checkBuckets, type DailyCheck } from '../checks/day-rollups.ts';
-import { checkTransitionsSource, parseTransition } from '../checks/transition-items.ts';
+import {
+  checkBuckets,
+  checkTransitionsSource,
+  type DailyCheck,
+  entityDailyChecks,
+  parseTransition,
+} from '../checks/results.ts';
+import type { CheckService } from '../checks/services.ts';
 import { bucketStartMs, ROLLUP_BUCKET_MS } from '../domain/rollup-bucket.ts';
 import { mergeRollups, type Rollup } from '../domain/sparkline.ts';
 import {
@@ -18,13 +23,13 @@ import { readIncidents } from '../incidents/incident-items.ts';
 import type { Clock } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { type PageDeps, readPage } from '../store/paging.ts';
-import { dailyBars, entityDailyChecks, summedDailyRollups } from './daily-uptime.ts';
+import { dailyBars, summedDailyRollups } from './daily-uptime.ts';
 
 /**
  * Uptime and SLO figures of a check or an entity over a window (DECISIONS.md "Operations features
  * (wave 3)"), from rollups only: `24h` from the 5-minute rollups of the last 24 hours (at most 288
  * per place the check's results are in), `7d`/`30d`/`90d` from daily rollups of that many UTC days,
- * today included (lib/checks/day-rollups.ts). Downtime, incidents and MTTR come from the check's
+ * today included (lib/checks/results/day-rollups.ts). Downtime, incidents and MTTR come from the check's
  * transitions, or the entity's incidents.
  */
 

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inProcessProber } from '../../lib/check-types/run-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { inProcessProber } from '../../lib/probes/run-probe.ts';
 import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { listenOnLoopback, probeCellSlot } from '../support/cell-fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCellRunner } from '../../lib/checks/cell-runner.ts';
+import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { Prober } from '../../lib/probes/types.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CELL_SIZE, getCell } from '../../lib/checks/cell-items.ts';
-import { createCellMembership } from '../../lib/checks/cell-membership.ts';
-import { getCellState } from '../../lib/checks/cell-result-items.ts';
+import { CELL_SIZE, getCell } from '../../lib/checks/cells/cell-items.ts';
+import { createCellMembership } from '../../lib/checks/cells/cell-membership.ts';
+import { getCellState } from '../../lib/checks/cells/cell-result-items.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';
 
 describe('cell membership', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RAW_SPARKLINE_MAX_CELL_SLOTS, readSparkline } from '../../lib/checks/sparkline-reads.ts';
+import { RAW_SPARKLINE_MAX_CELL_SLOTS, readSparkline } from '../../lib/checks/results/sparkline-reads.ts';
 import {
   bucketRolledUpBy,
   memberRollupOf,

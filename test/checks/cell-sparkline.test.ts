@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cellRollupsBetween } from '../../lib/checks/cell-rollup-items.ts';
-import { createCellRunner } from '../../lib/checks/cell-runner.ts';
+import { cellRollupsBetween } from '../../lib/checks/cells/cell-rollup-items.ts';
+import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { resultRecordedOp } from '../../lib/checks/result-items.ts';
-import { rollupAddOp } from '../../lib/checks/rollup-items.ts';
-import { readSparkline } from '../../lib/checks/sparkline-reads.ts';
+import { resultRecordedOp } from '../../lib/checks/results/result-items.ts';
+import { rollupAddOp } from '../../lib/checks/results/rollup-items.ts';
+import { readSparkline } from '../../lib/checks/results/sparkline-reads.ts';
 import { rollResult } from '../../lib/domain/rollup-bucket.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
@@ -71,7 +71,7 @@ describe.each(runtimes)('sparklines of pull checks in cells ($runtime runtime)',
 
     let answers = new Map<number, Answer>();
     const prober: Prober = async (def) => {
-      const [ok, latency] = answers.get(def.check_type === 'tcp' ? def.port : 0) ?? [true, 1];
+      const [ok, latency] = answers.get(def.check_type === 'tcp' ? Number(def.port) : 0) ?? [true, 1];
       return {
         startedMs: clock.now(),
         outcome: { success: ok, status_code: 0, latency_ms: latency, error_message: ok ? '' : 'refused' },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { definitionFromCreate } from '../../lib/checks/check-input.ts';
-import { checkPartitionPurgeOp } from '../../lib/checks/check-purge.ts';
 import { probeDefinition } from '../../lib/checks/probe-job.ts';
 import { checkDefinitionSchema } from '../../lib/checks/records.ts';
+import { checkPartitionPurgeOp } from '../../lib/checks/services/check-purge.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 import { purgeJobSchema } from '../../lib/purge/purge-job-items.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { PULL_MAX_INTERVAL_SECONDS } from '../../lib/domain/check-config.ts';
+import { PULL_MAX_INTERVAL_SECONDS } from '../../lib/check-types/check-config.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
 import { runCellSlot } from '../support/cell-fixtures.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateCheckItems } from '../../lib/checks/check-migration.ts';
+import { migrateCheckItems } from '../../lib/checks/migration/check-migration.ts';
 import { storedKeys } from '../support/stored-keys.ts';
 
 /** The check layout migration's marker, as docs/data-model.md gives its key. */

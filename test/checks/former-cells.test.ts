@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_FORMER_CELLS, withFormerCell } from '../../lib/checks/cell-moves.ts';
+import { MAX_FORMER_CELLS, withFormerCell } from '../../lib/checks/cells/cell-moves.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

@@ -3,7 +3,7 @@ import {
   estimateMaxLatency,
   RAW_SPARKLINE_MAX_RESULTS,
   readSparkline,
-} from '../../lib/checks/sparkline-reads.ts';
+} from '../../lib/checks/results/sparkline-reads.ts';
 import { histogramIndex, ROLLUP_HISTOGRAM_SIZE } from '../../lib/domain/sparkline.ts';
 import { ValidationError } from '../../lib/platform/errors.ts';
 import type { Item, QueryInput, Table } from '../../lib/store/table.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSparkline } from '../../lib/checks/sparkline-reads.ts';
+import { readSparkline } from '../../lib/checks/results/sparkline-reads.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { QueryInput, Table } from '../../lib/store/table.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

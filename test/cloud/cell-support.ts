@@ -1,5 +1,5 @@
-import { getCell } from '../../lib/checks/cell-items.ts';
-import { type CellJob, cellJobId } from '../../lib/checks/cell-runner.ts';
+import { getCell } from '../../lib/checks/cells/cell-items.ts';
+import { type CellJob, cellJobId } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';

@@ -2,7 +2,7 @@ import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from 
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TransitionRecord } from '../../lib/checks/records.ts';
-import { transitionRecordedOp } from '../../lib/checks/transition-items.ts';
+import { transitionRecordedOp } from '../../lib/checks/results/transition-items.ts';
 import { createEventBusPublisher, EventBusPublishError } from '../../lib/cloud/event-bus.ts';
 import { stateChangeEventSchema } from '../../lib/domain/state-change-event.ts';
 import { createLogger } from '../../lib/platform/logger.ts';

@@ -1,7 +1,7 @@
 import { SendMessageBatchCommand, type SendMessageBatchCommandInput } from '@aws-sdk/client-sqs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readLease } from '../../lib/checks/cell-items.ts';
-import { type CellJob, cellJobSchema } from '../../lib/checks/cell-runner.ts';
+import { readLease } from '../../lib/checks/cells/cell-items.ts';
+import { type CellJob, cellJobSchema } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import { createGenerator, GeneratorRunError, LOOKAHEAD_MS } from '../../lib/cloud/generator.ts';
@@ -20,7 +20,7 @@ import {
 
 /**
  * The cloud generator over the per-check due index, which push checks keep (their dead man's
- * switch deadlines), and over cells, which run pull checks (lib/checks/cell-generator.ts; its
+ * switch deadlines), and over cells, which run pull checks (lib/checks/cells/cell-generator.ts; its
  * lease and window are tested in test/checks/cell-generator.test.ts).
  */
 

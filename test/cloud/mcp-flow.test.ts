@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { createApiHandler } from '../../functions/api.ts';
 import { createMcpHandler } from '../../functions/mcp.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { getRelaySession } from '../../lib/mcp/relay-items.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
 import { fakeStreamingRuntime, functionUrlEvent } from '../status/stream-drivers.ts';

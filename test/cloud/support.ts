@@ -10,7 +10,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { expect, inject, vi } from 'vitest';
 import { createApiHandler } from '../../functions/api.ts';
 import { createApp } from '../../lib/app.ts';
-import { createCellRunner } from '../../lib/checks/cell-runner.ts';
+import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { type ProbeJob, probeJobId, probeJobSchema } from '../../lib/checks/probe-job.ts';
 import { createGenerator } from '../../lib/cloud/generator.ts';
 import { createGeneratorHandler } from '../../lib/cloud/generator-handler.ts';

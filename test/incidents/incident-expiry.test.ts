@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getTenant } from '../../lib/auth/tenant-items.ts';
-import type { TransitionRecord } from '../../lib/checks/transition-items.ts';
+import type { TransitionRecord } from '../../lib/checks/results/transition-items.ts';
 import { addAlsoFailing } from '../../lib/incidents/also-failing-items.ts';
 import { incidentOpenedBy } from '../../lib/incidents/incident-consumer.ts';
 import { incidentUnresolvedOp, openIncident } from '../../lib/incidents/incident-items.ts';

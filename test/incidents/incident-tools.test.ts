@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { pushCheckFixtures } from '../support/push-fixtures.ts';

@@ -111,7 +111,7 @@ describe('probe threads', () => {
     const pool = threads({
       threads: 1,
       startWorker: (name, workerData) => {
-        const worker = startModuleWorker(new URL('../../lib/probes/probe-thread.ts', import.meta.url), {
+        const worker = startModuleWorker(new URL('../../lib/check-types/probe-thread.ts', import.meta.url), {
           name,
           workerData,
         });

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { type App, createApp } from '../../lib/app.ts';
-import { type CellJob, cellJobId, createCellRunner } from '../../lib/checks/cell-runner.ts';
-import type { DueClaim } from '../../lib/checks/generator.ts';
+import { type CellJob, cellJobId, createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
+import type { DueClaim } from '../../lib/checks/services/generator.ts';
 import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
 import { commitClaims, createProbeQueue, PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
 import { createScheduler, type JobStart } from '../../lib/local/scheduler.ts';

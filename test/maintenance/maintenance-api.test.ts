@@ -231,7 +231,7 @@ describe.each(runtimes)('maintenance windows ($runtime runtime)', ({ start }) =>
     const registered = await req(
       'POST',
       '/v1/skills',
-      (await import('../../lib/mcp/builtins/catalog-ops.ts')).CATALOG_OPS_MANIFEST,
+      (await import('../../lib/mcp/builtin-tools.ts')).CATALOG_OPS_MANIFEST,
     );
 
     expect(registered.status, registered.text).toBe(201);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DnsProbeJob, DnsRecordType } from '../../lib/check-types/dns.ts';
+import { runDnsProbe } from '../../lib/check-types/dns.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { runDnsProbe } from '../../lib/probes/dns-probe.ts';
-import type { DnsProbeDefinition, DnsRecordType, ProbeDeps } from '../../lib/probes/types.ts';
+import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 
 let dns: TestDnsServer;
@@ -40,7 +41,7 @@ afterAll(async () => {
 });
 
 const deps: ProbeDeps = { clock: systemClock, allowPrivate: true };
-const check = (hostname: string, record_type: DnsRecordType, extra: Partial<DnsProbeDefinition> = {}) =>
+const check = (hostname: string, record_type: DnsRecordType, extra: Partial<DnsProbeJob> = {}) =>
   runDnsProbe(
     { check_type: 'dns', hostname, record_type, nameserver: dns.nameserver, timeout_ms: 2000, ...extra },
     deps,
@@ -168,7 +169,7 @@ describe('dns probe with private targets denied', () => {
   // The resolver of checks without a nameserver is the platform's: here a loopback server
   // standing in for a VPC resolver that answers private zones.
   const denied: ProbeDeps = { clock: systemClock, allowPrivate: false, dnsServers: [] };
-  const lookup = (record_type: DnsRecordType, extra: Partial<DnsProbeDefinition> = {}) =>
+  const lookup = (record_type: DnsRecordType, extra: Partial<DnsProbeJob> = {}) =>
     runDnsProbe(
       { check_type: 'dns', hostname: 'internal.test', record_type, timeout_ms: 2000, ...extra },
       { ...denied, dnsServers: [dns.nameserver] },

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProbe } from '../../lib/check-types/run-probe.ts';
 import type { HttpAssertion } from '../../lib/domain/http-assertions.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { runProbe } from '../../lib/probes/run-probe.ts';
 import { listenOnLoopback } from '../support/cell-fixtures.ts';
 import {
   assertionsFor,

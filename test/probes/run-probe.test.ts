@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProbe } from '../../lib/check-types/run-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { runProbe } from '../../lib/probes/run-probe.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { closedPort, startHttpServer, type TestHttpServer } from './support/http-server.ts';

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TcpProbeJob } from '../../lib/check-types/tcp.ts';
+import { runTcpProbe } from '../../lib/check-types/tcp.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { runTcpProbe } from '../../lib/probes/tcp-probe.ts';
-import type { ProbeDeps, TcpProbeDefinition } from '../../lib/probes/types.ts';
+import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { closedPort, portOf } from './support/http-server.ts';
 
 let server: Server;
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 const deps: ProbeDeps = { clock: systemClock, allowPrivate: true };
-const check = (extra: Partial<TcpProbeDefinition> = {}): TcpProbeDefinition => ({
+const check = (extra: Partial<TcpProbeJob> = {}): TcpProbeJob => ({
   check_type: 'tcp',
   host: '127.0.0.1',
   port,

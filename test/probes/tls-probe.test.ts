@@ -2,9 +2,10 @@ import { once } from 'node:events';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TlsProbeJob } from '../../lib/check-types/tls.ts';
+import { runTlsProbe } from '../../lib/check-types/tls.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
-import { runTlsProbe } from '../../lib/probes/tls-probe.ts';
-import type { ProbeDeps, TlsProbeDefinition } from '../../lib/probes/types.ts';
+import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { createTlsFixtures, type KeyPair, type TlsFixtures } from '../support/tls-fixtures.ts';
 import { closedPort, portOf } from './support/http-server.ts';
 
@@ -55,7 +56,7 @@ afterAll(async () => {
 });
 
 const port = (name: string) => ports[name] ?? 0;
-const check = (name: string, extra: Partial<TlsProbeDefinition> = {}): TlsProbeDefinition => ({
+const check = (name: string, extra: Partial<TlsProbeJob> = {}): TlsProbeJob => ({
   check_type: 'tls',
   host: '127.0.0.1',
   port: port(name),
@@ -176,7 +177,7 @@ describe('tls probe', () => {
 
   it('defaults the servername to the host', async () => {
     const resolve = async () => [{ address: '127.0.0.1', family: 4 as const }];
-    const def: TlsProbeDefinition = {
+    const def: TlsProbeJob = {
       check_type: 'tls',
       host: 'localhost',
       port: port('valid'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DueClaim, generateShard } from '../../lib/checks/generator.ts';
 import { runProbeJob } from '../../lib/checks/probe-job.ts';
+import { type DueClaim, generateShard } from '../../lib/checks/services/generator.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

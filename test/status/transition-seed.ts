@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 import type { TransitionRecord } from '../../lib/checks/records.ts';
-import { transitionRecordedOp } from '../../lib/checks/transition-items.ts';
+import { transitionRecordedOp } from '../../lib/checks/results/transition-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { MAX_TRANSACTION_OPS, type Table } from '../../lib/store/table.ts';
 

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { generateApiKey } from '../../lib/auth/api-key.ts';
-import { cellResultsBetween } from '../../lib/checks/cell-result-items.ts';
+import { cellResultsBetween } from '../../lib/checks/cells/cell-result-items.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { evaluateCellSlot } from '../../lib/domain/cell-state.ts';
 import type { CheckStateSnapshot } from '../../lib/domain/check-state.ts';

@@ -1,4 +1,4 @@
-import { checkNameOf } from '../../domain/check-name.ts';
+import { checkNameOf } from '../../check-types/check-name.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { optionalString, positiveInt, READS, requiredString } from './deps.ts';
 import { entityWords } from './names.ts';

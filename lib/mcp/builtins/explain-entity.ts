@@ -1,4 +1,4 @@
-import { checkNameOf } from '../../domain/check-name.ts';
+import { checkNameOf } from '../../check-types/check-name.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { BuiltinDeps, BuiltinTool } from './deps.ts';
 import { READS } from './deps.ts';

@@ -1,4 +1,4 @@
-import { checkNameOf } from '../../domain/check-name.ts';
+import { checkNameOf } from '../../check-types/check-name.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { UPTIME_WINDOWS, type UptimeFigures, type UptimeWindow } from '../../uptime/uptime-service.ts';
 import type { BuiltinTool } from './deps.ts';

@@ -10,8 +10,8 @@ import type { NatsPublisher } from './nats.ts';
  * One channel type, whole, in one file (Gatus's `alerting/provider/<name>/<name>.go`, Healthchecks'
  * `Transport`): what a request may configure, what is stored, what the API shows, which URLs the
  * SSRF guard checks at create, and how an alert, a digest part and an incident's acknowledgement
- * are sent. Registered once in ./registry.ts, typed `satisfies Record<ChannelType, ...>`, so the
- * compiler refuses a type without every part. Nothing outside a definition file switches on a
+ * are sent. Registered once in ./registry.ts (`CHANNEL_DEFINITIONS`, whose keys are the types), so
+ * the compiler refuses a type without every part. Nothing outside a definition file switches on a
  * channel type's name (test/architecture/variant-switches.test.ts).
  */
 
@@ -89,20 +89,40 @@ export interface ChannelDefinition<C extends object = object, V extends object =
   /** Extra response fields beside `config` (email's `recipients`), if any. */
   viewExtra?: z.ZodRawShape;
   /** Config keys that are write-only: an update that leaves one out keeps the stored value. */
-  secrets: readonly (keyof C & string)[];
+  secrets: readonly (keyof NoInfer<C> & string)[];
   /** The config as the caller sees it, with any extra fields (must parse with `view` and `viewExtra`). */
-  present(config: C, tenantId: string, options: ChannelViewOptions): { config: V } & Record<string, unknown>;
+  present(
+    config: NoInfer<C>,
+    tenantId: string,
+    options: ChannelViewOptions,
+  ): { config: NoInfer<V> } & Record<string, unknown>;
+  /**
+   * Addresses that must have confirmed before they receive (email, issue 36): the gate sends only
+   * to the confirmed ones (`keep`), or skips the delivery when none is; absent: nothing to confirm.
+   */
+  recipients?: {
+    of(config: NoInfer<C>): readonly string[];
+    keep(config: NoInfer<C>, to: string[]): NoInfer<C>;
+  };
   /** URLs the SSRF guard checks at create, by field path (`config.url`); every send checks again. */
-  destinations(config: C): { path: string; url: string }[];
+  destinations(config: NoInfer<C>): { path: string; url: string }[];
   /** Sends one attempt of an alert (alert, recovery, repeat, escalation, flapping notice, test). */
-  send(deps: ChannelSendDeps, channel: ChannelOf<C>, alert: Alert): Promise<SendOutcome>;
+  send(deps: ChannelSendDeps, channel: ChannelOf<NoInfer<C>>, alert: Alert): Promise<SendOutcome>;
   /** Sends one part of a digest within the provider's limits. */
-  sendDigest(deps: ChannelSendDeps, channel: ChannelOf<C>, digest: Digest): Promise<SendOutcome>;
+  sendDigest(deps: ChannelSendDeps, channel: ChannelOf<NoInfer<C>>, digest: Digest): Promise<SendOutcome>;
   /** Tells the provider an incident was acknowledged in Vigil; absent: the type has no incidents. */
-  acknowledge?(deps: ChannelSendDeps, channel: ChannelOf<C>, ack: Acknowledgement): Promise<SendOutcome>;
+  acknowledge?(
+    deps: ChannelSendDeps,
+    channel: ChannelOf<NoInfer<C>>,
+    ack: Acknowledgement,
+  ): Promise<SendOutcome>;
 }
 
-/** Declares a channel type with its config types inferred from its schemas. */
+/**
+ * Declares a channel type with its config types inferred from its schemas (`input`, `stored`,
+ * `view`) only: the methods' parameters are `NoInfer`, so a helper typed on part of the config
+ * (`(config: {url: string}) => ...`) cannot narrow the type.
+ */
 export function defineChannel<C extends object, V extends object>(
   definition: ChannelDefinition<C, V>,
 ): ChannelDefinition<C, V> {

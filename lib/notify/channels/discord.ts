@@ -1,9 +1,15 @@
-import type { ChannelRecord } from '../channel-items.ts';
+import * as z from 'zod';
 import type { Alert, SendOutcome } from '../ports.ts';
-import { type HttpPostDeps, postOnce } from './http-post.ts';
-import { type AlertMessage, clip, describeAlert, type Tone } from './message.ts';
+import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
+import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
+import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
+import { postOnce } from './http-post.ts';
+import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
 
-type DiscordChannel = Extract<ChannelRecord, { channel_type: 'discord' }>;
+/** The Discord channel: a webhook message with one embed coloured by state (alerts and digest parts). */
+
+const storedConfig = z.object({ url: z.string() });
+type DiscordConfig = z.output<typeof storedConfig>;
 
 /** Embed colours by state: down red, degraded amber, up green, anything else grey. */
 export const DISCORD_COLORS: Record<Tone, number> = {
@@ -39,13 +45,51 @@ export function discordPayload(message: AlertMessage, timestamp: string): Record
   };
 }
 
+/** A digest part: one embed whose description holds the summary and as many lines as 4,096 allows. */
+export function discordDigestPayload(message: DigestMessage): Record<string, unknown> {
+  const title = clip(message.title, MAX_TITLE);
+  const head = clip(message.summary.join('\n'), MAX_DESCRIPTION / 2);
+  const lines = linesWithin(message.lines, MAX_DESCRIPTION - head.length - 2, (text) => text.length);
+  const description = clip([head, '', ...lines].join('\n'), MAX_DESCRIPTION);
+  return {
+    content: clip(message.title, MAX_CONTENT),
+    embeds: [{ title, description, color: DISCORD_COLORS[message.tone] }],
+    allowed_mentions: { parse: [] },
+  };
+}
+
+const post = (
+  deps: ChannelSendDeps,
+  channel: ChannelOf<DiscordConfig>,
+  payload: unknown,
+): Promise<SendOutcome> =>
+  postOnce(deps.http, {
+    url: channel.config.url,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
+
 /** Posts the alert to a Discord webhook. */
 export function sendDiscord(
-  deps: HttpPostDeps & { publicUrl?: string },
-  channel: DiscordChannel,
+  deps: ChannelSendDeps,
+  channel: ChannelOf<DiscordConfig>,
   alert: Alert,
 ): Promise<SendOutcome> {
-  const payload = discordPayload(describeAlert(alert, deps.publicUrl), alert.event.timestamp);
-  const body = JSON.stringify(payload);
-  return postOnce(deps, { url: channel.config.url, headers: { 'content-type': 'application/json' }, body });
+  return post(
+    deps,
+    channel,
+    discordPayload(messageFor(channel, alert, deps.publicUrl), alert.event.timestamp),
+  );
 }
+
+export const discordChannel = defineChannel({
+  label: 'Discord',
+  input: z.strictObject({ url: receiverUrl }),
+  stored: storedConfig,
+  view: z.strictObject({ url: urlView }),
+  secrets: [],
+  present: (config, _tenantId, options) => ({ config: { url: shownUrl(config.url, options) } }),
+  destinations: urlDestination,
+  send: sendDiscord,
+  sendDigest: (deps, channel, digest) => post(deps, channel, discordDigestPayload(describeDigest(digest))),
+});

@@ -1,3 +1,4 @@
+import type { DigestMessage } from './digest-message.ts';
 import type { AlertMessage } from './message.ts';
 import { clip, plainText } from './message.ts';
 
@@ -70,4 +71,21 @@ export function emailContent(message: AlertMessage): EmailContent {
     text: `${plainText(message, true)}\n`,
     html: htmlBody(message),
   };
+}
+
+/** A digest part as an email: the subject, and every line in text and HTML (a part holds at most 1,000 events). */
+export function digestEmailContent(message: DigestMessage): EmailContent {
+  const text = [message.title, '', ...message.summary, '', ...message.lines].join('\n');
+  const list = message.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n');
+  const summary = message.summary.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n');
+  const html = [
+    '<!DOCTYPE html>',
+    '<html><head><meta charset="utf-8"></head>',
+    '<body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:14px">',
+    `<h2>${escapeHtml(message.title)}</h2>`,
+    summary,
+    `<ul>\n${list}\n</ul>`,
+    '</body></html>',
+  ].join('\n');
+  return { subject: headerLine(`[Vigil] ${message.title}`), text: `${text}\n`, html };
 }

@@ -1,9 +1,12 @@
+import * as z from 'zod';
 import type { EmailSender } from '../../domain/email-address.ts';
 import type { Runtime } from '../../platform/config.ts';
-import type { ChannelRecord } from '../channel-items.ts';
 import type { Alert, SendOutcome } from '../ports.ts';
-import { type EmailContent, emailContent, headerLine } from './email-message.ts';
-import { clip, describeAlert } from './message.ts';
+import { emailAddress } from './config-fields.ts';
+import { type ChannelOf, defineChannel } from './definition.ts';
+import { describeDigest } from './digest-message.ts';
+import { digestEmailContent, type EmailContent, emailContent, headerLine } from './email-message.ts';
+import { clip, messageFor } from './message.ts';
 
 /**
  * The email channel: the alert's message as text and HTML to the channel's 1-10 recipients, from
@@ -12,9 +15,13 @@ import { clip, describeAlert } from './message.ts';
  * and the channel registry load neither nodemailer nor the SES client.
  */
 
-type EmailChannel = Extract<ChannelRecord, { channel_type: 'email' }>;
+const storedConfig = z.object({ to: z.array(z.string()) });
+type EmailChannel = ChannelOf<z.output<typeof storedConfig>>;
 
-/** One email to send: addresses validated at create (channel-config.ts), content header-safe. */
+/** DECISIONS.md "Operations features": an email channel has 1 to 10 recipients. */
+export const MAX_EMAIL_RECIPIENTS = 10;
+
+/** One email to send: addresses validated at create (its `input` schema), content header-safe. */
 export interface OutgoingEmail extends EmailContent {
   from: EmailSender;
   to: string[];
@@ -53,25 +60,66 @@ export const SUBJECT_NAME = 80;
 
 const failed = (error: string): SendOutcome => ({ ok: false, status_code: null, error });
 
-/** Sends the alert by email: one attempt, whose failure the notifier retries as any channel's. */
-export async function sendEmail(deps: EmailDeps, channel: EmailChannel, alert: Alert): Promise<SendOutcome> {
+/** Sends the email: one attempt, whose failure the notifier retries as any channel's. */
+async function sendContent(
+  deps: EmailDeps,
+  channel: EmailChannel,
+  content: EmailContent,
+  deliveryId: string,
+): Promise<SendOutcome> {
   if (!deps.transport) return failed(NO_SMTP_SERVER);
   if (!deps.from) return failed(noSenderError(deps.runtime));
-  const content = emailContent(describeAlert(alert, deps.publicUrl));
-  // The subject names the entity shortened, so that the state after it always shows and a
-  // recipient's inbox never carries more than 80 characters of a user's text (issue 36).
-  const name = clip(alert.entity.name || alert.event.entity_name, SUBJECT_NAME);
-  content.subject = headerLine(
-    `[Vigil] ${describeAlert({ ...alert, entity: { ...alert.entity, name } }, undefined).title}`,
-  );
   try {
-    return await deps.transport.send({
-      ...content,
-      from: deps.from,
-      to: [...channel.config.to],
-      deliveryId: alert.deliveryId,
-    });
+    return await deps.transport.send({ ...content, from: deps.from, to: [...channel.config.to], deliveryId });
   } catch (err) {
     return failed(`send failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
+
+/** Sends the alert by email: one attempt, whose failure the notifier retries as any channel's. */
+export function sendEmail(deps: EmailDeps, channel: EmailChannel, alert: Alert): Promise<SendOutcome> {
+  const content = emailContent(messageFor(channel, alert, deps.publicUrl));
+  // The subject names the entity shortened, so that the state after it always shows and a
+  // recipient's inbox never carries more than 80 characters of a user's text (issue 36).
+  const name = clip(alert.entity.name || alert.event.entity_name, SUBJECT_NAME);
+  content.subject = headerLine(
+    `[Vigil] ${messageFor(channel, { ...alert, entity: { ...alert.entity, name } }, undefined).title}`,
+  );
+  return sendContent(deps, channel, content, alert.deliveryId);
+}
+
+export const emailChannel = defineChannel({
+  label: 'Email',
+  input: z.strictObject({
+    to: z
+      .array(emailAddress)
+      .min(1, 'Enter at least one address.')
+      .max(MAX_EMAIL_RECIPIENTS, `Enter at most ${MAX_EMAIL_RECIPIENTS} addresses.`)
+      .meta({ description: `1 to ${MAX_EMAIL_RECIPIENTS} recipients` }),
+  }),
+  stored: storedConfig,
+  view: z.strictObject({ to: z.array(z.string()).meta({ description: 'The recipients' }) }),
+  viewExtra: {
+    recipients: z
+      .array(z.strictObject({ address: z.string(), state: z.enum(['confirmed', 'pending']) }))
+      .meta({
+        description:
+          'Each recipient’s state: confirmed (by the emailed link, or a user of the tenant) or pending; only confirmed ones receive email',
+      }),
+  },
+  secrets: [],
+  // Addresses are no secret (unlike Slack and Discord URLs): read-only keys see them too.
+  present: ({ to }, _tenantId, options) => ({
+    config: { to: [...to] },
+    recipients: to.map((address) => ({ address, state: options.recipientStates?.get(address) ?? 'pending' })),
+  }),
+  recipients: {
+    of: (config) => config.to,
+    keep: (config, to) => ({ ...config, to }),
+  },
+  // The server is the operator's (VIGIL_SMTP_URL or SES); the SMTP host passes the guard at every send.
+  destinations: () => [],
+  send: (deps, channel, alert) => sendEmail(deps.email, channel, alert),
+  sendDigest: (deps, channel, digest) =>
+    sendContent(deps.email, channel, digestEmailContent(describeDigest(digest)), digest.deliveryId),
+});

@@ -49,16 +49,17 @@ export function failureText(err: unknown, runtime: Runtime = 'local'): string {
  * POSTs one body through the SSRF guard (private addresses denied unless allow-listed, checked on
  * connect; an http:// URL only to allow-listed addresses, checked on connect too, since a name
  * accepted at create may point elsewhere now), following no redirect. A 2xx answer is a success;
- * anything else a failed attempt.
+ * anything else a failed attempt. `method` is POST unless the API sends with PUT (Matrix's
+ * idempotent `send/{txnId}`): one code path either way.
  */
 export async function postOnce(
   deps: HttpPostDeps,
-  request: { url: string; headers: Record<string, string>; body: string | Buffer },
+  request: { url: string; headers: Record<string, string>; body: string | Buffer; method?: 'POST' | 'PUT' },
 ): Promise<SendOutcome> {
   try {
     const res = await httpRequest({
       url: request.url,
-      method: 'POST',
+      method: request.method ?? 'POST',
       headers: request.headers,
       body: request.body,
       timeoutMs: SEND_TIMEOUT_MS,

@@ -1,18 +1,16 @@
 import type { EmailSender } from '../../domain/email-address.ts';
+import { REDACTED } from '../../domain/redacted.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import type { HttpTransport } from '../../platform/egress.ts';
 import type { Resolve } from '../../platform/egress-guard.ts';
 import type { Logger } from '../../platform/logger.ts';
 import type { ChannelRecord } from '../channel-items.ts';
-import type { Alert, ChannelSenders, SendOutcome } from '../ports.ts';
-import { sendDigestTo } from './digest.ts';
-import { sendDiscord } from './discord.ts';
-import { type EmailTransport, sendEmail } from './email.ts';
-import { createNatsPublisher, sendNats } from './nats.ts';
-import { sendNtfy } from './ntfy.ts';
-import { sendSlack } from './slack.ts';
-import { sendWebhook } from './webhook.ts';
+import type { ChannelSenders, SendOutcome } from '../ports.ts';
+import type { ChannelSendDeps, SmsTransport } from './definition.ts';
+import type { EmailTransport } from './email.ts';
+import { createNatsPublisher } from './nats.ts';
+import { channelDefinition } from './registry.ts';
 
 /** What the senders need: egress settings, the NATS servers, the console URL for links. */
 export interface ChannelSenderDeps {
@@ -37,47 +35,77 @@ export interface ChannelSenderDeps {
   email?: EmailTransport | undefined;
   /** VIGIL_EMAIL_FROM. */
   emailFrom?: EmailSender | undefined;
+  /** The cloud's SMS path (Amazon SNS); undefined locally. */
+  sms?: SmsTransport | undefined;
 }
 
-/** Sends one attempt to any channel type: six senders behind the ChannelSenders port. */
-export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
-  const http = {
-    egressAllow: deps.egressAllow,
-    runtime: deps.runtime,
-    ca: deps.ca,
-    resolve: deps.resolve,
-    transport: deps.transport,
-    publicUrl: deps.publicUrl,
+/** A URL's path and query (Slack's and Discord's hold their secret; an error answer may echo them). */
+function pathOf(url: string): string | undefined {
+  try {
+    const { pathname, search } = new URL(url);
+    return `${pathname}${search}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Values shorter than this are not scrubbed: they would mask ordinary words of an error. */
+const MIN_SCRUBBED = 6;
+
+/**
+ * What takes a channel's secrets (its `secrets` values, and its destination URLs, which may embed
+ * one) out of an outcome's error: a provider's error answer or a connection error may echo them,
+ * and the error is stored in the delivery log and shown.
+ */
+function scrubber(values: readonly unknown[]): (outcome: SendOutcome) => SendOutcome {
+  const secrets = values
+    .filter((v): v is string => typeof v === 'string' && v.length >= MIN_SCRUBBED)
+    .flatMap((v) => [v, encodeURIComponent(v)])
+    // The longest first, so a URL goes whole before a secret inside it.
+    .sort((a, b) => b.length - a.length);
+  return (outcome) => {
+    if (!outcome.error || secrets.length === 0) return outcome;
+    const error = secrets.reduce((text, secret) => text.replaceAll(secret, REDACTED), outcome.error);
+    return error === outcome.error ? outcome : { ...outcome, error };
   };
+}
+
+/** Sends one attempt to any channel type: its definition's sender behind the ChannelSenders port. */
+export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
   const nats = createNatsPublisher({ natsUrls: deps.natsUrls, logger: deps.logger });
-  const email = {
-    transport: deps.email,
-    from: deps.emailFrom,
+  const send: ChannelSendDeps = {
+    http: {
+      egressAllow: deps.egressAllow,
+      runtime: deps.runtime,
+      ca: deps.ca,
+      resolve: deps.resolve,
+      transport: deps.transport,
+    },
     publicUrl: deps.publicUrl,
-    runtime: deps.runtime,
+    email: { transport: deps.email, from: deps.emailFrom, publicUrl: deps.publicUrl, runtime: deps.runtime },
+    nats,
+    natsPrefix: deps.natsPrefix,
+    runtime: deps.runtime ?? 'local',
+    clock: deps.clock,
+    sms: deps.sms,
   };
 
-  function dispatch(channel: ChannelRecord, alert: Alert): Promise<SendOutcome> {
-    switch (channel.channel_type) {
-      case 'webhook':
-        return sendWebhook(http, channel, alert);
-      case 'slack':
-        return sendSlack(http, channel, alert);
-      case 'discord':
-        return sendDiscord(http, channel, alert);
-      case 'ntfy':
-        return sendNtfy(http, channel, alert);
-      case 'nats':
-        return sendNats(nats, deps.natsPrefix, channel, alert);
-      case 'email':
-        return sendEmail(email, channel, alert);
-    }
-  }
+  /** The channel with its config read by its type's stored schema (an old item's extra keys dropped). */
+  const typed = (channel: ChannelRecord) => {
+    const definition = channelDefinition(channel.channel_type);
+    const config = definition.stored.parse(channel.config);
+    const scrub = scrubber([
+      ...definition.secrets.map((key: string) => config[key]),
+      ...definition.destinations(config).flatMap((d) => [d.url, pathOf(d.url)]),
+    ]);
+    return { definition, channel: { ...channel, config }, scrub };
+  };
 
   return {
-    async send(channel, alert) {
+    async send(record, alert) {
       const started = deps.clock.now();
-      const outcome = await dispatch(channel, alert);
+      const { definition, channel, scrub } = typed(record);
+      const outcome = scrub(await definition.send(send, channel, alert));
       // Ids and outcome only: channel configs hold secrets and secret-bearing URLs.
       deps.logger.debug('channel send', {
         channel_id: channel.id,
@@ -90,8 +118,9 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
       });
       return outcome;
     },
-    sendDigest(channel, digest) {
-      return sendDigestTo({ http, email, nats, natsPrefix: deps.natsPrefix }, channel, digest);
+    async sendDigest(record, digest) {
+      const { definition, channel, scrub } = typed(record);
+      return scrub(await definition.sendDigest(send, channel, digest));
     },
     async close() {
       await Promise.all([nats.close(), deps.email?.close?.()]);

@@ -1,8 +1,11 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
+import * as z from 'zod';
 import { natsSubjectProblem, publishedSubject } from '../../domain/nats-subject.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { ChannelRecord } from '../channel-items.ts';
-import type { Alert, SendOutcome } from '../ports.ts';
+import type { Alert, Digest, SendOutcome } from '../ports.ts';
+import { natsSubject } from './config-fields.ts';
+import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
+import { digestPayload } from './digest-message.ts';
 import { eventPayload } from './payload.ts';
 
 /**
@@ -12,7 +15,11 @@ import { eventPayload } from './payload.ts';
  * user's, so it does not pass the SSRF guard.
  */
 
-type NatsChannel = Extract<ChannelRecord, { channel_type: 'nats' }>;
+const storedConfig = z.object({ subject: z.string() });
+type NatsChannel = ChannelOf<z.output<typeof storedConfig>>;
+
+/** NATS's default max_payload, when the server did not say. */
+export const NATS_DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /** Publishes bytes to a subject and waits for the server to have them. */
 export interface NatsPublisher {
@@ -163,3 +170,68 @@ export async function sendNats(
   const data = eventPayload(alert);
   return publisher.publish(publishedSubject(prefix, channel.tenant_id, subject), data);
 }
+
+/** A digest part: the JSON payload, split into as many messages as `maxPayload` bytes each require. */
+export function natsDigestMessages(digest: Digest, maxPayload: number): Buffer[] {
+  const encode = (events: Digest['events'], chunk?: { chunk: number; chunks: number }) =>
+    Buffer.from(JSON.stringify({ ...digestPayload(digest, events), ...chunk }), 'utf8');
+  for (let chunks = 1; chunks <= digest.events.length + 1; chunks *= 2) {
+    const size = Math.ceil(digest.events.length / chunks);
+    const messages = Array.from({ length: chunks }, (_, i) =>
+      encode(
+        digest.events.slice(i * size, (i + 1) * size),
+        chunks > 1 ? { chunk: i + 1, chunks } : undefined,
+      ),
+    ).filter((_, i) => i === 0 || i * size < digest.events.length);
+    if (messages.every((m) => m.length <= maxPayload)) return messages;
+  }
+  return [];
+}
+
+async function sendNatsDigest(
+  deps: ChannelSendDeps,
+  channel: NatsChannel,
+  digest: Digest,
+): Promise<SendOutcome> {
+  const problem = natsSubjectProblem(channel.config.subject);
+  if (problem) return { ok: false, status_code: null, error: `the subject is not published. ${problem}` };
+  const max = (await deps.nats.maxPayload?.()) ?? NATS_DEFAULT_MAX_PAYLOAD;
+  const subject = publishedSubject(deps.natsPrefix, channel.tenant_id, channel.config.subject);
+  for (const message of natsDigestMessages(digest, max)) {
+    const outcome = await deps.nats.publish(subject, message);
+    if (!outcome.ok) return outcome;
+  }
+  return { ok: true, status_code: null, error: null };
+}
+
+export const natsChannel = defineChannel({
+  label: 'NATS',
+  input: z.strictObject({ subject: natsSubject }),
+  stored: storedConfig,
+  view: z.strictObject({
+    subject: z.string().meta({ description: 'The subject as given, under the tenant’s root' }),
+    published_subject: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          'Read-only: the full subject events are published to, `<VIGIL_NATS_PREFIX>.<tenant id>.<subject>`; ' +
+          'subscribe to it. null for a subject stored before `$` and `_INBOX` subjects were refused: ' +
+          'its deliveries fail',
+      }),
+  }),
+  secrets: [],
+  // Subjects are no secret: read-only keys see them, with the full subject to subscribe to.
+  present: ({ subject }, tenantId, options) => ({
+    config: {
+      subject,
+      published_subject: natsSubjectProblem(subject)
+        ? null
+        : publishedSubject(options.natsPrefix, tenantId, subject),
+    },
+  }),
+  // The server is the operator's (VIGIL_NATS_URL), not a user's: nothing for the SSRF guard.
+  destinations: () => [],
+  send: (deps, channel, alert) => sendNats(deps.nats, deps.natsPrefix, channel, alert),
+  sendDigest: sendNatsDigest,
+});

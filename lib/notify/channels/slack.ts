@@ -1,13 +1,20 @@
-import type { ChannelRecord } from '../channel-items.ts';
+import * as z from 'zod';
 import type { Alert, SendOutcome } from '../ports.ts';
-import { type HttpPostDeps, postOnce } from './http-post.ts';
-import { type AlertMessage, clip, describeAlert, plainText } from './message.ts';
+import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
+import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
+import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
+import { postOnce } from './http-post.ts';
+import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
 
-type SlackChannel = Extract<ChannelRecord, { channel_type: 'slack' }>;
+/** The Slack channel: an incoming webhook's Block Kit message (alerts and digest parts). */
 
-/** Slack's Block Kit limits: header text 150 characters, section text 3,000. */
+const storedConfig = z.object({ url: z.string() });
+type SlackConfig = z.output<typeof storedConfig>;
+
+/** Slack's Block Kit limits: header text 150 characters, section text 3,000, 50 blocks a message. */
 const MAX_HEADER = 150;
 const MAX_SECTION = 3000;
+const MAX_BLOCKS = 50;
 
 const EMOJI = {
   down: ':red_circle:',
@@ -43,12 +50,61 @@ export function slackPayload(message: AlertMessage): { text: string; blocks: unk
   return { text: escapeSlack(clip(plainText(message, true), MAX_SECTION)), blocks };
 }
 
+/** A digest part: header, the summary, then the event lines in sections of ≤ 3,000 characters, ≤ 50 blocks. */
+export function slackDigestPayload(message: DigestMessage): { text: string; blocks: unknown[] } {
+  const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
+  const blocks: unknown[] = [
+    { type: 'header', text: { type: 'plain_text', text: clip(message.title, MAX_HEADER), emoji: true } },
+    section(clip(escapeSlack(message.summary.join('\n')), MAX_SECTION)),
+  ];
+  // Lines escaped first (escaping lengthens them); two blocks are taken, the rest hold the lines.
+  const room = (MAX_BLOCKS - blocks.length) * (MAX_SECTION - 1);
+  const lines = linesWithin(message.lines.map(escapeSlack), room, (text) => text.length);
+  let chunk: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    const cut = clip(line, MAX_SECTION);
+    if (size + cut.length + 1 > MAX_SECTION) {
+      blocks.push(section(chunk.join('\n')));
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(cut);
+    size += cut.length + 1;
+  }
+  if (chunk.length > 0) blocks.push(section(chunk.join('\n')));
+  const text = clip(escapeSlack([message.title, ...message.summary].join('\n')), MAX_SECTION);
+  return { text, blocks: blocks.slice(0, MAX_BLOCKS) };
+}
+
+const post = (
+  deps: ChannelSendDeps,
+  channel: ChannelOf<SlackConfig>,
+  payload: unknown,
+): Promise<SendOutcome> =>
+  postOnce(deps.http, {
+    url: channel.config.url,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
+
 /** Posts the alert to a Slack incoming webhook. */
 export function sendSlack(
-  deps: HttpPostDeps & { publicUrl?: string },
-  channel: SlackChannel,
+  deps: ChannelSendDeps,
+  channel: ChannelOf<SlackConfig>,
   alert: Alert,
 ): Promise<SendOutcome> {
-  const body = JSON.stringify(slackPayload(describeAlert(alert, deps.publicUrl)));
-  return postOnce(deps, { url: channel.config.url, headers: { 'content-type': 'application/json' }, body });
+  return post(deps, channel, slackPayload(messageFor(channel, alert, deps.publicUrl)));
 }
+
+export const slackChannel = defineChannel({
+  label: 'Slack',
+  input: z.strictObject({ url: receiverUrl }),
+  stored: storedConfig,
+  view: z.strictObject({ url: urlView }),
+  secrets: [],
+  present: (config, _tenantId, options) => ({ config: { url: shownUrl(config.url, options) } }),
+  destinations: urlDestination,
+  send: sendSlack,
+  sendDigest: (deps, channel, digest) => post(deps, channel, slackDigestPayload(describeDigest(digest))),
+});

@@ -1,34 +1,76 @@
 import { createHmac } from 'node:crypto';
-import type { ChannelRecord } from '../channel-items.ts';
+import * as z from 'zod';
 import type { Alert, SendOutcome } from '../ports.ts';
+import {
+  headerSafe,
+  MAX_SECRET_LENGTH,
+  receiverUrl,
+  redactedView,
+  shownSecret,
+  shownUrl,
+  urlDestination,
+  urlView,
+} from './config-fields.ts';
+import { type ChannelOf, defineChannel } from './definition.ts';
+import { digestPayload } from './digest-message.ts';
 import { type HttpPostDeps, postOnce } from './http-post.ts';
 import { eventPayload } from './payload.ts';
 
-type WebhookChannel = Extract<ChannelRecord, { channel_type: 'webhook' }>;
+/**
+ * The webhook channel: the state-change event (payload.ts) as JSON, signed with HMAC-SHA256 when
+ * the channel has a secret, with the delivery id (the same on every attempt) for receiver-side dedup.
+ */
+
+const storedConfig = z.object({ url: z.string(), secret: z.string().optional() });
+type WebhookConfig = z.output<typeof storedConfig>;
 
 /** `sha256=<lowercase hex HMAC-SHA256>` of the exact body bytes, as receivers recompute it. */
 export function webhookSignature(secret: string, body: Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-/**
- * The webhook request: the state-change event with `check_name` as JSON (payload.ts), signed when the channel has a
- * secret, with the delivery id (the same on every attempt) for receiver-side dedup.
- */
-export function webhookRequest(
-  channel: WebhookChannel,
-  alert: Alert,
-): { url: string; headers: Record<string, string>; body: Buffer } {
-  const body = eventPayload(alert);
+/** The signed request of a body (an alert's event, or a digest part's payload). */
+function signedRequest(channel: ChannelOf<WebhookConfig>, deliveryId: string, body: Buffer) {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
-    'x-service-delivery': alert.deliveryId,
+    'x-service-delivery': deliveryId,
   };
   if (channel.config.secret) headers['x-service-signature'] = webhookSignature(channel.config.secret, body);
   return { url: channel.config.url, headers, body };
 }
 
+/** The webhook request of an alert: the event with `check_name` (payload.ts), signed when the channel has a secret. */
+export function webhookRequest(
+  channel: ChannelOf<WebhookConfig>,
+  alert: Alert,
+): { url: string; headers: Record<string, string>; body: Buffer } {
+  return signedRequest(channel, alert.deliveryId, eventPayload(alert));
+}
+
 /** POSTs the event to a webhook channel; non-2xx, a timeout (10 s) or a connection error fail. */
-export function sendWebhook(deps: HttpPostDeps, channel: WebhookChannel, alert: Alert): Promise<SendOutcome> {
+export function sendWebhook(
+  deps: HttpPostDeps,
+  channel: ChannelOf<WebhookConfig>,
+  alert: Alert,
+): Promise<SendOutcome> {
   return postOnce(deps, webhookRequest(channel, alert));
 }
+
+export const webhookChannel = defineChannel({
+  label: 'Webhook',
+  input: z.strictObject({ url: receiverUrl, secret: headerSafe(MAX_SECRET_LENGTH).optional() }),
+  stored: storedConfig,
+  view: z.strictObject({ url: urlView, secret: redactedView.optional() }),
+  secrets: ['secret'],
+  present: (config, _tenantId, options) => ({
+    config: { url: shownUrl(config.url, options), ...shownSecret('secret', config.secret) },
+  }),
+  destinations: urlDestination,
+  send: (deps, channel, alert) => sendWebhook(deps.http, channel, alert),
+  // A digest part: the machine payload (digest-message.ts), signed as alerts are.
+  sendDigest: (deps, channel, digest) =>
+    postOnce(
+      deps.http,
+      signedRequest(channel, digest.deliveryId, Buffer.from(JSON.stringify(digestPayload(digest)), 'utf8')),
+    ),
+});

@@ -141,7 +141,7 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   },
   {
     operation: '*',
-    path: /^(url|config\.url)$/,
+    path: /^(url|config\.url|config\.homeserver)$/,
     message: /VIGIL_EGRESS_ALLOW|could not resolve/,
     why: "the SSRF guard resolves the host at create time, and keeps http:// to VIGIL_EGRESS_ALLOW (this test's resolver answers 127.0.0.1, allowed)",
   },

@@ -1,5 +1,6 @@
 import type { StateChangeEvent } from '../../../lib/domain/state-change-event.ts';
 import { type ChannelRecord, channelSchema } from '../../../lib/notify/channel-items.ts';
+import type { ChannelConfigOf, ChannelType } from '../../../lib/notify/channels/registry.ts';
 import type { Alert } from '../../../lib/notify/ports.ts';
 
 /** A state-change event of entity "Payments API" going down. */
@@ -32,10 +33,7 @@ export function sampleAlert(overrides: Partial<Alert> = {}, event: Partial<State
 }
 
 /** A stored channel record of the given type and config. */
-export function channel<T extends ChannelRecord['channel_type']>(
-  channel_type: T,
-  config: Extract<ChannelRecord, { channel_type: T }>['config'],
-): ChannelRecord {
+export function channel<T extends ChannelType>(channel_type: T, config: ChannelConfigOf<T>): ChannelRecord {
   return channelSchema.parse({
     id: `chn_01J${channel_type.toUpperCase()}`,
     tenant_id: 'tnt_01JTEST',

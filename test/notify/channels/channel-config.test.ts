@@ -29,7 +29,11 @@ describe('parseChannelInput', () => {
     const err = rejection({ channel_type: 'sms', config: {} });
     expect(err.code).toBe('VALIDATION_ERROR');
     expect(err.details).toEqual([
-      { path: 'channel_type', message: 'Choose a channel type: slack, discord, webhook, nats, ntfy, email.' },
+      {
+        path: 'channel_type',
+        message:
+          'Choose a channel type: slack, discord, webhook, nats, ntfy, email, teams, google_chat, mattermost, matrix.',
+      },
     ]);
   });
 

@@ -1744,7 +1744,7 @@ export interface components {
                     id: string;
                     name: string;
                     /** @enum {string} */
-                    channel_type: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email";
+                    channel_type: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix";
                 }[];
             }[];
             created_at: components["schemas"]["Timestamp"] | null;
@@ -1883,6 +1883,92 @@ export interface components {
                 /** @enum {string} */
                 state: "confirmed" | "pending";
             }[];
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "teams";
+            config: {
+                /** @description The URL; ******** for read-only keys */
+                url: string;
+            };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "google_chat";
+            config: {
+                /** @description The URL; ******** for read-only keys */
+                url: string;
+            };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "mattermost";
+            config: {
+                /** @description The URL; ******** for read-only keys */
+                url: string;
+                channel?: string;
+            };
+        } | {
+            /** @description chn_ + a 26-character ULID */
+            id: string;
+            /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
+            check_id: string | null;
+            /** @description A tenant channel’s name (tenant channels only) */
+            name?: string;
+            /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
+            check_name?: string;
+            /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            attached_check_ids?: string[];
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Tenant channels only */
+            updated_at?: components["schemas"]["Timestamp"];
+            /** @constant */
+            channel_type: "matrix";
+            config: {
+                homeserver: string;
+                room_id: string;
+                /**
+                 * @description Write-only: always shown as ********
+                 * @constant
+                 */
+                access_token: "********";
+            };
         };
         PolicyInput: {
             /** @description Minimum gap between alerts of the check: 0 to 86400; default 300 */
@@ -1925,7 +2011,7 @@ export interface components {
             blueprint_slug: string | null;
             entity_slug: string | null;
             transition_id: string | null;
-            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email") | null;
+            channel_type: ("slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix") | null;
             /** @enum {string} */
             status: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded" | "deferred";
             /** @description Why nothing was sent (status skipped), or when it will be (status deferred: `deferred: cooldown, due <time>`) */
@@ -2039,6 +2125,47 @@ export interface components {
                 /** @description 1 to 10 recipients */
                 to: string[];
             };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "teams";
+            config: {
+                /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "google_chat";
+            config: {
+                /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "mattermost";
+            config: {
+                /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                url: string;
+                /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                channel?: string;
+            };
+        } | {
+            /** @description Shown in the console and the routes editor */
+            name: string;
+            /** @constant */
+            channel_type: "matrix";
+            config: {
+                /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                homeserver: string;
+                /** @description The room ID (!…:server), not an alias (#…:server) */
+                room_id: string;
+                access_token: string;
+            };
         };
         TenantChannelUpdate: {
             /** @description Shown in the console and the routes editor */
@@ -2047,7 +2174,7 @@ export interface components {
              * @description With config: a new destination
              * @enum {string}
              */
-            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email";
+            channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix";
             /** @description With channel_type: the whole new config, secrets given again (they are never read back) */
             config?: {
                 [key: string]: unknown;
@@ -7018,6 +7145,39 @@ export interface operations {
                     config: {
                         /** @description 1 to 10 recipients */
                         to: string[];
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "teams";
+                    config: {
+                        /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                        url: string;
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "google_chat";
+                    config: {
+                        /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                        url: string;
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "mattermost";
+                    config: {
+                        /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                        url: string;
+                        /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                        channel?: string;
+                    };
+                } | {
+                    /** @constant */
+                    channel_type: "matrix";
+                    config: {
+                        /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                        homeserver: string;
+                        /** @description The room ID (!…:server), not an alias (#…:server) */
+                        room_id: string;
+                        access_token: string;
                     };
                 } | {
                     /** @description Absent when attaching */

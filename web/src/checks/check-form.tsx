@@ -3,6 +3,8 @@ import { fieldErrors, type Schemas } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { type AssertionRow, AssertionsEditor, assertionsOf, rowsOf } from './assertions-editor';
+import type { CheckConfigField, CheckType } from './check-types/form';
+import { CHECK_TYPES, checkTypeForm } from './check-types/registry';
 
 /**
  * The create and edit form of a check: only the fields of its type (SPEC.md "Check" and
@@ -10,10 +12,9 @@ import { type AssertionRow, AssertionsEditor, assertionsOf, rowsOf } from './ass
  * VALIDATION_ERROR details shown at the field they name.
  */
 
-export type CheckType = 'http' | 'tcp' | 'tls' | 'dns' | 'push';
-export const CHECK_TYPES: readonly CheckType[] = ['http', 'tcp', 'tls', 'dns', 'push'];
+export type { CheckType };
+
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-const RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'TXT', 'NS', 'SRV', 'CAA'] as const;
 
 /** The form's state: every input as typed (strings), turned into a body on submit. */
 export interface CheckDraft {
@@ -35,15 +36,8 @@ export interface CheckDraft {
   /** Blank: the default (1, any single success recovers). */
   success_threshold: string;
   enabled: boolean;
-  host: string;
-  port: string;
-  servername: string;
-  expiry_threshold_days: string;
-  hostname: string;
-  record_type: string;
-  expected_value: string;
-  nameserver: string;
-  grace_seconds: string;
+  /** The type's config inputs by key (./check-types/<type>.ts declares them). */
+  config: Record<string, string>;
   /** A ratio, 0 < t < 1 (0.999); blank: no target. */
   slo_target: string;
 }
@@ -66,15 +60,7 @@ export function emptyDraft(check_type: CheckType): CheckDraft {
     failure_threshold: '',
     success_threshold: '',
     enabled: true,
-    host: '',
-    port: '',
-    servername: '',
-    expiry_threshold_days: '',
-    hostname: '',
-    record_type: 'A',
-    expected_value: '',
-    nameserver: '',
-    grace_seconds: '',
+    config: Object.fromEntries(checkTypeForm(check_type).fields.map((f) => [f.key, f.options?.[0] ?? ''])),
     slo_target: '',
   };
 }
@@ -104,20 +90,9 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
     d.expected_status = str(check.expected_status);
     d.body_contains = check.body_contains;
     d.assertions = rowsOf(check.assertions);
-  } else if (check.check_type === 'tcp' || check.check_type === 'tls') {
-    d.host = check.config.host;
-    d.port = str(check.config.port);
-    if (check.check_type === 'tls') {
-      d.servername = str(check.config.servername);
-      d.expiry_threshold_days = str(check.config.expiry_threshold_days);
-    }
-  } else if (check.check_type === 'dns') {
-    d.hostname = check.config.hostname;
-    d.record_type = check.config.record_type;
-    d.expected_value = str(check.config.expected_value);
-    d.nameserver = str(check.config.nameserver);
   } else {
-    d.grace_seconds = str(check.config.grace_seconds);
+    const config: Record<string, unknown> = check.config;
+    for (const f of checkTypeForm(check.check_type).fields) d.config[f.key] = str(config[f.key]);
   }
   return d;
 }
@@ -170,45 +145,28 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
   const slo = num(d.slo_target);
   if (slo !== undefined) common.slo_target = slo;
   else if (editing) common.slo_target = null;
-  switch (d.check_type) {
-    case 'http':
-      return {
-        ...common,
-        ...compact({
-          target_url: d.target_url.trim(),
-          method: d.method,
-          expected_status: num(d.expected_status),
-        }),
-        body_contains: d.body_contains,
-        assertions: assertionsOf(d.assertions),
-        headers: parseHeaders(d.headers),
-        body: d.method === 'GET' || d.method === 'HEAD' || d.body === '' ? null : d.body,
-      };
-    case 'tcp':
-      return { ...common, config: compact({ host: d.host.trim(), port: num(d.port) }) };
-    case 'tls':
-      return {
-        ...common,
-        config: compact({
-          host: d.host.trim(),
-          port: num(d.port),
-          servername: d.servername.trim(),
-          expiry_threshold_days: num(d.expiry_threshold_days),
-        }),
-      };
-    case 'dns':
-      return {
-        ...common,
-        config: compact({
-          hostname: d.hostname.trim(),
-          record_type: d.record_type,
-          expected_value: d.expected_value.trim(),
-          nameserver: d.nameserver.trim(),
-        }),
-      };
-    case 'push':
-      return { ...common, config: compact({ grace_seconds: num(d.grace_seconds) }) };
-  }
+  if (d.check_type !== 'http') return { ...common, config: configOf(d) };
+  return {
+    ...common,
+    ...compact({
+      target_url: d.target_url.trim(),
+      method: d.method,
+      expected_status: num(d.expected_status),
+    }),
+    body_contains: d.body_contains,
+    assertions: assertionsOf(d.assertions),
+    headers: parseHeaders(d.headers),
+    body: d.method === 'GET' || d.method === 'HEAD' || d.body === '' ? null : d.body,
+  };
+}
+
+/** The `config` of a draft: numbers as numbers, text trimmed, blank inputs left to the defaults. */
+function configOf(d: CheckDraft): Record<string, unknown> {
+  const value = (f: CheckConfigField) => {
+    const input = d.config[f.key] ?? '';
+    return f.kind === 'number' ? num(input) : f.kind === 'text' ? input.trim() : input;
+  };
+  return compact(Object.fromEntries(checkTypeForm(d.check_type).fields.map((f) => [f.key, value(f)])));
 }
 
 /** The form itself; `onSubmit` gets the API body and throws the ApiError it answered. */
@@ -262,8 +220,41 @@ export function CheckForm({
     }
   };
   const t = d.check_type;
-  const intervalHint =
-    t === 'push' ? 'How often your agent reports; match its cadence' : 'How often to run the check';
+  const form = checkTypeForm(t);
+  const pushed = form.kind === 'push';
+  const intervalHint = pushed
+    ? 'How often your agent reports; match its cadence'
+    : 'How often to run the check';
+  const configInput = (f: CheckConfigField) => {
+    const path = `config.${f.key}`;
+    const value = d.config[f.key] ?? '';
+    const onChange = (v: string) => setD((old) => ({ ...old, config: { ...old.config, [f.key]: v } }));
+    if (f.kind === 'select') {
+      return (
+        <SelectField
+          key={f.key}
+          label={f.label}
+          value={value}
+          onChange={onChange}
+          options={f.options ?? []}
+          error={errs[path]}
+        />
+      );
+    }
+    return (
+      <TextField
+        key={f.key}
+        label={f.label}
+        value={value}
+        onChange={onChange}
+        placeholder={typeof f.placeholder === 'function' ? f.placeholder(d) : f.placeholder}
+        hint={f.hint}
+        type={f.kind === 'number' ? 'number' : undefined}
+        required={f.required}
+        error={errs[path]}
+      />
+    );
+  };
   return (
     <form onSubmit={submit} noValidate aria-label={`${t} check`}>
       {before}
@@ -271,17 +262,24 @@ export function CheckForm({
         <SelectField
           label="Check type"
           value={t}
-          onChange={(v) => setD((old) => ({ ...old, check_type: v as CheckType }))}
-          options={CHECK_TYPES.map((c) => ({ value: c, label: TYPE_LABELS[c] }))}
+          onChange={(v) =>
+            setD((old) => ({
+              ...old,
+              check_type: v as CheckType,
+              // Inputs two types share (a host) are kept; the new type's defaults fill the rest.
+              config: { ...emptyDraft(v as CheckType).config, ...old.config },
+            }))
+          }
+          options={CHECK_TYPES.map((c) => ({ value: c, label: checkTypeForm(c).label }))}
           error={errs.check_type}
         />
       ) : null}
       {text('name', 'Name', {
-        placeholder: NAME_EXAMPLES[t],
+        placeholder: form.nameExample,
         hint: 'What alerts and lists call this check; leave it blank to name it after its target',
       })}
       <div className="form-grid">
-        {t === 'http' ? (
+        {form.kind === 'http' ? (
           <>
             {text('target_url', 'Target URL', {
               placeholder: 'https://example.com/healthz',
@@ -302,70 +300,14 @@ export function CheckForm({
             })}
           </>
         ) : null}
-        {t === 'tcp' || t === 'tls' ? (
-          <>
-            {text('host', 'Host', { path: 'config.host', placeholder: 'db.internal', required: true })}
-            {text('port', 'Port', {
-              path: 'config.port',
-              type: 'number',
-              placeholder: t === 'tls' ? '443' : '5432',
-              ...(t === 'tcp' ? { required: true } : { hint: 'Default 443' }),
-            })}
-          </>
-        ) : null}
-        {t === 'tls' ? (
-          <>
-            {text('servername', 'Server name (SNI)', {
-              path: 'config.servername',
-              hint: 'Defaults to the host',
-            })}
-            {text('expiry_threshold_days', 'Expiry threshold (days)', {
-              path: 'config.expiry_threshold_days',
-              type: 'number',
-              placeholder: '14',
-              hint: 'Degraded when the certificate expires within this many days; down once expired',
-            })}
-          </>
-        ) : null}
-        {t === 'dns' ? (
-          <>
-            {text('hostname', 'Hostname', {
-              path: 'config.hostname',
-              placeholder: 'example.com',
-              required: true,
-            })}
-            <SelectField
-              label="Record type"
-              value={d.record_type}
-              onChange={set('record_type')}
-              options={RECORD_TYPES}
-              error={errs['config.record_type']}
-            />
-            {text('expected_value', 'Expected value', {
-              path: 'config.expected_value',
-              hint: 'Passes when any answer matches (optional)',
-            })}
-            {text('nameserver', 'Nameserver', {
-              path: 'config.nameserver',
-              hint: 'Optional; the system resolver otherwise',
-            })}
-          </>
-        ) : null}
-        {t === 'push'
-          ? text('grace_seconds', 'Grace (seconds)', {
-              path: 'config.grace_seconds',
-              type: 'number',
-              placeholder: d.interval_seconds ? String(Number(d.interval_seconds) * 2) : '120',
-              hint: 'The whole silence allowed after a report, counted from it (at least the interval); default twice the interval',
-            })
-          : null}
+        {form.fields.map(configInput)}
         {text('interval_seconds', 'Interval (seconds)', {
           type: 'number',
           placeholder: '60',
           hint: intervalHint,
         })}
-        {t !== 'push' ? text('timeout_ms', 'Timeout (ms)', { type: 'number', placeholder: '5000' }) : null}
-        {t !== 'push'
+        {!pushed ? text('timeout_ms', 'Timeout (ms)', { type: 'number', placeholder: '5000' }) : null}
+        {!pushed
           ? text('degraded_latency_ms', 'Degraded above (ms)', {
               type: 'number',
               hint: 'A success slower than this makes the check degraded (empty: never)',
@@ -373,11 +315,10 @@ export function CheckForm({
           : null}
         {text('failure_threshold', 'Failure threshold', {
           type: 'number',
-          placeholder: t === 'push' && !editing ? '1' : '3',
-          hint:
-            t === 'push'
-              ? 'Consecutive failures before it is down; 1 suits push checks'
-              : 'Consecutive failures before it is down',
+          placeholder: pushed && !editing ? '1' : '3',
+          hint: pushed
+            ? 'Consecutive failures before it is down; 1 suits push checks'
+            : 'Consecutive failures before it is down',
         })}
         {text('success_threshold', 'Success threshold', {
           type: 'number',
@@ -389,7 +330,7 @@ export function CheckForm({
           hint: 'Share of results that should succeed, between 0 and 1 (0.999 is 99.9 %); blank: none',
         })}
       </div>
-      {t === 'http' ? (
+      {form.kind === 'http' ? (
         <>
           <TextAreaField
             label="Headers"
@@ -421,21 +362,3 @@ export function CheckForm({
     </form>
   );
 }
-
-/** The name a blank Name input stands for, as the API derives it (docs/api.md, Checks). */
-const NAME_EXAMPLES: Record<CheckType, string> = {
-  http: 'HTTP GET example.com/healthz',
-  tcp: 'TCP db.internal:5432',
-  tls: 'TLS example.com',
-  dns: 'DNS A example.com',
-  push: 'Push check for <entity>, every 1 min',
-};
-
-/** How each check type reads in a picker. */
-export const TYPE_LABELS: Record<CheckType, string> = {
-  http: 'HTTP',
-  tcp: 'TCP port',
-  tls: 'TLS certificate',
-  dns: 'DNS record',
-  push: 'Push (your agent reports)',
-};

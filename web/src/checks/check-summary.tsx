@@ -5,23 +5,10 @@ import { Empty, ErrorNote, Loading } from '../ui/feedback';
 import { CursorPager, useCursorPages } from '../ui/pager';
 import { scrollRegion } from '../ui/scroll-region';
 import { everyWords } from '../ui/time-words';
+import { checkTypeForm, targetOf } from './check-types/registry';
 import { checkQueries } from './queries';
 
-/** What a check probes, in one line: `GET https://…`, `tcp db:5432`, `dns A example.com`, `push`. */
-export function targetOf(check: Schemas['Check']): string {
-  switch (check.check_type) {
-    case 'http':
-      return `${check.method} ${check.target_url}`;
-    case 'tcp':
-      return `tcp ${check.config.host}:${check.config.port}`;
-    case 'tls':
-      return `tls ${check.config.host}:${check.config.port ?? 443}`;
-    case 'dns':
-      return `dns ${check.config.record_type} ${check.config.hostname}`;
-    case 'push':
-      return 'push';
-  }
-}
+export { targetOf };
 
 /** The stored settings of a check as a definition list (only its type's fields). */
 export function CheckConfig({ check }: { check: Schemas['Check'] }) {
@@ -35,34 +22,7 @@ export function CheckConfig({ check }: { check: Schemas['Check'] }) {
     rows.push(['Timeout', `${check.timeout_ms} ms`]);
     if (check.degraded_latency_ms) rows.push(['Degraded above', `${check.degraded_latency_ms} ms`]);
   }
-  if (check.check_type === 'http') {
-    rows.push(
-      ['Target', `${check.method} ${check.target_url}`],
-      ['Expected status', String(check.expected_status)],
-    );
-    if (check.body_contains) rows.push(['Body contains', check.body_contains]);
-    check.assertions.forEach((a, i) => {
-      const value = a.value === undefined ? '' : ` ${JSON.stringify(a.value)}`;
-      rows.push([`Assertion ${i + 1}`, `${a.source}${a.path ? ` ${a.path}` : ''} ${a.op}${value}`]);
-    });
-    const names = Object.keys(check.headers);
-    if (names.length) rows.push(['Headers', names.map((n) => `${n}: ********`).join(', ')]);
-  } else if (check.check_type === 'tcp') {
-    rows.push(['Host', check.config.host], ['Port', String(check.config.port)]);
-  } else if (check.check_type === 'tls') {
-    rows.push(
-      ['Host', check.config.host],
-      ['Port', String(check.config.port ?? 443)],
-      ['Server name', check.config.servername ?? check.config.host],
-      ['Expiry threshold', `${check.config.expiry_threshold_days ?? 14} days`],
-    );
-  } else if (check.check_type === 'dns') {
-    rows.push(['Hostname', check.config.hostname], ['Record type', check.config.record_type]);
-    if (check.config.expected_value) rows.push(['Expected value', check.config.expected_value]);
-    if (check.config.nameserver) rows.push(['Nameserver', check.config.nameserver]);
-  } else {
-    rows.push(['Grace', `${check.config.grace_seconds ?? check.interval_seconds * 2} s`]);
-  }
+  rows.push(...checkTypeForm(check.check_type).rows(check));
   return (
     <dl className="check-config">
       {rows.map(([k, v]) => (

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, type QueryClient, queryOptions } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 import { nextCursor } from '../api/link-header';
+import type { CheckType } from './check-types/form';
 
 /**
  * The check reads. Everything about a check lives under the ['checks'] root (lists, one check,
@@ -28,7 +29,7 @@ export const checkKeys = {
 export interface CheckListFilter {
   blueprint?: string;
   entity_id?: string;
-  type?: 'http' | 'tcp' | 'tls' | 'dns' | 'push';
+  type?: CheckType;
   state?: 'up' | 'down' | 'degraded' | 'unknown';
   q?: string;
 }

@@ -1,113 +1,122 @@
 import { useState } from 'react';
 import type { Schemas } from '../api/client';
 import { SelectField, TextField } from '../ui/fields';
+import type { ChannelField } from './channel-forms/form';
+import { CHANNEL_FORMS, CHANNEL_TYPES, type ChannelType, channelForm } from './channel-forms/registry';
 
 /**
- * A channel's destination as a form edits it (type, URL or subject, secret or token): shared by a
- * check's "Add a channel" and the Channels page, so both ask the same questions the same way.
+ * A channel's destination as a form edits it: the type select and the fields its form declares
+ * (./channel-forms/<type>.ts), shared by a check's "Add a channel" and the Channels page, so both
+ * ask the same questions the same way. Secrets are write-only: never among the values read back.
  */
 
-export type ChannelType = Schemas['NotificationChannel']['channel_type'];
-export const CHANNEL_TYPES: readonly ChannelType[] = ['webhook', 'slack', 'discord', 'ntfy', 'nats', 'email'];
+export { CHANNEL_TYPES, type ChannelType };
 
-const URL_HINT: Record<ChannelType, string> = {
-  webhook:
-    'Any HTTPS endpoint of yours; http:// only for a receiver on your own machine or LAN that VIGIL_EGRESS_ALLOW allows',
-  slack: 'The incoming webhook URL (https://hooks.slack.com/…)',
-  discord: 'Channel settings → Integrations → Webhooks → copy the URL',
-  ntfy: 'The full topic URL, e.g. https://ntfy.sh/my-topic',
-  nats: '',
-  email: '',
-};
-
-/** The recipients a field lists, separated by commas, semicolons, spaces or new lines. */
-function recipients(text: string): string[] {
-  return text.split(/[\s,;]+/).filter((address) => address !== '');
+/** The values a list field holds, separated by commas, semicolons, spaces or new lines. */
+function listOf(text: string): string[] {
+  return text.split(/[\s,;]+/).filter((value) => value !== '');
 }
 
-/** A destination as the fields hold it (the secret is never among them: it is never read back). */
+/** A destination as the fields hold it, by config key (secrets are never among them: never read back). */
 export interface DestinationValues {
   type: ChannelType;
-  url: string;
-  subject: string;
-  to: string;
+  values: Record<string, string>;
 }
+
+const isSecret = (field: ChannelField) => field.kind === 'secret';
 
 /** The fields' values of a stored channel, for an edit (URLs read ******** for read-only keys). */
 export function destinationValues(channel: Schemas['NotificationChannel']): DestinationValues {
-  const c = channel;
-  const none = { url: '', subject: '', to: '' };
-  if (c.channel_type === 'email') return { ...none, type: c.channel_type, to: c.config.to.join(', ') };
-  if (c.channel_type === 'nats') return { ...none, type: c.channel_type, subject: c.config.subject };
-  return { ...none, type: c.channel_type, url: c.config.url };
+  const config = channel.config as Record<string, unknown>;
+  const values: Record<string, string> = {};
+  for (const field of channelForm(channel.channel_type).fields) {
+    const value = config[field.key];
+    if (isSecret(field) || value === undefined || value === null) continue;
+    values[field.key] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return { type: channel.channel_type, values };
 }
 
-/** Whether the channel has a secret (webhook) or token (ntfy): write-only, shown as ********. */
-export function hasSecret(channel: Schemas['NotificationChannel']): boolean {
-  const c = channel;
-  if (c.channel_type === 'webhook') return Boolean(c.config.secret);
-  if (c.channel_type === 'ntfy') return Boolean(c.config.token);
-  return false;
+/** The secret fields of the channel that are set (write-only: the view shows ******** for each). */
+export function setSecrets(channel: Schemas['NotificationChannel']): ChannelField[] {
+  const config = channel.config as Record<string, unknown>;
+  return channelForm(channel.channel_type).fields.filter((f) => isSecret(f) && Boolean(config[f.key]));
+}
+
+/** A field's value as the API takes it; undefined leaves the key out. */
+function configValue(field: ChannelField, text: string): unknown {
+  switch (field.kind) {
+    case 'secret':
+      return text === '' ? undefined : text;
+    case 'list': {
+      const list = listOf(text);
+      return list.length > 0 || field.required ? list : undefined;
+    }
+    case 'number':
+      return text.trim() === '' ? undefined : Number(text.trim());
+    default:
+      return text.trim() === '' && !field.required ? undefined : text.trim();
+  }
+}
+
+/** A value as compared for "changed": lists by their items, the rest trimmed. */
+function comparable(field: ChannelField, text: string | undefined): string {
+  return field.kind === 'list' ? listOf(text ?? '').join() : (text ?? '').trim();
 }
 
 /** The fields' state (from `initial` for an edit), the config they make, and a reset after a save. */
 export function useDestination(initial?: DestinationValues) {
-  const [type, setType] = useState<ChannelType>(initial?.type ?? 'webhook');
-  const [url, setUrl] = useState(initial?.url ?? '');
-  const [secret, setSecret] = useState('');
-  const [subject, setSubject] = useState(initial?.subject ?? '');
-  const [to, setTo] = useState(initial?.to ?? '');
-  const config = (): Record<string, string | string[]> =>
-    type === 'email'
-      ? { to: recipients(to) }
-      : type === 'nats'
-        ? { subject: subject.trim() }
-        : type === 'webhook'
-          ? { url: url.trim(), ...(secret ? { secret } : {}) }
-          : type === 'ntfy'
-            ? { url: url.trim(), ...(secret ? { token: secret } : {}) }
-            : { url: url.trim() };
-  /** Type, URL, subject or recipients differ from `initial` (a new secret is not counted). */
-  const changed = (): boolean => {
-    if (!initial || type !== initial.type) return true;
-    if (type === 'email') return recipients(to).join() !== recipients(initial.to).join();
-    if (type === 'nats') return subject.trim() !== initial.subject.trim();
-    return url.trim() !== initial.url.trim();
+  const [type, setType] = useState<ChannelType>(initial?.type ?? CHANNEL_TYPES[0]);
+  // By config key, so a value carries over to a type that has the same field (a URL).
+  const [values, setValues] = useState<Record<string, string>>(initial?.values ?? {});
+  const form = channelForm(type);
+  /** A field's text; a select shows its first option until one is chosen. */
+  const value = (field: ChannelField): string => values[field.key] ?? field.options?.[0] ?? '';
+  const setValue = (key: string, text: string) => setValues((current) => ({ ...current, [key]: text }));
+  const config = (): Record<string, unknown> => {
+    const made: Record<string, unknown> = {};
+    for (const field of form.fields) {
+      const v = configValue(field, value(field));
+      if (v !== undefined) made[field.key] = v;
+    }
+    return made;
   };
-  const reset = () => {
-    setUrl('');
-    setSecret('');
-    setSubject('');
-    setTo('');
-  };
-  return {
-    type,
-    setType,
-    url,
-    setUrl,
-    secret,
-    setSecret,
-    subject,
-    setSubject,
-    to,
-    setTo,
-    config,
-    changed,
-    reset,
-  };
+  /** The type or a field other than a secret differs from `initial` (a new secret is not counted). */
+  const changed = (): boolean =>
+    !initial ||
+    type !== initial.type ||
+    form.fields.some(
+      (f) =>
+        !isSecret(f) && comparable(f, value(f)) !== comparable(f, initial.values[f.key] ?? f.options?.[0]),
+    );
+  /** Secrets given in the fields now (a new value for each). */
+  const givenSecrets = (): string[] =>
+    form.fields.filter((f) => isSecret(f) && value(f) !== '').map((f) => f.key);
+  const reset = () => setValues({});
+  return { type, setType, form, value, setValue, config, changed, givenSecrets, reset };
 }
 export type Destination = ReturnType<typeof useDestination>;
+
+/** A field's error: at its key, at an item of it (`config.to.3`), or the config's own at the first field. */
+function fieldError(errs: Record<string, string | undefined>, field: ChannelField, first: boolean) {
+  const at = `config.${field.key}`;
+  return (
+    errs[at] ??
+    Object.entries(errs).find(([k]) => k.startsWith(`${at}.`))?.[1] ??
+    (first ? errs.config : undefined)
+  );
+}
 
 /** The type select and the fields that type takes, with the API's errors at each. */
 export function DestinationFields({
   d,
   errs,
-  secretHint,
+  keptSecrets = [],
 }: {
   d: Destination;
   errs: Record<string, string | undefined>;
-  /** An edit's own hint for the secret or token field (the stored one is kept when left empty). */
-  secretHint?: string | undefined;
+  /** An edit's stored secrets that an empty field keeps (they show the edit's own hint). */
+  keptSecrets?: readonly string[];
 }) {
   return (
     <>
@@ -115,61 +124,43 @@ export function DestinationFields({
         label="Channel type"
         value={d.type}
         onChange={(v) => d.setType(v as ChannelType)}
-        options={CHANNEL_TYPES}
+        options={CHANNEL_TYPES.map((type) => ({ value: type, label: CHANNEL_FORMS[type].label }))}
         error={errs.channel_type}
       />
-      {d.type === 'email' ? (
-        <TextField
-          label="Recipients"
-          value={d.to}
-          onChange={d.setTo}
-          required
-          placeholder="oncall@example.com, ops@example.com"
-          hint="1 to 10 addresses, separated by commas; each new address gets a confirmation link and receives alerts once confirmed (a team member’s address needs none)"
-          error={
-            errs['config.to'] ??
-            Object.entries(errs).find(([k]) => k.startsWith('config.to.'))?.[1] ??
-            errs.config
-          }
-        />
-      ) : d.type === 'nats' ? (
-        <TextField
-          label="Subject"
-          value={d.subject}
-          onChange={d.setSubject}
-          required
-          placeholder="alerts.checkout"
-          hint="Dot-separated tokens, no wildcards; the server is the deployment's VIGIL_NATS_URL"
-          error={errs['config.subject'] ?? errs.config}
-        />
-      ) : (
-        <TextField
-          label="URL"
-          type="url"
-          value={d.url}
-          onChange={d.setUrl}
-          required
-          placeholder="https://"
-          hint={URL_HINT[d.type]}
-          error={errs['config.url'] ?? errs.config}
-        />
-      )}
-      {d.type === 'webhook' || d.type === 'ntfy' ? (
-        <TextField
-          label={d.type === 'webhook' ? 'Signing secret' : 'Access token'}
-          type="password"
-          autoComplete="new-password"
-          value={d.secret}
-          onChange={d.setSecret}
-          hint={
-            secretHint ??
-            (d.type === 'webhook'
-              ? 'Optional: requests are signed (X-Service-Signature); shown as ******** afterwards'
-              : 'Optional, for a protected topic; shown as ******** afterwards')
-          }
-          error={errs[d.type === 'webhook' ? 'config.secret' : 'config.token']}
-        />
-      ) : null}
+      {d.form.fields.map((field, i) => {
+        const common = {
+          label: field.label,
+          required: field.required,
+          error: fieldError(errs, field, i === 0),
+          hint:
+            isSecret(field) && keptSecrets.includes(field.key)
+              ? 'Set, never shown: leave it empty to keep it while the destination stays; a new destination needs it again.'
+              : field.hint,
+        };
+        const value = d.value(field);
+        const onChange = (text: string) => d.setValue(field.key, text);
+        if (field.kind === 'select')
+          return (
+            <SelectField
+              key={field.key}
+              {...common}
+              value={value}
+              onChange={onChange}
+              options={field.options ?? []}
+            />
+          );
+        return (
+          <TextField
+            key={field.key}
+            {...common}
+            type={field.kind === 'secret' ? 'password' : field.kind === 'list' ? 'text' : field.kind}
+            autoComplete={field.kind === 'secret' ? 'new-password' : undefined}
+            value={value}
+            onChange={onChange}
+            placeholder={field.placeholder}
+          />
+        );
+      })}
     </>
   );
 }

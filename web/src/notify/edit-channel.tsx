@@ -3,17 +3,18 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, fieldErrors, must } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, TextField } from '../ui/fields';
-import { DestinationFields, destinationValues, hasSecret, useDestination } from './channel-fields';
+import { DestinationFields, destinationValues, setSecrets, useDestination } from './channel-fields';
 import { channelsChanged } from './queries';
 import type { TenantChannel } from './tenant-channels';
 
 /**
  * Edits a shared channel (PUT /v1/notify/channels/{id}). The API takes a new name alone, or a new
  * channel_type with its WHOLE config, secrets given again: a secret or token is never read back
- * (it reads ********), so the form never sends what it read. Its secret field starts empty and,
- * left empty, keeps the stored secret: the config is then sent only when the destination itself
- * changed. Changing a signed channel's URL needs the secret again (or "remove"), since the API
- * would otherwise store the new config without it.
+ * (it reads ********), so the form never sends what it read. Its secret fields (the type's form:
+ * ./channel-forms) start empty and, left empty, keep the stored secrets: the config is then sent
+ * only when the destination itself changed. Changing a signed channel's URL needs each stored
+ * secret again (or, for an optional one, "remove"), since the API would otherwise store the new
+ * config without it.
  */
 export function EditSharedChannel({
   channel,
@@ -30,13 +31,10 @@ export function EditSharedChannel({
   }, []);
   const d = useDestination(destinationValues(channel));
   const [name, setName] = useState(channel.name);
-  const [dropSecret, setDropSecret] = useState(false);
-  const [secretError, setSecretError] = useState<string>();
-  const signed = hasSecret(channel);
-  const secretKey = channel.channel_type === 'ntfy' ? 'token' : 'secret';
-  const secretWord = channel.channel_type === 'ntfy' ? 'access token' : 'signing secret';
-  // The stored secret matters only while the type stays (a new type takes a new config whole).
-  const keepsSecret = signed && d.type === channel.channel_type;
+  const [dropped, setDropped] = useState<ReadonlySet<string>>(new Set());
+  const [secretErrors, setSecretErrors] = useState<Record<string, string>>({});
+  // The stored secrets matter only while the type stays (a new type takes a new config whole).
+  const kept = d.type === channel.channel_type ? setSecrets(channel) : [];
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
       must(
@@ -47,22 +45,29 @@ export function EditSharedChannel({
       onDone(saved as TenantChannel);
     },
   });
-  const errs: Record<string, string | undefined> = fieldErrors(save.error);
-  if (secretError) errs[`config.${secretKey}`] = secretError;
+  const errs: Record<string, string | undefined> = { ...fieldErrors(save.error), ...secretErrors };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setSecretError(undefined);
-    const dropping = keepsSecret && dropSecret;
-    const newDestination = d.changed() || d.secret !== '' || dropping;
-    // The stored secret cannot be kept under a new config: the API replaces the config whole.
-    if (newDestination && keepsSecret && d.secret === '' && !dropping) {
-      setSecretError(
-        `Give the ${secretWord} again to change the destination (it is never read back), or remove it.`,
+    setSecretErrors({});
+    const dropping = kept.filter((f) => dropped.has(f.key));
+    const given = d.givenSecrets();
+    const newDestination = d.changed() || given.length > 0 || dropping.length > 0;
+    // A stored secret cannot be kept under a new config: the API replaces the config whole.
+    const missing = newDestination ? kept.filter((f) => !given.includes(f.key) && !dropped.has(f.key)) : [];
+    if (missing.length > 0) {
+      const word = (label: string) => label.charAt(0).toLowerCase() + label.slice(1);
+      setSecretErrors(
+        Object.fromEntries(
+          missing.map((f) => [
+            `config.${f.key}`,
+            `Give the ${word(f.label)} again to change the destination (it is never read back)${f.required ? '.' : ', or remove it.'}`,
+          ]),
+        ),
       );
       return;
     }
     const config = d.config();
-    if (dropping) delete config[secretKey];
+    for (const f of dropping) delete config[f.key];
     save.mutate({
       name: name.trim(),
       ...(newDestination ? { channel_type: d.type, config } : {}),
@@ -73,18 +78,24 @@ export function EditSharedChannel({
       <h3>Edit {channel.name}</h3>
       <div className="form-grid">
         <TextField label="Name" value={name} onChange={setName} required error={errs.name} />
-        <DestinationFields
-          d={d}
-          errs={errs}
-          secretHint={
-            keepsSecret
-              ? 'Set, never shown: leave empty to keep it while the destination stays; a new one needs it again'
-              : undefined
-          }
-        />
-        {keepsSecret ? (
-          <CheckboxField label={`Remove the ${secretWord}`} checked={dropSecret} onChange={setDropSecret} />
-        ) : null}
+        <DestinationFields d={d} errs={errs} keptSecrets={kept.map((f) => f.key)} />
+        {kept
+          .filter((f) => !f.required)
+          .map((f) => (
+            <CheckboxField
+              key={f.key}
+              label={`Remove the ${f.label.charAt(0).toLowerCase()}${f.label.slice(1)}`}
+              checked={dropped.has(f.key)}
+              onChange={(on) =>
+                setDropped((current) => {
+                  const next = new Set(current);
+                  if (on) next.add(f.key);
+                  else next.delete(f.key);
+                  return next;
+                })
+              }
+            />
+          ))}
       </div>
       <ErrorNote error={save.error} title="The channel was not saved." />
       <div className="row">

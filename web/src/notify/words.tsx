@@ -1,33 +1,31 @@
 import type { Schemas } from '../api/client';
+import { channelForm } from './channel-forms/registry';
 
 type Delivery = Schemas['Delivery'];
 
-/** Where a channel sends, as the API shows it (URLs read ******** for read-only keys). */
+/** Where a channel sends, as the API shows it (URLs read ******** for read-only keys), by its type's form. */
 export function ChannelTarget({ channel }: { channel: Schemas['NotificationChannel'] }) {
-  const c = channel;
-  // The subject a consumer subscribes to (tenant-prefixed); null for a refused legacy subject.
-  if (c.channel_type === 'nats') return <code>{c.config.published_subject ?? c.config.subject}</code>;
-  if (c.channel_type === 'email') {
-    // Only confirmed addresses get email: the others are waiting for the link emailed to them.
-    const pending = c.recipients.filter((r) => r.state === 'pending').map((r) => r.address);
-    return (
-      <span className="channel-target">
-        {c.config.to.join(', ')}
-        {pending.length > 0 ? (
-          <span className="muted"> (awaiting confirmation: {pending.join(', ')})</span>
-        ) : null}
-      </span>
-    );
-  }
-  const extra =
-    c.channel_type === 'webhook' && c.config.secret
-      ? ' (signed)'
-      : c.channel_type === 'ntfy' && c.config.token
-        ? ' (with token)'
-        : '';
+  const form = channelForm(channel.channel_type);
+  const config = channel.config as Record<string, unknown>;
+  const keys =
+    form.target ??
+    form.fields
+      .filter((f) => f.kind !== 'secret')
+      .map((f) => f.key)
+      .slice(0, 1);
+  const target = keys.map((key) => config[key]).find((value) => value !== undefined && value !== null);
+  // Words for each secret that is set ("signed", "with token"); its value is never shown.
+  const notes = form.fields.filter((f) => f.whileSet && config[f.key]).map((f) => f.whileSet);
+  // Only confirmed recipients receive: the others are waiting for the link emailed to them.
+  const recipients = 'recipients' in channel ? channel.recipients : [];
+  const pending = recipients.filter((r) => r.state === 'pending').map((r) => r.address);
+  const extra = [
+    ...(notes.length > 0 ? [` (${notes.join(', ')})`] : []),
+    ...(pending.length > 0 ? [` (awaiting confirmation: ${pending.join(', ')})`] : []),
+  ].join('');
   return (
     <span className="channel-target">
-      <code>{c.config.url}</code>
+      {Array.isArray(target) ? target.join(', ') : <code>{String(target ?? '')}</code>}
       {extra ? <span className="muted">{extra}</span> : null}
     </span>
   );

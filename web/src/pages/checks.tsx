@@ -6,6 +6,7 @@ import { CheckCharts } from '../charts/check-charts-panel';
 import { CheckForm, type CheckType, draftOf, emptyDraft } from '../checks/check-form';
 import { ResultStrip, uptimeWords } from '../checks/check-scan';
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
+import { CHECK_TYPES } from '../checks/check-types/registry';
 import { EntityPicker } from '../checks/entities';
 import { PushInstructions } from '../checks/push-urls';
 import { CHECKS_PAGE, type CheckListFilter, checkKeys, checkQueries, checksChanged } from '../checks/queries';
@@ -113,7 +114,7 @@ export function ChecksPage() {
           label="Type"
           value={type}
           onChange={(v) => setFilter({ type: v })}
-          options={[{ value: '', label: 'All types' }, 'http', 'tcp', 'tls', 'dns', 'push']}
+          options={[{ value: '', label: 'All types' }, ...CHECK_TYPES]}
         />
         <SelectField
           label="State"

@@ -8,6 +8,7 @@ import { blueprintQueries, relationQueries } from '../catalog/queries';
 import { StateRuleSection } from '../catalog/state-rule';
 import { CheckCharts } from '../charts/check-charts-panel';
 import { RecentResults } from '../checks/check-summary';
+import { targetOf } from '../checks/check-types/registry';
 import { checkKeys, checkQueries } from '../checks/queries';
 import { EntityIncidents } from '../incidents/entity-incidents';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
@@ -180,21 +181,6 @@ function Checks({ entity }: { entity: Entity }) {
   );
 }
 
-function target(c: Check): string {
-  switch (c.check_type) {
-    case 'http':
-      return `${c.method} ${c.target_url}`;
-    case 'tcp':
-      return `${c.config.host}:${c.config.port}`;
-    case 'tls':
-      return `${c.config.host}:${c.config.port ?? 443}`;
-    case 'dns':
-      return `${c.config.record_type} ${c.config.hostname}`;
-    case 'push':
-      return `push, ${everyWords(c.interval_seconds)}`;
-  }
-}
-
 function CheckCard({ check }: { check: Check }) {
   useRefreshOnChange(check.last_result_at, [checkKeys.results(check.id)]);
   const transitions = useQuery(checkQueries.transitions(check.id, 20));
@@ -205,7 +191,9 @@ function CheckCard({ check }: { check: Check }) {
           <Link to={`/checks/${check.id}`}>{check.name}</Link> <StateBadge state={check.state} />
           {check.enabled ? null : <span className="badge">paused</span>}
         </h3>
-        <span className="muted check-target">{target(check)}</span>
+        <span className="muted check-target">
+          {targetOf(check)}, {everyWords(check.interval_seconds)}
+        </span>
       </header>
       <CheckCharts checkId={check.id} />
       <div className="grid">

@@ -31,10 +31,17 @@ export interface ChannelField {
   placeholder?: string;
   /** select: the values offered (the first is the default of a new channel). */
   options?: readonly string[];
+  /** secret: the words the channel lists show after the target while one is set ("signed", "with token"). */
+  whileSet?: string;
 }
 
 export interface ChannelForm {
   /** The type select's label: "PagerDuty", "Microsoft Teams". */
   label: string;
   fields: readonly ChannelField[];
+  /**
+   * The view's config keys the channel lists show as where it sends, the first one set wins (nats:
+   * the published subject, else the subject); default: the first field that is not a secret.
+   */
+  target?: readonly string[];
 }

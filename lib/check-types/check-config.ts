@@ -1,0 +1,69 @@
+import * as z from 'zod';
+import { PULL_MAX_INTERVAL_SECONDS } from './fields.ts';
+import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES, type CheckConfig, type CheckType } from './registry.ts';
+
+/**
+ * The `config` of each check type, as one zod discriminated union by `check_type`, derived from
+ * the check types' definitions (lib/check-types/registry.ts): strict for request bodies
+ * (`configSchemas`, `checkConfigSchema`), lenient for stored items (`storedCheckConfigSchema`), so
+ * a check is parsed once at the API boundary, stored typed, and read back typed without
+ * re-coercion deeper in.
+ */
+
+export { DNS_RECORD_TYPES } from './dns.ts';
+export { PULL_MAX_INTERVAL_SECONDS, PUSH_MAX_INTERVAL_SECONDS } from './fields.ts';
+export { CHECK_TYPES, type CheckConfig, type CheckType } from './registry.ts';
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+const types = CHECK_TYPES.map((type) => [type, CHECK_TYPE_DEFINITIONS[type]] as const);
+
+/** The config each check type accepts on create and update (the Check responses show the same). */
+export const configSchemas = Object.fromEntries(types.map(([type, def]) => [type, def.input])) as {
+  [T in CheckType]: (typeof CHECK_TYPE_DEFINITIONS)[T]['input'];
+};
+
+/** One discriminated union by `check_type` over every type's request or stored config schema. */
+function configUnion(part: 'input' | 'stored'): z.ZodType<CheckConfig> {
+  const options = types.map(([type, def]) => z.object({ check_type: z.literal(type), config: def[part] }));
+  // The registry is what CheckConfig is derived from, so the union's output is CheckConfig.
+  return z.discriminatedUnion('check_type', options as [(typeof options)[number]]) as z.ZodType<CheckConfig>;
+}
+
+/** A request's check type and config, checked together. */
+export const checkConfigSchema = configUnion('input');
+
+/**
+ * A stored check's type and config. Reads drop keys no type uses any more and accept a port
+ * stored as digits; anything else that does not fit its type fails the read (a ZodError), so a
+ * probe never runs on a guessed target.
+ */
+export const storedCheckConfigSchema = configUnion('stored');
+
+/** A push check's configured grace window (undefined: the default); other types have none. */
+export function pushGraceSeconds(check: CheckConfig): number | undefined {
+  return check.check_type === 'push' ? check.config.grace_seconds : undefined;
+}
+
+/**
+ * Why a check's interval and grace do not fit together, or undefined. A push check's grace is the
+ * whole silence allowed after a result (SPEC.md), so one shorter than the interval would fail the
+ * check before its next report is due; pull checks run at most daily.
+ */
+export function scheduleProblem(
+  check: CheckConfig & { interval_seconds: number },
+): { path: string; message: string } | undefined {
+  if (check.check_type !== 'push') {
+    return check.interval_seconds > PULL_MAX_INTERVAL_SECONDS
+      ? {
+          path: 'interval_seconds',
+          message: `Check at least once a day (${PULL_MAX_INTERVAL_SECONDS} seconds or less); only push checks may wait up to 30 days.`,
+        }
+      : undefined;
+  }
+  const grace = check.config.grace_seconds;
+  if (grace === undefined || grace >= check.interval_seconds) return undefined;
+  return {
+    path: 'config.grace_seconds',
+    message: `Enter ${check.interval_seconds} or more (the interval): the grace is the whole silence allowed after a report, so a shorter one would fail the check before its next report is due. Leave it empty for twice the interval.`,
+  };
+}

@@ -1,0 +1,53 @@
+import type * as z from 'zod';
+import type { HttpProbeDefinition } from '../probes/types.ts';
+import type { CheckTypeDefinition, ConfiguredProbeJob, HttpCheckType, PushCheckType } from './definition.ts';
+import { dnsCheckType } from './dns.ts';
+import { httpCheckType } from './http.ts';
+import { pushCheckType } from './push.ts';
+import { tcpCheckType } from './tcp.ts';
+import { tlsCheckType } from './tls.ts';
+
+/**
+ * Every check type, one line each (the order is the API's and the console's). Whatever switched on
+ * a check type's name derives from here: the request and stored config schemas
+ * (lib/check-types/check-config.ts), the derived name (lib/check-types/check-name.ts), the create body and
+ * the Check responses (lib/checks), the probe job and its dispatch (lib/check-types/run-probe.ts), the
+ * alert label (lib/notify/alert-context.ts).
+ */
+export const CHECK_TYPE_DEFINITIONS = {
+  http: httpCheckType,
+  tcp: tcpCheckType,
+  tls: tlsCheckType,
+  dns: dnsCheckType,
+  push: pushCheckType,
+} satisfies Record<string, CheckTypeDefinition>;
+
+type Definitions = typeof CHECK_TYPE_DEFINITIONS;
+export type CheckType = keyof Definitions;
+export const CHECK_TYPES = Object.keys(CHECK_TYPE_DEFINITIONS) as [CheckType, ...CheckType[]];
+
+/** The types configured by `config` alone (not http, not push): probed, one job shape each. */
+export type ConfiguredType = {
+  [T in CheckType]: Definitions[T] extends HttpCheckType | PushCheckType ? never : T;
+}[CheckType];
+
+/** A type's stored config. */
+export type StoredConfigOf<T extends CheckType> = z.output<Definitions[T]['stored']>;
+
+/** A check's type with its stored config, narrowed together by `check_type`. */
+export type CheckConfig = { [T in CheckType]: { check_type: T; config: StoredConfigOf<T> } }[CheckType];
+
+/** What a probe runs: an http check's request, or a configured type's job. */
+export type CheckProbeJob =
+  | HttpProbeDefinition
+  | { [T in ConfiguredType]: ConfiguredProbeJob<T, StoredConfigOf<T>> }[ConfiguredType];
+
+/** A check type's definition, as code that dispatches on any type sees it. */
+export function checkTypeDefinition(type: CheckType): CheckTypeDefinition {
+  return CHECK_TYPE_DEFINITIONS[type];
+}
+
+/** Whether `type` is one of the registry's (data read at runtime may hold anything). */
+export function isCheckType(type: string): type is CheckType {
+  return Object.hasOwn(CHECK_TYPE_DEFINITIONS, type);
+}

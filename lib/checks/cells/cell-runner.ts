@@ -1,0 +1,299 @@
+import * as z from 'zod';
+import { createTenantCache } from '../../auth/tenant-cache.ts';
+import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
+import { cellRollsUp } from '../../domain/cell-rollup.ts';
+import { evaluateCellSlot } from '../../domain/cell-state.ts';
+import { type CheckStateSnapshot, sameSnapshot } from '../../domain/check-state.ts';
+import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import type { Prober } from '../../probes/types.ts';
+import { mergeCounterUpdates } from '../../store/merge-updates.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
+import { checkDefinitionsById } from '../check-items.ts';
+import { probeDefinition } from '../probe-job.ts';
+import { closeCellDay } from '../results/day-rollups.ts';
+import type { TransitionRecord } from '../results/transition-items.ts';
+import { type CellRecord, getCell } from './cell-items.ts';
+import {
+  type CellResultEntry,
+  type CellResultsRecord,
+  type CellStateRecord,
+  cellResultsBetween,
+  cellResultsOp,
+  cellStateOp,
+  getCellResults,
+  getCellState,
+} from './cell-result-items.ts';
+import { rollUpFinishedBucket } from './cell-rollups.ts';
+import { cellTransitionOps } from './cell-transitions.ts';
+
+/** One slot of one cell: what the generator sends and the worker runs (queue messages carry it). */
+export const cellJobSchema = z.strictObject({
+  kind: z.literal('cell'),
+  tenant_id: z.string(),
+  cell_id: z.string(),
+  shard: z.number().int().min(0),
+  /** The slot (ms): the idempotency key of its results. */
+  slot_ms: z.number().int(),
+});
+export type CellJob = z.infer<typeof cellJobSchema>;
+
+/** A cell job's queue id (its idempotency key): one per cell and slot. */
+export function cellJobId(job: CellJob): string {
+  return `cell:${job.cell_id}:${job.slot_ms}`;
+}
+
+export type CellOutcome =
+  | { status: 'recorded' | 'duplicate'; results: number; transitions: TransitionRecord[] }
+  | { status: 'gone' };
+
+export interface CellRunnerDeps {
+  table: Table;
+  prober: Prober;
+  tenants: Pick<TenantStore, 'requireTenant'>;
+  clock: Clock;
+  /**
+   * A fault-injection seam (tests, the crash bench): runs after a slot's results are stored and
+   * before its state moves are written, the window a crash must not lose anything in.
+   */
+  afterResultsStored?: (job: CellJob, record: CellResultsRecord) => void | Promise<void>;
+}
+
+const UP: CheckStateSnapshot = { state: 'up', consecutive_failures: 0 };
+/** Ops per transaction (DynamoDB's limit). */
+const MAX_OPS = 100;
+/** Rounds of one slot at most: 100 members of 100 entities take about 17. */
+const MAX_ROUNDS = 64;
+/** How far back a moving slot looks for stored slots left unapplied: past a redelivery's delay. */
+const CATCH_UP_MS = 15 * 60_000;
+const CATCH_UP_SLOTS = 100;
+
+/**
+ * Runs one slot of a cell: probes its members together, stores their results as ONE item (a plain
+ * conditional put: the whole cost of a healthy slot), and only when some member's state or failure
+ * count moved, writes the cell's state with those members' transitions and their entities'
+ * aggregates, in transactions held on the state's version. A redelivered job finds its slot's
+ * results and applies them to the members they have not moved yet (each member keeps the slot
+ * that last moved it), so nothing is recorded twice.
+ */
+export function createCellRunner(deps: CellRunnerDeps) {
+  const tenants = createTenantCache(deps);
+  /** Definitions kept parsed, by `<tenant>/<check>`, reused while the cell names their version. */
+  const definitions = new Map<string, CheckDefinitionRecord>();
+
+  const membersOf = async (cell: CellRecord): Promise<CheckDefinitionRecord[]> => {
+    const key = (id: string) => `${cell.tenant_id}/${id}`;
+    const stale = Object.entries(cell.members)
+      .filter(([id, version]) => definitions.get(key(id))?.version !== version)
+      .map(([id]) => id);
+    if (stale.length > 0) {
+      for (const definition of await checkDefinitionsById(deps.table, cell.tenant_id, stale)) {
+        definitions.set(key(definition.id), definition);
+      }
+    }
+    // In id order: a map's order is not kept by every engine, a slot's results are.
+    return Object.keys(cell.members)
+      .sort()
+      .flatMap((id) => {
+        const definition = definitions.get(key(id));
+        return definition?.enabled && definition.execution_mode === 'pull' ? [definition] : [];
+      });
+  };
+
+  type ProberFor = (checkId: string) => Prober;
+  const probeAll = async (members: CheckDefinitionRecord[], slotMs: number, proberFor?: ProberFor) =>
+    Promise.all<CellResultEntry>(
+      members.flatMap((member) => {
+        const probe = probeDefinition(member);
+        if (!probe) return [];
+        return [
+          (proberFor?.(member.id) ?? deps.prober)(probe).then(({ outcome, startedMs }) => ({
+            c: member.id,
+            ok: outcome.success,
+            ...(outcome.degraded ? { g: true } : {}),
+            s: outcome.status_code,
+            l: Math.max(0, Math.round(outcome.latency_ms)),
+            o: startedMs - slotMs,
+            ...(outcome.error_message ? { e: outcome.error_message } : {}),
+            ...(outcome.details ? { d: { ...outcome.details } } : {}),
+          })),
+        ];
+      }),
+    );
+
+  /**
+   * Applies a slot's results to the members it has not moved yet, in rounds of at most one
+   * transaction: each round reads the state, evaluates the members still pending (a member keeps
+   * the slot that last moved it) and commits the moves that fit, held on the state's version. A
+   * crash between rounds leaves the rest pending, and the redelivered job finishes them.
+   */
+  const applySlot = async (
+    cell: CellRecord,
+    members: CheckDefinitionRecord[],
+    record: CellResultsRecord,
+    retentionDays: number,
+    catchingUp = false,
+  ): Promise<TransitionRecord[]> => {
+    const recorded: TransitionRecord[] = [];
+    const thresholds = Object.fromEntries(members.map((m) => [m.id, m.failure_threshold]));
+    const successThresholds = Object.fromEntries(members.map((m) => [m.id, m.success_threshold ?? 1]));
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const current = await getCellState(deps.table, cell.id);
+      // A slot older than one that already moved a member is stored, not applied: states move forward.
+      if (current && record.slot < current.last_slot) return recorded;
+      const pending = record.results.filter((entry) => (current?.members[entry.c]?.slot ?? '') < record.slot);
+      const before: Record<string, CheckStateSnapshot> = {};
+      for (const entry of pending) {
+        const stored = current?.members[entry.c];
+        before[entry.c] = stored
+          ? {
+              state: stored.state,
+              consecutive_failures: stored.consecutive_failures,
+              consecutive_successes: stored.consecutive_successes ?? 0,
+            }
+          : UP;
+      }
+      const evaluation = evaluateCellSlot(
+        before,
+        pending.map((entry) => ({
+          check_id: entry.c,
+          success: entry.ok,
+          ...(entry.g ? { degraded: true, message: entry.e } : {}),
+        })),
+        thresholds,
+        successThresholds,
+      );
+      if (!evaluation.changed) return recorded;
+      // First the stored slots since the last move, oldest first: one applied before moved nobody, so it
+      // moves nobody again; one whose worker died between its two writes is applied now, not made too old.
+      if (round === 0 && !catchingUp) {
+        const slotMs = Date.parse(record.slot);
+        const back = Math.min(CATCH_UP_MS, CATCH_UP_SLOTS * cell.interval_seconds * 1000);
+        const fromMs = Math.max(slotMs - back, current?.last_slot ? Date.parse(current.last_slot) + 1 : 0);
+        const older = await cellResultsBetween(deps.table, cell.id, {
+          from: isoTime(fromMs),
+          to: isoTime(slotMs - 1),
+          max: CATCH_UP_SLOTS,
+        });
+        for (const slot of older)
+          recorded.push(...(await applySlot(cell, members, slot, retentionDays, true)));
+        if (older.length > 0) continue;
+      }
+      const moved = await cellTransitionOps(
+        deps,
+        cell,
+        members,
+        evaluation.transitions,
+        record.slot,
+        retentionDays,
+        MAX_OPS - 1,
+      );
+      const transitioning = new Set(evaluation.transitions.map((t) => t.check_id));
+      const nextMembers: CellStateRecord['members'] = { ...(current?.members ?? {}) };
+      for (const [id, snapshot] of Object.entries(evaluation.next)) {
+        const was = before[id];
+        const same = was !== undefined && sameSnapshot(was, snapshot);
+        // This round moves the members without a transition and those whose entity fitted.
+        if (same || (transitioning.has(id) && !moved.covered.has(id))) continue;
+        if (snapshot.state === 'up' && snapshot.consecutive_failures === 0) delete nextMembers[id];
+        else nextMembers[id] = { ...snapshot, slot: record.slot };
+      }
+      const next: CellStateRecord = {
+        cell_id: cell.id,
+        tenant_id: cell.tenant_id,
+        last_slot: record.slot,
+        members: nextMembers,
+        version: (current?.version ?? 0) + 1,
+      };
+      try {
+        await deps.table.transact(mergeCounterUpdates([cellStateOp(next, current?.version), ...moved.ops]));
+        recorded.push(...moved.transitions);
+      } catch (error) {
+        // Another writer moved the state or an entity meanwhile: read again and evaluate again.
+        if (!(error instanceof ConditionFailedError)) throw error;
+      }
+    }
+    throw new Error(`cell ${cell.id} kept changing while its slot was recorded`);
+  };
+
+  /** A stored slot's state moves, then the rollups it finishes (each written once). */
+  const finish = async (
+    cell: CellRecord,
+    members: CheckDefinitionRecord[],
+    record: CellResultsRecord,
+    retentionDays: number,
+    slotMs: number,
+  ): Promise<TransitionRecord[]> => {
+    const transitions = await applySlot(cell, members, record, retentionDays);
+    await rollUpFinishedBucket(deps.table, cell, slotMs, retentionDays);
+    await closeCellDay(deps.table, cell, slotMs, retentionDays);
+    return transitions;
+  };
+
+  return {
+    /**
+     * Applies a slot's stored results without probing: what a restart does for a slot whose
+     * process died between its results and its state moves (the members it moved already keep
+     * it). `stored: false` when the slot has no results (it never probed: nothing to apply).
+     */
+    async reapply(job: CellJob): Promise<{ stored: boolean; transitions: TransitionRecord[] }> {
+      const cell = await getCell(deps.table, job.shard, job.cell_id);
+      if (!cell || cell.tenant_id !== job.tenant_id) return { stored: false, transitions: [] };
+      const record = await getCellResults(deps.table, cell.id, isoTime(job.slot_ms));
+      if (!record) return { stored: false, transitions: [] };
+      const members = await membersOf(cell);
+      if (members.length === 0) return { stored: true, transitions: [] };
+      const tenant = await tenants.requireTenant(cell.tenant_id);
+      return {
+        stored: true,
+        transitions: await finish(cell, members, record, tenant.retention_days, job.slot_ms),
+      };
+    },
+
+    /** `proberFor`: each member's prober instead of deps.prober (locally: bounded, with the hooks). */
+    async run(job: CellJob, options: { proberFor?: ProberFor } = {}): Promise<CellOutcome> {
+      const cell = await getCell(deps.table, job.shard, job.cell_id);
+      if (!cell || cell.tenant_id !== job.tenant_id) return { status: 'gone' };
+      const members = await membersOf(cell);
+      if (members.length === 0) return { status: 'gone' };
+      const tenant = await tenants.requireTenant(cell.tenant_id);
+      const slot = isoTime(job.slot_ms);
+      let record: CellResultsRecord = {
+        cell_id: cell.id,
+        tenant_id: cell.tenant_id,
+        slot,
+        results: await probeAll(members, job.slot_ms, options.proberFor),
+      };
+      let fresh = true;
+      try {
+        // A cell slower than a rollup bucket writes no rollup: its slot moves the result counters.
+        await deps.table.transact([
+          cellResultsOp(record, tenant.retention_days),
+          ...(cellRollsUp(cell.interval_seconds)
+            ? []
+            : [
+                resultsCountedOp(cell.tenant_id, cell.id, {
+                  total: record.results.length,
+                  failures: record.results.filter((r) => !r.ok).length,
+                }),
+              ]),
+        ]);
+      } catch (error) {
+        if (!(error instanceof ConditionFailedError)) throw error;
+        // Delivered before: the first delivery's results stand; apply what it may not have.
+        fresh = false;
+        record = (await getCellResults(deps.table, cell.id, slot)) ?? record;
+      }
+      await deps.afterResultsStored?.(job, record);
+      const transitions = await finish(cell, members, record, tenant.retention_days, job.slot_ms);
+      return {
+        status: fresh || transitions.length > 0 ? 'recorded' : 'duplicate',
+        results: record.results.length,
+        transitions,
+      };
+    },
+  };
+}
+
+export type CellRunner = ReturnType<typeof createCellRunner>;

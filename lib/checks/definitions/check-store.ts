@@ -1,0 +1,102 @@
+import {
+  type CheckDefinitionRecord,
+  type CheckRecord,
+  type CheckStateRecord,
+  joinCheck,
+  splitCheck,
+} from '../../check-types/check-record.ts';
+import type { Item, Table, WriteOp } from '../../store/table.ts';
+import {
+  definitionCreatedOp,
+  getCheckDefinition,
+  parseDefinitions,
+  tenantCheckItems,
+} from '../check-items.ts';
+import { parseStates, readCheckState, stateCreatedOp } from '../results/check-state-items.ts';
+
+/** Freezes a parsed record and the objects in it (records are plain JSON values). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The two stored items of a new check (each only if absent): the definition, and the state in the due index. */
+export function checkCreatedOps(check: CheckRecord, shard: number): WriteOp[] {
+  const { definition, state } = splitCheck(check);
+  return [definitionCreatedOp(definition), stateCreatedOp(state, shard)];
+}
+
+/** Joins check items (definitions and states, any order); a definition without its state is left out. */
+export function joinCheckItems(items: readonly Item[]): CheckRecord[] {
+  const states = new Map(parseStates(items).map((state) => [state.check_id, state]));
+  return parseDefinitions(items).flatMap((definition) => {
+    const state = states.get(definition.id);
+    return state ? [joinCheck(definition, state)] : [];
+  });
+}
+
+/** What running a check needs: its definition and its state, as two records. */
+export interface CheckRun {
+  definition: Readonly<CheckDefinitionRecord>;
+  state: CheckStateRecord;
+}
+
+/** Definitions kept parsed by `run` (the longest kept leave first). */
+const DEFINITIONS_KEPT = 50_000;
+
+/** Reads of checks: each is its definition joined with its state. */
+export function createCheckStore(table: Table) {
+  // Definitions change only through the API, which writes their version onto the state item in
+  // the same transaction: a cached definition of the state's `definition_version` is current.
+  const definitions = new Map<string, Readonly<CheckDefinitionRecord>>();
+  const keep = (key: string, definition: CheckDefinitionRecord) => {
+    definitions.delete(key);
+    definitions.set(key, deepFreeze(definition));
+    if (definitions.size > DEFINITIONS_KEPT) {
+      const oldest = definitions.keys().next();
+      if (!oldest.done) definitions.delete(oldest.value);
+    }
+  };
+
+  /**
+   * The check as a run needs it: its state item, read strongly consistent on every call, and its
+   * definition, read only when the one kept for it is not the version the state names.
+   */
+  const run = async (tenantId: string, checkId: string): Promise<CheckRun | undefined> => {
+    if (!/^chk_[0-9A-Z]{26}$/.test(checkId)) return undefined;
+    const key = `${tenantId}/${checkId}`;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const state = await readCheckState(table, tenantId, checkId);
+      if (!state) return undefined;
+      const kept = definitions.get(key);
+      if (kept?.version === state.definition_version) return { definition: kept, state };
+      const definition = await getCheckDefinition(table, tenantId, checkId, { consistent: true });
+      if (!definition) return undefined;
+      if (definition.version === state.definition_version) {
+        keep(key, definition);
+        return { definition, state };
+      }
+      // An API write landed between the two reads: read the state again.
+    }
+    throw new Error(`check ${checkId} kept changing while being read`);
+  };
+
+  return {
+    run,
+
+    /** The check as the API shows it: its run, joined (both items are created and deleted together). */
+    async get(tenantId: string, checkId: string): Promise<CheckRecord | undefined> {
+      const found = await run(tenantId, checkId);
+      return found ? joinCheck(found.definition, found.state) : undefined;
+    },
+
+    async list(tenantId: string): Promise<CheckRecord[]> {
+      return joinCheckItems(await tenantCheckItems(table, tenantId));
+    },
+  };
+}
+
+export type CheckStore = ReturnType<typeof createCheckStore>;

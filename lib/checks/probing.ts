@@ -1,0 +1,17 @@
+/**
+ * lib/checks' face for the runtimes that probe (lib/local's scheduler and queues, lib/cloud's
+ * generator and worker): the due-check generators, the cell runner that probes a cell's checks
+ * together, and the recorder of results. What a probe job is stays in probe-job.ts.
+ */
+
+export { type DueCellSlot, generateCellShard } from './cells/cell-generator.ts';
+export {
+  type CellJob,
+  type CellRunner,
+  type CellRunnerDeps,
+  cellJobId,
+  cellJobSchema,
+  createCellRunner,
+} from './cells/cell-runner.ts';
+export { createResultRecorder, type ResultRecorder } from './results/result-recorder.ts';
+export { type DueClaim, generateShard } from './services/generator.ts';

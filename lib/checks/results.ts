@@ -1,0 +1,21 @@
+/**
+ * lib/checks' face for what checks produce: states, results, 5-minute and daily rollups,
+ * transitions. The reads take checks (ids or definitions) and hide where each one's results are
+ * (a pull check's in its cell's slots, a push check's in its own items): no caller outside
+ * lib/checks needs to know that cells exist. Definitions are read through check-items.ts.
+ */
+export { dayCountsOf, dayUptimeOf } from './results/check-recent.ts';
+export { parseStates, statesById } from './results/check-state-items.ts';
+export { dailyChecksById, entityDailyChecks } from './results/daily-checks.ts';
+export { checkBuckets, checkDailyRollups, type DailyCheck } from './results/day-rollups.ts';
+export { type LatestResult, lastErrorOf, latestResultsOf } from './results/latest-results.ts';
+export {
+  checkTransitionsSource,
+  entityTransitionEvent,
+  filteredTransitionsPage,
+  parseTransition,
+  TRANSITION_ENTITY,
+  type TransitionRecord,
+  tenantTransitionItems,
+  tenantTransitionsPage,
+} from './results/transition-items.ts';

@@ -1,0 +1,177 @@
+import type { z } from 'zod';
+import { type CheckStateRecord, checkStateSchema } from '../../check-types/check-record.ts';
+import { unchanged } from '../../store/conditions.ts';
+import { defineItem, type IndexKey } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { batchGetAll } from '../../store/items.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Item, Table, UpdateOp, WriteOp } from '../../store/table.ts';
+
+/**
+ * Owner of a check's running state item (`check_state`, `CHECK#<chk_id>#STATE` next to its
+ * definition in the tenant's partition; docs/data-model.md "Checks"): written by claims, results
+ * and every API write of the check, and the due index (gsi2) the generator reads.
+ */
+
+const stateItem = defineItem({
+  type: itemType('check_state'),
+  schema: checkStateSchema,
+  key: (k: { tenant_id: string; check_id: string }) => ({
+    pk: tenantPk(k.tenant_id),
+    sk: `CHECK#${k.check_id}#STATE`,
+  }),
+  // The due index's shard comes from the deployment's shard count: a put is given its entry.
+  gsi2: (_record, context: { due: IndexKey | null }) => context.due,
+  docKey: { tenant_id: '<tnt>', check_id: '<chk_id>' },
+});
+
+/** The due index (gsi2) partition of a shard; sort key is the due time then the check id. */
+const duePk = (shard: number) => `DUE#${shard}`;
+
+/** A state item's due-index entry at `nextRunAt` (null: out of the index, not scheduled). */
+function dueEntry(checkId: string, nextRunAt: string | null, shard: number): IndexKey | null {
+  return nextRunAt ? { pk: duePk(shard), sk: `${nextRunAt}#${checkId}` } : null;
+}
+
+/** Where a state item is scheduled: its next run and the due-index shard. */
+export interface DueAt {
+  nextRunAt: string | null;
+  shard: number;
+}
+
+/** The put of a new check's state item (only if absent), in the due index at its first run. */
+export function stateCreatedOp(state: CheckStateRecord, shard: number): WriteOp {
+  return stateItem.put(
+    state,
+    { kind: 'itemNotExists' },
+    { due: dueEntry(state.check_id, state.next_run_at, shard) },
+  );
+}
+
+/**
+ * An API write's change of the state item: the copies of the definition, the schedule when it
+ * changed (`due`), and a new version, so a result in flight, evaluated against the old
+ * definition, is refused and evaluated again.
+ */
+export function stateOfDefinitionOp(input: {
+  tenantId: string;
+  checkId: string;
+  copies: Pick<CheckStateRecord, 'execution_mode' | 'interval_seconds' | 'definition_version'>;
+  due?: DueAt | undefined;
+  /** A check leaving its cell: the running state the cell kept, which the state item keeps from now on. */
+  running?: Pick<CheckStateRecord, 'state' | 'consecutive_failures' | 'last_result_at'> | undefined;
+}): UpdateOp {
+  const { due } = input;
+  return stateItem.update(
+    { tenant_id: input.tenantId, check_id: input.checkId },
+    {
+      set: { ...input.copies, ...input.running, ...(due ? { next_run_at: due.nextRunAt } : {}) },
+      ...(due ? { index: { gsi2: dueEntry(input.checkId, due.nextRunAt, due.shard) } } : {}),
+      add: { version: 1 },
+      condition: { kind: 'itemExists' },
+    },
+  );
+}
+
+/** The delete of a check's state item. */
+export function stateDeletedOp(tenantId: string, checkId: string): WriteOp {
+  return stateItem.delete({ tenant_id: tenantId, check_id: checkId });
+}
+
+/**
+ * The claim of a due check's slot: moves its next run (and due-index entry) on, holding only while
+ * nobody else claimed it (`next_run_at` unchanged; a disabled check has none, a deleted one no item).
+ */
+export function claimOp(input: {
+  tenantId: string;
+  checkId: string;
+  claimedRunAt: string;
+  due: DueAt;
+}): UpdateOp {
+  return stateItem.update(
+    { tenant_id: input.tenantId, check_id: input.checkId },
+    {
+      set: { next_run_at: input.due.nextRunAt },
+      index: { gsi2: dueEntry(input.checkId, input.due.nextRunAt, input.due.shard) },
+      condition: unchanged('next_run_at', input.claimedRunAt),
+    },
+  );
+}
+
+/** A result's write of the state item: the new running state, held on the version it was computed from. */
+export function stateRecordedOp(input: {
+  tenantId: string;
+  checkId: string;
+  set: Partial<CheckStateRecord>;
+  version: number;
+  due?: DueAt | undefined;
+}): UpdateOp {
+  const { due } = input;
+  return stateItem.update(
+    { tenant_id: input.tenantId, check_id: input.checkId },
+    {
+      set: { ...input.set, ...(due ? { next_run_at: due.nextRunAt } : {}) },
+      ...(due ? { index: { gsi2: dueEntry(input.checkId, due.nextRunAt, due.shard) } } : {}),
+      add: { version: 1 },
+      condition: unchanged('version', input.version),
+    },
+  );
+}
+
+/** The check's state item, strongly consistent. */
+export function readCheckState(table: Table, tenantId: string, checkId: string) {
+  return stateItem.get(table, { tenant_id: tenantId, check_id: checkId }, { consistent: true });
+}
+
+/** The state items of the given checks of a tenant (missing ones are absent). */
+export async function statesById(
+  table: Table,
+  tenantId: string,
+  checkIds: readonly string[],
+): Promise<Item[]> {
+  return batchGetAll(
+    table,
+    checkIds.map((id) => stateItem.key({ tenant_id: tenantId, check_id: id })),
+  );
+}
+
+/** The states among `items`. */
+export function parseStates(items: readonly Item[]): CheckStateRecord[] {
+  return stateItem.parseAll(items);
+}
+
+/** Whether `item` is a check's state item. */
+export function isState(item: Item): boolean {
+  return stateItem.is(item);
+}
+
+/** What a claim needs of a due check: its state item, as the due index (gsi2) returns it. */
+export const dueCheckSchema = checkStateSchema.pick({
+  check_id: true,
+  tenant_id: true,
+  execution_mode: true,
+  interval_seconds: true,
+  last_result_at: true,
+  next_run_at: true,
+});
+export type DueCheck = z.infer<typeof dueCheckSchema>;
+
+/** One page of a due-index shard: the checks due before `before` (an ISO time), oldest due first. */
+export async function dueChecksPage(
+  table: Table,
+  input: { shard: number; before: string; limit: number; cursor: string | undefined },
+): Promise<{ checks: DueCheck[]; cursor: string | undefined }> {
+  const page = await table.query({
+    index: 'gsi2',
+    pk: duePk(input.shard),
+    sk: { op: '<', value: input.before },
+    limit: input.limit,
+    cursor: input.cursor,
+  });
+  return { checks: page.items.map((item) => dueCheckSchema.parse(item)), cursor: page.cursor };
+}
+
+/** A migrated check's new state item (only if absent), keeping the due-index entry its first-layout item had. */
+export function stateMigratedOp(state: CheckStateRecord, due: IndexKey | null): WriteOp {
+  return stateItem.put(state, { kind: 'itemNotExists' }, { due });
+}

@@ -1,0 +1,98 @@
+import * as z from 'zod';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import type { PageSource } from '../../store/paging.ts';
+import { checkPartition } from '../../store/partitions.ts';
+import type { Item, Table, WriteOp } from '../../store/table.ts';
+
+/**
+ * Owner of the `result` items: one per recorded result, in the check's partition
+ * (`RES#<checked_at or slot>#<res_id>`), immutable, expiring with the tenant's retention.
+ */
+
+export const resultSchema = z.object({
+  id: z.string(),
+  check_id: z.string(),
+  status_code: z.number().int(),
+  latency_ms: z.number().int(),
+  success: z.boolean(),
+  /** A degraded success (its error_message says why); absent otherwise. */
+  degraded: z.boolean().optional(),
+  error_message: z.string(),
+  checked_at: z.string(),
+  /** Recorded by the service (dead man's switch) rather than probed or pushed. */
+  synthetic: z.boolean().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type ResultRecord = z.infer<typeof resultSchema>;
+
+const RESULT_PREFIX = 'RES#';
+
+const resultItem = defineItem({
+  type: itemType('result'),
+  schema: resultSchema,
+  key: (k: { check_id: string; at: string; id: string }) => ({
+    pk: checkPartition(k.check_id),
+    sk: `${RESULT_PREFIX}${k.at}#${k.id}`,
+  }),
+  // Keyed by its slot when it has one; it expires with the tenant's retention.
+  keyOf: (r, c: { slotAt: string | undefined; ttl: number }) => ({
+    check_id: r.check_id,
+    at: c.slotAt ?? r.checked_at,
+    id: r.id,
+  }),
+  ttl: (_r, c) => c.ttl,
+  docKey: { check_id: '<chk_id>', at: '<checked_at or slot>', id: '<res_id>' },
+});
+
+/**
+ * The put of a result, only if absent. Keyed by its slot when it has one (`slotAt`), so a
+ * redelivered job, probed again later, collides with the first result of that slot.
+ */
+export function resultRecordedOp(result: ResultRecord, input: { slotAt?: string; ttl: number }): WriteOp {
+  return resultItem.put(result, { kind: 'itemNotExists' }, { slotAt: input.slotAt, ttl: input.ttl });
+}
+
+/** The paged list of a check's results, newest first (for sealed cursors). */
+export function resultsSource(checkId: string): PageSource {
+  return { pk: checkPartition(checkId), prefix: RESULT_PREFIX };
+}
+
+/** A result item read through a page of `resultsSource`. */
+export function parseResult(item: Item): ResultRecord {
+  return resultItem.parse(item);
+}
+
+/** The check's latest results, newest first (at most `limit`; eventually consistent). */
+export async function latestResults(table: Table, checkId: string, limit: number): Promise<ResultRecord[]> {
+  const page = await table.query({
+    pk: checkPartition(checkId),
+    sk: { op: 'beginsWith', prefix: RESULT_PREFIX },
+    direction: 'desc',
+    limit,
+  });
+  return page.items.flatMap((item) => {
+    const result = resultSchema.safeParse(item);
+    return result.success ? [result.data] : [];
+  });
+}
+
+/** The check's results stored at times from `from` to `to` (ISO, inclusive), at most `max` + 1, strongly consistent. */
+export async function resultsBetween(
+  table: Table,
+  checkId: string,
+  range: { from: string; to: string; max: number },
+): Promise<ResultRecord[]> {
+  const items = await queryAll(
+    (cursor) =>
+      table.query({
+        pk: checkPartition(checkId),
+        sk: { op: 'between', low: `${RESULT_PREFIX}${range.from}`, high: `${RESULT_PREFIX}${range.to}` },
+        cursor,
+        consistent: true,
+      }),
+    range.max + 1,
+  );
+  return items.map((item) => resultItem.parse(item));
+}

@@ -1,0 +1,282 @@
+import { createTenantCache } from '../../auth/tenant-cache.ts';
+import type { TenantStore } from '../../auth/tenant-store.ts';
+import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
+import { pushGraceSeconds } from '../../check-types/check-config.ts';
+import { applyResult } from '../../domain/check-state.ts';
+import { rollResult } from '../../domain/rollup-bucket.ts';
+import { graceMs, shardOf } from '../../domain/schedule.ts';
+import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { deterministicId, newId } from '../../platform/ids.ts';
+import { createKeyedQueue } from '../../platform/keyed-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
+import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
+import { entityStateOps } from '../definitions/entity-state-ops.ts';
+import type { CheckStateRecord, ResultRecord, TransitionRecord } from '../records.ts';
+import { type DueAt, stateRecordedOp } from './check-state-items.ts';
+import { closeCheckDay, dayClosedBy } from './day-rollups.ts';
+import { resultRecordedOp } from './result-items.ts';
+import { rollupAddOp } from './rollup-items.ts';
+import { transitionRecordedOp } from './transition-items.ts';
+
+export interface ResultInput {
+  tenantId: string;
+  checkId: string;
+  success: boolean;
+  /** A degraded success (error_message says why). */
+  degraded?: boolean;
+  status_code: number;
+  latency_ms: number;
+  error_message: string;
+  checkedAtMs: number;
+  /** A scheduled slot (pull) or synthetic deadline (push): makes the write idempotent per slot. */
+  slotMs?: number;
+  synthetic?: boolean;
+  details?: Record<string, unknown>;
+  /** The push dead man's switch: the next deadline after a synthetic failure. */
+  nextRunAtMs?: number;
+  /** Extra op committed with the result (e.g. deleting the local queue's job). */
+  alsoCommit?: WriteOp;
+  /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
+  run?: CheckRun;
+}
+
+export type RecordOutcome =
+  | { status: 'recorded'; result: ResultRecord; run: CheckRun; transitions: TransitionRecord[] }
+  | { status: 'duplicate' }
+  | { status: 'gone' };
+
+export interface ResultRecorderDeps {
+  table: Table;
+  checks: CheckStore;
+  tenants: TenantStore;
+  clock: Clock;
+  dueShards: number;
+  logger: Logger;
+}
+
+/**
+ * Records one result: the result, the check's state and counters, the entity's aggregate and the
+ * transition records, in ONE transaction (optimistic on the check state's and the entity's versions).
+ * A slot recorded before answers `duplicate`; a deleted or disabled check answers `gone`, and so
+ * does a pull check in a cell (its cell's slots record its results).
+ */
+export function createResultRecorder(deps: ResultRecorderDeps) {
+  // Only the retention is read from the tenant here: a change to it applies within TENANT_CACHE_MS.
+  const tenants = createTenantCache(deps);
+  const entityTurns = createKeyedQueue();
+
+  const attempt = async (
+    input: ResultInput,
+    known: CheckRun | undefined,
+  ): Promise<RecordOutcome | typeof RETRY> => {
+    const usable =
+      known?.definition.id === input.checkId && known.definition.tenant_id === input.tenantId
+        ? known
+        : undefined;
+    const run = usable ?? (await deps.checks.run(input.tenantId, input.checkId));
+    if (!run?.definition.enabled) return { status: 'gone' };
+    if (run.definition.cell) {
+      // A result in flight across the check's move into a cell (an API write, the migration):
+      // written here it would fork the state the cell keeps, so nothing is recorded.
+      deps.logger.debug('result dropped: the check runs in a cell', {
+        check_id: input.checkId,
+        cell_id: run.definition.cell.cell_id,
+      });
+      return { status: 'gone' };
+    }
+    const { definition: check, state: current } = run;
+    const tenant = await tenants.requireTenant(input.tenantId);
+    const now = deps.clock.now();
+    const checkedAt = isoTime(input.checkedAtMs);
+    const result: ResultRecord = {
+      id:
+        input.slotMs !== undefined
+          ? deterministicId('res', input.slotMs, `${check.id}:${input.slotMs}:${input.synthetic ? 's' : 'p'}`)
+          : newId('res', input.checkedAtMs),
+      check_id: check.id,
+      status_code: input.status_code,
+      latency_ms: Math.max(0, Math.round(input.latency_ms)),
+      success: input.success,
+      ...(input.success && input.degraded ? { degraded: true } : {}),
+      error_message: input.error_message,
+      checked_at: checkedAt,
+      ...(input.synthetic ? { synthetic: true } : {}),
+      ...(input.details ? { details: input.details } : {}),
+    };
+    const applied = applyResult(
+      current,
+      { success: input.success, degraded: input.degraded, message: input.error_message },
+      check.failure_threshold,
+      check.success_threshold ?? 1,
+    );
+    // success_threshold's count, written only while counting or to reset one: most items never carry it.
+    const successes =
+      applied.next.consecutive_successes || current.consecutive_successes
+        ? { consecutive_successes: applied.next.consecutive_successes ?? 0 }
+        : {};
+    const lastResultAt =
+      current.last_result_at && current.last_result_at > checkedAt ? current.last_result_at : checkedAt;
+    const set: Partial<CheckStateRecord> = {
+      state: applied.next.state,
+      consecutive_failures: applied.next.consecutive_failures,
+      ...successes,
+      last_result_at: lastResultAt,
+      ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
+    };
+    const retention = tenant.retention_days;
+    const rollup = rollResult(current.current_rollup, { ...result, checkedAtMs: input.checkedAtMs });
+    if (rollup.current) set.current_rollup = rollup.current;
+    let due: DueAt | undefined;
+    // The state as this write leaves it (built from the parsed state and the values set here).
+    const after: CheckStateRecord = {
+      ...current,
+      state: applied.next.state,
+      consecutive_failures: applied.next.consecutive_failures,
+      ...successes,
+      last_result_at: lastResultAt,
+      ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
+      ...(rollup.current ? { current_rollup: rollup.current } : {}),
+      version: current.version + 1,
+    };
+    if (check.execution_mode === 'push') {
+      const nextRunAt = isoTime(
+        input.nextRunAtMs ??
+          Date.parse(lastResultAt) +
+            graceMs({ interval_seconds: check.interval_seconds, grace_seconds: pushGraceSeconds(check) }),
+      );
+      due = { nextRunAt, shard: shardOf(check.id, deps.dueShards) };
+      after.next_run_at = nextRunAt;
+    }
+    const ops: WriteOp[] = [
+      // Keyed by the slot when there is one: a redelivered job, probed again later, collides.
+      resultRecordedOp(result, {
+        ...(input.slotMs !== undefined ? { slotAt: isoTime(input.slotMs) } : {}),
+        ttl: Math.floor(input.checkedAtMs / 1000) + retention * 86_400,
+      }),
+      // The check's small state item: its definition is only read (the API writes it, and bumps
+      // this version too, so a result in flight across an API write is refused and retried).
+      stateRecordedOp({ tenantId: input.tenantId, checkId: check.id, set, version: current.version, due }),
+    ];
+    if (rollup.stored) {
+      ops.push(rollupAddOp(check.id, rollup.stored, retention));
+      // A bucket leaving the state item (or a late result's own) moves the tenant's result counters.
+      ops.push(resultsCountedOp(input.tenantId, check.id, rollup.stored));
+    }
+    if (input.alsoCommit) ops.push(input.alsoCommit);
+
+    const commit = async (): Promise<RecordOutcome | typeof RETRY> => {
+      const transitions: TransitionRecord[] = [];
+      // Only a result that changes the check's state touches its entity, which must then still
+      // exist (its update would otherwise create it again). One that changes nothing writes only
+      // the check's state and partition: if the entity was deleted meanwhile, its purge deletes the
+      // check and that partition after it (lib/purge), and the state's version
+      // condition refuses any result once the check is gone.
+      if (applied.changed) {
+        const entityItem = await readEntityItem(
+          deps.table,
+          input.tenantId,
+          check.blueprint_slug,
+          check.entity_slug,
+        );
+        if (!entityItem) return { status: 'gone' };
+        const entity = parseEntityState(entityItem);
+        const checkTransition: TransitionRecord = {
+          id: newId('trn', now),
+          tenant_id: input.tenantId,
+          kind: 'check',
+          entity_id: entity.id,
+          entity_name: entity.name,
+          blueprint_slug: entity.blueprint_slug,
+          entity_slug: entity.slug,
+          check_id: check.id,
+          from_state: current.state,
+          to_state: applied.next.state,
+          reason: applied.reason,
+          created_at: isoTime(now),
+        };
+        transitions.push(checkTransition);
+        ops.push(transitionRecordedOp(checkTransition, retention));
+        const states = { ...(entity.check_states ?? {}), [check.id]: applied.next.state };
+        const entityOps = entityStateOps({
+          tenantId: input.tenantId,
+          entity,
+          checkStates: states,
+          checkId: check.id,
+          reason: applied.reason,
+          nowMs: now,
+          retentionDays: retention,
+        });
+        ops.push(...entityOps.ops);
+        if (entityOps.transition) transitions.push(entityOps.transition);
+      }
+      try {
+        await deps.table.transact(ops);
+      } catch (err) {
+        if (!(err instanceof ConditionFailedError)) throw err;
+        if (err.failed.includes(0)) return { status: 'duplicate' };
+        return RETRY;
+      }
+      const closed = dayClosedBy(rollup);
+      if (closed) {
+        // Once per check and day. A close that fails is not retried: reads fold that day's 5-minute
+        // rollups instead (lib/checks/results/day-rollups.ts), so it costs time, never correctness.
+        await closeCheckDay(deps.table, check.id, closed, retention).catch((error: unknown) =>
+          deps.logger.warn('closing a day of rollups failed', {
+            check_id: check.id,
+            date: closed,
+            error: String(error),
+          }),
+        );
+      }
+      return { status: 'recorded', result, run: { definition: check, state: after }, transitions };
+    };
+
+    // A result that moves the check also updates its entity, optimistic on the entity's version.
+    // When a shared dependency fails, many checks of one entity move at once: in this process
+    // they take turns per entity (reading it in their turn) instead of racing for its version.
+    if (!applied.changed) return commit();
+    return entityTurns.run(`${input.tenantId}/${check.blueprint_slug}/${check.entity_slug}`, commit);
+  };
+
+  /**
+   * One check's results are recorded one after another in this process (concurrent ones would all
+   * read the same version and all but one would lose the optimistic write and retry). Each check's
+   * chain keeps the check as its last recorded result left it, so the next one need not read it.
+   */
+  const chains = new Map<string, { tail: Promise<unknown>; latest: CheckRun | undefined }>();
+
+  return {
+    record: (input: ResultInput): Promise<RecordOutcome> => {
+      const queued = chains.get(input.checkId);
+      const chain = queued ?? { tail: Promise.resolve(), latest: undefined };
+      chains.set(input.checkId, chain);
+      let first = true;
+      const run = () =>
+        withRetries(OPTIMISTIC_ATTEMPTS * 2, 'the check', async () => {
+          // First attempt: the check as this chain's previous result left it, else as the caller
+          // read it. Stale only if something else wrote it since: the version condition fails and
+          // the retry reads it again.
+          const known = first ? (queued ? chain.latest : input.run) : undefined;
+          first = false;
+          const outcome = await attempt(input, known);
+          if (outcome !== RETRY) chain.latest = outcome.status === 'recorded' ? outcome.run : undefined;
+          return outcome;
+        });
+      const next = chain.tail.then(run, run);
+      const tail = next.catch(() => {
+        chain.latest = undefined;
+      });
+      chain.tail = tail;
+      void tail.then(() => {
+        if (chain.tail === tail) chains.delete(input.checkId);
+      });
+      return next;
+    },
+  };
+}
+
+export type ResultRecorder = ReturnType<typeof createResultRecorder>;

@@ -1,0 +1,91 @@
+import type * as z from 'zod';
+import type { ChannelDefinition } from './definition.ts';
+import { discordChannel } from './discord.ts';
+import { emailChannel } from './email.ts';
+import { googleChatChannel } from './google-chat.ts';
+import { matrixChannel } from './matrix.ts';
+import { mattermostChannel } from './mattermost.ts';
+import { natsChannel } from './nats.ts';
+import { ntfyChannel } from './ntfy.ts';
+import { slackChannel } from './slack.ts';
+import { teamsChannel } from './teams.ts';
+import { webhookChannel } from './webhook.ts';
+
+/**
+ * Every channel type, by the name the API knows it by: adding a type is its definition file and
+ * one line here (CONTRIBUTING.md "Adding a channel type"). The list of types, the request schemas,
+ * the OpenAPI document's variants, the views, the SSRF check at create and every send are derived
+ * from this object, in its order (the API document's and its error messages').
+ */
+export const CHANNEL_DEFINITIONS = {
+  slack: slackChannel,
+  discord: discordChannel,
+  webhook: webhookChannel,
+  nats: natsChannel,
+  ntfy: ntfyChannel,
+  email: emailChannel,
+  teams: teamsChannel,
+  google_chat: googleChatChannel,
+  mattermost: mattermostChannel,
+  matrix: matrixChannel,
+  // biome-ignore lint/suspicious/noExplicitAny: each entry keeps its own config types; any only widens the check.
+} satisfies Record<string, ChannelDefinition<any, any>>;
+
+/** A channel type's name ("slack", "pagerduty"). */
+export type ChannelType = keyof typeof CHANNEL_DEFINITIONS;
+
+/** The channel types, in the registry's order (a non-empty tuple, as z.enum wants it). */
+export const CHANNEL_TYPES = Object.keys(CHANNEL_DEFINITIONS) as [ChannelType, ...ChannelType[]];
+
+/** A type's stored config. */
+export type ChannelConfigOf<K extends ChannelType> = z.output<(typeof CHANNEL_DEFINITIONS)[K]['stored']>;
+
+/** `{channel_type, config}` of any type, the config typed by its type (a discriminated union). */
+export type TypedChannelConfig = {
+  [K in ChannelType]: { channel_type: K; config: ChannelConfigOf<K> };
+}[ChannelType];
+
+/** Whether `name` is a registered channel type. */
+export function isChannelType(name: string): name is ChannelType {
+  return Object.hasOwn(CHANNEL_DEFINITIONS, name);
+}
+
+/**
+ * The definition of a type, its config types widened: callers pass a config the type's own
+ * schema parsed (channel-config.ts at create, its `stored` schema at read). A stored channel names
+ * its type as a string (the item owner imports no registry): one no longer registered throws.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: see above.
+export function channelDefinition(type: string): ChannelDefinition<any, any> {
+  return CHANNEL_DEFINITIONS[registeredType(type)];
+}
+
+/** A stored type name as a registered type; one no longer registered throws. */
+export function registeredType(type: string): ChannelType {
+  if (!isChannelType(type)) throw new Error(`no channel type ${JSON.stringify(type)} is registered`);
+  return type;
+}
+
+/**
+ * The addresses that must have confirmed before the channel sends to them (its definition's
+ * `recipients`: email), or undefined when its type has none to confirm.
+ */
+export function recipientsOf(channel: {
+  channel_type: string;
+  config: unknown;
+}): readonly string[] | undefined {
+  const definition = channelDefinition(channel.channel_type);
+  return definition.recipients?.of(definition.stored.parse(channel.config));
+}
+
+/** The channel sending only to `to` (its confirmed recipients). */
+export function withRecipients<R extends { channel_type: string; config: object }>(
+  channel: R,
+  to: string[],
+): R {
+  const definition = channelDefinition(channel.channel_type);
+  const { recipients } = definition;
+  return recipients
+    ? { ...channel, config: recipients.keep(definition.stored.parse(channel.config), to) }
+    : channel;
+}

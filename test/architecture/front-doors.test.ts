@@ -1,0 +1,92 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Front doors (issue 38): a folder of lib/ shows the rest of the code base its top-level files;
+ * its subfolders are private. No file outside `lib/<f>/` imports `lib/<f>/<sub>/…`, so a folder
+ * can reorganise its insides without touching its callers, and a caller cannot come to depend on
+ * an internal (lib/checks' cells stay behind `lib/checks/results.ts`).
+ *
+ * Production code (lib, functions, infra, bin, web) never reaches in. Tests (test/) and benches
+ * (bench/) may: they exercise the parts where they live (a channel definition's `send`, a check
+ * type's probe, a cell's lease after a crash in test/local) and seed stored items as their owner
+ * writes them (test/support's cell fixtures). What the rule protects is production code's
+ * independence from a folder's insides; a test that reaches in moves with the part it tests.
+ * Imports are read with TypeScript's own pre-processor (imports.test.ts), so type-only imports,
+ * re-exports and dynamic imports all count.
+ */
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const LIB = join(ROOT, 'lib');
+const SCANNED = ['lib', 'functions', 'infra', 'bin', 'web/src'];
+
+function sourceFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path);
+    return /\.(ts|tsx|mts)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** The private part a relative import lands in: `lib/<f>/<sub>/…` gives `f`, anything else undefined. */
+function privateFolderOf(target: string): string | undefined {
+  const parts = relative(LIB, target).split(sep);
+  if (parts[0] === '..' || parts.length < 3) return undefined;
+  return parts[0];
+}
+
+/** Whether `file` (repository-relative, with `/`) may import the private parts of lib/<folder>. */
+function mayReachInto(file: string, folder: string): boolean {
+  return file.startsWith(`lib/${folder}/`);
+}
+
+/** Every `file -> target` import of `source` (at `file`) that reaches into another folder's subfolders. */
+function breaches(file: string, source: string): string[] {
+  const from = relative(ROOT, file).split(sep).join('/');
+  return ts
+    .preProcessFile(source, true, true)
+    .importedFiles.map((f) => f.fileName)
+    .filter((specifier) => specifier.startsWith('.'))
+    .flatMap((specifier) => {
+      const target = resolve(dirname(file), specifier);
+      const folder = privateFolderOf(target);
+      if (folder === undefined || mayReachInto(from, folder)) return [];
+      return [`${from} -> ${relative(ROOT, target).split(sep).join('/')}`];
+    });
+}
+
+describe('front doors', () => {
+  const files = SCANNED.flatMap((dir) => sourceFiles(join(ROOT, dir)));
+
+  it('keeps every folder of lib/ private below its top level', () => {
+    expect(files.length).toBeGreaterThan(400);
+    const found = files.flatMap((file) => breaches(file, readFileSync(file, 'utf8')));
+    expect(found).toEqual([]);
+  });
+
+  it('sees an import into another folder’s subfolder (the check above can fail)', () => {
+    const caller = join(ROOT, 'lib', 'status', 'example.ts');
+    const source = [
+      "import { a } from '../notify/channels/email-smtp.ts';",
+      "export type { B } from '../checks/cells/cell-items.ts';",
+      "const c = await import('../mcp/builtins/index.ts');",
+      "import { d } from '../notify/compose.ts';",
+      "import { e } from './stream/hub.ts';",
+      "import { f } from '../checks/results.ts';",
+    ].join('\n');
+
+    expect(breaches(caller, source)).toEqual([
+      'lib/status/example.ts -> lib/notify/channels/email-smtp.ts',
+      'lib/status/example.ts -> lib/checks/cells/cell-items.ts',
+      'lib/status/example.ts -> lib/mcp/builtins/index.ts',
+    ]);
+  });
+
+  it('gives lib/checks a small face (at most 9 top-level files)', () => {
+    const face = readdirSync(join(LIB, 'checks'), { withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(face.length).toBeLessThanOrEqual(9);
+  });
+});

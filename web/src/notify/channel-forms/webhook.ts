@@ -1,0 +1,22 @@
+import type { ChannelForm } from './form';
+
+export const webhookForm: ChannelForm = {
+  label: 'Webhook',
+  fields: [
+    {
+      key: 'url',
+      label: 'URL',
+      kind: 'url',
+      required: true,
+      placeholder: 'https://',
+      hint: 'Any HTTPS endpoint of yours; http:// only for a receiver on your own machine or LAN that VIGIL_EGRESS_ALLOW allows',
+    },
+    {
+      key: 'secret',
+      label: 'Signing secret',
+      kind: 'secret',
+      hint: 'Optional: requests are signed (X-Service-Signature); shown as ******** afterwards',
+      whileSet: 'signed',
+    },
+  ],
+};
