@@ -6,6 +6,9 @@ const domainObject = z.object({
   events: z.array(z.object({ eventAction: z.string(), eventDate: z.string().optional() }).loose()).optional(),
 });
 
+/** RFC 9083's class name of a domain object (a Set: the check type of the same name is not meant). */
+const RDAP_DOMAIN_CLASS = new Set(['domain']);
+
 /** The expiration date (epoch ms) in an RDAP answer's body, or a sentence saying what is wrong. */
 export function readExpiry(body: Buffer, maxBytes: number): number | string {
   if (body.length >= maxBytes) return `the RDAP answer is larger than ${maxBytes / 1024} KiB`;
@@ -16,7 +19,8 @@ export function readExpiry(body: Buffer, maxBytes: number): number | string {
     return 'the RDAP server answered with malformed JSON';
   }
   const parsed = domainObject.safeParse(json);
-  if (!parsed.success || (parsed.data.objectClassName ?? 'domain') !== 'domain') {
+  const objectClass = parsed.data?.objectClassName;
+  if (!parsed.success || (objectClass !== undefined && !RDAP_DOMAIN_CLASS.has(objectClass))) {
     return 'the RDAP server answered with something other than a domain object';
   }
   const event = parsed.data.events?.find((e) => e.eventAction === 'expiration');
