@@ -2,7 +2,9 @@ import type * as z from 'zod';
 import type { HttpProbeDefinition } from '../probes/types.ts';
 import type { CheckTypeDefinition, ConfiguredProbeJob, HttpCheckType, PushCheckType } from './definition.ts';
 import { dnsCheckType } from './dns.ts';
+import { domainCheckType } from './domain.ts';
 import { httpCheckType } from './http.ts';
+import { icmpCheckType } from './icmp.ts';
 import { pushCheckType } from './push.ts';
 import { tcpCheckType } from './tcp.ts';
 import { tlsCheckType } from './tls.ts';
@@ -20,6 +22,8 @@ export const CHECK_TYPE_DEFINITIONS = {
   tls: tlsCheckType,
   dns: dnsCheckType,
   push: pushCheckType,
+  icmp: icmpCheckType,
+  domain: domainCheckType,
 } satisfies Record<string, CheckTypeDefinition>;
 
 type Definitions = typeof CHECK_TYPE_DEFINITIONS;

@@ -52,6 +52,15 @@ export type HttpProbeDefinition = {
  */
 export type ProbeDefinition = ProbeCommon & { check_type: string; [field: string]: unknown };
 
+/**
+ * The IANA RDAP bootstrap for domain names (RFC 9224) as domain checks read it: per service, its
+ * labels ("com", "co.uk") and its base URLs (lib/check-types/rdap-bootstrap.ts parses the shipped copy).
+ */
+export interface RdapBootstrap {
+  publication?: string | undefined;
+  services: [string[], string[], ...unknown[]][];
+}
+
 /** What every probe needs from its runtime. */
 export interface ProbeDeps {
   /** Used for certificate expiry arithmetic. */
@@ -67,6 +76,11 @@ export interface ProbeDeps {
    * Tests point it at a loopback server standing in for a platform resolver with private zones.
    */
   dnsServers?: string[];
+  /**
+   * The RDAP bootstrap domain checks find their registry's server in; the shipped IANA copy
+   * (lib/check-types/domain/rdap-bootstrap.json) when absent. Tests point a TLD at a loopback server.
+   */
+  rdapBootstrap?: RdapBootstrap;
   /**
    * How http probes send each hop; the hand-written lib/platform/http1-client.ts by default. The
    * local runtime may pass undici (lib/probes/probe-transport.ts), so only it bundles undici for probes.
@@ -98,6 +112,18 @@ export interface ProbeDetails {
   answers?: string[];
   /** tls, and http on https targets: the OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED). */
   error_code?: string;
+  /** icmp: echo requests sent and replies received, the loss, and the round trips (ms). */
+  packets_sent?: number;
+  packets_received?: number;
+  packet_loss_percent?: number;
+  rtt_min_ms?: number;
+  rtt_avg_ms?: number;
+  rtt_max_ms?: number;
+  /** grpc: the serving status the health service answered (SERVING, NOT_SERVING, …). */
+  grpc_status?: string;
+  /** domain: the registration's expiry (ISO 8601) and the RDAP server asked. */
+  expires_at?: string;
+  rdap_server?: string;
 }
 
 /** A probe run and when it began (epoch ms): the result's checked_at. */

@@ -1304,7 +1304,7 @@ export interface components {
             state: "up" | "degraded" | "down" | "unknown";
         };
         /** @description The fields a check returns depend on its check_type */
-        Check: components["schemas"]["HttpCheck"] | components["schemas"]["TcpCheck"] | components["schemas"]["TlsCheck"] | components["schemas"]["DnsCheck"] | components["schemas"]["PushCheck"];
+        Check: components["schemas"]["HttpCheck"] | components["schemas"]["TcpCheck"] | components["schemas"]["TlsCheck"] | components["schemas"]["DnsCheck"] | components["schemas"]["PushCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["DomainCheck"];
         HttpCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
@@ -1544,6 +1544,98 @@ export interface components {
                 /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
                 grace_seconds?: number;
             };
+        };
+        IcmpCheck: {
+            /** @description chk_ + a 26-character ULID */
+            id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
+            /** @description ent_ + a 26-character ULID */
+            entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
+            /** @constant */
+            check_type: "icmp";
+            /** @constant */
+            execution_mode: "pull";
+            interval_seconds: number;
+            failure_threshold: number;
+            enabled: boolean;
+            /** @enum {string} */
+            state: "unknown" | "up" | "down" | "degraded";
+            consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
+            last_result_at: components["schemas"]["Timestamp"] | null;
+            next_run_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
+            config: {
+                /** @description The host to send echo requests to: a name or an IPv4 or IPv6 address. */
+                host: string;
+                /** @description Echo requests sent per run, 0.2 s apart (1 to 10; default 3). */
+                count?: number;
+                /** @description Packet loss above this percentage is degraded; losing every echo request is down (0 to 99; default 0: any loss is degraded). */
+                max_loss_percent?: number;
+                /** @description An average round trip slower than this (ms) is degraded; absent: never. */
+                degraded_rtt_ms?: number;
+            };
+            /** @description How long a probe may take (ms) */
+            timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
+        };
+        DomainCheck: {
+            /** @description chk_ + a 26-character ULID */
+            id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
+            /** @description ent_ + a 26-character ULID */
+            entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
+            /** @constant */
+            check_type: "domain";
+            /** @constant */
+            execution_mode: "pull";
+            interval_seconds: number;
+            failure_threshold: number;
+            enabled: boolean;
+            /** @enum {string} */
+            state: "unknown" | "up" | "down" | "degraded";
+            consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
+            last_result_at: components["schemas"]["Timestamp"] | null;
+            next_run_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
+            config: {
+                /** @description The registered domain whose expiry is watched (example.com, example.co.uk). */
+                domain: string;
+                /** @description Degraded when the registration expires within this many days; default 30. */
+                expiry_threshold_days?: number;
+            };
+            /** @description How long a probe may take (ms) */
+            timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
         };
         HttpAssertion: {
             /** @enum {string} */
@@ -4810,8 +4902,8 @@ export interface operations {
                 entity_id?: string;
                 /** @description Only the checks of this blueprint's entities (its slug) */
                 blueprint?: string;
-                /** @description Only checks of this type: http, tcp, tls, dns, push */
-                type?: "http" | "tcp" | "tls" | "dns" | "push";
+                /** @description Only checks of this type: http, tcp, tls, dns, push, icmp, domain */
+                type?: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain";
                 /** @description Only checks in this state: up, down, degraded, unknown */
                 state?: "up" | "down" | "degraded" | "unknown";
                 /** @description Only checks whose name or entity's name contains this text (any case) */
@@ -5112,6 +5204,102 @@ export interface operations {
                     config?: {
                         /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
                         grace_seconds?: number;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "icmp";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; icmp checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; icmp checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; icmp checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; icmp checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /**
+                     * @description Only http checks read a body; icmp checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; icmp checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Only http checks have a target URL; icmp checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        /** @description The host to send echo requests to: a name or an IPv4 or IPv6 address. */
+                        host: string;
+                        /** @description Echo requests sent per run, 0.2 s apart (1 to 10; default 3). */
+                        count?: number;
+                        /** @description Packet loss above this percentage is degraded; losing every echo request is down (0 to 99; default 0: any loss is degraded). */
+                        max_loss_percent?: number;
+                        /** @description An average round trip slower than this (ms) is degraded; absent: never. */
+                        degraded_rtt_ms?: number;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "domain";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; domain checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; domain checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; domain checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; domain checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /**
+                     * @description Only http checks read a body; domain checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; domain checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Only http checks have a target URL; domain checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        /** @description The registered domain whose expiry is watched (example.com, example.co.uk). */
+                        domain: string;
+                        /** @description Degraded when the registration expires within this many days; default 30. */
+                        expiry_threshold_days?: number;
                     };
                 };
             };
@@ -5917,7 +6105,7 @@ export interface operations {
                                 /** @description chk_ + a 26-character ULID */
                                 id: string;
                                 /** @enum {string} */
-                                check_type: "http" | "tcp" | "tls" | "dns" | "push";
+                                check_type: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain";
                                 /** @enum {string} */
                                 state: "unknown" | "up" | "down" | "degraded";
                             }[];

@@ -1,7 +1,9 @@
 import type { Schemas } from '../../api/client';
 import { dnsForm } from './dns';
+import { domainForm } from './domain';
 import type { CheckType, CheckTypeForm } from './form';
 import { httpForm } from './http';
+import { icmpForm } from './icmp';
 import { pushForm } from './push';
 import { tcpForm } from './tcp';
 import { tlsForm } from './tls';
@@ -16,6 +18,8 @@ export const CHECK_TYPE_FORMS = {
   tls: tlsForm,
   dns: dnsForm,
   push: pushForm,
+  icmp: icmpForm,
+  domain: domainForm,
 } satisfies { [T in CheckType]: CheckTypeForm<T> };
 
 export const CHECK_TYPES = Object.keys(CHECK_TYPE_FORMS) as CheckType[];
