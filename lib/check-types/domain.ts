@@ -33,7 +33,12 @@ const input = z.strictObject({
           'Enter a registered domain name such as example.com (no scheme, path or port).',
         ),
     )
-    .meta({ description: 'The registered domain whose expiry is watched (example.com, example.co.uk).' }),
+    .meta({
+      description: 'The registered domain whose expiry is watched (example.com, example.co.uk).',
+      // ASCII labels without `--` (the document is stricter than the check: IDN and punycode pass it too).
+      pattern: '^(?:[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\\.)+[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*$',
+      maxLength: 253,
+    }),
   expiry_threshold_days: z
     .number()
     .int('Enter a whole number of days.')

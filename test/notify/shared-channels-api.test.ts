@@ -89,7 +89,7 @@ describe.each(runtimes)('tenant channels API ($runtime runtime)', ({ start }) =>
     [{ channel_type: 'webhook', config: { url: 'https://127.0.0.1:9/x' } }, 'name'],
     [{ name: '', ...hook('x') }, 'name'],
     [{ name: 'x'.repeat(101), ...hook('x') }, 'name'],
-    [{ name: 'x', channel_type: 'sms', config: {} }, 'channel_type'],
+    [{ name: 'x', channel_type: 'carrier_pigeon', config: {} }, 'channel_type'],
     [{ name: 'x', channel_type: 'nats', config: { subject: 'a.>' } }, 'config.subject'],
     [{ name: 'x', channel_type: 'webhook', config: { url: 'https://10.1.2.3/hook' } }, 'config.url'],
   ])('refuses the tenant channel %j with 400', async (body, field) => {
