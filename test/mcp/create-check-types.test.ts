@@ -1,12 +1,14 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { newEntity } from '../checks/check-fixtures.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, type LocalHarness, runtimes, startLocalHarness } from '../support/api-harness.ts';
 
 /**
  * MCP create_check with every registered check type, in both runtimes: a type's config under the
@@ -151,4 +153,50 @@ describe.each(runtimes)('MCP create_check of every check type ($runtime runtime)
       expect(text(result)).toContain('AWS Lambda does not give: run them on the local runtime');
     },
   );
+});
+
+describe('MCP create_check of a tcp check through the MCP SDK client (local runtime, streamable HTTP)', () => {
+  let api: LocalHarness;
+  let listener: Server;
+  let client: Client;
+
+  beforeAll(async () => {
+    listener = createServer((socket) => socket.destroy());
+    listener.listen(0, '127.0.0.1');
+    await once(listener, 'listening');
+    api = await startLocalHarness({
+      scheduler: false,
+      env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_ALLOW_PRIVATE_TARGETS: 'true' },
+    });
+    const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
+    expect(res.status, res.text).toBe(201);
+    client = new Client({ name: 'vigil-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/v1/mcp', api.local.url), {
+        requestInit: { headers: { Authorization: `Bearer ${api.adminKey}` } },
+      }),
+    );
+  });
+  afterAll(async () => {
+    await client?.close();
+    await api?.close();
+    listener?.close();
+  });
+
+  it('creates the check, and answers a bad config as an error result naming the field', async () => {
+    const entity_id = await newEntity(api);
+    const port = (listener.address() as AddressInfo).port;
+    const created = (await client.callTool({
+      name: 'create_check',
+      arguments: { entity_id, check_type: 'tcp', config: { host: '127.0.0.1', port } },
+    })) as CallToolResult;
+    expect(created.isError, text(created)).toBeFalsy();
+    expect(data(created).check).toMatchObject({ check_type: 'tcp', config: { host: '127.0.0.1', port } });
+    const bad = (await client.callTool({
+      name: 'create_check',
+      arguments: { entity_id, check_type: 'tcp', config: { host: '127.0.0.1', port, tls: true } },
+    })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/^VALIDATION_ERROR: invalid check \(config.*tls/);
+  });
 });
