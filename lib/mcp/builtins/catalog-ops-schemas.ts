@@ -106,7 +106,11 @@ export const createCheckInput = {
       description:
         'Seconds between probes (up to a day) or reports (push, up to 30 days); at least the plan minimum',
     },
-    dry_run: { type: 'boolean', default: false, description: 'true: only probe, create nothing' },
+    dry_run: {
+      type: 'boolean',
+      default: false,
+      description: 'true: create nothing (a probed type is still probed once)',
+    },
   },
   required: ['entity_id'],
   additionalProperties: false,

@@ -105,7 +105,7 @@ export const CATALOG_OPS_MANIFEST = {
     {
       name: 'create_check',
       description:
-        'Registers a check of the entity: http (target_url) or another check type (its config, as POST /v1/checks takes it). Probed types are probed once first and the answer says what the probe saw; push checks are not probed. dry_run: only probe, create nothing.',
+        'Registers a check of the entity: http (target_url) or another check type (its config, as POST /v1/checks takes it). Probed types are probed once first and the answer says what the probe saw; push checks are not probed. dry_run: create nothing.',
       inputSchema: createCheckInput,
       annotations: builtinAnnotations('create_check'),
     },
