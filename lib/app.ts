@@ -168,6 +168,7 @@ export function createApp(deps: CoreDeps) {
     entities,
     checkService,
     prober: jobRunner.prober,
+    runtime: deps.config.runtime,
     skills: skills.skills,
     actions: actions.actions,
     actionRunner: actions.actionRunner,

@@ -21,11 +21,27 @@ export const probeJobSchema = z.strictObject({
 });
 export type ProbeJob = z.infer<typeof probeJobSchema>;
 
+/** What a probe job reads of a check: a stored one, or a definition not stored yet (MCP create_check). */
+export type ProbedFields = Pick<
+  CheckDefinitionRecord,
+  | 'check_type'
+  | 'config'
+  | 'target_url'
+  | 'method'
+  | 'headers'
+  | 'body'
+  | 'expected_status'
+  | 'body_contains'
+  | 'assertions'
+  | 'timeout_ms'
+  | 'degraded_latency_ms'
+>;
+
 /**
  * The probe job of a pull check: an http check's top-level fields, a configured type's config with
  * the common probe fields; none for a type that is not probed (push).
  */
-export function probeDefinition(check: CheckDefinitionRecord): ProbeDefinition | undefined {
+export function probeDefinition(check: ProbedFields): ProbeDefinition | undefined {
   const slow =
     typeof check.degraded_latency_ms === 'number' ? { degraded_latency_ms: check.degraded_latency_ms } : {};
   const type = checkTypeDefinition(check.check_type);

@@ -14,6 +14,7 @@ import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
 import type { Simulator } from '../notify/simulate.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { Runtime } from '../platform/config.ts';
 import type { Prober } from '../probes/types.ts';
 import { createStatusService } from '../status/status-service.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
@@ -32,6 +33,8 @@ export interface McpDeps {
   checkService: CheckService;
   /** The app's prober, so create_check's first probe follows the checks' SSRF rules. */
   prober: Prober;
+  /** The runtime: create_check refuses a check type it cannot run (the registry's `unsupported`). */
+  runtime: Runtime;
   /** The skills registry (lib/skills/skill-store.ts). */
   skills: { listEnabledTools(tenantId: string): Promise<McpTool[]> };
   actions: Pick<ActionStore, 'get'>;
@@ -63,6 +66,7 @@ export function composeMcp(deps: McpDeps) {
     checkService: deps.checkService,
     checkReads: createCheckReadService({ table, checkService: deps.checkService, clock, cursors }),
     prober: deps.prober,
+    runtime: deps.runtime,
     incidents: deps.incidents,
     maintenance: createMaintenanceService({ table, clock }),
     uptime: createUptimeService({ table, clock, cursors, checkService: deps.checkService }),

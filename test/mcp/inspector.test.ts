@@ -49,7 +49,8 @@ describe('the MCP Inspector CLI against the local runtime', () => {
       );
       const createCheck = out.tools.find((t: { name: string }) => t.name === 'create_check');
       expect(createCheck.annotations).toMatchObject({ readOnlyHint: false });
-      expect(createCheck.inputSchema.required).toEqual(['entity_id', 'target_url']);
+      expect(createCheck.inputSchema.required).toEqual(['entity_id']);
+      expect(createCheck.inputSchema.properties.check_type.default).toBe('http');
     },
     90_000,
   );

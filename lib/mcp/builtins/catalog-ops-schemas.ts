@@ -1,3 +1,5 @@
+import { PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
+import { CHECK_TYPES } from '../../check-types/registry.ts';
 /** The input-schema pieces the catalog-ops manifest's tools share (catalog-ops.ts). */
 
 export const noInput = { type: 'object', properties: {}, additionalProperties: false };
@@ -63,5 +65,53 @@ export const checkResultsInput = {
     cursor,
   },
   required: ['check_id'],
+  additionalProperties: false,
+};
+
+/**
+ * create_check: an http check's target_url, or another type's config (the API's POST /v1/checks
+ * rules, checked by the tool); the types are the check-types registry's.
+ */
+export const createCheckInput = {
+  type: 'object',
+  properties: {
+    entity_id: { type: 'string', description: 'The entity to attach the check to (ent_…)' },
+    check_type: {
+      type: 'string',
+      enum: [...CHECK_TYPES],
+      default: 'http',
+      description: 'What the check probes (push: the service reports, nothing is probed)',
+    },
+    target_url: {
+      type: 'string',
+      maxLength: 2048,
+      description: 'http checks only (required there): the http or https URL to probe',
+    },
+    config: {
+      type: 'object',
+      description:
+        'Other types only: the type\'s config as POST /v1/checks takes it (docs/api.md), e.g. tcp {"host": "db.internal", "port": 5432}',
+    },
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'What people call the check; without it a name is derived, e.g. "HTTP GET <host>/<path>"',
+    },
+    interval_seconds: {
+      type: 'integer',
+      minimum: 1,
+      maximum: PUSH_MAX_INTERVAL_SECONDS,
+      default: 60,
+      description:
+        'Seconds between probes (up to a day) or reports (push, up to 30 days); at least the plan minimum',
+    },
+    dry_run: {
+      type: 'boolean',
+      default: false,
+      description: 'true: create nothing (a probed type is still probed once)',
+    },
+  },
+  required: ['entity_id'],
   additionalProperties: false,
 };

@@ -1,6 +1,7 @@
 import type { CreateSkillBody } from '../../skills/manifest.ts';
 import {
   checkResultsInput,
+  createCheckInput,
   cursor,
   entityRef,
   explainAlertingInput,
@@ -25,7 +26,7 @@ export const CATALOG_OPS = 'catalog-ops';
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
-  description: 'Read the service catalog and its health, follow incidents and dependencies, add HTTP checks.',
+  description: 'Read the service catalog and its health, follow incidents and dependencies, add checks.',
   version: '1.0.0',
   enabled: true,
   tools: [
@@ -104,30 +105,8 @@ export const CATALOG_OPS_MANIFEST = {
     {
       name: 'create_check',
       description:
-        'Probes target_url once and, unless dry_run, registers an HTTP health check of the entity; says what the probe saw.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          entity_id: { type: 'string', description: 'The entity to attach the check to (ent_…)' },
-          target_url: { type: 'string', maxLength: 2048, description: 'The http or https URL to probe' },
-          name: {
-            type: 'string',
-            minLength: 1,
-            maxLength: 200,
-            description: 'What people call the check; without it: "HTTP GET <host>/<path>"',
-          },
-          interval_seconds: {
-            type: 'integer',
-            minimum: 1,
-            maximum: 86400,
-            default: 60,
-            description: 'Seconds between probes (at least the plan minimum)',
-          },
-          dry_run: { type: 'boolean', default: false, description: 'true: only probe, create nothing' },
-        },
-        required: ['entity_id', 'target_url'],
-        additionalProperties: false,
-      },
+        'Registers a check of the entity: http (target_url) or another check type (its config, as POST /v1/checks takes it). Probed types are probed once first and the answer says what the probe saw; push checks are not probed. dry_run: create nothing.',
+      inputSchema: createCheckInput,
       annotations: builtinAnnotations('create_check'),
     },
     {

@@ -1,77 +1,93 @@
-import { createCheckBody } from '../../checks/check-input.ts';
+import { checkTypeDefinition } from '../../check-types/registry.ts';
+import { createCheckBody, definitionFromCreate } from '../../checks/check-input.ts';
+import { probeDefinition } from '../../checks/probe-job.ts';
 import { publicCheck } from '../../checks/records.ts';
 import { issueSentence } from '../../http/issue-messages.ts';
 import { NotFoundError, ValidationError } from '../../platform/errors.ts';
-import type { ProbeOutcome } from '../../probes/types.ts';
+import type { ProbeDefinition, ProbeOutcome } from '../../probes/types.ts';
 import type { BuiltinTool } from './deps.ts';
-import { positiveInt, requiredString } from './deps.ts';
+import { requiredString } from './deps.ts';
 import { entityWords } from './names.ts';
 import { toolResult } from './result.ts';
 
-/** The probe timeout of create_check's first probe: the default timeout of a new http check. */
-const PROBE_TIMEOUT_MS = 5000;
-
-/** What a probe saw, in one sentence. */
-function describeProbe(url: string, outcome: ProbeOutcome): string {
-  const status = outcome.status_code ? `HTTP ${outcome.status_code}` : 'no HTTP response';
+/** What a probe saw, in one sentence: an http probe names its status, other types their target. */
+function describeProbe(job: ProbeDefinition, target: string, outcome: ProbeOutcome): string {
+  const http = job.check_type === 'http';
+  const status = outcome.status_code ? `HTTP ${outcome.status_code} ` : http ? 'no HTTP response ' : '';
   return outcome.success
-    ? `Probed ${url}: ${status} in ${outcome.latency_ms} ms, the check would pass.`
-    : `Probed ${url}: ${status} after ${outcome.latency_ms} ms, the check would fail: ${outcome.error_message}.`;
+    ? `Probed ${target}: ${status}in ${outcome.latency_ms} ms, the check would pass.`
+    : `Probed ${target}: ${status}after ${outcome.latency_ms} ms, the check would fail: ${outcome.error_message}.`;
 }
 
-/** create_check: probes a URL once and, unless dry_run, registers an http check of the entity. */
+/** The create body from the tool's arguments: http's target_url, another type's config. */
+function bodyFrom(args: Record<string, unknown>) {
+  const parsed = createCheckBody.safeParse(
+    {
+      entity_id: args.entity_id,
+      check_type: args.check_type ?? 'http',
+      ...(args.target_url !== undefined ? { target_url: args.target_url } : {}),
+      ...(args.config !== undefined ? { config: args.config } : {}),
+      ...(args.name !== undefined ? { name: args.name } : {}),
+      ...(args.interval_seconds !== undefined ? { interval_seconds: args.interval_seconds } : {}),
+    },
+    { error: issueSentence },
+  );
+  if (!parsed.success) {
+    throw new ValidationError(
+      'invalid check',
+      parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * create_check: registers a check of the entity, of any registered type, under the API's rules
+ * (POST /v1/checks: the create body, the per-type config, the runtime's refusals). A probed type
+ * is probed once first through the app's prober (the checks' SSRF rules), with the job the check
+ * would run; push checks are not probed. dry_run: nothing is created.
+ */
 export const createCheck: BuiltinTool = {
   name: 'create_check',
   annotations: {
-    title: 'Create HTTP check',
+    title: 'Create check',
     readOnlyHint: false,
     destructiveHint: false,
     idempotentHint: false,
     openWorldHint: true,
   },
   handler: async (deps, caller, args) => {
-    const parsed = createCheckBody.safeParse(
-      {
-        entity_id: args.entity_id,
-        check_type: 'http',
-        target_url: args.target_url,
-        ...(args.name !== undefined ? { name: args.name } : {}),
-        interval_seconds: positiveInt(args, 'interval_seconds', 60, 86_400),
-      },
-      { error: issueSentence },
-    );
-    if (!parsed.success) {
-      throw new ValidationError(
-        'invalid check',
-        parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-      );
-    }
-    const body = parsed.data;
+    const body = bodyFrom(args);
+    // The same rules as the API's create, before anything leaves the network: config, schedule, runtime.
+    const definition = definitionFromCreate(body, deps.runtime);
     const entityId = requiredString(args, 'entity_id');
     // Another tenant's entity is not found before anything leaves the network.
     const entity = await deps.entityStore.getById(caller.tenantId, entityId);
     if (!entity) throw new NotFoundError('entity');
-    const url = body.target_url ?? '';
-    const { outcome } = await deps.prober({
-      check_type: 'http',
-      target_url: url,
-      timeout_ms: PROBE_TIMEOUT_MS,
-    });
-    const probe = { ...outcome, summary: describeProbe(url, outcome) };
+    const job = probeDefinition(definition);
+    const type = checkTypeDefinition(definition.check_type);
+    const target =
+      definition.check_type === 'http'
+        ? (definition.target_url ?? '')
+        : 'kind' in type
+          ? ''
+          : type.targetLabel(definition.config);
+    const probe = job
+      ? await deps
+          .prober(job)
+          .then(({ outcome }) => ({ ...outcome, summary: describeProbe(job, target, outcome) }))
+      : undefined;
+    const probed = probe ? probe.summary : `${type.label} checks are not probed.`;
     if (args.dry_run === true) {
-      return toolResult(`${probe.summary} Dry run: no check was created on ${entityWords(entity)}.`, {
+      return toolResult(`${probed} Dry run: no check was created on ${entityWords(entity)}.`, {
         dry_run: true,
-        probe,
+        ...(probe ? { probe } : {}),
       });
     }
     const check = publicCheck(await deps.checkService.create(caller.tenantId, body), caller);
     return toolResult(
-      `Created http check "${check.name}" on ${entityWords(entity)}, every ${check.interval_seconds} s. ${probe.summary}`,
-      {
-        dry_run: false,
-        probe,
-        check,
-      },
+      `Created ${check.check_type} check "${check.name}" on ${entityWords(entity)}, every ${check.interval_seconds} s. ${probed}`,
+      { dry_run: false, ...(probe ? { probe } : {}), check },
     );
   },
 };

@@ -12,6 +12,7 @@ import type { IncidentService } from '../../incidents/incident-service.ts';
 import type { MaintenanceService } from '../../maintenance/maintenance-service.ts';
 import type { Simulator } from '../../notify/simulate.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { Runtime } from '../../platform/config.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Prober } from '../../probes/types.ts';
 import type { StatusService } from '../../status/status-service.ts';
@@ -29,6 +30,8 @@ export interface BuiltinDeps {
   checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
   /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
   prober: Prober;
+  /** The runtime: create_check refuses a check type it cannot run, before probing. */
+  runtime: Runtime;
   incidents: Pick<IncidentService, 'list' | 'get' | 'acknowledge' | 'addNote'>;
   maintenance: Pick<MaintenanceService, 'list' | 'create'>;
   uptime: Pick<UptimeService, 'checkUptime' | 'entityUptimeById'>;
