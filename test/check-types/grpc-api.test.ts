@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { service as healthService } from 'grpc-health-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redactOutcome } from '../../lib/check-types/outcome-redaction.ts';
 import { runProbe } from '../../lib/check-types/run-probe.ts';
 import { probeDefinition } from '../../lib/checks/probe-job.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
@@ -34,6 +35,21 @@ beforeAll(async () => {
 });
 afterAll(() => {
   server.forceShutdown();
+});
+
+it('hides metadata values in any stored outcome (the definition names them as its secrets)', () => {
+  const job = {
+    check_type: 'grpc',
+    host: 'grpc.example',
+    port: 50051,
+    metadata: { authorization: 'Bearer h1dden' },
+    timeout_ms: 1000,
+  };
+  const outcome = redactOutcome(
+    { success: false, latency_ms: 1, status_code: 0, error_message: 'denied: Bearer h1dden' },
+    job,
+  );
+  expect(outcome.error_message).toBe('denied: ********');
 });
 
 describe.each(runtimes)('grpc checks ($runtime runtime)', ({ start }) => {
