@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { minIntervalSeconds } from './config-view.ts';
 import { PULL_MAX_INTERVAL_SECONDS } from './fields.ts';
 import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES, type CheckConfig, type CheckType } from './registry.ts';
 
@@ -53,6 +54,13 @@ export function scheduleProblem(
   check: CheckConfig & { interval_seconds: number },
 ): { path: string; message: string } | undefined {
   if (check.check_type !== 'push') {
+    const min = minIntervalSeconds(check.check_type);
+    if (check.interval_seconds < min) {
+      return {
+        path: 'interval_seconds',
+        message: `Enter ${min} or more: ${CHECK_TYPE_DEFINITIONS[check.check_type].label} checks run at most once every ${min} seconds, because their servers limit how often they may be asked.`,
+      };
+    }
     return check.interval_seconds > PULL_MAX_INTERVAL_SECONDS
       ? {
           path: 'interval_seconds',

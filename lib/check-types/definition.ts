@@ -51,6 +51,23 @@ export interface ConfiguredCheckType<T extends string, C extends object> {
   secrets?(config: C): string[];
   /** Runs one probe; never throws (a failure is a failed outcome). */
   probe(job: ConfiguredProbeJob<T, C>, deps: ProbeDeps): Promise<ProbeOutcome>;
+  /**
+   * The fewest seconds between runs (the target rate-limits: RDAP servers); a shorter
+   * interval_seconds is a 400 at create and update. Absent: 1.
+   */
+  minIntervalSeconds?: number;
+  /**
+   * The config as the Check responses show it (written-only secrets as `********`); absent: as
+   * stored. `view` is its schema in the API document (absent: `input`).
+   */
+  present?(config: C, options: { readOnly: boolean }): object;
+  view?: z.ZodType;
+  /**
+   * The config an update's `config` (not yet parsed) stands for, given the stored one: a
+   * `********` secret keeps its stored value (or throws a ValidationError naming the field when
+   * none can be kept); absent: the update's config as given.
+   */
+  keep?(incoming: Record<string, unknown>, stored: C | undefined): Record<string, unknown>;
 }
 
 /** What the derived name and the alert label of an http or push check read: its top-level fields. */

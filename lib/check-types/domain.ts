@@ -58,6 +58,8 @@ export const domainCheckType = defineCheckType('domain', {
   input,
   stored,
   tls: false,
+  // RDAP servers rate-limit; a registration's expiry date changes rarely.
+  minIntervalSeconds: 3600,
   defaultName: (config) => `Domain ${config.domain}`,
   targetLabel: (config) => `domain ${config.domain}`,
   async probe(job, deps): Promise<ProbeOutcome> {

@@ -8,6 +8,7 @@ import { describeError, failed, passed, startTimer } from '../probes/outcome.ts'
 import type { ProbeOutcome } from '../probes/types.ts';
 import { defineCheckType } from './definition.ts';
 import { checkHealth } from './grpc/health-client.ts';
+import { keepMetadata, presentMetadata } from './grpc/metadata.ts';
 
 /** gRPC metadata keys: lowercase ASCII (no `-bin` binary values), none of the protocol's own. */
 const metadataKey = z
@@ -62,6 +63,16 @@ const stored = z.object({
   metadata: z.record(z.string(), z.string()).optional(),
 });
 
+/** The config as the Check responses show it: metadata values always read `********`. */
+const view = input.extend({
+  metadata: z
+    .record(z.string(), z.literal(REDACTED))
+    .optional()
+    .meta({
+      description: `Metadata keys sent with each call; values are written-only and read ${REDACTED}.`,
+    }),
+});
+
 export type GrpcConfig = z.output<typeof input>;
 
 const endpoint = (config: GrpcConfig) =>
@@ -74,6 +85,10 @@ export const grpcCheckType = defineCheckType('grpc', {
   input,
   stored,
   tls: true,
+  view,
+  present: (config) => presentMetadata(config),
+  keep: (incoming, stored) => keepMetadata(incoming, stored),
+  secrets: (config) => Object.values(config.metadata ?? {}),
   defaultName: (config) => `gRPC ${endpoint(config)}${serviceLabel(config.service)}`,
   targetLabel: (config) => `grpc ${endpoint(config)}${serviceLabel(config.service)}`,
   async probe(job, deps): Promise<ProbeOutcome> {

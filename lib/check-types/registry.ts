@@ -3,6 +3,7 @@ import type { HttpProbeDefinition } from '../probes/types.ts';
 import type { CheckTypeDefinition, ConfiguredProbeJob, HttpCheckType, PushCheckType } from './definition.ts';
 import { dnsCheckType } from './dns.ts';
 import { domainCheckType } from './domain.ts';
+import { grpcCheckType } from './grpc.ts';
 import { httpCheckType } from './http.ts';
 import { icmpCheckType } from './icmp.ts';
 import { pushCheckType } from './push.ts';
@@ -24,6 +25,7 @@ export const CHECK_TYPE_DEFINITIONS = {
   push: pushCheckType,
   icmp: icmpCheckType,
   domain: domainCheckType,
+  grpc: grpcCheckType,
 } satisfies Record<string, CheckTypeDefinition>;
 
 type Definitions = typeof CHECK_TYPE_DEFINITIONS;

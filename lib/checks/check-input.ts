@@ -7,6 +7,7 @@ import {
   scheduleProblem,
 } from '../check-types/check-config.ts';
 import { checkNameSchema } from '../check-types/check-name.ts';
+import { keptConfig, minIntervalSeconds } from '../check-types/config-view.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import {
   assertionsInputSchema,
@@ -242,13 +243,14 @@ export function definitionFromCreate(body: CreateCheckBody, runtime?: Runtime): 
     body_contains: body.body_contains ?? DEFAULTS.body_contains,
     assertions: body.assertions ?? DEFAULTS.assertions,
     degraded_latency_ms: body.degraded_latency_ms ?? DEFAULTS.degraded_latency_ms,
-    interval_seconds: body.interval_seconds ?? DEFAULTS.interval_seconds,
+    interval_seconds:
+      body.interval_seconds ?? Math.max(DEFAULTS.interval_seconds, minIntervalSeconds(body.check_type)),
     timeout_ms: body.timeout_ms ?? DEFAULTS.timeout_ms,
     failure_threshold: body.failure_threshold ?? DEFAULTS.failure_threshold,
     success_threshold: body.success_threshold ?? DEFAULTS.success_threshold,
     slo_target: body.slo_target ?? null,
     enabled: body.enabled ?? DEFAULTS.enabled,
-    config: body.config ?? DEFAULTS.config,
+    config: keptConfig(body.check_type, body.config ?? DEFAULTS.config, undefined),
   });
 }
 
@@ -281,6 +283,6 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
     success_threshold: patch.success_threshold ?? current.success_threshold ?? DEFAULTS.success_threshold,
     slo_target: patch.slo_target !== undefined ? patch.slo_target : (current.slo_target ?? null),
     enabled: patch.enabled ?? current.enabled,
-    config: patch.config ?? current.config,
+    config: patch.config ? keptConfig(current.check_type, patch.config, current.config) : current.config,
   });
 }

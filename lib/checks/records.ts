@@ -1,5 +1,6 @@
 import { checkNameOf } from '../check-types/check-name.ts';
 import type { CheckRecord } from '../check-types/check-record.ts';
+import { presentConfig } from '../check-types/config-view.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { ResultRecord } from './results/result-items.ts';
@@ -73,7 +74,7 @@ export function publicCheck(check: CheckRecord & { entity_name?: string }, optio
       return {
         check_type: check.check_type,
         ...common,
-        config: check.config,
+        config: presentConfig(check.check_type, check.config, options),
         timeout_ms: check.timeout_ms,
         degraded_latency_ms: check.degraded_latency_ms ?? null,
       };

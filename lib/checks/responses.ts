@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { configSchemas } from '../check-types/check-config.ts';
+import { configViewSchema } from '../check-types/config-view.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
 import { REDACTED } from '../domain/redacted.ts';
@@ -91,7 +92,7 @@ const configuredCheck = (type: CheckType) =>
     .extend({
       check_type: z.literal(type),
       execution_mode: z.literal('pull'),
-      config: configSchemas[type],
+      config: configViewSchema(type),
       timeout_ms: probeTimeout,
       ...degradedLatency,
     })

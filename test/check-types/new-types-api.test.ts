@@ -59,6 +59,27 @@ describe.each(runtimes)('icmp and domain checks ($runtime runtime)', ({ runtime,
     expect(res.body.details).toContainEqual(expect.objectContaining({ path }));
   });
 
+  it('runs domain checks at most hourly (RDAP servers rate-limit): create and update', async () => {
+    const sentence = expect.objectContaining({
+      path: 'interval_seconds',
+      message: expect.stringContaining('Enter 3600 or more'),
+    });
+    const short = await create('domain', { domain: 'example.com' }, { interval_seconds: 600 });
+    expect(short.status, short.text).toBe(400);
+    expect(short.body.details).toContainEqual(sentence);
+    const res = await call('POST', '/v1/checks', {
+      entity_id: entityId,
+      check_type: 'domain',
+      config: { domain: 'example.org' },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.interval_seconds).toBe(3600);
+    const update = await call('PUT', `/v1/checks/${res.body.id}`, { interval_seconds: 3599 });
+    expect(update.status, update.text).toBe(400);
+    expect(update.body.details).toContainEqual(sentence);
+    expect((await call('PUT', `/v1/checks/${res.body.id}`, { interval_seconds: 7200 })).status).toBe(200);
+  });
+
   it.runIf(runtime === 'local')('refuses a bad icmp config naming the field', async () => {
     const res = await create('icmp', { host: 'a.example', count: 11 });
     expect(res.status, res.text).toBe(400);

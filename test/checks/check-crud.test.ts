@@ -184,7 +184,7 @@ describe.each(runtimes)('check CRUD ($runtime runtime)', ({ start }) => {
       'execution_mode',
     ],
     ['a push check in pull mode', { check_type: 'push', execution_mode: 'pull' }, 'execution_mode'],
-    ['an unknown check_type', { check_type: 'icmp' }, 'check_type'],
+    ['an unknown check_type', { check_type: 'smtp' }, 'check_type'],
     ['an unknown body field', { check_type: 'push', colour: 'red' }, 'colour'],
     ['interval_seconds 0', { check_type: 'push', interval_seconds: 0 }, 'interval_seconds'],
     ['a string threshold', { check_type: 'push', failure_threshold: '3' }, 'failure_threshold'],

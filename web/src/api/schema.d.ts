@@ -1304,7 +1304,7 @@ export interface components {
             state: "up" | "degraded" | "down" | "unknown";
         };
         /** @description The fields a check returns depend on its check_type */
-        Check: components["schemas"]["HttpCheck"] | components["schemas"]["TcpCheck"] | components["schemas"]["TlsCheck"] | components["schemas"]["DnsCheck"] | components["schemas"]["PushCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["DomainCheck"];
+        Check: components["schemas"]["HttpCheck"] | components["schemas"]["TcpCheck"] | components["schemas"]["TlsCheck"] | components["schemas"]["DnsCheck"] | components["schemas"]["PushCheck"] | components["schemas"]["IcmpCheck"] | components["schemas"]["DomainCheck"] | components["schemas"]["GrpcCheck"];
         HttpCheck: {
             /** @description chk_ + a 26-character ULID */
             id: string;
@@ -1631,6 +1631,58 @@ export interface components {
                 domain: string;
                 /** @description Degraded when the registration expires within this many days; default 30. */
                 expiry_threshold_days?: number;
+            };
+            /** @description How long a probe may take (ms) */
+            timeout_ms: number;
+            /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+            degraded_latency_ms: number | null;
+        };
+        GrpcCheck: {
+            /** @description chk_ + a 26-character ULID */
+            id: string;
+            /** @description The name given on create or update; without one, derived from the type and target on every read ("HTTP GET api.example.com/health") */
+            name: string;
+            /** @description true when no name was given and `name` is the derived one */
+            name_is_default: boolean;
+            /** @description ent_ + a 26-character ULID */
+            entity_id: string;
+            /** @description The entity's blueprint (with entity_slug: its address) */
+            blueprint_slug: string;
+            entity_slug: string;
+            /** @description The entity's name (every answer of the /v1/checks routes carries it) */
+            entity_name?: string;
+            /** @constant */
+            check_type: "grpc";
+            /** @constant */
+            execution_mode: "pull";
+            interval_seconds: number;
+            failure_threshold: number;
+            enabled: boolean;
+            /** @enum {string} */
+            state: "unknown" | "up" | "down" | "degraded";
+            consecutive_failures: number;
+            /** @description Consecutive successes a down or degraded check needs to recover (1 to 10) */
+            success_threshold: number;
+            /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
+            slo_target: number | null;
+            last_result_at: components["schemas"]["Timestamp"] | null;
+            next_run_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+            recent?: components["schemas"]["CheckRecent"];
+            config: {
+                /** @description The gRPC server: a name or an IP address. */
+                host: string;
+                /** @description The gRPC server port. */
+                port: number;
+                /** @description The service asked about (e.g. "my.package.Orders"); "" or absent: the server as a whole. */
+                service?: string;
+                /** @description Connect with TLS (trusted per check by the check-level `tls` field) instead of plaintext; default false. */
+                use_tls?: boolean;
+                /** @description Metadata keys sent with each call; values are written-only and read ********. */
+                metadata?: {
+                    [key: string]: "********";
+                };
             };
             /** @description How long a probe may take (ms) */
             timeout_ms: number;
@@ -4902,8 +4954,8 @@ export interface operations {
                 entity_id?: string;
                 /** @description Only the checks of this blueprint's entities (its slug) */
                 blueprint?: string;
-                /** @description Only checks of this type: http, tcp, tls, dns, push, icmp, domain */
-                type?: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain";
+                /** @description Only checks of this type: http, tcp, tls, dns, push, icmp, domain, grpc */
+                type?: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc";
                 /** @description Only checks in this state: up, down, degraded, unknown */
                 state?: "up" | "down" | "degraded" | "unknown";
                 /** @description Only checks whose name or entity's name contains this text (any case) */
@@ -5300,6 +5352,60 @@ export interface operations {
                         domain: string;
                         /** @description Degraded when the registration expires within this many days; default 30. */
                         expiry_threshold_days?: number;
+                    };
+                } | {
+                    entity_id: string;
+                    /** @constant */
+                    check_type: "grpc";
+                    /** @description null: no name of its own, the derived one is shown (the default) */
+                    name?: string | null;
+                    /**
+                     * @description Only http checks have a method; grpc checks leave it out
+                     * @constant
+                     */
+                    method?: "GET";
+                    /** @description Only http checks send headers; grpc checks leave it out */
+                    headers?: Record<string, never>;
+                    /** @description Only http checks send a body; grpc checks leave it out */
+                    body?: null;
+                    /**
+                     * @description Only http checks expect a status; grpc checks leave it out
+                     * @constant
+                     */
+                    expected_status?: 200;
+                    /**
+                     * @description Only http checks read a body; grpc checks leave it out
+                     * @constant
+                     */
+                    body_contains?: "";
+                    /** @description Only http checks assert; grpc checks leave it out */
+                    assertions?: unknown[];
+                    /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
+                    degraded_latency_ms?: number | null;
+                    interval_seconds?: number;
+                    timeout_ms?: number;
+                    failure_threshold?: number;
+                    /** @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success */
+                    success_threshold?: number;
+                    slo_target?: number | null;
+                    enabled?: boolean;
+                    /** @description Only http checks have a target URL; grpc checks leave it out */
+                    target_url?: null;
+                    /** @constant */
+                    execution_mode?: "pull";
+                    config: {
+                        /** @description The gRPC server: a name or an IP address. */
+                        host: string;
+                        /** @description The gRPC server port. */
+                        port: number;
+                        /** @description The service asked about (e.g. "my.package.Orders"); "" or absent: the server as a whole. */
+                        service?: string;
+                        /** @description Connect with TLS (trusted per check by the check-level `tls` field) instead of plaintext; default false. */
+                        use_tls?: boolean;
+                        /** @description Metadata sent with each call (e.g. an authorization token): write-only, always shown as ********. */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };
@@ -6105,7 +6211,7 @@ export interface operations {
                                 /** @description chk_ + a 26-character ULID */
                                 id: string;
                                 /** @enum {string} */
-                                check_type: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain";
+                                check_type: "http" | "tcp" | "tls" | "dns" | "push" | "icmp" | "domain" | "grpc";
                                 /** @enum {string} */
                                 state: "unknown" | "up" | "down" | "degraded";
                             }[];

@@ -38,6 +38,11 @@ export interface CheckDraft {
   enabled: boolean;
   /** The type's config inputs by key (./check-types/<type>.ts declares them). */
   config: Record<string, string>;
+  /**
+   * An edited check's config keys the form has no input for (a gRPC check's use_tls and metadata,
+   * values ********): sent back as read, so an edit keeps them (the API keeps ******** values).
+   */
+  configKept?: Record<string, unknown>;
   /** A ratio, 0 < t < 1 (0.999); blank: no target. */
   slo_target: string;
 }
@@ -92,7 +97,11 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
     d.assertions = rowsOf(check.assertions);
   } else {
     const config: Record<string, unknown> = check.config;
-    for (const f of checkTypeForm(check.check_type).fields) d.config[f.key] = str(config[f.key]);
+    const fields = checkTypeForm(check.check_type).fields;
+    for (const f of fields) d.config[f.key] = str(config[f.key]);
+    d.configKept = Object.fromEntries(
+      Object.entries(config).filter(([k]) => !fields.some((f) => f.key === k)),
+    );
   }
   return d;
 }
@@ -166,7 +175,10 @@ function configOf(d: CheckDraft): Record<string, unknown> {
     const input = d.config[f.key] ?? '';
     return f.kind === 'number' ? num(input) : f.kind === 'text' ? input.trim() : input;
   };
-  return compact(Object.fromEntries(checkTypeForm(d.check_type).fields.map((f) => [f.key, value(f)])));
+  const edited = compact(
+    Object.fromEntries(checkTypeForm(d.check_type).fields.map((f) => [f.key, value(f)])),
+  );
+  return { ...d.configKept, ...edited };
 }
 
 /** The form itself; `onSubmit` gets the API body and throws the ApiError it answered. */

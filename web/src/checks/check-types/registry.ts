@@ -2,6 +2,7 @@ import type { Schemas } from '../../api/client';
 import { dnsForm } from './dns';
 import { domainForm } from './domain';
 import type { CheckType, CheckTypeForm } from './form';
+import { grpcForm } from './grpc';
 import { httpForm } from './http';
 import { icmpForm } from './icmp';
 import { pushForm } from './push';
@@ -20,6 +21,7 @@ export const CHECK_TYPE_FORMS = {
   push: pushForm,
   icmp: icmpForm,
   domain: domainForm,
+  grpc: grpcForm,
 } satisfies { [T in CheckType]: CheckTypeForm<T> };
 
 export const CHECK_TYPES = Object.keys(CHECK_TYPE_FORMS) as CheckType[];
