@@ -1,5 +1,6 @@
 import { checkNameOf } from '../check-types/check-name.ts';
 import type { CheckRecord } from '../check-types/check-record.ts';
+import { checkTypeDefinition } from '../check-types/registry.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { ResultRecord } from './results/result-items.ts';
@@ -66,6 +67,7 @@ export function publicCheck(check: CheckRecord & { entity_name?: string }, optio
         assertions: check.assertions ?? [],
         timeout_ms: check.timeout_ms,
         degraded_latency_ms: check.degraded_latency_ms ?? null,
+        tls: check.tls ?? null,
       };
     case 'push':
       return { check_type: check.check_type, ...common, config: check.config };
@@ -76,6 +78,7 @@ export function publicCheck(check: CheckRecord & { entity_name?: string }, optio
         config: check.config,
         timeout_ms: check.timeout_ms,
         degraded_latency_ms: check.degraded_latency_ms ?? null,
+        ...(checkTypeDefinition(check.check_type).tls ? { tls: check.tls ?? null } : {}),
       };
   }
 }

@@ -98,6 +98,8 @@ export interface ProbeDetails {
   answers?: string[];
   /** tls, and http on https targets: the OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED). */
   error_code?: string;
+  /** http, tls, grpc with `tls.skip_verify`: the certificate was not verified (lib/probes/check-trust.ts). */
+  tls_warning?: string;
 }
 
 /** A probe run and when it began (epoch ms): the result's checked_at. */

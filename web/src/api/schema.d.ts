@@ -1345,6 +1345,11 @@ export interface components {
             timeout_ms: number;
             /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
             degraded_latency_ms: number | null;
+            /** @description Per-check TLS trust, or null: the system CAs (and VIGIL_EXTRA_CA) only */
+            tls: {
+                ca_pem?: string;
+                skip_verify?: boolean;
+            } | null;
         };
         /** @description With include=recent: the last results and the 24 h uptime */
         CheckRecent: {
@@ -1444,6 +1449,11 @@ export interface components {
             timeout_ms: number;
             /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
             degraded_latency_ms: number | null;
+            /** @description Per-check TLS trust, or null: the system CAs (and VIGIL_EXTRA_CA) only */
+            tls: {
+                ca_pem?: string;
+                skip_verify?: boolean;
+            } | null;
         };
         DnsCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1643,7 +1653,17 @@ export interface components {
              * @constant
              */
             synthetic?: true;
+            /** @description What the probe found besides the outcome; the check type's own fields */
             details?: {
+                /** @description tls: whole days until the certificate expires */
+                days_left?: number;
+                /** @description dns: the answers */
+                answers?: string[];
+                /** @description The OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED) */
+                error_code?: string;
+                /** @description 'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified */
+                tls_warning?: string;
+            } & {
                 [key: string]: unknown;
             };
             /**
@@ -4680,6 +4700,12 @@ export interface operations {
                     assertions?: components["schemas"]["HttpAssertion"][];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -4721,6 +4747,7 @@ export interface operations {
                     assertions?: unknown[];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -4765,6 +4792,12 @@ export interface operations {
                     assertions?: unknown[];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -4811,6 +4844,7 @@ export interface operations {
                     assertions?: unknown[];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -4857,6 +4891,7 @@ export interface operations {
                     /** @description Only http checks assert; push checks leave it out */
                     assertions?: unknown[];
                     degraded_latency_ms?: null;
+                    tls?: null;
                     /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     /**
@@ -5065,6 +5100,12 @@ export interface operations {
                     assertions?: components["schemas"]["HttpAssertion"][];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
                     /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     timeout_ms?: number;
