@@ -5,7 +5,7 @@ import type { CheckTlsTrust } from '../probes/types.ts';
 /**
  * Per-check TLS trust (`tls: {ca_pem, skip_verify}`) of the types whose definition says `tls:
  * true` (http, tls, grpc): a homelab's self-signed target trusted for its own check only, instead
- * of process-wide through NODE_EXTRA_CA_CERTS or VIGIL_EXTRA_CA.
+ * of process-wide through NODE_EXTRA_CA_CERTS.
  */
 
 /** The most a ca_pem may hold: a chain or a few roots, not a CA bundle. */
@@ -65,7 +65,7 @@ export const storedTlsTrustSchema = z.object({
 export const publicTlsTrustSchema = z
   .strictObject({ ca_pem: z.string().optional(), skip_verify: z.boolean().optional() })
   .nullable()
-  .meta({ description: 'Per-check TLS trust, or null: the system CAs (and VIGIL_EXTRA_CA) only' });
+  .meta({ description: 'Per-check TLS trust, or null: none (the process-wide trust only)' });
 
 /** The trust worth storing: null when it trusts nothing extra and verifies as usual. */
 export function storedTrust(trust: CheckTlsTrust | null | undefined): CheckTlsTrust | null {

@@ -6,7 +6,7 @@ import type { CheckTlsTrust, ProbeOutcome } from './types.ts';
 export const SKIP_VERIFY_WARNING = 'certificate not verified (skip_verify)';
 
 /**
- * The CAs a probe trusts besides the system's: the process's (VIGIL_EXTRA_CA) and the check's own
+ * The CAs a probe trusts besides the system's: the process's probe CAs (deps.tlsCa) and the check's own
  * ca_pem, for this probe only (no process-wide effect).
  */
 export function trustedCa(

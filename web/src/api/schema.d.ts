@@ -1345,7 +1345,7 @@ export interface components {
             timeout_ms: number;
             /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
             degraded_latency_ms: number | null;
-            /** @description Per-check TLS trust, or null: the system CAs (and VIGIL_EXTRA_CA) only */
+            /** @description Per-check TLS trust, or null: none (the process-wide trust only) */
             tls: {
                 ca_pem?: string;
                 skip_verify?: boolean;
@@ -1449,7 +1449,7 @@ export interface components {
             timeout_ms: number;
             /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
             degraded_latency_ms: number | null;
-            /** @description Per-check TLS trust, or null: the system CAs (and VIGIL_EXTRA_CA) only */
+            /** @description Per-check TLS trust, or null: none (the process-wide trust only) */
             tls: {
                 ca_pem?: string;
                 skip_verify?: boolean;
