@@ -15,7 +15,9 @@ const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/
 
 /** Why `pem` is not 1 to 10 PEM certificates, as a sentence; undefined when it is. */
 export function caPemProblem(pem: string): string | undefined {
-  if (Buffer.byteLength(pem) > CA_PEM_MAX_BYTES) return 'Give at most 16 KB of PEM certificates.';
+  if (Buffer.byteLength(pem) > CA_PEM_MAX_BYTES) {
+    return `Give at most ${CA_PEM_MAX_BYTES} bytes (16 KB) of PEM certificates.`;
+  }
   const blocks = pem.match(PEM_BLOCK) ?? [];
   if (blocks.length === 0) {
     return 'Give one or more PEM certificates (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----).';
@@ -39,6 +41,7 @@ export const tlsTrustInputSchema = z
   .strictObject({
     ca_pem: z
       .string()
+      .max(CA_PEM_MAX_BYTES, `Give at most ${CA_PEM_MAX_BYTES} bytes (16 KB) of PEM certificates.`)
       .superRefine((pem, ctx) => {
         const problem = caPemProblem(pem);
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
