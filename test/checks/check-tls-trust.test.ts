@@ -67,6 +67,7 @@ describe.each(runtimes)('per-check TLS trust ($runtime runtime)', ({ start }) =>
     expect(created.body.tls).toEqual({ ca_pem: CA });
     const read = await call('GET', `/v1/checks/${created.body.id}`);
     expect(read.body.tls).toEqual({ ca_pem: CA });
+    interval -= 1;
     const tls = await call('POST', '/v1/checks', {
       entity_id: entityId,
       check_type: 'tls',
@@ -158,11 +159,12 @@ describe.each(runtimes)('per-check TLS trust ($runtime runtime)', ({ start }) =>
       outcome: 'down',
       details: { error_code: 'DEPTH_ZERO_SELF_SIGNED_CERT' },
     });
+    interval -= 1;
     const tls = await call('POST', '/v1/checks', {
       entity_id: entityId,
       check_type: 'tls',
       config: { host: '127.0.0.1', port: target.port, servername: 'localhost' },
-      interval_seconds: (interval -= 1),
+      interval_seconds: interval,
       tls: { ca_pem: CA },
     });
     expect(await probe(tls.body.id)).toMatchObject({
