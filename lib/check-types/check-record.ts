@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { storedAssertionSchema } from '../domain/http-assertions.ts';
 import { currentRollupSchema } from '../domain/rollup-bucket.ts';
 import { type CheckConfig, HTTP_METHODS, storedCheckConfigSchema } from './check-config.ts';
+import { storedTlsTrustSchema } from './tls-trust.ts';
 
 /**
  * The stored shapes of a check (docs/data-model.md "Checks"): its definition, written only by the
@@ -55,6 +56,8 @@ export const checkFieldsSchema = z.object({
   assertions: z.array(storedAssertionSchema).optional(),
   /** A success slower than this is degraded; absent or null: never (pull checks). */
   degraded_latency_ms: z.number().int().nullable().optional(),
+  /** http, tls, grpc: this check's own TLS trust (lib/check-types/tls-trust.ts); absent or null: none. */
+  tls: storedTlsTrustSchema.nullable().optional(),
   interval_seconds: z.number().int(),
   timeout_ms: z.number().int(),
   failure_threshold: z.number().int(),

@@ -4,6 +4,7 @@ import { REDACTED } from '../domain/redacted.ts';
 import { secretRedactor } from '../domain/secret-redaction.ts';
 import { withDeadline } from '../platform/egress-deadline.ts';
 import { resolveAllowed } from '../platform/egress-guard.ts';
+import { withTrustWarning } from '../probes/check-trust.ts';
 import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
 import type { ProbeOutcome } from '../probes/types.ts';
 import { defineCheckType } from './definition.ts';
@@ -116,8 +117,12 @@ export const grpcCheckType = defineCheckType('grpc', {
         });
       });
       const latency = elapsed();
-      if (status.status === 'SERVING') return passed(latency, 0, { grpc_status: 'SERVING' });
-      return failed(`health status ${status.status}`, latency, 0, { grpc_status: status.status });
+      // Over TLS with skip_verify, every answer says the certificate was not verified.
+      const trust = job.use_tls === true ? job.tls : undefined;
+      if (status.status === 'SERVING')
+        return withTrustWarning(passed(latency, 0, { grpc_status: 'SERVING' }), trust);
+      const down = failed(`health status ${status.status}`, latency, 0, { grpc_status: status.status });
+      return withTrustWarning(down, trust);
     } catch (err) {
       const latency = elapsed();
       const { message, status } = describeGrpcError(err, job.service ?? '', job.timeout_ms);

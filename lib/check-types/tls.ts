@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { type CancelSignal, withDeadline } from '../platform/egress-deadline.ts';
 import { certificateNames, hostnameMismatchMessage, tlsFailureMessage } from '../platform/egress-errors.ts';
 import { bareHost, resolveAllowed } from '../platform/egress-guard.ts';
+import { trustedCa, withTrustWarning } from '../probes/check-trust.ts';
 import { days, degraded, failed, failedOn, passed, startTimer } from '../probes/outcome.ts';
 import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
 import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
@@ -21,8 +22,9 @@ export type TlsConfig = z.output<typeof stored>;
 export type TlsProbeJob = ConfiguredProbeJob<'tls', TlsConfig>;
 
 /**
- * tls: a TLS handshake with host:port; the certificate must be trusted, unexpired and match
- * `servername`; inside `expiry_threshold_days` (14 when absent) the check is degraded.
+ * tls: a TLS handshake with host:port; the certificate must be trusted (the system CAs, the
+ * process's and the check's `tls.ca_pem`), unexpired and match `servername` (`tls.skip_verify`:
+ * unexpired only); inside `expiry_threshold_days` (14 when absent) the check is degraded.
  */
 export const tlsCheckType = defineCheckType('tls', {
   label: 'TLS certificate',
@@ -57,7 +59,8 @@ interface Handshake {
 export async function runTlsProbe(def: TlsProbeJob, deps: ProbeDeps): Promise<ProbeOutcome> {
   const elapsed = startTimer();
   const servername = bareHost(def.servername ?? def.host);
-  const ca = deps.tlsCa?.length ? [...rootCertificates, ...deps.tlsCa] : undefined;
+  const extra = trustedCa(deps.tlsCa, def.tls);
+  const ca = extra?.length ? [...rootCertificates, ...extra] : undefined;
   let handshake: Handshake;
   try {
     handshake = await withDeadline(def.timeout_ms, async (signal) => {
@@ -72,11 +75,14 @@ export async function runTlsProbe(def: TlsProbeJob, deps: ProbeDeps): Promise<Pr
   } catch (err) {
     return failedOn(err, elapsed());
   }
-  return judge(handshake, servername, def.expiry_threshold_days ?? 14, deps.clock.now(), elapsed());
+  // skip_verify accepts any chain and name; the expiry, what a tls check watches, is still judged.
+  const judged = def.tls?.skip_verify ? { ...handshake, chainError: undefined, anyName: true } : handshake;
+  const outcome = judge(judged, servername, def.expiry_threshold_days ?? 14, deps.clock.now(), elapsed());
+  return withTrustWarning(outcome, def.tls);
 }
 
 function judge(
-  { cert, chainError }: Handshake,
+  { cert, chainError, anyName }: Handshake & { anyName?: boolean },
   servername: string,
   thresholdDays: number,
   nowMs: number,
@@ -97,7 +103,7 @@ function judge(
     const message = tlsFailureMessage(chainError) ?? 'certificate is not trusted';
     return failed(message, latency, 0, { ...details, error_code: chainError });
   }
-  if (checkServerIdentity(servername, cert) !== undefined) {
+  if (!anyName && checkServerIdentity(servername, cert) !== undefined) {
     return failed(hostnameMismatchMessage(certificateNames(cert)), latency, 0, {
       ...details,
       error_code: 'ERR_TLS_CERT_ALTNAME_INVALID',

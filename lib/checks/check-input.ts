@@ -9,6 +9,7 @@ import {
 import { checkNameSchema } from '../check-types/check-name.ts';
 import { keptConfig, minIntervalSeconds } from '../check-types/config-view.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
+import { storedTrust, tlsTrustInputSchema } from '../check-types/tls-trust.ts';
 import {
   assertionsInputSchema,
   degradedLatencySchema,
@@ -17,6 +18,8 @@ import {
 import { issueSentence, unknownKeysSentence } from '../http/issue-messages.ts';
 import type { Runtime } from '../platform/config.ts';
 import { ValidationError } from '../platform/errors.ts';
+import type { CheckTlsTrust } from '../probes/types.ts';
+import { DEFAULTS } from './definitions/check-defaults.ts';
 import { httpHeaders, sloTarget, successThreshold } from './definitions/check-fields.ts';
 import { updatedHeaders } from './definitions/check-headers-input.ts';
 import { httpUrl, writtenUrl } from './definitions/check-url-input.ts';
@@ -40,6 +43,7 @@ const settable = z
     body_contains: z.string().max(1024),
     assertions: assertionsInputSchema,
     degraded_latency_ms: degradedLatencySchema,
+    tls: tlsTrustInputSchema.nullable(),
     interval_seconds: z.number().int().min(1).max(86_400),
     timeout_ms: z.number().int().min(100).max(60_000),
     failure_threshold: z.number().int().min(1).max(100),
@@ -51,21 +55,7 @@ const settable = z
   })
   .partial().shape;
 
-export const DEFAULTS = {
-  method: 'GET',
-  headers: {},
-  body: null,
-  expected_status: 200,
-  body_contains: '',
-  assertions: [] as HttpAssertion[],
-  degraded_latency_ms: null,
-  interval_seconds: 60,
-  timeout_ms: 5000,
-  failure_threshold: 3,
-  success_threshold: 1,
-  enabled: true,
-  config: {},
-} as const;
+export { DEFAULTS };
 
 /** A field only http checks use: other types may leave it out or send its default. */
 const httpOnly = <T extends z.ZodType>(value: T, type: CheckType, what: string) =>
@@ -85,6 +75,10 @@ const notHttp = (type: CheckType) => ({
   execution_mode: z.literal('pull', { error: `${type} checks use execution_mode "pull"` }).optional(),
 });
 const common = { entity_id: z.string().min(1) } as const;
+const noTrust = (type: CheckType) =>
+  checkTypeDefinition(type).tls ? {} : { tls: z.null({ error: noTrustSentence(type) }).optional() };
+const noTrustSentence = (type: CheckType) =>
+  `${type} checks take no tls: only ${CHECK_TYPES.filter((t) => checkTypeDefinition(t).tls).join(', ')} checks do.`;
 /** Push checks may report as rarely as every 30 days; probed checks at most daily (scheduleProblem). */
 const pushInterval = z.number().int().min(1).max(PUSH_MAX_INTERVAL_SECONDS).optional().meta({
   description: 'Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day)',
@@ -112,6 +106,7 @@ const pushVariant = z.strictObject({
   degraded_latency_ms: z.null({ error: 'push checks are not probed' }).optional(),
   execution_mode: z.literal('push', { error: 'push checks use execution_mode "push"' }).optional(),
   interval_seconds: pushInterval,
+  ...noTrust('push'),
 });
 /** A type configured by `config` alone: the common fields, none of http's, and its config. */
 const configuredVariant = (type: CheckType) =>
@@ -121,6 +116,7 @@ const configuredVariant = (type: CheckType) =>
     ...httpFields,
     ...notHttp(type),
     config: configSchemas[type],
+    ...noTrust(type),
   });
 const createVariants = CHECK_TYPES.map((type) => {
   const definition = checkTypeDefinition(type);
@@ -155,6 +151,7 @@ export type UpdateCheckBody = z.infer<typeof updateCheckBody>;
 /** The user-settable fields of a check besides its type and config. */
 type SettableFields = {
   name: string | null;
+  tls: CheckTlsTrust | null;
   assertions: HttpAssertion[];
   degraded_latency_ms: number | null;
   success_threshold: number;
@@ -209,6 +206,7 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
       fail('degraded_latency_ms', 'push checks are not probed');
     }
   }
+  if (def.tls && !checkTypeDefinition(def.check_type).tls) fail('tls', noTrustSentence(def.check_type));
   const { check_type, config, ...fields } = def;
   const parsed = checkConfigSchema.safeParse({ check_type, config }, { error: issueSentence });
   if (!parsed.success) {
@@ -243,6 +241,7 @@ export function definitionFromCreate(body: CreateCheckBody, runtime?: Runtime): 
     body_contains: body.body_contains ?? DEFAULTS.body_contains,
     assertions: body.assertions ?? DEFAULTS.assertions,
     degraded_latency_ms: body.degraded_latency_ms ?? DEFAULTS.degraded_latency_ms,
+    tls: storedTrust(body.tls),
     interval_seconds:
       body.interval_seconds ?? Math.max(DEFAULTS.interval_seconds, minIntervalSeconds(body.check_type)),
     timeout_ms: body.timeout_ms ?? DEFAULTS.timeout_ms,
@@ -277,6 +276,7 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
       patch.degraded_latency_ms !== undefined
         ? patch.degraded_latency_ms
         : (current.degraded_latency_ms ?? null),
+    tls: patch.tls !== undefined ? storedTrust(patch.tls) : (current.tls ?? null),
     interval_seconds: patch.interval_seconds ?? current.interval_seconds,
     timeout_ms: patch.timeout_ms ?? current.timeout_ms,
     failure_threshold: patch.failure_threshold ?? current.failure_threshold,

@@ -35,6 +35,7 @@ export type ProbedFields = Pick<
   | 'assertions'
   | 'timeout_ms'
   | 'degraded_latency_ms'
+  | 'tls'
 >;
 
 /**
@@ -42,8 +43,12 @@ export type ProbedFields = Pick<
  * the common probe fields; none for a type that is not probed (push).
  */
 export function probeDefinition(check: ProbedFields): ProbeDefinition | undefined {
-  const slow =
-    typeof check.degraded_latency_ms === 'number' ? { degraded_latency_ms: check.degraded_latency_ms } : {};
+  const slow = {
+    ...(typeof check.degraded_latency_ms === 'number'
+      ? { degraded_latency_ms: check.degraded_latency_ms }
+      : {}),
+    ...(check.tls ? { tls: check.tls } : {}),
+  };
   const type = checkTypeDefinition(check.check_type);
   if (!('probe' in type)) return undefined;
   if (check.check_type !== 'http') {

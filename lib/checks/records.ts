@@ -1,6 +1,7 @@
 import { checkNameOf } from '../check-types/check-name.ts';
 import type { CheckRecord } from '../check-types/check-record.ts';
 import { presentConfig } from '../check-types/config-view.ts';
+import { checkTypeDefinition } from '../check-types/registry.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { ResultRecord } from './results/result-items.ts';
@@ -67,6 +68,7 @@ export function publicCheck(check: CheckRecord & { entity_name?: string }, optio
         assertions: check.assertions ?? [],
         timeout_ms: check.timeout_ms,
         degraded_latency_ms: check.degraded_latency_ms ?? null,
+        tls: check.tls ?? null,
       };
     case 'push':
       return { check_type: check.check_type, ...common, config: check.config };
@@ -77,6 +79,7 @@ export function publicCheck(check: CheckRecord & { entity_name?: string }, optio
         config: presentConfig(check.check_type, check.config, options),
         timeout_ms: check.timeout_ms,
         degraded_latency_ms: check.degraded_latency_ms ?? null,
+        ...(checkTypeDefinition(check.check_type).tls ? { tls: check.tls ?? null } : {}),
       };
   }
 }

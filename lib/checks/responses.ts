@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { configSchemas } from '../check-types/check-config.ts';
 import { configViewSchema } from '../check-types/config-view.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
+import { publicTlsTrustSchema } from '../check-types/tls-trust.ts';
 import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
@@ -83,6 +84,7 @@ const httpCheckSchema = checkCommonSchema
     assertions: z.array(storedAssertionSchema).meta({ description: 'All must pass; [] when none' }),
     timeout_ms: probeTimeout,
     ...degradedLatency,
+    tls: publicTlsTrustSchema,
   })
   .meta({ id: 'HttpCheck' });
 
@@ -95,6 +97,7 @@ const configuredCheck = (type: CheckType) =>
       config: configViewSchema(type),
       timeout_ms: probeTimeout,
       ...degradedLatency,
+      ...(checkTypeDefinition(type).tls ? { tls: publicTlsTrustSchema } : {}),
     })
     .meta({ id: `${type.charAt(0).toUpperCase()}${type.slice(1)}Check` });
 
@@ -113,6 +116,26 @@ const checkSchemas = CHECK_TYPES.map((type) => {
 export const publicCheckSchema = z
   .discriminatedUnion('check_type', checkSchemas as [(typeof checkSchemas)[number]])
   .meta({ id: 'Check', description: 'The fields a check returns depend on its check_type' });
+
+/** What a probe adds to its result; a type may add fields of its own. */
+const resultDetailsSchema = z
+  .looseObject({
+    days_left: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'tls: whole days until the certificate expires' }),
+    answers: z.array(z.string()).optional().meta({ description: 'dns: the answers' }),
+    error_code: z
+      .string()
+      .optional()
+      .meta({ description: 'The OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED)' }),
+    tls_warning: z.string().optional().meta({
+      description:
+        "'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified",
+    }),
+  })
+  .meta({ description: "What the probe found besides the outcome; the check type's own fields" });
 
 /** A result as publicResult returns it. */
 export const publicResultSchema = z
@@ -133,6 +156,7 @@ export const publicResultSchema = z
       .literal(true)
       .optional()
       .meta({ description: "Recorded by the service (dead man's switch), not probed or pushed" }),
+    details: resultDetailsSchema.optional(),
   })
   .meta({ id: 'Result' });
 

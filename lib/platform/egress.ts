@@ -65,6 +65,8 @@ export interface HttpRequestOptions {
   resolve?: GuardOptions['resolve'];
   /** Extra trusted CA certificates (PEM), added to the system ones. */
   ca?: string[];
+  /** false: any certificate is accepted (a check's tls.skip_verify); the probe transports honour it, pools do not. */
+  rejectUnauthorized?: boolean;
   /**
    * How each hop is sent: a pool's, undiciRequest (a fresh connection) or a probe's client. Required:
    * a default here would bundle undici into every function that probes (the worker), which never needs it.
@@ -125,6 +127,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
   // Built only when a hop is http:// and the caller keeps clear text to the allow-list.
   let cleartext: { guard: GuardOptions; lookup: LookupFunction } | undefined;
   const ca = trustedCas(options.ca);
+  const insecure = options.rejectUnauthorized === false;
   const transport = options.transport;
   let hop: Hop = {
     url: parseHttpUrl(options.url),
@@ -144,7 +147,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
           cleartext = { guard: strict, lookup: createGuardedLookup(strict) };
         }
         const judged = clear && cleartext ? cleartext : { guard, lookup };
-        const result = await send(hop, { transport, ...judged, ca, signal, maxBodyBytes });
+        const result = await send(hop, { transport, ...judged, ca, insecure, signal, maxBodyBytes });
         const location = REDIRECT_STATUSES.has(result.status) ? result.headers.location : undefined;
         if (location === undefined) {
           const latencyMs = Math.round(performance.now() - started);
@@ -198,6 +201,7 @@ interface SendContext {
   guard: GuardOptions;
   lookup: LookupFunction;
   ca: string[] | undefined;
+  insecure: boolean;
   signal: CancelSignal;
   maxBodyBytes: number;
 }
@@ -212,6 +216,7 @@ function send(hop: Hop, ctx: SendContext): Promise<HopResult> {
     lookup: ctx.lookup,
     guard: ctx.guard,
     ca: ctx.ca,
+    ...(ctx.insecure ? { rejectUnauthorized: false } : {}),
     signal: ctx.signal,
     maxBodyBytes: (status) => (REDIRECT_STATUSES.has(status) ? 0 : ctx.maxBodyBytes),
   });

@@ -31,6 +31,8 @@ export interface Http1Request {
   lookup?: LookupFunction;
   /** Trusted CA certificates for https; Node's bundled ones when undefined. */
   ca?: string[];
+  /** false: any certificate is accepted, unverified (a check's tls.skip_verify). */
+  rejectUnauthorized?: boolean;
   /** Aborting destroys the connection and rejects with the signal's reason. */
   signal?: CancelSignal;
   /** Body bytes kept (reading stops there), or a choice per status; 0 stops right after the head. */
@@ -117,6 +119,7 @@ function connect(req: Http1Request, servername: string | undefined): Socket {
     lookup,
     servername,
     ca: req.ca,
+    ...(req.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
     // Only HTTP/1.1 is spoken here; saying so keeps an h2-preferring server from choosing h2.
     ALPNProtocols: ['http/1.1'],
   });

@@ -34,7 +34,12 @@ export async function undiciRequest(req: Http1Request): Promise<Http1Response> {
   const { servername } = encodeRequest(req);
   signal?.throwIfAborted();
   const client = new Client(url.origin, {
-    connect: { lookup: req.lookup, ca: req.ca, ...(servername ? { servername } : {}) },
+    connect: {
+      lookup: req.lookup,
+      ca: req.ca,
+      ...(servername ? { servername } : {}),
+      ...(req.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
+    },
     pipelining: 0,
   });
   try {

@@ -1,6 +1,7 @@
 import { httpRequest } from '../platform/egress.ts';
 import { http1Request } from '../platform/http1-client.ts';
 import { evaluateAssertions } from './assertions.ts';
+import { trustedCa, withTrustWarning } from './check-trust.ts';
 import { failed, failedOn, passed, startTimer } from './outcome.ts';
 import type { HttpProbeDefinition, ProbeDeps, ProbeOutcome } from './types.ts';
 
@@ -9,6 +10,10 @@ export const BODY_CONTAINS_WINDOW_BYTES = 64 * 1024;
 
 /** Requests the target on a fresh connection and checks the status and, if asked, a body substring and the assertions. */
 export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
+  return withTrustWarning(await probeHttp(def, deps), def.tls);
+}
+
+async function probeHttp(def: HttpProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
   const elapsed = startTimer();
   const expected = def.expected_status ?? 200;
   const needle = def.body_contains ?? '';
@@ -24,7 +29,8 @@ export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): P
       maxBodyBytes: readsBody ? BODY_CONTAINS_WINDOW_BYTES : 0,
       allowPrivate: deps.allowPrivate,
       resolve: deps.resolve,
-      ca: deps.tlsCa,
+      ca: trustedCa(deps.tlsCa, def.tls),
+      ...(def.tls?.skip_verify ? { rejectUnauthorized: false } : {}),
       transport: deps.transport ?? http1Request,
     });
     const latency = elapsed();

@@ -5,7 +5,7 @@ import type { Resolve } from '../platform/egress-guard.ts';
 
 /** Per-check TLS trust (http, tls and grpc checks): an extra CA, or no verification at all. */
 export interface CheckTlsTrust {
-  /** PEM certificates trusted for this check only, on top of the system's and VIGIL_EXTRA_CA. */
+  /** PEM certificates trusted for this check only, on top of Node's bundled CAs and the process's probe CAs. */
   ca_pem?: string | undefined;
   /** Accept any certificate (self-signed, expired, wrong name); results say so as a warning. */
   skip_verify?: boolean | undefined;
@@ -124,6 +124,8 @@ export interface ProbeDetails {
   /** domain: the registration's expiry (ISO 8601) and the RDAP server asked. */
   expires_at?: string;
   rdap_server?: string;
+  /** http, tls, grpc with `tls.skip_verify`: the certificate was not verified (lib/probes/check-trust.ts). */
+  tls_warning?: string;
 }
 
 /** A probe run and when it began (epoch ms): the result's checked_at. */

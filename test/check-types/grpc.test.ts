@@ -120,6 +120,8 @@ describe('grpc check type', () => {
     expect(byName.success).toBe(true);
     const skipped = await grpcCheckType.probe({ ...tlsJob, tls: { skip_verify: true } }, deps);
     expect(skipped.success).toBe(true);
+    expect(skipped.details?.tls_warning).toBe('certificate not verified (skip_verify)');
+    expect(trusted.details?.tls_warning).toBeUndefined();
   });
 
   it('refuses a name whose certificate does not match', async () => {

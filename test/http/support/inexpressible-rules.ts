@@ -211,6 +211,18 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     message: /headers are sent only to the origin/,
     why: "headers given alone are checked against the stored url's placeholders (stored state)",
   },
+  {
+    operation: '*',
+    path: /^tls\.ca_pem$/,
+    message: /certificate|PEM/,
+    why: 'ca_pem must hold 1 to 10 PEM blocks that parse as X.509 certificates, a structure (DER inside base64) JSON Schema cannot state',
+  },
+  {
+    operation: 'PUT /v1/checks/{id}',
+    path: /^tls$/,
+    message: /checks take no tls/,
+    why: "whether tls applies depends on the stored check's check_type, which the body does not carry",
+  },
 ];
 
 /** MCP answers a JSON-RPC error for these even to a body valid by the document. */

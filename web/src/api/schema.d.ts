@@ -1362,6 +1362,11 @@ export interface components {
             timeout_ms: number;
             /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
             degraded_latency_ms: number | null;
+            /** @description Per-check TLS trust, or null: none (the process-wide trust only) */
+            tls: {
+                ca_pem?: string;
+                skip_verify?: boolean;
+            } | null;
         };
         /** @description With include=recent: the last results and the 24 h uptime */
         CheckRecent: {
@@ -1461,6 +1466,11 @@ export interface components {
             timeout_ms: number;
             /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
             degraded_latency_ms: number | null;
+            /** @description Per-check TLS trust, or null: none (the process-wide trust only) */
+            tls: {
+                ca_pem?: string;
+                skip_verify?: boolean;
+            } | null;
         };
         DnsCheck: {
             /** @description chk_ + a 26-character ULID */
@@ -1688,6 +1698,11 @@ export interface components {
             timeout_ms: number;
             /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
             degraded_latency_ms: number | null;
+            /** @description Per-check TLS trust, or null: none (the process-wide trust only) */
+            tls: {
+                ca_pem?: string;
+                skip_verify?: boolean;
+            } | null;
         };
         HttpAssertion: {
             /** @enum {string} */
@@ -1804,7 +1819,17 @@ export interface components {
              * @constant
              */
             synthetic?: true;
+            /** @description What the probe found besides the outcome; the check type's own fields */
             details?: {
+                /** @description tls: whole days until the certificate expires */
+                days_left?: number;
+                /** @description dns: the answers */
+                answers?: string[];
+                /** @description The OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED) */
+                error_code?: string;
+                /** @description 'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified */
+                tls_warning?: string;
+            } & {
                 [key: string]: unknown;
             };
             /**
@@ -5060,6 +5085,12 @@ export interface operations {
                     assertions?: components["schemas"]["HttpAssertion"][];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -5101,6 +5132,7 @@ export interface operations {
                     assertions?: unknown[];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -5145,6 +5177,12 @@ export interface operations {
                     assertions?: unknown[];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -5191,6 +5229,7 @@ export interface operations {
                     assertions?: unknown[];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -5237,6 +5276,7 @@ export interface operations {
                     /** @description Only http checks assert; push checks leave it out */
                     assertions?: unknown[];
                     degraded_latency_ms?: null;
+                    tls?: null;
                     /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     /**
@@ -5286,6 +5326,7 @@ export interface operations {
                     assertions?: unknown[];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -5336,6 +5377,7 @@ export interface operations {
                     assertions?: unknown[];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -5382,6 +5424,12 @@ export interface operations {
                     assertions?: unknown[];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
                     interval_seconds?: number;
                     timeout_ms?: number;
                     failure_threshold?: number;
@@ -5595,6 +5643,12 @@ export interface operations {
                     assertions?: components["schemas"]["HttpAssertion"][];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
                     degraded_latency_ms?: number | null;
+                    tls?: {
+                        /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                        ca_pem?: string;
+                        /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                        skip_verify?: boolean;
+                    } | null;
                     /** @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day) */
                     interval_seconds?: number;
                     timeout_ms?: number;

@@ -5,6 +5,7 @@ import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fiel
 import { type AssertionRow, AssertionsEditor, assertionsOf, rowsOf } from './assertions-editor';
 import type { CheckConfigField, CheckType } from './check-types/form';
 import { CHECK_TYPES, checkTypeForm } from './check-types/registry';
+import { type TrustDraft, TrustFields, trustBodyOf, trustDraftOf } from './tls-trust-fields';
 
 /**
  * The create and edit form of a check: only the fields of its type (SPEC.md "Check" and
@@ -45,6 +46,8 @@ export interface CheckDraft {
   configKept?: Record<string, unknown>;
   /** A ratio, 0 < t < 1 (0.999); blank: no target. */
   slo_target: string;
+  /** Per-check TLS trust (types whose form has `tls`); blank: none. */
+  trust: TrustDraft;
 }
 
 /** An empty draft of a type: blank inputs mean "the default". */
@@ -67,6 +70,7 @@ export function emptyDraft(check_type: CheckType): CheckDraft {
     enabled: true,
     config: Object.fromEntries(checkTypeForm(check_type).fields.map((f) => [f.key, f.options?.[0] ?? ''])),
     slo_target: '',
+    trust: { ca_pem: '', skip_verify: false },
   };
 }
 
@@ -81,6 +85,7 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
   d.success_threshold = str(check.success_threshold);
   d.enabled = check.enabled;
   d.slo_target = str(check.slo_target);
+  d.trust = trustDraftOf(check);
   if (check.check_type !== 'push') {
     d.timeout_ms = str(check.timeout_ms);
     d.degraded_latency_ms = str(check.degraded_latency_ms);
@@ -154,6 +159,7 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
   const slo = num(d.slo_target);
   if (slo !== undefined) common.slo_target = slo;
   else if (editing) common.slo_target = null;
+  if (checkTypeForm(d.check_type).tls) Object.assign(common, trustBodyOf(d.trust, editing));
   if (d.check_type !== 'http') return { ...common, config: configOf(d) };
   return {
     ...common,
@@ -364,6 +370,7 @@ export function CheckForm({
           <AssertionsEditor rows={d.assertions} onChange={set('assertions')} errors={errs} />
         </>
       ) : null}
+      {form.tls ? <TrustFields draft={d.trust} onChange={set('trust')} errors={errs} /> : null}
       {!editing ? <CheckboxField label="Enabled" checked={d.enabled} onChange={set('enabled')} /> : null}
       <ErrorNote error={error} title={editing ? 'The check was not saved.' : 'The check was not created.'} />
       <div className="row">

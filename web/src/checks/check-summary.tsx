@@ -7,6 +7,7 @@ import { scrollRegion } from '../ui/scroll-region';
 import { everyWords } from '../ui/time-words';
 import { checkTypeForm, targetOf } from './check-types/registry';
 import { checkQueries } from './queries';
+import { trustRows } from './tls-trust-fields';
 
 export { targetOf };
 
@@ -23,6 +24,7 @@ export function CheckConfig({ check }: { check: Schemas['Check'] }) {
     if (check.degraded_latency_ms) rows.push(['Degraded above', `${check.degraded_latency_ms} ms`]);
   }
   rows.push(...checkTypeForm(check.check_type).rows(check));
+  rows.push(...trustRows(check));
   return (
     <dl className="check-config">
       {rows.map(([k, v]) => (
@@ -75,7 +77,14 @@ export function RecentResults({ checkId }: { checkId: string }) {
                   </td>
                   <td>{r.status_code || '—'}</td>
                   <td>{r.latency_ms} ms</td>
-                  <td>{r.error_message || '—'}</td>
+                  <td>
+                    {r.error_message || (r.details?.tls_warning ? '' : '—')}
+                    {r.details?.tls_warning ? (
+                      <span className="badge state-degraded" title="The check's tls.skip_verify is on">
+                        {r.details.tls_warning}
+                      </span>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>
