@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import type { Logger } from '../platform/logger.ts';
-import type { ProbeDefinition, Prober } from '../probes/types.ts';
+import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
 import type { CheckStore } from './definitions/check-store.ts';
 import type { CheckDefinitionRecord } from './records.ts';
@@ -35,8 +35,7 @@ export type ProbedFields = Pick<
   | 'assertions'
   | 'timeout_ms'
   | 'degraded_latency_ms'
-  | 'tls'
->;
+> & { tls?: CheckTlsTrust | null | undefined };
 
 /**
  * The probe job of a pull check: an http check's top-level fields, a configured type's config with

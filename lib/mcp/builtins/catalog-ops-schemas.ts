@@ -102,9 +102,9 @@ export const createCheckInput = {
       type: 'integer',
       minimum: 1,
       maximum: PUSH_MAX_INTERVAL_SECONDS,
-      default: 60,
+      // No schema default: the API's default depends on the type (60 s; an hour for domain checks).
       description:
-        'Seconds between probes (up to a day) or reports (push, up to 30 days); at least the plan minimum',
+        'Seconds between probes (up to a day) or reports (push, up to 30 days); at least the plan minimum. Default 60 (3,600 for domain checks, whose RDAP servers limit how often they are asked)',
     },
     dry_run: {
       type: 'boolean',
