@@ -114,3 +114,19 @@ export function shownSecret<K extends string>(
 export function urlDestination(config: { url: string }): { path: string; url: string }[] {
   return [{ path: 'config.url', url: config.url }];
 }
+
+/**
+ * The config of a channel that is one secret-bearing webhook URL (Slack, Discord, Microsoft Teams,
+ * Google Chat): its request and stored schemas, its view (the URL redacted for read-only keys) and
+ * its one destination. A definition spreads it and adds its label and senders.
+ */
+export const webhookUrlChannel = {
+  input: z.strictObject({ url: receiverUrl }),
+  stored: z.object({ url: z.string() }),
+  view: z.strictObject({ url: urlView }),
+  secrets: [] as const,
+  present: (config: { url: string }, _tenantId: string, options: { readOnly: boolean }) => ({
+    config: { url: shownUrl(config.url, options) },
+  }),
+  destinations: urlDestination,
+};

@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import type { Alert, SendOutcome } from '../ports.ts';
-import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
+import { webhookUrlChannel } from './config-fields.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
 import { postOnce } from './http-post.ts';
@@ -8,7 +8,7 @@ import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
 
 /** The Discord channel: a webhook message with one embed coloured by state (alerts and digest parts). */
 
-const storedConfig = z.object({ url: z.string() });
+const storedConfig = webhookUrlChannel.stored;
 type DiscordConfig = z.output<typeof storedConfig>;
 
 /** Embed colours by state: down red, degraded amber, up green, anything else grey. */
@@ -84,12 +84,7 @@ export function sendDiscord(
 
 export const discordChannel = defineChannel({
   label: 'Discord',
-  input: z.strictObject({ url: receiverUrl }),
-  stored: storedConfig,
-  view: z.strictObject({ url: urlView }),
-  secrets: [],
-  present: (config, _tenantId, options) => ({ config: { url: shownUrl(config.url, options) } }),
-  destinations: urlDestination,
+  ...webhookUrlChannel,
   send: sendDiscord,
   sendDigest: (deps, channel, digest) => post(deps, channel, discordDigestPayload(describeDigest(digest))),
 });

@@ -1,6 +1,5 @@
-import * as z from 'zod';
 import { fitLines, secretPartsOf, sendJson, utf8Bytes } from './chat-common.ts';
-import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
+import { webhookUrlChannel } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { escapeHtml } from './email-message.ts';
@@ -73,18 +72,9 @@ export function threadedUrl(url: string, threadKey: string): string {
   return threaded.toString();
 }
 
-const config = z.strictObject({
-  url: receiverUrl,
-});
-
 export const googleChatChannel = defineChannel({
   label: 'Google Chat',
-  input: config,
-  stored: z.object({ url: z.string() }),
-  view: z.strictObject({ url: urlView }),
-  secrets: [],
-  present: (stored, _tenantId, options) => ({ config: { url: shownUrl(stored.url, options) } }),
-  destinations: urlDestination,
+  ...webhookUrlChannel,
   send: (deps, channel, alert) =>
     sendJson(
       deps.http,

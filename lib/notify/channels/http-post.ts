@@ -46,6 +46,32 @@ export function failureText(err: unknown, runtime: Runtime = 'local'): string {
 }
 
 /**
+ * One request of a channel through the SSRF guard: no redirect followed, the send budget, the
+ * first bytes of the answer only (enough to say why it failed). Every channel sender goes here.
+ */
+export function sendGuarded(
+  deps: HttpPostDeps,
+  request: { url: string; headers: Record<string, string>; body: string | Buffer; method?: 'POST' | 'PUT' },
+  maxAnswerBytes = MAX_ANSWER_BYTES,
+) {
+  return httpRequest({
+    url: request.url,
+    method: request.method ?? 'POST',
+    headers: request.headers,
+    body: request.body,
+    timeoutMs: SEND_TIMEOUT_MS,
+    maxRedirects: 0,
+    maxBodyBytes: maxAnswerBytes,
+    allowPrivate: false,
+    allow: deps.egressAllow,
+    httpOnlyToAllowList: true,
+    resolve: deps.resolve,
+    ca: deps.ca,
+    transport: deps.transport ?? undiciRequest,
+  });
+}
+
+/**
  * POSTs one body through the SSRF guard (private addresses denied unless allow-listed, checked on
  * connect; an http:// URL only to allow-listed addresses, checked on connect too, since a name
  * accepted at create may point elsewhere now), following no redirect. A 2xx answer is a success;
@@ -57,21 +83,7 @@ export async function postOnce(
   request: { url: string; headers: Record<string, string>; body: string | Buffer; method?: 'POST' | 'PUT' },
 ): Promise<SendOutcome> {
   try {
-    const res = await httpRequest({
-      url: request.url,
-      method: request.method ?? 'POST',
-      headers: request.headers,
-      body: request.body,
-      timeoutMs: SEND_TIMEOUT_MS,
-      maxRedirects: 0,
-      maxBodyBytes: MAX_ANSWER_BYTES,
-      allowPrivate: false,
-      allow: deps.egressAllow,
-      httpOnlyToAllowList: true,
-      resolve: deps.resolve,
-      ca: deps.ca,
-      transport: deps.transport ?? undiciRequest,
-    });
+    const res = await sendGuarded(deps, request);
     if (res.status >= 200 && res.status < 300) return { ok: true, status_code: res.status, error: null };
     const snippet = answerSnippet(res.bodyPrefix);
     const error = `the endpoint answered ${res.status}${snippet ? `: ${snippet}` : ''}`;

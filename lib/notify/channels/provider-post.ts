@@ -1,9 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED } from '../../domain/redacted.ts';
-import { httpRequest } from '../../platform/egress.ts';
-import { undiciRequest } from '../../platform/undici-client.ts';
 import type { SendOutcome } from '../ports.ts';
-import { failureText, type HttpPostDeps, SEND_TIMEOUT_MS } from './http-post.ts';
+import { failureText, type HttpPostDeps, sendGuarded } from './http-post.ts';
 
 /**
  * A POST to a provider's API (Telegram, Pushover, Gotify, Twilio) whose answer says why it failed
@@ -70,21 +68,7 @@ export async function postToProvider(
 ): Promise<SendOutcome> {
   let answer: ProviderAnswer;
   try {
-    const res = await httpRequest({
-      url: request.url,
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      timeoutMs: SEND_TIMEOUT_MS,
-      maxRedirects: 0,
-      maxBodyBytes: MAX_ANSWER_BYTES,
-      allowPrivate: false,
-      allow: deps.egressAllow,
-      httpOnlyToAllowList: true,
-      resolve: deps.resolve,
-      ca: deps.ca,
-      transport: deps.transport ?? undiciRequest,
-    });
+    const res = await sendGuarded(deps, request, MAX_ANSWER_BYTES);
     const text = res.bodyPrefix.toString('utf8');
     let json: unknown;
     try {

@@ -1,6 +1,6 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import type { Alert, SendOutcome } from '../ports.ts';
-import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
+import { webhookUrlChannel } from './config-fields.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
 import { postOnce } from './http-post.ts';
@@ -8,7 +8,7 @@ import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
 
 /** The Slack channel: an incoming webhook's Block Kit message (alerts and digest parts). */
 
-const storedConfig = z.object({ url: z.string() });
+const storedConfig = webhookUrlChannel.stored;
 type SlackConfig = z.output<typeof storedConfig>;
 
 /** Slack's Block Kit limits: header text 150 characters, section text 3,000, 50 blocks a message. */
@@ -102,12 +102,7 @@ export function sendSlack(
 
 export const slackChannel = defineChannel({
   label: 'Slack',
-  input: z.strictObject({ url: receiverUrl }),
-  stored: storedConfig,
-  view: z.strictObject({ url: urlView }),
-  secrets: [],
-  present: (config, _tenantId, options) => ({ config: { url: shownUrl(config.url, options) } }),
-  destinations: urlDestination,
+  ...webhookUrlChannel,
   send: sendSlack,
   sendDigest: (deps, channel, digest) => post(deps, channel, slackDigestPayload(describeDigest(digest))),
 });

@@ -1,6 +1,5 @@
-import * as z from 'zod';
 import { fitLines, secretPartsOf, sendJson, utf8Bytes } from './chat-common.ts';
-import { receiverUrl, shownUrl, urlDestination, urlView } from './config-fields.ts';
+import { webhookUrlChannel } from './config-fields.ts';
 import { defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
@@ -85,18 +84,9 @@ export function teamsDigestPayload(message: DigestMessage): Record<string, unkno
   return build(fitLines(message.lines, (kept) => utf8Bytes(build(kept)) <= MAX_BYTES));
 }
 
-const config = z.strictObject({
-  url: receiverUrl,
-});
-
 export const teamsChannel = defineChannel({
   label: 'Microsoft Teams',
-  input: config,
-  stored: z.object({ url: z.string() }),
-  view: z.strictObject({ url: urlView }),
-  secrets: [],
-  present: (stored, _tenantId, options) => ({ config: { url: shownUrl(stored.url, options) } }),
-  destinations: urlDestination,
+  ...webhookUrlChannel,
   send: (deps, channel, alert) =>
     sendJson(
       deps.http,
