@@ -37,9 +37,11 @@ const TYPE_KEYS: Record<string, string[]> = {
     'method',
     'target_url',
     'timeout_ms',
+    // Per-check TLS trust (null when none): http, tls and grpc checks.
+    'tls',
   ],
   tcp: ['config', 'degraded_latency_ms', 'timeout_ms'],
-  tls: ['config', 'degraded_latency_ms', 'timeout_ms'],
+  tls: ['config', 'degraded_latency_ms', 'timeout_ms', 'tls'],
   dns: ['config', 'degraded_latency_ms', 'timeout_ms'],
   push: ['config'],
 };
