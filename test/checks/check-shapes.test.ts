@@ -32,10 +32,19 @@ describe('check shapes in the OpenAPI document', () => {
 
   const fields = (name: string) => Object.keys(schemas[name]?.properties ?? {}).sort();
 
-  it('documents Check as one of five shapes told apart by check_type', () => {
+  it('documents Check as one shape per check type, told apart by check_type', () => {
     const variants = schemas.Check.oneOf ?? schemas.Check.anyOf;
     expect(variants.map((v: { $ref: string }) => v.$ref).sort()).toEqual(
-      ['DnsCheck', 'HttpCheck', 'PushCheck', 'TcpCheck', 'TlsCheck'].map((n) => `#/components/schemas/${n}`),
+      [
+        'DnsCheck',
+        'DomainCheck',
+        'GrpcCheck',
+        'HttpCheck',
+        'IcmpCheck',
+        'PushCheck',
+        'TcpCheck',
+        'TlsCheck',
+      ].map((n) => `#/components/schemas/${n}`),
     );
     for (const [name, type] of [
       ['HttpCheck', 'http'],
