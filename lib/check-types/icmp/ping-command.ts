@@ -54,7 +54,8 @@ export function runPing(run: PingRun): Promise<PingSummary> {
       {
         timeout: bound,
         killSignal: 'SIGKILL',
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+        // A fixed search path, not the process's: the probe runs the system's ping, never one a PATH puts first.
+        env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin', LC_ALL: 'C' },
       },
       (err, stdout, stderr) => {
         const code = (err as NodeJS.ErrnoException | null)?.code;

@@ -1,9 +1,9 @@
 import type * as z from 'zod';
 import type { Alert, SendOutcome } from '../ports.ts';
+import { sendJson } from './chat-common.ts';
 import { webhookUrlChannel } from './config-fields.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
-import { postOnce } from './http-post.ts';
 import { type AlertMessage, clip, messageFor, type Tone } from './message.ts';
 
 /** The Discord channel: a webhook message with one embed coloured by state (alerts and digest parts). */
@@ -58,16 +58,12 @@ export function discordDigestPayload(message: DigestMessage): Record<string, unk
   };
 }
 
+/** The payload as JSON to the webhook URL (the dispatch scrubs the URL out of any error). */
 const post = (
   deps: ChannelSendDeps,
   channel: ChannelOf<DiscordConfig>,
   payload: unknown,
-): Promise<SendOutcome> =>
-  postOnce(deps.http, {
-    url: channel.config.url,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(payload),
-  });
+): Promise<SendOutcome> => sendJson(deps.http, { url: channel.config.url, body: payload }, []);
 
 /** Posts the alert to a Discord webhook. */
 export function sendDiscord(

@@ -1,9 +1,9 @@
 import type * as z from 'zod';
 import type { Alert, SendOutcome } from '../ports.ts';
+import { sendJson } from './chat-common.ts';
 import { webhookUrlChannel } from './config-fields.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
-import { postOnce } from './http-post.ts';
 import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
 
 /** The Slack channel: an incoming webhook's Block Kit message (alerts and digest parts). */
@@ -80,16 +80,12 @@ export function slackDigestPayload(message: DigestMessage): { text: string; bloc
   return { text, blocks: blocks.slice(0, MAX_BLOCKS) };
 }
 
+/** The payload as JSON to the webhook URL (the dispatch scrubs the URL out of any error). */
 const post = (
   deps: ChannelSendDeps,
   channel: ChannelOf<SlackConfig>,
   payload: unknown,
-): Promise<SendOutcome> =>
-  postOnce(deps.http, {
-    url: channel.config.url,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(payload),
-  });
+): Promise<SendOutcome> => sendJson(deps.http, { url: channel.config.url, body: payload }, []);
 
 /** Posts the alert to a Slack incoming webhook. */
 export function sendSlack(
