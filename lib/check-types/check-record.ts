@@ -85,6 +85,8 @@ const runningStateShape = {
   last_result_at: z.string().nullable(),
   /** Push checks: when the agent last reported (synthetic results do not count). */
   last_push_at: z.string().nullable().optional(),
+  /** Push checks: a /start not yet followed by the run's end (lib/domain/heartbeat.ts). */
+  run_started_at: z.string().nullable().optional(),
   /** The next slot (pull) or deadline (push); null while not scheduled. The due index keys on it. */
   next_run_at: z.string().nullable(),
   /** The results of the check's latest 5-minute bucket (lib/domain/rollup-bucket.ts); internal. */
@@ -124,6 +126,7 @@ export function splitCheck(check: CheckRecord): {
     consecutive_successes,
     last_result_at,
     last_push_at,
+    run_started_at,
     next_run_at,
     current_rollup,
     state_version,
@@ -142,6 +145,7 @@ export function splitCheck(check: CheckRecord): {
       ...(consecutive_successes ? { consecutive_successes } : {}),
       last_result_at,
       ...(last_push_at !== undefined ? { last_push_at } : {}),
+      ...(run_started_at ? { run_started_at } : {}),
       next_run_at,
       ...(current_rollup ? { current_rollup } : {}),
       version: state_version,
@@ -158,6 +162,7 @@ export function joinCheck(definition: CheckDefinitionRecord, state: CheckStateRe
     ...(state.consecutive_successes ? { consecutive_successes: state.consecutive_successes } : {}),
     last_result_at: state.last_result_at,
     ...(state.last_push_at !== undefined ? { last_push_at: state.last_push_at } : {}),
+    ...(state.run_started_at ? { run_started_at: state.run_started_at } : {}),
     next_run_at: state.next_run_at,
     ...(state.current_rollup ? { current_rollup: state.current_rollup } : {}),
     state_version: state.version,

@@ -13,5 +13,6 @@ export {
   cellJobSchema,
   createCellRunner,
 } from './cells/cell-runner.ts';
+export { type PushStartDeps, recordPushStart } from './results/push-start.ts';
 export { createResultRecorder, type ResultRecorder } from './results/result-recorder.ts';
 export { type DueClaim, generateShard } from './services/generator.ts';

@@ -23,7 +23,8 @@ export type IdPrefix =
   | 'mnt'
   | 'req'
   | 'rte'
-  | 'dig';
+  | 'dig'
+  | 'png';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

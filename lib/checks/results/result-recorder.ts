@@ -1,10 +1,10 @@
 import { createTenantCache } from '../../auth/tenant-cache.ts';
 import type { TenantStore } from '../../auth/tenant-store.ts';
 import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
-import { pushGraceSeconds } from '../../check-types/check-config.ts';
 import { applyResult } from '../../domain/check-state.ts';
+import { pushDeadline } from '../../domain/heartbeat.ts';
 import { rollResult } from '../../domain/rollup-bucket.ts';
-import { graceMs, shardOf } from '../../domain/schedule.ts';
+import { shardOf } from '../../domain/schedule.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';
@@ -120,12 +120,17 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         : {};
     const lastResultAt =
       current.last_result_at && current.last_result_at > checkedAt ? current.last_result_at : checkedAt;
+    // A report from the job itself (not the dead man's switch) is its last push and ends its run.
+    const reported: Partial<CheckStateRecord> =
+      check.execution_mode === 'push' && !input.synthetic
+        ? { last_push_at: lastResultAt, ...(current.run_started_at ? { run_started_at: null } : {}) }
+        : {};
     const set: Partial<CheckStateRecord> = {
       state: applied.next.state,
       consecutive_failures: applied.next.consecutive_failures,
       ...successes,
       last_result_at: lastResultAt,
-      ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
+      ...reported,
     };
     const retention = tenant.retention_days;
     const rollup = rollResult(current.current_rollup, { ...result, checkedAtMs: input.checkedAtMs });
@@ -138,16 +143,14 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       consecutive_failures: applied.next.consecutive_failures,
       ...successes,
       last_result_at: lastResultAt,
-      ...(check.execution_mode === 'push' && !input.synthetic ? { last_push_at: lastResultAt } : {}),
+      ...reported,
       ...(rollup.current ? { current_rollup: rollup.current } : {}),
       version: current.version + 1,
     };
-    if (check.execution_mode === 'push') {
-      const nextRunAt = isoTime(
-        input.nextRunAtMs ??
-          Date.parse(lastResultAt) +
-            graceMs({ interval_seconds: check.interval_seconds, grace_seconds: pushGraceSeconds(check) }),
-      );
+    if (check.check_type === 'push') {
+      // The dead man's switch's own result carries the deadline its claim set; a report re-arms it.
+      const deadline = input.nextRunAtMs ?? pushDeadline(check, after)?.atMs;
+      const nextRunAt = deadline === undefined ? null : isoTime(deadline);
       due = { nextRunAt, shard: shardOf(check.id, deps.dueShards) };
       after.next_run_at = nextRunAt;
     }

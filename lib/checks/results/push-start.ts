@@ -1,0 +1,51 @@
+import { pushDeadline } from '../../domain/heartbeat.ts';
+import { shardOf } from '../../domain/schedule.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
+import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
+import { stateRecordedOp } from './check-state-items.ts';
+
+export interface PushStartDeps {
+  table: Table;
+  checks: Pick<CheckStore, 'run'>;
+  dueShards: number;
+}
+
+/**
+ * A push check's run started (a /start ping): its state keeps the start, and its deadline moves
+ * to the earlier of the normal one and the start's allowance (lib/domain/heartbeat.ts), so a run
+ * that never ends fails as "started but did not finish". No result is recorded and the check's
+ * state does not change. `alsoCommit` (the ping's log item) is written in the same transaction.
+ */
+export async function recordPushStart(
+  deps: PushStartDeps,
+  input: { tenantId: string; checkId: string; startedAtMs: number; run?: CheckRun; alsoCommit?: WriteOp[] },
+): Promise<{ status: 'started'; nextRunAt: string | null } | { status: 'gone' }> {
+  let known = input.run;
+  return withRetries(OPTIMISTIC_ATTEMPTS, 'the check', async () => {
+    const run = known ?? (await deps.checks.run(input.tenantId, input.checkId));
+    known = undefined;
+    if (!run?.definition.enabled || run.definition.check_type !== 'push') return { status: 'gone' };
+    const { definition: check, state } = run;
+    const startedAt = isoTime(input.startedAtMs);
+    const deadline = pushDeadline(check, { ...state, run_started_at: startedAt });
+    const nextRunAt = deadline ? isoTime(deadline.atMs) : null;
+    try {
+      await deps.table.transact([
+        stateRecordedOp({
+          tenantId: input.tenantId,
+          checkId: input.checkId,
+          set: { run_started_at: startedAt },
+          version: state.version,
+          due: { nextRunAt, shard: shardOf(input.checkId, deps.dueShards) },
+        }),
+        ...(input.alsoCommit ?? []),
+      ]);
+    } catch (err) {
+      if (!(err instanceof ConditionFailedError) || !err.failed.includes(0)) throw err;
+      return RETRY;
+    }
+    return { status: 'started', nextRunAt };
+  });
+}
