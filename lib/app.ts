@@ -44,6 +44,7 @@ import type { Prober } from './probes/types.ts';
 import { pingRoutes } from './push/ping-routes.ts';
 import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
+import { composeSlugUrls } from './push/slug-urls.ts';
 import { pushTokenRoutes } from './push/token-routes.ts';
 import { createPushTokenService } from './push/token-service.ts';
 import { searchRoutes } from './search/routes.ts';
@@ -190,6 +191,7 @@ export function createApp(deps: CoreDeps) {
     logger: deps.logger,
   });
 
+  const slugs = composeSlugUrls({ ...deps, ...catalog, cursors, tenants, checkService, limits: rateLimit });
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -215,7 +217,8 @@ export function createApp(deps: CoreDeps) {
     ...metricsRoutes({ table: deps.table }),
     ...pushRoutes({ pushService }),
     ...pushTokenRoutes({ pushTokens, publicUrl: deps.config.publicUrl }),
-    ...pingRoutes({ pushService, pushTokens, limits: rateLimit, tenants }),
+    ...pingRoutes({ pushService, pushTokens, limits: rateLimit, tenants, ...slugs.pingDeps }),
+    ...slugs.routes,
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({
