@@ -458,6 +458,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/settings/ping-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the account has a ping key (for slug ping URLs), its prefix and creation time; never the key */
+        get: operations["getPingKey"];
+        put?: never;
+        /** Create the account’s ping key, or rotate it (admins): the old key stops working at once; the new one is in this response only */
+        post: operations["createPingKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/settings/users": {
         parameters: {
             query?: never;
@@ -1551,8 +1569,29 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
             recent?: components["schemas"]["CheckRecent"];
             config: {
-                /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
+                /** @description With an interval: the whole silence allowed after a success before the check fails (at least interval_seconds; default interval_seconds x 2). With a schedule: how long after an expected time a success may still arrive (default 3600), and how long a started run may take */
                 grace_seconds?: number;
+                /** @description Expect a run at each time of this cron schedule instead of every interval_seconds (interval_seconds is then derived: the gap between the next two expected times) */
+                schedule?: {
+                    /**
+                     * @description A 5-field cron expression (minute hour day-of-month month day-of-week): when a run is expected
+                     * @example 0 3 * * *
+                     */
+                    cron: string;
+                    /**
+                     * @description The IANA timezone the expression is read in (DST followed); default UTC
+                     * @default UTC
+                     * @example Europe/Berlin
+                     */
+                    timezone: string;
+                };
+                /** @description A run (from /start to its end) longer than this is recorded as degraded */
+                max_duration_seconds?: number;
+                /**
+                 * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
+                 * @example nightly-backup
+                 */
+                slug?: string;
             };
         };
         IcmpCheck: {
@@ -1883,6 +1922,23 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description The last ping with this token (written at most once a minute) */
             last_used_at: components["schemas"]["Timestamp"] | null;
+        };
+        PingKey: {
+            /** @description Whether the account has a ping key */
+            exists: boolean;
+            /** @description The first 4 characters of the ping key, to tell keys apart; null without one */
+            prefix: string | null;
+            /** @description When the ping key was made; null without one */
+            created_at: components["schemas"]["Timestamp"] | null;
+        };
+        CreatedPingKey: {
+            /** @description The ping key itself (22 URL-safe characters): shown in this response only, never again */
+            ping_key: string;
+            /** @description Its first 4 characters */
+            prefix: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The slug ping URLs it makes: `<VIGIL_PUBLIC_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in; null when VIGIL_PUBLIC_URL is not set */
+            slug_url_pattern: string | null;
         };
         TeamMember: {
             email: string;
@@ -5294,8 +5350,29 @@ export interface operations {
                     /** @constant */
                     execution_mode?: "push";
                     config?: {
-                        /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
+                        /** @description With an interval: the whole silence allowed after a success before the check fails (at least interval_seconds; default interval_seconds x 2). With a schedule: how long after an expected time a success may still arrive (default 3600), and how long a started run may take */
                         grace_seconds?: number;
+                        /** @description Expect a run at each time of this cron schedule instead of every interval_seconds (interval_seconds is then derived: the gap between the next two expected times) */
+                        schedule?: {
+                            /**
+                             * @description A 5-field cron expression (minute hour day-of-month month day-of-week): when a run is expected
+                             * @example 0 3 * * *
+                             */
+                            cron: string;
+                            /**
+                             * @description The IANA timezone the expression is read in (DST followed); default UTC
+                             * @default UTC
+                             * @example Europe/Berlin
+                             */
+                            timezone?: string;
+                        };
+                        /** @description A run (from /start to its end) longer than this is recorded as degraded */
+                        max_duration_seconds?: number;
+                        /**
+                         * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
+                         * @example nightly-backup
+                         */
+                        slug?: string;
                     };
                 } | {
                     entity_id: string;
@@ -7196,6 +7273,155 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPingKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingKey"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPingKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPingKey"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
