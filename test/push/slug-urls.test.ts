@@ -163,6 +163,24 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
     expect((await resolver.resolve(ctx, key, 'nightly', { create: false })).checkId).toBe(third.body.id);
   });
 
+  it('frees the slugs of an entity’s checks when the entity is deleted', async () => {
+    const key = await newPingKey();
+    await call('POST', '/v1/blueprints/cron/entities', { slug: 'short-lived', name: 'Short-lived' });
+    const doomed = (await call('GET', '/v1/blueprints/cron/entities/short-lived')).body.id as string;
+    const check = await newCheck('doomed-job', api.adminKey, doomed);
+    expect(check.status, check.text).toBe(201);
+    expect((await resolver.resolve(ctx, key, 'doomed-job', { create: false })).checkId).toBe(check.body.id);
+
+    expect((await call('DELETE', '/v1/blueprints/cron/entities/short-lived')).status).toBe(204);
+
+    // Gone at once for pings; the slug is free once the purge has deleted the check.
+    await unknown(resolver.resolve(ctx, key, 'doomed-job', { create: false }));
+    await api.drainChanges();
+    await expect
+      .poll(async () => (await newCheck('doomed-job')).status, { timeout: 10_000, interval: 200 })
+      .toBe(201);
+  });
+
   it('does not let another tenant’s slug be reached with this tenant’s key, nor its key reach this tenant', async () => {
     const other = await api.createTenant('Other');
     await call('POST', '/v1/blueprints', { slug: 'cron', name: 'Cron job' }, other.key);
