@@ -11,6 +11,7 @@ import { composeSlugUrls } from '../../lib/push/slug-urls.ts';
 import { UnknownPingTokenError } from '../../lib/push/token-service.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { loadCursorSecret } from '../../lib/store/cursor-secret.ts';
+import { join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 /** A ping's request context as the resolver sees it (only the source address matters to it). */
@@ -115,6 +116,15 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
     });
     expect(after.text).not.toContain(key);
     expect(api.logs.join('\n')).not.toContain(key);
+  });
+
+  it('lets members read whether there is a ping key but only admins make one (403)', async () => {
+    const member = await join(api, api.adminKey);
+    const refused = await call('POST', '/v1/settings/ping-key', undefined, member.key);
+    expect(refused.status, refused.text).toBe(403);
+    const read = await call('GET', '/v1/settings/ping-key', undefined, member.key);
+    expect(read.status).toBe(200);
+    expect(Object.keys(read.body).sort()).toEqual(['created_at', 'exists', 'prefix']);
   });
 
   it('rotates the ping key: the old key is unknown at once, the new one resolves', async () => {
