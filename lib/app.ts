@@ -41,6 +41,7 @@ import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import type { Prober } from './probes/types.ts';
+import { pingLogRoutes } from './push/ping-log-routes.ts';
 import { pingRoutes } from './push/ping-routes.ts';
 import { createPushService } from './push/push-service.ts';
 import { pushRoutes } from './push/routes.ts';
@@ -216,6 +217,7 @@ export function createApp(deps: CoreDeps) {
     ...pushRoutes({ pushService }),
     ...pushTokenRoutes({ pushTokens, publicUrl: deps.config.publicUrl }),
     ...pingRoutes({ pushService, pushTokens, limits: rateLimit, tenants }),
+    ...pingLogRoutes({ table: deps.table, cursors, checkService, clock: deps.clock }),
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({
