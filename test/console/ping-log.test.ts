@@ -6,6 +6,7 @@ import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/ping-it
 import { openSqliteDatabase } from '../../lib/store/sqlite-schema.ts';
 import { createSqliteTable } from '../../lib/store/sqlite-table.ts';
 import {
+  audit,
   type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
@@ -112,6 +113,8 @@ describe('console last pings', { timeout: 60_000 }, () => {
     expect(await p.page.evaluate(() => (globalThis as { __pwned?: boolean }).__pwned)).toBeUndefined();
     await expectCount(rows.nth(1).locator('b'), 0);
     await screenshot(p.page, 'check-last-pings');
+    // The panel with rows and an open body passes the accessibility audit (axe), as every page must.
+    expect(await audit(p.page)).toEqual([]);
     expectNoConsoleErrors(p);
     await p.close();
   });
