@@ -6,12 +6,12 @@
  * "Ping log"), not a secret scanner: a line is redacted from the separator after one of these
  * names to its end, so `Authorization: Bearer abc` reads `Authorization: ********`.
  *
- * - Secret headers, anywhere in a line (curl's `> ` prefix, a quoted `-H "…"` argument):
+ * - Secret headers, anywhere in a line (curl's `> ` prefix, a quoted `-H "…"`, a JSON key):
  *   Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key, Api-Key, X-Auth-Token,
  *   X-Access-Token, followed by `:`.
- * - Assignments: a name that is, or ends in, password, passwd, pwd, secret, token, api_key
- *   (apikey, api-key), access_key, private_key, client_secret or credentials (any case, e.g.
- *   `DB_PASSWORD`, `github_token`, `"password"`), followed by `=` or `:`.
+ * - Assignments: a name that contains password, passwd, pwd, secret, token, api_key (apikey,
+ *   api-key), access_key, private_key or credentials (any case, e.g. `DB_PASSWORD`,
+ *   `github_token`, `SECRET_KEY`, `"password"`), followed by `=` or `:`.
  */
 
 export const REDACTED = '********';
@@ -38,31 +38,42 @@ const SECRET_NAMES = [
   'api-key',
   'access_key',
   'private_key',
-  'client_secret',
   'credentials',
 ];
 
-const escapeDash = (s: string) => s.replace(/[-]/g, '\\-');
+/** The longest name looked at before a separator (a scan stays linear in the body's length). */
+const NAME_MAX = 100;
+const NAME_CHAR = /[A-Za-z0-9_.-]/;
 
-/** `<header>:` where the header name is not part of a longer name (`X-Authorization-Hint` is not it). */
-const HEADER = new RegExp(`(^|[^A-Za-z0-9_-])(${SECRET_HEADERS.map(escapeDash).join('|')})(\\s*:)(.*)$`, 'i');
+/** The name just before `at` (a separator): spaces, an optional closing quote, then name characters. */
+function nameBefore(line: string, at: number): string {
+  let i = at - 1;
+  while (i >= 0 && at - i <= 8 && (line[i] === ' ' || line[i] === '\t')) i -= 1;
+  if (line[i] === '"' || line[i] === "'") i -= 1;
+  const end = i + 1;
+  while (i >= 0 && end - i <= NAME_MAX && NAME_CHAR.test(line[i] ?? '')) i -= 1;
+  return line.slice(i + 1, end).toLowerCase();
+}
 
-/** `<name>=` or `<name>:` where the name is one of SECRET_NAMES or ends in one, optionally quoted. */
-const ASSIGNMENT = new RegExp(
-  `(^|[^A-Za-z0-9_-])([A-Za-z0-9_.-]*(?:${SECRET_NAMES.map(escapeDash).join('|')})["']?)(\\s*[=:])(.*)$`,
-  'i',
-);
+/** Whether the name before a separator makes what follows it a secret. */
+function isSecretName(name: string, separator: string): boolean {
+  if (name === '') return false;
+  if (separator === ':' && SECRET_HEADERS.includes(name)) return true;
+  return SECRET_NAMES.some((word) => name.includes(word));
+}
 
-/** One line with the value of its first secret-looking header or assignment replaced. */
+/**
+ * One line with the value after its first secret-looking name replaced. A scan of the separators
+ * (no regular expression: a body is untrusted, and backtracking over a long line could stall a read).
+ */
 function redactLine(line: string): string {
-  for (const rule of [HEADER, ASSIGNMENT]) {
-    const match = rule.exec(line);
+  for (let at = 0; at < line.length; at += 1) {
+    const separator = line[at];
+    if (separator !== ':' && separator !== '=') continue;
+    if (!isSecretName(nameBefore(line, at), separator)) continue;
     // A separator with nothing after it (`token=`) hides nothing.
-    if (match && (match[4] ?? '').trim() !== '') {
-      const kept = line.slice(0, match.index + (match[1] ?? '').length + (match[2] ?? '').length);
-      const separator = match[3] ?? '';
-      return `${kept}${separator}${separator.endsWith(':') ? ' ' : ''}${REDACTED}`;
-    }
+    if (line.slice(at + 1).trim() === '') return line;
+    return `${line.slice(0, at + 1)}${separator === ':' ? ' ' : ''}${REDACTED}`;
   }
   return line;
 }
