@@ -10,7 +10,7 @@ import { connectSdkClient } from './sdk-client.ts';
 
 /**
  * list_heartbeats and get_ping_log through the official MCP SDK client on both runtimes: each push
- * check in its status word (failing, late, started, never pinged, up) with its last ping and next
+ * check in its status word (failing, late, started, never pinged, up, paused) with its last ping and next
  * expected time, filtered and paged; a check's pings newest first, paged, bodies cut to their end
  * and redacted for read-only keys only.
  */
@@ -84,6 +84,15 @@ describe.each(runtimes)('MCP heartbeats ($runtime runtime)', ({ start }) => {
         })
       ).id;
     }
+    checks.paused = (
+      await post('/v1/checks', {
+        entity_id: entity.id,
+        check_type: 'push',
+        interval_seconds: 3600,
+        enabled: false,
+        name: 'Job paused',
+      })
+    ).id;
     pullCheck = (
       await post('/v1/checks', {
         entity_id: entity.id,
@@ -129,7 +138,7 @@ describe.each(runtimes)('MCP heartbeats ($runtime runtime)', ({ start }) => {
       data(result).heartbeats.map((h: any) => [h.name, h]),
     );
     expect(Object.keys(byName).sort()).toEqual(
-      ['Job failing', 'Job late', 'Job never', 'Job started', 'Job up'].sort(),
+      ['Job failing', 'Job late', 'Job never', 'Job paused', 'Job started', 'Job up'].sort(),
     );
     expect(byName['Job never']).toMatchObject({
       status: 'never_pinged',
@@ -153,6 +162,7 @@ describe.each(runtimes)('MCP heartbeats ($runtime runtime)', ({ start }) => {
       fails_at: isoTime(NOW + 30 * MIN),
     });
     expect(byName['Job failing']).toMatchObject({ status: 'failing', state: 'down' });
+    expect(byName['Job paused']).toMatchObject({ status: 'paused', enabled: false });
     expect(byName['Job started']).toMatchObject({
       status: 'started',
       run_started_at: isoTime(NOW - 2 * MIN),
@@ -182,7 +192,14 @@ describe.each(runtimes)('MCP heartbeats ($runtime runtime)', ({ start }) => {
       cursor = data(page).next_cursor;
       pages += 1;
     } while (cursor && pages < 10);
-    expect(seen.sort()).toEqual(['Job failing', 'Job late', 'Job never', 'Job started', 'Job up']);
+    expect(seen.sort()).toEqual([
+      'Job failing',
+      'Job late',
+      'Job never',
+      'Job paused',
+      'Job started',
+      'Job up',
+    ]);
 
     const wrong = await call(admin, 'list_heartbeats', { cursor: 'bm90IGEgY3Vyc29y' });
     expect(wrong.isError).toBe(true);

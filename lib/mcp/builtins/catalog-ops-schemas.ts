@@ -122,9 +122,9 @@ export const listHeartbeatsInput = {
   properties: {
     status: {
       type: 'string',
-      enum: ['failing', 'late', 'started', 'never_pinged', 'up'],
+      enum: ['failing', 'late', 'started', 'never_pinged', 'up', 'paused'],
       description:
-        'Only heartbeats in this status: failing (down), late (past the expected time, inside the grace), started (a run in progress), never_pinged, up',
+        'Only heartbeats in this status: failing (down), late (past the expected time, inside the grace), started (a run in progress), never_pinged, up, paused (disabled)',
     },
     limit: pageLimit(50, 100),
     cursor,

@@ -266,7 +266,7 @@ export const CATALOG_OPS_MANIFEST = {
     {
       name: 'list_heartbeats',
       description:
-        'Push checks (heartbeats of cron jobs) with their status (failing, late, started, never_pinged, up), last ping, next expected time and when they fail; filter by status; paged (next_cursor continues).',
+        'Push checks (heartbeats of cron jobs) with their status (failing, late, started, never_pinged, up, paused), last ping, next expected time and when they fail; filter by status; paged (next_cursor continues).',
       inputSchema: listHeartbeatsInput,
       annotations: builtinAnnotations('list_heartbeats'),
     },

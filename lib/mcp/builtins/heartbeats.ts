@@ -16,7 +16,7 @@ import { asToolResult, toolResult } from './result.ts';
  */
 
 /** A heartbeat's status, worst first (the order of the summary). */
-export const HEARTBEAT_STATUSES = ['failing', 'late', 'started', 'never_pinged', 'up'] as const;
+export const HEARTBEAT_STATUSES = ['failing', 'late', 'started', 'never_pinged', 'up', 'paused'] as const;
 export type HeartbeatStatus = (typeof HEARTBEAT_STATUSES)[number];
 
 export const HEARTBEAT_LIMITS = { defaultLimit: 50, maxLimit: 100, checkReads: 5 } as const;
@@ -33,9 +33,11 @@ const heartbeatOf = (check: PushCheck) => ({
 /**
  * failing: the check is down (a missed deadline or a failure reported); started: a /start not yet
  * ended; never_pinged: no success or failure reported yet; late: past the expected time, inside
- * the grace; up otherwise (degraded, a slow run, is up here: the state field says it).
+ * the grace; up otherwise (degraded, a slow run, is up here: the state field says it); paused: the
+ * check is disabled (nothing is expected of it).
  */
 export function heartbeatStatus(check: PushCheck, nowMs: number): HeartbeatStatus {
+  if (!check.enabled) return 'paused';
   if (check.state === 'down') return 'failing';
   if (check.run_started_at) return 'started';
   if (!check.last_push_at) return 'never_pinged';
@@ -103,8 +105,11 @@ export const listHeartbeats: BuiltinTool = {
             limit: room - kept.length,
             ...(cursor ? { cursor } : {}),
           });
-          const views = await Promise.all(page.checks.map((check) => heartbeatView(deps, check, nowMs)));
-          kept.push(...views.filter((h) => status === undefined || h.status === status));
+          // The status needs no read: only the checks kept have their last ping read.
+          const wanted = page.checks.filter(
+            (c) => status === undefined || heartbeatStatus(c, nowMs) === status,
+          );
+          kept.push(...(await Promise.all(wanted.map((check) => heartbeatView(deps, check, nowMs)))));
           cursor = page.nextCursor;
           if (!cursor) break;
         }
