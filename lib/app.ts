@@ -41,12 +41,7 @@ import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import type { Prober } from './probes/types.ts';
-import { pingRoutes } from './push/ping-routes.ts';
-import { createPushService } from './push/push-service.ts';
-import { pushRoutes } from './push/routes.ts';
-import { composeSlugUrls } from './push/slug-urls.ts';
-import { pushTokenRoutes } from './push/token-routes.ts';
-import { createPushTokenService } from './push/token-service.ts';
+import { pushFeatureRoutes } from './push/compose.ts';
 import { searchRoutes } from './search/routes.ts';
 import { composeSkills } from './skills/compose.ts';
 import { metricsRoutes } from './status/metrics-routes.ts';
@@ -183,15 +178,6 @@ export function createApp(deps: CoreDeps) {
     deps.statusStream ?? { follow: 'poll' },
   );
 
-  const pushService = createPushService({ checkService, recorder, tenants, clock: deps.clock });
-  const pushTokens = createPushTokenService({
-    table: deps.table,
-    checkService,
-    clock: deps.clock,
-    logger: deps.logger,
-  });
-
-  const slugs = composeSlugUrls({ ...deps, ...catalog, cursors, tenants, checkService, limits: rateLimit });
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -215,10 +201,18 @@ export function createApp(deps: CoreDeps) {
     }),
     ...statusStreamRoutes({ statusStream: statusStream.service }),
     ...metricsRoutes({ table: deps.table }),
-    ...pushRoutes({ pushService }),
-    ...pushTokenRoutes({ pushTokens, publicUrl: deps.config.publicUrl }),
-    ...pingRoutes({ pushService, pushTokens, limits: rateLimit, tenants, ...slugs.pingDeps }),
-    ...slugs.routes,
+    ...pushFeatureRoutes({
+      ...deps,
+      blueprints,
+      entities,
+      checkService,
+      checks,
+      recorder,
+      tenants,
+      cursors,
+      limits: rateLimit,
+      publicUrl: deps.config.publicUrl,
+    }),
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({

@@ -56,7 +56,7 @@ export function slugFreedOp(tenantId: string, slug: string, checkId: string): Wr
 export const AUTO_CREATE_PER_MINUTE = 10;
 
 const autoCreateCount = defineItem({
-  type: itemType('ping_slug_create_count'),
+  type: itemType('ping_slug_quota'),
   schema: z.object({ count: z.number().int() }),
   key: (k: { tenant_id: string; minute: number }) => ({
     pk: tenantPk(k.tenant_id),

@@ -1,4 +1,3 @@
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { BlueprintService } from '../catalog/blueprint-service.ts';
 import type { EntityService } from '../catalog/entity-service.ts';
@@ -28,20 +27,18 @@ export interface SlugResolverDeps {
   table: Table;
   clock: Clock;
   pingKeys: Pick<PingKeyService, 'tenantOf'>;
-  /** Failed ping key lookups count against the caller's address, as wrong tokens do. */
-  limits: Pick<RateLimitGuard, 'attempt'>;
   tenants: Pick<TenantStore, 'getTenant'>;
   checkService: Pick<CheckService, 'requireRun' | 'create'>;
   blueprintService: Pick<BlueprintService, 'create'>;
   entityService: Pick<EntityService, 'get' | 'create'>;
 }
 
-const isUnknown = (error: unknown) => error instanceof UnknownPingTokenError;
 const isConflict = (error: unknown) => error instanceof ConflictError;
 
 /**
- * Slug ping URLs (`/ping/<ping key>/<slug>`): the ping key names the tenant (a wrong key is 404 and
- * counts against the caller's address, like a wrong token), the slug one of its push checks. With
+ * Slug ping URLs (`/ping/<ping key>/<slug>`): the ping key names the tenant, the slug one of its
+ * push checks; anything unknown is UnknownPingTokenError (404), which the ping routes count against
+ * the caller's address under the failed-authentication limits, as a wrong token. With
  * `?create=1`, a slug no check has yet gets a new push check (AUTO_CREATE_*): at most
  * AUTO_CREATE_PER_MINUTE per tenant and minute (429 past it), under the tenant's check limit; of
  * concurrent first pings of one slug, one creates the check (its slug item's condition decides)
@@ -124,18 +121,9 @@ export function createSlugResolver(deps: SlugResolverDeps): SlugResolver {
   };
 
   return {
-    async resolve(ctx, pingKey, slug, options) {
-      const tenantId = await deps.limits.attempt(
-        ctx,
-        // Which credential failed, by its shown prefix (never the secret part).
-        `ping key ${pingKey.slice(0, 4)}`,
-        async () => {
-          const found = await deps.pingKeys.tenantOf(pingKey);
-          if (!found) throw new UnknownPingTokenError();
-          return found;
-        },
-        isUnknown,
-      );
+    async resolve(_ctx, pingKey, slug, options) {
+      const tenantId = await deps.pingKeys.tenantOf(pingKey);
+      if (!tenantId) throw new UnknownPingTokenError();
       if (!PUSH_SLUG_PATTERN.test(slug)) throw new UnknownPingTokenError();
       const checkId = await checkOf(tenantId, slug);
       if (checkId) return { tenantId, checkId };

@@ -1,4 +1,3 @@
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { BlueprintStore } from '../catalog/blueprint-store.ts';
 import { catalogServices } from '../catalog/compose.ts';
@@ -14,18 +13,17 @@ import { createSlugResolver } from './slug-resolver.ts';
 export interface SlugUrlDeps {
   table: Table;
   clock: Clock;
-  config: { publicUrl?: string | undefined };
+  publicUrl: string | undefined;
   cursors: CursorSeal;
   blueprints: BlueprintStore;
   entities: EntityStore;
   tenants: Pick<TenantStore, 'getTenant'>;
   checkService: CheckService;
-  limits: Pick<RateLimitGuard, 'attempt'>;
 }
 
 /**
  * Slug ping URLs (`/ping/<ping key>/<slug>`, docs/heartbeats.md "Slug URLs"): the ping key
- * routes, and the resolver the ping routes take (`pingDeps.slugResolver`).
+ * routes, and the resolver the ping routes take (their `slugs`).
  */
 export function composeSlugUrls(deps: SlugUrlDeps) {
   const pingKeys = createPingKeyService(deps);
@@ -36,10 +34,5 @@ export function composeSlugUrls(deps: SlugUrlDeps) {
     blueprintService: catalog.blueprintService,
     entityService: catalog.entityService,
   });
-  return {
-    pingKeys,
-    slugResolver,
-    pingDeps: { slugResolver },
-    routes: pingKeyRoutes({ pingKeys, publicUrl: deps.config.publicUrl }),
-  };
+  return { pingKeys, slugResolver, routes: pingKeyRoutes({ pingKeys, publicUrl: deps.publicUrl }) };
 }

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRateLimitGuard } from '../../lib/auth/rate-limit.ts';
 import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
 import type { RouteContext } from '../../lib/http/types.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { RateLimitedError } from '../../lib/platform/errors.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
-import { createMemoryRateLimiter } from '../../lib/platform/rate-limiter.ts';
 import type { SlugResolver } from '../../lib/push/ping-target.ts';
 import { composeSlugUrls } from '../../lib/push/slug-urls.ts';
 import { UnknownPingTokenError } from '../../lib/push/token-service.ts';
@@ -38,27 +36,17 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
   const call = (method: string, path: string, body?: unknown, key = api.adminKey) =>
     api.request(method, path, { key, body });
 
-  /** The resolver as the app composes it, over the harness's table and services, with failure limits on. */
-  const composeResolver = (authFailuresPerMinute: number) =>
+  /** The resolver as the app composes it, over the harness's table and services. */
+  const composeResolver = () =>
     composeSlugUrls({
       table: api.table,
       clock,
-      config: { publicUrl: undefined },
+      publicUrl: undefined,
       cursors: createCursorSeal(() => loadCursorSecret(api.table)),
       blueprints: createBlueprintStore(api.table),
       entities: api.app.entities,
       tenants: api.app.tenants,
       checkService: api.app.checkService,
-      limits: createRateLimitGuard({
-        limiter: createMemoryRateLimiter({ clock }),
-        config: {
-          rateLimit: undefined,
-          tenantRateLimit: undefined,
-          authFailuresPerMinute,
-          authFailuresPerAddressPerMinute: 100,
-        },
-        logger: silentLogger,
-      }),
     }).slugResolver;
 
   const newPingKey = async (key = api.adminKey) => {
@@ -88,7 +76,7 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
     await call('POST', '/v1/blueprints', { slug: 'cron', name: 'Cron job' });
     entityId = (await call('POST', '/v1/blueprints/cron/entities', { slug: 'backup', name: 'Backup' })).body
       .id;
-    resolver = composeResolver(0);
+    resolver = composeResolver();
   });
   afterAll(async () => {
     await api.close();
@@ -220,23 +208,32 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
     expect(made.checkId).not.toBe(theirs.body.id);
   });
 
-  it('answers unknown keys and slugs as not found, and counts wrong keys against the address', async () => {
+  it('answers unknown keys and slugs as not found', async () => {
     const key = await newPingKey();
     await unknown(resolver.resolve(ctx, key, 'no-such-check', { create: false }));
-    await unknown(resolver.resolve(ctx, key, 'Not A Slug', { create: true }));
+    await unknown(resolver.resolve(ctx, key, 'not a slug', { create: true }));
     await unknown(resolver.resolve(ctx, 'A'.repeat(22), 'nightly', { create: true }));
     await unknown(resolver.resolve(ctx, 'not-a-key', 'nightly', { create: false }));
+  });
 
-    const limited = composeResolver(2);
-    const guesser = ctxFrom('192.0.2.99');
-    const guess = 'B'.repeat(22);
-    await unknown(limited.resolve(guesser, guess, 'nightly', { create: false }));
-    await unknown(limited.resolve(guesser, guess, 'nightly', { create: false }));
-    await expect(limited.resolve(guesser, guess, 'nightly', { create: false })).rejects.toBeInstanceOf(
-      RateLimitedError,
-    );
-    // Another address is not blocked by the guesser's failures.
-    await unknown(limited.resolve(ctxFrom('192.0.2.100'), guess, 'nightly', { create: false }));
+  it('pings through slug URLs: 200 OK, ?create=1 201 Created once, 404 not found for unknown ones', async () => {
+    const key = await newPingKey();
+    const check = await newCheck('via-route');
+    expect(check.status, check.text).toBe(201);
+
+    const ok = await api.request('GET', `/ping/${key}/via-route`);
+    expect([ok.status, ok.text]).toEqual([200, 'OK']);
+    expect((await call('GET', `/v1/checks/${check.body.id}`)).body.state).toBe('up');
+    const made = await api.request('POST', `/ping/${key}/made-by-ping?create=1`, { rawBody: 'hello' });
+    expect([made.status, made.text]).toEqual([201, 'Created']);
+    const again = await api.request('GET', `/ping/${key}/made-by-ping?create=1`);
+    expect([again.status, again.text]).toEqual([200, 'OK']);
+    for (const path of [`/ping/${key}/no-such-check`, `/ping/${'C'.repeat(22)}/via-route?create=1`]) {
+      const res = await api.request('GET', path);
+      expect([res.status, res.text]).toEqual([404, 'not found']);
+    }
+    // The ping key is a credential: never in the request log.
+    expect(api.logs.join('\n')).not.toContain(key);
   });
 
   it('?create=1 makes a push check with Healthchecks’ defaults on the heartbeats entity, once', async () => {
@@ -292,5 +289,31 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
     expect((await resolver.resolve(ctx, key, 'job-3', { create: true })).created).toBeUndefined();
     clock.advance(60_000);
     expect((await resolver.resolve(ctx, key, 'job-10', { create: true })).created).toBe(true);
+  });
+});
+
+/** Wrong ping keys count as failed authentications of the caller's address, as wrong tokens do. */
+describe.each(runtimes)('slug ping URLs under the failure limits ($runtime runtime)', ({ start }) => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await start({
+      clock: createFakeClock(Date.parse('2026-03-02T10:00:00.000Z')),
+      env: { VIGIL_AUTH_FAILURE_LIMIT: '2', VIGIL_AUTH_FAILURE_ADDRESS_LIMIT: '5' },
+    });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('refuses a guessed ping key with 429 once it failed too often, whatever its answer would be', async () => {
+    const key = (await api.request('POST', '/v1/settings/ping-key', { key: api.adminKey })).body.ping_key;
+    const guess = 'D'.repeat(22);
+
+    const statuses = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await api.request('GET', `/ping/${guess}/job`)).status);
+
+    expect(statuses).toEqual([404, 404, 429]);
+    // A key that is right but not guessed is still answered (another credential's bucket).
+    expect((await api.request('GET', `/ping/${key}/job`)).status).toBe(404);
   });
 });

@@ -429,10 +429,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Record a success for the push check of this ping URL (no API key; the body is ignored) */
+        /** Report a success to a push check (no API key) */
         get: operations["getPing"];
         put?: never;
-        /** Record a success for the push check of this ping URL (no API key; the body is ignored) */
+        /** Report a success to a push check (no API key) */
         post: operations["postPing"];
         delete?: never;
         options?: never;
@@ -440,18 +440,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/ping/{token}/fail": {
+    "/ping/{token}/{suffix}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Record a failure for the push check of this ping URL (no API key; the body is ignored) */
-        get: operations["getPingFail"];
+        /** Report a start, failure, log entry or exit status (or, after a ping key, a success of the slug's check) to a push check (no API key) */
+        get: operations["getPingSuffix"];
         put?: never;
-        /** Record a failure for the push check of this ping URL (no API key; the body is ignored) */
-        post: operations["postPingFail"];
+        /** Report a start, failure, log entry or exit status (or, after a ping key, a success of the slug's check) to a push check (no API key) */
+        post: operations["postPingSuffix"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}/{slug}/{suffix}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Report a start, failure, log entry or exit status of the check a slug names to a push check (no API key) */
+        get: operations["getPingSlugSuffix"];
+        put?: never;
+        /** Report a start, failure, log entry or exit status of the check a slug names to a push check (no API key) */
+        post: operations["postPingSlugSuffix"];
         delete?: never;
         options?: never;
         head?: never;
@@ -470,6 +488,23 @@ export interface paths {
         put?: never;
         /** Create the account’s ping key, or rotate it (admins): the old key stops working at once; the new one is in this response only */
         post: operations["createPingKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/checks/{id}/pings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pings of a push check, newest first: {pings, next_cursor} (limit 1-100, default 20; a page also ends after 1 MB of pings) */
+        get: operations["listCheckPings"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1939,6 +1974,28 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description The slug ping URLs it makes: `<VIGIL_PUBLIC_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in; null when VIGIL_PUBLIC_URL is not set */
             slug_url_pattern: string | null;
+        };
+        Ping: {
+            /** @description png_ + a 26-character ULID */
+            id: string;
+            at: components["schemas"]["Timestamp"];
+            /**
+             * @description success (the ping URL itself), start (/start), fail (/fail), exit (/<0-255>), log (/log: changes no state)
+             * @enum {string}
+             */
+            kind: "success" | "start" | "fail" | "exit" | "log";
+            /** @description exit pings: the status sent (0-255) */
+            exit_status?: number;
+            /** @description The run id sent as ?rid= */
+            rid?: string;
+            /** @description The request body as text (at most 100 KB); for read-only keys, the values of secret-looking headers and assignments read ******** (docs/api.md "Ping log") */
+            body: string;
+            /** @description true: the body was cut to 100 KB */
+            body_truncated?: boolean;
+            source_ip: string;
+            user_agent: string;
+            /** @description The end of a run that had a /start: how long the run took */
+            duration_ms?: number;
         };
         TeamMember: {
             email: string;
@@ -6986,10 +7043,15 @@ export interface operations {
     };
     getPing: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
             header?: never;
             path: {
-                /** @description The ping token, as shown once when the ping URL was created */
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
                 token: string;
             };
             cookie?: never;
@@ -7001,40 +7063,51 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Result"];
+                    "text/plain": string;
                 };
             };
-            /** @description ACCOUNT_DISABLED */
-            403: {
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -7046,7 +7119,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -7055,6 +7128,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description INTERNAL */
@@ -7070,10 +7144,15 @@ export interface operations {
     };
     postPing: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
             header?: never;
             path: {
-                /** @description The ping token, as shown once when the ping URL was created */
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
                 token: string;
             };
             cookie?: never;
@@ -7085,40 +7164,51 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Result"];
+                    "text/plain": string;
                 };
             };
-            /** @description ACCOUNT_DISABLED */
-            403: {
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -7130,7 +7220,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -7139,6 +7229,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description INTERNAL */
@@ -7152,13 +7243,20 @@ export interface operations {
             };
         };
     };
-    getPingFail: {
+    getPingSuffix: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
             header?: never;
             path: {
-                /** @description The ping token, as shown once when the ping URL was created */
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
                 token: string;
+                /** @description `start`, `fail`, `log` or an exit status 0-255 after a token; the check's slug after a ping key */
+                suffix: string;
             };
             cookie?: never;
         };
@@ -7169,40 +7267,51 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Result"];
+                    "text/plain": string;
                 };
             };
-            /** @description ACCOUNT_DISABLED */
-            403: {
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -7214,7 +7323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -7223,6 +7332,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description INTERNAL */
@@ -7236,13 +7346,20 @@ export interface operations {
             };
         };
     };
-    postPingFail: {
+    postPingSuffix: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
             header?: never;
             path: {
-                /** @description The ping token, as shown once when the ping URL was created */
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
                 token: string;
+                /** @description `start`, `fail`, `log` or an exit status 0-255 after a token; the check's slug after a ping key */
+                suffix: string;
             };
             cookie?: never;
         };
@@ -7253,40 +7370,51 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Result"];
+                    "text/plain": string;
                 };
             };
-            /** @description ACCOUNT_DISABLED */
-            403: {
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -7298,7 +7426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -7307,6 +7435,215 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPingSlugSuffix: {
+        parameters: {
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
+                token: string;
+                slug: string;
+                /** @description `start`, `fail`, `log` or an exit status 0-255 after a token; the check's slug after a ping key */
+                suffix: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPingSlugSuffix: {
+        parameters: {
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
+                token: string;
+                slug: string;
+                /** @description `start`, `fail`, `log` or an exit status 0-255 after a token; the check's slug after a ping key */
+                suffix: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description INTERNAL */
@@ -7440,6 +7777,104 @@ export interface operations {
             };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCheckPings: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 100; default 20 */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description chk_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pings: components["schemas"]["Ping"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
