@@ -67,6 +67,10 @@ export async function runWrapped(options: RunOptions, io: RunIo): Promise<number
   });
   const warn = (suffix: string, reason: string) =>
     io.stderr.write(`vigil run: the /${suffix} ping was not delivered: ${reason}\n`);
+  // A terminal or pipe that went away (EPIPE) must not end the run nor change its exit status.
+  const ignore = () => {};
+  io.stdout.on('error', ignore);
+  io.stderr.on('error', ignore);
   try {
     let limit = options.bodyLimit.bytes;
     if (options.start) {
@@ -85,6 +89,8 @@ export async function runWrapped(options: RunOptions, io: RunIo): Promise<number
     return ended.status;
   } finally {
     await pinger.close();
+    io.stdout.off('error', ignore);
+    io.stderr.off('error', ignore);
   }
 }
 
@@ -115,10 +121,18 @@ function runCommand(options: RunOptions, tail: OutputTail, io: RunIo): Promise<E
     ] as const) {
       from.on('data', (chunk: Buffer) => {
         tail.push(chunk);
-        // Backpressure: a slow terminal or pipe pauses the command's output instead of buffering it.
-        if (!options.quiet && !to.write(chunk)) {
+        if (options.quiet || to.destroyed) return;
+        // Backpressure: a slow terminal or pipe pauses the command's output instead of buffering it;
+        // one that closed (EPIPE) ends the echo, never the run.
+        if (!to.write(chunk)) {
           from.pause();
-          to.once('drain', () => from.resume());
+          const resume = () => {
+            to.off('drain', resume);
+            to.off('close', resume);
+            from.resume();
+          };
+          to.on('drain', resume);
+          to.on('close', resume);
         }
       });
     }

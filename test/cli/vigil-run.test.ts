@@ -178,6 +178,25 @@ describe('vigil run (the process)', () => {
     expect(server.requests[1]?.body).toBe('left a sleeper\n[vigil run] exit status 2\n');
   });
 
+  it('keeps running and reporting when its own stdout is closed (EPIPE)', async () => {
+    const server = await pingServer();
+    const wrapped = vigilRun([
+      '--ping',
+      server.url,
+      '--',
+      'sh',
+      '-c',
+      'sleep 1; yes | head -c 300000; echo; echo end',
+    ]);
+    wrapped.child.stdout?.destroy();
+
+    const res = await wrapped.exited;
+
+    expect(res.code, res.stderr).toBe(0);
+    expect(server.requests[1]?.path).toMatch(/\/0$/);
+    expect(server.requests[1]?.body.endsWith('y\n\nend\n')).toBe(true);
+  });
+
   it('sends only the last 10,000 bytes of a long output, saying it was cut', async () => {
     const server = await pingServer();
     // 2,000 numbered lines of 50 bytes: 100,000 bytes.
