@@ -11,8 +11,6 @@ export interface PingerOptions {
   timeoutMs: number;
   retries: number;
   userAgent: string;
-  /** The first retry's wait, doubled on each further retry. */
-  backoffMs?: number;
 }
 
 export interface Pinger {
@@ -49,7 +47,7 @@ export function pingEndpoint(pingUrl: URL, suffix: string, runId: string): URL {
 }
 
 /**
- * Pings through undici's RetryAgent (exponential backoff, Retry-After honoured up to 30 s) over an
+ * Pings through undici's RetryAgent (backoff 1 s, 2 s, 4 s…; Retry-After honoured up to 30 s) over an
  * agent whose connect, header and body timeouts bound each attempt. Every ping is a POST with a
  * text/plain body, as runitor sends them.
  */
@@ -61,7 +59,7 @@ export function createPinger(options: PingerOptions): Pinger {
   });
   const dispatcher: Dispatcher = new RetryAgent(agent, {
     maxRetries: options.retries,
-    minTimeout: options.backoffMs ?? 1000,
+    minTimeout: 1000,
     timeoutFactor: 2,
     maxTimeout: 30_000,
     methods: ['POST'],

@@ -19,8 +19,6 @@ export interface RunIo {
   stdout: Writable;
   stderr: Writable;
   signals: Pick<NodeJS.Process, 'on' | 'off'>;
-  /** The first ping retry's wait (default 1 s). */
-  backoffMs?: number;
 }
 
 /** Termination signals a supervisor or a terminal sends: passed on to the command, which decides. */
@@ -63,7 +61,6 @@ export async function runWrapped(options: RunOptions, io: RunIo): Promise<number
     timeoutMs: options.timeoutMs,
     retries: options.retries,
     userAgent: `vigil-run/${pkg.version} (node ${process.version}; ${process.platform}-${process.arch})`,
-    ...(io.backoffMs !== undefined ? { backoffMs: io.backoffMs } : {}),
   });
   const warn = (suffix: string, reason: string) =>
     io.stderr.write(`vigil run: the /${suffix} ping was not delivered: ${reason}\n`);
