@@ -191,4 +191,18 @@ describe.each(runtimes)('Pinging API compatibility ($runtime runtime)', ({ start
     // Healthchecks' URL pattern is lower case only: the same UUID in upper case names nothing.
     kit.expectText(await api.request('GET', `/ping/${token.toUpperCase()}`), 404, 'not found');
   });
+
+  it('never logs a token or a ping key: the request log names the form only', async () => {
+    const { token } = await kit.pushCheck();
+    const pingKey = 'Zz9-Yy8_Xx7Ww6Vv5Uu4Tt';
+    await api.request('GET', `/ping/${token}/start?rid=0b7e4f4e-5d0c-4c55-9d2f-1c1f0a9e7a11`);
+    await api.request('POST', `/ping/${token}/0`);
+    await api.request('GET', `/ping/${pingKey}/some-job/fail`);
+
+    const log = api.logs.join('\n');
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(pingKey);
+    expect(log).toContain('"path":"/ping/{token}/start"');
+    expect(log).toContain('"path":"/ping/{token}/some-job/fail"');
+  });
 });
