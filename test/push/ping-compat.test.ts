@@ -1,7 +1,13 @@
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PING_BODY_LIMIT_BYTES } from '../../lib/push/ping-items.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { pingKit } from '../support/ping-compat-kit.ts';
+
+/** The npm Healthchecks client (no types of its own): its ping client refuses a code that is no UUID. */
+const { HealthChecksPingClient } = createRequire(import.meta.url)('healthchecks-io-client') as {
+  HealthChecksPingClient: new (options: { uuid: string; baseUrl?: string }) => unknown;
+};
 
 /**
  * Healthchecks' Pinging API, form by form (docs/heartbeats.md's compatibility table names these
@@ -188,6 +194,9 @@ describe.each(runtimes)('Pinging API compatibility ($runtime runtime)', ({ start
   it('new tokens are random v4 UUIDs, shown by an 8-character prefix', async () => {
     const { token } = await kit.pushCheck();
     expect(token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // The npm Healthchecks client validates the check's UUID: a legacy token would not pass.
+    expect(() => new HealthChecksPingClient({ uuid: token, baseUrl: 'http://127.0.0.1/ping' })).not.toThrow();
+    expect(() => new HealthChecksPingClient({ uuid: `vpt_${'A'.repeat(40)}` })).toThrow();
     // Healthchecks' URL pattern is lower case only: the same UUID in upper case names nothing.
     kit.expectText(await api.request('GET', `/ping/${token.toUpperCase()}`), 404, 'not found');
   });
