@@ -112,14 +112,18 @@ describe.each(runtimes)('Pinging API compatibility ($runtime runtime)', ({ start
     const { checkId, token } = await kit.pushCheck();
     kit.expectText(await api.request('GET', `/ping/${token}/1`), 200, 'OK');
     kit.expectText(await api.request('GET', `/ping/${token}/255`), 200, 'OK');
+    // Django's int converter reads leading zeros.
+    kit.expectText(await api.request('GET', `/ping/${token}/00000000007`), 200, 'OK');
 
     const pings = await kit.pings(checkId);
     expect(pings.map((p) => [p.kind, p.exit_status])).toEqual([
+      ['exit', 7],
       ['exit', 255],
       ['exit', 1],
     ]);
     const results = await kit.results(checkId);
     expect(results.map((r) => [r.success, r.error_message])).toEqual([
+      [false, 'exit status 7'],
       [false, 'exit status 255'],
       [false, 'exit status 1'],
     ]);
