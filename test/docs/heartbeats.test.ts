@@ -7,7 +7,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
 /** The compatibility table's rows: the test file and the test's title each row names. */
 function namedTests(): Array<{ row: string; file: string; title: string }> {
   const page = readFileSync(join(ROOT, 'docs', 'heartbeats.md'), 'utf8');
-  const table = page.slice(page.indexOf('## Compatibility table'), page.indexOf('## Slug URLs'));
+  const start = page.indexOf('## Compatibility table');
+  const end = page.indexOf('\n## ', start + 1);
+  const table = page.slice(start, end === -1 ? undefined : end);
   return table
     .split('\n')
     .filter((line) => line.startsWith('| ') && !line.startsWith('| Form') && !line.startsWith('| ---'))
