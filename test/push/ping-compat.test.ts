@@ -167,6 +167,13 @@ describe.each(runtimes)('Pinging API compatibility ($runtime runtime)', ({ start
     expect(ping?.body).toBe('x'.repeat(PING_BODY_LIMIT_BYTES - 1));
   });
 
+  it("a body over 1 MiB (every route's limit): 413, nothing recorded", async () => {
+    const { checkId, token } = await kit.pushCheck();
+    const res = await api.request('POST', `/ping/${token}`, { rawBody: Buffer.alloc(1024 * 1024 + 1, 'x') });
+    expect(res.status).toBe(413);
+    expect(await kit.pings(checkId)).toEqual([]);
+  });
+
   it('an unknown UUID or token: 404 "not found"', async () => {
     await kit.pushCheck();
     for (const token of ['0f0e0d0c-0b0a-4909-8807-060504030201', 'vpt_unknown', 'nope']) {
