@@ -1992,6 +1992,8 @@ export interface components {
             body: string;
             /** @description true: the body was cut to 100 KB */
             body_truncated?: boolean;
+            /** @description true: the check was paused; the ping was kept and recorded nothing */
+            ignored?: boolean;
             source_ip: string;
             user_agent: string;
             /** @description The end of a run that had a /start: how long the run took */
