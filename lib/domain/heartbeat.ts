@@ -1,4 +1,5 @@
-import { Cron } from 'croner';
+import type { Cron } from 'croner';
+import { pausedCron } from './cron.ts';
 
 /**
  * When a push check (a heartbeat) is expected and when it is late (pure). Healthchecks' model:
@@ -6,8 +7,9 @@ import { Cron } from 'croner';
  * check fails once `grace_seconds` of silence have passed (SPEC: the whole silence, default
  * interval x 2); with a cron schedule read in its timezone, the next run is expected at the first
  * occurrence after the last success and the check fails `grace_seconds` (default 1 h) after it.
- * A run that signalled /start must end within the grace after its start ("started but did not
- * finish"), or by the normal deadline if that comes first.
+ * A run that signalled /start must end within its allowance after the start ("started but did
+ * not finish"); while it runs, that is its deadline (as Healthchecks: a started check goes down
+ * at start + grace), so a job that starts a little after its expected time is not late.
  */
 
 /** Healthchecks' default grace for schedules. */
@@ -31,7 +33,7 @@ export type DeadlineReason = 'late' | 'unfinished';
 
 /** The cron of a schedule, paused (it only computes occurrences, it never runs anything). */
 export function scheduleCron(schedule: { cron: string; timezone: string }): Cron {
-  return new Cron(schedule.cron, { timezone: schedule.timezone, paused: true });
+  return pausedCron(schedule.cron, schedule.timezone);
 }
 
 /** The first occurrence strictly after `afterMs`, or null when the expression never matches again. */
@@ -83,24 +85,22 @@ export function nextExpectedMs(check: HeartbeatCheck, state: HeartbeatState): nu
 /**
  * When the check fails if nothing arrives, and why; null while it is not armed (never reported,
  * no run started: a new heartbeat does not go down before its first report, as in Healthchecks).
+ * A started run's allowance replaces the late deadline (the recorder clears the start on each
+ * report, so a start is always newer than the last success).
  */
 export function pushDeadline(
   check: HeartbeatCheck,
   state: HeartbeatState,
 ): { atMs: number; reason: DeadlineReason } | null {
-  let late: number | null = null;
-  if (state.last_push_at) {
-    late = check.config.schedule
-      ? (() => {
-          const expected = nextExpectedMs(check, state);
-          return expected === null ? null : expected + heartbeatGraceMs(check);
-        })()
-      : Date.parse(state.last_push_at) + heartbeatGraceMs(check);
+  if (state.run_started_at) {
+    return { atMs: Date.parse(state.run_started_at) + runAllowanceMs(check), reason: 'unfinished' };
   }
-  const unfinished = state.run_started_at ? Date.parse(state.run_started_at) + runAllowanceMs(check) : null;
-  if (unfinished !== null && (late === null || unfinished < late))
-    return { atMs: unfinished, reason: 'unfinished' };
-  return late === null ? null : { atMs: late, reason: 'late' };
+  if (!state.last_push_at) return null;
+  if (!check.config.schedule) {
+    return { atMs: Date.parse(state.last_push_at) + heartbeatGraceMs(check), reason: 'late' };
+  }
+  const expected = nextExpectedMs(check, state);
+  return expected === null ? null : { atMs: expected + heartbeatGraceMs(check), reason: 'late' };
 }
 
 /**
