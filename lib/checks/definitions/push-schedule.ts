@@ -1,10 +1,10 @@
-import type { CheckConfig } from '../../check-types/check-config.ts';
+import { type CheckConfig, PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
 import { scheduleIntervalSeconds } from '../../domain/heartbeat.ts';
 import { ValidationError } from '../../platform/errors.ts';
 
 /**
  * A push check with a cron schedule: its interval_seconds is derived from the schedule (the gap
- * between its next two expected times) and stored, so a request naming both is refused rather
+ * between its next two expected times, at most 30 days) and stored, so a request naming both is refused rather
  * than one of them silently ignored (create, update and MCP create_check alike).
  */
 
@@ -24,7 +24,9 @@ export function scheduleOwnsInterval<T extends Scheduled>(sentInterval: number |
 /** The definition with a schedule's derived interval_seconds (as of `nowMs`); others unchanged. */
 export function withScheduleInterval<T extends Scheduled>(def: T, nowMs: number): T {
   if (def.check_type !== 'push' || !def.config.schedule) return def;
-  return { ...def, interval_seconds: scheduleIntervalSeconds(def.config.schedule, nowMs) };
+  // A rare schedule (29 February) still shows and stores an interval a push check may have.
+  const derived = scheduleIntervalSeconds(def.config.schedule, nowMs);
+  return { ...def, interval_seconds: Math.min(derived, PUSH_MAX_INTERVAL_SECONDS) };
 }
 
 type Armed = Scheduled & { enabled: boolean; execution_mode: 'pull' | 'push' };
