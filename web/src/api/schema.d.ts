@@ -1551,8 +1551,29 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
             recent?: components["schemas"]["CheckRecent"];
             config: {
-                /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
+                /** @description With an interval: the whole silence allowed after a success before the check fails (at least interval_seconds; default interval_seconds x 2). With a schedule: how long after an expected time a success may still arrive (default 3600), and how long a started run may take */
                 grace_seconds?: number;
+                /** @description Expect a run at each time of this cron schedule instead of every interval_seconds (interval_seconds is then derived: the gap between the next two expected times) */
+                schedule?: {
+                    /**
+                     * @description A 5-field cron expression (minute hour day-of-month month day-of-week): when a run is expected
+                     * @example 0 3 * * *
+                     */
+                    cron: string;
+                    /**
+                     * @description The IANA timezone the expression is read in (DST followed); default UTC
+                     * @default UTC
+                     * @example Europe/Berlin
+                     */
+                    timezone: string;
+                };
+                /** @description A run (from /start to its end) longer than this is recorded as degraded */
+                max_duration_seconds?: number;
+                /**
+                 * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
+                 * @example nightly-backup
+                 */
+                slug?: string;
             };
         };
         IcmpCheck: {
@@ -5294,8 +5315,29 @@ export interface operations {
                     /** @constant */
                     execution_mode?: "push";
                     config?: {
-                        /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
+                        /** @description With an interval: the whole silence allowed after a success before the check fails (at least interval_seconds; default interval_seconds x 2). With a schedule: how long after an expected time a success may still arrive (default 3600), and how long a started run may take */
                         grace_seconds?: number;
+                        /** @description Expect a run at each time of this cron schedule instead of every interval_seconds (interval_seconds is then derived: the gap between the next two expected times) */
+                        schedule?: {
+                            /**
+                             * @description A 5-field cron expression (minute hour day-of-month month day-of-week): when a run is expected
+                             * @example 0 3 * * *
+                             */
+                            cron: string;
+                            /**
+                             * @description The IANA timezone the expression is read in (DST followed); default UTC
+                             * @default UTC
+                             * @example Europe/Berlin
+                             */
+                            timezone?: string;
+                        };
+                        /** @description A run (from /start to its end) longer than this is recorded as degraded */
+                        max_duration_seconds?: number;
+                        /**
+                         * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
+                         * @example nightly-backup
+                         */
+                        slug?: string;
                     };
                 } | {
                     entity_id: string;

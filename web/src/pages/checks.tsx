@@ -421,7 +421,11 @@ function CheckView({ check }: { check: Check }) {
         </Section>
       )}
       {check.check_type === 'push' ? (
-        <PushInstructions checkId={check.id} intervalSeconds={check.interval_seconds} />
+        <PushInstructions
+          checkId={check.id}
+          intervalSeconds={check.interval_seconds}
+          schedule={check.config.schedule}
+        />
       ) : null}
       <Section title="Charts">
         <CheckCharts checkId={check.id} />
