@@ -64,7 +64,7 @@ describe('console push check schedule', { timeout: 60_000 }, () => {
       config: { schedule: { cron: '30 2 * * *', timezone: 'Asia/Tokyo' }, grace_seconds: 900 },
     });
     await expectText(
-      p.page.getByRole('figure', { name: 'Ping URL crontab line' }).locator('code'),
+      p.page.getByRole('figure', { name: 'Cron entry', exact: true }).locator('code'),
       '30 2 * * * /path/to/job.sh && curl -fsS -m 10 --retry 5 -o /dev/null <ping url>',
     );
     await p.page.getByText('30 2 * * * (Asia/Tokyo)').first().waitFor();

@@ -130,7 +130,7 @@ function PingUrls({
         />
       ) : null}
       <CopyBlock
-        label="Ping URL crontab line"
+        label="Cron entry"
         text={`${crontabSchedule(intervalSeconds, schedule)} /path/to/job.sh && ${CURL} <ping url>`}
       />
       {schedule ? (
