@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProbeJob } from '../../lib/checks/probe-job.ts';
+import { recordPushStart } from '../../lib/checks/probing.ts';
 import { type DueClaim, generateShard } from '../../lib/checks/services/generator.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
@@ -144,5 +145,28 @@ describe.each(runtimes)("the dead man's switch ($runtime runtime)", ({ start }) 
     await api.request('POST', `/v1/checks/${id}/heartbeat`, { key: api.adminKey });
     expect((await runProbeJob(claim.job, api.app.jobRunner)).status).toBe('skipped');
     expect((await call('GET', `/v1/checks/${id}`)).body.state).toBe('up');
+  });
+
+  it('does not record a synthetic failure for a deadline claimed before a run started (/start)', async () => {
+    const id = await newPushCheck({ interval_seconds: 60, failure_threshold: 1 });
+    await api.request('POST', `/v1/checks/${id}/heartbeat`, { key: api.adminKey });
+    clock.advance(121_000);
+    const [claim] = (await dueClaims()).filter((c) => c.job.check_id === id);
+    if (!claim) throw new Error('no claim');
+    await api.table.transact([claim.claim]);
+    // The job starts before the claimed deadline's job runs: its allowance (an interval) holds now.
+    const started = await recordPushStart(
+      { table: api.table, checks: api.app.jobRunner.checks, dueShards: api.app.config.dueShards },
+      { tenantId: api.tenantId, checkId: id, startedAtMs: clock.now() },
+    );
+    expect(started).toEqual({ status: 'started', nextRunAt: new Date(clock.now() + 60_000).toISOString() });
+    expect(await runProbeJob(claim.job, api.app.jobRunner)).toEqual({
+      status: 'skipped',
+      reason: 'a run started after the deadline was claimed',
+    });
+    expect((await call('GET', `/v1/checks/${id}`)).body).toMatchObject({
+      state: 'up',
+      next_run_at: started.status === 'started' ? started.nextRunAt : null,
+    });
   });
 });
