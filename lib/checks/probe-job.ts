@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { checkTypeDefinition } from '../check-types/registry.ts';
-import { runAllowanceMs } from '../domain/heartbeat.ts';
 import { missedRun } from '../domain/heartbeat-miss.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
@@ -113,11 +112,6 @@ export async function runProbeJob(
     if (check.check_type !== 'push') return { status: 'skipped', reason: 'not a push check' };
     if ((state.last_result_at ?? null) !== (job.last_result_at ?? null)) {
       return { status: 'skipped', reason: 'a result arrived after the deadline was claimed' };
-    }
-    // A run started since the deadline was claimed, still within its allowance: its start set the deadline.
-    const started = state.run_started_at ? Date.parse(state.run_started_at) : null;
-    if (started !== null && started + runAllowanceMs(check) > job.slot_ms) {
-      return { status: 'skipped', reason: 'a run started after the deadline was claimed' };
     }
     // Items from before last_push_at existed: the last result stands for the last report.
     const reported = { ...state, last_push_at: state.last_push_at ?? state.last_result_at };

@@ -39,22 +39,27 @@ export function armedDeadlineMs(
   return deadlineAfterMissMs(check, recordedMs);
 }
 
-/** The miss at the deadline `slotMs`, read from the check's state when the switch fires. */
+/**
+ * The miss at the deadline `slotMs`, read from the check's state when the switch fires. It is
+ * "unfinished" when the started run's allowance is what passed (it came before the late deadline,
+ * as in Healthchecks, where the grace starts at the earlier of the expected time and the start).
+ */
 export function missedRun(check: HeartbeatCheck, state: HeartbeatState, slotMs: number): MissedRun {
-  const started = state.run_started_at ? Date.parse(state.run_started_at) : null;
-  const allowance = runAllowanceMs(check);
-  const unfinished = started !== null && started + allowance <= slotMs;
-  const after = unfinished ? { ...state, run_started_at: null } : state;
-  const nextAtMs = armedDeadlineMs(check, after, slotMs);
   const zone = check.config.schedule?.timezone ?? 'UTC';
-  if (unfinished && started !== null) {
+  const deadline = pushDeadline(check, state);
+  const started = state.run_started_at ? Date.parse(state.run_started_at) : null;
+  if (deadline?.reason === 'unfinished' && deadline.atMs <= slotMs && started !== null) {
+    // The run that did not finish was the expected one: the next deadline is the next expected run's.
+    const late = pushDeadline(check, { ...state, run_started_at: null })?.atMs ?? null;
     return {
       reason: 'unfinished',
-      message: `started at ${zonedTime(started, zone)} ${zone} but did not finish within ${Math.round(allowance / 1000)} s`,
+      message: `started at ${zonedTime(started, zone)} ${zone} but did not finish within ${Math.round(runAllowanceMs(check) / 1000)} s`,
       endsRun: true,
-      nextAtMs,
+      nextAtMs: late === null ? null : deadlineAfterMissMs(check, Math.max(late, slotMs)),
     };
   }
+  // A run started after its expected time is late all the same: its start does not re-arm the miss.
+  const nextAtMs = armedDeadlineMs(check, state, slotMs);
   const grace = heartbeatGraceMs(check);
   if (check.config.schedule) {
     return {

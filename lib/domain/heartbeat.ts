@@ -7,9 +7,8 @@ import { pausedCron } from './cron.ts';
  * check fails once `grace_seconds` of silence have passed (SPEC: the whole silence, default
  * interval x 2); with a cron schedule read in its timezone, the next run is expected at the first
  * occurrence after the last success and the check fails `grace_seconds` (default 1 h) after it.
- * A run that signalled /start must end within its allowance after the start ("started but did
- * not finish"); while it runs, that is its deadline (as Healthchecks: a started check goes down
- * at start + grace), so a job that starts a little after its expected time is not late.
+ * A run that signalled /start must end within the grace after its start ("started but did not
+ * finish"), or by the normal deadline if that comes first.
  */
 
 /** Healthchecks' default grace for schedules. */
@@ -85,22 +84,24 @@ export function nextExpectedMs(check: HeartbeatCheck, state: HeartbeatState): nu
 /**
  * When the check fails if nothing arrives, and why; null while it is not armed (never reported,
  * no run started: a new heartbeat does not go down before its first report, as in Healthchecks).
- * A started run's allowance replaces the late deadline (the recorder clears the start on each
- * report, so a start is always newer than the last success).
  */
 export function pushDeadline(
   check: HeartbeatCheck,
   state: HeartbeatState,
 ): { atMs: number; reason: DeadlineReason } | null {
-  if (state.run_started_at) {
-    return { atMs: Date.parse(state.run_started_at) + runAllowanceMs(check), reason: 'unfinished' };
+  let late: number | null = null;
+  if (state.last_push_at) {
+    late = check.config.schedule
+      ? (() => {
+          const expected = nextExpectedMs(check, state);
+          return expected === null ? null : expected + heartbeatGraceMs(check);
+        })()
+      : Date.parse(state.last_push_at) + heartbeatGraceMs(check);
   }
-  if (!state.last_push_at) return null;
-  if (!check.config.schedule) {
-    return { atMs: Date.parse(state.last_push_at) + heartbeatGraceMs(check), reason: 'late' };
-  }
-  const expected = nextExpectedMs(check, state);
-  return expected === null ? null : { atMs: expected + heartbeatGraceMs(check), reason: 'late' };
+  const unfinished = state.run_started_at ? Date.parse(state.run_started_at) + runAllowanceMs(check) : null;
+  if (unfinished !== null && (late === null || unfinished < late))
+    return { atMs: unfinished, reason: 'unfinished' };
+  return late === null ? null : { atMs: late, reason: 'late' };
 }
 
 /**

@@ -46,15 +46,18 @@ describe('push deadlines with an interval', () => {
     );
   });
 
-  it('gives a started run what the grace allows beyond the interval, at least an interval', () => {
+  it('gives a started run what the grace allows beyond the interval, at least an interval, unless the late deadline comes first', () => {
     expect(runAllowanceMs(hourly)).toBe(3_600_000);
     expect(runAllowanceMs({ ...hourly, config: { grace_seconds: 3 * 3600 } })).toBe(7_200_000);
-    expect(
-      pushDeadline(hourly, {
-        last_push_at: '2026-03-01T12:00:00.000Z',
-        run_started_at: '2026-03-01T13:30:00.000Z',
-      }),
-    ).toEqual({ atMs: at('2026-03-01T14:30:00.000Z'), reason: 'unfinished' });
+    const last = { last_push_at: '2026-03-01T12:00:00.000Z' };
+    expect(pushDeadline(hourly, { ...last, run_started_at: '2026-03-01T12:50:00.000Z' })).toEqual({
+      atMs: at('2026-03-01T13:50:00.000Z'),
+      reason: 'unfinished',
+    });
+    expect(pushDeadline(hourly, { ...last, run_started_at: '2026-03-01T13:30:00.000Z' })).toEqual({
+      atMs: at('2026-03-01T14:00:00.000Z'),
+      reason: 'late',
+    });
   });
 
   it('says how long the job was silent, and expects the next report an interval later', () => {
@@ -120,11 +123,17 @@ describe('push deadlines on a cron schedule', () => {
     ]);
   });
 
-  it('gives a run started on a schedule the grace from its start, in place of the late deadline', () => {
-    const state = { last_push_at: '2026-03-27T01:31:00.000Z', run_started_at: '2026-03-28T01:45:00.000Z' };
-    expect(pushDeadline(berlin, state)).toEqual({
-      atMs: at('2026-03-28T02:45:00.000Z'),
+  it('gives a run started on a schedule the grace from the earlier of its start and its expected time (Healthchecks)', () => {
+    const last = { last_push_at: '2026-03-27T01:31:00.000Z' };
+    // Started a little early (02:25 CET, expected 02:30): the grace counts from the start.
+    expect(pushDeadline(berlin, { ...last, run_started_at: '2026-03-28T01:25:00.000Z' })).toEqual({
+      atMs: at('2026-03-28T02:25:00.000Z'),
       reason: 'unfinished',
+    });
+    // Started late (02:45 CET): still late at 02:30 + 1 h.
+    expect(pushDeadline(berlin, { ...last, run_started_at: '2026-03-28T01:45:00.000Z' })).toEqual({
+      atMs: at('2026-03-28T02:30:00.000Z'),
+      reason: 'late',
     });
   });
 
@@ -141,13 +150,25 @@ describe('push deadlines on a cron schedule', () => {
       nextAtMs: at('2026-03-30T01:30:00.000Z'),
     });
 
-    const started = { last_push_at: '2026-03-27T01:31:00.000Z', run_started_at: '2026-03-28T01:30:05.000Z' };
-    const unfinished = missedRun(berlin, started, at('2026-03-28T02:30:05.000Z'));
-    // The run ends with its failure: the next deadline is the schedule's (29 March, 03:00 CEST + 1 h).
+    const started = { last_push_at: '2026-03-27T01:31:00.000Z', run_started_at: '2026-03-28T01:29:55.000Z' };
+    const unfinished = missedRun(berlin, started, at('2026-03-28T02:29:55.000Z'));
+    // The run ends with its failure, which stands for that night's run: the next deadline is the
+    // next night's (29 March, 03:00 CEST + 1 h), not 02:30 CET + 1 h five seconds later.
     expect(unfinished).toEqual({
       reason: 'unfinished',
-      message: 'started at 2026-03-28 02:30:05 Europe/Berlin but did not finish within 3600 s',
+      message: 'started at 2026-03-28 02:29:55 Europe/Berlin but did not finish within 3600 s',
       endsRun: true,
+      nextAtMs: at('2026-03-29T02:00:00.000Z'),
+    });
+
+    // A run started after its expected time that never ends is late, once; its start re-arms nothing.
+    const lateStart = {
+      last_push_at: '2026-03-27T01:31:00.000Z',
+      run_started_at: '2026-03-28T01:45:00.000Z',
+    };
+    expect(missedRun(berlin, lateStart, at('2026-03-28T02:30:00.000Z'))).toMatchObject({
+      reason: 'late',
+      endsRun: false,
       nextAtMs: at('2026-03-29T02:00:00.000Z'),
     });
   });

@@ -147,26 +147,24 @@ describe.each(runtimes)("the dead man's switch ($runtime runtime)", ({ start }) 
     expect((await call('GET', `/v1/checks/${id}`)).body.state).toBe('up');
   });
 
-  it('does not record a synthetic failure for a deadline claimed before a run started (/start)', async () => {
+  it('does not make a missed deadline due again when a run starts (/start) after its failure', async () => {
     const id = await newPushCheck({ interval_seconds: 60, failure_threshold: 1 });
     await api.request('POST', `/v1/checks/${id}/heartbeat`, { key: api.adminKey });
+    const beat = clock.now();
     clock.advance(121_000);
-    const [claim] = (await dueClaims()).filter((c) => c.job.check_id === id);
-    if (!claim) throw new Error('no claim');
-    await api.table.transact([claim.claim]);
-    // The job starts before the claimed deadline's job runs: its allowance (an interval) holds now.
+    await tick();
+    expect((await call('GET', `/v1/checks/${id}`)).body.state).toBe('down');
+    // The late job starts now: the deadline stays the next interval's, the missed one is not replayed.
+    clock.advance(1000);
     const started = await recordPushStart(
       { table: api.table, checks: api.app.jobRunner.checks, dueShards: api.app.config.dueShards },
       { tenantId: api.tenantId, checkId: id, startedAtMs: clock.now() },
     );
-    expect(started).toEqual({ status: 'started', nextRunAt: new Date(clock.now() + 60_000).toISOString() });
-    expect(await runProbeJob(claim.job, api.app.jobRunner)).toEqual({
-      status: 'skipped',
-      reason: 'a run started after the deadline was claimed',
-    });
+    expect(started).toEqual({ status: 'started', nextRunAt: new Date(beat + 180_000).toISOString() });
+    expect((await dueClaims()).filter((c) => c.job.check_id === id)).toEqual([]);
     expect((await call('GET', `/v1/checks/${id}`)).body).toMatchObject({
-      state: 'up',
-      next_run_at: started.status === 'started' ? started.nextRunAt : null,
+      state: 'down',
+      next_run_at: new Date(beat + 180_000).toISOString(),
     });
   });
 });

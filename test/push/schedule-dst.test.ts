@@ -128,13 +128,13 @@ async function missedNights(d: Driver, n: Nights) {
   expect((await d.call('PUT', `/v1/checks/${id}`, { enabled: false })).status).toBe(200);
 }
 
-/** New York, 1 November: a run started at 02:30:40 EST never ends; the late deadline (08:30 UTC) gives way to the start's. */
+/** New York, 1 November: a run started at 02:29:30 EST (just before its 02:30) never ends: it fails at its start + 1 h. */
 async function unfinishedRun(d: Driver) {
   d.clock.set(at('2026-10-31T06:30:00.000Z'));
   const id = await pushCheck(d, nightly('America/New_York'));
   d.clock.set(at('2026-10-31T06:31:00.000Z'));
   expect((await d.call('POST', `/v1/checks/${id}/heartbeat`)).status).toBe(201);
-  const startedAtMs = at('2026-11-01T07:30:40.000Z');
+  const startedAtMs = at('2026-11-01T07:29:30.000Z');
   await d.runTo(startedAtMs - 60_000);
   d.clock.set(startedAtMs);
   const { app, table, tenantId } = d.app();
@@ -146,14 +146,14 @@ async function unfinishedRun(d: Driver) {
       startedAtMs,
     },
   );
-  expect(started).toEqual({ status: 'started', nextRunAt: '2026-11-01T08:30:40.000Z' });
+  expect(started).toEqual({ status: 'started', nextRunAt: '2026-11-01T08:29:30.000Z' });
 
-  await d.runTo(at('2026-11-01T08:30:40.000Z'));
+  await d.runTo(at('2026-11-01T08:29:30.000Z'));
   const [unfinished] = await resultsCount(d, id, 2);
   expect(unfinished).toMatchObject({
     synthetic: true,
-    checked_at: '2026-11-01T08:30:40.000Z',
-    error_message: 'started at 2026-11-01 02:30:40 America/New_York but did not finish within 3600 s',
+    checked_at: '2026-11-01T08:29:30.000Z',
+    error_message: 'started at 2026-11-01 02:29:30 America/New_York but did not finish within 3600 s',
   });
   // The run ended with its failure: the next deadline is the schedule's (2 November 02:30 EST + 1 h).
   expect((await d.call('GET', `/v1/checks/${id}`)).body).toMatchObject({
