@@ -54,15 +54,25 @@ describe.each(runtimes)('check update ($runtime runtime)', ({ start }) => {
     expect(unknown.body.details).toEqual([{ path: 'headers.X-Missing', message: 'no stored value to keep' }]);
   });
 
-  it('keeps next_run_at when only the interval changes (a check scheduled on its own: push)', async () => {
-    const id = await newCheck(api, quietPushCheck(await newEntity(api)));
-    await record(api, id, { success: true, checkedAtMs: Date.now() - 1000 });
-    const before = (await call('GET', `/v1/checks/${id}`)).body;
+  it('keeps a push deadline when the interval changes but the grace does not; re-arms it when the grace follows the interval', async () => {
+    const fixed = await newCheck(
+      api,
+      quietPushCheck(await newEntity(api), { config: { grace_seconds: 7200 } }),
+    );
+    await record(api, fixed, { success: true, checkedAtMs: Date.now() - 1000 });
+    const before = (await call('GET', `/v1/checks/${fixed}`)).body;
     expect(before.next_run_at).not.toBeNull();
-    const res = await call('PUT', `/v1/checks/${id}`, { interval_seconds: 7200 });
+    const res = await call('PUT', `/v1/checks/${fixed}`, { interval_seconds: 7200 });
     expect(res.body.interval_seconds).toBe(7200);
     expect(res.body.next_run_at).toBe(before.next_run_at);
-    expect((await call('GET', `/v1/checks/${id}`)).body.next_run_at).toBe(before.next_run_at);
+    expect((await call('GET', `/v1/checks/${fixed}`)).body.next_run_at).toBe(before.next_run_at);
+
+    // The default grace is twice the interval: the deadline moves with it, from the last report.
+    const following = await newCheck(api, quietPushCheck(await newEntity(api)));
+    await record(api, following, { success: true, checkedAtMs: Date.now() - 1000 });
+    const last = (await call('GET', `/v1/checks/${following}`)).body.last_result_at as string;
+    const moved = await call('PUT', `/v1/checks/${following}`, { interval_seconds: 7200 });
+    expect(moved.body.next_run_at).toBe(new Date(Date.parse(last) + 2 * 7200 * 1000).toISOString());
   });
 
   it("moves a pull check to a cell of its new interval, keeping its state, and runs it on that cell's next slot", async () => {
