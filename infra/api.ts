@@ -48,8 +48,10 @@ export function apiThrottle(settings: {
 
 /**
  * One JSON line per request. Who asked (the source address: behind the console's CloudFront
- * distribution, its edge), what, the answer and how long it took; never headers, query strings
- * or bodies, where keys and tokens travel.
+ * distribution, its edge), which route, the answer and how long it took; never headers, query
+ * strings, bodies or the path, where keys and tokens travel (a ping URL's path is its credential).
+ * The function's own request log has the path with credentials hidden, under the same
+ * `requestId`.
  */
 export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   JSON.stringify({
@@ -57,7 +59,6 @@ export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
     ip: '$context.identity.sourceIp',
     requestTime: '$context.requestTime',
     method: '$context.httpMethod',
-    path: '$context.path',
     routeKey: '$context.routeKey',
     protocol: '$context.protocol',
     status: '$context.status',

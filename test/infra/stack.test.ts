@@ -236,8 +236,8 @@ describe('http api', () => {
       latency: '$context.responseLatency',
       integrationLatency: '$context.integrationLatency',
     });
-    // Keys and tokens travel in headers and query strings: neither is logged.
-    expect(settings.Format).not.toMatch(/header|querystring|authorization/i);
+    // Keys and tokens travel in headers and query strings, ping tokens in the path: none is logged.
+    expect(settings.Format).not.toMatch(/header|querystring|authorization|\$context\.path/i);
   });
 
   it('takes the throttling from the vigil:apiRateLimit and vigil:apiBurstLimit settings', () => {
