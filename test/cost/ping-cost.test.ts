@@ -63,4 +63,8 @@ describe('the rate limits of a report', () => {
   it('cost the keyed route two window writes (its key, its tenant)', () => {
     expect(runs.keyed.perPing.byEntity.rate_window).toMatchObject({ wru: 2, gsiWru: 0 });
   });
+
+  it("cost a ping one: the token's own bucket is in the instance's memory, its tenant's in the table", () => {
+    expect(runs.ping.perPing.byEntity.rate_window).toMatchObject({ wru: 1, gsiWru: 0 });
+  });
 });
