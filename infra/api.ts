@@ -71,8 +71,19 @@ export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
   }),
 );
 
-/** The keyless ping URLs of push checks (GET and POST each). */
-export const PING_ROUTE_PATHS = ['/ping/{token}', '/ping/{token}/fail'] as const;
+/**
+ * The keyless ping URLs of push checks, every form of the Pinging API (lib/push/ping-routes.ts):
+ * `/ping/<token>`, `/ping/<token>/<suffix>` (start, fail, log, an exit status; or a ping key and
+ * a slug) and `/ping/<ping key>/<slug>/<suffix>`, each with HEAD, GET and POST.
+ */
+export const PING_ROUTE_PATHS = [
+  '/ping/{token}',
+  '/ping/{token}/{suffix}',
+  '/ping/{key}/{slug}/{suffix}',
+] as const;
+
+/** The methods of the Pinging API (Healthchecks' clients use all three). */
+export const PING_METHODS = [HttpMethod.HEAD, HttpMethod.GET, HttpMethod.POST] as const;
 
 /** What the API needs from the rest of the stack. */
 export interface VigilApiProps {
@@ -118,7 +129,7 @@ export class VigilApi extends Construct {
     // function: their access log lines carry their own routeKey (pings told apart from API calls
     // without reading paths), and a stage may throttle them on their own (routeSettings).
     for (const path of PING_ROUTE_PATHS) {
-      this.httpApi.addRoutes({ path, methods: [HttpMethod.GET, HttpMethod.POST], integration });
+      this.httpApi.addRoutes({ path, methods: [...PING_METHODS], integration });
     }
     this.accessLog = new LogGroup(this, 'AccessLog', {
       retention: RetentionDays.ONE_MONTH,

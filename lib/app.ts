@@ -216,7 +216,7 @@ export function createApp(deps: CoreDeps) {
     ...metricsRoutes({ table: deps.table }),
     ...pushRoutes({ pushService }),
     ...pushTokenRoutes({ pushTokens, publicUrl: deps.config.publicUrl }),
-    ...pingRoutes({ pushService, pushTokens, limits: rateLimit, tenants }),
+    ...pingRoutes({ ...deps, checkService, checks, recorder, pushTokens, limits: rateLimit, tenants }),
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({

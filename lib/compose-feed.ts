@@ -17,6 +17,7 @@ import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
 import { createPurgeConsumer, type PurgeSteps } from './purge/purge-consumer.ts';
 import { PURGE_JOB_ENTITY } from './purge/purge-job-items.ts';
+import { purgePingTokenLookups } from './push/token-purge.ts';
 import type { ChangeConsumer } from './store/change-feed.ts';
 import type { Table } from './store/table.ts';
 
@@ -41,6 +42,7 @@ const purgeSteps = (clock: Clock, retentionDays: RetentionDays): PurgeSteps => (
   // The incidents' step resolves the deleted entity's open incident (kept until its retention ends).
   entity: [purgeEntityRelations, purgeEntityChecks, resolveDeletedEntityIncident(clock, retentionDays)],
   action: [purgeActionExecutions],
+  partition: [purgePingTokenLookups],
 });
 
 /** The change-feed consumers by name: what the app runs and what the stream function runs. */

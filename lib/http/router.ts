@@ -131,6 +131,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
     if (req.body.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
     const ctxBase = {
       method: route.method,
+      ...(req.method !== route.method ? { requestMethod: req.method } : {}),
       path: req.path,
       params,
       query: req.query,

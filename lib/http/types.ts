@@ -48,6 +48,8 @@ export type RouteReply = Reply | Response;
 
 export interface RouteContext {
   method: string;
+  /** The method as sent, where it differs from the route's: HEAD on a GET route. */
+  requestMethod?: string;
   /** Path without the query string, as requested. */
   path: string;
   params: Record<string, string>;

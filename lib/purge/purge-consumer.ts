@@ -42,12 +42,14 @@ export interface PurgeRound {
 export type PurgeStep<J extends PurgeJob> = (table: Table, job: J) => Promise<PurgeRound>;
 
 /**
- * The owners' steps of each job kind, registered at composition (lib/app.ts). A partition job needs
- * none: lib/purge deletes the whole partition itself.
+ * The owners' steps of each job kind, registered at composition (lib/app.ts). lib/purge deletes a
+ * partition job's whole partition itself; its steps delete what hangs off the partition elsewhere
+ * (push's token lookups), each round alongside the partition's own deletes.
  */
 export interface PurgeSteps {
   entity: PurgeStep<EntityPurgeJob>[];
   action: PurgeStep<ActionPurgeJob>[];
+  partition?: PurgeStep<PartitionPurgeJob>[];
 }
 
 export interface PurgeDeps {
@@ -89,7 +91,7 @@ function roundOf(deps: PurgeDeps, job: PurgeJob): Promise<PurgeRound> {
     case 'entity':
       return runSteps(deps.table, deps.steps.entity, job);
     case 'partition':
-      return purgePartition(deps.table, job);
+      return runSteps(deps.table, [purgePartition, ...(deps.steps.partition ?? [])], job);
     case 'action':
       return runSteps(deps.table, deps.steps.action, job);
   }

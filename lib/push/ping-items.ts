@@ -39,6 +39,8 @@ export const pingSchema = z.object({
   duration_ms: z.number().int().optional(),
   /** The result this ping recorded, when it recorded one (success, fail, exit). */
   result_id: z.string().optional(),
+  /** The check was disabled (paused): the ping was kept and changed nothing (Healthchecks' "ignored"). */
+  ignored: z.boolean().optional(),
 });
 export type PingRecord = z.infer<typeof pingSchema>;
 

@@ -11,7 +11,10 @@ import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
  * The owner of the push token items (a check's ping URLs; docs/data-model.md, "Checks"). Each
  * token is one item in its check's partition (`CHECK#<chk_id>`), keyed by the SHA-256 of the
  * token, next to a counter of the check's tokens; the check's partition purge deletes them with
- * the check, whichever way the check goes.
+ * the check, whichever way the check goes. A UUID token cannot name its check, so it also has a
+ * lookup item in a partition of its own (`PINGTOKEN#<sha256>`): written and deleted in the same
+ * transactions as the token, and deleted by the push step of the check's partition purge
+ * (token-purge.ts).
  */
 
 /** How many ping URLs one check may have at once. */
@@ -39,6 +42,16 @@ const pushToken = defineItem({
   }),
   docKey: { check_id: '<chk_id>', token_hash: '<sha256 of token>' },
 });
+
+/** A UUID token's lookup: what a ping reads first (one get by the token's hash). */
+const pushTokenLookup = defineItem({
+  type: itemType('push_token_lookup'),
+  schema: pushTokenSchema.omit({ last_used_at: true }),
+  key: (k: { token_hash: string }) => ({ pk: `${TOKEN_SK_PREFIX}${k.token_hash}`, sk: 'LOOKUP' }),
+  docKey: { token_hash: '<sha256 of token>' },
+});
+
+const lookupOf = ({ last_used_at: _, ...lookup }: PushTokenRecord) => lookup;
 
 /** The check's token counter (`count`): the limit holds under concurrent creates. */
 const pushTokenCount = defineItem({
@@ -76,6 +89,7 @@ export function pushTokenCreatedOps(
       { add: { count: 1 }, condition: belowLimit('count', PUSH_TOKEN_LIMIT) },
     ),
     pushToken.put(record, { kind: 'itemNotExists' }),
+    pushTokenLookup.put(lookupOf(record), { kind: 'itemNotExists' }),
   ];
   return { record, ops };
 }
@@ -85,6 +99,8 @@ export function pushTokenRevokedOps(token: PushTokenRecord): WriteOp[] {
   return [
     pushToken.delete(token, { kind: 'itemExists' }),
     pushTokenCount.update({ check_id: token.check_id }, { add: { count: -1 } }),
+    // A legacy token has none: deleting nothing is harmless.
+    pushTokenLookup.delete(token),
   ];
 }
 
@@ -103,6 +119,17 @@ export function getPushToken(
   hash: string,
 ): Promise<PushTokenRecord | undefined> {
   return pushToken.get(table, { check_id: checkId, token_hash: hash }, { consistent: true });
+}
+
+/** The token a UUID token's hash names (its lookup item; last_used_at is read from the token item only). */
+export async function getPushTokenByHash(table: Table, hash: string): Promise<PushTokenRecord | undefined> {
+  const lookup = await pushTokenLookup.get(table, { token_hash: hash }, { consistent: true });
+  return lookup ? { ...lookup, last_used_at: null } : undefined;
+}
+
+/** The deletes of the lookup items of `tokens` (a purged check's, read before its partition goes). */
+export function pushTokenLookupDeletes(tokens: PushTokenRecord[]): WriteOp[] {
+  return tokens.map((token) => pushTokenLookup.delete(token));
 }
 
 /** A check's tokens, oldest first (at most PUSH_TOKEN_LIMIT: one query page). */

@@ -8,6 +8,7 @@ import { newPingToken, readPingToken } from './ping-token.ts';
 import {
   COUNT_OP,
   getPushToken,
+  getPushTokenByHash,
   listPushTokens,
   PUSH_TOKEN_LIMIT,
   type PushTokenRecord,
@@ -60,7 +61,7 @@ export function createPushTokenService(deps: PushTokenServiceDeps) {
   return {
     async create(tenantId: string, checkId: string) {
       await requirePushCheck(tenantId, checkId);
-      const { token, hash, prefix } = newPingToken(checkId);
+      const { token, hash, prefix } = newPingToken();
       const { record, ops } = pushTokenCreatedOps({ tenantId, checkId, hash, prefix }, deps.clock.now());
       // Only while the check exists: a token of a check deleted meanwhile would outlive its purge.
       const checkOp = ops.length;
@@ -100,13 +101,19 @@ export function createPushTokenService(deps: PushTokenServiceDeps) {
     },
 
     /**
-     * The live token `raw` is, or UnknownPingTokenError (malformed, unknown or revoked alike). Its
+     * The live token `raw` is, or UnknownPingTokenError (malformed, unknown or revoked alike): a
+     * UUID by its lookup item, a legacy token by its item in the partition its tail names. Its
      * last use is recorded at most once a minute per process; a failed write is only logged.
      */
     async verify(raw: string): Promise<PushTokenRecord> {
       const read = readPingToken(raw);
-      const token = read ? await getPushToken(deps.table, read.checkId, read.hash) : undefined;
-      if (!read || !token || token.check_id !== read.checkId) throw new UnknownPingTokenError();
+      let token: PushTokenRecord | undefined;
+      if (read?.kind === 'uuid') token = await getPushTokenByHash(deps.table, read.hash);
+      else if (read?.kind === 'legacy') {
+        const found = await getPushToken(deps.table, read.checkId, read.hash);
+        token = found?.check_id === read.checkId ? found : undefined;
+      }
+      if (!token) throw new UnknownPingTokenError();
       const now = deps.clock.now();
       if (now - (lastTouched.get(token.id) ?? Number.NEGATIVE_INFINITY) >= TOUCH_INTERVAL_MS) {
         if (lastTouched.size > 10_000) lastTouched.clear();

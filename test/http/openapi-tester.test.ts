@@ -66,6 +66,10 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'a confirmation token exists only in the email it was sent by (404 page; test/notify/email-recipients covers the successes)',
   'POST /v1/email-confirmations/{tenant_id}/{token}':
     'a confirmation token exists only in the email it was sent by (404 page; test/notify/email-recipients covers the successes)',
+  'GET /ping/{token}/{slug}/{suffix}':
+    'the fixture has no ping key, so a slug URL names no check (404 `not found`; test/push/ping-compat-slug covers the successes)',
+  'POST /ping/{token}/{slug}/{suffix}':
+    'the fixture has no ping key, so a slug URL names no check (404 `not found`; test/push/ping-compat-slug covers the successes)',
   'POST /v1/notify/routes':
     'a route names existing tenant channels in arrays; hints stand for strings only, so generated ids name none (400)',
 };

@@ -178,16 +178,21 @@ describe('http api', () => {
     const routes = Object.values(template.findResources('AWS::ApiGatewayV2::Route'));
     expect(routes.map((route) => route.Properties.RouteKey).sort()).toEqual([
       '$default',
+      'GET /ping/{key}/{slug}/{suffix}',
       'GET /ping/{token}',
-      'GET /ping/{token}/fail',
+      'GET /ping/{token}/{suffix}',
+      'HEAD /ping/{key}/{slug}/{suffix}',
+      'HEAD /ping/{token}',
+      'HEAD /ping/{token}/{suffix}',
+      'POST /ping/{key}/{slug}/{suffix}',
       'POST /ping/{token}',
-      'POST /ping/{token}/fail',
+      'POST /ping/{token}/{suffix}',
     ]);
     for (const route of routes) {
       expect(route.Properties.Target).toEqual({
         'Fn::Join': ['', ['integrations/', { Ref: integrationId }]],
       });
-      // The token is the ping's credential: API Gateway asks for none of its own.
+      // The token (or ping key) is the ping's credential: API Gateway asks for none of its own.
       expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
     }
   });

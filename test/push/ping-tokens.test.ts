@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../lib/auth/api-key.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
+import { getPushTokenByHash, pushTokenCreatedOps } from '../../lib/push/push-token-items.ts';
 import { checkPartition } from '../../lib/store/partitions.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
@@ -44,8 +46,10 @@ describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
 
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ check_id: checkId, last_used_at: null, ping_url: null });
-    expect(created.body.token).toMatch(/^vpt_[0-9A-Za-z]{40}_chk_/);
-    expect(created.body.prefix).toBe(created.body.token.slice(0, 12));
+    expect(created.body.token).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+    expect(created.body.prefix).toBe(created.body.token.slice(0, 8));
     const listed = await call('GET', `/v1/checks/${checkId}/push-tokens`);
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([
@@ -70,10 +74,10 @@ describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
       headers: { 'content-type': 'text/plain' },
     });
 
-    expect(viaGet.status, viaGet.text).toBe(201);
+    expect(viaGet.status, viaGet.text).toBe(200);
+    expect(viaGet.text).toBe('OK');
     expect(viaGet.headers['cache-control']).toBe('no-store');
-    expect(viaPost.status, viaPost.text).toBe(201);
-    expect(viaPost.body).toMatchObject({ check_id: checkId, success: true });
+    expect(viaPost.status, viaPost.text).toBe(200);
     expect((await call('GET', `/v1/checks/${checkId}`)).body.state).toBe('up');
     const [listed] = (await call('GET', `/v1/checks/${checkId}/push-tokens`)).body;
     expect(listed.last_used_at).not.toBeNull();
@@ -87,15 +91,32 @@ describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
     const { token } = await newToken(checkId);
 
     const failed = await api.request('POST', `/ping/${token}/fail`, {
-      rawBody: '{"not": "read"}',
+      rawBody: '{"kept": "as text"}',
       headers: { 'content-type': 'application/json' },
     });
-    expect(failed.status, failed.text).toBe(201);
-    expect(failed.body).toMatchObject({ success: false, latency_ms: 0 });
+    expect(failed.status, failed.text).toBe(200);
+    const [result] = (await call('GET', `/v1/checks/${checkId}/results`)).body.results;
+    expect(result).toMatchObject({ success: false, latency_ms: 0 });
     expect((await call('GET', `/v1/checks/${checkId}`)).body.state).toBe('down');
-    expect((await api.request('GET', `/ping/${token}/fail`)).status).toBe(201);
-    expect((await api.request('GET', `/ping/${token}`)).status).toBe(201);
+    expect((await api.request('GET', `/ping/${token}/fail`)).status).toBe(200);
+    expect((await api.request('GET', `/ping/${token}`)).status).toBe(200);
     expect((await call('GET', `/v1/checks/${checkId}`)).body.state).toBe('up');
+  });
+
+  it('keeps legacy vpt_ tokens working', async () => {
+    const checkId = await newCheck();
+    const legacy = `vpt_${'L'.repeat(40)}_${checkId}`;
+    const { ops } = pushTokenCreatedOps(
+      { tenantId: api.tenantId, checkId, hash: hashApiKey(legacy), prefix: legacy.slice(0, 12) },
+      Date.now(),
+    );
+    await api.table.transact(ops);
+
+    const res = await api.request('GET', `/ping/${legacy}`);
+    expect([res.status, res.text]).toEqual([200, 'OK']);
+    expect((await api.request('GET', `/ping/${legacy}/fail`)).status).toBe(200);
+    expect((await call('GET', `/v1/checks/${checkId}`)).body.state).toBe('down');
+    expect((await api.request('GET', `/ping/${legacy.replace('LLL', 'LLM')}`)).status).toBe(404);
   });
 
   it('answers 404 to a wrong, malformed, foreign-check or revoked token alike', async () => {
@@ -103,32 +124,39 @@ describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
     const otherCheck = await newCheck();
     const { id, token } = await newToken(checkId);
     const wrongSecret = `vpt_${'A'.repeat(40)}_${checkId}`;
-    const movedToOtherCheck = token.replace(checkId, otherCheck);
-    const unknownCheck = token.replace(checkId, newId('chk'));
+    const legacy = `vpt_${'B'.repeat(40)}_${checkId}`;
+    await api.table.transact(
+      pushTokenCreatedOps(
+        { tenantId: api.tenantId, checkId, hash: hashApiKey(legacy), prefix: legacy.slice(0, 12) },
+        Date.now(),
+      ).ops,
+    );
+    const movedToOtherCheck = legacy.replace(checkId, otherCheck);
+    const unknownCheck = legacy.replace(checkId, newId('chk'));
+    const otherUuid = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
 
-    for (const bad of [wrongSecret, movedToOtherCheck, unknownCheck, 'nope', token.slice(0, -1)]) {
+    for (const bad of [wrongSecret, movedToOtherCheck, unknownCheck, 'nope', token.slice(0, -1), otherUuid]) {
       const res = await api.request('POST', `/ping/${encodeURIComponent(bad)}`);
-      expect(res.status, bad).toBe(404);
-      expect(res.body).toEqual({ error: 'ping URL not found', code: 'NOT_FOUND' });
+      expect([res.status, res.text], bad).toEqual([404, 'not found']);
     }
     expect((await call('DELETE', `/v1/checks/${checkId}/push-tokens/${id}`)).status).toBe(204);
-    expect((await api.request('GET', `/ping/${token}`)).body).toEqual({
-      error: 'ping URL not found',
-      code: 'NOT_FOUND',
-    });
+    expect((await api.request('GET', `/ping/${token}`)).text).toBe('not found');
+    // The revoke deleted the token's lookup item with it.
+    expect(await getPushTokenByHash(api.table, hashApiKey(token))).toBeUndefined();
     expect((await call('DELETE', `/v1/checks/${checkId}/push-tokens/${id}`)).status).toBe(404);
     expect((await call('GET', `/v1/checks/${checkId}/results`)).body.results).toEqual([]);
   });
 
-  it('answers a paused check as its keyed route does (409) and refuses ping URLs for pull checks', async () => {
+  it('answers a paused check OK (as Healthchecks does; its keyed route 409) and refuses ping URLs for pull checks', async () => {
     const checkId = await newCheck();
     const { token } = await newToken(checkId);
     expect((await call('PUT', `/v1/checks/${checkId}`, { enabled: false })).status).toBe(200);
 
     const pinged = await api.request('POST', `/ping/${token}`);
     const keyed = await call('POST', `/v1/checks/${checkId}/heartbeat`);
-    expect(pinged.status).toBe(409);
-    expect(pinged.body).toEqual(keyed.body);
+    expect([pinged.status, pinged.text]).toEqual([200, 'OK']);
+    expect(keyed.status).toBe(409);
+    expect((await call('GET', `/v1/checks/${checkId}/results`)).body.results).toEqual([]);
 
     const pull = await call('POST', '/v1/checks', {
       entity_id: entityId,
@@ -168,15 +196,28 @@ describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
     expect((await call('GET', `/v1/checks/${checkId}/push-tokens`)).body).toHaveLength(1);
   });
 
-  it('removes the ping URLs with their check', async () => {
+  it('removes the ping URLs with their check, their lookup items too', async () => {
     const checkId = await newCheck();
     const { token } = await newToken(checkId);
+    expect(await getPushTokenByHash(api.table, hashApiKey(token))).toBeDefined();
     expect((await call('DELETE', `/v1/checks/${checkId}`)).status).toBe(204);
 
     expect((await api.request('POST', `/ping/${token}`)).status).toBe(404);
     await api.drainChanges();
     const left = await api.table.query({ pk: checkPartition(checkId), consistent: true });
     expect(left.items).toEqual([]);
+    expect(await getPushTokenByHash(api.table, hashApiKey(token))).toBeUndefined();
+  });
+
+  it("removes the lookup items of a deleted entity's checks", async () => {
+    const entity = await call('POST', '/v1/blueprints/cron/entities', { slug: 'gone', name: 'Gone' });
+    const check = await call('POST', '/v1/checks', { entity_id: entity.body.id, check_type: 'push' });
+    const { token } = await newToken(check.body.id);
+    expect((await call('DELETE', `/v1/blueprints/cron/entities/gone`)).status).toBe(204);
+
+    await api.drainChanges();
+    expect(await getPushTokenByHash(api.table, hashApiKey(token))).toBeUndefined();
+    expect((await api.request('GET', `/ping/${token}`)).status).toBe(404);
   });
 });
 
@@ -214,22 +255,24 @@ describe.each(runtimes)('ping URL rate limits ($runtime runtime)', ({ start }) =
     for (let i = 0; i < 10; i += 1) statuses.add((await api.request('POST', `/ping/${token}`)).status);
     const limited = await api.request('POST', `/ping/${token}`);
 
-    expect([...statuses]).toEqual([201]);
-    expect(limited.body.code).toBe('RATE_LIMITED');
+    expect([...statuses]).toEqual([200]);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['content-type']).toMatch(/^text\/plain/);
+    expect(limited.text).toBe('too many requests');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await api.request('POST', `/ping/${other}`)).status).toBe(201);
+    expect((await api.request('POST', `/ping/${other}`)).status).toBe(200);
   });
 
   it('counts wrong tokens as failed authentications of the address, a right one then refused too', async () => {
     const token = (await call('POST', `/v1/checks/${checkId}/push-tokens`)).body.token;
     const statuses: number[] = [];
     for (let i = 0; i < 6; i += 1) {
-      statuses.push((await api.request('GET', `/ping/vpt_${String(i).repeat(40)}_${checkId}`)).status);
+      statuses.push((await api.request('GET', `/ping/0000000${i}-0000-4000-8000-000000000000`)).status);
     }
 
     expect(statuses).toEqual([404, 404, 404, 404, 404, 429]);
     const right = await api.request('GET', `/ping/${token}`);
     expect(right.status).toBe(429);
-    expect(right.body.error).toMatch(/too many failed authentications/);
+    expect(right.text).toMatch(/too many failed authentications/);
   });
 });

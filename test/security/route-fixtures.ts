@@ -137,6 +137,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
   const collection = segments[index - 1];
   // Under /v1/notify/channels a channel id is a tenant channel's; under a check, the check's own.
   if (route.path.startsWith('/v1/notify/channels/')) return fx.ids.tenantChannel ?? '';
+  // The Pinging API's forms: the token, then a suffix (`fail`), or a slug and its suffix.
+  if (route.path.startsWith('/ping/') && param !== 'token') return param === 'slug' ? 'nightly' : 'fail';
   if (route.path.startsWith('/v1/email-confirmations/'))
     return (param === 'tenant_id' ? fx.ids.tenantId : fx.ids.confirmToken) ?? '';
   const byCollection: Record<string, string | undefined> = {

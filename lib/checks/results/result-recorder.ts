@@ -38,8 +38,8 @@ export interface ResultInput {
   details?: Record<string, unknown>;
   /** The push dead man's switch: the next deadline after a synthetic failure. */
   nextRunAtMs?: number;
-  /** Extra op committed with the result (e.g. deleting the local queue's job). */
-  alsoCommit?: WriteOp;
+  /** Extra ops committed with the result (e.g. deleting the local queue's job; a ping's log item). */
+  alsoCommit?: WriteOp | WriteOp[];
   /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
   run?: CheckRun;
 }
@@ -169,7 +169,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       // A bucket leaving the state item (or a late result's own) moves the tenant's result counters.
       ops.push(resultsCountedOp(input.tenantId, check.id, rollup.stored));
     }
-    if (input.alsoCommit) ops.push(input.alsoCommit);
+    if (input.alsoCommit) ops.push(...[input.alsoCommit].flat());
 
     const commit = async (): Promise<RecordOutcome | typeof RETRY> => {
       const transitions: TransitionRecord[] = [];

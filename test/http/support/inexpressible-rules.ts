@@ -14,6 +14,12 @@ export interface InexpressibleRule {
 
 export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
+    operation: 'POST /v1/checks',
+    path: /^interval_seconds$/,
+    message: /^Enter \d+ or more: .* run at most once every \d+ seconds/,
+    why: "a check type's shortest interval (domain checks: 3600 s) depends on check_type; the document states one interval_seconds for every type",
+  },
+  {
     operation: '*',
     path: /^config\.from$/,
     message: /^Enter either from \(the sending number\) or messaging_service_sid, not both\.$/,

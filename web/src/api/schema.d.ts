@@ -429,10 +429,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Record a success for the push check of this ping URL (no API key; the body is ignored) */
+        /** Report a success to a push check (no API key) */
         get: operations["getPing"];
         put?: never;
-        /** Record a success for the push check of this ping URL (no API key; the body is ignored) */
+        /** Report a success to a push check (no API key) */
         post: operations["postPing"];
         delete?: never;
         options?: never;
@@ -440,18 +440,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/ping/{token}/fail": {
+    "/ping/{token}/{suffix}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Record a failure for the push check of this ping URL (no API key; the body is ignored) */
-        get: operations["getPingFail"];
+        /** Report a start, failure, log entry or exit status (or, after a ping key, a success of the slug's check) to a push check (no API key) */
+        get: operations["getPingSuffix"];
         put?: never;
-        /** Record a failure for the push check of this ping URL (no API key; the body is ignored) */
-        post: operations["postPingFail"];
+        /** Report a start, failure, log entry or exit status (or, after a ping key, a success of the slug's check) to a push check (no API key) */
+        post: operations["postPingSuffix"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ping/{token}/{slug}/{suffix}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Report a start, failure, log entry or exit status of the check a slug names to a push check (no API key) */
+        get: operations["getPingSlugSuffix"];
+        put?: never;
+        /** Report a start, failure, log entry or exit status of the check a slug names to a push check (no API key) */
+        post: operations["postPingSlugSuffix"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1551,8 +1569,29 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
             recent?: components["schemas"]["CheckRecent"];
             config: {
-                /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
+                /** @description With an interval: the whole silence allowed after a success before the check fails (at least interval_seconds; default interval_seconds x 2). With a schedule: how long after an expected time a success may still arrive (default 3600), and how long a started run may take */
                 grace_seconds?: number;
+                /** @description Expect a run at each time of this cron schedule instead of every interval_seconds (interval_seconds is then derived: the gap between the next two expected times) */
+                schedule?: {
+                    /**
+                     * @description A 5-field cron expression (minute hour day-of-month month day-of-week): when a run is expected
+                     * @example 0 3 * * *
+                     */
+                    cron: string;
+                    /**
+                     * @description The IANA timezone the expression is read in (DST followed); default UTC
+                     * @default UTC
+                     * @example Europe/Berlin
+                     */
+                    timezone: string;
+                };
+                /** @description A run (from /start to its end) longer than this is recorded as degraded */
+                max_duration_seconds?: number;
+                /**
+                 * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
+                 * @example nightly-backup
+                 */
+                slug?: string;
             };
         };
         IcmpCheck: {
@@ -5294,8 +5333,29 @@ export interface operations {
                     /** @constant */
                     execution_mode?: "push";
                     config?: {
-                        /** @description The whole silence allowed after a result before the check fails (not added to the interval): at least interval_seconds; default interval_seconds x 2 */
+                        /** @description With an interval: the whole silence allowed after a success before the check fails (at least interval_seconds; default interval_seconds x 2). With a schedule: how long after an expected time a success may still arrive (default 3600), and how long a started run may take */
                         grace_seconds?: number;
+                        /** @description Expect a run at each time of this cron schedule instead of every interval_seconds (interval_seconds is then derived: the gap between the next two expected times) */
+                        schedule?: {
+                            /**
+                             * @description A 5-field cron expression (minute hour day-of-month month day-of-week): when a run is expected
+                             * @example 0 3 * * *
+                             */
+                            cron: string;
+                            /**
+                             * @description The IANA timezone the expression is read in (DST followed); default UTC
+                             * @default UTC
+                             * @example Europe/Berlin
+                             */
+                            timezone?: string;
+                        };
+                        /** @description A run (from /start to its end) longer than this is recorded as degraded */
+                        max_duration_seconds?: number;
+                        /**
+                         * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
+                         * @example nightly-backup
+                         */
+                        slug?: string;
                     };
                 } | {
                     entity_id: string;
@@ -6909,10 +6969,15 @@ export interface operations {
     };
     getPing: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
             header?: never;
             path: {
-                /** @description The ping token, as shown once when the ping URL was created */
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
                 token: string;
             };
             cookie?: never;
@@ -6924,40 +6989,51 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Result"];
+                    "text/plain": string;
                 };
             };
-            /** @description ACCOUNT_DISABLED */
-            403: {
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -6969,7 +7045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -6978,6 +7054,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description INTERNAL */
@@ -6993,10 +7070,15 @@ export interface operations {
     };
     postPing: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
             header?: never;
             path: {
-                /** @description The ping token, as shown once when the ping URL was created */
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
                 token: string;
             };
             cookie?: never;
@@ -7008,40 +7090,51 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Result"];
+                    "text/plain": string;
                 };
             };
-            /** @description ACCOUNT_DISABLED */
-            403: {
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -7053,7 +7146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -7062,6 +7155,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description INTERNAL */
@@ -7075,13 +7169,20 @@ export interface operations {
             };
         };
     };
-    getPingFail: {
+    getPingSuffix: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
             header?: never;
             path: {
-                /** @description The ping token, as shown once when the ping URL was created */
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
                 token: string;
+                /** @description `start`, `fail`, `log` or an exit status 0-255 after a token; the check's slug after a ping key */
+                suffix: string;
             };
             cookie?: never;
         };
@@ -7092,40 +7193,51 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Result"];
+                    "text/plain": string;
                 };
             };
-            /** @description ACCOUNT_DISABLED */
-            403: {
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -7137,7 +7249,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -7146,6 +7258,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description INTERNAL */
@@ -7159,13 +7272,20 @@ export interface operations {
             };
         };
     };
-    postPingFail: {
+    postPingSuffix: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
             header?: never;
             path: {
-                /** @description The ping token, as shown once when the ping URL was created */
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
                 token: string;
+                /** @description `start`, `fail`, `log` or an exit status 0-255 after a token; the check's slug after a ping key */
+                suffix: string;
             };
             cookie?: never;
         };
@@ -7176,40 +7296,51 @@ export interface operations {
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Result"];
+                    "text/plain": string;
                 };
             };
-            /** @description ACCOUNT_DISABLED */
-            403: {
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
-            /** @description NOT_FOUND */
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description CONFLICT */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description PAYLOAD_TOO_LARGE */
@@ -7221,7 +7352,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
             429: {
                 headers: {
                     /** @description Seconds to wait */
@@ -7230,6 +7361,215 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPingSlugSuffix: {
+        parameters: {
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
+                token: string;
+                slug: string;
+                /** @description `start`, `fail`, `log` or an exit status 0-255 after a token; the check's slug after a ping key */
+                suffix: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postPingSlugSuffix: {
+        parameters: {
+            query?: {
+                /** @description A UUID naming the run (pairs a /start with its end) */
+                rid?: string;
+                /** @description Slug URLs: `1` creates the push check when the slug names none (201 `Created`) */
+                create?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The ping token (a UUID; legacy `vpt_` tokens keep working), or a ping key in slug URLs */
+                token: string;
+                slug: string;
+                /** @description `start`, `fail`, `log` or an exit status 0-255 after a token; the check's slug after a ping key */
+                suffix: string;
+            };
+            cookie?: never;
+        };
+        /** @description Any content type and body; never parsed */
+        requestBody?: {
+            content: {
+                "*/*": unknown;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description VALIDATION_ERROR; `invalid url format` (an exit status above 255, an upper-case slug) or `invalid uuid format` (`rid`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description The account is disabled */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description NOT_FOUND; `not found`: no such ping URL */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED; Too many pings, or too many failed attempts from this address */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/plain": string;
                 };
             };
             /** @description INTERNAL */
