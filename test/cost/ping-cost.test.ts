@@ -59,6 +59,13 @@ describe.each(['ping', 'keyed'] as const)('a healthy report (%s) in the cloud ru
   });
 });
 
+describe('a ping URL report', () => {
+  it('also logs the ping in the same transaction (2 units), which the keyed route does not', () => {
+    expect(runs.ping.perPing.byEntity.ping).toMatchObject({ wru: 2, gsiWru: 0 });
+    expect(runs.keyed.perPing.byEntity.ping).toBeUndefined();
+  });
+});
+
 describe('the rate limits of a report', () => {
   it('cost the keyed route two window writes (its key, its tenant)', () => {
     expect(runs.keyed.perPing.byEntity.rate_window).toMatchObject({ wru: 2, gsiWru: 0 });
