@@ -41,11 +41,7 @@ import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import type { Prober } from './probes/types.ts';
-import { pingRoutes } from './push/ping-routes.ts';
-import { createPushService } from './push/push-service.ts';
-import { pushRoutes } from './push/routes.ts';
-import { pushTokenRoutes } from './push/token-routes.ts';
-import { createPushTokenService } from './push/token-service.ts';
+import { pushFeatureRoutes } from './push/compose.ts';
 import { searchRoutes } from './search/routes.ts';
 import { composeSkills } from './skills/compose.ts';
 import { metricsRoutes } from './status/metrics-routes.ts';
@@ -183,14 +179,6 @@ export function createApp(deps: CoreDeps) {
     deps.statusStream ?? { follow: 'poll' },
   );
 
-  const pushService = createPushService({ checkService, recorder, tenants, clock: deps.clock });
-  const pushTokens = createPushTokenService({
-    table: deps.table,
-    checkService,
-    clock: deps.clock,
-    logger: deps.logger,
-  });
-
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -214,9 +202,16 @@ export function createApp(deps: CoreDeps) {
     }),
     ...statusStreamRoutes({ statusStream: statusStream.service }),
     ...metricsRoutes({ table: deps.table }),
-    ...pushRoutes({ pushService }),
-    ...pushTokenRoutes({ pushTokens, publicUrl: deps.config.publicUrl }),
-    ...pingRoutes({ ...deps, checkService, checks, recorder, pushTokens, limits: rateLimit, tenants }),
+    ...pushFeatureRoutes({
+      ...deps,
+      checkService,
+      checks,
+      recorder,
+      tenants,
+      cursors,
+      limits: rateLimit,
+      publicUrl: deps.config.publicUrl,
+    }),
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({

@@ -16,6 +16,7 @@ import type { Simulator } from '../notify/simulate.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
 import type { Prober } from '../probes/types.ts';
+import { createPingLogService } from '../push/ping-log.ts';
 import { createStatusService } from '../status/status-service.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
@@ -65,6 +66,7 @@ export function composeMcp(deps: McpDeps) {
     relations: createRelationStore(table),
     checkService: deps.checkService,
     checkReads: createCheckReadService({ table, checkService: deps.checkService, clock, cursors }),
+    pingLog: createPingLogService({ table, checkService: deps.checkService, clock, cursors }),
     prober: deps.prober,
     runtime: deps.runtime,
     incidents: deps.incidents,

@@ -237,6 +237,8 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       search_entities: [{ prefix: 'led' }, ['Ledger (service/ledger, down)']],
       get_action_run: [{ execution_id: executionId }, ['action "Restart ledger"']],
       explain_alerting: [{ entity_id: ids.ledger, to_state: 'up' }, ['If Ledger (now down)']],
+      list_heartbeats: [{}, ['Failing: "Ledger port" of Ledger (service/ledger)']],
+      get_ping_log: [{ check_id: checks.ledger }, ['Pings of "Ledger port" of Ledger (service/ledger)']],
     };
     expect(Object.keys(expected).sort()).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort());
     const summaries = [summaryOf(window), summaryOf(ran)];

@@ -115,3 +115,31 @@ export const createCheckInput = {
   required: ['entity_id'],
   additionalProperties: false,
 };
+
+/** list_heartbeats: a page of the push checks, optionally of one status. */
+export const listHeartbeatsInput = {
+  type: 'object',
+  properties: {
+    status: {
+      type: 'string',
+      enum: ['failing', 'late', 'started', 'never_pinged', 'up', 'paused'],
+      description:
+        'Only heartbeats in this status: failing (down), late (past the expected time, inside the grace), started (a run in progress), never_pinged, up, paused (disabled)',
+    },
+    limit: pageLimit(50, 100),
+    cursor,
+  },
+  additionalProperties: false,
+};
+
+/** get_ping_log: a page of one push check's pings. */
+export const pingLogInput = {
+  type: 'object',
+  properties: {
+    check_id: { type: 'string', description: 'The push check (chk_…)' },
+    limit: pageLimit(20, 100),
+    cursor,
+  },
+  required: ['check_id'],
+  additionalProperties: false,
+};

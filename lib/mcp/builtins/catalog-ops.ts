@@ -5,8 +5,10 @@ import {
   cursor,
   entityRef,
   explainAlertingInput,
+  listHeartbeatsInput,
   noInput,
   pageLimit,
+  pingLogInput,
 } from './catalog-ops-schemas.ts';
 import { builtinAnnotations } from './index.ts';
 
@@ -22,7 +24,7 @@ import { builtinAnnotations } from './index.ts';
 /** The skill slug under which the built-in catalog tools are registered (SPEC.md). */
 export const CATALOG_OPS = 'catalog-ops';
 
-/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities, get_action_run and explain_alerting. */
+/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities, get_action_run, explain_alerting, list_heartbeats and get_ping_log. */
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
@@ -260,6 +262,20 @@ export const CATALOG_OPS_MANIFEST = {
         'Why would I (not) be paged: for a check or an entity changing to to_state now, what each channel would get (send, skip, defer) and why; sends nothing.',
       inputSchema: explainAlertingInput,
       annotations: builtinAnnotations('explain_alerting'),
+    },
+    {
+      name: 'list_heartbeats',
+      description:
+        'Push checks (heartbeats of cron jobs) with their status (failing, late, started, never_pinged, up, paused), last ping, next expected time and when they fail; filter by status; paged (next_cursor continues).',
+      inputSchema: listHeartbeatsInput,
+      annotations: builtinAnnotations('list_heartbeats'),
+    },
+    {
+      name: 'get_ping_log',
+      description:
+        "A push check's pings, newest first and paged: kind (success, start, fail, exit, log), exit status, run id, run duration, sender and body (its last 2,000 characters; secret-looking lines redacted for read-only keys).",
+      inputSchema: pingLogInput,
+      annotations: builtinAnnotations('get_ping_log'),
     },
   ],
 } satisfies CreateSkillBody;

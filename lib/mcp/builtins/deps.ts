@@ -15,6 +15,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { Prober } from '../../probes/types.ts';
+import type { PingLogService } from '../../push/ping-log.ts';
 import type { StatusService } from '../../status/status-service.ts';
 import type { UptimeService } from '../../uptime/uptime-service.ts';
 
@@ -26,8 +27,10 @@ export interface BuiltinDeps {
   entities: Pick<EntityService, 'list' | 'get'>;
   entityStore: Pick<EntityStore, 'getById'>;
   relations: Pick<RelationStore, 'list'>;
-  checkService: Pick<CheckService, 'list' | 'create' | 'requireCheck'>;
+  checkService: Pick<CheckService, 'list' | 'create' | 'requireCheck' | 'page'>;
   checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
+  /** list_heartbeats and get_ping_log: push checks' ping logs (GET /v1/checks/{id}/pings's service). */
+  pingLog: Pick<PingLogService, 'page' | 'latest'>;
   /** The app's prober: the SSRF rules of checks (VIGIL_ALLOW_PRIVATE_TARGETS) apply. */
   prober: Prober;
   /** The runtime: create_check refuses a check type it cannot run, before probing. */

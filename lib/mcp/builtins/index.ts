@@ -6,6 +6,7 @@ import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './de
 import { explainAlerting } from './explain-alerting.ts';
 import { explainEntityState } from './explain-entity.ts';
 import { getBlastRadius } from './graph.ts';
+import { getPingLog, listHeartbeats } from './heartbeats.ts';
 import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
 import { createMaintenance, listMaintenance } from './maintenance.ts';
 import { searchEntities } from './search.ts';
@@ -32,6 +33,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   searchEntities,
   getActionRun,
   explainAlerting,
+  listHeartbeats,
+  getPingLog,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */

@@ -476,6 +476,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/checks/{id}/pings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pings of a push check, newest first: {pings, next_cursor} (limit 1-100, default 20; a page also ends after 1 MB of pings) */
+        get: operations["listCheckPings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/settings/users": {
         parameters: {
             query?: never;
@@ -1922,6 +1939,28 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description The last ping with this token (written at most once a minute) */
             last_used_at: components["schemas"]["Timestamp"] | null;
+        };
+        Ping: {
+            /** @description png_ + a 26-character ULID */
+            id: string;
+            at: components["schemas"]["Timestamp"];
+            /**
+             * @description success (the ping URL itself), start (/start), fail (/fail), exit (/<0-255>), log (/log: changes no state)
+             * @enum {string}
+             */
+            kind: "success" | "start" | "fail" | "exit" | "log";
+            /** @description exit pings: the status sent (0-255) */
+            exit_status?: number;
+            /** @description The run id sent as ?rid= */
+            rid?: string;
+            /** @description The request body as text (at most 100 KB); for read-only keys, the values of secret-looking headers and assignments read ******** (docs/api.md "Ping log") */
+            body: string;
+            /** @description true: the body was cut to 100 KB */
+            body_truncated?: boolean;
+            source_ip: string;
+            user_agent: string;
+            /** @description The end of a run that had a /start: how long the run took */
+            duration_ms?: number;
         };
         TeamMember: {
             email: string;
@@ -7570,6 +7609,104 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                     "text/plain": string;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCheckPings: {
+        parameters: {
+            query?: {
+                /** @description Page size: an integer from 1 to 100; default 20 */
+                limit?: number;
+                /** @description The next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description chk_ + a 26-character ULID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pings: components["schemas"]["Ping"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description INTERNAL */

@@ -8,6 +8,7 @@ import { ResultStrip, uptimeWords } from '../checks/check-scan';
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
 import { CHECK_TYPES } from '../checks/check-types/registry';
 import { EntityPicker } from '../checks/entities';
+import { LastPings } from '../checks/ping-log';
 import { PushInstructions } from '../checks/push-urls';
 import { CHECKS_PAGE, type CheckListFilter, checkKeys, checkQueries, checksChanged } from '../checks/queries';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
@@ -423,6 +424,7 @@ function CheckView({ check }: { check: Check }) {
       {check.check_type === 'push' ? (
         <PushInstructions checkId={check.id} intervalSeconds={check.interval_seconds} />
       ) : null}
+      {check.check_type === 'push' ? <LastPings checkId={check.id} /> : null}
       <Section title="Charts">
         <CheckCharts checkId={check.id} />
       </Section>
