@@ -46,6 +46,9 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
   restore <file>
       Replace the local database with the backup <file> (checked to be a Vigil database first);
       refused while a server uses the data dir. The old database is kept as vigil.db.before-restore.
+  run --ping <ping URL> [options] -- <command> [args...]
+      Run a job and report it to a push check's ping URL (/start, then /<exit status> with the
+      output's tail); needs no store. \`npm run vigil -- run --help\` lists the options.
 
 The store comes from configuration (VIGIL_STORE, VIGIL_DATA_DIR, VIGIL_TABLE_NAME, ...).`;
 

@@ -20,6 +20,12 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: "a check type's shortest interval (domain checks: 3600 s) depends on check_type; the document states one interval_seconds for every type",
   },
   {
+    operation: 'PUT /v1/notify/channels/{id}',
+    path: /^template$/,
+    message: /sends the event as JSON, not a message, so it takes no template/,
+    why: "an update keeps the stored channel's type, which its body does not name: whether a template is allowed (not for webhook and nats) depends on stored data",
+  },
+  {
     operation: '*',
     path: /^config\.from$/,
     message: /^Enter either from \(the sending number\) or messaging_service_sid, not both\.$/,
