@@ -12,7 +12,7 @@ import { withMeteredPipeline } from './metered-pipeline.ts';
  * feed is drained through the stream function's filter (metered-pipeline.ts), so any stream record
  * a report produces, and the invocations it causes, are counted. Two modes on separate checks:
  * `ping` (GET /ping/<token>: no API key, the token is the credential) and `keyed` (POST
- * /v1/checks/{id}/results with an API key, the route the issue's $7.39 was measured on). Every
+ * /v1/checks/{id}/results with an API key, the keyed push route, for comparison). Every
  * report is a success and every check stays up: the steady state of a healthy cron job.
  * Shared by test/cost/ping-cost.test.ts and `npm run bench -- --only pingcost`.
  */
