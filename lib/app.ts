@@ -204,6 +204,8 @@ export function createApp(deps: CoreDeps) {
     ...metricsRoutes({ table: deps.table }),
     ...pushFeatureRoutes({
       ...deps,
+      blueprints,
+      entities,
       checkService,
       checks,
       recorder,

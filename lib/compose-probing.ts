@@ -7,6 +7,7 @@ import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
 import type { ProbeDeps, Prober } from './probes/types.ts';
+import { slugChangeOps } from './push/slug-claims.ts';
 import type { Table } from './store/table.ts';
 
 export interface ProbingDeps {
@@ -26,7 +27,7 @@ export interface ProbingDeps {
  */
 export function composeProbing(deps: ProbingDeps) {
   const tenants = createTenantStore(deps.table, deps.clock);
-  const checks = createCheckStore(deps.table);
+  const checks = createCheckStore(deps.table, (input) => slugChangeOps(deps.table, input));
   const checkDeps = {
     table: deps.table,
     checks,

@@ -108,12 +108,19 @@ const pushVariant = z.strictObject({
   interval_seconds: pushInterval,
   ...noTrust('push'),
 });
+/** A type's fewest seconds between runs, stated in its create variant (update: scheduleProblem). */
+const intervalFloor = (type: CheckType) => {
+  const min = minIntervalSeconds(type);
+  const error = `Enter ${min} or more: ${checkTypeDefinition(type).label} checks run at most once every ${min} seconds, because their servers limit how often they may be asked.`;
+  return min > 1 ? { interval_seconds: z.number().int().min(min, { error }).max(86_400).optional() } : {};
+};
 /** A type configured by `config` alone: the common fields, none of http's, and its config. */
 const configuredVariant = (type: CheckType) =>
   z.strictObject({
     ...common,
     check_type: z.literal(type),
     ...httpFields,
+    ...intervalFloor(type),
     ...notHttp(type),
     config: configSchemas[type],
     ...noTrust(type),

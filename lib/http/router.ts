@@ -64,7 +64,10 @@ function decodeParam(raw: string): string {
   }
 }
 
-/** The path as logged: a ping URL's token is its credential, so it is never written to a log. */
+/**
+ * The path as logged: a ping URL's first segment, its token or (slug URLs) its ping key, is its
+ * credential, so it is never written to a log.
+ */
 function loggedPath(path: string): string {
   return path.startsWith('/ping/') ? path.replace(/^\/ping\/[^/]*/, '/ping/{token}') : path;
 }

@@ -4,25 +4,29 @@ import { pingLogRoutes } from './ping-log-routes.ts';
 import { type PingRouteDeps, pingRoutes } from './ping-routes.ts';
 import { createPushService, type PushServiceDeps } from './push-service.ts';
 import { pushRoutes } from './routes.ts';
+import { composeSlugUrls, type SlugUrlDeps } from './slug-urls.ts';
 import { pushTokenRoutes } from './token-routes.ts';
 import { createPushTokenService, type PushTokenServiceDeps } from './token-service.ts';
 
 /**
  * Push checks' part of the app: the keyed result routes, the ping URLs and their tokens, the
- * ping log. lib/app.ts composes it with the services it shares with the rest of the core.
+ * ping key and slug URLs, the ping log. lib/app.ts composes it with the services it shares with the rest of the core.
  */
 export function pushFeatureRoutes(
   deps: PushServiceDeps &
     PushTokenServiceDeps &
     Omit<PingRouteDeps, 'pushTokens'> &
-    PingLogDeps & { publicUrl: string | undefined },
+    PingLogDeps &
+    SlugUrlDeps,
 ): Route[] {
   const pushService = createPushService(deps);
   const pushTokens = createPushTokenService(deps);
+  const slugUrls = composeSlugUrls(deps);
   return [
     ...pushRoutes({ pushService }),
     ...pushTokenRoutes({ pushTokens, publicUrl: deps.publicUrl }),
-    ...pingRoutes({ ...deps, pushTokens }),
+    ...pingRoutes({ ...deps, pushTokens, slugs: slugUrls.slugResolver }),
+    ...slugUrls.routes,
     ...pingLogRoutes(deps),
   ];
 }

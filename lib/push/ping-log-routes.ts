@@ -29,6 +29,10 @@ const pingSchema = z
         'The request body as text (at most 100 KB); for read-only keys, the values of secret-looking headers and assignments read ******** (docs/api.md "Ping log")',
     }),
     body_truncated: z.boolean().optional().meta({ description: 'true: the body was cut to 100 KB' }),
+    ignored: z
+      .boolean()
+      .optional()
+      .meta({ description: 'true: the check was paused; the ping was kept and recorded nothing' }),
     source_ip: z.string(),
     user_agent: z.string(),
     duration_ms: z

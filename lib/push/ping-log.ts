@@ -37,6 +37,8 @@ export interface PublicPing {
   source_ip: string;
   user_agent: string;
   duration_ms?: number;
+  /** The check was paused: the ping was kept but recorded nothing. */
+  ignored?: boolean;
 }
 
 /** The public view of a ping, its body redacted for read-only principals. */
@@ -52,6 +54,7 @@ export function publicPing(ping: PingRecord, readOnly: boolean): PublicPing {
     source_ip: ping.source_ip,
     user_agent: ping.user_agent,
     ...(ping.duration_ms !== undefined ? { duration_ms: ping.duration_ms } : {}),
+    ...(ping.ignored ? { ignored: true } : {}),
   };
 }
 

@@ -27,8 +27,12 @@ const SLUG_SEGMENT = /^[-a-zA-Z0-9_]+$/;
 export function readSuffix(suffix: string | undefined): PingAction | undefined {
   if (suffix === undefined) return { kind: 'success' };
   if (suffix === 'start' || suffix === 'fail' || suffix === 'log') return { kind: suffix };
-  // Django's `int` converter: any run of digits (a value above 255 is refused once the check is found).
-  if (/^[0-9]+$/.test(suffix)) return { kind: 'exit', exitStatus: Number(suffix.slice(0, 10)) };
+  // Django's `int` converter: any run of digits, leading zeros allowed (a value above 255 is
+  // refused once the check is found; a long one is read only as "above 255").
+  if (/^[0-9]+$/.test(suffix)) {
+    const digits = suffix.replace(/^0+(?=[0-9])/, '');
+    return { kind: 'exit', exitStatus: digits.length > 3 ? 1000 : Number(digits) };
+  }
   return undefined;
 }
 

@@ -50,7 +50,9 @@ describe('console ping URLs', { timeout: 60_000 }, () => {
     const code = (name: string) => p.page.getByRole('figure', { name }).locator('code');
     await code('Ping URL').waitFor();
     const pingUrl = (await code('Ping URL').textContent()) ?? '';
-    expect(pingUrl).toMatch(new RegExp(`^${rig.url}/ping/vpt_[0-9A-Za-z]{40}_${checkId}$`));
+    expect(pingUrl).toMatch(
+      new RegExp(`^${rig.url}/ping/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`),
+    );
     await expectText(code('Failure URL'), `${pingUrl}/fail`);
     await expectText(code('Ping curl'), `curl -fsS -m 10 --retry 5 -o /dev/null ${pingUrl}`);
     await expectText(
@@ -63,16 +65,16 @@ describe('console ping URLs', { timeout: 60_000 }, () => {
     await screenshot(p.page, 'check-ping-url');
 
     // A cron job's curl: a plain GET, no key.
-    expect((await fetch(pingUrl)).status).toBe(201);
+    expect((await fetch(pingUrl)).status).toBe(200);
     await p.page.getByRole('button', { name: 'I have copied it' }).click();
     await p.page.reload();
     const table = p.page.getByRole('region', { name: 'Ping URLs' });
-    await table.getByText(`${pingUrl.split('/ping/')[1]?.slice(0, 12)}…`, { exact: true }).waitFor();
+    await table.getByText(`${pingUrl.split('/ping/')[1]?.slice(0, 8)}…`, { exact: true }).waitFor();
     await expectCount(table.getByText('never'), 0);
     await p.page.getByRole('table', { name: 'Recent results' }).getByText('success').waitFor();
     expect(await p.page.content()).not.toContain(pingUrl);
 
-    await table.getByRole('button', { name: /^Revoke vpt_/ }).click();
+    await table.getByRole('button', { name: /^Revoke [0-9a-f]{8}/ }).click();
     await p.page.getByRole('button', { name: 'Revoke ping URL' }).click();
     await p.page.getByText('No ping URLs yet.').waitFor();
     expect((await fetch(pingUrl, { method: 'POST' })).status).toBe(404);
@@ -96,7 +98,7 @@ describe('console ping URLs', { timeout: 60_000 }, () => {
     await signIn(p.page, readOnly.body.key);
     await p.page.goto(`/checks/${check.body.id}`);
     const table = p.page.getByRole('region', { name: 'Ping URLs' });
-    await table.locator('code', { hasText: /^vpt_/ }).waitFor();
+    await table.locator('code', { hasText: /^[0-9a-f]{8}…$/ }).waitFor();
     await expectCount(p.page.getByRole('button', { name: 'Create ping URL' }), 0);
     await expectCount(p.page.getByRole('button', { name: /^Revoke/ }), 0);
     expectNoConsoleErrors(p);

@@ -52,6 +52,41 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await p.close();
   });
 
+  it('creates the ping key shown once with its slug URL pattern, then shows only its prefix, and rotates it', async () => {
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto('/settings');
+    const section = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Ping key' }) });
+    await section.getByText('This account has no ping key yet.').waitFor();
+    await section.getByRole('button', { name: 'Create ping key' }).click();
+    const shown = section.getByRole('figure', { name: 'New ping key' });
+    await expectText(shown.locator('code'), /^[A-Za-z0-9_-]{22}$/);
+    const key = (await shown.locator('code').textContent()) ?? '';
+    await expectText(
+      section.getByRole('figure', { name: 'Slug ping URL pattern' }).locator('code'),
+      `${rig.url}/ping/${key}/<slug>`,
+    );
+    await section.getByText(`Ping key ${key.slice(0, 4)}…`).waitFor();
+
+    await section.getByRole('button', { name: 'I have copied it' }).click();
+    await shown.waitFor({ state: 'detached' });
+    await page.reload();
+    await section.getByText(`Ping key ${key.slice(0, 4)}…`).waitFor();
+    expect(await page.content()).not.toContain(key);
+
+    await page.getByRole('button', { name: 'Rotate ping key' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate ping key' }).click();
+    const rotated = page.getByRole('figure', { name: 'New ping key' });
+    await expectText(rotated.locator('code'), /^[A-Za-z0-9_-]{22}$/);
+    expect(await rotated.locator('code').textContent()).not.toBe(key);
+    const described = await rig.api<{ exists: boolean; prefix: string }>('GET', '/v1/settings/ping-key');
+    expect(described.body.exists).toBe(true);
+    expect(described.body.prefix).toBe(((await rotated.locator('code').textContent()) ?? '').slice(0, 4));
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
   it('invites a member whose link creates their first key and signs them in', async () => {
     const p = await openPage(rig);
     const { page } = p;

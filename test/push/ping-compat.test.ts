@@ -1,7 +1,13 @@
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PING_BODY_LIMIT_BYTES } from '../../lib/push/ping-items.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { pingKit } from '../support/ping-compat-kit.ts';
+
+/** The npm Healthchecks client (no types of its own): its ping client refuses a code that is no UUID. */
+const { HealthChecksPingClient } = createRequire(import.meta.url)('healthchecks-io-client') as {
+  HealthChecksPingClient: new (options: { uuid: string; baseUrl?: string }) => unknown;
+};
 
 /**
  * Healthchecks' Pinging API, form by form (docs/heartbeats.md's compatibility table names these
@@ -106,14 +112,18 @@ describe.each(runtimes)('Pinging API compatibility ($runtime runtime)', ({ start
     const { checkId, token } = await kit.pushCheck();
     kit.expectText(await api.request('GET', `/ping/${token}/1`), 200, 'OK');
     kit.expectText(await api.request('GET', `/ping/${token}/255`), 200, 'OK');
+    // Django's int converter reads leading zeros.
+    kit.expectText(await api.request('GET', `/ping/${token}/00000000007`), 200, 'OK');
 
     const pings = await kit.pings(checkId);
     expect(pings.map((p) => [p.kind, p.exit_status])).toEqual([
+      ['exit', 7],
       ['exit', 255],
       ['exit', 1],
     ]);
     const results = await kit.results(checkId);
     expect(results.map((r) => [r.success, r.error_message])).toEqual([
+      [false, 'exit status 7'],
       [false, 'exit status 255'],
       [false, 'exit status 1'],
     ]);
@@ -157,6 +167,13 @@ describe.each(runtimes)('Pinging API compatibility ($runtime runtime)', ({ start
     expect(ping?.body).toBe('x'.repeat(PING_BODY_LIMIT_BYTES - 1));
   });
 
+  it("a body over 1 MiB (every route's limit): 413, nothing recorded", async () => {
+    const { checkId, token } = await kit.pushCheck();
+    const res = await api.request('POST', `/ping/${token}`, { rawBody: Buffer.alloc(1024 * 1024 + 1, 'x') });
+    expect(res.status).toBe(413);
+    expect(await kit.pings(checkId)).toEqual([]);
+  });
+
   it('an unknown UUID or token: 404 "not found"', async () => {
     await kit.pushCheck();
     for (const token of ['0f0e0d0c-0b0a-4909-8807-060504030201', 'vpt_unknown', 'nope']) {
@@ -188,7 +205,24 @@ describe.each(runtimes)('Pinging API compatibility ($runtime runtime)', ({ start
   it('new tokens are random v4 UUIDs, shown by an 8-character prefix', async () => {
     const { token } = await kit.pushCheck();
     expect(token).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // The npm Healthchecks client validates the check's UUID: a legacy token would not pass.
+    expect(() => new HealthChecksPingClient({ uuid: token, baseUrl: 'http://127.0.0.1/ping' })).not.toThrow();
+    expect(() => new HealthChecksPingClient({ uuid: `vpt_${'A'.repeat(40)}` })).toThrow();
     // Healthchecks' URL pattern is lower case only: the same UUID in upper case names nothing.
     kit.expectText(await api.request('GET', `/ping/${token.toUpperCase()}`), 404, 'not found');
+  });
+
+  it('never logs a token or a ping key: the request log names the form only', async () => {
+    const { token } = await kit.pushCheck();
+    const pingKey = 'Zz9-Yy8_Xx7Ww6Vv5Uu4Tt';
+    await api.request('GET', `/ping/${token}/start?rid=0b7e4f4e-5d0c-4c55-9d2f-1c1f0a9e7a11`);
+    await api.request('POST', `/ping/${token}/0`);
+    await api.request('GET', `/ping/${pingKey}/some-job/fail`);
+
+    const log = api.logs.join('\n');
+    expect(log).not.toContain(token);
+    expect(log).not.toContain(pingKey);
+    expect(log).toContain('"path":"/ping/{token}/start"');
+    expect(log).toContain('"path":"/ping/{token}/some-job/fail"');
   });
 });

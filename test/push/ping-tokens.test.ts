@@ -247,7 +247,7 @@ describe.each(runtimes)('ping URL rate limits ($runtime runtime)', ({ start }) =
     await api.close();
   });
 
-  it('limits each token on its own: 429 RATE_LIMITED with Retry-After past its burst', async () => {
+  it('limits each token on its own: 429 (text) with Retry-After past its burst', async () => {
     const token = (await call('POST', `/v1/checks/${checkId}/push-tokens`)).body.token;
     const other = (await call('POST', `/v1/checks/${checkId}/push-tokens`)).body.token;
 

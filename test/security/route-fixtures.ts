@@ -232,6 +232,7 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/notify/simulate': { check_id: fx.ids.check, to_state: 'down' },
     'POST /v1/notify/template-preview': { channel_type: 'slack', template: { title: '{{entity_name}}' } },
     'PUT /v1/settings/alerting': { alert_fold_per_minute: 20 },
+    'POST /v1/settings/ping-key': undefined,
     'DELETE /v1/notify/routes/{id}': undefined,
     'POST /v1/actions': { name: 'Another', url: 'https://{{host}}/other' },
     'PUT /v1/actions/{id}': { name: 'Renamed' },

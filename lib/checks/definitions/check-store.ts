@@ -1,3 +1,4 @@
+import type { CheckConfig } from '../../check-types/check-config.ts';
 import {
   type CheckDefinitionRecord,
   type CheckRecord,
@@ -47,8 +48,21 @@ export interface CheckRun {
 /** Definitions kept parsed by `run` (the longest kept leave first). */
 const DEFINITIONS_KEPT = 50_000;
 
-/** Reads of checks: each is its definition joined with its state. */
-export function createCheckStore(table: Table) {
+/**
+ * The writes that keep a push check's slug lookup item in step with a create (no `before`), update
+ * or delete (no `after`) of the check, for the same transaction (lib/push/slug-claims.ts; the
+ * composition passes it in: lib/push imports the checks engine, not the other way round).
+ */
+export type SlugOps = (input: {
+  tenantId: string;
+  checkId: string;
+  before?: CheckConfig | undefined;
+  after?: CheckConfig | undefined;
+  live: (checkId: string) => Promise<boolean>;
+}) => Promise<WriteOp[]>;
+
+/** Reads of checks: each is its definition joined with its state; and the slug writes of check changes. */
+export function createCheckStore(table: Table, slugs?: SlugOps) {
   // Definitions change only through the API, which writes their version onto the state item in
   // the same transaction: a cached definition of the state's `definition_version` is current.
   const definitions = new Map<string, Readonly<CheckDefinitionRecord>>();
@@ -86,6 +100,18 @@ export function createCheckStore(table: Table) {
 
   return {
     run,
+
+    /** The slug writes of a check's create, update or delete (SlugOps); none when no SlugOps was given. */
+    slugOps: async (tenantId: string, checkId: string, before?: CheckConfig, after?: CheckConfig) =>
+      slugs
+        ? slugs({
+            tenantId,
+            checkId,
+            before,
+            after,
+            live: async (id) => (await run(tenantId, id)) !== undefined,
+          })
+        : [],
 
     /** The check as the API shows it: its run, joined (both items are created and deleted together). */
     async get(tenantId: string, checkId: string): Promise<CheckRecord | undefined> {

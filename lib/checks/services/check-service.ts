@@ -136,6 +136,7 @@ export function createCheckService(deps: CheckServiceDeps) {
         ...checkCreatedOps(stored, shardOf(id, deps.dueShards)),
         ...(joined?.ops ?? []),
         ...entityOps,
+        ...(await deps.checks.slugOps(tenantId, id, undefined, stored)),
       ]);
       const [shown] = await cellView.overlay([stored]);
       return shown ?? stored;
@@ -186,6 +187,7 @@ export function createCheckService(deps: CheckServiceDeps) {
         current.version,
       ),
       ...move.ops,
+      ...(await deps.checks.slugOps(tenantId, checkId, current, merged)),
       // The state item's copies of the definition, its schedule when that changed, and a new
       // version: a result in flight, evaluated against the old definition, is refused and retried.
       stateOfDefinitionOp({

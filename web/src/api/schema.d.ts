@@ -476,6 +476,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/settings/ping-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether the account has a ping key (for slug ping URLs), its prefix and creation time; never the key */
+        get: operations["getPingKey"];
+        put?: never;
+        /** Create the account’s ping key, or rotate it (admins): the old key stops working at once; the new one is in this response only */
+        post: operations["createPingKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checks/{id}/pings": {
         parameters: {
             query?: never;
@@ -1940,6 +1958,23 @@ export interface components {
             /** @description The last ping with this token (written at most once a minute) */
             last_used_at: components["schemas"]["Timestamp"] | null;
         };
+        PingKey: {
+            /** @description Whether the account has a ping key */
+            exists: boolean;
+            /** @description The first 4 characters of the ping key, to tell keys apart; null without one */
+            prefix: string | null;
+            /** @description When the ping key was made; null without one */
+            created_at: components["schemas"]["Timestamp"] | null;
+        };
+        CreatedPingKey: {
+            /** @description The ping key itself (22 URL-safe characters): shown in this response only, never again */
+            ping_key: string;
+            /** @description Its first 4 characters */
+            prefix: string;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description The slug ping URLs it makes: `<VIGIL_PUBLIC_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in; null when VIGIL_PUBLIC_URL is not set */
+            slug_url_pattern: string | null;
+        };
         Ping: {
             /** @description png_ + a 26-character ULID */
             id: string;
@@ -1957,6 +1992,8 @@ export interface components {
             body: string;
             /** @description true: the body was cut to 100 KB */
             body_truncated?: boolean;
+            /** @description true: the check was paused; the ping was kept and recorded nothing */
+            ignored?: boolean;
             source_ip: string;
             user_agent: string;
             /** @description The end of a run that had a /start: how long the run took */
@@ -7609,6 +7646,155 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                     "text/plain": string;
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPingKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PingKey"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPingKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPingKey"];
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description INTERNAL */

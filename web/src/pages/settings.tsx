@@ -1,6 +1,7 @@
 import { useSession } from '../session';
 import { AlertingSection } from '../settings/alerting';
 import { KeysSection } from '../settings/keys';
+import { PingKeySection } from '../settings/ping-key';
 import { TeamSection } from '../settings/team';
 import { Page, Section } from '../ui/page';
 
@@ -12,6 +13,7 @@ export function SettingsPage() {
       <KeysSection />
       <TeamSection />
       <AlertingSection />
+      <PingKeySection />
       <Section title="Plan limits">
         <p className="muted">
           Account {me.name} ({me.email}). The operator sets these limits.

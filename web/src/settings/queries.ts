@@ -1,12 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 
-/** The settings reads: the team, the API keys, the tenant's alerting settings. */
+/** The settings reads: the team, the API keys, the tenant's alerting settings and ping key. */
 
 export const settingsKeys = {
   users: ['users'] as const,
   keys: ['keys'] as const,
   alerting: ['alert-settings'] as const,
+  pingKey: ['ping-key'] as const,
 };
 
 export const settingsQueries = {
@@ -18,4 +19,7 @@ export const settingsQueries = {
   /** GET /v1/settings/alerting. */
   alerting: () =>
     queryOptions({ queryKey: settingsKeys.alerting, queryFn: () => must(api.GET('/v1/settings/alerting')) }),
+  /** GET /v1/settings/ping-key: whether the account has one (never the key). */
+  pingKey: () =>
+    queryOptions({ queryKey: settingsKeys.pingKey, queryFn: () => must(api.GET('/v1/settings/ping-key')) }),
 };

@@ -1,0 +1,134 @@
+import type { TenantStore } from '../auth/tenant-store.ts';
+import type { BlueprintService } from '../catalog/blueprint-service.ts';
+import type { EntityService } from '../catalog/entity-service.ts';
+import { PUSH_SLUG_PATTERN } from '../check-types/push.ts';
+import { createCheckBody } from '../checks/check-input.ts';
+import type { CheckService } from '../checks/services.ts';
+import type { Clock } from '../platform/clock.ts';
+import { AccountDisabledError, ConflictError, NotFoundError, RateLimitedError } from '../platform/errors.ts';
+import { ConditionFailedError, type Table } from '../store/table.ts';
+import type { PingKeyService } from './ping-key-service.ts';
+import type { PingTarget, SlugResolver } from './ping-target.ts';
+import { SlugTakenError } from './slug-claims.ts';
+import { AUTO_CREATE_PER_MINUTE, autoCreateCountedOp, getSlug } from './slug-items.ts';
+import { UnknownPingTokenError } from './token-service.ts';
+
+/**
+ * Where `?create=1` puts the checks it makes (docs/heartbeats.md "Slug URLs"): the entity
+ * `heartbeats` of the blueprint `heartbeats`, each created on first use if absent.
+ */
+export const AUTO_CREATE_HOME = { blueprint: 'heartbeats', entity: 'heartbeats' } as const;
+
+/** Healthchecks' defaults for an auto-provisioned check: a period of a day and a grace of an hour. */
+export const AUTO_CREATE_PERIOD_SECONDS = 86_400;
+export const AUTO_CREATE_GRACE_SECONDS = 3_600;
+
+export interface SlugResolverDeps {
+  table: Table;
+  clock: Clock;
+  pingKeys: Pick<PingKeyService, 'tenantOf'>;
+  tenants: Pick<TenantStore, 'getTenant'>;
+  checkService: Pick<CheckService, 'requireRun' | 'create'>;
+  blueprintService: Pick<BlueprintService, 'create'>;
+  entityService: Pick<EntityService, 'get' | 'create'>;
+}
+
+const isConflict = (error: unknown) => error instanceof ConflictError;
+
+/**
+ * Slug ping URLs (`/ping/<ping key>/<slug>`): the ping key names the tenant, the slug one of its
+ * push checks; anything unknown is UnknownPingTokenError (404), which the ping routes count against
+ * the caller's address under the failed-authentication limits, as a wrong token. With
+ * `?create=1`, a slug no check has yet gets a new push check (AUTO_CREATE_*): at most
+ * AUTO_CREATE_PER_MINUTE per tenant and minute (429 past it), under the tenant's check limit; of
+ * concurrent first pings of one slug, one creates the check (its slug item's condition decides)
+ * and the others ping the check it made.
+ */
+export function createSlugResolver(deps: SlugResolverDeps): SlugResolver {
+  /** The live push check whose slug `slug` is, or undefined. */
+  const checkOf = async (tenantId: string, slug: string): Promise<string | undefined> => {
+    const held = await getSlug(deps.table, tenantId, slug);
+    if (!held) return undefined;
+    try {
+      const run = await deps.checkService.requireRun(tenantId, held.check_id);
+      const { definition } = run;
+      // A slug item left by a deleted check, or one its check no longer has, names nothing.
+      if (definition.check_type !== 'push' || definition.config.slug !== slug) return undefined;
+      return definition.id;
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
+  };
+
+  /** The id of the entity auto-provisioned checks sit on, made (with its blueprint) when absent. */
+  const homeEntityId = async (tenantId: string): Promise<string> => {
+    const { blueprint, entity } = AUTO_CREATE_HOME;
+    const existing = await deps.entityService.get(tenantId, blueprint, entity).catch((err: unknown) => {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    });
+    if (existing) return existing.id;
+    // Made by a concurrent first ping meanwhile: a conflict, then read below.
+    await deps.blueprintService
+      .create(tenantId, {
+        slug: blueprint,
+        name: 'Heartbeats',
+        description: 'Push checks created by their first ping (slug ping URLs with ?create=1)',
+        fields: [],
+        is_default: false,
+      })
+      .catch((err: unknown) => {
+        if (!isConflict(err)) throw err;
+      });
+    await deps.entityService
+      .create(tenantId, blueprint, { slug: entity, name: 'Heartbeats', fields: {} })
+      .catch((err: unknown) => {
+        if (!isConflict(err)) throw err;
+      });
+    return (await deps.entityService.get(tenantId, blueprint, entity)).id;
+  };
+
+  const autoCreate = async (tenantId: string, slug: string): Promise<PingTarget> => {
+    const tenant = await deps.tenants.getTenant(tenantId);
+    if (!tenant) throw new UnknownPingTokenError();
+    if (tenant.disabled) throw new AccountDisabledError();
+    const now = deps.clock.now();
+    await deps.table.update(autoCreateCountedOp(tenantId, now)).catch((err: unknown) => {
+      if (!(err instanceof ConditionFailedError)) throw err;
+      throw new RateLimitedError((60_000 - (now % 60_000)) / 1000, {
+        message: `?create=1 makes at most ${AUTO_CREATE_PER_MINUTE} checks per account and minute`,
+      });
+    });
+    const body = createCheckBody.parse({
+      entity_id: await homeEntityId(tenantId),
+      check_type: 'push',
+      name: slug,
+      interval_seconds: AUTO_CREATE_PERIOD_SECONDS,
+      // Vigil's grace is the whole silence allowed after a success: Healthchecks' period + grace.
+      config: { slug, grace_seconds: AUTO_CREATE_PERIOD_SECONDS + AUTO_CREATE_GRACE_SECONDS },
+    });
+    try {
+      const check = await deps.checkService.create(tenantId, body);
+      return { tenantId, checkId: check.id, created: true };
+    } catch (err) {
+      if (!(err instanceof SlugTakenError)) throw err;
+      // A concurrent first ping of this slug made the check: this ping is for it.
+      const checkId = await checkOf(tenantId, slug);
+      if (!checkId) throw err;
+      return { tenantId, checkId };
+    }
+  };
+
+  return {
+    async resolve(_ctx, pingKey, slug, options) {
+      const tenantId = await deps.pingKeys.tenantOf(pingKey);
+      if (!tenantId) throw new UnknownPingTokenError();
+      if (!PUSH_SLUG_PATTERN.test(slug)) throw new UnknownPingTokenError();
+      const checkId = await checkOf(tenantId, slug);
+      if (checkId) return { tenantId, checkId };
+      if (!options.create) throw new UnknownPingTokenError();
+      return autoCreate(tenantId, slug);
+    },
+  };
+}
