@@ -1,6 +1,8 @@
 import * as z from 'zod';
+import { cronProblem, isTimeZone } from '../domain/cron.ts';
 import { minIntervalSeconds } from './config-view.ts';
 import { PULL_MAX_INTERVAL_SECONDS } from './fields.ts';
+import type { PushConfig } from './push.ts';
 import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES, type CheckConfig, type CheckType } from './registry.ts';
 
 /**
@@ -40,9 +42,35 @@ export const checkConfigSchema = configUnion('input');
  */
 export const storedCheckConfigSchema = configUnion('stored');
 
-/** A push check's configured grace window (undefined: the default); other types have none. */
-export function pushGraceSeconds(check: CheckConfig): number | undefined {
-  return check.check_type === 'push' ? check.config.grace_seconds : undefined;
+/** A push check's deadline settings (grace, schedule); other types have none. */
+export function pushHeartbeatConfig(check: CheckConfig): PushConfig | undefined {
+  return check.check_type === 'push' ? check.config : undefined;
+}
+
+/** The fewest seconds of grace after a scheduled time (cron's resolution is a minute). */
+export const SCHEDULE_MIN_GRACE_SECONDS = 60;
+
+/** Why a push check's schedule is not usable (its cron, its timezone, its grace), or undefined. */
+function pushScheduleProblem(config: PushConfig): { path: string; message: string } | undefined {
+  const { schedule, grace_seconds } = config;
+  if (!schedule) return undefined;
+  if (!isTimeZone(schedule.timezone)) {
+    return { path: 'config.schedule.timezone', message: 'Enter a timezone name, such as Europe/Berlin.' };
+  }
+  const problem = cronProblem(schedule.cron, schedule.timezone);
+  if (problem) {
+    return {
+      path: 'config.schedule.cron',
+      message: `Enter a cron expression of 5 fields (minute hour day-of-month month day-of-week), such as "30 2 * * *": ${problem}.`,
+    };
+  }
+  if (grace_seconds !== undefined && grace_seconds < SCHEDULE_MIN_GRACE_SECONDS) {
+    return {
+      path: 'config.grace_seconds',
+      message: `Enter ${SCHEDULE_MIN_GRACE_SECONDS} or more: the grace is how long after an expected time a success may still arrive. Leave it empty for an hour.`,
+    };
+  }
+  return undefined;
 }
 
 /**
@@ -68,6 +96,8 @@ export function scheduleProblem(
         }
       : undefined;
   }
+  // With a schedule, interval_seconds is derived from it: the grace counts from each expected time.
+  if (check.config.schedule) return pushScheduleProblem(check.config);
   const grace = check.config.grace_seconds;
   if (grace === undefined || grace >= check.interval_seconds) return undefined;
   return {

@@ -23,6 +23,7 @@ import { DEFAULTS } from './definitions/check-defaults.ts';
 import { httpHeaders, sloTarget, successThreshold } from './definitions/check-fields.ts';
 import { updatedHeaders } from './definitions/check-headers-input.ts';
 import { httpUrl, writtenUrl } from './definitions/check-url-input.ts';
+import { scheduleOwnsInterval } from './definitions/push-schedule.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
@@ -236,7 +237,7 @@ export function definitionFromCreate(body: CreateCheckBody, runtime?: Runtime): 
   const unsupported = runtime ? checkTypeDefinition(body.check_type).unsupported?.[runtime] : undefined;
   if (unsupported) fail('check_type', unsupported);
   const execution_mode = body.execution_mode ?? (body.check_type === 'push' ? 'push' : 'pull');
-  return validateDefinition({
+  const def = validateDefinition({
     check_type: body.check_type,
     name: body.name ?? null,
     execution_mode,
@@ -258,6 +259,7 @@ export function definitionFromCreate(body: CreateCheckBody, runtime?: Runtime): 
     enabled: body.enabled ?? DEFAULTS.enabled,
     config: keptConfig(body.check_type, body.config ?? DEFAULTS.config, undefined),
   });
+  return scheduleOwnsInterval(body.interval_seconds, def);
 }
 
 /**
@@ -268,7 +270,7 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
   const target_url =
     patch.target_url !== undefined ? writtenUrl(patch.target_url, current.target_url) : current.target_url;
   const headers = updatedHeaders(current, patch, target_url);
-  return validateDefinition({
+  const def = validateDefinition({
     check_type: current.check_type,
     name: patch.name !== undefined ? patch.name : (current.name ?? null),
     execution_mode: patch.execution_mode ?? current.execution_mode,
@@ -292,4 +294,5 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
     enabled: patch.enabled ?? current.enabled,
     config: patch.config ? keptConfig(current.check_type, patch.config, current.config) : current.config,
   });
+  return scheduleOwnsInterval(patch.interval_seconds, def);
 }

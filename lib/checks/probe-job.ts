@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { checkTypeDefinition } from '../check-types/registry.ts';
+import { missedRun } from '../domain/heartbeat-miss.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
@@ -14,7 +15,7 @@ export const probeJobSchema = z.strictObject({
   kind: z.enum(['probe', 'deadman']),
   /** The slot (ms) this job was claimed for: the idempotency key of its result. */
   slot_ms: z.number().int(),
-  /** deadman: the next deadline the claim set, carried to the synthetic result's write. */
+  /** deadman: the claim's placeholder next_run_at (the job computes the real next deadline from the check). */
   next_run_at_ms: z.number().int().optional(),
   /** deadman: last_result_at when claimed; a result since then cancels the synthetic failure. */
   last_result_at: z.string().nullable().optional(),
@@ -108,21 +109,24 @@ export async function runProbeJob(
     ...(options.alsoCommit ? { alsoCommit: options.alsoCommit } : {}),
   };
   if (job.kind === 'deadman') {
-    if (check.execution_mode !== 'push') return { status: 'skipped', reason: 'not a push check' };
+    if (check.check_type !== 'push') return { status: 'skipped', reason: 'not a push check' };
     if ((state.last_result_at ?? null) !== (job.last_result_at ?? null)) {
       return { status: 'skipped', reason: 'a result arrived after the deadline was claimed' };
     }
-    const lastPush = state.last_push_at ?? state.last_result_at;
-    const silentFor = lastPush ? Math.round((job.slot_ms - Date.parse(lastPush)) / 1000) : 0;
+    // Items from before last_push_at existed: the last result stands for the last report.
+    const reported = { ...state, last_push_at: state.last_push_at ?? state.last_result_at };
+    const miss = missedRun(check, reported, job.slot_ms);
     return deps.recorder.record({
       ...common,
       success: false,
       status_code: 0,
       latency_ms: 0,
-      error_message: `no result received for ${silentFor} s (grace period exceeded)`,
+      error_message: miss.message,
       checkedAtMs: job.slot_ms,
       synthetic: true,
-      ...(job.next_run_at_ms !== undefined ? { nextRunAtMs: job.next_run_at_ms } : {}),
+      ...(miss.endsRun ? { endsRun: true } : {}),
+      // The next expected run's deadline (the claim's next_run_at_ms is only a placeholder for push).
+      nextRunAtMs: miss.nextAtMs,
     });
   }
   // A check moved into a cell since this job was queued (the migration): its cell runs it now.

@@ -1,4 +1,5 @@
-import { Cron } from 'croner';
+import type { Cron } from 'croner';
+import { pausedCron } from './cron.ts';
 
 /**
  * When a push check (a heartbeat) is expected and when it is late (pure). Healthchecks' model:
@@ -31,7 +32,7 @@ export type DeadlineReason = 'late' | 'unfinished';
 
 /** The cron of a schedule, paused (it only computes occurrences, it never runs anything). */
 export function scheduleCron(schedule: { cron: string; timezone: string }): Cron {
-  return new Cron(schedule.cron, { timezone: schedule.timezone, paused: true });
+  return pausedCron(schedule.cron, schedule.timezone);
 }
 
 /** The first occurrence strictly after `afterMs`, or null when the expression never matches again. */

@@ -1,4 +1,6 @@
 import { hash } from 'node:crypto';
+import type { HeartbeatCheck } from './heartbeat.ts';
+import { armedDeadlineMs } from './heartbeat-miss.ts';
 
 /**
  * Slot arithmetic of the scheduler (pure). A check runs on a fixed phase inside its interval,
@@ -48,27 +50,28 @@ export interface ScheduledCheck {
   enabled: boolean;
   execution_mode: 'pull' | 'push';
   interval_seconds: number;
-  /** Push checks: config.grace_seconds, when set. */
-  grace_seconds: number | undefined;
+  /** Push checks: what their deadline depends on of their config (grace, schedule). */
+  heartbeat?: HeartbeatCheck['config'] | undefined;
   last_result_at: string | null;
+  last_push_at?: string | null | undefined;
+  run_started_at?: string | null | undefined;
   next_run_at: string | null;
-}
-
-/** The push grace window in ms: grace_seconds, default interval_seconds x 2. */
-export function graceMs(check: Pick<ScheduledCheck, 'interval_seconds' | 'grace_seconds'>): number {
-  return (check.grace_seconds ?? check.interval_seconds * 2) * 1000;
 }
 
 /**
  * When a check should next be found by the scheduler (ISO time), or null when it is not
  * scheduled: pull checks on their phase (or their existing slot, with `keepExisting`), push
- * checks at the grace deadline after their last result.
+ * checks at their deadline (lib/domain/heartbeat.ts; one missed already recorded is not missed again).
  */
 export function scheduledRunAt(check: ScheduledCheck, nowMs: number, keepExisting: boolean): string | null {
   if (!check.enabled) return null;
   if (check.execution_mode === 'push') {
-    if (!check.last_result_at) return null;
-    return new Date(Date.parse(check.last_result_at) + graceMs(check)).toISOString();
+    const heartbeat = { interval_seconds: check.interval_seconds, config: check.heartbeat ?? {} };
+    // Items from before last_push_at existed: the last result stands for the last report.
+    const state = { ...check, last_push_at: check.last_push_at ?? check.last_result_at };
+    const recorded = check.last_result_at ? Date.parse(check.last_result_at) : null;
+    const deadline = armedDeadlineMs(heartbeat, state, recorded);
+    return deadline === null ? null : new Date(deadline).toISOString();
   }
   if (keepExisting && check.next_run_at) return check.next_run_at;
   return new Date(firstSlot(check.id, check.interval_seconds, nowMs)).toISOString();

@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import { cronProblem, isTimeZone } from '../domain/cron.ts';
 import { slugSchema } from '../domain/slug.ts';
 import { documentedAs, idSchema, namesResource } from '../http/route-schemas.ts';
 import { WINDOW_LIMITS } from './maintenance-items.ts';
-import { cronProblem, isTimeZone } from './schedule.ts';
 
 /** Request bodies of the maintenance routes; unknown fields are rejected (400). */
 

@@ -1,9 +1,9 @@
-import { Cron } from 'croner';
+import { pausedCron } from '../domain/cron.ts';
 import type { WindowRecord } from './maintenance-items.ts';
 
 /**
  * When a maintenance window is on. A one-off window runs from `starts_at` to `ends_at`; a
- * recurring one from each occurrence of its cron expression, read in its IANA timezone by croner
+ * recurring one from each occurrence of its cron expression, read in its IANA timezone (lib/domain/cron.ts)
  * (so a daily 02:30 window follows the local clock across DST changes: croner runs a time that a
  * spring-forward skips at the end of the gap, and a time an autumn fall-back repeats once), for
  * `duration_seconds`: it is active when its most recent occurrence <= now < occurrence + duration.
@@ -15,37 +15,10 @@ export interface WindowSpan {
   endMs: number;
 }
 
-/** True for an IANA timezone name the runtime knows. */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The cron of a window, paused (it only computes occurrences, it never runs anything). */
-function cronOf(pattern: string, timezone: string): Cron {
-  return new Cron(pattern, { timezone, paused: true });
-}
-
-/** Why `pattern` is not a usable 5-field cron expression, or undefined when it is. */
-export function cronProblem(pattern: string, timezone: string): string | undefined {
-  if (pattern.trim().split(/\s+/).length !== 5)
-    return 'a cron expression has 5 fields: minute hour day-of-month month day-of-week';
-  try {
-    if (!cronOf(pattern, timezone).nextRun()) return 'the expression never matches';
-  } catch (error) {
-    return error instanceof Error ? error.message : 'not a cron expression';
-  }
-  return undefined;
-}
-
 /** The most recent occurrence of a recurring window at or before `nowMs`, or undefined. */
 function latestOccurrence(pattern: string, timezone: string, nowMs: number): number | undefined {
   // croner's reference is exclusive and whole-second: look from just after now and keep what is <= now.
-  const runs = cronOf(pattern, timezone).previousRuns(2, new Date(nowMs + 1000));
+  const runs = pausedCron(pattern, timezone).previousRuns(2, new Date(nowMs + 1000));
   return runs.map((run) => run.getTime()).find((ms) => ms <= nowMs);
 }
 

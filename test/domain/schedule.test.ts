@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   firstSlot,
-  graceMs,
   nextSlot,
   phaseOffsetMs,
   type ScheduledCheck,
@@ -74,7 +73,6 @@ describe('scheduled run time', () => {
     enabled: true,
     execution_mode: 'pull',
     interval_seconds: 60,
-    grace_seconds: undefined,
     last_result_at: null,
     next_run_at: null,
     ...over,
@@ -97,13 +95,23 @@ describe('scheduled run time', () => {
     expect(scheduledRunAt(check(push), now, false)).toBeNull();
     const reported = { ...push, last_result_at: '2026-03-01T11:59:00.000Z' };
     expect(scheduledRunAt(check(reported), now, false)).toBe('2026-03-01T12:01:00.000Z');
-    expect(scheduledRunAt(check({ ...reported, grace_seconds: 30 }), now, false)).toBe(
+    expect(scheduledRunAt(check({ ...reported, heartbeat: { grace_seconds: 30 } }), now, false)).toBe(
       '2026-03-01T11:59:30.000Z',
     );
   });
 
-  it('takes the grace window from grace_seconds, else twice the interval', () => {
-    expect(graceMs({ interval_seconds: 60, grace_seconds: undefined })).toBe(120_000);
-    expect(graceMs({ interval_seconds: 60, grace_seconds: 5 })).toBe(5_000);
+  it("schedules a push check with a cron schedule at its next expected time plus the grace, in the schedule's zone", () => {
+    const berlin = {
+      execution_mode: 'push' as const,
+      interval_seconds: 86_400,
+      heartbeat: { schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' } },
+      last_push_at: '2026-03-01T02:05:00.000Z',
+      last_result_at: '2026-03-01T02:05:00.000Z',
+    };
+    // 03:00 in Berlin (UTC+1 in March) is 02:00 UTC; the default grace is an hour.
+    expect(scheduledRunAt(check(berlin), now, false)).toBe('2026-03-02T03:00:00.000Z');
+    // That deadline's miss is recorded (a synthetic failure at it): the next day's deadline follows.
+    const missed = { ...berlin, last_result_at: '2026-03-02T03:00:00.000Z' };
+    expect(scheduledRunAt(check(missed), now, false)).toBe('2026-03-03T03:00:00.000Z');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { cronProblem, isTimeZone } from '../../lib/domain/cron.ts';
 import type { WindowRecord } from '../../lib/maintenance/maintenance-items.ts';
-import { activeSpan, cronProblem, isTimeZone } from '../../lib/maintenance/schedule.ts';
+import { activeSpan } from '../../lib/maintenance/schedule.ts';
 
 /** When a window is on: one-off spans, and recurring ones read in their timezone across DST changes. */
 

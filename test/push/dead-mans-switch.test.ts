@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProbeJob } from '../../lib/checks/probe-job.ts';
+import { recordPushStart } from '../../lib/checks/probing.ts';
 import { type DueClaim, generateShard } from '../../lib/checks/services/generator.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
@@ -144,5 +145,26 @@ describe.each(runtimes)("the dead man's switch ($runtime runtime)", ({ start }) 
     await api.request('POST', `/v1/checks/${id}/heartbeat`, { key: api.adminKey });
     expect((await runProbeJob(claim.job, api.app.jobRunner)).status).toBe('skipped');
     expect((await call('GET', `/v1/checks/${id}`)).body.state).toBe('up');
+  });
+
+  it('does not make a missed deadline due again when a run starts (/start) after its failure', async () => {
+    const id = await newPushCheck({ interval_seconds: 60, failure_threshold: 1 });
+    await api.request('POST', `/v1/checks/${id}/heartbeat`, { key: api.adminKey });
+    const beat = clock.now();
+    clock.advance(121_000);
+    await tick();
+    expect((await call('GET', `/v1/checks/${id}`)).body.state).toBe('down');
+    // The late job starts now: the deadline stays the next interval's, the missed one is not replayed.
+    clock.advance(1000);
+    const started = await recordPushStart(
+      { table: api.table, checks: api.app.jobRunner.checks, dueShards: api.app.config.dueShards },
+      { tenantId: api.tenantId, checkId: id, startedAtMs: clock.now() },
+    );
+    expect(started).toEqual({ status: 'started', nextRunAt: new Date(beat + 180_000).toISOString() });
+    expect((await dueClaims()).filter((c) => c.job.check_id === id)).toEqual([]);
+    expect((await call('GET', `/v1/checks/${id}`)).body).toMatchObject({
+      state: 'down',
+      next_run_at: new Date(beat + 180_000).toISOString(),
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { pushDeadline } from '../../domain/heartbeat.ts';
+import { armedDeadlineMs } from '../../domain/heartbeat-miss.ts';
 import { shardOf } from '../../domain/schedule.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
@@ -29,8 +29,11 @@ export async function recordPushStart(
     if (!run?.definition.enabled || run.definition.check_type !== 'push') return { status: 'gone' };
     const { definition: check, state } = run;
     const startedAt = isoTime(input.startedAtMs);
-    const deadline = pushDeadline(check, { ...state, run_started_at: startedAt });
-    const nextRunAt = deadline ? isoTime(deadline.atMs) : null;
+    // The earlier of the start's allowance and the late deadline; a late deadline whose failure is
+    // already recorded (a start after the check went down) is not missed again.
+    const recorded = state.last_result_at ? Date.parse(state.last_result_at) : null;
+    const deadline = armedDeadlineMs(check, { ...state, run_started_at: startedAt }, recorded);
+    const nextRunAt = deadline === null ? null : isoTime(deadline);
     try {
       await deps.table.transact([
         stateRecordedOp({

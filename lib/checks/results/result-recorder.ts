@@ -2,7 +2,7 @@ import { createTenantCache } from '../../auth/tenant-cache.ts';
 import type { TenantStore } from '../../auth/tenant-store.ts';
 import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
 import { applyResult } from '../../domain/check-state.ts';
-import { pushDeadline } from '../../domain/heartbeat.ts';
+import { deadlineAfterMissMs, pushDeadline } from '../../domain/heartbeat.ts';
 import { rollResult } from '../../domain/rollup-bucket.ts';
 import { shardOf } from '../../domain/schedule.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
@@ -36,8 +36,10 @@ export interface ResultInput {
   slotMs?: number;
   synthetic?: boolean;
   details?: Record<string, unknown>;
-  /** The push dead man's switch: the next deadline after a synthetic failure. */
-  nextRunAtMs?: number;
+  /** The push dead man's switch: the next deadline after a synthetic failure (null: none). */
+  nextRunAtMs?: number | null;
+  /** The synthetic failure of a run that did not finish: it ends the run (clears run_started_at). */
+  endsRun?: boolean;
   /** Extra ops committed with the result (e.g. deleting the local queue's job; a ping's log item). */
   alsoCommit?: WriteOp | WriteOp[];
   /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
@@ -121,10 +123,11 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     const lastResultAt =
       current.last_result_at && current.last_result_at > checkedAt ? current.last_result_at : checkedAt;
     // A report from the job itself (not the dead man's switch) is its last push and ends its run.
+    const push = check.execution_mode === 'push';
+    const ended =
+      current.run_started_at && (!input.synthetic || input.endsRun) ? { run_started_at: null } : {};
     const reported: Partial<CheckStateRecord> =
-      check.execution_mode === 'push' && !input.synthetic
-        ? { last_push_at: lastResultAt, ...(current.run_started_at ? { run_started_at: null } : {}) }
-        : {};
+      push && !input.synthetic ? { last_push_at: lastResultAt, ...ended } : push ? ended : {};
     const set: Partial<CheckStateRecord> = {
       state: applied.next.state,
       consecutive_failures: applied.next.consecutive_failures,
@@ -149,8 +152,10 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     };
     if (check.check_type === 'push') {
       // The dead man's switch's own result carries the deadline its claim set; a report re-arms it.
-      const deadline = input.nextRunAtMs ?? pushDeadline(check, after)?.atMs;
-      const nextRunAt = deadline === undefined ? null : isoTime(deadline);
+      let deadline = input.nextRunAtMs !== undefined ? input.nextRunAtMs : pushDeadline(check, after)?.atMs;
+      // A scheduler that was down replays no burst of missed runs: one failure, then the next deadline.
+      if (input.synthetic && deadline != null && deadline <= now) deadline = deadlineAfterMissMs(check, now);
+      const nextRunAt = deadline == null ? null : isoTime(deadline);
       due = { nextRunAt, shard: shardOf(check.id, deps.dueShards) };
       after.next_run_at = nextRunAt;
     }

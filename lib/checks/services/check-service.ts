@@ -1,6 +1,6 @@
 import type { TenantStore } from '../../auth/tenant-store.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
-import { pushGraceSeconds } from '../../check-types/check-config.ts';
+import { pushHeartbeatConfig } from '../../check-types/check-config.ts';
 import { type CheckRecord, joinCheck } from '../../check-types/check-record.ts';
 import { scheduledRunAt, shardOf } from '../../domain/schedule.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -28,6 +28,7 @@ import { createCheckAggregate } from '../definitions/check-aggregate.ts';
 import type { CheckFilter, NamedCheck } from '../definitions/check-filter.ts';
 import { type CheckPageQuery, createCheckPager } from '../definitions/check-pages.ts';
 import { type CheckRun, type CheckStore, checkCreatedOps } from '../definitions/check-store.ts';
+import { changesScheduling, withScheduleInterval } from '../definitions/push-schedule.ts';
 import { stateDeletedOp, stateOfDefinitionOp } from '../results/check-state-items.ts';
 import { checkPartitionPurgeOp } from './check-purge.ts';
 
@@ -109,7 +110,7 @@ export function createCheckService(deps: CheckServiceDeps) {
       entity_slug: entity.slug,
       state: 'unknown',
       consecutive_failures: 0,
-      next_run_at: scheduledRunAt({ ...draft, grace_seconds: pushGraceSeconds(draft) }, now, false),
+      next_run_at: scheduledRunAt({ ...draft, heartbeat: pushHeartbeatConfig(draft) }, now, false),
       created_at: at,
       updated_at: at,
       version: 1,
@@ -154,13 +155,12 @@ export function createCheckService(deps: CheckServiceDeps) {
 
   const updateOnce = async (tenantId: string, checkId: string, patch: UpdateCheckBody) => {
     const current = await requireCheck(tenantId, checkId);
-    const def = definitionFromUpdate(current, patch);
     const now = clock.now();
-    const schedulingChanged =
-      def.enabled !== current.enabled || def.execution_mode !== current.execution_mode;
+    const def = withScheduleInterval(definitionFromUpdate(current, patch), now);
+    const schedulingChanged = changesScheduling(current, def);
     const merged = { ...current, ...def };
     const nextRunAt = scheduledRunAt(
-      { ...merged, grace_seconds: pushGraceSeconds(merged) },
+      { ...merged, heartbeat: pushHeartbeatConfig(merged) },
       now,
       !schedulingChanged,
     );
@@ -257,7 +257,7 @@ export function createCheckService(deps: CheckServiceDeps) {
     requireRun,
 
     async create(tenantId: string, body: CreateCheckBody): Promise<CheckRecord> {
-      const def = definitionFromCreate(body, deps.runtime);
+      const def = withScheduleInterval(definitionFromCreate(body, deps.runtime), clock.now());
       const tenant = await deps.tenants.requireTenant(tenantId);
       const limit = tenant.check_limit_per_entity;
       if (limit <= 0)

@@ -128,6 +128,30 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: "two fields compared: a push check's grace_seconds may not be shorter than its interval_seconds",
   },
   {
+    operation: 'POST /v1/checks',
+    path: /^config\.schedule\.(cron|timezone)$/,
+    message: /^Enter (a cron expression|a timezone name)/,
+    why: "a push schedule's cron grammar as croner reads it, and the timezone names the runtime knows (as a maintenance window's cron)",
+  },
+  {
+    operation: 'POST /v1/checks',
+    path: /^(config\.grace_seconds|interval_seconds)$/,
+    message: /^Enter 60 or more: the grace is how long after an expected time|^Leave interval_seconds out/,
+    why: 'two fields together: with config.schedule, grace_seconds is at least 60 and interval_seconds is derived (not sent)',
+  },
+  {
+    operation: 'PUT /v1/checks/{id}',
+    path: /^config\.schedule\.(cron|timezone)$/,
+    message: /^Enter (a cron expression|a timezone name)/,
+    why: "a push schedule's cron grammar as croner reads it, and the timezone names the runtime knows (as a maintenance window's cron)",
+  },
+  {
+    operation: 'PUT /v1/checks/{id}',
+    path: /^(config\.grace_seconds|interval_seconds)$/,
+    message: /^Enter 60 or more: the grace is how long after an expected time|^Leave interval_seconds out/,
+    why: 'two fields together: with config.schedule, grace_seconds is at least 60 and interval_seconds is derived (not sent)',
+  },
+  {
     operation: 'PUT /v1/actions/{id}',
     path: /^(check_id|trigger_to_state|interval_seconds)$/,
     message: /action has this|whose changes run this action|how often a scheduled action runs/,

@@ -4,6 +4,13 @@ import { ErrorNote } from '../ui/feedback';
 import { CheckboxField, SelectField, TextAreaField, TextField } from '../ui/fields';
 import { type AssertionRow, AssertionsEditor, assertionsOf, rowsOf } from './assertions-editor';
 import type { CheckConfigField, CheckType } from './check-types/form';
+import {
+  emptyScheduleDraft,
+  onSchedule,
+  PushScheduleFields,
+  scheduleConfigOf,
+  scheduleDraftOf,
+} from './check-types/push-schedule';
 import { CHECK_TYPES, checkTypeForm } from './check-types/registry';
 import { type TrustDraft, TrustFields, trustBodyOf, trustDraftOf } from './tls-trust-fields';
 
@@ -68,7 +75,11 @@ export function emptyDraft(check_type: CheckType): CheckDraft {
     failure_threshold: '',
     success_threshold: '',
     enabled: true,
-    config: Object.fromEntries(checkTypeForm(check_type).fields.map((f) => [f.key, f.options?.[0] ?? ''])),
+    config: {
+      ...Object.fromEntries(checkTypeForm(check_type).fields.map((f) => [f.key, f.options?.[0] ?? ''])),
+      // A push check's schedule inputs (./check-types/push-schedule.tsx).
+      ...(check_type === 'push' ? emptyScheduleDraft() : {}),
+    },
     slo_target: '',
     trust: { ca_pem: '', skip_verify: false },
   };
@@ -107,6 +118,11 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
     d.configKept = Object.fromEntries(
       Object.entries(config).filter(([k]) => !fields.some((f) => f.key === k)),
     );
+    if (check.check_type === 'push') {
+      // The schedule has inputs of its own: the edit sends it as they read.
+      delete d.configKept.schedule;
+      Object.assign(d.config, scheduleDraftOf(check.config));
+    }
   }
   return d;
 }
@@ -139,7 +155,8 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
   // A new push check left blank gets threshold 1, as the field's hint says: one missed report is news.
   const threshold = num(d.failure_threshold) ?? (d.check_type === 'push' && !editing ? 1 : undefined);
   const common = compact({
-    interval_seconds: num(d.interval_seconds),
+    // A cron schedule's interval is derived by the API (sending one with it is refused).
+    interval_seconds: d.check_type === 'push' && onSchedule(d.config) ? undefined : num(d.interval_seconds),
     failure_threshold: threshold,
     success_threshold: num(d.success_threshold),
     ...(d.check_type === 'push' ? {} : { timeout_ms: num(d.timeout_ms) }),
@@ -184,7 +201,7 @@ function configOf(d: CheckDraft): Record<string, unknown> {
   const edited = compact(
     Object.fromEntries(checkTypeForm(d.check_type).fields.map((f) => [f.key, value(f)])),
   );
-  return { ...d.configKept, ...edited };
+  return { ...d.configKept, ...edited, ...(d.check_type === 'push' ? scheduleConfigOf(d.config) : {}) };
 }
 
 /** The form itself; `onSubmit` gets the API body and throws the ApiError it answered. */
@@ -318,12 +335,23 @@ export function CheckForm({
             })}
           </>
         ) : null}
-        {form.fields.map(configInput)}
-        {text('interval_seconds', 'Interval (seconds)', {
-          type: 'number',
-          placeholder: '60',
-          hint: intervalHint,
-        })}
+        {pushed ? null : form.fields.map(configInput)}
+        {pushed ? (
+          <PushScheduleFields
+            config={d.config}
+            onChange={(patch) => setD((old) => ({ ...old, config: { ...old.config, ...patch } }))}
+            errs={errs}
+          />
+        ) : null}
+        {pushed && onSchedule(d.config)
+          ? null
+          : text('interval_seconds', 'Interval (seconds)', {
+              type: 'number',
+              placeholder: '60',
+              hint: intervalHint,
+            })}
+        {/* A push check's grace and run duration follow its schedule. */}
+        {pushed ? form.fields.map(configInput) : null}
         {!pushed ? text('timeout_ms', 'Timeout (ms)', { type: 'number', placeholder: '5000' }) : null}
         {!pushed
           ? text('degraded_latency_ms', 'Degraded above (ms)', {

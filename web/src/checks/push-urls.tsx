@@ -36,6 +36,14 @@ export function cronSchedule(intervalSeconds: number): string {
   return step === 1 ? '0 * * * *' : `0 */${step} * * *`;
 }
 
+/** A push check's cron schedule, when it has one (its crontab line then runs the job at those times). */
+type Schedule = { cron: string; timezone: string } | undefined;
+
+/** The schedule a crontab line runs the job on: the check's own cron, else one as often as its interval. */
+function crontabSchedule(intervalSeconds: number, schedule: Schedule): string {
+  return schedule ? schedule.cron : cronSchedule(intervalSeconds);
+}
+
 /** A quiet curl that fails loudly: -f turns an HTTP error into an exit code, retries ride out a blip. */
 const CURL = 'curl -fsS -m 10 --retry 5 -o /dev/null';
 
@@ -43,10 +51,12 @@ const CURL = 'curl -fsS -m 10 --retry 5 -o /dev/null';
 function FreshPingUrl({
   token,
   intervalSeconds,
+  schedule,
   onDone,
 }: {
   token: string;
   intervalSeconds: number;
+  schedule: Schedule;
   onDone(): void;
 }) {
   const urls = pingUrls(token);
@@ -62,7 +72,7 @@ function FreshPingUrl({
       <CopyBlock label="Failure curl" text={`${CURL} ${urls.fail}`} />
       <CopyBlock
         label="Ping crontab line"
-        text={`${cronSchedule(intervalSeconds)} /path/to/your-job.sh && ${CURL} ${urls.ping}`}
+        text={`${crontabSchedule(intervalSeconds, schedule)} /path/to/your-job.sh && ${CURL} ${urls.ping}`}
       />
       <button type="button" onClick={onDone}>
         I have copied it
@@ -72,7 +82,15 @@ function FreshPingUrl({
 }
 
 /** The check's ping URLs: create one (shown once), the list by prefix, revoke. */
-function PingUrls({ checkId, intervalSeconds }: { checkId: string; intervalSeconds: number }) {
+function PingUrls({
+  checkId,
+  intervalSeconds,
+  schedule,
+}: {
+  checkId: string;
+  intervalSeconds: number;
+  schedule: Schedule;
+}) {
   const session = useSession();
   const queryClient = useQueryClient();
   const [fresh, setFresh] = useState<string | undefined>();
@@ -104,7 +122,22 @@ function PingUrls({ checkId, intervalSeconds }: { checkId: string; intervalSecon
         works for this check only and can be revoked; keep it as secret as a password.
       </p>
       {fresh ? (
-        <FreshPingUrl token={fresh} intervalSeconds={intervalSeconds} onDone={() => setFresh(undefined)} />
+        <FreshPingUrl
+          token={fresh}
+          intervalSeconds={intervalSeconds}
+          schedule={schedule}
+          onDone={() => setFresh(undefined)}
+        />
+      ) : null}
+      <CopyBlock
+        label="Cron entry"
+        text={`${crontabSchedule(intervalSeconds, schedule)} /path/to/job.sh && ${CURL} <ping url>`}
+      />
+      {schedule ? (
+        <p className="muted">
+          The check expects runs at <code>{schedule.cron}</code> in {schedule.timezone}: run the crontab in
+          that zone (<code>CRON_TZ={schedule.timezone}</code> where cron supports it).
+        </p>
       ) : null}
       {session.canWrite ? (
         <div className="row">
@@ -183,19 +216,28 @@ function PingUrls({ checkId, intervalSeconds }: { checkId: string; intervalSecon
  * How an agent reports to a push check: ping URLs (no API key), then the keyed URLs with ready curl
  * lines. The key is never printed: the keyed lines read it from $VIGIL_KEY.
  */
-export function PushInstructions({ checkId, intervalSeconds }: { checkId: string; intervalSeconds: number }) {
+export function PushInstructions({
+  checkId,
+  intervalSeconds,
+  schedule,
+}: {
+  checkId: string;
+  intervalSeconds: number;
+  schedule?: Schedule;
+}) {
   const urls = pushUrls(checkId);
   const auth = '-H "Authorization: Bearer $VIGIL_KEY"';
   const heartbeatCurl = `curl -fsS -X POST ${auth} ${urls.heartbeat}`;
   const resultCurl = `curl -fsS -X POST ${auth} -H "Content-Type: application/json" \\\n  -d '{"success": true, "latency_ms": 120}' ${urls.results}`;
-  const cron = `${cronSchedule(intervalSeconds)} curl -fsS -X POST ${auth} ${urls.heartbeat}`;
+  const cron = `${crontabSchedule(intervalSeconds, schedule)} curl -fsS -X POST ${auth} ${urls.heartbeat}`;
   return (
     <Section title="Report to this push check">
       <p>
         Vigil never probes a push check: your job reports to it. If no report arrives within the grace window
-        (counted from the last report; twice the interval unless set), Vigil records failures.
+        (on an interval: counted from the last report, twice the interval unless set; on a cron schedule:
+        after each expected time, an hour unless set), Vigil records a failure for each missed run.
       </p>
-      <PingUrls checkId={checkId} intervalSeconds={intervalSeconds} />
+      <PingUrls checkId={checkId} intervalSeconds={intervalSeconds} schedule={schedule} />
       <h3>With an API key</h3>
       <p>
         Set <code>VIGIL_KEY</code> to an API key of this account (not a read-only one). A heartbeat records a

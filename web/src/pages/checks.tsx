@@ -422,7 +422,11 @@ function CheckView({ check }: { check: Check }) {
         </Section>
       )}
       {check.check_type === 'push' ? (
-        <PushInstructions checkId={check.id} intervalSeconds={check.interval_seconds} />
+        <PushInstructions
+          checkId={check.id}
+          intervalSeconds={check.interval_seconds}
+          schedule={check.config.schedule}
+        />
       ) : null}
       {check.check_type === 'push' ? <LastPings checkId={check.id} /> : null}
       <Section title="Charts">

@@ -31,7 +31,7 @@ export interface CheckConfigField {
   /** A sentence under the field: what it does, its default. */
   hint?: string;
   /** The default shown in the empty input; a function when it follows other inputs (the interval). */
-  placeholder?: string | ((draft: { interval_seconds: string }) => string);
+  placeholder?: string | ((draft: { interval_seconds: string; config?: Record<string, string> }) => string);
   /** select: the values offered. */
   options?: readonly string[];
 }
