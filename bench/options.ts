@@ -17,6 +17,7 @@ export const SCENARIOS = [
   'abuse',
   'uptime',
   'cost',
+  'pingcost',
   'storm-cloud',
   'bundles',
   'crash',
@@ -32,7 +33,19 @@ export type Scenario = (typeof SCENARIOS)[number];
  */
 const GROUPS: Record<string, Scenario[]> = {
   probes: ['bare', 'scheduled', 'max'],
-  all: ['bare', 'scheduled', 'max', 'push', 'alerts', 'status', 'status-page', 'abuse', 'uptime', 'cost'],
+  all: [
+    'bare',
+    'scheduled',
+    'max',
+    'push',
+    'alerts',
+    'status',
+    'status-page',
+    'abuse',
+    'uptime',
+    'cost',
+    'pingcost',
+  ],
 };
 
 const int = (min: number) => z.coerce.number().int().min(min);
@@ -84,6 +97,8 @@ const optionsSchema = z.object({
   'uptime-requests': int(1).default(200),
   'cost-checks': int(1).default(200),
   'cost-cycles': int(1).default(5),
+  'pingcost-checks': int(1).default(50),
+  'pingcost-pings': int(1).max(99).default(20),
   'crash-rounds': int(2).default(32),
   'storm-cloud-entities': int(1).default(5000),
   'bundle-runs': int(1).default(9),
@@ -99,7 +114,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, bundles, crash, storm, storm-cloud, checks-list, search, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, bundles, crash, storm, storm-cloud, checks-list, search, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -142,6 +157,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --uptime-requests <n>     uptime: measured GET .../uptime?window=90d, and as many sparkline reads (default 200)
   --cost-checks <n>         cost: pull checks of the cloud path under the cost meter (default 200)
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
+  --pingcost-checks <n>     pingcost: push checks per mode (ping URL, keyed route) under the cost meter (default 50)
+  --pingcost-pings <n>      pingcost: reports per check, one a minute (default 20, at most 99)
   --storm-entities <n>      storm-cloud: entities of one tenant that go down at once (default 5000)
   --bundle-runs <n>         bundles: fresh imports of each function's bundle (default 9)
   --crash-rounds <n>        crash: kill -9 rounds of served processes, half at the cell seam (default 32)
@@ -199,6 +216,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       'list-requests': { type: 'string' },
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },
+      'pingcost-checks': { type: 'string' },
+      'pingcost-pings': { type: 'string' },
       'crash-rounds': { type: 'string' },
       'storm-cloud-entities': { type: 'string' },
       against: { type: 'string' },

@@ -5,6 +5,7 @@ import type { AlertFigures } from './alerts.ts';
 import type { ChecksListFigures } from './checks-list.ts';
 import { type CostBenchFigures, formatCost } from './cost.ts';
 import { table } from './markdown.ts';
+import { formatPingCost, type PingCostBenchFigures } from './ping-cost.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
 import type { PushFigures } from './push.ts';
 import type { SearchFigures } from './search.ts';
@@ -58,6 +59,7 @@ export interface Results {
   abuse?: (AbuseFigures & { commit: string })[];
   uptime?: UptimeFigures;
   cost?: CostBenchFigures;
+  pingCost?: PingCostBenchFigures;
   search?: SearchFigures;
   /** --against / --rounds: every run of max and push, per checkout. */
   sideBySide?: SideBySide;
@@ -169,6 +171,16 @@ export function evaluateTargets(results: Results): Target[] {
       goal: '<= $0.50 per million healthy 1-minute checks, <= $2 per million state changes',
       measured: `$${round(healthy, 2)} healthy, $${round(change, 2)} per state change`,
       met: healthy <= 0.5 && change <= 2,
+    });
+  }
+  const pc = results.pingCost;
+  if (pc) {
+    const ping = pc.ping.perPing.dollarsPerMillion.atScale;
+    targets.push({
+      name: 'cost of a ping (cloud)',
+      goal: '<= $2 per million healthy pings (issue 39)',
+      measured: `$${round(ping, 2)} per ping URL report, $${round(pc.keyed.perPing.dollarsPerMillion.atScale, 2)} keyed`,
+      met: ping <= 2,
     });
   }
   return targets;
@@ -493,6 +505,7 @@ export function formatResults(results: Results, targets: Target[]): string {
   }
   if (results.sideBySide) out.push(formatSideBySide(results.sideBySide, bareCeiling(results)));
   if (results.cost) out.push(`\n${formatCost(results.cost)}`);
+  if (results.pingCost) out.push(`\n${formatPingCost(results.pingCost)}`);
   const se = results.search;
   if (se) {
     out.push(

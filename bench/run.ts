@@ -8,6 +8,7 @@ import { runChecksList } from './checks-list.ts';
 import { benchDir, repoRoot } from './child.ts';
 import { runCost } from './cost.ts';
 import { parseOptions } from './options.ts';
+import { runPingCostBench } from './ping-cost.ts';
 import { type Target as ProbeTarget, runBareLoop, runRuntime, startTarget } from './probes.ts';
 import { runPush } from './push.ts';
 import { describeMachine, evaluateTargets, formatResults, type Results } from './report.ts';
@@ -303,6 +304,20 @@ try {
     const c = results.cost;
     log(
       `  $${c.healthy.perResult.dollarsPerMillion.atScale.toFixed(2)} per million healthy checks, $${c.flapping.perResult.dollarsPerMillion.atScale.toFixed(2)} per million state changes`,
+    );
+  }
+  if (wants('pingcost')) {
+    log(
+      `pingcost: ${options['pingcost-checks']} push checks per mode, ${options['pingcost-pings']} reports each through the api function over DynamoDB Local, by ping URL then by the keyed route`,
+    );
+    results.pingCost = await runPingCostBench({
+      checks: options['pingcost-checks'],
+      pings: options['pingcost-pings'],
+      onProgress: (line) => log(`  ${line}`),
+    });
+    const pc = results.pingCost;
+    log(
+      `  $${pc.ping.perPing.dollarsPerMillion.atScale.toFixed(2)} per million pings, $${pc.keyed.perPing.dollarsPerMillion.atScale.toFixed(2)} per million keyed results`,
     );
   }
   if (wants('storm-cloud')) {

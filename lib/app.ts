@@ -102,6 +102,7 @@ export function createApp(deps: CoreDeps) {
   const authenticate = createAuthenticator({ keys, tenants, clock: deps.clock, logger: deps.logger });
   const rateLimit = createRateLimitGuard({
     limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
+    instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
     config: deps.config,
     logger: deps.logger,
   });

@@ -9,6 +9,11 @@ import { type Caller, createFailureLimit } from './failure-limit.ts';
 
 export interface RateLimitGuardDeps {
   limiter: RateLimiter;
+  /**
+   * Buckets in this process's memory, for a ping token's own limit (see `admitPushToken`); the
+   * shared `limiter` when absent. In the local runtime both are in memory anyway.
+   */
+  instanceLimiter?: RateLimiter;
   config: Pick<
     Config,
     'rateLimit' | 'tenantRateLimit' | 'authFailuresPerMinute' | 'authFailuresPerAddressPerMinute'
@@ -67,10 +72,14 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
    * One request of an authenticated caller: from its own bucket (`KEY#…`, `EXEC#…`), then from its
    * tenant's. Answers the caller's RateLimit-* headers, or throws 429 past either.
    */
-  const spend = async (bucket: string, tenantId: string): Promise<Record<string, string>> => {
+  const spend = async (
+    bucket: string,
+    tenantId: string,
+    ownLimiter: RateLimiter = limiter,
+  ): Promise<Record<string, string>> => {
     let headers: Record<string, string> = {};
     if (ownPolicy) {
-      const own = await failOpen('key', () => limiter.take(bucket, ownPolicy));
+      const own = await failOpen('key', () => ownLimiter.take(bucket, ownPolicy));
       if (own) headers = rateLimitHeaders(own);
       if (own && !own.allowed) throw new RateLimitedError(own.retryAfterSeconds, { headers });
     }
@@ -114,8 +123,16 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
     /** One write with an execution's callback token: the execution's own bucket and its tenant's. */
     admitCallback: (executionId: string, tenantId: string) => spend(`EXEC#${executionId}`, tenantId),
 
-    /** One ping with a check's push token (a ping URL): the token's own bucket and its tenant's. */
-    admitPushToken: (tokenId: string, tenantId: string) => spend(`PING#${tokenId}`, tenantId),
+    /**
+     * One ping with a check's push token (a ping URL): the token's own bucket, kept in this
+     * process's memory, then its tenant's, shared by every instance. A ping thus costs one table
+     * write in the cloud, not two (pings are the bulk of keyless traffic: docs/performance.md). The
+     * bound stays shared: a token gets at most its own rate per api instance, and whatever the
+     * number of instances never more than its tenant's ceiling, which every ping spends from
+     * (docs/api.md "Rate limits"). Unknown tokens are counted per address before this (`attempt`).
+     */
+    admitPushToken: (tokenId: string, tenantId: string) =>
+      spend(`PING#${tokenId}`, tenantId, deps.instanceLimiter ?? limiter),
 
     /** One request to a route without a key: a bucket per source address (the per-key policy). */
     async admitAddress(caller: Caller): Promise<Record<string, string>> {

@@ -66,6 +66,7 @@ export function createCostMeter(options: {
       invocations: {},
       eventBridgeEntries: 0,
       schedulerInvocations: 0,
+      apiRequests: 0,
     };
   };
   reset();
@@ -300,6 +301,10 @@ export function createCostMeter(options: {
     },
     countSchedulerInvocation() {
       snap.schedulerInvocations += 1;
+    },
+    /** A request API Gateway's HTTP API passed to the api function. */
+    countApiRequest() {
+      snap.apiRequests += 1;
     },
     detach: () => options.client.middlewareStack.remove('vigilCostMeter'),
   };

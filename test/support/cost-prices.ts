@@ -26,6 +26,8 @@ export interface MeterSnapshot {
   invocations: Record<string, number>;
   eventBridgeEntries: number;
   schedulerInvocations: number;
+  /** Requests through API Gateway's HTTP API (the api function's callers). */
+  apiRequests: number;
 }
 
 /**
@@ -50,6 +52,11 @@ export const PRICES = {
   schedulerInvocation: 1 / 1e6,
   /** EventBridge PutEvents, custom events, per entry (64 KB each). */
   eventBridgeEntry: 1 / 1e6,
+  /**
+   * API Gateway HTTP API, per request (the first 300 million a month; $0.90 past them), each
+   * request metered in 512 KB increments: https://aws.amazon.com/api-gateway/pricing/.
+   */
+  apiGatewayRequest: 1 / 1e6,
 } as const;
 
 /** Every function's memory: infra/node-function.ts's default, which no construct overrides. */
@@ -67,6 +74,14 @@ export const ASSUMED_DURATION_MS: Record<string, number> = {
   notifier: 200,
   actions: 200,
 };
+
+/**
+ * The api function's billed time is modelled, not assumed flat: warm, it spends a few ms of its own
+ * per request (routing, zod, JSON) and waits on DynamoDB, ~5 ms per call in-region (the calls the
+ * meter counts, taken as sequential: the ones that run side by side make this an upper bound).
+ */
+export const API_MS_BASE = 5;
+export const API_MS_PER_DYNAMODB_CALL = 5;
 const DEFAULT_DURATION_MS = 200;
 
 /** Functions that run once per minute whatever the number of checks (the fixed part of the bill). */
@@ -94,6 +109,7 @@ export interface CostFigures {
     sqs: number;
     lambda: number;
     eventBridge: number;
+    apiGateway: number;
     /** Scheduler and the once-a-minute generator invocation, spread over this run's checks. */
     fixed: number;
     total: number;
@@ -103,10 +119,17 @@ export interface CostFigures {
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-const lambdaCost = (fn: string, count: number) =>
+const lambdaCost = (count: number, durationMs: number | undefined) =>
   count *
   (PRICES.lambdaInvocation +
-    LAMBDA_MEMORY_GB * ((ASSUMED_DURATION_MS[fn] ?? DEFAULT_DURATION_MS) / 1000) * PRICES.lambdaGbSecond);
+    LAMBDA_MEMORY_GB * ((durationMs ?? DEFAULT_DURATION_MS) / 1000) * PRICES.lambdaGbSecond);
+
+/** The api function's modelled billed ms per invocation, from the DynamoDB calls it made. */
+export function apiDurationMs(snap: MeterSnapshot): number {
+  const invocations = snap.invocations.api ?? 0;
+  if (invocations === 0) return API_MS_BASE;
+  return API_MS_BASE + (API_MS_PER_DYNAMODB_CALL * sum(Object.values(snap.calls))) / invocations;
+}
 
 /** What a meter snapshot costs per result at list prices. */
 export function priceSnapshot(snap: MeterSnapshot, results: number): CostFigures {
@@ -129,16 +152,22 @@ export function priceSnapshot(snap: MeterSnapshot, results: number): CostFigures
   const dynamodb = wru * PRICES.writeRequestUnit + rru * PRICES.readRequestUnit;
   const sqs = sqsRequests * PRICES.sqsRequest;
   const invocations = Object.entries(snap.invocations);
+  const durations: Record<string, number> = { ...ASSUMED_DURATION_MS, api: apiDurationMs(snap) };
   const variableLambda = sum(
-    invocations.filter(([fn]) => !PER_MINUTE_FUNCTIONS.includes(fn)).map(([fn, n]) => lambdaCost(fn, n)),
+    invocations
+      .filter(([fn]) => !PER_MINUTE_FUNCTIONS.includes(fn))
+      .map(([fn, n]) => lambdaCost(n, durations[fn])),
   );
   const fixedLambda = sum(
-    invocations.filter(([fn]) => PER_MINUTE_FUNCTIONS.includes(fn)).map(([fn, n]) => lambdaCost(fn, n)),
+    invocations
+      .filter(([fn]) => PER_MINUTE_FUNCTIONS.includes(fn))
+      .map(([fn, n]) => lambdaCost(n, durations[fn])),
   );
   const eventBridge = snap.eventBridgeEntries * PRICES.eventBridgeEntry;
+  const apiGateway = snap.apiRequests * PRICES.apiGatewayRequest;
   const fixed = fixedLambda + snap.schedulerInvocations * PRICES.schedulerInvocation;
   const million = (dollars: number) => per(dollars) * 1e6;
-  const atScale = dynamodb + sqs + variableLambda + eventBridge;
+  const atScale = dynamodb + sqs + variableLambda + eventBridge + apiGateway;
   return {
     results,
     byEntity,
@@ -153,6 +182,7 @@ export function priceSnapshot(snap: MeterSnapshot, results: number): CostFigures
       sqs: million(sqs),
       lambda: million(variableLambda),
       eventBridge: million(eventBridge),
+      apiGateway: million(apiGateway),
       fixed: million(fixed),
       total: million(atScale + fixed),
       atScale: million(atScale),

@@ -1,0 +1,189 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { createApiHandler } from '../../functions/api.ts';
+import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
+import { lambdaContext } from './lambda-context.ts';
+import { withMeteredPipeline } from './metered-pipeline.ts';
+
+/**
+ * The cost of one heartbeat in the cloud runtime, under the cost meter: `checks` push checks, each
+ * with a ping URL, reported `pings` times each, one report per check per minute of a fake clock,
+ * through the api Lambda handler (functions/api.ts's createApiHandler, as API Gateway's HTTP API
+ * invokes it) over DynamoDB Local, rate limits on at their defaults. After each minute the change
+ * feed is drained through the stream function's filter (metered-pipeline.ts), so any stream record
+ * a report produces, and the invocations it causes, are counted. Two modes on separate checks:
+ * `ping` (GET /ping/<token>: no API key, the token is the credential) and `keyed` (POST
+ * /v1/checks/{id}/results with an API key, the keyed push route, for comparison). Every
+ * report is a success and every check stays up: the steady state of a healthy cron job.
+ * Shared by test/cost/ping-cost.test.ts and `npm run bench -- --only pingcost`.
+ */
+
+export type PingCostMode = 'ping' | 'keyed';
+
+export interface PingCostOptions {
+  endpoint: string;
+  checks: number;
+  pings: number;
+  onProgress?: (line: string) => void;
+}
+
+export interface PingCostRun {
+  mode: PingCostMode;
+  checks: number;
+  /** Reports per check. */
+  pings: number;
+  /** Reports sent in the metered minutes (checks x pings). */
+  requests: number;
+  /** Their answers' statuses, counted. */
+  statuses: Record<string, number>;
+  /** Push results stored by them (read back unmetered). */
+  stored: number;
+  snapshot: MeterSnapshot;
+  /** Stream records the event-source filter passes to the stream function. */
+  keptStreamRecords: number;
+  /** Per report: the meter's figures plus API Gateway and the api function. */
+  perPing: CostFigures;
+}
+
+const MINUTE = 60_000;
+/** The checks' push config: a job run every minute, with 10 minutes of silence allowed. */
+const INTERVAL_SECONDS = 60;
+const GRACE_SECONDS = 600;
+
+export async function runPingCost(options: PingCostOptions): Promise<Record<PingCostMode, PingCostRun>> {
+  const { endpoint, checks, pings } = options;
+  const progress = options.onProgress ?? (() => {});
+  return withMeteredPipeline(
+    { endpoint, name: 'pingcost', logLevelVariable: 'COST_LOG_LEVEL' },
+    async (pipeline) => {
+      const { meter, clock, cloud } = pipeline;
+      const key = pipeline.tenant.rawKey;
+      const api = createApiHandler(cloud);
+      let requestCounter = 0;
+      /** One request through the api function, as API Gateway's HTTP API (payload v2) sends it. */
+      const request = async (method: string, path: string, body?: unknown, apiKey?: string) => {
+        requestCounter += 1;
+        const [rawPath = path, rawQueryString = ''] = path.split('?');
+        const encoded = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+        const event: APIGatewayProxyEventV2 = {
+          version: '2.0',
+          routeKey: '$default',
+          rawPath,
+          rawQueryString,
+          headers: {
+            ...(encoded ? { 'content-type': 'application/json' } : {}),
+            ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+          },
+          requestContext: {
+            accountId: '123456789012',
+            apiId: 'api',
+            domainName: 'api.example.com',
+            domainPrefix: 'api',
+            http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'curl' },
+            requestId: `req-${requestCounter}`,
+            routeKey: '$default',
+            stage: '$default',
+            time: new Date(clock.now()).toISOString(),
+            timeEpoch: clock.now(),
+          },
+          body: encoded?.toString('base64'),
+          isBase64Encoded: encoded !== undefined,
+        };
+        const result = await api(event, lambdaContext('api'));
+        const text = result.body ?? '';
+        let parsed: unknown;
+        try {
+          parsed = text ? JSON.parse(text) : undefined;
+        } catch {
+          parsed = undefined;
+        }
+        return { status: result.statusCode ?? 200, body: parsed as Record<string, unknown> | undefined };
+      };
+      /** Setup through the API (unmetered), at most 20 requests a fake second: the key's default rate. */
+      const setup = async (method: string, path: string, body?: unknown) => {
+        clock.set(clock.now() + 50);
+        const res = await request(method, path, body, key);
+        if (res.status >= 300)
+          throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body ?? {};
+      };
+
+      await setup('POST', '/v1/blueprints', { slug: 'job', name: 'Job' });
+      const created: { checkId: string; token: string }[] = [];
+      for (let i = 0; i < 2 * checks; i += 1) {
+        const entity = await setup('POST', '/v1/blueprints/job/entities', {
+          slug: `job-${i}`,
+          name: `Job ${i}`,
+        });
+        const check = await setup('POST', '/v1/checks', {
+          entity_id: entity.id,
+          check_type: 'push',
+          interval_seconds: INTERVAL_SECONDS,
+          failure_threshold: 1,
+          config: { grace_seconds: GRACE_SECONDS },
+        });
+        const token = await setup('POST', `/v1/checks/${check.id}/push-tokens`);
+        created.push({ checkId: String(check.id), token: String(token.token) });
+      }
+      // Each check's first report (unmetered) takes it from unknown to up: a state change, not the steady state.
+      for (const c of created) await request('GET', `/ping/${c.token}`);
+      await pipeline.drainChanges();
+      progress(`${2 * checks} push checks created and up`);
+
+      const storedResults = async (ids: string[]) => {
+        let total = 0;
+        for (const id of ids) {
+          const res = await setup('GET', `/v1/checks/${id}/results?limit=100`);
+          total += Array.isArray(res.results) ? res.results.length : 0;
+        }
+        return total;
+      };
+      let minute = Math.ceil(clock.now() / MINUTE);
+      const phase = async (mode: PingCostMode, group: typeof created): Promise<PingCostRun> => {
+        const ids = group.map((c) => c.checkId);
+        const before = await storedResults(ids);
+        const statuses: Record<string, number> = {};
+        meter.reset();
+        pipeline.resetStreamRecords();
+        for (let p = 0; p < pings; p += 1) {
+          minute += 1;
+          clock.set(minute * MINUTE);
+          meter.resume();
+          for (const c of group) {
+            meter.countApiRequest();
+            meter.countInvocation('api');
+            const res =
+              mode === 'ping'
+                ? await request('GET', `/ping/${c.token}`)
+                : await request(
+                    'POST',
+                    `/v1/checks/${c.checkId}/results`,
+                    { success: true, latency_ms: 5 },
+                    key,
+                  );
+            statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+          }
+          await pipeline.drainChanges();
+          meter.pause();
+          progress(`${mode}: minute ${p + 1} of ${pings}`);
+        }
+        const snapshot = meter.snapshot();
+        const requests = group.length * pings;
+        return {
+          mode,
+          checks: group.length,
+          pings,
+          requests,
+          statuses,
+          stored: (await storedResults(ids)) - before,
+          snapshot,
+          keptStreamRecords: pipeline.streamRecords(),
+          perPing: priceSnapshot(snapshot, requests),
+        };
+      };
+      const ping = await phase('ping', created.slice(0, checks));
+      const keyed = await phase('keyed', created.slice(checks));
+      meter.detach();
+      return { ping, keyed };
+    },
+  );
+}
