@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { checkParams } from '../checks/routes.ts';
 import { defineRoute } from '../http/define-route.ts';
-import { idSchema, queryInteger, timestampSchema } from '../http/route-schemas.ts';
+import { pageQuery } from '../http/page-query.ts';
+import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
 import { PING_KINDS } from './ping-items.ts';
 import {
@@ -43,17 +44,7 @@ const pingSchema = z
   })
   .meta({ id: 'Ping' });
 
-const pingsQuery = z.object({
-  limit: queryInteger(1, PING_PAGE_MAX)
-    .default(PING_PAGE_DEFAULT)
-    .meta({ description: `Page size: an integer from 1 to ${PING_PAGE_MAX}; default ${PING_PAGE_DEFAULT}` }),
-  cursor: z
-    .string()
-    .min(1)
-    .max(2048)
-    .optional()
-    .meta({ description: 'The next_cursor of the previous page' }),
-});
+const pingsQuery = pageQuery(PING_PAGE_MAX, PING_PAGE_DEFAULT);
 
 /** GET /v1/checks/{id}/pings: a push check's ping log, newest first. */
 export function pingLogRoutes(deps: PingLogDeps): AuthedRoute[] {
