@@ -40,6 +40,14 @@ const isPublicPageAnswer = (req: FuzzRequest, answer: FuzzAnswer) =>
   (req.target.startsWith('/p/') || req.target.startsWith('/v1/email-confirmations/')) &&
   /^(text\/html|image\/svg\+xml)/.test(String(answer.headers['content-type']));
 
+/**
+ * A ping URL's own refusal: Healthchecks' Pinging API answers in short text (`not found`,
+ * `invalid url format`), which its clients read (docs/heartbeats.md). The router's refusals on the
+ * same paths (413, 405) keep the API's JSON shape.
+ */
+const isPingText = (req: FuzzRequest, answer: FuzzAnswer) =>
+  req.target.startsWith('/ping/') && String(answer.headers['content-type']).startsWith('text/plain');
+
 const isMcp = (req: FuzzRequest) => /^\/v1\/mcp(?:[/?#]|$)/.test(req.target);
 
 /** `{jsonrpc: "2.0", error: {code: <integer>, message: <string>}, id}`. */
@@ -65,7 +73,7 @@ export function violations(req: FuzzRequest, answer: FuzzAnswer): string[] {
   const size = Buffer.byteLength(answer.body);
   if (answer.status >= 400) {
     if (size >= LIMITS.maxErrorBytes) found.push(`error body of ${size} bytes`);
-    if (isConsole(req) || isPublicPageAnswer(req, answer)) return found;
+    if (isConsole(req) || isPublicPageAnswer(req, answer) || isPingText(req, answer)) return found;
     let parsed: unknown;
     try {
       parsed = JSON.parse(answer.body);

@@ -62,8 +62,11 @@ export async function createFixture(
     entity_id: a.id,
     check_type: 'push',
     interval_seconds: 60,
+    // What the slug ping URL (/ping/<ping key>/<slug>/<suffix>) names, with the tenant's ping key.
+    config: { slug: 'nightly' },
   });
   const pushToken = await call('POST', `/v1/checks/${check.id}/push-tokens`);
+  const pingKey = await call('POST', '/v1/settings/ping-key');
   const channel = await call('POST', `/v1/checks/${check.id}/policy/channels`, {
     channel_type: 'nats',
     config: { subject: 'fixture.alerts' },
@@ -123,6 +126,7 @@ export async function createFixture(
       skill: skill.slug,
       pushToken: pushToken.id,
       pingToken: pushToken.token,
+      pingKey: pingKey.ping_key,
       tenantId: (await call('GET', '/v1/me')).id,
       // An email confirmation link's token (never valid here: its page answers 404).
       confirmToken: 'vgi_fixture',
@@ -139,6 +143,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
   if (route.path.startsWith('/v1/notify/channels/')) return fx.ids.tenantChannel ?? '';
   // The Pinging API's forms: the token, then a suffix (`fail`), or a slug and its suffix.
   if (route.path.startsWith('/ping/') && param !== 'token') return param === 'slug' ? 'nightly' : 'fail';
+  // A slug URL's first segment is the tenant's ping key.
+  if (route.path.startsWith('/ping/') && route.path.includes('{slug}')) return fx.ids.pingKey ?? '';
   if (route.path.startsWith('/v1/email-confirmations/'))
     return (param === 'tenant_id' ? fx.ids.tenantId : fx.ids.confirmToken) ?? '';
   const byCollection: Record<string, string | undefined> = {
