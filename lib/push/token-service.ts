@@ -107,7 +107,7 @@ export function createPushTokenService(deps: PushTokenServiceDeps) {
     /**
      * The live token `raw` is, or UnknownPingTokenError (malformed, unknown or revoked alike): a
      * UUID by its lookup item, a legacy token by its item in the partition its tail names. Its
-     * last use is recorded at most once a minute per process; a failed write is only logged.
+     * last use is recorded at most once per TOUCH_INTERVAL_MS per process; a failed write is only logged.
      */
     async verify(raw: string): Promise<PushTokenRecord> {
       const read = readPingToken(raw);
