@@ -1,4 +1,3 @@
-import type { Cron } from 'croner';
 import { pausedCron } from './cron.ts';
 
 /**
@@ -30,17 +29,12 @@ export interface HeartbeatState {
 /** Why the deadline is what it is: a run expected and missing, or a run started and not ended. */
 export type DeadlineReason = 'late' | 'unfinished';
 
-/** The cron of a schedule, paused (it only computes occurrences, it never runs anything). */
-export function scheduleCron(schedule: { cron: string; timezone: string }): Cron {
-  return pausedCron(schedule.cron, schedule.timezone);
-}
-
 /** The first occurrence strictly after `afterMs`, or null when the expression never matches again. */
 export function nextOccurrenceMs(
   schedule: { cron: string; timezone: string },
   afterMs: number,
 ): number | null {
-  return scheduleCron(schedule).nextRun(new Date(afterMs))?.getTime() ?? null;
+  return pausedCron(schedule.cron, schedule.timezone).nextRun(new Date(afterMs))?.getTime() ?? null;
 }
 
 /** The next `count` occurrences after `afterMs` (the console's "next five expected times"). */
@@ -49,7 +43,7 @@ export function nextOccurrences(
   afterMs: number,
   count: number,
 ): number[] {
-  return scheduleCron(schedule)
+  return pausedCron(schedule.cron, schedule.timezone)
     .nextRuns(count, new Date(afterMs))
     .map((d) => d.getTime());
 }
