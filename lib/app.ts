@@ -23,6 +23,10 @@ import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
 import { incidentRoutes } from './incidents/routes.ts';
+import { createLocationAuthenticator } from './locations/authenticate-location.ts';
+import { createHeartbeat } from './locations/heartbeat.ts';
+import { createLocationService } from './locations/location-service.ts';
+import { locationRoutes } from './locations/routes.ts';
 import { maintenanceLookup } from './maintenance/evaluate.ts';
 import { createMaintenanceService } from './maintenance/maintenance-service.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
@@ -234,6 +238,14 @@ export function createApp(deps: CoreDeps) {
       tenantLive: async (tenantId) => (await tenants.getTenant(tenantId))?.disabled === false,
     }).routes,
     ...uptimeRoutes({ uptime }),
+    ...locationRoutes({
+      locations: createLocationService({
+        table: deps.table,
+        clock: deps.clock,
+        tenantCreatedAt: async (tenantId) => (await tenants.requireTenant(tenantId)).created_at,
+      }),
+      heartbeat: createHeartbeat({ table: deps.table, clock: deps.clock }),
+    }),
     ...searchRoutes({ table: deps.table, cursors }),
     ...skills.routes,
     ...mcpRoutes({
@@ -260,7 +272,12 @@ export function createApp(deps: CoreDeps) {
     statusStream: statusStream.consumer,
   });
 
-  const router = createRouter({ routes, authenticate, rateLimit, logger: deps.logger });
+  const authenticateLocation = createLocationAuthenticator({
+    table: deps.table,
+    clock: deps.clock,
+    getTenant: (tenantId) => tenants.getTenant(tenantId),
+  });
+  const router = createRouter({ routes, authenticate, authenticateLocation, rateLimit, logger: deps.logger });
   return {
     config: deps.config,
     routes,
