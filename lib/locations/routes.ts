@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { type AuthedRoute, created, type LocationRoute, noContent, ok } from '../http/types.ts';
 import type { Heartbeat } from './heartbeat.ts';
@@ -89,6 +90,8 @@ export function locationRoutes(deps: {
       summary: 'Another key of the location (to rotate keys), shown this once',
       schemas: {
         params: locationParams,
+        // Nothing to send: an empty body or {}.
+        body: z.strictObject({}).optional(),
         responses: { 201: newLocationKeySchema },
         errors: ['LIMIT_EXCEEDED'],
       },

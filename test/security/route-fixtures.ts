@@ -13,6 +13,8 @@ import { seedDelivery, seedExecution, seedIncident } from './fixture-seeds.ts';
 export interface TenantFixture {
   key: string;
   readOnlyKey: string;
+  /** A key of the fixture's location (`vlk_…`), for the agent routes. */
+  locationKey: string;
   ids: Record<string, string>;
 }
 
@@ -98,9 +100,11 @@ export async function createFixture(
     version: '1.0.0',
     tools: [{ name: `${prefix}_tool`, description: 'A fixture tool', inputSchema: { type: 'object' } }],
   });
+  const location = await call('POST', '/v1/locations', { name: `${prefix}-office`, kind: 'agent' });
   return {
     key,
     readOnlyKey: readOnly.key,
+    locationKey: location.key,
     ids: {
       blueprint: bp.slug,
       entity: a.slug,
@@ -123,6 +127,8 @@ export async function createFixture(
       skill: skill.slug,
       pushToken: pushToken.id,
       pingToken: pushToken.token,
+      location: location.id,
+      locationKey: location.key_id,
       tenantId: (await call('GET', '/v1/me')).id,
       // An email confirmation link's token (never valid here: its page answers 404).
       confirmToken: 'vgi_fixture',
@@ -139,6 +145,9 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
   if (route.path.startsWith('/v1/notify/channels/')) return fx.ids.tenantChannel ?? '';
   // The Pinging API's forms: the token, then a suffix (`fail`), or a slug and its suffix.
   if (route.path.startsWith('/ping/') && param !== 'token') return param === 'slug' ? 'nightly' : 'fail';
+  // A location's keys are location keys, not API keys.
+  if (route.path.startsWith('/v1/locations/'))
+    return (param === 'key_id' ? fx.ids.locationKey : fx.ids.location) ?? '';
   if (route.path.startsWith('/v1/email-confirmations/'))
     return (param === 'tenant_id' ? fx.ids.tenantId : fx.ids.confirmToken) ?? '';
   const byCollection: Record<string, string | undefined> = {
@@ -249,6 +258,11 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,
+    'POST /v1/locations': { name: 'another-office', kind: 'agent' },
+    'DELETE /v1/locations/{id}': undefined,
+    'POST /v1/locations/{id}/keys': undefined,
+    'DELETE /v1/locations/{id}/keys/{key_id}': undefined,
+    'POST /v1/agent/heartbeat': { version: '1.0.0' },
   };
   const name = `${route.method} ${route.path}`;
   if (!(name in bodies)) throw new Error(`no sample body for ${name}: add one to route-fixtures.ts`);
