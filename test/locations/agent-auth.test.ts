@@ -59,6 +59,22 @@ describe.each(runtimes)('who may call /v1/agent/* ($runtime runtime)', ({ start 
     expect(invalid.body.code).toBe('VALIDATION_ERROR');
   });
 
+  it('refuses the location keys of a disabled tenant with 403 ACCOUNT_DISABLED', async () => {
+    const other = await api.createTenant('Disabled');
+    const created = await api.request('POST', '/v1/locations', {
+      key: other.key,
+      body: { name: 'office', kind: 'agent' },
+    });
+    expect((await beat(created.body.key)).status).toBe(200);
+    clock.advance(60_000);
+
+    await api.operator(['tenant', 'disable', other.tenantId]);
+    const refused = await beat(created.body.key);
+
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('ACCOUNT_DISABLED');
+  });
+
   it('counts wrong location keys against the source address: past the limit a right key gets 429 too', async () => {
     const wrong = [];
     for (let i = 0; i < 3; i += 1) wrong.push(await beat(generateLocationKey()));

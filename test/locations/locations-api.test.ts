@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFakeClock } from '../../lib/platform/clock.ts';
+import { join } from '../auth/team-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 const START = Date.parse('2026-03-01T00:00:00.000Z');
@@ -201,5 +202,20 @@ describe.each(runtimes)('the Locations API ($runtime runtime)', ({ start }) => {
 
     expect((await list(key)).map((l) => l.name)).toContain('read-only-target');
     expect(answers.map((r) => [r.status, r.body.code])).toEqual(Array(5).fill([403, 'READ_ONLY']));
+  });
+  it('lets a member list locations and leaves their keys to admins (403 FORBIDDEN)', async () => {
+    const { body: loc } = await create('members-target');
+    const member = await join(api, api.adminKey, { role: 'member' });
+
+    const answers = await Promise.all([
+      create('by-member', 'agent', member.key),
+      api.request('POST', `/v1/locations/${loc.id}/keys`, { key: member.key }),
+      api.request('GET', `/v1/locations/${loc.id}/keys`, { key: member.key }),
+      api.request('DELETE', `/v1/locations/${loc.id}/keys/${loc.key_id}`, { key: member.key }),
+      api.request('DELETE', `/v1/locations/${loc.id}`, { key: member.key }),
+    ]);
+
+    expect((await list(member.key)).map((l) => l.name)).toContain('members-target');
+    expect(answers.map((r) => [r.status, r.body.code])).toEqual(Array(5).fill([403, 'FORBIDDEN']));
   });
 });
