@@ -23,10 +23,7 @@ import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
 import { incidentRoutes } from './incidents/routes.ts';
-import { createLocationAuthenticator } from './locations/authenticate-location.ts';
-import { createHeartbeat } from './locations/heartbeat.ts';
-import { createLocationService } from './locations/location-service.ts';
-import { locationRoutes } from './locations/routes.ts';
+import { composeLocations } from './locations/compose.ts';
 import { maintenanceLookup } from './maintenance/evaluate.ts';
 import { createMaintenanceService } from './maintenance/maintenance-service.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
@@ -177,6 +174,7 @@ export function createApp(deps: CoreDeps) {
     simulator: notifications.simulator,
   });
 
+  const locations = composeLocations({ table: deps.table, clock: deps.clock, tenants });
   const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
   const statusStream = createStatusStream(
     { table: deps.table, clock: deps.clock, logger: deps.logger, slots: streamSlots },
@@ -238,14 +236,7 @@ export function createApp(deps: CoreDeps) {
       tenantLive: async (tenantId) => (await tenants.getTenant(tenantId))?.disabled === false,
     }).routes,
     ...uptimeRoutes({ uptime }),
-    ...locationRoutes({
-      locations: createLocationService({
-        table: deps.table,
-        clock: deps.clock,
-        tenantCreatedAt: async (tenantId) => (await tenants.requireTenant(tenantId)).created_at,
-      }),
-      heartbeat: createHeartbeat({ table: deps.table, clock: deps.clock }),
-    }),
+    ...locations.routes,
     ...searchRoutes({ table: deps.table, cursors }),
     ...skills.routes,
     ...mcpRoutes({
@@ -272,11 +263,7 @@ export function createApp(deps: CoreDeps) {
     statusStream: statusStream.consumer,
   });
 
-  const authenticateLocation = createLocationAuthenticator({
-    table: deps.table,
-    clock: deps.clock,
-    getTenant: (tenantId) => tenants.getTenant(tenantId),
-  });
+  const { authenticateLocation } = locations;
   const router = createRouter({ routes, authenticate, authenticateLocation, rateLimit, logger: deps.logger });
   return {
     config: deps.config,
