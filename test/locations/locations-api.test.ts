@@ -104,6 +104,23 @@ describe.each(runtimes)('the Locations API ($runtime runtime)', ({ start }) => {
     expect((await list()).find((l) => l.id === loc.id)).toMatchObject({ version: '1.1.0', state: 'online' });
   });
 
+  it('records a heartbeat at most every 30 seconds per process, the ones between only answered', async () => {
+    const { body: loc } = await create('quiet');
+    const seen = async () => (await list()).find((l) => l.id === loc.id)?.last_seen_at;
+    const first = new Date(clock.now()).toISOString();
+    await beat(loc.key);
+
+    clock.advance(10_000);
+    const between = await beat(loc.key);
+    const afterBetween = await seen();
+    clock.advance(20_000);
+    await beat(loc.key);
+
+    expect(between.body.server_time).toBe(new Date(clock.now() - 20_000).toISOString());
+    expect(afterBetween).toBe(first);
+    expect(await seen()).toBe(new Date(clock.now()).toISOString());
+  });
+
   it('refuses a second location of the same name, and the name default, with 409', async () => {
     await create('lab');
 
