@@ -74,7 +74,7 @@ function newKey(location: LocationRecord, nowMs: number) {
 export function createLocationService(deps: LocationServiceDeps) {
   const { table, clock } = deps;
 
-  const require = async (tenantId: string, id: string) => {
+  const requireLocation = async (tenantId: string, id: string) => {
     const location = await getLocation(table, tenantId, id);
     if (!location) throw new NotFoundError('location');
     return location;
@@ -131,14 +131,14 @@ export function createLocationService(deps: LocationServiceDeps) {
 
     /** The location's keys: ids and prefixes, never the keys. */
     async keys(tenantId: string, id: string) {
-      await require(tenantId, id);
+      await requireLocation(tenantId, id);
       const keys = await listLocationKeys(table, tenantId, id);
       return keys.map((k) => ({ id: k.id, prefix: k.prefix, created_at: k.created_at }));
     },
 
     /** Another key of the location (shown this once): 403 past MAX_KEYS_PER_LOCATION. */
     async addKey(tenantId: string, id: string) {
-      const location = await require(tenantId, id);
+      const location = await requireLocation(tenantId, id);
       const key = newKey(location, clock.now());
       try {
         await table.transact(key.ops);
@@ -171,7 +171,7 @@ export function createLocationService(deps: LocationServiceDeps) {
 
     /** Deletes the location and every key of it. */
     async remove(tenantId: string, id: string): Promise<void> {
-      const location = await require(tenantId, id);
+      const location = await requireLocation(tenantId, id);
       const keys = await listLocationKeys(table, tenantId, id);
       try {
         await table.transact([
