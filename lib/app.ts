@@ -23,6 +23,7 @@ import { openApiRoute } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
 import { incidentRoutes } from './incidents/routes.ts';
+import { composeLocations } from './locations/compose.ts';
 import { maintenanceLookup } from './maintenance/evaluate.ts';
 import { createMaintenanceService } from './maintenance/maintenance-service.ts';
 import { maintenanceRoutes } from './maintenance/routes.ts';
@@ -173,6 +174,7 @@ export function createApp(deps: CoreDeps) {
     simulator: notifications.simulator,
   });
 
+  const locations = composeLocations({ table: deps.table, clock: deps.clock, tenants });
   const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
   const statusStream = createStatusStream(
     { table: deps.table, clock: deps.clock, logger: deps.logger, slots: streamSlots },
@@ -234,6 +236,7 @@ export function createApp(deps: CoreDeps) {
       tenantLive: async (tenantId) => (await tenants.getTenant(tenantId))?.disabled === false,
     }).routes,
     ...uptimeRoutes({ uptime }),
+    ...locations.routes,
     ...searchRoutes({ table: deps.table, cursors }),
     ...skills.routes,
     ...mcpRoutes({
@@ -260,7 +263,8 @@ export function createApp(deps: CoreDeps) {
     statusStream: statusStream.consumer,
   });
 
-  const router = createRouter({ routes, authenticate, rateLimit, logger: deps.logger });
+  const { authenticateLocation } = locations;
+  const router = createRouter({ routes, authenticate, authenticateLocation, rateLimit, logger: deps.logger });
   return {
     config: deps.config,
     routes,

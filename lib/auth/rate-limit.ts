@@ -22,8 +22,8 @@ export interface RateLimitGuardDeps {
 }
 
 /** An authenticated caller and the RateLimit-* headers every response to it carries. */
-export interface Admission {
-  principal: Principal;
+export interface Admission<P = Principal> {
+  principal: P;
   headers: Record<string, string>;
 }
 
@@ -95,11 +95,14 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
   };
 
   return {
-    /** Authenticates the request's key under every limit; throws RateLimitedError past one. */
-    async admit(
+    /**
+     * Authenticates the request's key (an API key, or a location key on /v1/agent/*) under every
+     * limit; throws RateLimitedError past one.
+     */
+    async admit<P extends Pick<Principal, 'keyId' | 'tenantId'> = Principal>(
       req: HttpRequest,
-      authenticate: (authorization: string | undefined) => Promise<Principal>,
-    ): Promise<Admission> {
+      authenticate: (authorization: string | undefined) => Promise<P>,
+    ): Promise<Admission<P>> {
       const authorization = req.headers.authorization;
       // No credential offered is no guess: a plain 401, not counted.
       const principal =

@@ -15,3 +15,16 @@ export interface Principal {
   role: Role;
   readOnly: boolean;
 }
+
+/**
+ * Who is calling `/v1/agent/*`: a location (a private agent, a region's probe stack), resolved
+ * from its location key (`vlk_…`) on every request. It reaches only its own location's work.
+ */
+export interface LocationPrincipal {
+  tenantId: string;
+  locationId: string;
+  /** The location's name (`office`, `eu-west-1`), fixed at creation. */
+  locationName: string;
+  /** The location key's id (`lky_…`): its rate-limit bucket and its line in the logs. */
+  keyId: string;
+}

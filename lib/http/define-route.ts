@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import { NotFoundError } from '../platform/errors.ts';
 import { type RouteSchemas, resourceNamedBy } from './route-schemas.ts';
-import type { AuthedContext, AuthedRoute, PublicRoute, Route, RouteContext } from './types.ts';
+import type {
+  AuthedContext,
+  AuthedRoute,
+  LocationContext,
+  LocationRoute,
+  PublicRoute,
+  Route,
+  RouteContext,
+} from './types.ts';
 import { parseInput } from './validation.ts';
 
 type Out<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
@@ -18,6 +26,11 @@ type Typed<C, S extends RouteSchemas> = Omit<C, keyof Parsed<S>> & Parsed<S>;
 type AuthedDefinition<S extends RouteSchemas> = Omit<AuthedRoute, 'handler' | 'schemas'> & {
   schemas: S;
   handler(ctx: Typed<AuthedContext, S>): ReturnType<AuthedRoute['handler']>;
+};
+
+type LocationDefinition<S extends RouteSchemas> = Omit<LocationRoute, 'handler' | 'schemas'> & {
+  schemas: S;
+  handler(ctx: Typed<LocationContext, S>): ReturnType<LocationRoute['handler']>;
 };
 
 type PublicDefinition<S extends RouteSchemas> = Omit<PublicRoute, 'handler' | 'schemas'> & {
@@ -52,13 +65,23 @@ function parseRequest(schemas: RouteSchemas, ctx: RouteContext): Parsed<RouteSch
  * and authorised the caller.
  */
 export function defineRoute<S extends RouteSchemas>(def: AuthedDefinition<S>): AuthedRoute;
+export function defineRoute<S extends RouteSchemas>(def: LocationDefinition<S>): LocationRoute;
 export function defineRoute<S extends RouteSchemas>(def: PublicDefinition<S>): PublicRoute;
-export function defineRoute(def: AuthedDefinition<RouteSchemas> | PublicDefinition<RouteSchemas>): Route {
+export function defineRoute(
+  def: AuthedDefinition<RouteSchemas> | LocationDefinition<RouteSchemas> | PublicDefinition<RouteSchemas>,
+): Route {
   if (def.auth === 'key') {
     const { handler, ...route } = def;
     return {
       ...route,
       handler: (ctx: AuthedContext) => handler({ ...ctx, ...parseRequest(def.schemas, ctx) }),
+    };
+  }
+  if (def.auth === 'location') {
+    const { handler, ...route } = def;
+    return {
+      ...route,
+      handler: (ctx: LocationContext) => handler({ ...ctx, ...parseRequest(def.schemas, ctx) }),
     };
   }
   const { handler, ...route } = def;

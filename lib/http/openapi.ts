@@ -157,6 +157,8 @@ export function routeErrorCodes(route: Route): ErrorCode[] {
     if (deniesReadOnly(route)) codes.add('READ_ONLY');
     if (route.role === 'admin') codes.add('FORBIDDEN');
   }
+  if (route.auth === 'location')
+    for (const code of ['UNAUTHORIZED', 'ACCOUNT_DISABLED', 'RATE_LIMITED'] as const) codes.add(code);
   // Keyless routes are limited per address, or by the credential their handler checks.
   if (route.auth === 'none' && route.limit !== 'none') codes.add('RATE_LIMITED');
   codes.add('INTERNAL');
@@ -206,6 +208,12 @@ function errorResponses(route: Route, components: Components): Record<string, Js
   return responses;
 }
 
+/** The credential a route takes: an API key, a location key (the agent protocol), or none. */
+export function routeSecurity(route: Route): Array<Record<string, []>> {
+  if (route.auth === 'location') return [{ locationKey: [] }];
+  return route.auth === 'key' || route.schemas.checksKey ? [{ bearerAuth: [] }] : [];
+}
+
 function operation(route: Route, components: Components): JsonSchema {
   const params = parameters(route, components);
   const body = requestBody(route, components);
@@ -221,7 +229,7 @@ function operation(route: Route, components: Components): JsonSchema {
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: { ...responses, ...errorResponses(route, components) },
-    security: route.auth === 'key' || route.schemas.checksKey ? [{ bearerAuth: [] }] : [],
+    security: routeSecurity(route),
   };
 }
 
@@ -255,6 +263,11 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonSchema {
           type: 'http',
           scheme: 'bearer',
           description: 'An API key: vgl_ + 32 base62 characters + a 6-character checksum',
+        },
+        locationKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A location key (the agent protocol, /v1/agent/*): vlk_ + 40 base62 characters',
         },
       },
     },

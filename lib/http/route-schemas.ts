@@ -143,6 +143,8 @@ const RESOURCE_OF_PREFIX: Record<string, string> = {
   res: 'result',
   trn: 'transition',
   ptk: 'ping URL',
+  loc: 'location',
+  lky: 'location key',
 };
 
 /** The resource each path-parameter schema names (read by defineRoute for a malformed value). */

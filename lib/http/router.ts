@@ -1,10 +1,11 @@
-import type { Principal } from '../domain/principal.ts';
+import type { LocationPrincipal, Principal } from '../domain/principal.ts';
 import {
   ForbiddenError,
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
   ReadOnlyError,
+  UnauthorizedError,
 } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
@@ -26,13 +27,18 @@ export interface RouterDeps {
   routes: Route[];
   /** Resolves the Authorization header to a principal, or throws UnauthorizedError / AccountDisabledError. */
   authenticate(authorization: string | undefined): Promise<Principal>;
+  /**
+   * Resolves a location key (the `auth: 'location'` routes, /v1/agent/*) to its location; without
+   * it those routes answer 401.
+   */
+  authenticateLocation?(authorization: string | undefined): Promise<LocationPrincipal>;
   /** The rate-limit steps (lib/auth/rate-limit.ts): RateLimit-* headers, or a 429. */
   rateLimit: {
-    /** Authentication under the limits: the principal and its headers. */
-    admit(
+    /** Authentication of a key (an API key, a location key) under the limits: the principal and its headers. */
+    admit<P extends { keyId: string; tenantId: string }>(
       req: HttpRequest,
-      authenticate: RouterDeps['authenticate'],
-    ): Promise<{ principal: Principal; headers: Record<string, string> }>;
+      authenticate: (authorization: string | undefined) => Promise<P>,
+    ): Promise<{ principal: P; headers: Record<string, string> }>;
     /** A request to a route without a key, per source address. */
     admitAddress(req: HttpRequest): Promise<Record<string, string>>;
   };
@@ -152,6 +158,24 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       const parseBody = route.body !== 'raw' && limit !== 'credential';
       const ctx: RouteContext = { ...ctxBase, body: parseBody ? parseJsonBody(req.body) : undefined };
       return toHttpResponse(await route.handler(ctx));
+    }
+    if (route.auth === 'location') {
+      const authenticateLocation =
+        deps.authenticateLocation ??
+        (async () => {
+          throw new UnauthorizedError('missing or invalid location key');
+        });
+      const { principal: location, headers } = await deps.rateLimit.admit(req, authenticateLocation);
+      Object.assign(limitHeaders, headers);
+      const body = route.body === 'raw' ? undefined : parseJsonBody(req.body);
+      return toHttpResponse(
+        await route.handler({
+          ...ctxBase,
+          body,
+          location,
+          logger: logger.child({ tenant_id: location.tenantId, location_id: location.locationId }),
+        }),
+      );
     }
     const { principal, headers } = await deps.rateLimit.admit(req, deps.authenticate);
     Object.assign(limitHeaders, headers);

@@ -1,4 +1,4 @@
-import type { Principal, Role } from '../domain/principal.ts';
+import type { LocationPrincipal, Principal, Role } from '../domain/principal.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { RouteSchemas } from './route-schemas.ts';
 
@@ -70,6 +70,10 @@ export interface AuthedContext extends RouteContext {
   principal: Principal;
 }
 
+export interface LocationContext extends RouteContext {
+  location: LocationPrincipal;
+}
+
 interface RouteBase {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Path template with `{param}` segments, e.g. `/v1/blueprints/{slug}`. */
@@ -115,7 +119,17 @@ export interface PublicRoute extends RouteBase {
   handler(ctx: RouteContext): Promise<RouteReply>;
 }
 
-export type Route = AuthedRoute | PublicRoute;
+/**
+ * A route of the agent protocol (`/v1/agent/*`): only a location key (`vlk_…`) authenticates it,
+ * under the same limits as API keys (failed attempts per source address, the key's own bucket,
+ * its tenant's ceiling); an API key there is 401, as a location key is on every other route.
+ */
+export interface LocationRoute extends RouteBase {
+  auth: 'location';
+  handler(ctx: LocationContext): Promise<RouteReply>;
+}
+
+export type Route = AuthedRoute | PublicRoute | LocationRoute;
 
 /** True when read-only keys get 403 READ_ONLY: every write method unless it only reads, and routes marked denyReadOnly. */
 export const deniesReadOnly = (route: AuthedRoute) =>

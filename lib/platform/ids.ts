@@ -24,7 +24,9 @@ export type IdPrefix =
   | 'req'
   | 'rte'
   | 'dig'
-  | 'png';
+  | 'png'
+  | 'loc'
+  | 'lky';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

@@ -8,9 +8,9 @@ import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 // A fake clock on a minute boundary: the cloud's windows and the local buckets both start full.
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 
-/** Routes a key or token authenticates: by the router, or by their handler through the same limits. */
+/** Routes a key or token authenticates: by the router (API and location keys), or by their handler through the same limits. */
 const authenticating = (routes: Route[]) =>
-  routes.filter((r) => r.auth === 'key' || r.limit === 'credential');
+  routes.filter((r) => r.auth !== 'none' || r.limit === 'credential');
 /** Routes without a key that the router limits per address. */
 const addressLimited = (routes: Route[]) =>
   routes.filter((r) => r.auth === 'none' && (r.limit ?? 'address') === 'address');

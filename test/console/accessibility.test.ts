@@ -118,6 +118,7 @@ describe('console accessibility', { timeout: 120_000 }, () => {
       ['incidents', '/incidents'],
       ['incident', `/incidents/${incident.id}`],
       ['maintenance', '/maintenance'],
+      ['locations', '/locations'],
       ['status pages', '/status-pages'],
       ['catalog', '/catalog'],
       ['blueprint', `/catalog/blueprints/${bp.slug}`],

@@ -28,7 +28,8 @@ describe('input limits over every JSON-body route (local runtime, scheduler off)
 
   const send = (route: Route, rawBody: string) =>
     api.request(route.method, fillPath(route, fx), {
-      key: api.adminKey,
+      // The agent routes take the fixture location's key.
+      key: route.auth === 'location' ? fx.locationKey : api.adminKey,
       rawBody,
       headers: { 'content-type': 'application/json' },
     });

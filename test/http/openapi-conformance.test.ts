@@ -240,6 +240,29 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect((await call('DELETE', `${policyPath}/channels/${channel.body.id}`)).status).toBe(404);
   });
 
+  it('answers the location and agent routes as documented', async () => {
+    const created = await call('POST', '/v1/locations', { body: { name: 'conformance', kind: 'agent' } });
+    const path = `/v1/locations/${created.body.id}`;
+    expect(created.status).toBe(201);
+    expect(
+      (await call('POST', '/v1/locations', { body: { name: 'conformance', kind: 'agent' } })).status,
+    ).toBe(409);
+    expect((await call('GET', '/v1/locations')).status).toBe(200);
+    const second = await call('POST', `${path}/keys`);
+    expect(second.status).toBe(201);
+    expect((await call('GET', `${path}/keys`)).status).toBe(200);
+    const beat = await call('POST', '/v1/agent/heartbeat', {
+      key: created.body.key,
+      body: { version: '1.0.0' },
+    });
+    expect(beat.status).toBe(200);
+    expect((await call('POST', '/v1/agent/heartbeat', { body: { version: '1.0.0' } })).status).toBe(401);
+    expect((await call('DELETE', `${path}/keys/${second.body.key_id}`)).status).toBe(204);
+    expect((await call('DELETE', `${path}/keys/${second.body.key_id}`)).status).toBe(404);
+    expect((await call('DELETE', path)).status).toBe(204);
+    expect((await call('DELETE', path)).status).toBe(404);
+  });
+
   it.each([
     ['GET', '/v1/checks/not-a-check-id', 'check not found'],
     ['GET', '/v1/checks/chk_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'check not found'],
@@ -247,6 +270,8 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     ['GET', '/v1/blueprints/Not_A_Slug', 'blueprint not found'],
     ['DELETE', '/v1/relations/rel_short', 'relation not found'],
     ['DELETE', '/v1/auth/keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'API key not found'],
+    ['DELETE', '/v1/locations/default', 'location not found'],
+    ['DELETE', '/v1/locations/loc_01ARZ3NDEKTSV4RRFFQ69G5FAV/keys/lky_x', 'location key not found'],
     ['DELETE', '/v1/settings/users/ent_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'team member or invitation not found'],
   ])('answers 404 NOT_FOUND to %s %s (malformed or unknown id alike: %s)', async (method, path, message) => {
     const res = await call(method, path, { body: method === 'PUT' ? {} : undefined });

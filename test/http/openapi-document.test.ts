@@ -100,7 +100,8 @@ describe('the OpenAPI document', () => {
         expect(op.responses[status], name).toBeDefined();
       expect(op.responses['500'], name).toBeDefined();
       const secured = route.auth === 'key' || route.schemas.checksKey === true;
-      expect(op.security, name).toEqual(secured ? [{ bearerAuth: [] }] : []);
+      const scheme = route.auth === 'location' ? [{ locationKey: [] }] : secured ? [{ bearerAuth: [] }] : [];
+      expect(op.security, name).toEqual(scheme);
     }
   });
 

@@ -38,6 +38,7 @@ const DELETE_FIRST = [
   '/v1/checks/{id}/push-tokens/{token_id}',
   '/v1/checks/{id}',
   '/v1/relations/{id}',
+  '/v1/locations/{id}/keys/{key_id}',
 ];
 const DELETE_LAST = ['/v1/blueprints/{blueprint_slug}/entities/{slug}', '/v1/blueprints/{slug}'];
 const rank = (route: Route) => {

@@ -13,6 +13,8 @@ import { seedDelivery, seedExecution, seedIncident } from './fixture-seeds.ts';
 export interface TenantFixture {
   key: string;
   readOnlyKey: string;
+  /** A key of the fixture's location (`vlk_…`), for the agent routes. */
+  locationKey: string;
   ids: Record<string, string>;
 }
 
@@ -101,9 +103,11 @@ export async function createFixture(
     version: '1.0.0',
     tools: [{ name: `${prefix}_tool`, description: 'A fixture tool', inputSchema: { type: 'object' } }],
   });
+  const location = await call('POST', '/v1/locations', { name: `${prefix}-office`, kind: 'agent' });
   return {
     key,
     readOnlyKey: readOnly.key,
+    locationKey: location.key,
     ids: {
       blueprint: bp.slug,
       entity: a.slug,
@@ -127,6 +131,8 @@ export async function createFixture(
       pushToken: pushToken.id,
       pingToken: pushToken.token,
       pingKey: pingKey.ping_key,
+      location: location.id,
+      locationKey: location.key_id,
       tenantId: (await call('GET', '/v1/me')).id,
       // An email confirmation link's token (never valid here: its page answers 404).
       confirmToken: 'vgi_fixture',
@@ -145,6 +151,9 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
   if (route.path.startsWith('/ping/') && param !== 'token') return param === 'slug' ? 'nightly' : 'fail';
   // A slug URL's first segment is the tenant's ping key.
   if (route.path.startsWith('/ping/') && route.path.includes('{slug}')) return fx.ids.pingKey ?? '';
+  // A location's keys are location keys, not API keys.
+  if (route.path.startsWith('/v1/locations/'))
+    return (param === 'key_id' ? fx.ids.locationKey : fx.ids.location) ?? '';
   if (route.path.startsWith('/v1/email-confirmations/'))
     return (param === 'tenant_id' ? fx.ids.tenantId : fx.ids.confirmToken) ?? '';
   const byCollection: Record<string, string | undefined> = {
@@ -255,6 +264,11 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,
+    'POST /v1/locations': { name: 'another-office', kind: 'agent' },
+    'DELETE /v1/locations/{id}': undefined,
+    'POST /v1/locations/{id}/keys': undefined,
+    'DELETE /v1/locations/{id}/keys/{key_id}': undefined,
+    'POST /v1/agent/heartbeat': { version: '1.0.0' },
   };
   const name = `${route.method} ${route.path}`;
   if (!(name in bodies)) throw new Error(`no sample body for ${name}: add one to route-fixtures.ts`);

@@ -8,6 +8,7 @@ import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
 import { IncidentPage, IncidentsPage } from './pages/incidents';
+import { LocationsPage } from './pages/locations';
 import { MaintenancePage } from './pages/maintenance';
 import { NotificationsPage } from './pages/notifications';
 import { SettingsPage } from './pages/settings';
@@ -42,6 +43,7 @@ export function App() {
           <Route path="/incidents" element={<IncidentsPage />} />
           <Route path="/incidents/:id" element={<IncidentPage />} />
           <Route path="/maintenance" element={<MaintenancePage />} />
+          <Route path="/locations" element={<LocationsPage />} />
           <Route path="/status-pages" element={<StatusPagesPage />} />
           <Route path="/notifications" element={<NotificationsPage />} />
           <Route path="/channels" element={<ChannelsPage />} />

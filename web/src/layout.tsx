@@ -12,6 +12,7 @@ const NAV = [
   ['/catalog', 'Catalog'],
   ['/catalog/graph', 'Graph'],
   ['/checks', 'Checks'],
+  ['/locations', 'Locations'],
   ['/notifications', 'Notifications'],
   ['/channels', 'Channels'],
   ['/actions', 'Actions'],

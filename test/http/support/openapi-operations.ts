@@ -125,7 +125,9 @@ export function validRequests(
       for (const [name, value] of q) if (value !== undefined) search.set(name, String(value));
       const headers: Record<string, string> = {};
       for (const [name, value] of h) if (value !== undefined) headers[name] = String(value);
-      if (op.security.length > 0) headers.authorization = `Bearer ${fx.key}`;
+      // The agent routes take the fixture location's key, every other secured route the API key.
+      const locationKey = op.security.some((s) => typeof s === 'object' && s !== null && 'locationKey' in s);
+      if (op.security.length > 0) headers.authorization = `Bearer ${locationKey ? fx.locationKey : fx.key}`;
       if (accept) headers.accept = accept;
       let bytes: Buffer | undefined;
       if (b !== undefined) {

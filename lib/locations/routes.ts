@@ -1,0 +1,126 @@
+import * as z from 'zod';
+import { defineRoute } from '../http/define-route.ts';
+import { type AuthedRoute, created, type LocationRoute, noContent, ok } from '../http/types.ts';
+import type { Heartbeat } from './heartbeat.ts';
+import type { LocationService } from './location-service.ts';
+import {
+  createdLocationSchema,
+  createLocationBody,
+  heartbeatBody,
+  heartbeatReplySchema,
+  locationKeyListSchema,
+  locationKeyParams,
+  locationListSchema,
+  locationParams,
+  newLocationKeySchema,
+} from './responses.ts';
+
+const tag = 'Locations';
+
+/**
+ * The Locations API (admins write; anyone with a key lists) and the agent's heartbeat, which only a
+ * location key authenticates (docs/locations.md).
+ */
+export function locationRoutes(deps: {
+  locations: LocationService;
+  heartbeat: Heartbeat;
+}): Array<AuthedRoute | LocationRoute> {
+  const { locations, heartbeat } = deps;
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/locations',
+      auth: 'key',
+      operationId: 'listLocations',
+      tag,
+      summary:
+        'The tenant’s probe locations, `default` (the runtime’s own workers) first, each online or offline',
+      schemas: { responses: { 200: locationListSchema } },
+      handler: async ({ principal }) => ok({ locations: await locations.list(principal.tenantId) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/locations',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'createLocation',
+      tag,
+      summary: 'Create a location (a private agent or an AWS region) and its first key, shown this once',
+      schemas: {
+        body: createLocationBody,
+        responses: { 201: createdLocationSchema },
+        errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
+      },
+      handler: async ({ principal, body }) => created(await locations.create(principal.tenantId, body)),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/locations/{id}',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'deleteLocation',
+      tag,
+      summary: 'Delete a location and every key of it',
+      schemas: { params: locationParams, responses: { 204: null }, errors: ['CONFLICT'] },
+      handler: async ({ principal, params }) => {
+        await locations.remove(principal.tenantId, params.id);
+        return noContent();
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/locations/{id}/keys',
+      auth: 'key',
+      role: 'admin',
+      denyReadOnly: true,
+      operationId: 'listLocationKeys',
+      tag,
+      summary: 'The location’s keys: ids and prefixes, never the keys',
+      schemas: { params: locationParams, responses: { 200: locationKeyListSchema } },
+      handler: async ({ principal, params }) =>
+        ok({ keys: await locations.keys(principal.tenantId, params.id) }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/locations/{id}/keys',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'createLocationKey',
+      tag,
+      summary: 'Another key of the location (to rotate keys), shown this once',
+      schemas: {
+        params: locationParams,
+        // Nothing to send: an empty body or {}.
+        body: z.strictObject({}).optional(),
+        responses: { 201: newLocationKeySchema },
+        errors: ['LIMIT_EXCEEDED'],
+      },
+      handler: async ({ principal, params }) =>
+        created(await locations.addKey(principal.tenantId, params.id)),
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/locations/{id}/keys/{key_id}',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'revokeLocationKey',
+      tag,
+      summary: 'Revoke a location key: its next request is refused',
+      schemas: { params: locationKeyParams, responses: { 204: null } },
+      handler: async ({ principal, params }) => {
+        await locations.revokeKey(principal.tenantId, params.id, params.key_id);
+        return noContent();
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/agent/heartbeat',
+      auth: 'location',
+      operationId: 'agentHeartbeat',
+      tag: 'Agent',
+      summary: 'An agent’s heartbeat (location key): marks its location seen, records its version',
+      schemas: { body: heartbeatBody, responses: { 200: heartbeatReplySchema } },
+      handler: async ({ location, body }) => ok(await heartbeat(location, body.version)),
+    }),
+  ];
+}
