@@ -88,9 +88,8 @@ describe('vigil agent (a real process against a stand-in Vigil)', () => {
     expect(agent.logs.map((l) => JSON.stringify(l)).join('\n')).not.toContain(TEST_LOCATION_KEY);
 
     // Its own /metrics, scrapeable.
-    const metricsUrl =
-      (await expect.poll(() => agent.log('metrics served'), WAIT).toBeTruthy(),
-      String(agent.log('metrics served')?.metrics_url));
+    await expect.poll(() => agent.log('metrics served'), WAIT).toBeTruthy();
+    const metricsUrl = String(agent.log('metrics served')?.metrics_url);
     expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     const text = await (await fetch(metricsUrl)).text();
     expect(text).toContain('vigil_agent_jobs_leased_total 7');
