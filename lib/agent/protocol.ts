@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { HTTP_METHODS } from '../check-types/check-config.ts';
-import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES, type CheckType } from '../check-types/registry.ts';
+import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES } from '../check-types/registry.ts';
 import { storedTlsTrustSchema } from '../check-types/tls-trust.ts';
 import { storedAssertionSchema } from '../domain/http-assertions.ts';
 import { isoTime } from '../domain/iso-time.ts';
@@ -189,11 +189,6 @@ export function readLeaseAnswer(body: unknown): ReadJob[] {
     // Parsed by its type's schema: the shape lib/probes' probers take.
     return { job_id, slot, check: parsed.data as ProbeDefinition };
   });
-}
-
-/** Whether `type` is a check type this agent probes. */
-export function isProbedType(type: string): type is CheckType {
-  return checkSchemas.has(type);
 }
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
