@@ -59,6 +59,8 @@ async function keyFromFile(file: string): Promise<string> {
 }
 
 async function runAgent(options: AgentCliOptions, key: string, io: AgentIo): Promise<number> {
+  // A closed stdout (EPIPE) must not end the agent: logs are lost, probing goes on.
+  io.stdout.on('error', () => {});
   const logger = createLogger({ level: options.logLevel, write: (line) => io.stdout.write(`${line}\n`) });
   const version = pkg.version;
   const agent = createAgent(

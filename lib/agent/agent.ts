@@ -82,9 +82,16 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
     return { job_id: job.job_id, slot: job.slot, result };
   };
 
+  /** Jobs leased beyond the free concurrency (a server answering more than `max`): started as probes end. */
+  const pending: ReadJob[] = [];
+
   const start = (job: ReadJob) => {
-    inFlight += 1;
     memory.probing(job.job_id, job.slot);
+    if (inFlight >= settings.concurrency) {
+      pending.push(job);
+      return;
+    }
+    inFlight += 1;
     // The prober never rejects (a failure is a failed outcome); the catch is the backstop for a bug.
     void probe(job)
       .catch((err: unknown) => ({
@@ -98,6 +105,9 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
       .then((entry) => {
         inFlight -= 1;
         sender.add(entry);
+        // Not started once stopping: Vigil leases them again when their lease runs out.
+        const next = stopping.signal.aborted ? undefined : pending.shift();
+        if (next) start(next);
         room.nudge();
         idle.nudge();
       });
@@ -107,7 +117,8 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
     const signal = stopping.signal;
     let failures = 0;
     while (!signal.aborted) {
-      const free = Math.min(settings.concurrency - inFlight, settings.maxUnsent - sender.size - inFlight);
+      const busy = inFlight + pending.length;
+      const free = Math.min(settings.concurrency - busy, settings.maxUnsent - sender.size - busy);
       if (free <= 0) {
         await room.wait(signal);
         continue;
@@ -183,7 +194,7 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
       sender.finish();
       await sending;
       await client.close().catch(() => undefined);
-      return { unsent: sender.size + inFlight };
+      return { unsent: sender.size + inFlight + pending.length };
     },
     /** Stops leasing and heartbeats; running probes finish and their results are posted. */
     stop(): void {

@@ -111,6 +111,14 @@ const probeDetailsSchema = z.strictObject({
   tls_warning: z.string().max(MAX_DETAIL_TEXT).optional(),
 });
 
+// tsc names a detail a probe reports (lib/probes/types.ts) that the wire does not carry yet.
+const everyDetailCarried: [Exclude<keyof ProbeDetails, keyof z.infer<typeof probeDetailsSchema>>] extends [
+  never,
+]
+  ? true
+  : never = true;
+void everyDetailCarried;
+
 /**
  * One probe's result, as the result recorder takes it (lib/checks/results/result-recorder.ts
  * ResultInput): `checked_at` is when the probe began.
