@@ -136,7 +136,9 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
         const failure = failed('lease', err);
         failures += 1;
         const waitMs = backoff.delayMs(failures, failure.retryAfterMs);
-        logger.warn('lease failed; asking again', { reason: failure.message, retry_in_ms: waitMs });
+        // A refused key will not mend itself: said louder than an outage.
+        const log = failure.kind === 'auth' ? logger.error : logger.warn;
+        log('lease failed; asking again', { reason: failure.message, retry_in_ms: waitMs });
         await pause(waitMs, signal);
         continue;
       }

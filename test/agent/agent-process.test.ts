@@ -122,4 +122,25 @@ describe('vigil agent (a real process against a stand-in Vigil)', () => {
     expect(entry?.result.error_message).toMatch(/loopback/);
     expect(target.hits('/ok')).toBe(0);
   });
+
+  it('keeps asking with a refused key ($VIGIL_LOCATION_KEY), says so, and probes nothing', async () => {
+    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
+    const target = await startHttpTarget();
+    cleanups.push(vigil.stop, target.close);
+    vigil.enqueue(job('never', { check_type: 'http', target_url: target.url('/ok') }));
+    const revoked = 'vlk_Revoked0Key0Revoked0Key0Revoked0Key000';
+
+    const agent = startAgent(['--url', vigil.url, '--max-backoff', '1'], { VIGIL_LOCATION_KEY: revoked });
+
+    await expect
+      .poll(
+        () => agent.logs.filter((l) => l.msg === 'lease failed; asking again' && l.level === 'error').length,
+        WAIT,
+      )
+      .toBeGreaterThanOrEqual(2);
+    expect(String(agent.log('lease failed; asking again')?.reason)).toMatch(/answered 401 UNAUTHORIZED/);
+    expect(vigil.state.leased).toEqual([]);
+    expect(target.hits('/ok')).toBe(0);
+    expect(agent.logs.map((l) => JSON.stringify(l)).join('\n')).not.toContain(revoked);
+  });
 });

@@ -37,11 +37,11 @@ export function killAgents(): void {
  * `npm run vigil -- agent <args>` as a real child process (what `npm run vigil` runs: tsx
  * bin/vigil.ts), its JSON log lines collected. Killed after 90 s whatever happens.
  */
-export function startAgent(args: string[]) {
+export function startAgent(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/vigil.ts', 'agent', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, VIGIL_LOCATION_KEY: '' },
+    env: { ...process.env, VIGIL_LOCATION_KEY: '', ...env },
   });
   running.add(child);
   const logs: LogLine[] = [];
