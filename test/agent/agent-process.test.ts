@@ -35,9 +35,10 @@ describe('vigil agent (a real process against a stand-in Vigil)', () => {
     vigil.enqueue(
       job('http-ok', { check_type: 'http', target_url: target.url('/ok'), expected_status: 200 }),
       job('http-500', { check_type: 'http', target_url: target.url('/fail'), expected_status: 200 }),
+      // Answered after 300 ms: slower than degraded_latency_ms whatever the machine.
       job('http-body', {
         check_type: 'http',
-        target_url: target.url('/ok'),
+        target_url: target.url('/slow'),
         body_contains: 'hello from',
         degraded_latency_ms: 1,
       }),
@@ -58,7 +59,8 @@ describe('vigil agent (a real process against a stand-in Vigil)', () => {
     expect(stored('http-ok')).toMatchObject({ success: true, status_code: 200, error_message: '' });
     expect(stored('http-500')).toMatchObject({ success: false, status_code: 500 });
     expect(stored('http-500')?.error_message).toMatch(/500/);
-    expect(stored('http-body')).toMatchObject({ success: true, status_code: 200 });
+    expect(stored('http-body')).toMatchObject({ success: true, degraded: true, status_code: 200 });
+    expect(stored('http-body')?.error_message).toMatch(/degraded_latency_ms 1/);
     expect(stored('tcp-open')).toMatchObject({ success: true, status_code: 0, error_message: '' });
     expect(stored('tcp-closed')).toMatchObject({ success: false, status_code: 0 });
     expect(stored('tcp-closed')?.error_message).toMatch(/refused/i);
@@ -70,7 +72,8 @@ describe('vigil agent (a real process against a stand-in Vigil)', () => {
     // The agent host's egress, but never a cloud metadata address.
     expect(stored('metadata')).toMatchObject({ success: false });
     expect(stored('metadata')?.error_message).toMatch(/metadata/);
-    expect(target.hits('/ok')).toBe(2);
+    expect(target.hits('/ok')).toBe(1);
+    expect(target.hits('/slow')).toBe(1);
     expect(target.hits('/fail')).toBe(1);
 
     await expect.poll(() => vigil.state.heartbeats.length, WAIT).toBeGreaterThan(0);
