@@ -146,4 +146,17 @@ describe('vigil agent (a real process against a stand-in Vigil)', () => {
     expect(target.hits('/ok')).toBe(0);
     expect(agent.logs.map((l) => JSON.stringify(l)).join('\n')).not.toContain(revoked);
   });
+
+  it('answers --help, and refuses a key file without a location key with status 2, never echoing it', async () => {
+    const help = startAgent(['--help']);
+    expect(await help.exited).toBe(0);
+    expect(help.logs[0]?.msg).toMatch(/^Usage: npm run vigil -- agent --url/);
+
+    const apiKey = 'vgl_NotALocationKey0NotALocationKey000000';
+    const refused = startAgent(['--url', 'https://vigil.example.com', '--key-file', keyFile(apiKey)]);
+
+    expect(await refused.exited).toBe(2);
+    expect(refused.stderr()).toMatch(/does not hold a location key \(vlk_…\)/);
+    expect(refused.stderr()).not.toContain(apiKey);
+  });
 });

@@ -25,6 +25,15 @@ interface LogLine {
   [field: string]: unknown;
 }
 
+/** A JSON log line as written; other output (the --help text) as `{level: 'text'}`. */
+function logLine(line: string): LogLine {
+  try {
+    return JSON.parse(line) as LogLine;
+  } catch {
+    return { level: 'text', msg: line };
+  }
+}
+
 const running = new Set<ChildProcess>();
 
 /** Kills agents a test left running (afterEach). */
@@ -51,7 +60,7 @@ export function startAgent(args: string[], env: Record<string, string> = {}) {
     stdout += c.toString();
     const lines = stdout.split('\n');
     stdout = lines.pop() ?? '';
-    for (const line of lines) if (line.trim()) logs.push(JSON.parse(line) as LogLine);
+    for (const line of lines) if (line.trim()) logs.push(logLine(line));
   });
   child.stderr.on('data', (c: Buffer) => {
     stderr += c.toString();
