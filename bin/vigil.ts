@@ -1,5 +1,5 @@
-// `vigil run` wraps a cron job: it needs no store and no configuration, so it is dispatched before
-// the operator commands (bin/vigil-operator.ts) load them.
+// `vigil run` wraps a cron job and `vigil agent` probes for a location: they need no store and no
+// configuration, so they are dispatched before the operator commands (bin/vigil-operator.ts) load them.
 if (process.argv[2] === 'run') {
   const { runCli } = await import('../lib/cli/run.ts');
   process.exitCode = await runCli(process.argv.slice(3), {
@@ -7,6 +7,16 @@ if (process.argv[2] === 'run') {
     stderr: process.stderr,
     signals: process,
   });
+} else if (process.argv[2] === 'agent') {
+  const { runAgentCli } = await import('../lib/agent/agent-cli.ts');
+  process.exitCode = await runAgentCli(process.argv.slice(3), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signals: process,
+  });
+  // A probe still running when the stop grace ran out must not hold the process: its job is leased again.
+  setTimeout(() => process.exit(), 1000).unref();
 } else {
   await import('./vigil-operator.ts');
 }
