@@ -66,6 +66,13 @@ export const checkFieldsSchema = z.object({
   /** The uptime objective (0 < t < 1), or null/absent: none (GET .../uptime's error budget). */
   slo_target: z.number().nullable().optional(),
   enabled: z.boolean(),
+  /**
+   * Pull checks: where they are probed (location names, lib/domain/quorum.ts); absent (checks
+   * before locations) or `["default"]`: the runtime's own workers, in a cell.
+   */
+  locations: z.array(z.string()).optional(),
+  /** How many locations must report failure for the slot to fail; null or absent: the default (quorum.ts). */
+  quorum: z.number().int().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
   /** The definition's version: every API write bumps it. */

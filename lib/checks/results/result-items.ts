@@ -24,6 +24,20 @@ export const resultSchema = z.object({
   /** Recorded by the service (dead man's switch) rather than probed or pushed. */
   synthetic: z.boolean().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
+  /** A slot probed from several locations: each location's part (lib/domain/quorum.ts LocationOutcome). */
+  locations: z
+    .array(
+      z.object({
+        location: z.string(),
+        outcome: z.enum(['up', 'degraded', 'down', 'unknown']),
+        status_code: z.number().int().nullable(),
+        latency_ms: z.number().int().nullable(),
+        error_message: z.string(),
+      }),
+    )
+    .optional(),
+  /** Too few locations reported to decide the slot: stored, but it moved no state (success is false). */
+  inconclusive: z.boolean().optional(),
 });
 export type ResultRecord = z.infer<typeof resultSchema>;
 
