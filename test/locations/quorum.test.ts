@@ -290,7 +290,8 @@ describe.each(backends)('a quorum of three agents in network namespaces ($runtim
 
     // Vigil stopped while the agents lease and post, then started again at the same URL.
     outage.from = Date.now();
-    expect(await vigil.stop()).toBe(0);
+    // A clean stop (exit 0) although three long-polls are open; soft, so the rest still runs.
+    expect.soft(await vigil.stop(), 'the server stopped cleanly with agents connected').toBe(0);
     const failedLeases = Object.fromEntries(
       NAMES.map((n) => [n, agents[n].logged('lease failed; asking again').length]),
     );

@@ -43,7 +43,14 @@ function parse(status: number, headers: Record<string, string>, text: string): A
 /** The local runtime as `bin/serve.ts`, on a data dir of its own; restarted on the same SQLite file and port. */
 export async function localVigil(net: NamespaceNet): Promise<Vigil> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-quorum-'));
-  const env = { VIGIL_DATA_DIR: dataDir, VIGIL_HOST: net.serviceAddress, ...EGRESS };
+  const env = {
+    VIGIL_DATA_DIR: dataDir,
+    VIGIL_HOST: net.serviceAddress,
+    // The agents reach it over plain http from their namespaces' addresses, not loopback: this
+    // machine's own veths, a network trusted as docs/agent.md's `--allow-http` says.
+    VIGIL_AGENT_ALLOW_HTTP: 'true',
+    ...EGRESS,
+  };
   let proc: ServeProcess | undefined = await startServeProcess(env);
   const adminKey = /vgl_[0-9A-Za-z]{38}/.exec(proc.stdout())?.[0];
   if (!adminKey) throw new Error(`no bootstrap key printed:\n${proc.stdout()}`);
