@@ -14,6 +14,10 @@ export function composeLocations(deps: {
     getTenant(tenantId: string): Promise<Tenant | undefined>;
     requireTenant(tenantId: string): Promise<Tenant>;
   };
+  /** The checks engine's read of a check naming a location (lib/checks' CheckStore). */
+  checks: {
+    namingLocation(tenantId: string, location: string): Promise<{ id: string; name: string } | undefined>;
+  };
 }) {
   const { table, clock, tenants } = deps;
   return {
@@ -22,6 +26,7 @@ export function composeLocations(deps: {
         table,
         clock,
         tenantCreatedAt: async (tenantId) => (await tenants.requireTenant(tenantId)).created_at,
+        checkNaming: (tenantId, location) => deps.checks.namingLocation(tenantId, location),
       }),
       heartbeat: createHeartbeat({ table, clock }),
     }),
