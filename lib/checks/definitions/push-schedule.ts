@@ -1,6 +1,6 @@
 import { type CheckConfig, PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
 import { scheduleIntervalSeconds } from '../../domain/heartbeat.ts';
-import { locationsOf } from '../../domain/quorum.ts';
+import { probesFromLocations } from '../../domain/quorum.ts';
 import { ValidationError } from '../../platform/errors.ts';
 
 /**
@@ -34,20 +34,16 @@ type Armed = Scheduled & {
   enabled: boolean;
   execution_mode: 'pull' | 'push';
   locations?: readonly string[] | undefined;
-  quorum?: number | null | undefined;
 };
 
-/** What a check's slots depend on besides its schedule: where it probes and how slots are decided. */
-const placeOf = (c: Armed) => JSON.stringify([locationsOf(c), c.quorum ?? null]);
-
 /**
- * True when an update changes when a check is scheduled: enabled, the execution mode, its
- * locations or quorum (a located check runs per slot, not in a cell: lib/domain/quorum.ts), or for
- * a push check what its deadline depends on (interval, grace, schedule: its deadline is re-armed).
+ * True when an update changes when a check is scheduled: enabled, the execution mode, whether it
+ * probes from other locations (then it leaves its cell for the due index, or joins one), or for a
+ * push check what its deadline depends on (interval, grace, schedule: its deadline is re-armed).
  */
 export function changesScheduling(before: Armed, after: Armed): boolean {
   if (before.enabled !== after.enabled || before.execution_mode !== after.execution_mode) return true;
-  if (placeOf(before) !== placeOf(after)) return true;
+  if (probesFromLocations(before) !== probesFromLocations(after)) return true;
   if (after.check_type !== 'push' || before.check_type !== 'push') return false;
   const of = (c: Scheduled & { check_type: 'push' }) =>
     JSON.stringify([c.interval_seconds, c.config.grace_seconds ?? null, c.config.schedule ?? null]);
