@@ -257,7 +257,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Results, newest first: {results, next_cursor} (limit 1-500, default 50; cursor) */
+        /** Results, newest first: {results, next_cursor} (limit 1-500, default 50; cursor); ?location=: that location's own rows */
         get: operations["listCheckResults"];
         put?: never;
         /** Push a result for a push-mode check */
@@ -1473,6 +1473,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1507,6 +1513,19 @@ export interface components {
                 ca_pem?: string;
                 skip_verify?: boolean;
             } | null;
+        };
+        LocationOutcome: {
+            location: string;
+            /**
+             * @description unknown: the location did not report by the slot deadline (never counts as a failure)
+             * @enum {string}
+             */
+            outcome: "up" | "degraded" | "down" | "unknown";
+            /** @description null when unknown */
+            status_code: number | null;
+            /** @description null when unknown */
+            latency_ms: number | null;
+            error_message: string;
         };
         /** @description With include=recent: the last results and the 24 h uptime */
         CheckRecent: {
@@ -1549,6 +1568,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1591,6 +1616,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1640,6 +1671,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1685,6 +1722,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1744,6 +1787,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1792,6 +1841,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1836,6 +1891,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1993,11 +2054,49 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description A located check's slot: each location's part (its own rows: ?location=) */
+            locations?: components["schemas"]["LocationOutcome"][];
             /**
-             * @description down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold
+             * @description Too few locations reported to decide the slot (success is false)
+             * @constant
+             */
+            inconclusive?: true;
+            /**
+             * @description down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold; inconclusive: a located slot too few locations reported to decide (neither up nor down: it moved no state)
              * @enum {string}
              */
+            outcome: "up" | "degraded" | "down" | "inconclusive";
+        };
+        LocationResult: {
+            /** @description chk_ + a 26-character ULID */
+            check_id: string;
+            /** @description The location that reported this row */
+            location: string;
+            /** @description The slot the row belongs to */
+            slot_at: components["schemas"]["Timestamp"];
+            status_code: number;
+            latency_ms: number;
+            success: boolean;
+            /** @constant */
+            degraded?: true;
+            /** @enum {string} */
             outcome: "up" | "degraded" | "down";
+            error_message: string;
+            /** @description When the location's probe began */
+            checked_at: components["schemas"]["Timestamp"];
+            /** @description What the probe found besides the outcome; the check type's own fields */
+            details?: {
+                /** @description tls: whole days until the certificate expires */
+                days_left?: number;
+                /** @description dns: the answers */
+                answers?: string[];
+                /** @description The OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED) */
+                error_code?: string;
+                /** @description 'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified */
+                tls_warning?: string;
+            } & {
+                [key: string]: unknown;
+            };
         };
         Transition: {
             /** @enum {string} */
@@ -5342,6 +5441,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description An absolute http or https URL */
                     target_url: string;
                     config?: Record<string, never>;
@@ -5384,6 +5487,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; tcp checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5434,6 +5541,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; tls checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5481,6 +5592,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; dns checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5533,6 +5648,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Push checks are not probed: only ["default"] */
+                    locations?: "default"[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; push checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5599,6 +5718,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; icmp checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5650,6 +5773,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; domain checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5702,6 +5829,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; grpc checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5927,6 +6058,10 @@ export interface operations {
                     };
                     /** @enum {string} */
                     execution_mode?: "pull" | "push";
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                 };
             };
         };
@@ -6102,6 +6237,8 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
+                /** @description A location name: that location's own rows of a located check (newest slot first, each with `location`) instead of the decided results */
+                location?: string;
             };
             header?: never;
             path: {
@@ -6120,6 +6257,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: components["schemas"]["Result"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        next_cursor: string | null;
+                    } | {
+                        results: components["schemas"]["LocationResult"][];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
                     };
