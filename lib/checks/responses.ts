@@ -183,6 +183,15 @@ export const publicResultSchema = z
       .literal(true)
       .optional()
       .meta({ description: 'Too few locations reported to decide the slot (success is false)' }),
+    location: z.string().optional().meta({
+      description:
+        "With ?location=: the location whose own row this is (its id is the slot's result's, decided from it)",
+    }),
+    slot_at: timestampSchema
+      .optional()
+      .meta({
+        description: "With ?location=: the slot of the row (checked_at: when the location's probe began)",
+      }),
     synthetic: z
       .literal(true)
       .optional()
@@ -190,23 +199,6 @@ export const publicResultSchema = z
     details: resultDetailsSchema.optional(),
   })
   .meta({ id: 'Result' });
-
-/** One location's own row of a located check's slot (GET /v1/checks/{id}/results?location=). */
-export const publicLocationResultSchema = z
-  .strictObject({
-    check_id: idSchema('chk'),
-    location: z.string().meta({ description: 'The location that reported this row' }),
-    slot_at: timestampSchema.meta({ description: 'The slot the row belongs to' }),
-    status_code: z.number().int(),
-    latency_ms: z.number().int(),
-    success: z.boolean(),
-    degraded: z.literal(true).optional(),
-    outcome: z.enum(['up', 'degraded', 'down']),
-    error_message: z.string(),
-    checked_at: timestampSchema.meta({ description: "When the location's probe began" }),
-    details: resultDetailsSchema.optional(),
-  })
-  .meta({ id: 'LocationResult' });
 
 /** A transition as publicTransition returns it. */
 export const publicTransitionSchema = z
@@ -230,13 +222,11 @@ export const publicTransitionSchema = z
   })
   .meta({ id: 'Transition' });
 
-/** GET /v1/checks/{id}/results: the check's results, or with ?location= one location's rows. */
-export const resultsPageSchema = z.union([
-  z.strictObject({ results: z.array(publicResultSchema), next_cursor: nextCursor }),
-  z
-    .strictObject({ results: z.array(publicLocationResultSchema), next_cursor: nextCursor })
-    .meta({ description: "With ?location=: that location's own rows (a page may hold fewer than limit)" }),
-]);
+/** GET /v1/checks/{id}/results (with ?location=: one location's own rows, in the same shape). */
+export const resultsPageSchema = z.strictObject({
+  results: z.array(publicResultSchema),
+  next_cursor: nextCursor,
+});
 
 /** GET /v1/checks/{id}/transitions and GET /v1/status/transitions. */
 export const transitionsPageSchema = z.strictObject({

@@ -238,6 +238,20 @@ describe.each(runtimes)('checks with locations ($runtime runtime)', ({ start }) 
         ]),
       );
 
+      // The newest slot decided: a location's row names the result it counted toward.
+      const decided = await api.app.recorder.record({
+        tenantId: api.tenantId,
+        checkId: id,
+        success: true,
+        status_code: 200,
+        latency_ms: 12,
+        error_message: '',
+        checkedAtMs: slots[2] as number,
+        slotMs: slots[2] as number,
+        locations: [outcome('default', 'up'), outcome('office', 'up'), outcome('eu-west-1', 'up')],
+      });
+      if (decided.status !== 'recorded') throw new Error(`not recorded: ${decided.status}`);
+
       const first = await call('GET', `/v1/checks/${id}/results?location=office&limit=2`);
       const second = await call(
         'GET',
@@ -252,6 +266,7 @@ describe.each(runtimes)('checks with locations ($runtime runtime)', ({ start }) 
       expect(first.status, first.text).toBe(200);
       expect(first.body.results).toEqual([
         {
+          id: decided.result.id,
           check_id: id,
           location: 'office',
           slot_at: new Date(slots[2] as number).toISOString(),

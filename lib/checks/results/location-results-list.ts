@@ -1,5 +1,6 @@
 import { MAX_CHECK_LOCATIONS } from '../../domain/quorum.ts';
 import { isoTime } from '../../platform/clock.ts';
+import { deterministicId } from '../../platform/ids.ts';
 import {
   openPageCursor,
   type PageDeps,
@@ -24,9 +25,17 @@ import {
  * check no longer names) while `next_cursor` says more may follow.
  */
 
-/** A location's row as the API shows it. */
+/**
+ * The id of a slot's decided result: the recorder's deterministic id of the slot (result-recorder.ts),
+ * so a location's row names the result it counted toward (test/checks/check-locations.test.ts).
+ */
+const slotResultId = (checkId: string, slotMs: number) =>
+  deterministicId('res', slotMs, `${checkId}:${slotMs}:p`);
+
+/** A location's row as the API shows it: a result's shape, with its location and slot. */
 export function publicLocationResult(row: LocationResultRecord) {
   return {
+    id: slotResultId(row.check_id, row.slot_ms),
     check_id: row.check_id,
     location: row.location,
     slot_at: isoTime(row.slot_ms),

@@ -2066,37 +2066,10 @@ export interface components {
              * @enum {string}
              */
             outcome: "up" | "degraded" | "down" | "inconclusive";
-        };
-        LocationResult: {
-            /** @description chk_ + a 26-character ULID */
-            check_id: string;
-            /** @description The location that reported this row */
-            location: string;
-            /** @description The slot the row belongs to */
-            slot_at: components["schemas"]["Timestamp"];
-            status_code: number;
-            latency_ms: number;
-            success: boolean;
-            /** @constant */
-            degraded?: true;
-            /** @enum {string} */
-            outcome: "up" | "degraded" | "down";
-            error_message: string;
-            /** @description When the location's probe began */
-            checked_at: components["schemas"]["Timestamp"];
-            /** @description What the probe found besides the outcome; the check type's own fields */
-            details?: {
-                /** @description tls: whole days until the certificate expires */
-                days_left?: number;
-                /** @description dns: the answers */
-                answers?: string[];
-                /** @description The OpenSSL or Node code of a TLS failure (e.g. CERT_HAS_EXPIRED) */
-                error_code?: string;
-                /** @description 'certificate not verified (skip_verify)': the check's tls.skip_verify accepted the certificate unverified */
-                tls_warning?: string;
-            } & {
-                [key: string]: unknown;
-            };
+            /** @description With ?location=: the location whose own row this is (its id is the slot's result's, decided from it) */
+            location?: string;
+            /** @description With ?location=: the slot of the row (checked_at: when the location's probe began) */
+            slot_at?: components["schemas"]["Timestamp"];
         };
         Transition: {
             /** @enum {string} */
@@ -6257,10 +6230,6 @@ export interface operations {
                 content: {
                     "application/json": {
                         results: components["schemas"]["Result"][];
-                        /** @description Pass as `cursor` for the next page; null on the last page */
-                        next_cursor: string | null;
-                    } | {
-                        results: components["schemas"]["LocationResult"][];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
                     };
