@@ -22,11 +22,13 @@ import { cloudVigil, localVigil, type Vigil } from '../support/quorum-vigil.ts';
  * local one as a server process, the cloud one through the Lambda harness: test/support/
  * quorum-vigil.ts). The target, an HTTP server on a host address, is routed from a's and b's
  * namespaces only: c's probes fail at once with "network unreachable". One http check probes it
- * from a, b and c with quorum 2, every INTERVAL seconds. The tests run in order, each on the state
- * the previous one left.
+ * from a, b and c with quorum 2, every second (the least an http check takes). The tests run in
+ * order, each on the state the previous one left. "Vigil restart" is, locally, the server process
+ * stopped (SIGTERM) and started again on the same SQLite file and port; in the cloud, the API
+ * (the forward to its front) and the pump (generator, worker, change feed) taken away and back.
  */
 
-const INTERVAL_SECONDS = 5;
+const INTERVAL_SECONDS = 1;
 const SLOT_MS = INTERVAL_SECONDS * 1000;
 const TIMEOUT_MS = 3000;
 /** A wait for a few slots to be decided (a slot is decided by its deadline: interval + timeout). */
@@ -314,14 +316,19 @@ describe.each(backends)('a quorum of three agents in network namespaces ($runtim
 
     // Up to that slot, every slot is decided by its deadline (an earlier one some location did not
     // report waits for it): then no slot has two results, and none is lost: every slot of the
-    // interval grid has its result, except those Vigil was not running to schedule (one gap at
-    // most, around the outage).
+    // interval grid has its result, except those Vigil was not running to schedule: every gap
+    // overlaps the outage (the slot claimed before the stop may be decided after the restart, so
+    // there may be two).
     await vi.waitFor(async () => {
       const all = await results();
       expect(all.length).toBeGreaterThan(firstSlots.size);
+      // From the first slot all three reported: before it the schedule may not have begun (the
+      // cloud's generator claims a new check's current slot at its next run, skipping the ones
+      // between, as it does after any pause).
+      const from = Math.min(...all.filter(reportedByAll).map(slotOf));
       const slots = all
         .map(slotOf)
-        .filter((s) => s <= lastFull)
+        .filter((s) => s >= from && s <= lastFull)
         .sort((x, y) => x - y);
       expect(new Set(slots).size).toBe(slots.length);
       const gaps = slots
@@ -331,11 +338,7 @@ describe.each(backends)('a quorum of three agents in network namespaces ($runtim
       const outside = gaps.filter(
         (g) => (g.to - g.from) % SLOT_MS !== 0 || g.from >= outage.to || g.to <= outage.from,
       );
-      expect({ outside, gaps: gaps.length }, JSON.stringify({ outage, gaps })).toEqual({
-        outside: [],
-        gaps: expect.any(Number),
-      });
-      expect(gaps.length).toBeLessThanOrEqual(1);
+      expect(outside, JSON.stringify({ outage, gaps })).toEqual([]);
     }, SLOTS);
     expect((await check()).state).toBe('up');
   }, 180_000);
