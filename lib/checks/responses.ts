@@ -187,11 +187,9 @@ export const publicResultSchema = z
       description:
         "With ?location=: the location whose own row this is (its id is the slot's result's, decided from it)",
     }),
-    slot_at: timestampSchema
-      .optional()
-      .meta({
-        description: "With ?location=: the slot of the row (checked_at: when the location's probe began)",
-      }),
+    slot_at: timestampSchema.optional().meta({
+      description: "With ?location=: the slot of the row (checked_at: when the location's probe began)",
+    }),
     synthetic: z
       .literal(true)
       .optional()
