@@ -1,0 +1,310 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { createCellMembership } from '../../lib/checks/cells/cell-membership.ts';
+import { moveCells } from '../../lib/checks/cells/cell-moves.ts';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import type { CheckStore } from '../../lib/checks/definitions/check-store.ts';
+import { changesScheduling } from '../../lib/checks/definitions/push-schedule.ts';
+import type { LocationDecider, LocationProbeResult } from '../../lib/checks/probing.ts';
+import { slotLocationResults } from '../../lib/checks/results/location-result-items.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
+import { PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
+import { getLocationJob, locationJobDeleteOp } from '../../lib/locations/location-job-items.ts';
+import { isoTime } from '../../lib/platform/clock.ts';
+import { type CloudHarness, createEntity as createCloudEntity, startCloudHarness } from '../cloud/support.ts';
+import {
+  createEntity,
+  jobsInFlight,
+  manualTime,
+  startTarget,
+  storedResultsOf,
+  type Target,
+} from '../local/scheduler-helpers.ts';
+import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
+import { type FauxqsEngine, startFauxqsEngine } from '../support/fauxqs.ts';
+import { createLocatedCheck, type LocatedDriver, locateCheck } from './located-checks.ts';
+
+/**
+ * A located check in each runtime's own scheduling (the local tick loop and probe queue on a fake
+ * clock; the cloud's generator minute, the probe queue on fauxqs and the worker Lambda): it runs
+ * outside cells, in the due index; each slot puts the other location's job, stores the default
+ * location's result and queues the slot's decision at its deadline; a location's report (as the
+ * agent routes make it) decides the slot, and without it the decision at the deadline names the
+ * location `unknown`.
+ */
+
+interface Driver extends LocatedDriver {
+  clock: { now(): number };
+  decider: LocationDecider;
+  checks: CheckStore;
+  dueShards: number;
+  entityId(): Promise<string>;
+  /** Lets the runtime's scheduling run (fake time passing) until `probe` holds; returns its value. */
+  runUntil<T>(probe: () => Promise<T | undefined | false>, what: string, maxMs?: number): Promise<T>;
+  /** The ids of the `decide` jobs queued so far. */
+  decideJobs(): Promise<string[]>;
+}
+
+const INTERVAL_S = 60;
+const TIMEOUT_MS = 2000;
+const DEADLINE_MS = INTERVAL_S * 1000 + TIMEOUT_MS;
+
+const ok: LocationProbeResult = {
+  success: true,
+  status_code: 200,
+  latency_ms: 40,
+  error_message: '',
+  checked_at: '2026-01-01T00:00:00.000Z',
+};
+
+function scenarios(d: () => Driver, targets: () => { up: Target; down: Target }) {
+  const target = () => targets().up;
+  const decidedAt = async (checkId: string, slotMs: number) =>
+    (await storedResultsOf(d().table, checkId)).find((r) => r.checked_at === isoTime(slotMs));
+  const nextSlot = async (checkId: string) => {
+    const res = await d().call('GET', `/v1/checks/${checkId}`);
+    expect(res.status).toBe(200);
+    expect(res.body.next_run_at).toEqual(expect.any(String));
+    return Date.parse(res.body.next_run_at);
+  };
+  const defaultReported = (checkId: string, slotMs: number) => async () =>
+    (await slotLocationResults(d().table, checkId, slotMs)).find((r) => r.location === 'default');
+
+  it('runs outside cells with a next run in the due index, and leaves or joins a cell as its locations change', async () => {
+    const created = await d().call('POST', '/v1/checks', {
+      entity_id: await d().entityId(),
+      check_type: 'http',
+      target_url: target().url,
+      interval_seconds: INTERVAL_S,
+      timeout_ms: TIMEOUT_MS,
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.body.id);
+    const inCell = await d().checks.get(d().tenantId, id);
+    const from = inCell?.cell;
+    if (!inCell || !from) throw new Error('an enabled default-only pull check runs in a cell');
+    const located = { ...inCell, locations: ['default', 'office'] };
+    expect(changesScheduling(inCell, located)).toBe(true);
+    expect(changesScheduling(located, { ...located, locations: ['office'] })).toBe(false);
+
+    // The API's update of an enabled check that becomes located: it leaves its cell, kept as former.
+    const cells = createCellMembership({ table: d().table, dueShards: d().dueShards, nowMs: d().clock.now });
+    const options = { nowMs: d().clock.now(), retentionDays: async () => 30 };
+    const leaving = await moveCells(cells, inCell, located, options);
+    expect(leaving.cell).toBeNull();
+    expect(leaving.ops.length).toBeGreaterThan(0);
+    expect(leaving.formerCells?.[0]).toMatchObject({ cell_id: from.cell_id, interval_seconds: INTERVAL_S });
+
+    // Through the API: disabled (it leaves its cell), located, enabled: it stays out, due.
+    expect((await d().call('PUT', `/v1/checks/${id}`, { enabled: false })).status).toBe(200);
+    await locateCheck(d(), id, ['default', 'office']);
+    expect((await d().call('PUT', `/v1/checks/${id}`, { enabled: true })).status).toBe(200);
+    const out = await d().checks.get(d().tenantId, id);
+    expect(out?.cell ?? null).toBeNull();
+    expect(out?.former_cells?.map((f) => f.cell_id)).toContain(from.cell_id);
+    await nextSlot(id);
+    if (!out) throw new Error('the check is there');
+    const joining = await moveCells(cells, out, { ...out, locations: ['default'] }, options);
+    expect(joining.cell).toMatchObject({ cell_id: expect.any(String) });
+
+    // Back to ["default"] through the API: it joins a cell again.
+    expect((await d().call('PUT', `/v1/checks/${id}`, { enabled: false })).status).toBe(200);
+    await locateCheck(d(), id, ['default']);
+    expect((await d().call('PUT', `/v1/checks/${id}`, { enabled: true })).status).toBe(200);
+    expect((await getCheckDefinition(d().table, d().tenantId, id))?.cell).toMatchObject({
+      cell_id: expect.any(String),
+    });
+    expect((await d().call('DELETE', `/v1/checks/${id}`)).status).toBe(204);
+  });
+
+  it('puts the office’s job, stores the default’s result, and decides the slot when office reports', async () => {
+    // Quorum 2 of 2 (the default): the default's failure alone decides nothing.
+    const id = await createLocatedCheck(d(), await d().entityId(), {
+      target_url: targets().down.url,
+      locations: ['default', 'office'],
+      interval_seconds: INTERVAL_S,
+      timeout_ms: TIMEOUT_MS,
+    });
+    expect((await getCheckDefinition(d().table, d().tenantId, id))?.cell ?? null).toBeNull();
+    const slot = await nextSlot(id);
+
+    const own = await d().runUntil(defaultReported(id, slot), 'the default location’s result');
+    expect(own).toMatchObject({ success: false, status_code: 503 });
+    expect(await getLocationJob(d().table, d().tenantId, 'office', id, slot)).toMatchObject({
+      deadline_ms: slot + DEADLINE_MS,
+      leased_until_ms: 0,
+    });
+    expect(await d().decideJobs()).toContain(`decide:${id}:${slot}`);
+    expect(await decidedAt(id, slot)).toBeUndefined();
+
+    // The office agent's result, as POST /v1/agent/results stores it (its job deleted with it).
+    const reported = await d().decider.report({
+      tenantId: d().tenantId,
+      checkId: id,
+      slotMs: slot,
+      location: 'office',
+      result: { ...ok, checked_at: isoTime(slot) },
+      alsoCommit: [locationJobDeleteOp(d().tenantId, 'office', id, slot)],
+    });
+    expect(reported).toBe('recorded');
+    expect(await getLocationJob(d().table, d().tenantId, 'office', id, slot)).toBeUndefined();
+    const decided = await decidedAt(id, slot);
+    expect(decided).toMatchObject({
+      success: true,
+      checked_at: isoTime(slot),
+      error_message: 'up from 1 of 2 locations: default expected status 200, got 503; office ok',
+    });
+    expect(decided?.inconclusive).toBeUndefined();
+    expect(decided?.locations?.map((l) => [l.location, l.outcome])).toEqual([
+      ['default', 'down'],
+      ['office', 'up'],
+    ]);
+    expect((await d().call('GET', `/v1/checks/${id}`)).body.state).toBe('up');
+
+    // The next slot without office: at its deadline the decision records it inconclusive (quorum 2).
+    const next = slot + INTERVAL_S * 1000;
+    const inconclusive = await d().runUntil(
+      () => decidedAt(id, next),
+      'the next slot decided at its deadline',
+      INTERVAL_S * 1000 + DEADLINE_MS + 30_000,
+    );
+    expect(d().clock.now()).toBeGreaterThanOrEqual(next + DEADLINE_MS);
+    expect(inconclusive).toMatchObject({ success: false, inconclusive: true });
+    expect(inconclusive.locations?.map((l) => [l.location, l.outcome])).toEqual([
+      ['default', 'down'],
+      ['office', 'unknown'],
+    ]);
+    // The decision of the first slot, at its deadline too, added nothing: one result per slot.
+    const results = await storedResultsOf(d().table, id);
+    expect(results.filter((r) => r.checked_at === isoTime(slot))).toHaveLength(1);
+    expect((await d().call('GET', `/v1/checks/${id}`)).body.state).toBe('up');
+    expect((await d().call('PUT', `/v1/checks/${id}`, { enabled: false })).status).toBe(200);
+  });
+
+  it('with quorum 1, decides a slot from the default location’s failure alone, office unknown', async () => {
+    const id = await createLocatedCheck(d(), await d().entityId(), {
+      target_url: targets().down.url,
+      locations: ['default', 'office'],
+      quorum: 1,
+      interval_seconds: INTERVAL_S,
+      timeout_ms: TIMEOUT_MS,
+    });
+    const slot = await nextSlot(id);
+    const decided = await d().runUntil(() => decidedAt(id, slot), 'the slot decided from default');
+    expect(decided).toMatchObject({ success: false, status_code: 503 });
+    expect(decided.inconclusive).toBeUndefined();
+    expect(decided.error_message).toMatch(/^down from 1 of 2 locations: default .*; office no report$/);
+    expect(decided.locations?.map((l) => [l.location, l.outcome])).toEqual([
+      ['default', 'down'],
+      ['office', 'unknown'],
+    ]);
+    expect((await d().call('GET', `/v1/checks/${id}`)).body.state).toBe('down');
+    // Office's job stays leasable until the deadline; its late result is kept, the slot stays decided.
+    expect(await getLocationJob(d().table, d().tenantId, 'office', id, slot)).toBeDefined();
+    expect((await d().call('PUT', `/v1/checks/${id}`, { enabled: false })).status).toBe(200);
+  });
+}
+
+describe('a located check on the local scheduler (tick loop and probe queue on fake time)', () => {
+  let api: LocalHarness;
+  let target: Target;
+  let down: Target;
+  let entity: string | undefined;
+  const time = manualTime();
+  const driver = (): Driver => ({
+    table: api.table,
+    tenantId: api.tenantId,
+    call: (method, path, body) => api.request(method, path, { key: api.adminKey, body }),
+    clock: time.clock,
+    decider: api.app.jobRunner.decider,
+    checks: api.app.checks,
+    dueShards: api.app.config.dueShards,
+    entityId: async () => {
+      entity ??= (await createEntity(api)).id;
+      return entity;
+    },
+    runUntil: (probe, what, maxMs = 70_000) => time.until(probe, what, maxMs),
+    decideJobs: async () =>
+      (await readQueuedJobs(api.table, PROBE_QUEUE, z.unknown()))
+        .map((job) => job.id)
+        .filter((id) => id.startsWith('decide:')),
+  });
+
+  beforeAll(async () => {
+    target = await startTarget();
+    down = await startTarget(() => 503);
+    api = await startLocalHarness({ clock: time.clock, scheduler: { timers: time.timers } });
+    time.settleWhile(() => jobsInFlight(api.local.scheduler));
+  });
+  afterAll(async () => {
+    await api?.close();
+    await target?.close();
+    await down?.close();
+  });
+
+  scenarios(driver, () => ({ up: target, down }));
+});
+
+describe('a located check in the cloud (generator minute, probe queue on fauxqs, worker)', () => {
+  let engine: FauxqsEngine;
+  let h: CloudHarness;
+  let target: Target;
+  let down: Target;
+  let entity: string | undefined;
+  let lastMinute = -1;
+  const driver = (): Driver => ({
+    table: h.table,
+    tenantId: h.tenantId,
+    call: (method, path, body) => h.api(method, path, body),
+    clock: h.clock,
+    decider: h.app.jobRunner.decider,
+    checks: h.app.checks,
+    dueShards: h.app.config.dueShards,
+    entityId: async () => {
+      entity ??= await createCloudEntity(h, 'located');
+      return entity;
+    },
+    async runUntil(probe, what, maxMs = 70_000) {
+      const { probeSource } = h;
+      if (!probeSource) throw new Error('the harness has no SQS engine');
+      const endMs = h.clock.now() + maxMs;
+      for (;;) {
+        const value = await probe();
+        if (value !== undefined && value !== false) return value;
+        if (h.clock.now() >= endMs) throw new Error(`no ${what} within ${maxMs} ms of fake time`);
+        // The schedule fires the generator once a minute; the worker takes each job as it shows.
+        const minute = Math.floor(h.clock.now() / 60_000) * 60_000;
+        if (minute !== lastMinute) {
+          lastMinute = minute;
+          await h.runGenerator();
+        }
+        await probeSource.runVisible();
+        expect(probeSource.invocations.flatMap((i) => i.failed)).toEqual([]);
+        h.clock.advance(1000);
+      }
+    },
+    decideJobs: async () => {
+      const name = h.engineQueue?.name ?? '';
+      return engine
+        .sentBodies(name)
+        .map((body) => jobEnvelopeSchema.parse(JSON.parse(body)).id)
+        .filter((id) => id.startsWith('decide:'));
+    },
+  });
+
+  beforeAll(async () => {
+    target = await startTarget();
+    down = await startTarget(() => 503);
+    engine = await startFauxqsEngine();
+    h = await startCloudHarness({ env: { VIGIL_ALLOW_PRIVATE_TARGETS: 'true' }, engine });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await engine?.stop();
+    await target?.close();
+    await down?.close();
+  });
+
+  scenarios(driver, () => ({ up: target, down }));
+});
