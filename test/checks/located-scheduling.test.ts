@@ -5,6 +5,7 @@ import { moveCells } from '../../lib/checks/cells/cell-moves.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import type { CheckStore } from '../../lib/checks/definitions/check-store.ts';
 import { changesScheduling } from '../../lib/checks/definitions/push-schedule.ts';
+import { type ProbeJob, probeJobId } from '../../lib/checks/probe-job.ts';
 import type { LocationDecider, LocationProbeResult } from '../../lib/checks/probing.ts';
 import { slotLocationResults } from '../../lib/checks/results/location-result-items.ts';
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
@@ -12,7 +13,13 @@ import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
 import { PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
 import { getLocationJob, locationJobDeleteOp } from '../../lib/locations/location-job-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
-import { type CloudHarness, createEntity as createCloudEntity, startCloudHarness } from '../cloud/support.ts';
+import {
+  type CloudHarness,
+  createEntity as createCloudEntity,
+  probeMessageBody,
+  sqsEvent,
+  startCloudHarness,
+} from '../cloud/support.ts';
 import {
   createEntity,
   jobsInFlight,
@@ -44,6 +51,8 @@ interface Driver extends LocatedDriver {
   runUntil<T>(probe: () => Promise<T | undefined | false>, what: string, maxMs?: number): Promise<T>;
   /** The ids of the `decide` jobs queued so far. */
   decideJobs(): Promise<string[]>;
+  /** Delivers `job` once more, as the runtime's queue would redeliver it. */
+  redeliver(job: ProbeJob): Promise<void>;
 }
 
 const INTERVAL_S = 60;
@@ -138,6 +147,16 @@ function scenarios(d: () => Driver, targets: () => { up: Target; down: Target })
     expect(await d().decideJobs()).toContain(`decide:${id}:${slot}`);
     expect(await decidedAt(id, slot)).toBeUndefined();
 
+    // A redelivery of the slot's job probes nothing again and stores nothing twice.
+    const hits = targets().down.hits;
+    await d().redeliver({ tenant_id: d().tenantId, check_id: id, kind: 'probe', slot_ms: slot });
+    expect(targets().down.hits).toBe(hits);
+    expect((await slotLocationResults(d().table, id, slot)).map((r) => r.location)).toEqual(['default']);
+    expect(await getLocationJob(d().table, d().tenantId, 'office', id, slot)).toMatchObject({
+      leased_until_ms: 0,
+    });
+    expect(await decidedAt(id, slot)).toBeUndefined();
+
     // The office agent's result, as POST /v1/agent/results stores it (its job deleted with it).
     const reported = await d().decider.report({
       tenantId: d().tenantId,
@@ -229,6 +248,11 @@ describe('a located check on the local scheduler (tick loop and probe queue on f
       (await readQueuedJobs(api.table, PROBE_QUEUE, z.unknown()))
         .map((job) => job.id)
         .filter((id) => id.startsWith('decide:')),
+    async redeliver(job) {
+      const id = probeJobId(job);
+      const body = { ...job, next_ms: job.slot_ms + INTERVAL_S * 1000 };
+      expect(await api.local.scheduler.execute({ id, body, attempt: 2, receipt: id })).toBe('located');
+    },
   });
 
   beforeAll(async () => {
@@ -290,6 +314,10 @@ describe('a located check in the cloud (generator minute, probe queue on fauxqs,
         .sentBodies(name)
         .map((body) => jobEnvelopeSchema.parse(JSON.parse(body)).id)
         .filter((id) => id.startsWith('decide:'));
+    },
+    async redeliver(job) {
+      const response = await h.runWorker(sqsEvent([{ messageId: 'again', body: probeMessageBody(job) }]));
+      expect(response.batchItemFailures).toEqual([]);
     },
   });
 
