@@ -223,6 +223,40 @@ function scenarios(d: () => Driver, targets: () => { up: Target; down: Target })
     expect(await getLocationJob(d().table, d().tenantId, 'office', id, slot)).toBeDefined();
     expect((await d().call('PUT', `/v1/checks/${id}`, { enabled: false })).status).toBe(200);
   });
+
+  it('probes nothing itself for a check that does not name default: its locations decide', async () => {
+    const hits = target().hits;
+    const id = await createLocatedCheck(d(), await d().entityId(), {
+      target_url: target().url,
+      locations: ['office', 'eu-west-1'],
+      interval_seconds: INTERVAL_S,
+      timeout_ms: TIMEOUT_MS,
+    });
+    const slot = await nextSlot(id);
+    const jobs = await d().runUntil(async () => {
+      const found = await Promise.all(
+        ['office', 'eu-west-1'].map((l) => getLocationJob(d().table, d().tenantId, l, id, slot)),
+      );
+      return found.every(Boolean) && found;
+    }, 'both locations’ jobs');
+    expect(jobs.map((j) => j?.deadline_ms)).toEqual([slot + DEADLINE_MS, slot + DEADLINE_MS]);
+    expect(await d().decideJobs()).toContain(`decide:${id}:${slot}`);
+    expect(await slotLocationResults(d().table, id, slot)).toEqual([]);
+    expect(target().hits).toBe(hits);
+    for (const location of ['office', 'eu-west-1']) {
+      const stored = await d().decider.report({
+        tenantId: d().tenantId,
+        checkId: id,
+        slotMs: slot,
+        location,
+        result: { ...ok, checked_at: isoTime(slot) },
+        alsoCommit: [locationJobDeleteOp(d().tenantId, location, id, slot)],
+      });
+      expect(stored).toBe('recorded');
+    }
+    expect(await decidedAt(id, slot)).toMatchObject({ success: true });
+    expect((await d().call('PUT', `/v1/checks/${id}`, { enabled: false })).status).toBe(200);
+  });
 }
 
 describe('a located check on the local scheduler (tick loop and probe queue on fake time)', () => {
