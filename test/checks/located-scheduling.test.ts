@@ -8,8 +8,11 @@ import { slotLocationResults } from '../../lib/checks/results/location-result-it
 import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
 import { readQueuedJobs } from '../../lib/local/job-queue-items.ts';
 import { PROBE_QUEUE } from '../../lib/local/probe-queue.ts';
+import { startLocalRuntime } from '../../lib/local/runtime.ts';
 import { getLocationJob, locationJobDeleteOp } from '../../lib/locations/location-job-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { silentLogger } from '../../lib/platform/logger.ts';
 import {
   type CloudHarness,
   createEntity as createCloudEntity,
@@ -346,4 +349,59 @@ describe('a located check in the cloud (generator minute, probe queue on fauxqs,
   });
 
   scenarios(driver, () => ({ up: target, down }));
+});
+
+describe('a located slot across a restart of the local runtime', () => {
+  it('decides the slot after the restart from the decision queued before it', async () => {
+    const time = manualTime();
+    const api = await startLocalHarness({ clock: time.clock, scheduler: { timers: time.timers } });
+    const down = await startTarget(() => 503);
+    let second: Awaited<ReturnType<typeof startLocalRuntime>> | undefined;
+    time.settleWhile(() => jobsInFlight(second?.scheduler ?? api.local.scheduler));
+    try {
+      const d: LocatedDriver = {
+        table: api.table,
+        tenantId: api.tenantId,
+        call: (method, path, body) => api.request(method, path, { key: api.adminKey, body }),
+      };
+      // Quorum 2 of 2: the default's failure alone waits for office, which never reports.
+      const id = await createLocatedCheck(d, (await createEntity(api)).id, {
+        target_url: down.url,
+        locations: ['default', 'office'],
+        interval_seconds: INTERVAL_S,
+        timeout_ms: TIMEOUT_MS,
+      });
+      const slot = Date.parse((await d.call('GET', `/v1/checks/${id}`)).body.next_run_at);
+      await time.until(
+        async () => (await slotLocationResults(api.table, id, slot)).length > 0,
+        'the default location’s result',
+        70_000,
+      );
+      await api.local.stop();
+      // Down past the slot's deadline: its decision waits in the durable queue.
+      time.clock.set(slot + DEADLINE_MS + 5000);
+      second = await startLocalRuntime({
+        config: { ...loadConfig('local', { VIGIL_LOG_LEVEL: 'silent' }), dataDir: api.dataDir, port: 0 },
+        logger: silentLogger,
+        host: '127.0.0.1',
+        clock: time.clock,
+        scheduler: { timers: time.timers },
+      });
+      const { table } = second;
+      const decided = await time.until(
+        async () => (await storedResultsOf(table, id)).find((r) => r.checked_at === isoTime(slot)),
+        'the slot decided after the restart',
+        10_000,
+      );
+      expect(decided).toMatchObject({ success: false, inconclusive: true });
+      expect(decided.locations?.map((l) => [l.location, l.outcome])).toEqual([
+        ['default', 'down'],
+        ['office', 'unknown'],
+      ]);
+    } finally {
+      await second?.stop();
+      await down.close();
+      await api.close();
+    }
+  });
 });
