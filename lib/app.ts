@@ -92,7 +92,7 @@ export interface CoreDeps {
 
 /** The composition of services and routes shared by both runtimes. */
 export function createApp(deps: CoreDeps) {
-  const { tenants, checks, checkDeps, recorder, decider, jobRunner } = composeProbing(deps);
+  const { tenants, checks, checkDeps, recorder, jobRunner } = composeProbing(deps);
   const keys = createKeyStore(deps.table);
   const keyService = createKeyService({
     table: deps.table,
@@ -174,7 +174,7 @@ export function createApp(deps: CoreDeps) {
     simulator: notifications.simulator,
   });
 
-  const locations = composeLocations({ ...deps, tenants, checks, decider });
+  const locations = composeLocations({ ...deps, tenants, checks, recorder });
   const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
   const statusStream = createStatusStream(
     { table: deps.table, clock: deps.clock, logger: deps.logger, slots: streamSlots },

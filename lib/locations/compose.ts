@@ -1,8 +1,11 @@
+import type { Tenant } from '../auth/tenant-items.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { CheckStore } from '../checks/definitions/check-store.ts';
-import type { LocationDecider } from '../checks/results/location-decision.ts';
+import { createLocationDecider, type LocationDecider } from '../checks/results/location-decision.ts';
+import type { ResultRecorder } from '../checks/results/result-recorder.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import { agentRoutes } from './agent-routes.ts';
 import { createLocationAuthenticator } from './authenticate-location.ts';
@@ -19,14 +22,21 @@ import { locationRoutes } from './routes.ts';
 export function composeLocations(deps: {
   table: Table;
   clock: Clock;
+  logger: Logger;
   config: Pick<Config, 'runtime' | 'agentAllowHttp'>;
-  tenants: Pick<TenantStore, 'requireTenant' | 'getTenant'>;
+  tenants: Pick<TenantStore, 'requireTenant'> & {
+    getTenant(tenantId: string): Promise<Tenant | undefined>;
+  };
   checks: CheckStore;
-  /** The deciding side of located checks (lib/compose-probing.ts): posted results go to it. */
-  decider: LocationDecider;
+  recorder: ResultRecorder;
+  /** The deciding side of located checks; default one built here from the same parts. */
+  decider?: LocationDecider;
 }) {
-  const { table, clock, tenants, checks, decider } = deps;
+  const { table, clock, tenants, checks } = deps;
   const heartbeat = createHeartbeat({ table, clock });
+  const decider =
+    deps.decider ??
+    createLocationDecider({ table, recorder: deps.recorder, checks, tenants, clock, logger: deps.logger });
   return {
     routes: [
       ...locationRoutes({
