@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LeaseRequest } from '../agent/protocol.ts';
-import type { CheckStore } from '../checks/definitions/check-store.ts';
 import { probeDefinition } from '../checks/probe-job.ts';
+import type { CheckStore } from '../checks/services.ts';
 import type { LocationPrincipal } from '../domain/principal.ts';
 import { locationsOf } from '../domain/quorum.ts';
 import type { Clock } from '../platform/clock.ts';
