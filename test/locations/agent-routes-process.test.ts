@@ -8,7 +8,7 @@ import { keyFile, killAgents, startAgent, startHttpTarget } from '../support/age
 import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
 import { startHttpFront } from '../support/http-front.ts';
 import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
-import { locateCheck, newLocation } from './agent-routes-fixtures.ts';
+import { newLocation } from './agent-routes-fixtures.ts';
 
 /**
  * The real agent (`vigil agent`, a child process) against the real servers: the local runtime as
@@ -50,11 +50,17 @@ async function newEntity(call: Call): Promise<string> {
 }
 
 /** The check's decided results, newest first. */
-async function decided(call: Call, checkId: string): Promise<{ success: boolean; checked_at: string }[]> {
+async function decided(
+  call: Call,
+  checkId: string,
+): Promise<{ success: boolean; checked_at: string; locations?: unknown[] }[]> {
   const res = await call('GET', `/v1/checks/${checkId}/results`);
   expect(res.status).toBe(200);
   return res.body.results;
 }
+
+/** Office's part in a slot it probed the target up from. */
+const officeUp = expect.objectContaining({ location: 'office', outcome: 'up', status_code: 200 });
 
 let target: Awaited<ReturnType<typeof startHttpTarget>>;
 beforeAll(async () => {
@@ -95,7 +101,7 @@ describe('the real agent against the local server process', () => {
 
     await vi.waitFor(async () => {
       const results = await decided(call, check.body.id);
-      expect(results[0]).toMatchObject({ success: true });
+      expect(results[0]).toMatchObject({ success: true, locations: [officeUp] });
     }, PROCESS_WAIT);
     expect(target.hits('/ok')).toBeGreaterThanOrEqual(1);
   });
@@ -123,12 +129,10 @@ describe('the real agent against the cloud runtime behind an HTTP front', () => 
       target_url: target.url('/ok?from=cloud'),
       interval_seconds: 60,
       timeout_ms: 3000,
-      enabled: false,
+      locations: ['office'],
     });
-    expect(created.status).toBe(201);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
     const checkId: string = created.body.id;
-    await locateCheck(api.table, api.tenantId, checkId, ['office']);
-    expect((await call('PUT', `/v1/checks/${checkId}`, { enabled: true })).status).toBe(200);
     const slot = Date.parse((await call('GET', `/v1/checks/${checkId}`)).body.next_run_at);
     // The slot's minute: the generator claims it, the worker fans it out (the office's job).
     clock.set(slot);
@@ -145,7 +149,11 @@ describe('the real agent against the cloud runtime behind an HTTP front', () => 
     }, PROCESS_WAIT);
     // One location, quorum 1: office's report decided the slot.
     expect(await decided(call, checkId)).toEqual([
-      expect.objectContaining({ success: true, checked_at: new Date(slot).toISOString() }),
+      expect.objectContaining({
+        success: true,
+        checked_at: new Date(slot).toISOString(),
+        locations: [officeUp],
+      }),
     ]);
     expect(target.hits('/ok')).toBeGreaterThanOrEqual(1);
   });

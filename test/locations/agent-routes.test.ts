@@ -118,7 +118,13 @@ describe.each(runtimes)('the agent protocol’s lease and results ($runtime runt
     // One location, quorum 1: the slot is decided by office's report.
     const results = await api.request('GET', `/v1/checks/${checkId}/results`, { key: api.adminKey });
     expect(results.status, results.text).toBe(200);
-    expect(JSON.stringify(results.body)).toContain(new Date(slotMs).toISOString());
+    const slotResult = results.body.results.find(
+      (r: { checked_at: string }) => r.checked_at === new Date(slotMs).toISOString(),
+    );
+    expect(slotResult).toMatchObject({
+      success: true,
+      locations: [{ location: 'office', outcome: 'up', status_code: 200, latency_ms: 12, error_message: '' }],
+    });
   });
 
   it('answers expired for a job it does not know, one of another location, and one past its deadline', async () => {
