@@ -257,3 +257,30 @@ describe.each(runtimes)('the agent protocol’s lease and results ($runtime runt
     expect(quiet).toMatchObject({ state: 'online', last_seen_at: new Date(clock.now()).toISOString() });
   });
 });
+
+describe('VIGIL_AGENT_ALLOW_HTTP (local runtime)', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await runtimes[0].start({ env: { VIGIL_AGENT_ALLOW_HTTP: 'true' } });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('lets agents lease over plain HTTP from another host when the server is told the network is trusted', async () => {
+    const office = await newLocation(api, 'office');
+
+    const remote = await api.app.router.handle({
+      method: 'POST',
+      path: '/v1/agent/lease',
+      query: {},
+      headers: { authorization: `Bearer ${office.key}`, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ max: 1, wait_seconds: 0 })),
+      requestId: 'allow-http-test',
+      sourceIp: '192.0.2.7',
+    });
+
+    expect(remote.status, remote.body).toBe(200);
+    expect(JSON.parse(remote.body)).toEqual({ jobs: [] });
+  });
+});
