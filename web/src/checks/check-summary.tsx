@@ -70,9 +70,14 @@ export function RecentResults({ checkId }: { checkId: string }) {
                     <Time iso={r.checked_at} />
                   </td>
                   <td>
-                    <span className={`badge state-${r.outcome}`}>
-                      {r.outcome === 'down' ? 'failure' : r.outcome === 'degraded' ? 'degraded' : 'success'}
-                    </span>
+                    {r.inconclusive ? (
+                      // Too few locations reported to decide the slot: neither up nor down, no state moved.
+                      <span className="badge state-inconclusive">inconclusive</span>
+                    ) : (
+                      <span className={`badge state-${r.outcome}`}>
+                        {r.outcome === 'down' ? 'failure' : r.outcome === 'degraded' ? 'degraded' : 'success'}
+                      </span>
+                    )}
                     {r.synthetic ? <span className="muted"> (no report)</span> : null}
                   </td>
                   <td>{r.status_code || '—'}</td>
