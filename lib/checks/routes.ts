@@ -78,7 +78,16 @@ export function nextChecksLink(query: ListQuery, cursor: string) {
   return `</v1/checks?${params.toString()}>; rel="next"`;
 }
 /** Results: limit default 50, at most 500 (DECISIONS.md); transitions: the paged-list rule, at most 200. */
-const resultsQuery = pageQuery(500);
+const resultsQuery = pageQuery(500).extend({
+  location: z
+    .string()
+    .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/)
+    .optional()
+    .meta({
+      description:
+        "A location name: that location's own rows of a located check (newest slot first, each with `location`) instead of the decided results",
+    }),
+});
 const transitionsQuery = pageQuery(200);
 const tag = 'Checks';
 
@@ -191,10 +200,14 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       auth: 'key',
       operationId: 'listCheckResults',
       tag,
-      summary: 'Results, newest first: {results, next_cursor} (limit 1-500, default 50; cursor)',
+      summary:
+        "Results, newest first: {results, next_cursor} (limit 1-500, default 50; cursor); ?location=: that location's own rows",
       schemas: { params: checkParams, query: resultsQuery, responses: { 200: resultsPageSchema } },
-      handler: async ({ principal, params, query }) =>
-        ok(await reads.results(principal.tenantId, params.id, query)),
+      handler: async ({ principal, params, query }) => {
+        const { location, ...page } = query;
+        if (location === undefined) return ok(await reads.results(principal.tenantId, params.id, page));
+        return ok(await reads.locationResults(principal.tenantId, params.id, location, page));
+      },
     }),
     defineRoute({
       method: 'GET',
