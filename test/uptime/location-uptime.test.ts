@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { definitionUpdatedOp, getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { stateOfDefinitionOp } from '../../lib/checks/results/check-state-items.ts';
 import { createLocationDecider } from '../../lib/checks/results/location-decision.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
@@ -22,29 +20,6 @@ describe.each(runtimes)('uptime per location ($runtime)', ({ start: startHarness
   let api: ApiHarness;
   let located = '';
   let plain = '';
-
-  /** Makes a disabled pull check (never in a cell) a located, enabled one, as the API will store it. */
-  const locate = async (checkId: string) => {
-    const check = await getCheckDefinition(api.table, api.tenantId, checkId);
-    if (!check) throw new Error('no such check');
-    await api.table.transact([
-      definitionUpdatedOp(
-        api.tenantId,
-        checkId,
-        { enabled: true, locations: LOCATIONS, quorum: 2 },
-        check.version,
-      ),
-      stateOfDefinitionOp({
-        tenantId: api.tenantId,
-        checkId,
-        copies: {
-          execution_mode: 'pull',
-          interval_seconds: check.interval_seconds,
-          definition_version: check.version + 1,
-        },
-      }),
-    ]);
-  };
 
   /** One slot: each listed location reports (up or down) through the decider; then the deadline decides. */
   const slot = async (slotMs: number, reports: Record<string, boolean>) => {
@@ -88,8 +63,10 @@ describe.each(runtimes)('uptime per location ($runtime)', ({ start: startHarness
       expect(res.status, res.text).toBe(201);
     }
     const entityId = await newEntity(api, { blueprint: 'located-svc' });
-    located = await newCheck(api, quietTcpCheck(entityId, { interval_seconds: 60, enabled: false }));
-    await locate(located);
+    located = await newCheck(
+      api,
+      quietTcpCheck(entityId, { interval_seconds: 60, locations: LOCATIONS, quorum: 2 }),
+    );
     plain = await newCheck(api, quietTcpCheck(entityId));
     // 12 days ago: all up (in the 30d window only).
     await slot(today - 12 * DAY + 8 * HOUR, { default: true, office: true, 'eu-west-1': true });

@@ -13,7 +13,7 @@ import {
 } from './check-types/push-schedule';
 import { CHECK_TYPES, checkTypeForm } from './check-types/registry';
 import { LocationPicker } from './location-picker';
-import { DEFAULT_LOCATION, defaultQuorum, locationFieldsOf, locationsOf } from './locations';
+import { DEFAULT_LOCATION, defaultQuorum } from './locations';
 import { type TrustDraft, TrustFields, trustBodyOf, trustDraftOf } from './tls-trust-fields';
 
 /**
@@ -108,10 +108,8 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
   d.slo_target = str(check.slo_target);
   d.trust = trustDraftOf(check);
   // The API answers the effective quorum: the default one reads as blank (it follows the locations).
-  const located = locationFieldsOf(check);
-  d.locations = [...locationsOf(located)];
-  const n = d.locations.length;
-  d.quorum = located.quorum != null && located.quorum !== defaultQuorum(n) ? String(located.quorum) : '';
+  d.locations = [...check.locations];
+  d.quorum = check.quorum !== defaultQuorum(check.locations.length) ? String(check.quorum) : '';
   d.storedLocations = { locations: [...d.locations], quorum: d.quorum };
   if (check.check_type !== 'push') {
     d.timeout_ms = str(check.timeout_ms);

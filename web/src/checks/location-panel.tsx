@@ -4,14 +4,7 @@ import { LocationLatencyChart } from '../charts/location-latency';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
-import {
-  isLocated,
-  type LocationOutcome,
-  locationFieldsOf,
-  locationsOf,
-  outcomeWords,
-  quorumWords,
-} from './locations';
+import { isLocated, type LocationOutcome, outcomeWords, quorumWords } from './locations';
 import { checkQueries } from './queries';
 
 /** Results the per-location chart reads (the newest of GET /v1/checks/{id}/results). */
@@ -24,19 +17,18 @@ export const LOCATION_CHART_RESULTS = 50;
  * alone.
  */
 export function LocationPanel({ check }: { check: Schemas['Check'] }) {
-  const fields = locationFieldsOf(check);
-  if (!isLocated(fields)) return null;
+  if (!isLocated(check)) return null;
   return (
     <Section title="Locations">
-      <p>{quorumWords(fields)}</p>
+      <p>{quorumWords(check)}</p>
       <h3>Last slot</h3>
-      {fields.last_locations && fields.last_locations.length > 0 ? (
-        <LastSlot outcomes={fields.last_locations} />
+      {check.last_locations && check.last_locations.length > 0 ? (
+        <LastSlot outcomes={check.last_locations} />
       ) : (
         <p className="muted">No slot decided yet.</p>
       )}
       <h3>Latency per location</h3>
-      <LocationLatency checkId={check.id} order={locationsOf(fields)} />
+      <LocationLatency checkId={check.id} order={check.locations} />
     </Section>
   );
 }
