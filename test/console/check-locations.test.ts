@@ -261,6 +261,22 @@ describe('console check locations', { timeout: 120_000 }, () => {
     await p.close();
   });
 
+  it('has no axe violations and no sideways scroll at 390 px', async () => {
+    const p = await openPage(rig, { width: 390 });
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto(`/checks/${checkId}`);
+    await page.getByRole('table', { name: 'Last slot per location' }).waitFor();
+    await page.getByRole('table', { name: 'Uptime per location' }).waitFor();
+    expect(await audit(page)).toEqual([]);
+    const overflow = await page.evaluate<number>(
+      'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
   it('shows a read-only key the locations and no form', async () => {
     const created = await rig.api<{ key: string }>('POST', '/v1/auth/keys', {
       label: 'viewer',
