@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { storedAssertionSchema } from '../domain/http-assertions.ts';
 import { currentRollupSchema } from '../domain/rollup-bucket.ts';
 import { type CheckConfig, HTTP_METHODS, storedCheckConfigSchema } from './check-config.ts';
+import { locationOutcomeSchema } from './location-outcome.ts';
 import { storedTlsTrustSchema } from './tls-trust.ts';
 
 /**
@@ -98,6 +99,8 @@ const runningStateShape = {
   next_run_at: z.string().nullable(),
   /** The results of the check's latest 5-minute bucket (lib/domain/rollup-bucket.ts); internal. */
   current_rollup: currentRollupSchema.optional(),
+  /** A located check: each location's part in its last decided slot (lib/domain/quorum.ts). */
+  last_locations: z.array(locationOutcomeSchema).optional(),
 };
 
 /** The stored state item. It repeats what a claim needs of the definition, so a claim reads nothing else. */
@@ -136,6 +139,7 @@ export function splitCheck(check: CheckRecord): {
     run_started_at,
     next_run_at,
     current_rollup,
+    last_locations,
     state_version,
     ...definition
   } = check;
@@ -155,6 +159,7 @@ export function splitCheck(check: CheckRecord): {
       ...(run_started_at ? { run_started_at } : {}),
       next_run_at,
       ...(current_rollup ? { current_rollup } : {}),
+      ...(last_locations ? { last_locations } : {}),
       version: state_version,
     },
   };
@@ -172,6 +177,7 @@ export function joinCheck(definition: CheckDefinitionRecord, state: CheckStateRe
     ...(state.run_started_at ? { run_started_at: state.run_started_at } : {}),
     next_run_at: state.next_run_at,
     ...(state.current_rollup ? { current_rollup: state.current_rollup } : {}),
+    ...(state.last_locations ? { last_locations: state.last_locations } : {}),
     state_version: state.version,
   };
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { locationOutcomeSchema } from '../../check-types/location-outcome.ts';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
@@ -25,17 +26,7 @@ export const resultSchema = z.object({
   synthetic: z.boolean().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
   /** A slot probed from several locations: each location's part (lib/domain/quorum.ts LocationOutcome). */
-  locations: z
-    .array(
-      z.object({
-        location: z.string(),
-        outcome: z.enum(['up', 'degraded', 'down', 'unknown']),
-        status_code: z.number().int().nullable(),
-        latency_ms: z.number().int().nullable(),
-        error_message: z.string(),
-      }),
-    )
-    .optional(),
+  locations: z.array(locationOutcomeSchema).optional(),
   /** Too few locations reported to decide the slot: stored, but it moved no state (success is false). */
   inconclusive: z.boolean().optional(),
 });

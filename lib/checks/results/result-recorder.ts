@@ -11,6 +11,7 @@ import { isoTime } from '../../platform/clock.ts';
 import { deterministicId, newId } from '../../platform/ids.ts';
 import { createKeyedQueue } from '../../platform/keyed-queue.ts';
 import type { Logger } from '../../platform/logger.ts';
+import { transactIf } from '../../store/items.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
@@ -18,38 +19,12 @@ import { entityStateOps } from '../definitions/entity-state-ops.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from '../records.ts';
 import { type DueAt, stateRecordedOp } from './check-state-items.ts';
 import { closeCheckDay, dayClosedBy } from './day-rollups.ts';
+import type { RecordOutcome, ResultInput } from './result-input.ts';
 import { resultRecordedOp } from './result-items.ts';
 import { rollupAddOp } from './rollup-items.ts';
 import { transitionRecordedOp } from './transition-items.ts';
 
-export interface ResultInput {
-  tenantId: string;
-  checkId: string;
-  success: boolean;
-  /** A degraded success (error_message says why). */
-  degraded?: boolean;
-  status_code: number;
-  latency_ms: number;
-  error_message: string;
-  checkedAtMs: number;
-  /** A scheduled slot (pull) or synthetic deadline (push): makes the write idempotent per slot. */
-  slotMs?: number;
-  synthetic?: boolean;
-  details?: Record<string, unknown>;
-  /** The push dead man's switch: the next deadline after a synthetic failure (null: none). */
-  nextRunAtMs?: number | null;
-  /** The synthetic failure of a run that did not finish: it ends the run (clears run_started_at). */
-  endsRun?: boolean;
-  /** Extra ops committed with the result (e.g. deleting the local queue's job; a ping's log item). */
-  alsoCommit?: WriteOp | WriteOp[];
-  /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
-  run?: CheckRun;
-}
-
-export type RecordOutcome =
-  | { status: 'recorded'; result: ResultRecord; run: CheckRun; transitions: TransitionRecord[] }
-  | { status: 'duplicate' }
-  | { status: 'gone' };
+export type { RecordOutcome, ResultInput };
 
 export interface ResultRecorderDeps {
   table: Table;
@@ -108,7 +83,20 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       checked_at: checkedAt,
       ...(input.synthetic ? { synthetic: true } : {}),
       ...(input.details ? { details: input.details } : {}),
+      ...(input.locations ? { locations: input.locations } : {}),
+      ...(input.inconclusive ? { inconclusive: true } : {}),
     };
+    const ttl = Math.floor(input.checkedAtMs / 1000) + tenant.retention_days * 86_400;
+    if (input.inconclusive) {
+      // Undecided: the slot's result is kept (its locations say why), and nothing else moves.
+      const written = await transactIf(deps.table, [
+        resultRecordedOp(result, {
+          ...(input.slotMs !== undefined ? { slotAt: isoTime(input.slotMs) } : {}),
+          ttl,
+        }),
+      ]);
+      return written ? { status: 'recorded', result, run, transitions: [] } : { status: 'duplicate' };
+    }
     const applied = applyResult(
       current,
       { success: input.success, degraded: input.degraded, message: input.error_message },
@@ -134,6 +122,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       ...successes,
       last_result_at: lastResultAt,
       ...reported,
+      ...(input.locations ? { last_locations: input.locations } : {}),
     };
     const retention = tenant.retention_days;
     const rollup = rollResult(current.current_rollup, { ...result, checkedAtMs: input.checkedAtMs });
@@ -147,6 +136,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       ...successes,
       last_result_at: lastResultAt,
       ...reported,
+      ...(input.locations ? { last_locations: input.locations } : {}),
       ...(rollup.current ? { current_rollup: rollup.current } : {}),
       version: current.version + 1,
     };
@@ -163,7 +153,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
       // Keyed by the slot when there is one: a redelivered job, probed again later, collides.
       resultRecordedOp(result, {
         ...(input.slotMs !== undefined ? { slotAt: isoTime(input.slotMs) } : {}),
-        ttl: Math.floor(input.checkedAtMs / 1000) + retention * 86_400,
+        ttl,
       }),
       // The check's small state item: its definition is only read (the API writes it, and bumps
       // this version too, so a result in flight across an API write is refused and retried).

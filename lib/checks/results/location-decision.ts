@@ -1,0 +1,125 @@
+import { createTenantCache } from '../../auth/tenant-cache.ts';
+import type { TenantStore } from '../../auth/tenant-store.ts';
+import { decideSlot, locationsOf, slotDeadlineMs } from '../../domain/quorum.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { transactIf } from '../../store/items.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
+import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
+import { type LocationResultRecord, locationResultOp, slotLocationResults } from './location-result-items.ts';
+import { locationUptimeOp } from './location-uptime-items.ts';
+import type { RecordOutcome } from './result-input.ts';
+import type { ResultRecorder } from './result-recorder.ts';
+
+/** What one location found for a slot: its probe's result (the agent protocol's `result`). */
+export type LocationProbeResult = Omit<
+  LocationResultRecord,
+  'tenant_id' | 'check_id' | 'slot_ms' | 'location'
+>;
+
+export interface LocationReportInput {
+  tenantId: string;
+  checkId: string;
+  slotMs: number;
+  location: string;
+  result: LocationProbeResult;
+  /** Ops committed with the location's result (deleting its location job). */
+  alsoCommit?: WriteOp[];
+  /** The check as the caller just read it. */
+  run?: CheckRun;
+}
+
+export type ReportOutcome = 'recorded' | 'duplicate' | 'gone';
+
+/**
+ * The deciding side of probe locations (DECISIONS.md "Probe locations (wave 4)"): stores each
+ * location's result for a slot and, once lib/domain/quorum.ts can decide the slot (early, when
+ * every location reported, or at its deadline), records the slot's one result through the result
+ * recorder. Whoever decides, the slot's result has the same id: a second decision is a duplicate.
+ */
+export function createLocationDecider(deps: {
+  table: Table;
+  recorder: ResultRecorder;
+  checks: CheckStore;
+  tenants: Pick<TenantStore, 'requireTenant'>;
+  clock: Clock;
+  logger: Logger;
+}) {
+  const tenants = createTenantCache(deps);
+
+  const decide = async (
+    tenantId: string,
+    checkId: string,
+    slotMs: number,
+    final: boolean,
+    known?: CheckRun,
+  ): Promise<RecordOutcome | { status: 'waiting' }> => {
+    const run = known ?? (await deps.checks.run(tenantId, checkId));
+    if (!run?.definition.enabled) return { status: 'gone' };
+    const check = run.definition;
+    const reports = await slotLocationResults(deps.table, checkId, slotMs);
+    const late = deps.clock.now() >= slotDeadlineMs(slotMs, check);
+    const decision = decideSlot(check, reports, final || late);
+    if (decision.kind === 'wait') return { status: 'waiting' };
+    return deps.recorder.record({
+      tenantId,
+      checkId,
+      slotMs,
+      checkedAtMs: slotMs,
+      success: decision.kind === 'success',
+      ...(decision.degraded ? { degraded: true } : {}),
+      status_code: decision.status_code,
+      latency_ms: decision.latency_ms,
+      error_message: decision.message,
+      locations: decision.locations,
+      ...(decision.kind === 'inconclusive' ? { inconclusive: true } : {}),
+      run,
+    });
+  };
+
+  return {
+    /**
+     * Stores one location's result for a slot (with `alsoCommit`), counts it in the location's
+     * uptime, and tries to decide the slot. `duplicate`: the location reported this slot before;
+     * `gone`: the check is deleted, disabled or no longer probed from that location.
+     */
+    async report(input: LocationReportInput): Promise<ReportOutcome> {
+      const run = input.run ?? (await deps.checks.run(input.tenantId, input.checkId));
+      if (!run?.definition.enabled || !locationsOf(run.definition).includes(input.location)) return 'gone';
+      const { retention_days } = await tenants.requireTenant(input.tenantId);
+      const record: LocationResultRecord = {
+        ...input.result,
+        tenant_id: input.tenantId,
+        check_id: input.checkId,
+        slot_ms: input.slotMs,
+        location: input.location,
+      };
+      const stored = await transactIf(deps.table, [
+        locationResultOp(record, Math.floor(input.slotMs / 1000) + retention_days * 86_400),
+        locationUptimeOp({
+          checkId: input.checkId,
+          location: input.location,
+          slotMs: input.slotMs,
+          up: input.result.success,
+          retentionDays: retention_days,
+        }),
+        ...(input.alsoCommit ?? []),
+      ]);
+      if (!stored) return 'duplicate';
+      const decided = await decide(input.tenantId, input.checkId, input.slotMs, false, run);
+      deps.logger.debug('location result stored', {
+        check_id: input.checkId,
+        slot_ms: input.slotMs,
+        location: input.location,
+        slot: decided.status,
+      });
+      return 'recorded';
+    },
+
+    /** Decides the slot if it can be (`final`: at its deadline, whoever has not reported is unknown). */
+    decide: (tenantId: string, checkId: string, slotMs: number, final: boolean) =>
+      decide(tenantId, checkId, slotMs, final),
+  };
+}
+
+export type LocationDecider = ReturnType<typeof createLocationDecider>;

@@ -1,0 +1,39 @@
+import type { LocationOutcome } from '../../domain/quorum.ts';
+import type { WriteOp } from '../../store/table.ts';
+import type { CheckRun } from '../definitions/check-store.ts';
+import type { ResultRecord, TransitionRecord } from '../records.ts';
+
+/** What the result recorder (result-recorder.ts) takes and answers. */
+
+export interface ResultInput {
+  tenantId: string;
+  checkId: string;
+  success: boolean;
+  /** A degraded success (error_message says why). */
+  degraded?: boolean;
+  status_code: number;
+  latency_ms: number;
+  error_message: string;
+  checkedAtMs: number;
+  /** A scheduled slot (pull) or synthetic deadline (push): makes the write idempotent per slot. */
+  slotMs?: number;
+  synthetic?: boolean;
+  details?: Record<string, unknown>;
+  /** The push dead man's switch: the next deadline after a synthetic failure (null: none). */
+  nextRunAtMs?: number | null;
+  /** The synthetic failure of a run that did not finish: it ends the run (clears run_started_at). */
+  endsRun?: boolean;
+  /** Extra ops committed with the result (e.g. deleting the local queue's job; a ping's log item). */
+  alsoCommit?: WriteOp | WriteOp[];
+  /** The check as the caller just read it: the first attempt uses it instead of reading it again. */
+  run?: CheckRun;
+  /** A located check's slot (lib/domain/quorum.ts): each location's part, kept on the result and the state. */
+  locations?: LocationOutcome[];
+  /** A located slot too few locations reported to decide: only the result is stored, no state moves. */
+  inconclusive?: boolean;
+}
+
+export type RecordOutcome =
+  | { status: 'recorded'; result: ResultRecord; run: CheckRun; transitions: TransitionRecord[] }
+  | { status: 'duplicate' }
+  | { status: 'gone' };
