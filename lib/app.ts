@@ -174,7 +174,7 @@ export function createApp(deps: CoreDeps) {
     simulator: notifications.simulator,
   });
 
-  const locations = composeLocations({ table: deps.table, clock: deps.clock, tenants });
+  const locations = composeLocations({ ...deps, tenants, checks, recorder });
   const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
   const statusStream = createStatusStream(
     { table: deps.table, clock: deps.clock, logger: deps.logger, slots: streamSlots },

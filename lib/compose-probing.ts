@@ -1,8 +1,9 @@
 import { createTenantStore } from './auth/tenant-store.ts';
 import { inProcessProber } from './check-types/run-probe.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
-import { createResultRecorder } from './checks/probing.ts';
+import { createLocationDecider, createResultRecorder } from './checks/probing.ts';
 import { createCheckStore } from './checks/services.ts';
+import { locationJobOp } from './locations/location-job-items.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
@@ -22,8 +23,17 @@ export interface ProbingDeps {
 }
 
 /**
- * What runs and records a probe: the tenant and check stores, the result recorder and the job
- * runner. The app builds its check routes on these; the probe worker function needs nothing else.
+ * The job runner's `decideLater` until a runtime's scheduler or worker puts its probe queue there
+ * (lib/local/scheduler.ts, lib/cloud/worker.ts): without a queue a located slot cannot wait.
+ */
+const noProbeQueue = async (): Promise<void> => {
+  throw new Error('no probe queue to schedule the decision of a located check on');
+};
+
+/**
+ * What runs and records a probe: the tenant and check stores, the result recorder, the located
+ * checks' decider (the agent routes report to it too) and the job runner. The app builds its check
+ * routes on these; the probe worker function needs nothing else.
  */
 export function composeProbing(deps: ProbingDeps) {
   const tenants = createTenantStore(deps.table, deps.clock);
@@ -37,9 +47,14 @@ export function composeProbing(deps: ProbingDeps) {
     logger: deps.logger,
   };
   const recorder = createResultRecorder(checkDeps);
+  const decider = createLocationDecider({ ...checkDeps, recorder });
   const jobRunner: JobRunnerDeps = {
+    table: deps.table,
     checks,
     recorder,
+    decider,
+    decideLater: noProbeQueue,
+    locationJobOp,
     prober:
       deps.prober ??
       inProcessProber({
@@ -49,5 +64,5 @@ export function composeProbing(deps: ProbingDeps) {
       }),
     logger: deps.logger,
   };
-  return { tenants, checks, checkDeps, recorder, jobRunner };
+  return { tenants, checks, checkDeps, recorder, decider, jobRunner };
 }

@@ -1,18 +1,23 @@
 import * as z from 'zod';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import { missedRun } from '../domain/heartbeat-miss.ts';
+import { probesFromLocations } from '../domain/quorum.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
 import type { CheckStore } from './definitions/check-store.ts';
 import type { CheckDefinitionRecord } from './records.ts';
 import type { RecordOutcome, ResultRecorder } from './results/result-recorder.ts';
+import { type LocatedJobDeps, type LocatedOutcome, runLocatedProbe } from './services/located-job.ts';
 
-/** One scheduled run of a check: a probe (pull) or the dead man's switch (push). Queue messages carry it. */
+/**
+ * One scheduled run of a check: a probe (pull), the dead man's switch (push), or the decision of a
+ * located check's slot at its deadline (lib/checks/located-job.ts). Queue messages carry it.
+ */
 export const probeJobSchema = z.strictObject({
   tenant_id: z.string(),
   check_id: z.string(),
-  kind: z.enum(['probe', 'deadman']),
+  kind: z.enum(['probe', 'deadman', 'decide']),
   /** The slot (ms) this job was claimed for: the idempotency key of its result. */
   slot_ms: z.number().int(),
   /** deadman: the claim's placeholder next_run_at (the job computes the real next deadline from the check). */
@@ -74,12 +79,20 @@ export function probeDefinition(check: ProbedFields): ProbeDefinition | undefine
   };
 }
 
-export interface JobRunnerDeps {
+export interface JobRunnerDeps extends LocatedJobDeps {
   checks: CheckStore;
   recorder: ResultRecorder;
   /** Runs a pull check's probe (on the event loop, or on probe threads locally). */
   prober: Prober;
   logger: Logger;
+}
+
+/** What a job did: a recorded result (`alsoCommit` committed with it), or why nothing was recorded. */
+export type ProbeJobOutcome = RecordOutcome | { status: 'skipped'; reason: string } | LocatedOutcome;
+
+/** Whether the job's `alsoCommit` (the local queue's ack) was committed with what it wrote. */
+export function ackCommitted(outcome: ProbeJobOutcome): boolean {
+  return outcome.status === 'recorded' || (outcome.status === 'located' && outcome.acked);
 }
 
 /**
@@ -96,7 +109,12 @@ export async function runProbeJob(
     /** Called once the probe has answered, before its result is recorded. */
     onProbed?: () => void;
   } = {},
-): Promise<RecordOutcome | { status: 'skipped'; reason: string }> {
+): Promise<ProbeJobOutcome> {
+  if (job.kind === 'decide') {
+    // The slot's deadline: whoever has not reported is unknown (final), and the decider says what it did.
+    const decided = await deps.decider.decide(job.tenant_id, job.check_id, job.slot_ms, true);
+    return { status: 'located', step: `decided: ${decided.status}`, acked: false };
+  }
   const run = await deps.checks.run(job.tenant_id, job.check_id);
   if (!run?.definition.enabled) return { status: 'gone' };
   const { definition: check, state } = run;
@@ -133,6 +151,7 @@ export async function runProbeJob(
   if (check.cell) return { status: 'skipped', reason: 'the check runs in a cell' };
   const def = probeDefinition(check);
   if (!def) return { status: 'skipped', reason: `${check.check_type} checks are not probed` };
+  if (probesFromLocations(check)) return runLocatedProbe(job, run, def, deps, options);
   const { outcome, startedMs } = await deps.prober(def);
   options.onProbeStart?.(startedMs);
   options.onProbed?.();

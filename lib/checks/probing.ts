@@ -1,7 +1,7 @@
 /**
  * lib/checks' face for the runtimes that probe (lib/local's scheduler and queues, lib/cloud's
  * generator and worker): the due-check generators, the cell runner that probes a cell's checks
- * together, and the recorder of results. What a probe job is stays in probe-job.ts.
+ * together, the recorder of results and the located checks' decider (the agent routes report there). What a probe job is stays in probe-job.ts.
  */
 
 export { type DueCellSlot, generateCellShard } from './cells/cell-generator.ts';
@@ -13,6 +13,12 @@ export {
   cellJobSchema,
   createCellRunner,
 } from './cells/cell-runner.ts';
+export {
+  createLocationDecider,
+  type LocationDecider,
+  type LocationProbeResult,
+  type ReportOutcome,
+} from './results/location-decision.ts';
 export { type PushStartDeps, recordPushStart } from './results/push-start.ts';
 export { createResultRecorder, type ResultRecorder } from './results/result-recorder.ts';
 export { type DueClaim, generateShard } from './services/generator.ts';

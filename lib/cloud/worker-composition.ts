@@ -20,6 +20,7 @@ export function composeWorkerFunction(base: CloudBase) {
         queue: base.probeQueue('the worker sets retry delays there'),
         jobRunner: probing.jobRunner,
         cells: createCellRunner({ table, prober: probing.jobRunner.prober, tenants: probing.tenants, clock }),
+        clock,
         logger,
         // A cell job probes every member of its cell; a probe job one check.
         metrics: {

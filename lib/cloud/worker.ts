@@ -1,13 +1,23 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import * as z from 'zod';
-import { type JobRunnerDeps, type ProbeJob, probeJobSchema, runProbeJob } from '../checks/probe-job.ts';
+import {
+  type JobRunnerDeps,
+  type ProbeJob,
+  probeJobId,
+  probeJobSchema,
+  runProbeJob,
+} from '../checks/probe-job.ts';
 import { type CellJob, type CellRunner, cellJobSchema } from '../checks/probing.ts';
-import type { ReceivedJob } from '../platform/job-queue.ts';
+import type { Clock } from '../platform/clock.ts';
+import { delaySecondsFor, type ReceivedJob } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import { type BatchMetrics, createSqsBatchHandler } from './sqs-batch.ts';
 import { createSqsJobQueue, type SqsJobQueue } from './sqs-job-queue.ts';
 
-/** What the probe queue carries: a cell's slot (pull checks), or one check's job (push deadlines, older messages). */
+/**
+ * What the probe queue carries: a cell's slot (pull checks), or one check's job (push deadlines,
+ * located checks' slots and their decisions, older messages).
+ */
 export const workerJobSchema = z.union([cellJobSchema, probeJobSchema]);
 export type WorkerJob = CellJob | ProbeJob;
 
@@ -18,6 +28,19 @@ export function createProbeJobQueue(deps: {
   logger: Logger;
 }): SqsJobQueue<WorkerJob> {
   return createSqsJobQueue({ ...deps, name: 'probe', schema: workerJobSchema });
+}
+
+/**
+ * The job runner's `decideLater` on SQS: the slot's `decide` job, delayed until `atMs` (whole
+ * seconds, at most 900: a slot's deadline is well within it), its envelope id
+ * `decide:<check>:<slot>`; a second message (a redelivered probe job) decides nothing twice.
+ */
+export function decideLaterOn(queue: Pick<SqsJobQueue<WorkerJob>, 'enqueue'>, clock: Clock) {
+  return async (job: ProbeJob, atMs: number): Promise<void> => {
+    const delaySeconds = delaySecondsFor(atMs, clock.now());
+    const { failed } = await queue.enqueue([{ id: probeJobId(job), body: job, delaySeconds }]);
+    if (failed.length > 0) throw new Error(`the probe queue did not take ${probeJobId(job)}`);
+  };
 }
 
 /**
@@ -57,12 +80,15 @@ export function createWorkerHandler(deps: {
   queue: SqsJobQueue<WorkerJob>;
   jobRunner: JobRunnerDeps;
   cells: CellRunner;
+  clock: Clock;
   logger: Logger;
   metrics?: BatchMetrics<WorkerJob>;
 }) {
+  // A located check's slot schedules its decision on this same queue.
+  const jobRunner = { ...deps.jobRunner, decideLater: decideLaterOn(deps.queue, deps.clock) };
   return createSqsBatchHandler({
     queue: deps.queue,
-    handle: createProbeJobHandler(deps),
+    handle: createProbeJobHandler({ ...deps, jobRunner }),
     logger: deps.logger,
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
   });

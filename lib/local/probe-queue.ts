@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { probeJobId, probeJobSchema } from '../checks/probe-job.ts';
+import { type ProbeJob, probeJobId, probeJobSchema } from '../checks/probe-job.ts';
 import type { DueCellSlot, DueClaim } from '../checks/probing.ts';
 import { cellJobId, cellJobSchema } from '../checks/probing.ts';
 import { chunks } from '../platform/chunks.ts';
@@ -22,7 +22,7 @@ export const PROBE_QUEUE = 'probe';
 
 /** When the job's check or cell has its next slot due: the job is superseded then. */
 const nextMs = { next_ms: z.number().int() };
-/** A queued job of one check (a push check's deadline; a pull check not yet in a cell). */
+/** A queued job of one check (a push check's deadline; a located check's slot or its decision). */
 export const localCheckBodySchema = probeJobSchema.extend(nextMs);
 export type LocalCheckBody = z.infer<typeof localCheckBodySchema>;
 /** A queued cell slot. */
@@ -107,4 +107,20 @@ export async function queueCellSlots(
     })),
   );
   return 0;
+}
+
+/** How long a located slot's decision stays queued past its time (a restart runs it late, not never). */
+const DECIDE_KEPT_MS = 86_400_000;
+
+/**
+ * The job runner's `decideLater` on the local queue: the slot's `decide` job, visible at `atMs`,
+ * stored once by its id (`decide:<check>:<slot>`), so a redelivered probe job queues nothing twice.
+ */
+export function decideLaterOn(queue: ProbeQueue) {
+  return async (job: ProbeJob, atMs: number): Promise<void> => {
+    const body: LocalCheckBody = { ...job, next_ms: atMs + DECIDE_KEPT_MS };
+    if (body.next_run_at_ms === undefined) delete body.next_run_at_ms;
+    if (body.last_result_at === undefined) delete body.last_result_at;
+    await queue.enqueueAt([{ id: probeJobId(job), body, visibleAtMs: atMs }]);
+  };
 }

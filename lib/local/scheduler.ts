@@ -1,4 +1,4 @@
-import { type JobRunnerDeps, runProbeJob } from '../checks/probe-job.ts';
+import { ackCommitted, type JobRunnerDeps, type ProbeJobOutcome, runProbeJob } from '../checks/probe-job.ts';
 import type { CellRunner } from '../checks/probing.ts';
 import { generateCellShard, generateShard } from '../checks/probing.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -11,6 +11,7 @@ import { reapplyQueuedCellSlots } from './cell-recovery.ts';
 import {
   commitClaims,
   createProbeQueue,
+  decideLaterOn,
   type LocalCellBody,
   type LocalCheckBody,
   type LocalProbeBody,
@@ -59,7 +60,7 @@ const TICK_PAGE = 100;
 const MAX_CLAIMS_PER_SHARD = 100_000;
 
 /** What became of one run of a queued job. */
-export type JobStatus = 'recorded' | 'duplicate' | 'gone' | 'skipped' | 'retry' | 'dead' | 'abandoned';
+export type JobStatus = ProbeJobOutcome['status'] | 'retry' | 'dead' | 'abandoned';
 
 type ProbeDelivery = ReceivedJob<LocalProbeBody>;
 type CheckDelivery = ReceivedJob<LocalCheckBody>;
@@ -91,7 +92,11 @@ export function createScheduler(deps: SchedulerDeps) {
   });
   // The bound on probes in flight: pool slots alone would bound jobs, and a cell job probes up to 100.
   const probeSlots = createProbeSlots(deps.concurrency);
-  const jobRunner: JobRunnerDeps = { ...deps.jobRunner, prober: probeSlots.bounded(deps.jobRunner.prober) };
+  const jobRunner: JobRunnerDeps = {
+    ...deps.jobRunner,
+    prober: probeSlots.bounded(deps.jobRunner.prober),
+    decideLater: decideLaterOn(queue),
+  };
   let started = false;
   let stopped = false;
   const cellJobs = createCellJobs({
@@ -124,7 +129,7 @@ export function createScheduler(deps: SchedulerDeps) {
           : {}),
       });
       // A recorded result acked the job in its own transaction; anything else acks it here.
-      if (outcome.status === 'recorded') queue.acked(delivery);
+      if (ackCommitted(outcome)) queue.acked(delivery);
       else await queue.ack([delivery]);
       return outcome.status;
     } catch (err) {

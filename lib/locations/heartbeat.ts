@@ -12,33 +12,44 @@ import { locationSeenOp } from './location-items.ts';
  */
 export const HEARTBEAT_WRITE_MS = 30_000;
 
-/** The agent's heartbeat (`POST /v1/agent/heartbeat`): when its location was last seen, and its version. */
+/**
+ * The agent's heartbeat (`POST /v1/agent/heartbeat`): when its location was last seen, and its
+ * version. `heartbeat.seen(location)` marks the location seen without a version (a lease), under
+ * the same throttle.
+ */
 export function createHeartbeat(deps: { table: Table; clock: Clock }) {
-  const written = new Map<string, { atMs: number; version: string }>();
+  const written = new Map<string, { atMs: number; version: string | undefined }>();
 
-  return async function heartbeat(location: LocationPrincipal, version: string) {
-    const now = deps.clock.now();
+  /** Writes last_seen_at (and the version, when given and new) unless this process wrote it lately. */
+  const markSeen = async (location: LocationPrincipal, now: number, version: string | undefined) => {
     const last = written.get(location.locationId);
-    const due = !last || last.version !== version || now < last.atMs || now - last.atMs >= HEARTBEAT_WRITE_MS;
-    if (due) {
-      try {
-        await deps.table.update(
-          locationSeenOp(location.tenantId, location.locationId, isoTime(now), version),
-        );
-      } catch (error) {
-        // The location was deleted since its key was read: its keys went with it.
-        if (error instanceof ConditionFailedError)
-          throw new UnauthorizedError('missing or invalid location key');
-        throw error;
-      }
-      if (written.size >= 10_000) written.clear();
-      written.set(location.locationId, { atMs: now, version });
+    const newVersion = version !== undefined && last?.version !== version;
+    const due = !last || newVersion || now < last.atMs || now - last.atMs >= HEARTBEAT_WRITE_MS;
+    if (!due) return;
+    try {
+      await deps.table.update(locationSeenOp(location.tenantId, location.locationId, isoTime(now), version));
+    } catch (error) {
+      // The location was deleted since its key was read: its keys went with it.
+      if (error instanceof ConditionFailedError)
+        throw new UnauthorizedError('missing or invalid location key');
+      throw error;
     }
+    if (written.size >= 10_000) written.clear();
+    written.set(location.locationId, { atMs: now, version: version ?? last?.version });
+  };
+
+  async function heartbeat(location: LocationPrincipal, version: string) {
+    const now = deps.clock.now();
+    await markSeen(location, now, version);
     return {
       location: { id: location.locationId, name: location.locationName },
       server_time: isoTime(now),
     };
-  };
+  }
+
+  return Object.assign(heartbeat, {
+    seen: (location: LocationPrincipal) => markSeen(location, deps.clock.now(), undefined),
+  });
 }
 
 export type Heartbeat = ReturnType<typeof createHeartbeat>;

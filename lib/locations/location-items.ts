@@ -116,9 +116,8 @@ export function locationKeyUncountedOp(tenantId: string, id: string): UpdateOp {
 }
 
 /** Records a heartbeat: when the location was seen and the version it runs, while it exists. */
-export function locationSeenOp(tenantId: string, id: string, at: string, version: string | null): UpdateOp {
-  return location.update(
-    { tenant_id: tenantId, id },
-    { set: { last_seen_at: at, version }, condition: { kind: 'itemExists' } },
-  );
+export function locationSeenOp(tenantId: string, id: string, at: string, version?: string | null): UpdateOp {
+  // No version (a lease): the one the last heartbeat wrote stays.
+  const set = version === undefined ? { last_seen_at: at } : { last_seen_at: at, version };
+  return location.update({ tenant_id: tenantId, id }, { set, condition: { kind: 'itemExists' } });
 }

@@ -79,14 +79,21 @@ export function getLocationJob(
 const LEASE_SCAN = 200;
 
 /**
+ * How long a job is leased: a fixed length, or one per job (the caller reads the job's check);
+ * `undefined` drops the job (deleted: its check no longer probes from this location).
+ */
+export type LeaseLength = number | ((job: LocationJobRecord) => Promise<number | undefined>);
+
+/**
  * Leases up to `max` of the location's jobs that are due (slot ≤ now), before their deadline and
  * not leased (or whose lease ran out): each is taken by a conditional update of its
- * `leased_until_ms`, so two agents of one location never both take it. Jobs past their deadline
- * are deleted on sight (their slot is decided without them).
+ * `leased_until_ms` (at most until its deadline), so two agents of one location never both take
+ * it. Jobs past their deadline are deleted on sight (their slot is decided without them), and so
+ * are jobs `leaseMs` drops.
  */
 export async function leaseLocationJobs(
   table: Table,
-  input: { tenantId: string; location: string; nowMs: number; max: number; leaseMs: number },
+  input: { tenantId: string; location: string; nowMs: number; max: number; leaseMs: LeaseLength },
 ): Promise<LocationJobRecord[]> {
   const page = await table.query({
     pk: `LOCJOBS#${input.tenantId}#${input.location}`,
@@ -109,7 +116,12 @@ export async function leaseLocationJobs(
       continue;
     }
     if (job.leased_until_ms > input.nowMs) continue;
-    const until = Math.min(input.nowMs + input.leaseMs, job.deadline_ms);
+    const leaseMs = typeof input.leaseMs === 'number' ? input.leaseMs : await input.leaseMs(job);
+    if (leaseMs === undefined) {
+      await table.transact([locationJob.delete(key)]);
+      continue;
+    }
+    const until = Math.min(input.nowMs + leaseMs, job.deadline_ms);
     const taken = await transactIf(table, [
       locationJob.update(key, {
         set: { leased_until_ms: until },

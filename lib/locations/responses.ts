@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
 import { DEFAULT_LOCATION } from '../domain/quorum.ts';
+import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
 import { LOCATION_KINDS } from './location-items.ts';
 
 /** Request and response bodies of the location routes and the agent's heartbeat. */

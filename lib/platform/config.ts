@@ -112,6 +112,7 @@ const envSchema = z.object({
   VIGIL_ALLOWED_HOSTS: z.string().default('').transform(commaList).pipe(hostNames),
   VIGIL_SMTP_URL: smtpUrl.optional(),
   VIGIL_METRICS_OPEN: bool.optional(),
+  VIGIL_AGENT_ALLOW_HTTP: bool.optional(),
   VIGIL_EMAIL_FROM: emailFrom.optional(),
   VIGIL_NOTIFY_QUEUE_URL: z.string().optional(),
   VIGIL_ACTION_QUEUE_URL: z.string().optional(),
@@ -199,6 +200,11 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Local runtime: GET /metrics answers any address (true) or only loopback peers (false, the default). */
   metricsOpen: boolean;
+  /**
+   * Local runtime: agents may lease jobs (check secrets included) over plain HTTP from any address;
+   * default only loopback peers or TLS (docs/agent.md, "Transport").
+   */
+  agentAllowHttp: boolean;
   /** The From of email alerts (SMTP and SES); undefined: email deliveries fail with a clear error. */
   emailFrom: EmailSender | undefined;
   /** Cloud: the SQS queue of notification jobs. */
@@ -282,6 +288,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     allowedHosts: e.VIGIL_ALLOWED_HOSTS,
     smtpUrl: e.VIGIL_SMTP_URL,
     metricsOpen: e.VIGIL_METRICS_OPEN ?? false,
+    agentAllowHttp: e.VIGIL_AGENT_ALLOW_HTTP ?? false,
     emailFrom: e.VIGIL_EMAIL_FROM,
     notifyQueueUrl: e.VIGIL_NOTIFY_QUEUE_URL,
     actionQueueUrl: e.VIGIL_ACTION_QUEUE_URL,

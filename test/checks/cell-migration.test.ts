@@ -121,7 +121,7 @@ describe.each(runtimes)('the move of pull checks into cells ($runtime runtime)',
     const prober = vi.fn<Prober>();
     const outcome = await runProbeJob(
       { tenant_id: dump.tenant_id, check_id: dump.checks.healthy, kind: 'probe', slot_ms: Date.now() },
-      { checks: api.app.checks, recorder: api.app.recorder, prober, logger: silentLogger },
+      { ...api.app.jobRunner, prober, logger: silentLogger },
     );
     expect(outcome).toEqual({ status: 'skipped', reason: 'the check runs in a cell' });
     expect(prober).not.toHaveBeenCalled();

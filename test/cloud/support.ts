@@ -157,7 +157,13 @@ export async function startCloudHarness(
   const generator = createGenerator({ table, queue: probeQueue, clock, dueShards: config.dueShards, logger });
   const generatorHandler = createGeneratorHandler({ generator, clock, logger });
   const cells = createCellRunner({ table, prober: app.jobRunner.prober, tenants: app.tenants, clock });
-  const workerHandler = createWorkerHandler({ queue: probeQueue, jobRunner: app.jobRunner, cells, logger });
+  const workerHandler = createWorkerHandler({
+    queue: probeQueue,
+    jobRunner: app.jobRunner,
+    cells,
+    clock,
+    logger,
+  });
   const probeSource =
     options.engine && engineQueue
       ? createSqsEventSource({

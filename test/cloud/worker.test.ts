@@ -126,6 +126,7 @@ describe('the worker handler (private targets allowed)', () => {
     };
     const handler = createWorkerHandler({
       queue: h.probeQueue,
+      clock: h.clock,
       logger: silentLogger,
       cells,
       jobRunner: h.app.jobRunner,

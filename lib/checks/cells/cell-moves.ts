@@ -1,4 +1,5 @@
 import type { CheckRecord } from '../../check-types/check-record.ts';
+import { probesFromLocations } from '../../domain/quorum.ts';
 import { isoTime } from '../../platform/clock.ts';
 import type { WriteOp } from '../../store/table.ts';
 import type { CellMembership, CellPlace } from './cell-membership.ts';
@@ -14,9 +15,19 @@ export const MAX_FORMER_CELLS = 20;
 
 const DAY_MS = 86_400_000;
 
-/** Whether a check runs in a cell: enabled pull checks do (issue 26's layout). */
-export const inCell = (check: { execution_mode: string; enabled: boolean }) =>
-  check.execution_mode === 'pull' && check.enabled;
+/** What decides whether a check runs in a cell. */
+export interface CellFields {
+  execution_mode: string;
+  enabled: boolean;
+  locations?: readonly string[] | undefined;
+}
+
+/**
+ * Whether a check runs in a cell: enabled pull checks do (issue 26's layout), except located ones
+ * (lib/domain/quorum.ts), whose slots are per-check probe jobs that fan out to their locations.
+ */
+export const inCell = (check: CellFields) =>
+  check.execution_mode === 'pull' && check.enabled && !probesFromLocations(check);
 
 /**
  * `former` with `left` added in front, without entries whose results have all expired (left more
@@ -41,14 +52,15 @@ export interface CellMove {
 
 /**
  * The cells side of an update: a check that stays in its cell keeps it (its new version recorded
- * there); one that leaves pull mode, is disabled or changes interval leaves its cell, which is added
+ * there); one that leaves pull mode, is disabled, probes from other locations or changes interval
+ * leaves its cell, which is added
  * to its former cells so its results there stay listed; and one that runs anew joins a cell. Its
  * running state travels with it into the cell it joins.
  */
 export async function moveCells(
   cells: CellMembership,
   current: CheckRecord,
-  next: { execution_mode: string; enabled: boolean; interval_seconds: number },
+  next: CellFields & { interval_seconds: number },
   options: { nowMs: number; retentionDays: () => Promise<number> },
 ): Promise<CellMove> {
   const { id, tenant_id, state, consecutive_failures } = current;

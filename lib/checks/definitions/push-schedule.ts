@@ -1,5 +1,6 @@
 import { type CheckConfig, PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
 import { scheduleIntervalSeconds } from '../../domain/heartbeat.ts';
+import { probesFromLocations } from '../../domain/quorum.ts';
 import { ValidationError } from '../../platform/errors.ts';
 
 /**
@@ -29,14 +30,20 @@ export function withScheduleInterval<T extends Scheduled>(def: T, nowMs: number)
   return { ...def, interval_seconds: Math.min(derived, PUSH_MAX_INTERVAL_SECONDS) };
 }
 
-type Armed = Scheduled & { enabled: boolean; execution_mode: 'pull' | 'push' };
+type Armed = Scheduled & {
+  enabled: boolean;
+  execution_mode: 'pull' | 'push';
+  locations?: readonly string[] | undefined;
+};
 
 /**
- * True when an update changes when a check is scheduled: enabled, the execution mode, or for a
+ * True when an update changes when a check is scheduled: enabled, the execution mode, whether it
+ * probes from other locations (then it leaves its cell for the due index, or joins one), or for a
  * push check what its deadline depends on (interval, grace, schedule: its deadline is re-armed).
  */
 export function changesScheduling(before: Armed, after: Armed): boolean {
   if (before.enabled !== after.enabled || before.execution_mode !== after.execution_mode) return true;
+  if (probesFromLocations(before) !== probesFromLocations(after)) return true;
   if (after.check_type !== 'push' || before.check_type !== 'push') return false;
   const of = (c: Scheduled & { check_type: 'push' }) =>
     JSON.stringify([c.interval_seconds, c.config.grace_seconds ?? null, c.config.schedule ?? null]);

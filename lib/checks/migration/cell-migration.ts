@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/logger.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { cellsMarkerOp, cellsMigrated } from '../cells/cell-items.ts';
 import { type CellMemberEntry, createCellMembership } from '../cells/cell-membership.ts';
+import { inCell } from '../cells/cell-moves.ts';
 import { definitionUpdatedOp, tenantCheckItems } from '../check-items.ts';
 import { joinCheckItems } from '../definitions/check-store.ts';
 import { stateRecordedOp } from '../results/check-state-items.ts';
@@ -18,7 +19,7 @@ import { stateRecordedOp } from '../results/check-state-items.ts';
  * One transaction per check, conditional on the definition's and the state's versions it read: an
  * API write or a result racing it wins, and the check is read again. Idempotent (a check with a
  * cell is left alone); when every tenant is done it writes a marker, and later runs read only
- * that. Disabled and push checks stay as they are.
+ * that. Disabled, push and located checks (lib/domain/quorum.ts) stay as they are.
  */
 
 const ATTEMPTS = 3;
@@ -32,8 +33,8 @@ export interface CellMigrationDeps {
   dueShards: number;
 }
 
-/** Whether a check is an enabled pull check stored before cells. */
-const pending = (check: CheckRecord) => check.execution_mode === 'pull' && check.enabled && !check.cell;
+/** Whether a check is an enabled pull check stored before cells (located checks never join one). */
+const pending = (check: CheckRecord) => inCell(check) && !check.cell;
 
 /** The check's entry in the cell's state: none when up with no failures (as the cell runner leaves it). */
 function entryOf(check: CheckRecord): CellMemberEntry | null {

@@ -1260,6 +1260,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agent/lease": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lease the location’s due probe jobs (location key), waiting up to `wait_seconds` for one; 403 over plain HTTP from another host (jobs carry check secrets) */
+        post: operations["agentLease"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agent/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Post the location’s probe results (location key): each one `recorded`, `duplicate` or `expired`; idempotent by job and location */
+        post: operations["agentResults"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -1993,6 +2027,15 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            locations?: {
+                location: string;
+                /** @enum {string} */
+                outcome: "up" | "degraded" | "down" | "unknown";
+                status_code: number | null;
+                latency_ms: number | null;
+                error_message: string;
+            }[];
+            inconclusive?: boolean;
             /**
              * @description down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold
              * @enum {string}
@@ -13218,6 +13261,316 @@ export interface operations {
                             name: string;
                         };
                         server_time: components["schemas"]["Timestamp"];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    agentLease: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    max: number;
+                    wait_seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: {
+                            job_id: string;
+                            slot: number;
+                            check: {
+                                /** @constant */
+                                check_type: "http";
+                                target_url: string;
+                                /** @enum {string} */
+                                method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                headers?: {
+                                    [key: string]: string;
+                                };
+                                body?: string;
+                                expected_status?: number;
+                                body_contains?: string;
+                                assertions?: {
+                                    /** @enum {string} */
+                                    source: "status" | "body" | "json" | "header" | "latency_ms";
+                                    path?: string;
+                                    /** @enum {string} */
+                                    op: "eq" | "ne" | "lt" | "lte" | "gt" | "gte" | "contains" | "not_contains" | "matches" | "exists";
+                                    value?: string | number | boolean | null;
+                                }[];
+                                timeout_ms: number;
+                                degraded_latency_ms?: number;
+                                tls?: {
+                                    ca_pem?: string;
+                                    skip_verify?: boolean;
+                                };
+                            } | {
+                                /** @constant */
+                                check_type: "tcp";
+                                timeout_ms: number;
+                                degraded_latency_ms?: number;
+                                tls?: {
+                                    ca_pem?: string;
+                                    skip_verify?: boolean;
+                                };
+                                host: string;
+                                port: number;
+                            } | {
+                                /** @constant */
+                                check_type: "tls";
+                                timeout_ms: number;
+                                degraded_latency_ms?: number;
+                                tls?: {
+                                    ca_pem?: string;
+                                    skip_verify?: boolean;
+                                };
+                                host: string;
+                                port?: number;
+                                servername?: string;
+                                expiry_threshold_days?: number;
+                            } | {
+                                /** @constant */
+                                check_type: "dns";
+                                timeout_ms: number;
+                                degraded_latency_ms?: number;
+                                tls?: {
+                                    ca_pem?: string;
+                                    skip_verify?: boolean;
+                                };
+                                hostname: string;
+                                /** @enum {string} */
+                                record_type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+                                expected_value?: string;
+                                nameserver?: string;
+                            } | {
+                                /** @constant */
+                                check_type: "icmp";
+                                timeout_ms: number;
+                                degraded_latency_ms?: number;
+                                tls?: {
+                                    ca_pem?: string;
+                                    skip_verify?: boolean;
+                                };
+                                host: string;
+                                count?: number;
+                                max_loss_percent?: number;
+                                degraded_rtt_ms?: number;
+                            } | {
+                                /** @constant */
+                                check_type: "domain";
+                                timeout_ms: number;
+                                degraded_latency_ms?: number;
+                                tls?: {
+                                    ca_pem?: string;
+                                    skip_verify?: boolean;
+                                };
+                                domain: string;
+                                expiry_threshold_days?: number;
+                            } | {
+                                /** @constant */
+                                check_type: "grpc";
+                                timeout_ms: number;
+                                degraded_latency_ms?: number;
+                                tls?: {
+                                    ca_pem?: string;
+                                    skip_verify?: boolean;
+                                };
+                                host: string;
+                                port: number;
+                                service?: string;
+                                use_tls?: boolean;
+                                metadata?: {
+                                    [key: string]: string;
+                                };
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN, ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    agentResults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    job_id: string;
+                    slot: number;
+                    result: {
+                        success: boolean;
+                        /** @constant */
+                        degraded?: true;
+                        status_code: number;
+                        latency_ms: number;
+                        error_message: string;
+                        /** Format: date-time */
+                        checked_at: string;
+                        details?: {
+                            days_left?: number;
+                            answers?: string[];
+                            error_code?: string;
+                            packets_sent?: number;
+                            packets_received?: number;
+                            packet_loss_percent?: number;
+                            rtt_min_ms?: number;
+                            rtt_avg_ms?: number;
+                            rtt_max_ms?: number;
+                            grpc_status?: string;
+                            expires_at?: string;
+                            rdap_server?: string;
+                            tls_warning?: string;
+                        };
+                    };
+                }[];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            job_id: string;
+                            slot: number;
+                            /** @enum {string} */
+                            status: "recorded" | "duplicate" | "expired";
+                        }[];
                     };
                 };
             };

@@ -1,0 +1,106 @@
+import { DEFAULT_LOCATION, locationsOf, slotDeadlineMs } from '../../domain/quorum.ts';
+import { isoTime } from '../../platform/clock.ts';
+import type { ProbeDefinition, Prober } from '../../probes/types.ts';
+import { transactIf } from '../../store/items.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
+import type { CheckRun } from '../definitions/check-store.ts';
+import type { ProbeJob } from '../probe-job.ts';
+import type { LocationDecider } from '../results/location-decision.ts';
+import { noLocationResultOp, slotLocationResults } from '../results/location-result-items.ts';
+
+/** One slot of a located check waiting for one location's agent (lib/locations/location-job-items.ts). */
+export interface LocationJob {
+  tenant_id: string;
+  location: string;
+  check_id: string;
+  slot_ms: number;
+  deadline_ms: number;
+  leased_until_ms: number;
+}
+
+/** What the job runner needs for located checks (lib/domain/quorum.ts) beside what every job needs. */
+export interface LocatedJobDeps {
+  table: Table;
+  /** Stores each location's result and decides the slot (lib/checks/results/location-decision.ts). */
+  decider: LocationDecider;
+  /** Runs `job` (a slot's `decide`) at `atMs`: the runtime's probe queue, idempotent by the job's id. */
+  decideLater(job: ProbeJob, atMs: number): Promise<void>;
+  /**
+   * The put of a location's job, only if absent (lib/locations/location-job-items.ts, passed in
+   * by the composition: lib/locations reads checks, so lib/checks does not import it).
+   */
+  locationJobOp(job: LocationJob): WriteOp;
+}
+
+/**
+ * What a located check's job did. `acked`: the local queue's ack (`alsoCommit`) was committed
+ * with the default location's result; otherwise the caller acks the job.
+ */
+export interface LocatedOutcome {
+  status: 'located';
+  step: string;
+  acked: boolean;
+}
+
+/**
+ * A located check's slot (DECISIONS.md "Probe locations (wave 4)"): puts a job for each other
+ * location that has not reported (a failed condition: it reported, or its job is there already),
+ * schedules the slot's decision at its deadline, then probes from `default` when the check names it
+ * and it has not reported, its result stored through the decider (which decides early when it can).
+ * Every step is idempotent, so a redelivered job repeats none of them: the decision is scheduled
+ * before the ack can commit with the default's result, and it runs even if the rest fails.
+ */
+export async function runLocatedProbe(
+  job: ProbeJob,
+  run: CheckRun,
+  def: ProbeDefinition,
+  deps: LocatedJobDeps & { prober: Prober },
+  options: { alsoCommit?: WriteOp; onProbeStart?: (startedMs: number) => void; onProbed?: () => void },
+): Promise<LocatedOutcome> {
+  const check = run.definition;
+  const deadlineMs = slotDeadlineMs(job.slot_ms, check);
+  const reported = new Set(
+    (await slotLocationResults(deps.table, check.id, job.slot_ms)).map((r) => r.location),
+  );
+  const others = locationsOf(check).filter((l) => l !== DEFAULT_LOCATION && !reported.has(l));
+  for (const location of others) {
+    await transactIf(deps.table, [
+      noLocationResultOp(check.id, job.slot_ms, location),
+      deps.locationJobOp({
+        tenant_id: job.tenant_id,
+        location,
+        check_id: check.id,
+        slot_ms: job.slot_ms,
+        deadline_ms: deadlineMs,
+        leased_until_ms: 0,
+      }),
+    ]);
+  }
+  await deps.decideLater({ ...job, kind: 'decide' }, deadlineMs);
+  if (!locationsOf(check).includes(DEFAULT_LOCATION) || reported.has(DEFAULT_LOCATION)) {
+    // Nothing to probe here: decide now if the others' results already allow it.
+    const decided = await deps.decider.decide(job.tenant_id, check.id, job.slot_ms, false);
+    return { status: 'located', step: `fanned out; slot ${decided.status}`, acked: false };
+  }
+  const { outcome, startedMs } = await deps.prober(def);
+  options.onProbeStart?.(startedMs);
+  options.onProbed?.();
+  const stored = await deps.decider.report({
+    tenantId: job.tenant_id,
+    checkId: check.id,
+    slotMs: job.slot_ms,
+    location: DEFAULT_LOCATION,
+    result: {
+      success: outcome.success,
+      ...(outcome.degraded ? { degraded: true } : {}),
+      status_code: outcome.status_code,
+      latency_ms: Math.max(0, Math.round(outcome.latency_ms)),
+      error_message: outcome.error_message,
+      checked_at: isoTime(startedMs),
+      ...(outcome.details ? { details: { ...outcome.details } } : {}),
+    },
+    ...(options.alsoCommit ? { alsoCommit: [options.alsoCommit] } : {}),
+    run,
+  });
+  return { status: 'located', step: `default ${stored}`, acked: stored === 'recorded' };
+}
