@@ -46,7 +46,7 @@ export function formatLocationCost(f: LocationCostBenchFigures): string {
   const row = (label: string, v: number) => [label, usd(v), perProbe(v)];
   const fixed = regionFixedMonthly();
   const out = [
-    `Cost of a located check in the cloud runtime (${f.checks} http checks, ${f.slots} metered slots each, probed from ${n} AWS regions (${f.regions.join(', ')}), quorum ${f.quorum}, every region up; leases of ${f.leaseBatch} jobs, result posts of ${f.postBatch}; the deciding side's code over DynamoDB Local under the cost meter; us-east-1 list prices: API Gateway HTTP API $${PRICES.apiGatewayRequest * 1e6}/M, WRU $${PRICES.writeRequestUnit * 1e6}/M, RRU $${PRICES.readRequestUnit * 1e6}/M, SQS $${PRICES.sqsRequest * 1e6}/M; ${f.decided} of ${f.located} slots decided):\n`,
+    `Cost of a located check in the cloud runtime (${f.checks} http checks, ${f.slots} metered slots each, probed from ${n} AWS regions (${f.regions.join(', ')}), quorum ${f.quorum}, every region up; leases of ${f.leaseBatch} jobs, result posts of ${f.postBatch}; the generator, the worker and the api function's agent routes over DynamoDB Local under the cost meter; us-east-1 list prices: API Gateway HTTP API $${PRICES.apiGatewayRequest * 1e6}/M, WRU $${PRICES.writeRequestUnit * 1e6}/M, RRU $${PRICES.readRequestUnit * 1e6}/M, SQS $${PRICES.sqsRequest * 1e6}/M; ${f.decided} of ${f.located} slots decided):\n`,
     table(
       ['$ per million', 'located slots (checks)', 'region probes'],
       [
@@ -55,6 +55,7 @@ export function formatLocationCost(f: LocationCostBenchFigures): string {
         row('  Lambda (home api function, worker)', m.lambda),
         row('  DynamoDB', m.dynamodb),
         row('  SQS (probe job, decide job)', m.sqs),
+        row('beside: the generator and scheduler, once a minute', m.fixed),
       ],
     ),
     `\nPer located slot: ${units(f.perSlot.wru)} WRU, ${units(f.perSlot.rru)} RRU, ${units(f.perSlot.sqsRequests)} SQS requests, ${units(f.snapshot.apiRequests / f.located)} API requests, invocations ${Object.entries(

@@ -323,7 +323,7 @@ try {
   }
   if (wants('locationcost')) {
     log(
-      `locationcost: ${options['locationcost-checks']} checks from ${options['locationcost-regions']} AWS regions (quorum ${options['locationcost-quorum']}), ${options['locationcost-slots']} slots each, through the deciding side over DynamoDB Local`,
+      `locationcost: ${options['locationcost-checks']} checks from ${options['locationcost-regions']} AWS regions (quorum ${options['locationcost-quorum']}), ${options['locationcost-slots']} slots each, through the generator, the worker and the agent routes over DynamoDB Local`,
     );
     results.locationCost = await runLocationCostBench({
       checks: options['locationcost-checks'],

@@ -1,36 +1,26 @@
-import { createLocationDecider } from '../../lib/checks/results/location-decision.ts';
-import { noLocationResultOp, slotLocationResults } from '../../lib/checks/results/location-result-items.ts';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { createApiHandler } from '../../functions/api.ts';
+import { definitionUpdatedOp, getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { stateOfDefinitionOp } from '../../lib/checks/results/check-state-items.ts';
 import { latestResults } from '../../lib/checks/results/result-items.ts';
-import { composeProbing } from '../../lib/compose-probing.ts';
-import { slotDeadlineMs } from '../../lib/domain/quorum.ts';
-import { createLocationAuthenticator } from '../../lib/locations/authenticate-location.ts';
-import {
-  getLocationJob,
-  leaseLocationJobs,
-  locationJobDeleteOp,
-  locationJobOp,
-} from '../../lib/locations/location-job-items.ts';
-import { createLocationService } from '../../lib/locations/location-service.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
-import { silentLogger } from '../../lib/platform/logger.ts';
-import { transactIf } from '../../lib/store/items.ts';
-import { tenantPk } from '../../lib/store/partitions.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
+import { lambdaContext } from './lambda-context.ts';
 import { withMeteredPipeline } from './metered-pipeline.ts';
 
 /**
  * What a located check's slot costs in the cloud runtime (issue 40 item 4), under the cost meter:
- * `checks` http checks probed from `regions` AWS regions (no `default`) with quorum `quorum`, for
- * `slots` minutes, every location reporting success (the steady state). Each slot runs the
- * deciding side's code over DynamoDB Local as the runtime runs it: the worker's fan-out (a
- * location job per region, put only if that region has not reported), the decide job scheduled
- * at the deadline, each region's leases (the location key's lookup, the jobs' query, a conditional
- * update per job and its check read) and result posts (the key's lookup, the job read, the location
- * result put with the job's delete, the decision: the slot's results read and the slot's one
- * result written), then the decide job at the deadline (a duplicate decision). The change feed is
- * drained through the stream function's filter after each minute. SQS requests, the worker's
- * invocations, API Gateway requests and the api function's invocations are counted as the
- * runtime makes them; the region functions are a fixed cost per region (formatLocationCost).
+ * `checks` http checks probed from `regions` AWS regions (no `default`) with quorum `quorum`, every
+ * region reporting success (the steady state), for `slots` metered minutes after an unmetered one.
+ * Everything runs as the cloud runs it, over DynamoDB Local: each minute the generator claims the
+ * checks' slots and queues a probe job each; the worker fans each out (a location job per region)
+ * and queues the slot's decide job at its deadline; each region, through the api function as API
+ * Gateway invokes it with its location key, leases its jobs in batches (`POST /v1/agent/lease`,
+ * `wait_seconds: 0`, until one answers none) and posts the results in batches (`POST
+ * /v1/agent/results`: the location's result, the job's delete, the decision); the decide jobs
+ * come back through the worker at their deadline, in the next minute (a duplicate decision). The
+ * change feed is drained through the stream function's filter. The region functions themselves
+ * are a fixed cost per region (test/support/location-cost-fixed.ts): not counted here.
  * Shared by test/cost/location-cost.test.ts and `npm run bench -- --only locationcost`.
  */
 
@@ -40,7 +30,7 @@ export interface LocationCostOptions {
   slots: number;
   regions: number;
   quorum: number;
-  /** Jobs one lease hands out: the region function's free concurrency (REGION_RUN.concurrency). */
+  /** Jobs one lease asks for: the region function's free concurrency (REGION_RUN.concurrency). */
   leaseBatch: number;
   /** Results one post carries: the outbox's size when a post leaves (at most 100). */
   postBatch: number;
@@ -57,6 +47,8 @@ export interface LocationCostRun {
   /** Located slots metered (checks x slots) and the decided results stored for them (read unmetered). */
   located: number;
   decided: number;
+  /** Every agent request's status, counted. */
+  statuses: Record<string, number>;
   snapshot: MeterSnapshot;
   /** Per located slot. */
   perSlot: CostFigures;
@@ -72,153 +64,168 @@ export async function runLocationCost(options: LocationCostOptions): Promise<Loc
   return withMeteredPipeline(
     { endpoint, name: 'locationcost', logLevelVariable: 'COST_LOG_LEVEL' },
     async (pipeline) => {
-      const { meter, clock, cloud, peek } = pipeline;
-      const table = cloud.table;
+      const { meter, clock, cloud, peek, target } = pipeline;
       const tenantId = pipeline.tenant.id;
-      const probing = composeProbing({ table, clock, logger: silentLogger, config: cloud.config });
-      const decider = createLocationDecider({
-        table,
-        recorder: probing.recorder,
-        checks: probing.checks,
-        tenants: probing.tenants,
-        clock,
-        logger: silentLogger,
-      });
-      const authenticate = createLocationAuthenticator({
-        table,
-        clock,
-        getTenant: (id) => probing.tenants.getTenant(id),
-      });
-      const locations = createLocationService({
-        table,
-        clock,
-        tenantCreatedAt: async (id) => (await probing.tenants.requireTenant(id)).created_at,
-      });
+      const api = createApiHandler(cloud);
+      let requests = 0;
+      /** One request through the api function, as API Gateway's HTTP API (payload v2) sends it. */
+      const request = async (method: string, path: string, key: string, body?: unknown) => {
+        requests += 1;
+        const encoded = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+        const event: APIGatewayProxyEventV2 = {
+          version: '2.0',
+          routeKey: '$default',
+          rawPath: path,
+          rawQueryString: '',
+          headers: {
+            ...(encoded ? { 'content-type': 'application/json' } : {}),
+            authorization: `Bearer ${key}`,
+          },
+          requestContext: {
+            accountId: '123456789012',
+            apiId: 'api',
+            domainName: 'api.example.com',
+            domainPrefix: 'api',
+            http: { method, path, protocol: 'HTTP/1.1', sourceIp: '198.51.100.7', userAgent: 'vigil-agent' },
+            requestId: `req-${requests}`,
+            routeKey: '$default',
+            stage: '$default',
+            time: new Date(clock.now()).toISOString(),
+            timeEpoch: clock.now(),
+          },
+          body: encoded?.toString('base64'),
+          isBase64Encoded: encoded !== undefined,
+        };
+        const result = await api(event, lambdaContext('api'));
+        const text = result.body ?? '';
+        // biome-ignore lint/suspicious/noExplicitAny: answers are read freely
+        const parsed: any = text ? JSON.parse(text) : undefined;
+        return { status: result.statusCode ?? 200, body: parsed };
+      };
+      /** Setup through the API with the admin key (unmetered), at most 20 requests a fake second. */
+      const setup = async (method: string, path: string, body?: unknown) => {
+        clock.set(clock.now() + 50);
+        const res = await request(method, path, pipeline.tenant.rawKey, body);
+        if (res.status >= 300)
+          throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body ?? {};
+      };
 
-      // Setup, unmetered: the checks, made located (the stored fields; the API's come with issue 40's
-      // check fields), and a location with its key per region.
-      const checkIds = await pipeline.createHttpChecks(count, {
-        slug: 'located',
-        name: 'Located',
-        entityName: 'Located service',
-      });
-      for (const id of checkIds) {
-        const key = { pk: tenantPk(tenantId), sk: `CHECK#${id}` };
-        // Out of its cell too: a located check runs per slot (DECISIONS.md "Probe locations").
-        await peek.transact([{ type: 'update', key, set: { locations: regions, quorum }, remove: ['cell'] }]);
-      }
+      // Setup: the regions' locations and keys; the checks, created disabled, located (the stored
+      // fields, as the API writes a change: the checks API takes them with issue 40's check fields),
+      // then enabled through the API, which schedules them out of cells, in the due index.
       const keys = new Map<string, string>();
       for (const name of regions)
-        keys.set(name, (await locations.create(tenantId, { name, kind: 'aws_region' })).key);
+        keys.set(name, String((await setup('POST', '/v1/locations', { name, kind: 'aws_region' })).key));
+      await setup('POST', '/v1/blueprints', { slug: 'located', name: 'Located' });
+      await cloud.app.tenants.setLimits(tenantId, { entity_limit_per_bp: count });
+      const checkIds: string[] = [];
+      for (let i = 0; i < count; i += 1) {
+        const entity = await setup('POST', '/v1/blueprints/located/entities', {
+          slug: `located-${i}`,
+          name: `Located ${i}`,
+        });
+        const check = await setup('POST', '/v1/checks', {
+          entity_id: entity.id,
+          check_type: 'http',
+          target_url: target.url,
+          interval_seconds: 60,
+          timeout_ms: 5000,
+          failure_threshold: 1,
+          enabled: false,
+        });
+        const id = String(check.id);
+        const def = await getCheckDefinition(peek, tenantId, id, { consistent: true });
+        if (!def) throw new Error(`no check ${id}`);
+        await peek.transact([
+          definitionUpdatedOp(tenantId, id, { locations: regions, quorum }, def.version),
+          stateOfDefinitionOp({
+            tenantId,
+            checkId: id,
+            copies: {
+              execution_mode: def.execution_mode,
+              interval_seconds: def.interval_seconds,
+              definition_version: def.version + 1,
+            },
+          }),
+        ]);
+        await setup('PUT', `/v1/checks/${id}`, { enabled: true });
+        checkIds.push(id);
+      }
       progress(`${count} checks located in ${regions.join(', ')} (quorum ${quorum})`);
 
-      /** One request through API Gateway to the api function, with its location key checked. */
-      const apiRequest = async <T>(region: string, handle: () => Promise<T>): Promise<T> => {
+      const statuses: Record<string, number> = {};
+      /** A region's agent request: through API Gateway to the api function, with its location key. */
+      const agentRequest = async (region: string, path: string, body: unknown) => {
         meter.countApiRequest();
         meter.countInvocation('api');
-        await authenticate(`Bearer ${keys.get(region)}`);
-        return handle();
+        const res = await request('POST', path, keys.get(region) ?? '', body);
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        if (res.status !== 200)
+          throw new Error(`${region} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+        return res.body;
       };
-      /** A probe job of the worker (one per invocation): the queue's send, receive and delete. */
-      const workerJob = async (handle: () => Promise<unknown>) => {
-        for (const op of ['SendMessage', 'ReceiveMessage', 'DeleteMessage']) meter.countSqs(op, 300);
-        meter.countInvocation('worker');
-        await handle();
-      };
-
-      const start = Math.ceil(clock.now() / MINUTE) * MINUTE + MINUTE;
-      // Slot 0, unmetered, takes each check from unknown to up: a state change, not the steady state.
-      for (let s = 0; s <= slots; s += 1) {
-        const slotMs = start + s * MINUTE;
-        clock.set(slotMs);
-        if (s === 1) {
-          meter.reset();
-          pipeline.resetStreamRecords();
-        }
-        if (s > 0) meter.resume();
-        // The slot's probe job per check: fan-out, the decide job scheduled, an early decision tried.
-        for (const checkId of checkIds) {
-          await workerJob(async () => {
-            const run = await probing.checks.run(tenantId, checkId);
-            if (!run) throw new Error(`${checkId} is gone`);
-            const deadlineMs = slotDeadlineMs(slotMs, run.definition);
-            const reported = new Set(
-              (await slotLocationResults(table, checkId, slotMs)).map((r) => r.location),
-            );
-            for (const location of regions.filter((r) => !reported.has(r)))
-              await transactIf(table, [
-                noLocationResultOp(checkId, slotMs, location),
-                locationJobOp({
-                  tenant_id: tenantId,
-                  location,
-                  check_id: checkId,
-                  slot_ms: slotMs,
-                  deadline_ms: deadlineMs,
-                  leased_until_ms: 0,
-                }),
-              ]);
-            await decider.decide(tenantId, checkId, slotMs, false);
-          });
-        }
-        // Each region leases its jobs in batches, probes them (a success, as the target answers)
-        // and posts the results in batches.
-        clock.set(slotMs + 2000);
+      /** Each region leases what is due, probes (every target up) and posts the results. */
+      const regionsReport = async () => {
         for (const region of regions) {
-          const leased: { checkId: string; leasedAt: number }[] = [];
+          const leased: { job_id: string; slot: number }[] = [];
           for (;;) {
-            const jobs = await apiRequest(region, async () => {
-              const taken = await leaseLocationJobs(table, {
-                tenantId,
-                location: region,
-                nowMs: clock.now(),
-                max: leaseBatch,
-                leaseMs: 45_000,
-              });
-              // The lease answers each job with its check's probe config, read now.
-              for (const job of taken) await probing.checks.run(tenantId, job.check_id);
-              return taken;
+            const answer = await agentRequest(region, '/v1/agent/lease', {
+              max: leaseBatch,
+              wait_seconds: 0,
             });
+            const jobs = answer.jobs as { job_id: string; slot: number }[];
             if (jobs.length === 0) break;
-            leased.push(...jobs.map((j) => ({ checkId: j.check_id, leasedAt: clock.now() })));
+            leased.push(...jobs);
           }
           for (let i = 0; i < leased.length; i += postBatch) {
-            await apiRequest(region, async () => {
-              for (const { checkId } of leased.slice(i, i + postBatch)) {
-                const job = await getLocationJob(table, tenantId, region, checkId, slotMs);
-                if (!job) throw new Error(`no job of ${region} for ${checkId}`);
-                await decider.report({
-                  tenantId,
-                  checkId,
-                  slotMs,
-                  location: region,
-                  result: {
-                    success: true,
-                    status_code: 200,
-                    latency_ms: 80,
-                    error_message: '',
-                    checked_at: isoTime(slotMs + 2000),
-                  },
-                  alsoCommit: [locationJobDeleteOp(tenantId, region, checkId, slotMs)],
-                });
-              }
-            });
+            const entries = leased.slice(i, i + postBatch).map(({ job_id, slot }) => ({
+              job_id,
+              slot,
+              result: {
+                success: true,
+                status_code: 200,
+                latency_ms: 80,
+                error_message: '',
+                checked_at: isoTime(clock.now()),
+              },
+            }));
+            const answer = await agentRequest(region, '/v1/agent/results', entries);
+            for (const r of answer.results as { status: string }[])
+              if (r.status !== 'recorded') throw new Error(`${region}: a result answered ${r.status}`);
           }
         }
         await pipeline.drainChanges();
-        // The decide job at the slot's deadline: the slot was decided already (a duplicate).
-        clock.set(slotMs + MINUTE - 1);
-        for (const checkId of checkIds)
-          await workerJob(() => decider.decide(tenantId, checkId, slotMs, true));
-        await pipeline.drainChanges();
-        meter.pause();
-        progress(s === 0 ? 'warm-up slot (unmetered)' : `slot ${s} of ${slots}`);
+      };
+
+      // Minute 0, unmetered, takes each check from unknown to up (a state change, not the steady
+      // state); each minute's decide jobs run in the next minute, so minute 1 runs minute 0's.
+      let meteredFrom = 0;
+      for (let minute = 0; minute <= slots; minute += 1) {
+        if (minute === 1) {
+          meteredFrom = Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE;
+          meter.reset();
+          pipeline.resetStreamRecords();
+          meter.resume();
+        }
+        await pipeline.minute(minute, 200);
+        // The regions report near the minute's end: every slot of the minute is due, none past its deadline.
+        clock.set(Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE - 1000);
+        await regionsReport();
+        progress(minute === 0 ? 'minute 0 (unmetered)' : `minute ${minute} of ${slots}`);
       }
+      meter.pause();
       const snapshot = meter.snapshot();
+      // One more minute, unmetered: a slot due in the last second of a minute is leased in the next.
+      await pipeline.minute(slots + 1, 200);
+      clock.set(Math.floor(clock.now() / MINUTE) * MINUTE + MINUTE - 1000);
+      await regionsReport();
       let decided = 0;
       for (const checkId of checkIds)
-        decided += (await latestResults(peek, checkId, 1000)).filter(
-          (r) => Date.parse(r.checked_at) >= start + MINUTE && r.locations !== undefined,
-        ).length;
+        decided += (await latestResults(peek, checkId, 1000)).filter((r) => {
+          const at = Date.parse(r.checked_at);
+          return r.locations !== undefined && at >= meteredFrom && at < meteredFrom + slots * MINUTE;
+        }).length;
       meter.detach();
       const located = count * slots;
       return {
@@ -230,6 +237,7 @@ export async function runLocationCost(options: LocationCostOptions): Promise<Loc
         postBatch,
         located,
         decided,
+        statuses,
         snapshot,
         perSlot: priceSnapshot(snapshot, located),
       };
