@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProbeRegionLambda } from '../../functions/probe-region.ts';
 import { createRegionHandler, type RegionRunAnswer } from '../../lib/agent/region-function.ts';
+import { slotLocationResults } from '../../lib/checks/results/location-result-items.ts';
+import { latestResults } from '../../lib/checks/results/result-items.ts';
 import { createPowertoolsLogger, fromPowertools } from '../../lib/cloud/lambda-edge.ts';
+import { getLocationJob } from '../../lib/locations/location-job-items.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
+import { locatedHttpCheck, putLocationJob } from '../locations/agent-routes-fixtures.ts';
 import { startHttpTarget, TEST_LOCATION_KEY } from '../support/agent-process.ts';
+import { startLocalHarness } from '../support/api-harness.ts';
 import { lambdaContext } from '../support/lambda-context.ts';
-import { resultKey, startVigilStandIn, type VigilStandIn } from '../support/vigil-stand-in.ts';
+import { resultKey, startVigilStandIn } from '../support/vigil-stand-in.ts';
 
 /**
  * An AWS region's probe function (functions/probe-region.ts) as Lambda invokes it, against a
@@ -13,6 +18,7 @@ import { resultKey, startVigilStandIn, type VigilStandIn } from '../support/vigi
  * 50 s to 2 s. The location key comes from a stand-in of Secrets Manager's GetSecretValue:
  * @aws-sdk/client-secrets-manager is not installed here, so aws-sdk-client-mock cannot stand in
  * for it; the reader is the handler's one seam to Secrets Manager (lib/agent/location-key-secret.ts).
+ * The last case runs it against the local runtime's own agent routes (lib/locations).
  */
 
 const SECRET_ID = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:VigilProbeLocationKey-abc';
@@ -42,7 +48,7 @@ function secret(value: string | undefined) {
   return state;
 }
 
-function regionLambda(vigil: VigilStandIn, read: (id: string) => Promise<string | undefined>) {
+function regionLambda(vigil: { url: string }, read: (id: string) => Promise<string | undefined>) {
   const lines: Record<string, unknown>[] = [];
   const powertools = createPowertoolsLogger({
     level: 'info',
@@ -147,5 +153,40 @@ describe('the AWS region probe function', () => {
     expect(next).toMatchObject({ refused: false });
     expect(key.reads).toEqual([SECRET_ID, SECRET_ID]);
     expect(vigil.state.heartbeats.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the AWS region probe function against a real home (the local runtime’s agent routes)', () => {
+  it('leases its location’s job, probes the target, and its result decides the slot', async () => {
+    const api = await startLocalHarness({ scheduler: false });
+    const target = await startHttpTarget();
+    cleanups.push(() => api.close(), target.close);
+    const created = await api.request('POST', '/v1/locations', {
+      key: api.adminKey,
+      body: { name: 'eu-west-1', kind: 'aws_region' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const checkId = await locatedHttpCheck(api, target.url('/ok'), ['eu-west-1'], { timeout_ms: 2000 });
+    // The slot's job, as the check's probe job fans it out.
+    const slotMs = Date.now() - 1000;
+    await putLocationJob(api, { location: 'eu-west-1', checkId, slotMs, deadlineMs: slotMs + 60_000 });
+    const key = secret(String(created.body.key));
+    const { invoke } = regionLambda({ url: api.local.url }, key.read);
+
+    const answer = await invoke();
+
+    expect(answer).toMatchObject({ leased: 1, answered: 1, unsent: 0, refused: false });
+    expect(target.hits('/ok')).toBe(1);
+    const [stored] = await slotLocationResults(api.table, checkId, slotMs);
+    expect(stored).toMatchObject({ location: 'eu-west-1', success: true, status_code: 200 });
+    expect(await getLocationJob(api.table, api.tenantId, 'eu-west-1', checkId, slotMs)).toBeUndefined();
+    // One location, quorum 1: its result decided the slot (the stored result names it).
+    const [decided] = await latestResults(api.table, checkId, 1);
+    expect(decided).toMatchObject({ success: true, checked_at: new Date(slotMs).toISOString() });
+    expect(decided?.locations).toEqual([expect.objectContaining({ location: 'eu-west-1', outcome: 'up' })]);
+    const locations = await api.request('GET', '/v1/locations', { key: api.adminKey });
+    expect(locations.body.locations.find((l: { name: string }) => l.name === 'eu-west-1')).toMatchObject({
+      state: 'online',
+    });
   });
 });
