@@ -164,3 +164,57 @@ describe('infra/app.ts with and without -c vigil:probeRegions', () => {
     ).toEqual(['Vigil', 'VigilProbe-ap-southeast-2', 'VigilProbe-eu-west-1']);
   }, 180_000);
 });
+
+describe('cdk synth with -c vigil:probeRegions (the real CLI, offline)', () => {
+  it('bundles the probe function locally as ESM, the SDK left to the Lambda runtime', () => {
+    const workdir = tempDir();
+    const env: NodeJS.ProcessEnv = {};
+    for (const [name, value] of Object.entries(process.env))
+      if (!name.startsWith('AWS_') && !name.startsWith('CDK_')) env[name] = value;
+    const run = spawnSync(
+      join(root, 'node_modules', '.bin', 'cdk'),
+      [
+        'synth',
+        'VigilProbe-eu-west-1',
+        '--exclusively',
+        '--quiet',
+        '--no-version-reporting',
+        '--no-notices',
+        '-o',
+        join(workdir, 'cdk.out'),
+        '-c',
+        'vigil:probeRegions=eu-west-1',
+        '-c',
+        `vigil:homeApiUrl=${HOME}`,
+      ],
+      {
+        cwd: root,
+        env: {
+          ...env,
+          AWS_EC2_METADATA_DISABLED: 'true',
+          AWS_SHARED_CREDENTIALS_FILE: join(workdir, 'no-credentials'),
+          AWS_CONFIG_FILE: join(workdir, 'no-config'),
+          CDK_DISABLE_VERSION_CHECK: 'true',
+          CDK_DISABLE_CLI_TELEMETRY: 'true',
+        },
+        encoding: 'utf8',
+        timeout: 170_000,
+      },
+    );
+
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const out = join(workdir, 'cdk.out');
+    const stack = JSON.parse(readFileSync(join(out, 'VigilProbe-eu-west-1.template.json'), 'utf8')) as {
+      Resources: Record<string, Resource & { Metadata?: Record<string, unknown> }>;
+    };
+    const [fn] = Object.values(stack.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+    expect(fn?.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
+    const asset = join(out, String(fn?.Metadata?.['aws:asset:path']));
+    expect(readFileSync(join(asset, 'index.mjs'), 'utf8')).toContain('createRequire(import.meta.url)');
+    const { sources } = JSON.parse(readFileSync(join(asset, 'index.mjs.map'), 'utf8')) as {
+      sources: string[];
+    };
+    expect(sources.some((s) => s.endsWith('functions/probe-region.ts'))).toBe(true);
+    expect(sources.filter((s) => /node_modules\/(@aws-sdk|better-sqlite3)\//.test(s))).toEqual([]);
+  }, 180_000);
+});
