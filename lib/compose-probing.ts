@@ -3,6 +3,7 @@ import { inProcessProber } from './check-types/run-probe.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
 import { createLocationDecider, createResultRecorder } from './checks/probing.ts';
 import { createCheckStore } from './checks/services.ts';
+import { listLocations } from './locations/location-items.ts';
 import { locationJobOp } from './locations/location-job-items.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
@@ -45,6 +46,9 @@ export function composeProbing(deps: ProbingDeps) {
     clock: deps.clock,
     dueShards: deps.config.dueShards,
     logger: deps.logger,
+    /** The names of the tenant's stored locations: a check names only these (and `default`). */
+    locationNames: async (tenantId: string) =>
+      new Set((await listLocations(deps.table, tenantId)).map((location) => location.name)),
   };
   const recorder = createResultRecorder(checkDeps);
   const decider = createLocationDecider({ ...checkDeps, recorder });

@@ -15,6 +15,7 @@ import {
   degradedLatencySchema,
   type HttpAssertion,
 } from '../domain/http-assertions.ts';
+import { DEFAULT_LOCATION, locationsOf } from '../domain/quorum.ts';
 import { issueSentence, unknownKeysSentence } from '../http/issue-messages.ts';
 import type { Runtime } from '../platform/config.ts';
 import { ValidationError } from '../platform/errors.ts';
@@ -22,7 +23,15 @@ import type { CheckTlsTrust } from '../probes/types.ts';
 import { DEFAULTS } from './definitions/check-defaults.ts';
 import { httpHeaders, sloTarget, successThreshold } from './definitions/check-fields.ts';
 import { updatedHeaders } from './definitions/check-headers-input.ts';
+import {
+  checkedLocations,
+  checkLocationsInput,
+  checkQuorumInput,
+  type LocatedFields,
+  pushLocationsInput,
+} from './definitions/check-locations-input.ts';
 import { httpUrl, writtenUrl } from './definitions/check-url-input.ts';
+import { notHttp } from './definitions/not-http-fields.ts';
 import { scheduleOwnsInterval } from './definitions/push-schedule.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS } from './records.ts';
 
@@ -53,28 +62,13 @@ const settable = z
     enabled: z.boolean(),
     config: z.record(z.string(), z.unknown()),
     execution_mode: z.enum(['pull', 'push']),
+    locations: checkLocationsInput,
+    quorum: checkQuorumInput,
   })
   .partial().shape;
 
 export { DEFAULTS };
 
-/** A field only http checks use: other types may leave it out or send its default. */
-const httpOnly = <T extends z.ZodType>(value: T, type: CheckType, what: string) =>
-  value.optional().meta({ description: `Only http checks ${what}; ${type} checks leave it out` });
-const notHttp = (type: CheckType) => ({
-  target_url: httpOnly(z.null({ error: `not used by ${type} checks` }), type, 'have a target URL'),
-  method: httpOnly(z.literal('GET', { error: 'only http checks have a method' }), type, 'have a method'),
-  headers: httpOnly(z.strictObject({}, { error: 'only http checks send headers' }), type, 'send headers'),
-  body: httpOnly(z.null({ error: 'only http checks send a body' }), type, 'send a body'),
-  expected_status: httpOnly(
-    z.literal(DEFAULTS.expected_status, { error: 'only http checks expect a status' }),
-    type,
-    'expect a status',
-  ),
-  body_contains: httpOnly(z.literal('', { error: 'only http checks read a body' }), type, 'read a body'),
-  assertions: httpOnly(z.array(z.never()).max(0, { error: 'only http checks assert' }), type, 'assert'),
-  execution_mode: z.literal('pull', { error: `${type} checks use execution_mode "pull"` }).optional(),
-});
 const common = { entity_id: z.string().min(1) } as const;
 const noTrust = (type: CheckType) =>
   checkTypeDefinition(type).tls ? {} : { tls: z.null({ error: noTrustSentence(type) }).optional() };
@@ -107,6 +101,7 @@ const pushVariant = z.strictObject({
   degraded_latency_ms: z.null({ error: 'push checks are not probed' }).optional(),
   execution_mode: z.literal('push', { error: 'push checks use execution_mode "push"' }).optional(),
   interval_seconds: pushInterval,
+  locations: pushLocationsInput.optional(),
   ...noTrust('push'),
 });
 /** A type's fewest seconds between runs, stated in its create variant (update: scheduleProblem). */
@@ -157,27 +152,27 @@ export const updateCheckBody = z
 export type UpdateCheckBody = z.infer<typeof updateCheckBody>;
 
 /** The user-settable fields of a check besides its type and config. */
-type SettableFields = {
+type SettableFields = LocatedFields & {
   name: string | null;
   tls: CheckTlsTrust | null;
   assertions: HttpAssertion[];
   degraded_latency_ms: number | null;
   success_threshold: number;
 } & Pick<
-  CheckRecord,
-  | 'execution_mode'
-  | 'target_url'
-  | 'method'
-  | 'headers'
-  | 'body'
-  | 'expected_status'
-  | 'body_contains'
-  | 'interval_seconds'
-  | 'timeout_ms'
-  | 'failure_threshold'
-  | 'enabled'
-  | 'slo_target'
->;
+    CheckRecord,
+    | 'execution_mode'
+    | 'target_url'
+    | 'method'
+    | 'headers'
+    | 'body'
+    | 'expected_status'
+    | 'body_contains'
+    | 'interval_seconds'
+    | 'timeout_ms'
+    | 'failure_threshold'
+    | 'enabled'
+    | 'slo_target'
+  >;
 
 /** The user-settable definition of a check, after defaults, with its config parsed for its type. */
 export type CheckDefinition = SettableFields & CheckConfig;
@@ -226,7 +221,7 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
   }
   const schedule = scheduleProblem({ ...parsed.data, interval_seconds: fields.interval_seconds });
   if (schedule) fail(schedule.path, schedule.message);
-  return { ...fields, ...parsed.data };
+  return checkedLocations({ ...fields, ...parsed.data });
 }
 
 /**
@@ -257,6 +252,8 @@ export function definitionFromCreate(body: CreateCheckBody, runtime?: Runtime): 
     success_threshold: body.success_threshold ?? DEFAULTS.success_threshold,
     slo_target: body.slo_target ?? null,
     enabled: body.enabled ?? DEFAULTS.enabled,
+    locations: body.locations ?? [DEFAULT_LOCATION],
+    quorum: body.quorum ?? null,
     config: keptConfig(body.check_type, body.config ?? DEFAULTS.config, undefined),
   });
   return scheduleOwnsInterval(body.interval_seconds, def);
@@ -292,6 +289,8 @@ export function definitionFromUpdate(current: CheckRecord, patch: UpdateCheckBod
     success_threshold: patch.success_threshold ?? current.success_threshold ?? DEFAULTS.success_threshold,
     slo_target: patch.slo_target !== undefined ? patch.slo_target : (current.slo_target ?? null),
     enabled: patch.enabled ?? current.enabled,
+    locations: patch.locations ?? [...locationsOf(current)],
+    quorum: patch.quorum !== undefined ? patch.quorum : (current.quorum ?? null),
     config: patch.config ? keptConfig(current.check_type, patch.config, current.config) : current.config,
   });
   return scheduleOwnsInterval(patch.interval_seconds, def);

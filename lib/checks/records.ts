@@ -2,6 +2,7 @@ import { checkNameOf } from '../check-types/check-name.ts';
 import type { CheckRecord } from '../check-types/check-record.ts';
 import { presentConfig } from '../check-types/config-view.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
+import { locationsOf, probesFromLocations, quorumOf } from '../domain/quorum.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
 import type { ResultRecord } from './results/result-items.ts';
@@ -46,10 +47,14 @@ export function publicCheck(check: CheckRecord & { entity_name?: string }, optio
     success_threshold: check.success_threshold ?? 1,
     slo_target: check.slo_target ?? null,
     enabled: check.enabled,
+    locations: [...locationsOf(check)],
+    quorum: quorumOf(check),
     state: check.state,
     consecutive_failures: check.consecutive_failures,
     last_result_at: check.last_result_at,
     next_run_at: check.next_run_at,
+    // Each location's part in the last decided slot: a located check's, once one was decided.
+    ...(check.last_locations && probesFromLocations(check) ? { last_locations: check.last_locations } : {}),
     created_at: check.created_at,
     updated_at: check.updated_at,
   };
@@ -84,10 +89,14 @@ export function publicCheck(check: CheckRecord & { entity_name?: string }, optio
   }
 }
 
-/** What a result says of its check: down (failed), degraded (a degraded success) or up. */
+/**
+ * What a result says of its check: down (failed), degraded (a degraded success), up, or
+ * inconclusive (a located slot too few locations reported to decide: neither up nor down).
+ */
 export function resultOutcome(
-  result: Pick<ResultRecord, 'success' | 'degraded'>,
-): 'up' | 'degraded' | 'down' {
+  result: Pick<ResultRecord, 'success' | 'degraded' | 'inconclusive'>,
+): 'up' | 'degraded' | 'down' | 'inconclusive' {
+  if (result.inconclusive) return 'inconclusive';
   if (!result.success) return 'down';
   return result.degraded ? 'degraded' : 'up';
 }
@@ -106,6 +115,8 @@ export function publicResult(result: ResultRecord) {
     checked_at: result.checked_at,
     ...(result.synthetic ? { synthetic: true } : {}),
     ...(result.details ? { details: result.details } : {}),
+    ...(result.locations ? { locations: result.locations } : {}),
+    ...(result.inconclusive ? { inconclusive: true as const } : {}),
   };
 }
 

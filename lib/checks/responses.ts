@@ -1,9 +1,11 @@
 import * as z from 'zod';
 import { configSchemas } from '../check-types/check-config.ts';
 import { configViewSchema } from '../check-types/config-view.ts';
+import { locationOutcomeSchema } from '../check-types/location-outcome.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import { publicTlsTrustSchema } from '../check-types/tls-trust.ts';
 import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
+import { MAX_CHECK_LOCATIONS } from '../domain/quorum.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import {
@@ -21,6 +23,17 @@ const nextCursor = z
   .string()
   .nullable()
   .meta({ description: 'Pass as `cursor` for the next page; null on the last page' });
+
+/** One location's part in a decided slot of a located check (lib/domain/quorum.ts). */
+const locationOutcome = locationOutcomeSchema
+  .extend({
+    outcome: locationOutcomeSchema.shape.outcome.meta({
+      description: 'unknown: the location did not report by the slot deadline (never counts as a failure)',
+    }),
+    status_code: locationOutcomeSchema.shape.status_code.meta({ description: 'null when unknown' }),
+    latency_ms: locationOutcomeSchema.shape.latency_ms.meta({ description: 'null when unknown' }),
+  })
+  .meta({ id: 'LocationOutcome' });
 
 /** The fields every check type returns (publicCheck), with check_type as the discriminator. */
 export const checkCommonSchema = z.strictObject({
@@ -58,6 +71,17 @@ export const checkCommonSchema = z.strictObject({
     .lt(1)
     .nullable()
     .meta({ description: 'The uptime objective (GET /v1/checks/{id}/uptime), or null' }),
+  locations: z.array(z.string()).min(1).max(MAX_CHECK_LOCATIONS).meta({
+    description: 'Where the check probes from: location names; ["default"]: the runtime\'s own workers',
+  }),
+  quorum: z.number().int().min(1).max(MAX_CHECK_LOCATIONS).meta({
+    description:
+      'How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several)',
+  }),
+  last_locations: z.array(locationOutcome).optional().meta({
+    description:
+      'A located check (locations other than ["default"]): each location\'s part in its last decided slot; absent before the first',
+  }),
   last_result_at: timestampSchema.nullable(),
   next_run_at: timestampSchema.nullable(),
   created_at: timestampSchema,
@@ -148,9 +172,23 @@ export const publicResultSchema = z
       .literal(true)
       .optional()
       .meta({ description: 'A success that is degraded (error_message says why)' }),
-    outcome: z.enum(['up', 'degraded', 'down']).meta({
+    outcome: z.enum(['up', 'degraded', 'down', 'inconclusive']).meta({
       description:
-        'down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold',
+        'down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold; inconclusive: a located slot too few locations reported to decide (neither up nor down: it moved no state)',
+    }),
+    locations: z.array(locationOutcome).optional().meta({
+      description: "A located check's slot: each location's part (its own rows: ?location=)",
+    }),
+    inconclusive: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Too few locations reported to decide the slot (success is false)' }),
+    location: z.string().optional().meta({
+      description:
+        "With ?location=: the location whose own row this is (its id is the slot's result's, decided from it)",
+    }),
+    slot_at: timestampSchema.optional().meta({
+      description: "With ?location=: the slot of the row (checked_at: when the location's probe began)",
     }),
     synthetic: z
       .literal(true)
@@ -182,7 +220,7 @@ export const publicTransitionSchema = z
   })
   .meta({ id: 'Transition' });
 
-/** GET /v1/checks/{id}/results. */
+/** GET /v1/checks/{id}/results (with ?location=: one location's own rows, in the same shape). */
 export const resultsPageSchema = z.strictObject({
   results: z.array(publicResultSchema),
   next_cursor: nextCursor,

@@ -5,6 +5,7 @@ import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
 import { type CheckFilter, checkFilterQuery, filterParams } from './definitions/check-filter.ts';
+import { locationName } from './definitions/check-locations-input.ts';
 import { publicCheck } from './records.ts';
 import { publicCheckSchema, resultsPageSchema, sparklineSchema, transitionsPageSchema } from './responses.ts';
 import { RECENT_PAGE_MAX, RECENT_RESULTS } from './results/check-recent.ts';
@@ -78,7 +79,12 @@ export function nextChecksLink(query: ListQuery, cursor: string) {
   return `</v1/checks?${params.toString()}>; rel="next"`;
 }
 /** Results: limit default 50, at most 500 (DECISIONS.md); transitions: the paged-list rule, at most 200. */
-const resultsQuery = pageQuery(500);
+const resultsQuery = pageQuery(500).extend({
+  location: locationName.optional().meta({
+    description:
+      "A location name: that location's own rows of a located check (newest slot first, each with `location`) instead of the decided results",
+  }),
+});
 const transitionsQuery = pageQuery(200);
 const tag = 'Checks';
 
@@ -191,10 +197,14 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
       auth: 'key',
       operationId: 'listCheckResults',
       tag,
-      summary: 'Results, newest first: {results, next_cursor} (limit 1-500, default 50; cursor)',
+      summary:
+        "Results, newest first: {results, next_cursor} (limit 1-500, default 50; cursor); ?location=: that location's own rows",
       schemas: { params: checkParams, query: resultsQuery, responses: { 200: resultsPageSchema } },
-      handler: async ({ principal, params, query }) =>
-        ok(await reads.results(principal.tenantId, params.id, query)),
+      handler: async ({ principal, params, query }) => {
+        const { location, ...page } = query;
+        if (location === undefined) return ok(await reads.results(principal.tenantId, params.id, page));
+        return ok(await reads.locationResults(principal.tenantId, params.id, location, page));
+      },
     }),
     defineRoute({
       method: 'GET',

@@ -9,6 +9,8 @@ export { migrateEntityAggregates } from './migration/aggregate-migration.ts';
 export { migrateChecksToCells } from './migration/cell-migration.ts';
 export { migrateCheckItems } from './migration/check-migration.ts';
 export { purgeEntityChecks } from './services/check-purge.ts';
-export { type CheckService, createCheckService } from './services/check-service.ts';
+export type { CheckService } from './services/check-service.ts';
+/** The check service as the compositions build it: create and update refuse unknown locations. */
+export { createLocatedCheckService as createCheckService } from './services/located-check-service.ts';
 export { type CheckReadService, createCheckReadService } from './services/read-service.ts';
 export { createStateRuleConsumer } from './services/state-rule-consumer.ts';

@@ -44,6 +44,7 @@ export function composeLocations(deps: {
           table,
           clock,
           tenantCreatedAt: async (tenantId) => (await tenants.requireTenant(tenantId)).created_at,
+          checkNaming: (tenantId, location) => checks.namingLocation(tenantId, location),
         }),
         heartbeat,
       }),

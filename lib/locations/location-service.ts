@@ -36,6 +36,8 @@ export interface LocationServiceDeps {
   clock: Clock;
   /** The tenant's creation time: `default` has existed since. */
   tenantCreatedAt(tenantId: string): Promise<string>;
+  /** One check of the tenant that names the location (by name), if any: the location stays while one does. */
+  checkNaming(tenantId: string, location: string): Promise<{ id: string; name: string } | undefined>;
 }
 
 /** The public view of a stored location, its state as of `nowMs`. */
@@ -169,9 +171,17 @@ export function createLocationService(deps: LocationServiceDeps) {
       }
     },
 
-    /** Deletes the location and every key of it. */
+    /** Deletes the location and every key of it; 409 while a check names it (naming one). */
     async remove(tenantId: string, id: string): Promise<void> {
       const location = await requireLocation(tenantId, id);
+      // Not one transaction with the checks' writes: a check created meanwhile naming it finds the
+      // location unknown for its slots (never a failure), and a second delete is refused while it names it.
+      const naming = await deps.checkNaming(tenantId, location.name);
+      if (naming) {
+        throw new ConflictError(
+          `the check "${naming.name}" (${naming.id}) probes from ${location.name}: remove ${location.name} from its locations first`,
+        );
+      }
       const keys = await listLocationKeys(table, tenantId, id);
       try {
         await table.transact([

@@ -17,9 +17,12 @@ const COMMON_KEYS = [
   'id',
   'interval_seconds',
   'last_result_at',
+  // Where it probes from (["default"] unless it names others) and its effective quorum.
+  'locations',
   'name',
   'name_is_default',
   'next_run_at',
+  'quorum',
   'slo_target',
   'state',
   'success_threshold',

@@ -1,4 +1,5 @@
 import type { CheckConfig } from '../../check-types/check-config.ts';
+import { checkNameOf } from '../../check-types/check-name.ts';
 import {
   type CheckDefinitionRecord,
   type CheckRecord,
@@ -6,6 +7,7 @@ import {
   joinCheck,
   splitCheck,
 } from '../../check-types/check-record.ts';
+import { locationsOf } from '../../domain/quorum.ts';
 import type { Item, Table, WriteOp } from '../../store/table.ts';
 import {
   definitionCreatedOp,
@@ -121,6 +123,21 @@ export function createCheckStore(table: Table, slugs?: SlugOps) {
 
     async list(tenantId: string): Promise<CheckRecord[]> {
       return joinCheckItems(await tenantCheckItems(table, tenantId));
+    },
+
+    /**
+     * One check of the tenant that names `location`, or undefined (a location's deletion is refused
+     * while one does). Reads every check definition of the tenant: bounded by its plan's limits
+     * (entities times check_limit_per_entity), and a location is deleted rarely.
+     */
+    async namingLocation(
+      tenantId: string,
+      location: string,
+    ): Promise<{ id: string; name: string } | undefined> {
+      const found = parseDefinitions(await tenantCheckItems(table, tenantId)).find((definition) =>
+        locationsOf(definition).includes(location),
+      );
+      return found ? { id: found.id, name: checkNameOf(found) } : undefined;
     },
   };
 }

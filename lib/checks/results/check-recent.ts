@@ -108,8 +108,11 @@ export async function recentOf(
     checks.map((check, i) => [
       check.id,
       {
+        // An inconclusive slot is neither up nor down: the strip leaves it out.
         results: (pages[i]?.results ?? [])
-          .map((r) => ({ outcome: r.outcome, checked_at: r.checked_at }))
+          .flatMap((r) =>
+            r.outcome === 'inconclusive' ? [] : [{ outcome: r.outcome, checked_at: r.checked_at }],
+          )
           .reverse(),
         ...dayUptimeOf([days.get(check.id)]),
       },

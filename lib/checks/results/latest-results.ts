@@ -47,7 +47,10 @@ export async function latestResultsOf(
     for (const slot of page.slots)
       for (const entry of slot.results)
         if (wanted.has(entry.c)) add({ ...entryResult(slot, entry), slot_at: slot.slot });
-  for (const results of owns) for (const r of results) add({ ...r, slot_at: r.checked_at });
+  // An inconclusive slot (a located check's, too few locations reported) is neither up nor down:
+  // the strips, metrics and last errors built on these leave it out. Cells hold none.
+  for (const results of owns)
+    for (const r of results) if (!r.inconclusive) add({ ...r, slot_at: r.checked_at });
   return out;
 }
 
@@ -70,6 +73,7 @@ export async function lastErrorOf(
     ? ((await latestResultsOf(table, [definition], { limit: ERROR_SLOTS_SCANNED })).get(checkId) ?? [])
     : await latestResults(table, checkId, ERROR_RESULTS_SCANNED);
   for (const result of results) {
+    if (result.inconclusive) continue;
     if ((!result.success || result.degraded) && result.error_message) return result.error_message;
   }
   return null;

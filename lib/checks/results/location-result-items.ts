@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
 import { queryAll } from '../../store/items.ts';
-import type { Table, WriteOp } from '../../store/table.ts';
+import type { PageSource } from '../../store/paging.ts';
+import type { Item, QueryInput, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of the `location_result` items: what one location reported for one slot of a located
@@ -90,4 +91,23 @@ export async function locationResultsBetween(
     limit,
   );
   return locationResult.parseAll(items.slice(0, limit));
+}
+
+/**
+ * The paged list of a check's location results, newest slot first, for sealed cursors (the
+ * partition holds only these: `query` reads it without a sort-key condition).
+ */
+export function locationResultsSource(checkId: string): {
+  source: PageSource;
+  query: Omit<QueryInput, 'direction' | 'limit' | 'cursor'>;
+} {
+  return {
+    source: { pk: partition(checkId), prefix: '' },
+    query: { pk: partition(checkId), consistent: true },
+  };
+}
+
+/** A location result read through `locationResultsSource`. */
+export function parseLocationResult(item: Item): LocationResultRecord {
+  return locationResult.parse(item);
 }

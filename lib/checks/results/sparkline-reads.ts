@@ -198,11 +198,14 @@ async function fromResults(table: Table, check: SparklineCheck, w: Window): Prom
   ]);
   if (results.length > RAW_SPARKLINE_MAX_RESULTS) tooManyResults();
   const fromCells = cellSamples.flatMap((samples) => samples ?? tooManyResults());
-  const samples = results.map((result) => ({
-    checked_at_ms: Date.parse(result.checked_at),
-    success: result.success,
-    latency_ms: result.latency_ms,
-  }));
+  // An inconclusive slot is neither up nor down (nor a latency): it is no sample, as in the rollups.
+  const samples = results
+    .filter((result) => !result.inconclusive)
+    .map((result) => ({
+      checked_at_ms: Date.parse(result.checked_at),
+      success: result.success,
+      latency_ms: result.latency_ms,
+    }));
   return bucketize([...samples, ...fromCells], { endMs: w.endMs, hours: w.hours, buckets: w.buckets });
 }
 

@@ -5,6 +5,7 @@ import { type PageRequest, readPage, unexpired } from '../../store/paging.ts';
 import type { Table } from '../../store/table.ts';
 import { publicTransition } from '../records.ts';
 import { recentOf } from '../results/check-recent.ts';
+import { locationResultsPage } from '../results/location-results-list.ts';
 import { resultsPage } from '../results/results-list.ts';
 import { readSparkline } from '../results/sparkline-reads.ts';
 import { checkTransitionsSource, parseTransition } from '../results/transition-items.ts';
@@ -35,6 +36,12 @@ export function createCheckReadService(deps: CheckReadDeps) {
     async results(tenantId: string, checkId: string, page: PageRequest) {
       const check = await deps.checkService.requireCheck(tenantId, checkId);
       return resultsPage(deps, check, page, clock.now());
+    },
+
+    /** A page of one location's own rows of the check (a located check's), newest slot first. */
+    async locationResults(tenantId: string, checkId: string, location: string, page: PageRequest) {
+      const check = await deps.checkService.requireCheck(tenantId, checkId);
+      return locationResultsPage(deps, check, location, page, clock.now());
     },
 
     /** A page of the check's own state changes (kind `check`), newest first. */

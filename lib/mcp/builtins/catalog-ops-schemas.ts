@@ -1,5 +1,6 @@
 import { PUSH_MAX_INTERVAL_SECONDS } from '../../check-types/check-config.ts';
 import { CHECK_TYPES } from '../../check-types/registry.ts';
+import { MAX_CHECK_LOCATIONS } from '../../domain/quorum.ts';
 /** The input-schema pieces the catalog-ops manifest's tools share (catalog-ops.ts). */
 
 export const noInput = { type: 'object', properties: {}, additionalProperties: false };
@@ -105,6 +106,22 @@ export const createCheckInput = {
       // No schema default: the API's default depends on the type (60 s; an hour for domain checks).
       description:
         'Seconds between probes (up to a day) or reports (push, up to 30 days); at least the plan minimum. Default 60 (3,600 for domain checks, whose RDAP servers limit how often they are asked)',
+    },
+    locations: {
+      type: 'array',
+      items: { type: 'string' },
+      minItems: 1,
+      maxItems: MAX_CHECK_LOCATIONS,
+      uniqueItems: true,
+      description:
+        'Where it probes from: location names (default ["default"], the runtime itself; others: GET /v1/locations). Push checks: only ["default"]',
+    },
+    quorum: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_CHECK_LOCATIONS,
+      description:
+        'How many locations must report failure for a slot to fail; default 1 with one location, a majority with several',
     },
     dry_run: {
       type: 'boolean',

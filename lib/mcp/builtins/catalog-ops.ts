@@ -55,7 +55,8 @@ export const CATALOG_OPS_MANIFEST = {
     },
     {
       name: 'get_entity',
-      description: 'One entity with its metadata, current status and attached checks.',
+      description:
+        "One entity with its metadata, current status and attached checks (a check probed from several locations: each location's outcome in its last slot, last_locations).",
       inputSchema: entityRef,
       annotations: builtinAnnotations('get_entity'),
     },
@@ -100,14 +101,14 @@ export const CATALOG_OPS_MANIFEST = {
     {
       name: 'get_check_results',
       description:
-        'Per-attempt results of one check (outcome, latency, error) over the last hours, newest first and paged (next_cursor continues); the first page also summarises the window: results by outcome, latency p50/p95, first and last time.',
+        "Per-attempt results of one check (outcome, latency, error) over the last hours, newest first and paged (next_cursor continues); the first page also summarises the window: results by outcome, latency p50/p95, first and last time. A check probed from several locations shows each location's outcome per result (locations), and a slot too few locations reported is inconclusive (neither up nor down).",
       inputSchema: checkResultsInput,
       annotations: builtinAnnotations('get_check_results'),
     },
     {
       name: 'create_check',
       description:
-        'Registers a check of the entity: http (target_url) or another check type (its config, as POST /v1/checks takes it). Probed types are probed once first and the answer says what the probe saw; push checks are not probed. dry_run: create nothing.',
+        'Registers a check of the entity: http (target_url) or another check type (its config, as POST /v1/checks takes it), optionally probed from several locations with a quorum. Probed types are probed once first (from here) and the answer says what the probe saw; push checks are not probed. dry_run: create nothing.',
       inputSchema: createCheckInput,
       annotations: builtinAnnotations('create_check'),
     },

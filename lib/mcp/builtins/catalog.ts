@@ -34,14 +34,26 @@ export const listEntities: BuiltinTool = {
   },
 };
 
+/** What get_entity reads of a check's last located slot (publicCheck's `last_locations`). */
+type LastLocations = readonly { location: string; outcome: string }[] | undefined;
+
+/** A check's name, with each location's part in its last slot when it is located: `"API" (office down, default up)`. */
+const checkWords = (c: { name: string; last_locations?: LastLocations }) =>
+  c.last_locations?.length
+    ? `"${c.name}" (${c.last_locations.map((l) => `${l.location} ${l.outcome}`).join(', ')})`
+    : `"${c.name}"`;
+
 /**
  * An entity's checks in words for get_entity: how many, how many down (named) and, when any is,
- * how many degraded (named), so an agent sees which checks make the entity down or degraded.
+ * how many degraded (named), so an agent sees which checks make the entity down or degraded; a
+ * located check's name carries each location's outcome of its last slot.
  */
-export function checksInWords(checks: readonly { name: string; state: string }[]): string {
+export function checksInWords(
+  checks: readonly { name: string; state: string; last_locations?: LastLocations }[],
+): string {
   const named = (state: string) => {
     const those = checks.filter((c) => c.state === state);
-    const names = those.length ? ` (${those.map((c) => `"${c.name}"`).join(', ')})` : '';
+    const names = those.length ? ` (${those.map(checkWords).join(', ')})` : '';
     return `${those.length} ${state}${names}`;
   };
   const degraded = checks.some((c) => c.state === 'degraded') ? `, ${named('degraded')}` : '';

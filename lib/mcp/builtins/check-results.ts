@@ -28,6 +28,8 @@ export interface WindowSummary {
   up: number;
   degraded: number;
   down: number;
+  /** A located check's slots too few locations reported to decide: neither up nor down. */
+  inconclusive: number;
   latency_p50_ms: number | null;
   latency_p95_ms: number | null;
   first_at: string | null;
@@ -45,13 +47,18 @@ function percentile(sorted: readonly number[], p: number): number | null {
 
 /** The summary of results (newest first). */
 export function summarise(results: readonly Result[], complete: boolean): WindowSummary {
-  const latencies = results.map((r) => r.latency_ms).sort((a, b) => a - b);
+  // An inconclusive slot's latency is of the few locations that reported: not the check's.
+  const latencies = results
+    .filter((r) => r.outcome !== 'inconclusive')
+    .map((r) => r.latency_ms)
+    .sort((a, b) => a - b);
   const count = (outcome: string) => results.filter((r) => r.outcome === outcome).length;
   return {
     results: results.length,
     up: count('up'),
     degraded: count('degraded'),
     down: count('down'),
+    inconclusive: count('inconclusive'),
     latency_p50_ms: percentile(latencies, 50),
     latency_p95_ms: percentile(latencies, 95),
     first_at: results.at(-1)?.checked_at ?? null,
@@ -85,8 +92,26 @@ function summaryWords(s: WindowSummary): string {
   const latency = `latency p50 ${s.latency_p50_ms} ms, p95 ${s.latency_p95_ms} ms`;
   return (
     `${s.results}${s.complete ? '' : ' (the newest)'} results from ${s.first_at} to ${s.last_at}: ` +
-    `${s.up} up, ${s.degraded} degraded, ${s.down} down; ${latency}`
+    `${s.up} up, ${s.degraded} degraded, ${s.down} down` +
+    `${s.inconclusive ? `, ${s.inconclusive} inconclusive` : ''}; ${latency}`
   );
+}
+
+/** One location's part in words: `office down (HTTP 503)`, `eu-west-1 up 41 ms`, `us-east-1 unknown`. */
+function locationWords(part: NonNullable<Result['locations']>[number]): string {
+  if (part.outcome === 'unknown') return `${part.location} unknown (no report)`;
+  if (part.outcome === 'down') {
+    const why = part.error_message || (part.status_code ? `HTTP ${part.status_code}` : 'failed');
+    return `${part.location} down (${why})`;
+  }
+  return `${part.location} ${part.outcome} ${part.latency_ms} ms`;
+}
+
+/** The newest located slot's parts in words (a located check's results carry them), or ''. */
+export function newestLocationsWords(results: readonly Result[]): string {
+  const newest = results.find((r) => r.locations && r.locations.length > 0);
+  if (!newest?.locations) return '';
+  return ` Newest slot (${newest.checked_at}, ${newest.outcome}) by location: ${newest.locations.map(locationWords).join(', ')}.`;
 }
 
 export const getCheckResults: BuiltinTool = {
@@ -130,7 +155,7 @@ export const getCheckResults: BuiltinTool = {
         : `${about}, last ${hours} h, a further page.`;
       const more = page.next ? ' More results: pass next_cursor as cursor.' : '';
       return toolResult(
-        `${words} Showing ${page.items.length}, newest first.${more}`,
+        `${words}${newestLocationsWords(page.items)} Showing ${page.items.length}, newest first.${more}`,
         {
           check_id: checkId,
           check_name: name,

@@ -29,6 +29,8 @@ function bodyFrom(args: Record<string, unknown>) {
       ...(args.config !== undefined ? { config: args.config } : {}),
       ...(args.name !== undefined ? { name: args.name } : {}),
       ...(args.interval_seconds !== undefined ? { interval_seconds: args.interval_seconds } : {}),
+      ...(args.locations !== undefined ? { locations: args.locations } : {}),
+      ...(args.quorum !== undefined ? { quorum: args.quorum } : {}),
     },
     { error: issueSentence },
   );

@@ -110,6 +110,24 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: "which fields apply depends on the stored check's check_type, which the body does not carry",
   },
   {
+    operation: '*',
+    path: /^locations\.\d+$/,
+    message: /^No location is named /,
+    why: "a check's locations name the tenant's stored locations (GET /v1/locations)",
+  },
+  {
+    operation: 'POST /v1/checks',
+    path: /^quorum$/,
+    message: /a quorum counts locations that report failure/,
+    why: 'two fields compared: quorum is at most the number of locations',
+  },
+  {
+    operation: 'PUT /v1/checks/{id}',
+    path: /^(locations|quorum)$/,
+    message: /./,
+    why: 'a quorum is at most the number of locations, which an update may leave stored, and push checks (the stored check_type) probe only from default',
+  },
+  {
     operation: 'POST /v1/checks',
     path: /^assertions\.\d+\.value$/,
     message: /is not a supported regular expression|is too complex/,

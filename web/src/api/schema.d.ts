@@ -257,7 +257,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Results, newest first: {results, next_cursor} (limit 1-500, default 50; cursor) */
+        /** Results, newest first: {results, next_cursor} (limit 1-500, default 50; cursor); ?location=: that location's own rows */
         get: operations["listCheckResults"];
         put?: never;
         /** Push a result for a push-mode check */
@@ -1507,6 +1507,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1541,6 +1547,19 @@ export interface components {
                 ca_pem?: string;
                 skip_verify?: boolean;
             } | null;
+        };
+        LocationOutcome: {
+            location: string;
+            /**
+             * @description unknown: the location did not report by the slot deadline (never counts as a failure)
+             * @enum {string}
+             */
+            outcome: "up" | "degraded" | "down" | "unknown";
+            /** @description null when unknown */
+            status_code: number | null;
+            /** @description null when unknown */
+            latency_ms: number | null;
+            error_message: string;
         };
         /** @description With include=recent: the last results and the 24 h uptime */
         CheckRecent: {
@@ -1583,6 +1602,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1625,6 +1650,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1674,6 +1705,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1719,6 +1756,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1778,6 +1821,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1826,6 +1875,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -1870,6 +1925,12 @@ export interface components {
             success_threshold: number;
             /** @description The uptime objective (GET /v1/checks/{id}/uptime), or null */
             slo_target: number | null;
+            /** @description Where the check probes from: location names; ["default"]: the runtime's own workers */
+            locations: string[];
+            /** @description How many locations must report failure for a slot to fail: the one set, else the default (1 with one location, a majority with several) */
+            quorum: number;
+            /** @description A located check (locations other than ["default"]): each location's part in its last decided slot; absent before the first */
+            last_locations?: components["schemas"]["LocationOutcome"][];
             last_result_at: components["schemas"]["Timestamp"] | null;
             next_run_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
@@ -2027,20 +2088,22 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
-            locations?: {
-                location: string;
-                /** @enum {string} */
-                outcome: "up" | "degraded" | "down" | "unknown";
-                status_code: number | null;
-                latency_ms: number | null;
-                error_message: string;
-            }[];
-            inconclusive?: boolean;
+            /** @description A located check's slot: each location's part (its own rows: ?location=) */
+            locations?: components["schemas"]["LocationOutcome"][];
             /**
-             * @description down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold
+             * @description Too few locations reported to decide the slot (success is false)
+             * @constant
+             */
+            inconclusive?: true;
+            /**
+             * @description down: failed; degraded: succeeded slower than degraded_latency_ms or inside a tls expiry threshold; inconclusive: a located slot too few locations reported to decide (neither up nor down: it moved no state)
              * @enum {string}
              */
-            outcome: "up" | "degraded" | "down";
+            outcome: "up" | "degraded" | "down" | "inconclusive";
+            /** @description With ?location=: the location whose own row this is (its id is the slot's result's, decided from it) */
+            location?: string;
+            /** @description With ?location=: the slot of the row (checked_at: when the location's probe began) */
+            slot_at?: components["schemas"]["Timestamp"];
         };
         Transition: {
             /** @enum {string} */
@@ -5385,6 +5448,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description An absolute http or https URL */
                     target_url: string;
                     config?: Record<string, never>;
@@ -5427,6 +5494,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; tcp checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5477,6 +5548,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; tls checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5524,6 +5599,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; dns checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5576,6 +5655,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Push checks are not probed: only ["default"] */
+                    locations?: "default"[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; push checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5642,6 +5725,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; icmp checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5693,6 +5780,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; domain checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5745,6 +5836,10 @@ export interface operations {
                     success_threshold?: number;
                     slo_target?: number | null;
                     enabled?: boolean;
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                     /** @description Only http checks have a target URL; grpc checks leave it out */
                     target_url?: null;
                     /** @constant */
@@ -5970,6 +6065,10 @@ export interface operations {
                     };
                     /** @enum {string} */
                     execution_mode?: "pull" | "push";
+                    /** @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"] */
+                    locations?: string[];
+                    /** @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several */
+                    quorum?: number | null;
                 };
             };
         };
@@ -6145,6 +6244,8 @@ export interface operations {
                 limit?: number;
                 /** @description The next_cursor of the previous page */
                 cursor?: string;
+                /** @description A location name: that location's own rows of a located check (newest slot first, each with `location`) instead of the decided results */
+                location?: string;
             };
             header?: never;
             path: {
