@@ -1,7 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createApiHandler } from '../../functions/api.ts';
-import { definitionUpdatedOp, getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { stateOfDefinitionOp } from '../../lib/checks/results/check-state-items.ts';
 import { latestResults } from '../../lib/checks/results/result-items.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { type CostFigures, type MeterSnapshot, priceSnapshot } from './cost-prices.ts';
@@ -111,9 +109,8 @@ export async function runLocationCost(options: LocationCostOptions): Promise<Loc
         return res.body ?? {};
       };
 
-      // Setup: the regions' locations and keys; the checks, created disabled, located (the stored
-      // fields, as the API writes a change: the checks API takes them with issue 40's check fields),
-      // then enabled through the API, which schedules them out of cells, in the due index.
+      // Setup: the regions' locations and keys; the checks, probed from them (out of cells, in the
+      // due index, as the API schedules a located check).
       const keys = new Map<string, string>();
       for (const name of regions)
         keys.set(name, String((await setup('POST', '/v1/locations', { name, kind: 'aws_region' })).key));
@@ -132,24 +129,10 @@ export async function runLocationCost(options: LocationCostOptions): Promise<Loc
           interval_seconds: 60,
           timeout_ms: 5000,
           failure_threshold: 1,
-          enabled: false,
+          locations: regions,
+          quorum,
         });
         const id = String(check.id);
-        const def = await getCheckDefinition(peek, tenantId, id, { consistent: true });
-        if (!def) throw new Error(`no check ${id}`);
-        await peek.transact([
-          definitionUpdatedOp(tenantId, id, { locations: regions, quorum }, def.version),
-          stateOfDefinitionOp({
-            tenantId,
-            checkId: id,
-            copies: {
-              execution_mode: def.execution_mode,
-              interval_seconds: def.interval_seconds,
-              definition_version: def.version + 1,
-            },
-          }),
-        ]);
-        await setup('PUT', `/v1/checks/${id}`, { enabled: true });
         checkIds.push(id);
       }
       progress(`${count} checks located in ${regions.join(', ')} (quorum ${quorum})`);
