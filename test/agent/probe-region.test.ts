@@ -48,7 +48,12 @@ function secret(value: string | undefined) {
   return state;
 }
 
-function regionLambda(vigil: { url: string }, read: (id: string) => Promise<string | undefined>) {
+function regionLambda(
+  vigil: { url: string },
+  read: (id: string) => Promise<string | undefined>,
+  /** How long before the invocation's 60 s run out the run is aborted (default: 1 s). */
+  stopMarginMs = 1000,
+) {
   const lines: Record<string, unknown>[] = [];
   const powertools = createPowertoolsLogger({
     level: 'info',
@@ -65,7 +70,7 @@ function regionLambda(vigil: { url: string }, read: (id: string) => Promise<stri
       readSecret: read,
       clock: systemClock,
       logger: fromPowertools(powertools),
-      run: { leaseForMs: LEASE_FOR_MS, stopMarginMs: 1000 },
+      run: { leaseForMs: LEASE_FOR_MS, stopMarginMs },
     }),
     powertools,
   });
@@ -111,6 +116,35 @@ describe('the AWS region probe function', () => {
     expect(target.hits('/ok')).toBe(1);
     expect(vigil.state.storedTimes.get(resultKey(job))).toBe(1);
     expect(key.reads).toEqual([SECRET_ID]);
+  });
+
+  it('drops what the home did not take by its hard stop, and probes that job again when it is leased again', async () => {
+    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
+    const target = await startHttpTarget();
+    cleanups.push(vigil.stop, target.close);
+    // Aborted 4 s into the invocation (60 s left, less 56 s): the results loop is still retrying.
+    const { invoke } = regionLambda(vigil, secret(TEST_LOCATION_KEY).read, 56_000);
+    const job = {
+      job_id: 'chk_2:1',
+      slot: SLOT,
+      check: { check_type: 'http', target_url: target.url('/ok'), expected_status: 200, timeout_ms: 2000 },
+    };
+    vigil.state.resultsMode = 'unavailable';
+    vigil.enqueue(job);
+
+    const lost = await invoke();
+
+    expect(lost).toMatchObject({ leased: 1, answered: 0, unsent: 1 });
+    expect(vigil.state.stored.size).toBe(0);
+
+    // The home leases the job again once its lease ran out: probed again, since no result was taken.
+    vigil.state.resultsMode = 'ok';
+    vigil.enqueue(job);
+    const next = await invoke();
+
+    expect(next).toMatchObject({ leased: 1, answered: 1, unsent: 0 });
+    expect(target.hits('/ok')).toBe(2);
+    expect(vigil.state.storedTimes.get(resultKey(job))).toBe(1);
   });
 
   it('skips the minute while the secret is empty, and reads it again until the key is there', async () => {
