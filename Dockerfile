@@ -28,5 +28,10 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-# Node is PID 1 and stops cleanly on SIGTERM (bin/serve.ts), within a 4 s deadline of its own.
-CMD ["node", "--import", "tsx", "bin/serve.ts"]
+# `serve` (the default) runs the server; any other command is `vigil <command>`, e.g. a probe
+# location's agent: podman run <image> agent --url https://vigil.example.com --key-file <file>
+# (deploy/container-entrypoint.sh, docs/locations.md "Running an agent"). Node is PID 1 and stops
+# cleanly on SIGTERM: the server within a 4 s deadline of its own (bin/serve.ts), the agent after
+# its running probes' results are posted (--stop-grace, 30 s by default).
+ENTRYPOINT ["/opt/vigil/deploy/container-entrypoint.sh"]
+CMD ["serve"]

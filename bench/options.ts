@@ -18,6 +18,7 @@ export const SCENARIOS = [
   'uptime',
   'cost',
   'pingcost',
+  'locationcost',
   'storm-cloud',
   'bundles',
   'crash',
@@ -99,6 +100,12 @@ const optionsSchema = z.object({
   'cost-cycles': int(1).default(5),
   'pingcost-checks': int(1).default(50),
   'pingcost-pings': int(1).max(99).default(20),
+  'locationcost-checks': int(1).default(50),
+  'locationcost-slots': int(1).default(5),
+  'locationcost-regions': int(1).max(5).default(3),
+  'locationcost-quorum': int(1).default(2),
+  'locationcost-lease-batch': int(1).max(100).default(20),
+  'locationcost-post-batch': int(1).max(100).default(10),
   'crash-rounds': int(2).default(32),
   'storm-cloud-entities': int(1).default(5000),
   'bundle-runs': int(1).default(9),
@@ -114,7 +121,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, bundles, crash, storm, storm-cloud, checks-list, search, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, search, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -159,6 +166,12 @@ export const USAGE = `Usage: npm run bench -- [options]
   --cost-cycles <n>         cost: metered one-minute cycles, healthy and then flapping (default 5)
   --pingcost-checks <n>     pingcost: push checks per mode (ping URL, keyed route) under the cost meter (default 50)
   --pingcost-pings <n>      pingcost: reports per check, one a minute (default 20, at most 99)
+  --locationcost-checks <n> locationcost: http checks probed from AWS regions under the cost meter (default 50)
+  --locationcost-slots <n>  locationcost: metered slots (minutes) per check (default 5)
+  --locationcost-regions <n> locationcost: AWS regions each check is probed from (default 3, at most 5)
+  --locationcost-quorum <n> locationcost: the checks' quorum (default 2)
+  --locationcost-lease-batch <n> locationcost: jobs per lease, the region function's concurrency (default 20)
+  --locationcost-post-batch <n>  locationcost: results per post (default 10)
   --storm-entities <n>      storm-cloud: entities of one tenant that go down at once (default 5000)
   --bundle-runs <n>         bundles: fresh imports of each function's bundle (default 9)
   --crash-rounds <n>        crash: kill -9 rounds of served processes, half at the cell seam (default 32)
@@ -218,6 +231,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       'cost-cycles': { type: 'string' },
       'pingcost-checks': { type: 'string' },
       'pingcost-pings': { type: 'string' },
+      'locationcost-checks': { type: 'string' },
+      'locationcost-slots': { type: 'string' },
+      'locationcost-regions': { type: 'string' },
+      'locationcost-quorum': { type: 'string' },
+      'locationcost-lease-batch': { type: 'string' },
+      'locationcost-post-batch': { type: 'string' },
       'crash-rounds': { type: 'string' },
       'storm-cloud-entities': { type: 'string' },
       against: { type: 'string' },

@@ -4,6 +4,7 @@ import type { AbuseFigures } from './abuse.ts';
 import type { AlertFigures } from './alerts.ts';
 import type { ChecksListFigures } from './checks-list.ts';
 import { type CostBenchFigures, formatCost } from './cost.ts';
+import { formatLocationCost, type LocationCostBenchFigures } from './location-cost.ts';
 import { table } from './markdown.ts';
 import { formatPingCost, type PingCostBenchFigures } from './ping-cost.ts';
 import type { BareFigures, RuntimeFigures } from './probes.ts';
@@ -60,6 +61,7 @@ export interface Results {
   uptime?: UptimeFigures;
   cost?: CostBenchFigures;
   pingCost?: PingCostBenchFigures;
+  locationCost?: LocationCostBenchFigures;
   search?: SearchFigures;
   /** --against / --rounds: every run of max and push, per checkout. */
   sideBySide?: SideBySide;
@@ -506,6 +508,7 @@ export function formatResults(results: Results, targets: Target[]): string {
   if (results.sideBySide) out.push(formatSideBySide(results.sideBySide, bareCeiling(results)));
   if (results.cost) out.push(`\n${formatCost(results.cost)}`);
   if (results.pingCost) out.push(`\n${formatPingCost(results.pingCost)}`);
+  if (results.locationCost) out.push(`\n${formatLocationCost(results.locationCost)}`);
   const se = results.search;
   if (se) {
     out.push(

@@ -7,6 +7,7 @@ import { type BundleFigures, formatBundles, runBundles } from './bundles.ts';
 import { runChecksList } from './checks-list.ts';
 import { benchDir, repoRoot } from './child.ts';
 import { runCost } from './cost.ts';
+import { runLocationCostBench } from './location-cost.ts';
 import { parseOptions } from './options.ts';
 import { runPingCostBench } from './ping-cost.ts';
 import { type Target as ProbeTarget, runBareLoop, runRuntime, startTarget } from './probes.ts';
@@ -318,6 +319,24 @@ try {
     const pc = results.pingCost;
     log(
       `  $${pc.ping.perPing.dollarsPerMillion.atScale.toFixed(2)} per million pings, $${pc.keyed.perPing.dollarsPerMillion.atScale.toFixed(2)} per million keyed results`,
+    );
+  }
+  if (wants('locationcost')) {
+    log(
+      `locationcost: ${options['locationcost-checks']} checks from ${options['locationcost-regions']} AWS regions (quorum ${options['locationcost-quorum']}), ${options['locationcost-slots']} slots each, through the generator, the worker and the agent routes over DynamoDB Local`,
+    );
+    results.locationCost = await runLocationCostBench({
+      checks: options['locationcost-checks'],
+      slots: options['locationcost-slots'],
+      regions: options['locationcost-regions'],
+      quorum: options['locationcost-quorum'],
+      leaseBatch: options['locationcost-lease-batch'],
+      postBatch: options['locationcost-post-batch'],
+      onProgress: (line) => log(`  ${line}`),
+    });
+    const lc = results.locationCost;
+    log(
+      `  $${lc.perSlot.dollarsPerMillion.atScale.toFixed(2)} per million located slots, $${(lc.perSlot.dollarsPerMillion.atScale / lc.regions.length).toFixed(2)} per million region probes`,
     );
   }
   if (wants('storm-cloud')) {

@@ -1,4 +1,5 @@
 import { App } from 'aws-cdk-lib';
+import { addProbeRegionStacks } from './probe-region.ts';
 import { VigilStack } from './vigil-stack.ts';
 
 // The CDK CLI entry point (cdk.json "app"). No lookups: synth works offline and without credentials.
@@ -36,4 +37,11 @@ new VigilStack(app, 'Vigil', {
     dueShards: setting('dueShards'),
     accountConcurrency: setting('accountConcurrency'),
   },
+});
+
+// One probe stack per AWS region of `-c vigil:probeRegions=eu-west-1,ap-southeast-2` (docs/locations.md "AWS regions").
+addProbeRegionStacks(app, {
+  probeRegions: setting('probeRegions'),
+  homeApiUrl: setting('homeApiUrl'),
+  account: process.env.CDK_DEFAULT_ACCOUNT,
 });

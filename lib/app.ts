@@ -174,7 +174,7 @@ export function createApp(deps: CoreDeps) {
     simulator: notifications.simulator,
   });
 
-  const locations = composeLocations({ ...deps, tenants, checks, recorder });
+  const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: jobRunner.decider });
   const streamSlots = deps.streamSlots ?? createMemoryStreamSlots(deps.config.streamCaps);
   const statusStream = createStatusStream(
     { table: deps.table, clock: deps.clock, logger: deps.logger, slots: streamSlots },

@@ -3,7 +3,7 @@ import type { Logger } from '../platform/logger.ts';
 import type { Prober } from '../probes/types.ts';
 import { type AgentClient, AgentRequestError } from './agent-client.ts';
 import { type AgentMetrics, type AgentOperation, createAgentMetrics } from './agent-metrics.ts';
-import { createJobMemory } from './job-memory.ts';
+import { createJobMemory, type JobMemory } from './job-memory.ts';
 import {
   MAX_LEASE_JOBS,
   MAX_WAIT_SECONDS,
@@ -23,6 +23,12 @@ export interface AgentSettings {
   heartbeatIntervalMs: number;
   /** The longest wait between attempts when Vigil cannot be reached. */
   maxBackoffMs: number;
+  /**
+   * A bounded run (lib/agent/bounded-run.ts): no lease is asked after this time (the clock's), and
+   * each lease's wait ends by it, so no long-poll is cut off; then the agent stops as at `stop()`.
+   * Unset: the agent leases until stopped.
+   */
+  leaseUntilMs?: number;
 }
 
 export interface AgentDeps {
@@ -32,7 +38,12 @@ export interface AgentDeps {
   clock: Clock;
   logger: Logger;
   version: string;
+  /** The jobs taken, kept across bounded runs (a Lambda container's); default: this agent's own. */
+  memory?: JobMemory;
 }
+
+/** A bounded run asks for no lease with less than this left: a lease waits whole seconds. */
+const MIN_LEASE_WAIT_MS = 1000;
 
 /** How long an acknowledged job is remembered, and how many: longer than any slot's deadline. */
 const ACKED_TTL_MS = 15 * 60_000;
@@ -52,7 +63,7 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
   const room = createNudge();
   const idle = createNudge();
   const backoff = createBackoff({ baseMs: 500, maxMs: settings.maxBackoffMs });
-  const memory = createJobMemory({ maxAcked: MAX_ACKED, ackedTtlMs: ACKED_TTL_MS });
+  const memory = deps.memory ?? createAgentJobMemory();
   let inFlight = 0;
   const metrics: AgentMetrics = createAgentMetrics(deps.version, {
     inFlight: () => inFlight,
@@ -123,12 +134,19 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
         await room.wait(signal);
         continue;
       }
+      let waitSeconds = MAX_WAIT_SECONDS;
+      if (settings.leaseUntilMs !== undefined) {
+        const leftMs = settings.leaseUntilMs - clock.now();
+        if (leftMs < MIN_LEASE_WAIT_MS) {
+          stopping.abort();
+          room.nudge();
+          return;
+        }
+        waitSeconds = Math.min(MAX_WAIT_SECONDS, Math.floor(leftMs / 1000));
+      }
       let jobs: ReadJob[];
       try {
-        jobs = await client.lease(
-          { max: Math.min(free, MAX_LEASE_JOBS), wait_seconds: MAX_WAIT_SECONDS },
-          signal,
-        );
+        jobs = await client.lease({ max: Math.min(free, MAX_LEASE_JOBS), wait_seconds: waitSeconds }, signal);
         failures = 0;
         metrics.succeeded('lease');
       } catch (err) {
@@ -212,3 +230,8 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
 }
 
 export type VigilAgent = ReturnType<typeof createAgent>;
+
+/** The agent's job memory with its bounds: one per agent, or one per Lambda container (bounded runs). */
+export function createAgentJobMemory(): JobMemory {
+  return createJobMemory({ maxAcked: MAX_ACKED, ackedTtlMs: ACKED_TTL_MS });
+}

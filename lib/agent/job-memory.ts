@@ -58,6 +58,14 @@ export function createJobMemory(options: JobMemoryOptions) {
     dropped(entry: ResultEntry): void {
       active.delete(jobKey(entry.job_id, entry.slot));
     },
+    /**
+     * Forgets the jobs being probed or waiting to be sent, keeping the acknowledged ones: at the end
+     * of a bounded run (lib/agent/bounded-run.ts), whose unsent results are gone with it, so a job
+     * leased again by a later run is probed again instead of waiting for a result that never comes.
+     */
+    forgetUnacknowledged(): void {
+      active.clear();
+    },
     get ackedCount() {
       return acked.size;
     },

@@ -159,7 +159,9 @@ export const resultsAnswerSchema = z.object({
 export type ResultsAnswer = z.infer<typeof resultsAnswerSchema>;
 
 /** `POST /v1/agent/heartbeat`: the agent is alive, and runs this version. */
-export const heartbeatRequestSchema = z.strictObject({ version: z.string().min(1).max(64) });
+export const heartbeatRequestSchema = z.strictObject({
+  version: z.string().min(1).max(64).meta({ description: 'The agent’s version, shown in the location list' }),
+});
 /** The heartbeat's answer: which location the key belongs to, and the server's time. */
 export const heartbeatAnswerSchema = z.object({
   location: z.object({ id: z.string(), name: z.string() }),

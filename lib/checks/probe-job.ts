@@ -12,7 +12,7 @@ import { type LocatedJobDeps, type LocatedOutcome, runLocatedProbe } from './ser
 
 /**
  * One scheduled run of a check: a probe (pull), the dead man's switch (push), or the decision of a
- * located check's slot at its deadline (lib/checks/located-job.ts). Queue messages carry it.
+ * located check's slot at its deadline (services/located-job.ts). Queue messages carry it.
  */
 export const probeJobSchema = z.strictObject({
   tenant_id: z.string(),
@@ -97,7 +97,8 @@ export function ackCommitted(outcome: ProbeJobOutcome): boolean {
 
 /**
  * Runs one job: re-reads the check (a disabled or deleted check stops), probes or records the
- * synthetic failure, and records the result idempotently for its slot.
+ * synthetic failure, and records the result idempotently for its slot. A located check's slot fans
+ * out to its locations instead (services/located-job.ts), and its `decide` job decides the slot.
  */
 export async function runProbeJob(
   job: ProbeJob,

@@ -19,6 +19,7 @@ export {
   type LocationProbeResult,
   type ReportOutcome,
 } from './results/location-decision.ts';
+export { slotLocationResults } from './results/location-result-items.ts';
 export { type PushStartDeps, recordPushStart } from './results/push-start.ts';
 export { createResultRecorder, type ResultRecorder } from './results/result-recorder.ts';
 export { type DueClaim, generateShard } from './services/generator.ts';

@@ -5,6 +5,7 @@ import { idSchema, queryInteger } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
 import { createCheckBody, updateCheckBody } from './check-input.ts';
 import { type CheckFilter, checkFilterQuery, filterParams } from './definitions/check-filter.ts';
+import { locationName } from './definitions/check-locations-input.ts';
 import { publicCheck } from './records.ts';
 import { publicCheckSchema, resultsPageSchema, sparklineSchema, transitionsPageSchema } from './responses.ts';
 import { RECENT_PAGE_MAX, RECENT_RESULTS } from './results/check-recent.ts';
@@ -79,14 +80,10 @@ export function nextChecksLink(query: ListQuery, cursor: string) {
 }
 /** Results: limit default 50, at most 500 (DECISIONS.md); transitions: the paged-list rule, at most 200. */
 const resultsQuery = pageQuery(500).extend({
-  location: z
-    .string()
-    .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/)
-    .optional()
-    .meta({
-      description:
-        "A location name: that location's own rows of a located check (newest slot first, each with `location`) instead of the decided results",
-    }),
+  location: locationName.optional().meta({
+    description:
+      "A location name: that location's own rows of a located check (newest slot first, each with `location`) instead of the decided results",
+  }),
 });
 const transitionsQuery = pageQuery(200);
 const tag = 'Checks';

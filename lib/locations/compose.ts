@@ -1,8 +1,7 @@
 import type { Tenant } from '../auth/tenant-items.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
-import type { CheckStore } from '../checks/definitions/check-store.ts';
-import { createLocationDecider, type LocationDecider } from '../checks/results/location-decision.ts';
-import type { ResultRecorder } from '../checks/results/result-recorder.ts';
+import { createLocationDecider, type LocationDecider, type ResultRecorder } from '../checks/probing.ts';
+import type { CheckStore } from '../checks/services.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';

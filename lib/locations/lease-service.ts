@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LeaseRequest } from '../agent/protocol.ts';
-import type { CheckStore } from '../checks/definitions/check-store.ts';
 import { probeDefinition } from '../checks/probe-job.ts';
+import type { CheckStore } from '../checks/services.ts';
 import type { LocationPrincipal } from '../domain/principal.ts';
 import { locationsOf } from '../domain/quorum.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -46,7 +46,8 @@ export interface LeaseServiceDeps {
  * check read now, so an edit since the slot was queued is probed as edited). A job whose check was
  * deleted or disabled, or no longer probes from this location, is deleted instead of leased.
  * With nothing to lease, the read is repeated every LEASE_POLL_MS until `wait_seconds` passed (a
- * bounded number of reads, whatever the clock says): the agent's long-poll.
+ * bounded number of reads, whatever the clock says): the agent's long-poll. Its 20 s at most
+ * (MAX_WAIT_SECONDS) stay inside the API function's 29 s timeout and API Gateway's 30 s.
  */
 export function createLeaseService(deps: LeaseServiceDeps) {
   const pause = deps.sleep ?? sleep;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { heartbeatRequestSchema } from '../agent/protocol.ts';
 import { DEFAULT_LOCATION } from '../domain/quorum.ts';
 import { idSchema, namesResource, timestampSchema } from '../http/route-schemas.ts';
 import { LOCATION_KINDS } from './location-items.ts';
@@ -27,9 +28,8 @@ export const createLocationBody = z.strictObject({
   kind: z.enum(LOCATION_KINDS),
 });
 
-export const heartbeatBody = z.strictObject({
-  version: z.string().min(1).max(64).meta({ description: 'The agent’s version, shown in the location list' }),
-});
+/** The heartbeat's body is the agent protocol's (lib/agent/protocol.ts). */
+export const heartbeatBody = heartbeatRequestSchema;
 
 const stateSchema = z.enum(['online', 'offline']).meta({
   description:

@@ -1,6 +1,5 @@
 import type { ResultEntry, ResultsAnswer } from '../agent/protocol.ts';
-import type { LocationDecider } from '../checks/results/location-decision.ts';
-import { slotLocationResults } from '../checks/results/location-result-items.ts';
+import { type LocationDecider, slotLocationResults } from '../checks/probing.ts';
 import type { LocationPrincipal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';

@@ -119,6 +119,8 @@ const envSchema = z.object({
   VIGIL_EVENT_BUS_NAME: z.string().optional(),
   VIGIL_CONSOLE_DIR: z.string().trim().min(1).optional(),
   VIGIL_EDGE_SECRET: z.string().min(32, 'expected at least 32 characters').optional(),
+  VIGIL_AGENT_URL: z.string().url().optional(),
+  VIGIL_LOCATION_KEY_SECRET: z.string().min(1).optional(),
   VIGIL_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   VIGIL_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
@@ -218,6 +220,10 @@ export interface Config {
    * carrying it has its viewer address believed. Undefined: the edge's headers are never believed.
    */
   edgeSecret: string | undefined;
+  /** Cloud, an AWS region's probe function: the home deployment's API it runs the agent protocol against. */
+  agentUrl: string | undefined;
+  /** Cloud, an AWS region's probe function: the Secrets Manager secret (ARN or name) holding its location key. */
+  locationKeySecret: string | undefined;
   /** Local runtime: the HTTP server's timeouts and connection cap (lib/local/connection-limits.ts). */
   http: HttpLimits;
 }
@@ -289,6 +295,8 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     eventBusName: e.VIGIL_EVENT_BUS_NAME,
     consoleDir: resolve(e.VIGIL_CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR),
     edgeSecret: e.VIGIL_EDGE_SECRET,
+    agentUrl: e.VIGIL_AGENT_URL,
+    locationKeySecret: e.VIGIL_LOCATION_KEY_SECRET,
     http: {
       headersTimeoutMs: e.VIGIL_HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.VIGIL_HTTP_REQUEST_TIMEOUT_MS,

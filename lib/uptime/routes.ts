@@ -57,6 +57,31 @@ export const uptimeSchema = z
         description:
           'The daily windows (7d, 30d, 90d) only: each UTC day of the window, oldest first (today last), with its uptime_ratio (null: no result that day)',
       }),
+    locations: z
+      .array(
+        z
+          .strictObject({
+            location: z
+              .string()
+              .meta({ description: 'A location name the check is probed from (or was, in the window)' }),
+            uptime_percent: z.number().min(0).max(100).nullable().meta({
+              description:
+                'up / total × 100, 3 decimals; null when the location reported nothing in the window',
+            }),
+            up: z
+              .number()
+              .int()
+              .min(0)
+              .meta({ description: 'Slots the location found up (a degraded success is up)' }),
+            total: z.number().int().min(0).meta({ description: 'Slots the location reported' }),
+          })
+          .meta({ id: 'LocationUptime' }),
+      )
+      .optional()
+      .meta({
+        description:
+          "A located check only (locations other than [\"default\"]): each location's own reports over the window's UTC days, the first and last counted whole; the check's locations first, in its order, then any it no longer names that reported in the window",
+      }),
   })
   .meta({ id: 'Uptime' });
 

@@ -24,6 +24,7 @@ import type { Clock } from '../platform/clock.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import { type PageDeps, readPage } from '../store/paging.ts';
 import { dailyBars, summedDailyRollups } from './daily-uptime.ts';
+import { type LocationUptime, locationUptimeOf } from './location-uptime.ts';
 
 /**
  * Uptime and SLO figures of a check or an entity over a window (DECISIONS.md "Operations features
@@ -59,6 +60,8 @@ export interface UptimeFigures {
   error_budget_remaining?: number | null;
   /** The daily windows (7d, 30d, 90d): each UTC day's uptime, oldest first (the console's bars). */
   days?: DailyUptime[];
+  /** A located check: each location's own reports in the window (its first and last UTC days whole). */
+  locations?: LocationUptime[];
 }
 
 export interface DailyUptime {
@@ -137,9 +140,10 @@ export function createUptimeService(deps: UptimeDeps) {
     const check = await deps.checkService.requireCheck(tenantId, checkId);
     const nowMs = deps.clock.now();
     const start = windowStart(window, nowMs);
-    const [rollup, transitions] = await Promise.all([
+    const [rollup, transitions, locations] = await Promise.all([
       rollupOf(deps, [check], window, nowMs),
       checkTransitions(check.id, start),
+      locationUptimeOf(deps.table, check, start, nowMs),
     ]);
     // A check created in the window has no state before it: only its time since counts.
     const from = Math.max(start, Date.parse(check.created_at));
@@ -147,7 +151,8 @@ export function createUptimeService(deps: UptimeDeps) {
     const initial = before?.to ?? transitions.find((t) => t.atMs >= from)?.from ?? check.state;
     const periods = statePeriods(initial, transitions, from, nowMs);
     const slo = check.slo_target ?? undefined;
-    return figures(window, rollup, downtimeOf(periods, start, nowMs), slo);
+    const answer = figures(window, rollup, downtimeOf(periods, start, nowMs), slo);
+    return locations ? { ...answer, locations } : answer;
   };
 
   /** The entity's incidents back to the first opened before `startMs` (an entity has one at a time). */

@@ -209,6 +209,50 @@ describe.each(runtimes)('checks with locations ($runtime runtime)', ({ start }) 
       const row = listed.body.find((c: { id: string }) => c.id === id);
       expect(row.recent.results).toEqual([]);
     });
+    it('leaves an inconclusive slot out of the raw sparkline: neither a result nor a failure', async () => {
+      const id = await newCheck(api, located({ failure_threshold: 1 }));
+      const base = {
+        tenantId: api.tenantId,
+        checkId: id,
+        success: false,
+        status_code: 0,
+        latency_ms: 40,
+        error_message: 'down',
+      };
+      const downAt = START - 20 * SLOT;
+      const undecidedAt = START - 19 * SLOT;
+      await api.app.recorder.record({
+        ...base,
+        checkedAtMs: downAt,
+        slotMs: downAt,
+        locations: [outcome('default', 'down', 0), outcome('office', 'down', 0), outcome('eu-west-1', 'up')],
+      });
+      await api.app.recorder.record({
+        ...base,
+        latency_ms: 900,
+        checkedAtMs: undecidedAt,
+        slotMs: undecidedAt,
+        inconclusive: true,
+        locations: [
+          outcome('default', 'down', 0),
+          outcome('office', 'unknown'),
+          outcome('eu-west-1', 'unknown'),
+        ],
+      });
+
+      // 7 buckets of an hour are not whole 5-minute buckets: read from the raw results.
+      const res = await call('GET', `/v1/checks/${id}/sparkline?hours=1&buckets=7`);
+
+      expect(res.status, res.text).toBe(200);
+      const buckets = res.body.buckets as {
+        total: number;
+        failures: number;
+        max_latency_ms: number | null;
+      }[];
+      expect(buckets.reduce((n, b) => n + b.total, 0)).toBe(1);
+      expect(buckets.reduce((n, b) => n + b.failures, 0)).toBe(1);
+      expect(Math.max(...buckets.map((b) => b.max_latency_ms ?? 0))).toBe(40);
+    });
   });
 
   describe("one location's rows (?location=)", () => {

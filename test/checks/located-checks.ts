@@ -1,6 +1,4 @@
 import { expect } from 'vitest';
-import { definitionUpdatedOp, getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { stateOfDefinitionOp } from '../../lib/checks/results/check-state-items.ts';
 import type { Table } from '../../lib/store/table.ts';
 
 /** What the located-check tests drive: a runtime's API (admin key) and its table. */
@@ -11,57 +9,42 @@ export interface LocatedDriver {
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 
-/**
- * Names `locations` (and `quorum`) on a check: the check's two items, as the API writes a change
- * (the definition and its version on the state item, in one transaction). Checks API input takes
- * these fields in another branch (h40-checkfields); until then the tests write them here.
- */
+/** Creates the tenant's named locations (POST /v1/locations) that are not there yet. */
+export async function ensureLocations(d: LocatedDriver, locations: readonly string[]): Promise<void> {
+  for (const name of locations.filter((l) => l !== 'default')) {
+    const kind = /^[a-z]{2}-[a-z]+-\d$/.test(name) ? 'aws_region' : 'agent';
+    const created = await d.call('POST', '/v1/locations', { name, kind });
+    expect([201, 409], JSON.stringify(created.body)).toContain(created.status);
+  }
+}
+
+/** Names `locations` (and `quorum`) on a check through the API (PUT /v1/checks/{id}). */
 export async function locateCheck(
   d: LocatedDriver,
   checkId: string,
   locations: string[],
   quorum: number | null = null,
 ): Promise<void> {
-  const def = await getCheckDefinition(d.table, d.tenantId, checkId, { consistent: true });
-  if (!def) throw new Error(`no check ${checkId}`);
-  await d.table.transact([
-    definitionUpdatedOp(d.tenantId, checkId, { locations, quorum }, def.version),
-    stateOfDefinitionOp({
-      tenantId: d.tenantId,
-      checkId,
-      copies: {
-        execution_mode: def.execution_mode,
-        interval_seconds: def.interval_seconds,
-        definition_version: def.version + 1,
-      },
-    }),
-  ]);
+  await ensureLocations(d, locations);
+  const updated = await d.call('PUT', `/v1/checks/${checkId}`, { locations, quorum });
+  expect(updated.status, JSON.stringify(updated.body)).toBe(200);
 }
 
-/**
- * An enabled located http check: created disabled through the API, its locations named, then
- * enabled through the API (which schedules it as the API does any located check: out of cells,
- * in the due index).
- */
+/** An enabled located http check, created through the API (POST /v1/checks with its locations). */
 export async function createLocatedCheck(
   d: LocatedDriver,
   entityId: string,
   input: { target_url: string; locations: string[]; quorum?: number | null } & Record<string, unknown>,
 ): Promise<string> {
-  const { locations, quorum, ...fields } = input;
+  await ensureLocations(d, input.locations);
   const created = await d.call('POST', '/v1/checks', {
     entity_id: entityId,
     check_type: 'http',
     interval_seconds: 60,
     timeout_ms: 5000,
     failure_threshold: 1,
-    ...fields,
-    enabled: false,
+    ...input,
   });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const id = String(created.body.id);
-  await locateCheck(d, id, locations, quorum ?? null);
-  const enabled = await d.call('PUT', `/v1/checks/${id}`, { enabled: true });
-  expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
-  return id;
+  return String(created.body.id);
 }

@@ -39,6 +39,8 @@ export interface ConsoleRig {
   /** The admin key the first run printed. */
   key: string;
   server: ServeProcess;
+  /** The runtime's data directory (its SQLite file, vigil.db, for tests that seed what no route writes). */
+  dataDir: string;
   browser: Browser;
   /** Calls the API directly (test setup and checks), as the admin unless another key is given. */
   api<T = unknown>(
@@ -80,6 +82,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
     url,
     key,
     server,
+    dataDir,
     browser,
     async api<T>(method: string, path: string, body?: unknown, as = key) {
       const res = await fetch(`${url}${path}`, {

@@ -1,11 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpTarget, TEST_LOCATION_KEY } from '../support/agent-process.ts';
+import { resultKey, startVigilStandIn } from '../support/vigil-stand-in.ts';
 
 // The Dockerfile and compose.yaml, built and run with Debian's podman (.ci/run installs podman,
 // runc, mmdebstrap and podman-compose). No image registry is reachable here, so the Dockerfile's base
@@ -291,6 +293,77 @@ describe('the container image', () => {
     // `down` removes the container and keeps the data.
     await expect(run('podman', ['container', 'exists', name])).rejects.toThrow();
     await podman(['volume', 'exists', volume]);
+  });
+});
+
+describe('the container image as a probe location agent', () => {
+  it('dispatches any other command to vigil: `agent --help` prints its usage and exits 0', async () => {
+    const { stdout } = await podman([
+      'run',
+      '--rm',
+      ...RUNTIME_ARGS,
+      ...LIMIT_ARGS,
+      image,
+      'agent',
+      '--help',
+    ]);
+
+    expect(stdout).toContain('Usage: npm run vigil -- agent --url <Vigil URL>');
+  });
+
+  it('runs an agent against a Vigil on the host: leases, probes from the container, posts, stops cleanly', async () => {
+    const vigil = await startVigilStandIn(TEST_LOCATION_KEY);
+    const target = await startHttpTarget();
+    try {
+      // The key as a read-only file mount (a secret of the orchestrator), readable by the image's user.
+      const keyPath = join(work, 'location-key');
+      writeFileSync(keyPath, `${TEST_LOCATION_KEY}\n`, { mode: 0o644 });
+      const job = {
+        job_id: 'chk_container:1',
+        slot: Date.parse('2026-11-24T12:00:00.000Z'),
+        check: { check_type: 'http', target_url: target.url('/ok'), expected_status: 200, timeout_ms: 5000 },
+      };
+      vigil.enqueue(job);
+      const name = `vigil-test-${suffix}-agent`;
+      containers.push(name);
+
+      // The host's network: the stand-in and the target listen on the host's 127.0.0.1.
+      await podman([
+        'run',
+        '--detach',
+        '--name',
+        name,
+        ...RUNTIME_ARGS,
+        ...LIMIT_ARGS,
+        '--network',
+        'host',
+        '--health-interval=disable',
+        '--volume',
+        `${keyPath}:/run/vigil-location-key:ro`,
+        image,
+        'agent',
+        '--url',
+        vigil.url,
+        '--key-file',
+        '/run/vigil-location-key',
+      ]);
+
+      await expect.poll(() => vigil.state.stored.size, { timeout: 2 * MINUTE, interval: 500 }).toBe(1);
+      expect(vigil.state.stored.get(resultKey(job))?.result).toMatchObject({
+        success: true,
+        status_code: 200,
+      });
+      expect(target.hits('/ok')).toBe(1);
+      await expect.poll(() => vigil.state.heartbeats.length, { timeout: MINUTE }).toBeGreaterThan(0);
+      // SIGTERM: the agent stops with every result delivered (exit 0).
+      await podman(['stop', '--time', '40', name]);
+      expect((await podman(['inspect', '--format', '{{.State.ExitCode}}', name])).stdout.trim()).toBe('0');
+      const { stdout } = await podman(['logs', name]);
+      expect(stdout).toContain('stopped: every result delivered');
+    } finally {
+      await vigil.stop();
+      target.close();
+    }
   });
 });
 

@@ -35,8 +35,12 @@ async function analyze(args: string[]): Promise<{ code: number; output: string }
  * command that is not there; /opt/vigil is where an operator installs, not this checkout), with
  * `edit` applied to the text.
  */
-function unitCopy(name: string, edit: (text: string) => string = (t) => t): string {
-  const text = readFileSync(unitPath, 'utf8').replace(
+function unitCopy(
+  name: string,
+  edit: (text: string) => string = (t) => t,
+  source: string = unitPath,
+): string {
+  const text = readFileSync(source, 'utf8').replace(
     /^ExecStart=\/opt\/vigil\/node_modules\/\.bin\/node /m,
     `ExecStart=${process.execPath} `,
   );
@@ -91,5 +95,33 @@ describe('deploy/vigil.service', () => {
     // The same service without its sandbox fails the threshold: the score measures the options.
     const bare = unitCopy('bare.service', (t) => t.slice(0, t.indexOf('# A user of its own')));
     expect((await analyze(args(bare))).code).not.toBe(0);
+  });
+});
+
+describe('deploy/vigil-agent.service', () => {
+  const agentUnit = join(root, 'deploy', 'vigil-agent.service');
+
+  it('runs the agent with its key as a systemd credential, never on its command line', () => {
+    const text = readFileSync(agentUnit, 'utf8');
+    expect(text).toMatch(
+      /^ExecStart=\/opt\/vigil\/node_modules\/\.bin\/node --import tsx bin\/vigil\.ts agent --key-file \$\{CREDENTIALS_DIRECTORY\}\/location-key /m,
+    );
+    expect(text).toMatch(/^LoadCredential=location-key:\/etc\/vigil\/location-key$/m);
+    expect(text).not.toMatch(/--key /);
+    for (const line of [
+      'DynamicUser=yes',
+      'ProtectSystem=strict',
+      'NoNewPrivileges=yes',
+      'CapabilityBoundingSet=',
+    ])
+      expect(text.split('\n')).toContain(line);
+  });
+
+  it("passes systemd-analyze verify and scores 'OK' in systemd-analyze security", async () => {
+    const copy = unitCopy('vigil-agent.service', (t) => t, agentUnit);
+    expect(await analyze(['verify', copy])).toEqual({ code: 0, output: '' });
+    const security = await analyze(['security', '--offline=yes', '--threshold=20', copy]);
+    expect(security.code, security.output).toBe(0);
+    expect(security.output).toMatch(/Overall exposure level for vigil-agent\.service: [0-2]\.\d OK/);
   });
 });

@@ -257,6 +257,26 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     });
     expect(beat.status).toBe(200);
     expect((await call('POST', '/v1/agent/heartbeat', { body: { version: '1.0.0' } })).status).toBe(401);
+    const leased = await call('POST', '/v1/agent/lease', {
+      key: created.body.key,
+      body: { max: 10, wait_seconds: 0 },
+    });
+    expect(leased.body).toEqual({ jobs: [] });
+    const result = {
+      success: true,
+      status_code: 200,
+      latency_ms: 3,
+      error_message: '',
+      checked_at: beat.body.server_time,
+    };
+    const posted = await call('POST', '/v1/agent/results', {
+      key: created.body.key,
+      body: [{ job_id: 'chk_01ARZ3NDEKTSV4RRFFQ69G5FAV:0', slot: 0, result }],
+    });
+    expect(posted.body.results).toEqual([
+      { job_id: 'chk_01ARZ3NDEKTSV4RRFFQ69G5FAV:0', slot: 0, status: 'expired' },
+    ]);
+    expect((await call('POST', '/v1/agent/results', { key: created.body.key, body: [] })).status).toBe(400);
     expect((await call('DELETE', `${path}/keys/${second.body.key_id}`)).status).toBe(204);
     expect((await call('DELETE', `${path}/keys/${second.body.key_id}`)).status).toBe(404);
     expect((await call('DELETE', path)).status).toBe(204);

@@ -83,6 +83,8 @@ function hintsFor(fx: TenantFixture, invitationToken: string): Hints {
     only: {
       url,
       target_url: fc.constantFrom('https://svc.example.com/health', 'http://svc.example.com/'),
+      // The agent's lease waits that long for a job when none is due: within the client's deadline.
+      wait_seconds: fc.integer({ min: 0, max: 1 }),
     },
     also: {
       entity_id: fc.constantFrom(fx.ids.entityId, fx.ids.otherEntityId),

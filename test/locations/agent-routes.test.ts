@@ -118,7 +118,13 @@ describe.each(runtimes)('the agent protocol’s lease and results ($runtime runt
     // One location, quorum 1: the slot is decided by office's report.
     const results = await api.request('GET', `/v1/checks/${checkId}/results`, { key: api.adminKey });
     expect(results.status, results.text).toBe(200);
-    expect(JSON.stringify(results.body)).toContain(new Date(slotMs).toISOString());
+    const slotResult = results.body.results.find(
+      (r: { checked_at: string }) => r.checked_at === new Date(slotMs).toISOString(),
+    );
+    expect(slotResult).toMatchObject({
+      success: true,
+      locations: [{ location: 'office', outcome: 'up', status_code: 200, latency_ms: 12, error_message: '' }],
+    });
   });
 
   it('answers expired for a job it does not know, one of another location, and one past its deadline', async () => {
@@ -249,5 +255,32 @@ describe.each(runtimes)('the agent protocol’s lease and results ($runtime runt
 
     const quiet = list.body.locations.find((l: { name: string }) => l.name === 'quiet');
     expect(quiet).toMatchObject({ state: 'online', last_seen_at: new Date(clock.now()).toISOString() });
+  });
+});
+
+describe('VIGIL_AGENT_ALLOW_HTTP (local runtime)', () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await runtimes[0].start({ env: { VIGIL_AGENT_ALLOW_HTTP: 'true' } });
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it('lets agents lease over plain HTTP from another host when the server is told the network is trusted', async () => {
+    const office = await newLocation(api, 'office');
+
+    const remote = await api.app.router.handle({
+      method: 'POST',
+      path: '/v1/agent/lease',
+      query: {},
+      headers: { authorization: `Bearer ${office.key}`, 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify({ max: 1, wait_seconds: 0 })),
+      requestId: 'allow-http-test',
+      sourceIp: '192.0.2.7',
+    });
+
+    expect(remote.status, remote.body).toBe(200);
+    expect(JSON.parse(remote.body)).toEqual({ jobs: [] });
   });
 });

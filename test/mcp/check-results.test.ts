@@ -81,6 +81,7 @@ describe.each(runtimes)('MCP get_check_results paging ($runtime runtime)', ({ st
       up: SLOTS - 10 - 6,
       degraded: 6,
       down: 10,
+      inconclusive: 0,
       latency_p50_ms: 180,
       latency_p95_ms: 342,
       first_at: new Date(slotMs(0)).toISOString(),

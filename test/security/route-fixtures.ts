@@ -269,6 +269,20 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/locations/{id}/keys': undefined,
     'DELETE /v1/locations/{id}/keys/{key_id}': undefined,
     'POST /v1/agent/heartbeat': { version: '1.0.0' },
+    'POST /v1/agent/lease': { max: 1, wait_seconds: 0 },
+    'POST /v1/agent/results': [
+      {
+        job_id: `${fx.ids.check}:0`,
+        slot: 0,
+        result: {
+          success: true,
+          status_code: 200,
+          latency_ms: 5,
+          error_message: '',
+          checked_at: '2026-01-01T00:00:00.000Z',
+        },
+      },
+    ],
   };
   const name = `${route.method} ${route.path}`;
   if (!(name in bodies)) throw new Error(`no sample body for ${name}: add one to route-fixtures.ts`);

@@ -12,7 +12,7 @@ import { countOf } from '../../platform/plural.ts';
  */
 
 /** A location's name as lib/locations/responses.ts `locationNameSchema` has it, or `default`. */
-const locationName = z
+export const locationName = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, 'Enter a location name (GET /v1/locations lists them).')
   .meta({ description: 'A location name: `default` (the runtime itself) or one of GET /v1/locations' });

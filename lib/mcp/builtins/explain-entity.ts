@@ -36,7 +36,10 @@ async function explainCheck(
     deps.checkReads.results(tenantId, check.id, { limit: 20 }),
     deps.checkReads.transitions(tenantId, check.id, { limit: 5 }),
   ]);
-  const last = results.results.find((r) => r.outcome === state) ?? results.results[0];
+  // An inconclusive slot (too few locations reported) explains no state: it moved none.
+  const last =
+    results.results.find((r) => r.outcome === state) ??
+    results.results.find((r) => r.outcome !== 'inconclusive');
   const into = transitions.transitions.find((t) => t.to_state === state);
   return {
     check: about,

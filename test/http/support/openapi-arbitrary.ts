@@ -115,9 +115,10 @@ function objectOf(schema: Schema, hints: Hints): fc.Arbitrary<Record<string, unk
 }
 
 function propertyOf(name: string, schema: Schema, hints: Hints): fc.Arbitrary<unknown> {
-  // A hint stands for a string; where the schema wants something else (null, a const), it does.
+  // A hint stands for a string (or, `only`, an integer); where the schema wants something else
+  // (null, a const), it does.
   const wantsString = schema.type === 'string';
-  const only = wantsString ? hints.only[name] : undefined;
+  const only = wantsString || schema.type === 'integer' ? hints.only[name] : undefined;
   if (only) return only;
   const also = wantsString ? hints.also[name] : undefined;
   const own = arbitraryOf(schema, hints);

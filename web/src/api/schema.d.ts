@@ -3455,6 +3455,18 @@ export interface components {
                 date: string;
                 uptime_ratio: number | null;
             }[];
+            /** @description A located check only (locations other than ["default"]): each location's own reports over the window's UTC days, the first and last counted whole; the check's locations first, in its order, then any it no longer names that reported in the window */
+            locations?: components["schemas"]["LocationUptime"][];
+        };
+        LocationUptime: {
+            /** @description A location name the check is probed from (or was, in the window) */
+            location: string;
+            /** @description up / total × 100, 3 decimals; null when the location reported nothing in the window */
+            uptime_percent: number | null;
+            /** @description Slots the location found up (a degraded success is up) */
+            up: number;
+            /** @description Slots the location reported */
+            total: number;
         };
         Location: {
             id: string | "default";

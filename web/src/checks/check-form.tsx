@@ -12,6 +12,8 @@ import {
   scheduleDraftOf,
 } from './check-types/push-schedule';
 import { CHECK_TYPES, checkTypeForm } from './check-types/registry';
+import { LocationPicker } from './location-picker';
+import { DEFAULT_LOCATION, defaultQuorum } from './locations';
 import { type TrustDraft, TrustFields, trustBodyOf, trustDraftOf } from './tls-trust-fields';
 
 /**
@@ -55,6 +57,12 @@ export interface CheckDraft {
   slo_target: string;
   /** Per-check TLS trust (types whose form has `tls`); blank: none. */
   trust: TrustDraft;
+  /** Pull checks: the location names it is probed from (["default"]: the runtime's own workers). */
+  locations: string[];
+  /** With several locations: how many must fail; blank: the majority. */
+  quorum: string;
+  /** An edited check's locations and quorum as read: an edit sends them only when they change. */
+  storedLocations?: { locations: string[]; quorum: string };
 }
 
 /** An empty draft of a type: blank inputs mean "the default". */
@@ -82,6 +90,8 @@ export function emptyDraft(check_type: CheckType): CheckDraft {
     },
     slo_target: '',
     trust: { ca_pem: '', skip_verify: false },
+    locations: [DEFAULT_LOCATION],
+    quorum: '',
   };
 }
 
@@ -97,6 +107,10 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
   d.enabled = check.enabled;
   d.slo_target = str(check.slo_target);
   d.trust = trustDraftOf(check);
+  // The API answers the effective quorum: the default one reads as blank (it follows the locations).
+  d.locations = [...check.locations];
+  d.quorum = check.quorum !== defaultQuorum(check.locations.length) ? String(check.quorum) : '';
+  d.storedLocations = { locations: [...d.locations], quorum: d.quorum };
   if (check.check_type !== 'push') {
     d.timeout_ms = str(check.timeout_ms);
     d.degraded_latency_ms = str(check.degraded_latency_ms);
@@ -177,6 +191,7 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
   if (slo !== undefined) common.slo_target = slo;
   else if (editing) common.slo_target = null;
   if (checkTypeForm(d.check_type).tls) Object.assign(common, trustBodyOf(d.trust, editing));
+  if (d.check_type !== 'push') Object.assign(common, locationBodyOf(d));
   if (d.check_type !== 'http') return { ...common, config: configOf(d) };
   return {
     ...common,
@@ -190,6 +205,23 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
     headers: parseHeaders(d.headers),
     body: d.method === 'GET' || d.method === 'HEAD' || d.body === '' ? null : d.body,
   };
+}
+
+/**
+ * The draft's `locations` and `quorum`: on create only when they are not the defaults (a check
+ * probed by the runtime alone sends neither); on edit only when they changed, the quorum then as
+ * a number or null (the default majority). One location takes no quorum of its own.
+ */
+function locationBodyOf(d: CheckDraft): Record<string, unknown> {
+  const quorum = d.locations.length > 1 ? num(d.quorum) : undefined;
+  const stored = d.storedLocations;
+  if (!stored) {
+    const onlyDefault = d.locations.length === 1 && d.locations[0] === DEFAULT_LOCATION;
+    return compact({ locations: onlyDefault ? undefined : d.locations, quorum });
+  }
+  const moved = d.locations.join('\n') !== stored.locations.join('\n');
+  if (!moved && d.quorum === stored.quorum) return {};
+  return { ...(moved ? { locations: d.locations } : {}), quorum: quorum ?? null };
 }
 
 /** The `config` of a draft: numbers as numbers, text trimmed, blank inputs left to the defaults. */
@@ -399,6 +431,15 @@ export function CheckForm({
         </>
       ) : null}
       {form.tls ? <TrustFields draft={d.trust} onChange={set('trust')} errors={errs} /> : null}
+      {pushed ? null : (
+        <LocationPicker
+          chosen={d.locations}
+          quorum={d.quorum}
+          onChosen={set('locations')}
+          onQuorum={set('quorum')}
+          errors={errs}
+        />
+      )}
       {!editing ? <CheckboxField label="Enabled" checked={d.enabled} onChange={set('enabled')} /> : null}
       <ErrorNote error={error} title={editing ? 'The check was not saved.' : 'The check was not created.'} />
       <div className="row">

@@ -37,6 +37,14 @@ export function CheckConfig({ check }: { check: Schemas['Check'] }) {
   );
 }
 
+/** How a result's outcome reads (inconclusive: too few locations reported to decide its slot; it moved nothing). */
+const OUTCOME_WORDS: Record<Schemas['Result']['outcome'], string> = {
+  up: 'success',
+  degraded: 'degraded',
+  down: 'failure',
+  inconclusive: 'inconclusive',
+};
+
 /** The check's recent results, newest first, a page at a time (GET /v1/checks/{id}/results). */
 export function RecentResults({ checkId }: { checkId: string }) {
   const pages = useCursorPages();
@@ -70,9 +78,7 @@ export function RecentResults({ checkId }: { checkId: string }) {
                     <Time iso={r.checked_at} />
                   </td>
                   <td>
-                    <span className={`badge state-${r.outcome}`}>
-                      {r.outcome === 'down' ? 'failure' : r.outcome === 'degraded' ? 'degraded' : 'success'}
-                    </span>
+                    <span className={`badge state-${r.outcome}`}>{OUTCOME_WORDS[r.outcome]}</span>
                     {r.synthetic ? <span className="muted"> (no report)</span> : null}
                   </td>
                   <td>{r.status_code || '—'}</td>

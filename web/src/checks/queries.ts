@@ -19,6 +19,8 @@ export const checkKeys = {
   /** Everything read about one check's results (pages of results, sparklines). */
   results: (id: string) => [...checkKeys.all, 'results', id] as const,
   resultsPage: (id: string, cursor: string) => [...checkKeys.results(id), 'page', cursor] as const,
+  /** The newest `limit` results (the per-location chart). */
+  latest: (id: string, limit: number) => [...checkKeys.results(id), 'latest', limit] as const,
   sparkline: (id: string, hours: number, buckets: number) =>
     [...checkKeys.results(id), 'sparkline', hours, buckets] as const,
   transitions: (id: string) => [...checkKeys.all, 'transitions', id] as const,
@@ -85,6 +87,12 @@ export const checkQueries = {
             params: { path: { id }, query: { limit, ...(cursor ? { cursor } : {}) } },
           }),
         ),
+    }),
+  /** The newest `limit` results of GET /v1/checks/{id}/results (one page, no cursor). */
+  latest: (id: string, limit: number) =>
+    queryOptions({
+      queryKey: checkKeys.latest(id, limit),
+      queryFn: () => must(api.GET('/v1/checks/{id}/results', { params: { path: { id }, query: { limit } } })),
     }),
   /** GET /v1/checks/{id}/sparkline. */
   sparkline: (id: string, hours: number, buckets: number) =>

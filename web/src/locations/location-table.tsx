@@ -8,14 +8,9 @@ import { ErrorNote } from '../ui/feedback';
 import { scrollRegion } from '../ui/scroll-region';
 import { LocationKeys } from './location-keys';
 import { locationKeys } from './queries';
+import { KIND_WORDS } from './words';
 
 type Location = components['schemas']['Location'];
-
-const KIND_WORDS: Record<Location['kind'], string> = {
-  runtime: 'this runtime',
-  agent: 'private agent',
-  aws_region: 'AWS region',
-};
 
 /**
  * The locations as a table: name, kind, online or offline (in words, not colour alone), when last

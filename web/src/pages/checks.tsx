@@ -8,6 +8,7 @@ import { ResultStrip, uptimeWords } from '../checks/check-scan';
 import { CheckConfig, RecentResults, targetOf } from '../checks/check-summary';
 import { CHECK_TYPES } from '../checks/check-types/registry';
 import { EntityPicker } from '../checks/entities';
+import { LocationPanel } from '../checks/location-panel';
 import { LastPings } from '../checks/ping-log';
 import { PushInstructions } from '../checks/push-urls';
 import { CHECKS_PAGE, type CheckListFilter, checkKeys, checkQueries, checksChanged } from '../checks/queries';
@@ -432,6 +433,7 @@ function CheckView({ check }: { check: Check }) {
       <Section title="Charts">
         <CheckCharts checkId={check.id} />
       </Section>
+      <LocationPanel check={check} />
       {/* A new result or an edit (the SLO target) changes the figures. */}
       <UptimeSection
         subject={{ kind: 'check', id: check.id }}

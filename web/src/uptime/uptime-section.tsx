@@ -4,6 +4,7 @@ import { useRefreshOnChange } from '../live/refresh';
 import { ErrorNote, Loading } from '../ui/feedback';
 import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
+import { LocationUptimeTable } from './location-uptime-table';
 import { uptimeKeys } from './queries';
 import {
   barSummary,
@@ -71,7 +72,10 @@ export function UptimeSection({ subject, changedAt }: { subject: UptimeSubject; 
         </p>
       ) : null}
       {rows.length === UPTIME_WINDOWS.length ? (
-        <UptimeTable label={label} rows={rows} withBudget={slo !== undefined} />
+        <>
+          <UptimeTable label={label} rows={rows} withBudget={slo !== undefined} />
+          <LocationUptimeTable rows={rows} />
+        </>
       ) : null}
       <p className="muted">
         Uptime counts successful results over all results; downtime is time spent down or degraded

@@ -1,0 +1,31 @@
+import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { secretsManagerReader } from '../lib/agent/location-key-secret.ts';
+import { createRegionHandler, type RegionRunAnswer } from '../lib/agent/region-function.ts';
+import { createPowertoolsLogger, fromPowertools } from '../lib/cloud/lambda-edge.ts';
+import { systemClock } from '../lib/platform/clock.ts';
+import { loadConfig } from '../lib/platform/config.ts';
+
+/** EventBridge Scheduler, every minute -> one bounded agent run against the home API (infra/probe-region.ts). */
+export function createProbeRegionLambda(deps: {
+  regionHandler: (event: unknown, context: Context) => Promise<RegionRunAnswer>;
+  powertools: PowertoolsLogger;
+}) {
+  return middy(deps.regionHandler).use(injectLambdaContext(deps.powertools, { resetKeys: true }));
+}
+
+/** The function as deployed: no table, no queue; the agent protocol over HTTPS and one secret. */
+export function composeProbeRegionFunction(config = loadConfig('cloud')) {
+  const powertools = createPowertoolsLogger({ level: config.logLevel });
+  const regionHandler = createRegionHandler({
+    config,
+    readSecret: secretsManagerReader(config.region),
+    clock: systemClock,
+    logger: fromPowertools(powertools),
+  });
+  return { regionHandler, powertools };
+}
+
+export const handler = createProbeRegionLambda(composeProbeRegionFunction());

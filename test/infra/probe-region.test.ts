@@ -1,0 +1,220 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addProbeRegionStacks, type VigilProbeRegionStack } from '../../infra/probe-region.ts';
+import { getAtt, only, type Resource } from './synth.ts';
+
+/**
+ * The AWS region probe stacks (`-c vigil:probeRegions=…`, infra/probe-region.ts): synthesized
+ * with cdk.json's feature flags and cdk-nag's AwsSolutions pack, as test/infra/nag.test.ts runs it
+ * on the home stack; and infra/app.ts itself, run as the CDK CLI runs it, with and without the flag.
+ */
+
+const root = join(import.meta.dirname, '..', '..');
+const HOME = 'https://abc123.execute-api.us-east-1.amazonaws.com';
+const { context } = JSON.parse(readFileSync(join(root, 'cdk.json'), 'utf8')) as { context: object };
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-probe-region-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+let app: App;
+let stacks: VigilProbeRegionStack[];
+let synthError: unknown;
+
+beforeAll(() => {
+  app = new App({ outdir: tempDir(), context: { ...context, 'aws:cdk:bundling-stacks': [] } });
+  stacks = addProbeRegionStacks(app, { probeRegions: 'eu-west-1, ap-southeast-2', homeApiUrl: HOME });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  try {
+    app.synth();
+  } catch (e) {
+    synthError = e;
+  }
+}, 120_000);
+
+const template = (region: string) => {
+  const stack = stacks.find((s) => s.region === region);
+  if (!stack) throw new Error(`no stack for ${region}`);
+  return Template.fromStack(stack);
+};
+
+describe('the AWS region probe stacks', () => {
+  it('makes one stack per region, each in its region', () => {
+    expect(stacks.map((s) => [s.stackName, s.region])).toEqual([
+      ['VigilProbe-eu-west-1', 'eu-west-1'],
+      ['VigilProbe-ap-southeast-2', 'ap-southeast-2'],
+    ]);
+  });
+
+  it('runs the probe function every minute through EventBridge Scheduler, one run at a time', () => {
+    const t = template('eu-west-1');
+    const [fnId, fn] = only(t, 'AWS::Lambda::Function', 'Probe');
+    const [, schedule] = only(t, 'AWS::Scheduler::Schedule');
+
+    expect(schedule.Properties.ScheduleExpression).toBe('rate(1 minute)');
+    expect(schedule.Properties.FlexibleTimeWindow).toEqual({ Mode: 'OFF' });
+    expect((schedule.Properties.Target as { Arn: unknown }).Arn).toEqual(getAtt(fnId));
+    expect(fn.Properties.ReservedConcurrentExecutions).toBe(1);
+    // A 50 s run, plus the longest probe leased at its end.
+    expect(fn.Properties.Timeout).toBe(120);
+    const [, invokeConfig] = only(t, 'AWS::Lambda::EventInvokeConfig');
+    expect(invokeConfig.Properties).toMatchObject({ MaximumRetryAttempts: 0, MaximumEventAgeInSeconds: 60 });
+  });
+
+  it('creates the location key secret empty, and lets the function read it and nothing else', () => {
+    const t = template('ap-southeast-2');
+    const [secretId, secret] = only(t, 'AWS::SecretsManager::Secret');
+    const [, fn] = only(t, 'AWS::Lambda::Function', 'Probe');
+    const [, policy] = only(t, 'AWS::IAM::Policy', 'ProbeRole');
+
+    expect(secret.Properties.GenerateSecretString).toBeUndefined();
+    expect(secret.Properties.SecretString).toBeUndefined();
+    expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables).toEqual({
+      VIGIL_LOG_LEVEL: 'info',
+      NODE_OPTIONS: '--enable-source-maps',
+      VIGIL_AGENT_URL: HOME,
+      VIGIL_LOCATION_KEY_SECRET: { Ref: secretId },
+    });
+    const statements = (policy.Properties.PolicyDocument as { Statement: Resource['Properties'][] })
+      .Statement;
+    // Its own log group (infra/node-function.ts), then the secret: no other right.
+    expect(statements.map((st) => st.Action)).toEqual([
+      ['logs:CreateLogStream', 'logs:PutLogEvents'],
+      ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+    ]);
+    expect(statements[1]).toEqual({
+      Effect: 'Allow',
+      Action: ['secretsmanager:DescribeSecret', 'secretsmanager:GetSecretValue'],
+      Resource: { Ref: secretId },
+    });
+    expect(t.toJSON().Outputs.LocationKeySecretArn.Value).toEqual({ Ref: secretId });
+  });
+
+  it('passes cdk-nag AwsSolutions, the secret rotation acknowledged with its reason', () => {
+    const reportFile = join(app.outdir, 'validation-report.json');
+    const report = existsSync(reportFile)
+      ? (JSON.parse(readFileSync(reportFile, 'utf8')) as {
+          pluginReports: {
+            violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
+          }[];
+        })
+      : { pluginReports: [] };
+    const findings = report.pluginReports.flatMap((p) =>
+      p.violations.flatMap((v) => v.violatingConstructs.map((c) => `${c.constructPath} ${v.ruleName}`)),
+    );
+
+    expect(findings).toEqual([]);
+    expect(synthError).toBeUndefined();
+  });
+
+  it('refuses a bad region, a missing home URL or an http one, in words', () => {
+    const fresh = () => new App({ outdir: tempDir() });
+    expect(() => addProbeRegionStacks(fresh(), { probeRegions: 'eu-west-1' })).toThrow(
+      /vigil:homeApiUrl: required with vigil:probeRegions/,
+    );
+    expect(() =>
+      addProbeRegionStacks(fresh(), { probeRegions: 'eu-west-1', homeApiUrl: 'http://vigil.example.com' }),
+    ).toThrow(/is not an https URL/);
+    expect(() => addProbeRegionStacks(fresh(), { probeRegions: 'Europe', homeApiUrl: HOME })).toThrow(
+      /Europe is not an AWS region name/,
+    );
+    expect(addProbeRegionStacks(fresh(), { homeApiUrl: HOME })).toEqual([]);
+  });
+});
+
+describe('infra/app.ts with and without -c vigil:probeRegions', () => {
+  /** The stacks infra/app.ts synthesizes with this context, as the CDK CLI runs it (no bundling). */
+  const stacksOfApp = (extra: Record<string, string>): string[] => {
+    const outdir = tempDir();
+    const run = spawnSync(join(root, 'node_modules', '.bin', 'tsx'), ['infra/app.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        CDK_OUTDIR: outdir,
+        CDK_CONTEXT_JSON: JSON.stringify({ ...context, 'aws:cdk:bundling-stacks': [], ...extra }),
+      },
+      encoding: 'utf8',
+      timeout: 170_000,
+    });
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(outdir, 'manifest.json'), 'utf8')) as {
+      artifacts: Record<string, { type: string }>;
+    };
+    return Object.entries(manifest.artifacts)
+      .filter(([, a]) => a.type === 'aws:cloudformation:stack')
+      .map(([id]) => id)
+      .sort();
+  };
+
+  it('synthesizes the home stack alone without the flag, and a probe stack per region with it', () => {
+    expect(stacksOfApp({})).toEqual(['Vigil']);
+    expect(
+      stacksOfApp({ 'vigil:probeRegions': 'eu-west-1,ap-southeast-2', 'vigil:homeApiUrl': HOME }),
+    ).toEqual(['Vigil', 'VigilProbe-ap-southeast-2', 'VigilProbe-eu-west-1']);
+  }, 180_000);
+});
+
+describe('cdk synth with -c vigil:probeRegions (the real CLI, offline)', () => {
+  it('bundles the probe function locally as ESM, the SDK left to the Lambda runtime', () => {
+    const workdir = tempDir();
+    const env: NodeJS.ProcessEnv = {};
+    for (const [name, value] of Object.entries(process.env))
+      if (!name.startsWith('AWS_') && !name.startsWith('CDK_')) env[name] = value;
+    const run = spawnSync(
+      join(root, 'node_modules', '.bin', 'cdk'),
+      [
+        'synth',
+        'VigilProbe-eu-west-1',
+        '--exclusively',
+        '--quiet',
+        '--no-version-reporting',
+        '--no-notices',
+        '-o',
+        join(workdir, 'cdk.out'),
+        '-c',
+        'vigil:probeRegions=eu-west-1',
+        '-c',
+        `vigil:homeApiUrl=${HOME}`,
+      ],
+      {
+        cwd: root,
+        env: {
+          ...env,
+          AWS_EC2_METADATA_DISABLED: 'true',
+          AWS_SHARED_CREDENTIALS_FILE: join(workdir, 'no-credentials'),
+          AWS_CONFIG_FILE: join(workdir, 'no-config'),
+          CDK_DISABLE_VERSION_CHECK: 'true',
+          CDK_DISABLE_CLI_TELEMETRY: 'true',
+        },
+        encoding: 'utf8',
+        timeout: 170_000,
+      },
+    );
+
+    expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const out = join(workdir, 'cdk.out');
+    const stack = JSON.parse(readFileSync(join(out, 'VigilProbe-eu-west-1.template.json'), 'utf8')) as {
+      Resources: Record<string, Resource & { Metadata?: Record<string, unknown> }>;
+    };
+    const [fn] = Object.values(stack.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+    expect(fn?.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
+    const asset = join(out, String(fn?.Metadata?.['aws:asset:path']));
+    expect(readFileSync(join(asset, 'index.mjs'), 'utf8')).toContain('createRequire(import.meta.url)');
+    const { sources } = JSON.parse(readFileSync(join(asset, 'index.mjs.map'), 'utf8')) as {
+      sources: string[];
+    };
+    expect(sources.some((s) => s.endsWith('functions/probe-region.ts'))).toBe(true);
+    expect(sources.filter((s) => /node_modules\/(@aws-sdk|better-sqlite3)\//.test(s))).toEqual([]);
+  }, 180_000);
+});

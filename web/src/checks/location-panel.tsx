@@ -1,0 +1,79 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Schemas } from '../api/client';
+import { LocationLatencyChart } from '../charts/location-latency';
+import { ErrorNote, Loading } from '../ui/feedback';
+import { Section } from '../ui/page';
+import { scrollRegion } from '../ui/scroll-region';
+import { isLocated, type LocationOutcome, outcomeWords, quorumWords } from './locations';
+import { checkQueries } from './queries';
+
+/** Results the per-location chart reads (the newest of GET /v1/checks/{id}/results). */
+export const LOCATION_CHART_RESULTS = 50;
+
+/**
+ * A located check's locations on its page (docs/locations.md): the quorum in words, each
+ * location's part in the last decided slot (`last_locations`), and each location's latency over
+ * the recent results (their `locations[].latency_ms`). Nothing for a check probed by the runtime
+ * alone.
+ */
+export function LocationPanel({ check }: { check: Schemas['Check'] }) {
+  if (!isLocated(check)) return null;
+  return (
+    <Section title="Locations">
+      <p>{quorumWords(check)}</p>
+      <h3>Last slot</h3>
+      {check.last_locations && check.last_locations.length > 0 ? (
+        <LastSlot outcomes={check.last_locations} />
+      ) : (
+        <p className="muted">No slot decided yet.</p>
+      )}
+      <h3>Latency per location</h3>
+      <LocationLatency checkId={check.id} order={check.locations} />
+    </Section>
+  );
+}
+
+function LastSlot({ outcomes }: { outcomes: readonly LocationOutcome[] }) {
+  return (
+    <div className="table-wrap" {...scrollRegion('Last slot per location')}>
+      <table aria-label="Last slot per location">
+        <thead>
+          <tr>
+            <th scope="col">Location</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Status code</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {outcomes.map((o) => (
+            <tr key={o.location}>
+              <th scope="row">{o.location}</th>
+              <td>
+                <span className={`badge state-${o.outcome}`}>{outcomeWords(o.outcome)}</span>
+              </td>
+              <td>{o.status_code || '—'}</td>
+              <td>{o.latency_ms === null ? '—' : `${o.latency_ms} ms`}</td>
+              <td>{o.error_message || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function LocationLatency({ checkId, order }: { checkId: string; order: readonly string[] }) {
+  const results = useQuery(checkQueries.latest(checkId, LOCATION_CHART_RESULTS));
+  if (results.isPending) return <Loading what="results" />;
+  if (results.error) return <ErrorNote error={results.error} title="The results could not be read." />;
+  const located = results.data.results.filter((r) => r.locations && r.locations.length > 0);
+  if (located.length === 0) return <p className="muted">No location has reported yet.</p>;
+  return (
+    <figure className="location-latency">
+      <figcaption>Latency per location, last {located.length} results (a gap: no report)</figcaption>
+      <LocationLatencyChart results={located} order={order} />
+    </figure>
+  );
+}
