@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -100,6 +100,7 @@ describe.each(backends)('a quorum of three agents in network namespaces ($runtim
   const nsOf = {} as Record<Name, Namespace>;
   /** When Vigil was stopped and started again (the restart test), for the slot sequence's gap. */
   const outage = { from: 0, to: 0 };
+  const keyDir = mkdtempSync(join(tmpdir(), 'vigil-quorum-keys-'));
 
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await vigil.call(method, path, body === undefined ? {} : { body });
@@ -145,10 +146,9 @@ describe.each(backends)('a quorum of three agents in network namespaces ($runtim
     target = await startSwitchableTarget(net.targetAddress);
     ntfy = await startNtfyReceiver();
     vigil = await start(net);
-    const dir = mkdtempSync(join(tmpdir(), 'vigil-quorum-keys-'));
     for (const name of NAMES) {
       const created = await api('POST', '/v1/locations', { name, kind: 'agent' });
-      const keyFile = join(dir, name);
+      const keyFile = join(keyDir, name);
       writeFileSync(keyFile, `${created.key}\n`, { mode: 0o600 });
       locations[name] = { id: created.id, key: created.key, key_id: created.key_id, keyFile };
     }
@@ -181,6 +181,7 @@ describe.each(backends)('a quorum of three agents in network namespaces ($runtim
     await target?.close();
     await ntfy?.close();
     net?.teardown();
+    rmSync(keyDir, { recursive: true, force: true });
   });
 
   it('stores the check with its locations and quorum', async () => {
