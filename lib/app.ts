@@ -84,6 +84,8 @@ export interface CoreDeps {
   egress?: EgressSettings;
   /** The legacy MCP SSE stream's limits (the cloud ends it before the Lambda timeout). */
   mcpSse?: Partial<LegacyStreamSettings>;
+  /** Aborted when the runtime stops: waiting requests (the agents' long-polls) answer at once. */
+  stopping?: AbortSignal;
   /** How email channels send: SMTP locally, SES in the cloud; undefined: email deliveries fail, saying why. */
   email?: EmailTransport;
   /** How sms channels with provider sns send: Amazon SNS in the cloud; undefined locally. */
@@ -116,7 +118,6 @@ export function createApp(deps: CoreDeps) {
   const catalogDeps = { ...catalog, ruleChangeOps };
   // One seal per process: the secret is read (or created) at the first paged read, then cached.
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
-
   const checkService = createCheckService({ ...checkDeps, entities, cursors, runtime: deps.config.runtime });
 
   const notifications = composeNotifications({

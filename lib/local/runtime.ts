@@ -130,7 +130,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
         resolve: options.egress?.resolve,
       })
     : undefined;
+  const streams = new AbortController();
   const app = createApp({
+    stopping: streams.signal,
     table,
     notifyQueue,
     actionQueue,
@@ -161,7 +163,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     concurrency: config.workerConcurrency,
   });
 
-  const streams = new AbortController();
   const consoleFiles = createConsoleFiles(config.consoleDir, config);
   if (!consoleFiles.built)
     logger.warn('console not built: / answers a 503 page until it is; the API is unaffected', {
@@ -246,7 +247,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      // Open event streams never go idle: end them, or closing the server would wait for their clients.
+      // Open event streams and agents' waiting leases never go idle: end them, or closing waits.
       streams.abort();
       // Before the server closes, so no probe starts while the rest shuts down; unfinished jobs stay queued for the restart.
       await scheduler.stop();

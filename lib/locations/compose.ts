@@ -30,6 +30,8 @@ export function composeLocations(deps: {
   recorder: ResultRecorder;
   /** The deciding side of located checks; default one built here from the same parts. */
   decider?: LocationDecider;
+  /** Aborted when the runtime stops: open long-polls answer at once. */
+  stopping?: AbortSignal;
 }) {
   const { table, clock, tenants, checks } = deps;
   const heartbeat = createHeartbeat({ table, clock });
@@ -48,7 +50,12 @@ export function composeLocations(deps: {
         heartbeat,
       }),
       ...agentRoutes({
-        leases: createLeaseService({ table, checks, clock }),
+        leases: createLeaseService({
+          table,
+          checks,
+          clock,
+          ...(deps.stopping ? { stopping: deps.stopping } : {}),
+        }),
         intake: createResultIntake({ table, clock, decider }),
         heartbeat,
         transport: { alwaysTls: deps.config.runtime === 'cloud', allowHttp: deps.config.agentAllowHttp },

@@ -39,6 +39,8 @@ export interface LeaseServiceDeps {
   clock: Clock;
   /** How the long-poll waits between reads (tests may pass their own); default Node's timers. */
   sleep?: (ms: number) => Promise<unknown>;
+  /** Aborted when the runtime stops: a waiting lease answers what it has (nothing) at once. */
+  stopping?: AbortSignal;
 }
 
 /**
@@ -50,7 +52,12 @@ export interface LeaseServiceDeps {
  * (MAX_WAIT_SECONDS) stay inside the API function's 29 s timeout and API Gateway's 30 s.
  */
 export function createLeaseService(deps: LeaseServiceDeps) {
-  const pause = deps.sleep ?? sleep;
+  const stopping = deps.stopping;
+  // A stop ends the pause at once (the rejection is the stop, not an error); the loop then answers.
+  const pause = (ms: number) =>
+    stopping
+      ? (deps.sleep ?? sleep)(ms, undefined, { signal: stopping }).catch(() => undefined)
+      : (deps.sleep ?? sleep)(ms);
 
   const leaseOnce = async (location: LocationPrincipal, max: number): Promise<LeasedJob[]> => {
     const probes = new Map<string, ProbeDefinition>();
@@ -81,7 +88,7 @@ export function createLeaseService(deps: LeaseServiceDeps) {
       const waitMs = request.wait_seconds * 1000;
       for (let waited = 0; ; waited += LEASE_POLL_MS) {
         const jobs = await leaseOnce(location, request.max);
-        if (jobs.length > 0 || waited >= waitMs) return jobs;
+        if (jobs.length > 0 || waited >= waitMs || stopping?.aborted) return jobs;
         await pause(Math.min(LEASE_POLL_MS, waitMs - waited));
       }
     },
