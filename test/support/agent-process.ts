@@ -19,14 +19,14 @@ export function keyFile(key = TEST_LOCATION_KEY): string {
   return file;
 }
 
-interface LogLine {
+export interface LogLine {
   level: string;
   msg: string;
   [field: string]: unknown;
 }
 
 /** A JSON log line as written; other output (the --help text) as `{level: 'text'}`. */
-function logLine(line: string): LogLine {
+export function logLine(line: string): LogLine {
   try {
     return JSON.parse(line) as LogLine;
   } catch {

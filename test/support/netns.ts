@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createConnection, createServer as createTcpServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type LogLine, logLine } from './agent-process.ts';
 
 /**
  * Network namespaces for probe agents (issue 40's acceptance tests): each agent runs in a
@@ -162,20 +163,6 @@ export function createNamespaces(count: number, reachTarget: number[]): Namespac
       execFileSync(IP, ['netns', 'exec', ns.name, ...command], { encoding: 'utf8', stdio: 'pipe' }),
     teardown,
   };
-}
-
-interface LogLine {
-  level: string;
-  msg: string;
-  [field: string]: unknown;
-}
-
-function logLine(line: string): LogLine {
-  try {
-    return JSON.parse(line) as LogLine;
-  } catch {
-    return { level: 'text', msg: line };
-  }
 }
 
 const agents = new Set<ChildProcess>();
