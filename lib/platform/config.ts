@@ -175,10 +175,7 @@ export interface Config {
    * on the routes without a key; `undefined` when either variable is 0 (no limit).
    */
   rateLimit: { perSecond: number; burst: number } | undefined;
-  /**
-   * The tenant's token bucket over all its keys (and its callback tokens); `undefined` when either
-   * value is 0. Default: 5 x the per-key values.
-   */
+  /** The tenant's token bucket over all its keys and callback tokens (default 5 x per key); 0: none. */
   tenantRateLimit: { perSecond: number; burst: number } | undefined;
   /** Failed authentications per source address and credential (key prefix) per minute; 0: not limited. */
   authFailuresPerMinute: number;
@@ -200,10 +197,7 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Local runtime: GET /metrics answers any address (true) or only loopback peers (false, the default). */
   metricsOpen: boolean;
-  /**
-   * Local runtime: agents may lease jobs (check secrets included) over plain HTTP from any address;
-   * default only loopback peers or TLS (docs/agent.md, "Transport").
-   */
+  /** Local runtime: agents may lease jobs over plain HTTP from any address (docs/agent.md "Transport"). */
   agentAllowHttp: boolean;
   /** The From of email alerts (SMTP and SES); undefined: email deliveries fail with a clear error. */
   emailFrom: EmailSender | undefined;
@@ -215,10 +209,7 @@ export interface Config {
   eventBusName: string | undefined;
   /** Local runtime: the built web console served at `/` (an absolute path). */
   consoleDir: string;
-  /**
-   * Cloud: the secret the console's CloudFront edge sends with each request; only a request
-   * carrying it has its viewer address believed. Undefined: the edge's headers are never believed.
-   */
+  /** Cloud: the secret the console's edge sends; only a request with it has its viewer address believed. */
   edgeSecret: string | undefined;
   /** Cloud, an AWS region's probe function: the home deployment's API it runs the agent protocol against. */
   agentUrl: string | undefined;
