@@ -1,14 +1,6 @@
 import * as z from 'zod';
 import { composeActions } from './actions/compose.ts';
 import type { ActionJob } from './actions/jobs.ts';
-import { createAuthenticator } from './auth/authenticate.ts';
-import { createKeyService } from './auth/key-service.ts';
-import { createKeyStore } from './auth/key-store.ts';
-import { createRateLimitGuard } from './auth/rate-limit.ts';
-import { authRoutes } from './auth/routes.ts';
-import { teamRoutes } from './auth/team-routes.ts';
-import { createTeamService } from './auth/team-service.ts';
-import { createTeamStore } from './auth/team-store.ts';
 import { createBlueprintStore } from './catalog/blueprint-store.ts';
 import { catalogServices } from './catalog/compose.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
@@ -17,6 +9,7 @@ import { checkRoutes } from './checks/routes.ts';
 import { createCheckReadService, createCheckService, ruleChangeOps } from './checks/services.ts';
 import { composeChangeConsumers, consumerList } from './compose-feed.ts';
 import { composeIncidents } from './compose-incidents.ts';
+import { composePeople } from './compose-people.ts';
 import { composeProbing, type ProbingDeps } from './compose-probing.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
@@ -40,7 +33,7 @@ import type { Config } from './platform/config.ts';
 import type { EgressSettings } from './platform/egress.ts';
 import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
-import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
+import type { RateLimiter } from './platform/rate-limiter.ts';
 import type { Prober } from './probes/types.ts';
 import { pushFeatureRoutes } from './push/compose.ts';
 import { searchRoutes } from './search/routes.ts';
@@ -95,20 +88,8 @@ export interface CoreDeps {
 /** The composition of services and routes shared by both runtimes. */
 export function createApp(deps: CoreDeps) {
   const { tenants, checks, checkDeps, recorder, jobRunner } = composeProbing(deps);
-  const keys = createKeyStore(deps.table);
-  const keyService = createKeyService({
-    table: deps.table,
-    keys,
-    team: createTeamStore(deps.table),
-    clock: deps.clock,
-  });
-  const authenticate = createAuthenticator({ keys, tenants, clock: deps.clock, logger: deps.logger });
-  const rateLimit = createRateLimitGuard({
-    limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
-    instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
-    config: deps.config,
-    logger: deps.logger,
-  });
+  const people = composePeople({ ...deps, tenants });
+  const { keys, keyService, authenticate, rateLimit } = people;
   const blueprints = createBlueprintStore(deps.table);
   const entities = createEntityStore(deps.table);
   // Entity responses say whether a maintenance window covers the entity (the tenant's windows, read once per response).
@@ -194,7 +175,7 @@ export function createApp(deps: CoreDeps) {
       schemas: { responses: { 200: z.strictObject({ status: z.literal('ok') }) } },
       handler: async () => ok({ status: 'ok' }),
     }),
-    ...authRoutes({ keyService, tenants }),
+    ...people.routes,
     ...catalogRoutes(catalogServices({ ...catalogDeps, cursors })),
     ...checkRoutes({
       checkService,
@@ -216,16 +197,6 @@ export function createApp(deps: CoreDeps) {
       cursors,
       limits: rateLimit,
       publicUrl: deps.config.publicUrl,
-    }),
-    ...teamRoutes({
-      limits: rateLimit,
-      teamService: createTeamService({
-        table: deps.table,
-        team: createTeamStore(deps.table),
-        keys,
-        tenants,
-        clock: deps.clock,
-      }),
     }),
     ...notifications.routes,
     ...maintenanceRoutes({ maintenance: createMaintenanceService({ table: deps.table, clock: deps.clock }) }),
@@ -265,7 +236,15 @@ export function createApp(deps: CoreDeps) {
   });
 
   const { authenticateLocation } = locations;
-  const router = createRouter({ routes, authenticate, authenticateLocation, rateLimit, logger: deps.logger });
+  const router = createRouter({
+    routes,
+    authenticate,
+    authenticateLocation,
+    rateLimit,
+    verifyCsrf: people.verifyCsrf,
+    ...(people.audit ? { audit: people.audit } : {}),
+    logger: deps.logger,
+  });
   return {
     config: deps.config,
     routes,

@@ -19,14 +19,27 @@ const TOUCH_INTERVAL_MS = 60_000;
  */
 export const AUTH_CACHE_MS = 5000;
 
+/** Resolves one credential (a session id, an OAuth access token) to its principal, or throws UnauthorizedError. */
+export type CredentialResolver = (credential: string) => Promise<Principal>;
+
 export interface AuthenticatorDeps {
   keys: KeyStore;
   tenants: TenantStore;
   clock: Clock;
   logger: Logger;
+  /** `Session <id>`: the console's cookie, which the router hands on in this form (lib/http/router.ts). */
+  sessions?: CredentialResolver;
+  /** `Bearer vat_…`: an OAuth access token of an MCP client. */
+  accessTokens?: CredentialResolver;
 }
 
-/** Resolves `Authorization: Bearer <key>` to a principal: key hash -> tenant, user, role, read-only. */
+/** The prefix of OAuth access tokens, which the Bearer scheme shares with API keys. */
+export const ACCESS_TOKEN_PREFIX = 'vat_';
+
+/**
+ * Resolves the Authorization value to a principal: `Bearer <api key>` (key hash -> tenant, user,
+ * role, read-only), `Bearer vat_…` (an OAuth access token) or `Session <id>` (a console session).
+ */
 export function createAuthenticator(deps: AuthenticatorDeps) {
   const lastTouched = new Map<string, number>();
   const accounts = new Map<string, { tenant: Tenant; user: User; readAtMs: number }>();
@@ -64,8 +77,17 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
   };
 
   return async function authenticate(authorization: string | undefined): Promise<Principal> {
+    const session = /^Session\s+(\S+)\s*$/.exec(authorization ?? '')?.[1];
+    if (session !== undefined) {
+      if (!deps.sessions) throw new UnauthorizedError();
+      return deps.sessions(session);
+    }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     const raw = match?.[1];
+    if (raw?.startsWith(ACCESS_TOKEN_PREFIX)) {
+      if (!deps.accessTokens) throw new UnauthorizedError();
+      return deps.accessTokens(raw);
+    }
     if (!raw || !isWellFormedApiKey(raw)) throw new UnauthorizedError();
     const hash = hashApiKey(raw);
     const lookup = await deps.keys.findByHash(hash);
@@ -80,7 +102,9 @@ export function createAuthenticator(deps: AuthenticatorDeps) {
       userId: user.id,
       keyId: lookup.key_id,
       role: user.role,
-      readOnly: lookup.is_read_only,
+      // A viewer is a read-only person: every key of theirs reads only.
+      readOnly: lookup.is_read_only || user.role === 'viewer',
+      credential: 'key',
     };
   };
 }

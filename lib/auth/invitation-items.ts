@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ROLES } from '../domain/principal.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
@@ -16,7 +17,7 @@ export const invitationSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   email: z.string(),
-  role: z.enum(['admin', 'member']),
+  role: z.enum(ROLES),
   token_hash: z.string(),
   invited_by: z.string(),
   created_at: z.string(),

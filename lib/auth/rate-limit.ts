@@ -40,7 +40,7 @@ export function rateLimitHeaders(decision: RateDecision): Record<string, string>
 
 /** What identifies the credential an Authorization header offers: a key's displayed prefix. */
 function credentialOf(authorization: string): string {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? authorization;
+  const bearer = /^(?:Bearer|Session)\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? authorization;
   return keyPrefix(bearer);
 }
 

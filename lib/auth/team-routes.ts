@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ROLES } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { created, noContent, ok, type Route } from '../http/types.ts';
@@ -14,7 +15,7 @@ const inviteBody = z.strictObject({
     (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
     z.email().max(254),
   ),
-  role: z.enum(['admin', 'member']).default('member'),
+  role: z.enum(ROLES).default('member'),
 });
 
 const acceptBody = z.strictObject({

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ROLES } from '../domain/principal.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { queryAll } from '../store/items.ts';
@@ -15,7 +16,7 @@ export const userSchema = z.object({
   tenant_id: z.string(),
   email: z.string(),
   name: z.string(),
-  role: z.enum(['admin', 'member']),
+  role: z.enum(ROLES),
   created_at: z.string(),
   updated_at: z.string(),
   /**

@@ -4,16 +4,45 @@
  * for it (lib/auth builds on lib/http, never the reverse).
  */
 
-/** What an API key's user may do in its team: admins also manage members and keys. */
-export type Role = 'admin' | 'member';
+/**
+ * What a user may do in their team: admins also manage members, keys and settings; members write;
+ * viewers (read-only people) get what read-only keys get.
+ */
+export type Role = 'admin' | 'member' | 'viewer';
 
-/** Who is calling: resolved from the API key on every request. */
+export const ROLES = ['admin', 'member', 'viewer'] as const;
+
+/** How the caller proved who it is: an API key, a console session cookie, or an OAuth access token (an MCP client). */
+export type CredentialKind = 'key' | 'session' | 'oauth';
+
+/** OAuth scopes an MCP client may be granted (docs/auth.md "OAuth for MCP"). */
+export type Scope = 'read' | 'write' | 'admin';
+
+/** Who did something, as the audit log names them (DECISIONS.md "People (wave 4)"). */
+export interface Actor {
+  type: 'user' | 'key' | 'oauth_client' | 'agent' | 'operator';
+  id: string;
+  /** A key's label and prefix, a person's e-mail, an OAuth client's name. */
+  label: string;
+}
+
+/** Who is calling: resolved from the API key, session cookie or OAuth token on every request. */
 export interface Principal {
   tenantId: string;
   userId: string;
+  /** The credential's id: an API key's (`key_…`), a session's (`ses_…`), an OAuth grant's (`ogr_…`); its rate-limit bucket. */
   keyId: string;
   role: Role;
+  /** Read-only keys, viewers, and OAuth tokens without the `write` scope. */
   readOnly: boolean;
+  /** Default 'key'. */
+  credential?: CredentialKind;
+  /** Who, for the audit log; default derived from the key (lib/audit). */
+  actor?: Actor;
+  /** A session's CSRF token: cookie-authenticated writes must send it as `X-CSRF-Token`. */
+  csrfToken?: string;
+  /** An OAuth token's scopes (the MCP tools it lists follow them). */
+  scopes?: Scope[];
 }
 
 /**

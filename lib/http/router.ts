@@ -11,6 +11,7 @@ import type { Logger } from '../platform/logger.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
 import { parseJsonBody } from './json-body.ts';
 import { createReadGate, type ReadGate } from './read-gate.ts';
+import { credentialOfRequest } from './session-cookie.ts';
 import { fromWebResponse, readStream } from './stream-web.ts';
 import {
   deniesReadOnly,
@@ -19,6 +20,8 @@ import {
   type Route,
   type RouteContext,
   type RouteReply,
+  type WriteEvent,
+  type WriteSink,
 } from './types.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -42,6 +45,13 @@ export interface RouterDeps {
     /** A request to a route without a key, per source address. */
     admitAddress(req: HttpRequest): Promise<Record<string, string>>;
   };
+  /**
+   * Cookie-authenticated writes: throws ForbiddenError unless the request proves it came from the
+   * console (lib/http/csrf.ts). Without it, a session may only read.
+   */
+  verifyCsrf?(req: HttpRequest, principal: Principal): void;
+  /** Told of every write that succeeded (the audit log, lib/audit). */
+  audit?: WriteSink;
   logger: Logger;
   /** The per-tenant bound on routes marked `expensive`; default READ_GATE_DEFAULTS. */
   readGate?: ReadGate;
@@ -101,10 +111,30 @@ async function withoutBody(response: HttpResponse): Promise<void> {
   response.body = '';
 }
 
+const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
+
 /** The one router used by the Lambda entry and the local server: match, authenticate, authorize, dispatch. */
 export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Promise<HttpResponse> } {
   const compiled = deps.routes.map(compile);
   const readGate = deps.readGate ?? createReadGate();
+
+  /** Hands a write that succeeded to the audit log; a failing log is logged, never the request's failure. */
+  const audited = async (reply: RouteReply, event: Omit<WriteEvent, 'status' | 'replyBody' | 'note'>) => {
+    if (!deps.audit || !isWrite(event.route.method)) return;
+    const json = reply instanceof Response ? undefined : reply;
+    const status = json?.status ?? (reply as Response).status;
+    if (status >= 400 || json?.audit?.skip) return;
+    try {
+      await deps.audit({
+        ...event,
+        status,
+        replyBody: json?.body,
+        ...(json?.audit ? { note: json.audit } : {}),
+      });
+    } catch (err) {
+      deps.logger.error('audit entry not written', { request_id: event.req.requestId, err });
+    }
+  };
 
   const match = (req: HttpRequest) => {
     const allowed: string[] = [];
@@ -157,7 +187,9 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       // A handler that authenticates reads its body itself, after the caller is known.
       const parseBody = route.body !== 'raw' && limit !== 'credential';
       const ctx: RouteContext = { ...ctxBase, body: parseBody ? parseJsonBody(req.body) : undefined };
-      return toHttpResponse(await route.handler(ctx));
+      const reply = await route.handler(ctx);
+      await audited(reply, { route, req, params, body: ctx.body });
+      return toHttpResponse(reply);
     }
     if (route.auth === 'location') {
       const authenticateLocation =
@@ -168,17 +200,27 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
       const { principal: location, headers } = await deps.rateLimit.admit(req, authenticateLocation);
       Object.assign(limitHeaders, headers);
       const body = route.body === 'raw' ? undefined : parseJsonBody(req.body);
-      return toHttpResponse(
-        await route.handler({
-          ...ctxBase,
-          body,
-          location,
-          logger: logger.child({ tenant_id: location.tenantId, location_id: location.locationId }),
-        }),
-      );
+      const reply = await route.handler({
+        ...ctxBase,
+        body,
+        location,
+        logger: logger.child({ tenant_id: location.tenantId, location_id: location.locationId }),
+      });
+      await audited(reply, { route, req, params, body, location });
+      return toHttpResponse(reply);
     }
-    const { principal, headers } = await deps.rateLimit.admit(req, deps.authenticate);
+    // The console's session cookie stands in for a missing Authorization header (lib/http/session-cookie.ts).
+    const credential = credentialOfRequest(req.headers);
+    const authReq =
+      credential === req.headers.authorization
+        ? req
+        : { ...req, headers: { ...req.headers, authorization: credential as string } };
+    const { principal, headers } = await deps.rateLimit.admit(authReq, deps.authenticate);
     Object.assign(limitHeaders, headers);
+    if (principal.credential === 'session' && isWrite(req.method)) {
+      if (!deps.verifyCsrf) throw new ForbiddenError('signed-in writes are not enabled here');
+      deps.verifyCsrf(req, principal);
+    }
     // Read-only enforcement lives here and only here: every write method and the routes marked denyReadOnly.
     if (principal.readOnly && deniesReadOnly(route)) throw new ReadOnlyError();
     if (route.role === 'admin' && principal.role !== 'admin')
@@ -193,6 +235,7 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
         principal,
         logger: logger.child({ tenant_id: principal.tenantId, key_id: principal.keyId }),
       });
+      await audited(reply, { route, req, params, body, principal });
       return toHttpResponse(reply);
     } finally {
       release?.();

@@ -1,4 +1,4 @@
-import type { LocationPrincipal, Principal, Role } from '../domain/principal.ts';
+import type { Actor, LocationPrincipal, Principal, Role } from '../domain/principal.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { RouteSchemas } from './route-schemas.ts';
 
@@ -33,12 +33,47 @@ export interface HttpResponse {
   route?: string;
 }
 
+/**
+ * What a write says of itself to the audit log, where the router cannot know it: who acted on a
+ * route without a key (a sign-in, an accepted invitation, an OAuth token exchange), or a more
+ * precise action, target or summary than the route's own.
+ */
+export interface AuditNote {
+  tenantId?: string;
+  actor?: Actor;
+  action?: string;
+  target?: { type: string; id: string };
+  summary?: string;
+  /** Leave this write out of the audit log (a probe result, a ping). */
+  skip?: boolean;
+}
+
 /** What a route handler returns; the router serialises it. */
 export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Read by the audit log only; never sent. */
+  audit?: AuditNote;
 }
+
+/** A write that succeeded (status below 400), as the router tells the audit log (lib/audit). */
+export interface WriteEvent {
+  route: Route;
+  req: HttpRequest;
+  params: Record<string, string>;
+  /** The parsed JSON body (undefined for raw and credential-limited routes). */
+  body: unknown;
+  status: number;
+  /** The JSON reply's body (undefined for a streamed reply). */
+  replyBody: unknown;
+  note?: AuditNote;
+  principal?: Principal;
+  location?: LocationPrincipal;
+}
+
+/** Records writes; it must not throw (the router logs and goes on if it does). */
+export type WriteSink = (event: WriteEvent) => Promise<void>;
 
 /**
  * A JSON reply, or a web-standard `Response` whose body is streamed back as it comes (Server-Sent
