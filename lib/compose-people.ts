@@ -10,6 +10,10 @@ import type { TenantStore } from './auth/tenant-store.ts';
 import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
+import type { Credential } from './people/credential-items.ts';
+import { createPasswordLogin, type SecondFactorVerdict } from './people/password-login.ts';
+import { sessionRoutes } from './people/session-routes.ts';
+import { createSessionService } from './people/session-service.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
@@ -23,6 +27,10 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
+  /** False when the team signs in with SSO only (the sso feature); absent: passwords allowed. */
+  passwordAllowed?: (tenantId: string) => Promise<boolean>;
+  /** The second factor of a password sign-in (the second-factor feature); absent: none. */
+  secondFactor?: (credential: Credential, code: string | undefined) => Promise<SecondFactorVerdict>;
 }
 
 /**
@@ -34,22 +42,49 @@ export function composePeople(deps: PeopleDeps) {
   const keys = createKeyStore(deps.table);
   const team = createTeamStore(deps.table);
   const keyService = createKeyService({ table: deps.table, keys, team, clock: deps.clock });
+  const sessions = createSessionService({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    settings: deps.config.people,
+    runtime: deps.config.runtime,
+    publicUrl: deps.config.publicUrl,
+  });
   const authenticate = createAuthenticator({
     keys,
     tenants: deps.tenants,
     clock: deps.clock,
     logger: deps.logger,
+    sessions: sessions.resolve,
   });
+  const limiter = deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock });
   const rateLimit = createRateLimitGuard({
-    limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
+    limiter,
     instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
     config: deps.config,
     logger: deps.logger,
   });
   const verifyCsrf = createCsrfCheck(hostPolicyOf(deps.config));
   const audit: WriteSink | undefined = undefined;
+  const login = createPasswordLogin({
+    table: deps.table,
+    tenants: deps.tenants,
+    sessions,
+    limits: rateLimit,
+    limiter,
+    failuresPerMinute: deps.config.authFailuresPerMinute,
+    logger: deps.logger,
+    ...(deps.passwordAllowed ? { passwordAllowed: deps.passwordAllowed } : {}),
+    ...(deps.secondFactor ? { secondFactor: deps.secondFactor } : {}),
+  });
   const routes: Route[] = [
     ...authRoutes({ keyService, tenants: deps.tenants }),
+    ...sessionRoutes({
+      sessions,
+      login,
+      passwords: { table: deps.table, clock: deps.clock, tenants: deps.tenants, sessions, limits: rateLimit },
+    }),
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({
@@ -61,5 +96,5 @@ export function composePeople(deps: PeopleDeps) {
       }),
     }),
   ];
-  return { keys, keyService, authenticate, rateLimit, verifyCsrf, audit, routes };
+  return { keys, keyService, sessions, authenticate, rateLimit, verifyCsrf, audit, routes };
 }

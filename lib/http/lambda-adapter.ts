@@ -16,6 +16,8 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2, trust?: EdgeT
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) received[name.toLowerCase()] = value;
   }
+  // Payload v2 moves the Cookie header into `cookies` (the console's session cookie).
+  if (event.cookies && event.cookies.length > 0) received.cookie = event.cookies.join('; ');
   const { headers, sourceIp, fromEdge, viewerHost } = clientAddress(
     received,
     event.requestContext.http.sourceIp,
@@ -47,7 +49,13 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2, trust?: EdgeT
 
 /** Runtime-neutral response -> API Gateway HTTP API result. */
 export function toApiGatewayResult(response: HttpResponse): APIGatewayProxyStructuredResultV2 {
-  return { statusCode: response.status, headers: response.headers, body: response.body };
+  return { statusCode: response.status, ...headersAndCookies(response.headers), body: response.body };
+}
+
+/** Payload v2 answers Set-Cookie in `cookies`, not among the headers. */
+function headersAndCookies(all: Record<string, string>) {
+  const { 'set-cookie': cookie, ...headers } = all;
+  return cookie === undefined ? { headers } : { headers, cookies: [cookie] };
 }
 
 /** Text bodies go as they are; anything else base64, as API Gateway requires for binary. */
@@ -65,7 +73,7 @@ export async function bufferedApiGatewayResult(
   const text = TEXT_TYPE.test(response.headers['content-type'] ?? '');
   return {
     statusCode: response.status,
-    headers: response.headers,
+    ...headersAndCookies(response.headers),
     body: body.toString(text ? 'utf8' : 'base64'),
     isBase64Encoded: !text,
   };

@@ -145,6 +145,7 @@ const RESOURCE_OF_PREFIX: Record<string, string> = {
   ptk: 'ping URL',
   loc: 'location',
   lky: 'location key',
+  ses: 'session',
 };
 
 /** The resource each path-parameter schema names (read by defineRoute for a malformed value). */

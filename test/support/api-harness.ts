@@ -315,12 +315,15 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       const { body, contentType } = encodeBody(opts);
       const [rawPath = path, rawQueryString = ''] = path.split('?');
       requestCounter += 1;
+      // As API Gateway does: the Cookie header arrives as `cookies`.
+      const { cookie, ...eventHeaders } = headersFor(opts, contentType);
       const event: APIGatewayProxyEventV2 = {
         version: '2.0',
         routeKey: '$default',
         rawPath,
         rawQueryString,
-        headers: headersFor(opts, contentType),
+        ...(cookie ? { cookies: cookie.split(/;\s*/) } : {}),
+        headers: eventHeaders,
         requestContext: {
           accountId: '123456789012',
           apiId: 'api',
@@ -339,6 +342,7 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       const result = await handler(event, context);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
+      if (result.cookies?.length) headers['set-cookie'] = result.cookies.join(', ');
       return parse(result.statusCode ?? 200, headers, result.body ?? '');
     },
     async createTenant(name = 'Other') {
