@@ -182,7 +182,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation (no API key); returns the new member and their first API key once */
+        /** Accept an invitation (no API key); returns the new member and their first API key once; with a password, also a session cookie */
         post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
@@ -4262,7 +4262,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACCOUNT_DISABLED */
+            /** @description READ_ONLY, ACCOUNT_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4573,7 +4573,8 @@ export interface operations {
             content: {
                 "application/json": {
                     token: string;
-                    name: string;
+                    name?: string;
+                    password?: string;
                 };
             };
         };
@@ -4581,6 +4582,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description With a password: the session cookie (vigil_session; HttpOnly; SameSite=Lax; Path=/) */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
