@@ -33,7 +33,7 @@ interface Params {
  * (and libuv's pool) to everything else.
  */
 const MAX_RUNNING = 1;
-const MAX_WAITING = 3;
+const MAX_WAITING = 1;
 let running = 0;
 const waiting: Array<() => void> = [];
 
