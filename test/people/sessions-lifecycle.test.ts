@@ -181,6 +181,20 @@ describe.each(runtimes)('session lifecycle and passwords ($runtime runtime)', ({
     expect((await api.table.query({ pk: `LOGIN#${joined.email}` })).items).toEqual([]);
   });
 
+  it('refuses the sessions and the sign-in of a disabled team (403 ACCOUNT_DISABLED), as its keys', async () => {
+    const other = await api.createTenant('Disabled41');
+    expect((await setPassword(api, other.key, { password: GOOD_PASSWORD })).status).toBe(204);
+    const session = await signedIn(api, 'disabled41@example.com');
+    expect(await status(session)).toBe(200);
+    await api.operator(['tenant', 'disable', other.tenantId]);
+    const refused = await withCookie(api, 'GET', '/v1/me', session);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('ACCOUNT_DISABLED');
+    const again = await signIn(api, { email: 'disabled41@example.com', password: GOOD_PASSWORD });
+    expect(again.status).toBe(403);
+    expect(again.body.code).toBe('ACCOUNT_DISABLED');
+  });
+
   it('accepts an invitation with a password: a session cookie, and the member signs in later', async () => {
     const email = uniqueEmail('accept');
     const invited = await invite(api, api.adminKey, { email });
