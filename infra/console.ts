@@ -190,6 +190,9 @@ export class VigilConsole extends Construct {
         // a redirect would turn a cron's plain-http ping into a silent 301 (curl -f passes it)
         // instead of a failed request, and would have sent the token in the clear.
         '/ping/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
+        // OAuth for MCP clients: its endpoints and discovery documents are the API's (/consent is a console page).
+        '/oauth/*': apiBehavior(api),
+        '/.well-known/*': apiBehavior(api),
         // Public status pages: the API's, cached at the edge as long as the API says (30 s).
         '/p/*': publicPages,
       },

@@ -308,4 +308,11 @@ describe('isApiPath', () => {
       expect(isApiPath(path), path).toBe(true);
     for (const path of ['/ping', '/pings', '/pingdom/a']) expect(isApiPath(path), path).toBe(false);
   });
+
+  it('claims the OAuth endpoints and discovery documents, and leaves the consent page to the console', () => {
+    for (const path of ['/oauth/authorize?x=1', '/oauth/token', '/.well-known/oauth-protected-resource'])
+      expect(isApiPath(path), path).toBe(true);
+    for (const path of ['/consent?request=oar_x', '/oauth', '/well-known/x'])
+      expect(isApiPath(path), path).toBe(false);
+  });
 });
