@@ -18,12 +18,43 @@ const TARGET_ARGS = [
   'blueprint_slug',
 ] as const;
 
-/** What an MCP write tool acted on: the first id-like argument, else the tool itself. */
-function targetOf(tool: string, args: Record<string, unknown>): { type: string; id: string } {
+/** The type of a created object by its id's prefix (lib/platform/ids.ts). */
+const TYPE_OF_PREFIX: Record<string, string> = {
+  mnt: 'maintenance_window',
+  chk: 'check',
+  ent: 'entity',
+  exe: 'execution',
+  bp: 'blueprint',
+  rel: 'relation',
+};
+
+/** The id a tool's answer names first: its own `id`, or that of an object it answers (`{window: {id}}`). */
+function createdId(result: CallToolResult): string | undefined {
+  const data = result.structuredContent ?? {};
+  const candidates = [data, ...Object.values(data)];
+  for (const value of candidates) {
+    const id =
+      typeof value === 'object' && value !== null ? (value as Record<string, unknown>).id : undefined;
+    if (typeof id === 'string' && /^[a-z]{2,4}_[0-9A-Z]{26}$/.test(id)) return id;
+  }
+  return undefined;
+}
+
+/** What an MCP write tool acted on: the first id-like argument, else the id its answer names, else the tool. */
+function targetOf(
+  tool: string,
+  args: Record<string, unknown>,
+  result: CallToolResult,
+): { type: string; id: string } {
   for (const name of TARGET_ARGS) {
     const value = args[name];
     if (typeof value === 'string' && value !== '' && value.length <= 200)
       return { type: name.replace(/_(id|slug)$/, ''), id: value };
+  }
+  const id = createdId(result);
+  if (id) {
+    const prefix = id.slice(0, id.indexOf('_'));
+    return { type: TYPE_OF_PREFIX[prefix] ?? prefix, id };
   }
   return { type: 'mcp_tool', id: tool };
 }
@@ -62,7 +93,7 @@ export function createMcpAudit(deps: {
           actor: await deps.actorOf(caller),
           via: 'mcp',
           action: `mcp.${tool}`,
-          target: targetOf(tool, args),
+          target: targetOf(tool, args, result),
           summary: redactedSummary(args).replace(/^fields: /, 'arguments: '),
           source_ip: null,
         },

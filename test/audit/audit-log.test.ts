@@ -145,6 +145,7 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
       actor: { type: 'key', id: keyId },
       via: 'mcp',
       action: 'mcp.create_maintenance',
+      target: { type: 'maintenance_window', id: expect.stringMatching(/^mnt_/) },
       summary: 'arguments: ends_at, entity_ids, name, starts_at; name: "Shop upgrade"',
     });
     expect(

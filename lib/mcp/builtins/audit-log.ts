@@ -21,9 +21,13 @@ export const getAuditLog: BuiltinTool = {
         limit: positiveInt(args, 'limit', AUDIT_LOG_LIMITS.defaultLimit, AUDIT_LOG_LIMITS.maxLimit),
         cursor: optionalString(args, 'cursor'),
       });
+      // Words, not ids (the data holds those): who by label, what by action and the target's type.
       const words = page.entries
         .slice(0, 5)
-        .map((e) => `${e.at} ${e.actor.label} ${e.action} ${e.target.type} ${e.target.id}`);
+        .map(
+          (e) =>
+            `${e.action} (${e.target.type}) by ${e.actor.label === e.actor.id ? e.actor.type : e.actor.label} at ${e.at}`,
+        );
       const more = page.next_cursor ? ' Pass next_cursor as cursor for more.' : '';
       const summary = page.entries.length
         ? `${page.entries.length} entries, newest first: ${words.join('; ')}${page.entries.length > 5 ? '; …' : ''}.${more}`
