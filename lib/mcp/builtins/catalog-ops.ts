@@ -1,5 +1,6 @@
 import type { CreateSkillBody } from '../../skills/manifest.ts';
 import {
+  auditLogInput,
   checkResultsInput,
   createCheckInput,
   cursor,
@@ -282,29 +283,7 @@ export const CATALOG_OPS_MANIFEST = {
       name: 'get_audit_log',
       description:
         'Who changed what (admins only): audit entries newest first, each with actor, via (api, console, mcp, cli, agent), action, target, a redacted summary, source address and time. Filters: actor (an id), target (type:id or id), since (ISO time); next_cursor continues.',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          actor: {
-            type: 'string',
-            maxLength: 200,
-            description: "Only this actor's entries (a user, key, location or OAuth client id)",
-          },
-          target: {
-            type: 'string',
-            maxLength: 300,
-            description: 'Only entries about this target: type:id or id',
-          },
-          since: {
-            type: 'string',
-            maxLength: 40,
-            description: 'Only entries at or after this time (ISO 8601)',
-          },
-          limit: pageLimit(50, 200),
-          cursor,
-        },
-        additionalProperties: false,
-      },
+      inputSchema: auditLogInput,
       annotations: builtinAnnotations('get_audit_log'),
     },
   ],
