@@ -12,8 +12,10 @@ import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
+import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
+import { composeSso } from './sso/compose.ts';
 import type { Table } from './store/table.ts';
 
 export interface PeopleDeps {
@@ -23,6 +25,8 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
+  /** Outbound trust and resolution (the SSO provider is reached through the SSRF guard). */
+  egress?: EgressSettings | undefined;
 }
 
 /**
@@ -46,7 +50,16 @@ export function composePeople(deps: PeopleDeps) {
     config: deps.config,
     logger: deps.logger,
   });
-  const verifyCsrf = createCsrfCheck(hostPolicyOf(deps.config));
+  const hosts = hostPolicyOf(deps.config);
+  const verifyCsrf = createCsrfCheck(hosts);
+  const sso = composeSso({
+    ...deps,
+    hosts,
+    // TODO(merge): the sessions helper's createSessionService(...).start, once on main.
+    startSession: async () => {
+      throw new Error('sessions are not composed yet');
+    },
+  });
   const audit: WriteSink | undefined = undefined;
   const routes: Route[] = [
     ...authRoutes({ keyService, tenants: deps.tenants }),
@@ -60,6 +73,16 @@ export function composePeople(deps: PeopleDeps) {
         clock: deps.clock,
       }),
     }),
+    ...sso.routes,
   ];
-  return { keys, keyService, authenticate, rateLimit, verifyCsrf, audit, routes };
+  return {
+    keys,
+    keyService,
+    authenticate,
+    rateLimit,
+    verifyCsrf,
+    audit,
+    routes,
+    passwordAllowed: sso.passwordAllowed,
+  };
 }
