@@ -20,6 +20,7 @@ import type { Config } from './platform/config.ts';
 import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
+import { composeSso } from './sso/compose.ts';
 import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
@@ -31,7 +32,7 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
-  /** How OAuth client metadata documents are fetched (trust, resolution, pools: the app's egress). */
+  /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
   egress?: EgressSettings | undefined;
 }
 
@@ -76,6 +77,14 @@ export function composePeople(deps: PeopleDeps) {
   const audit: WriteSink = createAuditSink({ table: deps.table, clock: deps.clock, retentionDays }, actorOf);
   const mcpAudit = createMcpAudit({ ...deps, actorOf, retentionDays });
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+  const sso = composeSso({
+    ...deps,
+    hosts,
+    // TODO(merge): the sessions helper's createSessionService(...).start, once on main.
+    startSession: async () => {
+      throw new Error('sessions are not composed yet');
+    },
+  });
   const routes: Route[] = [
     ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
     ...authRoutes({ keyService, tenants: deps.tenants }),
@@ -90,6 +99,17 @@ export function composePeople(deps: PeopleDeps) {
       }),
     }),
     ...oauth.routes,
+    ...sso.routes,
   ];
-  return { keys, keyService, authenticate, rateLimit, verifyCsrf, audit, mcpAudit, routes };
+  return {
+    keys,
+    keyService,
+    authenticate,
+    rateLimit,
+    verifyCsrf,
+    audit,
+    mcpAudit,
+    routes,
+    passwordAllowed: sso.passwordAllowed,
+  };
 }
