@@ -2,14 +2,18 @@ import { useSession } from '../session';
 import { AlertingSection } from '../settings/alerting';
 import { KeysSection } from '../settings/keys';
 import { PingKeySection } from '../settings/ping-key';
+import { SecuritySection } from '../settings/security';
+import { SessionsSection } from '../settings/sessions';
 import { TeamSection } from '../settings/team';
 import { Page, Section } from '../ui/page';
 
-/** Settings: API keys, the team, and the account's plan limits. */
+/** Settings: your security and sessions (people only), API keys, the team, and the account's plan limits. */
 export function SettingsPage() {
   const { me } = useSession();
   return (
     <Page title="Settings">
+      {me.user ? <SecuritySection /> : null}
+      {me.user ? <SessionsSection /> : null}
       <KeysSection />
       <TeamSection />
       <AlertingSection />
