@@ -9,11 +9,13 @@ import { Page, Section } from '../ui/page';
 
 /** Settings: your security and sessions (people only), API keys, the team, and the account's plan limits. */
 export function SettingsPage() {
-  const { me } = useSession();
+  const { me, credential, canWrite } = useSession();
+  // Your own account: a person signed in as themselves (a viewer too), or a key that can write; not a read-only key.
+  const yours = me.user !== null && (credential.kind === 'cookie' || canWrite);
   return (
     <Page title="Settings">
-      {me.user ? <SecuritySection /> : null}
-      {me.user ? <SessionsSection /> : null}
+      {yours ? <SecuritySection /> : null}
+      {yours ? <SessionsSection /> : null}
       <KeysSection />
       <TeamSection />
       <AlertingSection />
