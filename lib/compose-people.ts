@@ -10,8 +10,10 @@ import type { TenantStore } from './auth/tenant-store.ts';
 import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
+import { composeOauth } from './oauth/compose.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
+import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import type { Table } from './store/table.ts';
@@ -23,6 +25,8 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
+  /** How OAuth client metadata documents are fetched (trust, resolution, pools: the app's egress). */
+  egress?: EgressSettings | undefined;
 }
 
 /**
@@ -34,19 +38,31 @@ export function composePeople(deps: PeopleDeps) {
   const keys = createKeyStore(deps.table);
   const team = createTeamStore(deps.table);
   const keyService = createKeyService({ table: deps.table, keys, team, clock: deps.clock });
-  const authenticate = createAuthenticator({
-    keys,
-    tenants: deps.tenants,
-    clock: deps.clock,
-    logger: deps.logger,
-  });
   const rateLimit = createRateLimitGuard({
     limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
     instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
     config: deps.config,
     logger: deps.logger,
   });
-  const verifyCsrf = createCsrfCheck(hostPolicyOf(deps.config));
+  const hosts = hostPolicyOf(deps.config);
+  const oauth = composeOauth({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    hosts,
+    limits: rateLimit,
+    egressAllow: deps.config.egressAllow,
+    egress: deps.egress,
+  });
+  const authenticate = createAuthenticator({
+    keys,
+    tenants: deps.tenants,
+    clock: deps.clock,
+    logger: deps.logger,
+    accessTokens: oauth.accessTokens,
+  });
+  const verifyCsrf = createCsrfCheck(hosts);
   const audit: WriteSink | undefined = undefined;
   const routes: Route[] = [
     ...authRoutes({ keyService, tenants: deps.tenants }),
@@ -60,6 +76,7 @@ export function composePeople(deps: PeopleDeps) {
         clock: deps.clock,
       }),
     }),
+    ...oauth.routes,
   ];
   return { keys, keyService, authenticate, rateLimit, verifyCsrf, audit, routes };
 }

@@ -26,7 +26,10 @@ export type IdPrefix =
   | 'dig'
   | 'png'
   | 'loc'
-  | 'lky';
+  | 'lky'
+  | 'ocl'
+  | 'ogr'
+  | 'oar';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws
