@@ -1,3 +1,7 @@
+import { auditRoutes } from './audit/audit-routes.ts';
+import { createAuditService } from './audit/audit-service.ts';
+import { createActorLookup, createAuditSink } from './audit/audit-sink.ts';
+import { createMcpAudit } from './audit/mcp-audit.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
@@ -16,6 +20,9 @@ import type { Config } from './platform/config.ts';
 import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
+import { composeSso } from './sso/compose.ts';
+import { createCursorSeal } from './store/cursor-seal.ts';
+import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
 
 export interface PeopleDeps {
@@ -25,7 +32,7 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
-  /** How OAuth client metadata documents are fetched (trust, resolution, pools: the app's egress). */
+  /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
   egress?: EgressSettings | undefined;
 }
 
@@ -63,8 +70,23 @@ export function composePeople(deps: PeopleDeps) {
     accessTokens: oauth.accessTokens,
   });
   const verifyCsrf = createCsrfCheck(hosts);
-  const audit: WriteSink | undefined = undefined;
+  // The audit log (lib/audit): the router's sink, the MCP tool recorder, GET /v1/audit.
+  const retentionDays = async (tenantId: string) =>
+    (await deps.tenants.getTenant(tenantId))?.retention_days ?? 30;
+  const actorOf = createActorLookup(deps.table);
+  const audit: WriteSink = createAuditSink({ table: deps.table, clock: deps.clock, retentionDays }, actorOf);
+  const mcpAudit = createMcpAudit({ ...deps, actorOf, retentionDays });
+  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+  const sso = composeSso({
+    ...deps,
+    hosts,
+    // TODO(merge): the sessions helper's createSessionService(...).start, once on main.
+    startSession: async () => {
+      throw new Error('sessions are not composed yet');
+    },
+  });
   const routes: Route[] = [
+    ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
     ...authRoutes({ keyService, tenants: deps.tenants }),
     ...teamRoutes({
       limits: rateLimit,
@@ -77,6 +99,17 @@ export function composePeople(deps: PeopleDeps) {
       }),
     }),
     ...oauth.routes,
+    ...sso.routes,
   ];
-  return { keys, keyService, authenticate, rateLimit, verifyCsrf, audit, routes };
+  return {
+    keys,
+    keyService,
+    authenticate,
+    rateLimit,
+    verifyCsrf,
+    audit,
+    mcpAudit,
+    routes,
+    passwordAllowed: sso.passwordAllowed,
+  };
 }

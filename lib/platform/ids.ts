@@ -29,7 +29,8 @@ export type IdPrefix =
   | 'lky'
   | 'ocl'
   | 'ogr'
-  | 'oar';
+  | 'oar'
+  | 'aud';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws
