@@ -117,16 +117,15 @@ export function endpointRoutes(deps: EndpointRouteDeps): PublicRoute[] {
         'Starts an authorization (code + PKCE S256): 302 to the console consent page, or back to the client with an error; an unknown client or redirect_uri is a 400, never a redirect',
       schemas: {
         query: authorizeQuery,
-        responses: {},
-        errors: ['FORBIDDEN'],
-        otherErrors: {
-          302: {
+        responses: { 302: null },
+        responseHeaders: {
+          Location: {
             description:
-              'Location: the console consent page (/consent?request=…), or the redirect_uri with error and state',
-            schema: z.string(),
-            contentType: 'text/plain',
+              'The console consent page (/consent?request=…), or the redirect_uri with error and state',
+            schema: { type: 'string' },
           },
         },
+        errors: ['FORBIDDEN'],
       },
       handler: async (ctx) => {
         const location = await authorize(deps, ctx.query, publicOrigin(deps.hosts, ctx));
