@@ -129,6 +129,8 @@ describe('console sign-in for people', { timeout: 90_000 }, () => {
     // A `next` of the console is followed.
     await signInWithPassword(p.page, email, PASSWORD, '/sign-in?next=%2Fchecks');
     await expect.poll(() => new URL(p.page.url()).pathname, { timeout: SHOWN_WITHIN_MS }).toBe('/checks');
+    await p.page.getByRole('button', { name: 'Sign out' }).click();
+    await p.page.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
     expectNoConsoleErrors(p);
     await p.close();
   });
@@ -136,8 +138,9 @@ describe('console sign-in for people', { timeout: 90_000 }, () => {
   it('lists your sessions with this browser marked, and a revoked one is back at sign-in with a notice', async () => {
     const mine = await openPage(rig);
     const other = await openPage(rig);
-    await signInWithPassword(mine.page, email, PASSWORD, '/settings');
+    // The other browser first: this one's list then shows both.
     await signInWithPassword(other.page, email, PASSWORD, '/status');
+    await signInWithPassword(mine.page, email, PASSWORD, '/settings');
 
     const sessions = mine.page.getByRole('region', { name: 'Sessions' }).getByRole('table');
     await sessions.getByText('this browser').waitFor();

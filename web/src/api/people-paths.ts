@@ -1,9 +1,9 @@
 import type { components, operations } from './schema';
 
 /**
- * TEMPORARY: the people routes (DECISIONS.md "People (wave 4)") as the console expects them, until
- * the sessions and second-factor routes are in the OpenAPI document and `npm run api:types` puts
- * them in schema.d.ts; then this file goes.
+ * TEMPORARY: the second-factor and password reset routes, and the invitation's password, as the
+ * console expects them (DECISIONS.md "People (wave 4)"), until they are in the OpenAPI document and
+ * `npm run api:types` puts them in schema.d.ts; then this file goes.
  */
 
 type Json<T> = { content: { 'application/json': T } };
@@ -40,43 +40,10 @@ type Item<Get = never, Post = never, Delete = never> = {
 
 type MeBody = operations['getMe']['responses'][200]['content']['application/json'];
 
-export interface SessionView {
-  id: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-  source_ip?: string | null;
-  user_agent?: string | null;
-  method: 'password' | 'sso';
-  current: boolean;
-}
-
 export type PeoplePaths = {
-  '/v1/me': Item<
-    Op<
-      never,
-      MeBody & {
-        csrf_token?: string | null;
-        credential?: 'key' | 'session' | 'oauth';
-        totp_enabled?: boolean;
-      }
-    >,
-    never,
-    never
-  >;
-  '/v1/session': Item<
-    never,
-    Op<{ email: string; password: string; totp?: string; tenant?: string }, never, 204>,
-    Op<never, never, 204>
-  >;
-  '/v1/sessions': Item<Op<never, SessionView[]>>;
-  '/v1/sessions/{id}': Item<never, never, Op<never, never, 204, { id: string }>>;
-  '/v1/me/password': Item<never, Op<{ current_password?: string; password: string }, never, 204>>;
-  '/v1/me/totp': Item<
-    never,
-    Op<never, { secret: string; otpauth_url: string }, 201>,
-    Op<{ code: string }, never, 204>
-  >;
+  '/v1/me': Item<Op<never, MeBody & { totp_enabled?: boolean }>>;
+  '/v1/me/totp': Item<never, Op<never, { secret: string; otpauth_url: string }>>;
+  '/v1/me/totp/disable': Item<never, Op<{ code: string }, never, 204>>;
   '/v1/me/totp/confirm': Item<never, Op<{ code: string }, { recovery_codes: string[] }>>;
   '/v1/me/recovery-codes': Item<never, Op<{ code: string }, { recovery_codes: string[] }>>;
   '/v1/password-reset': Item<never, Op<{ email: string }, never, 202>>;

@@ -39,7 +39,7 @@ export function TwoFactor() {
     },
   });
   const disable = useMutation({
-    mutationFn: () => must(api.DELETE('/v1/me/totp', { body: { code: code.trim() } })),
+    mutationFn: () => must(api.POST('/v1/me/totp/disable', { body: { code: code.trim() } })),
     onSuccess: () => {
       setCode('');
       setSaid('Two-factor sign-in is off: your password alone signs you in.');
