@@ -73,15 +73,21 @@ export async function sessionCookie(
   return cookies.find((c) => c.name === 'vigil_session');
 }
 
-/** The requests the page sends from now on (method, path, all headers), filled in as they go (poll it). */
-export function recordRequests(
-  page: Page,
-): { method: string; path: string; headers: Record<string, string> }[] {
-  const seen: { method: string; path: string; headers: Record<string, string> }[] = [];
+export interface Sent {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+}
+
+/** The requests the page sends from now on (method, path, query, all headers), filled in as they go (poll it). */
+export function recordRequests(page: Page): Sent[] {
+  const seen: Sent[] = [];
   page.on('request', (request: Request) => {
     // allHeaders: headers() leaves out the security-related ones this test is about.
     void request.allHeaders().then((headers) => {
-      seen.push({ method: request.method(), path: new URL(request.url()).pathname, headers });
+      const url = new URL(request.url());
+      seen.push({ method: request.method(), path: url.pathname, query: url.searchParams, headers });
     });
   });
   return seen;

@@ -110,6 +110,29 @@ describe('console sign-in for people', { timeout: 90_000 }, () => {
     await p.close();
   });
 
+  it('starts SSO for the team typed, and says an SSO failure in words (never the text of the link)', async () => {
+    const p = await openPage(rig);
+    const { page } = p;
+    const sent = recordRequests(page);
+    await page.goto('/entities/shop/checkout');
+    await page.getByLabel(/^Team/).fill('no-such-team');
+    await page.getByRole('button', { name: 'Continue with SSO' }).click();
+    // The server answers with its sign-in page and a short code: this team has no SSO.
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: SHOWN_WITHIN_MS }).toBe('/sign-in');
+    await expectText(page.getByRole('alert'), /^That team has no single sign-on set up/);
+    // The team as typed, and the page to come back to (the one the person had opened).
+    const start = sent.find((r) => r.path === '/v1/sso/start');
+    expect(start?.query.get('tenant')).toBe('no-such-team');
+    expect(start?.query.get('next')).toBe('/entities/shop/checkout');
+
+    // An unknown code gets the general sentence, not its own text.
+    await page.goto('/sign-in?error=%3Cb%3Eyou%20were%20hacked%3C%2Fb%3E');
+    await expectText(page.getByRole('alert'), /^Single sign-on did not complete\./);
+    expect(await page.locator('main').textContent()).not.toContain('hacked');
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
   it("lands on the page an alert e-mail's link opened, and only ever on a page of the console", async () => {
     await seedEntity(rig, { slug: 'shop', name: 'Shop' }, { slug: 'checkout', name: 'Checkout' });
     const p = await openPage(rig);

@@ -3,14 +3,22 @@
  * is the server's short word, never the provider's text; an unknown one gets the general sentence.
  */
 const SSO_FAILURES: Record<string, string> = {
-  domain: 'Your e-mail address is not in a domain this team signs in with. Ask an admin of the team.',
+  sso_not_configured:
+    'That team has no single sign-on set up (or no team goes by that name). Check the team name with your admin, or sign in with your password.',
+  invalid_next:
+    'The page to return to was not a page of this console, so the sign-in was not started. Start again.',
+  unknown_host:
+    'This address is not one Vigil answers on. Open the console at its usual address and start again.',
+  provider_unavailable: 'Your identity provider could not be reached. Try again in a moment.',
+  provider_denied: 'Your identity provider did not sign you in.',
+  invalid_state: 'The sign-in took too long, was already used or was started in another window. Start again.',
+  token_refused:
+    'Your identity provider’s answer could not be verified, so you are not signed in. Try again; if it keeps failing, ask an admin of your team.',
   email_unverified:
     'Your identity provider has not verified your e-mail address, so Vigil cannot sign you in with it.',
-  not_configured:
-    'That team has no single sign-on set up. Check the team name, or sign in with your password.',
-  unknown_team: 'No team goes by that name. Check the team name with your admin.',
-  state: 'The sign-in took too long or was started in another window. Start again.',
-  denied: 'The identity provider did not sign you in.',
+  domain_not_allowed:
+    'Your e-mail address is not in a domain this team signs in with. Ask an admin of your team.',
+  account_disabled: 'This account is disabled. Ask the operator of this Vigil.',
 };
 
 /** The sign-in page's sentence for an SSO error code. */
