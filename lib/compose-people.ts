@@ -1,3 +1,7 @@
+import { auditRoutes } from './audit/audit-routes.ts';
+import { createAuditService } from './audit/audit-service.ts';
+import { createActorLookup, createAuditSink } from './audit/audit-sink.ts';
+import { createMcpAudit } from './audit/mcp-audit.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
@@ -10,6 +14,7 @@ import type { TenantStore } from './auth/tenant-store.ts';
 import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
+import { composeOauth } from './oauth/compose.ts';
 import type { Credential } from './people/credential-items.ts';
 import { memberCredentialHooks } from './people/member-credentials.ts';
 import { createPasswordLogin, type SecondFactorVerdict } from './people/password-login.ts';
@@ -17,8 +22,12 @@ import { sessionRoutes } from './people/session-routes.ts';
 import { createSessionService } from './people/session-service.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
+import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
+import { composeSso } from './sso/compose.ts';
+import { createCursorSeal } from './store/cursor-seal.ts';
+import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
 
 export interface PeopleDeps {
@@ -28,8 +37,8 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
-  /** False when the team signs in with SSO only (the sso feature); absent: passwords allowed. */
-  passwordAllowed?: (tenantId: string) => Promise<boolean>;
+  /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
+  egress?: EgressSettings | undefined;
   /** The second factor of a password sign-in (the second-factor feature); absent: none. */
   secondFactor?: (credential: Credential, code: string | undefined) => Promise<SecondFactorVerdict>;
 }
@@ -52,13 +61,6 @@ export function composePeople(deps: PeopleDeps) {
     runtime: deps.config.runtime,
     publicUrl: deps.config.publicUrl,
   });
-  const authenticate = createAuthenticator({
-    keys,
-    tenants: deps.tenants,
-    clock: deps.clock,
-    logger: deps.logger,
-    sessions: sessions.resolve,
-  });
   const limiter = deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock });
   const rateLimit = createRateLimitGuard({
     limiter,
@@ -66,8 +68,38 @@ export function composePeople(deps: PeopleDeps) {
     config: deps.config,
     logger: deps.logger,
   });
-  const verifyCsrf = createCsrfCheck(hostPolicyOf(deps.config));
-  const audit: WriteSink | undefined = undefined;
+  const hosts = hostPolicyOf(deps.config);
+  const oauth = composeOauth({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    hosts,
+    limits: rateLimit,
+    egressAllow: deps.config.egressAllow,
+    egress: deps.egress,
+  });
+  const authenticate = createAuthenticator({
+    keys,
+    tenants: deps.tenants,
+    clock: deps.clock,
+    logger: deps.logger,
+    sessions: sessions.resolve,
+    accessTokens: oauth.accessTokens,
+  });
+  const verifyCsrf = createCsrfCheck(hosts);
+  // The audit log (lib/audit): the router's sink, the MCP tool recorder, GET /v1/audit.
+  const retentionDays = async (tenantId: string) =>
+    (await deps.tenants.getTenant(tenantId))?.retention_days ?? 30;
+  const actorOf = createActorLookup(deps.table);
+  const audit: WriteSink = createAuditSink({ table: deps.table, clock: deps.clock, retentionDays }, actorOf);
+  const mcpAudit = createMcpAudit({ ...deps, actorOf, retentionDays });
+  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+  const sso = composeSso({
+    ...deps,
+    hosts,
+    startSession: sessions.start,
+  });
   const login = createPasswordLogin({
     table: deps.table,
     tenants: deps.tenants,
@@ -76,10 +108,11 @@ export function composePeople(deps: PeopleDeps) {
     limiter,
     failuresPerMinute: deps.config.authFailuresPerMinute,
     logger: deps.logger,
-    ...(deps.passwordAllowed ? { passwordAllowed: deps.passwordAllowed } : {}),
+    passwordAllowed: sso.passwordAllowed,
     ...(deps.secondFactor ? { secondFactor: deps.secondFactor } : {}),
   });
   const routes: Route[] = [
+    ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
     ...authRoutes({ keyService, tenants: deps.tenants }),
     ...sessionRoutes({
       sessions,
@@ -98,6 +131,19 @@ export function composePeople(deps: PeopleDeps) {
         hooks: memberCredentialHooks({ clock: deps.clock, sessions }),
       }),
     }),
+    ...oauth.routes,
+    ...sso.routes,
   ];
-  return { keys, keyService, sessions, authenticate, rateLimit, verifyCsrf, audit, routes };
+  return {
+    keys,
+    keyService,
+    sessions,
+    authenticate,
+    rateLimit,
+    verifyCsrf,
+    audit,
+    mcpAudit,
+    routes,
+    passwordAllowed: sso.passwordAllowed,
+  };
 }

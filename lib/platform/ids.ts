@@ -27,6 +27,10 @@ export type IdPrefix =
   | 'png'
   | 'loc'
   | 'lky'
+  | 'ocl'
+  | 'ogr'
+  | 'oar'
+  | 'aud'
   | 'ses';
 
 /**
