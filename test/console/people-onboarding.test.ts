@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from 'node:net';
 import { URI } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
@@ -30,12 +31,31 @@ import {
 
 const FROM = 'vigil@example.com';
 
+/** A port of 127.0.0.1 free right now (the runtime takes it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 describe('console invitations, two-factor sign-in and password reset', { timeout: 90_000 }, () => {
   let rig: ConsoleRig;
   let smtp: TestSmtpServer;
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    rig = await startConsole({ VIGIL_SMTP_URL: smtp.url, VIGIL_EMAIL_FROM: `Vigil <${FROM}>` });
+    // The reset e-mail links to the public URL: the runtime's own, so a port chosen up front.
+    const port = await freePort();
+    rig = await startConsole({
+      PORT: String(port),
+      VIGIL_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      VIGIL_SMTP_URL: smtp.url,
+      VIGIL_EMAIL_FROM: `Vigil <${FROM}>`,
+    });
   }, 120_000);
   afterAll(async () => {
     await rig?.stop();
@@ -154,6 +174,8 @@ describe('console invitations, two-factor sign-in and password reset', { timeout
     }, WAIT);
     const token = /reset\?token=([A-Za-z0-9_%.~-]+)/.exec(text)?.[1];
     expect(token).toBeDefined();
+    // The link is the public URL's: this console's.
+    expect(text).toContain(`http://127.0.0.1:${new URL(rig.url).port}/reset?token=`);
     const link = `/reset?token=${token}`;
 
     await page.goto(link);

@@ -47,7 +47,6 @@ describe('console sign-in for people', { timeout: 90_000 }, () => {
     const sent = recordRequests(page);
     await page.goto('/');
     await page.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
-    await screenshot(page, 'people-sign-in');
     await submitPassword(page, email, PASSWORD);
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     await page.getByText(email).first().waitFor();

@@ -1,8 +1,7 @@
 import type { components, operations } from './schema';
 
 /**
- * TEMPORARY: the second-factor and password reset routes, and the invitation's password, as the
- * console expects them (DECISIONS.md "People (wave 4)"), until they are in the OpenAPI document and
+ * TEMPORARY: the second-factor and password reset routes as the console expects them (DECISIONS.md "People (wave 4)"), until they are in the OpenAPI document and
  * `npm run api:types` puts them in schema.d.ts; then this file goes.
  */
 
@@ -48,12 +47,4 @@ export type PeoplePaths = {
   '/v1/me/recovery-codes': Item<never, Op<{ code: string }, { recovery_codes: string[] }>>;
   '/v1/password-reset': Item<never, Op<{ email: string }, never, 202>>;
   '/v1/password-reset/confirm': Item<never, Op<{ token: string; password: string }, never, 204>>;
-  '/v1/settings/users/accept': Item<
-    never,
-    Op<
-      { token: string; name?: string; password?: string },
-      operations['acceptInvitation']['responses'][201]['content']['application/json'],
-      201
-    >
-  >;
 };
