@@ -292,6 +292,26 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
     expect(crossed.status).toBe(400);
   });
 
+  it('answers a write whose audit entry cannot be stored as if nothing failed, and logs it', async () => {
+    const transact = api.table.transact.bind(api.table);
+    api.table.transact = async (ops, ...rest) => {
+      if (JSON.stringify(ops).includes('"audit_entry"')) throw new Error('audit store unavailable');
+      return transact(ops, ...rest);
+    };
+    try {
+      const res = await api.request('POST', '/v1/blueprints', {
+        key: api.adminKey,
+        body: { slug: 'unaudited', name: 'Unaudited' },
+      });
+      expect(res.status, res.text).toBe(201);
+    } finally {
+      api.table.transact = transact;
+    }
+    expect((await api.request('GET', '/v1/blueprints/unaudited', { key: api.adminKey })).status).toBe(200);
+    expect(JSON.stringify((await audit('?limit=200')).entries)).not.toContain('"unaudited"');
+    expect(api.logs.some((line) => line.includes('audit entry not written'))).toBe(true);
+  });
+
   /** A member's key: an invitation accepted. */
   async function memberKey(): Promise<string> {
     const invitation = await write('POST', '/v1/settings/users/invite', {
