@@ -14,10 +14,17 @@ import type { TenantStore } from './auth/tenant-store.ts';
 import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
+import { composeOauth } from './oauth/compose.ts';
+import type { Credential } from './people/credential-items.ts';
+import { createPasswordLogin, type SecondFactorVerdict } from './people/password-login.ts';
+import { sessionRoutes } from './people/session-routes.ts';
+import { createSessionService } from './people/session-service.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
+import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
+import { composeSso } from './sso/compose.ts';
 import { createCursorSeal } from './store/cursor-seal.ts';
 import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
@@ -29,6 +36,10 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
+  /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
+  egress?: EgressSettings | undefined;
+  /** The second factor of a password sign-in (the second-factor feature); absent: none. */
+  secondFactor?: (credential: Credential, code: string | undefined) => Promise<SecondFactorVerdict>;
 }
 
 /**
@@ -40,19 +51,42 @@ export function composePeople(deps: PeopleDeps) {
   const keys = createKeyStore(deps.table);
   const team = createTeamStore(deps.table);
   const keyService = createKeyService({ table: deps.table, keys, team, clock: deps.clock });
+  const sessions = createSessionService({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    settings: deps.config.people,
+    runtime: deps.config.runtime,
+    publicUrl: deps.config.publicUrl,
+  });
+  const limiter = deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock });
+  const rateLimit = createRateLimitGuard({
+    limiter,
+    instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
+    config: deps.config,
+    logger: deps.logger,
+  });
+  const hosts = hostPolicyOf(deps.config);
+  const oauth = composeOauth({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    hosts,
+    limits: rateLimit,
+    egressAllow: deps.config.egressAllow,
+    egress: deps.egress,
+  });
   const authenticate = createAuthenticator({
     keys,
     tenants: deps.tenants,
     clock: deps.clock,
     logger: deps.logger,
+    sessions: sessions.resolve,
+    accessTokens: oauth.accessTokens,
   });
-  const rateLimit = createRateLimitGuard({
-    limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
-    instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
-    config: deps.config,
-    logger: deps.logger,
-  });
-  const verifyCsrf = createCsrfCheck(hostPolicyOf(deps.config));
+  const verifyCsrf = createCsrfCheck(hosts);
   // The audit log (lib/audit): the router's sink, the MCP tool recorder, GET /v1/audit.
   const retentionDays = async (tenantId: string) =>
     (await deps.tenants.getTenant(tenantId))?.retention_days ?? 30;
@@ -60,9 +94,30 @@ export function composePeople(deps: PeopleDeps) {
   const audit: WriteSink = createAuditSink({ table: deps.table, clock: deps.clock, retentionDays }, actorOf);
   const mcpAudit = createMcpAudit({ ...deps, actorOf, retentionDays });
   const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+  const sso = composeSso({
+    ...deps,
+    hosts,
+    startSession: sessions.start,
+  });
+  const login = createPasswordLogin({
+    table: deps.table,
+    tenants: deps.tenants,
+    sessions,
+    limits: rateLimit,
+    limiter,
+    failuresPerMinute: deps.config.authFailuresPerMinute,
+    logger: deps.logger,
+    passwordAllowed: sso.passwordAllowed,
+    ...(deps.secondFactor ? { secondFactor: deps.secondFactor } : {}),
+  });
   const routes: Route[] = [
     ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
     ...authRoutes({ keyService, tenants: deps.tenants }),
+    ...sessionRoutes({
+      sessions,
+      login,
+      passwords: { table: deps.table, clock: deps.clock, tenants: deps.tenants, sessions, limits: rateLimit },
+    }),
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({
@@ -73,6 +128,19 @@ export function composePeople(deps: PeopleDeps) {
         clock: deps.clock,
       }),
     }),
+    ...oauth.routes,
+    ...sso.routes,
   ];
-  return { keys, keyService, authenticate, rateLimit, verifyCsrf, audit, mcpAudit, routes };
+  return {
+    keys,
+    keyService,
+    sessions,
+    authenticate,
+    rateLimit,
+    verifyCsrf,
+    audit,
+    mcpAudit,
+    routes,
+    passwordAllowed: sso.passwordAllowed,
+  };
 }

@@ -27,7 +27,11 @@ export type IdPrefix =
   | 'png'
   | 'loc'
   | 'lky'
-  | 'aud';
+  | 'ocl'
+  | 'ogr'
+  | 'oar'
+  | 'aud'
+  | 'ses';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws
