@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
+import { csrfOf, GOOD_PASSWORD, setPassword, signedIn, withCookie } from '../people/session-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';
 
@@ -85,6 +86,37 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
     });
     await write('DELETE', `/v1/checks/${check.id}`);
     expect(await latest('check.delete')).toMatchObject({ target: { type: 'check', id: check.id } });
+  });
+
+  it('records a console sign-in and a cookie-session write as the person, via the console; no password stored', async () => {
+    const me = await write('GET', '/v1/me');
+    const email: string = me.user.email;
+    const set = await setPassword(api, api.adminKey, { password: GOOD_PASSWORD });
+    expect(set.status, set.text).toBeLessThan(300);
+    expect(await latest('password.change')).toMatchObject({
+      actor: { type: 'key', id: keyId },
+      target: { type: 'user', id: me.user.id },
+      summary: 'fields: password',
+    });
+    const session = await signedIn(api, email);
+    expect(await latest('session.create')).toMatchObject({
+      actor: { type: 'user', id: me.user.id, label: email },
+      target: { type: 'user', id: me.user.id },
+      via: 'api',
+    });
+    const res = await withCookie(api, 'POST', '/v1/blueprints', session, {
+      body: { slug: 'console-made', name: 'Console made' },
+      csrf: await csrfOf(api, session),
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(await latest('blueprint.create')).toMatchObject({
+      actor: { type: 'user', id: me.user.id, label: email },
+      via: 'console',
+      summary: 'fields: name, slug; name: "Console made"; slug: "console-made"',
+    });
+    const raw = JSON.stringify((await api.table.query({ pk: `AUDIT#${api.tenantId}`, limit: 1000 })).items);
+    expect(raw).not.toContain(GOOD_PASSWORD);
+    expect(raw).not.toContain(session);
   });
 
   it('says via cli when the request carries the CLI user agent', async () => {
