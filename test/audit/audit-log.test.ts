@@ -220,6 +220,17 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
     });
     await api.operator(['key', 'create', '--tenant', api.tenantId, '--name', 'rescue']);
     expect(await latest('api_key.create')).toMatchObject({ actor: { type: 'operator' }, via: 'cli' });
+    const created = JSON.parse(
+      await api.operator(['tenant', 'create', '--name', 'Operated', '--email', 'ops@example.com']),
+    ) as { tenant_id: string; api_key: string };
+    const theirs = await audit('', created.api_key);
+    expect(theirs.entries).toMatchObject([
+      {
+        action: 'tenant.create',
+        actor: { type: 'operator' },
+        target: { type: 'tenant', id: created.tenant_id },
+      },
+    ]);
   });
 
   it("records an agent's first version and each change, not every heartbeat or lease", async () => {
