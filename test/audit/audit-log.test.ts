@@ -178,6 +178,7 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
       via: 'mcp',
       action: 'mcp.create_maintenance',
       target: { type: 'maintenance_window', id: expect.stringMatching(/^mnt_/) },
+      source_ip: expect.any(String),
       summary: 'arguments: ends_at, entity_ids, name, starts_at; name: "Shop upgrade"',
     });
     expect(
