@@ -2,6 +2,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Layout } from './layout';
 import { AcceptPage } from './pages/accept';
 import { ActionPage, ActionsPage } from './pages/actions';
+import { AuditPage } from './pages/audit';
 import { BlueprintPage, CatalogPage } from './pages/catalog';
 import { ChannelsPage } from './pages/channels';
 import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
@@ -56,6 +57,7 @@ export function App() {
           <Route path="/actions/:id" element={<ActionPage />} />
           <Route path="/skills" element={<SkillsPage />} />
           <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/audit" element={<AuditPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       )}

@@ -18,6 +18,7 @@ const NAV = [
   ['/actions', 'Actions'],
   ['/skills', 'Skills & MCP'],
   ['/settings', 'Settings'],
+  ['/audit', 'Audit'],
 ] as const;
 
 /** The signed-in frame: skip link, navigation, who is signed in, and the page. */

@@ -1712,6 +1712,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditEntry: {
+            id: string;
+            at: components["schemas"]["Timestamp"];
+            actor: {
+                /** @enum {string} */
+                type: "user" | "key" | "oauth_client" | "agent" | "operator";
+                id: string;
+                label: string;
+            };
+            /** @enum {string} */
+            via: "api" | "console" | "mcp" | "cli" | "agent";
+            /** @description `<thing>.<verb>` from the route (check.create), or `mcp.<tool>` */
+            action: string;
+            target: {
+                type: string;
+                id: string;
+            };
+            /** @description The fields the write set and name/slug values; never other values */
+            summary: string;
+            source_ip: string | null;
+        };
         /**
          * Format: date-time
          * @description ISO 8601 UTC with milliseconds and Z
@@ -4026,27 +4047,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        entries: {
-                            id: string;
-                            at: components["schemas"]["Timestamp"];
-                            actor: {
-                                /** @enum {string} */
-                                type: "user" | "key" | "oauth_client" | "agent" | "operator";
-                                id: string;
-                                label: string;
-                            };
-                            /** @enum {string} */
-                            via: "api" | "console" | "mcp" | "cli" | "agent";
-                            /** @description `<thing>.<verb>` from the route (check.create), or `mcp.<tool>` */
-                            action: string;
-                            target: {
-                                type: string;
-                                id: string;
-                            };
-                            /** @description The fields the write set and name/slug values; never other values */
-                            summary: string;
-                            source_ip: string | null;
-                        }[];
+                        entries: components["schemas"]["AuditEntry"][];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
                     };
