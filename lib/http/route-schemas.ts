@@ -58,8 +58,8 @@ export interface RouteSchemas {
    * defineRoute, since the route's transport checks it (the MCP SDK answers JSON-RPC errors).
    */
   rawBody?: { contentType: string; schema: z.ZodType };
-  /** Success responses by status. */
-  responses: { 200?: ResponseSchema; 201?: ResponseSchema; 202?: ResponseSchema; 204?: null };
+  /** Success responses by status; 302: a redirect (its Location is the answer; describe it in the schema's meta). */
+  responses: { 200?: ResponseSchema; 201?: ResponseSchema; 202?: ResponseSchema; 204?: null; 302?: ResponseSchema };
   /** Headers of the success response, by name, as OpenAPI header objects (e.g. a paged list's Link). */
   responseHeaders?: Record<string, { description: string; schema: Record<string, unknown> }>;
   /**
