@@ -5,6 +5,7 @@ import { ActionPage, ActionsPage } from './pages/actions';
 import { BlueprintPage, CatalogPage } from './pages/catalog';
 import { ChannelsPage } from './pages/channels';
 import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
+import { ConsentPage } from './pages/consent';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
 import { IncidentPage, IncidentsPage } from './pages/incidents';
@@ -51,6 +52,7 @@ export function App() {
           <Route path="/actions/:id" element={<ActionPage />} />
           <Route path="/skills" element={<SkillsPage />} />
           <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/consent" element={<ConsentPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       )}

@@ -1,11 +1,12 @@
 import { useSession } from '../session';
 import { AlertingSection } from '../settings/alerting';
+import { ConnectedClientsSection } from '../settings/connected-clients';
 import { KeysSection } from '../settings/keys';
 import { PingKeySection } from '../settings/ping-key';
 import { TeamSection } from '../settings/team';
 import { Page, Section } from '../ui/page';
 
-/** Settings: API keys, the team, and the account's plan limits. */
+/** Settings: API keys, the team, your connected MCP clients, and the account's plan limits. */
 export function SettingsPage() {
   const { me } = useSession();
   return (
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <TeamSection />
       <AlertingSection />
       <PingKeySection />
+      <ConnectedClientsSection />
       <Section title="Plan limits">
         <p className="muted">
           Account {me.name} ({me.email}). The operator sets these limits.
