@@ -186,13 +186,13 @@ export class VigilConsole extends Construct {
         '/v1/mcp*': apiBehavior(mcp),
         '/v1/*': apiBehavior(api),
         '/healthz': apiBehavior(api),
+        // OAuth for MCP clients (docs/auth.md): the authorization server and its metadata.
+        '/oauth/*': apiBehavior(api),
+        '/.well-known/oauth-*': apiBehavior(api),
         // Ping URLs, GET ones included, are the API's, never the console's index.html. HTTPS only:
         // a redirect would turn a cron's plain-http ping into a silent 301 (curl -f passes it)
         // instead of a failed request, and would have sent the token in the clear.
         '/ping/*': { ...apiBehavior(api), viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY },
-        // OAuth for MCP clients: its endpoints and discovery documents are the API's (/consent is a console page).
-        '/oauth/*': apiBehavior(api),
-        '/.well-known/*': apiBehavior(api),
         // Public status pages: the API's, cached at the edge as long as the API says (30 s).
         '/p/*': publicPages,
       },

@@ -1,3 +1,7 @@
+import { auditRoutes } from './audit/audit-routes.ts';
+import { createAuditService } from './audit/audit-service.ts';
+import { createActorLookup, createAuditSink } from './audit/audit-sink.ts';
+import { createMcpAudit } from './audit/mcp-audit.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
@@ -11,11 +15,19 @@ import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
 import { composeOauth } from './oauth/compose.ts';
+import type { Credential } from './people/credential-items.ts';
+import { memberCredentialHooks } from './people/member-credentials.ts';
+import { createPasswordLogin, type SecondFactorVerdict } from './people/password-login.ts';
+import { sessionRoutes } from './people/session-routes.ts';
+import { createSessionService } from './people/session-service.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
+import { composeSso } from './sso/compose.ts';
+import { createCursorSeal } from './store/cursor-seal.ts';
+import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
 
 export interface PeopleDeps {
@@ -25,8 +37,10 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
-  /** How OAuth client metadata documents are fetched (trust, resolution, pools: the app's egress). */
+  /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
   egress?: EgressSettings | undefined;
+  /** The second factor of a password sign-in (the second-factor feature); absent: none. */
+  secondFactor?: (credential: Credential, code: string | undefined) => Promise<SecondFactorVerdict>;
 }
 
 /**
@@ -38,8 +52,18 @@ export function composePeople(deps: PeopleDeps) {
   const keys = createKeyStore(deps.table);
   const team = createTeamStore(deps.table);
   const keyService = createKeyService({ table: deps.table, keys, team, clock: deps.clock });
+  const sessions = createSessionService({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    settings: deps.config.people,
+    runtime: deps.config.runtime,
+    publicUrl: deps.config.publicUrl,
+  });
+  const limiter = deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock });
   const rateLimit = createRateLimitGuard({
-    limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
+    limiter,
     instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
     config: deps.config,
     logger: deps.logger,
@@ -60,23 +84,66 @@ export function composePeople(deps: PeopleDeps) {
     tenants: deps.tenants,
     clock: deps.clock,
     logger: deps.logger,
+    sessions: sessions.resolve,
     accessTokens: oauth.accessTokens,
   });
   const verifyCsrf = createCsrfCheck(hosts);
-  const audit: WriteSink | undefined = undefined;
+  // The audit log (lib/audit): the router's sink, the MCP tool recorder, GET /v1/audit.
+  const retentionDays = async (tenantId: string) =>
+    (await deps.tenants.getTenant(tenantId))?.retention_days ?? 30;
+  const actorOf = createActorLookup(deps.table);
+  const audit: WriteSink = createAuditSink({ table: deps.table, clock: deps.clock, retentionDays }, actorOf);
+  const mcpAudit = createMcpAudit({ ...deps, actorOf, retentionDays });
+  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+  const sso = composeSso({
+    ...deps,
+    hosts,
+    startSession: sessions.start,
+  });
+  const login = createPasswordLogin({
+    table: deps.table,
+    tenants: deps.tenants,
+    sessions,
+    limits: rateLimit,
+    limiter,
+    failuresPerMinute: deps.config.authFailuresPerMinute,
+    logger: deps.logger,
+    passwordAllowed: sso.passwordAllowed,
+    ...(deps.secondFactor ? { secondFactor: deps.secondFactor } : {}),
+  });
   const routes: Route[] = [
+    ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
     ...authRoutes({ keyService, tenants: deps.tenants }),
+    ...sessionRoutes({
+      sessions,
+      login,
+      passwords: { table: deps.table, clock: deps.clock, tenants: deps.tenants, sessions, limits: rateLimit },
+    }),
     ...teamRoutes({
       limits: rateLimit,
+      signIn: (who, req) => sessions.start({ ...who, method: 'password', req }),
       teamService: createTeamService({
         table: deps.table,
         team,
         keys,
         tenants: deps.tenants,
         clock: deps.clock,
+        hooks: memberCredentialHooks({ clock: deps.clock, sessions }),
       }),
     }),
     ...oauth.routes,
+    ...sso.routes,
   ];
-  return { keys, keyService, authenticate, rateLimit, verifyCsrf, audit, routes };
+  return {
+    keys,
+    keyService,
+    sessions,
+    authenticate,
+    rateLimit,
+    verifyCsrf,
+    audit,
+    mcpAudit,
+    routes,
+    passwordAllowed: sso.passwordAllowed,
+  };
 }

@@ -133,13 +133,12 @@ export function endpointRoutes(deps: EndpointRouteDeps): PublicRoute[] {
         'Starts an authorization (code + PKCE S256): 302 to the console consent page, or back to the client with an error; an unknown client or redirect_uri is a 400, never a redirect',
       schemas: {
         query: authorizeQuery,
-        responses: {
-          302: {
-            contentType: 'text/plain',
-            schema: z.string().meta({
-              description:
-                'Location: the console consent page (/consent?request=…), or the redirect_uri with error, error_description and state',
-            }),
+        responses: { 302: null },
+        responseHeaders: {
+          Location: {
+            description:
+              'The console consent page (/consent?request=…), or the redirect_uri with error and state',
+            schema: { type: 'string' },
           },
         },
         errors: ['FORBIDDEN'],

@@ -29,7 +29,9 @@ export type IdPrefix =
   | 'lky'
   | 'ocl'
   | 'ogr'
-  | 'oar';
+  | 'oar'
+  | 'aud'
+  | 'ses';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

@@ -215,9 +215,9 @@ describe('console distribution', () => {
       '/v1/mcp*',
       '/v1/*',
       '/healthz',
-      '/ping/*',
       '/oauth/*',
-      '/.well-known/*',
+      '/.well-known/oauth-*',
+      '/ping/*',
       '/p/*',
     ]);
     // The public status pages are cached (test/infra/public-pages.test.ts); every other API path is not.
@@ -248,11 +248,11 @@ describe('console distribution', () => {
     expect(JSON.stringify(api.DomainName)).toContain('.execute-api.');
     expect(api.CustomOriginConfig?.OriginProtocolPolicy).toBe('https-only');
     expect(originOf('/healthz').Id).toBe(api.Id);
+    // The OAuth authorization server and its metadata (docs/auth.md) are the API's, not the console's.
+    expect(originOf('/oauth/*').Id).toBe(api.Id);
+    expect(originOf('/.well-known/oauth-*').Id).toBe(api.Id);
     // GET /ping/<token> reaches the HTTP API, not the bucket's index.html.
     expect(originOf('/ping/*').Id).toBe(api.Id);
-    // The OAuth endpoints and discovery documents too (MCP clients GET them).
-    expect(originOf('/oauth/*').Id).toBe(api.Id);
-    expect(originOf('/.well-known/*').Id).toBe(api.Id);
   });
 
   it('keeps the function URLs open to direct callers (auth by the Bearer key) without CORS: the console is same-origin', () => {

@@ -309,10 +309,16 @@ describe('isApiPath', () => {
     for (const path of ['/ping', '/pings', '/pingdom/a']) expect(isApiPath(path), path).toBe(false);
   });
 
-  it('claims the OAuth endpoints and discovery documents, and leaves the consent page to the console', () => {
-    for (const path of ['/oauth/authorize?x=1', '/oauth/token', '/.well-known/oauth-protected-resource'])
+  it("claims the OAuth authorization server and its metadata, not the console's consent page", () => {
+    for (const path of [
+      '/oauth/authorize?client_id=x',
+      '/oauth/token',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/v1/mcp',
+      '/.well-known/oauth-authorization-server',
+    ])
       expect(isApiPath(path), path).toBe(true);
-    for (const path of ['/consent?request=oar_x', '/oauth', '/well-known/x'])
+    for (const path of ['/oauth', '/consent?request=x', '/.well-known/security.txt'])
       expect(isApiPath(path), path).toBe(false);
   });
 });

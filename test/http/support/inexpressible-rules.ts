@@ -26,6 +26,24 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: 'the scopes chosen must be among those the stored request asked for',
   },
   {
+    operation: '*',
+    path: /^password$/,
+    message: /^(the password must|this password is too common)/,
+    why: 'the password policy (lib/people/password-policy.ts) refuses common passwords and the account’s e-mail: stored data and a list; its length is counted in characters, not UTF-16 units',
+  },
+  {
+    operation: 'POST /v1/me/password',
+    path: /^current_password$/,
+    message: /current password/,
+    why: 'whether the current password is needed, and what it is, is stored data',
+  },
+  {
+    operation: 'POST /v1/session',
+    path: /^totp$/,
+    message: /code/,
+    why: 'whether an account has a second factor, and its code, is stored data',
+  },
+  {
     operation: 'POST /v1/checks',
     path: /^interval_seconds$/,
     message: /^Enter \d+ or more: .* run at most once every \d+ seconds/,
