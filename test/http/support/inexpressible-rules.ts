@@ -14,6 +14,18 @@ export interface InexpressibleRule {
 
 export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
+    operation: 'GET /oauth/authorize',
+    path: /^(client_id|redirect_uri)$/,
+    message: /no client is registered with this id|must equal one of the client's registered redirect URIs/,
+    why: 'a client and its redirect URIs are stored data (registered, or a metadata document fetched)',
+  },
+  {
+    operation: 'POST /v1/oauth/requests/{id}/decision',
+    path: /^scopes$/,
+    message: /^the client asked for/,
+    why: 'the scopes chosen must be among those the stored request asked for',
+  },
+  {
     operation: '*',
     path: /^password$/,
     message: /^(the password must|this password is too common)/,

@@ -1,5 +1,6 @@
 import { useSession } from '../session';
 import { AlertingSection } from '../settings/alerting';
+import { ConnectedClientsSection } from '../settings/connected-clients';
 import { KeysSection } from '../settings/keys';
 import { PingKeySection } from '../settings/ping-key';
 import { SecuritySection } from '../settings/security';
@@ -7,7 +8,7 @@ import { SessionsSection } from '../settings/sessions';
 import { TeamSection } from '../settings/team';
 import { Page, Section } from '../ui/page';
 
-/** Settings: your security and sessions (people only), API keys, the team, and the account's plan limits. */
+/** Settings: your security and sessions (people only), API keys, the team, your connected MCP clients, and the account's plan limits. */
 export function SettingsPage() {
   const { me, credential, canWrite } = useSession();
   // Your own account: a person signed in as themselves (a viewer too), or a key that can write; not a read-only key.
@@ -20,6 +21,7 @@ export function SettingsPage() {
       <TeamSection />
       <AlertingSection />
       <PingKeySection />
+      <ConnectedClientsSection />
       <Section title="Plan limits">
         <p className="muted">
           Account {me.name} ({me.email}). The operator sets these limits.
