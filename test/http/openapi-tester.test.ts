@@ -71,6 +71,10 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'the fixture has no ping key, so a slug URL names no check (404 `not found`; test/push/ping-compat-slug covers the successes)',
   'POST /ping/{token}/{slug}/{suffix}':
     'the fixture has no ping key, so a slug URL names no check (404 `not found`; test/push/ping-compat-slug covers the successes)',
+  'GET /v1/sso/start':
+    'a generated team names none with SSO set up: a 302 to /sign-in?error=… (test/people/sso covers the successes)',
+  'GET /v1/sso/callback':
+    'a generated state is none Vigil issued: a 302 to /sign-in?error=invalid_state (test/people/sso covers the successes)',
   'POST /v1/notify/routes':
     'a route names existing tenant channels in arrays; hints stand for strings only, so generated ids name none (400)',
 };
@@ -83,6 +87,7 @@ function hintsFor(fx: TenantFixture, invitationToken: string): Hints {
     only: {
       url,
       target_url: fc.constantFrom('https://svc.example.com/health', 'http://svc.example.com/'),
+      issuer: fc.constantFrom('https://idp.example.com', 'https://login.example.org/realms/team'),
       // The agent's lease waits that long for a job when none is due: within the client's deadline.
       wait_seconds: fc.integer({ min: 0, max: 1 }),
     },
