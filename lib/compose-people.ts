@@ -1,3 +1,7 @@
+import { auditRoutes } from './audit/audit-routes.ts';
+import { createAuditService } from './audit/audit-service.ts';
+import { createActorLookup, createAuditSink } from './audit/audit-sink.ts';
+import { createMcpAudit } from './audit/mcp-audit.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
@@ -10,12 +14,15 @@ import type { TenantStore } from './auth/tenant-store.ts';
 import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
+import { composeOauth } from './oauth/compose.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import { composeSso } from './sso/compose.ts';
+import { createCursorSeal } from './store/cursor-seal.ts';
+import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
 
 export interface PeopleDeps {
@@ -25,7 +32,7 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
-  /** Outbound trust and resolution (the SSO provider is reached through the SSRF guard). */
+  /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
   egress?: EgressSettings | undefined;
 }
 
@@ -38,12 +45,6 @@ export function composePeople(deps: PeopleDeps) {
   const keys = createKeyStore(deps.table);
   const team = createTeamStore(deps.table);
   const keyService = createKeyService({ table: deps.table, keys, team, clock: deps.clock });
-  const authenticate = createAuthenticator({
-    keys,
-    tenants: deps.tenants,
-    clock: deps.clock,
-    logger: deps.logger,
-  });
   const rateLimit = createRateLimitGuard({
     limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
     instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
@@ -51,7 +52,31 @@ export function composePeople(deps: PeopleDeps) {
     logger: deps.logger,
   });
   const hosts = hostPolicyOf(deps.config);
+  const oauth = composeOauth({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    hosts,
+    limits: rateLimit,
+    egressAllow: deps.config.egressAllow,
+    egress: deps.egress,
+  });
+  const authenticate = createAuthenticator({
+    keys,
+    tenants: deps.tenants,
+    clock: deps.clock,
+    logger: deps.logger,
+    accessTokens: oauth.accessTokens,
+  });
   const verifyCsrf = createCsrfCheck(hosts);
+  // The audit log (lib/audit): the router's sink, the MCP tool recorder, GET /v1/audit.
+  const retentionDays = async (tenantId: string) =>
+    (await deps.tenants.getTenant(tenantId))?.retention_days ?? 30;
+  const actorOf = createActorLookup(deps.table);
+  const audit: WriteSink = createAuditSink({ table: deps.table, clock: deps.clock, retentionDays }, actorOf);
+  const mcpAudit = createMcpAudit({ ...deps, actorOf, retentionDays });
+  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
   const sso = composeSso({
     ...deps,
     hosts,
@@ -60,8 +85,8 @@ export function composePeople(deps: PeopleDeps) {
       throw new Error('sessions are not composed yet');
     },
   });
-  const audit: WriteSink | undefined = undefined;
   const routes: Route[] = [
+    ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
     ...authRoutes({ keyService, tenants: deps.tenants }),
     ...teamRoutes({
       limits: rateLimit,
@@ -73,6 +98,7 @@ export function composePeople(deps: PeopleDeps) {
         clock: deps.clock,
       }),
     }),
+    ...oauth.routes,
     ...sso.routes,
   ];
   return {
@@ -82,6 +108,7 @@ export function composePeople(deps: PeopleDeps) {
     rateLimit,
     verifyCsrf,
     audit,
+    mcpAudit,
     routes,
     passwordAllowed: sso.passwordAllowed,
   };

@@ -145,6 +145,8 @@ const RESOURCE_OF_PREFIX: Record<string, string> = {
   ptk: 'ping URL',
   loc: 'location',
   lky: 'location key',
+  ogr: 'OAuth grant',
+  oar: 'authorization request',
 };
 
 /** The resource each path-parameter schema names (read by defineRoute for a malformed value). */

@@ -26,7 +26,11 @@ export type IdPrefix =
   | 'dig'
   | 'png'
   | 'loc'
-  | 'lky';
+  | 'lky'
+  | 'ocl'
+  | 'ogr'
+  | 'oar'
+  | 'aud';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

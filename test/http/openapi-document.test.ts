@@ -30,7 +30,6 @@ function missingSchemas(route: Route): string[] {
   if (writes && !schemas.body && route.body !== 'raw') missing.push('body');
   if (!writes && schemas.body) missing.push(`no body on ${route.method}`);
   const statuses = Object.keys(schemas.responses ?? {});
-  // A redirect (302) is the success of a browser's route (SSO's start and callback).
   if (!statuses.some((s) => s.startsWith('2') || s === '302')) missing.push('a success response');
   if (!route.operationId) missing.push('operationId');
   if (!route.tag) missing.push('tag');
