@@ -15,6 +15,10 @@ import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
 import { composeOauth } from './oauth/compose.ts';
+import type { Credential } from './people/credential-items.ts';
+import { createPasswordLogin, type SecondFactorVerdict } from './people/password-login.ts';
+import { sessionRoutes } from './people/session-routes.ts';
+import { createSessionService } from './people/session-service.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { EgressSettings } from './platform/egress.ts';
@@ -34,6 +38,8 @@ export interface PeopleDeps {
   rateLimiter?: RateLimiter | undefined;
   /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
   egress?: EgressSettings | undefined;
+  /** The second factor of a password sign-in (the second-factor feature); absent: none. */
+  secondFactor?: (credential: Credential, code: string | undefined) => Promise<SecondFactorVerdict>;
 }
 
 /**
@@ -45,8 +51,18 @@ export function composePeople(deps: PeopleDeps) {
   const keys = createKeyStore(deps.table);
   const team = createTeamStore(deps.table);
   const keyService = createKeyService({ table: deps.table, keys, team, clock: deps.clock });
+  const sessions = createSessionService({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    settings: deps.config.people,
+    runtime: deps.config.runtime,
+    publicUrl: deps.config.publicUrl,
+  });
+  const limiter = deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock });
   const rateLimit = createRateLimitGuard({
-    limiter: deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock }),
+    limiter,
     instanceLimiter: createMemoryRateLimiter({ clock: deps.clock }),
     config: deps.config,
     logger: deps.logger,
@@ -67,6 +83,7 @@ export function composePeople(deps: PeopleDeps) {
     tenants: deps.tenants,
     clock: deps.clock,
     logger: deps.logger,
+    sessions: sessions.resolve,
     accessTokens: oauth.accessTokens,
   });
   const verifyCsrf = createCsrfCheck(hosts);
@@ -80,14 +97,27 @@ export function composePeople(deps: PeopleDeps) {
   const sso = composeSso({
     ...deps,
     hosts,
-    // TODO(merge): the sessions helper's createSessionService(...).start, once on main.
-    startSession: async () => {
-      throw new Error('sessions are not composed yet');
-    },
+    startSession: sessions.start,
+  });
+  const login = createPasswordLogin({
+    table: deps.table,
+    tenants: deps.tenants,
+    sessions,
+    limits: rateLimit,
+    limiter,
+    failuresPerMinute: deps.config.authFailuresPerMinute,
+    logger: deps.logger,
+    passwordAllowed: sso.passwordAllowed,
+    ...(deps.secondFactor ? { secondFactor: deps.secondFactor } : {}),
   });
   const routes: Route[] = [
     ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
     ...authRoutes({ keyService, tenants: deps.tenants }),
+    ...sessionRoutes({
+      sessions,
+      login,
+      passwords: { table: deps.table, clock: deps.clock, tenants: deps.tenants, sessions, limits: rateLimit },
+    }),
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({
@@ -104,6 +134,7 @@ export function composePeople(deps: PeopleDeps) {
   return {
     keys,
     keyService,
+    sessions,
     authenticate,
     rateLimit,
     verifyCsrf,

@@ -147,6 +147,7 @@ const RESOURCE_OF_PREFIX: Record<string, string> = {
   lky: 'location key',
   ogr: 'OAuth grant',
   oar: 'authorization request',
+  ses: 'session',
 };
 
 /** The resource each path-parameter schema names (read by defineRoute for a malformed value). */

@@ -30,7 +30,8 @@ export type IdPrefix =
   | 'ocl'
   | 'ogr'
   | 'oar'
-  | 'aud';
+  | 'aud'
+  | 'ses';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws
