@@ -2,6 +2,7 @@ import { useSession } from '../session';
 import { AlertingSection } from '../settings/alerting';
 import { KeysSection } from '../settings/keys';
 import { PingKeySection } from '../settings/ping-key';
+import { SsoSection } from '../settings/sso';
 import { TeamSection } from '../settings/team';
 import { Page, Section } from '../ui/page';
 
@@ -14,6 +15,7 @@ export function SettingsPage() {
       <TeamSection />
       <AlertingSection />
       <PingKeySection />
+      <SsoSection />
       <Section title="Plan limits">
         <p className="muted">
           Account {me.name} ({me.email}). The operator sets these limits.

@@ -8,6 +8,7 @@ export const settingsKeys = {
   keys: ['keys'] as const,
   alerting: ['alert-settings'] as const,
   pingKey: ['ping-key'] as const,
+  sso: ['sso-settings'] as const,
 };
 
 export const settingsQueries = {
@@ -22,4 +23,6 @@ export const settingsQueries = {
   /** GET /v1/settings/ping-key: whether the account has one (never the key). */
   pingKey: () =>
     queryOptions({ queryKey: settingsKeys.pingKey, queryFn: () => must(api.GET('/v1/settings/ping-key')) }),
+  /** GET /v1/settings/sso (admins): the client secret only as ********. */
+  sso: () => queryOptions({ queryKey: settingsKeys.sso, queryFn: () => must(api.GET('/v1/settings/sso')) }),
 };
