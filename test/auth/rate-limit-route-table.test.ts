@@ -95,6 +95,8 @@ describe.each(runtimes)('the per-address limit over the keyless routes ($runtime
       'POST /oauth/register',
       'POST /oauth/token',
       'POST /oauth/revoke',
+      'GET /v1/sso/start',
+      'GET /v1/sso/callback',
       'GET /v1/email-confirmations/{tenant_id}/{token}',
       'POST /v1/email-confirmations/{tenant_id}/{token}',
       'GET /p/{slug}',

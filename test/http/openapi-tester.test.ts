@@ -82,6 +82,10 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'a generated e-mail and password are never a member’s (401; test/people/sessions covers the successes)',
   'POST /v1/me/password':
     'the fixture’s user has a password, and a generated current_password is never it (400; test/people/sessions covers the successes)',
+  'GET /v1/sso/start':
+    'a generated team names none with SSO set up: a 302 to /sign-in?error=… (test/people/sso covers the successes)',
+  'GET /v1/sso/callback':
+    'a generated state is none Vigil issued: a 302 to /sign-in?error=invalid_state (test/people/sso covers the successes)',
   'POST /v1/notify/routes':
     'a route names existing tenant channels in arrays; hints stand for strings only, so generated ids name none (400)',
 };
@@ -94,6 +98,7 @@ function hintsFor(fx: TenantFixture, invitationToken: string): Hints {
     only: {
       url,
       target_url: fc.constantFrom('https://svc.example.com/health', 'http://svc.example.com/'),
+      issuer: fc.constantFrom('https://idp.example.com', 'https://login.example.org/realms/team'),
       // The agent's lease waits that long for a job when none is due: within the client's deadline.
       wait_seconds: fc.integer({ min: 0, max: 1 }),
     },

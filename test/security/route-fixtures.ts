@@ -271,6 +271,13 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/notify/simulate': { check_id: fx.ids.check, to_state: 'down' },
     'POST /v1/notify/template-preview': { channel_type: 'slack', template: { title: '{{entity_name}}' } },
     'PUT /v1/settings/alerting': { alert_fold_per_minute: 20 },
+    // An IP literal: the issuer passes the SSRF guard without a lookup, and nothing is fetched on saving.
+    'PUT /v1/settings/sso': {
+      issuer: 'https://1.1.1.1',
+      client_id: 'vigil',
+      client_secret: 'fixture-secret',
+      email_domains: ['example.com'],
+    },
     'POST /v1/settings/ping-key': undefined,
     'DELETE /v1/notify/routes/{id}': undefined,
     'POST /v1/actions': { name: 'Another', url: 'https://{{host}}/other' },

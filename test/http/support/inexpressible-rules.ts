@@ -44,6 +44,24 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: 'whether an account has a second factor, and its code, is stored data',
   },
   {
+    operation: 'PUT /v1/settings/sso',
+    path: /^client_secret$/,
+    message: /^Enter the client secret the provider gave you\.$/,
+    why: 'the secret is optional only once one is stored (absent keeps it): it depends on stored data',
+  },
+  {
+    operation: 'PUT /v1/settings/sso',
+    path: /^issuer$/,
+    message: /^The issuer must be an https:\/\/ URL\.$|^Vigil may not reach this issuer/,
+    why: 'plain http only to a loopback host where private targets are allowed (the configuration), and the SSRF guard judges where the name resolves',
+  },
+  {
+    operation: 'PUT /v1/settings/sso',
+    path: /^slug$/,
+    message: /^This slug is taken/,
+    why: "a slug is unique across teams: another team's stored settings",
+  },
+  {
     operation: 'POST /v1/checks',
     path: /^interval_seconds$/,
     message: /^Enter \d+ or more: .* run at most once every \d+ seconds/,

@@ -5,6 +5,7 @@ import { KeysSection } from '../settings/keys';
 import { PingKeySection } from '../settings/ping-key';
 import { SecuritySection } from '../settings/security';
 import { SessionsSection } from '../settings/sessions';
+import { SsoSection } from '../settings/sso';
 import { TeamSection } from '../settings/team';
 import { Page, Section } from '../ui/page';
 
@@ -22,6 +23,7 @@ export function SettingsPage() {
       <AlertingSection />
       <PingKeySection />
       <ConnectedClientsSection />
+      <SsoSection />
       <Section title="Plan limits">
         <p className="muted">
           Account {me.name} ({me.email}). The operator sets these limits.
