@@ -10,6 +10,7 @@ import type { TenantStore } from './auth/tenant-store.ts';
 import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
+import { composeFactor } from './people/compose-factor.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Logger } from './platform/logger.ts';
@@ -60,6 +61,7 @@ export function composePeople(deps: PeopleDeps) {
         clock: deps.clock,
       }),
     }),
+    ...composeFactor({ table: deps.table, clock: deps.clock, limits: rateLimit }).routes,
   ];
   return { keys, keyService, authenticate, rateLimit, verifyCsrf, audit, routes };
 }
