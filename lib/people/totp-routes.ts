@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { type AuthedContext, noContent, ok, type Route } from '../http/types.ts';
+import type { FailureLimit } from './ports.ts';
 import { isWrongCode, type TotpService } from './totp-service.ts';
 
 const codeBody = z.strictObject({
@@ -29,7 +29,7 @@ const recoveryCodesSchema = z.strictObject({
 const tag = 'Account';
 
 /** The caller's own TOTP routes (docs/auth.md "Two-factor authentication (TOTP)"). */
-export function totpRoutes(deps: { totp: TotpService; limits: Pick<RateLimitGuard, 'attempt'> }): Route[] {
+export function totpRoutes(deps: { totp: TotpService; limits: FailureLimit }): Route[] {
   // A wrong code counts as a failed authentication of the caller's address (no guessing of codes).
   const checked = <T>(ctx: AuthedContext, run: () => Promise<T>) =>
     deps.limits.attempt(ctx, `totp#${ctx.principal.userId}`, run, isWrongCode);

@@ -1,10 +1,10 @@
-import { getUser } from '../auth/user-items.ts';
 import type { Principal } from '../domain/principal.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, ForbiddenError, ValidationError } from '../platform/errors.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { type Credential, credentialPutOps, getCredential } from './credential-items.ts';
 import { credentialChangeOps } from './credential-write.ts';
+import type { UserEmailOf } from './ports.ts';
 import { newRecoveryCodes } from './recovery-codes.ts';
 import { codeSpent, hasSecondFactor } from './second-factor.ts';
 import { newTotpSecret, otpauthUrl, totpStep } from './totp.ts';
@@ -12,6 +12,8 @@ import { newTotpSecret, otpauthUrl, totpStep } from './totp.ts';
 export interface TotpServiceDeps {
   table: Table;
   clock: Clock;
+  /** A first credential takes the user's e-mail. */
+  userEmail: UserEmailOf;
 }
 
 const WRONG_CODE = 'the code is wrong, expired or already used';
@@ -72,9 +74,9 @@ export function createTotpService(deps: TotpServiceDeps) {
           now,
         );
       } else {
-        const user = await getUser(table, principal.tenantId, principal.userId);
-        if (!user) throw new ForbiddenError('this credential belongs to no user');
-        email = user.email.toLowerCase();
+        const userEmail = await deps.userEmail(principal.tenantId, principal.userId);
+        if (userEmail === undefined) throw new ForbiddenError('this credential belongs to no user');
+        email = userEmail.toLowerCase();
         const record: Credential = {
           tenant_id: principal.tenantId,
           user_id: principal.userId,
