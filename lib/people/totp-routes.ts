@@ -7,7 +7,6 @@ import { isWrongCode, type TotpService } from './totp-service.ts';
 const codeBody = z.strictObject({
   code: z
     .string()
-    .trim()
     .min(1)
     .max(40)
     .meta({ description: 'A current code of the authenticator app (6 digits), or an unused recovery code' }),
@@ -41,7 +40,11 @@ export function totpRoutes(deps: { totp: TotpService; limits: FailureLimit }): R
       operationId: 'enrolTotp',
       tag,
       summary: 'Start two-factor enrolment: a new TOTP secret (shown once), unconfirmed until a first code',
-      schemas: { responses: { 200: enrolmentSchema }, errors: ['CONFLICT', 'FORBIDDEN'] },
+      schemas: {
+        body: z.strictObject({}).optional(),
+        responses: { 200: enrolmentSchema },
+        errors: ['CONFLICT', 'FORBIDDEN'],
+      },
       handler: async ({ principal }) => ok(await deps.totp.enrol(principal)),
     }),
     defineRoute({
@@ -55,8 +58,8 @@ export function totpRoutes(deps: { totp: TotpService; limits: FailureLimit }): R
       handler: async (ctx) => ok(await checked(ctx, () => deps.totp.confirm(ctx.principal, ctx.body.code))),
     }),
     defineRoute({
-      method: 'DELETE',
-      path: '/v1/me/totp',
+      method: 'POST',
+      path: '/v1/me/totp/disable',
       auth: 'key',
       operationId: 'disableTotp',
       tag,

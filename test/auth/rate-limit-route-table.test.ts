@@ -87,6 +87,8 @@ describe.each(runtimes)('the per-address limit over the keyless routes ($runtime
 
     expect(limited.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /v1/settings/users/accept',
+      'POST /v1/password-reset',
+      'POST /v1/password-reset/confirm',
       'GET /v1/email-confirmations/{tenant_id}/{token}',
       'POST /v1/email-confirmations/{tenant_id}/{token}',
       'GET /p/{slug}',

@@ -71,6 +71,16 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'the fixture has no ping key, so a slug URL names no check (404 `not found`; test/push/ping-compat-slug covers the successes)',
   'POST /ping/{token}/{slug}/{suffix}':
     'the fixture has no ping key, so a slug URL names no check (404 `not found`; test/push/ping-compat-slug covers the successes)',
+  'POST /v1/me/totp/confirm':
+    'a code is one of the secret just enrolled, which only its response shows (400, or 409 without an enrolment; test/people/totp covers the successes)',
+  'POST /v1/me/totp/disable':
+    'the fixture user has no confirmed TOTP (409; test/people/totp covers the successes)',
+  'POST /v1/me/recovery-codes':
+    'the fixture user has no confirmed TOTP (409; test/people/totp covers the successes)',
+  'POST /v1/password-reset':
+    'the tester runs without e-mail configured (400 naming the settings; test/people/password-reset covers the successes)',
+  'POST /v1/password-reset/confirm':
+    'a reset token exists only in the e-mail it was sent by (400; test/people/password-reset covers the successes)',
   'POST /v1/notify/routes':
     'a route names existing tenant channels in arrays; hints stand for strings only, so generated ids name none (400)',
 };

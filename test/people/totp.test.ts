@@ -158,20 +158,20 @@ describe.each(runtimes)('TOTP ($runtime runtime)', ({ start }) => {
   it('turns TOTP off given a recovery code: no second factor asked, the secret gone', async () => {
     const p = await person();
     const { secret, codes } = await turnOn(p);
-    const wrong = await api.request('DELETE', '/v1/me/totp', {
+    const wrong = await api.request('POST', '/v1/me/totp/disable', {
       key: p.key,
       body: { code: 'zzzz-zzzz-zzzz' },
     });
     expect(wrong.status).toBe(400);
     expect(await check(p, undefined)).toBe('required');
 
-    const off = await api.request('DELETE', '/v1/me/totp', { key: p.key, body: { code: codes[3] } });
+    const off = await api.request('POST', '/v1/me/totp/disable', { key: p.key, body: { code: codes[3] } });
     expect(off.status).toBe(204);
     expect(await check(p, undefined)).toBe('ok');
     const stored = await credentialOf(p);
     expect(stored?.totp_secret).toBeUndefined();
     expect(stored?.recovery_code_hashes).toBeUndefined();
-    const again = await api.request('DELETE', '/v1/me/totp', {
+    const again = await api.request('POST', '/v1/me/totp/disable', {
       key: p.key,
       body: { code: totpCode(secret, clock.now()) },
     });
