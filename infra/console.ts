@@ -186,6 +186,9 @@ export class VigilConsole extends Construct {
         '/v1/mcp*': apiBehavior(mcp),
         '/v1/*': apiBehavior(api),
         '/healthz': apiBehavior(api),
+        // OAuth for MCP clients (docs/auth.md): the authorization server and its metadata.
+        '/oauth/*': apiBehavior(api),
+        '/.well-known/oauth-*': apiBehavior(api),
         // Ping URLs, GET ones included, are the API's, never the console's index.html. HTTPS only:
         // a redirect would turn a cron's plain-http ping into a silent 301 (curl -f passes it)
         // instead of a failed request, and would have sent the token in the clear.

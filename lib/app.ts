@@ -154,6 +154,7 @@ export function createApp(deps: CoreDeps) {
     actionRunner: actions.actionRunner,
     incidents,
     simulator: notifications.simulator,
+    audit: people.mcpAudit,
   });
 
   const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: jobRunner.decider });

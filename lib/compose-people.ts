@@ -1,3 +1,7 @@
+import { auditRoutes } from './audit/audit-routes.ts';
+import { createAuditService } from './audit/audit-service.ts';
+import { createActorLookup, createAuditSink } from './audit/audit-sink.ts';
+import { createMcpAudit } from './audit/mcp-audit.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
 import { createKeyStore } from './auth/key-store.ts';
@@ -12,20 +16,23 @@ import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
 import type { EmailTransport } from './notify/email-transport.ts';
+import { composeOauth } from './oauth/compose.ts';
 import { composeFactor } from './people/compose-factor.ts';
-import type { PasswordPort } from './people/ports.ts';
+import { hashPassword } from './people/password.ts';
+import { createPasswordLogin } from './people/password-login.ts';
+import { checkPasswordPolicy } from './people/password-policy.ts';
+import { checkSecondFactor } from './people/second-factor.ts';
+import { sessionRoutes } from './people/session-routes.ts';
+import { createSessionService } from './people/session-service.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
+import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
+import { composeSso } from './sso/compose.ts';
+import { createCursorSeal } from './store/cursor-seal.ts';
+import { loadCursorSecret } from './store/cursor-secret.ts';
 import type { Table } from './store/table.ts';
-
-// TEMPORARY until the sign-in's lib/people/password.ts and password-policy.ts are merged: then
-// `{ hash: hashPassword, policy: checkPasswordPolicy }`.
-const passwordsPending: PasswordPort = {
-  hash: () => Promise.reject(new Error('password hashing is not composed yet')),
-  policy: () => undefined,
-};
 
 export interface PeopleDeps {
   table: Table;
@@ -34,6 +41,8 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
+  /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
+  egress?: EgressSettings | undefined;
   /** How password reset links are e-mailed: SMTP locally, SES in the cloud (lib/app.ts `email`). */
   email?: EmailTransport | undefined;
 }
@@ -47,11 +56,14 @@ export function composePeople(deps: PeopleDeps) {
   const keys = createKeyStore(deps.table);
   const team = createTeamStore(deps.table);
   const keyService = createKeyService({ table: deps.table, keys, team, clock: deps.clock });
-  const authenticate = createAuthenticator({
-    keys,
-    tenants: deps.tenants,
+  const sessions = createSessionService({
+    table: deps.table,
     clock: deps.clock,
     logger: deps.logger,
+    tenants: deps.tenants,
+    settings: deps.config.people,
+    runtime: deps.config.runtime,
+    publicUrl: deps.config.publicUrl,
   });
   const limiter = deps.rateLimiter ?? createMemoryRateLimiter({ clock: deps.clock });
   const rateLimit = createRateLimitGuard({
@@ -60,10 +72,57 @@ export function composePeople(deps: PeopleDeps) {
     config: deps.config,
     logger: deps.logger,
   });
-  const verifyCsrf = createCsrfCheck(hostPolicyOf(deps.config));
-  const audit: WriteSink | undefined = undefined;
+  const hosts = hostPolicyOf(deps.config);
+  const oauth = composeOauth({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    hosts,
+    limits: rateLimit,
+    egressAllow: deps.config.egressAllow,
+    egress: deps.egress,
+  });
+  const authenticate = createAuthenticator({
+    keys,
+    tenants: deps.tenants,
+    clock: deps.clock,
+    logger: deps.logger,
+    sessions: sessions.resolve,
+    accessTokens: oauth.accessTokens,
+  });
+  const verifyCsrf = createCsrfCheck(hosts);
+  // The audit log (lib/audit): the router's sink, the MCP tool recorder, GET /v1/audit.
+  const retentionDays = async (tenantId: string) =>
+    (await deps.tenants.getTenant(tenantId))?.retention_days ?? 30;
+  const actorOf = createActorLookup(deps.table);
+  const audit: WriteSink = createAuditSink({ table: deps.table, clock: deps.clock, retentionDays }, actorOf);
+  const mcpAudit = createMcpAudit({ ...deps, actorOf, retentionDays });
+  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+  const sso = composeSso({
+    ...deps,
+    hosts,
+    startSession: sessions.start,
+  });
+  const login = createPasswordLogin({
+    table: deps.table,
+    tenants: deps.tenants,
+    sessions,
+    limits: rateLimit,
+    limiter,
+    failuresPerMinute: deps.config.authFailuresPerMinute,
+    logger: deps.logger,
+    passwordAllowed: sso.passwordAllowed,
+    secondFactor: (credential, code) => checkSecondFactor(deps, credential, code),
+  });
   const routes: Route[] = [
+    ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
     ...authRoutes({ keyService, tenants: deps.tenants }),
+    ...sessionRoutes({
+      sessions,
+      login,
+      passwords: { table: deps.table, clock: deps.clock, tenants: deps.tenants, sessions, limits: rateLimit },
+    }),
     ...teamRoutes({
       limits: rateLimit,
       teamService: createTeamService({
@@ -74,15 +133,30 @@ export function composePeople(deps: PeopleDeps) {
         clock: deps.clock,
       }),
     }),
+    ...oauth.routes,
+    ...sso.routes,
     ...composeFactor({
       ...deps,
       limits: rateLimit,
       limiter,
       tenant: (id) => deps.tenants.getTenant(id),
       userEmail: async (tenantId, userId) => (await getUser(deps.table, tenantId, userId))?.email,
-      passwords: passwordsPending,
+      passwords: { hash: hashPassword, policy: checkPasswordPolicy },
+      revokeSessions: (tenantId, userId) => sessions.revokeAll(tenantId, userId),
+      passwordAllowed: sso.passwordAllowed,
       mail: { transport: deps.email, from: deps.config.emailFrom, publicUrl: deps.config.publicUrl },
     }).routes,
   ];
-  return { keys, keyService, authenticate, rateLimit, verifyCsrf, audit, routes };
+  return {
+    keys,
+    keyService,
+    sessions,
+    authenticate,
+    rateLimit,
+    verifyCsrf,
+    audit,
+    mcpAudit,
+    routes,
+    passwordAllowed: sso.passwordAllowed,
+  };
 }

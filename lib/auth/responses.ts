@@ -19,7 +19,19 @@ export const meSchema = z.strictObject({
   user: z
     .strictObject({ ...userSchema.pick({ email: true, name: true, role: true }).shape, id: idSchema('usr') })
     .nullable(),
-  key: z.strictObject({ id: idSchema('key'), is_read_only: z.boolean() }),
+  key: z.strictObject({
+    id: idSchema('key', 'ses').meta({
+      description: 'The API key, or the session (`ses_…`) when signed in by cookie',
+    }),
+    is_read_only: z.boolean(),
+  }),
+  credential: z.enum(['key', 'session', 'oauth']),
+  csrf_token: z
+    .string()
+    .nullable()
+    .meta({
+      description: 'Signed in by cookie: what cookie-authenticated writes send as X-CSRF-Token; else null',
+    }),
 });
 
 /** An API key as publicKey returns it. */

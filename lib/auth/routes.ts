@@ -42,6 +42,8 @@ export function authRoutes(deps: { keyService: KeyService; tenants: TenantStore 
           created_at: tenant.created_at,
           user: user ? { id: user.id, email: user.email, name: user.name, role: user.role } : null,
           key: { id: principal.keyId, is_read_only: principal.readOnly },
+          credential: principal.credential ?? 'key',
+          csrf_token: principal.credential === 'session' ? (principal.csrfToken ?? null) : null,
         });
       },
     }),

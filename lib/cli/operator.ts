@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { recordOperatorWrite } from '../audit/operator-audit.ts';
 import { createOperatorKey } from '../auth/operator-key.ts';
 import type { PlanLimits } from '../auth/tenant-items.ts';
 import { createTenantStore } from '../auth/tenant-store.ts';
@@ -113,6 +114,12 @@ async function createKey(
     { tenantId: values.tenant, label, readOnly },
     { ...deps, tenants },
   );
+  await recordOperatorWrite(deps, {
+    tenantId: values.tenant,
+    action: 'api_key.create',
+    target: { type: 'api_key', id: created.id },
+    summary: `fields: is_read_only, label; label: ${JSON.stringify(label)}`,
+  });
   return JSON.stringify(
     {
       tenant_id: values.tenant,
@@ -162,6 +169,8 @@ async function migrateData(deps: OperatorDeps, tenants: ReturnType<typeof create
   return JSON.stringify(summary, null, 2);
 }
 
+const tenantTarget = (id: string) => ({ type: 'tenant', id });
+
 /** Runs one operator command against `table`; returns what to print. Throws UsageError on bad input. */
 export async function runOperatorCommand(argv: string[], deps: OperatorDeps): Promise<string> {
   const tenants = createTenantStore(deps.table, deps.clock);
@@ -209,11 +218,28 @@ export async function runOperatorCommand(argv: string[], deps: OperatorDeps): Pr
       }
       if (Object.keys(limits).length === 0)
         throw new UsageError('tenant limits needs at least one limit flag');
-      return JSON.stringify(await tenants.setLimits(requireId(), limits), null, 2);
+      const changed = await tenants.setLimits(requireId(), limits);
+      const summary = `fields: ${Object.keys(limits).sort().join(', ')}`;
+      await recordOperatorWrite(deps, {
+        tenantId: requireId(),
+        action: 'tenant.limits',
+        target: tenantTarget(requireId()),
+        summary,
+      });
+      return JSON.stringify(changed, null, 2);
     }
     case 'disable':
-    case 'enable':
-      return JSON.stringify(await tenants.setDisabled(requireId(), command === 'disable'), null, 2);
+    case 'enable': {
+      const changed = await tenants.setDisabled(requireId(), command === 'disable');
+      const target = tenantTarget(requireId());
+      await recordOperatorWrite(deps, {
+        tenantId: requireId(),
+        action: `tenant.${command}`,
+        target,
+        summary: '',
+      });
+      return JSON.stringify(changed, null, 2);
+    }
     default:
       throw new UsageError(OPERATOR_USAGE);
   }

@@ -16,6 +16,8 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2, trust?: EdgeT
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined) received[name.toLowerCase()] = value;
   }
+  // Payload v2 hands the Cookie header over split, in `cookies`, and leaves it out of `headers`.
+  if (event.cookies && event.cookies.length > 0) received.cookie = event.cookies.join('; ');
   const { headers, sourceIp, fromEdge, viewerHost } = clientAddress(
     received,
     event.requestContext.http.sourceIp,
@@ -45,9 +47,25 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEventV2, trust?: EdgeT
   };
 }
 
+/**
+ * The headers of a result, with `Set-Cookie` in payload v2's `cookies` (API Gateway sends each
+ * entry as its own Set-Cookie header).
+ */
+function resultHeaders(
+  response: HttpResponse,
+): Pick<APIGatewayProxyStructuredResultV2, 'headers' | 'cookies'> {
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (name.toLowerCase() === 'set-cookie') cookies.push(value);
+    else headers[name] = value;
+  }
+  return cookies.length === 0 ? { headers } : { headers, cookies };
+}
+
 /** Runtime-neutral response -> API Gateway HTTP API result. */
 export function toApiGatewayResult(response: HttpResponse): APIGatewayProxyStructuredResultV2 {
-  return { statusCode: response.status, headers: response.headers, body: response.body };
+  return { statusCode: response.status, ...resultHeaders(response), body: response.body };
 }
 
 /** Text bodies go as they are; anything else base64, as API Gateway requires for binary. */
@@ -65,7 +83,7 @@ export async function bufferedApiGatewayResult(
   const text = TEXT_TYPE.test(response.headers['content-type'] ?? '');
   return {
     statusCode: response.status,
-    headers: response.headers,
+    ...resultHeaders(response),
     body: body.toString(text ? 'utf8' : 'base64'),
     isBase64Encoded: !text,
   };

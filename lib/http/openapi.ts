@@ -32,6 +32,7 @@ const SUCCESS_DESCRIPTIONS: Record<string, string> = {
   201: 'Created',
   202: 'Accepted',
   204: 'No content',
+  302: 'Found: a redirect to `Location`',
 };
 
 const requiredIn = z.array(z.object({ required: z.array(z.string()).optional() }).loose());

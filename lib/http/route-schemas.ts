@@ -58,8 +58,8 @@ export interface RouteSchemas {
    * defineRoute, since the route's transport checks it (the MCP SDK answers JSON-RPC errors).
    */
   rawBody?: { contentType: string; schema: z.ZodType };
-  /** Success responses by status. */
-  responses: { 200?: ResponseSchema; 201?: ResponseSchema; 202?: ResponseSchema; 204?: null };
+  /** Success responses by status (302: a redirect whose `Location` the route's responseHeaders describe). */
+  responses: { 200?: ResponseSchema; 201?: ResponseSchema; 202?: ResponseSchema; 204?: null; 302?: null };
   /** Headers of the success response, by name, as OpenAPI header objects (e.g. a paged list's Link). */
   responseHeaders?: Record<string, { description: string; schema: Record<string, unknown> }>;
   /**
@@ -145,6 +145,9 @@ const RESOURCE_OF_PREFIX: Record<string, string> = {
   ptk: 'ping URL',
   loc: 'location',
   lky: 'location key',
+  ogr: 'OAuth grant',
+  oar: 'authorization request',
+  ses: 'session',
 };
 
 /** The resource each path-parameter schema names (read by defineRoute for a malformed value). */

@@ -120,8 +120,9 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
 
   /** Hands a write that succeeded to the audit log; a failing log is logged, never the request's failure. */
   const audited = async (reply: RouteReply, event: Omit<WriteEvent, 'status' | 'replyBody' | 'note'>) => {
-    if (!deps.audit || !isWrite(event.route.method)) return;
     const json = reply instanceof Response ? undefined : reply;
+    // A GET that writes (an SSO callback creating a member and a session) says so with a note.
+    if (!deps.audit || (!isWrite(event.route.method) && json?.audit === undefined)) return;
     const status = json?.status ?? (reply as Response).status;
     if (status >= 400 || json?.audit?.skip) return;
     try {

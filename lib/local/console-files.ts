@@ -27,7 +27,8 @@ export const CONSOLE_NOT_BUILT =
   'console), then reload this page. The API is served under /v1 either way.\n';
 
 /**
- * Whether a request URL belongs to the API router: /v1, anything under /v1/, /healthz and /ping/. A
+ * Whether a request URL belongs to the API router: /v1, anything under /v1/, /healthz, /ping/, /p/,
+ * /oauth/ and /.well-known/oauth-*. A
  * prefix check only, so an API request pays nothing more for the console.
  */
 export function isApiPath(url: string): boolean {
@@ -39,6 +40,8 @@ export function isApiPath(url: string): boolean {
   if (url.startsWith('/ping/')) return true;
   // Public status pages (/p/<slug>, its status.json and badge.svg) are rendered by the API.
   if (url.startsWith('/p/')) return true;
+  // The OAuth authorization server for MCP clients and its metadata (docs/auth.md).
+  if (url.startsWith('/oauth/') || url.startsWith('/.well-known/oauth-')) return true;
   // Absolute-form and asterisk-form request targets are the router's to judge, never a file.
   return url[0] !== '/';
 }

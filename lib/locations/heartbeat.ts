@@ -3,7 +3,7 @@ import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { UnauthorizedError } from '../platform/errors.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
-import { locationSeenOp } from './location-items.ts';
+import { getLocation, locationSeenOp } from './location-items.ts';
 
 /**
  * How often one process writes a location's last_seen_at at most: heartbeats in between only
@@ -20,12 +20,24 @@ export const HEARTBEAT_WRITE_MS = 30_000;
 export function createHeartbeat(deps: { table: Table; clock: Clock }) {
   const written = new Map<string, { atMs: number; version: string | undefined }>();
 
-  /** Writes last_seen_at (and the version, when given and new) unless this process wrote it lately. */
-  const markSeen = async (location: LocationPrincipal, now: number, version: string | undefined) => {
+  /**
+   * Writes last_seen_at (and the version, when given and new) unless this process wrote it lately;
+   * answers the stored version it replaced when the agent reports another one (the audit log's
+   * agent entry: a first heartbeat or an upgrade), else undefined.
+   */
+  const markSeen = async (
+    location: LocationPrincipal,
+    now: number,
+    version: string | undefined,
+  ): Promise<{ from: string | null } | undefined> => {
     const last = written.get(location.locationId);
     const newVersion = version !== undefined && last?.version !== version;
     const due = !last || newVersion || now < last.atMs || now - last.atMs >= HEARTBEAT_WRITE_MS;
-    if (!due) return;
+    if (!due) return undefined;
+    // Read only when this process has not seen this version: once per location, process and version.
+    const stored = newVersion
+      ? await getLocation(deps.table, location.tenantId, location.locationId)
+      : undefined;
     try {
       await deps.table.update(locationSeenOp(location.tenantId, location.locationId, isoTime(now), version));
     } catch (error) {
@@ -36,19 +48,23 @@ export function createHeartbeat(deps: { table: Table; clock: Clock }) {
     }
     if (written.size >= 10_000) written.clear();
     written.set(location.locationId, { atMs: now, version: version ?? last?.version });
+    return stored && (stored.version ?? null) !== version ? { from: stored.version ?? null } : undefined;
   };
 
   async function heartbeat(location: LocationPrincipal, version: string) {
     const now = deps.clock.now();
-    await markSeen(location, now, version);
+    const changed = await markSeen(location, now, version);
     return {
       location: { id: location.locationId, name: location.locationName },
       server_time: isoTime(now),
+      ...(changed ? { versionChangedFrom: changed.from } : {}),
     };
   }
 
   return Object.assign(heartbeat, {
-    seen: (location: LocationPrincipal) => markSeen(location, deps.clock.now(), undefined),
+    seen: async (location: LocationPrincipal) => {
+      await markSeen(location, deps.clock.now(), undefined);
+    },
   });
 }
 

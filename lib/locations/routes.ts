@@ -120,7 +120,20 @@ export function locationRoutes(deps: {
       tag: 'Agent',
       summary: 'An agent’s heartbeat (location key): marks its location seen, records its version',
       schemas: { body: heartbeatBody, responses: { 200: heartbeatReplySchema } },
-      handler: async ({ location, body }) => ok(await heartbeat(location, body.version)),
+      handler: async ({ location, body }) => {
+        const { versionChangedFrom, ...reply } = await heartbeat(location, body.version);
+        // The audit log records an agent's first version and each change, not every beat (docs/auth.md).
+        if (versionChangedFrom === undefined) return { ...ok(reply), audit: { skip: true } };
+        const summary = `version: ${body.version.slice(0, 64)} (was ${versionChangedFrom?.slice(0, 64) ?? 'none'})`;
+        return {
+          ...ok(reply),
+          audit: {
+            action: 'location.agent_version',
+            target: { type: 'location', id: location.locationId },
+            summary,
+          },
+        };
+      },
     }),
   ];
 }

@@ -1,6 +1,8 @@
 import type { ActionStore } from '../actions/action-store.ts';
 import { createExecutionStore } from '../actions/execution-store.ts';
 import type { ActionRunner } from '../actions/ports.ts';
+import { createAuditService } from '../audit/audit-service.ts';
+import type { McpToolAudit } from '../audit/mcp-audit.ts';
 import { createBlueprintService } from '../catalog/blueprint-service.ts';
 import type { BlueprintStore } from '../catalog/blueprint-store.ts';
 import { createEntitySearch } from '../catalog/entity-search.ts';
@@ -44,6 +46,8 @@ export interface McpDeps {
   incidents: IncidentService;
   /** explain_alerting (lib/notify/simulate.ts). */
   simulator: Simulator;
+  /** The audit log's recorder of write tool calls (lib/compose-people.ts's `mcpAudit`). */
+  audit?: McpToolAudit | undefined;
 }
 
 /** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions. */
@@ -76,6 +80,7 @@ export function composeMcp(deps: McpDeps) {
     actions: deps.actions,
     search: createEntitySearch({ table, cursors }),
     simulator: deps.simulator,
+    audit: createAuditService({ table, clock, cursors }),
   });
   const tools = createToolCatalog({
     skills: deps.skills,
@@ -83,6 +88,7 @@ export function composeMcp(deps: McpDeps) {
     actions: deps.actions,
     runner: deps.actionRunner,
     clock,
+    audit: deps.audit,
   });
   return { tools };
 }

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { browserRefusal, type HostPolicy, hostPolicyOf } from '../http/origin-policy.ts';
+import { publicOrigin, resourceMetadataUrl } from '../http/public-origin.ts';
 import { webRequest } from '../http/stream-web.ts';
 import type { PublicRoute, RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -72,7 +73,11 @@ async function callerOf(
     return await deps.authenticateKey(ctx);
   } catch (err) {
     if (!(err instanceof UnauthorizedError)) throw err;
-    return jsonRpcErrorResponse(401, UNAUTHORIZED_RPC, err.message, { 'WWW-Authenticate': 'Bearer' });
+    // The pointer OAuth clients discover the authorization server by (MCP authorization, RFC 9728 5.1).
+    const metadata = resourceMetadataUrl(publicOrigin(hosts, ctx));
+    return jsonRpcErrorResponse(401, UNAUTHORIZED_RPC, err.message, {
+      'WWW-Authenticate': `Bearer resource_metadata="${metadata}"`,
+    });
   }
 }
 

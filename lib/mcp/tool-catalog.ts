@@ -5,6 +5,7 @@ import type { ActionRunner } from '../actions/ports.ts';
 import { publicExecution } from '../actions/responses.ts';
 import { RUN_VARS_LIMITS } from '../actions/run-routes.ts';
 import { TEMPLATE_VAR_NAME } from '../actions/template.ts';
+import type { McpToolAudit } from '../audit/mcp-audit.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
@@ -24,6 +25,8 @@ export interface ToolCatalogDeps {
   actions: Pick<ActionStore, 'get'>;
   runner: ActionRunner;
   clock: Clock;
+  /** Told of each call of a tool that is not read-only (the audit log, lib/audit/mcp-audit.ts). */
+  audit?: McpToolAudit | undefined;
 }
 
 /**
@@ -139,9 +142,15 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
         return toolError(`invalid arguments for ${name}: ${problems.join('; ')}`, problems);
       }
       const builtin = deps.builtins.get(name);
-      if (builtin) return asToolResult(() => builtin.run(caller, input));
-      if (tool.action_id) return asToolResult(() => runAction(caller, tool, tool.action_id ?? '', input));
-      return toolError(`tool ${name} has no implementation`);
+      const actionId = tool.action_id;
+      if (!builtin && !actionId) return toolError(`tool ${name} has no implementation`);
+      const result = await asToolResult(() =>
+        builtin ? builtin.run(caller, input) : runAction(caller, tool, actionId ?? '', input),
+      );
+      // Write tools (and runbooks) are recorded one by one; the MCP envelope's POST is not (lib/audit).
+      if (deps.audit && tool.annotations?.readOnlyHint !== true)
+        await deps.audit(caller, name, args ?? {}, result);
+      return result;
     },
   };
 }

@@ -6,6 +6,7 @@ import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-fo
 import { type EmailSender, parseEmailSender } from '../domain/email-address.ts';
 import { DEFAULT_NATS_PREFIX, natsSubjectProblem } from '../domain/nats-subject.ts';
 import { isHostValue } from '../domain/url-origin.ts';
+import { type PeopleSettings, peopleEnv, peopleSettings } from './people-config.ts';
 
 /**
  * The only module that reads process.env. Every variable is documented in README.md's
@@ -70,11 +71,7 @@ const hostNames = z.array(
   z.string().refine(isHostValue, 'expected host names such as vigil.lan, comma-separated'),
 );
 
-const commaList = (value: string) =>
-  value
-    .split(',')
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
+const commaList = (value: string) => value.split(',').flatMap((v) => (v.trim() === '' ? [] : [v.trim()]));
 
 /** The console's build output in this checkout (`npm run build:web` writes it). */
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -125,6 +122,7 @@ const envSchema = z.object({
   VIGIL_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   VIGIL_HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
+  ...peopleEnv,
 });
 
 /** The variables with the rules that join two of them. */
@@ -217,6 +215,8 @@ export interface Config {
   locationKeySecret: string | undefined;
   /** Local runtime: the HTTP server's timeouts and connection cap (lib/local/connection-limits.ts). */
   http: HttpLimits;
+  /** Console sessions' idle and absolute timeouts (lib/platform/people-config.ts). */
+  people: PeopleSettings;
 }
 
 /** How long the local server waits for a client, and how many connections it holds. */
@@ -294,5 +294,6 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
       keepAliveTimeoutMs: e.VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: e.VIGIL_HTTP_MAX_CONNECTIONS,
     },
+    people: peopleSettings(e),
   };
 }

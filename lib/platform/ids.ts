@@ -26,7 +26,12 @@ export type IdPrefix =
   | 'dig'
   | 'png'
   | 'loc'
-  | 'lky';
+  | 'lky'
+  | 'ocl'
+  | 'ogr'
+  | 'oar'
+  | 'aud'
+  | 'ses';
 
 /**
  * Crypto-random bytes drawn from a pool refilled 4 KiB at a time: the library's default draws

@@ -57,6 +57,7 @@ describe.each(runtimes)('rate limits over the whole route table ($runtime runtim
       'GET /v1/mcp credential',
       'POST /v1/actions/executions/{exec_id}/events credential',
       'POST /v1/mcp credential',
+      'POST /v1/session credential',
     ]);
   });
 });

@@ -30,7 +30,7 @@ export interface Joined {
 export async function join(
   api: ApiHarness,
   adminKey: string,
-  options: { email?: string; role?: 'admin' | 'member' } = {},
+  options: { email?: string; role?: 'admin' | 'member' | 'viewer' } = {},
 ): Promise<Joined> {
   const email = options.email ?? uniqueEmail();
   const invited = await invite(api, adminKey, { email, ...(options.role ? { role: options.role } : {}) });

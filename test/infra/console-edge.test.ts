@@ -23,7 +23,16 @@ let template: Template;
 let secretId: string;
 
 const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
-const API_PATHS = ['/v1/status/stream', '/v1/mcp', '/v1/mcp*', '/v1/*', '/healthz', '/ping/*'];
+const API_PATHS = [
+  '/v1/status/stream',
+  '/v1/mcp',
+  '/v1/mcp*',
+  '/v1/*',
+  '/healthz',
+  '/oauth/*',
+  '/.well-known/oauth-*',
+  '/ping/*',
+];
 
 interface Behavior {
   PathPattern: string;

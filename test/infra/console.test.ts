@@ -215,6 +215,8 @@ describe('console distribution', () => {
       '/v1/mcp*',
       '/v1/*',
       '/healthz',
+      '/oauth/*',
+      '/.well-known/oauth-*',
       '/ping/*',
       '/p/*',
     ]);
@@ -246,6 +248,9 @@ describe('console distribution', () => {
     expect(JSON.stringify(api.DomainName)).toContain('.execute-api.');
     expect(api.CustomOriginConfig?.OriginProtocolPolicy).toBe('https-only');
     expect(originOf('/healthz').Id).toBe(api.Id);
+    // The OAuth authorization server and its metadata (docs/auth.md) are the API's, not the console's.
+    expect(originOf('/oauth/*').Id).toBe(api.Id);
+    expect(originOf('/.well-known/oauth-*').Id).toBe(api.Id);
     // GET /ping/<token> reaches the HTTP API, not the bucket's index.html.
     expect(originOf('/ping/*').Id).toBe(api.Id);
   });

@@ -308,4 +308,17 @@ describe('isApiPath', () => {
       expect(isApiPath(path), path).toBe(true);
     for (const path of ['/ping', '/pings', '/pingdom/a']) expect(isApiPath(path), path).toBe(false);
   });
+
+  it("claims the OAuth authorization server and its metadata, not the console's consent page", () => {
+    for (const path of [
+      '/oauth/authorize?client_id=x',
+      '/oauth/token',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/v1/mcp',
+      '/.well-known/oauth-authorization-server',
+    ])
+      expect(isApiPath(path), path).toBe(true);
+    for (const path of ['/oauth', '/consent?request=x', '/.well-known/security.txt'])
+      expect(isApiPath(path), path).toBe(false);
+  });
 });

@@ -239,6 +239,7 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       explain_alerting: [{ entity_id: ids.ledger, to_state: 'up' }, ['If Ledger (now down)']],
       list_heartbeats: [{}, ['Failing: "Ledger port" of Ledger (service/ledger)']],
       get_ping_log: [{ check_id: checks.ledger }, ['Pings of "Ledger port" of Ledger (service/ledger)']],
+      get_audit_log: [{ limit: 3 }, ['mcp.create_maintenance (maintenance_window) by ']],
     };
     expect(Object.keys(expected).sort()).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort());
     const summaries = [summaryOf(window), summaryOf(ran)];

@@ -153,7 +153,8 @@ describe('the /v1/mcp endpoint over HTTP (local runtime)', () => {
     params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
   };
 
-  it('answers 401 with WWW-Authenticate: Bearer and a JSON-RPC error, without a key or with a bad one', async () => {
+  it('answers 401 with WWW-Authenticate: Bearer naming the resource metadata and a JSON-RPC error, without a key or with a bad one', async () => {
+    const expected = `Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource', api.local.url)}"`;
     for (const authorization of [undefined, 'Bearer vk_not_a_key']) {
       const res = await fetch(url(), {
         method: 'POST',
@@ -165,14 +166,14 @@ describe('the /v1/mcp endpoint over HTTP (local runtime)', () => {
         body: JSON.stringify(initialize),
       });
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+      expect(res.headers.get('www-authenticate')).toBe(expected);
       const body = (await res.json()) as { error: { message: unknown } };
       expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001 } });
       expect(body.error.message).toBeTypeOf('string');
     }
     const get = await fetch(url(), { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(401);
-    expect(get.headers.get('www-authenticate')).toBe('Bearer');
+    expect(get.headers.get('www-authenticate')).toBe(expected);
   });
 
   it('answers 405 to a GET carrying MCP-Protocol-Version or Mcp-Session-Id', async () => {

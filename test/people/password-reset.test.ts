@@ -4,6 +4,7 @@ import { RESET_TTL_MS } from '../../lib/people/password-reset.ts';
 import { uniqueEmail } from '../auth/team-helpers.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
 import { memberWithPassword, PUBLIC_URL, type ResetRig, resetRigs, tokensIn } from './reset-rig.ts';
+import { GOOD_PASSWORD, signedIn, signIn, withCookie } from './session-helpers.ts';
 
 /**
  * Password reset by e-mail (issue 41): a request for an address with a password gets one e-mail
@@ -66,6 +67,22 @@ describe.each(resetRigs)('password reset ($runtime runtime)', { timeout: 60_000 
     // The other team's link is its own.
     expect((await getCredential(api.table, second.tenantId, second.userId))?.password_hash).toBe('stand-in');
     expect((await confirm(beta ?? '')).status).toBe(204);
+  });
+
+  it('signs in with the new password only, and ends every session of the person', async () => {
+    const email = uniqueEmail('cycle');
+    await memberWithPassword(api, rig.clock, email, undefined, GOOD_PASSWORD);
+    const session = await signedIn(api, email);
+    expect((await withCookie(api, 'GET', '/v1/me', session)).status).toBe(200);
+
+    await request(email);
+    const [token] = tokensIn(mailsTo(email)[0]);
+    expect((await confirm(token ?? '')).status).toBe(204);
+
+    expect((await withCookie(api, 'GET', '/v1/me', session)).status).toBe(401);
+    expect((await signIn(api, { email, password: GOOD_PASSWORD })).status).not.toBe(204);
+    const fresh = await signedIn(api, email, NEW_PASSWORD);
+    expect((await withCookie(api, 'GET', '/v1/me', fresh)).status).toBe(200);
   });
 
   it('answers an unknown address the same 202 and sends nothing', async () => {

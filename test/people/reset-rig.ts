@@ -6,6 +6,7 @@ import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
 import { join } from '../auth/team-helpers.ts';
 import { type ApiHarness, startLambdaHarness, startLocalHarness } from '../support/api-harness.ts';
 import { startSmtpServer } from '../support/smtp-server.ts';
+import { setPassword } from './session-helpers.ts';
 
 /**
  * The password-reset tests' rigs: locally real mail to an SMTP server on 127.0.0.1, in the cloud
@@ -103,18 +104,26 @@ export interface Membership {
 let teams = 0;
 
 /**
- * `email` joins a new team (named `team`) and gets a password there, stored as the sign-in stores
- * it (its credential and sign-in lookup, `password_hash` a stand-in: the reset never reads it).
+ * `email` joins a new team (named `team`) and gets a password there: `password` set through the
+ * API, or else stored as the sign-in stores it (its credential and sign-in lookup, `password_hash`
+ * a stand-in: the reset never reads it).
  */
 export async function memberWithPassword(
   api: ApiHarness,
   clock: { now(): number },
   email: string,
   team?: string,
+  password?: string,
 ) {
   teams += 1;
   const { tenantId, key: adminKey } = await api.createTenant(team ?? `Team${teams}`);
   const joined = await join(api, adminKey, { email });
+  if (password !== undefined) {
+    // A real password, set as the person sets it.
+    const set = await setPassword(api, joined.key, { password });
+    expect(set.status, set.text).toBe(204);
+    return { tenantId, adminKey, userId: joined.userId, key: joined.key } satisfies Membership;
+  }
   await api.table.transact(
     credentialPutOps(
       {

@@ -4,6 +4,7 @@ import { checkSecondFactor } from '../../lib/people/second-factor.ts';
 import { totpCode } from '../../lib/people/totp.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { GOOD_PASSWORD, setPassword, signIn } from './session-helpers.ts';
 
 /**
  * Two-factor authentication (issue 41): a user enrols a TOTP secret, confirms it with a first code
@@ -25,11 +26,13 @@ describe.each(runtimes)('TOTP ($runtime runtime)', ({ start }) => {
     await api.close();
   });
 
-  /** A fresh team: its admin's key and user id. */
+  let teams = 0;
+  /** A fresh team (its admin's e-mail its own): the admin's key, user id and e-mail. */
   async function person() {
-    const { tenantId, key } = await api.createTenant();
+    teams += 1;
+    const { tenantId, key } = await api.createTenant(`Totp${teams}${Date.now()}`);
     const me = await api.request('GET', '/v1/me', { key });
-    return { tenantId, key, userId: me.body.user.id as string };
+    return { tenantId, key, userId: me.body.user.id as string, email: me.body.user.email as string };
   }
 
   const credentialOf = (p: { tenantId: string; userId: string }) =>
@@ -115,6 +118,25 @@ describe.each(runtimes)('TOTP ($runtime runtime)', ({ start }) => {
     expect(await check(p, totpCode(secret, clock.now() - 2 * STEP_MS))).toBe('invalid');
     // One step of drift either way is accepted.
     expect(await check(p, totpCode(secret, clock.now() + STEP_MS))).toBe('ok');
+  });
+
+  it('asks a password sign-in for a code once TOTP is on, accepting each code once', async () => {
+    const p = await person();
+    expect((await setPassword(api, p.key, { password: GOOD_PASSWORD })).status).toBe(204);
+    const { secret, codes } = await turnOn(p);
+    const bare = await signIn(api, { email: p.email, password: GOOD_PASSWORD });
+    expect(bare.status).toBe(400);
+    expect(bare.body.details).toEqual([{ path: 'totp', message: expect.any(String) }]);
+    expect(bare.headers['set-cookie']).toBeUndefined();
+
+    const code = totpCode(secret, clock.now());
+    const signed = await signIn(api, { email: p.email, password: GOOD_PASSWORD, totp: code });
+    expect(signed.status, signed.text).toBe(204);
+    const replay = await signIn(api, { email: p.email, password: GOOD_PASSWORD, totp: code });
+    expect(replay.status).toBe(400);
+    expect(replay.body.details).toEqual([{ path: 'totp', message: expect.any(String) }]);
+    const recovered = await signIn(api, { email: p.email, password: GOOD_PASSWORD, totp: codes[0] });
+    expect(recovered.status).toBe(204);
   });
 
   it('accepts each recovery code once, in any case and with or without dashes', async () => {

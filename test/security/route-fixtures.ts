@@ -18,6 +18,9 @@ export interface TenantFixture {
   ids: Record<string, string>;
 }
 
+/** The password the fixture sets for its key's user (and signs in with). */
+export const FIXTURE_PASSWORD = 'fixture password 41';
+
 /** Creates the fixture objects with the caller's key; `prefix` keeps two tenants' slugs apart. */
 export async function createFixture(
   api: ApiHarness,
@@ -104,6 +107,14 @@ export async function createFixture(
     tools: [{ name: `${prefix}_tool`, description: 'A fixture tool', inputSchema: { type: 'object' } }],
   });
   const location = await call('POST', '/v1/locations', { name: `${prefix}-office`, kind: 'agent' });
+  // A console session of the key's user (signed in with a password set for it).
+  const me = await call('GET', '/v1/me');
+  await call('POST', '/v1/me/password', { password: FIXTURE_PASSWORD });
+  const signIn = await api.request('POST', '/v1/session', {
+    body: { email: me.user.email, password: FIXTURE_PASSWORD, tenant: me.id },
+  });
+  expect(signIn.status, signIn.text).toBe(204);
+  const session = (await call('GET', '/v1/sessions'))[0];
   return {
     key,
     readOnlyKey: readOnly.key,
@@ -133,6 +144,7 @@ export async function createFixture(
       pingKey: pingKey.ping_key,
       location: location.id,
       locationKey: location.key_id,
+      session: session.id,
       tenantId: (await call('GET', '/v1/me')).id,
       // An email confirmation link's token (never valid here: its page answers 404).
       confirmToken: 'vgi_fixture',
@@ -176,6 +188,7 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     skills: fx.ids.skill,
     'push-tokens': fx.ids.pushToken,
     ping: fx.ids.pingToken,
+    sessions: fx.ids.session,
   };
   const value = byCollection[collection ?? ''];
   if (!value)
@@ -225,6 +238,10 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/auth/keys/{id}': undefined,
     'POST /v1/settings/users/invite': { email: 'someone@example.com', role: 'member' },
     'POST /v1/settings/users/accept': { token: 'vgi_x', name: 'x' },
+    'POST /v1/session': { email: 'nobody@example.com', password: FIXTURE_PASSWORD },
+    'DELETE /v1/session': undefined,
+    'DELETE /v1/sessions/{id}': undefined,
+    'POST /v1/me/password': { current_password: FIXTURE_PASSWORD, password: FIXTURE_PASSWORD },
     'POST /v1/me/totp': undefined,
     'POST /v1/me/totp/confirm': { code: '123456' },
     'POST /v1/me/totp/disable': { code: '123456' },

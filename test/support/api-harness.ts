@@ -315,12 +315,18 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       const { body, contentType } = encodeBody(opts);
       const [rawPath = path, rawQueryString = ''] = path.split('?');
       requestCounter += 1;
+      // As API Gateway's payload v2: the Cookie header arrives split, in `cookies`, not in `headers`.
+      const sent = headersFor(opts, contentType);
+      const cookieName = Object.keys(sent).find((name) => name.toLowerCase() === 'cookie');
+      const cookie = cookieName === undefined ? undefined : sent[cookieName];
+      if (cookieName !== undefined) delete sent[cookieName];
       const event: APIGatewayProxyEventV2 = {
         version: '2.0',
         routeKey: '$default',
         rawPath,
         rawQueryString,
-        headers: headersFor(opts, contentType),
+        headers: sent,
+        ...(cookie !== undefined ? { cookies: cookie.split(/;\s*/) } : {}),
         requestContext: {
           accountId: '123456789012',
           apiId: 'api',
@@ -339,6 +345,8 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
       const result = await handler(event, context);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(result.headers ?? {})) headers[k.toLowerCase()] = String(v);
+      // Payload v2's `cookies` become Set-Cookie headers (one here: the harness keeps one value per name).
+      if (result.cookies?.[0] !== undefined) headers['set-cookie'] = result.cookies.join(', ');
       return parse(result.statusCode ?? 200, headers, result.body ?? '');
     },
     async createTenant(name = 'Other') {

@@ -160,3 +160,20 @@ export const pingLogInput = {
   required: ['check_id'],
   additionalProperties: false,
 };
+
+/** get_audit_log: filters and page (GET /v1/audit's). */
+export const auditLogInput = {
+  type: 'object',
+  properties: {
+    actor: {
+      type: 'string',
+      maxLength: 200,
+      description: "Only this actor's entries (a user, key, location or OAuth client id)",
+    },
+    target: { type: 'string', maxLength: 300, description: 'Only entries about this target: type:id or id' },
+    since: { type: 'string', maxLength: 40, description: 'Only entries at or after this time (ISO 8601)' },
+    limit: pageLimit(50, 200),
+    cursor,
+  },
+  additionalProperties: false,
+};

@@ -1,5 +1,6 @@
 import type { CreateSkillBody } from '../../skills/manifest.ts';
 import {
+  auditLogInput,
   checkResultsInput,
   createCheckInput,
   cursor,
@@ -24,7 +25,7 @@ import { builtinAnnotations } from './index.ts';
 /** The skill slug under which the built-in catalog tools are registered (SPEC.md). */
 export const CATALOG_OPS = 'catalog-ops';
 
-/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities, get_action_run, explain_alerting, list_heartbeats and get_ping_log. */
+/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities, get_action_run, explain_alerting, list_heartbeats, get_ping_log and get_audit_log. */
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
@@ -277,6 +278,13 @@ export const CATALOG_OPS_MANIFEST = {
         "A push check's pings, newest first and paged: kind (success, start, fail, exit, log), exit status, run id, run duration, sender and body (its last 2,000 characters; secret-looking lines redacted for read-only keys).",
       inputSchema: pingLogInput,
       annotations: builtinAnnotations('get_ping_log'),
+    },
+    {
+      name: 'get_audit_log',
+      description:
+        'Who changed what (admins only): audit entries newest first, each with actor, via (api, console, mcp, cli, agent), action, target, a redacted summary, source address and time. Filters: actor (an id), target (type:id or id), since (ISO time); next_cursor continues.',
+      inputSchema: auditLogInput,
+      annotations: builtinAnnotations('get_audit_log'),
     },
   ],
 } satisfies CreateSkillBody;

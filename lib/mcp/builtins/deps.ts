@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ActionStore } from '../../actions/action-store.ts';
 import type { ExecutionStore } from '../../actions/execution-store.ts';
+import type { AuditService } from '../../audit/audit-service.ts';
 import type { BlueprintService } from '../../catalog/blueprint-service.ts';
 import type { EntitySearch } from '../../catalog/entity-search.ts';
 import type { EntityService } from '../../catalog/entity-service.ts';
@@ -45,6 +46,8 @@ export interface BuiltinDeps {
   actions: Pick<ActionStore, 'get'>;
   /** explain_alerting: the notifier's decisions without sending (POST /v1/notify/simulate). */
   simulator: Simulator;
+  /** get_audit_log: the audit log's reads (GET /v1/audit's). */
+  audit: Pick<AuditService, 'list'>;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { getActionRun } from './action-runs.ts';
+import { getAuditLog } from './audit-log.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
 import { getCheckResults } from './check-results.ts';
 import { createCheck } from './checks.ts';
@@ -35,6 +36,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   explainAlerting,
   listHeartbeats,
   getPingLog,
+  getAuditLog,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */

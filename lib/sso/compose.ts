@@ -1,0 +1,43 @@
+import type { TenantStore } from '../auth/tenant-store.ts';
+import type { HostPolicy } from '../http/origin-policy.ts';
+import type { Route } from '../http/types.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Config } from '../platform/config.ts';
+import type { EgressSettings } from '../platform/egress.ts';
+import type { Logger } from '../platform/logger.ts';
+import type { Table } from '../store/table.ts';
+import { createOidcClients } from './oidc-client.ts';
+import { ssoRoutes } from './routes.ts';
+import { createSsoSettingsService, passwordAllowed } from './sso-settings.ts';
+import { createSsoSignIn, type StartSession } from './sso-sign-in.ts';
+
+export type { StartSession };
+
+/** SSO with OIDC (docs/auth.md "SSO with OIDC"): its settings, sign-in routes, and the password login's rule. */
+export function composeSso(deps: {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  config: Config;
+  tenants: Pick<TenantStore, 'getTenant'>;
+  hosts: HostPolicy;
+  egress?: EgressSettings | undefined;
+  startSession: StartSession;
+}): { routes: Route[]; passwordAllowed: (tenantId: string) => Promise<boolean> } {
+  const guard = { allowPrivate: deps.config.allowPrivateTargets, allow: deps.config.egressAllow };
+  const clients = createOidcClients({ egress: { ...guard, egress: deps.egress }, clock: deps.clock });
+  const settings = createSsoSettingsService({ table: deps.table, clock: deps.clock, guard });
+  const signIn = createSsoSignIn({
+    table: deps.table,
+    clock: deps.clock,
+    logger: deps.logger,
+    tenants: deps.tenants,
+    clients,
+    hosts: deps.hosts,
+    startSession: deps.startSession,
+  });
+  return {
+    routes: ssoRoutes({ settings, signIn }),
+    passwordAllowed: (tenantId) => passwordAllowed(deps.table, tenantId),
+  };
+}

@@ -1,0 +1,120 @@
+import type { Actor } from '../domain/principal.ts';
+import { defineRoute } from '../http/define-route.ts';
+import { ok, type Reply, type Route } from '../http/types.ts';
+import type { Logger } from '../platform/logger.ts';
+import { ssoCallbackQuery, ssoSettingsBody, ssoSettingsSchema, ssoStartQuery } from './sso-schemas.ts';
+import type { SsoSettingsService } from './sso-settings.ts';
+import { SsoRefusal, type SsoSignIn } from './sso-sign-in.ts';
+
+const tag = 'SSO';
+
+const LOCATION_HEADER = {
+  Location: { description: 'Where the browser goes next', schema: { type: 'string' } },
+};
+
+/** A redirect no cache keeps and no Referer carries on (the callback's URL holds the code). */
+function redirect(location: string, headers: Record<string, string> = {}): Reply {
+  return {
+    status: 302,
+    headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...headers },
+  };
+}
+
+/** Back to the console's sign-in page with a short code, never the provider's text. */
+async function orSignInPage(ctx: { logger: Logger }, run: () => Promise<Reply>) {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof SsoRefusal)) throw err;
+    ctx.logger.info('SSO sign-in refused', { code: err.code });
+    return redirect(`/sign-in?error=${encodeURIComponent(err.code)}`);
+  }
+}
+
+/** `GET/PUT /v1/settings/sso` (admins) and the browser's `GET /v1/sso/start` and `/v1/sso/callback`. */
+export function ssoRoutes(deps: { settings: SsoSettingsService; signIn: SsoSignIn }): Route[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/settings/sso',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'getSsoSettings',
+      tag,
+      summary: 'The team’s SSO (OIDC) settings; the client secret shows as ********',
+      schemas: { responses: { 200: ssoSettingsSchema } },
+      handler: async ({ principal }) => ok(await deps.settings.get(principal.tenantId)),
+    }),
+    defineRoute({
+      method: 'PUT',
+      path: '/v1/settings/sso',
+      auth: 'key',
+      role: 'admin',
+      operationId: 'putSsoSettings',
+      tag,
+      summary: 'Set the team’s SSO (OIDC) settings (admins); the client secret is write-only',
+      schemas: { body: ssoSettingsBody, responses: { 200: ssoSettingsSchema }, errors: ['CONFLICT'] },
+      handler: async ({ principal, body }) => {
+        const view = await deps.settings.put(principal.tenantId, body);
+        return {
+          ...ok(view),
+          audit: { action: 'sso_settings.update', target: { type: 'sso_settings', id: principal.tenantId } },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/sso/start',
+      auth: 'none',
+      operationId: 'startSso',
+      tag,
+      summary: 'Start an SSO sign-in: a redirect to the team’s provider (or to /sign-in?error=…)',
+      schemas: { query: ssoStartQuery, responses: { 302: null }, responseHeaders: LOCATION_HEADER },
+      handler: (ctx) =>
+        orSignInPage(ctx, async () =>
+          redirect(
+            await deps.signIn.start(ctx.query, {
+              headers: ctx.headers,
+              sourceIp: ctx.sourceIp,
+              platformHost: ctx.platformHost,
+            }),
+          ),
+        ),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/sso/callback',
+      auth: 'none',
+      operationId: 'ssoCallback',
+      tag,
+      summary: 'Where the provider sends the browser back: signs in (Set-Cookie) and redirects to `next`',
+      schemas: {
+        query: ssoCallbackQuery,
+        responses: { 302: null },
+        responseHeaders: {
+          ...LOCATION_HEADER,
+          'Set-Cookie': { description: 'The session cookie, on success', schema: { type: 'string' } },
+        },
+      },
+      handler: (ctx) =>
+        orSignInPage(ctx, async () => {
+          const done = await deps.signIn.callback(ctx.query, {
+            headers: ctx.headers,
+            sourceIp: ctx.sourceIp,
+          });
+          const { user, created } = done.member;
+          const actor: Actor = { type: 'user', id: user.id, label: user.email };
+          return {
+            ...redirect(done.location, { 'set-cookie': done.setCookie }),
+            audit: {
+              tenantId: user.tenant_id,
+              actor,
+              action: created ? 'member.create' : 'session.create',
+              target: { type: 'user', id: user.id },
+              summary: created ? `joined as ${user.role} via sso` : 'signed in via sso',
+            },
+          };
+        }),
+    }),
+  ];
+}

@@ -1,0 +1,160 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ApiHarness, ApiResponse } from '../support/api-harness.ts';
+
+/** The public URL the OAuth tests run the server under (VIGIL_PUBLIC_URL): every URL of it goes to the harness. */
+export const PUBLIC_URL = 'http://vigil.test';
+export const MCP_URL = new URL('/v1/mcp', PUBLIC_URL);
+export const REDIRECT_URI = 'http://127.0.0.1:33418/callback';
+
+/** A request to the harness that never follows a redirect (the local harness's fetch would). */
+export async function requestNoFollow(api: ApiHarness, method: string, path: string): Promise<ApiResponse> {
+  if (api.runtime === 'lambda') return api.request(method, path);
+  const local = api as ApiHarness & { local: { url: string } };
+  const res = await fetch(new URL(path, local.local.url), { method, redirect: 'manual' });
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: Object.fromEntries(res.headers), body, text };
+}
+
+/** Every request of the SDK to PUBLIC_URL, answered by the harness (real HTTP locally, the api Lambda in the cloud). */
+export function harnessFetch(api: ApiHarness): FetchLike {
+  return async (url, init) => {
+    const request = new Request(url, init);
+    const { pathname, search } = new URL(request.url);
+    const body = Buffer.from(await request.arrayBuffer());
+    const res = await api.request(request.method, `${pathname}${search}`, {
+      headers: Object.fromEntries(request.headers),
+      ...(body.length > 0 ? { rawBody: body } : {}),
+    });
+    const empty = res.text === '' || res.status === 202 || res.status === 204 || res.status === 302;
+    return new Response(empty ? null : res.text, { status: res.status, headers: res.headers });
+  };
+}
+
+export interface Approval {
+  /** The API key (Bearer) the "person" approves with. */
+  key: string;
+  approve?: boolean;
+  scopes?: string[];
+}
+
+/**
+ * An OAuthClientProvider whose "browser" is the test: redirectToAuthorization GETs the authorize
+ * URL, follows it to the consent request, decides it as the signed-in person and keeps the code
+ * (or the error) the redirect carried, with the state.
+ */
+export class TestProvider implements OAuthClientProvider {
+  info: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = '';
+  readonly stateValue = randomBytes(12).toString('base64url');
+  /** What came back on the redirect URI. */
+  callback: URLSearchParams | undefined;
+  authorizeUrl: URL | undefined;
+  approval: Approval;
+
+  constructor(
+    private readonly api: ApiHarness,
+    approval: Approval,
+    readonly clientMetadataUrl?: string,
+  ) {
+    this.approval = approval;
+  }
+
+  get redirectUrl() {
+    return REDIRECT_URI;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'Test MCP client',
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  state() {
+    return this.stateValue;
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  async redirectToAuthorization(url: URL) {
+    this.authorizeUrl = url;
+    const started = await requestNoFollow(this.api, 'GET', `${url.pathname}${url.search}`);
+    if (started.status !== 302) throw new Error(`authorize answered ${started.status}: ${started.text}`);
+    const consent = new URL(started.headers.location ?? '');
+    const requestId = consent.searchParams.get('request') ?? '';
+    const decided = await this.api.request('POST', `/v1/oauth/requests/${requestId}/decision`, {
+      key: this.approval.key,
+      body: {
+        approve: this.approval.approve ?? true,
+        ...(this.approval.scopes ? { scopes: this.approval.scopes } : {}),
+      },
+    });
+    if (decided.status !== 200) throw new Error(`decision answered ${decided.status}: ${decided.text}`);
+    this.callback = new URL(decided.body.redirect_to).searchParams;
+  }
+}
+
+/** An SDK client over Streamable HTTP with `provider`, authorized through its "browser" on the first 401. */
+export async function connectWithOauth(api: ApiHarness, provider: TestProvider) {
+  const options = { authProvider: provider, fetch: harnessFetch(api) };
+  const first = new StreamableHTTPClientTransport(MCP_URL, options);
+  const client = new Client({ name: 'oauth-test', version: '1.0.0' });
+  try {
+    await client.connect(first);
+  } catch {
+    // The SDK answers the first 401 by authorizing: our provider did the browser's part.
+    const code = provider.callback?.get('code');
+    if (!code) throw new Error(`no code came back: ${provider.callback}`);
+    await first.finishAuth(code);
+    const again = new Client({ name: 'oauth-test', version: '1.0.0' });
+    await again.connect(new StreamableHTTPClientTransport(MCP_URL, options));
+    return again;
+  }
+  return client;
+}
+
+/** A PKCE pair (RFC 7636 S256). */
+export function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** A form-encoded POST to the harness. */
+export function postForm(api: ApiHarness, path: string, fields: Record<string, string>) {
+  return api.request('POST', path, {
+    rawBody: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+}

@@ -1,0 +1,73 @@
+import type { ApiHarness, ApiResponse, LocalHarness } from '../support/api-harness.ts';
+import type { TestAccount, TestProvider } from '../support/oidc-provider.ts';
+
+/** Vigil's origin as the provider's client knows it (VIGIL_PUBLIC_URL in these tests). */
+export const VIGIL_ORIGIN = 'http://vigil.test';
+export const CALLBACK = `${VIGIL_ORIGIN}/v1/sso/callback`;
+/** Both runtimes reach the provider on 127.0.0.1, and know their public URL. */
+export const SSO_ENV = { VIGIL_ALLOW_PRIVATE_TARGETS: 'true', VIGIL_PUBLIC_URL: VIGIL_ORIGIN };
+
+export const ACCOUNTS: Record<string, TestAccount> = {
+  ada: { email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace' },
+  bob: { email: 'Bob@Example.com', email_verified: true, name: 'Bob' },
+  grace: { email: 'grace@example.com', email_verified: true },
+  eve: { email: 'eve@other.org', email_verified: true },
+  uma: { email: 'uma@example.com', email_verified: false },
+};
+
+/** A GET as the browser sends it, redirects not followed (the local harness's fetch would follow them). */
+export async function browserGet(api: ApiHarness, path: string, headers: Record<string, string> = {}) {
+  if (api.runtime === 'lambda') return api.request('GET', path, { headers });
+  const res = await fetch(`${(api as LocalHarness).local.url}${path}`, { redirect: 'manual', headers });
+  const out: ApiResponse = {
+    status: res.status,
+    headers: Object.fromEntries(res.headers),
+    body: undefined,
+    text: '',
+  };
+  out.text = await res.text();
+  return out;
+}
+
+/** The path and query of a URL, as the harness requests it. */
+export const pathOf = (url: URL | string) => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};
+
+export async function putSettings(
+  api: ApiHarness,
+  provider: TestProvider,
+  extra: Record<string, unknown> = {},
+  key = api.adminKey,
+) {
+  return api.request('PUT', '/v1/settings/sso', {
+    key,
+    body: {
+      issuer: provider.issuer,
+      client_id: provider.clientId,
+      client_secret: provider.clientSecret,
+      email_domains: ['example.com'],
+      ...extra,
+    },
+  });
+}
+
+/** /v1/sso/start for the tenant, the provider's pages as `account`, and the callback: Vigil's last answer. */
+export async function ssoSignIn(
+  api: ApiHarness,
+  provider: TestProvider,
+  account: string,
+  tenant = api.tenantId,
+  next?: string,
+) {
+  const query = new URLSearchParams({ tenant, ...(next !== undefined ? { next } : {}) });
+  const started = await browserGet(api, `/v1/sso/start?${query}`);
+  if (started.status !== 302 || !started.headers.location?.startsWith(provider.issuer))
+    throw new Error(`start answered ${started.status} ${started.headers.location}`);
+  const back = await provider.signInAt(started.headers.location, account);
+  return { callback: back, answer: await browserGet(api, pathOf(back)) };
+}
+
+/** The session cookie's `name=value` a Set-Cookie header carries. */
+export const cookieOf = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
