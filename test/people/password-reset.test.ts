@@ -61,6 +61,14 @@ describe.each(resetRigs)('password reset ($runtime runtime)', { timeout: 60_000 
     expect(changed?.password_hash).not.toContain(NEW_PASSWORD);
     expect(changed?.password_changed_at).toBe(new Date(rig.clock.now()).toISOString());
 
+    // The team's audit log names the person, by their own hand.
+    const log = await api.request('GET', `/v1/audit?target=${first.userId}`, { key: first.adminKey });
+    expect(log.status, log.text).toBe(200);
+    const reset = log.body.entries.find((e: { action: string }) => e.action === 'password_reset.confirm');
+    expect(reset?.actor).toEqual({ type: 'user', id: first.userId, label: email });
+    expect(log.text).not.toContain(alpha);
+    expect(log.text).not.toContain(NEW_PASSWORD);
+
     const again = await confirm(alpha ?? '');
     expect(again.status).toBe(400);
     expect(again.body.details).toEqual([{ path: 'token', message: expect.stringContaining('already used') }]);

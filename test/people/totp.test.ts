@@ -204,6 +204,25 @@ describe.each(runtimes)('TOTP ($runtime runtime)', ({ start }) => {
     expect(enrolled.body.secret).not.toBe(secret);
   });
 
+  it('refuses a read-only key (403) and names the user in the audit log', async () => {
+    const p = await person();
+    const ro = await api.request('POST', '/v1/auth/keys', {
+      key: p.key,
+      body: { label: 'ro', is_read_only: true },
+    });
+    const refused = await api.request('POST', '/v1/me/totp', { key: ro.body.key });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('READ_ONLY');
+    expect((await credentialOf(p))?.totp_secret).toBeUndefined();
+
+    const { secret } = await turnOn(p);
+    const log = await api.request('GET', `/v1/audit?target=${p.userId}`, { key: p.key });
+    expect(log.status).toBe(200);
+    const actions = log.body.entries.map((e: { action: string }) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['totp.enrol', 'totp.confirm']));
+    expect(log.text).not.toContain(secret);
+  });
+
   it('refuses confirming without an enrolment', async () => {
     const p = await person();
     const res = await api.request('POST', '/v1/me/totp/confirm', { key: p.key, body: { code: '123456' } });

@@ -6327,7 +6327,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN, ACCOUNT_DISABLED, READ_ONLY */
+            /** @description FORBIDDEN, READ_ONLY, ACCOUNT_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6423,7 +6423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            /** @description READ_ONLY, ACCOUNT_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6514,7 +6514,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            /** @description READ_ONLY, ACCOUNT_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6610,7 +6610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACCOUNT_DISABLED, READ_ONLY */
+            /** @description READ_ONLY, ACCOUNT_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
