@@ -18,6 +18,7 @@ import type { Route, WriteSink } from './http/types.ts';
 import type { EmailTransport } from './notify/email-transport.ts';
 import { composeOauth } from './oauth/compose.ts';
 import { composeFactor } from './people/compose-factor.ts';
+import { memberCredentialHooks } from './people/member-credentials.ts';
 import { hashPassword } from './people/password.ts';
 import { createPasswordLogin } from './people/password-login.ts';
 import { checkPasswordPolicy } from './people/password-policy.ts';
@@ -125,12 +126,14 @@ export function composePeople(deps: PeopleDeps) {
     }),
     ...teamRoutes({
       limits: rateLimit,
+      signIn: (who, req) => sessions.start({ ...who, method: 'password', req }),
       teamService: createTeamService({
         table: deps.table,
         team,
         keys,
         tenants: deps.tenants,
         clock: deps.clock,
+        hooks: memberCredentialHooks({ clock: deps.clock, sessions }),
       }),
     }),
     ...oauth.routes,

@@ -47,7 +47,11 @@ export function Layout() {
           <GlobalSearch />
           <LiveIndicator state={live} />
           <span>{who}</span>
-          {session.canWrite ? null : <span className="badge read-only">read-only key</span>}
+          {session.canWrite ? null : (
+            <span className="badge read-only">
+              {session.me.user?.role === 'viewer' ? 'viewer' : 'read-only key'}
+            </span>
+          )}
           <button type="button" onClick={session.signOut}>
             Sign out
           </button>

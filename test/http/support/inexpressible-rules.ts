@@ -14,6 +14,24 @@ export interface InexpressibleRule {
 
 export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
+    operation: '*',
+    path: /^password$/,
+    message: /^(the password must|this password is too common)/,
+    why: 'the password policy (lib/people/password-policy.ts) refuses common passwords and the account’s e-mail: stored data and a list; its length is counted in characters, not UTF-16 units',
+  },
+  {
+    operation: 'POST /v1/me/password',
+    path: /^current_password$/,
+    message: /current password/,
+    why: 'whether the current password is needed, and what it is, is stored data',
+  },
+  {
+    operation: 'POST /v1/session',
+    path: /^totp$/,
+    message: /code/,
+    why: 'whether an account has a second factor, and its code, is stored data',
+  },
+  {
     operation: 'POST /v1/checks',
     path: /^interval_seconds$/,
     message: /^Enter \d+ or more: .* run at most once every \d+ seconds/,

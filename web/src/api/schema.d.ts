@@ -199,7 +199,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation (no API key); returns the new member and their first API key once */
+        /** Accept an invitation (no API key); returns the new member and their first API key once; with a password, also a session cookie */
         post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
@@ -5070,7 +5070,8 @@ export interface operations {
             content: {
                 "application/json": {
                     token: string;
-                    name: string;
+                    name?: string;
+                    password?: string;
                 };
             };
         };
@@ -5078,6 +5079,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description With a password: the session cookie (vigil_session; HttpOnly; SameSite=Lax; Path=/) */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,13 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 
-/** The settings reads: the team, the API keys, the tenant's alerting settings and ping key. */
+/** The settings reads: the team, the API keys, the tenant's alerting settings and ping key, your sessions. */
 
 export const settingsKeys = {
   users: ['users'] as const,
   keys: ['keys'] as const,
   alerting: ['alert-settings'] as const,
   pingKey: ['ping-key'] as const,
+  sessions: ['sessions'] as const,
 };
 
 export const settingsQueries = {
@@ -22,4 +23,7 @@ export const settingsQueries = {
   /** GET /v1/settings/ping-key: whether the account has one (never the key). */
   pingKey: () =>
     queryOptions({ queryKey: settingsKeys.pingKey, queryFn: () => must(api.GET('/v1/settings/ping-key')) }),
+  /** GET /v1/sessions: the signed-in person's own sessions. */
+  sessions: () =>
+    queryOptions({ queryKey: settingsKeys.sessions, queryFn: () => must(api.GET('/v1/sessions')) }),
 };
