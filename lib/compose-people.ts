@@ -18,11 +18,12 @@ import type { Route, WriteSink } from './http/types.ts';
 import type { EmailTransport } from './notify/email-transport.ts';
 import { composeOauth } from './oauth/compose.ts';
 import { composeFactor } from './people/compose-factor.ts';
+import { getCredential } from './people/credential-items.ts';
 import { memberCredentialHooks } from './people/member-credentials.ts';
 import { hashPassword } from './people/password.ts';
 import { createPasswordLogin } from './people/password-login.ts';
 import { checkPasswordPolicy } from './people/password-policy.ts';
-import { checkSecondFactor } from './people/second-factor.ts';
+import { checkSecondFactor, hasSecondFactor } from './people/second-factor.ts';
 import { sessionRoutes } from './people/session-routes.ts';
 import { createSessionService } from './people/session-service.ts';
 import type { Clock } from './platform/clock.ts';
@@ -118,7 +119,12 @@ export function composePeople(deps: PeopleDeps) {
   });
   const routes: Route[] = [
     ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
-    ...authRoutes({ keyService, tenants: deps.tenants }),
+    ...authRoutes({
+      keyService,
+      tenants: deps.tenants,
+      totpEnabled: async (tenantId, userId) =>
+        hasSecondFactor(await getCredential(deps.table, tenantId, userId)),
+    }),
     ...sessionRoutes({
       sessions,
       login,

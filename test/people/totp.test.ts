@@ -63,6 +63,7 @@ describe.each(runtimes)('TOTP ($runtime runtime)', ({ start }) => {
     expect(first.body.otpauth_url).toContain('period=30');
     // Enrolled but unconfirmed: no second factor asked yet.
     expect(await check(p, undefined)).toBe('ok');
+    expect((await api.request('GET', '/v1/me', { key: p.key })).body.totp_enabled).toBe(false);
 
     const second = await api.request('POST', '/v1/me/totp', { key: p.key });
     expect(second.body.secret).not.toBe(first.body.secret);
@@ -94,6 +95,7 @@ describe.each(runtimes)('TOTP ($runtime runtime)', ({ start }) => {
     expect(JSON.stringify(again.body)).not.toContain(second.body.secret);
     const me = await api.request('GET', '/v1/me', { key: p.key });
     expect(me.text).not.toContain(second.body.secret);
+    expect(me.body.totp_enabled).toBe(true);
     expect(api.logs.join('\n')).not.toContain(second.body.secret);
   });
 

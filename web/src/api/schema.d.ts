@@ -4248,6 +4248,8 @@ export interface operations {
                         credential: "key" | "session" | "oauth";
                         /** @description Signed in by cookie: what cookie-authenticated writes send as X-CSRF-Token; else null */
                         csrf_token: string | null;
+                        /** @description Whether your sign-in asks for a TOTP code (docs/auth.md) */
+                        totp_enabled: boolean;
                     };
                 };
             };
