@@ -11,13 +11,19 @@ import { teamRoutes } from './auth/team-routes.ts';
 import { createTeamService } from './auth/team-service.ts';
 import { createTeamStore } from './auth/team-store.ts';
 import type { TenantStore } from './auth/tenant-store.ts';
+import { getUser } from './auth/user-items.ts';
 import { createCsrfCheck } from './http/csrf.ts';
 import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
+import type { EmailTransport } from './notify/email-transport.ts';
 import { composeOauth } from './oauth/compose.ts';
-import type { Credential } from './people/credential-items.ts';
+import { composeFactor } from './people/compose-factor.ts';
+import { getCredential } from './people/credential-items.ts';
 import { memberCredentialHooks } from './people/member-credentials.ts';
-import { createPasswordLogin, type SecondFactorVerdict } from './people/password-login.ts';
+import { hashPassword } from './people/password.ts';
+import { createPasswordLogin } from './people/password-login.ts';
+import { checkPasswordPolicy } from './people/password-policy.ts';
+import { checkSecondFactor, hasSecondFactor } from './people/second-factor.ts';
 import { sessionRoutes } from './people/session-routes.ts';
 import { createSessionService } from './people/session-service.ts';
 import type { Clock } from './platform/clock.ts';
@@ -39,8 +45,8 @@ export interface PeopleDeps {
   rateLimiter?: RateLimiter | undefined;
   /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
   egress?: EgressSettings | undefined;
-  /** The second factor of a password sign-in (the second-factor feature); absent: none. */
-  secondFactor?: (credential: Credential, code: string | undefined) => Promise<SecondFactorVerdict>;
+  /** How password reset links are e-mailed: SMTP locally, SES in the cloud (lib/app.ts `email`). */
+  email?: EmailTransport | undefined;
 }
 
 /**
@@ -109,11 +115,16 @@ export function composePeople(deps: PeopleDeps) {
     failuresPerMinute: deps.config.authFailuresPerMinute,
     logger: deps.logger,
     passwordAllowed: sso.passwordAllowed,
-    ...(deps.secondFactor ? { secondFactor: deps.secondFactor } : {}),
+    secondFactor: (credential, code) => checkSecondFactor(deps, credential, code),
   });
   const routes: Route[] = [
     ...auditRoutes({ audit: createAuditService({ table: deps.table, clock: deps.clock, cursors }) }),
-    ...authRoutes({ keyService, tenants: deps.tenants }),
+    ...authRoutes({
+      keyService,
+      tenants: deps.tenants,
+      totpEnabled: async (tenantId, userId) =>
+        hasSecondFactor(await getCredential(deps.table, tenantId, userId)),
+    }),
     ...sessionRoutes({
       sessions,
       login,
@@ -133,6 +144,17 @@ export function composePeople(deps: PeopleDeps) {
     }),
     ...oauth.routes,
     ...sso.routes,
+    ...composeFactor({
+      ...deps,
+      limits: rateLimit,
+      limiter,
+      tenant: (id) => deps.tenants.getTenant(id),
+      userEmail: async (tenantId, userId) => (await getUser(deps.table, tenantId, userId))?.email,
+      passwords: { hash: hashPassword, policy: checkPasswordPolicy },
+      revokeSessions: (tenantId, userId) => sessions.revokeAll(tenantId, userId),
+      passwordAllowed: sso.passwordAllowed,
+      mail: { transport: deps.email, from: deps.config.emailFrom, publicUrl: deps.config.publicUrl },
+    }).routes,
   ];
   return {
     keys,

@@ -29,6 +29,7 @@ export const meSchema = z.strictObject({
   csrf_token: z.string().nullable().meta({
     description: 'Signed in by cookie: what cookie-authenticated writes send as X-CSRF-Token; else null',
   }),
+  totp_enabled: z.boolean().meta({ description: 'Whether your sign-in asks for a TOTP code (docs/auth.md)' }),
 });
 
 /** An API key as publicKey returns it. */

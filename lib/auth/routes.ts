@@ -15,7 +15,12 @@ const createKeyBody = z.strictObject({
 const tag = 'Account';
 
 /** GET /v1/me and the /v1/auth/keys routes. */
-export function authRoutes(deps: { keyService: KeyService; tenants: TenantStore }): AuthedRoute[] {
+export function authRoutes(deps: {
+  keyService: KeyService;
+  tenants: TenantStore;
+  /** Whether the user has two-factor authentication on (lib/people, composed in lib/compose-people.ts). */
+  totpEnabled?: (tenantId: string, userId: string) => Promise<boolean>;
+}): AuthedRoute[] {
   return [
     defineRoute({
       method: 'GET',
@@ -26,9 +31,10 @@ export function authRoutes(deps: { keyService: KeyService; tenants: TenantStore 
       summary: 'The account and its plan limits',
       schemas: { responses: { 200: meSchema } },
       handler: async ({ principal }) => {
-        const [tenant, user] = await Promise.all([
+        const [tenant, user, totpEnabled] = await Promise.all([
           deps.tenants.requireTenant(principal.tenantId),
           deps.tenants.getUser(principal.tenantId, principal.userId),
+          deps.totpEnabled ? deps.totpEnabled(principal.tenantId, principal.userId) : false,
         ]);
         return ok({
           id: tenant.id,
@@ -44,6 +50,7 @@ export function authRoutes(deps: { keyService: KeyService; tenants: TenantStore 
           key: { id: principal.keyId, is_read_only: principal.readOnly },
           credential: principal.credential ?? 'key',
           csrf_token: principal.credential === 'session' ? (principal.csrfToken ?? null) : null,
+          totp_enabled: totpEnabled,
         });
       },
     }),

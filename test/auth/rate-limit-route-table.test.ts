@@ -97,6 +97,8 @@ describe.each(runtimes)('the per-address limit over the keyless routes ($runtime
       'POST /oauth/revoke',
       'GET /v1/sso/start',
       'GET /v1/sso/callback',
+      'POST /v1/password-reset',
+      'POST /v1/password-reset/confirm',
       'GET /v1/email-confirmations/{tenant_id}/{token}',
       'POST /v1/email-confirmations/{tenant_id}/{token}',
       'GET /p/{slug}',

@@ -86,6 +86,16 @@ const NEVER_SUCCEEDS: Record<string, string> = {
     'a generated team names none with SSO set up: a 302 to /sign-in?error=… (test/people/sso covers the successes)',
   'GET /v1/sso/callback':
     'a generated state is none Vigil issued: a 302 to /sign-in?error=invalid_state (test/people/sso covers the successes)',
+  'POST /v1/me/totp/confirm':
+    'a code is one of the secret just enrolled, which only its response shows (400, or 409 without an enrolment; test/people/totp covers the successes)',
+  'POST /v1/me/totp/disable':
+    'the fixture user has no confirmed TOTP (409; test/people/totp covers the successes)',
+  'POST /v1/me/recovery-codes':
+    'the fixture user has no confirmed TOTP (409; test/people/totp covers the successes)',
+  'POST /v1/password-reset':
+    'the tester runs without e-mail configured (400 naming the settings; test/people/password-reset covers the successes)',
+  'POST /v1/password-reset/confirm':
+    'a reset token exists only in the e-mail it was sent by (400; test/people/password-reset covers the successes)',
   'POST /v1/notify/routes':
     'a route names existing tenant channels in arrays; hints stand for strings only, so generated ids name none (400)',
 };

@@ -242,6 +242,30 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: 'whether an invitation token is live is stored state',
   },
   {
+    operation: 'POST /v1/password-reset/confirm',
+    path: /^token$/,
+    message: /invalid, expired or already used/,
+    why: 'whether a password reset token is live is stored state',
+  },
+  {
+    operation: 'POST /v1/password-reset/confirm',
+    path: /^password$/,
+    message: /./,
+    why: 'the password policy (common passwords, the e-mail address inside it) is more than a schema can state',
+  },
+  {
+    operation: 'POST /v1/password-reset',
+    path: /^$/,
+    message: /password reset by e-mail is off: the operator must configure e-mail/,
+    why: "whether the deployment can send e-mail is the operator's configuration",
+  },
+  {
+    operation: '*',
+    path: /^code$/,
+    message: /wrong, expired or already used/,
+    why: 'whether a TOTP or recovery code is good depends on the stored secret, the clock and the codes used',
+  },
+  {
     operation: '*',
     path: /^tools\.\d+\.(inputSchema|name|action_id)$/,
     message: /is not a valid JSON Schema|Another tool of this skill is named|not found/,
