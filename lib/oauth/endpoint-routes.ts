@@ -96,8 +96,8 @@ const revokeForm = z.strictObject({
 
 const oauthError = (error: OauthTokenError): Reply => ({
   status: error.status,
-  // `code` as every error of the API carries it (RFC 6749 lets a body carry more members).
-  body: { error: error.error, error_description: error.description, code: error.error.toUpperCase() },
+  // `code` as every 400 of the API carries it (RFC 6749 lets a body carry more members); `error` is OAuth's.
+  body: { error: error.error, error_description: error.description, code: 'VALIDATION_ERROR' },
   headers: NO_STORE,
 });
 

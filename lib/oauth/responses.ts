@@ -14,7 +14,7 @@ export const oauthErrorBody = z.strictObject({
   code: z
     .string()
     .optional()
-    .meta({ description: 'The error in upper case (INVALID_GRANT), as the API names its errors' }),
+    .meta({ description: 'VALIDATION_ERROR, as every 400 of the API says it; `error` is the OAuth error' }),
 });
 
 export const tokenResponse = z.strictObject({

@@ -5611,7 +5611,7 @@ export interface operations {
                         /** @description invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, … */
                         error: string;
                         error_description?: string;
-                        /** @description The error in upper case (INVALID_GRANT), as the API names its errors */
+                        /** @description VALIDATION_ERROR, as every 400 of the API says it; `error` is the OAuth error */
                         code?: string;
                     };
                 };
@@ -5682,7 +5682,7 @@ export interface operations {
                         /** @description invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, … */
                         error: string;
                         error_description?: string;
-                        /** @description The error in upper case (INVALID_GRANT), as the API names its errors */
+                        /** @description VALIDATION_ERROR, as every 400 of the API says it; `error` is the OAuth error */
                         code?: string;
                     };
                 };
