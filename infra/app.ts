@@ -30,6 +30,7 @@ new VigilStack(app, 'Vigil', {
     waf: setting('waf'),
     wafRateLimit: setting('wafRateLimit'),
     wafAclArn: setting('wafAclArn'),
+    cognito: setting('cognito'),
   },
   capacity: {
     expectedChecks: setting('expectedChecks'),

@@ -8,6 +8,7 @@ import { apiThrottle, VigilApi } from './api.ts';
 import { type CapacitySettings, capacityPlan } from './capacity.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
+import { VigilCognito } from './cognito.ts';
 import { VigilConsole } from './console.ts';
 import { VigilMcp } from './mcp.ts';
 import { acknowledgeNagFindings } from './nag.ts';
@@ -42,6 +43,8 @@ export interface VigilSettings {
   readonly wafRateLimit?: string | number;
   /** An existing CloudFront web ACL (us-east-1) to attach instead of creating one. */
   readonly wafAclArn?: string;
+  /** `true`: a Cognito user pool and app client as the teams' SSO provider (infra/cognito.ts). */
+  readonly cognito?: string | boolean;
 }
 
 export interface VigilStackProps extends StackProps {
@@ -200,6 +203,13 @@ export class VigilStack extends Stack {
       streamFunction: this.changeFeed.handler,
       alarmEmail: props?.settings?.alarmEmail,
     });
+
+    const cognito = props?.settings?.cognito;
+    if (cognito === true || cognito === 'true')
+      new VigilCognito(this, 'Cognito', {
+        consoleUrl: this.console.url,
+        publicUrl: props?.settings?.publicUrl,
+      });
 
     acknowledgeNagFindings(this);
 

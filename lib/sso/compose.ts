@@ -26,7 +26,11 @@ export function composeSso(deps: {
 }): { routes: Route[]; passwordAllowed: (tenantId: string) => Promise<boolean> } {
   const guard = { allowPrivate: deps.config.allowPrivateTargets, allow: deps.config.egressAllow };
   const clients = createOidcClients({ egress: { ...guard, egress: deps.egress }, clock: deps.clock });
-  const settings = createSsoSettingsService({ table: deps.table, clock: deps.clock, guard });
+  const settings = createSsoSettingsService({
+    table: deps.table,
+    clock: deps.clock,
+    guard: { ...guard, resolve: deps.egress?.resolve },
+  });
   const signIn = createSsoSignIn({
     table: deps.table,
     clock: deps.clock,

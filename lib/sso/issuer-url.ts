@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { EgressError } from '../platform/egress-errors.ts';
-import { bareHost, checkUrl } from '../platform/egress-guard.ts';
+import { bareHost, checkUrl, type Resolve } from '../platform/egress-guard.ts';
 import { ValidationError } from '../platform/errors.ts';
 
 /** Whether a URL's host is this machine (a loopback literal or `localhost`). */
@@ -19,7 +19,7 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export async function checkIssuer(
   issuer: string,
-  guard: { allowPrivate: boolean; allow: readonly string[] },
+  guard: { allowPrivate: boolean; allow: readonly string[]; resolve?: Resolve | undefined },
 ): Promise<string> {
   const refuse = (message: string) => ValidationError.field('issuer', message);
   if (!URL.canParse(issuer)) throw refuse('Enter the provider’s issuer URL (https://…).');
@@ -29,7 +29,11 @@ export async function checkIssuer(
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '')
     throw refuse('The issuer URL has no query, fragment or credentials.');
   try {
-    await checkUrl(url.toString(), { allowPrivate: guard.allowPrivate, allow: guard.allow });
+    await checkUrl(url.toString(), {
+      allowPrivate: guard.allowPrivate,
+      allow: guard.allow,
+      ...(guard.resolve ? { resolve: guard.resolve } : {}),
+    });
   } catch (err) {
     if (err instanceof EgressError) throw refuse(`Vigil may not reach this issuer: ${err.message}`);
     throw err;

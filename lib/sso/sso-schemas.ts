@@ -3,12 +3,19 @@ import { ROLES } from '../domain/principal.ts';
 
 /** The wire shapes of the SSO routes (docs/api.md "SSO"). */
 
-const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const DOMAIN = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** An http(s) URL without query, fragment or credentials (issuer-url.ts checks the rest). */
+const ISSUER =
+  /^https?:\/\/[A-Za-z0-9.-]{1,253}(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?(\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*)?$/;
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
 export const ssoSettingsBody = z
   .strictObject({
-    issuer: z.string().min(1).max(500).meta({ description: 'The provider’s issuer URL (https)' }),
+    issuer: z
+      .string()
+      .max(500)
+      .regex(ISSUER, 'Enter the provider’s issuer URL (https://…).')
+      .meta({ description: 'The provider’s issuer URL (https)' }),
     client_id: z.string().min(1).max(256),
     client_secret: z
       .string()
@@ -20,7 +27,7 @@ export const ssoSettingsBody = z
       .array(
         z.preprocess(
           (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
-          z.string().regex(DOMAIN, 'Enter a domain such as example.com.'),
+          z.string().max(253).regex(DOMAIN, 'Enter a domain such as example.com.'),
         ),
       )
       .min(1)

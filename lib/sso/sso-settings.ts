@@ -43,7 +43,7 @@ export async function passwordAllowed(table: Table, tenantId: string): Promise<b
 export function createSsoSettingsService(deps: {
   table: Table;
   clock: Clock;
-  guard: { allowPrivate: boolean; allow: readonly string[] };
+  guard: Parameters<typeof checkIssuer>[1];
 }) {
   return {
     async get(tenantId: string): Promise<SsoSettingsView> {

@@ -18,6 +18,10 @@ function routeFor(routes: readonly Route[], method: string, path: string): Route
 
 /** Why `res` is not what the route's declared schemas say it answers; empty when it conforms. */
 function violations(route: Route, res: ApiResponse): string[] {
+  if (res.status === 302) {
+    if (route.schemas.responses[302] === undefined) return ['status 302 is not declared'];
+    return res.headers.location ? [] : ['a 302 without Location'];
+  }
   if (res.status >= 200 && res.status < 300) {
     const declared = route.schemas.responses[res.status as 200 | 201 | 204];
     if (declared === undefined) return [`status ${res.status} is not declared`];
@@ -238,6 +242,20 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect(refused.status).toBe(400);
     expect((await call('DELETE', `${policyPath}/channels/${channel.body.id}`)).status).toBe(204);
     expect((await call('DELETE', `${policyPath}/channels/${channel.body.id}`)).status).toBe(404);
+  });
+
+  it('answers the SSO routes as documented', async () => {
+    const sso = {
+      issuer: 'https://1.1.1.1',
+      client_id: 'vigil',
+      client_secret: 'conformance-secret',
+      email_domains: ['example.com'],
+    };
+    expect((await call('GET', '/v1/settings/sso')).body.configured).toBe(false);
+    expect((await call('PUT', '/v1/settings/sso', { body: sso })).body.client_secret).toBe('********');
+    const start = await call('GET', '/v1/sso/start?tenant=no-such-team', { key: '' });
+    expect(start.headers.location).toBe('/sign-in?error=sso_not_configured');
+    expect((await call('GET', '/v1/sso/callback?state=unknown', { key: '' })).status).toBe(302);
   });
 
   it('answers the location and agent routes as documented', async () => {

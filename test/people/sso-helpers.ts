@@ -1,4 +1,4 @@
-import type { ApiHarness, ApiResponse, LocalHarness } from '../support/api-harness.ts';
+import type { ApiHarness } from '../support/api-harness.ts';
 import type { TestAccount, TestProvider } from '../support/oidc-provider.ts';
 
 /** Vigil's origin as the provider's client knows it (VIGIL_PUBLIC_URL in these tests). */
@@ -15,19 +15,9 @@ export const ACCOUNTS: Record<string, TestAccount> = {
   uma: { email: 'uma@example.com', email_verified: false },
 };
 
-/** A GET as the browser sends it, redirects not followed (the local harness's fetch would follow them). */
-export async function browserGet(api: ApiHarness, path: string, headers: Record<string, string> = {}) {
-  if (api.runtime === 'lambda') return api.request('GET', path, { headers });
-  const res = await fetch(`${(api as LocalHarness).local.url}${path}`, { redirect: 'manual', headers });
-  const out: ApiResponse = {
-    status: res.status,
-    headers: Object.fromEntries(res.headers),
-    body: undefined,
-    text: '',
-  };
-  out.text = await res.text();
-  return out;
-}
+/** A GET as the browser sends it: no key (the harnesses answer redirects as they are). */
+export const browserGet = (api: ApiHarness, path: string, headers: Record<string, string> = {}) =>
+  api.request('GET', path, { headers });
 
 /** The path and query of a URL, as the harness requests it. */
 export const pathOf = (url: URL | string) => {

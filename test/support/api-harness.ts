@@ -192,10 +192,12 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
     local: runtime,
     async request(method, path, opts = {}) {
       const { body, contentType } = encodeBody(opts);
+      // Redirects come back as they are (SSO's 302s), as the Lambda harness answers them.
       const res = await fetch(`${runtime.url}${path}`, {
         method,
         headers: headersFor(opts, contentType),
         body,
+        redirect: 'manual',
       });
       return parse(res.status, Object.fromEntries(res.headers), await res.text());
     },

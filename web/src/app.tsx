@@ -6,6 +6,7 @@ import { AuditPage } from './pages/audit';
 import { BlueprintPage, CatalogPage } from './pages/catalog';
 import { ChannelsPage } from './pages/channels';
 import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
+import { ConsentPage } from './pages/consent';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
 import { IncidentPage, IncidentsPage } from './pages/incidents';
@@ -58,6 +59,7 @@ export function App() {
           <Route path="/skills" element={<SkillsPage />} />
           <Route path="/settings" element={<SettingsPage />} />
           <Route path="/audit" element={<AuditPage />} />
+          <Route path="/consent" element={<ConsentPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       )}

@@ -14,6 +14,18 @@ export interface InexpressibleRule {
 
 export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   {
+    operation: 'GET /oauth/authorize',
+    path: /^(client_id|redirect_uri)$/,
+    message: /no client is registered with this id|must equal one of the client's registered redirect URIs/,
+    why: 'a client and its redirect URIs are stored data (registered, or a metadata document fetched)',
+  },
+  {
+    operation: 'POST /v1/oauth/requests/{id}/decision',
+    path: /^scopes$/,
+    message: /^the client asked for/,
+    why: 'the scopes chosen must be among those the stored request asked for',
+  },
+  {
     operation: '*',
     path: /^password$/,
     message: /^(the password must|this password is too common)/,
@@ -30,6 +42,24 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     path: /^totp$/,
     message: /code/,
     why: 'whether an account has a second factor, and its code, is stored data',
+  },
+  {
+    operation: 'PUT /v1/settings/sso',
+    path: /^client_secret$/,
+    message: /^Enter the client secret the provider gave you\.$/,
+    why: 'the secret is optional only once one is stored (absent keeps it): it depends on stored data',
+  },
+  {
+    operation: 'PUT /v1/settings/sso',
+    path: /^issuer$/,
+    message: /^The issuer must be an https:\/\/ URL\.$|^Vigil may not reach this issuer/,
+    why: 'plain http only to a loopback host where private targets are allowed (the configuration), and the SSRF guard judges where the name resolves',
+  },
+  {
+    operation: 'PUT /v1/settings/sso',
+    path: /^slug$/,
+    message: /^This slug is taken/,
+    why: "a slug is unique across teams: another team's stored settings",
   },
   {
     operation: 'POST /v1/checks',

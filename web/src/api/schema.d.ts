@@ -5460,13 +5460,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
-                    grant_type: "authorization_code" | "refresh_token";
+                    /** @constant */
+                    grant_type: "authorization_code";
                     client_id: string;
-                    code?: string;
-                    redirect_uri?: string;
-                    code_verifier?: string;
-                    refresh_token?: string;
+                    code: string;
+                    redirect_uri: string;
+                    /** @description PKCE (RFC 7636): the verifier of the challenge sent to /oauth/authorize */
+                    code_verifier: string;
+                    resource?: string;
+                } | {
+                    /** @constant */
+                    grant_type: "refresh_token";
+                    client_id: string;
+                    refresh_token: string;
                     scope?: string;
                     resource?: string;
                 };
@@ -5501,6 +5507,8 @@ export interface operations {
                         /** @description invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, … */
                         error: string;
                         error_description?: string;
+                        /** @description The error in upper case (INVALID_GRANT), as the API names its errors */
+                        code?: string;
                     };
                 };
             };
@@ -5570,6 +5578,8 @@ export interface operations {
                         /** @description invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, … */
                         error: string;
                         error_description?: string;
+                        /** @description The error in upper case (INVALID_GRANT), as the API names its errors */
+                        code?: string;
                     };
                 };
             };

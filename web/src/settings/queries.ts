@@ -9,6 +9,7 @@ export const settingsKeys = {
   alerting: ['alert-settings'] as const,
   pingKey: ['ping-key'] as const,
   sessions: ['sessions'] as const,
+  sso: ['sso-settings'] as const,
 };
 
 export const settingsQueries = {
@@ -26,4 +27,6 @@ export const settingsQueries = {
   /** GET /v1/sessions: the signed-in person's own sessions. */
   sessions: () =>
     queryOptions({ queryKey: settingsKeys.sessions, queryFn: () => must(api.GET('/v1/sessions')) }),
+  /** GET /v1/settings/sso (admins): the client secret only as ********. */
+  sso: () => queryOptions({ queryKey: settingsKeys.sso, queryFn: () => must(api.GET('/v1/settings/sso')) }),
 };
