@@ -16,6 +16,7 @@ import { hostPolicyOf } from './http/origin-policy.ts';
 import type { Route, WriteSink } from './http/types.ts';
 import { composeOauth } from './oauth/compose.ts';
 import type { Credential } from './people/credential-items.ts';
+import { memberCredentialHooks } from './people/member-credentials.ts';
 import { createPasswordLogin, type SecondFactorVerdict } from './people/password-login.ts';
 import { sessionRoutes } from './people/session-routes.ts';
 import { createSessionService } from './people/session-service.ts';
@@ -120,12 +121,14 @@ export function composePeople(deps: PeopleDeps) {
     }),
     ...teamRoutes({
       limits: rateLimit,
+      signIn: (who, req) => sessions.start({ ...who, method: 'password', req }),
       teamService: createTeamService({
         table: deps.table,
         team,
         keys,
         tenants: deps.tenants,
         clock: deps.clock,
+        hooks: memberCredentialHooks({ clock: deps.clock, sessions }),
       }),
     }),
     ...oauth.routes,

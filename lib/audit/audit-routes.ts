@@ -22,18 +22,22 @@ const auditQuery = pageQuery(AUDIT_PAGE_MAX, AUDIT_PAGE_DEFAULT).extend({
     .meta({ description: 'Only entries at or after this time (ISO 8601)' }),
 });
 
-const auditEntryView = z.strictObject({
-  id: z.string(),
-  at: timestampSchema,
-  actor: z.strictObject({ type: z.enum(ACTOR_TYPES), id: z.string(), label: z.string() }),
-  via: z.enum(VIAS),
-  action: z.string().meta({ description: '`<thing>.<verb>` from the route (check.create), or `mcp.<tool>`' }),
-  target: z.strictObject({ type: z.string(), id: z.string() }),
-  summary: z
-    .string()
-    .meta({ description: 'The fields the write set and name/slug values; never other values' }),
-  source_ip: z.string().nullable(),
-});
+const auditEntryView = z
+  .strictObject({
+    id: z.string(),
+    at: timestampSchema,
+    actor: z.strictObject({ type: z.enum(ACTOR_TYPES), id: z.string(), label: z.string() }),
+    via: z.enum(VIAS),
+    action: z
+      .string()
+      .meta({ description: '`<thing>.<verb>` from the route (check.create), or `mcp.<tool>`' }),
+    target: z.strictObject({ type: z.string(), id: z.string() }),
+    summary: z
+      .string()
+      .meta({ description: 'The fields the write set and name/slug values; never other values' }),
+    source_ip: z.string().nullable(),
+  })
+  .meta({ id: 'AuditEntry' });
 
 const auditPage = z.strictObject({
   entries: z.array(auditEntryView),

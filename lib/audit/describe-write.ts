@@ -32,7 +32,7 @@ const idOfReply = (replyBody: unknown): string | undefined => {
 };
 
 /**
- * What a write acted on: a create (its path ends with a collection) names the id (or slug) its
+ * What a write acted on: a create (`create…` on a collection's path) names the id (or slug) its
  * reply answers; any other the last path parameter, typed by the segment before it (`/v1/checks/{id}/…`
  * → check); a write to a fixed path (settings) names the tenant.
  */
@@ -45,7 +45,7 @@ export function targetOf(
   const segments = route.path.split('/').filter((s) => s !== '' && s !== 'v1');
   const last = segments.at(-1) ?? '';
   const created = idOfReply(replyBody);
-  if (!last.startsWith('{') && created && route.method === 'POST')
+  if (route.operationId.startsWith('create') && !last.startsWith('{') && created)
     return { type: singular(last), id: created };
   for (let i = segments.length - 1; i >= 0; i -= 1) {
     const name = /^\{(\w+)\}$/.exec(segments[i] ?? '')?.[1];

@@ -65,6 +65,8 @@ export type McpToolAudit = (
   tool: string,
   args: Record<string, unknown>,
   result: CallToolResult,
+  /** The client's address, when the transport knows it (Streamable HTTP). */
+  sourceIp?: string,
 ) => Promise<void>;
 
 /**
@@ -80,7 +82,7 @@ export function createMcpAudit(deps: {
   actorOf: ActorLookup;
   retentionDays(tenantId: string): Promise<number>;
 }): McpToolAudit {
-  return async (caller, tool, args, result) => {
+  return async (caller, tool, args, result, sourceIp) => {
     if (result.isError) return;
     try {
       const now = deps.clock.now();
@@ -95,7 +97,7 @@ export function createMcpAudit(deps: {
           action: `mcp.${tool}`,
           target: targetOf(tool, args, result),
           summary: redactedSummary(args).replace(/^fields: /, 'arguments: '),
-          source_ip: null,
+          source_ip: sourceIp ?? null,
         },
         await deps.retentionDays(caller.tenantId),
       );

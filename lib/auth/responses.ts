@@ -26,12 +26,9 @@ export const meSchema = z.strictObject({
     is_read_only: z.boolean(),
   }),
   credential: z.enum(['key', 'session', 'oauth']),
-  csrf_token: z
-    .string()
-    .nullable()
-    .meta({
-      description: 'Signed in by cookie: what cookie-authenticated writes send as X-CSRF-Token; else null',
-    }),
+  csrf_token: z.string().nullable().meta({
+    description: 'Signed in by cookie: what cookie-authenticated writes send as X-CSRF-Token; else null',
+  }),
 });
 
 /** An API key as publicKey returns it. */

@@ -7,6 +7,7 @@ import { invitationAcceptedOps } from './invitation-items.ts';
 import { ensureKeyCount, isAdminKey, keyLimitError } from './key-count.ts';
 import { countKeyOp } from './key-count-items.ts';
 import { type KeyStore, newKeyOps } from './key-store.ts';
+import type { MemberHooks } from './member-hooks.ts';
 import type { TeamStore } from './team-store.ts';
 import { activeMember } from './team-views.ts';
 import { memberJoinedOp } from './tenant-items.ts';
@@ -19,6 +20,7 @@ export interface AcceptDeps {
   tenants: TenantStore;
   keys: Pick<KeyStore, 'list'>;
   clock: Clock;
+  hooks?: MemberHooks;
 }
 
 /** The label of the API key a new member gets on accepting. */
@@ -45,7 +47,10 @@ const EMAIL_OP = 5;
  * item and first API key (counted against the tenant's key limit), and consumes the invitation
  * (so a token works exactly once).
  */
-export async function acceptInvitation(input: { token: string; name: string }, deps: AcceptDeps) {
+export async function acceptInvitation(
+  input: { token: string; name?: string | undefined; password?: string | undefined },
+  deps: AcceptDeps,
+) {
   const now = deps.clock.now();
   const at = isoTime(now);
   if (!TOKEN_PATTERN.test(input.token)) throw invalidToken();
@@ -66,7 +71,8 @@ export async function acceptInvitation(input: { token: string; name: string }, d
     id: newId('usr', now),
     tenant_id: tenantId,
     email: invitation.email,
-    name: input.name,
+    // Without a name, the e-mail's local part (the member renames themselves later).
+    name: input.name ?? invitation.email.split('@')[0] ?? invitation.email,
     role: invitation.role,
     created_at: at,
     updated_at: at,
@@ -80,6 +86,10 @@ export async function acceptInvitation(input: { token: string; name: string }, d
     countKeyOp(tenantId, isAdminKey(key.record, user.role)),
   ];
   const keyCountOp = ops.length - 1;
+  if (input.password !== undefined) {
+    if (!deps.hooks) throw ValidationError.field('password', 'passwords are not enabled here');
+    ops.push(...(await deps.hooks.passwordOps(user, input.password)));
+  }
   await ensureKeyCount(deps, tenantId);
 
   try {
@@ -95,5 +105,11 @@ export async function acceptInvitation(input: { token: string; name: string }, d
     if (limit) throw limit;
     throw err;
   }
-  return { user: activeMember(user), key: key.raw, key_id: key.record.id, tenant_id: tenantId };
+  return {
+    user: activeMember(user),
+    key: key.raw,
+    key_id: key.record.id,
+    tenant_id: tenantId,
+    password: input.password !== undefined,
+  };
 }

@@ -7,6 +7,7 @@ import { invitationCancelledOps } from './invitation-items.ts';
 import { ensureKeyCount, isAdminKey, lastAdminKeyError } from './key-count.ts';
 import { uncountKeysOp } from './key-count-items.ts';
 import type { KeyStore } from './key-store.ts';
+import type { MemberHooks } from './member-hooks.ts';
 import type { TeamStore } from './team-store.ts';
 import { adminLeftOp } from './tenant-items.ts';
 import type { TenantStore } from './tenant-store.ts';
@@ -17,6 +18,7 @@ export interface RemoveDeps {
   team: TeamStore;
   keys: KeyStore;
   tenants: TenantStore;
+  hooks?: MemberHooks;
 }
 
 const notFound = () => new NotFoundError('team member or invitation');
@@ -47,8 +49,13 @@ const userKeys = async (deps: RemoveDeps, tenantId: string, userId: string) =>
  * `key_serial` unchanged), their e-mail item and, for an admin, `admin_count` under the condition
  * that another admin remains.
  */
-function headOps(tenantId: string, user: User): WriteOp[] {
-  return [...userRemovedOps(user), ...(user.role === 'admin' ? [adminLeftOp(tenantId)] : [])];
+function headOps(tenantId: string, user: User, hooks?: MemberHooks): WriteOp[] {
+  return [
+    ...userRemovedOps(user),
+    ...(user.role === 'admin' ? [adminLeftOp(tenantId)] : []),
+    // After the admin count (its index is ADMIN_COUNT_OP): the credential and sign-in lookup.
+    ...(hooks?.removedOps(user) ?? []),
+  ];
 }
 
 /** Rounds of the key deletion after the first transaction at most (a round deletes up to 49 keys). */
@@ -69,7 +76,7 @@ async function removeMember(tenantId: string, userId: string, deps: RemoveDeps):
   for (let attempt = 1; ; attempt += 1) {
     const keys = await userKeys(deps, tenantId, userId);
     const adminKeys = keys.filter((key) => isAdminKey(key, user?.role)).length;
-    const head = headOps(tenantId, user);
+    const head = headOps(tenantId, user, deps.hooks);
     const ops = [...head, ...keyDeletes(tenantId, keys, MAX_TRANSACTION_OPS - head.length, adminKeys)];
     try {
       await deps.table.transact(ops);
@@ -88,6 +95,7 @@ async function removeMember(tenantId: string, userId: string, deps: RemoveDeps):
       if (!user) throw notFound();
     }
   }
+  await deps.hooks?.removed(tenantId, userId);
   for (let round = 0; round < MAX_KEY_ROUNDS; round += 1) {
     const rest = await userKeys(deps, tenantId, userId);
     if (rest.length === 0) return;

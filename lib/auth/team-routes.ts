@@ -20,7 +20,9 @@ const inviteBody = z.strictObject({
 
 const acceptBody = z.strictObject({
   token: z.string().min(1).max(200),
-  name: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(100),
+  name: z.string().regex(/\S/, 'This field is required.').trim().min(1).max(100).optional(),
+  // Checked by the password policy (10 to 128 characters, not common, not the e-mail).
+  password: z.string().max(1024).optional(),
 });
 
 const tag = 'Team';
@@ -30,6 +32,11 @@ export function teamRoutes(deps: {
   teamService: TeamService;
   /** Wrong invitation tokens count as failed authentications of the caller's address. */
   limits: Pick<RateLimitGuard, 'attempt'>;
+  /** Signs in a member who accepted with a password: the session cookie (lib/people). */
+  signIn?: (
+    who: { tenantId: string; userId: string },
+    req: { headers: Record<string, string>; sourceIp?: string | undefined },
+  ) => Promise<{ setCookie: string }>;
 }): Route[] {
   return [
     defineRoute({
@@ -61,17 +68,42 @@ export function teamRoutes(deps: {
       auth: 'none',
       operationId: 'acceptInvitation',
       tag,
-      summary: 'Accept an invitation (no API key); returns the new member and their first API key once',
+      summary:
+        'Accept an invitation (no API key); returns the new member and their first API key once; with a password, also a session cookie',
       // An unknown, used or expired token is a VALIDATION_ERROR on `token`.
       schemas: {
         body: acceptBody,
         responses: { 201: acceptedSchema },
+        responseHeaders: {
+          'Set-Cookie': {
+            description:
+              'With a password: the session cookie (vigil_session; HttpOnly; SameSite=Lax; Path=/)',
+            schema: { type: 'string' },
+          },
+        },
         errors: ['ACCOUNT_DISABLED', 'CONFLICT'],
       },
       handler: async (ctx) => {
         const accept = () => deps.teamService.accept(ctx.body);
         const token = keyPrefix(ctx.body.token);
-        return created(await deps.limits.attempt(ctx, token, accept, isInvalidInvitationToken));
+        const { password, ...accepted } = await deps.limits.attempt(
+          ctx,
+          token,
+          accept,
+          isInvalidInvitationToken,
+        );
+        const who = { tenantId: accepted.tenant_id, userId: accepted.user.id };
+        const session = password && deps.signIn ? await deps.signIn(who, ctx) : undefined;
+        return {
+          ...created(accepted),
+          ...(session ? { headers: { 'set-cookie': session.setCookie } } : {}),
+          audit: {
+            tenantId: who.tenantId,
+            actor: { type: 'user', id: who.userId, label: accepted.user.email },
+            action: 'invitation.accept',
+            target: { type: 'user', id: who.userId },
+          },
+        };
       },
     }),
     defineRoute({

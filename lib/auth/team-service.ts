@@ -2,6 +2,7 @@ import type { Principal, Role } from '../domain/principal.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
 import type { KeyStore } from './key-store.ts';
+import type { MemberHooks } from './member-hooks.ts';
 import { acceptInvitation } from './team-accept.ts';
 import { inviteMember } from './team-invite.ts';
 import { removeFromTeam } from './team-remove.ts';
@@ -15,6 +16,8 @@ export interface TeamServiceDeps {
   keys: KeyStore;
   tenants: TenantStore;
   clock: Clock;
+  /** What other features keep of a member: written on accepting, deleted on removal (lib/people). */
+  hooks?: MemberHooks;
 }
 
 /** Team settings: members and invitations of the caller's tenant. */
@@ -36,7 +39,8 @@ export function createTeamService(deps: TeamServiceDeps) {
     invite: (principal: Principal, input: { email: string; role: Role }) =>
       inviteMember(principal, input, deps),
 
-    accept: (input: { token: string; name: string }) => acceptInvitation(input, deps),
+    accept: (input: { token: string; name?: string | undefined; password?: string | undefined }) =>
+      acceptInvitation(input, deps),
 
     remove: (principal: Principal, id: string) => removeFromTeam(principal, id, deps),
   };

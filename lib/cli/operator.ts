@@ -202,6 +202,14 @@ export async function runOperatorCommand(argv: string[], deps: OperatorDeps): Pr
         email: values.email,
         rawKey: values.key,
       });
+      const summary = `fields: email, name; name: ${JSON.stringify(values.name.slice(0, 100))}`;
+      const target = tenantTarget(created.tenant.id);
+      await recordOperatorWrite(deps, {
+        tenantId: created.tenant.id,
+        action: 'tenant.create',
+        target,
+        summary,
+      });
       return JSON.stringify(
         { tenant_id: created.tenant.id, user_id: created.user.id, api_key: created.rawKey },
         null,

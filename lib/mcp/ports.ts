@@ -16,5 +16,15 @@ export type McpTool = EnabledTool;
  */
 export interface ToolCatalog {
   list(caller: Principal): Promise<McpTool[]>;
-  call(caller: Principal, name: string, args: Record<string, unknown>): Promise<CallToolResult | undefined>;
+  call(
+    caller: Principal,
+    name: string,
+    args: Record<string, unknown>,
+    context?: CallContext,
+  ): Promise<CallToolResult | undefined>;
+}
+
+/** Where a call came from, for the audit log: the client's address when the transport knows it. */
+export interface CallContext {
+  sourceIp?: string | undefined;
 }

@@ -148,7 +148,8 @@ export function mcpRoutes(deps: McpRouteDeps): PublicRoute[] {
         const caller = await callerOf(deps, hosts, ctx);
         if (caller instanceof Response) return caller;
         const sessionId = ctx.query.sessionId;
-        if (sessionId === undefined) return handleStreamable(deps.tools, caller, webRequest(ctx));
+        if (sessionId === undefined)
+          return handleStreamable(deps.tools, caller, webRequest(ctx), { sourceIp: ctx.sourceIp });
         const session = await deps.relay.sessionOf(caller, sessionId);
         const messages = parseMessages(ctx.rawBody);
         if (!messages)

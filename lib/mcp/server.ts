@@ -7,7 +7,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../domain/principal.ts';
-import type { McpTool, ToolCatalog } from './ports.ts';
+import type { CallContext, McpTool, ToolCatalog } from './ports.ts';
 
 /** tools/list pages: small enough for a model's context, large enough that most tenants need one. */
 export const TOOLS_PAGE_SIZE = 50;
@@ -38,7 +38,7 @@ function offsetOf(cursor: string | undefined): number {
  * is the next offset) and tools/call dispatches through the catalog. Built per request, so a
  * stateless transport and the legacy relay share it.
  */
-export function createMcpServer(catalog: ToolCatalog, caller: Principal): Server {
+export function createMcpServer(catalog: ToolCatalog, caller: Principal, context: CallContext = {}): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     const offset = offsetOf(request.params?.cursor);
@@ -51,7 +51,7 @@ export function createMcpServer(catalog: ToolCatalog, caller: Principal): Server
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
-    const result = await catalog.call(caller, name, args ?? {});
+    const result = await catalog.call(caller, name, args ?? {}, context);
     if (result === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
     return result;
   });

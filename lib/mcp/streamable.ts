@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Principal } from '../domain/principal.ts';
-import type { ToolCatalog } from './ports.ts';
+import type { CallContext, ToolCatalog } from './ports.ts';
 import { createMcpServer } from './server.ts';
 
 /**
@@ -12,8 +12,9 @@ export async function handleStreamable(
   catalog: ToolCatalog,
   caller: Principal,
   request: Request,
+  context: CallContext = {},
 ): Promise<Response> {
-  const server = createMcpServer(catalog, caller);
+  const server = createMcpServer(catalog, caller, context);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -126,7 +126,7 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
   return {
     list,
 
-    async call(caller, name, args): Promise<CallToolResult | undefined> {
+    async call(caller, name, args, context = {}): Promise<CallToolResult | undefined> {
       const tool = (await list(caller)).find((t) => t.name === name);
       if (!tool) return undefined;
       const validate = validatorOf(tool.inputSchema);
@@ -149,7 +149,7 @@ export function createToolCatalog(deps: ToolCatalogDeps): ToolCatalog {
       );
       // Write tools (and runbooks) are recorded one by one; the MCP envelope's POST is not (lib/audit).
       if (deps.audit && tool.annotations?.readOnlyHint !== true)
-        await deps.audit(caller, name, args ?? {}, result);
+        await deps.audit(caller, name, args ?? {}, result, context.sourceIp);
       return result;
     },
   };

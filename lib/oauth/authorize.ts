@@ -1,3 +1,4 @@
+import { parseScopeParam } from '../domain/oauth-scopes.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import { ValidationError } from '../platform/errors.ts';
@@ -6,7 +7,6 @@ import type { Table } from '../store/table.ts';
 import type { Clients } from './clients.ts';
 import { redirectWith } from './consent.ts';
 import { authorizationRequestPutOp } from './request-items.ts';
-import { parseScopeParam } from './scopes.ts';
 
 /** A pending authorization request waits 10 minutes for the person's decision. */
 export const REQUEST_TTL_MS = 10 * 60_000;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { scopeSchema, scopeText } from '../domain/oauth-scopes.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, noContent, ok } from '../http/types.ts';
@@ -7,7 +8,6 @@ import { ConditionFailedError, type Table } from '../store/table.ts';
 import { type Consent, scopesFor } from './consent.ts';
 import { grantDeletedOp, listGrants } from './grant-items.ts';
 import { grantView, publicGrant, publicRequest, requestView } from './responses.ts';
-import { scopeSchema, scopeText } from './scopes.ts';
 
 const tag = 'OAuth';
 

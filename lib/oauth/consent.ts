@@ -1,3 +1,4 @@
+import { grantableScopes, scopeText, sortScopes } from '../domain/oauth-scopes.ts';
 import type { Principal, Scope } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
@@ -7,10 +8,10 @@ import { ConditionFailedError, type Table } from '../store/table.ts';
 import { type Grant, grantPutOp, listGrants } from './grant-items.ts';
 import {
   type AuthorizationRequest,
+  authorizationRequestClaimOp,
   authorizationRequestDecidedOp,
   getAuthorizationRequest,
 } from './request-items.ts';
-import { grantableScopes, scopeText, sortScopes } from './scopes.ts';
 import { CODE_PREFIX, newSecret, secretHash } from './secrets.ts';
 import { codePutOp } from './token-items.ts';
 
@@ -39,10 +40,19 @@ export function redirectWith(uri: string, params: Record<string, string | undefi
 
 /** The consent page's decisions: show a pending request, approve it (a grant and a code) or deny it. */
 export function createConsent(deps: ConsentDeps) {
-  const pending = async (requestId: string): Promise<AuthorizationRequest> => {
+  /** The pending request, claimed for `principal` (another person's is not found). */
+  const pending = async (principal: Principal, requestId: string): Promise<AuthorizationRequest> => {
     const request = await getAuthorizationRequest(deps.table, requestId);
-    if (!request || Date.parse(request.expires_at) <= deps.clock.now())
-      throw new NotFoundError('authorization request');
+    const notFound = new NotFoundError('authorization request');
+    if (!request || Date.parse(request.expires_at) <= deps.clock.now()) throw notFound;
+    if (request.claimed_user_id === principal.userId && request.claimed_tenant_id === principal.tenantId)
+      return request;
+    try {
+      await deps.table.update(authorizationRequestClaimOp(requestId, principal.tenantId, principal.userId));
+    } catch (err) {
+      if (err instanceof ConditionFailedError) throw notFound;
+      throw err;
+    }
     return request;
   };
 
@@ -69,7 +79,7 @@ export function createConsent(deps: ConsentDeps) {
   return {
     async show(principal: Principal, requestId: string) {
       const grantable = scopesFor(principal);
-      const request = await pending(requestId);
+      const request = await pending(principal, requestId);
       return { request, grantable: request.scopes.filter((s) => grantable.includes(s)) };
     },
 
@@ -79,7 +89,7 @@ export function createConsent(deps: ConsentDeps) {
      */
     async decide(principal: Principal, requestId: string, approve: boolean, chosen?: Scope[]) {
       const grantable = scopesFor(principal);
-      const request = await pending(requestId);
+      const request = await pending(principal, requestId);
       if (chosen && !chosen.every((s) => request.scopes.includes(s)))
         throw new ValidationError('scopes may only narrow what the client asked for', [
           { path: 'scopes', message: `the client asked for: ${scopeText(request.scopes)}` },
@@ -89,7 +99,10 @@ export function createConsent(deps: ConsentDeps) {
         redirectWith(request.redirect_uri, { ...params, state: request.state });
       const decided = async (ops: Parameters<Table['transact']>[0]) => {
         try {
-          await deps.table.transact([authorizationRequestDecidedOp(requestId), ...ops]);
+          await deps.table.transact([
+            authorizationRequestDecidedOp(requestId, principal.tenantId, principal.userId),
+            ...ops,
+          ]);
         } catch (err) {
           if (err instanceof ConditionFailedError) throw new NotFoundError('authorization request');
           throw err;

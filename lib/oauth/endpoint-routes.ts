@@ -62,26 +62,42 @@ const registered = z.strictObject({
   token_endpoint_auth_method: z.literal('none'),
 });
 
-const tokenForm = z.strictObject({
-  grant_type: z.enum(['authorization_code', 'refresh_token']),
-  client_id: z.string().max(2000),
-  code: z.string().max(200).optional(),
-  redirect_uri: z.string().max(2000).optional(),
-  code_verifier: z.string().max(128).optional(),
-  refresh_token: z.string().max(200).optional(),
-  scope: z.string().max(100).optional(),
-  resource: z.string().max(2000).optional(),
-});
+const verifier = z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/);
+
+/** The form the token endpoint takes, by grant_type (documented: the handler reads the form itself). */
+const tokenForm = z.discriminatedUnion('grant_type', [
+  z.strictObject({
+    grant_type: z.literal('authorization_code'),
+    client_id: z.string().min(1).max(2000),
+    code: z.string().min(1).max(200),
+    redirect_uri: z.string().min(1).max(2000),
+    code_verifier: verifier.meta({
+      description: 'PKCE (RFC 7636): the verifier of the challenge sent to /oauth/authorize',
+    }),
+    resource: z.string().max(2000).optional(),
+  }),
+  z.strictObject({
+    grant_type: z.literal('refresh_token'),
+    client_id: z.string().min(1).max(2000),
+    refresh_token: z.string().min(1).max(200),
+    scope: z
+      .string()
+      .regex(/^(?:read|write|admin)(?: (?:read|write|admin))*$/)
+      .optional(),
+    resource: z.string().max(2000).optional(),
+  }),
+]);
 
 const revokeForm = z.strictObject({
-  token: z.string().max(200),
-  client_id: z.string().max(2000),
+  token: z.string().min(1).max(200),
+  client_id: z.string().min(1).max(2000),
   token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
 });
 
 const oauthError = (error: OauthTokenError): Reply => ({
   status: error.status,
-  body: { error: error.error, error_description: error.description },
+  // `code` as every error of the API carries it (RFC 6749 lets a body carry more members).
+  body: { error: error.error, error_description: error.description, code: error.error.toUpperCase() },
   headers: NO_STORE,
 });
 

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { scopeSchema } from '../domain/oauth-scopes.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import { tenantPk } from '../store/partitions.ts';
 import type { Table, WriteOp } from '../store/table.ts';
-import { scopeSchema } from './scopes.ts';
 
 /**
  * What a person allowed an MCP client (one per person and client): its scopes. Every code, access

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { SCOPES } from '../domain/oauth-scopes.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import { publicOrigin } from '../http/public-origin.ts';
 import { ok, type PublicRoute, type RouteContext } from '../http/types.ts';
-import { SCOPES } from './scopes.ts';
 
 const tag = 'OAuth';
 

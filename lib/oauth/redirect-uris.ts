@@ -18,6 +18,9 @@ export function isAcceptableRedirectUri(value: string): boolean {
 export const redirectUriSchema = z
   .string()
   .max(2000)
+  .regex(
+    /^(?:https:\/\/[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|http:\/\/(?:127\.0\.0\.1|\[::1\]|localhost))(?::(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}))?(?:\/[A-Za-z0-9._~!$&'()*+,;=:@%/-]*)?(?:\?[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*)?$/,
+  )
   .refine(isAcceptableRedirectUri, 'a redirect URI is https, or http on a loopback host, without a fragment')
   .meta({ description: 'https, or http on a loopback host (127.0.0.1, [::1], localhost); no fragment' });
 

@@ -1,9 +1,9 @@
 import * as z from 'zod';
+import { scopeSchema } from '../domain/oauth-scopes.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import type { Grant } from './grant-items.ts';
 import { redirectHost } from './redirect-uris.ts';
 import type { AuthorizationRequest } from './request-items.ts';
-import { scopeSchema } from './scopes.ts';
 
 /** RFC 6749 5.2 / RFC 7009 / RFC 7591 error body: `{error, error_description}`. */
 export const oauthErrorBody = z.strictObject({
@@ -11,6 +11,10 @@ export const oauthErrorBody = z.strictObject({
     .string()
     .meta({ description: 'invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, …' }),
   error_description: z.string().optional(),
+  code: z
+    .string()
+    .optional()
+    .meta({ description: 'The error in upper case (INVALID_GRANT), as the API names its errors' }),
 });
 
 export const tokenResponse = z.strictObject({

@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import { scopeSchema } from '../domain/oauth-scopes.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
 import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
-import { scopeSchema } from './scopes.ts';
 
 /**
  * What the token endpoint issues and takes back, each stored by the SHA-256 of its secret (never

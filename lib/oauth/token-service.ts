@@ -1,11 +1,11 @@
 import { ACCESS_TOKEN_PREFIX } from '../auth/authenticate.ts';
+import { parseScopeParam, scopeText } from '../domain/oauth-scopes.ts';
 import type { Scope } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import { type Grant, type GrantKey, getGrant, grantDeletedOp } from './grant-items.ts';
-import { parseScopeParam, scopeText } from './scopes.ts';
 import { newSecret, pkceMatches, REFRESH_TOKEN_PREFIX, secretHash } from './secrets.ts';
 import {
   accessTokenDeletedOp,

@@ -59,7 +59,11 @@ const loginEmail = defineItem({
 });
 
 /** The user's credential, or undefined (consistent). */
-export function getCredential(table: Table, tenantId: string, userId: string): Promise<Credential | undefined> {
+export function getCredential(
+  table: Table,
+  tenantId: string,
+  userId: string,
+): Promise<Credential | undefined> {
   return credential.get(table, { tenant_id: tenantId, user_id: userId }, { consistent: true });
 }
 
@@ -81,7 +85,13 @@ export async function findLogins(table: Table, email: string): Promise<LoginEmai
 export function credentialPutOps(record: Credential, condition?: Condition): WriteOp[] {
   const ops: WriteOp[] = [credential.put(record, condition)];
   if (record.password_hash !== undefined)
-    ops.push(loginEmail.put({ email: record.email.toLowerCase(), tenant_id: record.tenant_id, user_id: record.user_id }));
+    ops.push(
+      loginEmail.put({
+        email: record.email.toLowerCase(),
+        tenant_id: record.tenant_id,
+        user_id: record.user_id,
+      }),
+    );
   else ops.push(loginEmail.delete({ email: record.email, tenant_id: record.tenant_id }));
   return ops;
 }

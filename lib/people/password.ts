@@ -27,12 +27,13 @@ interface Params {
 }
 
 /**
- * Hashes at once per process (each holds 128 MiB and a thread of libuv's pool) and hashes that
- * may wait for one: past both, a sign-in is answered 429 at once instead of queueing without
- * bound, so a flood of sign-ins costs bounded memory and leaves the pool to the rest.
+ * Hashes at once per process (each holds 128 MiB and a core for a few hundred milliseconds) and
+ * hashes that may wait for one: past both, a sign-in is answered 429 at once instead of queueing
+ * without bound, so a flood of sign-ins costs bounded memory and time and leaves the other cores
+ * (and libuv's pool) to everything else.
  */
-const MAX_RUNNING = 2;
-const MAX_WAITING = 6;
+const MAX_RUNNING = 1;
+const MAX_WAITING = 1;
 let running = 0;
 const waiting: Array<() => void> = [];
 

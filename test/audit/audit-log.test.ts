@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { connectSdkClient } from '../mcp/sdk-client.ts';
+import { csrfOf, GOOD_PASSWORD, setPassword, signedIn, withCookie } from '../people/session-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';
 
@@ -87,6 +88,37 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
     expect(await latest('check.delete')).toMatchObject({ target: { type: 'check', id: check.id } });
   });
 
+  it('records a console sign-in and a cookie-session write as the person, via the console; no password stored', async () => {
+    const me = await write('GET', '/v1/me');
+    const email: string = me.user.email;
+    const set = await setPassword(api, api.adminKey, { password: GOOD_PASSWORD });
+    expect(set.status, set.text).toBeLessThan(300);
+    expect(await latest('password.change')).toMatchObject({
+      actor: { type: 'key', id: keyId },
+      target: { type: 'user', id: me.user.id },
+      summary: 'fields: password',
+    });
+    const session = await signedIn(api, email);
+    expect(await latest('session.create')).toMatchObject({
+      actor: { type: 'user', id: me.user.id, label: email },
+      target: { type: 'user', id: me.user.id },
+      via: 'api',
+    });
+    const res = await withCookie(api, 'POST', '/v1/blueprints', session, {
+      body: { slug: 'console-made', name: 'Console made' },
+      csrf: await csrfOf(api, session),
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(await latest('blueprint.create')).toMatchObject({
+      actor: { type: 'user', id: me.user.id, label: email },
+      via: 'console',
+      summary: 'fields: name, slug; name: "Console made"; slug: "console-made"',
+    });
+    const raw = JSON.stringify((await api.table.query({ pk: `AUDIT#${api.tenantId}`, limit: 1000 })).items);
+    expect(raw).not.toContain(GOOD_PASSWORD);
+    expect(raw).not.toContain(session);
+  });
+
   it('says via cli when the request carries the CLI user agent', async () => {
     await write(
       'POST',
@@ -146,6 +178,7 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
       via: 'mcp',
       action: 'mcp.create_maintenance',
       target: { type: 'maintenance_window', id: expect.stringMatching(/^mnt_/) },
+      source_ip: expect.any(String),
       summary: 'arguments: ends_at, entity_ids, name, starts_at; name: "Shop upgrade"',
     });
     expect(
@@ -188,6 +221,17 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
     });
     await api.operator(['key', 'create', '--tenant', api.tenantId, '--name', 'rescue']);
     expect(await latest('api_key.create')).toMatchObject({ actor: { type: 'operator' }, via: 'cli' });
+    const created = JSON.parse(
+      await api.operator(['tenant', 'create', '--name', 'Operated', '--email', 'ops@example.com']),
+    ) as { tenant_id: string; api_key: string };
+    const theirs = await audit('', created.api_key);
+    expect(theirs.entries).toMatchObject([
+      {
+        action: 'tenant.create',
+        actor: { type: 'operator' },
+        target: { type: 'tenant', id: created.tenant_id },
+      },
+    ]);
   });
 
   it("records an agent's first version and each change, not every heartbeat or lease", async () => {
@@ -290,6 +334,26 @@ describe.each(runtimes)('audit log ($runtime runtime)', ({ start }) => {
       key: other.key,
     });
     expect(crossed.status).toBe(400);
+  });
+
+  it('answers a write whose audit entry cannot be stored as if nothing failed, and logs it', async () => {
+    const transact = api.table.transact.bind(api.table);
+    api.table.transact = async (ops, ...rest) => {
+      if (JSON.stringify(ops).includes('"audit_entry"')) throw new Error('audit store unavailable');
+      return transact(ops, ...rest);
+    };
+    try {
+      const res = await api.request('POST', '/v1/blueprints', {
+        key: api.adminKey,
+        body: { slug: 'unaudited', name: 'Unaudited' },
+      });
+      expect(res.status, res.text).toBe(201);
+    } finally {
+      api.table.transact = transact;
+    }
+    expect((await api.request('GET', '/v1/blueprints/unaudited', { key: api.adminKey })).status).toBe(200);
+    expect(JSON.stringify((await audit('?limit=200')).entries)).not.toContain('"unaudited"');
+    expect(api.logs.some((line) => line.includes('audit entry not written'))).toBe(true);
   });
 
   /** A member's key: an invitation accepted. */

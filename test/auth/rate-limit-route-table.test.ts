@@ -88,6 +88,13 @@ describe.each(runtimes)('the per-address limit over the keyless routes ($runtime
 
     expect(limited.map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /v1/settings/users/accept',
+      'GET /.well-known/oauth-protected-resource',
+      'GET /.well-known/oauth-protected-resource/v1/mcp',
+      'GET /.well-known/oauth-authorization-server',
+      'GET /oauth/authorize',
+      'POST /oauth/register',
+      'POST /oauth/token',
+      'POST /oauth/revoke',
       'GET /v1/sso/start',
       'GET /v1/sso/callback',
       'GET /v1/email-confirmations/{tenant_id}/{token}',

@@ -140,14 +140,20 @@ describe('console accessibility', { timeout: 120_000 }, () => {
     await rig?.stop();
   });
 
-  it('has no axe violations on the sign-in and invitation pages', async () => {
+  it('has no axe violations on the sign-in, invitation and password reset pages', async () => {
     const p = await openPage(rig);
     await p.page.goto('/');
+    await p.page.getByLabel('Password').waitFor();
+    expect(await audit(p.page)).toEqual([]);
+    // The operators' key form, unfolded.
+    await p.page.getByText('Sign in with an API key').click();
     await p.page.getByLabel('API key').waitFor();
     expect(await audit(p.page)).toEqual([]);
-    await p.page.goto('/accept?token=not-a-token');
-    await p.page.getByRole('heading', { level: 1 }).waitFor();
-    expect(await audit(p.page)).toEqual([]);
+    for (const path of ['/accept?token=not-a-token', '/forgot-password', '/reset?token=not-a-token']) {
+      await p.page.goto(path);
+      await p.page.getByRole('heading', { level: 1 }).waitFor();
+      expect(await audit(p.page), path).toEqual([]);
+    }
     expectNoConsoleErrors(p);
     await p.close();
   });

@@ -20,7 +20,7 @@ describe('the console status stream client', () => {
     });
     const states: string[] = [];
     const stop = followStatusStream({
-      key: 'vgl_test',
+      credential: { kind: 'key', key: 'vgl_test' },
       client: 'browser-0123456789abcdef',
       fetch: fetch as typeof globalThis.fetch,
       onChange: () => undefined,
@@ -39,5 +39,29 @@ describe('the console status stream client', () => {
     } finally {
       stop();
     }
+  });
+
+  it('sends no Authorization header and no CSRF token for a cookie session, only the cookie', async () => {
+    const seen: { headers: Record<string, string>; credentials: string | undefined }[] = [];
+    const fetch = vi.fn(async (_url: string | URL | Request, init?: RequestInit) => {
+      seen.push({
+        headers: { ...(init?.headers as Record<string, string>) },
+        credentials: init?.credentials,
+      });
+      return new Response('', { status: 401 });
+    });
+    const unauthorized = new Promise<void>((resolve) => {
+      followStatusStream({
+        credential: { kind: 'cookie', csrfToken: 'csrf-of-the-session' },
+        fetch: fetch as typeof globalThis.fetch,
+        onChange: () => undefined,
+        onState: () => undefined,
+        onUnauthorized: resolve,
+      });
+    });
+    await unauthorized;
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.credentials).toBe('same-origin');
+    expect(Object.keys(seen[0]?.headers ?? {}).map((h) => h.toLowerCase())).toEqual(['accept']);
   });
 });

@@ -87,7 +87,7 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await p.close();
   });
 
-  it('invites a member whose link creates their first key and signs them in', async () => {
+  it('invites a member whose link takes their name and a password and signs them in', async () => {
     const p = await openPage(rig);
     const { page } = p;
     await signIn(page, rig.key);
@@ -103,14 +103,15 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await invitee.page.goto(url);
     await invitee.page.getByRole('heading', { name: 'Join your team on Vigil' }).waitFor();
     await invitee.page.getByLabel(/^Your name/).fill('Dana');
+    await invitee.page.getByLabel(/^Password/).fill('dana picks a long password');
+    await invitee.page.getByLabel(/^Repeat the password/).fill('dana picks a long password');
     await screenshot(invitee.page, 'accept');
     await invitee.page.getByRole('button', { name: 'Accept invitation' }).click();
-    const keyBlock = invitee.page.getByRole('figure', { name: 'Your API key' });
-    await expectText(keyBlock.locator('code'), /^vgl_/);
-    const key = (await keyBlock.locator('code').textContent()) ?? '';
-    await invitee.page.getByRole('button', { name: 'Sign in with this key' }).click();
+    // Signed in by the session cookie the acceptance set: no key kept in the tab.
     await invitee.page.getByRole('navigation', { name: 'Main' }).waitFor();
-    expect(await storedKey(invitee.page)).toBe(key);
+    expect(await storedKey(invitee.page)).toBeNull();
+    const session = (await invitee.page.context().cookies()).find((c) => c.name === 'vigil_session');
+    expect(session?.httpOnly).toBe(true);
     // Who is signed in shows once the console has read /v1/me.
     await invitee.page.getByText('dana@example.com').first().waitFor();
 
@@ -118,6 +119,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     const again = await openPage(rig);
     await again.page.goto(url);
     await again.page.getByLabel(/^Your name/).fill('Dana again');
+    await again.page.getByLabel(/^Password/).fill('dana picks a long password');
+    await again.page.getByLabel(/^Repeat the password/).fill('dana picks a long password');
     await again.page.getByRole('button', { name: 'Accept invitation' }).click();
     await expectText(
       again.page.getByRole('alert'),
@@ -131,7 +134,8 @@ describe('console settings, skills and invitations', { timeout: 60_000 }, () => 
     await member.getByRole('button', { name: 'Remove dana@example.com' }).click();
     await page.getByRole('button', { name: 'Remove member' }).click();
     await member.waitFor({ state: 'detached' });
-    expect((await rig.api('GET', '/v1/me', undefined, key)).status).toBe(401);
+    const gone = await fetch(`${rig.url}/v1/me`, { headers: { Cookie: `vigil_session=${session?.value}` } });
+    expect(gone.status).toBe(401);
 
     for (const x of [p, invitee, again]) expectNoConsoleErrors(x);
     for (const x of [p, invitee, again]) await x.close();

@@ -9,6 +9,7 @@ import {
   signIn,
   startConsole,
   storedKey,
+  submitKey,
 } from './support.ts';
 
 describe('console sign-in', { timeout: 60_000 }, () => {
@@ -39,8 +40,8 @@ describe('console sign-in', { timeout: 60_000 }, () => {
   it('turns a wrong key away in words and stays signed out', async () => {
     const p = await openPage(rig);
     await p.page.goto('/status');
-    await p.page.getByLabel('API key').fill('vgl_not_a_key');
-    await p.page.getByRole('button', { name: 'Sign in' }).click();
+    await p.page.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
+    await submitKey(p.page, 'vgl_not_a_key');
     await expectText(
       p.page.getByRole('alert'),
       'That key was not recognised. Check that you pasted the whole key: it starts with vgl_ and is 42 ' +
@@ -52,8 +53,7 @@ describe('console sign-in', { timeout: 60_000 }, () => {
 
     // A whole key of the right shape that this Vigil does not know: only the first sentences.
     const unknown = generateApiKey();
-    await p.page.getByLabel('API key').fill(unknown);
-    await p.page.getByRole('button', { name: 'Sign in' }).click();
+    await submitKey(p.page, unknown);
     await expectText(
       p.page.getByRole('alert'),
       'That key was not recognised. Check that you pasted the whole key: it starts with vgl_ and is 42 ' +

@@ -151,11 +151,19 @@ export async function openPage(rig: ConsoleRig, options: { width?: number } = {}
   return { page, errors, close: () => context.close() };
 }
 
-/** Signs in through the sign-in form and waits for the status page. */
+/** Fills and sends the sign-in page's API key form (an operator's sign-in, folded under a disclosure). */
+export async function submitKey(page: Page, key: string): Promise<void> {
+  const field = page.getByLabel('API key');
+  if (!(await field.isVisible())) await page.getByText('Sign in with an API key').click();
+  await field.fill(key);
+  await page.getByRole('button', { name: 'Sign in with the key' }).click();
+}
+
+/** Signs in with an API key through the sign-in page and waits for the status page. */
 export async function signIn(page: Page, key: string): Promise<void> {
   await page.goto('/');
-  await page.getByLabel('API key').fill(key);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Vigil' }).waitFor();
+  await submitKey(page, key);
   await page.getByRole('navigation', { name: 'Main' }).waitFor();
 }
 

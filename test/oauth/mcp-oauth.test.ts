@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
+import { csrfOf, GOOD_PASSWORD, setPassword, signedIn } from '../people/session-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import {
   connectWithOauth,
@@ -36,12 +37,18 @@ async function mcpStatus(api: ApiHarness, token: string): Promise<number> {
 
 describe.each(runtimes)('OAuth for MCP clients end to end ($runtime)', ({ start }) => {
   let api: ApiHarness;
+  /** The admin, signed in to the console (a session cookie and its CSRF token). */
+  let session: { id: string; csrf: string };
   const open: Client[] = [];
 
   beforeAll(async () => {
     api = await start({ env: { VIGIL_PUBLIC_URL: PUBLIC_URL }, scheduler: false });
     const skill = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
     expect(skill.status, skill.text).toBe(201);
+    const me = await api.request('GET', '/v1/me', { key: api.adminKey });
+    expect((await setPassword(api, api.adminKey, { password: GOOD_PASSWORD })).status).toBeLessThan(300);
+    const id = await signedIn(api, me.body.user.email);
+    session = { id, csrf: await csrfOf(api, id) };
   });
   afterAll(async () => {
     for (const client of open) await client.close().catch(() => undefined);
@@ -95,8 +102,8 @@ describe.each(runtimes)('OAuth for MCP clients end to end ($runtime)', ({ start 
     );
   });
 
-  it('authorizes the SDK client (registration, consent, code + PKCE); a read token lists and calls only read tools', async () => {
-    const provider = new TestProvider(api, { key: api.adminKey, scopes: ['read'] });
+  it('authorizes the SDK client (registration, consent by a signed-in person, code + PKCE); a read token lists and calls only read tools', async () => {
+    const provider = new TestProvider(api, { key: api.adminKey, session, scopes: ['read'] });
     const client = await connect(provider);
     // The client asked for what the metadata offers; the person granted read only; the state came back.
     expect(provider.authorizeUrl?.searchParams.get('scope')).toBe('read write admin');
@@ -127,7 +134,7 @@ describe.each(runtimes)('OAuth for MCP clients end to end ($runtime)', ({ start 
   });
 
   it('gives a write token the writing tools, and an admin person approving admin the admin role only with that scope', async () => {
-    const provider = new TestProvider(api, { key: api.adminKey, scopes: ['read', 'write'] });
+    const provider = new TestProvider(api, { key: api.adminKey, session, scopes: ['read', 'write'] });
     const client = await connect(provider);
     expect(provider.saved?.scope).toBe('read write');
     const names = (await client.listTools()).tools.map((t) => t.name);
@@ -198,6 +205,13 @@ describe.each(runtimes)('OAuth for MCP clients end to end ($runtime)', ({ start 
     expect((await api.request('DELETE', `/v1/oauth/grants/${grant.id}`, { key: api.adminKey })).status).toBe(
       404,
     );
+  });
+
+  it('refuses a cookie-authenticated decision without the CSRF token', async () => {
+    const provider = new TestProvider(api, { key: api.adminKey, session: { id: session.id, csrf: 'wrong' } });
+    await expect(connectWithOauth(api, provider)).rejects.toThrow();
+    expect(provider.decisionStatus).toBe(403);
+    expect(provider.callback).toBeUndefined();
   });
 
   it('keeps API keys working on /v1/mcp', async () => {

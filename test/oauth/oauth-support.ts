@@ -8,6 +8,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { withCookie } from '../people/session-helpers.ts';
 import type { ApiHarness, ApiResponse } from '../support/api-harness.ts';
 
 /** The public URL the OAuth tests run the server under (VIGIL_PUBLIC_URL): every URL of it goes to the harness. */
@@ -46,8 +47,10 @@ export function harnessFetch(api: ApiHarness): FetchLike {
 }
 
 export interface Approval {
-  /** The API key (Bearer) the "person" approves with. */
+  /** The API key (Bearer) the "person" approves with, unless `session` is given. */
   key: string;
+  /** A console session (its cookie value and CSRF token): the person signed in, as a browser approves. */
+  session?: { id: string; csrf: string };
   approve?: boolean;
   scopes?: string[];
 }
@@ -65,6 +68,8 @@ export class TestProvider implements OAuthClientProvider {
   /** What came back on the redirect URI. */
   callback: URLSearchParams | undefined;
   authorizeUrl: URL | undefined;
+  /** The decision's status (a refused one throws, which the SDK reports as its own failure). */
+  decisionStatus: number | undefined;
   approval: Approval;
 
   constructor(
@@ -114,13 +119,16 @@ export class TestProvider implements OAuthClientProvider {
     if (started.status !== 302) throw new Error(`authorize answered ${started.status}: ${started.text}`);
     const consent = new URL(started.headers.location ?? '');
     const requestId = consent.searchParams.get('request') ?? '';
-    const decided = await this.api.request('POST', `/v1/oauth/requests/${requestId}/decision`, {
-      key: this.approval.key,
-      body: {
-        approve: this.approval.approve ?? true,
-        ...(this.approval.scopes ? { scopes: this.approval.scopes } : {}),
-      },
-    });
+    const body = {
+      approve: this.approval.approve ?? true,
+      ...(this.approval.scopes ? { scopes: this.approval.scopes } : {}),
+    };
+    const path = `/v1/oauth/requests/${requestId}/decision`;
+    const { session } = this.approval;
+    const decided = session
+      ? await withCookie(this.api, 'POST', path, session.id, { body, csrf: session.csrf })
+      : await this.api.request('POST', path, { key: this.approval.key, body });
+    this.decisionStatus = decided.status;
     if (decided.status !== 200) throw new Error(`decision answered ${decided.status}: ${decided.text}`);
     this.callback = new URL(decided.body.redirect_to).searchParams;
   }

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { Route } from '../../lib/http/types.ts';
 import { queryAll } from '../../lib/store/items.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';
+import { pendingOauthRequest, seedOauthGrant } from '../oauth/oauth-seeds.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
 import { seedDelivery, seedExecution, seedIncident } from './fixture-seeds.ts';
 
@@ -145,7 +146,11 @@ export async function createFixture(
       location: location.id,
       locationKey: location.key_id,
       session: session.id,
-      tenantId: (await call('GET', '/v1/me')).id,
+      tenantId: me.id,
+      // A grant of the key's person (a connected MCP client), and a pending authorization request
+      // the person opened (a request is its first viewer's: another tenant's finds none).
+      oauthGrant: await seedOauthGrant(api, me.id, me.user.id),
+      oauthRequest: await pendingOauthRequest(api, key),
       // An email confirmation link's token (never valid here: its page answers 404).
       confirmToken: 'vgi_fixture',
     },
@@ -188,6 +193,8 @@ export function paramValue(route: Route, param: string, fx: TenantFixture): stri
     skills: fx.ids.skill,
     'push-tokens': fx.ids.pushToken,
     ping: fx.ids.pingToken,
+    grants: fx.ids.oauthGrant,
+    requests: fx.ids.oauthRequest,
     sessions: fx.ids.session,
   };
   const value = byCollection[collection ?? ''];
@@ -292,6 +299,11 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/locations/{id}': undefined,
     'POST /v1/locations/{id}/keys': undefined,
     'DELETE /v1/locations/{id}/keys/{key_id}': undefined,
+    'POST /v1/oauth/requests/{id}/decision': { approve: false },
+    'DELETE /v1/oauth/grants/{id}': undefined,
+    'POST /oauth/register': { redirect_uris: ['https://client.example/callback'], client_name: 'Fixture' },
+    'POST /oauth/token': undefined,
+    'POST /oauth/revoke': undefined,
     'POST /v1/agent/heartbeat': { version: '1.0.0' },
     'POST /v1/agent/lease': { max: 1, wait_seconds: 0 },
     'POST /v1/agent/results': [

@@ -2,29 +2,35 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Layout } from './layout';
 import { AcceptPage } from './pages/accept';
 import { ActionPage, ActionsPage } from './pages/actions';
+import { AuditPage } from './pages/audit';
 import { BlueprintPage, CatalogPage } from './pages/catalog';
 import { ChannelsPage } from './pages/channels';
 import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
+import { ConsentPage } from './pages/consent';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
 import { IncidentPage, IncidentsPage } from './pages/incidents';
 import { LocationsPage } from './pages/locations';
 import { MaintenancePage } from './pages/maintenance';
 import { NotificationsPage } from './pages/notifications';
+import { ForgotPasswordPage, ResetPasswordPage } from './pages/reset';
 import { SettingsPage } from './pages/settings';
 import { SignInPage } from './pages/sign-in';
 import { SkillsPage } from './pages/skills';
 import { StatusPage } from './pages/status';
 import { StatusPagesPage } from './pages/status-pages';
+import { AfterSignIn } from './people/after-sign-in';
 import { useSessionState } from './session';
 import { Loading } from './ui/feedback';
 
-/** The console's routes: the invitation page is open to anyone; every other page needs a key. */
+/** The console's routes: the invitation and password reset pages are open to anyone; every other page needs a session or key. */
 export function App() {
   const { session, restoring } = useSessionState();
   return (
     <Routes>
       <Route path="/accept" element={<AcceptPage />} />
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+      <Route path="/reset" element={<ResetPasswordPage />} />
       {restoring ? (
         <Route path="*" element={<Loading what="your session" />} />
       ) : !session ? (
@@ -32,6 +38,7 @@ export function App() {
       ) : (
         <Route element={<Layout />}>
           <Route index element={<Navigate to="/status" replace />} />
+          <Route path="/sign-in" element={<AfterSignIn />} />
           <Route path="/status" element={<StatusPage />} />
           <Route path="/catalog" element={<CatalogPage />} />
           <Route path="/catalog/blueprints/:slug" element={<BlueprintPage />} />
@@ -51,6 +58,8 @@ export function App() {
           <Route path="/actions/:id" element={<ActionPage />} />
           <Route path="/skills" element={<SkillsPage />} />
           <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/audit" element={<AuditPage />} />
+          <Route path="/consent" element={<ConsentPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       )}

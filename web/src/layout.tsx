@@ -18,6 +18,7 @@ const NAV = [
   ['/actions', 'Actions'],
   ['/skills', 'Skills & MCP'],
   ['/settings', 'Settings'],
+  ['/audit', 'Audit'],
 ] as const;
 
 /** The signed-in frame: skip link, navigation, who is signed in, and the page. */
@@ -47,7 +48,11 @@ export function Layout() {
           <GlobalSearch />
           <LiveIndicator state={live} />
           <span>{who}</span>
-          {session.canWrite ? null : <span className="badge read-only">read-only key</span>}
+          {session.canWrite ? null : (
+            <span className="badge read-only">
+              {session.me.user?.role === 'viewer' ? 'viewer' : 'read-only key'}
+            </span>
+          )}
           <button type="button" onClick={session.signOut}>
             Sign out
           </button>

@@ -32,6 +32,36 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: "a slug is unique across teams: another team's stored settings",
   },
   {
+    operation: 'GET /oauth/authorize',
+    path: /^(client_id|redirect_uri)$/,
+    message: /no client is registered with this id|must equal one of the client's registered redirect URIs/,
+    why: 'a client and its redirect URIs are stored data (registered, or a metadata document fetched)',
+  },
+  {
+    operation: 'POST /v1/oauth/requests/{id}/decision',
+    path: /^scopes$/,
+    message: /^the client asked for/,
+    why: 'the scopes chosen must be among those the stored request asked for',
+  },
+  {
+    operation: '*',
+    path: /^password$/,
+    message: /^(the password must|this password is too common)/,
+    why: 'the password policy (lib/people/password-policy.ts) refuses common passwords and the account’s e-mail: stored data and a list; its length is counted in characters, not UTF-16 units',
+  },
+  {
+    operation: 'POST /v1/me/password',
+    path: /^current_password$/,
+    message: /current password/,
+    why: 'whether the current password is needed, and what it is, is stored data',
+  },
+  {
+    operation: 'POST /v1/session',
+    path: /^totp$/,
+    message: /code/,
+    why: 'whether an account has a second factor, and its code, is stored data',
+  },
+  {
     operation: 'POST /v1/checks',
     path: /^interval_seconds$/,
     message: /^Enter \d+ or more: .* run at most once every \d+ seconds/,

@@ -132,7 +132,17 @@ export function validRequests(
       let bytes: Buffer | undefined;
       if (b !== undefined) {
         headers['content-type'] = bodyType === '*/*' ? 'application/octet-stream' : (bodyType ?? '');
-        bytes = Buffer.from(typeof b === 'string' && bodyType !== 'application/json' ? b : JSON.stringify(b));
+        // A form (the OAuth token endpoint) is sent as one; anything else as JSON or the string it is.
+        const form = bodyType === 'application/x-www-form-urlencoded' && typeof b === 'object' && b !== null;
+        bytes = Buffer.from(
+          form
+            ? new URLSearchParams(
+                Object.entries(b).map(([k, v]): [string, string] => [k, String(v)]),
+              ).toString()
+            : typeof b === 'string' && bodyType !== 'application/json'
+              ? b
+              : JSON.stringify(b),
+        );
       }
       const qs = search.toString();
       const req: ValidRequest = {

@@ -1,9 +1,13 @@
 import createClient, { type Middleware } from 'openapi-fetch';
+import type { PeoplePaths } from './people-paths';
 import type { components, paths } from './schema';
+
+/** The API's paths: the generated document's, plus the people routes until they are in it. */
+type ApiPaths = Omit<paths, keyof PeoplePaths> & PeoplePaths;
 
 /**
  * The console's only way to the server: the public API on the same origin, typed by the types
- * generated from its OpenAPI document (`npm run api:types`). The key is set by the session.
+ * generated from its OpenAPI document (`npm run api:types`). The credential is set by the session.
  */
 
 export type Schemas = components['schemas'];
@@ -29,23 +33,40 @@ export class ApiError extends Error {
   }
 }
 
-let apiKey: string | undefined;
+/**
+ * How the console proves who it is: an API key sent as `Authorization: Bearer` (the operators'
+ * key sign-in), or the session cookie (HttpOnly: the browser sends it, this code never sees it)
+ * with the session's CSRF token on every write. Never both: with a cookie session no
+ * Authorization header is sent.
+ */
+export type Credential = { kind: 'key'; key: string } | { kind: 'cookie'; csrfToken: string };
+
+let credential: Credential | undefined;
 let onUnauthorized: (() => void) | undefined;
 
-/** Sets the key sent as `Authorization: Bearer` and what to do when the API answers 401. */
-export function setApiKey(key: string | undefined, unauthorized?: () => void): void {
-  apiKey = key;
+/** Sets the credential the console sends and what to do when the API answers 401. */
+export function setCredential(next: Credential | undefined, unauthorized?: () => void): void {
+  credential = next;
   onUnauthorized = unauthorized;
 }
 
-/** The key in use (for the status stream, which is read with fetch outside this client). */
-export function currentKey(): string | undefined {
-  return apiKey;
+/** The credential in use (for the status stream, which is read with fetch outside this client). */
+export function currentCredential(): Credential | undefined {
+  return credential;
+}
+
+/** The headers that authenticate a request of `method` (no Authorization header for a cookie session). */
+export function credentialHeaders(method: string, cred = credential): Record<string, string> {
+  if (cred?.kind === 'key') return { Authorization: `Bearer ${cred.key}` };
+  if (cred?.kind === 'cookie' && !['GET', 'HEAD'].includes(method.toUpperCase()))
+    return { 'X-CSRF-Token': cred.csrfToken };
+  return {};
 }
 
 const auth: Middleware = {
   onRequest({ request }) {
-    if (apiKey) request.headers.set('Authorization', `Bearer ${apiKey}`);
+    for (const [name, value] of Object.entries(credentialHeaders(request.method)))
+      request.headers.set(name, value);
     return request;
   },
   onResponse({ response }) {
@@ -54,7 +75,11 @@ const auth: Middleware = {
   },
 };
 
-export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '' });
+// Same-origin with cookies: the session cookie rides along; a key session carries its header instead.
+export const api = createClient<ApiPaths>({
+  baseUrl: globalThis.location?.origin ?? '',
+  credentials: 'same-origin',
+});
 api.use(auth);
 
 /** What a person is told of a server failure: the API says nothing more of it ("internal error"). */

@@ -199,7 +199,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation (no API key); returns the new member and their first API key once */
+        /** Accept an invitation (no API key); returns the new member and their first API key once; with a password, also a session cookie */
         post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
@@ -1712,6 +1712,27 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditEntry: {
+            id: string;
+            at: components["schemas"]["Timestamp"];
+            actor: {
+                /** @enum {string} */
+                type: "user" | "key" | "oauth_client" | "agent" | "operator";
+                id: string;
+                label: string;
+            };
+            /** @enum {string} */
+            via: "api" | "console" | "mcp" | "cli" | "agent";
+            /** @description `<thing>.<verb>` from the route (check.create), or `mcp.<tool>` */
+            action: string;
+            target: {
+                type: string;
+                id: string;
+            };
+            /** @description The fields the write set and name/slug values; never other values */
+            summary: string;
+            source_ip: string | null;
+        };
         /**
          * Format: date-time
          * @description ISO 8601 UTC with milliseconds and Z
@@ -4026,27 +4047,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        entries: {
-                            id: string;
-                            at: components["schemas"]["Timestamp"];
-                            actor: {
-                                /** @enum {string} */
-                                type: "user" | "key" | "oauth_client" | "agent" | "operator";
-                                id: string;
-                                label: string;
-                            };
-                            /** @enum {string} */
-                            via: "api" | "console" | "mcp" | "cli" | "agent";
-                            /** @description `<thing>.<verb>` from the route (check.create), or `mcp.<tool>` */
-                            action: string;
-                            target: {
-                                type: string;
-                                id: string;
-                            };
-                            /** @description The fields the write set and name/slug values; never other values */
-                            summary: string;
-                            source_ip: string | null;
-                        }[];
+                        entries: components["schemas"]["AuditEntry"][];
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         next_cursor: string | null;
                     };
@@ -4968,7 +4969,8 @@ export interface operations {
             content: {
                 "application/json": {
                     token: string;
-                    name: string;
+                    name?: string;
+                    password?: string;
                 };
             };
         };
@@ -4976,6 +4978,8 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description With a password: the session cookie (vigil_session; HttpOnly; SameSite=Lax; Path=/) */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5456,13 +5460,19 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @enum {string} */
-                    grant_type: "authorization_code" | "refresh_token";
+                    /** @constant */
+                    grant_type: "authorization_code";
                     client_id: string;
-                    code?: string;
-                    redirect_uri?: string;
-                    code_verifier?: string;
-                    refresh_token?: string;
+                    code: string;
+                    redirect_uri: string;
+                    /** @description PKCE (RFC 7636): the verifier of the challenge sent to /oauth/authorize */
+                    code_verifier: string;
+                    resource?: string;
+                } | {
+                    /** @constant */
+                    grant_type: "refresh_token";
+                    client_id: string;
+                    refresh_token: string;
                     scope?: string;
                     resource?: string;
                 };
@@ -5497,6 +5507,8 @@ export interface operations {
                         /** @description invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, … */
                         error: string;
                         error_description?: string;
+                        /** @description The error in upper case (INVALID_GRANT), as the API names its errors */
+                        code?: string;
                     };
                 };
             };
@@ -5566,6 +5578,8 @@ export interface operations {
                         /** @description invalid_request, invalid_grant, unsupported_grant_type, invalid_scope, … */
                         error: string;
                         error_description?: string;
+                        /** @description The error in upper case (INVALID_GRANT), as the API names its errors */
+                        code?: string;
                     };
                 };
             };

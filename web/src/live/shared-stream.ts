@@ -1,3 +1,4 @@
+import type { Credential } from '../api/client';
 import { followStatusStream, type StateChangeEvent, type StreamState } from './status-stream';
 
 /**
@@ -18,9 +19,11 @@ import { followStatusStream, type StateChangeEvent, type StreamState } from './s
  * it): when every tab is hidden that long, nobody leads and the stream is closed; the first tab
  * shown again leads and resumes it with Last-Event-ID.
  *
- * The stream names this browser (X-Vigil-Stream-Client, kept in localStorage), so the server lets
- * the next leader's stream replace the last one's at once, even where it cannot tell that the last
- * leader's page has gone (a Lambda function URL never hears of it).
+ * The stream names this browser (X-Vigil-Stream-Client), so the server lets the next leader's
+ * stream replace the last one's at once, even where it cannot tell that the last leader's page has
+ * gone (a Lambda function URL never hears of it). With a key the name is kept in localStorage; a
+ * cookie session keeps nothing in web storage, so its name is derived from the session's CSRF
+ * token, which every tab of the browser's session reads from GET /v1/me.
  *
  * Web Locks exist only in secure contexts (https, or http on localhost): a console opened over
  * plain http at another address has no lock to share, so each of its tabs follows a stream of its
@@ -31,7 +34,7 @@ import { followStatusStream, type StateChangeEvent, type StreamState } from './s
 export const HIDDEN_CLOSE_MS = 60_000;
 
 export interface SharedStreamOptions {
-  key: string;
+  credential: Credential;
   onChange(event: StateChangeEvent): void;
   onState(state: StreamState): void;
   onUnauthorized(): void;
@@ -47,17 +50,23 @@ type TabMessage =
   | { type: 'resync' }
   | { type: 'unauthorized' };
 
-/** The lock and channel name of `key`: a hash, so the key itself is never a name the browser keeps. */
-async function nameOf(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
-  const hex = Array.from(new Uint8Array(digest).slice(0, 12), (b) => b.toString(16).padStart(2, '0'));
-  return `vigil.status-stream.${hex.join('')}`;
+/** A short hash of `text`: the key or CSRF token itself is never a name the browser keeps. */
+async function hashOf(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest).slice(0, 12), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The lock and channel name of a credential's tabs. */
+async function nameOf(credential: Credential): Promise<string> {
+  const secret = credential.kind === 'key' ? credential.key : `session:${credential.csrfToken}`;
+  return `vigil.status-stream.${await hashOf(secret)}`;
 }
 
 const CLIENT_STORAGE_KEY = 'vigil.streamClient';
 
 /** This browser's name for its stream: one for all its tabs (not a secret; any key may use it). */
-function browserClient(): string {
+async function browserClient(credential: Credential): Promise<string> {
+  if (credential.kind === 'cookie') return `session-${await hashOf(`client:${credential.csrfToken}`)}`;
   let client = localStorage.getItem(CLIENT_STORAGE_KEY);
   if (!client) {
     client = crypto.randomUUID();
@@ -97,7 +106,7 @@ export function shareStatusStream(options: SharedStreamOptions): () => void {
     new Promise<void>((resolve) => {
       if (stopped) return resolve();
       const stopStream = followStatusStream({
-        key: options.key,
+        credential: options.credential,
         client,
         lastEventId,
         onState(state) {
@@ -202,10 +211,11 @@ export function shareStatusStream(options: SharedStreamOptions): () => void {
 
   const start = async () => {
     if (canShare()) {
-      const name = await nameOf(options.key);
+      const name = await nameOf(options.credential);
+      const named = await browserClient(options.credential);
       if (stopped) return;
       lockName = name;
-      client = browserClient();
+      client = named;
       channel = new BroadcastChannel(name);
       channel.addEventListener('message', onMessage);
       // The leader answers with its state and position (this tab shows "live" without waiting for an event).

@@ -2,7 +2,8 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 /**
  * Follows GET /v1/status/stream. EventSource cannot send the Authorization header, so the stream
- * is read with fetch and parsed with eventsource-parser. After a drop it resumes with
+ * is read with fetch and parsed with eventsource-parser; a cookie session sends no header (the
+ * same-origin fetch carries the session cookie). After a drop it resumes with
  * Last-Event-ID (the server replays what was missed); failures back off 1 s, 2 s, 4 s … up to
  * 30 s; a 401 ends it (the key is gone). The URL is relative: locally and in the cloud (CloudFront
  * routes the path to the streaming function) the stream is on the console's origin.
@@ -23,8 +24,11 @@ export interface StateChangeEvent {
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting';
 
+/** The console's credential (web/src/api/client.ts): a key is sent as a header, a cookie session sends none. */
+export type StreamCredential = { kind: 'key'; key: string } | { kind: 'cookie'; csrfToken: string };
+
 export interface StatusStreamOptions {
-  key: string;
+  credential: StreamCredential;
   /** Names the stream's client (X-Vigil-Stream-Client): its next stream replaces this one on the server. */
   client?: string | undefined;
   /** Resume after this event (what another tab's stream reached): nothing after it is missed. */
@@ -75,13 +79,13 @@ export function followStatusStream(options: StatusStreamOptions): () => void {
   /** One connection: resolves when it ends cleanly, throws on failure, returns 'stop' on 401. */
   const connectOnce = async (): Promise<'ended' | 'stop'> => {
     const headers: Record<string, string> = {
-      Authorization: `Bearer ${options.key}`,
+      ...(options.credential.kind === 'key' ? { Authorization: `Bearer ${options.credential.key}` } : {}),
       Accept: 'text/event-stream',
     };
     if (lastEventId) headers['Last-Event-ID'] = lastEventId;
     if (options.client) headers['X-Vigil-Stream-Client'] = options.client;
     // Never cached: the server answers Cache-Control: no-cache without a validator.
-    const res = await doFetch(STATUS_STREAM_PATH, { headers, signal });
+    const res = await doFetch(STATUS_STREAM_PATH, { headers, signal, credentials: 'same-origin' });
     if (res.status === 401) return 'stop';
     if (res.status === 400 && lastEventId) {
       // The server refuses the position (it lost its place): start afresh and refetch everything.

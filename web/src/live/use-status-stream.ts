@@ -16,12 +16,12 @@ const COALESCE_MS = 100;
 
 /**
  * Follows the status stream for the signed-in session (one stream shared by the browser's tabs of
- * the same key: shared-stream.ts) and refreshes the live queries on each state change; returns
+ * the same key or session: shared-stream.ts) and refreshes the live queries on each state change; returns
  * the connection state for the header's indicator. Leaves on sign-out and unmount; a 401 signs
  * the session out (the key was revoked).
  */
 export function useStatusStream(): StreamState {
-  const { key, signOut } = useSession();
+  const { credential, signOut } = useSession();
   const queryClient = useQueryClient();
   const [state, setState] = useState<StreamState>('connecting');
 
@@ -35,7 +35,7 @@ export function useStatusStream(): StreamState {
       }, COALESCE_MS);
     };
     const stop = shareStatusStream({
-      key,
+      credential,
       onState: setState,
       onChange(event) {
         rememberEntity(event.entity_id, { name: event.entity_name });
@@ -54,7 +54,7 @@ export function useStatusStream(): StreamState {
       stop();
       if (timer) clearTimeout(timer);
     };
-  }, [key, signOut, queryClient]);
+  }, [credential, signOut, queryClient]);
 
   return state;
 }

@@ -1,21 +1,26 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, fieldErrors, must } from '../api/client';
+import { NewPasswordFields, passwordsReady } from '../people/new-password';
 import { useSessionState } from '../session';
 import { CopyBlock } from '../ui/bits';
 import { ErrorNote } from '../ui/feedback';
 import { TextField } from '../ui/fields';
 
 /**
- * The invitation page (public): the token comes in the link, the invitee gives their name, and
- * the API creates the member and answers their first key, shown here once.
+ * The invitation page (public): the token comes in the link, the invitee gives their name and a
+ * password, and the API creates the member and signs them in (a session cookie): they land on the
+ * status page. Should no session come back (a server without sessions), the first API key the API
+ * answers is shown once instead, as before.
  */
 export function AcceptPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const { signIn } = useSessionState();
+  const { signIn, adoptCookieSession } = useSessionState();
   const navigate = useNavigate();
   const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [again, setAgain] = useState('');
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const [accepted, setAccepted] = useState<{ key: string; email: string } | undefined>();
@@ -30,8 +35,13 @@ export function AcceptPage() {
     setBusy(true);
     setError(undefined);
     try {
-      const made = await must(api.POST('/v1/settings/users/accept', { body: { token, name } }));
-      setAccepted({ key: made.key, email: made.user.email });
+      const made = await must(api.POST('/v1/settings/users/accept', { body: { token, name, password } }));
+      try {
+        await adoptCookieSession();
+        navigate('/status');
+      } catch {
+        setAccepted({ key: made.key, email: made.user.email });
+      }
     } catch (err) {
       setError(err);
     } finally {
@@ -74,7 +84,9 @@ export function AcceptPage() {
         </div>
       ) : (
         <form onSubmit={submit}>
-          <p>You were invited to a Vigil account. Tell your team who you are to accept.</p>
+          <p>
+            You were invited to a Vigil account. Tell your team who you are and choose a password to accept.
+          </p>
           <TextField
             label="Your name"
             value={name}
@@ -82,6 +94,14 @@ export function AcceptPage() {
             error={errs.name}
             required
             autoComplete="name"
+          />
+          <NewPasswordFields
+            label="Password"
+            password={password}
+            again={again}
+            onPassword={setPassword}
+            onAgain={setAgain}
+            error={errs.password}
           />
           {errs.token ? (
             <p className="note note-error" role="alert">
@@ -91,7 +111,11 @@ export function AcceptPage() {
           ) : (
             <ErrorNote error={error} title="The invitation was not accepted." />
           )}
-          <button type="submit" className="primary" disabled={busy || name.trim() === ''}>
+          <button
+            type="submit"
+            className="primary"
+            disabled={busy || name.trim() === '' || !passwordsReady(password, again)}
+          >
             {busy ? 'Accepting…' : 'Accept invitation'}
           </button>
         </form>

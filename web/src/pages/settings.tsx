@@ -1,21 +1,29 @@
 import { useSession } from '../session';
 import { AlertingSection } from '../settings/alerting';
+import { ConnectedClientsSection } from '../settings/connected-clients';
 import { KeysSection } from '../settings/keys';
 import { PingKeySection } from '../settings/ping-key';
+import { SecuritySection } from '../settings/security';
+import { SessionsSection } from '../settings/sessions';
 import { SsoSection } from '../settings/sso';
 import { TeamSection } from '../settings/team';
 import { Page, Section } from '../ui/page';
 
-/** Settings: API keys, the team, and the account's plan limits. */
+/** Settings: your security and sessions (people only), API keys, the team, your connected MCP clients, and the account's plan limits. */
 export function SettingsPage() {
-  const { me } = useSession();
+  const { me, credential, canWrite } = useSession();
+  // Your own account: a person signed in as themselves (a viewer too), or a key that can write; not a read-only key.
+  const yours = me.user !== null && (credential.kind === 'cookie' || canWrite);
   return (
     <Page title="Settings">
+      {yours ? <SecuritySection /> : null}
+      {yours ? <SessionsSection /> : null}
       <KeysSection />
       <TeamSection />
       <AlertingSection />
       <PingKeySection />
       <SsoSection />
+      <ConnectedClientsSection />
       <Section title="Plan limits">
         <p className="muted">
           Account {me.name} ({me.email}). The operator sets these limits.

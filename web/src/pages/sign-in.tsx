@@ -1,5 +1,8 @@
-import { type FormEvent, useState } from 'react';
-import { ApiError } from '../api/client';
+import { type FormEvent, useEffect, useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { ApiError, fieldErrors } from '../api/client';
+import { nextFromHere } from '../people/next-path';
+import { ssoFailure } from '../people/words';
 import { useSessionState } from '../session';
 import { ErrorNote } from '../ui/feedback';
 import { TextField } from '../ui/fields';
@@ -17,9 +20,170 @@ function notRecognised(key: string): string {
   return `That key was not recognised. Check that you pasted the whole key: it starts with vgl_ and is ${KEY_LENGTH} characters long.${shape} A revoked key is not recognised either.`;
 }
 
-/** Sign-in with an API key; it is kept in this tab's sessionStorage only. */
+/** Whether the API asks for the second factor (a 400 whose details name `totp`). */
+function asksForCode(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 400 && error.details.some((d) => d.path === 'totp');
+}
+
+/**
+ * The sign-in page, shown at whatever address a signed-out person opened (an alert e-mail's link,
+ * a bookmark), so signing in lands on that page. People sign in with their e-mail and password
+ * (then the one-time code when they use two-factor sign-in) or with their team's SSO; operators
+ * may still paste an API key.
+ */
 export function SignInPage() {
-  const { signIn, notice } = useSessionState();
+  const { notice } = useSessionState();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const next = nextFromHere(location);
+  useEffect(() => {
+    document.title = 'Sign in · Vigil';
+  }, []);
+  const ssoError = location.pathname === '/sign-in' ? params.get('error') : null;
+  return (
+    <main id="main" className="sign-in">
+      <h1>Sign in to Vigil</h1>
+      {notice ? <p className="note">{notice}</p> : null}
+      {ssoError ? (
+        <p className="note note-error" role="alert">
+          {ssoFailure(ssoError)}
+        </p>
+      ) : null}
+      <PasswordSignIn />
+      <SsoSignIn next={next} />
+      <KeySignIn />
+    </main>
+  );
+}
+
+/** E-mail and password, then (when the account has two-factor sign-in) the code. */
+function PasswordSignIn() {
+  const { signInWithPassword } = useSessionState();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [step, setStep] = useState<'password' | 'code'>('password');
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      await signInWithPassword(
+        step === 'code' ? { email, password, totp: code.trim() } : { email, password },
+      );
+    } catch (err) {
+      if (step === 'password' && asksForCode(err)) setStep('code');
+      else setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const back = () => {
+    setStep('password');
+    setCode('');
+    setError(undefined);
+  };
+
+  if (step === 'code')
+    return (
+      <form onSubmit={submit}>
+        <p>
+          Two-factor sign-in is on for {email}. Enter the 6-digit code your authenticator app shows, or one of
+          your recovery codes.
+        </p>
+        <TextField
+          label="Code"
+          name="one-time-code"
+          autoComplete="one-time-code"
+          value={code}
+          onChange={setCode}
+          error={fieldErrors(error).totp}
+          required
+        />
+        <ErrorNote error={error} title="Sign-in failed." />
+        <div className="row">
+          <button type="submit" className="primary" disabled={busy || code.trim() === ''}>
+            {busy ? 'Checking…' : 'Verify'}
+          </button>
+          <button type="button" onClick={back}>
+            Back
+          </button>
+        </div>
+      </form>
+    );
+
+  return (
+    <form onSubmit={submit}>
+      <TextField
+        label="E-mail"
+        type="email"
+        name="email"
+        autoComplete="username"
+        value={email}
+        onChange={setEmail}
+        required
+      />
+      <TextField
+        label="Password"
+        type="password"
+        name="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={setPassword}
+        required
+      />
+      {error instanceof ApiError && error.status === 401 ? (
+        <div className="note note-error" role="alert">
+          That e-mail and password do not match an account. Check both, or reset your password.
+        </div>
+      ) : (
+        <ErrorNote error={error} title="Sign-in failed." />
+      )}
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy || email.trim() === '' || password === ''}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </div>
+    </form>
+  );
+}
+
+/** Single sign-on: the team (its id or SSO name) picks the provider; the server redirects there. */
+function SsoSignIn({ next }: { next: string }) {
+  const [team, setTeam] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const query = new URLSearchParams({ tenant: team.trim(), next });
+    window.location.assign(`/v1/sso/start?${query}`);
+  };
+  return (
+    <section className="sign-in-alt" aria-labelledby="sso-title">
+      <h2 id="sso-title">Sign in with SSO</h2>
+      <form onSubmit={submit} aria-label="Sign in with SSO">
+        <TextField
+          label="Team"
+          name="team"
+          autoComplete="organization"
+          value={team}
+          onChange={setTeam}
+          required
+          hint="Your team's SSO name or id, as your admin gave it to you."
+        />
+        <button type="submit" disabled={team.trim() === ''}>
+          Continue with SSO
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** Sign-in with an API key, for operators and scripts; the key is kept in this tab's sessionStorage only. */
+function KeySignIn() {
+  const { signIn } = useSessionState();
   const [key, setKey] = useState('');
   const [error, setError] = useState<unknown>();
   /** The key as submitted: the explanation of a refusal describes it, not what is typed since. */
@@ -39,13 +203,12 @@ export function SignInPage() {
     }
   };
   return (
-    <main id="main" className="sign-in">
-      <h1>Sign in to Vigil</h1>
+    <details className="sign-in-alt">
+      <summary>Sign in with an API key</summary>
       <p>
-        Paste an API key. The first one is printed by <code>npm start</code> on the first run; a read-only key
-        gives a read-only console.
+        For operators: paste an API key. The first one is printed by <code>npm start</code> on the first run;
+        a read-only key gives a read-only console.
       </p>
-      {notice ? <p className="note">{notice}</p> : null}
       <form onSubmit={submit}>
         <TextField
           label="API key"
@@ -64,10 +227,10 @@ export function SignInPage() {
         ) : (
           <ErrorNote error={error} title="Sign-in failed." />
         )}
-        <button type="submit" className="primary" disabled={busy || key.trim() === ''}>
-          {busy ? 'Signing in…' : 'Sign in'}
+        <button type="submit" disabled={busy || key.trim() === ''}>
+          {busy ? 'Signing in…' : 'Sign in with the key'}
         </button>
       </form>
-    </main>
+    </details>
   );
 }

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 
-/** The settings reads: the team, the API keys, the tenant's alerting settings and ping key. */
+/** The settings reads: the team, the API keys, the tenant's alerting settings and ping key, your sessions. */
 
 export const settingsKeys = {
   users: ['users'] as const,
@@ -9,6 +9,7 @@ export const settingsKeys = {
   alerting: ['alert-settings'] as const,
   pingKey: ['ping-key'] as const,
   sso: ['sso-settings'] as const,
+  sessions: ['sessions'] as const,
 };
 
 export const settingsQueries = {
@@ -25,4 +26,7 @@ export const settingsQueries = {
     queryOptions({ queryKey: settingsKeys.pingKey, queryFn: () => must(api.GET('/v1/settings/ping-key')) }),
   /** GET /v1/settings/sso (admins): the client secret only as ********. */
   sso: () => queryOptions({ queryKey: settingsKeys.sso, queryFn: () => must(api.GET('/v1/settings/sso')) }),
+  /** GET /v1/sessions: the signed-in person's own sessions. */
+  sessions: () =>
+    queryOptions({ queryKey: settingsKeys.sessions, queryFn: () => must(api.GET('/v1/sessions')) }),
 };

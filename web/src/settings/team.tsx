@@ -10,6 +10,15 @@ import { Section } from '../ui/page';
 import { scrollRegion } from '../ui/scroll-region';
 import { settingsKeys, settingsQueries } from './queries';
 
+type Role = 'member' | 'viewer' | 'admin';
+
+/** The roles an invitation gives: viewers read everything and change nothing. */
+const ROLE_OPTIONS: { value: Role; label: string }[] = [
+  { value: 'member', label: 'member' },
+  { value: 'viewer', label: 'viewer (read-only)' },
+  { value: 'admin', label: 'admin' },
+];
+
 /**
  * The team: members and pending invitations. Admins invite (the invitation link carries a token
  * the API shows once) and remove members or cancel invitations. Read-only keys cannot list the
@@ -19,7 +28,7 @@ export function TeamSection() {
   const session = useSession();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<'member' | 'admin'>('member');
+  const [role, setRole] = useState<Role>('member');
   const [link, setLink] = useState<{ email: string; url: string } | undefined>();
   const team = useQuery({
     ...settingsQueries.users(),
@@ -43,7 +52,10 @@ export function TeamSection() {
   if (!session.canWrite)
     return (
       <Section title="Team">
-        <p>You are signed in with a read-only key: the team is shown to keys that can write.</p>
+        <p>
+          You are signed in {session.me.user?.role === 'viewer' ? 'as a viewer' : 'with a read-only key'}: the
+          team is shown to members and admins.
+        </p>
       </Section>
     );
   const submit = (e: FormEvent) => {
@@ -77,8 +89,8 @@ export function TeamSection() {
             <SelectField
               label="Role"
               value={role}
-              onChange={(v) => setRole(v as 'member' | 'admin')}
-              options={['member', 'admin']}
+              onChange={(v) => setRole(ROLE_OPTIONS.find((o) => o.value === v)?.value ?? 'member')}
+              options={ROLE_OPTIONS}
               error={errs.role}
             />
             <button type="submit" className="primary" disabled={invite.isPending || email.trim() === ''}>

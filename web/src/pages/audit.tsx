@@ -1,0 +1,148 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { Schemas } from '../api/client';
+import { type AuditFilter, auditQueries } from '../audit/queries';
+import { useSession } from '../session';
+import { Time } from '../ui/bits';
+import { Empty, ErrorNote, Loading, Notice } from '../ui/feedback';
+import { TextField } from '../ui/fields';
+import { Page, Section } from '../ui/page';
+import { CursorPager, useCursorPages } from '../ui/pager';
+import { scrollRegion } from '../ui/scroll-region';
+
+type Entry = Schemas['AuditEntry'];
+
+const VIA_WORDS: Record<Entry['via'], string> = {
+  api: 'API',
+  console: 'console',
+  mcp: 'MCP',
+  cli: 'CLI',
+  agent: 'agent',
+};
+
+const ACTOR_WORDS: Record<Entry['actor']['type'], string> = {
+  user: 'person',
+  key: 'API key',
+  oauth_client: 'OAuth client',
+  agent: 'location',
+  operator: 'operator',
+};
+
+/** The audit log (admins): who changed what, newest first, filtered by actor, target and date, paged. */
+export function AuditPage() {
+  const session = useSession();
+  return (
+    <Page title="Audit log">
+      {session.isAdmin ? (
+        <AuditLog />
+      ) : (
+        <Notice>The audit log is for admins: sign in with an admin's key or account to read it.</Notice>
+      )}
+    </Page>
+  );
+}
+
+const FILTER_KEYS = ['actor', 'target', 'since'] as const;
+
+function AuditLog() {
+  const [params, setParams] = useSearchParams();
+  const filter: AuditFilter = {
+    actor: params.get('actor') ?? '',
+    target: params.get('target') ?? '',
+    since: params.get('since') ?? '',
+  };
+  const [draft, setDraft] = useState({ ...filter, since: filter.since.slice(0, 10) });
+  const pages = useCursorPages();
+  const log = useQuery(auditQueries.page(filter, pages.cursor));
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    const next = new URLSearchParams();
+    const since = draft.since ? `${draft.since}T00:00:00Z` : '';
+    for (const [k, v] of [
+      ['actor', draft.actor.trim()],
+      ['target', draft.target.trim()],
+      ['since', since],
+    ] as const)
+      if (v) next.set(k, v);
+    pages.reset();
+    setParams(next, { replace: true });
+  };
+  const rows = log.data?.entries ?? [];
+  const filtered = FILTER_KEYS.some((k) => filter[k] !== '');
+  return (
+    <Section title="Entries">
+      <form aria-label="Filter the audit log" onSubmit={apply}>
+        <div className="form-grid">
+          <TextField
+            label="Actor"
+            hint="A person's, key's, location's or OAuth client's id, or operator"
+            value={draft.actor}
+            onChange={(actor) => setDraft((d) => ({ ...d, actor }))}
+          />
+          <TextField
+            label="Target"
+            hint="type:id (check:chk_…) or the id alone"
+            value={draft.target}
+            onChange={(target) => setDraft((d) => ({ ...d, target }))}
+          />
+          <TextField
+            label="Since"
+            type="date"
+            value={draft.since}
+            onChange={(since) => setDraft((d) => ({ ...d, since }))}
+          />
+        </div>
+        <div className="row">
+          <button type="submit">Filter</button>
+        </div>
+      </form>
+      <ErrorNote error={log.error} title="The audit log could not be read." />
+      {log.isPending ? <Loading what="the audit log" /> : null}
+      {log.data && rows.length === 0 ? (
+        <Empty title={filtered ? 'No entry matches these filters on this page.' : 'No entries yet.'}>
+          Every write is recorded here: through the API, the console, MCP tools, the CLI and agents.
+        </Empty>
+      ) : null}
+      {rows.length > 0 ? (
+        <div className="table-wrap" {...scrollRegion('Audit entries')}>
+          <table aria-label="Audit entries">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Who</th>
+                <th scope="col">Via</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Change</th>
+                <th scope="col">From</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((e) => (
+                <tr key={e.id}>
+                  <td>
+                    <Time iso={e.at} />
+                  </td>
+                  <td>
+                    {e.actor.label} <span className="muted">({ACTOR_WORDS[e.actor.type]})</span>
+                  </td>
+                  <td>{VIA_WORDS[e.via]}</td>
+                  <td>
+                    <code>{e.action}</code>
+                  </td>
+                  <td>
+                    {e.target.type} <code>{e.target.id}</code>
+                  </td>
+                  <td>{e.summary || '—'}</td>
+                  <td>{e.source_ip ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      <CursorPager pages={pages} next={log.data?.next_cursor} first="Newest entries" more="Older entries" />
+    </Section>
+  );
+}
