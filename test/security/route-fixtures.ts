@@ -305,7 +305,6 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/locations/{id}': undefined,
     'POST /v1/locations/{id}/keys': undefined,
     'DELETE /v1/locations/{id}/keys/{key_id}': undefined,
-    'PUT /v1/settings/sso': { issuer: 'https://idp.example.com', client_id: 'vigil', email_domains: ['example.com'] },
     'POST /v1/oauth/requests/{id}/decision': { approve: false },
     'DELETE /v1/oauth/grants/{id}': undefined,
     'POST /oauth/register': { redirect_uris: ['https://client.example/callback'], client_name: 'Fixture' },
