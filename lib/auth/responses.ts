@@ -20,8 +20,9 @@ export const meSchema = z.strictObject({
     .strictObject({ ...userSchema.pick({ email: true, name: true, role: true }).shape, id: idSchema('usr') })
     .nullable(),
   key: z.strictObject({
-    id: idSchema('key', 'ses').meta({
-      description: 'The API key, or the session (`ses_…`) when signed in by cookie',
+    id: idSchema('key', 'ses', 'ogr').meta({
+      description:
+        'The API key, the session (`ses_…`) when signed in by cookie, or the OAuth grant (`ogr_…`) of an MCP client’s token',
     }),
     is_read_only: z.boolean(),
   }),

@@ -133,7 +133,11 @@ describe.each(runtimes)('OAuth endpoints refuse what they must ($runtime)', ({ s
     const { code, verifier } = await approvedCode();
     const first = await exchange(code, verifier);
     expect(first.status, first.text).toBe(200);
-    expect((await api.request('GET', '/v1/me', { key: first.body.access_token })).status).toBe(200);
+    const me = await api.request('GET', '/v1/me', { key: first.body.access_token });
+    expect(me.status).toBe(200);
+    // The token's caller as the document says: its grant, read-only without the write scope.
+    expect(me.body.credential).toBe('oauth');
+    expect(me.body.key).toMatchObject({ id: expect.stringMatching(/^ogr_/), is_read_only: true });
     const replay = await exchange(code, verifier);
     expect(replay.status).toBe(400);
     expect(replay.body.error).toBe('invalid_grant');
