@@ -273,6 +273,13 @@ function refusals(operation: string, text: string): string[] {
   } catch {
     return ['a 400 whose body is not JSON'];
   }
+  // The OAuth token endpoint's RFC 6749 errors (their `code` is VALIDATION_ERROR): a code or refresh token the store does not hold.
+  const oauth = body as { error?: unknown; error_description?: unknown } | undefined;
+  if (
+    operation === 'POST /oauth/token' &&
+    (oauth?.error === 'invalid_grant' || oauth?.error === 'invalid_scope')
+  )
+    return [];
   if (body?.code === 'VALIDATION_ERROR') {
     const details = body.details ?? [{ path: '', message: String(body.error) }];
     return details
@@ -286,12 +293,5 @@ function refusals(operation: string, text: string): string[] {
       ? []
       : [`refused with JSON-RPC error: ${message}`];
   }
-  // The OAuth token endpoint's RFC 6749 errors: a code or refresh token the store does not hold.
-  const oauth = body as { error?: unknown; error_description?: unknown } | undefined;
-  if (
-    operation === 'POST /oauth/token' &&
-    (oauth?.error === 'invalid_grant' || oauth?.error === 'invalid_scope')
-  )
-    return [];
   return [`a 400 ${text.slice(0, 200)}`];
 }

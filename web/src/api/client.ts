@@ -1,9 +1,5 @@
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { PeoplePaths } from './people-paths';
 import type { components, paths } from './schema';
-
-/** The API's paths: the generated document's, plus the people routes until they are in it. */
-type ApiPaths = Omit<paths, keyof PeoplePaths> & PeoplePaths;
 
 /**
  * The console's only way to the server: the public API on the same origin, typed by the types
@@ -76,7 +72,7 @@ const auth: Middleware = {
 };
 
 // Same-origin with cookies: the session cookie rides along; a key session carries its header instead.
-export const api = createClient<ApiPaths>({
+export const api = createClient<paths>({
   baseUrl: globalThis.location?.origin ?? '',
   credentials: 'same-origin',
 });

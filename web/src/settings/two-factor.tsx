@@ -69,10 +69,9 @@ export function TwoFactor() {
       {said ? <Notice>{said}</Notice> : null}
       {step.at === 'off' ? (
         <>
-          {/* "Off" only when known: GET /v1/me does not say yet; setting up answers 409 when it is on. */}
           <p>
-            {me.totp_enabled === false ? 'Off. ' : ''}With two-factor sign-in on, signing in with your
-            password also asks for a code from an authenticator app on your phone.
+            Off. With two-factor sign-in on, signing in with your password also asks for a code from an
+            authenticator app on your phone.
           </p>
           <ErrorNote
             error={enrol.isError && step.at === 'off' ? enrol.error : undefined}
