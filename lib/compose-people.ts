@@ -129,10 +129,12 @@ export function composePeople(deps: PeopleDeps) {
       sessions,
       login,
       passwords: { table: deps.table, clock: deps.clock, tenants: deps.tenants, sessions, limits: rateLimit },
+      publicUrl: deps.config.publicUrl,
     }),
     ...teamRoutes({
       limits: rateLimit,
       signIn: (who, req) => sessions.start({ ...who, method: 'password', req }),
+      publicUrl: deps.config.publicUrl,
       teamService: createTeamService({
         table: deps.table,
         team,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ROLES } from '../domain/principal.ts';
+import { refuseCrossSiteSignIn } from '../http/csrf.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { idSchema } from '../http/route-schemas.ts';
 import { created, noContent, ok, type Route } from '../http/types.ts';
@@ -37,6 +38,8 @@ export function teamRoutes(deps: {
     who: { tenantId: string; userId: string },
     req: { headers: Record<string, string>; sourceIp?: string | undefined },
   ) => Promise<{ setCookie: string }>;
+  /** VIGIL_PUBLIC_URL: an accept that signs in refuses another site's Origin (lib/http/csrf.ts). */
+  publicUrl?: string | undefined;
 }): Route[] {
   return [
     defineRoute({
@@ -81,9 +84,11 @@ export function teamRoutes(deps: {
             schema: { type: 'string' },
           },
         },
-        errors: ['ACCOUNT_DISABLED', 'CONFLICT'],
+        // 403: a password accept from another site's page (login CSRF, lib/http/csrf.ts).
+        errors: ['ACCOUNT_DISABLED', 'CONFLICT', 'FORBIDDEN'],
       },
       handler: async (ctx) => {
+        if (ctx.body.password !== undefined) refuseCrossSiteSignIn(ctx.headers, deps.publicUrl);
         const accept = () => deps.teamService.accept(ctx.body);
         const token = keyPrefix(ctx.body.token);
         const { password, ...accepted } = await deps.limits.attempt(

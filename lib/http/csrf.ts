@@ -29,3 +29,13 @@ export function createCsrfCheck(policy: HostPolicy) {
       throw new ForbiddenError('missing or invalid X-CSRF-Token (GET /v1/me gives it)');
   };
 }
+
+/**
+ * A sign-in from another site's page (login CSRF: the victim's browser signed in to the
+ * attacker's account): a request that answers a session cookie and carries an Origin must carry
+ * the console's. Without an Origin (curl, a server) it passes, as the cookie then goes nowhere else.
+ */
+export function refuseCrossSiteSignIn(headers: Record<string, string>, publicUrl: string | undefined): void {
+  if (headers.origin !== undefined && !isAllowedOrigin(headers, publicUrl))
+    throw new ForbiddenError('cross-site sign-in refused: sign in from the console');
+}

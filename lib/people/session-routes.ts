@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { refuseCrossSiteSignIn } from '../http/csrf.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { parseJsonBody } from '../http/json-body.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
@@ -64,7 +65,10 @@ const tag = 'Sessions';
  * reads the body inside that check, so a blocked address gets 429 whatever it sends; the document
  * shows the body it parses (`signInBody`).
  */
-function signInRoute(login: ReturnType<typeof createPasswordLogin>): PublicRoute {
+function signInRoute(
+  login: ReturnType<typeof createPasswordLogin>,
+  publicUrl: string | undefined,
+): PublicRoute {
   const route = defineRoute({
     method: 'POST',
     path: '/v1/session',
@@ -81,6 +85,7 @@ function signInRoute(login: ReturnType<typeof createPasswordLogin>): PublicRoute
       errors: ['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_DISABLED', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE'],
     },
     handler: async (ctx) => {
+      refuseCrossSiteSignIn(ctx.headers, publicUrl);
       // A cookie sent along is ignored: every sign-in gets a new session (no fixation).
       const parse = () => parseInput(signInBody, parseJsonBody(ctx.rawBody));
       const result = await login.signIn(ctx, parse);
@@ -95,9 +100,11 @@ export function sessionRoutes(deps: {
   sessions: SessionService;
   login: ReturnType<typeof createPasswordLogin>;
   passwords: PasswordChangeDeps;
+  /** VIGIL_PUBLIC_URL: its origin may sign in besides the request's own (lib/http/csrf.ts). */
+  publicUrl: string | undefined;
 }): Route[] {
   return [
-    signInRoute(deps.login),
+    signInRoute(deps.login, deps.publicUrl),
     defineRoute({
       method: 'DELETE',
       path: '/v1/session',

@@ -203,6 +203,13 @@ describe.each(runtimes)('session lifecycle and passwords ($runtime runtime)', ({
     });
     expect(weak.status).toBe(400);
     expect(weak.body.details[0].path).toBe('password');
+    // From another site's page (login CSRF): refused before anything is written, so the token still works.
+    const foreign = await api.request('POST', '/v1/settings/users/accept', {
+      body: { token: invited.body.token, password: GOOD_PASSWORD },
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers['set-cookie']).toBeUndefined();
     const accepted = await api.request('POST', '/v1/settings/users/accept', {
       body: { token: invited.body.token, password: GOOD_PASSWORD },
     });

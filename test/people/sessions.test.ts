@@ -86,6 +86,18 @@ describe.each(runtimes)('password sign-in and sessions ($runtime runtime)', ({ r
     expect((await signIn(api, { email: noPassword.email, password: GOOD_PASSWORD })).status).toBe(401);
   });
 
+  it('refuses a sign-in from another site’s page (login CSRF): 403, no cookie; the console’s own origin signs in', async () => {
+    const joined = await member();
+    const body = { email: joined.email, password: GOOD_PASSWORD };
+    const foreign = await signIn(api, body, { ...consoleOrigin(api), origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe('FORBIDDEN');
+    expect(foreign.headers['set-cookie']).toBeUndefined();
+    const own = await signIn(api, body, consoleOrigin(api));
+    expect(own.status, own.text).toBe(204);
+    expect(cookieValue(own)).toMatch(/^vss_/);
+  });
+
   it('refuses a cookie write without the CSRF token or from another origin, and takes one with both', async () => {
     const joined = await member();
     const session = await signedIn(api, joined.email);
