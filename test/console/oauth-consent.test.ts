@@ -10,6 +10,7 @@ import {
   screenshot,
   signIn,
   startConsole,
+  submitKey,
 } from './support.ts';
 
 describe('console OAuth consent and connected MCP clients', { timeout: 60_000 }, () => {
@@ -60,8 +61,7 @@ describe('console OAuth consent and connected MCP clients', { timeout: 60_000 },
     await page.goto(await authorizeUrl('console-state'));
     // Not signed in: the sign-in page, on the consent URL, then the consent page after it.
     await page.waitForURL(/\/consent\?request=oar_/);
-    await page.getByLabel('API key').fill(rig.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitKey(page, rig.key);
     await page.getByRole('heading', { name: 'Connect an MCP client' }).waitFor();
     await page.getByText('Claude connector wants to use Vigil on your behalf').waitFor();
     await expectCount(page.getByText(new URL(redirectUri).host, { exact: true }), 1);
