@@ -4241,7 +4241,7 @@ export interface operations {
                             id: string;
                         } | null;
                         key: {
-                            /** @description The API key, or the session (`ses_…`) when signed in by cookie */
+                            /** @description The API key, the session (`ses_…`) when signed in by cookie, or the OAuth grant (`ogr_…`) of an MCP client’s token */
                             id: string;
                             is_read_only: boolean;
                         };
@@ -5107,7 +5107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ACCOUNT_DISABLED */
+            /** @description ACCOUNT_DISABLED, FORBIDDEN */
             403: {
                 headers: {
                     [name: string]: unknown;
