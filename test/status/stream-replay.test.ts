@@ -36,7 +36,7 @@ describe.each(streamRuntimes)('the status stream replay on resume ($runtime runt
     recent = await seedTransitions(d.table, d.tenantId, secondsApart(1200, HOUR));
     // Locally the seeded writes also pass the change feed; let it settle before streams open.
     await d.drainChanges();
-  }, 60_000);
+  }, 300_000);
   afterAll(async () => {
     for (const stream of streams) stream.close();
     await d.close();
