@@ -2,14 +2,8 @@ import * as z from 'zod';
 import { deterministicId } from '../platform/ids.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { openPageCursor, type PageDeps, sealPageCursor, unexpired } from '../store/paging.ts';
-import {
-  type IndexName,
-  type Item,
-  MAX_QUERY_LIMIT,
-  type SortKeyCondition,
-  type Table,
-} from '../store/table.ts';
+import { type PageDeps, readScannedPage, unexpired } from '../store/paging.ts';
+import type { IndexName, Item, SortKeyCondition, Table } from '../store/table.ts';
 
 /**
  * Owner of `audit_entry`: one entry per write (docs/auth.md "The audit log"), append-only: put
@@ -124,34 +118,12 @@ export async function readAuditLog(
           low: deterministicId('aud', request.sinceMs, '').slice(0, PREFIX.length + 10),
           high: `${PREFIX}~`,
         };
-  const kept: Item[] = [];
-  let scanned = 0;
-  let last: Item | undefined;
-  let more = false;
-  let cursor =
-    request.cursor === undefined ? undefined : await openPageCursor(deps.cursors, request.cursor, source);
-  reading: do {
-    const result = await deps.table.query({
-      ...(source.index ? { index: source.index } : { consistent: true }),
-      pk: source.pk,
-      sk,
-      direction: 'desc',
-      limit: Math.min(MAX_QUERY_LIMIT, request.limit - kept.length + 1, MAX_SCANNED - scanned + 1),
-      cursor,
-    });
-    for (const item of result.items) {
-      if (kept.length === request.limit || scanned === MAX_SCANNED) {
-        more = true;
-        break reading;
-      }
-      scanned += 1;
-      last = item;
-      if (keep(item)) kept.push(item);
-    }
-    cursor = result.cursor;
-  } while (cursor);
-  return {
-    entries: kept.map((item) => auditEntry.parse(item)),
-    nextCursor: more && last ? await sealPageCursor(deps.cursors, last, source) : null,
-  };
+  const page = await readScannedPage(deps, source, {
+    sk: sk,
+    limit: request.limit,
+    cursor: request.cursor,
+    maxScanned: MAX_SCANNED,
+    keep,
+  });
+  return { entries: page.items.map((item) => auditEntry.parse(item)), nextCursor: page.nextCursor };
 }

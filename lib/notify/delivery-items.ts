@@ -3,7 +3,7 @@ import { stateChangeEventSchema } from '../domain/state-change-event.ts';
 import { deterministicId } from '../platform/ids.ts';
 import { defineItem } from '../store/item-definition.ts';
 import { itemType } from '../store/item-type.ts';
-import { openPageCursor, type PageDeps, sealPageCursor, unexpired } from '../store/paging.ts';
+import { type PageDeps, readScannedPage, unexpired } from '../store/paging.ts';
 import {
   type Condition,
   type IndexName,
@@ -224,36 +224,14 @@ export async function readDeliveryLog(
     (request.status === undefined || item.status === request.status) &&
     (request.channel_id === undefined || item.channel_id === request.channel_id) &&
     (request.entity_id === undefined || item.entity_id === request.entity_id);
-  const kept: Item[] = [];
-  let scanned = 0;
-  let last: Item | undefined;
-  let more = false;
-  let cursor =
-    request.cursor === undefined ? undefined : await openPageCursor(deps.cursors, request.cursor, source);
-  reading: do {
-    const result = await deps.table.query({
-      ...(source.index ? { index: source.index } : { consistent: true }),
-      pk: source.pk,
-      sk: { op: 'beginsWith', prefix: PREFIX },
-      direction: 'desc',
-      limit: Math.min(MAX_QUERY_LIMIT, request.limit - kept.length + 1, MAX_SCANNED - scanned + 1),
-      cursor,
-    });
-    for (const item of result.items) {
-      if (kept.length === request.limit || scanned === MAX_SCANNED) {
-        more = true;
-        break reading;
-      }
-      scanned += 1;
-      last = item;
-      if (keep(item)) kept.push(item);
-    }
-    cursor = result.cursor;
-  } while (cursor);
-  return {
-    deliveries: kept.map(parseDelivery),
-    nextCursor: more && last ? await sealPageCursor(deps.cursors, last, source) : null,
-  };
+  const page = await readScannedPage(deps, source, {
+    sk: { op: 'beginsWith', prefix: PREFIX },
+    limit: request.limit,
+    cursor: request.cursor,
+    maxScanned: MAX_SCANNED,
+    keep,
+  });
+  return { deliveries: page.items.map(parseDelivery), nextCursor: page.nextCursor };
 }
 
 /**

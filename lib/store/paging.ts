@@ -131,3 +131,48 @@ export function unexpired(nowMs: number): (item: Item) => boolean {
   const nowSeconds = Math.floor(nowMs / 1000);
   return (item) => item.ttl === undefined || item.ttl > nowSeconds;
 }
+
+/**
+ * One page of `source`, newest first, keeping the items `keep` accepts: it stops once `limit` are
+ * kept or `maxScanned` were read, whichever comes first, so a filter that matches little still
+ * costs a bounded read; `nextCursor` (null exactly at the end) reads on after the last item scanned.
+ */
+export async function readScannedPage(
+  deps: PageDeps,
+  source: PageSource,
+  request: {
+    sk: QueryInput['sk'];
+    limit: number;
+    cursor?: string | undefined;
+    maxScanned: number;
+    keep(item: Item): boolean;
+  },
+): Promise<{ items: Item[]; nextCursor: string | null }> {
+  const kept: Item[] = [];
+  let scanned = 0;
+  let last: Item | undefined;
+  let more = false;
+  let cursor =
+    request.cursor === undefined ? undefined : await openPageCursor(deps.cursors, request.cursor, source);
+  reading: do {
+    const result = await deps.table.query({
+      ...(source.index ? { index: source.index } : { consistent: true }),
+      pk: source.pk,
+      sk: request.sk,
+      direction: 'desc',
+      limit: Math.min(MAX_QUERY_LIMIT, request.limit - kept.length + 1, request.maxScanned - scanned + 1),
+      cursor,
+    });
+    for (const item of result.items) {
+      if (kept.length === request.limit || scanned === request.maxScanned) {
+        more = true;
+        break reading;
+      }
+      scanned += 1;
+      last = item;
+      if (request.keep(item)) kept.push(item);
+    }
+    cursor = result.cursor;
+  } while (cursor);
+  return { items: kept, nextCursor: more && last ? await sealPageCursor(deps.cursors, last, source) : null };
+}
