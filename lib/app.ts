@@ -88,7 +88,9 @@ export interface CoreDeps {
 /** The composition of services and routes shared by both runtimes. */
 export function createApp(deps: CoreDeps) {
   const { tenants, checks, checkDeps, recorder, jobRunner } = composeProbing(deps);
-  const people = composePeople({ ...deps, tenants });
+  // One seal per process: the secret is read (or created) at the first paged read, then cached.
+  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+  const people = composePeople({ ...deps, tenants, cursors });
   const { keys, keyService, authenticate, rateLimit } = people;
   const blueprints = createBlueprintStore(deps.table);
   const entities = createEntityStore(deps.table);
@@ -97,8 +99,6 @@ export function createApp(deps: CoreDeps) {
   // A change of an entity's state rule re-aggregates it (the checks engine's ruleChangeOps).
   const catalog = { table: deps.table, clock: deps.clock, blueprints, entities, maintenance: maintenanceOf };
   const catalogDeps = { ...catalog, ruleChangeOps };
-  // One seal per process: the secret is read (or created) at the first paged read, then cached.
-  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
   const checkService = createCheckService({ ...checkDeps, entities, cursors, runtime: deps.config.runtime });
 
   const notifications = composeNotifications({

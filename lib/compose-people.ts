@@ -32,8 +32,7 @@ import type { EgressSettings } from './platform/egress.ts';
 import type { Logger } from './platform/logger.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './platform/rate-limiter.ts';
 import { composeSso } from './sso/compose.ts';
-import { createCursorSeal } from './store/cursor-seal.ts';
-import { loadCursorSecret } from './store/cursor-secret.ts';
+import type { CursorSeal } from './store/cursor-seal.ts';
 import type { Table } from './store/table.ts';
 
 export interface PeopleDeps {
@@ -43,6 +42,8 @@ export interface PeopleDeps {
   config: Config;
   tenants: TenantStore;
   rateLimiter?: RateLimiter | undefined;
+  /** The app's one cursor seal (paged reads: the audit log). */
+  cursors: CursorSeal;
   /** Outbound trust and resolution: OAuth client metadata documents and the SSO provider, through the SSRF guard. */
   egress?: EgressSettings | undefined;
   /** How password reset links are e-mailed: SMTP locally, SES in the cloud (lib/app.ts `email`). */
@@ -100,7 +101,7 @@ export function composePeople(deps: PeopleDeps) {
   const actorOf = createActorLookup(deps.table);
   const audit: WriteSink = createAuditSink({ table: deps.table, clock: deps.clock, retentionDays }, actorOf);
   const mcpAudit = createMcpAudit({ ...deps, actorOf, retentionDays });
-  const cursors = createCursorSeal(() => loadCursorSecret(deps.table));
+  const { cursors } = deps;
   const sso = composeSso({
     ...deps,
     hosts,
