@@ -13,6 +13,7 @@ import { composePeople } from './compose-people.ts';
 import { composeProbing, type ProbingDeps } from './compose-probing.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
+import { createRouteInvoker } from './http/route-invoker.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
 import { incidentRoutes } from './incidents/routes.ts';
@@ -164,6 +165,8 @@ export function createApp(deps: CoreDeps) {
     deps.statusStream ?? { follow: 'poll' },
   );
 
+  // Routes called in-process for a caller the router admitted (configuration apply): `routes` is read at the first call.
+  const invoke = createRouteInvoker({ routes: () => routes, audit: people.audit, logger: deps.logger });
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -250,6 +253,7 @@ export function createApp(deps: CoreDeps) {
     config: deps.config,
     routes,
     router,
+    invoke,
     changeConsumers,
     consumers: consumerList(changeConsumers),
     tenants,

@@ -1,8 +1,6 @@
 import type { LocationPrincipal, Principal } from '../domain/principal.ts';
 import {
   ForbiddenError,
-  MethodNotAllowedError,
-  NotFoundError,
   PayloadTooLargeError,
   ReadOnlyError,
   UnauthorizedError,
@@ -11,6 +9,7 @@ import type { Logger } from '../platform/logger.ts';
 import { errorResponse, jsonResponse } from './error-response.ts';
 import { parseJsonBody } from './json-body.ts';
 import { createReadGate, type ReadGate } from './read-gate.ts';
+import { createRouteMatcher } from './route-match.ts';
 import { credentialOfRequest } from './session-cookie.ts';
 import { fromWebResponse, readStream } from './stream-web.ts';
 import {
@@ -20,9 +19,9 @@ import {
   type Route,
   type RouteContext,
   type RouteReply,
-  type WriteEvent,
   type WriteSink,
 } from './types.ts';
+import { createWriteAudit, isWrite } from './write-audit.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -57,29 +56,6 @@ export interface RouterDeps {
   readGate?: ReadGate;
 }
 
-interface CompiledRoute {
-  route: Route;
-  regex: RegExp;
-  names: string[];
-}
-
-function compile(route: Route): CompiledRoute {
-  const names: string[] = [];
-  const pattern = route.path.replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  return { route, regex: new RegExp(`^${pattern}/?$`), names };
-}
-
-function decodeParam(raw: string): string {
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    throw new NotFoundError('path');
-  }
-}
-
 /**
  * The path as logged: a ping URL's first segment, its token or (slug URLs) its ping key, is its
  * credential, so it is never written to a log.
@@ -111,53 +87,14 @@ async function withoutBody(response: HttpResponse): Promise<void> {
   response.body = '';
 }
 
-const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD';
-
 /** The one router used by the Lambda entry and the local server: match, authenticate, authorize, dispatch. */
 export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Promise<HttpResponse> } {
-  const compiled = deps.routes.map(compile);
   const readGate = deps.readGate ?? createReadGate();
 
-  /** Hands a write that succeeded to the audit log; a failing log is logged, never the request's failure. */
-  const audited = async (reply: RouteReply, event: Omit<WriteEvent, 'status' | 'replyBody' | 'note'>) => {
-    const json = reply instanceof Response ? undefined : reply;
-    // A GET that writes (an SSO callback creating a member and a session) says so with a note.
-    if (!deps.audit || (!isWrite(event.route.method) && json?.audit === undefined)) return;
-    const status = json?.status ?? (reply as Response).status;
-    if (status >= 400 || json?.audit?.skip) return;
-    try {
-      await deps.audit({
-        ...event,
-        status,
-        replyBody: json?.body,
-        ...(json?.audit ? { note: json.audit } : {}),
-      });
-    } catch (err) {
-      deps.logger.error('audit entry not written', { request_id: event.req.requestId, err });
-    }
-  };
+  const audited = createWriteAudit(deps.audit, deps.logger);
 
-  const match = (req: HttpRequest) => {
-    const allowed: string[] = [];
-    // HEAD is GET without the body (RFC 9110 9.3.2): every GET route answers it.
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    for (const c of compiled) {
-      const m = c.regex.exec(req.path);
-      if (!m) continue;
-      if (c.route.method !== method) {
-        allowed.push(c.route.method);
-        if (c.route.method === 'GET') allowed.push('HEAD');
-        continue;
-      }
-      const params: Record<string, string> = {};
-      c.names.forEach((name, i) => {
-        params[name] = decodeParam(m[i + 1] ?? '');
-      });
-      return { route: c.route, params };
-    }
-    if (allowed.length > 0) throw new MethodNotAllowedError(allowed);
-    throw new NotFoundError('route');
-  };
+  const matchRoute = createRouteMatcher(deps.routes);
+  const match = (req: HttpRequest) => matchRoute(req.method, req.path);
 
   /** `limitHeaders` receives the caller's RateLimit-* headers, for every answer the limits saw (errors too); `matched` the route. */
   const dispatch = async (

@@ -1,0 +1,188 @@
+import type * as z from 'zod';
+import type { InvokeAnswer, InvokeCall, InvokeCaller } from '../http/route-invoker.ts';
+
+/**
+ * The configuration document (docs/config.md, DECISIONS "Configuration as code"): one file per
+ * kind of object in this folder (lib/config-doc/kinds/), each a `ConfigKind` registered in
+ * lib/config-doc/registry.ts, and the engine (plan, apply, export) that works through them.
+ *
+ * A kind reads and writes through the tenant's own API, called in-process as the caller
+ * (lib/http/route-invoker.ts): every object's write is validated, limited and audited exactly as
+ * the same call over HTTP would be.
+ */
+
+/** The document's lists, in the order objects are created and updated (deletes go in reverse). */
+export const DOC_KEYS = [
+  'blueprints',
+  'entities',
+  'relations',
+  'channels',
+  'checks',
+  'routes',
+  'maintenance',
+  'status_pages',
+  'actions',
+  'skills',
+] as const;
+export type DocKey = (typeof DOC_KEYS)[number];
+
+/** How a write-only secret reads back from the API; never compared, exported as a `${ENV}` reference. */
+export const SECRET_PLACEHOLDER = '********';
+
+/** One call of the tenant's API as the caller; answers whatever the route answered (errors too). */
+export type Api = (call: InvokeCall) => Promise<InvokeAnswer>;
+
+/** A reference from one object to another, by the other's identity: `{key: 'entities', identity: 'service/api'}`. */
+export interface Reference {
+  key: DocKey;
+  identity: string;
+}
+
+/**
+ * Identities and ids of the tenant's objects, both ways, per kind. The engine fills it from every
+ * kind's `read` (in DOC_KEYS order, so a check's read finds its entity's identity) and adds each
+ * object an apply creates, before the objects that refer to it are applied.
+ */
+export interface NameIndex {
+  /** The id of the object with this identity; undefined when the tenant has none (yet). */
+  id(key: DocKey, identity: string): string | undefined;
+  /** The identity of the object with this id; undefined when unknown. */
+  identity(key: DocKey, id: string): string | undefined;
+  set(key: DocKey, identity: string, id: string): void;
+  remove(key: DocKey, identity: string): void;
+}
+
+/** An object the tenant has: its id and its document form. */
+export interface Current<D> {
+  id: string;
+  doc: D;
+}
+
+/**
+ * One kind of object of the document.
+ *
+ * The document form of an object is its API create body with ids replaced by identities
+ * (`entity: "service/api"` for `entity_id`), parsed by `schema` with the API's defaults applied,
+ * so two forms of the same object are equal field by field. `read` answers objects in exactly
+ * that parsed form (the same keys; secrets as the API reads them, `********`), which is what makes
+ * a plan exact and a second apply plan nothing.
+ */
+export interface ConfigKind<D extends Record<string, unknown> = Record<string, unknown>> {
+  key: DocKey;
+  /** The object's noun in plans, summaries and errors: `check`. */
+  noun: string;
+  /**
+   * One object of the document's list: derived from the API's request schema of the create route
+   * (defaults, limits, enums), with ids replaced by references. It parses the document and is
+   * what `/v1/config/schema.json` is generated from (`z.toJSONSchema(…, {io: 'input'})`).
+   */
+  schema: z.ZodType<D, unknown>;
+  /** The object's stable identity in the document (DECISIONS): a blueprint's slug, a check's `<entity>:<name>`. */
+  identity(doc: D): string;
+  /** The objects this one refers to; each must be in the tenant or the document. */
+  references(doc: D): Reference[];
+  /** Every object of the tenant, in document form with its id (the index resolves ids of other kinds). */
+  read(api: Api, names: NameIndex): Promise<Current<D>[]>;
+  /**
+   * Creates the object; answers its id. Atomic: when it takes more than one call (a check and its
+   * policy), a failure after the first undoes what was created. Throws ConfigApplyError with the
+   * API's error on failure.
+   */
+  create(api: Api, doc: D, names: NameIndex): Promise<string>;
+  /**
+   * Brings the object from `current` to `doc` (they differ). A secret whose document value is
+   * `********` (a reference the environment did not set) keeps the stored secret.
+   */
+  update(api: Api, current: Current<D>, doc: D, names: NameIndex): Promise<void>;
+  /** Deletes the object (apply with prune, for objects the document does not have). */
+  remove(api: Api, current: Current<D>): Promise<void>;
+}
+
+/** A failed API call of a kind, carrying the route's answer (shown in the apply's per-object results). */
+export class ConfigApplyError extends Error {
+  override name = 'ConfigApplyError';
+  constructor(
+    readonly answer: InvokeAnswer,
+    message = describeAnswer(answer),
+  ) {
+    super(message);
+  }
+}
+
+function describeAnswer(answer: InvokeAnswer): string {
+  const body = answer.body as { error?: unknown; details?: unknown } | undefined;
+  const error = typeof body?.error === 'string' ? body.error : `the API answered ${answer.status}`;
+  const details = Array.isArray(body?.details) ? ` ${JSON.stringify(body.details)}` : '';
+  return `${error}${details}`;
+}
+
+/** Calls the API and answers the body of a 2xx, or throws ConfigApplyError. */
+export async function expectOk<T = unknown>(api: Api, call: InvokeCall): Promise<T> {
+  const answer = await api(call);
+  if (answer.status >= 300) throw new ConfigApplyError(answer);
+  return answer.body as T;
+}
+
+/** A path segment for an identity or slug in a call's path. */
+export const seg = (value: string) => encodeURIComponent(value);
+
+/** One field that differs: its dotted path (`config.url`, `fields.tier`) and both values. */
+export interface FieldChange {
+  path: string;
+  from: unknown;
+  to: unknown;
+}
+
+/** One planned change (DECISIONS: `{op, kind, id, fields?}`); `id` is the object's identity. */
+export interface PlannedChange {
+  op: 'create' | 'update' | 'delete';
+  kind: DocKey;
+  id: string;
+  fields?: FieldChange[];
+}
+
+export interface Plan {
+  changes: PlannedChange[];
+  /** What the document holds that cannot be applied, one line each (an importer's leftovers pass through). */
+  unmapped: string[];
+}
+
+/** One object's outcome in an apply. */
+export interface AppliedChange extends PlannedChange {
+  status: 'applied' | 'failed';
+  error?: string;
+}
+
+export interface ApplyResult {
+  changes: AppliedChange[];
+  unmapped: string[];
+  applied: boolean;
+  summary: Record<'created' | 'updated' | 'deleted' | 'failed' | 'unchanged', number>;
+}
+
+/** The engine as the routes, the MCP tools and the console see it (lib/config-doc/engine.ts builds it). */
+export interface ConfigEngine {
+  /** The changes applying `document` (YAML or JSON text, or parsed) would make; changes nothing. */
+  plan(caller: InvokeCaller, document: unknown, options?: { prune?: boolean }): Promise<Plan>;
+  /** Applies the document object by object; `onProgress` hears each object's outcome as it lands. */
+  apply(
+    caller: InvokeCaller,
+    document: unknown,
+    options?: { prune?: boolean; onProgress?: (change: AppliedChange) => void },
+  ): Promise<ApplyResult>;
+  /** The tenant's configuration as a document object (secrets as `${ENV}` references). */
+  exportDocument(caller: InvokeCaller): Promise<Record<string, unknown>>;
+}
+
+export type { InvokeCaller };
+
+/**
+ * A kind with its document type erased, for the registry: the engine handles every kind's objects
+ * as plain records, which each kind's own schema produced.
+ */
+export type AnyConfigKind = ConfigKind<Record<string, unknown>>;
+
+/** Declares a kind with its own document type and answers it erased for the registry (the one cast). */
+export function defineKind<D extends Record<string, unknown>>(kind: ConfigKind<D>): AnyConfigKind {
+  return kind as unknown as AnyConfigKind;
+}

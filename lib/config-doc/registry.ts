@@ -1,0 +1,8 @@
+import type { AnyConfigKind, DocKey } from './kind.ts';
+
+/**
+ * Every kind of the configuration document, one file each under ./kinds/ (declared with
+ * `defineKind`). Keyed by DOC_KEYS so a kind cannot be registered twice or under another list's
+ * name; the engine walks them in DOC_KEYS order.
+ */
+export const CONFIG_KINDS: Partial<Record<DocKey, AnyConfigKind>> = {};
