@@ -77,7 +77,11 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
           ),
         );
       };
+      pipeline.resetStreamRecords();
       await minute(0, 200);
+      // Every check and its entity went from unknown to up: two transitions each, all of which must
+      // have reached the stream function before the healthy phase starts counting.
+      await pipeline.awaitStreamRecords(2 * checks);
       progress('warm-up minute done: every check up');
       let minutes = 1;
       /** `cycles` metered minutes; flapping: 500 then 200 and so on, so every result changes state. */

@@ -63,6 +63,12 @@ export interface MeteredPipeline {
   streamRecords(): number;
   resetStreamRecords(): void;
   /**
+   * Drains the change feed until the stream has handed over at least `count` records since the last
+   * reset: a record DynamoDB Local's stream shows late (a loaded machine) belongs to the phase that
+   * wrote it, not to the next one. Throws after `timeoutMs` (default 120 s) saying how many came.
+   */
+  awaitStreamRecords(count: number, timeoutMs?: number): Promise<void>;
+  /**
    * One entity per check in a new blueprint, each with an http check of the loopback target, down
    * at its first failure; created a few at a time (DynamoDB Local answers concurrent requests faster
    * than one by one). Answers the check ids in the entities' order.
@@ -181,6 +187,16 @@ export async function withMeteredPipeline<T>(
       streamRecords: () => streamRecords,
       resetStreamRecords: () => {
         streamRecords = 0;
+      },
+      async awaitStreamRecords(count, timeoutMs = 120_000) {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          await drainChanges();
+          if (streamRecords >= count) return;
+          if (Date.now() > deadline)
+            throw new Error(`the stream handed over ${streamRecords} of ${count} records in ${timeoutMs} ms`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
       },
       async createHttpChecks(count, blueprint) {
         await app.tenants.setLimits(tenantId, { entity_limit_per_bp: count });

@@ -125,8 +125,11 @@ export async function runPingCost(options: PingCostOptions): Promise<Record<Ping
         created.push({ checkId: String(check.id), token: String(token.token) });
       }
       // Each check's first report (unmetered) takes it from unknown to up: a state change, not the steady state.
+      pipeline.resetStreamRecords();
       for (const c of created) await request('GET', `/ping/${c.token}`);
-      await pipeline.drainChanges();
+      // Two transitions each (the check and its own entity), all handed to the stream function
+      // before a phase counts: one the stream shows late would be counted as the phase's.
+      await pipeline.awaitStreamRecords(2 * created.length);
       progress(`${2 * checks} push checks created and up`);
 
       const storedResults = async (ids: string[]) => {
