@@ -296,6 +296,32 @@ describe.each(runtimes)(
       await call('DELETE', `/v1/actions/${orphan.id}`);
     });
 
+    it('refuses to read a skill whose runbook tool runs a deleted action, naming the tool and the action', async () => {
+      const action = await call('POST', '/v1/actions', {
+        name: 'rollback',
+        url: 'http://127.0.0.1:9/rollback',
+      });
+      await call('POST', '/v1/skills', {
+        slug: 'rollbacks',
+        name: 'Rollbacks',
+        version: '1.0.0',
+        tools: [
+          {
+            name: 'ops_rollback',
+            description: 'Rolls back',
+            inputSchema: { type: 'object' },
+            action_id: action.id,
+          },
+        ],
+      });
+      await call('DELETE', `/v1/actions/${action.id}`);
+      await expect(readAll('skills')).rejects.toThrow(
+        `tool ops_rollback of skill rollbacks runs action ${action.id}`,
+      );
+      await call('DELETE', '/v1/skills/rollbacks');
+      expect((await readAll('skills')).map((current) => current.id)).toEqual(['ops-tools']);
+    });
+
     it('removes each fixture object, skills before the actions they run', async () => {
       for (const { key, mutation } of [...FIXTURES].reverse()) {
         const current = await find(key, mutation.identity);
