@@ -1,0 +1,91 @@
+import * as z from 'zod';
+import { SLUG } from '../../domain/slug.ts';
+import { pageCreateBody } from '../../status-pages/request-schemas.ts';
+import type { PublicStatusPageRecord } from '../../status-pages/responses.ts';
+import { PAGE_LIMITS } from '../../status-pages/status-page-items.ts';
+import { type Api, defineKind, expectOk, type NameIndex, seg } from '../kind.ts';
+
+/** An entity as the document names it: `<blueprint slug>/<entity slug>` (SLUG without its anchors, twice). */
+const slug = SLUG.source.slice(1, -1);
+const ENTITY_REF = new RegExp(`^${slug}/${slug}$`);
+
+/**
+ * A status page in the document: POST /v1/status-pages's body with `entity_ids` replaced by
+ * `entities`, entity references in the order the page shows them. The API stores an empty
+ * description as null and keeps each entity once, so the document form does the same: a document
+ * that spelled either another way would otherwise plan a change after every apply.
+ */
+const statusPageDoc = pageCreateBody.omit({ description: true, entity_ids: true }).extend({
+  description: pageCreateBody.shape.description.transform((text) => text || null),
+  entities: z
+    .array(z.string().regex(ENTITY_REF, 'Name an entity as <blueprint slug>/<entity slug>.'))
+    .max(PAGE_LIMITS.entityIds)
+    .default([])
+    .refine((refs) => new Set(refs).size === refs.length, 'Name each entity once.')
+    .meta({
+      description: 'The entities shown, in this order: `<blueprint slug>/<entity slug>`, each once',
+      uniqueItems: true,
+    }),
+});
+type StatusPageDoc = z.output<typeof statusPageDoc>;
+
+/** The page's id of an entity the document names; the engine has checked every reference exists. */
+function entityId(names: NameIndex, ref: string): string {
+  const id = names.id('entities', ref);
+  if (id === undefined) throw new Error(`the status page names entity ${ref}, which the index does not hold`);
+  return id;
+}
+
+/** The writable fields as PUT takes them (POST takes them with the slug). */
+const body = (doc: StatusPageDoc, names: NameIndex) => ({
+  title: doc.title,
+  description: doc.description,
+  entity_ids: doc.entities.map((ref) => entityId(names, ref)),
+  show_incidents: doc.show_incidents,
+});
+
+/**
+ * A page as the API reads it, in document form. Its entities come from the answer's `entities`
+ * (named by blueprint and slug, a deleted entity left out), as the public page shows them.
+ */
+const toDoc = (page: PublicStatusPageRecord): StatusPageDoc => ({
+  slug: page.slug,
+  title: page.title,
+  description: page.description,
+  entities: page.entities.map((entity) => `${entity.blueprint_slug}/${entity.slug}`),
+  show_incidents: page.show_incidents,
+});
+
+/** Status pages (/v1/status-pages), named by their slug, which is also their id. */
+export const statusPagesKind = defineKind<StatusPageDoc>({
+  key: 'status_pages',
+  noun: 'status page',
+  schema: statusPageDoc,
+  identity: (doc) => doc.slug,
+  references: (doc) => doc.entities.map((identity) => ({ key: 'entities', identity })),
+  async read(api: Api) {
+    const answer = await expectOk<{ status_pages: PublicStatusPageRecord[] }>(api, {
+      method: 'GET',
+      path: '/v1/status-pages',
+    });
+    return answer.status_pages.map((page) => ({ id: page.slug, doc: toDoc(page) }));
+  },
+  async create(api, doc, names) {
+    const page = await expectOk<PublicStatusPageRecord>(api, {
+      method: 'POST',
+      path: '/v1/status-pages',
+      body: { slug: doc.slug, ...body(doc, names) },
+    });
+    return page.slug;
+  },
+  async update(api, current, doc, names) {
+    await expectOk(api, {
+      method: 'PUT',
+      path: `/v1/status-pages/${seg(current.id)}`,
+      body: body(doc, names),
+    });
+  },
+  async remove(api, current) {
+    await expectOk(api, { method: 'DELETE', path: `/v1/status-pages/${seg(current.id)}` });
+  },
+});

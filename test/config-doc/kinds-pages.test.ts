@@ -1,0 +1,334 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { getAction } from '../../lib/actions/action-items.ts';
+import {
+  type AnyConfigKind,
+  type Api,
+  type Current,
+  type DocKey,
+  type NameIndex,
+  SECRET_PLACEHOLDER,
+} from '../../lib/config-doc/kind.ts';
+import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { leakOf } from '../support/secret-leaks.ts';
+import { fixture as actionsFixture } from './fixtures/actions.ts';
+import { fixture as skillsFixture } from './fixtures/skills.ts';
+import { fixture as statusPagesFixture } from './fixtures/status_pages.ts';
+import type { KindFixture } from './fixtures/types.ts';
+
+/**
+ * The config-doc kinds status_pages, actions and skills against the real API of both runtimes:
+ * each fixture object is created through its kind, read back in exactly its parsed form (so a
+ * fresh apply plans nothing), changed by its fixture's mutation, and removed. The kinds' `Api` is
+ * the harness's HTTP surface, the same contract as the in-process invoker.
+ */
+
+/** In creation order: a status page names entities, an action a check, a skill's tool an action. */
+const FIXTURES = [statusPagesFixture, actionsFixture, skillsFixture];
+const SECRET = actionsFixture.env?.REDEPLOY_TOKEN ?? '';
+
+function kindOf(key: DocKey): AnyConfigKind {
+  const kind = CONFIG_KINDS[key];
+  if (!kind) throw new Error(`no kind ${key} is registered`);
+  return kind;
+}
+
+/** A NameIndex over two maps per kind (the engine's own lives in lib/config-doc/names.ts). */
+function mapNameIndex(): NameIndex {
+  const ids = new Map<string, string>();
+  const identities = new Map<string, string>();
+  return {
+    id: (key, identity) => ids.get(`${key} ${identity}`),
+    identity: (key, id) => identities.get(`${key} ${id}`),
+    set(key, identity, id) {
+      ids.set(`${key} ${identity}`, id);
+      identities.set(`${key} ${id}`, identity);
+    },
+    remove(key, identity) {
+      const id = ids.get(`${key} ${identity}`);
+      ids.delete(`${key} ${identity}`);
+      if (id !== undefined) identities.delete(`${key} ${id}`);
+    },
+  };
+}
+
+/** `${NAME}` strings replaced by the fixture's environment values, as the CLI does before sending. */
+function resolveEnv(value: unknown, env: Record<string, string>): unknown {
+  if (typeof value === 'string')
+    return value.replace(/^\$\{([A-Z][A-Z0-9_]*)\}$/, (ref, name: string) => env[name] ?? ref);
+  if (Array.isArray(value)) return value.map((item) => resolveEnv(item, env));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveEnv(v, env)]));
+  return value;
+}
+
+/** A copy of `doc` with the field at the dotted `path` set to `to`. */
+function withField(doc: Record<string, unknown>, path: string, to: unknown): Record<string, unknown> {
+  const copy = structuredClone(doc);
+  const parts = path.split('.');
+  let target: Record<string, unknown> = copy;
+  for (const part of parts.slice(0, -1)) target = target[part] as Record<string, unknown>;
+  target[parts.at(-1) ?? ''] = to;
+  return copy;
+}
+
+/** What the API reads back of a parsed document object: every action header value `********`. */
+function asRead(key: DocKey, doc: Record<string, unknown>): Record<string, unknown> {
+  if (key !== 'actions') return doc;
+  const headers = doc.headers as Record<string, string>;
+  return {
+    ...doc,
+    headers: Object.fromEntries(Object.keys(headers).map((name) => [name, SECRET_PLACEHOLDER])),
+  };
+}
+
+describe('config-doc kinds status_pages, actions and skills (schemas)', () => {
+  it.each(FIXTURES)('generates the JSON Schema of $key from the schema that parses it', ({ key }) => {
+    const schema = z.toJSONSchema(kindOf(key).schema, { io: 'input' });
+    expect(JSON.stringify(schema)).toContain(key === 'actions' ? '"check"' : '"slug"');
+  });
+
+  it('parses a document with the API defaults and ids replaced by names', () => {
+    expect(
+      kindOf('status_pages').schema.parse({ slug: 'minimal', title: 'Minimal', description: '' }),
+    ).toStrictEqual({
+      slug: 'minimal',
+      title: 'Minimal',
+      description: null,
+      entities: [],
+      show_incidents: true,
+    });
+    expect(
+      kindOf('actions').schema.parse({ name: 'ping', url: 'https://hooks.example.com/ping' }),
+    ).toStrictEqual({
+      name: 'ping',
+      url: 'https://hooks.example.com/ping',
+      method: 'POST',
+      headers: {},
+      body_template: '',
+      trigger_type: 'manual',
+      check: null,
+      trigger_to_state: null,
+      interval_seconds: null,
+      timeout_ms: 10_000,
+      pipeline_timeout_seconds: 3600,
+    });
+    const bad = kindOf('status_pages').schema.safeParse({
+      slug: 'p1',
+      title: 'P',
+      entities: ['service/api', 'service/api'],
+    });
+    expect(bad.error?.issues.map((issue) => issue.message)).toEqual(['Name each entity once.']);
+    const badTool = kindOf('skills').schema.safeParse({
+      slug: 's',
+      name: 'S',
+      version: '1.0.0',
+      tools: [{ name: 't', description: 'T', inputSchema: { type: 'string' }, action: 'redeploy' }],
+    });
+    expect(badTool.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['tools.0.inputSchema']);
+  });
+});
+
+describe.each(runtimes)(
+  'config-doc kinds status_pages, actions and skills ($runtime runtime)',
+  ({ start }) => {
+    let harness: ApiHarness;
+    const names = mapNameIndex();
+    const api: Api = async ({ method, path, query, body }) => {
+      const target = query ? `${path}?${new URLSearchParams(query)}` : path;
+      const res = await harness.request(method, target, { key: harness.adminKey, body });
+      return { status: res.status, body: res.body };
+    };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await harness.request(method, path, { key: harness.adminKey, body });
+      expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
+      return res.body;
+    };
+    const readAll = (key: DocKey) => kindOf(key).read(api, names);
+    const find = async (
+      key: DocKey,
+      identity: string,
+    ): Promise<Current<Record<string, unknown>> | undefined> => {
+      const kind = kindOf(key);
+      return (await readAll(key)).find((current) => kind.identity(current.doc) === identity);
+    };
+    const parsed = (fixture: KindFixture) =>
+      kindOf(fixture.key).schema.parse(resolveEnv(fixture.docs[0], fixture.env ?? {}));
+
+    beforeAll(async () => {
+      harness = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' }, scheduler: false });
+      // The prerequisites of the fixture universe, through the API, entered in the index as the
+      // engine would enter them from the entities' and checks' reads.
+      const fields = [
+        { name: 'tier', field_type: 'string', required: false, sort_order: 1 },
+        { name: 'owner', field_type: 'string', required: false, sort_order: 2 },
+      ];
+      await call('POST', '/v1/blueprints', { slug: 'service', name: 'Service', fields });
+      await call('POST', '/v1/blueprints', { slug: 'database', name: 'Database' });
+      for (const ref of ['service/api', 'service/web', 'database/main']) {
+        const [blueprint, slug] = ref.split('/');
+        names.set(
+          'entities',
+          ref,
+          (await call('POST', `/v1/blueprints/${blueprint}/entities`, { slug, name: slug })).id,
+        );
+      }
+      const homepage = await call('POST', '/v1/checks', {
+        entity_id: names.id('entities', 'service/api'),
+        name: 'homepage',
+        check_type: 'http',
+        target_url: 'http://127.0.0.1:9/',
+        interval_seconds: 86_400,
+      });
+      names.set('checks', 'service/api:homepage', homepage.id);
+      const heartbeat = await call('POST', '/v1/checks', {
+        entity_id: names.id('entities', 'service/web'),
+        name: 'heartbeat',
+        check_type: 'push',
+        interval_seconds: 3600,
+      });
+      names.set('checks', 'service/web:heartbeat', heartbeat.id);
+    });
+    afterAll(async () => {
+      await harness.close();
+    });
+
+    it('creates each fixture object and reads it back in exactly its parsed form', async () => {
+      for (const fixture of FIXTURES) {
+        const kind = kindOf(fixture.key);
+        const doc = parsed(fixture);
+        const id = await kind.create(api, doc, names);
+        names.set(fixture.key, kind.identity(doc), id);
+        const current = await find(fixture.key, kind.identity(doc));
+        expect(current, fixture.key).toStrictEqual({ id, doc: asRead(fixture.key, doc) });
+      }
+    });
+
+    it('reads references by name: the page’s entities, the action’s check, the runbook tool’s action', async () => {
+      expect((await find('status_pages', 'public'))?.doc.entities).toEqual(['service/api', 'service/web']);
+      expect((await find('actions', 'redeploy'))?.doc.check).toBe('service/api:homepage');
+      const tools = (await find('skills', 'ops-tools'))?.doc.tools as { name: string; action?: string }[];
+      expect(tools.map((tool) => [tool.name, tool.action])).toEqual([
+        ['ops_redeploy_api', 'redeploy'],
+        ['ops_oncall', undefined],
+      ]);
+    });
+
+    it('never reads a secret header value back in clear, and stores it as given', async () => {
+      const raw = await harness.request('GET', '/v1/actions', { key: harness.adminKey });
+      const read = JSON.stringify(await readAll('actions'));
+      for (const text of [raw.text, read]) expect(leakOf(text, SECRET)).toBeUndefined();
+      const stored = await getAction(harness.table, harness.tenantId, names.id('actions', 'redeploy') ?? '');
+      expect(stored?.headers.Authorization).toBe(SECRET);
+    });
+
+    it('applies each fixture’s mutation, and an update that sends ******** keeps the stored secret', async () => {
+      for (const { key, mutation } of FIXTURES) {
+        const kind = kindOf(key);
+        const current = await find(key, mutation.identity);
+        if (!current) throw new Error(`${key} ${mutation.identity} is not in the tenant`);
+        // From the read form: the action's header values are ******** (an unset ${ENV} reference).
+        const changed = kind.schema.parse(withField(current.doc, mutation.path, mutation.to));
+        await kind.update(api, current, changed, names);
+        expect(await find(key, mutation.identity), key).toStrictEqual({ id: current.id, doc: changed });
+      }
+      const stored = await getAction(harness.table, harness.tenantId, names.id('actions', 'redeploy') ?? '');
+      expect(stored?.headers.Authorization).toBe(SECRET);
+      expect(stored?.timeout_ms).toBe(actionsFixture.mutation.to);
+    });
+
+    it('reads minimal documents back equal to their parsed form, the API’s defaults filled in', async () => {
+      const minimal: [DocKey, Record<string, unknown>][] = [
+        ['status_pages', { slug: 'minimal-page', title: 'Minimal', description: '' }],
+        ['actions', { name: 'ping', url: 'http://127.0.0.1:9/ping' }],
+        [
+          'actions',
+          {
+            name: 'nightly',
+            url: 'http://127.0.0.1:9/nightly',
+            trigger_type: 'schedule',
+            interval_seconds: 86_400,
+          },
+        ],
+        ['skills', { slug: 'minimal-skill', name: 'Minimal', version: '0.1.0', tools: [] }],
+      ];
+      for (const [key, raw] of minimal) {
+        const kind = kindOf(key);
+        const doc = kind.schema.parse(raw);
+        const id = await kind.create(api, doc, names);
+        expect(await find(key, kind.identity(doc)), key).toStrictEqual({ id, doc });
+        await kind.remove(api, { id, doc });
+        expect(await find(key, kind.identity(doc)), key).toBeUndefined();
+      }
+    });
+
+    it('refuses to read actions that share a name, naming each of them', async () => {
+      const first = await call('POST', '/v1/actions', { name: 'twin', url: 'http://127.0.0.1:9/a' });
+      const second = await call('POST', '/v1/actions', { name: 'twin', url: 'http://127.0.0.1:9/b' });
+      const refusal = await readAll('actions').catch((error: Error) => error);
+      expect(refusal).toBeInstanceOf(Error);
+      // Both ids, in the order the API lists them (oldest first: the same millisecond may swap them).
+      expect(String(refusal)).toMatch(/"twin" \(act_\w+, act_\w+\)/);
+      for (const id of [first.id, second.id]) expect(String(refusal)).toContain(id);
+      await call('DELETE', `/v1/actions/${first.id}`);
+      await call('DELETE', `/v1/actions/${second.id}`);
+      expect((await readAll('actions')).map((current) => current.doc.name)).toEqual(['redeploy']);
+    });
+
+    it('refuses to read an action whose check was deleted, naming both', async () => {
+      const check = await call('POST', '/v1/checks', {
+        entity_id: names.id('entities', 'database/main'),
+        name: 'replication',
+        check_type: 'push',
+        interval_seconds: 3600,
+      });
+      names.set('checks', 'database/main:replication', check.id);
+      const orphan = await call('POST', '/v1/actions', {
+        name: 'failover',
+        url: 'http://127.0.0.1:9/failover',
+        trigger_type: 'state_change',
+        check_id: check.id,
+      });
+      await call('DELETE', `/v1/checks/${check.id}`);
+      names.remove('checks', 'database/main:replication');
+      await expect(readAll('actions')).rejects.toThrow(`"failover" (${orphan.id}) runs on check ${check.id}`);
+      await call('DELETE', `/v1/actions/${orphan.id}`);
+    });
+
+    it('refuses to read a skill whose runbook tool runs a deleted action, naming the tool and the action', async () => {
+      const action = await call('POST', '/v1/actions', {
+        name: 'rollback',
+        url: 'http://127.0.0.1:9/rollback',
+      });
+      await call('POST', '/v1/skills', {
+        slug: 'rollbacks',
+        name: 'Rollbacks',
+        version: '1.0.0',
+        tools: [
+          {
+            name: 'ops_rollback',
+            description: 'Rolls back',
+            inputSchema: { type: 'object' },
+            action_id: action.id,
+          },
+        ],
+      });
+      await call('DELETE', `/v1/actions/${action.id}`);
+      await expect(readAll('skills')).rejects.toThrow(
+        `tool ops_rollback of skill rollbacks runs action ${action.id}`,
+      );
+      await call('DELETE', '/v1/skills/rollbacks');
+      expect((await readAll('skills')).map((current) => current.id)).toEqual(['ops-tools']);
+    });
+
+    it('removes each fixture object, skills before the actions they run', async () => {
+      for (const { key, mutation } of [...FIXTURES].reverse()) {
+        const current = await find(key, mutation.identity);
+        if (!current) throw new Error(`${key} ${mutation.identity} is not in the tenant`);
+        await kindOf(key).remove(api, current);
+        expect(await readAll(key), key).toEqual([]);
+      }
+    });
+  },
+);
