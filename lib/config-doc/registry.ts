@@ -1,8 +1,17 @@
 import type { AnyConfigKind, DocKey } from './kind.ts';
+import { blueprintsKind } from './kinds/blueprints.ts';
+import { entitiesKind } from './kinds/entities.ts';
+import { maintenanceKind } from './kinds/maintenance.ts';
+import { relationsKind } from './kinds/relations.ts';
 
 /**
  * Every kind of the configuration document, one file each under ./kinds/ (declared with
  * `defineKind`). Keyed by DOC_KEYS so a kind cannot be registered twice or under another list's
  * name; the engine walks them in DOC_KEYS order.
  */
-export const CONFIG_KINDS: Partial<Record<DocKey, AnyConfigKind>> = {};
+export const CONFIG_KINDS: Partial<Record<DocKey, AnyConfigKind>> = {
+  blueprints: blueprintsKind,
+  entities: entitiesKind,
+  relations: relationsKind,
+  maintenance: maintenanceKind,
+};
