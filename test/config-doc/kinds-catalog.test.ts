@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { type Api, ConfigApplyError, type DocKey, type NameIndex } from '../../lib/config-doc/kind.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
+import type { Principal } from '../../lib/domain/principal.ts';
+import { createLogger } from '../../lib/platform/logger.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { blueprintsFixture } from './fixtures/blueprints.ts';
 import { entitiesFixture } from './fixtures/entities.ts';
@@ -323,6 +325,41 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
     expect(read.map((current) => entities.identity(current.doc)).sort()).toEqual(
       slugs.map((slug) => `node/${slug}`),
     );
+  });
+
+  it('creates, reads and removes the fixture universe through the in-process invoker too', async () => {
+    // The engine's way in: app.invoke as the caller, no HTTP; the caller is another tenant's admin key.
+    const other = await harness.createTenant('Invoker');
+    const me = await harness.request('GET', '/v1/me', { key: other.key });
+    const principal: Principal = {
+      tenantId: other.tenantId,
+      userId: me.body.user.id,
+      keyId: me.body.key.id,
+      role: 'admin',
+      readOnly: false,
+    };
+    const request = {
+      headers: {},
+      requestId: 'kinds-catalog',
+      sourceIp: '127.0.0.1',
+      logger: createLogger({ write: () => {} }),
+    };
+    const invoked: Api = (call) => harness.app.invoke({ principal, request }, call);
+    const otherNames = mapNames();
+    for (const fixture of FIXTURES) {
+      const kind = kindOf(fixture.key);
+      for (const doc of parsedOf(fixture))
+        otherNames.set(fixture.key, kind.identity(doc), await kind.create(invoked, doc, otherNames));
+      const byIdentity = (docs: Record<string, unknown>[]) =>
+        docs.map((doc) => [kind.identity(doc), doc] as const).sort(([a], [b]) => (a < b ? -1 : 1));
+      const read = (await kind.read(invoked, otherNames)).map((current) => current.doc);
+      expect(byIdentity(read), fixture.key).toStrictEqual(byIdentity(parsedOf(fixture)));
+    }
+    for (const fixture of [...FIXTURES].reverse()) {
+      const kind = kindOf(fixture.key);
+      for (const current of await kind.read(invoked, otherNames)) await kind.remove(invoked, current);
+      expect(await kind.read(invoked, otherNames), fixture.key).toEqual([]);
+    }
   });
 
   it('removes every fixture object, the kinds in reverse order', async () => {
