@@ -1,5 +1,9 @@
 import type { AnyConfigKind, DocKey } from './kind.ts';
 import { actionsKind } from './kinds/actions.ts';
+import { blueprintsKind } from './kinds/blueprints.ts';
+import { entitiesKind } from './kinds/entities.ts';
+import { maintenanceKind } from './kinds/maintenance.ts';
+import { relationsKind } from './kinds/relations.ts';
 import { skillsKind } from './kinds/skills.ts';
 import { statusPagesKind } from './kinds/status_pages.ts';
 
@@ -9,6 +13,10 @@ import { statusPagesKind } from './kinds/status_pages.ts';
  * name; the engine walks them in DOC_KEYS order.
  */
 export const CONFIG_KINDS: Partial<Record<DocKey, AnyConfigKind>> = {
+  blueprints: blueprintsKind,
+  entities: entitiesKind,
+  relations: relationsKind,
+  maintenance: maintenanceKind,
   status_pages: statusPagesKind,
   actions: actionsKind,
   skills: skillsKind,

@@ -1,0 +1,90 @@
+import { isDeepStrictEqual } from 'node:util';
+import * as z from 'zod';
+import { ENTITY_PAGE_MAX } from '../../catalog/entity-listing.ts';
+import { createEntityBody } from '../../catalog/request-schemas.ts';
+import type { entityPageSchema } from '../../catalog/responses.ts';
+import { slugSchema } from '../../domain/slug.ts';
+import { defineKind, expectOk, seg } from '../kind.ts';
+
+/**
+ * Entities in the document: the create body of POST /v1/blueprints/{blueprint}/entities with the
+ * blueprint's slug as `blueprint`; identity `<blueprint>/<slug>`. `fields` holds every value the
+ * entity has, those its blueprint's defaults filled included, as the API reads them.
+ */
+const schema = z.strictObject({
+  blueprint: slugSchema().meta({ description: 'The slug of its blueprint' }),
+  ...createEntityBody.shape,
+});
+type EntityDoc = z.output<typeof schema>;
+type EntityPage = z.output<typeof entityPageSchema>;
+
+const entityPath = (doc: EntityDoc) => `/v1/blueprints/${seg(doc.blueprint)}/entities/${seg(doc.slug)}`;
+
+/** The merge patch from `current` values to `wanted`: changed and new values, null for those left out. */
+function fieldsPatch(current: Record<string, unknown>, wanted: Record<string, unknown>) {
+  const patch: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(wanted))
+    if (!isDeepStrictEqual(current[name], value)) patch[name] = value;
+  for (const name of Object.keys(current)) if (!Object.hasOwn(wanted, name)) patch[name] = null;
+  return patch;
+}
+
+export const entitiesKind = defineKind<EntityDoc>({
+  key: 'entities',
+  noun: 'entity',
+  schema,
+  identity: (doc) => `${doc.blueprint}/${doc.slug}`,
+  references: (doc) => [{ key: 'blueprints', identity: doc.blueprint }],
+
+  async read(api) {
+    const found: { id: string; doc: EntityDoc }[] = [];
+    let cursor: string | undefined;
+    // Every page: a tenant may hold far more entities than one page carries.
+    do {
+      const page = await expectOk<EntityPage>(api, {
+        method: 'GET',
+        path: '/v1/entities',
+        query: { limit: String(ENTITY_PAGE_MAX), ...(cursor ? { cursor } : {}) },
+      });
+      for (const entity of page.entities) {
+        found.push({
+          id: entity.id,
+          doc: {
+            blueprint: entity.blueprint_slug,
+            slug: entity.slug,
+            name: entity.name,
+            fields: entity.fields,
+            state_rule: entity.state_rule,
+          },
+        });
+      }
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+    return found;
+  },
+
+  async create(api, doc) {
+    const { blueprint, ...body } = doc;
+    const entity = await expectOk<{ id: string }>(api, {
+      method: 'POST',
+      path: `/v1/blueprints/${seg(blueprint)}/entities`,
+      body,
+    });
+    return entity.id;
+  },
+
+  async update(api, current, doc) {
+    const patch: Record<string, unknown> = {};
+    if (doc.name !== current.doc.name) patch.name = doc.name;
+    if (doc.state_rule !== current.doc.state_rule) patch.state_rule = doc.state_rule;
+    const fields = fieldsPatch(current.doc.fields, doc.fields);
+    if (Object.keys(fields).length > 0) patch.fields = fields;
+    // One PUT: the API applies name, state rule and fields in one transaction.
+    await expectOk(api, { method: 'PUT', path: entityPath(doc), body: patch });
+  },
+
+  async remove(api, current) {
+    // Its checks and relations are purged by the API after the delete (asynchronously).
+    await expectOk(api, { method: 'DELETE', path: entityPath(current.doc) });
+  },
+});
