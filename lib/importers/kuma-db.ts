@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { ImportError } from './importer.ts';
-import type { KumaBackup } from './kuma.ts';
 import type { KumaNotification } from './kuma-channels.ts';
 import type { Loose } from './kuma-context.ts';
+import type { KumaBackup } from './kuma-convert.ts';
 import type { KumaMaintenance, KumaStatusPage } from './kuma-schedules.ts';
 
 /**
