@@ -255,7 +255,10 @@ export function convertMonitor(m: Loose, kuma: KumaContext, channels: string[]):
   return { name: String(m.name).trim().slice(0, 200), ...fields, ...(policy ? { policy } : {}) };
 }
 
-/** The check's notification policy: its channels, and Kuma's resend (every N beats while down) as a repeat. */
+/**
+ * The check's notification policy (lib/config-doc/check-policy.ts): the shared channels by name
+ * (`{channel: name}`), and Kuma's resend (every N beats while down) as a repeat.
+ */
 function policyOf(m: Loose, channels: string[], c: MonitorContext): Loose | undefined {
   const resend = num(m.resendInterval) ?? 0;
   const interval = num(m.interval) ?? 60;
@@ -267,5 +270,8 @@ function policyOf(m: Loose, channels: string[], c: MonitorContext): Loose | unde
       c.left(`resending every ${resend} beats (${seconds} s) is out of Vigil's repeat range and is not kept`);
   }
   if (channels.length === 0 && repeat === undefined) return undefined;
-  return { channels, ...(repeat !== undefined ? { repeat_interval_seconds: repeat } : {}) };
+  return {
+    channels: channels.map((channel) => ({ channel })),
+    ...(repeat !== undefined ? { repeat_interval_seconds: repeat } : {}),
+  };
 }

@@ -163,7 +163,7 @@ function problemsOf(document: Doc): string[] {
     if (!policy) continue;
     const { channels, ...rest } = policy as Obj;
     judge(`policy of ${body.name}`, () => policyBody.parse(rest));
-    for (const name of channels as string[]) {
+    for (const { channel: name } of channels as { channel: string }[]) {
       if (!channelNames.has(name)) problems.push(`policy of ${body.name}: no channel ${name}`);
     }
   }
@@ -260,7 +260,10 @@ describe('Uptime Kuma importer', () => {
       failure_threshold: 3,
       timeout_ms: 48_000,
       headers: { authorization: ref('KUMA_API_HEADER_AUTHORIZATION') },
-      policy: { channels: ['ops-webhook', 'Ops Slack'], repeat_interval_seconds: 300 },
+      policy: {
+        channels: [{ channel: 'ops-webhook' }, { channel: 'Ops Slack' }],
+        repeat_interval_seconds: 300,
+      },
     });
     expect(check('kuma/web-keyword')).toMatchObject({
       check_type: 'http',
@@ -268,7 +271,7 @@ describe('Uptime Kuma importer', () => {
       failure_threshold: 1,
       tls: { skip_verify: true },
       assertions: [{ source: 'body', op: 'contains', value: 'Welcome' }],
-      policy: { channels: ['Telegram'] },
+      policy: { channels: [{ channel: 'Telegram' }] },
     });
     expect(check('kuma/web-keyword')).not.toHaveProperty('expected_status');
     expect(check('kuma/orders-json')).toMatchObject({
@@ -300,7 +303,7 @@ describe('Uptime Kuma importer', () => {
       interval_seconds: 86_400,
       failure_threshold: 1,
       config: { grace_seconds: 86_400 },
-      policy: { channels: ['Email'] },
+      policy: { channels: [{ channel: 'Email' }] },
     });
     expect(check('kuma/orders-grpc')).toMatchObject({
       check_type: 'grpc',
