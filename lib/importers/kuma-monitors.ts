@@ -251,6 +251,8 @@ export function convertMonitor(m: Loose, kuma: KumaContext, channels: string[]):
   const fields = mapper(m, ctx);
   if (!fields) return undefined;
   if (text(m.description)) ctx.left('its description is not kept');
+  // Kuma 2.x's conditions (an expression list, "[]" when none) have no counterpart in a check.
+  if (text(m.conditions) && text(m.conditions) !== '[]') ctx.left('its conditions are not kept');
   const policy = policyOf(m, channels, ctx);
   return { name: String(m.name).trim().slice(0, 200), ...fields, ...(policy ? { policy } : {}) };
 }

@@ -448,17 +448,24 @@ describe('Uptime Kuma importer', () => {
     ]);
   });
 
-  it('reads a Kuma 2.x column where the database has it (the JSON query operator)', async () => {
+  it('reads Kuma 2.x columns where the database has them (the JSON query operator, conditions)', async () => {
     const path = join(dir, 'kuma-2x.db');
     buildKumaDatabase(path, JSON.parse(BACKUP_TEXT), { maintenance: [], statusPages: [] });
     const db = new Database(path);
     db.exec("ALTER TABLE monitor ADD json_path_operator VARCHAR(10) DEFAULT '=='");
     db.prepare("UPDATE monitor SET json_path_operator = '>=', expected_value = '3' WHERE id = 3").run();
-    db.close();
-    const check = list((await importKuma(path)).document, 'checks').find(
-      (c) => c.entity === 'kuma/orders-json',
+    db.exec("ALTER TABLE monitor ADD conditions TEXT DEFAULT '[]' NOT NULL");
+    db.prepare('UPDATE monitor SET conditions = ? WHERE id = 6').run(
+      JSON.stringify([{ type: 'expression', variable: 'record', operator: 'contains', value: 'mx1' }]),
     );
+    db.close();
+    const conversion = await importKuma(path);
+    const check = list(conversion.document, 'checks').find((c) => c.entity === 'kuma/orders-json');
     expect(check?.assertions).toEqual([{ source: 'json', path: '$.data.status', op: 'gte', value: 3 }]);
+    // Only the monitor with conditions gets a line for them ("[]" is none).
+    expect(conversion.unmapped.filter((line) => line.includes('conditions'))).toEqual([
+      'monitor "DNS example": its conditions are not kept',
+    ]);
   });
 
   it('writes a document the API accepts: each object parses with its route request schema', async () => {
