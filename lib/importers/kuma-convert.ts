@@ -155,7 +155,18 @@ export function parseKumaBackup(source: string): KumaBackup {
   if (backup.notificationList !== undefined && !Array.isArray(backup.notificationList)) {
     throw new ImportError('This Uptime Kuma backup is damaged: notificationList is not a list');
   }
-  return { ...backup, notificationList: backup.notificationList ?? [], monitorList: backup.monitorList };
+  const notificationList = backup.notificationList ?? [];
+  for (const [key, items] of [
+    ['monitorList', backup.monitorList],
+    ['notificationList', notificationList],
+  ] as const) {
+    const bad = (items as unknown[]).findIndex(
+      (item) => !item || typeof item !== 'object' || Array.isArray(item),
+    );
+    if (bad >= 0)
+      throw new ImportError(`This Uptime Kuma backup is damaged: ${key}[${bad}] is not an object`);
+  }
+  return { ...backup, notificationList, monitorList: backup.monitorList };
 }
 
 /** The console's Import and POST /v1/config/convert: a Kuma backup's text. */

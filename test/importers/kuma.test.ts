@@ -485,6 +485,9 @@ describe('Uptime Kuma importer', () => {
     writeFileSync(notKuma, JSON.stringify({ endpoints: [] }));
     await expect(importKuma(notKuma)).rejects.toThrow(ImportError);
     await expect(importKuma(notKuma)).rejects.toThrow(/no monitorList/);
+    expect(() => kumaImporter.convert('{"monitorList": [{"id": 1}, null]}')).toThrow(
+      'This Uptime Kuma backup is damaged: monitorList[1] is not an object',
+    );
     writeFileSync(join(dir, 'broken.json'), '{"monitorList": [');
     await expect(importKuma(join(dir, 'broken.json'))).rejects.toThrow(/This is not JSON/);
     const otherDb = join(dir, 'other.db');
