@@ -24,6 +24,7 @@ export const SCENARIOS = [
   'crash',
   'storm',
   'checks-list',
+  'config-apply',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
@@ -111,6 +112,13 @@ const optionsSchema = z.object({
   'bundle-runs': int(1).default(9),
   'list-checks': int(1).default(10_000),
   'list-requests': int(1).default(20),
+  'config-apply-checks': list.default([1000, 10_000]),
+  'config-apply-one-by-one-max': int(1).default(1000),
+  'config-apply-runtimes': z
+    .string()
+    .default('local,cloud')
+    .transform((s) => s.split(',').map((v) => v.trim()))
+    .pipe(z.array(z.enum(['local', 'cloud'])).min(1)),
   against: z.string().min(1).optional(),
   rounds: int(1).default(1),
   profile: z.boolean().default(false),
@@ -121,7 +129,7 @@ export type BenchOptions = z.output<typeof optionsSchema>;
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, search, or the groups probes, all (default all);
+  --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode
                             with the result recorder replaced by a no-op
   --checks <n>              scheduled mode: http checks (default 20000)
@@ -152,6 +160,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
   --list-checks <n>         checks-list: push checks of the one tenant (default 10000)
   --list-requests <n>       checks-list: measured GETs of each first page (default 20)
+  --config-apply-checks <list>  config-apply: push checks created per measurement (default 1000,10000)
+  --config-apply-one-by-one-max <n>  config-apply: most checks created one by one; more are extrapolated (default 1000)
+  --config-apply-runtimes <list>  config-apply: local, cloud or both (default local,cloud)
   --page-entities <n>       status-page: entities on the public page (default 100)
   --page-requests <n>       status-page: measured keyless GET /p/{slug} (default 200)
   --search-entities <n>     search: entities of the one tenant (default 10000)
@@ -227,6 +238,9 @@ export function parseOptions(argv: string[]): BenchOptions {
       'bundle-runs': { type: 'string' },
       'list-checks': { type: 'string' },
       'list-requests': { type: 'string' },
+      'config-apply-checks': { type: 'string' },
+      'config-apply-one-by-one-max': { type: 'string' },
+      'config-apply-runtimes': { type: 'string' },
       'cost-checks': { type: 'string' },
       'cost-cycles': { type: 'string' },
       'pingcost-checks': { type: 'string' },

@@ -6,6 +6,7 @@ import { runAlerts } from './alerts.ts';
 import { type BundleFigures, formatBundles, runBundles } from './bundles.ts';
 import { runChecksList } from './checks-list.ts';
 import { benchDir, repoRoot } from './child.ts';
+import { type ConfigApplyRun, formatConfigApply, runConfigApply } from './config-apply.ts';
 import { runCost } from './cost.ts';
 import { runLocationCostBench } from './location-cost.ts';
 import { parseOptions } from './options.ts';
@@ -66,6 +67,7 @@ let bundles: BundleFigures | undefined;
 let crash: CrashFigures | undefined;
 /** The storm scenario's runs: this checkout grouped and folded, the --against checkout on the same workload. */
 const storm: (StormFigures & { commit: string })[] = [];
+let configApply: ConfigApplyRun[] | undefined;
 
 const bare = async () => {
   if (!target) return;
@@ -374,6 +376,17 @@ try {
       log(`  ${JSON.stringify(figures)}`);
     }
   }
+  if (wants('config-apply')) {
+    log(
+      `config-apply: ${options['config-apply-checks'].join(' and ')} push checks in one POST /v1/config/apply and one by one (at most ${options['config-apply-one-by-one-max']}), ${options['config-apply-runtimes'].join(' and ')}`,
+    );
+    configApply = await runConfigApply({
+      counts: options['config-apply-checks'],
+      oneByOneMax: options['config-apply-one-by-one-max'],
+      runtimes: options['config-apply-runtimes'],
+      onProgress: (line) => log(`  ${line}`),
+    });
+  }
   if (wants('bundles')) {
     log(`bundles: each functions/*.ts built as CDK builds it, then ${options['bundle-runs']} fresh imports`);
     bundles = await runBundles({
@@ -398,6 +411,7 @@ if (sides.against || options.rounds > 1) results.sideBySide = sides;
 const targets = evaluateTargets(results);
 process.stdout.write(`\n${formatResults(results, targets)}\n`);
 if (bundles) process.stdout.write(`${formatBundles(bundles)}\n`);
+if (configApply) process.stdout.write(`${formatConfigApply(configApply)}\n`);
 const finishedAt = new Date();
 const out = options.out ?? join(resultsDir, `${stamp}.json`);
 writeFileSync(
@@ -413,6 +427,7 @@ writeFileSync(
       ...(bundles ? { bundles } : {}),
       ...(crash ? { crash } : {}),
       ...(storm.length > 0 ? { storm } : {}),
+      ...(configApply ? { configApply } : {}),
       targets,
     },
     null,
