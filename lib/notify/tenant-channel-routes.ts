@@ -117,7 +117,7 @@ export function sharedChannelRoutes(deps: {
       schemas: {
         body: routeInputSchema,
         responses: { 201: publicRouteSchema },
-        errors: ['LIMIT_EXCEEDED'],
+        errors: ['LIMIT_EXCEEDED', 'CONFLICT'],
       },
       handler: async ({ principal, body }) => created(await routes.create(callerOf(principal), body)),
     }),
