@@ -77,11 +77,12 @@ function setPath(target: Doc, path: string, to: unknown): void {
   at[parts.at(-1) ?? ''] = to;
 }
 
-const SECRETS: Record<DocKey, string[][]> = {
+/** Per kind, per fixture object: the paths of its secrets, which read back as `********`. */
+const SECRETS: Partial<Record<DocKey, string[][]>> = {
   channels: [['config.secret'], []],
   checks: [['headers.x-health-token', 'policy.channels[0].config.secret'], []],
   routes: [[]],
-} as Record<DocKey, string[][]>;
+};
 
 const KINDS: [AnyConfigKind, KindFixture][] = [
   [channelsKind, channelsFixture],
@@ -149,7 +150,7 @@ describe.each(runtimes)(
         expect([...read.keys()].sort()).toEqual(docs.map((doc) => kind.identity(doc)).sort());
         docs.forEach((doc, i) => {
           const current = read.get(kind.identity(doc)) as Current<Doc>;
-          const secrets = SECRETS[kind.key][i] ?? [];
+          const secrets = SECRETS[kind.key]?.[i] ?? [];
           expect(secretPaths(current.doc).sort(), `${kind.key} ${kind.identity(doc)}`).toEqual(
             [...secrets].sort(),
           );
@@ -188,6 +189,25 @@ describe.each(runtimes)(
       expect(after.doc).toEqual(doc);
       const stored = await harness.app.checkService.requireCheck(harness.tenantId, current.id);
       expect(stored.headers).toEqual({ 'x-health-token': 'tok-fixture-health' });
+    });
+
+    it('sends a check’s header values again when its target changes, and fails the object when one is left as ********', async () => {
+      const current = (await readAll(checksKind)).get('service/api:homepage') as Current<Doc>;
+      const moved = { ...structuredClone(current.doc), target_url: 'http://127.0.0.1:9/ready' };
+      await expect(checksKind.update(api, current, moved, names)).rejects.toThrow(/headers\.x-health-token/);
+      expect((await readAll(checksKind)).get('service/api:homepage')?.doc).toEqual(current.doc);
+
+      await checksKind.update(
+        api,
+        current,
+        { ...moved, headers: { 'x-health-token': 'tok-fixture-ready' } },
+        names,
+      );
+      const stored = await harness.app.checkService.requireCheck(harness.tenantId, current.id);
+      expect(stored).toMatchObject({
+        target_url: 'http://127.0.0.1:9/ready',
+        headers: { 'x-health-token': 'tok-fixture-ready' },
+      });
     });
 
     it('refuses to change a channel’s config when its secret is left as ********, and keeps the channel', async () => {

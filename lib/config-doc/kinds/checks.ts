@@ -176,6 +176,11 @@ export const checksKind = defineKind<CheckDoc>({
     const changed = (FIELDS.get(doc.check_type) ?? []).filter(
       (key) => !sameSetting(current.doc[key], doc[key]),
     );
+    // A new target or method drops the stored header values (they follow their request), so the
+    // document's go along; one left as `********` is then the API's 400, failing the object.
+    const moved = changed.includes('target_url') || changed.includes('method');
+    if (moved && !changed.includes('headers') && Object.keys(doc.headers ?? {}).length > 0)
+      changed.push('headers');
     const body = sentFields(doc, changed);
     if (Object.keys(body).length > 0)
       await expectOk(api, { method: 'PUT', path: checkPath(current.id), body });

@@ -3482,6 +3482,8 @@ export interface components {
         NotificationRoute: {
             /** @description rte_ + a 26-character ULID */
             id: string;
+            /** @description The route’s name; null when it was given none */
+            name: string | null;
             match: {
                 blueprint_slugs: string[];
                 entity_ids: string[];
@@ -12353,6 +12355,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Unique in the tenant; what configuration documents name the route by */
+                    name?: string;
                     /**
                      * @description Every criterion given must hold; none given: every alert of the tenant
                      * @default {}
@@ -12384,6 +12388,8 @@ export interface operations {
                      */
                     group_interval_seconds?: number;
                 } | {
+                    /** @description Unique in the tenant; what configuration documents name the route by */
+                    name?: string;
                     /**
                      * @description Every criterion given must hold; none given: every alert of the tenant
                      * @default {}
@@ -12454,6 +12460,15 @@ export interface operations {
             };
             /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
