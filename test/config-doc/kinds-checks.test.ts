@@ -10,6 +10,7 @@ import {
 import { channelsKind } from '../../lib/config-doc/kinds/channels.ts';
 import { checksKind } from '../../lib/config-doc/kinds/checks.ts';
 import { routesKind } from '../../lib/config-doc/kinds/routes.ts';
+import { getTenantChannels } from '../../lib/notify/channel-items.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { channelsFixture } from './fixtures/channels.ts';
 import { checksFixture } from './fixtures/checks.ts';
@@ -210,13 +211,25 @@ describe.each(runtimes)(
       });
     });
 
-    it('refuses to change a channel’s config when its secret is left as ********, and keeps the channel', async () => {
+    it('keeps a channel’s stored secret when the document leaves it as ********, while the type stays', async () => {
       const current = (await readAll(channelsKind)).get('ops-webhook') as Current<Doc>;
-      const doc = { ...current.doc, config: { url: 'http://127.0.0.1:9/moved', secret: SECRET_PLACEHOLDER } };
-      await expect(channelsKind.update(api, current, doc, names)).rejects.toThrow(
-        /config\.secret must be given/,
+      const moved = { url: 'http://127.0.0.1:9/moved', secret: SECRET_PLACEHOLDER };
+      await channelsKind.update(api, current, { ...current.doc, config: moved }, names);
+      const [stored] = await getTenantChannels(harness.table, harness.tenantId, [current.id]);
+      expect(stored?.config).toEqual({ url: 'http://127.0.0.1:9/moved', secret: 'whsec-fixture-ops' });
+
+      const retyped = {
+        ...current.doc,
+        channel_type: 'ntfy',
+        config: { url: 'http://127.0.0.1:9/topic', token: SECRET_PLACEHOLDER },
+      };
+      await expect(channelsKind.update(api, current, retyped, names)).rejects.toThrow(/config\.token/);
+      await channelsKind.update(
+        api,
+        { ...current, doc: { ...current.doc, config: moved } },
+        current.doc,
+        names,
       );
-      expect((await readAll(channelsKind)).get('ops-webhook')?.doc).toEqual(current.doc);
     });
 
     it('changes a check’s policy channels: a removed one goes, a new one comes, the others stay', async () => {

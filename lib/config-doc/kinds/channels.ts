@@ -47,13 +47,14 @@ export function destinationOf(view: Destination): Destination {
 }
 
 /**
- * Refuses to send a destination whose secret the document leaves as `********` (its `${ENV}` was
- * not set): the API stores what it is sent, so the placeholder would replace the real secret.
+ * Refuses to add a check's own channel whose secret the document leaves as `********` (its
+ * `${ENV}` was not set): a new channel has no stored secret to keep, and the API would store the
+ * placeholder itself.
  */
 export function requireSecretsGiven(what: string, destination: Destination): void {
   const path = Object.entries(destination.config).find(([, value]) => value === SECRET_PLACEHOLDER)?.[0];
   if (path === undefined) return;
-  const error = `${what}: config.${path} must be given (its \${ENV} is not set) to change this channel, since the API takes the whole config again`;
+  const error = `${what}: config.${path} must be given (its \${ENV} is not set) to add this channel again, since a check's channels are replaced, not updated`;
   throw new ConfigApplyError({ status: 400, body: { error } });
 }
 
@@ -102,8 +103,8 @@ export const channelsKind = defineKind<ChannelDoc>({
     const body: Record<string, unknown> = {};
     const was = current.doc as Destination;
     const next = doc as Destination;
+    // A secret left as `********` (an unset `${ENV}`) keeps the stored one: the API's update rule.
     if (was.channel_type !== next.channel_type || !sameSetting(was.config, next.config)) {
-      requireSecretsGiven(`channel ${doc.name}`, next);
       body.channel_type = next.channel_type;
       body.config = next.config;
     }

@@ -1119,7 +1119,7 @@ export interface paths {
         };
         /** A tenant channel with the checks it is attached to (attached_check_ids) */
         get: operations["getTenantChannel"];
-        /** Rename a tenant channel and/or replace its channel_type and config (secrets given again) */
+        /** Rename a tenant channel and/or replace its channel_type and config (******** keeps a stored secret) */
         put: operations["updateTenantChannel"];
         post?: never;
         /** Delete a tenant channel: detached from every check and taken out of every route */
@@ -3472,7 +3472,7 @@ export interface components {
              * @enum {string}
              */
             channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie" | "telegram" | "pushover" | "gotify" | "sms";
-            /** @description With channel_type: the whole new config, secrets given again (they are never read back) */
+            /** @description With channel_type: the whole new config; a secret sent back as ******** keeps the stored one (same type only) */
             config?: {
                 [key: string]: unknown;
             };
