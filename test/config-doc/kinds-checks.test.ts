@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import {
   type AnyConfigKind,
   type Api,
@@ -302,3 +303,47 @@ describe.each(runtimes)(
     });
   },
 );
+
+describe('channels, checks and routes documents', () => {
+  it('generate their JSON Schema from the same validators (io: input)', () => {
+    for (const [kind] of KINDS) {
+      const schema = z.toJSONSchema(kind.schema, { io: 'input' });
+      expect(JSON.stringify(schema), kind.key).toContain('"required"');
+    }
+  });
+
+  it('refuse a route whose escalation is half given, or that names no channel', () => {
+    const refused = (doc: Doc) => routesKind.schema.safeParse(doc).success === false;
+    expect(refused({ name: 'half', escalate_channels: ['ops-slack'] })).toBe(true);
+    expect(refused({ name: 'half', channels: ['ops-webhook'], escalate_after_seconds: 600 })).toBe(true);
+    expect(refused({ name: 'none' })).toBe(true);
+    expect(refused({ name: 'whole', escalate_channels: ['ops-slack'], escalate_after_seconds: 600 })).toBe(
+      false,
+    );
+  });
+
+  it('apply the API’s defaults to a check and give it the default policy when it has none', () => {
+    const doc = checksKind.schema.parse({
+      entity: 'service/web',
+      name: 'heartbeat',
+      check_type: 'push',
+    }) as Doc;
+    expect(doc).toMatchObject({
+      interval_seconds: 60,
+      execution_mode: 'push',
+      locations: ['default'],
+      quorum: null,
+    });
+    expect(doc).not.toHaveProperty('timeout_ms');
+    expect(doc.policy).toEqual({
+      cooldown_seconds: 300,
+      notify_on_recovery: true,
+      silenced: false,
+      repeat_interval_seconds: 0,
+      suppress_when_upstream_down: true,
+      flap_changes: 6,
+      flap_window_seconds: 1800,
+      channels: [],
+    });
+  });
+});

@@ -46,16 +46,28 @@ const matchSchema = z
   })
   .default({ blueprint_slugs: [], entities: [], to_states: [] });
 
-export const routeDocSchema = z.strictObject({
-  name: routeNameSchema,
-  match: matchSchema,
-  channels: channelNames.default([]),
-  escalate_after_seconds: fields.escalate_after_seconds.unwrap().nullable().default(null),
-  escalate_channels: channelNames.default([]),
-  group_by: fields.group_by,
-  group_wait_seconds: fields.group_wait_seconds,
-  group_interval_seconds: fields.group_interval_seconds,
-});
+export const routeDocSchema = z
+  .strictObject({
+    name: routeNameSchema,
+    match: matchSchema,
+    channels: channelNames.default([]),
+    escalate_after_seconds: fields.escalate_after_seconds.unwrap().nullable().default(null),
+    escalate_channels: channelNames.default([]),
+    group_by: fields.group_by,
+    group_wait_seconds: fields.group_wait_seconds,
+    group_interval_seconds: fields.group_interval_seconds,
+  })
+  // The API's own rule (routeInputSchema), stated on the document's names so a plan refuses it.
+  .superRefine((doc, ctx) => {
+    if (doc.channels.length === 0 && doc.escalate_channels.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['channels'], message: 'Name at least one channel.' });
+    if (doc.escalate_channels.length > 0 !== (doc.escalate_after_seconds !== null))
+      ctx.addIssue({
+        code: 'custom',
+        path: [doc.escalate_channels.length > 0 ? 'escalate_after_seconds' : 'escalate_channels'],
+        message: 'escalate_after_seconds and escalate_channels go together.',
+      });
+  });
 export type RouteDoc = z.output<typeof routeDocSchema>;
 
 interface RouteView {
