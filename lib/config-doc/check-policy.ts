@@ -61,16 +61,16 @@ const policyPath = (checkId: string) => `/v1/checks/${seg(checkId)}/policy`;
 export const readPolicyView = (api: Api, checkId: string) =>
   expectOk<PolicyView>(api, { method: 'GET', path: policyPath(checkId) });
 
-/** A policy view in document form: tenant channels by their name in the index (else the API's name). */
+/** One channel of a policy view in document form: a tenant channel by its name in the index (else the API's). */
+function channelDocOf(channel: PolicyView['channels'][number], names: NameIndex): PolicyChannel {
+  if (channel.check_id !== null) return destinationOf(channel) as PolicyChannel;
+  return { channel: names.identity('channels', channel.id) ?? channel.name ?? channel.id };
+}
+
+/** A policy view in document form. */
 export function policyDocOf(view: PolicyView, names: NameIndex): PolicyDoc {
   const doc = Object.fromEntries(POLICY_FIELDS.map((field) => [field, view[field]]));
-  const channels = view.channels.map(
-    (channel): PolicyChannel =>
-      channel.check_id === null
-        ? { channel: names.identity('channels', channel.id) ?? channel.name ?? channel.id }
-        : (destinationOf(channel) as PolicyChannel),
-  );
-  return { ...doc, channels } as PolicyDoc;
+  return { ...doc, channels: view.channels.map((channel) => channelDocOf(channel, names)) } as PolicyDoc;
 }
 
 const sameChannel = (a: PolicyChannel, b: PolicyChannel) =>
@@ -113,15 +113,11 @@ export async function writePolicy(
     const body = Object.fromEntries(changed.map((field) => [field, doc[field]]));
     await expectOk(api, { method: 'POST', path: policyPath(checkId), body });
   }
-  const had = (current?.channels ?? []).map((view) => ({
-    view,
-    doc: policyDocOf({ ...before, channels: [view] }, names).channels[0],
-  }));
+  // Each channel the check has stays when the document still has it (matched once), else goes.
   const kept = new Set<number>();
-  for (const { view, doc: was } of had) {
-    const index = doc.channels.findIndex(
-      (channel, i) => !kept.has(i) && was !== undefined && sameChannel(was, channel),
-    );
+  for (const view of current?.channels ?? []) {
+    const was = channelDocOf(view, names);
+    const index = doc.channels.findIndex((channel, i) => !kept.has(i) && sameChannel(was, channel));
     if (index >= 0) kept.add(index);
     else await expectOk(api, { method: 'DELETE', path: `${policyPath(checkId)}/channels/${seg(view.id)}` });
   }
