@@ -29,7 +29,6 @@ export const POLICY_FIELDS = [
 
 const policyChannelSchema = z.union([sharedChannelSchema, channelInputSchema]);
 type PolicyChannel = z.output<typeof policyChannelSchema>;
-const DEFAULT_POLICY = { ...POLICY_DEFAULTS, channels: [] as PolicyChannel[] };
 
 export const policyDocSchema = z
   .strictObject({
@@ -44,10 +43,11 @@ export const policyDocSchema = z
     flap_window_seconds: fields.flap_window_seconds.default(POLICY_DEFAULTS.flap_window_seconds),
     channels: z
       .array(policyChannelSchema)
-      .default([])
+      .default(() => [])
       .meta({ description: 'The check’s own channels, then tenant channels by name ({channel})' }),
   })
-  .default(DEFAULT_POLICY)
+  // A function, so each parse gets lists of its own (zod copies a default one level deep only).
+  .default(() => ({ ...POLICY_DEFAULTS, channels: [] as PolicyChannel[] }))
   .meta({ description: 'The check’s notification policy; absent: the defaults, no channels' });
 export type PolicyDoc = z.output<typeof policyDocSchema>;
 

@@ -64,7 +64,10 @@ function docVariant(variant: Variant) {
   };
   for (const key of FIELDS.get(type) ?? []) {
     const field = variant.shape[key] as z.ZodType;
-    shape[key] = field instanceof z.ZodOptional && key in defaults ? field.default(defaults[key]) : field;
+    shape[key] =
+      field instanceof z.ZodOptional && key in defaults
+        ? field.default(() => structuredClone(defaults[key]))
+        : field;
   }
   shape.policy = policyDocSchema;
   return z.strictObject(shape);

@@ -35,24 +35,27 @@ const matchSchema = z
     blueprint_slugs: z
       .array(z.string().min(1))
       .max(MAX_ROUTE_BLUEPRINTS)
-      .default([])
+      .default(() => [])
       .meta({ description: 'Entities of these blueprints; empty: any' }),
     entities: z
       .array(z.string().regex(/^[^/]+\/[^/]+$/, 'Name an entity as <blueprint>/<entity slug>.'))
       .max(MAX_ROUTE_ENTITIES)
-      .default([])
+      .default(() => [])
       .meta({ description: 'These entities (<blueprint>/<entity slug>); empty: any' }),
-    to_states: z.array(z.enum(ROUTE_STATES)).max(ROUTE_STATES.length).default([]),
+    to_states: z
+      .array(z.enum(ROUTE_STATES))
+      .max(ROUTE_STATES.length)
+      .default(() => []),
   })
-  .default({ blueprint_slugs: [], entities: [], to_states: [] });
+  .default(() => ({ blueprint_slugs: [], entities: [], to_states: [] }));
 
 export const routeDocSchema = z
   .strictObject({
     name: routeNameSchema,
     match: matchSchema,
-    channels: channelNames.default([]),
+    channels: channelNames.default(() => []),
     escalate_after_seconds: fields.escalate_after_seconds.unwrap().nullable().default(null),
-    escalate_channels: channelNames.default([]),
+    escalate_channels: channelNames.default(() => []),
     group_by: fields.group_by,
     group_wait_seconds: fields.group_wait_seconds,
     group_interval_seconds: fields.group_interval_seconds,
