@@ -113,7 +113,8 @@ export const tenantChannelUpdateBody = z
     name: channelNameSchema.optional(),
     channel_type: z.enum(CHANNEL_TYPES).optional().meta({ description: 'With config: a new destination' }),
     config: z.record(z.string(), z.unknown()).optional().meta({
-      description: 'With channel_type: the whole new config, secrets given again (they are never read back)',
+      description:
+        'With channel_type: the whole new config; a secret sent back as ******** keeps the stored one (same type only)',
     }),
     template: messageTemplateSchema
       .nullable()

@@ -34,6 +34,8 @@ export type RouteMatch = z.infer<typeof routeMatchSchema>;
 export const routeSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
+  /** Unique in the tenant when set; routes created without one (or before names) have none. */
+  name: z.string().optional(),
   /** Empty lists match anything: a route without criteria takes every alert of the tenant. */
   match: routeMatchSchema,
   channel_ids: z.array(z.string()),

@@ -26,8 +26,20 @@ const channelIds = z
   .array(idSchema('chn'))
   .max(MAX_ROUTE_CHANNELS, `must name at most ${MAX_ROUTE_CHANNELS} channels`);
 
+/** A route's name: its identity in configuration documents (unique in the tenant). */
+export const MAX_ROUTE_NAME_LENGTH = 100;
+export const routeNameSchema = z
+  .string()
+  .regex(/\S/, 'This field is required.')
+  .trim()
+  .min(1, 'This field is required.')
+  .max(MAX_ROUTE_NAME_LENGTH, `Use at most ${MAX_ROUTE_NAME_LENGTH} characters.`);
+
 /** The fields of a route as posted (routeInputSchema). */
 const routeFields = {
+  name: routeNameSchema
+    .optional()
+    .meta({ description: 'Unique in the tenant; what configuration documents name the route by' }),
   match: z
     .strictObject({
       blueprint_slugs: z
@@ -110,6 +122,7 @@ export type RouteInput = z.output<typeof routeInputSchema>;
 export const publicRouteSchema = z
   .strictObject({
     id: idSchema('rte'),
+    name: z.string().nullable().meta({ description: 'The route’s name; null when it was given none' }),
     match: z.strictObject({
       blueprint_slugs: z.array(z.string()),
       entity_ids: z.array(idSchema('ent')),
@@ -137,6 +150,7 @@ export function publicRoute(
 ): z.output<typeof publicRouteSchema> {
   return {
     id: route.id,
+    name: route.name ?? null,
     match: route.match,
     entities: named(route.match.entity_ids),
     channel_ids: route.channel_ids,

@@ -1,7 +1,7 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import { entityNamer } from '../catalog/entity-names.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
-import { LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
+import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../platform/errors.ts';
 import { newId } from '../platform/ids.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
 import { getTenantChannels } from './channel-items.ts';
@@ -58,9 +58,15 @@ export function createRouteService(deps: { table: Table; clock: Clock }) {
 
     async create(caller: Caller, input: RouteInput) {
       await requireKnown(caller.tenantId, input);
+      if (
+        input.name !== undefined &&
+        (await listRoutes(table, caller.tenantId)).some((r) => r.name === input.name)
+      )
+        throw new ConflictError(`a route named ${JSON.stringify(input.name)} exists already`);
       const record: RouteRecord = {
         id: newId('rte', clock.now()),
         tenant_id: caller.tenantId,
+        ...(input.name === undefined ? {} : { name: input.name }),
         match: {
           blueprint_slugs: [...new Set(input.match.blueprint_slugs ?? [])],
           entity_ids: [...new Set(input.match.entity_ids ?? [])],

@@ -56,7 +56,8 @@ export function sharedChannelRoutes(deps: {
       auth: 'key',
       operationId: 'updateTenantChannel',
       tag,
-      summary: 'Rename a tenant channel and/or replace its channel_type and config (secrets given again)',
+      summary:
+        'Rename a tenant channel and/or replace its channel_type and config (******** keeps a stored secret)',
       schemas: {
         params: tenantChannelParams,
         body: tenantChannelUpdateBody,
@@ -117,7 +118,7 @@ export function sharedChannelRoutes(deps: {
       schemas: {
         body: routeInputSchema,
         responses: { 201: publicRouteSchema },
-        errors: ['LIMIT_EXCEEDED'],
+        errors: ['LIMIT_EXCEEDED', 'CONFLICT'],
       },
       handler: async ({ principal, body }) => created(await routes.create(callerOf(principal), body)),
     }),

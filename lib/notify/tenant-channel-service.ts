@@ -10,13 +10,14 @@ import { checkChannelDestination, parseChannelInput, type TenantChannelInput } f
 import { MAX_CHANNELS_PER_CHECK, MAX_TENANT_CHANNELS, type TenantChannelRecord } from './channel-items.ts';
 import { type ChannelStore, channelSeenFrom } from './channel-store.ts';
 import type { MessageTemplate } from './channels/definition.ts';
+import { channelDefinition } from './channels/registry.ts';
 import { takesTemplate, templateRefusal } from './channels/template-types.ts';
 import { type ShowDeliveries, showOne } from './delivery-responses.ts';
 import { type EmailRecipients, emailAddressesOf } from './email-recipients.ts';
 import type { Caller } from './policy-service.ts';
 import type { NotifyActions } from './ports.ts';
 import type { TenantChannelUpdateBody } from './request-schemas.ts';
-import { type ChannelView, publicChannel } from './responses.ts';
+import { type ChannelView, publicChannel, REDACTED } from './responses.ts';
 import { withoutChannel } from './route-service.ts';
 
 export interface TenantChannelServiceDeps {
@@ -67,6 +68,32 @@ export function createTenantChannelService(deps: TenantChannelServiceDeps) {
     return channel;
   };
 
+  /**
+   * An update's config with each secret sent back as `********` replaced by the stored value, as
+   * a check's header values are kept: only while the channel keeps its type (400 otherwise).
+   */
+  const keptSecrets = async (
+    tenantId: string,
+    channelId: string,
+    type: string,
+    config: Record<string, unknown>,
+  ): Promise<Record<string, unknown>> => {
+    const kept = channelDefinition(type).secrets.filter((key: string) => config[key] === REDACTED);
+    if (kept.length === 0) return config;
+    const stored = await require(tenantId, channelId);
+    const values = stored.config as Record<string, unknown>;
+    const merged = { ...config };
+    for (const key of kept) {
+      if (stored.channel_type !== type || typeof values[key] !== 'string')
+        throw ValidationError.field(
+          `config.${key}`,
+          `${REDACTED} keeps a stored secret of this type only: give the value`,
+        );
+      merged[key] = values[key];
+    }
+    return merged;
+  };
+
   return {
     async create(caller: Caller, input: TenantChannelInput) {
       await destinationOk(input);
@@ -102,7 +129,10 @@ export function createTenantChannelService(deps: TenantChannelServiceDeps) {
       const destination =
         body.channel_type === undefined
           ? undefined
-          : parseChannelInput({ channel_type: body.channel_type, config: body.config });
+          : parseChannelInput({
+              channel_type: body.channel_type,
+              config: await keptSecrets(caller.tenantId, channelId, body.channel_type, body.config ?? {}),
+            });
       if (destination) await destinationOk(destination);
       const stored = await withRetries(OPTIMISTIC_ATTEMPTS, 'the channel', async () => {
         const { template: kept, ...current } = await require(caller.tenantId, channelId);

@@ -1119,7 +1119,7 @@ export interface paths {
         };
         /** A tenant channel with the checks it is attached to (attached_check_ids) */
         get: operations["getTenantChannel"];
-        /** Rename a tenant channel and/or replace its channel_type and config (secrets given again) */
+        /** Rename a tenant channel and/or replace its channel_type and config (******** keeps a stored secret) */
         put: operations["updateTenantChannel"];
         post?: never;
         /** Delete a tenant channel: detached from every check and taken out of every route */
@@ -3472,7 +3472,7 @@ export interface components {
              * @enum {string}
              */
             channel_type?: "slack" | "discord" | "webhook" | "nats" | "ntfy" | "email" | "teams" | "google_chat" | "mattermost" | "matrix" | "pagerduty" | "opsgenie" | "telegram" | "pushover" | "gotify" | "sms";
-            /** @description With channel_type: the whole new config, secrets given again (they are never read back) */
+            /** @description With channel_type: the whole new config; a secret sent back as ******** keeps the stored one (same type only) */
             config?: {
                 [key: string]: unknown;
             };
@@ -3482,6 +3482,8 @@ export interface components {
         NotificationRoute: {
             /** @description rte_ + a 26-character ULID */
             id: string;
+            /** @description The route’s name; null when it was given none */
+            name: string | null;
             match: {
                 blueprint_slugs: string[];
                 entity_ids: string[];
@@ -12353,6 +12355,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Unique in the tenant; what configuration documents name the route by */
+                    name?: string;
                     /**
                      * @description Every criterion given must hold; none given: every alert of the tenant
                      * @default {}
@@ -12384,6 +12388,8 @@ export interface operations {
                      */
                     group_interval_seconds?: number;
                 } | {
+                    /** @description Unique in the tenant; what configuration documents name the route by */
+                    name?: string;
                     /**
                      * @description Every criterion given must hold; none given: every alert of the tenant
                      * @default {}
@@ -12454,6 +12460,15 @@ export interface operations {
             };
             /** @description LIMIT_EXCEEDED, ACCOUNT_DISABLED, READ_ONLY */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
