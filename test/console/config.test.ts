@@ -75,7 +75,6 @@ describe('console configuration export and import', { timeout: 120_000 }, () => 
     const creates = p.page.getByRole('region', { name: 'To create (2)' });
     await creates.waitFor({ timeout: SHOWN_WITHIN_MS });
     await expectText(creates.getByRole('listitem').nth(1), 'entity service/api');
-    await screenshot(p.page, 'config-import-plan');
     expect(await audit(p.page)).toEqual([]);
 
     await p.page.getByRole('button', { name: 'Apply 2 changes' }).click();
@@ -126,6 +125,7 @@ describe('console configuration export and import', { timeout: 120_000 }, () => 
       await signIn(p.page, rig.key);
       await p.page.goto('/config');
       await p.page.getByRole('button', { name: 'Download vigil.yaml' }).waitFor();
+      if (width === 1280) await screenshot(p.page, 'config');
       expect(await audit(p.page)).toEqual([]);
       expectNoConsoleErrors(p);
       await p.close();
