@@ -196,6 +196,8 @@ async function applyConfig(server: Server, document: Document, values: Values, i
   } else {
     for await (const line of jsonLines(res)) {
       if (line.summary && typeof line.summary === 'object') summary = line.summary as ApplyResult['summary'];
+      else if (typeof line.created === 'number' && typeof line.failed === 'number')
+        summary = line as unknown as ApplyResult['summary'];
       else if (typeof line.error === 'string' && !line.op)
         throw new ServerError(`apply stopped: ${line.error}`);
       else print(line as unknown as AppliedChange);

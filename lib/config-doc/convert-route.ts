@@ -6,7 +6,7 @@ import { TEXT_IMPORTERS } from '../importers/registry.ts';
 import { ValidationError } from '../platform/errors.ts';
 
 /**
- * POST /v1/config/convert?source=kuma|gatus (docs/config.md "Importers"): another product's
+ * POST /v1/config/convert?source=kuma|gatus (docs/api.md "Configuration import"): another product's
  * configuration file, as uploaded in the console's Import, converted to a Vigil document and the
  * lines it could not map. It writes nothing: the console shows the document's plan next, and
  * applying it is a separate, admin-only call.
@@ -15,11 +15,21 @@ import { ValidationError } from '../platform/errors.ts';
 /** An uploaded export (a Kuma backup holds every monitor's history of settings): Lambda's payload limit. */
 export const CONVERT_MAX_BODY_BYTES = 6 * 1024 * 1024;
 
-const convertQuery = z.strictObject({
-  source: z.string().meta({
-    description: 'The product the file comes from: `kuma` (a backup .json) or `gatus` (a config .yaml)',
-  }),
-});
+/**
+ * `?source=`: one of the importers registered when the routes are made, so the OpenAPI document
+ * states them; a registry without any (a build without importers) takes any string, and the
+ * handler names the known ones.
+ */
+function convertQuery() {
+  const sources = Object.keys(TEXT_IMPORTERS).sort();
+  const description = 'The product the file comes from: `kuma` (a backup .json) or `gatus` (a config .yaml)';
+  const [first, ...rest] = sources;
+  const source =
+    first === undefined
+      ? z.string()
+      : z.enum([first, ...rest], { error: () => `Unknown source; one of: ${sources.join(', ')}.` });
+  return z.strictObject({ source: source.meta({ description }) });
+}
 
 const convertResponse = z.strictObject({
   document: z.record(z.string(), z.unknown()).meta({
@@ -60,7 +70,7 @@ export function convertRoutes(): AuthedRoute[] {
       summary:
         'Converts an Uptime Kuma backup or a Gatus configuration file to a Vigil configuration document, without writing anything',
       schemas: {
-        query: convertQuery,
+        query: convertQuery(),
         rawBody: {
           contentType: 'text/plain',
           schema: z.string().meta({ description: 'The file’s text, as uploaded' }),
