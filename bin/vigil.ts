@@ -1,13 +1,23 @@
-// `vigil run` wraps a cron job and `vigil agent` probes for a location: they need no store and no
-// configuration, so they are dispatched before the operator commands (bin/vigil-operator.ts) load them.
-if (process.argv[2] === 'run') {
+// `vigil run` wraps a cron job, `vigil agent` probes for a location and `vigil export|plan|apply`
+// call a server's configuration routes: they need no store and no configuration, so they are
+// dispatched before the operator commands (bin/vigil-operator.ts) load them.
+const command = process.argv[2];
+if (command === 'export' || command === 'plan' || command === 'apply') {
+  const { configCli } = await import('../lib/cli/config-cli.ts');
+  process.exitCode = await configCli(command, process.argv.slice(3), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+  });
+} else if (command === 'run') {
   const { runCli } = await import('../lib/cli/run.ts');
   process.exitCode = await runCli(process.argv.slice(3), {
     stdout: process.stdout,
     stderr: process.stderr,
     signals: process,
   });
-} else if (process.argv[2] === 'agent') {
+} else if (command === 'agent') {
   const { runAgentCli } = await import('../lib/agent/agent-cli.ts');
   process.exitCode = await runAgentCli(process.argv.slice(3), {
     stdout: process.stdout,

@@ -11,6 +11,8 @@ import { composeChangeConsumers, consumerList } from './compose-feed.ts';
 import { composeIncidents } from './compose-incidents.ts';
 import { composePeople } from './compose-people.ts';
 import { composeProbing, type ProbingDeps } from './compose-probing.ts';
+import { convertRoutes } from './config-doc/convert-route.ts';
+import type { ConfigEngine } from './config-doc/kind.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouteInvoker } from './http/route-invoker.ts';
@@ -141,6 +143,8 @@ export function createApp(deps: CoreDeps) {
   });
   const uptime = createUptimeService({ table: deps.table, clock: deps.clock, cursors, checkService });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
+  // The configuration engine (plan_config, apply_config) calls the routes, so it is made after them.
+  let configEngine: ConfigEngine | undefined;
   const mcp = composeMcp({
     table: deps.table,
     clock: deps.clock,
@@ -156,6 +160,8 @@ export function createApp(deps: CoreDeps) {
     incidents,
     simulator: notifications.simulator,
     audit: people.mcpAudit,
+    logger: deps.logger,
+    config: () => configEngine,
   });
 
   const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: jobRunner.decider });
@@ -215,6 +221,7 @@ export function createApp(deps: CoreDeps) {
     ...locations.routes,
     ...searchRoutes({ table: deps.table, cursors }),
     ...skills.routes,
+    ...convertRoutes(),
     ...mcpRoutes({
       tools: mcp.tools,
       relay: createMcpRelay({ table: deps.table, clock: deps.clock }),

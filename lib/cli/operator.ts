@@ -50,6 +50,10 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
   run --ping <ping URL> [options] -- <command> [args...]
       Run a job and report it to a push check's ping URL (/start, then /<exit status> with the
       output's tail); needs no store. \`npm run vigil -- run --help\` lists the options.
+  export [-o <file>] [--json] | plan -f <file> [--prune] | apply -f <file> [--prune] [--yes]
+      The tenant's configuration as a document, what applying one would change (exit 2 when
+      something would), applying it; call a server with --url/--key (VIGIL_URL, VIGIL_API_KEY)
+      and need no store. \`npm run vigil -- plan --help\` says more.
 
 The store comes from configuration (VIGIL_STORE, VIGIL_DATA_DIR, VIGIL_TABLE_NAME, ...).`;
 

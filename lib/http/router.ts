@@ -24,6 +24,11 @@ import {
 import { createWriteAudit, isWrite } from './write-audit.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The largest body any route may take (a route's `maxBodyBytes`): Lambda's synchronous payload
+ * limit. The local server reads bodies up to it; the router holds each route to its own limit.
+ */
+export const MAX_ROUTE_BODY_BYTES = 6 * 1024 * 1024;
 
 export interface RouterDeps {
   routes: Route[];
@@ -105,7 +110,8 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
   ): Promise<HttpResponse> => {
     const { route, params } = match(req);
     matched.route = `${route.method} ${route.path}`;
-    if (req.body.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+    const bodyLimit = Math.min(route.maxBodyBytes ?? MAX_BODY_BYTES, MAX_ROUTE_BODY_BYTES);
+    if (req.body.length > bodyLimit) throw new PayloadTooLargeError(bodyLimit);
     const ctxBase = {
       method: route.method,
       ...(req.method !== route.method ? { requestMethod: req.method } : {}),

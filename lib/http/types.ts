@@ -115,6 +115,11 @@ interface RouteBase {
   path: string;
   /** How the body is read: parsed as JSON (default), passed raw (heartbeats), or ignored. */
   body?: 'json' | 'raw';
+  /**
+   * The largest body the route takes, in bytes; default MAX_BODY_BYTES (1 MiB). At most
+   * MAX_ROUTE_BODY_BYTES (lib/http/router.ts): a configuration document, an uploaded export.
+   */
+  maxBodyBytes?: number;
   summary?: string;
   /** OpenAPI operationId, unique across the route table. */
   operationId: string;

@@ -11,12 +11,14 @@ import type { EntityStore } from '../catalog/entity-store.ts';
 import { createRelationStore } from '../catalog/relation-items.ts';
 import type { CheckService } from '../checks/services.ts';
 import { createCheckReadService, ruleChangeOps } from '../checks/services.ts';
+import type { ConfigEngine } from '../config-doc/kind.ts';
 import type { IncidentService } from '../incidents/incident-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
 import type { Simulator } from '../notify/simulate.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { Prober } from '../probes/types.ts';
 import { createPingLogService } from '../push/ping-log.ts';
 import { createStatusService } from '../status/status-service.ts';
@@ -48,6 +50,9 @@ export interface McpDeps {
   simulator: Simulator;
   /** The audit log's recorder of write tool calls (lib/compose-people.ts's `mcpAudit`). */
   audit?: McpToolAudit | undefined;
+  /** plan_config and apply_config: the app's configuration engine, read at each call (it is made after the routes). */
+  config?: () => ConfigEngine | undefined;
+  logger: Logger;
 }
 
 /** MCP as the app composes it: the tool catalog over the built-ins (the same services as the routes) and runbook actions. */
@@ -81,6 +86,8 @@ export function composeMcp(deps: McpDeps) {
     search: createEntitySearch({ table, cursors }),
     simulator: deps.simulator,
     audit: createAuditService({ table, clock, cursors }),
+    config: deps.config,
+    logger: deps.logger,
   });
   const tools = createToolCatalog({
     skills: deps.skills,

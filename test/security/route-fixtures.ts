@@ -298,6 +298,8 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/status-pages': { slug: 'another-page', title: 'Another', entity_ids: [fx.ids.entityId] },
     'PUT /v1/status-pages/{slug}': { title: 'Renamed', entity_ids: [fx.ids.entityId], show_incidents: false },
     'DELETE /v1/status-pages/{slug}': undefined,
+    // Raw text with `?source=`; none here: the convert route writes nothing either way.
+    'POST /v1/config/convert': undefined,
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,

@@ -6,6 +6,7 @@ import { AuditPage } from './pages/audit';
 import { BlueprintPage, CatalogPage } from './pages/catalog';
 import { ChannelsPage } from './pages/channels';
 import { CheckPage, ChecksPage, NewCheckPage } from './pages/checks';
+import { ConfigPage } from './pages/config';
 import { ConsentPage } from './pages/consent';
 import { EntityPage } from './pages/entity';
 import { GraphPage } from './pages/graph';
@@ -58,6 +59,7 @@ export function App() {
           <Route path="/actions/:id" element={<ActionPage />} />
           <Route path="/skills" element={<SkillsPage />} />
           <Route path="/settings" element={<SettingsPage />} />
+          <Route path="/config" element={<ConfigPage />} />
           <Route path="/audit" element={<AuditPage />} />
           <Route path="/consent" element={<ConsentPage />} />
           <Route path="*" element={<NotFound />} />

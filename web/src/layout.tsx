@@ -18,6 +18,7 @@ const NAV = [
   ['/actions', 'Actions'],
   ['/skills', 'Skills & MCP'],
   ['/settings', 'Settings'],
+  ['/config', 'Configuration'],
   ['/audit', 'Audit'],
 ] as const;
 

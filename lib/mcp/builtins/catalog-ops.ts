@@ -11,6 +11,7 @@ import {
   pageLimit,
   pingLogInput,
 } from './catalog-ops-schemas.ts';
+import { CONFIG_TOOL_ENTRIES } from './config.ts';
 import { builtinAnnotations } from './index.ts';
 
 /**
@@ -25,7 +26,7 @@ import { builtinAnnotations } from './index.ts';
 /** The skill slug under which the built-in catalog tools are registered (SPEC.md). */
 export const CATALOG_OPS = 'catalog-ops';
 
-/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities, get_action_run, explain_alerting, list_heartbeats, get_ping_log and get_audit_log. */
+/** The catalog-ops skill: SPEC.md's seven catalog tools, get_blast_radius, explain_entity_state, the incident and the maintenance tools, get_uptime, search_entities, get_action_run, explain_alerting, list_heartbeats, get_ping_log, get_audit_log, plan_config and apply_config. */
 export const CATALOG_OPS_MANIFEST = {
   slug: CATALOG_OPS,
   name: 'Catalog operations',
@@ -286,5 +287,6 @@ export const CATALOG_OPS_MANIFEST = {
       inputSchema: auditLogInput,
       annotations: builtinAnnotations('get_audit_log'),
     },
+    ...CONFIG_TOOL_ENTRIES,
   ],
 } satisfies CreateSkillBody;

@@ -8,6 +8,7 @@ import type { EntityService } from '../../catalog/entity-service.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
 import type { RelationStore } from '../../catalog/relation-items.ts';
 import type { CheckReadService, CheckService } from '../../checks/services.ts';
+import type { ConfigEngine } from '../../config-doc/kind.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { IncidentService } from '../../incidents/incident-service.ts';
 import type { MaintenanceService } from '../../maintenance/maintenance-service.ts';
@@ -15,6 +16,7 @@ import type { Simulator } from '../../notify/simulate.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { ValidationError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
 import type { Prober } from '../../probes/types.ts';
 import type { PingLogService } from '../../push/ping-log.ts';
 import type { StatusService } from '../../status/status-service.ts';
@@ -48,6 +50,10 @@ export interface BuiltinDeps {
   simulator: Simulator;
   /** get_audit_log: the audit log's reads (GET /v1/audit's). */
   audit: Pick<AuditService, 'list'>;
+  /** plan_config and apply_config: the configuration engine, made after the routes it calls (so read at each call). */
+  config?: () => ConfigEngine | undefined;
+  /** The log of the calls the configuration engine makes for a tool. */
+  logger: Logger;
 }
 
 /**

@@ -3,6 +3,7 @@ import { getAuditLog } from './audit-log.ts';
 import { getEntity, listBlueprints, listEntities } from './catalog.ts';
 import { getCheckResults } from './check-results.ts';
 import { createCheck } from './checks.ts';
+import { applyConfig, planConfig } from './config.ts';
 import type { Builtin, BuiltinAnnotations, BuiltinDeps, BuiltinTool } from './deps.ts';
 import { explainAlerting } from './explain-alerting.ts';
 import { explainEntityState } from './explain-entity.ts';
@@ -37,6 +38,8 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   listHeartbeats,
   getPingLog,
   getAuditLog,
+  planConfig,
+  applyConfig,
 ];
 
 /** A built-in's own annotations by name (a manifest offering the tool shows these). */

@@ -349,6 +349,18 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     message: /checks take no tls/,
     why: "whether tls applies depends on the stored check's check_type, which the body does not carry",
   },
+  {
+    operation: 'POST /v1/config/convert',
+    path: /^$/,
+    message: /^[a-z-]+: /,
+    why: 'whether a text is a Kuma backup or a Gatus configuration its importer can read is the whole structure of another product’s file, which a string cannot state',
+  },
+  {
+    operation: 'POST /v1/config/convert',
+    path: /^source$/,
+    message: /^Unknown source/,
+    why: 'the sources are the importers registered (lib/importers/registry.ts); a build without any states a string',
+  },
 ];
 
 /** MCP answers a JSON-RPC error for these even to a body valid by the document. */

@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  audit,
+  type ConsoleRig,
+  expectCount,
+  expectNoConsoleErrors,
+  expectText,
+  openPage,
+  SHOWN_WITHIN_MS,
+  screenshot,
+  signIn,
+  startConsole,
+} from './support.ts';
+
+/**
+ * The Configuration page against a real local runtime: Export downloads the tenant's document;
+ * Import of a Vigil document shows the plan grouped by create, update and delete, with each
+ * update's fields, and an admin applies it and reads each object's outcome; a member sees the
+ * plan but no Apply; a Gatus file is converted before it is planned; no axe violation.
+ */
+
+const document = (entityName: string) => `apiVersion: vigil/v1
+kind: Config
+blueprints:
+  - slug: service
+    name: Service
+entities:
+  - blueprint: service
+    slug: api
+    name: ${entityName}
+`;
+
+const GATUS = `endpoints:
+  - name: website
+    url: https://example.com/
+    interval: 5m
+    conditions:
+      - "[STATUS] == 200"
+`;
+
+const file = (name: string, text: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+
+describe('console configuration export and import', { timeout: 120_000 }, () => {
+  let rig: ConsoleRig;
+  let memberKey = '';
+
+  beforeAll(async () => {
+    rig = await startConsole();
+    const invitation = await rig.api<{ token: string }>('POST', '/v1/settings/users/invite', {
+      email: 'member@example.com',
+      role: 'member',
+    });
+    const accepted = await rig.api<{ key: string }>('POST', '/v1/settings/users/accept', {
+      token: invitation.body.token,
+      name: 'Member',
+    });
+    memberKey = accepted.body.key;
+  }, 150_000);
+  afterAll(async () => {
+    await rig?.stop();
+  });
+
+  it('imports a document: the plan, Apply, each object applied; then exports it', async () => {
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Configuration' })
+      .click();
+    await p.page.getByRole('heading', { level: 1, name: 'Configuration' }).waitFor();
+
+    await p.page.getByLabel('Configuration file').setInputFiles(file('vigil.yaml', document('Checkout API')));
+    await expectText(p.page.getByText(/^Read /), 'Read a Vigil document.');
+    const creates = p.page.getByRole('region', { name: 'To create (2)' });
+    await creates.waitFor({ timeout: SHOWN_WITHIN_MS });
+    await expectText(creates.getByRole('listitem').nth(1), 'entity service/api');
+    expect(await audit(p.page)).toEqual([]);
+
+    await p.page.getByRole('button', { name: 'Apply 2 changes' }).click();
+    const applied = p.page.getByRole('region', { name: 'Applied' });
+    await expectText(applied.getByRole('status'), '2 created, 0 updated, 0 deleted, 0 failed.');
+    await expectText(applied.getByRole('listitem').nth(1), 'Done: create entity service/api');
+    expect((await rig.api('GET', '/v1/blueprints/service/entities/api')).status).toBe(200);
+
+    const download = p.page.waitForEvent('download', { timeout: SHOWN_WITHIN_MS });
+    await p.page.getByRole('button', { name: 'Download vigil.yaml' }).click();
+    const saved = await download;
+    expect(saved.suggestedFilename()).toBe('vigil.yaml');
+    const exported = readFileSync((await saved.path()) ?? '', 'utf8');
+    expect(exported).toContain('apiVersion: vigil/v1');
+    expect(exported).toContain('slug: api');
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it("shows a member the plan's field changes, without Apply", async () => {
+    const p = await openPage(rig);
+    await signIn(p.page, memberKey);
+    await p.page.goto('/config');
+    await p.page.getByLabel('Configuration file').setInputFiles(file('vigil.yaml', document('Shop')));
+    const updates = p.page.getByRole('region', { name: 'To update (1)' });
+    await updates.waitFor({ timeout: SHOWN_WITHIN_MS });
+    await expectText(updates.getByRole('listitem').nth(1), 'name: "Checkout API" → "Shop"');
+    await p.page.getByText('Applying a configuration is for admins').waitFor();
+    await expectCount(p.page.getByRole('button', { name: /^Apply/ }), 0);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('converts a Gatus file before planning it', async () => {
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto('/config');
+    await p.page.getByLabel('Configuration file').setInputFiles(file('config.yaml', GATUS));
+    await expectText(p.page.getByText(/^Read /), 'Read a Gatus configuration.');
+    await p.page.getByRole('region', { name: /^To create/ }).waitFor({ timeout: SHOWN_WITHIN_MS });
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  for (const width of [1280, 390]) {
+    it(`has no axe violations at ${width} px`, async () => {
+      const p = await openPage(rig, { width });
+      await signIn(p.page, rig.key);
+      await p.page.goto('/config');
+      await p.page.getByRole('button', { name: 'Download vigil.yaml' }).waitFor();
+      if (width === 1280) await screenshot(p.page, 'config');
+      expect(await audit(p.page)).toEqual([]);
+      expectNoConsoleErrors(p);
+      await p.close();
+    });
+  }
+});
