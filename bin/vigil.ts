@@ -1,11 +1,20 @@
-// `vigil run` wraps a cron job and `vigil agent` probes for a location: they need no store and no
-// configuration, so they are dispatched before the operator commands (bin/vigil-operator.ts) load them.
+// `vigil run` wraps a cron job, `vigil agent` probes for a location and `vigil import` converts
+// another product's configuration: they need no store and no configuration, so they are
+// dispatched before the operator commands (bin/vigil-operator.ts) load them.
 if (process.argv[2] === 'run') {
   const { runCli } = await import('../lib/cli/run.ts');
   process.exitCode = await runCli(process.argv.slice(3), {
     stdout: process.stdout,
     stderr: process.stderr,
     signals: process,
+  });
+} else if (process.argv[2] === 'import') {
+  // `vigil import` converts a file or another product's API into a document: no store either.
+  const { importCli } = await import('../lib/importers/import-cli.ts');
+  process.exitCode = await importCli(process.argv.slice(3), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    healthchecksApiKey: process.env.HEALTHCHECKS_API_KEY,
   });
 } else if (process.argv[2] === 'agent') {
   const { runAgentCli } = await import('../lib/agent/agent-cli.ts');

@@ -50,6 +50,12 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
   run --ping <ping URL> [options] -- <command> [args...]
       Run a job and report it to a push check's ping URL (/start, then /<exit status> with the
       output's tail); needs no store. \`npm run vigil -- run --help\` lists the options.
+  import gatus <config.yaml>
+  import kuma <backup.json | kuma.db>
+  import healthchecks --url <https://healthchecks.io> --api-key <key>
+      Convert a Gatus config, an Uptime Kuma backup or database, or a Healthchecks project
+      (its key may come from HEALTHCHECKS_API_KEY) into a configuration document: YAML on stdout,
+      what could not be mapped on stderr; needs no store (docs/importers.md).
 
 The store comes from configuration (VIGIL_STORE, VIGIL_DATA_DIR, VIGIL_TABLE_NAME, ...).`;
 
