@@ -60,12 +60,22 @@ function targetOf(endpoint: Record<string, unknown>, path: string, unmapped: str
     unmapped.push(`${path}.url: "${url}" is not a URL, endpoint left out`);
     return undefined;
   }
-  const hostname = parsed.hostname.replace(/^\[|\]$/g, '');
+  // A host given as Gatus's `${VAR}` is known only where Gatus runs: no check beside it can name it.
+  const hostname = parsed.hostname.includes('$') ? undefined : parsed.hostname.replace(/^\[|\]$/g, '');
   const port = parsed.port === '' ? undefined : Number(parsed.port);
+  if (hostname === undefined && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    unmapped.push(`${path}.url: "${url}" names its host by an environment variable, endpoint left out`);
+    return undefined;
+  }
   switch (parsed.protocol) {
     case 'http:':
     case 'https:':
-      return { host: 'http', fields: { check_type: 'http', target_url: url }, hostname, port };
+      return {
+        host: 'http',
+        fields: { check_type: 'http', target_url: withoutPassword(url, parsed, path, unmapped) },
+        hostname,
+        port,
+      };
     case 'tcp:':
       if (port === undefined) break;
       return { host: 'tcp', fields: { check_type: 'tcp', config: { host: hostname, port } }, hostname };
@@ -90,6 +100,16 @@ function targetOf(endpoint: Record<string, unknown>, path: string, unmapped: str
   return undefined;
 }
 
+/** The URL with a password in it held as a `${ENV}` reference (a line says which), never copied. */
+function withoutPassword(url: string, parsed: URL, path: string, unmapped: string[]): string {
+  if (parsed.password === '' || referencedEnv(parsed.password)) return url;
+  const variable = envName('GATUS', path.replace(/\W+/g, '_'), 'URL_PASSWORD');
+  unmapped.push(
+    `${path}.url: its password is a secret, not copied; set ${variable} in the environment of plan and apply`,
+  );
+  return url.replace(`:${parsed.password}@`, `:${envRef(variable)}@`);
+}
+
 /** The checks of one endpoint, in document form, for the entity `entity`. */
 export function endpointChecks(
   endpoint: Record<string, unknown>,
@@ -98,7 +118,11 @@ export function endpointChecks(
   channels: GatusChannels,
   unmapped: string[],
 ): Record<string, unknown>[] {
-  const name = String(endpoint.name ?? '');
+  const name = String(endpoint.name ?? '').trim();
+  if (name === '') {
+    unmapped.push(`${path}: no name (Gatus requires one), endpoint left out`);
+    return [];
+  }
   for (const key of Object.keys(endpoint)) {
     if (!ENDPOINT_KEYS.has(key)) unmapped.push(`${path}.${key}: Vigil has no equivalent, left out`);
   }
@@ -127,6 +151,11 @@ export function endpointChecks(
     ...alerts,
   };
   const checks: Record<string, unknown>[] = [own];
+  if ((mapped.certificateDays !== undefined || mapped.domainDays !== undefined) && !target.hostname) {
+    unmapped.push(
+      `${path}.conditions: the expiry conditions need the host, which an environment variable names; left out`,
+    );
+  }
   if (mapped.certificateDays !== undefined && target.host !== 'tls' && target.hostname) {
     const config = { host: target.hostname, ...(target.port ? { port: target.port } : {}) };
     checks.push({

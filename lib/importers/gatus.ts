@@ -106,6 +106,10 @@ function convertGatus(text: string): Conversion {
     });
   });
   eachOf(config['external-endpoints'], 'external-endpoints', unmapped, (endpoint, path) => {
+    if (String(endpoint.name ?? '').trim() === '') {
+      unmapped.push(`${path}: no name (Gatus requires one), endpoint left out`);
+      return;
+    }
     checks.push(externalCheck(endpoint, path, entityOf(endpoint), channels, unmapped));
   });
   if (config.maintenance !== undefined) {

@@ -245,6 +245,53 @@ endpoints:
     expect(unmapped).toEqual([]);
   });
 
+  it('never copies a password in an endpoint url, and leaves out endpoints without a name', () => {
+    const { document, unmapped } = gatusImporter.convert(`
+endpoints:
+  - name: basic
+    url: https://monitor:hunter2@example.org/health
+    conditions: ["[STATUS] == 200"]
+  - url: https://example.org/nameless
+external-endpoints:
+  - token: abc
+`);
+    expect(document.checks).toEqual([
+      {
+        entity: 'gatus/basic',
+        name: 'basic',
+        check_type: 'http',
+        target_url: `https://monitor:${envRef('GATUS_ENDPOINTS_0_URL_PASSWORD')}@example.org/health`,
+        expected_status: 200,
+        timeout_ms: 10_000,
+      },
+    ]);
+    expect(document.entities).toEqual([{ blueprint: 'gatus', slug: 'basic', name: 'basic' }]);
+    expect(unmapped).toEqual([
+      'endpoints[0].url: its password is a secret, not copied; set GATUS_ENDPOINTS_0_URL_PASSWORD in the environment of plan and apply',
+      'endpoints[1]: no name (Gatus requires one), endpoint left out',
+      'external-endpoints[0]: no name (Gatus requires one), endpoint left out',
+    ]);
+    expect(JSON.stringify(document)).not.toContain('hunter2');
+  });
+
+  it('keeps a url whose host is a Gatus env reference, and says what it cannot check beside it', () => {
+    const { document, unmapped } = gatusImporter.convert(`
+endpoints:
+  - name: env-host
+    url: https://\${API_HOST}/health
+    conditions: ["[STATUS] == 200", "[CERTIFICATE_EXPIRATION] > 240h"]
+  - name: env-tcp
+    url: tcp://\${DB_HOST}:5432
+`);
+    expect((document.checks as Record<string, unknown>[]).map((c) => [c.name, c.target_url])).toEqual([
+      ['env-host', `https://${envRef('API_HOST')}/health`],
+    ]);
+    expect(unmapped).toEqual([
+      'endpoints[0].conditions: the expiry conditions need the host, which an environment variable names; left out',
+      `endpoints[1].url: "tcp://${envRef('DB_HOST')}:5432" names its host by an environment variable, endpoint left out`,
+    ]);
+  });
+
   it('refuses text that is not YAML with an ImportError naming the line', () => {
     const broken = 'endpoints:\n  - name: a\n    url: [unclosed\n  - name: b\n';
     expect(() => gatusImporter.convert(broken)).toThrow(ImportError);
