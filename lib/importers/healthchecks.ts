@@ -17,6 +17,8 @@ export interface HealthchecksSource {
   apiKey: string;
   /** The fetch to use (tests); the global one by default. */
   fetch?: typeof fetch;
+  /** How long one request may take; 30 s by default. */
+  timeoutMs?: number;
 }
 
 /** How long one request may take, and the largest answer read (the API lists every check at once). */
@@ -39,12 +41,14 @@ async function getJson(source: HealthchecksSource, path: string): Promise<Record
   try {
     answer = await (source.fetch ?? fetch)(`${base}${path}`, {
       headers: { 'X-Api-Key': source.apiKey, Accept: 'application/json' },
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(source.timeoutMs ?? REQUEST_TIMEOUT_MS),
       redirect: 'error',
     });
   } catch (cause) {
-    const reason =
-      cause instanceof Error && cause.name === 'TimeoutError' ? 'no answer in 30 s' : String(cause);
+    const timedOut = cause instanceof Error && cause.name === 'TimeoutError';
+    const reason = timedOut
+      ? `no answer in ${(source.timeoutMs ?? REQUEST_TIMEOUT_MS) / 1000} s`
+      : String(cause);
     throw new ImportError(`Healthchecks at ${base} cannot be reached (${reason}).`);
   }
   if (answer.status === 401 || answer.status === 403) {

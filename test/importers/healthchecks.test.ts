@@ -221,6 +221,18 @@ describe('the Healthchecks importer', () => {
     );
   });
 
+  it('gives up on a request that gets no answer within its timeout', async () => {
+    // The server reads the request and never answers: only the importer's timeout ends the wait.
+    const server = createServer(() => {});
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await expect(importHealthchecks({ url, apiKey: KEY, timeoutMs: 200 })).rejects.toThrow(
+      /cannot be reached \(no answer in 0\.2 s\)/,
+    );
+  });
+
   it('refuses a site that is not Healthchecks, and one that is not a URL', async () => {
     const server = createServer((_req, res) => res.end('<html>hello</html>'));
     server.listen(0, '127.0.0.1');
