@@ -40,7 +40,7 @@ const PROVIDERS: Record<string, ProviderMap> = {
   discord: { type: 'discord', fields: webhookUrl },
   teams: { type: 'teams', fields: webhookUrl },
   'teams-workflows': { type: 'teams', fields: webhookUrl },
-  'google-chat': { type: 'google_chat', fields: webhookUrl },
+  googlechat: { type: 'google_chat', fields: webhookUrl },
   mattermost: { type: 'mattermost', fields: { ...webhookUrl, channel: { to: 'channel' } } },
   pagerduty: { type: 'pagerduty', fields: { 'integration-key': { to: 'routing_key', secret: true } } },
   opsgenie: { type: 'opsgenie', fields: { 'api-key': { to: 'api_key', secret: true } } },

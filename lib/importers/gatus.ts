@@ -35,7 +35,15 @@ const GATUS_OWN = new Set([
   'announcements',
 ]);
 const READ = new Set(['endpoints', 'external-endpoints', 'alerting', 'maintenance']);
-const EXTERNAL_KEYS = new Set(['name', 'group', 'token', 'alerts', 'heartbeat', 'enabled']);
+const EXTERNAL_KEYS = new Set([
+  'name',
+  'group',
+  'token',
+  'alerts',
+  'heartbeat',
+  'enabled',
+  'maintenance-windows',
+]);
 /** A push check's longest interval (30 days), as lib/check-types/fields.ts allows. */
 const PUSH_MAX_INTERVAL = 30 * 86_400;
 
@@ -92,25 +100,26 @@ function convertGatus(text: string): Conversion {
   };
   const checks: Record<string, unknown>[] = [];
   const maintenance: Record<string, unknown>[] = [];
+  /** An endpoint's own maintenance windows, over its entity (its group's, when it has one). */
+  const windowsOf = (endpoint: Record<string, unknown>, path: string, entity: string) =>
+    eachOf(endpoint['maintenance-windows'], `${path}.maintenance-windows`, unmapped, (raw, at, index) => {
+      const window = gatusWindow(raw, at, unmapped);
+      const name = `${String(endpoint.name)} maintenance ${index + 1}`;
+      if (window) maintenance.push({ name, entities: [entity], ...window });
+    });
   eachOf(config.endpoints, 'endpoints', unmapped, (endpoint, path) => {
     const entity = entityOf(endpoint);
     checks.push(...endpointChecks(endpoint, path, entity, channels, unmapped));
-    eachOf(endpoint['maintenance-windows'], `${path}.maintenance-windows`, unmapped, (raw, at, index) => {
-      const window = gatusWindow(raw, at, unmapped);
-      if (window)
-        maintenance.push({
-          name: `${String(endpoint.name)} maintenance ${index + 1}`,
-          entities: [entity],
-          ...window,
-        });
-    });
+    windowsOf(endpoint, path, entity);
   });
   eachOf(config['external-endpoints'], 'external-endpoints', unmapped, (endpoint, path) => {
     if (String(endpoint.name ?? '').trim() === '') {
       unmapped.push(`${path}: no name (Gatus requires one), endpoint left out`);
       return;
     }
-    checks.push(externalCheck(endpoint, path, entityOf(endpoint), channels, unmapped));
+    const entity = entityOf(endpoint);
+    checks.push(externalCheck(endpoint, path, entity, channels, unmapped));
+    windowsOf(endpoint, path, entity);
   });
   if (config.maintenance !== undefined) {
     const window = gatusWindow(config.maintenance, 'maintenance', unmapped);

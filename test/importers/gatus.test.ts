@@ -292,6 +292,39 @@ endpoints:
     ]);
   });
 
+  it("maps an endpoint's maintenance-windows to windows over its entity, and lists those it cannot", () => {
+    const { document, unmapped } = gatusImporter.convert(`
+endpoints:
+  - name: api
+    group: backend
+    url: https://api.example.org
+    maintenance-windows:
+      - start: "02:30"
+        duration: 90m
+        every: [Saturday, Sunday]
+      - start: "25:00"
+        duration: 1h
+external-endpoints:
+  - name: backup
+    heartbeat: {interval: 24h}
+    maintenance-windows:
+      - {start: "04:00", duration: 170h}
+`);
+    expect(document.maintenance).toEqual([
+      {
+        name: 'api maintenance 1',
+        entities: ['gatus/backend'],
+        cron: '30 2 * * 0,6',
+        duration_seconds: 5400,
+      },
+    ]);
+    expect(unmapped).toEqual([
+      'endpoints[0].maintenance-windows[1].start: "25:00" is not an hh:mm time, window left out',
+      "external-endpoints[0]: results are pushed to Gatus's API with a token; push to the check's Vigil ping URL instead (GET /v1/checks/{id} after apply)",
+      'external-endpoints[0].maintenance-windows[0].duration: Vigil windows last 1 minute to 7 days, window left out',
+    ]);
+  });
+
   it('refuses text that is not YAML with an ImportError naming the line', () => {
     const broken = 'endpoints:\n  - name: a\n    url: [unclosed\n  - name: b\n';
     expect(() => gatusImporter.convert(broken)).toThrow(ImportError);
