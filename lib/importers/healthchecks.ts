@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { type HcChannel, healthchecksChannels } from './healthchecks-channels.ts';
 import { asRecord, channelReference, configDocument, slugAllocator } from './import-common.ts';
 import { type Conversion, ImportError } from './importer.ts';
@@ -32,7 +33,45 @@ const PUSH_MAX_INTERVAL = 30 * 86_400;
 const PUSH_MAX_GRACE = 2 * PUSH_MAX_INTERVAL;
 const CRON = /^\S+(\s+\S+){4}$/;
 
-class Refused extends Error {}
+class Refused extends Error {
+  override name = 'Refused';
+}
+
+/**
+ * The answers' shapes (Check.to_dict, Channel.to_dict), read leniently: a field of another type or
+ * missing (an older or newer Healthchecks) takes its default instead of failing the import.
+ */
+const checksAnswer = z.object({ checks: z.array(z.unknown()) });
+const channelsAnswer = z.object({
+  channels: z.array(z.object({ id: z.string(), name: z.string().catch(''), kind: z.string() })),
+});
+const hcCheck = z.object({
+  name: z.string().catch(''),
+  slug: z.string().catch(''),
+  tags: z.string().catch(''),
+  desc: z.string().catch(''),
+  grace: z.number().catch(3600),
+  timeout: z.number().optional().catch(undefined),
+  schedule: z.string().optional().catch(undefined),
+  tz: z.string().catch('UTC'),
+  status: z.string().catch(''),
+  manual_resume: z.boolean().catch(false),
+  methods: z.string().catch(''),
+  filter_subject: z.boolean().catch(false),
+  filter_body: z.boolean().catch(false),
+  start_kw: z.string().catch(''),
+  success_kw: z.string().catch(''),
+  failure_kw: z.string().catch(''),
+  channels: z.string().catch(''),
+});
+type HcCheck = z.output<typeof hcCheck>;
+
+/** An answer in its expected shape, or an ImportError saying the site is not answering as Healthchecks does. */
+function answerOf<T>(schema: z.ZodType<T>, body: Record<string, unknown>, path: string): T {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ImportError(`Healthchecks' answer to ${path} is not in the API v3 shape.`);
+  return parsed.data;
+}
 
 /** GETs one API path and answers its JSON; throws ImportError with a sentence the user can act on. */
 async function getJson(source: HealthchecksSource, path: string): Promise<Record<string, unknown>> {
@@ -86,9 +125,9 @@ export async function importHealthchecks(source: HealthchecksSource): Promise<Co
       'Give the Healthchecks site as an http:// or https:// URL, such as https://healthchecks.io.',
     );
   }
-  let checksAnswer: Record<string, unknown>;
+  let all: unknown[];
   try {
-    checksAnswer = await getJson(source, '/api/v3/checks/');
+    all = answerOf(checksAnswer, await getJson(source, '/api/v3/checks/'), '/api/v3/checks/').checks;
   } catch (error) {
     if (error instanceof Refused) {
       throw new ImportError(`${error.message} Use the API key of the project (Settings → API Access).`);
@@ -98,15 +137,8 @@ export async function importHealthchecks(source: HealthchecksSource): Promise<Co
   const unmapped: string[] = [];
   let integrations: HcChannel[] = [];
   try {
-    const answer = await getJson(source, '/api/v3/channels/');
-    integrations = (Array.isArray(answer.channels) ? answer.channels : []).map((c) => {
-      const channel = asRecord(c) ?? {};
-      return {
-        id: String(channel.id ?? ''),
-        name: String(channel.name ?? ''),
-        kind: String(channel.kind ?? ''),
-      };
-    });
+    const path = '/api/v3/channels/';
+    integrations = answerOf(channelsAnswer, await getJson(source, path), path).channels;
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
     // A read-only key lists checks but not integrations: convert the checks, say what is missing.
@@ -116,19 +148,23 @@ export async function importHealthchecks(source: HealthchecksSource): Promise<Co
   }
   const channels = healthchecksChannels(integrations);
   unmapped.push(...channels.unmapped);
-  const all = Array.isArray(checksAnswer.checks) ? checksAnswer.checks : [];
   if (all.length > MAX_CHECKS)
     unmapped.push(`checks: ${all.length - MAX_CHECKS} beyond the first ${MAX_CHECKS} left out`);
   const slug = slugAllocator();
   const entities: Record<string, unknown>[] = [];
   const checks: Record<string, unknown>[] = [];
-  for (const raw of all.slice(0, MAX_CHECKS)) {
-    const hc = asRecord(raw) ?? {};
-    const name = String(hc.name ?? '') || String(hc.slug ?? '') || 'check';
-    const entitySlug = slug(String(hc.slug ?? '') || name, 'check');
+  for (const [index, raw] of all.slice(0, MAX_CHECKS).entries()) {
+    const parsed = hcCheck.safeParse(raw);
+    if (!parsed.success) {
+      unmapped.push(`checks[${index}]: not a check object, left out`);
+      continue;
+    }
+    const hc = parsed.data;
+    const name = hc.name || hc.slug || 'check';
+    const entitySlug = slug(hc.slug || name, 'check');
     const fields: Record<string, unknown> = {};
-    if (typeof hc.tags === 'string' && hc.tags.trim() !== '') fields.tags = hc.tags.trim();
-    if (typeof hc.desc === 'string' && hc.desc !== '') fields.description = hc.desc.slice(0, 4096);
+    if (hc.tags.trim() !== '') fields.tags = hc.tags.trim();
+    if (hc.desc !== '') fields.description = hc.desc.slice(0, 4096);
     entities.push({
       blueprint: BLUEPRINT,
       slug: entitySlug,
@@ -136,7 +172,7 @@ export async function importHealthchecks(source: HealthchecksSource): Promise<Co
       ...(Object.keys(fields).length ? { fields } : {}),
     });
     const check = pushCheck(hc, `${BLUEPRINT}/${entitySlug}`, `check "${name}"`, unmapped);
-    const referenced = String(hc.channels ?? '')
+    const referenced = hc.channels
       .split(',')
       .map((id) => channels.names.get(id.trim()))
       .filter((n): n is string => n !== undefined);
@@ -169,19 +205,14 @@ export async function importHealthchecks(source: HealthchecksSource): Promise<Co
 }
 
 /** One Healthchecks check as a push check: its schedule or period, grace, slug and pause. */
-function pushCheck(
-  hc: Record<string, unknown>,
-  entity: string,
-  label: string,
-  unmapped: string[],
-): Record<string, unknown> {
-  const grace = Math.max(1, Number(hc.grace ?? 3600));
+function pushCheck(hc: HcCheck, entity: string, label: string, unmapped: string[]): Record<string, unknown> {
+  const grace = Math.max(1, hc.grace);
   const config: Record<string, unknown> = {};
-  const check: Record<string, unknown> = { entity, name: String(hc.name ?? '') || label, check_type: 'push' };
-  if (typeof hc.slug === 'string' && /^[a-z0-9_-]{1,100}$/.test(hc.slug)) config.slug = hc.slug;
-  if (typeof hc.schedule === 'string') {
+  const check: Record<string, unknown> = { entity, name: hc.name || label, check_type: 'push' };
+  if (/^[a-z0-9_-]{1,100}$/.test(hc.slug)) config.slug = hc.slug;
+  if (hc.schedule !== undefined) {
     if (CRON.test(hc.schedule.trim())) {
-      config.schedule = { cron: hc.schedule.trim(), timezone: String(hc.tz ?? 'UTC') };
+      config.schedule = { cron: hc.schedule.trim(), timezone: hc.tz };
       config.grace_seconds = Math.min(PUSH_MAX_GRACE, grace);
     } else {
       unmapped.push(
@@ -191,7 +222,7 @@ function pushCheck(
       config.grace_seconds = Math.min(PUSH_MAX_GRACE, 86_400 + grace);
     }
   } else {
-    const timeout = Number(hc.timeout ?? 86_400);
+    const timeout = hc.timeout ?? 86_400;
     const period = Math.min(PUSH_MAX_INTERVAL, Math.max(1, Math.round(timeout)));
     if (period !== timeout)
       unmapped.push(
@@ -203,15 +234,13 @@ function pushCheck(
   }
   check.config = config;
   if (hc.status === 'paused') check.enabled = false;
-  if (hc.manual_resume === true)
+  if (hc.manual_resume)
     unmapped.push(`${label}: manual_resume (a paused check ignores pings) has no Vigil equivalent`);
-  if (typeof hc.methods === 'string' && hc.methods !== '') {
+  if (hc.methods !== '') {
     unmapped.push(`${label}: methods "${hc.methods}" (POST only); Vigil's ping URLs take HEAD, GET and POST`);
   }
-  const filters = ['filter_subject', 'filter_body'].filter((key) => hc[key] === true);
-  const keywords = ['start_kw', 'success_kw', 'failure_kw'].filter(
-    (key) => typeof hc[key] === 'string' && hc[key] !== '',
-  );
+  const filters = (['filter_subject', 'filter_body'] as const).filter((key) => hc[key]);
+  const keywords = (['start_kw', 'success_kw', 'failure_kw'] as const).filter((key) => hc[key] !== '');
   if (filters.length > 0 || keywords.length > 0) {
     unmapped.push(
       `${label}: ${[...filters, ...keywords].join(', ')} (filtering email pings) has no Vigil equivalent`,

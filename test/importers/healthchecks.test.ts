@@ -233,13 +233,21 @@ describe('the Healthchecks importer', () => {
     );
   });
 
-  it('refuses a site that is not Healthchecks, and one that is not a URL', async () => {
+  it('refuses a site that does not answer as Healthchecks does, and one that is not a URL', async () => {
     const server = createServer((_req, res) => res.end('<html>hello</html>'));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     servers.push(server);
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await expect(importHealthchecks({ url, apiKey: KEY })).rejects.toThrow(/not a JSON object/);
+    const json = createServer((_req, res) => res.end('{"hello": "world"}'));
+    json.listen(0, '127.0.0.1');
+    await once(json, 'listening');
+    servers.push(json);
+    const other = `http://127.0.0.1:${(json.address() as AddressInfo).port}`;
+    await expect(importHealthchecks({ url: other, apiKey: KEY })).rejects.toThrow(
+      "Healthchecks' answer to /api/v3/checks/ is not in the API v3 shape.",
+    );
     await expect(importHealthchecks({ url: 'healthchecks.io', apiKey: KEY })).rejects.toThrow(
       /http:\/\/ or https:\/\//,
     );
