@@ -1,15 +1,17 @@
 import type * as z from 'zod';
 import { createBlueprintBody, createEntityBody } from '../../lib/catalog/request-schemas.ts';
 import { createCheckBody } from '../../lib/checks/check-input.ts';
+import { DOC_KEYS } from '../../lib/config-doc/kind.ts';
+import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { windowBody } from '../../lib/maintenance/request-schemas.ts';
 import { tenantChannelInputSchema } from '../../lib/notify/channel-config.ts';
 import { policyBody } from '../../lib/notify/request-schemas.ts';
 
 /**
  * Checks each object of an importer's document against the API's request schema of its create
- * route (the config-doc kinds derive their schemas from the same ones): references by name are
- * swapped for ids of the right form, `${ENV}` references for the values `env` gives them, as
- * plan and apply would. Answers one line per refused object (empty: all pass).
+ * route, references by name swapped for ids of the right form, and against its kind's document
+ * schema (lib/config-doc/kinds/), `${ENV}` references replaced by the values `env` gives them,
+ * as plan and apply would. Answers one line per refused object (empty: all pass).
  */
 export function requestSchemaProblems(
   document: Record<string, unknown>,
@@ -44,5 +46,11 @@ export function requestSchemaProblems(
     ...rest,
     ...(Array.isArray(entities) ? { entity_ids: entities.map(() => `ent_${'0'.repeat(26)}`) } : {}),
   }));
+  // The document's own schemas too (each kind's, derived from the same request schemas), for
+  // every kind the registry holds.
+  for (const key of DOC_KEYS) {
+    const kind = CONFIG_KINDS[key];
+    if (kind) check(key, kind.schema, (o) => o);
+  }
   return problems;
 }
