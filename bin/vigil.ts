@@ -1,5 +1,5 @@
 // `vigil run` wraps a cron job, `vigil agent` probes for a location and `vigil export|plan|apply`
-// call a server's configuration routes: they need no store and no configuration, so they are
+// call a server's configuration routes, `vigil import` converts another product's configuration: they need no store and no configuration, so they are
 // dispatched before the operator commands (bin/vigil-operator.ts) load them.
 const command = process.argv[2];
 if (command === 'export' || command === 'plan' || command === 'apply') {
@@ -16,6 +16,14 @@ if (command === 'export' || command === 'plan' || command === 'apply') {
     stdout: process.stdout,
     stderr: process.stderr,
     signals: process,
+  });
+} else if (command === 'import') {
+  // `vigil import` converts a file or another product's API into a document: no store either.
+  const { importCli } = await import('../lib/importers/import-cli.ts');
+  process.exitCode = await importCli(process.argv.slice(3), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    healthchecksApiKey: process.env.HEALTHCHECKS_API_KEY,
   });
 } else if (command === 'agent') {
   const { runAgentCli } = await import('../lib/agent/agent-cli.ts');

@@ -54,6 +54,12 @@ export const OPERATOR_USAGE = `Usage: npm run vigil -- <command>
       The tenant's configuration as a document, what applying one would change (exit 2 when
       something would), applying it; call a server with --url/--key (VIGIL_URL, VIGIL_API_KEY)
       and need no store. \`npm run vigil -- plan --help\` says more.
+  import gatus <config.yaml>
+  import kuma <backup.json | kuma.db>
+  import healthchecks --url <https://healthchecks.io> --api-key <key>
+      Convert a Gatus config, an Uptime Kuma backup or database, or a Healthchecks project
+      (its key may come from HEALTHCHECKS_API_KEY) into a configuration document: YAML on stdout,
+      what could not be mapped on stderr; needs no store (docs/importers.md).
 
 The store comes from configuration (VIGIL_STORE, VIGIL_DATA_DIR, VIGIL_TABLE_NAME, ...).`;
 

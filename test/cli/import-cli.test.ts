@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { gatusImporter } from '../../lib/importers/gatus.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const FIXTURE = join(root, 'test', 'fixtures', 'gatus', 'config.yaml');
+
+interface Exited {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run vigil -- import <args>` as a process (what `npm run vigil` runs: tsx bin/vigil.ts). */
+function vigilImport(args: string[], env: Record<string, string> = {}): Promise<Exited> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/vigil.ts', 'import', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, HEALTHCHECKS_API_KEY: '', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+const servers: { close(): void; closeAllConnections(): void }[] = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+describe('vigil import (the process)', () => {
+  it('writes a Gatus config as a YAML document to stdout and the unmapped lines to stderr', async () => {
+    const res = await vigilImport(['gatus', FIXTURE]);
+
+    expect(res.code, res.stderr).toBe(0);
+    const expected = gatusImporter.convert(readFileSync(FIXTURE, 'utf8'));
+    expect(parse(res.stdout)).toEqual(expected.document);
+    expect(res.stderr).toBe(
+      `Not mapped (${expected.unmapped.length}):\n${expected.unmapped.map((line) => `  ${line}\n`).join('')}`,
+    );
+    expect(res.stderr).toContain('  endpoints[7].url: Vigil has no check for wss:// endpoints');
+    // YAML anchors would make the document harder to review: shared policies are written out.
+    expect(res.stdout).not.toMatch(/[&*]a\d/);
+  });
+
+  it('exits 1 with the reason on a file it cannot read, and 2 with the usage on bad arguments', async () => {
+    const missing = await vigilImport(['gatus', join(root, 'test', 'fixtures', 'gatus', 'missing.yaml')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^vigil import: ENOENT/);
+
+    const usage = await vigilImport(['uptimerobot', 'x']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('vigil import cannot read "uptimerobot"');
+    expect(usage.stderr).toContain('vigil import healthchecks --url');
+
+    const noKey = await vigilImport(['healthchecks', '--url', 'http://127.0.0.1:9']);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('needs --api-key (or HEALTHCHECKS_API_KEY)');
+  });
+
+  it('reads a Healthchecks project with the key from HEALTHCHECKS_API_KEY', async () => {
+    const keys: (string | undefined)[] = [];
+    const server = createServer((req, res) => {
+      keys.push(req.headers['x-api-key'] as string | undefined);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const body =
+        req.url === '/api/v3/checks/'
+          ? { checks: [{ name: 'Backup', slug: 'backup', tags: '', desc: '', grace: 60, timeout: 86_400 }] }
+          : { channels: [] };
+      res.end(JSON.stringify(body));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const res = await vigilImport(['healthchecks', '--url', url], {
+      HEALTHCHECKS_API_KEY: 'hc-key-from-env',
+    });
+
+    expect(res.code, res.stderr).toBe(0);
+    expect(keys).toEqual(['hc-key-from-env', 'hc-key-from-env']);
+    expect(parse(res.stdout).checks).toEqual([
+      {
+        entity: 'healthchecks/backup',
+        name: 'Backup',
+        check_type: 'push',
+        interval_seconds: 86_400,
+        config: { slug: 'backup', grace_seconds: 86_460 },
+      },
+    ]);
+    expect(res.stderr).toContain('ping URLs: Vigil gives every push check its own ping URL');
+  });
+
+  it('exits 1 when Healthchecks refuses the key', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end('{"error": "wrong api key"}');
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    const res = await vigilImport(['healthchecks', '--url', url, '--api-key', 'wrong']);
+
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('Healthchecks refused the API key (401)');
+  });
+});
