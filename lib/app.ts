@@ -11,7 +11,7 @@ import { composeChangeConsumers, consumerList } from './compose-feed.ts';
 import { composeIncidents } from './compose-incidents.ts';
 import { composePeople } from './compose-people.ts';
 import { composeProbing, type ProbingDeps } from './compose-probing.ts';
-import { convertRoutes } from './config-doc/convert-route.ts';
+import { convertRoutes } from './importers/convert-route.ts';
 import type { ConfigEngine } from './config-doc/kind.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONVERT_MAX_BODY_BYTES } from '../../lib/config-doc/convert-route.ts';
+import { CONVERT_MAX_BODY_BYTES } from '../../lib/importers/convert-route.ts';
 import { ImportError, type TextImporter } from '../../lib/importers/importer.ts';
 import { TEXT_IMPORTERS } from '../../lib/importers/registry.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';

@@ -97,7 +97,7 @@ const NEVER_SUCCEEDS: Record<string, string> = {
   'POST /v1/password-reset/confirm':
     'a reset token exists only in the e-mail it was sent by (400; test/people/password-reset covers the successes)',
   'POST /v1/config/convert':
-    'a generated text is never a Kuma backup or a Gatus file an importer can read (400 naming where; test/config-doc/convert-route and the importers’ tests cover the successes)',
+    'a generated text is never a Kuma backup or a Gatus file an importer can read (400 naming where; test/importers/convert-route and the importers’ tests cover the successes)',
   'POST /v1/notify/routes':
     'a route names existing tenant channels in arrays; hints stand for strings only, so generated ids name none (400)',
 };

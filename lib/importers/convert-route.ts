@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
 import { type AuthedRoute, ok } from '../http/types.ts';
-import { ImportError } from '../importers/importer.ts';
-import { TEXT_IMPORTERS } from '../importers/registry.ts';
 import { ValidationError } from '../platform/errors.ts';
+import { ImportError } from './importer.ts';
+import { TEXT_IMPORTERS } from './registry.ts';
 
 /**
  * POST /v1/config/convert?source=kuma|gatus (docs/api.md "Configuration import"): another product's
