@@ -11,6 +11,7 @@ import { composeChangeConsumers, consumerList } from './compose-feed.ts';
 import { composeIncidents } from './compose-incidents.ts';
 import { composePeople } from './compose-people.ts';
 import { composeProbing, type ProbingDeps } from './compose-probing.ts';
+import { composeConfigDocs } from './config-doc/compose.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouteInvoker } from './http/route-invoker.ts';
@@ -167,6 +168,11 @@ export function createApp(deps: CoreDeps) {
 
   // Routes called in-process for a caller the router admitted (configuration apply): `routes` is read at the first call.
   const invoke = createRouteInvoker({ routes: () => routes, audit: people.audit, logger: deps.logger });
+  const configDocs = composeConfigDocs({
+    invoke,
+    limiter: people.limiter,
+    limit: deps.config.configObjectsLimit,
+  });
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -215,6 +221,7 @@ export function createApp(deps: CoreDeps) {
     ...locations.routes,
     ...searchRoutes({ table: deps.table, cursors }),
     ...skills.routes,
+    ...configDocs.routes,
     ...mcpRoutes({
       tools: mcp.tools,
       relay: createMcpRelay({ table: deps.table, clock: deps.clock }),
@@ -254,6 +261,8 @@ export function createApp(deps: CoreDeps) {
     routes,
     router,
     invoke,
+    /** The configuration engine (plan, apply, export), for the MCP tools and the console. */
+    configEngine: configDocs.engine,
     changeConsumers,
     consumers: consumerList(changeConsumers),
     tenants,

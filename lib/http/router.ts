@@ -23,7 +23,10 @@ import {
 } from './types.ts';
 import { createWriteAudit, isWrite } from './write-audit.ts';
 
+/** A request body at most, unless the route says otherwise (`maxBodyBytes`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** The largest body any route takes (a configuration document): what the local server reads at most. */
+export const MAX_ROUTE_BODY_BYTES = 6 * 1024 * 1024;
 
 export interface RouterDeps {
   routes: Route[];
@@ -105,7 +108,8 @@ export function createRouter(deps: RouterDeps): { handle(req: HttpRequest): Prom
   ): Promise<HttpResponse> => {
     const { route, params } = match(req);
     matched.route = `${route.method} ${route.path}`;
-    if (req.body.length > MAX_BODY_BYTES) throw new PayloadTooLargeError(MAX_BODY_BYTES);
+    const maxBody = route.maxBodyBytes ?? MAX_BODY_BYTES;
+    if (req.body.length > maxBody) throw new PayloadTooLargeError(maxBody);
     const ctxBase = {
       method: route.method,
       ...(req.method !== route.method ? { requestMethod: req.method } : {}),

@@ -115,6 +115,8 @@ interface RouteBase {
   path: string;
   /** How the body is read: parsed as JSON (default), passed raw (heartbeats), or ignored. */
   body?: 'json' | 'raw';
+  /** The largest body taken (413 above it); default MAX_BODY_BYTES, at most MAX_ROUTE_BODY_BYTES (lib/http/router.ts). */
+  maxBodyBytes?: number;
   summary?: string;
   /** OpenAPI operationId, unique across the route table. */
   operationId: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorResponse } from '../http/error-response.ts';
-import { MAX_BODY_BYTES } from '../http/router.ts';
+import { MAX_ROUTE_BODY_BYTES } from '../http/router.ts';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
 import type { HttpLimits } from '../platform/config.ts';
 import { PayloadTooLargeError } from '../platform/errors.ts';
@@ -18,7 +18,9 @@ class ClientAbortError extends Error {
   }
 }
 
-/** The request body, at most MAX_BODY_BYTES (events, not an async iterator: cheaper per request). */
+/**
+ * The request body, at most MAX_ROUTE_BODY_BYTES, the largest any route takes (the router then
+ * holds each route to its own limit) (events, not an async iterator: cheaper per request). */
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -39,7 +41,7 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
     const onData = (chunk: Buffer | string) => {
       const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
       size += buf.length;
-      if (size > MAX_BODY_BYTES) finish(new PayloadTooLargeError(MAX_BODY_BYTES));
+      if (size > MAX_ROUTE_BODY_BYTES) finish(new PayloadTooLargeError(MAX_ROUTE_BODY_BYTES));
       else chunks.push(buf);
     };
     const onEnd = () => finish();
