@@ -19,14 +19,14 @@ const pruneQuery = z.object({
     .meta({ description: "`true`: also delete the tenant's objects the document leaves out" }),
 });
 
-const documentBody = {
+/** The request body of a plan or apply: the document, as the schema of GET /v1/config/schema.json states it. */
+const documentBody = (kinds: KindSet) => ({
   contentType: 'application/json',
-  schema: z.record(z.string(), z.unknown()).meta({
+  schema: documentSchema(kinds).meta({
     description:
-      'The configuration document (docs/config.md; its JSON Schema is GET /v1/config/schema.json), ' +
-      'as JSON, or as YAML with `Content-Type: application/yaml`',
+      'The configuration document (docs/config.md), as JSON, or as YAML with `Content-Type: application/yaml`',
   }),
-};
+});
 
 const fieldChange = z.object({ path: z.string(), from: z.unknown(), to: z.unknown() });
 const plannedChange = z.object({
@@ -127,7 +127,7 @@ export function configRoutes(deps: { engine: ConfigEngine; kinds: KindSet }): Ro
       operationId: 'planConfig',
       tag,
       summary: 'The changes applying a configuration document would make, field by field; changes nothing',
-      schemas: { query: pruneQuery, rawBody: documentBody, responses: { 200: planAnswer } },
+      schemas: { query: pruneQuery, rawBody: documentBody(deps.kinds), responses: { 200: planAnswer } },
       handler: async (ctx) =>
         ok(await engine.plan(caller(ctx), documentOf(ctx), { prune: ctx.query.prune === 'true' })),
     }),
@@ -146,7 +146,7 @@ export function configRoutes(deps: { engine: ConfigEngine; kinds: KindSet }): Ro
         '(429 with nothing applied when there are not enough)',
       schemas: {
         query: pruneQuery,
-        rawBody: documentBody,
+        rawBody: documentBody(deps.kinds),
         responses: {
           200: { contentType: 'application/json', schema: applyAnswer, also: { [NDJSON]: progressLines } },
         },
@@ -205,7 +205,7 @@ export function configRoutes(deps: { engine: ConfigEngine; kinds: KindSet }): Ro
         );
         return new Response(schemaText, {
           status: 200,
-          headers: { 'content-type': 'application/schema+json', 'cache-control': SCHEMA_CACHE },
+          headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': SCHEMA_CACHE },
         });
       },
     }),

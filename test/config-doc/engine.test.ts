@@ -16,19 +16,26 @@ import { silentLogger } from '../../lib/platform/logger.ts';
  * write-only `token`) and `children` referring to a parent. A value of 13 makes the API refuse
  * the object. Every call is recorded, and how many objects of a kind were in flight at once.
  */
+interface Doc extends Record<string, unknown> {
+  name: string;
+  value: number;
+  token?: string | undefined;
+  parent?: string | undefined;
+}
+
 function world() {
   const stores = new Map<DocKey, Map<string, Record<string, unknown>>>();
   const log: string[] = [];
   const inFlight = { now: 0, most: 0 };
   let nextId = 0;
   const storeOf = (key: DocKey) => {
-    let store = stores.get(key);
-    if (!store) stores.set(key, (store = new Map()));
+    const store = stores.get(key) ?? new Map<string, Record<string, unknown>>();
+    stores.set(key, store);
     return store;
   };
   const refuse = () => new ConfigApplyError({ status: 400, body: { error: 'value 13 is not allowed' } });
   const kind = (key: DocKey, refersTo?: DocKey) =>
-    defineKind({
+    defineKind<Doc>({
       key,
       noun: key === 'entities' ? 'entity' : 'blueprint',
       schema: z.strictObject({
@@ -43,7 +50,7 @@ function world() {
         [...storeOf(key)].map(([id, doc]) => ({
           id,
           doc: { ...doc, ...(doc.token === undefined ? {} : { token: SECRET_PLACEHOLDER }) },
-        })) as Current<{ name: string; value: number }>[],
+        })) as Current<Doc>[],
       async create(_api, doc) {
         inFlight.most = Math.max(inFlight.most, ++inFlight.now);
         await new Promise((resolve) => setTimeout(resolve, 1));

@@ -50,7 +50,10 @@ const rank = (route: Route) => {
   const within = first >= 0 ? first - 10 : last >= 0 ? 10 + last : 0;
   return ORDER.indexOf(route.method) * 100 + (route.method === 'DELETE' ? within : 0);
 };
-const ordered = (routes: readonly Route[]) => [...routes].sort((a, b) => rank(a) - rank(b));
+/** A configuration apply (with ?prune=true, it deletes what its document leaves out) goes after everything else. */
+const rankLast = (route: Route) => (route.path === '/v1/config/apply' ? 1000 : 0);
+const ordered = (routes: readonly Route[]) =>
+  [...routes].sort((a, b) => rank(a) + rankLast(a) - rank(b) - rankLast(b));
 
 /**
  * Operations no request of this run can succeed on, and why; any other operation must answer a

@@ -13,6 +13,20 @@ export interface InexpressibleRule {
 }
 
 export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
+  ...['POST /v1/config/plan', 'POST /v1/config/apply'].flatMap((operation) => [
+    {
+      operation,
+      path: /^[a-z_]+\[\d+\]$/,
+      message: / refers to .*, which is not in the document/,
+      why: 'a reference must name an object of the document or of the tenant: stored data',
+    },
+    {
+      operation,
+      path: /^[a-z_]+\[\d+\]$/,
+      message: /^[a-z_]+\[\d+\] and [a-z_]+\[\d+\] are both /,
+      why: "identities must be unique within a list: JSON Schema's uniqueItems compares whole objects",
+    },
+  ]),
   {
     operation: 'GET /oauth/authorize',
     path: /^(client_id|redirect_uri)$/,
