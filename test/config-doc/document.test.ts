@@ -165,3 +165,16 @@ describe('field diff', () => {
     expect(diffFields({ a: null }, { a: {} })).toEqual([{ path: 'a', from: null, to: {} }]);
   });
 });
+
+describe('field diff of arrays holding secrets', () => {
+  it('compares an array whole, but a stored secret inside it still equals any value', () => {
+    const current = { channels: [{ config: { url: 'u', secret: '********' } }, { channel: 'ops' }] };
+    expect(
+      diffFields(current, { channels: [{ config: { url: 'u', secret: 's' } }, { channel: 'ops' }] }),
+    ).toEqual([]);
+    const changed = { channels: [{ config: { url: 'v', secret: 's' } }, { channel: 'ops' }] };
+    expect(diffFields(current, changed)).toEqual([
+      { path: 'channels', from: current.channels, to: changed.channels },
+    ]);
+  });
+});
