@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MAX_BODY_BYTES } from '../../lib/http/router.ts';
+import { MAX_ROUTE_BODY_BYTES } from '../../lib/http/router.ts';
 import type { HttpRequest, HttpResponse } from '../../lib/http/types.ts';
 import { createHttpServer } from '../../lib/local/http-server.ts';
 import { PayloadTooLargeError } from '../../lib/platform/errors.ts';
@@ -83,14 +83,14 @@ describe('local HTTP server', () => {
     expect(seen?.body.equals(body)).toBe(true);
   });
 
-  it('refuses a body over the limit with 413 and closes the connection', async () => {
+  it('refuses a body over the largest any route takes with 413 and closes the connection', async () => {
     let called = false;
     const port = await serve(async () => {
       called = true;
       return { status: 200, headers: {}, body: '' };
     });
-    const res = await send(port, 'POST', Buffer.alloc(MAX_BODY_BYTES + 1, 1));
-    expect(res.status).toBe(new PayloadTooLargeError(MAX_BODY_BYTES).status);
+    const res = await send(port, 'POST', Buffer.alloc(MAX_ROUTE_BODY_BYTES + 1, 1));
+    expect(res.status).toBe(new PayloadTooLargeError(MAX_ROUTE_BODY_BYTES).status);
     expect(res.headers.connection).toBe('close');
     expect(called).toBe(false);
   });
