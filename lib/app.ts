@@ -11,13 +11,13 @@ import { composeChangeConsumers, consumerList } from './compose-feed.ts';
 import { composeIncidents } from './compose-incidents.ts';
 import { composePeople } from './compose-people.ts';
 import { composeProbing, type ProbingDeps } from './compose-probing.ts';
-import { convertRoutes } from './importers/convert-route.ts';
-import type { ConfigEngine } from './config-doc/kind.ts';
+import { composeConfigDocs } from './config-doc/compose.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
 import { createRouteInvoker } from './http/route-invoker.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
+import { convertRoutes } from './importers/convert-route.ts';
 import { incidentRoutes } from './incidents/routes.ts';
 import { composeLocations } from './locations/compose.ts';
 import { maintenanceLookup } from './maintenance/evaluate.ts';
@@ -143,8 +143,13 @@ export function createApp(deps: CoreDeps) {
   });
   const uptime = createUptimeService({ table: deps.table, clock: deps.clock, cursors, checkService });
   const skills = composeSkills({ table: deps.table, clock: deps.clock, actions: actions.actions });
-  // The configuration engine (plan_config, apply_config) calls the routes, so it is made after them.
-  let configEngine: ConfigEngine | undefined;
+  // Routes called in-process for a caller the router admitted (configuration apply): `routes` is read at the first call.
+  const invoke = createRouteInvoker({ routes: () => routes, audit: people.audit, logger: deps.logger });
+  const configDocs = composeConfigDocs({
+    invoke,
+    limiter: people.limiter,
+    limit: deps.config.configObjectsLimit,
+  });
   const mcp = composeMcp({
     table: deps.table,
     clock: deps.clock,
@@ -161,7 +166,7 @@ export function createApp(deps: CoreDeps) {
     simulator: notifications.simulator,
     audit: people.mcpAudit,
     logger: deps.logger,
-    config: () => configEngine,
+    config: () => configDocs.engine,
   });
 
   const locations = composeLocations({ ...deps, tenants, checks, recorder, decider: jobRunner.decider });
@@ -171,8 +176,6 @@ export function createApp(deps: CoreDeps) {
     deps.statusStream ?? { follow: 'poll' },
   );
 
-  // Routes called in-process for a caller the router admitted (configuration apply): `routes` is read at the first call.
-  const invoke = createRouteInvoker({ routes: () => routes, audit: people.audit, logger: deps.logger });
   const routes: Route[] = [
     defineRoute({
       method: 'GET',
@@ -222,6 +225,7 @@ export function createApp(deps: CoreDeps) {
     ...searchRoutes({ table: deps.table, cursors }),
     ...skills.routes,
     ...convertRoutes(),
+    ...configDocs.routes,
     ...mcpRoutes({
       tools: mcp.tools,
       relay: createMcpRelay({ table: deps.table, clock: deps.clock }),
@@ -261,6 +265,8 @@ export function createApp(deps: CoreDeps) {
     routes,
     router,
     invoke,
+    /** The configuration engine (plan, apply, export), for the MCP tools and the console. */
+    configEngine: configDocs.engine,
     changeConsumers,
     consumers: consumerList(changeConsumers),
     tenants,

@@ -160,6 +160,8 @@ export function composePeople(deps: PeopleDeps) {
     }).routes,
   ];
   return {
+    /** The shared rate limiter (a bulk call charges its own bucket in it). */
+    limiter,
     keys,
     keyService,
     sessions,

@@ -81,21 +81,23 @@ export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): Ra
   const isExhausted = (name: string, window: Window) => exhausted.has(windowId(name, window));
 
   return {
-    async take(name, policy) {
+    async take(name, policy, cost = 1) {
       const now = deps.clock.now();
       const window = windowAt(now, policy);
       const untilEnd = (window.endMs - now) / 1000;
-      if (isExhausted(name, window)) return decide(false, policy.burst, policy, untilEnd);
+      if (isExhausted(name, window) || cost > policy.burst)
+        return decide(false, policy.burst, policy, untilEnd);
       try {
         const item = await deps.table.update(
           rateWindow.upsert(windowKey(name, window.startMs), {
             set: { ttl: Math.ceil(window.endMs / 1000) + TTL_GRACE_SECONDS },
-            add: { count: 1 },
+            add: { count: cost },
+            // Room for the whole cost in this window, or nothing is taken.
             condition: {
               kind: 'or',
               conditions: [
                 { kind: 'attrNotExists', attr: 'count' },
-                { kind: 'compare', attr: 'count', op: '<', value: policy.burst },
+                { kind: 'compare', attr: 'count', op: '<=', value: policy.burst - cost },
               ],
             },
           }),
@@ -103,7 +105,8 @@ export function createStoreRateLimiter(deps: { table: Table; clock: Clock }): Ra
         return decide(true, rateWindow.parse(item).count, policy, untilEnd);
       } catch (err) {
         if (!(err instanceof ConditionFailedError)) throw err;
-        markExhausted(name, window);
+        // A large cost that did not fit says nothing of a small one: only a refused single token marks the window.
+        if (cost === 1) markExhausted(name, window);
         return decide(false, policy.burst, policy, untilEnd);
       }
     },

@@ -23,6 +23,7 @@ import {
 } from './types.ts';
 import { createWriteAudit, isWrite } from './write-audit.ts';
 
+/** A request body at most, unless the route says otherwise (`maxBodyBytes`). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * The largest body any route may take (a route's `maxBodyBytes`): Lambda's synchronous payload

@@ -6,6 +6,7 @@ import { API_KEY_FORMAT_MESSAGE, isWellFormedApiKey } from '../domain/api-key-fo
 import { type EmailSender, parseEmailSender } from '../domain/email-address.ts';
 import { DEFAULT_NATS_PREFIX, natsSubjectProblem } from '../domain/nats-subject.ts';
 import { isHostValue } from '../domain/url-origin.ts';
+import { type BulkSettings, bulkEnv, bulkSettings, positiveBucket } from './bulk-config.ts';
 import { type PeopleSettings, peopleEnv, peopleSettings } from './people-config.ts';
 
 /**
@@ -123,6 +124,7 @@ const envSchema = z.object({
   VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   VIGIL_HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   ...peopleEnv,
+  ...bulkEnv,
 });
 
 /** The variables with the rules that join two of them. */
@@ -141,12 +143,7 @@ const TENANT_FACTOR = 5;
 /** A source address's default failure ceiling: this many misconfigured clients behind it. */
 const ADDRESS_FACTOR = 10;
 
-/** A token bucket, or undefined (no limit) when either value is 0. */
-function positiveBucket(perSecond: number, burst: number) {
-  return perSecond > 0 && burst > 0 ? { perSecond, burst } : undefined;
-}
-
-export interface Config {
+export interface Config extends BulkSettings {
   runtime: Runtime;
   port: number;
   /** Local runtime: the address the HTTP server binds (loopback unless told otherwise). */
@@ -295,5 +292,6 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
       maxConnections: e.VIGIL_HTTP_MAX_CONNECTIONS,
     },
     people: peopleSettings(e),
+    ...bulkSettings(e),
   };
 }

@@ -25,8 +25,11 @@ export interface RateDecision {
  * (`lib/auth/rate-limit-items.ts`).
  */
 export interface RateLimiter {
-  /** Takes one token from the named bucket when one is there. */
-  take(name: string, policy: RatePolicy): Promise<RateDecision>;
+  /**
+   * Takes `cost` tokens (default one) from the named bucket when that many are there; otherwise
+   * takes nothing. A cost is the objects of a bulk call (a configuration apply).
+   */
+  take(name: string, policy: RatePolicy, cost?: number): Promise<RateDecision>;
   /** Looks at the named bucket without taking anything. */
   peek(name: string, policy: RatePolicy): Promise<RateDecision>;
 }
@@ -75,21 +78,21 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions): Rate
     return Math.min(policy.burst, refilled);
   };
 
-  const decide = (allowed: boolean, tokens: number, policy: RatePolicy): RateDecision => ({
+  const decide = (allowed: boolean, tokens: number, policy: RatePolicy, cost = 1): RateDecision => ({
     allowed,
     limit: policy.burst,
     remaining: Math.floor(tokens),
     resetSeconds: (policy.burst - tokens) / policy.perSecond,
-    retryAfterSeconds: tokens >= 1 ? 0 : (1 - tokens) / policy.perSecond,
+    retryAfterSeconds: tokens >= cost ? 0 : (cost - tokens) / policy.perSecond,
   });
 
   return {
-    async take(name, policy) {
+    async take(name, policy, cost = 1) {
       const now = clock.now();
       sweepFull(now);
       const tokens = tokensNow(name, policy, now);
-      if (tokens < 1) return decide(false, tokens, policy);
-      const left = tokens - 1;
+      if (tokens < cost) return decide(false, tokens, policy, cost);
+      const left = tokens - cost;
       const fullAtMs = now + ((policy.burst - left) / policy.perSecond) * 1000;
       const bucket = buckets.get(name);
       if (bucket) Object.assign(bucket, { tokens: left, atMs: now, fullAtMs });

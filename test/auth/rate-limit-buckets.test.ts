@@ -27,6 +27,21 @@ describe('the in-memory token bucket', () => {
     expect(decisions[5]?.resetSeconds).toBe(5);
   });
 
+  it('takes a cost of several tokens whole or not at all', async () => {
+    const clock = createFakeClock();
+    const limiter = createMemoryRateLimiter({ clock });
+
+    expect(await limiter.take('CONFIG#a', policy, 3)).toMatchObject({ allowed: true, remaining: 2 });
+    // Three more do not fit in two: nothing is taken, and the wait is until the third is back.
+    expect(await limiter.take('CONFIG#a', policy, 3)).toMatchObject({
+      allowed: false,
+      remaining: 2,
+      retryAfterSeconds: 1,
+    });
+    expect(await limiter.take('CONFIG#a', policy, 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await limiter.take('CONFIG#b', policy, 6)).allowed).toBe(false);
+  });
+
   it('refills at the sustained rate and never above the burst', async () => {
     const clock = createFakeClock();
     const limiter = createMemoryRateLimiter({ clock });
@@ -124,6 +139,16 @@ describe('the table-backed window limiter (DynamoDB Local)', () => {
     expect(decisions.map((d) => d.remaining)).toEqual([4, 3, 2, 1, 0, 0]);
     expect(decisions[5]).toMatchObject({ allowed: false, limit: 5, retryAfterSeconds: 3, resetSeconds: 3 });
     expect(nextWindow).toMatchObject({ allowed: true, remaining: 4 });
+  });
+
+  it('takes a cost of several requests whole or not at all, and a refused cost leaves room for a smaller one', async () => {
+    const clock = createFakeClock(Date.parse('2026-01-01T00:00:00.000Z'));
+    const limiter = createStoreRateLimiter({ table, clock });
+
+    expect(await limiter.take('CONFIG#w3', policy, 3)).toMatchObject({ allowed: true, remaining: 2 });
+    expect((await limiter.take('CONFIG#w3', policy, 3)).allowed).toBe(false);
+    expect(await limiter.take('CONFIG#w3', policy, 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect((await limiter.take('CONFIG#w4', policy, 6)).allowed).toBe(false);
   });
 
   it('counts in one item per window that expires by TTL', async () => {

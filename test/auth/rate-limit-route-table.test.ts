@@ -104,6 +104,7 @@ describe.each(runtimes)('the per-address limit over the keyless routes ($runtime
       'GET /p/{slug}',
       'GET /p/{slug}/status.json',
       'GET /p/{slug}/badge.svg',
+      'GET /v1/config/schema.json',
       'GET /v1/openapi.json',
     ]);
     expect(answers.map((r) => r.status)).toEqual(limited.map(() => 429));

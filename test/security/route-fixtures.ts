@@ -303,6 +303,9 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'POST /v1/skills': { slug: 'another-skill', name: 'Another', version: '1.0.0', tools: [] },
     'PUT /v1/skills/{slug}': { enabled: false },
     'DELETE /v1/skills/{slug}': undefined,
+    // An empty document: a plan or apply of it changes nothing.
+    'POST /v1/config/plan': { apiVersion: 'vigil/v1', kind: 'Config' },
+    'POST /v1/config/apply': { apiVersion: 'vigil/v1', kind: 'Config' },
     'POST /v1/locations': { name: 'another-office', kind: 'agent' },
     'DELETE /v1/locations/{id}': undefined,
     'POST /v1/locations/{id}/keys': undefined,

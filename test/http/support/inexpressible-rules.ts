@@ -13,6 +13,28 @@ export interface InexpressibleRule {
 }
 
 export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
+  ...['POST /v1/config/plan', 'POST /v1/config/apply'].flatMap((operation) => [
+    {
+      operation,
+      path: /^[a-z_]+\[\d+\]$/,
+      // The message is clipped at 200 characters, so it is matched by its start.
+      message:
+        / refers to (blueprints|entities|relations|channels|checks|routes|maintenance|status_pages|actions|skills) /,
+      why: 'a reference must name an object of the document or of the tenant: stored data',
+    },
+    {
+      operation,
+      path: /^[a-z_]+\[\d+\]$/,
+      message: /^[a-z_]+\[\d+\] and [a-z_]+\[\d+\] are both /,
+      why: "identities must be unique within a list: JSON Schema's uniqueItems compares whole objects",
+    },
+    {
+      operation,
+      path: /^maintenance\[\d+\]\.(starts_at|ends_at|cron|duration_seconds|timezone|entities|blueprints)\b/,
+      message: /^(Give either|This field is required|Choose at least one|Enter a timezone name)/,
+      why: "a document's window is one-off or recurring by a refinement, which its JSON Schema (generated from the kind's schema) does not state as alternatives; a timezone is a name the runtime knows",
+    },
+  ]),
   {
     operation: 'GET /oauth/authorize',
     path: /^(client_id|redirect_uri)$/,
@@ -376,10 +398,24 @@ export function inexpressible(
   operation: string,
   detail: { path: string; message: string },
 ): InexpressibleRule | undefined {
-  return INEXPRESSIBLE.find(
+  const own = INEXPRESSIBLE.find(
     (rule) =>
       (rule.operation === '*' || rule.operation === operation) &&
       rule.path.test(detail.path) &&
       rule.message.test(detail.message),
   );
+  if (own || !CONFIG_OPERATIONS.has(operation)) return own;
+  // A configuration document's objects are the API's create bodies (docs/config.md): an object's
+  // detail (`checks[3].tls.ca_pem`) is explained by the rule that explains the same field of any
+  // route's body
+  // (`tls.ca_pem`), or of a nested body: `checks[3].policy.channels[0].template.title` as `template.title`.
+  const parts = detail.path.split('.');
+  for (let i = 1; i < parts.length; i++) {
+    const field = parts.slice(i).join('.');
+    const rule = INEXPRESSIBLE.find((r) => r.path.test(field) && r.message.test(detail.message));
+    if (rule) return rule;
+  }
+  return undefined;
 }
+
+const CONFIG_OPERATIONS = new Set(['POST /v1/config/plan', 'POST /v1/config/apply']);
