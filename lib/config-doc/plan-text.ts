@@ -28,10 +28,14 @@ function shown(value: unknown): string {
   return value === undefined ? '(none)' : JSON.stringify(value);
 }
 
-/** The change's head line: `+ create check service/api:homepage`. */
+/** The change in words: `create check service/api:homepage`. */
+function changeWords(change: PlannedChange): string {
+  return `${change.op} ${NOUNS[change.kind] ?? change.kind} ${change.id}`;
+}
+
+/** The change's head line in a plan: `+ create check service/api:homepage`. */
 export function changeLine(change: PlannedChange): string {
-  const noun = NOUNS[change.kind] ?? change.kind;
-  return `${SIGNS[change.op] ?? '?'} ${change.op} ${noun} ${change.id}`;
+  return `${SIGNS[change.op] ?? '?'} ${changeWords(change)}`;
 }
 
 /** The change's lines: its head line and, for an update, one line per field. */
@@ -57,6 +61,6 @@ export function planText(plan: Plan): string {
 
 /** One object's outcome of an apply: `✓ create check service/api:homepage` or `✗ … : error`. */
 export function appliedLine(change: AppliedChange): string {
-  const head = changeLine(change);
+  const head = changeWords(change);
   return change.status === 'failed' ? `✗ ${head}: ${change.error ?? 'failed'}` : `✓ ${head}`;
 }

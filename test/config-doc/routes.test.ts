@@ -8,7 +8,15 @@ import { FIXTURE_ENV, FIXTURES, fixtureDocument } from './fixtures/index.ts';
 const OBJECTS = FIXTURES.reduce((n, f) => n + f.docs.length, 0);
 const EMPTY = { apiVersion: 'vigil/v1', kind: 'Config' };
 
-const resolved = () => resolveEnvReferences(fixtureDocument(), FIXTURE_ENV).value;
+/**
+ * The fixture document resolved, for one tenant: status page slugs are unique across tenants (the
+ * public address is `/p/<slug>`), so each tenant's pages take its tag.
+ */
+const resolved = (t: { tag: string }) => {
+  const document = resolveEnvReferences(fixtureDocument(), FIXTURE_ENV).value;
+  for (const page of document.status_pages as { slug: string }[]) page.slug = `${page.slug}-${t.tag}`;
+  return document;
+};
 
 describe.each(runtimes)('the configuration routes ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
@@ -26,6 +34,7 @@ describe.each(runtimes)('the configuration routes ($runtime runtime)', ({ start 
     });
     expect(accepted.status, accepted.text).toBe(201);
     return {
+      tag: name.replace(/[^a-z0-9]+/g, '-'),
       tenantId,
       key,
       readOnlyKey: readOnly.body.key as string,
@@ -50,16 +59,16 @@ describe.each(runtimes)('the configuration routes ($runtime runtime)', ({ start 
   it('plans without changing anything; applies once; a second apply changes nothing', async () => {
     const t = await tenant('config plan');
     const before = await exported(t.key);
-    const plan = await post('/v1/config/plan', t.key, resolved());
+    const plan = await post('/v1/config/plan', t.key, resolved(t));
     expect(plan.status, plan.text).toBe(200);
     expect(plan.body.changes).toHaveLength(OBJECTS);
     expect(plan.body.changes.every((c: { op: string }) => c.op === 'create')).toBe(true);
     expect((await exported(t.key)).body).toEqual(before.body);
 
-    const applied = await post('/v1/config/apply', t.key, resolved());
+    const applied = await post('/v1/config/apply', t.key, resolved(t));
     expect(applied.status, applied.text).toBe(200);
     expect(applied.body).toMatchObject({ applied: true, summary: { created: OBJECTS, failed: 0 } });
-    const again = await post('/v1/config/apply', t.key, resolved());
+    const again = await post('/v1/config/apply', t.key, resolved(t));
     expect(again.body).toMatchObject({
       changes: [],
       applied: true,
@@ -69,20 +78,20 @@ describe.each(runtimes)('the configuration routes ($runtime runtime)', ({ start 
 
   it('lets a read-only key plan, and only an admin apply', async () => {
     const t = await tenant('config roles');
-    const plan = await post('/v1/config/plan', t.readOnlyKey, resolved());
+    const plan = await post('/v1/config/plan', t.readOnlyKey, resolved(t));
     expect(plan.status, plan.text).toBe(200);
-    expect((await post('/v1/config/apply', t.readOnlyKey, resolved())).status).toBe(403);
-    const member = await post('/v1/config/apply', t.memberKey, resolved());
+    expect((await post('/v1/config/apply', t.readOnlyKey, resolved(t))).status).toBe(403);
+    const member = await post('/v1/config/apply', t.memberKey, resolved(t));
     expect(member.status).toBe(403);
     expect(member.body.code).toBe('FORBIDDEN');
     // Nothing was applied.
-    expect((await post('/v1/config/plan', t.key, resolved())).body.changes).toHaveLength(OBJECTS);
+    expect((await post('/v1/config/plan', t.key, resolved(t))).body.changes).toHaveLength(OBJECTS);
   });
 
   it("never shows another tenant's objects; exports no secret, in YAML and JSON", async () => {
     const a = await tenant('config tenant a');
     const b = await tenant('config tenant b');
-    expect((await post('/v1/config/apply', a.key, resolved())).body.summary.failed).toBe(0);
+    expect((await post('/v1/config/apply', a.key, resolved(a))).body.summary.failed).toBe(0);
     const empty = await exported(b.key);
     for (const { key } of FIXTURES) expect(empty.body[key], key).toEqual([]);
     const pruned = await post('/v1/config/plan?prune=true', b.key, EMPTY);
@@ -92,7 +101,7 @@ describe.each(runtimes)('the configuration routes ($runtime runtime)', ({ start 
     expect(yaml.headers['content-type']).toMatch(/^application\/yaml/);
     const json = await exported(a.key);
     // The tenant's secrets: the values the export's own `${VIGIL_…}` references stand for.
-    const secrets = Object.values(envForExport(json.body, resolved()));
+    const secrets = Object.values(envForExport(json.body, resolved(a)));
     expect(secrets.length).toBeGreaterThan(0);
     for (const secret of secrets) {
       expect(yaml.text).not.toContain(secret);
@@ -110,7 +119,7 @@ describe.each(runtimes)('the configuration routes ($runtime runtime)', ({ start 
 
   it('streams one line per object, then the summary, with Accept: application/x-ndjson', async () => {
     const t = await tenant('config stream');
-    const res = await post('/v1/config/apply', t.key, resolved(), { accept: 'application/x-ndjson' });
+    const res = await post('/v1/config/apply', t.key, resolved(t), { accept: 'application/x-ndjson' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
     const lines = res.text
@@ -128,14 +137,14 @@ describe.each(runtimes)('the configuration routes ($runtime runtime)', ({ start 
 
   it('answers 429 with nothing applied when the changes exceed the objects bucket', async () => {
     const t = await tenant('config bucket');
-    expect((await post('/v1/config/apply', t.key, resolved())).body.summary.failed).toBe(0);
+    expect((await post('/v1/config/apply', t.key, resolved(t))).body.summary.failed).toBe(0);
     // Two tokens are left: a prune deleting every object is refused whole.
     const plan = await post('/v1/config/plan?prune=true', t.key, EMPTY);
     expect(plan.body.changes).toHaveLength(OBJECTS);
     const refused = await post('/v1/config/apply?prune=true', t.key, EMPTY);
     expect(refused.status, refused.text).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    const after = await post('/v1/config/plan', t.key, resolved());
+    const after = await post('/v1/config/plan', t.key, resolved(t));
     expect(after.body.changes).toEqual([]);
   });
 
