@@ -42,8 +42,19 @@ const PROVIDERS: Record<string, ProviderMap> = {
   'teams-workflows': { type: 'teams', fields: webhookUrl },
   googlechat: { type: 'google_chat', fields: webhookUrl },
   mattermost: { type: 'mattermost', fields: { ...webhookUrl, channel: { to: 'channel' } } },
-  pagerduty: { type: 'pagerduty', fields: { 'integration-key': { to: 'routing_key', secret: true } } },
-  opsgenie: { type: 'opsgenie', fields: { 'api-key': { to: 'api_key', secret: true } } },
+  // PagerDuty's and Opsgenie's region and priorities are written out at the API's defaults (as
+  // it reads them back, so a second plan is empty): Gatus uses the US endpoints and Opsgenie's
+  // own priority (P1) unless told otherwise.
+  pagerduty: {
+    type: 'pagerduty',
+    fields: { 'integration-key': { to: 'routing_key', secret: true } },
+    finish: (config) => ({ ...config, region: 'us' }),
+  },
+  opsgenie: {
+    type: 'opsgenie',
+    fields: { 'api-key': { to: 'api_key', secret: true } },
+    finish: (config) => ({ ...config, region: 'us', priorities: { down: 'P1', degraded: 'P3' } }),
+  },
   telegram: {
     type: 'telegram',
     fields: { token: { to: 'bot_token', secret: true }, id: { to: 'chat_id', as: asText } },

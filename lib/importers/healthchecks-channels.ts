@@ -24,8 +24,13 @@ const KINDS: Record<string, { type: string; keys: string[]; fixed?: Record<strin
   msteams: { type: 'teams', keys: ['url'] },
   msteamsw: { type: 'teams', keys: ['url'] },
   telegram: { type: 'telegram', keys: ['bot_token', 'chat_id'] },
-  pd: { type: 'pagerduty', keys: ['routing_key'] },
-  opsgenie: { type: 'opsgenie', keys: ['api_key'] },
+  // Region and priorities at the API's defaults, written out as the API reads them back.
+  pd: { type: 'pagerduty', keys: ['routing_key'], fixed: { region: 'us' } },
+  opsgenie: {
+    type: 'opsgenie',
+    keys: ['api_key'],
+    fixed: { region: 'us', priorities: { down: 'P1', degraded: 'P3' } },
+  },
   po: { type: 'pushover', keys: ['app_token', 'user_key'] },
   matrix: { type: 'matrix', keys: ['homeserver', 'access_token', 'room_id'] },
   gotify: { type: 'gotify', keys: ['url', 'token'] },

@@ -123,7 +123,8 @@ const CHANNELS: Record<string, { type: string; map: Mapper }> = {
     type: 'pagerduty',
     map: (c, secret) => ({
       routing_key: secret('routing_key', 'the PagerDuty integration key'),
-      ...(String(c.pagerdutyIntegrationUrl ?? '').includes('.eu.') ? { region: 'eu' } : {}),
+      // Written out even at its default, as the API reads it back, so a second plan is empty.
+      region: String(c.pagerdutyIntegrationUrl ?? '').includes('.eu.') ? 'eu' : 'us',
     }),
   },
   Opsgenie: {
@@ -132,8 +133,13 @@ const CHANNELS: Record<string, { type: string; map: Mapper }> = {
       const priority = num(c.opsgeniePriority);
       return {
         api_key: secret('api_key', 'the Opsgenie API key'),
-        ...(c.opsgenieRegion === 'eu' ? { region: 'eu' } : {}),
-        ...(priority && priority >= 1 && priority <= 5 ? { priorities: { down: `P${priority}` } } : {}),
+        // Region and priorities written out even at their defaults (us, P1, P3), as the API reads
+        // them back, so a second plan is empty.
+        region: c.opsgenieRegion === 'eu' ? 'eu' : 'us',
+        priorities: {
+          down: priority && priority >= 1 && priority <= 5 ? `P${priority}` : 'P1',
+          degraded: 'P3',
+        },
       };
     },
   },

@@ -1,16 +1,21 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { gatusImporter } from '../../lib/importers/gatus.ts';
+import { importKuma, kumaImporter } from '../../lib/importers/kuma.ts';
+import { buildKumaDatabase } from '../fixtures/kuma/kuma-db-fixture.ts';
+import { EXTRAS } from '../importers/kuma-extras.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURE = join(root, 'test', 'fixtures', 'gatus', 'config.yaml');
+const KUMA_BACKUP = join(root, 'test', 'fixtures', 'kuma', 'backup.json');
 
 interface Exited {
   code: number | null;
@@ -50,19 +55,58 @@ afterEach(() => {
   }
 });
 
+/** What the command writes on stderr for a conversion's unmapped lines. */
+const unmappedText = (unmapped: string[]) =>
+  `Not mapped (${unmapped.length}):\n${unmapped.map((line) => `  ${line}\n`).join('')}`;
+
 describe('vigil import (the process)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'vigil-import-cli-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
   it('writes a Gatus config as a YAML document to stdout and the unmapped lines to stderr', async () => {
     const res = await vigilImport(['gatus', FIXTURE]);
 
     expect(res.code, res.stderr).toBe(0);
     const expected = gatusImporter.convert(readFileSync(FIXTURE, 'utf8'));
     expect(parse(res.stdout)).toEqual(expected.document);
-    expect(res.stderr).toBe(
-      `Not mapped (${expected.unmapped.length}):\n${expected.unmapped.map((line) => `  ${line}\n`).join('')}`,
-    );
+    expect(res.stderr).toBe(unmappedText(expected.unmapped));
     expect(res.stderr).toContain('  endpoints[7].url: Vigil has no check for wss:// endpoints');
     // YAML anchors would make the document harder to review: shared policies are written out.
     expect(res.stdout).not.toMatch(/[&*]a\d/);
+  });
+
+  it('writes an Uptime Kuma backup as a YAML document, its secrets as environment references', async () => {
+    const res = await vigilImport(['kuma', KUMA_BACKUP]);
+
+    expect(res.code, res.stderr).toBe(0);
+    const expected = kumaImporter.convert(readFileSync(KUMA_BACKUP, 'utf8'));
+    expect(parse(res.stdout)).toEqual(expected.document);
+    expect(res.stderr).toBe(unmappedText(expected.unmapped));
+    expect(res.stderr).toContain('  monitor "Mongo" (type mongodb): Vigil has no mongodb check');
+    expect(res.stdout).toContain(`\${KUMA_OPS_SLACK_URL}`);
+    // The backup's secrets stay in the backup.
+    expect(res.stdout).not.toContain('SLACKSECRET0001');
+  });
+
+  it('reads an Uptime Kuma database (kuma.db) by its first bytes, with its maintenance and status pages', async () => {
+    const path = join(dir, 'kuma.db');
+    buildKumaDatabase(path, JSON.parse(readFileSync(KUMA_BACKUP, 'utf8')), EXTRAS);
+
+    const res = await vigilImport(['kuma', path]);
+
+    expect(res.code, res.stderr).toBe(0);
+    const expected = await importKuma(path);
+    const document = parse(res.stdout);
+    expect(document).toEqual(expected.document);
+    expect(document.maintenance.length).toBeGreaterThan(0);
+    expect(document.status_pages.length).toBeGreaterThan(0);
+    expect(res.stderr).toBe(unmappedText(expected.unmapped));
+    expect(res.stderr).toContain(
+      'status page "status": the slug is reserved in Vigil; the page becomes kuma-status',
+    );
   });
 
   it('exits 1 with the reason on a file it cannot read, and 2 with the usage on bad arguments', async () => {

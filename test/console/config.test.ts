@@ -17,7 +17,8 @@ import {
  * The Configuration page against a real local runtime: Export downloads the tenant's document;
  * Import of a Vigil document shows the plan grouped by create, update and delete, with each
  * update's fields, and an admin applies it and reads each object's outcome; a member sees the
- * plan but no Apply; a Gatus file is converted before it is planned; no axe violation.
+ * plan but no Apply; a Gatus file is converted before it is planned and applied; no axe
+ * violation.
  */
 
 const document = (entityName: string) => `apiVersion: vigil/v1
@@ -108,13 +109,21 @@ describe('console configuration export and import', { timeout: 120_000 }, () => 
     await p.close();
   });
 
-  it('converts a Gatus file before planning it', async () => {
+  it('converts a Gatus file before planning it, and applies it', async () => {
     const p = await openPage(rig);
     await signIn(p.page, rig.key);
     await p.page.goto('/config');
     await p.page.getByLabel('Configuration file').setInputFiles(file('config.yaml', GATUS));
     await expectText(p.page.getByText(/^Read /), 'Read a Gatus configuration.');
-    await p.page.getByRole('region', { name: /^To create/ }).waitFor({ timeout: SHOWN_WITHIN_MS });
+    // The blueprint gatus, the endpoint's entity and its check.
+    const creates = p.page.getByRole('region', { name: 'To create (3)' });
+    await creates.waitFor({ timeout: SHOWN_WITHIN_MS });
+    await expectText(creates.getByRole('listitem').nth(2), 'check gatus/website:website');
+
+    await p.page.getByRole('button', { name: 'Apply 3 changes' }).click();
+    const applied = p.page.getByRole('region', { name: 'Applied' });
+    await expectText(applied.getByRole('status'), '3 created, 0 updated, 0 deleted, 0 failed.');
+    expect((await rig.api('GET', '/v1/blueprints/gatus/entities/website')).status).toBe(200);
     expectNoConsoleErrors(p);
     await p.close();
   });

@@ -147,7 +147,7 @@ describe('the Gatus importer', () => {
       {
         name: 'gatus-pagerduty',
         channel_type: 'pagerduty',
-        config: { routing_key: envRef('GATUS_PAGERDUTY_INTEGRATION_KEY') },
+        config: { routing_key: envRef('GATUS_PAGERDUTY_INTEGRATION_KEY'), region: 'us' },
       },
       {
         name: 'gatus-telegram',

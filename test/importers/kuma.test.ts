@@ -332,7 +332,11 @@ describe('Uptime Kuma importer', () => {
       {
         name: 'Opsgenie',
         channel_type: 'opsgenie',
-        config: { api_key: ref('KUMA_OPSGENIE_API_KEY'), region: 'eu', priorities: { down: 'P2' } },
+        config: {
+          api_key: ref('KUMA_OPSGENIE_API_KEY'),
+          region: 'eu',
+          priorities: { down: 'P2', degraded: 'P3' },
+        },
       },
       {
         name: 'Pushover',
