@@ -208,6 +208,12 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
     const executionId = data(ran).id;
     const ledger = { blueprint_slug: 'service', entity_slug: 'ledger' };
     // Each tool with arguments that find something, and the names its summary must hold.
+    // A document naming its objects as every document does: an entity by `<blueprint>/<slug>`.
+    const cart = {
+      apiVersion: 'vigil/v1',
+      kind: 'Config',
+      entities: [{ blueprint: 'service', slug: 'cart', name: 'Cart' }],
+    };
     const expected: Record<string, [Record<string, unknown>, string[]]> = {
       get_status_summary: [{}, ['Down: Ledger (service/ledger)', 'Degraded: ']],
       list_entities: [{}, ['Ledger (service/ledger)', 'Shop (service/shop)']],
@@ -240,6 +246,8 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       list_heartbeats: [{}, ['Failing: "Ledger port" of Ledger (service/ledger)']],
       get_ping_log: [{ check_id: checks.ledger }, ['Pings of "Ledger port" of Ledger (service/ledger)']],
       get_audit_log: [{ limit: 3 }, ['mcp.create_maintenance (maintenance_window) by ']],
+      plan_config: [{ document: cart }, ['+ create entity service/cart', 'Plan: 1 to create']],
+      apply_config: [{ document: cart }, ['✓ create entity service/cart', 'Applied: 1 created']],
     };
     expect(Object.keys(expected).sort()).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name).sort());
     const summaries = [summaryOf(window), summaryOf(ran)];

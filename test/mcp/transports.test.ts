@@ -7,7 +7,13 @@ import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 
 /** The catalog's tools that write: every other one is read-only. */
-const WRITING_TOOLS = ['create_check', 'acknowledge_incident', 'add_incident_note', 'create_maintenance'];
+const WRITING_TOOLS = [
+  'create_check',
+  'acknowledge_incident',
+  'add_incident_note',
+  'create_maintenance',
+  'apply_config',
+];
 
 const transports = {
   streamable: (url: URL, key: string) =>

@@ -72,7 +72,15 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
             starts_at: '2099-01-01T00:00:00.000Z',
             ends_at: '2099-01-01T01:00:00.000Z',
           }
-        : {};
+        : name === 'apply_config'
+          ? {
+              document: {
+                apiVersion: 'vigil/v1',
+                kind: 'Config',
+                blueprints: [{ slug: 'rights', name: 'Rights' }],
+              },
+            }
+          : {};
 
   const sdk = async (key: string) => {
     const client = await connectSdkClient(api, key);
@@ -88,6 +96,8 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
     const runs = await api.request('GET', `/v1/actions/${actionId}/executions`, { key: api.adminKey });
     expect(runs.status).toBe(200);
     expect(runs.body.executions).toEqual([]);
+    // apply_config's document (writingArgs) would have made this blueprint.
+    expect((await api.request('GET', '/v1/blueprints/rights', { key: api.adminKey })).status).toBe(404);
   };
 
   beforeAll(async () => {
@@ -128,6 +138,7 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
       'acknowledge_incident',
       'add_incident_note',
       'create_maintenance',
+      'apply_config',
     ]);
   });
 

@@ -58,6 +58,7 @@ describe.each(runtimes)('skills API ($runtime runtime)', ({ start }) => {
       'acknowledge_incident',
       'add_incident_note',
       'create_maintenance',
+      'apply_config',
     ]);
     expect((await call('GET', '/v1/skills/catalog-ops')).body.tools).toEqual(CATALOG_OPS_MANIFEST.tools);
   });

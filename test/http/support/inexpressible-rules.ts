@@ -34,6 +34,12 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
       message: /^(Give either|This field is required|Choose at least one|Enter a timezone name)/,
       why: "a document's window is one-off or recurring by a refinement, which its JSON Schema (generated from the kind's schema) does not state as alternatives; a timezone is a name the runtime knows",
     },
+    {
+      operation,
+      path: /^routes\[\d+\]\.(channels|escalate_after_seconds|escalate_channels)$/,
+      message: /^(escalate_after_seconds and escalate_channels go together|.*at least one channel)/,
+      why: "a document's route sends to channels, or escalates (its delay and its channels together), or both: a refinement of the kind's schema that its JSON Schema does not state as alternatives (the API route's own body states them)",
+    },
   ]),
   {
     operation: 'GET /oauth/authorize',

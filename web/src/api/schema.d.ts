@@ -1792,6 +1792,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/config/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The changes applying a configuration document would make, field by field; changes nothing */
+        post: operations["planConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/config/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Applies a configuration document object by object (each object atomic), with a summary; it takes one token per changed object from the account's configuration bucket, up front (429 with nothing applied when there are not enough) */
+        post: operations["applyConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/config/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's configuration as a document: YAML, or JSON with `Accept: application/json`; secrets as references to environment variables */
+        get: operations["exportConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/config/schema.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The JSON Schema (draft 2020-12) of the configuration document, generated from the API's own validators */
+        get: operations["getConfigSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mcp": {
         parameters: {
             query?: never;
@@ -16810,7 +16878,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The product the file comes from: `kuma` (a backup .json) or `gatus` (a config .yaml) */
-                source: string;
+                source: "gatus" | "kuma";
             };
             header?: never;
             path?: never;
@@ -16873,6 +16941,5641 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    planConfig: {
+        parameters: {
+            query?: {
+                /** @description `true`: also delete the tenant's objects the document leaves out */
+                prune?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    apiVersion: "vigil/v1";
+                    /** @constant */
+                    kind: "Config";
+                    unmapped?: string[];
+                    blueprints?: {
+                        slug: string;
+                        name: string;
+                        /** @default  */
+                        description?: string;
+                        /** @default [] */
+                        fields?: ({
+                            name: string;
+                            /** @constant */
+                            field_type: "string";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        } | {
+                            name: string;
+                            /** @constant */
+                            field_type: "number";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        } | {
+                            name: string;
+                            /** @constant */
+                            field_type: "boolean";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        } | {
+                            name: string;
+                            /** @constant */
+                            field_type: "url";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        } | {
+                            name: string;
+                            /** @constant */
+                            field_type: "array";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        })[];
+                        /** @default false */
+                        is_default?: boolean;
+                        /**
+                         * @description worst: down when any check is down; all_down: down only when every check is down
+                         * @default worst
+                         * @enum {string}
+                         */
+                        state_rule?: "worst" | "all_down";
+                    }[];
+                    entities?: {
+                        /** @description The slug of its blueprint */
+                        blueprint: string;
+                        slug: string;
+                        name: string;
+                        /** @default {} */
+                        fields?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description null: the blueprint's state_rule
+                         * @default null
+                         */
+                        state_rule?: ("worst" | "all_down") | null;
+                    }[];
+                    relations?: {
+                        /** @description An entity: <blueprint slug>/<entity slug> */
+                        from: string;
+                        /** @enum {string} */
+                        relation_type: "depends_on" | "part_of" | "connects_to" | "owned_by";
+                        /** @description An entity: <blueprint slug>/<entity slug> */
+                        to: string;
+                    }[];
+                    channels?: components["schemas"]["TenantChannelInput"][];
+                    checks?: ({
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "http";
+                        /**
+                         * @default GET
+                         * @enum {string}
+                         */
+                        method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /** @default {} */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** @default null */
+                        body?: string | null;
+                        /** @default 200 */
+                        expected_status?: number;
+                        /** @default  */
+                        body_contains?: string;
+                        /** @default [] */
+                        assertions?: components["schemas"]["HttpAssertion"][];
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default null */
+                        tls?: {
+                            /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                            ca_pem?: string;
+                            /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                            skip_verify?: boolean;
+                        } | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /** @description An absolute http or https URL */
+                        target_url: string;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "tcp";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            host: string;
+                            port: number;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "tls";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default null */
+                        tls?: {
+                            /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                            ca_pem?: string;
+                            /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                            skip_verify?: boolean;
+                        } | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            host: string;
+                            port?: number;
+                            servername?: string;
+                            expiry_threshold_days?: number;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "dns";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            hostname: string;
+                            /** @enum {string} */
+                            record_type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+                            expected_value?: string;
+                            nameserver?: string;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "push";
+                        /**
+                         * @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day)
+                         * @default 60
+                         */
+                        interval_seconds?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: "default"[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default push
+                         * @constant
+                         */
+                        execution_mode?: "push";
+                        /** @default {} */
+                        config?: {
+                            /** @description With an interval: the whole silence allowed after a success before the check fails (at least interval_seconds; default interval_seconds x 2). With a schedule: how long after an expected time a success may still arrive (default 3600), and how long a started run may take */
+                            grace_seconds?: number;
+                            /** @description Expect a run at each time of this cron schedule instead of every interval_seconds (interval_seconds is then derived: the gap between the next two expected times) */
+                            schedule?: {
+                                /**
+                                 * @description A 5-field cron expression (minute hour day-of-month month day-of-week): when a run is expected
+                                 * @example 0 3 * * *
+                                 */
+                                cron: string;
+                                /**
+                                 * @description The IANA timezone the expression is read in (DST followed); default UTC
+                                 * @default UTC
+                                 * @example Europe/Berlin
+                                 */
+                                timezone?: string;
+                            };
+                            /** @description A run (from /start to its end) longer than this is recorded as degraded */
+                            max_duration_seconds?: number;
+                            /**
+                             * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
+                             * @example nightly-backup
+                             */
+                            slug?: string;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "icmp";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            /** @description The host to send echo requests to: a name or an IPv4 or IPv6 address. */
+                            host: string;
+                            /** @description Echo requests sent per run, 0.2 s apart (1 to 10; default 3). */
+                            count?: number;
+                            /** @description Packet loss above this percentage is degraded; losing every echo request is down (0 to 99; default 0: any loss is degraded). */
+                            max_loss_percent?: number;
+                            /** @description An average round trip slower than this (ms) is degraded; absent: never. */
+                            degraded_rtt_ms?: number;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "domain";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 3600 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            /** @description The registered domain whose expiry is watched (example.com, example.co.uk). */
+                            domain: string;
+                            /** @description Degraded when the registration expires within this many days; default 30. */
+                            expiry_threshold_days?: number;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "grpc";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default null */
+                        tls?: {
+                            /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                            ca_pem?: string;
+                            /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                            skip_verify?: boolean;
+                        } | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            /** @description The gRPC server: a name or an IP address. */
+                            host: string;
+                            /** @description The gRPC server port. */
+                            port: number;
+                            /** @description The service asked about (e.g. "my.package.Orders"); "" or absent: the server as a whole. */
+                            service?: string;
+                            /** @description Connect with TLS (trusted per check by the check-level `tls` field) instead of plaintext; default false. */
+                            use_tls?: boolean;
+                            /** @description Metadata sent with each call (e.g. an authorization token): write-only, always shown as ********. */
+                            metadata?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    })[];
+                    routes?: {
+                        name: string;
+                        /**
+                         * @default {
+                         *       "blueprint_slugs": [],
+                         *       "entities": [],
+                         *       "to_states": []
+                         *     }
+                         */
+                        match?: {
+                            /**
+                             * @description Entities of these blueprints; empty: any
+                             * @default []
+                             */
+                            blueprint_slugs?: string[];
+                            /**
+                             * @description These entities (<blueprint>/<entity slug>); empty: any
+                             * @default []
+                             */
+                            entities?: string[];
+                            /** @default [] */
+                            to_states?: ("down" | "degraded" | "up" | "unknown")[];
+                        };
+                        /**
+                         * @description Tenant channels, by name
+                         * @default []
+                         */
+                        channels?: string[];
+                        /** @default null */
+                        escalate_after_seconds?: number | null;
+                        /**
+                         * @description Tenant channels, by name
+                         * @default []
+                         */
+                        escalate_channels?: string[];
+                        /**
+                         * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
+                         * @default entity
+                         * @enum {string}
+                         */
+                        group_by?: "entity" | "blueprint" | "tenant";
+                        /**
+                         * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
+                         * @default 0
+                         */
+                        group_wait_seconds?: number;
+                        /**
+                         * @description Updates of a group already notified go out at most this often (group_interval)
+                         * @default 300
+                         */
+                        group_interval_seconds?: number;
+                    }[];
+                    maintenance?: {
+                        name: string;
+                        /** @default [] */
+                        entities?: string[];
+                        /** @default [] */
+                        blueprint_slugs?: string[];
+                        /**
+                         * @description Entities that depend_on a covered entity, transitively, are covered too
+                         * @default false
+                         */
+                        include_dependents?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC (Z)
+                         */
+                        starts_at?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC (Z)
+                         */
+                        ends_at?: string;
+                        /** @description 5 fields (minute hour day-of-month month day-of-week), read in timezone */
+                        cron?: string;
+                        duration_seconds?: number;
+                        /** @description IANA name, default UTC */
+                        timezone?: string;
+                    }[];
+                    status_pages?: {
+                        /** @description Globally unique: the public URL is /p/{slug}. Reserved names (admin, login, api, www, status, …) and names with hyphens in the 3rd and 4th places (xn--…, punycode look-alikes) are refused */
+                        slug: string;
+                        title: string;
+                        /**
+                         * @description Whether the public page lists open and recent incidents
+                         * @default true
+                         */
+                        show_incidents?: boolean;
+                        description?: string | null;
+                        /**
+                         * @description The entities shown, in this order: `<blueprint slug>/<entity slug>`, each once
+                         * @default []
+                         */
+                        entities?: string[];
+                    }[];
+                    actions?: ({
+                        /** @description Display name */
+                        name: string;
+                        /** @description http or https; {{variable}} placeholders allowed. A host without placeholders must resolve to a public address (or one in VIGIL_EGRESS_ALLOW); a host with placeholders is checked at each run */
+                        url: string;
+                        /**
+                         * @description Default POST
+                         * @default POST
+                         * @enum {string}
+                         */
+                        method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /**
+                         * @description Sent with every request; at most 20. Values read ******** in responses; on PUT a value of ******** keeps the stored one
+                         * @default {}
+                         */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description With {{variable}} placeholders; at most 16 KB (UTF-8); default empty
+                         * @default
+                         */
+                        body_template?: string;
+                        /**
+                         * @description Request timeout: 100 to 15000; default 10000
+                         * @default 10000
+                         */
+                        timeout_ms?: number;
+                        /**
+                         * @description A pipeline status still queued or running (or never reported) this long after dispatch turns failed: 60 to 86400; default 3600
+                         * @default 3600
+                         */
+                        pipeline_timeout_seconds?: number;
+                        /**
+                         * @description Default manual
+                         * @constant
+                         */
+                        trigger_type?: "manual";
+                        trigger_to_state?: "" | null;
+                        interval_seconds?: null;
+                        check?: null;
+                    } | {
+                        /** @description Display name */
+                        name: string;
+                        /** @description http or https; {{variable}} placeholders allowed. A host without placeholders must resolve to a public address (or one in VIGIL_EGRESS_ALLOW); a host with placeholders is checked at each run */
+                        url: string;
+                        /**
+                         * @description Default POST
+                         * @default POST
+                         * @enum {string}
+                         */
+                        method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /**
+                         * @description Sent with every request; at most 20. Values read ******** in responses; on PUT a value of ******** keeps the stored one
+                         * @default {}
+                         */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description With {{variable}} placeholders; at most 16 KB (UTF-8); default empty
+                         * @default
+                         */
+                        body_template?: string;
+                        /**
+                         * @description Request timeout: 100 to 15000; default 10000
+                         * @default 10000
+                         */
+                        timeout_ms?: number;
+                        /**
+                         * @description A pipeline status still queued or running (or never reported) this long after dispatch turns failed: 60 to 86400; default 3600
+                         * @default 3600
+                         */
+                        pipeline_timeout_seconds?: number;
+                        /** @constant */
+                        trigger_type: "state_change";
+                        /** @description state_change only: fire on this target state; empty or null: any */
+                        trigger_to_state?: ("down" | "degraded" | "up") | "" | null;
+                        interval_seconds?: null;
+                        /** @description The check whose changes run the action: `<blueprint slug>/<entity slug>:<check name>` */
+                        check: string;
+                    } | {
+                        /** @description Display name */
+                        name: string;
+                        /** @description http or https; {{variable}} placeholders allowed. A host without placeholders must resolve to a public address (or one in VIGIL_EGRESS_ALLOW); a host with placeholders is checked at each run */
+                        url: string;
+                        /**
+                         * @description Default POST
+                         * @default POST
+                         * @enum {string}
+                         */
+                        method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /**
+                         * @description Sent with every request; at most 20. Values read ******** in responses; on PUT a value of ******** keeps the stored one
+                         * @default {}
+                         */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description With {{variable}} placeholders; at most 16 KB (UTF-8); default empty
+                         * @default
+                         */
+                        body_template?: string;
+                        /**
+                         * @description Request timeout: 100 to 15000; default 10000
+                         * @default 10000
+                         */
+                        timeout_ms?: number;
+                        /**
+                         * @description A pipeline status still queued or running (or never reported) this long after dispatch turns failed: 60 to 86400; default 3600
+                         * @default 3600
+                         */
+                        pipeline_timeout_seconds?: number;
+                        /** @constant */
+                        trigger_type: "schedule";
+                        trigger_to_state?: "" | null;
+                        interval_seconds: number;
+                        check?: null;
+                    })[];
+                    skills?: {
+                        slug: string;
+                        name: string;
+                        /** @default  */
+                        description?: string;
+                        version: string;
+                        /**
+                         * @description Only enabled skills offer tools; disabling frees their tool names
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /** @description At most 49 tools */
+                        tools: {
+                            /** @description Unique across the tenant’s enabled skills */
+                            name: string;
+                            description: string;
+                            /** @description A JSON Schema object (type "object"); 2020-12 unless $schema names draft-07 */
+                            inputSchema: {
+                                /** @constant */
+                                type: "object";
+                                $schema?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description MCP tool annotations. A built-in tool shows its own whatever these say, and a runbook tool is never read-only; otherwise read-only keys see only tools with readOnlyHint true */
+                            annotations?: {
+                                title?: string;
+                                /** @description true: the tool changes nothing */
+                                readOnlyHint?: boolean;
+                                destructiveHint?: boolean;
+                                idempotentHint?: boolean;
+                                openWorldHint?: boolean;
+                            };
+                            /** @description A runbook tool: calling it runs the action of this name */
+                            action?: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changes: {
+                            /** @enum {string} */
+                            op: "create" | "update" | "delete";
+                            kind: string;
+                            /** @description The object's identity in the document */
+                            id: string;
+                            fields?: {
+                                path: string;
+                                from: unknown;
+                                to: unknown;
+                            }[];
+                        }[];
+                        unmapped: string[];
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    applyConfig: {
+        parameters: {
+            query?: {
+                /** @description `true`: also delete the tenant's objects the document leaves out */
+                prune?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    apiVersion: "vigil/v1";
+                    /** @constant */
+                    kind: "Config";
+                    unmapped?: string[];
+                    blueprints?: {
+                        slug: string;
+                        name: string;
+                        /** @default  */
+                        description?: string;
+                        /** @default [] */
+                        fields?: ({
+                            name: string;
+                            /** @constant */
+                            field_type: "string";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        } | {
+                            name: string;
+                            /** @constant */
+                            field_type: "number";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        } | {
+                            name: string;
+                            /** @constant */
+                            field_type: "boolean";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        } | {
+                            name: string;
+                            /** @constant */
+                            field_type: "url";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        } | {
+                            name: string;
+                            /** @constant */
+                            field_type: "array";
+                            /** @default false */
+                            required?: boolean;
+                            default_value?: string;
+                            /** @default 0 */
+                            sort_order?: number;
+                        })[];
+                        /** @default false */
+                        is_default?: boolean;
+                        /**
+                         * @description worst: down when any check is down; all_down: down only when every check is down
+                         * @default worst
+                         * @enum {string}
+                         */
+                        state_rule?: "worst" | "all_down";
+                    }[];
+                    entities?: {
+                        /** @description The slug of its blueprint */
+                        blueprint: string;
+                        slug: string;
+                        name: string;
+                        /** @default {} */
+                        fields?: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description null: the blueprint's state_rule
+                         * @default null
+                         */
+                        state_rule?: ("worst" | "all_down") | null;
+                    }[];
+                    relations?: {
+                        /** @description An entity: <blueprint slug>/<entity slug> */
+                        from: string;
+                        /** @enum {string} */
+                        relation_type: "depends_on" | "part_of" | "connects_to" | "owned_by";
+                        /** @description An entity: <blueprint slug>/<entity slug> */
+                        to: string;
+                    }[];
+                    channels?: components["schemas"]["TenantChannelInput"][];
+                    checks?: ({
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "http";
+                        /**
+                         * @default GET
+                         * @enum {string}
+                         */
+                        method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /** @default {} */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** @default null */
+                        body?: string | null;
+                        /** @default 200 */
+                        expected_status?: number;
+                        /** @default  */
+                        body_contains?: string;
+                        /** @default [] */
+                        assertions?: components["schemas"]["HttpAssertion"][];
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default null */
+                        tls?: {
+                            /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                            ca_pem?: string;
+                            /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                            skip_verify?: boolean;
+                        } | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /** @description An absolute http or https URL */
+                        target_url: string;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "tcp";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            host: string;
+                            port: number;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "tls";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default null */
+                        tls?: {
+                            /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                            ca_pem?: string;
+                            /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                            skip_verify?: boolean;
+                        } | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            host: string;
+                            port?: number;
+                            servername?: string;
+                            expiry_threshold_days?: number;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "dns";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            hostname: string;
+                            /** @enum {string} */
+                            record_type: "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS" | "SRV" | "CAA";
+                            expected_value?: string;
+                            nameserver?: string;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "push";
+                        /**
+                         * @description Seconds between reports (push checks, up to 30 days) or probes (others, up to 1 day)
+                         * @default 60
+                         */
+                        interval_seconds?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: "default"[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default push
+                         * @constant
+                         */
+                        execution_mode?: "push";
+                        /** @default {} */
+                        config?: {
+                            /** @description With an interval: the whole silence allowed after a success before the check fails (at least interval_seconds; default interval_seconds x 2). With a schedule: how long after an expected time a success may still arrive (default 3600), and how long a started run may take */
+                            grace_seconds?: number;
+                            /** @description Expect a run at each time of this cron schedule instead of every interval_seconds (interval_seconds is then derived: the gap between the next two expected times) */
+                            schedule?: {
+                                /**
+                                 * @description A 5-field cron expression (minute hour day-of-month month day-of-week): when a run is expected
+                                 * @example 0 3 * * *
+                                 */
+                                cron: string;
+                                /**
+                                 * @description The IANA timezone the expression is read in (DST followed); default UTC
+                                 * @default UTC
+                                 * @example Europe/Berlin
+                                 */
+                                timezone?: string;
+                            };
+                            /** @description A run (from /start to its end) longer than this is recorded as degraded */
+                            max_duration_seconds?: number;
+                            /**
+                             * @description The check's name in slug ping URLs (/ping/<ping key>/<slug>): a-z, 0-9, hyphens and underscores; unique per tenant
+                             * @example nightly-backup
+                             */
+                            slug?: string;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "icmp";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            /** @description The host to send echo requests to: a name or an IPv4 or IPv6 address. */
+                            host: string;
+                            /** @description Echo requests sent per run, 0.2 s apart (1 to 10; default 3). */
+                            count?: number;
+                            /** @description Packet loss above this percentage is degraded; losing every echo request is down (0 to 99; default 0: any loss is degraded). */
+                            max_loss_percent?: number;
+                            /** @description An average round trip slower than this (ms) is degraded; absent: never. */
+                            degraded_rtt_ms?: number;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "domain";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default 3600 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            /** @description The registered domain whose expiry is watched (example.com, example.co.uk). */
+                            domain: string;
+                            /** @description Degraded when the registration expires within this many days; default 30. */
+                            expiry_threshold_days?: number;
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    } | {
+                        /** @description The check’s entity: <blueprint slug>/<entity slug> */
+                        entity: string;
+                        /** @description The check's name, 1 to 200 characters (trimmed) */
+                        name: string;
+                        /** @constant */
+                        check_type: "grpc";
+                        /**
+                         * @description A successful probe slower than this (ms) makes the check degraded; null: never
+                         * @default null
+                         */
+                        degraded_latency_ms?: number | null;
+                        /** @default null */
+                        tls?: {
+                            /** @description PEM certificates (1 to 10, at most 16 KB) trusted for this check only, on top of the system CAs */
+                            ca_pem?: string;
+                            /** @description Accept any certificate (self-signed, expired, another name): insecure; each result's details.tls_warning says so */
+                            skip_verify?: boolean;
+                        } | null;
+                        /** @default 60 */
+                        interval_seconds?: number;
+                        /** @default 5000 */
+                        timeout_ms?: number;
+                        /** @default 3 */
+                        failure_threshold?: number;
+                        /**
+                         * @description Consecutive successes a down or degraded check needs to recover (1 to 10, default 1: any single success). A check with no result yet is up on its first success
+                         * @default 1
+                         */
+                        success_threshold?: number;
+                        /** @default null */
+                        slo_target?: number | null;
+                        /** @default true */
+                        enabled?: boolean;
+                        /**
+                         * @description Where the check probes from, 1 to 10 location names (default ["default"]: the runtime's own workers). Push checks are not probed: only ["default"]
+                         * @default [
+                         *       "default"
+                         *     ]
+                         */
+                        locations?: string[];
+                        /**
+                         * @description How many locations must report failure for a slot to count as a failure, 1 to the number of locations; null (the default): 1 with one location, a majority (floor(n/2)+1) with several
+                         * @default null
+                         */
+                        quorum?: number | null;
+                        /**
+                         * @default pull
+                         * @constant
+                         */
+                        execution_mode?: "pull";
+                        config: {
+                            /** @description The gRPC server: a name or an IP address. */
+                            host: string;
+                            /** @description The gRPC server port. */
+                            port: number;
+                            /** @description The service asked about (e.g. "my.package.Orders"); "" or absent: the server as a whole. */
+                            service?: string;
+                            /** @description Connect with TLS (trusted per check by the check-level `tls` field) instead of plaintext; default false. */
+                            use_tls?: boolean;
+                            /** @description Metadata sent with each call (e.g. an authorization token): write-only, always shown as ********. */
+                            metadata?: {
+                                [key: string]: string;
+                            };
+                        };
+                        /**
+                         * @description The check’s notification policy; absent: the defaults, no channels
+                         * @default {
+                         *       "cooldown_seconds": 300,
+                         *       "notify_on_recovery": true,
+                         *       "silenced": false,
+                         *       "repeat_interval_seconds": 0,
+                         *       "suppress_when_upstream_down": true,
+                         *       "flap_changes": 6,
+                         *       "flap_window_seconds": 1800,
+                         *       "channels": []
+                         *     }
+                         */
+                        policy?: {
+                            /**
+                             * @description Minimum gap between alerts of the check: 0 to 86400; default 300
+                             * @default 300
+                             */
+                            cooldown_seconds?: number;
+                            /**
+                             * @description Also alert on recovery; default true
+                             * @default true
+                             */
+                            notify_on_recovery?: boolean;
+                            /**
+                             * @description Pause all alerts; default false
+                             * @default false
+                             */
+                            silenced?: boolean;
+                            /**
+                             * @description Re-alert every N seconds while down: 0 (never) or 60 to 86400; default 0
+                             * @default 0
+                             */
+                            repeat_interval_seconds?: 0 | number;
+                            /**
+                             * @description Hold the alert back while an entity it depends on is down; default true
+                             * @default true
+                             */
+                            suppress_when_upstream_down?: boolean;
+                            /**
+                             * @description Flap detection: more than this many alerts of the check within flap_window_seconds is flapping (one notice, then alerts held until stable): 0 (off) or 2 to 50; default 6
+                             * @default 6
+                             */
+                            flap_changes?: 0 | number;
+                            /**
+                             * @description The flap window, and how long a flapping check must be stable: 60 to 86,400; default 1,800
+                             * @default 1800
+                             */
+                            flap_window_seconds?: number;
+                            /**
+                             * @description The check’s own channels, then tenant channels by name ({channel})
+                             * @default []
+                             */
+                            channels?: ({
+                                /** @description A tenant channel (the document’s channels), by name */
+                                channel: string;
+                            } | ({
+                                /** @constant */
+                                channel_type: "slack";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "discord";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "webhook";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    secret?: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "nats";
+                                config: {
+                                    /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                                    subject: string;
+                                };
+                                /** @description Absent: this type sends the event as JSON and takes no template */
+                                template?: unknown;
+                            } | {
+                                /** @constant */
+                                channel_type: "ntfy";
+                                config: {
+                                    /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    token?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "email";
+                                config: {
+                                    /** @description 1 to 10 recipients */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "teams";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "google_chat";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "mattermost";
+                                config: {
+                                    /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                                    channel?: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "matrix";
+                                config: {
+                                    /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                                    homeserver: string;
+                                    /** @description The room ID (!…:server), not an alias (#…:server) */
+                                    room_id: string;
+                                    access_token: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pagerduty";
+                                config: {
+                                    routing_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "opsgenie";
+                                config: {
+                                    api_key: string;
+                                    /** @enum {string} */
+                                    region?: "us" | "eu";
+                                    priorities?: {
+                                        /** @enum {string} */
+                                        down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                        /** @enum {string} */
+                                        degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                    };
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "telegram";
+                                config: {
+                                    /** @description The bot token from @BotFather (write-only) */
+                                    bot_token: string;
+                                    /** @description A chat id (-1001234567890) or @channelusername */
+                                    chat_id: string;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "pushover";
+                                config: {
+                                    /** @description The application API token (write-only) */
+                                    app_token: string;
+                                    /** @description The user or group key (write-only) */
+                                    user_key: string;
+                                    /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                                    priority?: number;
+                                    /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                                    emergency_retry?: number;
+                                    /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                                    emergency_expire?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "gotify";
+                                config: {
+                                    /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                                    url: string;
+                                    /** @description The Gotify application's token (write-only) */
+                                    token: string;
+                                    /** @description The priority of a change to down: 0 to 10, 8 by default */
+                                    priority?: number;
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            } | {
+                                /** @constant */
+                                channel_type: "sms";
+                                config: {
+                                    /** @constant */
+                                    provider: "twilio";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                    account_sid: string;
+                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
+                                    auth_token: string;
+                                    /** @description An API key SID to authenticate with instead of the account SID */
+                                    api_key_sid?: string;
+                                    /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                                    from?: string;
+                                    messaging_service_sid?: string;
+                                } | {
+                                    /** @constant */
+                                    provider: "sns";
+                                    /** @description 1 to 10 phone numbers */
+                                    to: string[];
+                                };
+                                template?: components["schemas"]["MessageTemplate"];
+                            }))[];
+                        };
+                    })[];
+                    routes?: {
+                        name: string;
+                        /**
+                         * @default {
+                         *       "blueprint_slugs": [],
+                         *       "entities": [],
+                         *       "to_states": []
+                         *     }
+                         */
+                        match?: {
+                            /**
+                             * @description Entities of these blueprints; empty: any
+                             * @default []
+                             */
+                            blueprint_slugs?: string[];
+                            /**
+                             * @description These entities (<blueprint>/<entity slug>); empty: any
+                             * @default []
+                             */
+                            entities?: string[];
+                            /** @default [] */
+                            to_states?: ("down" | "degraded" | "up" | "unknown")[];
+                        };
+                        /**
+                         * @description Tenant channels, by name
+                         * @default []
+                         */
+                        channels?: string[];
+                        /** @default null */
+                        escalate_after_seconds?: number | null;
+                        /**
+                         * @description Tenant channels, by name
+                         * @default []
+                         */
+                        escalate_channels?: string[];
+                        /**
+                         * @description What one notification groups: each entity alone (default), its blueprint, or the tenant
+                         * @default entity
+                         * @enum {string}
+                         */
+                        group_by?: "entity" | "blueprint" | "tenant";
+                        /**
+                         * @description The first notification of a new group waits this long, collecting (Alertmanager group_wait)
+                         * @default 0
+                         */
+                        group_wait_seconds?: number;
+                        /**
+                         * @description Updates of a group already notified go out at most this often (group_interval)
+                         * @default 300
+                         */
+                        group_interval_seconds?: number;
+                    }[];
+                    maintenance?: {
+                        name: string;
+                        /** @default [] */
+                        entities?: string[];
+                        /** @default [] */
+                        blueprint_slugs?: string[];
+                        /**
+                         * @description Entities that depend_on a covered entity, transitively, are covered too
+                         * @default false
+                         */
+                        include_dependents?: boolean;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC (Z)
+                         */
+                        starts_at?: string;
+                        /**
+                         * Format: date-time
+                         * @description ISO 8601 UTC (Z)
+                         */
+                        ends_at?: string;
+                        /** @description 5 fields (minute hour day-of-month month day-of-week), read in timezone */
+                        cron?: string;
+                        duration_seconds?: number;
+                        /** @description IANA name, default UTC */
+                        timezone?: string;
+                    }[];
+                    status_pages?: {
+                        /** @description Globally unique: the public URL is /p/{slug}. Reserved names (admin, login, api, www, status, …) and names with hyphens in the 3rd and 4th places (xn--…, punycode look-alikes) are refused */
+                        slug: string;
+                        title: string;
+                        /**
+                         * @description Whether the public page lists open and recent incidents
+                         * @default true
+                         */
+                        show_incidents?: boolean;
+                        description?: string | null;
+                        /**
+                         * @description The entities shown, in this order: `<blueprint slug>/<entity slug>`, each once
+                         * @default []
+                         */
+                        entities?: string[];
+                    }[];
+                    actions?: ({
+                        /** @description Display name */
+                        name: string;
+                        /** @description http or https; {{variable}} placeholders allowed. A host without placeholders must resolve to a public address (or one in VIGIL_EGRESS_ALLOW); a host with placeholders is checked at each run */
+                        url: string;
+                        /**
+                         * @description Default POST
+                         * @default POST
+                         * @enum {string}
+                         */
+                        method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /**
+                         * @description Sent with every request; at most 20. Values read ******** in responses; on PUT a value of ******** keeps the stored one
+                         * @default {}
+                         */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description With {{variable}} placeholders; at most 16 KB (UTF-8); default empty
+                         * @default
+                         */
+                        body_template?: string;
+                        /**
+                         * @description Request timeout: 100 to 15000; default 10000
+                         * @default 10000
+                         */
+                        timeout_ms?: number;
+                        /**
+                         * @description A pipeline status still queued or running (or never reported) this long after dispatch turns failed: 60 to 86400; default 3600
+                         * @default 3600
+                         */
+                        pipeline_timeout_seconds?: number;
+                        /**
+                         * @description Default manual
+                         * @constant
+                         */
+                        trigger_type?: "manual";
+                        trigger_to_state?: "" | null;
+                        interval_seconds?: null;
+                        check?: null;
+                    } | {
+                        /** @description Display name */
+                        name: string;
+                        /** @description http or https; {{variable}} placeholders allowed. A host without placeholders must resolve to a public address (or one in VIGIL_EGRESS_ALLOW); a host with placeholders is checked at each run */
+                        url: string;
+                        /**
+                         * @description Default POST
+                         * @default POST
+                         * @enum {string}
+                         */
+                        method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /**
+                         * @description Sent with every request; at most 20. Values read ******** in responses; on PUT a value of ******** keeps the stored one
+                         * @default {}
+                         */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description With {{variable}} placeholders; at most 16 KB (UTF-8); default empty
+                         * @default
+                         */
+                        body_template?: string;
+                        /**
+                         * @description Request timeout: 100 to 15000; default 10000
+                         * @default 10000
+                         */
+                        timeout_ms?: number;
+                        /**
+                         * @description A pipeline status still queued or running (or never reported) this long after dispatch turns failed: 60 to 86400; default 3600
+                         * @default 3600
+                         */
+                        pipeline_timeout_seconds?: number;
+                        /** @constant */
+                        trigger_type: "state_change";
+                        /** @description state_change only: fire on this target state; empty or null: any */
+                        trigger_to_state?: ("down" | "degraded" | "up") | "" | null;
+                        interval_seconds?: null;
+                        /** @description The check whose changes run the action: `<blueprint slug>/<entity slug>:<check name>` */
+                        check: string;
+                    } | {
+                        /** @description Display name */
+                        name: string;
+                        /** @description http or https; {{variable}} placeholders allowed. A host without placeholders must resolve to a public address (or one in VIGIL_EGRESS_ALLOW); a host with placeholders is checked at each run */
+                        url: string;
+                        /**
+                         * @description Default POST
+                         * @default POST
+                         * @enum {string}
+                         */
+                        method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /**
+                         * @description Sent with every request; at most 20. Values read ******** in responses; on PUT a value of ******** keeps the stored one
+                         * @default {}
+                         */
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /**
+                         * @description With {{variable}} placeholders; at most 16 KB (UTF-8); default empty
+                         * @default
+                         */
+                        body_template?: string;
+                        /**
+                         * @description Request timeout: 100 to 15000; default 10000
+                         * @default 10000
+                         */
+                        timeout_ms?: number;
+                        /**
+                         * @description A pipeline status still queued or running (or never reported) this long after dispatch turns failed: 60 to 86400; default 3600
+                         * @default 3600
+                         */
+                        pipeline_timeout_seconds?: number;
+                        /** @constant */
+                        trigger_type: "schedule";
+                        trigger_to_state?: "" | null;
+                        interval_seconds: number;
+                        check?: null;
+                    })[];
+                    skills?: {
+                        slug: string;
+                        name: string;
+                        /** @default  */
+                        description?: string;
+                        version: string;
+                        /**
+                         * @description Only enabled skills offer tools; disabling frees their tool names
+                         * @default true
+                         */
+                        enabled?: boolean;
+                        /** @description At most 49 tools */
+                        tools: {
+                            /** @description Unique across the tenant’s enabled skills */
+                            name: string;
+                            description: string;
+                            /** @description A JSON Schema object (type "object"); 2020-12 unless $schema names draft-07 */
+                            inputSchema: {
+                                /** @constant */
+                                type: "object";
+                                $schema?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description MCP tool annotations. A built-in tool shows its own whatever these say, and a runbook tool is never read-only; otherwise read-only keys see only tools with readOnlyHint true */
+                            annotations?: {
+                                title?: string;
+                                /** @description true: the tool changes nothing */
+                                readOnlyHint?: boolean;
+                                destructiveHint?: boolean;
+                                idempotentHint?: boolean;
+                                openWorldHint?: boolean;
+                            };
+                            /** @description A runbook tool: calling it runs the action of this name */
+                            action?: string;
+                        }[];
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        changes: {
+                            /** @enum {string} */
+                            op: "create" | "update" | "delete";
+                            kind: string;
+                            /** @description The object's identity in the document */
+                            id: string;
+                            fields?: {
+                                path: string;
+                                from: unknown;
+                                to: unknown;
+                            }[];
+                            /** @enum {string} */
+                            status: "applied" | "failed";
+                            error?: string;
+                        }[];
+                        unmapped: string[];
+                        /** @description Every change applied (none failed) */
+                        applied: boolean;
+                        summary: {
+                            created: number;
+                            updated: number;
+                            deleted: number;
+                            failed: number;
+                            unchanged: number;
+                        };
+                    };
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description VALIDATION_ERROR */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED, READ_ONLY, FORBIDDEN */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED */
+            401: {
+                headers: {
+                    "WWW-Authenticate"?: "Bearer";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConfigSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description RATE_LIMITED */
