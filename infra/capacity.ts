@@ -39,6 +39,11 @@ export const FIXED_CONCURRENCY = {
   mcp: 20,
   /** The status stream: one per open console tab (each holds one up to its stream's end). */
   statusStream: 100,
+  /**
+   * The configuration function: an apply holds one for up to its timeout (infra/config-docs.ts),
+   * and applies are rare admin operations; the cap keeps a burst of them off the others.
+   */
+  config: 10,
 } as const;
 
 /** The default plan's checks: 1,500 cells, 50 workers (the fixed maximum before plans). */

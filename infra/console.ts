@@ -45,6 +45,8 @@ export interface VigilConsoleProps {
   readonly statusStreamUrl: IFunctionUrl;
   /** The MCP function URL: /v1/mcp, streamed. */
   readonly mcpUrl: IFunctionUrl;
+  /** The configuration function URL: /v1/config/* (plan, apply, export), streamed and not cut at 29 s. */
+  readonly configUrl: IFunctionUrl;
   /** The built console (index.html and assets/); default web/dist. */
   readonly consoleDir?: string;
   /**
@@ -90,8 +92,8 @@ const VIEWER_ADDRESS = `function handler(event) {
 
 /**
  * The web console in the cloud: the built files in a private bucket that only this distribution
- * reads (origin access control), and the API on the same origin: /v1/status/stream and /v1/mcp to
- * their streaming function URLs, every other /v1 path (and /healthz, the ping URLs /ping/* and the public status pages /p/*, cached) to the HTTP API. The browser
+ * reads (origin access control), and the API on the same origin: /v1/status/stream, /v1/mcp and
+ * /v1/config/* to their streaming function URLs, every other /v1 path (and /healthz, the ping URLs /ping/* and the public status pages /p/*, cached) to the HTTP API. The browser
  * calls one origin, so no CORS; the API's own URLs keep working as before.
  */
 export class VigilConsole extends Construct {
@@ -161,6 +163,9 @@ export class VigilConsole extends Construct {
     const streamed = { readTimeout: Duration.seconds(60), customHeaders };
     const statusStream = new FunctionUrlOrigin(props.statusStreamUrl, streamed);
     const mcp = new FunctionUrlOrigin(props.mcpUrl, streamed);
+    // An NDJSON apply writes a line per object as it lands, well inside the read timeout; a JSON
+    // answer (a plan, an export, an apply without NDJSON) must start within it, twice API Gateway's 29 s.
+    const config = new FunctionUrlOrigin(props.configUrl, streamed);
     const apiBehavior = (origin: IOrigin) => apiPath(origin, viewerAddress);
     const publicPages = publicPagesPath(this, api, viewerAddress);
 
@@ -184,6 +189,7 @@ export class VigilConsole extends Construct {
         '/v1/status/stream': apiBehavior(statusStream),
         '/v1/mcp': apiBehavior(mcp),
         '/v1/mcp*': apiBehavior(mcp),
+        '/v1/config/*': apiBehavior(config),
         '/v1/*': apiBehavior(api),
         '/healthz': apiBehavior(api),
         // OAuth for MCP clients (docs/auth.md): the authorization server and its metadata.

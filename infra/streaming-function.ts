@@ -11,7 +11,10 @@ export interface StreamingFunctionProps {
   readonly environment: Record<string, string>;
   /** The function's module (functions/<name>.ts), built with lib/cloud/function-url-stream.ts. */
   readonly entry: string;
-  /** Longer than the longest stream, which ends on its own first so the client reconnects. */
+  /**
+   * Longer than the longest stream, which ends on its own first so the client reconnects (status
+   * stream, MCP), or than the longest request it serves (a configuration apply).
+   */
   readonly timeout: Duration;
   /** The most streams open at once (reserved concurrency): past it a request is refused, the others keep theirs. */
   readonly concurrency: number;
@@ -35,7 +38,7 @@ export class StreamingFunction extends Construct {
       timeout: props.timeout,
       reservedConcurrency: props.concurrency,
       environment: props.environment,
-      // Both streaming edges (mcp, status-stream) carry the HTTP functions' Tracer.
+      // The streaming edges (mcp, status-stream, config) carry the HTTP functions' Tracer.
       tracing: true,
     }).function;
     grantTable(props.table, this.handler);

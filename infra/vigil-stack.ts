@@ -9,6 +9,7 @@ import { type CapacitySettings, capacityPlan } from './capacity.ts';
 import { VigilChangeFeed } from './change-feed.ts';
 import { VigilChecks } from './checks.ts';
 import { VigilCognito } from './cognito.ts';
+import { VigilConfigDocs } from './config-docs.ts';
 import { VigilConsole } from './console.ts';
 import { VigilMcp } from './mcp.ts';
 import { acknowledgeNagFindings } from './nag.ts';
@@ -73,7 +74,7 @@ export function settingsEnvironment(settings: VigilSettings = {}): Record<string
 
 /**
  * The whole cloud runtime in one stack. Each concern is its own construct (table, API, checks
- * engine, change feed, notifications, actions, MCP); this class only wires them together.
+ * engine, change feed, notifications, actions, MCP, configuration); this class only wires them together.
  */
 export class VigilStack extends Stack {
   readonly table: VigilTable;
@@ -84,6 +85,7 @@ export class VigilStack extends Stack {
   readonly notifications: VigilNotifications;
   readonly actions: VigilActions;
   readonly mcp: VigilMcp;
+  readonly configDocs: VigilConfigDocs;
   readonly console: VigilConsole;
   readonly alarms: VigilAlarms;
   /** The console edge's proof to the API (VIGIL_EDGE_SECRET). */
@@ -170,11 +172,22 @@ export class VigilStack extends Stack {
     this.actions.enqueueFrom(this.mcp.handler);
     // acknowledge_incident tells the providers that track incidents through a notify job.
     this.notifications.enqueueFrom(this.mcp.handler);
+    // /v1/config/* through the console's origin: an apply of thousands of objects outlasts API
+    // Gateway's 29 s. Its objects are written through the tenant's own routes, which use the table
+    // and check channel URLs against the egress settings; none of them enqueues a job, publishes an
+    // event or sends email or SMS, so it gets no queue, bus, SES or SNS right (the api function's
+    // rights beyond the table serve retries, manual runs and test sends, which an apply never makes).
+    this.configDocs = new VigilConfigDocs(this, 'Config', {
+      table,
+      environment: { ...environment, ...channelSettings, ...edge },
+      concurrency: reserved.config,
+    });
     // The web console, with the API on its own origin: the browser never makes a cross-origin call.
     this.console = new VigilConsole(this, 'Console', {
       httpApi: this.api.httpApi,
       statusStreamUrl: this.statusStream.url,
       mcpUrl: this.mcp.url,
+      configUrl: this.configDocs.url,
       edgeSecret: this.edgeSecret,
       ...(props?.consoleDir ? { consoleDir: props.consoleDir } : {}),
       webAclArn: webAclArn(this, props?.settings ?? {}),
@@ -190,6 +203,7 @@ export class VigilStack extends Stack {
         Notifier: this.notifications.notifier,
         Actions: this.actions.worker,
         Mcp: this.mcp.handler,
+        Config: this.configDocs.handler,
       },
       deadLetterQueues: {
         Probe: this.checks.probeDlq,
@@ -231,6 +245,11 @@ export class VigilStack extends Stack {
       value: `${this.mcp.url.url}v1/mcp`,
       description:
         'The MCP endpoint for clients (a function URL: Streamable HTTP on POST, the legacy SSE stream on GET)',
+    });
+    new CfnOutput(this, 'ConfigUrl', {
+      value: this.configDocs.url.url,
+      description:
+        'Function URL serving /v1/config/* (plan, apply with streamed NDJSON progress, export), up to 15 minutes; ConsoleUrl reaches it too',
     });
     new CfnOutput(this, 'ConsoleUrl', {
       value: this.console.url,

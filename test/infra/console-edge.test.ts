@@ -27,6 +27,7 @@ const API_PATHS = [
   '/v1/status/stream',
   '/v1/mcp',
   '/v1/mcp*',
+  '/v1/config/*',
   '/v1/*',
   '/healthz',
   '/oauth/*',
@@ -93,19 +94,19 @@ describe('console edge secret', () => {
     expect(bucket?.OriginCustomHeaders).toBeUndefined();
   });
 
-  it('reaches the api, status-stream and MCP functions as VIGIL_EDGE_SECRET, and no other function', () => {
+  it('reaches the api, status-stream, MCP and configuration functions as VIGIL_EDGE_SECRET, and no other function', () => {
     const holders = Object.entries(template.findResources('AWS::Lambda::Function'))
       .filter(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}).includes('VIGIL_EDGE_SECRET'))
       .map(([id, fn]) => {
         expect(fn.Properties.Environment.Variables.VIGIL_EDGE_SECRET, id).toEqual(secretReference());
         return id.replace(/Function[0-9A-F]{8}$/, '');
       });
-    expect(holders.sort()).toEqual(['ApiHandler', 'McpHandler', 'StatusStreamHandler']);
+    expect(holders.sort()).toEqual(['ApiHandler', 'ConfigHandler', 'McpHandler', 'StatusStreamHandler']);
   });
 
-  it('is resolved nowhere else: three origins and three functions hold the only references', () => {
+  it('is resolved nowhere else: four origins and four functions hold the only references', () => {
     const text = JSON.stringify(template.toJSON());
-    expect(text.match(/\{\{resolve:secretsmanager:/g)?.length).toBe(6);
+    expect(text.match(/\{\{resolve:secretsmanager:/g)?.length).toBe(8);
   });
 });
 

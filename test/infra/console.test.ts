@@ -213,6 +213,7 @@ describe('console distribution', () => {
       '/v1/status/stream',
       '/v1/mcp',
       '/v1/mcp*',
+      '/v1/config/*',
       '/v1/*',
       '/healthz',
       '/oauth/*',
@@ -236,6 +237,7 @@ describe('console distribution', () => {
   it('sends each API path to its origin: the function URLs and the HTTP API', () => {
     const [streamUrlId] = only(template, 'AWS::Lambda::Url', 'StatusStream');
     const [mcpUrlId] = only(template, 'AWS::Lambda::Url', 'Mcp');
+    const [configUrlId] = only(template, 'AWS::Lambda::Url', 'Config');
     const [apiId] = only(template, 'AWS::ApiGatewayV2::Api');
     const urlHost = (urlId: string) => ({
       'Fn::Select': [2, { 'Fn::Split': ['/', { 'Fn::GetAtt': [urlId, 'FunctionUrl'] }] }],
@@ -243,6 +245,8 @@ describe('console distribution', () => {
     expect(originOf('/v1/status/stream').DomainName).toEqual(urlHost(streamUrlId));
     expect(originOf('/v1/mcp').DomainName).toEqual(urlHost(mcpUrlId));
     expect(originOf('/v1/mcp*').DomainName).toEqual(urlHost(mcpUrlId));
+    // A configuration apply streams its progress and is not cut at API Gateway's 29 s.
+    expect(originOf('/v1/config/*').DomainName).toEqual(urlHost(configUrlId));
     const api = originOf('/v1/*');
     expect(JSON.stringify(api.DomainName)).toContain(`{"Ref":"${apiId}"}`);
     expect(JSON.stringify(api.DomainName)).toContain('.execute-api.');
@@ -256,7 +260,7 @@ describe('console distribution', () => {
   });
 
   it('keeps the function URLs open to direct callers (auth by the Bearer key) without CORS: the console is same-origin', () => {
-    for (const prefix of ['StatusStream', 'Mcp']) {
+    for (const prefix of ['StatusStream', 'Mcp', 'Config']) {
       const [, url] = only(template, 'AWS::Lambda::Url', prefix);
       expect(url.Properties).toMatchObject({ AuthType: 'NONE' });
       expect(url.Properties.Cors).toBeUndefined();

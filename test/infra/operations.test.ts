@@ -118,6 +118,7 @@ describe('alarms (item 9)', () => {
       Notifier: 'NotifyNotifier',
       Actions: 'ActionsWorker',
       Mcp: 'McpHandler',
+      Config: 'ConfigHandler',
     };
     for (const [name, prefix] of Object.entries(functions)) {
       const dimensions = [{ Name: 'FunctionName', Value: { Ref: lambdaFunction(template, prefix)[0] } }];
@@ -177,7 +178,7 @@ describe('isolation and least privilege (item 10)', () => {
   const reservedOf = (t: Template, prefix: string) =>
     lambdaFunction(t, prefix)[1].Properties.ReservedConcurrentExecutions;
 
-  it('reserves concurrency for the worker, stream and notifier, and caps MCP, status stream and actions', () => {
+  it('reserves concurrency for the worker, stream and notifier, and caps MCP, status stream, configuration and actions', () => {
     const plan = capacityPlan();
     expect(reservedOf(template, 'ChecksWorker')).toBe(plan.workerConcurrency);
     expect(reservedOf(template, 'ChangeFeedHandler')).toBe(FIXED_CONCURRENCY.stream);
@@ -185,6 +186,7 @@ describe('isolation and least privilege (item 10)', () => {
     expect(reservedOf(template, 'ActionsWorker')).toBe(FIXED_CONCURRENCY.actions);
     expect(reservedOf(template, 'McpHandler')).toBe(FIXED_CONCURRENCY.mcp);
     expect(reservedOf(template, 'StatusStreamHandler')).toBe(FIXED_CONCURRENCY.statusStream);
+    expect(reservedOf(template, 'ConfigHandler')).toBe(FIXED_CONCURRENCY.config);
   });
 
   it('never lets an SQS event source run more than its function reserves (a throttle would count as a receive)', () => {
@@ -240,6 +242,7 @@ describe('isolation and least privilege (item 10)', () => {
       'ApiHandler',
       'McpHandler',
       'StatusStreamHandler',
+      'ConfigHandler',
       'ChecksWorker',
       'NotifyNotifier',
     ])

@@ -142,20 +142,23 @@ describe('api function', () => {
 });
 
 describe('tracing', () => {
-  it('traces the HTTP functions (api, mcp, status-stream) with X-Ray, and no other function', () => {
+  it('traces the HTTP functions (api, mcp, status-stream, config) with X-Ray, and no other function', () => {
     const functions = Object.entries(template.findResources('AWS::Lambda::Function'));
     const traced = functions
       .filter(([, fn]) => fn.Properties.TracingConfig?.Mode === 'Active')
       .map(([id]) => id.replace(/Function[0-9A-F]{8}$/, ''));
 
     expect(functions.length).toBeGreaterThan(5);
-    expect(traced.sort()).toEqual([API, 'McpHandler', 'StatusStreamHandler']);
+    expect(traced.sort()).toEqual([API, 'ConfigHandler', 'McpHandler', 'StatusStreamHandler']);
   });
 
-  it.each([API, 'McpHandler', 'StatusStreamHandler'])('lets %s write its segments to X-Ray', (prefix) => {
-    const actions = allowStatements(template, prefix).flatMap((st) => st.Action);
-    expect(actions).toEqual(expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
-  });
+  it.each([API, 'McpHandler', 'StatusStreamHandler', 'ConfigHandler'])(
+    'lets %s write its segments to X-Ray',
+    (prefix) => {
+      const actions = allowStatements(template, prefix).flatMap((st) => st.Action);
+      expect(actions).toEqual(expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
+    },
+  );
 });
 
 describe('http api', () => {

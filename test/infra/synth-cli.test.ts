@@ -78,6 +78,7 @@ describe('cdk synth (the real CLI, offline)', () => {
     expect(entries.sort()).toEqual([
       'actions',
       'api',
+      'config',
       'generator',
       'mcp',
       'notifier',

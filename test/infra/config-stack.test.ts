@@ -1,0 +1,99 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_FUNCTION_TIMEOUT_MS } from '../../infra/config-docs.ts';
+import { VigilStack } from '../../infra/vigil-stack.ts';
+import { allowStatements, functionVariables, getAtt, lambdaFunction, only, synthTemplate } from './synth.ts';
+
+let template: Template;
+let cleanup: () => void;
+let tableId: string;
+
+const PREFIX = 'ConfigHandler';
+const fn = () => lambdaFunction(template, PREFIX);
+const variables = () => functionVariables(template, PREFIX);
+
+beforeAll(() => {
+  ({ template, cleanup } = synthTemplate());
+  [tableId] = only(template, 'AWS::DynamoDB::Table');
+}, 120_000);
+
+afterAll(() => cleanup());
+
+describe('configuration function', () => {
+  it('serves functions/config.ts on a function URL in RESPONSE_STREAM mode, authorised by the app', () => {
+    const [fnId] = fn();
+    const [, url] = only(template, 'AWS::Lambda::Url', PREFIX);
+    expect(url.Properties).toMatchObject({
+      TargetFunctionArn: getAtt(fnId),
+      InvokeMode: 'RESPONSE_STREAM',
+      AuthType: 'NONE',
+    });
+    // No CORS: the console and the CLI reach it through the console's own origin.
+    expect(url.Properties.Cors).toBeUndefined();
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunctionUrl',
+      FunctionName: getAtt(fnId),
+      Principal: '*',
+      FunctionUrlAuthType: 'NONE',
+    });
+  });
+
+  it("runs far past API Gateway's 29 s, up to Lambda's limit, as an ESM bundle on arm64", () => {
+    const [, config] = fn();
+    expect(config.Properties).toMatchObject({ Handler: 'index.handler', Architectures: ['arm64'] });
+    expect(config.Properties.Timeout).toBe(CONFIG_FUNCTION_TIMEOUT_MS / 1000);
+    expect(config.Properties.Timeout).toBeGreaterThanOrEqual(300);
+    expect(config.Properties.Timeout).toBeLessThanOrEqual(900);
+    // The api function behind API Gateway keeps its 29 s.
+    expect(lambdaFunction(template, 'ApiHandler')[1].Properties.Timeout).toBe(29);
+  });
+
+  it('may read and write the table and its indexes (the routes an apply calls)', () => {
+    const onTable = allowStatements(template, PREFIX)
+      .filter((st) => JSON.stringify(st.Resource).includes(tableId))
+      .flatMap((st) => st.Action as string | string[]);
+    expect(onTable).toEqual(
+      expect.arrayContaining(
+        ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'].map(
+          (a) => `dynamodb:${a}`,
+        ),
+      ),
+    );
+    expect(variables()).toMatchObject({ VIGIL_TABLE_NAME: { Ref: tableId }, VIGIL_DUE_SHARDS: '4' });
+  });
+
+  it('gets no queue, event bus, SES or SNS right: an apply enqueues, publishes and sends nothing', () => {
+    const actions = allowStatements(template, PREFIX).flatMap((st) => [st.Action].flat() as string[]);
+    expect(actions.filter((a) => /^(sqs|events|ses|sns):/.test(a))).toEqual([]);
+    // The api function has them (retries, manual runs, test sends), so the difference is the function's own.
+    expect(allowStatements(template, 'ApiHandler').flatMap((st) => [st.Action].flat())).toContain(
+      'sqs:SendMessage',
+    );
+    for (const name of ['VIGIL_PROBE_QUEUE_URL', 'VIGIL_NOTIFY_QUEUE_URL', 'VIGIL_ACTION_QUEUE_URL'])
+      expect(variables()[name], name).toBeUndefined();
+  });
+
+  it("gets the edge's proof and the egress settings (channel URLs are checked as they are saved)", () => {
+    expect(variables().VIGIL_EDGE_SECRET).toEqual(
+      functionVariables(template, 'ApiHandler').VIGIL_EDGE_SECRET,
+    );
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const configured = Template.fromStack(
+      new VigilStack(app, 'Configured', {
+        settings: { publicUrl: 'https://vigil.example.com', egressAllow: '10.0.0.0/8' },
+      }),
+    );
+    expect(functionVariables(configured, PREFIX)).toMatchObject({
+      VIGIL_PUBLIC_URL: 'https://vigil.example.com',
+      VIGIL_EGRESS_ALLOW: '10.0.0.0/8',
+    });
+  });
+
+  it('outputs the function URL as ConfigUrl', () => {
+    const [urlId] = only(template, 'AWS::Lambda::Url', PREFIX);
+    expect(template.findOutputs('ConfigUrl')).toEqual({
+      ConfigUrl: expect.objectContaining({ Value: getAtt(urlId, 'FunctionUrl') }),
+    });
+  });
+});
