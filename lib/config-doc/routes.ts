@@ -127,7 +127,13 @@ export function configRoutes(deps: { engine: ConfigEngine; kinds: KindSet }): Ro
       operationId: 'planConfig',
       tag,
       summary: 'The changes applying a configuration document would make, field by field; changes nothing',
-      schemas: { query: pruneQuery, rawBody: documentBody(deps.kinds), responses: { 200: planAnswer } },
+      schemas: {
+        query: pruneQuery,
+        rawBody: documentBody(deps.kinds),
+        responses: { 200: planAnswer },
+        // The tenant holds what has no document form (two actions of one name, an action on a deleted check).
+        errors: ['CONFLICT'],
+      },
       handler: async (ctx) =>
         ok(await engine.plan(caller(ctx), documentOf(ctx), { prune: ctx.query.prune === 'true' })),
     }),
@@ -150,6 +156,7 @@ export function configRoutes(deps: { engine: ConfigEngine; kinds: KindSet }): Ro
         responses: {
           200: { contentType: 'application/json', schema: applyAnswer, also: { [NDJSON]: progressLines } },
         },
+        errors: ['CONFLICT'],
       },
       handler: async (ctx) => {
         const prune = ctx.query.prune === 'true';
@@ -174,6 +181,7 @@ export function configRoutes(deps: { engine: ConfigEngine; kinds: KindSet }): Ro
             also: { 'application/json': z.record(z.string(), z.unknown()) },
           },
         },
+        errors: ['CONFLICT'],
       },
       handler: async (ctx) => {
         const document = await engine.exportDocument(caller(ctx));

@@ -50,6 +50,16 @@ const rank = (route: Route) => {
   const within = first >= 0 ? first - 10 : last >= 0 ? 10 + last : 0;
   return ORDER.indexOf(route.method) * 100 + (route.method === 'DELETE' ? within : 0);
 };
+/**
+ * Operations whose generated requests may be valid less often than 80 %: a configuration
+ * document is ten lists of objects, each object generated from patterns (slugs, references by
+ * name) the generator misses now and then, so a whole document misses more often than one body.
+ */
+const MIN_VALID_SHARE: Record<string, number> = {
+  'POST /v1/config/plan': 0.6,
+  'POST /v1/config/apply': 0.6,
+};
+
 /** A configuration apply (with ?prune=true, it deletes what its document leaves out) goes after everything else. */
 const rankLast = (route: Route) => (route.path === '/v1/config/apply' ? 1000 : 0);
 const ordered = (routes: readonly Route[]) =>
@@ -211,7 +221,7 @@ describe('requests valid by the OpenAPI document (local runtime, scheduler off)'
       );
       const requests = generated.filter((req) => req !== undefined);
       // The generator aims inside the document's schemas; most of what it makes must be valid.
-      if (requests.length < PER_OPERATION * 0.8)
+      if (requests.length < PER_OPERATION * (MIN_VALID_SHARE[`${route.method} ${route.path}`] ?? 0.8))
         fail(
           `${route.method} ${route.path}: only ${requests.length} of ${PER_OPERATION} generated requests were valid`,
           '',

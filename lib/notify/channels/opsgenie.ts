@@ -43,12 +43,14 @@ const apiKey = z
   );
 
 /** Which priority each state's alert gets: down P1 and degraded P3 unless the channel says otherwise. */
-const priorities = z.strictObject({ down: priority.optional(), degraded: priority.optional() });
+// The defaults are applied on input, so a channel reads back as it was written (a configuration
+// document that leaves them out plans no change: lib/config-doc).
+const priorities = z.strictObject({ down: priority.default('P1'), degraded: priority.default('P3') });
 
 const input = z.strictObject({
   api_key: apiKey,
-  region: region.optional(),
-  priorities: priorities.optional(),
+  region: region.default('us'),
+  priorities: priorities.default(() => ({ down: 'P1' as const, degraded: 'P3' as const })),
 });
 const stored = z.object({
   api_key: z.string(),

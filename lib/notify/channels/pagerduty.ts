@@ -37,9 +37,11 @@ const routingKey = z
     'Enter the 32-character integration key of an Events API v2 integration (Service → Integrations in PagerDuty).',
   );
 
+// The default is applied on input, so a channel reads back as it was written (a configuration
+// document that leaves the region out plans no change: lib/config-doc).
 const input = z.strictObject({
   routing_key: routingKey,
-  region: region.optional(),
+  region: region.default('us'),
 });
 const stored = z.object({ routing_key: z.string(), region: region.optional() });
 const view = z.object({

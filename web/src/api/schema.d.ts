@@ -3458,8 +3458,11 @@ export interface components {
             channel_type: "pagerduty";
             config: {
                 routing_key: string;
-                /** @enum {string} */
-                region?: "us" | "eu";
+                /**
+                 * @default us
+                 * @enum {string}
+                 */
+                region: "us" | "eu";
             };
             template?: components["schemas"]["MessageTemplate"];
         } | {
@@ -3469,13 +3472,28 @@ export interface components {
             channel_type: "opsgenie";
             config: {
                 api_key: string;
-                /** @enum {string} */
-                region?: "us" | "eu";
-                priorities?: {
-                    /** @enum {string} */
-                    down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                    /** @enum {string} */
-                    degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                /**
+                 * @default us
+                 * @enum {string}
+                 */
+                region: "us" | "eu";
+                /**
+                 * @default {
+                 *       "down": "P1",
+                 *       "degraded": "P3"
+                 *     }
+                 */
+                priorities: {
+                    /**
+                     * @default P1
+                     * @enum {string}
+                     */
+                    down: "P1" | "P2" | "P3" | "P4" | "P5";
+                    /**
+                     * @default P3
+                     * @enum {string}
+                     */
+                    degraded: "P1" | "P2" | "P3" | "P4" | "P5";
                 };
             };
             template?: components["schemas"]["MessageTemplate"];
@@ -11436,7 +11454,10 @@ export interface operations {
                     channel_type: "pagerduty";
                     config: {
                         routing_key: string;
-                        /** @enum {string} */
+                        /**
+                         * @default us
+                         * @enum {string}
+                         */
                         region?: "us" | "eu";
                     };
                     template?: components["schemas"]["MessageTemplate"];
@@ -11445,12 +11466,27 @@ export interface operations {
                     channel_type: "opsgenie";
                     config: {
                         api_key: string;
-                        /** @enum {string} */
+                        /**
+                         * @default us
+                         * @enum {string}
+                         */
                         region?: "us" | "eu";
+                        /**
+                         * @default {
+                         *       "down": "P1",
+                         *       "degraded": "P3"
+                         *     }
+                         */
                         priorities?: {
-                            /** @enum {string} */
+                            /**
+                             * @default P1
+                             * @enum {string}
+                             */
                             down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                            /** @enum {string} */
+                            /**
+                             * @default P3
+                             * @enum {string}
+                             */
                             degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                         };
                     };
@@ -17288,7 +17324,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -17297,12 +17336,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -17568,7 +17622,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -17577,12 +17634,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -17857,7 +17929,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -17866,12 +17941,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -18140,7 +18230,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -18149,12 +18242,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -18438,7 +18546,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -18447,12 +18558,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -18724,7 +18850,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -18733,12 +18862,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -19006,7 +19150,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -19015,12 +19162,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -19303,7 +19465,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -19312,12 +19477,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -19693,6 +19873,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -20047,7 +20236,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -20056,12 +20248,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -20327,7 +20534,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -20336,12 +20546,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -20616,7 +20841,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -20625,12 +20853,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -20899,7 +21142,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -20908,12 +21154,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -21197,7 +21458,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -21206,12 +21470,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -21483,7 +21762,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -21492,12 +21774,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -21765,7 +22062,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -21774,12 +22074,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -22062,7 +22377,10 @@ export interface operations {
                                 channel_type: "pagerduty";
                                 config: {
                                     routing_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
                                 };
                                 template?: components["schemas"]["MessageTemplate"];
@@ -22071,12 +22389,27 @@ export interface operations {
                                 channel_type: "opsgenie";
                                 config: {
                                     api_key: string;
-                                    /** @enum {string} */
+                                    /**
+                                     * @default us
+                                     * @enum {string}
+                                     */
                                     region?: "us" | "eu";
+                                    /**
+                                     * @default {
+                                     *       "down": "P1",
+                                     *       "degraded": "P3"
+                                     *     }
+                                     */
                                     priorities?: {
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P1
+                                         * @enum {string}
+                                         */
                                         down?: "P1" | "P2" | "P3" | "P4" | "P5";
-                                        /** @enum {string} */
+                                        /**
+                                         * @default P3
+                                         * @enum {string}
+                                         */
                                         degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
                                     };
                                 };
@@ -22465,6 +22798,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -22529,6 +22871,15 @@ export interface operations {
             };
             /** @description ACCOUNT_DISABLED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
