@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { type Api, ConfigApplyError, type DocKey, type NameIndex } from '../../lib/config-doc/kind.ts';
+import { type Api, ConfigApplyError, type DocKey } from '../../lib/config-doc/kind.ts';
+import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
@@ -24,25 +25,6 @@ function kindOf(key: DocKey) {
   const kind = CONFIG_KINDS[key];
   if (!kind) throw new Error(`no kind registered for ${key}`);
   return kind;
-}
-
-/** A NameIndex over two maps (the engine's own is lib/config-doc/names.ts). */
-function mapNames(): NameIndex {
-  const ids = new Map<string, string>();
-  const identities = new Map<string, string>();
-  return {
-    id: (key, identity) => ids.get(`${key} ${identity}`),
-    identity: (key, id) => identities.get(`${key} ${id}`),
-    set(key, identity, id) {
-      ids.set(`${key} ${identity}`, id);
-      identities.set(`${key} ${id}`, identity);
-    },
-    remove(key, identity) {
-      const id = ids.get(`${key} ${identity}`);
-      ids.delete(`${key} ${identity}`);
-      if (id !== undefined) identities.delete(`${key} ${id}`);
-    },
-  };
 }
 
 /** A copy of `doc` with the value at the dotted `path` set to `to`. */
@@ -160,7 +142,7 @@ describe('catalog kinds: document schemas', () => {
 
 describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
   let harness: ApiHarness;
-  const names = mapNames();
+  const names = createNameIndex();
   /** The tenant's API over HTTP with a key: the same contract as the in-process invoker. */
   const apiFor =
     (key: () => string): Api =>
@@ -304,7 +286,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
     const otherApi = apiFor(() => other.key);
     const blueprints = kindOf('blueprints');
     const entities = kindOf('entities');
-    const otherNames = mapNames();
+    const otherNames = createNameIndex();
     await blueprints.create(otherApi, blueprints.schema.parse({ slug: 'node', name: 'Node' }), otherNames);
     // More than one page of GET /v1/entities (at most 200 an answer).
     const slugs = Array.from({ length: 205 }, (_, i) => `n-${String(i).padStart(3, '0')}`);
@@ -345,7 +327,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
       logger: createLogger({ write: () => {} }),
     };
     const invoked: Api = (call) => harness.app.invoke({ principal, request }, call);
-    const otherNames = mapNames();
+    const otherNames = createNameIndex();
     for (const fixture of FIXTURES) {
       const kind = kindOf(fixture.key);
       for (const doc of parsedOf(fixture))

@@ -5,12 +5,12 @@ import {
   type Api,
   type Current,
   type DocKey,
-  type NameIndex,
   SECRET_PLACEHOLDER,
 } from '../../lib/config-doc/kind.ts';
 import { channelsKind } from '../../lib/config-doc/kinds/channels.ts';
 import { checksKind } from '../../lib/config-doc/kinds/checks.ts';
 import { routesKind } from '../../lib/config-doc/kinds/routes.ts';
+import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { getTenantChannels } from '../../lib/notify/channel-items.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { channelsFixture } from './fixtures/channels.ts';
@@ -26,25 +26,6 @@ import type { KindFixture } from './fixtures/types.ts';
  */
 
 type Doc = Record<string, unknown>;
-
-/** A Map-backed NameIndex, as the engine keeps one. */
-function memoryNames(): NameIndex {
-  const ids = new Map<string, string>();
-  const identities = new Map<string, string>();
-  return {
-    id: (key, identity) => ids.get(`${key}\u0000${identity}`),
-    identity: (key, id) => identities.get(`${key}\u0000${id}`),
-    set(key, identity, id) {
-      ids.set(`${key}\u0000${identity}`, id);
-      identities.set(`${key}\u0000${id}`, identity);
-    },
-    remove(key, identity) {
-      const id = ids.get(`${key}\u0000${identity}`);
-      ids.delete(`${key}\u0000${identity}`);
-      if (id !== undefined) identities.delete(`${key}\u0000${id}`);
-    },
-  };
-}
 
 /** `${NAME}` references resolved from the fixture's env, as the CLI does before it sends a document. */
 function resolved<T>(value: T, env: Record<string, string> = {}): T {
@@ -97,7 +78,7 @@ describe.each(runtimes)(
   ({ runtime, start }) => {
     let harness: ApiHarness;
     let api: Api;
-    const names = memoryNames();
+    const names = createNameIndex();
     const created = new Map<DocKey, Doc[]>();
 
     const readAll = async (kind: AnyConfigKind) => {

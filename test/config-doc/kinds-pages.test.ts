@@ -6,9 +6,9 @@ import {
   type Api,
   type Current,
   type DocKey,
-  type NameIndex,
   SECRET_PLACEHOLDER,
 } from '../../lib/config-doc/kind.ts';
+import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { leakOf } from '../support/secret-leaks.ts';
@@ -32,25 +32,6 @@ function kindOf(key: DocKey): AnyConfigKind {
   const kind = CONFIG_KINDS[key];
   if (!kind) throw new Error(`no kind ${key} is registered`);
   return kind;
-}
-
-/** A NameIndex over two maps per kind (the engine's own lives in lib/config-doc/names.ts). */
-function mapNameIndex(): NameIndex {
-  const ids = new Map<string, string>();
-  const identities = new Map<string, string>();
-  return {
-    id: (key, identity) => ids.get(`${key} ${identity}`),
-    identity: (key, id) => identities.get(`${key} ${id}`),
-    set(key, identity, id) {
-      ids.set(`${key} ${identity}`, id);
-      identities.set(`${key} ${id}`, identity);
-    },
-    remove(key, identity) {
-      const id = ids.get(`${key} ${identity}`);
-      ids.delete(`${key} ${identity}`);
-      if (id !== undefined) identities.delete(`${key} ${id}`);
-    },
-  };
 }
 
 /** `${NAME}` strings replaced by the fixture's environment values, as the CLI does before sending. */
@@ -134,7 +115,7 @@ describe.each(runtimes)(
   'config-doc kinds status_pages, actions and skills ($runtime runtime)',
   ({ start }) => {
     let harness: ApiHarness;
-    const names = mapNameIndex();
+    const names = createNameIndex();
     const api: Api = async ({ method, path, query, body }) => {
       const target = query ? `${path}?${new URLSearchParams(query)}` : path;
       const res = await harness.request(method, target, { key: harness.adminKey, body });
