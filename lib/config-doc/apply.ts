@@ -57,6 +57,34 @@ async function inBatches<T>(items: T[], limit: number, work: (item: T) => Promis
 }
 
 /**
+ * The changes in an order whose neighbours have different parents (an object's first reference: a
+ * check's entity), so the objects in flight together rarely write the same parent's items (an
+ * entity's check count and cell), whose conditional writes would conflict and be retried. Measured
+ * in the cloud harness, 300 checks of 15 entities, 16 in flight: 18.3 s in document order, 9.8 s
+ * one at a time, 7.6 s spread (docs/performance.md).
+ */
+function spreadByParent(
+  changes: PlannedChange[],
+  parentOf: (change: PlannedChange) => string,
+): PlannedChange[] {
+  const queues = new Map<string, PlannedChange[]>();
+  for (const change of changes) {
+    const parent = parentOf(change);
+    const queue = queues.get(parent);
+    if (queue) queue.push(change);
+    else queues.set(parent, [change]);
+  }
+  const spread: PlannedChange[] = [];
+  const pending = [...queues.values()];
+  for (let round = 0; spread.length < changes.length; round += 1)
+    for (const queue of pending) {
+      const change = queue[round];
+      if (change) spread.push(change);
+    }
+  return spread;
+}
+
+/**
  * Applies planned changes object by object (each kind makes its own object atomic): kind after
  * kind in DOC_KEYS order with the deletes after them in reverse order, each kind's objects in
  * bounded batches and finished before the next kind starts (a check's entity exists before the
@@ -116,7 +144,15 @@ export async function runApply(run: ApplyRun): Promise<AppliedChange[]> {
     if (sameGroup) last.changes.push(change);
     else groups.push({ kind, changes: [change] });
   }
-  for (const group of groups)
-    await inBatches(group.changes, run.batch ?? APPLY_BATCH, (c) => settle(group.kind, c));
+  const parentOf = (kind: AnyConfigKind) => (change: PlannedChange) => {
+    const object =
+      docsOf.get(change.kind)?.get(change.id) ?? state.current.get(change.kind)?.get(change.id)?.doc;
+    const first = object ? kind.references(object)[0] : undefined;
+    return first ? refKey(first.key, first.identity) : '';
+  };
+  for (const group of groups) {
+    const ordered = spreadByParent(group.changes, parentOf(group.kind));
+    await inBatches(ordered, run.batch ?? APPLY_BATCH, (c) => settle(group.kind, c));
+  }
   return results;
 }

@@ -191,6 +191,19 @@ describe('configuration engine', () => {
     expect(firstEntity).toBe(20);
   });
 
+  it('starts objects of different parents together: four in flight never share an entity-like parent while others wait', async () => {
+    const w = world();
+    const blueprints = [{ name: 'a' }, { name: 'b' }, { name: 'c' }, { name: 'd' }];
+    // In document order, grouped by parent: four of a, four of b, and so on.
+    const entities = blueprints.flatMap((b) =>
+      Array.from({ length: 4 }, (_, i) => ({ name: `${b.name}${i}`, parent: b.name })),
+    );
+    await w.engine.apply(caller, doc({ blueprints, entities }));
+    const started = w.log.filter((line) => line.startsWith('create entities')).map((line) => line.at(-2));
+    expect(started).toHaveLength(16);
+    for (let i = 0; i < 16; i += 4) expect(new Set(started.slice(i, i + 4)).size, started.join()).toBe(4);
+  });
+
   it('fails a create holding an unset ${NAME}; an update keeps the stored secret; a plan sees no change', async () => {
     const w = world();
     const unset = await w.engine.apply(caller, doc({ blueprints: [{ name: 'a', token: '${A_TOKEN}' }] }));
