@@ -225,14 +225,14 @@ describe('change feed', () => {
 });
 
 describe('functions', () => {
-  it('are eight, each with its own log group', () => {
+  it('are nine (api, mcp, status stream, configuration, generator, worker, stream, notifier, actions), each with its own log group', () => {
     // Besides CDK's own provider that copies the console into its bucket (infra/console.ts), and
     // the HTTP API's access log (test/infra/stack.test.ts).
     const ours = (type: string) =>
       Object.keys(template.findResources(type)).filter(
         (id) => !id.startsWith('CustomCDKBucketDeployment') && !id.startsWith('ApiAccessLog'),
       );
-    expect(ours('AWS::Lambda::Function')).toHaveLength(8);
-    expect(ours('AWS::Logs::LogGroup')).toHaveLength(8);
+    expect(ours('AWS::Lambda::Function')).toHaveLength(9);
+    expect(ours('AWS::Logs::LogGroup')).toHaveLength(9);
   });
 });
