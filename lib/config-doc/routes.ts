@@ -122,6 +122,8 @@ export function configRoutes(deps: { engine: ConfigEngine; kinds: KindSet }): Ro
       auth: 'key',
       // It writes nothing, so a read-only key may see what a document would change.
       readsOnly: true,
+      // Both read every object of the tenant, as an export does: bounded per tenant in flight.
+      expensive: true,
       body: 'raw',
       maxBodyBytes: MAX_DOCUMENT_BYTES,
       operationId: 'planConfig',
@@ -142,6 +144,7 @@ export function configRoutes(deps: { engine: ConfigEngine; kinds: KindSet }): Ro
       path: '/v1/config/apply',
       auth: 'key',
       role: 'admin',
+      expensive: true,
       body: 'raw',
       maxBodyBytes: MAX_DOCUMENT_BYTES,
       operationId: 'applyConfig',
