@@ -1,34 +1,19 @@
 import { ApiError, credentialHeaders, toApiError } from '../api/client';
+import type { operations } from '../api/schema';
 
 /**
  * The configuration routes as the console's Export and Import call them (docs/config.md). They
  * answer YAML or take raw text, which the typed client does not carry, so they go through fetch
- * with the console's credential, and their answers are typed here as DECISIONS states them.
+ * with the console's credential, and their answers take the generated OpenAPI types.
  */
 
-export interface FieldChange {
-  path: string;
-  from: unknown;
-  to: unknown;
-}
+/** A route's JSON answer as the generated OpenAPI types state it (npm run api:types). */
+type JsonAnswer<O extends 'planConfig' | 'applyConfig'> =
+  operations[O]['responses'][200]['content']['application/json'];
 
-export interface PlannedChange {
-  op: 'create' | 'update' | 'delete';
-  kind: string;
-  id: string;
-  fields?: FieldChange[];
-}
-
-export interface Plan {
-  changes: PlannedChange[];
-  unmapped: string[];
-}
-
-export interface ApplyResult extends Plan {
-  changes: (PlannedChange & { status: 'applied' | 'failed'; error?: string })[];
-  applied: boolean;
-  summary: Record<'created' | 'updated' | 'deleted' | 'failed' | 'unchanged', number>;
-}
+export type Plan = JsonAnswer<'planConfig'>;
+export type PlannedChange = Plan['changes'][number];
+export type ApplyResult = JsonAnswer<'applyConfig'>;
 
 /** A file chosen for Import, ready to plan: the document's text and its media type. */
 export interface ImportedDocument {
