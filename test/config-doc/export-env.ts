@@ -6,14 +6,9 @@ import { FIXTURES } from './fixtures/index.ts';
 
 type Doc = Record<string, unknown>;
 
-export function kindOf(key: DocKey) {
-  const kind = CONFIG_KINDS[key];
-  if (!kind) throw new Error(`no kind is registered for ${key}`);
-  return kind;
-}
-
 /** An object's identity, from its document form as the kind parses it. */
-export const identityOf = (key: DocKey, doc: unknown) => kindOf(key).identity(kindOf(key).schema.parse(doc));
+export const identityOf = (key: DocKey, doc: unknown) =>
+  CONFIG_KINDS[key].identity(CONFIG_KINDS[key].schema.parse(doc));
 
 const at = (value: unknown, path: (string | number)[]): unknown =>
   path.reduce<unknown>((v, part) => (v as Record<string | number, unknown> | undefined)?.[part], value);
@@ -41,7 +36,7 @@ export function envForExport(exported: Doc, source: Doc): Record<string, string>
   for (const { key } of FIXTURES) {
     const sources = new Map((source[key] as Doc[]).map((doc) => [identityOf(key, doc), doc]));
     for (const object of exported[key] as Doc[]) {
-      const from = sources.get(kindOf(key).identity(object));
+      const from = sources.get(CONFIG_KINDS[key].identity(object));
       for (const ref of references(object)) {
         const value = at(from, ref.path);
         expect(typeof value, `${key} ${ref.path.join('.')}: the fixture's secret`).toBe('string');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
-import { envForExport, identityOf, kindOf } from './export-env.ts';
+import { envForExport, identityOf } from './export-env.ts';
 import { FIXTURE_ENV, FIXTURES, fixtureDocument } from './fixtures/index.ts';
 
 /**
@@ -131,7 +131,7 @@ describe.each(runtimes)('the configuration document over every kind ($runtime ru
     const referred = new Set<string>();
     for (const { key } of FIXTURES)
       for (const doc of document[key] as Doc[])
-        for (const ref of kindOf(key).references(kindOf(key).schema.parse(doc)))
+        for (const ref of CONFIG_KINDS[key].references(CONFIG_KINDS[key].schema.parse(doc)))
           referred.add(`${ref.key} ${ref.identity}`);
     const left: string[] = [];
     for (const { key } of FIXTURES) {

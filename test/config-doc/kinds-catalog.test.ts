@@ -21,12 +21,6 @@ import type { KindFixture } from './fixtures/types.ts';
 
 const FIXTURES = [blueprintsFixture, entitiesFixture, relationsFixture, maintenanceFixture];
 
-function kindOf(key: DocKey) {
-  const kind = CONFIG_KINDS[key];
-  if (!kind) throw new Error(`no kind registered for ${key}`);
-  return kind;
-}
-
 /** A copy of `doc` with the value at the dotted `path` set to `to`. */
 function withChange(doc: Record<string, unknown>, path: string, to: unknown): Record<string, unknown> {
   const copy = structuredClone(doc);
@@ -40,7 +34,7 @@ function withChange(doc: Record<string, unknown>, path: string, to: unknown): Re
 describe('catalog kinds: document schemas', () => {
   it('generates a JSON Schema of the input for each kind', () => {
     for (const { key } of FIXTURES) {
-      const schema = z.toJSONSchema(kindOf(key).schema, { io: 'input' });
+      const schema = z.toJSONSchema(CONFIG_KINDS[key].schema, { io: 'input' });
       expect(schema.type, key).toBe('object');
       expect(schema.additionalProperties, key).toBe(false);
     }
@@ -48,7 +42,7 @@ describe('catalog kinds: document schemas', () => {
 
   it('parses each fixture object and refuses an unknown key', () => {
     for (const { key, docs } of FIXTURES) {
-      const kind = kindOf(key);
+      const kind = CONFIG_KINDS[key];
       for (const doc of docs) {
         expect(kind.schema.safeParse(doc).success, `${key} ${JSON.stringify(doc)}`).toBe(true);
         expect(kind.schema.safeParse({ ...doc, colour: 'red' }).success, key).toBe(false);
@@ -58,7 +52,7 @@ describe('catalog kinds: document schemas', () => {
 
   it('names what each object refers to by identity: a blueprint, entities, never a window’s blueprints', () => {
     const refs = (key: DocKey, doc: unknown) => {
-      const kind = kindOf(key);
+      const kind = CONFIG_KINDS[key];
       return kind.references(kind.schema.parse(doc));
     };
     expect(refs('blueprints', blueprintsFixture.docs[0])).toEqual([]);
@@ -78,7 +72,7 @@ describe('catalog kinds: document schemas', () => {
   });
 
   it('puts blueprint fields in display order and fills the API defaults', () => {
-    const parsed = kindOf('blueprints').schema.parse(blueprintsFixture.docs[0]);
+    const parsed = CONFIG_KINDS.blueprints.schema.parse(blueprintsFixture.docs[0]);
     expect(parsed.fields).toEqual([
       { name: 'owner', field_type: 'string', required: false, sort_order: 0 },
       { name: 'tier', field_type: 'string', required: false, sort_order: 1 },
@@ -87,7 +81,7 @@ describe('catalog kinds: document schemas', () => {
   });
 
   it('judges a window by the API rules, naming the entities list', () => {
-    const schema = kindOf('maintenance').schema;
+    const schema = CONFIG_KINDS.maintenance.schema;
     const empty = schema.safeParse({ name: 'w', cron: '0 2 * * *', duration_seconds: 600 });
     expect(empty.success).toBe(false);
     expect(empty.error?.issues.map((i) => i.path.join('.'))).toContain('entities');
@@ -105,7 +99,7 @@ describe('catalog kinds: document schemas', () => {
   });
 
   it('stores a window as the API does: one spaced cron, UTC by default, times to the millisecond, no repeats', () => {
-    const schema = kindOf('maintenance').schema;
+    const schema = CONFIG_KINDS.maintenance.schema;
     expect(
       schema.parse({
         name: 'r',
@@ -154,10 +148,11 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
   const api = apiFor(() => harness.adminKey);
 
   const readAll = async (key: DocKey) => {
-    const kind = kindOf(key);
+    const kind = CONFIG_KINDS[key];
     return new Map((await kind.read(api, names)).map((current) => [kind.identity(current.doc), current]));
   };
-  const parsedOf = (fixture: KindFixture) => fixture.docs.map((doc) => kindOf(fixture.key).schema.parse(doc));
+  const parsedOf = (fixture: KindFixture) =>
+    fixture.docs.map((doc) => CONFIG_KINDS[fixture.key].schema.parse(doc));
 
   beforeAll(async () => {
     harness = await start();
@@ -168,7 +163,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
 
   it('creates every fixture object and reads each back exactly in its parsed document form', async () => {
     for (const fixture of FIXTURES) {
-      const kind = kindOf(fixture.key);
+      const kind = CONFIG_KINDS[fixture.key];
       for (const doc of parsedOf(fixture)) {
         const id = await kind.create(api, doc, names);
         names.set(fixture.key, kind.identity(doc), id);
@@ -186,7 +181,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
   it.each([blueprintsFixture, entitiesFixture, maintenanceFixture])(
     'updates the mutated field of $key and reads it back',
     async (fixture) => {
-      const kind = kindOf(fixture.key);
+      const kind = CONFIG_KINDS[fixture.key];
       const { identity, path, to } = fixture.mutation;
       const current = (await readAll(fixture.key)).get(identity);
       if (!current) throw new Error(`${identity} is not there`);
@@ -198,7 +193,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
   );
 
   it('removes an entity field left out of the document and changes its own state rule', async () => {
-    const kind = kindOf('entities');
+    const kind = CONFIG_KINDS.entities;
     const current = (await readAll('entities')).get('service/web');
     if (!current) throw new Error('service/web is not there');
     const wanted = kind.schema.parse({
@@ -212,7 +207,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
   });
 
   it('adds a blueprint field, and refuses to change or remove one, changing nothing', async () => {
-    const kind = kindOf('blueprints');
+    const kind = CONFIG_KINDS.blueprints;
     const current = (await readAll('blueprints')).get('service');
     if (!current) throw new Error('service is not there');
     const fields = current.doc.fields as Record<string, unknown>[];
@@ -247,7 +242,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
   });
 
   it('changes a relation as another relation: the new one is created, the old one removed', async () => {
-    const kind = kindOf('relations');
+    const kind = CONFIG_KINDS.relations;
     const { identity, path, to } = relationsFixture.mutation;
     const current = (await readAll('relations')).get(identity);
     if (!current) throw new Error(`${identity} is not there`);
@@ -266,7 +261,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
   });
 
   it('creates a one-off window with unspaced times and repeats, and reads it back in its parsed form', async () => {
-    const kind = kindOf('maintenance');
+    const kind = CONFIG_KINDS.maintenance;
     const doc = kind.schema.parse({
       name: 'migration',
       entities: ['service/api', 'service/web', 'service/api'],
@@ -284,8 +279,8 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
   it('reads every page of a tenant’s entities, and only that tenant’s', async () => {
     const other = await harness.createTenant('Paging');
     const otherApi = apiFor(() => other.key);
-    const blueprints = kindOf('blueprints');
-    const entities = kindOf('entities');
+    const blueprints = CONFIG_KINDS.blueprints;
+    const entities = CONFIG_KINDS.entities;
     const otherNames = createNameIndex();
     await blueprints.create(otherApi, blueprints.schema.parse({ slug: 'node', name: 'Node' }), otherNames);
     // More than one page of GET /v1/entities (at most 200 an answer).
@@ -329,7 +324,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
     const invoked: Api = (call) => harness.app.invoke({ principal, request }, call);
     const otherNames = createNameIndex();
     for (const fixture of FIXTURES) {
-      const kind = kindOf(fixture.key);
+      const kind = CONFIG_KINDS[fixture.key];
       for (const doc of parsedOf(fixture))
         otherNames.set(fixture.key, kind.identity(doc), await kind.create(invoked, doc, otherNames));
       const byIdentity = (docs: Record<string, unknown>[]) =>
@@ -338,7 +333,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
       expect(byIdentity(read), fixture.key).toStrictEqual(byIdentity(parsedOf(fixture)));
     }
     for (const fixture of [...FIXTURES].reverse()) {
-      const kind = kindOf(fixture.key);
+      const kind = CONFIG_KINDS[fixture.key];
       for (const current of await kind.read(invoked, otherNames)) await kind.remove(invoked, current);
       expect(await kind.read(invoked, otherNames), fixture.key).toEqual([]);
     }
@@ -346,7 +341,7 @@ describe.each(runtimes)('catalog kinds ($runtime runtime)', ({ start }) => {
 
   it('removes every fixture object, the kinds in reverse order', async () => {
     for (const fixture of [...FIXTURES].reverse()) {
-      const kind = kindOf(fixture.key);
+      const kind = CONFIG_KINDS[fixture.key];
       for (const current of (await readAll(fixture.key)).values()) await kind.remove(api, current);
       expect((await readAll(fixture.key)).size, fixture.key).toBe(0);
     }

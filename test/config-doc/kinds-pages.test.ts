@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { getAction } from '../../lib/actions/action-items.ts';
-import {
-  type AnyConfigKind,
-  type Api,
-  type Current,
-  type DocKey,
-  SECRET_PLACEHOLDER,
-} from '../../lib/config-doc/kind.ts';
+import { type Api, type Current, type DocKey, SECRET_PLACEHOLDER } from '../../lib/config-doc/kind.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
@@ -27,12 +21,6 @@ import type { KindFixture } from './fixtures/types.ts';
 /** In creation order: a status page names entities, an action a check, a skill's tool an action. */
 const FIXTURES = [statusPagesFixture, actionsFixture, skillsFixture];
 const SECRET = actionsFixture.env?.REDEPLOY_TOKEN ?? '';
-
-function kindOf(key: DocKey): AnyConfigKind {
-  const kind = CONFIG_KINDS[key];
-  if (!kind) throw new Error(`no kind ${key} is registered`);
-  return kind;
-}
 
 /** `${NAME}` strings replaced by the fixture's environment values, as the CLI does before sending. */
 function resolveEnv(value: unknown, env: Record<string, string>): unknown {
@@ -66,13 +54,13 @@ function asRead(key: DocKey, doc: Record<string, unknown>): Record<string, unkno
 
 describe('config-doc kinds status_pages, actions and skills (schemas)', () => {
   it.each(FIXTURES)('generates the JSON Schema of $key from the schema that parses it', ({ key }) => {
-    const schema = z.toJSONSchema(kindOf(key).schema, { io: 'input' });
+    const schema = z.toJSONSchema(CONFIG_KINDS[key].schema, { io: 'input' });
     expect(JSON.stringify(schema)).toContain(key === 'actions' ? '"check"' : '"slug"');
   });
 
   it('parses a document with the API defaults and ids replaced by names', () => {
     expect(
-      kindOf('status_pages').schema.parse({ slug: 'minimal', title: 'Minimal', description: '' }),
+      CONFIG_KINDS.status_pages.schema.parse({ slug: 'minimal', title: 'Minimal', description: '' }),
     ).toStrictEqual({
       slug: 'minimal',
       title: 'Minimal',
@@ -81,7 +69,7 @@ describe('config-doc kinds status_pages, actions and skills (schemas)', () => {
       show_incidents: true,
     });
     expect(
-      kindOf('actions').schema.parse({ name: 'ping', url: 'https://hooks.example.com/ping' }),
+      CONFIG_KINDS.actions.schema.parse({ name: 'ping', url: 'https://hooks.example.com/ping' }),
     ).toStrictEqual({
       name: 'ping',
       url: 'https://hooks.example.com/ping',
@@ -95,13 +83,13 @@ describe('config-doc kinds status_pages, actions and skills (schemas)', () => {
       timeout_ms: 10_000,
       pipeline_timeout_seconds: 3600,
     });
-    const bad = kindOf('status_pages').schema.safeParse({
+    const bad = CONFIG_KINDS.status_pages.schema.safeParse({
       slug: 'p1',
       title: 'P',
       entities: ['service/api', 'service/api'],
     });
     expect(bad.error?.issues.map((issue) => issue.message)).toEqual(['Name each entity once.']);
-    const badTool = kindOf('skills').schema.safeParse({
+    const badTool = CONFIG_KINDS.skills.schema.safeParse({
       slug: 's',
       name: 'S',
       version: '1.0.0',
@@ -126,16 +114,16 @@ describe.each(runtimes)(
       expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(300);
       return res.body;
     };
-    const readAll = (key: DocKey) => kindOf(key).read(api, names);
+    const readAll = (key: DocKey) => CONFIG_KINDS[key].read(api, names);
     const find = async (
       key: DocKey,
       identity: string,
     ): Promise<Current<Record<string, unknown>> | undefined> => {
-      const kind = kindOf(key);
+      const kind = CONFIG_KINDS[key];
       return (await readAll(key)).find((current) => kind.identity(current.doc) === identity);
     };
     const parsed = (fixture: KindFixture) =>
-      kindOf(fixture.key).schema.parse(resolveEnv(fixture.docs[0], fixture.env ?? {}));
+      CONFIG_KINDS[fixture.key].schema.parse(resolveEnv(fixture.docs[0], fixture.env ?? {}));
 
     beforeAll(async () => {
       harness = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8' }, scheduler: false });
@@ -177,7 +165,7 @@ describe.each(runtimes)(
 
     it('creates each fixture object and reads it back in exactly its parsed form', async () => {
       for (const fixture of FIXTURES) {
-        const kind = kindOf(fixture.key);
+        const kind = CONFIG_KINDS[fixture.key];
         const doc = parsed(fixture);
         const id = await kind.create(api, doc, names);
         names.set(fixture.key, kind.identity(doc), id);
@@ -206,7 +194,7 @@ describe.each(runtimes)(
 
     it('applies each fixture’s mutation, and an update that sends ******** keeps the stored secret', async () => {
       for (const { key, mutation } of FIXTURES) {
-        const kind = kindOf(key);
+        const kind = CONFIG_KINDS[key];
         const current = await find(key, mutation.identity);
         if (!current) throw new Error(`${key} ${mutation.identity} is not in the tenant`);
         // From the read form: the action's header values are ******** (an unset ${ENV} reference).
@@ -235,7 +223,7 @@ describe.each(runtimes)(
         ['skills', { slug: 'minimal-skill', name: 'Minimal', version: '0.1.0', tools: [] }],
       ];
       for (const [key, raw] of minimal) {
-        const kind = kindOf(key);
+        const kind = CONFIG_KINDS[key];
         const doc = kind.schema.parse(raw);
         const id = await kind.create(api, doc, names);
         expect(await find(key, kind.identity(doc)), key).toStrictEqual({ id, doc });
@@ -307,7 +295,7 @@ describe.each(runtimes)(
       for (const { key, mutation } of [...FIXTURES].reverse()) {
         const current = await find(key, mutation.identity);
         if (!current) throw new Error(`${key} ${mutation.identity} is not in the tenant`);
-        await kindOf(key).remove(api, current);
+        await CONFIG_KINDS[key].remove(api, current);
         expect(await readAll(key), key).toEqual([]);
       }
     });
