@@ -1,9 +1,14 @@
 import * as z from 'zod';
-import { channelInputSchema } from '../notify/channel-config.ts';
 import { POLICY_DEFAULTS } from '../notify/policy-items.ts';
 import { policyBody } from '../notify/request-schemas.ts';
 import { type Api, ConfigApplyError, expectOk, type NameIndex, seg } from './kind.ts';
-import { type Destination, destinationOf, requireSecretsGiven, sameSetting } from './kinds/channels.ts';
+import {
+  CHANNEL_DOC_SCHEMAS,
+  type Destination,
+  destinationOf,
+  requireSecretsGiven,
+  sameSetting,
+} from './kinds/channels.ts';
 
 /**
  * A check's notification policy in the document (the `policy` of a check, lib/config-doc/kinds/
@@ -27,7 +32,7 @@ export const POLICY_FIELDS = [
   'flap_window_seconds',
 ] as const;
 
-const policyChannelSchema = z.union([sharedChannelSchema, channelInputSchema]);
+const policyChannelSchema = z.union([sharedChannelSchema, CHANNEL_DOC_SCHEMAS.channel]);
 type PolicyChannel = z.output<typeof policyChannelSchema>;
 
 export const policyDocSchema = z

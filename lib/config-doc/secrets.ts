@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { SECRET_PLACEHOLDER } from './kind.ts';
 
 /**
@@ -8,6 +9,12 @@ import { SECRET_PLACEHOLDER } from './kind.ts';
  * secret in an update. Exports write every stored secret as such a reference.
  */
 const ENV_REFERENCE = /^\$\{([A-Z][A-Z0-9_]*)\}$/;
+
+/** A reference where a document may hold one in place of a checked secret (a channel's token, key). */
+export const envReferenceSchema = z.string().regex(ENV_REFERENCE).meta({
+  description:
+    'A reference ${NAME} to an environment variable of the CLI: the secret stays out of the document',
+});
 
 /** The variable an unresolved `${NAME}` names, or undefined for any other value. */
 export function envReferenceName(value: unknown): string | undefined {

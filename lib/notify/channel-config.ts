@@ -21,13 +21,18 @@ import { templateRefusal } from './channels/template-types.ts';
  * (`destinations()`) checked by the SSRF guard at create.
  */
 
-/** One request variant per registered type, each with `extra` fields (a tenant channel's name) besides type and config. */
-function channelVariants<E extends z.core.$ZodLooseShape>(extra: E) {
+/**
+ * One request variant per registered type, each with `extra` fields (a tenant channel's name)
+ * besides type and config; with `secretStandIn`, each of the type's secret fields also takes it.
+ */
+function channelVariants<E extends z.core.$ZodLooseShape>(extra: E, secretStandIn?: z.ZodType<string>) {
   const variants = Object.entries(CHANNEL_DEFINITIONS).map(([type, definition]) =>
     z.strictObject({
       ...extra,
       channel_type: z.literal(type),
-      config: definition.input,
+      config: secretStandIn
+        ? withSecretsAlso(definition.input, definition.secrets, secretStandIn)
+        : definition.input,
       template: templateField(type, definition.templates !== false),
     }),
   );
@@ -80,6 +85,59 @@ export const tenantChannelInputSchema = z
   .discriminatedUnion('channel_type', channelVariants({ name: channelNameSchema }), unknownType)
   .meta({ id: 'TenantChannelInput' });
 export type TenantChannelInput = z.output<typeof tenantChannelInputSchema>;
+
+/**
+ * A type's config schema whose secret fields also take `standIn` (a configuration document's
+ * `${ENV}` reference, lib/config-doc/secrets.ts): the value behind it is checked by the type's own
+ * rule when it is given, not while it is a name. A value that is neither keeps the field's own
+ * message. Objects and discriminated unions of objects (sms) are the shapes configs have; another
+ * shape with secrets fails at load, so a new type cannot slip past.
+ */
+function withSecretsAlso(
+  input: z.ZodType,
+  secrets: readonly string[],
+  standIn: z.ZodType<string>,
+): z.ZodType {
+  if (secrets.length === 0) return input;
+  if (input instanceof z.ZodDiscriminatedUnion)
+    return z.discriminatedUnion(
+      input.def.discriminator,
+      input.options.map((option) => withSecretsAlso(option as z.ZodType, secrets, standIn)) as never,
+      { error: input.def.error as never },
+    );
+  if (!(input instanceof z.ZodObject))
+    throw new Error('a channel config with secrets is an object or a union of objects');
+  const shape = input.shape as Record<string, z.ZodType>;
+  const widened: Record<string, z.ZodType> = {};
+  for (const key of secrets) {
+    const field = shape[key];
+    if (field === undefined) continue;
+    const optional = field instanceof z.ZodOptional;
+    const inner = optional ? (field.unwrap() as z.ZodType) : field;
+    // The union's message is the field's own first one (zod would say "Invalid input").
+    const either = z.union([standIn, inner], {
+      error: (issue) =>
+        issue.code === 'invalid_union' ? (issue.errors?.[1]?.[0]?.message ?? undefined) : undefined,
+    });
+    widened[key] = optional ? either.optional() : either;
+  }
+  return input.safeExtend(widened);
+}
+
+/**
+ * The channel bodies of a configuration document: the request bodies above, each secret field
+ * also taking `standIn`, for a check's own channel and for a tenant channel.
+ */
+export function documentChannelSchemas(standIn: z.ZodType<string>) {
+  return {
+    channel: z.discriminatedUnion('channel_type', channelVariants({}, standIn), unknownType),
+    tenantChannel: z.discriminatedUnion(
+      'channel_type',
+      channelVariants({ name: channelNameSchema }, standIn),
+      unknownType,
+    ),
+  };
+}
 
 /** `{channel_id}` in place of a new channel: attaches that tenant channel to the check. */
 export const attachChannelSchema = z.strictObject({

@@ -4,7 +4,7 @@ import { createConfigHandler } from '../../functions/config.ts';
 import { createCloudApp } from '../../lib/cloud/composition.ts';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
 import { loadConfig } from '../../lib/platform/config.ts';
-import { FIXTURE_ENV, FIXTURES, fixtureDocument } from '../config-doc/fixtures/index.ts';
+import { FIXTURE_ENV, FIXTURE_RESOLVE, FIXTURES, fixtureDocument } from '../config-doc/fixtures/index.ts';
 import { fakeStreamingRuntime, functionUrlEvent } from '../status/stream-drivers.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 import { lambdaContext } from './support.ts';
@@ -37,6 +37,7 @@ beforeAll(async () => {
   testTable = await createTestTable(inject('dynamodbEndpoint'));
   cloud = createCloudApp(loadConfig('cloud', { ...TEST_ENV, VIGIL_TABLE_NAME: testTable.tableName }), {
     dynamodb: testTable.client,
+    egress: { resolve: FIXTURE_RESOLVE },
   });
   handler = createConfigHandler({ ...cloud, runtime: fakeStreamingRuntime() });
 }, 60_000);

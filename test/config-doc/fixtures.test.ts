@@ -3,7 +3,7 @@ import { CONFIG_KINDS } from '../../lib/config-doc/registry.ts';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { envForExport, identityOf } from './export-env.ts';
-import { FIXTURE_ENV, FIXTURES, fixtureDocument } from './fixtures/index.ts';
+import { FIXTURE_ENV, FIXTURE_RESOLVE, FIXTURES, fixtureDocument } from './fixtures/index.ts';
 
 /**
  * The generic tests over every kind's fixture (test/config-doc/fixtures): a tenant applied from
@@ -31,6 +31,9 @@ function setPath(object: Doc, path: string, value: unknown): void {
   target[parts.at(-1) as string] = value;
 }
 
+/** The fixture channels' hosts resolve to 127.0.0.1, which egress allows (nothing is ever sent). */
+const RUNTIME = { env: { VIGIL_EGRESS_ALLOW: '127.0.0.1/32' }, egress: { resolve: FIXTURE_RESOLVE } };
+
 describe.each(runtimes)('the configuration document over every kind ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let first: { tenantId: string; key: string };
@@ -46,7 +49,7 @@ describe.each(runtimes)('the configuration document over every kind ($runtime ru
 
   beforeAll(async () => {
     // The fixture channels point at 127.0.0.1:9 (never called: the scheduler and the notifier do not run).
-    api = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.1/32' } });
+    api = await start(RUNTIME);
     first = await api.createTenant('config fixtures');
     const applied = await post('/v1/config/apply', first.key, resolvedDocument());
     expect(applied.status, applied.text).toBe(200);
@@ -67,7 +70,7 @@ describe.each(runtimes)('the configuration document over every kind ($runtime ru
     expect(JSON.stringify(exported)).not.toMatch(/\*{8}/);
     // Another deployment of the same runtime: status page slugs are unique across a deployment's
     // tenants (the public address /p/<slug>), so the same export cannot rebuild next to itself.
-    const other = await start({ env: { VIGIL_EGRESS_ALLOW: '127.0.0.1/32' } });
+    const other = await start(RUNTIME);
     try {
       const second = await other.createTenant('config rebuilt');
       const env = envForExport(exported, resolvedDocument());
@@ -84,6 +87,50 @@ describe.each(runtimes)('the configuration document over every kind ($runtime ru
     } finally {
       await other.close();
     }
+  });
+
+  it("plans nothing for its own export with none of the export's ${ENV} set, and applies it changing nothing", async () => {
+    // `vigil export > vigil.yaml && vigil plan -f vigil.yaml`: each stored secret is a reference
+    // the CLI leaves as it is, the PagerDuty key and the Telegram token among them.
+    const exported = await exportOf(first.key);
+    const names = [...JSON.stringify(exported).matchAll(/"\$\{([A-Z0-9_]+)\}"/g)].map((m) => m[1]);
+    expect(names).toEqual(
+      expect.arrayContaining([expect.stringMatching(/PAGER/), expect.stringMatching(/BOT_TOKEN/)]),
+    );
+    const plan = await post('/v1/config/plan', first.key, exported);
+    expect(plan.status, plan.text).toBe(200);
+    expect(plan.body.changes).toEqual([]);
+    const applied = await post('/v1/config/apply', first.key, exported);
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body.summary).toMatchObject({ created: 0, updated: 0, deleted: 0, failed: 0 });
+    expect(await exportOf(first.key)).toEqual(exported);
+  });
+
+  it('refuses to create a channel whose secret is an unset ${ENV}, naming it, and creates the rest', async () => {
+    const document = resolvedDocument();
+    const pager = (document.channels as Doc[]).find((doc) => doc.name === 'ops-pager') as Doc;
+    (document.channels as Doc[]).push({
+      ...pager,
+      name: 'ops-pager-2',
+      config: { routing_key: '${UNSET_PD_KEY}' },
+    });
+    const plan = await post('/v1/config/plan', first.key, document);
+    expect(plan.body.changes).toEqual([{ op: 'create', kind: 'channels', id: 'ops-pager-2' }]);
+    const applied = await post('/v1/config/apply', first.key, document);
+    expect(applied.body.changes).toEqual([
+      {
+        op: 'create',
+        kind: 'channels',
+        id: 'ops-pager-2',
+        status: 'failed',
+        error: 'config.routing_key refers to ${UNSET_PD_KEY}, which is not set',
+      },
+    ]);
+    // A value that is neither a reference nor a key is the type's own refusal, as in the API.
+    pager.config = { routing_key: 'not-a-key' };
+    const bad = await post('/v1/config/plan', first.key, document);
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('channels[2].config.routing_key: Enter the 32-character integration key');
   });
 
   it('plans nothing for the document it applied', async () => {

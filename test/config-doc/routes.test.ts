@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveEnvReferences } from '../../lib/config-doc/secrets.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { envForExport } from './export-env.ts';
-import { FIXTURE_ENV, FIXTURES, fixtureDocument } from './fixtures/index.ts';
+import { FIXTURE_ENV, FIXTURE_RESOLVE, FIXTURES, fixtureDocument } from './fixtures/index.ts';
 
 /** How many objects the fixture universe holds: each tenant's objects bucket takes one apply of it and two more. */
 const OBJECTS = FIXTURES.reduce((n, f) => n + f.docs.length, 0);
@@ -50,6 +50,7 @@ describe.each(runtimes)('the configuration routes ($runtime runtime)', ({ start 
         VIGIL_CONFIG_OBJECTS_BURST: String(OBJECTS + 2),
         VIGIL_CONFIG_OBJECTS_PER_SECOND: '0.001',
       },
+      egress: { resolve: FIXTURE_RESOLVE },
     });
   }, 60_000);
   afterAll(async () => {

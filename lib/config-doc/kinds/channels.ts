@@ -1,13 +1,21 @@
 import type * as z from 'zod';
-import { tenantChannelInputSchema } from '../../notify/channel-config.ts';
+import { documentChannelSchemas } from '../../notify/channel-config.ts';
 import { type Api, ConfigApplyError, defineKind, expectOk, SECRET_PLACEHOLDER, seg } from '../kind.ts';
+import { envReferenceSchema } from '../secrets.ts';
 
 /**
  * The tenant's shared channels (`/v1/notify/channels`), identified by `name`: the create body
  * `{name, channel_type, config, template?}` as it is. Secrets read back as `********`.
  */
 
-export type ChannelDoc = z.output<typeof tenantChannelInputSchema>;
+/**
+ * A channel of the document, a tenant one or a check's own: the API's create body, each secret
+ * field also taking an unset `${ENV}` reference (a plan of an export names no secret; a create
+ * holding one fails, an update keeps the stored secret).
+ */
+export const CHANNEL_DOC_SCHEMAS = documentChannelSchemas(envReferenceSchema);
+
+export type ChannelDoc = z.output<typeof CHANNEL_DOC_SCHEMAS.tenantChannel>;
 
 /** A channel's destination as a document or a policy holds it: type, config and template. */
 export interface Destination {
@@ -78,7 +86,7 @@ export async function readTenantChannels(api: Api): Promise<(ChannelView & { nam
 export const channelsKind = defineKind<ChannelDoc>({
   key: 'channels',
   noun: 'channel',
-  schema: tenantChannelInputSchema,
+  schema: CHANNEL_DOC_SCHEMAS.tenantChannel,
   identity: (doc) => doc.name,
   references: () => [],
 

@@ -17103,7 +17103,226 @@ export interface operations {
                         /** @description An entity: <blueprint slug>/<entity slug> */
                         to: string;
                     }[];
-                    channels?: components["schemas"]["TenantChannelInput"][];
+                    channels?: ({
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "slack";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "discord";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "webhook";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                            secret?: string;
+                        };
+                        /** @description Absent: this type sends the event as JSON and takes no template */
+                        template?: unknown;
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "nats";
+                        config: {
+                            /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                            subject: string;
+                        };
+                        /** @description Absent: this type sends the event as JSON and takes no template */
+                        template?: unknown;
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "ntfy";
+                        config: {
+                            /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                            token?: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "email";
+                        config: {
+                            /** @description 1 to 10 recipients */
+                            to: string[];
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "teams";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "google_chat";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "mattermost";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                            /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                            channel?: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "matrix";
+                        config: {
+                            /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                            homeserver: string;
+                            /** @description The room ID (!…:server), not an alias (#…:server) */
+                            room_id: string;
+                            access_token: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "pagerduty";
+                        config: {
+                            routing_key: string;
+                            /**
+                             * @default us
+                             * @enum {string}
+                             */
+                            region?: "us" | "eu";
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "opsgenie";
+                        config: {
+                            api_key: string;
+                            /**
+                             * @default us
+                             * @enum {string}
+                             */
+                            region?: "us" | "eu";
+                            /**
+                             * @default {
+                             *       "down": "P1",
+                             *       "degraded": "P3"
+                             *     }
+                             */
+                            priorities?: {
+                                /**
+                                 * @default P1
+                                 * @enum {string}
+                                 */
+                                down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                /**
+                                 * @default P3
+                                 * @enum {string}
+                                 */
+                                degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                            };
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "telegram";
+                        config: {
+                            bot_token: string;
+                            /** @description A chat id (-1001234567890) or @channelusername */
+                            chat_id: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "pushover";
+                        config: {
+                            app_token: string;
+                            user_key: string;
+                            /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                            priority?: number;
+                            /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                            emergency_retry?: number;
+                            /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                            emergency_expire?: number;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "gotify";
+                        config: {
+                            /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                            token: string;
+                            /** @description The priority of a change to down: 0 to 10, 8 by default */
+                            priority?: number;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "sms";
+                        config: {
+                            /** @constant */
+                            provider: "twilio";
+                            /** @description 1 to 10 phone numbers */
+                            to: string[];
+                            account_sid: string;
+                            auth_token: string;
+                            /** @description An API key SID to authenticate with instead of the account SID */
+                            api_key_sid?: string;
+                            /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                            from?: string;
+                            messaging_service_sid?: string;
+                        } | {
+                            /** @constant */
+                            provider: "sns";
+                            /** @description 1 to 10 phone numbers */
+                            to: string[];
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    })[];
                     checks?: ({
                         /** @description The check’s entity: <blueprint slug>/<entity slug> */
                         entity: string;
@@ -17365,7 +17584,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -17375,9 +17593,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -17393,7 +17609,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -17408,7 +17623,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -17663,7 +17877,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -17673,9 +17886,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -17691,7 +17902,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -17706,7 +17916,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -17970,7 +18179,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -17980,9 +18188,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -17998,7 +18204,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -18013,7 +18218,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -18271,7 +18475,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -18281,9 +18484,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -18299,7 +18500,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -18314,7 +18514,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -18587,7 +18786,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -18597,9 +18795,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -18615,7 +18811,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -18630,7 +18825,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -18891,7 +19085,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -18901,9 +19094,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -18919,7 +19110,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -18934,7 +19124,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -19191,7 +19380,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -19201,9 +19389,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -19219,7 +19405,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -19234,7 +19419,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -19506,7 +19690,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -19516,9 +19699,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -19534,7 +19715,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -19549,7 +19729,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -20015,7 +20194,226 @@ export interface operations {
                         /** @description An entity: <blueprint slug>/<entity slug> */
                         to: string;
                     }[];
-                    channels?: components["schemas"]["TenantChannelInput"][];
+                    channels?: ({
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "slack";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "discord";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "webhook";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                            secret?: string;
+                        };
+                        /** @description Absent: this type sends the event as JSON and takes no template */
+                        template?: unknown;
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "nats";
+                        config: {
+                            /** @description Dot-separated tokens of printable ASCII, without the wildcards * and > */
+                            subject: string;
+                        };
+                        /** @description Absent: this type sends the event as JSON and takes no template */
+                        template?: unknown;
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "ntfy";
+                        config: {
+                            /** @description The full https topic URL, such as https://ntfy.sh/my-topic; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                            token?: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "email";
+                        config: {
+                            /** @description 1 to 10 recipients */
+                            to: string[];
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "teams";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "google_chat";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "mattermost";
+                        config: {
+                            /** @description An https URL; http:// only for a receiver in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                            /** @description A channel name as in its URL, or @username: overrides the webhook's channel */
+                            channel?: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "matrix";
+                        config: {
+                            /** @description The homeserver base URL (https; http:// only in a range VIGIL_EGRESS_ALLOW allows) */
+                            homeserver: string;
+                            /** @description The room ID (!…:server), not an alias (#…:server) */
+                            room_id: string;
+                            access_token: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "pagerduty";
+                        config: {
+                            routing_key: string;
+                            /**
+                             * @default us
+                             * @enum {string}
+                             */
+                            region?: "us" | "eu";
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "opsgenie";
+                        config: {
+                            api_key: string;
+                            /**
+                             * @default us
+                             * @enum {string}
+                             */
+                            region?: "us" | "eu";
+                            /**
+                             * @default {
+                             *       "down": "P1",
+                             *       "degraded": "P3"
+                             *     }
+                             */
+                            priorities?: {
+                                /**
+                                 * @default P1
+                                 * @enum {string}
+                                 */
+                                down?: "P1" | "P2" | "P3" | "P4" | "P5";
+                                /**
+                                 * @default P3
+                                 * @enum {string}
+                                 */
+                                degraded?: "P1" | "P2" | "P3" | "P4" | "P5";
+                            };
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "telegram";
+                        config: {
+                            bot_token: string;
+                            /** @description A chat id (-1001234567890) or @channelusername */
+                            chat_id: string;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "pushover";
+                        config: {
+                            app_token: string;
+                            user_key: string;
+                            /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
+                            priority?: number;
+                            /** @description Emergency priority (2): seconds between retries, 30 or more (60 by default) */
+                            emergency_retry?: number;
+                            /** @description Emergency priority (2): seconds until retries stop, 10,800 or less (3,600 by default) */
+                            emergency_expire?: number;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "gotify";
+                        config: {
+                            /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
+                            url: string;
+                            token: string;
+                            /** @description The priority of a change to down: 0 to 10, 8 by default */
+                            priority?: number;
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    } | {
+                        /** @description Shown in the console and the routes editor */
+                        name: string;
+                        /** @constant */
+                        channel_type: "sms";
+                        config: {
+                            /** @constant */
+                            provider: "twilio";
+                            /** @description 1 to 10 phone numbers */
+                            to: string[];
+                            account_sid: string;
+                            auth_token: string;
+                            /** @description An API key SID to authenticate with instead of the account SID */
+                            api_key_sid?: string;
+                            /** @description The sending number (E.164) or alphanumeric sender ID; or messaging_service_sid */
+                            from?: string;
+                            messaging_service_sid?: string;
+                        } | {
+                            /** @constant */
+                            provider: "sns";
+                            /** @description 1 to 10 phone numbers */
+                            to: string[];
+                        };
+                        template?: components["schemas"]["MessageTemplate"];
+                    })[];
                     checks?: ({
                         /** @description The check’s entity: <blueprint slug>/<entity slug> */
                         entity: string;
@@ -20277,7 +20675,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -20287,9 +20684,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -20305,7 +20700,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -20320,7 +20714,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -20575,7 +20968,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -20585,9 +20977,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -20603,7 +20993,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -20618,7 +21007,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -20882,7 +21270,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -20892,9 +21279,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -20910,7 +21295,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -20925,7 +21309,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -21183,7 +21566,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -21193,9 +21575,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -21211,7 +21591,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -21226,7 +21605,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -21499,7 +21877,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -21509,9 +21886,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -21527,7 +21902,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -21542,7 +21916,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -21803,7 +22176,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -21813,9 +22185,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -21831,7 +22201,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -21846,7 +22215,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -22103,7 +22471,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -22113,9 +22480,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -22131,7 +22496,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -22146,7 +22510,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
@@ -22418,7 +22781,6 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "telegram";
                                 config: {
-                                    /** @description The bot token from @BotFather (write-only) */
                                     bot_token: string;
                                     /** @description A chat id (-1001234567890) or @channelusername */
                                     chat_id: string;
@@ -22428,9 +22790,7 @@ export interface operations {
                                 /** @constant */
                                 channel_type: "pushover";
                                 config: {
-                                    /** @description The application API token (write-only) */
                                     app_token: string;
-                                    /** @description The user or group key (write-only) */
                                     user_key: string;
                                     /** @description The priority of a change to down: -2 to 2, 1 by default; 2 is emergency */
                                     priority?: number;
@@ -22446,7 +22806,6 @@ export interface operations {
                                 config: {
                                     /** @description The Gotify server's base URL; http:// only for a server in a range VIGIL_EGRESS_ALLOW allows */
                                     url: string;
-                                    /** @description The Gotify application's token (write-only) */
                                     token: string;
                                     /** @description The priority of a change to down: 0 to 10, 8 by default */
                                     priority?: number;
@@ -22461,7 +22820,6 @@ export interface operations {
                                     /** @description 1 to 10 phone numbers */
                                     to: string[];
                                     account_sid: string;
-                                    /** @description The account auth token, or the API key secret with api_key_sid (write-only) */
                                     auth_token: string;
                                     /** @description An API key SID to authenticate with instead of the account SID */
                                     api_key_sid?: string;
