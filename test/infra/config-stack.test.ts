@@ -3,7 +3,15 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_FUNCTION_TIMEOUT_MS } from '../../infra/config-docs.ts';
 import { VigilStack } from '../../infra/vigil-stack.ts';
-import { allowStatements, functionVariables, getAtt, lambdaFunction, only, synthTemplate } from './synth.ts';
+import {
+  allowStatements,
+  expectStreamingUrl,
+  functionVariables,
+  getAtt,
+  lambdaFunction,
+  only,
+  synthTemplate,
+} from './synth.ts';
 
 let template: Template;
 let cleanup: () => void;
@@ -23,20 +31,7 @@ afterAll(() => cleanup());
 describe('configuration function', () => {
   it('serves functions/config.ts on a function URL in RESPONSE_STREAM mode, authorised by the app', () => {
     const [fnId] = fn();
-    const [, url] = only(template, 'AWS::Lambda::Url', PREFIX);
-    expect(url.Properties).toMatchObject({
-      TargetFunctionArn: getAtt(fnId),
-      InvokeMode: 'RESPONSE_STREAM',
-      AuthType: 'NONE',
-    });
-    // No CORS: the console and the CLI reach it through the console's own origin.
-    expect(url.Properties.Cors).toBeUndefined();
-    template.hasResourceProperties('AWS::Lambda::Permission', {
-      Action: 'lambda:InvokeFunctionUrl',
-      FunctionName: getAtt(fnId),
-      Principal: '*',
-      FunctionUrlAuthType: 'NONE',
-    });
+    expectStreamingUrl(template, PREFIX, fnId);
   });
 
   it("runs far past API Gateway's 29 s, up to Lambda's limit, as an ESM bundle on arm64", () => {

@@ -3,7 +3,15 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilStack } from '../../infra/vigil-stack.ts';
 import { MCP_FUNCTION_TIMEOUT_MS, MCP_SSE_FUNCTION_MS } from '../../lib/cloud/composition.ts';
-import { allowStatements, functionVariables, getAtt, lambdaFunction, only, synthTemplate } from './synth.ts';
+import {
+  allowStatements,
+  expectStreamingUrl,
+  functionVariables,
+  getAtt,
+  lambdaFunction,
+  only,
+  synthTemplate,
+} from './synth.ts';
 
 let template: Template;
 let cleanup: () => void;
@@ -23,21 +31,7 @@ afterAll(() => cleanup());
 describe('mcp function', () => {
   it('serves functions/mcp.ts on a function URL in RESPONSE_STREAM mode, authorised by the app', () => {
     const [fnId] = fn();
-    const [, url] = only(template, 'AWS::Lambda::Url', PREFIX);
-    expect(url.Properties).toMatchObject({
-      TargetFunctionArn: getAtt(fnId),
-      InvokeMode: 'RESPONSE_STREAM',
-      AuthType: 'NONE',
-    });
-    // No CORS: browsers reach MCP only from the console's own origin, through its distribution.
-    expect(url.Properties.Cors).toBeUndefined();
-    // AuthType NONE needs a resource policy letting anyone invoke the URL.
-    template.hasResourceProperties('AWS::Lambda::Permission', {
-      Action: 'lambda:InvokeFunctionUrl',
-      FunctionName: getAtt(fnId),
-      Principal: '*',
-      FunctionUrlAuthType: 'NONE',
-    });
+    expectStreamingUrl(template, PREFIX, fnId);
   });
 
   it('runs as an ESM bundle on arm64 like the other functions', () => {

@@ -1,7 +1,7 @@
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_STREAM_FUNCTION_MS } from '../../lib/status/stream-service.ts';
-import { allowStatements, getAtt, only, synthTemplate } from './synth.ts';
+import { allowStatements, expectStreamingUrl, getAtt, only, synthTemplate } from './synth.ts';
 
 let template: Template;
 let cleanup: () => void;
@@ -19,21 +19,7 @@ afterAll(() => cleanup());
 describe('status stream', () => {
   it('serves functions/status-stream.ts on a function URL in RESPONSE_STREAM mode, authorised by the app', () => {
     const [fnId] = only(template, 'AWS::Lambda::Function', `${PREFIX}Function`);
-    const [, url] = only(template, 'AWS::Lambda::Url', PREFIX);
-    expect(url.Properties).toMatchObject({
-      TargetFunctionArn: getAtt(fnId),
-      InvokeMode: 'RESPONSE_STREAM',
-      AuthType: 'NONE',
-    });
-    // No CORS: the console reads the stream on its own origin, through its distribution.
-    expect(url.Properties.Cors).toBeUndefined();
-    // AuthType NONE needs a resource policy letting anyone invoke the URL.
-    template.hasResourceProperties('AWS::Lambda::Permission', {
-      Action: 'lambda:InvokeFunctionUrl',
-      FunctionName: getAtt(fnId),
-      Principal: '*',
-      FunctionUrlAuthType: 'NONE',
-    });
+    expectStreamingUrl(template, PREFIX, fnId);
   });
 
   it('times out only after the stream has ended on its own', () => {

@@ -65,3 +65,24 @@ export function actionsOn(template: Template, prefix: string, resource: unknown)
 
 /** The table, as IAM statements name it (its indexes get Query alone, by name: infra/table.ts). */
 export const tableResources = (tableId: string) => getAtt(tableId);
+
+/**
+ * The function `fnId` is served on a function URL (the one of `prefix`) in RESPONSE_STREAM mode,
+ * authorised by the app (AuthType NONE, with the resource policy that lets anyone invoke the URL),
+ * without CORS: browsers reach it only through the console's own origin.
+ */
+export function expectStreamingUrl(template: Template, prefix: string, fnId: string): void {
+  const [, url] = only(template, 'AWS::Lambda::Url', prefix);
+  expect(url.Properties).toMatchObject({
+    TargetFunctionArn: getAtt(fnId),
+    InvokeMode: 'RESPONSE_STREAM',
+    AuthType: 'NONE',
+  });
+  expect(url.Properties.Cors).toBeUndefined();
+  template.hasResourceProperties('AWS::Lambda::Permission', {
+    Action: 'lambda:InvokeFunctionUrl',
+    FunctionName: getAtt(fnId),
+    Principal: '*',
+    FunctionUrlAuthType: 'NONE',
+  });
+}
