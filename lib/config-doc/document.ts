@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { issueSentence } from '../http/issue-messages.ts';
 import { type ErrorDetail, PayloadTooLargeError, ValidationError } from '../platform/errors.ts';
 import { type AnyConfigKind, DOC_KEYS, type DocKey } from './kind.ts';
+import { envReferenceName } from './secrets.ts';
 
 /** The document's header; every document names its format so a later version can be told apart. */
 export const API_VERSION = 'vigil/v1';
@@ -110,6 +111,27 @@ function checkDuplicates(kinds: KindSet, lists: ConfigDocument['lists']): void {
     invalid(`the document names an object twice: ${details[0]?.message.replace(/\.$/, '')}`, details);
 }
 
+/** The value at a zod path of the parsed text, if there is one. */
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let at = value;
+  for (const part of path) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<PropertyKey, unknown>)[part];
+  }
+  return at;
+}
+
+/**
+ * An issue's message, or, where the field holds a `${NAME}` the CLI did not fill in (its
+ * environment has no NAME) and the field's rule refused it, a sentence that says so: the rule's
+ * own message would describe the form of a value the document never gave.
+ */
+function fieldMessage(value: unknown, issue: z.core.$ZodIssue): string {
+  const name = envReferenceName(valueAt(value, issue.path));
+  if (name === undefined) return issue.message;
+  return `\${${name}} was not filled in: set ${name} in the environment of vigil plan and vigil apply, or write the value here.`;
+}
+
 /**
  * Parses a document: YAML or JSON text, or data already parsed (a JSON body). Answers each list's
  * objects parsed by its kind's schema (the API's defaults applied), or throws a ValidationError
@@ -130,7 +152,7 @@ export function parseDocument(kinds: KindSet, input: unknown): ConfigDocument {
         seen.add(path);
         details.push({
           path,
-          message: key === undefined ? issue.message : 'This list or field is not known.',
+          message: key === undefined ? fieldMessage(value, issue) : 'This list or field is not known.',
         });
       }
     }

@@ -83,6 +83,22 @@ describe('configuration documents', () => {
     expect(error.details?.map((d) => d.path)).toEqual(['checks[1].config.url']);
   });
 
+  it('says a field refused for holding a ${NAME} the CLI did not fill in needs NAME set', () => {
+    const error = refusal({
+      ...head,
+      checks: [{ entity: 'service/api', name: 'a', config: { url: '${API_URL}', token: '${API_TOKEN}' } }],
+    });
+    // The url's rule refuses the reference; the token's takes any string, so it is not an issue.
+    expect(error.details).toEqual([
+      {
+        path: 'checks[0].config.url',
+        message:
+          '${API_URL} was not filled in: set API_URL in the environment of vigil plan and vigil apply, or write the value here.',
+      },
+    ]);
+    expect(error.message).toContain('checks[0].config.url: ${API_URL} was not filled in');
+  });
+
   it('refuses an unknown list, naming it, and a wrong header', () => {
     expect(refusal({ ...head, monitors: [] }).details?.map((d) => d.path)).toEqual(['monitors']);
     expect(refusal({ apiVersion: 'vigil/v2', kind: 'Config' }).details?.map((d) => d.path)).toEqual([
