@@ -116,8 +116,7 @@ function withSecretsAlso(
     const inner = optional ? (field.unwrap() as z.ZodType) : field;
     // The union's message is the field's own first one (zod would say "Invalid input").
     const either = z.union([standIn, inner], {
-      error: (issue) =>
-        issue.code === 'invalid_union' ? (issue.errors?.[1]?.[0]?.message ?? undefined) : undefined,
+      error: (issue) => (issue.code === 'invalid_union' ? issue.errors?.[1]?.[0]?.message : undefined),
     });
     widened[key] = optional ? either.optional() : either;
   }
