@@ -236,3 +236,8 @@ export async function audit(page: Page): Promise<string[]> {
     (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
   );
 }
+
+/** Playwright's error for a call on a page, context or browser closed meanwhile. */
+export function isClosedError(err: unknown): boolean {
+  return err instanceof Error && /Target page, context or browser has been closed/.test(err.message);
+}
