@@ -1,3 +1,4 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DeleteCommand,
@@ -11,19 +12,19 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { type CostMeter, createCostMeter } from '../support/cost-meter.ts';
 import type { EntityCost } from '../support/cost-prices.ts';
-import { createTestTable, localClient, type TestTable } from '../support/dynamodb-local.ts';
+import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 import { itemSize } from '../support/item-size.ts';
 
 /** The meter's pricing rules against hand-computed cases, through the document client over DynamoDB Local. */
 
 let testTable: TestTable;
-let metered: ReturnType<typeof localClient>;
+let metered: DynamoDBClient;
 let doc: DynamoDBDocumentClient;
 let meter: CostMeter;
 
 beforeAll(async () => {
   testTable = await createTestTable(inject('dynamodbEndpoint'), 'vigil-meter');
-  metered = localClient(inject('dynamodbEndpoint'));
+  metered = testTable.connect();
   meter = createCostMeter({ client: metered, peek: testTable.client, tableName: testTable.tableName });
   doc = DynamoDBDocumentClient.from(metered);
 });

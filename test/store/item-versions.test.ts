@@ -2,14 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, paginateScan } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { tenantPk } from '../../lib/store/partitions.ts';
-import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, type LambdaHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
 import { runCellSlot } from '../support/cell-fixtures.ts';
-import { localClient } from '../support/dynamodb-local.ts';
 
 /**
  * Every stored item says what it is and which shape it was written in: a broad run through the
@@ -25,36 +24,26 @@ function sqliteItems(api: LocalHarness): RawItem[] {
   return rows.map((row) => JSON.parse(row.data) as RawItem);
 }
 
-/** Every item of the DynamoDB Local table that holds this harness's tenant (each harness has its own table). */
-async function dynamoItems(api: ApiHarness): Promise<RawItem[]> {
-  const doc = DynamoDBDocumentClient.from(localClient(inject('dynamodbEndpoint')));
-  try {
-    const names: string[] = [];
-    let start: string | undefined;
-    do {
-      const page = await doc.send(new ListTablesCommand({ ExclusiveStartTableName: start }));
-      names.push(...(page.TableNames ?? []));
-      start = page.LastEvaluatedTableName;
-    } while (start);
-    for (const TableName of names.filter((name) => name.startsWith('vigil-test-'))) {
-      const tenant = await doc.send(
-        new GetCommand({ TableName, Key: { pk: tenantPk(api.tenantId), sk: '#TENANT' } }),
-      );
-      if (!tenant.Item) continue;
-      const items: RawItem[] = [];
-      for await (const page of paginateScan({ client: doc }, { TableName, ConsistentRead: true })) {
-        items.push(...(page.Items ?? []));
-      }
-      return items;
-    }
-    throw new Error('no DynamoDB Local table holds this harness tenant');
-  } finally {
-    doc.destroy();
+/** Every item of the harness's DynamoDB Local table (the only table in its database). */
+async function dynamoItems(api: LambdaHarness): Promise<RawItem[]> {
+  // A document client over the harness's own client: not destroyed here (the harness owns it).
+  const doc = DynamoDBDocumentClient.from(api.dynamodb);
+  const names = (await doc.send(new ListTablesCommand({}))).TableNames ?? [];
+  expect(names).toHaveLength(1);
+  const TableName = names[0];
+  const tenant = await doc.send(
+    new GetCommand({ TableName, Key: { pk: tenantPk(api.tenantId), sk: '#TENANT' } }),
+  );
+  expect(tenant.Item, 'the harness table holds its tenant').toBeDefined();
+  const items: RawItem[] = [];
+  for await (const page of paginateScan({ client: doc }, { TableName, ConsistentRead: true })) {
+    items.push(...(page.Items ?? []));
   }
+  return items;
 }
 
 const allItems = (api: ApiHarness): Promise<RawItem[]> =>
-  'local' in api ? Promise.resolve(sqliteItems(api as LocalHarness)) : dynamoItems(api);
+  'local' in api ? Promise.resolve(sqliteItems(api as LocalHarness)) : dynamoItems(api as LambdaHarness);
 
 /** Item types the scenario below writes on either runtime and that stay in the table after it. */
 const WRITTEN = [

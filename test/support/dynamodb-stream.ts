@@ -12,10 +12,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
  * cloud-path tests feed real stream records to the stream handler.
  */
 export function createStreamReader(client: DynamoDBClient, endpoint: string, tableName: string) {
+  // The table's client's own credentials and region: DynamoDB Local keeps a database per access key.
   const streams = new DynamoDBStreamsClient({
     endpoint,
-    region: 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    region: client.config.region,
+    credentials: client.config.credentials,
   });
   const lastSequence = new Map<string, string>();
 

@@ -13,7 +13,7 @@ import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import type { Table } from '../../lib/store/table.ts';
 import { type CostMeter, createCostMeter } from './cost-meter.ts';
 import { createCountedQueue } from './cost-queues.ts';
-import { createTestTable, localClient } from './dynamodb-local.ts';
+import { createTestTable } from './dynamodb-local.ts';
 import { createStreamReader } from './dynamodb-stream.ts';
 import { lambdaContext } from './lambda-context.ts';
 import { startStatusServer } from './status-server.ts';
@@ -90,7 +90,7 @@ export async function withMeteredPipeline<T>(
   const { endpoint, name } = options;
   const notifierConcurrency = options.notifierConcurrency ?? 1;
   const testTable = await createTestTable(endpoint, `vigil-${name}`);
-  const metered = localClient(endpoint);
+  const metered = testTable.connect();
   const meter = createCostMeter({ client: metered, peek: testTable.client, tableName: testTable.tableName });
   meter.pause();
   const clock = createFakeClock(START_MS);
