@@ -1,15 +1,16 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { expect } from 'vitest';
 import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
 
 /**
- * The console under test: the current web/ sources built with Vite into a temporary directory,
+ * The console under test: the current web/ sources built with Vite into a temporary directory
+ * (once per state of the sources, shared read-only by the run's console files),
  * served by a real local runtime (`bin/serve.ts` on SQLite, its own data directory), driven by
  * Debian's Chromium through playwright-core. Chromium runs with its background networking off, so
  * it talks to nothing but the runtime on 127.0.0.1.
@@ -52,18 +53,49 @@ export interface ConsoleRig {
   stop(): Promise<void>;
 }
 
-/** Builds the console from the current sources into a fresh directory (about a second). */
+/** What a build of the console depends on: every file of web/ but its output, and the locked packages. */
+function consoleSourceHash(): string {
+  const hash = createHash('sha256');
+  const add = (path: string) => hash.update(path).update('\0').update(readFileSync(path)).update('\0');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (path !== join(root, 'web', 'dist') && entry.name !== 'node_modules') walk(path);
+      } else add(path);
+    }
+  };
+  walk(join(root, 'web'));
+  add(join(root, 'package-lock.json'));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The console built from the current sources, in a directory named by their hash: built by the
+ * first console file that asks and reused by the others (a build is about 2 s under the suite's
+ * load, times 46 files; Vite is imported only to build). Consumers only read it.
+ */
 export async function buildConsole(): Promise<string> {
-  const outDir = mkdtempSync(join(tmpdir(), 'vigil-console-'));
+  const dir = join(tmpdir(), `vigil-console-${consoleSourceHash()}`);
+  if (existsSync(join(dir, 'index.html'))) return dir;
+  const outDir = mkdtempSync(join(tmpdir(), 'vigil-console-build-'));
+  const { build } = await import('vite');
   await build({
     configFile: join(root, 'web', 'vite.config.ts'),
     logLevel: 'warn',
     build: { outDir, emptyOutDir: true },
   });
-  return outDir;
+  try {
+    renameSync(outDir, dir); // whole or not at all: a reader never sees a half-written build
+  } catch {
+    rmSync(outDir, { recursive: true, force: true }); // another file's build of the same sources won
+  }
+  return dir;
 }
 
-/** Starts a runtime with a freshly built console and a browser; `env` adds runtime settings. */
+/** Starts a runtime serving the console of the current sources, and a browser; `env` adds runtime settings. */
 export async function startConsole(env: Record<string, string> = {}): Promise<ConsoleRig> {
   const consoleDir = await buildConsole();
   const dataDir = mkdtempSync(join(tmpdir(), 'vigil-console-data-'));
@@ -102,7 +134,6 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
       const exited = await Promise.race([server.exited, new Promise((r) => setTimeout(r, 5_000, 'timeout'))]);
       if (exited === 'timeout') killGroup(server);
       rmSync(dataDir, { recursive: true, force: true });
-      rmSync(consoleDir, { recursive: true, force: true });
     },
   };
 }
