@@ -80,7 +80,8 @@ export async function runPullCheckCost(options: CostRunOptions): Promise<Record<
       // Warm-up (unmetered): every check and its entity go from unknown to up, two transitions
       // each, all of which must have reached the stream function before the healthy phase starts
       // counting. Should a minute end short of them (in the full suite once: 390 of 400 after
-      // 120 s, though never alone or under CPU load), another unmetered minute runs, up to three,
+      // 120 s, never alone; likely the shared DynamoDB Local database's slowdown late in the run,
+      // since gone: CONTRIBUTING.md "The test suite"), another unmetered minute runs, up to three,
       // and the error says how many results each check had.
       pipeline.resetStreamRecords();
       let minutes = 0;
