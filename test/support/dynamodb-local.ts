@@ -118,8 +118,8 @@ export async function startDynamoDbLocal(
     // No -sharedDb: one database per access key id, so each test table lives in its own (see
     // createTestTable). In one shared database every stream-enabled table ever created, deleted
     // ones included, slowed every later table's calls: after 600 such tables a put on a new one
-    // took 38 ms against 1.4 ms on a fresh instance, and the suite's last DynamoDB files ran 10x
-    // slower than alone (CONTRIBUTING.md, "The test suite").
+    // took 38 ms against 1.4 ms on a fresh instance, and the DynamoDB files late in the suite ran
+    // 10 to 40 times slower than alone (CONTRIBUTING.md, "The test suite").
     '-disableTelemetry',
     '-port',
     String(port),
