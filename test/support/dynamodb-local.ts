@@ -117,9 +117,9 @@ export async function startDynamoDbLocal(
     ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
     // No -sharedDb: one database per access key id, so each test table lives in its own (see
     // createTestTable). In one shared database every stream-enabled table ever created, deleted
-    // ones included, slowed every later table's calls: after 600 such tables a put on a new one
-    // took 38 ms against 1.4 ms on a fresh instance, and the DynamoDB files late in the suite ran
-    // 10 to 40 times slower than alone (CONTRIBUTING.md, "The test suite").
+    // ones included, slowed the calls of every later one: after 600 such tables a put on a new
+    // stream table took 38 ms against 2 to 4 ms in a database of its own, and the DynamoDB files
+    // late in the suite ran 10 to 40 times slower than alone (CONTRIBUTING.md, "The test suite").
     '-disableTelemetry',
     '-port',
     String(port),
