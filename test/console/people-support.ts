@@ -1,6 +1,6 @@
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { type ConsoleRig, isClosedError } from './support.ts';
+import { type ConsoleRig, onRequestHeaders } from './support.ts';
 
 /** Helpers of the people console tests (test/console/people*.test.ts): people with passwords, cookie sessions. */
 
@@ -83,18 +83,9 @@ export interface Sent {
 /** The requests the page sends from now on (method, path, query, all headers), filled in as they go (poll it). */
 export function recordRequests(page: Page): Sent[] {
   const seen: Sent[] = [];
-  page.on('request', (request: Request) => {
-    // allHeaders: headers() leaves out the security-related ones this test is about.
-    void request.allHeaders().then(
-      (headers) => {
-        const url = new URL(request.url());
-        seen.push({ method: request.method(), path: url.pathname, query: url.searchParams, headers });
-      },
-      (err: unknown) => {
-        // A request still in flight when the test closes its page has no headers to read: not recorded.
-        if (!isClosedError(err)) throw err;
-      },
-    );
+  onRequestHeaders(page, (request, headers) => {
+    const url = new URL(request.url());
+    seen.push({ method: request.method(), path: url.pathname, query: url.searchParams, headers });
   });
   return seen;
 }

@@ -6,7 +6,7 @@ import {
   expectCount,
   expectNoConsoleErrors,
   expectText,
-  isClosedError,
+  onRequestHeaders,
   openPage,
   SHOWN_WITHIN_MS,
   screenshot,
@@ -218,15 +218,8 @@ describe('console status pages', { timeout: 90_000 }, () => {
     const page = await context.newPage();
     const authorized: string[] = [];
     const problems: string[] = [];
-    page.on('request', (req) => {
-      void req.allHeaders().then(
-        (headers) => {
-          if (headers.authorization !== undefined) authorized.push(req.url());
-        },
-        (err: unknown) => {
-          if (!isClosedError(err)) throw err; // a request cut by the context's close has no headers left
-        },
-      );
+    onRequestHeaders(page, (req, headers) => {
+      if (headers.authorization !== undefined) authorized.push(req.url());
     });
     page.on('console', (msg) => {
       // Answers outside 2xx are checked by URL below (Chromium's own favicon request is a 404).

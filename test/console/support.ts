@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
 import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
 
@@ -57,13 +57,14 @@ export interface ConsoleRig {
 function consoleSourceHash(): string {
   const hash = createHash('sha256');
   const add = (path: string) => hash.update(path).update('\0').update(readFileSync(path)).update('\0');
+  const output = join(root, 'web', 'dist');
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
       a.name.localeCompare(b.name),
     )) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
-        if (path !== join(root, 'web', 'dist') && entry.name !== 'node_modules') walk(path);
+        if (path !== output && entry.name !== 'node_modules') walk(path);
       } else add(path);
     }
   };
@@ -269,6 +270,25 @@ export async function audit(page: Page): Promise<string[]> {
 }
 
 /** Playwright's error for a call on a page, context or browser closed meanwhile. */
-export function isClosedError(err: unknown): boolean {
+function isClosedError(err: unknown): boolean {
   return err instanceof Error && /Target page, context or browser has been closed/.test(err.message);
+}
+
+/**
+ * Calls `seen` with each request the page sends and all its headers (headers() leaves out the
+ * security-related ones). A request still in flight when the test closes its page has no headers
+ * left to read: it is not reported; any other error surfaces.
+ */
+export function onRequestHeaders(
+  page: Page,
+  seen: (request: Request, headers: Record<string, string>) => void,
+) {
+  page.on('request', (request) => {
+    void request.allHeaders().then(
+      (headers) => seen(request, headers),
+      (err: unknown) => {
+        if (!isClosedError(err)) throw err;
+      },
+    );
+  });
 }
