@@ -204,12 +204,15 @@ const ALERT_KEYS = new Set([
  * An endpoint's `alerts` (each merged over its provider's default-alert, Gatus's defaults
  * failure-threshold 3, success-threshold 2, send-on-resolved false): the check takes the first
  * alert's thresholds (Vigil has one pair per check), and its policy refers to every alert's channel.
+ * `failureDefault` stands for a failure-threshold no alert gives (an external endpoint's push
+ * check passes 1: a heartbeat is down on its first failure, DECISIONS.md "Heartbeat defaults").
  */
 export function alertSettings(
   alerts: unknown,
   path: string,
   channels: GatusChannels,
   unmapped: string[],
+  failureDefault = 3,
 ): AlertSettings {
   if (alerts === undefined) return {};
   if (!Array.isArray(alerts)) {
@@ -241,7 +244,7 @@ export function alertSettings(
       unmapped.push(`${at}.description: Vigil's alerts carry no per-check text`);
     if (alert['provider-override'] !== undefined)
       unmapped.push(`${at}.provider-override: Vigil has no per-check override of a shared channel`);
-    const failure = Number(alert['failure-threshold'] ?? 3);
+    const failure = Number(alert['failure-threshold'] ?? failureDefault);
     const success = Number(alert['success-threshold'] ?? 2);
     if (settings.failure_threshold === undefined) {
       settings.failure_threshold = Math.min(100, Math.max(1, failure));

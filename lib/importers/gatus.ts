@@ -174,7 +174,8 @@ function eachOf(
 /**
  * An external endpoint (results pushed to Gatus's API with its token) as a push check: its
  * heartbeat interval is the interval a report must arrive within. Vigil gives the check its own
- * ping URL, so the pushing side changes (a line says so).
+ * ping URL, so the pushing side changes (a line says so). Without a failure-threshold of its
+ * alerts' own, the check is down on its first failure (DECISIONS.md "Heartbeat defaults").
  */
 function externalCheck(
   endpoint: Record<string, unknown>,
@@ -208,7 +209,8 @@ function externalCheck(
     check_type: 'push',
     ...(interval === undefined ? {} : { interval_seconds: interval }),
     ...(endpoint.enabled === false ? { enabled: false } : {}),
-    ...alertSettings(endpoint.alerts, `${path}.alerts`, channels, unmapped),
+    failure_threshold: 1,
+    ...alertSettings(endpoint.alerts, `${path}.alerts`, channels, unmapped, 1),
   };
 }
 

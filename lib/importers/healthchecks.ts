@@ -208,7 +208,13 @@ export async function importHealthchecks(source: HealthchecksSource): Promise<Co
 function pushCheck(hc: HcCheck, entity: string, label: string, unmapped: string[]): Record<string, unknown> {
   const grace = Math.max(1, hc.grace);
   const config: Record<string, unknown> = {};
-  const check: Record<string, unknown> = { entity, name: hc.name || label, check_type: 'push' };
+  // Healthchecks has no threshold: one /fail or one missed deadline is down (DECISIONS.md "Heartbeat defaults").
+  const check: Record<string, unknown> = {
+    entity,
+    name: hc.name || label,
+    check_type: 'push',
+    failure_threshold: 1,
+  };
   if (/^[a-z0-9_-]{1,100}$/.test(hc.slug)) config.slug = hc.slug;
   if (hc.schedule !== undefined) {
     if (CRON.test(hc.schedule.trim())) {

@@ -134,10 +134,51 @@ describe('the Gatus importer', () => {
       name: 'ext-ep-test',
       check_type: 'push',
       interval_seconds: 1800,
-      failure_threshold: 3,
+      // Its discord alert gives no failure-threshold: a heartbeat is down on its first failure.
+      failure_threshold: 1,
       success_threshold: 2,
       policy: { notify_on_recovery: false, channels: [{ channel: 'gatus-discord' }] },
     });
+  });
+
+  it("gives an external endpoint's push check threshold 1 unless its alerts give one; pull endpoints keep Gatus's 3", () => {
+    const { document } = gatusImporter.convert(`
+alerting:
+  discord:
+    webhook-url: https://discord.com/api/webhooks/1/abc
+  slack:
+    webhook-url: \${SLACK_URL}
+    default-alert:
+      failure-threshold: 2
+endpoints:
+  - name: api
+    url: https://api.example.org
+    alerts:
+      - type: discord
+external-endpoints:
+  - name: silent-backup
+    heartbeat: {interval: 24h}
+  - name: alerted-backup
+    heartbeat: {interval: 24h}
+    alerts:
+      - type: discord
+  - name: patient-backup
+    heartbeat: {interval: 1h}
+    alerts:
+      - type: discord
+        failure-threshold: 5
+  - name: defaulted-backup
+    heartbeat: {interval: 1h}
+    alerts:
+      - type: slack
+`);
+    const threshold = (name: string) =>
+      (document.checks as Record<string, unknown>[]).find((c) => c.name === name)?.failure_threshold;
+    expect(threshold('api')).toBe(3);
+    expect(threshold('silent-backup')).toBe(1);
+    expect(threshold('alerted-backup')).toBe(1);
+    expect(threshold('patient-backup')).toBe(5);
+    expect(threshold('defaulted-backup')).toBe(2);
   });
 
   it('maps providers to shared channels with secrets as env references, never their values', () => {

@@ -61,6 +61,7 @@ describe('the Healthchecks importer', () => {
       entity: 'healthchecks/nightly-backup',
       name: 'Nightly backup',
       check_type: 'push',
+      failure_threshold: 1,
       config: {
         slug: 'nightly-backup',
         schedule: { cron: '15 3 * * *', timezone: 'Europe/Berlin' },
@@ -71,11 +72,16 @@ describe('the Healthchecks importer', () => {
     // A period of an hour and 5 minutes' grace: Vigil's grace_seconds is the whole silence allowed.
     expect(worker).toMatchObject({
       check_type: 'push',
+      failure_threshold: 1,
       interval_seconds: 3600,
       config: { slug: 'queue-worker', grace_seconds: 3900 },
       enabled: false,
     });
-    expect(weekly).toMatchObject({ interval_seconds: 86_400, config: { grace_seconds: 90_000 } });
+    expect(weekly).toMatchObject({
+      failure_threshold: 1,
+      interval_seconds: 86_400,
+      config: { grace_seconds: 90_000 },
+    });
     expect(unmapped).toEqual([
       'integration "Ops Slack" (slack): the API does not show its settings; set HC_OPS_SLACK_URL in the environment of plan and apply',
       'integration "Ops Email" (email): the API does not show its settings; set HC_OPS_EMAIL_TO in the environment of plan and apply',

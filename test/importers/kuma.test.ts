@@ -312,6 +312,35 @@ describe('Uptime Kuma importer', () => {
     expect(check('kuma/api-2')).toMatchObject({ name: 'API', enabled: false });
   });
 
+  it("gives a push monitor threshold 1 unless Kuma's maxretries says otherwise", () => {
+    const push = (id: number, name: string, extra: Record<string, unknown>) => ({
+      id,
+      name,
+      type: 'push',
+      interval: 3600,
+      active: true,
+      ...extra,
+    });
+    const text = JSON.stringify({
+      version: '1.23.0',
+      notificationList: [],
+      monitorList: [
+        push(1, 'No retries given', {}),
+        push(2, 'Retries null', { maxretries: null }),
+        push(3, 'Retries zero', { maxretries: 0 }),
+        push(4, 'Retries two', { maxretries: 2 }),
+      ],
+    });
+    const checks = list(kumaImporter.convert(text).document, 'checks');
+    expect(checks.map((c) => [c.name, c.check_type, c.failure_threshold])).toEqual([
+      ['No retries given', 'push', 1],
+      ['Retries null', 'push', 1],
+      ['Retries zero', 'push', 1],
+      // Kuma goes down on the failure after its last retry.
+      ['Retries two', 'push', 3],
+    ]);
+  });
+
   it('maps each notification type Vigil has to a shared channel, its secrets as environment references', () => {
     const { document } = kumaImporter.convert(BACKUP_TEXT);
     expect(list(document, 'channels')).toEqual([
