@@ -22,6 +22,8 @@ export const AUTO_CREATE_HOME = { blueprint: 'heartbeats', entity: 'heartbeats' 
 /** Healthchecks' defaults for an auto-provisioned check: a period of a day and a grace of an hour. */
 export const AUTO_CREATE_PERIOD_SECONDS = 86_400;
 export const AUTO_CREATE_GRACE_SECONDS = 3_600;
+/** One /fail or one missed deadline is down, as in Healthchecks (DECISIONS.md "Heartbeat defaults"). */
+export const AUTO_CREATE_FAILURE_THRESHOLD = 1;
 
 export interface SlugResolverDeps {
   table: Table;
@@ -105,6 +107,7 @@ export function createSlugResolver(deps: SlugResolverDeps): SlugResolver {
       check_type: 'push',
       name: slug,
       interval_seconds: AUTO_CREATE_PERIOD_SECONDS,
+      failure_threshold: AUTO_CREATE_FAILURE_THRESHOLD,
       // Vigil's grace is the whole silence allowed after a success: Healthchecks' period + grace.
       config: { slug, grace_seconds: AUTO_CREATE_PERIOD_SECONDS + AUTO_CREATE_GRACE_SECONDS },
     });

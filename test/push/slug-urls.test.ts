@@ -254,7 +254,27 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
       interval_seconds: 86_400,
       blueprint_slug: 'heartbeats',
       entity_slug: 'heartbeats',
+      failure_threshold: 1,
       config: { slug: 'db-backup', grace_seconds: 86_400 + 3_600 },
+    });
+  });
+
+  it('takes a check ?create=1 made down on its first /fail, as Healthchecks does', async () => {
+    const key = await newPingKey();
+    const made = await api.request('POST', `/ping/${key}/nightly-dump?create=1`, { rawBody: 'ok' });
+    expect([made.status, made.text]).toEqual([201, 'Created']);
+
+    const failed = await api.request('POST', `/ping/${key}/nightly-dump/fail`, { rawBody: 'disk full' });
+
+    expect([failed.status, failed.text]).toEqual([200, 'OK']);
+    const checks = (await call('GET', '/v1/checks')).body as Array<{
+      config: { slug?: string };
+      state: string;
+      consecutive_failures: number;
+    }>;
+    expect(checks.find((c) => c.config.slug === 'nightly-dump')).toMatchObject({
+      state: 'down',
+      consecutive_failures: 1,
     });
   });
 
