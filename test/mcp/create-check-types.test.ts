@@ -106,12 +106,33 @@ describe.each(runtimes)('MCP create_check of every check type ($runtime runtime)
     });
   });
 
-  it('creates a push check without probing it', async () => {
+  it('creates a push check without probing it, down on its first failure', async () => {
     const result = await call({ check_type: 'push', interval_seconds: 7 * 86_400, name: 'Nightly backup' });
     expect(result?.isError, text(result)).toBeFalsy();
     expect(data(result).probe).toBeUndefined();
-    expect(data(result).check).toMatchObject({ check_type: 'push', name: 'Nightly backup' });
+    expect(data(result).check).toMatchObject({
+      check_type: 'push',
+      name: 'Nightly backup',
+      failure_threshold: 1,
+    });
     expect(text(result)).toContain('checks are not probed');
+  });
+
+  it('keeps the failure threshold the caller gives, and the API default for a probed type', async () => {
+    const patient = await call({ check_type: 'push', name: 'Flaky export', failure_threshold: 4 });
+    const tcp = await call({ check_type: 'tcp', config: { host: '127.0.0.1', port }, name: 'Port' });
+    const strict = await call({
+      check_type: 'tcp',
+      config: { host: '127.0.0.1', port },
+      name: 'Strict port',
+      failure_threshold: 1,
+    });
+
+    expect(data(patient).check).toMatchObject({ check_type: 'push', failure_threshold: 4 });
+    expect(data(tcp).check).toMatchObject({ check_type: 'tcp', failure_threshold: 3 });
+    expect(data(strict).check).toMatchObject({ check_type: 'tcp', failure_threshold: 1 });
+    const stored = await api.request('GET', `/v1/checks/${data(patient).check.id}`, { key: api.adminKey });
+    expect(stored.body.failure_threshold).toBe(4);
   });
 
   it('dry_run probes a tcp target and creates nothing', async () => {

@@ -107,6 +107,14 @@ export const createCheckInput = {
       description:
         'Seconds between probes (up to a day) or reports (push, up to 30 days); at least the plan minimum. Default 60 (3,600 for domain checks, whose RDAP servers limit how often they are asked)',
     },
+    failure_threshold: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      // No schema default: it depends on the type (3; 1 for push checks).
+      description:
+        'Consecutive failures before the check is down. Default 3; 1 for push checks (a heartbeat is down on its first failure or missed report)',
+    },
     locations: {
       type: 'array',
       items: { type: 'string' },

@@ -19,16 +19,23 @@ function describeProbe(job: ProbeDefinition, target: string, outcome: ProbeOutco
     : `Probed ${target}: ${status}after ${outcome.latency_ms} ms, the check would fail: ${outcome.error_message}.`;
 }
 
-/** The create body from the tool's arguments: http's target_url, another type's config. */
+/**
+ * The create body from the tool's arguments: http's target_url, another type's config. A push
+ * check without a failure_threshold gets 1, as every heartbeat made for a user does (DECISIONS.md
+ * "Heartbeat defaults"); other types keep the API's default.
+ */
 function bodyFrom(args: Record<string, unknown>) {
+  const checkType = args.check_type ?? 'http';
+  const threshold = args.failure_threshold ?? (checkType === 'push' ? 1 : undefined);
   const parsed = createCheckBody.safeParse(
     {
       entity_id: args.entity_id,
-      check_type: args.check_type ?? 'http',
+      check_type: checkType,
       ...(args.target_url !== undefined ? { target_url: args.target_url } : {}),
       ...(args.config !== undefined ? { config: args.config } : {}),
       ...(args.name !== undefined ? { name: args.name } : {}),
       ...(args.interval_seconds !== undefined ? { interval_seconds: args.interval_seconds } : {}),
+      ...(threshold !== undefined ? { failure_threshold: threshold } : {}),
       ...(args.locations !== undefined ? { locations: args.locations } : {}),
       ...(args.quorum !== undefined ? { quorum: args.quorum } : {}),
     },
