@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { type FlapFigures, runFlapRound } from './alert-flapping.ts';
 import { type Arrival, countMatched, matchPhase, type PhaseMatch, splitStages } from './alert-stats.ts';
 import { call } from './push.ts';
 import { processUsage } from './serve.ts';
@@ -10,12 +11,14 @@ import { idSchema, inBatches, postResult, startWebhookRig, wallMs } from './webh
 
 /**
  * Alert latency: the product (bin/serve.ts in a child, its own data dir) with `checks` push checks,
- * each on its own entity with a policy (cooldown 0, recovery alerts) and a signed webhook channel
+ * each on its own entity with a policy (cooldown 0, recovery alerts, flap detection off: every round
+ * changes each check twice, and the default detection holds from the seventh change on) and a signed webhook channel
  * to an HTTPS receiver (bench/alerts-receiver.ts, another child, test CA trusted by the server
  * through NODE_EXTRA_CA_CERTS). Each phase posts a crossing result to every check at once and
  * waits for every alert at the receiver. Side by side: the same number of HTTPS POSTs from a bare
  * Node loop to the same receiver at the same concurrency, a fresh connection each (as Vigil sent
  * before its kept-alive pools, lib/platform/egress-pool.ts): the design Vigil is measured against.
+ * Then, on the same checks, the flapping round (bench/alert-flapping.ts), reported apart.
  */
 
 export interface AlertFigures {
@@ -47,6 +50,10 @@ export interface AlertFigures {
   /** Server CPU (all threads) over the measured phases, per alert (includes ingesting its result). */
   serverCpuMsPerAlert: number;
   bare: { requests: number; latencyMs: Percentiles; requestsPerSecond: number; missing: number };
+  /** Whether the rounds ran with flap detection off (false: the server has no flap settings, --against an older commit). */
+  flapSettings: boolean;
+  /** The flapping round, when the server has flap settings and it was asked for. */
+  flapping?: FlapFigures;
 }
 
 export interface AlertOptions {
@@ -54,6 +61,8 @@ export interface AlertOptions {
   rounds: number;
   warmupRounds: number;
   phaseTimeoutMs: number;
+  /** The flapping round's window (at least 60 s, the API's bound); 0: no flapping round. */
+  flapWindowSeconds: number;
   logFile: string;
   nodeFlags?: string[];
   /** Another checkout whose bin/serve.ts is measured (--against); the receiver and the bare loop stay this one's. */
@@ -103,6 +112,20 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
     onArrivals: (arrivals) => inbox.arrivals.push(...arrivals),
   });
   const { serve, key, secret, tls, origin, api, agent, base } = rig;
+  let flapSettings = true;
+  /** The rounds' policy; a server that refuses flap settings has no flap detection to turn off. */
+  const setPolicy = async (checkId: string) => {
+    const policy = { cooldown_seconds: 0, notify_on_recovery: true };
+    if (flapSettings) {
+      try {
+        return await api('POST', `/v1/checks/${checkId}/policy`, { ...policy, flap_changes: 0 });
+      } catch (error) {
+        if (!(error instanceof Error && / 400 .*flap_changes/.test(error.message))) throw error;
+        flapSettings = false;
+      }
+    }
+    return api('POST', `/v1/checks/${checkId}/policy`, policy);
+  };
   try {
     await api('POST', '/v1/blueprints', { slug: 'services', name: 'Services' });
     const indexes = Array.from({ length: options.checks }, (_, i) => i);
@@ -118,14 +141,16 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
           failure_threshold: 1,
         }),
       );
-      await api('POST', `/v1/checks/${check.id}/policy`, { cooldown_seconds: 0, notify_on_recovery: true });
+      await setPolicy(check.id);
       await api('POST', `/v1/checks/${check.id}/policy/channels`, {
         channel_type: 'webhook',
         config: { url: `${origin}/hook`, secret },
       });
       return check.id;
     });
-    options.onProgress?.(`alerts: ${checkIds.length} push checks with a webhook each`);
+    options.onProgress?.(
+      `alerts: ${checkIds.length} push checks with a webhook each, flap detection ${flapSettings ? 'off' : 'absent (no flap settings)'}`,
+    );
 
     /** One phase: every check gets a result crossing into `toState` at once; waits for every alert. */
     const phase = async (toState: 'up' | 'down'): Promise<{ match: PhaseMatch; ms: number }> => {
@@ -187,6 +212,20 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
       matches.flatMap((m) => m.alerts),
       sent.createdMs,
     );
+    const flapping =
+      flapSettings && options.flapWindowSeconds > 0
+        ? await runFlapRound({
+            api,
+            agent,
+            base,
+            key,
+            checkIds,
+            inbox,
+            windowSeconds: options.flapWindowSeconds,
+            phaseTimeoutMs: options.phaseTimeoutMs,
+            ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          })
+        : undefined;
     return {
       checks: checkIds.length,
       rounds: options.rounds,
@@ -207,6 +246,8 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
           ? ((after.cpuSeconds - before.cpuSeconds) * 1000) / Math.max(1, from201.length)
           : Number.NaN,
       bare,
+      flapSettings,
+      ...(flapping ? { flapping } : {}),
     };
   } finally {
     await rig.stop();

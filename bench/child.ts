@@ -3,6 +3,7 @@ import { openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
+import { stopProcess, track } from './processes.ts';
 
 /** The benchmark's child processes: each workload runs in its own process, driven over IPC. */
 
@@ -44,8 +45,10 @@ export function startChild(module: string, options: ChildOptions = {}): BenchChi
     execArgv: ['--import', 'tsx', ...(options.nodeFlags ?? [])],
     env: { ...process.env, ...options.env },
     stdio: ['ignore', out, out, 'ipc'],
+    // A group of its own: stopping it stops whatever it started (bench/processes.ts).
+    detached: true,
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  track(child);
 
   const next = <S extends z.ZodType>(type: string, schema: S, timeoutMs = 120_000) =>
     new Promise<z.output<S>>((resolve, reject) => {
@@ -79,13 +82,7 @@ export function startChild(module: string, options: ChildOptions = {}): BenchChi
       child.send(message);
       return reply;
     },
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(killer);
-    },
+    stop: () => stopProcess(child, 5000),
   };
 }
 

@@ -84,6 +84,9 @@ const optionsSchema = z.object({
   'alert-rounds': int(1).default(10),
   'alert-warmup-rounds': int(0).default(1),
   'alert-timeout': int(1).default(30),
+  'alert-flap-window': int(0)
+    .refine((s) => s === 0 || (s >= 60 && s <= 86_400), '0, or 60 to 86400 (the API bounds the flap window)')
+    .default(60),
   'status-entities': int(1).default(100_000),
   'status-requests': int(1).default(200),
   'status-unpaged-requests': int(1).default(5),
@@ -155,6 +158,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --alert-rounds <n>        alerts: measured rounds, each every check down then up (default 10: 2000 alerts)
   --alert-warmup-rounds <n> alerts: unmeasured rounds first (default 1)
   --alert-timeout <s>       alerts: longest wait for one phase's alerts (default 30)
+  --alert-flap-window <s>   alerts: the flapping round's window, 60 to 86400, after the latency rounds (which run with
+                            flap detection off); 0: no flapping round (default 60)
   --status-entities <n>     status: entities of the one tenant (default 100000)
   --status-requests <n>     status: measured GET /v1/status?state=down&limit=100 (default 200)
   --status-unpaged-requests <n>  status: measured unpaged GET /v1/status, the baseline (default 5)
@@ -186,8 +191,9 @@ export const USAGE = `Usage: npm run bench -- [options]
   --storm-entities <n>      storm-cloud: entities of one tenant that go down at once (default 5000)
   --bundle-runs <n>         bundles: fresh imports of each function's bundle (default 9)
   --crash-rounds <n>        crash: kill -9 rounds of served processes, half at the cell seam (default 32)
-  --against <dir>           also run max, push, alerts, abuse and bundles on the checkout at <dir> (e.g. a git worktree of the
-                            previous commit, node_modules linked), in the same run, side by side
+  --against <dir|commit>    also run max, push, alerts, storm, abuse and bundles on another checkout, in the same run, side
+                            by side: a directory (e.g. a git worktree of the previous commit, node_modules linked), or a
+                            commit of this repository (unpacked with git archive into a temporary directory, removed after)
   --rounds <n>              max, push and alerts: runs per checkout, alternating with --against (default 1)
   --profile                 write CPU profiles (runtime: measured window; serve: whole run) to bench/results/profiles
   --out <file>              JSON output (default bench/results/<timestamp>.json)
@@ -222,6 +228,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       'alert-rounds': { type: 'string' },
       'alert-warmup-rounds': { type: 'string' },
       'alert-timeout': { type: 'string' },
+      'alert-flap-window': { type: 'string' },
       'status-entities': { type: 'string' },
       'status-requests': { type: 'string' },
       'status-unpaged-requests': { type: 'string' },

@@ -38,8 +38,13 @@ export interface Target {
 /** Starts the loopback target in its own process. */
 export async function startTarget(logFile: string): Promise<Target> {
   const child = startChild('target-server.ts', { logFile });
-  const { url } = await child.next('ready', z.object({ url: z.string() }));
-  return { url, child };
+  try {
+    const { url } = await child.next('ready', z.object({ url: z.string() }));
+    return { url, child };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
 }
 
 /** Target requests and CPU between two readings. */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import type { AbuseFigures } from './abuse.ts';
+import type { FlapFigures } from './alert-flapping.ts';
 import type { AlertFigures } from './alerts.ts';
 import type { ChecksListFigures } from './checks-list.ts';
 import { type CostBenchFigures, formatCost } from './cost.ts';
@@ -379,8 +380,9 @@ export function formatResults(results: Results, targets: Target[]): string {
       ),
     );
     out.push(
-      `\n${a.alerts} of ${a.expected} alerts read (${a.missing} missing, ${a.duplicates} duplicate, ${a.badSignatures} bad signatures, ${a.foreign} unmatched); ${a.sentLogged} deliveries logged sent of ${a.sentExpected} with the warm-up; server CPU ${round(a.serverCpuMsPerAlert, 2)} ms per alert; p99 ${round(a.from201Ms.p99 / Math.max(0.001, a.bare.latencyMs.p99), 1)}x the bare POST's.`,
+      `\n${a.alerts} of ${a.expected} alerts read (${a.missing} missing, ${a.duplicates} duplicate, ${a.badSignatures} bad signatures, ${a.foreign} unmatched); ${a.sentLogged} deliveries logged sent of ${a.sentExpected} with the warm-up; server CPU ${round(a.serverCpuMsPerAlert, 2)} ms per alert; p99 ${round(a.from201Ms.p99 / Math.max(0.001, a.bare.latencyMs.p99), 1)}x the bare POST's.${a.flapSettings ? ' Flap detection off in these rounds.' : ' The server has no flap settings.'}`,
     );
+    if (a.flapping) out.push(formatFlapping(a.flapping));
   }
   const cl = results.checksList;
   if (cl) {
@@ -544,4 +546,43 @@ export function formatResults(results: Results, targets: Target[]): string {
     );
   }
   return out.join('\n');
+}
+
+/** The flapping round of the alerts scenario, apart from its latency. */
+function formatFlapping(f: FlapFigures): string {
+  return [
+    `\nFlapping (same ${f.checks} checks, flap_changes 2, window ${f.windowSeconds} s; changes down, up, down, up, down at once):\n`,
+    table(
+      ['what', 'expected', 'read', 'p50 ms', 'p99 ms', 'max ms'],
+      [
+        ['alerts of the first two changes', f.passed.expected, f.passed.read, '', '', ''],
+        [
+          "flapping notices (from the third change's 201)",
+          f.notices.expected,
+          f.notices.read,
+          ms(f.notices.from201Ms.p50),
+          ms(f.notices.from201Ms.p99),
+          ms(f.notices.from201Ms.max),
+        ],
+        ['alerts of held changes read before the window ran out', 0, f.leaked, '', '', ''],
+        [
+          "settled alerts naming down (from the last change's 201)",
+          f.settled.expected,
+          `${f.settled.rightState} of ${f.settled.read}`,
+          ms(f.settled.afterLastChangeMs.p50),
+          ms(f.settled.afterLastChangeMs.p99),
+          ms(f.settled.afterLastChangeMs.max),
+        ],
+        [
+          'the same, less the window',
+          '',
+          '',
+          ms(f.settled.lateMs.p50),
+          ms(f.settled.lateMs.p99),
+          ms(f.settled.lateMs.max),
+        ],
+      ],
+    ),
+    `\n${f.duplicates} duplicate notices or settled alerts.`,
+  ].join('\n');
 }

@@ -12,10 +12,11 @@ import { runLocationCostBench } from './location-cost.ts';
 import { parseOptions } from './options.ts';
 import { runPingCostBench } from './ping-cost.ts';
 import { type Target as ProbeTarget, runBareLoop, runRuntime, startTarget } from './probes.ts';
+import { stopOnExit } from './processes.ts';
 import { runPush } from './push.ts';
 import { describeMachine, evaluateTargets, formatResults, type Results } from './report.ts';
 import { runSearch } from './search.ts';
-import { emptySideBySide, roundOrder, type Side } from './side-by-side.ts';
+import { emptySideBySide, prepareAgainst, roundOrder, type Side } from './side-by-side.ts';
 import { runStatus } from './status.ts';
 import { runStatusPage } from './status-page.ts';
 import { runStorm, type StormFigures } from './storm.ts';
@@ -35,6 +36,9 @@ try {
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(2);
 }
+
+// Whatever ends the run (an error, a timeout, Ctrl-C, SIGTERM), no process it started outlives it.
+stopOnExit();
 
 const startedAt = new Date();
 const stamp = startedAt
@@ -57,8 +61,16 @@ const wants = (name: (typeof options.only)[number]) => options.only.includes(nam
 const durationMs = options.duration * 1000;
 const results: Results = { bare: [] };
 // --against/--rounds: the max and push scenarios run round by round, alternating the checkouts.
-const sides = emptySideBySide(repoRoot, options.against);
-const order = roundOrder(options.rounds, options.against !== undefined);
+let against: ReturnType<typeof prepareAgainst> | undefined;
+try {
+  against = options.against ? prepareAgainst(options.against, repoRoot) : undefined;
+} catch (err) {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(2);
+}
+process.once('exit', () => against?.remove());
+const sides = emptySideBySide(repoRoot, against);
+const order = roundOrder(options.rounds, against !== undefined);
 const rootOf = (side: Side) => (side === 'against' ? sides.against?.dir : undefined);
 if (sides.against)
   log(`side by side with ${sides.against.dir} (${sides.against.commit}), ${options.rounds} round(s)`);
@@ -194,6 +206,7 @@ try {
         rounds: options['alert-rounds'],
         warmupRounds: options['alert-warmup-rounds'],
         phaseTimeoutMs: options['alert-timeout'] * 1000,
+        flapWindowSeconds: options['alert-flap-window'],
         logFile: join(logDir, root ? 'alerts-against.log' : 'alerts.log'),
         ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
         ...(root ? { root } : {}),
@@ -203,6 +216,11 @@ try {
       log(
         `  ${a.alerts} alerts, p99 ${Math.round(a.from201Ms.p99)} ms (bare POSTs p99 ${Math.round(a.bare.latencyMs.p99)} ms)`,
       );
+      const f = a.flapping;
+      if (f)
+        log(
+          `  flapping: ${f.notices.read} notices, ${f.leaked} leaked while held, ${f.settled.rightState}/${f.settled.expected} settled down, p99 ${Math.round(f.settled.lateMs.p99)} ms after the window`,
+        );
     }
     results.alerts = sides.alerts.this[0];
   }
@@ -391,7 +409,7 @@ try {
     log(`bundles: each functions/*.ts built as CDK builds it, then ${options['bundle-runs']} fresh imports`);
     bundles = await runBundles({
       root: repoRoot,
-      ...(options.against ? { against: options.against } : {}),
+      ...(against ? { against: against.dir } : {}),
       runs: options['bundle-runs'],
       onProgress: log,
     });

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, openSync, readFileSync, statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from './child.ts';
+import { PARENT_GUARD, stopProcess, track } from './processes.ts';
 
 /** The product as it runs: `node --import tsx bin/serve.ts` in a child, its logs going to a file. */
 
@@ -35,33 +36,35 @@ export async function startServe(
   // The log file may hold earlier runs: look for the URL only in what this process writes.
   const offset = existsSync(options.logFile) ? statSync(options.logFile).size : 0;
   const out = openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', 'bin/serve.ts'], {
-    cwd: options.root ?? repoRoot,
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', out, out],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  let port: string | undefined;
-  while (!port) {
-    if (child.exitCode !== null) throw new Error(`bin/serve.ts exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error('bin/serve.ts printed no URL in time');
-    await sleep(100);
-    port = /listening on http:\/\/[^\s:]+:(\d+)/.exec(
-      readFileSync(options.logFile).subarray(offset).toString('utf8'),
-    )?.[1];
-  }
-  return {
-    child,
-    url: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(killer);
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeFlags ?? []), '--import', 'tsx', '--import', PARENT_GUARD, 'bin/serve.ts'],
+    {
+      cwd: options.root ?? repoRoot,
+      env: { ...process.env, PORT: '0', ...env },
+      stdio: ['ignore', out, out],
+      // A group of its own: stopping it stops whatever it started (bench/processes.ts).
+      detached: true,
     },
-  };
+  );
+  track(child);
+  const stop = () => stopProcess(child, 10_000);
+  try {
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+    let port: string | undefined;
+    while (!port) {
+      if (child.exitCode !== null) throw new Error(`bin/serve.ts exited with ${child.exitCode}`);
+      if (Date.now() > deadline) throw new Error('bin/serve.ts printed no URL in time');
+      await sleep(100);
+      port = /listening on http:\/\/[^\s:]+:(\d+)/.exec(
+        readFileSync(options.logFile).subarray(offset).toString('utf8'),
+      )?.[1];
+    }
+    return { child, url: `http://127.0.0.1:${port}`, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
 
 /** CPU seconds (user + system) and RSS of a process, from /proc (Linux); undefined elsewhere. */

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { AlertFigures } from './alerts.ts';
 import { table } from './markdown.ts';
 import type { RuntimeFigures } from './probes.ts';
@@ -7,7 +9,7 @@ import type { PushFigures } from './push.ts';
 import { round } from './stats.ts';
 
 /**
- * `--against <dir>`: the maximum-rate, push and alerts scenarios run again on another checkout (its own
+ * `--against <dir or commit>`: the maximum-rate, push and alerts scenarios run again on another checkout (its own
  * bench children, runtime and bin/serve.ts, e.g. a `git worktree` of the previous commit) in the
  * same run, `--rounds` times each, the order alternating (this, other; other, this; ...), so both
  * sides see the same machine and the same noise.
@@ -39,10 +41,37 @@ export function describeCheckout(dir: string): Checkout {
   }
 }
 
-export function emptySideBySide(thisDir: string, againstDir: string | undefined): SideBySide {
+/**
+ * The `--against` checkout: a directory as it is (a worktree of another commit, node_modules
+ * linked), or else a commit of this repository, unpacked with `git archive` into a temporary
+ * directory with this checkout's node_modules linked; `remove` deletes that directory again.
+ */
+export function prepareAgainst(arg: string, repo: string): Checkout & { remove(): void } {
+  if (existsSync(arg) && statSync(arg).isDirectory()) return { ...describeCheckout(arg), remove: () => {} };
+  const git = (args: string[]) => execFileSync('git', ['-C', repo, ...args], { maxBuffer: 1 << 30 });
+  let commit: string;
+  try {
+    commit = git(['rev-parse', '--verify', '--quiet', `${arg}^{commit}`])
+      .toString('utf8')
+      .trim();
+  } catch {
+    throw new Error(`--against ${arg}: neither a directory nor a commit of ${repo}`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), `vigil-against-${commit.slice(0, 7)}-`));
+  try {
+    execFileSync('tar', ['-x', '-C', dir], { input: git(['archive', '--format=tar', commit]) });
+    symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return { dir, commit: commit.slice(0, 7), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function emptySideBySide(thisDir: string, against: Checkout | undefined): SideBySide {
   return {
     this: describeCheckout(thisDir),
-    ...(againstDir ? { against: describeCheckout(againstDir) } : {}),
+    ...(against ? { against: { dir: against.dir, commit: against.commit } } : {}),
     max: { this: [], against: [] },
     push: { this: [], against: [] },
     alerts: { this: [], against: [] },
@@ -58,6 +87,14 @@ export function roundOrder(rounds: number, against: boolean): Side[] {
   }
   return order;
 }
+
+/** A run's flapping round in a word: settled down of expected, and the p99 wait; why not when absent. */
+const flapCell = (a: AlertFigures) =>
+  a.flapping
+    ? `${a.flapping.settled.rightState}/${a.flapping.settled.expected}, ${round(a.flapping.settled.afterLastChangeMs.p99 / 1000, 1)}`
+    : a.flapSettings
+      ? 'not run'
+      : 'no flap settings';
 
 const mean = (values: number[]) => values.reduce((s, v) => s + v, 0) / Math.max(1, values.length);
 
@@ -136,6 +173,7 @@ export function formatSideBySide(s: SideBySide, ceiling: number | undefined): st
           'bare p99 ms (runs)',
           'bare p99 / p99 (runs)',
           'ms server CPU per alert (mean)',
+          'flapping: settled down, s after the last change (runs)',
         ],
         sides.map((side) => {
           const runs = alerts(side);
@@ -146,6 +184,7 @@ export function formatSideBySide(s: SideBySide, ceiling: number | undefined): st
             runs.map((a) => round(a.bare.latencyMs.p99)).join(', '),
             runs.map((a) => round(a.bare.latencyMs.p99 / Math.max(0.001, a.from201Ms.p99), 1)).join(', '),
             round(mean(runs.map((a) => a.serverCpuMsPerAlert)), 2),
+            runs.map(flapCell).join(', '),
           ];
         }),
       ),
