@@ -15,6 +15,7 @@ export {
   entityTransitionEvent,
   filteredTransitionsPage,
   parseTransition,
+  readEntityTransition,
   TRANSITION_ENTITY,
   type TransitionRecord,
   tenantTransitionItems,

@@ -24,7 +24,7 @@ export interface AlertVerdict {
   outcome: Exclude<AlertOutcome, 'send'>;
   /** The delivery log's reason ("silenced", "maintenance: Nightly", "cooldown: 181 s left"). */
   reason: string;
-  /** defer: when the alert is due again (epoch ms). */
+  /** defer: when the alert is due again; a cooldown skip: when the cooldown ends (epoch ms). */
   dueMs?: number;
   /** The window that covers the entity now (maintenance step). */
   maintenance?: ActiveMaintenance;
@@ -129,10 +129,11 @@ export const ALERT_STEPS: readonly AlertStep[] = [
       const leftMs = dueMs - facts.nowMs;
       if (leftMs <= 0) return undefined;
       const reason = `cooldown: ${Math.ceil(leftMs / 1000)} s left`;
-      // A recovery is not dropped by the cooldown: it is due at its end (DECISIONS.md "Alert model (wave 4)").
+      // Nothing is dropped by the cooldown: a recovery is due at its end, and whatever the entity's
+      // state is then is told (flow.ts leaves the re-judge; DECISIONS.md "Alert truth (wave 5)").
       return isRecovery(facts.event)
         ? { step: 'cooldown', outcome: 'defer', reason, dueMs }
-        : skip('cooldown', reason);
+        : skip('cooldown', reason, { dueMs });
     },
   },
   {

@@ -4,12 +4,13 @@ import { isoTime } from '../platform/clock.ts';
 import type { JobInput } from '../platform/job-queue.ts';
 import { ConditionFailedError } from '../store/table.ts';
 import type { ChannelRecord } from './channel-items.ts';
-import { lastToldEvent } from './delivery-items.ts';
 import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { recoveryDueJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { effectivePolicy, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
+import { truthChannels } from './rejudge.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
+import { readToldOfEntity } from './told-items.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -21,8 +22,8 @@ import { isDownState } from './upstream.ts';
  * - the entity is no longer up with that same transition (it went down again: that change was
  *   alerted or skipped on its own), or the policy is now silenced or has recovery alerts off: each
  *   deferred record becomes `skipped`, its reason extended with `; cancelled: <why>`; nothing is sent;
- * - otherwise each channel whose last word on the check (its newest sent alert or repeat) was a
- *   down or degraded gets the recovery under a record of its own (kind `alert`, seq `deferred`),
+ * - otherwise each channel whose last word about the entity (told-items.ts) is a down or degraded
+ *   gets the recovery under a record of its own (kind `alert`, seq `deferred`),
  *   sent as any alert; a channel never told of the down gets nothing (its deferred record becomes
  *   `skipped`, `; not sent: this channel was not told of the down`): a recovery from a down nobody
  *   heard of is noise. The deferred record itself stays `deferred`: the log shows the deferral,
@@ -87,8 +88,11 @@ export async function handleRecoveryDue(deps: NotifyDeps, job: RecoveryDueJob): 
     deps.channels.listForCheck(event.check_id),
     eventRouting(deps.table, event),
   ]);
-  const channels = await channelsForEvent(deps, event, own, routing);
+  // The channels the recovery reaches, and every channel told anything of the entity (told-items.ts).
+  const told = await readToldOfEntity(deps.table, event.tenant_id, event.entity_id);
+  const channels = await truthChannels(deps, event, told, await channelsForEvent(deps, event, own, routing));
   const cancelled = await cancelReason(deps, event);
+  const words = new Map(told.map((w) => [w.channel_id, w]));
   const sends = [];
   for (const channel of channels) {
     const deferredId = deferredRecord(event, channel, job.due_ms, nowMs).id;
@@ -96,10 +100,10 @@ export async function handleRecoveryDue(deps: NotifyDeps, job: RecoveryDueJob): 
       await settleDeferred(deps, deferredId, event.tenant_id, cancelled);
       continue;
     }
-    const told = await lastToldEvent(deps.table, event.tenant_id, event.check_id, channel.id);
+    const word = words.get(channel.id);
     // Told of this recovery already: a redelivered job, whose record collides and sends nothing.
-    const sentBefore = told?.transition_id === event.transition_id;
-    if (!sentBefore && (!told || !isDownState(told.to_state))) {
+    const sentBefore = word?.transition_id === event.transition_id;
+    if (!sentBefore && (!word || !isDownState(word.state))) {
       await settleDeferred(
         deps,
         deferredId,

@@ -53,7 +53,7 @@ export async function handleDeliver(deps: NotifyDeps, job: ReceivedJob<DeliverJo
   const attemptNo = record.attempts + 1;
 
   const channel = record.channel_id
-    ? await deps.channels.get(record.check_id, record.channel_id, tenantId)
+    ? await deps.channels.get(record.channel_check_id ?? record.check_id, record.channel_id, tenantId)
     : undefined;
   if (!channel) {
     await deps.deliveries.update(tenantId, deliveryId, {

@@ -85,6 +85,12 @@ export const deliverySchema = z.object({
   error: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /**
+   * The check that owns the channel when it is a check's own channel (a channel told of the entity
+   * by another check's alert is found under its owner), null for a tenant channel; absent on
+   * records stored before wave 5 (their channel is the record check's or a tenant channel).
+   */
+  channel_check_id: z.string().nullable().optional(),
   /** The event this delivery carries (what each attempt sends). */
   event: stateChangeEventSchema,
   /**
@@ -147,41 +153,6 @@ export const parseDelivery = (item: Item): DeliveryRecord => delivery.parse(item
 /** One delivery record of the tenant (consistent), or undefined. */
 export function getDelivery(table: Table, tenantId: string, id: string): Promise<DeliveryRecord | undefined> {
   return delivery.get(table, { tenant_id: tenantId, id }, { consistent: true });
-}
-
-/** Records of a check read back for the last one sent to a channel (a cooldown's worth is far fewer). */
-const LAST_SENT_SCANNED = 200;
-
-/**
- * The event of the newest record of kind alert or repeat sent to `channelId` about `checkId`
- * (the check's index, newest first, at most 200 records read), or undefined: what that channel
- * was last told of the check.
- */
-export async function lastToldEvent(
-  table: Table,
-  tenantId: string,
-  checkId: string,
-  channelId: string,
-): Promise<DeliveryRecord['event'] | undefined> {
-  let scanned = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await table.query({
-      index: 'gsi1',
-      pk: checkDeliveriesPk(tenantId, checkId),
-      sk: { op: 'beginsWith', prefix: PREFIX },
-      direction: 'desc',
-      limit: Math.min(MAX_QUERY_LIMIT, LAST_SENT_SCANNED - scanned),
-      cursor,
-    });
-    scanned += page.items.length;
-    for (const item of page.items) {
-      if (item.channel_id !== channelId || item.status !== 'sent') continue;
-      if (item.kind === 'alert' || item.kind === 'repeat') return parseDelivery(item).event;
-    }
-    cursor = page.cursor;
-  } while (cursor && scanned < LAST_SENT_SCANNED);
-  return undefined;
 }
 
 /** Filters and page of GET /v1/notify/logs. */

@@ -2,7 +2,7 @@ import { alertCountedOp, type CountedAlertStatus } from '../metrics/metric-count
 import { type Clock, systemClock } from '../platform/clock.ts';
 import { type CursorSeal, createCursorSeal } from '../store/cursor-seal.ts';
 import { loadCursorSecret } from '../store/cursor-secret.ts';
-import { type Condition, ConditionFailedError, type Table } from '../store/table.ts';
+import { type Condition, ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
 import {
   type DeliveryListRequest,
   type DeliveryRecord,
@@ -31,17 +31,21 @@ export function createDeliveryStore(table: Table, deps: { clock?: Clock; cursors
     get: (tenantId: string, id: string): Promise<DeliveryRecord | undefined> =>
       getDelivery(table, tenantId, id),
 
-    /** Stores a new record; false when its id is already stored (a redelivered job: nothing to do twice). */
-    async putNew(record: DeliveryRecord, retentionDays: number): Promise<boolean> {
+    /**
+     * Stores a new record; false when its id is already stored (a redelivered job: nothing to do
+     * twice). `also` are writes of the same transaction (a channel's last word, told.ts): when one
+     * of their conditions fails instead, nothing is written and ConditionFailedError is thrown.
+     */
+    async putNew(record: DeliveryRecord, retentionDays: number, also: WriteOp[] = []): Promise<boolean> {
       try {
-        await table.transact([deliveryCreatedOp(record, retentionDays)]);
+        await table.transact([deliveryCreatedOp(record, retentionDays), ...also]);
         // A record stored final (skipped) is counted after its put (only if absent, so once): a
         // separate update costs half of a two-item transaction, and a crash between loses one count.
         const counted = countedStatus(record);
         if (counted) await table.update(alertCountedOp(record.tenant_id, record.id, counted));
         return true;
       } catch (error) {
-        if (error instanceof ConditionFailedError) return false;
+        if (error instanceof ConditionFailedError && error.failed.includes(0)) return false;
         throw error;
       }
     },

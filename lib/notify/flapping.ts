@@ -16,6 +16,7 @@ import {
   storeAndDispatch,
 } from './notify-deps.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
+import { rejudgeJob } from './rejudge.ts';
 import { firstRepeat } from './repeat.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
 import { isDownState } from './upstream.ts';
@@ -149,7 +150,12 @@ export async function handleFlapSettle(deps: NotifyDeps, job: SettleJob): Promis
     const next = { ...stored, ...emptyFlapHistory(), notice: null, held_event: null };
     return (await putFlapState(deps.table, next, stored.version)) ? stored.held_event : RETRY;
   });
-  if (held) await sendSettled(deps, held, job.due_ms);
+  if (!held) return;
+  await sendSettled(deps, held, job.due_ms);
+  // Whatever the settled alert could not say (another check moved the entity meanwhile) is told now.
+  await enqueueAll(deps, [
+    rejudgeJob({ tenant_id: held.tenant_id, entity_id: held.entity_id }, nowMs, 'flapping', nowMs),
+  ]);
 }
 
 /**

@@ -6,7 +6,7 @@ import { type AlertVerdict, alertFacts, channelDecisions, decideAlert } from './
 import { deferredReason, recoveryDueJob } from './deferred-recovery.ts';
 import { escalationJobs } from './escalation.ts';
 import { flapDecision } from './flapping.ts';
-import { afterUpstreamJobId } from './job-ids.ts';
+import { afterUpstreamJobId, idTimeMs } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { maintenanceEndJob } from './maintenance-end.ts';
 import {
@@ -17,9 +17,11 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
+import { rejudgeJob, truthChannels } from './rejudge.ts';
 import { firstRepeat } from './repeat.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
+import { readToldOfEntity } from './told-items.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -32,24 +34,22 @@ import { isDownState } from './upstream.ts';
 
 type EventJob = Extract<NotifyJob, { kind: 'event' }>;
 
-/** The time encoded in a ULID-shaped id (`trn_...`), or undefined for another shape. */
-function idTimeMs(id: string): number | undefined {
-  const ulid = id.split('_')[1];
-  if (ulid?.length !== 26) return undefined;
-  let ms = 0;
-  for (const char of ulid.slice(0, 10)) {
-    const digit = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(char);
-    if (digit < 0) return undefined;
-    ms = ms * 32 + digit;
-  }
-  return ms;
-}
-
-/** The side effects of a verdict: a down skipped for a window gets one look when it ends; a held alert is marked under its upstreams. */
+/**
+ * The side effects of a verdict: a down skipped for a window gets one look when it ends; a held
+ * alert is marked under its upstreams; every hold with an end (a window, the cooldown) leaves a
+ * look at the entity's truth then (rejudge.ts), so what it held is told if it is still true.
+ */
 async function actOnVerdict(deps: NotifyDeps, event: StateChangeEvent, verdict: AlertVerdict | undefined) {
+  const nowMs = deps.clock.now();
+  const target = { tenant_id: event.tenant_id, entity_id: event.entity_id };
   // A down skipped now gets one look when the window ends (maintenance-end.ts).
   if (verdict?.maintenance && isDownState(event.to_state))
-    await enqueueAll(deps, [maintenanceEndJob(event, verdict.maintenance, deps.clock.now())]);
+    await enqueueAll(deps, [maintenanceEndJob(event, verdict.maintenance, nowMs)]);
+  if (verdict?.maintenance)
+    await enqueueAll(deps, [rejudgeJob(target, verdict.maintenance.endsMs, 'maintenance', nowMs)]);
+  // (A recovery the cooldown defers is sent at its end by its own job: deferred-recovery.ts.)
+  if (verdict?.step === 'cooldown' && verdict.outcome === 'skip' && verdict.dueMs !== undefined)
+    await enqueueAll(deps, [rejudgeJob(target, verdict.dueMs, 'cooldown', nowMs)]);
   if (verdict?.upstreams)
     await deps.table.transact(
       alertHeldBackOps(
@@ -62,16 +62,21 @@ async function actOnVerdict(deps: NotifyDeps, event: StateChangeEvent, verdict: 
 /** Releases the alerts held back while this entity was down: each is evaluated again in full. */
 async function releaseHeldBack(deps: NotifyDeps, event: StateChangeEvent): Promise<void> {
   const markers = await heldBackBy(deps.table, event.tenant_id, event.entity_id);
+  const nowMs = deps.clock.now();
   for (const marker of markers) {
     const held = marker.event;
     const dependent = await readEntityById(deps.table, held.tenant_id, held.entity_id);
-    if (dependent && isDownState(dependent.state) && dependent.last_transition_id === held.transition_id) {
-      const job: JobInput<NotifyJob> = {
-        id: afterUpstreamJobId(held.transition_id, event.transition_id),
-        body: { kind: 'event', event: held, after_upstream: event.transition_id },
-      };
-      await enqueueAll(deps, [job]);
-    }
+    const current =
+      dependent && isDownState(dependent.state) && dependent.last_transition_id === held.transition_id;
+    // Still current: evaluated again in full; otherwise the dependent's state now is told if a
+    // channel's last word differs (a newer change it made while held).
+    const job: JobInput<NotifyJob> = current
+      ? {
+          id: afterUpstreamJobId(held.transition_id, event.transition_id),
+          body: { kind: 'event', event: held, after_upstream: event.transition_id },
+        }
+      : rejudgeJob({ tenant_id: held.tenant_id, entity_id: held.entity_id }, nowMs, 'upstream', nowMs);
+    await enqueueAll(deps, [job]);
     await deps.table.transact([heldBackReleasedOp(marker)]);
   }
 }
@@ -89,7 +94,9 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
     eventRouting(deps.table, event),
     maintenanceLookup(deps.table, deps.clock, event.tenant_id),
   ]);
-  const channels = await channelsForEvent(deps, event, own, routing);
+  // The channels the change reaches, and every channel told anything of the entity (its last word must follow).
+  const told = await readToldOfEntity(deps.table, event.tenant_id, event.entity_id);
+  const channels = await truthChannels(deps, event, told, await channelsForEvent(deps, event, own, routing));
   const facts = alertFacts(
     deps,
     event,

@@ -40,3 +40,19 @@ export const escalateAfterUpstreamJobId = (
 export const recoveryDueJobId = (transitionId: string) => `rcv:${transitionId}`;
 /** The settle look of a flapping check due at `dueMs` (flapping.ts); a change re-arms it under a new id. */
 export const flapSettleJobId = (checkId: string, dueMs: number) => `flap:${checkId}:${dueMs}`;
+
+/** The look at an entity's truth when a hold ends at `dueMs` (rejudge.ts). */
+export const rejudgeJobId = (entityId: string, dueMs: number) => `rj:${entityId}:${Math.ceil(dueMs / 1000)}`;
+
+/** The time encoded in a ULID-shaped id (`trn_...`), or undefined for another shape. */
+export function idTimeMs(id: string): number | undefined {
+  const ulid = id.split('_')[1];
+  if (ulid?.length !== 26) return undefined;
+  let ms = 0;
+  for (const char of ulid.slice(0, 10)) {
+    const digit = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'.indexOf(char);
+    if (digit < 0) return undefined;
+    ms = ms * 32 + digit;
+  }
+  return ms;
+}

@@ -22,7 +22,9 @@ import { stateChangeEventSchema } from '../domain/state-change-event.ts';
  * - `flap_settle`: the look at a flapping check once it may have been stable for its window (id
  *   `flap:<check_id>:<due_ms>`), delayed to `due_ms` in hops as repeats; each change re-arms it (flapping.ts);
  * - `acknowledge`: an incident acknowledged in Vigil, told to the channels of its alerts whose type
- *   tracks incidents (id `ack:<incident_id>`: acknowledge.ts).
+ *   tracks incidents (id `ack:<incident_id>`: acknowledge.ts);
+ * - `rejudge`: the look at an entity's truth when a hold ends (id `rj:<entity_id>:<due second>`, in
+ *   hops as repeats): each channel whose last word differs from the state then is told it (rejudge.ts).
  */
 
 export const NOTIFY_QUEUE = 'notify';
@@ -89,5 +91,14 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     due_ms: z.number().int(),
   }),
   z.object({ kind: z.literal('acknowledge'), tenant_id: z.string(), incident_id: z.string() }),
+  z.object({
+    kind: z.literal('rejudge'),
+    tenant_id: z.string(),
+    entity_id: z.string(),
+    /** When the hold ends: the job waits for it. */
+    due_ms: z.number().int(),
+    /** The hold that ended (cooldown, maintenance, flapping, upstream), for the log. */
+    by: z.string(),
+  }),
 ]);
 export type NotifyJob = z.infer<typeof notifyJobSchema>;

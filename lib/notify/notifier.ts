@@ -22,6 +22,7 @@ import type { NotifyJob } from './jobs.ts';
 import { handleMaintenanceEnd } from './maintenance-end.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
 import type { NotifyActions, SendOutcome } from './ports.ts';
+import { handleRejudge } from './rejudge.ts';
 import { handleRepeat } from './repeat.ts';
 
 /**
@@ -56,6 +57,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleFlapSettle(deps, body);
       case 'acknowledge':
         return handleAcknowledge(deps, body);
+      case 'rejudge':
+        return handleRejudge(deps, body);
     }
   };
 

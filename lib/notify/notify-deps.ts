@@ -16,6 +16,7 @@ import type { NotifyJob } from './jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 import type { PolicyStore } from './policy-store.ts';
 import type { ChannelSenders } from './ports.ts';
+import { claimsWord, putClaimed } from './told.ts';
 
 /** What the notifier's job handlers work with (built once per runtime by createNotifier). */
 export interface NotifyDeps {
@@ -88,6 +89,7 @@ export function newDelivery(spec: DeliverySpec, nowMs: number): DeliveryRecord {
     entity_id: event.entity_id,
     transition_id: spec.kind === 'test' ? null : event.transition_id,
     channel_type: channel?.channel_type ?? null,
+    ...(channel ? { channel_check_id: channel.name === undefined ? channel.check_id : null } : {}),
     kind: spec.kind,
     status: spec.skipped !== undefined ? 'skipped' : spec.deferred !== undefined ? 'deferred' : 'pending',
     reason: spec.skipped ?? spec.deferred ?? null,
@@ -118,11 +120,19 @@ export async function storeAndDispatch(deps: NotifyDeps, records: DeliveryRecord
   const jobs: JobInput<NotifyJob>[] = [];
   const grouping = groupingContext(deps.table, first.tenant_id);
   for (const record of records) {
-    const created = await deps.deliveries.putNew(record, days);
-    const current = created ? record : await deps.deliveries.get(record.tenant_id, record.id);
+    const stored = claimsWord(record)
+      ? await putClaimed(deps, record, days, record.channel_check_id ?? null)
+      : (await deps.deliveries.putNew(record, days))
+        ? record
+        : undefined;
+    const created = stored !== undefined;
+    const current = stored ?? (await deps.deliveries.get(record.tenant_id, record.id));
     // Grouping and the storm fold (grouping/intercept.ts): a new alert may join a group's digest
     // instead; a folded one found again (a redelivered job) has its batch's flush enqueued again.
-    const plan = created ? await planFor(grouping, record, deps.clock.now()) : undefined;
+    const plan =
+      created && current?.status === 'pending'
+        ? await planFor(grouping, record, deps.clock.now())
+        : undefined;
     if (plan) {
       const flush = await placeInGroup(deps.table, record, plan, deps.clock.now());
       if (flush) jobs.push(flush);

@@ -98,12 +98,13 @@ describe('the alert decision', () => {
     ).toBe(undefined);
   });
 
-  it('skips a down inside the cooldown but defers a recovery to the cooldown end', async () => {
+  it('skips a down inside the cooldown until its end (re-judged then) and defers a recovery to it', async () => {
     const lastSentMs = NOW - 119_000;
     expect(await decideAlert(facts(['up', 'down'], {}, { lastSentMs }).f)).toEqual({
       step: 'cooldown',
       outcome: 'skip',
       reason: 'cooldown: 181 s left',
+      dueMs: lastSentMs + 300_000,
     });
     expect(await decideAlert(facts(['down', 'up'], {}, { lastSentMs }).f)).toEqual({
       step: 'cooldown',

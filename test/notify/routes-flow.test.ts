@@ -139,12 +139,18 @@ describe.each(runtimes)('routes and shared channels on the $runtime runtime', ({
 
     await call('POST', `/v1/checks/${check.id}/results`, { success: true, latency_ms: 5 });
     await settle();
-    await eventually(() => hits(p('recovery')), 'the recovery on its route');
     await eventually(
       () => hits(p('own')) === 2 && hits(p('attached')) === 2 && hits(p('routed')) === 2,
       'recoveries',
     );
-    expect([hits(p('elsewhere')), hits(p('other-bp')), hits(p('recovery'))]).toEqual([0, 0, 1]);
+    // A recovery goes only to channels told the entity was not up (DECISIONS.md "Alert truth (wave
+    // 5)"): the route of recoveries alone matches, but its channel never heard of the down.
+    await eventually(
+      async () =>
+        (await logs()).some((l) => l.channel_id === onRecovery && l.status === 'skipped') || undefined,
+      'the recovery route’s skip',
+    );
+    expect([hits(p('elsewhere')), hits(p('other-bp')), hits(p('recovery'))]).toEqual([0, 0, 0]);
 
     // Redelivering the event job stores and sends nothing twice (record ids are per transition and channel).
     const before = receiver.received.length;

@@ -93,9 +93,38 @@ export function transitionRecordedOp(transition: TransitionRecord, retentionDays
     : checkTransition.put(transition, undefined, { retentionDays });
 }
 
+/** One entity transition by its id (consistent), or undefined once it expired. */
+export function readEntityTransition(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+  id: string,
+): Promise<TransitionRecord | undefined> {
+  return entityTransition.get(
+    table,
+    { tenant_id: tenantId, id, shard: shardOf(entityId) },
+    { consistent: true },
+  );
+}
+
 /** A transition item read through one of the pages below, or from the change feed. */
 export function parseTransition(item: Item): TransitionRecord {
   return transitionSchema.parse(item);
+}
+
+/** A check's newest transition (consistent), or undefined: why the check is in the state it is in. */
+export async function latestCheckTransition(
+  table: Table,
+  checkId: string,
+): Promise<TransitionRecord | undefined> {
+  const read = await table.query({
+    pk: checkPartition(checkId),
+    sk: { op: 'beginsWith', prefix: 'TRN#' },
+    direction: 'desc',
+    limit: 1,
+    consistent: true,
+  });
+  return checkTransition.parseAll(read.items)[0];
 }
 
 /** The paged list of a check's own transitions, newest first (for sealed cursors). */

@@ -1,0 +1,83 @@
+import { isoTime } from '../platform/clock.ts';
+import { ConditionFailedError } from '../store/table.ts';
+import type { DeliveryRecord } from './delivery-items.ts';
+import type { NotifyDeps } from './notify-deps.ts';
+import { changeOrder, readTold, type ToldRecord, toldClaimOp } from './told-items.ts';
+
+/**
+ * The gate of every state message (DECISIONS.md "Alert truth (wave 5)"): an alert is sent to a
+ * channel only when it changes that channel's last word about the entity (told-items.ts). A channel
+ * already told the state gets nothing ("already told"); a recovery goes only to a channel told the
+ * entity was not up ("never told it was not up"); a change older than the channel's last word is
+ * not sent at all ("superseded"). The record and the channel's new last word are written in one
+ * transaction holding on the word read, so two jobs racing for one channel send one message, and a
+ * crash between the two is impossible.
+ */
+
+/** Attempts when other jobs keep moving the channel's last word between our read and our write. */
+const CLAIM_ATTEMPTS = 5;
+
+/** Why a state message is not sent to a channel whose last word is `told`, or undefined to send it. */
+export function toldVerdict(told: ToldRecord | undefined, record: DeliveryRecord): string | undefined {
+  const { event } = record;
+  if (told && told.order > changeOrder(event))
+    return `superseded: this channel was told ${told.state} by a newer change`;
+  // A flapping notice is sent whatever the word (it says more than a state) and becomes the word.
+  // After a notice the channel waits for the alert that ends it (the settled state), even the same one.
+  if (record.kind === 'flapping' || told?.kind === 'flapping') return undefined;
+  if (told ? told.state === event.to_state : event.to_state === 'up')
+    return told ? `already told: ${told.state}` : 'not sent: this channel was never told it was not up';
+  return undefined;
+}
+
+/** The state messages whose records claim their channel's last word (alerts and flapping notices; a repeat re-states it, a test names nothing). */
+export const claimsWord = (record: DeliveryRecord) =>
+  (record.kind === 'alert' || record.kind === 'flapping') &&
+  record.channel_id !== null &&
+  record.status === 'pending';
+
+/**
+ * Stores a pending alert record, or the same record `skipped` when it would not change its channel's
+ * last word; answers the record stored, or undefined when a redelivered job found it stored.
+ */
+export async function putClaimed(
+  deps: NotifyDeps,
+  record: DeliveryRecord,
+  retentionDays: number,
+  channelCheckId: string | null,
+): Promise<DeliveryRecord | undefined> {
+  const channelId = record.channel_id ?? '';
+  const key = { tenant_id: record.tenant_id, entity_id: record.entity_id, channel_id: channelId };
+  for (let attempt = 1; ; attempt++) {
+    const told = await readTold(deps.table, key);
+    const why = toldVerdict(told, record);
+    const stored: DeliveryRecord = why ? { ...record, status: 'skipped', reason: why } : record;
+    // A superseded change leaves the newer word, and a recovery to a channel never told keeps it
+    // untold; any other moves the word's order forward (a channel told down by an older change, now
+    // told down again, keeps down but refuses the older change from then on).
+    const word =
+      why !== undefined && (told === undefined || why.startsWith('superseded'))
+        ? []
+        : [
+            toldClaimOp(
+              {
+                ...key,
+                channel_check_id: channelCheckId,
+                state: why && told ? told.state : record.event.to_state,
+                kind: why && told ? told.kind : record.kind,
+                transition_id: record.event.transition_id,
+                order: changeOrder(record.event),
+                delivery_id: why && told ? told.delivery_id : record.id,
+                at: why && told ? told.at : isoTime(deps.clock.now()),
+              },
+              told,
+              retentionDays,
+            ),
+          ];
+    try {
+      return (await deps.deliveries.putNew(stored, retentionDays, word)) ? stored : undefined;
+    } catch (error) {
+      if (!(error instanceof ConditionFailedError) || attempt >= CLAIM_ATTEMPTS) throw error;
+    }
+  }
+}
