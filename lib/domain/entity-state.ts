@@ -63,3 +63,23 @@ export function transitionsFor(
   const to = aggregateEntityState(checksAfter, rule);
   return { changed: to !== previous, from: previous, to };
 }
+
+/**
+ * The check an entity's change names (DECISIONS.md "Alert truth (wave 5)", Cause): the first of
+ * `movers` (the checks whose result or write moved it, most telling first) that is now in the
+ * entity's new state, else the check in that state with the smallest id, so the choice never
+ * depends on which check's result happened to be recorded. When no check is in it (`all_down`'s
+ * mixed degraded, an entity left with no known check), the first mover.
+ */
+export function causingCheck(
+  checkStates: Readonly<Record<string, State>>,
+  next: State,
+  movers: readonly string[],
+): string {
+  const mover = movers.find((id) => checkStates[id] === next);
+  if (mover !== undefined) return mover;
+  const inState = Object.keys(checkStates)
+    .filter((id) => checkStates[id] === next)
+    .sort();
+  return inState[0] ?? movers[0] ?? '';
+}

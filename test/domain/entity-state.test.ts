@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckState, State } from '../../lib/domain/check-state.ts';
-import { aggregateEntityState, type CheckStateInput, transitionsFor } from '../../lib/domain/entity-state.ts';
+import {
+  aggregateEntityState,
+  type CheckStateInput,
+  causingCheck,
+  transitionsFor,
+} from '../../lib/domain/entity-state.ts';
 
 const on = (state: CheckState): CheckStateInput => ({ enabled: true, state });
 const off = (state: CheckState): CheckStateInput => ({ enabled: false, state });
@@ -176,5 +181,30 @@ describe('aggregateEntityState: the worst check wins (issue 35, the default rule
         .reduce<CheckState>((w, c) => (rank[c.state] > rank[w] ? c.state : w), 'unknown');
       expect(aggregateEntityState(checks), JSON.stringify(checks)).toBe(worst);
     }
+  });
+});
+
+describe('causingCheck: the check an entity change names (issue 51)', () => {
+  it('is the moving check when it is in the new state', () => {
+    expect(causingCheck({ chk_b: 'down', chk_a: 'down' }, 'down', ['chk_b'])).toBe('chk_b');
+  });
+
+  it('is the check in the new state, not the moving one, when the moving one is better (a first success beside a degraded check)', () => {
+    expect(causingCheck({ chk_slow: 'degraded', chk_fast: 'up' }, 'degraded', ['chk_fast'])).toBe('chk_slow');
+  });
+
+  it('prefers a check moved by the same write over one already in the state', () => {
+    const states = { chk_a: 'degraded', chk_b: 'degraded', chk_c: 'up' } as const;
+    expect(causingCheck(states, 'degraded', ['chk_c', 'chk_b'])).toBe('chk_b');
+  });
+
+  it('picks the smallest id among the checks in the state, whatever their order', () => {
+    expect(causingCheck({ chk_c: 'down', chk_b: 'up', chk_a: 'down' }, 'down', ['chk_b'])).toBe('chk_a');
+    expect(causingCheck({ chk_a: 'down', chk_b: 'up', chk_c: 'down' }, 'down', ['chk_b'])).toBe('chk_a');
+  });
+
+  it('is the moving check when no check is in the new state (all_down mixed, the last check gone)', () => {
+    expect(causingCheck({ chk_a: 'up', chk_b: 'down' }, 'degraded', ['chk_a'])).toBe('chk_a');
+    expect(causingCheck({}, 'unknown', ['chk_gone'])).toBe('chk_gone');
   });
 });

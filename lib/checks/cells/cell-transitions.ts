@@ -5,7 +5,7 @@ import { type Clock, isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import { mergeCounterUpdates } from '../../store/merge-updates.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
-import { entityStateOps } from '../definitions/entity-state-ops.ts';
+import { entityStateOps, withCause } from '../definitions/entity-state-ops.ts';
 import { type TransitionRecord, transitionRecordedOp } from '../results/transition-items.ts';
 import type { CellRecord } from './cell-items.ts';
 
@@ -67,16 +67,20 @@ export async function cellTransitionOps(
       recorded.push(transition);
       group.push(transitionRecordedOp(transition, retentionDays));
     }
-    const last = changes.at(-1) as MemberTransition;
-    const entityOps = entityStateOps({
-      tenantId: cell.tenant_id,
-      entity,
-      checkStates: states,
-      checkId: last.check_id,
-      reason: last.reason,
-      nowMs,
-      retentionDays,
-    });
+    // The slot's moves name the entity's change: the last one in its new state, with its own reason.
+    const [last, ...earlier] = [...changes].reverse() as [MemberTransition, ...MemberTransition[]];
+    const entityOps = entityStateOps(
+      await withCause(deps.table, {
+        tenantId: cell.tenant_id,
+        entity,
+        checkStates: states,
+        checkId: last.check_id,
+        reason: last.reason,
+        otherReasons: Object.fromEntries(earlier.map((change) => [change.check_id, change.reason])),
+        nowMs,
+        retentionDays,
+      }),
+    );
     group.push(...entityOps.ops);
     if (entityOps.transition) recorded.push(entityOps.transition);
     // The tenant's status counters are one item: the entities' moves of it fold into one op.

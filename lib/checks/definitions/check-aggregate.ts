@@ -5,7 +5,7 @@ import type { CheckState } from '../../domain/check-state.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import type { Condition, Table, WriteOp } from '../../store/table.ts';
-import { entityStateOps } from './entity-state-ops.ts';
+import { entityStateOps, withCause } from './entity-state-ops.ts';
 
 export interface CheckAggregateDeps {
   table: Table;
@@ -55,7 +55,7 @@ export function createCheckAggregate(deps: CheckAggregateDeps) {
       if (change.state) states[change.checkId] = change.state;
       else delete states[change.checkId];
       const tenant = await deps.tenants.requireTenant(tenantId);
-      return entityStateOps({
+      const entityChange = await withCause(table, {
         tenantId,
         entity,
         checkStates: states,
@@ -65,7 +65,8 @@ export function createCheckAggregate(deps: CheckAggregateDeps) {
         retentionDays: tenant.retention_days,
         ...(change.countDelta ? { countDelta: change.countDelta } : {}),
         ...(change.condition ? { condition: change.condition } : {}),
-      }).ops;
+      });
+      return entityStateOps(entityChange).ops;
     },
   };
 }

@@ -4,7 +4,8 @@ import {
   parseEntityState,
   readEntityItem,
 } from '../../catalog/entity-items.ts';
-import { aggregateEntityState, type StateRule } from '../../domain/entity-state.ts';
+import type { State } from '../../domain/check-state.ts';
+import { aggregateEntityState, causingCheck, type StateRule } from '../../domain/entity-state.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import type { TransitionRecord } from '../results/transition-items.ts';
@@ -19,10 +20,10 @@ import { entityStateOps } from './entity-state-ops.ts';
 
 export const RULE_CHANGED = 'state rule changed';
 
-/** The check a rule change's transition names: one in the new state, else the first. */
-function namedCheck(entity: EntityState, state: string): string {
-  const states = Object.entries(entity.check_states ?? {});
-  return (states.find(([, s]) => s === state) ?? states[0])?.[0] ?? '';
+/** The check a rule change's transition names: one in the new state (the smallest id), else the smallest. */
+function namedCheck(entity: EntityState, state: State): string {
+  const states = entity.check_states ?? {};
+  return causingCheck(states, state, Object.keys(states).sort().slice(0, 1));
 }
 
 /** The ops that apply `rule` to the entity as read (held on its version), with its own attributes' `patch`. */

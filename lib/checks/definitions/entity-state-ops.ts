@@ -1,17 +1,34 @@
 import { type EntityChecksChange, type EntityState, entityChecksOp } from '../../catalog/entity-items.ts';
 import { stateMoveOps } from '../../catalog/entity-state-index-items.ts';
+import { checkNameOf } from '../../check-types/check-name.ts';
 import type { CheckState, State } from '../../domain/check-state.ts';
-import { aggregateEntityState, DEFAULT_STATE_RULE, type StateRule } from '../../domain/entity-state.ts';
+import {
+  aggregateEntityState,
+  causingCheck,
+  DEFAULT_STATE_RULE,
+  type StateRule,
+} from '../../domain/entity-state.ts';
 import { isoTime } from '../../platform/clock.ts';
 import { newId } from '../../platform/ids.ts';
-import type { Condition, WriteOp } from '../../store/table.ts';
-import { type TransitionRecord, transitionRecordedOp } from '../results/transition-items.ts';
+import type { Condition, Table, WriteOp } from '../../store/table.ts';
+import { getCheckDefinition } from '../check-items.ts';
+import {
+  latestCheckTransition,
+  type TransitionRecord,
+  transitionRecordedOp,
+} from '../results/transition-items.ts';
 
 /**
  * The entity item keeps the state of each of its enabled checks (`check_states`), so its aggregate
  * state is computed from one item inside the same transaction as the change that moved it. The
  * entity item and the status index are the catalog's (lib/catalog/entity-items.ts,
  * entity-state-index-items.ts); this composes their writes with the transition.
+ *
+ * The transition names the check that caused it (DECISIONS.md "Alert truth (wave 5)", Cause): one
+ * in the entity's new state, the moving check when it is (`causingCheck`), with that check's reason.
+ * A change can name another check than the one whose result was being recorded (an up check's
+ * first result beside a degraded one, a recovery beside a still degraded check): `withCause` reads
+ * that check's own reason before the ops are built.
  */
 
 export interface EntityChange {
@@ -19,9 +36,15 @@ export interface EntityChange {
   entity: EntityState;
   /** The enabled checks' states after the change. */
   checkStates: Record<string, CheckState>;
-  /** The check that caused the change (carried by the transition and the state-change event). */
+  /** The check whose result or write moved the entity. */
   checkId: string;
+  /** That check's reason. */
   reason: string;
+  /**
+   * The reasons of other checks the transition may name: those moved by the same write (a cell's
+   * slot; preferred in this order after `checkId`) and the one `withCause` read.
+   */
+  otherReasons?: Readonly<Record<string, string>>;
   nowMs: number;
   retentionDays: number;
   /** Counter change for check create (+1) and delete (-1). */
@@ -38,16 +61,49 @@ export interface EntityChange {
 export const appliedRule = (entity: EntityState): StateRule =>
   entity.applied_state_rule ?? DEFAULT_STATE_RULE;
 
+/** The entity's state after the change, and the check a transition to it names. */
+function entityMove(change: EntityChange): { next: State; cause: string } {
+  const next: State = aggregateEntityState(
+    Object.values(change.checkStates).map((state) => ({ enabled: true, state })),
+    change.rule ?? appliedRule(change.entity),
+  );
+  const movers = [change.checkId, ...Object.keys(change.otherReasons ?? {})];
+  return { next, cause: causingCheck(change.checkStates, next, movers) };
+}
+
+/**
+ * Why a check is in `state`, for a transition naming it that another check's result or write
+ * moved: the check's own newest transition's reason (the one that put it there), else
+ * "<check name> is <state>".
+ */
+async function reasonOfCheck(table: Table, tenantId: string, checkId: string, state: State): Promise<string> {
+  const last = await latestCheckTransition(table, checkId);
+  if (last?.to_state === state) return last.reason;
+  const check = await getCheckDefinition(table, tenantId, checkId);
+  return `${check ? checkNameOf(check) : checkId} is ${state}`;
+}
+
+/** `change` with the reason of the check its transition will name, read only when the change does not carry it. */
+export async function withCause(table: Table, change: EntityChange): Promise<EntityChange> {
+  const { next, cause } = entityMove(change);
+  if (
+    next === change.entity.state ||
+    cause === change.checkId ||
+    change.otherReasons?.[cause] !== undefined
+  ) {
+    return change;
+  }
+  const reason = await reasonOfCheck(table, change.tenantId, cause, next);
+  return { ...change, otherReasons: { ...change.otherReasons, [cause]: reason } };
+}
+
 /** The entity update (version-checked) and, when the aggregate moved, the entity transition record. */
 export function entityStateOps(change: EntityChange): {
   ops: WriteOp[];
   transition: TransitionRecord | undefined;
 } {
   const { entity } = change;
-  const next: State = aggregateEntityState(
-    Object.values(change.checkStates).map((state) => ({ enabled: true, state })),
-    change.rule ?? appliedRule(entity),
-  );
+  const { next, cause } = entityMove(change);
   const entityOp = (lastTransitionId?: string) =>
     entityChecksOp(change.tenantId, entity, {
       state: next,
@@ -67,10 +123,14 @@ export function entityStateOps(change: EntityChange): {
     entity_name: entity.name,
     blueprint_slug: entity.blueprint_slug,
     entity_slug: entity.slug,
-    check_id: change.checkId,
+    check_id: cause,
     from_state: entity.state,
     to_state: next,
-    reason: change.reason,
+    // A change withCause did not prepare (none does: a state rule's change names its own check).
+    reason:
+      cause === change.checkId
+        ? change.reason
+        : (change.otherReasons?.[cause] ?? `check ${cause} is ${next}`),
     created_at: isoTime(change.nowMs),
   };
   const ops: WriteOp[] = [

@@ -15,7 +15,7 @@ import { transactIf } from '../../store/items.ts';
 import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
 import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
-import { entityStateOps } from '../definitions/entity-state-ops.ts';
+import { entityStateOps, withCause } from '../definitions/entity-state-ops.ts';
 import type { CheckStateRecord, ResultRecord, TransitionRecord } from '../records.ts';
 import { type DueAt, stateRecordedOp } from './check-state-items.ts';
 import { closeCheckDay, dayClosedBy } from './day-rollups.ts';
@@ -199,15 +199,17 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
         transitions.push(checkTransition);
         ops.push(transitionRecordedOp(checkTransition, retention));
         const states = { ...(entity.check_states ?? {}), [check.id]: applied.next.state };
-        const entityOps = entityStateOps({
-          tenantId: input.tenantId,
-          entity,
-          checkStates: states,
-          checkId: check.id,
-          reason: applied.reason,
-          nowMs: now,
-          retentionDays: retention,
-        });
+        const entityOps = entityStateOps(
+          await withCause(deps.table, {
+            tenantId: input.tenantId,
+            entity,
+            checkStates: states,
+            checkId: check.id,
+            reason: applied.reason,
+            nowMs: now,
+            retentionDays: retention,
+          }),
+        );
         ops.push(...entityOps.ops);
         if (entityOps.transition) transitions.push(entityOps.transition);
       }
