@@ -67,7 +67,13 @@ describe('the example service stack, synthesized', () => {
           interval_seconds: 60,
           entity: 'service/api',
         },
-        { check_type: 'push', name: 'heartbeat', interval_seconds: 300, entity: 'service/api' },
+        {
+          check_type: 'push',
+          name: 'heartbeat',
+          interval_seconds: 300,
+          failure_threshold: 1,
+          entity: 'service/api',
+        },
       ]),
     );
     const tokens = new Set(

@@ -40,7 +40,8 @@ export class ServiceStack extends Stack {
     new VigilCheck(this, 'Heartbeat', {
       provider,
       entity: api,
-      check: { check_type: 'push', name: 'heartbeat', interval_seconds: 300 },
+      // A heartbeat is down on its first failure; the API's default threshold is 3.
+      check: { check_type: 'push', name: 'heartbeat', interval_seconds: 300, failure_threshold: 1 },
     });
   }
 }
