@@ -59,8 +59,10 @@ describe('console push check schedule', { timeout: 60_000 }, () => {
       'GET',
       `/v1/checks/${checkId}`,
     );
+    // The failure threshold left blank: 1, as for a push check on an interval.
     expect(check.body).toMatchObject({
       interval_seconds: 86_400,
+      failure_threshold: 1,
       config: { schedule: { cron: '30 2 * * *', timezone: 'Asia/Tokyo' }, grace_seconds: 900 },
     });
     await expectText(
