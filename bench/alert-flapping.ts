@@ -10,8 +10,9 @@ import { inBatches, postResult, wallMs } from './webhook-rig.ts';
  * flap detection off): every check gets `flap_changes: 2` and a window of `windowSeconds`, then
  * five changes at once (down, up, down, up, down). The first two alert as usual; the third starts
  * flapping (one `flapping` notice, the alert held); the last two are held; a window after the last
- * change, one alert tells the state the check settled in (down). Counted at the receiver: what got
- * through while held (nothing should) and when the settled truth arrived.
+ * change, one alert tells the state the check settled in (down). Counted at the receiver (alone or
+ * in a digest of the storm fold): what got through while held (nothing should) and when the settled
+ * truth arrived.
  */
 
 export interface FlapFigures {
@@ -63,12 +64,17 @@ const told = z.object({
 });
 type Told = z.infer<typeof told> & { readAtMs: number };
 
+const digest = z.object({ kind: z.literal('digest'), events: z.array(told) });
+
+/** Each event an arrival tells: itself, or each event of a digest (the storm fold's). */
 function parse(arrivals: readonly Arrival[]): Told[] {
   const out: Told[] = [];
   for (const a of arrivals) {
     try {
-      const parsed = told.safeParse(JSON.parse(a.body));
-      if (parsed.success) out.push({ ...parsed.data, readAtMs: a.readAtMs });
+      const body: unknown = JSON.parse(a.body);
+      const folded = digest.safeParse(body);
+      const events = folded.success ? folded.data.events : [told.safeParse(body).data ?? []].flat();
+      for (const event of events) out.push({ ...event, readAtMs: a.readAtMs });
     } catch {
       // Not an event: the latency rounds count such arrivals; here they are left out.
     }

@@ -12,7 +12,8 @@ import { idSchema, inBatches, postResult, startWebhookRig, wallMs } from './webh
 /**
  * Alert latency: the product (bin/serve.ts in a child, its own data dir) with `checks` push checks,
  * each on its own entity with a policy (cooldown 0, recovery alerts, flap detection off: every round
- * changes each check twice, and the default detection holds from the seventh change on) and a signed webhook channel
+ * changes each check twice, and the default detection holds from the seventh change on; the storm
+ * fold raised to its bound for the same reason) and a signed webhook channel
  * to an HTTPS receiver (bench/alerts-receiver.ts, another child, test CA trusted by the server
  * through NODE_EXTRA_CA_CERTS). Each phase posts a crossing result to every check at once and
  * waits for every alert at the receiver. Side by side: the same number of HTTPS POSTs from a bare
@@ -52,6 +53,8 @@ export interface AlertFigures {
   bare: { requests: number; latencyMs: Percentiles; requestsPerSecond: number; missing: number };
   /** Whether the rounds ran with flap detection off (false: the server has no flap settings, --against an older commit). */
   flapSettings: boolean;
+  /** Whether the storm fold was raised to 1,000 alerts a channel a minute (false: the server has no fold). */
+  foldRaised: boolean;
   /** The flapping round, when the server has flap settings and it was asked for. */
   flapping?: FlapFigures;
 }
@@ -127,6 +130,15 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
     return api('POST', `/v1/checks/${checkId}/policy`, policy);
   };
   try {
+    // The storm fold sends a channel at most 10 alerts a minute alone by default; the rounds send each
+    // channel two a round. Raised to its bound (a server without the setting has no fold: 404).
+    const foldRaised = await api('PUT', '/v1/settings/alerting', { alert_fold_per_minute: 1000 }).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof Error && / 404 /.test(error.message)) return false;
+        throw error;
+      },
+    );
     await api('POST', '/v1/blueprints', { slug: 'services', name: 'Services' });
     const indexes = Array.from({ length: options.checks }, (_, i) => i);
     const checkIds = await inBatches(indexes, 10, async (i) => {
@@ -149,7 +161,7 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
       return check.id;
     });
     options.onProgress?.(
-      `alerts: ${checkIds.length} push checks with a webhook each, flap detection ${flapSettings ? 'off' : 'absent (no flap settings)'}`,
+      `alerts: ${checkIds.length} push checks with a webhook each, flap detection ${flapSettings ? 'off' : 'absent (no flap settings)'}, storm fold ${foldRaised ? 'at 1,000 a minute' : 'absent'}`,
     );
 
     /** One phase: every check gets a result crossing into `toState` at once; waits for every alert. */
@@ -247,6 +259,7 @@ export async function runAlerts(options: AlertOptions): Promise<AlertFigures> {
           : Number.NaN,
       bare,
       flapSettings,
+      foldRaised,
       ...(flapping ? { flapping } : {}),
     };
   } finally {

@@ -34,7 +34,10 @@ export interface SideBySide {
 export function describeCheckout(dir: string): Checkout {
   const abs = resolve(dir);
   try {
-    const commit = execFileSync('git', ['-C', abs, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+    const commit = execFileSync('git', ['-C', abs, 'rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return { dir: abs, commit: commit.trim() };
   } catch {
     return { dir: abs, commit: 'unknown' };
