@@ -1,16 +1,17 @@
-import { entityTransitionEvent, parseTransition } from '../checks/results.ts';
+import { entityTransitionEvent, parseTransition, TRANSITION_ENTITY } from '../checks/results.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
+import { alsoFailingJob } from './also-failing-alert.ts';
 import { eventJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { passedThroughDegraded } from './slot-coalesce.ts';
 
 /**
  * The first step of the notification flow: every new entity transition in the change feed becomes
- * an `event` job on the notify queue. The job id is the transition's, so a redelivered change
+ * an `event` job on the notify queue, and every check transition into failing an `also_failing` job. The job id is the transition's, so a redelivered change
  * enqueues the same job again (the local queue keeps one, the notifier's records dedupe on SQS).
  */
 
@@ -19,6 +20,13 @@ export function stateChangeEventOf(change: Change): StateChangeEvent | undefined
   const item = change.newImage;
   if (change.eventName !== 'INSERT' || !item) return undefined;
   return entityTransitionEvent(item);
+}
+
+/** The `also_failing` job of a new check transition into failing, or undefined for any other change. */
+function alsoFailingOf(change: Change): JobInput<NotifyJob> | undefined {
+  const item = change.newImage;
+  if (item?.entity !== TRANSITION_ENTITY || item.kind !== 'check') return undefined;
+  return alsoFailingJob(parseTransition(item));
 }
 
 /** A change-feed consumer that enqueues an `event` job per new entity transition; enqueue failures throw. */
@@ -32,6 +40,9 @@ export function createNotifyConsumer(deps: {
     const jobs: JobInput<NotifyJob>[] = [];
     for (const change of changes) {
       const event = stateChangeEventOf(change);
+      // A check moving into failing may be "also failing" on an entity already down (also-failing-alert.ts).
+      const also = !event && change.eventName === 'INSERT' ? alsoFailingOf(change) : undefined;
+      if (also) jobs.push(also);
       if (!event) continue;
       if (
         deps.table &&

@@ -40,7 +40,8 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
  * alert: the state change itself; repeat: a re-send while down; test: POST .../policy/test;
  * escalation: an incident left unacknowledged, sent once per channel to its routes' escalation channels;
  * digest: one part of a group's or the storm fold's digest (lib/notify/grouping), its `event` the first folded one;
- * acknowledge: an incident acknowledged in Vigil, told to a channel that got its alerts and whose type tracks incidents (acknowledge.ts).
+ * acknowledge: an incident acknowledged in Vigil, told to a channel that got its alerts and whose type tracks incidents (acknowledge.ts);
+ * also_failing: a check that started failing on an entity already down (also-failing-alert.ts).
  */
 export const DELIVERY_KINDS = [
   'alert',
@@ -50,6 +51,7 @@ export const DELIVERY_KINDS = [
   'digest',
   'flapping',
   'acknowledge',
+  'also_failing',
 ] as const;
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 

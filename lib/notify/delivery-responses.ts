@@ -19,7 +19,7 @@ import { nextCursor } from './responses.ts';
 /**
  * What a delivery told its channel, in one word: the state change (`down`, `degraded`, `recovery`;
  * `up` for a first result, `unknown` for a change to unknown), a `repeat` (a reminder while still
- * down), a `test` or an `escalation`. Derived from the stored kind and state change on every read, so records
+ * down), a `test`, an `escalation` or `also_failing` (a check failing on an entity already down). Derived from the stored kind and state change on every read, so records
  * written before the field existed carry it too.
  */
 export const DELIVERY_EVENTS = [
@@ -34,6 +34,7 @@ export const DELIVERY_EVENTS = [
   'digest',
   'flapping',
   'acknowledge',
+  'also_failing',
 ] as const;
 export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
@@ -54,7 +55,8 @@ export const publicDeliverySchema = z
         'What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, ' +
         '`unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or ' +
         "`escalation` (an incident left unacknowledged, sent to its routes' escalation channels), or " +
-        '`acknowledge` (the incident acknowledged in Vigil, told to a PagerDuty or Opsgenie channel)',
+        '`acknowledge` (the incident acknowledged in Vigil, told to a PagerDuty or Opsgenie channel), or ' +
+        '`also_failing` (a check that started failing on an entity already down)',
     }),
     channel_id: idSchema('chn').nullable(),
     channel_name: z.string().nullable().meta({

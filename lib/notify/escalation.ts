@@ -1,3 +1,4 @@
+import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { opensIncident } from '../incidents/incident-consumer.ts';
 import { incidentIdOf, readOpenIncident } from '../incidents/incident-items.ts';
@@ -14,6 +15,7 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
+import { truthEvent } from './rejudge.ts';
 import { type EventRouting, eventRouting } from './route-channels.ts';
 import { anyEscalates, escalationTargetsIn } from './route-match.ts';
 import { isHeldBack } from './suppressed-alert-items.ts';
@@ -83,6 +85,14 @@ export async function escalationJobs(
   });
 }
 
+/** The entity's state now as a change from the incident's opening state, or the opening change when it is still current. */
+async function currentEvent(deps: NotifyDeps, event: StateChangeEvent): Promise<StateChangeEvent> {
+  const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
+  if (!entity || entity.last_transition_id === event.transition_id) return event;
+  const truth = await truthEvent(deps, event.tenant_id, entity);
+  return truth ? { ...truth, from_state: event.from_state } : event;
+}
+
 /** Handles one `escalate` job; throws to have it retried. */
 export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promise<void> {
   const nowMs = deps.clock.now();
@@ -137,8 +147,11 @@ export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promis
   const seq = maintenance
     ? `${job.incident_id}:maint:${maintenance.id}:${maintenance.endsMs}`
     : job.incident_id;
-  const records = channels.map((channel) =>
-    newDelivery(
+  // It tells the entity's state now, not the opening change's (a degraded that went down since is
+  // escalated as down); the record keeps the id of the incident's escalation on this channel.
+  const current = await currentEvent(deps, event);
+  const records = channels.map((channel) => ({
+    ...newDelivery(
       {
         event,
         channel: channelSeenFrom(channel, event.check_id),
@@ -149,7 +162,8 @@ export async function handleEscalate(deps: NotifyDeps, job: EscalateJob): Promis
       },
       nowMs,
     ),
-  );
+    event: current,
+  }));
   await storeAndDispatch(deps, records);
   if (maintenance) {
     const after = `${baseId}:maint:${maintenance.id}:${maintenance.endsMs}`;

@@ -7,6 +7,9 @@ export const eventJobId = (transitionId: string) => `evt:${transitionId}`;
 export const afterUpstreamJobId = (transitionId: string, upstreamTransitionId: string) =>
   `evt:${transitionId}:after:${upstreamTransitionId}`;
 
+/** The `also_failing` job of a check transition into failing (also-failing-alert.ts). */
+export const alsoFailingJobId = (checkTransitionId: string) => `also:${checkTransitionId}`;
+
 /** The `deliver` job of a delivery record. */
 export const deliverJobId = (deliveryId: string) => `dlv:${deliveryId}`;
 

@@ -23,6 +23,8 @@ import { stateChangeEventSchema } from '../domain/state-change-event.ts';
  *   `flap:<check_id>:<due_ms>`), delayed to `due_ms` in hops as repeats; each change re-arms it (flapping.ts);
  * - `acknowledge`: an incident acknowledged in Vigil, told to the channels of its alerts whose type
  *   tracks incidents (id `ack:<incident_id>`: acknowledge.ts);
+ * - `also_failing`: a check's change into failing, told when its entity was down already (id
+ *   `also:<check transition id>`: also-failing-alert.ts);
  * - `rejudge`: the look at an entity's truth when a hold ends (id `rj:<entity_id>:<due second>`, in
  *   hops as repeats): each channel whose last word differs from the state then is told it (rejudge.ts).
  */
@@ -91,6 +93,11 @@ export const notifyJobSchema = z.discriminatedUnion('kind', [
     due_ms: z.number().int(),
   }),
   z.object({ kind: z.literal('acknowledge'), tenant_id: z.string(), incident_id: z.string() }),
+  z.object({
+    kind: z.literal('also_failing'),
+    /** The check's change into failing, as an event naming the entity down (also-failing-alert.ts). */
+    event: stateChangeEventSchema,
+  }),
   z.object({
     kind: z.literal('rejudge'),
     tenant_id: z.string(),

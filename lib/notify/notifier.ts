@@ -8,6 +8,7 @@ import type { ReceivedJob } from '../platform/job-queue.ts';
 import { ConditionFailedError } from '../store/table.ts';
 import { handleAcknowledge } from './acknowledge.ts';
 import { alertFor } from './alert-context.ts';
+import { handleAlsoFailing } from './also-failing-alert.ts';
 import type { ChannelRecord } from './channel-items.ts';
 import { channelSeenFrom } from './channel-store.ts';
 import { handleRecoveryDue } from './deferred-recovery.ts';
@@ -59,6 +60,8 @@ export function createNotifier(deps: NotifyDeps) {
         return handleAcknowledge(deps, body);
       case 'rejudge':
         return handleRejudge(deps, body);
+      case 'also_failing':
+        return handleAlsoFailing(deps, body);
     }
   };
 

@@ -18,6 +18,7 @@ export const PAYLOAD_KINDS = [
   'flapping',
   'test',
   'acknowledge',
+  'also_failing',
 ] as const;
 export type PayloadKind = (typeof PAYLOAD_KINDS)[number];
 
@@ -35,6 +36,7 @@ export function payloadKindOf(
     case 'flapping':
     case 'test':
     case 'acknowledge':
+    case 'also_failing':
       return kind;
   }
 }

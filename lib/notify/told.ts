@@ -23,16 +23,18 @@ export function toldVerdict(told: ToldRecord | undefined, record: DeliveryRecord
   if (told && told.order > changeOrder(event))
     return `superseded: this channel was told ${told.state} by a newer change`;
   // A flapping notice is sent whatever the word (it says more than a state) and becomes the word.
-  // After a notice the channel waits for the alert that ends it (the settled state), even the same one.
-  if (record.kind === 'flapping' || told?.kind === 'flapping') return undefined;
+  // A flapping notice and an escalation are sent whatever the word (they say more than a state) and
+  // become it; after a notice the channel waits for the alert that ends it (the settled state).
+  if (record.kind === 'flapping' || record.kind === 'escalation' || told?.kind === 'flapping')
+    return undefined;
   if (told ? told.state === event.to_state : event.to_state === 'up')
     return told ? `already told: ${told.state}` : 'not sent: this channel was never told it was not up';
   return undefined;
 }
 
-/** The state messages whose records claim their channel's last word (alerts and flapping notices; a repeat re-states it, a test names nothing). */
+/** The state messages whose records claim their channel's last word (alerts, flapping notices, escalations; a repeat re-states it, a test names nothing). */
 export const claimsWord = (record: DeliveryRecord) =>
-  (record.kind === 'alert' || record.kind === 'flapping') &&
+  (record.kind === 'alert' || record.kind === 'flapping' || record.kind === 'escalation') &&
   record.channel_id !== null &&
   record.status === 'pending';
 

@@ -103,7 +103,12 @@ function foldPlan(routes: RouteRecord[], event: StateChangeEvent, blueprint: str
 }
 
 /** What the storm fold counts and folds: every message about a state, not a test or a notice. */
-const FOLDED_KINDS: ReadonlySet<DeliveryRecord['kind']> = new Set(['alert', 'repeat', 'escalation']);
+const FOLDED_KINDS: ReadonlySet<DeliveryRecord['kind']> = new Set([
+  'alert',
+  'also_failing',
+  'repeat',
+  'escalation',
+]);
 
 /** The plan of one pending alert record on a channel: alone (undefined) or into a group. */
 export async function planFor(
@@ -116,7 +121,8 @@ export async function planFor(
   const { event } = record;
   const { blueprint, routes, grouping } = await reachOf(ctx, channelId, event);
   // A route groups the state changes; repeats and escalations keep their own schedules and only fold.
-  if (grouping && record.kind === 'alert') return routePlan(grouping, event, blueprint);
+  if (grouping && (record.kind === 'alert' || record.kind === 'also_failing'))
+    return routePlan(grouping, event, blueprint);
   const limit = await ctx.limit();
   const alone = await takeIndividualSend(ctx.table, {
     tenant_id: record.tenant_id,

@@ -1,0 +1,83 @@
+import { readEntityById } from '../catalog/entity-items.ts';
+import type { TransitionRecord } from '../checks/results.ts';
+import type { StateChangeEvent } from '../domain/state-change-event.ts';
+import { maintenanceLookup } from '../maintenance/evaluate.ts';
+import type { JobInput } from '../platform/job-queue.ts';
+import { alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
+import { flapDecision } from './flapping.ts';
+import { alsoFailingJobId } from './job-ids.ts';
+import type { NotifyJob } from './jobs.ts';
+import { effectivePolicy, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
+import { channelsForEvent, eventRouting } from './route-channels.ts';
+
+/**
+ * "Also failing" (DECISIONS.md "Alert truth (wave 5)" Cause): a check that starts failing on an
+ * entity already down moves no entity state, so it publishes no entity transition; its own check
+ * transition becomes an `also_failing` job, and its channels (the check's own and attached ones,
+ * routes matching the entity down) are told with `kind: "also_failing"` through the same steps as
+ * any alert (silence, maintenance, flapping, the check's cooldown, an upstream hold) and the same
+ * grouping and fold. The event names the entity's state (down → down) and the failing check; a
+ * check that recovers while the entity stays down is no page (the next message lists what fails).
+ */
+
+type AlsoFailingJob = Extract<NotifyJob, { kind: 'also_failing' }>;
+
+const failing = (state: string) => state === 'down' || state === 'degraded';
+
+/** The job of a check transition that may be "also failing" (into failing from not failing), else undefined. */
+export function alsoFailingJob(t: TransitionRecord): JobInput<NotifyJob> | undefined {
+  if (t.kind !== 'check' || !failing(t.to_state) || failing(t.from_state)) return undefined;
+  const event: StateChangeEvent = {
+    entity_id: t.entity_id,
+    entity_name: t.entity_name,
+    check_id: t.check_id,
+    tenant_id: t.tenant_id,
+    from_state: 'down',
+    to_state: 'down',
+    transition_id: t.id,
+    timestamp: t.created_at,
+  };
+  return { id: alsoFailingJobId(t.id), body: { kind: 'also_failing', event } };
+}
+
+/**
+ * Whether the entity was down before the check's change: down now, by a transition older than it
+ * (the change that moved the entity down itself is the entity's own alert, not "also failing").
+ */
+async function downBefore(deps: NotifyDeps, event: StateChangeEvent): Promise<boolean> {
+  const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
+  const last = entity?.last_transition_id;
+  // Transition ids are time-ordered and the check's is made before its entity's in one result, so
+  // an entity transition older than the check's change sorts before it.
+  return entity?.state === 'down' && last !== undefined && last < event.transition_id;
+}
+
+/** Handles one `also_failing` job; throws to have it retried. */
+export async function handleAlsoFailing(deps: NotifyDeps, job: AlsoFailingJob): Promise<void> {
+  const { event } = job;
+  if (!(await downBefore(deps, event))) return;
+  const [policy, own, routing, maintenanceOf] = await Promise.all([
+    effectivePolicy(deps, event.tenant_id, event.check_id),
+    deps.channels.listForCheck(event.check_id),
+    eventRouting(deps.table, event),
+    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
+  ]);
+  const channels = await channelsForEvent(deps, event, own, routing);
+  const facts = alertFacts(
+    deps,
+    event,
+    policy,
+    deps.clock.now(),
+    () => maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
+    () => flapDecision(deps, event, policy),
+  );
+  const verdict = await decideAlert(facts);
+  const base = { event, kind: 'also_failing' as const, seq: '0', timeMs: Date.parse(event.timestamp) };
+  const records = channelDecisions(verdict, channels).map(({ channel, outcome, reason }) =>
+    newDelivery(
+      { ...base, channel, ...(outcome === 'send' ? {} : { skipped: reason ?? outcome }) },
+      deps.clock.now(),
+    ),
+  );
+  await storeAndDispatch(deps, records);
+}
