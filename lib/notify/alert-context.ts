@@ -1,30 +1,21 @@
-import { ZodError } from 'zod';
 import { readEntityById } from '../catalog/entity-items.ts';
-import { checkNameOf } from '../check-types/check-name.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
-import { getCheckDefinition } from '../checks/check-items.ts';
-import type { CheckDefinitionRecord } from '../checks/records.ts';
 import { lastErrorOf } from '../checks/results.ts';
 import { alsoFailingOf } from '../incidents/also-failing.ts';
 import { incidentIdOfEvent } from '../incidents/incident-of-event.ts';
 import type { Table } from '../store/table.ts';
+import {
+  type CheckRead,
+  checkNameFrom,
+  readCheck,
+  reasonOf,
+  reasonReads,
+  reasonRedactor,
+} from './alert-reason.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import { flapNoticeOf } from './flap-state-items.ts';
 import { holdingOf } from './holding.ts';
 import type { Alert } from './ports.ts';
-
-/** The check an alert is about, as read: its definition, gone, or stored in a shape that does not parse. */
-export type CheckRead = CheckDefinitionRecord | 'removed' | 'unreadable';
-
-/** Reads the check for an alert's text; a damaged item names it plainly instead of failing the delivery. */
-async function readCheck(table: Table, tenantId: string, checkId: string): Promise<CheckRead> {
-  try {
-    return (await getCheckDefinition(table, tenantId, checkId)) ?? 'removed';
-  } catch (error) {
-    if (error instanceof ZodError) return 'unreadable';
-    throw error;
-  }
-}
 
 /** What the check probes, for humans: "GET https://api.example.com/health", "tcp db:5432", "push". */
 export function checkLabelOf(c: CheckRead): string {
@@ -33,12 +24,6 @@ export function checkLabelOf(c: CheckRead): string {
   const type = checkTypeDefinition(c.check_type);
   // http and push label themselves from the check's fields, the others from their config.
   return 'kind' in type ? type.targetLabel(c) : type.targetLabel(c.config);
-}
-
-/** The check's name for humans (the one given, else derived from its type and target: check-name.ts). */
-export function checkNameFrom(check: CheckRead): string {
-  if (check === 'removed') return 'check removed';
-  return check === 'unreadable' ? 'check' : checkNameOf(check);
 }
 
 /** A shared channel's test about no check (notifier.ts): nothing to read, no entity or check to name. */
@@ -52,6 +37,7 @@ function channelTestAlert(record: DeliveryRecord): Alert {
     checkName: 'none',
     checkLabel: 'none',
     lastError: null,
+    reason: null,
   };
 }
 
@@ -63,7 +49,12 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     readEntityById(table, event.tenant_id, event.entity_id),
     readCheck(table, event.tenant_id, event.check_id),
   ]);
-  const [error, holding, alsoFailing, incidentId] = await Promise.all([
+  const reads = reasonReads(table, event.tenant_id, {
+    check: [event.check_id, check],
+    entity: [event.entity_id, entity],
+  });
+  const flapping = record.kind === 'flapping' ? await flapNoticeOf(table, event.check_id) : undefined;
+  const [error, holding, alsoFailing, incidentId, reason] = await Promise.all([
     lastErrorOf(table, event.check_id, typeof check === 'object' ? check : undefined),
     record.kind === 'test' ? undefined : holdingOf(table, event),
     // Named in what follows the first alert of a down entity (repeats, escalations, digests).
@@ -71,6 +62,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
       ? []
       : alsoFailingOf(table, event.tenant_id, event.entity_id),
     record.kind === 'test' ? undefined : incidentIdOfEvent(table, event),
+    reasonOf(reads, record.kind, event, flapping),
   ]);
   // Repeat and escalation records are made when due: the time since the change is the record's age
   // (a retry re-sends the same figures, so a delivery's body stays the same on every attempt).
@@ -87,7 +79,7 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
       : {}),
     ...(record.kind === 'repeat' ? { downForSeconds: Math.floor(sinceChangeMs / 1000) } : {}),
     ...(holding ? { holding } : {}),
-    ...(record.kind === 'flapping' ? { flapping: await flapNoticeOf(table, event.check_id) } : {}),
+    ...(record.kind === 'flapping' ? { flapping } : {}),
     deliveryId: record.id,
     entity: {
       id: event.entity_id,
@@ -97,7 +89,9 @@ export async function alertFor(table: Table, record: DeliveryRecord): Promise<Al
     },
     checkName: checkNameFrom(check),
     checkLabel: checkLabelOf(check),
-    lastError: error,
+    // Redacted as the reason is: the text shows it when it says more than the reason.
+    lastError: error === null ? null : reasonRedactor(check)(error),
+    reason,
     ...(alsoFailing.length > 0 ? { alsoFailing } : {}),
     ...(incidentId ? { incidentId } : {}),
   };

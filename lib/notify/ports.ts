@@ -24,8 +24,15 @@ export interface Alert {
   checkName: string;
   /** What the check probes, for humans: "GET https://api.example.com/health", "push", "tcp db:5432". */
   checkLabel: string;
-  /** The error of the check's latest failed result, if any. */
+  /** The error of the check's latest failed result, if any (redacted as results are: alert-context.ts). */
   lastError: string | null;
+  /**
+   * Why this message is sent, one line of at most MAX_REASON characters, redacted as results are
+   * (DECISIONS.md "Alert truth (wave 5)", Reason): an alert's failing result's error or the rule that
+   * moved the entity, a repeat's or escalation's checks failing now, a recovery's rule (alert-context.ts).
+   * The webhook/NATS `reason` and every channel's "Reason" line; absent (an alert built by hand): null.
+   */
+  reason?: string | null;
   /** Checks that started failing after the entity went down (its open incident's "also failing"). */
   alsoFailing?: string[];
   /** The incident the change belongs to (PagerDuty's dedup_key, Opsgenie's alias), if any: incident-of-event.ts. */
@@ -36,6 +43,8 @@ export interface Alert {
 export interface DigestEvent {
   event: StateChangeEvent;
   kind: 'alert' | 'recovery' | 'repeat' | 'escalation';
+  /** Why, as an alert of its kind says it (Alert.reason); absent: null. */
+  reason?: string | null;
 }
 
 /** What a channel is asked to send for one part of a digest (lib/notify/grouping). */

@@ -11,11 +11,13 @@ import { clip, humanTime, type Tone } from './message.ts';
 /** Names a summary line shows before "… and N more". */
 const NAMES_SHOWN = 12;
 const MAX_NAME = 100;
+/** An event line's reason is cut shorter than a payload's (300): more lines fit a chat message. */
+const LINE_REASON = 160;
 
 export interface DigestMessage {
   title: string;
   summary: string[];
-  /** One per event of the part: "Web node 1: up → down (2026-01-01 12:00:00 UTC)". */
+  /** One per event of the part: "Web node 1: up → down (2026-01-01 12:00:00 UTC): connect ECONNREFUSED". */
   lines: string[];
   tone: Tone;
 }
@@ -60,8 +62,8 @@ export function describeDigest(digest: Digest): DigestMessage {
     title: `Digest: ${name}: ${heads.join(', ') || 'no changes'}${part}`,
     summary,
     lines: digest.events.map(
-      ({ event }) =>
-        `${clip(event.entity_name, MAX_NAME)}: ${event.from_state} → ${event.to_state} (${humanTime(event.timestamp)})`,
+      ({ event, reason }) =>
+        `${clip(event.entity_name, MAX_NAME)}: ${event.from_state} → ${event.to_state} (${humanTime(event.timestamp)})${reason ? `: ${clip(reason, LINE_REASON)}` : ''}`,
     ),
     tone,
   };
@@ -93,7 +95,7 @@ export function digestPayload(digest: Digest, events = digest.events): Record<st
     kind: 'digest',
     group: digest.group,
     counts: digest.counts,
-    events: events.map(({ event, kind }) => ({ ...event, kind })),
+    events: events.map(({ event, kind, reason }) => ({ ...event, kind, reason: reason ?? null })),
     part: digest.part,
     parts: digest.parts,
   };

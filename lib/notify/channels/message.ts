@@ -155,7 +155,17 @@ function channelTestMessage(alert: Alert): AlertMessage {
   };
 }
 
-/** Builds the human message of an alert: entity, check name and target, from → to, last error, time and link. */
+/**
+ * Whether the reason is the last error (on one line, maybe cut): the text then shows it once, as
+ * "Last error" ("Why" when degraded). A recovery's reason (the rule) and its last error (what it
+ * recovered from) differ, so both show.
+ */
+function saysSame(reason: string, error: string): boolean {
+  const line = error.replace(/\s+/g, ' ').trim();
+  return reason === line || (reason.endsWith('…') && line.startsWith(reason.slice(0, -1)));
+}
+
+/** Builds the human message of an alert: entity, check name and target, from → to, reason, last error, time and link. */
 export function describeAlert(alert: Alert, publicUrl: string | undefined): AlertMessage {
   if (alert.kind === 'test' && alert.event.check_id === '') return channelTestMessage(alert);
   const name = clip(alert.entity.name || alert.event.entity_name, MAX_NAME);
@@ -167,6 +177,10 @@ export function describeAlert(alert: Alert, publicUrl: string | undefined): Aler
     { label: 'Target', value: clip(alert.checkLabel, MAX_NAME) },
     { label: 'State', value: `${alert.event.from_state} → ${alert.event.to_state}` },
   ];
+  // Why the message is sent (alert-reason.ts): a rule or several checks get a line of their own;
+  // a reason that is the last error is that line.
+  if (alert.reason && !(alert.lastError && saysSame(alert.reason, alert.lastError)))
+    facts.push({ label: 'Reason', value: clip(alert.reason, MAX_ERROR) });
   if (alert.lastError) {
     // A degraded alert's line says why (a slow answer, a certificate near expiry, a failing assertion).
     const label = alert.event.to_state === 'degraded' ? 'Why' : 'Last error';

@@ -6,13 +6,15 @@ import type { Alert } from '../ports.ts';
  * (its fields never renamed) plus `check_name`, so a receiver can say which check without
  * looking its id up, and `kind` (payload-kind.ts), so it can tell a repeat or an escalation from
  * the first alert: `down_for_seconds` on repeats, `unacknowledged_seconds` on escalations, and
- * `holding` when the entity is a root cause others are held back behind (holding.ts).
+ * `holding` when the entity is a root cause others are held back behind (holding.ts). `reason`
+ * (string or null, alert-reason.ts) says why, redacted as results are and at most 300 characters.
  */
 export function eventBody(alert: Alert): Record<string, unknown> {
   return {
     ...alert.event,
     check_name: alert.checkName,
     kind: payloadKindOf(alert.kind, alert.event),
+    reason: alert.reason ?? null,
     ...(alert.downForSeconds === undefined ? {} : { down_for_seconds: alert.downForSeconds }),
     ...(alert.unacknowledgedSeconds === undefined
       ? {}

@@ -3,7 +3,7 @@ import type { Alert, SendOutcome } from '../ports.ts';
 import { sendJson } from './chat-common.ts';
 import { webhookUrlChannel } from './config-fields.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
-import { type DigestMessage, describeDigest, linesWithin } from './digest-message.ts';
+import { type DigestMessage, describeDigest } from './digest-message.ts';
 import { type AlertMessage, clip, messageFor, plainText } from './message.ts';
 
 /** The Slack channel: an incoming webhook's Block Kit message (alerts and digest parts). */
@@ -53,6 +53,35 @@ export function slackPayload(message: AlertMessage): { text: string; blocks: unk
   return { text: escapeSlack(clip(plainText(message, true), MAX_SECTION)), blocks };
 }
 
+/**
+ * The lines packed into at most `max` sections of at most MAX_SECTION characters, in order; when
+ * some do not fit, the last section ends with "… and N more in this digest" (lines made room for it).
+ */
+function sectionsOf(lines: string[], max: number): string[][] {
+  const sections: string[][] = [];
+  let size = MAX_SECTION;
+  let kept = 0;
+  for (const line of lines) {
+    if (size + line.length + 1 > MAX_SECTION) {
+      if (sections.length === max) break;
+      sections.push([]);
+      size = 0;
+    }
+    sections.at(-1)?.push(line);
+    size += line.length + 1;
+    kept += 1;
+  }
+  if (kept === lines.length) return sections;
+  const last = sections.at(-1) ?? [];
+  const tail = () => `… and ${lines.length - kept} more in this digest`;
+  while (last.length > 0 && size + tail().length + 1 > MAX_SECTION) {
+    size -= (last.pop() ?? '').length + 1;
+    kept -= 1;
+  }
+  last.push(tail());
+  return sections;
+}
+
 /** A digest part: header, the summary, then the event lines in sections of ≤ 3,000 characters, ≤ 50 blocks. */
 export function slackDigestPayload(message: DigestMessage): { text: string; blocks: unknown[] } {
   const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
@@ -61,21 +90,11 @@ export function slackDigestPayload(message: DigestMessage): { text: string; bloc
     section(clip(escapeSlack(message.summary.join('\n')), MAX_SECTION)),
   ];
   // Lines escaped first (escaping lengthens them); two blocks are taken, the rest hold the lines.
-  const room = (MAX_BLOCKS - blocks.length) * (MAX_SECTION - 1);
-  const lines = linesWithin(message.lines.map(escapeSlack), room, (text) => text.length);
-  let chunk: string[] = [];
-  let size = 0;
-  for (const line of lines) {
-    const cut = clip(line, MAX_SECTION);
-    if (size + cut.length + 1 > MAX_SECTION) {
-      blocks.push(section(chunk.join('\n')));
-      chunk = [];
-      size = 0;
-    }
-    chunk.push(cut);
-    size += cut.length + 1;
-  }
-  if (chunk.length > 0) blocks.push(section(chunk.join('\n')));
+  for (const chunk of sectionsOf(
+    message.lines.map((l) => clip(escapeSlack(l), MAX_SECTION)),
+    MAX_BLOCKS - 2,
+  ))
+    blocks.push(section(chunk.join('\n')));
   const text = clip(escapeSlack([message.title, ...message.summary].join('\n')), MAX_SECTION);
   return { text, blocks: blocks.slice(0, MAX_BLOCKS) };
 }

@@ -64,7 +64,7 @@ export function fitPieces(first: string, rest: string[]): string {
   return text;
 }
 
-const REASON = new Set(['Last error', 'Why']);
+const REASON = new Set(['Reason', 'Last error', 'Why']);
 
 /** An alert's SMS: "Vigil: <title>", the note, the reason, the link, then the other facts. */
 export function smsAlertText(message: AlertMessage): string {

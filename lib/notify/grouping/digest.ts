@@ -2,6 +2,7 @@ import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import type { ReceivedJob } from '../../platform/job-queue.ts';
 import { ConditionFailedError } from '../../store/table.ts';
+import { digestReasons } from '../alert-reason.ts';
 import type { ChannelRecord } from '../channel-items.ts';
 import { type DeliveryRecord, deliveryCreatedOp } from '../delivery-items.ts';
 import { waitedAnotherHop } from '../due-jobs.ts';
@@ -174,7 +175,10 @@ export async function handleDigest(deps: NotifyDeps, job: ReceivedJob<DigestJob>
     }
     entries ??= await readBatch(deps.table, body.tenant_id, body.batch_id);
     group ??= await readGroup(deps.table, body);
-    const outcome = await sendDigest(deps, channel, digestOf(record, group, entries));
+    const digest = digestOf(record, group, entries);
+    // Each event says why, as its alert alone would (alert-reason.ts).
+    digest.events = await digestReasons(deps.table, body.tenant_id, digest.events);
+    const outcome = await sendDigest(deps, channel, digest);
     const at = isoTime(deps.clock.now());
     if (outcome.skipped !== undefined) {
       await deps.deliveries.update(body.tenant_id, record.id, {

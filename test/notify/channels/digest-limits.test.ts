@@ -2,6 +2,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSmtpTransport } from '../../../lib/notify/channels/email-smtp.ts';
 import { createChannelSenders } from '../../../lib/notify/channels/index.ts';
+import { clip } from '../../../lib/notify/channels/message.ts';
 import type { ChannelSenders, Digest } from '../../../lib/notify/ports.ts';
 import { createFakeClock } from '../../../lib/platform/clock.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
@@ -30,6 +31,8 @@ function bigDigest(): Digest {
       transition_id: `trn_${i}`,
     }),
     kind: 'alert' as const,
+    // A reason as long as one gets (alert-reason.ts MAX_REASON), partly non-ASCII too.
+    reason: clip(`expected status 200, got 503 from rack ${i + 1}: ${'Zürich “slow” '.repeat(40)}`, 300),
   }));
   return {
     deliveryId: 'dlv_01JDIGEST',
@@ -102,7 +105,10 @@ describe('a 1,000-event digest on every channel type', () => {
       parts: 1,
     });
     expect(body.events).toHaveLength(EVENTS);
-    expect(Object.keys(body.events[0]).sort()).toEqual([...Object.keys(sampleEvent()), 'kind'].sort());
+    expect(Object.keys(body.events[0]).sort()).toEqual(
+      [...Object.keys(sampleEvent()), 'kind', 'reason'].sort(),
+    );
+    expect(body.events[999].reason).toMatch(/^expected status 200, got 503 from rack 1000: Zürich/);
   });
 
   it('slack: at most 50 blocks, each section at most 3,000 characters, saying how many it left out', async () => {

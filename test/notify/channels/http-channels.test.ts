@@ -46,7 +46,7 @@ afterAll(async () => {
 describe('webhook channel', () => {
   it('posts the state-change event with the check name, signed, with the delivery id', async () => {
     const webhook = channel('webhook', { url: `${receiver.origin}/webhook`, secret: SECRET });
-    const outcome = await senders.send(webhook, sampleAlert());
+    const outcome = await senders.send(webhook, sampleAlert({ reason: 'expected status 200, got 503' }));
     expect(outcome).toEqual({ ok: true, status_code: 204, error: null });
     const request = lastRequest();
     expect(request.signatureValid).toBe(true);
@@ -57,6 +57,7 @@ describe('webhook channel', () => {
       ...sampleEvent(),
       check_name: 'Payments health',
       kind: 'alert',
+      reason: 'expected status 200, got 503',
     });
   });
 
@@ -275,12 +276,18 @@ describe('ntfy channel', () => {
 
 describe('every channel says what the message is (issue 35: indistinguishable messages)', () => {
   const first = sampleAlert({ deliveryId: 'dlv_01JFIRST' });
-  const repeat = sampleAlert({ kind: 'repeat', deliveryId: 'dlv_01JREPEAT', downForSeconds: 1500 });
+  const repeat = sampleAlert({
+    kind: 'repeat',
+    deliveryId: 'dlv_01JREPEAT',
+    downForSeconds: 1500,
+    reason: 'Payments health: the endpoint answered 503; Ledger: connect ECONNREFUSED',
+  });
   const escalation = sampleAlert({
     kind: 'escalation',
     deliveryId: 'dlv_01JESCALATION',
     unacknowledgedMinutes: 5,
     unacknowledgedSeconds: 300,
+    reason: 'the endpoint answered 504',
   });
 
   it('gives repeat and escalation webhook bodies their kind and duration: they differ from the first alert', async () => {
@@ -293,17 +300,20 @@ describe('every channel says what the message is (issue 35: indistinguishable me
       bodies.push(JSON.parse(request.body.toString('utf8')));
     }
     const [a, r, e] = bodies;
-    expect(a).toEqual({ ...sampleEvent(), check_name: 'Payments health', kind: 'alert' });
+    // An alert built without a reason says so: null, never absent.
+    expect(a).toEqual({ ...sampleEvent(), check_name: 'Payments health', kind: 'alert', reason: null });
     expect(r).toEqual({
       ...sampleEvent(),
       check_name: 'Payments health',
       kind: 'repeat',
+      reason: 'Payments health: the endpoint answered 503; Ledger: connect ECONNREFUSED',
       down_for_seconds: 1500,
     });
     expect(e).toEqual({
       ...sampleEvent(),
       check_name: 'Payments health',
       kind: 'escalation',
+      reason: 'the endpoint answered 504',
       unacknowledged_seconds: 300,
     });
     const recovery = sampleAlert({ lastError: null }, { from_state: 'down', to_state: 'up' });

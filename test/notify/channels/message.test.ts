@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { consoleLink, describeAlert, plainText } from '../../../lib/notify/channels/message.ts';
+import { describeDigest } from '../../../lib/notify/channels/digest-message.ts';
+import { clip, consoleLink, describeAlert, plainText } from '../../../lib/notify/channels/message.ts';
+import { smsAlertText } from '../../../lib/notify/channels/sms-text.ts';
 import { humanDuration, payloadKindOf } from '../../../lib/notify/payload-kind.ts';
 import type { Holding } from '../../../lib/notify/ports.ts';
-import { sampleAlert } from './alert-fixture.ts';
+import { sampleAlert, sampleEvent } from './alert-fixture.ts';
 
 describe('describeAlert', () => {
   it('names the entity, the check by its name and target, from → to, the last error and the time', () => {
@@ -143,5 +145,68 @@ describe('a root cause names what it holds back (issue 35: inhibition)', () => {
     expect(message.note).toBe(
       'All clear: Payments API is up again; 1 dependent up again: Shop API; still down: Nightly Backup.',
     );
+  });
+});
+
+describe('every message says why (DECISIONS.md "Alert truth (wave 5)": Reason)', () => {
+  const facts = (alert: Parameters<typeof describeAlert>[0]) =>
+    describeAlert(alert, undefined).facts.map((f) => `${f.label}: ${f.value}`);
+
+  it('shows a reason that is the last error once, as the last error', () => {
+    const lines = facts(sampleAlert({ reason: 'the endpoint answered 503' }));
+    expect(lines).toContain('Last error: the endpoint answered 503');
+    expect(lines.filter((l) => l.includes('the endpoint answered 503'))).toHaveLength(1);
+  });
+
+  it('gives a rule or the checks failing now a Reason line of its own, before the last error', () => {
+    const repeat = sampleAlert({
+      kind: 'repeat',
+      reason: 'Payments health: the endpoint answered 503; Ledger: connect ECONNREFUSED',
+    });
+    expect(facts(repeat).slice(4, 6)).toEqual([
+      'Reason: Payments health: the endpoint answered 503; Ledger: connect ECONNREFUSED',
+      'Last error: the endpoint answered 503',
+    ]);
+    const recovery = sampleAlert({ reason: 'check succeeded' }, { from_state: 'down', to_state: 'up' });
+    expect(facts(recovery)).toContain('Reason: check succeeded');
+  });
+
+  it('takes a cut reason for the start of the same last error', () => {
+    const error = `assertion failed: ${'x'.repeat(400)}`;
+    const lines = facts(sampleAlert({ lastError: error, reason: clip(error, 300) }));
+    expect(lines.some((l) => l.startsWith('Reason:'))).toBe(false);
+  });
+
+  it('puts each digest event’s reason on its line, cut to 160 characters', () => {
+    const digest = describeDigest({
+      deliveryId: 'dlv_01JDIGEST',
+      group: { by: 'entity', key: 'ent_1', name: 'Payments API' },
+      counts: { down: 2, degraded: 0, up: 0 },
+      events: [
+        { event: sampleEvent(), kind: 'alert', reason: 'the endpoint answered 503' },
+        { event: sampleEvent(), kind: 'alert', reason: `timeout ${'y'.repeat(300)}` },
+        { event: sampleEvent(), kind: 'alert' },
+      ],
+      part: 1,
+      parts: 1,
+    });
+    expect(digest.lines[0]).toBe(
+      'Payments API: up → down (2026-03-01 12:34:56 UTC): the endpoint answered 503',
+    );
+    expect(digest.lines[1]).toMatch(/: timeout y+…$/);
+    expect(digest.lines[1]?.split('): ')[1]).toHaveLength(160);
+    expect(digest.lines[2]).toBe('Payments API: up → down (2026-03-01 12:34:56 UTC)');
+  });
+
+  it('puts the reason in an SMS before the link and the other facts', () => {
+    const text = smsAlertText(
+      describeAlert(sampleAlert({ kind: 'repeat', reason: 'Ledger: timeout' }), undefined),
+    );
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      'Vigil: Payments API is still down',
+      'Repeat: down since the change below, not resolved yet.',
+      'Reason: Ledger: timeout',
+      'Last error: the endpoint answered 503',
+    ]);
   });
 });

@@ -45,12 +45,16 @@ describe('nats channel', () => {
     const senders = sendersFor([server.url]);
     const received = nextMessage(subscriber, 'vigil.tnt_01JTEST.alerts.payments');
     await subscriber.flush();
-    const outcome = await senders.send(channel('nats', { subject: 'alerts.payments' }), sampleAlert());
+    const outcome = await senders.send(
+      channel('nats', { subject: 'alerts.payments' }),
+      sampleAlert({ reason: 'down from 2 of 3 locations: eu-west 503, us-east timeout; ap-south ok' }),
+    );
     expect(outcome).toEqual({ ok: true, status_code: null, error: null });
     expect(JSON.parse(await received)).toEqual({
       ...sampleEvent(),
       check_name: 'Payments health',
       kind: 'alert',
+      reason: 'down from 2 of 3 locations: eu-west 503, us-east timeout; ap-south ok',
     });
     await senders.close();
   });
@@ -64,6 +68,7 @@ describe('nats channel', () => {
       ...sampleEvent(),
       check_name: 'Payments health',
       kind: 'alert',
+      reason: null,
     });
     await senders.close();
   });
