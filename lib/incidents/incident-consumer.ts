@@ -9,9 +9,11 @@ import { type RetentionDays, resolveExpiring } from './incident-retention.ts';
 
 /**
  * Incidents from the change feed: an entity transition out of up into down or degraded opens an
- * incident (its id derived from the transition), a transition into up resolves the entity's open
- * one. Every write is conditional, so a redelivered change opens or resolves nothing twice, and a
- * stale resolving transition (older than the open incident) is ignored.
+ * incident (its id derived from the transition), and so does one into down from unknown or
+ * degraded when the entity has none open (DECISIONS.md "Alert truth (wave 5)": every entity that
+ * is down has an open incident, also one whose first results were failures); a transition into up
+ * resolves the entity's open one. Every write is conditional, so a redelivered change opens or
+ * resolves nothing twice, and a stale resolving transition (older than the open incident) is ignored.
  */
 
 /** Whether the entity is covered by a maintenance window now (the maintenance module wires it). */
@@ -48,6 +50,13 @@ function insertedTransition(change: Change): TransitionRecord | undefined {
 export const opensIncident = (t: { from_state: string; to_state: string }) =>
   t.from_state === 'up' && (t.to_state === 'down' || t.to_state === 'degraded');
 
+/**
+ * True for a transition into down that opens an incident only if the entity has none open: from
+ * unknown (failing from its first results) or from degraded (an entity that was never up).
+ */
+export const opensIncidentIfNoneOpen = (t: { from_state: string; to_state: string }) =>
+  t.to_state === 'down' && (t.from_state === 'unknown' || t.from_state === 'degraded');
+
 /** The incident a transition opens. */
 export function incidentOpenedBy(t: TransitionRecord, inMaintenance: boolean): IncidentRecord {
   return {
@@ -70,7 +79,7 @@ export function incidentOpenedBy(t: TransitionRecord, inMaintenance: boolean): I
 
 /** Applies one entity transition to the entity's incidents (idempotent). */
 export async function applyTransition(deps: IncidentConsumerDeps, t: TransitionRecord): Promise<void> {
-  if (opensIncident(t)) {
+  if (opensIncident(t) || opensIncidentIfNoneOpen(t)) {
     const maintenance = deps.inMaintenance ? await deps.inMaintenance(t.tenant_id, t.entity_id) : false;
     // Opened only while the entity exists (checked in the same transaction): a transition read
     // after its entity was deleted opens nothing, since the entity's purge (which resolves its

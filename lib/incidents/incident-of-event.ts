@@ -1,6 +1,6 @@
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import type { Table } from '../store/table.ts';
-import { opensIncident } from './incident-consumer.ts';
+import { opensIncident, opensIncidentIfNoneOpen } from './incident-consumer.ts';
 import { incidentAtOrBefore, incidentIdOf } from './incident-items.ts';
 
 /**
@@ -9,17 +9,19 @@ import { incidentAtOrBefore, incidentIdOf } from './incident-items.ts';
  * so no read, and a notify job that runs before the incident consumer still names it), else the
  * entity's newest incident opened at or before the change that was still unresolved then (a
  * repeat, an escalation, a change from degraded to down) or that this change resolved (a
- * recovery). Undefined when the change belongs to none (an entity that went down before it was
- * ever up opens no incident).
+ * recovery); else, for a change into down that found none unresolved, the one it opens (an entity
+ * down from its first results, or degraded from them and then down). Undefined when the change
+ * belongs to none (a degraded entity that was never up has none).
  */
 export async function incidentIdOfEvent(table: Table, event: StateChangeEvent): Promise<string | undefined> {
   if (opensIncident(event)) return incidentIdOf(event.transition_id);
   const at = incidentIdOf(event.transition_id);
   const record = await incidentAtOrBefore(table, { tenant: event.tenant_id, entity: event.entity_id, at });
-  if (!record) return undefined;
   const belongs =
-    record.resolved_at === null ||
-    record.resolving_transition_id === event.transition_id ||
-    record.resolved_at >= event.timestamp;
-  return belongs ? record.id : undefined;
+    record !== undefined &&
+    (record.resolved_at === null ||
+      record.resolving_transition_id === event.transition_id ||
+      record.resolved_at >= event.timestamp);
+  if (belongs) return record.id;
+  return opensIncidentIfNoneOpen(event) ? at : undefined;
 }

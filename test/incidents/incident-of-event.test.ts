@@ -9,7 +9,8 @@ import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../l
 /**
  * The incident a state change belongs to (PagerDuty's dedup_key, Opsgenie's alias): the one it
  * opens, before the incident consumer ran too; the open one for a change inside it; the one a
- * recovery resolved, after the consumer resolved it; none for a change of no incident.
+ * recovery resolved, after the consumer resolved it; the one a change into down opens when the
+ * entity has none open; none for a change of no incident.
  */
 
 const TENANT = 'tnt_01J00000000000000000000000';
@@ -80,7 +81,19 @@ describe('the incident of a state change', () => {
   it('names none for a change of no incident', async () => {
     await apply(transition(1, 'up', 'down'));
     await apply(transition(2, 'down', 'up'));
-    // Down again without being up first (a check's first result, after the earlier incident closed).
-    expect(await incidentIdOfEvent(table, eventOf(transition(5, 'unknown', 'down')))).toBeUndefined();
+    // Degraded from its first results: an entity that was never up opens no incident for it.
+    expect(await incidentIdOfEvent(table, eventOf(transition(5, 'unknown', 'degraded')))).toBeUndefined();
+  });
+
+  it('names the incident a change into down opens when none is open, after unknown or a degraded start (issue 51)', async () => {
+    await apply(transition(1, 'up', 'down'));
+    await apply(transition(2, 'down', 'up'));
+    // Down from its first results, after the earlier incident closed: the one it opens.
+    expect(await incidentIdOfEvent(table, eventOf(transition(5, 'unknown', 'down')))).toBe(inc(5));
+    // Degraded from its first results, then down: the down opens it.
+    expect(await incidentIdOfEvent(table, eventOf(transition(7, 'degraded', 'down')))).toBe(inc(7));
+    await openIncident(table, incidentOpenedBy(transition(7, 'degraded', 'down'), false));
+    expect(await incidentIdOfEvent(table, eventOf(transition(7, 'degraded', 'down')))).toBe(inc(7));
+    expect(await incidentIdOfEvent(table, eventOf(transition(8, 'down', 'degraded')))).toBe(inc(7));
   });
 });

@@ -89,17 +89,18 @@ describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
     expect(await incidentsOf(entityId, 'open')).toHaveLength(0);
   });
 
-  it('opens nothing from unknown, and a new incident for the next episode', async () => {
+  it('opens one when the first result is down (every entity down has an open incident, issue 51), and a new incident for each next episode', async () => {
     const { entityId, checkId } = await fx.entityWithCheck('Worker');
     await fx.result(checkId, false);
-    expect(await incidentsOf(entityId)).toEqual([]);
+    expect((await incidentsOf(entityId)).map((i: { state: string }) => i.state)).toEqual(['open']);
     await fx.result(checkId, true);
     await fx.result(checkId, false);
     await fx.result(checkId, true);
     await fx.result(checkId, false);
     const listed = await incidentsOf(entityId);
-    expect(listed.map((i: { state: string }) => i.state)).toEqual(['open', 'resolved']);
+    expect(listed.map((i: { state: string }) => i.state)).toEqual(['open', 'resolved', 'resolved']);
     expect(listed[0].opened_at > listed[1].opened_at).toBe(true);
+    expect(listed[1].opened_at > listed[2].opened_at).toBe(true);
   });
 
   it('opens on down when one of two checks goes down (the worst check wins, issue 35)', async () => {
