@@ -1,11 +1,8 @@
 import { readEntityById } from '../catalog/entity-items.ts';
-import type { TransitionRecord } from '../checks/results.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
-import type { JobInput } from '../platform/job-queue.ts';
 import { alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import { flapDecision } from './flapping.ts';
-import { alsoFailingJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { effectivePolicy, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
@@ -21,24 +18,6 @@ import { channelsForEvent, eventRouting } from './route-channels.ts';
  */
 
 type AlsoFailingJob = Extract<NotifyJob, { kind: 'also_failing' }>;
-
-const failing = (state: string) => state === 'down' || state === 'degraded';
-
-/** The job of a check transition that may be "also failing" (into failing from not failing), else undefined. */
-export function alsoFailingJob(t: TransitionRecord): JobInput<NotifyJob> | undefined {
-  if (t.kind !== 'check' || !failing(t.to_state) || failing(t.from_state)) return undefined;
-  const event: StateChangeEvent = {
-    entity_id: t.entity_id,
-    entity_name: t.entity_name,
-    check_id: t.check_id,
-    tenant_id: t.tenant_id,
-    from_state: 'down',
-    to_state: 'down',
-    transition_id: t.id,
-    timestamp: t.created_at,
-  };
-  return { id: alsoFailingJobId(t.id), body: { kind: 'also_failing', event } };
-}
 
 /**
  * Whether the entity was down before the check's change: down now, by a transition older than it

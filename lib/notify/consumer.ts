@@ -4,7 +4,7 @@ import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
-import { alsoFailingJob } from './also-failing-alert.ts';
+import { alsoFailingJob } from './also-failing-job.ts';
 import { eventJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { passedThroughDegraded } from './slot-coalesce.ts';

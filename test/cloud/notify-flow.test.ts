@@ -120,7 +120,7 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     expect(requestsTo('/webhook')).toHaveLength(1);
     expect(request?.signatureValid).toBe(true);
     const event = stateChangeEventSchema
-      .extend({ check_name: z.string(), kind: z.literal('alert') })
+      .extend({ check_name: z.string(), kind: z.literal('alert'), reason: z.string().nullable() })
       .strict()
       .parse(JSON.parse(String(request?.body)));
     expect(event.check_name).toBe('Push check for payments, every 1 min');
@@ -158,8 +158,9 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     for (const e of published)
       expect(e).toMatchObject({ bus: BUS, source: 'vigil', detailType: 'Vigil State Change' });
     // The bus carries the state-change event as recorded; webhooks add the check's name and the kind to it.
-    const { check_name, kind, ...event } = delivered;
+    const { check_name, kind, reason, ...event } = delivered;
     expect(check_name).toEqual(expect.any(String));
+    expect(reason).toEqual(expect.any(String));
     expect(kind).toBe('alert');
     expect(published[1]?.detail).toEqual(event);
   });
@@ -195,7 +196,7 @@ describe('notifications through the Lambda handlers (stream -> notify queue -> n
     const recovery = JSON.parse(String(requestsTo('/webhook')[1]?.body));
     expect(requestsTo('/webhook')[1]?.signatureValid).toBe(true);
     expect(recovery).toMatchObject({ entity_id: delivered.entity_id, from_state: 'down', to_state: 'up' });
-    const { check_name: _name, kind, ...recoveryEvent } = recovery;
+    const { check_name: _name, kind, reason: _reason, ...recoveryEvent } = recovery;
     expect(kind).toBe('recovery');
     expect(busEvents().at(-1)?.detail).toEqual(recoveryEvent);
   });

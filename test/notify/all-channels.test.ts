@@ -141,6 +141,7 @@ describe.each(runtimes)('every channel type on the $runtime runtime', ({ start }
         'entity_name',
         'from_state',
         'kind',
+        'reason',
         'tenant_id',
         'timestamp',
         'to_state',
