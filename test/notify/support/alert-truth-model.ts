@@ -670,7 +670,14 @@ export async function assertAlertTruth(
     runs += 1;
     const rt = await open();
     try {
-      const run = await playTimeline(rt, t);
+      let run: TimelineRun;
+      try {
+        run = await playTimeline(rt, t);
+      } catch (error) {
+        // A driver or API error fails the timeline too (fast-check shrinks it); its report is the error.
+        lastFailure = { violations: [], report: `${describeTimeline(t)}\nerror: ${String(error)}` };
+        throw error;
+      }
       const ignored = new Set((process.env.VIGIL_MODEL_IGNORE ?? '').split(',').filter(Boolean));
       run.violations = run.violations.filter((v) => !ignored.has(v.rule));
       if (run.violations.length > 0) {
@@ -684,6 +691,7 @@ export async function assertAlertTruth(
   });
   const details = await fc.check(property, { seed: options.seed, numRuns: options.numRuns });
   if (details.failed) {
+    // The last failing run is the shrunk counterexample (the candidates after it all passed).
     const failure = lastFailure;
     const message = [
       `alert truth broken (seed ${details.seed}, path "${details.counterexamplePath}", after ${details.numRuns} timelines, ${details.numShrinks} shrinks)`,
