@@ -239,4 +239,64 @@ describe('alert truth (issue 51 cases, local flow)', () => {
     // The channel already told down is not told it again.
     expect(told(webChannel.id, entityId)).toEqual(['alert:down']);
   });
+  // Shrunk counterexamples of the model (test/notify/alert-truth-model.test.ts), kept as named tests.
+
+  /** A webhook tenant channel (its URL is never dialled: the senders are fake). */
+  const tenantChannel = async (name: string): Promise<string> =>
+    (
+      await h.call(
+        'POST',
+        '/v1/notify/channels',
+        { name, channel_type: 'webhook', config: { url: `https://127.0.0.1:9/${name}` } },
+        201,
+      )
+    ).id;
+
+  it('does not let a digest flushed later undo a newer state the channel was told alone (model seed 101)', async () => {
+    const { entityId, checkId } = await h.entityWithCheck('Edge');
+    await h.policy(checkId, { cooldown_seconds: 0 });
+    const channel = await tenantChannel('ops');
+    await h.call(
+      'POST',
+      '/v1/notify/routes',
+      {
+        match: { entity_ids: [entityId], to_states: ['down', 'up'] },
+        channel_ids: [channel],
+        group_by: 'tenant',
+        group_wait_seconds: 0,
+        group_interval_seconds: 60,
+      },
+      201,
+    );
+    await result(checkId, 'up');
+    await result(checkId, 'down');
+    await result(checkId, 'up');
+    await result(checkId, 'degraded');
+    await wait(180_000);
+
+    expect(lastWord(channel, entityId)).toBe('degraded');
+  });
+
+  it('tells a channel that heard also_failing the entity’s next change (model seeds 102, 104)', async () => {
+    const { entityId, checkId: a } = await h.entityWithCheck('Billing');
+    const b = await secondCheck(entityId, 'ledger');
+    await h.policy(a, { cooldown_seconds: 0 });
+    await h.policy(b, { cooldown_seconds: 0 });
+    const channel = await tenantChannel('billing');
+    await h.call('POST', `/v1/checks/${a}/policy/channels`, { channel_id: channel }, 201);
+    await result(a, 'up');
+    await result(b, 'down');
+    // a turns degraded on the down entity: today told as also_failing (naming down).
+    await result(a, 'degraded');
+    await result(b, 'degraded');
+    await result(a, 'up');
+    await wait(120_000);
+
+    // b's changes reach no channel of their own; the entity is degraded now. A channel told anything
+    // about it must end on degraded (one never told may stay so: the entity's changes never reached it).
+    const words = told(channel, entityId);
+    expect(words.length === 0 ? 'never told' : lastWord(channel, entityId), words.join(', ')).toMatch(
+      /^(never told|degraded)$/,
+    );
+  });
 });
