@@ -4,7 +4,14 @@ import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import { flapDecision } from './flapping.ts';
 import type { NotifyJob } from './jobs.ts';
-import { effectivePolicy, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
+import {
+  effectivePolicy,
+  enqueueAll,
+  type NotifyDeps,
+  newDelivery,
+  storeAndDispatch,
+} from './notify-deps.ts';
+import { rejudgeJob } from './rejudge.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
 
 /**
@@ -51,6 +58,12 @@ export async function handleAlsoFailing(deps: NotifyDeps, job: AlsoFailingJob): 
     () => flapDecision(deps, event, policy),
   );
   const verdict = await decideAlert(facts);
+  // Held by a window or the cooldown: its channels hear the entity's state when the hold ends (rejudge.ts).
+  const target = { tenant_id: event.tenant_id, entity_id: event.entity_id };
+  const nowMs = deps.clock.now();
+  const endsMs = verdict?.maintenance?.endsMs ?? (verdict?.step === 'cooldown' ? verdict.dueMs : undefined);
+  if (verdict && endsMs !== undefined)
+    await enqueueAll(deps, [rejudgeJob(target, endsMs, verdict.step, nowMs)]);
   const base = { event, kind: 'also_failing' as const, seq: '0', timeMs: Date.parse(event.timestamp) };
   const records = channelDecisions(verdict, channels).map(({ channel, outcome, reason }) =>
     newDelivery(

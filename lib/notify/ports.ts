@@ -42,7 +42,7 @@ export interface Alert {
 /** One folded event of a digest: the SPEC event fields plus what it would have been sent as alone. */
 export interface DigestEvent {
   event: StateChangeEvent;
-  kind: 'alert' | 'recovery' | 'repeat' | 'escalation';
+  kind: 'alert' | 'recovery' | 'repeat' | 'escalation' | 'also_failing';
   /** Why, as an alert of its kind says it (Alert.reason); absent: null. */
   reason?: string | null;
 }

@@ -6,6 +6,7 @@ import { isoTime } from '../platform/clock.ts';
 import type { JobInput } from '../platform/job-queue.ts';
 import { type AlertVerdict, alertFacts, decideAlert } from './alert-steps.ts';
 import type { ChannelRecord } from './channel-items.ts';
+import { uniqueChannels } from './channel-store.ts';
 import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
 import { flapOutcomeIfChanged } from './flapping.ts';
 import { idTimeMs, rejudgeJobId } from './job-ids.ts';
@@ -110,6 +111,19 @@ export async function truthChannels(
   return [...reached, ...extra];
 }
 
+/** The own and attached channels of the entity's other failing checks (none while it is up). */
+async function failingChecksChannels(
+  deps: NotifyDeps,
+  entity: EntityState,
+  causeId: string,
+): Promise<ChannelRecord[]> {
+  const states = entity.check_states ?? {};
+  const failing = Object.keys(states)
+    .sort()
+    .filter((id) => id !== causeId && isDownState(states[id] ?? ''));
+  return (await Promise.all(failing.map((id) => deps.channels.listForCheck(id)))).flat();
+}
+
 /** What a hold still running at the look does: the next look at its end, or a marker its release reads. */
 async function actOnHold(deps: NotifyDeps, event: StateChangeEvent, verdict: AlertVerdict): Promise<void> {
   const nowMs = deps.clock.now();
@@ -143,7 +157,11 @@ export async function handleRejudge(deps: NotifyDeps, job: RejudgeJob): Promise<
     eventRouting(deps.table, event, entity.blueprint_slug),
     maintenanceLookup(deps.table, deps.clock, event.tenant_id),
   ]);
-  const channels = await truthChannels(deps, event, told, await channelsForEvent(deps, event, own, routing));
+  // A failing entity's state reaches its failing checks' channels too (a check also failing, told
+  // as such or held: DECISIONS.md "Alert truth (wave 5)" Cause).
+  const failingOwn = await failingChecksChannels(deps, entity, event.check_id);
+  const reached = await channelsForEvent(deps, event, uniqueChannels([...own, ...failingOwn]), routing);
+  const channels = await truthChannels(deps, event, told, reached);
   const byChannel = new Map(told.map((word) => [word.channel_id, word]));
   const due = channels.filter((channel) => untold(byChannel.get(channel.id), entity.state));
   if (due.length === 0) return;

@@ -17,24 +17,24 @@ import { changeOrder, readTold, type ToldRecord, toldClaimOp } from './told-item
 /** Attempts when other jobs keep moving the channel's last word between our read and our write. */
 const CLAIM_ATTEMPTS = 5;
 
+/** Messages that say more than a state (a notice, an escalation, a check also failing): sent whatever the word, then the word. */
+const ALWAYS_SENT: ReadonlySet<DeliveryRecord['kind']> = new Set(['flapping', 'escalation', 'also_failing']);
+
 /** Why a state message is not sent to a channel whose last word is `told`, or undefined to send it. */
 export function toldVerdict(told: ToldRecord | undefined, record: DeliveryRecord): string | undefined {
   const { event } = record;
   if (told && told.order > changeOrder(event))
     return `superseded: this channel was told ${told.state} by a newer change`;
-  // A flapping notice is sent whatever the word (it says more than a state) and becomes the word.
-  // A flapping notice and an escalation are sent whatever the word (they say more than a state) and
-  // become it; after a notice the channel waits for the alert that ends it (the settled state).
-  if (record.kind === 'flapping' || record.kind === 'escalation' || told?.kind === 'flapping')
-    return undefined;
+  // After a flapping notice the channel waits for the alert that ends it (the settled state).
+  if (ALWAYS_SENT.has(record.kind) || told?.kind === 'flapping') return undefined;
   if (told ? told.state === event.to_state : event.to_state === 'up')
     return told ? `already told: ${told.state}` : 'not sent: this channel was never told it was not up';
   return undefined;
 }
 
-/** The state messages whose records claim their channel's last word (alerts, flapping notices, escalations; a repeat re-states it, a test names nothing). */
+/** The state messages whose records claim their channel's last word (alerts and ALWAYS_SENT; a repeat re-states it, a test names nothing). */
 export const claimsWord = (record: DeliveryRecord) =>
-  (record.kind === 'alert' || record.kind === 'flapping' || record.kind === 'escalation') &&
+  (record.kind === 'alert' || ALWAYS_SENT.has(record.kind)) &&
   record.channel_id !== null &&
   record.status === 'pending';
 

@@ -55,6 +55,8 @@ function headline(alert: Alert, name: string): string {
   }
   if (alert.kind === 'escalation') return `Escalation: ${name} is ${to} and unacknowledged`;
   if (alert.kind === 'flapping') return flappingHeadline(alert, name);
+  // A check failing on an entity already down (DECISIONS.md "Alert truth (wave 5)" Cause).
+  if (alert.kind === 'also_failing') return `${name} is ${to}; also failing: ${alert.checkName}`;
   if (isRecovery(alert)) return `${name} recovered: it is up again`;
   return `${name} is ${to}`;
 }

@@ -10,6 +10,7 @@ import { digestJobId } from '../job-ids.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { type NotifyDeps, retentionDays } from '../notify-deps.ts';
 import type { Digest, DigestEvent, SendOutcome } from '../ports.ts';
+import { changeOrder, readTold } from '../told-items.ts';
 import { batchClosedOp, type DigestEntry, type GroupRecord, readBatch, readGroup } from './group-items.ts';
 
 /**
@@ -141,6 +142,36 @@ function digestOf(record: DeliveryRecord, group: GroupRecord | undefined, entrie
   };
 }
 
+/**
+ * The entries the channel has not heard newer news of: an entry is left out when the channel's last
+ * word about its entity (told-items.ts) came from a newer change sent outside this batch (a
+ * recovery matching no grouping route goes alone while its down waits here), so the digest never
+ * ends on a stale state (DECISIONS.md "Alert truth (wave 5)").
+ */
+async function stillTrue(deps: NotifyDeps, job: DigestJob, entries: DigestEntry[]): Promise<DigestEntry[]> {
+  const inBatch = new Set(entries.map((e) => e.delivery_id));
+  const entities = [...new Set(entries.map((e) => e.event.entity_id))];
+  const words = new Map(
+    await Promise.all(
+      entities.map(
+        async (entityId) =>
+          [
+            entityId,
+            await readTold(deps.table, {
+              tenant_id: job.tenant_id,
+              entity_id: entityId,
+              channel_id: job.channel_id,
+            }),
+          ] as const,
+      ),
+    ),
+  );
+  return entries.filter((e) => {
+    const word = words.get(e.event.entity_id);
+    return !word || inBatch.has(word.delivery_id) || word.order <= changeOrder(e.event);
+  });
+}
+
 /** Handles one delivery of a `digest` job; throws to have a failed part tried again. */
 export async function handleDigest(deps: NotifyDeps, job: ReceivedJob<DigestJob>): Promise<void> {
   const { body } = job;
@@ -173,7 +204,16 @@ export async function handleDigest(deps: NotifyDeps, job: ReceivedJob<DigestJob>
       failures += 1;
       continue;
     }
-    entries ??= await readBatch(deps.table, body.tenant_id, body.batch_id);
+    entries ??= await stillTrue(deps, body, await readBatch(deps.table, body.tenant_id, body.batch_id));
+    if (entries.length === 0) {
+      // Every event of the batch was overtaken by a newer word sent alone (a recovery no route groups).
+      await deps.deliveries.update(body.tenant_id, record.id, {
+        status: 'skipped',
+        reason: 'superseded: the channel was told newer changes of every entity in it',
+        updated_at: isoTime(deps.clock.now()),
+      });
+      continue;
+    }
     group ??= await readGroup(deps.table, body);
     const digest = digestOf(record, group, entries);
     // Each event says why, as its alert alone would (alert-reason.ts).
@@ -250,5 +290,7 @@ async function claimAttempt(deps: NotifyDeps, record: DeliveryRecord, attempt: n
 
 /** A folded entry's kind as its digest names it (entries stored before repeats folded are alerts or recoveries). */
 function digestKind(kind: string): DigestEvent['kind'] {
-  return kind === 'recovery' || kind === 'repeat' || kind === 'escalation' ? kind : 'alert';
+  return kind === 'recovery' || kind === 'repeat' || kind === 'escalation' || kind === 'also_failing'
+    ? kind
+    : 'alert';
 }
