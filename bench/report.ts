@@ -142,9 +142,9 @@ export function evaluateTargets(results: Results): Target[] {
   if (a) {
     targets.push({
       name: 'alert latency',
-      goal: `p99 <= 100 ms over >= 1000 alerts, ${a.checks} at once`,
+      goal: `p99 <= 50 ms from the result's 201 to the receiver's read, ${a.checks} at once, >= 1000 alerts`,
       measured: `p99 ${round(a.from201Ms.p99)} ms from the 201, ${round(a.fromEventMs.p99)} ms from the event time, over ${a.alerts} alerts`,
-      met: a.alerts >= 1000 && a.missing === 0 && Math.max(a.from201Ms.p99, a.fromEventMs.p99) <= 100,
+      met: a.alerts >= 1000 && a.missing === 0 && a.from201Ms.p99 <= 50,
     });
   }
   if (results.status) {
