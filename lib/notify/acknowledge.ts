@@ -49,7 +49,11 @@ export async function handleAcknowledge(deps: NotifyDeps, job: AcknowledgeJob): 
   }
   const records: DeliveryRecord[] = [];
   for (const [channelId, record] of told) {
-    const channel = await deps.channels.get(record.check_id, channelId, incident.tenant_id);
+    const channel = await deps.channels.get(
+      record.channel_check_id ?? record.check_id,
+      channelId,
+      incident.tenant_id,
+    );
     if (!channel || !deps.senders.acknowledges?.(channel)) continue;
     records.push(
       newDelivery(

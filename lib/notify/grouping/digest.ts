@@ -54,6 +54,7 @@ function partRecords(
       entity_id: first.entity_id,
       transition_id: null,
       channel_type: channel.channel_type,
+      channel_check_id: channel.name === undefined ? channel.check_id : null,
       kind: 'digest',
       status: 'pending',
       reason: `digest ${job.batch_id}: ${entries.length} alert${entries.length === 1 ? '' : 's'}${parts > 1 ? `, part ${i + 1} of ${parts}` : ''}`,
@@ -85,7 +86,11 @@ async function cutBatch(deps: NotifyDeps, job: DigestJob): Promise<DeliveryRecor
     const entries = await readBatch(deps.table, job.tenant_id, job.batch_id);
     const [first, ...rest] = entries;
     if (!first) return [];
-    const channel = await deps.channels.get(first.event.check_id, job.channel_id, job.tenant_id);
+    const channel = await deps.channels.get(
+      first.channel_check_id ?? first.event.check_id,
+      job.channel_id,
+      job.tenant_id,
+    );
     const nowMs = deps.clock.now();
     const closed = batchClosedOp(key, job.batch_id, group.count ?? entries.length, nowMs);
     if (!channel) {
@@ -190,7 +195,11 @@ export async function handleDigest(deps: NotifyDeps, job: ReceivedJob<DigestJob>
       else await markFailed(deps, record);
       continue;
     }
-    const channel = await deps.channels.get(record.check_id, body.channel_id, body.tenant_id);
+    const channel = await deps.channels.get(
+      record.channel_check_id ?? record.check_id,
+      body.channel_id,
+      body.tenant_id,
+    );
     if (!channel) {
       await deps.deliveries.update(body.tenant_id, record.id, {
         status: 'failed',

@@ -42,6 +42,8 @@ export const entrySchema = z.object({
   /** `alert` or `recovery`: what the event would have been sent as alone. */
   kind: z.string(),
   event: stateChangeEventSchema,
+  /** The check owning the channel when it is another check's own channel (its record's `channel_check_id`). */
+  channel_check_id: z.string().nullable().optional(),
 });
 export type DigestEntry = z.infer<typeof entrySchema>;
 

@@ -214,6 +214,7 @@ export async function placeInGroup(
       delivery_id: record.id,
       kind,
       event: record.event,
+      ...(record.channel_check_id ? { channel_check_id: record.channel_check_id } : {}),
     };
     const batch = { batch_id: batchId, group_id: key.group_id, due_ms: dueMs };
     const folded = deliveryChangedOp(
