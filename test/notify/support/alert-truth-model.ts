@@ -644,14 +644,15 @@ function deadlineOf(facts: TruthFacts, i: number, depth = 0): number {
 // Running the property
 
 /**
- * The seed (VIGIL_MODEL_SEED) and number of timelines (VIGIL_MODEL_RUNS, else `defaultRuns`).
+ * The seed (VIGIL_MODEL_SEED) and number of timelines (VIGIL_MODEL_RUNS, else `defaultRuns`);
+ * VIGIL_MODEL_PATH with a seed replays the counterexample a failure printed.
  * VIGIL_MODEL_IGNORE (comma-separated rules of alert-truth-check.ts) sets rules aside, to explore
  * past a failure already known; CI sets none.
  */
-export function modelSettings(defaultRuns: number): { seed: number; numRuns: number } {
+export function modelSettings(defaultRuns: number): { seed: number; numRuns: number; replaying: boolean } {
   const seed = process.env.VIGIL_MODEL_SEED ? Number(process.env.VIGIL_MODEL_SEED) : Date.now() % 2 ** 31;
   const numRuns = process.env.VIGIL_MODEL_RUNS ? Number(process.env.VIGIL_MODEL_RUNS) : defaultRuns;
-  return { seed, numRuns };
+  return { seed, numRuns, replaying: Boolean(process.env.VIGIL_MODEL_PATH) };
 }
 
 /**
@@ -689,13 +690,19 @@ export async function assertAlertTruth(
       await options.release?.(rt);
     }
   });
-  const details = await fc.check(property, { seed: options.seed, numRuns: options.numRuns });
+  // VIGIL_MODEL_PATH (with its seed) replays one counterexample as printed, shrunk further if it can be.
+  const path = process.env.VIGIL_MODEL_PATH;
+  const details = await fc.check(property, {
+    seed: options.seed,
+    numRuns: options.numRuns,
+    ...(path ? { path } : {}),
+  });
   if (details.failed) {
     // The last failing run is the shrunk counterexample (the candidates after it all passed).
     const failure = lastFailure;
     const message = [
       `alert truth broken (seed ${details.seed}, path "${details.counterexamplePath}", after ${details.numRuns} timelines, ${details.numShrinks} shrinks)`,
-      `replay: VIGIL_MODEL_SEED=${details.seed} npm exec -- vitest run <this file>`,
+      `replay: VIGIL_MODEL_SEED=${details.seed} VIGIL_MODEL_PATH=${details.counterexamplePath} npm exec -- vitest run <this file>`,
       'violations:',
       ...(failure?.violations ?? []).map((v) => `  - [${v.rule}] ${v.what}`),
       failure?.report ?? String(details.errorInstance ?? ''),
