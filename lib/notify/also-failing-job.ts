@@ -10,11 +10,15 @@ import type { NotifyJob } from './jobs.ts';
  * stream function loads no channel sender.
  */
 
-const failing = (state: string) => state === 'down' || state === 'degraded';
+/** How bad a state is: a check gets worse when this grows. */
+const SEVERITY: Record<string, number> = { unknown: 0, up: 0, degraded: 1, down: 2 };
 
-/** The job of a check transition that may be "also failing" (into failing from not failing), else undefined. */
+/**
+ * The job of a check transition that may be "also failing" (into failing, or from degraded to
+ * down: its channels may have heard nothing of the entity yet), else undefined.
+ */
 export function alsoFailingJob(t: TransitionRecord): JobInput<NotifyJob> | undefined {
-  if (t.kind !== 'check' || !failing(t.to_state) || failing(t.from_state)) return undefined;
+  if (t.kind !== 'check' || (SEVERITY[t.to_state] ?? 0) <= (SEVERITY[t.from_state] ?? 0)) return undefined;
   const event: StateChangeEvent = {
     entity_id: t.entity_id,
     entity_name: t.entity_name,
