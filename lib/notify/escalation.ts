@@ -1,6 +1,6 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
-import { opensIncident } from '../incidents/incident-consumer.ts';
+import { opensIncident, opensIncidentIfNoneOpen } from '../incidents/incident-consumer.ts';
 import { incidentIdOf, readOpenIncident } from '../incidents/incident-items.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import type { JobInput } from '../platform/job-queue.ts';
@@ -64,7 +64,9 @@ export async function escalationJobs(
   from?: { fromMs: number; afterUpstream: string },
 ): Promise<JobInput<NotifyJob>[]> {
   // Most tenants have no escalating route: the entity's blueprint is then not read.
-  if (!opensIncident(event) || !anyEscalates(routing.routes)) return [];
+  // A change into down from unknown or degraded opens one only when none is open: its job then finds
+  // the entity's open incident is another and sends nothing (that one's own escalation does).
+  if (!(opensIncident(event) || opensIncidentIfNoneOpen(event)) || !anyEscalates(routing.routes)) return [];
   const targets = escalationTargetsIn(routing.routes, {
     entity_id: event.entity_id,
     blueprint_slug: await routing.blueprint(),

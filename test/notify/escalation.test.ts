@@ -103,6 +103,17 @@ describe('escalation', () => {
     ).toEqual([`${pager}:sent`]);
   });
 
+  it('escalates the incident of an entity down from its first result (unknown → down opens one too)', async () => {
+    const pager = await shared('pager');
+    await route(300, [pager]);
+    const fixture = await h.entityWithCheck('API');
+    await h.policy(fixture.checkId, { cooldown_seconds: 0 });
+    await h.result(fixture.checkId, false);
+    await h.time.advance(5 * MINUTE + 20_000, 5000);
+    expect(escalatedTo()).toEqual([pager]);
+    expect(h.sent.find((s) => s.alert.kind === 'escalation')?.alert.event.to_state).toBe('down');
+  });
+
   it('sends nothing when the incident was acknowledged before the delay', async () => {
     const pager = await shared('pager');
     await route(300, [pager]);
