@@ -113,7 +113,12 @@ export async function retentionDays(deps: NotifyDeps, tenantId: string): Promise
  * Stores the records and enqueues a `deliver` job for each pending one. A record already stored (a
  * redelivered job) is enqueued again only while it is still pending, so nothing is sent twice.
  */
-export async function storeAndDispatch(deps: NotifyDeps, records: DeliveryRecord[]): Promise<void> {
+export async function storeAndDispatch(
+  deps: NotifyDeps,
+  records: DeliveryRecord[],
+  /** The order of the records' words when not their change's (a re-judge tells the state as of now). */
+  order?: string,
+): Promise<void> {
   const first = records[0];
   if (!first) return;
   const days = await retentionDays(deps, first.tenant_id);
@@ -121,7 +126,7 @@ export async function storeAndDispatch(deps: NotifyDeps, records: DeliveryRecord
   const grouping = groupingContext(deps.table, first.tenant_id);
   for (const record of records) {
     const stored = claimsWord(record)
-      ? await putClaimed(deps, record, days, record.channel_check_id ?? null)
+      ? await putClaimed(deps, record, days, record.channel_check_id ?? null, order)
       : (await deps.deliveries.putNew(record, days))
         ? record
         : undefined;

@@ -21,7 +21,7 @@ import {
 import { firstRepeat } from './repeat.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
 import { alertHeldBackOps } from './suppressed-alert-items.ts';
-import { readToldOfEntity, type ToldRecord } from './told-items.ts';
+import { changeOrder, readToldOfEntity, type ToldRecord } from './told-items.ts';
 import { isDownState } from './upstream.ts';
 
 /**
@@ -85,9 +85,12 @@ export async function truthEvent(
   };
 }
 
-/** Whether a channel whose last word is `told` (undefined: never told) must be told `state`. */
+/**
+ * Whether a channel whose last word is `told` (undefined: never told) must be told `state`: it
+ * heard another state, or a flapping notice that waits for the settled state.
+ */
 export const untold = (told: ToldRecord | undefined, state: string) =>
-  told ? told.state !== state : state !== 'up';
+  told ? told.state !== state || told.kind === 'flapping' : state !== 'up';
 
 /** The channels the truth goes to: those it reaches now, and every channel told anything of the entity. */
 export async function truthChannels(
@@ -188,7 +191,12 @@ export async function handleRejudge(deps: NotifyDeps, job: RejudgeJob): Promise<
       nowMs,
     );
   });
-  await storeAndDispatch(deps, records);
+  // The state as judged now: newer than any word told before this look (a check's also_failing included).
+  await storeAndDispatch(
+    deps,
+    records,
+    changeOrder({ timestamp: isoTime(nowMs), transition_id: event.transition_id }),
+  );
   if (isDownState(event.to_state) && policy.repeat_interval_seconds > 0)
     await enqueueAll(deps, [firstRepeat(event, policy, nowMs)]);
 }

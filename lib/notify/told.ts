@@ -21,10 +21,13 @@ const CLAIM_ATTEMPTS = 5;
 const ALWAYS_SENT: ReadonlySet<DeliveryRecord['kind']> = new Set(['flapping', 'escalation', 'also_failing']);
 
 /** Why a state message is not sent to a channel whose last word is `told`, or undefined to send it. */
-export function toldVerdict(told: ToldRecord | undefined, record: DeliveryRecord): string | undefined {
+export function toldVerdict(
+  told: ToldRecord | undefined,
+  record: DeliveryRecord,
+  order = changeOrder(record.event),
+): string | undefined {
   const { event } = record;
-  if (told && told.order > changeOrder(event))
-    return `superseded: this channel was told ${told.state} by a newer change`;
+  if (told && told.order > order) return `superseded: this channel was told ${told.state} by a newer change`;
   // After a flapping notice the channel waits for the alert that ends it (the settled state).
   if (ALWAYS_SENT.has(record.kind) || told?.kind === 'flapping') return undefined;
   if (told ? told.state === event.to_state : event.to_state === 'up')
@@ -47,12 +50,13 @@ export async function putClaimed(
   record: DeliveryRecord,
   retentionDays: number,
   channelCheckId: string | null,
+  order = changeOrder(record.event),
 ): Promise<DeliveryRecord | undefined> {
   const channelId = record.channel_id ?? '';
   const key = { tenant_id: record.tenant_id, entity_id: record.entity_id, channel_id: channelId };
   for (let attempt = 1; ; attempt++) {
     const told = await readTold(deps.table, key);
-    const why = toldVerdict(told, record);
+    const why = toldVerdict(told, record, order);
     const stored: DeliveryRecord = why ? { ...record, status: 'skipped', reason: why } : record;
     // A superseded change leaves the newer word, and a recovery to a channel never told keeps it
     // untold; any other moves the word's order forward (a channel told down by an older change, now
@@ -68,7 +72,7 @@ export async function putClaimed(
                 state: why && told ? told.state : record.event.to_state,
                 kind: why && told ? told.kind : record.kind,
                 transition_id: record.event.transition_id,
-                order: changeOrder(record.event),
+                order,
                 delivery_id: why && told ? told.delivery_id : record.id,
                 at: why && told ? told.at : isoTime(deps.clock.now()),
               },
