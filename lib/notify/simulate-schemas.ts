@@ -18,10 +18,14 @@ export const simulateBody = z
     }),
     z.strictObject({
       entity_id: idSchema('ent').meta({ description: 'The entity: each of its enabled checks is simulated' }),
-      to_state: toState,
+      to_state: toState
+        .optional()
+        .meta({
+          description: 'The state the entity would change to now; absent: no decisions, only channels',
+        }),
     }),
   ])
-  .meta({ description: 'Exactly one of check_id and entity_id, and to_state' });
+  .meta({ description: 'Exactly one of check_id and entity_id, and to_state (optional with entity_id)' });
 
 const nullableString = z.string().nullable();
 
@@ -51,6 +55,37 @@ const decisionSchema = z.strictObject({
     .meta({ description: 'A sent down alert whose policy repeats: the first repeat' }),
 });
 
+const channelTruthSchema = z.strictObject({
+  channel_id: idSchema('chn'),
+  channel_name: z.string(),
+  channel_type: z.string(),
+  last_told: z
+    .strictObject({
+      state: z.string().meta({ description: 'The entity state the channel was last told' }),
+      at: timestampSchema.meta({ description: 'When it was told' }),
+      kind: z
+        .string()
+        .meta({ description: 'The message that told it (alert, also_failing, escalation, flapping)' }),
+    })
+    .nullable()
+    .meta({ description: 'The last word the channel was sent about the entity; null: never told anything' }),
+  held: z
+    .strictObject({
+      by: z.enum(['cooldown', 'maintenance', 'flapping', 'upstream', 'group', 'silenced', 'recovery_off']),
+      until: timestampSchema
+        .nullable()
+        .meta({
+          description:
+            'When the hold ends; null: no end (silenced, recovery_off) or until the upstream recovers',
+        }),
+    })
+    .nullable()
+    .meta({
+      description:
+        'Why the channel does not know the entity’s state yet (its last word differs, or waits in a group’s batch); null: it knows it, or nothing holds it back (the re-judge is due)',
+    }),
+});
+
 export const simulateResponse = z
   .strictObject({
     entity: z.strictObject({
@@ -58,7 +93,11 @@ export const simulateResponse = z
       name: z.string(),
       state: z.enum(['up', 'degraded', 'down', 'unknown']),
     }),
-    to_state: toState,
+    to_state: toState.nullable().meta({ description: 'null: none was asked (no decisions)' }),
     decisions: z.array(decisionSchema),
+    channels: z.array(channelTruthSchema).meta({
+      description:
+        'Visible truth: each channel the entity’s state reaches now or that was told anything of it, its last word and what holds the state back',
+    }),
   })
   .meta({ id: 'AlertSimulation' });

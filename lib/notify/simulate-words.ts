@@ -44,7 +44,7 @@ export type Reached = Pick<
 };
 
 /** A channel's name: a tenant channel's own, else its type and where it sends (never a URL's path or secret). */
-function channelName(channel: ChannelRecord): string {
+export function channelName(channel: ChannelRecord): string {
   if (channel.name !== undefined) return channel.name;
   const config = channel.config as { url?: string; subject?: string; to?: string[] };
   let where = config.subject ?? config.to?.join(', ') ?? '';

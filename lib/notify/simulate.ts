@@ -18,6 +18,7 @@ import { effectivePolicy } from './notify-deps.ts';
 import type { PolicyStore } from './policy-store.ts';
 import { firstRepeat } from './repeat.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
+import { entityTruth } from './simulate-truth.ts';
 import { channelPaths, escalationDecisions, type Reached, type SimulatedDecision } from './simulate-words.ts';
 import { isDownState } from './upstream.ts';
 
@@ -37,15 +38,17 @@ export interface SimulateDeps {
   clock: Clock;
   checkService: Pick<CheckService, 'requireCheck' | 'list'>;
   policies: Pick<PolicyStore, 'get'>;
-  channels: Pick<ChannelStore, 'listForCheck' | 'getSharedMany'>;
+  channels: Pick<ChannelStore, 'listForCheck' | 'getSharedMany' | 'get'>;
   /** An email channel none of whose recipients confirmed sends nothing (email-recipients.ts). */
   recipients?: Pick<EmailRecipients, 'statesFor'>;
 }
 
-export type SimulateRequest = { to_state: 'up' | 'down' | 'degraded' } & (
-  | { check_id: string }
-  | { entity_id: string }
-);
+type ToState = 'up' | 'down' | 'degraded';
+
+/** Without to_state (an entity only): what each channel was told, and no decisions. */
+export type SimulateRequest =
+  | { check_id: string; to_state: ToState }
+  | { entity_id: string; to_state?: ToState };
 
 type Check = Awaited<ReturnType<SimulateDeps['checkService']['requireCheck']>>;
 type Entity = NonNullable<Awaited<ReturnType<typeof readEntityById>>>;
@@ -196,27 +199,33 @@ export function createSimulator(deps: SimulateDeps) {
         checks = [check];
       } else {
         entity = await entityOf(tenantId, request.entity_id);
-        checks = (await deps.checkService.list(tenantId, { entity_id: entity.id })).filter((c) => c.enabled);
+        checks =
+          request.to_state === undefined
+            ? []
+            : (await deps.checkService.list(tenantId, { entity_id: entity.id })).filter((c) => c.enabled);
       }
+      const toState = request.to_state;
       const decisions =
-        checks.length === 0
-          ? [
-              {
-                check_id: null,
-                check_name: null,
-                ...withoutChannel,
-                kind: 'alert' as const,
-                outcome: 'skip' as const,
-                reason: 'no enabled checks: the entity changes no state',
-              },
-            ]
-          : (
-              await Promise.all(checks.map((check) => simulateCheck(deps, entity, check, request.to_state)))
-            ).flat();
+        toState === undefined
+          ? []
+          : checks.length === 0
+            ? [
+                {
+                  check_id: null,
+                  check_name: null,
+                  ...withoutChannel,
+                  kind: 'alert' as const,
+                  outcome: 'skip' as const,
+                  reason: 'no enabled checks: the entity changes no state',
+                },
+              ]
+            : (await Promise.all(checks.map((check) => simulateCheck(deps, entity, check, toState)))).flat();
       return {
         entity: { id: entity.id, name: entity.name, state: entity.state },
-        to_state: request.to_state,
+        to_state: toState ?? null,
         decisions,
+        // What each channel knows now (Visible truth): the last word, and what holds the state back.
+        channels: await entityTruth(deps, tenantId, entity),
       };
     },
   };

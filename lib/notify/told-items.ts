@@ -90,3 +90,17 @@ export function toldClaimOp(
     { retentionDays },
   );
 }
+
+/**
+ * Every channel's last word about the entity read eventually consistent (half a consistent read's
+ * cost), for counts shown beside other eventually consistent reads (the status board's `untold`);
+ * at most a page of MAX_QUERY_LIMIT channels.
+ */
+export async function readToldOfEntityEventually(
+  table: Table,
+  tenantId: string,
+  entityId: string,
+): Promise<ToldRecord[]> {
+  const page = await table.query({ pk: toldPk(tenantId, entityId), limit: MAX_QUERY_LIMIT });
+  return told.parseAll(page.items);
+}

@@ -40,6 +40,10 @@ export const statusBoardSchema = z.strictObject({
   degraded: z.number().int(),
   down: z.number().int(),
   unknown: z.number().int(),
+  untold: z.number().int().meta({
+    description:
+      'Of the entities in this answer, how many have a channel whose last word about them is not their state (a hold still running, or the truth not yet told); POST /v1/notify/simulate says which channel and why',
+  }),
   next_cursor: z.string().nullable().meta({
     description: 'Continues the page (with the same filters and limit); null at the end or without limit',
   }),

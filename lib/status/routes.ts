@@ -56,7 +56,7 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
       expensive: true,
       tag,
       summary:
-        'Entities with their state and checks (filtered by state or blueprint, paged with limit), and tenant-wide counts: {entities, total, up, degraded, down, unknown, next_cursor}',
+        'Entities with their state and checks (filtered by state or blueprint, paged with limit), tenant-wide counts, and how many of the entities answered have a channel not yet told their state: {entities, total, up, degraded, down, unknown, untold, next_cursor}',
       schemas: { query: boardQuery, responses: { 200: statusBoardSchema } },
       handler: async ({ principal, query }) => {
         if (query.include && (query.limit === undefined || query.limit > RECENT_MAX_PAGE)) {
@@ -65,7 +65,7 @@ export function statusRoutes(deps: { statusService: StatusService }): AuthedRout
             `Give a limit of at most ${RECENT_MAX_PAGE} with include=recent.`,
           );
         }
-        return ok(await deps.statusService.board(principal.tenantId, query));
+        return ok(await deps.statusService.board(principal.tenantId, { ...query, untold: true }));
       },
     }),
     defineRoute({

@@ -19,6 +19,7 @@ import { openPageCursor, type PageSource, sealPageCursor } from '../store/paging
 import { type Item, MAX_QUERY_LIMIT, type Table } from '../store/table.ts';
 import { boardRecent } from './recent-strip.ts';
 import { readCounts } from './status-counts.ts';
+import { countUntold } from './untold-count.ts';
 
 /**
  * GET /v1/status: counts from the tenant's counters (one read), entities from the narrowest
@@ -35,6 +36,8 @@ export interface BoardQuery {
   cursor?: string | undefined;
   /** `recent`: each entity's recent-results strip and 24 h uptime (recent-strip.ts), for a page of at most RECENT_MAX_PAGE. */
   include?: 'recent' | undefined;
+  /** Count the entities read that have an untold channel (untold-count.ts: one query per entity that changed state). */
+  untold?: boolean | undefined;
 }
 
 /** The largest page `include=recent` is answered for: its cost grows with the page's cells and push checks. */
@@ -157,7 +160,7 @@ export function createBoardReader(deps: BoardDeps) {
           : tally(
               (await readEntities(tenantId, {}, false)).entities.map((item) => parseEntityState(item).state),
             ));
-      const [covered, recent] = await Promise.all([
+      const [covered, recent, untold] = await Promise.all([
         Promise.all(entities.map(async (e) => (await maintenance(e)) !== undefined)),
         query.include === 'recent'
           ? boardRecent(
@@ -167,6 +170,7 @@ export function createBoardReader(deps: BoardDeps) {
               deps.clock.now(),
             )
           : undefined,
+        query.untold ? countUntold(table, tenantId, entities) : undefined,
       ]);
       const none = { recent: [], uptime_24h: null, results_24h: 0 };
       return {
@@ -175,6 +179,7 @@ export function createBoardReader(deps: BoardDeps) {
           ...(recent ? (recent.get(e.id) ?? none) : {}),
         })),
         ...counts,
+        ...(untold === undefined ? {} : { untold }),
         next_cursor: read.nextCursor,
       };
     },

@@ -262,7 +262,7 @@ export const CATALOG_OPS_MANIFEST = {
     {
       name: 'explain_alerting',
       description:
-        'Why would I (not) be paged: for a check or an entity changing to to_state now, what each channel would get (send, skip, defer) and why; sends nothing.',
+        'Why would I (not) be paged: for a check or an entity changing to to_state now, what each channel would get (send, skip, defer) and why; and what each channel was last told about the entity (last_told) and, while that is not its state, what holds the truth back until when (held); sends nothing.',
       inputSchema: explainAlertingInput,
       annotations: builtinAnnotations('explain_alerting'),
     },

@@ -1,8 +1,24 @@
 import { ValidationError } from '../../platform/errors.ts';
-import { type BuiltinTool, optionalString, READS, requiredString } from './deps.ts';
+import { type BuiltinDeps, type BuiltinTool, optionalString, READS, requiredString } from './deps.ts';
 import { toolResult } from './result.ts';
 
 /** explain_alerting: POST /v1/notify/simulate as a tool, "why would I (not) be paged", in words. */
+
+type ChannelTruth = Awaited<ReturnType<BuiltinDeps['simulator']['simulate']>>['channels'][number];
+
+/** A channel's last word and what holds the truth back, in words. */
+function toldWords(c: ChannelTruth): string {
+  const word = c.last_told
+    ? `told ${c.last_told.state} (${c.last_told.kind}) at ${c.last_told.at}`
+    : 'never told';
+  if (!c.held) return word;
+  const end = c.held.until
+    ? `until ${c.held.until}`
+    : c.held.by === 'upstream'
+      ? 'until the upstream recovers'
+      : 'with no end';
+  return `${word}; held by ${c.held.by.replace('_', ' ')} ${end}`;
+}
 
 const TO_STATES = ['up', 'down', 'degraded'] as const;
 type ToState = (typeof TO_STATES)[number];
@@ -29,9 +45,13 @@ export const explainAlerting: BuiltinTool = {
         `${d.path ? ` (${d.path})` : ''}: ${d.outcome} — ${d.reason}`,
     );
     const sent = answer.decisions.filter((d) => d.outcome === 'send' && d.kind === 'alert').length;
+    const told = answer.channels.map((c) => `- ${c.channel_name}: ${toldWords(c)}`);
     const summary =
       `If ${answer.entity.name} (now ${answer.entity.state}) changed to ${to_state} now, ` +
-      `${sent} channel(s) would be alerted at once. Nothing was sent.\n${lines.join('\n')}`;
+      `${sent} channel(s) would be alerted at once. Nothing was sent.\n${lines.join('\n')}` +
+      (told.length > 0
+        ? `\nWhat each channel was last told about ${answer.entity.name}:\n${told.join('\n')}`
+        : '');
     return toolResult(summary, answer);
   },
 };

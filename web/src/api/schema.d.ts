@@ -804,7 +804,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Entities with their state and checks (filtered by state or blueprint, paged with limit), and tenant-wide counts: {entities, total, up, degraded, down, unknown, next_cursor} */
+        /** Entities with their state and checks (filtered by state or blueprint, paged with limit), tenant-wide counts, and how many of the entities answered have a channel not yet told their state: {entities, total, up, degraded, down, unknown, untold, next_cursor} */
         get: operations["getStatus"];
         put?: never;
         post?: never;
@@ -3263,12 +3263,12 @@ export interface components {
             /** @description dlv_ + a 26-character ULID */
             id: string;
             /** @enum {string} */
-            kind: "alert" | "repeat" | "test" | "escalation" | "digest" | "flapping" | "acknowledge";
+            kind: "alert" | "repeat" | "test" | "escalation" | "digest" | "flapping" | "acknowledge" | "also_failing";
             /**
-             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels), or `acknowledge` (the incident acknowledged in Vigil, told to a PagerDuty or Opsgenie channel)
+             * @description What was delivered: `down`, `degraded` or `recovery` (a state change; `up` for a first result, `unknown` for a change to unknown), `repeat` (a reminder while still down), `test`, or `escalation` (an incident left unacknowledged, sent to its routes' escalation channels), or `acknowledge` (the incident acknowledged in Vigil, told to a PagerDuty or Opsgenie channel), or `also_failing` (a check that started failing on an entity already down)
              * @enum {string}
              */
-            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest" | "flapping" | "acknowledge";
+            event: "down" | "degraded" | "recovery" | "up" | "unknown" | "repeat" | "test" | "escalation" | "digest" | "flapping" | "acknowledge" | "also_failing";
             channel_id: string | null;
             /** @description The shared (tenant) channel’s name; null for a check’s own channel, none, or a deleted one */
             channel_name: string | null;
@@ -3308,11 +3308,8 @@ export interface components {
                 /** @enum {string} */
                 state: "up" | "degraded" | "down" | "unknown";
             };
-            /**
-             * @description The state the entity would change to now
-             * @enum {string}
-             */
-            to_state: "up" | "down" | "degraded";
+            /** @description null: none was asked (no decisions) */
+            to_state: ("up" | "down" | "degraded") | null;
             decisions: {
                 /** @description The check the change is simulated for */
                 check_id: string | null;
@@ -3340,6 +3337,29 @@ export interface components {
                 escalation_at?: components["schemas"]["Timestamp"];
                 /** @description A sent down alert whose policy repeats: the first repeat */
                 repeat_at?: components["schemas"]["Timestamp"];
+            }[];
+            /** @description Visible truth: each channel the entity’s state reaches now or that was told anything of it, its last word and what holds the state back */
+            channels: {
+                /** @description chn_ + a 26-character ULID */
+                channel_id: string;
+                channel_name: string;
+                channel_type: string;
+                /** @description The last word the channel was sent about the entity; null: never told anything */
+                last_told: {
+                    /** @description The entity state the channel was last told */
+                    state: string;
+                    /** @description When it was told */
+                    at: components["schemas"]["Timestamp"];
+                    /** @description The message that told it (alert, also_failing, escalation, flapping) */
+                    kind: string;
+                } | null;
+                /** @description Why the channel does not know the entity’s state yet (its last word differs, or waits in a group’s batch); null: it knows it, or nothing holds it back (the re-judge is due) */
+                held: {
+                    /** @enum {string} */
+                    by: "cooldown" | "maintenance" | "flapping" | "upstream" | "group" | "silenced" | "recovery_off";
+                    /** @description When the hold ends; null: no end (silenced, recovery_off) or until the upstream recovers */
+                    until: components["schemas"]["Timestamp"] | null;
+                } | null;
             }[];
         };
         TenantChannelInput: {
@@ -9685,6 +9705,8 @@ export interface operations {
                         degraded: number;
                         down: number;
                         unknown: number;
+                        /** @description Of the entities in this answer, how many have a channel whose last word about them is not their state (a hold still running, or the truth not yet told); POST /v1/notify/simulate says which channel and why */
+                        untold: number;
                         /** @description Continues the page (with the same filters and limit); null at the end or without limit */
                         next_cursor: string | null;
                     };
@@ -11982,10 +12004,10 @@ export interface operations {
                     /** @description The entity: each of its enabled checks is simulated */
                     entity_id: string;
                     /**
-                     * @description The state the entity would change to now
+                     * @description The state the entity would change to now; absent: no decisions, only channels
                      * @enum {string}
                      */
-                    to_state: "up" | "down" | "degraded";
+                    to_state?: "up" | "down" | "degraded";
                 };
             };
         };

@@ -9,7 +9,7 @@ import { scrollRegion } from '../ui/scroll-region';
 
 type Answer = Schemas['AlertSimulation'];
 type Decision = Answer['decisions'][number];
-type ToState = Answer['to_state'];
+type ToState = NonNullable<Answer['to_state']>;
 
 /** How the alert reaches a channel, in words. */
 const PATHS: Record<string, string> = {

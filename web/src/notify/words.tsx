@@ -44,6 +44,7 @@ export const EVENT_WORDS: Record<Delivery['event'], string> = {
   flapping: 'Flapping: alerts held until stable',
   digest: 'Digest',
   acknowledge: 'Acknowledged in Vigil',
+  also_failing: 'Also failing (entity already down)',
 };
 
 /** The last attempt's answer in words: "HTTP 500", or the error. */
