@@ -44,7 +44,14 @@ function cloudRuntime(): ModelRuntime {
       } catch {
         body = {};
       }
-      raw.push({ kind: 'webhook', path: r.path, body, atMs: Date.now() });
+      const delivery = r.headers['x-service-delivery'];
+      raw.push({
+        kind: 'webhook',
+        path: r.path,
+        body,
+        atMs: Date.now(),
+        ...(typeof delivery === 'string' ? { deliveryId: delivery } : {}),
+      });
     }
   };
   const drain = async () => {

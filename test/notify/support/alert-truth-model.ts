@@ -25,7 +25,7 @@ export type RawMessage =
   | { kind: 'alert'; channelId: string; alert: Alert; atMs: number }
   | { kind: 'digest'; channelId: string; digest: Digest; atMs: number }
   | { kind: 'acknowledge'; channelId: string; ack: unknown; atMs: number }
-  | { kind: 'webhook'; path: string; body: Record<string, unknown>; atMs: number };
+  | { kind: 'webhook'; path: string; body: Record<string, unknown>; atMs: number; deliveryId?: string };
 
 /** What the driver needs of a runtime. */
 export interface ModelRuntime {
@@ -405,7 +405,16 @@ function toldOf(raw: readonly RawMessage[], built: Built): Told[] {
     const entity = built.entityIds.indexOf(entityId);
     out.push({ channel, entity, atMs, word, names: named(word, to), seq: i });
   };
+  // Delivery is at least once: a send retried after a lost record write, or a deliver job run twice
+  // at once, carries the same X-Service-Delivery id, by which a receiver tells the copy (docs/notifications.md).
+  const received = new Set<string>();
   raw.forEach((m, i) => {
+    const id = m.kind === 'alert' ? m.alert.deliveryId : m.kind === 'webhook' ? m.deliveryId : undefined;
+    const channel = m.kind === 'webhook' ? m.path : m.channelId;
+    if (id !== undefined) {
+      if (received.has(`${channel}|${id}`)) return;
+      received.add(`${channel}|${id}`);
+    }
     if (m.kind === 'alert') {
       const word =
         m.alert.kind === 'alert'
