@@ -30,6 +30,8 @@ export const templateKeys = {
 export const deliveryKeys = {
   all: ['notify-logs'] as const,
   list: (filter: Record<string, string>) => [...deliveryKeys.all, filter] as const,
+  /** What each channel was told of an entity (a new delivery changes it; so does the entity's state). */
+  told: (entityId: string, state: string) => [...deliveryKeys.all, 'told', entityId, state] as const,
 };
 
 /** The delivery log's filters (each may be empty: no filter). */
@@ -90,6 +92,12 @@ export const notifyQueries = {
           api.GET('/v1/status', { params: { query: { blueprint_slug: blueprint, limit: PICKER_LIMIT } } }),
         ),
       enabled: blueprint !== '',
+    }),
+  /** Each channel's last word about the entity and what holds the truth back (POST /v1/notify/simulate without to_state: it sends nothing). */
+  told: (entityId: string, state: string) =>
+    queryOptions({
+      queryKey: deliveryKeys.told(entityId, state),
+      queryFn: () => must(api.POST('/v1/notify/simulate', { body: { entity_id: entityId } })),
     }),
   /** GET /v1/notify/routes. */
   routes: () => queryOptions({ queryKey: routeKeys.all, queryFn: () => must(api.GET('/v1/notify/routes')) }),

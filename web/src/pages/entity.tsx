@@ -13,6 +13,7 @@ import { checkKeys, checkQueries } from '../checks/queries';
 import { EntityIncidents } from '../incidents/entity-incidents';
 import { refreshDelay, useRefreshOnChange } from '../live/refresh';
 import { IN_MAINTENANCE } from '../maintenance/words';
+import { ChannelTruth } from '../notify/channel-truth';
 import { WhyPaged } from '../notify/why-paged';
 import { StateBadge, Time } from '../ui/bits';
 import { Empty, ErrorNote, Loading } from '../ui/feedback';
@@ -85,6 +86,7 @@ export function EntityPage() {
       />
       <EntityIncidents entityId={e.id} entityState={e.state} />
       <Checks entity={e} />
+      <ChannelTruth entityId={e.id} state={e.state} />
       <WhyPaged subject={{ entity_id: e.id }} />
     </Page>
   );

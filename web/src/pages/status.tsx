@@ -97,7 +97,11 @@ export function StatusPage() {
 
   return (
     <Page title="Status">
-      <Counts data={counts.data} error={counts.error} />
+      <Counts
+        data={counts.data}
+        error={counts.error}
+        untold={board.data?.pages.reduce((n, p) => n + p.body.untold, 0)}
+      />
       <Section title="Entities">
         <div className="status-filters">
           <div className="tabs" role="tablist" aria-label="Filter by state">
@@ -160,7 +164,16 @@ export function StatusPage() {
   );
 }
 
-function Counts({ data, error }: { data: Board | undefined; error: unknown }) {
+function Counts({
+  data,
+  error,
+  untold,
+}: {
+  data: Board | undefined;
+  error: unknown;
+  /** Of the entities listed, those with a channel not yet told their state (GET /v1/status `untold`). */
+  untold: number | undefined;
+}) {
   if (error) return <ErrorNote error={error} title="The counts could not be loaded." />;
   const tiles: { key: State | 'total'; label: string }[] = [
     { key: 'up', label: 'Up' },
@@ -177,6 +190,14 @@ function Counts({ data, error }: { data: Board | undefined; error: unknown }) {
           <span className="label">{t.label}</span>
         </li>
       ))}
+      <li
+        className="stat stat-untold"
+        data-testid="count-untold"
+        title="Entities listed below with a channel whose last word is not their state: held (cooldown, maintenance …) or about to be told. The entity page says which channel and why."
+      >
+        <span className="n">{untold ?? '–'}</span>
+        <span className="label">Not yet told (listed)</span>
+      </li>
     </ul>
   );
 }
