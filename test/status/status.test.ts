@@ -87,8 +87,11 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
       'next_cursor',
       'total',
       'unknown',
+      'untold',
       'up',
     ]);
+    // No channel was told anything of these entities.
+    expect(res.body.untold).toBe(0);
     // The worst check wins (issue 35): 'mixed' (one check up, one down) is down.
     expect(res.body).toMatchObject({ total: 5, up: 1, degraded: 0, down: 2, unknown: 2 });
     const byName = new Map<string, BoardEntity>(res.body.entities.map((e: BoardEntity) => [e.name, e]));
@@ -158,6 +161,7 @@ describe.each(runtimes)('GET /v1/status ($runtime runtime)', ({ start }) => {
       degraded: 0,
       down: 0,
       unknown: 0,
+      untold: 0,
       next_cursor: null,
     });
     expect((await get('/v1/status/transitions', fresh.key)).body).toEqual({
