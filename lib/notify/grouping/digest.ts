@@ -10,8 +10,8 @@ import { digestJobId } from '../job-ids.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { type NotifyDeps, retentionDays } from '../notify-deps.ts';
 import type { Digest, DigestEvent, SendOutcome } from '../ports.ts';
-import { changeOrder, readTold } from '../told-items.ts';
 import { batchClosedOp, type DigestEntry, type GroupRecord, readBatch, readGroup } from './group-items.ts';
+import { stillTrue } from './still-true.ts';
 
 /**
  * The `digest` job: the flush of one batch of a channel's group. When due it closes the batch
@@ -145,36 +145,6 @@ function digestOf(record: DeliveryRecord, group: GroupRecord | undefined, entrie
     part,
     parts: record.digest?.parts ?? 1,
   };
-}
-
-/**
- * The entries the channel has not heard newer news of: an entry is left out when the channel's last
- * word about its entity (told-items.ts) came from a newer change sent outside this batch (a
- * recovery matching no grouping route goes alone while its down waits here), so the digest never
- * ends on a stale state (DECISIONS.md "Alert truth (wave 5)").
- */
-async function stillTrue(deps: NotifyDeps, job: DigestJob, entries: DigestEntry[]): Promise<DigestEntry[]> {
-  const inBatch = new Set(entries.map((e) => e.delivery_id));
-  const entities = [...new Set(entries.map((e) => e.event.entity_id))];
-  const words = new Map(
-    await Promise.all(
-      entities.map(
-        async (entityId) =>
-          [
-            entityId,
-            await readTold(deps.table, {
-              tenant_id: job.tenant_id,
-              entity_id: entityId,
-              channel_id: job.channel_id,
-            }),
-          ] as const,
-      ),
-    ),
-  );
-  return entries.filter((e) => {
-    const word = words.get(e.event.entity_id);
-    return !word || inBatch.has(word.delivery_id) || word.order <= changeOrder(e.event);
-  });
 }
 
 /** Handles one delivery of a `digest` job; throws to have a failed part tried again. */
