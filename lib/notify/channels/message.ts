@@ -226,6 +226,7 @@ export function templateValues(alert: Alert, message: AlertMessage): TemplateVal
     timestamp: event.timestamp,
     time: humanTime(event.timestamp),
     last_error: alert.lastError ? clip(alert.lastError, MAX_ERROR) : '',
+    reason: alert.reason ? clip(alert.reason, MAX_ERROR) : '',
     also_failing: alert.alsoFailing?.length ? clip(alert.alsoFailing.join(', '), MAX_ERROR) : '',
     down_for:
       alert.kind === 'repeat' && alert.downForSeconds !== undefined

@@ -21,7 +21,7 @@ export const TEMPLATE_FIELDS = {
   last_error: 'the latest failed result’s error; empty when none',
   link: 'the entity’s console page (VIGIL_PUBLIC_URL set); empty otherwise',
   time: 'the change’s time for humans (2026-01-01 12:00:00 UTC)',
-  kind: 'alert, recovery, repeat, escalation, flapping or test',
+  kind: 'alert, recovery, repeat, escalation, also_failing, flapping or test',
   check_label: 'what the check probes (GET https://api.example.com/health)',
   headline: 'Vigil’s own title (Checkout API is down)',
   note: 'Vigil’s sentence for repeats, escalations, tests and root causes; empty otherwise',
@@ -31,6 +31,8 @@ export const TEMPLATE_FIELDS = {
   entity_slug: 'the entity’s slug (checkout-api)',
   blueprint_slug: 'the entity’s blueprint (service)',
   timestamp: 'the change’s time, ISO 8601',
+  reason:
+    'why it was sent: the failing result’s error or the rule that decided (down from 2 of 3 locations); empty for a test',
 } as const;
 
 export type TemplateField = keyof typeof TEMPLATE_FIELDS;

@@ -37,6 +37,16 @@ describe('renderTemplate', () => {
     expect(renderTemplate(source, values({ last_error: '' }))).toBe('No error');
   });
 
+  it('fills {{reason}} with why the alert was sent, redacted as the alert carries it, empty without one', () => {
+    const alert = { ...sampleAlert(), reason: 'expected status 200, got 500' };
+    const filled = templateValues(alert, describeAlert(alert, undefined));
+    expect(renderTemplate('Why: {{reason}}', filled)).toBe('Why: expected status 200, got 500');
+    const none = { ...sampleAlert(), reason: null };
+    expect(
+      renderTemplate('{{^reason}}no reason{{/reason}}', templateValues(none, describeAlert(none, undefined))),
+    ).toBe('no reason');
+  });
+
   it('nests sections', () => {
     const source = '{{#link}}[{{#last_error}}x{{/last_error}}{{link}}]{{/link}}';
     expect(renderTemplate(source, values({ link: 'L' }))).toBe('[xL]');

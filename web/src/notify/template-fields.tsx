@@ -78,8 +78,9 @@ export function TemplateFields({
       <legend>Message template (optional)</legend>
       <p className="muted">
         Your own title and text instead of Vigil’s, with fields such as {'{{entity_name}}'}, {'{{to_state}}'},{' '}
-        {'{{check_name}}'}, {'{{last_error}}'} and {'{{link}}'}; {'{{#last_error}}…{{/last_error}}'} keeps its
-        text only when there is an error. Leave both empty for Vigil’s message.
+        {'{{check_name}}'}, {'{{reason}}'}, {'{{last_error}}'} and {'{{link}}'};{' '}
+        {'{{#last_error}}…{{/last_error}}'} keeps its text only when there is an error. Leave both empty for
+        Vigil’s message.
       </p>
       <TextField
         label="Title template"
