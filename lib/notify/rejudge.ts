@@ -18,6 +18,7 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
+import type { PolicyRecord } from './policy-items.ts';
 import { firstRepeat } from './repeat.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
 import { alertHeldBackOps } from './suppressed-alert-items.ts';
@@ -94,8 +95,8 @@ export const untold = (told: ToldRecord | undefined, state: string) =>
 
 /** The channels the truth goes to: those it reaches now, and every channel told anything of the entity. */
 export async function truthChannels(
-  deps: NotifyDeps,
-  event: StateChangeEvent,
+  deps: Pick<NotifyDeps, 'channels'>,
+  event: Pick<StateChangeEvent, 'check_id' | 'tenant_id'>,
   told: readonly ToldRecord[],
   reached: readonly ChannelRecord[],
 ): Promise<ChannelRecord[]> {
@@ -116,7 +117,7 @@ export async function truthChannels(
 
 /** The own and attached channels of the entity's other failing checks (none while it is up). */
 async function failingChecksChannels(
-  deps: NotifyDeps,
+  deps: Pick<NotifyDeps, 'channels'>,
   entity: EntityState,
   causeId: string,
 ): Promise<ChannelRecord[]> {
@@ -145,45 +146,84 @@ async function actOnHold(deps: NotifyDeps, event: StateChangeEvent, verdict: Ale
   // Flapping: the settle look re-judges (flapping.ts); silence and the recovery switch hold for good.
 }
 
-/** Handles one `rejudge` job; throws to have it retried. */
-export async function handleRejudge(deps: NotifyDeps, job: RejudgeJob): Promise<void> {
-  const nowMs = deps.clock.now();
-  if (await waitedAnotherHop(deps, job, rejudgeJobId(job.entity_id, job.due_ms), nowMs)) return;
-  const entity = await readEntityById(deps.table, job.tenant_id, job.entity_id);
-  if (!entity || entity.state === 'unknown') return;
-  const event = await truthEvent(deps, job.tenant_id, entity);
-  if (!event) return;
-  const told = await readToldOfEntity(deps.table, event.tenant_id, event.entity_id);
-  const [policy, own, routing, maintenanceOf] = await Promise.all([
-    effectivePolicy(deps, event.tenant_id, event.check_id),
+/** What the notifier reads of an entity's truth: enough for the re-judge and for the simulation. */
+export type TruthDeps = Pick<NotifyDeps, 'table' | 'clock' | 'policies' | 'channels'>;
+
+/** An entity's state as a change, each channel's last word, the channels it reaches, and what holds it now. */
+export interface TruthJudgement {
+  event: StateChangeEvent;
+  policy: PolicyRecord;
+  /** Each channel's last word about the entity, by channel id. */
+  words: Map<string, ToldRecord>;
+  /** The channels the state reaches now, then every other channel told anything of the entity. */
+  channels: ChannelRecord[];
+  /** The channels whose last word differs from the state (`untold`). */
+  behind: ChannelRecord[];
+  /** What holds the state back from them now (read only: a look counts no flap change); undefined when nothing does or none is behind. */
+  verdict: AlertVerdict | undefined;
+}
+
+/** Judges the entity's truth now, reading only; undefined for an unknown entity or one never changed. */
+export async function judgeTruth(
+  deps: TruthDeps,
+  tenantId: string,
+  entity: EntityState,
+  nowMs: number,
+): Promise<TruthJudgement | undefined> {
+  if (entity.state === 'unknown') return undefined;
+  const event = await truthEvent(deps, tenantId, entity);
+  if (!event) return undefined;
+  const [told, policy, own, routing, maintenanceOf] = await Promise.all([
+    readToldOfEntity(deps.table, tenantId, entity.id),
+    effectivePolicy(deps, tenantId, event.check_id),
     deps.channels.listForCheck(event.check_id),
     eventRouting(deps.table, event, entity.blueprint_slug),
-    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
+    maintenanceLookup(deps.table, deps.clock, tenantId),
   ]);
   // A failing entity's state reaches its failing checks' channels too (a check also failing, told
   // as such or held: DECISIONS.md "Alert truth (wave 5)" Cause).
   const failingOwn = await failingChecksChannels(deps, entity, event.check_id);
   const reached = await channelsForEvent(deps, event, uniqueChannels([...own, ...failingOwn]), routing);
   const channels = await truthChannels(deps, event, told, reached);
-  const byChannel = new Map(told.map((word) => [word.channel_id, word]));
-  const due = channels.filter((channel) => untold(byChannel.get(channel.id), entity.state));
-  if (due.length === 0) return;
-
+  const words = new Map(told.map((word) => [word.channel_id, word]));
+  const behind = channels.filter((channel) => untold(words.get(channel.id), entity.state));
   // The steps as for a fresh alert, except that a look counts no change in the flap history.
-  const facts = alertFacts(
-    deps,
-    event,
-    policy,
-    nowMs,
-    () => maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
-    async () =>
-      (await flapOutcomeIfChanged(deps, event.check_id, policy, nowMs)) === 'hold' ? 'flapping' : undefined,
-  );
-  const verdict = await decideAlert(facts);
+  const verdict =
+    behind.length === 0
+      ? undefined
+      : await decideAlert(
+          alertFacts(
+            deps,
+            event,
+            policy,
+            nowMs,
+            () => maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
+            async () =>
+              (await flapOutcomeIfChanged(deps, event.check_id, policy, nowMs)) === 'hold'
+                ? 'flapping'
+                : undefined,
+          ),
+        );
+  return { event, policy, words, channels, behind, verdict };
+}
+
+/** Handles one `rejudge` job; throws to have it retried. */
+export async function handleRejudge(deps: NotifyDeps, job: RejudgeJob): Promise<void> {
+  const nowMs = deps.clock.now();
+  if (await waitedAnotherHop(deps, job, rejudgeJobId(job.entity_id, job.due_ms), nowMs)) return;
+  const entity = await readEntityById(deps.table, job.tenant_id, job.entity_id);
+  const judged = entity && (await judgeTruth(deps, job.tenant_id, entity, nowMs));
+  if (!judged || judged.behind.length === 0) return;
+  const { event, policy, verdict, words: byChannel } = judged;
   if (verdict) {
-    deps.logger.debug('re-judge held', { entity_id: entity.id, by: verdict.step, reason: verdict.reason });
+    deps.logger.debug('re-judge held', {
+      entity_id: event.entity_id,
+      by: verdict.step,
+      reason: verdict.reason,
+    });
     return actOnHold(deps, event, verdict);
   }
+  const due = judged.behind;
   const records = due.map((channel) => {
     const from = byChannel.get(channel.id)?.state ?? 'up';
     return newDelivery(

@@ -18,11 +18,9 @@ export const simulateBody = z
     }),
     z.strictObject({
       entity_id: idSchema('ent').meta({ description: 'The entity: each of its enabled checks is simulated' }),
-      to_state: toState
-        .optional()
-        .meta({
-          description: 'The state the entity would change to now; absent: no decisions, only channels',
-        }),
+      to_state: toState.optional().meta({
+        description: 'The state the entity would change to now; absent: no decisions, only channels',
+      }),
     }),
   ])
   .meta({ description: 'Exactly one of check_id and entity_id, and to_state (optional with entity_id)' });
@@ -72,12 +70,10 @@ const channelTruthSchema = z.strictObject({
   held: z
     .strictObject({
       by: z.enum(['cooldown', 'maintenance', 'flapping', 'upstream', 'group', 'silenced', 'recovery_off']),
-      until: timestampSchema
-        .nullable()
-        .meta({
-          description:
-            'When the hold ends; null: no end (silenced, recovery_off) or until the upstream recovers',
-        }),
+      until: timestampSchema.nullable().meta({
+        description:
+          'When the hold ends; null: no end (silenced, recovery_off) or until the upstream recovers',
+      }),
     })
     .nullable()
     .meta({

@@ -1,21 +1,15 @@
 import type { EntityState } from '../catalog/entity-items.ts';
-import { maintenanceLookup } from '../maintenance/evaluate.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
+import { isoTime } from '../platform/clock.ts';
 import type { Table } from '../store/table.ts';
-import { type AlertVerdict, alertFacts, decideAlert } from './alert-steps.ts';
-import type { ChannelRecord } from './channel-items.ts';
-import { type ChannelStore, uniqueChannels } from './channel-store.ts';
+import type { AlertVerdict } from './alert-steps.ts';
 import { getDelivery } from './delivery-items.ts';
 import { getFlapState } from './flap-state-items.ts';
-import { flapOutcomeIfChanged } from './flapping.ts';
 import { readGroup } from './grouping/group-items.ts';
-import { effectivePolicy } from './notify-deps.ts';
-import type { PolicyStore } from './policy-store.ts';
-import { truthEvent, untold } from './rejudge.ts';
-import { channelsForEvent, eventRouting } from './route-channels.ts';
+import { judgeTruth, type TruthDeps, truthChannels, untold } from './rejudge.ts';
 import { channelName } from './simulate-words.ts';
 import { readToldOfEntity, type ToldRecord } from './told-items.ts';
-import { isDownState } from './upstream.ts';
+
+export type { TruthDeps } from './rejudge.ts';
 
 /**
  * Visible truth (DECISIONS.md "Alert truth (wave 5)"): for each channel the entity's state reaches
@@ -42,13 +36,6 @@ export interface ChannelTruth {
   last_told: { state: string; at: string; kind: string } | null;
   /** Why the channel does not know the state yet; `until` null: no end (or until an upstream recovers). */
   held: { by: HoldBy; until: string | null } | null;
-}
-
-export interface TruthDeps {
-  table: Table;
-  clock: Clock;
-  policies: Pick<PolicyStore, 'get'>;
-  channels: Pick<ChannelStore, 'listForCheck' | 'getSharedMany' | 'get'>;
 }
 
 const STEP_HOLDS: Record<string, HoldBy> = {
@@ -86,71 +73,20 @@ async function groupHold(table: Table, word: ToldRecord): Promise<ChannelTruth['
     : null;
 }
 
-/** The channels the truth of `entity` reaches now, then every other channel told anything of it. */
-async function channelsOf(
-  deps: TruthDeps,
-  tenantId: string,
-  checkId: string,
-  reached: ChannelRecord[],
-  told: readonly ToldRecord[],
-): Promise<ChannelRecord[]> {
-  const known = new Set(reached.map((c) => c.id));
-  const extra: ChannelRecord[] = [];
-  for (const word of told) {
-    if (known.has(word.channel_id)) continue;
-    known.add(word.channel_id);
-    const channel = await deps.channels.get(word.channel_check_id ?? checkId, word.channel_id, tenantId);
-    if (channel) extra.push(channel);
-  }
-  return [...reached, ...extra];
-}
-
 /** Each channel's last word about the entity and what holds the state back from it (see the module comment). */
 export async function entityTruth(
   deps: TruthDeps,
   tenantId: string,
   entity: EntityState,
 ): Promise<ChannelTruth[]> {
-  const [told, event] = await Promise.all([
-    readToldOfEntity(deps.table, tenantId, entity.id),
-    entity.state === 'unknown' ? undefined : truthEvent(deps, tenantId, entity),
-  ]);
-  const words = new Map(told.map((w) => [w.channel_id, w]));
-  let channels: ChannelRecord[] = [];
-  let verdict: AlertVerdict | undefined;
-  if (event) {
-    const nowMs = deps.clock.now();
-    const [policy, routing, maintenanceOf] = await Promise.all([
-      effectivePolicy(deps, tenantId, event.check_id),
-      eventRouting(deps.table, event, entity.blueprint_slug),
-      maintenanceLookup(deps.table, deps.clock, tenantId),
-    ]);
-    const states = entity.check_states ?? {};
-    const failing = Object.keys(states)
-      .sort()
-      .filter((id) => id !== event.check_id && isDownState(states[id] ?? ''));
-    const own = (
-      await Promise.all([event.check_id, ...failing].map((id) => deps.channels.listForCheck(id)))
-    ).flat();
-    const reached = await channelsForEvent(deps, event, uniqueChannels(own), routing);
-    channels = await channelsOf(deps, tenantId, event.check_id, reached, told);
-    if (channels.some((c) => untold(words.get(c.id), entity.state)))
-      verdict = await decideAlert(
-        alertFacts(
-          deps,
-          event,
-          policy,
-          nowMs,
-          () => maintenanceOf({ id: entity.id, blueprint_slug: entity.blueprint_slug }),
-          async () =>
-            (await flapOutcomeIfChanged(deps, event.check_id, policy, nowMs)) === 'hold'
-              ? 'flapping'
-              : undefined,
-        ),
-      );
-  } else {
-    channels = await channelsOf(deps, tenantId, '', [], told);
-  }
+  const judged = await judgeTruth(deps, tenantId, entity, deps.clock.now());
+  // Unknown or never changed: only the channels told anything of it, with their words.
+  const told = judged ? undefined : await readToldOfEntity(deps.table, tenantId, entity.id);
+  const words = judged?.words ?? new Map((told ?? []).map((w) => [w.channel_id, w]));
+  const channels =
+    judged?.channels ?? (await truthChannels(deps, { check_id: '', tenant_id: tenantId }, told ?? [], []));
+  const event = judged?.event;
+  const verdict = judged?.verdict;
   return Promise.all(
     channels.map(async (channel): Promise<ChannelTruth> => {
       const word = words.get(channel.id);
