@@ -55,6 +55,7 @@ export function postResult(
   checkId: string,
   success: boolean,
   errorMessage = 'bench down',
+  retried = false,
 ): Promise<number> {
   const body = JSON.stringify(
     success
@@ -82,7 +83,13 @@ export function postResult(
         else res.on('end', () => resolve(at));
       },
     );
-    req.on('error', reject);
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed as it was reused (its keepAliveTimeout after an idle
+      // phase): the request never reached it, so it is sent once more, as Node's docs advise.
+      if (!retried && req.reusedSocket && error.code === 'ECONNRESET')
+        resolve(postResult(agent, base, key, checkId, success, errorMessage, true));
+      else reject(error);
+    });
     req.end(body);
   });
 }
