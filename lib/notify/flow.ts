@@ -137,7 +137,7 @@ export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void
         : newDelivery({ ...base, channel, skipped: 'no channels' }, deps.clock.now());
     return newDelivery({ ...base, channel, skipped: reason ?? outcome }, deps.clock.now());
   });
-  await storeAndDispatch(deps, records);
+  await storeAndDispatch(deps, records, { words: new Map(told.map((word) => [word.channel_id, word])) });
   const deferredTo = decisions.find((d) => d.outcome === 'defer' && d.channel)?.dueMs;
   if (deferredTo !== undefined) await enqueueAll(deps, [recoveryDueJob(event, deferredTo, deps.clock.now())]);
   if (decisions.some((d) => d.outcome !== 'send')) {

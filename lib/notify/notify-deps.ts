@@ -17,6 +17,7 @@ import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 import type { PolicyStore } from './policy-store.ts';
 import type { ChannelSenders } from './ports.ts';
 import { claimsWord, putClaimed } from './told.ts';
+import type { ToldRecord } from './told-items.ts';
 
 /** What the notifier's job handlers work with (built once per runtime by createNotifier). */
 export interface NotifyDeps {
@@ -116,8 +117,12 @@ export async function retentionDays(deps: NotifyDeps, tenantId: string): Promise
 export async function storeAndDispatch(
   deps: NotifyDeps,
   records: DeliveryRecord[],
-  /** The order of the records' words when not their change's (a re-judge tells the state as of now). */
-  order?: string,
+  options: {
+    /** The order of the records' words when not their change's (a re-judge tells the state as of now). */
+    order?: string | undefined;
+    /** The entity's words as the caller read them (readToldOfEntity): the first claim of each channel holds on them instead of reading again. */
+    words?: ReadonlyMap<string, ToldRecord> | undefined;
+  } = {},
 ): Promise<void> {
   const first = records[0];
   if (!first) return;
@@ -126,7 +131,10 @@ export async function storeAndDispatch(
   const grouping = groupingContext(deps.table, first.tenant_id);
   for (const record of records) {
     const stored = claimsWord(record)
-      ? await putClaimed(deps, record, days, record.channel_check_id ?? null, order)
+      ? await putClaimed(deps, record, days, record.channel_check_id ?? null, {
+          order: options.order,
+          known: options.words ? { word: options.words.get(record.channel_id ?? '') } : undefined,
+        })
       : (await deps.deliveries.putNew(record, days))
         ? record
         : undefined;

@@ -232,11 +232,10 @@ export async function handleRejudge(deps: NotifyDeps, job: RejudgeJob): Promise<
     );
   });
   // The state as judged now: newer than any word told before this look (a check's also_failing included).
-  await storeAndDispatch(
-    deps,
-    records,
-    changeOrder({ timestamp: isoTime(nowMs), transition_id: event.transition_id }),
-  );
+  await storeAndDispatch(deps, records, {
+    order: changeOrder({ timestamp: isoTime(nowMs), transition_id: event.transition_id }),
+    words: byChannel,
+  });
   if (isDownState(event.to_state) && policy.repeat_interval_seconds > 0)
     await enqueueAll(deps, [firstRepeat(event, policy, nowMs)]);
 }

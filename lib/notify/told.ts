@@ -50,12 +50,18 @@ export async function putClaimed(
   record: DeliveryRecord,
   retentionDays: number,
   channelCheckId: string | null,
-  order = changeOrder(record.event),
+  options: {
+    order?: string | undefined;
+    /** The channel's word as the caller read it (absent word: never told): the first attempt holds on it without reading. */
+    known?: { word: ToldRecord | undefined } | undefined;
+  } = {},
 ): Promise<DeliveryRecord | undefined> {
+  const order = options.order ?? changeOrder(record.event);
   const channelId = record.channel_id ?? '';
   const key = { tenant_id: record.tenant_id, entity_id: record.entity_id, channel_id: channelId };
   for (let attempt = 1; ; attempt++) {
-    const told = await readTold(deps.table, key);
+    // A word read by the caller saves a read; if it moved since, the write's condition fails and the next attempt reads.
+    const told = attempt === 1 && options.known ? options.known.word : await readTold(deps.table, key);
     const why = toldVerdict(told, record, order);
     const stored: DeliveryRecord = why ? { ...record, status: 'skipped', reason: why } : record;
     // A superseded change leaves the newer word, and a recovery to a channel never told keeps it
