@@ -62,6 +62,7 @@ export function composeNotifications(deps: NotificationsDeps) {
         table: deps.table,
         clock,
         recipients,
+        notifier,
         ...egress,
       }),
     }),

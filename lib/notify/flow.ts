@@ -45,7 +45,8 @@ async function actOnVerdict(deps: NotifyDeps, event: StateChangeEvent, verdict: 
   // A down skipped now gets one look when the window ends (maintenance-end.ts).
   if (verdict?.maintenance && isDownState(event.to_state))
     await enqueueAll(deps, [maintenanceEndJob(event, verdict.maintenance, nowMs)]);
-  if (verdict?.maintenance)
+  // Any other change the window skipped (a recovery) is told at its end if a channel's word differs.
+  if (verdict?.maintenance && !isDownState(event.to_state))
     await enqueueAll(deps, [rejudgeJob(target, verdict.maintenance.endsMs, 'maintenance', nowMs)]);
   // (A recovery the cooldown defers is sent at its end by its own job: deferred-recovery.ts.)
   if (verdict?.step === 'cooldown' && verdict.outcome === 'skip' && verdict.dueMs !== undefined)

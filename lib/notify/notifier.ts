@@ -23,7 +23,7 @@ import type { NotifyJob } from './jobs.ts';
 import { handleMaintenanceEnd } from './maintenance-end.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
 import type { NotifyActions, SendOutcome } from './ports.ts';
-import { handleRejudge } from './rejudge.ts';
+import { handleRejudge, rejudgeJob } from './rejudge.ts';
 import { handleRepeat } from './repeat.ts';
 
 /**
@@ -143,6 +143,11 @@ export function createNotifier(deps: NotifyDeps) {
           return sendOne(channel, record);
         }),
       );
+    },
+
+    async rejudge(tenantId, entityId, by) {
+      const nowMs = deps.clock.now();
+      await enqueueAll(deps, [rejudgeJob({ tenant_id: tenantId, entity_id: entityId }, nowMs, by, nowMs)]);
     },
 
     async retry(tenantId, deliveryId) {

@@ -19,6 +19,7 @@ import type { DeliveryStore } from './delivery-store.ts';
 import { type EmailRecipients, emailAddressesOf } from './email-recipients.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
 import type { PolicyStore } from './policy-store.ts';
+import type { NotifyActions } from './ports.ts';
 import type { PolicyBody } from './request-schemas.ts';
 import { type ChannelView, publicChannel, publicPolicy } from './responses.ts';
 
@@ -42,6 +43,8 @@ export interface PolicyServiceDeps {
   resolve?: Resolve | undefined;
   /** Email recipients: confirmation links on create, their states in views. */
   recipients: Pick<EmailRecipients, 'statesFor' | 'requestConfirmations'>;
+  /** The notifier: a silence lifted re-judges the check's entity (what it held is told if still true). */
+  notifier: Pick<NotifyActions, 'rejudge'>;
 }
 
 /** Who asks: the tenant, and whether its key is read-only (channel URLs are then redacted). */
@@ -98,8 +101,12 @@ export function createPolicyService(deps: PolicyServiceDeps) {
           revision: 0,
         };
         const written = await deps.policies.put({ ...base, ...body, updated_at: now });
-        return written ? { policy: written, created: current === undefined } : RETRY;
+        return written ? { policy: written, created: current === undefined, lifted: base.silenced } : RETRY;
       });
+      // A silence lifted while the entity is away from up: its channels hear the state now, as
+      // Alertmanager notifies an alert still firing when its silence ends.
+      if (stored.lifted && !stored.policy.silenced)
+        await deps.notifier.rejudge(caller.tenantId, check.entity_id, 'silence lifted');
       return { created: stored.created, policy: await policyView(caller, check, stored.policy) };
     },
 

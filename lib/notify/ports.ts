@@ -114,4 +114,6 @@ export interface NotifyActions {
   sendChannelTest(tenantId: string, channel: TenantChannelRecord): Promise<DeliveryRecord>;
   /** Re-sends a failed delivery (a new series of up to 3 attempts); answers the record, now pending. */
   retry(tenantId: string, deliveryId: string): Promise<DeliveryRecord>;
+  /** Looks at the entity's truth now (a silence lifted): channels whose last word differs are told (rejudge.ts). */
+  rejudge(tenantId: string, entityId: string, by: string): Promise<void>;
 }

@@ -153,6 +153,8 @@ describe('vigil import (the process)', () => {
         name: 'Backup',
         check_type: 'push',
         interval_seconds: 86_400,
+        // Healthchecks has no threshold: one /fail or missed deadline is down (DECISIONS.md "Alert truth (wave 5)").
+        failure_threshold: 1,
         config: { slug: 'backup', grace_seconds: 86_460 },
       },
     ]);

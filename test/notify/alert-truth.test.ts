@@ -252,6 +252,20 @@ describe('alert truth (issue 51 cases, local flow)', () => {
       )
     ).id;
 
+  it('tells a down skipped while silenced once the silence is lifted with the entity still down (model seed 338029611)', async () => {
+    const { entityId, checkId } = await h.entityWithCheck('Billing');
+    const channel = await h.channel(checkId);
+    await h.policy(checkId, { cooldown_seconds: 0 });
+    await result(checkId, 'up');
+    await h.policy(checkId, { silenced: true });
+    await result(checkId, 'down');
+    expect(told(channel.id, entityId)).toEqual([]);
+
+    await h.policy(checkId, { silenced: false });
+    await wait(5000);
+    expect(told(channel.id, entityId)).toEqual(['alert:down']);
+  });
+
   it('does not let a digest flushed later undo a newer state the channel was told alone (model seed 101)', async () => {
     const { entityId, checkId } = await h.entityWithCheck('Edge');
     await h.policy(checkId, { cooldown_seconds: 0 });
