@@ -23,10 +23,11 @@ export function stateChangeEventOf(change: Change): StateChangeEvent | undefined
 }
 
 /** The `also_failing` job of a new check transition into failing, or undefined for any other change. */
-function alsoFailingOf(change: Change): JobInput<NotifyJob> | undefined {
+function alsoFailingOf(change: Change, moved: ReadonlySet<string>): JobInput<NotifyJob> | undefined {
   const item = change.newImage;
   if (item?.entity !== TRANSITION_ENTITY || item.kind !== 'check') return undefined;
-  return alsoFailingJob(parseTransition(item));
+  const t = parseTransition(item);
+  return moved.has(`${t.entity_id}|${t.created_at}`) ? undefined : alsoFailingJob(t);
 }
 
 /** A change-feed consumer that enqueues an `event` job per new entity transition; enqueue failures throw. */
@@ -38,10 +39,19 @@ export function createNotifyConsumer(deps: {
 }): ChangeConsumer {
   return async (changes) => {
     const jobs: JobInput<NotifyJob>[] = [];
+    // A check change that moved its entity is that entity's own alert, not "also failing": the two
+    // transitions are written in one transaction at one time, and usually reach this batch together
+    // (when they do not, the also_failing job reads the entity and finds it so).
+    const moved = new Set(
+      changes.flatMap((change) => {
+        const event = stateChangeEventOf(change);
+        return event ? [`${event.entity_id}|${event.timestamp}`] : [];
+      }),
+    );
     for (const change of changes) {
       const event = stateChangeEventOf(change);
       // A check moving into failing may be "also failing" on an entity already down (also-failing-alert.ts).
-      const also = !event && change.eventName === 'INSERT' ? alsoFailingOf(change) : undefined;
+      const also = !event && change.eventName === 'INSERT' ? alsoFailingOf(change, moved) : undefined;
       if (also) jobs.push(also);
       if (!event) continue;
       if (
