@@ -30,8 +30,16 @@ export async function stillTrue(
       ),
     ),
   );
-  return entries.filter((e) => {
+  const current = entries.filter((e) => {
     const word = words.get(e.event.entity_id);
     return !word || inBatch.has(word.delivery_id) || word.order <= changeOrder(e.event);
+  });
+  // Two events of one entity in a row that name the same state (a change between them was sent
+  // alone) say it once.
+  const last = new Map<string, string>();
+  return current.filter((e) => {
+    const same = last.get(e.event.entity_id) === e.event.to_state;
+    last.set(e.event.entity_id, e.event.to_state);
+    return !same;
   });
 }
