@@ -13,6 +13,7 @@ import {
 } from './notify-deps.ts';
 import { rejudgeJob } from './rejudge.ts';
 import { channelsForEvent, eventRouting } from './route-channels.ts';
+import { alertHeldBackOps } from './suppressed-alert-items.ts';
 
 /**
  * "Also failing" (DECISIONS.md "Alert truth (wave 5)" Cause): a check that starts failing on an
@@ -64,6 +65,14 @@ export async function handleAlsoFailing(deps: NotifyDeps, job: AlsoFailingJob): 
   const endsMs = verdict?.maintenance?.endsMs ?? (verdict?.step === 'cooldown' ? verdict.dueMs : undefined);
   if (verdict && endsMs !== undefined)
     await enqueueAll(deps, [rejudgeJob(target, endsMs, verdict.step, nowMs)]);
+  // Held behind a down upstream: its recovery re-judges this entity (flow.ts releaseHeldBack).
+  if (verdict?.upstreams)
+    await deps.table.transact(
+      alertHeldBackOps(
+        event,
+        verdict.upstreams.map((up) => up.id),
+      ),
+    );
   const base = { event, kind: 'also_failing' as const, seq: '0', timeMs: Date.parse(event.timestamp) };
   const records = channelDecisions(verdict, channels).map(({ channel, outcome, reason }) =>
     newDelivery(
