@@ -1,18 +1,10 @@
 import { readEntityById } from '../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../domain/state-change-event.ts';
-import { maintenanceLookup } from '../maintenance/evaluate.ts';
-import { alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
-import { flapDecision } from './flapping.ts';
+import { channelDecisions } from './alert-steps.ts';
+import { judgeChange } from './flow.ts';
 import type { NotifyJob } from './jobs.ts';
-import {
-  effectivePolicy,
-  enqueueAll,
-  type NotifyDeps,
-  newDelivery,
-  storeAndDispatch,
-} from './notify-deps.ts';
+import { enqueueAll, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
 import { rejudgeJob } from './rejudge.ts';
-import { channelsForEvent, eventRouting } from './route-channels.ts';
 import { alertHeldBackOps } from './suppressed-alert-items.ts';
 
 /**
@@ -43,22 +35,7 @@ async function downBefore(deps: NotifyDeps, event: StateChangeEvent): Promise<bo
 export async function handleAlsoFailing(deps: NotifyDeps, job: AlsoFailingJob): Promise<void> {
   const { event } = job;
   if (!(await downBefore(deps, event))) return;
-  const [policy, own, routing, maintenanceOf] = await Promise.all([
-    effectivePolicy(deps, event.tenant_id, event.check_id),
-    deps.channels.listForCheck(event.check_id),
-    eventRouting(deps.table, event),
-    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
-  ]);
-  const channels = await channelsForEvent(deps, event, own, routing);
-  const facts = alertFacts(
-    deps,
-    event,
-    policy,
-    deps.clock.now(),
-    () => maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
-    () => flapDecision(deps, event, policy),
-  );
-  const verdict = await decideAlert(facts);
+  const { reached: channels, verdict } = await judgeChange(deps, event);
   // Held by a window or the cooldown: its channels hear the entity's state when the hold ends (rejudge.ts).
   const target = { tenant_id: event.tenant_id, entity_id: event.entity_id };
   const nowMs = deps.clock.now();

@@ -82,32 +82,40 @@ async function releaseHeldBack(deps: NotifyDeps, event: StateChangeEvent): Promi
   }
 }
 
-/** Handles one `event` job; throws to have it retried. */
-export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void> {
-  const { event } = job;
-  if (event.to_state === 'up') await releaseHeldBack(deps, event);
-
-  // Each read once, side by side: the policy, the check's channels, the tenant's routes and its
-  // maintenance windows (the entity only if a route or an active window asks for its blueprint).
+/**
+ * One change through the steps: each read once, side by side (the policy, the check's channels,
+ * the tenant's routes and its maintenance windows; the entity only if a route or an active window
+ * asks for its blueprint), the channels it reaches, and the verdict. The change counts in the
+ * check's flap history; while flapping it is held (flapping.ts).
+ */
+export async function judgeChange(deps: NotifyDeps, event: StateChangeEvent) {
   const [policy, own, routing, maintenanceOf] = await Promise.all([
     effectivePolicy(deps, event.tenant_id, event.check_id),
     deps.channels.listForCheck(event.check_id),
     eventRouting(deps.table, event),
     maintenanceLookup(deps.table, deps.clock, event.tenant_id),
   ]);
-  // The channels the change reaches, and every channel told anything of the entity (its last word must follow).
-  const told = await readToldOfEntity(deps.table, event.tenant_id, event.entity_id);
-  const channels = await truthChannels(deps, event, told, await channelsForEvent(deps, event, own, routing));
+  const reached = await channelsForEvent(deps, event, own, routing);
   const facts = alertFacts(
     deps,
     event,
     policy,
     deps.clock.now(),
     () => maintenanceOf({ id: event.entity_id, blueprint: routing.blueprint }),
-    // The change counts in the check's flap history; while flapping it is held (flapping.ts).
     () => flapDecision(deps, event, policy),
   );
-  const verdict = await decideAlert(facts);
+  return { policy, reached, routing, verdict: await decideAlert(facts) };
+}
+
+/** Handles one `event` job; throws to have it retried. */
+export async function handleEvent(deps: NotifyDeps, job: EventJob): Promise<void> {
+  const { event } = job;
+  if (event.to_state === 'up') await releaseHeldBack(deps, event);
+
+  const { policy, reached, routing, verdict } = await judgeChange(deps, event);
+  // The channels the change reaches, and every channel told anything of the entity (its last word must follow).
+  const told = await readToldOfEntity(deps.table, event.tenant_id, event.entity_id);
+  const channels = await truthChannels(deps, event, told, reached);
   await actOnVerdict(deps, event, verdict);
   // The incident this event opens escalates whatever happens to the alert itself (escalation.ts),
   // except while it is held back behind a down upstream: inhibition holds, and the release (an
