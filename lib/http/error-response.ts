@@ -11,6 +11,9 @@ export const INTERNAL_ERROR_BODY = { error: 'internal error', code: 'INTERNAL' }
  */
 export function errorResponse(err: unknown, logger: Logger): HttpResponse {
   if (err instanceof AppError && err.expose) {
+    // An API that answers in text (the Pinging API's 405) said so in the error's headers.
+    if (err.headers['content-type']?.startsWith('text/plain'))
+      return { status: err.status, headers: err.headers, body: err.message };
     const body: Record<string, unknown> = { error: err.message, code: err.code };
     if (err.details && err.details.length > 0) body.details = err.details;
     return jsonResponse(err.status, body, err.headers);

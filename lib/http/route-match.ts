@@ -39,12 +39,14 @@ export function createRouteMatcher(routes: Route[]): (method: string, path: stri
   const compiled = routes.map(compile);
   return (requestMethod, path) => {
     const allowed: string[] = [];
+    let textHeaders: Record<string, string> | undefined;
     // HEAD is GET without the body (RFC 9110 9.3.2): every GET route answers it.
     const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
     for (const c of compiled) {
       const m = c.regex.exec(path);
       if (!m) continue;
       if (c.route.method !== method) {
+        textHeaders ??= c.route.textRefusalHeaders;
         allowed.push(c.route.method);
         if (c.route.method === 'GET') allowed.push('HEAD');
         continue;
@@ -55,7 +57,7 @@ export function createRouteMatcher(routes: Route[]): (method: string, path: stri
       });
       return { route: c.route, params };
     }
-    if (allowed.length > 0) throw new MethodNotAllowedError(allowed);
+    if (allowed.length > 0) throw new MethodNotAllowedError(allowed, textHeaders);
     throw new NotFoundError('route');
   };
 }

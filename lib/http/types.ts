@@ -120,6 +120,11 @@ interface RouteBase {
    * MAX_ROUTE_BODY_BYTES (lib/http/router.ts): a configuration document, an uploaded export.
    */
   maxBodyBytes?: number;
+  /**
+   * Headers of a 405 on this route's path, for an API that answers in text (the Pinging API):
+   * the refusal is then `method not allowed` as text with them, not JSON.
+   */
+  textRefusalHeaders?: Record<string, string>;
   summary?: string;
   /** OpenAPI operationId, unique across the route table. */
   operationId: string;

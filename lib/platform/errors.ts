@@ -148,9 +148,10 @@ export class RateLimitedError extends AppError {
 
 export class MethodNotAllowedError extends AppError {
   override name = 'MethodNotAllowedError';
-  constructor(allowed: string[]) {
-    super('METHOD_NOT_ALLOWED', 405, 'method not allowed on this path', {
-      headers: { Allow: allowed.join(', ') },
+  /** `textHeaders`: the path's API answers in text (lib/http/error-response.ts), with these headers. */
+  constructor(allowed: string[], textHeaders?: Record<string, string>) {
+    super('METHOD_NOT_ALLOWED', 405, textHeaders ? 'method not allowed' : 'method not allowed on this path', {
+      headers: { ...textHeaders, Allow: allowed.join(', ') },
     });
   }
 }

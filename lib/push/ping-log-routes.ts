@@ -34,6 +34,7 @@ const pingSchema = z
       .boolean()
       .optional()
       .meta({ description: 'true: the check was paused; the ping was kept and recorded nothing' }),
+    method: z.string().meta({ description: 'The HTTP method of the ping: HEAD, GET or POST' }),
     source_ip: z.string(),
     user_agent: z.string(),
     duration_ms: z

@@ -25,7 +25,7 @@ export const PING_PAGE_DEFAULT = 20;
  */
 export const PING_PAGE_BYTES = 1_000_000;
 
-/** A ping as the API shows it (the stored record without its method and result link). */
+/** A ping as the API shows it (the stored record without its result link). */
 export interface PublicPing {
   id: string;
   at: string;
@@ -34,6 +34,7 @@ export interface PublicPing {
   rid?: string;
   body: string;
   body_truncated?: boolean;
+  method: string;
   source_ip: string;
   user_agent: string;
   duration_ms?: number;
@@ -51,6 +52,7 @@ export function publicPing(ping: PingRecord, readOnly: boolean): PublicPing {
     ...(ping.rid !== undefined ? { rid: ping.rid } : {}),
     body: readOnly ? redactPingBody(ping.body) : ping.body,
     ...(ping.body_truncated ? { body_truncated: true } : {}),
+    method: ping.method,
     source_ip: ping.source_ip,
     user_agent: ping.user_agent,
     ...(ping.duration_ms !== undefined ? { duration_ms: ping.duration_ms } : {}),

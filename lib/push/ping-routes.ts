@@ -174,6 +174,8 @@ export function pingRoutes(routeDeps: PingRouteDeps): PublicRoute[] {
         limit: 'credential',
         // Any content type: a POST body is kept as text with the ping (at most 100 KB).
         body: 'raw',
+        // Another method (PUT, DELETE…) is refused in text too, as every ping answer is.
+        textRefusalHeaders: PING_HEADERS,
         operationId: `${method === 'GET' ? 'get' : 'post'}${form.id}`,
         tag: 'Push',
         summary: `Report ${form.what} to a push check (no API key)`,

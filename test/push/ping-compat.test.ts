@@ -174,6 +174,16 @@ describe.each(runtimes)('Pinging API compatibility ($runtime runtime)', ({ start
     expect(await kit.pings(checkId)).toEqual([]);
   });
 
+  it('another method (PUT, DELETE): 405 in text, naming the methods allowed, nothing recorded', async () => {
+    const { checkId, token } = await kit.pushCheck();
+    for (const method of ['PUT', 'DELETE']) {
+      const res = await api.request(method, `/ping/${token}/fail`, { rawBody: 'x' });
+      kit.expectText(res, 405, 'method not allowed');
+      expect(res.headers.allow).toBe('GET, HEAD, POST');
+    }
+    expect(await kit.pings(checkId)).toEqual([]);
+  });
+
   it('an unknown UUID or token: 404 "not found"', async () => {
     await kit.pushCheck();
     for (const token of ['0f0e0d0c-0b0a-4909-8807-060504030201', 'vpt_unknown', 'nope']) {

@@ -70,11 +70,11 @@ describe.each(runtimes)('the ping log API ($runtime runtime)', ({ start }) => {
     await api.close();
   });
 
-  it('lists a run as the receiver stored it: start, then its end with exit status, rid and duration', async () => {
+  it('lists a run as the receiver stored it: start, then its end with exit status, rid, duration and method', async () => {
     const checkId = await pushCheck();
     const now = Date.now();
     const [started, ended] = await seed(checkId, [
-      { atMs: now - 60_000, kind: 'start', rid: 'run-1', body: '' },
+      { atMs: now - 60_000, kind: 'start', rid: 'run-1', body: '', method: 'HEAD' },
       {
         atMs: now - 30_000,
         kind: 'exit',
@@ -97,6 +97,7 @@ describe.each(runtimes)('the ping log API ($runtime runtime)', ({ start }) => {
           exit_status: 3,
           rid: 'run-1',
           body: 'disk full',
+          method: 'POST',
           source_ip: '127.0.0.1',
           user_agent: 'curl/8.5.0',
           duration_ms: 30_000,
@@ -107,6 +108,7 @@ describe.each(runtimes)('the ping log API ($runtime runtime)', ({ start }) => {
           kind: 'start',
           rid: 'run-1',
           body: '',
+          method: 'HEAD',
           source_ip: '127.0.0.1',
           user_agent: 'curl/8.5.0',
         },

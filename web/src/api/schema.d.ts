@@ -2791,6 +2791,8 @@ export interface components {
             body_truncated?: boolean;
             /** @description true: the check was paused; the ping was kept and recorded nothing */
             ignored?: boolean;
+            /** @description The HTTP method of the ping: HEAD, GET or POST */
+            method: string;
             source_ip: string;
             user_agent: string;
             /** @description The end of a run that had a /start: how long the run took */
