@@ -1,6 +1,7 @@
 import { auditRoutes } from './audit/audit-routes.ts';
 import { createAuditService } from './audit/audit-service.ts';
 import { createActorLookup, createAuditSink } from './audit/audit-sink.ts';
+import { createEventAudit } from './audit/event-audit.ts';
 import { createMcpAudit } from './audit/mcp-audit.ts';
 import { createAuthenticator } from './auth/authenticate.ts';
 import { createKeyService } from './auth/key-service.ts';
@@ -76,6 +77,11 @@ export function composePeople(deps: PeopleDeps) {
     logger: deps.logger,
   });
   const hosts = hostPolicyOf(deps.config);
+  // The audit log (lib/audit): the router's sink, the MCP tool recorder, events no reply names
+  // (OAuth replays, failed sign-ins past a limit), GET /v1/audit.
+  const retentionDays = async (tenantId: string) =>
+    (await deps.tenants.getTenant(tenantId))?.retention_days ?? 30;
+  const auditEvent = createEventAudit({ ...deps, retentionDays });
   const oauth = composeOauth({
     table: deps.table,
     clock: deps.clock,
@@ -85,6 +91,7 @@ export function composePeople(deps: PeopleDeps) {
     limits: rateLimit,
     egressAllow: deps.config.egressAllow,
     egress: deps.egress,
+    audit: auditEvent,
   });
   const authenticate = createAuthenticator({
     keys,
@@ -95,9 +102,6 @@ export function composePeople(deps: PeopleDeps) {
     accessTokens: oauth.accessTokens,
   });
   const verifyCsrf = createCsrfCheck(hosts);
-  // The audit log (lib/audit): the router's sink, the MCP tool recorder, GET /v1/audit.
-  const retentionDays = async (tenantId: string) =>
-    (await deps.tenants.getTenant(tenantId))?.retention_days ?? 30;
   const actorOf = createActorLookup(deps.table);
   const audit: WriteSink = createAuditSink({ table: deps.table, clock: deps.clock, retentionDays }, actorOf);
   const mcpAudit = createMcpAudit({ ...deps, actorOf, retentionDays });

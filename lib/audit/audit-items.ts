@@ -12,7 +12,8 @@ import type { IndexName, Item, SortKeyCondition, Table } from '../store/table.ts
  * id. Entry ids (`aud_`) are time-ordered, so every list is newest first.
  */
 
-export const ACTOR_TYPES = ['user', 'key', 'oauth_client', 'agent', 'operator'] as const;
+/** `anonymous`: a caller nobody authenticated, named by its address (failed sign-ins past the account's limit). */
+export const ACTOR_TYPES = ['user', 'key', 'oauth_client', 'agent', 'operator', 'anonymous'] as const;
 export const VIAS = ['api', 'console', 'mcp', 'cli', 'agent'] as const;
 
 export const auditEntrySchema = z.object({

@@ -20,9 +20,9 @@ export type Scope = 'read' | 'write' | 'admin';
 
 /** Who did something, as the audit log names them (DECISIONS.md "People (wave 4)"). */
 export interface Actor {
-  type: 'user' | 'key' | 'oauth_client' | 'agent' | 'operator';
+  type: 'user' | 'key' | 'oauth_client' | 'agent' | 'operator' | 'anonymous';
   id: string;
-  /** A key's label and prefix, a person's e-mail, an OAuth client's name. */
+  /** A key's label and prefix, a person's e-mail, an OAuth client's name, an anonymous caller's address. */
   label: string;
 }
 

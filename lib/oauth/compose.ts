@@ -1,3 +1,4 @@
+import type { RecordAuditEvent } from '../audit/event-audit.ts';
 import type { RateLimitGuard } from '../auth/rate-limit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
@@ -25,6 +26,8 @@ export interface OauthDeps {
   /** VIGIL_EGRESS_ALLOW, and the egress settings client metadata documents are fetched with. */
   egressAllow: readonly string[];
   egress?: EgressSettings | undefined;
+  /** The audit log's recorder: grants revoked on a replayed code or refresh token. */
+  audit?: RecordAuditEvent | undefined;
 }
 
 /** OAuth 2.1 for remote MCP clients (docs/auth.md "OAuth for MCP clients"): its routes and the access-token resolver. */
@@ -40,7 +43,7 @@ export function composeOauth(deps: OauthDeps) {
       egress: deps.egress,
     }),
   });
-  const tokens = createTokenService({ table, clock, logger });
+  const tokens = createTokenService({ table, clock, logger, audit: deps.audit });
   const routes: Route[] = [
     ...metadataRoutes(deps.hosts),
     ...endpointRoutes({ table, clock, clients, tokens, hosts: deps.hosts, limits: deps.limits }),

@@ -214,6 +214,7 @@ export function endpointRoutes(deps: EndpointRouteDeps): PublicRoute[] {
                   client_id: clientId,
                   redirect_uri: required(form.redirect_uri, 'redirect_uri'),
                   code_verifier: required(form.code_verifier, 'code_verifier'),
+                  sourceIp: ctx.sourceIp,
                 }),
               guessed,
             );
@@ -228,6 +229,7 @@ export function endpointRoutes(deps: EndpointRouteDeps): PublicRoute[] {
                   refresh_token: required(form.refresh_token, 'refresh_token'),
                   client_id: clientId,
                   scope: form.scope,
+                  sourceIp: ctx.sourceIp,
                 }),
               guessed,
             );

@@ -1,3 +1,4 @@
+import type { RecordAuditEvent } from '../audit/event-audit.ts';
 import { ACCESS_TOKEN_PREFIX } from '../auth/authenticate.ts';
 import { parseScopeParam, scopeText } from '../domain/oauth-scopes.ts';
 import type { Scope } from '../domain/principal.ts';
@@ -38,24 +39,53 @@ export interface TokenServiceDeps {
   table: Table;
   clock: Clock;
   logger: Logger;
+  /** The audit log: a grant revoked on a replay is recorded, its client the actor. */
+  audit?: RecordAuditEvent | undefined;
+}
+
+/** The client whose code or refresh token was replayed, and the address that sent it. */
+interface Replay {
+  clientId: string;
+  sourceIp?: string | undefined;
 }
 
 /** The token endpoint's work: codes exchanged once, refresh tokens rotated, replays revoking their grant. */
 export function createTokenService(deps: TokenServiceDeps) {
   const invalidGrant = (why: string) => new OauthTokenError('invalid_grant', why);
 
-  /** A replayed code or refresh token: its grant goes, and with it every token it issued. */
-  const revokeGrant = async (key: GrantKey, what: string) => {
+  /**
+   * A replayed code or refresh token (`replay`), or a refresh token its client revoked: the grant
+   * goes, and with it every token it issued. A replay that deleted the grant is audited, once: a
+   * grant already gone is not revoked again.
+   */
+  const revokeGrant = async (key: GrantKey, what: string, replay?: Replay) => {
     deps.logger.warn('oauth grant revoked', { grant_id: key.grant_id, reason: what });
+    const grant = replay && deps.audit ? await getGrant(deps.table, key) : undefined;
     try {
       await deps.table.transact([grantDeletedOp(key)]);
     } catch (err) {
       if (!(err instanceof ConditionFailedError)) throw err;
+      return;
     }
+    if (!replay || !deps.audit) return;
+    await deps.audit({
+      tenantId: key.tenant_id,
+      actor: { type: 'oauth_client', id: replay.clientId, label: grant?.client_name ?? replay.clientId },
+      action: 'oauth_grant.revoke',
+      target: { type: 'oauth_grant', id: key.grant_id },
+      summary: `${what}: the grant and its tokens were revoked`,
+      sourceIp: replay.sourceIp,
+    });
   };
 
   /** A new access and refresh token of `grant` with `scopes`, written with `ops` in one transaction. */
-  const issue = async (grant: Grant, scopes: Scope[], ops: WriteOp[], replayOf: string) => {
+  const issue = async (
+    grant: Grant,
+    scopes: Scope[],
+    ops: WriteOp[],
+    replayOf: string,
+    sourceIp: string | undefined,
+  ) => {
     const now = deps.clock.now();
     const access = newSecret(ACCESS_TOKEN_PREFIX);
     const refresh = newSecret(REFRESH_TOKEN_PREFIX);
@@ -84,7 +114,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     } catch (err) {
       // Two exchanges of one code (or refresh token) racing: the loser is a replay.
       if (err instanceof ConditionFailedError) {
-        await revokeGrant(grant, `${replayOf} replayed`);
+        await revokeGrant(grant, `${replayOf} replayed`, { clientId: grant.client_id, sourceIp });
         throw invalidGrant(`the ${replayOf} was already used`);
       }
       throw err;
@@ -105,12 +135,21 @@ export function createTokenService(deps: TokenServiceDeps) {
   };
 
   return {
-    async exchangeCode(p: { code: string; client_id: string; redirect_uri: string; code_verifier: string }) {
+    async exchangeCode(p: {
+      code: string;
+      client_id: string;
+      redirect_uri: string;
+      code_verifier: string;
+      sourceIp?: string | undefined;
+    }) {
       const hash = secretHash(p.code);
       const code = await getCode(deps.table, hash);
       if (!code) throw invalidGrant('unknown authorization code');
       if (code.used_at !== undefined) {
-        await revokeGrant(code, 'authorization code replayed');
+        await revokeGrant(code, 'authorization code replayed', {
+          clientId: code.client_id,
+          sourceIp: p.sourceIp,
+        });
         throw invalidGrant('the authorization code was already used');
       }
       if (Date.parse(code.expires_at) <= deps.clock.now())
@@ -121,10 +160,16 @@ export function createTokenService(deps: TokenServiceDeps) {
       if (!pkceMatches(p.code_verifier, code.code_challenge))
         throw invalidGrant('code_verifier does not match');
       const grant = await liveGrant(code);
-      return issue(grant, code.scopes, [codeUsedOp(hash, isoTime(deps.clock.now()))], 'authorization code');
+      const used = [codeUsedOp(hash, isoTime(deps.clock.now()))];
+      return issue(grant, code.scopes, used, 'authorization code', p.sourceIp);
     },
 
-    async refresh(p: { refresh_token: string; client_id: string; scope?: string | undefined }) {
+    async refresh(p: {
+      refresh_token: string;
+      client_id: string;
+      scope?: string | undefined;
+      sourceIp?: string | undefined;
+    }) {
       const hash = secretHash(p.refresh_token);
       const token = await getRefreshToken(deps.table, hash);
       if (!token || Date.parse(token.expires_at) <= deps.clock.now())
@@ -132,7 +177,10 @@ export function createTokenService(deps: TokenServiceDeps) {
       if (token.client_id !== p.client_id)
         throw invalidGrant('the refresh token was issued to another client');
       if (token.rotated_at !== undefined) {
-        await revokeGrant(token, 'refresh token replayed');
+        await revokeGrant(token, 'refresh token replayed', {
+          clientId: token.client_id,
+          sourceIp: p.sourceIp,
+        });
         throw invalidGrant('the refresh token was already used');
       }
       const grant = await liveGrant(token);
@@ -141,7 +189,8 @@ export function createTokenService(deps: TokenServiceDeps) {
       if (!asked?.every((s) => token.scopes.includes(s)))
         throw new OauthTokenError('invalid_scope', 'a refresh may only narrow the scopes');
       const scopes = asked.filter((s) => grant.scopes.includes(s));
-      return issue(grant, scopes, [refreshRotatedOp(hash, isoTime(deps.clock.now()))], 'refresh token');
+      const rotated = [refreshRotatedOp(hash, isoTime(deps.clock.now()))];
+      return issue(grant, scopes, rotated, 'refresh token', p.sourceIp);
     },
 
     /**

@@ -5,6 +5,7 @@ import { type HostPolicy, isAllowedHost, requestOrigin } from '../http/origin-po
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
+import { parseEmailAddress } from './email-address.ts';
 import type { OidcClients } from './oidc-client.ts';
 import { findSsoSlug, getSsoSettings, putSsoLogin, type SsoSettings, takeSsoLogin } from './sso-items.ts';
 import { joinTeam, type SsoMember } from './sso-members.ts';
@@ -47,6 +48,7 @@ export type SsoFailure =
   | 'invalid_state'
   | 'token_refused'
   | 'email_unverified'
+  | 'invalid_email'
   | 'domain_not_allowed'
   | 'account_disabled';
 
@@ -197,12 +199,13 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
         deps.logger.warn('SSO code exchange refused', { tenant_id: login.tenant_id, err_name: errName(err) });
         throw new SsoRefusal('token_refused', { cause: err });
       }
-      const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+      const claimed = typeof claims.email === 'string' ? claims.email.trim() : '';
       const verified = claims.email_verified === true || claims.email_verified === 'true';
-      if (email === '' || !verified) throw new SsoRefusal('email_unverified');
-      const domain = email.slice(email.lastIndexOf('@') + 1);
-      if (!email.includes('@') || !settings.email_domains.includes(domain))
-        throw new SsoRefusal('domain_not_allowed');
+      if (claimed === '' || !verified) throw new SsoRefusal('email_unverified');
+      const address = parseEmailAddress(claimed);
+      if (address === undefined) throw new SsoRefusal('invalid_email');
+      const { email, domain } = address;
+      if (!settings.email_domains.includes(domain)) throw new SsoRefusal('domain_not_allowed');
       const name = typeof claims.name === 'string' && claims.name.trim() !== '' ? claims.name.trim() : email;
       const member = await joinTeam({ table, clock }, settings, { email, name });
       if (member.disabled) throw new SsoRefusal('account_disabled');

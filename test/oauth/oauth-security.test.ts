@@ -48,6 +48,13 @@ describe.each(runtimes)('OAuth endpoints refuse what they must ($runtime)', ({ s
     return { code: back.searchParams.get('code') ?? '', verifier: pkce.verifier, back };
   };
 
+  /** The audit log's revocations of the grant. */
+  const revocationsOf = async (grantId: string) => {
+    const log = await api.request('GET', `/v1/audit?target=oauth_grant:${grantId}`, { key: api.adminKey });
+    expect(log.status, log.text).toBe(200);
+    return log.body.entries.filter((entry: { action: string }) => entry.action === 'oauth_grant.revoke');
+  };
+
   const exchange = (code: string, verifier: string, overrides: Record<string, string> = {}) =>
     postForm(api, '/oauth/token', {
       grant_type: 'authorization_code',
@@ -142,6 +149,35 @@ describe.each(runtimes)('OAuth endpoints refuse what they must ($runtime)', ({ s
     expect(replay.status).toBe(400);
     expect(replay.body.error).toBe('invalid_grant');
     expect((await api.request('GET', '/v1/me', { key: first.body.access_token })).status).toBe(401);
+    // The revocation is in the audit log, the client its actor.
+    expect(await revocationsOf(me.body.key.id)).toEqual([
+      expect.objectContaining({
+        actor: { type: 'oauth_client', id: clientId, label: 'Security test' },
+        action: 'oauth_grant.revoke',
+        summary: 'authorization code replayed: the grant and its tokens were revoked',
+      }),
+    ]);
+    // A second replay finds the grant gone: nothing more is recorded.
+    expect((await exchange(code, verifier)).status).toBe(400);
+    expect(await revocationsOf(me.body.key.id)).toHaveLength(1);
+  });
+
+  it('revokes the grant of a refresh token used twice, and records it under the client', async () => {
+    const { code, verifier } = await approvedCode();
+    const tokens = (await exchange(code, verifier)).body;
+    const grantId = (await api.request('GET', '/v1/me', { key: tokens.access_token })).body.key.id;
+    const refresh = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId };
+    expect((await postForm(api, '/oauth/token', refresh)).status).toBe(200);
+    const replay = await postForm(api, '/oauth/token', refresh);
+    expect(replay.body.error).toBe('invalid_grant');
+    expect(await revocationsOf(grantId)).toEqual([
+      expect.objectContaining({
+        actor: { type: 'oauth_client', id: clientId, label: 'Security test' },
+        action: 'oauth_grant.revoke',
+        target: { type: 'oauth_grant', id: grantId },
+        summary: 'refresh token replayed: the grant and its tokens were revoked',
+      }),
+    ]);
   });
 
   it('answers an unsupported grant type and a body that is not a form per RFC 6749', async () => {

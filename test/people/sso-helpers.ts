@@ -13,6 +13,8 @@ export const ACCOUNTS: Record<string, TestAccount> = {
   grace: { email: 'grace@example.com', email_verified: true },
   eve: { email: 'eve@other.org', email_verified: true },
   uma: { email: 'uma@example.com', email_verified: false },
+  // Two `@`: the part after the last one is an allowed domain, but this is no address there.
+  mallory: { email: 'x@evil.test@example.com', email_verified: true },
 };
 
 /** A GET as the browser sends it: no key (the harnesses answer redirects as they are). */

@@ -106,6 +106,15 @@ describe.each(runtimes)('SSO with OIDC ($runtime runtime)', ({ start }) => {
     expect(JSON.stringify(team.body)).not.toContain('eve@other.org');
   });
 
+  it('refuses an e-mail with two @ whose last part is an allowed domain', async () => {
+    const { answer } = await ssoSignIn(api, provider, 'mallory');
+    expect(answer.status).toBe(302);
+    expect(answer.headers.location).toBe('/sign-in?error=invalid_email');
+    expect(answer.headers['set-cookie'] ?? '').not.toContain('vigil_session=');
+    const team = await api.request('GET', '/v1/settings/users', { key: api.adminKey });
+    expect(JSON.stringify(team.body)).not.toContain('evil.test');
+  });
+
   it('refuses an unverified e-mail', async () => {
     const { answer } = await ssoSignIn(api, provider, 'uma');
     expect(answer.headers.location).toBe('/sign-in?error=email_unverified');

@@ -27,6 +27,7 @@ const ACTOR_WORDS: Record<Entry['actor']['type'], string> = {
   oauth_client: 'OAuth client',
   agent: 'location',
   operator: 'operator',
+  anonymous: 'unknown caller',
 };
 
 /** The audit log (admins): who changed what, newest first, filtered by actor, target and date, paged. */

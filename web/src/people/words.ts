@@ -16,6 +16,8 @@ const SSO_FAILURES: Record<string, string> = {
     'Your identity provider’s answer could not be verified, so you are not signed in. Try again; if it keeps failing, ask an admin of your team.',
   email_unverified:
     'Your identity provider has not verified your e-mail address, so Vigil cannot sign you in with it.',
+  invalid_email:
+    'Your identity provider gave an e-mail that is not a valid address, so Vigil cannot sign you in with it. Ask an admin of your team.',
   domain_not_allowed:
     'Your e-mail address is not in a domain this team signs in with. Ask an admin of your team.',
   account_disabled: 'This account is disabled. Ask the operator of this Vigil.',
