@@ -35,7 +35,7 @@ export interface SimulatedDecision {
   repeat_at?: string;
 }
 
-/** How one channel is reached; `via` says it in words. */
+/** How one channel is reached; `via` says it in words ("sent: " is added only to a decision that sends). */
 export type Reached = Pick<
   SimulatedDecision,
   'channel_id' | 'channel_name' | 'channel_type' | 'path' | 'route_id'
@@ -93,15 +93,15 @@ export function channelPaths(
         channel_type: channel.channel_type,
       };
       const path = byCheck.get(channel.id);
-      if (path === 'own') return { ...base, path, route_id: null, via: "sent: the check's own channel" };
+      if (path === 'own') return { ...base, path, route_id: null, via: "the check's own channel" };
       if (path === 'attached')
-        return { ...base, path, route_id: null, via: 'sent: a tenant channel attached to the check' };
+        return { ...base, path, route_id: null, via: 'a tenant channel attached to the check' };
       const route = matching.find((r) => r.channel_ids.includes(channel.id));
       return {
         ...base,
         path: 'route',
         route_id: route?.id ?? null,
-        via: route ? `sent: ${routeWords(route)} matches` : 'sent: a matching route',
+        via: route ? `${routeWords(route)} matches` : 'a matching route',
       };
     },
   };

@@ -133,7 +133,7 @@ async function simulateCheck(
         return {
           ...base,
           reason:
-            via +
+            `sent: ${via}` +
             (repeatMs
               ? `; repeats every ${policy.repeat_interval_seconds} s while down and unacknowledged`
               : ''),

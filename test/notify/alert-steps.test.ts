@@ -163,7 +163,7 @@ describe('the alert decision', () => {
     expect(paths.of(routed)).toMatchObject({
       path: 'route',
       route_id: 'rte_shop',
-      via: 'sent: route rte_shop (blueprint shop, state down) matches',
+      via: 'route rte_shop (blueprint shop, state down) matches',
     });
   });
 });

@@ -20,6 +20,28 @@ function toldWords(c: ChannelTruth): string {
   return `${word}; held by ${c.held.by.replace('_', ' ')} ${end}`;
 }
 
+type Decision = Awaited<ReturnType<BuiltinDeps['simulator']['simulate']>>['decisions'][number];
+
+/**
+ * The headline counts channels as the decisions list them: each channel once (an entity's checks
+ * may each reach it), by what its alert would do: sent at once, sent in a group or storm digest,
+ * or deferred.
+ */
+function headline(decisions: readonly Decision[]): string {
+  const channels = (outcomes: readonly Decision['outcome'][]) =>
+    new Set(
+      decisions
+        .filter((d) => d.kind === 'alert' && d.channel_id !== null && outcomes.includes(d.outcome))
+        .map((d) => d.channel_id),
+    ).size;
+  const words = [`${channels(['send'])} channel(s) would be alerted at once`];
+  const digest = channels(['group', 'fold']);
+  if (digest > 0) words.push(`${digest} in a group or digest notification`);
+  const deferred = channels(['defer']);
+  if (deferred > 0) words.push(`${deferred} later (deferred)`);
+  return words.join(', ');
+}
+
 const TO_STATES = ['up', 'down', 'degraded'] as const;
 type ToState = (typeof TO_STATES)[number];
 
@@ -44,11 +66,10 @@ export const explainAlerting: BuiltinTool = {
         `- ${d.kind === 'escalation' ? 'escalation to ' : ''}${d.channel_name ?? 'no channel'}` +
         `${d.path ? ` (${d.path})` : ''}: ${d.outcome} — ${d.reason}`,
     );
-    const sent = answer.decisions.filter((d) => d.outcome === 'send' && d.kind === 'alert').length;
     const told = answer.channels.map((c) => `- ${c.channel_name}: ${toldWords(c)}`);
     const summary =
       `If ${answer.entity.name} (now ${answer.entity.state}) changed to ${to_state} now, ` +
-      `${sent} channel(s) would be alerted at once. Nothing was sent.\n${lines.join('\n')}` +
+      `${headline(answer.decisions)}. Nothing was sent.\n${lines.join('\n')}` +
       (told.length > 0
         ? `\nWhat each channel was last told about ${answer.entity.name}:\n${told.join('\n')}`
         : '');
