@@ -6,6 +6,7 @@ import type { Config } from '../platform/config.ts';
 import type { EgressSettings } from '../platform/egress.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
+import { secureRequestOf } from './login-cookie.ts';
 import { createOidcClients } from './oidc-client.ts';
 import { ssoRoutes } from './routes.ts';
 import { createSsoSettingsService, passwordAllowed } from './sso-settings.ts';
@@ -38,6 +39,7 @@ export function composeSso(deps: {
     tenants: deps.tenants,
     clients,
     hosts: deps.hosts,
+    secureRequest: secureRequestOf(deps.config.runtime, deps.config.publicUrl),
     startSession: deps.startSession,
   });
   return {

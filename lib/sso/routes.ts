@@ -20,14 +20,18 @@ function redirect(location: string, headers: Record<string, string> = {}): Reply
   };
 }
 
-/** Back to the console's sign-in page with a short code, never the provider's text. */
-async function orSignInPage(ctx: { logger: Logger }, run: () => Promise<Reply>) {
+/** Back to the console's sign-in page with a short code, never the provider's text (and `headers`). */
+async function orSignInPage(
+  ctx: { logger: Logger },
+  run: () => Promise<Reply>,
+  headers: Record<string, string> = {},
+) {
   try {
     return await run();
   } catch (err) {
     if (!(err instanceof SsoRefusal)) throw err;
     ctx.logger.info('SSO sign-in refused', { code: err.code });
-    return redirect(`/sign-in?error=${encodeURIComponent(err.code)}`);
+    return redirect(`/sign-in?error=${encodeURIComponent(err.code)}`, headers);
   }
 }
 
@@ -69,17 +73,27 @@ export function ssoRoutes(deps: { settings: SsoSettingsService; signIn: SsoSignI
       operationId: 'startSso',
       tag,
       summary: 'Start an SSO sign-in: a redirect to the team’s provider (or to /sign-in?error=…)',
-      schemas: { query: ssoStartQuery, responses: { 302: null }, responseHeaders: LOCATION_HEADER },
+      schemas: {
+        query: ssoStartQuery,
+        responses: { 302: null },
+        responseHeaders: {
+          ...LOCATION_HEADER,
+          'Set-Cookie': {
+            description:
+              'vigil_sso, binding the sign-in to this browser: HttpOnly; SameSite=Lax; Path=/v1/sso/callback',
+            schema: { type: 'string' },
+          },
+        },
+      },
       handler: (ctx) =>
-        orSignInPage(ctx, async () =>
-          redirect(
-            await deps.signIn.start(ctx.query, {
-              headers: ctx.headers,
-              sourceIp: ctx.sourceIp,
-              platformHost: ctx.platformHost,
-            }),
-          ),
-        ),
+        orSignInPage(ctx, async () => {
+          const started = await deps.signIn.start(ctx.query, {
+            headers: ctx.headers,
+            sourceIp: ctx.sourceIp,
+            platformHost: ctx.platformHost,
+          });
+          return redirect(started.location, { 'set-cookie': started.setCookie });
+        }),
     }),
     defineRoute({
       method: 'GET',
@@ -93,28 +107,35 @@ export function ssoRoutes(deps: { settings: SsoSettingsService; signIn: SsoSignI
         responses: { 302: null },
         responseHeaders: {
           ...LOCATION_HEADER,
-          'Set-Cookie': { description: 'The session cookie, on success', schema: { type: 'string' } },
+          'Set-Cookie': {
+            description: 'The session cookie on success; on a refusal, vigil_sso cleared',
+            schema: { type: 'string' },
+          },
         },
       },
       handler: (ctx) =>
-        orSignInPage(ctx, async () => {
-          const done = await deps.signIn.callback(ctx.query, {
-            headers: ctx.headers,
-            sourceIp: ctx.sourceIp,
-          });
-          const { user, created } = done.member;
-          const actor: Actor = { type: 'user', id: user.id, label: user.email };
-          return {
-            ...redirect(done.location, { 'set-cookie': done.setCookie }),
-            audit: {
-              tenantId: user.tenant_id,
-              actor,
-              action: created ? 'member.create' : 'session.create',
-              target: { type: 'user', id: user.id },
-              summary: created ? `joined as ${user.role} via sso` : 'signed in via sso',
-            },
-          };
-        }),
+        orSignInPage(
+          ctx,
+          async () => {
+            const done = await deps.signIn.callback(ctx.query, {
+              headers: ctx.headers,
+              sourceIp: ctx.sourceIp,
+            });
+            const { user, created } = done.member;
+            const actor: Actor = { type: 'user', id: user.id, label: user.email };
+            return {
+              ...redirect(done.location, { 'set-cookie': done.setCookie }),
+              audit: {
+                tenantId: user.tenant_id,
+                actor,
+                action: created ? 'member.create' : 'session.create',
+                target: { type: 'user', id: user.id },
+                summary: created ? `joined as ${user.role} via sso` : 'signed in via sso',
+              },
+            };
+          },
+          { 'set-cookie': deps.signIn.clearCookie({ headers: ctx.headers }) },
+        ),
     }),
   ];
 }

@@ -9,7 +9,7 @@ import { type Condition, ConditionFailedError, type Table, type WriteOp } from '
  * The owner of SSO's stored items (docs/auth.md "SSO with OIDC"): a tenant's settings
  * (`sso_settings`, the client secret stored, never shown), the uniqueness item of its slug
  * (`sso_slug`, `/v1/sso/start?tenant=<slug>` finds the tenant by it), and a pending sign-in
- * (`sso_login`: state, nonce, PKCE verifier, kept server-side for 10 minutes and consumed once).
+ * (`sso_login`: state, nonce, PKCE verifier, the hash of the browser's binding cookie, kept server-side for 10 minutes and consumed once).
  */
 
 export const ssoSettingsSchema = z.object({
@@ -50,6 +50,11 @@ export const ssoLoginSchema = z.object({
   code_verifier: z.string(),
   redirect_uri: z.string(),
   next: z.string(),
+  /**
+   * SHA-256 of the browser's binding cookie (login-cookie.ts): the callback signs in only the
+   * browser that started. Absent on logins kept before the binding, which the callback refuses.
+   */
+  browser_hash: z.string().optional(),
   expires_at: z.string(),
 });
 export type SsoLogin = z.infer<typeof ssoLoginSchema>;

@@ -6,6 +6,7 @@ import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import { parseEmailAddress } from './email-address.ts';
+import { clearLoginCookie, isBoundBrowser, newLoginBinding, type SecureRequest } from './login-cookie.ts';
 import type { OidcClients } from './oidc-client.ts';
 import { findSsoSlug, getSsoSettings, putSsoLogin, type SsoSettings, takeSsoLogin } from './sso-items.ts';
 import { joinTeam, type SsoMember } from './sso-members.ts';
@@ -32,6 +33,8 @@ export interface SsoSignInDeps {
   tenants: Pick<TenantStore, 'getTenant'>;
   clients: OidcClients;
   hosts: HostPolicy;
+  /** Whether the binding cookie goes with `Secure` (login-cookie.ts secureRequestOf). */
+  secureRequest: SecureRequest;
   startSession: StartSession;
 }
 
@@ -117,11 +120,14 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
   };
 
   return {
-    /** The provider's authorization URL for the tenant (its id or SSO slug); the pending login is kept server-side. */
+    /**
+     * The provider's authorization URL for the tenant (its id or SSO slug), and the Set-Cookie
+     * binding the pending login (kept server-side) to this browser.
+     */
     async start(
       input: { tenant: string; next?: string | undefined },
       req: SignInRequest & { platformHost?: string | undefined },
-    ): Promise<string> {
+    ): Promise<{ location: string; setCookie: string }> {
       const next = safeNext(input.next);
       if (next === undefined) throw new SsoRefusal('invalid_next');
       const tenantId = input.tenant.startsWith('tnt_')
@@ -134,6 +140,7 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
       const state = client.randomState();
       const nonce = client.randomNonce();
       const verifier = client.randomPKCECodeVerifier();
+      const binding = newLoginBinding(LOGIN_TTL_MS / 1000, deps.secureRequest(req.headers));
       await putSsoLogin(table, {
         state_hash: sha256(state),
         tenant_id: tenantId,
@@ -141,6 +148,7 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
         code_verifier: verifier,
         redirect_uri: redirectUri,
         next,
+        browser_hash: binding.hash,
         expires_at: isoTime(clock.now() + LOGIN_TTL_MS),
       });
       const url = client.buildAuthorizationUrl(config, {
@@ -151,11 +159,15 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
         state,
         nonce,
       });
-      return url.href;
+      return { location: url.href, setCookie: binding.setCookie };
     },
 
+    /** The Set-Cookie that clears the browser's binding, sent with every callback's answer. */
+    clearCookie: (req: SignInRequest) => clearLoginCookie(deps.secureRequest(req.headers)),
+
     /**
-     * The provider's answer: the pending login consumed (once), the code exchanged and the ID
+     * The provider's answer: the pending login consumed (once) and refused unless this browser
+     * started it (its binding cookie), the code exchanged and the ID
      * token checked (issuer, audience, nonce) by openid-client, then the member found or created
      * and a session started.
      */
@@ -171,6 +183,11 @@ export function createSsoSignIn(deps: SsoSignInDeps) {
       if (query.state === undefined) throw new SsoRefusal('invalid_state');
       const login = await takeSsoLogin(table, sha256(query.state), isoTime(clock.now()));
       if (!login) throw new SsoRefusal('invalid_state');
+      // Login CSRF: another browser's callback URL (an attacker's own sign-in) is consumed, not used.
+      if (!isBoundBrowser(req.headers, login.browser_hash)) {
+        deps.logger.info('SSO callback from a browser that did not start it', { tenant_id: login.tenant_id });
+        throw new SsoRefusal('invalid_state');
+      }
       if (query.error !== undefined) throw new SsoRefusal('provider_denied');
       const settings = await settingsOf(login.tenant_id);
       const config = await configurationOf(settings);

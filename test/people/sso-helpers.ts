@@ -45,8 +45,11 @@ export async function putSettings(
   });
 }
 
-/** /v1/sso/start for the tenant, the provider's pages as `account`, and the callback: Vigil's last answer. */
-export async function ssoSignIn(
+/**
+ * /v1/sso/start for the tenant and the provider's pages as `account`: the callback URL and the
+ * `vigil_sso=<value>` binding cookie the start handed this browser.
+ */
+export async function ssoStart(
   api: ApiHarness,
   provider: TestProvider,
   account: string,
@@ -57,8 +60,20 @@ export async function ssoSignIn(
   const started = await browserGet(api, `/v1/sso/start?${query}`);
   if (started.status !== 302 || !started.headers.location?.startsWith(provider.issuer))
     throw new Error(`start answered ${started.status} ${started.headers.location}`);
-  const back = await provider.signInAt(started.headers.location, account);
-  return { callback: back, answer: await browserGet(api, pathOf(back)) };
+  const binding = cookieOf(started.headers['set-cookie']);
+  return { callback: await provider.signInAt(started.headers.location, account), binding };
+}
+
+/** ssoStart, then the callback from the same browser (its binding cookie): Vigil's last answer. */
+export async function ssoSignIn(
+  api: ApiHarness,
+  provider: TestProvider,
+  account: string,
+  tenant = api.tenantId,
+  next?: string,
+) {
+  const { callback, binding } = await ssoStart(api, provider, account, tenant, next);
+  return { callback, binding, answer: await browserGet(api, pathOf(callback), { cookie: binding }) };
 }
 
 /** The session cookie's `name=value` a Set-Cookie header carries. */

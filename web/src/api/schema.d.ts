@@ -6333,6 +6333,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
+                    /** @description vigil_sso, binding the sign-in to this browser: HttpOnly; SameSite=Lax; Path=/v1/sso/callback */
+                    "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6387,7 +6389,7 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
-                    /** @description The session cookie, on success */
+                    /** @description The session cookie on success; on a refusal, vigil_sso cleared */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
