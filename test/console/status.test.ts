@@ -170,4 +170,33 @@ describe('console status and entity pages', { timeout: 60_000 }, () => {
     expectNoConsoleErrors(p);
     await p.close();
   });
+
+  it('keeps the state tab and the blueprint filter in the URL: a reload and a shared link show them', async () => {
+    expect((await rig.api('POST', '/v1/blueprints', { slug: 'host', name: 'Host' })).status).toBe(201);
+    const host = await rig.api('POST', '/v1/blueprints/host/entities', { slug: 'db-1', name: 'Db one' });
+    expect(host.status).toBe(201);
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto('/status');
+    await page.getByRole('tab', { name: 'All' }).click();
+    await page.getByLabel('Blueprint').selectOption('host');
+    await page.getByRole('row', { name: /Db one/ }).waitFor();
+    await expect.poll(() => new URL(page.url()).search).toBe('?state=all&blueprint=host');
+
+    await page.reload();
+    await page.getByRole('row', { name: /Db one/ }).waitFor();
+    expect(await page.getByRole('tab', { name: 'All' }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByLabel('Blueprint').inputValue()).toBe('host');
+    await expectCount(page.getByRole('row', { name: /Checkout/ }), 0);
+
+    await page.goto('/status?state=unknown');
+    await page.getByRole('row', { name: /Db one/ }).waitFor();
+    expect(await page.getByRole('tab', { name: 'Unknown' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tab', { name: 'Problems' }).click();
+    await page.getByText('Nothing is down or degraded.').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
 });

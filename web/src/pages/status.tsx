@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
 import { blueprintQueries, statusKeys } from '../catalog/queries';
 import { RecentStrip } from '../charts/recent-strip';
@@ -14,8 +14,9 @@ import { scrollRegion } from '../ui/scroll-region';
 
 /**
  * Fleet status: tenant-wide counts (kept by the server, no scan), one page of entities at a time
- * (filtered by state and blueprint, grouped by blueprint) and the incident feed. The status
- * stream in the layout refreshes these queries on every state change.
+ * (filtered by state and blueprint, grouped by blueprint) and the incident feed. The filters are in
+ * the URL (`?state=`, `?blueprint=`) as every list's are, so reload, back and a shared link keep
+ * them. The status stream in the layout refreshes these queries on every state change.
  */
 
 type Board = Awaited<ReturnType<typeof fetchBoard>>;
@@ -64,8 +65,22 @@ function firstCursor(filter: Filter): BoardCursor {
 
 /** The status page (route /status). */
 export function StatusPage() {
-  const [filter, setFilter] = useState<Filter>('problems');
-  const [blueprint, setBlueprint] = useState('');
+  const [params, setParams] = useSearchParams();
+  const filter = FILTERS.find((f) => f.value === params.get('state'))?.value ?? 'problems';
+  const blueprint = params.get('blueprint') ?? '';
+  /** One filter changed in the URL (the default, problems or every blueprint, leaves it out). */
+  const setParam = (name: 'state' | 'blueprint', value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value && !(name === 'state' && value === 'problems')) next.set(name, value);
+        else next.delete(name);
+        return next;
+      },
+      { replace: true },
+    );
+  const setFilter = (value: Filter) => setParam('state', value);
+  const setBlueprint = (value: string) => setParam('blueprint', value);
 
   const counts = useQuery({
     queryKey: statusKeys.counts(),
