@@ -41,6 +41,7 @@ export function publicBlueprint(bp: BlueprintRecord) {
     fields: sortFields(bp.fields).map(plainField),
     is_default: bp.is_default,
     state_rule: bp.state_rule ?? DEFAULT_STATE_RULE,
+    entity_count: bp.entity_count,
     created_at: bp.created_at,
     updated_at: bp.updated_at,
   };

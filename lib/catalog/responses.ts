@@ -14,6 +14,10 @@ const times = { created_at: timestampSchema, updated_at: timestampSchema };
 export const publicBlueprintSchema = z
   .strictObject({
     ...blueprintSchema.omit({ entity_count: true, version: true }).shape,
+    entity_count: z
+      .number()
+      .int()
+      .meta({ description: 'Its entities now (the counter entity creates and deletes keep; no scan)' }),
     id: idSchema('bp'),
     fields: z.array(fieldDefinitionSchema).meta({ description: 'In display order: sort_order, then name' }),
     state_rule: z

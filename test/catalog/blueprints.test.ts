@@ -43,6 +43,7 @@ describe.each(runtimes)('blueprints ($runtime runtime)', ({ start }) => {
       [
         'created_at',
         'description',
+        'entity_count',
         'fields',
         'id',
         'is_default',
@@ -58,6 +59,19 @@ describe.each(runtimes)('blueprints ($runtime runtime)', ({ start }) => {
     expect(read.body).toEqual(res.body);
     const list = await get('/v1/blueprints');
     expect(list.body.map((bp: { slug: string }) => bp.slug)).toContain('service');
+  });
+
+  it("answers each blueprint's entity_count, kept by entity creates and deletes", async () => {
+    expect((await post('/v1/blueprints', { slug: 'counted', name: 'Counted' })).body.entity_count).toBe(0);
+    for (const slug of ['one', 'two']) {
+      expect((await post('/v1/blueprints/counted/entities', { slug, name: slug })).status).toBe(201);
+    }
+    expect((await get('/v1/blueprints/counted')).body.entity_count).toBe(2);
+    const removed = await api.request('DELETE', '/v1/blueprints/counted/entities/one', { key: api.adminKey });
+    expect(removed.status).toBe(204);
+    const list = await get('/v1/blueprints');
+    const counted = list.body.find((b: { slug: string }) => b.slug === 'counted');
+    expect(counted.entity_count).toBe(1);
   });
 
   it('defaults description, fields, required, sort_order and is_default', async () => {

@@ -200,6 +200,23 @@ describe('console catalog', { timeout: 90_000 }, () => {
     await p.close();
   });
 
+  it('shows how many entities each blueprint has, linked to them', async () => {
+    await seedStore();
+    const empty = await rig.api('POST', '/v1/blueprints', { slug: 'queue-kind', name: 'Queue kind' });
+    expect(empty.status).toBe(201);
+    const p = await openPage(rig);
+    const { page } = p;
+    await signIn(page, rig.key);
+    await page.goto('/catalog');
+    const store = page.getByRole('link', { name: '2 entities of Store' });
+    await expectText(store, '2');
+    await expectText(page.getByRole('link', { name: '0 entities of Queue kind' }), '0');
+    await store.click();
+    await page.getByRole('link', { name: 'Cache', exact: true }).waitFor();
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
   it('shows a read-only key the catalog, a blueprint and the graph without write controls', async () => {
     await seedStore();
     const created = await rig.api<{ key: string }>('POST', '/v1/auth/keys', {

@@ -2049,6 +2049,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
             /**
+            /** @description Its entities now (the counter entity creates and deletes keep; no scan) */
+            entity_count: number;
              * @description The rule its state is aggregated by
              * @enum {string}
              */

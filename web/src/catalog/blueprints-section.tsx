@@ -67,8 +67,8 @@ function NewBlueprintForm({ onCreated }: { onCreated: (bp: Blueprint) => void })
 }
 
 /**
- * The blueprints: name (a link to the field editor), slug, field count and a link to their
- * entities (counting them would read every blueprint's entities); a create form for writers.
+ * The blueprints: name (a link to the field editor), slug, field count and how many entities it
+ * has (the counter the server keeps, no scan) as a link to them; a create form for writers.
  */
 export function BlueprintsSection({ blueprints }: { blueprints: Blueprint[] }) {
   const { canWrite } = useSession();
@@ -110,7 +110,12 @@ export function BlueprintsSection({ blueprints }: { blueprints: Blueprint[] }) {
                   </td>
                   <td>{b.fields.length}</td>
                   <td>
-                    <Link to={`/catalog?blueprint=${encodeURIComponent(b.slug)}`}>Entities of {b.name}</Link>
+                    <Link
+                      to={`/catalog?blueprint=${encodeURIComponent(b.slug)}`}
+                      aria-label={`${b.entity_count} ${b.entity_count === 1 ? 'entity' : 'entities'} of ${b.name}`}
+                    >
+                      {b.entity_count}
+                    </Link>
                   </td>
                   <td>{b.description || <span className="muted">none</span>}</td>
                 </tr>

@@ -152,9 +152,10 @@ export const statusQueries = {
     }),
 };
 
-/** After an entity is created, changed or deleted: its lists, reads, relations and the board. */
+/** After an entity is created, changed or deleted: its lists, reads, relations, the board and the blueprints' counts. */
 export async function entitiesChanged(queryClient: QueryClient, blueprint?: string): Promise<void> {
   await Promise.all([
+    queryClient.invalidateQueries({ queryKey: blueprintKeys.list() }),
     queryClient.invalidateQueries({ queryKey: blueprint ? entityKeys.lists(blueprint) : entityKeys.all }),
     queryClient.invalidateQueries({ queryKey: blueprint ? entityKeys.details(blueprint) : entityKeys.all }),
     queryClient.invalidateQueries({ queryKey: entityKeys.searches() }),
