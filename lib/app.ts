@@ -14,6 +14,7 @@ import { composeProbing, type ProbingDeps } from './compose-probing.ts';
 import { composeConfigDocs } from './config-doc/compose.ts';
 import { defineRoute } from './http/define-route.ts';
 import { openApiRoute } from './http/openapi.ts';
+import { hostPolicyOf } from './http/origin-policy.ts';
 import { createRouteInvoker } from './http/route-invoker.ts';
 import { createRouter } from './http/router.ts';
 import { ok, type Route } from './http/types.ts';
@@ -209,7 +210,7 @@ export function createApp(deps: CoreDeps) {
       tenants,
       cursors,
       limits: rateLimit,
-      publicUrl: deps.config.publicUrl,
+      hosts: hostPolicyOf(deps.config),
     }),
     ...notifications.routes,
     ...maintenanceRoutes({ maintenance: createMaintenanceService({ table: deps.table, clock: deps.clock }) }),

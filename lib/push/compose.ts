@@ -24,7 +24,7 @@ export function pushFeatureRoutes(
   const slugUrls = composeSlugUrls(deps);
   return [
     ...pushRoutes({ pushService }),
-    ...pushTokenRoutes({ pushTokens, publicUrl: deps.publicUrl }),
+    ...pushTokenRoutes({ pushTokens, hosts: deps.hosts }),
     ...pingRoutes({ ...deps, pushTokens, slugs: slugUrls.slugResolver }),
     ...slugUrls.routes,
     ...pingLogRoutes(deps),

@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { defineRoute } from '../http/define-route.ts';
+import type { HostPolicy } from '../http/origin-policy.ts';
 import { timestampSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, ok } from '../http/types.ts';
 import { type PingKeyService, publicPingKey } from './ping-key-service.ts';
+import { pingOrigin } from './ping-origin.ts';
 
 const tag = 'Push';
 
@@ -28,16 +30,13 @@ const createdPingKeySchema = z
     created_at: timestampSchema,
     slug_url_pattern: z.string().nullable().meta({
       description:
-        'The slug ping URLs it makes: `<VIGIL_PUBLIC_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in; null when VIGIL_PUBLIC_URL is not set',
+        'The slug ping URLs it makes: `<VIGIL_PUBLIC_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in (on the address this request came in on when VIGIL_PUBLIC_URL is not set); null when neither is known',
     }),
   })
   .meta({ id: 'CreatedPingKey' });
 
 /** GET and POST /v1/settings/ping-key: the account's ping key (slug ping URLs), described or made anew. */
-export function pingKeyRoutes(deps: {
-  pingKeys: PingKeyService;
-  publicUrl: string | undefined;
-}): AuthedRoute[] {
+export function pingKeyRoutes(deps: { pingKeys: PingKeyService; hosts: HostPolicy }): AuthedRoute[] {
   return [
     defineRoute({
       method: 'GET',
@@ -66,13 +65,14 @@ export function pingKeyRoutes(deps: {
         // Rotated by another request at the same moment.
         errors: ['CONFLICT'],
       },
-      handler: async ({ principal }) => {
-        const { record, pingKey } = await deps.pingKeys.rotate(principal.tenantId);
+      handler: async (ctx) => {
+        const { record, pingKey } = await deps.pingKeys.rotate(ctx.principal.tenantId);
+        const origin = pingOrigin(deps.hosts, ctx);
         return created({
           ping_key: pingKey,
           prefix: record.prefix,
           created_at: record.created_at,
-          slug_url_pattern: deps.publicUrl ? `${deps.publicUrl}/ping/${pingKey}/<slug>` : null,
+          slug_url_pattern: origin === null ? null : `${origin}/ping/${pingKey}/<slug>`,
         });
       },
     }),

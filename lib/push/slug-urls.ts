@@ -3,6 +3,7 @@ import type { BlueprintStore } from '../catalog/blueprint-store.ts';
 import { catalogServices } from '../catalog/compose.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
 import type { CheckService } from '../checks/services.ts';
+import type { HostPolicy } from '../http/origin-policy.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
@@ -13,7 +14,7 @@ import { createSlugResolver } from './slug-resolver.ts';
 export interface SlugUrlDeps {
   table: Table;
   clock: Clock;
-  publicUrl: string | undefined;
+  hosts: HostPolicy;
   cursors: CursorSeal;
   blueprints: BlueprintStore;
   entities: EntityStore;
@@ -34,5 +35,5 @@ export function composeSlugUrls(deps: SlugUrlDeps) {
     blueprintService: catalog.blueprintService,
     entityService: catalog.entityService,
   });
-  return { pingKeys, slugResolver, routes: pingKeyRoutes({ pingKeys, publicUrl: deps.publicUrl }) };
+  return { pingKeys, slugResolver, routes: pingKeyRoutes({ pingKeys, hosts: deps.hosts }) };
 }

@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { checkParams } from '../checks/routes.ts';
 import { defineRoute } from '../http/define-route.ts';
+import type { HostPolicy } from '../http/origin-policy.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import { type AuthedRoute, created, noContent, ok } from '../http/types.ts';
+import { pingOrigin } from './ping-origin.ts';
 import { PUSH_TOKEN_LIMIT } from './push-token-items.ts';
 import { type PushTokenService, publicPushToken } from './token-service.ts';
 
@@ -25,7 +27,7 @@ const createdPushTokenSchema = pushTokenSchema
     token: z.string().meta({ description: 'The token itself: shown in this response only, never again' }),
     ping_url: z.string().nullable().meta({
       description:
-        'The ping URL (`<VIGIL_PUBLIC_URL>/ping/<token>`; append `/fail` to report a failure); null when VIGIL_PUBLIC_URL is not set',
+        'The ping URL (`<VIGIL_PUBLIC_URL>/ping/<token>`, or on the address this request came in on when VIGIL_PUBLIC_URL is not set; append `/fail` to report a failure); null when neither is known',
     }),
   })
   .meta({ id: 'CreatedPushToken' });
@@ -33,10 +35,7 @@ const createdPushTokenSchema = pushTokenSchema
 const tokenParams = checkParams.extend({ token_id: idSchema('ptk') });
 
 /** The ping URLs of a push check: create (the token shown once), list, revoke. */
-export function pushTokenRoutes(deps: {
-  pushTokens: PushTokenService;
-  publicUrl: string | undefined;
-}): AuthedRoute[] {
+export function pushTokenRoutes(deps: { pushTokens: PushTokenService; hosts: HostPolicy }): AuthedRoute[] {
   return [
     defineRoute({
       method: 'POST',
@@ -53,9 +52,11 @@ export function pushTokenRoutes(deps: {
         // A pull-mode check; the check's limit of ping URLs.
         errors: ['CONFLICT', 'LIMIT_EXCEEDED'],
       },
-      handler: async ({ principal, params }) => {
+      handler: async (ctx) => {
+        const { principal, params } = ctx;
         const { record, token } = await deps.pushTokens.create(principal.tenantId, params.id);
-        const pingUrl = deps.publicUrl ? `${deps.publicUrl}/ping/${token}` : null;
+        const origin = pingOrigin(deps.hosts, ctx);
+        const pingUrl = origin === null ? null : `${origin}/ping/${token}`;
         return created({ ...publicPushToken(record), token, ping_url: pingUrl });
       },
     }),

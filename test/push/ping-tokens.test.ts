@@ -4,7 +4,7 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { getPushTokenByHash, pushTokenCreatedOps } from '../../lib/push/push-token-items.ts';
 import { checkPartition } from '../../lib/store/partitions.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
 
 /** Ping URLs: a push check's own token, used without an API key (Healthchecks-style). */
 describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
@@ -40,12 +40,33 @@ describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
     await api.close();
   });
 
+  /** The address the harness's requests come in on: the local server's, or API Gateway's domain. */
+  const ownOrigin = () =>
+    api.runtime === 'local' ? (api as LocalHarness).local.url : 'https://api.example.com';
+
+  it('answers the ping URL on the address the request came in on when VIGIL_PUBLIC_URL is not set', async () => {
+    const checkId = await newCheck();
+    const created = await call('POST', `/v1/checks/${checkId}/push-tokens`);
+
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.ping_url).toBe(`${ownOrigin()}/ping/${created.body.token}`);
+    // A Host the server is not known by never makes a URL (it would be the client's word only);
+    // sent through the API Gateway event (fetch sends no Host of its own choosing).
+    if (api.runtime === 'local') return;
+    const foreign = await api.request('POST', `/v1/checks/${checkId}/push-tokens`, {
+      key: api.adminKey,
+      headers: { host: 'evil.example' },
+    });
+    expect(foreign.status, foreign.text).toBe(201);
+    expect(foreign.body.ping_url).toBeNull();
+  });
+
   it('shows the token once and lists the ping URL by its prefix only', async () => {
     const checkId = await newCheck();
     const created = await call('POST', `/v1/checks/${checkId}/push-tokens`);
 
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ check_id: checkId, last_used_at: null, ping_url: null });
+    expect(created.body).toMatchObject({ check_id: checkId, last_used_at: null });
     expect(created.body.token).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlueprintStore } from '../../lib/catalog/blueprint-store.ts';
+import { hostPolicyOf } from '../../lib/http/origin-policy.ts';
 import type { RouteContext } from '../../lib/http/types.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { RateLimitedError } from '../../lib/platform/errors.ts';
@@ -10,7 +11,7 @@ import { UnknownPingTokenError } from '../../lib/push/token-service.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { loadCursorSecret } from '../../lib/store/cursor-secret.ts';
 import { join } from '../auth/team-helpers.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
 
 /** A ping's request context as the resolver sees it (only the source address matters to it). */
 const ctxFrom = (sourceIp: string): RouteContext => ({
@@ -41,7 +42,7 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
     composeSlugUrls({
       table: api.table,
       clock,
-      publicUrl: undefined,
+      hosts: hostPolicyOf({ publicUrl: undefined, allowedHosts: [] }),
       cursors: createCursorSeal(() => loadCursorSecret(api.table)),
       blueprints: createBlueprintStore(api.table),
       entities: api.app.entities,
@@ -94,7 +95,12 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
     // Healthchecks' shape: neither a UUID nor a legacy vpt_ token.
     expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(key.startsWith('vpt_')).toBe(false);
-    expect(created.body).toMatchObject({ prefix: key.slice(0, 4), slug_url_pattern: null });
+    const origin = api.runtime === 'local' ? (api as LocalHarness).local.url : 'https://api.example.com';
+    // No VIGIL_PUBLIC_URL: the address this request came in on.
+    expect(created.body).toMatchObject({
+      prefix: key.slice(0, 4),
+      slug_url_pattern: `${origin}/ping/${key}/<slug>`,
+    });
 
     const after = await call('GET', '/v1/settings/ping-key', undefined, tenant.key);
     expect(after.body).toEqual({

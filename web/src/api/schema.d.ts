@@ -2743,7 +2743,7 @@ export interface components {
             last_used_at: components["schemas"]["Timestamp"] | null;
             /** @description The token itself: shown in this response only, never again */
             token: string;
-            /** @description The ping URL (`<VIGIL_PUBLIC_URL>/ping/<token>`; append `/fail` to report a failure); null when VIGIL_PUBLIC_URL is not set */
+            /** @description The ping URL (`<VIGIL_PUBLIC_URL>/ping/<token>`, or on the address this request came in on when VIGIL_PUBLIC_URL is not set; append `/fail` to report a failure); null when neither is known */
             ping_url: string | null;
         };
         PushToken: {
@@ -2771,7 +2771,7 @@ export interface components {
             /** @description Its first 4 characters */
             prefix: string;
             created_at: components["schemas"]["Timestamp"];
-            /** @description The slug ping URLs it makes: `<VIGIL_PUBLIC_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in; null when VIGIL_PUBLIC_URL is not set */
+            /** @description The slug ping URLs it makes: `<VIGIL_PUBLIC_URL>/ping/<ping key>/<slug>` with `<slug>` left to fill in (on the address this request came in on when VIGIL_PUBLIC_URL is not set); null when neither is known */
             slug_url_pattern: string | null;
         };
         Ping: {
