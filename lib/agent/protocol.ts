@@ -3,6 +3,7 @@ import { HTTP_METHODS } from '../check-types/check-config.ts';
 import { CHECK_TYPE_DEFINITIONS, CHECK_TYPES } from '../check-types/registry.ts';
 import { storedTlsTrustSchema } from '../check-types/tls-trust.ts';
 import { storedAssertionSchema } from '../domain/http-assertions.ts';
+import { storedExpectedStatusesSchema } from '../domain/http-statuses.ts';
 import { isoTime } from '../domain/iso-time.ts';
 import type { ProbeDefinition, ProbeDetails, Probed } from '../probes/types.ts';
 
@@ -56,6 +57,7 @@ const httpCheckSchema = z.object({
   headers: z.record(z.string(), z.string()).optional(),
   body: z.string().optional(),
   expected_status: z.number().int().optional(),
+  expected_statuses: storedExpectedStatusesSchema.optional(),
   body_contains: z.string().optional(),
   assertions: z.array(storedAssertionSchema).optional(),
   ...probeCommonShape,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { storedAssertionSchema } from '../domain/http-assertions.ts';
+import { storedExpectedStatusesSchema } from '../domain/http-statuses.ts';
 import { currentRollupSchema } from '../domain/rollup-bucket.ts';
 import { type CheckConfig, HTTP_METHODS, storedCheckConfigSchema } from './check-config.ts';
 import { locationOutcomeSchema } from './location-outcome.ts';
@@ -52,6 +53,8 @@ export const checkFieldsSchema = z.object({
   headers: z.record(z.string(), z.string()),
   body: z.string().nullable(),
   expected_status: z.number().int(),
+  /** http: accepted codes and ranges (lib/domain/http-statuses.ts); absent or null: exactly expected_status. */
+  expected_statuses: storedExpectedStatusesSchema.nullable().optional(),
   body_contains: z.string(),
   /** http: what the response must also satisfy (lib/domain/http-assertions.ts); absent on checks without any. */
   assertions: z.array(storedAssertionSchema).optional(),

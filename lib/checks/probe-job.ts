@@ -37,6 +37,7 @@ export type ProbedFields = Pick<
   | 'headers'
   | 'body'
   | 'expected_status'
+  | 'expected_statuses'
   | 'body_contains'
   | 'assertions'
   | 'timeout_ms'
@@ -72,6 +73,7 @@ export function probeDefinition(check: ProbedFields): ProbeDefinition | undefine
     headers: check.headers,
     ...(check.body !== null ? { body: check.body } : {}),
     expected_status: check.expected_status,
+    ...(check.expected_statuses ? { expected_statuses: check.expected_statuses } : {}),
     body_contains: check.body_contains,
     ...(check.assertions?.length ? { assertions: check.assertions } : {}),
     timeout_ms: check.timeout_ms,

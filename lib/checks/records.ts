@@ -69,6 +69,7 @@ export function publicCheck(check: CheckRecord & { entity_name?: string }, optio
         headers: Object.fromEntries(Object.keys(check.headers).map((name) => [name, REDACTED])),
         body: check.body,
         expected_status: check.expected_status,
+        expected_statuses: check.expected_statuses ?? null,
         body_contains: check.body_contains,
         assertions: check.assertions ?? [],
         timeout_ms: check.timeout_ms,

@@ -5,6 +5,7 @@ import { locationOutcomeSchema } from '../check-types/location-outcome.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import { publicTlsTrustSchema } from '../check-types/tls-trust.ts';
 import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
+import { storedExpectedStatusesSchema } from '../domain/http-statuses.ts';
 import { MAX_CHECK_LOCATIONS } from '../domain/quorum.ts';
 import { REDACTED } from '../domain/redacted.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
@@ -104,6 +105,10 @@ const httpCheckSchema = checkCommonSchema
     }),
     ...checkRecordFieldsSchema.pick({ method: true, body: true, expected_status: true, body_contains: true })
       .shape,
+    expected_statuses: storedExpectedStatusesSchema.nullable().meta({
+      description:
+        'Accepted codes and "NNN-NNN" ranges; expected_status is the first code. null: exactly expected_status',
+    }),
     headers: z.record(z.string(), z.literal(REDACTED)).meta({ description: 'Values are always redacted' }),
     assertions: z.array(storedAssertionSchema).meta({ description: 'All must pass; [] when none' }),
     timeout_ms: probeTimeout,

@@ -1,3 +1,4 @@
+import { expectedStatusesText, statusAccepted } from '../domain/http-statuses.ts';
 import { httpRequest } from '../platform/egress.ts';
 import { http1Request } from '../platform/http1-client.ts';
 import { evaluateAssertions } from './assertions.ts';
@@ -15,7 +16,7 @@ export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): P
 
 async function probeHttp(def: HttpProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
   const elapsed = startTimer();
-  const expected = def.expected_status ?? 200;
+  const expected = def.expected_statuses ?? [def.expected_status ?? 200];
   const needle = def.body_contains ?? '';
   const assertions = def.assertions ?? [];
   const readsBody = needle !== '' || assertions.some((a) => a.source === 'body' || a.source === 'json');
@@ -34,8 +35,12 @@ async function probeHttp(def: HttpProbeDefinition, deps: ProbeDeps): Promise<Pro
       transport: deps.transport ?? http1Request,
     });
     const latency = elapsed();
-    if (res.status !== expected)
-      return failed(`expected status ${expected}, got ${res.status}`, latency, res.status);
+    if (!statusAccepted(expected, res.status))
+      return failed(
+        `expected status ${expectedStatusesText(expected)}, got ${res.status}`,
+        latency,
+        res.status,
+      );
     if (needle !== '' && !res.bodyPrefix.toString('utf8').includes(needle)) {
       return failed(`body does not contain ${JSON.stringify(needle)}`, latency, res.status);
     }

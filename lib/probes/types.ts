@@ -1,4 +1,5 @@
 import type { HttpAssertion } from '../domain/http-assertions.ts';
+import type { ExpectedStatus } from '../domain/http-statuses.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { HttpTransport } from '../platform/egress.ts';
 import type { Resolve } from '../platform/egress-guard.ts';
@@ -35,6 +36,8 @@ export type HttpProbeDefinition = {
   body?: string;
   /** 200 when absent. */
   expected_status?: number;
+  /** Codes and "NNN-NNN" ranges (lib/domain/http-statuses.ts); when present, judged instead of expected_status. */
+  expected_statuses?: ExpectedStatus[];
   /** Empty or absent: the body is not read. */
   body_contains?: string;
   /** All must pass (lib/probes/assertions.ts); the body is read only if one reads it. */

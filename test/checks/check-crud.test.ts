@@ -36,6 +36,7 @@ const TYPE_KEYS: Record<string, string[]> = {
     'body_contains',
     'degraded_latency_ms',
     'expected_status',
+    'expected_statuses',
     'headers',
     'method',
     'target_url',

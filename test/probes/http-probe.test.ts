@@ -59,6 +59,23 @@ describe('http probe', () => {
     expect(outcome).toMatchObject({ success: true, status_code: 503 });
   });
 
+  it.each([
+    [204, true],
+    [302, true],
+    [500, false],
+  ])('judges %i against expected_statuses [204, "300-399"]', async (status, success) => {
+    // /status/302 answers without a location: the 302 is the final answer.
+    const outcome = await runHttpProbe(
+      check(`/status/${status}`, { expected_status: 204, expected_statuses: [204, '300-399'] }),
+      deps,
+    );
+    expect(outcome).toMatchObject({
+      success,
+      status_code: status,
+      error_message: success ? '' : 'expected status 204, 300-399, got 500',
+    });
+  });
+
   it('passes when the body contains the text', async () => {
     const outcome = await runHttpProbe(check('/ok', { body_contains: 'ok' }), deps);
     expect(outcome.success).toBe(true);

@@ -6,6 +6,7 @@ export const DEFAULTS = {
   headers: {},
   body: null,
   expected_status: 200,
+  expected_statuses: null,
   body_contains: '',
   assertions: [] as HttpAssertion[],
   degraded_latency_ms: null,

@@ -19,6 +19,7 @@ export const notHttp = (type: CheckType) => ({
     type,
     'expect a status',
   ),
+  expected_statuses: httpOnly(z.null({ error: 'only http checks expect a status' }), type, 'expect statuses'),
   body_contains: httpOnly(z.literal('', { error: 'only http checks read a body' }), type, 'read a body'),
   assertions: httpOnly(z.array(z.never()).max(0, { error: 'only http checks assert' }), type, 'assert'),
   execution_mode: z.literal('pull', { error: `${type} checks use execution_mode "pull"` }).optional(),

@@ -192,6 +192,18 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
     why: "a check's locations name the tenant's stored locations (GET /v1/locations)",
   },
   {
+    operation: '*',
+    path: /^expected_statuses(\.\d+|\[\d+\])$/,
+    message: /^A range starts at its lower code/,
+    why: 'two numbers compared inside one string: a range "NNN-NNN" starts at its lower code',
+  },
+  {
+    operation: '*',
+    path: /^expected_status$/,
+    message: /^reads as the first code of expected_statuses/,
+    why: 'two fields compared: expected_status, when given beside expected_statuses, is its first code',
+  },
+  {
     operation: 'POST /v1/checks',
     path: /^quorum$/,
     message: /a quorum counts locations that report failure/,
