@@ -7,7 +7,7 @@ import { emailConfirmRoutes } from './email-confirm-routes.ts';
 import { alertSettingsRoutes } from './grouping/settings-routes.ts';
 import { createPolicyService } from './policy-service.ts';
 import { createRouteService } from './route-service.ts';
-import { notifyRoutes } from './routes.ts';
+import { notifyRoutes, type Warned } from './routes.ts';
 import { createSimulator } from './simulate.ts';
 import { templatePreviewRoutes } from './template-preview.ts';
 import { sharedChannelRoutes } from './tenant-channel-routes.ts';
@@ -49,10 +49,16 @@ export function composeNotifications(deps: NotificationsDeps) {
     channels,
     recipients,
   });
+  // A saved channel's answer says what this deployment lacks for it to send (email without SMTP).
+  const warned: Warned = (channel) => ({
+    ...channel,
+    warnings: services.senders.warnings?.(channel.channel_type) ?? [],
+  });
   const routes: Route[] = [
     ...notifyRoutes({
       tenantChannels,
       simulator,
+      warned,
       policyService: createPolicyService({
         checkService: deps.checkService,
         policies,
@@ -66,7 +72,11 @@ export function composeNotifications(deps: NotificationsDeps) {
         ...egress,
       }),
     }),
-    ...sharedChannelRoutes({ tenantChannels, routes: createRouteService({ table: deps.table, clock }) }),
+    ...sharedChannelRoutes({
+      tenantChannels,
+      routes: createRouteService({ table: deps.table, clock }),
+      warned,
+    }),
     ...notifyActionRoutes({ actions: notifier, showDeliveries }),
     ...alertSettingsRoutes({ table: deps.table }),
     ...emailConfirmRoutes({ recipients }),

@@ -36,6 +36,7 @@ export function gateEmail(senders: ChannelSenders, recipients: EmailRecipients):
     // Acknowledgements go to providers that track incidents (never email): passed through.
     ...(senders.acknowledges ? { acknowledges: senders.acknowledges.bind(senders) } : {}),
     ...(senders.acknowledge ? { acknowledge: senders.acknowledge.bind(senders) } : {}),
+    ...(senders.warnings ? { warnings: senders.warnings.bind(senders) } : {}),
     close: () => senders.close(),
   };
 }

@@ -99,6 +99,8 @@ export interface ChannelSenders {
   acknowledges?(channel: ChannelRecord): boolean;
   /** Tells the channel's provider an incident was acknowledged in Vigil (PagerDuty, Opsgenie). */
   acknowledge?(channel: ChannelRecord, ack: Acknowledgement): Promise<SendOutcome>;
+  /** What this deployment lacks for a channel of the type to send (its definition's setupWarnings). */
+  warnings?(channelType: string): string[];
   /** Closes the NATS connection, if one was opened. */
   close(): Promise<void>;
 }

@@ -41,6 +41,10 @@ const channelCommon = {
   template: messageTemplateSchema
     .optional()
     .meta({ description: 'The channel’s own message template; absent: Vigil’s message' }),
+  warnings: z.array(z.string()).optional().meta({
+    description:
+      'Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing',
+  }),
 };
 
 /** One view variant per registered type: its `view` config and any `viewExtra` fields. */

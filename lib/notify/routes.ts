@@ -9,10 +9,14 @@ import type { Simulator } from './simulate.ts';
 import { simulateBody, simulateResponse } from './simulate-schemas.ts';
 import type { TenantChannelService } from './tenant-channel-service.ts';
 
+/** A saved channel's answer with `warnings`: what this deployment lacks for it to send. */
+export type Warned = <T extends { channel_type: string }>(channel: T) => T & { warnings: string[] };
+
 export interface NotifyRouteDeps {
   policyService: PolicyService;
   tenantChannels: Pick<TenantChannelService, 'attach'>;
   simulator: Simulator;
+  warned: Warned;
 }
 
 const tag = 'Notifications';
@@ -70,9 +74,11 @@ export function notifyRoutes(deps: NotifyRouteDeps): AuthedRoute[] {
       },
       handler: async ({ principal, params, body }) =>
         created(
-          'channel_id' in body
-            ? await deps.tenantChannels.attach(callerOf(principal), params.check_id, body.channel_id)
-            : await policies.addChannel(callerOf(principal), params.check_id, body),
+          deps.warned(
+            'channel_id' in body
+              ? await deps.tenantChannels.attach(callerOf(principal), params.check_id, body.channel_id)
+              : await policies.addChannel(callerOf(principal), params.check_id, body),
+          ),
         ),
     }),
     defineRoute({

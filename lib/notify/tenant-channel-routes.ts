@@ -7,6 +7,7 @@ import { channelTestBody, tenantChannelParams, tenantChannelUpdateBody } from '.
 import { publicChannelSchema } from './responses.ts';
 import { publicRouteSchema, routeInputSchema, routeParams, routesListSchema } from './route-schemas.ts';
 import type { RouteService } from './route-service.ts';
+import type { Warned } from './routes.ts';
 import type { TenantChannelService } from './tenant-channel-service.ts';
 
 const tag = 'Notifications';
@@ -23,8 +24,9 @@ const callerOf = (principal: { tenantId: string; readOnly: boolean }): Caller =>
 export function sharedChannelRoutes(deps: {
   tenantChannels: TenantChannelService;
   routes: RouteService;
+  warned: Warned;
 }): AuthedRoute[] {
-  const { tenantChannels, routes } = deps;
+  const { tenantChannels, routes, warned } = deps;
   return [
     defineRoute({
       method: 'POST',
@@ -38,7 +40,8 @@ export function sharedChannelRoutes(deps: {
         responses: { 201: publicChannelSchema },
         errors: ['LIMIT_EXCEEDED'],
       },
-      handler: async ({ principal, body }) => created(await tenantChannels.create(callerOf(principal), body)),
+      handler: async ({ principal, body }) =>
+        created(warned(await tenantChannels.create(callerOf(principal), body))),
     }),
     defineRoute({
       method: 'GET',
@@ -65,7 +68,7 @@ export function sharedChannelRoutes(deps: {
         errors: ['CONFLICT'],
       },
       handler: async ({ principal, params, body }) =>
-        ok(await tenantChannels.update(callerOf(principal), params.id, body)),
+        ok(warned(await tenantChannels.update(callerOf(principal), params.id, body))),
     }),
     defineRoute({
       method: 'DELETE',

@@ -5,11 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_SMTP_SERVER } from '../../lib/notify/channels/email.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import {
   type ConsoleRig,
   expectCount,
   expectNoConsoleErrors,
+  expectText,
   openPage,
   screenshot,
   seedEntity,
@@ -185,6 +187,23 @@ describe('console shared channels and routes', { timeout: 90_000 }, () => {
     await expectCount(p.page.getByText(/https:/), 0);
     await expectCount(p.page.locator('form'), 0);
     await expectCount(p.page.getByRole('button', { name: /^(Send test|Edit|Delete|Create|Add entity)/ }), 0);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
+  it('warns when an email channel is saved on a runtime without SMTP, in the words its deliveries would fail with', async () => {
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto('/channels');
+    const form = p.page.getByRole('form', { name: 'New shared channel' });
+    await form.getByLabel(/^Name/).fill('Ops mail');
+    await form.getByLabel(/^Channel type/).selectOption('email');
+    await form.getByLabel(/^Recipients/).fill('ops@example.com');
+    await form.getByRole('button', { name: 'Create channel' }).click();
+    await p.page.getByText('The shared channel Ops mail was created.').waitFor();
+    const warning = form.getByRole('alert');
+    await expectText(warning, /alerts will fail until the operator sets this up/);
+    await expectText(warning.getByRole('listitem'), NO_SMTP_SERVER);
     expectNoConsoleErrors(p);
     await p.close();
   });

@@ -41,8 +41,9 @@ describe.each(runtimes)('notification channels API ($runtime runtime)', ({ start
         'config',
         'created_at',
         'id',
+        'warnings',
       ]);
-      expect(res.body).toMatchObject({ channel_type: type, check_id: checkId });
+      expect(res.body).toMatchObject({ channel_type: type, check_id: checkId, warnings: [] });
       expect(res.body.id).toMatch(/^chn_[0-9A-Z]{26}$/);
       made[type] = res.body;
     }

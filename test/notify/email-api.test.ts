@@ -1,7 +1,7 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { NO_SMTP_SERVER } from '../../lib/notify/channels/email.ts';
+import { NO_SMTP_SERVER, noSenderError } from '../../lib/notify/channels/email.ts';
 import { type ApiHarness, runtimes, startLambdaHarness, startLocalHarness } from '../support/api-harness.ts';
 import { decodeWords, startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
@@ -65,7 +65,7 @@ const logsOf = async (api: ApiHarness, checkId: string) =>
     attempt_log: { error: string | null }[];
   }[];
 
-describe.each(runtimes)('email channel validation on the $runtime runtime', ({ start }) => {
+describe.each(runtimes)('email channel validation on the $runtime runtime', ({ runtime, start }) => {
   let api: ApiHarness;
   let checkId: string;
   beforeAll(async () => {
@@ -91,6 +91,36 @@ describe.each(runtimes)('email channel validation on the $runtime runtime', ({ s
     });
     const policy = await call(api, 'GET', `/v1/checks/${checkId}/policy`);
     expect(policy.channels.map((c: { channel_type: string }) => c.channel_type)).toContain('email');
+  });
+
+  it('warns, when an email channel is saved, that its deliveries will fail, in the words of the failure', async () => {
+    // Locally no VIGIL_SMTP_URL comes first; the cloud sends through SES but has no sender here.
+    const failure = runtime === 'local' ? NO_SMTP_SERVER : noSenderError('cloud');
+    const own = await create({ to: ['ops@example.com'] });
+    expect(own.status, own.text).toBe(201);
+    expect(own.body.warnings).toEqual([failure]);
+    const shared = await call(api, 'POST', '/v1/notify/channels', {
+      name: 'Ops mail',
+      channel_type: 'email',
+      config: { to: ['ops@example.com'] },
+    });
+    expect(shared.warnings).toEqual([failure]);
+    const attached = await call(api, 'POST', `/v1/checks/${checkId}/policy/channels`, {
+      channel_id: shared.id,
+    });
+    expect(attached.warnings).toEqual([failure]);
+    const updated = await call(api, 'PUT', `/v1/notify/channels/${shared.id}`, {
+      name: 'Ops mail',
+      channel_type: 'email',
+      config: { to: ['oncall@example.com'] },
+    });
+    expect(updated.warnings).toEqual([failure]);
+    const read = await call(api, 'GET', `/v1/notify/channels/${shared.id}`);
+    expect(read.warnings).toBeUndefined();
+    const tests = await call(api, 'POST', `/v1/checks/${checkId}/policy/test`);
+    expect(tests).toEqual(
+      expect.arrayContaining([expect.objectContaining({ status: 'failed', error: failure })]),
+    );
   });
 
   const eleven = Array.from({ length: 11 }, (_, i) => `ops${i}@example.com`);
@@ -138,10 +168,11 @@ describe('email alerts end to end on the local runtime (SMTP)', () => {
 
   it('emails the down alert with text and HTML parts when a check goes down', async () => {
     const { bp, check } = await pushCheck(api, 'Checkout <script>x</script>');
-    await call(api, 'POST', `/v1/checks/${check.id}/policy/channels`, {
+    const channel = await call(api, 'POST', `/v1/checks/${check.id}/policy/channels`, {
       channel_type: 'email',
       config: { to: ['ops@example.com'] },
     });
+    expect(channel.warnings).toEqual([]);
     await confirmByLink(api, smtp.received.at(-1)?.message.text);
     const before = smtp.received.length;
 
@@ -231,10 +262,11 @@ describe('email alerts through SES on the Lambda runtime', () => {
   it('the notifier sends a SendEmailCommand with the destination, the sender and text and HTML content', async () => {
     ses.on(SendEmailCommand).resolves({ MessageId: 'ses-1' });
     const { bp, check } = await pushCheck(api, 'Checkout <b>');
-    await call(api, 'POST', `/v1/checks/${check.id}/policy/channels`, {
+    const channel = await call(api, 'POST', `/v1/checks/${check.id}/policy/channels`, {
       channel_type: 'email',
       config: { to: ['ops@example.com', 'oncall@example.org'] },
     });
+    expect(channel.warnings).toEqual([]);
     for (const call of ses.commandCalls(SendEmailCommand))
       await confirmByLink(api, call.args[0].input.Content?.Simple?.Body?.Text?.Data);
     const before = ses.commandCalls(SendEmailCommand).length;

@@ -51,8 +51,9 @@ describe.each(runtimes)('tenant channels API ($runtime runtime)', ({ start }) =>
       'id',
       'name',
       'updated_at',
+      'warnings',
     ]);
-    expect(made).toMatchObject({ name: 'On-call', check_id: null, channel_type: 'webhook' });
+    expect(made).toMatchObject({ name: 'On-call', check_id: null, channel_type: 'webhook', warnings: [] });
     expect(made.config).toEqual({ url: 'https://127.0.0.1:9/oncall', secret: '********' });
 
     const read = await call('GET', `/v1/notify/channels/${made.id}`);

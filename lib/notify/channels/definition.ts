@@ -116,6 +116,11 @@ export interface ChannelDefinition<C extends object = object, V extends object =
   send(deps: ChannelSendDeps, channel: ChannelOf<NoInfer<C>>, alert: Alert): Promise<SendOutcome>;
   /** Sends one part of a digest within the provider's limits. */
   sendDigest(deps: ChannelSendDeps, channel: ChannelOf<NoInfer<C>>, digest: Digest): Promise<SendOutcome>;
+  /**
+   * What this deployment lacks for the type to send, each worded as its sends would fail (email
+   * without an SMTP server or a sender): said when a channel is saved. Absent: nothing it needs.
+   */
+  setupWarnings?(deps: ChannelSendDeps): string[];
   /** Tells the provider an incident was acknowledged in Vigil; absent: the type has no incidents. */
   acknowledge?(
     deps: ChannelSendDeps,

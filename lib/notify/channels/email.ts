@@ -60,6 +60,13 @@ export const SUBJECT_NAME = 80;
 
 const failed = (error: string): SendOutcome => ({ ok: false, status_code: null, error });
 
+/** The transport and sender email needs, or why every email delivery fails on this deployment. */
+function setup(deps: EmailDeps): { transport: EmailTransport; from: EmailSender } | { problem: string } {
+  if (!deps.transport) return { problem: NO_SMTP_SERVER };
+  if (!deps.from) return { problem: noSenderError(deps.runtime) };
+  return { transport: deps.transport, from: deps.from };
+}
+
 /** Sends the email: one attempt, whose failure the notifier retries as any channel's. */
 async function sendContent(
   deps: EmailDeps,
@@ -67,10 +74,15 @@ async function sendContent(
   content: EmailContent,
   deliveryId: string,
 ): Promise<SendOutcome> {
-  if (!deps.transport) return failed(NO_SMTP_SERVER);
-  if (!deps.from) return failed(noSenderError(deps.runtime));
+  const ready = setup(deps);
+  if ('problem' in ready) return failed(ready.problem);
   try {
-    return await deps.transport.send({ ...content, from: deps.from, to: [...channel.config.to], deliveryId });
+    return await ready.transport.send({
+      ...content,
+      from: ready.from,
+      to: [...channel.config.to],
+      deliveryId,
+    });
   } catch (err) {
     return failed(`send failed: ${err instanceof Error ? err.message : String(err)}`);
   }
@@ -119,6 +131,10 @@ export const emailChannel = defineChannel({
   },
   // The server is the operator's (VIGIL_SMTP_URL or SES); the SMTP host passes the guard at every send.
   destinations: () => [],
+  setupWarnings: (deps) => {
+    const ready = setup(deps.email);
+    return 'problem' in ready ? [ready.problem] : [];
+  },
   send: (deps, channel, alert) => sendEmail(deps.email, channel, alert),
   sendDigest: (deps, channel, digest) =>
     sendContent(deps.email, channel, digestEmailContent(describeDigest(digest)), digest.deliveryId),

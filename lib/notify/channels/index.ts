@@ -123,6 +123,7 @@ export function createChannelSenders(deps: ChannelSenderDeps): ChannelSenders {
       return scrub(await definition.sendDigest(send, channel, digest));
     },
     acknowledges: (record) => channelDefinition(record.channel_type).acknowledge !== undefined,
+    warnings: (channelType) => channelDefinition(channelType).setupWarnings?.(send) ?? [],
     async acknowledge(record, ack) {
       const { definition, channel, scrub } = typed(record);
       if (!definition.acknowledge)

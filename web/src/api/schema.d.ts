@@ -2871,6 +2871,8 @@ export interface components {
             template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "discord";
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             config: {
                 /** @description The URL; ******** for read-only keys */
                 url: string;
@@ -2893,6 +2895,8 @@ export interface components {
             template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "webhook";
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             config: {
                 /** @description The URL; ******** for read-only keys */
                 url: string;
@@ -2915,6 +2919,8 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "nats";
             config: {
@@ -2939,6 +2945,8 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "ntfy";
             config: {
@@ -2963,6 +2971,8 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "email";
             config: {
@@ -2987,6 +2997,8 @@ export interface components {
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
@@ -3015,6 +3027,8 @@ export interface components {
             template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "google_chat";
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             config: {
                 /** @description The URL; ******** for read-only keys */
                 url: string;
@@ -3037,6 +3051,8 @@ export interface components {
             template?: components["schemas"]["MessageTemplate"];
             /** @constant */
             channel_type: "mattermost";
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             config: {
                 /** @description The URL; ******** for read-only keys */
                 url: string;
@@ -3059,6 +3075,8 @@ export interface components {
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
             /** @constant */
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             channel_type: "matrix";
             config: {
                 homeserver: string;
@@ -3082,6 +3100,8 @@ export interface components {
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
@@ -3109,6 +3129,8 @@ export interface components {
             /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
             check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
@@ -3139,6 +3161,8 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
@@ -3176,6 +3200,8 @@ export interface components {
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
             /** @constant */
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             channel_type: "pushover";
             config: {
                 /** @constant */
@@ -3199,6 +3225,8 @@ export interface components {
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
@@ -3226,6 +3254,8 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "sms";
             config: {
@@ -3250,6 +3280,8 @@ export interface components {
         PolicyInput: {
             /** @description Minimum gap between alerts of the check: 0 to 86400; default 300 */
             cooldown_seconds?: number;
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @description Also alert on recovery; default true */
             notify_on_recovery?: boolean;
             /** @description Pause all alerts; default false */

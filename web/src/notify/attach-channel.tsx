@@ -5,6 +5,7 @@ import { api, fieldErrors, must } from '../api/client';
 import { ErrorNote, Notice } from '../ui/feedback';
 import { SelectField } from '../ui/fields';
 import { channelsChanged } from './queries';
+import { SaveWarnings } from './save-warnings';
 import { useTenantChannels } from './tenant-channels';
 
 /** "Attach a shared channel": picks one of the tenant channels not attached to this check yet. */
@@ -50,6 +51,7 @@ export function AttachChannel({ checkId, attached }: { checkId: string; attached
       </div>
       <ErrorNote error={attach.error} title="The channel was not attached." />
       {attach.isSuccess ? <Notice>{attach.data.name} was attached.</Notice> : null}
+      {attach.isSuccess ? <SaveWarnings warnings={attach.data.warnings} /> : null}
       <div className="row">
         <button type="submit" disabled={attach.isPending || channelId === ''}>
           Attach channel

@@ -12,6 +12,7 @@ import { DestinationFields, useDestination } from './channel-fields';
 import { channelForm } from './channel-forms/registry';
 import { PolicyFacts } from './policy-facts';
 import { channelsChanged, deliveriesChanged, notifyQueries, policyKeys } from './queries';
+import { SaveWarnings } from './save-warnings';
 import { TemplateFields, useTemplate } from './template-fields';
 import { ChannelTarget, deliveryInWords } from './words';
 
@@ -266,6 +267,7 @@ function AddChannel({ checkId }: { checkId: string }) {
       {takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
       <ErrorNote error={add.error} title="The channel was not added." />
       {add.isSuccess ? <Notice>The {add.data.channel_type} channel was added.</Notice> : null}
+      {add.isSuccess ? <SaveWarnings warnings={add.data.warnings} /> : null}
       <div className="row">
         <button type="submit" disabled={add.isPending}>
           Add channel

@@ -6,6 +6,7 @@ import { channelForm } from '../notify/channel-forms/registry';
 import { EditSharedChannel } from '../notify/edit-channel';
 import { channelsChanged, deliveriesChanged } from '../notify/queries';
 import { RoutesEditor } from '../notify/routes-editor';
+import { SaveWarnings } from '../notify/save-warnings';
 import { TemplateFields, useTemplate } from '../notify/template-fields';
 import { type TenantChannel, useTenantChannels } from '../notify/tenant-channels';
 import { ChannelTarget, deliveryInWords } from '../notify/words';
@@ -200,6 +201,7 @@ function NewSharedChannel() {
         {takesTemplate ? <TemplateFields t={t} channelType={d.type} errs={errs} /> : null}
         <ErrorNote error={create.error} title="The channel was not created." />
         {create.isSuccess ? <Notice>The shared channel {create.data.name} was created.</Notice> : null}
+        {create.isSuccess ? <SaveWarnings warnings={create.data.warnings} /> : null}
         <div className="row">
           <button type="submit" className="primary" disabled={create.isPending}>
             Create channel
