@@ -27,15 +27,14 @@ const range = z
   )
   .meta({ description: 'An inclusive range of codes, "200-299"; its first code is not above its last' });
 
+/** One entry: a code (100–599) or a range of them. */
+export const expectedStatusSchema = z.union([code, range]);
+
 /** The list as a request gives it: 1 to 20 codes (100–599) and ranges. */
-export const expectedStatusesSchema = z
-  .array(z.union([code, range]))
-  .min(1)
-  .max(MAX_EXPECTED_STATUSES)
-  .meta({
-    description:
-      'Statuses that count as success, codes and "NNN-NNN" ranges (at most 20); expected_status reads as the first code. null: exactly expected_status',
-  });
+export const expectedStatusesSchema = z.array(expectedStatusSchema).min(1).max(MAX_EXPECTED_STATUSES).meta({
+  description:
+    'Statuses that count as success, codes and "NNN-NNN" ranges (at most 20); expected_status reads as the first code. null: exactly expected_status',
+});
 
 /** The list as stored and carried in probe jobs (validated on the way in). */
 export const storedExpectedStatusesSchema = z.array(z.union([z.number().int(), z.string()]));

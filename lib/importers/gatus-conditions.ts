@@ -1,4 +1,5 @@
 import type { AssertionOp, HttpAssertion } from '../domain/http-assertions.ts';
+import { MAX_EXPECTED_STATUSES } from '../domain/http-statuses.ts';
 import { goDurationSeconds } from './import-common.ts';
 
 /**
@@ -14,7 +15,8 @@ import { goDurationSeconds } from './import-common.ts';
 export type ConditionHost = 'http' | 'tcp' | 'icmp' | 'dns' | 'tls' | 'grpc';
 
 export interface MappedConditions {
-  expectedStatus?: number;
+  /** The statuses every [STATUS] condition accepts, as inclusive [lo, hi] spans (absent: none judged). */
+  statusSpans?: [number, number][];
   assertions: HttpAssertion[];
   /** `[CERTIFICATE_EXPIRATION] > 48h`: days before expiry a tls check reports it (degraded). */
   certificateDays?: number;
@@ -22,8 +24,6 @@ export interface MappedConditions {
   domainDays?: number;
   /** A dns endpoint's `[BODY] == <value>`: the answer it must include. */
   dnsExpected?: string;
-  /** Whether some condition judged the status (an http check always does: 200 unless told). */
-  statusJudged: boolean;
   /** `<condition>: <why>`, one per condition left out. */
   unmapped: string[];
 }
@@ -92,7 +92,7 @@ function numberOf(raw: string): number | undefined {
 
 /** Reads every condition of one endpoint for a check of `host`'s kind. */
 export function mapConditions(conditions: readonly string[], host: ConditionHost): MappedConditions {
-  const mapped: MappedConditions = { assertions: [], statusJudged: false, unmapped: [] };
+  const mapped: MappedConditions = { assertions: [], unmapped: [] };
   for (const condition of conditions) {
     const why = mapCondition(condition.trim(), host, mapped);
     if (why) mapped.unmapped.push(`${condition}: ${why}`);
@@ -132,19 +132,8 @@ function placeholderCondition(
     case 'CONNECTED':
       // Every Vigil check fails when it cannot connect: the condition is what a check is.
       return op === 'eq' && value === 'true' ? undefined : 'Vigil checks always require a connection';
-    case 'STATUS': {
-      if (!http) return 'only http checks have a status';
-      const status = Number(value);
-      if (op !== 'eq' || !Number.isInteger(status) || status < 100 || status > 599) {
-        return 'Vigil expects one exact status (== <code>)';
-      }
-      if (mapped.expectedStatus !== undefined && mapped.expectedStatus !== status) {
-        return `a second expected status (${mapped.expectedStatus} kept)`;
-      }
-      mapped.expectedStatus = status;
-      mapped.statusJudged = true;
-      return undefined;
-    }
+    case 'STATUS':
+      return http ? statusCondition(op, value, mapped) : 'only http checks have a status';
     case 'RESPONSE_TIME': {
       if (!http) return `Vigil's ${host} checks have no response time limit`;
       const asserted = op === 'eq' || op === 'ne' ? undefined : assertedValue(op, value);
@@ -170,6 +159,54 @@ function placeholderCondition(
     default:
       return `Vigil has no equivalent of [${side.placeholder}]`;
   }
+}
+
+/** The spans of codes (100-599) one [STATUS] comparison accepts; undefined when Vigil cannot say it. */
+function statusSpans(op: Op, value: string): [number, number][] | undefined {
+  const any = /^any\((.*)\)$/s.exec(value);
+  if (any) {
+    const codes = (any[1] ?? '').split(',').map((code) => Number(code.trim()));
+    if (op !== 'eq' || codes.some((code) => !Number.isInteger(code) || code < 100 || code > 599))
+      return undefined;
+    return codes.map((code) => [code, code]);
+  }
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 100 || n > 599) return undefined;
+  const spans: Record<Op, [number, number][]> = {
+    eq: [[n, n]],
+    ne: [
+      [100, n - 1],
+      [n + 1, 599],
+    ],
+    lt: [[100, n - 1]],
+    lte: [[100, n]],
+    gt: [[n + 1, 599]],
+    gte: [[n, 599]],
+  };
+  return spans[op].filter(([lo, hi]) => lo <= hi);
+}
+
+/** Narrows the accepted statuses by one [STATUS] condition (Gatus requires every condition). */
+function statusCondition(op: Op, value: string, mapped: MappedConditions): string | undefined {
+  const spans = statusSpans(op, value);
+  if (!spans) return 'Vigil compares the status with codes 100-599 (==, !=, <, <=, >, >= or == any(...))';
+  const narrowed = (mapped.statusSpans ?? [[100, 599]]).flatMap(([lo, hi]) =>
+    spans.flatMap(([a, b]): [number, number][] =>
+      Math.max(lo, a) <= Math.min(hi, b) ? [[Math.max(lo, a), Math.min(hi, b)]] : [],
+    ),
+  );
+  if (narrowed.length === 0) return 'no status passes it with the other [STATUS] conditions';
+  if (narrowed.length > MAX_EXPECTED_STATUSES)
+    return `Vigil takes at most ${MAX_EXPECTED_STATUSES} codes and ranges`;
+  mapped.statusSpans = narrowed;
+  return undefined;
+}
+
+/** The check's status fields: one code as expected_status, else codes and ranges as expected_statuses. */
+export function statusFields(spans: [number, number][]): Record<string, unknown> {
+  const [only] = spans;
+  if (spans.length === 1 && only && only[0] === only[1]) return { expected_status: only[0] };
+  return { expected_statuses: spans.map(([lo, hi]) => (lo === hi ? lo : `${lo}-${hi}`)) };
 }
 
 function bodyCondition(

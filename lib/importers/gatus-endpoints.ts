@@ -1,6 +1,11 @@
 import { DNS_RECORD_TYPES } from '../probes/dns-answers.ts';
 import { alertSettings, type GatusChannels } from './gatus-alerting.ts';
-import { type ConditionHost, type MappedConditions, mapConditions } from './gatus-conditions.ts';
+import {
+  type ConditionHost,
+  type MappedConditions,
+  mapConditions,
+  statusFields,
+} from './gatus-conditions.ts';
 import { asRecord, envName, envRef, goDurationSeconds, referencedEnv } from './import-common.ts';
 
 /**
@@ -131,8 +136,9 @@ export function endpointChecks(
   const conditions = Array.isArray(endpoint.conditions) ? endpoint.conditions.map(String) : [];
   const mapped = mapConditions(conditions, target.host);
   for (const line of mapped.unmapped) unmapped.push(`${path}.conditions: ${line}`);
-  if (target.host === 'http' && !mapped.statusJudged && conditions.length > 0) {
-    unmapped.push(`${path}.conditions: no [STATUS] == condition; Vigil's http check expects 200`);
+  if (target.host === 'http' && !mapped.statusSpans && conditions.length > 0) {
+    // Gatus judges the status only by a condition: without one, any status passes, and so it does here.
+    mapped.statusSpans = [[100, 599]];
   }
   const interval = intervalSeconds(endpoint.interval, `${path}.interval`, unmapped);
   const common: Record<string, unknown> = {
@@ -183,7 +189,7 @@ export function endpointChecks(
 function conditionFields(target: Target, mapped: MappedConditions): Record<string, unknown> {
   if (target.host === 'http') {
     return {
-      ...(mapped.expectedStatus === undefined ? {} : { expected_status: mapped.expectedStatus }),
+      ...(mapped.statusSpans ? statusFields(mapped.statusSpans) : {}),
       ...(mapped.assertions.length > 0 ? { assertions: mapped.assertions } : {}),
     };
   }

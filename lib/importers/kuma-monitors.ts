@@ -1,3 +1,4 @@
+import { type ExpectedStatus, expectedStatusSchema, MAX_EXPECTED_STATUSES } from '../domain/http-statuses.ts';
 import { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS } from '../notify/request-schemas.ts';
 import { flag, type KumaContext, type Loose, num, text } from './kuma-context.ts';
 
@@ -54,21 +55,36 @@ function commonFields(m: Loose, c: MonitorContext, probed: boolean): Fields {
       );
   }
   if (m.active !== undefined && m.active !== null && !flag(m.active)) fields.enabled = false;
-  if (flag(m.upsideDown)) c.left('upside down mode is not kept (Vigil has no inverted check)');
   if (m.proxyId !== undefined && m.proxyId !== null) c.left('its proxy is not kept');
   return fields;
 }
 
-/** `["200-299"]` → 200 with a line; `["204"]` → 204: Vigil expects one status. */
-function expectedStatus(m: Loose, c: MonitorContext): number | undefined {
+/**
+ * Kuma's accepted status codes as the check's: `["204"]` → `expected_status: 204`; ranges or
+ * several codes → `expected_statuses` (`["200-299"]` stays 200-299). A code or range Vigil cannot
+ * say (outside 100-599) is left out with a line; none left: Vigil's default, with a line.
+ */
+function statusFields(m: Loose, c: MonitorContext): Fields {
   const raw = m.accepted_statuscodes;
   const codes = Array.isArray(raw) ? raw.map(String) : [];
-  if (codes.length === 0) return undefined;
-  if (codes.length === 1 && /^\d{3}$/.test(codes[0] ?? '')) return Number(codes[0]);
-  const first = /^(\d{3})/.exec(codes[0] ?? '');
-  const status = first ? Math.max(Number(first[1]), 200) : 200;
-  c.left(`the accepted status codes ${codes.join(', ')} are not kept: Vigil expects exactly ${status}`);
-  return status;
+  if (codes.length === 0) return {};
+  const kept: ExpectedStatus[] = [];
+  for (const code of codes) {
+    const entry = /^\d+$/.test(code) ? Number(code) : code;
+    if (kept.length < MAX_EXPECTED_STATUSES && expectedStatusSchema.safeParse(entry).success)
+      kept.push(entry);
+    else
+      c.left(
+        `the accepted status code ${code} is not kept (Vigil takes up to ${MAX_EXPECTED_STATUSES} codes 100-599 and ranges of them)`,
+      );
+  }
+  if (kept.length === 0) {
+    c.left('no accepted status code is kept: Vigil expects 200');
+    return {};
+  }
+  if (kept.length === 1 && typeof kept[0] === 'number')
+    return kept[0] === 200 ? {} : { expected_status: kept[0] };
+  return { expected_statuses: kept };
 }
 
 /** Kuma's headers are a JSON text; every value becomes a `${ENV}` reference (Vigil keeps header values write-only). */
@@ -123,8 +139,7 @@ function httpFields(m: Loose, c: MonitorContext): Fields {
   if (body) fields.body = body;
   const sent = headers(m, c);
   if (sent) fields.headers = sent;
-  const status = expectedStatus(m, c);
-  if (status !== undefined && status !== 200) fields.expected_status = status;
+  Object.assign(fields, statusFields(m, c));
   if (flag(m.ignoreTls)) fields.tls = { skip_verify: true };
   const maxRedirects = num(m.maxredirects);
   if (maxRedirects !== undefined && maxRedirects !== KUMA_MAX_REDIRECTS)
@@ -246,6 +261,12 @@ export function convertMonitor(m: Loose, kuma: KumaContext, channels: string[]):
   const mapper = MAPPERS[type];
   if (!mapper) {
     kuma.skip(`${label} (type ${type}): Vigil has no ${type} check`);
+    return undefined;
+  }
+  // An upside-down monitor is up when its target fails: a normal check would alert exactly when
+  // Kuma would not, and Vigil has no inverted check, so it is left out rather than turned over.
+  if (flag(m.upsideDown)) {
+    kuma.skip(`${label}: not imported: upside-down monitors are not supported (Vigil has no inverted check)`);
     return undefined;
   }
   const fields = mapper(m, ctx);

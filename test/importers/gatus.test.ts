@@ -107,6 +107,31 @@ describe('the Gatus importer', () => {
     });
   });
 
+  it('keeps what the [STATUS] conditions accept, together: a code, codes and ranges, or any status', () => {
+    // [STATUS] == 201 and [STATUS] == any(200, 201): 201 alone.
+    expect(check('back-end')).toMatchObject({ expected_status: 201 });
+    expect(check('back-end')).not.toHaveProperty('expected_statuses');
+    expect(check('status-range')).toMatchObject({ expected_statuses: ['100-299'] });
+    const statuses = (...conditions: string[]) => {
+      const yaml = `endpoints:\n  - name: api\n    url: "https://example.org/"\n    conditions:\n${conditions.map((c) => `      - "${c}"\n`).join('')}`;
+      const result = gatusImporter.convert(yaml);
+      const [made] = (result.document as Record<string, Record<string, unknown>[]>).checks ?? [];
+      return { status: made?.expected_status, statuses: made?.expected_statuses, unmapped: result.unmapped };
+    };
+    expect(statuses('[STATUS] >= 200', '[STATUS] < 300')).toEqual({
+      status: undefined,
+      statuses: ['200-299'],
+      unmapped: [],
+    });
+    expect(statuses('[STATUS] == any(200, 204, 304)')).toMatchObject({ statuses: [200, 204, 304] });
+    expect(statuses('[STATUS] != 500', '[STATUS] < 600')).toMatchObject({ statuses: ['100-499', '501-599'] });
+    // Gatus judges the status only by a condition: without one any status passes, here too.
+    expect(statuses('[RESPONSE_TIME] < 500')).toMatchObject({ statuses: ['100-599'] });
+    expect(statuses('[STATUS] == 200', '[STATUS] == 201').unmapped).toEqual([
+      'endpoints[0].conditions: [STATUS] == 201: no status passes it with the other [STATUS] conditions',
+    ]);
+  });
+
   it('maps tcp, icmp and dns endpoints by their url', () => {
     expect(check('tcp-database')).toMatchObject({
       check_type: 'tcp',
@@ -234,14 +259,10 @@ external-endpoints:
       "endpoints[0].alerts[0].description: Vigil's alerts carry no per-check text",
       'endpoints[1].conditions: len([BODY].data) == 3: Vigil has no length assertion',
       'endpoints[1].conditions: [BODY].items[*].ok == true: Vigil reads dotted json paths only (no [*] wildcards)',
-      'endpoints[1].conditions: [STATUS] == any(200, 201): Vigil expects one exact status (== <code>)',
       'endpoints[1].headers.Authorization: a secret, not copied; set GATUS_BACK_END_AUTHORIZATION in the environment of plan and apply',
       "endpoints[1].client.ignore-redirect: Vigil's http check has no equivalent, left out",
-      'endpoints[2].conditions: [STATUS] < 300: Vigil expects one exact status (== <code>)',
       'endpoints[2].conditions: [IP] == 127.0.0.1: Vigil has no assertion on the resolved IP',
-      "endpoints[2].conditions: no [STATUS] == condition; Vigil's http check expects 200",
       "endpoints[4].conditions: [RESPONSE_TIME] < 20: Vigil's icmp checks have no response time limit",
-      "endpoints[6].conditions: no [STATUS] == condition; Vigil's http check expects 200",
       'endpoints[6].alerts[1]: disabled in Gatus, left out',
       'endpoints[7].url: Vigil has no check for wss:// endpoints like "wss://example.org/ws", endpoint left out',
       'endpoints[8].ui: Vigil has no equivalent, left out',

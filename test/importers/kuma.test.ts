@@ -65,15 +65,12 @@ const MONITOR_LINES = [
   'notification "ntfy": the priority is not kept',
   'notification "Signal" (type signal): Vigil has no signal channel',
   'notification "Apprise" (type apprise): Vigil has no apprise channel',
-  'monitor "API": the accepted status codes 200-299 are not kept: Vigil expects exactly 200',
   'monitor "Nightly backup": its push URL changes: the job must report to the new check\'s ping URL (the token is not configuration)',
   'monitor "Orders gRPC": its gRPC method, body and keyword are not kept: Vigil asks the server\'s health service',
   'monitor "Mongo" (type mongodb): Vigil has no mongodb check',
   'monitor "Reverse DNS": the record type PTR is not kept: Vigil\'s dns check resolves A, AAAA, CNAME, MX, TXT, NS, SRV, CAA',
   'monitor "Docker app" (type docker): Vigil has no docker check',
-  'monitor "API": upside down mode is not kept (Vigil has no inverted check)',
-  'monitor "API": the accepted status codes 200-299 are not kept: Vigil expects exactly 200',
-  'monitor "API": its description is not kept',
+  'monitor "API": not imported: upside-down monitors are not supported (Vigil has no inverted check)',
 ];
 
 const SCHEDULE_LINES = [
@@ -219,7 +216,6 @@ describe('Uptime Kuma importer', () => {
       'nightly-backup',
       'orders-grpc',
       'production',
-      'api-2',
     ]);
     expect(entities.every((e) => e.blueprint === 'kuma')).toBe(true);
     expect(entities[0]).toEqual({
@@ -248,7 +244,6 @@ describe('Uptime Kuma importer', () => {
       'kuma/dns-example',
       'kuma/nightly-backup',
       'kuma/orders-grpc',
-      'kuma/api-2',
     ]);
     // http: retries 2 → down on the 3rd failure; resend every 5 beats of 60 s → repeat every 300 s.
     expect(check('kuma/api')).toEqual({
@@ -260,6 +255,8 @@ describe('Uptime Kuma importer', () => {
       failure_threshold: 3,
       timeout_ms: 48_000,
       headers: { authorization: ref('KUMA_API_HEADER_AUTHORIZATION') },
+      // Kuma's default accepted codes keep their meaning: any 2xx.
+      expected_statuses: ['200-299'],
       policy: {
         channels: [{ channel: 'ops-webhook' }, { channel: 'Ops Slack' }],
         repeat_interval_seconds: 300,
@@ -309,7 +306,46 @@ describe('Uptime Kuma importer', () => {
       check_type: 'grpc',
       config: { host: '127.0.0.1', port: 50051, service: 'orders.Orders' },
     });
-    expect(check('kuma/api-2')).toMatchObject({ name: 'API', enabled: false });
+  });
+
+  it('leaves an upside-down monitor out with its line instead of turning it over', () => {
+    const { document, unmapped } = kumaImporter.convert(BACKUP_TEXT);
+    expect(list(document, 'checks').filter((c) => c.name === 'API')).toHaveLength(1);
+    expect(unmapped).toContain(
+      'monitor "API": not imported: upside-down monitors are not supported (Vigil has no inverted check)',
+    );
+    // The same monitor the right way up is imported (a second "API": its own slug), its codes kept.
+    const backup = JSON.parse(BACKUP_TEXT);
+    for (const m of backup.monitorList) if (m.upsideDown) m.upsideDown = false;
+    const upright = list(kumaImporter.convert(JSON.stringify(backup)).document, 'checks');
+    expect(upright.find((c) => c.entity === 'kuma/api-2')).toMatchObject({
+      name: 'API',
+      enabled: false,
+      expected_statuses: ['200-299'],
+    });
+  });
+
+  it('keeps accepted status codes as a code, or as codes and ranges', () => {
+    const backup = JSON.parse(BACKUP_TEXT);
+    const api = backup.monitorList.find((m: Obj) => m.name === 'API' && !m.upsideDown);
+    const convert = (accepted: string[]) => {
+      api.accepted_statuscodes = accepted;
+      const converted = kumaImporter.convert(JSON.stringify(backup));
+      const check = list(converted.document, 'checks').find((c) => c.entity === 'kuma/api') as Obj;
+      const lines = converted.unmapped.filter((line) => line.includes('status code'));
+      return { status: check.expected_status, statuses: check.expected_statuses, lines };
+    };
+    expect(convert(['204'])).toEqual({ status: 204, statuses: undefined, lines: [] });
+    expect(convert(['200'])).toEqual({ status: undefined, statuses: undefined, lines: [] });
+    expect(convert(['200-299', '300-399'])).toEqual({
+      status: undefined,
+      statuses: ['200-299', '300-399'],
+      lines: [],
+    });
+    expect(convert(['200-299', '600-699'])).toMatchObject({
+      statuses: ['200-299'],
+      lines: [expect.stringContaining('the accepted status code 600-699 is not kept')],
+    });
   });
 
   it("gives a push monitor threshold 1 unless Kuma's maxretries says otherwise", () => {

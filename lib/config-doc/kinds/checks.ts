@@ -4,6 +4,7 @@ import { minIntervalSeconds } from '../../check-types/config-view.ts';
 import { createCheckBody, DEFAULTS } from '../../checks/check-input.ts';
 import type { CheckType } from '../../checks/records.ts';
 import { publicCheckSchema } from '../../checks/responses.ts';
+import { firstExpectedCode } from '../../domain/http-statuses.ts';
 import { DEFAULT_LOCATION, defaultQuorum } from '../../domain/quorum.ts';
 import {
   type PolicyDoc,
@@ -74,10 +75,21 @@ function docVariant(variant: Variant) {
 }
 
 const docVariants = createVariants.map(docVariant);
-export const checkDocSchema = z.discriminatedUnion(
-  'check_type',
-  docVariants as unknown as [(typeof docVariants)[number]],
-);
+
+/**
+ * With `expected_statuses` set, `expected_status` reads as its first code (DECISIONS.md "Checks
+ * (wave 5)"), as the API answers it: a document that leaves it to its default says the same.
+ */
+function withFirstCode<D extends Record<string, unknown>>(doc: D): D {
+  const statuses = doc.expected_statuses;
+  return Array.isArray(statuses) && statuses.length > 0
+    ? { ...doc, expected_status: firstExpectedCode(statuses) }
+    : doc;
+}
+
+export const checkDocSchema = z
+  .discriminatedUnion('check_type', docVariants as unknown as [(typeof docVariants)[number]])
+  .transform(withFirstCode);
 
 /** A check's document form (typed loosely: its fields depend on its check_type). */
 export type CheckDoc = Record<string, unknown> & {
