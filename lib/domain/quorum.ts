@@ -118,6 +118,20 @@ export function decideSlot(
   };
 }
 
+/**
+ * A decided slot's breakdown with a location's late report in it: the report came after the slot
+ * was decided without it (its part `unknown`). The decision stays as it was; only the breakdown
+ * shows what the location found. Undefined when the breakdown holds no unknown part of it.
+ */
+export function withLateReport(
+  breakdown: readonly LocationOutcome[],
+  report: LocationReport,
+): LocationOutcome[] | undefined {
+  const at = breakdown.findIndex((o) => o.location === report.location && o.outcome === 'unknown');
+  if (at < 0) return undefined;
+  return breakdown.map((o, i) => (i === at ? outcomeOf(report.location, report) : o));
+}
+
 function outcomeOf(location: string, report: LocationReport | undefined): LocationOutcome {
   if (!report)
     return { location, outcome: 'unknown', status_code: null, latency_ms: null, error_message: '' };

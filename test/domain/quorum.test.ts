@@ -8,6 +8,7 @@ import {
   probesFromLocations,
   quorumOf,
   slotDeadlineMs,
+  withLateReport,
 } from '../../lib/domain/quorum.ts';
 
 /**
@@ -150,5 +151,30 @@ describe('quorums and locations', () => {
     const slot = Date.parse('2026-03-02T09:00:00.000Z');
     expect(slotDeadlineMs(slot, { interval_seconds: 30, timeout_ms: 5000 })).toBe(slot + 35_000);
     expect(slotDeadlineMs(slot, { interval_seconds: 300, timeout_ms: 10_000 })).toBe(slot + 70_000);
+  });
+
+  it('puts a late report in the place of its unknown part, and leaves a reported part alone', () => {
+    const lab: LocationReport = {
+      location: 'lab',
+      success: false,
+      status_code: 503,
+      latency_ms: 9,
+      error_message: 'boom',
+    };
+    const decision = decideSlot({ locations: ['lab', 'office'], quorum: 1 }, [lab], false);
+    if (decision.kind === 'wait') throw new Error('decided at once');
+    const office: LocationReport = {
+      location: 'office',
+      success: true,
+      status_code: 200,
+      latency_ms: 30,
+      error_message: '',
+    };
+    expect(withLateReport(decision.locations, office)).toEqual([
+      decision.locations[0],
+      { location: 'office', outcome: 'up', status_code: 200, latency_ms: 30, error_message: '' },
+    ]);
+    expect(withLateReport(decision.locations, { ...lab, success: true })).toBeUndefined();
+    expect(withLateReport(decision.locations, { ...office, location: 'elsewhere' })).toBeUndefined();
   });
 });

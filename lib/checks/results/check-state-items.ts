@@ -118,6 +118,22 @@ export function stateRecordedOp(input: {
   );
 }
 
+/**
+ * The breakdown of the check's last decided slot rewritten with a late location's part, while
+ * that slot is still its last result (`last_result_at`); nothing else of the state moves.
+ */
+export function lastLocationsOp(input: {
+  tenantId: string;
+  checkId: string;
+  slotAt: string;
+  locations: CheckStateRecord['last_locations'];
+}): UpdateOp {
+  return stateItem.update(
+    { tenant_id: input.tenantId, check_id: input.checkId },
+    { set: { last_locations: input.locations }, condition: unchanged('last_result_at', input.slotAt) },
+  );
+}
+
 /** The check's state item, strongly consistent. */
 export function readCheckState(table: Table, tenantId: string, checkId: string) {
   return stateItem.get(table, { tenant_id: tenantId, check_id: checkId }, { consistent: true });

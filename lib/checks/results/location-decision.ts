@@ -1,15 +1,17 @@
 import { createTenantCache } from '../../auth/tenant-cache.ts';
 import type { TenantStore } from '../../auth/tenant-store.ts';
-import { decideSlot, locationsOf, slotDeadlineMs } from '../../domain/quorum.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { decideSlot, locationsOf, slotDeadlineMs, withLateReport } from '../../domain/quorum.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';
 import { transactIf } from '../../store/items.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 import type { CheckRun, CheckStore } from '../definitions/check-store.ts';
+import { lastLocationsOp } from './check-state-items.ts';
 import { type LocationResultRecord, locationResultOp, slotLocationResults } from './location-result-items.ts';
 import { locationUptimeOp } from './location-uptime-items.ts';
 import type { RecordOutcome } from './result-input.ts';
-import type { ResultRecorder } from './result-recorder.ts';
+import { readSlotResult, slotBreakdownOp } from './result-items.ts';
+import { type ResultRecorder, slotResultId } from './result-recorder.ts';
 
 /** What one location found for a slot: its probe's result (the agent protocol's `result`). */
 export type LocationProbeResult = Omit<
@@ -77,6 +79,27 @@ export function createLocationDecider(deps: {
     });
   };
 
+  /**
+   * A report that came after its slot was decided (quorum reached without it): the slot's result
+   * and, while that slot is the check's last, its state show what the location found instead of
+   * `unknown`. The decision, the state and the transitions stay as they were.
+   */
+  const recordLate = async (input: LocationReportInput) => {
+    const slotAt = isoTime(input.slotMs);
+    const result = await readSlotResult(
+      deps.table,
+      input.checkId,
+      slotAt,
+      slotResultId(input.checkId, input.slotMs),
+    );
+    const locations =
+      result?.locations && withLateReport(result.locations, { ...input.result, location: input.location });
+    if (!result || !locations) return;
+    await transactIf(deps.table, [slotBreakdownOp(result, slotAt, locations)]);
+    const { tenantId, checkId } = input;
+    await transactIf(deps.table, [lastLocationsOp({ tenantId, checkId, slotAt, locations })]);
+  };
+
   return {
     /**
      * Stores one location's result for a slot (with `alsoCommit`), counts it in the location's
@@ -107,6 +130,8 @@ export function createLocationDecider(deps: {
       ]);
       if (!stored) return 'duplicate';
       const decided = await decide(input.tenantId, input.checkId, input.slotMs, false, run);
+      // Decided before: the report joins the slot's breakdown only.
+      if (decided.status === 'duplicate') await recordLate(input);
       deps.logger.debug('location result stored', {
         check_id: input.checkId,
         slot_ms: input.slotMs,

@@ -9,7 +9,8 @@ import type { Item, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of the `result` items: one per recorded result, in the check's partition
- * (`RES#<checked_at or slot>#<res_id>`), immutable, expiring with the tenant's retention.
+ * (`RES#<checked_at or slot>#<res_id>`), immutable but for a located slot's breakdown (a
+ * location's report that came after the slot was decided), expiring with the tenant's retention.
  */
 
 export const resultSchema = z.object({
@@ -61,6 +62,23 @@ export function resultRecordedOp(result: ResultRecord, input: { slotAt?: string;
 
 /** The paged list of a check's results, newest first (for sealed cursors). */
 export function resultsSource(checkId: string): PageSource {
+/** The result of a check's slot (keyed by the slot), strongly consistent; undefined before it is decided. */
+export function readSlotResult(table: Table, checkId: string, slotAt: string, id: string) {
+  return resultItem.get(table, { check_id: checkId, at: slotAt, id }, { consistent: true });
+}
+
+/** A decided slot's breakdown rewritten with a late location's part (only while the result exists). */
+export function slotBreakdownOp(
+  result: { check_id: string; id: string },
+  slotAt: string,
+  locations: ResultRecord['locations'],
+): WriteOp {
+  return resultItem.update(
+    { check_id: result.check_id, at: slotAt, id: result.id },
+    { set: { locations }, condition: { kind: 'itemExists' } },
+  );
+}
+
   return { pk: checkPartition(checkId), prefix: RESULT_PREFIX };
 }
 

@@ -35,6 +35,11 @@ export interface ResultRecorderDeps {
   logger: Logger;
 }
 
+/** A slot's result id: the same whoever records it, so a second decision of the slot is a duplicate. */
+export function slotResultId(checkId: string, slotMs: number, synthetic = false): string {
+  return deterministicId('res', slotMs, `${checkId}:${slotMs}:${synthetic ? 's' : 'p'}`);
+}
+
 /**
  * Records one result: the result, the check's state and counters, the entity's aggregate and the
  * transition records, in ONE transaction (optimistic on the check state's and the entity's versions).
@@ -72,7 +77,7 @@ export function createResultRecorder(deps: ResultRecorderDeps) {
     const result: ResultRecord = {
       id:
         input.slotMs !== undefined
-          ? deterministicId('res', input.slotMs, `${check.id}:${input.slotMs}:${input.synthetic ? 's' : 'p'}`)
+          ? slotResultId(check.id, input.slotMs, input.synthetic === true)
           : newId('res', input.checkedAtMs),
       check_id: check.id,
       status_code: input.status_code,
