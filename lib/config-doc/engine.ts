@@ -2,6 +2,7 @@ import type { InvokeCaller, RouteInvoker } from '../http/route-invoker.ts';
 import { runApply } from './apply.ts';
 import { API_VERSION, DOC_KIND, type KindSet, parseDocument } from './document.ts';
 import { type Api, type ApplyResult, type ConfigEngine, DOC_KEYS, type Plan } from './kind.ts';
+import { unsetWarnings } from './plan-warnings.ts';
 import { exportedSecrets } from './secrets.ts';
 import { checkReferences, planChanges, readTenant } from './tenant-state.ts';
 
@@ -40,7 +41,7 @@ export function createConfigEngine(deps: ConfigEngineDeps): ConfigEngine {
   return {
     async plan(caller, document, options = {}): Promise<Plan> {
       const { doc, changes } = await prepare(caller, document, options.prune === true);
-      return { changes, unmapped: doc.unmapped };
+      return { changes, unmapped: doc.unmapped, warnings: unsetWarnings(kinds, doc, changes) };
     },
 
     async apply(caller, document, options = {}): Promise<ApplyResult> {

@@ -141,10 +141,20 @@ export interface PlannedChange {
   fields?: FieldChange[];
 }
 
+/** An unset `${NAME}` reference apply will refuse: the variable, where the document uses it, in words. */
+export interface PlanWarning {
+  variable: string;
+  /** `check service/api:home headers.authorization`: each object to create and the field. */
+  used_at: string[];
+  message: string;
+}
+
 export interface Plan {
   changes: PlannedChange[];
   /** What the document holds that cannot be applied, one line each (an importer's leftovers pass through). */
   unmapped: string[];
+  /** One per unset variable a created object refers to: apply refuses those objects. */
+  warnings: PlanWarning[];
 }
 
 /** One object's outcome in an apply. */

@@ -55,6 +55,9 @@ export function planText(plan: Plan): string {
   const lines = plan.changes.flatMap(changeLines);
   const unmapped = plan.unmapped.map((line) => `  ! ${line}`);
   if (unmapped.length) lines.push('Not mapped:', ...unmapped);
+  // A server older than the warnings answers none.
+  const warnings = (plan.warnings ?? []).map((warning) => `  ! ${warning.message}`);
+  if (warnings.length) lines.push('Warnings:', ...warnings);
   lines.push(plan.changes.length ? `Plan: ${planCounts(plan.changes)}.` : 'No changes.');
   return lines.join('\n');
 }

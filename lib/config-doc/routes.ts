@@ -35,7 +35,20 @@ const plannedChange = z.object({
   id: z.string().meta({ description: "The object's identity in the document" }),
   fields: z.array(fieldChange).optional(),
 });
-const planAnswer = z.object({ changes: z.array(plannedChange), unmapped: z.array(z.string()) });
+const planWarning = z.object({
+  variable: z.string().meta({ description: 'The unset environment variable, NAME of ${NAME}' }),
+  used_at: z
+    .array(z.string())
+    .meta({ description: 'Each object to create and its field: "check <id> <path>"' }),
+  message: z.string(),
+});
+const planAnswer = z.object({
+  changes: z.array(plannedChange),
+  unmapped: z.array(z.string()),
+  warnings: z.array(planWarning).meta({
+    description: 'One per ${NAME} reference left unset in an object to create: apply refuses that object',
+  }),
+});
 const appliedChange = plannedChange.extend({
   status: z.enum(['applied', 'failed']),
   error: z.string().optional(),

@@ -46,6 +46,17 @@ export function firstEnvReference(doc: unknown): { path: string; name: string } 
   return found;
 }
 
+/** Every unresolved reference in an object, with its path, in document order. */
+export function envReferences(doc: unknown): { path: string; name: string }[] {
+  const found: { path: string; name: string }[] = [];
+  mapStrings(doc, (text, path) => {
+    const name = envReferenceName(text);
+    if (name !== undefined) found.push({ path, name });
+    return text;
+  });
+  return found;
+}
+
 /** The object with each unresolved reference as `********`, which the API reads as "keep the stored secret". */
 export function keepingStoredSecrets<D>(doc: D): D {
   return mapStrings(doc, (text) => (envReferenceName(text) === undefined ? text : SECRET_PLACEHOLDER)) as D;
