@@ -60,8 +60,6 @@ export function resultRecordedOp(result: ResultRecord, input: { slotAt?: string;
   return resultItem.put(result, { kind: 'itemNotExists' }, { slotAt: input.slotAt, ttl: input.ttl });
 }
 
-/** The paged list of a check's results, newest first (for sealed cursors). */
-export function resultsSource(checkId: string): PageSource {
 /** The result of a check's slot (keyed by the slot), strongly consistent; undefined before it is decided. */
 export function readSlotResult(table: Table, checkId: string, slotAt: string, id: string) {
   return resultItem.get(table, { check_id: checkId, at: slotAt, id }, { consistent: true });
@@ -79,6 +77,8 @@ export function slotBreakdownOp(
   );
 }
 
+/** The paged list of a check's results, newest first (for sealed cursors). */
+export function resultsSource(checkId: string): PageSource {
   return { pk: checkPartition(checkId), prefix: RESULT_PREFIX };
 }
 

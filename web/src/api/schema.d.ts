@@ -2032,6 +2032,8 @@ export interface components {
             state_rule: "worst" | "all_down";
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            /** @description Its entities now (the counter entity creates and deletes keep; no scan) */
+            entity_count: number;
         };
         Entity: {
             /** @description ent_ + a 26-character ULID */
@@ -2049,8 +2051,6 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
             /**
-            /** @description Its entities now (the counter entity creates and deletes keep; no scan) */
-            entity_count: number;
              * @description The rule its state is aggregated by
              * @enum {string}
              */
@@ -2131,6 +2131,8 @@ export interface components {
             body: string | null;
             expected_status: number;
             body_contains: string;
+            /** @description Accepted codes and "NNN-NNN" ranges; expected_status is the first code. null: exactly expected_status */
+            expected_statuses: (number | string)[] | null;
             /** @description Values are always redacted */
             headers: {
                 [key: string]: "********";
@@ -2847,6 +2849,8 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "slack";
             config: {
@@ -2869,10 +2873,10 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
-            /** @constant */
-            channel_type: "discord";
             /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
             warnings?: string[];
+            /** @constant */
+            channel_type: "discord";
             config: {
                 /** @description The URL; ******** for read-only keys */
                 url: string;
@@ -2893,10 +2897,10 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
-            /** @constant */
-            channel_type: "webhook";
             /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
             warnings?: string[];
+            /** @constant */
+            channel_type: "webhook";
             config: {
                 /** @description The URL; ******** for read-only keys */
                 url: string;
@@ -2997,12 +3001,12 @@ export interface components {
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
-            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
-            warnings?: string[];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "teams";
             config: {
@@ -3025,10 +3029,10 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
-            /** @constant */
-            channel_type: "google_chat";
             /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
             warnings?: string[];
+            /** @constant */
+            channel_type: "google_chat";
             config: {
                 /** @description The URL; ******** for read-only keys */
                 url: string;
@@ -3049,10 +3053,10 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
-            /** @constant */
-            channel_type: "mattermost";
             /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
             warnings?: string[];
+            /** @constant */
+            channel_type: "mattermost";
             config: {
                 /** @description The URL; ******** for read-only keys */
                 url: string;
@@ -3074,9 +3078,9 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
-            /** @constant */
             /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
             warnings?: string[];
+            /** @constant */
             channel_type: "matrix";
             config: {
                 homeserver: string;
@@ -3100,11 +3104,11 @@ export interface components {
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
-            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
-            warnings?: string[];
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "pagerduty";
             config: {
@@ -3129,14 +3133,14 @@ export interface components {
             /** @description GET /v1/notify/channels: the name of the check a check’s own channel belongs to */
             check_name?: string;
             /** @description GET /v1/notify/channels/{id}: the checks the tenant channel is attached to */
-            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
-            warnings?: string[];
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "opsgenie";
             config: {
@@ -3161,8 +3165,6 @@ export interface components {
         } | {
             /** @description chn_ + a 26-character ULID */
             id: string;
-            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
-            warnings?: string[];
             /** @description The check the channel belongs to; null for a tenant channel (attached by id) */
             check_id: string | null;
             /** @description A tenant channel’s name (tenant channels only) */
@@ -3176,6 +3178,8 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "telegram";
             config: {
@@ -3199,9 +3203,9 @@ export interface components {
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
-            /** @constant */
             /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
             warnings?: string[];
+            /** @constant */
             channel_type: "pushover";
             config: {
                 /** @constant */
@@ -3225,11 +3229,11 @@ export interface components {
             attached_check_ids?: string[];
             created_at: components["schemas"]["Timestamp"];
             /** @description Tenant channels only */
-            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
-            warnings?: string[];
             updated_at?: components["schemas"]["Timestamp"];
             /** @description The channel’s own message template; absent: Vigil’s message */
             template?: components["schemas"]["MessageTemplate"];
+            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
+            warnings?: string[];
             /** @constant */
             channel_type: "gotify";
             config: {
@@ -3280,8 +3284,6 @@ export interface components {
         PolicyInput: {
             /** @description Minimum gap between alerts of the check: 0 to 86400; default 300 */
             cooldown_seconds?: number;
-            /** @description Create, attach and update answers: what this deployment lacks for the channel to send, worded as its deliveries would fail (an email channel without an SMTP server or sender); empty: nothing */
-            warnings?: string[];
             /** @description Also alert on recovery; default true */
             notify_on_recovery?: boolean;
             /** @description Pause all alerts; default false */
@@ -8476,6 +8478,7 @@ export interface operations {
                     };
                     body?: string | null;
                     expected_status?: number;
+                    expected_statuses?: (number | string)[] | null;
                     body_contains?: string;
                     assertions?: components["schemas"]["HttpAssertion"][];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
@@ -8522,6 +8525,8 @@ export interface operations {
                      * @constant
                      */
                     expected_status?: 200;
+                    /** @description Only http checks expect statuses; tcp checks leave it out */
+                    expected_statuses?: null;
                     /**
                      * @description Only http checks read a body; tcp checks leave it out
                      * @constant
@@ -8571,6 +8576,8 @@ export interface operations {
                      * @constant
                      */
                     expected_status?: 200;
+                    /** @description Only http checks expect statuses; tls checks leave it out */
+                    expected_statuses?: null;
                     /**
                      * @description Only http checks read a body; tls checks leave it out
                      * @constant
@@ -8627,6 +8634,8 @@ export interface operations {
                      * @constant
                      */
                     expected_status?: 200;
+                    /** @description Only http checks expect statuses; dns checks leave it out */
+                    expected_statuses?: null;
                     /**
                      * @description Only http checks read a body; dns checks leave it out
                      * @constant
@@ -8679,6 +8688,8 @@ export interface operations {
                      * @constant
                      */
                     expected_status?: 200;
+                    /** @description Only http checks expect statuses; push checks leave it out */
+                    expected_statuses?: null;
                     /**
                      * @description Only http checks read a body; push checks leave it out
                      * @constant
@@ -8753,6 +8764,8 @@ export interface operations {
                      * @constant
                      */
                     expected_status?: 200;
+                    /** @description Only http checks expect statuses; icmp checks leave it out */
+                    expected_statuses?: null;
                     /**
                      * @description Only http checks read a body; icmp checks leave it out
                      * @constant
@@ -8808,6 +8821,8 @@ export interface operations {
                      * @constant
                      */
                     expected_status?: 200;
+                    /** @description Only http checks expect statuses; domain checks leave it out */
+                    expected_statuses?: null;
                     /**
                      * @description Only http checks read a body; domain checks leave it out
                      * @constant
@@ -8859,6 +8874,8 @@ export interface operations {
                      * @constant
                      */
                     expected_status?: 200;
+                    /** @description Only http checks expect statuses; grpc checks leave it out */
+                    expected_statuses?: null;
                     /**
                      * @description Only http checks read a body; grpc checks leave it out
                      * @constant
@@ -9087,6 +9104,7 @@ export interface operations {
                     };
                     body?: string | null;
                     expected_status?: number;
+                    expected_statuses?: (number | string)[] | null;
                     body_contains?: string;
                     assertions?: components["schemas"]["HttpAssertion"][];
                     /** @description A successful probe slower than this (ms) makes the check degraded; null: never */
@@ -16201,6 +16219,7 @@ export interface operations {
                                 };
                                 body?: string;
                                 expected_status?: number;
+                                expected_statuses?: (number | string)[];
                                 body_contains?: string;
                                 assertions?: {
                                     /** @enum {string} */
@@ -17403,6 +17422,8 @@ export interface operations {
                         body?: string | null;
                         /** @default 200 */
                         expected_status?: number;
+                        /** @default null */
+                        expected_statuses?: (number | string)[] | null;
                         /** @default  */
                         body_contains?: string;
                         /** @default [] */
@@ -20494,6 +20515,8 @@ export interface operations {
                         body?: string | null;
                         /** @default 200 */
                         expected_status?: number;
+                        /** @default null */
+                        expected_statuses?: (number | string)[] | null;
                         /** @default  */
                         body_contains?: string;
                         /** @default [] */
