@@ -3,7 +3,7 @@ import type { HttpRequest } from '../http/types.ts';
 import type { Config } from '../platform/config.ts';
 import { RateLimitedError, UnauthorizedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
-import type { RateDecision, RateLimiter } from '../platform/rate-limiter.ts';
+import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
 import { keyPrefix } from './api-key.ts';
 import { type Caller, createFailureLimit } from './failure-limit.ts';
 
@@ -17,7 +17,8 @@ export interface RateLimitGuardDeps {
   config: Pick<
     Config,
     'rateLimit' | 'tenantRateLimit' | 'authFailuresPerMinute' | 'authFailuresPerAddressPerMinute'
-  >;
+  > &
+    Partial<Pick<Config, 'pingRateLimit' | 'pingBodyBytesPerDay' | 'pingKeyGuessesPerMinute'>>;
   logger: Logger;
 }
 
@@ -55,7 +56,6 @@ const isUnauthorized = (error: unknown) => error instanceof UnauthorizedError;
  */
 export function createRateLimitGuard(deps: RateLimitGuardDeps) {
   const { limiter } = deps;
-  const ownPolicy = deps.config.rateLimit;
   const tenantPolicy = deps.config.tenantRateLimit;
 
   const failOpen = async (what: string, op: () => Promise<RateDecision>) => {
@@ -75,7 +75,8 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
   const spend = async (
     bucket: string,
     tenantId: string,
-    ownLimiter: RateLimiter = limiter,
+    ownLimiter: RateLimiter,
+    ownPolicy: RatePolicy | undefined,
   ): Promise<Record<string, string>> => {
     let headers: Record<string, string> = {};
     if (ownPolicy) {
@@ -114,7 +115,13 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
               () => authenticate(authorization),
               isUnauthorized,
             );
-      return { principal, headers: await spend(`KEY#${principal.keyId}`, principal.tenantId) };
+      const headers = await spend(
+        `KEY#${principal.keyId}`,
+        principal.tenantId,
+        limiter,
+        deps.config.rateLimit,
+      );
+      return { principal, headers };
     },
 
     /**
@@ -124,7 +131,8 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
     attempt: failures.attempt,
 
     /** One write with an execution's callback token: the execution's own bucket and its tenant's. */
-    admitCallback: (executionId: string, tenantId: string) => spend(`EXEC#${executionId}`, tenantId),
+    admitCallback: (executionId: string, tenantId: string) =>
+      spend(`EXEC#${executionId}`, tenantId, limiter, deps.config.rateLimit),
 
     /**
      * One ping with a check's push token (a ping URL): the token's own bucket, kept in this
@@ -135,13 +143,57 @@ export function createRateLimitGuard(deps: RateLimitGuardDeps) {
      * (docs/api.md "Rate limits"). Unknown tokens are counted per address before this (`attempt`).
      */
     admitPushToken: (tokenId: string, tenantId: string) =>
-      spend(`PING#${tokenId}`, tenantId, deps.instanceLimiter ?? limiter),
+      spend(`PING#${tokenId}`, tenantId, deps.instanceLimiter ?? limiter, deps.config.pingRateLimit),
+
+    /**
+     * Whether a ping body of `bytes` fits the tenant's day of ping bodies (`pingBodyBytesPerDay`, a
+     * token bucket spent by the bytes kept); false past it (the body is then cut). An empty body
+     * costs nothing; a failing limiter lets it through.
+     */
+    async admitPingBody(tenantId: string, bytes: number): Promise<boolean> {
+      const perDay = deps.config.pingBodyBytesPerDay ?? 0;
+      if (bytes === 0 || perDay === 0) return true;
+      const policy = { burst: perDay, perSecond: perDay / 86_400 };
+      const decision = await failOpen('ping body', () => limiter.take(`PINGBODY#${tenantId}`, policy, bytes));
+      return decision?.allowed ?? true;
+    },
+
+    /**
+     * Slug lookups through one ping key, from every address together: a miss (`isWrong`) counts in
+     * the key's bucket (`pingKeyGuessesPerMinute`, `bucket` naming the key without holding it);
+     * past it every lookup through that key is 429 for a while, a right slug included, so a key's
+     * slugs cannot be guessed from many addresses either.
+     */
+    async attemptPingKey<T>(
+      bucket: string,
+      verify: () => Promise<T>,
+      isWrong: (error: unknown) => boolean,
+    ): Promise<T> {
+      const n = deps.config.pingKeyGuessesPerMinute ?? 0;
+      if (n <= 0) return verify();
+      const policy = { burst: n, perSecond: n / 60 };
+      const name = `GUESS#${bucket}`;
+      const refuse = (decision: RateDecision | undefined) => {
+        if (decision && !decision.allowed)
+          throw new RateLimitedError(decision.retryAfterSeconds, {
+            message: 'too many wrong slugs with this ping key',
+          });
+      };
+      refuse(await failOpen('credential', () => limiter.peek(name, policy)));
+      try {
+        return await verify();
+      } catch (error) {
+        if (isWrong(error)) refuse(await failOpen('credential', () => limiter.take(name, policy)));
+        throw error;
+      }
+    },
 
     /** One request to a route without a key: a bucket per source address (the per-key policy). */
     async admitAddress(caller: Caller): Promise<Record<string, string>> {
       const address = caller.sourceIp;
-      if (!ownPolicy || !address) return {};
-      const decision = await failOpen('address', () => limiter.take(`ANON#${address}`, ownPolicy));
+      const policy = deps.config.rateLimit;
+      if (!policy || !address) return {};
+      const decision = await failOpen('address', () => limiter.take(`ANON#${address}`, policy));
       if (!decision) return {};
       const headers = rateLimitHeaders(decision);
       if (!decision.allowed)

@@ -8,6 +8,7 @@ import { DEFAULT_NATS_PREFIX, natsSubjectProblem } from '../domain/nats-subject.
 import { isHostValue } from '../domain/url-origin.ts';
 import { type BulkSettings, bulkEnv, bulkSettings, positiveBucket } from './bulk-config.ts';
 import { type PeopleSettings, peopleEnv, peopleSettings } from './people-config.ts';
+import { type PingSettings, pingEnv, pingSettings } from './ping-config.ts';
 
 /**
  * The only module that reads process.env. Every variable is documented in README.md's
@@ -125,6 +126,7 @@ const envSchema = z.object({
   VIGIL_HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   ...peopleEnv,
   ...bulkEnv,
+  ...pingEnv,
 });
 
 /** The variables with the rules that join two of them. */
@@ -143,7 +145,7 @@ const TENANT_FACTOR = 5;
 /** A source address's default failure ceiling: this many misconfigured clients behind it. */
 const ADDRESS_FACTOR = 10;
 
-export interface Config extends BulkSettings {
+export interface Config extends BulkSettings, PingSettings {
   runtime: Runtime;
   port: number;
   /** Local runtime: the address the HTTP server binds (loopback unless told otherwise). */
@@ -293,5 +295,6 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     },
     people: peopleSettings(e),
     ...bulkSettings(e),
+    ...pingSettings(e, positiveBucket(e.VIGIL_RATE_LIMIT_RPS, e.VIGIL_RATE_LIMIT_BURST)),
   };
 }

@@ -30,6 +30,10 @@ const pingSchema = z
         'The request body as text (at most 100 KB); for read-only keys, the values of secret-looking headers and assignments read ******** (docs/api.md "Ping log")',
     }),
     body_truncated: z.boolean().optional().meta({ description: 'true: the body was cut to 100 KB' }),
+    body_over_budget: z.boolean().optional().meta({
+      description:
+        "true: the account's day of ping bodies was spent, so the body was cut to its first 1 KB (the ping counted as any other)",
+    }),
     ignored: z
       .boolean()
       .optional()

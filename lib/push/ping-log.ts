@@ -34,6 +34,7 @@ export interface PublicPing {
   rid?: string;
   body: string;
   body_truncated?: boolean;
+  body_over_budget?: boolean;
   method: string;
   source_ip: string;
   user_agent: string;
@@ -52,6 +53,7 @@ export function publicPing(ping: PingRecord, readOnly: boolean): PublicPing {
     ...(ping.rid !== undefined ? { rid: ping.rid } : {}),
     body: readOnly ? redactPingBody(ping.body) : ping.body,
     ...(ping.body_truncated ? { body_truncated: true } : {}),
+    ...(ping.body_over_budget ? { body_over_budget: true } : {}),
     method: ping.method,
     source_ip: ping.source_ip,
     user_agent: ping.user_agent,

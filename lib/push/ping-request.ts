@@ -53,10 +53,10 @@ export function readPingUrl(segments: string[]): PingUrl | undefined {
   return action ? { form: 'slug', pingKey: first, slug: second, action } : undefined;
 }
 
-/** The kept body: the request's bytes as UTF-8 text, cut to PING_BODY_LIMIT_BYTES on a character boundary. */
-export function pingBody(raw: Buffer): { body: string; truncated: boolean } {
-  if (raw.length <= PING_BODY_LIMIT_BYTES) return { body: raw.toString('utf8'), truncated: false };
-  let end = PING_BODY_LIMIT_BYTES;
+/** The kept body: the request's bytes as UTF-8 text, cut to `limit` bytes on a character boundary. */
+export function pingBody(raw: Buffer, limit = PING_BODY_LIMIT_BYTES): { body: string; truncated: boolean } {
+  if (raw.length <= limit) return { body: raw.toString('utf8'), truncated: false };
+  let end = limit;
   // Back off over continuation bytes (10xxxxxx) so the cut never splits a character.
   while (end > 0 && ((raw[end] ?? 0) & 0xc0) === 0x80) end -= 1;
   return { body: raw.subarray(0, end).toString('utf8'), truncated: true };

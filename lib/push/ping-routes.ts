@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { keyPrefix } from '../auth/api-key.ts';
 import type { RateLimitGuard } from '../auth/rate-limit.ts';
@@ -5,17 +6,20 @@ import type { TenantStore } from '../auth/tenant-store.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { PublicRoute, RouteContext } from '../http/types.ts';
 import { AccountDisabledError, AppError, NotFoundError } from '../platform/errors.ts';
-import { PING_BODY_LIMIT_BYTES } from './ping-items.ts';
+import { PING_BODY_LIMIT_BYTES, PING_BODY_OVER_BUDGET_BYTES } from './ping-items.ts';
 import { type PingUrl, pingBody, readPingUrl, USER_AGENT_LIMIT } from './ping-request.ts';
 import { createPingService, type PingService, type PingServiceDeps } from './ping-service.ts';
 import type { PingTarget, SlugResolver } from './ping-target.ts';
 import { readRunId } from './ping-token.ts';
-import { type PushTokenService, UnknownPingTokenError } from './token-service.ts';
+import { type PushTokenService, UnknownPingTokenError, UnknownSlugError } from './token-service.ts';
 
 export interface PingRouteDeps extends PingServiceDeps {
   pushTokens: PushTokenService;
-  /** Failed token lookups per source address; pings per token and tenant. */
-  limits: Pick<RateLimitGuard, 'attempt' | 'admitPushToken'>;
+  /**
+   * Failed token lookups per source address, failed slug lookups per ping key; pings per token and
+   * tenant; the tenant's day of ping bodies.
+   */
+  limits: Pick<RateLimitGuard, 'attempt' | 'attemptPingKey' | 'admitPushToken' | 'admitPingBody'>;
   tenants: Pick<TenantStore, 'getTenant'>;
   /** Resolves slug URLs (`/ping/<ping key>/<slug>`); without one they answer 404 `not found`. */
   slugs?: SlugResolver | undefined;
@@ -32,6 +36,11 @@ class PingRefused extends Error {
 }
 
 const isUnknown = (error: unknown) => error instanceof UnknownPingTokenError;
+const isUnknownSlug = (error: unknown) => error instanceof UnknownSlugError;
+
+/** A ping key's guess bucket: named by a digest, so the bucket's name holds nothing of the key. */
+const pingKeyBucket = (pingKey: string) =>
+  `PINGKEY#${createHash('sha256').update(pingKey, 'utf8').digest('base64url').slice(0, 16)}`;
 
 /** Every ping answer: text, never cached (each ping is a report), the body limit as Healthchecks states it. */
 const PING_HEADERS = {
@@ -70,10 +79,16 @@ async function target(
   if (url.slug !== url.slug.toLowerCase()) throw new PingRefused(400, 'invalid url format');
   const { slugs } = deps;
   if (!slugs) throw new UnknownPingTokenError();
+  // A wrong slug of a valid key also counts for that key, from every address together.
   const found = await deps.limits.attempt(
     ctx,
     keyPrefix(url.pingKey),
-    () => slugs.resolve(ctx, url.pingKey, url.slug, { create: ctx.query.create === '1' }),
+    () =>
+      deps.limits.attemptPingKey(
+        pingKeyBucket(url.pingKey),
+        () => slugs.resolve(ctx, url.pingKey, url.slug, { create: ctx.query.create === '1' }),
+        isUnknownSlug,
+      ),
     isUnknown,
   );
   // A slug URL's pings share their check's bucket (PING#<chk_id>), as a token's share its own.
@@ -104,7 +119,10 @@ async function ping(
     const rid = ctx.query.rid === undefined ? undefined : readRunId(ctx.query.rid);
     if (ctx.query.rid !== undefined && rid === undefined) throw new PingRefused(400, 'invalid uuid format');
     const headers = await deps.limits.admitPushToken(found.bucket, found.tenantId);
-    const { body, truncated } = pingBody(ctx.rawBody);
+    const kept = pingBody(ctx.rawBody);
+    // Past the tenant's day of ping bodies the body is cut, the ping itself still counts.
+    const fits = await deps.limits.admitPingBody(found.tenantId, Buffer.byteLength(kept.body));
+    const { body, truncated } = fits ? kept : pingBody(ctx.rawBody, PING_BODY_OVER_BUDGET_BYTES);
     await deps.pings.record({
       tenantId: found.tenantId,
       checkId: found.checkId,
@@ -112,6 +130,7 @@ async function ping(
       rid,
       body,
       bodyTruncated: truncated,
+      bodyOverBudget: !fits,
       // The router answers HEAD with the GET route: the log keeps what was sent.
       method: ctx.requestMethod ?? ctx.method,
       sourceIp: ctx.sourceIp ?? '',

@@ -11,7 +11,7 @@ import type { PingKeyService } from './ping-key-service.ts';
 import type { PingTarget, SlugResolver } from './ping-target.ts';
 import { SlugTakenError } from './slug-claims.ts';
 import { AUTO_CREATE_PER_MINUTE, autoCreateCountedOp, getSlug } from './slug-items.ts';
-import { UnknownPingTokenError } from './token-service.ts';
+import { UnknownPingTokenError, UnknownSlugError } from './token-service.ts';
 
 /**
  * Where `?create=1` puts the checks it makes (docs/heartbeats.md "Slug URLs"): the entity
@@ -127,10 +127,10 @@ export function createSlugResolver(deps: SlugResolverDeps): SlugResolver {
     async resolve(_ctx, pingKey, slug, options) {
       const tenantId = await deps.pingKeys.tenantOf(pingKey);
       if (!tenantId) throw new UnknownPingTokenError();
-      if (!PUSH_SLUG_PATTERN.test(slug)) throw new UnknownPingTokenError();
+      if (!PUSH_SLUG_PATTERN.test(slug)) throw new UnknownSlugError();
       const checkId = await checkOf(tenantId, slug);
       if (checkId) return { tenantId, checkId };
-      if (!options.create) throw new UnknownPingTokenError();
+      if (!options.create) throw new UnknownSlugError();
       return autoCreate(tenantId, slug);
     },
   };

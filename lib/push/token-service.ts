@@ -39,6 +39,11 @@ export class UnknownPingTokenError extends NotFoundError {
   }
 }
 
+/** A slug no check of a valid ping key's account has: 404 as well, and a miss of that key's guess budget. */
+export class UnknownSlugError extends UnknownPingTokenError {
+  override name = 'UnknownSlugError';
+}
+
 /** The public view of a token: never the hash, never the token. */
 export function publicPushToken(token: PushTokenRecord) {
   return {

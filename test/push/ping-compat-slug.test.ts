@@ -57,7 +57,13 @@ describe.each(runtimes)('Pinging API slug URLs ($runtime runtime)', ({ start }) 
         clock: systemClock,
         logger,
       }),
-      limits: { attempt: (_caller, _id, verify) => verify(), admitPushToken: async () => ({}) },
+      logger,
+      limits: {
+        attempt: (_caller, _id, verify) => verify(),
+        attemptPingKey: (_bucket, verify) => verify(),
+        admitPushToken: async () => ({}),
+        admitPingBody: async () => true,
+      },
       slugs: resolver,
     });
     const router = createRouter({

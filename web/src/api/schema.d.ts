@@ -2793,6 +2793,8 @@ export interface components {
             body: string;
             /** @description true: the body was cut to 100 KB */
             body_truncated?: boolean;
+            /** @description true: the account's day of ping bodies was spent, so the body was cut to its first 1 KB (the ping counted as any other) */
+            body_over_budget?: boolean;
             /** @description true: the check was paused; the ping was kept and recorded nothing */
             ignored?: boolean;
             /** @description The HTTP method of the ping: HEAD, GET or POST */
