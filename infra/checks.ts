@@ -133,4 +133,10 @@ export class VigilChecks extends Construct {
       }),
     );
   }
+
+  /** Lets `fn` queue one-off probes (a new or re-targeted check's first, a located check's manual run) and tells it where. */
+  enqueueFrom(fn: NodejsFunction): void {
+    this.probeQueue.grantSendMessages(fn);
+    fn.addEnvironment('VIGIL_PROBE_QUEUE_URL', this.probeQueue.queueUrl);
+  }
 }

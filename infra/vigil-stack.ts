@@ -172,6 +172,9 @@ export class VigilStack extends Stack {
     this.actions.enqueueFrom(this.mcp.handler);
     // acknowledge_incident tells the providers that track incidents through a notify job.
     this.notifications.enqueueFrom(this.mcp.handler);
+    // A check created or re-targeted through the api or MCP is probed at once (its one-off job).
+    this.checks.enqueueFrom(this.api.handler);
+    this.checks.enqueueFrom(this.mcp.handler);
     // /v1/config/* through the console's origin: an apply of thousands of objects outlasts API
     // Gateway's 29 s. Its objects are written through the tenant's own routes, which use the table
     // and check channel URLs against the egress settings; none of them enqueues a job, publishes an

@@ -5,6 +5,7 @@ import { createBlueprintStore } from './catalog/blueprint-store.ts';
 import { catalogServices } from './catalog/compose.ts';
 import { createEntityStore } from './catalog/entity-store.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { createRunNow } from './checks/probing.ts';
 import { checkRoutes } from './checks/routes.ts';
 import { createCheckReadService, createCheckService, ruleChangeOps } from './checks/services.ts';
 import { composeChangeConsumers, consumerList } from './compose-feed.ts';
@@ -58,7 +59,7 @@ import { createUptimeService } from './uptime/uptime-service.ts';
 export { STREAM_ENTITIES } from './compose-feed.ts';
 
 /** What every runtime provides to the core. */
-export interface CoreDeps {
+export interface CoreDeps extends Pick<ProbingDeps, 'probeSoon'> {
   table: Table;
   clock: Clock;
   logger: Logger;
@@ -194,6 +195,7 @@ export function createApp(deps: CoreDeps) {
     ...checkRoutes({
       checkService,
       reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock, cursors }),
+      runNow: createRunNow({ ...checkDeps, checkService, limiter: people.limiter, prober: jobRunner.prober }),
     }),
     ...statusRoutes({
       statusService: createStatusService({ table: deps.table, clock: deps.clock, cursors }),

@@ -2,7 +2,7 @@ import { createTenantStore } from './auth/tenant-store.ts';
 import { inProcessProber } from './check-types/run-probe.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
 import { createLocationDecider, createResultRecorder } from './checks/probing.ts';
-import { createCheckStore } from './checks/services.ts';
+import { createCheckStore, type ProbeSoon } from './checks/services.ts';
 import { listLocations } from './locations/location-items.ts';
 import { locationJobOp } from './locations/location-job-items.ts';
 import type { Clock } from './platform/clock.ts';
@@ -16,11 +16,13 @@ export interface ProbingDeps {
   table: Table;
   clock: Clock;
   logger: Logger;
-  config: Pick<Config, 'dueShards' | 'allowPrivateTargets'>;
+  config: Pick<Config, 'dueShards' | 'allowPrivateTargets'> & Partial<Pick<Config, 'firstProbe'>>;
   /** Probe settings: extra trusted CAs (tests), the http probes' transport (the local runtime's choice). */
   probe?: Pick<ProbeDeps, 'tlsCa' | 'transport'>;
   /** Where probes run; default on the event loop (the local runtime may hand them to probe threads). */
   prober?: Prober;
+  /** Queues a check's one-off probe (the runtime's probe queue); absent: none is queued. */
+  probeSoon?: ProbeSoon;
 }
 
 /**
@@ -46,6 +48,9 @@ export function composeProbing(deps: ProbingDeps) {
     clock: deps.clock,
     dueShards: deps.config.dueShards,
     logger: deps.logger,
+    // A new, enabled or re-targeted check's first probe, and a located check's manual run.
+    probeSoon: deps.probeSoon,
+    firstProbe: deps.config.firstProbe,
     /** The names of the tenant's stored locations: a check names only these (and `default`). */
     locationNames: async (tenantId: string) =>
       new Set((await listLocations(deps.table, tenantId)).map((location) => location.name)),

@@ -118,6 +118,7 @@ export function publicResult(result: ResultRecord) {
     ...(result.details ? { details: result.details } : {}),
     ...(result.locations ? { locations: result.locations } : {}),
     ...(result.inconclusive ? { inconclusive: true as const } : {}),
+    ...(result.manual ? { manual: true as const } : {}),
   };
 }
 

@@ -184,6 +184,9 @@ export const publicResultSchema = z
     locations: z.array(locationOutcome).optional().meta({
       description: "A located check's slot: each location's part (its own rows: ?location=)",
     }),
+    manual: z.literal(true).optional().meta({
+      description: 'Probed on request (POST /v1/checks/{id}/run); it counts for state like any result',
+    }),
     inconclusive: z
       .literal(true)
       .optional()
@@ -251,4 +254,17 @@ export const sparklineSchema = z.strictObject({
       max_latency_ms: z.number().nullable(),
     }),
   ),
+});
+
+/** POST /v1/checks/{id}/run on a pull check: the run's stored result. */
+export const runCompletedSchema = z.strictObject({
+  status: z.literal('completed'),
+  result: publicResultSchema,
+});
+
+/** POST /v1/checks/{id}/run on a located check: its slot went to its locations. */
+export const runDispatchedSchema = z.strictObject({
+  status: z.literal('dispatched'),
+  check_id: idSchema('chk'),
+  results: z.string().meta({ description: 'Where the decided result appears: GET this path' }),
 });

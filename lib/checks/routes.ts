@@ -7,15 +7,24 @@ import { createCheckBody, updateCheckBody } from './check-input.ts';
 import { type CheckFilter, checkFilterQuery, filterParams } from './definitions/check-filter.ts';
 import { locationName } from './definitions/check-locations-input.ts';
 import { publicCheck } from './records.ts';
-import { publicCheckSchema, resultsPageSchema, sparklineSchema, transitionsPageSchema } from './responses.ts';
+import {
+  publicCheckSchema,
+  resultsPageSchema,
+  runCompletedSchema,
+  runDispatchedSchema,
+  sparklineSchema,
+  transitionsPageSchema,
+} from './responses.ts';
 import { RECENT_PAGE_MAX, RECENT_RESULTS } from './results/check-recent.ts';
 import { sparklineQuery } from './results/sparkline-reads.ts';
 import type { CheckService } from './services/check-service.ts';
 import type { CheckReadService } from './services/read-service.ts';
+import type { RunNow } from './services/run-now.ts';
 
 export interface CheckRouteDeps {
   checkService: CheckService;
   reads: CheckReadService;
+  runNow: RunNow;
 }
 
 /** The path of every /v1/checks/{id} route (push routes included). */
@@ -204,6 +213,27 @@ export function checkRoutes(deps: CheckRouteDeps): AuthedRoute[] {
         const { location, ...page } = query;
         if (location === undefined) return ok(await reads.results(principal.tenantId, params.id, page));
         return ok(await reads.locationResults(principal.tenantId, params.id, location, page));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/checks/{id}/run',
+      auth: 'key',
+      operationId: 'runCheck',
+      tag,
+      summary:
+        'Probe the check once now: 200 with the stored result (manual: true) for a pull check; 202 for a located check (dispatched to its locations)',
+      schemas: {
+        params: checkParams,
+        // Nothing to send: an empty body or {}.
+        body: z.strictObject({}).optional(),
+        responses: { 200: runCompletedSchema, 202: runDispatchedSchema },
+        // CONFLICT: a push or disabled check. RATE_LIMITED: per check and per tenant.
+        errors: ['CONFLICT', 'RATE_LIMITED'],
+      },
+      handler: async ({ principal, params }) => {
+        const answer = await deps.runNow(principal.tenantId, params.id);
+        return { status: answer.status === 'completed' ? 200 : 202, body: answer };
       },
     }),
     defineRoute({

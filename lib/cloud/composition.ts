@@ -1,6 +1,8 @@
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { createApp } from '../app.ts';
 import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
+import { probeJobId } from '../checks/probe-job.ts';
+import { cellJobId } from '../checks/probing.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createSnsSmsTransport } from '../notify/sms-transport.ts';
@@ -77,6 +79,13 @@ export function createCloudApp(
     mcpSse: overrides.mcpSse ?? MCP_SSE_VIA_API_GATEWAY,
     notifyQueue: base.notifyQueue,
     actionQueue: base.actionQueue,
+    // A new, enabled or re-targeted check's first probe, and a located check's manual run, go to the workers.
+    probeSoon: async (job) => {
+      const queue = base.probeQueue('first probes and manual runs of located checks are queued there');
+      const id = job.kind === 'cell' ? cellJobId(job) : probeJobId(job);
+      const { failed } = await queue.enqueue([{ id, body: job, delaySeconds: 0 }]);
+      if (failed.length > 0) throw new Error(`the probe queue did not take ${id}`);
+    },
     egress: containerEgress(overrides.egress),
     // Test sends to email channels go through SES, as the notifier's alerts do (the api function).
     ...(edge.sendsEmail === false ? {} : { email: createSesTransport({ region: config.region }) }),

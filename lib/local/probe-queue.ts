@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { type ProbeJob, probeJobId, probeJobSchema } from '../checks/probe-job.ts';
 import type { DueCellSlot, DueClaim } from '../checks/probing.ts';
-import { cellJobId, cellJobSchema } from '../checks/probing.ts';
+import { type CellJob, cellJobId, cellJobSchema } from '../checks/probing.ts';
 import { chunks } from '../platform/chunks.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -122,5 +122,24 @@ export function decideLaterOn(queue: ProbeQueue) {
     if (body.next_run_at_ms === undefined) delete body.next_run_at_ms;
     if (body.last_result_at === undefined) delete body.last_result_at;
     await queue.enqueueAt([{ id: probeJobId(job), body, visibleAtMs: atMs }]);
+  };
+}
+
+/** How long a one-off probe stays queued past its time (a restart runs it late, not never). */
+const ONE_OFF_KEPT_MS = 3_600_000;
+
+/**
+ * The check service's `probeSoon` on the local queue: a check's one-off job, visible now, stored
+ * once by its id (a cell member's `cell:<cell>:<ms>:<check>`, a located slot's `probe:<check>:<ms>`).
+ */
+export function probeSoonOn(queue: ProbeQueue, clock: Clock) {
+  return async (job: CellJob | ProbeJob): Promise<void> => {
+    const nowMs = clock.now();
+    const kept = { next_ms: nowMs + ONE_OFF_KEPT_MS };
+    const queued =
+      job.kind === 'cell'
+        ? { id: cellJobId(job), body: { ...job, ...kept }, visibleAtMs: nowMs }
+        : { id: probeJobId(job), body: { ...job, ...kept }, visibleAtMs: nowMs };
+    await queue.enqueueAt([queued]);
   };
 }

@@ -147,6 +147,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
     ...(probeThreads ? { prober: probeThreads.prober } : {}),
     // The change pump runs the consumers in this process, so open streams hear of transitions at once.
     statusStream: { follow: 'push', ...options.statusStream },
+    probeSoon: (job) => scheduler.probeSoon(job), // built below, before any request is served
   });
   const pump = createChangePump({ table, consumers: app.consumers, logger });
   // The cloud worker's cell runner (lib/cloud/composition.ts) over the same app pieces and table.
@@ -243,7 +244,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions): Promise<L
   pump.start();
   if (options.scheduler !== false) await scheduler.start();
   if (options.actionSchedule !== false) actionSchedule.start();
-
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {

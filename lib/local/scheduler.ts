@@ -15,6 +15,7 @@ import {
   type LocalCellBody,
   type LocalCheckBody,
   type LocalProbeBody,
+  probeSoonOn,
   queueCellSlots,
 } from './probe-queue.ts';
 import { callHook, createProbeSlots, type JobStart } from './probe-slots.ts';
@@ -243,6 +244,8 @@ export function createScheduler(deps: SchedulerDeps) {
     tick,
     /** The probe job queue (tests enqueue and inspect through it). */
     queue,
+    /** Queues a check's one-off probe now (the app's `probeSoon`). */
+    probeSoon: probeSoonOn(queue, clock),
     /** Runs one delivered job now (the worker's step; tests feed redeliveries through it). */
     execute: (delivery: ProbeDelivery): Promise<JobStatus> => execute(delivery),
     sweep,

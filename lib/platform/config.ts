@@ -9,6 +9,7 @@ import { isHostValue } from '../domain/url-origin.ts';
 import { type BulkSettings, bulkEnv, bulkSettings, positiveBucket } from './bulk-config.ts';
 import { type PeopleSettings, peopleEnv, peopleSettings } from './people-config.ts';
 import { type PingSettings, pingEnv, pingSettings } from './ping-config.ts';
+import { type ProbeSettings, probeEnv, probeSettings } from './probe-config.ts';
 
 /**
  * The only module that reads process.env. Every variable is documented in README.md's
@@ -90,9 +91,6 @@ const envSchema = z.object({
   AWS_REGION: z.string().default('us-east-1'),
   VIGIL_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   VIGIL_ALLOW_PRIVATE_TARGETS: bool.optional(),
-  VIGIL_DUE_SHARDS: z.coerce.number().int().min(1).max(256).default(4),
-  VIGIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10000).default(256),
-  VIGIL_PROBE_THREADS: z.coerce.number().int().min(0).max(64).default(1),
   VIGIL_PROBE_QUEUE_URL: z.string().optional(),
   VIGIL_PROBE_HTTP_CLIENT: z.enum(['http1', 'undici']).default('http1'),
   VIGIL_RATE_LIMIT_RPS: z.coerce.number().min(0).max(1_000_000).default(20),
@@ -125,6 +123,7 @@ const envSchema = z.object({
   VIGIL_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   VIGIL_HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1024),
   ...peopleEnv,
+  ...probeEnv,
   ...bulkEnv,
   ...pingEnv,
 });
@@ -145,7 +144,7 @@ const TENANT_FACTOR = 5;
 /** A source address's default failure ceiling: this many misconfigured clients behind it. */
 const ADDRESS_FACTOR = 10;
 
-export interface Config extends BulkSettings, PingSettings {
+export interface Config extends BulkSettings, PingSettings, ProbeSettings {
   runtime: Runtime;
   port: number;
   /** Local runtime: the address the HTTP server binds (loopback unless told otherwise). */
@@ -160,10 +159,6 @@ export interface Config extends BulkSettings, PingSettings {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Probe targets on private/reserved addresses: allowed locally by default, denied in the cloud. */
   allowPrivateTargets: boolean;
-  dueShards: number;
-  workerConcurrency: number;
-  /** Local runtime: threads the probes run on (0: on the event loop). */
-  probeThreads: number;
   probeQueueUrl: string | undefined;
   /** The HTTP client of http probes: the hand-written one, or undici (local only: the benchmark compares them). */
   probeHttpClient: 'http1' | 'undici';
@@ -257,9 +252,7 @@ export function loadConfig(runtime: Runtime, env: NodeJS.ProcessEnv = process.en
     region: e.AWS_REGION,
     logLevel: e.VIGIL_LOG_LEVEL,
     allowPrivateTargets: e.VIGIL_ALLOW_PRIVATE_TARGETS ?? runtime === 'local',
-    dueShards: e.VIGIL_DUE_SHARDS,
-    workerConcurrency: e.VIGIL_WORKER_CONCURRENCY,
-    probeThreads: e.VIGIL_PROBE_THREADS,
+    ...probeSettings(e),
     probeQueueUrl: e.VIGIL_PROBE_QUEUE_URL,
     probeHttpClient: e.VIGIL_PROBE_HTTP_CLIENT,
     rateLimit: positiveBucket(e.VIGIL_RATE_LIMIT_RPS, e.VIGIL_RATE_LIMIT_BURST),

@@ -197,6 +197,16 @@ describe.each(runtimes)('answers match the declared schemas ($runtime runtime)',
     expect((await call('GET', `/v1/checks/${id}/transitions`)).body.transitions.length).toBeGreaterThan(0);
     expect((await call('GET', `/v1/checks/${id}/sparkline`)).status).toBe(200);
     expect((await call('GET', `/v1/checks/${id}/sparkline?hours=1&buckets=7`)).status).toBe(200);
+    expect((await call('POST', `/v1/checks/${id}/run`)).status).toBe(409);
+    const probed = await call('POST', '/v1/checks', {
+      body: {
+        entity_id: entity.body.id,
+        check_type: 'http',
+        target_url: 'http://127.0.0.1:9/',
+        interval_seconds: 3600,
+      },
+    });
+    expect((await call('POST', `/v1/checks/${probed.body.id}/run`)).body.result.manual).toBe(true);
     expect((await call('GET', '/v1/status')).body.entities.length).toBeGreaterThan(0);
     expect((await call('GET', '/v1/status/transitions')).status).toBe(200);
     expect((await call('DELETE', `/v1/checks/${http.body.id}`)).status).toBe(204);

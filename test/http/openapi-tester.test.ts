@@ -73,6 +73,8 @@ const NEVER_SUCCEEDS: Record<string, string> = {
   'PUT /v1/checks/{id}':
     "the fixture's check is a push check: most generated bodies set a field only http checks take (400)",
   'DELETE /v1/blueprints/{slug}': 'the fixture blueprint still holds entities (409)',
+  'POST /v1/checks/{id}/run':
+    "the fixture's check is a push check, which is never probed (409; test/checks/run-now covers the successes)",
   'POST /v1/maintenance':
     'a generated window is almost never valid as a whole: both one-off times and no recurring field, or the reverse, and stored entity ids (400; test/maintenance covers the successes)',
   'PUT /v1/maintenance/{id}':

@@ -262,6 +262,7 @@ export function sampleBody(route: Route, fx: TenantFixture): unknown {
     'DELETE /v1/checks/{id}': undefined,
     'POST /v1/checks/{id}/results': { success: true, latency_ms: 5 },
     'POST /v1/checks/{id}/heartbeat': undefined,
+    'POST /v1/checks/{id}/run': undefined,
     'POST /v1/checks/{id}/push-tokens': undefined,
     'DELETE /v1/checks/{id}/push-tokens/{token_id}': undefined,
     'POST /v1/checks/{check_id}/policy': { silenced: true },

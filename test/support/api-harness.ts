@@ -136,9 +136,15 @@ export interface LocalHarness extends ApiHarness {
  * failed authentications, from one address in a moment. test/auth/rate-limit*.test.ts turn them on.
  */
 const NO_RATE_LIMITS = { VIGIL_RATE_LIMIT_RPS: '0', VIGIL_AUTH_FAILURE_LIMIT: '0' };
+/** A created check waits for its slots unless a test asks for its first probe (VIGIL_FIRST_PROBE). */
+const NO_FIRST_PROBE = { VIGIL_FIRST_PROBE: 'false' };
 
 function testConfig(runtime: 'local' | 'cloud', dataDir: string, env: Record<string, string> = {}): Config {
-  return { ...loadConfig(runtime, { VIGIL_LOG_LEVEL: 'info', ...NO_RATE_LIMITS, ...env }), dataDir, port: 0 };
+  return {
+    ...loadConfig(runtime, { VIGIL_LOG_LEVEL: 'info', ...NO_RATE_LIMITS, ...NO_FIRST_PROBE, ...env }),
+    dataDir,
+    port: 0,
+  };
 }
 
 function encodeBody(options: RequestOptions): { body: Buffer | undefined; contentType?: string } {

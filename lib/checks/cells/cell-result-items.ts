@@ -35,6 +35,8 @@ export const cellResultEntrySchema = z.object({
   e: z.string().optional(),
   /** The probe's details, when it gave any. */
   d: z.record(z.string(), z.unknown()).optional(),
+  /** A manual run's result (POST /v1/checks/{id}/run); absent otherwise. */
+  m: z.boolean().optional(),
 });
 export type CellResultEntry = z.infer<typeof cellResultEntrySchema>;
 

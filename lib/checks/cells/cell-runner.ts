@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { createTenantCache } from '../../auth/tenant-cache.ts';
 import type { TenantStore } from '../../auth/tenant-store.ts';
 import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
@@ -15,6 +14,8 @@ import { probeDefinition } from '../probe-job.ts';
 import { closeCellDay } from '../results/day-rollups.ts';
 import type { TransitionRecord } from '../results/transition-items.ts';
 import { type CellRecord, getCell } from './cell-items.ts';
+import type { CellJob } from './cell-job.ts';
+import { oneOffSlot } from './cell-one-off.ts';
 import {
   type CellResultEntry,
   type CellResultsRecord,
@@ -28,24 +29,16 @@ import {
 import { rollUpFinishedBucket } from './cell-rollups.ts';
 import { cellTransitionOps } from './cell-transitions.ts';
 
-/** One slot of one cell: what the generator sends and the worker runs (queue messages carry it). */
-export const cellJobSchema = z.strictObject({
-  kind: z.literal('cell'),
-  tenant_id: z.string(),
-  cell_id: z.string(),
-  shard: z.number().int().min(0),
-  /** The slot (ms): the idempotency key of its results. */
-  slot_ms: z.number().int(),
-});
-export type CellJob = z.infer<typeof cellJobSchema>;
-
-/** A cell job's queue id (its idempotency key): one per cell and slot. */
-export function cellJobId(job: CellJob): string {
-  return `cell:${job.cell_id}:${job.slot_ms}`;
-}
+export { type CellJob, cellJobId, cellJobSchema } from './cell-job.ts';
 
 export type CellOutcome =
-  | { status: 'recorded' | 'duplicate'; results: number; transitions: TransitionRecord[] }
+  | {
+      status: 'recorded' | 'duplicate';
+      results: number;
+      transitions: TransitionRecord[];
+      /** The slot's stored results (a manual run answers its member's). */
+      record: CellResultsRecord;
+    }
   | { status: 'gone' };
 
 export interface CellRunnerDeps {
@@ -255,16 +248,17 @@ export function createCellRunner(deps: CellRunnerDeps) {
     async run(job: CellJob, options: { proberFor?: ProberFor } = {}): Promise<CellOutcome> {
       const cell = await getCell(deps.table, job.shard, job.cell_id);
       if (!cell || cell.tenant_id !== job.tenant_id) return { status: 'gone' };
-      const members = await membersOf(cell);
+      const members = (await membersOf(cell)).filter((m) => !job.check_id || m.id === job.check_id);
       if (members.length === 0) return { status: 'gone' };
       const tenant = await tenants.requireTenant(cell.tenant_id);
-      const slot = isoTime(job.slot_ms);
-      let record: CellResultsRecord = {
-        cell_id: cell.id,
-        tenant_id: cell.tenant_id,
-        slot,
-        results: await probeAll(members, job.slot_ms, options.proberFor),
-      };
+      // A one-off's slot may be taken by another member's one-off of the same millisecond: the next free one.
+      const slotMs = job.check_id
+        ? await oneOffSlot(deps.table, cell, job.slot_ms, job.check_id)
+        : job.slot_ms;
+      const slot = isoTime(slotMs);
+      const probed = await probeAll(members, slotMs, options.proberFor);
+      const results = job.manual ? probed.map((entry) => ({ ...entry, m: true })) : probed;
+      let record: CellResultsRecord = { cell_id: cell.id, tenant_id: cell.tenant_id, slot, results };
       let fresh = true;
       try {
         // A cell slower than a rollup bucket writes no rollup: its slot moves the result counters.
@@ -286,11 +280,15 @@ export function createCellRunner(deps: CellRunnerDeps) {
         record = (await getCellResults(deps.table, cell.id, slot)) ?? record;
       }
       await deps.afterResultsStored?.(job, record);
-      const transitions = await finish(cell, members, record, tenant.retention_days, job.slot_ms);
+      // A one-off finishes no bucket or day: the next regular slot does, after every slot before it.
+      const transitions = job.check_id
+        ? await applySlot(cell, members, record, tenant.retention_days)
+        : await finish(cell, members, record, tenant.retention_days, slotMs);
       return {
         status: fresh || transitions.length > 0 ? 'recorded' : 'duplicate',
         results: record.results.length,
         transitions,
+        record,
       };
     },
   };

@@ -89,5 +89,6 @@ export function entryResult(slot: CellResultsRecord, entry: CellResultEntry): Re
     error_message: entry.e ?? '',
     checked_at: isoTime(slotMs + entry.o),
     ...(entry.d ? { details: entry.d } : {}),
+    ...(entry.m ? { manual: true } : {}),
   };
 }

@@ -30,6 +30,8 @@ export const resultSchema = z.object({
   locations: z.array(locationOutcomeSchema).optional(),
   /** Too few locations reported to decide the slot: stored, but it moved no state (success is false). */
   inconclusive: z.boolean().optional(),
+  /** Probed on request (POST /v1/checks/{id}/run), not on the check's schedule. */
+  manual: z.boolean().optional(),
 });
 export type ResultRecord = z.infer<typeof resultSchema>;
 

@@ -1,8 +1,9 @@
 import type { CreateCheckBody, UpdateCheckBody } from '../check-input.ts';
 import { requireKnownLocations } from '../definitions/check-locations-input.ts';
 import { type CheckService, type CheckServiceDeps, createCheckService } from './check-service.ts';
+import { type FirstProbeDeps, withFirstProbe } from './probe-soon.ts';
 
-export interface LocatedCheckDeps extends CheckServiceDeps {
+export interface LocatedCheckDeps extends CheckServiceDeps, FirstProbeDeps {
   /** The names of the tenant's stored locations (lib/locations; `default` is not stored). */
   locationNames(tenantId: string): Promise<ReadonlySet<string>>;
 }
@@ -13,7 +14,8 @@ export interface LocatedCheckDeps extends CheckServiceDeps {
  * by name; a location still named by a check cannot be deleted (lib/locations/location-service.ts).
  */
 export function createLocatedCheckService(deps: LocatedCheckDeps): CheckService {
-  const service = createCheckService(deps);
+  // Inside the location check: a refused body queues nothing.
+  const service = withFirstProbe(createCheckService(deps), deps);
   const names = (tenantId: string) => () => deps.locationNames(tenantId);
   return {
     ...service,

@@ -1,0 +1,39 @@
+import * as z from 'zod';
+
+/**
+ * The settings of the probing engine (the due index's shards, the workers, the probe threads and
+ * the first probe of a new check), parsed with the rest of the environment by config.ts (the only
+ * reader of process.env), kept here so that file stays small.
+ */
+export const probeEnv = {
+  VIGIL_FIRST_PROBE: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'])
+    .default('true')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes'),
+  VIGIL_DUE_SHARDS: z.coerce.number().int().min(1).max(256).default(4),
+  VIGIL_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(10000).default(256),
+  VIGIL_PROBE_THREADS: z.coerce.number().int().min(0).max(64).default(1),
+};
+
+export interface ProbeSettings {
+  /** Probe a new, enabled or re-targeted pull check at once, besides its cell's slots (default true). */
+  firstProbe: boolean;
+  dueShards: number;
+  workerConcurrency: number;
+  /** Local runtime: threads the probes run on (0: on the event loop). */
+  probeThreads: number;
+}
+
+export function probeSettings(e: {
+  VIGIL_FIRST_PROBE: boolean;
+  VIGIL_DUE_SHARDS: number;
+  VIGIL_WORKER_CONCURRENCY: number;
+  VIGIL_PROBE_THREADS: number;
+}): ProbeSettings {
+  return {
+    firstProbe: e.VIGIL_FIRST_PROBE,
+    dueShards: e.VIGIL_DUE_SHARDS,
+    workerConcurrency: e.VIGIL_WORKER_CONCURRENCY,
+    probeThreads: e.VIGIL_PROBE_THREADS,
+  };
+}

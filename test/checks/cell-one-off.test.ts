@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getCellResults } from '../../lib/checks/cells/cell-result-items.ts';
+import { type CellJob, createCellRunner } from '../../lib/checks/cells/cell-runner.ts';
+import { getCheckDefinition } from '../../lib/checks/check-items.ts';
+import { nextCellSlot } from '../../lib/domain/cell-slots.ts';
+import { isoTime, systemClock } from '../../lib/platform/clock.ts';
+import type { Prober } from '../../lib/probes/types.ts';
+import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { newCheck, newEntity, quietTcpCheck } from './check-fixtures.ts';
+
+/**
+ * A member's one-off probe (first probe, manual run) is a slot of its own in the cell: a
+ * redelivered one records nothing twice, two members' one-offs of one millisecond both stand, and
+ * none takes a regular slot of the cell (whose job would then probe nobody else).
+ */
+describe.each(runtimes)("a cell member's one-off probe ($runtime runtime)", ({ start }) => {
+  let api: ApiHarness;
+  let tenant: { tenantId: string; key: string };
+  let ids: string[];
+  let cell: { cell_id: string; shard: number };
+  const prober: Prober = vi.fn(async () => ({
+    startedMs: Date.now(),
+    outcome: { success: true, status_code: 0, latency_ms: 3, error_message: '' },
+  }));
+  const runner = () =>
+    createCellRunner({ table: api.table, prober, tenants: api.app.tenants, clock: systemClock });
+  const oneOff = (checkId: string, slotMs: number): CellJob => ({
+    kind: 'cell',
+    tenant_id: tenant.tenantId,
+    cell_id: cell.cell_id,
+    shard: cell.shard,
+    slot_ms: slotMs,
+    check_id: checkId,
+  });
+  const results = async (checkId: string) =>
+    (await api.request('GET', `/v1/checks/${checkId}/results`, { key: tenant.key })).body
+      .results as unknown[];
+
+  beforeAll(async () => {
+    api = await start();
+    tenant = await api.createTenant('One-offs');
+    const entityId = await newEntity(api, { key: tenant.key });
+    ids = [
+      await newCheck(api, quietTcpCheck(entityId, { interval_seconds: 7200 }), tenant.key),
+      await newCheck(api, quietTcpCheck(entityId, { interval_seconds: 7200 }), tenant.key),
+    ];
+    const place = (await getCheckDefinition(api.table, tenant.tenantId, ids[0] ?? ''))?.cell;
+    if (!place) throw new Error('an enabled pull check runs in a cell');
+    cell = place;
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('probes the one member only, and a redelivered job records nothing twice', async () => {
+    const [a = '', b = ''] = ids;
+    const atMs = Date.now() - 1000;
+
+    const first = await runner().run(oneOff(a, atMs));
+    const again = await runner().run(oneOff(a, atMs));
+
+    expect(first).toMatchObject({ status: 'recorded', results: 1 });
+    expect(again).toMatchObject({ status: 'duplicate', results: 1 });
+    expect(await results(a)).toHaveLength(1);
+    expect(await results(b)).toHaveLength(0);
+  });
+
+  it("keeps two members' one-offs of one millisecond apart, and off the cell's regular slots", async () => {
+    const [a = '', b = ''] = ids;
+    const regular = nextCellSlot({ id: cell.cell_id, interval_seconds: 7200 }, Date.now() - 7_200_000);
+
+    await runner().run(oneOff(a, regular));
+    await runner().run(oneOff(b, regular));
+
+    expect(await getCellResults(api.table, cell.cell_id, isoTime(regular))).toBeUndefined();
+    const shifted = await getCellResults(api.table, cell.cell_id, isoTime(regular + 1));
+    const next = await getCellResults(api.table, cell.cell_id, isoTime(regular + 2));
+    expect(shifted?.results.map((r) => r.c)).toEqual([a]);
+    expect(next?.results.map((r) => r.c)).toEqual([b]);
+    expect(await results(b)).toHaveLength(1);
+  });
+});
