@@ -15,7 +15,6 @@ import {
   degradedLatencySchema,
   type HttpAssertion,
 } from '../domain/http-assertions.ts';
-import { type ExpectedStatus, expectedStatusesSchema, firstExpectedCode } from '../domain/http-statuses.ts';
 import { DEFAULT_LOCATION, locationsOf } from '../domain/quorum.ts';
 import { issueSentence, unknownKeysSentence } from '../http/issue-messages.ts';
 import type { Runtime } from '../platform/config.ts';
@@ -34,6 +33,7 @@ import {
 import { httpUrl, writtenUrl } from './definitions/check-url-input.ts';
 import { notHttp } from './definitions/not-http-fields.ts';
 import { scheduleOwnsInterval } from './definitions/push-schedule.ts';
+import { createdStatuses, statusesInput, updatedStatuses } from './definitions/statuses-input.ts';
 import { CHECK_TYPES, type CheckRecord, type CheckType, HTTP_METHODS } from './records.ts';
 
 /** Request bodies of check create and update, and the per-type rules that apply to the merged result. */
@@ -51,7 +51,7 @@ const settable = z
       .max(64 * 1024)
       .nullable(),
     expected_status: z.number().int().min(100).max(599),
-    expected_statuses: expectedStatusesSchema.nullable(),
+    expected_statuses: statusesInput,
     body_contains: z.string().max(1024),
     assertions: assertionsInputSchema,
     degraded_latency_ms: degradedLatencySchema,
@@ -205,20 +205,12 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
     if (def.expected_status !== DEFAULTS.expected_status) {
       fail('expected_status', 'only http checks expect a status');
     }
-    if (def.expected_statuses) fail('expected_statuses', 'only http checks expect a status');
     if (def.check_type === 'push' && def.timeout_ms !== DEFAULTS.timeout_ms) {
       fail('timeout_ms', 'push checks are not probed');
     }
     if (def.check_type === 'push' && def.degraded_latency_ms !== null) {
       fail('degraded_latency_ms', 'push checks are not probed');
     }
-  }
-  const first = def.expected_statuses ? firstExpectedCode(def.expected_statuses) : def.expected_status;
-  if (first !== def.expected_status) {
-    fail(
-      'expected_status',
-      `reads as the first code of expected_statuses (${first}): leave it out or make it ${first}`,
-    );
   }
   if (def.tls && !checkTypeDefinition(def.check_type).tls) fail('tls', noTrustSentence(def.check_type));
   const { check_type, config, ...fields } = def;
@@ -233,31 +225,6 @@ export function validateDefinition(def: DraftDefinition): CheckDefinition {
   const schedule = scheduleProblem({ ...parsed.data, interval_seconds: fields.interval_seconds });
   if (schedule) fail(schedule.path, schedule.message);
   return checkedLocations({ ...fields, ...parsed.data });
-}
-
-/**
- * The status fields of a definition: with a list, expected_status is its first code unless given
- * (validateDefinition refuses one that differs); without, the given code or the default.
- */
-function expectedStatuses(status: number | undefined, statuses: ExpectedStatus[] | null) {
-  return {
-    expected_status: status ?? (statuses ? firstExpectedCode(statuses) : DEFAULTS.expected_status),
-    expected_statuses: statuses,
-  };
-}
-
-/** The status fields after a patch: a lone expected_status means exactly that code, replacing a stored list. */
-function updatedStatuses(current: CheckRecord, patch: UpdateCheckBody) {
-  const statuses =
-    patch.expected_statuses !== undefined
-      ? patch.expected_statuses
-      : patch.expected_status !== undefined
-        ? null
-        : (current.expected_statuses ?? null);
-  return expectedStatuses(
-    patch.expected_status ?? (statuses ? undefined : current.expected_status),
-    statuses,
-  );
 }
 
 /**
@@ -276,7 +243,7 @@ export function definitionFromCreate(body: CreateCheckBody, runtime?: Runtime): 
     method: body.method ?? DEFAULTS.method,
     headers: body.headers ?? DEFAULTS.headers,
     body: body.body ?? DEFAULTS.body,
-    ...expectedStatuses(body.expected_status, body.expected_statuses ?? null),
+    ...createdStatuses(body.check_type, body.expected_status, body.expected_statuses ?? null),
     body_contains: body.body_contains ?? DEFAULTS.body_contains,
     assertions: body.assertions ?? DEFAULTS.assertions,
     degraded_latency_ms: body.degraded_latency_ms ?? DEFAULTS.degraded_latency_ms,
