@@ -163,6 +163,8 @@ export interface DeliveryListRequest {
   channel_id?: string | undefined;
   entity_id?: string | undefined;
   status?: DeliveryStatus | undefined;
+  /** A digest's batch: the digest and the alerts folded into it. */
+  batch_id?: string | undefined;
   limit: number;
   cursor?: string | undefined;
 }
@@ -178,9 +180,15 @@ function sourceOf(tenantId: string, filter: DeliveryListRequest): { index?: Inde
   return { pk: deliveriesPk(tenantId) };
 }
 
+/** The digest batch a stored record names, if any. */
+function batchOf(item: Item): unknown {
+  const digest = item.digest;
+  return digest && typeof digest === 'object' && 'batch_id' in digest ? digest.batch_id : undefined;
+}
+
 /**
- * A page of the tenant's unexpired records, newest first, filtered by check, channel, entity and
- * status as read (an entity's records are the tenant's, filtered: none has an index of its own). Unlike lib/store/paging.ts, a page stops after MAX_SCANNED records whatever it kept, so a
+ * A page of the tenant's unexpired records, newest first, filtered by check, channel, entity,
+ * status and digest batch as read (an entity's records are the tenant's, filtered: none has an index of its own). Unlike lib/store/paging.ts, a page stops after MAX_SCANNED records whatever it kept, so a
  * rare status costs a bounded read per request and may answer fewer than `limit` (even none) with
  * a cursor (null exactly at the end) to read on after the last record scanned.
  */
@@ -196,7 +204,8 @@ export async function readDeliveryLog(
     live(item) &&
     (request.status === undefined || item.status === request.status) &&
     (request.channel_id === undefined || item.channel_id === request.channel_id) &&
-    (request.entity_id === undefined || item.entity_id === request.entity_id);
+    (request.entity_id === undefined || item.entity_id === request.entity_id) &&
+    (request.batch_id === undefined || batchOf(item) === request.batch_id);
   const page = await readScannedPage(deps, source, {
     sk: { op: 'beginsWith', prefix: PREFIX },
     limit: request.limit,

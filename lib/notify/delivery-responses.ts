@@ -8,6 +8,7 @@ import type { Table } from '../store/table.ts';
 import type { ChannelStore } from './channel-store.ts';
 import { CHANNEL_TYPES, registeredType } from './channels/registry.ts';
 import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from './delivery-items.ts';
+import { readGroup } from './grouping/group-items.ts';
 import { nextCursor } from './responses.ts';
 
 /**
@@ -95,6 +96,28 @@ export const publicDeliverySchema = z
     error: z.string().nullable(),
     created_at: timestampSchema,
     updated_at: timestampSchema,
+    digest: z
+      .strictObject({
+        batch_id: z
+          .string()
+          .meta({ description: 'The batch: a digest and the alerts folded into it share it' }),
+        group_by: z.enum(['entity', 'blueprint', 'tenant']),
+        group: z.string().meta({
+          description:
+            "The group's name (the entity's name, the blueprint's slug, all entities); its key once the group is gone",
+        }),
+        events: z.number().int().nullable().meta({
+          description:
+            'A digest: the alerts it carries (its entity and check are only the first one’s); null on a folded alert',
+        }),
+        part: z.number().int().nullable(),
+        parts: z.number().int().nullable(),
+      })
+      .nullable()
+      .meta({
+        description:
+          'A digest (kind digest) or an alert folded into one (status folded): its batch and group; null otherwise',
+      }),
   })
   .meta({ id: 'Delivery' });
 
@@ -108,9 +131,51 @@ export interface DeliveryNames {
   entities: ReadonlyMap<string, { name?: string | undefined; blueprint_slug: string; slug: string }>;
   checks: ReadonlyMap<string, string>;
   channels: ReadonlyMap<string, string>;
+  /** Digest groups' names, by `<channel id> <group id>`. */
+  groups?: ReadonlyMap<string, string>;
 }
 
 const NO_NAMES: DeliveryNames = { entities: new Map(), checks: new Map(), channels: new Map() };
+
+const groupRef = (r: Pick<DeliveryRecord, 'channel_id' | 'digest'>) =>
+  `${r.channel_id} ${r.digest?.group_id}`;
+
+/** The names of the digest groups of a page's digest records (one read each: a page holds few digests). */
+async function readGroupNames(table: Table, tenantId: string, records: readonly DeliveryRecord[]) {
+  const digests = records.filter((r) => r.kind === 'digest' && r.digest && r.channel_id);
+  const refs = [...new Map(digests.map((r) => [groupRef(r), r])).values()];
+  const read = await Promise.all(
+    refs.map(async (r) => {
+      const group = await readGroup(table, {
+        tenant_id: tenantId,
+        channel_id: r.channel_id ?? '',
+        group_id: r.digest?.group_id ?? '',
+      });
+      return [groupRef(r), group?.name] as const;
+    }),
+  );
+  return new Map(read.filter((e): e is readonly [string, string] => e[1] !== undefined));
+}
+
+/** A digest's or folded alert's batch and group as the API shows them (group ids are `<scope>:<by>:<key>`). */
+function digestView(
+  record: DeliveryRecord,
+  names: DeliveryNames,
+): z.output<typeof publicDeliverySchema>['digest'] {
+  const digest = record.digest;
+  if (!digest) return null;
+  const [, by = '', key = ''] = digest.group_id.split(':');
+  const groupBy = by === 'entity' || by === 'blueprint' ? by : 'tenant';
+  const isDigest = record.kind === 'digest';
+  return {
+    batch_id: digest.batch_id,
+    group_by: groupBy,
+    group: names.groups?.get(groupRef(record)) ?? (groupBy === 'tenant' ? 'all entities' : key),
+    events: isDigest ? (digest.events ?? null) : null,
+    part: isDigest ? (digest.part ?? null) : null,
+    parts: isDigest ? (digest.parts ?? null) : null,
+  };
+}
 
 /** Reads the names of the entities, checks and tenant channels `records` refer to: three batch reads. */
 export async function readDeliveryNames(
@@ -119,15 +184,17 @@ export async function readDeliveryNames(
   records: readonly DeliveryRecord[],
 ): Promise<DeliveryNames> {
   const distinct = (values: (string | null)[]) => [...new Set(values.filter((v): v is string => !!v))];
-  const [entities, checks, channels] = await Promise.all([
+  const [entities, checks, channels, groups] = await Promise.all([
     readEntityPointers(deps.table, tenantId, distinct(records.map((r) => r.entity_id))),
     checkDefinitionsById(deps.table, tenantId, distinct(records.map((r) => r.check_id))),
     deps.channels.getSharedMany(tenantId, distinct(records.map((r) => r.channel_id))),
+    readGroupNames(deps.table, tenantId, records),
   ]);
   return {
     entities: new Map(entities.map((e) => [e.id, e])),
     checks: new Map(checks.map((c) => [c.id, checkNameOf(c)])),
     channels: new Map(channels.map((c) => [c.id, c.name])),
+    groups,
   };
 }
 
@@ -162,6 +229,7 @@ export function publicDelivery(
     error: record.error,
     created_at: record.created_at,
     updated_at: record.updated_at,
+    digest: digestView(record, names),
   };
 }
 

@@ -112,7 +112,7 @@ export function notifyRoutes(deps: NotifyRouteDeps): AuthedRoute[] {
       operationId: 'listNotificationLogs',
       tag,
       summary:
-        'Delivery records, newest first, with the names of their entity, check and shared channel: {logs, next_cursor}; filters check_id, channel_id, entity_id, status (a filtered page may hold fewer than limit)',
+        'Delivery records, newest first, with the names of their entity, check and shared channel: {logs, next_cursor}; filters check_id, channel_id, entity_id, status, batch_id (a filtered page may hold fewer than limit)',
       schemas: { query: logsQuery, responses: { 200: logsPageSchema } },
       handler: async ({ principal, query }) => ok(await policies.listLogs(callerOf(principal), query)),
     }),

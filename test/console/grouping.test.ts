@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
-import { type ConsoleRig, expectNoConsoleErrors, openPage, signIn, startConsole } from './support.ts';
+import {
+  type ConsoleRig,
+  expectNoConsoleErrors,
+  expectText,
+  openPage,
+  signIn,
+  startConsole,
+} from './support.ts';
 
 /**
  * Grouping and the storm fold in the console, against a real runtime: a route made in the editor
@@ -110,6 +117,16 @@ describe('console grouping and the storm fold', { timeout: 180_000 }, () => {
     const digestCell = p.page.getByRole('cell', { name: 'Digest', exact: true });
     await digestCell.waitFor();
     expect(await digestCell.count()).toBe(1);
+    // The digest's row is the digest (its count and group), not the alert it is stored under;
+    // opened, it lists the alert folded into it.
+    const digestRow = p.page.getByRole('row').filter({ has: digestCell });
+    await expectText(digestRow, /Digest of 1 alert \(blueprint host\)/);
+    const folded = (await logs()).find((d) => d.status === 'folded') as unknown as { entity_name: string };
+    await digestRow.getByText('Its alerts', { exact: true }).click();
+    await expectText(
+      digestRow.getByRole('list', { name: 'Alerts in this digest' }),
+      new RegExp(`^${folded.entity_name} \\(Push check for .*\\): Down$`),
+    );
     expectNoConsoleErrors(p);
     await p.close();
   });

@@ -71,6 +71,30 @@ describe('the storm fold (no configuration)', () => {
     const digestLogs = (await allLogs()).filter((l) => l.kind === 'digest');
     expect(digestLogs.map((l) => `${l.kind}:${l.status}:${l.digest?.events}`)).toEqual(['digest:sent:40']);
     expect(digestLogs[0]?.reason).toContain(lastLog?.reason?.slice('in digest '.length));
+    // The API shows the digest as one: its group and how many alerts it carries (its entity and
+    // check are only its first alert's), and each folded alert names the same batch.
+    const shown = (await h.call('GET', '/v1/notify/logs')).logs as {
+      kind: string;
+      status: string;
+      check_id: string;
+      digest: Record<string, unknown> | null;
+    }[];
+    const batch = digestLogs[0]?.digest?.batch_id;
+    expect(shown.find((l) => l.kind === 'digest')?.digest).toEqual({
+      batch_id: batch,
+      group_by: 'blueprint',
+      group: 'svc',
+      events: 40,
+      part: 1,
+      parts: 1,
+    });
+    expect(
+      shown.find((l) => l.check_id === checks[ENTITIES - 1] && l.status === 'folded')?.digest,
+    ).toMatchObject({
+      batch_id: batch,
+      events: null,
+    });
+    expect(shown.find((l) => l.status === 'sent' && l.kind === 'alert')?.digest).toBeNull();
 
     // Two minutes later everything recovers: 10 recoveries alone again, 40 in one digest.
     await h.time.advance(120_000, 5000);

@@ -14,6 +14,7 @@ const DELIVERY_KEYS = [
   'check_id',
   'check_name',
   'created_at',
+  'digest',
   'entity_id',
   'entity_name',
   'entity_slug',
@@ -183,6 +184,38 @@ describe.each(runtimes)('notification logs API ($runtime runtime)', ({ start }) 
       cursor = page.next_cursor;
     } while (cursor);
     expect(seen).toEqual(ids(seeded.filter((r) => r.status === 'sent')));
+  });
+
+  it('shows a digest as one (its batch, group and count) and lists its folded alerts by batch_id', async () => {
+    const batch = newId('dig');
+    const group = { batch_id: batch, group_id: 'route:blueprint:web', due_ms: clockMs };
+    const folded = [1, 2].map(() => ({
+      ...delivery(tenant.tenantId, { check_id: checkA, channel_id: channel1, status: 'folded' }),
+      digest: group,
+    }));
+    const other = delivery(tenant.tenantId, { check_id: checkB, channel_id: channel1, status: 'folded' });
+    const digest: DeliveryRecord = {
+      ...delivery(tenant.tenantId, { check_id: checkA, channel_id: channel1, status: 'sent' }),
+      kind: 'digest',
+      digest: { ...group, part: 1, parts: 1, events: 2 },
+    };
+    for (const record of [...folded, { ...other, digest: { ...group, batch_id: newId('dig') } }, digest]) {
+      expect(await api.app.deliveries.putNew(record, 30)).toBe(true);
+    }
+    const [shown] = (await list(`?batch_id=${batch}&limit=200`)).logs;
+    expect(shown?.digest).toEqual({
+      batch_id: batch,
+      group_by: 'blueprint',
+      group: 'web',
+      events: 2,
+      part: 1,
+      parts: 1,
+    });
+    const alerts = await list(`?batch_id=${batch}&status=folded&channel_id=${channel1}`);
+    expect(alerts.logs.map((l) => l.id)).toEqual(folded.map((r) => r.id).reverse());
+    expect(alerts.logs[0]?.digest).toMatchObject({ batch_id: batch, events: null });
+    const bad = await api.request('GET', '/v1/notify/logs?batch_id=not-a-batch', { key: tenant.key });
+    expect(bad.status).toBe(400);
   });
 
   it('shows another tenant nothing, even filtered by this tenant’s check', async () => {

@@ -1083,7 +1083,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Delivery records, newest first, with the names of their entity, check and shared channel: {logs, next_cursor}; filters check_id, channel_id, entity_id, status (a filtered page may hold fewer than limit) */
+        /** Delivery records, newest first, with the names of their entity, check and shared channel: {logs, next_cursor}; filters check_id, channel_id, entity_id, status, batch_id (a filtered page may hold fewer than limit) */
         get: operations["listNotificationLogs"];
         put?: never;
         post?: never;
@@ -3339,6 +3339,19 @@ export interface components {
             error: string | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+            /** @description A digest (kind digest) or an alert folded into one (status folded): its batch and group; null otherwise */
+            digest: {
+                /** @description The batch: a digest and the alerts folded into it share it */
+                batch_id: string;
+                /** @enum {string} */
+                group_by: "entity" | "blueprint" | "tenant";
+                /** @description The group's name (the entity's name, the blueprint's slug, all entities); its key once the group is gone */
+                group: string;
+                /** @description A digest: the alerts it carries (its entity and check are only the first one’s); null on a folded alert */
+                events: number | null;
+                part: number | null;
+                parts: number | null;
+            } | null;
         };
         AlertSimulation: {
             entity: {
@@ -11971,6 +11984,8 @@ export interface operations {
                 entity_id?: string;
                 /** @description Only deliveries in this status */
                 status?: "pending" | "retrying" | "sent" | "failed" | "skipped" | "folded" | "deferred";
+                /** @description Only the digest and the alerts folded into it of this batch (a digest’s digest.batch_id) */
+                batch_id?: string;
             };
             header?: never;
             path?: never;

@@ -60,6 +60,17 @@ export const notifyQueries = {
       queryFn: () =>
         must(api.GET('/v1/checks/{check_id}/policy', { params: { path: { check_id: checkId } } })),
     }),
+  /** The alerts folded into a digest (GET /v1/notify/logs?batch_id=&status=folded, on its channel). */
+  digestAlerts: (batchId: string, channelId: string) =>
+    queryOptions({
+      queryKey: deliveryKeys.list({ batch_id: batchId, channel_id: channelId, status: 'folded' }),
+      queryFn: () =>
+        must(
+          api.GET('/v1/notify/logs', {
+            params: { query: { limit: 200, batch_id: batchId, channel_id: channelId, status: 'folded' } },
+          }),
+        ),
+    }),
   /** One page of the delivery log (GET /v1/notify/logs) with its filters, as the URL gives them. */
   deliveries: (filter: DeliveryFilter, cursor: string | undefined) =>
     queryOptions({

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, must, type Schemas } from '../api/client';
+import { DigestSummary } from '../notify/digest-alerts';
 import { EntityPicker, type PickedEntity } from '../notify/entity-picker';
 import { type DeliveryFilter, deliveriesChanged, notifyQueries } from '../notify/queries';
 import { ChannelTarget, deliveryInWords, EVENT_WORDS } from '../notify/words';
@@ -213,7 +214,9 @@ function DeliveryRow({
       </td>
       <td>{EVENT_WORDS[d.event]}</td>
       <td>
-        {d.entity_id && d.entity_name ? (
+        {d.kind === 'digest' && d.digest ? (
+          <DigestSummary d={d} digest={d.digest} />
+        ) : d.entity_id && d.entity_name ? (
           <>
             {d.blueprint_slug && d.entity_slug ? (
               <Link to={`/entities/${d.blueprint_slug}/${d.entity_slug}`}>{d.entity_name}</Link>
@@ -229,7 +232,9 @@ function DeliveryRow({
         )}
       </td>
       <td>
-        {d.check_id ? (
+        {d.kind === 'digest' && d.digest ? (
+          <span className="muted">several</span>
+        ) : d.check_id ? (
           <>
             {d.check_name ? (
               <Link to={`/checks/${d.check_id}`}>{d.check_name}</Link>
