@@ -136,6 +136,38 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     await p.close();
   });
 
+  it('creates an http check with accepted statuses, shows them and clears them on edit', async () => {
+    const p = await openPage(rig);
+    await signIn(p.page, rig.key);
+    await p.page.goto('/checks/new');
+    await choose(p.page, 'Blueprint', { label: 'Services' });
+    await choose(p.page, 'Entity', { label: 'Checkout API (checkout)' });
+    await choose(p.page, 'Check type', 'http');
+    await p.page.getByLabel('Target URL').fill(`http://127.0.0.1:${port(target)}/healthz`);
+    await p.page.getByLabel('Accepted statuses').fill('204, 300-399');
+    await p.page.getByLabel(/^Name/).fill('Checkout statuses');
+    await p.page.getByRole('button', { name: 'Create check' }).click();
+    await p.page.getByRole('heading', { name: 'Checkout statuses', level: 1 }).waitFor();
+    const checkId = p.page.url().split('/checks/')[1] ?? '';
+    const stored = () =>
+      rig.api<{ expected_status: number; expected_statuses: unknown }>('GET', `/v1/checks/${checkId}`);
+    expect((await stored()).body).toMatchObject({
+      expected_status: 204,
+      expected_statuses: [204, '300-399'],
+    });
+    await p.page.getByText('204, 300-399').first().waitFor();
+
+    // The edit form loads the list back; blank clears it, expected_status stays its first code.
+    await p.page.getByRole('button', { name: 'Edit' }).click();
+    await expect.poll(() => p.page.getByLabel('Accepted statuses').inputValue()).toBe('204, 300-399');
+    await p.page.getByLabel('Accepted statuses').fill('');
+    await p.page.getByRole('button', { name: 'Save check' }).click();
+    await expect.poll(async () => (await stored()).body.expected_statuses).toBeNull();
+    expect((await stored()).body.expected_status).toBe(204);
+    expectNoConsoleErrors(p);
+    await p.close();
+  });
+
   it('creates a push check that shows its URLs and curl lines, and takes a heartbeat', async () => {
     const p = await openPage(rig);
     await signIn(p.page, rig.key);

@@ -20119,6 +20119,14 @@ export interface operations {
                             }[];
                         }[];
                         unmapped: string[];
+                        /** @description One per ${NAME} reference left unset in an object to create: apply refuses that object */
+                        warnings: {
+                            /** @description The unset environment variable, NAME of ${NAME} */
+                            variable: string;
+                            /** @description Each object to create and its field: "check <id> <path>" */
+                            used_at: string[];
+                            message: string;
+                        }[];
                     };
                 };
             };

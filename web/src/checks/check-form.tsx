@@ -36,6 +36,8 @@ export interface CheckDraft {
   headers: string;
   body: string;
   expected_status: string;
+  /** Codes and ranges, comma-separated ("200-299, 304"); blank: exactly expected_status. */
+  expected_statuses: string;
   body_contains: string;
   assertions: AssertionRow[];
   /** Blank: never degraded by latency. */
@@ -75,6 +77,7 @@ export function emptyDraft(check_type: CheckType): CheckDraft {
     headers: '',
     body: '',
     expected_status: '',
+    expected_statuses: '',
     body_contains: '',
     assertions: [],
     degraded_latency_ms: '',
@@ -123,6 +126,7 @@ export function draftOf(check: Schemas['Check']): CheckDraft {
       .join('\n');
     d.body = check.body ?? '';
     d.expected_status = str(check.expected_status);
+    d.expected_statuses = (check.expected_statuses ?? []).join(', ');
     d.body_contains = check.body_contains;
     d.assertions = rowsOf(check.assertions);
   } else {
@@ -193,13 +197,18 @@ export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown>
   if (checkTypeForm(d.check_type).tls) Object.assign(common, trustBodyOf(d.trust, editing));
   if (d.check_type !== 'push') Object.assign(common, locationBodyOf(d));
   if (d.check_type !== 'http') return { ...common, config: configOf(d) };
+  // A list of accepted statuses stands for expected_status (its first code); blank clears a stored one.
+  const statuses = d.expected_statuses.split(/[\s,]+/).filter(Boolean);
   return {
     ...common,
     ...compact({
       target_url: d.target_url.trim(),
       method: d.method,
-      expected_status: num(d.expected_status),
+      expected_status: statuses.length ? undefined : num(d.expected_status),
     }),
+    ...(statuses.length || editing
+      ? { expected_statuses: statuses.length ? statuses.map((s) => (/^\d+$/.test(s) ? Number(s) : s)) : null }
+      : {}),
     body_contains: d.body_contains,
     assertions: assertionsOf(d.assertions),
     headers: parseHeaders(d.headers),
@@ -362,6 +371,10 @@ export function CheckForm({
               error={errs.method}
             />
             {text('expected_status', 'Expected status', { placeholder: '200', type: 'number' })}
+            {text('expected_statuses', 'Accepted statuses', {
+              placeholder: '200-299, 304',
+              hint: 'Codes and ranges that count as success; when set, the expected status is its first code',
+            })}
             {text('body_contains', 'Body contains', {
               hint: 'Text the response body must contain (empty: any body)',
             })}

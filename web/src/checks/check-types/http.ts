@@ -11,7 +11,10 @@ export const httpForm: CheckTypeForm<'http'> = {
   rows: (check) => {
     const rows: [string, string][] = [
       ['Target', `${check.method} ${check.target_url}`],
-      ['Expected status', String(check.expected_status)],
+      [
+        'Expected status',
+        check.expected_statuses ? check.expected_statuses.join(', ') : String(check.expected_status),
+      ],
     ];
     if (check.body_contains) rows.push(['Body contains', check.body_contains]);
     check.assertions.forEach((a, i) => {
