@@ -13,7 +13,15 @@ import type { IndexName, Item, SortKeyCondition, Table } from '../store/table.ts
  */
 
 /** `anonymous`: a caller nobody authenticated, named by its address (failed sign-ins past the account's limit). */
-export const ACTOR_TYPES = ['user', 'key', 'oauth_client', 'agent', 'operator', 'anonymous'] as const;
+export const ACTOR_TYPES = [
+  'user',
+  'key',
+  'oauth_client',
+  'agent',
+  'operator',
+  'anonymous',
+  'ping_key',
+] as const;
 export const VIAS = ['api', 'console', 'mcp', 'cli', 'agent'] as const;
 
 export const auditEntrySchema = z.object({

@@ -20,9 +20,12 @@ export type Scope = 'read' | 'write' | 'admin';
 
 /** Who did something, as the audit log names them (DECISIONS.md "People (wave 4)"). */
 export interface Actor {
-  type: 'user' | 'key' | 'oauth_client' | 'agent' | 'operator' | 'anonymous';
+  type: 'user' | 'key' | 'oauth_client' | 'agent' | 'operator' | 'anonymous' | 'ping_key';
   id: string;
-  /** A key's label and prefix, a person's e-mail, an OAuth client's name, an anonymous caller's address. */
+  /**
+   * A key's label and prefix, a person's e-mail, an OAuth client's name, an anonymous caller's
+   * address, a ping key's prefix (what `?create=1` made).
+   */
   label: string;
 }
 

@@ -1,9 +1,12 @@
+import { redactedSummary } from '../audit/describe-write.ts';
+import type { RecordAuditEvent } from '../audit/event-audit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { BlueprintService } from '../catalog/blueprint-service.ts';
 import type { EntityService } from '../catalog/entity-service.ts';
 import { PUSH_SLUG_PATTERN } from '../check-types/push.ts';
 import { createCheckBody } from '../checks/check-input.ts';
 import type { CheckService } from '../checks/services.ts';
+import type { RouteContext } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import { AccountDisabledError, ConflictError, NotFoundError, RateLimitedError } from '../platform/errors.ts';
 import { ConditionFailedError, type Table } from '../store/table.ts';
@@ -33,6 +36,18 @@ export interface SlugResolverDeps {
   checkService: Pick<CheckService, 'requireRun' | 'create'>;
   blueprintService: Pick<BlueprintService, 'create'>;
   entityService: Pick<EntityService, 'get' | 'create'>;
+  /** The audit log: what `?create=1` makes is recorded, the ping key (by its prefix) as the actor. */
+  audit: RecordAuditEvent;
+}
+
+/** A ping key's displayed prefix (its first 4 characters, as GET /v1/settings/ping-key shows it). */
+const PING_KEY_PREFIX_LENGTH = 4;
+
+/** Who made what `?create=1` made: the ping key, by its prefix, from the ping's address. */
+interface Maker {
+  tenantId: string;
+  pingKey: string;
+  ctx: Pick<RouteContext, 'sourceIp'>;
 }
 
 const isConflict = (error: unknown) => error instanceof ConflictError;
@@ -63,8 +78,22 @@ export function createSlugResolver(deps: SlugResolverDeps): SlugResolver {
     }
   };
 
+  /** Records one object `?create=1` made, as the router records a create (action, target, summary). */
+  const made = (by: Maker, type: string, id: string, body: unknown) => {
+    const prefix = by.pingKey.slice(0, PING_KEY_PREFIX_LENGTH);
+    return deps.audit({
+      tenantId: by.tenantId,
+      actor: { type: 'ping_key', id: prefix, label: `ping key ${prefix}… (?create=1)` },
+      action: `${type}.create`,
+      target: { type, id },
+      summary: redactedSummary(body),
+      sourceIp: by.ctx.sourceIp,
+    });
+  };
+
   /** The id of the entity auto-provisioned checks sit on, made (with its blueprint) when absent. */
-  const homeEntityId = async (tenantId: string): Promise<string> => {
+  const homeEntityId = async (by: Maker): Promise<string> => {
+    const { tenantId } = by;
     const { blueprint, entity } = AUTO_CREATE_HOME;
     const existing = await deps.entityService.get(tenantId, blueprint, entity).catch((err: unknown) => {
       if (err instanceof NotFoundError) return undefined;
@@ -72,26 +101,31 @@ export function createSlugResolver(deps: SlugResolverDeps): SlugResolver {
     });
     if (existing) return existing.id;
     // Made by a concurrent first ping meanwhile: a conflict, then read below.
-    await deps.blueprintService
-      .create(tenantId, {
-        slug: blueprint,
-        name: 'Heartbeats',
-        description: 'Push checks created by their first ping (slug ping URLs with ?create=1)',
-        fields: [],
-        is_default: false,
-      })
-      .catch((err: unknown) => {
+    const blueprintBody = {
+      slug: blueprint,
+      name: 'Heartbeats',
+      description: 'Push checks created by their first ping (slug ping URLs with ?create=1)',
+      fields: [],
+      is_default: false,
+    };
+    await deps.blueprintService.create(tenantId, blueprintBody).then(
+      (created) => made(by, 'blueprint', created.id, blueprintBody),
+      (err: unknown) => {
         if (!isConflict(err)) throw err;
-      });
-    await deps.entityService
-      .create(tenantId, blueprint, { slug: entity, name: 'Heartbeats', fields: {} })
-      .catch((err: unknown) => {
+      },
+    );
+    const entityBody = { slug: entity, name: 'Heartbeats', fields: {} };
+    await deps.entityService.create(tenantId, blueprint, entityBody).then(
+      (created) => made(by, 'entity', created.id, entityBody),
+      (err: unknown) => {
         if (!isConflict(err)) throw err;
-      });
+      },
+    );
     return (await deps.entityService.get(tenantId, blueprint, entity)).id;
   };
 
-  const autoCreate = async (tenantId: string, slug: string): Promise<PingTarget> => {
+  const autoCreate = async (by: Maker, slug: string): Promise<PingTarget> => {
+    const { tenantId } = by;
     const tenant = await deps.tenants.getTenant(tenantId);
     if (!tenant) throw new UnknownPingTokenError();
     if (tenant.disabled) throw new AccountDisabledError();
@@ -103,7 +137,7 @@ export function createSlugResolver(deps: SlugResolverDeps): SlugResolver {
       });
     });
     const body = createCheckBody.parse({
-      entity_id: await homeEntityId(tenantId),
+      entity_id: await homeEntityId(by),
       check_type: 'push',
       name: slug,
       interval_seconds: AUTO_CREATE_PERIOD_SECONDS,
@@ -113,6 +147,7 @@ export function createSlugResolver(deps: SlugResolverDeps): SlugResolver {
     });
     try {
       const check = await deps.checkService.create(tenantId, body);
+      await made(by, 'check', check.id, body);
       return { tenantId, checkId: check.id, created: true };
     } catch (err) {
       if (!(err instanceof SlugTakenError)) throw err;
@@ -124,14 +159,14 @@ export function createSlugResolver(deps: SlugResolverDeps): SlugResolver {
   };
 
   return {
-    async resolve(_ctx, pingKey, slug, options) {
+    async resolve(ctx, pingKey, slug, options) {
       const tenantId = await deps.pingKeys.tenantOf(pingKey);
       if (!tenantId) throw new UnknownPingTokenError();
       if (!PUSH_SLUG_PATTERN.test(slug)) throw new UnknownSlugError();
       const checkId = await checkOf(tenantId, slug);
       if (checkId) return { tenantId, checkId };
       if (!options.create) throw new UnknownSlugError();
-      return autoCreate(tenantId, slug);
+      return autoCreate({ tenantId, pingKey, ctx }, slug);
     },
   };
 }

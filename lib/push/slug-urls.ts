@@ -1,3 +1,4 @@
+import { createEventAudit } from '../audit/event-audit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { BlueprintStore } from '../catalog/blueprint-store.ts';
 import { catalogServices } from '../catalog/compose.ts';
@@ -5,6 +6,7 @@ import type { EntityStore } from '../catalog/entity-store.ts';
 import type { CheckService } from '../checks/services.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import type { Clock } from '../platform/clock.ts';
+import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
 import { pingKeyRoutes } from './ping-key-routes.ts';
@@ -14,6 +16,7 @@ import { createSlugResolver } from './slug-resolver.ts';
 export interface SlugUrlDeps {
   table: Table;
   clock: Clock;
+  logger: Logger;
   hosts: HostPolicy;
   cursors: CursorSeal;
   blueprints: BlueprintStore;
@@ -34,6 +37,10 @@ export function composeSlugUrls(deps: SlugUrlDeps) {
     pingKeys,
     blueprintService: catalog.blueprintService,
     entityService: catalog.entityService,
+    audit: createEventAudit({
+      ...deps,
+      retentionDays: async (tenantId) => (await deps.tenants.getTenant(tenantId))?.retention_days ?? 30,
+    }),
   });
   return { pingKeys, slugResolver, routes: pingKeyRoutes({ pingKeys, hosts: deps.hosts }) };
 }

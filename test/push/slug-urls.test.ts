@@ -42,6 +42,7 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
     composeSlugUrls({
       table: api.table,
       clock,
+      logger: silentLogger,
       hosts: hostPolicyOf({ publicUrl: undefined, allowedHosts: [] }),
       cursors: createCursorSeal(() => loadCursorSecret(api.table)),
       blueprints: createBlueprintStore(api.table),
@@ -263,6 +264,43 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
       failure_threshold: 1,
       config: { slug: 'db-backup', grace_seconds: 86_400 + 3_600 },
     });
+  });
+
+  it('records what ?create=1 makes in the audit log, the ping key (its prefix) as the actor', async () => {
+    const tenant = await api.createTenant('Audited');
+    const key = await newPingKey(tenant.key);
+    const prefix = key.slice(0, 4);
+
+    expect((await api.request('GET', `/ping/${key}/first-job?create=1`)).status).toBe(201);
+    expect((await api.request('GET', `/ping/${key}/second-job?create=1`)).status).toBe(201);
+
+    const audit = await call('GET', `/v1/audit?actor=${prefix}`, undefined, tenant.key);
+    expect(audit.status, audit.text).toBe(200);
+    const entries = audit.body.entries as Array<Record<string, unknown>>;
+    expect(entries.map((e) => e.action)).toEqual([
+      'check.create',
+      'check.create',
+      'entity.create',
+      'blueprint.create',
+    ]);
+    for (const entry of entries) {
+      expect(entry).toMatchObject({
+        actor: { type: 'ping_key', id: prefix },
+        via: 'api',
+        source_ip: '127.0.0.1',
+      });
+      expect(JSON.stringify(entry)).not.toContain(key);
+    }
+    const [second, first] = entries;
+    expect(second?.summary).toContain('name: "second-job"');
+    expect(first?.summary).toContain('name: "first-job"');
+    const made = await call(
+      'GET',
+      `/v1/checks/${(second?.target as { id: string }).id}`,
+      undefined,
+      tenant.key,
+    );
+    expect(made.body).toMatchObject({ name: 'second-job', config: { slug: 'second-job' } });
   });
 
   it('takes a check ?create=1 made down on its first /fail, as Healthchecks does', async () => {

@@ -1904,7 +1904,7 @@ export interface components {
             at: components["schemas"]["Timestamp"];
             actor: {
                 /** @enum {string} */
-                type: "user" | "key" | "oauth_client" | "agent" | "operator" | "anonymous";
+                type: "user" | "key" | "oauth_client" | "agent" | "operator" | "anonymous" | "ping_key";
                 id: string;
                 label: string;
             };

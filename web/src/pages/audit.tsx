@@ -28,6 +28,7 @@ const ACTOR_WORDS: Record<Entry['actor']['type'], string> = {
   agent: 'location',
   operator: 'operator',
   anonymous: 'unknown caller',
+  ping_key: 'ping key',
 };
 
 /** The audit log (admins): who changed what, newest first, filtered by actor, target and date, paged. */
