@@ -99,11 +99,9 @@ export const logsQuery = logsPage.extend({
   channel_id: idSchema('chn').optional().meta({ description: 'Only the deliveries of this channel' }),
   entity_id: idSchema('ent').optional().meta({ description: 'Only the deliveries about this entity' }),
   status: z.enum(DELIVERY_STATUSES).optional().meta({ description: 'Only deliveries in this status' }),
-  batch_id: idSchema('dig')
-    .optional()
-    .meta({
-      description: 'Only the digest and the alerts folded into it of this batch (a digest’s digest.batch_id)',
-    }),
+  batch_id: idSchema('dig').optional().meta({
+    description: 'Only the digest and the alerts folded into it of this batch (a digest’s digest.batch_id)',
+  }),
 });
 
 /** GET /v1/notify/channels: the page. */
