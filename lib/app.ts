@@ -105,7 +105,7 @@ export function createApp(deps: CoreDeps) {
   const catalog = { table: deps.table, clock: deps.clock, blueprints, entities, maintenance: maintenanceOf };
   const catalogDeps = { ...catalog, ruleChangeOps };
   const checkService = createCheckService({ ...checkDeps, entities, cursors, runtime: deps.config.runtime });
-
+  const runNow = createRunNow({ ...checkDeps, ...jobRunner, checkService, limiter: people.limiter });
   const notifications = composeNotifications({
     table: deps.table,
     clock: deps.clock,
@@ -158,7 +158,7 @@ export function createApp(deps: CoreDeps) {
     cursors,
     blueprints,
     entities,
-    checkService,
+    checkService: { ...checkService, runNow },
     prober: jobRunner.prober,
     runtime: deps.config.runtime,
     skills: skills.skills,
@@ -195,7 +195,7 @@ export function createApp(deps: CoreDeps) {
     ...checkRoutes({
       checkService,
       reads: createCheckReadService({ table: deps.table, checkService, clock: deps.clock, cursors }),
-      runNow: createRunNow({ ...checkDeps, checkService, limiter: people.limiter, prober: jobRunner.prober }),
+      runNow,
     }),
     ...statusRoutes({
       statusService: createStatusService({ table: deps.table, clock: deps.clock, cursors }),

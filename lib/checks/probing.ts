@@ -24,4 +24,4 @@ export { type PushStartDeps, recordPushStart } from './results/push-start.ts';
 export { createResultRecorder, type ResultRecorder } from './results/result-recorder.ts';
 export { type DueClaim, generateShard } from './services/generator.ts';
 /** POST /v1/checks/{id}/run: a probe now (the app composes it; the check routes serve it). */
-export { createRunNow } from './services/run-now.ts';
+export { createRunNow, type RunNow } from './services/run-now.ts';

@@ -9,6 +9,7 @@ import { createEntitySearch } from '../catalog/entity-search.ts';
 import { createEntityService } from '../catalog/entity-service.ts';
 import type { EntityStore } from '../catalog/entity-store.ts';
 import { createRelationStore } from '../catalog/relation-items.ts';
+import type { RunNow } from '../checks/probing.ts';
 import type { CheckService } from '../checks/services.ts';
 import { createCheckReadService, ruleChangeOps } from '../checks/services.ts';
 import type { ConfigEngine } from '../config-doc/kind.ts';
@@ -35,7 +36,7 @@ export interface McpDeps {
   cursors: CursorSeal;
   blueprints: BlueprintStore;
   entities: EntityStore;
-  checkService: CheckService;
+  checkService: CheckService & { runNow: RunNow };
   /** The app's prober, so create_check's first probe follows the checks' SSRF rules. */
   prober: Prober;
   /** The runtime: create_check refuses a check type it cannot run (the registry's `unsupported`). */

@@ -207,6 +207,18 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
     const ran = await call('restart_ledger');
     const executionId = data(ran).id;
     const ledger = { blueprint_slug: 'service', entity_slug: 'ledger' };
+    // run_check needs a probed check (the others are push checks): a closed loopback port, down.
+    const target = (await post('/v1/blueprints/service/entities', { slug: 'probe', name: 'Probe target' }))
+      .id;
+    const probed = (
+      await post('/v1/checks', {
+        entity_id: target,
+        check_type: 'http',
+        target_url: 'http://127.0.0.1:9/',
+        interval_seconds: 3600,
+        name: 'Probe port',
+      })
+    ).id;
     // Each tool with arguments that find something, and the names its summary must hold.
     // A document naming its objects as every document does: an entity by `<blueprint>/<slug>`.
     const cart = {
@@ -224,6 +236,10 @@ describe.each(runtimes)('MCP tool texts ($runtime runtime)', ({ start }) => {
       create_check: [
         { entity_id: ids.ledger, target_url: 'http://127.0.0.1:9/health', dry_run: true },
         ['no check was created on Ledger (service/ledger)'],
+      ],
+      run_check: [
+        { check_id: probed },
+        ['Check "Probe port" of Probe target (service/probe)', 'ran now, down'],
       ],
       get_blast_radius: [ledger, ['Ledger (service/ledger, down)', 'Web front (service/web, degraded)']],
       explain_entity_state: [ledger, ['Ledger (service/ledger)', '"Ledger port"']],

@@ -9,6 +9,7 @@ import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts'
 /** The catalog's tools that write: every other one is read-only. */
 const WRITING_TOOLS = [
   'create_check',
+  'run_check',
   'acknowledge_incident',
   'add_incident_note',
   'create_maintenance',

@@ -135,6 +135,7 @@ describe.each(runtimes)('MCP tool rights of read-only keys ($runtime runtime)', 
     );
     expect(BUILTIN_TOOLS.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name)).toEqual([
       'create_check',
+      'run_check',
       'acknowledge_incident',
       'add_incident_note',
       'create_maintenance',

@@ -7,6 +7,7 @@ import type { EntitySearch } from '../../catalog/entity-search.ts';
 import type { EntityService } from '../../catalog/entity-service.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
 import type { RelationStore } from '../../catalog/relation-items.ts';
+import type { RunNow } from '../../checks/probing.ts';
 import type { CheckReadService, CheckService } from '../../checks/services.ts';
 import type { ConfigEngine } from '../../config-doc/kind.ts';
 import type { Principal } from '../../domain/principal.ts';
@@ -30,7 +31,8 @@ export interface BuiltinDeps {
   entities: Pick<EntityService, 'list' | 'get'>;
   entityStore: Pick<EntityStore, 'getById'>;
   relations: Pick<RelationStore, 'list'>;
-  checkService: Pick<CheckService, 'list' | 'create' | 'requireCheck' | 'page'>;
+  /** runNow: run_check's probe now (POST /v1/checks/{id}/run's). */
+  checkService: Pick<CheckService, 'list' | 'create' | 'requireCheck' | 'page'> & { runNow: RunNow };
   checkReads: Pick<CheckReadService, 'results' | 'transitions'>;
   /** list_heartbeats and get_ping_log: push checks' ping logs (GET /v1/checks/{id}/pings's service). */
   pingLog: Pick<PingLogService, 'page' | 'latest'>;

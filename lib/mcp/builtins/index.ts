@@ -11,6 +11,7 @@ import { getBlastRadius } from './graph.ts';
 import { getPingLog, listHeartbeats } from './heartbeats.ts';
 import { acknowledgeIncident, addIncidentNote } from './incidents.ts';
 import { createMaintenance, listMaintenance } from './maintenance.ts';
+import { runCheck } from './run-check.ts';
 import { searchEntities } from './search.ts';
 import { listIncidents } from './status.ts';
 import { getStatusSummary } from './summary.ts';
@@ -25,6 +26,7 @@ export const BUILTIN_TOOLS: readonly BuiltinTool[] = [
   listIncidents,
   getCheckResults,
   createCheck,
+  runCheck,
   getBlastRadius,
   explainEntityState,
   acknowledgeIncident,

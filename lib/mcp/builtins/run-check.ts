@@ -1,0 +1,41 @@
+import { checkNameOf } from '../../check-types/check-name.ts';
+import type { BuiltinTool } from './deps.ts';
+import { requiredString } from './deps.ts';
+import { entityWords } from './names.ts';
+import { asToolResult, toolResult } from './result.ts';
+
+/**
+ * run_check: one probe of the check now (POST /v1/checks/{id}/run): a pull check's result, stored
+ * like any other with `manual: true` (it counts for state); a located check's slot dispatched to
+ * its locations. Limited per check and per tenant as the route is; push and disabled checks refuse.
+ */
+export const runCheck: BuiltinTool = {
+  name: 'run_check',
+  annotations: {
+    title: 'Run check now',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  },
+  handler: (deps, caller, args) =>
+    asToolResult(async () => {
+      const checkId = requiredString(args, 'check_id');
+      const check = await deps.checkService.requireCheck(caller.tenantId, checkId);
+      const owner = await deps.entityStore.getById(caller.tenantId, check.entity_id);
+      const entity = owner ? entityWords(owner) : `${check.blueprint_slug}/${check.entity_slug}`;
+      const about = `Check "${checkNameOf(check)}" of ${entity}`;
+      const answer = await deps.checkService.runNow(caller.tenantId, checkId);
+      if (answer.status === 'dispatched') {
+        return toolResult(
+          `${about}: run dispatched to its locations; its result follows in its results.`,
+          answer,
+        );
+      }
+      const { result } = answer;
+      const why = result.success
+        ? `${result.latency_ms} ms`
+        : result.error_message || `HTTP ${result.status_code}`;
+      return toolResult(`${about}: ran now, ${result.outcome} (${why}).`, answer);
+    }),
+};
