@@ -181,7 +181,7 @@ export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   },
   {
     operation: 'PUT /v1/checks/{id}',
-    path: /^(target_url|method|headers|body|body_contains|expected_status|timeout_ms|execution_mode|config|interval_seconds|assertions|degraded_latency_ms)\b/,
+    path: /^(target_url|method|headers|body|body_contains|expected_status|expected_statuses|timeout_ms|execution_mode|config|interval_seconds|assertions|degraded_latency_ms)\b/,
     message: /./,
     why: "which fields apply depends on the stored check's check_type, which the body does not carry",
   },
