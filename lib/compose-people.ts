@@ -27,6 +27,7 @@ import { checkPasswordPolicy } from './people/password-policy.ts';
 import { checkSecondFactor, hasSecondFactor } from './people/second-factor.ts';
 import { sessionRoutes } from './people/session-routes.ts';
 import { createSessionService } from './people/session-service.ts';
+import { createSignInAlarm } from './people/sign-in-alarm.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { EgressSettings } from './platform/egress.ts';
@@ -118,7 +119,15 @@ export function composePeople(deps: PeopleDeps) {
     limits: rateLimit,
     limiter,
     failuresPerMinute: deps.config.authFailuresPerMinute,
+    clock: deps.clock,
     logger: deps.logger,
+    alarm: createSignInAlarm({
+      ...deps,
+      limiter,
+      limit: deps.config.authFailuresPerMinute,
+      mail: { transport: deps.email, from: deps.config.emailFrom },
+      audit: auditEvent,
+    }),
     passwordAllowed: sso.passwordAllowed,
     secondFactor: (credential, code) => checkSecondFactor(deps, credential, code),
   });

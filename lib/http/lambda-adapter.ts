@@ -3,6 +3,7 @@ import type { Logger } from '../platform/logger.ts';
 import { clientAddress, type EdgeTrust } from './edge-address.ts';
 import { requireEdge } from './edge-only.ts';
 import { errorResponse } from './error-response.ts';
+import { splitSetCookies } from './set-cookies.ts';
 import { readStream } from './stream-web.ts';
 import type { HttpRequest, HttpResponse } from './types.ts';
 
@@ -57,7 +58,7 @@ function resultHeaders(
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
   for (const [name, value] of Object.entries(response.headers)) {
-    if (name.toLowerCase() === 'set-cookie') cookies.push(value);
+    if (name.toLowerCase() === 'set-cookie') cookies.push(...splitSetCookies(value));
     else headers[name] = value;
   }
   return cookies.length === 0 ? { headers } : { headers, cookies };

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { errorResponse } from '../http/error-response.ts';
 import { MAX_ROUTE_BODY_BYTES } from '../http/router.ts';
+import { nodeHeaders } from '../http/set-cookies.ts';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
 import type { HttpLimits } from '../platform/config.ts';
 import { PayloadTooLargeError } from '../platform/errors.ts';
@@ -86,10 +87,8 @@ function send(res: ServerResponse, response: HttpResponse): void {
   // A HEAD's answer has no body but GET's Content-Length (the router keeps it); Node sends no body to a HEAD.
   const kept = response.body === '' ? response.headers['content-length'] : undefined;
   const length = kept ?? String(Buffer.byteLength(response.body));
-  res.writeHead(
-    response.status,
-    bodyless ? response.headers : { ...response.headers, 'content-length': length },
-  );
+  const headers = nodeHeaders(response.headers);
+  res.writeHead(response.status, bodyless ? headers : { ...headers, 'content-length': length });
   res.end(bodyless ? undefined : response.body);
 }
 
@@ -117,7 +116,7 @@ function sendStream(
   open: Set<() => void>,
   logger: Logger,
 ): void {
-  res.writeHead(response.status, response.headers);
+  res.writeHead(response.status, nodeHeaders(response.headers));
   res.flushHeaders();
   const reader = stream.getReader();
   let ended = false;

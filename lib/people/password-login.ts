@@ -2,19 +2,22 @@ import { createHash } from 'node:crypto';
 import type { RateLimitGuard } from '../auth/rate-limit.ts';
 import type { TenantStore } from '../auth/tenant-store.ts';
 import type { AuditNote } from '../http/types.ts';
+import type { Clock } from '../platform/clock.ts';
 import {
   AccountDisabledError,
   ForbiddenError,
-  RateLimitedError,
   UnauthorizedError,
   ValidationError,
 } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { RateLimiter } from '../platform/rate-limiter.ts';
 import type { Table } from '../store/table.ts';
+import { createAccountGate, isWrongGuess, TOTP_INVALID } from './account-gate.ts';
 import { type Credential, findLogins, getCredential } from './credential-items.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.ts';
 import type { SessionService, SignInRequest } from './session-service.ts';
+import type { SignInAlarm } from './sign-in-alarm.ts';
+import { deviceOf, knownDevice, newDevice, rememberDevice } from './sign-in-device.ts';
 
 /** A second factor's verdict on the code sent with a sign-in (lib/people/second-factor.ts). */
 export type SecondFactorVerdict = 'ok' | 'required' | 'invalid';
@@ -22,13 +25,16 @@ export type SecondFactorVerdict = 'ok' | 'required' | 'invalid';
 export interface PasswordLoginDeps {
   table: Table;
   tenants: Pick<TenantStore, 'getTenant' | 'getUser'>;
-  sessions: Pick<SessionService, 'start'>;
+  sessions: Pick<SessionService, 'start' | 'deviceCookie'>;
   /** Failed sign-ins per source address (and address and account), as for keys. */
   limits: Pick<RateLimitGuard, 'attempt'>;
   /** Failed sign-ins per account over all addresses: `authFailuresPerMinute` a minute (0: none). */
   limiter: RateLimiter;
   failuresPerMinute: number;
+  clock: Clock;
   logger: Logger;
+  /** Tells the person (and the audit log) of failed sign-ins past the account's limit. */
+  alarm?: SignInAlarm | undefined;
   /** False when the team signs in with SSO only (lib/people/sso); absent: passwords allowed. */
   passwordAllowed?: (tenantId: string) => Promise<boolean>;
   /** The credential's second factor against the code sent; absent: none is asked. */
@@ -43,12 +49,6 @@ export interface SignIn {
 }
 
 const WRONG = 'wrong e-mail or password';
-const TOTP_INVALID = 'the code is wrong or was used already';
-
-/** A failure that is a guess: a wrong password, or a wrong second-factor code. */
-const isWrongGuess = (error: unknown) =>
-  error instanceof UnauthorizedError ||
-  (error instanceof ValidationError && error.details?.some((d) => d.message === TOTP_INVALID) === true);
 
 const accountTag = (email: string) =>
   createHash('sha256').update(email, 'utf8').digest('base64url').slice(0, 16);
@@ -56,63 +56,35 @@ const accountTag = (email: string) =>
 /**
  * `POST /v1/session` (docs/auth.md "Signing in with a password"): the e-mail's logins, the
  * password verified against each (or, for an unknown e-mail, against a dummy hash: the same work
- * and the same answer), the team's SSO rule and second factor, then a new session. Failures are
- * counted per address (rateLimit.attempt) and per account, so a spray from many addresses at one
- * person is bounded too; past either, even the right password gets 429.
+ * and the same answer), the team's SSO rule and second factor, then a new session and the
+ * browser's device cookie. Failures are counted per address (rateLimit.attempt) and per account
+ * (lib/people/account-gate.ts: past its limit unknown browsers are slowed, never locked out).
  */
 export function createPasswordLogin(deps: PasswordLoginDeps) {
-  const accountPolicy =
-    deps.failuresPerMinute > 0
-      ? { burst: deps.failuresPerMinute, perSecond: deps.failuresPerMinute / 60 }
-      : undefined;
+  const gate = createAccountGate(deps);
 
-  const failOpen = async (op: () => Promise<{ allowed: boolean; retryAfterSeconds: number }>) => {
-    try {
-      return await op();
-    } catch (err) {
-      deps.logger.warn('rate limiter unavailable; request let through', { limit: 'account', err });
-      return undefined;
-    }
-  };
-  const blocked = (decision: { allowed: boolean; retryAfterSeconds: number } | undefined) => {
-    if (decision && !decision.allowed)
-      throw new RateLimitedError(decision.retryAfterSeconds, {
-        message: 'too many failed sign-ins for this account: wait a minute',
-      });
-  };
-
-  /** Runs `verify` under the account's failure bucket. */
-  const perAccount = async <T>(email: string, verify: () => Promise<T>): Promise<T> => {
-    if (!accountPolicy) return verify();
-    const name = `LOGIN#${accountTag(email)}`;
-    const gate = failOpen(() => deps.limiter.peek(name, accountPolicy));
-    try {
-      const result = await verify();
-      blocked(await gate);
-      return result;
-    } catch (error) {
-      blocked(await gate);
-      if (isWrongGuess(error)) blocked(await failOpen(() => deps.limiter.take(name, accountPolicy)));
-      throw error;
-    }
-  };
-
-  /** The credential whose password matches, among the e-mail's logins (one team, or the first that matches). */
-  const matching = async (input: SignIn): Promise<Credential> => {
+  /** The e-mail's credentials with a password (of one team when `tenant` is given). */
+  const candidates = async (input: SignIn): Promise<Credential[]> => {
     const logins = (await findLogins(deps.table, input.email)).filter(
       (login) => input.tenant === undefined || login.tenant_id === input.tenant,
     );
-    for (const login of logins) {
-      const credential = await getCredential(deps.table, login.tenant_id, login.user_id);
-      if (credential?.password_hash && (await verifyPassword(input.password, credential.password_hash)))
+    const found = await Promise.all(
+      logins.map((login) => getCredential(deps.table, login.tenant_id, login.user_id)),
+    );
+    return found.filter((c): c is Credential => c?.password_hash !== undefined);
+  };
+
+  /** The credential whose password matches, among the e-mail's (one team, or the first that matches). */
+  const matching = async (input: SignIn, credentials: Credential[]): Promise<Credential> => {
+    for (const credential of credentials)
+      if (credential.password_hash && (await verifyPassword(input.password, credential.password_hash)))
         return credential;
-    }
-    if (logins.length === 0) await verifyPassword(input.password, DUMMY_PASSWORD_HASH);
+    if (credentials.length === 0) await verifyPassword(input.password, DUMMY_PASSWORD_HASH);
     throw new UnauthorizedError(WRONG);
   };
 
-  const verify = async (input: SignIn) => {
-    const credential = await matching(input);
+  const verify = async (input: SignIn, credentials: Credential[]) => {
+    const credential = await matching(input, credentials);
     const [tenant, user] = await Promise.all([
       deps.tenants.getTenant(credential.tenant_id),
       deps.tenants.getUser(credential.tenant_id, credential.user_id),
@@ -128,12 +100,25 @@ export function createPasswordLogin(deps: PasswordLoginDeps) {
     return user;
   };
 
+  /** The account's gate around the password and code: a browser that signed in before is known. */
+  const guarded = async (input: SignIn, req: SignInRequest, device: string | undefined) => {
+    const credentials = await candidates(input);
+    const attempt = {
+      account: accountTag(input.email),
+      email: input.email,
+      people: credentials.map((c) => ({ tenantId: c.tenant_id, userId: c.user_id })),
+      address: req.sourceIp,
+      known: knownDevice(credentials, device),
+    };
+    return gate.run(attempt, () => verify(input, credentials));
+  };
+
   return {
     /** Signs in: the new session's Set-Cookie and the audit note naming who signed in. */
     async signIn(
       req: SignInRequest,
       parse: () => SignIn,
-    ): Promise<{ setCookie: string; sessionId: string; audit: AuditNote }> {
+    ): Promise<{ setCookie: string; deviceCookie: string; sessionId: string; audit: AuditNote }> {
       // The body is parsed inside the limits: a blocked address gets 429 whatever it sends.
       let input: SignIn | undefined;
       let malformed: unknown;
@@ -143,10 +128,11 @@ export function createPasswordLogin(deps: PasswordLoginDeps) {
         malformed = error;
       }
       const email = input?.email.trim().toLowerCase() ?? '';
+      const device = deviceOf(req.headers);
       const user = await deps.limits.attempt(
         req,
         `login:${email}`,
-        () => (input ? perAccount(email, () => verify({ ...input, email })) : Promise.reject(malformed)),
+        () => (input ? guarded({ ...input, email }, req, device) : Promise.reject(malformed)),
         isWrongGuess,
       );
       const session = await deps.sessions.start({
@@ -155,8 +141,12 @@ export function createPasswordLogin(deps: PasswordLoginDeps) {
         method: 'password',
         req,
       });
+      // The browser is remembered for this person (a new cookie for a browser without a good one).
+      const raw = device ?? newDevice();
+      await rememberDevice(deps, { tenantId: user.tenant_id, userId: user.id }, raw, deps.clock.now());
       return {
         ...session,
+        deviceCookie: deps.sessions.deviceCookie(raw, req),
         audit: {
           tenantId: user.tenant_id,
           actor: { type: 'user', id: user.id, label: user.email },

@@ -11,7 +11,8 @@ export interface ResetLink {
   url: string;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Users' text in the e-mails' HTML (team names, addresses). */
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The e-mail to `to` with its links (valid for `minutes`). */
 export function passwordResetMail(input: {

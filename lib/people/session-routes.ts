@@ -3,6 +3,7 @@ import { refuseCrossSiteSignIn } from '../http/csrf.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { parseJsonBody } from '../http/json-body.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
+import { joinSetCookies } from '../http/set-cookies.ts';
 import { noContent, ok, type PublicRoute, type Route } from '../http/types.ts';
 import { parseInput } from '../http/validation.ts';
 import { NotFoundError, ReadOnlyError } from '../platform/errors.ts';
@@ -47,6 +48,14 @@ const setCookieHeader = {
   },
 };
 
+const signInCookieHeader = {
+  'Set-Cookie': {
+    description:
+      'vigil_session: HttpOnly; SameSite=Lax; Path=/; and vigil_device (this browser signed in before): HttpOnly; SameSite=Strict; Path=/v1/session; a year (Secure over https)',
+    schema: { type: 'string' },
+  },
+};
+
 const publicSession = (record: SessionRecord, currentId: string) => ({
   id: record.id,
   method: record.method,
@@ -79,7 +88,7 @@ function signInRoute(
     summary: 'Sign in with e-mail and password: a session cookie (the console)',
     schemas: {
       responses: { 204: null },
-      responseHeaders: setCookieHeader,
+      responseHeaders: signInCookieHeader,
       // 401 wrong e-mail or password (the same for both); 403 the team signs in with SSO;
       // 400 on `totp` when a second factor is needed or wrong.
       errors: ['UNAUTHORIZED', 'FORBIDDEN', 'ACCOUNT_DISABLED', 'VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE'],
@@ -89,7 +98,8 @@ function signInRoute(
       // A cookie sent along is ignored: every sign-in gets a new session (no fixation).
       const parse = () => parseInput(signInBody, parseJsonBody(ctx.rawBody));
       const result = await login.signIn(ctx, parse);
-      return { status: 204, headers: { 'set-cookie': result.setCookie }, audit: result.audit };
+      const cookies = joinSetCookies([result.setCookie, result.deviceCookie]);
+      return { status: 204, headers: { 'set-cookie': cookies }, audit: result.audit };
     },
   });
   return { ...route, schemas: { ...route.schemas, body: signInBody } };

@@ -19,6 +19,7 @@ import {
   sessionDeletedOps,
   sessionSeenOps,
 } from './session-items.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from './sign-in-device.ts';
 
 export interface SessionServiceDeps {
   table: Table;
@@ -117,6 +118,10 @@ export function createSessionService(deps: SessionServiceDeps) {
 
     /** The Set-Cookie value that clears the cookie (sign-out). */
     clearCookie: (req: SignInRequest) => cookie('', 0, req),
+
+    /** The Set-Cookie value of a browser's device cookie: sent only to the sign-in, for a year. */
+    deviceCookie: (raw: string, req: SignInRequest) =>
+      `${DEVICE_COOKIE}=${raw}; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; Path=/v1/session; HttpOnly; SameSite=Strict${secureRequest(req) ? '; Secure' : ''}`,
 
     /** The principal of a raw session id; UnauthorizedError when unknown or expired, AccountDisabledError for a disabled tenant. */
     async resolve(raw: string): Promise<Principal> {

@@ -73,6 +73,7 @@ describe('password sign-in with the SSO rule and a second factor', () => {
         limits,
         limiter,
         failuresPerMinute: 0,
+        clock,
         logger: silentLogger,
         ...options,
       }),

@@ -205,7 +205,11 @@ export async function startLocalHarness(options: HarnessOptions = {}): Promise<L
         body,
         redirect: 'manual',
       });
-      return parse(res.status, Object.fromEntries(res.headers), await res.text());
+      // Several Set-Cookie headers joined in order, as the Lambda harness joins payload v2's `cookies`.
+      const cookies = res.headers.getSetCookie();
+      const headers = Object.fromEntries(res.headers);
+      if (cookies.length > 0) headers['set-cookie'] = cookies.join(', ');
+      return parse(res.status, headers, await res.text());
     },
     async createTenant(name = 'Other') {
       const created = await runtime.app.tenants.createTenant({

@@ -4728,7 +4728,7 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
-                    /** @description vigil_session: HttpOnly; SameSite=Lax; Path=/ (and Secure over https) */
+                    /** @description vigil_session: HttpOnly; SameSite=Lax; Path=/; and vigil_device (this browser signed in before): HttpOnly; SameSite=Strict; Path=/v1/session; a year (Secure over https) */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
