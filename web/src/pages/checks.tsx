@@ -26,6 +26,9 @@ import { everyWords } from '../ui/time-words';
 import { UptimeSection } from '../uptime/uptime-section';
 
 type Check = Schemas['Check'];
+/** Run now: one probe of the check (POST /v1/checks/{id}/run): 200 with its result, or 202 dispatched. */
+const runCheck = (id: string) => must(api.POST('/v1/checks/{id}/run', { params: { path: { id } } }));
+type RunAnswer = Awaited<ReturnType<typeof runCheck>>;
 
 /** A link to a check's entity page, named by the entity's name (every check answer carries it). */
 function EntityLink({ check }: { check: Check }) {
@@ -317,6 +320,17 @@ function checkTitle(check: Check): string {
   return check.name.toLowerCase().includes(entity.toLowerCase()) ? check.name : `${entity}: ${check.name}`;
 }
 
+/** What a run now found, in words: its outcome and latency or error, or where a located run went. */
+function runWords(answer: RunAnswer): string {
+  if (answer.status === 'dispatched')
+    return 'Run sent to its locations: the result appears below once they report.';
+  const { result } = answer;
+  const detail = result.success
+    ? `${result.latency_ms} ms`
+    : result.error_message || `HTTP ${result.status_code}`;
+  return `Ran now: ${result.outcome} (${detail}).`;
+}
+
 function CheckView({ check }: { check: Check }) {
   const { canWrite } = useSession();
   const navigate = useNavigate();
@@ -345,6 +359,14 @@ function CheckView({ check }: { check: Check }) {
       );
     },
   });
+  // Run now: the answer carries the stored result (a located check's slot goes to its locations).
+  const run = useMutation({
+    mutationFn: () => runCheck(check.id),
+    onSuccess: async (answer) => {
+      await refresh();
+      setSaved(runWords(answer));
+    },
+  });
   const remove = async () => {
     await must(api.DELETE('/v1/checks/{id}', { params: { path: { id: check.id } } }));
     queryClient.removeQueries({ queryKey: checkKeys.detail(check.id) });
@@ -361,6 +383,11 @@ function CheckView({ check }: { check: Check }) {
             <button type="button" onClick={() => setEditing((e) => !e)} aria-expanded={editing}>
               {editing ? 'Cancel edit' : 'Edit'}
             </button>
+            {check.check_type !== 'push' && check.enabled ? (
+              <button type="button" disabled={run.isPending} onClick={() => run.mutate()}>
+                {run.isPending ? 'Running…' : 'Run now'}
+              </button>
+            ) : null}
             <button type="button" disabled={toggle.isPending} onClick={() => toggle.mutate()}>
               {check.enabled ? 'Disable' : 'Enable'}
             </button>
@@ -385,7 +412,7 @@ function CheckView({ check }: { check: Check }) {
         on <EntityLink check={check} />
       </p>
       {saved ? <Notice>{saved}</Notice> : null}
-      <ErrorNote error={toggle.error ?? removeError} />
+      <ErrorNote error={toggle.error ?? run.error ?? removeError} />
       <div className="stats">
         <div className="stat">
           <span className="muted">State</span>
