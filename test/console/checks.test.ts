@@ -86,13 +86,19 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('creates an http check, adds a signed webhook channel and sends a test', async () => {
+  /** A signed-in page at the new check form, an http check of Checkout API chosen. */
+  const newHttpCheckPage = async () => {
     const p = await openPage(rig);
     await signIn(p.page, rig.key);
     await p.page.goto('/checks/new');
     await choose(p.page, 'Blueprint', { label: 'Services' });
     await choose(p.page, 'Entity', { label: 'Checkout API (checkout)' });
     await choose(p.page, 'Check type', 'http');
+    return p;
+  };
+
+  it('creates an http check, adds a signed webhook channel and sends a test', async () => {
+    const p = await newHttpCheckPage();
     // A bad status first: the API's VALIDATION_ERROR shows at the field.
     await p.page.getByLabel('Target URL').fill(`http://127.0.0.1:${port(target)}/healthz`);
     await p.page.getByLabel('Expected status').fill('99');
@@ -137,12 +143,7 @@ describe('console checks and notifications', { timeout: 60_000 }, () => {
   });
 
   it('creates an http check with accepted statuses, shows them and clears them on edit', async () => {
-    const p = await openPage(rig);
-    await signIn(p.page, rig.key);
-    await p.page.goto('/checks/new');
-    await choose(p.page, 'Blueprint', { label: 'Services' });
-    await choose(p.page, 'Entity', { label: 'Checkout API (checkout)' });
-    await choose(p.page, 'Check type', 'http');
+    const p = await newHttpCheckPage();
     await p.page.getByLabel('Target URL').fill(`http://127.0.0.1:${port(target)}/healthz`);
     await p.page.getByLabel('Accepted statuses').fill('204, 300-399');
     await p.page.getByLabel(/^Name/).fill('Checkout statuses');
