@@ -73,6 +73,14 @@ export const checkResultsInput = {
  * create_check: an http check's target_url, or another type's config (the API's POST /v1/checks
  * rules, checked by the tool); the types are the check-types registry's.
  */
+/** run_check: one check by id. */
+export const checkRef = {
+  type: 'object',
+  properties: { check_id: { type: 'string', description: 'The check (chk_…)' } },
+  required: ['check_id'],
+  additionalProperties: false,
+};
+
 export const createCheckInput = {
   type: 'object',
   properties: {

@@ -1,6 +1,7 @@
 import type { CreateSkillBody } from '../../skills/manifest.ts';
 import {
   auditLogInput,
+  checkRef,
   checkResultsInput,
   createCheckInput,
   cursor,
@@ -118,12 +119,7 @@ export const CATALOG_OPS_MANIFEST = {
       name: 'run_check',
       description:
         'Probes a check once now: a pull check answers its result (stored like any other, marked manual; it counts for state); a check probed from other locations is dispatched to them and its result follows in get_check_results. Limited per check (2, then one every 30 s) and per account; push and disabled checks are refused.',
-      inputSchema: {
-        type: 'object',
-        properties: { check_id: { type: 'string', description: 'The check (chk_…)' } },
-        required: ['check_id'],
-        additionalProperties: false,
-      },
+      inputSchema: checkRef,
       annotations: builtinAnnotations('run_check'),
     },
     {
