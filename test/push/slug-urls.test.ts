@@ -294,12 +294,8 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
     const [second, first] = entries;
     expect(second?.summary).toContain('name: "second-job"');
     expect(first?.summary).toContain('name: "first-job"');
-    const made = await call(
-      'GET',
-      `/v1/checks/${(second?.target as { id: string }).id}`,
-      undefined,
-      tenant.key,
-    );
+    const madeId = (second?.target as { id: string } | undefined)?.id;
+    const made = await call('GET', `/v1/checks/${madeId}`, undefined, tenant.key);
     expect(made.body).toMatchObject({ name: 'second-job', config: { slug: 'second-job' } });
   });
 
