@@ -81,7 +81,7 @@ describe('console last pings', { timeout: 60_000 }, () => {
       { atMs: now - 3_600_000, kind: 'start', rid: 'run-41' },
       { atMs: now - 3_535_000, kind: 'exit', exit_status: 0, rid: 'run-41', duration_ms: 65_000, body: 'ok' },
       { atMs: now - 120_000, kind: 'start', rid: 'run-42' },
-      { atMs: now - 60_000, kind: 'log', rid: 'run-42', body: 'uploaded 3 of 4 files' },
+      { atMs: now - 60_000, kind: 'log', rid: 'run-42', body: 'uploaded 3 of 4 files', method: 'GET' },
       { atMs: now - 30_000, kind: 'fail', rid: 'run-42', duration_ms: 90_000, body: FAILED_OUTPUT },
     ]);
   }, 120_000);
@@ -90,7 +90,7 @@ describe('console last pings', { timeout: 60_000 }, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('shows runs start → end with kind, exit status, run id, duration and the body as text', async () => {
+  it('shows runs start → end with kind, exit status, method, run id, duration and the body as text', async () => {
     const p = await openPage(rig);
     await signIn(p.page, rig.key);
     await p.page.goto(`/checks/${checkId}`);
@@ -100,8 +100,8 @@ describe('console last pings', { timeout: 60_000 }, () => {
     await expectCount(rows, 6);
     const texts = await rows.allInnerTexts();
     // Newest first: the failed run's end, its log line and start, then the earlier run.
-    expect(texts[1]).toMatch(/failure[\s\S]*→[\s\S]*1 min 30 s[\s\S]*run-42[\s\S]*4 lines/);
-    expect(texts[2]).toMatch(/log[\s\S]*run-42[\s\S]*1 line/);
+    expect(texts[1]).toMatch(/failure[\s\S]*POST[\s\S]*→[\s\S]*1 min 30 s[\s\S]*run-42[\s\S]*4 lines/);
+    expect(texts[2]).toMatch(/log[\s\S]*GET[\s\S]*run-42[\s\S]*1 line/);
     expect(texts[3]).toMatch(/start[\s\S]*run started[\s\S]*run-42/);
     expect(texts[4]).toMatch(/exit 0[\s\S]*1 min 5 s[\s\S]*run-41/);
     expect(texts[5]).toMatch(/start[\s\S]*run started[\s\S]*run-41/);

@@ -9,8 +9,8 @@ import { scrollRegion } from '../ui/scroll-region';
 import { checkKeys } from './queries';
 
 /**
- * "Last pings" of a push check (GET /v1/checks/{id}/pings): each ping's time, kind, exit status
- * and run id, a run's start → end with its duration, and its body, expandable, as preformatted
+ * "Last pings" of a push check (GET /v1/checks/{id}/pings): each ping's time, kind, exit status,
+ * HTTP method and run id, a run's start → end with its duration, and its body, expandable, as preformatted
  * text (React writes it as text: a body is never read as HTML). Read-only keys get bodies with
  * secret-looking lines redacted by the API.
  */
@@ -76,7 +76,11 @@ function BodyCell({ ping }: { ping: Ping }) {
     <details className="ping-body">
       <summary>
         {lines === 1 ? '1 line' : `${lines} lines`}
-        {ping.body_truncated ? ' (cut at 100 KB)' : ''}
+        {ping.body_over_budget
+          ? " (cut at 1 KB: the account's day of ping bodies was spent)"
+          : ping.body_truncated
+            ? ' (cut at 100 KB)'
+            : ''}
       </summary>
       <pre className="snippet">{ping.body}</pre>
     </details>
@@ -104,6 +108,7 @@ export function LastPings({ checkId }: { checkId: string }) {
                   <tr>
                     <th scope="col">Time</th>
                     <th scope="col">Kind</th>
+                    <th scope="col">Method</th>
                     <th scope="col">Run</th>
                     <th scope="col">Run id</th>
                     <th scope="col">Body</th>
@@ -119,6 +124,9 @@ export function LastPings({ checkId }: { checkId: string }) {
                         </td>
                         <td>
                           <span className={`badge ${kind.className}`}>{kind.words}</span>
+                        </td>
+                        <td>
+                          <code>{ping.method}</code>
                         </td>
                         <td>
                           <RunCell ping={ping} />
