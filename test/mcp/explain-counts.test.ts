@@ -120,4 +120,16 @@ describe.each(runtimes)('MCP explain counts ($runtime runtime)', ({ start }) => 
     expect(listed).toEqual(['up', 'down', 'up']);
     expect(headOf(result)).toContain(`${listed.length} state changes in the last 24 h.`);
   });
+
+  it('explain_entity_state counts changes past the ten it lists', async () => {
+    for (let i = 0; i < 6; i += 1) {
+      await record('mail', false);
+      await record('mail', true);
+    }
+    const result = await call('explain_entity_state', { blueprint_slug: 'service', entity_slug: 'mail' });
+    // unknown → up, then six downs and six recoveries.
+    expect(data(result).transitions_total).toBe(13);
+    expect(data(result).recent_transitions).toHaveLength(10);
+    expect(headOf(result)).toContain('13 state changes in the last 24 h (the newest 10 listed).');
+  });
 });

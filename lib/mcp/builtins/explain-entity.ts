@@ -73,11 +73,19 @@ async function explain(deps: BuiltinDeps, caller: Principal, args: Record<string
   const upstream = await walk(deps, caller.tenantId, entity.id, true);
   const upstreamNotUp = upstream.reached.filter((e) => e.state === 'down' || e.state === 'degraded');
   const since = deps.clock.now() - GRAPH_LIMITS.transitionHours * 3_600_000;
-  // The tenant feed holds every entity's transitions: read a bounded window and keep this entity's.
-  const feed = await entityTransitionsSince(deps, caller.tenantId, since, GRAPH_LIMITS.maxEntities);
-  const transitions = feed.transitions
-    .filter((t) => t.entity_id === entity.id)
-    .slice(0, GRAPH_LIMITS.maxTransitions);
+  // Counted from the entity's own changes (a window of the tenant's feed could miss some), listed
+  // newest first up to maxTransitions.
+  const changes = await entityTransitionsSince(
+    deps,
+    caller.tenantId,
+    since,
+    GRAPH_LIMITS.maxEntities,
+    entity.id,
+  );
+  const transitions = changes.transitions.slice(0, GRAPH_LIMITS.maxTransitions);
+  const counted = `${changes.truncated ? 'More than ' : ''}${changes.transitions.length}`;
+  const listedNote =
+    changes.transitions.length > transitions.length ? ` (the newest ${transitions.length} listed)` : '';
 
   const bad = entity.state === 'down' || entity.state === 'degraded';
   const up = named.filter((c) => c.state === 'up').length;
@@ -108,7 +116,7 @@ async function explain(deps: BuiltinDeps, caller: Principal, args: Record<string
   } else if (upstream.reached.length > 0 && bad) {
     parts.push(`None of its upstream entities (${upstream.reached.length}) is down or degraded.`);
   }
-  parts.push(`${transitions.length} state changes in the last ${GRAPH_LIMITS.transitionHours} h.`);
+  parts.push(`${counted} state changes in the last ${GRAPH_LIMITS.transitionHours} h${listedNote}.`);
   return toolResult(parts.join(' '), {
     entity: entityRef(entity),
     checks_total: named.length,
@@ -116,6 +124,8 @@ async function explain(deps: BuiltinDeps, caller: Principal, args: Record<string
     upstream_not_up: upstreamNotUp,
     upstream_truncated: upstream.truncated,
     recent_transitions: transitions,
+    transitions_total: changes.transitions.length,
+    transitions_truncated: changes.truncated,
   });
 }
 

@@ -9,17 +9,26 @@ export const INCIDENT_LIMITS = { maxHours: 24 * 30, maxItems: 500 } as const;
 
 type Transition = ReturnType<typeof publicTransition>;
 
-/** The tenant's entity transitions since `sinceMs`, newest first, at most `max` (and whether more were left out). */
+/**
+ * The tenant's entity transitions since `sinceMs` (one entity's with `entityId`: read from its own
+ * feed shard, not filtered out of a bounded window of the tenant's), newest first, at most `max`
+ * (and whether more were left out).
+ */
 export async function entityTransitionsSince(
   deps: Pick<BuiltinDeps, 'status'>,
   tenantId: string,
   sinceMs: number,
   max: number,
+  entityId?: string,
 ): Promise<{ transitions: Transition[]; truncated: boolean }> {
   const transitions: Transition[] = [];
   let cursor: string | undefined;
   do {
-    const page = await deps.status.transitions(tenantId, { limit: 100, ...(cursor ? { cursor } : {}) });
+    const page = await deps.status.transitions(tenantId, {
+      limit: 100,
+      ...(entityId ? { entity_id: entityId } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     for (const t of page.transitions) {
       if (Date.parse(t.created_at) < sinceMs) return { transitions, truncated: false };
       if (transitions.length === max) return { transitions, truncated: true };
