@@ -119,17 +119,31 @@ export function decideSlot(
 }
 
 /**
- * A decided slot's breakdown with a location's late report in it: the report came after the slot
- * was decided without it (its part `unknown`). The decision stays as it was; only the breakdown
- * shows what the location found. Undefined when the breakdown holds no unknown part of it.
+ * A decided slot's breakdown and message with a location's late report in them: the report came
+ * after the slot was decided without it (its part `unknown`). The decision (its outcome) stays as
+ * it was; the breakdown shows what the location found and the message names it as it would have
+ * had the report come in time (an inconclusive slot's message, decided at its deadline, stays).
+ * Undefined when the breakdown holds no unknown part of it.
  */
 export function withLateReport(
-  breakdown: readonly LocationOutcome[],
+  decided: {
+    success: boolean;
+    degraded?: boolean | undefined;
+    inconclusive?: boolean | undefined;
+    error_message: string;
+    locations: readonly LocationOutcome[];
+  },
   report: LocationReport,
-): LocationOutcome[] | undefined {
+): { locations: LocationOutcome[]; message: string } | undefined {
+  const breakdown = decided.locations;
   const at = breakdown.findIndex((o) => o.location === report.location && o.outcome === 'unknown');
   if (at < 0) return undefined;
-  return breakdown.map((o, i) => (i === at ? outcomeOf(report.location, report) : o));
+  const locations = breakdown.map((o, i) => (i === at ? outcomeOf(report.location, report) : o));
+  if (decided.inconclusive) return { locations, message: decided.error_message };
+  const failures = locations.filter((o) => o.outcome === 'down').length;
+  const kind = decided.success ? 'success' : 'failure';
+  const degraded = decided.degraded === true;
+  return { locations, message: messageOf(kind, degraded, locations, failures, locations.length) };
 }
 
 function outcomeOf(location: string, report: LocationReport | undefined): LocationOutcome {

@@ -170,11 +170,29 @@ describe('quorums and locations', () => {
       latency_ms: 30,
       error_message: '',
     };
-    expect(withLateReport(decision.locations, office)).toEqual([
-      decision.locations[0],
-      { location: 'office', outcome: 'up', status_code: 200, latency_ms: 30, error_message: '' },
-    ]);
-    expect(withLateReport(decision.locations, { ...lab, success: true })).toBeUndefined();
-    expect(withLateReport(decision.locations, { ...office, location: 'elsewhere' })).toBeUndefined();
+    const decided = { success: false, error_message: decision.message, locations: decision.locations };
+    expect(decision.message).toBe('down from 1 of 2 locations: lab boom; office no report');
+    expect(withLateReport(decided, office)).toEqual({
+      locations: [
+        decision.locations[0],
+        { location: 'office', outcome: 'up', status_code: 200, latency_ms: 30, error_message: '' },
+      ],
+      message: 'down from 1 of 2 locations: lab boom; office ok',
+    });
+    expect(withLateReport(decided, { ...lab, success: true })).toBeUndefined();
+    expect(withLateReport(decided, { ...office, location: 'elsewhere' })).toBeUndefined();
+  });
+
+  it("names a late failure in an up slot's message, and keeps an inconclusive slot's", () => {
+    const decision = decideSlot(three, [ok('default'), ok('office')], false);
+    if (decision.kind === 'wait') throw new Error('decided at once');
+    expect(decision.message).toBe('');
+    const late: LocationReport = { ...ok('eu-west-1'), success: false, error_message: 'timeout' };
+    const decided = { success: true, error_message: decision.message, locations: decision.locations };
+    expect(withLateReport(decided, late)?.message).toBe(
+      'up from 2 of 3 locations: eu-west-1 timeout; default ok, office ok',
+    );
+    const inconclusive = { ...decided, success: false, inconclusive: true, error_message: 'inconclusive: …' };
+    expect(withLateReport(inconclusive, late)?.message).toBe('inconclusive: …');
   });
 });

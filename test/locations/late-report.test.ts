@@ -5,8 +5,9 @@ import { locatedHttpCheck, newLocation, putLocationJob, wireResult } from './age
 
 /**
  * A location that reports after the quorum decided its slot (office 30 ms after lab, quorum 1 of
- * 2: lab's failure decides at once): the slot's breakdown and the check's last slot show what
- * office reported instead of "no report", while the decision, the state and the transitions stay.
+ * 2: lab's failure decides at once): the slot's breakdown, its message and the check's last slot
+ * show what office reported instead of "no report", while the decision, the state and the
+ * transitions stay.
  */
 
 const START = Date.parse('2026-03-02T10:00:00.000Z');
@@ -66,7 +67,13 @@ describe.each(runtimes)('a location reporting after its slot was decided ($runti
 
     const after = await slotResult();
     expect(after).toHaveLength(1);
-    expect(after[0]).toMatchObject({ id: decided.id, success: false, error_message: decided.error_message });
+    expect(decided.error_message).toMatch(/; office no report$/);
+    // The message names what office reported, as it would have in time; the outcome stays.
+    expect(after[0]).toMatchObject({
+      id: decided.id,
+      success: false,
+      error_message: decided.error_message.replace('office no report', 'office ok'),
+    });
     expect(after[0].locations).toEqual([
       expect.objectContaining({ location: 'lab', outcome: 'down', status_code: 503 }),
       { location: 'office', outcome: 'up', status_code: 200, latency_ms: 12, error_message: '' },

@@ -92,12 +92,16 @@ export function createLocationDecider(deps: {
       slotAt,
       slotResultId(input.checkId, input.slotMs),
     );
-    const locations =
-      result?.locations && withLateReport(result.locations, { ...input.result, location: input.location });
-    if (!result || !locations) return;
-    await transactIf(deps.table, [slotBreakdownOp(result, slotAt, locations)]);
+    const late =
+      result?.locations &&
+      withLateReport(
+        { ...result, locations: result.locations },
+        { ...input.result, location: input.location },
+      );
+    if (!result || !late) return;
+    await transactIf(deps.table, [slotBreakdownOp(result, slotAt, late)]);
     const { tenantId, checkId } = input;
-    await transactIf(deps.table, [lastLocationsOp({ tenantId, checkId, slotAt, locations })]);
+    await transactIf(deps.table, [lastLocationsOp({ tenantId, checkId, slotAt, locations: late.locations })]);
   };
 
   return {

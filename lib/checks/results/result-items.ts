@@ -67,15 +67,15 @@ export function readSlotResult(table: Table, checkId: string, slotAt: string, id
   return resultItem.get(table, { check_id: checkId, at: slotAt, id }, { consistent: true });
 }
 
-/** A decided slot's breakdown rewritten with a late location's part (only while the result exists). */
+/** A decided slot's breakdown and message rewritten with a late location's part (only while the result exists). */
 export function slotBreakdownOp(
   result: { check_id: string; id: string },
   slotAt: string,
-  locations: ResultRecord['locations'],
+  late: { locations: ResultRecord['locations']; message: string },
 ): WriteOp {
   return resultItem.update(
     { check_id: result.check_id, at: slotAt, id: result.id },
-    { set: { locations }, condition: { kind: 'itemExists' } },
+    { set: { locations: late.locations, error_message: late.message }, condition: { kind: 'itemExists' } },
   );
 }
 
