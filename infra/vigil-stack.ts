@@ -177,14 +177,16 @@ export class VigilStack extends Stack {
     this.checks.enqueueFrom(this.mcp.handler);
     // /v1/config/* through the console's origin: an apply of thousands of objects outlasts API
     // Gateway's 29 s. Its objects are written through the tenant's own routes, which use the table
-    // and check channel URLs against the egress settings; none of them enqueues a job, publishes an
-    // event or sends email or SMS, so it gets no queue, bus, SES or SNS right (the api function's
+    // and check channel URLs against the egress settings. The checks it creates or re-targets get
+    // their first probe at once, so it may send to the probe queue; it publishes no event and
+    // sends no email or SMS, so it gets no other queue, bus, SES or SNS right (the api function's
     // rights beyond the table serve retries, manual runs and test sends, which an apply never makes).
     this.configDocs = new VigilConfigDocs(this, 'Config', {
       table,
       environment: { ...environment, ...channelSettings, ...edge },
       concurrency: reserved.config,
     });
+    this.checks.enqueueFrom(this.configDocs.handler);
     // The web console, with the API on its own origin: the browser never makes a cross-origin call.
     this.console = new VigilConsole(this, 'Console', {
       httpApi: this.api.httpApi,

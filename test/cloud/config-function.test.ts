@@ -130,7 +130,7 @@ describe('the configuration function (functions/config.ts) behind its function U
     // Through the same function, a plan of the same document finds nothing to change.
     const plan = await invoke('POST', '/v1/config/plan', auth, document());
     expect(plan.status, plan.body).toBe(200);
-    expect(JSON.parse(plan.body)).toEqual({ changes: [], unmapped: [] });
+    expect(JSON.parse(plan.body)).toEqual({ changes: [], unmapped: [], warnings: [] });
   }, 60_000);
 
   it('answers an apply that does not parse with its own status before any line, and refuses a missing key', async () => {

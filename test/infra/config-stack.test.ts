@@ -58,14 +58,16 @@ describe('configuration function', () => {
     expect(variables()).toMatchObject({ VIGIL_TABLE_NAME: { Ref: tableId }, VIGIL_DUE_SHARDS: '4' });
   });
 
-  it('gets no queue, event bus, SES or SNS right: an apply enqueues, publishes and sends nothing', () => {
-    const actions = allowStatements(template, PREFIX).flatMap((st) => [st.Action].flat() as string[]);
-    expect(actions.filter((a) => /^(sqs|events|ses|sns):/.test(a))).toEqual([]);
-    // The api function has them (retries, manual runs, test sends), so the difference is the function's own.
-    expect(allowStatements(template, 'ApiHandler').flatMap((st) => [st.Action].flat())).toContain(
-      'sqs:SendMessage',
-    );
-    for (const name of ['VIGIL_PROBE_QUEUE_URL', 'VIGIL_NOTIFY_QUEUE_URL', 'VIGIL_ACTION_QUEUE_URL'])
+  it('may send only to the probe queue (first probes of the checks it writes): no other queue, bus, SES or SNS', () => {
+    const [probeQueueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    const statements = allowStatements(template, PREFIX);
+    const actions = statements.flatMap((st) => [st.Action].flat() as string[]);
+    expect(actions.filter((a) => /^(events|ses|sns):/.test(a))).toEqual([]);
+    const onQueues = statements.filter((st) => [st.Action].flat().some((a) => String(a).startsWith('sqs:')));
+    expect(onQueues.length).toBeGreaterThan(0);
+    for (const st of onQueues) expect(JSON.stringify(st.Resource)).toContain(probeQueueId);
+    expect(variables().VIGIL_PROBE_QUEUE_URL).toEqual({ Ref: probeQueueId });
+    for (const name of ['VIGIL_NOTIFY_QUEUE_URL', 'VIGIL_ACTION_QUEUE_URL'])
       expect(variables()[name], name).toBeUndefined();
   });
 
