@@ -1,5 +1,6 @@
 import type { Actor } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
+import { joinSetCookies } from '../http/set-cookies.ts';
 import { ok, type Reply, type Route } from '../http/types.ts';
 import type { Logger } from '../platform/logger.ts';
 import { ssoCallbackQuery, ssoSettingsBody, ssoSettingsSchema, ssoStartQuery } from './sso-schemas.ts';
@@ -108,7 +109,8 @@ export function ssoRoutes(deps: { settings: SsoSettingsService; signIn: SsoSignI
         responseHeaders: {
           ...LOCATION_HEADER,
           'Set-Cookie': {
-            description: 'The session cookie on success; on a refusal, vigil_sso cleared',
+            description:
+              'The session cookie on success, with vigil_sso cleared; on a refusal, vigil_sso cleared',
             schema: { type: 'string' },
           },
         },
@@ -124,7 +126,13 @@ export function ssoRoutes(deps: { settings: SsoSettingsService; signIn: SsoSignI
             const { user, created } = done.member;
             const actor: Actor = { type: 'user', id: user.id, label: user.email };
             return {
-              ...redirect(done.location, { 'set-cookie': done.setCookie }),
+              // The session, and the login's browser binding cleared (its login is used up).
+              ...redirect(done.location, {
+                'set-cookie': joinSetCookies([
+                  done.setCookie,
+                  deps.signIn.clearCookie({ headers: ctx.headers }),
+                ]),
+              }),
               audit: {
                 tenantId: user.tenant_id,
                 actor,

@@ -67,6 +67,8 @@ describe.each(runtimes)(
       expect(res.headers.location).toBe('/');
       const session = sessionOf(res.headers['set-cookie']);
       expect(session).not.toBe('');
+      // The binding is cleared beside the session: its login is used up.
+      expect(res.headers['set-cookie']).toMatch(/(?:^|, )vigil_sso=; Max-Age=0; Path=\/v1\/sso\/callback/);
       expect((await withCookie(api, 'GET', '/v1/me', session)).body.user.email).toBe('ada@example.com');
       const again = await browserGet(api, pathOf(callback), { cookie: binding });
       expect(again.headers.location).toBe('/sign-in?error=invalid_state');

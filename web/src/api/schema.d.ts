@@ -6462,7 +6462,7 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
-                    /** @description The session cookie on success; on a refusal, vigil_sso cleared */
+                    /** @description The session cookie on success, with vigil_sso cleared; on a refusal, vigil_sso cleared */
                     "Set-Cookie"?: string;
                     [name: string]: unknown;
                 };
