@@ -24,6 +24,8 @@ export const probeJobSchema = z.strictObject({
   next_run_at_ms: z.number().int().optional(),
   /** deadman: last_result_at when claimed; a result since then cancels the synthetic failure. */
   last_result_at: z.string().nullable().optional(),
+  /** probe: a located check's manual run (POST /v1/checks/{id}/run); its locations' jobs say so. */
+  manual: z.literal(true).optional(),
 });
 export type ProbeJob = z.infer<typeof probeJobSchema>;
 

@@ -22,6 +22,8 @@ export const locationJobSchema = z.object({
   deadline_ms: z.number().int(),
   /** Leased until then (0: never leased); after it another agent of the location may lease it. */
   leased_until_ms: z.number().int(),
+  /** A manual run's slot (POST /v1/checks/{id}/run): the location's result is stored marked. */
+  manual: z.literal(true).optional(),
 });
 export type LocationJobRecord = z.infer<typeof locationJobSchema>;
 

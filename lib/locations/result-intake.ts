@@ -57,6 +57,7 @@ export function createResultIntake(deps: ResultIntakeDeps) {
         error_message: result.error_message,
         checked_at: result.checked_at,
         ...(result.details ? { details: { ...result.details } } : {}),
+        ...(job.manual ? { manual: true as const } : {}),
       },
       alsoCommit: [deleteJob],
     });

@@ -4,7 +4,8 @@ import { type ApiHarness, type LambdaHarness, runtimes } from '../support/api-ha
 
 /**
  * A located check's first probe and manual run: a one-off slot fanned out to its locations (here
- * one agent's), whose report decides it within seconds instead of an interval later.
+ * one agent's), whose report decides it within seconds instead of an interval later; the manual
+ * run's location job carries the mark to its location's result, and so to the decided one.
  */
 describe.each(runtimes)('the first probe of a located check ($runtime runtime)', ({ runtime, start }) => {
   let api: ApiHarness;
@@ -65,6 +66,9 @@ describe.each(runtimes)('the first probe of a located check ($runtime runtime)',
       results: `/v1/checks/${checkId}/results`,
     });
     await report(await leaseOne());
-    expect(await results()).toHaveLength(2);
+    const [manual, first] = await results();
+    expect(manual).toMatchObject({ success: true, manual: true });
+    // The first probe was asked for by nobody: it is not marked.
+    expect(first).not.toHaveProperty('manual');
   });
 });

@@ -75,6 +75,7 @@ export function createLocationDecider(deps: {
       error_message: decision.message,
       locations: decision.locations,
       ...(decision.kind === 'inconclusive' ? { inconclusive: true } : {}),
+      ...(reports.some((r) => r.manual) ? { manual: true } : {}),
       run,
     });
   };

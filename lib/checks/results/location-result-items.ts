@@ -26,6 +26,8 @@ export const locationResultSchema = z.object({
   /** When the location's probe began (ISO). */
   checked_at: z.string(),
   details: z.record(z.string(), z.unknown()).optional(),
+  /** The slot was a manual run's (its location job said so): the decided result is `manual`. */
+  manual: z.literal(true).optional(),
 });
 export type LocationResultRecord = z.infer<typeof locationResultSchema>;
 

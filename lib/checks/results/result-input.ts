@@ -31,6 +31,8 @@ export interface ResultInput {
   locations?: LocationOutcome[];
   /** A located slot too few locations reported to decide: only the result is stored, no state moves. */
   inconclusive?: boolean;
+  /** Probed on request (POST /v1/checks/{id}/run): the result says `manual: true`. */
+  manual?: boolean;
 }
 
 export type RecordOutcome =

@@ -16,6 +16,8 @@ export interface LocationJob {
   slot_ms: number;
   deadline_ms: number;
   leased_until_ms: number;
+  /** A manual run's slot: the location's result is marked, and so the decided one. */
+  manual?: true;
 }
 
 /** What the job runner needs for located checks (lib/domain/quorum.ts) beside what every job needs. */
@@ -73,6 +75,7 @@ export async function runLocatedProbe(
         slot_ms: job.slot_ms,
         deadline_ms: deadlineMs,
         leased_until_ms: 0,
+        ...(job.manual ? { manual: true as const } : {}),
       }),
     ]);
   }
@@ -98,6 +101,7 @@ export async function runLocatedProbe(
       error_message: outcome.error_message,
       checked_at: isoTime(startedMs),
       ...(outcome.details ? { details: { ...outcome.details } } : {}),
+      ...(job.manual ? { manual: true as const } : {}),
     },
     ...(options.alsoCommit ? { alsoCommit: [options.alsoCommit] } : {}),
     run,

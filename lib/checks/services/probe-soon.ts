@@ -38,7 +38,7 @@ export function oneOffJob(check: CheckRecord, atMs: number, manual = false): One
   if (!probesFromLocations(check)) return undefined;
   // Off the check's own next slot, whose job would otherwise find this one's results.
   const slotMs = check.next_run_at && Date.parse(check.next_run_at) === atMs ? atMs + 1 : atMs;
-  return { tenant_id: check.tenant_id, check_id: check.id, kind: 'probe', slot_ms: slotMs };
+  return { tenant_id: check.tenant_id, check_id: check.id, kind: 'probe', slot_ms: slotMs, ...flag };
 }
 
 /** What a probe of the check is: its request and expectations and where it runs (not its name). */
