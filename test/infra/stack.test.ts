@@ -93,7 +93,7 @@ describe('api function', () => {
     expect(fn.Properties.Runtime).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
   });
 
-  it('gets the table name, due shards, log level, source maps and the notify and action queues from its environment', () => {
+  it('gets the table name, due shards, log level, source maps and the notify, action and probe queues from its environment', () => {
     const [, fn] = single('AWS::Lambda::Function', `${API}Function`);
     expect(fn.Properties.Environment).toEqual({
       Variables: {
@@ -103,6 +103,8 @@ describe('api function', () => {
         NODE_OPTIONS: '--enable-source-maps',
         VIGIL_NOTIFY_QUEUE_URL: { Ref: expect.stringMatching(/^NotifyQueue/) },
         VIGIL_ACTION_QUEUE_URL: { Ref: expect.stringMatching(/^ActionsQueue/) },
+        // First probes of the checks it writes and manual runs of located checks.
+        VIGIL_PROBE_QUEUE_URL: { Ref: expect.stringMatching(/^ChecksProbeQueue/) },
         // A dynamic reference to the generated secret, resolved at deploy time (console.test.ts).
         VIGIL_EDGE_SECRET: {
           'Fn::Join': [

@@ -55,6 +55,7 @@ describe.each(runtimes)('skills API ($runtime runtime)', ({ start }) => {
     expect(tools.map((t) => t.name)).toEqual(CATALOG_OPS_MANIFEST.tools.map((t) => t.name));
     expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([
       'create_check',
+      'run_check',
       'acknowledge_incident',
       'add_incident_note',
       'create_maintenance',
