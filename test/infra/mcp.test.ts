@@ -60,14 +60,16 @@ describe('mcp function', () => {
     );
   });
 
-  it('gets the table, the action queue (runbook tools) and the notify queue (acknowledge_incident) from its environment, and no other queue', () => {
+  it('gets the table, the action queue (runbook tools), the notify queue (acknowledge_incident) and the probe queue (first probes, run_check) from its environment', () => {
     const [queueId] = only(template, 'AWS::SQS::Queue', 'ActionsQueue');
     expect(variables()).toMatchObject({
       VIGIL_TABLE_NAME: { Ref: tableId },
       VIGIL_DUE_SHARDS: '4',
       VIGIL_ACTION_QUEUE_URL: { Ref: queueId },
     });
-    expect(variables().VIGIL_PROBE_QUEUE_URL).toBeUndefined();
+    // The probe queue takes create_check's and run_check's one-off probes.
+    const [probeQueueId] = only(template, 'AWS::SQS::Queue', 'ChecksProbeQueue');
+    expect(variables().VIGIL_PROBE_QUEUE_URL).toEqual({ Ref: probeQueueId });
     expect(variables().VIGIL_EVENT_BUS_NAME).toBeUndefined();
     const onQueue = allowStatements(template, PREFIX)
       // One statement may name both queues (the same actions on each).
