@@ -79,4 +79,45 @@ describe.each(runtimes)("a cell member's one-off probe ($runtime runtime)", ({ s
     expect(next?.results.map((r) => r.c)).toEqual([b]);
     expect(await results(b)).toHaveLength(1);
   });
+
+  it('moves both members when one-offs one millisecond apart fail (nothing to catch up between them)', async () => {
+    const entityId = await newEntity(api, { key: tenant.key, name: 'failing' });
+    const failing = [
+      await newCheck(
+        api,
+        quietTcpCheck(entityId, { interval_seconds: 7200, failure_threshold: 1 }),
+        tenant.key,
+      ),
+      await newCheck(
+        api,
+        quietTcpCheck(entityId, { interval_seconds: 7200, failure_threshold: 1 }),
+        tenant.key,
+      ),
+    ];
+    const place = (await getCheckDefinition(api.table, tenant.tenantId, failing[0] ?? ''))?.cell;
+    const down: Prober = async () => ({
+      startedMs: Date.now(),
+      outcome: { success: false, status_code: 0, latency_ms: 3, error_message: 'refused' },
+    });
+    const failingRunner = createCellRunner({
+      table: api.table,
+      prober: down,
+      tenants: api.app.tenants,
+      clock: systemClock,
+    });
+    const atMs = Date.now() - 500;
+
+    for (const checkId of failing) {
+      const job = {
+        ...oneOff(checkId, atMs),
+        ...(place ? { cell_id: place.cell_id, shard: place.shard } : {}),
+      };
+      expect(await failingRunner.run(job)).toMatchObject({ status: 'recorded', results: 1 });
+    }
+
+    for (const checkId of failing) {
+      const shown = await api.request('GET', `/v1/checks/${checkId}`, { key: tenant.key });
+      expect(shown.body.state).toBe('down');
+    }
+  });
 });

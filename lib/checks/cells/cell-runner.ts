@@ -160,10 +160,12 @@ export function createCellRunner(deps: CellRunnerDeps) {
       if (!evaluation.changed) return recorded;
       // First the stored slots since the last move, oldest first: one applied before moved nobody, so it
       // moves nobody again; one whose worker died between its two writes is applied now, not made too old.
-      if (round === 0 && !catchingUp) {
-        const slotMs = Date.parse(record.slot);
-        const back = Math.min(CATCH_UP_MS, CATCH_UP_SLOTS * cell.interval_seconds * 1000);
-        const fromMs = Math.max(slotMs - back, current?.last_slot ? Date.parse(current.last_slot) + 1 : 0);
+      const slotMs = Date.parse(record.slot);
+      const back = Math.min(CATCH_UP_MS, CATCH_UP_SLOTS * cell.interval_seconds * 1000);
+      const fromMs = Math.max(slotMs - back, current?.last_slot ? Date.parse(current.last_slot) + 1 : 0);
+      // Nothing lies between the last applied slot and this one when this one is that slot (two
+      // members' one-off probes in the same millisecond).
+      if (round === 0 && !catchingUp && fromMs <= slotMs - 1) {
         const older = await cellResultsBetween(deps.table, cell.id, {
           from: isoTime(fromMs),
           to: isoTime(slotMs - 1),
