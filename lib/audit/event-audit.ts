@@ -1,20 +1,9 @@
-import type { Actor } from '../domain/principal.ts';
+import type { AuditEvent } from '../domain/principal.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Table } from '../store/table.ts';
 import { type AuditEntry, appendAuditEntry } from './audit-items.ts';
-
-/** Something that happened without a write the router saw: a grant revoked on a replay, failed sign-ins past a limit. */
-export interface AuditEvent {
-  tenantId: string;
-  actor: Actor;
-  action: string;
-  target: { type: string; id: string };
-  /** Written as given: words and counts, never a secret. */
-  summary: string;
-  sourceIp?: string | undefined;
-}
 
 /** Records an AuditEvent; never throws (a failing write is logged, as the router's sink does). */
 export type RecordAuditEvent = (event: AuditEvent) => Promise<void>;

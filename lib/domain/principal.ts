@@ -60,3 +60,14 @@ export interface LocationPrincipal {
   /** The location key's id (`lky_…`): its rate-limit bucket and its line in the logs. */
   keyId: string;
 }
+
+/** Something that happened without a write the router saw (a grant revoked on a replay, failed sign-ins past a limit), for the audit log. */
+export interface AuditEvent {
+  tenantId: string;
+  actor: Actor;
+  action: string;
+  target: { type: string; id: string };
+  /** Written as given: words and counts, never a secret. */
+  summary: string;
+  sourceIp?: string | undefined;
+}

@@ -1,5 +1,5 @@
 import type { EmailSender } from '../domain/email-address.ts';
-import type { Actor } from '../domain/principal.ts';
+import type { AuditEvent } from '../domain/principal.ts';
 
 /**
  * What lib/people needs of the rest of the code base, as ports the composition (lib/compose-people.ts)
@@ -60,11 +60,4 @@ export type PasswordAllowed = (tenantId: string) => Promise<boolean>;
  * Records an event in a tenant's audit log (lib/audit/event-audit.ts `createEventAudit`); it never
  * throws. Failed sign-ins past an account's limit are recorded through it.
  */
-export type RecordAudit = (event: {
-  tenantId: string;
-  actor: Actor;
-  action: string;
-  target: { type: string; id: string };
-  summary: string;
-  sourceIp?: string | undefined;
-}) => Promise<void>;
+export type RecordAudit = (event: AuditEvent) => Promise<void>;
