@@ -10,7 +10,7 @@ import type { ChannelRecord } from './channel-items.ts';
 import type { ChannelStore } from './channel-store.ts';
 import type { DeliveryRecord } from './delivery-items.ts';
 import type { DeliveryStore } from './delivery-store.ts';
-import { digestJob, groupingContext, placeInGroup, planFor } from './grouping/intercept.ts';
+import { digestJob, groupingContext, joinOpenBatch, placeInGroup, planFor } from './grouping/intercept.ts';
 import { deliverJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from './policy-items.ts';
@@ -111,6 +111,22 @@ export async function retentionDays(deps: NotifyDeps, tenantId: string): Promise
 }
 
 /**
+ * When the word this record replaced (another state) waits folded in a digest not yet flushed, the
+ * record joins that digest; true when it did.
+ */
+async function joinedWaitingWord(
+  deps: NotifyDeps,
+  record: DeliveryRecord,
+  replaced: ToldRecord | undefined,
+): Promise<boolean> {
+  if (!replaced || replaced.state === record.event.to_state || replaced.delivery_id === record.id)
+    return false;
+  const waiting = await deps.deliveries.get(record.tenant_id, replaced.delivery_id);
+  if (waiting?.status !== 'folded' || !waiting.digest) return false;
+  return joinOpenBatch(deps.table, record, waiting.digest, deps.clock.now());
+}
+
+/**
  * Stores the records and enqueues a `deliver` job for each pending one. A record already stored (a
  * redelivered job) is enqueued again only while it is still pending, so nothing is sent twice.
  */
@@ -130,16 +146,19 @@ export async function storeAndDispatch(
   const jobs: JobInput<NotifyJob>[] = [];
   const grouping = groupingContext(deps.table, first.tenant_id);
   for (const record of records) {
-    const stored = claimsWord(record)
+    const claimed = claimsWord(record)
       ? await putClaimed(deps, record, days, record.channel_check_id ?? null, {
           order: options.order,
           known: options.words ? { word: options.words.get(record.channel_id ?? '') } : undefined,
         })
       : (await deps.deliveries.putNew(record, days))
-        ? record
+        ? { stored: record, replaced: undefined }
         : undefined;
-    const created = stored !== undefined;
-    const current = stored ?? (await deps.deliveries.get(record.tenant_id, record.id));
+    const created = claimed !== undefined;
+    const current = claimed?.stored ?? (await deps.deliveries.get(record.tenant_id, record.id));
+    // A change after a word still waiting in a digest joins that digest (grouping/intercept.ts).
+    if (created && current?.status === 'pending' && (await joinedWaitingWord(deps, record, claimed.replaced)))
+      continue;
     // Grouping and the storm fold (grouping/intercept.ts): a new alert may join a group's digest
     // instead; a folded one found again (a redelivered job) has its batch's flush enqueued again.
     const plan =

@@ -43,7 +43,8 @@ export const claimsWord = (record: DeliveryRecord) =>
 
 /**
  * Stores a pending alert record, or the same record `skipped` when it would not change its channel's
- * last word; answers the record stored, or undefined when a redelivered job found it stored.
+ * last word; answers the record stored and the word it replaced (undefined when the channel had
+ * none), or undefined when a redelivered job found it stored.
  */
 export async function putClaimed(
   deps: NotifyDeps,
@@ -55,7 +56,7 @@ export async function putClaimed(
     /** The channel's word as the caller read it (absent word: never told): the first attempt holds on it without reading. */
     known?: { word: ToldRecord | undefined } | undefined;
   } = {},
-): Promise<DeliveryRecord | undefined> {
+): Promise<{ stored: DeliveryRecord; replaced: ToldRecord | undefined } | undefined> {
   const order = options.order ?? changeOrder(record.event);
   const channelId = record.channel_id ?? '';
   const key = { tenant_id: record.tenant_id, entity_id: record.entity_id, channel_id: channelId };
@@ -87,7 +88,9 @@ export async function putClaimed(
             ),
           ];
     try {
-      return (await deps.deliveries.putNew(stored, retentionDays, word)) ? stored : undefined;
+      return (await deps.deliveries.putNew(stored, retentionDays, word))
+        ? { stored, replaced: told }
+        : undefined;
     } catch (error) {
       if (!(error instanceof ConditionFailedError) || attempt >= CLAIM_ATTEMPTS) throw error;
     }

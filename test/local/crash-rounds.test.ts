@@ -11,6 +11,10 @@ describe('kill -9 rounds of a mixed workload', () => {
     expect(figures.seamKills).toBe(1);
     expect(figures.randomKills).toBe(1);
     expect(figures.expectedMoves).toBeGreaterThan(0);
-    expect(figures).toMatchObject({ lostMoves: 0, unexpectedMoves: 0, lostPushResults: 0 });
+    expect(figures, figures.mismatches.join('\n')).toMatchObject({
+      lostMoves: 0,
+      unexpectedMoves: 0,
+      lostPushResults: 0,
+    });
   }, 180_000);
 });

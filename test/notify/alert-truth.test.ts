@@ -313,4 +313,35 @@ describe('alert truth (issue 51 cases, local flow)', () => {
       /^(never told|degraded)$/,
     );
   });
+  it('tells a flip inside a group’s wait in order, never the same word twice (model seed 355798764)', async () => {
+    const { entityId, checkId } = await h.entityWithCheck('Shop');
+    await h.policy(checkId, { cooldown_seconds: 0 });
+    const channel = await tenantChannel('ops');
+    await h.call('POST', `/v1/checks/${checkId}/policy/channels`, { channel_id: channel }, 201);
+    // Recoveries (and downs) wait 2 s in the route's group; a degraded goes alone through the check's channel.
+    await h.call(
+      'POST',
+      '/v1/notify/routes',
+      {
+        match: { to_states: ['down', 'up'] },
+        channel_ids: [channel],
+        group_by: 'entity',
+        group_wait_seconds: 2,
+        group_interval_seconds: 60,
+      },
+      201,
+    );
+    await result(checkId, 'degraded');
+    await result(checkId, 'up');
+    await result(checkId, 'degraded');
+    await result(checkId, 'up');
+    await wait(180_000);
+
+    const states = told(channel, entityId).map((w) => w.split(':')[1]);
+    expect(
+      states.filter((s, i) => s === states[i - 1]),
+      states.join(', '),
+    ).toEqual([]);
+    expect(states.at(-1)).toBe('up');
+  });
 });

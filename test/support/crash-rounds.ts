@@ -53,6 +53,8 @@ export interface CrashFigures {
   unexpectedMoves: number;
   /** Push results answered 201 but not stored. */
   lostPushResults: number;
+  /** Each check whose stored moves differ from its replayed ones: both lists, to read a failure by. */
+  mismatches: string[];
 }
 
 /** Pull checks: interval (s), failure threshold, and how often the target flips (ms). */
@@ -91,6 +93,7 @@ export async function runCrashRounds(options: CrashRoundsOptions): Promise<Crash
     lostMoves: 0,
     unexpectedMoves: 0,
     lostPushResults: 0,
+    mismatches: [],
   };
   const pushed = new Map<string, number>();
   try {
@@ -275,6 +278,14 @@ async function assess(
       figures.results += results.length;
       figures.expectedMoves += expected.length;
       figures.lostMoves += expected.length - matched;
+      if (matched !== expected.length || matched !== stored.length)
+        figures.mismatches.push(
+          `check ${id} (threshold ${threshold}, ${inCell ? 'cell' : 'push'}): replayed ${expected
+            .map((m) => `${m.state}@${m.atMs}`)
+            .join(' ')}; stored ${stored.map((t) => `${t.state}@${t.slotMs}`).join(' ')}; results ${results
+            .map((r) => `${r.success ? 'ok' : 'fail'}@${r.atMs}`)
+            .join(' ')}`,
+        );
       figures.unexpectedMoves += stored.length - matched;
       if (pushed.has(id)) figures.lostPushResults += Math.max(0, (pushed.get(id) ?? 0) - results.length);
     }

@@ -14,12 +14,27 @@ const MAX_SHIFT = 16;
  * another member's one-off of the same millisecond holds; the first slot holding this member is
  * its own (a redelivered job finds it and records nothing twice). Reads only for one-offs.
  */
-export async function oneOffSlot(table: Table, cell: CellRecord, slotMs: number, checkId: string) {
+export async function oneOffSlot(
+  table: Table,
+  cell: CellRecord,
+  slotMs: number,
+  checkId: string,
+): Promise<{ slotMs: number; ran: boolean }> {
   let candidate = slotMs;
   for (let shift = 0; shift < MAX_SHIFT; shift += 1, candidate += 1) {
     if (nextCellSlot(cell, candidate) === candidate) continue;
     const stored = await getCellResults(table, cell.id, isoTime(candidate));
-    if (!stored || stored.results.some((entry) => entry.c === checkId)) return candidate;
+    if (!stored) return { slotMs: candidate, ran: false };
+    if (stored.results.some((entry) => entry.c === checkId)) return { slotMs: candidate, ran: true };
   }
-  return candidate;
+  return { slotMs: candidate, ran: false };
 }
+
+/**
+ * Whether a one-off job at `slotMs` comes after a regular slot of its cell came (a restart, a
+ * queue's redelivery): probing then under its old slot would put a result older than moves
+ * already made (stored, never applied). A late first probe is dropped (the regular slot probes
+ * the check); a late manual run probes under a slot of now.
+ */
+export const oneOffIsLate = (cell: CellRecord, slotMs: number, nowMs: number) =>
+  nextCellSlot(cell, slotMs + 1) <= nowMs;

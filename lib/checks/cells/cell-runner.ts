@@ -2,6 +2,7 @@ import { createTenantCache } from '../../auth/tenant-cache.ts';
 import type { TenantStore } from '../../auth/tenant-store.ts';
 import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import { cellRollsUp } from '../../domain/cell-rollup.ts';
+import { nextCellSlot } from '../../domain/cell-slots.ts';
 import { evaluateCellSlot } from '../../domain/cell-state.ts';
 import { type CheckStateSnapshot, sameSnapshot } from '../../domain/check-state.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
@@ -15,7 +16,7 @@ import { closeCellDay } from '../results/day-rollups.ts';
 import type { TransitionRecord } from '../results/transition-items.ts';
 import { type CellRecord, getCell } from './cell-items.ts';
 import type { CellJob } from './cell-job.ts';
-import { oneOffSlot } from './cell-one-off.ts';
+import { oneOffIsLate, oneOffSlot } from './cell-one-off.ts';
 import {
   type CellResultEntry,
   type CellResultsRecord,
@@ -116,6 +117,19 @@ export function createCellRunner(deps: CellRunnerDeps) {
     );
 
   /**
+   * Whether `record` is a one-off slot (off the cell's regular slots) with no regular slot stored
+   * after it: then only other members' one-offs moved the cell since, and its own members (each
+   * keeps the slot that last moved it) are still behind it. Two first probes of checks created
+   * together are stored in one order and may be applied in the other; this reads only then.
+   */
+  const oneOffBeforeRegular = async (cell: CellRecord, record: CellResultsRecord) => {
+    const slotMs = Date.parse(record.slot);
+    if (nextCellSlot(cell, slotMs) === slotMs) return false;
+    const regular = nextCellSlot(cell, slotMs + 1);
+    return regular > deps.clock.now() || !(await getCellResults(deps.table, cell.id, isoTime(regular)));
+  };
+
+  /**
    * Applies a slot's results to the members it has not moved yet, in rounds of at most one
    * transaction: each round reads the state, evaluates the members still pending (a member keeps
    * the slot that last moved it) and commits the moves that fit, held on the state's version. A
@@ -133,8 +147,10 @@ export function createCellRunner(deps: CellRunnerDeps) {
     const successThresholds = Object.fromEntries(members.map((m) => [m.id, m.success_threshold ?? 1]));
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const current = await getCellState(deps.table, cell.id);
-      // A slot older than one that already moved a member is stored, not applied: states move forward.
-      if (current && record.slot < current.last_slot) return recorded;
+      // A slot older than one that already moved a member is stored, not applied: states move forward
+      // (but members' one-offs moved in another order than they were stored in are each applied).
+      if (current && record.slot < current.last_slot && !(await oneOffBeforeRegular(cell, record)))
+        return recorded;
       const pending = record.results.filter((entry) => (current?.members[entry.c]?.slot ?? '') < record.slot);
       const before: Record<string, CheckStateSnapshot> = {};
       for (const entry of pending) {
@@ -197,7 +213,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
       const next: CellStateRecord = {
         cell_id: cell.id,
         tenant_id: cell.tenant_id,
-        last_slot: record.slot,
+        last_slot: current && current.last_slot > record.slot ? current.last_slot : record.slot,
         members: nextMembers,
         version: (current?.version ?? 0) + 1,
       };
@@ -235,14 +251,19 @@ export function createCellRunner(deps: CellRunnerDeps) {
     async reapply(job: CellJob): Promise<{ stored: boolean; transitions: TransitionRecord[] }> {
       const cell = await getCell(deps.table, job.shard, job.cell_id);
       if (!cell || cell.tenant_id !== job.tenant_id) return { stored: false, transitions: [] };
-      const record = await getCellResults(deps.table, cell.id, isoTime(job.slot_ms));
+      // A one-off's results are under the first slot from its own holding its member.
+      const own = job.check_id ? await oneOffSlot(deps.table, cell, job.slot_ms, job.check_id) : undefined;
+      if (own && !own.ran) return { stored: false, transitions: [] };
+      const record = await getCellResults(deps.table, cell.id, isoTime(own?.slotMs ?? job.slot_ms));
       if (!record) return { stored: false, transitions: [] };
       const members = await membersOf(cell);
       if (members.length === 0) return { stored: true, transitions: [] };
       const tenant = await tenants.requireTenant(cell.tenant_id);
       return {
         stored: true,
-        transitions: await finish(cell, members, record, tenant.retention_days, job.slot_ms),
+        transitions: own
+          ? await applySlot(cell, members, record, tenant.retention_days)
+          : await finish(cell, members, record, tenant.retention_days, job.slot_ms),
       };
     },
 
@@ -254,9 +275,16 @@ export function createCellRunner(deps: CellRunnerDeps) {
       if (members.length === 0) return { status: 'gone' };
       const tenant = await tenants.requireTenant(cell.tenant_id);
       // A one-off's slot may be taken by another member's one-off of the same millisecond: the next free one.
-      const slotMs = job.check_id
-        ? await oneOffSlot(deps.table, cell, job.slot_ms, job.check_id)
-        : job.slot_ms;
+      let slotMs = job.slot_ms;
+      if (job.check_id) {
+        const own = await oneOffSlot(deps.table, cell, job.slot_ms, job.check_id);
+        slotMs = own.slotMs;
+        // Late and not yet probed (a delivery that stored it applies it below): see oneOffIsLate.
+        if (!own.ran && oneOffIsLate(cell, job.slot_ms, deps.clock.now())) {
+          if (!job.manual) return { status: 'gone' };
+          slotMs = (await oneOffSlot(deps.table, cell, deps.clock.now(), job.check_id)).slotMs;
+        }
+      }
       const slot = isoTime(slotMs);
       const probed = await probeAll(members, slotMs, options.proberFor);
       const results = job.manual ? probed.map((entry) => ({ ...entry, m: true })) : probed;

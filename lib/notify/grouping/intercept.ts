@@ -175,6 +175,53 @@ export function digestJob(
   };
 }
 
+/** A record's entry in `batch` and the write that marks it folded there (while still pending). */
+function foldedInto(
+  record: DeliveryRecord,
+  batch: { batch_id: string; group_id: string; due_ms: number },
+  nowMs: number,
+) {
+  const entry: DigestEntry = {
+    tenant_id: record.tenant_id,
+    batch_id: batch.batch_id,
+    delivery_id: record.id,
+    kind: payloadKindOf(record.kind, record.event),
+    event: record.event,
+    ...(record.channel_check_id ? { channel_check_id: record.channel_check_id } : {}),
+  };
+  const folded = deliveryChangedOp(
+    record.tenant_id,
+    record.id,
+    { status: 'folded', reason: `in digest ${batch.batch_id}`, digest: batch, updated_at: isoTime(nowMs) },
+    { kind: 'compare', attr: 'status', op: '=', value: 'pending' },
+  );
+  return { entry, folded };
+}
+
+/**
+ * Joins the record to `batch` when it is still open (its flush job is already queued): the next
+ * change of an entity whose channel's last word waits in a digest goes into that digest, so the
+ * channel hears the changes in their order and a flip inside a group's wait is not told as the
+ * same word twice (DECISIONS.md "Alert truth (wave 5)"). False when the batch was flushed meanwhile.
+ */
+export async function joinOpenBatch(
+  table: Table,
+  record: DeliveryRecord,
+  batch: { batch_id: string; group_id: string; due_ms: number },
+  nowMs: number,
+): Promise<boolean> {
+  if (!FOLDED_KINDS.has(record.kind) || record.status !== 'pending' || !record.channel_id) return false;
+  const key = { tenant_id: record.tenant_id, channel_id: record.channel_id, group_id: batch.group_id };
+  const { entry, folded } = foldedInto(record, batch, nowMs);
+  try {
+    await table.transact([...batchJoinedOps(key, batch.batch_id, entry), folded]);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionFailedError) return false;
+    throw error;
+  }
+}
+
 /** Tries a few times: each lost race means another alert opened or a flush closed the batch meanwhile. */
 const MAX_TRIES = 8;
 
@@ -196,7 +243,6 @@ export async function placeInGroup(
     channel_id: channelId,
     group_id: `${plan.scope}:${plan.by}:${plan.key}`,
   };
-  const kind: DigestEntry['kind'] = payloadKindOf(record.kind, record.event);
   for (let tries = 0; tries < MAX_TRIES; tries += 1) {
     const group = await readGroup(table, key);
     const open = group?.open;
@@ -208,21 +254,8 @@ export async function placeInGroup(
             (group?.last_flush_ms ?? 0) + plan.intervalSeconds * 1000,
           );
     const batchId = open ?? deterministicId('dig', dueMs, `${key.channel_id}|${key.group_id}|${record.id}`);
-    const entry: DigestEntry = {
-      tenant_id: record.tenant_id,
-      batch_id: batchId,
-      delivery_id: record.id,
-      kind,
-      event: record.event,
-      ...(record.channel_check_id ? { channel_check_id: record.channel_check_id } : {}),
-    };
     const batch = { batch_id: batchId, group_id: key.group_id, due_ms: dueMs };
-    const folded = deliveryChangedOp(
-      record.tenant_id,
-      record.id,
-      { status: 'folded', reason: `in digest ${batchId}`, digest: batch, updated_at: isoTime(nowMs) },
-      { kind: 'compare', attr: 'status', op: '=', value: 'pending' },
-    );
+    const { entry, folded } = foldedInto(record, batch, nowMs);
     const ops =
       open !== undefined
         ? batchJoinedOps(key, open, entry)
