@@ -1,14 +1,37 @@
 import { defineConfig } from 'vitest/config';
+import { type Tier, testFilesByTier } from './test/tiers.ts';
+
+const byTier = testFilesByTier();
+
+/** Each tier a vitest project of its own (`npm run test:<tier>`); `npm test` runs them all (CONTRIBUTING.md "Tiers"). */
+const tier = (
+  name: Tier,
+  extra: { globalSetup?: string[]; setupFiles?: string[]; isolate?: boolean } = {},
+) => ({
+  extends: true as const,
+  test: { name, include: byTier[name], ...extra },
+});
+
+/** One DynamoDB Local for the run, shared by the tiers that make tables (test/support/global-setup.ts). */
+const dynamodb = { globalSetup: ['test/support/global-setup.ts'] };
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    projects: [
+      // Pure logic: one module graph per worker (imports paid once), module state reset per file.
+      tier('unit', { isolate: false, setupFiles: ['test/support/unit-setup.ts'] }),
+      tier('api', dynamodb),
+      tier('cloud', dynamodb),
+      // One Chromium for the tier, a browser connection (and contexts) per file.
+      tier('browser', { globalSetup: ['test/support/browser-setup.ts'] }),
+      tier('system', dynamodb),
+    ],
     pool: 'forks',
-    // Every file gets a fresh module graph (vitest's default, kept on purpose): module state such as
-    // the monotonic id factory (lib/platform/ids.ts) must not carry one file's fake clock into the
-    // next. Sharing one graph per worker halved the import time but made the stream suites depend on
-    // the order of files (CONTRIBUTING.md, "The test suite").
+    // Every file of the api, cloud, browser and system tiers gets a fresh module graph (vitest's
+    // default, kept on purpose): module state such as the monotonic id factory (lib/platform/ids.ts)
+    // must not carry one file's fake clock into the next, and sharing one graph made the stream
+    // suites depend on the order of files. The unit tier shares it, resetting that state per file
+    // (CONTRIBUTING.md, "Tiers").
     isolate: true,
     // A bound for a test that hangs, not a speed limit: the DynamoDB Local suites (100-item
     // transactions, 25 writers racing for one item) take seconds alone and several times that on a

@@ -49,7 +49,16 @@ function pooledRandom(): number {
   return byte / 256;
 }
 
-const nextUlid = monotonicFactory(pooledRandom);
+let nextUlid = monotonicFactory(pooledRandom);
+
+/**
+ * Forgets the last time the factory issued (ids stay monotonic from then on): for test files that
+ * share one module graph (the unit tier, vitest.config.ts), so one file's fake clock does not date
+ * the next file's ids.
+ */
+export function resetIdClock(): void {
+  nextUlid = monotonicFactory(pooledRandom);
+}
 
 /** A new prefixed, time-sortable id such as `ent_01J9Z3...`. */
 export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {

@@ -4,8 +4,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Locator, type Page, type Request } from 'playwright-core';
+import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { expect } from 'vitest';
+import { openBrowser } from '../support/chromium.ts';
 import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '../support/serve-process.ts';
 
 /**
@@ -21,19 +22,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where screenshots go (a test artifact; docs/console.md shows copies made by `npm run docs:screenshots`). */
 export const SCREENSHOT_DIR = join(root, 'test-artifacts', 'console');
 
-export const CHROMIUM = process.env.VIGIL_CHROMIUM ?? '/usr/bin/chromium';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-features=Translate,OptimizationHints,MediaRouter',
-];
+export { CHROMIUM } from '../support/chromium.ts';
 
 export interface ConsoleRig {
   url: string;
@@ -109,7 +98,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
   });
   const key = /vgl_[A-Za-z0-9_]+/.exec(server.stdout())?.[0];
   if (!key) throw new Error(`no key printed:\n${server.stdout()}`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  const browser = await openBrowser();
   const url = server.url;
   return {
     url,

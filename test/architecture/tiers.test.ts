@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { testFilesByTier, tierOf } from '../tiers.ts';
+
+// The tiers (CONTRIBUTING.md "Tiers") follow from what a file imports: these files stand for each rule.
+describe('test tiers', () => {
+  it.each([
+    ['test/domain/check-state.test.ts', 'unit'],
+    ['test/notify/alert-truth.test.ts', 'api'],
+    ['test/checks/run-now.test.ts', 'api'],
+    ['test/store/dynamodb-table.test.ts', 'api'],
+    ['test/cloud/mcp-flow.test.ts', 'cloud'],
+    ['test/support/fauxqs-shapes.test.ts', 'cloud'],
+    ['test/console/journey.test.ts', 'browser'],
+    ['test/local/crash-rounds.test.ts', 'system'],
+    ['test/cloud/store-outage.test.ts', 'system'],
+    ['test/deploy/container.test.ts', 'system'],
+  ])('puts %s in the %s tier', (path, tier) => {
+    expect(tierOf(path)).toBe(tier);
+  });
+
+  it('puts every test file in exactly one tier', () => {
+    const byTier = testFilesByTier();
+    const all = Object.values(byTier).flat();
+
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toContain('test/architecture/tiers.test.ts');
+    for (const [tier, files] of Object.entries(byTier)) expect(files.length, tier).toBeGreaterThan(0);
+  });
+});
