@@ -1,5 +1,5 @@
 import { nextCellSlot } from '../../domain/cell-slots.ts';
-import { isoTime } from '../../platform/clock.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
 import type { CellRecord } from './cell-items.ts';
 import { getCellResults } from './cell-result-items.ts';
@@ -36,5 +36,39 @@ export async function oneOffSlot(
  * already made (stored, never applied). A late first probe is dropped (the regular slot probes
  * the check); a late manual run probes under a slot of now.
  */
-export const oneOffIsLate = (cell: CellRecord, slotMs: number, nowMs: number) =>
+const oneOffIsLate = (cell: CellRecord, slotMs: number, nowMs: number) =>
   nextCellSlot(cell, slotMs + 1) <= nowMs;
+
+/**
+ * The slot a one-off job probes under: its own (oneOffSlot), or, when it is late and not yet
+ * probed (a delivery that stored it finds it and applies it), a slot of now for a manual run and
+ * none (undefined: dropped) for a first probe.
+ */
+export async function oneOffRunSlot(
+  deps: { table: Table; clock: Clock },
+  cell: CellRecord,
+  job: { slot_ms: number; check_id?: string | undefined; manual?: boolean | undefined },
+): Promise<number | undefined> {
+  const checkId = job.check_id ?? '';
+  const own = await oneOffSlot(deps.table, cell, job.slot_ms, checkId);
+  if (own.ran || !oneOffIsLate(cell, job.slot_ms, deps.clock.now())) return own.slotMs;
+  if (!job.manual) return undefined;
+  return (await oneOffSlot(deps.table, cell, deps.clock.now(), checkId)).slotMs;
+}
+
+/**
+ * Whether `record` is a one-off slot (off the cell's regular slots) with no regular slot stored
+ * after it: then only other members' one-offs moved the cell since, and its own members (each
+ * keeps the slot that last moved it) are still behind it. Two first probes of checks created
+ * together are stored in one order and may be applied in the other; this reads only then.
+ */
+export async function oneOffBeforeRegular(
+  deps: { table: Table; clock: Clock },
+  cell: CellRecord,
+  record: { slot: string },
+): Promise<boolean> {
+  const slotMs = Date.parse(record.slot);
+  if (nextCellSlot(cell, slotMs) === slotMs) return false;
+  const regular = nextCellSlot(cell, slotMs + 1);
+  return regular > deps.clock.now() || !(await getCellResults(deps.table, cell.id, isoTime(regular)));
+}

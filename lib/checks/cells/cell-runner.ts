@@ -2,7 +2,6 @@ import { createTenantCache } from '../../auth/tenant-cache.ts';
 import type { TenantStore } from '../../auth/tenant-store.ts';
 import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import { cellRollsUp } from '../../domain/cell-rollup.ts';
-import { nextCellSlot } from '../../domain/cell-slots.ts';
 import { evaluateCellSlot } from '../../domain/cell-state.ts';
 import { type CheckStateSnapshot, sameSnapshot } from '../../domain/check-state.ts';
 import { resultsCountedOp } from '../../metrics/metric-counter-items.ts';
@@ -11,14 +10,13 @@ import type { Prober } from '../../probes/types.ts';
 import { mergeCounterUpdates } from '../../store/merge-updates.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { checkDefinitionsById } from '../check-items.ts';
-import { probeDefinition } from '../probe-job.ts';
 import { closeCellDay } from '../results/day-rollups.ts';
 import type { TransitionRecord } from '../results/transition-items.ts';
 import { type CellRecord, getCell } from './cell-items.ts';
 import type { CellJob } from './cell-job.ts';
-import { oneOffIsLate, oneOffSlot } from './cell-one-off.ts';
+import { oneOffBeforeRegular, oneOffRunSlot, oneOffSlot } from './cell-one-off.ts';
+import { type ProberFor, probeMembers } from './cell-probe.ts';
 import {
-  type CellResultEntry,
   type CellResultsRecord,
   type CellStateRecord,
   cellResultsBetween,
@@ -95,40 +93,6 @@ export function createCellRunner(deps: CellRunnerDeps) {
       });
   };
 
-  type ProberFor = (checkId: string) => Prober;
-  const probeAll = async (members: CheckDefinitionRecord[], slotMs: number, proberFor?: ProberFor) =>
-    Promise.all<CellResultEntry>(
-      members.flatMap((member) => {
-        const probe = probeDefinition(member);
-        if (!probe) return [];
-        return [
-          (proberFor?.(member.id) ?? deps.prober)(probe).then(({ outcome, startedMs }) => ({
-            c: member.id,
-            ok: outcome.success,
-            ...(outcome.degraded ? { g: true } : {}),
-            s: outcome.status_code,
-            l: Math.max(0, Math.round(outcome.latency_ms)),
-            o: startedMs - slotMs,
-            ...(outcome.error_message ? { e: outcome.error_message } : {}),
-            ...(outcome.details ? { d: { ...outcome.details } } : {}),
-          })),
-        ];
-      }),
-    );
-
-  /**
-   * Whether `record` is a one-off slot (off the cell's regular slots) with no regular slot stored
-   * after it: then only other members' one-offs moved the cell since, and its own members (each
-   * keeps the slot that last moved it) are still behind it. Two first probes of checks created
-   * together are stored in one order and may be applied in the other; this reads only then.
-   */
-  const oneOffBeforeRegular = async (cell: CellRecord, record: CellResultsRecord) => {
-    const slotMs = Date.parse(record.slot);
-    if (nextCellSlot(cell, slotMs) === slotMs) return false;
-    const regular = nextCellSlot(cell, slotMs + 1);
-    return regular > deps.clock.now() || !(await getCellResults(deps.table, cell.id, isoTime(regular)));
-  };
-
   /**
    * Applies a slot's results to the members it has not moved yet, in rounds of at most one
    * transaction: each round reads the state, evaluates the members still pending (a member keeps
@@ -149,7 +113,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
       const current = await getCellState(deps.table, cell.id);
       // A slot older than one that already moved a member is stored, not applied: states move forward
       // (but members' one-offs moved in another order than they were stored in are each applied).
-      if (current && record.slot < current.last_slot && !(await oneOffBeforeRegular(cell, record)))
+      if (current && record.slot < current.last_slot && !(await oneOffBeforeRegular(deps, cell, record)))
         return recorded;
       const pending = record.results.filter((entry) => (current?.members[entry.c]?.slot ?? '') < record.slot);
       const before: Record<string, CheckStateSnapshot> = {};
@@ -253,8 +217,10 @@ export function createCellRunner(deps: CellRunnerDeps) {
       if (!cell || cell.tenant_id !== job.tenant_id) return { stored: false, transitions: [] };
       // A one-off's results are under the first slot from its own holding its member.
       const own = job.check_id ? await oneOffSlot(deps.table, cell, job.slot_ms, job.check_id) : undefined;
-      if (own && !own.ran) return { stored: false, transitions: [] };
-      const record = await getCellResults(deps.table, cell.id, isoTime(own?.slotMs ?? job.slot_ms));
+      const record =
+        own && !own.ran
+          ? undefined
+          : await getCellResults(deps.table, cell.id, isoTime(own?.slotMs ?? job.slot_ms));
       if (!record) return { stored: false, transitions: [] };
       const members = await membersOf(cell);
       if (members.length === 0) return { stored: true, transitions: [] };
@@ -274,19 +240,11 @@ export function createCellRunner(deps: CellRunnerDeps) {
       const members = (await membersOf(cell)).filter((m) => !job.check_id || m.id === job.check_id);
       if (members.length === 0) return { status: 'gone' };
       const tenant = await tenants.requireTenant(cell.tenant_id);
-      // A one-off's slot may be taken by another member's one-off of the same millisecond: the next free one.
-      let slotMs = job.slot_ms;
-      if (job.check_id) {
-        const own = await oneOffSlot(deps.table, cell, job.slot_ms, job.check_id);
-        slotMs = own.slotMs;
-        // Late and not yet probed (a delivery that stored it applies it below): see oneOffIsLate.
-        if (!own.ran && oneOffIsLate(cell, job.slot_ms, deps.clock.now())) {
-          if (!job.manual) return { status: 'gone' };
-          slotMs = (await oneOffSlot(deps.table, cell, deps.clock.now(), job.check_id)).slotMs;
-        }
-      }
+      // A one-off's own slot (cell-one-off.ts); a late first probe is dropped.
+      const slotMs = job.check_id ? await oneOffRunSlot(deps, cell, job) : job.slot_ms;
+      if (slotMs === undefined) return { status: 'gone' };
       const slot = isoTime(slotMs);
-      const probed = await probeAll(members, slotMs, options.proberFor);
+      const probed = await probeMembers(members, slotMs, options.proberFor ?? (() => deps.prober));
       const results = job.manual ? probed.map((entry) => ({ ...entry, m: true })) : probed;
       let record: CellResultsRecord = { cell_id: cell.id, tenant_id: cell.tenant_id, slot, results };
       let fresh = true;
