@@ -6,9 +6,8 @@ import type { InMaintenance } from './incidents/incident-consumer.ts';
 import type { IncidentRecord } from './incidents/incident-items.ts';
 import { createIncidentService } from './incidents/incident-service.ts';
 import type { TimelineEntry, TimelineSources } from './incidents/timeline.ts';
-import { acknowledgeJob } from './notify/acknowledge.ts';
-import { readEntityDeliveriesBetween } from './notify/delivery-items.ts';
 import type { NotifyJob } from './notify/jobs.ts';
+import { acknowledgeJob, readEntityDeliveriesBetween } from './notify/records.ts';
 import type { Clock } from './platform/clock.ts';
 import type { JobQueue } from './platform/job-queue.ts';
 import type { Logger } from './platform/logger.ts';
@@ -28,7 +27,7 @@ export function composeIncidents(deps: {
   actions: Pick<ActionStore, 'listForCheck'>;
   executions: Pick<ExecutionStore, 'get'>;
   inMaintenance?: InMaintenance | undefined;
-  /** Where an acknowledgement's job goes (the providers that track incidents are told: lib/notify/acknowledge.ts). */
+  /** Where an acknowledgement's job goes (the providers that track incidents are told: lib/notify/pipeline/acknowledge.ts). */
   notifyQueue?: JobQueue<NotifyJob> | undefined;
 }) {
   const sources: TimelineSources = {

@@ -5,7 +5,7 @@ import { Construct, type IConstruct } from 'constructs';
 import type * as z from 'zod';
 import type { createEntityBody } from '../../lib/catalog/request-schemas.ts';
 import type { createCheckBody } from '../../lib/checks/check-input.ts';
-import type { tenantChannelInputSchema } from '../../lib/notify/channel-config.ts';
+import type { tenantChannelInputSchema } from '../../lib/notify/schemas.ts';
 import { VigilFunction } from '../node-function.ts';
 import type { VigilResourceProperties } from './provider-handler.ts';
 import type { ObjectKind } from './vigil-objects.ts';

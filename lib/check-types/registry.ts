@@ -15,7 +15,7 @@ import { tlsCheckType } from './tls.ts';
  * a check type's name derives from here: the request and stored config schemas
  * (lib/check-types/check-config.ts), the derived name (lib/check-types/check-name.ts), the create body and
  * the Check responses (lib/checks), the probe job and its dispatch (lib/check-types/run-probe.ts), the
- * alert label (lib/notify/alert-context.ts).
+ * alert label (lib/notify/pipeline/alert-context.ts).
  */
 export const CHECK_TYPE_DEFINITIONS = {
   http: httpCheckType,

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { POLICY_DEFAULTS } from '../notify/policy-items.ts';
-import { policyBody } from '../notify/request-schemas.ts';
+import { POLICY_DEFAULTS, policyBody } from '../notify/schemas.ts';
 import { type Api, ConfigApplyError, expectOk, type NameIndex, seg } from './kind.ts';
 import {
   CHANNEL_DOC_SCHEMAS,

@@ -1,5 +1,5 @@
 import { type ExpectedStatus, expectedStatusSchema, MAX_EXPECTED_STATUSES } from '../domain/http-statuses.ts';
-import { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS } from '../notify/request-schemas.ts';
+import { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS } from '../notify/schemas.ts';
 import { flag, type KumaContext, type Loose, num, text } from './kuma-context.ts';
 
 /**

@@ -16,7 +16,7 @@ import type { ConfigEngine } from '../config-doc/kind.ts';
 import type { IncidentService } from '../incidents/incident-service.ts';
 import { maintenanceLookup } from '../maintenance/evaluate.ts';
 import { createMaintenanceService } from '../maintenance/maintenance-service.ts';
-import type { Simulator } from '../notify/simulate.ts';
+import type { Simulator } from '../notify/compose.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Runtime } from '../platform/config.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -47,7 +47,7 @@ export interface McpDeps {
   actionRunner: ActionRunner;
   /** Incidents (list_incidents' state filters, acknowledge_incident, add_incident_note). */
   incidents: IncidentService;
-  /** explain_alerting (lib/notify/simulate.ts). */
+  /** explain_alerting (lib/notify/simulate/simulate.ts). */
   simulator: Simulator;
   /** The audit log's recorder of write tool calls (lib/compose-people.ts's `mcpAudit`). */
   audit?: McpToolAudit | undefined;

@@ -7,16 +7,16 @@ import type { JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import type { Table } from '../store/table.ts';
-import { createChannelStore } from './channel-store.ts';
+import { createChannelStore } from './channel-setup/channel-store.ts';
 import type { SmsTransport } from './channels/definition.ts';
 import type { EmailTransport } from './channels/email.ts';
 import { createChannelSenders } from './channels/index.ts';
-import { createDeliveryStore } from './delivery-store.ts';
-import { gateEmail } from './email-gate.ts';
-import { createEmailRecipients } from './email-recipients.ts';
+import { createDeliveryStore } from './deliveries/delivery-store.ts';
+import { gateEmail } from './email/email-gate.ts';
+import { createEmailRecipients } from './email/email-recipients.ts';
 import type { NotifyJob } from './jobs.ts';
-import { createNotifier } from './notifier.ts';
-import { createPolicyStore } from './policy-store.ts';
+import { createNotifier } from './pipeline/notifier.ts';
+import { createPolicyStore } from './policy/policy-store.ts';
 
 export interface NotifierDeps {
   table: Table;

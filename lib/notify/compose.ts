@@ -1,17 +1,19 @@
 import type { CheckService } from '../checks/services.ts';
 import type { Route } from '../http/types.ts';
-import { notifyActionRoutes } from './action-routes.ts';
+import { notifyActionRoutes } from './api/action-routes.ts';
+import { notifyRoutes, type Warned } from './api/routes.ts';
+import { templatePreviewRoutes } from './channel-setup/template-preview.ts';
+import { sharedChannelRoutes } from './channel-setup/tenant-channel-routes.ts';
+import { createTenantChannelService } from './channel-setup/tenant-channel-service.ts';
 import { composeNotifier, type NotifierDeps } from './compose-notifier.ts';
-import { publicDeliveries, type ShowDeliveries } from './delivery-responses.ts';
-import { emailConfirmRoutes } from './email-confirm-routes.ts';
+import { publicDeliveries, type ShowDeliveries } from './deliveries/delivery-responses.ts';
+import { emailConfirmRoutes } from './email/email-confirm-routes.ts';
 import { alertSettingsRoutes } from './grouping/settings-routes.ts';
-import { createPolicyService } from './policy-service.ts';
-import { createRouteService } from './route-service.ts';
-import { notifyRoutes, type Warned } from './routes.ts';
-import { createSimulator } from './simulate.ts';
-import { templatePreviewRoutes } from './template-preview.ts';
-import { sharedChannelRoutes } from './tenant-channel-routes.ts';
-import { createTenantChannelService } from './tenant-channel-service.ts';
+import { createPolicyService } from './policy/policy-service.ts';
+import { createRouteService } from './routing/route-service.ts';
+import { createSimulator } from './simulate/simulate.ts';
+
+export type { Simulator } from './simulate/simulate.ts';
 
 export interface NotificationsDeps extends NotifierDeps {
   checkService: Pick<CheckService, 'requireCheck' | 'list'>;

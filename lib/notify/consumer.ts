@@ -4,10 +4,10 @@ import type { JobInput, JobQueue } from '../platform/job-queue.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { Change, ChangeConsumer } from '../store/change-feed.ts';
 import type { Table } from '../store/table.ts';
-import { alsoFailingJob } from './also-failing-job.ts';
-import { eventJobId } from './job-ids.ts';
 import type { NotifyJob } from './jobs.ts';
-import { passedThroughDegraded } from './slot-coalesce.ts';
+import { alsoFailingJob } from './pipeline/also-failing-job.ts';
+import { eventJobId } from './pipeline/job-ids.ts';
+import { passedThroughDegraded } from './pipeline/slot-coalesce.ts';
 
 /**
  * The first step of the notification flow: every new entity transition in the change feed becomes

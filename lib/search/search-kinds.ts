@@ -17,7 +17,7 @@ import {
   readIncidents,
   readRecentIncidents,
 } from '../incidents/incident-items.ts';
-import { readTenantChannels } from '../notify/channel-items.ts';
+import { readTenantChannels } from '../notify/records.ts';
 import { isId } from '../platform/ids.ts';
 import { listStatusPages } from '../status-pages/status-page-items.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';

@@ -89,4 +89,67 @@ describe('front doors', () => {
     const face = readdirSync(join(LIB, 'checks'), { withFileTypes: true }).filter((entry) => entry.isFile());
     expect(face.length).toBeLessThanOrEqual(9);
   });
+
+  it('gives lib/notify a small face (at most 10 top-level files)', () => {
+    const face = readdirSync(join(LIB, 'notify'), { withFileTypes: true }).filter((entry) => entry.isFile());
+    expect(face.map((entry) => entry.name).length).toBeLessThanOrEqual(10);
+  });
+
+  it('keeps lib/notify private below its top level (no caller imports lib/notify/<sub>/…)', () => {
+    const found = files.flatMap((file) =>
+      breaches(file, readFileSync(file, 'utf8')).filter((breach) => breach.includes(' -> lib/notify/')),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('finds no import circle among lib/notify/channels’ files', () => {
+    const dir = join(LIB, 'notify', 'channels');
+    expect(circles(sourceFiles(dir).filter((file) => dirname(file) === dir))).toEqual([]);
+  });
+
+  it('sees an import circle (the check above can fail)', () => {
+    const a = join(LIB, 'notify', 'channels', 'a.ts');
+    const b = join(LIB, 'notify', 'channels', 'b.ts');
+    const c = join(LIB, 'notify', 'channels', 'c.ts');
+    const sources = new Map([
+      [a, "import type { B } from './b.ts';"],
+      [b, "import { c } from './c.ts';"],
+      [c, "export type { A } from './a.ts';"],
+    ]);
+    expect(circles([a, b, c], (file) => sources.get(file) ?? '')).toEqual([
+      'lib/notify/channels/a.ts -> lib/notify/channels/b.ts -> lib/notify/channels/c.ts -> lib/notify/channels/a.ts',
+    ]);
+  });
 });
+
+/** Each import circle among `files` (only imports between them count), as `a -> b -> … -> a`, once. */
+function circles(files: string[], read = (file: string) => readFileSync(file, 'utf8')): string[] {
+  const inside = new Set(files);
+  const edges = new Map(
+    files.map((file) => [
+      file,
+      ts
+        .preProcessFile(read(file), true, true)
+        .importedFiles.map((f) => f.fileName)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => resolve(dirname(file), specifier))
+        .filter((target) => inside.has(target)),
+    ]),
+  );
+  const name = (file: string) => relative(ROOT, file).split(sep).join('/');
+  const found = new Set<string>();
+  const walk = (path: string[]) => {
+    const last = path[path.length - 1] as string;
+    for (const next of edges.get(last) ?? []) {
+      const at = path.indexOf(next);
+      if (at >= 0) {
+        const loop = path.slice(at);
+        const start = loop.indexOf([...loop].sort()[0] as string);
+        const turned = [...loop.slice(start), ...loop.slice(0, start)];
+        found.add([...turned, turned[0] as string].map(name).join(' -> '));
+      } else if (path.length < 12) walk([...path, next]);
+    }
+  };
+  for (const file of [...files].sort()) walk([file]);
+  return [...found].sort();
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isoTime } from '../../lib/domain/iso-time.ts';
-import { escalateJobId, recoveryDueJobId } from '../../lib/notify/job-ids.ts';
 import type { NotifyJob } from '../../lib/notify/jobs.ts';
+import { escalateJobId, recoveryDueJobId } from '../../lib/notify/pipeline/job-ids.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { notifyFlowRig } from './notify-flow.ts';
 

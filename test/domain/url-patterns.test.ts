@@ -10,7 +10,7 @@ import {
   HTTP_URL_PATTERN,
   TEMPLATED_URL_PATTERN,
 } from '../../lib/domain/url-patterns.ts';
-import { channelInputSchema } from '../../lib/notify/channel-config.ts';
+import { channelInputSchema } from '../../lib/notify/channel-setup/channel-config.ts';
 import { parseHttpUrl } from '../../lib/platform/egress-guard.ts';
 
 /**

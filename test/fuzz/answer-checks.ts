@@ -41,7 +41,7 @@ const isConsole = (req: FuzzRequest) =>
 
 /**
  * A public status page's own 404 (lib/status-pages/public-routes.ts): an HTML page or an SVG badge,
- * as a browser wants; so is an email confirmation link's (lib/notify/email-confirm-routes.ts).
+ * as a browser wants; so is an email confirmation link's (lib/notify/email/email-confirm-routes.ts).
  */
 const isPublicPageAnswer = (req: FuzzRequest, answer: FuzzAnswer) =>
   (req.target.startsWith('/p/') || req.target.startsWith('/v1/email-confirmations/')) &&

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getCheckDefinition } from '../../lib/checks/check-items.ts';
-import { checkLabelOf } from '../../lib/notify/alert-context.ts';
+import { checkLabelOf } from '../../lib/notify/pipeline/alert-context.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 
 describe('the check label in alert text', () => {

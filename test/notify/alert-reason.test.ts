@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StateChangeEvent } from '../../lib/domain/state-change-event.ts';
-import { alertFor } from '../../lib/notify/alert-context.ts';
-import { digestReasons, MAX_REASON } from '../../lib/notify/alert-reason.ts';
 import type { ChannelDefinition, ChannelSendDeps } from '../../lib/notify/channels/definition.ts';
 import {
   CHANNEL_DEFINITIONS,
@@ -9,8 +7,10 @@ import {
   type ChannelConfigOf,
   type ChannelType,
 } from '../../lib/notify/channels/registry.ts';
-import type { DeliveryKind, DeliveryRecord } from '../../lib/notify/delivery-items.ts';
-import type { Alert } from '../../lib/notify/ports.ts';
+import type { DeliveryKind, DeliveryRecord } from '../../lib/notify/deliveries/delivery-items.ts';
+import { alertFor } from '../../lib/notify/pipeline/alert-context.ts';
+import { digestReasons, MAX_REASON } from '../../lib/notify/pipeline/alert-reason.ts';
+import type { Alert } from '../../lib/notify/pipeline/ports.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type LocalHarness, startLocalHarness } from '../support/api-harness.ts';
 import { runCellSlot } from '../support/cell-fixtures.ts';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityState } from '../../lib/catalog/entity-items.ts';
-import { type AlertFacts, channelDecisions, decideAlert } from '../../lib/notify/alert-steps.ts';
-import type { ChannelRecord } from '../../lib/notify/channel-items.ts';
-import { POLICY_DEFAULTS, type PolicyRecord } from '../../lib/notify/policy-items.ts';
-import type { RouteRecord } from '../../lib/notify/route-items.ts';
-import { channelPaths } from '../../lib/notify/simulate-words.ts';
+import type { ChannelRecord } from '../../lib/notify/channel-setup/channel-items.ts';
+import { type AlertFacts, channelDecisions, decideAlert } from '../../lib/notify/pipeline/alert-steps.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from '../../lib/notify/policy/policy-items.ts';
+import type { RouteRecord } from '../../lib/notify/routing/route-items.ts';
+import { channelPaths } from '../../lib/notify/simulate/simulate-words.ts';
 
 /**
  * The flow's decision as data (alert-steps.ts), which the event job acts on and the simulation

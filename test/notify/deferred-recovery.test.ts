@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { payloadKindOf } from '../../lib/notify/payload-kind.ts';
+import { payloadKindOf } from '../../lib/notify/pipeline/payload-kind.ts';
 import { isoTime } from '../../lib/platform/clock.ts';
 import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
 

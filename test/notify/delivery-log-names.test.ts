@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logsPageSchema, publicDeliverySchema } from '../../lib/notify/delivery-responses.ts';
-import { publicPolicySchema } from '../../lib/notify/responses.ts';
+import { publicPolicySchema } from '../../lib/notify/api/responses.ts';
+import { logsPageSchema, publicDeliverySchema } from '../../lib/notify/deliveries/delivery-responses.ts';
 import { eventually } from '../local/scheduler-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lastSentAtMs } from '../../lib/notify/notify-state-items.ts';
+import { lastSentAtMs } from '../../lib/notify/pipeline/notify-state-items.ts';
 import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
 
 let h: FlowHarness;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { OutgoingEmail } from '../../lib/notify/channels/email.ts';
-import { createEmailRecipients } from '../../lib/notify/email-recipients.ts';
+import { createEmailRecipients } from '../../lib/notify/email/email-recipients.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';

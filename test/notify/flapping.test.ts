@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeAlert } from '../../lib/notify/channels/message.ts';
 import { eventPayload } from '../../lib/notify/channels/payload.ts';
-import { getFlapState } from '../../lib/notify/flap-state-items.ts';
-import { flapOutcomeIfChanged } from '../../lib/notify/flapping.ts';
+import { getFlapState } from '../../lib/notify/pipeline/flap-state-items.ts';
+import { flapOutcomeIfChanged } from '../../lib/notify/pipeline/flapping.ts';
 import { type FlowHarness, startFlowHarness } from './support/flow-harness.ts';
 
 /** Issue 35 item 5: flap detection in the local flow (SQLite, change feed, notify queue, fake time). */

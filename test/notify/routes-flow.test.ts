@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { channelsForEvent, eventRouting } from '../../lib/notify/route-channels.ts';
-import { escalationTargets } from '../../lib/notify/route-match.ts';
+import { channelsForEvent, eventRouting } from '../../lib/notify/routing/route-channels.ts';
+import { escalationTargets } from '../../lib/notify/routing/route-match.ts';
 import { eventually } from '../local/scheduler-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heldBackBy } from '../../lib/notify/suppressed-alert-items.ts';
+import { heldBackBy } from '../../lib/notify/pipeline/suppressed-alert-items.ts';
 import { eventually } from '../local/scheduler-helpers.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { documentChannelSchemas } from '../../notify/channel-config.ts';
+import { documentChannelSchemas } from '../../notify/schemas.ts';
 import { type Api, ConfigApplyError, defineKind, expectOk, SECRET_PLACEHOLDER, seg } from '../kind.ts';
 import { envReferenceSchema } from '../secrets.ts';
 

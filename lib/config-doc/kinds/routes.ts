@@ -1,13 +1,13 @@
 import * as z from 'zod';
-import { GROUP_DEFAULTS } from '../../notify/route-items.ts';
 import {
+  GROUP_DEFAULTS,
   MAX_ROUTE_BLUEPRINTS,
   MAX_ROUTE_CHANNELS,
   MAX_ROUTE_ENTITIES,
   ROUTE_STATES,
   routeInputSchema,
   routeNameSchema,
-} from '../../notify/route-schemas.ts';
+} from '../../notify/schemas.ts';
 import {
   type Api,
   ConfigApplyError,

@@ -13,7 +13,7 @@ import type { ConfigEngine } from '../../config-doc/kind.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { IncidentService } from '../../incidents/incident-service.ts';
 import type { MaintenanceService } from '../../maintenance/maintenance-service.ts';
-import type { Simulator } from '../../notify/simulate.ts';
+import type { Simulator } from '../../notify/compose.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
 import { ValidationError } from '../../platform/errors.ts';

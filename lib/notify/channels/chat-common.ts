@@ -1,5 +1,5 @@
 import { REDACTED } from '../../domain/redacted.ts';
-import type { SendOutcome } from '../ports.ts';
+import type { SendOutcome } from '../pipeline/ports.ts';
 import { type HttpPostDeps, postOnce } from './http-post.ts';
 
 /**

@@ -1,10 +1,8 @@
 import type * as z from 'zod';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
-import type { Alert, Digest, SendOutcome } from '../ports.ts';
-import type { EmailDeps } from './email.ts';
-import type { HttpPostDeps } from './http-post.ts';
-import type { NatsPublisher } from './nats.ts';
+import type { Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
+import type { EmailDeps, HttpPostDeps, NatsPublisher } from './send-ports.ts';
 
 /**
  * One channel type, whole, in one file (Gatus's `alerting/provider/<name>/<name>.go`, Healthchecks'

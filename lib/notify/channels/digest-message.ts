@@ -1,4 +1,4 @@
-import type { Digest } from '../ports.ts';
+import type { Digest } from '../pipeline/ports.ts';
 import { clip, humanTime, type Tone } from './message.ts';
 
 /**

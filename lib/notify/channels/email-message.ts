@@ -1,6 +1,7 @@
 import type { DigestMessage } from './digest-message.ts';
 import type { AlertMessage } from './message.ts';
 import { clip, plainText } from './message.ts';
+import type { EmailContent } from './send-ports.ts';
 
 /**
  * An alert as an email: a one-line subject, a plain-text body and an HTML body saying the same
@@ -9,12 +10,7 @@ import { clip, plainText } from './message.ts';
  * can never end its header, whatever the mail library does), the HTML escapes everything it shows.
  */
 
-/** The subject, the text body and the HTML body of one alert. */
-export interface EmailContent {
-  subject: string;
-  text: string;
-  html: string;
-}
+export type { EmailContent } from './send-ports.ts';
 
 /** Long enough for an entity name and a state; mail clients cut subjects shorter anyway. */
 const MAX_SUBJECT = 200;

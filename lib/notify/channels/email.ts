@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import type { EmailSender } from '../../domain/email-address.ts';
 import type { Runtime } from '../../platform/config.ts';
-import type { Alert, SendOutcome } from '../ports.ts';
+import type { Alert, SendOutcome } from '../pipeline/ports.ts';
 import { emailAddress } from './config-fields.ts';
 import { type ChannelOf, defineChannel } from './definition.ts';
 import { describeDigest } from './digest-message.ts';
 import { digestEmailContent, type EmailContent, emailContent, headerLine } from './email-message.ts';
 import { clip, messageFor } from './message.ts';
+import type { EmailDeps, EmailTransport } from './send-ports.ts';
 
 /**
  * The email channel: the alert's message as text and HTML to the channel's 1-10 recipients, from
@@ -21,29 +22,7 @@ type EmailChannel = ChannelOf<z.output<typeof storedConfig>>;
 /** DECISIONS.md "Operations features": an email channel has 1 to 10 recipients. */
 export const MAX_EMAIL_RECIPIENTS = 10;
 
-/** One email to send: addresses validated at create (its `input` schema), content header-safe. */
-export interface OutgoingEmail extends EmailContent {
-  from: EmailSender;
-  to: string[];
-  /** The delivery record's id, the same on every attempt (an `X-Vigil-Delivery` header where the transport has headers). */
-  deliveryId: string;
-}
-
-/** Where email leaves the process: one attempt per call, its outcome as a delivery log entry. */
-export interface EmailTransport {
-  send(email: OutgoingEmail): Promise<SendOutcome>;
-  /** Closes what the transport keeps open, if anything. */
-  close?(): Promise<void>;
-}
-
-export interface EmailDeps {
-  /** Undefined locally without VIGIL_SMTP_URL: every email delivery fails, saying so. */
-  transport: EmailTransport | undefined;
-  /** VIGIL_EMAIL_FROM; undefined: every email delivery fails, saying so. */
-  from: EmailSender | undefined;
-  publicUrl?: string | undefined;
-  runtime?: Runtime | undefined;
-}
+export type { EmailDeps, EmailTransport, OutgoingEmail } from './send-ports.ts';
 
 /** The error of every email delivery while no SMTP server is configured (local runtime). */
 export const NO_SMTP_SERVER = 'no SMTP server configured (set VIGIL_SMTP_URL to smtp:// or smtps://)';

@@ -1,5 +1,5 @@
 import type { Runtime } from '../../platform/config.ts';
-import { type HttpTransport, httpRequest } from '../../platform/egress.ts';
+import { httpRequest } from '../../platform/egress.ts';
 import { connectionFailureText, egressRefusal } from '../../platform/egress-advice.ts';
 import {
   ConnectionError,
@@ -8,20 +8,11 @@ import {
   TimeoutError,
   TooManyRedirectsError,
 } from '../../platform/egress-errors.ts';
-import type { Resolve } from '../../platform/egress-guard.ts';
 import { undiciRequest } from '../../platform/undici-client.ts';
-import type { SendOutcome } from '../ports.ts';
+import type { SendOutcome } from '../pipeline/ports.ts';
+import type { HttpPostDeps } from './send-ports.ts';
 
-/** How URL channels reach the network: the SSRF guard's allow-list, and test hooks. */
-export interface HttpPostDeps {
-  egressAllow: readonly string[];
-  /** Which runtime's setting a refusal names (VIGIL_EGRESS_ALLOW, or the cloud's deployment setting); local by default. */
-  runtime?: Runtime;
-  ca?: string[];
-  resolve?: Resolve;
-  /** The process's kept-alive pools (lib/platform/egress-pool.ts); a fresh connection per send without. */
-  transport?: HttpTransport | undefined;
-}
+export type { HttpPostDeps } from './send-ports.ts';
 
 /** DECISIONS.md: a webhook attempt that takes longer fails; the other URL channels share the budget. */
 export const SEND_TIMEOUT_MS = 10_000;

@@ -2,11 +2,12 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import * as z from 'zod';
 import { natsSubjectProblem, publishedSubject } from '../../domain/nats-subject.ts';
 import type { Logger } from '../../platform/logger.ts';
-import type { Alert, Digest, SendOutcome } from '../ports.ts';
+import type { Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
 import { natsSubject } from './config-fields.ts';
 import { type ChannelOf, type ChannelSendDeps, defineChannel } from './definition.ts';
 import { digestPayload } from './digest-message.ts';
 import { eventPayload } from './payload.ts';
+import type { NatsPublisher } from './send-ports.ts';
 
 /**
  * The nats channel: the state-change event (with `check_name`) published to the channel's subject, under its
@@ -21,13 +22,7 @@ type NatsChannel = ChannelOf<z.output<typeof storedConfig>>;
 /** NATS's default max_payload, when the server did not say. */
 export const NATS_DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
-/** Publishes bytes to a subject and waits for the server to have them. */
-export interface NatsPublisher {
-  publish(subject: string, data: Uint8Array): Promise<SendOutcome>;
-  /** The server's max_payload (bytes), once connected; undefined when unknown. */
-  maxPayload?(): Promise<number | undefined>;
-  close(): Promise<void>;
-}
+export type { NatsPublisher } from './send-ports.ts';
 
 /** What the client is given: host:port servers and the credentials found in the URLs. */
 export interface NatsServerOptions {

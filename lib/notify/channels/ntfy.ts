@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Alert, SendOutcome } from '../ports.ts';
+import type { Alert, SendOutcome } from '../pipeline/ports.ts';
 import {
   headerSafe,
   MAX_TOKEN_LENGTH,

@@ -1,5 +1,5 @@
-import { payloadKindOf } from '../payload-kind.ts';
-import type { Alert } from '../ports.ts';
+import { payloadKindOf } from '../pipeline/payload-kind.ts';
+import type { Alert } from '../pipeline/ports.ts';
 
 /**
  * The JSON body of the webhook and nats channels: the state-change event of SPEC.md "Events"

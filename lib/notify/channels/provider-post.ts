@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED } from '../../domain/redacted.ts';
-import type { SendOutcome } from '../ports.ts';
+import type { SendOutcome } from '../pipeline/ports.ts';
 import { failureText, type HttpPostDeps, sendGuarded } from './http-post.ts';
 
 /**

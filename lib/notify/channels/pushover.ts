@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { Alert, Digest } from '../ports.ts';
+import type { Alert, Digest } from '../pipeline/ports.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest, linesWithin } from './digest-message.ts';

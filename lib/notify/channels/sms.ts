@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { SendOutcome } from '../ports.ts';
+import type { SendOutcome } from '../pipeline/ports.ts';
 import { redactedView, shownSecret } from './config-fields.ts';
 import { type ChannelSendDeps, defineChannel } from './definition.ts';
 import { describeDigest } from './digest-message.ts';

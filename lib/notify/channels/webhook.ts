@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import * as z from 'zod';
-import type { Alert, SendOutcome } from '../ports.ts';
+import type { Alert, SendOutcome } from '../pipeline/ports.ts';
 import {
   headerSafe,
   MAX_SECRET_LENGTH,

@@ -4,12 +4,12 @@ import { isoTime } from '../../platform/clock.ts';
 import { deterministicId } from '../../platform/ids.ts';
 import { delaySecondsFor, type JobInput } from '../../platform/job-queue.ts';
 import { ConditionFailedError, type Table } from '../../store/table.ts';
-import { type DeliveryRecord, deliveryChangedOp } from '../delivery-items.ts';
-import { digestJobId } from '../job-ids.ts';
+import { type DeliveryRecord, deliveryChangedOp } from '../deliveries/delivery-items.ts';
 import type { NotifyJob } from '../jobs.ts';
-import { payloadKindOf } from '../payload-kind.ts';
-import { type GroupBy, listRoutes, type RouteRecord } from '../route-items.ts';
-import { routeMatches } from '../route-match.ts';
+import { digestJobId } from '../pipeline/job-ids.ts';
+import { payloadKindOf } from '../pipeline/payload-kind.ts';
+import { type GroupBy, listRoutes, type RouteRecord } from '../routing/route-items.ts';
+import { routeMatches } from '../routing/route-match.ts';
 import { individualSendsLeft, readAlertSettings, takeIndividualSend } from './fold-items.ts';
 import { batchJoinedOps, batchOpenedOps, type DigestEntry, readGroup } from './group-items.ts';
 

@@ -1,5 +1,5 @@
-import type { NotifyDeps } from '../notify-deps.ts';
-import { changeOrder, readTold } from '../told-items.ts';
+import type { NotifyDeps } from '../pipeline/notify-deps.ts';
+import { changeOrder, readTold } from '../pipeline/told-items.ts';
 import type { DigestEntry } from './group-items.ts';
 
 /**

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkChannelDestination, parseChannelInput } from '../../../lib/notify/channel-config.ts';
+import {
+  checkChannelDestination,
+  parseChannelInput,
+} from '../../../lib/notify/channel-setup/channel-config.ts';
 import { CHANNEL_TYPES } from '../../../lib/notify/channels/registry.ts';
 import { ValidationError } from '../../../lib/platform/errors.ts';
 

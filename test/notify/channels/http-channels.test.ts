@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChannelSenders } from '../../../lib/notify/channels/index.ts';
-import type { ChannelSenders } from '../../../lib/notify/ports.ts';
+import type { ChannelSenders } from '../../../lib/notify/pipeline/ports.ts';
 import { createFakeClock } from '../../../lib/platform/clock.ts';
 import { silentLogger } from '../../../lib/platform/logger.ts';
 import { closedPort } from '../../probes/support/http-server.ts';

@@ -6,12 +6,12 @@ import { createApp, STREAM_ENTITIES } from '../../../lib/app.ts';
 import { createChangePump } from '../../../lib/local/change-pump.ts';
 import { startJobRunner } from '../../../lib/local/job-runner.ts';
 import { createSqliteJobQueue } from '../../../lib/local/sqlite-job-queue.ts';
-import type { ChannelRecord } from '../../../lib/notify/channel-items.ts';
+import type { ChannelRecord } from '../../../lib/notify/channel-setup/channel-items.ts';
 import type { Acknowledgement } from '../../../lib/notify/channels/definition.ts';
-import type { DeliveryRecord } from '../../../lib/notify/delivery-items.ts';
+import type { DeliveryRecord } from '../../../lib/notify/deliveries/delivery-items.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../../../lib/notify/jobs.ts';
-import { createNotifier } from '../../../lib/notify/notifier.ts';
-import type { Alert, ChannelSenders, Digest, SendOutcome } from '../../../lib/notify/ports.ts';
+import { createNotifier } from '../../../lib/notify/pipeline/notifier.ts';
+import type { Alert, ChannelSenders, Digest, SendOutcome } from '../../../lib/notify/pipeline/ports.ts';
 import { isoTime } from '../../../lib/platform/clock.ts';
 import { loadConfig } from '../../../lib/platform/config.ts';
 import { newId } from '../../../lib/platform/ids.ts';
@@ -72,7 +72,7 @@ export async function startFlowHarness() {
     status_code: 200,
     error: null,
   });
-  /** The acknowledgements the fake channels were told of (lib/notify/acknowledge.ts). */
+  /** The acknowledgements the fake channels were told of (lib/notify/pipeline/acknowledge.ts). */
   const acks: { channel: ChannelRecord; ack: Acknowledgement; atMs: number }[] = [];
   let acknowledging: ((channel: ChannelRecord) => boolean) | undefined;
   let ackAnswer: (n: number) => SendOutcome = () => ({ ok: true, status_code: 202, error: null });

@@ -1,7 +1,7 @@
 import { entityLabel } from '../catalog/entity-reads';
 import { EntityPicker, type PickedEntity } from './entity-picker';
 
-/** The API's bound on a route's entities (lib/notify/route-schemas.ts MAX_ROUTE_ENTITIES). */
+/** The API's bound on a route's entities (lib/notify/routing/route-schemas.ts MAX_ROUTE_ENTITIES). */
 const MAX_ENTITIES = 100;
 
 /**

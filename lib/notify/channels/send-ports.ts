@@ -1,0 +1,61 @@
+import type { EmailSender } from '../../domain/email-address.ts';
+import type { Runtime } from '../../platform/config.ts';
+import type { HttpTransport } from '../../platform/egress.ts';
+import type { Resolve } from '../../platform/egress-guard.ts';
+import type { SendOutcome } from '../pipeline/ports.ts';
+
+/**
+ * The outbound paths a channel definition's senders are given (definition.ts ChannelSendDeps),
+ * in one file that both the definition and the senders (email.ts, http-post.ts, nats.ts) import,
+ * so no file of channels/ imports back from one that imports it.
+ */
+
+/** The subject, the text body and the HTML body of one alert. */
+export interface EmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** One email to send: addresses validated at create (its `input` schema), content header-safe. */
+export interface OutgoingEmail extends EmailContent {
+  from: EmailSender;
+  to: string[];
+  /** The delivery record's id, the same on every attempt (an `X-Vigil-Delivery` header where the transport has headers). */
+  deliveryId: string;
+}
+
+/** Where email leaves the process: one attempt per call, its outcome as a delivery log entry. */
+export interface EmailTransport {
+  send(email: OutgoingEmail): Promise<SendOutcome>;
+  /** Closes what the transport keeps open, if anything. */
+  close?(): Promise<void>;
+}
+
+export interface EmailDeps {
+  /** Undefined locally without VIGIL_SMTP_URL: every email delivery fails, saying so. */
+  transport: EmailTransport | undefined;
+  /** VIGIL_EMAIL_FROM; undefined: every email delivery fails, saying so. */
+  from: EmailSender | undefined;
+  publicUrl?: string | undefined;
+  runtime?: Runtime | undefined;
+}
+
+/** How URL channels reach the network: the SSRF guard's allow-list, and test hooks. */
+export interface HttpPostDeps {
+  egressAllow: readonly string[];
+  /** Which runtime's setting a refusal names (VIGIL_EGRESS_ALLOW, or the cloud's deployment setting); local by default. */
+  runtime?: Runtime;
+  ca?: string[];
+  resolve?: Resolve;
+  /** The process's kept-alive pools (lib/platform/egress-pool.ts); a fresh connection per send without. */
+  transport?: HttpTransport | undefined;
+}
+
+/** Publishes bytes to a subject and waits for the server to have them. */
+export interface NatsPublisher {
+  publish(subject: string, data: Uint8Array): Promise<SendOutcome>;
+  /** The server's max_payload (bytes), once connected; undefined when unknown. */
+  maxPayload?(): Promise<number | undefined>;
+  close(): Promise<void>;
+}

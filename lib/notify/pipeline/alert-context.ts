@@ -1,0 +1,98 @@
+import { readEntityById } from '../../catalog/entity-items.ts';
+import { checkTypeDefinition } from '../../check-types/registry.ts';
+import { lastErrorOf } from '../../checks/results.ts';
+import { alsoFailingOf } from '../../incidents/also-failing.ts';
+import { incidentIdOfEvent } from '../../incidents/incident-of-event.ts';
+import type { Table } from '../../store/table.ts';
+import type { DeliveryRecord } from '../deliveries/delivery-items.ts';
+import {
+  type CheckRead,
+  checkNameFrom,
+  readCheck,
+  reasonOf,
+  reasonReads,
+  reasonRedactor,
+} from './alert-reason.ts';
+import { flapNoticeOf } from './flap-state-items.ts';
+import { holdingOf } from './holding.ts';
+import type { Alert } from './ports.ts';
+
+/** What the check probes, for humans: "GET https://api.example.com/health", "tcp db:5432", "push". */
+export function checkLabelOf(c: CheckRead): string {
+  if (c === 'removed') return 'check removed';
+  if (c === 'unreadable') return 'check';
+  const type = checkTypeDefinition(c.check_type);
+  // http and push label themselves from the check's fields, the others from their config.
+  return 'kind' in type ? type.targetLabel(c) : type.targetLabel(c.config);
+}
+
+/** A shared channel's test about no check (notifier.ts): nothing to read, no entity or check to name. */
+function channelTestAlert(record: DeliveryRecord): Alert {
+  const { event } = record;
+  return {
+    event,
+    kind: record.kind,
+    deliveryId: record.id,
+    entity: { id: '', name: event.entity_name, blueprint_slug: '', slug: '' },
+    checkName: 'none',
+    checkLabel: 'none',
+    lastError: null,
+    reason: null,
+  };
+}
+
+/** The Alert a channel is sent for a delivery record: its event, entity, check name and label, last error. */
+export async function alertFor(table: Table, record: DeliveryRecord): Promise<Alert> {
+  const { event } = record;
+  if (event.check_id === '') return channelTestAlert(record);
+  const [entity, check] = await Promise.all([
+    readEntityById(table, event.tenant_id, event.entity_id),
+    readCheck(table, event.tenant_id, event.check_id),
+  ]);
+  const reads = reasonReads(table, event.tenant_id, {
+    check: [event.check_id, check],
+    entity: [event.entity_id, entity],
+  });
+  const flapping = record.kind === 'flapping' ? await flapNoticeOf(table, event.check_id) : undefined;
+  const [error, holding, alsoFailing, incidentId, reason] = await Promise.all([
+    lastErrorOf(table, event.check_id, typeof check === 'object' ? check : undefined),
+    record.kind === 'test' ? undefined : holdingOf(table, event),
+    // Named in what follows the first alert of a down entity (repeats, escalations, digests).
+    record.kind === 'alert' || record.kind === 'test' || event.to_state === 'up'
+      ? []
+      : alsoFailingOf(table, event.tenant_id, event.entity_id),
+    record.kind === 'test' ? undefined : incidentIdOfEvent(table, event),
+    reasonOf(reads, record.kind, event, flapping),
+  ]);
+  // Repeat and escalation records are made when due: the time since the change is the record's age
+  // (a retry re-sends the same figures, so a delivery's body stays the same on every attempt).
+  const sinceChangeMs = Math.max(0, Date.parse(record.created_at) - Date.parse(event.timestamp));
+  return {
+    event,
+    kind: record.kind,
+    // An escalation's incident has been unacknowledged since its opening (the change).
+    ...(record.kind === 'escalation'
+      ? {
+          unacknowledgedMinutes: Math.floor(sinceChangeMs / 60_000),
+          unacknowledgedSeconds: Math.floor(sinceChangeMs / 1000),
+        }
+      : {}),
+    ...(record.kind === 'repeat' ? { downForSeconds: Math.floor(sinceChangeMs / 1000) } : {}),
+    ...(holding ? { holding } : {}),
+    ...(record.kind === 'flapping' ? { flapping } : {}),
+    deliveryId: record.id,
+    entity: {
+      id: event.entity_id,
+      name: entity?.name ?? event.entity_name,
+      blueprint_slug: entity?.blueprint_slug ?? '',
+      slug: entity?.slug ?? '',
+    },
+    checkName: checkNameFrom(check),
+    checkLabel: checkLabelOf(check),
+    // Redacted as the reason is: the text shows it when it says more than the reason.
+    lastError: error === null ? null : reasonRedactor(check)(error),
+    reason,
+    ...(alsoFailing.length > 0 ? { alsoFailing } : {}),
+    ...(incidentId ? { incidentId } : {}),
+  };
+}

@@ -1,0 +1,202 @@
+import { readEntityById } from '../../catalog/entity-items.ts';
+import { applyFlapChange, emptyFlapHistory, type FlapPolicy, settleFlap } from '../../domain/flap.ts';
+import { isRecovery, type StateChangeEvent } from '../../domain/state-change-event.ts';
+import { maintenanceLookup } from '../../maintenance/evaluate.ts';
+import type { JobInput } from '../../platform/job-queue.ts';
+import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
+import type { NotifyJob } from '../jobs.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
+import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
+import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
+import { getFlapState, historyOf, putFlapState } from './flap-state-items.ts';
+import { flapSettleJobId } from './job-ids.ts';
+import {
+  effectivePolicy,
+  enqueueAll,
+  type NotifyDeps,
+  newDelivery,
+  storeAndDispatch,
+} from './notify-deps.ts';
+import { rejudgeJob } from './rejudge.ts';
+import { firstRepeat } from './repeat.ts';
+import { isDownState } from './upstream.ts';
+
+/**
+ * The flapping step of the alert flow (issue 35; DECISIONS.md "Alert model (wave 4)" Flapping).
+ * Every alert a check's change would send counts as a change in the check's flap history
+ * (flap-state-items.ts); more than `flap_changes` of them within `flap_window_seconds` sends ONE
+ * `flapping` notice to the channels the alert would reach, and from then on the check's alerts are
+ * logged skipped (`flapping`) until the check has been stable for the window: a `flap_settle` job,
+ * re-armed by each change, then sends one alert with the state the check settled in.
+ */
+
+type SettleJob = Extract<NotifyJob, { kind: 'flap_settle' }>;
+
+/** The reason the held alerts are logged with. */
+export const FLAPPING_REASON = 'flapping';
+
+/** The policy's flap settings, the defaults for a policy stored before they existed. */
+export function flapPolicyOf(policy: PolicyRecord): FlapPolicy {
+  return {
+    changes: policy.flap_changes ?? POLICY_DEFAULTS.flap_changes,
+    window_seconds: policy.flap_window_seconds ?? POLICY_DEFAULTS.flap_window_seconds,
+  };
+}
+
+function settleJob(
+  body: SettleJob,
+  nowMs: number,
+  id = flapSettleJobId(body.check_id, body.due_ms),
+): JobInput<NotifyJob> {
+  return delayedJob(body, nowMs, id);
+}
+
+/** Sends the `flapping` notice of the change that started it (ids per transition: a redelivery sends nothing twice). */
+async function sendNotice(deps: NotifyDeps, event: StateChangeEvent): Promise<void> {
+  const [own, routing] = await Promise.all([
+    deps.channels.listForCheck(event.check_id),
+    eventRouting(deps.table, event),
+  ]);
+  const channels = await channelsForEvent(deps, event, own, routing);
+  const records = channels.map((channel) =>
+    newDelivery(
+      { event, channel, kind: 'flapping', seq: '0', timeMs: Date.parse(event.timestamp) },
+      deps.clock.now(),
+    ),
+  );
+  await storeAndDispatch(deps, records);
+}
+
+/**
+ * The flow's flapping step for one alert: counts the change and answers `flapping` (the alert is
+ * held) or undefined (evaluate on). When flapping starts, sends the notice and arms the settle look.
+ */
+export async function flapDecision(
+  deps: NotifyDeps,
+  event: StateChangeEvent,
+  policy: PolicyRecord,
+): Promise<string | undefined> {
+  const settings = flapPolicyOf(policy);
+  const nowMs = deps.clock.now();
+  const change = { id: event.transition_id, at_ms: Date.parse(event.timestamp) };
+  const step = await withRetries(OPTIMISTIC_ATTEMPTS, 'the flap history', async () => {
+    const stored = await getFlapState(deps.table, event.check_id);
+    const before = historyOf(stored);
+    const applied = applyFlapChange(before, change, nowMs, settings);
+    const newer = !stored?.held_event || stored.held_event.timestamp <= event.timestamp;
+    const held = applied.outcome === 'pass' ? null : newer ? event : (stored?.held_event ?? event);
+    const notice =
+      applied.outcome === 'start'
+        ? {
+            changes: applied.history.changes.length,
+            window_seconds: settings.window_seconds,
+            transition_id: event.transition_id,
+          }
+        : applied.outcome === 'hold'
+          ? (stored?.notice ?? null)
+          : null;
+    const next = {
+      tenant_id: event.tenant_id,
+      check_id: event.check_id,
+      ...applied.history,
+      notice,
+      held_event: held,
+    };
+    // Nothing to store (detection off, no history yet) or nothing moved (a redelivered change).
+    const same = stored
+      ? JSON.stringify({ ...stored, version: 0 }) === JSON.stringify({ ...next, version: 0 })
+      : applied.history.changes.length === 0;
+    if (!same && !(await putFlapState(deps.table, next, stored?.version))) return RETRY;
+    return { ...applied, notice };
+  });
+  if (step.outcome === 'pass') return undefined;
+  // The notice goes with the change that started flapping (again on a redelivery of that change's job).
+  if (step.notice?.transition_id === event.transition_id) await sendNotice(deps, event);
+  const due = step.history.settle_due_ms;
+  if (due !== null) {
+    await enqueueAll(deps, [
+      settleJob(
+        { kind: 'flap_settle', tenant_id: event.tenant_id, check_id: event.check_id, due_ms: due },
+        nowMs,
+      ),
+    ]);
+  }
+  return FLAPPING_REASON;
+}
+
+/**
+ * Read-only (for `POST /v1/notify/simulate`): whether a change of the check now would be held for
+ * flapping (`start`: it would begin flapping, `hold`: it is flapping), without counting it.
+ */
+export async function flapOutcomeIfChanged(
+  deps: Pick<NotifyDeps, 'table'>,
+  checkId: string,
+  policy: PolicyRecord,
+  nowMs: number,
+): Promise<'pass' | 'start' | 'hold'> {
+  const history = historyOf(await getFlapState(deps.table, checkId));
+  return applyFlapChange(history, { id: 'simulated', at_ms: nowMs }, nowMs, flapPolicyOf(policy)).outcome;
+}
+
+/** Handles one `flap_settle` job; throws to have it retried. */
+export async function handleFlapSettle(deps: NotifyDeps, job: SettleJob): Promise<void> {
+  const nowMs = deps.clock.now();
+  if (await waitedAnotherHop(deps, job, flapSettleJobId(job.check_id, job.due_ms), nowMs)) return;
+  const held = await withRetries(OPTIMISTIC_ATTEMPTS, 'the flap history', async () => {
+    const stored = await getFlapState(deps.table, job.check_id);
+    if (!stored) return null;
+    const settled = settleFlap(historyOf(stored), job.due_ms, nowMs);
+    if (settled.outcome !== 'settled') return null;
+    const next = { ...stored, ...emptyFlapHistory(), notice: null, held_event: null };
+    return (await putFlapState(deps.table, next, stored.version)) ? stored.held_event : RETRY;
+  });
+  if (!held) return;
+  await sendSettled(deps, held, job.due_ms);
+  // Whatever the settled alert could not say (another check moved the entity meanwhile) is told now.
+  await enqueueAll(deps, [
+    rejudgeJob({ tenant_id: held.tenant_id, entity_id: held.entity_id }, nowMs, 'flapping', nowMs),
+  ]);
+}
+
+/**
+ * The one alert after flapping: the latest held change, if it is still the entity's state (a later
+ * change of another check alerted on its own), through the steps that apply now: silence,
+ * maintenance, the recovery switch; then repeats as for any alert.
+ */
+async function sendSettled(deps: NotifyDeps, event: StateChangeEvent, dueMs: number): Promise<void> {
+  const entity = await readEntityById(deps.table, event.tenant_id, event.entity_id);
+  if (!entity || entity.last_transition_id !== event.transition_id) return;
+  const [policy, own, routing, maintenanceOf] = await Promise.all([
+    effectivePolicy(deps, event.tenant_id, event.check_id),
+    deps.channels.listForCheck(event.check_id),
+    eventRouting(deps.table, event, entity.blueprint_slug),
+    maintenanceLookup(deps.table, deps.clock, event.tenant_id),
+  ]);
+  const channels = await channelsForEvent(deps, event, own, routing);
+  const maintenance = await maintenanceOf({ id: event.entity_id, blueprint_slug: entity.blueprint_slug });
+  const skipped = policy.silenced
+    ? 'silenced'
+    : maintenance
+      ? `maintenance: ${maintenance.name}`
+      : isRecovery(event) && !policy.notify_on_recovery
+        ? 'recovery alerts are off'
+        : undefined;
+  const nowMs = deps.clock.now();
+  const records = channels.map((channel) =>
+    newDelivery(
+      {
+        event,
+        channel,
+        kind: 'alert',
+        seq: `settled:${dueMs}`,
+        timeMs: dueMs,
+        ...(skipped ? { skipped } : {}),
+      },
+      nowMs,
+    ),
+  );
+  await storeAndDispatch(deps, records);
+  if (!skipped && isDownState(event.to_state) && policy.repeat_interval_seconds > 0) {
+    await enqueueAll(deps, [firstRepeat(event, policy, nowMs)]);
+  }
+}

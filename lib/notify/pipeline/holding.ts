@@ -1,0 +1,67 @@
+import { readEntityById } from '../../catalog/entity-items.ts';
+import { relationsOfEntity } from '../../catalog/relation-items.ts';
+import { isRecovery, type StateChangeEvent } from '../../domain/state-change-event.ts';
+import { listStatusPages } from '../../status-pages/status-page-items.ts';
+import type { Table } from '../../store/table.ts';
+import type { Holding, HoldingDependent } from './ports.ts';
+import { isDownState } from './upstream.ts';
+
+/**
+ * Inhibition, told from the root cause's side (issue 35 item 4, DECISIONS.md "Alert model (wave
+ * 4)"): the alert of an entity others depend on names, at send time, its dependents (through
+ * depends_on, transitively) that are down or degraded, held back behind it, and the status pages
+ * showing it or them ("Orders DB is down; holding 4 dependents: …; status pages affected: …").
+ * Its recovery is the all-clear: the dependents up again, and those still down. An entity nothing
+ * depends on has no `holding` (two index reads to learn so).
+ */
+
+/** Entities visited at most by one walk (upstream.ts bounds the other direction alike). */
+const MAX_WALK = 200;
+/** Dependents a payload lists; `dependents_total` counts the rest. */
+export const MAX_LISTED = 100;
+
+/** The entities depending on `entityId`, directly or not (breadth first, bounded). */
+async function dependentsOf(table: Table, tenantId: string, entityId: string): Promise<string[]> {
+  const seen = new Set<string>([entityId]);
+  const found: string[] = [];
+  let frontier = [entityId];
+  while (frontier.length > 0 && seen.size < MAX_WALK) {
+    const next: string[] = [];
+    for (const to of frontier) {
+      for (const rel of await relationsOfEntity(table, tenantId, to)) {
+        if (rel.relation_type !== 'depends_on' || rel.to_entity_id !== to) continue;
+        if (seen.has(rel.from_entity_id) || seen.size >= MAX_WALK) continue;
+        seen.add(rel.from_entity_id);
+        next.push(rel.from_entity_id);
+      }
+    }
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
+}
+
+/** What `event`'s entity holds back now (a down or degraded alert) or lets go (a recovery); undefined when nothing. */
+export async function holdingOf(table: Table, event: StateChangeEvent): Promise<Holding | undefined> {
+  const recovery = isRecovery(event);
+  if (!recovery && !isDownState(event.to_state)) return undefined;
+  const ids = await dependentsOf(table, event.tenant_id, event.entity_id);
+  if (ids.length === 0) return undefined;
+  const states = await Promise.all(ids.map((id) => readEntityById(table, event.tenant_id, id)));
+  const all: HoldingDependent[] = states.flatMap((s) =>
+    s ? [{ entity_id: s.id, name: s.name, state: s.state }] : [],
+  );
+  const down = all.filter((d) => isDownState(d.state));
+  const named = recovery ? all.filter((d) => d.state === 'up') : down;
+  if (named.length === 0 && (!recovery || down.length === 0)) return undefined;
+  const shown = new Set([event.entity_id, ...named.map((d) => d.entity_id), ...down.map((d) => d.entity_id)]);
+  const pages = (await listStatusPages(table, event.tenant_id)).filter((page) =>
+    page.entity_ids.some((id) => shown.has(id)),
+  );
+  return {
+    dependents: named.slice(0, MAX_LISTED),
+    dependents_total: named.length,
+    ...(recovery ? { still_down: down.slice(0, MAX_LISTED) } : {}),
+    status_pages: pages.map((page) => ({ slug: page.slug, title: page.title })),
+  };
+}

@@ -1,0 +1,181 @@
+import type { Tenant } from '../../auth/tenant-items.ts';
+import type { StateChangeEvent } from '../../domain/state-change-event.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { deterministicId } from '../../platform/ids.ts';
+import type { JobInput, JobQueue } from '../../platform/job-queue.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Table } from '../../store/table.ts';
+import type { ChannelRecord } from '../channel-setup/channel-items.ts';
+import type { ChannelStore } from '../channel-setup/channel-store.ts';
+import type { DeliveryRecord } from '../deliveries/delivery-items.ts';
+import type { DeliveryStore } from '../deliveries/delivery-store.ts';
+import { digestJob, groupingContext, joinOpenBatch, placeInGroup, planFor } from '../grouping/intercept.ts';
+import type { NotifyJob } from '../jobs.ts';
+import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
+import type { PolicyStore } from '../policy/policy-store.ts';
+import { deliverJobId } from './job-ids.ts';
+import type { ChannelSenders } from './ports.ts';
+import { claimsWord, putClaimed } from './told.ts';
+import type { ToldRecord } from './told-items.ts';
+
+/** What the notifier's job handlers work with (built once per runtime by createNotifier). */
+export interface NotifyDeps {
+  table: Table;
+  clock: Clock;
+  logger: Logger;
+  queue: JobQueue<NotifyJob>;
+  senders: ChannelSenders;
+  policies: Pick<PolicyStore, 'get'>;
+  channels: Pick<ChannelStore, 'listForCheck' | 'get' | 'getSharedMany'>;
+  deliveries: Pick<DeliveryStore, 'get' | 'putNew' | 'update'>;
+  tenants: { getTenant(tenantId: string): Promise<Pick<Tenant, 'retention_days'> | undefined> };
+}
+
+/** The check's policy, or the defaults (revision 0) when none was ever written. */
+export async function effectivePolicy(
+  deps: Pick<NotifyDeps, 'policies' | 'clock'>,
+  tenantId: string,
+  checkId: string,
+): Promise<PolicyRecord> {
+  const stored = await deps.policies.get(checkId);
+  if (stored && stored.tenant_id === tenantId) return stored;
+  const now = isoTime(deps.clock.now());
+  return {
+    id: '',
+    tenant_id: tenantId,
+    check_id: checkId,
+    ...POLICY_DEFAULTS,
+    created_at: now,
+    updated_at: now,
+    revision: 0,
+  };
+}
+
+/** Enqueues jobs; throws when any could not be (the caller's job is then retried). */
+export async function enqueueAll(deps: NotifyDeps, jobs: JobInput<NotifyJob>[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const { failed } = await deps.queue.enqueue(jobs);
+  if (failed.length > 0) throw new Error(`${failed.length} notify job(s) could not be enqueued`);
+}
+
+/** What a new delivery record is made of; `seq` tells apart several records of one transition and channel. */
+export interface DeliverySpec {
+  event: StateChangeEvent;
+  channel: ChannelRecord | null;
+  kind: DeliveryRecord['kind'];
+  /** "0" for the alert, "after:<trn>" for a released one, the repeat's number for a repeat. */
+  seq: string;
+  /** The time the id is ordered by (newest first in the log). */
+  timeMs: number;
+  /** A skip reason: the record is stored `skipped` and no job follows. */
+  skipped?: string;
+  /** A deferral's reason (a recovery waiting for its cooldown's end): stored `deferred`, no job follows. */
+  deferred?: string;
+}
+
+/** A new record; its id is the same for the same transition, channel, kind and seq, so a redelivery collides. */
+export function newDelivery(spec: DeliverySpec, nowMs: number): DeliveryRecord {
+  const { event, channel } = spec;
+  const at = isoTime(nowMs);
+  return {
+    id: deterministicId(
+      'dlv',
+      spec.timeMs,
+      `${event.transition_id}|${channel?.id ?? '-'}|${spec.kind}|${spec.seq}`,
+    ),
+    tenant_id: event.tenant_id,
+    channel_id: channel?.id ?? null,
+    check_id: event.check_id,
+    entity_id: event.entity_id,
+    transition_id: spec.kind === 'test' ? null : event.transition_id,
+    channel_type: channel?.channel_type ?? null,
+    ...(channel ? { channel_check_id: channel.name === undefined ? channel.check_id : null } : {}),
+    kind: spec.kind,
+    status: spec.skipped !== undefined ? 'skipped' : spec.deferred !== undefined ? 'deferred' : 'pending',
+    reason: spec.skipped ?? spec.deferred ?? null,
+    attempts: 0,
+    attempt_log: [],
+    sent_at: null,
+    error: null,
+    created_at: at,
+    updated_at: at,
+    event,
+  };
+}
+
+/** Days a tenant's delivery records are kept (its result retention). */
+export async function retentionDays(deps: NotifyDeps, tenantId: string): Promise<number> {
+  const tenant = await deps.tenants.getTenant(tenantId);
+  return tenant?.retention_days ?? 30;
+}
+
+/**
+ * When the word this record replaced (another state) waits folded in a digest not yet flushed, the
+ * record joins that digest; true when it did.
+ */
+async function joinedWaitingWord(
+  deps: NotifyDeps,
+  record: DeliveryRecord,
+  replaced: ToldRecord | undefined,
+): Promise<boolean> {
+  if (!replaced || replaced.state === record.event.to_state || replaced.delivery_id === record.id)
+    return false;
+  const waiting = await deps.deliveries.get(record.tenant_id, replaced.delivery_id);
+  if (waiting?.status !== 'folded' || !waiting.digest) return false;
+  return joinOpenBatch(deps.table, record, waiting.digest, deps.clock.now());
+}
+
+/**
+ * Stores the records and enqueues a `deliver` job for each pending one. A record already stored (a
+ * redelivered job) is enqueued again only while it is still pending, so nothing is sent twice.
+ */
+export async function storeAndDispatch(
+  deps: NotifyDeps,
+  records: DeliveryRecord[],
+  options: {
+    /** The order of the records' words when not their change's (a re-judge tells the state as of now). */
+    order?: string | undefined;
+    /** The entity's words as the caller read them (readToldOfEntity): the first claim of each channel holds on them instead of reading again. */
+    words?: ReadonlyMap<string, ToldRecord> | undefined;
+  } = {},
+): Promise<void> {
+  const first = records[0];
+  if (!first) return;
+  const days = await retentionDays(deps, first.tenant_id);
+  const jobs: JobInput<NotifyJob>[] = [];
+  const grouping = groupingContext(deps.table, first.tenant_id);
+  for (const record of records) {
+    const claimed = claimsWord(record)
+      ? await putClaimed(deps, record, days, record.channel_check_id ?? null, {
+          order: options.order,
+          known: options.words ? { word: options.words.get(record.channel_id ?? '') } : undefined,
+        })
+      : (await deps.deliveries.putNew(record, days))
+        ? { stored: record, replaced: undefined }
+        : undefined;
+    const created = claimed !== undefined;
+    const current = claimed?.stored ?? (await deps.deliveries.get(record.tenant_id, record.id));
+    // A change after a word still waiting in a digest joins that digest (grouping/intercept.ts).
+    if (created && current?.status === 'pending' && (await joinedWaitingWord(deps, record, claimed.replaced)))
+      continue;
+    // Grouping and the storm fold (grouping/intercept.ts): a new alert may join a group's digest
+    // instead; a folded one found again (a redelivered job) has its batch's flush enqueued again.
+    const plan =
+      created && current?.status === 'pending'
+        ? await planFor(grouping, record, deps.clock.now())
+        : undefined;
+    if (plan) {
+      const flush = await placeInGroup(deps.table, record, plan, deps.clock.now());
+      if (flush) jobs.push(flush);
+    } else if (current?.status === 'folded' && current.digest) {
+      jobs.push(digestJob(current, current.digest, deps.clock.now()));
+    } else if (current?.status === 'pending') {
+      jobs.push({
+        id: deliverJobId(record.id),
+        body: { kind: 'deliver', tenant_id: record.tenant_id, delivery_id: record.id },
+      });
+    }
+  }
+  await enqueueAll(deps, jobs);
+}

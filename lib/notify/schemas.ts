@@ -1,0 +1,19 @@
+/**
+ * lib/notify's request schemas and defaults as other features need them (its front door; the
+ * files behind it are private): the configuration document (config-doc) and the importers build
+ * policies, routes and shared channels with the API's own rules, the infrastructure types a
+ * shared channel's input from the API's schema.
+ */
+
+export { MAX_REPEAT_SECONDS, MIN_REPEAT_SECONDS, policyBody } from './api/request-schemas.ts';
+export { documentChannelSchemas, tenantChannelInputSchema } from './channel-setup/channel-config.ts';
+export { POLICY_DEFAULTS } from './policy/policy-items.ts';
+export { GROUP_DEFAULTS } from './routing/route-items.ts';
+export {
+  MAX_ROUTE_BLUEPRINTS,
+  MAX_ROUTE_CHANNELS,
+  MAX_ROUTE_ENTITIES,
+  ROUTE_STATES,
+  routeInputSchema,
+  routeNameSchema,
+} from './routing/route-schemas.ts';
