@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   audit,
@@ -88,7 +89,10 @@ describe('console configuration export and import', { timeout: 120_000 }, () => 
     await p.page.getByRole('button', { name: 'Download vigil.yaml' }).click();
     const saved = await download;
     expect(saved.suggestedFilename()).toBe('vigil.yaml');
-    const exported = readFileSync((await saved.path()) ?? '', 'utf8');
+    // The tier's Chromium is another process (a remote browser): the download is copied here.
+    const copy = join(rig.dataDir, 'vigil.yaml');
+    await saved.saveAs(copy);
+    const exported = readFileSync(copy, 'utf8');
     expect(exported).toContain('apiVersion: vigil/v1');
     expect(exported).toContain('slug: api');
     expectNoConsoleErrors(p);
