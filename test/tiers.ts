@@ -89,9 +89,9 @@ function reachOf(path: string, seen = new Map<string, string[]>()): Set<string> 
 
 /** The tier of one test file (a root-relative path). */
 export function tierOf(path: string, seen = new Map<string, string[]>()): Tier {
-  const direct = importsOf(path);
-  const usesDynamoDb = readFileSync(join(root, path), 'utf8').includes("inject('dynamodbEndpoint')");
   const reached = reachOf(path, seen);
+  const direct = seen.get(path) ?? [];
+  const usesDynamoDb = readFileSync(join(root, path), 'utf8').includes("inject('dynamodbEndpoint')");
   if (reached.has('test/console/support.ts') || direct.includes('playwright-core')) return 'browser';
   if (
     SYSTEM_FILES.includes(path) ||

@@ -2,7 +2,7 @@ import { nextCellSlot } from '../../domain/cell-slots.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Table } from '../../store/table.ts';
 import type { CellRecord } from './cell-items.ts';
-import { getCellResults } from './cell-result-items.ts';
+import { type CellResultsRecord, getCellResults } from './cell-result-items.ts';
 
 /** Milliseconds a one-off moves on at most when the ones before it are taken. */
 const MAX_SHIFT = 16;
@@ -12,22 +12,23 @@ const MAX_SHIFT = 16;
  * own results item beside the cell's regular slots, which stay where they are. Never a regular
  * slot of the cell (that slot's job would find it stored and probe nobody else), and not one
  * another member's one-off of the same millisecond holds; the first slot holding this member is
- * its own (a redelivered job finds it and records nothing twice). Reads only for one-offs.
+ * its own (a redelivered job finds it and records nothing twice; `ran` is that slot's stored
+ * results). Reads only for one-offs.
  */
 export async function oneOffSlot(
   table: Table,
   cell: CellRecord,
   slotMs: number,
   checkId: string,
-): Promise<{ slotMs: number; ran: boolean }> {
+): Promise<{ slotMs: number; ran?: CellResultsRecord | undefined }> {
   let candidate = slotMs;
   for (let shift = 0; shift < MAX_SHIFT; shift += 1, candidate += 1) {
     if (nextCellSlot(cell, candidate) === candidate) continue;
     const stored = await getCellResults(table, cell.id, isoTime(candidate));
-    if (!stored) return { slotMs: candidate, ran: false };
-    if (stored.results.some((entry) => entry.c === checkId)) return { slotMs: candidate, ran: true };
+    if (!stored) return { slotMs: candidate };
+    if (stored.results.some((entry) => entry.c === checkId)) return { slotMs: candidate, ran: stored };
   }
-  return { slotMs: candidate, ran: false };
+  return { slotMs: candidate };
 }
 
 /**

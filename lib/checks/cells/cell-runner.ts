@@ -217,10 +217,7 @@ export function createCellRunner(deps: CellRunnerDeps) {
       if (!cell || cell.tenant_id !== job.tenant_id) return { stored: false, transitions: [] };
       // A one-off's results are under the first slot from its own holding its member.
       const own = job.check_id ? await oneOffSlot(deps.table, cell, job.slot_ms, job.check_id) : undefined;
-      const record =
-        own && !own.ran
-          ? undefined
-          : await getCellResults(deps.table, cell.id, isoTime(own?.slotMs ?? job.slot_ms));
+      const record = own ? own.ran : await getCellResults(deps.table, cell.id, isoTime(job.slot_ms));
       if (!record) return { stored: false, transitions: [] };
       const members = await membersOf(cell);
       if (members.length === 0) return { stored: true, transitions: [] };
