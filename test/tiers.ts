@@ -9,7 +9,8 @@ import { dirname, join, relative, resolve } from 'node:path';
  * - system: it runs real processes or waits out real time (imports node:child_process, or a support
  *   module that starts Vigil's processes: SYSTEM_SUPPORT), or is named in SYSTEM_FILES;
  * - cloud: it lives in test/cloud, test/infra or test/streams (the Lambda handlers over DynamoDB
- *   Local and the queue engine; the stack);
+ *   Local and the queue engine; the stack), or runs the Lambda harness or both runtimes itself
+ *   (`startLambdaHarness`, `bothRuntimes`: a contract whose behaviour differs by engine);
  * - api: it reaches, through test helpers, a harness that runs the app (HARNESSES), imports the
  *   local runtime or the app itself, or makes tables on DynamoDB Local (`inject('dynamodbEndpoint')`);
  * - cloud too: it reaches a helper of the cloud path without a harness (CLOUD_SUPPORT);
@@ -44,6 +45,12 @@ const HARNESSES = [
 ];
 
 const CLOUD_FOLDERS = ['test/cloud/', 'test/infra/', 'test/streams/'];
+
+/**
+ * A file that runs the Lambda path itself: the Lambda harness, or both runtimes (`bothRuntimes`, a
+ * contract whose behaviour differs by engine). The api tier's `runtimes` is the local runtime only.
+ */
+const LAMBDA_PATH = /\b(?:bothRuntimes|startLambdaHarness)\b/;
 
 /** Helpers of the cloud path: the queue engine, the stack's synth, the Lambda context and stream events. */
 const CLOUD_SUPPORT = [
@@ -91,7 +98,8 @@ function reachOf(path: string, seen = new Map<string, string[]>()): Set<string> 
 export function tierOf(path: string, seen = new Map<string, string[]>()): Tier {
   const reached = reachOf(path, seen);
   const direct = seen.get(path) ?? [];
-  const usesDynamoDb = readFileSync(join(root, path), 'utf8').includes("inject('dynamodbEndpoint')");
+  const source = readFileSync(join(root, path), 'utf8');
+  const usesDynamoDb = source.includes("inject('dynamodbEndpoint')");
   if (reached.has('test/console/support.ts') || direct.includes('playwright-core')) return 'browser';
   if (
     SYSTEM_FILES.includes(path) ||
@@ -100,6 +108,7 @@ export function tierOf(path: string, seen = new Map<string, string[]>()): Tier {
   )
     return 'system';
   if (CLOUD_FOLDERS.some((folder) => path.startsWith(folder))) return 'cloud';
+  if (LAMBDA_PATH.test(source)) return 'cloud';
   if (usesDynamoDb || HARNESSES.some((h) => reached.has(h))) return 'api';
   if (CLOUD_SUPPORT.some((s) => reached.has(s))) return 'cloud';
   return 'unit';

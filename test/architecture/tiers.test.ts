@@ -9,6 +9,8 @@ describe('test tiers', () => {
     ['test/checks/run-now.test.ts', 'api'],
     ['test/store/dynamodb-table.test.ts', 'api'],
     ['test/cloud/mcp-flow.test.ts', 'cloud'],
+    ['test/security/tenant-isolation.test.ts', 'cloud'],
+    ['test/notify/email-recipients.test.ts', 'cloud'],
     ['test/support/fauxqs-shapes.test.ts', 'cloud'],
     ['test/console/journey.test.ts', 'browser'],
     ['test/local/crash-rounds.test.ts', 'system'],

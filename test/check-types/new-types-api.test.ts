@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEntity } from '../checks/check-fixtures.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 
 /** The icmp and domain check types through POST/PUT/GET /v1/checks, in both runtimes. */
-describe.each(runtimes)('icmp and domain checks ($runtime runtime)', ({ runtime, start }) => {
+describe.each(bothRuntimes)('icmp and domain checks ($runtime runtime)', ({ runtime, start }) => {
   let api: ApiHarness;
   let entityId: string;
   const call = (method: string, path: string, body?: unknown) =>

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { locatedHttpCheck, newLocation, wireResult } from '../locations/agent-routes-fixtures.ts';
-import { type ApiHarness, type LambdaHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes, type LambdaHarness } from '../support/api-harness.ts';
 
 /**
  * A located check's first probe and manual run: a one-off slot fanned out to its locations (here
  * one agent's), whose report decides it within seconds instead of an interval later; the manual
  * run's location job carries the mark to its location's result, and so to the decided one.
  */
-describe.each(runtimes)('the first probe of a located check ($runtime runtime)', ({ runtime, start }) => {
+describe.each(bothRuntimes)('the first probe of a located check ($runtime runtime)', ({ runtime, start }) => {
   let api: ApiHarness;
   let office: { key: string };
   let checkId: string;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ApiHarness, type LambdaHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes, type LambdaHarness } from '../support/api-harness.ts';
 import { startStatusServer } from '../support/status-server.ts';
 import { newEntity } from './check-fixtures.ts';
 
@@ -7,7 +7,7 @@ import { newEntity } from './check-fixtures.ts';
  * A new, enabled or re-targeted pull check is probed within seconds (an extra one-off job on the
  * probe queue), not at its first slot an interval later; its cell's slots stay where they were.
  */
-describe.each(runtimes)('the first probe of a check ($runtime runtime)', ({ runtime, start }) => {
+describe.each(bothRuntimes)('the first probe of a check ($runtime runtime)', ({ runtime, start }) => {
   let api: ApiHarness;
   let first: Awaited<ReturnType<typeof startStatusServer>>;
   let second: Awaited<ReturnType<typeof startStatusServer>>;

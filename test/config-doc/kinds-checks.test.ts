@@ -13,7 +13,7 @@ import { routesKind } from '../../lib/config-doc/kinds/routes.ts';
 import { createNameIndex } from '../../lib/config-doc/names.ts';
 import { exportedSecrets } from '../../lib/config-doc/secrets.ts';
 import { getTenantChannels } from '../../lib/notify/channel-setup/channel-items.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { channelsFixture } from './fixtures/channels.ts';
 import { checksFixture } from './fixtures/checks.ts';
 import { FIXTURE_RESOLVE } from './fixtures/index.ts';
@@ -78,7 +78,7 @@ const KINDS: [AnyConfigKind, KindFixture][] = [
   [routesKind, routesFixture],
 ];
 
-describe.each(runtimes)(
+describe.each(bothRuntimes)(
   'config-doc kinds channels, checks and routes ($runtime runtime)',
   ({ runtime, start }) => {
     let harness: ApiHarness;

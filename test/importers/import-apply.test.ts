@@ -9,7 +9,7 @@ import type { Conversion } from '../../lib/importers/importer.ts';
 import { importKuma, kumaImporter } from '../../lib/importers/kuma.ts';
 import type { Resolve } from '../../lib/platform/egress-guard.ts';
 import { buildKumaDatabase } from '../fixtures/kuma/kuma-db-fixture.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { type Closable, healthchecksServer, KEY } from './healthchecks-server.ts';
 import { EXTRAS } from './kuma-extras.ts';
 
@@ -91,7 +91,7 @@ const icmpChecks = (document: Doc) =>
     .filter((check) => check.check_type === 'icmp')
     .map((check) => `${check.entity}:${check.name}`);
 
-describe.each(runtimes)(
+describe.each(bothRuntimes)(
   'an imported document planned and applied ($runtime runtime)',
   ({ runtime, start }) => {
     let api: ApiHarness;

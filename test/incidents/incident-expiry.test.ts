@@ -14,7 +14,7 @@ import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';
 import { shardOf } from '../../lib/store/sharded-feed.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import type { Item, Table } from '../../lib/store/table.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
 import { pushCheckFixtures } from '../support/push-fixtures.ts';
 
@@ -30,7 +30,7 @@ const incidentItem = (table: Table, tenantId: string, id: string) =>
 const noteItems = async (table: Table, tenantId: string, id: string): Promise<Item[]> =>
   (await table.query({ pk: `INC#${tenantId}#${id}`, consistent: true })).items;
 
-describe.each(runtimes)('incident expiry ($runtime)', ({ start }) => {
+describe.each(bothRuntimes)('incident expiry ($runtime)', ({ start }) => {
   let api: ApiHarness;
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
   const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {

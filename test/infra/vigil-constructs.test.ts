@@ -10,7 +10,7 @@ import { ServiceStack } from '../../infra/constructs/example/service-stack.ts';
 import { createProviderHandler } from '../../infra/constructs/provider-handler.ts';
 import type { Transport } from '../../infra/constructs/vigil-client.ts';
 import { VigilProvider } from '../../infra/constructs/vigil-constructs.ts';
-import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes, type LocalHarness } from '../support/api-harness.ts';
 
 /**
  * The CDK construct library (infra/constructs/, docs/cdk-constructs.md): the example service
@@ -192,7 +192,7 @@ function event(
   };
 }
 
-describe.each(runtimes)('the provider handler against Vigil ($runtime)', ({ start }) => {
+describe.each(bothRuntimes)('the provider handler against Vigil ($runtime)', ({ start }) => {
   let h: ApiHarness;
   let handle: ReturnType<typeof createProviderHandler>;
   const sleeps: number[] = [];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slotLocationResults } from '../../lib/checks/results/location-result-items.ts';
 import { getLocationJob } from '../../lib/locations/location-job-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes, startLocalHarness } from '../support/api-harness.ts';
 import { locatedHttpCheck, newLocation, putLocationJob, wireResult } from './agent-routes-fixtures.ts';
 
 const START = Date.parse('2026-03-02T10:00:00.000Z');
@@ -11,7 +11,7 @@ const TIMEOUT_MS = 5000;
 const LEASE_MS = TIMEOUT_MS + 15_000;
 const DEADLINE_AFTER_MS = 10 * 60_000;
 
-describe.each(runtimes)('the agent protocol’s lease and results ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('the agent protocol’s lease and results ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   const clock = createFakeClock(START);
   let office: { id: string; key: string; keyId: string };
@@ -261,7 +261,7 @@ describe.each(runtimes)('the agent protocol’s lease and results ($runtime runt
 describe('VIGIL_AGENT_ALLOW_HTTP (local runtime)', () => {
   let api: ApiHarness;
   beforeAll(async () => {
-    api = await runtimes[0].start({ env: { VIGIL_AGENT_ALLOW_HTTP: 'true' } });
+    api = await startLocalHarness({ env: { VIGIL_AGENT_ALLOW_HTTP: 'true' } });
   });
   afterAll(async () => {
     await api?.close();

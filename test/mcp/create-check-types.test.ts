@@ -8,7 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { newEntity } from '../checks/check-fixtures.ts';
-import { type ApiHarness, type LocalHarness, runtimes, startLocalHarness } from '../support/api-harness.ts';
+import {
+  type ApiHarness,
+  bothRuntimes,
+  type LocalHarness,
+  startLocalHarness,
+} from '../support/api-harness.ts';
 
 /**
  * MCP create_check with every registered check type, in both runtimes: a type's config under the
@@ -23,158 +28,161 @@ const data = (result: CallToolResult | undefined): any => result?.structuredCont
 const text = (result: CallToolResult | undefined) =>
   result?.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n') ?? '';
 
-describe.each(runtimes)('MCP create_check of every check type ($runtime runtime)', ({ runtime, start }) => {
-  let api: ApiHarness;
-  let listener: Server;
-  let port = 0;
-  let connections = 0;
-  let entityId = '';
-  let admin: Principal;
+describe.each(bothRuntimes)(
+  'MCP create_check of every check type ($runtime runtime)',
+  ({ runtime, start }) => {
+    let api: ApiHarness;
+    let listener: Server;
+    let port = 0;
+    let connections = 0;
+    let entityId = '';
+    let admin: Principal;
 
-  const call = (args: Record<string, unknown>) =>
-    api.app.tools.call(admin, 'create_check', { entity_id: entityId, ...args });
-  const listed = async () => {
-    const res = await api.request('GET', `/v1/checks?entity_id=${entityId}`, { key: api.adminKey });
-    expect(res.status, res.text).toBe(200);
-    return (res.body.checks ?? res.body) as { id: string; check_type: string }[];
-  };
-
-  beforeAll(async () => {
-    listener = createServer((socket) => {
-      connections += 1;
-      socket.destroy();
-    });
-    listener.listen(0, '127.0.0.1');
-    await once(listener, 'listening');
-    port = (listener.address() as AddressInfo).port;
-    api = await start({
-      scheduler: false,
-      env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_ALLOW_PRIVATE_TARGETS: 'true' },
-    });
-    admin = {
-      tenantId: api.tenantId,
-      userId: 'usr_agent',
-      keyId: 'key_agent',
-      role: 'admin',
-      readOnly: false,
+    const call = (args: Record<string, unknown>) =>
+      api.app.tools.call(admin, 'create_check', { entity_id: entityId, ...args });
+    const listed = async () => {
+      const res = await api.request('GET', `/v1/checks?entity_id=${entityId}`, { key: api.adminKey });
+      expect(res.status, res.text).toBe(200);
+      return (res.body.checks ?? res.body) as { id: string; check_type: string }[];
     };
-    entityId = await newEntity(api);
-    const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
-    expect(res.status, res.text).toBe(201);
-  });
-  afterAll(async () => {
-    await api?.close();
-    listener?.close();
-  });
 
-  it('offers the registry’s check types, http by default', () => {
-    const tool = CATALOG_OPS_MANIFEST.tools.find((t) => t.name === 'create_check');
-    const schema = tool?.inputSchema as {
-      properties: Record<string, { enum?: string[]; default?: unknown }>;
-    };
-    expect(schema.properties.check_type?.enum).toEqual(
-      expect.arrayContaining(['http', 'tcp', 'push', 'domain']),
+    beforeAll(async () => {
+      listener = createServer((socket) => {
+        connections += 1;
+        socket.destroy();
+      });
+      listener.listen(0, '127.0.0.1');
+      await once(listener, 'listening');
+      port = (listener.address() as AddressInfo).port;
+      api = await start({
+        scheduler: false,
+        env: { VIGIL_EGRESS_ALLOW: '127.0.0.0/8', VIGIL_ALLOW_PRIVATE_TARGETS: 'true' },
+      });
+      admin = {
+        tenantId: api.tenantId,
+        userId: 'usr_agent',
+        keyId: 'key_agent',
+        role: 'admin',
+        readOnly: false,
+      };
+      entityId = await newEntity(api);
+      const res = await api.request('POST', '/v1/skills', { key: api.adminKey, body: CATALOG_OPS_MANIFEST });
+      expect(res.status, res.text).toBe(201);
+    });
+    afterAll(async () => {
+      await api?.close();
+      listener?.close();
+    });
+
+    it('offers the registry’s check types, http by default', () => {
+      const tool = CATALOG_OPS_MANIFEST.tools.find((t) => t.name === 'create_check');
+      const schema = tool?.inputSchema as {
+        properties: Record<string, { enum?: string[]; default?: unknown }>;
+      };
+      expect(schema.properties.check_type?.enum).toEqual(
+        expect.arrayContaining(['http', 'tcp', 'push', 'domain']),
+      );
+      expect(schema.properties.check_type?.default).toBe('http');
+    });
+
+    it('probes a tcp target once, then creates the tcp check', async () => {
+      const before = connections;
+      const result = await call({ check_type: 'tcp', config: { host: '127.0.0.1', port } });
+      expect(result?.isError, text(result)).toBeFalsy();
+      expect(data(result).probe).toMatchObject({ success: true });
+      expect(connections).toBeGreaterThan(before);
+      expect(data(result).check).toMatchObject({
+        check_type: 'tcp',
+        entity_id: entityId,
+        name: `TCP 127.0.0.1:${port}`,
+        config: { host: '127.0.0.1', port },
+      });
+      expect(text(result)).toContain(`Created tcp check "TCP 127.0.0.1:${port}"`);
+      expect(text(result)).toContain(`Probed tcp 127.0.0.1:${port}: in `);
+      expect((await listed()).map((c) => c.id)).toContain(data(result).check.id);
+    });
+
+    it('creates a domain check after its probe (no RDAP server for .invalid: nothing is sent)', async () => {
+      const result = await call({ check_type: 'domain', config: { domain: 'vigil-test.invalid' } });
+      expect(result?.isError, text(result)).toBeFalsy();
+      expect(data(result).probe).toMatchObject({ success: false });
+      expect(data(result).probe.error_message).toContain('no RDAP server is known for .invalid');
+      expect(data(result).check).toMatchObject({
+        check_type: 'domain',
+        config: { domain: 'vigil-test.invalid' },
+      });
+    });
+
+    it('creates a push check without probing it, down on its first failure', async () => {
+      const result = await call({ check_type: 'push', interval_seconds: 7 * 86_400, name: 'Nightly backup' });
+      expect(result?.isError, text(result)).toBeFalsy();
+      expect(data(result).probe).toBeUndefined();
+      expect(data(result).check).toMatchObject({
+        check_type: 'push',
+        name: 'Nightly backup',
+        failure_threshold: 1,
+      });
+      expect(text(result)).toContain('checks are not probed');
+    });
+
+    it('keeps the failure threshold the caller gives, and the API default for a probed type', async () => {
+      const patient = await call({ check_type: 'push', name: 'Flaky export', failure_threshold: 4 });
+      const tcp = await call({ check_type: 'tcp', config: { host: '127.0.0.1', port }, name: 'Port' });
+      const strict = await call({
+        check_type: 'tcp',
+        config: { host: '127.0.0.1', port },
+        name: 'Strict port',
+        failure_threshold: 1,
+      });
+
+      expect(data(patient).check).toMatchObject({ check_type: 'push', failure_threshold: 4 });
+      expect(data(tcp).check).toMatchObject({ check_type: 'tcp', failure_threshold: 3 });
+      expect(data(strict).check).toMatchObject({ check_type: 'tcp', failure_threshold: 1 });
+      const stored = await api.request('GET', `/v1/checks/${data(patient).check.id}`, { key: api.adminKey });
+      expect(stored.body.failure_threshold).toBe(4);
+    });
+
+    it('dry_run probes a tcp target and creates nothing', async () => {
+      const before = (await listed()).length;
+      const result = await call({ check_type: 'tcp', config: { host: '127.0.0.1', port }, dry_run: true });
+      expect(data(result)).toMatchObject({ dry_run: true, probe: { success: true } });
+      expect(data(result).check).toBeUndefined();
+      expect(await listed()).toHaveLength(before);
+    });
+
+    it('answers a bad config with the field and the sentence, creating nothing', async () => {
+      const before = (await listed()).length;
+      const badPort = await call({ check_type: 'tcp', config: { host: '127.0.0.1', port: 70_000 } });
+      expect(badPort?.isError).toBe(true);
+      expect(text(badPort)).toMatch(/^VALIDATION_ERROR: invalid check \(config\.port: [A-Z][^;]*\.\)$/);
+      const missing = await call({ check_type: 'tcp' });
+      expect(missing?.isError).toBe(true);
+      expect(text(missing)).toContain('config');
+      const urlOnTcp = await call({
+        check_type: 'tcp',
+        target_url: 'http://127.0.0.1/',
+        config: { host: 'a', port },
+      });
+      expect(urlOnTcp?.isError).toBe(true);
+      expect(text(urlOnTcp)).toContain('target_url: not used by tcp checks');
+      const badDomain = await call({ check_type: 'domain', config: { domain: 'https://example.com/' } });
+      expect(text(badDomain)).toContain('config.domain: Enter a registered domain name');
+      const unknownType = await call({ check_type: 'carrier-pigeon' });
+      expect(unknownType?.isError).toBe(true);
+      expect(await listed()).toHaveLength(before);
+    });
+
+    it.runIf(runtime === 'lambda')(
+      'refuses icmp checks in the cloud with the reason, before probing',
+      async () => {
+        const result = await call({ check_type: 'icmp', config: { host: '127.0.0.1' }, dry_run: true });
+        expect(result?.isError).toBe(true);
+        expect(text(result)).toContain('check_type');
+        expect(text(result)).toContain('AWS Lambda does not give: run them on the local runtime');
+      },
     );
-    expect(schema.properties.check_type?.default).toBe('http');
-  });
-
-  it('probes a tcp target once, then creates the tcp check', async () => {
-    const before = connections;
-    const result = await call({ check_type: 'tcp', config: { host: '127.0.0.1', port } });
-    expect(result?.isError, text(result)).toBeFalsy();
-    expect(data(result).probe).toMatchObject({ success: true });
-    expect(connections).toBeGreaterThan(before);
-    expect(data(result).check).toMatchObject({
-      check_type: 'tcp',
-      entity_id: entityId,
-      name: `TCP 127.0.0.1:${port}`,
-      config: { host: '127.0.0.1', port },
-    });
-    expect(text(result)).toContain(`Created tcp check "TCP 127.0.0.1:${port}"`);
-    expect(text(result)).toContain(`Probed tcp 127.0.0.1:${port}: in `);
-    expect((await listed()).map((c) => c.id)).toContain(data(result).check.id);
-  });
-
-  it('creates a domain check after its probe (no RDAP server for .invalid: nothing is sent)', async () => {
-    const result = await call({ check_type: 'domain', config: { domain: 'vigil-test.invalid' } });
-    expect(result?.isError, text(result)).toBeFalsy();
-    expect(data(result).probe).toMatchObject({ success: false });
-    expect(data(result).probe.error_message).toContain('no RDAP server is known for .invalid');
-    expect(data(result).check).toMatchObject({
-      check_type: 'domain',
-      config: { domain: 'vigil-test.invalid' },
-    });
-  });
-
-  it('creates a push check without probing it, down on its first failure', async () => {
-    const result = await call({ check_type: 'push', interval_seconds: 7 * 86_400, name: 'Nightly backup' });
-    expect(result?.isError, text(result)).toBeFalsy();
-    expect(data(result).probe).toBeUndefined();
-    expect(data(result).check).toMatchObject({
-      check_type: 'push',
-      name: 'Nightly backup',
-      failure_threshold: 1,
-    });
-    expect(text(result)).toContain('checks are not probed');
-  });
-
-  it('keeps the failure threshold the caller gives, and the API default for a probed type', async () => {
-    const patient = await call({ check_type: 'push', name: 'Flaky export', failure_threshold: 4 });
-    const tcp = await call({ check_type: 'tcp', config: { host: '127.0.0.1', port }, name: 'Port' });
-    const strict = await call({
-      check_type: 'tcp',
-      config: { host: '127.0.0.1', port },
-      name: 'Strict port',
-      failure_threshold: 1,
-    });
-
-    expect(data(patient).check).toMatchObject({ check_type: 'push', failure_threshold: 4 });
-    expect(data(tcp).check).toMatchObject({ check_type: 'tcp', failure_threshold: 3 });
-    expect(data(strict).check).toMatchObject({ check_type: 'tcp', failure_threshold: 1 });
-    const stored = await api.request('GET', `/v1/checks/${data(patient).check.id}`, { key: api.adminKey });
-    expect(stored.body.failure_threshold).toBe(4);
-  });
-
-  it('dry_run probes a tcp target and creates nothing', async () => {
-    const before = (await listed()).length;
-    const result = await call({ check_type: 'tcp', config: { host: '127.0.0.1', port }, dry_run: true });
-    expect(data(result)).toMatchObject({ dry_run: true, probe: { success: true } });
-    expect(data(result).check).toBeUndefined();
-    expect(await listed()).toHaveLength(before);
-  });
-
-  it('answers a bad config with the field and the sentence, creating nothing', async () => {
-    const before = (await listed()).length;
-    const badPort = await call({ check_type: 'tcp', config: { host: '127.0.0.1', port: 70_000 } });
-    expect(badPort?.isError).toBe(true);
-    expect(text(badPort)).toMatch(/^VALIDATION_ERROR: invalid check \(config\.port: [A-Z][^;]*\.\)$/);
-    const missing = await call({ check_type: 'tcp' });
-    expect(missing?.isError).toBe(true);
-    expect(text(missing)).toContain('config');
-    const urlOnTcp = await call({
-      check_type: 'tcp',
-      target_url: 'http://127.0.0.1/',
-      config: { host: 'a', port },
-    });
-    expect(urlOnTcp?.isError).toBe(true);
-    expect(text(urlOnTcp)).toContain('target_url: not used by tcp checks');
-    const badDomain = await call({ check_type: 'domain', config: { domain: 'https://example.com/' } });
-    expect(text(badDomain)).toContain('config.domain: Enter a registered domain name');
-    const unknownType = await call({ check_type: 'carrier-pigeon' });
-    expect(unknownType?.isError).toBe(true);
-    expect(await listed()).toHaveLength(before);
-  });
-
-  it.runIf(runtime === 'lambda')(
-    'refuses icmp checks in the cloud with the reason, before probing',
-    async () => {
-      const result = await call({ check_type: 'icmp', config: { host: '127.0.0.1' }, dry_run: true });
-      expect(result?.isError).toBe(true);
-      expect(text(result)).toContain('check_type');
-      expect(text(result)).toContain('AWS Lambda does not give: run them on the local runtime');
-    },
-  );
-});
+  },
+);
 
 describe('MCP create_check of a tcp check through the MCP SDK client (local runtime, streamable HTTP)', () => {
   let api: LocalHarness;

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDGE_SECRET_HEADER, VIEWER_HOST_HEADER } from '../../lib/http/edge-address.ts';
-import { type LambdaHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
+import { bothRuntimes, type LambdaHarness, type LocalHarness } from '../support/api-harness.ts';
 
 // MCP 2025-11-25: a server MUST answer 403 to a request with an invalid Origin. Requests without
 // one (MCP clients, curl) and from the console's own origin pass; every other web page is refused.
@@ -47,7 +47,7 @@ const initialize = {
   },
 };
 
-describe.each(runtimes)('MCP Origin policy ($runtime)', ({ runtime, start }) => {
+describe.each(bothRuntimes)('MCP Origin policy ($runtime)', ({ runtime, start }) => {
   let api: LocalHarness | LambdaHarness;
   /** The request's own origin, and the headers that make the request go to it. */
   let own: { origin: string; headers: Record<string, string> };

@@ -2,7 +2,12 @@ import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NO_SMTP_SERVER, noSenderError } from '../../lib/notify/channels/email.ts';
-import { type ApiHarness, runtimes, startLambdaHarness, startLocalHarness } from '../support/api-harness.ts';
+import {
+  type ApiHarness,
+  bothRuntimes,
+  startLambdaHarness,
+  startLocalHarness,
+} from '../support/api-harness.ts';
 import { decodeWords, startSmtpServer, type TestSmtpServer } from '../support/smtp-server.ts';
 
 /**
@@ -65,7 +70,7 @@ const logsOf = async (api: ApiHarness, checkId: string) =>
     attempt_log: { error: string | null }[];
   }[];
 
-describe.each(runtimes)('email channel validation on the $runtime runtime', ({ runtime, start }) => {
+describe.each(bothRuntimes)('email channel validation on the $runtime runtime', ({ runtime, start }) => {
   let api: ApiHarness;
   let checkId: string;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SNS_LOCALLY } from '../../lib/notify/channels/sms.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { type GotifyReceiver, startGotifyReceiver } from '../support/receivers/gotify.ts';
 import { providerEgress } from '../support/receivers/provider-host.ts';
 import { type PushoverReceiver, startPushoverReceiver } from '../support/receivers/pushover.ts';
@@ -79,7 +79,7 @@ const CHANNELS = [
   },
 ] as const;
 
-describe.each(runtimes)(
+describe.each(bothRuntimes)(
   'Telegram, Pushover, Gotify and SMS through the API ($runtime runtime)',
   ({ runtime, start }) => {
     let api: ApiHarness;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 
 /** Without e-mail configured, a reset request is refused with the settings the operator must make. */
-describe.each(runtimes)('password reset without e-mail ($runtime runtime)', ({ runtime, start }) => {
+describe.each(bothRuntimes)('password reset without e-mail ($runtime runtime)', ({ runtime, start }) => {
   let api: ApiHarness;
 
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join, uniqueEmail } from '../auth/team-helpers.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import {
   consoleOrigin,
   cookieValue,
@@ -12,7 +12,7 @@ import {
   withCookie,
 } from './session-helpers.ts';
 
-describe.each(runtimes)('password sign-in and sessions ($runtime runtime)', ({ runtime, start }) => {
+describe.each(bothRuntimes)('password sign-in and sessions ($runtime runtime)', ({ runtime, start }) => {
   let api: ApiHarness;
 
   beforeAll(async () => {

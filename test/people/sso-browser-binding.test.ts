@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { startTestProvider, type TestProvider } from '../support/oidc-provider.ts';
 import { withCookie } from './session-helpers.ts';
 import { ACCOUNTS, browserGet, CALLBACK, pathOf, putSettings, SSO_ENV, ssoStart } from './sso-helpers.ts';
@@ -8,7 +8,7 @@ import { ACCOUNTS, browserGet, CALLBACK, pathOf, putSettings, SSO_ENV, ssoStart 
 const sessionOf = (setCookie: string | undefined) =>
   /(?:^|, )vigil_session=([^;]+)/.exec(setCookie ?? '')?.[1] ?? '';
 
-describe.each(runtimes)(
+describe.each(bothRuntimes)(
   'an SSO sign-in belongs to the browser that started it ($runtime runtime)',
   ({ start }) => {
     let api: ApiHarness;

@@ -4,10 +4,10 @@ import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
 import { getPushTokenByHash, pushTokenCreatedOps } from '../../lib/push/push-token-items.ts';
 import { checkPartition } from '../../lib/store/partitions.ts';
-import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes, type LocalHarness } from '../support/api-harness.ts';
 
 /** Ping URLs: a push check's own token, used without an API key (Healthchecks-style). */
-describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('ping URLs ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let entityId: string;
   const call = (method: string, path: string, body?: unknown, key = api.adminKey) =>
@@ -242,7 +242,7 @@ describe.each(runtimes)('ping URLs ($runtime runtime)', ({ start }) => {
   });
 });
 
-describe.each(runtimes)('ping URL rate limits ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('ping URL rate limits ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let checkId: string;
   const call = (method: string, path: string, body?: unknown) =>

@@ -11,7 +11,7 @@ import { UnknownPingTokenError } from '../../lib/push/token-service.ts';
 import { createCursorSeal } from '../../lib/store/cursor-seal.ts';
 import { loadCursorSecret } from '../../lib/store/cursor-secret.ts';
 import { join } from '../auth/team-helpers.ts';
-import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes, type LocalHarness } from '../support/api-harness.ts';
 
 /** A ping's request context as the resolver sees it (only the source address matters to it). */
 const ctxFrom = (sourceIp: string): RouteContext => ({
@@ -28,7 +28,7 @@ const ctxFrom = (sourceIp: string): RouteContext => ({
 });
 
 /** Slug ping URLs (`/ping/<ping key>/<slug>`): the ping key, unique slugs, the resolver and `?create=1`. */
-describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
   const clock = createFakeClock(Date.parse('2026-03-02T10:00:10.000Z'));
   let api: ApiHarness;
   let entityId: string;
@@ -353,7 +353,7 @@ describe.each(runtimes)('slug ping URLs ($runtime runtime)', ({ start }) => {
 });
 
 /** Wrong ping keys count as failed authentications of the caller's address, as wrong tokens do. */
-describe.each(runtimes)('slug ping URLs under the failure limits ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('slug ping URLs under the failure limits ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   beforeAll(async () => {
     api = await start({

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isEventStream } from '../../lib/http/route-schemas.ts';
 import { deniesReadOnly, type Route } from '../../lib/http/types.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { createFixture, denialFailures, fillPath, type TenantFixture } from './route-fixtures.ts';
 
 function deniedToReadOnly(routes: Route[]): Route[] {
   return routes.filter((r) => r.auth === 'key' && deniesReadOnly(r));
 }
 
-describe.each(runtimes)('read-only keys over the whole route table ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('read-only keys over the whole route table ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let fx: TenantFixture;
 

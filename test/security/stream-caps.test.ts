@@ -3,7 +3,7 @@ import { isEventStream } from '../../lib/http/route-schemas.ts';
 import { readStream } from '../../lib/http/stream-web.ts';
 import type { Route } from '../../lib/http/types.ts';
 import type { ApiHarness, LocalHarness } from '../support/api-harness.ts';
-import { runtimes } from '../support/api-harness.ts';
+import { bothRuntimes } from '../support/api-harness.ts';
 import { createFixture, fillPath, type TenantFixture } from './route-fixtures.ts';
 
 /**
@@ -79,7 +79,7 @@ function expectRateLimited(opened: Opened, what: string) {
   ).toBe(true);
 }
 
-describe.each(runtimes)('open streams over the whole route table ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('open streams over the whole route table ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let secondKey: string;
   let fx: TenantFixture | undefined;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Route } from '../../lib/http/types.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes } from '../support/api-harness.ts';
 import { createFixture, denialFailures, type TenantFixture } from './route-fixtures.ts';
 
 /** Routes that reference another object only through the body: sent with tenant A's ids. */
@@ -12,7 +12,7 @@ function isolationCases(routes: Route[]): Route[] {
   );
 }
 
-describe.each(runtimes)('tenant isolation over the whole route table ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('tenant isolation over the whole route table ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let owner: TenantFixture;
   let intruderKey: string;

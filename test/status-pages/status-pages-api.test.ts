@@ -4,7 +4,7 @@ import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../lib/http/edge-a
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { PAGE_CACHE_MS } from '../../lib/status-pages/public-routes.ts';
 import { pageCreatedOps } from '../../lib/status-pages/status-page-items.ts';
-import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-harness.ts';
+import { type ApiHarness, bothRuntimes, type LocalHarness } from '../support/api-harness.ts';
 
 /**
  * /v1/status-pages and the keyless /p/{slug} routes on both runtimes: CRUD with a globally unique
@@ -15,7 +15,7 @@ import { type ApiHarness, type LocalHarness, runtimes } from '../support/api-har
 const T0 = Date.parse('2026-06-01T12:00:00.000Z');
 const EDGE_SECRET = 'edge-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 
-describe.each(runtimes)('status pages ($runtime runtime)', ({ start }) => {
+describe.each(bothRuntimes)('status pages ($runtime runtime)', ({ start }) => {
   let api: ApiHarness;
   let readOnlyKey = '';
   let entityId = '';
@@ -270,37 +270,40 @@ function fromAddress(h: LocalHarness, path: string, localAddress: string): Promi
   });
 }
 
-describe.each(runtimes)('the public routes’ per-address limit ($runtime runtime)', ({ runtime, start }) => {
-  let api: ApiHarness;
+describe.each(bothRuntimes)(
+  'the public routes’ per-address limit ($runtime runtime)',
+  ({ runtime, start }) => {
+    let api: ApiHarness;
 
-  beforeAll(async () => {
-    api = await start({
-      clock: createFakeClock(Date.parse('2026-01-01T00:00:10.000Z')),
-      env: { VIGIL_RATE_LIMIT_RPS: '1', VIGIL_RATE_LIMIT_BURST: '3', VIGIL_EDGE_SECRET: EDGE_SECRET },
+    beforeAll(async () => {
+      api = await start({
+        clock: createFakeClock(Date.parse('2026-01-01T00:00:10.000Z')),
+        env: { VIGIL_RATE_LIMIT_RPS: '1', VIGIL_RATE_LIMIT_BURST: '3', VIGIL_EDGE_SECRET: EDGE_SECRET },
+      });
+      await api.request('POST', '/v1/status-pages', {
+        key: api.adminKey,
+        body: { slug: 'limited', title: 'L' },
+      });
     });
-    await api.request('POST', '/v1/status-pages', {
-      key: api.adminKey,
-      body: { slug: 'limited', title: 'L' },
+    afterAll(async () => {
+      await api?.close();
     });
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
 
-  /** One viewer's GET: a loopback source address locally, the edge's viewer header in the cloud. */
-  const get = async (path: string, viewer: number): Promise<number> => {
-    if (runtime === 'local') return fromAddress(api as LocalHarness, path, `127.0.0.${viewer}`);
-    const res = await api.request('GET', path, {
-      headers: { [EDGE_SECRET_HEADER]: EDGE_SECRET, [VIEWER_ADDRESS_HEADER]: `203.0.113.${viewer}` },
-    });
-    return res.status;
-  };
+    /** One viewer's GET: a loopback source address locally, the edge's viewer header in the cloud. */
+    const get = async (path: string, viewer: number): Promise<number> => {
+      if (runtime === 'local') return fromAddress(api as LocalHarness, path, `127.0.0.${viewer}`);
+      const res = await api.request('GET', path, {
+        headers: { [EDGE_SECRET_HEADER]: EDGE_SECRET, [VIEWER_ADDRESS_HEADER]: `203.0.113.${viewer}` },
+      });
+      return res.status;
+    };
 
-  it('answers 429 past the limit, to that address only', async () => {
-    const first = [];
-    for (const path of ['/p/limited', '/p/limited/status.json', '/p/limited/badge.svg', '/p/limited'])
-      first.push(await get(path, 2));
-    expect(first).toEqual([200, 200, 200, 429]);
-    expect(await get('/p/limited', 3)).toBe(200);
-  });
-});
+    it('answers 429 past the limit, to that address only', async () => {
+      const first = [];
+      for (const path of ['/p/limited', '/p/limited/status.json', '/p/limited/badge.svg', '/p/limited'])
+        first.push(await get(path, 2));
+      expect(first).toEqual([200, 200, 200, 429]);
+      expect(await get('/p/limited', 3)).toBe(200);
+    });
+  },
+);

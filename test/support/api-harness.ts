@@ -399,8 +399,30 @@ export async function startLambdaHarness(options: HarnessOptions = {}): Promise<
   };
 }
 
-/** Both runtimes, for `describe.each`. */
-export const runtimes = [
-  { runtime: 'local', start: startLocalHarness },
-  { runtime: 'lambda', start: startLambdaHarness },
-] as const;
+const LOCAL = { runtime: 'local', start: startLocalHarness } as const;
+const LAMBDA = { runtime: 'lambda', start: startLambdaHarness } as const;
+type RuntimeCase = typeof LOCAL | typeof LAMBDA;
+
+/**
+ * Both runtimes, for `describe.each`: a contract test, whose behaviour differs by engine on purpose
+ * (the cookie's Secure flag, email by SMTP or SES, icmp refused on Lambda) or which proves the two
+ * agree over the whole route table. Its file is in the cloud tier (test/tiers.ts).
+ */
+export const bothRuntimes: readonly RuntimeCase[] = [LOCAL, LAMBDA];
+
+/**
+ * The api tier's runtimes, for `describe.each`: the local runtime. The cloud path is proven by
+ * construction in the cloud tier (CONTRIBUTING.md "Tiers": the Table contract on both engines, the
+ * route walk through the Lambda adapter, every job kind and stream consumer through the queue engine,
+ * an end-to-end test per cloud flow), not by running every api test twice.
+ * `VIGIL_API_RUNTIMES=local,lambda npm run test:api` runs the api tier on both, as before.
+ */
+export const runtimes: readonly RuntimeCase[] = apiRuntimes(process.env.VIGIL_API_RUNTIMES);
+
+function apiRuntimes(setting: string | undefined): readonly RuntimeCase[] {
+  const names = (setting ?? 'local').split(',').map((name) => name.trim());
+  const unknown = names.filter((name) => name !== 'local' && name !== 'lambda');
+  if (unknown.length > 0)
+    throw new Error(`VIGIL_API_RUNTIMES: unknown runtime ${unknown.join(', ')} (local, lambda)`);
+  return bothRuntimes.filter((entry) => names.includes(entry.runtime));
+}
