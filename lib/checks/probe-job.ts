@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import { missedRun } from '../domain/heartbeat-miss.ts';
 import { probesFromLocations } from '../domain/quorum.ts';
@@ -6,28 +5,12 @@ import type { Logger } from '../platform/logger.ts';
 import type { CheckTlsTrust, ProbeDefinition, Prober } from '../probes/types.ts';
 import type { WriteOp } from '../store/table.ts';
 import type { CheckStore } from './definitions/check-store.ts';
+import type { ProbeJob } from './definitions/probe-job-schema.ts';
 import type { CheckDefinitionRecord } from './records.ts';
 import type { RecordOutcome, ResultRecorder } from './results/result-recorder.ts';
 import { type LocatedJobDeps, type LocatedOutcome, runLocatedProbe } from './services/located-job.ts';
 
-/**
- * One scheduled run of a check: a probe (pull), the dead man's switch (push), or the decision of a
- * located check's slot at its deadline (services/located-job.ts). Queue messages carry it.
- */
-export const probeJobSchema = z.strictObject({
-  tenant_id: z.string(),
-  check_id: z.string(),
-  kind: z.enum(['probe', 'deadman', 'decide']),
-  /** The slot (ms) this job was claimed for: the idempotency key of its result. */
-  slot_ms: z.number().int(),
-  /** deadman: the claim's placeholder next_run_at (the job computes the real next deadline from the check). */
-  next_run_at_ms: z.number().int().optional(),
-  /** deadman: last_result_at when claimed; a result since then cancels the synthetic failure. */
-  last_result_at: z.string().nullable().optional(),
-  /** probe: a located check's manual run (POST /v1/checks/{id}/run); its locations' jobs say so. */
-  manual: z.literal(true).optional(),
-});
-export type ProbeJob = z.infer<typeof probeJobSchema>;
+export { type ProbeJob, probeJobSchema } from './definitions/probe-job-schema.ts';
 
 /** What a probe job reads of a check: a stored one, or a definition not stored yet (MCP create_check). */
 export type ProbedFields = Pick<

@@ -9,44 +9,15 @@
  * broken responses (llhttp's "Parse Error: ..." texts, which toEgressError maps).
  */
 
-import type { IncomingHttpHeaders } from 'node:http';
-import { type LookupFunction, connect as netConnect, type Socket } from 'node:net';
+import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import type { CancelSignal } from './egress-deadline.ts';
 import { toEgressError } from './egress-errors.ts';
 import { bareHost } from './egress-guard.ts';
+import type { Http1Request, Http1Response } from './http1-message.ts';
 import { encodeRequest } from './http1-request-head.ts';
 import { ResponseReader } from './http1-response-reader.ts';
 
-/** One request. */
-export interface Http1Request {
-  /** http: or https:; userinfo becomes basic auth unless `headers` has an Authorization. */
-  url: URL;
-  /** Sent as given (callers upper-case it). */
-  method: string;
-  /** Sent as given, except Content-Length and Transfer-Encoding: the framing is the client's. */
-  headers: Record<string, string>;
-  body?: string | Buffer;
-  /** Resolves host names on connect (the SSRF guard's lookup); IP literals never reach it. */
-  lookup?: LookupFunction;
-  /** Trusted CA certificates for https; Node's bundled ones when undefined. */
-  ca?: string[];
-  /** false: any certificate is accepted, unverified (a check's tls.skip_verify). */
-  rejectUnauthorized?: boolean;
-  /** Aborting destroys the connection and rejects with the signal's reason. */
-  signal?: CancelSignal;
-  /** Body bytes kept (reading stops there), or a choice per status; 0 stops right after the head. */
-  maxBodyBytes: number | ((status: number) => number);
-}
-
-/** The final response (interim 1xx responses are skipped). */
-export interface Http1Response {
-  status: number;
-  /** Lower-case names, duplicates combined as node:http combines them. */
-  headers: IncomingHttpHeaders;
-  /** At most `maxBodyBytes` of the decoded body. */
-  bodyPrefix: Buffer;
-}
+export type { Http1Request, Http1Response } from './http1-message.ts';
 
 /**
  * Sends one request on a fresh connection (`Connection: close` unless the caller set one) and

@@ -3,7 +3,7 @@
  * as node:http would write them, and the TLS server name.
  */
 import { isIP } from 'node:net';
-import type { Http1Request } from './http1-client.ts';
+import type { Http1Request } from './http1-message.ts';
 import { INVALID_VALUE_CHAR, invalidRequest, TOKEN } from './http1-syntax.ts';
 
 /** node:http's check on the request target; a URL's path and query are already percent-encoded. */

@@ -3,7 +3,7 @@
  * headers, Content-Length, chunked and read-to-close bodies, with node:http's size caps and errors.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Http1Request, Http1Response } from './http1-client.ts';
+import type { Http1Request, Http1Response } from './http1-message.ts';
 import { connectionReset, INVALID_VALUE_CHAR, parseError, TOKEN } from './http1-syntax.ts';
 
 /** Node's default --max-http-header-size, applied here to the raw bytes of a head or trailer section. */

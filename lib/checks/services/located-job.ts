@@ -4,7 +4,7 @@ import type { ProbeDefinition, Prober } from '../../probes/types.ts';
 import { transactIf } from '../../store/items.ts';
 import type { Table, WriteOp } from '../../store/table.ts';
 import type { CheckRun } from '../definitions/check-store.ts';
-import type { ProbeJob } from '../probe-job.ts';
+import type { ProbeJob } from '../definitions/probe-job-schema.ts';
 import type { LocationDecider } from '../results/location-decision.ts';
 import { noLocationResultOp, slotLocationResults } from '../results/location-result-items.ts';
 

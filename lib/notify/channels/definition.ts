@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { Clock } from '../../platform/clock.ts';
 import type { Runtime } from '../../platform/config.ts';
-import type { Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
+import type { Acknowledgement, Alert, Digest, SendOutcome } from '../pipeline/ports.ts';
 import type { EmailDeps, HttpPostDeps, NatsPublisher } from './send-ports.ts';
 
 /**
@@ -59,16 +59,6 @@ export interface ChannelViewOptions {
   natsPrefix: string;
   /** Email recipients' states by address; an address not in it shows pending. */
   recipientStates?: ReadonlyMap<string, 'confirmed' | 'pending'>;
-}
-
-/** An incident acknowledged in Vigil, for channels whose provider tracks incidents (PagerDuty). */
-export interface Acknowledgement {
-  deliveryId: string;
-  incidentId: string;
-  entity: { id: string; name: string };
-  /** Who acknowledged, for the provider's log ("key ops-bot", "user ana@example.com"). */
-  by: string;
-  at: string;
 }
 
 /**

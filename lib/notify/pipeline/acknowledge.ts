@@ -1,11 +1,10 @@
 import { getIncident, type IncidentRecord, incidentIdOf } from '../../incidents/incident-items.ts';
 import type { JobInput } from '../../platform/job-queue.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
-import type { Acknowledgement } from '../channels/definition.ts';
 import { type DeliveryRecord, readEntityDeliveriesBetween } from '../deliveries/delivery-items.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
-import type { SendOutcome } from './ports.ts';
+import type { Acknowledgement, SendOutcome } from './ports.ts';
 
 /**
  * An incident acknowledged in Vigil, told to the providers that track incidents (issue 38: a

@@ -2,9 +2,9 @@ import { readEntityById } from '../../catalog/entity-items.ts';
 import type { StateChangeEvent } from '../../domain/state-change-event.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { channelDecisions } from './alert-steps.ts';
+import { rejudgeJob } from './due-jobs.ts';
 import { judgeChange } from './flow.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, storeAndDispatch } from './notify-deps.ts';
-import { rejudgeJob } from './rejudge.ts';
 import { alertHeldBackOps } from './suppressed-alert-items.ts';
 
 /**

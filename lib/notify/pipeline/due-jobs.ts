@@ -1,5 +1,6 @@
 import { delaySecondsFor, type JobInput, MAX_DELAY_SECONDS } from '../../platform/job-queue.ts';
 import type { NotifyJob } from '../jobs.ts';
+import { rejudgeJobId } from './job-ids.ts';
 import { enqueueAll, type NotifyDeps } from './notify-deps.ts';
 
 /**
@@ -27,4 +28,19 @@ export async function waitedAnotherHop(
   const landsMs = Math.min(body.due_ms, nowMs + MAX_DELAY_SECONDS * 1000);
   await enqueueAll(deps, [delayedJob(body, nowMs, `${baseId}:hop:${Math.ceil(landsMs / 1000)}`)]);
   return true;
+}
+
+/**
+ * The look at an entity's truth once the hold `by` ends at `dueMs` (rejudge.ts handles it; the
+ * holds that end, flapping and also-failing among them, enqueue it, so it lives here with the
+ * other due jobs rather than beside its handler).
+ */
+export function rejudgeJob(
+  target: { tenant_id: string; entity_id: string },
+  dueMs: number,
+  by: string,
+  nowMs: number,
+): JobInput<NotifyJob> {
+  const body: DueJob = { kind: 'rejudge', ...target, due_ms: dueMs, by };
+  return delayedJob(body, nowMs, rejudgeJobId(target.entity_id, dueMs));
 }

@@ -7,7 +7,7 @@ import { OPTIMISTIC_ATTEMPTS, RETRY, withRetries } from '../../store/retry.ts';
 import type { NotifyJob } from '../jobs.ts';
 import { POLICY_DEFAULTS, type PolicyRecord } from '../policy/policy-items.ts';
 import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
-import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
+import { delayedJob, rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
 import { getFlapState, historyOf, putFlapState } from './flap-state-items.ts';
 import { flapSettleJobId } from './job-ids.ts';
 import {
@@ -17,7 +17,6 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
-import { rejudgeJob } from './rejudge.ts';
 import { firstRepeat } from './repeat.ts';
 import { isDownState } from './upstream.ts';
 

@@ -6,6 +6,7 @@ import type { NotifyJob } from '../jobs.ts';
 import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
 import { type AlertVerdict, alertFacts, channelDecisions, decideAlert } from './alert-steps.ts';
 import { deferredReason, recoveryDueJob } from './deferred-recovery.ts';
+import { rejudgeJob } from './due-jobs.ts';
 import { escalationJobs } from './escalation.ts';
 import { flapDecision } from './flapping.ts';
 import { afterUpstreamJobId, idTimeMs } from './job-ids.ts';
@@ -18,7 +19,7 @@ import {
   newDelivery,
   storeAndDispatch,
 } from './notify-deps.ts';
-import { rejudgeJob, truthChannels } from './rejudge.ts';
+import { truthChannels } from './rejudge.ts';
 import { firstRepeat } from './repeat.ts';
 import { alertHeldBackOps, heldBackBy, heldBackReleasedOp } from './suppressed-alert-items.ts';
 import { readToldOfEntity } from './told-items.ts';

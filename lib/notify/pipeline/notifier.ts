@@ -16,6 +16,7 @@ import { alertFor } from './alert-context.ts';
 import { handleAlsoFailing } from './also-failing-alert.ts';
 import { handleRecoveryDue } from './deferred-recovery.ts';
 import { handleDeliver } from './deliver.ts';
+import { rejudgeJob } from './due-jobs.ts';
 import { handleEscalate } from './escalation.ts';
 import { handleFlapSettle } from './flapping.ts';
 import { handleEvent } from './flow.ts';
@@ -23,7 +24,7 @@ import { retryJobId } from './job-ids.ts';
 import { handleMaintenanceEnd } from './maintenance-end.ts';
 import { enqueueAll, type NotifyDeps, newDelivery, retentionDays } from './notify-deps.ts';
 import type { NotifyActions, SendOutcome } from './ports.ts';
-import { handleRejudge, rejudgeJob } from './rejudge.ts';
+import { handleRejudge } from './rejudge.ts';
 import { handleRepeat } from './repeat.ts';
 
 /**

@@ -1,6 +1,5 @@
 import type { StateChangeEvent } from '../../domain/state-change-event.ts';
 import type { ChannelRecord, TenantChannelRecord } from '../channel-setup/channel-items.ts';
-import type { Acknowledgement } from '../channels/definition.ts';
 import type { DeliveryKind, DeliveryRecord } from '../deliveries/delivery-items.ts';
 
 /** What a channel is asked to send: the event and what a human message needs. */
@@ -118,4 +117,14 @@ export interface NotifyActions {
   retry(tenantId: string, deliveryId: string): Promise<DeliveryRecord>;
   /** Looks at the entity's truth now (a silence lifted): channels whose last word differs are told (rejudge.ts). */
   rejudge(tenantId: string, entityId: string, by: string): Promise<void>;
+}
+
+/** An incident acknowledged in Vigil, for channels whose provider tracks incidents (PagerDuty). */
+export interface Acknowledgement {
+  deliveryId: string;
+  incidentId: string;
+  entity: { id: string; name: string };
+  /** Who acknowledged, for the provider's log ("key ops-bot", "user ana@example.com"). */
+  by: string;
+  at: string;
 }

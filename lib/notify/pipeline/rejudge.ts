@@ -3,14 +3,13 @@ import { readEntityTransition } from '../../checks/results.ts';
 import type { StateChangeEvent } from '../../domain/state-change-event.ts';
 import { maintenanceLookup } from '../../maintenance/evaluate.ts';
 import { isoTime } from '../../platform/clock.ts';
-import type { JobInput } from '../../platform/job-queue.ts';
 import type { ChannelRecord } from '../channel-setup/channel-items.ts';
 import { uniqueChannels } from '../channel-setup/channel-store.ts';
 import type { NotifyJob } from '../jobs.ts';
 import type { PolicyRecord } from '../policy/policy-items.ts';
 import { channelsForEvent, eventRouting } from '../routing/route-channels.ts';
 import { type AlertVerdict, alertFacts, decideAlert } from './alert-steps.ts';
-import { delayedJob, waitedAnotherHop } from './due-jobs.ts';
+import { rejudgeJob, waitedAnotherHop } from './due-jobs.ts';
 import { flapOutcomeIfChanged } from './flapping.ts';
 import { idTimeMs, rejudgeJobId } from './job-ids.ts';
 import {
@@ -40,17 +39,6 @@ import { isDownState } from './upstream.ts';
  */
 
 type RejudgeJob = Extract<NotifyJob, { kind: 'rejudge' }>;
-
-/** The look at `entityId`'s truth once the hold `by` ends at `dueMs`. */
-export function rejudgeJob(
-  target: { tenant_id: string; entity_id: string },
-  dueMs: number,
-  by: string,
-  nowMs: number,
-): JobInput<NotifyJob> {
-  const body: RejudgeJob = { kind: 'rejudge', ...target, due_ms: dueMs, by };
-  return delayedJob(body, nowMs, rejudgeJobId(target.entity_id, dueMs));
-}
 
 /** The check an entity's current state is blamed on: its last transition's, else the first check in that state. */
 function causeOf(entity: EntityState, transitionCheckId: string | undefined): string | undefined {

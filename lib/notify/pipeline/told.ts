@@ -1,7 +1,7 @@
-import { isoTime } from '../../platform/clock.ts';
-import { ConditionFailedError } from '../../store/table.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
 import type { DeliveryRecord } from '../deliveries/delivery-items.ts';
-import type { NotifyDeps } from './notify-deps.ts';
+import type { DeliveryStore } from '../deliveries/delivery-store.ts';
 import { changeOrder, readTold, type ToldRecord, toldClaimOp } from './told-items.ts';
 
 /**
@@ -41,13 +41,20 @@ export const claimsWord = (record: DeliveryRecord) =>
   record.channel_id !== null &&
   record.status === 'pending';
 
+/** What the gate reads and writes: the table (the channel's word), the clock, the delivery log. */
+export interface ToldDeps {
+  table: Table;
+  clock: Clock;
+  deliveries: Pick<DeliveryStore, 'putNew'>;
+}
+
 /**
  * Stores a pending alert record, or the same record `skipped` when it would not change its channel's
  * last word; answers the record stored and the word it replaced (undefined when the channel had
  * none), or undefined when a redelivered job found it stored.
  */
 export async function putClaimed(
-  deps: NotifyDeps,
+  deps: ToldDeps,
   record: DeliveryRecord,
   retentionDays: number,
   channelCheckId: string | null,

@@ -7,11 +7,16 @@ import { createChangePump } from '../../../lib/local/change-pump.ts';
 import { startJobRunner } from '../../../lib/local/job-runner.ts';
 import { createSqliteJobQueue } from '../../../lib/local/sqlite-job-queue.ts';
 import type { ChannelRecord } from '../../../lib/notify/channel-setup/channel-items.ts';
-import type { Acknowledgement } from '../../../lib/notify/channels/definition.ts';
 import type { DeliveryRecord } from '../../../lib/notify/deliveries/delivery-items.ts';
 import { NOTIFY_QUEUE, notifyJobSchema } from '../../../lib/notify/jobs.ts';
 import { createNotifier } from '../../../lib/notify/pipeline/notifier.ts';
-import type { Alert, ChannelSenders, Digest, SendOutcome } from '../../../lib/notify/pipeline/ports.ts';
+import type {
+  Acknowledgement,
+  Alert,
+  ChannelSenders,
+  Digest,
+  SendOutcome,
+} from '../../../lib/notify/pipeline/ports.ts';
 import { isoTime } from '../../../lib/platform/clock.ts';
 import { loadConfig } from '../../../lib/platform/config.ts';
 import { newId } from '../../../lib/platform/ids.ts';
