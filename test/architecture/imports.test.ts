@@ -179,12 +179,25 @@ describe('dependency direction', () => {
   });
 });
 
+/**
+ * Files of lib/ over MAX_LINES lines, each with why it is one file (issue 53: the line rule is a
+ * guide, not a wall; a file over it says why here, in one line, instead of cutting comments to
+ * fit). An entry whose file is no longer over the guide fails, so the list cannot rot.
+ */
+const LONG_FILES: Record<string, string> = {};
+
 describe('file size', () => {
-  it(`keeps every file in lib/ at most ${MAX_LINES} lines`, () => {
-    const tooLong = tsFiles(LIB)
-      .map((file) => ({ file: relative(ROOT, file), lines: lineCount(file) }))
-      .filter(({ lines }) => lines > MAX_LINES);
+  it(`keeps every file in lib/ at most ${MAX_LINES} lines, or says why in LONG_FILES`, () => {
+    const lengths = tsFiles(LIB).map((file) => ({
+      file: relative(ROOT, file).split(sep).join('/'),
+      lines: lineCount(file),
+    }));
+    const tooLong = lengths.filter(({ file, lines }) => lines > MAX_LINES && !(file in LONG_FILES));
+    const notLong = Object.keys(LONG_FILES).filter(
+      (file) => !lengths.some((l) => l.file === file && l.lines > MAX_LINES),
+    );
 
     expect(tooLong).toEqual([]);
+    expect(notLong, 'LONG_FILES entries whose file is not over the guide').toEqual([]);
   });
 });
