@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionJobSchema } from '../../lib/actions/jobs.ts';
+import type { ProbeJob } from '../../lib/checks/probe-job.ts';
 import { workerJobSchema } from '../../lib/cloud/worker.ts';
 import { notifyJobSchema } from '../../lib/notify/jobs.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
@@ -12,6 +13,7 @@ import { mapResolver } from '../support/egress-names.ts';
 import { type PagerDutyReceiver, startPagerDuty } from '../support/receivers/pagerduty.ts';
 import { startStatusServer } from '../support/status-server.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
+import { workerMessageBody } from './cell-support.ts';
 import { dueJobRequeuer, handledKinds, kindOfMessage, kindsOf } from './queue-kinds.ts';
 
 /**
@@ -358,15 +360,16 @@ describe('probe jobs through the worker Lambda', () => {
 
   it('records a silent push check’s missed deadline (deadman)', async () => {
     const { checkId } = await pushChecked('cron');
-    // The generator's message for the check's deadline (test/cloud/generator.test.ts sends it from a claim).
-    const job = {
+    // The message the generator sends for the check's deadline once it has passed (push-flow.test.ts
+    // runs the generator for it); here, the check never reported.
+    const job: ProbeJob = {
       tenant_id: h.tenantId,
       check_id: checkId,
       kind: 'deadman',
       slot_ms: clock.now(),
       last_result_at: null,
     };
-    await requeuer.send(h.probeSqs, JSON.stringify({ id: `deadman:${checkId}:${job.slot_ms}`, body: job }));
+    await requeuer.send(h.probeSqs, workerMessageBody(job));
     await settle();
     expect(await resultsOf(checkId)).toEqual([expect.objectContaining({ success: false })]);
   });

@@ -14,16 +14,16 @@ import type { SqsEventSource } from '../support/sqs-event-source.ts';
  * The `kind` values a job schema accepts, read from the schema itself: a (discriminated) union's
  * members, an object's `kind` field, a literal or an enum.
  */
-export function kindsOf(schema: z.ZodType): string[] {
-  if (schema instanceof z.ZodUnion) return schema.options.flatMap((option) => kindsOf(option as z.ZodType));
+export function kindsOf(schema: z.core.$ZodType): string[] {
+  if (schema instanceof z.ZodUnion) return schema.options.flatMap(kindsOf);
   if (schema instanceof z.ZodObject) {
     const kind = schema.shape.kind;
-    if (!(kind instanceof z.ZodType)) throw new Error('a job schema without a kind field');
+    if (!kind) throw new Error('a job schema without a kind field');
     return kindsOf(kind);
   }
   if (schema instanceof z.ZodLiteral) return [...schema.values].map(String);
   if (schema instanceof z.ZodEnum) return schema.options.map(String);
-  throw new Error(`no job kind in a ${schema.def.type} schema`);
+  throw new Error(`no job kind in a ${schema._zod.def.type} schema`);
 }
 
 const kindOfBody = z.object({ kind: z.string() });
