@@ -1,0 +1,426 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { actionJobSchema } from '../../lib/actions/jobs.ts';
+import type { ProbeJob } from '../../lib/checks/probe-job.ts';
+import { workerJobSchema } from '../../lib/cloud/worker.ts';
+import { notifyJobSchema } from '../../lib/notify/jobs.ts';
+import { createFakeClock } from '../../lib/platform/clock.ts';
+import type { HttpTransport } from '../../lib/platform/egress.ts';
+import { undiciRequest } from '../../lib/platform/undici-client.ts';
+import { purgeJobSchema } from '../../lib/purge/purge-job-items.ts';
+import { type Receiver, startReceiver } from '../notify/channels/receiver.ts';
+import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { mapResolver } from '../support/egress-names.ts';
+import { type PagerDutyReceiver, startPagerDuty } from '../support/receivers/pagerduty.ts';
+import { startStatusServer } from '../support/status-server.ts';
+import { createTlsFixtures } from '../support/tls-fixtures.ts';
+import { workerMessageBody } from './cell-support.ts';
+import { dueJobRequeuer, handledKinds, kindOfMessage, kindsOf } from './queue-kinds.ts';
+
+/**
+ * Every job kind of every queue runs through the queue engine (fauxqs) and its Lambda consumer on
+ * the Lambda harness, produced the way the product produces it: API calls and pushed results, the
+ * stream function, the notifier, the action worker and the probe worker, on the app's fake clock.
+ * A delayed job waits in real time on fauxqs, so once the clock has passed its due time the test
+ * sends it again with no delay (what the queue does when the delay ends). Purge jobs are items the
+ * stream function's purge consumer works off, not messages: they run through DynamoDB Local's stream.
+ *
+ * Each scenario asserts its effect (what a receiver got, an execution, a result, items gone). The
+ * last tests read the kinds from the schemas (notifyJobSchema, actionJobSchema, workerJobSchema,
+ * purgeJobSchema) and expect each to have been handled without failure by its consumer: a kind
+ * added to a schema fails here until a scenario runs it.
+ */
+
+const T0 = Date.parse('2026-04-06T09:00:00.000Z');
+const MINUTE = 60_000;
+const ROUTING_KEY = 'R0ut1ngKeyOfTheVigilServ1ce00053';
+const clock = createFakeClock(T0);
+
+let h: LambdaHarness;
+let receiver: Receiver;
+let pd: PagerDutyReceiver;
+let target: Awaited<ReturnType<typeof startStatusServer>>;
+let requeuer: ReturnType<typeof dueJobRequeuer>;
+/** The purge job kinds seen in the purge partition while the stream function worked it off. */
+const purgedKinds = new Set<string>();
+
+beforeAll(async () => {
+  const tls = createTlsFixtures();
+  receiver = await startReceiver(tls.valid, 'unused');
+  pd = await startPagerDuty(tls.valid, [ROUTING_KEY]);
+  target = await startStatusServer(200);
+  // PagerDuty's real host name resolves to 127.0.0.1 and reaches its stand-in; the rest goes out as usual.
+  const transport: HttpTransport = (req) =>
+    req.url.hostname.endsWith('pagerduty.com') ? pd.transport(req) : undiciRequest(req);
+  h = await startLambdaHarness({
+    clock,
+    env: {
+      VIGIL_EGRESS_ALLOW: '127.0.0.0/8',
+      VIGIL_ALLOW_PRIVATE_TARGETS: 'true',
+      // A new pull check's first probe goes to the probe queue at once (a cell or a located job).
+      VIGIL_FIRST_PROBE: 'true',
+    },
+    egress: {
+      ca: [tls.caCert],
+      resolve: mapResolver(new Map([['events.pagerduty.com', '127.0.0.1']])),
+      transport,
+    },
+  });
+  requeuer = dueJobRequeuer(h, clock.now);
+  await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+  await receiver?.close();
+  await pd?.close();
+  await target?.close();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+async function call(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/**
+ * Runs everything until nothing moves: the stream function, the notifier and the action worker
+ * (drainChanges), the probe worker, and the delayed jobs whose due time the clock has passed.
+ */
+async function settle() {
+  const sent = () => [h.notifySqs, h.actionSqs, h.probeSqs].reduce((n, q) => n + q.sentBodies().length, 0);
+  for (let round = 0; round < 30; round += 1) {
+    const before = sent();
+    await h.drainChanges();
+    await h.runProbeJobs();
+    const requeued = await requeuer.requeueDue();
+    if (requeued === 0 && sent() === before) return;
+  }
+  throw new Error('the queues did not settle after 30 rounds');
+}
+
+async function pushResult(checkId: string, success: boolean) {
+  clock.advance(1000);
+  await call('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 });
+  await settle();
+}
+
+/** An entity of `svc` with a push check that goes down at its first failure. */
+async function pushChecked(slug: string, blueprint = 'svc') {
+  const entity = await call('POST', `/v1/blueprints/${blueprint}/entities`, {
+    slug,
+    name: `${slug} service`,
+  });
+  const check = await call('POST', '/v1/checks', {
+    entity_id: entity.id,
+    check_type: 'push',
+    interval_seconds: 3600,
+    failure_threshold: 1,
+  });
+  return { entityId: String(entity.id), checkId: String(check.id) };
+}
+
+async function webhookPolicy(checkId: string, path: string, policy: Record<string, unknown>) {
+  await call('POST', `/v1/checks/${checkId}/policy`, policy);
+  await call('POST', `/v1/checks/${checkId}/policy/channels`, {
+    channel_type: 'webhook',
+    config: { url: `${receiver.origin}${path}` },
+  });
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: webhook bodies are inspected freely
+const bodiesAt = (path: string): any[] =>
+  receiver.received.filter((r) => r.path === path).map((r) => JSON.parse(r.body.toString('utf8')));
+const hits = (path: string) => receiver.received.filter((r) => r.path === path);
+const deliveryLog = async (checkId: string) =>
+  ((await call('GET', `/v1/notify/logs?check_id=${checkId}`)).logs as Record<string, unknown>[]).map(
+    (d) => `${d.kind}:${d.status}`,
+  );
+const resultsOf = async (checkId: string) =>
+  (await call('GET', `/v1/checks/${checkId}/results`)).results as Record<string, unknown>[];
+
+describe('notify jobs through the notifier Lambda', () => {
+  it('tells a down (event, deliver), escalates it, repeats it and acknowledges it at PagerDuty', async () => {
+    const { entityId, checkId } = await pushChecked('api');
+    await webhookPolicy(checkId, '/alert/api', { cooldown_seconds: 0, repeat_interval_seconds: 600 });
+    await call('POST', `/v1/checks/${checkId}/policy/channels`, {
+      channel_type: 'pagerduty',
+      config: { routing_key: ROUTING_KEY },
+    });
+    const pager = await call('POST', '/v1/notify/channels', {
+      name: 'pager',
+      channel_type: 'webhook',
+      config: { url: `${receiver.origin}/esc/api` },
+    });
+    await call('POST', '/v1/notify/routes', {
+      match: { entity_ids: [entityId] },
+      escalate_after_seconds: 60,
+      escalate_channel_ids: [pager.id],
+    });
+    await pushResult(checkId, true);
+    await pushResult(checkId, false);
+    expect(bodiesAt('/alert/api').map((b) => `${b.kind}:${b.to_state}`)).toEqual(['alert:down']);
+    const [incident] = (await call('GET', `/v1/incidents?entity_id=${entityId}&state=open`)).incidents;
+    const incidentId = String(incident?.id);
+    expect(pd.alerts.get(incidentId)?.status).toBe('triggered');
+
+    clock.advance(MINUTE + 1000);
+    await settle();
+    expect(bodiesAt('/esc/api').map((b) => b.kind)).toEqual(['escalation']);
+
+    clock.advance(10 * MINUTE);
+    await settle();
+    expect(bodiesAt('/alert/api')).toHaveLength(2);
+    expect(await deliveryLog(checkId)).toContain('repeat:sent');
+
+    await call('POST', `/v1/incidents/${incidentId}/acknowledge`);
+    await settle();
+    expect(pd.alerts.get(incidentId)?.status).toBe('acknowledged');
+  });
+
+  it('tells a second failing check of an entity already down as also failing', async () => {
+    const first = await pushChecked('shop');
+    const second = await call('POST', '/v1/checks', {
+      entity_id: first.entityId,
+      check_type: 'push',
+      interval_seconds: 3600,
+      failure_threshold: 1,
+    });
+    await webhookPolicy(String(second.id), '/also/shop', { cooldown_seconds: 0 });
+    await pushResult(first.checkId, true);
+    await pushResult(String(second.id), true);
+    await pushResult(first.checkId, false);
+    await pushResult(String(second.id), false);
+    expect(bodiesAt('/also/shop').map((b) => b.kind)).toEqual(['also_failing']);
+  });
+
+  it('defers a recovery inside the cooldown and sends it when the cooldown ends (recovery_due)', async () => {
+    const { checkId } = await pushChecked('web');
+    await webhookPolicy(checkId, '/cool/web', { cooldown_seconds: 300 });
+    await pushResult(checkId, false);
+    clock.advance(100_000);
+    await pushResult(checkId, true);
+    expect(bodiesAt('/cool/web').map((b) => b.kind)).toEqual(['alert']);
+
+    clock.advance(5 * MINUTE);
+    await settle();
+    expect(bodiesAt('/cool/web').map((b) => `${b.kind}:${b.to_state}`)).toEqual([
+      'alert:down',
+      'recovery:up',
+    ]);
+  });
+
+  it('sends a down skipped in a maintenance window when the window ends (maintenance_end, rejudge)', async () => {
+    const { entityId, checkId } = await pushChecked('db');
+    await webhookPolicy(checkId, '/maint/db', { cooldown_seconds: 0 });
+    await pushResult(checkId, true);
+    const endsMs = clock.now() + 30 * MINUTE;
+    await call('POST', '/v1/maintenance', {
+      name: 'Deploy',
+      entity_ids: [entityId],
+      starts_at: new Date(clock.now() - MINUTE).toISOString(),
+      ends_at: new Date(endsMs).toISOString(),
+    });
+    await pushResult(checkId, false);
+    expect(bodiesAt('/maint/db')).toEqual([]);
+
+    clock.set(endsMs + 1000);
+    await settle();
+    expect(bodiesAt('/maint/db').map((b) => `${b.kind}:${b.to_state}`)).toEqual(['alert:down']);
+  });
+
+  it('holds a flapping check’s alerts and sends the state it settled in (flap_settle)', async () => {
+    const { checkId } = await pushChecked('queue');
+    await webhookPolicy(checkId, '/flap/queue', {
+      cooldown_seconds: 0,
+      flap_changes: 2,
+      flap_window_seconds: 600,
+    });
+    await pushResult(checkId, false);
+    await pushResult(checkId, true);
+    await pushResult(checkId, false);
+    await pushResult(checkId, true);
+    expect(bodiesAt('/flap/queue').map((b) => `${b.kind}:${b.to_state}`)).toEqual([
+      'alert:down',
+      'recovery:up',
+      'flapping:down',
+    ]);
+
+    clock.advance(11 * MINUTE);
+    await settle();
+    expect(bodiesAt('/flap/queue').map((b) => `${b.kind}:${b.to_state}`)).toEqual([
+      'alert:down',
+      'recovery:up',
+      'flapping:down',
+      'recovery:up',
+    ]);
+  });
+
+  it('sends a group’s alerts as one digest when its wait ends (digest)', async () => {
+    await call('POST', '/v1/blueprints', { slug: 'grp', name: 'Group' });
+    const channel = await call('POST', '/v1/notify/channels', {
+      name: 'group',
+      channel_type: 'webhook',
+      config: { url: `${receiver.origin}/digest/grp` },
+    });
+    await call('POST', '/v1/notify/routes', {
+      match: { blueprint_slugs: ['grp'] },
+      channel_ids: [channel.id],
+      group_by: 'blueprint',
+      group_wait_seconds: 10,
+      group_interval_seconds: 60,
+    });
+    const nodes = [await pushChecked('n1', 'grp'), await pushChecked('n2', 'grp')];
+    for (const node of nodes) {
+      await call('POST', `/v1/checks/${node.checkId}/policy`, { cooldown_seconds: 0 });
+      await pushResult(node.checkId, true);
+    }
+    for (const node of nodes) await pushResult(node.checkId, false);
+    expect(bodiesAt('/digest/grp')).toEqual([]);
+
+    clock.advance(11_000);
+    await settle();
+    const [digest] = bodiesAt('/digest/grp');
+    expect(digest).toMatchObject({ kind: 'digest', counts: { down: 2 } });
+  });
+});
+
+describe('action jobs through the action worker Lambda', () => {
+  it('runs a state_change action and fails its pipeline at its deadline (state_change, run, deadline)', async () => {
+    const { checkId } = await pushChecked('billing');
+    const action = await call('POST', '/v1/actions', {
+      name: 'restart billing',
+      url: `${receiver.origin}/action/billing`,
+      trigger_type: 'state_change',
+      check_id: checkId,
+      trigger_to_state: 'down',
+      pipeline_timeout_seconds: 60,
+    });
+    await pushResult(checkId, true);
+    await pushResult(checkId, false);
+    expect(hits('/action/billing')).toHaveLength(1);
+    const executions = async () =>
+      (await call('GET', `/v1/actions/${action.id}/executions`)).executions as Record<string, unknown>[];
+    expect(await executions()).toEqual([
+      expect.objectContaining({ dispatch_status: 'success', pipeline_status: null }),
+    ]);
+
+    clock.advance(2 * MINUTE);
+    await settle();
+    expect(await executions()).toEqual([expect.objectContaining({ pipeline_status: 'failed' })]);
+  });
+});
+
+describe('probe jobs through the worker Lambda', () => {
+  it('probes a new pull check in its cell (cell)', async () => {
+    const entity = await call('POST', '/v1/blueprints/svc/entities', { slug: 'edge', name: 'Edge' });
+    const check = await call('POST', '/v1/checks', {
+      entity_id: entity.id,
+      check_type: 'http',
+      target_url: target.url,
+      interval_seconds: 3600,
+    });
+    await settle();
+    expect(await resultsOf(String(check.id))).toEqual([
+      expect.objectContaining({ success: true, status_code: 200 }),
+    ]);
+  });
+
+  it('fans a located check’s slot out to its location and decides it at its deadline (probe, decide)', async () => {
+    const location = await call('POST', '/v1/locations', { name: 'office', kind: 'agent' });
+    const entity = await call('POST', '/v1/blueprints/svc/entities', { slug: 'intranet', name: 'Intranet' });
+    const check = await call('POST', '/v1/checks', {
+      entity_id: entity.id,
+      check_type: 'http',
+      target_url: target.url,
+      interval_seconds: 86_400,
+      locations: ['office'],
+    });
+    const checkId = String(check.id);
+    await settle();
+    const lease = await h.request('POST', '/v1/agent/lease', {
+      key: location.key,
+      body: { max: 10, wait_seconds: 0 },
+    });
+    expect(lease.status, lease.text).toBe(200);
+    expect(lease.body.jobs.map((j: { job_id: string }) => j.job_id.split(':')[0])).toEqual([checkId]);
+
+    // The office never reports: at the slot's deadline the decide job decides it without it.
+    clock.advance(15 * MINUTE);
+    for (const body of h.probeSqs.sentBodies()) {
+      if (kindOfMessage(body) === 'decide') await requeuer.send(h.probeSqs, body);
+    }
+    await settle();
+    expect(await resultsOf(checkId)).toEqual([
+      expect.objectContaining({
+        locations: [expect.objectContaining({ location: 'office', outcome: 'unknown' })],
+      }),
+    ]);
+  });
+
+  it('records a silent push check’s missed deadline (deadman)', async () => {
+    const { checkId } = await pushChecked('cron');
+    // The message the generator sends for the check's deadline once it has passed (push-flow.test.ts
+    // runs the generator for it); here, the check never reported.
+    const job: ProbeJob = {
+      tenant_id: h.tenantId,
+      check_id: checkId,
+      kind: 'deadman',
+      slot_ms: clock.now(),
+      last_result_at: null,
+    };
+    await requeuer.send(h.probeSqs, workerMessageBody(job));
+    await settle();
+    expect(await resultsOf(checkId)).toEqual([expect.objectContaining({ success: false })]);
+  });
+});
+
+describe('purge jobs through the stream function', () => {
+  it('purges a deleted entity’s checks and a deleted action’s executions (entity, partition, action)', async () => {
+    const { checkId } = await pushChecked('legacy');
+    const action = await call('POST', '/v1/actions', {
+      name: 'legacy hook',
+      url: `${receiver.origin}/action/legacy`,
+      trigger_type: 'state_change',
+      check_id: checkId,
+      trigger_to_state: 'down',
+    });
+    await pushResult(checkId, true);
+    await pushResult(checkId, false);
+    expect(hits('/action/legacy')).toHaveLength(1);
+
+    await call('DELETE', `/v1/actions/${action.id}`);
+    await call('DELETE', '/v1/blueprints/svc/entities/legacy');
+    const purgeJobs = async () => (await h.table.query({ pk: `PURGE#${h.tenantId}` })).items;
+    for (let round = 0; round < 100; round += 1) {
+      for (const item of await purgeJobs()) purgedKinds.add(purgeJobSchema.parse(item).kind);
+      if ((await h.runStreamOnce()) === 0) break;
+    }
+    expect(await purgeJobs()).toEqual([]);
+    expect((await h.table.query({ pk: `CHECK#${checkId}` })).items).toEqual([]);
+    expect((await h.request('GET', `/v1/checks/${checkId}`, { key: h.adminKey })).status).toBe(404);
+  });
+});
+
+describe('every job kind of every queue', () => {
+  const queues = [
+    { queue: 'notify', schema: notifyJobSchema, source: () => h.eventSources.notify },
+    { queue: 'action', schema: actionJobSchema, source: () => h.eventSources.action },
+    { queue: 'probe', schema: workerJobSchema, source: () => h.eventSources.probe },
+  ];
+  describe.each(queues)('the $queue queue', ({ schema, source }) => {
+    it.each(kindsOf(schema))('ran a %s job through its Lambda consumer without failing it', (kind) => {
+      expect([...handledKinds(source())]).toContain(kind);
+    });
+  });
+
+  it.each(kindsOf(purgeJobSchema))('purged a %s job through the stream function', (kind) => {
+    expect([...purgedKinds]).toContain(kind);
+  });
+
+  it('moved nothing to a dead-letter queue', () => {
+    expect(h.notifySqs.deadLetterBodies()).toEqual([]);
+    expect(h.actionSqs.deadLetterBodies()).toEqual([]);
+    expect(h.probeSqs.deadLetterBodies()).toEqual([]);
+  });
+});

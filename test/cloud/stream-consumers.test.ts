@@ -1,0 +1,188 @@
+import { EventBridgeClient, PutEventsCommand, type PutEventsCommandInput } from '@aws-sdk/client-eventbridge';
+import { mockClient } from 'aws-sdk-client-mock';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createCloudBase } from '../../lib/cloud/cloud-base.ts';
+import { createCloudApp } from '../../lib/cloud/composition.ts';
+import { jobEnvelopeSchema } from '../../lib/cloud/sqs-job-queue.ts';
+import { composeStreamFunction } from '../../lib/cloud/stream-composition.ts';
+import { loadConfig } from '../../lib/platform/config.ts';
+import { type LambdaHarness, startLambdaHarness } from '../support/api-harness.ts';
+import { createTestTable, type TestTable } from '../support/dynamodb-local.ts';
+
+/**
+ * Every change-feed consumer the cloud composition registers runs in the stream function over
+ * DynamoDB Local's stream, on a record of its kind. The consumers are read from the composition
+ * (the app's named `changeConsumers`, plus the event-bus publisher when a bus is configured); each
+ * name needs a scenario below that writes through the api handler, runs the stream function and
+ * sees that consumer's effect. A consumer added to the composition fails here until it has one.
+ */
+
+const BUS = 'vigil-bus';
+/** The name the stream function's bus publisher goes by here (it is not one of the app's consumers). */
+const EVENT_BUS = 'eventBus';
+
+const bridgeClient = new EventBridgeClient({
+  region: 'us-east-1',
+  credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+});
+const bridge = mockClient(bridgeClient);
+
+let h: LambdaHarness;
+
+beforeAll(async () => {
+  bridge.on(PutEventsCommand).callsFake((input: PutEventsCommandInput) => ({
+    FailedEntryCount: 0,
+    Entries: (input.Entries ?? []).map((_, i) => ({ EventId: `e${i}` })),
+  }));
+  h = await startLambdaHarness({ env: { VIGIL_EVENT_BUS_NAME: BUS }, eventBridge: bridgeClient });
+  await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.close();
+  bridge.restore();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
+async function call(method: string, path: string, body?: unknown): Promise<any> {
+  const res = await h.request(method, path, { key: h.adminKey, ...(body === undefined ? {} : { body }) });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+/** Runs the stream function on every record written so far (no queue consumer runs). */
+async function runStream() {
+  for (let round = 0; round < 100; round += 1) if ((await h.runStreamOnce()) === 0) return;
+  throw new Error('the stream did not settle after 100 rounds');
+}
+
+async function pushChecked(slug: string, blueprint = 'svc') {
+  const entity = await call('POST', `/v1/blueprints/${blueprint}/entities`, { slug, name: slug });
+  const check = await call('POST', '/v1/checks', {
+    entity_id: entity.id,
+    check_type: 'push',
+    interval_seconds: 3600,
+    failure_threshold: 1,
+  });
+  return { entityId: String(entity.id), checkId: String(check.id) };
+}
+
+const push = (checkId: string, success: boolean) =>
+  call('POST', `/v1/checks/${checkId}/results`, { success, latency_ms: 5 });
+
+/** An entity whose push check went up then down, both changes through the stream function. */
+async function downEntity(slug: string) {
+  const checked = await pushChecked(slug);
+  await push(checked.checkId, true);
+  await push(checked.checkId, false);
+  await runStream();
+  return checked;
+}
+
+const jobsOn = (bodies: string[]) =>
+  bodies.map((body) => jobEnvelopeSchema.parse(JSON.parse(body)).body as Record<string, unknown>);
+const eventOf = (job: Record<string, unknown>) => job.event as Record<string, unknown> | undefined;
+
+/** Per consumer name: a record of its kind through the stream function, and that consumer's effect. */
+const scenarios: Record<string, () => Promise<void>> = {
+  async purge() {
+    const { entityId, checkId } = await pushChecked('doomed');
+    await push(checkId, true);
+    await call('DELETE', '/v1/blueprints/svc/entities/doomed');
+    expect((await h.table.query({ pk: `PURGE#${h.tenantId}` })).items).not.toEqual([]);
+    await runStream();
+    expect((await h.table.query({ pk: `PURGE#${h.tenantId}` })).items).toEqual([]);
+    expect((await h.table.query({ pk: `CHECK#${checkId}` })).items).toEqual([]);
+    expect((await h.table.query({ index: 'gsi1', pk: `ENT#${entityId}#CHECKS` })).items).toEqual([]);
+  },
+  async notify() {
+    const { entityId } = await downEntity('told');
+    const events = jobsOn(h.notifySqs.sentBodies()).filter(
+      (job) => job.kind === 'event' && eventOf(job)?.entity_id === entityId,
+    );
+    expect(events.map((job) => eventOf(job)?.to_state)).toEqual(['up', 'down']);
+  },
+  async actions() {
+    const { entityId } = await downEntity('acted');
+    const changes = jobsOn(h.actionSqs.sentBodies()).filter(
+      (job) => job.kind === 'state_change' && eventOf(job)?.entity_id === entityId,
+    );
+    expect(changes.map((job) => eventOf(job)?.to_state)).toEqual(['up', 'down']);
+  },
+  async incidents() {
+    const { entityId } = await downEntity('broken');
+    const { incidents } = await call('GET', `/v1/incidents?entity_id=${entityId}&state=open`);
+    expect(incidents).toEqual([expect.objectContaining({ entity_id: entityId, state: 'open' })]);
+  },
+  async stateRules() {
+    await call('POST', '/v1/blueprints', { slug: 'pair', name: 'Pair' });
+    const { entityId, checkId } = await pushChecked('twin', 'pair');
+    const other = await call('POST', '/v1/checks', {
+      entity_id: entityId,
+      check_type: 'push',
+      interval_seconds: 3600,
+      failure_threshold: 1,
+    });
+    await push(checkId, true);
+    await push(String(other.id), false);
+    await runStream();
+    const state = async () => (await call('GET', '/v1/blueprints/pair/entities/twin')).state;
+    // The default rule, worst: one check down is the entity down.
+    expect(await state()).toBe('down');
+    await call('PUT', '/v1/blueprints/pair', { state_rule: 'all_down' });
+    await runStream();
+    // all_down: checks that disagree make the entity degraded, not down.
+    expect(await state()).toBe('degraded');
+  },
+  async [EVENT_BUS]() {
+    const { entityId } = await downEntity('published');
+    const details = bridge
+      .commandCalls(PutEventsCommand)
+      .flatMap((c) => c.args[0].input.Entries ?? [])
+      .filter((e) => e.EventBusName === BUS)
+      .map((e) => JSON.parse(String(e.Detail)));
+    expect(details.filter((d) => d.entity_id === entityId).map((d) => d.to_state)).toEqual(['up', 'down']);
+  },
+};
+
+/** The stream function's consumers by name, as the composition registers them. */
+function registeredConsumers(): string[] {
+  const named = Object.keys(h.app.changeConsumers);
+  return h.app.config.eventBusName ? [...named, EVENT_BUS] : named;
+}
+
+describe('the stream function’s consumers', () => {
+  it('registers the app’s named consumers, then the bus publisher, and nothing unnamed', async () => {
+    const table: TestTable = await createTestTable(inject('dynamodbEndpoint'));
+    try {
+      const config = loadConfig('cloud', {
+        VIGIL_LOG_LEVEL: 'silent',
+        VIGIL_EVENT_BUS_NAME: BUS,
+        VIGIL_TABLE_NAME: table.tableName,
+      });
+      const overrides = { eventBridge: bridgeClient, dynamodb: table.client };
+      const cloud = createCloudApp(config, overrides);
+      const lean = composeStreamFunction(createCloudBase(config, overrides));
+      // What the api composition and the stream function's own composition hand DynamoDB Streams.
+      expect(cloud.streamConsumers).toHaveLength(Object.keys(cloud.app.changeConsumers).length + 1);
+      expect(lean.streamConsumers).toHaveLength(Object.keys(lean.consumers).length + 1);
+      expect(Object.keys(lean.consumers).sort()).toEqual(Object.keys(cloud.app.changeConsumers).sort());
+      cloud.sqs.destroy();
+    } finally {
+      await table.drop();
+    }
+  });
+
+  it('has a scenario for every registered consumer', () => {
+    expect(Object.keys(scenarios).sort()).toEqual(registeredConsumers().sort());
+  });
+
+  it.each(Object.keys(scenarios))(
+    'runs the %s consumer on a record of its kind over DynamoDB Local’s stream',
+    async (name) => {
+      const scenario = scenarios[name];
+      if (!scenario) throw new Error(`no scenario for ${name}`);
+      await scenario();
+    },
+  );
+});
