@@ -113,9 +113,12 @@ function walkRequest(route: Route, fx: TenantFixture): WalkRequest {
   return { method, path, options: { ...body, ...(key ? { key } : {}) } };
 }
 
+/** A JSON error of the API: `{ error, code }`. */
+const errorBody = z.object({ code: z.string() });
+
 /**
  * What the walk compares of an answer: the status and media type, the top-level keys of a 2xx JSON
- * body (values differ: ids, times) and the code of a JSON error (messages may name the runtime's
+ * body (values differ: ids, times) and the code of a JSON error (its message may name the runtime's
  * settings, as a missing SMTP server or SES sender does).
  */
 function shapeOf(res: ApiResponse): string {
@@ -123,7 +126,7 @@ function shapeOf(res: ApiResponse): string {
   const head = `${res.status} ${type}`.trim();
   const body: unknown = res.body;
   if (type !== 'application/json' || typeof body !== 'object' || body === null) return head;
-  if (res.status >= 300) return `${head} ${(body as { code?: unknown }).code ?? ''}`.trim();
+  if (res.status >= 300) return `${head} ${errorBody.safeParse(body).data?.code ?? ''}`.trim();
   const keys = (value: unknown) =>
     typeof value === 'object' && value !== null ? Object.keys(value).sort().join(',') : typeof value;
   // A list: the keys of its items (the same walk makes the same items on both runtimes).
@@ -164,26 +167,34 @@ describe('a walk of the route table through the Lambda adapter and the local run
       createFixture(local, local.adminKey),
       createFixture(lambda, lambda.adminKey),
     ]);
-    const localSpies = spyOnHandlers(local);
-    const lambdaSpies = spyOnHandlers(lambda);
-    const lambdaRoutes = new Map(lambda.app.routes.map((route) => [nameOf(route), route]));
+    // The fixture's seeded incident and deliveries settle on both before the first read.
+    await Promise.all([local.drainChanges(), lambda.drainChanges()]);
+    // A spy counts one runtime's calls only if the two compositions share no route object.
+    const shared = local.app.routes.filter((route) => lambda.app.routes.includes(route)).map(nameOf);
+    if (shared.length > 0) throw new Error(`route objects shared by both runtimes: ${shared.join(', ')}`);
+    const runtimes = [
+      { api: local, fx: localFx, spies: spyOnHandlers(local) },
+      { api: lambda, fx: lambdaFx, spies: spyOnHandlers(lambda) },
+    ] as const;
+    /** Sends the walk's request of `name` to one runtime; tells whether the route's handler ran for it. */
+    const send = async ({ api, fx, spies }: (typeof runtimes)[number], name: string) => {
+      const route = api.app.routes.find((r) => nameOf(r) === name);
+      if (!route) throw new Error(`${name} is not in the ${api.runtime} route table`);
+      const calls = () => spies.get(route)?.mock.calls.length ?? 0;
+      const before = calls();
+      const req = walkRequest(route, fx);
+      const res = await api.request(req.method, req.path, req.options);
+      const handled = calls() > before;
+      // What a request sets off through the change feed (an entity's purge, a ping's transition,
+      // notify and action jobs) settles before the next one, so both runtimes see the same state.
+      await api.drainChanges();
+      return { res, handled };
+    };
     for (const route of walkOrder(local.app.routes)) {
       const name = nameOf(route);
-      const twin = lambdaRoutes.get(name);
-      if (!twin) throw new Error(`${name} is in the local route table only`);
-      const send = async (api: ApiHarness, r: Route, fx: TenantFixture, spies: typeof localSpies) => {
-        const calls = spies.get(r)?.mock.calls.length ?? 0;
-        const req = walkRequest(r, fx);
-        const res = await api.request(req.method, req.path, req.options);
-        const handled = (spies.get(r)?.mock.calls.length ?? 0) > calls;
-        // A write's consequences (an entity's purge, its notify and action jobs) run from the change
-        // feed: settled on both before the next request, so each sees the same state.
-        if (r.method !== 'GET') await api.drainChanges();
-        return { res, handled };
-      };
-      // One after the other: both runtimes see the same history, so their answers may be compared.
-      const l = await send(local, route, localFx, localSpies);
-      const c = await send(lambda, twin, lambdaFx, lambdaSpies);
+      // Each runtime has its own store: the two answer the same request side by side.
+      const [l, c] = await Promise.all(runtimes.map((runtime) => send(runtime, name)));
+      if (!l || !c) throw new Error(`${name}: no answer`);
       walked.push({ name, local: l.res, lambda: c.res, handled: { local: l.handled, lambda: c.handled } });
     }
   });
