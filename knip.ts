@@ -1,0 +1,44 @@
+import type { KnipConfig } from 'knip';
+
+/**
+ * Unused code (knip, `npm run lint:unused`, part of `npm test`): no unused file, export or
+ * dependency. Knip follows imports from the entry points below; test files, their setup files and
+ * the console's `index.html` come from its vitest and vite plugins. Each ignore says why
+ * (CONTRIBUTING.md "Unused code").
+ */
+const config: KnipConfig = {
+  entry: [
+    // Lambda handlers: infra/ bundles each file by path (NodejsFunction `entry`), AWS calls `handler`.
+    'functions/*.ts',
+    // CLIs and the local server: package.json "bin" and "scripts", the Dockerfile, deploy/vigil.service.
+    'bin/*.ts',
+    // The CDK app: cdk.json "app" (`npx tsx infra/app.ts`; knip has no cdk plugin).
+    'infra/app.ts',
+    // The Lambda-backed custom resource: infra/ bundles it by path, CloudFormation calls `handler`.
+    'infra/constructs/provider-handler.ts',
+    // Benchmarks: `npm run bench` (bench/run.ts) and the scripts run on their own (`npx tsx bench/<name>.ts`,
+    // docs/performance.md); child processes spawned by path (bench/child.ts `startChild`, bench/processes.ts).
+    'bench/*.ts',
+    // Scripts the tests spawn by path (`node --import tsx <path>`).
+    'test/support/crash-serve.ts',
+    'test/check-types/support/icmp-probe-cli.ts',
+    // Run by hand in a checkout of the previous release (test/fixtures/previous-layout/generate.md).
+    'test/fixtures/previous-layout/generate.ts',
+  ],
+  project: ['{lib,functions,infra,bin,bench,test}/**/*.ts', 'web/src/**/*.{ts,tsx}', '*.ts'],
+  // The console: its own Vite config under web/ (entry web/index.html, then /src/main.tsx).
+  vite: { config: ['web/vite.config.ts'] },
+  ignoreDependencies: [
+    // Read by path, not imported: DynamoDB Local's jar (test/support/dynamodb-local.ts), the MCP
+    // inspector's bin (test/mcp/inspector.test.ts), axe.min.js injected into pages (test/console).
+    'amplify-dynamodb-simulator',
+    '@modelcontextprotocol/inspector',
+    'axe-core',
+  ],
+  ignoreBinaries: [
+    // System tools installed by .ci/run (apt), not npm packages: the icmp check type runs ping.
+    'ping',
+  ],
+};
+
+export default config;
