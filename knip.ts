@@ -10,13 +10,14 @@ const config: KnipConfig = {
   entry: [
     // Lambda handlers: infra/ bundles each file by path (NodejsFunction `entry`), AWS calls `handler`.
     'functions/*.ts',
-    // CLIs and the local server: package.json "bin" and "scripts", the Dockerfile, deploy/vigil.service.
+    // CLIs and the local server: package.json "bin" and "scripts", deploy/*.service, the tests.
     'bin/*.ts',
     // The CDK app: cdk.json "app" (`npx tsx infra/app.ts`; knip has no cdk plugin).
     'infra/app.ts',
     // The Lambda-backed custom resource: infra/ bundles it by path, CloudFormation calls `handler`.
     'infra/constructs/provider-handler.ts',
-    // Benchmarks (`npm run bench`, bench/run.ts, comes from package.json): the cloud generator's run on its own (docs/performance.md).
+    // Benchmarks: `npm run bench` (bench/run.ts) comes from package.json; the cloud generator's
+    // time per cell is a run of its own (docs/performance.md).
     'bench/generator-cells.ts',
     // Bench child processes, spawned by path (bench/child.ts `startChild`, bench/processes.ts).
     'bench/{alerts-receiver,bare-loop,bare-server,parent-guard,runtime-child,target-server}.ts',
@@ -36,8 +37,22 @@ const config: KnipConfig = {
     '@modelcontextprotocol/inspector',
     'axe-core',
   ],
+  // Findings in files another change is reworking (lib/check-types/, functions/, infra/,
+  // bench/bundles.ts, issue 53): unused exports and types it removes there. Delete this block when
+  // it lands; knip then reports whatever is still unused in them.
+  ignoreIssues: {
+    'bench/bundles.ts': ['types'],
+    'infra/{alarms,api,capacity,change-feed,console,notifications,waf}.ts': ['exports'],
+    'infra/constructs/vigil-constructs.ts': ['types'],
+    'lib/check-types/{check-config,check-name,dns,domain,tls-trust}.ts': ['exports'],
+    'lib/check-types/{definition,dns,domain,icmp,registry,tcp,tls}.ts': ['types'],
+    'lib/check-types/grpc/health-client.ts': ['types'],
+  },
   ignoreBinaries: [
-    // System tools installed by .ci/run (apt), not npm packages: the icmp check type runs ping.
+    // A system tool installed by .ci/run (apt, iputils-ping), not an npm package: the icmp check
+    // type runs `ping`. The other system tools (nats-server, chromium, promtool, podman, openssl,
+    // java, ip) are run by absolute path or through helpers knip does not read as a command, so it
+    // reports none of them; listing them would only be a stale ignore (a failing configuration hint).
     'ping',
   ],
 };
