@@ -23,7 +23,7 @@ const CHECKS_PER_ENTITY = 20;
 /** One apply call may take long (10,000 objects); a bound so a stuck engine fails the run. */
 const APPLY_TIMEOUT_MS = 30 * 60_000;
 
-export type ConfigApplyRuntime = 'local' | 'cloud';
+type ConfigApplyRuntime = 'local' | 'cloud';
 
 export interface ConfigApplyRun {
   runtime: ConfigApplyRuntime;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /** The benchmark's command line: which scenarios, what sizes, for how long. */
 
-export const SCENARIOS = [
+const SCENARIOS = [
   'bare',
   'scheduled',
   'max',
@@ -26,7 +26,7 @@ export const SCENARIOS = [
   'checks-list',
   'config-apply',
 ] as const;
-export type Scenario = (typeof SCENARIOS)[number];
+type Scenario = (typeof SCENARIOS)[number];
 
 /**
  * Scenario groups accepted by --only besides the names themselves. `unrecorded` (the maximum-rate
@@ -130,7 +130,7 @@ const optionsSchema = z.object({
 
 export type BenchOptions = z.output<typeof optionsSchema>;
 
-export const USAGE = `Usage: npm run bench -- [options]
+const USAGE = `Usage: npm run bench -- [options]
 
   --only <list>             scenarios: bare, scheduled, max, push, alerts, status, status-page, abuse, uptime, cost, pingcost, locationcost, bundles, crash, storm, storm-cloud, checks-list, config-apply, search, or the groups probes, all (default all);
                             also unrecorded, a diagnostic run only when named: the maximum-rate mode

@@ -13,7 +13,7 @@ import { loadServeEnv, processUsage, startServe } from './serve.ts';
  * server answering 201 to the same load. Ends by counting the stored results through the API.
  */
 
-export interface PushLevel {
+interface PushLevel {
   concurrency: number;
   vigil: LoadFigures & { serverCpuCores: number; serverRssMb: number };
   bare: LoadFigures;

@@ -76,7 +76,7 @@ export interface Target {
 }
 
 /** The bare ceiling: the mean of the bare runs (one before and one after the runtime scenarios). */
-export function bareCeiling(results: Results): number | undefined {
+function bareCeiling(results: Results): number | undefined {
   if (results.bare.length === 0) return undefined;
   return results.bare.reduce((sum, b) => sum + b.requestsPerSecond, 0) / results.bare.length;
 }

@@ -17,7 +17,7 @@ import { seedEntities } from './status.ts';
  * last reads every kind to its bound), and the console's entity picker (kind=entity).
  */
 
-export interface SearchQueryFigures {
+interface SearchQueryFigures {
   /** The query string after /v1/search? */
   query: string;
   what: string;

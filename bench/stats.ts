@@ -106,7 +106,7 @@ export function createLoopMonitor() {
   };
 }
 
-export function toMb(bytes: number): number {
+function toMb(bytes: number): number {
   return Math.round((bytes / 1024 / 1024) * 10) / 10;
 }
 

@@ -20,7 +20,7 @@ import { loadServeEnv, startServe } from './serve.ts';
 
 export const idSchema = z.object({ id: z.string() });
 
-export const arrivalsMessage = z.object({
+const arrivalsMessage = z.object({
   type: z.literal('arrivals'),
   arrivals: z.array(
     z.object({
@@ -31,7 +31,7 @@ export const arrivalsMessage = z.object({
     }),
   ),
 });
-export type ReceivedArrival = z.infer<typeof arrivalsMessage>['arrivals'][number];
+type ReceivedArrival = z.infer<typeof arrivalsMessage>['arrivals'][number];
 
 export const wallMs = () => performance.timeOrigin + performance.now();
 

@@ -19,7 +19,7 @@ import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
 
 export { ACTION_LIMITS, ACTION_METHODS, TRIGGER_STATES, TRIGGER_TYPES } from '../domain/action-rules.ts';
 
-export const actionSchema = z.object({
+const actionSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   name: z.string(),

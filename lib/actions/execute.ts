@@ -37,7 +37,7 @@ const LEASE_MARGIN_MS = 5_000;
 const LEASE_POLL_MS = 200;
 
 /** What the runner needs of the execution store: a stored run is answered, a new one written once. */
-export interface RunnerExecutions {
+interface RunnerExecutions {
   get(executionId: string): Promise<ExecutionRecord | undefined>;
   /** false when an execution with this id is already stored. */
   putNew(record: ExecutionRecord): Promise<boolean>;

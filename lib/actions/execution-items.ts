@@ -22,7 +22,7 @@ export const DISPATCH_STATUSES = ['success', 'failed', 'blocked', 'running', 'in
 export const PIPELINE_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export type PipelineStatus = (typeof PIPELINE_STATUSES)[number];
 
-export const executionSchema = z.object({
+const executionSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   action_id: z.string(),
@@ -49,7 +49,7 @@ export const executionSchema = z.object({
 });
 export type ExecutionRecord = z.infer<typeof executionSchema>;
 
-export const logLineSchema = z.object({ seq: z.number().int(), line: z.string(), at: z.string() });
+const logLineSchema = z.object({ seq: z.number().int(), line: z.string(), at: z.string() });
 export type LogLine = z.infer<typeof logLineSchema>;
 
 /** How long a spent lease item stays before TTL removes it (the record is what counts after). */

@@ -9,9 +9,9 @@ import { PIPELINE_STATUSES } from './execution-items.ts';
 /** Request shapes of the action routes (SPEC.md "Action", "Limits"; DECISIONS.md "Actions"). */
 
 /** Bounds of pipeline_timeout_seconds: a minute to a day. */
-export const PIPELINE_TIMEOUT_BOUNDS = { min: 60, max: 86_400 } as const;
+const PIPELINE_TIMEOUT_BOUNDS = { min: 60, max: 86_400 } as const;
 /** The longest schedule interval: a week. */
-export const MAX_INTERVAL_SECONDS = 604_800;
+const MAX_INTERVAL_SECONDS = 604_800;
 const MAX_URL_LENGTH = 2048;
 const MAX_NAME_LENGTH = 200;
 const MAX_HEADER_VALUE_LENGTH = 8192;
@@ -23,8 +23,8 @@ const HEADER_VALUE = /^[^\r\n\0]*$/;
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
-export const actionIdSchema = namesResource(idSchema('act'), 'action');
-export const executionIdSchema = namesResource(idSchema('exe'), 'execution');
+const actionIdSchema = namesResource(idSchema('act'), 'action');
+const executionIdSchema = namesResource(idSchema('exe'), 'execution');
 export const actionParams = z.object({ id: actionIdSchema });
 export const executionParams = z.object({ exec_id: executionIdSchema });
 

@@ -32,11 +32,7 @@ const PAGE = 100;
 const MAX_PAGES = 10;
 
 /** The claim of a due action's slot at `nowMs`, or undefined when the item is not a scheduled action. */
-export function scheduleClaimFor(
-  action: ActionRecord,
-  nowMs: number,
-  dueShards: number,
-): ScheduleClaim | undefined {
+function scheduleClaimFor(action: ActionRecord, nowMs: number, dueShards: number): ScheduleClaim | undefined {
   if (action.trigger_type !== 'schedule' || !action.interval_seconds || !action.next_run_at) return undefined;
   const slotMs = Date.parse(action.next_run_at);
   const next = isoTime(nextSlot(slotMs, action.interval_seconds, nowMs));

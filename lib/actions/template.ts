@@ -15,7 +15,7 @@ const PLACEHOLDER = /\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/g;
 const JSON_MEDIA_TYPE = /^\s*(?:application|text)\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i;
 
 /** The callback URL path of an execution; the events endpoint of DECISIONS.md "Actions". */
-export function callbackPath(executionId: string): string {
+function callbackPath(executionId: string): string {
   return `/v1/actions/executions/${executionId}/events`;
 }
 

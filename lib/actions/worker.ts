@@ -34,7 +34,7 @@ type DeadlineJob = Extract<ActionJob, { kind: 'deadline' }>;
 const PENDING: Array<PipelineStatus | null> = [null, 'queued', 'running'];
 
 /** The deadline job of a dispatched execution (undefined without a deadline), delayed by at most one hop. */
-export function deadlineJobFor(execution: ExecutionRecord, nowMs: number): JobInput<ActionJob> | undefined {
+function deadlineJobFor(execution: ExecutionRecord, nowMs: number): JobInput<ActionJob> | undefined {
   if (execution.pipeline_deadline_at === null) return undefined;
   const dueMs = Date.parse(execution.pipeline_deadline_at);
   return {
@@ -158,5 +158,3 @@ export function createActionWorker(deps: ActionWorkerDeps) {
 
   return { handle };
 }
-
-export type ActionWorker = ReturnType<typeof createActionWorker>;

@@ -58,7 +58,7 @@ const flagsSchema = z.object({
 });
 
 /** Where the agent's location key comes from: the command line, a file (read at start), or the environment. */
-export type KeySource = { key: string } | { file: string };
+type KeySource = { key: string } | { file: string };
 
 export interface AgentCliOptions {
   url: URL;

@@ -229,8 +229,6 @@ export function createAgent(deps: AgentDeps, settings: AgentSettings) {
   };
 }
 
-export type VigilAgent = ReturnType<typeof createAgent>;
-
 /** The agent's job memory with its bounds: one per agent, or one per Lambda container (bounded runs). */
 export function createAgentJobMemory(): JobMemory {
   return createJobMemory({ maxAcked: MAX_ACKED, ackedTtlMs: ACKED_TTL_MS });

@@ -27,8 +27,8 @@ export const MAX_LEASE_JOBS = 100;
 export const MAX_RESULTS_PER_POST = 100;
 /** Bounds of a result's texts: the agent cuts longer ones before sending (`toWireResult`). */
 export const MAX_ERROR_MESSAGE = 2000;
-export const MAX_DNS_ANSWERS = 100;
-export const MAX_DETAIL_TEXT = 1000;
+const MAX_DNS_ANSWERS = 100;
+const MAX_DETAIL_TEXT = 1000;
 
 /** A job's id, opaque to the agent; with the location it is the result's idempotency key. */
 const jobIdSchema = z.string().min(1).max(200);
@@ -84,7 +84,7 @@ const checkSchemas = new Map<string, z.ZodType>([
  * A leased job's `check`: the probe config a worker probes (lib/probes/types.ts ProbeDefinition),
  * secrets included (sent only over TLS or loopback). One schema per probed check type.
  */
-export const probeCheckSchema = z.union([...checkSchemas.values()] as [z.ZodType, ...z.ZodType[]]);
+const probeCheckSchema = z.union([...checkSchemas.values()] as [z.ZodType, ...z.ZodType[]]);
 
 /** A leased job: its id, its slot and the check to probe. */
 export const leasedJobSchema = z.strictObject({
@@ -138,7 +138,7 @@ export const probeResultSchema = z.strictObject({
 export type ProbeResult = z.infer<typeof probeResultSchema>;
 
 /** One entry of `POST /v1/agent/results`. */
-export const resultEntrySchema = z.strictObject({
+const resultEntrySchema = z.strictObject({
   job_id: jobIdSchema,
   slot: slotSchema,
   result: probeResultSchema,
@@ -154,7 +154,7 @@ export const resultsRequestSchema = z.array(resultEntrySchema).min(1).max(MAX_RE
  * nothing is stored. Each is final: the agent never sends that result again. A result the answer
  * leaves out was not taken and is sent again.
  */
-export const RESULT_STATUSES = ['recorded', 'duplicate', 'expired'] as const;
+const RESULT_STATUSES = ['recorded', 'duplicate', 'expired'] as const;
 export const resultsAnswerSchema = z.object({
   results: z.array(z.object({ job_id: jobIdSchema, slot: slotSchema, status: z.enum(RESULT_STATUSES) })),
 });

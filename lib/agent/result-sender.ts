@@ -121,5 +121,3 @@ export function createResultSender(deps: ResultSenderDeps) {
     },
   };
 }
-
-export type ResultSender = ReturnType<typeof createResultSender>;

@@ -24,7 +24,7 @@ export const ACTOR_TYPES = [
 ] as const;
 export const VIAS = ['api', 'console', 'mcp', 'cli', 'agent'] as const;
 
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   at: z.string(),

@@ -28,7 +28,7 @@ const UNRECORDED = new Set([
 ]);
 
 /** The user agent `vigil` CLI commands send (lib/cli), so their writes say `via: cli`. */
-export const CLI_USER_AGENT = /^vigil-cli\//;
+const CLI_USER_AGENT = /^vigil-cli\//;
 
 /** Keys' labels read per process, by tenant and key id (a key's label and prefix never change). */
 const MAX_CACHED_KEYS = 10_000;

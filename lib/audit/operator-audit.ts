@@ -5,7 +5,7 @@ import type { Table } from '../store/table.ts';
 import { appendAuditEntry } from './audit-items.ts';
 
 /** The actor of operator commands: whoever runs `npm run vigil --` against the store itself. */
-export const OPERATOR_ACTOR = { type: 'operator', id: 'operator', label: 'operator (CLI)' } as const;
+const OPERATOR_ACTOR = { type: 'operator', id: 'operator', label: 'operator (CLI)' } as const;
 
 /**
  * Records a write an operator command made to the store directly (lib/cli/operator.ts): actor

@@ -24,7 +24,7 @@ export const apiKeySchema = z.object({
 });
 export type ApiKeyRecord = z.infer<typeof apiKeySchema>;
 
-export const keyHashSchema = z.object({
+const keyHashSchema = z.object({
   key_hash: z.string(),
   tenant_id: z.string(),
   user_id: z.string(),

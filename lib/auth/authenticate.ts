@@ -20,7 +20,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 export const AUTH_CACHE_MS = 5000;
 
 /** Resolves one credential (a session id, an OAuth access token) to its principal, or throws UnauthorizedError. */
-export type CredentialResolver = (credential: string) => Promise<Principal>;
+type CredentialResolver = (credential: string) => Promise<Principal>;
 
 export interface AuthenticatorDeps {
   keys: KeyStore;

@@ -25,7 +25,7 @@ export const invitationSchema = z.object({
 });
 export type Invitation = z.infer<typeof invitationSchema>;
 
-export const invitationTokenSchema = z.object({
+const invitationTokenSchema = z.object({
   token_hash: z.string(),
   tenant_id: z.string(),
   invitation_id: z.string(),

@@ -34,7 +34,7 @@ export interface KeyCountDeps {
 }
 
 /** The number of admin keys among `keys`, by their owners' roles. */
-export function countAdminKeys(keys: ApiKeyRecord[], roles: ReadonlyMap<string, Role>): number {
+function countAdminKeys(keys: ApiKeyRecord[], roles: ReadonlyMap<string, Role>): number {
   return keys.filter((key) => isAdminKey(key, roles.get(key.user_id))).length;
 }
 

@@ -17,11 +17,11 @@ export interface KeyServiceDeps {
 }
 
 /** What the 409 of revoking the tenant's last admin key says. */
-export const LAST_ADMIN_KEY_MESSAGE =
+const LAST_ADMIN_KEY_MESSAGE =
   "This is the account's last read-write key with admin rights; create another read-write key before revoking this one.";
 
 /** The public view of a key: never the hash, never the raw key. */
-export function publicKey(key: ApiKeyRecord) {
+function publicKey(key: ApiKeyRecord) {
   return {
     id: key.id,
     label: key.label,

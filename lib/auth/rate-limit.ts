@@ -31,7 +31,7 @@ export interface Admission<P = Principal> {
 export type RateLimitGuard = ReturnType<typeof createRateLimitGuard>;
 
 /** The RateLimit-* headers (IETF draft): limit = burst; reset = seconds until the allowance is whole again. */
-export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   return {
     'RateLimit-Limit': String(decision.limit),
     'RateLimit-Remaining': String(decision.remaining),

@@ -48,7 +48,7 @@ export const publicKeySchema = z
 export const createdKeySchema = z.strictObject({ ...publicKeySchema.shape, key: rawKey });
 
 /** An active member as activeMember returns it. */
-export const activeMemberSchema = z
+const activeMemberSchema = z
   .strictObject({
     ...userSchema.pick({ email: true, name: true, role: true }).shape,
     id: idSchema('usr'),
@@ -58,7 +58,7 @@ export const activeMemberSchema = z
   .meta({ id: 'TeamMember' });
 
 /** A pending invitation as pendingInvitation returns it. */
-export const pendingInvitationSchema = z
+const pendingInvitationSchema = z
   .strictObject({
     ...invitationSchema.pick({ email: true, role: true }).shape,
     id: idSchema('inv'),

@@ -3,7 +3,7 @@ import type { Tenant } from './tenant-items.ts';
 import type { TenantStore } from './tenant-store.ts';
 
 /** How long a cached tenant is used: a change of its settings (retention) applies within this. */
-export const TENANT_CACHE_MS = 5000;
+const TENANT_CACHE_MS = 5000;
 
 /**
  * The tenant as read at most once per `ttlMs` per tenant and process, for hot paths that only need
@@ -24,5 +24,3 @@ export function createTenantCache(deps: { tenants: Pick<TenantStore, 'requireTen
     },
   };
 }
-
-export type TenantCache = ReturnType<typeof createTenantCache>;

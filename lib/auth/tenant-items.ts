@@ -52,7 +52,7 @@ const catalogCountersSchema = z.object({
 type CatalogCounters = z.infer<typeof catalogCountersSchema>;
 
 /** What the catalog reads of the tenant item: the limits it enforces and its counters. */
-export const tenantCatalogSchema = z.object({
+const tenantCatalogSchema = z.object({
   blueprint_limit: z.number().int(),
   entity_limit_per_bp: z.number().int(),
   ...catalogCountersSchema.shape,

@@ -24,7 +24,7 @@ import type { Condition, Item, QueryPage, Table, WriteOp } from '../store/table.
  */
 
 export type { EntityPointer, EntityRecord, EntityState } from '../domain/entity-record.ts';
-export { entitySchema, entityStateSchema } from '../domain/entity-record.ts';
+export { entitySchema } from '../domain/entity-record.ts';
 
 type EntityKey = { tenant_id: string; blueprint_slug: string; slug: string };
 type Ref = Pick<EntityKey, 'blueprint_slug' | 'slug'>; // where an entity item is within its tenant

@@ -23,7 +23,7 @@ import {
  */
 
 /** Index entries one search call reads at most. */
-export const EXAMINE_LIMIT = 2_000;
+const EXAMINE_LIMIT = 2_000;
 
 export interface SearchFilter {
   state?: EntityState['state'] | undefined;

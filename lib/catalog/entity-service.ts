@@ -39,7 +39,7 @@ export interface EntityServiceDeps {
 }
 
 /** The entity update (and transition) that applies a state rule to an entity as read, with its patch. */
-export type RuleChangeOps = (input: {
+type RuleChangeOps = (input: {
   tenantId: string;
   entity: EntityState;
   rule: StateRule;

@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { type FieldDefinition, sortFields } from '../domain/blueprint-fields.ts';
 import { DEFAULT_STATE_RULE } from '../domain/entity-state.ts';
 import type { BlueprintRecord } from './blueprint-items.ts';
@@ -6,19 +5,10 @@ import type { EntityRecord } from './entity-items.ts';
 import type { RelationRecord } from './relation-items.ts';
 
 /**
- * The catalog's attributes of the tenant item, and the public views of the catalog's records (the
- * stored shapes are their owner modules': blueprint-items.ts, entity-items.ts, relation-items.ts).
+ * The public views of the catalog's records (the stored shapes are their owner modules':
+ * blueprint-items.ts, entity-items.ts, relation-items.ts; the catalog's attributes of the tenant
+ * item are lib/auth/tenant-items.ts's).
  */
-
-/** The catalog's attributes on the tenant item: limits (set by the operator) and counters (kept here). */
-export const tenantCatalogSchema = z.object({
-  blueprint_limit: z.number().int(),
-  entity_limit_per_bp: z.number().int(),
-  blueprint_count: z.number().int().optional(),
-  default_blueprint: z.string().optional(),
-  relation_graph_version: z.number().int().optional(),
-});
-export type TenantCatalog = z.infer<typeof tenantCatalogSchema>;
 
 /** A field definition without absent optional keys (as stored and returned). */
 export function plainField(def: FieldDefinition): FieldDefinition {

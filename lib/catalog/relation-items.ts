@@ -110,7 +110,7 @@ export function deleteRelationOps(
 const plain = ({ version: _version, ...rel }: RelationRecord & { version?: number | undefined }) => rel;
 
 /** One relation of the tenant (consistent), or undefined. */
-export async function getRelation(
+async function getRelation(
   table: Table,
   tenantId: string,
   relationId: string,
@@ -120,7 +120,7 @@ export async function getRelation(
 }
 
 /** Every relation of the tenant (consistent, by id). */
-export async function listRelations(table: Table, tenantId: string): Promise<RelationRecord[]> {
+async function listRelations(table: Table, tenantId: string): Promise<RelationRecord[]> {
   const items = await queryAll((cursor) =>
     table.query({
       pk: tenantPk(tenantId),

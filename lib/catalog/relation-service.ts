@@ -20,7 +20,7 @@ import {
 import { readTenantCatalog } from './tenant-catalog.ts';
 
 /** The cycle search visits at most this many entities; beyond it a depends_on is refused. */
-export const MAX_DEPENDENCY_SEARCH = 1000;
+const MAX_DEPENDENCY_SEARCH = 1000;
 
 /** The most hops a neighbourhood reaches, and the most entities its walk visits. */
 export const MAX_HOPS = 3;

@@ -43,7 +43,7 @@ export const publicEntitySchema = z
   .meta({ id: 'Entity' });
 
 /** One end of a relation as answers name it (relation-ends.ts). */
-export const relationEndSchema = z
+const relationEndSchema = z
   .strictObject({
     name: z.string(),
     slug: z.string(),

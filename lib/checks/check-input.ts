@@ -188,7 +188,7 @@ const fail = (path: string, message: string): never => {
 };
 
 /** Applies the per-type rules to a complete definition; returns it with `config` parsed for its type. */
-export function validateDefinition(def: DraftDefinition): CheckDefinition {
+function validateDefinition(def: DraftDefinition): CheckDefinition {
   const mode = def.check_type === 'push' ? 'push' : 'pull';
   if (def.execution_mode !== mode) {
     fail('execution_mode', `${def.check_type} checks use execution_mode "${mode}"`);

@@ -17,10 +17,9 @@ export {
   createLocationDecider,
   type LocationDecider,
   type LocationProbeResult,
-  type ReportOutcome,
 } from './results/location-decision.ts';
 export { slotLocationResults } from './results/location-result-items.ts';
-export { type PushStartDeps, recordPushStart } from './results/push-start.ts';
+export { recordPushStart } from './results/push-start.ts';
 export { createResultRecorder, type ResultRecorder } from './results/result-recorder.ts';
 export { type DueClaim, generateShard } from './services/generator.ts';
 /** POST /v1/checks/{id}/run: a probe now (the app composes it; the check routes serve it). */

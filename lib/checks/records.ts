@@ -16,9 +16,7 @@ export {
   type CheckRecord,
   type CheckStateRecord,
   checkDefinitionSchema,
-  checkFieldsSchema,
   checkRecordFieldsSchema,
-  checkStateSchema,
 } from '../check-types/check-record.ts';
 export { type ResultRecord, resultSchema } from './results/result-items.ts';
 export { stateChangeEvent, type TransitionRecord, transitionSchema } from './results/transition-items.ts';

@@ -207,7 +207,7 @@ export const publicResultSchema = z
   .meta({ id: 'Result' });
 
 /** A transition as publicTransition returns it. */
-export const publicTransitionSchema = z
+const publicTransitionSchema = z
   .strictObject({
     ...transitionSchema.pick({
       kind: true,

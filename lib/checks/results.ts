@@ -6,7 +6,7 @@
  */
 export { dayCountsOf, dayUptimeOf } from './results/check-recent.ts';
 export { parseStates, statesById } from './results/check-state-items.ts';
-export { dailyChecksById, entityDailyChecks } from './results/daily-checks.ts';
+export { entityDailyChecks } from './results/daily-checks.ts';
 export { checkBuckets, checkDailyRollups, type DailyCheck } from './results/day-rollups.ts';
 export { type LatestResult, lastErrorOf, latestResultsOf } from './results/latest-results.ts';
 export { locationUptimeDays } from './results/location-uptime-items.ts';

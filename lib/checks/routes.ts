@@ -30,7 +30,7 @@ export interface CheckRouteDeps {
 /** The path of every /v1/checks/{id} route (push routes included). */
 export const checkParams = z.object({ id: idSchema('chk') });
 /** The largest page of GET /v1/checks (its `limit`). */
-export const CHECK_LIST_MAX = 1000;
+const CHECK_LIST_MAX = 1000;
 const listChecksQuery = z
   .object({
     entity_id: z.string().min(1).optional().meta({ description: 'Only the checks of this entity' }),
@@ -78,7 +78,7 @@ type ListQuery = CheckFilter & {
 };
 
 /** The Link header value announcing the page after `cursor` of GET /v1/checks. */
-export function nextChecksLink(query: ListQuery, cursor: string) {
+function nextChecksLink(query: ListQuery, cursor: string) {
   const params = new URLSearchParams();
   if (query.entity_id !== undefined) params.set('entity_id', query.entity_id);
   filterParams(query, params);

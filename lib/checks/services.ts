@@ -12,6 +12,6 @@ export { purgeEntityChecks } from './services/check-purge.ts';
 export type { CheckService } from './services/check-service.ts';
 /** The check service as the compositions build it: create and update refuse unknown locations. */
 export { createLocatedCheckService as createCheckService } from './services/located-check-service.ts';
-export type { OneOffJob, ProbeSoon } from './services/probe-soon.ts';
+export type { ProbeSoon } from './services/probe-soon.ts';
 export { type CheckReadService, createCheckReadService } from './services/read-service.ts';
 export { createStateRuleConsumer } from './services/state-rule-consumer.ts';

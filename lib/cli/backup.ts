@@ -21,7 +21,7 @@ const ALL_PAGES = 0x7fffffff;
 const ITEM_COLUMNS = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl', 'data'];
 
 /** Why `file` is not a Vigil database this version can start from, or undefined when it is one. */
-export function vigilDatabaseProblem(file: string): string | undefined {
+function vigilDatabaseProblem(file: string): string | undefined {
   if (!existsSync(file) || !statSync(file).isFile()) return `${file} is not a file`;
   let db: Database.Database | undefined;
   try {

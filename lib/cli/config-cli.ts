@@ -13,7 +13,7 @@ import { call, jsonLines, type Server, ServerError } from './config-http.ts';
  * only) changes to make, as `terraform plan -detailed-exitcode`.
  */
 
-export const CONFIG_USAGE = `Usage: npm run vigil -- <export|plan|apply> [options]
+const CONFIG_USAGE = `Usage: npm run vigil -- <export|plan|apply> [options]
 
   export [-o <file>] [--json]
       Write the tenant's configuration document (YAML; JSON with --json) to <file> or stdout.

@@ -19,7 +19,7 @@ export class ServerError extends Error {
 }
 
 /** The CLI's user agent: the audit log records the writes it causes as `via: cli` (lib/audit/audit-sink.ts). */
-export const CLI_USER_AGENT_VALUE = `vigil-cli/${pkg.version} (node ${process.version}; ${process.platform}-${process.arch})`;
+const CLI_USER_AGENT_VALUE = `vigil-cli/${pkg.version} (node ${process.version}; ${process.platform}-${process.arch})`;
 
 /** The server's error envelope in words: its message, and each invalid field on a line of its own. */
 function errorOf(status: number, text: string): string {
@@ -81,7 +81,7 @@ export async function call(
 }
 
 /** Why a fetch failed, in words (a timeout, a refused connection). */
-export function reasonOf(err: unknown): string {
+function reasonOf(err: unknown): string {
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
     return 'no answer in time';
   const cause =

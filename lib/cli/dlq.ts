@@ -10,7 +10,7 @@ import type { Table } from '../store/table.ts';
 
 /** The queues `dlq redrive` knows, by the name operators type (the local queues' own names). */
 export const REDRIVE_QUEUES = [NOTIFY_QUEUE, ACTION_QUEUE, PROBE_QUEUE] as const;
-export type RedriveQueue = (typeof REDRIVE_QUEUES)[number];
+type RedriveQueue = (typeof REDRIVE_QUEUES)[number];
 
 /** Moves a queue's dead letters back to it; answers how many moved. */
 export type RedriveDeadLetters = (queue: RedriveQueue) => Promise<{ moved: number }>;

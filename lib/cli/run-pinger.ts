@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher, RetryAgent, request } from 'undici';
 
 /** What a ping's answer told: delivered (200/201, as runitor accepts), or why not. */
-export type PingOutcome = { ok: true; status: number; bodyLimit?: number } | { ok: false; reason: string };
+type PingOutcome = { ok: true; status: number; bodyLimit?: number } | { ok: false; reason: string };
 
 export interface PingerOptions {
   /** The check's ping URL; its query string is kept on every ping. */

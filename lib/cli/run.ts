@@ -54,7 +54,7 @@ export async function runCli(args: string[], io: RunIo): Promise<number> {
  * Pings /start, runs the command, pings /<exit status> with its output's tail. A ping that is not
  * delivered is reported on stderr (without the URL: it is a credential) and changes nothing else.
  */
-export async function runWrapped(options: RunOptions, io: RunIo): Promise<number> {
+async function runWrapped(options: RunOptions, io: RunIo): Promise<number> {
   const pinger = createPinger({
     pingUrl: options.pingUrl,
     runId: randomUUID(),

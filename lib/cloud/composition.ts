@@ -29,7 +29,7 @@ export interface CloudOverrides extends CloudBaseOverrides {
  * Through API Gateway the stream is buffered until it ends, and the api function has 29 s: it
  * answers with what arrived in 20 s. The status-stream function (a function URL) streams for longer.
  */
-export const STATUS_STREAM_VIA_API_GATEWAY: StatusStreamSettings = { follow: 'poll', maxDurationMs: 20_000 };
+const STATUS_STREAM_VIA_API_GATEWAY: StatusStreamSettings = { follow: 'poll', maxDurationMs: 20_000 };
 
 /**
  * The MCP function (functions/mcp.ts, a function URL) times out at Lambda's maximum; a legacy SSE
@@ -42,7 +42,7 @@ export const MCP_SSE_FUNCTION_MS = MCP_FUNCTION_TIMEOUT_MS - 30_000;
  * A legacy SSE GET reaching the api function through API Gateway is buffered until it ends: it
  * ends in 20 s, inside the 29 s limit, and its session with it. Clients stream from the MCP function.
  */
-export const MCP_SSE_VIA_API_GATEWAY: Partial<LegacyStreamSettings> = { maxDurationMs: 20_000 };
+const MCP_SSE_VIA_API_GATEWAY: Partial<LegacyStreamSettings> = { maxDurationMs: 20_000 };
 
 /**
  * The composition root of the HTTP functions (api, mcp, status-stream): the whole app with its

@@ -18,7 +18,7 @@ import { SQS_BATCH_SIZE } from './sqs-send.ts';
  */
 
 /** Messages one run moves at most, unless told otherwise. */
-export const REDRIVE_MAX_MESSAGES = 10_000;
+const REDRIVE_MAX_MESSAGES = 10_000;
 /** How long a received dead letter stays hidden while it is being moved. */
 const HOLD_SECONDS = 60;
 

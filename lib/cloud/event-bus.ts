@@ -10,9 +10,9 @@ import type { Logger } from '../platform/logger.ts';
 import type { ChangeConsumer } from '../store/change-feed.ts';
 
 /** The `source` of every event Vigil puts on the bus (what a user's rule matches on). */
-export const EVENT_SOURCE = 'vigil';
+const EVENT_SOURCE = 'vigil';
 /** The `detail-type` of a state-change event. */
-export const STATE_CHANGE_DETAIL_TYPE = 'Vigil State Change';
+const STATE_CHANGE_DETAIL_TYPE = 'Vigil State Change';
 /** PutEvents takes at most 10 entries per call. */
 const PUT_EVENTS_BATCH = 10;
 
@@ -22,7 +22,7 @@ export class EventBusPublishError extends Error {
 }
 
 /** One PutEvents entry carrying a state-change event as its detail (the webhook body without its `check_name`). */
-export function stateChangeEntry(event: StateChangeEvent, busName: string): PutEventsRequestEntry {
+function stateChangeEntry(event: StateChangeEvent, busName: string): PutEventsRequestEntry {
   return {
     EventBusName: busName,
     Source: EVENT_SOURCE,

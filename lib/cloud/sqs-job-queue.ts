@@ -53,7 +53,7 @@ export interface SqsJobQueueDeps<B> {
 }
 
 /** A malformed message: not an envelope, or a body its queue does not accept. */
-export class MalformedJobError extends Error {
+class MalformedJobError extends Error {
   override name = 'MalformedJobError';
 }
 

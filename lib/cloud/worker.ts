@@ -35,7 +35,7 @@ export function createProbeJobQueue(deps: {
  * seconds, at most 900: a slot's deadline is well within it), its envelope id
  * `decide:<check>:<slot>`; a second message (a redelivered probe job) decides nothing twice.
  */
-export function decideLaterOn(queue: Pick<SqsJobQueue<WorkerJob>, 'enqueue'>, clock: Clock) {
+function decideLaterOn(queue: Pick<SqsJobQueue<WorkerJob>, 'enqueue'>, clock: Clock) {
   return async (job: ProbeJob, atMs: number): Promise<void> => {
     const delaySeconds = delaySecondsFor(atMs, clock.now());
     const { failed } = await queue.enqueue([{ id: probeJobId(job), body: job, delaySeconds }]);
@@ -47,7 +47,7 @@ export function decideLaterOn(queue: Pick<SqsJobQueue<WorkerJob>, 'enqueue'>, cl
  * Runs one delivered probe job. Duplicate, gone and skipped outcomes are done; a throw fails the
  * attempt (retried after 1 s, 2 s, 4 s, then a dead letter).
  */
-export function createProbeJobHandler(deps: { jobRunner: JobRunnerDeps; cells: CellRunner; logger: Logger }) {
+function createProbeJobHandler(deps: { jobRunner: JobRunnerDeps; cells: CellRunner; logger: Logger }) {
   return async (job: ReceivedJob<WorkerJob>): Promise<void> => {
     const { body } = job;
     if (body.kind === 'cell') {

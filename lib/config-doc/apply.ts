@@ -14,7 +14,7 @@ import { firstEnvReference, keepingStoredSecrets } from './secrets.ts';
 import type { TenantState } from './tenant-state.ts';
 
 /** Objects of one kind in flight at once: enough to overlap the store's round trips, few enough to stay polite. */
-export const APPLY_BATCH = 16;
+const APPLY_BATCH = 16;
 
 export interface ApplyRun {
   kinds: KindSet;

@@ -21,7 +21,7 @@ const sharedChannelSchema = z.strictObject({
   channel: z.string().min(1).meta({ description: 'A tenant channel (the document’s channels), by name' }),
 });
 
-export const POLICY_FIELDS = [
+const POLICY_FIELDS = [
   'cooldown_seconds',
   'notify_on_recovery',
   'silenced',

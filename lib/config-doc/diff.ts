@@ -7,7 +7,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * Equal as JSON values, whatever the order of object keys; `current` is the tenant's side, where a
  * stored secret (`********`, inside an array too: a check's own channels) equals any value.
  */
-export function sameValue(current: unknown, doc: unknown): boolean {
+function sameValue(current: unknown, doc: unknown): boolean {
   const a = current;
   const b = doc;
   if (a === b || a === SECRET_PLACEHOLDER) return true;

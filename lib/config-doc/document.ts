@@ -42,7 +42,7 @@ export function documentSchema(kinds: KindSet) {
 }
 
 /** A zod path as the document's readers write it: `checks[12].config.url`. */
-export function pathText(path: readonly PropertyKey[]): string {
+function pathText(path: readonly PropertyKey[]): string {
   let text = '';
   for (const part of path) {
     if (typeof part === 'number') text += `[${part}]`;

@@ -34,18 +34,18 @@ function changeWords(change: PlannedChange): string {
 }
 
 /** The change's head line in a plan: `+ create check service/api:homepage`. */
-export function changeLine(change: PlannedChange): string {
+function changeLine(change: PlannedChange): string {
   return `${SIGNS[change.op] ?? '?'} ${changeWords(change)}`;
 }
 
 /** The change's lines: its head line and, for an update, one line per field. */
-export function changeLines(change: PlannedChange): string[] {
+function changeLines(change: PlannedChange): string[] {
   const fields = (change.fields ?? []).map((f) => `    ${f.path}: ${shown(f.from)} → ${shown(f.to)}`);
   return [changeLine(change), ...fields];
 }
 
 /** The counts of a plan's changes: `2 to create, 1 to update, 0 to delete`. */
-export function planCounts(changes: readonly PlannedChange[]): string {
+function planCounts(changes: readonly PlannedChange[]): string {
   const count = (op: PlannedChange['op']) => changes.filter((c) => c.op === op).length;
   return `${count('create')} to create, ${count('update')} to update, ${count('delete')} to delete`;
 }

@@ -10,9 +10,9 @@ export type FieldValues = Record<string, FieldValue>;
 export type FieldsResult = { ok: true; fields: FieldValues } | { ok: false; issues: FieldIssue[] };
 
 /** The most field names one entity request may carry (a blueprint holds at most as many fields). */
-export const MAX_FIELDS_PER_ENTITY = 100;
+const MAX_FIELDS_PER_ENTITY = 100;
 /** The largest an entity's fields may be, serialised as JSON, in bytes. */
-export const MAX_FIELDS_BYTES = 64 * 1024;
+const MAX_FIELDS_BYTES = 64 * 1024;
 
 /** Issues of the patch's names alone: too many, reserved, unknown, or a required one removed. */
 function nameIssues(

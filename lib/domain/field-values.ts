@@ -8,7 +8,7 @@ import * as z from 'zod';
 export const FIELD_TYPES = ['string', 'number', 'boolean', 'url', 'array'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export type ScalarValue = string | number | boolean;
+type ScalarValue = string | number | boolean;
 export type FieldValue = ScalarValue | ScalarValue[];
 
 const scalarSchema = z.union([z.string(), z.number(), z.boolean()]);
@@ -34,7 +34,7 @@ function isScalar(value: unknown): value is ScalarValue {
 export type ValueCheck = { ok: true; value: FieldValue } | { ok: false; message: string };
 
 /** The longest string (or url) value, and the longest string in an array, in characters. */
-export const MAX_STRING_VALUE = 4096;
+const MAX_STRING_VALUE = 4096;
 /** The most items an array value holds. */
 export const MAX_ARRAY_ITEMS = 100;
 

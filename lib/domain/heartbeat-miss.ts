@@ -80,7 +80,7 @@ export function missedRun(check: HeartbeatCheck, state: HeartbeatState, slotMs: 
 }
 
 /** `YYYY-MM-DD HH:mm` (with `:ss` when not on the minute) on the clock of `timeZone`. */
-export function zonedTime(ms: number, timeZone: string): string {
+function zonedTime(ms: number, timeZone: string): string {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
@@ -97,7 +97,7 @@ export function zonedTime(ms: number, timeZone: string): string {
 }
 
 /** A duration in the largest whole unit: "1 h", "30 min", "90 s". */
-export function durationWords(seconds: number): string {
+function durationWords(seconds: number): string {
   if (seconds % 3600 === 0) return `${seconds / 3600} h`;
   if (seconds % 60 === 0) return `${seconds / 60} min`;
   return `${seconds} s`;

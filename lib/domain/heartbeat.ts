@@ -11,7 +11,7 @@ import { pausedCron } from './cron.ts';
  */
 
 /** Healthchecks' default grace for schedules. */
-export const SCHEDULE_DEFAULT_GRACE_SECONDS = 3600;
+const SCHEDULE_DEFAULT_GRACE_SECONDS = 3600;
 
 /** What the deadline depends on of a push check (its config as lib/check-types/push.ts stores it). */
 export interface HeartbeatCheck {
@@ -30,15 +30,12 @@ export interface HeartbeatState {
 export type DeadlineReason = 'late' | 'unfinished';
 
 /** The first occurrence strictly after `afterMs`, or null when the expression never matches again. */
-export function nextOccurrenceMs(
-  schedule: { cron: string; timezone: string },
-  afterMs: number,
-): number | null {
+function nextOccurrenceMs(schedule: { cron: string; timezone: string }, afterMs: number): number | null {
   return pausedCron(schedule.cron, schedule.timezone).nextRun(new Date(afterMs))?.getTime() ?? null;
 }
 
 /** The next `count` occurrences after `afterMs` (the console's "next five expected times"). */
-export function nextOccurrences(
+function nextOccurrences(
   schedule: { cron: string; timezone: string },
   afterMs: number,
   count: number,

@@ -8,8 +8,8 @@ import * as z from 'zod';
  * stored leniently so a stored check always reads back. lib/probes/assertions.ts evaluates them.
  */
 
-export const ASSERTION_SOURCES = ['status', 'body', 'json', 'header', 'latency_ms'] as const;
-export const ASSERTION_OPS = [
+const ASSERTION_SOURCES = ['status', 'body', 'json', 'header', 'latency_ms'] as const;
+const ASSERTION_OPS = [
   'eq',
   'ne',
   'lt',
@@ -21,13 +21,13 @@ export const ASSERTION_OPS = [
   'matches',
   'exists',
 ] as const;
-export type AssertionSource = (typeof ASSERTION_SOURCES)[number];
+type AssertionSource = (typeof ASSERTION_SOURCES)[number];
 export type AssertionOp = (typeof ASSERTION_OPS)[number];
 
-export const MAX_ASSERTIONS = 20;
-export const MAX_PATTERN_LENGTH = 512;
+const MAX_ASSERTIONS = 20;
+const MAX_PATTERN_LENGTH = 512;
 /** RE2 program instructions a pattern may compile to (as for tool input schemas). */
-export const MAX_PATTERN_INSTRUCTIONS = 1000;
+const MAX_PATTERN_INSTRUCTIONS = 1000;
 const MAX_PATH_LENGTH = 256;
 
 export type AssertionValue = string | number | boolean | null;
@@ -84,7 +84,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 const NUMERIC_OPS: readonly AssertionOp[] = ['lt', 'lte', 'gt', 'gte'];
 
 /** Why an assertion cannot run, as [field, message], or undefined when it is well formed. */
-export function assertionProblem(a: HttpAssertion): [string, string] | undefined {
+function assertionProblem(a: HttpAssertion): [string, string] | undefined {
   const pathed = a.source === 'json' || a.source === 'header';
   if (pathed && a.path === undefined) return ['path', `Enter a path for ${a.source} assertions.`];
   if (!pathed && a.path !== undefined)

@@ -13,7 +13,7 @@ export type Role = 'admin' | 'member' | 'viewer';
 export const ROLES = ['admin', 'member', 'viewer'] as const;
 
 /** How the caller proved who it is: an API key, a console session cookie, or an OAuth access token (an MCP client). */
-export type CredentialKind = 'key' | 'session' | 'oauth';
+type CredentialKind = 'key' | 'session' | 'oauth';
 
 /** OAuth scopes an MCP client may be granted (docs/auth.md "OAuth for MCP"). */
 export type Scope = 'read' | 'write' | 'admin';

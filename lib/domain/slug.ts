@@ -9,11 +9,11 @@ import * as z from 'zod';
 export const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
 /** What a slug may contain, said to a user whose slug was refused (shown at the slug's field). */
-export const SLUG_RULE =
+const SLUG_RULE =
   'Use lower-case letters (a-z), digits and hyphens, starting with a letter or a digit, at most 63 characters.';
 
 /** Said for an empty slug: it is missing, not badly written. */
-export const SLUG_MISSING = 'Enter a slug.';
+const SLUG_MISSING = 'Enter a slug.';
 
 /** A slug in a request (body, query or path); a fresh schema each call, so each may name its resource. */
 export function slugSchema() {

@@ -97,7 +97,7 @@ export function statePeriods(
 }
 
 /** A state that counts as downtime: down or degraded (unknown is "no data", not downtime). */
-export const isDownState = (state: string) => state === 'down' || state === 'degraded';
+const isDownState = (state: string) => state === 'down' || state === 'degraded';
 
 /**
  * Downtime, incidents and MTTR from periods: downtime is the time in a down state; an incident is

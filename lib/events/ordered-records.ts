@@ -9,7 +9,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
  */
 
 /** What orders a stream record: its entity (a transition's `entity_id`), else its partition key. */
-export function recordOrderKey(record: DynamoDBRecord): string {
+function recordOrderKey(record: DynamoDBRecord): string {
   const image = record.dynamodb?.NewImage ?? record.dynamodb?.OldImage;
   const entityId = image?.entity_id?.S;
   if (entityId) return `entity:${entityId}`;

@@ -5,14 +5,14 @@ import { inKeyOrder } from './ordered-records.ts';
 import { parseStreamRecord } from './stream-record.ts';
 
 /** Records of one stream batch processed at once (of different entities; lib/events/ordered-records.ts). */
-export const STREAM_CONCURRENCY = 16;
+const STREAM_CONCURRENCY = 16;
 
 /**
  * The stream Lambda's record handler: one DynamoDB Streams record -> every change-feed consumer,
  * in order. A throw fails only this record (Powertools batch processing reports it), and the
  * source redelivers from there; consumers are idempotent.
  */
-export function changeRecordHandler(consumers: ChangeConsumer[]) {
+function changeRecordHandler(consumers: ChangeConsumer[]) {
   return (record: DynamoDBRecord): Promise<void> => dispatchChanges([parseStreamRecord(record)], consumers);
 }
 

@@ -5,7 +5,7 @@ import { type HostPolicy, isAllowedHost, isAllowedOrigin } from './origin-policy
 import type { HttpRequest } from './types.ts';
 
 /** The header a cookie-authenticated write carries its session's CSRF token in (GET /v1/me's `csrf_token`). */
-export const CSRF_HEADER = 'x-csrf-token';
+const CSRF_HEADER = 'x-csrf-token';
 
 const same = (a: string, b: string) =>
   a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));

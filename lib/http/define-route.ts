@@ -15,7 +15,7 @@ import { parseInput } from './validation.ts';
 type Out<S, Otherwise> = S extends z.ZodType ? z.output<S> : Otherwise;
 
 /** What a handler receives in place of the raw params, query and body. */
-export interface Parsed<S extends RouteSchemas> {
+interface Parsed<S extends RouteSchemas> {
   params: Out<S['params'], Record<string, never>>;
   query: Out<S['query'], Record<string, never>>;
   body: Out<S['body'], undefined>;

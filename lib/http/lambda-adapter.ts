@@ -76,7 +76,7 @@ const TEXT_TYPE = /^(text\/|image\/svg\+xml|application\/(json|xml|yaml|x-ndjson
  * A streamed response as an API Gateway result: API Gateway cannot stream, so the body is read
  * to its end first (an event stream arrives all at once, when the route ends it).
  */
-export async function bufferedApiGatewayResult(
+async function bufferedApiGatewayResult(
   response: HttpResponse,
   stream: ReadableStream<Uint8Array>,
 ): Promise<APIGatewayProxyStructuredResultV2> {

@@ -210,7 +210,7 @@ function errorResponses(route: Route, components: Components): Record<string, Js
 }
 
 /** The credential a route takes: an API key, a location key (the agent protocol), or none. */
-export function routeSecurity(route: Route): Array<Record<string, []>> {
+function routeSecurity(route: Route): Array<Record<string, []>> {
   if (route.auth === 'location') return [{ locationKey: [] }];
   return route.auth === 'key' || route.schemas.checksKey ? [{ bearerAuth: [] }] : [];
 }

@@ -19,10 +19,10 @@ import { hostnameOf, isHostValue, originOf } from '../domain/url-origin.ts';
  * viewer Host proven by its secret: CloudFront forwards only its distribution's own names).
  */
 
-export { hostnameOf, isHostValue };
+export { isHostValue };
 
 /** The loopback names a browser on this machine uses, on any port. */
-export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'] as const;
 
 /** The host names the server answers its browser-facing routes under, and VIGIL_PUBLIC_URL. */
 export interface HostPolicy {

@@ -79,7 +79,7 @@ export interface RouteSchemas {
 }
 
 /** An error answer other than the envelope: JSON unless `contentType` names another media type (an HTML page, a badge). */
-export interface OtherError {
+interface OtherError {
   description: string;
   schema: z.ZodType;
   contentType?: string;

@@ -14,7 +14,7 @@ import type { HttpRequest, HttpResponse } from './types.ts';
  */
 
 /** A handler as the Lambda runtime calls it in RESPONSE_STREAM mode. */
-export type StreamingLambdaHandler<S extends Writable = Writable> = (
+type StreamingLambdaHandler<S extends Writable = Writable> = (
   event: LambdaFunctionURLEvent,
   responseStream: S,
   context: Context,

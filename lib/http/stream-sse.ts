@@ -19,7 +19,7 @@ export interface SseFrame {
 }
 
 /** The text of one frame (a multi-line `data` becomes several `data:` lines, as the format requires). */
-export function formatSse(frame: SseFrame): string {
+function formatSse(frame: SseFrame): string {
   let text = '';
   if (frame.event !== undefined) text += `event: ${frame.event}\n`;
   if (frame.id !== undefined) text += `id: ${frame.id}\n`;

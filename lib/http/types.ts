@@ -156,7 +156,7 @@ export interface AuthedRoute extends RouteBase {
  *   that (`rawBody`; `body` is undefined), so 401 and 403 come before 400.
  * - `none`: not at all (liveness probes).
  */
-export type PublicRouteLimit = 'address' | 'credential' | 'none';
+type PublicRouteLimit = 'address' | 'credential' | 'none';
 
 export interface PublicRoute extends RouteBase {
   auth: 'none';

@@ -31,7 +31,7 @@ function onePerPath(issues: readonly z.core.$ZodIssue[], where: string): ErrorDe
 }
 
 /** The one-line message of a list of details: the first few, and how many more. */
-export function summarise(details: readonly ErrorDetail[]): string {
+function summarise(details: readonly ErrorDetail[]): string {
   const shown = details.slice(0, MAX_SUMMARISED).map((d) => `${d.path}: ${d.message.replace(/\.$/, '')}`);
   const rest = details.length - shown.length;
   return `${shown.join('; ')}${rest > 0 ? ` (and ${rest} more)` : ''}`;

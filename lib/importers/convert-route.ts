@@ -41,7 +41,7 @@ const convertResponse = z.strictObject({
 });
 
 /** Converts `text` with the importer of `source`; an unknown source or an unreadable file is a 400 naming why. */
-export function convertText(source: string, text: string): z.output<typeof convertResponse> {
+function convertText(source: string, text: string): z.output<typeof convertResponse> {
   const importer = Object.hasOwn(TEXT_IMPORTERS, source) ? TEXT_IMPORTERS[source] : undefined;
   if (!importer) {
     const known = Object.keys(TEXT_IMPORTERS).sort().join(', ') || 'none';

@@ -13,7 +13,7 @@ import { type Conversion, ImportError } from './importer.ts';
  * so bin/vigil.ts dispatches it before the operator commands.
  */
 
-export const IMPORT_USAGE = `Usage:
+const IMPORT_USAGE = `Usage:
   vigil import gatus <config.yaml>
   vigil import kuma <backup.json | kuma.db>
   vigil import healthchecks --url <https://healthchecks.io> [--api-key <key>]

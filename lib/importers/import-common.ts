@@ -19,7 +19,7 @@ export function configDocument(lists: Partial<Record<DocKey, unknown[]>>): Recor
 }
 
 /** A slug (lib/domain/slug.ts: a-z, 0-9, hyphens, at most 63) made from a name; `fallback` when nothing is left. */
-export function slugify(text: string, fallback: string): string {
+function slugify(text: string, fallback: string): string {
   const slug = text
     .toLowerCase()
     .normalize('NFKD')

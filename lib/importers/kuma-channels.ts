@@ -242,6 +242,6 @@ export function convertNotifications(
 /** Whether a notification's `active` says on (true, 1, "1"). */
 const notAFlag = (value: unknown) => value === true || value === 1 || value === '1';
 
-export function withoutUndefined(record: Loose): Loose {
+function withoutUndefined(record: Loose): Loose {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined));
 }

@@ -34,7 +34,7 @@ export interface KumaBackup {
   statusPageList?: KumaStatusPage[];
 }
 
-export const KUMA_BLUEPRINT = 'kuma';
+const KUMA_BLUEPRINT = 'kuma';
 
 /** A tag name as a blueprint field name (lib/domain/blueprint-fields.ts FIELD_NAME): `Team Name` → `team_name`. */
 function fieldNameOf(tag: string): string {

@@ -247,9 +247,6 @@ const MAPPERS: Record<string, TypeMapper> = {
   },
 };
 
-/** The Kuma monitor types the importer converts to checks (plus `group`, which becomes an entity without one). */
-export const MAPPED_MONITOR_TYPES = Object.keys(MAPPERS);
-
 /**
  * The check fields of a monitor, or undefined (with its line) when Vigil has no such check.
  * `channels` are the shared channel names of the monitor's notifications; `repeat` its resend.

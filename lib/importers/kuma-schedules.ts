@@ -26,7 +26,7 @@ export interface KumaStatusPage extends Loose {
 }
 
 /** `2026-03-01 22:00:00` read in `zone` → `2026-03-01T21:00:00Z` (Kuma stores a single window's times as local text). */
-export function utcOf(local: string, zone: string): string | undefined {
+function utcOf(local: string, zone: string): string | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?/.exec(local);
   if (!m) return undefined;
   const asUtc = Date.UTC(

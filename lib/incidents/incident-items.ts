@@ -24,7 +24,7 @@ import type { Item, Table, WriteOp } from '../store/table.ts';
  * An incident expires (ttl) the tenant's retention after its resolution, never while unresolved.
  */
 
-export const incidentSchema = z.object({
+const incidentSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   entity_id: z.string(),

@@ -15,7 +15,7 @@ import type { Table, WriteOp } from '../store/table.ts';
 /** Notes one incident holds at most (NOTE_LIMITS.perIncident of incident-items.ts). */
 const MAX_NOTES = 200;
 
-export const noteSchema = z.object({
+const noteSchema = z.object({
   incident_id: z.string(),
   text: z.string(),
   /** The user id of the key that wrote it. */

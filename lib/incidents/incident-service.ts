@@ -62,7 +62,7 @@ export interface IncidentServiceDeps {
 
 type Caller = Pick<Principal, 'tenantId' | 'userId'>;
 
-export function publicIncident(
+function publicIncident(
   record: IncidentRecord,
   nowMs: number,
   address: EntityAddress | undefined,

@@ -15,12 +15,12 @@ const incidentParams = z.object({
   incident_id: namesResource(z.string().regex(/^inc_[0-9A-HJKMNP-TV-Z]{26}$/), 'incident'),
 });
 
-export const incidentsQuery = pageQuery(200).extend({
+const incidentsQuery = pageQuery(200).extend({
   state: z.enum(INCIDENT_STATES).optional().meta({ description: 'Only incidents in this state' }),
   entity_id: idSchema('ent').optional().meta({ description: 'Only the incidents of this entity' }),
 });
 
-export const noteBody = z
+const noteBody = z
   .strictObject({
     text: z
       .string()
@@ -33,7 +33,7 @@ export const noteBody = z
   })
   .meta({ id: 'IncidentNoteInput' });
 
-export const publicIncidentSchema = z
+const publicIncidentSchema = z
   .strictObject({
     id: z.string().meta({ description: 'inc_ + a 26-character ULID (the opening transition’s)' }),
     entity_id: z.string(),

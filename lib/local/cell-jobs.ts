@@ -116,5 +116,3 @@ export function createCellJobs(deps: CellJobsDeps) {
     },
   };
 }
-
-export type CellJobs = ReturnType<typeof createCellJobs>;

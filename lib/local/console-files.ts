@@ -21,7 +21,7 @@ export interface ConsoleFiles {
 }
 
 /** What the console answers while web/dist has no index.html: the API works, the console needs a build. */
-export const CONSOLE_NOT_BUILT =
+const CONSOLE_NOT_BUILT =
   'The Vigil console is not built.\n\n' +
   'Build it from the repository root with `npm run build:web` (or set VIGIL_CONSOLE_DIR to a built\n' +
   'console), then reload this page. The API is served under /v1 either way.\n';

@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
  * cannot be read while it is held.
  */
 
-export const LOCK_FILE = 'vigil.lock';
+const LOCK_FILE = 'vigil.lock';
 const PID_FILE = 'vigil.pid';
 
 export class DataDirLockedError extends Error {

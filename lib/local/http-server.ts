@@ -211,7 +211,7 @@ export class PortUnavailableError extends Error {
 }
 
 /** What to tell the operator when `port` cannot be bound for `code`; undefined for another failure. */
-export function portProblem(port: number, code: string | undefined): string | undefined {
+function portProblem(port: number, code: string | undefined): string | undefined {
   if (code === 'EADDRINUSE')
     return `Port ${port} is in use; set PORT to another port, e.g. PORT=${port === 65535 ? 8081 : port + 1} npm start`;
   if (code === 'EACCES')

@@ -23,10 +23,10 @@ export const PROBE_QUEUE = 'probe';
 /** When the job's check or cell has its next slot due: the job is superseded then. */
 const nextMs = { next_ms: z.number().int() };
 /** A queued job of one check (a push check's deadline; a located check's slot or its decision). */
-export const localCheckBodySchema = probeJobSchema.extend(nextMs);
+const localCheckBodySchema = probeJobSchema.extend(nextMs);
 export type LocalCheckBody = z.infer<typeof localCheckBodySchema>;
 /** A queued cell slot. */
-export const localCellBodySchema = cellJobSchema.extend(nextMs);
+const localCellBodySchema = cellJobSchema.extend(nextMs);
 export type LocalCellBody = z.infer<typeof localCellBodySchema>;
 /** What the local probe queue carries (a body keeps its kind: 'probe' | 'deadman' | 'cell'). */
 export const localProbeBodySchema = z.union([localCellBodySchema, localCheckBodySchema]);
@@ -45,7 +45,7 @@ export function createProbeQueue(deps: {
 }
 
 /** The queued form of a claim: its job (id, body) and when it is due (its next slot read from the claim). */
-export function queuedFromClaim(claim: DueClaim): { id: string; body: LocalCheckBody; visibleAtMs: number } {
+function queuedFromClaim(claim: DueClaim): { id: string; body: LocalCheckBody; visibleAtMs: number } {
   const next = claim.claim.set?.next_run_at;
   const nextMs = typeof next === 'string' ? Date.parse(next) : claim.dueMs;
   // Items store no undefined: the optional attributes of deadman jobs are left out when absent.

@@ -10,7 +10,7 @@ import type { HttpRequest, HttpResponse } from '../http/types.ts';
  * the path did not exist. The cloud has none of this (its functions write CloudWatch EMF metrics).
  */
 
-export const PROCESS_METRICS_PATH = '/metrics';
+const PROCESS_METRICS_PATH = '/metrics';
 
 /** A job queue whose held jobs are counted. */
 export interface CountedQueue {
@@ -100,5 +100,3 @@ export function createProcessMetrics(options: ProcessMetricsOptions) {
     },
   };
 }
-
-export type ProcessMetrics = ReturnType<typeof createProcessMetrics>;

@@ -133,5 +133,3 @@ export function createTimerHeap<T>(deps: { clock: Clock; timers: Timers; onDue(i
     },
   };
 }
-
-export type TimerHeap<T> = ReturnType<typeof createTimerHeap<T>>;

@@ -72,5 +72,3 @@ export function createWorkerPool<T>(options: {
     },
   };
 }
-
-export type WorkerPool<T> = ReturnType<typeof createWorkerPool<T>>;

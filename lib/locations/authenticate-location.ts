@@ -56,5 +56,3 @@ export function createLocationAuthenticator(deps: LocationAuthenticatorDeps) {
     };
   };
 }
-
-export type LocationAuthenticator = ReturnType<typeof createLocationAuthenticator>;

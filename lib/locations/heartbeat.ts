@@ -10,7 +10,7 @@ import { getLocation, locationSeenOp } from './location-items.ts';
  * answer. Well inside ONLINE_WINDOW_MS (90 s), so an agent beating every 30 s or less stays online
  * whichever instance answers it. A new version is written at once.
  */
-export const HEARTBEAT_WRITE_MS = 30_000;
+const HEARTBEAT_WRITE_MS = 30_000;
 
 /**
  * The agent's heartbeat (`POST /v1/agent/heartbeat`): when its location was last seen, and its

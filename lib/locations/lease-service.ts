@@ -10,9 +10,9 @@ import type { Table } from '../store/table.ts';
 import { type LocationJobRecord, leaseLocationJobs } from './location-job-items.ts';
 
 /** Between two reads of the location's jobs while a lease waits for one. */
-export const LEASE_POLL_MS = 500;
+const LEASE_POLL_MS = 500;
 /** A job is leased for its check's timeout and this much more (posting, clocks), at most to its deadline. */
-export const LEASE_MARGIN_MS = 15_000;
+const LEASE_MARGIN_MS = 15_000;
 
 /** A leased job as the agent protocol sends it (lib/agent/protocol.ts leasedJobSchema). */
 export interface LeasedJob {
@@ -22,7 +22,7 @@ export interface LeasedJob {
 }
 
 /** A location job's id on the wire: `<check id>:<slot ms>`; with the location, a result's idempotency key. */
-export function locationJobId(checkId: string, slotMs: number): string {
+function locationJobId(checkId: string, slotMs: number): string {
   return `${checkId}:${slotMs}`;
 }
 

@@ -14,7 +14,7 @@ import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
 export const LOCATION_KINDS = ['agent', 'aws_region'] as const;
 export type LocationKind = (typeof LOCATION_KINDS)[number];
 
-export const locationSchema = z.object({
+const locationSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   name: z.string(),

@@ -12,7 +12,7 @@ import type { Table, WriteOp } from '../store/table.ts';
  * result (POST /v1/agent/results), and expiring a day after the slot's deadline if nobody did.
  */
 
-export const locationJobSchema = z.object({
+const locationJobSchema = z.object({
   tenant_id: z.string(),
   /** The location's name (checks name their locations by name). */
   location: z.string(),

@@ -11,7 +11,7 @@ import type { Table, WriteOp } from '../store/table.ts';
  * always created and deleted together. Only the SHA-256 hash of a key is stored.
  */
 
-export const locationKeySchema = z.object({
+const locationKeySchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   location_id: z.string(),
@@ -21,7 +21,7 @@ export const locationKeySchema = z.object({
 });
 export type LocationKeyRecord = z.infer<typeof locationKeySchema>;
 
-export const locationKeyHashSchema = z.object({
+const locationKeyHashSchema = z.object({
   key_hash: z.string(),
   tenant_id: z.string(),
   location_id: z.string(),

@@ -25,11 +25,11 @@ import {
 import { DEFAULT_LOCATION, type PublicLocation } from './responses.ts';
 
 /** A location is online when seen within this: three missed heartbeat writes (HEARTBEAT_WRITE_MS). */
-export const ONLINE_WINDOW_MS = 90_000;
+const ONLINE_WINDOW_MS = 90_000;
 /** Keys one location holds at most (rotation needs two); its deletion takes them all in one transaction. */
-export const MAX_KEYS_PER_LOCATION = 10;
+const MAX_KEYS_PER_LOCATION = 10;
 /** Stored locations one tenant holds at most. */
-export const MAX_LOCATIONS = 50;
+const MAX_LOCATIONS = 50;
 
 export interface LocationServiceDeps {
   table: Table;
@@ -41,7 +41,7 @@ export interface LocationServiceDeps {
 }
 
 /** The public view of a stored location, its state as of `nowMs`. */
-export function publicLocation(record: LocationRecord, nowMs: number): PublicLocation {
+function publicLocation(record: LocationRecord, nowMs: number): PublicLocation {
   const seen = record.last_seen_at === null ? undefined : Date.parse(record.last_seen_at);
   return {
     id: record.id,

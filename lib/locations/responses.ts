@@ -10,7 +10,7 @@ import { LOCATION_KINDS } from './location-items.ts';
 export { DEFAULT_LOCATION };
 
 /** A location's name: what checks will name it by (`office`, `eu-west-1`). */
-export const locationNameSchema = z
+const locationNameSchema = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/)
   .meta({
@@ -36,7 +36,7 @@ const stateSchema = z.enum(['online', 'offline']).meta({
     'online when the location was seen within the last 90 seconds; `default` is the runtime itself',
 });
 
-export const publicLocationSchema = z
+const publicLocationSchema = z
   .strictObject({
     id: z.union([idSchema('loc'), z.literal(DEFAULT_LOCATION)]),
     name: z.string(),

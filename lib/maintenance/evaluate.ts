@@ -20,7 +20,7 @@ export interface ActiveMaintenance {
 }
 
 /** An entity as the lookup needs it: its blueprint, or how to read it, when the caller has them (else it is read). */
-export interface MaintenanceSubject {
+interface MaintenanceSubject {
   id: string;
   blueprint_slug?: string | undefined;
   blueprint?: () => Promise<string | undefined>;
@@ -104,14 +104,4 @@ export async function maintenanceLookup(
     if (dependentsWindows.length === 0) return undefined;
     return latest(await viaUpstreams(entity.id));
   };
-}
-
-/** The window that covers the entity now, or undefined (reads the tenant's windows once). */
-export async function activeMaintenanceFor(
-  table: Table,
-  clock: Clock,
-  tenantId: string,
-  entityId: string,
-): Promise<ActiveMaintenance | undefined> {
-  return (await maintenanceLookup(table, clock, tenantId))({ id: entityId });
 }

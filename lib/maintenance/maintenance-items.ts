@@ -18,7 +18,7 @@ export const MAX_WINDOWS_PER_TENANT = 100;
 /** The sizes a window's lists and name are bounded by (request-schemas.ts checks them). */
 export const WINDOW_LIMITS = { entityIds: 100, blueprintSlugs: 20, name: 100 } as const;
 
-export const windowSchema = z.object({
+const windowSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   name: z.string(),

@@ -9,7 +9,7 @@ import { WINDOW_LIMITS } from './maintenance-items.ts';
 /** The longest run of a recurring window: a week (a longer one is a one-off window). */
 export const MAX_DURATION_SECONDS = 7 * 24 * 3600;
 
-export const windowIdSchema = namesResource(idSchema('mnt'), 'maintenance window');
+const windowIdSchema = namesResource(idSchema('mnt'), 'maintenance window');
 export const windowParams = z.object({ id: windowIdSchema });
 
 const isoUtc = z.iso.datetime().meta({ description: 'ISO 8601 UTC (Z)' });

@@ -10,10 +10,10 @@ import type { Principal } from '../domain/principal.ts';
 import type { CallContext, McpTool, ToolCatalog } from './ports.ts';
 
 /** tools/list pages: small enough for a model's context, large enough that most tenants need one. */
-export const TOOLS_PAGE_SIZE = 50;
+const TOOLS_PAGE_SIZE = 50;
 
 /** The server's name and version in the initialize answer. */
-export const SERVER_INFO = { name: 'vigil', version: '1.0.0' } as const;
+const SERVER_INFO = { name: 'vigil', version: '1.0.0' } as const;
 
 /** A tool as MCP lists it (the skill slug and action binding stay on the server). */
 function listed(tool: McpTool): Tool {

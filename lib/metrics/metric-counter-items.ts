@@ -14,7 +14,7 @@ import type { Table, UpdateOp } from '../store/table.ts';
  * id) keep the concurrent transactions of a big tenant off one item; a read sums them (one query).
  */
 
-export const COUNTER_SHARDS = 8;
+const COUNTER_SHARDS = 8;
 
 const count = z.number().int().min(0).optional();
 
@@ -41,7 +41,7 @@ const counters = defineItem({
 });
 
 /** The shard a writer keyed by `id` (a cell or check id) adds to: the same id, the same shard. */
-export function counterShard(id: string): number {
+function counterShard(id: string): number {
   let hash = 0;
   for (let i = 0; i < id.length; i += 1) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
   return hash % COUNTER_SHARDS;
@@ -59,7 +59,7 @@ export function resultsCountedOp(
   );
 }
 
-export const COUNTED_ALERT_STATUSES = ['sent', 'failed', 'skipped'] as const;
+const COUNTED_ALERT_STATUSES = ['sent', 'failed', 'skipped'] as const;
 export type CountedAlertStatus = (typeof COUNTED_ALERT_STATUSES)[number];
 
 /** Counts one alert that reached its final status `status` (in the write that sets it). */

@@ -3,4 +3,4 @@
  * lib/notify/channels/sms-sns.ts for the compositions: only those that send by SNS load its client.
  */
 export type { SmsTransport } from './channels/definition.ts';
-export { createSnsSmsTransport, type SnsSmsOptions, snsFailureText } from './channels/sms-sns.ts';
+export { createSnsSmsTransport } from './channels/sms-sns.ts';

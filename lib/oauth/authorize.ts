@@ -9,7 +9,7 @@ import { redirectWith } from './consent.ts';
 import { authorizationRequestPutOp } from './request-items.ts';
 
 /** A pending authorization request waits 10 minutes for the person's decision. */
-export const REQUEST_TTL_MS = 10 * 60_000;
+const REQUEST_TTL_MS = 10 * 60_000;
 
 /** The parameters of `GET /oauth/authorize`, as its route's schema parsed them. */
 export interface AuthorizeQuery {

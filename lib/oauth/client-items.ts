@@ -9,7 +9,7 @@ import type { Table, WriteOp } from '../store/table.ts';
  * the authorize and token endpoints find it by id before any tenant is known. Clients identified
  * by a metadata document (an https client_id) are not stored (lib/oauth/client-metadata.ts).
  */
-export const oauthClientSchema = z.object({
+const oauthClientSchema = z.object({
   client_id: z.string(),
   client_name: z.string(),
   redirect_uris: z.array(z.string()),

@@ -13,7 +13,7 @@ export interface ClientInfo {
 }
 
 /** How long a fetched metadata document is reused, and how many are kept (per process). */
-export const CLIENT_METADATA_TTL_MS = 5 * 60_000;
+const CLIENT_METADATA_TTL_MS = 5 * 60_000;
 const MAX_CACHED = 500;
 /** A metadata document is small (the MCP spec suggests servers cap it at 5 KiB). */
 const MAX_DOCUMENT_BYTES = 5 * 1024;

@@ -16,7 +16,7 @@ import { CODE_PREFIX, newSecret, secretHash } from './secrets.ts';
 import { codePutOp } from './token-items.ts';
 
 /** An authorization code lives 60 s (OAuth 2.1 recommends a short life). */
-export const CODE_TTL_MS = 60_000;
+const CODE_TTL_MS = 60_000;
 
 export interface ConsentDeps {
   table: Table;

@@ -10,7 +10,7 @@ import type { Table, WriteOp } from '../store/table.ts';
  * token and refresh token names its grant, and is worth nothing once the grant is deleted (revoked
  * in the console, or a replayed code or refresh token). Under the tenant, after the user.
  */
-export const grantSchema = z.object({
+const grantSchema = z.object({
   tenant_id: z.string(),
   user_id: z.string(),
   grant_id: z.string(),

@@ -7,7 +7,7 @@ const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
  * Whether a redirect URI may be registered: https anywhere, or http to a loopback host only (OAuth
  * 2.1 2.3.1), absolute, without a fragment, without user info, at most 2000 characters.
  */
-export function isAcceptableRedirectUri(value: string): boolean {
+function isAcceptableRedirectUri(value: string): boolean {
   if (value.length > 2000 || !URL.canParse(value)) return false;
   const url = new URL(value);
   if (url.hash !== '' || value.includes('#') || url.username !== '' || url.password !== '') return false;
@@ -15,7 +15,7 @@ export function isAcceptableRedirectUri(value: string): boolean {
   return url.protocol === 'http:' && LOOPBACK.has(url.hostname);
 }
 
-export const redirectUriSchema = z
+const redirectUriSchema = z
   .string()
   .max(2000)
   .regex(

@@ -10,7 +10,7 @@ import type { Condition, Table, WriteOp } from '../store/table.ts';
  * asked for, the client's state. Ten minutes, single use (the decision deletes it). It belongs to
  * no tenant until a signed-in person opens it: then it is theirs (claimed), and nobody else's.
  */
-export const authorizationRequestSchema = z.object({
+const authorizationRequestSchema = z.object({
   request_id: z.string(),
   client_id: z.string(),
   client_name: z.string(),

@@ -21,7 +21,7 @@ const issued = {
   expires_at: z.string(),
 };
 
-export const codeSchema = z.object({
+const codeSchema = z.object({
   ...issued,
   hash: z.string(),
   redirect_uri: z.string(),
@@ -32,10 +32,10 @@ export const codeSchema = z.object({
 });
 export type AuthorizationCode = z.infer<typeof codeSchema>;
 
-export const accessTokenSchema = z.object({ ...issued, hash: z.string(), client_name: z.string() });
+const accessTokenSchema = z.object({ ...issued, hash: z.string(), client_name: z.string() });
 export type AccessToken = z.infer<typeof accessTokenSchema>;
 
-export const refreshTokenSchema = z.object({
+const refreshTokenSchema = z.object({
   ...issued,
   hash: z.string(),
   /** Set when it was exchanged for a new pair: using it again is a replay (the grant is revoked). */

@@ -20,8 +20,8 @@ import {
   refreshTokenPutOp,
 } from './token-items.ts';
 
-export const ACCESS_TOKEN_TTL_MS = 60 * 60_000;
-export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
+const ACCESS_TOKEN_TTL_MS = 60 * 60_000;
+const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
 
 /** An RFC 6749 5.2 error of the token endpoint (`invalid_grant`, `invalid_request`, …). */
 export class OauthTokenError extends Error {

@@ -13,7 +13,7 @@ const isWrongCode = (error: unknown) =>
 export const isWrongGuess = (error: unknown) => error instanceof UnauthorizedError || isWrongCode(error);
 
 /** Past the account's limit, one address's pace at it: 5 s, doubling with each limit's worth of the hour's failures, at most 60 s. */
-export const slowSeconds = (failuresThisHour: number, limit: number): number =>
+const slowSeconds = (failuresThisHour: number, limit: number): number =>
   Math.min(60, 5 * 2 ** Math.max(0, Math.floor(failuresThisHour / Math.max(1, limit)) - 1));
 
 export interface AccountGateDeps {

@@ -48,7 +48,7 @@ const credential = defineItem({
   docKey: { tenant_id: '<tnt>', user_id: '<usr>' },
 });
 
-export const loginEmailSchema = z.object({ email: z.string(), tenant_id: z.string(), user_id: z.string() });
+const loginEmailSchema = z.object({ email: z.string(), tenant_id: z.string(), user_id: z.string() });
 export type LoginEmail = z.infer<typeof loginEmailSchema>;
 
 const LOGIN_TENANT = 'TNT#';

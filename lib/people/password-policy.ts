@@ -1,8 +1,8 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
 
 /** The bounds of a password's length, in characters (docs/auth.md "Signing in with a password"). */
-export const PASSWORD_MIN_LENGTH = 10;
-export const PASSWORD_MAX_LENGTH = 128;
+const PASSWORD_MIN_LENGTH = 10;
+const PASSWORD_MAX_LENGTH = 128;
 
 let common: Set<string> | undefined;
 

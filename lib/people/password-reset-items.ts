@@ -10,7 +10,7 @@ import type { Table, WriteOp } from '../store/table.ts';
  * conditioned on its being there, so a token works once (docs/auth.md "Password reset").
  */
 
-export const passwordResetSchema = z.object({
+const passwordResetSchema = z.object({
   token_hash: z.string(),
   tenant_id: z.string(),
   user_id: z.string(),

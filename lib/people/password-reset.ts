@@ -54,7 +54,7 @@ export const isInvalidResetToken = (error: unknown): boolean =>
   error instanceof ValidationError && error.details?.some((d) => d.message === INVALID_TOKEN) === true;
 
 /** The error of every reset request while e-mail is not configured (docs/auth.md "Password reset"). */
-export const RESET_MAIL_OFF =
+const RESET_MAIL_OFF =
   'password reset by e-mail is off: the operator must configure e-mail (VIGIL_SMTP_URL and VIGIL_EMAIL_FROM locally, emailFrom in the cloud) and VIGIL_PUBLIC_URL';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

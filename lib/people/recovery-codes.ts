@@ -6,7 +6,7 @@ import { createHash, randomInt } from 'node:crypto';
  * compared in its canonical form (lower case, no dashes or spaces), so `ABCD-EFGH-JK` works too.
  */
 
-export const RECOVERY_CODE_COUNT = 10;
+const RECOVERY_CODE_COUNT = 10;
 
 /** No 0/o, 1/l/i: codes are read off paper. */
 const ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';

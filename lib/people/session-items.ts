@@ -13,7 +13,7 @@ import type { Table, WriteOp } from '../store/table.ts';
  * and expire (ttl) at the session's absolute end.
  */
 
-export const sessionSchema = z.object({
+const sessionSchema = z.object({
   /** `ses_…`: the id shown and revoked by; not the secret the cookie carries. */
   id: z.string(),
   tenant_id: z.string(),

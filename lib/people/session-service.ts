@@ -46,7 +46,7 @@ const RAW_ID = /^vss_[0-9A-Za-z]{40}$/;
 const SEEN_INTERVAL_MS = 60_000;
 const MAX_USER_AGENT = 256;
 
-export const hashSessionId = (raw: string) => createHash('sha256').update(raw, 'utf8').digest('hex');
+const hashSessionId = (raw: string) => createHash('sha256').update(raw, 'utf8').digest('hex');
 
 /**
  * Console sessions (docs/auth.md "Sessions"): a sign-in starts one (a new random id every time,

@@ -29,7 +29,7 @@ export function deviceOf(headers: Record<string, string>): string | undefined {
 /** A new device cookie value (238 random bits). */
 export const newDevice = () => `vdv_${randomBase62(40)}`;
 
-export const deviceHash = (raw: string) => createHash('sha256').update(raw, 'utf8').digest('hex');
+const deviceHash = (raw: string) => createHash('sha256').update(raw, 'utf8').digest('hex');
 
 /** Whether the browser of `raw` signed in with one of these credentials before. */
 export const knownDevice = (credentials: readonly Credential[], raw: string | undefined): boolean => {

@@ -10,7 +10,7 @@ import { ConditionFailedError, type Table } from '../store/table.ts';
  * many addresses, the latest and from where. Counted by atomic adds; kept a day past its hour.
  */
 
-export const signInFailuresSchema = z.object({
+const signInFailuresSchema = z.object({
   account: z.string(),
   /** The hour's start (ISO). */
   hour: z.string(),

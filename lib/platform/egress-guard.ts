@@ -61,7 +61,7 @@ export function isAllowListed(address: string, allow: readonly string[] | undefi
 }
 
 /** The system resolver (getaddrinfo, so /etc/hosts applies), every address in resolver order. */
-export const systemResolve: Resolve = async (host) => {
+const systemResolve: Resolve = async (host) => {
   const found = await dnsLookup(host, { all: true, verbatim: true });
   return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };

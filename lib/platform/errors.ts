@@ -70,7 +70,7 @@ export class NotFoundError extends AppError {
 }
 
 /** At most this many details reach the caller; one more entry counts the rest. */
-export const MAX_ERROR_DETAILS = 20;
+const MAX_ERROR_DETAILS = 20;
 const MAX_DETAIL_TEXT = 200;
 const MAX_MESSAGE_TEXT = 1000;
 

@@ -79,7 +79,7 @@ export const DEFAULT_RETRIES: RetrySchedule = {
 };
 
 /** How long the notify and action queues keep retrying through a store outage before a job dead-letters. */
-export const OUTAGE_COVER_SECONDS = 900;
+const OUTAGE_COVER_SECONDS = 900;
 /**
  * Failed attempts a delivery may spend on its receiver (its 1st and 2nd; the 3rd ends it): they
  * take receives of the job without the schedule's delays, so the cover does not count them.

@@ -7,5 +7,3 @@ export interface Metrics {
   count(name: string, value: number): void;
   milliseconds(name: string, value: number): void;
 }
-
-export const noMetrics: Metrics = { count: () => {}, milliseconds: () => {} };

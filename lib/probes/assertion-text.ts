@@ -23,7 +23,7 @@ export function subject(assertion: HttpAssertion): string {
 }
 
 /** Whether what the assertion reads is secret by its name: a header, or any name along a json path. */
-export function readsSecret(assertion: HttpAssertion): boolean {
+function readsSecret(assertion: HttpAssertion): boolean {
   if (assertion.source === 'header') return isSecretName(assertion.path ?? '');
   if (assertion.source !== 'json') return false;
   // Names only: `$.cookies[0]` and `$.session.id` read secret values as much as `$.token` does.

@@ -60,7 +60,7 @@ function text(value: unknown): string {
 }
 
 /** eq: as numbers when both sides are numeric, else as text (objects and arrays as JSON). */
-export function equal(actual: Actual, expected: AssertionValue | undefined): boolean {
+function equal(actual: Actual, expected: AssertionValue | undefined): boolean {
   if (actual === MISSING) return false;
   const a = numeric(actual);
   const b = numeric(expected);
@@ -98,7 +98,7 @@ function compare(op: 'lt' | 'lte' | 'gt' | 'gte', actual: Actual, expected: unkn
 }
 
 /** Whether the actual value passes the op: true, or '' (failed) or a reason it could not be judged. */
-export function judge(assertion: HttpAssertion, actual: Actual): Verdict {
+function judge(assertion: HttpAssertion, actual: Actual): Verdict {
   const { op, value } = assertion;
   switch (op) {
     case 'eq':

@@ -3,7 +3,7 @@ import type { CheckTlsTrust, ProbeOutcome } from './types.ts';
 /** How a probe applies its check's own TLS trust (`job.tls`; the request side: lib/check-types/tls-trust.ts). */
 
 /** What a result's details say of a probe that did not verify the certificate. */
-export const SKIP_VERIFY_WARNING = 'certificate not verified (skip_verify)';
+const SKIP_VERIFY_WARNING = 'certificate not verified (skip_verify)';
 
 /**
  * The CAs a probe trusts besides the system's: the process's probe CAs (deps.tlsCa) and the check's own

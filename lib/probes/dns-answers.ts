@@ -89,7 +89,7 @@ function hideRun(run: string): string {
  * HIDDEN_ADDRESS (`v=spf1 ip4:10.0.0.0/8` reads `v=spf1 ip4:(private address)/8`): with private
  * targets denied, a DNS check must not read out internal answers of the resolvers it uses.
  */
-export function hidePrivateAddresses(text: string): string {
+function hidePrivateAddresses(text: string): string {
   return text.replace(ADDRESS_CHARS, hideRun);
 }
 

@@ -7,7 +7,7 @@ import { failed, failedOn, passed, startTimer } from './outcome.ts';
 import type { HttpProbeDefinition, ProbeDeps, ProbeOutcome } from './types.ts';
 
 /** How much of the body `body_contains` and assertions search; the rest is never read. */
-export const BODY_CONTAINS_WINDOW_BYTES = 64 * 1024;
+const BODY_CONTAINS_WINDOW_BYTES = 64 * 1024;
 
 /** Requests the target on a fresh connection and checks the status and, if asked, a body substring and the assertions. */
 export async function runHttpProbe(def: HttpProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {

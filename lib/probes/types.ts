@@ -25,7 +25,7 @@ export interface ProbeCommon {
  * with the common probe fields: lib/check-types/definition.ts). Validation (zod) happens before;
  * optional fields fall back to the documented defaults here.
  */
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type HttpProbeDefinition = {
   check_type: 'http';

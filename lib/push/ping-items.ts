@@ -22,7 +22,7 @@ export const PING_BODY_OVER_BUDGET_BYTES = 1024;
 export const PING_KINDS = ['success', 'start', 'fail', 'exit', 'log'] as const;
 export type PingKind = (typeof PING_KINDS)[number];
 
-export const pingSchema = z.object({
+const pingSchema = z.object({
   id: z.string(),
   check_id: z.string(),
   at: z.string(),
@@ -73,7 +73,7 @@ export function pingRecordedOp(ping: PingRecord, retentionDays: number): WriteOp
 }
 
 /** The delete of one ping (the log keeps the last N: lib/push/ping-window-items.ts). */
-export function pingDeletedOp(checkId: string, pingId: string): WriteOp {
+function pingDeletedOp(checkId: string, pingId: string): WriteOp {
   return pingItem.delete({ check_id: checkId, id: pingId });
 }
 

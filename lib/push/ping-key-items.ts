@@ -14,7 +14,7 @@ import type { Condition, Table, WriteOp } from '../store/table.ts';
  * transaction, so an old key stops working the moment the new one exists.
  */
 
-export const pingKeySchema = z.object({
+const pingKeySchema = z.object({
   tenant_id: z.string(),
   key_hash: z.string(),
   prefix: z.string(),

@@ -10,13 +10,13 @@ import { findPingKeyByHash, getPingKey, type PingKeyRecord, pingKeySetOps } from
  * Healthchecks' (22 URL-safe random characters, 128 bits), so it is never mistaken for the other
  * ping URL forms: a UUID token is 36 characters with hyphens, a legacy token starts `vpt_`.
  */
-export const PING_KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+const PING_KEY_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /** How many characters of a ping key are shown to tell keys apart (a guess still has 108 bits left). */
 const PREFIX_LENGTH = 4;
 
 /** A new random ping key: 16 random bytes in base64url (never one that starts like a legacy token). */
-export function newPingKey(): string {
+function newPingKey(): string {
   for (;;) {
     const key = randomBytes(16).toString('base64url');
     if (!key.startsWith('vpt_')) return key;

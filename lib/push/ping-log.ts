@@ -44,7 +44,7 @@ export interface PublicPing {
 }
 
 /** The public view of a ping, its body redacted for read-only principals. */
-export function publicPing(ping: PingRecord, readOnly: boolean): PublicPing {
+function publicPing(ping: PingRecord, readOnly: boolean): PublicPing {
   return {
     id: ping.id,
     at: ping.at,

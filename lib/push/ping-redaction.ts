@@ -14,7 +14,7 @@
  *   `github_token`, `SECRET_KEY`, `"password"`), followed by `=` or `:`.
  */
 
-export const REDACTED = '********';
+const REDACTED = '********';
 
 const SECRET_HEADERS = [
   'authorization',

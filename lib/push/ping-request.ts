@@ -24,7 +24,7 @@ export type PingUrl =
 const SLUG_SEGMENT = /^[-a-zA-Z0-9_]+$/;
 
 /** The action a suffix names (none: a success), or undefined for a suffix that is no form. */
-export function readSuffix(suffix: string | undefined): PingAction | undefined {
+function readSuffix(suffix: string | undefined): PingAction | undefined {
   if (suffix === undefined) return { kind: 'success' };
   if (suffix === 'start' || suffix === 'fail' || suffix === 'log') return { kind: suffix };
   // Django's `int` converter: any run of digits, leading zeros allowed (a value above 255 is

@@ -45,7 +45,7 @@ export interface PingInput extends PingAction {
 }
 
 /** The message of a failure reported on /fail (as the ping URLs always said). */
-export const FAIL_MESSAGE = 'failure reported to the ping URL';
+const FAIL_MESSAGE = 'failure reported to the ping URL';
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 

@@ -22,7 +22,7 @@ export const PUSH_TOKEN_LIMIT = 10;
 
 const TOKEN_SK_PREFIX = 'PINGTOKEN#';
 
-export const pushTokenSchema = z.object({
+const pushTokenSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   check_id: z.string(),

@@ -4,7 +4,7 @@ import type { Table, WriteOp } from '../store/table.ts';
 import { getSlug, slugFreedOp, slugTakenOp } from './slug-items.ts';
 
 /** A check's slug, if it is a push check with one. */
-export const slugOf = (check: CheckConfig | undefined): string | undefined =>
+const slugOf = (check: CheckConfig | undefined): string | undefined =>
   check?.check_type === 'push' ? check.config.slug : undefined;
 
 /** A push check whose slug is taken: 409, naming the field. */

@@ -15,7 +15,7 @@ import type { Condition, Table, UpdateOp, WriteOp } from '../store/table.ts';
  * Also here: the per-minute counter of checks `?create=1` made for a tenant.
  */
 
-export const slugSchema = z.object({ tenant_id: z.string(), slug: z.string(), check_id: z.string() });
+const slugSchema = z.object({ tenant_id: z.string(), slug: z.string(), check_id: z.string() });
 export type SlugRecord = z.infer<typeof slugSchema>;
 
 const pingSlug = defineItem({

@@ -20,13 +20,13 @@ import { UnknownPingTokenError, UnknownSlugError } from './token-service.ts';
  * Where `?create=1` puts the checks it makes (docs/heartbeats.md "Slug URLs"): the entity
  * `heartbeats` of the blueprint `heartbeats`, each created on first use if absent.
  */
-export const AUTO_CREATE_HOME = { blueprint: 'heartbeats', entity: 'heartbeats' } as const;
+const AUTO_CREATE_HOME = { blueprint: 'heartbeats', entity: 'heartbeats' } as const;
 
 /** Healthchecks' defaults for an auto-provisioned check: a period of a day and a grace of an hour. */
-export const AUTO_CREATE_PERIOD_SECONDS = 86_400;
-export const AUTO_CREATE_GRACE_SECONDS = 3_600;
+const AUTO_CREATE_PERIOD_SECONDS = 86_400;
+const AUTO_CREATE_GRACE_SECONDS = 3_600;
 /** One /fail or one missed deadline is down, as in Healthchecks (DECISIONS.md "Heartbeat defaults"). */
-export const AUTO_CREATE_FAILURE_THRESHOLD = 1;
+const AUTO_CREATE_FAILURE_THRESHOLD = 1;
 
 export interface SlugResolverDeps {
   table: Table;

@@ -31,7 +31,7 @@ import type { Table } from '../store/table.ts';
  * newest. Every read is keyed by the caller's tenant: another tenant's objects are never read.
  */
 
-export const SEARCH_BOUNDS = {
+const SEARCH_BOUNDS = {
   /** Check items (a definition and its state each) one search reads at most: about 1,000 checks. */
   checkItems: 2_000,
   /** Recent incidents one search reads at most, besides those of the entities found. */
@@ -50,7 +50,7 @@ export interface SearchDeps {
 }
 
 /** Case-insensitive containment: what every kind but the indexed entities matches by. */
-export const contains = (text: string, q: string) => text.toLowerCase().includes(q.toLowerCase());
+const contains = (text: string, q: string) => text.toLowerCase().includes(q.toLowerCase());
 
 /** Entities whose name or slug starts with `q` (the search indexes), or the entity of that id. */
 export async function findEntities(

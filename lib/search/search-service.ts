@@ -17,7 +17,7 @@ export type SearchKind = (typeof SEARCH_KINDS)[number];
 export const SEARCH_LIMITS = { text: 100, perKind: 20, defaultPerKind: 5 } as const;
 
 /** One thing found: what it is, its name, a few words placing it, and the console page that shows it. */
-export interface SearchResult {
+interface SearchResult {
   kind: SearchKind;
   id: string;
   name: string;
@@ -107,5 +107,3 @@ export function createSearchService(deps: SearchDeps) {
     },
   };
 }
-
-export type SearchService = ReturnType<typeof createSearchService>;

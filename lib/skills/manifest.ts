@@ -24,10 +24,10 @@ export const SKILL_LIMITS = {
 } as const;
 
 /** MCP's tool-name rule (specification 2025-11-25, the SDK's toolNameValidation): 1–128 of A–Z a–z 0–9 _ - . */
-export const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
+const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** A semantic version (semver.org's regular expression: no leading zeros, optional pre-release and build). */
-export const SEMVER =
+const SEMVER =
   /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][a-zA-Z0-9-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][a-zA-Z0-9-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$/;
 
 const utf8Bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');

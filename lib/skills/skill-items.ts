@@ -17,7 +17,7 @@ import type { Condition, Table, WriteOp } from '../store/table.ts';
 
 const SKILL_PREFIX = 'SKILL#';
 
-export const toolAnnotationsSchema = z.object({
+const toolAnnotationsSchema = z.object({
   title: z.string().optional(),
   readOnlyHint: z.boolean().optional(),
   destructiveHint: z.boolean().optional(),
@@ -25,7 +25,7 @@ export const toolAnnotationsSchema = z.object({
   openWorldHint: z.boolean().optional(),
 });
 
-export const toolDefinitionSchema = z.object({
+const toolDefinitionSchema = z.object({
   name: z.string(),
   description: z.string(),
   /** A JSON Schema object (type "object", optional required, properties). */
@@ -36,7 +36,7 @@ export const toolDefinitionSchema = z.object({
 });
 export type ToolDefinition = z.infer<typeof toolDefinitionSchema>;
 
-export const skillSchema = z.object({
+const skillSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   slug: z.string(),

@@ -9,7 +9,7 @@ import { CALLBACK_PATH } from './sso-settings.ts';
  * (HttpOnly, Path=/v1/sso/callback, SameSite=Lax so the provider's top-level redirect back carries
  * it, Secure over https); the pending sign-in keeps its SHA-256, and the callback compares them.
  */
-export const LOGIN_COOKIE = 'vigil_sso';
+const LOGIN_COOKIE = 'vigil_sso';
 
 const VALUE = /^[\w-]{43}$/;
 

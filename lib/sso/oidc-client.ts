@@ -28,7 +28,7 @@ const MAX_BODY_BYTES = 512 * 1024;
  * by the SSRF guard, no redirect is followed (discovery, JWKS and token endpoints answer
  * directly), bodies are bounded.
  */
-export function guardedFetch(options: OidcEgress): client.CustomFetch {
+function guardedFetch(options: OidcEgress): client.CustomFetch {
   return async (url, init) => {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => {

@@ -12,7 +12,7 @@ import { type Condition, ConditionFailedError, type Table, type WriteOp } from '
  * (`sso_login`: state, nonce, PKCE verifier, the hash of the browser's binding cookie, kept server-side for 10 minutes and consumed once).
  */
 
-export const ssoSettingsSchema = z.object({
+const ssoSettingsSchema = z.object({
   tenant_id: z.string(),
   issuer: z.string(),
   client_id: z.string(),
@@ -42,7 +42,7 @@ const ssoSlug = defineItem({
   docKey: { slug: '<slug>' },
 });
 
-export const ssoLoginSchema = z.object({
+const ssoLoginSchema = z.object({
   /** SHA-256 of the state sent to the provider (the state itself is only in the browser's URL). */
   state_hash: z.string(),
   tenant_id: z.string(),

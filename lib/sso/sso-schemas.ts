@@ -7,7 +7,7 @@ const DOMAIN = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 /** An http(s) URL without query, fragment or credentials (issuer-url.ts checks the rest). */
 const ISSUER =
   /^https?:\/\/[A-Za-z0-9.-]{1,253}(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?(\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*)?$/;
-export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
 export const ssoSettingsBody = z
   .strictObject({

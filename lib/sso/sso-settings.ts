@@ -11,7 +11,7 @@ import type { SsoSettingsInput, SsoSettingsView } from './sso-schemas.ts';
 export const CALLBACK_PATH = '/v1/sso/callback';
 
 /** The settings as GET shows them: the client secret as `********`, never its value. */
-export function viewOf(settings: SsoSettings | undefined): SsoSettingsView {
+function viewOf(settings: SsoSettings | undefined): SsoSettingsView {
   if (!settings)
     return {
       configured: false,

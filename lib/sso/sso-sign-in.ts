@@ -73,7 +73,7 @@ const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * must start with one `/` (not `//` nor `/\`, which browsers read as another host) and hold no
  * control characters or backslashes.
  */
-export function safeNext(next: string | undefined): string | undefined {
+function safeNext(next: string | undefined): string | undefined {
   if (next === undefined || next === '') return '/';
   if (!next.startsWith('/') || next.startsWith('//')) return undefined;
   if (next.includes('\\') || [...next].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))

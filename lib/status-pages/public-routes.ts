@@ -18,7 +18,7 @@ import { findPublicPage } from './status-page-items.ts';
  * An unknown slug is a 404 of the same kind (an HTML page, a JSON error, a grey badge).
  */
 
-export const PUBLIC_CACHE = 'public, max-age=30';
+const PUBLIC_CACHE = 'public, max-age=30';
 const tag = 'Public status pages';
 
 const HTML_HEADERS = {
@@ -56,7 +56,7 @@ export interface PublicRouteDeps extends PublicViewDeps {
 /** How long one render of a page serves every request for it: the answers' own max-age. */
 export const PAGE_CACHE_MS = 30_000;
 /** Pages held per process: far more than are read at once; a rarely read one is rendered again. */
-export const PAGE_CACHE_ENTRIES = 1000;
+const PAGE_CACHE_ENTRIES = 1000;
 
 /** A page's three answers, each rendered at its first request from the one view. */
 interface Rendered {

@@ -74,7 +74,7 @@ export type PublicPage = z.infer<typeof publicPageSchema>;
 export type PublicState = z.infer<typeof state>;
 
 /** One entity's daily bars, oldest first (the uptime feature's rollups), keyed by entity id. */
-export interface DailyBar {
+interface DailyBar {
   date: string;
   uptime_ratio: number | null;
 }
@@ -93,7 +93,7 @@ export interface PublicViewDeps {
 const SEVERITY: Record<PublicState, number> = { up: 1, unknown: 0, degraded: 2, down: 3 };
 
 /** The worst state of the page: down, then degraded, then up; unknown when nothing is known. */
-export function overallState(states: PublicState[]): PublicState {
+function overallState(states: PublicState[]): PublicState {
   return states.reduce<PublicState>((worst, s) => (SEVERITY[s] > SEVERITY[worst] ? s : worst), 'unknown');
 }
 

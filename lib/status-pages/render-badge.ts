@@ -27,7 +27,7 @@ const XML_ESCAPES: Record<string, string> = {
   '"': '&quot;',
   "'": '&apos;',
 };
-export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
 
 const widthOf = (text: string) => Math.round([...text].length * 7 + 12);
 
@@ -41,7 +41,7 @@ const XML_INVALID = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const LINE_BREAKING = /[\t\n\r\u007f]/g;
 
 /** The title as badge text: XML-valid characters only, on one line. */
-export const badgeText = (text: string) => text.replace(XML_INVALID, '').replace(LINE_BREAKING, ' ');
+const badgeText = (text: string) => text.replace(XML_INVALID, '').replace(LINE_BREAKING, ' ');
 
 /** The badge's word: "maintenance" (blue) when a window covers an entity and nothing outside it is wrong. */
 export function renderBadge(title: string, state: PublicState, maintenance = false): string {

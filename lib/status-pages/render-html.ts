@@ -44,7 +44,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 /** Text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
@@ -62,7 +62,7 @@ const BANNER: Record<PublicState, string> = {
 };
 
 /** The page's banner: under maintenance when a window covers an entity and nothing outside it is wrong. */
-export function bannerOf(view: PublicPage): { className: string; text: string } {
+function bannerOf(view: PublicPage): { className: string; text: string } {
   if (view.maintenance && (view.state === 'up' || view.state === 'unknown')) {
     return { className: 's-maintenance', text: 'Under maintenance' };
   }

@@ -5,7 +5,7 @@ import { PAGE_LIMITS } from './status-page-items.ts';
 
 /** Request bodies and parameters of the status-page routes; unknown fields are rejected (400). */
 
-export const pageSlugSchema = namesResource(slugSchema(), 'status page');
+const pageSlugSchema = namesResource(slugSchema(), 'status page');
 export const pageParams = z.object({ slug: pageSlugSchema });
 
 /**

@@ -19,7 +19,7 @@ export const MAX_PAGES_PER_TENANT = 20;
 /** The sizes a page's fields are bounded by (request-schemas.ts checks them). */
 export const PAGE_LIMITS = { entityIds: 100, title: 100, description: 1000 } as const;
 
-export const statusPageSchema = z.object({
+const statusPageSchema = z.object({
   slug: z.string(),
   tenant_id: z.string(),
   title: z.string(),

@@ -16,8 +16,8 @@ import type { Table } from '../store/table.ts';
 
 export const RECENT_SLOTS = 30;
 
-export type StripState = 'up' | 'degraded' | 'down';
-export interface StripSlot {
+type StripState = 'up' | 'degraded' | 'down';
+interface StripSlot {
   at: string;
   state: StripState;
 }

@@ -19,7 +19,7 @@ export interface Counts {
 const migrated = new WeakSet<Table>();
 
 /** Whether every tenant of `table` has been seeded (the marker exists). */
-export async function allSeeded(table: Table): Promise<boolean> {
+async function allSeeded(table: Table): Promise<boolean> {
   if (migrated.has(table)) return true;
   if (!(await countersMigrated(table))) return false;
   migrated.add(table);

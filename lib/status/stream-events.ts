@@ -12,14 +12,14 @@ import type { Table } from '../store/table.ts';
  * no lookup, and a position need not be the id of a stored transition.
  */
 
-export const STATE_CHANGE_EVENT = 'state_change';
+const STATE_CHANGE_EVENT = 'state_change';
 
 /** One transition as an SSE frame: its id is the resume position. */
 export function transitionFrame(t: TransitionRecord): SseFrame {
   return { id: t.id, event: STATE_CHANGE_EVENT, data: JSON.stringify(stateChangeEvent(t)) };
 }
 
-export const POSITION_EVENT = 'position';
+const POSITION_EVENT = 'position';
 
 /**
  * A frame that moves the client's Last-Event-ID without a state change (where a stream starts
@@ -30,7 +30,7 @@ export function positionFrame(position: string): SseFrame {
   return { id: position, event: POSITION_EVENT, data: JSON.stringify({ position }) };
 }
 
-export const RESET_EVENT = 'reset';
+const RESET_EVENT = 'reset';
 
 /**
  * A frame telling the client that transitions it has not seen will not be replayed (its

@@ -53,7 +53,7 @@ export interface StatusStreamDeps {
 /** A resume replays at most this many transitions... */
 export const REPLAY_MAX_EVENTS = 1000;
 /** ...and none older than this; a Last-Event-ID further back gets a `reset` event first. */
-export const REPLAY_MAX_AGE_MS = 24 * 3600_000;
+const REPLAY_MAX_AGE_MS = 24 * 3600_000;
 /** Frames sent between two turns of the event loop while replaying. */
 const REPLAY_CHUNK = 100;
 

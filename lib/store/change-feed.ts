@@ -6,7 +6,7 @@ import type { Item } from './table.ts';
  * (lib/events/stream-record.ts). One consumer interface handles both.
  */
 
-export type ChangeEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
+type ChangeEventName = 'INSERT' | 'MODIFY' | 'REMOVE';
 
 /** One write to one item, with its images before and after. */
 export interface Change {

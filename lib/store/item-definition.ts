@@ -18,13 +18,13 @@ export interface IndexKey {
 }
 
 /** Attribute names of `R` whose values are numbers (what `add` may name). */
-export type NumericAttr<R> = {
+type NumericAttr<R> = {
   [A in keyof R]-?: NonNullable<R[A]> extends number ? A : never;
 }[keyof R] &
   string;
 
 /** The arguments that pass a definition's context `C` (see ItemSpec): none when it has none. */
-export type ContextArgs<C> = [C] extends [undefined] ? [] : [context: C];
+type ContextArgs<C> = [C] extends [undefined] ? [] : [context: C];
 
 interface SpecBase<R, K, C> {
   type: ItemType;
@@ -50,7 +50,7 @@ interface SpecBase<R, K, C> {
  * words (`'KEY' | 'TENANT'`) may be a placeholder text too (`'<n, 4 digits>'`, `'<scope>'`), which
  * `key` renders as it renders the value.
  */
-export type DocKey<K> = { [P in keyof K]: K[P] extends string | number ? K[P] | string : K[P] };
+type DocKey<K> = { [P in keyof K]: K[P] extends string | number ? K[P] | string : K[P] };
 
 /**
  * What an item type is defined by. `keyOf` is required when a record does not carry its key
@@ -87,7 +87,7 @@ export type ItemChange<R, C = undefined> = ChangeBase<R> &
     : { reindex?: undefined; context?: undefined } | { reindex: R; context: C });
 
 /** Explicit index entries of a write: an entry, or null to take the item out of that index. */
-export interface IndexEntries {
+interface IndexEntries {
   gsi1?: IndexKey | null;
   gsi2?: IndexKey | null;
 }

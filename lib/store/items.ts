@@ -39,7 +39,7 @@ export async function queryAll(
 }
 
 /** Keys per batch get (the engines' limit). */
-export const BATCH_GET_KEYS = 100;
+const BATCH_GET_KEYS = 100;
 
 /** Batch gets any number of keys, 100 per request and up to `parallel` requests in flight. */
 export async function batchGetAll(table: Table, keys: Key[], parallel = 8): Promise<Item[]> {

@@ -9,7 +9,7 @@ export interface SqlQuery {
 }
 
 /** The smallest string greater than every string starting with `prefix` (code-point order = UTF-8 byte order). */
-export function prefixUpperBound(prefix: string): string | undefined {
+function prefixUpperBound(prefix: string): string | undefined {
   const points = Array.from(prefix, (ch) => ch.codePointAt(0) ?? 0);
   while (points.length > 0) {
     const last = (points.pop() ?? 0) + 1;

@@ -7,8 +7,6 @@
  * evaluated against the item as it was before the transaction.
  */
 
-export type Scalar = string | number | boolean | null;
-
 /** Every stored item: generic key names (electrodb style) and the item type in `entity`. */
 export interface Item {
   pk: string;

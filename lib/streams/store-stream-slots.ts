@@ -25,7 +25,7 @@ import type { SlotAnswer, StreamCaps, StreamSlot, StreamSlots } from './stream-s
  */
 
 /** How long a lease lasts without renewal; an open stream renews it every third of this. */
-export const STREAM_LEASE_MS = 60_000;
+const STREAM_LEASE_MS = 60_000;
 /** Attempts at taking slots when another stream took the chosen ones first. */
 const ATTEMPTS = 3;
 

@@ -18,7 +18,7 @@ export interface LocationUptime {
 }
 
 /** up / total as a percentage with 3 decimals (the precision of a 5-decimal ratio), or null without reports. */
-export function uptimePercent(up: number, total: number): number | null {
+function uptimePercent(up: number, total: number): number | null {
   if (total === 0) return null;
   return Math.round((up / total) * 100_000) / 1000;
 }

@@ -16,7 +16,7 @@ const uptimeQuery = z.object({
 
 const nullableMs = z.number().int().min(0).nullable();
 
-export const uptimeSchema = z
+const uptimeSchema = z
   .strictObject({
     window: z.enum(UPTIME_WINDOWS),
     uptime_ratio: z.number().min(0).max(1).nullable().meta({

@@ -119,10 +119,3 @@ export async function record(
   expect(outcome.status).toBe('recorded');
   return outcome;
 }
-
-/** Records a sequence of successes (true) and failures (false), one second apart from `startMs`. */
-export async function recordSequence(api: ApiHarness, checkId: string, outcomes: boolean[], startMs: number) {
-  for (const [i, success] of outcomes.entries()) {
-    await record(api, checkId, { success, checkedAtMs: startMs + i * 1000 });
-  }
-}

@@ -10,7 +10,7 @@ export interface LocatedDriver {
 }
 
 /** Creates the tenant's named locations (POST /v1/locations) that are not there yet. */
-export async function ensureLocations(d: LocatedDriver, locations: readonly string[]): Promise<void> {
+async function ensureLocations(d: LocatedDriver, locations: readonly string[]): Promise<void> {
   for (const name of locations.filter((l) => l !== 'default')) {
     const kind = /^[a-z]{2}-[a-z]+-\d$/.test(name) ? 'aws_region' : 'agent';
     const created = await d.call('POST', '/v1/locations', { name, kind });

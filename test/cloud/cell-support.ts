@@ -24,7 +24,7 @@ export function workerMessageBody(job: WorkerJob): string {
 }
 
 /** The cell an enabled pull check runs in, as its definition places it. */
-export async function cellOf(h: CloudHarness, checkId: string) {
+async function cellOf(h: CloudHarness, checkId: string) {
   const place = (await getCheckDefinition(h.table, h.tenantId, checkId, { consistent: true }))?.cell;
   if (!place) throw new Error(`check ${checkId} runs in no cell`);
   const cell = await getCell(h.table, place.shard, place.cell_id);

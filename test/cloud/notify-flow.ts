@@ -19,10 +19,10 @@ import { createTlsFixtures } from '../support/tls-fixtures.ts';
  * delay ends).
  */
 
-export type QueuedJob<J extends NotifyJob = NotifyJob> = { id: string; job: J };
+type QueuedJob<J extends NotifyJob = NotifyJob> = { id: string; job: J };
 type JobOfKind<K extends NotifyJob['kind']> = Extract<NotifyJob, { kind: K }>;
 
-export interface NotifyFlow {
+interface NotifyFlow {
   readonly h: LambdaHarness;
   readonly receiver: Receiver;
   /** An admin call that throws on any answer of 300 or more; the body, inspected freely. */

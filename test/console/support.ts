@@ -20,9 +20,7 @@ import { killGroup, type ServeProcess, signalGroup, startServeProcess } from '..
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Where screenshots go (a test artifact; docs/console.md shows copies made by `npm run docs:screenshots`). */
-export const SCREENSHOT_DIR = join(root, 'test-artifacts', 'console');
-
-export { CHROMIUM } from '../support/chromium.ts';
+const SCREENSHOT_DIR = join(root, 'test-artifacts', 'console');
 
 export interface ConsoleRig {
   url: string;
@@ -67,7 +65,7 @@ function consoleSourceHash(): string {
  * first console file that asks and reused by the others (a build is about 2 s under the suite's
  * load, times 46 files; Vite is imported only to build). Consumers only read it.
  */
-export async function buildConsole(): Promise<string> {
+async function buildConsole(): Promise<string> {
   const dir = join(tmpdir(), `vigil-console-${consoleSourceHash()}`);
   if (existsSync(join(dir, 'index.html'))) return dir;
   const outDir = mkdtempSync(join(tmpdir(), 'vigil-console-build-'));

@@ -94,7 +94,7 @@ export const resetRigs = [
 ] as const;
 
 /** Where a person has a password: the team's admin key, and the person's own ids. */
-export interface Membership {
+interface Membership {
   tenantId: string;
   adminKey: string;
   userId: string;

@@ -2,7 +2,7 @@ import type { ApiHarness } from '../support/api-harness.ts';
 import type { TestAccount, TestProvider } from '../support/oidc-provider.ts';
 
 /** Vigil's origin as the provider's client knows it (VIGIL_PUBLIC_URL in these tests). */
-export const VIGIL_ORIGIN = 'http://vigil.test';
+const VIGIL_ORIGIN = 'http://vigil.test';
 export const CALLBACK = `${VIGIL_ORIGIN}/v1/sso/callback`;
 /** Both runtimes reach the provider on 127.0.0.1, and know their public URL. */
 export const SSO_ENV = { VIGIL_ALLOW_PRIVATE_TARGETS: 'true', VIGIL_PUBLIC_URL: VIGIL_ORIGIN };
@@ -77,4 +77,4 @@ export async function ssoSignIn(
 }
 
 /** The session cookie's `name=value` a Set-Cookie header carries. */
-export const cookieOf = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';
+const cookieOf = (setCookie: string | undefined) => setCookie?.split(';')[0] ?? '';

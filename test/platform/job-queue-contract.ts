@@ -8,7 +8,7 @@ export const T0 = Date.parse('2026-03-01T12:00:00.000Z');
 export const testBodySchema = z.strictObject({ n: z.number().int() });
 export type TestBody = z.infer<typeof testBodySchema>;
 
-export interface QueueUnderTest {
+interface QueueUnderTest {
   queue: JobQueue<TestBody>;
   /** Ids of the jobs that are dead letters now. */
   deadLetterIds(): Promise<string[]>;

@@ -6,7 +6,7 @@ import { describeQueryContract } from './contract/queries.ts';
 import { describeTransactionContract } from './contract/transactions.ts';
 import { describeUpdateContract } from './contract/updates.ts';
 
-export type { MakeTable, TableUnderTest } from './contract/context.ts';
+export type { MakeTable } from './contract/context.ts';
 
 /**
  * The behaviour every engine of the Table port must share (DynamoDB semantics). Each test gets a

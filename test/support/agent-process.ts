@@ -83,8 +83,6 @@ export function startAgent(args: string[], env: Record<string, string> = {}) {
   };
 }
 
-export type AgentProcess = ReturnType<typeof startAgent>;
-
 /**
  * An HTTP probe target on 127.0.0.1: `/ok` answers 200, `/fail` 500, `/slow` 200 after `holdMs`;
  * it counts requests per path and the most in flight at once.

@@ -11,7 +11,7 @@ import type { ProbeDefinition, Prober } from '../../lib/probes/types.ts';
 import type { ApiHarness } from './api-harness.ts';
 
 /** What the prober answers for one member: a success flag, or the outcome's fields. */
-export type SlotAnswer =
+type SlotAnswer =
   | boolean
   | {
       success: boolean;

@@ -67,7 +67,7 @@ export const LAMBDA_MEMORY_GB = 512 / 1024;
  * records the results; the others only touch the table and queues. Over DynamoDB Local the
  * harness's own timings mean nothing, so these are stated, not measured.
  */
-export const ASSUMED_DURATION_MS: Record<string, number> = {
+const ASSUMED_DURATION_MS: Record<string, number> = {
   generator: 1000,
   worker: 300,
   stream: 100,
@@ -85,9 +85,9 @@ export const API_MS_PER_DYNAMODB_CALL = 5;
 const DEFAULT_DURATION_MS = 200;
 
 /** Functions that run once per minute whatever the number of checks (the fixed part of the bill). */
-export const PER_MINUTE_FUNCTIONS = ['generator'];
+const PER_MINUTE_FUNCTIONS = ['generator'];
 
-export interface EntityFigures extends EntityCost {
+interface EntityFigures extends EntityCost {
   dollars: number;
 }
 

@@ -103,5 +103,3 @@ export function createCountedQueue(name: string, meter: CostMeter, now: () => nu
     },
   };
 }
-
-export type CountedQueue = ReturnType<typeof createCountedQueue>;

@@ -2,7 +2,7 @@ import { createSocket } from 'node:dgram';
 import { parseAddress } from '../../lib/platform/ip-rules.ts';
 
 /** A record the test DNS server can answer with. */
-export type DnsRecord =
+type DnsRecord =
   | { type: 'A'; address: string }
   | { type: 'AAAA'; address: string }
   | { type: 'CNAME'; name: string }
@@ -91,7 +91,7 @@ interface Question {
 }
 
 /** Reads the header and the first question of a query (queries carry no name compression). */
-export function decodeQuery(msg: Buffer): Question {
+function decodeQuery(msg: Buffer): Question {
   const labels: string[] = [];
   let offset = 12;
   for (let guard = 0; guard < 128; guard++) {
@@ -112,7 +112,7 @@ export function decodeQuery(msg: Buffer): Question {
 }
 
 /** Builds the response: NXDOMAIN for unknown names, else NOERROR with the records of the asked type. */
-export function encodeResponse(q: Question, zone: DnsZone): Buffer {
+function encodeResponse(q: Question, zone: DnsZone): Buffer {
   const records = zone[q.name];
   const rcode = records === undefined ? 3 : 0;
   const answers = (records ?? []).filter((r) => typeCodes[r.type] === q.qtype);

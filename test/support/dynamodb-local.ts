@@ -47,7 +47,7 @@ function freePort(): Promise<number> {
  * database per access key id and region, so `database` names the database the client sees (a
  * test table's own: TestTable.connect()).
  */
-export function localClient(endpoint: string, database = 'local'): DynamoDBClient {
+function localClient(endpoint: string, database = 'local'): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
     region: 'local',
@@ -57,7 +57,7 @@ export function localClient(endpoint: string, database = 'local'): DynamoDBClien
 }
 
 /** Polls ListTables until DynamoDB Local answers; `failure` reports a process that already died. */
-export async function waitForDynamoDbLocal(
+async function waitForDynamoDbLocal(
   endpoint: string,
   failure: () => string | undefined = () => undefined,
   timeoutMs = START_TIMEOUT_MS,

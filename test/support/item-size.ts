@@ -23,7 +23,7 @@ function significantDigits(text: string): number {
 const numberSize = (text: string) => Math.ceil(significantDigits(text) / 2) + 1;
 
 /** The size of one attribute value, without its name. */
-export function valueSize(value: AttributeValue): number {
+function valueSize(value: AttributeValue): number {
   if (value.S !== undefined) return utf8(value.S);
   if (value.N !== undefined) return numberSize(value.N);
   if (value.B !== undefined) return value.B.byteLength;

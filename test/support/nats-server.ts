@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Debian's nats-server package (`.ci/run` installs it). */
-export const NATS_SERVER_BIN = '/usr/sbin/nats-server';
+const NATS_SERVER_BIN = '/usr/sbin/nats-server';
 
 /** A nats-server the test started on 127.0.0.1 and an ephemeral port. */
 export interface TestNatsServer {
@@ -19,7 +19,7 @@ export interface TestNatsServer {
 }
 
 /** Whether the server binary is present (tests say so clearly instead of failing obscurely). */
-export function natsServerInstalled(): boolean {
+function natsServerInstalled(): boolean {
   return existsSync(NATS_SERVER_BIN);
 }
 

@@ -35,7 +35,7 @@ function alive(pid: number): boolean {
 }
 
 /** Deletes the namespaces, veths and lo addresses of runs whose process is gone. */
-export function cleanLeftovers(): string[] {
+function cleanLeftovers(): string[] {
   const removed: string[] = [];
   for (const line of ip('netns', 'list').split('\n')) {
     const m = /^(vigil-(\d+)-\d+)\b/.exec(line.trim());

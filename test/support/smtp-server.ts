@@ -9,7 +9,7 @@ import type { KeyPair } from './tls-fixtures.ts';
  * without, it offers no STARTTLS (a relay on the operator's own machine).
  */
 
-export interface ReceivedMail {
+interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;
@@ -94,7 +94,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
 }
 
 /** A message as the tests read it: headers (lower-case names, unfolded) and its text and HTML parts. */
-export interface ParsedMail {
+interface ParsedMail {
   headers: Map<string, string>;
   /** Every header line as received (folded lines joined), in order: what injection tests look at. */
   headerLines: string[];
@@ -154,7 +154,7 @@ export function decodeWords(value: string): string {
 }
 
 /** Parses a message of one text part or a multipart (alternative, mixed) of text and HTML parts. */
-export function parseMail(raw: string): ParsedMail {
+function parseMail(raw: string): ParsedMail {
   const { head, body } = splitHead(raw);
   const headerLines = headerLinesOf(head);
   const headers = headerMap(headerLines);

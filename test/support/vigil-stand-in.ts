@@ -23,7 +23,7 @@ export interface StandInJob {
  * How the stand-in answers results: `ok`; `unavailable` (503, nothing stored); `lose-answer`
  * (stores them, then drops the connection before answering, as a server crashing after its commit).
  */
-export type ResultsMode = 'ok' | 'unavailable' | 'lose-answer';
+type ResultsMode = 'ok' | 'unavailable' | 'lose-answer';
 
 export const resultKey = (e: { job_id: string; slot: number }) => `${e.job_id}@${e.slot}`;
 

@@ -11,7 +11,7 @@ import { ApiError, api, type Credential, must, retryDelay, setCredential, should
  * `isAdmin` adds the admin-only controls (actions, team, keys of others).
  */
 
-export type Me = Awaited<ReturnType<typeof fetchMe>>;
+type Me = Awaited<ReturnType<typeof fetchMe>>;
 
 const STORAGE_KEY = 'vigil.apiKey';
 

@@ -18,7 +18,7 @@ import type { Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 export { CELL_SIZE };
 
-export const cellSchema = z.object({
+const cellSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   shard: z.number().int().min(0),
@@ -102,11 +102,6 @@ export function cellMembersOp(record: CellRecord, members: Record<string, number
     { shard: record.shard, id: record.id },
     { set: { members }, add: { version: 1 }, condition: unchanged('version', record.version) },
   );
-}
-
-/** The delete of an empty cell, held on the version read. */
-export function cellDeletedOp(record: CellRecord): WriteOp {
-  return cell.delete({ shard: record.shard, id: record.id }, unchanged('version', record.version));
 }
 
 /** The end of the window whose slots the shard's generator has sent (ISO), or undefined before the first run. */

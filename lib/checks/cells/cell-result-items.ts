@@ -19,7 +19,7 @@ import { type Item, MAX_QUERY_LIMIT, type Table, type WriteOp } from '../../stor
 const checkStates = z.enum(['unknown', 'up', 'down', 'degraded']);
 
 /** One member's result in a slot: short names, since each is stored once per check and minute. */
-export const cellResultEntrySchema = z.object({
+const cellResultEntrySchema = z.object({
   /** The check id. */
   c: z.string(),
   ok: z.boolean(),
@@ -40,7 +40,7 @@ export const cellResultEntrySchema = z.object({
 });
 export type CellResultEntry = z.infer<typeof cellResultEntrySchema>;
 
-export const cellResultsSchema = z.object({
+const cellResultsSchema = z.object({
   cell_id: z.string(),
   tenant_id: z.string(),
   /** The slot (ISO time). */
@@ -54,7 +54,7 @@ export type CellResultsRecord = z.infer<typeof cellResultsSchema>;
  * healthy cell), so the item stays small and a state change writes little; a check joining the
  * cell enters it as unknown.
  */
-export const cellStateSchema = z.object({
+const cellStateSchema = z.object({
   cell_id: z.string(),
   tenant_id: z.string(),
   /** The newest slot that moved a member (ISO): an older slot, delivered late, moves none. */

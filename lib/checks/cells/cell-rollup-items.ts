@@ -25,7 +25,7 @@ const memberRollupSchema: z.ZodType<StoredMemberRollup> = z.object({
   histogram: z.record(z.string(), count),
 });
 
-export const cellRollupSchema = z.object({
+const cellRollupSchema = z.object({
   cell_id: z.string(),
   tenant_id: z.string(),
   /** The bucket's start (ISO). */

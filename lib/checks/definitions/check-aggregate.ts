@@ -70,5 +70,3 @@ export function createCheckAggregate(deps: CheckAggregateDeps) {
     },
   };
 }
-
-export type CheckAggregate = ReturnType<typeof createCheckAggregate>;

@@ -10,9 +10,9 @@ import { CHECK_TYPES } from '../records.ts';
  */
 
 /** The states a check can be in (lib/check-types/check-record.ts), as the `state` filter names them. */
-export const CHECK_STATES = ['up', 'down', 'degraded', 'unknown'] as const;
+const CHECK_STATES = ['up', 'down', 'degraded', 'unknown'] as const;
 /** The longest `q` text. */
-export const CHECK_QUERY_MAX = 200;
+const CHECK_QUERY_MAX = 200;
 
 export const checkFilterQuery = {
   blueprint: slugSchema()

@@ -31,7 +31,7 @@ import { type CheckStore, joinCheckItems } from './check-store.ts';
  */
 
 /** Stored check items one page request may read (two per check in the tenant's partition). */
-export const SCAN_ITEM_BUDGET = 4000;
+const SCAN_ITEM_BUDGET = 4000;
 
 export interface CheckPageQuery extends CheckFilter {
   entity_id?: string | undefined;
@@ -226,5 +226,3 @@ export function createCheckPager(deps: CheckPageDeps) {
     },
   };
 }
-
-export type CheckPager = ReturnType<typeof createCheckPager>;

@@ -18,7 +18,7 @@ import { entityStateOps } from './entity-state-ops.ts';
  * (wave 4)"). The migration of issue 35 re-aggregates every entity the same way.
  */
 
-export const RULE_CHANGED = 'state rule changed';
+const RULE_CHANGED = 'state rule changed';
 
 /** The check a rule change's transition names: one in the new state (the smallest id), else the smallest. */
 function namedCheck(entity: EntityState, state: State): string {

@@ -58,8 +58,7 @@ export interface EntityChange {
 }
 
 /** The rule an entity's state is aggregated by (items written before issue 35 have none: the default). */
-export const appliedRule = (entity: EntityState): StateRule =>
-  entity.applied_state_rule ?? DEFAULT_STATE_RULE;
+const appliedRule = (entity: EntityState): StateRule => entity.applied_state_rule ?? DEFAULT_STATE_RULE;
 
 /** The entity's state after the change, and the check a transition to it names. */
 function entityMove(change: EntityChange): { next: State; cause: string } {

@@ -162,7 +162,7 @@ export function isState(item: Item): boolean {
 }
 
 /** What a claim needs of a due check: its state item, as the due index (gsi2) returns it. */
-export const dueCheckSchema = checkStateSchema.pick({
+const dueCheckSchema = checkStateSchema.pick({
   check_id: true,
   tenant_id: true,
   execution_mode: true,

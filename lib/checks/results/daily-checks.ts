@@ -21,7 +21,7 @@ export async function entityDailyChecks(
  * check's own items, its cell's and those of the cells it left; ids of checks that do not exist are
  * left out.
  */
-export async function dailyChecksById(
+async function dailyChecksById(
   table: Table,
   tenantId: string,
   ids: readonly string[],

@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { defineItem } from '../../store/item-definition.ts';
 import { itemType } from '../../store/item-type.ts';
-import { queryAll } from '../../store/items.ts';
 import type { PageSource } from '../../store/paging.ts';
 import type { Item, QueryInput, Table, WriteOp } from '../../store/table.ts';
 
@@ -13,7 +12,7 @@ import type { Item, QueryInput, Table, WriteOp } from '../../store/table.ts';
  * these rows keep each location's own latency and error for the results API and uptime.
  */
 
-export const locationResultSchema = z.object({
+const locationResultSchema = z.object({
   tenant_id: z.string(),
   check_id: z.string(),
   slot_ms: z.number().int(),
@@ -72,27 +71,6 @@ export async function slotLocationResults(
     consistent: true,
   });
   return locationResult.parseAll(page.items);
-}
-
-/** The check's location results with slots in [fromMs, toMs], oldest first, at most `limit`. */
-export async function locationResultsBetween(
-  table: Table,
-  checkId: string,
-  fromMs: number,
-  toMs: number,
-  limit: number,
-): Promise<LocationResultRecord[]> {
-  const items = await queryAll(
-    (cursor) =>
-      table.query({
-        pk: partition(checkId),
-        sk: { op: 'between', low: `${slotKey(fromMs)}#`, high: `${slotKey(toMs)}#~` },
-        limit: Math.min(limit, 1000),
-        cursor,
-      }),
-    limit,
-  );
-  return locationResult.parseAll(items.slice(0, limit));
 }
 
 /**

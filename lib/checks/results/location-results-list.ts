@@ -33,7 +33,7 @@ const slotResultId = (checkId: string, slotMs: number) =>
   deterministicId('res', slotMs, `${checkId}:${slotMs}:p`);
 
 /** A location's row as the API shows it: a result's shape, with its location and slot. */
-export function publicLocationResult(row: LocationResultRecord) {
+function publicLocationResult(row: LocationResultRecord) {
   return {
     id: slotResultId(row.check_id, row.slot_ms),
     check_id: row.check_id,

@@ -11,7 +11,7 @@ import type { Table, UpdateOp } from '../../store/table.ts';
  * transaction; read by day range for uptime per location. They expire with the tenant's retention.
  */
 
-export const locationUptimeSchema = z.object({
+const locationUptimeSchema = z.object({
   up: z.number().int().optional(),
   total: z.number().int().optional(),
 });

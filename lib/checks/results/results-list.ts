@@ -28,7 +28,7 @@ interface ListSource extends SpanSource {
 }
 
 /** The check's sources, newest first: per span, its cell's slots, then its own items. */
-export function resultSources(check: ResultsOwner): ListSource[] {
+function resultSources(check: ResultsOwner): ListSource[] {
   const former = check.former_cells ?? [];
   const own = resultsSource(check.id);
   const sources: ListSource[] = [];

@@ -16,7 +16,7 @@ import type { Table, UpdateOp } from '../../store/table.ts';
 const count = z.number().int().min(0);
 
 /** A stored bucket; the latency histogram counts are `h<i>` attributes, absent when 0. */
-export type RollupItemRecord = {
+type RollupItemRecord = {
   check_id: string;
   bucket_start: string;
   total: number;

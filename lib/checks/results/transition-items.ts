@@ -189,7 +189,7 @@ export function entityTransitionEvent(item: Item): StateChangeEvent | undefined 
 }
 
 /** Feed items one filtered page looks at, at most: a filtered page is bounded even when few items match. */
-export const FILTERED_FEED_SCAN = 1000;
+const FILTERED_FEED_SCAN = 1000;
 
 /**
  * A page of the tenant's entity transitions that `keep` accepts, newest first. With `entityId`

@@ -5,8 +5,6 @@ import type { Table, UpdateOp } from '../../store/table.ts';
 import type { ProbeJob } from '../probe-job.ts';
 import { claimOp, type DueCheck, dueChecksPage } from '../results/check-state-items.ts';
 
-export type { DueCheck };
-
 /** A due check and the conditional update of its state item that claims its slot (moves next_run_at past it). */
 export interface DueClaim {
   job: ProbeJob;
@@ -26,12 +24,7 @@ const PAGE = 500;
  * The claim of one due check: the job for its slot and the update moving it to the next slot.
  * With `untilMs`, a pull check's further slots before it become jobs of the same claim.
  */
-export function claimFor(
-  check: DueCheck,
-  nowMs: number,
-  dueShards: number,
-  untilMs?: number,
-): DueClaim | undefined {
+function claimFor(check: DueCheck, nowMs: number, dueShards: number, untilMs?: number): DueClaim | undefined {
   // A disabled check has no next_run_at (and no due-index entry): it cannot be claimed.
   if (!check.next_run_at) return undefined;
   const slot = Date.parse(check.next_run_at);

@@ -9,7 +9,7 @@ import type { LocationDecider } from '../results/location-decision.ts';
 import { noLocationResultOp, slotLocationResults } from '../results/location-result-items.ts';
 
 /** One slot of a located check waiting for one location's agent (lib/locations/location-job-items.ts). */
-export interface LocationJob {
+interface LocationJob {
   tenant_id: string;
   location: string;
   check_id: string;

@@ -49,7 +49,7 @@ const probeShape = (check: CheckDefinitionRecord) =>
  * Whether a write makes the check worth probing at once: it is new, was enabled, or what it
  * probes changed (target, method, assertions, locations...); a rename or an interval alone is not.
  */
-export function wantsOneOff(before: CheckDefinitionRecord | undefined, after: CheckRecord): boolean {
+function wantsOneOff(before: CheckDefinitionRecord | undefined, after: CheckRecord): boolean {
   if (!after.enabled || after.execution_mode !== 'pull') return false;
   if (!before?.enabled || before.execution_mode !== 'pull') return true;
   return probeShape(before) !== probeShape(after);

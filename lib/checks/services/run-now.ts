@@ -10,7 +10,7 @@ import { oneOffJob, type ProbeSoon } from './probe-soon.ts';
 /** Manual runs of one check: two at once, then one every 30 s. */
 export const RUN_PER_CHECK: RatePolicy = { burst: 2, perSecond: 1 / 30 };
 /** Manual runs of one tenant's checks together: twenty at once, then one every 5 s. */
-export const RUN_PER_TENANT: RatePolicy = { burst: 20, perSecond: 1 / 5 };
+const RUN_PER_TENANT: RatePolicy = { burst: 20, perSecond: 1 / 5 };
 
 /** The cell runner's deps (a pull check's run is its one-off slot, probed in this process) and: */
 export interface RunNowDeps extends Pick<CellRunnerDeps, 'table' | 'prober' | 'tenants'> {

@@ -24,7 +24,7 @@ import { applyStateRule } from '../definitions/entity-restate.ts';
  */
 
 /** Entities read (and at most written, one transaction each) per round. */
-export const ENTITIES_PER_ROUND = 25;
+const ENTITIES_PER_ROUND = 25;
 
 async function runRound(deps: { table: Table; clock: Clock; logger: Logger }, image: StateRuleJob) {
   const { table } = deps;

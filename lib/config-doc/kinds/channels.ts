@@ -67,7 +67,7 @@ export function requireSecretsGiven(what: string, destination: Destination): voi
 }
 
 /** Every tenant channel (the list pages through check channels and tenant channels alike). */
-export async function readTenantChannels(api: Api): Promise<(ChannelView & { name: string })[]> {
+async function readTenantChannels(api: Api): Promise<(ChannelView & { name: string })[]> {
   const found: (ChannelView & { name: string })[] = [];
   let cursor: string | undefined;
   do {

@@ -87,7 +87,7 @@ function withFirstCode<D extends Record<string, unknown>>(doc: D): D {
     : doc;
 }
 
-export const checkDocSchema = z
+const checkDocSchema = z
   .discriminatedUnion('check_type', docVariants as unknown as [(typeof docVariants)[number]])
   .transform(withFirstCode);
 

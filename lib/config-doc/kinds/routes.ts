@@ -49,7 +49,7 @@ const matchSchema = z
   })
   .default(() => ({ blueprint_slugs: [], entities: [], to_states: [] }));
 
-export const routeDocSchema = z
+const routeDocSchema = z
   .strictObject({
     name: routeNameSchema,
     match: matchSchema,

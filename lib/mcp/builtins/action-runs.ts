@@ -18,7 +18,7 @@ import { answerBytes, asToolResult, toolResult } from './result.ts';
  * ********); of the action only its id, name and trigger show, never its URL, headers or body.
  */
 
-export const ACTION_RUN_LIMITS = { defaultLines: 200, maxLines: 1000 } as const;
+const ACTION_RUN_LIMITS = { defaultLines: 200, maxLines: 1000 } as const;
 
 export const getActionRun: BuiltinTool = {
   name: 'get_action_run',

@@ -2,7 +2,7 @@ import type { BuiltinTool } from './deps.ts';
 import { optionalString, positiveInt, READS } from './deps.ts';
 import { asToolResult, toolError, toolResult } from './result.ts';
 
-export const AUDIT_LOG_LIMITS = { defaultLimit: 50, maxLimit: 200 } as const;
+const AUDIT_LOG_LIMITS = { defaultLimit: 50, maxLimit: 200 } as const;
 
 /**
  * get_audit_log: who changed what (GET /v1/audit's service), newest first, filtered by actor,

@@ -14,7 +14,7 @@ import { asToolResult, toolResult } from './result.ts';
  * was all); later pages leave it out (`summary: null`), so paging costs only the pages.
  */
 
-export const RESULT_LIMITS = {
+const RESULT_LIMITS = {
   maxHours: 24 * 7,
   defaultLimit: 50,
   maxLimit: 500,
@@ -23,7 +23,7 @@ export const RESULT_LIMITS = {
 
 type Result = Awaited<ReturnType<BuiltinDeps['checkReads']['results']>>['results'][number];
 
-export interface WindowSummary {
+interface WindowSummary {
   results: number;
   up: number;
   degraded: number;
@@ -46,7 +46,7 @@ function percentile(sorted: readonly number[], p: number): number | null {
 }
 
 /** The summary of results (newest first). */
-export function summarise(results: readonly Result[], complete: boolean): WindowSummary {
+function summarise(results: readonly Result[], complete: boolean): WindowSummary {
   // An inconclusive slot's latency is of the few locations that reported: not the check's.
   const latencies = results
     .filter((r) => r.outcome !== 'inconclusive')
@@ -108,7 +108,7 @@ function locationWords(part: NonNullable<Result['locations']>[number]): string {
 }
 
 /** The newest located slot's parts in words (a located check's results carry them), or ''. */
-export function newestLocationsWords(results: readonly Result[]): string {
+function newestLocationsWords(results: readonly Result[]): string {
   const newest = results.find((r) => r.locations && r.locations.length > 0);
   if (!newest?.locations) return '';
   return ` Newest slot (${newest.checked_at}, ${newest.outcome}) by location: ${newest.locations.map(locationWords).join(', ')}.`;

@@ -45,7 +45,7 @@ function callerOf(deps: BuiltinDeps, principal: Principal): InvokeCaller {
 }
 
 /** The input both tools take (JSON Schema, as the catalog-ops manifest offers it). */
-export const configToolInput = {
+const configToolInput = {
   type: 'object',
   properties: {
     document: {

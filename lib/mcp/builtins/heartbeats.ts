@@ -16,11 +16,11 @@ import { asToolResult, toolResult } from './result.ts';
  */
 
 /** A heartbeat's status, worst first (the order of the summary). */
-export const HEARTBEAT_STATUSES = ['failing', 'late', 'started', 'never_pinged', 'up', 'paused'] as const;
-export type HeartbeatStatus = (typeof HEARTBEAT_STATUSES)[number];
+const HEARTBEAT_STATUSES = ['failing', 'late', 'started', 'never_pinged', 'up', 'paused'] as const;
+type HeartbeatStatus = (typeof HEARTBEAT_STATUSES)[number];
 
-export const HEARTBEAT_LIMITS = { defaultLimit: 50, maxLimit: 100, checkReads: 5 } as const;
-export const PING_LOG_LIMITS = { defaultLimit: 20, maxLimit: 100, bodyChars: 2000 } as const;
+const HEARTBEAT_LIMITS = { defaultLimit: 50, maxLimit: 100, checkReads: 5 } as const;
+const PING_LOG_LIMITS = { defaultLimit: 20, maxLimit: 100, bodyChars: 2000 } as const;
 
 type PushCheck = Awaited<ReturnType<BuiltinDeps['checkService']['page']>>['checks'][number];
 
@@ -36,7 +36,7 @@ const heartbeatOf = (check: PushCheck) => ({
  * the grace; up otherwise (degraded, a slow run, is up here: the state field says it); paused: the
  * check is disabled (nothing is expected of it).
  */
-export function heartbeatStatus(check: PushCheck, nowMs: number): HeartbeatStatus {
+function heartbeatStatus(check: PushCheck, nowMs: number): HeartbeatStatus {
   if (!check.enabled) return 'paused';
   if (check.state === 'down') return 'failing';
   if (check.run_started_at) return 'started';

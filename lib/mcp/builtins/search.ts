@@ -20,7 +20,7 @@ import { asToolResult, toolResult } from './result.ts';
  * Never the whole fleet for one page; each answer stays under 50 KB (paging.ts).
  */
 
-export const SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 200, maxPrefix: 200 } as const;
+const SEARCH_LIMITS = { defaultLimit: 50, maxLimit: 200, maxPrefix: 200 } as const;
 
 type State = EntityState['state'];
 type Found = Pick<EntityState, 'id' | 'blueprint_slug' | 'slug' | 'name' | 'state'>;

@@ -5,7 +5,7 @@ import { entityWords, someOf } from './names.ts';
 import { asToolResult, toolResult } from './result.ts';
 
 /** How far back list_incidents looks at most (results and transitions expire anyway), and how many it returns. */
-export const INCIDENT_LIMITS = { maxHours: 24 * 30, maxItems: 500 } as const;
+const INCIDENT_LIMITS = { maxHours: 24 * 30, maxItems: 500 } as const;
 
 type Transition = ReturnType<typeof publicTransition>;
 

@@ -16,9 +16,9 @@ import { asToolResult, toolResult } from './result.ts';
  */
 
 /** The order of the page: problems first. */
-export const SUMMARY_ORDER = ['down', 'degraded', 'unknown', 'up'] as const satisfies readonly BoardState[];
+const SUMMARY_ORDER = ['down', 'degraded', 'unknown', 'up'] as const satisfies readonly BoardState[];
 
-export const SUMMARY_LIMITS = { defaultLimit: 100, maxLimit: 500 } as const;
+const SUMMARY_LIMITS = { defaultLimit: 100, maxLimit: 500 } as const;
 
 type Board = Awaited<ReturnType<BuiltinDeps['status']['board']>>;
 type Counts = Pick<Board, 'total' | 'up' | 'degraded' | 'down' | 'unknown'>;

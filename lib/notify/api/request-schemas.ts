@@ -9,7 +9,7 @@ import { DELIVERY_STATUSES } from '../deliveries/delivery-items.ts';
 /** Request shapes of the notification routes (the channel body is channel-config.ts's). */
 
 /** Cooldown bounds: none to one day. */
-export const MAX_COOLDOWN_SECONDS = 86_400;
+const MAX_COOLDOWN_SECONDS = 86_400;
 /** Repeat bounds: 0 (no repeat), else a minute to a day, so a flapping check cannot page every second. */
 export const MIN_REPEAT_SECONDS = 60;
 export const MAX_REPEAT_SECONDS = 86_400;
@@ -24,7 +24,7 @@ const FLAP_CHANGES_WORDS = 'Enter 2 to 50 changes, or 0 to turn flap detection o
 const FLAP_WINDOW_WORDS = 'Enter a flap window from 60 to 86,400 seconds (a minute to a day).';
 
 export const checkIdParams = z.object({ check_id: idSchema('chk') });
-export const channelIdSchema = namesResource(idSchema('chn'), 'channel');
+const channelIdSchema = namesResource(idSchema('chn'), 'channel');
 export const channelParams = checkIdParams.extend({ channel_id: channelIdSchema });
 
 /** POST /v1/checks/{check_id}/policy: every field optional; absent ones keep their value (or default). */

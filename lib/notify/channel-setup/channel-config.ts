@@ -71,7 +71,7 @@ const unknownType = {
 export const channelInputSchema = z.discriminatedUnion('channel_type', channelVariants({}), unknownType);
 
 /** A tenant channel's name: what the console and routes show it by. */
-export const MAX_CHANNEL_NAME_LENGTH = 100;
+const MAX_CHANNEL_NAME_LENGTH = 100;
 export const channelNameSchema = z
   .string()
   .regex(/\S/, 'This field is required.')
@@ -139,7 +139,7 @@ export function documentChannelSchemas(standIn: z.ZodType<string>) {
 }
 
 /** `{channel_id}` in place of a new channel: attaches that tenant channel to the check. */
-export const attachChannelSchema = z.strictObject({
+const attachChannelSchema = z.strictObject({
   // Absent: the variant without a type (OpenAPI's discriminator then stays off this union).
   // `not: {}` states "absent" in the document (zod's undefined has no JSON Schema).
   channel_type: z.undefined().optional().meta({ description: 'Absent when attaching', not: {} }),
@@ -152,7 +152,6 @@ export const checkChannelBodySchema = z.discriminatedUnion(
   [...channelVariants({}), attachChannelSchema],
   unknownType,
 );
-export type CheckChannelBody = z.output<typeof checkChannelBodySchema>;
 
 /** A validated channel body, ready to store. */
 export type ChannelInput = z.output<typeof channelInputSchema>;

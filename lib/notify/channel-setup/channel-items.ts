@@ -37,7 +37,6 @@ const channelConfigSchema = z.object({
   /** The channel's own message template (validated at save: channels/template.ts); absent: Vigil's message. */
   template: z.object({ title: z.string().optional(), body: z.string().optional() }).optional(),
 });
-export type ChannelConfig = z.infer<typeof channelConfigSchema>;
 
 /**
  * A channel as senders and deliveries see it: a check's own, or a tenant channel seen from the
@@ -49,7 +48,7 @@ export const channelSchema = z
 export type ChannelRecord = z.infer<typeof channelSchema> & { name?: string };
 
 /** A tenant channel: attached to checks by id, reached by routes. */
-export const tenantChannelSchema = z
+const tenantChannelSchema = z
   .object({
     id: z.string(),
     tenant_id: z.string(),
@@ -61,7 +60,7 @@ export const tenantChannelSchema = z
 export type TenantChannelRecord = z.infer<typeof tenantChannelSchema>;
 
 /** One tenant channel attached to one check. */
-export const attachmentSchema = z.object({
+const attachmentSchema = z.object({
   tenant_id: z.string(),
   check_id: z.string(),
   channel_id: z.string(),

@@ -15,7 +15,7 @@ import { TEMPLATE_CHANNEL_TYPES, templateRefusal } from '../channels/template-ty
 /** The sample's time: fixed, so a preview reads the same each time. */
 const SAMPLE_TIME = '2026-01-01T12:00:00.000Z';
 
-export const templatePreviewBody = z.strictObject({
+const templatePreviewBody = z.strictObject({
   channel_type: z
     .enum(TEMPLATE_CHANNEL_TYPES, { error: (issue) => templateRefusal(String(issue.input)) })
     .meta({
@@ -32,7 +32,7 @@ export const templatePreviewBody = z.strictObject({
     .meta({ description: 'The state the sample entity changes to; down by default (up for a recovery)' }),
 });
 
-export const templatePreviewResponse = z.strictObject({
+const templatePreviewResponse = z.strictObject({
   title: z
     .string()
     .meta({ description: 'The rendered title (the default title when the template has none)' }),
@@ -47,7 +47,7 @@ export const templatePreviewResponse = z.strictObject({
 });
 
 /** The title, body and link a channel would send for the sample event with this template. */
-export function previewTemplate(
+function previewTemplate(
   input: z.output<typeof templatePreviewBody>,
   publicUrl: string | undefined,
 ): z.output<typeof templatePreviewResponse> {

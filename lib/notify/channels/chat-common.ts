@@ -21,7 +21,7 @@ export function secretPartsOf(url: string): string[] {
 }
 
 /** The outcome with every secret in its error replaced by the mask: an error answer may echo the request. */
-export function scrubbed(outcome: SendOutcome, secrets: readonly string[]): SendOutcome {
+function scrubbed(outcome: SendOutcome, secrets: readonly string[]): SendOutcome {
   if (!outcome.error) return outcome;
   let error = outcome.error;
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {

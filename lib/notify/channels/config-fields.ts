@@ -13,7 +13,7 @@ import { HTTP_TOPIC_URL_PATTERN, HTTP_URL_PATTERN } from '../../domain/url-patte
  * name's addresses are known only after DNS.
  */
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 export const MAX_SECRET_LENGTH = 256;
 export const MAX_TOKEN_LENGTH = 512;
 const MAX_SUBJECT_LENGTH = 255;

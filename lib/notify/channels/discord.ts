@@ -12,7 +12,7 @@ const storedConfig = webhookUrlChannel.stored;
 type DiscordConfig = z.output<typeof storedConfig>;
 
 /** Embed colours by state: down red, degraded amber, up green, anything else grey. */
-export const DISCORD_COLORS: Record<Tone, number> = {
+const DISCORD_COLORS: Record<Tone, number> = {
   down: 0xe5484d,
   degraded: 0xf5a524,
   up: 0x2eb67d,
@@ -28,7 +28,7 @@ const MAX_DESCRIPTION = 4096;
  * The webhook payload: `content` plus one embed coloured by state. `allowed_mentions` is empty so
  * an entity named "@everyone" pings no one.
  */
-export function discordPayload(message: AlertMessage, timestamp: string): Record<string, unknown> {
+function discordPayload(message: AlertMessage, timestamp: string): Record<string, unknown> {
   const lines = message.note ? [message.note] : [];
   for (const fact of message.facts) lines.push(`**${fact.label}:** ${fact.value}`);
   const embed: Record<string, unknown> = {
@@ -46,7 +46,7 @@ export function discordPayload(message: AlertMessage, timestamp: string): Record
 }
 
 /** A digest part: one embed whose description holds the summary and as many lines as 4,096 allows. */
-export function discordDigestPayload(message: DigestMessage): Record<string, unknown> {
+function discordDigestPayload(message: DigestMessage): Record<string, unknown> {
   const title = clip(message.title, MAX_TITLE);
   const head = clip(message.summary.join('\n'), MAX_DESCRIPTION / 2);
   const lines = linesWithin(message.lines, MAX_DESCRIPTION - head.length - 2, (text) => text.length);
@@ -66,7 +66,7 @@ const post = (
 ): Promise<SendOutcome> => sendJson(deps.http, { url: channel.config.url, body: payload }, []);
 
 /** Posts the alert to a Discord webhook. */
-export function sendDiscord(
+function sendDiscord(
   deps: ChannelSendDeps,
   channel: ChannelOf<DiscordConfig>,
   alert: Alert,

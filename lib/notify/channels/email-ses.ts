@@ -21,7 +21,7 @@ const UTF8 = 'UTF-8';
 const MAX_ERROR_SHOWN = 200;
 
 /** A failed SendEmail as one line: the service's error name and message (MessageRejected: Email address is not verified...). */
-export function sesFailureText(err: unknown): string {
+function sesFailureText(err: unknown): string {
   const name = err instanceof Error ? err.name : 'Error';
   const message = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
   const text = `SES refused the email: ${name}: ${message}`;
@@ -29,7 +29,7 @@ export function sesFailureText(err: unknown): string {
 }
 
 /** The SendEmail request of one email. */
-export function sendEmailInput(email: OutgoingEmail) {
+function sendEmailInput(email: OutgoingEmail) {
   return {
     FromEmailAddress: formatEmailSender(email.from),
     Destination: { ToAddresses: [...email.to] },

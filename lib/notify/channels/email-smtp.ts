@@ -65,7 +65,7 @@ function oneLine(text: string): string {
 }
 
 /** A failed send as one sentence: the server's reply when it answered, else what went wrong. */
-export function smtpFailureText(err: unknown, runtime: Runtime = 'local'): string {
+function smtpFailureText(err: unknown, runtime: Runtime = 'local'): string {
   if (err instanceof EgressError) return failureText(err, runtime);
   const e = (typeof err === 'object' && err !== null ? err : {}) as SmtpError;
   if (e.responseCode && e.response) return `the SMTP server answered: ${oneLine(e.response)}`;

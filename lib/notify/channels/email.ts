@@ -20,9 +20,9 @@ const storedConfig = z.object({ to: z.array(z.string()) });
 type EmailChannel = ChannelOf<z.output<typeof storedConfig>>;
 
 /** DECISIONS.md "Operations features": an email channel has 1 to 10 recipients. */
-export const MAX_EMAIL_RECIPIENTS = 10;
+const MAX_EMAIL_RECIPIENTS = 10;
 
-export type { EmailDeps, EmailTransport, OutgoingEmail } from './send-ports.ts';
+export type { EmailTransport, OutgoingEmail } from './send-ports.ts';
 
 /** The error of every email delivery while no SMTP server is configured (local runtime). */
 export const NO_SMTP_SERVER = 'no SMTP server configured (set VIGIL_SMTP_URL to smtp:// or smtps://)';
@@ -35,7 +35,7 @@ export function noSenderError(runtime: Runtime | undefined): string {
 }
 
 /** Characters of the entity's name a subject shows (the body shows it whole, up to 200). */
-export const SUBJECT_NAME = 80;
+const SUBJECT_NAME = 80;
 
 const failed = (error: string): SendOutcome => ({ ok: false, status_code: null, error });
 
@@ -68,7 +68,7 @@ async function sendContent(
 }
 
 /** Sends the alert by email: one attempt, whose failure the notifier retries as any channel's. */
-export function sendEmail(deps: EmailDeps, channel: EmailChannel, alert: Alert): Promise<SendOutcome> {
+function sendEmail(deps: EmailDeps, channel: EmailChannel, alert: Alert): Promise<SendOutcome> {
   const content = emailContent(messageFor(channel, alert, deps.publicUrl));
   // The subject names the entity shortened, so that the state after it always shows and a
   // recipient's inbox never carries more than 80 characters of a user's text (issue 36).

@@ -24,7 +24,7 @@ const html = (text: string, max = MAX_WIDGET_TEXT) => escapeHtml(clip(text, max)
  * The `text` field uses Chat's own markup, where `<users/all>` mentions everyone and
  * `<https://…|label>` is a link: angle brackets become look-alikes, so no name can do either.
  */
-export function escapeChatText(text: string): string {
+function escapeChatText(text: string): string {
   return text.replace(/</g, '‹').replace(/>/g, '›');
 }
 
@@ -33,7 +33,7 @@ function message(text: string, cardId: string, card: Record<string, unknown>) {
 }
 
 /** An alert: the title as the text and the card's header, the note, a line per fact, a button to the console. */
-export function googleChatPayload(alert: AlertMessage): Record<string, unknown> {
+function googleChatPayload(alert: AlertMessage): Record<string, unknown> {
   const widgets: unknown[] = [];
   if (alert.note) widgets.push({ textParagraph: { text: html(alert.note) } });
   for (const fact of alert.facts) {
@@ -51,7 +51,7 @@ export function googleChatPayload(alert: AlertMessage): Record<string, unknown> 
 }
 
 /** A digest part: the summary, then as many event lines as keep the message under MAX_BYTES. */
-export function googleChatDigestPayload(digest: DigestMessage): Record<string, unknown> {
+function googleChatDigestPayload(digest: DigestMessage): Record<string, unknown> {
   const build = (lines: string[]) =>
     message(digest.title, 'vigil-digest', {
       header: { title: html(digest.title, MAX_TITLE), subtitle: 'Vigil digest' },
@@ -64,7 +64,7 @@ export function googleChatDigestPayload(digest: DigestMessage): Record<string, u
 }
 
 /** The webhook URL with the entity's thread: replies to it, or starts it (the documented fallback). */
-export function threadedUrl(url: string, threadKey: string): string {
+function threadedUrl(url: string, threadKey: string): string {
   if (!threadKey) return url;
   const threaded = new URL(url);
   threaded.searchParams.set('threadKey', threadKey);

@@ -58,12 +58,12 @@ const config = z.strictObject({
 export type GotifyConfig = z.output<typeof config>;
 
 /** The server's message endpoint: the base URL (perhaps under a reverse proxy's path) plus /message. */
-export function gotifyMessageUrl(base: string): string {
+function gotifyMessageUrl(base: string): string {
   return `${base.replace(/\/+$/, '')}/message`;
 }
 
 /** The message body Gotify's POST /message takes. */
-export function gotifyBody(
+function gotifyBody(
   message: { title: string; text: string; link?: string | undefined },
   priority: number,
 ): Record<string, unknown> {

@@ -15,7 +15,7 @@ import type { HttpPostDeps } from './send-ports.ts';
 export type { HttpPostDeps } from './send-ports.ts';
 
 /** DECISIONS.md: a webhook attempt that takes longer fails; the other URL channels share the budget. */
-export const SEND_TIMEOUT_MS = 10_000;
+const SEND_TIMEOUT_MS = 10_000;
 /** Enough of an error answer to say why ("invalid_token"), never a whole page. */
 const MAX_ANSWER_BYTES = 1024;
 const MAX_ANSWER_SHOWN = 200;

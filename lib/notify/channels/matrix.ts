@@ -38,7 +38,7 @@ function content(body: string, formatted: string): Record<string, unknown> {
   };
 }
 
-export function matrixContent(message: AlertMessage): Record<string, unknown> {
+function matrixContent(message: AlertMessage): Record<string, unknown> {
   const parts = [`<p><strong>${html(clip(message.title, MAX_TITLE))}</strong></p>`];
   if (message.note) parts.push(`<p>${html(message.note)}</p>`);
   const facts = message.facts.map(
@@ -49,7 +49,7 @@ export function matrixContent(message: AlertMessage): Record<string, unknown> {
   return content(plainText({ ...message, title: clip(message.title, MAX_TITLE) }, true), parts.join(''));
 }
 
-export function matrixDigestContent(digest: DigestMessage): Record<string, unknown> {
+function matrixDigestContent(digest: DigestMessage): Record<string, unknown> {
   const title = clip(digest.title, MAX_TITLE);
   const build = (lines: string[]) =>
     content(
@@ -118,7 +118,7 @@ const config = z.strictObject({ homeserver, room_id: roomId, access_token: acces
 type MatrixConfig = z.output<typeof config>;
 
 /** The send URL of one event: room and transaction id are path segments, so encoded. */
-export function matrixSendUrl(stored: MatrixConfig, txnId: string): string {
+function matrixSendUrl(stored: MatrixConfig, txnId: string): string {
   const base = stored.homeserver.replace(/\/+$/, '');
   return `${base}/_matrix/client/v3/rooms/${encodeURIComponent(stored.room_id)}/send/m.room.message/${encodeURIComponent(txnId)}`;
 }

@@ -27,7 +27,7 @@ const COLORS: Record<Tone, string> = {
  * Markdown punctuation backslash-escaped (no link, emphasis, table or heading from a name), and a
  * zero-width space after `@` so "@channel", "@all" or "@here" in a name pings no one.
  */
-export function escapeMattermost(text: string): string {
+function escapeMattermost(text: string): string {
   return text.replace(/[\\`*_~[\]()#<>|!]/g, '\\$&').replace(/@/g, '@\u200b');
 }
 
@@ -53,7 +53,7 @@ function attachmentOf(alert: AlertMessage): Record<string, unknown> {
 }
 
 /** An alert: the title in bold as the post, the note and facts in an attachment coloured by state. */
-export function mattermostPayload(alert: AlertMessage, channel: string | undefined): Record<string, unknown> {
+function mattermostPayload(alert: AlertMessage, channel: string | undefined): Record<string, unknown> {
   let attachment = attachmentOf(alert);
   if (JSON.stringify(attachment).length > MAX_ATTACHMENT) {
     // Facts are bounded (names 200, errors 500 characters): only a long note can get here.
@@ -68,7 +68,7 @@ export function mattermostPayload(alert: AlertMessage, channel: string | undefin
 }
 
 /** A digest part: the title, the summary and as many event lines as 16,383 characters hold. */
-export function mattermostDigestPayload(
+function mattermostDigestPayload(
   digest: DigestMessage,
   channel: string | undefined,
 ): Record<string, unknown> {

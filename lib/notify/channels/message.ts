@@ -13,7 +13,7 @@ import { sampleAlert } from './template-sample.ts';
 export type Tone = 'down' | 'degraded' | 'up' | 'other';
 
 /** One labelled line of a message ("Check", "Target", "State", "Last error", "Time"). */
-export interface MessageFact {
+interface MessageFact {
   label: string;
   value: string;
 }
@@ -42,7 +42,7 @@ function toneOf(state: string): Tone {
 }
 
 /** A change to `up` out of `down` or `degraded` (DECISIONS.md's definition of a recovery). */
-export function isRecovery(alert: Alert): boolean {
+function isRecovery(alert: Alert): boolean {
   const { from_state, to_state } = alert.event;
   return to_state === 'up' && (from_state === 'down' || from_state === 'degraded');
 }
@@ -82,7 +82,7 @@ function names(list: HoldingDependent[], total: number): string {
  * The root cause's sentence (holding.ts): "Orders DB is down; holding 4 dependents: Shop API,
  * Nightly Backup, …; status pages affected: Acme Shop", or on its recovery the all-clear.
  */
-export function holdingSentence(name: string, state: string, recovery: boolean, h: Holding): string {
+function holdingSentence(name: string, state: string, recovery: boolean, h: Holding): string {
   const pages = h.status_pages.map((p) => clip(p.title, MAX_NAME)).join(', ');
   const plural = (n: number) => `${n} dependent${n === 1 ? '' : 's'}`;
   const parts = recovery

@@ -20,7 +20,7 @@ const storedConfig = z.object({ subject: z.string() });
 type NatsChannel = ChannelOf<z.output<typeof storedConfig>>;
 
 /** NATS's default max_payload, when the server did not say. */
-export const NATS_DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+const NATS_DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 export type { NatsPublisher } from './send-ports.ts';
 
@@ -150,7 +150,7 @@ export function createNatsPublisher(deps: {
  * `<prefix>.<tenant id>.<subject>`. A subject stored before `$` and `_INBOX` subjects were refused
  * at create is never published: the delivery fails saying why.
  */
-export async function sendNats(
+async function sendNats(
   publisher: NatsPublisher,
   prefix: string,
   channel: NatsChannel,
@@ -167,7 +167,7 @@ export async function sendNats(
 }
 
 /** A digest part: the JSON payload, split into as many messages as `maxPayload` bytes each require. */
-export function natsDigestMessages(digest: Digest, maxPayload: number): Buffer[] {
+function natsDigestMessages(digest: Digest, maxPayload: number): Buffer[] {
   const encode = (events: Digest['events'], chunk?: { chunk: number; chunks: number }) =>
     Buffer.from(JSON.stringify({ ...digestPayload(digest, events), ...chunk }), 'utf8');
   for (let chunks = 1; chunks <= digest.events.length + 1; chunks *= 2) {

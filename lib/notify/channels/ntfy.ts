@@ -38,14 +38,14 @@ const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
  * A header-safe value: line breaks removed, and non-ASCII text as an RFC 2047 encoded word, which
  * ntfy decodes (HTTP header values are bytes, and entity names are not always ASCII).
  */
-export function headerText(text: string): string {
+function headerText(text: string): string {
   const flat = text.replace(/[\r\n]+/g, ' ');
   if (/^[\x20-\x7e]*$/.test(flat)) return flat;
   return `=?UTF-8?B?${Buffer.from(flat, 'utf8').toString('base64')}?=`;
 }
 
 /** The topic request: the message as the text body, the rest in ntfy's headers. */
-export function ntfyRequest(
+function ntfyRequest(
   channel: ChannelOf<NtfyConfig>,
   message: AlertMessage,
 ): { url: string; headers: Record<string, string>; body: string } {
@@ -61,7 +61,7 @@ export function ntfyRequest(
 }
 
 /** A digest part: the title as a header, the summary and lines as a body of ≤ 4,096 bytes. */
-export function ntfyDigestRequest(channel: ChannelOf<NtfyConfig>, message: DigestMessage) {
+function ntfyDigestRequest(channel: ChannelOf<NtfyConfig>, message: DigestMessage) {
   const head = message.summary.join('\n');
   const lines = linesWithin(message.lines, MAX_BYTES - bytes(head) - 2, bytes);
   let body = [head, '', ...lines].join('\n');
@@ -77,11 +77,7 @@ export function ntfyDigestRequest(channel: ChannelOf<NtfyConfig>, message: Diges
 }
 
 /** Publishes the alert to an ntfy topic URL. */
-export function sendNtfy(
-  deps: ChannelSendDeps,
-  channel: ChannelOf<NtfyConfig>,
-  alert: Alert,
-): Promise<SendOutcome> {
+function sendNtfy(deps: ChannelSendDeps, channel: ChannelOf<NtfyConfig>, alert: Alert): Promise<SendOutcome> {
   return postOnce(deps.http, ntfyRequest(channel, messageFor(channel, alert, deps.publicUrl)));
 }
 

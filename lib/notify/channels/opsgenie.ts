@@ -17,7 +17,7 @@ const MASK: typeof REDACTED = REDACTED;
  */
 
 /** The API's hosts: an account lives in the US or the EU instance. */
-export const OPSGENIE_API_URL = {
+const OPSGENIE_API_URL = {
   us: 'https://api.opsgenie.com',
   eu: 'https://api.eu.opsgenie.com',
 } as const;
@@ -77,7 +77,7 @@ const prioritiesOf = (config: OpsgenieConfig) => ({
 const testAlias = (deliveryId: string) => `vigil-test-${deliveryId}`;
 
 /** The incident's alias (a change that belongs to none keys on its own transition). */
-export function aliasOf(alert: Alert): string {
+function aliasOf(alert: Alert): string {
   return clip(alert.incidentId ?? alert.event.transition_id, MAX_ALIAS);
 }
 

@@ -17,7 +17,7 @@ const MASK: typeof REDACTED = REDACTED;
  */
 
 /** The Events API's hosts: the US service region, or the EU one (an account's region is fixed). */
-export const PAGERDUTY_EVENTS_URL = {
+const PAGERDUTY_EVENTS_URL = {
   us: 'https://events.pagerduty.com/v2/enqueue',
   eu: 'https://events.eu.pagerduty.com/v2/enqueue',
 } as const;
@@ -58,7 +58,7 @@ const endpoint = (config: PagerDutyConfig) => PAGERDUTY_EVENTS_URL[config.region
 const testKey = (deliveryId: string) => `vigil-test-${deliveryId}`;
 
 /** The incident's dedup_key (a change that belongs to none keys on its own transition). */
-export function dedupKeyOf(alert: Alert): string {
+function dedupKeyOf(alert: Alert): string {
   return clip(alert.incidentId ?? alert.event.transition_id, MAX_DEDUP_KEY);
 }
 

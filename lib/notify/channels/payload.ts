@@ -9,7 +9,7 @@ import type { Alert } from '../pipeline/ports.ts';
  * `holding` when the entity is a root cause others are held back behind (holding.ts). `reason`
  * (string or null, alert-reason.ts) says why, redacted as results are and at most 300 characters.
  */
-export function eventBody(alert: Alert): Record<string, unknown> {
+function eventBody(alert: Alert): Record<string, unknown> {
   return {
     ...alert.event,
     check_name: alert.checkName,

@@ -31,7 +31,7 @@ export interface ProviderAnswer {
 }
 
 /** Each secret in `text` replaced by ********. */
-export function scrub(text: string, secrets: readonly (string | undefined)[]): string {
+function scrub(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   for (const secret of secrets) {
     if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
@@ -45,7 +45,7 @@ function oneLine(text: string): string {
 }
 
 /** Seconds a 429 answer asks to wait, from its Retry-After header (seconds form). */
-export function retryAfterSeconds(answer: ProviderAnswer): number | undefined {
+function retryAfterSeconds(answer: ProviderAnswer): number | undefined {
   const header = answer.headers['retry-after'];
   const value = Array.isArray(header) ? header[0] : header;
   return value && /^\d+$/.test(value) ? Number(value) : undefined;

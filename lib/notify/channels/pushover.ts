@@ -14,14 +14,14 @@ import { type ProviderAnswer, postToProvider } from './provider-post.ts';
  * else (recoveries, degraded, tests, digests without a change to down) goes at priority 0.
  */
 
-export const PUSHOVER_API = 'https://api.pushover.net/1/messages.json';
+const PUSHOVER_API = 'https://api.pushover.net/1/messages.json';
 /** The API's limits: message 1,024 characters, title 250, url 512, url_title 100. */
 const MAX_MESSAGE = 1024;
 const MAX_TITLE = 250;
 const MAX_URL = 512;
 /** Emergency priority: retry at least every 30 s, expire at most after 10,800 s (3 hours). */
-export const MIN_RETRY = 30;
-export const MAX_EXPIRE = 10_800;
+const MIN_RETRY = 30;
+const MAX_EXPIRE = 10_800;
 const DEFAULT_EMERGENCY = { retry: 60, expire: 3600 };
 
 /** Application tokens and user/group keys are 30 letters and digits. */
@@ -73,7 +73,7 @@ const view = z.object({
 });
 
 /** The form fields of one message; `down` decides the priority. */
-export function pushoverForm(
+function pushoverForm(
   cfg: PushoverConfig,
   message: { title: string; text: string; link?: string | undefined },
   down: boolean,

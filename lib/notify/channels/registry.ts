@@ -52,11 +52,6 @@ export const CHANNEL_TYPES = Object.keys(CHANNEL_DEFINITIONS) as [ChannelType, .
 /** A type's stored config. */
 export type ChannelConfigOf<K extends ChannelType> = z.output<(typeof CHANNEL_DEFINITIONS)[K]['stored']>;
 
-/** `{channel_type, config}` of any type, the config typed by its type (a discriminated union). */
-export type TypedChannelConfig = {
-  [K in ChannelType]: { channel_type: K; config: ChannelConfigOf<K> };
-}[ChannelType];
-
 /** Whether `name` is a registered channel type. */
 export function isChannelType(name: string): name is ChannelType {
   return Object.hasOwn(CHANNEL_DEFINITIONS, name);

@@ -24,12 +24,12 @@ const EMOJI = {
 };
 
 /** Slack mrkdwn treats `&`, `<` and `>` as control characters (`<!channel>` pings everyone). */
-export function escapeSlack(text: string): string {
+function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** The incoming-webhook payload: `text` (notifications, fallback) plus Block Kit `blocks`. */
-export function slackPayload(message: AlertMessage): { text: string; blocks: unknown[] } {
+function slackPayload(message: AlertMessage): { text: string; blocks: unknown[] } {
   const facts = message.facts.map((f) => `*${escapeSlack(f.label)}:* ${escapeSlack(f.value)}`).join('\n');
   const blocks: unknown[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(message.title, MAX_HEADER), emoji: true } },
@@ -83,7 +83,7 @@ function sectionsOf(lines: string[], max: number): string[][] {
 }
 
 /** A digest part: header, the summary, then the event lines in sections of ≤ 3,000 characters, ≤ 50 blocks. */
-export function slackDigestPayload(message: DigestMessage): { text: string; blocks: unknown[] } {
+function slackDigestPayload(message: DigestMessage): { text: string; blocks: unknown[] } {
   const section = (text: string) => ({ type: 'section', text: { type: 'mrkdwn', text } });
   const blocks: unknown[] = [
     { type: 'header', text: { type: 'plain_text', text: clip(message.title, MAX_HEADER), emoji: true } },
@@ -107,7 +107,7 @@ const post = (
 ): Promise<SendOutcome> => sendJson(deps.http, { url: channel.config.url, body: payload }, []);
 
 /** Posts the alert to a Slack incoming webhook. */
-export function sendSlack(
+function sendSlack(
   deps: ChannelSendDeps,
   channel: ChannelOf<SlackConfig>,
   alert: Alert,

@@ -19,7 +19,7 @@ export interface SnsSmsOptions {
 const MAX_ERROR_SHOWN = 200;
 
 /** A failed Publish as one line: the service's error name and message. */
-export function snsFailureText(err: unknown): string {
+function snsFailureText(err: unknown): string {
   const name = err instanceof Error ? err.name : 'Error';
   const message = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
   const text = `SNS refused the SMS: ${name}: ${message}`;
@@ -27,7 +27,7 @@ export function snsFailureText(err: unknown): string {
 }
 
 /** The Publish request of one SMS. */
-export function publishInput(message: { to: string; text: string }) {
+function publishInput(message: { to: string; text: string }) {
   return {
     PhoneNumber: message.to,
     Message: message.text,

@@ -55,7 +55,7 @@ function cut(text: string): string {
 }
 
 /** The headline, then each further piece that still fits (a piece too long is left out whole). */
-export function fitPieces(first: string, rest: string[]): string {
+function fitPieces(first: string, rest: string[]): string {
   let text = cut(gsmFriendly(first));
   for (const piece of rest) {
     const candidate = `${text}\n${gsmFriendly(piece)}`;

@@ -18,9 +18,9 @@ import { smsAlertText, smsDigestText } from './sms-text.ts';
  * know the runtime, and a failed attempt in the log says it where the user looks for alerts.
  */
 
-export const TWILIO_API = 'https://api.twilio.com';
+const TWILIO_API = 'https://api.twilio.com';
 /** DECISIONS.md's bound on a channel's recipients, as email has it. */
-export const MAX_SMS_RECIPIENTS = 10;
+const MAX_SMS_RECIPIENTS = 10;
 export const SNS_LOCALLY =
   'not sent: SMS through Amazon SNS works in the cloud runtime only; here, use provider twilio (a Twilio account SID, auth token and sender)';
 
@@ -115,7 +115,7 @@ const view = z.object({
 type SmsView = z.output<typeof view>;
 
 /** The Messages resource of the account. */
-export function twilioMessagesUrl(accountSid: string): string {
+function twilioMessagesUrl(accountSid: string): string {
   return `${TWILIO_API}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
 }
 

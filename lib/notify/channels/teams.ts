@@ -23,7 +23,7 @@ const COLORS: Record<Tone, string> = { down: 'Attention', degraded: 'Warning', u
  * backslash-escaped so an entity named "[pay here](https://…)" shows as written. Teams renders no
  * HTML in cards, and `<at>` mentions need an entity the payload never carries.
  */
-export function escapeTeams(text: string): string {
+function escapeTeams(text: string): string {
   return text.replace(/[\\`*_~[\]]/g, '\\$&');
 }
 
@@ -50,7 +50,7 @@ function teamsMessage(body: unknown[], link: string | undefined): Record<string,
 }
 
 /** An alert as a card: the title coloured by state, the note, the facts, a button to the console. */
-export function teamsPayload(message: AlertMessage): Record<string, unknown> {
+function teamsPayload(message: AlertMessage): Record<string, unknown> {
   const body: unknown[] = [
     textBlock(clip(message.title, MAX_TITLE), {
       size: 'Medium',
@@ -67,7 +67,7 @@ export function teamsPayload(message: AlertMessage): Record<string, unknown> {
 }
 
 /** A digest part as a card: the title, the summary, then as many event lines as keep it under MAX_BYTES. */
-export function teamsDigestPayload(message: DigestMessage): Record<string, unknown> {
+function teamsDigestPayload(message: DigestMessage): Record<string, unknown> {
   const build = (lines: string[]) =>
     teamsMessage(
       [

@@ -14,9 +14,9 @@ import { field, type ProviderAnswer, postToProvider } from './provider-post.ts';
  */
 
 /** Fixed: the Bot API's host (tests reach a local receiver through the egress resolver and CA). */
-export const TELEGRAM_API = 'https://api.telegram.org';
+const TELEGRAM_API = 'https://api.telegram.org';
 /** sendMessage's text limit, counted after entities parsing (UTF-16 units, as JavaScript counts). */
-export const TELEGRAM_MAX_TEXT = 4096;
+const TELEGRAM_MAX_TEXT = 4096;
 
 /** MarkdownV2: these (and the backslash) must be escaped with a preceding backslash outside entities. */
 const RESERVED = /[_*[\]()~`>#+\-=|{}.!\\]/g;
@@ -53,7 +53,7 @@ const config = z.strictObject({ bot_token: botToken, chat_id: chatId });
 export type TelegramConfig = z.output<typeof config>;
 
 /** The message's text: a bold title, the note in italics, one line per fact, the console link. */
-export function telegramText(message: AlertMessage): string {
+function telegramText(message: AlertMessage): string {
   const lines = [`${EMOJI[message.tone]} *${escapeMarkdownV2(message.title)}*`];
   // Title ≤ 200 and facts ≤ ~1,500 characters (message.ts clips them): the note keeps the rest under 4,096.
   if (message.note) lines.push(`_${escapeMarkdownV2(clip(message.note, MAX_NOTE))}_`);
@@ -64,7 +64,7 @@ export function telegramText(message: AlertMessage): string {
 }
 
 /** A digest part: the title, the summary, and as many event lines as 4,096 parsed characters hold. */
-export function telegramDigestText(message: DigestMessage): string {
+function telegramDigestText(message: DigestMessage): string {
   const title = clip(message.title, 256);
   const summary = message.summary.map((line) => clip(line, 1024));
   // The budget counts what Telegram shows (escapes and markup are not counted), with room for the emoji.

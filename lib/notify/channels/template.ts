@@ -13,7 +13,7 @@ import type { MessageTemplate } from './definition.ts';
  */
 
 /** The fields a template may use, each with what it holds (the console and the docs list them). */
-export const TEMPLATE_FIELDS = {
+const TEMPLATE_FIELDS = {
   entity_name: 'the entity’s name (Checkout API)',
   check_name: 'the check’s name',
   to_state: 'the state it changed to (down)',
@@ -150,7 +150,7 @@ export function parseTemplate(source: string): Parsed {
 }
 
 /** Fills a parsed template with the values as plain text (the channel escapes it for its markup). */
-export function renderNodes(nodes: Node[], values: TemplateValues): string {
+function renderNodes(nodes: Node[], values: TemplateValues): string {
   return nodes
     .map((node) => {
       if (node.kind === 'text') return node.text;

@@ -25,7 +25,7 @@ const storedConfig = z.object({ url: z.string(), secret: z.string().optional() }
 type WebhookConfig = z.output<typeof storedConfig>;
 
 /** `sha256=<lowercase hex HMAC-SHA256>` of the exact body bytes, as receivers recompute it. */
-export function webhookSignature(secret: string, body: Buffer): string {
+function webhookSignature(secret: string, body: Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
@@ -40,7 +40,7 @@ function signedRequest(channel: ChannelOf<WebhookConfig>, deliveryId: string, bo
 }
 
 /** The webhook request of an alert: the event with `check_name` (payload.ts), signed when the channel has a secret. */
-export function webhookRequest(
+function webhookRequest(
   channel: ChannelOf<WebhookConfig>,
   alert: Alert,
 ): { url: string; headers: Record<string, string>; body: Buffer } {
@@ -48,7 +48,7 @@ export function webhookRequest(
 }
 
 /** POSTs the event to a webhook channel; non-2xx, a timeout (10 s) or a connection error fail. */
-export function sendWebhook(
+function sendWebhook(
   deps: HttpPostDeps,
   channel: ChannelOf<WebhookConfig>,
   alert: Alert,

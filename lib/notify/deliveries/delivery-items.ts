@@ -56,7 +56,7 @@ export const DELIVERY_KINDS = [
 export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 
 /** One attempt of a delivery. */
-export const attemptSchema = z.object({
+const attemptSchema = z.object({
   at: z.string(),
   status_code: z.number().int().nullable(),
   error: z.string().nullable(),
@@ -67,7 +67,7 @@ export type Attempt = z.infer<typeof attemptSchema>;
  * One delivery record (DECISIONS.md's field list). A skip with no channel to name (the policy has
  * none) has `channel_id` and `channel_type` null.
  */
-export const deliverySchema = z.object({
+const deliverySchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   channel_id: z.string().nullable(),
@@ -170,7 +170,7 @@ export interface DeliveryListRequest {
 }
 
 /** Records one page reads at most, kept or not. */
-export const MAX_SCANNED = 1000;
+const MAX_SCANNED = 1000;
 const PREFIX = 'dlv_';
 
 /** The partition a list reads: a channel's (gsi2), a check's (gsi1), or the whole tenant's. */

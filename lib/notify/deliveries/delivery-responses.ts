@@ -23,7 +23,7 @@ import { DELIVERY_KINDS, DELIVERY_STATUSES, type DeliveryRecord } from './delive
  * down), a `test`, an `escalation` or `also_failing` (a check failing on an entity already down). Derived from the stored kind and state change on every read, so records
  * written before the field existed carry it too.
  */
-export const DELIVERY_EVENTS = [
+const DELIVERY_EVENTS = [
   'down',
   'degraded',
   'recovery',
@@ -37,10 +37,10 @@ export const DELIVERY_EVENTS = [
   'acknowledge',
   'also_failing',
 ] as const;
-export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
+type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
 /** The event a delivery record carries (see DELIVERY_EVENTS). */
-export function deliveryEvent(record: Pick<DeliveryRecord, 'kind' | 'event'>): DeliveryEvent {
+function deliveryEvent(record: Pick<DeliveryRecord, 'kind' | 'event'>): DeliveryEvent {
   if (record.kind !== 'alert') return record.kind;
   const to = record.event.to_state;
   if (isRecovery(record.event)) return 'recovery';
@@ -178,7 +178,7 @@ function digestView(
 }
 
 /** Reads the names of the entities, checks and tenant channels `records` refer to: three batch reads. */
-export async function readDeliveryNames(
+async function readDeliveryNames(
   deps: { table: Table; channels: Pick<ChannelStore, 'getSharedMany'> },
   tenantId: string,
   records: readonly DeliveryRecord[],

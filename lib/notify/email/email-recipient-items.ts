@@ -17,7 +17,7 @@ import type { Condition, Table, UpdateOp, WriteOp } from '../../store/table.ts';
  *   condition that holds the day's limit; expires two days later.
  */
 
-export const emailRecipientSchema = z.object({
+const emailRecipientSchema = z.object({
   tenant_id: z.string(),
   address: z.string(),
   // Absent until set (conditions test their absence): confirmed, emailed, a token pending.
@@ -27,7 +27,7 @@ export const emailRecipientSchema = z.object({
 });
 export type EmailRecipient = z.infer<typeof emailRecipientSchema>;
 
-export const confirmTokenSchema = z.object({
+const confirmTokenSchema = z.object({
   tenant_id: z.string(),
   address: z.string(),
   expires_at: z.string(),

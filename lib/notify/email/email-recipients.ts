@@ -26,12 +26,12 @@ import {
 export type RecipientState = 'confirmed' | 'pending';
 
 /** A confirmation link can be used for 7 days. */
-export const CONFIRM_TTL_MS = 7 * 86_400_000;
+const CONFIRM_TTL_MS = 7 * 86_400_000;
 /** At most one confirmation email per address per 10 minutes. */
-export const CONFIRM_RESEND_MS = 10 * 60_000;
+const CONFIRM_RESEND_MS = 10 * 60_000;
 
 /** The path of a confirmation link (the API serves it without a key: email-confirm-routes.ts). */
-export const confirmPath = (tenantId: string, token: string) =>
+const confirmPath = (tenantId: string, token: string) =>
   `/v1/email-confirmations/${encodeURIComponent(tenantId)}/${encodeURIComponent(token)}`;
 
 export interface EmailRecipientDeps {

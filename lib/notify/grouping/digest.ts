@@ -26,7 +26,7 @@ import { stillTrue } from './still-true.ts';
 type DigestJob = Extract<NotifyJob, { kind: 'digest' }>;
 
 /** Events per digest part (DECISIONS.md). */
-export const MAX_PART_EVENTS = 1000;
+const MAX_PART_EVENTS = 1000;
 /** Attempts per part, as a delivery's (SPEC.md: 3). */
 const MAX_ATTEMPTS = 3;
 /** Parts one close writes in its transaction (with the group's update: at most 100 ops). */

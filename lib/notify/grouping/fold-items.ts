@@ -15,7 +15,7 @@ export const DEFAULT_FOLD_PER_MINUTE = 10;
 export const MIN_FOLD_PER_MINUTE = 1;
 export const MAX_FOLD_PER_MINUTE = 1000;
 
-export const alertSettingsSchema = z.object({
+const alertSettingsSchema = z.object({
   alert_fold_per_minute: z.number().int().default(DEFAULT_FOLD_PER_MINUTE),
 });
 export type AlertSettings = z.output<typeof alertSettingsSchema>;

@@ -18,7 +18,7 @@ import type { Condition, Table, UpdateOp, WriteOp } from '../../store/table.ts';
 /** A day: groups and entries outlive any wait or interval (3,600 s at most) and then go. */
 const TTL_SECONDS = 86_400;
 
-export const groupSchema = z.object({
+const groupSchema = z.object({
   tenant_id: z.string(),
   channel_id: z.string(),
   /** `route:<by>:<key>` or `fold:<by>:<key>`: the group within its channel. */
@@ -35,7 +35,7 @@ export const groupSchema = z.object({
 });
 export type GroupRecord = z.infer<typeof groupSchema>;
 
-export const entrySchema = z.object({
+const entrySchema = z.object({
   tenant_id: z.string(),
   batch_id: z.string(),
   delivery_id: z.string(),

@@ -24,8 +24,8 @@ import { batchJoinedOps, batchOpenedOps, type DigestEntry, readGroup } from './g
  */
 
 /** The storm fold's batches: collected 5 s, then at most one per group per minute. */
-export const FOLD_WAIT_SECONDS = 5;
-export const FOLD_INTERVAL_SECONDS = 60;
+const FOLD_WAIT_SECONDS = 5;
+const FOLD_INTERVAL_SECONDS = 60;
 
 /** Where one record goes when it does not go alone. */
 export interface GroupPlan {

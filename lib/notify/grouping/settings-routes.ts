@@ -26,10 +26,10 @@ const foldField = z
     description: `Alerts one channel is sent alone in any minute; past it they fold into one digest per group per minute (default ${DEFAULT_FOLD_PER_MINUTE})`,
   });
 
-export const alertSettingsBody = z
+const alertSettingsBody = z
   .strictObject({ alert_fold_per_minute: foldField })
   .meta({ id: 'AlertSettingsInput' });
-export const publicAlertSettingsSchema = z
+const publicAlertSettingsSchema = z
   .strictObject({ alert_fold_per_minute: z.number().int() })
   .meta({ id: 'AlertSettings' });
 

@@ -86,7 +86,7 @@ const skip = (step: string, reason: string, extra: Partial<AlertVerdict> = {}): 
 });
 
 /** The steps before the channels, in SPEC.md's order; the first verdict wins. */
-export const ALERT_STEPS: readonly AlertStep[] = [
+const ALERT_STEPS: readonly AlertStep[] = [
   {
     name: 'first result',
     check: ({ event }) =>

@@ -26,7 +26,7 @@ type DeliverJob = Extract<NotifyJob, { kind: 'deliver' }>;
 const MAX_DELIVERY_ATTEMPTS = 3;
 
 /** Thrown after a failed attempt that has attempts left: the queue retries the job after 1 s, then 2 s. */
-export class DeliveryAttemptError extends RetryLaterError {
+class DeliveryAttemptError extends RetryLaterError {
   override name = 'DeliveryAttemptError';
 }
 

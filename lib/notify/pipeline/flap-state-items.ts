@@ -13,7 +13,7 @@ import { ConditionFailedError, type Table } from '../../store/table.ts';
  * alert reports). Writes hold on `version`.
  */
 
-export const flapStateSchema = z.object({
+const flapStateSchema = z.object({
   tenant_id: z.string(),
   check_id: z.string(),
   changes: z.array(z.object({ id: z.string(), at_ms: z.number().int() })).max(64),

@@ -35,7 +35,7 @@ type SettleJob = Extract<NotifyJob, { kind: 'flap_settle' }>;
 export const FLAPPING_REASON = 'flapping';
 
 /** The policy's flap settings, the defaults for a policy stored before they existed. */
-export function flapPolicyOf(policy: PolicyRecord): FlapPolicy {
+function flapPolicyOf(policy: PolicyRecord): FlapPolicy {
   return {
     changes: policy.flap_changes ?? POLICY_DEFAULTS.flap_changes,
     window_seconds: policy.flap_window_seconds ?? POLICY_DEFAULTS.flap_window_seconds,

@@ -18,7 +18,7 @@ import { isDownState } from './upstream.ts';
 /** Entities visited at most by one walk (upstream.ts bounds the other direction alike). */
 const MAX_WALK = 200;
 /** Dependents a payload lists; `dependents_total` counts the rest. */
-export const MAX_LISTED = 100;
+const MAX_LISTED = 100;
 
 /** The entities depending on `entityId`, directly or not (breadth first, bounded). */
 async function dependentsOf(table: Table, tenantId: string, entityId: string): Promise<string[]> {

@@ -33,7 +33,7 @@ import { handleRepeat } from './repeat.ts';
  */
 
 /** The transition id a test message's event carries: it belongs to no state change. */
-export const TEST_TRANSITION_ID = 'test';
+const TEST_TRANSITION_ID = 'test';
 
 /** Builds the notifier over the stores, the notify queue and the channel senders. */
 export function createNotifier(deps: NotifyDeps) {
@@ -181,5 +181,3 @@ export function createNotifier(deps: NotifyDeps) {
 
   return { handle, ...actions };
 }
-
-export type Notifier = ReturnType<typeof createNotifier>;

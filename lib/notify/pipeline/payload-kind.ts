@@ -9,7 +9,7 @@ import type { DeliveryKind } from '../deliveries/delivery-items.ts';
  * extend the union and the switch below.
  */
 
-export const PAYLOAD_KINDS = [
+const PAYLOAD_KINDS = [
   'alert',
   'recovery',
   'repeat',

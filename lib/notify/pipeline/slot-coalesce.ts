@@ -12,7 +12,7 @@ import type { Table } from '../../store/table.ts';
  */
 
 /** The longest a slot spans: a check's interval is at least 30 s, a cell's slot deadline at most 60 s. */
-export const SLOT_MS = 60_000;
+const SLOT_MS = 60_000;
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 

@@ -13,7 +13,7 @@ import { MAX_QUERY_LIMIT, type Table, type WriteOp } from '../../store/table.ts'
  * last word): an entity down for longer than that is told its state once more, never less.
  */
 
-export const toldSchema = z.object({
+const toldSchema = z.object({
   tenant_id: z.string(),
   entity_id: z.string(),
   channel_id: z.string(),

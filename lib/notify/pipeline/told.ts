@@ -21,7 +21,7 @@ const CLAIM_ATTEMPTS = 5;
 const ALWAYS_SENT: ReadonlySet<DeliveryRecord['kind']> = new Set(['flapping', 'escalation', 'also_failing']);
 
 /** Why a state message is not sent to a channel whose last word is `told`, or undefined to send it. */
-export function toldVerdict(
+function toldVerdict(
   told: ToldRecord | undefined,
   record: DeliveryRecord,
   order = changeOrder(record.event),

@@ -22,7 +22,7 @@ export const POLICY_DEFAULTS = {
   flap_window_seconds: 1800,
 } as const;
 
-export const policySchema = z.object({
+const policySchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   check_id: z.string(),

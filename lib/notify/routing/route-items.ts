@@ -24,14 +24,14 @@ export const GROUP_DEFAULTS = {
   group_interval_seconds: 300,
 } as const;
 
-export const routeMatchSchema = z.object({
+const routeMatchSchema = z.object({
   blueprint_slugs: z.array(z.string()),
   entity_ids: z.array(z.string()),
   to_states: z.array(z.string()),
 });
 export type RouteMatch = z.infer<typeof routeMatchSchema>;
 
-export const routeSchema = z.object({
+const routeSchema = z.object({
   id: z.string(),
   tenant_id: z.string(),
   /** Unique in the tenant when set; routes created without one (or before names) have none. */

@@ -10,16 +10,16 @@ import { GROUP_BYS, type RouteRecord } from './route-items.ts';
 export const MAX_ROUTE_BLUEPRINTS = 50;
 export const MAX_ROUTE_ENTITIES = 100;
 export const MAX_ROUTE_CHANNELS = 10;
-export const MIN_ESCALATE_SECONDS = 60;
-export const MAX_ESCALATE_SECONDS = 7 * 86_400;
+const MIN_ESCALATE_SECONDS = 60;
+const MAX_ESCALATE_SECONDS = 7 * 86_400;
 
-export const MAX_GROUP_WAIT_SECONDS = 300;
-export const MIN_GROUP_INTERVAL_SECONDS = 60;
-export const MAX_GROUP_INTERVAL_SECONDS = 3600;
+const MAX_GROUP_WAIT_SECONDS = 300;
+const MIN_GROUP_INTERVAL_SECONDS = 60;
+const MAX_GROUP_INTERVAL_SECONDS = 3600;
 
 export const ROUTE_STATES = ['down', 'degraded', 'up', 'unknown'] as const;
 
-export const routeIdSchema = namesResource(idSchema('rte'), 'route');
+const routeIdSchema = namesResource(idSchema('rte'), 'route');
 export const routeParams = z.object({ id: routeIdSchema });
 
 const channelIds = z
@@ -27,7 +27,7 @@ const channelIds = z
   .max(MAX_ROUTE_CHANNELS, `must name at most ${MAX_ROUTE_CHANNELS} channels`);
 
 /** A route's name: its identity in configuration documents (unique in the tenant). */
-export const MAX_ROUTE_NAME_LENGTH = 100;
+const MAX_ROUTE_NAME_LENGTH = 100;
 export const routeNameSchema = z
   .string()
   .regex(/\S/, 'This field is required.')

@@ -20,14 +20,7 @@ export type { TruthDeps } from '../pipeline/rejudge.ts';
  * the end of every hold); a word stored but waiting in a group's batch is held by the group.
  */
 
-export type HoldBy =
-  | 'cooldown'
-  | 'maintenance'
-  | 'flapping'
-  | 'upstream'
-  | 'group'
-  | 'silenced'
-  | 'recovery_off';
+type HoldBy = 'cooldown' | 'maintenance' | 'flapping' | 'upstream' | 'group' | 'silenced' | 'recovery_off';
 
 export interface ChannelTruth {
   channel_id: string;

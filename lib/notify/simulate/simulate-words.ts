@@ -59,7 +59,7 @@ export function channelName(channel: ChannelRecord): string {
 }
 
 /** A route's criteria in words. */
-export function routeWords(route: RouteRecord): string {
+function routeWords(route: RouteRecord): string {
   const { blueprint_slugs, entity_ids, to_states } = route.match;
   const parts = [
     blueprint_slugs.length ? `blueprint ${blueprint_slugs.join(' or ')}` : '',

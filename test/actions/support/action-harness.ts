@@ -19,7 +19,7 @@ import { memoryJobQueue } from '../../notify/support/memory-queue.ts';
 import { pushCheckFixtures } from '../../support/push-fixtures.ts';
 
 /** One request a receiver got. */
-export interface Received {
+interface Received {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;

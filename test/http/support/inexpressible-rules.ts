@@ -12,7 +12,7 @@ export interface InexpressibleRule {
   why: string;
 }
 
-export const INEXPRESSIBLE: readonly InexpressibleRule[] = [
+const INEXPRESSIBLE: readonly InexpressibleRule[] = [
   ...['POST /v1/config/plan', 'POST /v1/config/apply'].flatMap((operation) => [
     {
       operation,

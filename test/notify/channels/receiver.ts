@@ -24,7 +24,7 @@ export interface Receiver {
  * Verifies `sha256=<hex>` the way a receiver should: recompute over the raw bytes and compare in
  * constant time (a length mismatch is a mismatch, never a throw).
  */
-export function verifySignature(secret: string, body: Buffer, header: string | undefined): boolean {
+function verifySignature(secret: string, body: Buffer, header: string | undefined): boolean {
   if (!header?.startsWith('sha256=')) return false;
   const expected = createHmac('sha256', secret).update(body).digest();
   const given = Buffer.from(header.slice('sha256='.length), 'hex');

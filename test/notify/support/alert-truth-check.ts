@@ -39,7 +39,7 @@ export interface Told {
   seq: number;
 }
 
-export interface Change {
+interface Change {
   atMs: number;
   from: string;
   to: string;
@@ -49,7 +49,7 @@ export interface Change {
   dropped: boolean;
 }
 
-export interface EntityFacts {
+interface EntityFacts {
   /** Per check: the tags of its own and attached channels. */
   checkChannels: string[][];
   dependsOn: number | null;
@@ -75,7 +75,7 @@ export interface TruthFacts {
  * `also_failing` is the invariant for a channel only a second failing check reaches and that was
  * never told anything: a rule of its own so an exploring run can set it aside (VIGIL_MODEL_IGNORE).
  */
-export const RULES = ['invariant', 'also_failing', 'duplicate', 'bound'] as const;
+const RULES = ['invariant', 'also_failing', 'duplicate', 'bound'] as const;
 
 export interface Violation {
   rule: (typeof RULES)[number];

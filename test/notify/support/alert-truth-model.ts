@@ -7,7 +7,6 @@ import {
   type TruthFacts,
   type Violation,
 } from './alert-truth-check.ts';
-
 /**
  * The alert-truth model (issue 51 item 7, DECISIONS.md "Alert truth (wave 5)"): fast-check
  * generates timelines (entities with 1-3 push checks, policies, channels own, attached and routed,
@@ -17,8 +16,6 @@ import {
  * driver only reads what a user could see (the API's states and the channels' messages), so it
  * judges any notifier core; both runtimes implement `ModelRuntime`.
  */
-
-export type { CheckOutcome } from './alert-truth-check.ts';
 
 /** A message as a runtime's fake channel saw it (local: the sender's arguments; cloud: the webhook body). */
 export type RawMessage =
@@ -54,7 +51,7 @@ export interface ModelRuntime {
 // ---------------------------------------------------------------------------------------------
 // Timelines
 
-export interface CheckSpec {
+interface CheckSpec {
   failureThreshold: number;
   successThreshold: number;
   cooldownS: number;
@@ -68,13 +65,13 @@ export interface CheckSpec {
   first: CheckOutcome;
 }
 
-export interface EntitySpec {
+interface EntitySpec {
   checks: CheckSpec[];
   /** An earlier entity it depends_on (index, modulo its own index), if any. */
   dependsOn: number | null;
 }
 
-export interface RouteSpec {
+interface RouteSpec {
   /** One entity the route matches (index modulo), or null: every entity of the timeline's blueprint. */
   entity: number | null;
   toStates: CheckOutcome[] | null;
@@ -85,7 +82,7 @@ export interface RouteSpec {
   escalateAfterS: number | null;
 }
 
-export type Step =
+type Step =
   | { op: 'result'; entity: number; check: number; outcome: CheckOutcome }
   | { op: 'wait'; seconds: number }
   | { op: 'silence'; entity: number; check: number; on: boolean }
@@ -94,7 +91,7 @@ export type Step =
   | { op: 'redeliver'; nth: number }
   | { op: 'restart' };
 
-export interface Timeline {
+interface Timeline {
   entities: EntitySpec[];
   tenantChannels: number;
   routes: RouteSpec[];
@@ -170,7 +167,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 ) as fc.Arbitrary<Step>;
 
 /** Timelines: 1-4 entities of 1-3 checks, 0-3 tenant channels, 0-2 routes, 1-24 steps. */
-export const timelines: fc.Arbitrary<Timeline> = fc.record({
+const timelines: fc.Arbitrary<Timeline> = fc.record({
   entities: fc.array(
     fc.record({
       checks: fc.array(checkSpec, { minLength: 1, maxLength: 3 }),
@@ -205,7 +202,7 @@ function describeCheck(c: CheckSpec): string {
 }
 
 /** The timeline as a reader wants it: the world, then each step. */
-export function describeTimeline(t: Timeline): string {
+function describeTimeline(t: Timeline): string {
   const lines: string[] = [];
   t.entities.forEach((e, i) => {
     const dep = dependsOnOf(t, i);
@@ -448,16 +445,16 @@ function toldOf(raw: readonly RawMessage[], built: Built): Told[] {
 }
 
 /** One timeline's run: what happened, and the judge's verdict. */
-export interface TimelineRun {
+interface TimelineRun {
   violations: Violation[];
   report: string;
 }
 
 /** A fixed margin after the last hold's end: jobs run in hops and digests flush on their minute. */
-export const SLACK_MS = 15_000;
+const SLACK_MS = 15_000;
 
 /** Plays `t` on `rt`, lets everything settle, judges it. */
-export async function playTimeline(rt: ModelRuntime, t: Timeline): Promise<TimelineRun> {
+async function playTimeline(rt: ModelRuntime, t: Timeline): Promise<TimelineRun> {
   const built = await build(rt, t);
   const startMs = rt.now();
   const log: string[] = [];

@@ -27,7 +27,7 @@ import { pushCheckFixtures } from '../../support/push-fixtures.ts';
 import { memoryJobQueue } from './memory-queue.ts';
 
 /** One send a fake channel saw. */
-export interface Sent {
+interface Sent {
   channel: ChannelRecord;
   alert: Alert;
   atMs: number;

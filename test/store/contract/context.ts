@@ -9,7 +9,7 @@ import {
 } from '../../../lib/store/table.ts';
 
 /** What a contract suite gets from an engine: a table and how to dispose of it. */
-export interface TableUnderTest {
+interface TableUnderTest {
   table: Table;
   cleanup(): Promise<void>;
 }

@@ -10,7 +10,7 @@ import { json, type ProviderReceiver, parsedBody, startProviderReceiver } from '
  */
 
 export const GOOGLE_CHAT_MAX_BYTES = 32_000;
-export const GOOGLE_CHAT_MAX_TEXT = 4096;
+const GOOGLE_CHAT_MAX_TEXT = 4096;
 
 const widget = z.union([
   z.strictObject({ textParagraph: z.strictObject({ text: z.string() }) }),
@@ -32,7 +32,7 @@ const widget = z.union([
     }),
   }),
 ]);
-export const googleChatMessageSchema = z.strictObject({
+const googleChatMessageSchema = z.strictObject({
   text: z.string().max(GOOGLE_CHAT_MAX_TEXT).optional(),
   cardsV2: z
     .array(

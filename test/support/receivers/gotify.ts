@@ -9,7 +9,7 @@ import { bodyFields, type ProviderReply, type ProviderServer, startProviderServe
  * https://gotify.test (the egress resolver points it at 127.0.0.1).
  */
 
-export interface GotifyMessage {
+interface GotifyMessage {
   title: unknown;
   message: unknown;
   priority: unknown;

@@ -12,7 +12,7 @@ import { json, type ProviderReceiver, parsedBody, startProviderReceiver } from '
 
 export const MATRIX_MAX_EVENT_BYTES = 65_536;
 
-export const matrixContentSchema = z.strictObject({
+const matrixContentSchema = z.strictObject({
   msgtype: z.literal('m.text'),
   body: z.string().min(1),
   format: z.literal('org.matrix.custom.html').optional(),

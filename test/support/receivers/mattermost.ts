@@ -11,7 +11,7 @@ import { json, type ProviderReceiver, parsedBody, startProviderReceiver } from '
 export const MATTERMOST_MAX_TEXT = 16_383;
 
 const field = z.strictObject({ short: z.boolean().optional(), title: z.string(), value: z.string() });
-export const mattermostPostSchema = z.strictObject({
+const mattermostPostSchema = z.strictObject({
   text: z.string().max(MATTERMOST_MAX_TEXT).optional(),
   channel: z.string().optional(),
   username: z.string().optional(),

@@ -13,7 +13,7 @@ import { jsonObject, type ProviderAnswer, type ProviderServer, startProviderServ
  * 429 with X-RateLimit-State: THROTTLED. Keeps each alias's alert.
  */
 
-export interface OpsgenieCall {
+interface OpsgenieCall {
   action: 'create' | 'close' | 'acknowledge';
   /** The alias addressed (create: the body's). */
   alias: string;
@@ -21,7 +21,7 @@ export interface OpsgenieCall {
   body: any;
 }
 
-export interface OpsgenieAlert {
+interface OpsgenieAlert {
   status: 'open' | 'closed';
   acknowledged: boolean;
   count: number;

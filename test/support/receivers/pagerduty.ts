@@ -10,7 +10,7 @@ import { jsonObject, type ProviderAnswer, type ProviderServer, startProviderServ
  * `{status: "invalid event", message, errors}`, 429 when rate limited. Keeps each dedup_key's alert.
  */
 
-export interface PagerDutyEvent {
+interface PagerDutyEvent {
   routing_key: string;
   event_action: 'trigger' | 'acknowledge' | 'resolve';
   dedup_key: string;
@@ -21,7 +21,7 @@ export interface PagerDutyEvent {
   client_url?: string;
 }
 
-export interface PagerDutyAlert {
+interface PagerDutyAlert {
   status: 'triggered' | 'acknowledged' | 'resolved';
   triggers: number;
 }

@@ -18,12 +18,12 @@ import { undiciRequest } from '../../../lib/platform/undici-client.ts';
  * host, SNI and path as the definition wrote them. Nothing reaches the real provider.
  */
 
-export const PROVIDER_HOSTS = ['api.telegram.org', 'api.pushover.net', 'api.twilio.com', 'gotify.test'];
+const PROVIDER_HOSTS = ['api.telegram.org', 'api.pushover.net', 'api.twilio.com', 'gotify.test'];
 
 let pair: { key: string; cert: string } | undefined;
 
 /** One self-signed certificate for every provider host (made once per test file). */
-export function providerTls(): { key: string; cert: string } {
+function providerTls(): { key: string; cert: string } {
   if (pair) return pair;
   const dir = mkdtempSync(join(tmpdir(), 'vigil-providers-'));
   try {

@@ -9,7 +9,7 @@ import { bodyFields, type ProviderReply, type ProviderServer, startProviderServe
  * and 429 once the application is over its monthly limit (`overLimit`).
  */
 
-export interface PushoverMessage {
+interface PushoverMessage {
   fields: Record<string, string>;
   contentType: string;
 }

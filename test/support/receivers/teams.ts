@@ -26,7 +26,7 @@ const factSet = z.strictObject({
   type: z.literal('FactSet'),
   facts: z.array(z.strictObject({ title: z.string(), value: z.string() })).min(1),
 });
-export const teamsMessageSchema = z.strictObject({
+const teamsMessageSchema = z.strictObject({
   type: z.literal('message'),
   attachments: z
     .array(

@@ -24,7 +24,7 @@ export interface TelegramEntity {
 }
 
 /** A message the receiver accepted, as a chat would show it. */
-export interface TelegramMessage {
+interface TelegramMessage {
   chat_id: string;
   /** The text after parsing: what the user reads. */
   text: string;

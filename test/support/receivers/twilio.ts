@@ -11,7 +11,7 @@ import { bodyFields, type ProviderReply, type ProviderServer, startProviderServe
  * +15005550429 here).
  */
 
-export interface TwilioMessage {
+interface TwilioMessage {
   account: string;
   fields: Record<string, string>;
 }

@@ -12,7 +12,7 @@ const EXECUTIONS_REFRESH_MS = 10_000;
 type Execution = Schemas['ActionExecution'];
 
 /** A dispatch status in words and colour. */
-export function DispatchBadge({ status }: { status: Execution['dispatch_status'] }) {
+function DispatchBadge({ status }: { status: Execution['dispatch_status'] }) {
   const tone =
     status === 'success'
       ? 'up'

@@ -46,11 +46,6 @@ export function setCredential(next: Credential | undefined, unauthorized?: () =>
   onUnauthorized = unauthorized;
 }
 
-/** The credential in use (for the status stream, which is read with fetch outside this client). */
-export function currentCredential(): Credential | undefined {
-  return credential;
-}
-
 /** The headers that authenticate a request of `method` (no Authorization header for a cookie session). */
 export function credentialHeaders(method: string, cred = credential): Record<string, string> {
   if (cred?.kind === 'key') return { Authorization: `Bearer ${cred.key}` };

@@ -8,7 +8,7 @@ const LINK_ENTRY = /<([^>]*)>((?:\s*;\s*[^;,]*)*)/g;
 const REL_PARAM = /;\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i;
 
 /** The target of the header's rel="next" link, or undefined when it has none (the last page). */
-export function nextLink(header: string | null | undefined): string | undefined {
+function nextLink(header: string | null | undefined): string | undefined {
   if (!header) return undefined;
   for (const match of header.matchAll(LINK_ENTRY)) {
     const rel = REL_PARAM.exec(match[2] ?? '');

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api, must } from '../api/client';
 
 /** The audit log's reads (GET /v1/audit), under one root. */
-export const auditKeys = {
+const auditKeys = {
   all: ['audit'] as const,
   list: (filter: AuditFilter, cursor: string) => [...auditKeys.all, filter, cursor] as const,
 };

@@ -13,7 +13,7 @@ import { blueprintKeys } from './queries';
 type Blueprint = Schemas['Blueprint'];
 
 /** The link to a blueprint's page (its field editor). */
-export function blueprintPath(slug: string): string {
+function blueprintPath(slug: string): string {
   return `/catalog/blueprints/${encodeURIComponent(slug)}`;
 }
 

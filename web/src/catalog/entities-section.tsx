@@ -17,7 +17,7 @@ type Blueprint = Schemas['Blueprint'];
 type Entity = Schemas['Entity'];
 
 /** Entities shown per page of the table (one page of GET /v1/entities). */
-export const ENTITY_PAGE = 25;
+const ENTITY_PAGE = 25;
 
 /** The link to an entity's page. */
 export function entityPath(e: { blueprint_slug: string; slug: string }): string {

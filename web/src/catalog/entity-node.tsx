@@ -1,7 +1,7 @@
 import { Handle, type Node, type NodeProps, Position } from '@xyflow/react';
 
 /** What a graph node shows: the entity in words, its state, and whether it is selected or in the blast radius. */
-export type EntityNodeData = {
+type EntityNodeData = {
   name: string;
   where: string;
   state: string;

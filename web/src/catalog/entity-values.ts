@@ -28,7 +28,7 @@ export function draftOf(defs: readonly FieldDef[], values: Schemas['Entity']['fi
  * The typed value of one draft entry, or undefined when it is not set. A number that does not
  * parse is sent as typed, so the API's VALIDATION_ERROR names the field.
  */
-export function fromText(def: FieldDef, text: string): FieldValue | undefined {
+function fromText(def: FieldDef, text: string): FieldValue | undefined {
   if (def.field_type === 'array') {
     const items = text
       .split('\n')

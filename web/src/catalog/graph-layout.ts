@@ -4,8 +4,8 @@ import { Graph, layout } from '@dagrejs/dagre';
 type Edge = { from: string; to: string };
 
 /** A node's box in the layout (the graph node's drawn size, so dagre keeps them apart). */
-export const NODE_WIDTH = 200;
-export const NODE_HEIGHT = 80;
+const NODE_WIDTH = 200;
+const NODE_HEIGHT = 80;
 
 /**
  * A layered layout of the depends_on graph (dagre's Sugiyama-style ranking): what is depended on

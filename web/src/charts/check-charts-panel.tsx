@@ -11,7 +11,7 @@ import { LatencyChart, Sparkline, summarize } from './check-charts';
  * the edge; a bucket without results is a gap.
  */
 
-export const CHART_RANGES = [
+const CHART_RANGES = [
   { key: '1h', label: '1 h', hours: 1, buckets: 12 },
   { key: '24h', label: '24 h', hours: 24, buckets: 96 },
   { key: '7d', label: '7 days', hours: 168, buckets: 168 },

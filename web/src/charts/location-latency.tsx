@@ -24,7 +24,7 @@ const COLOURS = [
 ];
 
 /** The locations of the results, `order` (the check's own) first, then any others by name. */
-export function seriesLocations(results: readonly LocatedResult[], order: readonly string[]): string[] {
+function seriesLocations(results: readonly LocatedResult[], order: readonly string[]): string[] {
   const seen = new Set(results.flatMap((r) => (r.locations ?? []).map((l) => l.location)));
   const others = [...seen].filter((l) => !order.includes(l)).sort();
   return [...order.filter((l) => seen.has(l)), ...others];
@@ -36,10 +36,7 @@ function median(values: number[]): number | undefined {
 }
 
 /** "Latency per location, last 12 results: default median 20 ms, office median 35 ms, eu-west-1 no report." */
-export function locationLatencyWords(
-  results: readonly LocatedResult[],
-  locations: readonly string[],
-): string {
+function locationLatencyWords(results: readonly LocatedResult[], locations: readonly string[]): string {
   const parts = locations.map((name) => {
     const values = results.flatMap((r) => {
       const ms = r.locations?.find((l) => l.location === name)?.latency_ms;

@@ -12,7 +12,7 @@ export interface Slot {
 }
 
 /** The strip in words, for screen readers and as the text alternative of the bars. */
-export function stripWords(slots: readonly Slot[]): string {
+function stripWords(slots: readonly Slot[]): string {
   if (slots.length === 0) return 'No results yet';
   const count = (state: Slot['state']) => slots.filter((s) => s.state === state).length;
   const parts = (['up', 'degraded', 'down'] as const)

@@ -19,7 +19,7 @@ export interface AssertionRow {
   value: string;
 }
 
-export const newAssertionRow = (): AssertionRow => ({ source: 'json', path: '$.', op: 'eq', value: '' });
+const newAssertionRow = (): AssertionRow => ({ source: 'json', path: '$.', op: 'eq', value: '' });
 
 /** The rows of a stored check's assertions. */
 export function rowsOf(assertions: Schemas['HttpCheck']['assertions'] | undefined): AssertionRow[] {

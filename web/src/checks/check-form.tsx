@@ -169,7 +169,7 @@ function compact(o: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** The API body of a draft: only the fields of its type; blank inputs are left to the defaults. */
-export function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown> {
+function bodyOf(d: CheckDraft, editing: boolean): Record<string, unknown> {
   // A new push check left blank gets threshold 1, as the field's hint says: one missed report is news.
   const threshold = num(d.failure_threshold) ?? (d.check_type === 'push' && !editing ? 1 : undefined);
   const common = compact({

@@ -8,7 +8,7 @@ import { isLocated, type LocationOutcome, outcomeWords, quorumWords } from './lo
 import { checkQueries } from './queries';
 
 /** Results the per-location chart reads (the newest of GET /v1/checks/{id}/results). */
-export const LOCATION_CHART_RESULTS = 50;
+const LOCATION_CHART_RESULTS = 50;
 
 /**
  * A located check's locations on its page (docs/locations.md): the quorum in words, each

@@ -10,19 +10,19 @@ import { scrollRegion } from '../ui/scroll-region';
 import { checkQueries } from './queries';
 
 /** The absolute URLs a push check's agent posts to (on this console's origin, which serves /v1). */
-export function pushUrls(checkId: string, origin = window.location.origin) {
+function pushUrls(checkId: string, origin = window.location.origin) {
   const base = `${origin}/v1/checks/${encodeURIComponent(checkId)}`;
   return { results: `${base}/results`, heartbeat: `${base}/heartbeat` };
 }
 
 /** A ping URL and its failure URL (on this console's origin, which serves /ping too). */
-export function pingUrls(token: string, origin = window.location.origin) {
+function pingUrls(token: string, origin = window.location.origin) {
   const ping = `${origin}/ping/${encodeURIComponent(token)}`;
   return { ping, fail: `${ping}/fail` };
 }
 
 /** A crontab schedule at least as often as the check's interval (cron counts whole minutes). */
-export function cronSchedule(intervalSeconds: number): string {
+function cronSchedule(intervalSeconds: number): string {
   const minutes = Math.max(1, Math.floor(intervalSeconds / 60));
   if (minutes === 1) return '* * * * *';
   if (minutes < 60) {

@@ -54,7 +54,7 @@ export async function exportYaml(): Promise<string> {
 }
 
 /** Whether `text` is a Vigil document (YAML or JSON) rather than another product's file. */
-export function isVigilDocument(text: string): boolean {
+function isVigilDocument(text: string): boolean {
   return /^\s*["']?apiVersion["']?\s*:\s*["']?vigil\/v1/m.test(text);
 }
 

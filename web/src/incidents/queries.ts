@@ -29,7 +29,7 @@ export const incidentKeys = {
   detail: (id: string) => [...incidentKeys.all, 'detail', id] as const,
 };
 
-export const incidentQueries = {
+const incidentQueries = {
   /** One page of GET /v1/incidents, newest first. */
   list: (filter: IncidentFilter) => {
     const { cursor, ...rest } = filter;

@@ -31,7 +31,7 @@ import { followStatusStream, type StateChangeEvent, type StreamState } from './s
  */
 
 /** How long every tab must have been hidden before the stream closes. */
-export const HIDDEN_CLOSE_MS = 60_000;
+const HIDDEN_CLOSE_MS = 60_000;
 
 export interface SharedStreamOptions {
   credential: Credential;

@@ -9,7 +9,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
  * routes the path to the streaming function) the stream is on the console's origin.
  */
 
-export const STATUS_STREAM_PATH = '/v1/status/stream';
+const STATUS_STREAM_PATH = '/v1/status/stream';
 
 /** The state-change event of SPEC.md (the `data` of a `state_change` event). */
 export interface StateChangeEvent {
@@ -25,7 +25,7 @@ export interface StateChangeEvent {
 export type StreamState = 'connecting' | 'live' | 'reconnecting';
 
 /** The console's credential (web/src/api/client.ts): a key is sent as a header, a cookie session sends none. */
-export type StreamCredential = { kind: 'key'; key: string } | { kind: 'cookie'; csrfToken: string };
+type StreamCredential = { kind: 'key'; key: string } | { kind: 'cookie'; csrfToken: string };
 
 export interface StatusStreamOptions {
   credential: StreamCredential;
@@ -47,7 +47,7 @@ export interface StatusStreamOptions {
 const MAX_BACKOFF_MS = 30_000;
 
 /** The wait before reconnect attempt `failures` (1, 2, 3 …): 1 s doubling, capped at 30 s. */
-export function backoffMs(failures: number): number {
+function backoffMs(failures: number): number {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, failures - 1));
 }
 

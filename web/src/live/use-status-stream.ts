@@ -9,7 +9,7 @@ import { shareStatusStream } from './shared-stream';
 import type { StreamState } from './status-stream';
 
 /** The resources a state change can make stale (the web brief's list); each is a key root. */
-export const LIVE_KEYS = [statusKeys.all, entityKeys.all, checkKeys.all];
+const LIVE_KEYS = [statusKeys.all, entityKeys.all, checkKeys.all];
 
 /** Changes arriving together (a replay after a reconnect) refresh the queries once. */
 const COALESCE_MS = 100;

@@ -6,7 +6,7 @@ import { api, must } from '../api/client';
  * change anyone makes, so the list is read again every REFRESH_MS.
  */
 
-export const REFRESH_MS = 30_000;
+const REFRESH_MS = 30_000;
 
 export const locationKeys = {
   all: ['locations'] as const,

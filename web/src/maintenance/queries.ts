@@ -7,9 +7,9 @@ import { entityKeys, statusKeys } from '../catalog/queries';
  * so the list (whose `active` the API computes when read) is read again every REFRESH_MS.
  */
 
-export const REFRESH_MS = 30_000;
+const REFRESH_MS = 30_000;
 
-export const maintenanceKeys = {
+const maintenanceKeys = {
   all: ['maintenance'] as const,
 };
 

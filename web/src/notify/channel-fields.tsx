@@ -10,7 +10,7 @@ import { CHANNEL_FORMS, CHANNEL_TYPES, type ChannelType, channelForm } from './c
  * ask the same questions the same way. Secrets are write-only: never among the values read back.
  */
 
-export { CHANNEL_TYPES, type ChannelType };
+export type { ChannelType };
 
 /** The values a list field holds, separated by commas, semicolons, spaces or new lines. */
 function listOf(text: string): string[] {

@@ -27,7 +27,7 @@ export const templateKeys = {
   preview: (channelType: string, template: unknown) => ['template-preview', channelType, template] as const,
 };
 
-export const deliveryKeys = {
+const deliveryKeys = {
   all: ['notify-logs'] as const,
   list: (filter: Record<string, string>) => [...deliveryKeys.all, filter] as const,
   /** What each channel was told of an entity (a new delivery changes it; so does the entity's state). */

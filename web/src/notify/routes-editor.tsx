@@ -27,9 +27,7 @@ const toggled = (list: string[], value: string, on: boolean) =>
   on ? [...list, value] : list.filter((v) => v !== value);
 
 /** A route's grouping in words: "each alert at once", or the group, its wait and interval. */
-export function grouping(
-  r: Pick<Route, 'group_by' | 'group_wait_seconds' | 'group_interval_seconds'>,
-): string {
+function grouping(r: Pick<Route, 'group_by' | 'group_wait_seconds' | 'group_interval_seconds'>): string {
   if (r.group_by === 'entity' && r.group_wait_seconds === 0) return 'each alert at once';
   return `by ${r.group_by}, wait ${r.group_wait_seconds} s, then every ${r.group_interval_seconds} s`;
 }

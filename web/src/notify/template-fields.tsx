@@ -14,7 +14,7 @@ import { templateKeys } from './queries';
 export type MessageTemplate = Schemas['MessageTemplate'];
 type PreviewBody = paths['/v1/notify/template-preview']['post']['requestBody']['content']['application/json'];
 /** The channel types that take a template (the preview route's list). */
-export type TemplateChannelType = PreviewBody['channel_type'];
+type TemplateChannelType = PreviewBody['channel_type'];
 
 /** How long typing pauses before the preview is asked for. */
 const DEBOUNCE_MS = 400;

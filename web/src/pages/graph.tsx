@@ -19,7 +19,7 @@ const nodeTypes = { entity: EntityNode };
 type End = Schemas['RelationEnd'] & { id: string };
 
 /** Up to this many entities, the whole depends_on graph is drawn without a filter. */
-export const WHOLE_GRAPH_LIMIT = 200;
+const WHOLE_GRAPH_LIMIT = 200;
 const HOPS = ['1', '2', '3'];
 
 /**

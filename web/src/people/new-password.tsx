@@ -1,10 +1,10 @@
 import { TextField } from '../ui/fields';
 
 /** What the server's password policy asks (lib/people/password-policy.ts), said before it refuses. */
-export const PASSWORD_HINT = 'At least 10 characters; not a common password and not your e-mail address.';
+const PASSWORD_HINT = 'At least 10 characters; not a common password and not your e-mail address.';
 
 /** The confirmation's error when the two fields differ (undefined while they agree or it is empty). */
-export function mismatch(password: string, again: string): string | undefined {
+function mismatch(password: string, again: string): string | undefined {
   return again !== '' && again !== password ? 'The two passwords differ.' : undefined;
 }
 

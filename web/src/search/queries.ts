@@ -13,7 +13,7 @@ export interface SearchRequest {
   limit?: number | undefined;
 }
 
-export const searchKeys = {
+const searchKeys = {
   all: ['search'] as const,
   results: (request: SearchRequest) =>
     [...searchKeys.all, { q: request.q, kind: request.kind ?? '', limit: request.limit ?? 0 }] as const,
@@ -45,7 +45,7 @@ export const searchQueries = {
 };
 
 /** Milliseconds the text rests before it is sent: one request per pause, not per keystroke. */
-export const TYPING_PAUSE_MS = 150;
+const TYPING_PAUSE_MS = 150;
 
 /** What `text` finds, asked once typing pauses; the previous answer stays shown meanwhile. */
 export function useSearch(text: string, options: Omit<SearchRequest, 'q'> = {}) {

@@ -4,7 +4,7 @@ import { type SearchKind, type SearchResult, useSearch } from './queries';
 import './search.css';
 
 /** How each kind is headed in the results, in the order the API groups them. */
-export const KIND_HEADINGS: Record<SearchKind, string> = {
+const KIND_HEADINGS: Record<SearchKind, string> = {
   entity: 'Entities',
   check: 'Checks',
   channel: 'Channels',

@@ -9,7 +9,7 @@ import { Section } from '../ui/page';
 import { settingsKeys, settingsQueries } from './queries';
 
 /** The slug ping URL pattern of a key (on this console's origin, which serves /ping too). */
-export function slugUrlPattern(pingKey: string, origin = window.location.origin): string {
+function slugUrlPattern(pingKey: string, origin = window.location.origin): string {
   return `${origin}/ping/${encodeURIComponent(pingKey)}/<slug>`;
 }
 

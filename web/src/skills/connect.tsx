@@ -8,7 +8,7 @@ import { Section } from '../ui/page';
  */
 
 /** The snippets for an endpoint URL (exported for the tests of the page's text). */
-export function mcpSnippets(url: string) {
+function mcpSnippets(url: string) {
   const desktop = {
     mcpServers: {
       vigil: {

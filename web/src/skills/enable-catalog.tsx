@@ -19,7 +19,7 @@ const SLUG = manifest.slug;
 const TOOL_NAMES = manifest.tools.map((t) => t.name);
 
 /** True when the tenant's catalog-ops skill is enabled and offers every built-in catalog tool. */
-export function catalogToolsOn(skills: readonly Skill[] | undefined): boolean {
+function catalogToolsOn(skills: readonly Skill[] | undefined): boolean {
   const skill = skills?.find((s) => s.slug === SLUG);
   return !!skill?.enabled && TOOL_NAMES.every((name) => skill.tools.some((t) => t.name === name));
 }
@@ -40,7 +40,7 @@ function canonical(value: unknown): string {
  * before a tool gained an argument (a check's `name`) keeps the old input schemas, and MCP calls
  * with the new argument are refused until the manifest is sent again.
  */
-export function catalogToolsCurrent(skills: readonly Skill[] | undefined): boolean {
+function catalogToolsCurrent(skills: readonly Skill[] | undefined): boolean {
   const skill = skills?.find((s) => s.slug === SLUG);
   return manifest.tools.every((tool) => {
     const stored = skill?.tools.find((t) => t.name === tool.name);

@@ -3,7 +3,7 @@ import { api, must } from '../api/client';
 
 /** The skill reads (GET /v1/skills) and what a change makes stale. */
 
-export const skillKeys = {
+const skillKeys = {
   all: ['skills'] as const,
 };
 

@@ -5,7 +5,7 @@ import { api, must, type Schemas } from '../api/client';
 
 export type StatusPageRecord = Schemas['StatusPage'];
 
-export const statusPageKeys = {
+const statusPageKeys = {
   all: ['status-pages'] as const,
 };
 

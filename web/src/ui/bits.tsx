@@ -8,7 +8,7 @@ export function StateBadge({ state }: { state: string | null | undefined }) {
 }
 
 /** Copies `text` to the clipboard and says so. */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState<'yes' | 'no' | undefined>();
   const copy = async () => {
     try {
@@ -61,7 +61,7 @@ function subscribe(listener: () => void) {
 }
 
 /** Now (ms), shared by every relative time and refreshed every 15 s. */
-export function useNow(): number {
+function useNow(): number {
   return useSyncExternalStore(subscribe, () => nowMs);
 }
 

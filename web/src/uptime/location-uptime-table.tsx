@@ -4,7 +4,7 @@ import { percent, type Uptime, WINDOW_WORDS } from './words';
 type LocationUptime = NonNullable<Uptime['locations']>[number];
 
 /** "66.667 % (2 of 3 up)", or "no reports". */
-export function locationUptimeWords(row: LocationUptime | undefined): string {
+function locationUptimeWords(row: LocationUptime | undefined): string {
   if (!row || row.uptime_percent === null) return 'no reports';
   return `${percent(row.uptime_percent / 100)} (${row.up} of ${row.total} up)`;
 }

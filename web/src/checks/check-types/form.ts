@@ -11,10 +11,10 @@ import type { Schemas } from '../../api/client';
 
 export type CheckType = Schemas['Check']['check_type'];
 /** A check of one type, as the API returns it. */
-export type CheckOf<T extends CheckType> = Extract<Schemas['Check'], { check_type: T }>;
+type CheckOf<T extends CheckType> = Extract<Schemas['Check'], { check_type: T }>;
 
 /** How a field edits its config key. */
-export type CheckFieldKind =
+type CheckFieldKind =
   /** One line of text (trimmed; empty leaves the key out). */
   | 'text'
   /** A whole number (sent as a JSON number; empty leaves the key out). */

@@ -43,7 +43,7 @@ export function scheduleConfigOf(config: Record<string, string>): { schedule?: P
 }
 
 /** The next `count` times of a cron in a zone, or why the expression cannot be read (as the API says it). */
-export function nextTimes(
+function nextTimes(
   cron: string,
   timezone: string,
   nowMs: number,

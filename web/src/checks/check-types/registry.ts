@@ -13,7 +13,7 @@ import { tlsForm } from './tls';
  * Every check type's console part, one line each, in the API's order. Typed against the API
  * document's check types, so a type the API gains fails `tsc -p web` until it has its form.
  */
-export const CHECK_TYPE_FORMS = {
+const CHECK_TYPE_FORMS = {
   http: httpForm,
   tcp: tcpForm,
   tls: tlsForm,

@@ -6,7 +6,7 @@
  */
 
 /** How a field edits its config key. */
-export type ChannelFieldKind =
+type ChannelFieldKind =
   /** One line of text. */
   | 'text'
   /** A URL (type="url"). */
