@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { isoTime } from '../platform/clock.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { tenantPk } from '../store/partitions.ts';
-import type { Condition, Table, WriteOp } from '../store/table.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Condition, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * The owner of a tenant's ping key (the `<ping key>` of slug ping URLs, `/ping/<ping key>/<slug>`):

@@ -1,4 +1,4 @@
-import type { RouteContext } from '../http/types.ts';
+import type { RouteContext } from '../../http/types.ts';
 
 /**
  * What a ping URL names, once resolved: the check a ping is for. The routes (ping-routes.ts) read

@@ -1,10 +1,10 @@
-import { type ResultRecorder, recordPushStart } from '../checks/probing.ts';
-import type { CheckService, CheckStore } from '../checks/services.ts';
+import { type ResultRecorder, recordPushStart } from '../../checks/probing.ts';
+import type { CheckService, CheckStore } from '../../checks/services.ts';
 
-import type { Clock } from '../platform/clock.ts';
-import { NotFoundError } from '../platform/errors.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 import {
   evictPing,
   newPing,
@@ -13,7 +13,7 @@ import {
   pingRecordedOp,
   pingSlotOp,
   pingTtl,
-} from './ping-items.ts';
+} from '../log/ping-items.ts';
 import type { PingAction } from './ping-request.ts';
 import { MAX_RUN_MS, type OpenRun, openRun, runEndedOp, runStartedOp } from './ping-run-items.ts';
 

@@ -1,20 +1,25 @@
-import { redactedSummary } from '../audit/describe-write.ts';
-import type { RecordAuditEvent } from '../audit/event-audit.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
-import type { BlueprintService } from '../catalog/blueprint-service.ts';
-import type { EntityService } from '../catalog/entity-service.ts';
-import { PUSH_SLUG_PATTERN } from '../check-types/push.ts';
-import { createCheckBody } from '../checks/check-input.ts';
-import type { CheckService } from '../checks/services.ts';
-import type { RouteContext } from '../http/types.ts';
-import type { Clock } from '../platform/clock.ts';
-import { AccountDisabledError, ConflictError, NotFoundError, RateLimitedError } from '../platform/errors.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import { redactedSummary } from '../../audit/describe-write.ts';
+import type { RecordAuditEvent } from '../../audit/event-audit.ts';
+import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { BlueprintService } from '../../catalog/blueprint-service.ts';
+import type { EntityService } from '../../catalog/entity-service.ts';
+import { PUSH_SLUG_PATTERN } from '../../check-types/push.ts';
+import { createCheckBody } from '../../checks/check-input.ts';
+import type { CheckService } from '../../checks/services.ts';
+import type { RouteContext } from '../../http/types.ts';
+import type { Clock } from '../../platform/clock.ts';
+import {
+  AccountDisabledError,
+  ConflictError,
+  NotFoundError,
+  RateLimitedError,
+} from '../../platform/errors.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
+import type { PingTarget, SlugResolver } from '../pings/ping-target.ts';
+import { SlugTakenError } from '../slug-claims.ts';
+import { UnknownPingTokenError, UnknownSlugError } from '../tokens/token-service.ts';
 import type { PingKeyService } from './ping-key-service.ts';
-import type { PingTarget, SlugResolver } from './ping-target.ts';
-import { SlugTakenError } from './slug-claims.ts';
 import { AUTO_CREATE_PER_MINUTE, autoCreateCountedOp, getSlug } from './slug-items.ts';
-import { UnknownPingTokenError, UnknownSlugError } from './token-service.ts';
 
 /**
  * Where `?create=1` puts the checks it makes (docs/heartbeats.md "Slug URLs"): the entity

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { defineRoute } from '../http/define-route.ts';
-import type { HostPolicy } from '../http/origin-policy.ts';
-import { timestampSchema } from '../http/route-schemas.ts';
-import { type AuthedRoute, created, ok } from '../http/types.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import type { HostPolicy } from '../../http/origin-policy.ts';
+import { timestampSchema } from '../../http/route-schemas.ts';
+import { type AuthedRoute, created, ok } from '../../http/types.ts';
+import { pingOrigin } from '../tokens/ping-origin.ts';
 import { type PingKeyService, publicPingKey } from './ping-key-service.ts';
-import { pingOrigin } from './ping-origin.ts';
 
 const tag = 'Push';
 

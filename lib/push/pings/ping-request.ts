@@ -1,5 +1,5 @@
-import { PING_BODY_LIMIT_BYTES, type PingKind } from './ping-items.ts';
-import { looksLikePingToken } from './ping-token.ts';
+import { PING_BODY_LIMIT_BYTES, type PingKind } from '../log/ping-items.ts';
+import { looksLikePingToken } from '../tokens/ping-token.ts';
 
 /**
  * Reading a ping URL (pure): which of Healthchecks' Pinging API forms it is, and what the ping

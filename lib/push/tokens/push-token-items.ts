@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { isoTime } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
-import { belowLimit } from '../store/conditions.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { checkPartition } from '../store/partitions.ts';
-import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { newId } from '../../platform/ids.ts';
+import { belowLimit } from '../../store/conditions.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { checkPartition } from '../../store/partitions.ts';
+import type { Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
  * The owner of the push token items (a check's ping URLs; docs/data-model.md, "Checks"). Each

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { isoTime } from '../platform/clock.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { checkPartition } from '../store/partitions.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { checkPartition } from '../../store/partitions.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of the `ping_run` items: a push check's runs that pinged /start and have not ended yet, one

@@ -1,17 +1,17 @@
 import * as z from 'zod';
-import { checkParams } from '../checks/routes.ts';
-import { defineRoute } from '../http/define-route.ts';
-import { pageQuery } from '../http/page-query.ts';
-import { idSchema, timestampSchema } from '../http/route-schemas.ts';
-import { type AuthedRoute, ok } from '../http/types.ts';
-import { PING_KINDS } from './ping-items.ts';
+import { checkParams } from '../../checks/routes.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { pageQuery } from '../../http/page-query.ts';
+import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
+import { type AuthedRoute, ok } from '../../http/types.ts';
 import {
   createPingLogService,
   PING_PAGE_BYTES,
   PING_PAGE_DEFAULT,
   PING_PAGE_MAX,
   type PingLogDeps,
-} from './ping-log.ts';
+} from '../ping-log.ts';
+import { PING_KINDS } from './ping-items.ts';
 
 const tag = 'Push';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { hashApiKey } from '../auth/api-key.ts';
-import type { Clock } from '../platform/clock.ts';
-import { ConflictError } from '../platform/errors.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import { hashApiKey } from '../../auth/api-key.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { ConflictError } from '../../platform/errors.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { findPingKeyByHash, getPingKey, type PingKeyRecord, pingKeySetOps } from './ping-key-items.ts';
 
 /**

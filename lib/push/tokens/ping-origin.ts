@@ -1,7 +1,7 @@
-import type { HostPolicy } from '../http/origin-policy.ts';
-import { publicOrigin } from '../http/public-origin.ts';
-import type { RouteContext } from '../http/types.ts';
-import { ForbiddenError } from '../platform/errors.ts';
+import type { HostPolicy } from '../../http/origin-policy.ts';
+import { publicOrigin } from '../../http/public-origin.ts';
+import type { RouteContext } from '../../http/types.ts';
+import { ForbiddenError } from '../../platform/errors.ts';
 
 /**
  * The origin of the ping URLs an answer shows its caller: VIGIL_PUBLIC_URL's, else the address

@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import { isoTime } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import type { PageSource } from '../store/paging.ts';
-import { checkPartition } from '../store/partitions.ts';
-import type { Item, Table, WriteOp } from '../store/table.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { newId } from '../../platform/ids.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import type { PageSource } from '../../store/paging.ts';
+import { checkPartition } from '../../store/partitions.ts';
+import type { Item, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Owner of the `ping` items: the ping log of a push check (DECISIONS.md "Heartbeats"), one item

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { hashApiKey } from '../auth/api-key.ts';
+import { hashApiKey } from '../../auth/api-key.ts';
 
 /**
  * The token of a ping URL (`/ping/<token>`). New tokens are random UUIDs (v4), as Healthchecks'

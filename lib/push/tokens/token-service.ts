@@ -1,9 +1,9 @@
-import { checkExistsOp } from '../checks/check-items.ts';
-import type { CheckService } from '../checks/services.ts';
-import type { Clock } from '../platform/clock.ts';
-import { ConflictError, LimitExceededError, NotFoundError } from '../platform/errors.ts';
-import type { Logger } from '../platform/logger.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import { checkExistsOp } from '../../checks/check-items.ts';
+import type { CheckService } from '../../checks/services.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { ConflictError, LimitExceededError, NotFoundError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
 import { newPingToken, readPingToken } from './ping-token.ts';
 import {
   COUNT_OP,

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { keyPrefix } from '../auth/api-key.ts';
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
-import { defineRoute } from '../http/define-route.ts';
-import type { PublicRoute, RouteContext } from '../http/types.ts';
-import { AccountDisabledError, AppError, NotFoundError } from '../platform/errors.ts';
-import { PING_BODY_LIMIT_BYTES, PING_BODY_OVER_BUDGET_BYTES } from './ping-items.ts';
+import { keyPrefix } from '../../auth/api-key.ts';
+import type { RateLimitGuard } from '../../auth/rate-limit.ts';
+import type { TenantStore } from '../../auth/tenant-store.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import type { PublicRoute, RouteContext } from '../../http/types.ts';
+import { AccountDisabledError, AppError, NotFoundError } from '../../platform/errors.ts';
+import { PING_BODY_LIMIT_BYTES, PING_BODY_OVER_BUDGET_BYTES } from '../log/ping-items.ts';
+import { readRunId } from '../tokens/ping-token.ts';
+import { type PushTokenService, UnknownPingTokenError, UnknownSlugError } from '../tokens/token-service.ts';
 import { type PingUrl, pingBody, readPingUrl, USER_AGENT_LIMIT } from './ping-request.ts';
 import { createPingService, type PingService, type PingServiceDeps } from './ping-service.ts';
 import type { PingTarget, SlugResolver } from './ping-target.ts';
-import { readRunId } from './ping-token.ts';
-import { type PushTokenService, UnknownPingTokenError, UnknownSlugError } from './token-service.ts';
 
 export interface PingRouteDeps extends PingServiceDeps {
   pushTokens: PushTokenService;

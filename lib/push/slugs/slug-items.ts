@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { belowLimit } from '../store/conditions.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { tenantPk } from '../store/partitions.ts';
-import type { Condition, Table, UpdateOp, WriteOp } from '../store/table.ts';
+import { belowLimit } from '../../store/conditions.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Condition, Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
  * The owner of the slug items: `PINGSLUG#<slug>` in the tenant's partition names the push check
