@@ -29,7 +29,7 @@ export const credentialSchema = z.object({
   totp_last_step: z.number().int().optional(),
   /**
    * SHA-256 hashes of the device cookies of browsers that signed in with this credential, the most
-   * recent last (lib/people/sign-in-device.ts): their sign-ins skip the account's failure limit.
+   * recent last (lib/people/sign-in/sign-in-device.ts): their sign-ins skip the account's failure limit.
    */
   device_hashes: z.array(z.string()).optional(),
   /** Added to on each change: writes conditioned on it fail when another changed the credential meanwhile. */

@@ -1,8 +1,8 @@
 import type { MemberHooks } from '../auth/member-hooks.ts';
 import type { Clock } from '../platform/clock.ts';
 import { credentialDeletedOps, credentialPutOps } from './credential-items.ts';
-import { policyRefusal, withPassword } from './password-change.ts';
 import type { SessionService } from './session-service.ts';
+import { policyRefusal, withPassword } from './sign-in/password-change.ts';
 
 /**
  * A team member's sign-in credential through their membership (lib/auth/member-hooks.ts): a

@@ -18,8 +18,8 @@ import {
   sessionCreatedOps,
   sessionDeletedOps,
   sessionSeenOps,
-} from './session-items.ts';
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from './sign-in-device.ts';
+} from './sign-in/session-items.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from './sign-in/sign-in-device.ts';
 
 export interface SessionServiceDeps {
   table: Table;

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { Principal } from '../domain/principal.ts';
-import { defineRoute } from '../http/define-route.ts';
-import { type AuthedContext, noContent, ok, type Route } from '../http/types.ts';
-import { ReadOnlyError } from '../platform/errors.ts';
-import type { FailureLimit } from './ports.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { type AuthedContext, noContent, ok, type Route } from '../../http/types.ts';
+import { ReadOnlyError } from '../../platform/errors.ts';
+import type { FailureLimit } from '../reset/ports.ts';
 import { isWrongCode, type TotpService } from './totp-service.ts';
 
 const codeBody = z.strictObject({
@@ -31,7 +31,7 @@ const tag = 'Account';
 
 /**
  * A viewer (read-only person) manages their own second factor too, signed in by session; a
- * read-only API key or OAuth token may not (403), as for the password (lib/people/password-change.ts).
+ * read-only API key or OAuth token may not (403), as for the password (lib/people/sign-in/password-change.ts).
  */
 function own(principal: Principal): Principal {
   if (principal.readOnly && principal.credential !== 'session') throw new ReadOnlyError();

@@ -1,6 +1,6 @@
-import type { EmailSender } from '../domain/email-address.ts';
-import { escapeHtml } from './password-reset-email.ts';
-import type { OutgoingMail } from './ports.ts';
+import type { EmailSender } from '../../domain/email-address.ts';
+import { escapeHtml } from '../reset/password-reset-email.ts';
+import type { OutgoingMail } from '../reset/ports.ts';
 import type { SignInFailures } from './sign-in-failure-items.ts';
 
 /** `2026-03-02 09:14 UTC`. */

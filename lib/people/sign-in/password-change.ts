@@ -1,14 +1,14 @@
-import type { Caller } from '../auth/failure-limit.ts';
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
-import type { Principal } from '../domain/principal.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { ConflictError, ReadOnlyError, UnauthorizedError, ValidationError } from '../platform/errors.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
-import { type Credential, credentialPutOps, getCredential } from './credential-items.ts';
-import { hashPassword, verifyPassword } from './password.ts';
-import { checkPasswordPolicy } from './password-policy.ts';
-import type { SessionService } from './session-service.ts';
+import type { Caller } from '../../auth/failure-limit.ts';
+import type { RateLimitGuard } from '../../auth/rate-limit.ts';
+import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { ConflictError, ReadOnlyError, UnauthorizedError, ValidationError } from '../../platform/errors.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
+import { type Credential, credentialPutOps, getCredential } from '../credential-items.ts';
+import { hashPassword, verifyPassword } from '../password.ts';
+import { checkPasswordPolicy } from '../password-policy.ts';
+import type { SessionService } from '../session-service.ts';
 
 export interface PasswordChangeDeps {
   table: Table;

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { EmailSender } from '../domain/email-address.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { AccountDisabledError, RateLimitedError, ValidationError } from '../platform/errors.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
-import { findLogins, getCredential } from './credential-items.ts';
-import { credentialChangeOps } from './credential-write.ts';
+import type { EmailSender } from '../../domain/email-address.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { AccountDisabledError, RateLimitedError, ValidationError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
+import { findLogins, getCredential } from '../credential-items.ts';
+import { credentialChangeOps } from '../totp/credential-write.ts';
 import { passwordResetMail, type ResetLink } from './password-reset-email.ts';
 import { findPasswordReset, passwordResetCreatedOp, passwordResetUsedOp } from './password-reset-items.ts';
 import type {

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
  * Console sessions (docs/auth.md "Sessions", docs/data-model.md "People"): `session`, found by

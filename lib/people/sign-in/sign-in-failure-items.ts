@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
 
 /**
  * Owner of `sign_in_failures`: the failed sign-ins of one account (a digest of the e-mail typed,

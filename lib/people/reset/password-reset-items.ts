@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
  * A pending password reset (`password_reset`): the SHA-256 hash of the token e-mailed (`vpr_…`,
