@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Principal } from '../domain/principal.ts';
-import type { CallContext, ToolCatalog } from './ports.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { CallContext, ToolCatalog } from '../ports.ts';
 import { createMcpServer } from './server.ts';
 
 /**

@@ -6,8 +6,8 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal } from '../domain/principal.ts';
-import type { CallContext, McpTool, ToolCatalog } from './ports.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { CallContext, McpTool, ToolCatalog } from '../ports.ts';
 
 /** tools/list pages: small enough for a model's context, large enough that most tenants need one. */
 export const TOOLS_PAGE_SIZE = 50;
