@@ -101,7 +101,7 @@ export function credentialPutOps(record: Credential, condition?: Condition): Wri
   return ops;
 }
 
-/** The deletes of a user's credential and sign-in lookup (with the user, lib/auth/team-remove.ts). */
+/** The deletes of a user's credential and sign-in lookup (with the user, lib/auth/team/team-remove.ts). */
 export function credentialDeletedOps(tenantId: string, userId: string, email: string): WriteOp[] {
   return [
     credential.delete({ tenant_id: tenantId, user_id: userId }),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { RateLimitGuard } from '../auth/limits.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import type { AuditNote } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import {

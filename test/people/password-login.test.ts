@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRateLimitGuard } from '../../lib/auth/rate-limit.ts';
-import { createTenantStore } from '../../lib/auth/tenant-store.ts';
+import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
+import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
 import { type Credential, credentialPutOps } from '../../lib/people/credential-items.ts';
 import { createPasswordLogin, type SecondFactorVerdict } from '../../lib/people/password-login.ts';
 import { createSessionService } from '../../lib/people/session-service.ts';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRateLimitGuard } from '../../lib/auth/rate-limit.ts';
-import { createTenantStore } from '../../lib/auth/tenant-store.ts';
+import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
+import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
 import { parseEmailSender } from '../../lib/domain/email-address.ts';
 import { credentialPutOps } from '../../lib/people/credential-items.ts';
 import { createPasswordLogin } from '../../lib/people/password-login.ts';

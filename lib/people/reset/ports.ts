@@ -7,7 +7,7 @@ import type { AuditEvent } from '../../domain/principal.ts';
  * lib/people), so lib/people imports neither lib/auth nor what imports it (no folder cycle).
  */
 
-/** The failed-authentication limit of lib/auth/rate-limit.ts (`RateLimitGuard.attempt`). */
+/** The failed-authentication limit of lib/auth/limits/rate-limit.ts (`RateLimitGuard.attempt`). */
 export interface FailureLimit {
   attempt<T>(
     caller: { sourceIp?: string | undefined },

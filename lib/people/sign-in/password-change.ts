@@ -1,6 +1,5 @@
-import type { Caller } from '../../auth/failure-limit.ts';
-import type { RateLimitGuard } from '../../auth/rate-limit.ts';
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { Caller, RateLimitGuard } from '../../auth/limits.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
 import type { Principal } from '../../domain/principal.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import { ConflictError, ReadOnlyError, UnauthorizedError, ValidationError } from '../../platform/errors.ts';

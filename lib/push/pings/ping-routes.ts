@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { keyPrefix } from '../../auth/api-key.ts';
-import type { RateLimitGuard } from '../../auth/rate-limit.ts';
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { RateLimitGuard } from '../../auth/limits.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
 import { defineRoute } from '../../http/define-route.ts';
 import type { PublicRoute, RouteContext } from '../../http/types.ts';
 import { AccountDisabledError, AppError, NotFoundError } from '../../platform/errors.ts';

@@ -1,6 +1,6 @@
 import { redactedSummary } from '../../audit/describe-write.ts';
 import type { RecordAuditEvent } from '../../audit/event-audit.ts';
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
 import type { BlueprintService } from '../../catalog/blueprint-service.ts';
 import type { EntityService } from '../../catalog/entity-service.ts';
 import { PUSH_SLUG_PATTERN } from '../../check-types/push.ts';

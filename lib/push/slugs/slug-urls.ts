@@ -1,5 +1,5 @@
 import { createEventAudit } from '../../audit/event-audit.ts';
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
 import type { BlueprintStore } from '../../catalog/blueprint-store.ts';
 import { catalogServices } from '../../catalog/compose.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { idSchema, timestampSchema } from '../http/route-schemas.ts';
+import { idSchema, timestampSchema } from '../../http/route-schemas.ts';
+import { invitationSchema } from '../team/invitation-items.ts';
+import { limitsSchema, tenantSchema } from '../tenants/tenant-items.ts';
+import { userSchema } from '../tenants/user-items.ts';
 import { apiKeySchema } from './api-key-items.ts';
-import { invitationSchema } from './invitation-items.ts';
-import { limitsSchema, tenantSchema } from './tenant-items.ts';
-import { userSchema } from './user-items.ts';
 
 /** Response bodies of the account, key and team routes; never a hash, a raw key only where created. */
 

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { ROLES } from '../domain/principal.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
-import type { Table, WriteOp } from '../store/table.ts';
+import { ROLES } from '../../domain/principal.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
 
 /**
  * A pending team invitation (`invitation`), its token lookup (`invitation_token`: hash ->

@@ -1,5 +1,5 @@
-import type { WriteOp } from '../store/table.ts';
-import type { User } from './user-items.ts';
+import type { WriteOp } from '../../store/table.ts';
+import type { User } from '../tenants/user-items.ts';
 
 /**
  * What the sign-in feature (lib/people, composed in lib/compose-people.ts) keeps of a team member,

@@ -1,11 +1,11 @@
-import type { Table } from '../store/table.ts';
+import type { Table } from '../../store/table.ts';
+import { listUsers } from '../tenants/user-items.ts';
 import {
   findInvitationToken,
   getInvitation,
   getInvitationEmail,
   listInvitations,
 } from './invitation-items.ts';
-import { listUsers } from './user-items.ts';
 
 /** Reads of team members, invitations and their helper items (all strongly consistent). */
 export function createTeamStore(table: Table) {

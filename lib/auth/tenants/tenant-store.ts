@@ -1,9 +1,9 @@
-import { isoTime } from '../platform/clock.ts';
-import { NotFoundError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
-import type { Table } from '../store/table.ts';
-import { newKeyCountOp } from './key-count-items.ts';
-import { newKeyOps } from './key-store.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Table } from '../../store/table.ts';
+import { newKeyCountOp } from '../keys/key-count-items.ts';
+import { newKeyOps } from '../keys/key-store.ts';
 import {
   DEFAULT_LIMITS,
   getTenant,

@@ -1,17 +1,17 @@
-import type { Principal } from '../domain/principal.ts';
-import { ConflictError, NotFoundError } from '../platform/errors.ts';
-import { isId } from '../platform/ids.ts';
-import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../store/table.ts';
-import { type ApiKeyRecord, apiKeyDeletedOps } from './api-key-items.ts';
+import type { Principal } from '../../domain/principal.ts';
+import { ConflictError, NotFoundError } from '../../platform/errors.ts';
+import { isId } from '../../platform/ids.ts';
+import { ConditionFailedError, MAX_TRANSACTION_OPS, type Table, type WriteOp } from '../../store/table.ts';
+import { type ApiKeyRecord, apiKeyDeletedOps } from '../keys/api-key-items.ts';
+import { ensureKeyCount, isAdminKey, lastAdminKeyError } from '../keys/key-count.ts';
+import { uncountKeysOp } from '../keys/key-count-items.ts';
+import type { KeyStore } from '../keys/key-store.ts';
+import { adminLeftOp } from '../tenants/tenant-items.ts';
+import type { TenantStore } from '../tenants/tenant-store.ts';
+import { type User, userRemovedOps } from '../tenants/user-items.ts';
 import { invitationCancelledOps } from './invitation-items.ts';
-import { ensureKeyCount, isAdminKey, lastAdminKeyError } from './key-count.ts';
-import { uncountKeysOp } from './key-count-items.ts';
-import type { KeyStore } from './key-store.ts';
 import type { MemberHooks } from './member-hooks.ts';
 import type { TeamStore } from './team-store.ts';
-import { adminLeftOp } from './tenant-items.ts';
-import type { TenantStore } from './tenant-store.ts';
-import { type User, userRemovedOps } from './user-items.ts';
 
 export interface RemoveDeps {
   table: Table;

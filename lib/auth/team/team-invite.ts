@@ -1,9 +1,10 @@
-import type { Principal, Role } from '../domain/principal.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { ConflictError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
-import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
-import { generateToken } from './api-key.ts';
+import type { Principal, Role } from '../../domain/principal.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { ConflictError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
+import { generateToken } from '../api-key.ts';
+import { noMemberWithEmailOp } from '../tenants/user-items.ts';
 import {
   type Invitation,
   invitationCreatedOps,
@@ -12,7 +13,6 @@ import {
 } from './invitation-items.ts';
 import type { TeamStore } from './team-store.ts';
 import { pendingInvitation } from './team-views.ts';
-import { noMemberWithEmailOp } from './user-items.ts';
 
 /** How long an invitation token can be accepted. */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { Clock } from '../platform/clock.ts';
-import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { ConditionFailedError, type Table } from '../store/table.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { RateDecision, RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { ConditionFailedError, type Table } from '../../store/table.ts';
 
 /**
  * The rate-limit window item (`rate_window`, see docs/data-model.md): how many requests one

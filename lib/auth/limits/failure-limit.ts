@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Config } from '../platform/config.ts';
-import { RateLimitedError } from '../platform/errors.ts';
-import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
+import type { Config } from '../../platform/config.ts';
+import { RateLimitedError } from '../../platform/errors.ts';
+import type { RateDecision, RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
 
 /** Where a request came from, as the runtime saw it (lib/http/types.ts `sourceIp`). */
 export interface Caller {

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import type { Role } from '../domain/principal.ts';
-import { defineItem, type ItemChange } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
-import type { Condition, Table, UpdateOp, WriteOp } from '../store/table.ts';
+import type { Role } from '../../domain/principal.ts';
+import { defineItem, type ItemChange } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Condition, Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
  * The tenant item (`tenant`, docs/data-model.md "Tenancy and keys"): the account, its plan limits,

@@ -1,18 +1,18 @@
-import { type Clock, isoTime } from '../platform/clock.ts';
-import { AccountDisabledError, ConflictError, ValidationError } from '../platform/errors.ts';
-import { newId } from '../platform/ids.ts';
-import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
-import { hashApiKey } from './api-key.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import { AccountDisabledError, ConflictError, ValidationError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
+import { hashApiKey } from '../api-key.ts';
+import { ensureKeyCount, isAdminKey, keyLimitError } from '../keys/key-count.ts';
+import { countKeyOp } from '../keys/key-count-items.ts';
+import { type KeyStore, newKeyOps } from '../keys/key-store.ts';
+import { memberJoinedOp } from '../tenants/tenant-items.ts';
+import type { TenantStore } from '../tenants/tenant-store.ts';
+import { type User, userCreatedOps } from '../tenants/user-items.ts';
 import { invitationAcceptedOps } from './invitation-items.ts';
-import { ensureKeyCount, isAdminKey, keyLimitError } from './key-count.ts';
-import { countKeyOp } from './key-count-items.ts';
-import { type KeyStore, newKeyOps } from './key-store.ts';
 import type { MemberHooks } from './member-hooks.ts';
 import type { TeamStore } from './team-store.ts';
 import { activeMember } from './team-views.ts';
-import { memberJoinedOp } from './tenant-items.ts';
-import type { TenantStore } from './tenant-store.ts';
-import { type User, userCreatedOps } from './user-items.ts';
 
 export interface AcceptDeps {
   table: Table;

@@ -1,5 +1,5 @@
+import type { User } from '../tenants/user-items.ts';
 import type { Invitation } from './invitation-items.ts';
-import type { User } from './user-items.ts';
 
 /** The two kinds of entries of GET /v1/settings/users; never a token or a hash. */
 

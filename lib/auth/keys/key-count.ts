@@ -1,10 +1,10 @@
-import type { Role } from '../domain/principal.ts';
-import { ConflictError, LimitExceededError } from '../platform/errors.ts';
-import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';
+import type { Role } from '../../domain/principal.ts';
+import { ConflictError, LimitExceededError } from '../../platform/errors.ts';
+import { ConditionFailedError, type Table, type WriteOp } from '../../store/table.ts';
+import type { TeamStore } from '../team/team-store.ts';
 import type { ApiKeyRecord } from './api-key-items.ts';
 import { API_KEY_LIMIT, getKeyCount, newKeyCountOp, seedAdminKeyCountOp } from './key-count-items.ts';
 import type { KeyStore } from './key-store.ts';
-import type { TeamStore } from './team-store.ts';
 
 /**
  * An admin key: a read-write key of an existing admin user. Only such a key can manage keys and

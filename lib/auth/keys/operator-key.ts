@@ -1,9 +1,9 @@
-import type { Clock } from '../platform/clock.ts';
-import type { Table } from '../store/table.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Table } from '../../store/table.ts';
+import { createTeamStore } from '../team/team-store.ts';
+import type { TenantStore } from '../tenants/tenant-store.ts';
 import { createKeyFor } from './key-service.ts';
 import { createKeyStore } from './key-store.ts';
-import { createTeamStore } from './team-store.ts';
-import type { TenantStore } from './tenant-store.ts';
 
 export interface OperatorKeyDeps {
   table: Table;

@@ -1,4 +1,4 @@
-import type { Clock } from '../platform/clock.ts';
+import type { Clock } from '../../platform/clock.ts';
 import type { Tenant } from './tenant-items.ts';
 import type { TenantStore } from './tenant-store.ts';
 

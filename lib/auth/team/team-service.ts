@@ -1,14 +1,14 @@
-import type { Principal, Role } from '../domain/principal.ts';
-import { type Clock, isoTime } from '../platform/clock.ts';
-import type { Table } from '../store/table.ts';
-import type { KeyStore } from './key-store.ts';
+import type { Principal, Role } from '../../domain/principal.ts';
+import { type Clock, isoTime } from '../../platform/clock.ts';
+import type { Table } from '../../store/table.ts';
+import type { KeyStore } from '../keys/key-store.ts';
+import type { TenantStore } from '../tenants/tenant-store.ts';
 import type { MemberHooks } from './member-hooks.ts';
 import { acceptInvitation } from './team-accept.ts';
 import { inviteMember } from './team-invite.ts';
 import { removeFromTeam } from './team-remove.ts';
 import type { TeamStore } from './team-store.ts';
 import { activeMember, pendingInvitation } from './team-views.ts';
-import type { TenantStore } from './tenant-store.ts';
 
 export interface TeamServiceDeps {
   table: Table;

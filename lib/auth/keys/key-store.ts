@@ -1,8 +1,8 @@
-import { isWellFormedApiKey } from '../domain/api-key-format.ts';
-import { isoTime } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
-import type { Table, WriteOp } from '../store/table.ts';
-import { generateApiKey, hashApiKey, keyPrefix } from './api-key.ts';
+import { isWellFormedApiKey } from '../../domain/api-key-format.ts';
+import { isoTime } from '../../platform/clock.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
+import { generateApiKey, hashApiKey, keyPrefix } from '../api-key.ts';
 import {
   type ApiKeyRecord,
   apiKeyCreatedOps,

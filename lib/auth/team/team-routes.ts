@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { ROLES } from '../domain/principal.ts';
-import { refuseCrossSiteSignIn } from '../http/csrf.ts';
-import { defineRoute } from '../http/define-route.ts';
-import { idSchema } from '../http/route-schemas.ts';
-import { created, noContent, ok, type Route } from '../http/types.ts';
-import { keyPrefix } from './api-key.ts';
-import type { RateLimitGuard } from './rate-limit.ts';
-import { acceptedSchema, createdInvitationSchema, teamListSchema } from './responses.ts';
+import { ROLES } from '../../domain/principal.ts';
+import { refuseCrossSiteSignIn } from '../../http/csrf.ts';
+import { defineRoute } from '../../http/define-route.ts';
+import { idSchema } from '../../http/route-schemas.ts';
+import { created, noContent, ok, type Route } from '../../http/types.ts';
+import { keyPrefix } from '../api-key.ts';
+import { acceptedSchema, createdInvitationSchema, teamListSchema } from '../keys/responses.ts';
+import type { RateLimitGuard } from '../limits/rate-limit.ts';
 import { isInvalidInvitationToken } from './team-accept.ts';
 import type { TeamService } from './team-service.ts';
 

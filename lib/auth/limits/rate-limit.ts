@@ -1,10 +1,10 @@
-import type { Principal } from '../domain/principal.ts';
-import type { HttpRequest } from '../http/types.ts';
-import type { Config } from '../platform/config.ts';
-import { RateLimitedError, UnauthorizedError } from '../platform/errors.ts';
-import type { Logger } from '../platform/logger.ts';
-import type { RateDecision, RateLimiter, RatePolicy } from '../platform/rate-limiter.ts';
-import { keyPrefix } from './api-key.ts';
+import type { Principal } from '../../domain/principal.ts';
+import type { HttpRequest } from '../../http/types.ts';
+import type { Config } from '../../platform/config.ts';
+import { RateLimitedError, UnauthorizedError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { RateDecision, RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
+import { keyPrefix } from '../api-key.ts';
 import { type Caller, createFailureLimit } from './failure-limit.ts';
 
 export interface RateLimitGuardDeps {
@@ -49,7 +49,7 @@ const isUnauthorized = (error: unknown) => error instanceof UnauthorizedError;
 
 /**
  * The rate limits of every request (docs/api.md "Rate limits"): failed authentications per
- * source address (lib/auth/failure-limit.ts); then, once a key or callback token is known, its own
+ * source address (lib/auth/limits/failure-limit.ts); then, once a key or callback token is known, its own
  * token bucket (`rateLimit`) and its tenant's ceiling over all of them (`tenantRateLimit`); and a
  * bucket per source address on the routes without a key. A limiter that fails lets the request
  * through (logged).

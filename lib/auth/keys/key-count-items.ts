@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { tenantPk } from '../store/partitions.ts';
-import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /** API keys a tenant may hold at once, over all its members (403 LIMIT_EXCEEDED past it). */
 export const API_KEY_LIMIT = 100;
@@ -11,7 +11,7 @@ export const API_KEY_LIMIT = 100;
  * The tenant's key counter (`api_key_count`, docs/data-model.md). `count`: every transaction that
  * creates keys adds to it under the condition that it stays within API_KEY_LIMIT, every one that
  * deletes keys takes them off, so the limit holds under concurrent creates. `admin_key_count`: the
- * same for admin keys (lib/auth/key-count.ts isAdminKey), and every deletion of admin keys is
+ * same for admin keys (lib/auth/keys/key-count.ts isAdminKey), and every deletion of admin keys is
  * conditional on one staying, so two concurrent revokes of the last two cannot both succeed.
  */
 const keyCountSchema = z.object({

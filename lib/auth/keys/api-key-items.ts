@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
-import type { Table, UpdateOp, WriteOp } from '../store/table.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Table, UpdateOp, WriteOp } from '../../store/table.ts';
 
 /**
  * API keys (`api_key`, listed under the tenant) and their hash lookup items (`api_key_hash`, the
@@ -91,7 +91,7 @@ export function apiKeyCreatedOps(record: ApiKeyRecord): WriteOp[] {
 
 /**
  * The deletes of a key and its lookup item; the key must still be there, so a key deleted twice
- * at once is taken off the tenant's key counter once (lib/auth/key-count.ts).
+ * at once is taken off the tenant's key counter once (lib/auth/keys/key-count.ts).
  */
 export function apiKeyDeletedOps(record: ApiKeyRecord): WriteOp[] {
   return [apiKey.delete(record, { kind: 'itemExists' }), keyHash.delete(record)];

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { ROLES } from '../domain/principal.ts';
-import { defineItem } from '../store/item-definition.ts';
-import { itemType } from '../store/item-type.ts';
-import { queryAll } from '../store/items.ts';
-import { tenantPk } from '../store/partitions.ts';
-import type { Condition, Table, WriteOp } from '../store/table.ts';
+import { ROLES } from '../../domain/principal.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { queryAll } from '../../store/items.ts';
+import { tenantPk } from '../../store/partitions.ts';
+import type { Condition, Table, WriteOp } from '../../store/table.ts';
 
 /**
  * A tenant's users (`user`) and the uniqueness item of each one's e-mail (`user_email`), always
@@ -84,7 +84,7 @@ export function noMemberWithEmailOp(tenantId: string, email: string): WriteOp {
 /**
  * The op that goes with every key created for an existing user: the user must still be there (a
  * removed member gets no key), and its `key_serial` changes, so a removal that counted the user's
- * keys before fails its condition (lib/auth/team-remove.ts).
+ * keys before fails its condition (lib/auth/team/team-remove.ts).
  */
 export function keyOwnerOp(tenantId: string, userId: string): WriteOp {
   return user.update(
