@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { OperatorKeyError } from '../lib/auth/operator-key.ts';
+import { OperatorKeyError } from '../lib/auth/services.ts';
 import { backupDataDir, restoreDataDir } from '../lib/cli/backup.ts';
 import { deadLetterRedrive } from '../lib/cli/dlq.ts';
 import { OPERATOR_USAGE, runOperatorCommand, UsageError } from '../lib/cli/operator.ts';

@@ -73,7 +73,7 @@ export const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 );
 
 /**
- * The keyless ping URLs of push checks, every form of the Pinging API (lib/push/ping-routes.ts):
+ * The keyless ping URLs of push checks, every form of the Pinging API (lib/push/pings/ping-routes.ts):
  * `/ping/<token>`, `/ping/<token>/<suffix>` (start, fail, log, an exit status; or a ping key and
  * a slug) and `/ping/<ping key>/<slug>/<suffix>`, each with HEAD, GET and POST.
  */
@@ -126,7 +126,7 @@ export class VigilApi extends Construct {
       // HttpApi's own default stage takes no throttling or access log: the stage below replaces it.
       createDefaultStage: false,
     });
-    // The ping URLs (lib/push/ping-routes.ts) by name, though `$default` would reach the same
+    // The ping URLs (lib/push/pings/ping-routes.ts) by name, though `$default` would reach the same
     // function: their access log lines carry their own routeKey (pings told apart from API calls
     // without reading paths), and a stage may throttle them on their own (routeSettings).
     for (const path of PING_ROUTE_PATHS) {

@@ -1,7 +1,7 @@
 import { purgeActionExecutions } from './actions/action-purge.ts';
 import type { ActionJob } from './actions/jobs.ts';
 import { createActionTriggerConsumer } from './actions/trigger-consumer.ts';
-import { getTenant } from './auth/tenant-items.ts';
+import { getTenant } from './auth/records.ts';
 import { purgeEntityRelations } from './catalog/relation-purge.ts';
 import { STATE_RULE_JOB_ENTITY } from './catalog/state-rule-job-items.ts';
 import { TRANSITION_ENTITY } from './checks/results.ts';

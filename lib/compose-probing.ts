@@ -1,4 +1,4 @@
-import { createTenantStore } from './auth/tenant-store.ts';
+import { createTenantStore } from './auth/tenants.ts';
 import { inProcessProber } from './check-types/run-probe.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
 import { createLocationDecider, createResultRecorder } from './checks/probing.ts';

@@ -1,4 +1,4 @@
-import type { TenantStore } from './auth/tenant-store.ts';
+import type { TenantStore } from './auth/tenants.ts';
 import { backfillSearchKeys } from './catalog/search-backfill.ts';
 import { migrateCheckItems, migrateChecksToCells, migrateEntityAggregates } from './checks/services.ts';
 import { moveLegacyIncidents } from './incidents/incident-items.ts';

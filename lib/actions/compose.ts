@@ -1,5 +1,5 @@
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { RateLimitGuard } from '../auth/limits.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import type { CheckStore } from '../checks/services.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { Route, RouteContext } from '../http/types.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { RateLimitGuard } from '../auth/limits.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import type { Principal } from '../domain/principal.ts';
 import { defineRoute } from '../http/define-route.ts';
 import { parseJsonBody } from '../http/json-body.ts';

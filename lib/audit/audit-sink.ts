@@ -1,4 +1,4 @@
-import { getApiKey } from '../auth/api-key-items.ts';
+import { getApiKey } from '../auth/records.ts';
 import type { Actor, Principal } from '../domain/principal.ts';
 import type { WriteEvent, WriteSink } from '../http/types.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';

@@ -1,4 +1,4 @@
-import { getTenant } from '../auth/tenant-items.ts';
+import { getTenant } from '../auth/records.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import type { Table } from '../store/table.ts';

@@ -4,10 +4,10 @@ import type { Clock } from '../platform/clock.ts';
 import { AccountDisabledError, UnauthorizedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { hashApiKey, sameDigest } from './api-key.ts';
-import type { KeyStore } from './key-store.ts';
-import type { Tenant } from './tenant-items.ts';
-import type { TenantStore } from './tenant-store.ts';
-import type { User } from './user-items.ts';
+import type { KeyStore } from './keys/key-store.ts';
+import type { Tenant } from './tenants/tenant-items.ts';
+import type { TenantStore } from './tenants/tenant-store.ts';
+import type { User } from './tenants/user-items.ts';
 
 /** How often a key's last_used_at is written at most (per process). */
 const TOUCH_INTERVAL_MS = 60_000;

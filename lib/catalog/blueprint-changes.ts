@@ -1,4 +1,4 @@
-import { tenantCatalogOp } from '../auth/tenant-items.ts';
+import { tenantCatalogOp } from '../auth/records.ts';
 import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, NotFoundError } from '../platform/errors.ts';

@@ -1,4 +1,4 @@
-import { tenantCatalogOp } from '../auth/tenant-items.ts';
+import { tenantCatalogOp } from '../auth/records.ts';
 import {
   checkFieldDefinition,
   checkFieldDefinitions,

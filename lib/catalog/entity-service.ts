@@ -1,4 +1,4 @@
-import { getTenant } from '../auth/tenant-items.ts';
+import { getTenant } from '../auth/records.ts';
 import { applyFieldPatch, type FieldValues } from '../domain/entity-fields.ts';
 import { DEFAULT_STATE_RULE, type StateRule } from '../domain/entity-state.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';

@@ -1,4 +1,4 @@
-import { tenantCatalogOp } from '../auth/tenant-items.ts';
+import { tenantCatalogOp } from '../auth/records.ts';
 import { wouldCreateCycle } from '../domain/dependency-cycle.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { ConflictError, clipText, NotFoundError, ValidationError } from '../platform/errors.ts';

@@ -1,4 +1,4 @@
-import { getTenantCatalog, type TenantCatalog } from '../auth/tenant-items.ts';
+import { getTenantCatalog, type TenantCatalog } from '../auth/records.ts';
 import { NotFoundError } from '../platform/errors.ts';
 import type { Table } from '../store/table.ts';
 

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { recordOperatorWrite } from '../audit/operator-audit.ts';
-import { createOperatorKey } from '../auth/operator-key.ts';
-import type { PlanLimits } from '../auth/tenant-items.ts';
-import { createTenantStore } from '../auth/tenant-store.ts';
+import type { PlanLimits } from '../auth/records.ts';
+import { createOperatorKey } from '../auth/services.ts';
+import { createTenantStore } from '../auth/tenants.ts';
 import { migrateCheckItems } from '../checks/services.ts';
 import { runMigrations } from '../migrations.ts';
 import type { Clock } from '../platform/clock.ts';

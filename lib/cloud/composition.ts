@@ -1,6 +1,6 @@
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { createApp } from '../app.ts';
-import { createStoreRateLimiter } from '../auth/rate-limit-items.ts';
+import { createStoreRateLimiter } from '../auth/limits.ts';
 import { probeJobId } from '../checks/probe-job.ts';
 import { cellJobId } from '../checks/probing.ts';
 import type { LegacyStreamSettings } from '../mcp/legacy-sse.ts';

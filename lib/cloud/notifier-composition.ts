@@ -1,4 +1,4 @@
-import { createTenantStore } from '../auth/tenant-store.ts';
+import { createTenantStore } from '../auth/tenants.ts';
 import { composeNotifier } from '../notify/compose-notifier.ts';
 import { createSesTransport } from '../notify/ses-transport.ts';
 import { createSnsSmsTransport } from '../notify/sms-transport.ts';

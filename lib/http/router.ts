@@ -40,7 +40,7 @@ export interface RouterDeps {
    * it those routes answer 401.
    */
   authenticateLocation?(authorization: string | undefined): Promise<LocationPrincipal>;
-  /** The rate-limit steps (lib/auth/rate-limit.ts): RateLimit-* headers, or a 429. */
+  /** The rate-limit steps (lib/auth/limits/rate-limit.ts): RateLimit-* headers, or a 429. */
   rateLimit: {
     /** Authentication of a key (an API key, a location key) under the limits: the principal and its headers. */
     admit<P extends { keyId: string; tenantId: string }>(

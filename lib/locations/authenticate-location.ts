@@ -1,6 +1,6 @@
 import { sameDigest } from '../auth/api-key.ts';
 import { AUTH_CACHE_MS } from '../auth/authenticate.ts';
-import type { Tenant } from '../auth/tenant-items.ts';
+import type { Tenant } from '../auth/records.ts';
 import type { LocationPrincipal } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { AccountDisabledError, UnauthorizedError } from '../platform/errors.ts';

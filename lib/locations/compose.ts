@@ -1,5 +1,5 @@
-import type { Tenant } from '../auth/tenant-items.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { Tenant } from '../auth/records.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import { createLocationDecider, type LocationDecider, type ResultRecorder } from '../checks/probing.ts';
 import type { CheckStore } from '../checks/services.ts';
 import type { Clock } from '../platform/clock.ts';

@@ -14,8 +14,8 @@ import { RateLimitedError } from '../platform/errors.ts';
 import type { Logger } from '../platform/logger.ts';
 import { type StreamSlots, takeStreamSlot } from '../streams/stream-slots.ts';
 import type { ToolCatalog } from './ports.ts';
+import { createMcpServer } from './protocol/server.ts';
 import type { McpRelay } from './relay.ts';
-import { createMcpServer } from './server.ts';
 
 /** How long a legacy stream lives: it ends (with its session) and the client reconnects to a new one. */
 export interface LegacyStreamSettings {

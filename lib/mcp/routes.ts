@@ -19,9 +19,9 @@ import {
   parseMessages,
 } from './legacy-sse.ts';
 import type { ToolCatalog } from './ports.ts';
+import { handleStreamable } from './protocol/streamable.ts';
+import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './protocol/wire-schemas.ts';
 import type { McpRelay } from './relay.ts';
-import { handleStreamable } from './streamable.ts';
-import { jsonRpcErrorBody, mcpRequestBody, mcpResponseBody } from './wire-schemas.ts';
 
 export interface McpRouteDeps {
   tools: ToolCatalog;

@@ -1,5 +1,5 @@
-import { DEFAULT_LIMITS } from '../auth/tenant-items.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import { DEFAULT_LIMITS } from '../auth/records.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Config } from '../platform/config.ts';
 import type { EgressSettings } from '../platform/egress.ts';

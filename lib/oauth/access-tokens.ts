@@ -1,4 +1,4 @@
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import type { Principal, Role } from '../domain/principal.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isoTime } from '../platform/clock.ts';

@@ -1,6 +1,6 @@
 import type { RecordAuditEvent } from '../audit/event-audit.ts';
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { RateLimitGuard } from '../auth/limits.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import type { Route } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';

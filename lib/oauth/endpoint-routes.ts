@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
+import type { RateLimitGuard } from '../auth/limits.ts';
 import { defineRoute } from '../http/define-route.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import { publicOrigin } from '../http/public-origin.ts';

@@ -4,8 +4,8 @@ import type { Clock } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';
 import type { RateLimiter } from '../platform/rate-limiter.ts';
 import type { Table } from '../store/table.ts';
-import { createPasswordResetService } from './password-reset.ts';
-import { passwordResetRoutes } from './password-reset-routes.ts';
+import { createPasswordResetService } from './reset/password-reset.ts';
+import { passwordResetRoutes } from './reset/password-reset-routes.ts';
 import type {
   FailureLimit,
   MailTransport,
@@ -14,9 +14,9 @@ import type {
   RevokeSessions,
   TenantOf,
   UserEmailOf,
-} from './ports.ts';
-import { totpRoutes } from './totp-routes.ts';
-import { createTotpService } from './totp-service.ts';
+} from './reset/ports.ts';
+import { totpRoutes } from './totp/totp-routes.ts';
+import { createTotpService } from './totp/totp-service.ts';
 
 export interface FactorDeps {
   table: Table;

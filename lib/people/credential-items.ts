@@ -29,7 +29,7 @@ export const credentialSchema = z.object({
   totp_last_step: z.number().int().optional(),
   /**
    * SHA-256 hashes of the device cookies of browsers that signed in with this credential, the most
-   * recent last (lib/people/sign-in-device.ts): their sign-ins skip the account's failure limit.
+   * recent last (lib/people/sign-in/sign-in-device.ts): their sign-ins skip the account's failure limit.
    */
   device_hashes: z.array(z.string()).optional(),
   /** Added to on each change: writes conditioned on it fail when another changed the credential meanwhile. */
@@ -101,7 +101,7 @@ export function credentialPutOps(record: Credential, condition?: Condition): Wri
   return ops;
 }
 
-/** The deletes of a user's credential and sign-in lookup (with the user, lib/auth/team-remove.ts). */
+/** The deletes of a user's credential and sign-in lookup (with the user, lib/auth/team/team-remove.ts). */
 export function credentialDeletedOps(tenantId: string, userId: string, email: string): WriteOp[] {
   return [
     credential.delete({ tenant_id: tenantId, user_id: userId }),

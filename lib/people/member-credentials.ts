@@ -1,11 +1,11 @@
-import type { MemberHooks } from '../auth/member-hooks.ts';
+import type { MemberHooks } from '../auth/services.ts';
 import type { Clock } from '../platform/clock.ts';
 import { credentialDeletedOps, credentialPutOps } from './credential-items.ts';
-import { policyRefusal, withPassword } from './password-change.ts';
 import type { SessionService } from './session-service.ts';
+import { policyRefusal, withPassword } from './sign-in/password-change.ts';
 
 /**
- * A team member's sign-in credential through their membership (lib/auth/member-hooks.ts): a
+ * A team member's sign-in credential through their membership (lib/auth/team/member-hooks.ts): a
  * password given when accepting the invitation is written in the accept's transaction, and the
  * credential, its sign-in lookup and every session go with the member.
  */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { RateLimitGuard } from '../auth/rate-limit.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { RateLimitGuard } from '../auth/limits.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import type { AuditNote } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';
 import {
@@ -12,12 +12,12 @@ import {
 import type { Logger } from '../platform/logger.ts';
 import type { RateLimiter } from '../platform/rate-limiter.ts';
 import type { Table } from '../store/table.ts';
-import { createAccountGate, isWrongGuess, TOTP_INVALID } from './account-gate.ts';
 import { type Credential, findLogins, getCredential } from './credential-items.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './password.ts';
 import type { SessionService, SignInRequest } from './session-service.ts';
+import { createAccountGate, isWrongGuess, TOTP_INVALID } from './sign-in/account-gate.ts';
+import { deviceOf, knownDevice, newDevice, rememberDevice } from './sign-in/sign-in-device.ts';
 import type { SignInAlarm } from './sign-in-alarm.ts';
-import { deviceOf, knownDevice, newDevice, rememberDevice } from './sign-in-device.ts';
 
 /** A second factor's verdict on the code sent with a sign-in (lib/people/second-factor.ts). */
 export type SecondFactorVerdict = 'ok' | 'required' | 'invalid';
@@ -58,7 +58,7 @@ const accountTag = (email: string) =>
  * password verified against each (or, for an unknown e-mail, against a dummy hash: the same work
  * and the same answer), the team's SSO rule and second factor, then a new session and the
  * browser's device cookie. Failures are counted per address (rateLimit.attempt) and per account
- * (lib/people/account-gate.ts: past its limit unknown browsers are slowed, never locked out).
+ * (lib/people/sign-in/account-gate.ts: past its limit unknown browsers are slowed, never locked out).
  */
 export function createPasswordLogin(deps: PasswordLoginDeps) {
   const gate = createAccountGate(deps);

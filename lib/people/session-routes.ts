@@ -7,10 +7,10 @@ import { joinSetCookies } from '../http/set-cookies.ts';
 import { noContent, ok, type PublicRoute, type Route } from '../http/types.ts';
 import { parseInput } from '../http/validation.ts';
 import { NotFoundError, ReadOnlyError } from '../platform/errors.ts';
-import { changePassword, type PasswordChangeDeps } from './password-change.ts';
 import type { createPasswordLogin } from './password-login.ts';
-import type { SessionRecord } from './session-items.ts';
 import type { SessionService } from './session-service.ts';
+import { changePassword, type PasswordChangeDeps } from './sign-in/password-change.ts';
+import type { SessionRecord } from './sign-in/session-items.ts';
 
 const signInBody = z.strictObject({
   email: z.string().trim().min(1).max(254),

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { randomBase62, sameDigest } from '../auth/api-key.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import type { Principal } from '../domain/principal.ts';
 import { SESSION_COOKIE } from '../http/session-cookie.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
@@ -18,8 +18,8 @@ import {
   sessionCreatedOps,
   sessionDeletedOps,
   sessionSeenOps,
-} from './session-items.ts';
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from './sign-in-device.ts';
+} from './sign-in/session-items.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S } from './sign-in/sign-in-device.ts';
 
 export interface SessionServiceDeps {
   table: Table;

@@ -20,9 +20,9 @@ export interface RateDecision {
 }
 
 /**
- * Named buckets (per API key, callback token, tenant, source address; lib/auth/rate-limit.ts names
+ * Named buckets (per API key, callback token, tenant, source address; lib/auth/limits/rate-limit.ts names
  * them): in memory in the local runtime, shared through the table in the cloud
- * (`lib/auth/rate-limit-items.ts`).
+ * (`lib/auth/limits/rate-limit-items.ts`).
  */
 export interface RateLimiter {
   /**

@@ -1,12 +1,12 @@
 import type { Route } from '../http/types.ts';
+import { pingLogRoutes } from './log/ping-log-routes.ts';
 import type { PingLogDeps } from './ping-log.ts';
-import { pingLogRoutes } from './ping-log-routes.ts';
-import { type PingRouteDeps, pingRoutes } from './ping-routes.ts';
+import { type PingRouteDeps, pingRoutes } from './pings/ping-routes.ts';
 import { createPushService, type PushServiceDeps } from './push-service.ts';
 import { pushRoutes } from './routes.ts';
-import { composeSlugUrls, type SlugUrlDeps } from './slug-urls.ts';
-import { pushTokenRoutes } from './token-routes.ts';
-import { createPushTokenService, type PushTokenServiceDeps } from './token-service.ts';
+import { composeSlugUrls, type SlugUrlDeps } from './slugs/slug-urls.ts';
+import { pushTokenRoutes } from './tokens/token-routes.ts';
+import { createPushTokenService, type PushTokenServiceDeps } from './tokens/token-service.ts';
 
 /**
  * Push checks' part of the app: the keyed result routes, the ping URLs and their tokens, the

@@ -5,8 +5,8 @@ import { ConflictError } from '../platform/errors.ts';
 import type { CursorSeal } from '../store/cursor-seal.ts';
 import { type PageRequest, readNewestFirst, readPage, unexpired } from '../store/paging.ts';
 import type { Table } from '../store/table.ts';
-import { type PingRecord, parsePing, pingsSource } from './ping-items.ts';
-import { redactPingBody } from './ping-redaction.ts';
+import { type PingRecord, parsePing, pingsSource } from './log/ping-items.ts';
+import { redactPingBody } from './log/ping-redaction.ts';
 
 /**
  * Reading a push check's ping log (GET /v1/checks/{id}/pings, the console's "Last pings", MCP

@@ -1,5 +1,5 @@
-import { createTenantCache } from '../auth/tenant-cache.ts';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { TenantStore } from '../auth/tenants.ts';
+import { createTenantCache } from '../auth/tenants.ts';
 import type { ResultRecorder } from '../checks/probing.ts';
 import { publicResult } from '../checks/records.ts';
 import type { CheckService } from '../checks/services.ts';

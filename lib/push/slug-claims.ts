@@ -1,7 +1,7 @@
 import type { CheckConfig } from '../check-types/check-config.ts';
 import { ConflictError } from '../platform/errors.ts';
 import type { Table, WriteOp } from '../store/table.ts';
-import { getSlug, slugFreedOp, slugTakenOp } from './slug-items.ts';
+import { getSlug, slugFreedOp, slugTakenOp } from './slugs/slug-items.ts';
 
 /** A check's slug, if it is a push check with one. */
 const slugOf = (check: CheckConfig | undefined): string | undefined =>

@@ -1,7 +1,7 @@
 import type { PurgeRound } from '../purge/purge-consumer.ts';
 import type { PartitionPurgeJob } from '../purge/purge-job-items.ts';
 import type { Table } from '../store/table.ts';
-import { listPushTokens, pushTokenLookupDeletes } from './push-token-items.ts';
+import { listPushTokens, pushTokenLookupDeletes } from './tokens/push-token-items.ts';
 
 /** A check's partition, as its purge job names it. */
 const CHECK_PARTITION = /^CHECK#(chk_[0-9A-Z]{26})$/;

@@ -1,4 +1,4 @@
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import type { HostPolicy } from '../http/origin-policy.ts';
 import type { Route } from '../http/types.ts';
 import type { Clock } from '../platform/clock.ts';

@@ -1,6 +1,12 @@
-import { getInvitation, getInvitationEmail, invitationAcceptedOps } from '../auth/invitation-items.ts';
-import { memberJoinedOp } from '../auth/tenant-items.ts';
-import { listUsers, type User, userCreatedOps } from '../auth/user-items.ts';
+import {
+  getInvitation,
+  getInvitationEmail,
+  invitationAcceptedOps,
+  listUsers,
+  memberJoinedOp,
+  type User,
+  userCreatedOps,
+} from '../auth/records.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { ConditionFailedError, type Table, type WriteOp } from '../store/table.ts';

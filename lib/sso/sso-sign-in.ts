@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import { type HostPolicy, isAllowedHost, requestOrigin } from '../http/origin-policy.ts';
 import { type Clock, isoTime } from '../platform/clock.ts';
 import type { Logger } from '../platform/logger.ts';

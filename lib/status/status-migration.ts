@@ -1,4 +1,4 @@
-import type { TenantStore } from '../auth/tenant-store.ts';
+import type { TenantStore } from '../auth/tenants.ts';
 import { entityUnchangedOp, listEntityStates } from '../catalog/entity-items.ts';
 import {
   countersMigrated,

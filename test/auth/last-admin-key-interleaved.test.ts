@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKeyFor } from '../../lib/auth/key-service.ts';
-import { createKeyStore } from '../../lib/auth/key-store.ts';
-import { removeFromTeam } from '../../lib/auth/team-remove.ts';
-import { createTeamStore } from '../../lib/auth/team-store.ts';
-import { createTenantStore } from '../../lib/auth/tenant-store.ts';
+import { createKeyFor } from '../../lib/auth/keys/key-service.ts';
+import { createKeyStore } from '../../lib/auth/keys/key-store.ts';
+import { removeFromTeam } from '../../lib/auth/team/team-remove.ts';
+import { createTeamStore } from '../../lib/auth/team/team-store.ts';
+import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
 import type { Principal } from '../../lib/domain/principal.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { ConflictError } from '../../lib/platform/errors.ts';

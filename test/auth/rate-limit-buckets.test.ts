@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createStoreRateLimiter } from '../../lib/auth/rate-limit-items.ts';
+import { createStoreRateLimiter } from '../../lib/auth/limits/rate-limit-items.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { createMemoryRateLimiter, type RatePolicy } from '../../lib/platform/rate-limiter.ts';
 import { createDynamoTable } from '../../lib/store/dynamodb-table.ts';

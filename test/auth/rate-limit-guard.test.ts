@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRateLimitGuard } from '../../lib/auth/rate-limit.ts';
+import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
 import type { Principal } from '../../lib/domain/principal.ts';
 import type { HttpRequest } from '../../lib/http/types.ts';
 import { loadConfig } from '../../lib/platform/config.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INVITATION_TTL_MS } from '../../lib/auth/team-invite.ts';
+import { INVITATION_TTL_MS } from '../../lib/auth/team/team-invite.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { accept, invite, listedIds, uniqueEmail } from './team-helpers.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OperatorKeyError } from '../../lib/auth/operator-key.ts';
+import { OperatorKeyError } from '../../lib/auth/keys/operator-key.ts';
 import { runOperatorCommand, UsageError } from '../../lib/cli/operator.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { createSqliteTable, openSqliteDatabase } from '../../lib/store/sqlite-table.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/ping-items.ts';
+import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/log/ping-items.ts';
 import { openSqliteDatabase } from '../../lib/store/sqlite-schema.ts';
 import { createSqliteTable } from '../../lib/store/sqlite-table.ts';
 import {

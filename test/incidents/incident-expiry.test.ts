@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { getTenant } from '../../lib/auth/tenant-items.ts';
+import { getTenant } from '../../lib/auth/tenants/tenant-items.ts';
 import type { TransitionRecord } from '../../lib/checks/results/transition-items.ts';
 import { addAlsoFailing } from '../../lib/incidents/also-failing-items.ts';
 import { incidentOpenedBy } from '../../lib/incidents/incident-consumer.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPushStart } from '../../lib/checks/probing.ts';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtins/catalog-ops.ts';
 import { createFakeClock, isoTime } from '../../lib/platform/clock.ts';
-import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/ping-items.ts';
+import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/log/ping-items.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { connectSdkClient } from './sdk-client.ts';
 

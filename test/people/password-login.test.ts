@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRateLimitGuard } from '../../lib/auth/rate-limit.ts';
-import { createTenantStore } from '../../lib/auth/tenant-store.ts';
+import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
+import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
 import { type Credential, credentialPutOps } from '../../lib/people/credential-items.ts';
-import { withPassword } from '../../lib/people/password-change.ts';
 import { createPasswordLogin, type SecondFactorVerdict } from '../../lib/people/password-login.ts';
 import { createSessionService } from '../../lib/people/session-service.ts';
+import { withPassword } from '../../lib/people/sign-in/password-change.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { ForbiddenError, UnauthorizedError, ValidationError } from '../../lib/platform/errors.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getCredential } from '../../lib/people/credential-items.ts';
-import { RESET_TTL_MS } from '../../lib/people/password-reset.ts';
+import { RESET_TTL_MS } from '../../lib/people/reset/password-reset.ts';
 import { uniqueEmail } from '../auth/team-helpers.ts';
 import type { ApiHarness } from '../support/api-harness.ts';
 import { memberWithPassword, PUBLIC_URL, type ResetRig, resetRigs, tokensIn } from './reset-rig.ts';

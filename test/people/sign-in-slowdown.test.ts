@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRateLimitGuard } from '../../lib/auth/rate-limit.ts';
-import { createTenantStore } from '../../lib/auth/tenant-store.ts';
+import { createRateLimitGuard } from '../../lib/auth/limits/rate-limit.ts';
+import { createTenantStore } from '../../lib/auth/tenants/tenant-store.ts';
 import { parseEmailSender } from '../../lib/domain/email-address.ts';
 import { credentialPutOps } from '../../lib/people/credential-items.ts';
-import { withPassword } from '../../lib/people/password-change.ts';
 import { createPasswordLogin } from '../../lib/people/password-login.ts';
-import type { OutgoingMail, RecordAudit } from '../../lib/people/ports.ts';
+import type { OutgoingMail, RecordAudit } from '../../lib/people/reset/ports.ts';
 import { createSessionService } from '../../lib/people/session-service.ts';
+import { withPassword } from '../../lib/people/sign-in/password-change.ts';
 import { createSignInAlarm } from '../../lib/people/sign-in-alarm.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { RateLimitedError, UnauthorizedError } from '../../lib/platform/errors.ts';

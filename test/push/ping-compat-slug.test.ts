@@ -4,9 +4,9 @@ import type { HttpRequest, RouteContext } from '../../lib/http/types.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { UnauthorizedError } from '../../lib/platform/errors.ts';
 import { createLogger } from '../../lib/platform/logger.ts';
-import { pingRoutes } from '../../lib/push/ping-routes.ts';
-import type { PingTarget, SlugResolver } from '../../lib/push/ping-target.ts';
-import { createPushTokenService, UnknownPingTokenError } from '../../lib/push/token-service.ts';
+import { pingRoutes } from '../../lib/push/pings/ping-routes.ts';
+import type { PingTarget, SlugResolver } from '../../lib/push/pings/ping-target.ts';
+import { createPushTokenService, UnknownPingTokenError } from '../../lib/push/tokens/token-service.ts';
 import { type ApiHarness, type ApiResponse, runtimes } from '../support/api-harness.ts';
 import { pingKit } from '../support/ping-compat-kit.ts';
 
@@ -16,7 +16,7 @@ const PING_KEY = 'Qx7-Lm2_Zr9TkWb4Ys8NvA';
 /**
  * Slug URLs (`/ping/<ping key>/<slug>[/<suffix>]`), the route side: the URL read, the
  * SlugResolver called, the ping recorded as for a token. The resolver here is the test's own (the
- * slug feature implements the real one, lib/push/slug-resolver.ts); the routes run in a router of
+ * slug feature implements the real one, lib/push/slugs/slug-resolver.ts); the routes run in a router of
  * their own over each runtime's store and services.
  */
 describe.each(runtimes)('Pinging API slug URLs ($runtime runtime)', ({ start }) => {

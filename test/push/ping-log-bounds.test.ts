@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../lib/platform/config.ts';
-import { PING_BODY_OVER_BUDGET_BYTES } from '../../lib/push/ping-items.ts';
+import { PING_BODY_OVER_BUDGET_BYTES } from '../../lib/push/log/ping-items.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 import { pingKit } from '../support/ping-compat-kit.ts';
 

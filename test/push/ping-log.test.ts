@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/ping-items.ts';
+import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/log/ping-items.ts';
 import { type ApiHarness, runtimes } from '../support/api-harness.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactPingBody } from '../../lib/push/ping-redaction.ts';
+import { redactPingBody } from '../../lib/push/log/ping-redaction.ts';
 
 /** The redaction of ping bodies for read-only keys (docs/api.md "Ping log"): its fixed list, line by line. */
 describe('redactPingBody', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../lib/auth/api-key.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import { newId } from '../../lib/platform/ids.ts';
-import { getPushTokenByHash, pushTokenCreatedOps } from '../../lib/push/push-token-items.ts';
+import { getPushTokenByHash, pushTokenCreatedOps } from '../../lib/push/tokens/push-token-items.ts';
 import { checkPartition } from '../../lib/store/partitions.ts';
 import { type ApiHarness, bothRuntimes, type LocalHarness } from '../support/api-harness.ts';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { latestPings, type PingRecord } from '../../lib/push/ping-items.ts';
+import { latestPings, type PingRecord } from '../../lib/push/log/ping-items.ts';
 import type { ApiHarness, ApiResponse } from './api-harness.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { createTenantCache } from '../../auth/tenant-cache.ts';
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
+import { createTenantCache } from '../../auth/tenants.ts';
 import type { CheckDefinitionRecord } from '../../check-types/check-record.ts';
 import { cellRollsUp } from '../../domain/cell-rollup.ts';
 import { evaluateCellSlot } from '../../domain/cell-state.ts';

@@ -1,4 +1,4 @@
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
 import { type EntityState, readEntityState } from '../../catalog/entity-items.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
 import type { CheckState } from '../../domain/check-state.ts';

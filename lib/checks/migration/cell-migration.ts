@@ -1,4 +1,4 @@
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
 import type { CheckRecord } from '../../check-types/check-record.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';

@@ -1,4 +1,4 @@
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
 import { storedCheckConfigSchema } from '../../check-types/check-config.ts';
 import { checkRecordFieldsSchema, splitCheck } from '../../check-types/check-record.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';

@@ -1,5 +1,5 @@
-import { createTenantCache } from '../../auth/tenant-cache.ts';
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
+import { createTenantCache } from '../../auth/tenants.ts';
 import { decideSlot, locationsOf, slotDeadlineMs, withLateReport } from '../../domain/quorum.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';

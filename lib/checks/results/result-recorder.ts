@@ -1,5 +1,5 @@
-import { createTenantCache } from '../../auth/tenant-cache.ts';
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
+import { createTenantCache } from '../../auth/tenants.ts';
 import { parseEntityState, readEntityItem } from '../../catalog/entity-items.ts';
 import { applyResult } from '../../domain/check-state.ts';
 import { deadlineAfterMissMs, pushDeadline } from '../../domain/heartbeat.ts';

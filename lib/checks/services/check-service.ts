@@ -1,4 +1,4 @@
-import type { TenantStore } from '../../auth/tenant-store.ts';
+import type { TenantStore } from '../../auth/tenants.ts';
 import type { EntityStore } from '../../catalog/entity-store.ts';
 import { pushHeartbeatConfig } from '../../check-types/check-config.ts';
 import { type CheckRecord, joinCheck } from '../../check-types/check-record.ts';

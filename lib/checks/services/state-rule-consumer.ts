@@ -1,4 +1,4 @@
-import { getTenant } from '../../auth/tenant-items.ts';
+import { getTenant } from '../../auth/records.ts';
 import { getBlueprint } from '../../catalog/blueprint-items.ts';
 import { entityListSource, parseEntityState, readEntityListChunk } from '../../catalog/entity-items.ts';
 import {

@@ -1,5 +1,5 @@
 import { generateToken, hashApiKey } from '../../auth/api-key.ts';
-import { listUsers } from '../../auth/user-items.ts';
+import { listUsers } from '../../auth/records.ts';
 import type { EmailSender } from '../../domain/email-address.ts';
 import { type Clock, isoTime } from '../../platform/clock.ts';
 import type { Logger } from '../../platform/logger.ts';

@@ -1,4 +1,4 @@
-import type { Tenant } from '../../auth/tenant-items.ts';
+import type { Tenant } from '../../auth/records.ts';
 import type { StateChangeEvent } from '../../domain/state-change-event.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isoTime } from '../../platform/clock.ts';

@@ -1,0 +1,207 @@
+import type { Principal } from '../../domain/principal.ts';
+import type { HttpRequest } from '../../http/types.ts';
+import type { Config } from '../../platform/config.ts';
+import { RateLimitedError, UnauthorizedError } from '../../platform/errors.ts';
+import type { Logger } from '../../platform/logger.ts';
+import type { RateDecision, RateLimiter, RatePolicy } from '../../platform/rate-limiter.ts';
+import { keyPrefix } from '../api-key.ts';
+import { type Caller, createFailureLimit } from './failure-limit.ts';
+
+export interface RateLimitGuardDeps {
+  limiter: RateLimiter;
+  /**
+   * Buckets in this process's memory, for a ping token's own limit (see `admitPushToken`); the
+   * shared `limiter` when absent. In the local runtime both are in memory anyway.
+   */
+  instanceLimiter?: RateLimiter;
+  config: Pick<
+    Config,
+    'rateLimit' | 'tenantRateLimit' | 'authFailuresPerMinute' | 'authFailuresPerAddressPerMinute'
+  > &
+    Partial<Pick<Config, 'pingRateLimit' | 'pingBodyBytesPerDay' | 'pingKeyGuessesPerMinute'>>;
+  logger: Logger;
+}
+
+/** An authenticated caller and the RateLimit-* headers every response to it carries. */
+export interface Admission<P = Principal> {
+  principal: P;
+  headers: Record<string, string>;
+}
+
+export type RateLimitGuard = ReturnType<typeof createRateLimitGuard>;
+
+/** The RateLimit-* headers (IETF draft): limit = burst; reset = seconds until the allowance is whole again. */
+function rateLimitHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(decision.limit),
+    'RateLimit-Remaining': String(decision.remaining),
+    'RateLimit-Reset': String(Math.ceil(decision.resetSeconds)),
+  };
+}
+
+/** What identifies the credential an Authorization header offers: a key's displayed prefix. */
+function credentialOf(authorization: string): string {
+  const bearer = /^(?:Bearer|Session)\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? authorization;
+  return keyPrefix(bearer);
+}
+
+const isUnauthorized = (error: unknown) => error instanceof UnauthorizedError;
+
+/**
+ * The rate limits of every request (docs/api.md "Rate limits"): failed authentications per
+ * source address (lib/auth/limits/failure-limit.ts); then, once a key or callback token is known, its own
+ * token bucket (`rateLimit`) and its tenant's ceiling over all of them (`tenantRateLimit`); and a
+ * bucket per source address on the routes without a key. A limiter that fails lets the request
+ * through (logged).
+ */
+export function createRateLimitGuard(deps: RateLimitGuardDeps) {
+  const { limiter } = deps;
+  const tenantPolicy = deps.config.tenantRateLimit;
+
+  const failOpen = async (what: string, op: () => Promise<RateDecision>) => {
+    try {
+      return await op();
+    } catch (err) {
+      deps.logger.warn('rate limiter unavailable; request let through', { limit: what, err });
+      return undefined;
+    }
+  };
+  const failures = createFailureLimit({ limiter, config: deps.config, failOpen });
+
+  /**
+   * One request of an authenticated caller: from its own bucket (`KEY#…`, `EXEC#…`), then from its
+   * tenant's. Answers the caller's RateLimit-* headers, or throws 429 past either.
+   */
+  const spend = async (
+    bucket: string,
+    tenantId: string,
+    ownLimiter: RateLimiter,
+    ownPolicy: RatePolicy | undefined,
+  ): Promise<Record<string, string>> => {
+    let headers: Record<string, string> = {};
+    if (ownPolicy) {
+      const own = await failOpen('key', () => ownLimiter.take(bucket, ownPolicy));
+      if (own) headers = rateLimitHeaders(own);
+      if (own && !own.allowed) throw new RateLimitedError(own.retryAfterSeconds, { headers });
+    }
+    if (tenantPolicy) {
+      const tenant = await failOpen('tenant', () => limiter.take(`TENANT#${tenantId}`, tenantPolicy));
+      if (tenant && !tenant.allowed)
+        throw new RateLimitedError(tenant.retryAfterSeconds, {
+          headers,
+          message: 'too many requests for this account (all its keys together)',
+        });
+    }
+    return headers;
+  };
+
+  return {
+    /**
+     * Authenticates the request's key (an API key, or a location key on /v1/agent/*) under every
+     * limit; throws RateLimitedError past one.
+     */
+    async admit<P extends Pick<Principal, 'keyId' | 'tenantId'> = Principal>(
+      req: HttpRequest,
+      authenticate: (authorization: string | undefined) => Promise<P>,
+    ): Promise<Admission<P>> {
+      const authorization = req.headers.authorization;
+      // No credential offered is no guess: a plain 401, not counted.
+      const principal =
+        authorization === undefined
+          ? await authenticate(undefined)
+          : await failures.attempt(
+              req,
+              credentialOf(authorization),
+              () => authenticate(authorization),
+              isUnauthorized,
+            );
+      const headers = await spend(
+        `KEY#${principal.keyId}`,
+        principal.tenantId,
+        limiter,
+        deps.config.rateLimit,
+      );
+      return { principal, headers };
+    },
+
+    /**
+     * Verifies a credential that is not an API key (a callback token, an invitation token) under
+     * the failed-authentication limits; `credentialId` identifies it (not the secret part).
+     */
+    attempt: failures.attempt,
+
+    /** One write with an execution's callback token: the execution's own bucket and its tenant's. */
+    admitCallback: (executionId: string, tenantId: string) =>
+      spend(`EXEC#${executionId}`, tenantId, limiter, deps.config.rateLimit),
+
+    /**
+     * One ping with a check's push token (a ping URL): the token's own bucket, kept in this
+     * process's memory, then its tenant's, shared by every instance. A ping thus costs one table
+     * write in the cloud, not two (pings are the bulk of keyless traffic: docs/performance.md). The
+     * bound stays shared: a token gets at most its own rate per api instance, and whatever the
+     * number of instances never more than its tenant's ceiling, which every ping spends from
+     * (docs/api.md "Rate limits"). Unknown tokens are counted per address before this (`attempt`).
+     */
+    admitPushToken: (tokenId: string, tenantId: string) =>
+      spend(`PING#${tokenId}`, tenantId, deps.instanceLimiter ?? limiter, deps.config.pingRateLimit),
+
+    /**
+     * Whether a ping body of `bytes` fits the tenant's day of ping bodies (`pingBodyBytesPerDay`, a
+     * token bucket spent by the bytes kept); false past it (the body is then cut). An empty body
+     * costs nothing; a failing limiter lets it through.
+     */
+    async admitPingBody(tenantId: string, bytes: number): Promise<boolean> {
+      const perDay = deps.config.pingBodyBytesPerDay ?? 0;
+      if (bytes === 0 || perDay === 0) return true;
+      const policy = { burst: perDay, perSecond: perDay / 86_400 };
+      const decision = await failOpen('ping body', () => limiter.take(`PINGBODY#${tenantId}`, policy, bytes));
+      return decision?.allowed ?? true;
+    },
+
+    /**
+     * Slug lookups through one ping key, from every address together: a miss (`isWrong`) counts in
+     * the key's bucket (`pingKeyGuessesPerMinute`, `bucket` naming the key without holding it);
+     * past it every lookup through that key is 429 for a while, a right slug included, so a key's
+     * slugs cannot be guessed from many addresses either.
+     */
+    async attemptPingKey<T>(
+      bucket: string,
+      verify: () => Promise<T>,
+      isWrong: (error: unknown) => boolean,
+    ): Promise<T> {
+      const n = deps.config.pingKeyGuessesPerMinute ?? 0;
+      if (n <= 0) return verify();
+      const policy = { burst: n, perSecond: n / 60 };
+      const name = `GUESS#${bucket}`;
+      const refuse = (decision: RateDecision | undefined) => {
+        if (decision && !decision.allowed)
+          throw new RateLimitedError(decision.retryAfterSeconds, {
+            message: 'too many wrong slugs with this ping key',
+          });
+      };
+      refuse(await failOpen('credential', () => limiter.peek(name, policy)));
+      try {
+        return await verify();
+      } catch (error) {
+        if (isWrong(error)) refuse(await failOpen('credential', () => limiter.take(name, policy)));
+        throw error;
+      }
+    },
+
+    /** One request to a route without a key: a bucket per source address (the per-key policy). */
+    async admitAddress(caller: Caller): Promise<Record<string, string>> {
+      const address = caller.sourceIp;
+      const policy = deps.config.rateLimit;
+      if (!policy || !address) return {};
+      const decision = await failOpen('address', () => limiter.take(`ANON#${address}`, policy));
+      if (!decision) return {};
+      const headers = rateLimitHeaders(decision);
+      if (!decision.allowed)
+        throw new RateLimitedError(decision.retryAfterSeconds, {
+          headers,
+          message: 'too many requests from this address',
+        });
+      return headers;
+    },
+  };
+}

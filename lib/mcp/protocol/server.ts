@@ -1,0 +1,59 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../../domain/principal.ts';
+import type { CallContext, McpTool, ToolCatalog } from '../ports.ts';
+
+/** tools/list pages: small enough for a model's context, large enough that most tenants need one. */
+const TOOLS_PAGE_SIZE = 50;
+
+/** The server's name and version in the initialize answer. */
+const SERVER_INFO = { name: 'vigil', version: '1.0.0' } as const;
+
+/** A tool as MCP lists it (the skill slug and action binding stay on the server). */
+function listed(tool: McpTool): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  };
+}
+
+/** The page offset a cursor names; a cursor that is not ours is a client error (-32602). */
+function offsetOf(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const offset = /^\d{1,6}$/.test(cursor) ? Number(cursor) : Number.NaN;
+  if (!Number.isSafeInteger(offset)) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor');
+  return offset;
+}
+
+/**
+ * An MCP server for one caller: tools/list pages the caller's tools (sorted by name, the cursor
+ * is the next offset) and tools/call dispatches through the catalog. Built per request, so a
+ * stateless transport and the legacy relay share it.
+ */
+export function createMcpServer(catalog: ToolCatalog, caller: Principal, context: CallContext = {}): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    const offset = offsetOf(request.params?.cursor);
+    const tools = (await catalog.list(caller)).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
+    const page = tools.slice(offset, offset + TOOLS_PAGE_SIZE).map(listed);
+    const next = offset + TOOLS_PAGE_SIZE;
+    return { tools: page, ...(next < tools.length ? { nextCursor: String(next) } : {}) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    const result = await catalog.call(caller, name, args ?? {}, context);
+    if (result === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${name}`);
+    return result;
+  });
+  return server;
+}

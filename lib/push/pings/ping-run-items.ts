@@ -1,0 +1,73 @@
+import * as z from 'zod';
+import { isoTime } from '../../platform/clock.ts';
+import { defineItem } from '../../store/item-definition.ts';
+import { itemType } from '../../store/item-type.ts';
+import { checkPartition } from '../../store/partitions.ts';
+import type { Table, WriteOp } from '../../store/table.ts';
+
+/**
+ * Owner of the `ping_run` items: a push check's runs that pinged /start and have not ended yet, one
+ * per run id (`?rid=`, or none), in the check's partition. A /start puts it (a later start of the
+ * same run id replaces it: the latest start counts, as in Healthchecks), the run's end reads it for
+ * the run's duration and deletes it in the same transaction as its result, so one start is paired
+ * with one end only. Healthchecks looks back 72 hours for a start: older ones expire (TTL).
+ */
+
+/** How far back an end looks for its start (Healthchecks' MAX_DURATION). */
+export const MAX_RUN_MS = 72 * 3_600_000;
+
+/** The sort key part of a start without a run id. */
+const NO_RID = '-';
+
+const pingRun = defineItem({
+  type: itemType('ping_run'),
+  schema: z.object({
+    check_id: z.string(),
+    rid: z.string().optional(),
+    started_at: z.string(),
+    /** The /start ping's id (its ping log item). */
+    ping_id: z.string(),
+  }),
+  key: (k: { check_id: string; rid?: string | undefined }) => ({
+    pk: checkPartition(k.check_id),
+    sk: `PINGRUN#${k.rid ?? NO_RID}`,
+  }),
+  ttl: (r) => Math.floor(Date.parse(r.started_at) / 1000) + MAX_RUN_MS / 1000,
+  docKey: { check_id: '<chk_id>', rid: '<rid or ->' },
+});
+
+export interface OpenRun {
+  checkId: string;
+  rid?: string | undefined;
+  startedAtMs: number;
+}
+
+/** The put of a started run (the /start ping's transaction). */
+export function runStartedOp(input: {
+  checkId: string;
+  rid?: string | undefined;
+  startedAtMs: number;
+  pingId: string;
+}): WriteOp {
+  return pingRun.put({
+    check_id: input.checkId,
+    ...(input.rid ? { rid: input.rid } : {}),
+    started_at: isoTime(input.startedAtMs),
+    ping_id: input.pingId,
+  });
+}
+
+/** The run of `rid` (or of no run id) started and not ended, if any. */
+export async function openRun(
+  table: Table,
+  checkId: string,
+  rid: string | undefined,
+): Promise<OpenRun | undefined> {
+  const run = await pingRun.get(table, { check_id: checkId, rid }, { consistent: true });
+  return run ? { checkId, rid: run.rid, startedAtMs: Date.parse(run.started_at) } : undefined;
+}
+
+/** The delete of an ended run (the end's transaction). */
+export function runEndedOp(run: OpenRun): WriteOp {
+  return pingRun.delete({ check_id: run.checkId, rid: run.rid });
+}
