@@ -88,7 +88,7 @@ export interface HarnessOptions {
 }
 
 /** One queue of the Lambda harness on its SQS engine (fauxqs). */
-interface HarnessQueue extends TestQueue {
+export interface HarnessQueue extends TestQueue {
   /** Messages in the queue: ready, delayed and in flight. */
   size(): number;
   /** Bodies of the messages its redrive policy moved to the DLQ. */
