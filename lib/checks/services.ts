@@ -3,7 +3,7 @@
  * CLI) and the features that call the checks engine: its services and the one-off migrations of
  * stored items. The change feed's consumer and purge are behind ./results.ts.
  */
-export { type CheckStore, createCheckStore } from './definitions/check-store.ts';
+export type { CheckStore } from './definitions/check-store.ts';
 export { ruleChangeOps } from './definitions/entity-restate.ts';
 export { migrateEntityAggregates } from './migration/aggregate-migration.ts';
 export { migrateChecksToCells } from './migration/cell-migration.ts';
