@@ -49,8 +49,9 @@ export type IcmpProbeJob = ConfiguredProbeJob<'icmp', IcmpConfig>;
 
 /**
  * ICMP echo ("ping"). Node has no ICMP sockets, so the probe (./icmp-probe.ts) runs the system's
- * iputils `ping` (./icmp/ping-command.ts says why that and not the npm package) on the address the SSRF guard
- * checked, never on the name, so a name cannot be resolved again to a private address.
+ * iputils `ping` (./icmp/ping-command.ts says why that and not the npm package) on the address
+ * the SSRF guard checked, never on the name, so a name cannot be resolved again to a private
+ * address.
  */
 export const icmpCheckType = defineCheckType('icmp', {
   label: 'Ping (ICMP)',
