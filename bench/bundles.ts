@@ -11,9 +11,12 @@ import { round } from './stats.ts';
 
 /**
  * `--only bundles`: each functions/*.ts bundled as infra/node-function.ts has CDK bundle it (ESM,
- * minified, source maps, the `require` banner, node24, the AWS SDK left to the runtime), then its
- * size and cold init: the time a fresh `node` takes to import the bundle, with dummy environment
- * and no network at import. With --against, the other checkout's functions side by side.
+ * minified, source maps, the `require` banner, node24, the AWS SDK left to the runtime, and the
+ * function's lazy modules, LAZY_MODULES there, left out), then its size and cold init: the time a
+ * fresh `node` takes to import the bundle, with dummy environment and no network at import. The
+ * bytes are the main file's, which is all a cold start loads; each lazy module is reported apart,
+ * bundled alone, as what the first use of its variant loads. With --against, the other
+ * checkout's functions side by side (with its own LAZY_MODULES, none before they existed).
  */
 
 // Same as infra/node-function.ts (NodejsFunction's esbuild options there); keep them in step.
@@ -58,7 +61,10 @@ const SDK = [
 
 export interface BundleFigure {
   name: string;
+  /** The main file (index.mjs in the asset): what the function loads at start. */
   bytes: number;
+  /** Packages left out of the bundle and loaded on first use (LAZY_MODULES), each bundled alone. */
+  lazy: { module: string; bytes: number }[];
   gzipBytes: number;
   /** Import time of the bundle in a fresh process, per run. */
   initMs: { median: number; p90: number; runs: number };
@@ -80,12 +86,42 @@ interface Built {
   side: 'this' | 'against';
   name: string;
   outfile: string;
+  lazy: { module: string; bytes: number }[];
   samples: number[];
   ownSamples: number[];
 }
 
+type LazyModules = Readonly<Record<string, readonly string[]>>;
+
+/** The checkout's LAZY_MODULES (infra/node-function.ts); none in a checkout from before them. */
+async function lazyModulesOf(root: string): Promise<LazyModules> {
+  const infra = (await import(pathToFileURL(join(root, 'infra', 'node-function.ts')).href)) as {
+    LAZY_MODULES?: LazyModules;
+  };
+  return infra.LAZY_MODULES ?? {};
+}
+
+/** A package bundled alone as the functions bundle (minified ESM): what loading it on first use reads. */
+async function lazyBytes(root: string, module: string): Promise<number> {
+  const out = await build({
+    stdin: { contents: `export * from ${JSON.stringify(module)};`, resolveDir: root, loader: 'js' },
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'node',
+    target: 'node24',
+    mainFields: ['module', 'main'],
+    banner: { js: requireBanner },
+    minify: true,
+    logLevel: 'error',
+  });
+  return out.outputFiles[0]?.contents.length ?? 0;
+}
+
 /** Builds every functions/*.ts of the checkout at `root` into `outDir/<label>/`. */
 async function buildCheckout(root: string, outDir: string, side: Built['side']) {
+  const lazyModules = await lazyModulesOf(root);
+  const sizes = new Map<string, number>();
   const checkout = describeCheckout(root);
   // A checkout that is not a git work tree (e.g. a `git archive` of the previous commit) goes by its folder name.
   const commit = checkout.commit === 'unknown' ? basename(checkout.dir) : checkout.commit;
@@ -98,6 +134,8 @@ async function buildCheckout(root: string, outDir: string, side: Built['side']) 
   const built: Built[] = [];
   for (const name of names) {
     const outfile = join(dir, `${name}.mjs`);
+    const lazy = lazyModules[`functions/${name}.ts`] ?? [];
+    for (const module of lazy) if (!sizes.has(module)) sizes.set(module, await lazyBytes(root, module));
     await build({
       entryPoints: [join(root, 'functions', `${name}.ts`)],
       outfile,
@@ -109,10 +147,12 @@ async function buildCheckout(root: string, outDir: string, side: Built['side']) 
       banner: { js: requireBanner },
       minify: true,
       sourcemap: true,
-      external: ['@aws-sdk/*'],
+      // CDK's nodeModules are externals too (infra/node-function.ts).
+      external: ['@aws-sdk/*', ...lazy],
       logLevel: 'error',
     });
-    built.push({ side, name, outfile, samples: [], ownSamples: [] });
+    const lazyFigures = lazy.map((module) => ({ module, bytes: sizes.get(module) ?? 0 }));
+    built.push({ side, name, outfile, lazy: lazyFigures, samples: [], ownSamples: [] });
   }
   return { commit, built };
 }
@@ -144,6 +184,7 @@ function figuresOf(commit: string, built: Built[], runs: number): BundleSide {
       return {
         name: b.name,
         bytes: code.length,
+        lazy: b.lazy,
         gzipBytes: gzipSync(code).length,
         initMs: { median: round(quantile(b.samples, 0.5)), p90: round(quantile(b.samples, 0.9)), runs },
         ownInitMs: { median: round(quantile(b.ownSamples, 0.5)), p90: round(quantile(b.ownSamples, 0.9)) },
@@ -196,6 +237,7 @@ export function formatBundles(f: BundleFigures): string {
       b ? `${b.initMs.p90} -> ${fn.initMs.p90}` : `${fn.initMs.p90}`,
       b ? `${b.ownInitMs.median} -> ${fn.ownInitMs.median}` : `${fn.ownInitMs.median}`,
       pct(fn.ownInitMs.median, b?.ownInitMs.median),
+      fn.lazy.map((l) => `${l.module} ${kb(l.bytes)}`).join(', ') || '-',
     ];
   });
   const side = f.against ? `${f.against.commit} -> ${f.this.commit}` : f.this.commit;
@@ -212,6 +254,7 @@ export function formatBundles(f: BundleFigures): string {
         'init ms p90',
         'without SDK ms median',
         'of before',
+        'left out, loaded on first use',
       ],
       rows,
     ),

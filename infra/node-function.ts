@@ -13,6 +13,36 @@ const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const requireBanner =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
+/** The probes' heavy clients: gRPC (a grpc check) and RE2 (an http check's `matches` assertion). */
+const PROBE_CLIENTS = ['@grpc/grpc-js', 're2js'];
+
+/**
+ * What a function loads only with a dynamic `import()`, when a variant that needs it runs
+ * (lib/check-types/grpc/health-client.ts, lib/probes/pattern-engine.ts, lib/notify/channels/nats.ts),
+ * by entry. These packages are left out of the function's bundle and installed beside it in the
+ * asset (`bundling.nodeModules`), so the bundle, and the function's start, carry none of them.
+ *
+ * Why `nodeModules`: it is aws-lambda-nodejs's own way to keep a package out of the bundle and
+ * still ship it. esbuild's code splitting would be the other (the lazy part as a chunk of its
+ * own), but NodejsFunction always passes `--outfile`, which esbuild refuses with `--splitting`
+ * ("Must use outdir"), and `--outdir` in `esbuildArgs` is refused beside it; a hook that builds
+ * the lazy part as a second file would need the code to import a path that exists only in the
+ * asset. For `nodeModules` CDK writes a package.json naming these packages (versions from ours),
+ * copies package-lock.json and runs `npm ci` in the asset: npm takes the locked tarballs from its
+ * cache, so `cdk synth` stays offline on any machine that ran `npm ci` for this repository.
+ *
+ * A function not listed here bundles these packages when it reaches them (the HTTP functions,
+ * which validate assertions with re2js anyway). A static import of a listed package would be
+ * hoisted to the bundle's start and loaded from node_modules there: test/infra/bundle-contents.test.ts
+ * keeps every import of them dynamic in these functions' bundles. bench/bundles.ts reads this.
+ */
+export const LAZY_MODULES: Readonly<Record<string, readonly string[]>> = {
+  'functions/worker.ts': PROBE_CLIENTS,
+  'functions/probe-region.ts': PROBE_CLIENTS,
+  // Only a nats channel's send connects (lib/notify/channels/nats.ts).
+  'functions/notifier.ts': ['@nats-io/transport-node'],
+};
+
 /** The per-function settings; everything else is shared by every Vigil Lambda. */
 export interface VigilFunctionProps {
   /** Entry file relative to the repository root, e.g. `functions/api.ts`; it exports `handler`. */
@@ -48,6 +78,7 @@ export class VigilFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: VigilFunctionProps) {
     super(scope, id);
+    const lazy = LAZY_MODULES[props.entry] ?? [];
     const logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
@@ -87,6 +118,8 @@ export class VigilFunction extends Construct {
         sourceMap: true,
         // The Lambda Node runtime ships AWS SDK v3; bundling it would only add size and cold start.
         externalModules: ['@aws-sdk/*'],
+        // Left out of the bundle too (CDK adds them to the externals) and installed beside it.
+        ...(lazy.length > 0 ? { nodeModules: [...lazy] } : {}),
         forceDockerBundling: false,
       },
     });

@@ -1,8 +1,8 @@
 import { createTenantStore } from './auth/tenants.ts';
 import { inProcessProber } from './check-types/run-probe.ts';
 import type { JobRunnerDeps } from './checks/probe-job.ts';
-import { createLocationDecider, createResultRecorder } from './checks/probing.ts';
-import { createCheckStore, type ProbeSoon } from './checks/services.ts';
+import { createCheckStore, createLocationDecider, createResultRecorder } from './checks/probing.ts';
+import type { ProbeSoon } from './checks/services.ts';
 import { listLocations } from './locations/location-items.ts';
 import { locationJobOp } from './locations/location-job-items.ts';
 import type { Clock } from './platform/clock.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { storedAssertionSchema } from '../domain/http-assertions.ts';
 import { storedExpectedStatusesSchema } from '../domain/http-statuses.ts';
 import { currentRollupSchema } from '../domain/rollup-bucket.ts';
+import { storedAssertionSchema } from '../domain/stored-assertions.ts';
 import { type CheckConfig, HTTP_METHODS, storedCheckConfigSchema } from './check-config.ts';
 import { locationOutcomeSchema } from './location-outcome.ts';
 import { storedTlsTrustSchema } from './tls-trust.ts';

@@ -8,7 +8,7 @@ import { CHECK_TYPE_DEFINITIONS, type CheckType } from './registry.ts';
  * runs (`minIntervalSeconds`). Types that declare none show and take their config as it is.
  */
 
-type Configured = ConfiguredCheckType<string, object>;
+type Configured = ConfiguredCheckType<object>;
 const configured = (type: CheckType): Partial<Configured> =>
   CHECK_TYPE_DEFINITIONS[type] as Partial<Configured>;
 

@@ -1,19 +1,15 @@
 import type * as z from 'zod';
 import type { Runtime } from '../platform/config.ts';
-import type {
-  CheckTlsTrust,
-  HttpProbeDefinition,
-  ProbeCommon,
-  ProbeDeps,
-  ProbeOutcome,
-} from '../probes/types.ts';
+import type { CheckTlsTrust, HttpProbeDefinition, ProbeCommon } from '../probes/types.ts';
 
 /**
- * One check type, whole, in one file under this folder: what a request may configure, what is
- * stored, the name and label it gets, the probe job it becomes and the probe that runs it.
- * Registered once in ./registry.ts, typed `satisfies Record<CheckType, ...>`, so the compiler
- * refuses a type without every part; nothing else switches on a type's name
- * (test/architecture/variant-switches.test.ts).
+ * One check type in two files under this folder: `<type>.ts`, its shape (what a request may
+ * configure, what is stored, the name and label it gets, the probe job it becomes), registered in
+ * ./registry.ts; and `<type>-probe.ts`, the probe that runs it, registered in ./probe-registry.ts.
+ * The shape is all most functions need, and it reaches no network client: only the code that
+ * probes loads the probes (and a probe's heavy client, gRPC, only when it runs). Both registries
+ * are typed against every type, so the compiler refuses a type without every part; nothing else
+ * switches on a type's name (test/architecture/variant-switches.test.ts).
  */
 
 export type { CheckTlsTrust, ProbeCommon };
@@ -26,7 +22,7 @@ export type ConfiguredProbeJob<T extends string, C extends object> = C & ProbeCo
  * is the config with the common probe fields and `check_type`; it crosses to a probe thread as
  * JSON, so it holds data only.
  */
-export interface ConfiguredCheckType<T extends string, C extends object> {
+export interface ConfiguredCheckType<C extends object> {
   /** The console's and the docs' name: "TCP", "gRPC health", "Domain expiry". */
   label: string;
   /** The request's config: strict, with sentence-long messages. */
@@ -49,8 +45,6 @@ export interface ConfiguredCheckType<T extends string, C extends object> {
    * stored (lib/check-types/outcome-redaction.ts); absent: none.
    */
   secrets?(config: C): string[];
-  /** Runs one probe; never throws (a failure is a failed outcome). */
-  probe(job: ConfiguredProbeJob<T, C>, deps: ProbeDeps): Promise<ProbeOutcome>;
   /**
    * The fewest seconds between runs (the target rate-limits: RDAP servers); a shorter
    * interval_seconds is a 400 at create and update. Absent: 1.
@@ -93,7 +87,6 @@ export interface HttpCheckType {
   targetLabel(check: CheckTopFields): string;
   /** The secrets its probe sends: the header values and the URL's credentials. */
   secrets(job: HttpProbeDefinition): string[];
-  probe(job: HttpProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome>;
 }
 
 /** The push check type: reported to, never probed (a dead man's switch runs out instead). */
@@ -112,13 +105,13 @@ export interface PushCheckType<C extends object = object> {
 export type CheckTypeDefinition =
   | HttpCheckType
   | PushCheckType
-  // Methods are compared bivariantly, so every ConfiguredCheckType<T, C> is one of these.
-  | ConfiguredCheckType<string, object>;
+  // Methods are compared bivariantly, so every ConfiguredCheckType<C> is one of these.
+  | ConfiguredCheckType<object>;
 
 /** Declares a configured check type with its config type inferred from its schemas. */
 export function defineCheckType<T extends string, C extends object>(
   _type: T,
-  definition: ConfiguredCheckType<T, C>,
-): ConfiguredCheckType<T, C> {
+  definition: ConfiguredCheckType<C>,
+): ConfiguredCheckType<C> {
   return definition;
 }

@@ -1,22 +1,12 @@
 import { domainToASCII } from 'node:url';
 import * as z from 'zod';
-import { httpRequest } from '../platform/egress.ts';
-import { http1Request } from '../platform/http1-client.ts';
-import { days, degraded, describeError, failed, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
-import { defineCheckType } from './definition.ts';
-import { cachedExpiry, rememberExpiry } from './domain/expiry-cache.ts';
-import { readExpiry } from './domain/rdap-response.ts';
-import { rdapServerFor, shippedBootstrap } from './rdap-bootstrap.ts';
+import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
 
 /**
  * RDAP servers rate-limit (a few queries a minute per client at some registries), and a
  * registration's expiry changes rarely: domain checks run at most hourly (docs/api.md).
  */
 export const DOMAIN_MIN_INTERVAL_SECONDS = 3600;
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** RDAP domain answers carry notices and entities; a longer one is cut and fails to parse. */
-const MAX_RDAP_BYTES = 512 * 1024;
 
 const input = z.strictObject({
   domain: z
@@ -51,8 +41,10 @@ const input = z.strictObject({
 const stored = z.object({ domain: z.string(), expiry_threshold_days: z.number().int().optional() });
 
 export type DomainConfig = z.output<typeof input>;
+/** What a domain probe runs: the config with the common probe fields. */
+export type DomainProbeJob = ConfiguredProbeJob<'domain', DomainConfig>;
 
-/** Domain expiry: the registration's expiration date from the registry's RDAP server. */
+/** Domain expiry: the registration's expiration date from the registry's RDAP server (./domain-probe.ts). */
 export const domainCheckType = defineCheckType('domain', {
   label: 'Domain expiry',
   input,
@@ -62,79 +54,4 @@ export const domainCheckType = defineCheckType('domain', {
   minIntervalSeconds: 3600,
   defaultName: (config) => `Domain ${config.domain}`,
   targetLabel: (config) => `domain ${config.domain}`,
-  async probe(job, deps): Promise<ProbeOutcome> {
-    const elapsed = startTimer();
-    const name = domainToASCII(job.domain).toLowerCase();
-    const server = rdapServerFor(name, deps.rdapBootstrap ?? shippedBootstrap);
-    if (!server) {
-      const tld = name.slice(name.lastIndexOf('.') + 1);
-      return failed(`no RDAP server is known for .${tld} (IANA bootstrap)`, elapsed());
-    }
-    const now = deps.clock.now();
-    let expiry = cachedExpiry(server, name, now);
-    if (expiry === undefined) {
-      const fetched = await fetchExpiry(server, name, job.timeout_ms, deps);
-      if (typeof fetched === 'string') return failed(fetched, elapsed(), 0, { rdap_server: server });
-      expiry = fetched;
-      rememberExpiry(server, name, expiry, now);
-    }
-    return judge(expiry, now, job.expiry_threshold_days ?? 30, server, elapsed());
-  },
 });
-
-/** The expiry (epoch ms) the RDAP server answers, or why there is none. */
-async function fetchExpiry(
-  server: string,
-  name: string,
-  timeoutMs: number,
-  deps: ProbeDeps,
-): Promise<number | string> {
-  let response: Awaited<ReturnType<typeof httpRequest>>;
-  try {
-    response = await httpRequest({
-      url: `${server}domain/${encodeURIComponent(name)}`,
-      headers: { accept: 'application/rdap+json, application/json' },
-      timeoutMs,
-      maxRedirects: 3,
-      maxBodyBytes: MAX_RDAP_BYTES,
-      allowPrivate: deps.allowPrivate,
-      resolve: deps.resolve,
-      ca: deps.tlsCa,
-      transport: deps.transport ?? http1Request,
-    });
-  } catch (err) {
-    return `RDAP server ${new URL(server).host}: ${describeError(err)}`;
-  }
-  if (response.status === 404) return `${name} is not registered (the RDAP server answered 404)`;
-  if (response.status === 429)
-    return 'the RDAP server is rate-limiting requests (HTTP 429); try a longer interval';
-  if (response.status !== 200) return `the RDAP server answered HTTP ${response.status}`;
-  return readExpiry(response.bodyPrefix, MAX_RDAP_BYTES);
-}
-
-function judge(
-  expiry: number,
-  now: number,
-  thresholdDays: number,
-  server: string,
-  latency: number,
-): ProbeOutcome {
-  const expiresAt = new Date(expiry).toISOString();
-  const daysLeft = Math.floor((expiry - now) / DAY_MS);
-  const details = { days_left: daysLeft, expires_at: expiresAt, rdap_server: server };
-  const date = expiresAt.slice(0, 10);
-  if (expiry <= now) {
-    const ago = Math.max(1, Math.floor((now - expiry) / DAY_MS));
-    return failed(`registration expired ${days(ago)} ago (${date})`, latency, 0, details);
-  }
-  // Inside the threshold the domain still resolves: degraded, not down (as certificates).
-  if (daysLeft < thresholdDays) {
-    return degraded(
-      `registration expires in ${days(daysLeft)} (${date}; threshold ${thresholdDays})`,
-      latency,
-      0,
-      details,
-    );
-  }
-  return passed(latency, 0, details);
-}

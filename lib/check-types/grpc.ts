@@ -1,14 +1,6 @@
-import * as grpc from '@grpc/grpc-js';
 import * as z from 'zod';
 import { REDACTED } from '../domain/redacted.ts';
-import { secretRedactor } from '../domain/secret-redaction.ts';
-import { withDeadline } from '../platform/egress-deadline.ts';
-import { resolveAllowed } from '../platform/egress-guard.ts';
-import { withTrustWarning } from '../probes/check-trust.ts';
-import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeOutcome } from '../probes/types.ts';
-import { defineCheckType } from './definition.ts';
-import { checkHealth } from './grpc/health-client.ts';
+import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
 import { keepMetadata, presentMetadata } from './grpc/metadata.ts';
 
 /** gRPC metadata keys: lowercase ASCII (no `-bin` binary values), none of the protocol's own. */
@@ -75,12 +67,17 @@ const view = input.extend({
 });
 
 export type GrpcConfig = z.output<typeof input>;
+/** What a grpc probe runs: the config with the common probe fields. */
+export type GrpcProbeJob = ConfiguredProbeJob<'grpc', GrpcConfig>;
 
 const endpoint = (config: GrpcConfig) =>
   `${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}`;
 const serviceLabel = (service: string | undefined) => (service ? ` ${service}` : '');
 
-/** gRPC health (grpc.health.v1 Health/Check): SERVING is up; any other answer or failure is down. */
+/**
+ * gRPC health (grpc.health.v1 Health/Check): SERVING is up; any other answer or failure is down
+ * (./grpc-probe.ts, which loads @grpc/grpc-js only when it runs).
+ */
 export const grpcCheckType = defineCheckType('grpc', {
   label: 'gRPC health',
   input,
@@ -92,84 +89,4 @@ export const grpcCheckType = defineCheckType('grpc', {
   secrets: (config) => Object.values(config.metadata ?? {}),
   defaultName: (config) => `gRPC ${endpoint(config)}${serviceLabel(config.service)}`,
   targetLabel: (config) => `grpc ${endpoint(config)}${serviceLabel(config.service)}`,
-  async probe(job, deps): Promise<ProbeOutcome> {
-    const elapsed = startTimer();
-    const secrets = Object.values(job.metadata ?? {});
-    // A server's error text may echo the metadata it got: hidden before it is stored.
-    const redact = secrets.length > 0 ? secretRedactor(secrets) : (text: string) => text;
-    try {
-      const status = await withDeadline(job.timeout_ms, async (signal) => {
-        const guard = { allowPrivate: deps.allowPrivate, resolve: deps.resolve };
-        const [target] = await resolveAllowed(job.host, guard);
-        if (!target) throw new Error(`could not resolve host ${job.host}`);
-        signal.throwIfAborted(); // the deadline may have passed during resolution
-        return checkHealth({
-          address: target.address,
-          family: target.family,
-          port: job.port,
-          host: job.host,
-          service: job.service ?? '',
-          useTls: job.use_tls === true,
-          trust: job.tls,
-          runtimeCa: deps.tlsCa,
-          metadata: job.metadata ?? {},
-          deadlineMs: job.timeout_ms,
-        });
-      });
-      const latency = elapsed();
-      // Over TLS with skip_verify, every answer says the certificate was not verified.
-      const trust = job.use_tls === true ? job.tls : undefined;
-      if (status.status === 'SERVING')
-        return withTrustWarning(passed(latency, 0, { grpc_status: 'SERVING' }), trust);
-      const down = failed(`health status ${status.status}`, latency, 0, { grpc_status: status.status });
-      return withTrustWarning(down, trust);
-    } catch (err) {
-      const latency = elapsed();
-      const { message, status } = describeGrpcError(err, job.service ?? '', job.timeout_ms);
-      return failed(redact(message), latency, 0, status ? { grpc_status: status } : undefined);
-    }
-  },
 });
-
-function isServiceError(err: unknown): err is grpc.ServiceError {
-  return (
-    err instanceof Error && typeof (err as Partial<grpc.ServiceError>).code === 'number' && 'details' in err
-  );
-}
-
-/** A user's sentence for a failed call; `status` when the failure stands for a health status. */
-function describeGrpcError(
-  err: unknown,
-  service: string,
-  timeoutMs: number,
-): { message: string; status?: string } {
-  if (!isServiceError(err)) return { message: describeError(err) };
-  const details = err.details.slice(0, 300);
-  switch (err.code) {
-    case grpc.status.NOT_FOUND:
-      // The health service's answer for a service it does not know (health-checking.md).
-      return {
-        message: `health status SERVICE_UNKNOWN: the server does not know service "${service}"`,
-        status: 'SERVICE_UNKNOWN',
-      };
-    case grpc.status.UNIMPLEMENTED:
-      return { message: 'the server does not implement the gRPC health service (grpc.health.v1.Health)' };
-    case grpc.status.DEADLINE_EXCEEDED:
-      return { message: `timed out after ${timeoutMs} ms` };
-    case grpc.status.UNAVAILABLE:
-      if (/ECONNREFUSED/.test(details)) return { message: 'connection refused' };
-      return { message: `could not connect: ${lastError(details)}` };
-    default:
-      return { message: `gRPC ${grpc.status[err.code] ?? err.code}: ${details}` };
-  }
-}
-
-/**
- * The cause inside grpc-js's "No connection established. Last error: Error [CODE]: text. Resolution
- * note: …": the text alone ("self-signed certificate"), without Node's hints.
- */
-function lastError(details: string): string {
-  const last = /Last error: (?:\w*Error(?: \[\w+\])?: )?(.*)$/s.exec(details)?.[1] ?? details;
-  const cut = (text: string, at: string) => text.split(at)[0] ?? text;
-  return cut(cut(last, '; if the root CA'), ' Resolution note:').trim().replace(/\.$/, '');
-}

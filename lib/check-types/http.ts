@@ -1,7 +1,6 @@
 import * as z from 'zod';
 import { urlSecrets } from '../domain/secret-redaction.ts';
 import { redactUrl } from '../domain/url-redaction.ts';
-import { runHttpProbe } from '../probes/http-probe.ts';
 import type { HttpCheckType } from './definition.ts';
 
 /**
@@ -20,7 +19,8 @@ function hostAndPath(target: string | null): string {
 
 /**
  * http: a request to `target_url` answers the expected status (and body, assertions). Its request
- * is the check's top-level fields (lib/checks/check-input.ts), so its `config` is empty.
+ * is the check's top-level fields (lib/checks/check-input.ts), so its `config` is empty. Its probe
+ * is lib/probes/http-probe.ts.
  */
 export const httpCheckType: HttpCheckType = {
   kind: 'http',
@@ -32,5 +32,4 @@ export const httpCheckType: HttpCheckType = {
   // Alert text goes to chat rooms and inboxes: credentials in the URL stay out of it.
   targetLabel: (check) => `${check.method} ${check.target_url ? redactUrl(check.target_url) : ''}`.trim(),
   secrets: (job) => [...Object.values(job.headers ?? {}), ...urlSecrets(job.target_url)],
-  probe: runHttpProbe,
 };

@@ -1,10 +1,5 @@
 import * as z from 'zod';
-import { withDeadline } from '../platform/egress-deadline.ts';
-import { resolveAllowed } from '../platform/egress-guard.ts';
-import { degraded, describeError, failed, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeOutcome } from '../probes/types.ts';
-import { defineCheckType } from './definition.ts';
-import { type PingSummary, runPing } from './icmp/ping-command.ts';
+import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
 
 const host = z
   .string()
@@ -49,13 +44,14 @@ const stored = z.object({
 });
 
 export type IcmpConfig = z.output<typeof input>;
-
-const DEFAULT_COUNT = 3;
+/** What an icmp probe runs: the config with the common probe fields. */
+export type IcmpProbeJob = ConfiguredProbeJob<'icmp', IcmpConfig>;
 
 /**
- * ICMP echo ("ping"). Node has no ICMP sockets, so the probe runs the system's iputils `ping`
- * (./icmp/ping-command.ts says why that and not the npm package) on the address the SSRF guard
- * checked, never on the name, so a name cannot be resolved again to a private address.
+ * ICMP echo ("ping"). Node has no ICMP sockets, so the probe (./icmp-probe.ts) runs the system's
+ * iputils `ping` (./icmp/ping-command.ts says why that and not the npm package) on the address
+ * the SSRF guard checked, never on the name, so a name cannot be resolved again to a private
+ * address.
  */
 export const icmpCheckType = defineCheckType('icmp', {
   label: 'Ping (ICMP)',
@@ -68,61 +64,4 @@ export const icmpCheckType = defineCheckType('icmp', {
   },
   defaultName: (config) => `Ping ${config.host}`,
   targetLabel: (config) => `icmp ${config.host}`,
-  async probe(job, deps): Promise<ProbeOutcome> {
-    const elapsed = startTimer();
-    let summary: PingSummary;
-    try {
-      const guard = { allowPrivate: deps.allowPrivate, resolve: deps.resolve };
-      const [target] = await withDeadline(job.timeout_ms, () => resolveAllowed(job.host, guard));
-      if (!target) return failed(`could not resolve host ${job.host}`, elapsed());
-      summary = await runPing({
-        address: target.address,
-        family: target.family,
-        count: job.count ?? DEFAULT_COUNT,
-        timeoutMs: job.timeout_ms,
-      });
-    } catch (err) {
-      return failed(describeError(err), elapsed());
-    }
-    return judgePing(summary, job.max_loss_percent ?? 0, job.degraded_rtt_ms);
-  },
 });
-
-/** Down when every echo was lost; degraded above the loss or round-trip thresholds; up otherwise. */
-export function judgePing(
-  summary: PingSummary,
-  maxLossPercent: number,
-  degradedRttMs: number | undefined,
-): ProbeOutcome {
-  const { transmitted, received, rtt } = summary;
-  const loss = transmitted === 0 ? 100 : Math.round(((transmitted - received) / transmitted) * 100);
-  const details = {
-    packets_sent: transmitted,
-    packets_received: received,
-    packet_loss_percent: loss,
-    ...(rtt ? { rtt_min_ms: rtt.min, rtt_avg_ms: rtt.avg, rtt_max_ms: rtt.max } : {}),
-  };
-  // The latency of a ping is its round trip, not the time the command took to run.
-  const latency = rtt ? Math.round(rtt.avg) : 0;
-  if (received === 0 || !rtt) {
-    const why = summary.error ? `: ${summary.error}` : '';
-    return failed(`no echo reply to ${transmitted} of ${transmitted} requests${why}`, latency, 0, details);
-  }
-  if (loss > maxLossPercent) {
-    return degraded(
-      `${loss}% packet loss (${received} of ${transmitted} replies) is above max_loss_percent ${maxLossPercent}`,
-      latency,
-      0,
-      details,
-    );
-  }
-  if (degradedRttMs !== undefined && rtt.avg > degradedRttMs) {
-    return degraded(
-      `average round trip ${rtt.avg} ms is above degraded_rtt_ms ${degradedRttMs}`,
-      latency,
-      0,
-      details,
-    );
-  }
-  return passed(latency, 0, details);
-}

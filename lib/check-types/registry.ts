@@ -11,11 +11,12 @@ import { tcpCheckType } from './tcp.ts';
 import { tlsCheckType } from './tls.ts';
 
 /**
- * Every check type, one line each (the order is the API's and the console's). Whatever switched on
- * a check type's name derives from here: the request and stored config schemas
+ * Every check type's shape, one line each (the order is the API's and the console's). Whatever
+ * switched on a check type's name derives from here: the request and stored config schemas
  * (lib/check-types/check-config.ts), the derived name (lib/check-types/check-name.ts), the create body and
- * the Check responses (lib/checks), the probe job and its dispatch (lib/check-types/run-probe.ts), the
- * alert label (lib/notify/pipeline/alert-context.ts).
+ * the Check responses (lib/checks), the probe job (lib/checks/probe-job.ts), the alert label
+ * (lib/notify/pipeline/alert-context.ts). The probes are registered apart (./probe-registry.ts),
+ * so what imports a shape never loads a network client.
  */
 export const CHECK_TYPE_DEFINITIONS = {
   http: httpCheckType,
@@ -37,6 +38,11 @@ export type ConfiguredType = {
   [T in CheckType]: Definitions[T] extends HttpCheckType | PushCheckType ? never : T;
 }[CheckType];
 
+/** The types a probe runs (all but push): ./probe-registry.ts holds a probe for each. */
+export type ProbedType = {
+  [T in CheckType]: Definitions[T] extends PushCheckType ? never : T;
+}[CheckType];
+
 /** A type's stored config. */
 export type StoredConfigOf<T extends CheckType> = z.output<Definitions[T]['stored']>;
 
@@ -51,6 +57,12 @@ export type CheckProbeJob =
 /** A check type's definition, as code that dispatches on any type sees it. */
 export function checkTypeDefinition(type: CheckType): CheckTypeDefinition {
   return CHECK_TYPE_DEFINITIONS[type];
+}
+
+/** Whether checks of `type` are probed (push checks are reported to instead). */
+export function isProbedType(type: CheckType): type is ProbedType {
+  const definition: CheckTypeDefinition = CHECK_TYPE_DEFINITIONS[type];
+  return !('kind' in definition && definition.kind === 'push');
 }
 
 /** Whether `type` is one of the registry's (data read at runtime may hold anything). */

@@ -1,7 +1,8 @@
 import { degradeIfSlow, failed } from '../probes/outcome.ts';
 import type { ProbeDefinition, ProbeDeps, ProbeOutcome, Prober } from '../probes/types.ts';
 import { redactOutcome } from './outcome-redaction.ts';
-import { checkTypeDefinition, isCheckType } from './registry.ts';
+import { CHECK_TYPE_PROBES } from './probe-registry.ts';
+import { isCheckType, isProbedType } from './registry.ts';
 
 /**
  * Runs the probe for a pull check's type. Never throws: every failure is a failed outcome. What it
@@ -15,10 +16,11 @@ export async function runProbe(def: ProbeDefinition, deps: ProbeDeps): Promise<P
 async function probeOnce(def: ProbeDefinition, deps: ProbeDeps): Promise<ProbeOutcome> {
   try {
     // Data read at runtime may name a type no longer known (push checks have no probe either).
-    const type = isCheckType(def.check_type) ? checkTypeDefinition(def.check_type) : undefined;
-    if (!type || !('probe' in type)) return failed(`unsupported check type: ${def.check_type}`, 0);
+    const type = def.check_type;
+    if (!isCheckType(type) || !isProbedType(type)) return failed(`unsupported check type: ${type}`, 0);
     // The registry pairs each type with its own probe; the job's check_type chose it.
-    return await (type.probe as (job: ProbeDefinition, deps: ProbeDeps) => Promise<ProbeOutcome>)(def, deps);
+    const probe = CHECK_TYPE_PROBES[type] as (job: ProbeDefinition, deps: ProbeDeps) => Promise<ProbeOutcome>;
+    return await probe(def, deps);
   } catch (err) {
     // The probes catch their own failures; this is the backstop for a bug, not a path.
     return failed(`probe failed: ${err instanceof Error ? err.message : String(err)}`, 0);

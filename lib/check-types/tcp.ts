@@ -1,9 +1,4 @@
-import { connect } from 'node:net';
 import * as z from 'zod';
-import { withDeadline } from '../platform/egress-deadline.ts';
-import { resolveAllowed } from '../platform/egress-guard.ts';
-import { describeError, failed, passed, startTimer } from '../probes/outcome.ts';
-import type { ProbeDeps, ProbeOutcome } from '../probes/types.ts';
 import { type ConfiguredProbeJob, defineCheckType } from './definition.ts';
 import { hostSchema, portSchema, storedPortSchema } from './fields.ts';
 
@@ -13,7 +8,7 @@ export type TcpConfig = z.output<typeof stored>;
 /** What a tcp probe runs: the config with the common probe fields. */
 export type TcpProbeJob = ConfiguredProbeJob<'tcp', TcpConfig>;
 
-/** tcp: a TCP connection to host:port opens (and is closed at once). */
+/** tcp: a TCP connection to host:port opens (and is closed at once; ./tcp-probe.ts). */
 export const tcpCheckType = defineCheckType('tcp', {
   label: 'TCP',
   input: z.strictObject({ host: hostSchema, port: portSchema }),
@@ -21,37 +16,4 @@ export const tcpCheckType = defineCheckType('tcp', {
   tls: false,
   defaultName: (config) => `TCP ${config.host}:${config.port}`,
   targetLabel: (config) => `tcp ${config.host}:${config.port}`,
-  probe: runTcpProbe,
 });
-
-/** Opens a TCP connection to host:port (through the SSRF guard) and closes it at once. */
-export async function runTcpProbe(def: TcpProbeJob, deps: ProbeDeps): Promise<ProbeOutcome> {
-  const elapsed = startTimer();
-  try {
-    await withDeadline(def.timeout_ms, async (signal) => {
-      const [target] = await resolveAllowed(def.host, {
-        allowPrivate: deps.allowPrivate,
-        resolve: deps.resolve,
-      });
-      if (!target) throw new Error(`could not resolve host ${def.host}`);
-      signal.throwIfAborted(); // the deadline may have passed during resolution
-      await new Promise<void>((resolve, reject) => {
-        const socket = connect({ host: target.address, port: def.port });
-        const onAbort = () => socket.destroy(signal.reason as Error);
-        signal.addEventListener('abort', onAbort, { once: true });
-        socket.once('connect', () => {
-          signal.removeEventListener('abort', onAbort);
-          socket.destroy();
-          resolve();
-        });
-        socket.once('error', (err) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(err);
-        });
-      });
-    });
-    return passed(elapsed());
-  } catch (err) {
-    return failed(describeError(err), elapsed());
-  }
-}

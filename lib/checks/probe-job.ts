@@ -1,4 +1,4 @@
-import { checkTypeDefinition } from '../check-types/registry.ts';
+import { isProbedType } from '../check-types/registry.ts';
 import { missedRun } from '../domain/heartbeat-miss.ts';
 import { probesFromLocations } from '../domain/quorum.ts';
 import type { Logger } from '../platform/logger.ts';
@@ -40,8 +40,7 @@ export function probeDefinition(check: ProbedFields): ProbeDefinition | undefine
       : {}),
     ...(check.tls ? { tls: check.tls } : {}),
   };
-  const type = checkTypeDefinition(check.check_type);
-  if (!('probe' in type)) return undefined;
+  if (!isProbedType(check.check_type)) return undefined;
   if (check.check_type !== 'http') {
     // A configured type's job is its config with the common fields (lib/check-types/definition.ts).
     return {

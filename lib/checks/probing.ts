@@ -2,6 +2,8 @@
  * lib/checks' face for the runtimes that probe (lib/local's scheduler and queues, lib/cloud's
  * generator and worker): the due-check generators, the cell runner that probes a cell's checks
  * together, the recorder of results and the located checks' decider (the agent routes report there). What a probe job is stays in probe-job.ts.
+ * The check store is here, not only behind ./services.ts, so the worker reads checks without
+ * loading the services' request validation (RE2 among it).
  */
 
 export { type DueCellSlot, generateCellShard } from './cells/cell-generator.ts';
@@ -13,6 +15,7 @@ export {
   cellJobSchema,
   createCellRunner,
 } from './cells/cell-runner.ts';
+export { createCheckStore } from './definitions/check-store.ts';
 export {
   createLocationDecider,
   type LocationDecider,

@@ -4,10 +4,11 @@ import { configViewSchema } from '../check-types/config-view.ts';
 import { locationOutcomeSchema } from '../check-types/location-outcome.ts';
 import { checkTypeDefinition } from '../check-types/registry.ts';
 import { publicTlsTrustSchema } from '../check-types/tls-trust.ts';
-import { degradedLatencySchema, storedAssertionSchema } from '../domain/http-assertions.ts';
+import { degradedLatencySchema } from '../domain/http-assertions.ts';
 import { storedExpectedStatusesSchema } from '../domain/http-statuses.ts';
 import { MAX_CHECK_LOCATIONS } from '../domain/quorum.ts';
 import { REDACTED } from '../domain/redacted.ts';
+import { storedAssertionSchema } from '../domain/stored-assertions.ts';
 import { idSchema, timestampSchema } from '../http/route-schemas.ts';
 import {
   CHECK_TYPES,

@@ -2,8 +2,12 @@
  * lib/checks' face for what checks produce: states, results, 5-minute and daily rollups,
  * transitions. The reads take checks (ids or definitions) and hide where each one's results are
  * (a pull check's in its cell's slots, a push check's in its own items): no caller outside
- * lib/checks needs to know that cells exist. Definitions are read through check-items.ts.
+ * lib/checks needs to know that cells exist. Definitions are read through check-items.ts. The
+ * change feed's parts that keep them are here too (the state rule consumer, the purge of an
+ * entity's checks), not in ./services.ts: the stream function runs them without loading the
+ * services' request validation (RE2 among it).
  */
+
 export { dayCountsOf, dayUptimeOf } from './results/check-recent.ts';
 export { parseStates, statesById } from './results/check-state-items.ts';
 export { entityDailyChecks } from './results/daily-checks.ts';
@@ -21,3 +25,5 @@ export {
   tenantTransitionItems,
   tenantTransitionsPage,
 } from './results/transition-items.ts';
+export { purgeEntityChecks } from './services/check-purge.ts';
+export { createStateRuleConsumer } from './services/state-rule-consumer.ts';

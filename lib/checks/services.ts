@@ -1,17 +1,15 @@
 /**
  * lib/checks' face for the compositions (lib/app.ts, lib/compose-*.ts, lib/migrations.ts, the
- * CLI) and the features that call the checks engine: its services, its change-feed consumer, the
- * purge of an entity's checks and the one-off migrations of stored items.
+ * CLI) and the features that call the checks engine: its services and the one-off migrations of
+ * stored items. The change feed's consumer and purge are behind ./results.ts.
  */
-export { type CheckStore, createCheckStore } from './definitions/check-store.ts';
+export type { CheckStore } from './definitions/check-store.ts';
 export { ruleChangeOps } from './definitions/entity-restate.ts';
 export { migrateEntityAggregates } from './migration/aggregate-migration.ts';
 export { migrateChecksToCells } from './migration/cell-migration.ts';
 export { migrateCheckItems } from './migration/check-migration.ts';
-export { purgeEntityChecks } from './services/check-purge.ts';
 export type { CheckService } from './services/check-service.ts';
 /** The check service as the compositions build it: create and update refuse unknown locations. */
 export { createLocatedCheckService as createCheckService } from './services/located-check-service.ts';
 export type { ProbeSoon } from './services/probe-soon.ts';
 export { type CheckReadService, createCheckReadService } from './services/read-service.ts';
-export { createStateRuleConsumer } from './services/state-rule-consumer.ts';

@@ -1,34 +1,31 @@
 import { RE2JS } from 're2js';
 import * as z from 'zod';
+import {
+  compileWith,
+  MAX_PATH_LENGTH,
+  MAX_PATTERN_LENGTH,
+  type PathSegment,
+  parseJsonPath,
+} from './assertion-syntax.ts';
+import {
+  type ASSERTION_OPS,
+  type ASSERTION_SOURCES,
+  assertionValueSchema,
+  storedAssertionSchema,
+} from './stored-assertions.ts';
 
 /**
  * HTTP assertions (DECISIONS.md "HTTP assertions and degraded"): what an http check asserts on
  * the response besides its expected status, all of which must pass. Validated here once, at the
  * API boundary (a regex must compile on RE2 within a program budget, a json path must parse), and
- * stored leniently so a stored check always reads back. lib/probes/assertions.ts evaluates them.
+ * stored leniently so a stored check always reads back (./stored-assertions.ts, which the
+ * functions that only read checks import without RE2). lib/probes/assertions.ts evaluates them.
  */
 
-const ASSERTION_SOURCES = ['status', 'body', 'json', 'header', 'latency_ms'] as const;
-const ASSERTION_OPS = [
-  'eq',
-  'ne',
-  'lt',
-  'lte',
-  'gt',
-  'gte',
-  'contains',
-  'not_contains',
-  'matches',
-  'exists',
-] as const;
-type AssertionSource = (typeof ASSERTION_SOURCES)[number];
+export type AssertionSource = (typeof ASSERTION_SOURCES)[number];
 export type AssertionOp = (typeof ASSERTION_OPS)[number];
 
-const MAX_ASSERTIONS = 20;
-const MAX_PATTERN_LENGTH = 512;
-/** RE2 program instructions a pattern may compile to (as for tool input schemas). */
-const MAX_PATTERN_INSTRUCTIONS = 1000;
-const MAX_PATH_LENGTH = 256;
+export const MAX_ASSERTIONS = 20;
 
 export type AssertionValue = string | number | boolean | null;
 
@@ -39,44 +36,12 @@ export interface HttpAssertion {
   value?: AssertionValue;
 }
 
-/** One step of a json path: an object key or an array index. */
-export type PathSegment = string | number;
-
-const SEGMENT = /^(?:\.([A-Za-z_$][\w$-]*)|\[(\d{1,9})\])/;
-
-/**
- * A json path in the dotted form `$.a.b[0]` as its segments, or undefined when it is not one.
- * Only the dotted form (names and indexes), at most 256 characters: filters, wildcards and
- * recursive descent would make a check's cost depend on the body, and one value per assertion is
- * what the ops compare; a small walker does it (lib/probes/assertions.ts).
- */
-export function parseJsonPath(path: string): PathSegment[] | undefined {
-  if (!path.startsWith('$') || path.length > MAX_PATH_LENGTH) return undefined;
-  const segments: PathSegment[] = [];
-  let rest = path.slice(1);
-  while (rest !== '') {
-    const match = SEGMENT.exec(rest);
-    if (!match) return undefined;
-    segments.push(match[1] ?? Number(match[2]));
-    rest = rest.slice(match[0].length);
-  }
-  return segments;
-}
+// The json path parser is the evaluator's too; it stays importable from here, beside the rules.
+export { type PathSegment, parseJsonPath };
 
 /** The RE2 program of a pattern, or why it is refused (syntax RE2 cannot run linearly, or too large). */
 export function compilePattern(pattern: string): RE2JS | string {
-  if (pattern.length > MAX_PATTERN_LENGTH) return `Use at most ${MAX_PATTERN_LENGTH} characters.`;
-  let compiled: RE2JS;
-  try {
-    compiled = RE2JS.compile(RE2JS.translateRegExp(pattern));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return `This is not a supported regular expression (RE2 syntax: no backreferences or lookaround): ${reason.replace(/\.$/, '')}.`;
-  }
-  if (compiled.programSize() > MAX_PATTERN_INSTRUCTIONS) {
-    return `This pattern is too complex: use at most ${MAX_PATTERN_INSTRUCTIONS} RE2 instructions.`;
-  }
-  return compiled;
+  return compileWith(RE2JS, pattern);
 }
 
 /** An HTTP header name (RFC 9110 token). */
@@ -111,8 +76,6 @@ function assertionProblem(a: HttpAssertion): [string, string] | undefined {
   return undefined;
 }
 
-const valueSchema = z.union([z.string().max(1024), z.number(), z.boolean(), z.null()]);
-
 /** The json path syntax parseJsonPath reads, for the document (the parser is the rule). */
 const JSON_PATH_PATTERN = '^\\$(?:\\.[A-Za-z_$][A-Za-z0-9_$-]*|\\[[0-9]{1,9}\\])*$';
 const JSON_PATH_MESSAGE = 'Enter a json path in dotted form, such as $.data.items[0].status.';
@@ -139,7 +102,7 @@ const sourceSchemas = {
   header: z.literal('header'),
 } as const;
 const opShapes = [
-  { op: z.enum(['eq', 'ne', 'contains', 'not_contains']), value: valueSchema },
+  { op: z.enum(['eq', 'ne', 'contains', 'not_contains']), value: assertionValueSchema },
   { op: z.enum(['lt', 'lte', 'gt', 'gte']), value: z.number() },
   {
     op: z.literal('matches'),
@@ -186,14 +149,6 @@ export const assertionInputSchema = z
 export const assertionsInputSchema = z
   .array(assertionInputSchema)
   .max(MAX_ASSERTIONS, { error: `Use at most ${MAX_ASSERTIONS} assertions.` });
-
-/** Assertions as stored: read back without checking again what the API checked when they were written. */
-export const storedAssertionSchema = z.object({
-  source: z.enum(ASSERTION_SOURCES),
-  path: z.string().optional(),
-  op: z.enum(ASSERTION_OPS),
-  value: valueSchema.optional(),
-});
 
 /** `degraded_latency_ms`: a success slower than this is degraded. */
 export const degradedLatencySchema = z

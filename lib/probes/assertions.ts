@@ -1,11 +1,7 @@
-import {
-  type AssertionValue,
-  compilePattern,
-  type HttpAssertion,
-  type PathSegment,
-  parseJsonPath,
-} from '../domain/http-assertions.ts';
+import { compileWith, type PathSegment, parseJsonPath } from '../domain/assertion-syntax.ts';
+import type { AssertionValue, HttpAssertion } from '../domain/http-assertions.ts';
 import { failureMessage, subject } from './assertion-text.ts';
+import { patternEngine } from './pattern-engine.ts';
 
 /**
  * Evaluates an http check's assertions on one response (DECISIONS.md "HTTP assertions and
@@ -77,12 +73,12 @@ function contains(actual: Actual, expected: AssertionValue | undefined): boolean
 type Verdict = true | string;
 
 /** Compiled patterns, so a check's regex compiles once per process, not per probe; bounded. */
-const patterns = new Map<string, ReturnType<typeof compilePattern>>();
+const patterns = new Map<string, ReturnType<typeof compileWith>>();
 const MAX_PATTERNS = 512;
-function compiled(pattern: string): ReturnType<typeof compilePattern> {
+function compiled(pattern: string): ReturnType<typeof compileWith> {
   let found = patterns.get(pattern);
   if (found === undefined) {
-    found = compilePattern(pattern);
+    found = compileWith(patternEngine(), pattern);
     if (patterns.size >= MAX_PATTERNS) patterns.clear();
     patterns.set(pattern, found);
   }

@@ -4,6 +4,7 @@ import { http1Request } from '../platform/http1-client.ts';
 import { evaluateAssertions } from './assertions.ts';
 import { trustedCa, withTrustWarning } from './check-trust.ts';
 import { failed, failedOn, passed, startTimer } from './outcome.ts';
+import { loadPatternEngine } from './pattern-engine.ts';
 import type { HttpProbeDefinition, ProbeDeps, ProbeOutcome } from './types.ts';
 
 /** How much of the body `body_contains` and assertions search; the rest is never read. */
@@ -45,6 +46,8 @@ async function probeHttp(def: HttpProbeDefinition, deps: ProbeDeps): Promise<Pro
       return failed(`body does not contain ${JSON.stringify(needle)}`, latency, res.status);
     }
     if (assertions.length > 0) {
+      // RE2 is loaded for the checks that match a pattern, and only then (./pattern-engine.ts).
+      if (assertions.some((a) => a.op === 'matches')) await loadPatternEngine();
       const failure = evaluateAssertions(assertions, {
         status: res.status,
         headers: res.headers,

@@ -69,6 +69,8 @@ const FAMILIES: readonly Family[] = [
       // A definition's own helpers beside it.
       'lib/check-types/{name}-*.ts',
       'lib/check-types/registry.ts',
+      // The probes' registry, apart from the shapes' so that importing a shape loads no client.
+      'lib/check-types/probe-registry.ts',
       'web/src/checks/check-types/{name}.ts',
       'web/src/checks/check-types/registry.ts',
       // Generated from the API document (npm run api:types).

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainCheckType } from '../../lib/check-types/domain.ts';
+import { runDomainProbe } from '../../lib/check-types/domain-probe.ts';
 import { type RdapBootstrap, rdapServerFor, shippedBootstrap } from '../../lib/check-types/rdap-bootstrap.ts';
 import { createFakeClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
@@ -95,7 +96,7 @@ const job = (domain: string, extra: { expiry_threshold_days?: number } = {}) => 
 
 describe('domain check type', () => {
   it('is up when the registration expires after the threshold, with the date in details', async () => {
-    const outcome = await domainCheckType.probe(job('fine.test'), deps());
+    const outcome = await runDomainProbe(job('fine.test'), deps());
     expect(outcome).toMatchObject({
       success: true,
       error_message: '',
@@ -112,18 +113,18 @@ describe('domain check type', () => {
   });
 
   it('is degraded inside the threshold', async () => {
-    expect(await domainCheckType.probe(job('soon.test'), deps())).toMatchObject({
+    expect(await runDomainProbe(job('soon.test'), deps())).toMatchObject({
       success: true,
       degraded: true,
       error_message: 'registration expires in 10 days (2026-06-11; threshold 30)',
       details: { days_left: 10 },
     });
-    const short = await domainCheckType.probe(job('soon.test', { expiry_threshold_days: 7 }), deps());
+    const short = await runDomainProbe(job('soon.test', { expiry_threshold_days: 7 }), deps());
     expect(short.degraded).toBeUndefined();
   });
 
   it('is down once expired', async () => {
-    expect(await domainCheckType.probe(job('gone.test'), deps())).toMatchObject({
+    expect(await runDomainProbe(job('gone.test'), deps())).toMatchObject({
       success: false,
       error_message: 'registration expired 5 days ago (2026-05-27)',
       details: { days_left: -5 },
@@ -131,26 +132,26 @@ describe('domain check type', () => {
   });
 
   it('is down when the registry does not know the domain (404)', async () => {
-    expect(await domainCheckType.probe(job('missing.test'), deps())).toMatchObject({
+    expect(await runDomainProbe(job('missing.test'), deps())).toMatchObject({
       success: false,
       error_message: 'missing.test is not registered (the RDAP server answered 404)',
     });
   });
 
   it('is down with a clear error on malformed JSON, a missing date or a rate limit', async () => {
-    expect((await domainCheckType.probe(job('broken.test'), deps())).error_message).toBe(
+    expect((await runDomainProbe(job('broken.test'), deps())).error_message).toBe(
       'the RDAP server answered with malformed JSON',
     );
-    expect((await domainCheckType.probe(job('noexp.test'), deps())).error_message).toBe(
+    expect((await runDomainProbe(job('noexp.test'), deps())).error_message).toBe(
       'the registry publishes no expiration date for this domain (no RDAP expiration event)',
     );
-    expect((await domainCheckType.probe(job('busy.test'), deps())).error_message).toBe(
+    expect((await runDomainProbe(job('busy.test'), deps())).error_message).toBe(
       'the RDAP server is rate-limiting requests (HTTP 429); try a longer interval',
     );
   });
 
   it('asks the server of the longest matching bootstrap entry, its https URL first', async () => {
-    expect(await domainCheckType.probe(job('shop.co.test'), deps())).toMatchObject({
+    expect(await runDomainProbe(job('shop.co.test'), deps())).toMatchObject({
       success: true,
       details: { rdap_server: `${base}/co/` },
     });
@@ -158,21 +159,21 @@ describe('domain check type', () => {
 
   it('asks RDAP once per domain within the cache time', async () => {
     const before = requests.filter((r) => r.url.endsWith('/cached.test')).length;
-    await domainCheckType.probe(job('cached.test'), deps());
-    const second = await domainCheckType.probe(job('cached.test'), deps());
+    await runDomainProbe(job('cached.test'), deps());
+    const second = await runDomainProbe(job('cached.test'), deps());
     expect(second).toMatchObject({ success: true, details: { days_left: 200 } });
     expect(requests.filter((r) => r.url.endsWith('/cached.test')).length).toBe(before + 1);
   });
 
   it('refuses a private RDAP server without allowPrivate', async () => {
     // A name not asked before: a cached answer needs no request.
-    const outcome = await domainCheckType.probe(job('never.test'), { ...deps(), allowPrivate: false });
+    const outcome = await runDomainProbe(job('never.test'), { ...deps(), allowPrivate: false });
     expect(outcome.success).toBe(false);
     expect(outcome.error_message).toMatch(/^RDAP server localhost:\d+: destination 127\.0\.0\.1 is/);
   });
 
   it('is down for a top-level domain no RDAP server is known for', async () => {
-    expect((await domainCheckType.probe(job('example.invalid'), deps())).error_message).toBe(
+    expect((await runDomainProbe(job('example.invalid'), deps())).error_message).toBe(
       'no RDAP server is known for .invalid (IANA bootstrap)',
     );
   });

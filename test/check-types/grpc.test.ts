@@ -2,6 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation, service as healthService } from 'grpc-health-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grpcCheckType } from '../../lib/check-types/grpc.ts';
+import { runGrpcProbe } from '../../lib/check-types/grpc-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { closedPort } from '../probes/support/http-server.ts';
@@ -71,7 +72,7 @@ afterAll(async () => {
   for (const server of servers) server.forceShutdown();
 });
 
-const job = (extra: Partial<Parameters<typeof grpcCheckType.probe>[0]> = {}) => ({
+const job = (extra: Partial<Parameters<typeof runGrpcProbe>[0]> = {}) => ({
   check_type: 'grpc' as const,
   host: '127.0.0.1',
   port: ports.plain,
@@ -81,25 +82,25 @@ const job = (extra: Partial<Parameters<typeof grpcCheckType.probe>[0]> = {}) => 
 
 describe('grpc check type', () => {
   it('is up when the server as a whole is SERVING', async () => {
-    const outcome = await grpcCheckType.probe(job(), deps);
+    const outcome = await runGrpcProbe(job(), deps);
     expect(outcome).toMatchObject({ success: true, error_message: '', details: { grpc_status: 'SERVING' } });
   });
 
   it('asks about the named service', async () => {
-    expect(await grpcCheckType.probe(job({ service: 'shop.Orders' }), deps)).toMatchObject({ success: true });
-    expect(await grpcCheckType.probe(job({ service: 'shop.Stock' }), deps)).toMatchObject({
+    expect(await runGrpcProbe(job({ service: 'shop.Orders' }), deps)).toMatchObject({ success: true });
+    expect(await runGrpcProbe(job({ service: 'shop.Stock' }), deps)).toMatchObject({
       success: false,
       error_message: 'health status NOT_SERVING',
       details: { grpc_status: 'NOT_SERVING' },
     });
-    expect(await grpcCheckType.probe(job({ service: 'shop.Mail' }), deps)).toMatchObject({
+    expect(await runGrpcProbe(job({ service: 'shop.Mail' }), deps)).toMatchObject({
       success: false,
       error_message: 'health status UNKNOWN',
     });
   });
 
   it('is down for a service the server does not know', async () => {
-    expect(await grpcCheckType.probe(job({ service: 'shop.Nope' }), deps)).toMatchObject({
+    expect(await runGrpcProbe(job({ service: 'shop.Nope' }), deps)).toMatchObject({
       success: false,
       error_message: 'health status SERVICE_UNKNOWN: the server does not know service "shop.Nope"',
       details: { grpc_status: 'SERVICE_UNKNOWN' },
@@ -108,24 +109,24 @@ describe('grpc check type', () => {
 
   it('speaks TLS, trusting the certificate given as ca_pem', async () => {
     const tlsJob = job({ port: ports.tls, use_tls: true });
-    const untrusted = await grpcCheckType.probe(tlsJob, deps);
+    const untrusted = await runGrpcProbe(tlsJob, deps);
     expect(untrusted.success).toBe(false);
     expect(untrusted.error_message).toBe('could not connect: self-signed certificate');
-    const trusted = await grpcCheckType.probe({ ...tlsJob, tls: { ca_pem: fixtures.selfSigned.cert } }, deps);
+    const trusted = await runGrpcProbe({ ...tlsJob, tls: { ca_pem: fixtures.selfSigned.cert } }, deps);
     expect(trusted).toMatchObject({ success: true, details: { grpc_status: 'SERVING' } });
-    const byName = await grpcCheckType.probe(
+    const byName = await runGrpcProbe(
       { ...tlsJob, host: 'localhost', tls: { ca_pem: fixtures.selfSigned.cert } },
       deps,
     );
     expect(byName.success).toBe(true);
-    const skipped = await grpcCheckType.probe({ ...tlsJob, tls: { skip_verify: true } }, deps);
+    const skipped = await runGrpcProbe({ ...tlsJob, tls: { skip_verify: true } }, deps);
     expect(skipped.success).toBe(true);
     expect(skipped.details?.tls_warning).toBe('certificate not verified (skip_verify)');
     expect(trusted.details?.tls_warning).toBeUndefined();
   });
 
   it('refuses a name whose certificate does not match', async () => {
-    const outcome = await grpcCheckType.probe(
+    const outcome = await runGrpcProbe(
       job({ port: ports.tls, use_tls: true, host: 'other.test', tls: { ca_pem: fixtures.selfSigned.cert } }),
       { ...deps, resolve: async () => [{ address: '127.0.0.1', family: 4 }] },
     );
@@ -137,13 +138,10 @@ describe('grpc check type', () => {
 
   it('sends the metadata, and hides it when the server echoes it', async () => {
     const token = 'Bearer s3cr3t-grpc-token-value';
-    const up = await grpcCheckType.probe(
-      job({ port: ports.custom, metadata: { authorization: token } }),
-      deps,
-    );
+    const up = await runGrpcProbe(job({ port: ports.custom, metadata: { authorization: token } }), deps);
     expect(up.success).toBe(true);
     expect(seenMetadata.authorization).toBe(token);
-    const echoed = await grpcCheckType.probe(
+    const echoed = await runGrpcProbe(
       job({ port: ports.custom, service: 'echo', metadata: { authorization: token } }),
       deps,
     );
@@ -153,20 +151,17 @@ describe('grpc check type', () => {
   });
 
   it('is down with "connection refused" when nothing listens', async () => {
-    const outcome = await grpcCheckType.probe(job({ port: await closedPort() }), deps);
+    const outcome = await runGrpcProbe(job({ port: await closedPort() }), deps);
     expect(outcome).toMatchObject({ success: false, error_message: 'connection refused' });
   });
 
   it('times out after timeout_ms when the server does not answer', async () => {
-    const outcome = await grpcCheckType.probe(
-      job({ port: ports.custom, service: 'slow', timeout_ms: 300 }),
-      deps,
-    );
+    const outcome = await runGrpcProbe(job({ port: ports.custom, service: 'slow', timeout_ms: 300 }), deps);
     expect(outcome).toMatchObject({ success: false, error_message: 'timed out after 300 ms' });
   });
 
   it('refuses a private target without allowPrivate', async () => {
-    const outcome = await grpcCheckType.probe(job(), { ...deps, allowPrivate: false });
+    const outcome = await runGrpcProbe(job(), { ...deps, allowPrivate: false });
     expect(outcome.success).toBe(false);
     expect(outcome.error_message).toMatch(/destination 127\.0\.0\.1 is .*loopback/);
   });

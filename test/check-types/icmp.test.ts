@@ -2,13 +2,13 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parsePingOutput } from '../../lib/check-types/icmp/ping-command.ts';
-import { icmpCheckType, judgePing } from '../../lib/check-types/icmp.ts';
+import { judgePing, runIcmpProbe } from '../../lib/check-types/icmp-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps, ProbeOutcome } from '../../lib/probes/types.ts';
 
 const run = promisify(execFile);
 const deps: ProbeDeps = { clock: systemClock, allowPrivate: true };
-const job = (extra: Partial<Parameters<typeof icmpCheckType.probe>[0]> = {}) => ({
+const job = (extra: Partial<Parameters<typeof runIcmpProbe>[0]> = {}) => ({
   check_type: 'icmp' as const,
   host: '127.0.0.1',
   timeout_ms: 1000,
@@ -26,7 +26,7 @@ async function probeInNamespace(setup: string, host: string): Promise<ProbeOutco
 
 describe('icmp check type', () => {
   it('is up when 127.0.0.1 answers, with the round trips in details', async () => {
-    const outcome = await icmpCheckType.probe(job({ count: 2 }), deps);
+    const outcome = await runIcmpProbe(job({ count: 2 }), deps);
     expect(outcome).toMatchObject({ success: true, error_message: '' });
     expect(outcome.degraded).toBeUndefined();
     expect(outcome.details).toMatchObject({ packets_sent: 2, packets_received: 2, packet_loss_percent: 0 });
@@ -34,12 +34,12 @@ describe('icmp check type', () => {
   });
 
   it('pings ::1 over IPv6', async () => {
-    const outcome = await icmpCheckType.probe(job({ host: '::1', count: 1 }), deps);
+    const outcome = await runIcmpProbe(job({ host: '::1', count: 1 }), deps);
     expect(outcome).toMatchObject({ success: true, details: { packets_received: 1 } });
   });
 
   it('refuses a private target without allowPrivate, before any echo is sent', async () => {
-    const outcome = await icmpCheckType.probe(job({ host: '127.0.0.1' }), { ...deps, allowPrivate: false });
+    const outcome = await runIcmpProbe(job({ host: '127.0.0.1' }), { ...deps, allowPrivate: false });
     expect(outcome.success).toBe(false);
     expect(outcome.error_message).toMatch(/destination 127\.0\.0\.1 is .*loopback/);
     expect(outcome.details).toBeUndefined();
@@ -47,7 +47,7 @@ describe('icmp check type', () => {
 
   it('resolves a name through the guard and pings the address it answered', async () => {
     const resolved: string[] = [];
-    const outcome = await icmpCheckType.probe(job({ host: 'router.test', count: 1 }), {
+    const outcome = await runIcmpProbe(job({ host: 'router.test', count: 1 }), {
       ...deps,
       resolve: async (name) => {
         resolved.push(name);
@@ -56,7 +56,7 @@ describe('icmp check type', () => {
     });
     expect(resolved).toEqual(['router.test']);
     expect(outcome.success).toBe(true);
-    const denied = await icmpCheckType.probe(job({ host: 'router.test' }), {
+    const denied = await runIcmpProbe(job({ host: 'router.test' }), {
       ...deps,
       allowPrivate: false,
       resolve: async () => [{ address: '10.0.0.1', family: 4 }],

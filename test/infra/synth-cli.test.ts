@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { LAZY_MODULES } from '../../infra/node-function.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const workdir = mkdtempSync(join(tmpdir(), 'vigil-cdk-cli-'));
@@ -71,7 +72,11 @@ describe('cdk synth (the real CLI, offline)', () => {
       const { sources } = JSON.parse(readFileSync(join(asset, 'index.mjs.map'), 'utf8')) as {
         sources: string[];
       };
-      entries.push(...sources.flatMap((s) => /functions\/([a-z-]+)\.ts$/.exec(s)?.[1] ?? []));
+      const names = sources.flatMap((s) => /functions\/([a-z-]+)\.ts$/.exec(s)?.[1] ?? []);
+      entries.push(...names);
+      // What the function loads only on first use is installed beside the bundle (npm ci, offline).
+      for (const module of names.flatMap((name) => LAZY_MODULES[`functions/${name}.ts`] ?? []))
+        expect(existsSync(join(asset, 'node_modules', module, 'package.json')), module).toBe(true);
       // The Lambda runtime provides the SDK; the native SQLite module belongs to the local runtime only.
       expect(sources.filter((s) => /node_modules\/(@aws-sdk|better-sqlite3)\//.test(s))).toEqual([]);
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTlsProbe } from '../../lib/check-types/tls.ts';
+import { runTlsProbe } from '../../lib/check-types/tls-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import { undiciRequest } from '../../lib/platform/undici-client.ts';
 import { runHttpProbe } from '../../lib/probes/http-probe.ts';

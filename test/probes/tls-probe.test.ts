@@ -3,7 +3,7 @@ import { createServer as createTcpServer, type Server as TcpServer } from 'node:
 import { createServer, type Server } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TlsProbeJob } from '../../lib/check-types/tls.ts';
-import { runTlsProbe } from '../../lib/check-types/tls.ts';
+import { runTlsProbe } from '../../lib/check-types/tls-probe.ts';
 import { systemClock } from '../../lib/platform/clock.ts';
 import type { ProbeDeps } from '../../lib/probes/types.ts';
 import { createTlsFixtures, type KeyPair, type TlsFixtures } from '../support/tls-fixtures.ts';

@@ -1,5 +1,5 @@
 import { rootCertificates } from 'node:tls';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import type { CheckTlsTrust } from '../definition.ts';
 
 /**
@@ -60,20 +60,40 @@ function decodeResponse(bytes: Buffer): { status: ServingStatus | `status ${numb
   return { status: SERVING_STATUSES[status] ?? `status ${status}` };
 }
 
-const HealthClient = grpc.makeGenericClientConstructor(
-  {
-    Check: {
-      path: '/grpc.health.v1.Health/Check',
-      requestStream: false,
-      responseStream: false,
-      requestSerialize: encodeRequest,
-      requestDeserialize: () => ({ service: '' }),
-      responseSerialize: () => Buffer.alloc(0),
-      responseDeserialize: decodeResponse,
+const makeHealthClient = (grpc: GrpcJs) =>
+  grpc.makeGenericClientConstructor(
+    {
+      Check: {
+        path: '/grpc.health.v1.Health/Check',
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: encodeRequest,
+        requestDeserialize: () => ({ service: '' }),
+        responseSerialize: () => Buffer.alloc(0),
+        responseDeserialize: decodeResponse,
+      },
     },
-  },
-  'Health',
-);
+    'Health',
+  );
+
+type GrpcJs = typeof grpc;
+let loaded: Promise<{ grpc: GrpcJs; HealthClient: grpc.ServiceClientConstructor }> | undefined;
+
+/**
+ * @grpc/grpc-js, loaded at the first gRPC probe, not with this module: with protobufjs it is the
+ * largest dependency a function could carry, and only a gRPC check needs it. The cloud leaves it
+ * out of the bundle (infra/node-function.ts `lazyModules`), so this import is its only way in; a
+ * static `import` of it anywhere would be hoisted to the bundle's start and load it at once.
+ */
+function load() {
+  loaded ??= import('@grpc/grpc-js').then((grpc) => ({ grpc, HealthClient: makeHealthClient(grpc) }));
+  return loaded;
+}
+
+/** grpc-js's status codes (by number and by name), for the probe's messages. */
+export async function grpcStatus(): Promise<typeof grpc.status> {
+  return (await load()).grpc.status;
+}
 
 export interface HealthCall {
   /** The address the SSRF guard checked (never the name: no second resolution). */
@@ -92,7 +112,8 @@ export interface HealthCall {
 }
 
 /** The answered status, or a grpc ServiceError (code, details) when the call failed. */
-export function checkHealth(call: HealthCall): Promise<{ status: string }> {
+export async function checkHealth(call: HealthCall): Promise<{ status: string }> {
+  const { grpc, HealthClient } = await load();
   const target =
     call.family === 6 ? `ipv6:[${call.address}]:${call.port}` : `ipv4:${call.address}:${call.port}`;
   const options: grpc.ChannelOptions = {
@@ -103,7 +124,7 @@ export function checkHealth(call: HealthCall): Promise<{ status: string }> {
     'grpc.max_receive_message_length': 64 * 1024,
     ...(call.useTls ? { 'grpc.ssl_target_name_override': call.host } : {}),
   };
-  const client = new HealthClient(target, credentialsOf(call), options);
+  const client = new HealthClient(target, credentialsOf(grpc, call), options);
   const metadata = new grpc.Metadata();
   for (const [key, value] of Object.entries(call.metadata)) metadata.set(key, value);
   return new Promise((resolve, reject) => {
@@ -123,7 +144,7 @@ export function checkHealth(call: HealthCall): Promise<{ status: string }> {
   });
 }
 
-function credentialsOf(call: HealthCall): grpc.ChannelCredentials {
+function credentialsOf(grpc: GrpcJs, call: HealthCall): grpc.ChannelCredentials {
   if (!call.useTls) return grpc.credentials.createInsecure();
   const extra = [...(call.runtimeCa ?? []), ...(call.trust?.ca_pem ? [call.trust.ca_pem] : [])];
   const roots = extra.length > 0 ? Buffer.from([...rootCertificates, ...extra].join('\n')) : null;

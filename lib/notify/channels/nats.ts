@@ -1,4 +1,4 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import * as z from 'zod';
 import { natsSubjectProblem, publishedSubject } from '../../domain/nats-subject.ts';
 import type { Logger } from '../../platform/logger.ts';
@@ -93,13 +93,18 @@ export function createNatsPublisher(deps: {
 
   function connection(): Promise<NatsConnection> {
     if (current) return current;
-    const opening = connect({
-      ...natsServerOptions(deps.natsUrls),
-      name: 'vigil',
-      timeout: Math.min(CONNECT_TIMEOUT_MS, timeoutMs),
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 1000,
-    });
+    // The client is loaded with the first connection, not with this module: only a nats channel's
+    // send needs it, and the cloud leaves it out of the notifier's bundle (infra/node-function.ts
+    // `lazyModules`), so this import is its only way in.
+    const opening = import('@nats-io/transport-node').then(({ connect }) =>
+      connect({
+        ...natsServerOptions(deps.natsUrls),
+        name: 'vigil',
+        timeout: Math.min(CONNECT_TIMEOUT_MS, timeoutMs),
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 1000,
+      }),
+    );
     current = opening;
     opening.then(
       (nc) => {
