@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readOpenIncidentRecord } from '../../lib/incidents/incident-items.ts';
-import { type ApiHarness, runtimes } from '../support/api-harness.ts';
+import { runtimes } from '../support/api-harness.ts';
+import { useIncidentApi } from './use-incident-api.ts';
 
 /**
  * Issue 51, "no incident for an entity down since" (DECISIONS.md "Alert truth (wave 5)"): every
@@ -9,22 +10,12 @@ import { type ApiHarness, runtimes } from '../support/api-harness.ts';
  * real transitions through the change feed.
  */
 describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start }) => {
-  let api: ApiHarness;
+  const { api, call } = useIncidentApi(start);
   let at = Date.now() - 600_000;
   let entities = 0;
-  // biome-ignore lint/suspicious/noExplicitAny: response bodies are inspected freely
-  const call = async (method: string, path: string, body?: unknown, expected?: number): Promise<any> => {
-    const res = await api.request(method, path, { key: api.adminKey, body });
-    if (expected !== undefined) expect(res.status, `${method} ${path}: ${res.text}`).toBe(expected);
-    return res.body;
-  };
 
   beforeAll(async () => {
-    api = await start();
     await call('POST', '/v1/blueprints', { slug: 'svc', name: 'Service' }, 201);
-  });
-  afterAll(async () => {
-    await api.close();
   });
 
   async function entityWithChecks(name: string, count: number) {
@@ -41,8 +32,8 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
   /** One result through the recorder (a push check may be degraded there), then the change feed. */
   async function result(checkId: string, outcome: 'up' | 'degraded' | 'down') {
     at += 1000;
-    const recorded = await api.app.recorder.record({
-      tenantId: api.tenantId,
+    const recorded = await api().app.recorder.record({
+      tenantId: api().tenantId,
       checkId,
       success: outcome !== 'down',
       ...(outcome === 'degraded' ? { degraded: true } : {}),
@@ -52,7 +43,7 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
       checkedAtMs: at,
     });
     expect(recorded.status).toBe('recorded');
-    await api.drainChanges();
+    await api().drainChanges();
   }
 
   const incidents = async (entityId: string, state?: string) =>
@@ -66,7 +57,7 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
     ).incidents;
   /** The check the entity's open incident names as its cause (not in the API's record). */
   const openCause = async (entityId: string) =>
-    (await readOpenIncidentRecord(api.table, api.tenantId, entityId))?.check_id;
+    (await readOpenIncidentRecord(api().table, api().tenantId, entityId))?.check_id;
   const stateOf = async (slug: string) => (await call('GET', `/v1/blueprints/svc/entities/${slug}`)).state;
 
   it('opens one incident for an entity down from its first result, and resolves it when up', async () => {
