@@ -10,7 +10,7 @@ import { useIncidentApi } from './use-incident-api.ts';
  * real transitions through the change feed.
  */
 describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start }) => {
-  const { api, call } = useIncidentApi(start);
+  const { api, call, incidentsOf } = useIncidentApi(start);
   let at = Date.now() - 600_000;
   let entities = 0;
 
@@ -46,15 +46,6 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
     await api().drainChanges();
   }
 
-  const incidents = async (entityId: string, state?: string) =>
-    (
-      await call(
-        'GET',
-        `/v1/incidents?entity_id=${entityId}${state ? `&state=${state}` : ''}`,
-        undefined,
-        200,
-      )
-    ).incidents;
   /** The check the entity's open incident names as its cause (not in the API's record). */
   const openCause = async (entityId: string) =>
     (await readOpenIncidentRecord(api().table, api().tenantId, entityId))?.check_id;
@@ -65,12 +56,12 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
     const [check] = checks as [string];
     await result(check, 'down');
     expect(await stateOf(`e${entities}`)).toBe('down');
-    expect(await incidents(entityId, 'open')).toMatchObject([{ state: 'open' }]);
+    expect(await incidentsOf(entityId, 'open')).toMatchObject([{ state: 'open' }]);
     expect(await openCause(entityId)).toBe(check);
 
     await result(check, 'up');
-    expect(await incidents(entityId, 'open')).toEqual([]);
-    expect(await incidents(entityId)).toMatchObject([{ state: 'resolved' }]);
+    expect(await incidentsOf(entityId, 'open')).toEqual([]);
+    expect(await incidentsOf(entityId)).toMatchObject([{ state: 'resolved' }]);
   });
 
   it('opens one incident when a second check takes a degraded entity that was never up down', async () => {
@@ -79,19 +70,19 @@ describe.each(runtimes)('incidents of entities never up ($runtime)', ({ start })
     await result(slow, 'degraded');
     await result(failing, 'up');
     // Degraded from the first results: no incident (DECISIONS.md "Incidents": not from unknown).
-    expect(await incidents(entityId)).toEqual([]);
+    expect(await incidentsOf(entityId)).toEqual([]);
 
     await result(failing, 'down');
     expect(await stateOf(`e${entities}`)).toBe('down');
-    const open = await incidents(entityId, 'open');
+    const open = await incidentsOf(entityId, 'open');
     expect(open).toMatchObject([{ state: 'open' }]);
     expect(await openCause(entityId)).toBe(failing);
 
     // Back to degraded: the incident stays open until the entity is up.
     await result(failing, 'up');
-    expect(await incidents(entityId, 'open')).toMatchObject([{ id: open[0].id }]);
+    expect(await incidentsOf(entityId, 'open')).toMatchObject([{ id: open[0].id }]);
     await result(slow, 'up');
-    expect(await incidents(entityId, 'open')).toEqual([]);
-    expect(await incidents(entityId)).toMatchObject([{ id: open[0].id, state: 'resolved' }]);
+    expect(await incidentsOf(entityId, 'open')).toEqual([]);
+    expect(await incidentsOf(entityId)).toMatchObject([{ id: open[0].id, state: 'resolved' }]);
   });
 });

@@ -8,17 +8,7 @@ import { useIncidentApi } from './use-incident-api.ts';
  * resolves incidents.
  */
 describe.each(runtimes)('incidents ($runtime)', ({ start }) => {
-  const { api, call, fx } = useIncidentApi(start);
-
-  const incidentsOf = async (entityId: string, state?: string) =>
-    (
-      await call(
-        'GET',
-        `/v1/incidents?entity_id=${entityId}${state ? `&state=${state}` : ''}`,
-        undefined,
-        200,
-      )
-    ).incidents;
+  const { api, call, fx, incidentsOf } = useIncidentApi(start);
 
   it('opens one incident when an entity goes down from up, resolves it when up again, with its timeline', async () => {
     const { entityId, checkId } = await fx.entityWithCheck('API');

@@ -5,7 +5,7 @@ import { pushCheckFixtures } from '../support/push-fixtures.ts';
 /**
  * The runtime of an incidents describe block, started before its tests and closed after them:
  * `api()` reads it (in a test or a hook), `call` sends a request as the admin and asserts the
- * status when one is given, `fx` makes push-checked entities and results settled by the change feed.
+ * status when one is given, `incidentsOf` lists an entity's incidents, `fx` makes push-checked entities and results settled by the change feed.
  */
 export function useIncidentApi(start: () => Promise<ApiHarness>) {
   let harness: ApiHarness | undefined;
@@ -25,5 +25,15 @@ export function useIncidentApi(start: () => Promise<ApiHarness>) {
   afterAll(async () => {
     await harness?.close();
   });
-  return { api, call, fx: pushCheckFixtures(call, () => api().drainChanges()) };
+  /** The entity's incidents (200), of one state when given. */
+  const incidentsOf = async (entityId: string, state?: string) =>
+    (
+      await call(
+        'GET',
+        `/v1/incidents?entity_id=${entityId}${state ? `&state=${state}` : ''}`,
+        undefined,
+        200,
+      )
+    ).incidents;
+  return { api, call, incidentsOf, fx: pushCheckFixtures(call, () => api().drainChanges()) };
 }
