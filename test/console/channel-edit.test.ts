@@ -16,7 +16,7 @@ import {
   openPage,
   signIn,
 } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * Editing a shared channel on the Channels page (PUT /v1/notify/channels/{id}), whose signing
@@ -94,14 +94,12 @@ describe('console shared channel edit and multi-entity routes', { timeout: 90_00
         expect(made.status).toBe(201);
         entities[slug] = made.body.id;
       }
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: entities.payments,
         check_type: 'push',
         name: 'Payments heartbeat',
         interval_seconds: 60,
       });
-      expect(check.status).toBe(201);
-      checkId = check.body.id;
     },
   });
   afterAll(async () => {

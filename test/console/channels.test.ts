@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_SMTP_SERVER } from '../../lib/notify/channels/email.ts';
 import { createTlsFixtures } from '../support/tls-fixtures.ts';
 import { expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * The Channels page against a real runtime: a shared webhook channel created once, attached from a
@@ -47,15 +47,13 @@ describe('console shared channels and routes', { timeout: 90_000 }, () => {
         { slug: 'svc', name: 'Services' },
         { slug: 'payments', name: 'Payments' },
       );
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: entityId,
         check_type: 'push',
         name: 'Payments heartbeat',
         interval_seconds: 60,
         failure_threshold: 1,
       });
-      expect(check.status).toBe(201);
-      checkId = check.body.id;
       await rig.api('POST', `/v1/checks/${checkId}/policy`, {
         cooldown_seconds: 0,
         notify_on_recovery: false,

@@ -10,7 +10,7 @@ import { loadConfig } from '../../lib/platform/config.ts';
 import { silentLogger } from '../../lib/platform/logger.ts';
 import { createSqliteTable, openSqliteDatabase, type SqliteTable } from '../../lib/store/sqlite-table.ts';
 import { audit, expectCount, expectNoConsoleErrors, expectText, screenshot, seedEntity } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * A check probed from three locations (quorum 2) in the console against a real local runtime. Its
@@ -74,7 +74,7 @@ describe('console check locations', { timeout: 120_000 }, () => {
         { slug: 'shop', name: 'Shop' },
         { slug: 'checkout', name: 'Checkout' },
       );
-      const made = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: entityId,
         name: 'Checkout port',
         check_type: 'tcp',
@@ -82,8 +82,6 @@ describe('console check locations', { timeout: 120_000 }, () => {
         config: { host: '127.0.0.1', port: 9 },
         enabled: false,
       });
-      expect(made.status).toBe(201);
-      checkId = made.body.id;
       // The runtime's SQLite file, opened beside it as the operator CLI opens it.
       table = createSqliteTable({ db: openSqliteDatabase(join(rig.dataDir, 'vigil.db')) });
       const { tenants, checks, recorder } = composeProbing({

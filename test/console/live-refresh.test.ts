@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFRESH_MAX_MS, REFRESH_MIN_MS, refreshDelay } from '../../web/src/live/refresh.ts';
 import { expectNoConsoleErrors, SHOWN_WITHIN_MS, seedEntity } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * "Last result" and "next run" stay current without a reload (issue 25, item 6): a check that
@@ -50,15 +50,13 @@ describe('console pages follow runs without a reload', { timeout: 90_000 }, () =
         { slug: 'checkout', name: 'Checkout' },
       );
       // Probed every 2 s and always up: its state never changes after the first result.
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: entityId,
         check_type: 'http',
         target_url: `http://127.0.0.1:${(target.address() as AddressInfo).port}/health`,
         interval_seconds: 2,
         timeout_ms: 1000,
       });
-      expect(check.status).toBe(201);
-      checkId = check.body.id;
       const action = await rig.api<{ id: string }>('POST', '/v1/actions', {
         name: 'cache warm-up',
         method: 'POST',

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoConsoleErrors, expectText, SHOWN_WITHIN_MS, seedEntity } from './support.ts';
-import { useConsole } from './use-console.ts';
+import { seedCheck, useConsole } from './use-console.ts';
 
 /**
  * The console's live stream under many tabs and typed-URL page loads (issue 25, item 1): the
@@ -36,14 +36,12 @@ describe('console live stream across tabs', { timeout: 240_000 }, () => {
         { slug: 'service', name: 'Service' },
         { slug: 'checkout', name: 'Checkout' },
       );
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: entityId,
         check_type: 'push',
         interval_seconds: 3600,
         failure_threshold: 1,
       });
-      expect(check.status).toBe(201);
-      checkId = check.body.id;
       await flip();
       await flip();
     },

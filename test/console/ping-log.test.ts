@@ -6,7 +6,7 @@ import { newPing, type PingRecord, pingRecordedOp } from '../../lib/push/ping-it
 import { openSqliteDatabase } from '../../lib/store/sqlite-schema.ts';
 import { createSqliteTable } from '../../lib/store/sqlite-table.ts';
 import { audit, expectCount, expectNoConsoleErrors, screenshot, seedEntity } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * The "Last pings" panel of a push check's page: each ping's time, kind, exit status and run id,
@@ -59,14 +59,12 @@ describe('console last pings', { timeout: 60_000 }, () => {
         { slug: 'jobs', name: 'Jobs' },
         { slug: 'backup', name: 'Backup' },
       );
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: entityId,
         check_type: 'push',
         interval_seconds: 86_400,
         name: 'Nightly backup',
       });
-      expect(check.status).toBe(201);
-      checkId = check.body.id;
       const now = Date.now();
       await seed([
         { atMs: now - 3_600_000, kind: 'start', rid: 'run-41' },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStatusServer } from '../support/status-server.ts';
 import { expectNoConsoleErrors, SHOWN_WITHIN_MS, screenshot, seedEntity } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /** The check page's "Run now": one probe now, its result shown on the page, marked manual in the API. */
 describe('console run now', { timeout: 90_000 }, () => {
@@ -17,15 +17,13 @@ describe('console run now', { timeout: 90_000 }, () => {
     env: { VIGIL_FIRST_PROBE: 'false', VIGIL_ALLOW_PRIVATE_TARGETS: 'true' },
     seed: async (rig) => {
       const entityId = await seedEntity(rig, { slug: 'web', name: 'Web' }, { slug: 'shop', name: 'Shop' });
-      const created = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: entityId,
         check_type: 'http',
         target_url: server.url,
         interval_seconds: 3600,
         name: 'Shop home',
       });
-      expect(created.status).toBe(201);
-      checkId = created.body.id;
       readOnlyKey = (
         await rig.api<{ key: string }>('POST', '/v1/auth/keys', { label: 'ro', is_read_only: true })
       ).body.key;

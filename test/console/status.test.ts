@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectCount, expectNoConsoleErrors, expectText, screenshot } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /** Write controls the status and entity pages must not have for a read-only key (nor have at all). */
 const WRITE_BUTTONS = /create|new|add|edit|save|delete|remove|run|send|retry|pause|resume/i;
@@ -35,14 +35,12 @@ describe('console status and entity pages', { timeout: 60_000 }, () => {
         fields: { team: 'payments', docs: 'https://docs.example.test/checkout', tier: 1 },
       });
       expect(entity.status).toBe(201);
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: (entity.body as { id: string }).id,
         check_type: 'push',
         interval_seconds: 3600,
         failure_threshold: 1,
       });
-      expect(check.status).toBe(201);
-      checkId = check.body.id;
       await push(true);
     },
   });

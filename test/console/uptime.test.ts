@@ -7,7 +7,7 @@ import {
   screenshot,
   seedEntity,
 } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * Uptime in the console against a real local runtime: a push check of an entity gets ten results
@@ -39,15 +39,13 @@ describe('console uptime', { timeout: 120_000 }, () => {
         { slug: 'svc', name: 'Services' },
         { slug: 'billing', name: 'Billing' },
       );
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: entityId,
         name: 'Billing heartbeat',
         check_type: 'push',
         interval_seconds: 60,
         failure_threshold: 1,
       });
-      expect(check.status).toBe(201);
-      checkId = check.body.id;
       // Up, one failure (down), up again: 10 results, 1 failed, one incident of the entity.
       for (let i = 0; i < 10; i += 1) {
         const res = await rig.api('POST', `/v1/checks/${checkId}/results`, {

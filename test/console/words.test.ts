@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { describe, expect, it } from 'vitest';
 import { CATALOG_OPS_MANIFEST } from '../../lib/mcp/builtin-tools.ts';
 import { expectCount, expectNoConsoleErrors, expectText, SHOWN_WITHIN_MS, seedEntity } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { openSignedIn, seedCheck, useConsole } from './use-console.ts';
 
 /**
  * What the console says after a user acts (issue 25, items 7 to 9): the delivery log names each
@@ -44,14 +44,12 @@ describe('console words and confirmations', { timeout: 90_000 }, () => {
         { slug: 'svc', name: 'Services' },
         { slug: 'billing', name: 'Billing' },
       );
-      const check = await rig.api<{ id: string }>('POST', '/v1/checks', {
+      checkId = await seedCheck(rig, {
         entity_id: entityId,
         check_type: 'push',
         interval_seconds: 60,
         failure_threshold: 1,
       });
-      expect(check.status).toBe(201);
-      checkId = check.body.id;
     },
   });
 
