@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { audit, expectCount, expectNoConsoleErrors, expectText, screenshot } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { inviteMember, openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Audit page against a real local runtime: an admin reads who changed what, newest first,
@@ -66,16 +66,9 @@ describe('console audit log', { timeout: 120_000 }, () => {
   });
 
   it('tells a member the log is for admins', async () => {
-    const invitation = await rig.api<{ token: string }>('POST', '/v1/settings/users/invite', {
-      email: 'member@example.com',
-      role: 'member',
-    });
-    const accepted = await rig.api<{ key: string }>('POST', '/v1/settings/users/accept', {
-      token: invitation.body.token,
-      name: 'Member',
-    });
-    expect((await rig.api('GET', '/v1/audit', undefined, accepted.body.key)).status).toBe(403);
-    const p = await openSignedIn(rig, { path: '/audit', key: accepted.body.key });
+    const member = await inviteMember(rig);
+    expect((await rig.api('GET', '/v1/audit', undefined, member)).status).toBe(403);
+    const p = await openSignedIn(rig, { path: '/audit', key: member });
     await p.page.getByText('The audit log is for admins').waitFor();
     await expectCount(p.page.getByRole('table', { name: 'Audit entries' }), 0);
     expectNoConsoleErrors(p);

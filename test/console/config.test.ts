@@ -9,7 +9,7 @@ import {
   SHOWN_WITHIN_MS,
   screenshot,
 } from './support.ts';
-import { openSignedIn, useConsole } from './use-console.ts';
+import { inviteMember, openSignedIn, useConsole } from './use-console.ts';
 
 /**
  * The Configuration page against a real local runtime: Export downloads the tenant's document;
@@ -45,15 +45,7 @@ describe('console configuration export and import', { timeout: 120_000 }, () => 
 
   const rig = useConsole({
     seed: async (rig) => {
-      const invitation = await rig.api<{ token: string }>('POST', '/v1/settings/users/invite', {
-        email: 'member@example.com',
-        role: 'member',
-      });
-      const accepted = await rig.api<{ key: string }>('POST', '/v1/settings/users/accept', {
-        token: invitation.body.token,
-        name: 'Member',
-      });
-      memberKey = accepted.body.key;
+      memberKey = await inviteMember(rig);
     },
   });
 

@@ -67,3 +67,16 @@ export async function seedCheck(rig: ConsoleRig, check: Record<string, unknown>)
   expect(made.status, JSON.stringify(made.body)).toBe(201);
   return made.body.id;
 }
+
+/** Invites `email` as a member and accepts without a password, through the API; answers the member's key. */
+export async function inviteMember(rig: ConsoleRig, email = 'member@example.com'): Promise<string> {
+  const invitation = await rig.api<{ token: string }>('POST', '/v1/settings/users/invite', {
+    email,
+    role: 'member',
+  });
+  const accepted = await rig.api<{ key: string }>('POST', '/v1/settings/users/accept', {
+    token: invitation.body.token,
+    name: 'Member',
+  });
+  return accepted.body.key;
+}
